@@ -12,9 +12,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: {
-          allowDefaultProject: ['*.js', 'bench/*.js', '.ci/*.js'],
-        },
+        project: './tsconfig.test.json',
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -1,0 +1,14 @@
+/**
+ * Wire-level constants and types of the Guildhall platform, shared by the server and the SDK: the
+ * error catalogue and error body shapes, permission bits, snowflake ids, gateway opcodes, close
+ * codes and intents, and the flag bitfields of applications, users, channels and attachments. The
+ * package has no runtime dependencies and does no I/O; wire field names stay snake_case here.
+ *
+ * @packageDocumentation
+ */
+
+export * from './errors.js';
+export * from './flags.js';
+export * from './gateway.js';
+export * from './permissions.js';
+export * from './snowflake.js';

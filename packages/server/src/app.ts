@@ -1,0 +1,160 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { DiskBlobStore, type BlobStore } from './blobs/index.js';
+import { publicBaseUrl, type Config } from './config.js';
+import { systemClock, type Clock } from './domain/clock.js';
+import { createSnowflakeGenerator } from './domain/snowflakes.js';
+import { createAuthenticator } from './http/authenticator.js';
+import {
+  DEFAULT_ROUTE_BUCKET,
+  MemoryRateLimitStore,
+  createRateLimiter,
+  type BucketLimit,
+  type RateLimitStore,
+} from './http/rateLimit/index.js';
+import { createHttpServer } from './http/server.js';
+import { API_PREFIX } from './http/versioning.js';
+import { createLogger } from './logger.js';
+import { registerApplicationRoutes } from './resources/applications/routes.js';
+import { createApplicationService } from './resources/applications/service.js';
+import { registerAuthRoutes } from './resources/auth/routes.js';
+import { createAuthService } from './resources/auth/service.js';
+import type { ServiceDeps } from './resources/deps.js';
+import { registerGatewayRoutes } from './resources/gateway/routes.js';
+import {
+  DEFAULT_SESSION_START_LIMIT,
+  createSessionStartLimit,
+} from './resources/gateway/sessionStartLimit.js';
+import { createGuildService } from './resources/guilds/service.js';
+import { createMetrics, instrument } from './resources/system/metrics.js';
+import { registerSystemRoutes } from './resources/system/routes.js';
+import { registerUserRoutes } from './resources/users/routes.js';
+import { createUserService } from './resources/users/service.js';
+import type { Storage } from './storage/index.js';
+import { createPostgresStorage } from './storage/postgres/index.js';
+import { createSqliteStorage } from './storage/sqlite/index.js';
+
+export interface AppOptions {
+  config: Config;
+  logger?: Logger;
+  clock?: Clock;
+  /** A storage to use instead of the one the config names (tests pass their own). */
+  storage?: Storage;
+  blobs?: BlobStore;
+  rateLimitStore?: RateLimitStore;
+  /** The bucket of routes that name none; tests lower or raise it. */
+  defaultRouteBucket?: BucketLimit;
+}
+
+/** The running platform, as main.ts, the CLI and tests see it. */
+export interface App {
+  readonly config: Config;
+  readonly http: FastifyInstance;
+  readonly storage: Storage;
+  readonly logger: Logger;
+  readonly services: ReturnType<typeof createServices>;
+  /** Starts listening; resolves to the base URL (no /api). */
+  listen(): Promise<string>;
+  /** The base URL (the configured port until listening). */
+  baseUrl(): string;
+  /** The API URL clients use (base URL + /api/v10). */
+  apiUrl(): string;
+  gatewayUrl(): string;
+  close(): Promise<void>;
+}
+
+function createServices(deps: ServiceDeps) {
+  return {
+    users: createUserService(deps),
+    auth: createAuthService(deps),
+    applications: createApplicationService(deps),
+    guilds: createGuildService(deps),
+  };
+}
+
+/** Opens the storage the config names: PostgreSQL for DATABASE_URL, else SQLite in the data folder. */
+export async function openStorage(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Storage> {
+  if (config.databaseUrl !== null) return createPostgresStorage({ connectionString: config.databaseUrl });
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  return createSqliteStorage({ filename: join(config.dataDir, 'guildhall.db') });
+}
+
+/** The composition root: the only place that knows which drivers run. */
+export async function createApp(options: AppOptions): Promise<App> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const storage = options.storage ?? (await openStorage(config));
+  const blobs = options.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
+  const rateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
+  const ids = createSnowflakeGenerator({ clock, workerId: config.workerId });
+  const authenticator = createAuthenticator({
+    storage,
+    clock,
+    cacheTtlMs: config.authCacheSeconds * 1000,
+  });
+  const rateLimiter = config.rateLimits
+    ? createRateLimiter({
+        store: rateLimitStore,
+        clock,
+        globalPerSecond: config.globalRateLimitPerSecond,
+        defaultBucket: options.defaultRouteBucket ?? DEFAULT_ROUTE_BUCKET,
+      })
+    : null;
+  const services = createServices({ storage, clock, ids, blobs, authenticator });
+  const sessionStartLimit = createSessionStartLimit({
+    ...DEFAULT_SESSION_START_LIMIT,
+    store: rateLimitStore,
+    clock,
+  });
+  const metrics = createMetrics();
+
+  const http = createHttpServer({
+    logger,
+    authenticator,
+    rateLimiter,
+    maxBodyBytes: config.maxBodyBytes,
+  });
+  instrument(http, metrics);
+
+  // Until listen() learns the real port, the configured one stands in (for app.inject()).
+  let base = publicBaseUrl(config, config.port);
+  const baseUrl = () => base;
+  const gatewayUrl = () => `${baseUrl().replace(/^http/, 'ws')}/gateway`;
+
+  registerSystemRoutes(http, { storage, blobs, metrics });
+  await http.register(
+    (api, _opts, done) => {
+      registerUserRoutes(api, services.users);
+      registerApplicationRoutes(api, services.applications);
+      registerAuthRoutes(api, services.auth);
+      registerGatewayRoutes(api, { storage, sessionStartLimit, gatewayUrl });
+      done();
+    },
+    { prefix: API_PREFIX },
+  );
+
+  return {
+    config,
+    http,
+    storage,
+    logger,
+    services,
+    async listen() {
+      await http.listen({ host: config.host, port: config.port });
+      const address = http.server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : config.port;
+      base = publicBaseUrl(config, port);
+      return base;
+    },
+    baseUrl,
+    apiUrl: () => `${baseUrl()}${API_PREFIX}`,
+    gatewayUrl,
+    async close() {
+      await http.close();
+      await storage.close();
+    },
+  };
+}

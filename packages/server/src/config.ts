@@ -1,0 +1,214 @@
+import { resolve } from 'node:path';
+
+/** Everything the server reads from its environment, validated once at start. */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** A postgres:// URL, or null for embedded SQLite in the data folder. */
+  databaseUrl: string | null;
+  natsUrl: string | null;
+  workerId: number;
+  /** The address clients use, when it differs from host:port (behind a proxy, say). */
+  publicUrl: string | null;
+  logLevel: LogLevel;
+  rateLimits: boolean;
+  /** Requests per second a bot (or an unauthenticated address) may make in all. */
+  globalRateLimitPerSecond: number;
+  maxBodyBytes: number;
+  /** How long a verified token is trusted without a database read. */
+  authCacheSeconds: number;
+  demo: boolean;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A setting with a bad value: its message is one line naming the setting and what is allowed. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+interface Setting<T> {
+  env: string;
+  flag: string;
+  /** What is allowed, as the error message says it. */
+  allowed: string;
+  defaultValue: T;
+  parse(raw: string): T | undefined;
+}
+
+function integer(min: number, max: number) {
+  return (raw: string) => {
+    if (!/^\d+$/.test(raw)) return undefined;
+    const value = Number(raw);
+    return value >= min && value <= max ? value : undefined;
+  };
+}
+
+function onOff(raw: string): boolean | undefined {
+  if (['on', 'true', '1', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['off', 'false', '0', 'no'].includes(raw.toLowerCase())) return false;
+  return undefined;
+}
+
+function url(protocols: string[]) {
+  return (raw: string) => {
+    try {
+      return protocols.includes(new URL(raw).protocol) ? raw : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+const SETTINGS = {
+  host: {
+    env: 'GUILDHALL_HOST',
+    flag: '--host',
+    allowed: 'a host name or IP address to listen on',
+    defaultValue: '127.0.0.1',
+    parse: (raw: string) => (/^[\w.:-]+$/.test(raw) ? raw : undefined),
+  },
+  port: {
+    env: 'GUILDHALL_PORT',
+    flag: '--port',
+    allowed: 'an integer from 0 to 65535 (0 picks a free port)',
+    defaultValue: 8080,
+    parse: integer(0, 65535),
+  },
+  dataDir: {
+    env: 'GUILDHALL_DATA_DIR',
+    flag: '--data-dir',
+    allowed: 'a folder path',
+    defaultValue: './data',
+    parse: (raw: string) => (raw.length > 0 ? raw : undefined),
+  },
+  databaseUrl: {
+    env: 'DATABASE_URL',
+    flag: '--database-url',
+    allowed: 'a postgres:// or postgresql:// URL (unset: SQLite in the data folder)',
+    defaultValue: null,
+    parse: url(['postgres:', 'postgresql:']),
+  },
+  natsUrl: {
+    env: 'NATS_URL',
+    flag: '--nats-url',
+    allowed: 'a nats:// URL (unset: the in-process bus)',
+    defaultValue: null,
+    parse: url(['nats:', 'tls:']),
+  },
+  workerId: {
+    env: 'GUILDHALL_WORKER_ID',
+    flag: '--worker-id',
+    allowed: 'an integer from 0 to 31, different for every process sharing a database',
+    defaultValue: 0,
+    parse: integer(0, 31),
+  },
+  publicUrl: {
+    env: 'GUILDHALL_PUBLIC_URL',
+    flag: '--public-url',
+    allowed: 'an http:// or https:// URL',
+    defaultValue: null,
+    parse: (raw: string) => url(['http:', 'https:'])(raw)?.replace(/\/+$/, ''),
+  },
+  logLevel: {
+    env: 'GUILDHALL_LOG_LEVEL',
+    flag: '--log-level',
+    allowed: `one of ${LOG_LEVELS.join(', ')}`,
+    defaultValue: 'info',
+    parse: (raw: string) => LOG_LEVELS.find((level) => level === raw),
+  },
+  rateLimits: {
+    env: 'GUILDHALL_RATE_LIMITS',
+    flag: '--rate-limits',
+    allowed: 'on or off',
+    defaultValue: true,
+    parse: onOff,
+  },
+  globalRateLimitPerSecond: {
+    env: 'GUILDHALL_GLOBAL_RATE_LIMIT',
+    flag: '--global-rate-limit',
+    allowed: 'an integer from 1 to 1000000 (requests per second per bot)',
+    defaultValue: 50,
+    parse: integer(1, 1_000_000),
+  },
+  maxBodyBytes: {
+    env: 'GUILDHALL_MAX_BODY_BYTES',
+    flag: '--max-body-bytes',
+    allowed: 'an integer from 1024 to 1073741824',
+    defaultValue: 1024 * 1024,
+    parse: integer(1024, 1024 ** 3),
+  },
+  authCacheSeconds: {
+    env: 'GUILDHALL_AUTH_CACHE_SECONDS',
+    flag: '--auth-cache-seconds',
+    allowed: 'an integer from 0 to 3600',
+    defaultValue: 30,
+    parse: integer(0, 3600),
+  },
+  demo: {
+    env: 'GUILDHALL_DEMO',
+    flag: '--demo',
+    allowed: 'on or off',
+    defaultValue: true,
+    parse: onOff,
+  },
+} as const satisfies { [K in keyof Config]: Setting<Config[K]> };
+
+/** The settings, for `--help`. */
+export const CONFIG_HELP = Object.values(SETTINGS).map(
+  (s) => `  ${s.flag.padEnd(22)} ${s.env.padEnd(28)} ${s.allowed}`,
+);
+
+/** Reads `--flag value` and `--flag=value` pairs; flags not in SETTINGS are left to the caller. */
+function readFlags(argv: readonly string[]): Map<string, string> {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (!arg.startsWith('--')) continue;
+    const eq = arg.indexOf('=');
+    if (eq > 0) flags.set(arg.slice(0, eq), arg.slice(eq + 1));
+    else if (arg.startsWith('--no-')) flags.set(`--${arg.slice(5)}`, 'off');
+    else {
+      const next = argv[i + 1];
+      if (next !== undefined && !next.startsWith('--')) {
+        flags.set(arg, next);
+        i++;
+      } else flags.set(arg, 'on');
+    }
+  }
+  return flags;
+}
+
+/**
+ * Builds the config from the environment and command-line flags (a flag wins over its variable).
+ * @throws ConfigError naming the first bad setting.
+ */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>, argv: readonly string[] = []): Config {
+  const flags = readFlags(argv);
+  const config: Record<string, unknown> = {};
+  for (const [key, setting] of Object.entries(SETTINGS) as [keyof Config, Setting<unknown>][]) {
+    const fromFlag = flags.get(setting.flag);
+    const raw = fromFlag ?? env[setting.env];
+    if (raw === undefined || raw === '') {
+      config[key] = setting.defaultValue;
+      continue;
+    }
+    const value = setting.parse(raw);
+    if (value === undefined) {
+      const source = fromFlag === undefined ? setting.env : setting.flag;
+      throw new ConfigError(`${source} must be ${setting.allowed}; got "${raw}".`);
+    }
+    config[key] = value;
+  }
+  const result = config as unknown as Config;
+  return { ...result, dataDir: resolve(result.dataDir) };
+}
+
+/** The URL clients reach the HTTP API at (no trailing slash, no /api). */
+export function publicBaseUrl(config: Pick<Config, 'publicUrl' | 'host'>, port: number): string {
+  if (config.publicUrl !== null) return config.publicUrl;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}

@@ -1,0 +1,10 @@
+/** @module http/rateLimit: buckets, the global limit, and where counts are kept. */
+export type { BucketLimit, ConsumeResult, RateLimitStore } from './types.js';
+export { MemoryRateLimitStore } from './MemoryRateLimitStore.js';
+export {
+  DEFAULT_ROUTE_BUCKET,
+  createRateLimiter,
+  type RateLimiter,
+  type RateLimiterOptions,
+  type RouteRateLimit,
+} from './rateLimiter.js';

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { ApiError, RateLimitedError, toErrorResponse } from '../errors/index.js';
+import type { Authenticator } from './authenticator.js';
+import type { RateLimiter } from './rateLimit/index.js';
+import './types.js';
+import { INVALID_VERSION_PATH, rewriteApiUrl } from './versioning.js';
+
+export interface HttpServerOptions {
+  logger: FastifyBaseLogger;
+  authenticator: Authenticator;
+  /** null when rate limits are off. */
+  rateLimiter: RateLimiter | null;
+  maxBodyBytes: number;
+}
+
+const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const SENSITIVE_QUERY = /([?&](?:code|token|client_secret|refresh_token|access_token|password)=)[^&]*/gi;
+const WEBHOOK_TOKEN_PATH = /(\/webhooks\/\d+\/)[^/?]+/;
+
+/** A request line fit for logs: secrets in the query or a webhook path are replaced. */
+export function redactUrl(url: string): string {
+  return url.replace(SENSITIVE_QUERY, '$1[REDACTED]').replace(WEBHOOK_TOKEN_PATH, '$1[REDACTED]');
+}
+
+function requestIdGenerator(): () => string {
+  const prefix = randomBytes(4).toString('hex');
+  let next = 0;
+  return () => `${prefix}-${(next++).toString(36)}`;
+}
+
+/**
+ * The Fastify instance every route registers on: API versions, error bodies from the catalogue,
+ * 404 and 405, authentication and rate limits. Routes declare `config.auth` and, optionally,
+ * `config.rateLimit`.
+ */
+export function createHttpServer(options: HttpServerOptions): FastifyInstance {
+  const { authenticator, rateLimiter } = options;
+  const app = Fastify({
+    loggerInstance: options.logger,
+    bodyLimit: options.maxBodyBytes,
+    genReqId: requestIdGenerator(),
+    rewriteUrl: (req) => rewriteApiUrl(req.url ?? '/'),
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    return503OnClosing: true,
+  });
+
+  // A mirror of the route table, to tell a wrong method (405) from an unknown path (404).
+  const mirror = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (METHODS.includes(method as HTTPMethod)) mirror.on(method as HTTPMethod, route.url, () => undefined);
+    }
+  });
+
+  app.decorateRequest('principal', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    const auth = request.routeOptions.config.auth;
+    if (auth !== undefined && auth !== 'none') {
+      const principal = await authenticator.authenticate(request.headers.authorization);
+      if (principal === null) throw new ApiError('UNAUTHORIZED');
+      if (!auth.includes(principal.kind)) {
+        if (principal.kind === 'bot') throw new ApiError('BOTS_CANNOT_USE_ENDPOINT');
+        if (auth.length === 1 && auth[0] === 'bot') throw new ApiError('ONLY_BOTS_CAN_USE_ENDPOINT');
+        throw new ApiError('UNAUTHORIZED');
+      }
+      request.principal = principal;
+    }
+    if (rateLimiter !== null && request.routeOptions.url !== undefined) {
+      await rateLimiter.check(request, reply);
+    }
+  });
+
+  app.setErrorHandler((err, request, reply) => {
+    const response = toErrorResponse(err, request.id);
+    if (response.internal) request.log.error({ err }, 'request failed');
+    else if (!(err instanceof RateLimitedError)) request.log.debug({ code: response.body }, 'request refused');
+    return reply.status(response.status).headers(response.headers).send(response.body);
+  });
+
+  app.setNotFoundHandler((request) => {
+    const path = request.url.split('?', 1)[0] ?? '/';
+    const allowed = METHODS.filter((method) => mirror.find(method, path) !== null);
+    throw new ApiError(allowed.length > 0 ? 'METHOD_NOT_ALLOWED' : 'NOT_FOUND');
+  });
+
+  app.all(INVALID_VERSION_PATH, { config: { auth: 'none' } }, () => {
+    throw new ApiError('INVALID_API_VERSION');
+  });
+
+  return app;
+}
+
+/** The principal of an authenticated route (its `config.auth` guarantees one). */
+export function principalOf(request: FastifyRequest): NonNullable<FastifyRequest['principal']> {
+  const principal = request.principal;
+  if (principal === null) throw new TypeError('principalOf called on a route without auth');
+  return principal;
+}

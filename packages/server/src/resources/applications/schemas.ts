@@ -1,0 +1,35 @@
+import { ApplicationFlags } from '@guildhall/protocol';
+import { z } from 'zod';
+
+const HttpUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2048);
+
+/**
+ * The flags an app may set on itself: the "limited" intent toggles. The platform sets the rest.
+ */
+export const SELF_SERVE_APPLICATION_FLAGS =
+  ApplicationFlags.GATEWAY_PRESENCE_LIMITED |
+  ApplicationFlags.GATEWAY_GUILD_MEMBERS_LIMITED |
+  ApplicationFlags.GATEWAY_MESSAGE_CONTENT_LIMITED;
+
+export const ModifyApplicationBody = z.object({
+  description: z
+    .union([z.string().max(400), z.object({ default: z.string().max(400) })])
+    .nullable()
+    .optional(),
+  icon: z.string().nullable().optional(),
+  flags: z.number().int().min(0).max(2 ** 31 - 1).nullable().optional(),
+  interactions_endpoint_url: HttpUrl.nullable().optional(),
+  event_webhooks_url: HttpUrl.nullable().optional(),
+  tags: z.array(z.string().min(1).max(20)).max(5).nullable().optional(),
+});
+export type ModifyApplicationInput = z.infer<typeof ModifyApplicationBody>;
+
+export const CreateApplicationBody = z.object({
+  name: z.string().trim().min(1).max(32),
+  description: z.string().max(400).optional(),
+});
+export type CreateApplicationInput = z.infer<typeof CreateApplicationBody>;
+
+export const ApplicationIdParams = z.object({ application_id: z.string() });

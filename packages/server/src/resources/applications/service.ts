@@ -1,0 +1,183 @@
+import { isSnowflake } from '@guildhall/protocol';
+import {
+  generateClientSecret,
+  generateSigningKeyPair,
+  generateToken,
+  hashSecret,
+} from '../../domain/credentials.js';
+import { decodeImageDataUri } from '../../domain/images.js';
+import { ApiError, invalidField } from '../../errors/index.js';
+import type { Principal } from '../../http/authenticator.js';
+import type { ApplicationPatch, ApplicationRecord, Repositories, UserRecord } from '../../storage/index.js';
+import type { ServiceDeps } from '../deps.js';
+import {
+  SELF_SERVE_APPLICATION_FLAGS,
+  type CreateApplicationInput,
+  type ModifyApplicationInput,
+} from './schemas.js';
+import { serializeApplication } from './serialize.js';
+
+/** An application just made, with the two secrets that are shown once and stored only hashed. */
+export interface CreatedApplication {
+  application: ApplicationRecord;
+  bot: UserRecord;
+  botToken: string;
+  clientSecret: string;
+}
+
+function randomDiscriminator(): string {
+  return String(1 + Math.floor(Math.random() * 9999)).padStart(4, '0');
+}
+
+/** Applications: made by developers, each with a bot user, a bot token and a client secret. */
+export function createApplicationService(deps: ServiceDeps) {
+  const { storage, clock, ids, blobs, authenticator } = deps;
+
+  const view = async (application: ApplicationRecord) => {
+    const [owner, bot] = await Promise.all([
+      storage.users.findById(application.ownerId),
+      application.botUserId === null ? null : storage.users.findById(application.botUserId),
+    ]);
+    if (owner === null) throw new Error(`application ${application.id} has no owner row`);
+    const guildCount = bot === null ? 0 : await storage.guilds.countForUser(bot.id);
+    return serializeApplication({ application, owner, bot, guildCount });
+  };
+
+  /** The application the caller owns (session) or is the bot of (bot token). */
+  const ownedApplication = async (principal: Principal, applicationId: string) => {
+    const application = isSnowflake(applicationId)
+      ? await storage.applications.findById(applicationId)
+      : null;
+    if (application === null) throw new ApiError('UNKNOWN_APPLICATION');
+    const allowed =
+      principal.kind === 'session'
+        ? application.ownerId === principal.user.id
+        : principal.applicationId === application.id;
+    if (!allowed) throw new ApiError('UNKNOWN_APPLICATION');
+    return application;
+  };
+
+  const issueBotToken = async (tx: Repositories, application: ApplicationRecord, botUserId: string) => {
+    const token = generateToken(botUserId, clock.now());
+    await tx.tokens.create({
+      hash: hashSecret(token),
+      kind: 'bot',
+      userId: botUserId,
+      applicationId: application.id,
+      scopes: [],
+      createdAt: clock.now(),
+      expiresAt: null,
+    });
+    return token;
+  };
+
+  return {
+    /** Makes an application, its bot user and bot token, in one transaction. */
+    async create(ownerId: string, input: CreateApplicationInput): Promise<CreatedApplication> {
+      const clientSecret = generateClientSecret();
+      return storage.transaction(async (tx) => {
+        const owner = await tx.users.findById(ownerId);
+        if (owner === null || owner.bot) throw new ApiError('UNKNOWN_USER');
+        const now = clock.now();
+        const bot = await tx.users.create({
+          id: ids(),
+          username: input.name,
+          discriminator: randomDiscriminator(),
+          bot: true,
+          verified: true,
+          createdAt: now,
+        });
+        const application = await tx.applications.create({
+          id: ids(),
+          name: input.name,
+          description: input.description ?? '',
+          ownerId,
+          botUserId: bot.id,
+          ...generateSigningKeyPair(),
+          clientSecretHash: hashSecret(clientSecret),
+          createdAt: now,
+        });
+        const botToken = await issueBotToken(tx, application, bot.id);
+        return { application, bot, botToken, clientSecret };
+      });
+    },
+
+    view,
+
+    async list(principal: Principal) {
+      const applications = await storage.applications.listByOwner(principal.user.id);
+      return Promise.all(applications.map(view));
+    },
+
+    async get(principal: Principal, applicationId: string) {
+      return view(await ownedApplication(principal, applicationId));
+    },
+
+    /** GET /applications/@me: the bot's own application. */
+    async current(principal: Principal) {
+      return view(await ownedApplication(principal, principal.applicationId ?? ''));
+    },
+
+    async modify(principal: Principal, applicationId: string, input: ModifyApplicationInput) {
+      const application = await ownedApplication(principal, applicationId);
+      const patch: ApplicationPatch = {};
+      if (input.description !== undefined) {
+        const description = input.description;
+        patch.description =
+          description === null ? '' : typeof description === 'string' ? description : description.default;
+      }
+      if (input.flags !== undefined) {
+        const requested = BigInt(input.flags ?? 0);
+        if ((requested & ~SELF_SERVE_APPLICATION_FLAGS) !== 0n) {
+          throw invalidField(['flags'], 'APPLICATION_FLAGS_INVALID', 'Only the limited gateway intent flags can be set.');
+        }
+        patch.flags = (application.flags & ~SELF_SERVE_APPLICATION_FLAGS) | requested;
+      }
+      if (input.interactions_endpoint_url !== undefined) {
+        patch.interactionsEndpointUrl = input.interactions_endpoint_url;
+      }
+      if (input.event_webhooks_url !== undefined) patch.eventWebhooksUrl = input.event_webhooks_url;
+      if (input.tags !== undefined) patch.tags = [...new Set(input.tags ?? [])];
+      if (input.icon !== undefined) {
+        if (input.icon === null) patch.icon = null;
+        else {
+          const image = decodeImageDataUri(input.icon);
+          if (image === null) throw invalidField(['icon'], 'IMAGE_INVALID', 'Invalid image data');
+          await blobs.put(`app-icons/${application.id}/${image.hash}.${image.extension}`, {
+            bytes: image.bytes,
+            contentType: image.contentType,
+          });
+          patch.icon = image.hash;
+        }
+      }
+      const updated = await storage.applications.update(application.id, patch);
+      if (updated === null) throw new ApiError('UNKNOWN_APPLICATION');
+      return view(updated);
+    },
+
+    /** Replaces the client secret; the old one stops working at once. */
+    async resetSecret(principal: Principal, applicationId: string) {
+      const application = await ownedApplication(principal, applicationId);
+      const secret = generateClientSecret();
+      await storage.applications.update(application.id, { clientSecretHash: hashSecret(secret) });
+      return { secret };
+    },
+
+    /** Replaces the bot token; every earlier bot token of the app is revoked in the same write. */
+    async resetBotToken(principal: Principal, applicationId: string) {
+      const application = await ownedApplication(principal, applicationId);
+      const botUserId = application.botUserId;
+      if (botUserId === null) throw new ApiError('UNKNOWN_USER');
+      const { token, revoked } = await storage.transaction(async (tx) => {
+        const revokedHashes = await tx.tokens.deleteFor({ userId: botUserId, kind: 'bot' });
+        return { token: await issueBotToken(tx, application, botUserId), revoked: revokedHashes };
+      });
+      for (const hash of revoked) authenticator.forgetToken(hash);
+      return { token };
+    },
+
+  };
+}
+
+export type ApplicationService = ReturnType<typeof createApplicationService>;
+

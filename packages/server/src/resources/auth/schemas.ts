@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { GlobalName, HumanUsername } from '../users/schemas.js';
+
+export const RegisterBody = z.object({
+  email: z.email().max(254),
+  username: HumanUsername,
+  password: z.string().min(8).max(72),
+  global_name: GlobalName.optional(),
+});
+export type RegisterInput = z.infer<typeof RegisterBody>;
+
+export const LoginBody = z.object({
+  /** An email address or a username. */
+  login: z.string().min(1).max(254),
+  password: z.string().min(1).max(72),
+});
+export type LoginInput = z.infer<typeof LoginBody>;

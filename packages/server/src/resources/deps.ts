@@ -1,0 +1,15 @@
+import type { BlobStore } from '../blobs/index.js';
+import type { Clock } from '../domain/clock.js';
+import type { IdGenerator } from '../domain/snowflakes.js';
+import type { Authenticator } from '../http/authenticator.js';
+import type { Storage } from '../storage/index.js';
+
+/** What every service is built from. */
+export interface ServiceDeps {
+  storage: Storage;
+  clock: Clock;
+  ids: IdGenerator;
+  blobs: BlobStore;
+  /** Told when credentials or users change, so cached tokens never outlive them here. */
+  authenticator: Pick<Authenticator, 'forgetToken' | 'forgetUser'>;
+}

@@ -1,0 +1,47 @@
+import type { Clock } from '../../domain/clock.js';
+import type { BucketLimit, RateLimitStore } from '../../http/rateLimit/index.js';
+
+/** IDENTIFYs a bot may start per day, and per 5-second window per bucket (api-facts §3.2). */
+export interface SessionStartLimitOptions {
+  store: RateLimitStore;
+  clock: Clock;
+  totalPerDay: number;
+  maxConcurrency: number;
+}
+
+export const DEFAULT_SESSION_START_LIMIT = {
+  totalPerDay: 1000,
+  maxConcurrency: 1,
+} as const satisfies Partial<SessionStartLimitOptions>;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The session start budget of each bot, kept in the rate-limit store so every node sees the same
+ * count. GET /gateway/bot reads it; the gateway spends it on each IDENTIFY.
+ */
+export function createSessionStartLimit(options: SessionStartLimitOptions) {
+  const { store, clock, totalPerDay, maxConcurrency } = options;
+  const daily: BucketLimit = { limit: totalPerDay, windowMs: DAY_MS };
+  const key = (userId: string) => `identify:${userId}`;
+  return {
+    maxConcurrency,
+    /** What GET /gateway/bot reports. */
+    async read(userId: string) {
+      const now = clock.now();
+      const state = await store.peek(key(userId), daily, now);
+      return {
+        total: totalPerDay,
+        remaining: state.remaining,
+        reset_after: state.remaining === totalPerDay ? 0 : Math.max(0, state.resetAtMs - now),
+        max_concurrency: maxConcurrency,
+      };
+    },
+    /** Spends one session start; false when the day's budget is gone. */
+    async spend(userId: string) {
+      return (await store.consume(key(userId), daily, clock.now())).allowed;
+    },
+  };
+}
+
+export type SessionStartLimit = ReturnType<typeof createSessionStartLimit>;

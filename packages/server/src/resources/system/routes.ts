@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { BlobStore } from '../../blobs/index.js';
+import { ApiError } from '../../errors/index.js';
+import type { Storage } from '../../storage/index.js';
+import type { Metrics } from './metrics.js';
+
+export interface SystemRouteOptions {
+  storage: Storage;
+  blobs: BlobStore;
+  metrics: Metrics;
+}
+
+const ImageParams = z.object({
+  owner_id: z.string().regex(/^\d{1,20}$/),
+  file: z.string().regex(/^(?:a_)?[0-9a-f]{32}\.(?:png|jpg|gif|webp)$/),
+});
+
+/** Health, metrics, and the image routes (the platform's CDN paths) outside /api. */
+export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteOptions): void {
+  const { storage, blobs, metrics } = options;
+
+  app.get('/healthz', { config: { auth: 'none' } }, async (request, reply) => {
+    try {
+      await storage.ping();
+      return { status: 'ok', storage: storage.dialect };
+    } catch (err) {
+      request.log.error({ err }, 'health check: storage unreachable');
+      return reply.status(503).send({ status: 'unavailable', storage: storage.dialect });
+    }
+  });
+
+  app.get('/metrics', { config: { auth: 'none' } }, async (_request, reply) =>
+    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+
+  for (const kind of ['avatars', 'banners', 'app-icons'] as const) {
+    app.get(`/${kind}/:owner_id/:file`, { config: { auth: 'none' } }, async (request, reply) => {
+      const parsed = ImageParams.safeParse(request.params);
+      if (!parsed.success) throw new ApiError('NOT_FOUND');
+      const blob = await blobs.get(`${kind}/${parsed.data.owner_id}/${parsed.data.file}`);
+      if (blob === null) throw new ApiError('NOT_FOUND');
+      return reply
+        .type(blob.contentType)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(blob.bytes);
+    });
+  }
+}

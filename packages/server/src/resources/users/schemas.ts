@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** Usernames of people: 2–32 of a–z, 0–9, `_` and `.`, without two dots in a row. */
+export const HumanUsername = z
+  .string()
+  .min(2)
+  .max(32)
+  .regex(/^[a-z0-9_.]+$/, 'Username can only contain lowercase letters, numbers, underscores and periods.')
+  .refine((name) => !name.includes('..'), 'Username cannot contain consecutive periods.');
+
+/** Bot names: 2–32 characters, not only spaces, none of `@ # : \``. */
+export const BotUsername = z
+  .string()
+  .min(2)
+  .max(32)
+  .refine((name) => name.trim().length >= 2, 'Username cannot be blank.')
+  .refine((name) => !/[@#:`]/.test(name), 'Username cannot contain @, #, : or backticks.');
+
+export const GlobalName = z.string().min(1).max(32);
+
+export const ModifyCurrentUserBody = z.object({
+  username: z.string().optional(),
+  avatar: z.string().nullable().optional(),
+  banner: z.string().nullable().optional(),
+  global_name: GlobalName.nullable().optional(),
+});
+export type ModifyCurrentUserInput = z.infer<typeof ModifyCurrentUserBody>;
+
+export const UserIdParams = z.object({ user_id: z.string() });

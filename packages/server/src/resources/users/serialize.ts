@@ -1,0 +1,46 @@
+import type { UserRecord } from '../../storage/index.js';
+
+/** Flags kept off public_flags: the spam mark (1 << 20) is for the platform's eyes only. */
+const PRIVATE_USER_FLAGS = 1 << 20;
+
+/** The public user object (UserResponse). */
+export function serializeUser(user: UserRecord) {
+  return {
+    id: user.id,
+    username: user.username,
+    discriminator: user.discriminator,
+    global_name: user.globalName,
+    avatar: user.avatar,
+    banner: user.banner,
+    accent_color: user.accentColor,
+    public_flags: user.flags & ~PRIVATE_USER_FLAGS,
+    flags: user.flags,
+    avatar_decoration_data: null,
+    collectibles: null,
+    primary_guild: null,
+    ...(user.bot ? { bot: true } : {}),
+    ...(user.system ? { system: true } : {}),
+  };
+}
+
+export type UserWire = ReturnType<typeof serializeUser>;
+
+export interface CurrentUserView {
+  /** Whether the caller may see the email (a session, or OAuth2 with the `email` scope). */
+  email: boolean;
+  /** Whether the real premium_type shows; 0 otherwise (spec: User object, premium_type). */
+  premium: boolean;
+}
+
+/** The current user with private fields (UserPIIResponse). */
+export function serializeCurrentUser(user: UserRecord, view: CurrentUserView) {
+  return {
+    ...serializeUser(user),
+    mfa_enabled: user.mfaEnabled,
+    locale: user.locale,
+    premium_type: view.premium ? user.premiumType : 0,
+    verified: user.verified,
+    email: view.email ? user.email : null,
+    bio: user.bio,
+  };
+}

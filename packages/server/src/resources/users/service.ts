@@ -1,0 +1,79 @@
+import { isSnowflake } from '@guildhall/protocol';
+import { decodeImageDataUri } from '../../domain/images.js';
+import { ApiError, fieldErrorTree, invalidField } from '../../errors/index.js';
+import type { Principal } from '../../http/authenticator.js';
+import { StorageConflictError, type UserPatch, type UserRecord } from '../../storage/index.js';
+import type { ServiceDeps } from '../deps.js';
+import { BotUsername, HumanUsername, type ModifyCurrentUserInput } from './schemas.js';
+import { serializeCurrentUser, serializeUser } from './serialize.js';
+
+/** The user-facing operations on users (GET/PATCH /users/@me, GET /users/{id}). */
+export function createUserService(deps: ServiceDeps) {
+  const { storage, blobs, authenticator } = deps;
+
+  const viewFor = (principal: Principal) => ({
+    email: principal.kind === 'session' || principal.scopes.includes('email'),
+    // Only first-party sessions and approved identify.premium grants see the real value.
+    premium: principal.kind === 'session' || principal.scopes.includes('identify.premium'),
+  });
+
+  /** Decodes and stores an image; returns its hash (or null to clear). */
+  const storeImage = async (field: 'avatar' | 'banner', userId: string, value: string | null) => {
+    if (value === null) return null;
+    const image = decodeImageDataUri(value);
+    if (image === null) {
+      throw invalidField([field], 'IMAGE_INVALID', 'Invalid image data');
+    }
+    await blobs.put(`${field}s/${userId}/${image.hash}.${image.extension}`, {
+      bytes: image.bytes,
+      contentType: image.contentType,
+    });
+    return image.hash;
+  };
+
+  return {
+    current(principal: Principal) {
+      if (principal.kind === 'bearer' && !principal.scopes.includes('identify')) {
+        throw new ApiError('UNAUTHORIZED');
+      }
+      return serializeCurrentUser(principal.user, viewFor(principal));
+    },
+
+    async get(userId: string) {
+      const user = isSnowflake(userId) ? await storage.users.findById(userId) : null;
+      if (user === null) throw new ApiError('UNKNOWN_USER');
+      return serializeUser(user);
+    },
+
+    async modifyCurrent(principal: Principal, input: ModifyCurrentUserInput) {
+      const user: UserRecord = principal.user;
+      const patch: UserPatch = {};
+      if (input.username !== undefined && input.username !== user.username) {
+        const checked = (user.bot ? BotUsername : HumanUsername).safeParse(input.username);
+        if (!checked.success) {
+          throw new ApiError('INVALID_FORM_BODY', {
+            errors: fieldErrorTree(checked.error.issues, ['username']),
+          });
+        }
+        patch.username = checked.data;
+      }
+      if (input.global_name !== undefined && !user.bot) patch.globalName = input.global_name;
+      if (input.avatar !== undefined) patch.avatar = await storeImage('avatar', user.id, input.avatar);
+      if (input.banner !== undefined) patch.banner = await storeImage('banner', user.id, input.banner);
+      let updated: UserRecord | null;
+      try {
+        updated = await storage.users.update(user.id, patch);
+      } catch (err) {
+        if (err instanceof StorageConflictError) {
+          throw invalidField(['username'], 'USERNAME_ALREADY_TAKEN', 'Username is unavailable. Try adding numbers, letters, underscores _ , or periods.');
+        }
+        throw err;
+      }
+      if (updated === null) throw new ApiError('UNKNOWN_USER');
+      authenticator.forgetUser(user.id);
+      return serializeCurrentUser(updated, viewFor(principal));
+    },
+  };
+}
+
+export type UserService = ReturnType<typeof createUserService>;

@@ -1,0 +1,261 @@
+import { PermissionFlags } from '@guildhall/protocol';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../../domain/clock.js';
+import { createSnowflakeGenerator } from '../../domain/snowflakes.js';
+import { StorageConflictError } from '../errors.js';
+import type { Storage } from '../types.js';
+
+/** A storage under test and how to dispose of it. */
+export interface StorageFixture {
+  storage: Storage;
+  dispose(): Promise<void>;
+}
+
+/**
+ * The one suite every driver passes: the drizzle-style shared contract. Each test gets a fresh
+ * database from `makeStorage`.
+ */
+export function describeStorageContract(
+  name: string,
+  makeStorage: () => Promise<StorageFixture>,
+  options: { skip?: boolean } = {},
+): void {
+  describe.skipIf(options.skip === true)(`Storage contract: ${name}`, () => {
+    let fixture: StorageFixture;
+    let storage: Storage;
+    const clock = manualClock(Date.UTC(2026, 10, 22, 12));
+    const nextId = createSnowflakeGenerator({ clock, workerId: 1 });
+
+    beforeEach(async () => {
+      fixture = await makeStorage();
+      storage = fixture.storage;
+    });
+    afterEach(async () => {
+      await fixture.dispose();
+    });
+
+    const newUser = (username: string, extra: { bot?: boolean; email?: string } = {}) =>
+      storage.users.create({ id: nextId(), username, createdAt: clock.now(), ...extra });
+
+    it('creates and reads users, with ids above 2^53 kept exactly', async () => {
+      const user = await newUser('ada', { email: 'ada@example.test' });
+      expect(BigInt(user.id)).toBeGreaterThan(BigInt(Number.MAX_SAFE_INTEGER));
+      expect(user).toMatchObject({ username: 'ada', bot: false, verified: false, flags: 0 });
+      expect(await storage.users.findById(user.id)).toEqual(user);
+      expect((await storage.users.findByEmail('ada@example.test'))?.id).toBe(user.id);
+      expect((await storage.users.findByUsername('ada'))?.id).toBe(user.id);
+      expect(await storage.users.findById('1')).toBeNull();
+    });
+
+    it('refuses a second human with the same username or email, but not a bot', async () => {
+      await newUser('grace', { email: 'g@example.test' });
+      await expect(newUser('grace')).rejects.toBeInstanceOf(StorageConflictError);
+      await expect(newUser('other', { email: 'g@example.test' })).rejects.toBeInstanceOf(
+        StorageConflictError,
+      );
+      await expect(newUser('grace', { bot: true })).resolves.toMatchObject({ bot: true });
+    });
+
+    it('updates only the fields given', async () => {
+      const user = await newUser('linus');
+      const updated = await storage.users.update(user.id, { globalName: 'Linus', accentColor: 5 });
+      expect(updated).toMatchObject({ username: 'linus', globalName: 'Linus', accentColor: 5 });
+      expect(await storage.users.update('1', { globalName: 'x' })).toBeNull();
+    });
+
+    it('stores applications with wide flag bitsets and JSON lists', async () => {
+      const owner = await newUser('owner');
+      const bot = await newUser('bot', { bot: true });
+      const app = await storage.applications.create({
+        id: nextId(),
+        name: 'App',
+        ownerId: owner.id,
+        botUserId: bot.id,
+        verifyKey: 'ab'.repeat(32),
+        signingKey: 'key',
+        clientSecretHash: 'hash',
+        flags: (1n << 40n) | (1n << 18n),
+        redirectUris: ['http://127.0.0.1/callback'],
+        createdAt: clock.now(),
+      });
+      expect(app.flags).toBe((1n << 40n) | (1n << 18n));
+      expect(await storage.applications.findByBotUserId(bot.id)).toEqual(app);
+      const updated = await storage.applications.update(app.id, {
+        name: 'Renamed',
+        redirectUris: [],
+      });
+      expect(updated).toMatchObject({ name: 'Renamed', redirectUris: [], botUserId: bot.id });
+      expect(await storage.applications.listByOwner(owner.id)).toHaveLength(1);
+    });
+
+    it('finds, deletes and bulk-deletes tokens by hash', async () => {
+      const user = await newUser('tok');
+      const base = { userId: user.id, applicationId: null, createdAt: clock.now() };
+      await storage.tokens.create({ ...base, hash: 'h1', kind: 'session', scopes: [], expiresAt: null });
+      await storage.tokens.create({
+        ...base,
+        hash: 'h2',
+        kind: 'session',
+        scopes: ['identify', 'guilds'],
+        expiresAt: clock.now() + 1000,
+      });
+      await storage.tokens.create({ ...base, hash: 'h3', kind: 'bot', scopes: [], expiresAt: null });
+      expect(await storage.tokens.findByHash('h2')).toMatchObject({
+        scopes: ['identify', 'guilds'],
+        expiresAt: clock.now() + 1000,
+      });
+      expect(await storage.tokens.delete('h1')).toBe(true);
+      expect(await storage.tokens.delete('h1')).toBe(false);
+      expect(await storage.tokens.deleteFor({ userId: user.id, kind: 'session' })).toEqual(['h2']);
+      expect(await storage.tokens.findByHash('h3')).not.toBeNull();
+    });
+
+    it('keeps guilds, roles, channels and members together', async () => {
+      const owner = await newUser('guildowner');
+      const guildId = nextId();
+      await storage.guilds.create({
+        id: guildId,
+        name: 'Guild',
+        icon: null,
+        description: null,
+        ownerId: owner.id,
+        features: ['COMMUNITY'],
+        preferredLocale: 'en-US',
+        createdAt: clock.now(),
+      });
+      const everyone = {
+        id: guildId,
+        guildId,
+        name: '@everyone',
+        permissions: PermissionFlags.VIEW_CHANNEL | PermissionFlags.PIN_MESSAGES,
+        position: 0,
+        color: 0,
+        hoist: false,
+        mentionable: false,
+        managed: false,
+        botUserId: null,
+        flags: 0,
+      };
+      await storage.roles.create(everyone);
+      const mod = await storage.roles.create({ ...everyone, id: nextId(), name: 'mod', position: 1 });
+      const channelBase = {
+        guildId,
+        position: 0,
+        parentId: null,
+        topic: null,
+        nsfw: false,
+        rateLimitPerUser: 0,
+        bitrate: null,
+        userLimit: null,
+        flags: 0,
+        lastMessageId: null,
+        createdAt: clock.now(),
+      };
+      const text = await storage.channels.create({ ...channelBase, id: nextId(), type: 0, name: 'general' });
+      await storage.channels.create({ ...channelBase, id: nextId(), type: 2, name: 'voice', position: 1, bitrate: 64000 });
+      await storage.members.add({
+        guildId,
+        userId: owner.id,
+        nick: null,
+        joinedAt: clock.now(),
+        deaf: false,
+        mute: false,
+        flags: 0,
+        roleIds: [mod.id],
+      });
+
+      expect((await storage.guilds.findById(guildId))?.features).toEqual(['COMMUNITY']);
+      expect((await storage.roles.listByGuild(guildId)).map((r) => r.name)).toEqual(['@everyone', 'mod']);
+      expect((await storage.roles.listByGuild(guildId))[0]?.permissions).toBe(everyone.permissions);
+      expect((await storage.channels.listByGuild(guildId)).map((c) => c.name)).toEqual(['general', 'voice']);
+      expect(await storage.channels.findById(text.id)).toEqual(text);
+      expect((await storage.members.find(guildId, owner.id))?.roleIds).toEqual([mod.id]);
+      expect((await storage.guilds.listForUser(owner.id)).map((g) => g.id)).toEqual([guildId]);
+      expect(await storage.guilds.countForUser(owner.id)).toBe(1);
+      await expect(
+        storage.members.add({
+          guildId,
+          userId: owner.id,
+          nick: null,
+          joinedAt: 0,
+          deaf: false,
+          mute: false,
+          flags: 0,
+          roleIds: [],
+        }),
+      ).rejects.toBeInstanceOf(StorageConflictError);
+    });
+
+    it('pages members by user id', async () => {
+      const owner = await newUser('pager');
+      const guildId = nextId();
+      await storage.guilds.create({
+        id: guildId,
+        name: 'G',
+        icon: null,
+        description: null,
+        ownerId: owner.id,
+        features: [],
+        preferredLocale: 'en-US',
+        createdAt: clock.now(),
+      });
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const user = await newUser(`member${i}`);
+        ids.push(user.id);
+        await storage.members.add({
+          guildId,
+          userId: user.id,
+          nick: null,
+          joinedAt: clock.now(),
+          deaf: false,
+          mute: false,
+          flags: 0,
+          roleIds: [],
+        });
+      }
+      const first = await storage.members.listByGuild(guildId, { limit: 2 });
+      expect(first.map((m) => m.userId)).toEqual(ids.slice(0, 2));
+      const rest = await storage.members.listByGuild(guildId, { limit: 10, after: ids[1] ?? '' });
+      expect(rest.map((m) => m.userId)).toEqual(ids.slice(2));
+    });
+
+    it('commits a transaction whole, or rolls it back whole', async () => {
+      const kept = await storage.transaction(async (tx) => {
+        const user = await tx.users.create({ id: nextId(), username: 'kept', createdAt: 0 });
+        await tx.tokens.create({
+          hash: 'kept-token',
+          kind: 'session',
+          userId: user.id,
+          applicationId: null,
+          scopes: [],
+          createdAt: 0,
+          expiresAt: null,
+        });
+        return user;
+      });
+      expect(await storage.users.findById(kept.id)).not.toBeNull();
+
+      const lostId = nextId();
+      await expect(
+        storage.transaction(async (tx) => {
+          await tx.users.create({ id: lostId, username: 'lost', createdAt: 0 });
+          await tx.tokens.create({
+            hash: 'kept-token',
+            kind: 'session',
+            userId: lostId,
+            applicationId: null,
+            scopes: [],
+            createdAt: 0,
+            expiresAt: null,
+          });
+        }),
+      ).rejects.toBeInstanceOf(StorageConflictError);
+      expect(await storage.users.findById(lostId)).toBeNull();
+    });
+
+    it('answers a ping', async () => {
+      await expect(storage.ping()).resolves.toBeUndefined();
+    });
+  });
+}

@@ -1,0 +1,59 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { TokenKind, TokenRecord, TokenRepository } from '../types.js';
+import { conflictsAsStorageErrors } from './conflicts.js';
+import { id, idOrNull, int, intOrNull } from './rows.js';
+import type { Database, TokensTable } from './schema.js';
+
+function toToken(row: Selectable<TokensTable>): TokenRecord {
+  return {
+    hash: row.hash,
+    kind: row.kind as TokenKind,
+    userId: id(row.user_id),
+    applicationId: idOrNull(row.application_id),
+    scopes: row.scopes ? row.scopes.split(' ') : [],
+    createdAt: int(row.created_at),
+    expiresAt: intOrNull(row.expires_at),
+  };
+}
+
+export function createTokenRepository(db: Kysely<Database>): TokenRepository {
+  return {
+    async create(token) {
+      await conflictsAsStorageErrors(
+        db
+          .insertInto('tokens')
+          .values({
+            hash: token.hash,
+            kind: token.kind,
+            user_id: token.userId,
+            application_id: token.applicationId,
+            scopes: token.scopes.length > 0 ? token.scopes.join(' ') : null,
+            created_at: token.createdAt,
+            expires_at: token.expiresAt,
+          })
+          .execute(),
+      );
+    },
+    async findByHash(hash) {
+      const row = await db
+        .selectFrom('tokens')
+        .selectAll()
+        .where('hash', '=', hash)
+        .executeTakeFirst();
+      return row ? toToken(row) : null;
+    },
+    async delete(hash) {
+      const result = await db.deleteFrom('tokens').where('hash', '=', hash).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+    async deleteFor({ userId, kind, applicationId }) {
+      let query = db
+        .deleteFrom('tokens')
+        .where('user_id', '=', userId)
+        .where('kind', '=', kind);
+      if (applicationId !== undefined) query = query.where('application_id', '=', applicationId);
+      const rows = await query.returning('hash').execute();
+      return rows.map((r) => r.hash);
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/** @module storage/sqlite: the embedded default driver (better-sqlite3, WAL). */
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { MIGRATIONS_TABLE, loadMigrations } from '../migrations.js';
+import { createRepositories, type Database } from '../sql/index.js';
+import type { Storage } from '../types.js';
+
+export interface SqliteStorageOptions {
+  /** A file path, or `:memory:`. */
+  filename: string;
+  /** How long a writer waits for another process's lock. */
+  busyTimeoutMs?: number;
+}
+
+export const DEFAULT_SQLITE_STORAGE_OPTIONS = {
+  busyTimeoutMs: 5000,
+} as const satisfies Partial<SqliteStorageOptions>;
+
+function migrate(db: SqliteDatabase.Database): void {
+  // BEGIN IMMEDIATE takes the write lock first, so a second process waits, then finds the work done.
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
+    );
+    const applied = new Set(
+      db
+        .prepare(`SELECT version FROM ${MIGRATIONS_TABLE}`)
+        .all()
+        .map((row) => Number((row as { version: bigint }).version)),
+    );
+    const record = db.prepare(
+      `INSERT INTO ${MIGRATIONS_TABLE} (version, name, applied_at) VALUES (?, ?, ?)`,
+    );
+    for (const migration of loadMigrations('sqlite')) {
+      if (applied.has(migration.version)) continue;
+      db.exec(migration.sql);
+      record.run(migration.version, migration.name, Date.now());
+    }
+    db.exec('COMMIT');
+  } catch (err) {
+    db.exec('ROLLBACK');
+    throw err;
+  }
+}
+
+/** Opens (creating if needed) a SQLite database and applies pending migrations. */
+export function createSqliteStorage(options: SqliteStorageOptions): Storage {
+  const { busyTimeoutMs } = { ...DEFAULT_SQLITE_STORAGE_OPTIONS, ...options };
+  const raw = new SqliteDatabase(options.filename);
+  raw.defaultSafeIntegers(true);
+  raw.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  if (options.filename !== ':memory:') raw.pragma('journal_mode = WAL');
+  // FULL: a commit is on disk before it is acknowledged, so neither a crash nor a power cut loses it.
+  raw.pragma('synchronous = FULL');
+  raw.pragma('foreign_keys = ON');
+  migrate(raw);
+
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+  return {
+    dialect: 'sqlite',
+    ...createRepositories(db),
+    transaction: (fn) => db.transaction().execute((trx) => fn(createRepositories(trx))),
+    async ping() {
+      await sql`SELECT 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}

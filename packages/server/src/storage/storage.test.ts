@@ -1,0 +1,25 @@
+import { TEST_DATABASE_URL, dropSchema, postgresAvailable, uniqueSchema } from '../../test/support/postgres.js';
+import { describeStorageContract } from './contract/storageContract.js';
+import { createPostgresStorage } from './postgres/index.js';
+import { createSqliteStorage } from './sqlite/index.js';
+
+describeStorageContract('sqlite', () => {
+  const storage = createSqliteStorage({ filename: ':memory:' });
+  return Promise.resolve({ storage, dispose: () => storage.close() });
+});
+
+describeStorageContract(
+  'postgres',
+  async () => {
+    const schema = uniqueSchema('contract');
+    const storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
+    return {
+      storage,
+      async dispose() {
+        await storage.close();
+        await dropSchema(schema);
+      },
+    };
+  },
+  { skip: !postgresAvailable },
+);
