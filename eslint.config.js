@@ -37,20 +37,38 @@ export default tseslint.config(
               message: 'Import a package through its entry point.',
             },
             {
-              group: ['**/storage/sqlite/*', '**/storage/postgres/*', '**/bus/memory/*', '**/bus/nats/*'],
-              message: 'Storage and bus drivers are chosen only in app.ts: import the folder index.',
+              group: [
+                '**/storage/sqlite/*',
+                '**/storage/postgres/*',
+                '**/bus/memory/*',
+                '**/bus/nats/*',
+              ],
+              message:
+                'Storage and bus drivers are chosen only in app.ts: import the folder index.',
             },
           ],
         },
       ],
       'no-restricted-properties': [
         'error',
-        { object: 'process', property: 'env', message: 'Read the environment only in main.ts and config.ts.' },
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read the environment only in main.ts and config.ts.',
+        },
       ],
     },
   },
   {
-    files: ['packages/server/src/main.ts', 'packages/server/src/config.ts', '**/*.test.ts', 'packages/server/test/**', 'bench/**', '.ci/**', 'vitest.config.ts'],
+    files: [
+      'packages/server/src/main.ts',
+      'packages/server/src/config.ts',
+      '**/*.test.ts',
+      'packages/server/test/**',
+      'bench/**',
+      '.ci/**',
+      'vitest.config.ts',
+    ],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

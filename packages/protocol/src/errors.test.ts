@@ -225,7 +225,7 @@ describe('error body types', () => {
     };
     const embeds = body.errors?.['embeds'];
     expectTypeOf(embeds).toEqualTypeOf<FieldErrorTree | FieldError[] | undefined>();
-    expectTypeOf(title).toMatchTypeOf<FieldErrorTree>();
+    expectTypeOf(title).toExtend<FieldErrorTree>();
     expect(embeds).toEqual({ '0': { title } });
     expect(JSON.parse(JSON.stringify(body))).toEqual(body);
 

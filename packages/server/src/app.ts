@@ -75,8 +75,11 @@ function createServices(deps: ServiceDeps) {
 }
 
 /** Opens the storage the config names: PostgreSQL for DATABASE_URL, else SQLite in the data folder. */
-export async function openStorage(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Storage> {
-  if (config.databaseUrl !== null) return createPostgresStorage({ connectionString: config.databaseUrl });
+export async function openStorage(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+): Promise<Storage> {
+  if (config.databaseUrl !== null)
+    return createPostgresStorage({ connectionString: config.databaseUrl });
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   return createSqliteStorage({ filename: join(config.dataDir, 'guildhall.db') });
 }

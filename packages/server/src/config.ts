@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseFlags } from './flags.js';
 
 /** Everything the server reads from its environment, validated once at start. */
 export interface Config {
@@ -161,35 +162,18 @@ export const CONFIG_HELP = Object.values(SETTINGS).map(
   (s) => `  ${s.flag.padEnd(22)} ${s.env.padEnd(28)} ${s.allowed}`,
 );
 
-/** Reads `--flag value` and `--flag=value` pairs; flags not in SETTINGS are left to the caller. */
-function readFlags(argv: readonly string[]): Map<string, string> {
-  const flags = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? '';
-    if (!arg.startsWith('--')) continue;
-    const eq = arg.indexOf('=');
-    if (eq > 0) flags.set(arg.slice(0, eq), arg.slice(eq + 1));
-    else if (arg.startsWith('--no-')) flags.set(`--${arg.slice(5)}`, 'off');
-    else {
-      const next = argv[i + 1];
-      if (next !== undefined && !next.startsWith('--')) {
-        flags.set(arg, next);
-        i++;
-      } else flags.set(arg, 'on');
-    }
-  }
-  return flags;
-}
-
 /**
  * Builds the config from the environment and command-line flags (a flag wins over its variable).
  * @throws ConfigError naming the first bad setting.
  */
-export function loadConfig(env: Readonly<Record<string, string | undefined>>, argv: readonly string[] = []): Config {
-  const flags = readFlags(argv);
+export function loadConfig(
+  env: Readonly<Record<string, string | undefined>>,
+  argv: readonly string[] = [],
+): Config {
+  const { flags } = parseFlags(argv);
   const config: Record<string, unknown> = {};
   for (const [key, setting] of Object.entries(SETTINGS) as [keyof Config, Setting<unknown>][]) {
-    const fromFlag = flags.get(setting.flag);
+    const fromFlag = flags.get(setting.flag.slice(2));
     const raw = fromFlag ?? env[setting.env];
     if (raw === undefined || raw === '') {
       config[key] = setting.defaultValue;

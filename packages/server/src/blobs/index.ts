@@ -47,7 +47,10 @@ export class DiskBlobStore implements BlobStore {
   async get(key: string): Promise<Blob | null> {
     const path = this.#path(key);
     try {
-      const [bytes, contentType] = await Promise.all([readFile(path), readFile(`${path}.type`, 'utf8')]);
+      const [bytes, contentType] = await Promise.all([
+        readFile(path),
+        readFile(`${path}.type`, 'utf8'),
+      ]);
       return { bytes, contentType };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;

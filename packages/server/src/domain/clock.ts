@@ -7,7 +7,9 @@ export interface Clock {
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** A clock tests move by hand. */
-export function manualClock(startMs: number): Clock & { advance(ms: number): void; set(ms: number): void } {
+export function manualClock(
+  startMs: number,
+): Clock & { advance(ms: number): void; set(ms: number): void } {
   let current = startMs;
   return {
     now: () => current,

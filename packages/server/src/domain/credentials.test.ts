@@ -32,11 +32,18 @@ describe('credentials', () => {
   it('makes a key pair whose verify_key checks signatures made with the signing key', () => {
     const { verifyKey, signingKey } = generateSigningKeyPair();
     expect(verifyKey).toMatch(/^[0-9a-f]{64}$/);
-    const privateKey = createPrivateKey({ key: Buffer.from(signingKey, 'base64'), format: 'der', type: 'pkcs8' });
+    const privateKey = createPrivateKey({
+      key: Buffer.from(signingKey, 'base64'),
+      format: 'der',
+      type: 'pkcs8',
+    });
     const message = Buffer.from('1700000000{"type":1}');
     const signature = sign(null, message, privateKey);
     const publicKey = createPublicKey({
-      key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(verifyKey, 'hex')]),
+      key: Buffer.concat([
+        Buffer.from('302a300506032b6570032100', 'hex'),
+        Buffer.from(verifyKey, 'hex'),
+      ]),
       format: 'der',
       type: 'spki',
     });

@@ -30,10 +30,16 @@ const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 } as const;
 
 function scryptAsync(password: string, salt: Buffer, params: { N: number; r: number; p: number }) {
   return new Promise<Buffer>((resolve, reject) => {
-    scrypt(password, salt, SCRYPT.keyLength, { ...params, maxmem: 64 * 1024 * 1024 }, (err, key) => {
-      if (err) reject(err);
-      else resolve(key);
-    });
+    scrypt(
+      password,
+      salt,
+      SCRYPT.keyLength,
+      { ...params, maxmem: 64 * 1024 * 1024 },
+      (err, key) => {
+        if (err) reject(err);
+        else resolve(key);
+      },
+    );
   });
 }
 
@@ -41,7 +47,14 @@ function scryptAsync(password: string, salt: Buffer, params: { N: number; r: num
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await scryptAsync(password, salt, SCRYPT);
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  return [
+    'scrypt',
+    SCRYPT.N,
+    SCRYPT.r,
+    SCRYPT.p,
+    salt.toString('base64url'),
+    key.toString('base64url'),
+  ].join('$');
 }
 
 /** Checks a password against a stored hash in constant time. */

@@ -13,14 +13,32 @@ export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 const DATA_URI = /^data:(image\/(?:png|jpeg|jpg|gif|webp));base64,([A-Za-z0-9+/]+={0,2})$/;
 
-const SIGNATURES: { type: DecodedImage['contentType']; extension: DecodedImage['extension']; test(b: Buffer): boolean }[] = [
-  { type: 'image/png', extension: 'png', test: (b) => b.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex')) },
-  { type: 'image/jpeg', extension: 'jpg', test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { type: 'image/gif', extension: 'gif', test: (b) => b.subarray(0, 4).toString('latin1') === 'GIF8' },
+const SIGNATURES: {
+  type: DecodedImage['contentType'];
+  extension: DecodedImage['extension'];
+  test(b: Buffer): boolean;
+}[] = [
+  {
+    type: 'image/png',
+    extension: 'png',
+    test: (b) => b.subarray(0, 8).equals(Buffer.from('89504e470d0a1a0a', 'hex')),
+  },
+  {
+    type: 'image/jpeg',
+    extension: 'jpg',
+    test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
+  },
+  {
+    type: 'image/gif',
+    extension: 'gif',
+    test: (b) => b.subarray(0, 4).toString('latin1') === 'GIF8',
+  },
   {
     type: 'image/webp',
     extension: 'webp',
-    test: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+    test: (b) =>
+      b.subarray(0, 4).toString('latin1') === 'RIFF' &&
+      b.subarray(8, 12).toString('latin1') === 'WEBP',
   },
 ];
 

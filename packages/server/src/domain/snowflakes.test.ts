@@ -8,7 +8,12 @@ describe('createSnowflakeGenerator', () => {
     const clock = manualClock(Date.UTC(2026, 10, 22));
     const next = createSnowflakeGenerator({ clock, workerId: 7, processId: 3 });
     const parts = deconstructSnowflake(next());
-    expect(parts).toEqual({ timestampMs: Date.UTC(2026, 10, 22), workerId: 7, processId: 3, increment: 0 });
+    expect(parts).toEqual({
+      timestampMs: Date.UTC(2026, 10, 22),
+      workerId: 7,
+      processId: 3,
+      increment: 0,
+    });
   });
 
   it('stays strictly increasing when the clock stands still, steps back or overflows a millisecond', () => {

@@ -77,7 +77,11 @@ function fromFastify(err: FastifyLikeError): ApiError | null {
  */
 export function toErrorResponse(err: unknown, requestId: string): ErrorResponse {
   if (err instanceof ApiError) {
-    const body: ErrorBody & Record<string, unknown> = { ...err.extra, message: err.message, code: err.code };
+    const body: ErrorBody & Record<string, unknown> = {
+      ...err.extra,
+      message: err.message,
+      code: err.code,
+    };
     if (err.errors !== undefined) body.errors = err.errors;
     return { status: err.status, headers: {}, body, internal: false };
   }

@@ -1,4 +1,9 @@
-import type { FieldError, FieldErrorTree } from '@guildhall/protocol';
+import {
+  FIELD_ERROR_CODES,
+  type FieldError,
+  type FieldErrorCode,
+  type FieldErrorTree,
+} from '@guildhall/protocol';
 import type { z } from 'zod';
 
 type Issue = z.core.$ZodIssue;
@@ -12,57 +17,65 @@ function describeInput(input: unknown): string {
   }
 }
 
-const TYPE_ERRORS: Record<string, (input: unknown) => FieldError> = {
-  string: (input) => ({
-    code: 'BASE_TYPE_STRING',
-    message: `Could not interpret "${describeInput(input)}" as string.`,
-  }),
-  number: (input) => ({ code: 'NUMBER_TYPE_COERCE', message: `Value "${describeInput(input)}" is not int.` }),
-  int: (input) => ({ code: 'NUMBER_TYPE_COERCE', message: `Value "${describeInput(input)}" is not int.` }),
-  boolean: (input) => ({ code: 'BOOLEAN_TYPE_COERCE', message: `Value "${describeInput(input)}" is not bool.` }),
-  object: () => ({ code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' }),
-  array: () => ({ code: 'LIST_TYPE_CONVERT', message: 'Only iterables may be used in a ListType' }),
-};
+/** A leaf from the catalogue's template, with `{name}` placeholders filled in. */
+export function fieldError(code: FieldErrorCode, values: Record<string, unknown> = {}): FieldError {
+  const message = FIELD_ERROR_CODES[code].replace(/\{(\w+)\}/g, (placeholder, name: string) =>
+    name in values ? describeInput(values[name]) : placeholder,
+  );
+  return { code, message };
+}
+
+const NUMERIC_ORIGINS = new Set(['number', 'int', 'bigint']);
+
+function typeError(expected: string, input: unknown): FieldError {
+  switch (expected) {
+    case 'string':
+      return fieldError('STRING_TYPE_CONVERT', { value: input });
+    case 'number':
+    case 'int':
+    case 'bigint':
+      return fieldError('NUMBER_TYPE_COERCE', { value: input, type: 'int' });
+    case 'boolean':
+      return fieldError('BOOLEAN_TYPE_COERCE', { value: input });
+    case 'object':
+      return fieldError('DICT_TYPE_CONVERT');
+    case 'array':
+      return fieldError('LIST_TYPE_CONVERT');
+    default:
+      return { code: 'BASE_TYPE_INVALID', message: `Expected ${expected}.` };
+  }
+}
 
 /** The platform's leaf code and message for one zod issue. */
 export function fieldErrorOf(issue: Issue): FieldError {
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined) return { code: 'BASE_TYPE_REQUIRED', message: 'This field is required' };
-      return (
-        TYPE_ERRORS[issue.expected]?.(issue.input) ?? {
-          code: 'BASE_TYPE_INVALID',
-          message: `Expected ${issue.expected}.`,
-        }
-      );
+      return issue.input === undefined
+        ? fieldError('BASE_TYPE_REQUIRED')
+        : typeError(issue.expected, issue.input);
     case 'too_small':
-      if (issue.origin === 'number' || issue.origin === 'int' || issue.origin === 'bigint') {
-        return {
-          code: 'NUMBER_TYPE_MIN',
-          message: `Int value should be greater than or equal to ${String(issue.minimum)}.`,
-        };
-      }
-      return { code: 'BASE_TYPE_MIN_LENGTH', message: `Must be ${String(issue.minimum)} or more in length.` };
+      return NUMERIC_ORIGINS.has(issue.origin)
+        ? fieldError('NUMBER_TYPE_MIN', { min: issue.minimum })
+        : fieldError('BASE_TYPE_MIN_LENGTH', { min: issue.minimum });
     case 'too_big':
-      if (issue.origin === 'number' || issue.origin === 'int' || issue.origin === 'bigint') {
-        return {
-          code: 'NUMBER_TYPE_MAX',
-          message: `Int value should be less than or equal to ${String(issue.maximum)}.`,
-        };
-      }
-      return { code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${String(issue.maximum)} or fewer in length.` };
+      return NUMERIC_ORIGINS.has(issue.origin)
+        ? fieldError('NUMBER_TYPE_MAX', { max: issue.maximum })
+        : fieldError('BASE_TYPE_MAX_LENGTH', { max: issue.maximum });
     case 'invalid_value':
-      return {
-        code: 'BASE_TYPE_CHOICES',
-        message: `Value must be one of {${issue.values.map((v) => describeInput(v)).join(', ')}}.`,
-      };
+      return fieldError('BASE_TYPE_CHOICES', {
+        choices: `{${issue.values.map(describeInput).join(', ')}}`,
+      });
     case 'invalid_format':
-      if (issue.format === 'email') return { code: 'EMAIL_TYPE_INVALID_EMAIL', message: 'Not a well formed email address.' };
-      if (issue.format === 'url') return { code: 'URL_TYPE_INVALID_URL', message: 'Not a well formed URL.' };
+      if (issue.format === 'email') return fieldError('EMAIL_TYPE_INVALID_EMAIL');
+      if (issue.format === 'url') return fieldError('URL_TYPE_INVALID_URL');
+      if (issue.format === 'regex') return { code: 'STRING_TYPE_REGEX', message: issue.message };
       return { code: 'BASE_TYPE_INVALID', message: issue.message };
     case 'custom': {
       const code = (issue.params as { code?: unknown } | undefined)?.code;
-      return { code: typeof code === 'string' ? code : 'BASE_TYPE_INVALID', message: issue.message };
+      return {
+        code: typeof code === 'string' ? code : 'BASE_TYPE_INVALID',
+        message: issue.message,
+      };
     }
     case 'invalid_union':
     case 'invalid_key':
@@ -74,7 +87,10 @@ export function fieldErrorOf(issue: Issue): FieldError {
 }
 
 /** Folds zod issues into the platform's nested `errors` tree (array indexes as string keys). */
-export function fieldErrorTree(issues: readonly Issue[], prefix: (string | number)[] = []): FieldErrorTree {
+export function fieldErrorTree(
+  issues: readonly Issue[],
+  prefix: (string | number)[] = [],
+): FieldErrorTree {
   const root: FieldErrorTree = {};
   for (const issue of issues) {
     let node = root;
@@ -86,8 +102,7 @@ export function fieldErrorTree(issues: readonly Issue[], prefix: (string | numbe
         node[name] = next;
         node = next;
       } else {
-        // A leaf reached by a longer path gains children beside its _errors.
-        node = child as FieldErrorTree;
+        node = child;
       }
     }
     const leaf = node['_errors'];

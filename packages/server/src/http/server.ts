@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+} from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { ApiError, RateLimitedError, toErrorResponse } from '../errors/index.js';
 import type { Authenticator } from './authenticator.js';
 import type { RateLimiter } from './rateLimit/index.js';
 import './types.js';
-import { INVALID_VERSION_PATH, rewriteApiUrl } from './versioning.js';
+import { INVALID_VERSION_PATH, decodePathAscii, rewriteApiUrl } from './versioning.js';
 
 export interface HttpServerOptions {
   logger: FastifyBaseLogger;
@@ -16,7 +20,8 @@ export interface HttpServerOptions {
 }
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-const SENSITIVE_QUERY = /([?&](?:code|token|client_secret|refresh_token|access_token|password)=)[^&]*/gi;
+const SENSITIVE_QUERY =
+  /([?&](?:code|token|client_secret|refresh_token|access_token|password)=)[^&]*/gi;
 const WEBHOOK_TOKEN_PATH = /(\/webhooks\/\d+\/)[^/?]+/;
 
 /** A request line fit for logs: secrets in the query or a webhook path are replaced. */
@@ -41,7 +46,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     loggerInstance: options.logger,
     bodyLimit: options.maxBodyBytes,
     genReqId: requestIdGenerator(),
-    rewriteUrl: (req) => rewriteApiUrl(req.url ?? '/'),
+    rewriteUrl: (req) => rewriteApiUrl(decodePathAscii(req.url ?? '/')),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     return503OnClosing: true,
   });
@@ -51,7 +56,8 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
-      if (METHODS.includes(method as HTTPMethod)) mirror.on(method as HTTPMethod, route.url, () => undefined);
+      if (METHODS.includes(method as HTTPMethod))
+        mirror.on(method as HTTPMethod, route.url, () => undefined);
     }
   });
 
@@ -64,7 +70,8 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
       if (principal === null) throw new ApiError('UNAUTHORIZED');
       if (!auth.includes(principal.kind)) {
         if (principal.kind === 'bot') throw new ApiError('BOTS_CANNOT_USE_ENDPOINT');
-        if (auth.length === 1 && auth[0] === 'bot') throw new ApiError('ONLY_BOTS_CAN_USE_ENDPOINT');
+        if (auth.length === 1 && auth[0] === 'bot')
+          throw new ApiError('ONLY_BOTS_CAN_USE_ENDPOINT');
         throw new ApiError('UNAUTHORIZED');
       }
       request.principal = principal;
@@ -77,7 +84,8 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   app.setErrorHandler((err, request, reply) => {
     const response = toErrorResponse(err, request.id);
     if (response.internal) request.log.error({ err }, 'request failed');
-    else if (!(err instanceof RateLimitedError)) request.log.debug({ code: response.body }, 'request refused');
+    else if (!(err instanceof RateLimitedError))
+      request.log.debug({ code: response.body }, 'request refused');
     return reply.status(response.status).headers(response.headers).send(response.body);
   });
 

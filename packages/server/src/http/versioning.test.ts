@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INVALID_VERSION_PATH, rewriteApiUrl } from './versioning.js';
+import { INVALID_VERSION_PATH, decodePathAscii, rewriteApiUrl } from './versioning.js';
 
 describe('rewriteApiUrl', () => {
   it.each([
@@ -18,5 +18,17 @@ describe('rewriteApiUrl', () => {
     ['/api/version/x', '/api/v10/version/x'],
   ])('%s -> %s', (input, expected) => {
     expect(rewriteApiUrl(input)).toBe(expected);
+  });
+});
+
+describe('decodePathAscii', () => {
+  it.each([
+    ['/api/v10/users/%40me', '/api/v10/users/@me'],
+    ['/api/v10/users/%40me?q=%40', '/api/v10/users/@me?q=%40'],
+    ['/a%2Fb/%3F/%25/%23', '/a%2Fb/%3F/%25/%23'],
+    ['/emoji/%F0%9F%98%80', '/emoji/%F0%9F%98%80'],
+    ['/x%00y', '/x%00y'],
+  ])('%s -> %s', (input, expected) => {
+    expect(decodePathAscii(input)).toBe(expected);
   });
 });

@@ -11,6 +11,22 @@ export const INVALID_VERSION_PATH = '/__guildhall/invalid-api-version';
 const SERVED_VERSIONS = new Set([6, 7, 8, 9, 10]);
 const VERSIONED = /^\/api\/v(\d+)(?=\/|$)/;
 
+/**
+ * Decodes percent-encoded ASCII in the path (`/users/%40me` is `/users/@me`) so static segments
+ * match; `/`, `?`, `#` and `%` stay encoded, as do multi-byte characters, which the router
+ * decodes inside parameters.
+ */
+export function decodePathAscii(url: string): string {
+  if (!url.includes('%')) return url;
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  const decoded = path.replace(/%([0-7][0-9A-Fa-f])/g, (match, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return char < ' ' || '/?#%'.includes(char) ? match : char;
+  });
+  return query === -1 ? decoded : decoded + url.slice(query);
+}
+
 /** Rewrites a request URL onto the v10 routes (or the invalid-version route). */
 export function rewriteApiUrl(url: string): string {
   if (!url.startsWith('/api')) return url;

@@ -1,4 +1,9 @@
-import { TEST_DATABASE_URL, dropSchema, postgresAvailable, uniqueSchema } from '../../test/support/postgres.js';
+import {
+  TEST_DATABASE_URL,
+  dropSchema,
+  postgresAvailable,
+  uniqueSchema,
+} from '../../test/support/postgres.js';
 import { describeStorageContract } from './contract/storageContract.js';
 import { createPostgresStorage } from './postgres/index.js';
 import { createSqliteStorage } from './sqlite/index.js';

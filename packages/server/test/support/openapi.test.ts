@@ -65,7 +65,11 @@ const gatewayBot = {
 const invalidFormBody = {
   code: 50035,
   message: 'Invalid Form Body',
-  errors: { username: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 32 or fewer in length.' }] } },
+  errors: {
+    username: {
+      _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 32 or fewer in length.' }],
+    },
+  },
 };
 
 const json = (statusCode: number, body: unknown): InjectedResponse => ({

@@ -122,8 +122,7 @@ function allowStringFieldErrorCodes(document: OpenApiDocument): void {
   const schemas = (document as { components?: { schemas?: Record<string, unknown> } }).components
     ?.schemas;
   const inner = schemas?.['InnerErrors'] as
-    | { properties?: { _errors?: { items?: unknown } } }
-    | undefined;
+    { properties?: { _errors?: { items?: unknown } } } | undefined;
   const errors = inner?.properties?._errors;
   if (errors === undefined) throw new Error('OpenAPI document has no InnerErrors._errors schema');
   errors.items = {

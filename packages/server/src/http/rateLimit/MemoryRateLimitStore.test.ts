@@ -6,10 +6,23 @@ describe('MemoryRateLimitStore', () => {
 
   it('allows `limit` requests per window, then refuses until the window ends', () => {
     const store = new MemoryRateLimitStore();
-    expect(store.consume('k', limit, 0)).toEqual({ allowed: true, limit: 2, remaining: 1, resetAtMs: 1000 });
+    expect(store.consume('k', limit, 0)).toEqual({
+      allowed: true,
+      limit: 2,
+      remaining: 1,
+      resetAtMs: 1000,
+    });
     expect(store.consume('k', limit, 10)).toMatchObject({ allowed: true, remaining: 0 });
-    expect(store.consume('k', limit, 999)).toMatchObject({ allowed: false, remaining: 0, resetAtMs: 1000 });
-    expect(store.consume('k', limit, 1000)).toMatchObject({ allowed: true, remaining: 1, resetAtMs: 2000 });
+    expect(store.consume('k', limit, 999)).toMatchObject({
+      allowed: false,
+      remaining: 0,
+      resetAtMs: 1000,
+    });
+    expect(store.consume('k', limit, 1000)).toMatchObject({
+      allowed: true,
+      remaining: 1,
+      resetAtMs: 2000,
+    });
   });
 
   it('keeps keys apart and peeks without counting', () => {

@@ -40,7 +40,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
   peek(key: string, limit: BucketLimit, nowMs: number): ConsumeResult {
     const window = this.#windows.get(key);
     if (window === undefined || window.resetAtMs <= nowMs) {
-      return { allowed: true, limit: limit.limit, remaining: limit.limit, resetAtMs: nowMs + limit.windowMs };
+      return {
+        allowed: true,
+        limit: limit.limit,
+        remaining: limit.limit,
+        resetAtMs: nowMs + limit.windowMs,
+      };
     }
     return {
       allowed: window.count < limit.limit,

@@ -93,7 +93,11 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
           break;
         }
       }
-      const result = await store.consume(`r:${caller}:${bucket}:${major}`, config?.bucket ?? defaultBucket, now);
+      const result = await store.consume(
+        `r:${caller}:${bucket}:${major}`,
+        config?.bucket ?? defaultBucket,
+        now,
+      );
       const headers = headersOf(result, bucket, now);
       if (!result.allowed) {
         throw new RateLimitedError({

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/server.js';
+import { parseInput } from '../../http/validate.js';
 import { ApplicationIdParams, CreateApplicationBody, ModifyApplicationBody } from './schemas.js';
 import type { ApplicationService } from './service.js';
 
@@ -7,7 +8,10 @@ import type { ApplicationService } from './service.js';
  * The bot's own application (`/applications/@me`, bot tokens), and the developer's routes for
  * making and managing applications (session tokens).
  */
-export function registerApplicationRoutes(app: FastifyInstance, applications: ApplicationService): void {
+export function registerApplicationRoutes(
+  app: FastifyInstance,
+  applications: ApplicationService,
+): void {
   app.get('/applications/@me', { config: { auth: ['bot'] } }, (request) =>
     applications.current(principalOf(request)),
   );
@@ -17,7 +21,7 @@ export function registerApplicationRoutes(app: FastifyInstance, applications: Ap
     return applications.modify(
       principal,
       principal.applicationId ?? '',
-      ModifyApplicationBody.parse(request.body ?? {}),
+      parseInput(ModifyApplicationBody, request.body ?? {}),
     );
   });
 
@@ -27,7 +31,10 @@ export function registerApplicationRoutes(app: FastifyInstance, applications: Ap
 
   app.post('/applications', { config: { auth: ['session'] } }, async (request, reply) => {
     const principal = principalOf(request);
-    const created = await applications.create(principal.user.id, CreateApplicationBody.parse(request.body ?? {}));
+    const created = await applications.create(
+      principal.user.id,
+      parseInput(CreateApplicationBody, request.body ?? {}),
+    );
     // The secrets are shown this once; only their hashes are kept.
     return reply.status(201).send({
       ...(await applications.view(created.application)),
@@ -37,22 +44,34 @@ export function registerApplicationRoutes(app: FastifyInstance, applications: Ap
   });
 
   app.get('/applications/:application_id', { config: { auth: ['session'] } }, (request) =>
-    applications.get(principalOf(request), ApplicationIdParams.parse(request.params).application_id),
+    applications.get(
+      principalOf(request),
+      parseInput(ApplicationIdParams, request.params).application_id,
+    ),
   );
 
   app.patch('/applications/:application_id', { config: { auth: ['session'] } }, (request) =>
     applications.modify(
       principalOf(request),
-      ApplicationIdParams.parse(request.params).application_id,
-      ModifyApplicationBody.parse(request.body ?? {}),
+      parseInput(ApplicationIdParams, request.params).application_id,
+      parseInput(ModifyApplicationBody, request.body ?? {}),
     ),
   );
 
   app.post('/applications/:application_id/reset', { config: { auth: ['session'] } }, (request) =>
-    applications.resetSecret(principalOf(request), ApplicationIdParams.parse(request.params).application_id),
+    applications.resetSecret(
+      principalOf(request),
+      parseInput(ApplicationIdParams, request.params).application_id,
+    ),
   );
 
-  app.post('/applications/:application_id/bot/reset', { config: { auth: ['session'] } }, (request) =>
-    applications.resetBotToken(principalOf(request), ApplicationIdParams.parse(request.params).application_id),
+  app.post(
+    '/applications/:application_id/bot/reset',
+    { config: { auth: ['session'] } },
+    (request) =>
+      applications.resetBotToken(
+        principalOf(request),
+        parseInput(ApplicationIdParams, request.params).application_id,
+      ),
   );
 }

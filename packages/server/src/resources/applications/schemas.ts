@@ -1,9 +1,7 @@
 import { ApplicationFlags } from '@guildhall/protocol';
 import { z } from 'zod';
 
-const HttpUrl = z
-  .url({ protocol: /^https?$/ })
-  .max(2048);
+const HttpUrl = z.url({ protocol: /^https?$/ }).max(2048);
 
 /**
  * The flags an app may set on itself: the "limited" intent toggles. The platform sets the rest.
@@ -19,7 +17,13 @@ export const ModifyApplicationBody = z.object({
     .nullable()
     .optional(),
   icon: z.string().nullable().optional(),
-  flags: z.number().int().min(0).max(2 ** 31 - 1).nullable().optional(),
+  flags: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .nullable()
+    .optional(),
   interactions_endpoint_url: HttpUrl.nullable().optional(),
   event_webhooks_url: HttpUrl.nullable().optional(),
   tags: z.array(z.string().min(1).max(20)).max(5).nullable().optional(),

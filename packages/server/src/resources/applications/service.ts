@@ -8,7 +8,12 @@ import {
 import { decodeImageDataUri } from '../../domain/images.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
-import type { ApplicationPatch, ApplicationRecord, Repositories, UserRecord } from '../../storage/index.js';
+import type {
+  ApplicationPatch,
+  ApplicationRecord,
+  Repositories,
+  UserRecord,
+} from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
 import {
   SELF_SERVE_APPLICATION_FLAGS,
@@ -57,7 +62,11 @@ export function createApplicationService(deps: ServiceDeps) {
     return application;
   };
 
-  const issueBotToken = async (tx: Repositories, application: ApplicationRecord, botUserId: string) => {
+  const issueBotToken = async (
+    tx: Repositories,
+    application: ApplicationRecord,
+    botUserId: string,
+  ) => {
     const token = generateToken(botUserId, clock.now());
     await tx.tokens.create({
       hash: hashSecret(token),
@@ -124,12 +133,20 @@ export function createApplicationService(deps: ServiceDeps) {
       if (input.description !== undefined) {
         const description = input.description;
         patch.description =
-          description === null ? '' : typeof description === 'string' ? description : description.default;
+          description === null
+            ? ''
+            : typeof description === 'string'
+              ? description
+              : description.default;
       }
       if (input.flags !== undefined) {
         const requested = BigInt(input.flags ?? 0);
         if ((requested & ~SELF_SERVE_APPLICATION_FLAGS) !== 0n) {
-          throw invalidField(['flags'], 'APPLICATION_FLAGS_INVALID', 'Only the limited gateway intent flags can be set.');
+          throw invalidField(
+            ['flags'],
+            'APPLICATION_FLAGS_INVALID',
+            'Only the limited gateway intent flags can be set.',
+          );
         }
         patch.flags = (application.flags & ~SELF_SERVE_APPLICATION_FLAGS) | requested;
       }
@@ -175,9 +192,7 @@ export function createApplicationService(deps: ServiceDeps) {
       for (const hash of revoked) authenticator.forgetToken(hash);
       return { token };
     },
-
   };
 }
 
 export type ApplicationService = ReturnType<typeof createApplicationService>;
-

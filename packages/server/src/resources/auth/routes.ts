@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/server.js';
+import { parseInput } from '../../http/validate.js';
 import { LoginBody, RegisterBody } from './schemas.js';
 import type { AuthService } from './service.js';
 
@@ -7,12 +8,17 @@ import type { AuthService } from './service.js';
 const LOGIN_BUCKET = { limit: 5, windowMs: 60_000 };
 
 export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): void {
-  app.post('/auth/register', { config: { auth: 'none', rateLimit: { bucket: LOGIN_BUCKET } } }, async (request, reply) =>
-    reply.status(201).send(await auth.register(RegisterBody.parse(request.body ?? {}))),
+  app.post(
+    '/auth/register',
+    { config: { auth: 'none', rateLimit: { bucket: LOGIN_BUCKET } } },
+    async (request, reply) =>
+      reply.status(201).send(await auth.register(parseInput(RegisterBody, request.body ?? {}))),
   );
 
-  app.post('/auth/login', { config: { auth: 'none', rateLimit: { bucket: LOGIN_BUCKET } } }, (request) =>
-    auth.login(LoginBody.parse(request.body ?? {})),
+  app.post(
+    '/auth/login',
+    { config: { auth: 'none', rateLimit: { bucket: LOGIN_BUCKET } } },
+    (request) => auth.login(parseInput(LoginBody, request.body ?? {})),
   );
 
   app.post('/auth/logout', { config: { auth: ['session'] } }, async (request, reply) => {

@@ -1,4 +1,9 @@
-import { generateToken, hashPassword, hashSecret, verifyPassword } from '../../domain/credentials.js';
+import {
+  generateToken,
+  hashPassword,
+  hashSecret,
+  verifyPassword,
+} from '../../domain/credentials.js';
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import { StorageConflictError, type Repositories, type UserRecord } from '../../storage/index.js';
@@ -46,8 +51,20 @@ export function createAuthService(deps: ServiceDeps) {
           const taken = await storage.users.findByEmail(input.email.toLowerCase());
           throw new ApiError('INVALID_FORM_BODY', {
             errors: taken
-              ? { email: { _errors: [{ code: 'EMAIL_ALREADY_REGISTERED', message: 'Email is already registered.' }] } }
-              : { username: { _errors: [{ code: 'USERNAME_ALREADY_TAKEN', message: 'Username is unavailable.' }] } },
+              ? {
+                  email: {
+                    _errors: [
+                      { code: 'EMAIL_ALREADY_REGISTERED', message: 'Email is already registered.' },
+                    ],
+                  },
+                }
+              : {
+                  username: {
+                    _errors: [
+                      { code: 'USERNAME_ALREADY_TAKEN', message: 'Username is unavailable.' },
+                    ],
+                  },
+                },
           });
         }
         throw err;
@@ -59,10 +76,13 @@ export function createAuthService(deps: ServiceDeps) {
       const user = input.login.includes('@')
         ? await storage.users.findByEmail(input.login.toLowerCase())
         : await storage.users.findByUsername(input.login);
-      const stored = user?.passwordHash ?? (await (dummyHash ??= hashPassword('guildhall-timing-equaliser')));
+      const stored =
+        user?.passwordHash ?? (await (dummyHash ??= hashPassword('guildhall-timing-equaliser')));
       const ok = await verifyPassword(input.password, stored);
       if (user === null || user.passwordHash === null || !ok) {
-        const invalid = { _errors: [{ code: 'INVALID_LOGIN', message: 'Login or password is invalid.' }] };
+        const invalid = {
+          _errors: [{ code: 'INVALID_LOGIN', message: 'Login or password is invalid.' }],
+        };
         throw new ApiError('INVALID_FORM_BODY', { errors: { login: invalid, password: invalid } });
       }
       return storage.transaction((tx) => issueSession(tx, user));

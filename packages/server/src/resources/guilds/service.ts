@@ -57,7 +57,11 @@ export function createGuildService(deps: ServiceDeps) {
 
   return {
     /** A guild with its @everyone role, the given channels, and its owner as first member. */
-    async create(input: { ownerId: string; name: string; channels: NewChannel[] }): Promise<CreatedGuild> {
+    async create(input: {
+      ownerId: string;
+      name: string;
+      channels: NewChannel[];
+    }): Promise<CreatedGuild> {
       return storage.transaction(async (tx) => {
         const owner = await tx.users.findById(input.ownerId);
         if (owner === null || owner.bot) throw new ApiError('UNKNOWN_USER');

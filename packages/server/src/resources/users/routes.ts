@@ -1,18 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/server.js';
+import { parseInput } from '../../http/validate.js';
 import { ModifyCurrentUserBody, UserIdParams } from './schemas.js';
 import type { UserService } from './service.js';
 
 const ANY = ['bot', 'bearer', 'session'] as const;
 
 export function registerUserRoutes(app: FastifyInstance, users: UserService): void {
-  app.get('/users/@me', { config: { auth: ANY } }, (request) => users.current(principalOf(request)));
+  app.get('/users/@me', { config: { auth: ANY } }, (request) =>
+    users.current(principalOf(request)),
+  );
 
   app.patch('/users/@me', { config: { auth: ['bot', 'session'] } }, (request) =>
-    users.modifyCurrent(principalOf(request), ModifyCurrentUserBody.parse(request.body ?? {})),
+    users.modifyCurrent(
+      principalOf(request),
+      parseInput(ModifyCurrentUserBody, request.body ?? {}),
+    ),
   );
 
   app.get('/users/:user_id', { config: { auth: ANY } }, (request) =>
-    users.get(UserIdParams.parse(request.params).user_id),
+    users.get(parseInput(UserIdParams, request.params).user_id),
   );
 }

@@ -5,7 +5,10 @@ export const HumanUsername = z
   .string()
   .min(2)
   .max(32)
-  .regex(/^[a-z0-9_.]+$/, 'Username can only contain lowercase letters, numbers, underscores and periods.')
+  .regex(
+    /^[a-z0-9_.]+$/,
+    'Username can only contain lowercase letters, numbers, underscores and periods.',
+  )
   .refine((name) => !name.includes('..'), 'Username cannot contain consecutive periods.');
 
 /** Bot names: 2–32 characters, not only spaces, none of `@ # : \``. */

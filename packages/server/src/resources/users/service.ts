@@ -49,7 +49,9 @@ export function createUserService(deps: ServiceDeps) {
       const user: UserRecord = principal.user;
       const patch: UserPatch = {};
       if (input.username !== undefined && input.username !== user.username) {
-        const checked = (user.bot ? BotUsername : HumanUsername).safeParse(input.username);
+        const checked = (user.bot ? BotUsername : HumanUsername).safeParse(input.username, {
+          reportInput: true,
+        });
         if (!checked.success) {
           throw new ApiError('INVALID_FORM_BODY', {
             errors: fieldErrorTree(checked.error.issues, ['username']),
@@ -58,14 +60,20 @@ export function createUserService(deps: ServiceDeps) {
         patch.username = checked.data;
       }
       if (input.global_name !== undefined && !user.bot) patch.globalName = input.global_name;
-      if (input.avatar !== undefined) patch.avatar = await storeImage('avatar', user.id, input.avatar);
-      if (input.banner !== undefined) patch.banner = await storeImage('banner', user.id, input.banner);
+      if (input.avatar !== undefined)
+        patch.avatar = await storeImage('avatar', user.id, input.avatar);
+      if (input.banner !== undefined)
+        patch.banner = await storeImage('banner', user.id, input.banner);
       let updated: UserRecord | null;
       try {
         updated = await storage.users.update(user.id, patch);
       } catch (err) {
         if (err instanceof StorageConflictError) {
-          throw invalidField(['username'], 'USERNAME_ALREADY_TAKEN', 'Username is unavailable. Try adding numbers, letters, underscores _ , or periods.');
+          throw invalidField(
+            ['username'],
+            'USERNAME_ALREADY_TAKEN',
+            'Username is unavailable. Try adding numbers, letters, underscores _ , or periods.',
+          );
         }
         throw err;
       }

@@ -91,7 +91,13 @@ export function describeStorageContract(
     it('finds, deletes and bulk-deletes tokens by hash', async () => {
       const user = await newUser('tok');
       const base = { userId: user.id, applicationId: null, createdAt: clock.now() };
-      await storage.tokens.create({ ...base, hash: 'h1', kind: 'session', scopes: [], expiresAt: null });
+      await storage.tokens.create({
+        ...base,
+        hash: 'h1',
+        kind: 'session',
+        scopes: [],
+        expiresAt: null,
+      });
       await storage.tokens.create({
         ...base,
         hash: 'h2',
@@ -99,7 +105,13 @@ export function describeStorageContract(
         scopes: ['identify', 'guilds'],
         expiresAt: clock.now() + 1000,
       });
-      await storage.tokens.create({ ...base, hash: 'h3', kind: 'bot', scopes: [], expiresAt: null });
+      await storage.tokens.create({
+        ...base,
+        hash: 'h3',
+        kind: 'bot',
+        scopes: [],
+        expiresAt: null,
+      });
       expect(await storage.tokens.findByHash('h2')).toMatchObject({
         scopes: ['identify', 'guilds'],
         expiresAt: clock.now() + 1000,
@@ -137,7 +149,12 @@ export function describeStorageContract(
         flags: 0,
       };
       await storage.roles.create(everyone);
-      const mod = await storage.roles.create({ ...everyone, id: nextId(), name: 'mod', position: 1 });
+      const mod = await storage.roles.create({
+        ...everyone,
+        id: nextId(),
+        name: 'mod',
+        position: 1,
+      });
       const channelBase = {
         guildId,
         position: 0,
@@ -151,8 +168,20 @@ export function describeStorageContract(
         lastMessageId: null,
         createdAt: clock.now(),
       };
-      const text = await storage.channels.create({ ...channelBase, id: nextId(), type: 0, name: 'general' });
-      await storage.channels.create({ ...channelBase, id: nextId(), type: 2, name: 'voice', position: 1, bitrate: 64000 });
+      const text = await storage.channels.create({
+        ...channelBase,
+        id: nextId(),
+        type: 0,
+        name: 'general',
+      });
+      await storage.channels.create({
+        ...channelBase,
+        id: nextId(),
+        type: 2,
+        name: 'voice',
+        position: 1,
+        bitrate: 64000,
+      });
       await storage.members.add({
         guildId,
         userId: owner.id,
@@ -165,9 +194,15 @@ export function describeStorageContract(
       });
 
       expect((await storage.guilds.findById(guildId))?.features).toEqual(['COMMUNITY']);
-      expect((await storage.roles.listByGuild(guildId)).map((r) => r.name)).toEqual(['@everyone', 'mod']);
+      expect((await storage.roles.listByGuild(guildId)).map((r) => r.name)).toEqual([
+        '@everyone',
+        'mod',
+      ]);
       expect((await storage.roles.listByGuild(guildId))[0]?.permissions).toBe(everyone.permissions);
-      expect((await storage.channels.listByGuild(guildId)).map((c) => c.name)).toEqual(['general', 'voice']);
+      expect((await storage.channels.listByGuild(guildId)).map((c) => c.name)).toEqual([
+        'general',
+        'voice',
+      ]);
       expect(await storage.channels.findById(text.id)).toEqual(text);
       expect((await storage.members.find(guildId, owner.id))?.roleIds).toEqual([mod.id]);
       expect((await storage.guilds.listForUser(owner.id)).map((g) => g.id)).toEqual([guildId]);

@@ -47,10 +47,7 @@ export function createTokenRepository(db: Kysely<Database>): TokenRepository {
       return result.numDeletedRows > 0n;
     },
     async deleteFor({ userId, kind, applicationId }) {
-      let query = db
-        .deleteFrom('tokens')
-        .where('user_id', '=', userId)
-        .where('kind', '=', kind);
+      let query = db.deleteFrom('tokens').where('user_id', '=', userId).where('kind', '=', kind);
       if (applicationId !== undefined) query = query.where('application_id', '=', applicationId);
       const rows = await query.returning('hash').execute();
       return rows.map((r) => r.hash);

@@ -1,0 +1,129 @@
+import { parsePermissions, PermissionFlags } from '@guildhall/protocol';
+import { createApp, type App } from '../app.js';
+import type { Config } from '../config.js';
+import { ApiError } from '../errors/index.js';
+import { requireFlag, UsageError } from '../flags.js';
+import { createLogger } from '../logger.js';
+import type { NewChannel } from '../resources/guilds/service.js';
+
+/** One `guildhall <group> <action>` command that works on the database directly. */
+export interface AdminCommand {
+  name: string;
+  usage: string;
+  summary: string;
+  run(app: App, flags: Map<string, string>): Promise<unknown>;
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+export const ADMIN_COMMANDS: AdminCommand[] = [
+  {
+    name: 'user create',
+    usage:
+      'guildhall user create --username NAME --email EMAIL --password PASSWORD [--global-name NAME]',
+    summary: 'Create a person account; prints its id and a session token.',
+    async run(app, flags) {
+      const usage = this.usage;
+      const globalName = flags.get('global-name');
+      const session = await app.services.auth.register({
+        username: requireFlag(flags, 'username', usage),
+        email: requireFlag(flags, 'email', usage),
+        password: requireFlag(flags, 'password', usage),
+        ...(globalName === undefined ? {} : { global_name: globalName }),
+      });
+      return { user_id: session.user_id, user_token: session.token };
+    },
+  },
+  {
+    name: 'app create',
+    usage: 'guildhall app create --owner USER_ID --name NAME',
+    summary: 'Create an application with its bot; prints the bot token and client secret.',
+    async run(app, flags) {
+      const created = await app.services.applications.create(
+        requireFlag(flags, 'owner', this.usage),
+        {
+          name: requireFlag(flags, 'name', this.usage),
+        },
+      );
+      return {
+        application_id: created.application.id,
+        bot_user_id: created.bot.id,
+        bot_token: created.botToken,
+        client_secret: created.clientSecret,
+        verify_key: created.application.verifyKey,
+      };
+    },
+  },
+  {
+    name: 'guild create',
+    usage:
+      'guildhall guild create --owner USER_ID --name NAME [--text general,random] [--voice General] [--category Info]',
+    summary: 'Create a guild with channels, owned by a person; prints the ids.',
+    async run(app, flags) {
+      const channels: NewChannel[] = [
+        ...list(flags.get('category')).map((name) => ({ name, type: 'category' as const })),
+        ...list(flags.get('text') ?? 'general').map((name) => ({ name, type: 'text' as const })),
+        ...list(flags.get('voice')).map((name) => ({ name, type: 'voice' as const })),
+      ];
+      const created = await app.services.guilds.create({
+        ownerId: requireFlag(flags, 'owner', this.usage),
+        name: requireFlag(flags, 'name', this.usage),
+        channels,
+      });
+      return {
+        guild_id: created.guild.id,
+        channels: created.channels.map((c) => ({ id: c.id, name: c.name, type: c.type })),
+      };
+    },
+  },
+  {
+    name: 'guild add-bot',
+    usage: 'guildhall guild add-bot --guild GUILD_ID --app APPLICATION_ID [--permissions BITS]',
+    summary: "Add an application's bot to a guild (default permissions: ADMINISTRATOR).",
+    async run(app, flags) {
+      const raw = flags.get('permissions');
+      let permissions = PermissionFlags.ADMINISTRATOR;
+      if (raw !== undefined) {
+        try {
+          permissions = parsePermissions(raw);
+        } catch {
+          throw new UsageError(`--permissions must be a decimal permission bitset, got "${raw}".`);
+        }
+      }
+      const member = await app.services.guilds.addBot({
+        guildId: requireFlag(flags, 'guild', this.usage),
+        applicationId: requireFlag(flags, 'app', this.usage),
+        permissions,
+      });
+      return { guild_id: member.guildId, user_id: member.userId, roles: member.roleIds };
+    },
+  },
+];
+
+/** Runs an admin command against the configured database and returns what it prints. */
+export async function runAdminCommand(
+  command: AdminCommand,
+  config: Config,
+  flags: Map<string, string>,
+) {
+  const app = await createApp({
+    config: { ...config, logLevel: 'silent' },
+    logger: createLogger('silent'),
+  });
+  try {
+    return await command.run(app, flags);
+  } catch (err) {
+    if (err instanceof ApiError) {
+      const detail = err.errors === undefined ? '' : ` ${JSON.stringify(err.errors)}`;
+      throw new UsageError(`${err.message} (code ${err.code}).${detail}`);
+    }
+    throw err;
+  } finally {
+    await app.close();
+  }
+}

@@ -1,0 +1,108 @@
+/** @module cli: the `guildhall` command. */
+import { join } from 'node:path';
+import { createApp } from '../app.js';
+import { CONFIG_HELP, ConfigError, loadConfig } from '../config.js';
+import { demoBanner, ensureDemo } from '../demo.js';
+import { parseFlags, UsageError } from '../flags.js';
+import { ADMIN_COMMANDS, runAdminCommand } from './commands.js';
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
+  stopSignal: Promise<string>;
+}
+
+const START_USAGE = 'guildhall start [options]';
+
+function mainHelp(): string {
+  return [
+    'guildhall: a local platform for bots, activities and games.',
+    '',
+    'Commands:',
+    `  ${'start'.padEnd(16)} Run the platform (HTTP API) on 127.0.0.1:8080 with SQLite in ./data.`,
+    ...ADMIN_COMMANDS.map((c) => `  ${c.name.padEnd(16)} ${c.summary}`),
+    '',
+    'Run `guildhall <command> --help` for its options. Every command reads the same settings:',
+    ...CONFIG_HELP,
+  ].join('\n');
+}
+
+function startHelp(): string {
+  return [
+    `Usage: ${START_USAGE}`,
+    '',
+    'Starts the platform. On an empty data folder it makes a demo developer, application, bot',
+    'and guild, prints the bot token, and writes them all to <data-dir>/demo.json (mode 0600).',
+    '',
+    'Options (a flag wins over its environment variable):',
+    ...CONFIG_HELP,
+  ].join('\n');
+}
+
+async function start(argv: readonly string[], env: Record<string, string | undefined>, io: CliIo) {
+  const config = loadConfig(env, argv);
+  const app = await createApp({ config });
+  await app.listen();
+  if (config.demo) {
+    const { demo, created } = await ensureDemo(app);
+    io.stdout(demoBanner(demo, join(config.dataDir, 'demo.json')));
+    if (!created) io.stdout('  (reusing the demo from an earlier start)\n');
+  } else {
+    io.stdout(`Guildhall is running. API: ${app.apiUrl()}\n`);
+  }
+  const signal = await io.stopSignal;
+  app.logger.info({ signal }, 'shutting down');
+  await app.close();
+}
+
+/** Runs the CLI; resolves to the process exit code. */
+export async function runCli(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  io: CliIo,
+): Promise<number> {
+  const { flags, positional } = parseFlags(argv);
+  const wantsHelp = flags.has('help') || positional[0] === 'help';
+  try {
+    if (positional.length === 0 || (wantsHelp && positional[0] === 'help')) {
+      io.stdout(`${mainHelp()}\n`);
+      return positional.length === 0 && !wantsHelp ? 2 : 0;
+    }
+    if (positional[0] === 'start') {
+      if (wantsHelp) {
+        io.stdout(`${startHelp()}\n`);
+        return 0;
+      }
+      await start(
+        argv.filter((a) => a !== 'start'),
+        env,
+        io,
+      );
+      return 0;
+    }
+    const name = positional.slice(0, 2).join(' ');
+    const command = ADMIN_COMMANDS.find((c) => c.name === name);
+    if (command === undefined) {
+      io.stderr(
+        `guildhall: unknown command "${positional.join(' ')}". Run \`guildhall --help\` for the list.\n`,
+      );
+      return 2;
+    }
+    if (wantsHelp) {
+      io.stdout(
+        `Usage: ${command.usage}\n\n${command.summary}\n\nStorage options:\n${CONFIG_HELP.join('\n')}\n`,
+      );
+      return 0;
+    }
+    const result = await runAdminCommand(command, loadConfig(env, argv), flags);
+    io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof UsageError) {
+      io.stderr(`guildhall: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}

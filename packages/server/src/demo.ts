@@ -1,0 +1,165 @@
+import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PermissionFlags } from '@guildhall/protocol';
+import type { App } from './app.js';
+import { hashSecret } from './domain/credentials.js';
+
+/** What `npm start` prints and writes to demo.json, for people and for scripts. */
+export interface DemoInfo {
+  api_url: string;
+  gateway_url: string;
+  application_id: string;
+  client_secret: string;
+  bot_token: string;
+  guild_id: string;
+  channel_id: string;
+  user_id: string;
+  user_token: string;
+}
+
+export const DEMO_USERNAME = 'demo';
+const DEMO_FILE = 'demo.json';
+
+async function readDemoFile(path: string): Promise<DemoInfo | null> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as DemoInfo;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether every credential in the file still works against this database. */
+async function stillValid(app: App, demo: DemoInfo): Promise<boolean> {
+  const [bot, user, guild, channel] = await Promise.all([
+    app.storage.tokens.findByHash(hashSecret(demo.bot_token)),
+    app.storage.tokens.findByHash(hashSecret(demo.user_token)),
+    app.storage.guilds.findById(demo.guild_id),
+    app.storage.channels.findById(demo.channel_id),
+  ]);
+  const secretOk =
+    (await app.storage.applications.findById(demo.application_id))?.clientSecretHash ===
+    hashSecret(demo.client_secret);
+  return bot !== null && user !== null && guild !== null && channel !== null && secretOk;
+}
+
+/** Makes the demo developer, app, bot and guild, or re-issues their secrets if they exist. */
+async function createDemo(app: App): Promise<Omit<DemoInfo, 'api_url' | 'gateway_url'>> {
+  const { services, storage } = app;
+  const existing = await storage.users.findByUsername(DEMO_USERNAME);
+  const developer =
+    existing ??
+    (await storage.users.findById(
+      (
+        await services.auth.register({
+          email: 'demo@guildhall.localhost',
+          username: DEMO_USERNAME,
+          password: hashSecret(String(Math.random()) + String(Date.now())),
+          global_name: 'Demo Developer',
+        })
+      ).user_id,
+    ));
+  if (developer === null) throw new Error('the demo developer could not be created');
+  const session = await services.auth.issueSession(developer);
+  const principal = {
+    kind: 'session' as const,
+    user: developer,
+    applicationId: null,
+    scopes: [],
+    tokenHash: hashSecret(session.token),
+  };
+
+  const [ownedApp] = await storage.applications.listByOwner(developer.id);
+  let applicationId: string;
+  let botToken: string;
+  let clientSecret: string;
+  if (ownedApp === undefined) {
+    const created = await services.applications.create(developer.id, { name: 'Demo Bot' });
+    ({ botToken, clientSecret } = created);
+    applicationId = created.application.id;
+  } else {
+    applicationId = ownedApp.id;
+    botToken = (await services.applications.resetBotToken(principal, applicationId)).token;
+    clientSecret = (await services.applications.resetSecret(principal, applicationId)).secret;
+  }
+
+  const [ownedGuild] = await storage.guilds.listForUser(developer.id);
+  const guild =
+    ownedGuild ??
+    (
+      await services.guilds.create({
+        ownerId: developer.id,
+        name: 'Demo Guild',
+        channels: [
+          { name: 'general', type: 'text' },
+          { name: 'bot-testing', type: 'text' },
+          { name: 'General', type: 'voice' },
+        ],
+      })
+    ).guild;
+  await services.guilds.addBot({
+    guildId: guild.id,
+    applicationId,
+    permissions: PermissionFlags.ADMINISTRATOR,
+  });
+  const channel = (await storage.channels.listByGuild(guild.id)).find((c) => c.type === 0);
+  if (channel === undefined) throw new Error('the demo guild has no text channel');
+
+  return {
+    application_id: applicationId,
+    client_secret: clientSecret,
+    bot_token: botToken,
+    guild_id: guild.id,
+    channel_id: channel.id,
+    user_id: developer.id,
+    user_token: session.token,
+  };
+}
+
+/**
+ * Reuses the demo recorded in `<dataDir>/demo.json` while its credentials work; otherwise makes
+ * (or repairs) it and writes the file with mode 0600.
+ */
+export async function ensureDemo(app: App): Promise<{ demo: DemoInfo; created: boolean }> {
+  const path = join(app.config.dataDir, DEMO_FILE);
+  const urls = { api_url: app.apiUrl(), gateway_url: app.gatewayUrl() };
+  const recorded = await readDemoFile(path);
+  if (recorded !== null && (await stillValid(app, recorded))) {
+    const demo = { ...recorded, ...urls };
+    if (demo.api_url !== recorded.api_url || demo.gateway_url !== recorded.gateway_url) {
+      await writeDemoFile(path, demo);
+    }
+    return { demo, created: false };
+  }
+  const demo = { ...urls, ...(await createDemo(app)) };
+  await writeDemoFile(path, demo);
+  return { demo, created: true };
+}
+
+async function writeDemoFile(path: string, demo: DemoInfo): Promise<void> {
+  const temp = `${path}.tmp`;
+  await writeFile(temp, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+  await chmod(temp, 0o600);
+  await rename(temp, path);
+}
+
+/** The banner `npm start` prints: where the API is, the token, and a discord.js snippet. */
+export function demoBanner(demo: DemoInfo, demoFile: string): string {
+  const api = demo.api_url.replace(/\/v\d+$/, '');
+  return [
+    '',
+    `Guildhall is running.`,
+    `  API:        ${demo.api_url}`,
+    `  Gateway:    ${demo.gateway_url}`,
+    `  Bot token:  ${demo.bot_token}`,
+    `  Guild:      ${demo.guild_id} (channel ${demo.channel_id})`,
+    `  Everything above, for scripts: ${demoFile}`,
+    '',
+    'Connect with discord.js:',
+    "  import { Client, Events, GatewayIntentBits } from 'discord.js';",
+    `  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: '${api}' } });`,
+    '  client.once(Events.ClientReady, (c) => console.log(`Logged in as ${c.user.tag}`));',
+    '  client.on(Events.GuildCreate, (guild) => console.log(`In guild ${guild.name}`));',
+    `  client.login('${demo.bot_token}');`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,120 @@
+import type { InjectOptions } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
+
+describe('HTTP plumbing', () => {
+  let server: TestServer;
+  let bot: string;
+
+  beforeEach(async () => {
+    server = await startTestServer({ config: { maxBodyBytes: 2048 } });
+    bot = `Bot ${(await seedDeveloper(server.app)).botToken}`;
+  });
+  afterEach(() => server.close());
+
+  const inject = (options: InjectOptions) => server.app.http.inject(options);
+
+  it('serves v10, v9 and the unversioned prefix alike, and refuses v3 to v5 with 400', async () => {
+    for (const prefix of ['/api/v10', '/api/v9', '/api', '/api/v8']) {
+      const res = await inject({ method: 'GET', url: `${prefix}/gateway` });
+      expect(res.statusCode, prefix).toBe(200);
+    }
+    for (const version of [3, 4, 5, 11]) {
+      const res = await inject({ method: 'GET', url: `/api/v${version}/gateway` });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ code: 0, message: 'Invalid API version' });
+    }
+  });
+
+  it('accepts percent-encoded segments and a trailing slash', async () => {
+    for (const url of ['/api/v10/users/%40me', '/api/v10/users/@me/', '/api/v10//users/@me']) {
+      const res = await inject({ method: 'GET', url, headers: { authorization: bot } });
+      expect(res.statusCode, url).toBe(200);
+    }
+  });
+
+  it('answers an unknown route 404 and a known route with the wrong method 405', async () => {
+    const missing = await inject({ method: 'GET', url: '/api/v10/nothing/here' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ code: 0, message: '404: Not Found' });
+    const wrongMethod = await inject({ method: 'DELETE', url: '/api/v10/gateway' });
+    expect(wrongMethod.statusCode).toBe(405);
+    expect(wrongMethod.json()).toEqual({ code: 0, message: '405: Method Not Allowed' });
+  });
+
+  it('answers 401 for a missing, malformed, unknown or wrong-kind token', async () => {
+    const headers = [
+      undefined,
+      'Bot ',
+      'Basic abc',
+      'Bot not-a-real-token',
+      bot.replace('Bot ', 'Bearer '),
+      bot.slice(4),
+    ];
+    for (const authorization of headers) {
+      const res = await inject({
+        method: 'GET',
+        url: '/api/v10/users/@me',
+        headers: authorization === undefined ? {} : { authorization },
+      });
+      expect(res.statusCode, String(authorization)).toBe(401);
+      expect(res.json()).toEqual({ code: 0, message: '401: Unauthorized' });
+    }
+  });
+
+  it('answers malformed JSON with 50109 and an oversized body with 413', async () => {
+    const malformed = await inject({
+      method: 'PATCH',
+      url: '/api/v10/users/@me',
+      headers: { authorization: bot, 'content-type': 'application/json' },
+      payload: '{"username": ',
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({ code: 50109 });
+
+    const oversized = await inject({
+      method: 'PATCH',
+      url: '/api/v10/users/@me',
+      headers: { authorization: bot, 'content-type': 'application/json' },
+      payload: JSON.stringify({ username: 'x'.repeat(4096) }),
+    });
+    expect(oversized.statusCode).toBe(413);
+    expect(oversized.json()).toMatchObject({ code: 40005 });
+  });
+
+  it('answers a body of the wrong type with 50035 and a nested error tree', async () => {
+    const res = await inject({
+      method: 'PATCH',
+      url: '/api/v10/users/@me',
+      headers: { authorization: bot },
+      payload: { username: 42, avatar: ['x'] },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      code: 50035,
+      message: 'Invalid Form Body',
+      errors: {
+        username: {
+          _errors: [
+            { code: 'STRING_TYPE_CONVERT', message: 'Could not interpret "42" as string.' },
+          ],
+        },
+        avatar: { _errors: [expect.objectContaining({ code: 'STRING_TYPE_CONVERT' })] },
+      },
+    });
+  });
+
+  it('turns a bug into a 500 with code 0 and a request id, never a stack', async () => {
+    const app = (await startTestServer()).app;
+    app.http.get('/api/v10/__explode', { config: { auth: 'none' } }, () => {
+      throw new Error('secret internals at /srv/app.js:1');
+    });
+    const res = await app.http.inject({ method: 'GET', url: '/api/v10/__explode' });
+    await app.close();
+    expect(res.statusCode).toBe(500);
+    const body = res.json<{ code: number; message: string }>();
+    expect(body.code).toBe(0);
+    expect(body.message).toContain(String(res.headers['x-request-id']));
+    expect(res.body).not.toContain('secret internals');
+  });
+});

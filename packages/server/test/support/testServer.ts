@@ -1,0 +1,80 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type App, type AppOptions } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { Clock } from '../../src/domain/clock.js';
+import type { BucketLimit } from '../../src/http/rateLimit/index.js';
+import { createPostgresStorage } from '../../src/storage/postgres/index.js';
+import { createSqliteStorage } from '../../src/storage/sqlite/index.js';
+import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from './postgres.js';
+
+export interface TestServerOptions {
+  /** Which driver backs the server; SQLite in memory by default. */
+  storage?: 'sqlite' | 'postgres';
+  config?: Partial<Config>;
+  clock?: Clock;
+  defaultRouteBucket?: BucketLimit;
+  /** Listen on a loopback port (for real clients); inject-only otherwise. */
+  listen?: boolean;
+}
+
+export interface TestServer extends AsyncDisposable {
+  app: App;
+  /** The base URL when listening. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** A disposable platform on port 0 with its own database and data folder. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'guildhall-test-'));
+  const config: Config = {
+    ...loadConfig({}, []),
+    port: 0,
+    dataDir,
+    logLevel: 'silent',
+    demo: false,
+    ...options.config,
+  };
+  let dropPostgres: (() => Promise<void>) | null = null;
+  let storage: AppOptions['storage'];
+  if (options.storage === 'postgres') {
+    const schema = uniqueSchema('http');
+    storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
+    dropPostgres = () => dropSchema(schema);
+  } else {
+    storage = createSqliteStorage({ filename: ':memory:' });
+  }
+  const app = await createApp({
+    config,
+    storage,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.defaultRouteBucket ? { defaultRouteBucket: options.defaultRouteBucket } : {}),
+  });
+  const baseUrl = options.listen === true ? await app.listen() : app.baseUrl();
+  const close = async () => {
+    await app.close();
+    await dropPostgres?.();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  return { app, baseUrl, close, [Symbol.asyncDispose]: close };
+}
+
+/** A developer with a session token, and an application with its bot. */
+export async function seedDeveloper(app: App, name = 'dev') {
+  const session = await app.services.auth.register({
+    email: `${name}@example.test`,
+    username: name,
+    password: 'correct horse battery',
+  });
+  const created = await app.services.applications.create(session.user_id, { name: `${name} app` });
+  return {
+    userId: session.user_id,
+    userToken: session.token,
+    applicationId: created.application.id,
+    botUserId: created.bot.id,
+    botToken: created.botToken,
+    clientSecret: created.clientSecret,
+  };
+}
