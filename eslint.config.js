@@ -72,6 +72,11 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' },
   },
   {
+    // The composition root and tests pick drivers; everything else sees only the interfaces.
+    files: ['packages/server/src/app.ts', '**/*.test.ts', 'packages/server/test/**'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
     files: ['bench/**', '.ci/**', 'packages/server/src/cli/**'],
     rules: { 'no-console': 'off' },
   },

@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { DiskBlobStore, type BlobStore } from './blobs/index.js';
+import type { BusErrorHandler, EventBus } from './bus/index.js';
+import { MemoryBus } from './bus/memory/index.js';
+import { createNatsBus } from './bus/nats/index.js';
 import { publicBaseUrl, type Config } from './config.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import { createSnowflakeGenerator } from './domain/snowflakes.js';
@@ -42,6 +45,8 @@ export interface AppOptions {
   clock?: Clock;
   /** A storage to use instead of the one the config names (tests pass their own). */
   storage?: Storage;
+  /** A bus to use instead of the one the config names. */
+  bus?: EventBus;
   blobs?: BlobStore;
   rateLimitStore?: RateLimitStore;
   /** The bucket of routes that name none; tests lower or raise it. */
@@ -53,6 +58,7 @@ export interface App {
   readonly config: Config;
   readonly http: FastifyInstance;
   readonly storage: Storage;
+  readonly bus: EventBus;
   readonly logger: Logger;
   readonly services: ReturnType<typeof createServices>;
   /** Starts listening; resolves to the base URL (no /api). */
@@ -84,12 +90,22 @@ export async function openStorage(
   return createSqliteStorage({ filename: join(config.dataDir, 'guildhall.db') });
 }
 
+/** Opens the bus the config names: NATS for NATS_URL, else the in-process bus. */
+export async function openBus(config: Pick<Config, 'natsUrl'>, logger: Logger): Promise<EventBus> {
+  const onError: BusErrorHandler = (err, { subject }) => {
+    logger.error({ err, subject }, 'event bus error');
+  };
+  if (config.natsUrl !== null) return createNatsBus({ servers: config.natsUrl, onError });
+  return new MemoryBus({ onError });
+}
+
 /** The composition root: the only place that knows which drivers run. */
 export async function createApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const storage = options.storage ?? (await openStorage(config));
+  const bus = options.bus ?? (await openBus(config, logger));
   const blobs = options.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
   const rateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
   const ids = createSnowflakeGenerator({ clock, workerId: config.workerId });
@@ -143,6 +159,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     config,
     http,
     storage,
+    bus,
     logger,
     services,
     async listen() {
@@ -157,6 +174,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     gatewayUrl,
     async close() {
       await http.close();
+      await bus.close();
       await storage.close();
     },
   };

@@ -5,12 +5,19 @@
 import { runCli } from './cli/index.js';
 
 const stopSignal = new Promise<string>((resolve) => {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      resolve(signal);
+    });
 });
 
 runCli(process.argv.slice(2), process.env, {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+  stdout: (text) => {
+    process.stdout.write(text);
+  },
+  stderr: (text) => {
+    process.stderr.write(text);
+  },
   stopSignal,
 }).then(
   (code) => {

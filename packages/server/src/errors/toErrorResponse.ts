@@ -111,7 +111,7 @@ export function toErrorResponse(err: unknown, requestId: string): ErrorResponse 
     };
   }
   if (typeof err === 'object' && err !== null) {
-    const mapped = fromFastify(err as FastifyLikeError);
+    const mapped = fromFastify(err);
     if (mapped) return toErrorResponse(mapped, requestId);
   }
   const internal = ERRORS.INTERNAL_SERVER_ERROR;

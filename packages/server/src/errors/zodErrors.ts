@@ -10,8 +10,12 @@ type Issue = z.core.$ZodIssue;
 
 function describeInput(input: unknown): string {
   if (typeof input === 'string') return input.length > 50 ? `${input.slice(0, 50)}…` : input;
+  // JSON.stringify gives undefined for these, whatever its type says.
+  if (input === undefined || typeof input === 'function' || typeof input === 'symbol') {
+    return String(input);
+  }
   try {
-    return JSON.stringify(input) ?? String(input);
+    return JSON.stringify(input);
   } catch {
     return String(input);
   }

@@ -15,6 +15,7 @@ export interface TestServerOptions {
   config?: Partial<Config>;
   clock?: Clock;
   defaultRouteBucket?: BucketLimit;
+  logger?: AppOptions['logger'];
   /** Listen on a loopback port (for real clients); inject-only otherwise. */
   listen?: boolean;
 }
@@ -51,6 +52,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     storage,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.defaultRouteBucket ? { defaultRouteBucket: options.defaultRouteBucket } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   const baseUrl = options.listen === true ? await app.listen() : app.baseUrl();
   const close = async () => {

@@ -79,7 +79,7 @@ export function createAuthService(deps: ServiceDeps) {
       const stored =
         user?.passwordHash ?? (await (dummyHash ??= hashPassword('guildhall-timing-equaliser')));
       const ok = await verifyPassword(input.password, stored);
-      if (user === null || user.passwordHash === null || !ok) {
+      if (user?.passwordHash == null || !ok) {
         const invalid = {
           _errors: [{ code: 'INVALID_LOGIN', message: 'Login or password is invalid.' }],
         };

@@ -89,6 +89,11 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     async ping() {
       await sql`SELECT 1`.execute(db);
     },
-    close: () => db.destroy(),
+    async close() {
+      // Kysely ends the pool only if it ran a query; a storage closed before any (a CLI command,
+      // a start aborted early) would keep the migration's idle connection and the process alive.
+      await db.destroy();
+      if (!pool.ended && !pool.ending) await pool.end();
+    },
   };
 }

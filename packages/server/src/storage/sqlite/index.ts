@@ -64,6 +64,10 @@ export function createSqliteStorage(options: SqliteStorageOptions): Storage {
     async ping() {
       await sql`SELECT 1`.execute(db);
     },
-    close: () => db.destroy(),
+    async close() {
+      // Kysely closes the database only if it ran a query; close it here when it never did.
+      await db.destroy();
+      if (raw.open) raw.close();
+    },
   };
 }

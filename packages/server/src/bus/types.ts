@@ -1,0 +1,65 @@
+/**
+ * The event bus contract every driver implements. API nodes publish dispatch events on it and
+ * gateway nodes subscribe (design.md, How data flows, steps 3 and 5). Services see only these
+ * types; the drivers in memory/ and nats/ are chosen by app.ts.
+ */
+
+/** One dispatch event. It crosses the bus as JSON, so `data` must survive a JSON round trip. */
+export interface BusEvent<TData = unknown> {
+  /** The dispatch name, e.g. `MESSAGE_CREATE`. */
+  type: string;
+  /** What the event concerns, for routing and per-session filtering: e.g. a guild id. */
+  topic: string;
+  data: TData;
+  /** When it was published, epoch ms (from the injected clock). */
+  publishedAt: number;
+}
+
+/**
+ * Receives one event and the subject it was published on. It is never awaited: a returned
+ * promise only lets a rejection reach the bus's `onError`.
+ */
+export type BusHandler = (event: BusEvent, subject: string) => void | Promise<void>;
+
+/** Where a handler failure or an undecodable message happened, when known. */
+export interface BusErrorContext {
+  subject?: string;
+  event?: BusEvent;
+}
+
+/**
+ * Told about failures the bus absorbs so delivery goes on: a throwing or rejecting handler, a
+ * malformed message, a connection that closed on its own. The bus itself logs nothing.
+ */
+export type BusErrorHandler = (error: unknown, context: BusErrorContext) => void;
+
+export interface Subscription {
+  /** The subject pattern as given to `subscribe`. */
+  readonly subject: string;
+  /** Stops delivery to this handler at once, including events already queued. Idempotent. */
+  unsubscribe(): void;
+}
+
+export type BusDriver = 'memory' | 'nats';
+
+/**
+ * Subjects are dot-separated tokens (`guild.123.events`). A subscription may use the NATS
+ * wildcards: `*` matches one token, `>` as the last token matches one or more. Each subscriber
+ * receives the events of one publisher in the order they were published; delivery is always
+ * asynchronous, so a publisher never runs subscriber code. Misused subjects throw `TypeError`.
+ */
+export interface EventBus {
+  readonly driver: BusDriver;
+  /**
+   * Sends an event to every subscription matching `subject` at this moment. Resolves once the bus
+   * has taken the event (not once it is delivered); rejects with `BusClosedError` after close().
+   */
+  publish(subject: string, event: BusEvent): Promise<void>;
+  /**
+   * Resolves once every event published afterwards, by any publisher sharing this bus, will reach
+   * `handler`. Events published before are never delivered to it.
+   */
+  subscribe(subject: string, handler: BusHandler): Promise<Subscription>;
+  /** Delivers what was already published, then stops all delivery. Idempotent. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, publicBaseUrl } from './config.js';
+
+describe('loadConfig', () => {
+  it('defaults to 127.0.0.1:8080, SQLite in ./data, rate limits on', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      databaseUrl: null,
+      natsUrl: null,
+      workerId: 0,
+      rateLimits: true,
+      globalRateLimitPerSecond: 50,
+      demo: true,
+    });
+    expect(config.dataDir).toBe(`${process.cwd()}/data`);
+  });
+
+  it('reads the environment, and a flag wins over its variable', () => {
+    const config = loadConfig(
+      {
+        GUILDHALL_PORT: '9000',
+        GUILDHALL_RATE_LIMITS: 'off',
+        DATABASE_URL: 'postgres://u@db/x',
+        NATS_URL: 'nats://127.0.0.1:4222',
+      },
+      ['start', '--port', '9001', '--worker-id=3', '--no-demo'],
+    );
+    expect(config).toMatchObject({
+      port: 9001,
+      rateLimits: false,
+      databaseUrl: 'postgres://u@db/x',
+      natsUrl: 'nats://127.0.0.1:4222',
+      workerId: 3,
+      demo: false,
+    });
+  });
+
+  it.each([
+    [
+      { GUILDHALL_PORT: 'eighty' },
+      [],
+      'GUILDHALL_PORT must be an integer from 0 to 65535 (0 picks a free port); got "eighty".',
+    ],
+    [
+      {},
+      ['--port', '70000'],
+      '--port must be an integer from 0 to 65535 (0 picks a free port); got "70000".',
+    ],
+    [{ DATABASE_URL: 'mysql://x' }, [], 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
+    [{ GUILDHALL_WORKER_ID: '32' }, [], 'GUILDHALL_WORKER_ID must be an integer from 0 to 31'],
+    [
+      { GUILDHALL_LOG_LEVEL: 'loud' },
+      [],
+      'GUILDHALL_LOG_LEVEL must be one of fatal, error, warn, info',
+    ],
+    [{ GUILDHALL_RATE_LIMITS: 'maybe' }, [], 'GUILDHALL_RATE_LIMITS must be on or off'],
+  ])('refuses %o %o with one line naming the setting', (env, argv, message) => {
+    expect(() => loadConfig(env, argv)).toThrow(ConfigError);
+    expect(() => loadConfig(env, argv)).toThrow(message);
+    try {
+      loadConfig(env, argv);
+    } catch (err) {
+      expect((err as Error).message).not.toContain('\n');
+    }
+  });
+
+  it('builds the public URL from the listening address', () => {
+    expect(publicBaseUrl({ publicUrl: null, host: '0.0.0.0' }, 1234)).toBe('http://127.0.0.1:1234');
+    expect(publicBaseUrl({ publicUrl: null, host: '::1' }, 1)).toBe('http://[::1]:1');
+    expect(publicBaseUrl({ publicUrl: 'https://gh.example', host: '127.0.0.1' }, 1)).toBe(
+      'https://gh.example',
+    );
+  });
+});

@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../../domain/clock.js';
+import { expectOpenApiResponse } from '../../../test/support/openapi.js';
+import {
+  seedDeveloper,
+  startTestServer,
+  type TestServer,
+} from '../../../test/support/testServer.js';
+
+describe('rate limits', () => {
+  let server: TestServer | undefined;
+  afterEach(() => server?.close());
+
+  it('sends the bucket headers, then a 429 with the platform body when a route bucket is spent', async () => {
+    const clock = manualClock(Date.UTC(2026, 10, 22, 12));
+    server = await startTestServer({ clock, defaultRouteBucket: { limit: 2, windowMs: 5000 } });
+    const { botToken } = await seedDeveloper(server.app);
+    const me = () =>
+      server?.app.http.inject({
+        method: 'GET',
+        url: '/api/v10/users/@me',
+        headers: { authorization: `Bot ${botToken}` },
+      });
+
+    const first = await me();
+    expect(first?.headers).toMatchObject({
+      'x-ratelimit-limit': '2',
+      'x-ratelimit-remaining': '1',
+      'x-ratelimit-reset-after': '5.000',
+      'x-ratelimit-reset': ((clock.now() + 5000) / 1000).toFixed(3),
+    });
+    expect(first?.headers['x-ratelimit-bucket']).toMatch(/^[0-9a-f]{32}$/);
+    clock.advance(1000);
+    expect((await me())?.headers['x-ratelimit-remaining']).toBe('0');
+    const limited = await me();
+    expect(limited?.statusCode).toBe(429);
+    expect(limited?.headers).toMatchObject({ 'x-ratelimit-scope': 'user', 'retry-after': '4' });
+    expect(limited?.headers['x-ratelimit-global']).toBeUndefined();
+    expect(limited?.json()).toEqual({
+      message: 'You are being rate limited.',
+      retry_after: 4,
+      global: false,
+      code: 0,
+    });
+    if (limited) expectOpenApiResponse(limited, 'GET', '/users/@me');
+
+    clock.advance(4000);
+    expect((await me())?.statusCode).toBe(200);
+  });
+
+  it('keys buckets by caller, and the same route shares one bucket id', async () => {
+    server = await startTestServer({ defaultRouteBucket: { limit: 1, windowMs: 60_000 } });
+    const a = await seedDeveloper(server.app, 'aaa');
+    const b = await seedDeveloper(server.app, 'bbb');
+    const get = (url: string, token: string) =>
+      server?.app.http.inject({
+        method: 'GET',
+        url: `/api/v10${url}`,
+        headers: { authorization: `Bot ${token}` },
+      });
+    const ra = await get(`/users/${a.userId}`, a.botToken);
+    const rb = await get(`/users/${b.userId}`, b.botToken);
+    expect(ra?.statusCode).toBe(200);
+    expect(rb?.statusCode).toBe(200);
+    expect(ra?.headers['x-ratelimit-bucket']).toBe(rb?.headers['x-ratelimit-bucket']);
+    expect((await get(`/users/${b.userId}`, a.botToken))?.statusCode).toBe(429);
+  });
+
+  it('enforces the global limit per bot across routes', async () => {
+    server = await startTestServer({ config: { globalRateLimitPerSecond: 3 } });
+    const { botToken, userId } = await seedDeveloper(server.app);
+    const statuses: number[] = [];
+    for (const url of ['/users/@me', `/users/${userId}`, '/gateway/bot', '/applications/@me']) {
+      const res = await server.app.http.inject({
+        method: 'GET',
+        url: `/api/v10${url}`,
+        headers: { authorization: `Bot ${botToken}` },
+      });
+      statuses.push(res.statusCode);
+      if (res.statusCode === 429) {
+        expect(res.headers).toMatchObject({
+          'x-ratelimit-global': 'true',
+          'x-ratelimit-scope': 'global',
+        });
+        expect(res.json()).toMatchObject({ global: true });
+      }
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it('lifts every limit when turned off', async () => {
+    server = await startTestServer({ config: { rateLimits: false, globalRateLimitPerSecond: 1 } });
+    const { botToken } = await seedDeveloper(server.app);
+    for (let i = 0; i < 10; i++) {
+      const res = await server.app.http.inject({
+        method: 'GET',
+        url: '/api/v10/users/@me',
+        headers: { authorization: `Bot ${botToken}` },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+    }
+  });
+});

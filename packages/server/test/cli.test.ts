@@ -1,0 +1,220 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/index.js';
+
+const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
+
+function capture() {
+  let out = '';
+  let err = '';
+  return {
+    io: {
+      stdout: (t: string) => (out += t),
+      stderr: (t: string) => (err += t),
+      stopSignal: new Promise<string>(() => undefined),
+    },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+describe('guildhall admin commands', () => {
+  let dataDir: string;
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'guildhall-cli-'));
+  });
+  afterEach(() => rm(dataDir, { recursive: true, force: true }));
+
+  const run = async (...argv: string[]) => {
+    const c = capture();
+    const code = await runCli([...argv, '--data-dir', dataDir], {}, c.io);
+    return { code, out: c.out(), err: c.err() };
+  };
+
+  it('creates a user, an app, a guild, and adds the bot, printing JSON', async () => {
+    const user = await run(
+      'user',
+      'create',
+      '--username',
+      'ci',
+      '--email',
+      'ci@example.test',
+      '--password',
+      'long enough password',
+    );
+    expect(user.code).toBe(0);
+    const { user_id } = JSON.parse(user.out) as { user_id: string };
+
+    const app = await run('app', 'create', '--owner', user_id, '--name', 'CI Bot');
+    const created = JSON.parse(app.out) as {
+      application_id: string;
+      bot_token: string;
+      client_secret: string;
+    };
+    expect(created.bot_token.split('.')).toHaveLength(3);
+
+    const guild = await run(
+      'guild',
+      'create',
+      '--owner',
+      user_id,
+      '--name',
+      'CI',
+      '--text',
+      'general,logs',
+      '--voice',
+      'Lounge',
+    );
+    const { guild_id, channels } = JSON.parse(guild.out) as {
+      guild_id: string;
+      channels: { name: string; type: number }[];
+    };
+    expect(channels).toEqual([
+      expect.objectContaining({ name: 'general', type: 0 }),
+      expect.objectContaining({ name: 'logs', type: 0 }),
+      expect.objectContaining({ name: 'Lounge', type: 2 }),
+    ]);
+
+    const added = await run(
+      'guild',
+      'add-bot',
+      '--guild',
+      guild_id,
+      '--app',
+      created.application_id,
+      '--permissions',
+      '2048',
+    );
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.out)).toMatchObject({ guild_id, roles: [expect.any(String)] });
+  });
+
+  it('says what is missing or wrong, with exit code 2', async () => {
+    const missing = await run('app', 'create', '--name', 'x');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('missing --owner');
+    expect(missing.err).toContain('Usage: guildhall app create');
+
+    const unknownGuild = await run('guild', 'add-bot', '--guild', '1', '--app', '2');
+    expect(unknownGuild.code).toBe(2);
+    expect(unknownGuild.err).toContain('Unknown Guild (code 10004)');
+
+    const unknown = await run('frobnicate');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('guildhall --help');
+
+    const badPort = await run('user', 'create', '--port', 'x');
+    expect(badPort.err).toBe(
+      'guildhall: --port must be an integer from 0 to 65535 (0 picks a free port); got "x".\n',
+    );
+  });
+
+  it('has --help on every command', async () => {
+    for (const argv of [
+      [],
+      ['start'],
+      ['user', 'create'],
+      ['app', 'create'],
+      ['guild', 'create'],
+      ['guild', 'add-bot'],
+    ]) {
+      const c = capture();
+      expect(await runCli([...argv, '--help'], {}, c.io)).toBe(0);
+      expect(c.out()).toMatch(/Usage|Commands/);
+    }
+  });
+});
+
+describe('guildhall start', () => {
+  it('creates the demo on first start, serves the printed token, and reuses it on the next', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'guildhall-start-'));
+    const startOnce = () =>
+      new Promise<{ demo: { api_url: string; bot_token: string }; stdout: string }>(
+        (resolve, reject) => {
+          const child = spawn(
+            process.execPath,
+            [
+              '--import',
+              'tsx',
+              MAIN,
+              'start',
+              '--port',
+              '0',
+              '--data-dir',
+              dataDir,
+              '--log-level',
+              'warn',
+            ],
+            {
+              stdio: ['ignore', 'pipe', 'pipe'],
+            },
+          );
+          let stdout = '';
+          let stderr = '';
+          const timer = setTimeout(() => {
+            child.kill('SIGKILL');
+            reject(new Error(`no banner in time: ${stdout}${stderr}`));
+          }, 20_000);
+          child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+          child.stdout.on('data', (d: Buffer) => {
+            stdout += d.toString();
+            if (!stdout.includes('client.login(')) return;
+            clearTimeout(timer);
+            void (async () => {
+              try {
+                const demo = JSON.parse(await readFile(join(dataDir, 'demo.json'), 'utf8')) as {
+                  api_url: string;
+                  bot_token: string;
+                };
+                const res = await fetch(`${demo.api_url}/gateway/bot`, {
+                  headers: { authorization: `Bot ${demo.bot_token}` },
+                });
+                expect(res.status).toBe(200);
+                child.kill('SIGTERM');
+                child.once('exit', (code) => {
+                  expect(code).toBe(0);
+                  resolve({ demo, stdout });
+                });
+              } catch (err) {
+                child.kill('SIGKILL');
+                reject(err instanceof Error ? err : new Error(String(err)));
+              }
+            })();
+          });
+        },
+      );
+    try {
+      const first = await startOnce();
+      expect(first.stdout).toContain(first.demo.bot_token);
+      expect(first.stdout).toContain(
+        "import { Client, Events, GatewayIntentBits } from 'discord.js';",
+      );
+      expect((await stat(join(dataDir, 'demo.json'))).mode & 0o777).toBe(0o600);
+      const demo = JSON.parse(await readFile(join(dataDir, 'demo.json'), 'utf8')) as Record<
+        string,
+        string
+      >;
+      expect(Object.keys(demo).sort()).toEqual(
+        [
+          'api_url',
+          'application_id',
+          'bot_token',
+          'channel_id',
+          'client_secret',
+          'gateway_url',
+          'guild_id',
+          'user_id',
+          'user_token',
+        ].sort(),
+      );
+      const second = await startOnce();
+      expect(second.stdout).toContain('reusing the demo');
+      expect(second.demo.bot_token).toBe(first.demo.bot_token);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -1,0 +1,143 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { collectChild, spawnSupportScript } from './support/children.js';
+import { TOKENS_PER_USER, crashTokenHashes } from './support/crashWriter.js';
+import {
+  TEST_DATABASE_URL,
+  dropSchema,
+  postgresAvailable,
+  uniqueSchema,
+} from './support/postgres.js';
+import {
+  openTarget,
+  queryTarget,
+  targetArgs,
+  type StorageTarget,
+} from './support/storageTarget.js';
+
+/** Commits to see before each kill; the deadline bounds the wait on a slow disk. */
+const KILL_AFTER_COMMITS = 200;
+const KILL_DEADLINE_MS = 8_000;
+/** Fewer commits than this in a run and it proved too little to pass. */
+const MIN_COMMITS = 20;
+/** Writer runs per database, each killed, each reopening what the last one left. */
+const ROUNDS = 2;
+
+/**
+ * Runs the writer against the target until it has reported enough commits (or the deadline
+ * passes), kills it with SIGKILL while it keeps writing, and returns the user ids it reported.
+ */
+async function writeThenKill(target: StorageTarget): Promise<string[]> {
+  const child = spawnSupportScript('crashWriter', targetArgs(target));
+  const reported: string[] = [];
+  let pending = '';
+  let firstLineAt = 0;
+  let killTimer: NodeJS.Timeout | undefined;
+  const kill = () => child.kill('SIGKILL');
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    if (firstLineAt === 0) firstLineAt = performance.now();
+    // Only whole lines count: a line cut short by the kill was never fully reported.
+    const lines = (pending + chunk).split('\n');
+    pending = lines.pop() ?? '';
+    reported.push(...lines);
+    if (reported.length >= KILL_AFTER_COMMITS && killTimer === undefined) {
+      // Killing right on a line would always land at the start of a transaction; a random delay
+      // of up to three transactions lands anywhere inside one.
+      const msPerCommit = (performance.now() - firstLineAt) / reported.length;
+      killTimer = setTimeout(kill, Math.random() * 3 * msPerCommit);
+    }
+  });
+  const deadline = setTimeout(kill, KILL_DEADLINE_MS);
+  try {
+    const result = await collectChild(child);
+    // Exiting by itself means the writer failed (its error is on stderr), not that it was killed.
+    expect(result, result.stderr).toMatchObject({ code: null, signal: 'SIGKILL' });
+  } finally {
+    clearTimeout(deadline);
+    clearTimeout(killTimer);
+  }
+  expect(reported.length).toBeGreaterThanOrEqual(MIN_COMMITS);
+  return reported;
+}
+
+/**
+ * Checks the database after a crash: the commits the last writer reported read back whole through
+ * the repositories, every commit reported so far is still there, and no transaction left only
+ * part of its rows.
+ */
+async function expectCommittedAndWhole(
+  target: StorageTarget,
+  commits: { latest: readonly string[]; reported: readonly string[] },
+): Promise<void> {
+  const storage = await openTarget(target);
+  try {
+    for (const userId of commits.latest) {
+      expect(await storage.users.findById(userId), `user ${userId}`).toMatchObject({
+        username: `crash_${userId}`,
+      });
+      for (const hash of crashTokenHashes(userId)) {
+        expect(await storage.tokens.findByHash(hash), `token of ${userId}`).toMatchObject({
+          userId,
+        });
+      }
+    }
+  } finally {
+    await storage.close();
+  }
+  const users = await queryTarget<{ id: string; tokens: number }>(
+    target,
+    `SELECT CAST(u.id AS TEXT) AS id, CAST(COUNT(t.hash) AS INTEGER) AS tokens
+       FROM users u LEFT JOIN tokens t ON t.user_id = u.id GROUP BY u.id`,
+  );
+  const stored = new Set(users.map((user) => user.id));
+  expect(commits.reported.filter((userId) => !stored.has(userId))).toEqual([]);
+  // A writer may have committed a transaction it had no time to report: that one is whole too.
+  // What must never exist is a user without all its tokens.
+  expect(users.filter((user) => Number(user.tokens) !== TOKENS_PER_USER)).toEqual([]);
+}
+
+/** Crashes the writer {@link ROUNDS} times on one database, checking it after every crash. */
+async function crashRepeatedly(target: StorageTarget): Promise<void> {
+  const reported: string[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const latest = await writeThenKill(target);
+    reported.push(...latest);
+    await expectCommittedAndWhole(target, { latest, reported });
+  }
+}
+
+describe('a process killed with SIGKILL in the middle of writes', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('loses no committed write and leaves no half-written change (SQLite)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'guildhall-crash-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const target: StorageTarget = { dialect: 'sqlite', filename: join(dir, 'guildhall.db') };
+
+    await crashRepeatedly(target);
+    expect(await queryTarget(target, 'PRAGMA integrity_check')).toEqual([
+      { integrity_check: 'ok' },
+    ]);
+  }, 30_000);
+
+  it.skipIf(!postgresAvailable)(
+    'loses no committed write and leaves no half-written change (PostgreSQL)',
+    async () => {
+      const schema = uniqueSchema('crash');
+      cleanups.push(() => dropSchema(schema));
+      const target: StorageTarget = {
+        dialect: 'postgres',
+        connectionString: TEST_DATABASE_URL,
+        schema,
+      };
+
+      await crashRepeatedly(target);
+    },
+    30_000,
+  );
+});
