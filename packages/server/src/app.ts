@@ -51,6 +51,8 @@ export interface AppOptions {
   rateLimitStore?: RateLimitStore;
   /** The bucket of routes that name none; tests lower or raise it. */
   defaultRouteBucket?: BucketLimit;
+  /** 401/403/429 answers an address may collect before it is refused (tests lower it). */
+  invalidRequestLimit?: BucketLimit;
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -120,6 +122,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         clock,
         globalPerSecond: config.globalRateLimitPerSecond,
         defaultBucket: options.defaultRouteBucket ?? DEFAULT_ROUTE_BUCKET,
+        ...(options.invalidRequestLimit ? { invalidRequests: options.invalidRequestLimit } : {}),
       })
     : null;
   const services = createServices({ storage, clock, ids, blobs, authenticator });

@@ -17,7 +17,8 @@ function describeInput(input: unknown): string {
   try {
     return JSON.stringify(input);
   } catch {
-    return String(input);
+    // Cycles and BigInts cannot be shown as JSON.
+    return typeof input === 'bigint' ? input.toString() : 'value';
   }
 }
 

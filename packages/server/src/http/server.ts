@@ -64,6 +64,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   app.decorateRequest('principal', null);
 
   app.addHook('onRequest', async (request, reply) => {
+    await rateLimiter?.checkAddress(request);
     const auth = request.routeOptions.config.auth;
     if (auth !== undefined && auth !== 'none') {
       const principal = await authenticator.authenticate(request.headers.authorization);
@@ -81,6 +82,12 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     }
   });
 
+  if (rateLimiter !== null) {
+    app.addHook('onResponse', (request, reply) =>
+      rateLimiter.recordAnswer(request, reply.statusCode),
+    );
+  }
+
   app.setErrorHandler((err, request, reply) => {
     const response = toErrorResponse(err, request.id);
     if (response.internal) request.log.error({ err }, 'request failed');
@@ -89,10 +96,12 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     return reply.status(response.status).headers(response.headers).send(response.body);
   });
 
-  app.setNotFoundHandler((request) => {
+  app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '/';
     const allowed = METHODS.filter((method) => mirror.find(method, path) !== null);
-    throw new ApiError(allowed.length > 0 ? 'METHOD_NOT_ALLOWED' : 'NOT_FOUND');
+    if (allowed.length === 0) throw new ApiError('NOT_FOUND');
+    void reply.header('allow', allowed.join(', '));
+    throw new ApiError('METHOD_NOT_ALLOWED');
   });
 
   app.all(INVALID_VERSION_PATH, { config: { auth: 'none' } }, () => {

@@ -15,6 +15,7 @@ export interface TestServerOptions {
   config?: Partial<Config>;
   clock?: Clock;
   defaultRouteBucket?: BucketLimit;
+  invalidRequestLimit?: BucketLimit;
   logger?: AppOptions['logger'];
   /** Listen on a loopback port (for real clients); inject-only otherwise. */
   listen?: boolean;
@@ -53,6 +54,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.defaultRouteBucket ? { defaultRouteBucket: options.defaultRouteBucket } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.invalidRequestLimit ? { invalidRequestLimit: options.invalidRequestLimit } : {}),
   });
   const baseUrl = options.listen === true ? await app.listen() : app.baseUrl();
   const close = async () => {

@@ -88,6 +88,21 @@ describe('rate limits', () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
+  it('refuses an address that collected too many 401, 403 and 429 answers', async () => {
+    server = await startTestServer({ invalidRequestLimit: { limit: 3, windowMs: 600_000 } });
+    const { botToken } = await seedDeveloper(server.app);
+    const me = (authorization: string) =>
+      server?.app.http.inject({
+        method: 'GET',
+        url: '/api/v10/users/@me',
+        headers: { authorization },
+      });
+    for (let i = 0; i < 3; i++) expect((await me('Bot wrong'))?.statusCode).toBe(401);
+    const blocked = await me(`Bot ${botToken}`);
+    expect(blocked?.statusCode).toBe(429);
+    expect(blocked?.json()).toMatchObject({ global: true });
+  });
+
   it('lifts every limit when turned off', async () => {
     server = await startTestServer({ config: { rateLimits: false, globalRateLimitPerSecond: 1 } });
     const { botToken } = await seedDeveloper(server.app);

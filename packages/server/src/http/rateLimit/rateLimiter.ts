@@ -19,7 +19,19 @@ export interface RateLimiterOptions {
   globalPerSecond: number;
   /** The bucket of a route that names none. */
   defaultBucket: BucketLimit;
+  /**
+   * 401, 403 and 429 answers an address may collect before it is refused outright (api-facts
+   * §3.1: 10,000 per 10 minutes).
+   */
+  invalidRequests?: BucketLimit;
 }
+
+export const DEFAULT_INVALID_REQUEST_LIMIT = {
+  limit: 10_000,
+  windowMs: 10 * 60_000,
+} as const satisfies BucketLimit;
+
+const INVALID_STATUSES = new Set([401, 403, 429]);
 
 export const DEFAULT_ROUTE_BUCKET = { limit: 5, windowMs: 5000 } as const satisfies BucketLimit;
 
@@ -41,8 +53,12 @@ function headersOf(result: ConsumeResult, bucket: string, nowMs: number): Record
 }
 
 export interface RateLimiter {
+  /** Refuses an address that has collected too many 401, 403 and 429 answers. */
+  checkAddress(request: FastifyRequest): Promise<void>;
   /** Counts the request; sets the X-RateLimit-* headers, or throws RateLimitedError. */
   check(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Counts a 401, 403 or 429 answer against the caller's address. */
+  recordAnswer(request: FastifyRequest, statusCode: number): Promise<void>;
 }
 
 /**
@@ -51,6 +67,8 @@ export interface RateLimiter {
  */
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { store, clock, globalPerSecond, defaultBucket } = options;
+  const invalidLimit = options.invalidRequests ?? DEFAULT_INVALID_REQUEST_LIMIT;
+  const invalidKey = (request: FastifyRequest) => `invalid:${request.ip}`;
   const globalLimit: BucketLimit = { limit: globalPerSecond, windowMs: 1000 };
   const bucketIds = new Map<string, string>();
 
@@ -65,6 +83,24 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   };
 
   return {
+    async checkAddress(request) {
+      const now = clock.now();
+      const state = await store.peek(invalidKey(request), invalidLimit, now);
+      if (state.remaining > 0) return;
+      throw new RateLimitedError({
+        retryAfterSeconds: (state.resetAtMs - now) / 1000,
+        global: true,
+        scope: 'global',
+        headers: { 'x-ratelimit-global': 'true', 'x-ratelimit-scope': 'global' },
+      });
+    },
+
+    async recordAnswer(request, statusCode) {
+      if (INVALID_STATUSES.has(statusCode)) {
+        await store.consume(invalidKey(request), invalidLimit, clock.now());
+      }
+    },
+
     async check(request, reply) {
       const config = request.routeOptions.config.rateLimit;
       const caller = request.principal ? `u${request.principal.user.id}` : `ip${request.ip}`;

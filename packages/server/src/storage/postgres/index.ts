@@ -65,7 +65,12 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     const setup = new pg.Client({ connectionString: options.connectionString });
     await setup.connect();
     try {
+      // Under the migration lock: two processes running CREATE SCHEMA IF NOT EXISTS at once can
+      // both miss the schema, and the second then fails on pg_namespace's unique index.
+      await setup.query('BEGIN');
+      await setup.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
       await setup.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+      await setup.query('COMMIT');
     } finally {
       await setup.end();
     }
