@@ -71,32 +71,42 @@ function parseOptions(argv) {
   };
 }
 
-/** A forked server that reports `{ type: 'ready', ... }` over IPC, and how to stop it. */
+/** A forked server child (see support/childIpc.js): its ready message, CPU time, stop and kill. */
 async function startServer(name, args, execArgv = []) {
   const child = fork(supportFile(name), args, {
     execArgv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  const ready = await new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${name} did not start in ${SERVER_START_TIMEOUT_MS} ms`)),
-      SERVER_START_TIMEOUT_MS,
-    );
-    child.once('message', (message) => {
-      clearTimeout(timer);
-      resolve(message);
+  const nextMessage = (type, timeoutMs) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${name} sent no "${type}" message in ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      const onMessage = (message) => {
+        if (message?.type !== type) return;
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        resolve(message);
+      };
+      child.on('message', onMessage);
+      child.once('error', reject);
+      void exited.then((code) => reject(new Error(`${name} exited with ${code}`)));
     });
-    child.once('error', reject);
-    void exited.then((code) =>
-      reject(new Error(`${name} exited with ${code} before it was ready`)),
-    );
-  }).catch((err) => {
+  const ready = await nextMessage('ready', SERVER_START_TIMEOUT_MS).catch((err) => {
     child.kill('SIGKILL');
     throw err;
   });
   return {
     ...ready,
+    /** The child's CPU time so far (user + system), in microseconds. */
+    async cpuMicros() {
+      const answer = nextMessage('cpu', 5000);
+      child.send({ type: 'cpu' });
+      const { usage } = await answer;
+      return usage.user + usage.system;
+    },
     /** Asks for a clean exit (which writes a CPU profile), then kills after a grace period. */
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -154,15 +164,18 @@ async function measure(target, options, running) {
     }
   };
   if (round === 1 && warmupSeconds > 0) await run(`${target.name} warm-up`, warmupSeconds);
+  const cpuBefore = await target.server.cpuMicros();
   const { result, latencyUs } = await run(target.name, options.durationSeconds);
+  const cpuMicros = (await target.server.cpuMicros()) - cpuBefore;
   return {
     target: target.name,
     round,
     requestsPerSecond: result.requests.average,
     p50Ms: latencyUs.percentile(50) / 1000,
     p99Ms: latencyUs.percentile(99) / 1000,
+    serverCpuMicrosPerRequest: cpuMicros / result['2xx'],
     requests: result['2xx'],
-    bytesPerResponse: result.throughput.total / Math.max(result['2xx'], 1),
+    bytesPerResponse: result.throughput.total / result['2xx'],
   };
 }
 
@@ -180,6 +193,7 @@ function summarize(runs) {
     requestsPerSecond: pick('requestsPerSecond'),
     p50Ms: pick('p50Ms'),
     p99Ms: pick('p99Ms'),
+    serverCpuMicrosPerRequest: pick('serverCpuMicrosPerRequest'),
     requests: runs.reduce((sum, r) => sum + r.requests, 0),
     bytesPerResponse: pick('bytesPerResponse'),
   };
@@ -215,12 +229,21 @@ function machine() {
 }
 
 function formatTable(report) {
-  const head = ['target', 'req/s', 'p50 ms', 'p99 ms', 'bytes/resp', 'requests'];
+  const head = [
+    'target',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'server CPU µs/req',
+    'bytes/resp',
+    'requests',
+  ];
   const cells = (r, name) => [
     name,
     r.requestsPerSecond.toFixed(0),
     r.p50Ms.toFixed(2),
     r.p99Ms.toFixed(2),
+    r.serverCpuMicrosPerRequest.toFixed(1),
     r.bytesPerResponse.toFixed(0),
     String(r.requests),
   ];
@@ -247,6 +270,8 @@ function formatTable(report) {
     ...summary.map(line),
     '',
     `Guildhall / bare: ${report.ratioPercent.toFixed(1)}% of requests/s${ratios}`,
+    `Guildhall / bare: ${report.cpuRatioPercent.toFixed(1)}% by server CPU per request ` +
+      '(bare ÷ Guildhall; steadier when other work shares the machine)',
   ].join('\n');
 }
 
@@ -304,8 +329,8 @@ async function main(argv) {
 
     // Bare, then Guildhall, per round: each has the machine to itself while it is measured.
     const targets = [
-      { name: 'bare fastify', apiUrl: bare.apiUrl, headers: {} },
-      { name: 'guildhall', apiUrl: guildhall.apiUrl, headers },
+      { name: 'bare fastify', server: bare, apiUrl: bare.apiUrl, headers: {} },
+      { name: 'guildhall', server: guildhall, apiUrl: guildhall.apiUrl, headers },
     ];
     const measured = [];
     for (let round = 1; round <= options.rounds; round += 1) {
@@ -316,11 +341,13 @@ async function main(argv) {
     }
     const results = targets.map((t) => summarize(measured.filter((m) => m.target === t.name)));
     const ratios = [];
+    const cpuRatios = [];
     for (let round = 1; round <= options.rounds; round += 1) {
       const [b, g] = targets.map((t) =>
         measured.find((m) => m.target === t.name && m.round === round),
       );
       ratios.push((100 * g.requestsPerSecond) / b.requestsPerSecond);
+      cpuRatios.push((100 * b.serverCpuMicrosPerRequest) / g.serverCpuMicrosPerRequest);
     }
     return {
       date: new Date().toISOString(),
@@ -335,6 +362,7 @@ async function main(argv) {
       },
       results,
       ratioPercent: median(ratios),
+      cpuRatioPercent: median(cpuRatios),
       rounds: options.rounds > 1 ? { measured, ratioPercent: ratios } : undefined,
     };
   };

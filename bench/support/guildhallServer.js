@@ -1,24 +1,20 @@
 /**
  * Child process of bench/http.js: the real Guildhall app (SQLite in the data folder given as the
  * first argument, rate limits off, logs at warn) seeded with a developer, an application and its
- * bot. Reports `{ type: 'ready', apiUrl, botToken }` over IPC and closes on `{ type: 'stop' }`.
+ * bot. Talks to the parent through childIpc.js.
  */
 import console from 'node:console';
 import { randomBytes } from 'node:crypto';
 import process from 'node:process';
 import { createApp } from '../../packages/server/dist/app.js';
 import { loadConfig } from '../../packages/server/dist/config.js';
+import { serveParent } from './childIpc.js';
 
 const dataDir = process.argv[2];
 if (dataDir === undefined || process.send === undefined) {
-  console.error(
-    'guildhallServer.js is started by bench/http.js (a data folder and an IPC channel)',
-  );
+  console.error('guildhallServer.js is started by bench/http.js (a data folder and IPC)');
   process.exit(2);
 }
-
-// The parent going away (crash, kill) must not leave a server behind.
-process.on('disconnect', () => process.exit(1));
 
 const config = loadConfig({
   GUILDHALL_HOST: '127.0.0.1',
@@ -41,14 +37,4 @@ const { botToken } = await app.services.applications.create(developer.user_id, {
 });
 
 await app.listen();
-
-process.on('message', (message) => {
-  if (message?.type !== 'stop') return;
-  // A clean exit, so that --cpu-prof (BENCH_PROFILE=1) writes its profile.
-  app.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-});
-
-process.send({ type: 'ready', apiUrl: app.apiUrl(), botToken });
+serveParent({ apiUrl: app.apiUrl(), botToken }, () => app.close());

@@ -107,7 +107,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const storage = options.storage ?? (await openStorage(config));
-  const bus = options.bus ?? (await openBus(config, logger));
+  let bus: EventBus;
+  try {
+    bus = options.bus ?? (await openBus(config, logger));
+  } catch (err) {
+    // Nothing else holds the storage yet: close it rather than leak its connections.
+    await storage.close();
+    throw err;
+  }
   const blobs = options.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
   const rateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
   const ids = createSnowflakeGenerator({ clock, workerId: config.workerId });

@@ -95,7 +95,7 @@ async function expectCommittedAndWhole(
   expect(commits.reported.filter((userId) => !stored.has(userId))).toEqual([]);
   // A writer may have committed a transaction it had no time to report: that one is whole too.
   // What must never exist is a user without all its tokens.
-  expect(users.filter((user) => Number(user.tokens) !== TOKENS_PER_USER)).toEqual([]);
+  expect(users.filter((user) => user.tokens !== TOKENS_PER_USER)).toEqual([]);
 }
 
 /** Crashes the writer {@link ROUNDS} times on one database, checking it after every crash. */

@@ -11,7 +11,7 @@ export function encodeEvent(event: BusEvent): string {
   return JSON.stringify({ type, topic, data, publishedAt });
 }
 
-/** Decodes an event from the wire; throws `TypeError` for anything that is not one. */
+/** Decodes an event from the wire; throws for text that is not one (SyntaxError or TypeError). */
 export function decodeEvent(text: string): BusEvent {
   const value: unknown = JSON.parse(text);
   if (

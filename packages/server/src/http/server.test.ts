@@ -40,7 +40,7 @@ describe('HTTP plumbing', () => {
     const wrongMethod = await inject({ method: 'DELETE', url: '/api/v10/gateway' });
     expect(wrongMethod.statusCode).toBe(405);
     expect(wrongMethod.json()).toEqual({ code: 0, message: '405: Method Not Allowed' });
-    expect(wrongMethod.headers['allow']).toBe('GET');
+    expect(wrongMethod.headers.allow).toBe('GET');
   });
 
   it('answers 401 for a missing, malformed, unknown or wrong-kind token', async () => {

@@ -26,4 +26,4 @@ const rows = await queryTarget<{ version: number }>(
   target,
   'SELECT version FROM guildhall_migrations ORDER BY version',
 );
-process.stdout.write(`${JSON.stringify(rows.map((row) => Number(row.version)))}\n`);
+process.stdout.write(`${JSON.stringify(rows.map((row) => row.version))}\n`);
