@@ -154,6 +154,7 @@ describe('guildhall start', () => {
           );
           let stdout = '';
           let stderr = '';
+          let seen = false;
           const timer = setTimeout(() => {
             child.kill('SIGKILL');
             reject(new Error(`no banner in time: ${stdout}${stderr}`));
@@ -161,7 +162,9 @@ describe('guildhall start', () => {
           child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
           child.stdout.on('data', (d: Buffer) => {
             stdout += d.toString();
-            if (!stdout.includes('client.login(')) return;
+            // Only once: the banner may arrive in chunks, and a second SIGTERM kills at once.
+            if (seen || !stdout.includes('client.login(')) return;
+            seen = true;
             clearTimeout(timer);
             void (async () => {
               try {
