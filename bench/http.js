@@ -34,7 +34,8 @@ Options:
 
 Environment:
   BENCH_PROFILE=1    run the Guildhall child under node --cpu-prof and print where its CPU went
-                     (profile kept in a temporary folder; its path is printed)
+                     (the profile stays in a temporary folder whose path is printed; the
+                     profiler itself slows Guildhall, so take figures from a run without it)
 
 Exit status: 0 when every response was 2xx, 1 otherwise or on any failure.`;
 
@@ -78,22 +79,30 @@ async function startServer(name, args, execArgv = []) {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  const nextMessage = (type, timeoutMs) =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(
+  const failed = new Promise((_resolve, reject) => {
+    child.once('error', reject);
+    void exited.then((code) => reject(new Error(`${name} exited with ${code}`)));
+  });
+  // Only ever raced against an answer below; an exit after the last question is expected.
+  failed.catch(() => undefined);
+  const nextMessage = (type, timeoutMs) => {
+    let timer;
+    let onMessage;
+    const answer = new Promise((resolve, reject) => {
+      timer = setTimeout(
         () => reject(new Error(`${name} sent no "${type}" message in ${timeoutMs} ms`)),
         timeoutMs,
       );
-      const onMessage = (message) => {
-        if (message?.type !== type) return;
-        clearTimeout(timer);
-        child.off('message', onMessage);
-        resolve(message);
+      onMessage = (message) => {
+        if (message?.type === type) resolve(message);
       };
       child.on('message', onMessage);
-      child.once('error', reject);
-      void exited.then((code) => reject(new Error(`${name} exited with ${code}`)));
     });
+    return Promise.race([answer, failed]).finally(() => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+    });
+  };
   const ready = await nextMessage('ready', SERVER_START_TIMEOUT_MS).catch((err) => {
     child.kill('SIGKILL');
     throw err;
@@ -165,8 +174,11 @@ async function measure(target, options, running) {
   };
   if (round === 1 && warmupSeconds > 0) await run(`${target.name} warm-up`, warmupSeconds);
   const cpuBefore = await target.server.cpuMicros();
+  const loaderBefore = process.cpuUsage();
   const { result, latencyUs } = await run(target.name, options.durationSeconds);
+  const loader = process.cpuUsage(loaderBefore);
   const cpuMicros = (await target.server.cpuMicros()) - cpuBefore;
+  const elapsedMicros = result.duration * 1e6;
   return {
     target: target.name,
     round,
@@ -174,6 +186,9 @@ async function measure(target, options, running) {
     p50Ms: latencyUs.percentile(50) / 1000,
     p99Ms: latencyUs.percentile(99) / 1000,
     serverCpuMicrosPerRequest: cpuMicros / result['2xx'],
+    // Shares of one core: a side near 100% is the bottleneck.
+    serverCpuPercent: (100 * cpuMicros) / elapsedMicros,
+    loaderCpuPercent: (100 * (loader.user + loader.system)) / elapsedMicros,
     requests: result['2xx'],
     bytesPerResponse: result.throughput.total / result['2xx'],
   };
@@ -194,6 +209,8 @@ function summarize(runs) {
     p50Ms: pick('p50Ms'),
     p99Ms: pick('p99Ms'),
     serverCpuMicrosPerRequest: pick('serverCpuMicrosPerRequest'),
+    serverCpuPercent: pick('serverCpuPercent'),
+    loaderCpuPercent: pick('loaderCpuPercent'),
     requests: runs.reduce((sum, r) => sum + r.requests, 0),
     bytesPerResponse: pick('bytesPerResponse'),
   };
@@ -234,8 +251,9 @@ function formatTable(report) {
     'req/s',
     'p50 ms',
     'p99 ms',
-    'server CPU µs/req',
-    'bytes/resp',
+    'server µs/req',
+    'server CPU',
+    'loader CPU',
     'requests',
   ];
   const cells = (r, name) => [
@@ -244,7 +262,8 @@ function formatTable(report) {
     r.p50Ms.toFixed(2),
     r.p99Ms.toFixed(2),
     r.serverCpuMicrosPerRequest.toFixed(1),
-    r.bytesPerResponse.toFixed(0),
+    `${r.serverCpuPercent.toFixed(0)}%`,
+    `${r.loaderCpuPercent.toFixed(0)}%`,
     String(r.requests),
   ];
   const perRound = report.rounds?.measured.map((r) => cells(r, `  round ${r.round} ${r.target}`));
@@ -268,6 +287,9 @@ function formatTable(report) {
     ...(perRound ?? []).map(line),
     ...(perRound ? [line(widths.map((w) => '-'.repeat(w)))] : []),
     ...summary.map(line),
+    '',
+    'server µs/req = server CPU time (user + system) per response; CPU = share of one core',
+    `bytes per response: ${report.results.map((r) => `${r.target} ${r.bytesPerResponse.toFixed(0)}`).join(', ')}`,
     '',
     `Guildhall / bare: ${report.ratioPercent.toFixed(1)}% of requests/s${ratios}`,
     `Guildhall / bare: ${report.cpuRatioPercent.toFixed(1)}% by server CPU per request ` +
@@ -368,7 +390,10 @@ async function main(argv) {
   };
 
   try {
-    const report = await Promise.race([run(), timedOut]);
+    const work = run();
+    // After a time-out, whatever the abandoned run still throws is of no interest.
+    work.catch(() => undefined);
+    const report = await Promise.race([work, timedOut]);
     console.log(options.json ? JSON.stringify(report, null, 2) : formatTable(report));
   } finally {
     clearTimeout(deadline);

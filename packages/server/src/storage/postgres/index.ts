@@ -1,8 +1,8 @@
 /** @module storage/postgres: the driver for deployments that outgrow one machine (pg). */
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { MIGRATIONS_TABLE, loadMigrations } from '../migrations.js';
-import { createRepositories, type Database } from '../sql/index.js';
+import { createKyselyStorage, type Database } from '../sql/index.js';
 import type { Storage } from '../types.js';
 
 export interface PostgresStorageOptions {
@@ -87,18 +87,9 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     throw err;
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return {
-    dialect: 'postgres',
-    ...createRepositories(db),
-    transaction: (fn) => db.transaction().execute((trx) => fn(createRepositories(trx))),
-    async ping() {
-      await sql`SELECT 1`.execute(db);
-    },
-    async close() {
-      // Kysely ends the pool only if it ran a query; a storage closed before any (a CLI command,
-      // a start aborted early) would keep the migration's idle connection and the process alive.
-      await db.destroy();
-      if (!pool.ended && !pool.ending) await pool.end();
-    },
-  };
+  // Kysely ends the pool only if it ran a query; a storage closed before any (a CLI command, a
+  // start aborted early) would keep the migration's idle connection and the process alive.
+  return createKyselyStorage(db, 'postgres', async () => {
+    if (!pool.ended && !pool.ending) await pool.end();
+  });
 }

@@ -1,6 +1,6 @@
 /** @module storage/sql: the repositories both drivers share, written once over Kysely. */
-import type { Kysely } from 'kysely';
-import type { Repositories } from '../types.js';
+import { sql, type Kysely } from 'kysely';
+import type { Repositories, Storage, StorageDialect } from '../types.js';
 import { createApplicationRepository } from './applications.js';
 import {
   createChannelRepository,
@@ -24,5 +24,28 @@ export function createRepositories(db: Kysely<Database>): Repositories {
     roles: createRoleRepository(db),
     channels: createChannelRepository(db),
     members: createMemberRepository(db),
+  };
+}
+
+/**
+ * A Storage over a Kysely handle. `release` runs after Kysely lets go, for what Kysely leaves
+ * open when it never ran a query (the driver's pool or database handle).
+ */
+export function createKyselyStorage(
+  db: Kysely<Database>,
+  dialect: StorageDialect,
+  release: () => void | Promise<void>,
+): Storage {
+  return {
+    dialect,
+    ...createRepositories(db),
+    transaction: (fn) => db.transaction().execute((trx) => fn(createRepositories(trx))),
+    async ping() {
+      await sql`SELECT 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+      await release();
+    },
   };
 }

@@ -1,8 +1,8 @@
 /** @module storage/sqlite: the embedded default driver (better-sqlite3, WAL). */
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import { MIGRATIONS_TABLE, loadMigrations } from '../migrations.js';
-import { createRepositories, type Database } from '../sql/index.js';
+import { createKyselyStorage, type Database } from '../sql/index.js';
 import type { Storage } from '../types.js';
 
 export interface SqliteStorageOptions {
@@ -57,17 +57,8 @@ export function createSqliteStorage(options: SqliteStorageOptions): Storage {
   migrate(raw);
 
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
-  return {
-    dialect: 'sqlite',
-    ...createRepositories(db),
-    transaction: (fn) => db.transaction().execute((trx) => fn(createRepositories(trx))),
-    async ping() {
-      await sql`SELECT 1`.execute(db);
-    },
-    async close() {
-      // Kysely closes the database only if it ran a query; close it here when it never did.
-      await db.destroy();
-      if (raw.open) raw.close();
-    },
-  };
+  // Kysely closes the database only if it ran a query; close it here when it never did.
+  return createKyselyStorage(db, 'sqlite', () => {
+    if (raw.open) raw.close();
+  });
 }
