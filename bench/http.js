@@ -273,6 +273,9 @@ function formatTable(report) {
   const line = (row) =>
     row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   const { machine: m, options: o } = report;
+  const bytes = report.results
+    .map((r) => `${r.target} ${r.bytesPerResponse.toFixed(0)}`)
+    .join(', ');
   const ratios = report.rounds
     ? ` (median of rounds: ${report.rounds.ratioPercent.map((r) => r.toFixed(1)).join(', ')})`
     : '';
@@ -289,7 +292,7 @@ function formatTable(report) {
     ...summary.map(line),
     '',
     'server µs/req = server CPU time (user + system) per response; CPU = share of one core',
-    `bytes per response: ${report.results.map((r) => `${r.target} ${r.bytesPerResponse.toFixed(0)}`).join(', ')}`,
+    `bytes per response: ${bytes}`,
     '',
     `Guildhall / bare: ${report.ratioPercent.toFixed(1)}% of requests/s${ratios}`,
     `Guildhall / bare: ${report.cpuRatioPercent.toFixed(1)}% by server CPU per request ` +

@@ -1,6 +1,7 @@
 /**
  * Summarises a V8 .cpuprofile (from `node --cpu-prof`): the functions with the most self time and
- * the most inclusive time, as shares of the busy samples (idle and the profiler's own excluded).
+ * the most inclusive time (leaving out Node and Fastify frames), as shares of the busy samples
+ * (idle and the profiler's own excluded).
  * Run alone: `node bench/support/cpuProfile.js <file.cpuprofile> [top]`.
  */
 import console from 'node:console';
@@ -11,6 +12,15 @@ import { URL, fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NOT_BUSY = new Set(['(idle)', '(program)']);
+/** Areas left out of the inclusive list: they wrap every request, so they top it uselessly. */
+const FRAMEWORK_AREAS = new Set([
+  'node internals',
+  '(native)',
+  '(root)',
+  'fastify',
+  'avvio',
+  'find-my-way',
+]);
 
 function frameKey(callFrame) {
   const name = callFrame.functionName === '' ? '(anonymous)' : callFrame.functionName;
@@ -41,7 +51,7 @@ function top(counts, total, limit) {
 }
 
 /**
- * @param {{ nodes: { id: number, callFrame: object, children?: number[] }[], samples: number[] }} profile
+ * @param {object} profile a parsed .cpuprofile: `nodes` (id, callFrame, children) and `samples`
  * @param {number} limit how many rows per list
  */
 export function summarizeCpuProfile(profile, limit = 20) {
@@ -66,7 +76,7 @@ export function summarizeCpuProfile(profile, limit = 20) {
     const seen = new Set();
     for (let at = id; at !== undefined; at = parentOf.get(at)) {
       const frame = byId.get(at)?.callFrame;
-      if (frame === undefined || frame.functionName === '(root)') continue;
+      if (frame === undefined || FRAMEWORK_AREAS.has(areaOf(frame))) continue;
       seen.add(frameKey(frame));
     }
     for (const k of seen) inclusive.set(k, (inclusive.get(k) ?? 0) + 1);
@@ -77,7 +87,7 @@ export function summarizeCpuProfile(profile, limit = 20) {
     busySamples: busy,
     self: top(self, total, limit),
     inclusive: top(inclusive, total, limit),
-    areas: top(areas, total, limit),
+    areas: top(areas, total, Math.min(limit, 12)),
   };
 }
 
@@ -90,7 +100,7 @@ export function formatCpuProfileSummary(summary) {
     ...rows(summary.areas),
     'Self time by function:',
     ...rows(summary.self),
-    'Inclusive time by function:',
+    'Inclusive time by function, outside Node and Fastify:',
     ...rows(summary.inclusive),
   ].join('\n');
 }
