@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { generateKeyPairSync, hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 /**
  * Credentials: tokens and secrets are random and stored only as SHA-256 hashes (they carry 192+
@@ -8,7 +8,8 @@ import { createHash, generateKeyPairSync, randomBytes, scrypt, timingSafeEqual }
 
 /** SHA-256 of a token or secret, hex: the only form a credential is stored in. */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  // The one-shot form costs half of createHash().update().digest() (Node 20.12+).
+  return hash('sha256', secret, 'hex');
 }
 
 /**

@@ -1,24 +1,102 @@
 import type { FastifyInstance } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Registry, collectDefaultMetrics } from 'prom-client';
 
-/** The process's Prometheus registry, with HTTP request counts and latencies. */
+/** Upper bounds of the latency histogram, in seconds. */
+const BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5];
+
+interface RouteStats {
+  method: string;
+  route: string;
+  byStatus: Map<number, number>;
+  /** Cumulative counts are derived at scrape time; these are per bucket. */
+  buckets: number[];
+  sumSeconds: number;
+  count: number;
+}
+
+function escapeLabel(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}
+
+/**
+ * The process's metrics: Node's from prom-client, and HTTP request counts and latencies kept in
+ * plain maps and written out only when scraped. prom-client hashes its label objects on every
+ * observation, which cost more per request than the rest of a cached-auth route (see
+ * docs/benchmarks.md), so the per-request path here is two map reads and a few additions.
+ */
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'guildhall_' });
-  const requests = new Counter({
-    name: 'guildhall_http_requests_total',
-    help: 'HTTP requests answered, by route template and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: 'guildhall_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by route template.',
-    labelNames: ['method', 'route'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
-    registers: [registry],
-  });
-  return { registry, requests, duration };
+  const routes = new Map<string, RouteStats>();
+
+  return {
+    observe({
+      method,
+      route,
+      status,
+      seconds,
+    }: {
+      method: string;
+      route: string;
+      status: number;
+      seconds: number;
+    }) {
+      const key = `${method} ${route}`;
+      let stats = routes.get(key);
+      if (stats === undefined) {
+        stats = {
+          method,
+          route,
+          byStatus: new Map(),
+          buckets: BUCKETS_SECONDS.map(() => 0),
+          sumSeconds: 0,
+          count: 0,
+        };
+        routes.set(key, stats);
+      }
+      stats.byStatus.set(status, (stats.byStatus.get(status) ?? 0) + 1);
+      const bucket = BUCKETS_SECONDS.findIndex((bound) => seconds <= bound);
+      if (bucket !== -1) stats.buckets[bucket] = (stats.buckets[bucket] ?? 0) + 1;
+      stats.sumSeconds += seconds;
+      stats.count += 1;
+    },
+
+    contentType: registry.contentType,
+
+    /** The Prometheus text exposition of everything. */
+    async render(): Promise<string> {
+      const lines = [
+        '# HELP guildhall_http_requests_total HTTP requests answered, by route template and status.',
+        '# TYPE guildhall_http_requests_total counter',
+      ];
+      for (const stats of routes.values()) {
+        const labels = `method="${stats.method}",route="${escapeLabel(stats.route)}"`;
+        for (const [status, count] of stats.byStatus) {
+          lines.push(`guildhall_http_requests_total{${labels},status="${status}"} ${count}`);
+        }
+      }
+      lines.push(
+        '# HELP guildhall_http_request_duration_seconds Time to answer an HTTP request, by route template.',
+        '# TYPE guildhall_http_request_duration_seconds histogram',
+      );
+      for (const stats of routes.values()) {
+        const labels = `method="${stats.method}",route="${escapeLabel(stats.route)}"`;
+        let cumulative = 0;
+        BUCKETS_SECONDS.forEach((bound, i) => {
+          cumulative += stats.buckets[i] ?? 0;
+          lines.push(
+            `guildhall_http_request_duration_seconds_bucket{${labels},le="${bound}"} ${cumulative}`,
+          );
+        });
+        lines.push(
+          `guildhall_http_request_duration_seconds_bucket{${labels},le="+Inf"} ${stats.count}`,
+          `guildhall_http_request_duration_seconds_sum{${labels}} ${stats.sumSeconds}`,
+          `guildhall_http_request_duration_seconds_count{${labels}} ${stats.count}`,
+        );
+      }
+      return `${await registry.metrics()}\n${lines.join('\n')}\n`;
+    },
+  };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
@@ -26,9 +104,12 @@ export type Metrics = ReturnType<typeof createMetrics>;
 /** Counts every response; routes are labelled by template so ids never explode the series. */
 export function instrument(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    metrics.requests.inc({ method: request.method, route, status: reply.statusCode });
-    metrics.duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    metrics.observe({
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status: reply.statusCode,
+      seconds: reply.elapsedTime / 1000,
+    });
     done();
   });
 }

@@ -31,7 +31,7 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
   });
 
   app.get('/metrics', { config: { auth: 'none' } }, async (_request, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+    reply.type(metrics.contentType).send(await metrics.render()),
   );
 
   for (const kind of ['avatars', 'banners', 'app-icons'] as const) {

@@ -32,15 +32,18 @@ export interface CurrentUserView {
   premium: boolean;
 }
 
-/** The current user with private fields (UserPIIResponse). */
+/**
+ * The current user with private fields (UserPIIResponse). Built with Object.assign rather than a
+ * spread followed by more properties: on Node 20's V8 that literal shape costs microseconds per
+ * property, and this is the hottest serializer (docs/benchmarks.md).
+ */
 export function serializeCurrentUser(user: UserRecord, view: CurrentUserView) {
-  return {
-    ...serializeUser(user),
+  return Object.assign(serializeUser(user), {
     mfa_enabled: user.mfaEnabled,
     locale: user.locale,
     premium_type: view.premium ? user.premiumType : 0,
     verified: user.verified,
     email: view.email ? user.email : null,
     bio: user.bio,
-  };
+  });
 }

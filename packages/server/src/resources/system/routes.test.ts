@@ -1,0 +1,51 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+
+describe('health and metrics', () => {
+  let server: TestServer;
+  beforeEach(async () => {
+    server = await startTestServer();
+  });
+  afterEach(() => server.close());
+
+  it('reports healthy while the database answers, 503 when it does not', async () => {
+    const ok = await server.app.http.inject({ method: 'GET', url: '/healthz' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ status: 'ok', storage: 'sqlite' });
+    await server.app.storage.close();
+    const down = await server.app.http.inject({ method: 'GET', url: '/healthz' });
+    expect(down.statusCode).toBe(503);
+  });
+
+  it('counts requests by route template and status, with a latency histogram', async () => {
+    for (let i = 0; i < 3; i++)
+      await server.app.http.inject({ method: 'GET', url: '/api/v9/gateway' });
+    await server.app.http.inject({ method: 'GET', url: '/api/v10/users/123' });
+    await server.app.http.inject({ method: 'GET', url: '/nowhere' });
+    const res = await server.app.http.inject({ method: 'GET', url: '/metrics' });
+    expect(res.headers['content-type']).toContain('text/plain');
+    const text = res.body;
+    expect(text).toContain(
+      'guildhall_http_requests_total{method="GET",route="/api/v10/gateway",status="200"} 3',
+    );
+    expect(text).toContain(
+      'guildhall_http_requests_total{method="GET",route="/api/v10/users/:user_id",status="401"} 1',
+    );
+    expect(text).toContain(
+      'guildhall_http_requests_total{method="GET",route="unmatched",status="404"} 1',
+    );
+    expect(text).toContain(
+      'guildhall_http_request_duration_seconds_bucket{method="GET",route="/api/v10/gateway",le="+Inf"} 3',
+    );
+    expect(text).toContain(
+      'guildhall_http_request_duration_seconds_count{method="GET",route="/api/v10/gateway"} 3',
+    );
+    expect(text).toContain('guildhall_process_cpu_user_seconds_total');
+    const buckets = [
+      ...text.matchAll(
+        /duration_seconds_bucket\{method="GET",route="\/api\/v10\/gateway",le="[^"]+"\} (\d+)/g,
+      ),
+    ].map((m) => Number(m[1]));
+    expect(buckets).toEqual([...buckets].sort((a, b) => a - b));
+  });
+});
