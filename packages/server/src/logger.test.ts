@@ -13,7 +13,7 @@ describe('logs', () => {
       },
     });
     const server = await startTestServer({ logger: createLogger('trace', sink) });
-    const secrets = ['correct horse battery', 'sekrit-code', 'pw-in-log'];
+    const secrets = ['correct horse battery', 'sekrit-code', 'pw-in-log', 'hdr-in-log'];
     try {
       const seed = await seedDeveloper(server.app, 'logme');
       secrets.push(seed.botToken, seed.userToken, seed.clientSecret);
@@ -45,7 +45,7 @@ describe('logs', () => {
     }
     expect(output).toContain('request completed');
     expect(output).toContain('[REDACTED]');
-    expect(secrets).toHaveLength(6);
+    expect(secrets).toHaveLength(7);
     for (const secret of secrets) expect(output).not.toContain(secret);
   });
 });
