@@ -12,3 +12,4 @@ export * from './flags.js';
 export * from './gateway.js';
 export * from './permissions.js';
 export * from './snowflake.js';
+export * from './auditLog.js';

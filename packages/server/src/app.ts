@@ -22,6 +22,8 @@ import { API_PREFIX } from './http/versioning.js';
 import { createLogger } from './logger.js';
 import { registerApplicationRoutes } from './resources/applications/routes.js';
 import { createApplicationService } from './resources/applications/service.js';
+import { registerAuditLogRoutes } from './resources/auditLog/routes.js';
+import { createAuditLogService } from './resources/auditLog/service.js';
 import { registerAuthRoutes } from './resources/auth/routes.js';
 import { createAuthService } from './resources/auth/service.js';
 import type { ServiceDeps } from './resources/deps.js';
@@ -79,6 +81,7 @@ function createServices(deps: ServiceDeps) {
     auth: createAuthService(deps),
     applications: createApplicationService(deps),
     guilds: createGuildService(deps),
+    auditLog: createAuditLogService(deps),
   };
 }
 
@@ -160,6 +163,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       registerApplicationRoutes(api, services.applications);
       registerAuthRoutes(api, services.auth);
       registerGatewayRoutes(api, { storage, sessionStartLimit, gatewayUrl });
+      registerAuditLogRoutes(api, services.auditLog);
       done();
     },
     { prefix: API_PREFIX },

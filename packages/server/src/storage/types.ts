@@ -167,7 +167,21 @@ export interface MemberRecord {
   mute: boolean;
   flags: number;
   roleIds: string[];
+  /** Guild profile: image hashes and bio. */
+  avatar: string | null;
+  banner: string | null;
+  bio: string | null;
+  /** Epoch ms until which the member is timed out, or null. */
+  communicationDisabledUntil: number | null;
+  pending: boolean;
 }
+
+/** A member as added: the profile and timeout start empty unless given. */
+export type NewMember = Omit<
+  MemberRecord,
+  'avatar' | 'banner' | 'bio' | 'communicationDisabledUntil' | 'pending'
+> &
+  Partial<MemberRecord>;
 
 export interface UserRepository {
   create(user: NewUser): Promise<UserRecord>;
@@ -215,9 +229,54 @@ export interface ChannelRepository {
 
 export interface MemberRepository {
   /** Adds a member with its roles; a conflict if the user is already a member. */
-  add(member: MemberRecord): Promise<MemberRecord>;
+  add(member: NewMember): Promise<MemberRecord>;
   find(guildId: string, userId: string): Promise<MemberRecord | null>;
   listByGuild(guildId: string, options: { limit: number; after?: string }): Promise<MemberRecord[]>;
+}
+
+/** A channel permission overwrite: type 0 targets a role, 1 a member. */
+export interface OverwriteRecord {
+  channelId: string;
+  targetId: string;
+  type: 0 | 1;
+  allow: bigint;
+  deny: bigint;
+}
+
+export interface OverwriteRepository {
+  listByChannel(channelId: string): Promise<OverwriteRecord[]>;
+  /** Every overwrite of the given channels, for permission checks over a guild's channels. */
+  listByChannels(channelIds: readonly string[]): Promise<OverwriteRecord[]>;
+  /** Creates or replaces; returns whether one existed before. */
+  put(overwrite: OverwriteRecord): Promise<boolean>;
+  /** Returns whether one existed. */
+  delete(channelId: string, targetId: string): Promise<boolean>;
+}
+
+/** One audit log entry; `changes` and `options` follow the wire shapes. */
+export interface AuditLogEntryRecord {
+  id: string;
+  guildId: string;
+  userId: string | null;
+  targetId: string | null;
+  actionType: number;
+  changes: { key: string; old_value?: unknown; new_value?: unknown }[] | null;
+  options: Record<string, string> | null;
+  reason: string | null;
+}
+
+export interface AuditLogQuery {
+  userId?: string;
+  actionType?: number;
+  before?: string;
+  after?: string;
+  limit: number;
+}
+
+export interface AuditLogRepository {
+  append(entry: AuditLogEntryRecord): Promise<void>;
+  /** Newest first, or oldest first when `after` is given (as the platform pages). */
+  list(guildId: string, query: AuditLogQuery): Promise<AuditLogEntryRecord[]>;
 }
 
 /** The repositories, as seen both outside and inside a transaction. */
@@ -229,6 +288,8 @@ export interface Repositories {
   readonly roles: RoleRepository;
   readonly channels: ChannelRepository;
   readonly members: MemberRepository;
+  readonly overwrites: OverwriteRepository;
+  readonly auditLog: AuditLogRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';

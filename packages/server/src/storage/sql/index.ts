@@ -2,12 +2,12 @@
 import { sql, type Kysely } from 'kysely';
 import type { Repositories, Storage, StorageDialect } from '../types.js';
 import { createApplicationRepository } from './applications.js';
-import {
-  createChannelRepository,
-  createGuildRepository,
-  createMemberRepository,
-  createRoleRepository,
-} from './guilds.js';
+import { createAuditLogRepository } from './auditLog.js';
+import { createChannelRepository } from './channels.js';
+import { createGuildRepository } from './guilds.js';
+import { createMemberRepository } from './members.js';
+import { createOverwriteRepository } from './overwrites.js';
+import { createRoleRepository } from './roles.js';
 import type { Database } from './schema.js';
 import { createTokenRepository } from './tokens.js';
 import { createUserRepository } from './users.js';
@@ -24,6 +24,8 @@ export function createRepositories(db: Kysely<Database>): Repositories {
     roles: createRoleRepository(db),
     channels: createChannelRepository(db),
     members: createMemberRepository(db),
+    overwrites: createOverwriteRepository(db),
+    auditLog: createAuditLogRepository(db),
   };
 }
 

@@ -70,6 +70,18 @@ export interface GuildsTable {
   features: string;
   preferred_locale: string;
   created_at: Int;
+  banner: string | null;
+  splash: string | null;
+  afk_channel_id: NullableId;
+  afk_timeout: Defaulted<number | bigint | string>;
+  system_channel_id: NullableId;
+  system_channel_flags: Defaulted<number | bigint | string>;
+  rules_channel_id: NullableId;
+  public_updates_channel_id: NullableId;
+  verification_level: Defaulted<number | bigint | string>;
+  default_message_notifications: Defaulted<number | bigint | string>;
+  explicit_content_filter: Defaulted<number | bigint | string>;
+  premium_progress_bar_enabled: Defaulted<number | bigint | string>;
 }
 
 export interface RolesTable {
@@ -84,6 +96,10 @@ export interface RolesTable {
   managed: Int;
   bot_user_id: NullableId;
   flags: Int;
+  secondary_color: NullableInt;
+  tertiary_color: NullableInt;
+  icon: string | null;
+  unicode_emoji: string | null;
 }
 
 export interface ChannelsTable {
@@ -101,6 +117,21 @@ export interface ChannelsTable {
   flags: Int;
   last_message_id: NullableId;
   created_at: Int;
+  application_id: NullableId;
+}
+
+export interface PermissionOverwritesTable {
+  channel_id: Id;
+  target_id: Id;
+  type: Int;
+  allow: string;
+  deny: string;
+}
+
+export interface VoiceChannelStatusTable {
+  channel_id: Id;
+  status: string | null;
+  updated_at: Int;
 }
 
 export interface MembersTable {
@@ -111,6 +142,71 @@ export interface MembersTable {
   deaf: Int;
   mute: Int;
   flags: Int;
+  avatar: string | null;
+  banner: string | null;
+  bio: string | null;
+  communication_disabled_until: NullableInt;
+  pending: Defaulted<number | bigint | string>;
+}
+
+export interface BansTable {
+  guild_id: Id;
+  user_id: Id;
+  reason: string | null;
+  created_at: Int;
+}
+
+export interface EmojisTable {
+  id: Id;
+  guild_id: Id;
+  name: string;
+  creator_id: NullableId;
+  animated: Int;
+  role_ids: string;
+  available: Int;
+  created_at: Int;
+}
+
+export interface StickersTable {
+  id: Id;
+  guild_id: Id;
+  name: string;
+  description: string | null;
+  tags: string;
+  format_type: Int;
+  creator_id: NullableId;
+  available: Int;
+  created_at: Int;
+}
+
+export interface ScheduledEventsTable {
+  id: Id;
+  guild_id: Id;
+  channel_id: NullableId;
+  creator_id: NullableId;
+  name: string;
+  description: string | null;
+  image: string | null;
+  scheduled_start_time: Int;
+  scheduled_end_time: NullableInt;
+  privacy_level: Int;
+  status: Int;
+  entity_type: Int;
+  location: string | null;
+  created_at: Int;
+}
+
+export interface AuditLogEntriesTable {
+  id: Id;
+  guild_id: Id;
+  user_id: NullableId;
+  target_id: string | null;
+  action_type: Int;
+  /** JSON array of {key, old_value?, new_value?}. */
+  changes: string | null;
+  /** JSON object of the entry's optional info. */
+  options: string | null;
+  reason: string | null;
 }
 
 export interface MemberRolesTable {
@@ -129,4 +225,11 @@ export interface Database {
   channels: ChannelsTable;
   members: MembersTable;
   member_roles: MemberRolesTable;
+  permission_overwrites: PermissionOverwritesTable;
+  voice_channel_status: VoiceChannelStatusTable;
+  bans: BansTable;
+  emojis: EmojisTable;
+  stickers: StickersTable;
+  scheduled_events: ScheduledEventsTable;
+  audit_log_entries: AuditLogEntriesTable;
 }
