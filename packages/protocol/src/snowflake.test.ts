@@ -10,6 +10,7 @@ import {
 } from './snowflake.js';
 
 const MAX_UINT64 = '18446744073709551615';
+const MAX_INT64 = '9223372036854775807';
 const MAX_TIMESTAMP_MS = PLATFORM_EPOCH_MS + 2 ** 42 - 1;
 
 describe('PLATFORM_EPOCH_MS', () => {
@@ -19,12 +20,14 @@ describe('PLATFORM_EPOCH_MS', () => {
 });
 
 describe('isSnowflake', () => {
-  it.each(['0', '1', '0042', '175928847299117063', MAX_UINT64])('accepts %s', (value) => {
+  it.each(['0', '1', '0042', '175928847299117063', MAX_INT64])('accepts %s', (value) => {
     expect(isSnowflake(value)).toBe(true);
   });
 
   it.each([
     '',
+    '9223372036854775808',
+    MAX_UINT64,
     '18446744073709551616',
     '1'.repeat(21),
     '-1',
@@ -52,9 +55,9 @@ describe('deconstructSnowflake and snowflakeTimestampMs', () => {
     expect(snowflakeTimestampMs('175928847299117063')).toBe(1462015105796);
   });
 
-  it('read the largest id as all parts at their maximum', () => {
-    expect(deconstructSnowflake(MAX_UINT64)).toEqual({
-      timestampMs: MAX_TIMESTAMP_MS,
+  it('read the largest storable id as all parts at their maximum but the top bit', () => {
+    expect(deconstructSnowflake(MAX_INT64)).toEqual({
+      timestampMs: PLATFORM_EPOCH_MS + 2 ** 41 - 1,
       workerId: 31,
       processId: 31,
       increment: 4095,
@@ -142,7 +145,7 @@ describe('compareSnowflakes', () => {
     expect(compareSnowflakes('9', '10')).toBe(-1);
     expect(compareSnowflakes('10', '9')).toBe(1);
     expect(compareSnowflakes('010', '10')).toBe(0);
-    expect(compareSnowflakes(MAX_UINT64, '18446744073709551614')).toBe(1);
+    expect(compareSnowflakes(MAX_INT64, '9223372036854775806')).toBe(1);
   });
 
   it('sorts ids into creation order', () => {

@@ -7,7 +7,6 @@ export const PLATFORM_EPOCH_MS = 1420070400000;
 /** A snowflake id in its wire form: an unsigned 64-bit integer as a decimal string. */
 export type Snowflake = string;
 
-const MAX_UINT64 = (1n << 64n) - 1n;
 const TIMESTAMP_SHIFT = 22n;
 const WORKER_SHIFT = 17n;
 const PROCESS_SHIFT = 12n;
@@ -16,15 +15,19 @@ const MAX_WORKER_ID = 31;
 const MAX_PROCESS_ID = 31;
 const MAX_INCREMENT = 4095;
 
+/** The largest id accepted: ids are stored in signed 64-bit columns. */
+const MAX_STORABLE_ID = (1n << 63n) - 1n;
+
 /**
  * Tells whether `value` is a valid snowflake: 1 to 20 decimal digits (leading zeros allowed)
- * whose value fits in an unsigned 64-bit integer.
+ * whose value fits in a signed 64-bit integer. Every id the platform issues does: the timestamp's
+ * top bit stays clear until the year 2154, and storage columns are signed 64-bit.
  *
  * @param value - The string to check.
  * @returns `true` when `value` is a snowflake.
  */
 export function isSnowflake(value: string): boolean {
-  return /^[0-9]{1,20}$/.test(value) && BigInt(value) <= MAX_UINT64;
+  return /^[0-9]{1,20}$/.test(value) && BigInt(value) <= MAX_STORABLE_ID;
 }
 
 function toBigInt(id: Snowflake): bigint {

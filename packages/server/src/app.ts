@@ -11,7 +11,6 @@ import { systemClock, type Clock } from './domain/clock.js';
 import { createSnowflakeGenerator } from './domain/snowflakes.js';
 import { createAuthenticator } from './http/authenticator.js';
 import {
-  DEFAULT_ROUTE_BUCKET,
   MemoryRateLimitStore,
   createRateLimiter,
   type BucketLimit,
@@ -53,6 +52,11 @@ export interface AppOptions {
   rateLimitStore?: RateLimitStore;
   /** The bucket of routes that name none; tests lower or raise it. */
   defaultRouteBucket?: BucketLimit;
+  /**
+   * The snowflake process id (0–31) beside the configured worker id. Admin commands use their own
+   * so ids they make never collide with a server's on the same worker.
+   */
+  processId?: number;
   /** 401/403/429 answers an address may collect before it is refused (tests lower it). */
   invalidRequestLimit?: BucketLimit;
 }
@@ -88,9 +92,17 @@ function createServices(deps: ServiceDeps) {
 /** Opens the storage the config names: PostgreSQL for DATABASE_URL, else SQLite in the data folder. */
 export async function openStorage(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  logger: Logger,
 ): Promise<Storage> {
-  if (config.databaseUrl !== null)
-    return createPostgresStorage({ connectionString: config.databaseUrl });
+  if (config.databaseUrl !== null) {
+    return createPostgresStorage({
+      connectionString: config.databaseUrl,
+      // An idle connection dropped by the server is replaced on next use; it must not crash us.
+      onError: (err) => {
+        logger.warn({ err }, 'PostgreSQL connection error');
+      },
+    });
+  }
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   return createSqliteStorage({ filename: join(config.dataDir, 'guildhall.db') });
 }
@@ -109,7 +121,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const storage = options.storage ?? (await openStorage(config));
+  const storage = options.storage ?? (await openStorage(config, logger));
   let bus: EventBus;
   try {
     bus = options.bus ?? (await openBus(config, logger));
@@ -120,7 +132,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
   const blobs = options.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
   const rateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
-  const ids = createSnowflakeGenerator({ clock, workerId: config.workerId });
+  const ids = createSnowflakeGenerator({
+    clock,
+    workerId: config.workerId,
+    processId: options.processId ?? 0,
+  });
   const authenticator = createAuthenticator({
     storage,
     clock,
@@ -131,7 +147,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         store: rateLimitStore,
         clock,
         globalPerSecond: config.globalRateLimitPerSecond,
-        defaultBucket: options.defaultRouteBucket ?? DEFAULT_ROUTE_BUCKET,
+        defaultBucket: options.defaultRouteBucket ?? config.routeRateLimit,
         ...(options.invalidRequestLimit ? { invalidRequests: options.invalidRequestLimit } : {}),
       })
     : null;
@@ -148,6 +164,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     authenticator,
     rateLimiter,
     maxBodyBytes: config.maxBodyBytes,
+    trustProxy: config.trustProxy,
   });
   instrument(http, metrics);
 

@@ -66,6 +66,20 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the default route bucket and the proxy setting, and masks passwords it echoes', () => {
+    expect(
+      loadConfig({ GUILDHALL_ROUTE_RATE_LIMIT: '10/2.5', GUILDHALL_TRUST_PROXY: 'on' }),
+    ).toMatchObject({
+      routeRateLimit: { limit: 10, windowMs: 2500 },
+      trustProxy: true,
+    });
+    expect(() => loadConfig({ GUILDHALL_ROUTE_RATE_LIMIT: 'fast' })).toThrow('REQUESTS/SECONDS');
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/x' })).toThrow(
+      'mysql://root:***@db/x',
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/x' })).not.toThrow('hunter2');
+  });
+
   it('builds the public URL from the listening address', () => {
     expect(publicBaseUrl({ publicUrl: null, host: '0.0.0.0' }, 1234)).toBe('http://127.0.0.1:1234');
     expect(publicBaseUrl({ publicUrl: null, host: '::1' }, 1)).toBe('http://[::1]:1');

@@ -16,6 +16,10 @@ export interface Config {
   rateLimits: boolean;
   /** Requests per second a bot (or an unauthenticated address) may make in all. */
   globalRateLimitPerSecond: number;
+  /** The bucket of a route that names none of its own. */
+  routeRateLimit: { limit: number; windowMs: number };
+  /** Whether X-Forwarded-For names the caller (behind a reverse proxy). */
+  trustProxy: boolean;
   maxBodyBytes: number;
   /** How long a verified token is trusted without a database read. */
   authCacheSeconds: number;
@@ -134,6 +138,26 @@ const SETTINGS = {
     defaultValue: 50,
     parse: integer(1, 1_000_000),
   },
+  routeRateLimit: {
+    env: 'GUILDHALL_ROUTE_RATE_LIMIT',
+    flag: '--route-rate-limit',
+    allowed: 'REQUESTS/SECONDS, such as 5/5 (the default bucket of each route)',
+    defaultValue: { limit: 5, windowMs: 5000 },
+    parse: (raw: string) => {
+      const match = /^(\d{1,7})\/(\d{1,6}(?:\.\d{1,3})?)$/.exec(raw);
+      if (match === null) return undefined;
+      const limit = Number(match[1]);
+      const windowMs = Math.round(Number(match[2]) * 1000);
+      return limit >= 1 && windowMs >= 1 ? { limit, windowMs } : undefined;
+    },
+  },
+  trustProxy: {
+    env: 'GUILDHALL_TRUST_PROXY',
+    flag: '--trust-proxy',
+    allowed: 'on or off (on: the caller address comes from X-Forwarded-For)',
+    defaultValue: false,
+    parse: onOff,
+  },
   maxBodyBytes: {
     env: 'GUILDHALL_MAX_BODY_BYTES',
     flag: '--max-body-bytes',
@@ -156,6 +180,11 @@ const SETTINGS = {
     parse: onOff,
   },
 } as const satisfies { [K in keyof Config]: Setting<Config[K]> };
+
+/** A value fit to echo: a password in a URL is masked. */
+function withoutPassword(raw: string): string {
+  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
+}
 
 /** The settings, for `--help`. */
 export const CONFIG_HELP = Object.values(SETTINGS).map(
@@ -182,7 +211,7 @@ export function loadConfig(
     const value = setting.parse(raw);
     if (value === undefined) {
       const source = fromFlag === undefined ? setting.env : setting.flag;
-      throw new ConfigError(`${source} must be ${setting.allowed}; got "${raw}".`);
+      throw new ConfigError(`${source} must be ${setting.allowed}; got "${withoutPassword(raw)}".`);
     }
     config[key] = value;
   }

@@ -1,4 +1,5 @@
 import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { PermissionFlags } from '@guildhall/protocol';
 import type { App } from './app.js';
@@ -53,7 +54,8 @@ async function createDemo(app: App): Promise<Omit<DemoInfo, 'api_url' | 'gateway
         await services.auth.register({
           email: 'demo@guildhall.localhost',
           username: DEMO_USERNAME,
-          password: hashSecret(String(Math.random()) + String(Date.now())),
+          // Nobody logs in as the demo developer with a password: its session token is in demo.json.
+          password: randomBytes(32).toString('base64url'),
           global_name: 'Demo Developer',
         })
       ).user_id,
@@ -154,7 +156,7 @@ export function demoBanner(demo: DemoInfo, demoFile: string): string {
     `  Guild:      ${demo.guild_id} (channel ${demo.channel_id})`,
     `  Everything above, for scripts: ${demoFile}`,
     '',
-    'Connect with discord.js:',
+    'Connect with discord.js (REST works today; the WebSocket gateway is the next milestone):',
     "  import { Client, Events, GatewayIntentBits } from 'discord.js';",
     `  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: '${api}' } });`,
     '  client.once(Events.ClientReady, (c) => console.log(`Logged in as ${c.user.tag}`));',

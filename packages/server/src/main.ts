@@ -19,6 +19,11 @@ runCli(process.argv.slice(2), process.env, {
     process.stderr.write(text);
   },
   stopSignal,
+  async readStdin() {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
 }).then(
   (code) => {
     process.exitCode = code;

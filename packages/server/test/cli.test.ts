@@ -15,6 +15,7 @@ function capture() {
       stdout: (t: string) => (out += t),
       stderr: (t: string) => (err += t),
       stopSignal: new Promise<string>(() => undefined),
+      readStdin: () => Promise.resolve('password from stdin\n'),
     },
     out: () => out,
     err: () => err,
@@ -47,6 +48,16 @@ describe('guildhall admin commands', () => {
     );
     expect(user.code).toBe(0);
     const { user_id } = JSON.parse(user.out) as { user_id: string };
+    const fromStdin = await run(
+      'user',
+      'create',
+      '--username',
+      'ci2',
+      '--email',
+      'ci2@example.test',
+      '--password-stdin',
+    );
+    expect(fromStdin.code).toBe(0);
 
     const app = await run('app', 'create', '--owner', user_id, '--name', 'CI Bot');
     const created = JSON.parse(app.out) as {
@@ -102,6 +113,10 @@ describe('guildhall admin commands', () => {
     expect(unknownGuild.code).toBe(2);
     expect(unknownGuild.err).toContain('Unknown Guild (code 10004)');
 
+    const badName = await run('app', 'create', '--owner', '1', '--name', '@everyone');
+    expect(badName.code).toBe(2);
+    expect(badName.err).toContain('invalid input');
+
     const unknown = await run('frobnicate');
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('guildhall --help');
@@ -150,6 +165,8 @@ describe('guildhall start', () => {
             ],
             {
               stdio: ['ignore', 'pipe', 'pipe'],
+              // Load @guildhall/protocol from source (tsconfig.test.json paths), not a stale dist.
+              env: { ...process.env, TSX_TSCONFIG_PATH: 'tsconfig.test.json' },
             },
           );
           let stdout = '';

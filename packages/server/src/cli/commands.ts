@@ -1,17 +1,23 @@
 import { parsePermissions, PermissionFlags } from '@guildhall/protocol';
 import { createApp, type App } from '../app.js';
 import type { Config } from '../config.js';
-import { ApiError } from '../errors/index.js';
+import { ZodError } from 'zod';
+import { ApiError, fieldErrorTree } from '../errors/index.js';
+import { parseInput } from '../http/validate.js';
+import { CreateApplicationBody } from '../resources/applications/schemas.js';
+import { RegisterBody } from '../resources/auth/schemas.js';
 import { requireFlag, UsageError } from '../flags.js';
 import { createLogger } from '../logger.js';
 import type { NewChannel } from '../resources/guilds/service.js';
+
+const ADMIN_PROCESS_ID = 31;
 
 /** One `guildhall <group> <action>` command that works on the database directly. */
 export interface AdminCommand {
   name: string;
   usage: string;
   summary: string;
-  run(app: App, flags: Map<string, string>): Promise<unknown>;
+  run(app: App, flags: Map<string, string>, io: { readStdin(): Promise<string> }): Promise<unknown>;
 }
 
 function list(value: string | undefined): string[] {
@@ -25,17 +31,23 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
   {
     name: 'user create',
     usage:
-      'guildhall user create --username NAME --email EMAIL --password PASSWORD [--global-name NAME]',
+      'guildhall user create --username NAME --email EMAIL (--password PASSWORD | --password-stdin) [--global-name NAME]',
     summary: 'Create a person account; prints its id and a session token.',
-    async run(app, flags) {
+    async run(app, flags, io) {
       const usage = this.usage;
       const globalName = flags.get('global-name');
-      const session = await app.services.auth.register({
-        username: requireFlag(flags, 'username', usage),
-        email: requireFlag(flags, 'email', usage),
-        password: requireFlag(flags, 'password', usage),
-        ...(globalName === undefined ? {} : { global_name: globalName }),
-      });
+      // --password-stdin keeps the password out of `ps` and shell history.
+      const password = flags.has('password-stdin')
+        ? (await io.readStdin()).replace(/\r?\n$/, '')
+        : requireFlag(flags, 'password', usage);
+      const session = await app.services.auth.register(
+        parseInput(RegisterBody, {
+          username: requireFlag(flags, 'username', usage),
+          email: requireFlag(flags, 'email', usage),
+          password,
+          ...(globalName === undefined ? {} : { global_name: globalName }),
+        }),
+      );
       return { user_id: session.user_id, user_token: session.token };
     },
   },
@@ -46,9 +58,7 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
     async run(app, flags) {
       const created = await app.services.applications.create(
         requireFlag(flags, 'owner', this.usage),
-        {
-          name: requireFlag(flags, 'name', this.usage),
-        },
+        parseInput(CreateApplicationBody, { name: requireFlag(flags, 'name', this.usage) }),
       );
       return {
         application_id: created.application.id,
@@ -106,18 +116,25 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
 ];
 
 /** Runs an admin command against the configured database and returns what it prints. */
-export async function runAdminCommand(
-  command: AdminCommand,
-  config: Config,
-  flags: Map<string, string>,
-) {
+export async function runAdminCommand(run: {
+  command: AdminCommand;
+  config: Config;
+  flags: Map<string, string>;
+  io: { readStdin(): Promise<string> };
+}) {
+  const { command, config, flags, io } = run;
   const app = await createApp({
     config: { ...config, logLevel: 'silent' },
     logger: createLogger('silent'),
+    // A process id servers never use, so ids made here never collide with a running server's.
+    processId: ADMIN_PROCESS_ID,
   });
   try {
-    return await command.run(app, flags);
+    return await command.run(app, flags, io);
   } catch (err) {
+    if (err instanceof ZodError) {
+      throw new UsageError(`invalid input: ${JSON.stringify(fieldErrorTree(err.issues))}`);
+    }
     if (err instanceof ApiError) {
       const detail = err.errors === undefined ? '' : ` ${JSON.stringify(err.errors)}`;
       throw new UsageError(`${err.message} (code ${err.code}).${detail}`);

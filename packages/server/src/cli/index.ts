@@ -1,4 +1,5 @@
 /** @module cli: the `guildhall` command. */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp } from '../app.js';
 import { CONFIG_HELP, ConfigError, loadConfig } from '../config.js';
@@ -11,6 +12,8 @@ export interface CliIo {
   stderr: (text: string) => void;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM). */
   stopSignal: Promise<string>;
+  /** All of standard input, for secrets that should not be flags. */
+  readStdin(): Promise<string>;
 }
 
 const START_USAGE = 'guildhall start [options]';
@@ -42,14 +45,21 @@ function startHelp(): string {
 
 async function start(argv: readonly string[], env: Record<string, string | undefined>, io: CliIo) {
   const config = loadConfig(env, argv);
+  // demo.json and uploaded files live here whichever database runs.
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const app = await createApp({ config });
-  await app.listen();
-  if (config.demo) {
-    const { demo, created } = await ensureDemo(app);
-    io.stdout(demoBanner(demo, join(config.dataDir, 'demo.json')));
-    if (!created) io.stdout('  (reusing the demo from an earlier start)\n');
-  } else {
-    io.stdout(`Guildhall is running. API: ${app.apiUrl()}\n`);
+  try {
+    await app.listen();
+    if (config.demo) {
+      const { demo, created } = await ensureDemo(app);
+      io.stdout(demoBanner(demo, join(config.dataDir, 'demo.json')));
+      if (!created) io.stdout('  (reusing the demo from an earlier start)\n');
+    } else {
+      io.stdout(`Guildhall is running. API: ${app.apiUrl()}\n`);
+    }
+  } catch (err) {
+    await app.close();
+    throw err;
   }
   const signal = await io.stopSignal;
   app.logger.info({ signal }, 'shutting down');
@@ -95,7 +105,7 @@ export async function runCli(
       );
       return 0;
     }
-    const result = await runAdminCommand(command, loadConfig(env, argv), flags);
+    const result = await runAdminCommand({ command, config: loadConfig(env, argv), flags, io });
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (err) {

@@ -95,17 +95,18 @@ export function toErrorResponse(err: unknown, requestId: string): ErrorResponse 
     };
   }
   if (err instanceof RateLimitedError) {
+    const limited = ERRORS.RATE_LIMITED;
     return {
-      status: 429,
+      status: limited.status,
       headers: {
         ...err.headers,
         'retry-after': String(Math.max(1, Math.ceil(err.retryAfterSeconds))),
       },
       body: {
-        message: err.message,
+        message: limited.message,
         retry_after: Math.max(0, Math.round(err.retryAfterSeconds * 1000) / 1000),
         global: err.global,
-        code: 0,
+        code: limited.code,
       },
       internal: false,
     };

@@ -1,6 +1,8 @@
+import { Writable } from 'node:stream';
 import type { InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
+import { createLogger } from '../logger.js';
 
 describe('HTTP plumbing', () => {
   let server: TestServer;
@@ -37,6 +39,13 @@ describe('HTTP plumbing', () => {
     const missing = await inject({ method: 'GET', url: '/api/v10/nothing/here' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ code: 0, message: '404: Not Found' });
+    const badEncoding = await inject({ method: 'GET', url: '/api/v10/users/%zz' });
+    expect(badEncoding.statusCode).toBe(404);
+    expect(badEncoding.json()).toEqual({ code: 0, message: '404: Not Found' });
+    const longParam = await inject({ method: 'GET', url: `/api/v10/users/${'1'.repeat(600)}` });
+    expect(longParam.json()).toEqual({ code: 0, message: '404: Not Found' });
+    const slashed = await inject({ method: 'DELETE', url: '/api/v10/gateway/' });
+    expect(slashed.statusCode).toBe(405);
     const wrongMethod = await inject({ method: 'DELETE', url: '/api/v10/gateway' });
     expect(wrongMethod.statusCode).toBe(405);
     expect(wrongMethod.json()).toEqual({ code: 0, message: '405: Method Not Allowed' });
@@ -83,6 +92,28 @@ describe('HTTP plumbing', () => {
     expect(oversized.json()).toMatchObject({ code: 40005 });
   });
 
+  it('reads form-encoded bodies and refuses plain text with 50035', async () => {
+    const form = await inject({
+      method: 'PATCH',
+      url: '/api/v10/users/@me',
+      headers: { authorization: bot, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'username=Form%20Bot',
+    });
+    expect(form.statusCode).toBe(200);
+    expect(form.json()).toMatchObject({ username: 'Form Bot' });
+    const text = await inject({
+      method: 'PATCH',
+      url: '/api/v10/users/@me',
+      headers: { authorization: bot, 'content-type': 'text/plain' },
+      payload: 'username=x',
+    });
+    expect(text.statusCode).toBe(400);
+    expect(text.json()).toMatchObject({
+      code: 50035,
+      errors: { _errors: [{ code: 'CONTENT_TYPE_INVALID' }] },
+    });
+  });
+
   it('answers a body of the wrong type with 50035 and a nested error tree', async () => {
     const res = await inject({
       method: 'PATCH',
@@ -105,8 +136,15 @@ describe('HTTP plumbing', () => {
     });
   });
 
-  it('turns a bug into a 500 with code 0 and a request id, never a stack', async () => {
-    const app = (await startTestServer()).app;
+  it('turns a bug into a 500 with code 0 and a request id, logged with its cause, never a stack', async () => {
+    let logged = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logged += chunk.toString();
+        done();
+      },
+    });
+    const app = (await startTestServer({ logger: createLogger('error', sink) })).app;
     app.http.get('/api/v10/__explode', { config: { auth: 'none' } }, () => {
       throw new Error('secret internals at /srv/app.js:1');
     });
@@ -115,7 +153,21 @@ describe('HTTP plumbing', () => {
     expect(res.statusCode).toBe(500);
     const body = res.json<{ code: number; message: string }>();
     expect(body.code).toBe(0);
-    expect(body.message).toContain(String(res.headers['x-request-id']));
+    const requestId = String(res.headers['x-request-id']);
+    expect(body.message).toContain(requestId);
     expect(res.body).not.toContain('secret internals');
+    const line = JSON.parse(logged.trim().split('\n').at(-1) ?? '{}') as {
+      reqId?: string;
+      err?: { message?: string; stack?: string };
+    };
+    expect(line.reqId).toBe(requestId);
+    expect(line.err?.message).toBe('secret internals at /srv/app.js:1');
+    expect(line.err?.stack).toContain('server.test.ts');
+  });
+
+  it('refuses a route registered without an auth requirement', async () => {
+    const app = (await startTestServer()).app;
+    expect(() => app.http.get('/api/v10/__open', () => 'oops')).toThrow('has no config.auth');
+    await app.close();
   });
 });

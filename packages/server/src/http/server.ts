@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
@@ -17,9 +18,12 @@ export interface HttpServerOptions {
   /** null when rate limits are off. */
   rateLimiter: RateLimiter | null;
   maxBodyBytes: number;
+  /** Whether X-Forwarded-For names the caller (behind a reverse proxy). */
+  trustProxy: boolean;
 }
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const ROUTER_OPTIONS = { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true } as const;
 const SENSITIVE_QUERY =
   /([?&](?:code|token|client_secret|refresh_token|access_token|password)=)[^&]*/gi;
 const WEBHOOK_TOKEN_PATH = /(\/webhooks\/\d+\/)[^/?]+/;
@@ -47,13 +51,36 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     bodyLimit: options.maxBodyBytes,
     genReqId: requestIdGenerator(),
     rewriteUrl: (req) => rewriteApiUrl(decodePathAscii(req.url ?? '/')),
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    routerOptions: ROUTER_OPTIONS,
+    // Malformed percent-encoding or an oversized path parameter: the platform's 404 body.
+    frameworkErrors: (err, request, reply: FastifyReply) => {
+      const response = toErrorResponse(
+        new ApiError('NOT_FOUND', { cause: err }),
+        String(request.id),
+      );
+      void reply.status(response.status).send(response.body);
+    },
+    trustProxy: options.trustProxy,
     return503OnClosing: true,
   });
 
+  // Bodies are JSON, or form-encoded (OAuth2 token requests); plain text is refused with 50035.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
+
   // A mirror of the route table, to tell a wrong method (405) from an unknown path (404).
-  const mirror = FindMyWay();
+  const mirror = FindMyWay(ROUTER_OPTIONS);
   app.addHook('onRoute', (route) => {
+    // A route must say who may call it; forgetting must not make it public.
+    if (route.config?.auth === undefined) {
+      throw new TypeError(`route ${String(route.method)} ${route.url} has no config.auth`);
+    }
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (METHODS.includes(method as HTTPMethod))

@@ -37,6 +37,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     dataDir,
     logLevel: 'silent',
     demo: false,
+    // Tests of other things should not trip over limits; rate-limit tests set their own.
+    routeRateLimit: { limit: 10_000, windowMs: 1000 },
+    globalRateLimitPerSecond: 10_000,
     ...options.config,
   };
   let dropPostgres: (() => Promise<void>) | null = null;

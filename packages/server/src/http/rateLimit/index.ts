@@ -3,7 +3,6 @@ export type { BucketLimit, ConsumeResult, RateLimitStore } from './types.js';
 export { MemoryRateLimitStore } from './MemoryRateLimitStore.js';
 export {
   DEFAULT_INVALID_REQUEST_LIMIT,
-  DEFAULT_ROUTE_BUCKET,
   createRateLimiter,
   type RateLimiter,
   type RateLimiterOptions,

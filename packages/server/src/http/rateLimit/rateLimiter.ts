@@ -33,8 +33,6 @@ export const DEFAULT_INVALID_REQUEST_LIMIT = {
 
 const INVALID_STATUSES = new Set([401, 403, 429]);
 
-export const DEFAULT_ROUTE_BUCKET = { limit: 5, windowMs: 5000 } as const satisfies BucketLimit;
-
 /** The top-level resources a bucket is also keyed by (api-facts §3.1). */
 const MAJOR_PARAMS = ['channel_id', 'guild_id', 'webhook_id'] as const;
 
@@ -82,17 +80,20 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     return bucket;
   };
 
+  const globalLimited = (resetAtMs: number, now: number) =>
+    new RateLimitedError({
+      retryAfterSeconds: (resetAtMs - now) / 1000,
+      global: true,
+      scope: 'global',
+      headers: { 'x-ratelimit-global': 'true', 'x-ratelimit-scope': 'global' },
+    });
+
   return {
     async checkAddress(request) {
       const now = clock.now();
       const state = await store.peek(invalidKey(request), invalidLimit, now);
       if (state.remaining > 0) return;
-      throw new RateLimitedError({
-        retryAfterSeconds: (state.resetAtMs - now) / 1000,
-        global: true,
-        scope: 'global',
-        headers: { 'x-ratelimit-global': 'true', 'x-ratelimit-scope': 'global' },
-      });
+      throw globalLimited(state.resetAtMs, now);
     },
 
     async recordAnswer(request, statusCode) {
@@ -108,14 +109,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
 
       if (config?.global !== false) {
         const global = await store.consume(`g:${caller}`, globalLimit, now);
-        if (!global.allowed) {
-          throw new RateLimitedError({
-            retryAfterSeconds: (global.resetAtMs - now) / 1000,
-            global: true,
-            scope: 'global',
-            headers: { 'x-ratelimit-global': 'true', 'x-ratelimit-scope': 'global' },
-          });
-        }
+        if (!global.allowed) throw globalLimited(global.resetAtMs, now);
       }
 
       const route = `${request.method} ${request.routeOptions.url ?? request.url}`;

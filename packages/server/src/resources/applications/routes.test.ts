@@ -138,6 +138,14 @@ describe.each(DRIVERS)('applications on $driver', ({ driver, skip }) => {
     const created = res.json<{ id: string; bot_token: string; client_secret: string }>();
     const bot = await call('GET', '/applications/@me', `Bot ${created.bot_token}`);
     expect(bot.json()).toMatchObject({ id: created.id, name: 'Second' });
+    for (const name of ['@everyone', 'x', 'bad\u0000name', 'a#b']) {
+      const refused = await send('POST', '/applications', {
+        authorization: seed.userToken,
+        payload: { name },
+      });
+      expect(refused.statusCode, name).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 50035, errors: { name: expect.anything() } });
+    }
     const list = await call('GET', '/applications', seed.userToken);
     expect(list.json<{ id: string }[]>().map((a) => a.id)).toEqual([
       seed.applicationId,

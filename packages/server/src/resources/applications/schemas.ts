@@ -1,5 +1,6 @@
 import { ApplicationFlags } from '@guildhall/protocol';
 import { z } from 'zod';
+import { BotUsername } from '../users/schemas.js';
 
 const HttpUrl = z.url({ protocol: /^https?$/ }).max(2048);
 
@@ -31,7 +32,8 @@ export const ModifyApplicationBody = z.object({
 export type ModifyApplicationInput = z.infer<typeof ModifyApplicationBody>;
 
 export const CreateApplicationBody = z.object({
-  name: z.string().trim().min(1).max(32),
+  // The name is also the bot's username, so it follows the bot username rules.
+  name: BotUsername,
   description: z.string().max(400).optional(),
 });
 export type CreateApplicationInput = z.infer<typeof CreateApplicationBody>;

@@ -75,7 +75,7 @@ export function createAuthService(deps: ServiceDeps) {
     async login(input: LoginInput) {
       const user = input.login.includes('@')
         ? await storage.users.findByEmail(input.login.toLowerCase())
-        : await storage.users.findByUsername(input.login);
+        : await storage.users.findByUsername(input.login.toLowerCase());
       const stored =
         user?.passwordHash ?? (await (dummyHash ??= hashPassword('guildhall-timing-equaliser')));
       const ok = await verifyPassword(input.password, stored);

@@ -111,7 +111,13 @@ describe.each(DRIVERS)('users on $driver', ({ driver, skip }) => {
       expectOpenApiResponse(res, 'GET', `/users/${seed.userId}`);
       expect(res.json()).not.toHaveProperty('email');
       expect(res.json()).not.toHaveProperty('locale');
-      for (const id of ['1', 'not-a-number', '99999999999999999999999']) {
+      for (const id of [
+        '1',
+        'not-a-number',
+        '9223372036854775808',
+        '18446744073709551615',
+        '99999999999999999999999',
+      ]) {
         const missing = await get(`/users/${id}`, `Bot ${seed.botToken}`);
         expect(missing.statusCode).toBe(404);
         expect(missing.json()).toEqual({ code: 10013, message: 'Unknown User' });

@@ -17,7 +17,13 @@ export const BotUsername = z
   .min(2)
   .max(32)
   .refine((name) => name.trim().length >= 2, 'Username cannot be blank.')
-  .refine((name) => !/[@#:`]/.test(name), 'Username cannot contain @, #, : or backticks.');
+  .refine((name) => !/[@#:`]/.test(name), 'Username cannot contain @, #, : or backticks.')
+  // Control characters (NUL, newlines, bidi overrides) have no place in a displayed name.
+  .refine((name) => !/[\p{Cc}\p{Cf}]/u.test(name), 'Username cannot contain control characters.')
+  .refine(
+    (name) => !['everyone', 'here'].includes(name.trim().toLowerCase()),
+    'Username is reserved.',
+  );
 
 export const GlobalName = z.string().min(1).max(32);
 

@@ -14,7 +14,7 @@ export function serializeUser(user: UserRecord) {
     banner: user.banner,
     accent_color: user.accentColor,
     public_flags: user.flags & ~PRIVATE_USER_FLAGS,
-    flags: user.flags,
+    flags: user.flags & ~PRIVATE_USER_FLAGS,
     avatar_decoration_data: null,
     collectibles: null,
     primary_guild: null,
@@ -39,6 +39,7 @@ export interface CurrentUserView {
  */
 export function serializeCurrentUser(user: UserRecord, view: CurrentUserView) {
   return Object.assign(serializeUser(user), {
+    flags: user.flags,
     mfa_enabled: user.mfaEnabled,
     locale: user.locale,
     premium_type: view.premium ? user.premiumType : 0,

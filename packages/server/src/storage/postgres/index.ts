@@ -12,6 +12,8 @@ export interface PostgresStorageOptions {
   schema?: string;
   /** The most connections the pool opens. */
   maxConnections?: number;
+  /** Told when an idle pooled connection fails (a server restart, say); without it pg throws. */
+  onError?: (err: Error) => void;
 }
 
 export const DEFAULT_POSTGRES_STORAGE_OPTIONS = {
@@ -79,6 +81,9 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     connectionString: options.connectionString,
     max: maxConnections,
     ...(schema === undefined ? {} : { options: `-c search_path=${quoteIdent(schema)}` }),
+  });
+  pool.on('error', (err) => {
+    options.onError?.(err);
   });
   try {
     await migrate(pool);
