@@ -4,10 +4,11 @@ import {
   hashSecret,
   verifyPassword,
 } from '../../domain/credentials.js';
-import { ApiError } from '../../errors/index.js';
+import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import { StorageConflictError, type Repositories, type UserRecord } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
+import { usernameTaken } from '../users/schemas.js';
 import type { LoginInput, RegisterInput } from './schemas.js';
 
 /** Accounts of people: register, log in with a password, log out. */
@@ -49,23 +50,9 @@ export function createAuthService(deps: ServiceDeps) {
       } catch (err) {
         if (err instanceof StorageConflictError) {
           const taken = await storage.users.findByEmail(input.email.toLowerCase());
-          throw new ApiError('INVALID_FORM_BODY', {
-            errors: taken
-              ? {
-                  email: {
-                    _errors: [
-                      { code: 'EMAIL_ALREADY_REGISTERED', message: 'Email is already registered.' },
-                    ],
-                  },
-                }
-              : {
-                  username: {
-                    _errors: [
-                      { code: 'USERNAME_ALREADY_TAKEN', message: 'Username is unavailable.' },
-                    ],
-                  },
-                },
-          });
+          throw taken
+            ? invalidField(['email'], 'EMAIL_ALREADY_REGISTERED', 'Email is already registered.')
+            : usernameTaken();
         }
         throw err;
       }

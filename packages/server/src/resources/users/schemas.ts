@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { invalidField } from '../../errors/index.js';
 
 /** Usernames of people: 2–32 of a–z, 0–9, `_` and `.`, without two dots in a row. */
 export const HumanUsername = z
@@ -24,6 +25,15 @@ export const BotUsername = z
     (name) => !['everyone', 'here'].includes(name.trim().toLowerCase()),
     'Username is reserved.',
   );
+
+/** The 50035 a taken username gets, wherever a name is chosen. */
+export function usernameTaken() {
+  return invalidField(
+    ['username'],
+    'USERNAME_ALREADY_TAKEN',
+    'Username is unavailable. Try adding numbers, letters, underscores _ , or periods.',
+  );
+}
 
 export const GlobalName = z.string().min(1).max(32);
 

@@ -4,7 +4,12 @@ import { ApiError, fieldErrorTree, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import { StorageConflictError, type UserPatch, type UserRecord } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { BotUsername, HumanUsername, type ModifyCurrentUserInput } from './schemas.js';
+import {
+  BotUsername,
+  HumanUsername,
+  usernameTaken,
+  type ModifyCurrentUserInput,
+} from './schemas.js';
 import { serializeCurrentUser, serializeUser } from './serialize.js';
 
 /** The user-facing operations on users (GET/PATCH /users/@me, GET /users/{id}). */
@@ -69,11 +74,7 @@ export function createUserService(deps: ServiceDeps) {
         updated = await storage.users.update(user.id, patch);
       } catch (err) {
         if (err instanceof StorageConflictError) {
-          throw invalidField(
-            ['username'],
-            'USERNAME_ALREADY_TAKEN',
-            'Username is unavailable. Try adding numbers, letters, underscores _ , or periods.',
-          );
+          throw usernameTaken();
         }
         throw err;
       }
