@@ -24,14 +24,38 @@ import { createApplicationService } from './resources/applications/service.js';
 import { registerAuditLogRoutes } from './resources/auditLog/routes.js';
 import { createAuditLogService } from './resources/auditLog/service.js';
 import { registerAuthRoutes } from './resources/auth/routes.js';
+import { registerChannelRoutes } from './resources/channels/routes.js';
+import { createOverwriteService } from './resources/channels/overwrites.js';
+import { createChannelPositionService } from './resources/channels/positions.js';
+import { createChannelService } from './resources/channels/service.js';
+import { createVoiceStatusService } from './resources/channels/voiceStatus.js';
+import { registerBanRoutes } from './resources/bans/routes.js';
+import { createBanService } from './resources/bans/service.js';
 import { createAuthService } from './resources/auth/service.js';
 import type { ServiceDeps } from './resources/deps.js';
+import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/routes.js';
+import { createEmojiService } from './resources/emojis/service.js';
 import { registerGatewayRoutes } from './resources/gateway/routes.js';
 import {
   DEFAULT_SESSION_START_LIMIT,
   createSessionStartLimit,
 } from './resources/gateway/sessionStartLimit.js';
+import { createGuildManageService } from './resources/guilds/manage.js';
+import { createMyGuildsService } from './resources/guilds/myGuilds.js';
+import { registerGuildRoutes } from './resources/guilds/routes.js';
 import { createGuildService } from './resources/guilds/service.js';
+import { createPruneService } from './resources/members/prune.js';
+import { registerMemberRoutes } from './resources/members/routes.js';
+import { createMemberService } from './resources/members/service.js';
+import { registerRoleRoutes } from './resources/roles/routes.js';
+import { createRoleService } from './resources/roles/service.js';
+import {
+  registerScheduledEventCdnRoutes,
+  registerScheduledEventRoutes,
+} from './resources/scheduledEvents/routes.js';
+import { createScheduledEventService } from './resources/scheduledEvents/service.js';
+import { registerStickerCdnRoutes, registerStickerRoutes } from './resources/stickers/routes.js';
+import { createStickerService } from './resources/stickers/service.js';
 import { createMetrics, instrument } from './resources/system/metrics.js';
 import { registerSystemRoutes } from './resources/system/routes.js';
 import { registerUserRoutes } from './resources/users/routes.js';
@@ -85,7 +109,20 @@ function createServices(deps: ServiceDeps) {
     auth: createAuthService(deps),
     applications: createApplicationService(deps),
     guilds: createGuildService(deps),
+    guildManage: createGuildManageService(deps),
+    myGuilds: createMyGuildsService(deps),
+    channels: createChannelService(deps),
+    channelPositions: createChannelPositionService(deps),
+    overwrites: createOverwriteService(deps),
+    voiceStatus: createVoiceStatusService(deps),
     auditLog: createAuditLogService(deps),
+    roles: createRoleService(deps),
+    members: createMemberService(deps),
+    prune: createPruneService(deps),
+    bans: createBanService(deps),
+    emojis: createEmojiService(deps),
+    stickers: createStickerService(deps),
+    scheduledEvents: createScheduledEventService(deps),
   };
 }
 
@@ -174,6 +211,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   const gatewayUrl = () => `${baseUrl().replace(/^http/, 'ws')}/gateway`;
 
   registerSystemRoutes(http, { storage, blobs, metrics });
+  registerEmojiCdnRoutes(http, { storage, blobs });
+  registerStickerCdnRoutes(http, { storage, blobs });
+  registerScheduledEventCdnRoutes(http, { storage, blobs });
   await http.register(
     (api, _opts, done) => {
       registerUserRoutes(api, services.users);
@@ -181,6 +221,14 @@ export async function createApp(options: AppOptions): Promise<App> {
       registerAuthRoutes(api, services.auth);
       registerGatewayRoutes(api, { storage, sessionStartLimit, gatewayUrl });
       registerAuditLogRoutes(api, services.auditLog);
+      registerGuildRoutes(api, services, { storage, blobs });
+      registerChannelRoutes(api, { ...services, positions: services.channelPositions });
+      registerRoleRoutes(api, services.roles);
+      registerMemberRoutes(api, services);
+      registerBanRoutes(api, services.bans);
+      registerEmojiRoutes(api, services.emojis);
+      registerStickerRoutes(api, services.stickers);
+      registerScheduledEventRoutes(api, services.scheduledEvents);
       done();
     },
     { prefix: API_PREFIX },

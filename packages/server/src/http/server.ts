@@ -54,10 +54,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     routerOptions: ROUTER_OPTIONS,
     // Malformed percent-encoding or an oversized path parameter: the platform's 404 body.
     frameworkErrors: (err, request, reply: FastifyReply) => {
-      const response = toErrorResponse(
-        new ApiError('NOT_FOUND', { cause: err }),
-        String(request.id),
-      );
+      const response = toErrorResponse(new ApiError('NOT_FOUND', { cause: err }), request.id);
       void reply.status(response.status).send(response.body);
     },
     trustProxy: options.trustProxy,

@@ -68,10 +68,13 @@ export interface ApplicationRecord {
   eventWebhooksUrl: string | null;
   tags: string[];
   createdAt: number;
+  /** Marked by its owner as using large bot sharding (GET /users/@me/guilds `shard` rule). */
+  largeBotSharding: boolean;
 }
 
 export type NewApplication = Omit<
   ApplicationRecord,
+  | 'largeBotSharding'
   | 'description'
   | 'icon'
   | 'flags'
@@ -98,6 +101,7 @@ export type ApplicationPatch = Partial<
     | 'interactionsEndpointUrl'
     | 'eventWebhooksUrl'
     | 'tags'
+    | 'largeBotSharding'
   >
 >;
 
@@ -124,6 +128,36 @@ export interface GuildRecord {
   features: string[];
   preferredLocale: string;
   createdAt: number;
+  banner: string | null;
+  splash: string | null;
+  afkChannelId: string | null;
+  afkTimeout: number;
+  systemChannelId: string | null;
+  systemChannelFlags: number;
+  rulesChannelId: string | null;
+  publicUpdatesChannelId: string | null;
+  verificationLevel: number;
+  defaultMessageNotifications: number;
+  explicitContentFilter: number;
+  premiumProgressBarEnabled: boolean;
+}
+
+/** A guild as created: the settings take the platform's defaults unless given. */
+export type NewGuild = Pick<
+  GuildRecord,
+  'id' | 'name' | 'icon' | 'description' | 'ownerId' | 'features' | 'preferredLocale' | 'createdAt'
+> &
+  Partial<GuildRecord>;
+
+export type GuildPatch = Partial<Omit<GuildRecord, 'id' | 'createdAt'>>;
+
+/** Paging and the large-bot-sharding filter of GET /users/@me/guilds. */
+export interface GuildListOptions {
+  before?: string;
+  after?: string;
+  limit?: number;
+  /** Only guilds with `(id >> 22) % count === index`. */
+  shard?: { index: number; count: number };
 }
 
 export interface RoleRecord {
@@ -139,7 +173,36 @@ export interface RoleRecord {
   /** Set on the managed role of a bot added to the guild. */
   botUserId: string | null;
   flags: number;
+  /** Gradient colours (ENHANCED_ROLE_COLORS); `color` is the primary one. */
+  secondaryColor: number | null;
+  tertiaryColor: number | null;
+  /** Role icon image hash (blob store), or null. */
+  icon: string | null;
+  unicodeEmoji: string | null;
 }
+
+/** A role as created: the extra colours, icon and emoji start empty unless given. */
+export type NewRole = Omit<
+  RoleRecord,
+  'secondaryColor' | 'tertiaryColor' | 'icon' | 'unicodeEmoji'
+> &
+  Partial<RoleRecord>;
+
+export type RolePatch = Partial<
+  Pick<
+    RoleRecord,
+    | 'name'
+    | 'permissions'
+    | 'position'
+    | 'color'
+    | 'secondaryColor'
+    | 'tertiaryColor'
+    | 'hoist'
+    | 'mentionable'
+    | 'icon'
+    | 'unicodeEmoji'
+  >
+>;
 
 export interface ChannelRecord {
   id: string;
@@ -156,7 +219,28 @@ export interface ChannelRecord {
   flags: number;
   lastMessageId: string | null;
   createdAt: number;
+  /** The application that made the channel (nullable on the wire; null for guild channels). */
+  applicationId: string | null;
 }
+
+export type NewChannelRecord = Omit<ChannelRecord, 'applicationId'> &
+  Partial<Pick<ChannelRecord, 'applicationId'>>;
+
+export type ChannelPatch = Partial<
+  Pick<
+    ChannelRecord,
+    | 'type'
+    | 'name'
+    | 'position'
+    | 'parentId'
+    | 'topic'
+    | 'nsfw'
+    | 'rateLimitPerUser'
+    | 'bitrate'
+    | 'userLimit'
+    | 'flags'
+  >
+>;
 
 export interface MemberRecord {
   guildId: string;
@@ -182,6 +266,37 @@ export type NewMember = Omit<
   'avatar' | 'banner' | 'bio' | 'communicationDisabledUntil' | 'pending'
 > &
   Partial<MemberRecord>;
+
+export type MemberPatch = Partial<
+  Pick<
+    MemberRecord,
+    | 'nick'
+    | 'deaf'
+    | 'mute'
+    | 'flags'
+    | 'avatar'
+    | 'banner'
+    | 'bio'
+    | 'communicationDisabledUntil'
+    | 'pending'
+  >
+>;
+
+/** A guild ban. */
+export interface BanRecord {
+  guildId: string;
+  userId: string;
+  reason: string | null;
+  /** The message-deletion window asked for, kept until messages exist to delete. */
+  deleteMessageSeconds: number;
+  createdAt: number;
+}
+
+export interface BanQuery {
+  limit: number;
+  before?: string;
+  after?: string;
+}
 
 export interface UserRepository {
   create(user: NewUser): Promise<UserRecord>;
@@ -210,21 +325,41 @@ export interface TokenRepository {
 }
 
 export interface GuildRepository {
-  create(guild: GuildRecord): Promise<GuildRecord>;
+  create(guild: NewGuild): Promise<GuildRecord>;
   findById(id: string): Promise<GuildRecord | null>;
-  listForUser(userId: string): Promise<GuildRecord[]>;
+  /** The user's guilds by id, oldest first (the last `limit` below `before` when only it is given). */
+  listForUser(userId: string, options?: GuildListOptions): Promise<GuildRecord[]>;
   countForUser(userId: string): Promise<number>;
+  update(id: string, patch: GuildPatch): Promise<GuildRecord | null>;
+  /** Deletes the guild and, by cascade, everything in it; returns whether it existed. */
+  delete(id: string): Promise<boolean>;
+  /** Member counts of the given guilds (guilds without members are absent). */
+  memberCounts(guildIds: readonly string[]): Promise<Map<string, number>>;
 }
 
 export interface RoleRepository {
-  create(role: RoleRecord): Promise<RoleRecord>;
+  create(role: NewRole): Promise<RoleRecord>;
+  /** By position, then id. */
   listByGuild(guildId: string): Promise<RoleRecord[]>;
+  findById(guildId: string, roleId: string): Promise<RoleRecord | null>;
+  update(guildId: string, roleId: string, patch: RolePatch): Promise<RoleRecord | null>;
+  /** Deletes the role (members lose it); returns whether it existed. */
+  delete(guildId: string, roleId: string): Promise<boolean>;
+  setPositions(
+    guildId: string,
+    positions: readonly { id: string; position: number }[],
+  ): Promise<void>;
+  /** Members per role, for the roles that have any. */
+  memberCounts(guildId: string): Promise<Map<string, number>>;
 }
 
 export interface ChannelRepository {
-  create(channel: ChannelRecord): Promise<ChannelRecord>;
+  create(channel: NewChannelRecord): Promise<ChannelRecord>;
   findById(id: string): Promise<ChannelRecord | null>;
   listByGuild(guildId: string): Promise<ChannelRecord[]>;
+  update(id: string, patch: ChannelPatch): Promise<ChannelRecord | null>;
+  /** Deletes one channel (children of a category lose their parent); returns whether it existed. */
+  delete(id: string): Promise<boolean>;
 }
 
 export interface MemberRepository {
@@ -232,6 +367,30 @@ export interface MemberRepository {
   add(member: NewMember): Promise<MemberRecord>;
   find(guildId: string, userId: string): Promise<MemberRecord | null>;
   listByGuild(guildId: string, options: { limit: number; after?: string }): Promise<MemberRecord[]>;
+  update(guildId: string, userId: string, patch: MemberPatch): Promise<MemberRecord | null>;
+  /** Removes members with their roles; returns how many there were. */
+  remove(guildId: string, userIds: readonly string[]): Promise<number>;
+  /** Gives a role; returns whether the member lacked it. */
+  addRole(guildId: string, userId: string, roleId: string): Promise<boolean>;
+  /** Takes a role away; returns whether the member had it. */
+  removeRole(guildId: string, userId: string, roleId: string): Promise<boolean>;
+  /** Members whose username, global name or nick starts with `query`, ignoring case. */
+  search(guildId: string, options: { query: string; limit: number }): Promise<MemberRecord[]>;
+  /** Ids of members who joined before `joinedBefore` and hold no role outside `includeRoleIds`. */
+  listPrunable(
+    guildId: string,
+    options: { joinedBefore: number; includeRoleIds: readonly string[] },
+  ): Promise<string[]>;
+}
+
+export interface BanRepository {
+  /** Creates a ban; false (nothing changed) when the user is already banned. */
+  create(ban: BanRecord): Promise<boolean>;
+  find(guildId: string, userId: string): Promise<BanRecord | null>;
+  /** By user id ascending; `before` without `after` gives the last `limit` below it. */
+  list(guildId: string, query: BanQuery): Promise<BanRecord[]>;
+  /** Returns whether the ban existed. */
+  delete(guildId: string, userId: string): Promise<boolean>;
 }
 
 /** A channel permission overwrite: type 0 targets a role, 1 a member. */
@@ -251,6 +410,20 @@ export interface OverwriteRepository {
   put(overwrite: OverwriteRecord): Promise<boolean>;
   /** Returns whether one existed. */
   delete(channelId: string, targetId: string): Promise<boolean>;
+}
+
+/** A voice channel's status: ephemeral, never a field of the channel object (spec). */
+export interface VoiceStatusRecord {
+  channelId: string;
+  status: string;
+  updatedAt: number;
+}
+
+export interface VoiceStatusRepository {
+  find(channelId: string): Promise<VoiceStatusRecord | null>;
+  put(record: VoiceStatusRecord): Promise<void>;
+  /** Returns whether there was a status. */
+  delete(channelId: string): Promise<boolean>;
 }
 
 /** One audit log entry; `changes` and `options` follow the wire shapes. */
@@ -279,6 +452,88 @@ export interface AuditLogRepository {
   list(guildId: string, query: AuditLogQuery): Promise<AuditLogEntryRecord[]>;
 }
 
+/** A guild's custom emoji; its image is in the blob store under `emojis/{id}`. */
+export interface EmojiRecord {
+  id: string;
+  guildId: string;
+  name: string;
+  creatorId: string | null;
+  animated: boolean;
+  /** Roles allowed to use it; empty means everyone. */
+  roleIds: string[];
+  available: boolean;
+  createdAt: number;
+}
+
+export type EmojiPatch = Partial<Pick<EmojiRecord, 'name' | 'roleIds'>>;
+
+export interface EmojiRepository {
+  create(emoji: EmojiRecord): Promise<EmojiRecord>;
+  findById(id: string): Promise<EmojiRecord | null>;
+  listByGuild(guildId: string): Promise<EmojiRecord[]>;
+  update(id: string, patch: EmojiPatch): Promise<EmojiRecord | null>;
+  /** Returns whether it existed. */
+  delete(id: string): Promise<boolean>;
+}
+
+/** A guild sticker; its file is in the blob store under `stickers/{id}`. */
+export interface StickerRecord {
+  id: string;
+  guildId: string;
+  name: string;
+  description: string | null;
+  tags: string;
+  /** 1 PNG, 2 APNG, 3 LOTTIE, 4 GIF. */
+  formatType: number;
+  creatorId: string | null;
+  available: boolean;
+  createdAt: number;
+}
+
+export type StickerPatch = Partial<Pick<StickerRecord, 'name' | 'description' | 'tags'>>;
+
+export interface StickerRepository {
+  create(sticker: StickerRecord): Promise<StickerRecord>;
+  findById(id: string): Promise<StickerRecord | null>;
+  listByGuild(guildId: string): Promise<StickerRecord[]>;
+  update(id: string, patch: StickerPatch): Promise<StickerRecord | null>;
+  /** Returns whether it existed. */
+  delete(id: string): Promise<boolean>;
+}
+
+/** A guild scheduled event; times are epoch ms. */
+export interface ScheduledEventRecord {
+  id: string;
+  guildId: string;
+  channelId: string | null;
+  creatorId: string | null;
+  name: string;
+  description: string | null;
+  /** Cover image hash, or null. */
+  image: string | null;
+  scheduledStartTime: number;
+  scheduledEndTime: number | null;
+  privacyLevel: number;
+  status: number;
+  entityType: number;
+  /** entity_metadata.location of an EXTERNAL event. */
+  location: string | null;
+  createdAt: number;
+}
+
+export type ScheduledEventPatch = Partial<
+  Omit<ScheduledEventRecord, 'id' | 'guildId' | 'creatorId' | 'createdAt'>
+>;
+
+export interface ScheduledEventRepository {
+  create(event: ScheduledEventRecord): Promise<ScheduledEventRecord>;
+  findById(id: string): Promise<ScheduledEventRecord | null>;
+  listByGuild(guildId: string): Promise<ScheduledEventRecord[]>;
+  update(id: string, patch: ScheduledEventPatch): Promise<ScheduledEventRecord | null>;
+  /** Returns whether it existed. */
+  delete(id: string): Promise<boolean>;
+}
+
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
   readonly users: UserRepository;
@@ -288,8 +543,13 @@ export interface Repositories {
   readonly roles: RoleRepository;
   readonly channels: ChannelRepository;
   readonly members: MemberRepository;
+  readonly bans: BanRepository;
   readonly overwrites: OverwriteRepository;
+  readonly voiceStatus: VoiceStatusRepository;
   readonly auditLog: AuditLogRepository;
+  readonly emojis: EmojiRepository;
+  readonly stickers: StickerRepository;
+  readonly scheduledEvents: ScheduledEventRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';

@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
-import { ApplicationIdParams, CreateApplicationBody, ModifyApplicationBody } from './schemas.js';
+import {
+  ApplicationIdParams,
+  CreateApplicationBody,
+  ModifyApplicationBody,
+  ModifyOwnedApplicationBody,
+} from './schemas.js';
 import type { ApplicationService } from './service.js';
 
 /**
@@ -54,7 +59,7 @@ export function registerApplicationRoutes(
     applications.modify(
       principalOf(request),
       parseInput(ApplicationIdParams, request.params).application_id,
-      parseInput(ModifyApplicationBody, request.body ?? {}),
+      parseInput(ModifyOwnedApplicationBody, request.body ?? {}),
     ),
   );
 

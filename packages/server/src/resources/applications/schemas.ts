@@ -29,7 +29,17 @@ export const ModifyApplicationBody = z.object({
   event_webhooks_url: HttpUrl.nullable().optional(),
   tags: z.array(z.string().min(1).max(20)).max(5).nullable().optional(),
 });
-export type ModifyApplicationInput = z.infer<typeof ModifyApplicationBody>;
+export type ModifyApplicationInput = z.infer<typeof ModifyApplicationBody> & {
+  large_bot_sharding?: boolean | undefined;
+};
+
+/**
+ * PATCH /applications/{id} by the owner (session) may also mark the app as using large bot
+ * sharding, which turns on the `shard` rule of GET /users/@me/guilds. It is shown nowhere.
+ */
+export const ModifyOwnedApplicationBody = ModifyApplicationBody.extend({
+  large_bot_sharding: z.boolean().optional(),
+});
 
 export const CreateApplicationBody = z.object({
   // The name is also the bot's username, so it follows the bot username rules.

@@ -155,6 +155,9 @@ export function createApplicationService(deps: ServiceDeps) {
       }
       if (input.event_webhooks_url !== undefined) patch.eventWebhooksUrl = input.event_webhooks_url;
       if (input.tags !== undefined) patch.tags = [...new Set(input.tags ?? [])];
+      if (input.large_bot_sharding !== undefined && principal.kind === 'session') {
+        patch.largeBotSharding = input.large_bot_sharding;
+      }
       if (input.icon !== undefined) {
         if (input.icon === null) patch.icon = null;
         else {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Storage } from '../../storage/index.js';
 import { principalOf } from '../../http/server.js';
-import type { SessionStartLimit } from './sessionStartLimit.js';
+import { LARGE_BOT_SHARDING_MAX_CONCURRENCY, type SessionStartLimit } from './sessionStartLimit.js';
 
 export interface GatewayRouteOptions {
   storage: Storage;
@@ -20,14 +20,19 @@ export function registerGatewayRoutes(app: FastifyInstance, options: GatewayRout
 
   app.get('/gateway/bot', { config: { auth: ['bot'] } }, async (request) => {
     const principal = principalOf(request);
-    const [guildCount, sessionStart] = await Promise.all([
+    const [guildCount, sessionStart, application] = await Promise.all([
       storage.guilds.countForUser(principal.user.id),
       sessionStartLimit.read(principal.user.id),
+      principal.applicationId === null
+        ? null
+        : storage.applications.findById(principal.applicationId),
     ]);
     return {
       url: gatewayUrl(),
       shards: Math.max(1, Math.ceil(guildCount / GUILDS_PER_SHARD)),
-      session_start_limit: sessionStart,
+      session_start_limit: application?.largeBotSharding
+        ? { ...sessionStart, max_concurrency: LARGE_BOT_SHARDING_MAX_CONCURRENCY }
+        : sessionStart,
     };
   });
 }

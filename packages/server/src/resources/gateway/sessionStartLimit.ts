@@ -14,6 +14,12 @@ export const DEFAULT_SESSION_START_LIMIT = {
   maxConcurrency: 1,
 } as const satisfies Partial<SessionStartLimitOptions>;
 
+/**
+ * The max_concurrency of a bot whose application uses large bot sharding (api-facts §3.2: large
+ * bots identify in buckets of 16). GET /users/@me/guilds checks its `shard` against it.
+ */
+export const LARGE_BOT_SHARDING_MAX_CONCURRENCY = 16;
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**

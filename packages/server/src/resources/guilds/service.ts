@@ -1,6 +1,12 @@
 import { ChannelTypes, PermissionFlags, isSnowflake } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
-import { type ChannelRecord, type GuildRecord, type RoleRecord } from '../../storage/index.js';
+import type {
+  ChannelRecord,
+  GuildRecord,
+  OverwriteRecord,
+  RoleRecord,
+} from '../../storage/index.js';
+import { DEFAULT_BITRATE, isVoiceType, type GuildChannelType } from '../channels/rules.js';
 import type { ServiceDeps } from '../deps.js';
 
 const P = PermissionFlags;
@@ -34,9 +40,52 @@ export const DEFAULT_EVERYONE_PERMISSIONS =
   P.SEND_POLLS |
   P.USE_EXTERNAL_APPS;
 
+/** A channel of a new guild. `ref`/`parentRef` are the body's placeholder ids (POST /guilds). */
 export interface NewChannel {
   name: string;
-  type: 'text' | 'voice' | 'category';
+  type: 'text' | 'voice' | 'category' | GuildChannelType;
+  ref?: string;
+  /** The `ref` of a category listed earlier. */
+  parentRef?: string;
+  topic?: string | null;
+  nsfw?: boolean;
+  rateLimitPerUser?: number;
+  bitrate?: number;
+  userLimit?: number;
+  /** Role overwrites by role `ref` (the @everyone placeholder included). */
+  overwrites?: { roleRef: string; allow: bigint; deny: bigint }[];
+}
+
+/** A role of a new guild; the first one given edits @everyone (the platform's rule). */
+export interface NewGuildRole {
+  ref?: string;
+  name?: string;
+  permissions?: bigint;
+  color?: number;
+  hoist?: boolean;
+  mentionable?: boolean;
+}
+
+/** Everything a new guild may start with (POST /guilds, the CLI, the demo). */
+export interface NewGuildInput {
+  ownerId: string;
+  name: string;
+  channels: NewChannel[];
+  icon?: string | null;
+  roles?: NewGuildRole[];
+  settings?: Partial<
+    Pick<
+      GuildRecord,
+      | 'verificationLevel'
+      | 'defaultMessageNotifications'
+      | 'explicitContentFilter'
+      | 'afkTimeout'
+      | 'systemChannelFlags'
+    >
+  >;
+  /** Channel `ref`s for the AFK and system channels. */
+  afkChannelRef?: string;
+  systemChannelRef?: string;
 }
 
 const CHANNEL_TYPE = {
@@ -44,6 +93,9 @@ const CHANNEL_TYPE = {
   voice: ChannelTypes.GUILD_VOICE,
   category: ChannelTypes.GUILD_CATEGORY,
 } as const;
+
+/** Guilds a user may be in before creating another is refused (30001). */
+export const MAX_GUILDS_PER_USER = 100;
 
 export interface CreatedGuild {
   guild: GuildRecord;
@@ -56,32 +108,47 @@ export function createGuildService(deps: ServiceDeps) {
   const { storage, clock, ids } = deps;
 
   return {
-    /** A guild with its @everyone role, the given channels, and its owner as first member. */
-    async create(input: {
-      ownerId: string;
-      name: string;
-      channels: NewChannel[];
-    }): Promise<CreatedGuild> {
+    /**
+     * A guild with its @everyone role, the given roles and channels, and its owner as first
+     * member. Placeholder refs are checked by the caller (see create.ts); unknown ones are ignored.
+     */
+    async create(input: NewGuildInput): Promise<CreatedGuild> {
       return storage.transaction(async (tx) => {
         const owner = await tx.users.findById(input.ownerId);
         if (owner === null || owner.bot) throw new ApiError('UNKNOWN_USER');
+        if ((await tx.guilds.countForUser(owner.id)) >= MAX_GUILDS_PER_USER) {
+          throw new ApiError('MAX_GUILDS');
+        }
         const now = clock.now();
+        const guildId = ids();
+        const [everyoneTemplate, ...roleTemplates] = input.roles ?? [];
+        const roleIds = new Map<string, string>();
+        if (everyoneTemplate?.ref !== undefined) roleIds.set(everyoneTemplate.ref, guildId);
+        const channelIds = new Map<string, string>();
+        for (const channel of input.channels) {
+          if (channel.ref !== undefined) channelIds.set(channel.ref, ids());
+        }
+        const refOf = (ref: string | undefined) =>
+          ref === undefined ? null : (channelIds.get(ref) ?? null);
         const guild = await tx.guilds.create({
-          id: ids(),
+          id: guildId,
           name: input.name,
-          icon: null,
+          icon: input.icon ?? null,
           description: null,
           ownerId: owner.id,
           features: [],
           preferredLocale: 'en-US',
           createdAt: now,
+          ...input.settings,
+          afkChannelId: refOf(input.afkChannelRef),
+          systemChannelId: refOf(input.systemChannelRef),
         });
         // @everyone shares the guild's id, as on the platform.
         const everyone = await tx.roles.create({
           id: guild.id,
           guildId: guild.id,
           name: '@everyone',
-          permissions: DEFAULT_EVERYONE_PERMISSIONS,
+          permissions: everyoneTemplate?.permissions ?? DEFAULT_EVERYONE_PERMISSIONS,
           position: 0,
           color: 0,
           hoist: false,
@@ -90,27 +157,57 @@ export function createGuildService(deps: ServiceDeps) {
           botUserId: null,
           flags: 0,
         });
+        for (const [index, template] of roleTemplates.entries()) {
+          const role = await tx.roles.create({
+            id: ids(),
+            guildId: guild.id,
+            name: template.name ?? 'new role',
+            permissions: template.permissions ?? 0n,
+            position: index + 1,
+            color: template.color ?? 0,
+            hoist: template.hoist ?? false,
+            mentionable: template.mentionable ?? false,
+            managed: false,
+            botUserId: null,
+            flags: 0,
+          });
+          if (template.ref !== undefined) roleIds.set(template.ref, role.id);
+        }
         const channels: ChannelRecord[] = [];
         for (const [position, channel] of input.channels.entries()) {
-          const voice = channel.type === 'voice';
+          const type = typeof channel.type === 'number' ? channel.type : CHANNEL_TYPE[channel.type];
+          const voice = isVoiceType(type);
+          const id = (channel.ref === undefined ? undefined : channelIds.get(channel.ref)) ?? ids();
           channels.push(
             await tx.channels.create({
-              id: ids(),
+              id,
               guildId: guild.id,
-              type: CHANNEL_TYPE[channel.type],
+              type,
               name: channel.name,
               position,
-              parentId: null,
-              topic: null,
-              nsfw: false,
-              rateLimitPerUser: 0,
-              bitrate: voice ? 64000 : null,
-              userLimit: voice ? 0 : null,
+              parentId: refOf(channel.parentRef),
+              topic: channel.topic ?? null,
+              nsfw: channel.nsfw ?? false,
+              rateLimitPerUser: channel.rateLimitPerUser ?? 0,
+              bitrate: voice ? (channel.bitrate ?? DEFAULT_BITRATE) : null,
+              userLimit: voice ? (channel.userLimit ?? 0) : null,
               flags: 0,
               lastMessageId: null,
               createdAt: now,
             }),
           );
+          for (const overwrite of channel.overwrites ?? []) {
+            const targetId = roleIds.get(overwrite.roleRef);
+            if (targetId === undefined) continue;
+            const record: OverwriteRecord = {
+              channelId: id,
+              targetId,
+              type: 0,
+              allow: overwrite.allow,
+              deny: overwrite.deny,
+            };
+            await tx.overwrites.put(record);
+          }
         }
         await tx.members.add({
           guildId: guild.id,

@@ -16,6 +16,13 @@ const ImageParams = z.object({
   file: z.string().regex(/^(?:a_)?[0-9a-f]{32}\.(?:png|jpg|gif|webp)$/),
 });
 
+const GuildMemberImageParams = z.object({
+  guild_id: ImageParams.shape.owner_id,
+  user_id: ImageParams.shape.owner_id,
+  kind: z.enum(['avatars', 'banners']),
+  file: ImageParams.shape.file,
+});
+
 /** Health, metrics, and the image routes (the platform's CDN paths) outside /api. */
 export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteOptions): void {
   const { storage, blobs, metrics } = options;
@@ -34,7 +41,15 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
     reply.type(metrics.contentType).send(await metrics.render()),
   );
 
-  for (const kind of ['avatars', 'banners', 'app-icons'] as const) {
+  // Guild icons, banners and splashes use these routes too, keyed by guild id.
+  for (const kind of [
+    'avatars',
+    'banners',
+    'app-icons',
+    'role-icons',
+    'icons',
+    'splashes',
+  ] as const) {
     app.get(`/${kind}/:owner_id/:file`, { config: { auth: 'none' } }, async (request, reply) => {
       const parsed = ImageParams.safeParse(request.params);
       if (!parsed.success) throw new ApiError('NOT_FOUND');
@@ -46,4 +61,22 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
         .send(blob.bytes);
     });
   }
+
+  // Guild member profiles, in the platform's path shape:
+  // /guilds/{guild_id}/users/{user_id}/avatars|banners/{hash}.png (blobs guild-avatars|banners/).
+  app.get(
+    '/guilds/:guild_id/users/:user_id/:kind/:file',
+    { config: { auth: 'none' } },
+    async (request, reply) => {
+      const parsed = GuildMemberImageParams.safeParse(request.params);
+      if (!parsed.success) throw new ApiError('NOT_FOUND');
+      const { guild_id, user_id, kind, file } = parsed.data;
+      const blob = await blobs.get(`guild-${kind}/${guild_id}/${user_id}/${file}`);
+      if (blob === null) throw new ApiError('NOT_FOUND');
+      return reply
+        .type(blob.contentType)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(blob.bytes);
+    },
+  );
 }

@@ -23,6 +23,7 @@ function toApplication(row: Selectable<ApplicationsTable>): ApplicationRecord {
     eventWebhooksUrl: row.event_webhooks_url,
     tags: jsonArray(row.tags),
     createdAt: int(row.created_at),
+    largeBotSharding: bool(row.large_bot_sharding),
   };
 }
 
@@ -40,6 +41,8 @@ function patchColumns(patch: ApplicationPatch) {
     interactions_endpoint_url: patch.interactionsEndpointUrl,
     event_webhooks_url: patch.eventWebhooksUrl,
     tags: patch.tags && JSON.stringify(patch.tags),
+    large_bot_sharding:
+      patch.largeBotSharding === undefined ? undefined : flag(patch.largeBotSharding),
   };
 }
 

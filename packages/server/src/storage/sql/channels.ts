@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ChannelRecord, ChannelRepository } from '../types.js';
+import type { ChannelPatch, ChannelRecord, ChannelRepository } from '../types.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, idOrNull, int, intOrNull } from './rows.js';
 import type { ChannelsTable, Database } from './schema.js';
@@ -20,10 +20,34 @@ function toChannel(row: Selectable<ChannelsTable>): ChannelRecord {
     flags: int(row.flags),
     lastMessageId: idOrNull(row.last_message_id),
     createdAt: int(row.created_at),
+    applicationId: idOrNull(row.application_id),
+  };
+}
+
+function patchColumns(patch: ChannelPatch) {
+  return {
+    type: patch.type,
+    name: patch.name,
+    position: patch.position,
+    parent_id: patch.parentId,
+    topic: patch.topic,
+    nsfw: patch.nsfw === undefined ? undefined : flag(patch.nsfw),
+    rate_limit_per_user: patch.rateLimitPerUser,
+    bitrate: patch.bitrate,
+    user_limit: patch.userLimit,
+    flags: patch.flags,
   };
 }
 
 export function createChannelRepository(db: Kysely<Database>): ChannelRepository {
+  const findById = async (channelId: string) => {
+    const row = await db
+      .selectFrom('channels')
+      .selectAll()
+      .where('id', '=', channelId)
+      .executeTakeFirst();
+    return row ? toChannel(row) : null;
+  };
   return {
     async create(channel) {
       await conflictsAsStorageErrors(
@@ -44,19 +68,13 @@ export function createChannelRepository(db: Kysely<Database>): ChannelRepository
             flags: channel.flags,
             last_message_id: channel.lastMessageId,
             created_at: channel.createdAt,
+            application_id: channel.applicationId ?? null,
           })
           .execute(),
       );
-      return channel;
+      return { applicationId: null, ...channel };
     },
-    async findById(channelId) {
-      const row = await db
-        .selectFrom('channels')
-        .selectAll()
-        .where('id', '=', channelId)
-        .executeTakeFirst();
-      return row ? toChannel(row) : null;
-    },
+    findById,
     async listByGuild(guildId) {
       const rows = await db
         .selectFrom('channels')
@@ -66,6 +84,17 @@ export function createChannelRepository(db: Kysely<Database>): ChannelRepository
         .orderBy('id')
         .execute();
       return rows.map(toChannel);
+    },
+    async update(channelId, patch) {
+      const columns = patchColumns(patch);
+      if (Object.values(columns).some((v) => v !== undefined)) {
+        await db.updateTable('channels').set(columns).where('id', '=', channelId).execute();
+      }
+      return findById(channelId);
+    },
+    async delete(channelId) {
+      const result = await db.deleteFrom('channels').where('id', '=', channelId).executeTakeFirst();
+      return result.numDeletedRows > 0n;
     },
   };
 }

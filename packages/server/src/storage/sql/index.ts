@@ -3,14 +3,19 @@ import { sql, type Kysely } from 'kysely';
 import type { Repositories, Storage, StorageDialect } from '../types.js';
 import { createApplicationRepository } from './applications.js';
 import { createAuditLogRepository } from './auditLog.js';
+import { createBanRepository } from './bans.js';
 import { createChannelRepository } from './channels.js';
+import { createEmojiRepository } from './emojis.js';
 import { createGuildRepository } from './guilds.js';
 import { createMemberRepository } from './members.js';
 import { createOverwriteRepository } from './overwrites.js';
 import { createRoleRepository } from './roles.js';
+import { createScheduledEventRepository } from './scheduledEvents.js';
 import type { Database } from './schema.js';
+import { createStickerRepository } from './stickers.js';
 import { createTokenRepository } from './tokens.js';
 import { createUserRepository } from './users.js';
+import { createVoiceStatusRepository } from './voiceStatus.js';
 
 export type { Database } from './schema.js';
 
@@ -24,8 +29,13 @@ export function createRepositories(db: Kysely<Database>): Repositories {
     roles: createRoleRepository(db),
     channels: createChannelRepository(db),
     members: createMemberRepository(db),
+    bans: createBanRepository(db),
     overwrites: createOverwriteRepository(db),
+    voiceStatus: createVoiceStatusRepository(db),
     auditLog: createAuditLogRepository(db),
+    emojis: createEmojiRepository(db),
+    stickers: createStickerRepository(db),
+    scheduledEvents: createScheduledEventRepository(db),
   };
 }
 

@@ -1,5 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { MemberRecord, MemberRepository } from '../types.js';
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { MemberPatch, MemberRecord, MemberRepository } from '../types.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, int, intOrNull } from './rows.js';
 import type { Database, MembersTable } from './schema.js';
@@ -22,6 +22,27 @@ function toMember(row: Selectable<MembersTable>, roleIds: string[]): MemberRecor
   };
 }
 
+function toRow(patch: MemberPatch): Updateable<MembersTable> {
+  const row: Updateable<MembersTable> = {};
+  if (patch.nick !== undefined) row.nick = patch.nick;
+  if (patch.deaf !== undefined) row.deaf = flag(patch.deaf);
+  if (patch.mute !== undefined) row.mute = flag(patch.mute);
+  if (patch.flags !== undefined) row.flags = patch.flags;
+  if (patch.avatar !== undefined) row.avatar = patch.avatar;
+  if (patch.banner !== undefined) row.banner = patch.banner;
+  if (patch.bio !== undefined) row.bio = patch.bio;
+  if (patch.communicationDisabledUntil !== undefined) {
+    row.communication_disabled_until = patch.communicationDisabledUntil;
+  }
+  if (patch.pending !== undefined) row.pending = flag(patch.pending);
+  return row;
+}
+
+/** A LIKE pattern matching values that start with `text`, with its wildcards escaped. */
+function prefixPattern(text: string): string {
+  return `${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 export function createMemberRepository(db: Kysely<Database>): MemberRepository {
   const rolesOf = async (guildId: string, userIds: string[]) => {
     const byUser = new Map<string, string[]>();
@@ -39,6 +60,24 @@ export function createMemberRepository(db: Kysely<Database>): MemberRepository {
       byUser.set(id(row.user_id), list);
     }
     return byUser;
+  };
+  const withRoles = async (guildId: string, rows: Selectable<MembersTable>[]) => {
+    const roles = await rolesOf(
+      guildId,
+      rows.map((r) => id(r.user_id)),
+    );
+    return rows.map((r) => toMember(r, roles.get(id(r.user_id)) ?? []));
+  };
+  const find = async (guildId: string, userId: string) => {
+    const row = await db
+      .selectFrom('members')
+      .selectAll()
+      .where('guild_id', '=', guildId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!row) return null;
+    const roles = await rolesOf(guildId, [userId]);
+    return toMember(row, roles.get(userId) ?? []);
   };
   return {
     async add(member) {
@@ -82,26 +121,89 @@ export function createMemberRepository(db: Kysely<Database>): MemberRepository {
         ...member,
       };
     },
-    async find(guildId, userId) {
-      const row = await db
-        .selectFrom('members')
-        .selectAll()
-        .where('guild_id', '=', guildId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      if (!row) return null;
-      const roles = await rolesOf(guildId, [userId]);
-      return toMember(row, roles.get(userId) ?? []);
-    },
+    find,
     async listByGuild(guildId, { limit, after }) {
       let query = db.selectFrom('members').selectAll().where('guild_id', '=', guildId);
       if (after !== undefined) query = query.where('user_id', '>', after);
-      const rows = await query.orderBy('user_id').limit(limit).execute();
-      const roles = await rolesOf(
-        guildId,
-        rows.map((r) => id(r.user_id)),
-      );
-      return rows.map((r) => toMember(r, roles.get(id(r.user_id)) ?? []));
+      return withRoles(guildId, await query.orderBy('user_id').limit(limit).execute());
+    },
+    async update(guildId, userId, patch) {
+      const row = toRow(patch);
+      if (Object.keys(row).length > 0) {
+        await db
+          .updateTable('members')
+          .set(row)
+          .where('guild_id', '=', guildId)
+          .where('user_id', '=', userId)
+          .execute();
+      }
+      return find(guildId, userId);
+    },
+    async remove(guildId, userIds) {
+      if (userIds.length === 0) return 0;
+      // member_roles rows go with the member (ON DELETE CASCADE in 0001).
+      const result = await db
+        .deleteFrom('members')
+        .where('guild_id', '=', guildId)
+        .where('user_id', 'in', [...userIds])
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+    async addRole(guildId, userId, roleId) {
+      const result = await db
+        .insertInto('member_roles')
+        .values({ guild_id: guildId, user_id: userId, role_id: roleId })
+        .onConflict((oc) => oc.columns(['guild_id', 'user_id', 'role_id']).doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+    },
+    async removeRole(guildId, userId, roleId) {
+      const result = await db
+        .deleteFrom('member_roles')
+        .where('guild_id', '=', guildId)
+        .where('user_id', '=', userId)
+        .where('role_id', '=', roleId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+    async search(guildId, { query, limit }) {
+      // lower() on both sides and an explicit ESCAPE behave alike on SQLite and PostgreSQL
+      // (SQLite's lower() folds ASCII letters only).
+      const pattern = prefixPattern(query);
+      const starts = (column: 'users.username' | 'users.global_name' | 'members.nick') =>
+        sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+      const rows = await db
+        .selectFrom('members')
+        .innerJoin('users', 'users.id', 'members.user_id')
+        .selectAll('members')
+        .where('members.guild_id', '=', guildId)
+        .where((eb) =>
+          eb.or([starts('users.username'), starts('users.global_name'), starts('members.nick')]),
+        )
+        .orderBy('members.user_id')
+        .limit(limit)
+        .execute();
+      return withRoles(guildId, rows);
+    },
+    async listPrunable(guildId, { joinedBefore, includeRoleIds }) {
+      const rows = await db
+        .selectFrom('members')
+        .select('user_id')
+        .where('guild_id', '=', guildId)
+        .where('joined_at', '<', joinedBefore)
+        .where((eb) => {
+          let held = eb
+            .selectFrom('member_roles')
+            .select('role_id')
+            .whereRef('member_roles.guild_id', '=', 'members.guild_id')
+            .whereRef('member_roles.user_id', '=', 'members.user_id');
+          if (includeRoleIds.length > 0)
+            held = held.where('role_id', 'not in', [...includeRoleIds]);
+          return eb.not(eb.exists(held));
+        })
+        .orderBy('user_id')
+        .execute();
+      return rows.map((row) => id(row.user_id));
     },
   };
 }

@@ -49,6 +49,7 @@ export interface ApplicationsTable {
   event_webhooks_url: string | null;
   tags: string;
   created_at: Int;
+  large_bot_sharding: Defaulted<number | bigint | string>;
 }
 
 export interface TokensTable {
@@ -154,6 +155,7 @@ export interface BansTable {
   user_id: Id;
   reason: string | null;
   created_at: Int;
+  delete_message_seconds: Defaulted<number | bigint | string>;
 }
 
 export interface EmojisTable {

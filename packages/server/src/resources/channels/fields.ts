@@ -1,0 +1,105 @@
+import { ChannelTypes } from '@guildhall/protocol';
+import { invalidField } from '../../errors/index.js';
+import type { ChannelPatch, ChannelRecord, Repositories } from '../../storage/index.js';
+import {
+  MAX_BITRATE,
+  MAX_USER_LIMIT,
+  hasTopic,
+  isCategory,
+  isVoiceType,
+  maxTopicLength,
+  normaliseChannelName,
+} from './rules.js';
+import type { ModifyChannelInput } from './schemas.js';
+
+/**
+ * Turns the channel fields of a create or modify body into a record patch for a channel of
+ * `type`, checking the rules that depend on the type. Fields a type does not carry are ignored,
+ * as the platform ignores them.
+ */
+export function channelPatch(type: number, input: ModifyChannelInput): ChannelPatch {
+  const patch: ChannelPatch = {};
+  if (input.name !== undefined) {
+    const name = normaliseChannelName(type, input.name);
+    if (name === null) {
+      throw invalidField(['name'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+    }
+    patch.name = name;
+  }
+  if (input.position != null) patch.position = input.position;
+  if (isCategory(type)) return patch;
+  if (input.nsfw != null) patch.nsfw = input.nsfw;
+  if (input.rate_limit_per_user != null) patch.rateLimitPerUser = input.rate_limit_per_user;
+  if (input.topic !== undefined && hasTopic(type)) {
+    const max = maxTopicLength(type);
+    if (input.topic !== null && input.topic.length > max) {
+      throw invalidField(['topic'], 'BASE_TYPE_MAX_LENGTH', `Must be ${max} or fewer in length.`);
+    }
+    patch.topic = input.topic === '' ? null : input.topic;
+  }
+  if (isVoiceType(type)) {
+    const maxBitrate = MAX_BITRATE[type] ?? 96_000;
+    if (input.bitrate != null) {
+      if (input.bitrate > maxBitrate) {
+        throw invalidField(
+          ['bitrate'],
+          'NUMBER_TYPE_MAX',
+          `int value should be less than or equal to ${maxBitrate}.`,
+        );
+      }
+      patch.bitrate = input.bitrate;
+    }
+    const maxUsers = MAX_USER_LIMIT[type] ?? 99;
+    if (input.user_limit != null) {
+      if (input.user_limit > maxUsers) {
+        throw invalidField(
+          ['user_limit'],
+          'NUMBER_TYPE_MAX',
+          `int value should be less than or equal to ${maxUsers}.`,
+        );
+      }
+      patch.userLimit = input.user_limit;
+    }
+  }
+  return patch;
+}
+
+/**
+ * Checks a parent id: a category of the same guild, and never for a category itself. Returns the
+ * parent (null for none).
+ */
+export async function resolveParent(
+  repos: Repositories,
+  request: { guildId: string; type: number; parentId: string | null; path?: (string | number)[] },
+): Promise<ChannelRecord | null> {
+  const path = request.path ?? ['parent_id'];
+  if (request.parentId === null) return null;
+  if (isCategory(request.type)) {
+    throw invalidField(path, 'CHANNEL_PARENT_INVALID', 'A category cannot have a parent.');
+  }
+  const parent = await repos.channels.findById(request.parentId);
+  if (parent?.guildId !== request.guildId || parent.type !== ChannelTypes.GUILD_CATEGORY) {
+    throw invalidField(path, 'CHANNEL_PARENT_INVALID', 'Category does not exist.');
+  }
+  return parent;
+}
+
+/** The fields an audit entry compares (wire names); overwrites only for create and delete. */
+export function auditView(
+  wire: Record<string, unknown>,
+  options: { overwrites: boolean },
+): Record<string, unknown> {
+  const keys = [
+    'name',
+    'type',
+    'position',
+    'topic',
+    'nsfw',
+    'rate_limit_per_user',
+    'bitrate',
+    'user_limit',
+    'parent_id',
+    ...(options.overwrites ? ['permission_overwrites'] : []),
+  ];
+  return Object.fromEntries(keys.filter((key) => key in wire).map((key) => [key, wire[key]]));
+}

@@ -1,0 +1,102 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Snowflake, auditLogReason } from '../../http/schemas.js';
+import { principalOf } from '../../http/server.js';
+import { parseInput } from '../../http/validate.js';
+import type { OverwriteService } from './overwrites.js';
+import type { ChannelPositionService } from './positions.js';
+import {
+  ChannelParams,
+  ChannelPositionsBody,
+  CreateChannelBody,
+  GuildParams,
+  ModifyChannelBody,
+  OverwriteParams,
+  PutOverwriteBody,
+  VoiceStatusBody,
+} from './schemas.js';
+import type { ChannelService } from './service.js';
+import type { VoiceStatusService } from './voiceStatus.js';
+
+export interface ChannelRouteServices {
+  channels: ChannelService;
+  positions: ChannelPositionService;
+  overwrites: OverwriteService;
+  voiceStatus: VoiceStatusService;
+}
+
+const AUTH = { config: { auth: ['bot', 'session'] } } as const;
+
+const reasonOf = (request: FastifyRequest) => auditLogReason(request.headers['x-audit-log-reason']);
+
+/** Guild channels, their overwrites and the voice channel status. */
+export function registerChannelRoutes(app: FastifyInstance, services: ChannelRouteServices): void {
+  const { channels, positions, overwrites, voiceStatus } = services;
+
+  app.get('/guilds/:guild_id/channels', AUTH, (request) =>
+    channels.list(principalOf(request), parseInput(GuildParams, request.params).guild_id),
+  );
+
+  app.post('/guilds/:guild_id/channels', AUTH, async (request, reply) => {
+    const { guild_id } = parseInput(GuildParams, request.params);
+    const input = parseInput(CreateChannelBody, request.body ?? {});
+    const created = await channels.create(principalOf(request), guild_id, {
+      ...input,
+      reason: reasonOf(request),
+    });
+    return reply.status(201).send(created);
+  });
+
+  app.patch('/guilds/:guild_id/channels', AUTH, async (request, reply) => {
+    const { guild_id } = parseInput(GuildParams, request.params);
+    const moves = parseInput(ChannelPositionsBody, request.body ?? []);
+    await positions.modify(principalOf(request), guild_id, { moves, reason: reasonOf(request) });
+    return reply.status(204).send();
+  });
+
+  app.get('/channels/:channel_id', AUTH, (request) =>
+    channels.get(principalOf(request), parseInput(ChannelParams, request.params).channel_id),
+  );
+
+  app.patch('/channels/:channel_id', AUTH, (request) =>
+    channels.modify(principalOf(request), parseInput(ChannelParams, request.params).channel_id, {
+      ...parseInput(ModifyChannelBody, request.body ?? {}),
+      reason: reasonOf(request),
+    }),
+  );
+
+  app.delete('/channels/:channel_id', AUTH, (request) =>
+    channels.delete(
+      principalOf(request),
+      parseInput(ChannelParams, request.params).channel_id,
+      reasonOf(request),
+    ),
+  );
+
+  app.put('/channels/:channel_id/permissions/:overwrite_id', AUTH, async (request, reply) => {
+    const params = parseInput(OverwriteParams, request.params);
+    const input = parseInput(PutOverwriteBody, request.body ?? {});
+    await overwrites.put(
+      principalOf(request),
+      { channelId: params.channel_id, overwriteId: parseInput(Snowflake, params.overwrite_id) },
+      { ...input, reason: reasonOf(request) },
+    );
+    return reply.status(204).send();
+  });
+
+  app.delete('/channels/:channel_id/permissions/:overwrite_id', AUTH, async (request, reply) => {
+    const params = parseInput(OverwriteParams, request.params);
+    await overwrites.delete(
+      principalOf(request),
+      { channelId: params.channel_id, overwriteId: params.overwrite_id },
+      reasonOf(request),
+    );
+    return reply.status(204).send();
+  });
+
+  app.put('/channels/:channel_id/voice-status', AUTH, async (request, reply) => {
+    const { channel_id } = parseInput(ChannelParams, request.params);
+    const { status } = parseInput(VoiceStatusBody, request.body ?? {});
+    await voiceStatus.set(principalOf(request), channel_id, { status, reason: reasonOf(request) });
+    return reply.status(204).send();
+  });
+}

@@ -1,0 +1,60 @@
+import { ChannelTypes } from '@guildhall/protocol';
+
+/**
+ * Field rules of guild channels shared by guild creation (POST /guilds) and the channel routes:
+ * which types exist, how names are normalised, what each type carries.
+ */
+
+/** The guild channel types the platform creates (spec, Channels): text, voice, category, … */
+export const GUILD_CHANNEL_TYPES = [
+  ChannelTypes.GUILD_TEXT,
+  ChannelTypes.GUILD_VOICE,
+  ChannelTypes.GUILD_CATEGORY,
+  ChannelTypes.GUILD_ANNOUNCEMENT,
+  ChannelTypes.GUILD_STAGE_VOICE,
+  ChannelTypes.GUILD_FORUM,
+  ChannelTypes.GUILD_MEDIA,
+] as const;
+
+export type GuildChannelType = (typeof GUILD_CHANNEL_TYPES)[number];
+
+const VOICE_TYPES = new Set<number>([ChannelTypes.GUILD_VOICE, ChannelTypes.GUILD_STAGE_VOICE]);
+const THREAD_ONLY_TYPES = new Set<number>([ChannelTypes.GUILD_FORUM, ChannelTypes.GUILD_MEDIA]);
+/** Channels whose names the platform writes as slugs (lower case, dashes for spaces). */
+const SLUG_NAMED_TYPES = new Set<number>([
+  ChannelTypes.GUILD_TEXT,
+  ChannelTypes.GUILD_ANNOUNCEMENT,
+  ChannelTypes.GUILD_FORUM,
+  ChannelTypes.GUILD_MEDIA,
+]);
+
+export const isVoiceType = (type: number): boolean => VOICE_TYPES.has(type);
+export const isThreadOnlyType = (type: number): boolean => THREAD_ONLY_TYPES.has(type);
+export const isCategory = (type: number): boolean => type === ChannelTypes.GUILD_CATEGORY;
+/** Types with a topic: text, announcement, stage, forum and media. */
+export const hasTopic = (type: number): boolean =>
+  !isCategory(type) && type !== ChannelTypes.GUILD_VOICE;
+
+/** The default bitrate of a new voice or stage channel. */
+export const DEFAULT_BITRATE = 64_000;
+/** Without boosts a guild's voice channels top out at 96 kbps; stage channels at 64 kbps. */
+export const MAX_BITRATE: Record<number, number> = {
+  [ChannelTypes.GUILD_VOICE]: 96_000,
+  [ChannelTypes.GUILD_STAGE_VOICE]: 64_000,
+};
+export const MAX_USER_LIMIT: Record<number, number> = {
+  [ChannelTypes.GUILD_VOICE]: 99,
+  [ChannelTypes.GUILD_STAGE_VOICE]: 10_000,
+};
+/** Topic length: 1024 characters, 4096 for forum and media channels. */
+export const maxTopicLength = (type: number): number => (isThreadOnlyType(type) ? 4096 : 1024);
+
+/**
+ * The name as the platform stores it: trimmed; text-like channels lower-cased with runs of
+ * whitespace turned into one dash. Returns null when nothing is left.
+ */
+export function normaliseChannelName(type: number, name: string): string | null {
+  let normalised = name.trim();
+  if (SLUG_NAMED_TYPES.has(type)) normalised = normalised.toLowerCase().replace(/\s+/g, '-');
+  return normalised.length === 0 ? null : normalised;
+}

@@ -1,0 +1,71 @@
+import { parsePermissions } from '@guildhall/protocol';
+import { z } from 'zod';
+import { Snowflake } from '../../http/schemas.js';
+import { GUILD_CHANNEL_TYPES } from './rules.js';
+
+/** A permission bitset: a decimal string (what discord.js sends) or a JSON integer. */
+export const PermissionBits = z
+  .union([z.string().regex(/^\d{1,64}$/), z.number().int().nonnegative()])
+  .transform((value) => parsePermissions(String(value)));
+
+/** Types 0, 2, 4, 5, 13, 15 and 16; anything else is a 50035 (spec, Channels). */
+export const GuildChannelTypeInput = z.union(GUILD_CHANNEL_TYPES.map((type) => z.literal(type)));
+
+export const OverwriteInput = z.object({
+  id: Snowflake,
+  type: z.union([z.literal(0), z.literal(1)]),
+  allow: PermissionBits.nullable().optional(),
+  deny: PermissionBits.nullable().optional(),
+});
+export type OverwriteInputValue = z.infer<typeof OverwriteInput>;
+
+const channelFields = {
+  topic: z.string().max(4096).nullable().optional(),
+  bitrate: z.number().int().min(8000).nullable().optional(),
+  user_limit: z.number().int().min(0).nullable().optional(),
+  rate_limit_per_user: z.number().int().min(0).max(21_600).nullable().optional(),
+  position: z.number().int().min(0).nullable().optional(),
+  permission_overwrites: z.array(OverwriteInput).max(100).nullable().optional(),
+  parent_id: Snowflake.nullable().optional(),
+  nsfw: z.boolean().nullable().optional(),
+};
+
+export const CreateChannelBody = z.object({
+  name: z.string().min(1).max(100),
+  type: GuildChannelTypeInput.nullable().optional(),
+  ...channelFields,
+});
+export type CreateChannelInput = z.infer<typeof CreateChannelBody>;
+
+export const ModifyChannelBody = z.object({
+  name: z.string().min(1).max(100).optional(),
+  type: GuildChannelTypeInput.optional(),
+  ...channelFields,
+});
+export type ModifyChannelInput = z.infer<typeof ModifyChannelBody>;
+
+export const ChannelPositionsBody = z
+  .array(
+    z.object({
+      id: Snowflake,
+      position: z.number().int().min(0).nullable().optional(),
+      parent_id: Snowflake.nullable().optional(),
+      lock_permissions: z.boolean().nullable().optional(),
+    }),
+  )
+  .min(1)
+  .max(500);
+export type ChannelPositionsInput = z.infer<typeof ChannelPositionsBody>;
+
+export const PutOverwriteBody = z.object({
+  type: z.union([z.literal(0), z.literal(1)]),
+  allow: PermissionBits.nullable().optional(),
+  deny: PermissionBits.nullable().optional(),
+});
+export type PutOverwriteInput = z.infer<typeof PutOverwriteBody>;
+
+export const VoiceStatusBody = z.object({ status: z.string().max(500).nullable() });
+
+export const ChannelParams = z.object({ channel_id: z.string() });
+export const OverwriteParams = z.object({ channel_id: z.string(), overwrite_id: z.string() });
+export const GuildParams = z.object({ guild_id: z.string() });

@@ -1,0 +1,71 @@
+import type { ChannelRecord, OverwriteRecord } from '../../storage/index.js';
+import { DEFAULT_BITRATE, hasTopic, isCategory, isThreadOnlyType, isVoiceType } from './rules.js';
+
+/** An overwrite on the wire: bitsets as decimal strings. */
+export function serializeOverwrite(overwrite: OverwriteRecord) {
+  return {
+    id: overwrite.targetId,
+    type: overwrite.type,
+    allow: overwrite.allow.toString(),
+    deny: overwrite.deny.toString(),
+  };
+}
+
+/**
+ * A guild channel (GuildChannelResponse). Each type carries only its own fields, as the platform
+ * sends them. `application_id` is nullable (spec, Channel object): null for guild channels. The
+ * voice status is ephemeral and never a field here (spec, Events).
+ */
+export function serializeChannel(channel: ChannelRecord, overwrites: readonly OverwriteRecord[]) {
+  const base = {
+    id: channel.id,
+    type: channel.type,
+    guild_id: channel.guildId,
+    name: channel.name ?? '',
+    position: channel.position,
+    flags: channel.flags,
+    parent_id: channel.parentId,
+    permission_overwrites: overwrites.map(serializeOverwrite),
+    application_id: channel.applicationId,
+  };
+  if (isCategory(channel.type)) return base;
+  const common = {
+    ...base,
+    nsfw: channel.nsfw,
+    rate_limit_per_user: channel.rateLimitPerUser,
+    last_message_id: channel.lastMessageId,
+    ...(hasTopic(channel.type) ? { topic: channel.topic } : {}),
+  };
+  if (isVoiceType(channel.type)) {
+    return {
+      ...common,
+      bitrate: channel.bitrate ?? DEFAULT_BITRATE,
+      user_limit: channel.userLimit ?? 0,
+      rtc_region: null,
+    };
+  }
+  if (isThreadOnlyType(channel.type)) {
+    return {
+      ...common,
+      available_tags: [],
+      default_reaction_emoji: null,
+      default_sort_order: null,
+      default_forum_layout: 0,
+      default_thread_rate_limit_per_user: 0,
+    };
+  }
+  return common;
+}
+
+export type ChannelWire = ReturnType<typeof serializeChannel>;
+
+/** Groups overwrites by channel id. */
+export function overwritesByChannel(overwrites: readonly OverwriteRecord[]) {
+  const byChannel = new Map<string, OverwriteRecord[]>();
+  for (const overwrite of overwrites) {
+    const list = byChannel.get(overwrite.channelId) ?? [];
+    list.push(overwrite);
+    byChannel.set(overwrite.channelId, list);
+  }
+  return byChannel;
+}

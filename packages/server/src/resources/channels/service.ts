@@ -1,0 +1,250 @@
+import { AuditLogActions, ChannelTypes, PermissionFlags as P } from '@guildhall/protocol';
+import { CHANNEL_LIST_VISIBILITY_FROM_MS, hasAll } from '../../domain/permissions.js';
+import { invalidField } from '../../errors/index.js';
+import type { Principal } from '../../http/authenticator.js';
+import type { ChannelRecord, OverwriteRecord, Repositories } from '../../storage/index.js';
+import { recordAudit } from '../auditLog/service.js';
+import type { ServiceDeps } from '../deps.js';
+import { loadGuildAccess } from '../guilds/access.js';
+import { diffChanges, snapshotChanges } from '../guilds/changes.js';
+import { assertGrantable, assertOverwriteTargets, loadChannelAccess } from './access.js';
+import { auditView, channelPatch, resolveParent } from './fields.js';
+import { syncOverwrites } from './overwrites.js';
+import { DEFAULT_BITRATE, isVoiceType } from './rules.js';
+import type { CreateChannelInput, ModifyChannelInput, OverwriteInputValue } from './schemas.js';
+import { overwritesByChannel, serializeChannel } from './serialize.js';
+
+/** Text and announcement channels may become each other; no other type change exists. */
+const CONVERTIBLE = new Set<number>([ChannelTypes.GUILD_TEXT, ChannelTypes.GUILD_ANNOUNCEMENT]);
+
+const toRecords = (channelId: string, overwrites: readonly OverwriteInputValue[]) =>
+  overwrites.map((o): OverwriteRecord => ({
+    channelId,
+    targetId: o.id,
+    type: o.type,
+    allow: o.allow ?? 0n,
+    deny: o.deny ?? 0n,
+  }));
+
+/** The guild channel routes: list, create, get, modify and delete. */
+export function createChannelService(deps: ServiceDeps) {
+  const { storage, clock, ids } = deps;
+
+  const audit = (tx: Repositories, entry: Parameters<typeof recordAudit>[2]) =>
+    recordAudit(tx, ids, entry);
+
+  return {
+    /**
+     * GET /guilds/{id}/channels. From November 16, 2026 the channels the caller cannot view are
+     * omitted entirely (spec, Table A); a category stays while any of its channels is visible
+     * (api-facts §10.7). Before that date every channel is listed.
+     */
+    async list(principal: Principal, guildId: string) {
+      const nowMs = clock.now();
+      const access = await loadGuildAccess(storage, { guildId, userId: principal.user.id, nowMs });
+      const channels = await storage.channels.listByGuild(access.guild.id);
+      const byChannel = overwritesByChannel(
+        await storage.overwrites.listByChannels(channels.map((c) => c.id)),
+      );
+      const overwritesOf = (c: ChannelRecord) => byChannel.get(c.id) ?? [];
+      let visible = channels;
+      if (nowMs >= CHANNEL_LIST_VISIBILITY_FROM_MS) {
+        const canView = (c: ChannelRecord) =>
+          hasAll(access.inChannel(c, overwritesOf(c)), P.VIEW_CHANNEL);
+        const parentsOfVisible = new Set(
+          channels.filter((c) => c.parentId !== null && canView(c)).map((c) => c.parentId),
+        );
+        visible = channels.filter((c) => canView(c) || parentsOfVisible.has(c.id));
+      }
+      return visible.map((c) => serializeChannel(c, overwritesOf(c)));
+    },
+
+    /** GET /channels/{id}: VIEW_CHANNEL. */
+    async get(principal: Principal, channelId: string) {
+      const access = await loadChannelAccess(storage, {
+        channelId,
+        userId: principal.user.id,
+        nowMs: clock.now(),
+      });
+      access.require(0n);
+      return serializeChannel(access.channel, access.overwrites);
+    },
+
+    /**
+     * POST /guilds/{id}/channels: MANAGE_CHANNELS. A channel made under a category copies the
+     * category's overwrites unless it brings its own.
+     */
+    async create(
+      principal: Principal,
+      guildId: string,
+      input: CreateChannelInput & { reason: string | null },
+    ) {
+      return storage.transaction(async (tx) => {
+        const access = await loadGuildAccess(tx, {
+          guildId,
+          userId: principal.user.id,
+          nowMs: clock.now(),
+        });
+        access.require(P.MANAGE_CHANNELS);
+        const type = input.type ?? ChannelTypes.GUILD_TEXT;
+        const fields = channelPatch(type, { ...input, type });
+        const parent = await resolveParent(tx, {
+          guildId: access.guild.id,
+          type,
+          parentId: input.parent_id ?? null,
+        });
+        const id = ids();
+        let overwrites: OverwriteRecord[];
+        if (input.permission_overwrites != null) {
+          overwrites = toRecords(id, input.permission_overwrites);
+          await assertOverwriteTargets(tx, access, input.permission_overwrites);
+          assertGrantable(access, access.permissions, overwrites);
+        } else {
+          const inherited = parent === null ? [] : await tx.overwrites.listByChannel(parent.id);
+          overwrites = inherited.map((o) => ({ ...o, channelId: id }));
+        }
+        const existing = await tx.channels.listByGuild(access.guild.id);
+        const channel = await tx.channels.create({
+          id,
+          guildId: access.guild.id,
+          type,
+          name: fields.name ?? '',
+          position:
+            fields.position ?? existing.reduce((max, c) => Math.max(max, c.position + 1), 0),
+          parentId: parent?.id ?? null,
+          topic: fields.topic ?? null,
+          nsfw: fields.nsfw ?? false,
+          rateLimitPerUser: fields.rateLimitPerUser ?? 0,
+          bitrate: isVoiceType(type) ? (fields.bitrate ?? DEFAULT_BITRATE) : null,
+          userLimit: isVoiceType(type) ? (fields.userLimit ?? 0) : null,
+          flags: 0,
+          lastMessageId: null,
+          createdAt: clock.now(),
+        });
+        for (const overwrite of overwrites) await tx.overwrites.put(overwrite);
+        const wire = serializeChannel(channel, overwrites);
+        await audit(tx, {
+          guildId: access.guild.id,
+          userId: principal.user.id,
+          targetId: channel.id,
+          actionType: AuditLogActions.CHANNEL_CREATE,
+          changes: snapshotChanges(auditView(wire, { overwrites: true })),
+          reason: input.reason,
+        });
+        return wire;
+      });
+    },
+
+    /**
+     * PATCH /channels/{id}: MANAGE_CHANNELS in the channel; overwrites also need MANAGE_ROLES and
+     * may hold only bits the caller has in the guild.
+     */
+    async modify(
+      principal: Principal,
+      channelId: string,
+      input: ModifyChannelInput & { reason: string | null },
+    ) {
+      return storage.transaction(async (tx) => {
+        const access = await loadChannelAccess(tx, {
+          channelId,
+          userId: principal.user.id,
+          nowMs: clock.now(),
+        });
+        access.require(P.MANAGE_CHANNELS);
+        const { channel, guild } = access;
+        const type = input.type ?? channel.type;
+        if (type !== channel.type && !(CONVERTIBLE.has(type) && CONVERTIBLE.has(channel.type))) {
+          throw invalidField(
+            ['type'],
+            'CHANNEL_TYPE_INVALID',
+            'Only text and announcement channels can be converted into each other.',
+          );
+        }
+        const patch = channelPatch(type, input);
+        if (type !== channel.type) patch.type = type;
+        if (input.parent_id !== undefined) {
+          const parent = await resolveParent(tx, {
+            guildId: guild.guild.id,
+            type,
+            parentId: input.parent_id,
+          });
+          patch.parentId = parent?.id ?? null;
+        }
+        let nextOverwrites: OverwriteRecord[] | null = null;
+        if (input.permission_overwrites != null) {
+          access.require(P.MANAGE_ROLES);
+          nextOverwrites = toRecords(channel.id, input.permission_overwrites);
+          await assertOverwriteTargets(tx, guild, input.permission_overwrites);
+          assertGrantable(guild, guild.permissions, nextOverwrites);
+        }
+        const before = serializeChannel(channel, access.overwrites);
+        const updated = (await tx.channels.update(channel.id, patch)) ?? channel;
+        const overwrites = nextOverwrites ?? access.overwrites;
+        const after = serializeChannel(updated, overwrites);
+        const changes = diffChanges(
+          auditView(before, { overwrites: false }),
+          auditView(after, { overwrites: false }),
+        );
+        if (changes.length > 0) {
+          await audit(tx, {
+            guildId: guild.guild.id,
+            userId: principal.user.id,
+            targetId: channel.id,
+            actionType: AuditLogActions.CHANNEL_UPDATE,
+            changes,
+            reason: input.reason,
+          });
+        }
+        if (nextOverwrites !== null) {
+          await syncOverwrites(
+            tx,
+            {
+              ids,
+              guildId: guild.guild.id,
+              userId: principal.user.id,
+              reason: input.reason,
+              roleNames: new Map(guild.roles.map((role) => [role.id, role.name])),
+            },
+            { channelId: channel.id, current: access.overwrites, next: nextOverwrites },
+          );
+        }
+        return after;
+      });
+    },
+
+    /** DELETE /channels/{id}: MANAGE_CHANNELS; answers with the channel as it was. */
+    async delete(principal: Principal, channelId: string, reason: string | null) {
+      return storage.transaction(async (tx) => {
+        const access = await loadChannelAccess(tx, {
+          channelId,
+          userId: principal.user.id,
+          nowMs: clock.now(),
+        });
+        access.require(P.MANAGE_CHANNELS);
+        const { channel, guild } = access;
+        const wire = serializeChannel(channel, access.overwrites);
+        await tx.channels.delete(channel.id);
+        // The guild's settings stop pointing at a channel that is gone.
+        const g = guild.guild;
+        const cleared = {
+          ...(g.afkChannelId === channel.id ? { afkChannelId: null } : {}),
+          ...(g.systemChannelId === channel.id ? { systemChannelId: null } : {}),
+          ...(g.rulesChannelId === channel.id ? { rulesChannelId: null } : {}),
+          ...(g.publicUpdatesChannelId === channel.id ? { publicUpdatesChannelId: null } : {}),
+        };
+        if (Object.keys(cleared).length > 0) await tx.guilds.update(g.id, cleared);
+        await audit(tx, {
+          guildId: g.id,
+          userId: principal.user.id,
+          targetId: channel.id,
+          actionType: AuditLogActions.CHANNEL_DELETE,
+          changes: snapshotChanges(auditView(wire, { overwrites: true }), 'old'),
+          reason,
+        });
+        return wire;
+      });
+    },
+  };
+}
+
+export type ChannelService = ReturnType<typeof createChannelService>;

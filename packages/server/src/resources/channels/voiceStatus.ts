@@ -1,0 +1,84 @@
+import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
+import { ApiError } from '../../errors/index.js';
+import type { Principal } from '../../http/authenticator.js';
+import { recordAudit } from '../auditLog/service.js';
+import type { ServiceDeps } from '../deps.js';
+import { loadChannelAccess } from './access.js';
+import { isVoiceType } from './rules.js';
+
+/** Whether a user is connected to a voice channel. */
+export type VoiceConnectionLookup = (
+  userId: string,
+  channelId: string,
+) => boolean | Promise<boolean>;
+
+/**
+ * Voice states arrive with the gateway: until then nobody can be connected to a voice channel,
+ * so this answers false and setting a status always needs MANAGE_CHANNELS as well.
+ */
+export const NO_VOICE_CONNECTIONS: VoiceConnectionLookup = () => false;
+
+export interface VoiceStatusServiceOptions {
+  /** @defaultValue {@link NO_VOICE_CONNECTIONS} */
+  isConnected?: VoiceConnectionLookup;
+}
+
+/**
+ * PUT /channels/{id}/voice-status (spec, Table A): voice and stage channels only. Needs
+ * SET_VOICE_CHANNEL_STATUS, plus MANAGE_CHANNELS when the caller is not connected to the channel.
+ * The status is ephemeral: kept beside the channel, never a field of the channel object. Setting
+ * writes entry 192, clearing 193, each with the status in its options (spec, Audit log events).
+ */
+export function createVoiceStatusService(
+  deps: ServiceDeps,
+  options: VoiceStatusServiceOptions = {},
+) {
+  const { storage, clock, ids } = deps;
+  const isConnected = options.isConnected ?? NO_VOICE_CONNECTIONS;
+  return {
+    async set(
+      principal: Principal,
+      channelId: string,
+      input: { status: string | null; reason: string | null },
+    ): Promise<void> {
+      await storage.transaction(async (tx) => {
+        const access = await loadChannelAccess(tx, {
+          channelId,
+          userId: principal.user.id,
+          nowMs: clock.now(),
+        });
+        const { channel } = access;
+        if (!isVoiceType(channel.type)) throw new ApiError('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
+        const connected = await isConnected(principal.user.id, channel.id);
+        access.require(P.SET_VOICE_CHANNEL_STATUS | (connected ? 0n : P.MANAGE_CHANNELS));
+        const status = input.status === '' ? null : input.status;
+        const entry = {
+          guildId: channel.guildId,
+          userId: principal.user.id,
+          targetId: channel.id,
+          reason: input.reason,
+        };
+        if (status === null) {
+          const previous = await tx.voiceStatus.find(channel.id);
+          // Clearing a channel without a status changes nothing, so nothing is recorded.
+          if (previous === null) return;
+          await tx.voiceStatus.delete(channel.id);
+          await recordAudit(tx, ids, {
+            ...entry,
+            actionType: AuditLogActions.VOICE_CHANNEL_STATUS_DELETE,
+            options: { channel_id: channel.id, status: previous.status },
+          });
+          return;
+        }
+        await tx.voiceStatus.put({ channelId: channel.id, status, updatedAt: clock.now() });
+        await recordAudit(tx, ids, {
+          ...entry,
+          actionType: AuditLogActions.VOICE_CHANNEL_STATUS_CREATE,
+          options: { channel_id: channel.id, status },
+        });
+      });
+    },
+  };
+}
+
+export type VoiceStatusService = ReturnType<typeof createVoiceStatusService>;

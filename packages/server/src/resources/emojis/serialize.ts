@@ -1,0 +1,16 @@
+import type { EmojiRecord, UserRecord } from '../../storage/index.js';
+import { serializeUser } from '../users/serialize.js';
+
+/** The emoji object (EmojiResponse); `user` only when the caller may see who made it. */
+export function serializeEmoji(emoji: EmojiRecord, creator: UserRecord | null) {
+  return {
+    id: emoji.id,
+    name: emoji.name,
+    roles: emoji.roleIds,
+    require_colons: true,
+    managed: false,
+    animated: emoji.animated,
+    available: emoji.available,
+    ...(creator === null ? {} : { user: serializeUser(creator) }),
+  };
+}

@@ -1,0 +1,94 @@
+import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
+import { ApiError } from '../../errors/index.js';
+import type { Principal } from '../../http/authenticator.js';
+import type {
+  AuditLogEntryRecord,
+  MemberPatch,
+  MemberRecord,
+  Repositories,
+} from '../../storage/index.js';
+import { recordAudit } from '../auditLog/service.js';
+import type { ServiceDeps } from '../deps.js';
+import type { GuildAccess } from '../guilds/access.js';
+import type { GuildRequest } from '../roles/service.js';
+import { storeImage } from './images.js';
+import type { ModifyCurrentMemberInput } from './schemas.js';
+import type { MemberWire } from './serialize.js';
+
+type Change = NonNullable<AuditLogEntryRecord['changes']>[number];
+
+/**
+ * Spec, Modify Current Member: bots may set their guild avatar, banner and bio from September 10,
+ * 2025. Before that date those fields are ignored for bots, as unknown fields are.
+ */
+export const BOT_MEMBER_PROFILE_FROM_MS = Date.UTC(2025, 8, 10);
+
+interface Helpers {
+  accessFor(repos: Repositories, principal: Principal, guildId: string): Promise<GuildAccess>;
+  one(repos: Repositories, member: MemberRecord): Promise<MemberWire>;
+}
+
+/**
+ * PATCH /guilds/{id}/members/@me: the caller's own nick (CHANGE_NICKNAME or MANAGE_NICKNAMES)
+ * and guild profile. Images are stored under guild-avatars/ and guild-banners/ and served at
+ * /guilds/{guild_id}/users/{user_id}/avatars|banners/{hash}.png.
+ */
+export function createCurrentMemberUpdater(deps: ServiceDeps, helpers: Helpers) {
+  const { storage, clock, ids, blobs } = deps;
+  return (principal: Principal, request: GuildRequest, input: ModifyCurrentMemberInput) =>
+    storage.transaction(async (tx) => {
+      const access = await helpers.accessFor(tx, principal, request.guildId);
+      const guildId = access.guild.id;
+      const userId = principal.user.id;
+      const member = await tx.members.find(guildId, userId);
+      if (member === null) throw new ApiError('UNKNOWN_MEMBER');
+      const patch: MemberPatch = {};
+      const changes: Change[] = [];
+      const set = <K extends keyof MemberPatch>(
+        key: K,
+        auditKey: string,
+        value: MemberPatch[K],
+      ) => {
+        patch[key] = value;
+        if (member[key] !== value) {
+          changes.push({ key: auditKey, old_value: member[key], new_value: value });
+        }
+      };
+      if (input.nick !== undefined) {
+        if ((access.permissions & (P.CHANGE_NICKNAME | P.MANAGE_NICKNAMES)) === 0n) {
+          throw new ApiError('MISSING_PERMISSIONS');
+        }
+        set('nick', 'nick', input.nick);
+      }
+      const profile = principal.kind !== 'bot' || clock.now() >= BOT_MEMBER_PROFILE_FROM_MS;
+      if (profile) {
+        if (input.bio !== undefined) set('bio', 'bio', input.bio);
+        for (const [field, kind] of [
+          ['avatar', 'guild-avatars'],
+          ['banner', 'guild-banners'],
+        ] as const) {
+          const value = input[field];
+          if (value === undefined) continue;
+          const hash = await storeImage(
+            blobs,
+            { field, value },
+            (digest, ext) => `${kind}/${guildId}/${userId}/${digest}.${ext}`,
+          );
+          set(field, `${field}_hash`, hash);
+        }
+      }
+      const updated = await tx.members.update(guildId, userId, patch);
+      if (updated === null) throw new ApiError('UNKNOWN_MEMBER');
+      if (changes.length > 0) {
+        await recordAudit(tx, ids, {
+          guildId,
+          userId,
+          targetId: userId,
+          actionType: AuditLogActions.MEMBER_UPDATE,
+          changes,
+          reason: request.reason,
+        });
+      }
+      return helpers.one(tx, updated);
+    });
+}

@@ -1,0 +1,81 @@
+import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
+import type { Principal } from '../../http/authenticator.js';
+import type { Repositories } from '../../storage/index.js';
+import { recordAudit } from '../auditLog/service.js';
+import type { ServiceDeps } from '../deps.js';
+import { loadGuildAccess, type GuildAccess } from '../guilds/access.js';
+import type { GuildRequest } from '../roles/service.js';
+
+/** The guild feature that restricts prune to administrators and the owner (spec: Guild feature). */
+export const PRUNE_REQUIRES_ADMIN = 'PRUNE_REQUIRES_ADMIN';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface PruneOptions {
+  days: number;
+  includeRoleIds: readonly string[];
+}
+
+/** Spec, Get Guild Prune Count: ADMINISTRATOR with PRUNE_REQUIRES_ADMIN, else both of these. */
+function requirePrune(access: GuildAccess): void {
+  access.require(
+    access.guild.features.includes(PRUNE_REQUIRES_ADMIN)
+      ? P.ADMINISTRATOR
+      : P.MANAGE_GUILD | P.KICK_MEMBERS,
+  );
+}
+
+/**
+ * Guild prune: members with no roles (or only the included ones) inactive for `days`. There is
+ * no message or presence activity yet, so the join time stands for the last activity; the owner
+ * and the caller (active right now) are never pruned.
+ */
+export function createPruneService(deps: ServiceDeps) {
+  const { storage, clock, ids } = deps;
+
+  const prunable = async (repos: Repositories, access: GuildAccess, options: PruneOptions) => {
+    const userIds = await repos.members.listPrunable(access.guild.id, {
+      joinedBefore: clock.now() - options.days * DAY_MS,
+      includeRoleIds: options.includeRoleIds,
+    });
+    const spared = new Set([access.guild.ownerId, access.subject.member.userId]);
+    return userIds.filter((userId) => !spared.has(userId));
+  };
+
+  const accessFor = (repos: Repositories, principal: Principal, guildId: string) =>
+    loadGuildAccess(repos, { guildId, userId: principal.user.id, nowMs: clock.now() });
+
+  return {
+    /** GET /guilds/{id}/prune: how many a prune with these options would remove. */
+    async count(principal: Principal, guildId: string, options: PruneOptions) {
+      const access = await accessFor(storage, principal, guildId);
+      requirePrune(access);
+      return { pruned: (await prunable(storage, access, options)).length };
+    },
+
+    /** POST /guilds/{id}/prune: removes them; `pruned` is null unless the count is asked for. */
+    async prune(
+      principal: Principal,
+      request: GuildRequest,
+      options: PruneOptions & { computePruneCount: boolean },
+    ) {
+      return storage.transaction(async (tx) => {
+        const access = await accessFor(tx, principal, request.guildId);
+        requirePrune(access);
+        const userIds = await prunable(tx, access, options);
+        const removed = await tx.members.remove(access.guild.id, userIds);
+        await recordAudit(tx, ids, {
+          guildId: access.guild.id,
+          userId: principal.user.id,
+          targetId: null,
+          actionType: AuditLogActions.MEMBER_PRUNE,
+          options: { delete_member_days: String(options.days), members_removed: String(removed) },
+          reason: request.reason,
+        });
+        return { pruned: options.computePruneCount ? removed : null };
+      });
+    },
+  };
+}
+
+export type PruneService = ReturnType<typeof createPruneService>;

@@ -1,0 +1,29 @@
+import type { MemberRecord, UserRecord } from '../../storage/index.js';
+import { serializeUser } from '../users/serialize.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * A guild member on the wire (GuildMemberResponse). `avatar` and `banner` are the guild profile's
+ * image hashes, served at /guilds/{guild_id}/users/{user_id}/avatars|banners/{hash}.png.
+ * Boosting does not exist here, so `premium_since` is always null.
+ */
+export function serializeMember(member: MemberRecord, user: UserRecord) {
+  return {
+    user: serializeUser(user),
+    nick: member.nick,
+    avatar: member.avatar,
+    banner: member.banner,
+    roles: member.roleIds,
+    joined_at: iso(member.joinedAt),
+    premium_since: null,
+    deaf: member.deaf,
+    mute: member.mute,
+    flags: member.flags,
+    pending: member.pending,
+    communication_disabled_until:
+      member.communicationDisabledUntil === null ? null : iso(member.communicationDisabledUntil),
+  };
+}
+
+export type MemberWire = ReturnType<typeof serializeMember>;

@@ -1,0 +1,84 @@
+import { isSnowflake } from '@guildhall/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { BlobStore } from '../../blobs/index.js';
+import { ApiError } from '../../errors/index.js';
+import { auditLogReason } from '../../http/schemas.js';
+import { principalOf } from '../../http/server.js';
+import { parseInput } from '../../http/validate.js';
+import type { Storage } from '../../storage/index.js';
+import { sendAsset } from '../emojis/routes.js';
+import {
+  CreateEventBody,
+  EventParams,
+  EventQuery,
+  GuildParams,
+  ModifyEventBody,
+} from './schemas.js';
+import type { ScheduledEventService } from './service.js';
+
+const AUTH = ['bot', 'session'] as const;
+const EVENT = '/guilds/:guild_id/scheduled-events/:guild_scheduled_event_id';
+
+export function registerScheduledEventRoutes(
+  app: FastifyInstance,
+  events: ScheduledEventService,
+): void {
+  const target = (params: unknown) => {
+    const parsed = parseInput(EventParams, params);
+    return { guildId: parsed.guild_id, eventId: parsed.guild_scheduled_event_id };
+  };
+
+  app.get('/guilds/:guild_id/scheduled-events', { config: { auth: AUTH } }, (request) => {
+    const { guild_id } = parseInput(GuildParams, request.params);
+    const query = parseInput(EventQuery, request.query);
+    return events.list(principalOf(request), guild_id, query.with_user_count ?? false);
+  });
+
+  app.get(EVENT, { config: { auth: AUTH } }, (request) => {
+    const query = parseInput(EventQuery, request.query);
+    return events.get(principalOf(request), target(request.params), query.with_user_count ?? false);
+  });
+
+  app.post('/guilds/:guild_id/scheduled-events', { config: { auth: AUTH } }, (request) => {
+    const { guild_id } = parseInput(GuildParams, request.params);
+    return events.create(principalOf(request), guild_id, {
+      ...parseInput(CreateEventBody, request.body ?? {}),
+      reason: auditLogReason(request.headers['x-audit-log-reason']),
+    });
+  });
+
+  app.patch(EVENT, { config: { auth: AUTH } }, (request) =>
+    events.modify(principalOf(request), target(request.params), {
+      ...parseInput(ModifyEventBody, request.body ?? {}),
+      reason: auditLogReason(request.headers['x-audit-log-reason']),
+    }),
+  );
+
+  app.delete(EVENT, { config: { auth: AUTH } }, async (request, reply) => {
+    await events.delete(principalOf(request), target(request.params), {
+      reason: auditLogReason(request.headers['x-audit-log-reason']),
+    });
+    return reply.status(204).send();
+  });
+}
+
+const COVER_FILE = /^((?:a_)?[0-9a-f]{32})\.(png|jpg|gif|webp)$/;
+
+/** The platform's CDN path for event covers, /guild-events/{event id}/{hash}.{ext}. */
+export function registerScheduledEventCdnRoutes(
+  app: FastifyInstance,
+  options: { storage: Storage; blobs: BlobStore },
+): void {
+  app.get('/guild-events/:event_id/:file', { config: { auth: 'none' } }, async (request, reply) => {
+    const { event_id: eventId, file } = request.params as { event_id: string; file: string };
+    const hash = COVER_FILE.exec(file)?.[1];
+    const event = isSnowflake(eventId)
+      ? await options.storage.scheduledEvents.findById(eventId)
+      : null;
+    // Only the current cover of an existing event is served.
+    if (hash === undefined || event?.image !== hash) throw new ApiError('NOT_FOUND');
+    const blob = await options.blobs.get(`guild-events/${event.id}/${file}`);
+    if (blob === null) throw new ApiError('NOT_FOUND');
+    return sendAsset(reply, blob);
+  });
+}

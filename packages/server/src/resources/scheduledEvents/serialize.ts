@@ -1,0 +1,57 @@
+import type { ScheduledEventRecord, UserRecord } from '../../storage/index.js';
+import { serializeUser } from '../users/serialize.js';
+import { EntityTypes } from './schemas.js';
+
+/** Epoch ms as the platform's ISO 8601 timestamps (`+00:00` offset). */
+export function isoTimestamp(ms: number): string {
+  return new Date(ms).toISOString().replace('Z', '+00:00');
+}
+
+export interface EventView {
+  creator: UserRecord | null;
+  /** Set when the caller asked with_user_count. */
+  userCount?: number;
+}
+
+/** The scheduled event object (External/Stage/VoiceScheduledEventResponse, by entity type). */
+export function serializeScheduledEvent(event: ScheduledEventRecord, view: EventView) {
+  return {
+    id: event.id,
+    guild_id: event.guildId,
+    name: event.name,
+    description: event.description,
+    channel_id: event.channelId,
+    creator_id: event.creatorId,
+    ...(view.creator === null ? {} : { creator: serializeUser(view.creator) }),
+    image: event.image,
+    scheduled_start_time: isoTimestamp(event.scheduledStartTime),
+    scheduled_end_time:
+      event.scheduledEndTime === null ? null : isoTimestamp(event.scheduledEndTime),
+    status: event.status,
+    entity_type: event.entityType,
+    entity_id: null,
+    entity_metadata:
+      event.entityType === EntityTypes.EXTERNAL ? { location: event.location ?? '' } : null,
+    privacy_level: event.privacyLevel,
+    recurrence_rule: null,
+    guild_scheduled_event_exceptions: [],
+    ...(view.userCount === undefined ? {} : { user_count: view.userCount }),
+  };
+}
+
+/** The fields an audit entry tracks, under their wire names. */
+export function auditedEvent(event: ScheduledEventRecord) {
+  return {
+    name: event.name,
+    description: event.description,
+    channel_id: event.channelId,
+    image_hash: event.image,
+    scheduled_start_time: isoTimestamp(event.scheduledStartTime),
+    scheduled_end_time:
+      event.scheduledEndTime === null ? null : isoTimestamp(event.scheduledEndTime),
+    status: event.status,
+    entity_type: event.entityType,
+    location: event.location,
+    privacy_level: event.privacyLevel,
+  };
+}

@@ -1,0 +1,133 @@
+import { isSnowflake } from '@guildhall/protocol';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { BlobStore } from '../../blobs/index.js';
+import { ApiError, invalidField } from '../../errors/index.js';
+import { auditLogReason } from '../../http/schemas.js';
+import { principalOf } from '../../http/server.js';
+import { parseInput } from '../../http/validate.js';
+import type { Storage } from '../../storage/index.js';
+import { sendAsset } from '../emojis/routes.js';
+import { stickerExtension } from './fileType.js';
+import { isMultipartForm, parseMultipart } from './multipart.js';
+import {
+  CreateStickerFields,
+  CreateStickerJsonBody,
+  GuildParams,
+  MAX_STICKER_BYTES,
+  ModifyStickerBody,
+  StickerParams,
+  type CreateStickerInput,
+} from './schemas.js';
+import type { StickerService } from './service.js';
+
+const AUTH = ['bot', 'session'] as const;
+
+/** Room for the text fields and part headers around the largest file. */
+const MULTIPART_BODY_LIMIT = MAX_STICKER_BYTES + 16 * 1024;
+const MULTIPART_LIMITS = { maxParts: 8, maxFieldBytes: 4096 };
+const DATA_URI = /^data:[\w.+-]+\/[\w.+-]+;base64,([A-Za-z0-9+/]*={0,2})$/;
+
+/**
+ * The create body in either form: multipart/form-data with a `file` part (what the platform
+ * documents and client libraries send), or JSON with `file` as a base64 data URI.
+ */
+function createInput(request: FastifyRequest): CreateStickerInput {
+  const body = request.body ?? {};
+  if (isMultipartForm(body)) {
+    const fields = parseInput(CreateStickerFields, body.fields);
+    const file = body.files['file'];
+    if (file === undefined)
+      throw invalidField(['file'], 'BASE_TYPE_REQUIRED', 'This field is required');
+    return { ...fields, file: file.data };
+  }
+  const { file, ...fields } = parseInput(CreateStickerJsonBody, body);
+  const encoded = DATA_URI.exec(file)?.[1];
+  if (encoded === undefined || encoded === '') {
+    throw invalidField(['file'], 'BINARY_TYPE_INVALID', 'The file must be a base64 data URI.');
+  }
+  return { ...fields, file: Buffer.from(encoded, 'base64') };
+}
+
+export function registerStickerRoutes(app: FastifyInstance, stickers: StickerService): void {
+  app.get('/guilds/:guild_id/stickers', { config: { auth: AUTH } }, (request) =>
+    stickers.list(principalOf(request), parseInput(GuildParams, request.params).guild_id),
+  );
+
+  app.get('/guilds/:guild_id/stickers/:sticker_id', { config: { auth: AUTH } }, (request) => {
+    const params = parseInput(StickerParams, request.params);
+    return stickers.get(principalOf(request), params.guild_id, params.sticker_id);
+  });
+
+  // The multipart parser exists only in this scope, with its own size limit (40005 beyond it).
+  void app.register((scope, _opts, done) => {
+    scope.addContentTypeParser(
+      'multipart/form-data',
+      { parseAs: 'buffer', bodyLimit: MULTIPART_BODY_LIMIT },
+      (request, body, parsed) => {
+        try {
+          const type = request.headers['content-type'] ?? '';
+          parsed(null, parseMultipart(body as Buffer, type, MULTIPART_LIMITS));
+        } catch (err) {
+          parsed(err as Error);
+        }
+      },
+    );
+    scope.post('/guilds/:guild_id/stickers', { config: { auth: AUTH } }, async (request, reply) => {
+      const { guild_id } = parseInput(GuildParams, request.params);
+      const sticker = await stickers.create(principalOf(request), guild_id, {
+        ...createInput(request),
+        reason: auditLogReason(request.headers['x-audit-log-reason']),
+      });
+      return reply.status(201).send(sticker);
+    });
+    done();
+  });
+
+  app.patch('/guilds/:guild_id/stickers/:sticker_id', { config: { auth: AUTH } }, (request) => {
+    const params = parseInput(StickerParams, request.params);
+    return stickers.modify(
+      principalOf(request),
+      { guildId: params.guild_id, stickerId: params.sticker_id },
+      {
+        ...parseInput(ModifyStickerBody, request.body ?? {}),
+        reason: auditLogReason(request.headers['x-audit-log-reason']),
+      },
+    );
+  });
+
+  app.delete(
+    '/guilds/:guild_id/stickers/:sticker_id',
+    { config: { auth: AUTH } },
+    async (request, reply) => {
+      const params = parseInput(StickerParams, request.params);
+      await stickers.delete(
+        principalOf(request),
+        { guildId: params.guild_id, stickerId: params.sticker_id },
+        { reason: auditLogReason(request.headers['x-audit-log-reason']) },
+      );
+      return reply.status(204).send();
+    },
+  );
+}
+
+const STICKER_FILE = /^(\d{1,20})\.(png|gif|json)$/;
+
+/** The platform's CDN path for stickers, /stickers/{id}.{png|gif|json}, by the sticker's format. */
+export function registerStickerCdnRoutes(
+  app: FastifyInstance,
+  options: { storage: Storage; blobs: BlobStore },
+): void {
+  app.get('/stickers/:file', { config: { auth: 'none' } }, async (request, reply) => {
+    const { file } = request.params as { file: string };
+    const [, stickerId = '', extension] = STICKER_FILE.exec(file) ?? [];
+    const sticker = isSnowflake(stickerId)
+      ? await options.storage.stickers.findById(stickerId)
+      : null;
+    if (sticker === null || stickerExtension(sticker.formatType) !== extension) {
+      throw new ApiError('NOT_FOUND');
+    }
+    const blob = await options.blobs.get(`stickers/${sticker.id}`);
+    if (blob === null) throw new ApiError('NOT_FOUND');
+    return sendAsset(reply, blob);
+  });
+}

@@ -1,0 +1,150 @@
+import { AuditLogActions, PermissionFlags as P, isSnowflake } from '@guildhall/protocol';
+import { requiredPermissions } from '../../domain/permissions.js';
+import { ApiError, invalidField } from '../../errors/index.js';
+import type { Principal } from '../../http/authenticator.js';
+import type { Repositories, StickerPatch, StickerRecord } from '../../storage/index.js';
+import { recordAudit } from '../auditLog/service.js';
+import type { ServiceDeps } from '../deps.js';
+import { auditChanges } from '../emojis/auditChanges.js';
+import { holdsEither, requireEditRights, type Mutation } from '../emojis/editRights.js';
+import { loadGuildAccess, type GuildAccess } from '../guilds/access.js';
+import { detectStickerFile } from './fileType.js';
+import {
+  MAX_STICKER_BYTES,
+  STICKER_LIMIT_TIER_0,
+  type CreateStickerInput,
+  type ModifyStickerInput,
+} from './schemas.js';
+import { auditedSticker, serializeSticker } from './serialize.js';
+
+const EXPRESSIONS = { create: P.CREATE_GUILD_EXPRESSIONS, manage: P.MANAGE_GUILD_EXPRESSIONS };
+
+/** Guild stickers: list, get, create, modify, delete (files in the blob store). */
+export function createStickerService(deps: ServiceDeps) {
+  const { storage, clock, ids, blobs } = deps;
+
+  const accessFor = (repos: Repositories, principal: Principal, guildId: string) =>
+    loadGuildAccess(repos, { guildId, userId: principal.user.id, nowMs: clock.now() });
+
+  const findIn = async (repos: Repositories, access: GuildAccess, stickerId: string) => {
+    const sticker = isSnowflake(stickerId) ? await repos.stickers.findById(stickerId) : null;
+    if (sticker?.guildId !== access.guild.id) throw new ApiError('UNKNOWN_STICKER');
+    return sticker;
+  };
+
+  const present = async (repos: Repositories, access: GuildAccess, sticker: StickerRecord) => {
+    const creator =
+      sticker.creatorId !== null && holdsEither(access, EXPRESSIONS)
+        ? await repos.users.findById(sticker.creatorId)
+        : null;
+    return serializeSticker(sticker, creator);
+  };
+
+  return {
+    async list(principal: Principal, guildId: string) {
+      const access = await accessFor(storage, principal, guildId);
+      const stickers = await storage.stickers.listByGuild(access.guild.id);
+      return Promise.all(stickers.map((sticker) => present(storage, access, sticker)));
+    },
+
+    async get(principal: Principal, guildId: string, stickerId: string) {
+      const access = await accessFor(storage, principal, guildId);
+      return present(storage, access, await findIn(storage, access, stickerId));
+    },
+
+    async create(principal: Principal, guildId: string, input: CreateStickerInput & Mutation) {
+      return storage.transaction(async (tx) => {
+        const access = await accessFor(tx, principal, guildId);
+        // Spec, Versioning: CREATE_GUILD_EXPRESSIONS from 2026-02-23, MANAGE_ before.
+        access.require(requiredPermissions.createExpressions(clock.now()));
+        if (input.file.length > MAX_STICKER_BYTES) {
+          throw invalidField(
+            ['file'],
+            'BINARY_TYPE_MAX_SIZE',
+            'File cannot be larger than 512.0 kb.',
+          );
+        }
+        const format = detectStickerFile(input.file);
+        if (format === null) throw new ApiError('INVALID_FILE_UPLOADED');
+        const existing = await tx.stickers.listByGuild(access.guild.id);
+        if (existing.length >= STICKER_LIMIT_TIER_0) throw new ApiError('MAX_STICKERS');
+        const sticker: StickerRecord = {
+          id: ids(),
+          guildId: access.guild.id,
+          name: input.name,
+          description: input.description ?? null,
+          tags: input.tags,
+          formatType: format.formatType,
+          creatorId: principal.user.id,
+          available: true,
+          createdAt: clock.now(),
+        };
+        // The file goes first: a failed insert leaves an unreachable file, never a broken sticker.
+        await blobs.put(`stickers/${sticker.id}`, {
+          bytes: input.file,
+          contentType: format.contentType,
+        });
+        await tx.stickers.create(sticker);
+        await recordAudit(tx, ids, {
+          guildId: access.guild.id,
+          userId: principal.user.id,
+          targetId: sticker.id,
+          actionType: AuditLogActions.STICKER_CREATE,
+          changes: auditChanges(null, auditedSticker(sticker)),
+          reason: input.reason,
+        });
+        return serializeSticker(sticker, principal.user);
+      });
+    },
+
+    async modify(
+      principal: Principal,
+      target: { guildId: string; stickerId: string },
+      input: ModifyStickerInput & Mutation,
+    ) {
+      return storage.transaction(async (tx) => {
+        const access = await accessFor(tx, principal, target.guildId);
+        const sticker = await findIn(tx, access, target.stickerId);
+        requireEditRights(access, sticker.creatorId, EXPRESSIONS);
+        const patch: StickerPatch = {};
+        if (input.name !== undefined) patch.name = input.name;
+        if (input.tags !== undefined) patch.tags = input.tags;
+        if (input.description !== undefined) patch.description = input.description;
+        const updated = await tx.stickers.update(sticker.id, patch);
+        if (updated === null) throw new ApiError('UNKNOWN_STICKER');
+        await recordAudit(tx, ids, {
+          guildId: access.guild.id,
+          userId: principal.user.id,
+          targetId: sticker.id,
+          actionType: AuditLogActions.STICKER_UPDATE,
+          changes: auditChanges(auditedSticker(sticker), auditedSticker(updated)),
+          reason: input.reason,
+        });
+        return present(tx, access, updated);
+      });
+    },
+
+    async delete(
+      principal: Principal,
+      target: { guildId: string; stickerId: string },
+      m: Mutation,
+    ) {
+      await storage.transaction(async (tx) => {
+        const access = await accessFor(tx, principal, target.guildId);
+        const sticker = await findIn(tx, access, target.stickerId);
+        requireEditRights(access, sticker.creatorId, EXPRESSIONS);
+        await tx.stickers.delete(sticker.id);
+        await recordAudit(tx, ids, {
+          guildId: access.guild.id,
+          userId: principal.user.id,
+          targetId: sticker.id,
+          actionType: AuditLogActions.STICKER_DELETE,
+          changes: auditChanges(auditedSticker(sticker), null),
+          reason: m.reason,
+        });
+      });
+    },
+  };
+}
+
+export type StickerService = ReturnType<typeof createStickerService>;

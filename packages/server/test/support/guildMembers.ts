@@ -1,0 +1,99 @@
+/**
+ * Fixtures for the role, member, ban and prune route tests: a guild owned by a person, their
+ * application's bot added with chosen permissions, and more people joined through storage.
+ *
+ * @module
+ */
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { seedDeveloper, type TestServer } from './testServer.js';
+
+export interface Person {
+  userId: string;
+  /** The session token, usable as an Authorization header. */
+  token: string;
+}
+
+export interface CallOptions {
+  auth: string;
+  payload?: unknown;
+  reason?: string;
+}
+
+export interface GuildFixture {
+  guildId: string;
+  owner: Person;
+  bot: { userId: string; token: string; applicationId: string };
+  /** Joins a new person, with these roles, at this time (default: the clock's now). */
+  join(name: string, options?: { roleIds?: string[]; joinedAt?: number }): Promise<Person>;
+  /**
+   * Sends a request to /api/v10 with this Authorization header (or these options, to send a body
+   * or an X-Audit-Log-Reason too).
+   */
+  call(
+    method: InjectOptions['method'],
+    path: string,
+    options: string | CallOptions,
+  ): Promise<LightMyRequestResponse>;
+}
+
+/** Makes the guild; the bot joins with `botPermissions` on its managed role. */
+export async function guildFixture(
+  server: TestServer,
+  options: { botPermissions: bigint; features?: string[]; nowMs?: () => number },
+): Promise<GuildFixture> {
+  const { app } = server;
+  const seed = await seedDeveloper(app, 'owner');
+  const { guild } = await app.services.guilds.create({
+    ownerId: seed.userId,
+    name: 'Fixture guild',
+    channels: [{ name: 'general', type: 'text' }],
+  });
+  if (options.features !== undefined) {
+    await app.storage.guilds.update(guild.id, { features: options.features });
+  }
+  await app.services.guilds.addBot({
+    guildId: guild.id,
+    applicationId: seed.applicationId,
+    permissions: options.botPermissions,
+  });
+  const now = options.nowMs ?? (() => Date.now());
+  return {
+    guildId: guild.id,
+    owner: { userId: seed.userId, token: seed.userToken },
+    bot: {
+      userId: seed.botUserId,
+      token: `Bot ${seed.botToken}`,
+      applicationId: seed.applicationId,
+    },
+    async join(name, { roleIds = [], joinedAt = now() } = {}) {
+      const session = await app.services.auth.register({
+        email: `${name}@example.test`,
+        username: name,
+        password: 'correct horse battery',
+      });
+      await app.storage.members.add({
+        guildId: guild.id,
+        userId: session.user_id,
+        nick: null,
+        joinedAt,
+        deaf: false,
+        mute: false,
+        flags: 0,
+        roleIds,
+      });
+      return { userId: session.user_id, token: session.token };
+    },
+    async call(method, path, options) {
+      const { auth, payload, reason } = typeof options === 'string' ? { auth: options } : options;
+      return app.http.inject({
+        method,
+        url: `/api/v10${path}`,
+        headers: {
+          authorization: auth,
+          ...(reason === undefined ? {} : { 'x-audit-log-reason': encodeURIComponent(reason) }),
+        },
+        ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
+      });
+    },
+  };
+}
