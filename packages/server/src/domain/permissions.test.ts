@@ -1,7 +1,6 @@
 import { ALL_PERMISSIONS, ChannelTypes, PermissionFlags as P } from '@guildhall/protocol';
 import { describe, expect, it } from 'vitest';
 import {
-  CHANNEL_LIST_VISIBILITY_FROM_MS,
   basePermissions,
   channelPermissions,
   hasAll,
@@ -223,11 +222,6 @@ const MATRIX: {
       requiredPermissions.bypassSlowmode(Date.UTC(2026, 1, 23)).includes(P.BYPASS_SLOWMODE),
     denied: () =>
       requiredPermissions.bypassSlowmode(Date.UTC(2026, 1, 22)).includes(P.BYPASS_SLOWMODE),
-  },
-  {
-    rule: 'channel lists hide unviewable channels from 2026-11-16',
-    allowed: () => NOW >= CHANNEL_LIST_VISIBILITY_FROM_MS,
-    denied: () => Date.UTC(2026, 10, 15, 23, 59) >= CHANNEL_LIST_VISIBILITY_FROM_MS,
   },
 ];
 

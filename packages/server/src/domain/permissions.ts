@@ -140,7 +140,7 @@ export const requiredPermissions = {
   bypassSlowmode: (nowMs: number): bigint[] =>
     nowMs >= PERMISSION_ENFORCEMENT_DATES.BYPASS_SLOWMODE
       ? [P.BYPASS_SLOWMODE]
-      : [P.MANAGE_MESSAGES, P.MANAGE_CHANNELS],
+      : [P.MANAGE_MESSAGES, P.MANAGE_CHANNELS, P.MANAGE_THREADS],
 } as const;
 
 /** From this date GET /guilds/{id}/channels omits channels the caller cannot view (spec). */

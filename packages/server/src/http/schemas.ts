@@ -27,5 +27,6 @@ export function auditLogReason(header: string | string[] | undefined): string | 
   } catch {
     // Not percent-encoded: keep it as sent.
   }
-  return reason.slice(0, 512);
+  // PostgreSQL text cannot hold NUL; nothing else is lost by dropping control characters.
+  return reason.replace(/\p{Cc}/gu, ' ').slice(0, 512);
 }

@@ -114,6 +114,32 @@ describe('HTTP plumbing', () => {
     });
   });
 
+  it('refuses NUL characters in bodies and queries with 50035, whatever the route', async () => {
+    const body = await inject({
+      method: 'PATCH',
+      url: '/api/v10/users/@me',
+      headers: { authorization: bot },
+      payload: { username: 'ok', nested: [{ deep: 'a\u0000b' }] },
+    });
+    expect(body.statusCode).toBe(400);
+    expect(body.json()).toMatchObject({
+      code: 50035,
+      errors: { nested: { '0': { deep: { _errors: [{ code: 'STRING_TYPE_INVALID' }] } } } },
+    });
+    const query = await inject({
+      method: 'GET',
+      url: '/api/v10/gateway?x=%00',
+      headers: { authorization: bot },
+    });
+    expect(query.statusCode).toBe(400);
+    const me = await inject({
+      method: 'GET',
+      url: '/api/v10/users/@me',
+      headers: { authorization: bot },
+    });
+    expect(me.json<{ username: string }>().username).not.toBe('ok');
+  });
+
   it('answers a body of the wrong type with 50035 and a nested error tree', async () => {
     const res = await inject({
       method: 'PATCH',

@@ -10,6 +10,7 @@ import { ApiError, RateLimitedError, toErrorResponse } from '../errors/index.js'
 import type { Authenticator } from './authenticator.js';
 import type { RateLimiter } from './rateLimit/index.js';
 import './types.js';
+import { assertNoNul } from './nulGuard.js';
 import { INVALID_VERSION_PATH, decodePathAscii, rewriteApiUrl } from './versioning.js';
 
 export interface HttpServerOptions {
@@ -104,6 +105,11 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     if (rateLimiter !== null && request.routeOptions.url !== undefined) {
       await rateLimiter.check(request, reply);
     }
+  });
+
+  app.addHook('preValidation', (request, _reply, done) => {
+    assertNoNul(request);
+    done();
   });
 
   if (rateLimiter !== null) {

@@ -325,6 +325,11 @@ export interface TokenRepository {
 }
 
 export interface GuildRepository {
+  /**
+   * Inside a transaction, holds the guild's row until commit, so concurrent changes to one guild
+   * (limits, hierarchy) happen one after another. SQLite transactions are already serialized.
+   */
+  lock(id: string): Promise<void>;
   create(guild: NewGuild): Promise<GuildRecord>;
   findById(id: string): Promise<GuildRecord | null>;
   /** The user's guilds by id, oldest first (the last `limit` below `before` when only it is given). */
@@ -536,6 +541,8 @@ export interface ScheduledEventRepository {
 
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
+  /** Whether these repositories run inside `Storage.transaction`. */
+  readonly inTransaction: boolean;
   readonly users: UserRepository;
   readonly applications: ApplicationRepository;
   readonly tokens: TokenRepository;

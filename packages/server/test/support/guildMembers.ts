@@ -25,6 +25,8 @@ export interface GuildFixture {
   bot: { userId: string; token: string; applicationId: string };
   /** Joins a new person, with these roles, at this time (default: the clock's now). */
   join(name: string, options?: { roleIds?: string[]; joinedAt?: number }): Promise<Person>;
+  /** How many audit log entries the guild has: a refused request must not add one. */
+  auditCount(): Promise<number>;
   /**
    * Sends a request to /api/v10 with this Authorization header (or these options, to send a body
    * or an X-Audit-Log-Reason too).
@@ -82,6 +84,9 @@ export async function guildFixture(
         roleIds,
       });
       return { userId: session.user_id, token: session.token };
+    },
+    async auditCount() {
+      return (await app.storage.auditLog.list(guild.id, { limit: 10_000 })).length;
     },
     async call(method, path, options) {
       const { auth, payload, reason } = typeof options === 'string' ? { auth: options } : options;

@@ -71,6 +71,7 @@ describe.each(DRIVERS)('bans on $driver', ({ driver, skip }) => {
 
   it.skipIf(skip)('bad bans change nothing', async () => {
     const ned = await g.join('ned');
+    const audits = await g.auditCount();
     const cases: [string, object, number][] = [
       [banUrl(ned.userId), { delete_message_seconds: 604801 }, 50035],
       [banUrl(ned.userId), { delete_message_seconds: -1 }, 50035],
@@ -94,6 +95,7 @@ describe.each(DRIVERS)('bans on $driver', ({ driver, skip }) => {
     expectOpenApiResponse(list, 'GET', `/guilds/${g.guildId}/bans`);
     expect(await bans()).toEqual([]);
     expect(await server.app.storage.members.find(g.guildId, ned.userId)).not.toBeNull();
+    expect(await g.auditCount()).toBe(audits);
   });
 
   it.skipIf(skip)('lists bans by user id with limit, before and after', async () => {
@@ -141,6 +143,7 @@ describe.each(DRIVERS)('bans on $driver', ({ driver, skip }) => {
     });
 
     const before = await bans();
+    const audits = await g.auditCount();
     const none = await g.call('POST', url, {
       auth: g.bot.token,
       payload: { user_ids: [g.owner.userId] },
@@ -159,6 +162,7 @@ describe.each(DRIVERS)('bans on $driver', ({ driver, skip }) => {
       expectOpenApiResponse(bad, 'POST', url);
     }
     expect(await bans()).toEqual(before);
+    expect(await g.auditCount()).toBe(audits);
   });
 
   it.skipIf(skip)('bulk-ban needs MANAGE_GUILD as well as BAN_MEMBERS', async () => {
@@ -168,6 +172,7 @@ describe.each(DRIVERS)('bans on $driver', ({ driver, skip }) => {
       { permissions: P.BAN_MEMBERS },
     );
     const c = await g.join('c1');
+    const audits = await g.auditCount();
     const res = await g.call('POST', `/guilds/${g.guildId}/bulk-ban`, {
       auth: g.bot.token,
       payload: { user_ids: [c.userId] },
@@ -175,5 +180,7 @@ describe.each(DRIVERS)('bans on $driver', ({ driver, skip }) => {
     expect(res.json()).toMatchObject({ code: 50013 });
     expectOpenApiResponse(res, 'POST', `/guilds/${g.guildId}/bulk-ban`);
     expect(await bans()).toEqual([]);
+    expect(await server.app.storage.members.find(g.guildId, c.userId)).not.toBeNull();
+    expect(await g.auditCount()).toBe(audits);
   });
 });

@@ -25,6 +25,7 @@ export type BanInput = z.infer<typeof BanBody>;
 export const BulkBanBody = z.object({
   user_ids: z
     .array(Snowflake)
+    .min(1)
     .max(200)
     .refine((ids) => new Set(ids).size === ids.length, 'User ids must be unique.'),
   delete_message_seconds: DeleteMessageSeconds.nullable().optional(),

@@ -75,6 +75,9 @@ export function createChannelPositionService(deps: ServiceDeps) {
             });
           }
           if (move.lock_permissions === true && parentId !== null) {
+            // Syncing rewrites the channel's overwrites, which PUT /permissions guards with
+            // MANAGE_ROLES: moving must not be a way around it.
+            access.require(P.MANAGE_ROLES);
             const [current, parentOverwrites] = await Promise.all([
               tx.overwrites.listByChannel(channel.id),
               tx.overwrites.listByChannel(parentId),

@@ -159,6 +159,7 @@ describe.each(DRIVERS)('channels on $driver', ({ driver, skip }) => {
       // Back under the category, position 0, with the category's overwrites made its own.
       await server.app.storage.overwrites.delete(modChat.id, guildId);
       const moved = await call(`PATCH /guilds/${guildId}/channels`, admin, {
+        reason: 'regroup',
         payload: [{ id: modChat.id, position: 0, parent_id: staff.id, lock_permissions: true }],
       });
       expect(moved.statusCode).toBe(204);
@@ -170,8 +171,15 @@ describe.each(DRIVERS)('channels on $driver', ({ driver, skip }) => {
       expect(await server.app.storage.overwrites.listByChannel(modChat.id)).toMatchObject([
         { targetId: guildId, deny: P.VIEW_CHANNEL },
       ]);
+      const [move] = await auditOf(AuditLogActions.CHANNEL_UPDATE);
+      expect(move).toMatchObject({ targetId: modChat.id, reason: 'regroup' });
+      expect(move?.changes).toContainEqual({ key: 'parent_id', new_value: staff.id });
       expect(await auditOf(AuditLogActions.CHANNEL_OVERWRITE_CREATE)).toMatchObject([
-        { targetId: modChat.id, options: { id: guildId, type: '0', role_name: '@everyone' } },
+        {
+          targetId: modChat.id,
+          reason: 'regroup',
+          options: { id: guildId, type: '0', role_name: '@everyone' },
+        },
       ]);
 
       const deleted = await call(`DELETE /channels/${staff.id}`, admin, { reason: 'gone' });
@@ -252,11 +260,20 @@ describe.each(DRIVERS)('channels on $driver', ({ driver, skip }) => {
         ],
       },
     ]);
-    const removed = await call(`DELETE /channels/${textId}/permissions/${ada.userId}`, bobAuth);
+    const removed = await call(`DELETE /channels/${textId}/permissions/${ada.userId}`, bobAuth, {
+      reason: 'lifted',
+    });
     expect(removed.statusCode).toBe(204);
     expectSpecResponse(removed, 'DELETE', `/channels/${textId}/permissions/${ada.userId}`);
     expect(await server.app.storage.overwrites.listByChannel(textId)).toEqual([]);
-    expect(await auditOf(AuditLogActions.CHANNEL_OVERWRITE_DELETE)).toHaveLength(1);
+    expect(await auditOf(AuditLogActions.CHANNEL_OVERWRITE_DELETE)).toMatchObject([
+      {
+        userId: bob.botUserId,
+        targetId: textId,
+        reason: 'lifted',
+        options: { id: ada.userId, type: '1' },
+      },
+    ]);
 
     const missing = await call(`DELETE /channels/${textId}/permissions/${ada.userId}`, bobAuth);
     expect(missing.json()).toMatchObject({ code: 10009 });
@@ -524,12 +541,77 @@ describe.each(DRIVERS)('channels on $driver', ({ driver, skip }) => {
       ]);
 
       const cleared = await call(`PUT /channels/${voiceId}/voice-status`, `Bot ${carol.botToken}`, {
+        reason: 'raid over',
         payload: { status: null },
       });
       expect(cleared.statusCode).toBe(204);
+      expectSpecResponse(cleared, 'PUT', `/channels/${voiceId}/voice-status`);
       expect(await server.app.storage.voiceStatus.find(voiceId)).toBeNull();
       expect(await auditOf(AuditLogActions.VOICE_CHANNEL_STATUS_DELETE)).toMatchObject([
-        { targetId: voiceId, options: { channel_id: voiceId, status: 'Raid night 🎮' } },
+        {
+          userId: carol.botUserId,
+          targetId: voiceId,
+          reason: 'raid over',
+          options: { channel_id: voiceId, status: 'Raid night 🎮' },
+        },
+      ]);
+    },
+  );
+
+  it.skipIf(skip)(
+    'voice status needs SET_VOICE_CHANNEL_STATUS and, unconnected, MANAGE_CHANNELS',
+    async () => {
+      const bot = async (name: string, permissions: bigint) => {
+        const seed = await seedDeveloper(server.app, name);
+        await server.app.services.guilds.addBot({
+          guildId,
+          applicationId: seed.applicationId,
+          permissions,
+        });
+        return { userId: seed.botUserId, auth: `Bot ${seed.botToken}` };
+      };
+      const base = P.VIEW_CHANNEL | P.CONNECT;
+      const manager = await bot('manager', base | P.MANAGE_CHANNELS);
+      const setter = await bot('setter', base | P.SET_VOICE_CHANNEL_STATUS);
+      const both = await bot('both', base | P.MANAGE_CHANNELS | P.SET_VOICE_CHANNEL_STATUS);
+      const put = (auth: string, status: string | null, reason?: string) =>
+        call(`PUT /channels/${voiceId}/voice-status`, auth, {
+          payload: { status },
+          ...(reason === undefined ? {} : { reason }),
+        });
+      const first = await put(both.auth, 'First');
+      expect(first.statusCode).toBe(204);
+      const before = await snapshot();
+      // Neither bit alone is enough, to set or to clear: nobody can be connected to voice yet.
+      for (const auth of [manager.auth, setter.auth]) {
+        for (const status of ['Mine', null]) {
+          const res = await put(auth, status, 'takeover');
+          expect(res.statusCode).toBe(403);
+          expect(res.json()).toMatchObject({ code: 50013 });
+          expectSpecResponse(res, 'PUT', `/channels/${voiceId}/voice-status`);
+        }
+      }
+      expect(await snapshot()).toEqual(before);
+      expect(await server.app.storage.voiceStatus.find(voiceId)).toMatchObject({
+        status: 'First',
+      });
+
+      const set = await put(both.auth, 'Second', 'update');
+      expect(set.statusCode).toBe(204);
+      expect(await server.app.storage.voiceStatus.find(voiceId)).toMatchObject({
+        status: 'Second',
+      });
+      const [created] = await auditOf(AuditLogActions.VOICE_CHANNEL_STATUS_CREATE);
+      expect(created).toMatchObject({
+        userId: both.userId,
+        reason: 'update',
+        options: { status: 'Second' },
+      });
+      const cleared = await put(both.auth, null, 'done');
+      expect(cleared.statusCode).toBe(204);
+      expect(await server.app.storage.voiceStatus.find(voiceId)).toBeNull();
+      expect(await auditOf(AuditLogActions.VOICE_CHANNEL_STATUS_DELETE)).toMatchObject([
+        { userId: both.userId, targetId: voiceId, reason: 'done', options: { status: 'Second' } },
       ]);
     },
   );

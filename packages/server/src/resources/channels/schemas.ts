@@ -4,6 +4,9 @@ import { Snowflake } from '../../http/schemas.js';
 import { GUILD_CHANNEL_TYPES } from './rules.js';
 
 /** A permission bitset: a decimal string (what discord.js sends) or a JSON integer. */
+
+/** Positions are stored as 32-bit integers. */
+const MAX_POSITION = 2 ** 31 - 1;
 export const PermissionBits = z
   .union([z.string().regex(/^\d{1,64}$/), z.number().int().nonnegative()])
   .transform((value) => parsePermissions(String(value)));
@@ -21,10 +24,10 @@ export type OverwriteInputValue = z.infer<typeof OverwriteInput>;
 
 const channelFields = {
   topic: z.string().max(4096).nullable().optional(),
-  bitrate: z.number().int().min(8000).nullable().optional(),
-  user_limit: z.number().int().min(0).nullable().optional(),
+  bitrate: z.number().int().min(8000).max(384_000).nullable().optional(),
+  user_limit: z.number().int().min(0).max(10_000).nullable().optional(),
   rate_limit_per_user: z.number().int().min(0).max(21_600).nullable().optional(),
-  position: z.number().int().min(0).nullable().optional(),
+  position: z.number().int().min(0).max(MAX_POSITION).nullable().optional(),
   permission_overwrites: z.array(OverwriteInput).max(100).nullable().optional(),
   parent_id: Snowflake.nullable().optional(),
   nsfw: z.boolean().nullable().optional(),
@@ -48,7 +51,7 @@ export const ChannelPositionsBody = z
   .array(
     z.object({
       id: Snowflake,
-      position: z.number().int().min(0).nullable().optional(),
+      position: z.number().int().min(0).max(MAX_POSITION).nullable().optional(),
       parent_id: Snowflake.nullable().optional(),
       lock_permissions: z.boolean().nullable().optional(),
     }),

@@ -40,6 +40,8 @@ export async function loadGuildAccess(
   repos: Repositories,
   request: { guildId: string; userId: string; nowMs: number },
 ): Promise<GuildAccess> {
+  // In a transaction, later changes to this guild wait for this one (PostgreSQL row lock).
+  if (repos.inTransaction && isSnowflake(request.guildId)) await repos.guilds.lock(request.guildId);
   const guild = isSnowflake(request.guildId) ? await repos.guilds.findById(request.guildId) : null;
   if (guild === null) throw new ApiError('UNKNOWN_GUILD');
   const [member, roles] = await Promise.all([

@@ -85,8 +85,8 @@ export const CreateGuildBody = z.object({
         topic: z.string().max(4096).nullable().optional(),
         nsfw: z.boolean().optional(),
         rate_limit_per_user: z.number().int().min(0).max(21_600).optional(),
-        bitrate: z.number().int().min(8000).optional(),
-        user_limit: z.number().int().min(0).optional(),
+        bitrate: z.number().int().min(8000).max(384_000).optional(),
+        user_limit: z.number().int().min(0).max(10_000).optional(),
         permission_overwrites: z
           .array(
             z.object({

@@ -29,11 +29,3 @@ export function assertAboveMember(
     throw new ApiError('MISSING_PERMISSIONS');
   }
 }
-
-/** Role hierarchy: only roles below the caller's highest may be edited, assigned or removed. */
-export function assertAboveRole(
-  access: GuildAccess,
-  role: { id: string; position: number; permissions: bigint },
-): void {
-  if (!access.outranks(role)) throw new ApiError('MISSING_PERMISSIONS');
-}

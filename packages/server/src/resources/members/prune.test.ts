@@ -48,6 +48,58 @@ describe.each(DRIVERS)('prune on $driver', ({ driver, skip }) => {
   const members = async () =>
     (await server.app.storage.members.listByGuild(g.guildId, { limit: 1000 })).length;
 
+  /** Gives the bot's managed role exactly these permissions. */
+  const grantBot = async (permissions: bigint) => {
+    const botRole = (await server.app.storage.roles.listByGuild(g.guildId)).find((r) => r.managed);
+    await server.app.storage.roles.update(g.guildId, botRole?.id ?? '', { permissions });
+  };
+  /** Both prune routes refuse the bot with 50013, and nobody is removed or audited. */
+  const expectRefused = async (label: string) => {
+    const before = await members();
+    const audits = await g.auditCount();
+    const counted = await count('');
+    expect(counted.statusCode, label).toBe(403);
+    expect(counted.json(), label).toMatchObject({ code: 50013 });
+    const res = await g.call('POST', url(), {
+      auth: g.bot.token,
+      payload: { days: 1 },
+      reason: 'refused',
+    });
+    expect(res.statusCode, label).toBe(403);
+    expect(res.json(), label).toMatchObject({ code: 50013 });
+    expectOpenApiResponse(res, 'POST', url());
+    expect(await members(), label).toBe(before);
+    expect(await g.auditCount(), label).toBe(audits);
+  };
+  const pruneAsBot = async () => {
+    const res = await g.call('POST', url(), { auth: g.bot.token, payload: {} });
+    expect(res.statusCode).toBe(200);
+    expectOpenApiResponse(res, 'POST', url());
+    const body: { pruned: number | null } = res.json();
+    return body;
+  };
+
+  it.skipIf(skip)('prune needs MANAGE_GUILD and KICK_MEMBERS, not either alone', async () => {
+    await grantBot(P.MANAGE_GUILD);
+    await expectRefused('MANAGE_GUILD only');
+    await grantBot(P.KICK_MEMBERS);
+    await expectRefused('KICK_MEMBERS only');
+    await grantBot(P.MANAGE_GUILD | P.KICK_MEMBERS);
+    const before = await members();
+    expect(await pruneAsBot()).toEqual({ pruned: 1 });
+    expect(await members()).toBe(before - 1);
+  });
+
+  it.skipIf(skip)('with PRUNE_REQUIRES_ADMIN, only ADMINISTRATOR prunes', async () => {
+    await server.app.storage.guilds.update(g.guildId, { features: ['PRUNE_REQUIRES_ADMIN'] });
+    await grantBot(P.MANAGE_GUILD | P.KICK_MEMBERS);
+    await expectRefused('MANAGE_GUILD | KICK_MEMBERS with PRUNE_REQUIRES_ADMIN');
+    await grantBot(P.ADMINISTRATOR);
+    const before = await members();
+    expect(await pruneAsBot()).toEqual({ pruned: 1 });
+    expect(await members()).toBe(before - 1);
+  });
+
   it.skipIf(skip)('counts members without roles inactive for `days` (join time)', async () => {
     expect((await count('')).json()).toEqual({ pruned: 1 });
     expect((await count('?days=6')).json()).toEqual({ pruned: 2 });
@@ -93,6 +145,7 @@ describe.each(DRIVERS)('prune on $driver', ({ driver, skip }) => {
 
   it.skipIf(skip)('bad bodies and missing permissions prune nobody', async () => {
     const before = await members();
+    const audits = await g.auditCount();
     const pat = await g.join('pat', { joinedAt: NOW - 20 * DAY });
     for (const payload of [{ days: 31 }, { days: 'week' }, { compute_prune_count: 'no' }]) {
       const res = await g.call('POST', url(), { auth: g.bot.token, payload });
@@ -103,6 +156,7 @@ describe.each(DRIVERS)('prune on $driver', ({ driver, skip }) => {
     expect(denied.json()).toMatchObject({ code: 50013 });
     expectOpenApiResponse(denied, 'POST', url());
     expect(await members()).toBe(before + 1);
+    expect(await g.auditCount()).toBe(audits);
   });
 
   it.skipIf(skip)(

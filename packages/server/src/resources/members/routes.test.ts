@@ -172,6 +172,7 @@ describe.each(DRIVERS)('members on $driver', ({ driver, skip }) => {
     const eve = await g.join('eve');
     const peer = await g.join('peer');
     const before = await member(eve.userId);
+    const audits = await g.auditCount();
     const cases: [string, object, number, number][] = [
       ['role above the caller', { roles: [high.id] }, 403, 50013],
       ['unknown role', { roles: ['1'] }, 404, 10011],
@@ -198,6 +199,7 @@ describe.each(DRIVERS)('members on $driver', ({ driver, skip }) => {
     expectOpenApiResponse(unknownGuild, 'PATCH', `/guilds/1/members/${eve.userId}`);
     expect(await member(eve.userId)).toEqual(before);
     expect(await audit(AuditLogActions.MEMBER_UPDATE)).toEqual([]);
+    expect(await g.auditCount()).toBe(audits);
   });
 
   it.skipIf(skip)(
@@ -214,6 +216,7 @@ describe.each(DRIVERS)('members on $driver', ({ driver, skip }) => {
       ]);
 
       const before = await member(fay.userId);
+      let audits = await g.auditCount();
       const tooLong = await patchMember(fay.userId, {
         communication_disabled_until: new Date(NOW + 28 * DAY + 1000).toISOString(),
       });
@@ -227,6 +230,7 @@ describe.each(DRIVERS)('members on $driver', ({ driver, skip }) => {
         },
       });
       expect(await member(fay.userId)).toEqual(before);
+      expect(await g.auditCount()).toBe(audits);
 
       const adminRole = (
         await g.call('POST', `/guilds/${g.guildId}/roles`, {
@@ -236,12 +240,14 @@ describe.each(DRIVERS)('members on $driver', ({ driver, skip }) => {
       ).json<RoleWire>();
       const admin = await g.join('admin', { roleIds: [adminRole.id] });
       const soon = new Date(NOW + DAY).toISOString();
+      audits = await g.auditCount();
       for (const target of [g.owner.userId, admin.userId, g.bot.userId]) {
         const res = await patchMember(target, { communication_disabled_until: soon });
         expect(res.statusCode).toBe(403);
         expect(res.json()).toMatchObject({ code: 50013 });
         expect((await member(target))?.communicationDisabledUntil).toBeNull();
       }
+      expect(await g.auditCount()).toBe(audits);
       const lifted = await patchMember(fay.userId, { communication_disabled_until: null });
       expect(lifted.json()).toMatchObject({ communication_disabled_until: null });
     },
@@ -259,6 +265,7 @@ describe.each(DRIVERS)('members on $driver', ({ driver, skip }) => {
     const [added] = await audit(AuditLogActions.MEMBER_ROLE_UPDATE);
     expect(added).toMatchObject({ targetId: gus.userId, reason: 'promote' });
 
+    const audits = await g.auditCount();
     for (const [path, code] of [
       [url(high.id), 50013],
       [url('1'), 10011],
@@ -269,18 +276,27 @@ describe.each(DRIVERS)('members on $driver', ({ driver, skip }) => {
       expectOpenApiResponse(res, 'PUT', path);
     }
     expect((await member(gus.userId))?.roleIds).toEqual([low.id]);
+    expect(await g.auditCount()).toBe(audits);
 
-    const del = await g.call('DELETE', url(low.id), g.bot.token);
+    const del = await g.call('DELETE', url(low.id), { auth: g.bot.token, reason: 'demote' });
     expect(del.statusCode).toBe(204);
     expectOpenApiResponse(del, 'DELETE', url(low.id));
     expect((await member(gus.userId))?.roleIds).toEqual([]);
-    expect(await audit(AuditLogActions.MEMBER_ROLE_UPDATE)).toHaveLength(2);
+    const removals = await audit(AuditLogActions.MEMBER_ROLE_UPDATE);
+    expect(removals).toHaveLength(2);
+    expect(removals[0]).toMatchObject({
+      targetId: gus.userId,
+      userId: g.bot.userId,
+      reason: 'demote',
+      changes: [{ key: '$remove', new_value: [{ id: low.id, name: 'Low' }] }],
+    });
   });
 
   it.skipIf(skip)('kicks (204) members below the caller; never the owner', async () => {
     const hal = await g.join('hal');
     const url = `/guilds/${g.guildId}/members/${hal.userId}`;
     const peer = await g.join('peer');
+    const audits = await g.auditCount();
     const denied = await g.call('DELETE', url, peer.token);
     expect(denied.json()).toMatchObject({ code: 50013 });
     expectOpenApiResponse(denied, 'DELETE', url);
@@ -293,6 +309,7 @@ describe.each(DRIVERS)('members on $driver', ({ driver, skip }) => {
     expectOpenApiResponse(owner, 'DELETE', url);
     expect(await member(hal.userId)).not.toBeNull();
     expect(await member(g.owner.userId)).not.toBeNull();
+    expect(await g.auditCount()).toBe(audits);
 
     const res = await g.call('DELETE', url, { auth: g.bot.token, reason: 'rude' });
     expect(res.statusCode).toBe(204);
@@ -310,6 +327,7 @@ describe.each(DRIVERS)('members on $driver', ({ driver, skip }) => {
     const res = await g.call('PATCH', url, {
       auth: g.bot.token,
       payload: { nick: 'Helper', avatar: PNG_1X1, banner: PNG_1X1, bio: 'Here to help' },
+      reason: 'rebrand',
     });
     expect(res.statusCode).toBe(200);
     expectOpenApiResponse(res, 'PATCH', url);
@@ -326,9 +344,15 @@ describe.each(DRIVERS)('members on $driver', ({ driver, skip }) => {
       expect(image.headers['content-type']).toBe('image/png');
     }
     const [entry] = await audit(AuditLogActions.MEMBER_UPDATE);
+    expect(entry).toMatchObject({
+      targetId: g.bot.userId,
+      userId: g.bot.userId,
+      reason: 'rebrand',
+    });
     expect(entry?.changes).toContainEqual({ key: 'nick', old_value: null, new_value: 'Helper' });
 
     const before = await member(g.bot.userId);
+    const audits = await g.auditCount();
     for (const payload of [
       { avatar: 'data:image/png;base64,aGVsbG8=' },
       { bio: 'x'.repeat(191) },
@@ -340,6 +364,7 @@ describe.each(DRIVERS)('members on $driver', ({ driver, skip }) => {
       expectOpenApiResponse(bad, 'PATCH', url);
     }
     expect(await member(g.bot.userId)).toEqual(before);
+    expect(await g.auditCount()).toBe(audits);
     const cleared = await g.call('PATCH', url, { auth: g.bot.token, payload: { avatar: null } });
     expect(cleared.json()).toMatchObject({ avatar: null });
     expectOpenApiResponse(cleared, 'PATCH', url);
@@ -372,11 +397,13 @@ describe.each(DRIVERS)('members on $driver', ({ driver, skip }) => {
       permissions: (everyone?.permissions ?? 0n) & ~P.CHANGE_NICKNAME,
     });
     const ivy = await g.join('ivy');
+    const audits = await g.auditCount();
     const url = `/guilds/${g.guildId}/members/@me`;
     const res = await g.call('PATCH', url, { auth: ivy.token, payload: { nick: 'Ivy' } });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ code: 50013 });
     expectOpenApiResponse(res, 'PATCH', url);
     expect((await member(ivy.userId))?.nick).toBeNull();
+    expect(await g.auditCount()).toBe(audits);
   });
 });

@@ -48,7 +48,13 @@ export const ModifyMemberBody = z.object({
   deaf: z.boolean().nullable().optional(),
   channel_id: Snowflake.nullable().optional(),
   communication_disabled_until: Timestamp.nullable().optional(),
-  flags: z.number().int().min(0).nullable().optional(),
+  flags: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .nullable()
+    .optional(),
 });
 export type ModifyMemberInput = z.infer<typeof ModifyMemberBody>;
 

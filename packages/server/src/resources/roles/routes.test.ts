@@ -102,6 +102,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
       password: 'correct horse battery',
     });
     const before = await roles();
+    const audits = await g.auditCount();
     const outsider = await g.call('POST', `/guilds/${g.guildId}/roles`, {
       auth: stranger.token,
       payload: { name: 'x' },
@@ -110,10 +111,12 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
     expect(outsider.json()).toMatchObject({ code: 50001 });
     expectOpenApiResponse(outsider, 'POST', `/guilds/${g.guildId}/roles`);
     expect(await roles()).toEqual(before);
+    expect(await g.auditCount()).toBe(audits);
   });
 
   it.skipIf(skip)('bad fields are 50035 and create nothing', async () => {
     const before = await roles();
+    const audits = await g.auditCount();
     for (const [payload, field] of [
       [{ name: 'x'.repeat(101) }, 'name'],
       [{ name: '' }, 'name'],
@@ -129,14 +132,17 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
       expect(res.json()).toMatchObject({ code: 50035, errors: { [field]: {} } });
     }
     expect(await roles()).toEqual(before);
+    expect(await g.auditCount()).toBe(audits);
   });
 
   it.skipIf(skip)('nobody grants bits they lack; the owner may grant any', async () => {
     const before = await roles();
+    const audits = await g.auditCount();
     const denied = await create({ permissions: String(P.ADMINISTRATOR) }, g.bot.token);
     expect(denied.statusCode).toBe(403);
     expect(denied.json()).toMatchObject({ code: 50013 });
     expect(await roles()).toEqual(before);
+    expect(await g.auditCount()).toBe(audits);
 
     const own = await create({ permissions: String(P.MANAGE_ROLES) }, g.bot.token);
     expect(own.statusCode).toBe(200);
@@ -148,6 +154,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
     const person = await g.join('pat');
     const role = (await create({ name: 'Target' })).json<RoleWire>();
     const before = await roles();
+    const audits = await g.auditCount();
     const attempts = [
       g.call('POST', `/guilds/${g.guildId}/roles`, { auth: person.token, payload: {} }),
       g.call('PATCH', `/guilds/${g.guildId}/roles/${role.id}`, {
@@ -168,6 +175,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
       expectOpenApiResponse(res, methods[index] ?? '', `/guilds/${g.guildId}${paths[index] ?? ''}`);
     }
     expect(await roles()).toEqual(before);
+    expect(await g.auditCount()).toBe(audits);
   });
 
   it.skipIf(skip)('modifies a role; color and colors.primary_color stay equal', async () => {
@@ -206,6 +214,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
       const role = (await create({ name: 'Gradient' })).json<RoleWire>();
       const url = `/guilds/${g.guildId}/roles/${role.id}`;
       const before = await roles();
+      const audits = await g.auditCount();
       const refused = await g.call('PATCH', url, {
         auth: g.owner.token,
         payload: { colors: { primary_color: 1, secondary_color: 2 } },
@@ -217,6 +226,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
       });
       expectOpenApiResponse(refused, 'PATCH', url);
       expect(await roles()).toEqual(before);
+      expect(await g.auditCount()).toBe(audits);
 
       await server.app.storage.guilds.update(g.guildId, { features: ['ENHANCED_ROLE_COLORS'] });
       const gradient = await g.call('PATCH', url, {
@@ -266,6 +276,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
         'Above',
       ]);
       const before = await roles();
+      const audits = await g.auditCount();
       const botRole = before.find((r) => r.managed);
       for (const res of [
         await g.call('PATCH', `/guilds/${g.guildId}/roles/${above.id}`, {
@@ -286,6 +297,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
         expect(res.json()).toMatchObject({ code: 50013 });
       }
       expect(await roles()).toEqual(before);
+      expect(await g.auditCount()).toBe(audits);
       // The owner is above every role.
       const owner = await g.call('PATCH', `/guilds/${g.guildId}/roles/${above.id}`, {
         auth: g.owner.token,
@@ -318,6 +330,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
       expect(moves).toHaveLength(2);
 
       const before = await roles();
+      const audits = await g.auditCount();
       for (const [payload, code] of [
         [[{ id: '1', position: 1 }], 10011],
         [[{ id: g.guildId, position: 3 }], 50028],
@@ -329,6 +342,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
         expectOpenApiResponse(bad, 'PATCH', url);
       }
       expect(await roles()).toEqual(before);
+      expect(await g.auditCount()).toBe(audits);
     },
   );
 
@@ -346,6 +360,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
     expect(entry?.changes).toContainEqual({ key: 'name', old_value: 'Doomed' });
 
     const before = await roles();
+    const audits = await g.auditCount();
     const managed = before.find((r) => r.managed);
     for (const id of [g.guildId, managed?.id]) {
       const refused = await g.call('DELETE', `/guilds/${g.guildId}/roles/${id}`, g.owner.token);
@@ -356,6 +371,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
     const gone = await g.call('DELETE', url, g.owner.token);
     expect(gone.json()).toMatchObject({ code: 10011 });
     expect(await roles()).toEqual(before);
+    expect(await g.auditCount()).toBe(audits);
   });
 
   it.skipIf(skip)('counts members per role, @everyone left out', async () => {

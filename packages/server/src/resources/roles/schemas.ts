@@ -39,7 +39,18 @@ export type RoleInput = z.infer<typeof RoleBody>;
 
 /** PATCH /guilds/{id}/roles: the new positions. */
 export const RolePositionsBody = z
-  .array(z.object({ id: Snowflake, position: z.number().int().min(0).nullable().optional() }))
+  .array(
+    z.object({
+      id: Snowflake,
+      position: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 31 - 1)
+        .nullable()
+        .optional(),
+    }),
+  )
   .max(250)
   .refine((items) => new Set(items.map((item) => item.id)).size === items.length, {
     message: 'Role ids must be unique.',

@@ -178,6 +178,14 @@ export function createRoleService(deps: ServiceDeps) {
         if (role.id === access.guild.id || role.managed) throw new ApiError('INVALID_ROLE');
         if (!access.outranks(role)) throw new ApiError('MISSING_PERMISSIONS');
         await tx.roles.delete(access.guild.id, role.id);
+        // Emoji limited to the role stop naming it.
+        for (const emoji of await tx.emojis.listByGuild(access.guild.id)) {
+          if (emoji.roleIds.includes(role.id)) {
+            await tx.emojis.update(emoji.id, {
+              roleIds: emoji.roleIds.filter((r) => r !== role.id),
+            });
+          }
+        }
         await recordAudit(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,

@@ -289,6 +289,44 @@ export function describeStorageContract(
       expect(await storage.users.findById(lostId)).toBeNull();
     });
 
+    it('lets transactions on one guild take turns once it is locked', async () => {
+      const owner = await newUser('locker');
+      const guildId = nextId();
+      await storage.guilds.create({
+        id: guildId,
+        name: 'Locked',
+        icon: null,
+        description: null,
+        ownerId: owner.id,
+        features: [],
+        preferredLocale: 'en-US',
+        createdAt: clock.now(),
+      });
+      const order: string[] = [];
+      const gate = new EventTarget();
+      const released = new Promise((resolve) => {
+        gate.addEventListener('release', resolve, { once: true });
+      });
+      const release = () => gate.dispatchEvent(new Event('release'));
+      const first = storage.transaction(async (tx) => {
+        expect(tx.inTransaction).toBe(true);
+        await tx.guilds.lock(guildId);
+        order.push('first locked');
+        await released;
+        order.push('first done');
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const second = storage.transaction(async (tx) => {
+        await tx.guilds.lock(guildId);
+        order.push('second locked');
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      release();
+      await Promise.all([first, second]);
+      expect(order).toEqual(['first locked', 'first done', 'second locked']);
+      expect(storage.inTransaction).toBe(false);
+    });
+
     it('answers a ping', async () => {
       await expect(storage.ping()).resolves.toBeUndefined();
     });

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { GuildPatch, GuildRecord, GuildRepository } from '../types.js';
+import type { GuildPatch, GuildRecord, GuildRepository, StorageDialect } from '../types.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, idOrNull, int, jsonArray } from './rows.js';
 import type { Database, GuildsTable } from './schema.js';
@@ -56,7 +56,10 @@ function settingsColumns(patch: GuildPatch) {
   };
 }
 
-export function createGuildRepository(db: Kysely<Database>): GuildRepository {
+export function createGuildRepository(
+  db: Kysely<Database>,
+  dialect: StorageDialect,
+): GuildRepository {
   const findById = async (guildId: string) => {
     const row = await db
       .selectFrom('guilds')
@@ -66,6 +69,10 @@ export function createGuildRepository(db: Kysely<Database>): GuildRepository {
     return row ? toGuild(row) : null;
   };
   return {
+    async lock(guildId) {
+      if (dialect !== 'postgres') return;
+      await db.selectFrom('guilds').select('id').where('id', '=', guildId).forUpdate().execute();
+    },
     async create(guild) {
       await conflictsAsStorageErrors(
         db

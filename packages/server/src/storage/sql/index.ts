@@ -20,12 +20,16 @@ import { createVoiceStatusRepository } from './voiceStatus.js';
 export type { Database } from './schema.js';
 
 /** Builds every repository over one Kysely handle: the pool, or a transaction. */
-export function createRepositories(db: Kysely<Database>): Repositories {
+export function createRepositories(
+  db: Kysely<Database>,
+  context: { dialect: StorageDialect; inTransaction: boolean },
+): Repositories {
   return {
+    inTransaction: context.inTransaction,
     users: createUserRepository(db),
     applications: createApplicationRepository(db),
     tokens: createTokenRepository(db),
-    guilds: createGuildRepository(db),
+    guilds: createGuildRepository(db, context.dialect),
     roles: createRoleRepository(db),
     channels: createChannelRepository(db),
     members: createMemberRepository(db),
@@ -50,8 +54,11 @@ export function createKyselyStorage(
 ): Storage {
   return {
     dialect,
-    ...createRepositories(db),
-    transaction: (fn) => db.transaction().execute((trx) => fn(createRepositories(trx))),
+    ...createRepositories(db, { dialect, inTransaction: false }),
+    transaction: (fn) =>
+      db
+        .transaction()
+        .execute((trx) => fn(createRepositories(trx, { dialect, inTransaction: true }))),
     async ping() {
       await sql`SELECT 1`.execute(db);
     },

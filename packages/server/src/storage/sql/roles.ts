@@ -106,7 +106,13 @@ export function createRoleRepository(db: Kysely<Database>): RoleRepository {
       return findById(guildId, roleId);
     },
     async delete(guildId, roleId) {
-      // member_roles rows go with the role (ON DELETE CASCADE in 0001).
+      // member_roles rows go with the role (ON DELETE CASCADE in 0001); its channel overwrites
+      // have no foreign key (a target is a role or a member), so they go here.
+      await db
+        .deleteFrom('permission_overwrites')
+        .where('target_id', '=', roleId)
+        .where('type', '=', 0)
+        .execute();
       const result = await db
         .deleteFrom('roles')
         .where('guild_id', '=', guildId)
