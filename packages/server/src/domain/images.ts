@@ -11,7 +11,18 @@ export interface DecodedImage {
 
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
-const DATA_URI = /^data:(image\/(?:png|jpeg|jpg|gif|webp));base64,([A-Za-z0-9+/]+={0,2})$/;
+const DATA_URI = /^data:([\w.+-]+\/[\w.+-]+);base64,([A-Za-z0-9+/]*={0,2})$/;
+const IMAGE_MEDIA_TYPE = /^image\/(?:png|jpeg|jpg|gif|webp)$/;
+
+/**
+ * The bytes of a base64 data URI (`data:{type}/{subtype};base64,...`), whatever its media type.
+ * @returns null when the value is not such a URI.
+ */
+export function parseDataUri(value: string): { mediaType: string; bytes: Buffer } | null {
+  const match = DATA_URI.exec(value);
+  if (match === null) return null;
+  return { mediaType: match[1] ?? '', bytes: Buffer.from(match[2] ?? '', 'base64') };
+}
 
 const SIGNATURES: {
   type: DecodedImage['contentType'];
@@ -49,9 +60,9 @@ const SIGNATURES: {
  */
 export function decodeImageDataUri(value: string): DecodedImage | null {
   if (value.length > Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 64) return null;
-  const match = DATA_URI.exec(value);
-  if (match === null) return null;
-  const bytes = Buffer.from(match[2] ?? '', 'base64');
+  const parsed = parseDataUri(value);
+  if (parsed === null || !IMAGE_MEDIA_TYPE.test(parsed.mediaType)) return null;
+  const { bytes } = parsed;
   if (bytes.length === 0 || bytes.length > MAX_IMAGE_BYTES) return null;
   const signature = SIGNATURES.find((s) => s.test(bytes));
   if (signature === undefined) return null;

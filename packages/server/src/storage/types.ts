@@ -346,6 +346,8 @@ export interface RoleRepository {
   create(role: NewRole): Promise<RoleRecord>;
   /** By position, then id. */
   listByGuild(guildId: string): Promise<RoleRecord[]>;
+  /** Every role of the given guilds, by guild id, then position, then id (one query). */
+  listByGuilds(guildIds: readonly string[]): Promise<RoleRecord[]>;
   findById(guildId: string, roleId: string): Promise<RoleRecord | null>;
   update(guildId: string, roleId: string, patch: RolePatch): Promise<RoleRecord | null>;
   /** Deletes the role (members lose it); returns whether it existed. */
@@ -371,6 +373,11 @@ export interface MemberRepository {
   /** Adds a member with its roles; a conflict if the user is already a member. */
   add(member: NewMember): Promise<MemberRecord>;
   find(guildId: string, userId: string): Promise<MemberRecord | null>;
+  /**
+   * The user's memberships among the given guilds, by guild id, in a constant number of queries;
+   * guilds the user is not in are absent.
+   */
+  findForUser(userId: string, guildIds: readonly string[]): Promise<MemberRecord[]>;
   listByGuild(guildId: string, options: { limit: number; after?: string }): Promise<MemberRecord[]>;
   update(guildId: string, userId: string, patch: MemberPatch): Promise<MemberRecord | null>;
   /** Removes members with their roles; returns how many there were. */

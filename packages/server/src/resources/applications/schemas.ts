@@ -1,5 +1,6 @@
 import { ApplicationFlags } from '@guildhall/protocol';
 import { z } from 'zod';
+import { UInt31 } from '../../http/schemas.js';
 import { BotUsername } from '../users/schemas.js';
 
 const HttpUrl = z.url({ protocol: /^https?$/ }).max(2048);
@@ -18,13 +19,7 @@ export const ModifyApplicationBody = z.object({
     .nullable()
     .optional(),
   icon: z.string().nullable().optional(),
-  flags: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .nullable()
-    .optional(),
+  flags: UInt31.nullable().optional(),
   interactions_endpoint_url: HttpUrl.nullable().optional(),
   event_webhooks_url: HttpUrl.nullable().optional(),
   tags: z.array(z.string().min(1).max(20)).max(5).nullable().optional(),

@@ -5,7 +5,6 @@ import {
   generateToken,
   hashSecret,
 } from '../../domain/credentials.js';
-import { decodeImageDataUri } from '../../domain/images.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type {
@@ -21,6 +20,7 @@ import {
   type ModifyApplicationInput,
 } from './schemas.js';
 import { serializeApplication } from './serialize.js';
+import { storeImage } from '../images.js';
 
 /** An application just made, with the two secrets that are shown once and stored only hashed. */
 export interface CreatedApplication {
@@ -159,16 +159,11 @@ export function createApplicationService(deps: ServiceDeps) {
         patch.largeBotSharding = input.large_bot_sharding;
       }
       if (input.icon !== undefined) {
-        if (input.icon === null) patch.icon = null;
-        else {
-          const image = decodeImageDataUri(input.icon);
-          if (image === null) throw invalidField(['icon'], 'IMAGE_INVALID', 'Invalid image data');
-          await blobs.put(`app-icons/${application.id}/${image.hash}.${image.extension}`, {
-            bytes: image.bytes,
-            contentType: image.contentType,
-          });
-          patch.icon = image.hash;
-        }
+        patch.icon = await storeImage(
+          blobs,
+          { field: 'icon', value: input.icon },
+          (hash, ext) => `app-icons/${application.id}/${hash}.${ext}`,
+        );
       }
       const updated = await storage.applications.update(application.id, patch);
       if (updated === null) throw new ApiError('UNKNOWN_APPLICATION');

@@ -21,6 +21,18 @@ export async function recordAudit(
   await tx.auditLog.append({ changes: null, options: null, ...entry, id: ids() });
 }
 
+/**
+ * Writes an UPDATE entry only when something changed: an edit that changes nothing is not
+ * audited, in every area alike.
+ */
+export async function recordChanges(
+  tx: Repositories,
+  ids: IdGenerator,
+  entry: NewAuditLogEntry & { changes: NonNullable<AuditLogEntryRecord['changes']> },
+): Promise<void> {
+  if (entry.changes.length > 0) await recordAudit(tx, ids, entry);
+}
+
 /** One entry on the wire: null parts are left out, as the platform does. */
 export function serializeAuditLogEntry(entry: AuditLogEntryRecord) {
   return {

@@ -1,13 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { auditLogReason } from '../../http/schemas.js';
+import type { FastifyInstance } from 'fastify';
+import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
+import { AUTH, reasonOf } from '../guilds/common.js';
 import { parseInput } from '../../http/validate.js';
-import { BanBody, BanParams, BulkBanBody, GuildParams, ListBansQuery } from './schemas.js';
+import { BanBody, BanParams, BulkBanBody, ListBansQuery } from './schemas.js';
 import type { BanService } from './service.js';
-
-const AUTH = { config: { auth: ['bot', 'session'] } } as const;
-
-const reasonOf = (request: FastifyRequest) => auditLogReason(request.headers['x-audit-log-reason']);
 
 /** /guilds/{id}/bans and /guilds/{id}/bulk-ban. */
 export function registerBanRoutes(app: FastifyInstance, bans: BanService): void {

@@ -6,7 +6,6 @@ export const MAX_DELETE_MESSAGE_SECONDS = 604800;
 
 const DeleteMessageSeconds = z.number().int().min(0).max(MAX_DELETE_MESSAGE_SECONDS);
 
-export const GuildParams = z.object({ guild_id: z.string() });
 export const BanParams = z.object({ guild_id: z.string(), user_id: z.string() });
 
 export const ListBansQuery = z.object({

@@ -4,7 +4,8 @@ import type { Principal } from '../../http/authenticator.js';
 import type { BanQuery, BanRecord, Repositories } from '../../storage/index.js';
 import { recordAudit } from '../auditLog/service.js';
 import type { ServiceDeps } from '../deps.js';
-import { loadGuildAccess, type GuildAccess } from '../guilds/access.js';
+import { accessLoader } from '../guilds/common.js';
+import type { GuildAccess } from '../guilds/access.js';
 import { assertAboveMember } from '../members/hierarchy.js';
 import type { MemberRequest } from '../members/service.js';
 import type { GuildRequest } from '../roles/service.js';
@@ -26,8 +27,7 @@ async function serializeBans(repos: Repositories, bans: readonly BanRecord[]) {
 export function createBanService(deps: ServiceDeps) {
   const { storage, clock, ids } = deps;
 
-  const accessFor = (repos: Repositories, principal: Principal, guildId: string) =>
-    loadGuildAccess(repos, { guildId, userId: principal.user.id, nowMs: clock.now() });
+  const accessFor = accessLoader(clock);
 
   /**
    * Bans one user inside the caller's transaction.

@@ -4,7 +4,7 @@ import type { Principal } from '../../http/authenticator.js';
 import type { OverwriteRecord, Repositories } from '../../storage/index.js';
 import { recordAudit } from '../auditLog/service.js';
 import type { ServiceDeps } from '../deps.js';
-import { diffChanges } from '../guilds/changes.js';
+import { diffChanges } from '../auditLog/changes.js';
 import { assertGrantable, assertOverwriteTargets, loadChannelAccess } from './access.js';
 import type { PutOverwriteInput } from './schemas.js';
 

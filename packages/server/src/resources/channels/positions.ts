@@ -2,10 +2,10 @@ import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
 import { invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { ChannelPatch } from '../../storage/index.js';
-import { recordAudit } from '../auditLog/service.js';
+import { recordChanges } from '../auditLog/service.js';
 import type { ServiceDeps } from '../deps.js';
 import { loadGuildAccess } from '../guilds/access.js';
-import { diffChanges } from '../guilds/changes.js';
+import { diffChanges } from '../auditLog/changes.js';
 import { resolveParent } from './fields.js';
 import { syncOverwrites } from './overwrites.js';
 import type { ChannelPositionsInput } from './schemas.js';
@@ -64,16 +64,14 @@ export function createChannelPositionService(deps: ServiceDeps) {
             { position: channel.position, parent_id: channel.parentId },
             { position: updated.position, parent_id: updated.parentId },
           );
-          if (changes.length > 0) {
-            await recordAudit(tx, ids, {
-              guildId: access.guild.id,
-              userId: principal.user.id,
-              targetId: channel.id,
-              actionType: AuditLogActions.CHANNEL_UPDATE,
-              changes,
-              reason: input.reason,
-            });
-          }
+          await recordChanges(tx, ids, {
+            guildId: access.guild.id,
+            userId: principal.user.id,
+            targetId: channel.id,
+            actionType: AuditLogActions.CHANNEL_UPDATE,
+            changes,
+            reason: input.reason,
+          });
           if (move.lock_permissions === true && parentId !== null) {
             // Syncing rewrites the channel's overwrites, which PUT /permissions guards with
             // MANAGE_ROLES: moving must not be a way around it.

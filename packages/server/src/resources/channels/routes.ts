@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Snowflake, auditLogReason } from '../../http/schemas.js';
+import type { FastifyInstance } from 'fastify';
+import { GuildParams, Snowflake } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
+import { AUTH, reasonOf } from '../guilds/common.js';
 import { parseInput } from '../../http/validate.js';
 import type { OverwriteService } from './overwrites.js';
 import type { ChannelPositionService } from './positions.js';
@@ -8,7 +9,6 @@ import {
   ChannelParams,
   ChannelPositionsBody,
   CreateChannelBody,
-  GuildParams,
   ModifyChannelBody,
   OverwriteParams,
   PutOverwriteBody,
@@ -23,10 +23,6 @@ export interface ChannelRouteServices {
   overwrites: OverwriteService;
   voiceStatus: VoiceStatusService;
 }
-
-const AUTH = { config: { auth: ['bot', 'session'] } } as const;
-
-const reasonOf = (request: FastifyRequest) => auditLogReason(request.headers['x-audit-log-reason']);
 
 /** Guild channels, their overwrites and the voice channel status. */
 export function registerChannelRoutes(app: FastifyInstance, services: ChannelRouteServices): void {

@@ -1,15 +1,6 @@
-import { parsePermissions } from '@guildhall/protocol';
 import { z } from 'zod';
-import { Snowflake } from '../../http/schemas.js';
+import { DisplayName, PermissionBits, Snowflake, UInt31 } from '../../http/schemas.js';
 import { GUILD_CHANNEL_TYPES } from './rules.js';
-
-/** A permission bitset: a decimal string (what discord.js sends) or a JSON integer. */
-
-/** Positions are stored as 32-bit integers. */
-const MAX_POSITION = 2 ** 31 - 1;
-export const PermissionBits = z
-  .union([z.string().regex(/^\d{1,64}$/), z.number().int().nonnegative()])
-  .transform((value) => parsePermissions(String(value)));
 
 /** Types 0, 2, 4, 5, 13, 15 and 16; anything else is a 50035 (spec, Channels). */
 export const GuildChannelTypeInput = z.union(GUILD_CHANNEL_TYPES.map((type) => z.literal(type)));
@@ -27,21 +18,21 @@ const channelFields = {
   bitrate: z.number().int().min(8000).max(384_000).nullable().optional(),
   user_limit: z.number().int().min(0).max(10_000).nullable().optional(),
   rate_limit_per_user: z.number().int().min(0).max(21_600).nullable().optional(),
-  position: z.number().int().min(0).max(MAX_POSITION).nullable().optional(),
+  position: UInt31.nullable().optional(),
   permission_overwrites: z.array(OverwriteInput).max(100).nullable().optional(),
   parent_id: Snowflake.nullable().optional(),
   nsfw: z.boolean().nullable().optional(),
 };
 
 export const CreateChannelBody = z.object({
-  name: z.string().min(1).max(100),
+  name: DisplayName(1, 100),
   type: GuildChannelTypeInput.nullable().optional(),
   ...channelFields,
 });
 export type CreateChannelInput = z.infer<typeof CreateChannelBody>;
 
 export const ModifyChannelBody = z.object({
-  name: z.string().min(1).max(100).optional(),
+  name: DisplayName(1, 100).optional(),
   type: GuildChannelTypeInput.optional(),
   ...channelFields,
 });
@@ -51,7 +42,7 @@ export const ChannelPositionsBody = z
   .array(
     z.object({
       id: Snowflake,
-      position: z.number().int().min(0).max(MAX_POSITION).nullable().optional(),
+      position: UInt31.nullable().optional(),
       parent_id: Snowflake.nullable().optional(),
       lock_permissions: z.boolean().nullable().optional(),
     }),
@@ -71,4 +62,3 @@ export const VoiceStatusBody = z.object({ status: z.string().max(500).nullable()
 
 export const ChannelParams = z.object({ channel_id: z.string() });
 export const OverwriteParams = z.object({ channel_id: z.string(), overwrite_id: z.string() });
-export const GuildParams = z.object({ guild_id: z.string() });

@@ -6,7 +6,7 @@ import type { ChannelRecord, OverwriteRecord, Repositories } from '../../storage
 import { recordAudit } from '../auditLog/service.js';
 import type { ServiceDeps } from '../deps.js';
 import { loadGuildAccess } from '../guilds/access.js';
-import { diffChanges, snapshotChanges } from '../guilds/changes.js';
+import { diffChanges, snapshotChanges } from '../auditLog/changes.js';
 import { assertGrantable, assertOverwriteTargets, loadChannelAccess } from './access.js';
 import { auditView, channelPatch, resolveParent } from './fields.js';
 import { syncOverwrites } from './overwrites.js';

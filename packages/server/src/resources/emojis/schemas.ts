@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { Snowflake } from '../../http/schemas.js';
+import { DisplayName, Snowflake } from '../../http/schemas.js';
 
 /** Emoji names: 2–32 of A–Z, a–z, 0–9 and `_` (the platform's rule). */
-export const EmojiName = z
-  .string()
-  .min(2)
-  .max(32)
-  .regex(/^[A-Za-z0-9_]+$/, 'Emoji names may only contain letters, numbers and underscores.');
+export const EmojiName = DisplayName(2, 32).regex(
+  /^[A-Za-z0-9_]+$/,
+  'Emoji names may only contain letters, numbers and underscores.',
+);
 
 /** Role ids that may use the emoji; null or empty means everyone (openapi maxItems 1521). */
 const EmojiRoles = z.array(Snowflake).max(1521).nullable().optional();
@@ -24,7 +23,6 @@ export const ModifyEmojiBody = z.object({
 });
 export type ModifyEmojiInput = z.infer<typeof ModifyEmojiBody>;
 
-export const GuildParams = z.object({ guild_id: z.string() });
 export const EmojiParams = z.object({ guild_id: z.string(), emoji_id: z.string() });
 
 /** The largest emoji image the platform takes: 256 KiB. */

@@ -1,20 +1,21 @@
 import { AuditLogActions, PermissionFlags as P, isSnowflake } from '@guildhall/protocol';
-import { decodeImageDataUri } from '../../domain/images.js';
 import { requiredPermissions } from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { EmojiPatch, EmojiRecord, Repositories, RoleRecord } from '../../storage/index.js';
-import { recordAudit } from '../auditLog/service.js';
+import { diffChanges, snapshotChanges } from '../auditLog/changes.js';
+import { recordAudit, recordChanges } from '../auditLog/service.js';
 import type { ServiceDeps } from '../deps.js';
-import { loadGuildAccess, type GuildAccess } from '../guilds/access.js';
-import { auditChanges } from './auditChanges.js';
-import { holdsEither, requireEditRights, type Mutation } from './editRights.js';
+import { accessLoader } from '../guilds/common.js';
+import type { GuildAccess } from '../guilds/access.js';
+import { holdsEither, requireEditRights, type Mutation } from '../expressions/editRights.js';
 import {
   EMOJI_LIMIT_TIER_0,
   MAX_EMOJI_BYTES,
   type CreateEmojiInput,
   type ModifyEmojiInput,
 } from './schemas.js';
+import { decodeImage, putImage } from '../images.js';
 import { serializeEmoji } from './serialize.js';
 
 const EXPRESSIONS = { create: P.CREATE_GUILD_EXPRESSIONS, manage: P.MANAGE_GUILD_EXPRESSIONS };
@@ -32,8 +33,7 @@ function checkRoles(roles: readonly RoleRecord[], roleIds: readonly string[]): s
 export function createEmojiService(deps: ServiceDeps) {
   const { storage, clock, ids, blobs } = deps;
 
-  const accessFor = (repos: Repositories, principal: Principal, guildId: string) =>
-    loadGuildAccess(repos, { guildId, userId: principal.user.id, nowMs: clock.now() });
+  const accessFor = accessLoader(clock);
 
   const findIn = async (repos: Repositories, access: GuildAccess, emojiId: string) => {
     const emoji = isSnowflake(emojiId) ? await repos.emojis.findById(emojiId) : null;
@@ -67,15 +67,7 @@ export function createEmojiService(deps: ServiceDeps) {
         const access = await accessFor(tx, principal, guildId);
         // Spec, Versioning: CREATE_GUILD_EXPRESSIONS from 2026-02-23, MANAGE_ before.
         access.require(requiredPermissions.createExpressions(clock.now()));
-        const image = decodeImageDataUri(input.image);
-        if (image === null) throw invalidField(['image'], 'IMAGE_INVALID', 'Invalid image data');
-        if (image.bytes.length > MAX_EMOJI_BYTES) {
-          throw invalidField(
-            ['image'],
-            'BINARY_TYPE_MAX_SIZE',
-            'File cannot be larger than 256.0 kb.',
-          );
-        }
+        const image = decodeImage('image', input.image, { maxBytes: MAX_EMOJI_BYTES });
         const roleIds = checkRoles(access.roles, input.roles ?? []);
         const animated = image.contentType === 'image/gif';
         const existing = await tx.emojis.listByGuild(access.guild.id);
@@ -94,10 +86,7 @@ export function createEmojiService(deps: ServiceDeps) {
         };
         // The blob goes first: a failed insert leaves an unreachable file, never a broken emoji
         // (the CDN route serves only emoji that exist).
-        await blobs.put(`emojis/${emoji.id}`, {
-          bytes: image.bytes,
-          contentType: image.contentType,
-        });
+        await putImage(blobs, `emojis/${emoji.id}`, image);
         await tx.emojis.create(emoji);
         const wire = serializeEmoji(emoji, principal.user);
         await recordAudit(tx, ids, {
@@ -105,7 +94,7 @@ export function createEmojiService(deps: ServiceDeps) {
           userId: principal.user.id,
           targetId: emoji.id,
           actionType: AuditLogActions.EMOJI_CREATE,
-          changes: auditChanges(null, { name: wire.name, roles: wire.roles }),
+          changes: snapshotChanges({ name: wire.name, roles: wire.roles }),
           reason: input.reason,
         });
         return wire;
@@ -126,11 +115,11 @@ export function createEmojiService(deps: ServiceDeps) {
         if (input.roles !== undefined) patch.roleIds = checkRoles(access.roles, input.roles ?? []);
         const updated = await tx.emojis.update(emoji.id, patch);
         if (updated === null) throw new ApiError('UNKNOWN_EMOJI');
-        const changes = auditChanges(
+        const changes = diffChanges(
           { name: emoji.name, roles: emoji.roleIds },
           { name: updated.name, roles: updated.roleIds },
         );
-        await recordAudit(tx, ids, {
+        await recordChanges(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,
           targetId: emoji.id,
@@ -153,7 +142,7 @@ export function createEmojiService(deps: ServiceDeps) {
           userId: principal.user.id,
           targetId: emoji.id,
           actionType: AuditLogActions.EMOJI_DELETE,
-          changes: auditChanges({ name: emoji.name, roles: emoji.roleIds }, null),
+          changes: snapshotChanges({ name: emoji.name, roles: emoji.roleIds }, 'old'),
           reason: m.reason,
         });
       });

@@ -2,11 +2,12 @@ import { AuditLogActions, ChannelTypes, PermissionFlags as P } from '@guildhall/
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { GuildPatch, GuildRecord, Repositories } from '../../storage/index.js';
-import { recordAudit } from '../auditLog/service.js';
+import { recordChanges } from '../auditLog/service.js';
 import type { ServiceDeps } from '../deps.js';
-import { loadGuildAccess } from './access.js';
-import { diffChanges } from './changes.js';
-import { storeGuildImage } from './images.js';
+import { diffChanges } from '../auditLog/changes.js';
+import { storeImage } from '../images.js';
+import { accessLoader } from './common.js';
+import { guildImageKey } from './images.js';
 import type { ModifyGuildInput } from './schemas.js';
 import { auditedGuild, viewGuild } from './serialize.js';
 
@@ -66,8 +67,7 @@ async function channelSettings(repos: Repositories, guildId: string, input: Modi
 /** GET, PATCH and DELETE /guilds/{id}. */
 export function createGuildManageService(deps: ServiceDeps) {
   const { storage, clock, blobs, ids } = deps;
-  const accessOf = (repos: Repositories, principal: Principal, guildId: string) =>
-    loadGuildAccess(repos, { guildId, userId: principal.user.id, nowMs: clock.now() });
+  const accessOf = accessLoader(clock);
 
   return {
     /** GET /guilds/{id}; with_counts adds approximate member and presence counts. */
@@ -97,7 +97,8 @@ export function createGuildManageService(deps: ServiceDeps) {
       for (const field of ['icon', 'banner', 'splash'] as const) {
         const value = input[field];
         if (value === undefined) continue;
-        images[field] = await storeGuildImage(blobs, { field, guildId: precheck.guild.id, value });
+        const keyOf = guildImageKey(field, precheck.guild.id);
+        images[field] = await storeImage(blobs, { field, value }, keyOf);
       }
       return storage.transaction(async (tx) => {
         const access = await accessOf(tx, principal, guildId);
@@ -126,16 +127,14 @@ export function createGuildManageService(deps: ServiceDeps) {
         }
         const updated = (await tx.guilds.update(guild.id, patch)) ?? guild;
         const changes = diffChanges(auditedGuild(guild), auditedGuild(updated));
-        if (changes.length > 0) {
-          await recordAudit(tx, ids, {
-            guildId: guild.id,
-            userId: principal.user.id,
-            targetId: guild.id,
-            actionType: AuditLogActions.GUILD_UPDATE,
-            changes,
-            reason: input.reason,
-          });
-        }
+        await recordChanges(tx, ids, {
+          guildId: guild.id,
+          userId: principal.user.id,
+          targetId: guild.id,
+          actionType: AuditLogActions.GUILD_UPDATE,
+          changes,
+          reason: input.reason,
+        });
         return viewGuild(tx, updated);
       });
     },

@@ -1,3 +1,8 @@
+import {
+  basePermissions,
+  type PermissionRole,
+  type PermissionSubject,
+} from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { GuildListOptions } from '../../storage/index.js';
@@ -54,17 +59,43 @@ export function createMyGuildsService(deps: ServiceDeps) {
         query.with_counts === true
           ? await storage.guilds.memberCounts(guilds.map((g) => g.id))
           : null;
+      // One query each for the memberships and the roles of the whole page, not four per guild.
+      const guildIds = guilds.map((g) => g.id);
+      const [members, roles] = await Promise.all([
+        storage.members.findForUser(userId, guildIds),
+        storage.roles.listByGuilds(guildIds),
+      ]);
+      const memberOf = new Map(members.map((m) => [m.guildId, m]));
+      const rolesOf = new Map<string, Map<string, PermissionRole>>();
+      for (const role of roles) {
+        const byId = rolesOf.get(role.guildId) ?? new Map<string, PermissionRole>();
+        byId.set(role.id, role);
+        rolesOf.set(role.guildId, byId);
+      }
       const nowMs = clock.now();
-      return Promise.all(
-        guilds.map(async (guild) => {
-          const access = await loadGuildAccess(storage, { guildId: guild.id, userId, nowMs });
-          return serializeMyGuild(guild, {
+      return guilds.flatMap((guild) => {
+        // Left or deleted since the page was read: the guild is no longer the caller's.
+        const member = memberOf.get(guild.id);
+        if (member === undefined) return [];
+        const subject: PermissionSubject = {
+          guildId: guild.id,
+          ownerId: guild.ownerId,
+          roles: rolesOf.get(guild.id) ?? new Map<string, PermissionRole>(),
+          member: {
+            userId: member.userId,
+            roleIds: member.roleIds,
+            communicationDisabledUntil: member.communicationDisabledUntil,
+          },
+          nowMs,
+        };
+        return [
+          serializeMyGuild(guild, {
             userId,
-            permissions: access.permissions,
+            permissions: basePermissions(subject),
             ...(counts === null ? {} : { memberCount: counts.get(guild.id) ?? 0 }),
-          });
-        }),
-      );
+          }),
+        ];
+      });
     },
 
     /** Leaves a guild; the owner cannot (50055), a guild one is not in is unknown (10004). */

@@ -1,20 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors/index.js';
-import { auditLogReason } from '../../http/schemas.js';
+import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
 import type { BlobStore } from '../../blobs/index.js';
 import { guildTemplate } from './create.js';
-import { decodeGuildImage, putGuildImage } from './images.js';
+import { decodeImage, putImage } from '../images.js';
+import { AUTH, reasonOf } from './common.js';
+import { guildImageKey } from './images.js';
 import type { GuildManageService } from './manage.js';
 import type { MyGuildsService } from './myGuilds.js';
-import {
-  CreateGuildBody,
-  GetGuildQuery,
-  GuildParams,
-  ModifyGuildBody,
-  MyGuildsQuery,
-} from './schemas.js';
+import { CreateGuildBody, GetGuildQuery, ModifyGuildBody, MyGuildsQuery } from './schemas.js';
 import { viewGuild } from './serialize.js';
 import type { GuildService } from './service.js';
 import type { Storage } from '../../storage/index.js';
@@ -24,8 +20,6 @@ export interface GuildRouteServices {
   guildManage: GuildManageService;
   myGuilds: MyGuildsService;
 }
-
-const AUTH = { config: { auth: ['bot', 'session'] } } as const;
 
 /** Guilds: create (people only), read, modify, delete; the caller's own guild list; leaving. */
 export function registerGuildRoutes(
@@ -40,11 +34,12 @@ export function registerGuildRoutes(
     // Applications cannot create guilds; the platform removed that for them (spec, Endpoints).
     if (principal.kind === 'bot') throw new ApiError('BOTS_CANNOT_USE_ENDPOINT');
     const body = parseInput(CreateGuildBody, request.body ?? {});
-    const icon = body.icon == null ? null : decodeGuildImage('icon', body.icon);
+    const icon = body.icon == null ? null : decodeImage('icon', body.icon);
     const created = await guilds.create(guildTemplate(principal.user.id, body, icon?.hash ?? null));
     // Stored once the guild has its id, which the image path is keyed by.
     if (icon !== null) {
-      await putGuildImage(deps.blobs, { field: 'icon', guildId: created.guild.id }, icon);
+      const key = guildImageKey('icon', created.guild.id)(icon.hash, icon.extension);
+      await putImage(deps.blobs, key, icon);
     }
     return reply.status(201).send(await viewGuild(deps.storage, created.guild));
   });
@@ -60,7 +55,7 @@ export function registerGuildRoutes(
   app.patch('/guilds/:guild_id', AUTH, (request) =>
     guildManage.modify(principalOf(request), parseInput(GuildParams, request.params).guild_id, {
       ...parseInput(ModifyGuildBody, request.body ?? {}),
-      reason: auditLogReason(request.headers['x-audit-log-reason']),
+      reason: reasonOf(request),
     }),
   );
 

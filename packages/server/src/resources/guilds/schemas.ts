@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { QueryBoolean, Snowflake, queryInt } from '../../http/schemas.js';
-import { GuildChannelTypeInput, PermissionBits } from '../channels/schemas.js';
+import {
+  DisplayName,
+  PermissionBits,
+  QueryBoolean,
+  Snowflake,
+  queryInt,
+} from '../../http/schemas.js';
+import { GuildChannelTypeInput } from '../channels/schemas.js';
 
 /** The locales the platform knows (AvailableLocalesEnum). */
 export const LOCALES = [
@@ -52,7 +58,7 @@ const Placeholder = z
   .transform(String);
 
 export const CreateGuildBody = z.object({
-  name: z.string().trim().min(2).max(100),
+  name: DisplayName(2, 100),
   icon: z.string().nullable().optional(),
   verification_level: VerificationLevel.nullable().optional(),
   default_message_notifications: Notifications.nullable().optional(),
@@ -65,7 +71,7 @@ export const CreateGuildBody = z.object({
     .array(
       z.object({
         id: Placeholder.optional(),
-        name: z.string().min(1).max(100).optional(),
+        name: DisplayName(1, 100).optional(),
         permissions: PermissionBits.optional(),
         color: z.number().int().min(0).max(0xffffff).optional(),
         hoist: z.boolean().optional(),
@@ -79,7 +85,7 @@ export const CreateGuildBody = z.object({
     .array(
       z.object({
         id: Placeholder.optional(),
-        name: z.string().min(1).max(100),
+        name: DisplayName(1, 100),
         type: GuildChannelTypeInput.optional(),
         parent_id: Placeholder.nullable().optional(),
         topic: z.string().max(4096).nullable().optional(),
@@ -107,7 +113,7 @@ export const CreateGuildBody = z.object({
 export type CreateGuildInput = z.infer<typeof CreateGuildBody>;
 
 export const ModifyGuildBody = z.object({
-  name: z.string().trim().min(2).max(100).optional(),
+  name: DisplayName(2, 100).optional(),
   description: z.string().max(300).nullable().optional(),
   icon: z.string().nullable().optional(),
   banner: z.string().nullable().optional(),
@@ -138,5 +144,3 @@ export const MyGuildsQuery = z.object({
   shard: z.string().optional(),
 });
 export type MyGuildsQueryInput = z.infer<typeof MyGuildsQuery>;
-
-export const GuildParams = z.object({ guild_id: z.string() });

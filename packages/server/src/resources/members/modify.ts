@@ -1,17 +1,11 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
 import { basePermissions, hasAll } from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
-import type {
-  AuditLogEntryRecord,
-  MemberPatch,
-  MemberRecord,
-  RoleRecord,
-} from '../../storage/index.js';
+import type { MemberPatch, MemberRecord, RoleRecord } from '../../storage/index.js';
+import { diffChanges, type AuditChange } from '../auditLog/changes.js';
 import type { GuildAccess } from '../guilds/access.js';
 import { assertAboveMember } from './hierarchy.js';
 import type { ModifyMemberInput } from './schemas.js';
-
-type Change = NonNullable<AuditLogEntryRecord['changes']>[number];
 
 /** The longest timeout the platform allows: 28 days. */
 export const MAX_TIMEOUT_MS = 28 * 24 * 60 * 60 * 1000;
@@ -22,7 +16,7 @@ const EDITABLE_MEMBER_FLAGS = 1 << 2;
 export interface MemberUpdatePlan {
   patch: MemberPatch;
   /** MEMBER_UPDATE changes. */
-  changes: Change[];
+  changes: AuditChange[];
   add: RoleRecord[];
   remove: RoleRecord[];
 }
@@ -64,8 +58,11 @@ export function planMemberUpdate(
 ): MemberUpdatePlan {
   const self = member.userId === access.subject.member.userId;
   const plan: MemberUpdatePlan = { patch: {}, changes: [], add: [], remove: [] };
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
   const change = (key: string, oldValue: unknown, newValue: unknown) => {
-    if (oldValue !== newValue) plan.changes.push({ key, old_value: oldValue, new_value: newValue });
+    before[key] = oldValue;
+    after[key] = newValue;
   };
   if (input.nick !== undefined) {
     if (self) requireAny(access, [P.CHANGE_NICKNAME, P.MANAGE_NICKNAMES]);
@@ -108,6 +105,7 @@ export function planMemberUpdate(
     plan.patch.flags = flags;
     change('flags', member.flags, flags);
   }
+  plan.changes = diffChanges(before, after);
   return plan;
 }
 

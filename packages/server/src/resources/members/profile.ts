@@ -1,21 +1,15 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
-import type {
-  AuditLogEntryRecord,
-  MemberPatch,
-  MemberRecord,
-  Repositories,
-} from '../../storage/index.js';
-import { recordAudit } from '../auditLog/service.js';
+import type { MemberPatch, MemberRecord, Repositories } from '../../storage/index.js';
+import { diffChanges } from '../auditLog/changes.js';
+import { recordChanges } from '../auditLog/service.js';
 import type { ServiceDeps } from '../deps.js';
-import type { GuildAccess } from '../guilds/access.js';
+import type { AccessFor } from '../guilds/common.js';
 import type { GuildRequest } from '../roles/service.js';
-import { storeImage } from './images.js';
+import { storeImage } from '../images.js';
 import type { ModifyCurrentMemberInput } from './schemas.js';
 import type { MemberWire } from './serialize.js';
-
-type Change = NonNullable<AuditLogEntryRecord['changes']>[number];
 
 /**
  * Spec, Modify Current Member: bots may set their guild avatar, banner and bio from September 10,
@@ -24,7 +18,7 @@ type Change = NonNullable<AuditLogEntryRecord['changes']>[number];
 export const BOT_MEMBER_PROFILE_FROM_MS = Date.UTC(2025, 8, 10);
 
 interface Helpers {
-  accessFor(repos: Repositories, principal: Principal, guildId: string): Promise<GuildAccess>;
+  accessFor: AccessFor;
   one(repos: Repositories, member: MemberRecord): Promise<MemberWire>;
 }
 
@@ -43,16 +37,16 @@ export function createCurrentMemberUpdater(deps: ServiceDeps, helpers: Helpers) 
       const member = await tx.members.find(guildId, userId);
       if (member === null) throw new ApiError('UNKNOWN_MEMBER');
       const patch: MemberPatch = {};
-      const changes: Change[] = [];
+      const before: Record<string, unknown> = {};
+      const after: Record<string, unknown> = {};
       const set = <K extends keyof MemberPatch>(
         key: K,
         auditKey: string,
         value: MemberPatch[K],
       ) => {
         patch[key] = value;
-        if (member[key] !== value) {
-          changes.push({ key: auditKey, old_value: member[key], new_value: value });
-        }
+        before[auditKey] = member[key];
+        after[auditKey] = value;
       };
       if (input.nick !== undefined) {
         if ((access.permissions & (P.CHANGE_NICKNAME | P.MANAGE_NICKNAMES)) === 0n) {
@@ -79,16 +73,15 @@ export function createCurrentMemberUpdater(deps: ServiceDeps, helpers: Helpers) 
       }
       const updated = await tx.members.update(guildId, userId, patch);
       if (updated === null) throw new ApiError('UNKNOWN_MEMBER');
-      if (changes.length > 0) {
-        await recordAudit(tx, ids, {
-          guildId,
-          userId,
-          targetId: userId,
-          actionType: AuditLogActions.MEMBER_UPDATE,
-          changes,
-          reason: request.reason,
-        });
-      }
+      const changes = diffChanges(before, after);
+      await recordChanges(tx, ids, {
+        guildId,
+        userId,
+        targetId: userId,
+        actionType: AuditLogActions.MEMBER_UPDATE,
+        changes,
+        reason: request.reason,
+      });
       return helpers.one(tx, updated);
     });
 }

@@ -3,7 +3,8 @@ import type { Principal } from '../../http/authenticator.js';
 import type { Repositories } from '../../storage/index.js';
 import { recordAudit } from '../auditLog/service.js';
 import type { ServiceDeps } from '../deps.js';
-import { loadGuildAccess, type GuildAccess } from '../guilds/access.js';
+import { accessLoader } from '../guilds/common.js';
+import type { GuildAccess } from '../guilds/access.js';
 import type { GuildRequest } from '../roles/service.js';
 
 /** The guild feature that restricts prune to administrators and the owner (spec: Guild feature). */
@@ -42,8 +43,7 @@ export function createPruneService(deps: ServiceDeps) {
     return userIds.filter((userId) => !spared.has(userId));
   };
 
-  const accessFor = (repos: Repositories, principal: Principal, guildId: string) =>
-    loadGuildAccess(repos, { guildId, userId: principal.user.id, nowMs: clock.now() });
+  const accessFor = accessLoader(clock);
 
   return {
     /** GET /guilds/{id}/prune: how many a prune with these options would remove. */

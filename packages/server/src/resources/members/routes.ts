@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { auditLogReason } from '../../http/schemas.js';
+import type { FastifyInstance } from 'fastify';
+import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
+import { AUTH, reasonOf } from '../guilds/common.js';
 import { parseInput } from '../../http/validate.js';
 import type { PruneService } from './prune.js';
 import {
-  GuildParams,
   ListMembersQuery,
   MemberParams,
   MemberRoleParams,
@@ -15,10 +15,6 @@ import {
   SearchMembersQuery,
 } from './schemas.js';
 import type { MemberService } from './service.js';
-
-const AUTH = { config: { auth: ['bot', 'session'] } } as const;
-
-const reasonOf = (request: FastifyRequest) => auditLogReason(request.headers['x-audit-log-reason']);
 
 /** /guilds/{id}/members (read, search, modify, roles, kick) and /guilds/{id}/prune. */
 export function registerMemberRoutes(

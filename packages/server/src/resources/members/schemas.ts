@@ -1,17 +1,5 @@
 import { z } from 'zod';
-import { Snowflake, queryInt } from '../../http/schemas.js';
-
-const ISO_TIMESTAMP =
-  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
-
-/** An ISO 8601 timestamp with its zone, as epoch ms. */
-const Timestamp = z
-  .string()
-  .refine((value) => ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)), {
-    message: 'Could not parse timestamp. Should be ISO8601.',
-    params: { code: 'DATE_TYPE_PARSE' },
-  })
-  .transform((value) => Date.parse(value));
+import { IsoTimestamp, queryInt, Snowflake, UInt31 } from '../../http/schemas.js';
 
 /** A nickname: at most 32 characters; an empty one clears it (as on the platform). */
 const Nick = z
@@ -21,7 +9,6 @@ const Nick = z
   .optional()
   .transform((nick) => (nick === '' ? null : nick));
 
-export const GuildParams = z.object({ guild_id: z.string() });
 export const MemberParams = z.object({ guild_id: z.string(), user_id: z.string() });
 export const MemberRoleParams = MemberParams.extend({ role_id: z.string() });
 
@@ -47,14 +34,8 @@ export const ModifyMemberBody = z.object({
   mute: z.boolean().nullable().optional(),
   deaf: z.boolean().nullable().optional(),
   channel_id: Snowflake.nullable().optional(),
-  communication_disabled_until: Timestamp.nullable().optional(),
-  flags: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .nullable()
-    .optional(),
+  communication_disabled_until: IsoTimestamp.nullable().optional(),
+  flags: UInt31.nullable().optional(),
 });
 export type ModifyMemberInput = z.infer<typeof ModifyMemberBody>;
 

@@ -2,9 +2,10 @@ import { AuditLogActions, PermissionFlags as P, isSnowflake } from '@guildhall/p
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { MemberRecord, Repositories, RoleRecord } from '../../storage/index.js';
-import { recordAudit } from '../auditLog/service.js';
+import { recordAudit, recordChanges } from '../auditLog/service.js';
 import type { ServiceDeps } from '../deps.js';
-import { loadGuildAccess, type GuildAccess } from '../guilds/access.js';
+import { accessLoader } from '../guilds/common.js';
+import type { GuildAccess } from '../guilds/access.js';
 import { findRole, type GuildRequest } from '../roles/service.js';
 import { assertAboveMember } from './hierarchy.js';
 import { planMemberUpdate } from './modify.js';
@@ -53,8 +54,7 @@ function roleUpdateChanges(add: readonly RoleRecord[], remove: readonly RoleReco
 export function createMemberService(deps: ServiceDeps) {
   const { storage, clock, ids } = deps;
 
-  const accessFor = (repos: Repositories, principal: Principal, guildId: string) =>
-    loadGuildAccess(repos, { guildId, userId: principal.user.id, nowMs: clock.now() });
+  const accessFor = accessLoader(clock);
 
   const one = async (repos: Repositories, member: MemberRecord) => {
     const [wire] = await serializeMembers(repos, [member]);
@@ -114,14 +114,12 @@ export function createMemberService(deps: ServiceDeps) {
         const updated = await tx.members.update(guildId, member.userId, plan.patch);
         if (updated === null) throw new ApiError('UNKNOWN_MEMBER');
         const entry = { guildId, userId: principal.user.id, targetId: member.userId };
-        if (plan.changes.length > 0) {
-          await recordAudit(tx, ids, {
-            ...entry,
-            actionType: AuditLogActions.MEMBER_UPDATE,
-            changes: plan.changes,
-            reason: request.reason,
-          });
-        }
+        await recordChanges(tx, ids, {
+          ...entry,
+          actionType: AuditLogActions.MEMBER_UPDATE,
+          changes: plan.changes,
+          reason: request.reason,
+        });
         if (plan.add.length > 0 || plan.remove.length > 0) {
           await recordAudit(tx, ids, {
             ...entry,

@@ -1,13 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { auditLogReason } from '../../http/schemas.js';
+import type { FastifyInstance } from 'fastify';
+import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
+import { AUTH, reasonOf } from '../guilds/common.js';
 import { parseInput } from '../../http/validate.js';
-import { GuildParams, RoleBody, RoleParams, RolePositionsBody } from './schemas.js';
+import { RoleBody, RoleParams, RolePositionsBody } from './schemas.js';
 import type { RoleService } from './service.js';
-
-const AUTH = { config: { auth: ['bot', 'session'] } } as const;
-
-const reasonOf = (request: FastifyRequest) => auditLogReason(request.headers['x-audit-log-reason']);
 
 /** /guilds/{id}/roles: list, read, create, modify, delete, reorder, member counts. */
 export function registerRoleRoutes(app: FastifyInstance, roles: RoleService): void {

@@ -6,11 +6,12 @@ import {
 } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
-import type { Repositories, RolePatch, RoleRecord } from '../../storage/index.js';
-import { recordAudit } from '../auditLog/service.js';
+import type { RolePatch, RoleRecord } from '../../storage/index.js';
+import { recordAudit, recordChanges } from '../auditLog/service.js';
 import type { ServiceDeps } from '../deps.js';
-import { loadGuildAccess, type GuildAccess } from '../guilds/access.js';
-import { storeImage } from '../members/images.js';
+import { accessLoader } from '../guilds/common.js';
+import type { GuildAccess } from '../guilds/access.js';
+import { storeImage } from '../images.js';
 import { roleChanges } from './auditChanges.js';
 import { resolveColors } from './colors.js';
 import { planRolePositions } from './positions.js';
@@ -51,8 +52,7 @@ function grantable(access: GuildAccess, requested: bigint, previous: bigint): bi
 export function createRoleService(deps: ServiceDeps) {
   const { storage, clock, ids, blobs } = deps;
 
-  const accessFor = (repos: Repositories, principal: Principal, guildId: string) =>
-    loadGuildAccess(repos, { guildId, userId: principal.user.id, nowMs: clock.now() });
+  const accessFor = accessLoader(clock);
 
   const storeIcon = (roleId: string, value: string | null) =>
     storeImage(
@@ -155,16 +155,14 @@ export function createRoleService(deps: ServiceDeps) {
         const updated = await tx.roles.update(access.guild.id, role.id, patch);
         if (updated === null) throw new ApiError('UNKNOWN_ROLE');
         const changes = roleChanges(role, updated);
-        if (changes.length > 0) {
-          await recordAudit(tx, ids, {
-            guildId: access.guild.id,
-            userId: principal.user.id,
-            targetId: role.id,
-            actionType: AuditLogActions.ROLE_UPDATE,
-            changes,
-            reason: request.reason,
-          });
-        }
+        await recordChanges(tx, ids, {
+          guildId: access.guild.id,
+          userId: principal.user.id,
+          targetId: role.id,
+          actionType: AuditLogActions.ROLE_UPDATE,
+          changes,
+          reason: request.reason,
+        });
         return serializeRole(updated);
       });
     },

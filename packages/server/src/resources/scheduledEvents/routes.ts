@@ -2,21 +2,15 @@ import { isSnowflake } from '@guildhall/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { BlobStore } from '../../blobs/index.js';
 import { ApiError } from '../../errors/index.js';
-import { auditLogReason } from '../../http/schemas.js';
+import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
+import { AUTH, reasonOf } from '../guilds/common.js';
 import { parseInput } from '../../http/validate.js';
 import type { Storage } from '../../storage/index.js';
-import { sendAsset } from '../emojis/routes.js';
-import {
-  CreateEventBody,
-  EventParams,
-  EventQuery,
-  GuildParams,
-  ModifyEventBody,
-} from './schemas.js';
+import { sendBlob } from '../images.js';
+import { CreateEventBody, EventParams, EventQuery, ModifyEventBody } from './schemas.js';
 import type { ScheduledEventService } from './service.js';
 
-const AUTH = ['bot', 'session'] as const;
 const EVENT = '/guilds/:guild_id/scheduled-events/:guild_scheduled_event_id';
 
 export function registerScheduledEventRoutes(
@@ -28,35 +22,35 @@ export function registerScheduledEventRoutes(
     return { guildId: parsed.guild_id, eventId: parsed.guild_scheduled_event_id };
   };
 
-  app.get('/guilds/:guild_id/scheduled-events', { config: { auth: AUTH } }, (request) => {
+  app.get('/guilds/:guild_id/scheduled-events', AUTH, (request) => {
     const { guild_id } = parseInput(GuildParams, request.params);
     const query = parseInput(EventQuery, request.query);
     return events.list(principalOf(request), guild_id, query.with_user_count ?? false);
   });
 
-  app.get(EVENT, { config: { auth: AUTH } }, (request) => {
+  app.get(EVENT, AUTH, (request) => {
     const query = parseInput(EventQuery, request.query);
     return events.get(principalOf(request), target(request.params), query.with_user_count ?? false);
   });
 
-  app.post('/guilds/:guild_id/scheduled-events', { config: { auth: AUTH } }, (request) => {
+  app.post('/guilds/:guild_id/scheduled-events', AUTH, (request) => {
     const { guild_id } = parseInput(GuildParams, request.params);
     return events.create(principalOf(request), guild_id, {
       ...parseInput(CreateEventBody, request.body ?? {}),
-      reason: auditLogReason(request.headers['x-audit-log-reason']),
+      reason: reasonOf(request),
     });
   });
 
-  app.patch(EVENT, { config: { auth: AUTH } }, (request) =>
+  app.patch(EVENT, AUTH, (request) =>
     events.modify(principalOf(request), target(request.params), {
       ...parseInput(ModifyEventBody, request.body ?? {}),
-      reason: auditLogReason(request.headers['x-audit-log-reason']),
+      reason: reasonOf(request),
     }),
   );
 
-  app.delete(EVENT, { config: { auth: AUTH } }, async (request, reply) => {
+  app.delete(EVENT, AUTH, async (request, reply) => {
     await events.delete(principalOf(request), target(request.params), {
-      reason: auditLogReason(request.headers['x-audit-log-reason']),
+      reason: reasonOf(request),
     });
     return reply.status(204).send();
   });
@@ -77,8 +71,6 @@ export function registerScheduledEventCdnRoutes(
       : null;
     // Only the current cover of an existing event is served.
     if (hash === undefined || event?.image !== hash) throw new ApiError('NOT_FOUND');
-    const blob = await options.blobs.get(`guild-events/${event.id}/${file}`);
-    if (blob === null) throw new ApiError('NOT_FOUND');
-    return sendAsset(reply, blob);
+    return sendBlob(reply, options.blobs, `guild-events/${event.id}/${file}`);
   });
 }

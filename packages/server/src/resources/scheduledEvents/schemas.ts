@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QueryBoolean, Snowflake } from '../../http/schemas.js';
+import { DisplayName, IsoTimestamp, QueryBoolean, Snowflake } from '../../http/schemas.js';
 
 /** GuildScheduledEventEntityTypes. */
 export const EntityTypes = { STAGE_INSTANCE: 1, VOICE: 2, EXTERNAL: 3 } as const;
@@ -8,20 +8,17 @@ export const EventStatuses = { SCHEDULED: 1, ACTIVE: 2, COMPLETED: 3, CANCELED: 
 /** GuildScheduledEventPrivacyLevels: GUILD_ONLY is the only level. */
 export const GUILD_ONLY = 2;
 
-/** An ISO 8601 timestamp with its offset, as the platform sends and takes them. */
-const Timestamp = z.iso.datetime({ offset: true });
-
 const EntityMetadata = z.object({ location: z.string().min(1).max(100).optional() });
 
 /** Recurring events are not offered: only null (or nothing) is taken. */
 const RecurrenceRule = z.null().optional();
 
 export const CreateEventBody = z.object({
-  name: z.string().min(1).max(100),
+  name: DisplayName(1, 100),
   description: z.string().max(1000).nullish(),
   image: z.string().nullish(),
-  scheduled_start_time: Timestamp,
-  scheduled_end_time: Timestamp.nullish(),
+  scheduled_start_time: IsoTimestamp,
+  scheduled_end_time: IsoTimestamp.nullish(),
   privacy_level: z.literal(GUILD_ONLY),
   entity_type: z.literal([EntityTypes.STAGE_INSTANCE, EntityTypes.VOICE, EntityTypes.EXTERNAL]),
   channel_id: Snowflake.nullish(),
@@ -31,11 +28,11 @@ export const CreateEventBody = z.object({
 export type CreateEventInput = z.infer<typeof CreateEventBody>;
 
 export const ModifyEventBody = z.object({
-  name: z.string().min(1).max(100).optional(),
+  name: DisplayName(1, 100).optional(),
   description: z.string().max(1000).nullish(),
   image: z.string().nullish(),
-  scheduled_start_time: Timestamp.optional(),
-  scheduled_end_time: Timestamp.nullish(),
+  scheduled_start_time: IsoTimestamp.optional(),
+  scheduled_end_time: IsoTimestamp.nullish(),
   privacy_level: z.literal(GUILD_ONLY).optional(),
   entity_type: z
     .literal([EntityTypes.STAGE_INSTANCE, EntityTypes.VOICE, EntityTypes.EXTERNAL])
@@ -56,7 +53,6 @@ export type ModifyEventInput = z.infer<typeof ModifyEventBody>;
 
 export const EventQuery = z.object({ with_user_count: QueryBoolean.optional() });
 
-export const GuildParams = z.object({ guild_id: z.string() });
 export const EventParams = z.object({
   guild_id: z.string(),
   guild_scheduled_event_id: z.string(),

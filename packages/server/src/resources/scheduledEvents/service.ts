@@ -1,5 +1,4 @@
 import { AuditLogActions, PermissionFlags as P, isSnowflake } from '@guildhall/protocol';
-import { decodeImageDataUri } from '../../domain/images.js';
 import { requiredPermissions } from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
@@ -8,11 +7,13 @@ import type {
   ScheduledEventPatch,
   ScheduledEventRecord,
 } from '../../storage/index.js';
-import { recordAudit } from '../auditLog/service.js';
+import { diffChanges, snapshotChanges } from '../auditLog/changes.js';
+import { recordAudit, recordChanges } from '../auditLog/service.js';
 import type { ServiceDeps } from '../deps.js';
-import { auditChanges } from '../emojis/auditChanges.js';
-import { requireEditRights, type Mutation } from '../emojis/editRights.js';
-import { loadGuildAccess, type GuildAccess } from '../guilds/access.js';
+import { accessLoader } from '../guilds/common.js';
+import { requireEditRights, type Mutation } from '../expressions/editRights.js';
+import type { GuildAccess } from '../guilds/access.js';
+import { storeImage } from '../images.js';
 import { canJoinChannel, checkPlace, checkTransition } from './rules.js';
 import { EventStatuses, type CreateEventInput, type ModifyEventInput } from './schemas.js';
 import { auditedEvent, serializeScheduledEvent } from './serialize.js';
@@ -28,8 +29,7 @@ export interface EventTarget {
 export function createScheduledEventService(deps: ServiceDeps) {
   const { storage, clock, ids, blobs } = deps;
 
-  const accessFor = (repos: Repositories, principal: Principal, guildId: string) =>
-    loadGuildAccess(repos, { guildId, userId: principal.user.id, nowMs: clock.now() });
+  const accessFor = accessLoader(clock);
 
   /** Whether the caller sees an event: a channel event needs its channel's VIEW and CONNECT. */
   const visible = async (repos: Repositories, access: GuildAccess, event: ScheduledEventRecord) => {
@@ -57,15 +57,12 @@ export function createScheduledEventService(deps: ServiceDeps) {
   };
 
   /** Stores a cover image at its CDN path, guild-events/{event id}/{hash}.{ext}. */
-  const storeImage = async (eventId: string, value: string) => {
-    const image = decodeImageDataUri(value);
-    if (image === null) throw invalidField(['image'], 'IMAGE_INVALID', 'Invalid image data');
-    await blobs.put(`guild-events/${eventId}/${image.hash}.${image.extension}`, {
-      bytes: image.bytes,
-      contentType: image.contentType,
-    });
-    return image.hash;
-  };
+  const storeCover = (eventId: string, value: string | null) =>
+    storeImage(
+      blobs,
+      { field: 'image', value },
+      (hash, ext) => `guild-events/${eventId}/${hash}.${ext}`,
+    );
 
   const checkFuture = (startMs: number) => {
     if (startMs <= clock.now()) {
@@ -97,14 +94,14 @@ export function createScheduledEventService(deps: ServiceDeps) {
         const access = await accessFor(tx, principal, guildId);
         // Spec, Versioning: CREATE_EVENTS from 2026-02-23, MANAGE_EVENTS before.
         access.require(requiredPermissions.createEvents(clock.now()));
-        const startMs = Date.parse(input.scheduled_start_time);
+        const startMs = input.scheduled_start_time;
         checkFuture(startMs);
         const place = await checkPlace(tx, access, {
           entityType: input.entity_type,
           channelId: input.channel_id ?? null,
           location: input.entity_metadata?.location ?? null,
           startMs,
-          endMs: input.scheduled_end_time == null ? null : Date.parse(input.scheduled_end_time),
+          endMs: input.scheduled_end_time ?? null,
         });
         const id = ids();
         const event: ScheduledEventRecord = {
@@ -114,7 +111,7 @@ export function createScheduledEventService(deps: ServiceDeps) {
           creatorId: principal.user.id,
           name: input.name,
           description: input.description ?? null,
-          image: input.image == null ? null : await storeImage(id, input.image),
+          image: await storeCover(id, input.image ?? null),
           scheduledStartTime: place.startMs,
           scheduledEndTime: place.endMs,
           privacyLevel: input.privacy_level,
@@ -129,7 +126,7 @@ export function createScheduledEventService(deps: ServiceDeps) {
           userId: principal.user.id,
           targetId: event.id,
           actionType: AuditLogActions.GUILD_SCHEDULED_EVENT_CREATE,
-          changes: auditChanges(null, auditedEvent(event)),
+          changes: snapshotChanges(auditedEvent(event)),
           reason: input.reason,
         });
         return serializeScheduledEvent(event, { creator: principal.user });
@@ -142,10 +139,7 @@ export function createScheduledEventService(deps: ServiceDeps) {
         const event = await findIn(tx, access, target.eventId);
         requireEditRights(access, event.creatorId, EVENTS);
         if (input.status !== undefined) checkTransition(event.status, input.status);
-        const startMs =
-          input.scheduled_start_time === undefined
-            ? event.scheduledStartTime
-            : Date.parse(input.scheduled_start_time);
+        const startMs = input.scheduled_start_time ?? event.scheduledStartTime;
         if (startMs !== event.scheduledStartTime) checkFuture(startMs);
         const entityType = input.entity_type ?? event.entityType;
         const place = await checkPlace(tx, access, {
@@ -159,9 +153,7 @@ export function createScheduledEventService(deps: ServiceDeps) {
           endMs:
             input.scheduled_end_time === undefined
               ? event.scheduledEndTime
-              : input.scheduled_end_time === null
-                ? null
-                : Date.parse(input.scheduled_end_time),
+              : input.scheduled_end_time,
         });
         const patch: ScheduledEventPatch = {
           channelId: place.channelId,
@@ -174,17 +166,16 @@ export function createScheduledEventService(deps: ServiceDeps) {
         if (input.description !== undefined) patch.description = input.description;
         if (input.privacy_level !== undefined) patch.privacyLevel = input.privacy_level;
         if (input.status !== undefined) patch.status = input.status;
-        if (input.image !== undefined) {
-          patch.image = input.image === null ? null : await storeImage(event.id, input.image);
-        }
+        if (input.image !== undefined) patch.image = await storeCover(event.id, input.image);
         const updated = await tx.scheduledEvents.update(event.id, patch);
         if (updated === null) throw new ApiError('UNKNOWN_GUILD_SCHEDULED_EVENT');
-        await recordAudit(tx, ids, {
+        const changes = diffChanges(auditedEvent(event), auditedEvent(updated));
+        await recordChanges(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,
           targetId: event.id,
           actionType: AuditLogActions.GUILD_SCHEDULED_EVENT_UPDATE,
-          changes: auditChanges(auditedEvent(event), auditedEvent(updated)),
+          changes,
           reason: input.reason,
         });
         return present(tx, updated, false);
@@ -202,7 +193,7 @@ export function createScheduledEventService(deps: ServiceDeps) {
           userId: principal.user.id,
           targetId: event.id,
           actionType: AuditLogActions.GUILD_SCHEDULED_EVENT_DELETE,
-          changes: auditChanges(auditedEvent(event), null),
+          changes: snapshotChanges(auditedEvent(event), 'old'),
           reason: m.reason,
         });
       });

@@ -1,18 +1,19 @@
 import { isSnowflake } from '@guildhall/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../blobs/index.js';
+import { parseDataUri } from '../../domain/images.js';
 import { ApiError, invalidField } from '../../errors/index.js';
-import { auditLogReason } from '../../http/schemas.js';
+import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
+import { AUTH, reasonOf } from '../guilds/common.js';
 import { parseInput } from '../../http/validate.js';
 import type { Storage } from '../../storage/index.js';
-import { sendAsset } from '../emojis/routes.js';
+import { sendBlob } from '../images.js';
 import { stickerExtension } from './fileType.js';
 import { isMultipartForm, parseMultipart } from './multipart.js';
 import {
   CreateStickerFields,
   CreateStickerJsonBody,
-  GuildParams,
   MAX_STICKER_BYTES,
   ModifyStickerBody,
   StickerParams,
@@ -20,12 +21,9 @@ import {
 } from './schemas.js';
 import type { StickerService } from './service.js';
 
-const AUTH = ['bot', 'session'] as const;
-
 /** Room for the text fields and part headers around the largest file. */
 const MULTIPART_BODY_LIMIT = MAX_STICKER_BYTES + 16 * 1024;
 const MULTIPART_LIMITS = { maxParts: 8, maxFieldBytes: 4096 };
-const DATA_URI = /^data:[\w.+-]+\/[\w.+-]+;base64,([A-Za-z0-9+/]*={0,2})$/;
 
 /**
  * The create body in either form: multipart/form-data with a `file` part (what the platform
@@ -41,19 +39,19 @@ function createInput(request: FastifyRequest): CreateStickerInput {
     return { ...fields, file: file.data };
   }
   const { file, ...fields } = parseInput(CreateStickerJsonBody, body);
-  const encoded = DATA_URI.exec(file)?.[1];
-  if (encoded === undefined || encoded === '') {
+  const decoded = parseDataUri(file);
+  if (decoded === null || decoded.bytes.length === 0) {
     throw invalidField(['file'], 'BINARY_TYPE_INVALID', 'The file must be a base64 data URI.');
   }
-  return { ...fields, file: Buffer.from(encoded, 'base64') };
+  return { ...fields, file: decoded.bytes };
 }
 
 export function registerStickerRoutes(app: FastifyInstance, stickers: StickerService): void {
-  app.get('/guilds/:guild_id/stickers', { config: { auth: AUTH } }, (request) =>
+  app.get('/guilds/:guild_id/stickers', AUTH, (request) =>
     stickers.list(principalOf(request), parseInput(GuildParams, request.params).guild_id),
   );
 
-  app.get('/guilds/:guild_id/stickers/:sticker_id', { config: { auth: AUTH } }, (request) => {
+  app.get('/guilds/:guild_id/stickers/:sticker_id', AUTH, (request) => {
     const params = parseInput(StickerParams, request.params);
     return stickers.get(principalOf(request), params.guild_id, params.sticker_id);
   });
@@ -72,42 +70,38 @@ export function registerStickerRoutes(app: FastifyInstance, stickers: StickerSer
         }
       },
     );
-    scope.post('/guilds/:guild_id/stickers', { config: { auth: AUTH } }, async (request, reply) => {
+    scope.post('/guilds/:guild_id/stickers', AUTH, async (request, reply) => {
       const { guild_id } = parseInput(GuildParams, request.params);
       const sticker = await stickers.create(principalOf(request), guild_id, {
         ...createInput(request),
-        reason: auditLogReason(request.headers['x-audit-log-reason']),
+        reason: reasonOf(request),
       });
       return reply.status(201).send(sticker);
     });
     done();
   });
 
-  app.patch('/guilds/:guild_id/stickers/:sticker_id', { config: { auth: AUTH } }, (request) => {
+  app.patch('/guilds/:guild_id/stickers/:sticker_id', AUTH, (request) => {
     const params = parseInput(StickerParams, request.params);
     return stickers.modify(
       principalOf(request),
       { guildId: params.guild_id, stickerId: params.sticker_id },
       {
         ...parseInput(ModifyStickerBody, request.body ?? {}),
-        reason: auditLogReason(request.headers['x-audit-log-reason']),
+        reason: reasonOf(request),
       },
     );
   });
 
-  app.delete(
-    '/guilds/:guild_id/stickers/:sticker_id',
-    { config: { auth: AUTH } },
-    async (request, reply) => {
-      const params = parseInput(StickerParams, request.params);
-      await stickers.delete(
-        principalOf(request),
-        { guildId: params.guild_id, stickerId: params.sticker_id },
-        { reason: auditLogReason(request.headers['x-audit-log-reason']) },
-      );
-      return reply.status(204).send();
-    },
-  );
+  app.delete('/guilds/:guild_id/stickers/:sticker_id', AUTH, async (request, reply) => {
+    const params = parseInput(StickerParams, request.params);
+    await stickers.delete(
+      principalOf(request),
+      { guildId: params.guild_id, stickerId: params.sticker_id },
+      { reason: reasonOf(request) },
+    );
+    return reply.status(204).send();
+  });
 }
 
 const STICKER_FILE = /^(\d{1,20})\.(png|gif|json)$/;
@@ -126,8 +120,6 @@ export function registerStickerCdnRoutes(
     if (sticker === null || stickerExtension(sticker.formatType) !== extension) {
       throw new ApiError('NOT_FOUND');
     }
-    const blob = await options.blobs.get(`stickers/${sticker.id}`);
-    if (blob === null) throw new ApiError('NOT_FOUND');
-    return sendAsset(reply, blob);
+    return sendBlob(reply, options.blobs, `stickers/${sticker.id}`);
   });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DisplayName } from '../../http/schemas.js';
 
 /** Sticker descriptions: empty, or 2–100 characters (the platform's rule). */
 const StickerDescription = z
@@ -11,7 +12,7 @@ const StickerDescription = z
 
 /** The text fields of a new sticker, from form fields or JSON alike. */
 export const CreateStickerFields = z.object({
-  name: z.string().min(2).max(30),
+  name: DisplayName(2, 30),
   tags: z.string().min(1).max(200),
   description: StickerDescription.nullable().optional(),
 });
@@ -20,7 +21,7 @@ export const CreateStickerFields = z.object({
 export const CreateStickerJsonBody = CreateStickerFields.extend({ file: z.string() });
 
 export const ModifyStickerBody = z.object({
-  name: z.string().min(2).max(30).optional(),
+  name: DisplayName(2, 30).optional(),
   tags: z.string().min(1).max(200).optional(),
   description: StickerDescription.nullable().optional(),
 });
@@ -28,7 +29,6 @@ export type ModifyStickerInput = z.infer<typeof ModifyStickerBody>;
 
 export type CreateStickerInput = z.infer<typeof CreateStickerFields> & { file: Buffer };
 
-export const GuildParams = z.object({ guild_id: z.string() });
 export const StickerParams = z.object({ guild_id: z.string(), sticker_id: z.string() });
 
 /** The largest sticker file the platform takes: 512 KiB. */

@@ -3,11 +3,12 @@ import { requiredPermissions } from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { Repositories, StickerPatch, StickerRecord } from '../../storage/index.js';
-import { recordAudit } from '../auditLog/service.js';
+import { diffChanges, snapshotChanges } from '../auditLog/changes.js';
+import { recordAudit, recordChanges } from '../auditLog/service.js';
 import type { ServiceDeps } from '../deps.js';
-import { auditChanges } from '../emojis/auditChanges.js';
-import { holdsEither, requireEditRights, type Mutation } from '../emojis/editRights.js';
-import { loadGuildAccess, type GuildAccess } from '../guilds/access.js';
+import { accessLoader } from '../guilds/common.js';
+import { holdsEither, requireEditRights, type Mutation } from '../expressions/editRights.js';
+import type { GuildAccess } from '../guilds/access.js';
 import { detectStickerFile } from './fileType.js';
 import {
   MAX_STICKER_BYTES,
@@ -23,8 +24,7 @@ const EXPRESSIONS = { create: P.CREATE_GUILD_EXPRESSIONS, manage: P.MANAGE_GUILD
 export function createStickerService(deps: ServiceDeps) {
   const { storage, clock, ids, blobs } = deps;
 
-  const accessFor = (repos: Repositories, principal: Principal, guildId: string) =>
-    loadGuildAccess(repos, { guildId, userId: principal.user.id, nowMs: clock.now() });
+  const accessFor = accessLoader(clock);
 
   const findIn = async (repos: Repositories, access: GuildAccess, stickerId: string) => {
     const sticker = isSnowflake(stickerId) ? await repos.stickers.findById(stickerId) : null;
@@ -90,7 +90,7 @@ export function createStickerService(deps: ServiceDeps) {
           userId: principal.user.id,
           targetId: sticker.id,
           actionType: AuditLogActions.STICKER_CREATE,
-          changes: auditChanges(null, auditedSticker(sticker)),
+          changes: snapshotChanges(auditedSticker(sticker)),
           reason: input.reason,
         });
         return serializeSticker(sticker, principal.user);
@@ -112,12 +112,13 @@ export function createStickerService(deps: ServiceDeps) {
         if (input.description !== undefined) patch.description = input.description;
         const updated = await tx.stickers.update(sticker.id, patch);
         if (updated === null) throw new ApiError('UNKNOWN_STICKER');
-        await recordAudit(tx, ids, {
+        const changes = diffChanges(auditedSticker(sticker), auditedSticker(updated));
+        await recordChanges(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,
           targetId: sticker.id,
           actionType: AuditLogActions.STICKER_UPDATE,
-          changes: auditChanges(auditedSticker(sticker), auditedSticker(updated)),
+          changes,
           reason: input.reason,
         });
         return present(tx, access, updated);
@@ -139,7 +140,7 @@ export function createStickerService(deps: ServiceDeps) {
           userId: principal.user.id,
           targetId: sticker.id,
           actionType: AuditLogActions.STICKER_DELETE,
-          changes: auditChanges(auditedSticker(sticker), null),
+          changes: snapshotChanges(auditedSticker(sticker), 'old'),
           reason: m.reason,
         });
       });

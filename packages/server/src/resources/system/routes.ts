@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { BlobStore } from '../../blobs/index.js';
 import { ApiError } from '../../errors/index.js';
 import type { Storage } from '../../storage/index.js';
+import { sendBlob } from '../images.js';
 import type { Metrics } from './metrics.js';
 
 export interface SystemRouteOptions {
@@ -53,12 +54,7 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
     app.get(`/${kind}/:owner_id/:file`, { config: { auth: 'none' } }, async (request, reply) => {
       const parsed = ImageParams.safeParse(request.params);
       if (!parsed.success) throw new ApiError('NOT_FOUND');
-      const blob = await blobs.get(`${kind}/${parsed.data.owner_id}/${parsed.data.file}`);
-      if (blob === null) throw new ApiError('NOT_FOUND');
-      return reply
-        .type(blob.contentType)
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .send(blob.bytes);
+      return sendBlob(reply, blobs, `${kind}/${parsed.data.owner_id}/${parsed.data.file}`);
     });
   }
 
@@ -71,12 +67,7 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
       const parsed = GuildMemberImageParams.safeParse(request.params);
       if (!parsed.success) throw new ApiError('NOT_FOUND');
       const { guild_id, user_id, kind, file } = parsed.data;
-      const blob = await blobs.get(`guild-${kind}/${guild_id}/${user_id}/${file}`);
-      if (blob === null) throw new ApiError('NOT_FOUND');
-      return reply
-        .type(blob.contentType)
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .send(blob.bytes);
+      return sendBlob(reply, blobs, `guild-${kind}/${guild_id}/${user_id}/${file}`);
     },
   );
 }

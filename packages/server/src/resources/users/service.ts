@@ -1,6 +1,5 @@
 import { isSnowflake } from '@guildhall/protocol';
-import { decodeImageDataUri } from '../../domain/images.js';
-import { ApiError, fieldErrorTree, invalidField } from '../../errors/index.js';
+import { ApiError, fieldErrorTree } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import { StorageConflictError, type UserPatch, type UserRecord } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
@@ -11,6 +10,7 @@ import {
   type ModifyCurrentUserInput,
 } from './schemas.js';
 import { serializeCurrentUser, serializeUser } from './serialize.js';
+import { storeImage } from '../images.js';
 
 /** The user-facing operations on users (GET/PATCH /users/@me, GET /users/{id}). */
 export function createUserService(deps: ServiceDeps) {
@@ -23,18 +23,8 @@ export function createUserService(deps: ServiceDeps) {
   });
 
   /** Decodes and stores an image; returns its hash (or null to clear). */
-  const storeImage = async (field: 'avatar' | 'banner', userId: string, value: string | null) => {
-    if (value === null) return null;
-    const image = decodeImageDataUri(value);
-    if (image === null) {
-      throw invalidField([field], 'IMAGE_INVALID', 'Invalid image data');
-    }
-    await blobs.put(`${field}s/${userId}/${image.hash}.${image.extension}`, {
-      bytes: image.bytes,
-      contentType: image.contentType,
-    });
-    return image.hash;
-  };
+  const storeUserImage = (field: 'avatar' | 'banner', userId: string, value: string | null) =>
+    storeImage(blobs, { field, value }, (hash, ext) => `${field}s/${userId}/${hash}.${ext}`);
 
   return {
     current(principal: Principal) {
@@ -66,9 +56,9 @@ export function createUserService(deps: ServiceDeps) {
       }
       if (input.global_name !== undefined && !user.bot) patch.globalName = input.global_name;
       if (input.avatar !== undefined)
-        patch.avatar = await storeImage('avatar', user.id, input.avatar);
+        patch.avatar = await storeUserImage('avatar', user.id, input.avatar);
       if (input.banner !== undefined)
-        patch.banner = await storeImage('banner', user.id, input.banner);
+        patch.banner = await storeUserImage('banner', user.id, input.banner);
       let updated: UserRecord | null;
       try {
         updated = await storage.users.update(user.id, patch);

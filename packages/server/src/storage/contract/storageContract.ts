@@ -255,6 +255,100 @@ export function describeStorageContract(
       expect(rest.map((m) => m.userId)).toEqual(ids.slice(2));
     });
 
+    it("batches a user's memberships and the roles of many guilds", async () => {
+      const user = await newUser('batcher');
+      const other = await newUser('bystander');
+      // Position 0 is @everyone, whose id is the guild's.
+      const role = (guildId: string, position: number, permissions: bigint) =>
+        storage.roles.create({
+          id: position === 0 ? guildId : nextId(),
+          guildId,
+          name: position === 0 ? '@everyone' : `r${position}`,
+          permissions,
+          position,
+          color: 0,
+          hoist: false,
+          mentionable: false,
+          managed: false,
+          botUserId: null,
+          flags: 0,
+        });
+      const join = (
+        guildId: string,
+        userId: string,
+        extra: { roleIds: string[]; until?: number },
+      ) =>
+        storage.members.add({
+          guildId,
+          userId,
+          nick: null,
+          joinedAt: clock.now(),
+          deaf: false,
+          mute: false,
+          flags: 0,
+          roleIds: extra.roleIds,
+          communicationDisabledUntil: extra.until ?? null,
+        });
+      const guildIds: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const guildId = nextId();
+        guildIds.push(guildId);
+        await storage.guilds.create({
+          id: guildId,
+          name: `G${i}`,
+          icon: null,
+          description: null,
+          ownerId: other.id,
+          features: [],
+          preferredLocale: 'en-US',
+          createdAt: clock.now(),
+        });
+        await role(guildId, 0, PermissionFlags.VIEW_CHANNEL);
+      }
+      const [g0, g1, g2] = guildIds as [string, string, string];
+      const mod0 = await role(g0, 1, PermissionFlags.KICK_MEMBERS);
+      const admin0 = await role(g0, 2, PermissionFlags.ADMINISTRATOR);
+      const mod1 = await role(g1, 1, PermissionFlags.BAN_MEMBERS);
+      await join(g0, user.id, { roleIds: [admin0.id, mod0.id] });
+      await join(g1, user.id, { roleIds: [], until: clock.now() + 1000 });
+      await join(g0, other.id, { roleIds: [mod0.id] });
+      await join(g1, other.id, { roleIds: [mod1.id] });
+      await join(g2, other.id, { roleIds: [] });
+
+      // Only the asked-for guilds the user is in, each with the user's own roles.
+      const members = await storage.members.findForUser(user.id, [g2, g1, g0]);
+      expect(members.map((m) => [m.guildId, m.userId])).toEqual([
+        [g0, user.id],
+        [g1, user.id],
+      ]);
+      expect(members[0]).toEqual(await storage.members.find(g0, user.id));
+      expect(members[0]?.roleIds).toEqual([mod0.id, admin0.id].sort());
+      expect(members[1]).toMatchObject({
+        roleIds: [],
+        communicationDisabledUntil: clock.now() + 1000,
+      });
+      expect(await storage.members.findForUser(user.id, [g2])).toEqual([]);
+      expect(await storage.members.findForUser(user.id, [])).toEqual([]);
+
+      // The roles of exactly the asked-for guilds, as listByGuild gives them, guild by guild.
+      const roles = await storage.roles.listByGuilds([g1, g0]);
+      expect(roles).toEqual([
+        ...(await storage.roles.listByGuild(g0)),
+        ...(await storage.roles.listByGuild(g1)),
+      ]);
+      expect(roles.map((r) => r.id)).toEqual([g0, mod0.id, admin0.id, g1, mod1.id]);
+      expect(roles.find((r) => r.id === admin0.id)?.permissions).toBe(
+        PermissionFlags.ADMINISTRATOR,
+      );
+      expect(await storage.roles.listByGuilds([])).toEqual([]);
+
+      // A membership that is gone is simply absent.
+      await storage.members.remove(g0, [user.id]);
+      expect((await storage.members.findForUser(user.id, guildIds)).map((m) => m.guildId)).toEqual([
+        g1,
+      ]);
+    });
+
     it('commits a transaction whole, or rolls it back whole', async () => {
       const kept = await storage.transaction(async (tx) => {
         const user = await tx.users.create({ id: nextId(), username: 'kept', createdAt: 0 });

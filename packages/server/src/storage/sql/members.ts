@@ -122,6 +122,33 @@ export function createMemberRepository(db: Kysely<Database>): MemberRepository {
       };
     },
     find,
+    async findForUser(userId, guildIds) {
+      if (guildIds.length === 0) return [];
+      const guilds = [...guildIds];
+      const [rows, roleRows] = await Promise.all([
+        db
+          .selectFrom('members')
+          .selectAll()
+          .where('user_id', '=', userId)
+          .where('guild_id', 'in', guilds)
+          .orderBy('guild_id')
+          .execute(),
+        db
+          .selectFrom('member_roles')
+          .select(['guild_id', 'role_id'])
+          .where('user_id', '=', userId)
+          .where('guild_id', 'in', guilds)
+          .orderBy('role_id')
+          .execute(),
+      ]);
+      const byGuild = new Map<string, string[]>();
+      for (const row of roleRows) {
+        const list = byGuild.get(id(row.guild_id)) ?? [];
+        list.push(id(row.role_id));
+        byGuild.set(id(row.guild_id), list);
+      }
+      return rows.map((r) => toMember(r, byGuild.get(id(r.guild_id)) ?? []));
+    },
     async listByGuild(guildId, { limit, after }) {
       let query = db.selectFrom('members').selectAll().where('guild_id', '=', guildId);
       if (after !== undefined) query = query.where('user_id', '>', after);

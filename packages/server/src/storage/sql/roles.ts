@@ -92,6 +92,18 @@ export function createRoleRepository(db: Kysely<Database>): RoleRepository {
         .execute();
       return rows.map(toRole);
     },
+    async listByGuilds(guildIds) {
+      if (guildIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('roles')
+        .selectAll()
+        .where('guild_id', 'in', [...guildIds])
+        .orderBy('guild_id')
+        .orderBy('position')
+        .orderBy('id')
+        .execute();
+      return rows.map(toRole);
+    },
     findById,
     async update(guildId, roleId, patch) {
       const row = toRow(patch);
