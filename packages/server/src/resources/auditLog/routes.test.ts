@@ -140,3 +140,46 @@ describe.each(DRIVERS)('audit log on $driver', ({ driver, skip }) => {
     },
   );
 });
+
+describe('adding a bot', () => {
+  it('writes BOT_ADD, and a banned bot stays out', async () => {
+    const server = await startTestServer();
+    try {
+      const seed = await seedDeveloper(server.app, 'botadder');
+      const { guild } = await server.app.services.guilds.create({
+        ownerId: seed.userId,
+        name: 'Bots',
+        channels: [],
+      });
+      await server.app.services.guilds.addBot({
+        guildId: guild.id,
+        applicationId: seed.applicationId,
+        permissions: 0n,
+      });
+      const [entry] = await server.app.storage.auditLog.list(guild.id, {
+        actionType: AuditLogActions.BOT_ADD,
+        limit: 10,
+      });
+      expect(entry).toMatchObject({ userId: seed.userId, targetId: seed.botUserId });
+
+      const other = await seedDeveloper(server.app, 'bannedbot');
+      await server.app.storage.bans.create({
+        guildId: guild.id,
+        userId: other.botUserId,
+        reason: null,
+        createdAt: Date.now(),
+        deleteMessageSeconds: 0,
+      });
+      await expect(
+        server.app.services.guilds.addBot({
+          guildId: guild.id,
+          applicationId: other.applicationId,
+          permissions: 0n,
+        }),
+      ).rejects.toMatchObject({ code: 40007 });
+      expect(await server.app.storage.members.find(guild.id, other.botUserId)).toBeNull();
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
-import { ChannelTypes, PermissionFlags, isSnowflake } from '@guildhall/protocol';
+import { AuditLogActions, ChannelTypes, PermissionFlags, isSnowflake } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
+import { recordAudit } from '../auditLog/service.js';
 import type {
   ChannelRecord,
   GuildRecord,
@@ -224,7 +225,13 @@ export function createGuildService(deps: ServiceDeps) {
     },
 
     /** Adds an application's bot to a guild with a managed role carrying `permissions`. */
-    async addBot(input: { guildId: string; applicationId: string; permissions: bigint }) {
+    async addBot(input: {
+      guildId: string;
+      applicationId: string;
+      permissions: bigint;
+      /** Who added it (the guild owner when not given, as for the CLI and the demo). */
+      actorId?: string;
+    }) {
       return storage.transaction(async (tx) => {
         const guild = isSnowflake(input.guildId) ? await tx.guilds.findById(input.guildId) : null;
         if (guild === null) throw new ApiError('UNKNOWN_GUILD');
@@ -236,6 +243,8 @@ export function createGuildService(deps: ServiceDeps) {
         // Adding a bot that is already there changes nothing (as re-authorizing does).
         const existing = await tx.members.find(guild.id, botUserId);
         if (existing !== null) return existing;
+        // A banned bot stays out until the ban is lifted, as a banned person does.
+        if ((await tx.bans.find(guild.id, botUserId)) !== null) throw new ApiError('USER_BANNED');
         const roles = await tx.roles.listByGuild(guild.id);
         const role = await tx.roles.create({
           id: ids(),
@@ -250,7 +259,7 @@ export function createGuildService(deps: ServiceDeps) {
           botUserId,
           flags: 0,
         });
-        return tx.members.add({
+        const member = await tx.members.add({
           guildId: guild.id,
           userId: botUserId,
           nick: null,
@@ -260,6 +269,14 @@ export function createGuildService(deps: ServiceDeps) {
           flags: 0,
           roleIds: [role.id],
         });
+        await recordAudit(tx, ids, {
+          guildId: guild.id,
+          userId: input.actorId ?? guild.ownerId,
+          targetId: botUserId,
+          actionType: AuditLogActions.BOT_ADD,
+          reason: null,
+        });
+        return member;
       });
     },
   };
