@@ -9,6 +9,7 @@ import { createNatsBus } from './bus/nats/index.js';
 import { publicBaseUrl, type Config } from './config.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import { createSnowflakeGenerator } from './domain/snowflakes.js';
+import { createBusDispatcher } from './events/dispatcher.js';
 import { createAuthenticator } from './http/authenticator.js';
 import {
   MemoryRateLimitStore,
@@ -188,7 +189,14 @@ export async function createApp(options: AppOptions): Promise<App> {
         ...(options.invalidRequestLimit ? { invalidRequests: options.invalidRequestLimit } : {}),
       })
     : null;
-  const services = createServices({ storage, clock, ids, blobs, authenticator });
+  const events = createBusDispatcher({
+    bus,
+    clock,
+    onError: (err, event) => {
+      logger.error({ err, type: event.type, guildId: event.guildId }, 'dispatch not published');
+    },
+  });
+  const services = createServices({ storage, clock, ids, blobs, authenticator, events });
   const sessionStartLimit = createSessionStartLimit({
     ...DEFAULT_SESSION_START_LIMIT,
     store: rateLimitStore,

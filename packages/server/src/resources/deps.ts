@@ -1,6 +1,7 @@
 import type { BlobStore } from '../blobs/index.js';
 import type { Clock } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/snowflakes.js';
+import type { Dispatcher } from '../events/dispatcher.js';
 import type { Authenticator } from '../http/authenticator.js';
 import type { Storage } from '../storage/index.js';
 
@@ -12,4 +13,6 @@ export interface ServiceDeps {
   blobs: BlobStore;
   /** Told when credentials or users change, so cached tokens never outlive them here. */
   authenticator: Pick<Authenticator, 'forgetToken' | 'forgetUser'>;
+  /** Gateway dispatches, announced after the change commits. */
+  events: Dispatcher;
 }

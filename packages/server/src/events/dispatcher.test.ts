@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { BusEvent } from '../bus/index.js';
+import { MemoryBus } from '../bus/memory/index.js';
+import { manualClock } from '../domain/clock.js';
+import { ALL_DISPATCHES, createBusDispatcher, type Dispatch } from './dispatcher.js';
+
+describe('createBusDispatcher', () => {
+  const setup = async () => {
+    const bus = new MemoryBus();
+    const seen: { subject: string; event: BusEvent }[] = [];
+    await bus.subscribe(ALL_DISPATCHES, (event, subject) => {
+      seen.push({ subject, event });
+    });
+    const failures: Dispatch[] = [];
+    const dispatcher = createBusDispatcher({
+      bus,
+      clock: manualClock(1_700_000_000_000),
+      onError: (_err, event) => failures.push(event),
+    });
+    return { bus, seen, failures, dispatcher };
+  };
+
+  it('publishes a guild event once, on the guild subject, with its channel', async () => {
+    const { bus, seen, dispatcher } = await setup();
+    dispatcher.dispatch({
+      type: 'MESSAGE_CREATE',
+      guildId: '1',
+      channelId: '2',
+      data: { id: '3' },
+    });
+    await bus.close();
+    expect(seen).toEqual([
+      {
+        subject: 'dispatch.guild.1',
+        event: {
+          type: 'MESSAGE_CREATE',
+          topic: 'dispatch.guild.1',
+          publishedAt: 1_700_000_000_000,
+          data: { guildId: '1', channelId: '2', userIds: [], data: { id: '3' } },
+        },
+      },
+    ]);
+  });
+
+  it('publishes a user event on each recipient subject, in order', async () => {
+    const { bus, seen, dispatcher } = await setup();
+    dispatcher.dispatch([
+      { type: 'USER_UPDATE', guildId: null, userIds: ['5', '6'], data: { id: '5' } },
+      { type: 'TYPING_START', guildId: null, channelId: '9', userIds: ['6'], data: {} },
+    ]);
+    await bus.close();
+    expect(seen.map(({ subject, event }) => `${event.type}@${subject}`)).toEqual([
+      'USER_UPDATE@dispatch.user.5',
+      'USER_UPDATE@dispatch.user.6',
+      'TYPING_START@dispatch.user.6',
+    ]);
+  });
+
+  it('reports a publish that fails instead of throwing at the caller', async () => {
+    const { bus, failures, dispatcher } = await setup();
+    await bus.close();
+    const event = { type: 'GUILD_UPDATE', guildId: '1', data: {} };
+    expect(() => {
+      dispatcher.dispatch(event);
+    }).not.toThrow();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(failures).toEqual([event]);
+  });
+});
