@@ -143,6 +143,7 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
       expect((await created({ max_age: 0 })).expires_at).toBeNull();
       const longest = await created({ max_age: 5_184_000, unique: true });
       expect(longest.max_age).toBe(5_184_000);
+      expect((await created({ temporary: true, unique: true })).temporary).toBe(true);
     });
 
     it.skipIf(skip)('refuses out-of-range values with 50035', async () => {
@@ -378,6 +379,37 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
       const bob = await stranger('bob');
       expect(errorCode(await g.call('POST', `/invites/${invite.code}`, bob.token))).toBe(10006);
       expect(await server.app.storage.members.find(g.guildId, bob.userId)).toBeNull();
+    });
+
+    it.skipIf(skip)('refuses a user who is in 100 guilds already (30001)', async () => {
+      const invite = await created({});
+      const ann = await stranger('ann');
+      for (let i = 0; i < 100; i++) {
+        await server.app.storage.guilds.create({
+          id: String(9_000_000 + i),
+          name: `guild ${i}`,
+          icon: null,
+          description: null,
+          ownerId: g.owner.userId,
+          features: [],
+          preferredLocale: 'en-US',
+          createdAt: clock.now(),
+        });
+        await server.app.storage.members.add({
+          guildId: String(9_000_000 + i),
+          userId: ann.userId,
+          nick: null,
+          joinedAt: clock.now(),
+          deaf: false,
+          mute: false,
+          flags: 0,
+          roleIds: [],
+        });
+      }
+      const res = await g.call('POST', `/invites/${invite.code}`, ann.token);
+      expect(res.statusCode).toBe(400);
+      expect(errorCode(res)).toBe(30001);
+      expect((await server.app.storage.invites.find(invite.code))?.uses).toBe(0);
     });
 
     it.skipIf(skip)('admits only the target users of an invite that has them', async () => {

@@ -9,6 +9,7 @@ import { loadChannelAccess } from '../channels/access.js';
 import type { ServiceDeps } from '../deps.js';
 import type { GuildAccess } from '../guilds/access.js';
 import { accessLoader } from '../guilds/common.js';
+import { MAX_GUILDS_PER_USER } from '../guilds/service.js';
 import { serializeMember } from '../members/serialize.js';
 import { createTargetUsersJobs } from './jobs.js';
 import { findLiveInvite, isExpired } from './lookup.js';
@@ -354,7 +355,7 @@ export function createInviteService(deps: ServiceDeps) {
     /**
      * POST /invites/{code} (a user session): joins the guild with the invite's roles. Banned
      * users get 40007; an invite with target users admits only them (others get 50001 Missing
-     * Access). A use is counted per join; the last allowed use deletes the invite. A member
+     * Access); a user in 100 guilds already gets 30001. A use is counted per join; the last allowed use deletes the invite. A member
      * already in the guild gets the invite back without using it.
      */
     async accept(principal: Principal, code: string) {
@@ -372,6 +373,9 @@ export function createInviteService(deps: ServiceDeps) {
         }
         if (invite.targeted && !(await tx.invites.isTargetUser(invite.code, userId))) {
           throw new ApiError('MISSING_ACCESS');
+        }
+        if ((await tx.guilds.countForUser(userId)) >= MAX_GUILDS_PER_USER) {
+          throw new ApiError('MAX_GUILDS');
         }
         const view = await viewOf(tx, invite);
         const roleIds = view.roles.filter((role) => !role.managed).map((role) => role.id);
