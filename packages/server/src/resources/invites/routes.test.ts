@@ -176,6 +176,27 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
       expect(errorCode(res)).toBe(50013);
       expectOpenApiResponse(res, 'POST', createUrl());
       expect(await g.auditCount()).toBe(1); // only the bot's BOT_ADD
+      const category = await server.app.storage.channels.create({
+        id: String(BigInt(channelId) + 1n),
+        guildId: g.guildId,
+        type: 4,
+        name: 'info',
+        position: 1,
+        parentId: null,
+        topic: null,
+        nsfw: false,
+        rateLimitPerUser: 0,
+        bitrate: null,
+        userLimit: null,
+        flags: 0,
+        lastMessageId: null,
+        createdAt: clock.now(),
+      });
+      const toCategory = await g.call('POST', `/channels/${category.id}/invites`, {
+        auth: g.bot.token,
+        payload: {},
+      });
+      expect(errorCode(toCategory)).toBe(50024);
       const unknown = await g.call('POST', '/channels/123/invites', {
         auth: g.bot.token,
         payload: {},

@@ -1,5 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { ALL_PERMISSIONS, AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
+import {
+  ALL_PERMISSIONS,
+  AuditLogActions,
+  ChannelTypes,
+  PermissionFlags as P,
+} from '@guildhall/protocol';
 import { hasAll } from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
@@ -182,6 +187,10 @@ export function createInviteService(deps: ServiceDeps) {
           nowMs: clock.now(),
         });
         channel.require(P.CREATE_INSTANT_INVITE);
+        // A category holds channels; nobody can be invited into it.
+        if (channel.channel.type === ChannelTypes.GUILD_CATEGORY) {
+          throw new ApiError('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
+        }
         const roleIds = input.role_ids ?? [];
         checkRoles(channel.guild, roleIds);
         const settings: InviteSettings = {
