@@ -180,6 +180,11 @@ export function createInviteService(deps: ServiceDeps) {
      * equivalent live invite of the same inviter is returned instead of a new one.
      */
     async create(principal: Principal, request: CreateInviteRequest, input: CreateInviteInput) {
+      // With a file, its ids and any target_user_ids are written together by the job.
+      const jobUserIds =
+        request.fileUserIds === null
+          ? null
+          : [...new Set([...request.fileUserIds, ...(input.target_user_ids ?? [])])];
       const result = await storage.transaction(async (tx) => {
         const channel = await loadChannelAccess(tx, {
           channelId: request.channelId,
@@ -201,7 +206,7 @@ export function createInviteService(deps: ServiceDeps) {
           ...(await checkTarget(tx, input)),
         };
         const targetUserIds = input.target_user_ids ?? [];
-        const targeted = targetUserIds.length > 0 || request.fileUserIds !== null;
+        const targeted = targetUserIds.length > 0 || jobUserIds !== null;
         const now = clock.now();
         if (input.unique !== true && !targeted) {
           const existing = (await tx.invites.listByChannel(channel.channel.id)).find(
@@ -235,11 +240,11 @@ export function createInviteService(deps: ServiceDeps) {
           };
           if (await tx.invites.create(candidate)) invite = candidate;
         }
-        if (targetUserIds.length > 0) await tx.invites.addTargetUsers(invite.code, targetUserIds);
         const jobId =
-          request.fileUserIds === null
-            ? null
-            : await jobs.prepare(tx, invite.code, request.fileUserIds.length);
+          jobUserIds === null ? null : await jobs.prepare(tx, invite.code, jobUserIds.length);
+        if (jobId === null && targetUserIds.length > 0) {
+          await tx.invites.addTargetUsers(invite.code, targetUserIds);
+        }
         await recordAudit(tx, ids, {
           guildId: invite.guildId,
           userId: principal.user.id,
@@ -259,8 +264,8 @@ export function createInviteService(deps: ServiceDeps) {
         });
         return { wire: await wireOf(tx, invite, { metadata: true }), created: true, jobId };
       });
-      if (result.jobId !== null && request.fileUserIds !== null) {
-        jobs.start(result.wire.code, result.jobId, request.fileUserIds);
+      if (result.jobId !== null && jobUserIds !== null) {
+        jobs.start(result.wire.code, result.jobId, jobUserIds);
       }
       if (result.created) {
         events.dispatch({

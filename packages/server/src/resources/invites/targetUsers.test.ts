@@ -267,7 +267,7 @@ describe.each(DRIVERS)('invite target users on $driver', ({ driver, skip }) => {
       const [channel] = await server.app.storage.channels.listByGuild(g.guildId);
       const url = `/channels/${channel?.id ?? ''}/invites`;
       const body = multipartBody(
-        { payload_json: JSON.stringify({ max_uses: 3 }) },
+        { payload_json: JSON.stringify({ max_uses: 3, target_user_ids: ['3003', '3001'] }) },
         { target_users_file: { data: 'user_id\n3001\n3002\n' } },
       );
       const res = await server.app.http.inject({
@@ -281,8 +281,8 @@ describe.each(DRIVERS)('invite target users on $driver', ({ driver, skip }) => {
       const created = res.json<{ code: string; max_uses: number }>();
       expect(created.max_uses).toBe(3);
       code = created.code;
-      expect((await completed()).total_users).toBe(2);
-      expect(await listed()).toEqual(['3001', '3002']);
+      expect((await completed()).total_users).toBe(3);
+      expect(await listed()).toEqual(['3001', '3002', '3003']);
       const bad = multipartBody({ payload_json: '{not json' });
       const refused = await server.app.http.inject({
         method: 'POST',
