@@ -23,7 +23,12 @@ import {
   InviteTargetTypes,
   type CreateInviteInput,
 } from './schemas.js';
-import { serializeInvite, type InviteShape, type InviteView } from './serialize.js';
+import {
+  serializeInvite,
+  type InviteShape,
+  type InviteView,
+  type InviteWire,
+} from './serialize.js';
 import { createTargetUserOperations } from './targetUsers.js';
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -154,17 +159,18 @@ export function createInviteService(deps: ServiceDeps) {
     };
   };
 
-  const inviteCreatePayload = (wire: ReturnType<typeof serializeInvite>) => ({
-    channel_id: wire.channel.id,
-    guild_id: wire.guild_id,
-    code: wire.code,
-    created_at: 'created_at' in wire ? wire.created_at : null,
+  /** The INVITE_CREATE dispatch: the invite's metadata beside its code and places. */
+  const inviteCreatePayload = (invite: InviteRecord, wire: InviteWire) => ({
+    channel_id: invite.channelId,
+    guild_id: invite.guildId,
+    code: invite.code,
+    created_at: new Date(invite.createdAt).toISOString(),
     expires_at: wire.expires_at,
     ...(wire.inviter === undefined ? {} : { inviter: wire.inviter }),
-    max_age: 'max_age' in wire ? wire.max_age : 0,
-    max_uses: 'max_uses' in wire ? wire.max_uses : 0,
-    temporary: 'temporary' in wire ? wire.temporary : false,
-    uses: 'uses' in wire ? wire.uses : 0,
+    max_age: invite.maxAge,
+    max_uses: invite.maxUses,
+    temporary: invite.temporary,
+    uses: invite.uses,
     ...(wire.target_type === undefined ? {} : { target_type: wire.target_type }),
     ...(wire.target_user === undefined ? {} : { target_user: wire.target_user }),
     ...(wire.target_application === undefined
@@ -173,8 +179,6 @@ export function createInviteService(deps: ServiceDeps) {
   });
 
   return {
-    jobs,
-
     /**
      * POST /channels/{id}/invites: CREATE_INSTANT_INVITE in the channel. Without `unique`, an
      * equivalent live invite of the same inviter is returned instead of a new one.
@@ -219,6 +223,7 @@ export function createInviteService(deps: ServiceDeps) {
           );
           if (existing !== undefined) {
             return {
+              invite: existing,
               wire: await wireOf(tx, existing, { metadata: true }),
               created: false,
               jobId: null,
@@ -262,7 +267,7 @@ export function createInviteService(deps: ServiceDeps) {
             { key: 'flags', new_value: 0 },
           ],
         });
-        return { wire: await wireOf(tx, invite, { metadata: true }), created: true, jobId };
+        return { invite, wire: await wireOf(tx, invite, { metadata: true }), created: true, jobId };
       });
       if (result.jobId !== null && jobUserIds !== null) {
         jobs.start(result.wire.code, result.jobId, jobUserIds);
@@ -272,7 +277,7 @@ export function createInviteService(deps: ServiceDeps) {
           type: 'INVITE_CREATE',
           guildId: result.wire.guild_id,
           channelId: result.wire.channel.id,
-          data: inviteCreatePayload(result.wire),
+          data: inviteCreatePayload(result.invite, result.wire),
         });
       }
       return result.wire;
