@@ -41,10 +41,14 @@ import {
   DEFAULT_SESSION_START_LIMIT,
   createSessionStartLimit,
 } from './resources/gateway/sessionStartLimit.js';
+import { registerConnectionRoutes } from './resources/connections/routes.js';
+import { createConnectionService } from './resources/connections/service.js';
 import { createGuildManageService } from './resources/guilds/manage.js';
 import { createMyGuildsService } from './resources/guilds/myGuilds.js';
 import { registerGuildRoutes } from './resources/guilds/routes.js';
 import { createGuildService } from './resources/guilds/service.js';
+import { registerInviteRoutes } from './resources/invites/routes.js';
+import { createInviteService } from './resources/invites/service.js';
 import { createPruneService } from './resources/members/prune.js';
 import { registerMemberRoutes } from './resources/members/routes.js';
 import { createMemberService } from './resources/members/service.js';
@@ -124,6 +128,8 @@ function createServices(deps: ServiceDeps) {
     emojis: createEmojiService(deps),
     stickers: createStickerService(deps),
     scheduledEvents: createScheduledEventService(deps),
+    invites: createInviteService(deps),
+    connections: createConnectionService(deps),
   };
 }
 
@@ -237,6 +243,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       registerEmojiRoutes(api, services.emojis);
       registerStickerRoutes(api, services.stickers);
       registerScheduledEventRoutes(api, services.scheduledEvents);
+      registerInviteRoutes(api, services.invites);
+      registerConnectionRoutes(api, services.connections);
       done();
     },
     { prefix: API_PREFIX },
@@ -261,6 +269,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     gatewayUrl,
     async close() {
       await http.close();
+      // Background invite jobs stop (after their current batch) before the storage closes.
+      await services.invites.close();
       await bus.close();
       await storage.close();
     },

@@ -6,6 +6,7 @@ import { ApiError, fieldErrorTree } from '../errors/index.js';
 import { parseInput } from '../http/validate.js';
 import { CreateApplicationBody } from '../resources/applications/schemas.js';
 import { RegisterBody } from '../resources/auth/schemas.js';
+import { AddConnectionFlags } from '../resources/connections/schemas.js';
 import { requireFlag, UsageError } from '../flags.js';
 import { createLogger } from '../logger.js';
 import type { NewChannel } from '../resources/guilds/service.js';
@@ -111,6 +112,21 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
         permissions,
       });
       return { guild_id: member.guildId, user_id: member.userId, roles: member.roleIds };
+    },
+  },
+  {
+    name: 'user connection add',
+    usage:
+      'guildhall user connection add --user USER_ID --type TYPE --id ACCOUNT_ID [--name NAME] [--verified] [--friend-sync] [--no-show-activity] [--two-way-link] [--revoked] [--visibility 0|1] [--publisher-kind A|B|none] [--application-identity]',
+    summary:
+      'Add a connected account (github, steam, riotgames, ...) to a person; GET /users/@me/connections lists it.',
+    async run(app, flags) {
+      requireFlag(flags, 'user', this.usage);
+      requireFlag(flags, 'type', this.usage);
+      requireFlag(flags, 'id', this.usage);
+      return app.services.connections.add(
+        parseInput(AddConnectionFlags, Object.fromEntries(flags)),
+      );
     },
   },
 ];

@@ -91,8 +91,10 @@ export async function runCli(
       );
       return 0;
     }
-    const name = positional.slice(0, 2).join(' ');
-    const command = ADMIN_COMMANDS.find((c) => c.name === name);
+    // Names have two words (`user create`) or three (`user connection add`).
+    const command = ADMIN_COMMANDS.find(
+      (c) => c.name === positional.slice(0, c.name.split(' ').length).join(' '),
+    );
     if (command === undefined) {
       io.stderr(
         `guildhall: unknown command "${positional.join(' ')}". Run \`guildhall --help\` for the list.\n`,

@@ -546,6 +546,107 @@ export interface ScheduledEventRepository {
   delete(id: string): Promise<boolean>;
 }
 
+/** A guild invite. `expiresAt` is null for one that never expires (max_age 0). */
+export interface InviteRecord {
+  code: string;
+  guildId: string;
+  channelId: string;
+  inviterId: string | null;
+  maxAge: number;
+  maxUses: number;
+  uses: number;
+  temporary: boolean;
+  targetType: number | null;
+  targetUserId: string | null;
+  targetApplicationId: string | null;
+  /** Roles given to whoever accepts. */
+  roleIds: string[];
+  /** Whether only the invite's target users may accept it. */
+  targeted: boolean;
+  createdAt: number;
+  expiresAt: number | null;
+}
+
+/** The asynchronous job that replaces an invite's target users from an uploaded file. */
+export interface InviteTargetJobRecord {
+  code: string;
+  /** The run owning the job; a newer upload takes the row over and older runs stop. */
+  jobId: string;
+  /** 0 UNSPECIFIED, 1 PROCESSING, 2 COMPLETED, 3 FAILED. */
+  status: number;
+  totalUsers: number;
+  processedUsers: number;
+  createdAt: number;
+  completedAt: number | null;
+  errorMessage: string | null;
+}
+
+export interface InviteRepository {
+  /** Creates an invite; false (nothing written) when the code is taken. */
+  create(invite: InviteRecord): Promise<boolean>;
+  find(code: string): Promise<InviteRecord | null>;
+  /** By creation time, oldest first. */
+  listByGuild(guildId: string): Promise<InviteRecord[]>;
+  listByChannel(channelId: string): Promise<InviteRecord[]>;
+  /** Adds one use; returns the new count, or null when the invite is gone. */
+  addUse(code: string): Promise<number | null>;
+  /** Marks the invite as admitting only its target users. */
+  setTargeted(code: string): Promise<void>;
+  /** Returns whether it existed. */
+  delete(code: string): Promise<boolean>;
+  /** Target user ids, ascending. */
+  listTargetUsers(code: string): Promise<string[]>;
+  isTargetUser(code: string, userId: string): Promise<boolean>;
+  countTargetUsers(code: string): Promise<number>;
+  /** Adds users (ones already listed are skipped). */
+  addTargetUsers(code: string, userIds: readonly string[]): Promise<void>;
+  removeTargetUsers(code: string, userIds: readonly string[]): Promise<void>;
+  clearTargetUsers(code: string): Promise<void>;
+  /** Creates or replaces the invite's job. */
+  putJob(job: InviteTargetJobRecord): Promise<void>;
+  findJob(code: string): Promise<InviteTargetJobRecord | null>;
+  /**
+   * Updates the job only while `jobId` still owns it; returns whether it did (false: the job
+   * was replaced or the invite deleted).
+   */
+  updateJob(
+    code: string,
+    jobId: string,
+    patch: Partial<
+      Pick<InviteTargetJobRecord, 'status' | 'processedUsers' | 'completedAt' | 'errorMessage'>
+    >,
+  ): Promise<boolean>;
+}
+
+/** A user's connected account on another service (GET /users/@me/connections). */
+export interface ConnectionRecord {
+  userId: string;
+  /** The service, as the wire names it (`github`, `riotgames`, ...). */
+  type: string;
+  /** The account's id on that service. */
+  id: string;
+  name: string | null;
+  verified: boolean;
+  friendSync: boolean;
+  showActivity: boolean;
+  twoWayLink: boolean;
+  /** 0 NONE, 1 EVERYONE. */
+  visibility: number;
+  revoked: boolean;
+  /** 'A' or 'B' for the spec's two game-publisher kinds, else null. */
+  publisherKind: 'A' | 'B' | null;
+  /** Made through the Social SDK and application identities (a "new" connection). */
+  applicationIdentity: boolean;
+  createdAt: number;
+}
+
+export interface ConnectionRepository {
+  /** Creates or replaces the user's connection of that type and id. */
+  put(connection: ConnectionRecord): Promise<void>;
+  /** By type, then id. */
+  listByUser(userId: string): Promise<ConnectionRecord[]>;
+}
+
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
   /** Whether these repositories run inside `Storage.transaction`. */
@@ -564,6 +665,8 @@ export interface Repositories {
   readonly emojis: EmojiRepository;
   readonly stickers: StickerRepository;
   readonly scheduledEvents: ScheduledEventRepository;
+  readonly invites: InviteRepository;
+  readonly connections: ConnectionRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';

@@ -6,7 +6,9 @@ import { createAuditLogRepository } from './auditLog.js';
 import { createBanRepository } from './bans.js';
 import { createChannelRepository } from './channels.js';
 import { createEmojiRepository } from './emojis.js';
+import { createConnectionRepository } from './connections.js';
 import { createGuildRepository } from './guilds.js';
+import { createInviteRepository } from './invites.js';
 import { createMemberRepository } from './members.js';
 import { createOverwriteRepository } from './overwrites.js';
 import { createRoleRepository } from './roles.js';
@@ -40,6 +42,8 @@ export function createRepositories(
     emojis: createEmojiRepository(db),
     stickers: createStickerRepository(db),
     scheduledEvents: createScheduledEventRepository(db),
+    invites: createInviteRepository(db),
+    connections: createConnectionRepository(db),
   };
 }
 

@@ -217,6 +217,57 @@ export interface MemberRolesTable {
   role_id: Id;
 }
 
+export interface InvitesTable {
+  code: string;
+  guild_id: Id;
+  channel_id: Id;
+  inviter_id: NullableId;
+  max_age: Int;
+  max_uses: Int;
+  uses: Defaulted<number | bigint | string>;
+  temporary: Int;
+  target_type: NullableInt;
+  target_user_id: NullableId;
+  target_application_id: NullableId;
+  /** JSON array of role ids. */
+  role_ids: string;
+  targeted: Int;
+  created_at: Int;
+  expires_at: NullableInt;
+}
+
+export interface InviteTargetUsersTable {
+  code: string;
+  user_id: Id;
+}
+
+export interface InviteTargetJobsTable {
+  code: string;
+  job_id: string;
+  status: Int;
+  total_users: Int;
+  processed_users: Int;
+  created_at: Int;
+  completed_at: NullableInt;
+  error_message: string | null;
+}
+
+export interface UserConnectionsTable {
+  user_id: Id;
+  type: string;
+  id: string;
+  name: string | null;
+  verified: Int;
+  friend_sync: Int;
+  show_activity: Int;
+  two_way_link: Int;
+  visibility: Int;
+  revoked: Int;
+  publisher_kind: string | null;
+  application_identity: Int;
+  created_at: Int;
+}
+
 /** The database as Kysely sees it. */
 export interface Database {
   users: UsersTable;
@@ -234,4 +285,8 @@ export interface Database {
   stickers: StickersTable;
   scheduled_events: ScheduledEventsTable;
   audit_log_entries: AuditLogEntriesTable;
+  invites: InvitesTable;
+  invite_target_users: InviteTargetUsersTable;
+  invite_target_jobs: InviteTargetJobsTable;
+  user_connections: UserConnectionsTable;
 }

@@ -1,0 +1,163 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError, invalidField } from '../../errors/index.js';
+import { GuildParams } from '../../http/schemas.js';
+import { principalOf } from '../../http/server.js';
+import { parseInput } from '../../http/validate.js';
+import { AUTH, reasonOf } from '../guilds/common.js';
+import { isMultipartForm, parseMultipart, type MultipartForm } from '../stickers/multipart.js';
+import { MAX_TARGET_USERS_FILE_BYTES, parseTargetUsersFile } from './csv.js';
+import {
+  BulkTargetUsersBody,
+  ChannelParams,
+  CodeParams,
+  CreateInviteBody,
+  GetInviteQuery,
+  TargetUserParams,
+  type CreateInviteInput,
+} from './schemas.js';
+import type { InviteService } from './service.js';
+
+/** Room for payload_json and part headers around the largest file. */
+const MULTIPART_BODY_LIMIT = MAX_TARGET_USERS_FILE_BYTES + 64 * 1024;
+const MULTIPART_LIMITS = { maxParts: 4, maxFieldBytes: 48 * 1024 };
+const FILE_FIELD = 'target_users_file';
+
+/** A multipart body's `payload_json`, parsed; 50035 when it is not JSON. */
+function payloadJson(form: MultipartForm): unknown {
+  const raw = form.fields['payload_json'];
+  if (raw === undefined) return {};
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    throw invalidField(['payload_json'], 'BASE_TYPE_INVALID', 'payload_json is not valid JSON.');
+  }
+}
+
+/** The create body: JSON, or multipart with payload_json and an optional target users file. */
+function createInput(request: FastifyRequest): {
+  input: CreateInviteInput;
+  fileUserIds: string[] | null;
+} {
+  const body = request.body;
+  if (body === undefined || body === null) {
+    // The platform requires a body here; `{}` is enough.
+    throw new ApiError('INVALID_FORM_BODY', {
+      errors: { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] },
+    });
+  }
+  if (!isMultipartForm(body))
+    return { input: parseInput(CreateInviteBody, body), fileUserIds: null };
+  const input = parseInput(CreateInviteBody, payloadJson(body));
+  const file = body.files[FILE_FIELD];
+  return { input, fileUserIds: file === undefined ? null : parseTargetUsersFile(file.data) };
+}
+
+/** /channels/{id}/invites, /guilds/{id}/invites, /invites/{code} and its target users. */
+export function registerInviteRoutes(app: FastifyInstance, invites: InviteService): void {
+  app.get('/channels/:channel_id/invites', AUTH, (request) =>
+    invites.listForChannel(
+      principalOf(request),
+      parseInput(ChannelParams, request.params).channel_id,
+    ),
+  );
+
+  app.get('/guilds/:guild_id/invites', AUTH, (request) =>
+    invites.listForGuild(principalOf(request), parseInput(GuildParams, request.params).guild_id),
+  );
+
+  app.get('/invites/:code', { config: { auth: 'none' } }, (request) => {
+    const query = parseInput(GetInviteQuery, request.query);
+    return invites.get(parseInput(CodeParams, request.params).code, {
+      withCounts: query.with_counts ?? false,
+    });
+  });
+
+  app.delete('/invites/:code', AUTH, (request) =>
+    invites.delete(principalOf(request), {
+      code: parseInput(CodeParams, request.params).code,
+      reason: reasonOf(request),
+    }),
+  );
+
+  // Joining is for people, with their session.
+  app.post('/invites/:code', { config: { auth: ['session'] } }, (request) =>
+    invites.accept(principalOf(request), parseInput(CodeParams, request.params).code),
+  );
+
+  app.get('/invites/:code/target-users', AUTH, async (request, reply) => {
+    const csv = await invites.targetUsersCsv(
+      principalOf(request),
+      parseInput(CodeParams, request.params).code,
+    );
+    return reply.type('text/csv; charset=utf-8').send(csv);
+  });
+
+  app.get('/invites/:code/target-users/job-status', AUTH, (request) =>
+    invites.jobStatus(principalOf(request), parseInput(CodeParams, request.params).code),
+  );
+
+  app.put('/invites/:code/target-users/:user_id', AUTH, async (request, reply) => {
+    const params = parseInput(TargetUserParams, request.params);
+    await invites.addTargetUsers(principalOf(request), params.code, [params.user_id]);
+    return reply.status(204).send();
+  });
+
+  app.delete('/invites/:code/target-users/:user_id', AUTH, async (request, reply) => {
+    const params = parseInput(TargetUserParams, request.params);
+    await invites.removeTargetUsers(principalOf(request), params.code, [params.user_id]);
+    return reply.status(204).send();
+  });
+
+  app.post('/invites/:code/target-users/bulk-add', AUTH, async (request, reply) => {
+    const { code } = parseInput(CodeParams, request.params);
+    const { user_ids } = parseInput(BulkTargetUsersBody, request.body ?? {});
+    await invites.addTargetUsers(principalOf(request), code, user_ids);
+    return reply.status(204).send();
+  });
+
+  app.post('/invites/:code/target-users/bulk-delete', AUTH, async (request, reply) => {
+    const { code } = parseInput(CodeParams, request.params);
+    const { user_ids } = parseInput(BulkTargetUsersBody, request.body ?? {});
+    await invites.removeTargetUsers(principalOf(request), code, user_ids);
+    return reply.status(204).send();
+  });
+
+  // Uploads: the bounded multipart parser of resources/stickers, only in this scope, with its
+  // own size limit (40005 beyond it).
+  void app.register((scope, _opts, done) => {
+    scope.addContentTypeParser(
+      'multipart/form-data',
+      { parseAs: 'buffer', bodyLimit: MULTIPART_BODY_LIMIT },
+      (request, body, parsed) => {
+        try {
+          const type = request.headers['content-type'] ?? '';
+          parsed(null, parseMultipart(body as Buffer, type, MULTIPART_LIMITS));
+        } catch (err) {
+          parsed(err as Error);
+        }
+      },
+    );
+
+    scope.post('/channels/:channel_id/invites', AUTH, async (request) => {
+      const { channel_id } = parseInput(ChannelParams, request.params);
+      const { input, fileUserIds } = createInput(request);
+      return invites.create(
+        principalOf(request),
+        { channelId: channel_id, reason: reasonOf(request), fileUserIds },
+        input,
+      );
+    });
+
+    scope.put('/invites/:code/target-users', AUTH, async (request, reply) => {
+      const { code } = parseInput(CodeParams, request.params);
+      const body = request.body;
+      const file = isMultipartForm(body) ? body.files[FILE_FIELD] : undefined;
+      if (file === undefined) {
+        throw invalidField([FILE_FIELD], 'BASE_TYPE_REQUIRED', 'This field is required');
+      }
+      await invites.replaceTargetUsers(principalOf(request), code, parseTargetUsersFile(file.data));
+      return reply.status(204).send();
+    });
+    done();
+  });
+}

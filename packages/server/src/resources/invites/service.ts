@@ -1,0 +1,443 @@
+import { randomInt } from 'node:crypto';
+import {
+  ALL_PERMISSIONS,
+  AuditLogActions,
+  ChannelTypes,
+  PermissionFlags as P,
+} from '@guildhall/protocol';
+import { hasAll } from '../../domain/permissions.js';
+import { ApiError, invalidField } from '../../errors/index.js';
+import type { Principal } from '../../http/authenticator.js';
+import type { InviteRecord, Repositories } from '../../storage/index.js';
+import { recordAudit } from '../auditLog/service.js';
+import { loadChannelAccess } from '../channels/access.js';
+import type { ServiceDeps } from '../deps.js';
+import type { GuildAccess } from '../guilds/access.js';
+import { accessLoader } from '../guilds/common.js';
+import { MAX_GUILDS_PER_USER } from '../guilds/service.js';
+import { serializeMember } from '../members/serialize.js';
+import { createTargetUsersJobs } from './jobs.js';
+import { findLiveInvite, isExpired } from './lookup.js';
+import {
+  DEFAULT_INVITE_AGE_SECONDS,
+  InviteTargetTypes,
+  type CreateInviteInput,
+} from './schemas.js';
+import {
+  serializeInvite,
+  type InviteShape,
+  type InviteView,
+  type InviteWire,
+} from './serialize.js';
+import { createTargetUserOperations } from './targetUsers.js';
+
+const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const CODE_LENGTH = 10;
+
+function newCode(): string {
+  let code = '';
+  for (let i = 0; i < CODE_LENGTH; i++)
+    code += CODE_ALPHABET.charAt(randomInt(CODE_ALPHABET.length));
+  return code;
+}
+
+/** The options of an invite being created, after the body's defaults. */
+interface InviteSettings {
+  maxAge: number;
+  maxUses: number;
+  temporary: boolean;
+  targetType: number | null;
+  targetUserId: string | null;
+  targetApplicationId: string | null;
+  roleIds: string[];
+}
+
+function sameSettings(invite: InviteRecord, settings: InviteSettings): boolean {
+  const roles = new Set(invite.roleIds);
+  return (
+    invite.maxAge === settings.maxAge &&
+    invite.maxUses === settings.maxUses &&
+    invite.temporary === settings.temporary &&
+    invite.targetType === settings.targetType &&
+    invite.targetUserId === settings.targetUserId &&
+    invite.targetApplicationId === settings.targetApplicationId &&
+    roles.size === settings.roleIds.length &&
+    settings.roleIds.every((id) => roles.has(id))
+  );
+}
+
+/** What a create carries beside its body: the uploaded file's ids and the audit reason. */
+export interface CreateInviteRequest {
+  channelId: string;
+  reason: string | null;
+  /** The ids of a target_users_file, already checked. */
+  fileUserIds: string[] | null;
+}
+
+/**
+ * Guild invites: create, look up, list, revoke and accept, and their target users. Gateway
+ * dispatches (INVITE_CREATE, INVITE_DELETE, GUILD_MEMBER_ADD) go out after the change commits.
+ */
+export function createInviteService(deps: ServiceDeps) {
+  const { storage, clock, ids, events } = deps;
+  const jobs = createTargetUsersJobs({ storage, clock });
+  const accessFor = accessLoader(clock);
+
+  /** The guild, channel, inviter, roles and targets an invite object shows. */
+  const viewOf = async (repos: Repositories, invite: InviteRecord): Promise<InviteView> => {
+    const [guild, channel, inviter, roles, targetUser, targetApplication] = await Promise.all([
+      repos.guilds.findById(invite.guildId),
+      repos.channels.findById(invite.channelId),
+      invite.inviterId === null ? null : repos.users.findById(invite.inviterId),
+      invite.roleIds.length === 0 ? [] : repos.roles.listByGuild(invite.guildId),
+      invite.targetUserId === null ? null : repos.users.findById(invite.targetUserId),
+      invite.targetApplicationId === null
+        ? null
+        : repos.applications.findById(invite.targetApplicationId),
+    ]);
+    // Guild and channel deletion cascade to their invites, so both exist here.
+    if (guild === null || channel === null) throw new ApiError('UNKNOWN_INVITE');
+    const wanted = new Set(invite.roleIds);
+    return {
+      invite,
+      guild,
+      channel,
+      inviter,
+      roles: roles.filter((role) => wanted.has(role.id)),
+      targetUser,
+      targetApplication,
+    };
+  };
+
+  const wireOf = async (repos: Repositories, invite: InviteRecord, shape: InviteShape) =>
+    serializeInvite(await viewOf(repos, invite), shape);
+
+  /** Checks role_ids: MANAGE_ROLES, roles of this guild, assignable, below the caller. */
+  const checkRoles = (access: GuildAccess, roleIds: readonly string[]) => {
+    if (roleIds.length === 0) return;
+    access.require(P.MANAGE_ROLES);
+    const byId = new Map(access.roles.map((role) => [role.id, role]));
+    for (const roleId of roleIds) {
+      const role = byId.get(roleId);
+      // @everyone (the guild's id) is everyone's already; it cannot be given.
+      if (role === undefined || role.id === access.guild.id) throw new ApiError('UNKNOWN_ROLE');
+      if (role.managed) throw new ApiError('MISSING_PERMISSIONS');
+      // Owner and administrators may give any role; others only roles below their highest.
+      if (access.permissions !== ALL_PERMISSIONS && !access.outranks(role)) {
+        throw new ApiError('MISSING_PERMISSIONS');
+      }
+    }
+  };
+
+  /** target_type needs its target: a user to stream (1) or an application (2). */
+  const checkTarget = async (repos: Repositories, input: CreateInviteInput) => {
+    const type = input.target_type ?? null;
+    const userId = input.target_user_id ?? null;
+    const applicationId = input.target_application_id ?? null;
+    if (type === InviteTargetTypes.STREAM) {
+      if (userId === null) {
+        throw invalidField(['target_user_id'], 'BASE_TYPE_REQUIRED', 'This field is required');
+      }
+      if ((await repos.users.findById(userId)) === null) throw new ApiError('UNKNOWN_USER');
+    }
+    if (type === InviteTargetTypes.EMBEDDED_APPLICATION) {
+      if (applicationId === null) {
+        throw invalidField(
+          ['target_application_id'],
+          'BASE_TYPE_REQUIRED',
+          'This field is required',
+        );
+      }
+      if ((await repos.applications.findById(applicationId)) === null) {
+        throw new ApiError('UNKNOWN_APPLICATION');
+      }
+    }
+    return {
+      targetType: type,
+      targetUserId: type === InviteTargetTypes.STREAM ? userId : null,
+      targetApplicationId: type === InviteTargetTypes.EMBEDDED_APPLICATION ? applicationId : null,
+    };
+  };
+
+  /** The INVITE_CREATE dispatch: the invite's metadata beside its code and places. */
+  const inviteCreatePayload = (invite: InviteRecord, wire: InviteWire) => ({
+    channel_id: invite.channelId,
+    guild_id: invite.guildId,
+    code: invite.code,
+    created_at: new Date(invite.createdAt).toISOString(),
+    expires_at: wire.expires_at,
+    ...(wire.inviter === undefined ? {} : { inviter: wire.inviter }),
+    max_age: invite.maxAge,
+    max_uses: invite.maxUses,
+    temporary: invite.temporary,
+    uses: invite.uses,
+    ...(wire.target_type === undefined ? {} : { target_type: wire.target_type }),
+    ...(wire.target_user === undefined ? {} : { target_user: wire.target_user }),
+    ...(wire.target_application === undefined
+      ? {}
+      : { target_application: wire.target_application }),
+  });
+
+  return {
+    /**
+     * POST /channels/{id}/invites: CREATE_INSTANT_INVITE in the channel. Without `unique`, an
+     * equivalent live invite of the same inviter is returned instead of a new one.
+     */
+    async create(principal: Principal, request: CreateInviteRequest, input: CreateInviteInput) {
+      // With a file, its ids and any target_user_ids are written together by the job.
+      const jobUserIds =
+        request.fileUserIds === null
+          ? null
+          : [...new Set([...request.fileUserIds, ...(input.target_user_ids ?? [])])];
+      const result = await storage.transaction(async (tx) => {
+        const channel = await loadChannelAccess(tx, {
+          channelId: request.channelId,
+          userId: principal.user.id,
+          nowMs: clock.now(),
+        });
+        channel.require(P.CREATE_INSTANT_INVITE);
+        // A category holds channels; nobody can be invited into it.
+        if (channel.channel.type === ChannelTypes.GUILD_CATEGORY) {
+          throw new ApiError('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
+        }
+        const roleIds = input.role_ids ?? [];
+        checkRoles(channel.guild, roleIds);
+        const settings: InviteSettings = {
+          maxAge: input.max_age ?? DEFAULT_INVITE_AGE_SECONDS,
+          maxUses: input.max_uses ?? 0,
+          temporary: input.temporary ?? false,
+          roleIds,
+          ...(await checkTarget(tx, input)),
+        };
+        const targetUserIds = input.target_user_ids ?? [];
+        const targeted = targetUserIds.length > 0 || jobUserIds !== null;
+        const now = clock.now();
+        if (input.unique !== true && !targeted) {
+          const existing = (await tx.invites.listByChannel(channel.channel.id)).find(
+            (invite) =>
+              invite.inviterId === principal.user.id &&
+              !invite.targeted &&
+              !isExpired(invite, now) &&
+              (invite.maxUses === 0 || invite.uses < invite.maxUses) &&
+              sameSettings(invite, settings),
+          );
+          if (existing !== undefined) {
+            return {
+              invite: existing,
+              wire: await wireOf(tx, existing, { metadata: true }),
+              created: false,
+              jobId: null,
+            };
+          }
+        }
+        let invite: InviteRecord | null = null;
+        while (invite === null) {
+          const candidate: InviteRecord = {
+            code: newCode(),
+            guildId: channel.guild.guild.id,
+            channelId: channel.channel.id,
+            inviterId: principal.user.id,
+            uses: 0,
+            targeted,
+            createdAt: now,
+            expiresAt: settings.maxAge === 0 ? null : now + settings.maxAge * 1000,
+            ...settings,
+          };
+          if (await tx.invites.create(candidate)) invite = candidate;
+        }
+        const jobId =
+          jobUserIds === null ? null : await jobs.prepare(tx, invite.code, jobUserIds.length);
+        if (jobId === null && targetUserIds.length > 0) {
+          await tx.invites.addTargetUsers(invite.code, targetUserIds);
+        }
+        await recordAudit(tx, ids, {
+          guildId: invite.guildId,
+          userId: principal.user.id,
+          targetId: invite.code,
+          actionType: AuditLogActions.INVITE_CREATE,
+          reason: request.reason,
+          changes: [
+            { key: 'code', new_value: invite.code },
+            { key: 'channel_id', new_value: invite.channelId },
+            { key: 'inviter_id', new_value: principal.user.id },
+            { key: 'uses', new_value: 0 },
+            { key: 'max_uses', new_value: invite.maxUses },
+            { key: 'max_age', new_value: invite.maxAge },
+            { key: 'temporary', new_value: invite.temporary },
+            { key: 'flags', new_value: 0 },
+          ],
+        });
+        return { invite, wire: await wireOf(tx, invite, { metadata: true }), created: true, jobId };
+      });
+      if (result.jobId !== null && jobUserIds !== null) {
+        jobs.start(result.wire.code, result.jobId, jobUserIds);
+      }
+      if (result.created) {
+        events.dispatch({
+          type: 'INVITE_CREATE',
+          guildId: result.wire.guild_id,
+          channelId: result.wire.channel.id,
+          data: inviteCreatePayload(result.invite, result.wire),
+        });
+      }
+      return result.wire;
+    },
+
+    /** GET /invites/{code}: anyone with the code; expired ones are unknown. */
+    async get(code: string, options: { withCounts: boolean }) {
+      const invite = await findLiveInvite(storage, code, clock.now());
+      const counts = options.withCounts
+        ? await storage.guilds.memberCounts([invite.guildId])
+        : null;
+      // Presence is not tracked here, so the presence count stays 0.
+      const members = counts?.get(invite.guildId) ?? 0;
+      return wireOf(storage, invite, {
+        metadata: false,
+        ...(counts === null ? {} : { counts: { members, presences: 0 } }),
+      });
+    },
+
+    /** DELETE /invites/{code}: MANAGE_CHANNELS in the invite's channel, or MANAGE_GUILD. */
+    async delete(principal: Principal, request: { code: string; reason: string | null }) {
+      const wire = await storage.transaction(async (tx) => {
+        const invite = await findLiveInvite(tx, request.code, clock.now());
+        const channel = await loadChannelAccess(tx, {
+          channelId: invite.channelId,
+          userId: principal.user.id,
+          nowMs: clock.now(),
+        });
+        if (
+          !hasAll(channel.permissions, P.MANAGE_CHANNELS) &&
+          !hasAll(channel.guild.permissions, P.MANAGE_GUILD)
+        ) {
+          throw new ApiError('MISSING_PERMISSIONS');
+        }
+        const shown = await wireOf(tx, invite, { metadata: true });
+        await tx.invites.delete(invite.code);
+        await recordAudit(tx, ids, {
+          guildId: invite.guildId,
+          userId: principal.user.id,
+          targetId: invite.code,
+          actionType: AuditLogActions.INVITE_DELETE,
+          reason: request.reason,
+          changes: [
+            { key: 'code', old_value: invite.code },
+            { key: 'channel_id', old_value: invite.channelId },
+            { key: 'inviter_id', old_value: invite.inviterId },
+            { key: 'uses', old_value: invite.uses },
+            { key: 'max_uses', old_value: invite.maxUses },
+            { key: 'max_age', old_value: invite.maxAge },
+            { key: 'temporary', old_value: invite.temporary },
+          ],
+        });
+        return shown;
+      });
+      events.dispatch({
+        type: 'INVITE_DELETE',
+        guildId: wire.guild_id,
+        channelId: wire.channel.id,
+        data: { channel_id: wire.channel.id, guild_id: wire.guild_id, code: wire.code },
+      });
+      return wire;
+    },
+
+    /** GET /channels/{id}/invites: MANAGE_CHANNELS in the channel. */
+    async listForChannel(principal: Principal, channelId: string) {
+      const channel = await loadChannelAccess(storage, {
+        channelId,
+        userId: principal.user.id,
+        nowMs: clock.now(),
+      });
+      channel.require(P.MANAGE_CHANNELS);
+      const now = clock.now();
+      const invites = await storage.invites.listByChannel(channel.channel.id);
+      return Promise.all(
+        invites
+          .filter((invite) => !isExpired(invite, now))
+          .map((invite) => wireOf(storage, invite, { metadata: true })),
+      );
+    },
+
+    /** GET /guilds/{id}/invites: MANAGE_GUILD. */
+    async listForGuild(principal: Principal, guildId: string) {
+      const access = await accessFor(storage, principal, guildId);
+      access.require(P.MANAGE_GUILD);
+      const now = clock.now();
+      const invites = await storage.invites.listByGuild(access.guild.id);
+      return Promise.all(
+        invites
+          .filter((invite) => !isExpired(invite, now))
+          .map((invite) => wireOf(storage, invite, { metadata: true })),
+      );
+    },
+
+    /**
+     * POST /invites/{code} (a user session): joins the guild with the invite's roles. Banned
+     * users get 40007; an invite with target users admits only them (others get 50001 Missing
+     * Access); a user in 100 guilds already gets 30001. A use is counted per join; the last allowed use deletes the invite. A member
+     * already in the guild gets the invite back without using it.
+     */
+    async accept(principal: Principal, code: string) {
+      const result = await storage.transaction(async (tx) => {
+        const invite = await findLiveInvite(tx, code, clock.now());
+        const userId = principal.user.id;
+        // Joins to one guild happen one after another (PostgreSQL row lock).
+        await tx.guilds.lock(invite.guildId);
+        const existing = await tx.members.find(invite.guildId, userId);
+        if (existing !== null) {
+          return { wire: await wireOf(tx, invite, { metadata: false }), joined: null, gone: false };
+        }
+        if ((await tx.bans.find(invite.guildId, userId)) !== null) {
+          throw new ApiError('USER_BANNED');
+        }
+        if (invite.targeted && !(await tx.invites.isTargetUser(invite.code, userId))) {
+          throw new ApiError('MISSING_ACCESS');
+        }
+        if ((await tx.guilds.countForUser(userId)) >= MAX_GUILDS_PER_USER) {
+          throw new ApiError('MAX_GUILDS');
+        }
+        const view = await viewOf(tx, invite);
+        const roleIds = view.roles.filter((role) => !role.managed).map((role) => role.id);
+        const member = await tx.members.add({
+          guildId: invite.guildId,
+          userId,
+          nick: null,
+          joinedAt: clock.now(),
+          deaf: false,
+          mute: false,
+          flags: 0,
+          roleIds,
+        });
+        const uses = (await tx.invites.addUse(invite.code)) ?? invite.uses + 1;
+        const gone = invite.maxUses > 0 && uses >= invite.maxUses;
+        if (gone) await tx.invites.delete(invite.code);
+        const wire = serializeInvite({ ...view, invite: { ...invite, uses } }, { metadata: false });
+        return { wire, joined: serializeMember(member, principal.user), gone };
+      });
+      const { wire } = result;
+      if (result.joined !== null) {
+        events.dispatch({
+          type: 'GUILD_MEMBER_ADD',
+          guildId: wire.guild_id,
+          data: { ...result.joined, guild_id: wire.guild_id },
+        });
+      }
+      if (result.gone) {
+        events.dispatch({
+          type: 'INVITE_DELETE',
+          guildId: wire.guild_id,
+          channelId: wire.channel.id,
+          data: { channel_id: wire.channel.id, guild_id: wire.guild_id, code: wire.code },
+        });
+      }
+      return wire;
+    },
+
+    ...createTargetUserOperations({ storage, clock, jobs, accessFor }),
+
+    /** Stops background jobs; the app calls it before closing the storage. */
+    close: () => jobs.close(),
+  };
+}
+
+export type InviteService = ReturnType<typeof createInviteService>;

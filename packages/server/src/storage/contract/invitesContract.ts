@@ -1,0 +1,191 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../../domain/clock.js';
+import { createSnowflakeGenerator } from '../../domain/snowflakes.js';
+import type { InviteRecord, Storage } from '../types.js';
+import type { StorageFixture } from './storageContract.js';
+
+/** The invite, target user, job and connection repositories, on every driver. */
+export function describeInvitesContract(
+  name: string,
+  makeStorage: () => Promise<StorageFixture>,
+  options: { skip?: boolean } = {},
+): void {
+  describe.skipIf(options.skip === true)(`Invites storage contract: ${name}`, () => {
+    let fixture: StorageFixture;
+    let storage: Storage;
+    const clock = manualClock(Date.UTC(2026, 10, 22, 12));
+    const nextId = createSnowflakeGenerator({ clock, workerId: 1 });
+    let invite: InviteRecord;
+
+    beforeEach(async () => {
+      fixture = await makeStorage();
+      storage = fixture.storage;
+      const owner = await storage.users.create({
+        id: nextId(),
+        username: 'owner',
+        createdAt: clock.now(),
+      });
+      const guild = await storage.guilds.create({
+        id: nextId(),
+        name: 'G',
+        icon: null,
+        description: null,
+        ownerId: owner.id,
+        features: [],
+        preferredLocale: 'en-US',
+        createdAt: clock.now(),
+      });
+      const channel = await storage.channels.create({
+        id: nextId(),
+        guildId: guild.id,
+        type: 0,
+        name: 'general',
+        position: 0,
+        parentId: null,
+        topic: null,
+        nsfw: false,
+        rateLimitPerUser: 0,
+        bitrate: null,
+        userLimit: null,
+        flags: 0,
+        lastMessageId: null,
+        createdAt: clock.now(),
+      });
+      invite = {
+        code: 'AbCdEf1234',
+        guildId: guild.id,
+        channelId: channel.id,
+        inviterId: owner.id,
+        maxAge: 3600,
+        maxUses: 5,
+        uses: 0,
+        temporary: true,
+        targetType: null,
+        targetUserId: null,
+        targetApplicationId: null,
+        roleIds: [nextId()],
+        targeted: false,
+        createdAt: clock.now(),
+        expiresAt: clock.now() + 3_600_000,
+      };
+      expect(await storage.invites.create(invite)).toBe(true);
+    });
+    afterEach(async () => {
+      await fixture.dispose();
+    });
+
+    it('creates invites once per code and reads them back by code, guild and channel', async () => {
+      expect(await storage.invites.create({ ...invite, maxUses: 1 })).toBe(false);
+      expect(await storage.invites.find(invite.code)).toEqual(invite);
+      expect(await storage.invites.listByGuild(invite.guildId)).toEqual([invite]);
+      expect(await storage.invites.listByChannel(invite.channelId)).toEqual([invite]);
+      expect(await storage.invites.find('nope')).toBeNull();
+    });
+
+    it('counts uses and marks targeting', async () => {
+      expect(await storage.invites.addUse(invite.code)).toBe(1);
+      expect(await storage.invites.addUse(invite.code)).toBe(2);
+      expect(await storage.invites.addUse('nope')).toBeNull();
+      await storage.invites.setTargeted(invite.code);
+      expect(await storage.invites.find(invite.code)).toMatchObject({ uses: 2, targeted: true });
+    });
+
+    it('keeps target users as a set, ordered by id (up to 2^63 - 1)', async () => {
+      const big = '9223372036854775807';
+      await storage.invites.addTargetUsers(invite.code, ['30', '4', big, '30']);
+      await storage.invites.addTargetUsers(invite.code, ['4', '5']);
+      expect(await storage.invites.listTargetUsers(invite.code)).toEqual(['4', '5', '30', big]);
+      expect(await storage.invites.countTargetUsers(invite.code)).toBe(4);
+      expect(await storage.invites.isTargetUser(invite.code, big)).toBe(true);
+      await storage.invites.removeTargetUsers(invite.code, ['5', '999']);
+      expect(await storage.invites.listTargetUsers(invite.code)).toEqual(['4', '30', big]);
+      await storage.invites.clearTargetUsers(invite.code);
+      expect(await storage.invites.countTargetUsers(invite.code)).toBe(0);
+    });
+
+    it('updates a job only while the same run owns it', async () => {
+      const job = {
+        code: invite.code,
+        jobId: 'run-1',
+        status: 1,
+        totalUsers: 10,
+        processedUsers: 0,
+        createdAt: clock.now(),
+        completedAt: null,
+        errorMessage: null,
+      };
+      await storage.invites.putJob(job);
+      expect(await storage.invites.updateJob(invite.code, 'run-1', { processedUsers: 5 })).toBe(
+        true,
+      );
+      await storage.invites.putJob({ ...job, jobId: 'run-2', totalUsers: 3 });
+      expect(await storage.invites.updateJob(invite.code, 'run-1', { processedUsers: 10 })).toBe(
+        false,
+      );
+      expect(
+        await storage.invites.updateJob(invite.code, 'run-2', {
+          status: 2,
+          processedUsers: 3,
+          completedAt: clock.now(),
+        }),
+      ).toBe(true);
+      expect(await storage.invites.findJob(invite.code)).toEqual({
+        ...job,
+        jobId: 'run-2',
+        status: 2,
+        totalUsers: 3,
+        processedUsers: 3,
+        completedAt: clock.now(),
+      });
+    });
+
+    it('deletes an invite with its target users and job', async () => {
+      await storage.invites.addTargetUsers(invite.code, ['4']);
+      await storage.invites.putJob({
+        code: invite.code,
+        jobId: 'run',
+        status: 1,
+        totalUsers: 1,
+        processedUsers: 0,
+        createdAt: clock.now(),
+        completedAt: null,
+        errorMessage: null,
+      });
+      expect(await storage.invites.delete(invite.code)).toBe(true);
+      expect(await storage.invites.delete(invite.code)).toBe(false);
+      expect(await storage.invites.listTargetUsers(invite.code)).toEqual([]);
+      expect(await storage.invites.findJob(invite.code)).toBeNull();
+      expect(await storage.invites.updateJob(invite.code, 'run', { status: 2 })).toBe(false);
+    });
+
+    it('stores connections per user, replacing one of the same type and id', async () => {
+      const user = await storage.users.create({
+        id: nextId(),
+        username: 'ann',
+        createdAt: clock.now(),
+      });
+      const connection = {
+        userId: user.id,
+        type: 'steam',
+        id: '765',
+        name: 'ann',
+        verified: true,
+        friendSync: false,
+        showActivity: true,
+        twoWayLink: false,
+        visibility: 1,
+        revoked: false,
+        publisherKind: null,
+        applicationIdentity: false,
+        createdAt: clock.now(),
+      };
+      await storage.connections.put(connection);
+      await storage.connections.put({ ...connection, type: 'github', id: 'ann' });
+      await storage.connections.put({ ...connection, name: 'Ann', publisherKind: 'B' });
+      expect(await storage.connections.listByUser(user.id)).toEqual([
+        { ...connection, type: 'github', id: 'ann' },
+        { ...connection, name: 'Ann', publisherKind: 'B' },
+      ]);
+    });
+  });
+}
