@@ -24,6 +24,8 @@ function toApplication(row: Selectable<ApplicationsTable>): ApplicationRecord {
     tags: jsonArray(row.tags),
     createdAt: int(row.created_at),
     largeBotSharding: bool(row.large_bot_sharding),
+    eventWebhooksTypes: jsonArray(row.event_webhooks_types),
+    eventWebhooksStatus: int(row.event_webhooks_status),
   };
 }
 
@@ -43,6 +45,8 @@ function patchColumns(patch: ApplicationPatch) {
     tags: patch.tags && JSON.stringify(patch.tags),
     large_bot_sharding:
       patch.largeBotSharding === undefined ? undefined : flag(patch.largeBotSharding),
+    event_webhooks_types: patch.eventWebhooksTypes && JSON.stringify(patch.eventWebhooksTypes),
+    event_webhooks_status: patch.eventWebhooksStatus,
   };
 }
 
@@ -75,6 +79,8 @@ export function createApplicationRepository(db: Kysely<Database>): ApplicationRe
             event_webhooks_url: app.eventWebhooksUrl ?? null,
             tags: JSON.stringify(app.tags ?? []),
             created_at: app.createdAt,
+            event_webhooks_types: JSON.stringify(app.eventWebhooksTypes ?? []),
+            event_webhooks_status: app.eventWebhooksStatus,
           })
           .execute(),
       );

@@ -8,6 +8,7 @@ import { createChannelRepository } from './channels.js';
 import { createEmojiRepository } from './emojis.js';
 import { createGuildRepository } from './guilds.js';
 import { createMemberRepository } from './members.js';
+import { createOutboxRepository } from './outbox.js';
 import { createOverwriteRepository } from './overwrites.js';
 import { createRoleRepository } from './roles.js';
 import { createScheduledEventRepository } from './scheduledEvents.js';
@@ -40,6 +41,7 @@ export function createRepositories(
     emojis: createEmojiRepository(db),
     stickers: createStickerRepository(db),
     scheduledEvents: createScheduledEventRepository(db),
+    outbox: createOutboxRepository(db, context.dialect),
   };
 }
 

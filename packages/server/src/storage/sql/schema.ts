@@ -50,6 +50,9 @@ export interface ApplicationsTable {
   tags: string;
   created_at: Int;
   large_bot_sharding: Defaulted<number | bigint | string>;
+  /** JSON array of the subscribed webhook event types. */
+  event_webhooks_types: Defaulted<string>;
+  event_webhooks_status: Defaulted<number | bigint | string>;
 }
 
 export interface TokensTable {
@@ -217,6 +220,29 @@ export interface MemberRolesTable {
   role_id: Id;
 }
 
+export interface OutboxEventsTable {
+  id: Id;
+  application_id: Id;
+  event_type: string;
+  event: string;
+  status: Defaulted<string>;
+  attempts: Defaulted<number | bigint | string>;
+  created_at: Int;
+  next_attempt_at: Int;
+  give_up_at: Int;
+  finished_at: NullableInt;
+  last_error: string | null;
+}
+
+export interface OutboxAttemptsTable {
+  outbox_id: Id;
+  attempt: Int;
+  started_at: Int;
+  duration_ms: Int;
+  http_status: NullableInt;
+  error: string | null;
+}
+
 /** The database as Kysely sees it. */
 export interface Database {
   users: UsersTable;
@@ -234,4 +260,6 @@ export interface Database {
   stickers: StickersTable;
   scheduled_events: ScheduledEventsTable;
   audit_log_entries: AuditLogEntriesTable;
+  outbox_events: OutboxEventsTable;
+  outbox_attempts: OutboxAttemptsTable;
 }
