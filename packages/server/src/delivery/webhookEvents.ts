@@ -1,8 +1,9 @@
 /**
  * @module delivery/webhookEvents: what an application may be told by webhook event, and the one
- * way to tell it: `enqueueWebhookEvent(tx, deps, event)` inside the transaction of the change. The
- * event goes into the durable outbox only when the app subscribes to its type with events enabled;
- * the delivery worker (worker.ts) signs and POSTs it after the commit, with retries.
+ * way to tell it: `enqueueWebhookEvent(tx, deps, {applicationId, type, data})` inside the
+ * transaction of the change. The event goes into the durable outbox only when the app subscribes
+ * to its type with events enabled; the delivery worker signs and POSTs it after the commit, with
+ * retries.
  */
 import type { Clock } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/snowflakes.js';
@@ -53,17 +54,16 @@ export interface WebhookEventInputs {
 }
 export type WebhookEventType = keyof WebhookEventInputs;
 
-export type WebhookEvent = {
-  [T in WebhookEventType]: { applicationId: string; type: T } & WebhookEventInputs[T];
-}[WebhookEventType];
-
 type EventBuilder<T extends WebhookEventType> = (
   tx: Repositories,
   input: WebhookEventInputs[T],
 ) => Promise<Record<string, unknown>>;
 
-/** Event type → the `data` of its envelope, read inside the same transaction. */
-const EVENT_BUILDERS: { [T in WebhookEventType]: EventBuilder<T> } = {
+/**
+ * Event type → the `data` of its envelope, read inside the caller's transaction. Only the types
+ * here are ever enqueued; the others an app may subscribe to wait for their features.
+ */
+export const webhookEventData: { [T in WebhookEventType]: EventBuilder<T> } = {
   async APPLICATION_AUTHORIZED(tx, { user, scopes, integrationType, guild }) {
     return {
       ...(integrationType === undefined ? {} : { integration_type: integrationType }),
@@ -86,13 +86,15 @@ async function guildObject(tx: Repositories, guild: GuildRecord) {
   return serializeGuild(guild, { roles, emojis, stickers });
 }
 
-function buildData(tx: Repositories, event: WebhookEvent): Promise<Record<string, unknown>> {
-  switch (event.type) {
-    case 'APPLICATION_AUTHORIZED':
-      return EVENT_BUILDERS.APPLICATION_AUTHORIZED(tx, event);
-    case 'APPLICATION_DEAUTHORIZED':
-      return EVENT_BUILDERS.APPLICATION_DEAUTHORIZED(tx, event);
-  }
+function isEmitted(type: string): type is WebhookEventType {
+  return Object.hasOwn(webhookEventData, type);
+}
+
+/** An event as its caller hands it over: the app, the type and the wire `data`. */
+export interface WebhookEventInput {
+  applicationId: string;
+  type: string;
+  data: unknown;
 }
 
 export interface EnqueueDeps {
@@ -108,8 +110,9 @@ export interface EnqueueDeps {
 export async function enqueueWebhookEvent(
   tx: Repositories,
   deps: EnqueueDeps,
-  event: WebhookEvent,
+  event: WebhookEventInput,
 ): Promise<boolean> {
+  if (!isEmitted(event.type)) throw new Error(`no webhook event type ${event.type}`);
   const application = await tx.applications.findById(event.applicationId);
   if (
     application?.eventWebhooksUrl == null ||
@@ -119,14 +122,30 @@ export async function enqueueWebhookEvent(
     return false;
   }
   const now = deps.clock.now();
-  const data = await buildData(tx, event);
   await tx.outbox.enqueue({
     id: deps.ids(),
     applicationId: application.id,
     eventType: event.type,
-    event: JSON.stringify({ type: event.type, timestamp: new Date(now).toISOString(), data }),
+    event: JSON.stringify({
+      type: event.type,
+      timestamp: new Date(now).toISOString(),
+      data: event.data,
+    }),
     createdAt: now,
     giveUpAt: now + DELIVERY_WINDOW_MS,
   });
   return true;
 }
+
+/**
+ * The sink services are given (`createOAuthService({ ...deps, webhookEvents })`): enqueue in the
+ * caller's transaction; a no-op for apps not subscribed.
+ */
+export function createWebhookEventSink(deps: EnqueueDeps) {
+  return {
+    async enqueue(tx: Repositories, event: WebhookEventInput): Promise<void> {
+      await enqueueWebhookEvent(tx, deps, event);
+    },
+  };
+}
+export type WebhookEventSink = ReturnType<typeof createWebhookEventSink>;
