@@ -3,6 +3,10 @@
  * camelCase domain records below; each driver keeps its SQL and client types private.
  */
 
+import type { OAuthRepository } from './oauth.js';
+
+export type * from './oauth.js';
+
 /** A user, human or bot. */
 export interface UserRecord {
   id: string;
@@ -70,6 +74,10 @@ export interface ApplicationRecord {
   createdAt: number;
   /** Marked by its owner as using large bot sharding (GET /users/@me/guilds `shard` rule). */
   largeBotSharding: boolean;
+  /** A public OAuth2 client (no secret; PKCE; custom-scheme redirects). */
+  publicClient: boolean;
+  /** Approved by an operator for the identify.premium scope. */
+  identifyPremiumApproved: boolean;
   /** The webhook event types the app subscribes to (only these are enqueued). */
   eventWebhooksTypes: string[];
   /** 1 disabled, 2 enabled, 3 disabled by the platform. */
@@ -79,6 +87,8 @@ export interface ApplicationRecord {
 export type NewApplication = Omit<
   ApplicationRecord,
   | 'largeBotSharding'
+  | 'publicClient'
+  | 'identifyPremiumApproved'
   | 'description'
   | 'icon'
   | 'flags'
@@ -108,6 +118,8 @@ export type ApplicationPatch = Partial<
     | 'eventWebhooksUrl'
     | 'tags'
     | 'largeBotSharding'
+    | 'publicClient'
+    | 'identifyPremiumApproved'
     | 'eventWebhooksTypes'
     | 'eventWebhooksStatus'
   >
@@ -639,6 +651,7 @@ export interface Repositories {
   readonly emojis: EmojiRepository;
   readonly stickers: StickerRepository;
   readonly scheduledEvents: ScheduledEventRepository;
+  readonly oauth: OAuthRepository;
   readonly outbox: OutboxRepository;
 }
 

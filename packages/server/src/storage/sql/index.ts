@@ -8,6 +8,7 @@ import { createChannelRepository } from './channels.js';
 import { createEmojiRepository } from './emojis.js';
 import { createGuildRepository } from './guilds.js';
 import { createMemberRepository } from './members.js';
+import { createOAuthRepository } from './oauth.js';
 import { createOutboxRepository } from './outbox.js';
 import { createOverwriteRepository } from './overwrites.js';
 import { createRoleRepository } from './roles.js';
@@ -41,6 +42,7 @@ export function createRepositories(
     emojis: createEmojiRepository(db),
     stickers: createStickerRepository(db),
     scheduledEvents: createScheduledEventRepository(db),
+    oauth: createOAuthRepository(db),
     outbox: createOutboxRepository(db, context.dialect),
   };
 }

@@ -1,4 +1,5 @@
 import type { ColumnType } from 'kysely';
+import type { OAuthTables } from './oauthSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -50,6 +51,8 @@ export interface ApplicationsTable {
   tags: string;
   created_at: Int;
   large_bot_sharding: Defaulted<number | bigint | string>;
+  public_client: Defaulted<number | bigint | string>;
+  identify_premium_approved: Defaulted<number | bigint | string>;
   /** JSON array of the subscribed webhook event types. */
   event_webhooks_types: Defaulted<string>;
   event_webhooks_status: Defaulted<number | bigint | string>;
@@ -244,7 +247,7 @@ export interface OutboxAttemptsTable {
 }
 
 /** The database as Kysely sees it. */
-export interface Database {
+export interface Database extends OAuthTables {
   users: UsersTable;
   applications: ApplicationsTable;
   tokens: TokensTable;
