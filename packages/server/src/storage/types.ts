@@ -633,6 +633,8 @@ export interface OutboxRepository {
   listAttempts(outboxIds: readonly string[]): Promise<OutboxAttemptRecord[]>;
 }
 
+import type { ProvisionalRepository } from './provisional.js';
+
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
   /** Whether these repositories run inside `Storage.transaction`. */
@@ -653,6 +655,7 @@ export interface Repositories {
   readonly scheduledEvents: ScheduledEventRepository;
   readonly oauth: OAuthRepository;
   readonly outbox: OutboxRepository;
+  readonly provisional: ProvisionalRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';

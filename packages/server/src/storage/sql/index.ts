@@ -10,6 +10,7 @@ import { createGuildRepository } from './guilds.js';
 import { createMemberRepository } from './members.js';
 import { createOAuthRepository } from './oauth.js';
 import { createOutboxRepository } from './outbox.js';
+import { createProvisionalRepository } from './provisional.js';
 import { createOverwriteRepository } from './overwrites.js';
 import { createRoleRepository } from './roles.js';
 import { createScheduledEventRepository } from './scheduledEvents.js';
@@ -44,6 +45,7 @@ export function createRepositories(
     scheduledEvents: createScheduledEventRepository(db),
     oauth: createOAuthRepository(db),
     outbox: createOutboxRepository(db, context.dialect),
+    provisional: createProvisionalRepository(db, context.dialect),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ColumnType } from 'kysely';
+import type * as Provisional from './provisionalSchema.js';
 import type { OAuthTables } from './oauthSchema.js';
 
 /*
@@ -265,4 +266,8 @@ export interface Database extends OAuthTables {
   audit_log_entries: AuditLogEntriesTable;
   outbox_events: OutboxEventsTable;
   outbox_attempts: OutboxAttemptsTable;
+  external_identities: Provisional.ExternalIdentitiesTable;
+  user_bans: Provisional.UserBansTable;
+  oidc_providers: Provisional.OidcProvidersTable;
+  application_links: Provisional.ApplicationLinksTable;
 }
