@@ -1,5 +1,6 @@
 import { ApplicationFlags } from '@guildhall/protocol';
 import { z } from 'zod';
+import { EventWebhooksFields } from '../../delivery/settings.js';
 import { UInt31 } from '../../http/schemas.js';
 import { BotUsername } from '../users/schemas.js';
 
@@ -22,6 +23,7 @@ export const ModifyApplicationBody = z.object({
   flags: UInt31.nullable().optional(),
   interactions_endpoint_url: HttpUrl.nullable().optional(),
   event_webhooks_url: HttpUrl.nullable().optional(),
+  ...EventWebhooksFields,
   tags: z.array(z.string().min(1).max(20)).max(5).nullable().optional(),
 });
 export type ModifyApplicationInput = z.infer<typeof ModifyApplicationBody> & {
