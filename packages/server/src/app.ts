@@ -7,14 +7,6 @@ import type { BusErrorHandler, EventBus } from './bus/index.js';
 import { MemoryBus } from './bus/memory/index.js';
 import { createNatsBus } from './bus/nats/index.js';
 import { publicBaseUrl, type Config } from './config.js';
-import { registerWebhookEventRoutes } from './delivery/routes.js';
-import { createWebhookEventsService, type WebhookEventsService } from './delivery/service.js';
-import {
-  DEFAULT_DELIVERY_SETTINGS,
-  realTimers,
-  type DeliverySettings,
-  type Timers,
-} from './delivery/worker.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import { createSnowflakeGenerator } from './domain/snowflakes.js';
 import { createBusDispatcher } from './events/dispatcher.js';
@@ -28,6 +20,7 @@ import {
 import { createHttpServer } from './http/server.js';
 import { API_PREFIX } from './http/versioning.js';
 import { createLogger } from './logger.js';
+import { createOAuth, registerOAuthRoutes } from './oauth/index.js';
 import { registerApplicationRoutes } from './resources/applications/routes.js';
 import { createApplicationService } from './resources/applications/service.js';
 import { registerAuditLogRoutes } from './resources/auditLog/routes.js';
@@ -92,8 +85,6 @@ export interface AppOptions {
   processId?: number;
   /** 401/403/429 answers an address may collect before it is refused (tests lower it). */
   invalidRequestLimit?: BucketLimit;
-  /** Webhook event delivery: tests pass timers they drive and shorter limits. */
-  webhookDelivery?: { timers?: Timers; settings?: Partial<DeliverySettings> };
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -114,7 +105,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-function createServices(deps: ServiceDeps & { webhookEvents: WebhookEventsService }) {
+function createServices(deps: ServiceDeps, options: { issuer: () => string }) {
   return {
     users: createUserService(deps),
     auth: createAuthService(deps),
@@ -134,7 +125,7 @@ function createServices(deps: ServiceDeps & { webhookEvents: WebhookEventsServic
     emojis: createEmojiService(deps),
     stickers: createStickerService(deps),
     scheduledEvents: createScheduledEventService(deps),
-    webhookEvents: deps.webhookEvents,
+    oauth: createOAuth({ ...deps, issuer: options.issuer }),
   };
 }
 
@@ -207,27 +198,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       logger.error({ err, type: event.type, guildId: event.guildId }, 'dispatch not published');
     },
   });
-  const webhookEvents = createWebhookEventsService({
-    storage,
-    clock,
-    ids,
-    logger,
-    timers: options.webhookDelivery?.timers ?? realTimers,
-    settings: {
-      ...DEFAULT_DELIVERY_SETTINGS,
-      allowLocal: config.allowLocalWebhooks,
-      ...options.webhookDelivery?.settings,
-    },
-  });
-  const services = createServices({
-    storage,
-    clock,
-    ids,
-    blobs,
-    authenticator,
-    events,
-    webhookEvents,
-  });
+  const services = createServices(
+    { storage, clock, ids, blobs, authenticator, events },
+    { issuer: () => baseUrl() },
+  );
   const sessionStartLimit = createSessionStartLimit({
     ...DEFAULT_SESSION_START_LIMIT,
     store: rateLimitStore,
@@ -268,13 +242,21 @@ export async function createApp(options: AppOptions): Promise<App> {
       registerEmojiRoutes(api, services.emojis);
       registerStickerRoutes(api, services.stickers);
       registerScheduledEventRoutes(api, services.scheduledEvents);
-      registerWebhookEventRoutes(api, webhookEvents);
       done();
     },
     { prefix: API_PREFIX },
   );
-
-  webhookEvents.start();
+  await registerOAuthRoutes(http, {
+    ...services.oauth,
+    storage,
+    authenticator,
+    clock,
+    auth: services.auth,
+    applications: services.applications,
+    issuer: baseUrl,
+    apiPrefix: API_PREFIX,
+    provisional: null,
+  });
 
   return {
     config,
@@ -295,7 +277,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     gatewayUrl,
     async close() {
       await http.close();
-      await webhookEvents.stop();
       await bus.close();
       await storage.close();
     },

@@ -11,7 +11,7 @@ import {
 import type { Clock } from '../domain/clock.js';
 import type { Storage } from '../storage/index.js';
 
-export const ID_TOKEN_ALG = 'ES256';
+export const ID_TOKEN_ALG = 'RS256';
 
 interface SigningKey {
   kid: string;
@@ -20,8 +20,8 @@ interface SigningKey {
 }
 
 /**
- * The ID token signing keys: an ES256 key pair made on first use and kept in the database so every
- * node signs with it and verifiers can cache the JWKS. Only the public half is ever served; neither
+ * The ID token signing keys: an RS256 key pair (the API's JWKS schema is RSA) made on first use
+ * and kept in the database so every node signs with it and verifiers can cache the JWKS. Only the public half is ever served; neither
  * half is logged.
  */
 export function createIdTokenKeys(deps: { storage: Storage; clock: Clock }) {
@@ -30,7 +30,10 @@ export function createIdTokenKeys(deps: { storage: Storage; clock: Clock }) {
   const load = async (): Promise<SigningKey[]> => {
     let records = await deps.storage.oauth.listSigningKeys();
     if (records.length === 0) {
-      const { publicKey, privateKey } = await generateKeyPair(ID_TOKEN_ALG, { extractable: true });
+      const { publicKey, privateKey } = await generateKeyPair(ID_TOKEN_ALG, {
+        extractable: true,
+        modulusLength: 2048,
+      });
       const kid = randomUUID();
       await deps.storage.oauth.createSigningKeyIfNone({
         kid,

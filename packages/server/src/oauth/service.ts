@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hashSecret } from '../domain/credentials.js';
 import { enqueueWebhookEvent, webhookEventData } from '../delivery/webhookEvents.js';
 import type { ServiceDeps } from '../resources/deps.js';
-import type { IntegrationType, Repositories, UserRecord } from '../storage/index.js';
+import type { GuildRecord, IntegrationType, Repositories, UserRecord } from '../storage/index.js';
 import type { IdTokenKeys } from './keys.js';
 
 /** Access tokens (and ID tokens) live 7 days (api-facts §5). */
@@ -191,8 +191,53 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
     for (const hash of hashes) authenticator.forgetToken(hash);
   };
 
+  /**
+   * Records a user's grant (consent page, device approval): the (user, app) authorization gains
+   * the scopes, and a new or widened grant enqueues APPLICATION_AUTHORIZED in the same transaction.
+   */
+  const recordAuthorization = async (
+    tx: Repositories,
+    input: {
+      user: UserRecord;
+      applicationId: string;
+      scopes: readonly string[];
+      integrationType: IntegrationType;
+      guild?: GuildRecord | null;
+    },
+  ) => {
+    const now = clock.now();
+    const existing = await tx.oauth.findAuthorization(input.user.id, input.applicationId);
+    const live = existing !== null && existing.revokedAt === null ? existing.scopes : [];
+    const scopes = [...new Set([...live, ...input.scopes])].sort();
+    await tx.oauth.upsertAuthorization({
+      id: existing?.id ?? ids(),
+      userId: input.user.id,
+      applicationId: input.applicationId,
+      scopes,
+      integrationType: input.integrationType,
+      createdAt: existing?.createdAt ?? now,
+      updatedAt: now,
+    });
+    if (scopes.length === live.length) return;
+    await enqueueWebhookEvent(
+      tx,
+      { ids, clock },
+      {
+        applicationId: input.applicationId,
+        type: 'APPLICATION_AUTHORIZED',
+        data: await webhookEventData.APPLICATION_AUTHORIZED(tx, {
+          user: input.user,
+          scopes: input.scopes,
+          integrationType: input.integrationType,
+          ...(input.guild == null ? {} : { guild: input.guild }),
+        }),
+      },
+    );
+  };
+
   return {
     idToken,
+    recordAuthorization,
 
     /** Issues an access token (and a refresh token, and an ID token for `openid`). */
     async issueTokens(input: IssueTokensInput): Promise<TokenResponse> {
