@@ -7,6 +7,14 @@ import type { BusErrorHandler, EventBus } from './bus/index.js';
 import { MemoryBus } from './bus/memory/index.js';
 import { createNatsBus } from './bus/nats/index.js';
 import { publicBaseUrl, type Config } from './config.js';
+import { registerWebhookEventRoutes } from './delivery/routes.js';
+import { createWebhookEventsService, type WebhookEventsService } from './delivery/service.js';
+import {
+  DEFAULT_DELIVERY_SETTINGS,
+  realTimers,
+  type DeliverySettings,
+  type Timers,
+} from './delivery/worker.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import { createSnowflakeGenerator } from './domain/snowflakes.js';
 import { createBusDispatcher } from './events/dispatcher.js';
@@ -20,7 +28,6 @@ import {
 import { createHttpServer } from './http/server.js';
 import { API_PREFIX } from './http/versioning.js';
 import { createLogger } from './logger.js';
-import { createOAuth, registerOAuthRoutes } from './oauth/index.js';
 import { registerApplicationRoutes } from './resources/applications/routes.js';
 import { createApplicationService } from './resources/applications/service.js';
 import { registerAuditLogRoutes } from './resources/auditLog/routes.js';
@@ -85,6 +92,8 @@ export interface AppOptions {
   processId?: number;
   /** 401/403/429 answers an address may collect before it is refused (tests lower it). */
   invalidRequestLimit?: BucketLimit;
+  /** Webhook event delivery: tests pass timers they drive and shorter limits. */
+  webhookDelivery?: { timers?: Timers; settings?: Partial<DeliverySettings> };
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -105,7 +114,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-function createServices(deps: ServiceDeps, options: { issuer: () => string }) {
+function createServices(deps: ServiceDeps & { webhookEvents: WebhookEventsService }) {
   return {
     users: createUserService(deps),
     auth: createAuthService(deps),
@@ -125,7 +134,7 @@ function createServices(deps: ServiceDeps, options: { issuer: () => string }) {
     emojis: createEmojiService(deps),
     stickers: createStickerService(deps),
     scheduledEvents: createScheduledEventService(deps),
-    oauth: createOAuth({ ...deps, issuer: options.issuer }),
+    webhookEvents: deps.webhookEvents,
   };
 }
 
@@ -198,10 +207,27 @@ export async function createApp(options: AppOptions): Promise<App> {
       logger.error({ err, type: event.type, guildId: event.guildId }, 'dispatch not published');
     },
   });
-  const services = createServices(
-    { storage, clock, ids, blobs, authenticator, events },
-    { issuer: () => baseUrl() },
-  );
+  const webhookEvents = createWebhookEventsService({
+    storage,
+    clock,
+    ids,
+    logger,
+    timers: options.webhookDelivery?.timers ?? realTimers,
+    settings: {
+      ...DEFAULT_DELIVERY_SETTINGS,
+      allowLocal: config.allowLocalWebhooks,
+      ...options.webhookDelivery?.settings,
+    },
+  });
+  const services = createServices({
+    storage,
+    clock,
+    ids,
+    blobs,
+    authenticator,
+    events,
+    webhookEvents,
+  });
   const sessionStartLimit = createSessionStartLimit({
     ...DEFAULT_SESSION_START_LIMIT,
     store: rateLimitStore,
@@ -242,21 +268,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       registerEmojiRoutes(api, services.emojis);
       registerStickerRoutes(api, services.stickers);
       registerScheduledEventRoutes(api, services.scheduledEvents);
+      registerWebhookEventRoutes(api, webhookEvents);
       done();
     },
     { prefix: API_PREFIX },
   );
-  await registerOAuthRoutes(http, {
-    ...services.oauth,
-    storage,
-    authenticator,
-    clock,
-    auth: services.auth,
-    applications: services.applications,
-    issuer: baseUrl,
-    apiPrefix: API_PREFIX,
-    provisional: null,
-  });
+
+  webhookEvents.start();
 
   return {
     config,
@@ -277,6 +295,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     gatewayUrl,
     async close() {
       await http.close();
+      await webhookEvents.stop();
       await bus.close();
       await storage.close();
     },

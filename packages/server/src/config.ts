@@ -29,6 +29,8 @@ export interface Config {
   oidcAllowInsecureLocal: boolean;
   /** SHA-256 (hex) of the operator token of the /admin routes; null disables them. */
   adminTokenHash: string | null;
+  /** Development only: webhook events may go to loopback URLs (http or https); see urlPolicy.ts. */
+  allowLocalWebhooks: boolean;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -197,6 +199,13 @@ const SETTINGS = {
     allowed: 'a secret of 32 to 512 characters for the /admin routes (kept only as its SHA-256)',
     defaultValue: null,
     parse: (raw: string) => (/^[\x21-\x7e]{32,512}$/.test(raw) ? hashSecret(raw) : undefined),
+  },
+  allowLocalWebhooks: {
+    env: 'GUILDHALL_ALLOW_LOCAL_WEBHOOKS',
+    flag: '--allow-local-webhooks',
+    allowed: 'on or off (on, for development: webhook events may go to loopback URLs)',
+    defaultValue: false,
+    parse: onOff,
   },
 } as const satisfies { [K in keyof Config]: Setting<Config[K]> };
 
