@@ -28,6 +28,7 @@ import {
 import { createHttpServer } from './http/server.js';
 import { API_PREFIX } from './http/versioning.js';
 import { createLogger } from './logger.js';
+import { createOAuth, registerOAuthRoutes } from './oauth/index.js';
 import { registerApplicationRoutes } from './resources/applications/routes.js';
 import { createApplicationService } from './resources/applications/service.js';
 import { registerAuditLogRoutes } from './resources/auditLog/routes.js';
@@ -114,7 +115,10 @@ export interface App {
   close(): Promise<void>;
 }
 
-function createServices(deps: ServiceDeps & { webhookEvents: WebhookEventsService }) {
+function createServices(
+  deps: ServiceDeps & { webhookEvents: WebhookEventsService },
+  options: { issuer: () => string },
+) {
   return {
     users: createUserService(deps),
     auth: createAuthService(deps),
@@ -135,6 +139,7 @@ function createServices(deps: ServiceDeps & { webhookEvents: WebhookEventsServic
     stickers: createStickerService(deps),
     scheduledEvents: createScheduledEventService(deps),
     webhookEvents: deps.webhookEvents,
+    oauth: createOAuth({ ...deps, issuer: options.issuer }),
   };
 }
 
@@ -219,15 +224,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       ...options.webhookDelivery?.settings,
     },
   });
-  const services = createServices({
-    storage,
-    clock,
-    ids,
-    blobs,
-    authenticator,
-    events,
-    webhookEvents,
-  });
+  const services = createServices(
+    { storage, clock, ids, blobs, authenticator, events, webhookEvents },
+    { issuer: () => baseUrl() },
+  );
   const sessionStartLimit = createSessionStartLimit({
     ...DEFAULT_SESSION_START_LIMIT,
     store: rateLimitStore,
@@ -273,6 +273,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     { prefix: API_PREFIX },
   );
+  await registerOAuthRoutes(http, {
+    ...services.oauth,
+    storage,
+    authenticator,
+    clock,
+    auth: services.auth,
+    applications: services.applications,
+    issuer: baseUrl,
+    apiPrefix: API_PREFIX,
+    provisional: null,
+  });
 
   webhookEvents.start();
 
