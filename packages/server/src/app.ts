@@ -28,7 +28,13 @@ import {
 import { createHttpServer } from './http/server.js';
 import { API_PREFIX } from './http/versioning.js';
 import { createLogger } from './logger.js';
-import { createOAuth, registerOAuthRoutes } from './oauth/index.js';
+import { createOAuth, expandScopes, registerOAuthRoutes } from './oauth/index.js';
+import { createOidcVerifier } from './oauth/provisional/oidc.js';
+import {
+  registerProvisionalAdminRoutes,
+  registerProvisionalRoutes,
+} from './oauth/provisional/routes.js';
+import { createProvisionalService, type ProvisionalService } from './oauth/provisional/service.js';
 import { registerApplicationRoutes } from './resources/applications/routes.js';
 import { createApplicationService } from './resources/applications/service.js';
 import { registerAuditLogRoutes } from './resources/auditLog/routes.js';
@@ -104,7 +110,7 @@ export interface App {
   readonly storage: Storage;
   readonly bus: EventBus;
   readonly logger: Logger;
-  readonly services: ReturnType<typeof createServices>;
+  readonly services: ReturnType<typeof createServices> & { provisional: ProvisionalService };
   /** Starts listening; resolves to the base URL (no /api). */
   listen(): Promise<string>;
   /** The base URL (the configured port until listening). */
@@ -228,6 +234,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     { storage, clock, ids, blobs, authenticator, events, webhookEvents },
     { issuer: () => baseUrl() },
   );
+  const provisional = createProvisionalService({
+    ...{ storage, clock, ids, blobs, authenticator, events, webhookEvents },
+    oauth: services.oauth,
+    oidc: createOidcVerifier({ clock, allowInsecureLocal: config.oidcAllowInsecureLocal }),
+    expandScopes,
+  });
   const sessionStartLimit = createSessionStartLimit({
     ...DEFAULT_SESSION_START_LIMIT,
     store: rateLimitStore,
@@ -268,6 +280,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       registerEmojiRoutes(api, services.emojis);
       registerStickerRoutes(api, services.stickers);
       registerScheduledEventRoutes(api, services.scheduledEvents);
+      registerProvisionalRoutes(api, provisional);
+      registerProvisionalAdminRoutes(api, { provisional, adminTokenHash: config.adminTokenHash });
       registerWebhookEventRoutes(api, webhookEvents);
       done();
     },
@@ -282,7 +296,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     applications: services.applications,
     issuer: baseUrl,
     apiPrefix: API_PREFIX,
-    provisional: null,
+    provisional,
   });
 
   webhookEvents.start();
@@ -293,7 +307,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     storage,
     bus,
     logger,
-    services,
+    services: { ...services, provisional },
     async listen() {
       await http.listen({ host: config.host, port: config.port });
       const address = http.server.address();

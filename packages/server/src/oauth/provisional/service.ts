@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { hashSecret } from '../../domain/credentials.js';
-import { ApiError } from '../../errors/index.js';
+import { ApiError, invalidField } from '../../errors/index.js';
 import type { ServiceDeps } from '../../resources/deps.js';
 import type { ApplicationRecord, Repositories, UserRecord } from '../../storage/index.js';
 import type {
@@ -250,6 +250,48 @@ export function createProvisionalService(deps: ProvisionalDeps) {
   return {
     authenticateClient,
 
+    /**
+     * Saves an application's OpenID provider. `ownerId` is the caller who must own the
+     * application (null: the operator). Checked under the current rules (issuer hostname,
+     * discovery document and JWKS fetched without redirects) unless `legacy`: an operator
+     * importing a configuration from before them, which keeps working unchecked.
+     */
+    async saveOidcProvider(input: {
+      applicationId: string;
+      ownerId: string | null;
+      issuer: string;
+      clientId: string;
+      legacy: boolean;
+    }) {
+      const application = /^\d{1,20}$/.test(input.applicationId)
+        ? await storage.applications.findById(input.applicationId)
+        : null;
+      if (application === null) throw new ApiError('UNKNOWN_APPLICATION');
+      if (input.ownerId !== null && application.ownerId !== input.ownerId) {
+        throw new ApiError('UNKNOWN_APPLICATION');
+      }
+      if (!input.legacy) await oidc.checkProvider(input.issuer);
+      const provider = {
+        applicationId: application.id,
+        issuer: input.issuer,
+        clientId: input.clientId,
+        validation: input.legacy ? ('legacy' as const) : ('strict' as const),
+        updatedAt: clock.now(),
+      };
+      await storage.transaction((tx) => tx.provisional.putOidcProvider(provider));
+      return provider;
+    },
+
+    async oidcProvider(input: { applicationId: string; ownerId: string }) {
+      const application = /^\d{1,20}$/.test(input.applicationId)
+        ? await storage.applications.findById(input.applicationId)
+        : null;
+      if (application?.ownerId !== input.ownerId) throw new ApiError('UNKNOWN_APPLICATION');
+      const provider = await storage.provisional.findOidcProvider(application.id);
+      if (provider === null) throw new ApiError('OIDC_CONFIGURATION_NOT_FOUND');
+      return provider;
+    },
+
     /** POST /partner-sdk/token/bot: the provisional account of an id the app's bot vouches for. */
     async botToken(
       botUserId: string,
@@ -399,7 +441,13 @@ export function createProvisionalService(deps: ProvisionalDeps) {
 
     /** Operator approval of a publisher link (parent → child). */
     async linkChild(parentId: string, childId: string) {
-      if (parentId === childId) throw new ApiError('INVALID_FORM_BODY');
+      if (parentId === childId) {
+        throw invalidField(
+          ['child_id'],
+          'BASE_TYPE_BAD_VALUE',
+          'A child must differ from its parent',
+        );
+      }
       return storage.transaction(async (tx) => {
         await loadApplication(tx, parentId);
         await loadApplication(tx, childId);
@@ -420,7 +468,7 @@ export function createProvisionalService(deps: ProvisionalDeps) {
     async childToken(input: {
       parentAccessToken: string;
       childApplicationId: string;
-      parentClientSecret: string;
+      parentClientSecret: string | undefined;
     }) {
       const now = clock.now();
       const parent = await storage.tokens.findByHash(hashSecret(input.parentAccessToken));
