@@ -583,4 +583,68 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: 50035 });
   });
+  it.skipIf(skip)(
+    'authorizing and revoking enqueue APPLICATION_AUTHORIZED and _DEAUTHORIZED',
+    async () => {
+      await server.app.storage.applications.update(seed.applicationId, {
+        eventWebhooksUrl: 'https://app.example.test/events',
+        eventWebhooksStatus: 2,
+        eventWebhooksTypes: ['APPLICATION_AUTHORIZED', 'APPLICATION_DEAUTHORIZED'],
+      });
+      const tokens = await exchange('identify');
+      // Approving the same grant again announces nothing new.
+      await exchange('identify');
+      const revoke = await inject({
+        method: 'POST',
+        url: '/api/v10/oauth2/token/revoke',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: basic(seed),
+        },
+        payload: new URLSearchParams({
+          token: tokens.refresh_token,
+          token_type_hint: 'refresh_token',
+        }).toString(),
+      });
+      expect(revoke.statusCode).toBe(200);
+      const events = await server.app.storage.outbox.listByApplication(seed.applicationId, {
+        limit: 10,
+      });
+      expect(events.map((e) => e.eventType).reverse()).toEqual([
+        'APPLICATION_AUTHORIZED',
+        'APPLICATION_DEAUTHORIZED',
+      ]);
+      const authorized = JSON.parse(events[1]?.event ?? '{}') as { data: unknown };
+      expect(authorized.data).toMatchObject({
+        integration_type: 1,
+        scopes: ['identify'],
+        user: { id: seed.userId },
+      });
+      // Revoking again is quiet (RFC 7009: 200 for an unknown token).
+      const again = await inject({
+        method: 'POST',
+        url: '/api/v10/oauth2/token/revoke',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: basic(seed),
+        },
+        payload: new URLSearchParams({ token: tokens.refresh_token }).toString(),
+      });
+      expect(again.statusCode).toBe(200);
+      expect(
+        await server.app.storage.outbox.listByApplication(seed.applicationId, { limit: 10 }),
+      ).toHaveLength(2);
+    },
+  );
+
+  it.skipIf(skip)('the token endpoint has its own rate limit', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      statuses.push(
+        (await token({ grant_type: 'refresh_token', refresh_token: 'x' }, basic(seed))).statusCode,
+      );
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 400)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
 });

@@ -92,9 +92,6 @@ export const CLIENT_CREDENTIALS_SCOPES: ReadonlySet<string> = new Set([
   'applications.builds.upload',
   'applications.entitlements',
   'applications.store.update',
-  'guilds',
-  'email',
-  'connections',
 ]);
 
 /** Splits a space-separated scope string; an unknown scope or an empty list is invalid_scope. */
