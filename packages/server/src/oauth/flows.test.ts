@@ -3,6 +3,7 @@ import { PermissionFlags as P } from '@guildhall/protocol';
 import type { InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../../test/support/drivers.js';
+import { expectOpenApiResponse } from '../../test/support/openapi.js';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
 import { manualClock } from '../domain/clock.js';
 
@@ -647,4 +648,69 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
     expect(statuses.slice(0, 30).every((status) => status === 400)).toBe(true);
     expect(statuses[30]).toBe(429);
   });
+  it.skipIf(skip)(
+    'JSON token requests, prompt=none, the bot guild picker, /oauth2/applications/@me',
+    async () => {
+      const { code, verifier: v } = await codeFor();
+      const json = await inject({
+        method: 'POST',
+        url: '/api/v10/oauth2/token',
+        payload: {
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: REDIRECT,
+          code_verifier: v,
+          client_id: seed.applicationId,
+          client_secret: seed.clientSecret,
+        },
+      });
+      expect(json.statusCode).toBe(200);
+      expect(json.headers['cache-control']).toBe('no-store');
+
+      // Already authorized for identify: prompt=none goes straight back with a code.
+      const session = { cookie: `guildhall_session=${seed.userToken}` };
+      const query = (extra: Record<string, string>) =>
+        new URLSearchParams({
+          response_type: 'code',
+          client_id: seed.applicationId,
+          redirect_uri: REDIRECT,
+          ...extra,
+        }).toString();
+      const silent = await inject({
+        method: 'GET',
+        url: `/oauth2/authorize?${query({ scope: 'identify', prompt: 'none' })}`,
+        headers: session,
+      });
+      expect(silent.statusCode).toBe(302);
+      expect(new URL(String(silent.headers.location)).searchParams.get('code')).toBeTruthy();
+      const wider = await inject({
+        method: 'GET',
+        url: `/oauth2/authorize?${query({ scope: 'identify email', prompt: 'none' })}`,
+        headers: session,
+      });
+      expect(wider.statusCode).toBe(200);
+
+      await server.app.services.guilds.create({
+        ownerId: seed.userId,
+        name: '<b>Ada & co</b>',
+        channels: [],
+      });
+      const picker = await inject({
+        method: 'GET',
+        url: `/oauth2/authorize?${query({ scope: 'bot', permissions: String(P.SEND_MESSAGES) })}`,
+        headers: session,
+      });
+      expect(picker.statusCode).toBe(200);
+      expect(picker.body).toContain('&lt;b&gt;Ada &amp; co&lt;/b&gt;');
+      expect(picker.body).toContain('SEND_MESSAGES');
+
+      const app = await inject({
+        method: 'GET',
+        url: '/api/v10/oauth2/applications/@me',
+        headers: { authorization: `Bot ${seed.botToken}` },
+      });
+      expect(app.statusCode).toBe(200);
+      expectOpenApiResponse(app, 'GET', '/oauth2/applications/@me');
+    },
+  );
 });
