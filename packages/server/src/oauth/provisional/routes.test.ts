@@ -443,6 +443,143 @@ describe.each(DRIVERS)('provisional accounts on $driver', ({ driver, skip }) => 
     );
   });
 
+  describe('through the token endpoint', () => {
+    const REDIRECT = 'https://game.example.com/callback';
+    const basic = () =>
+      `Basic ${Buffer.from(`${dev.applicationId}:${dev.clientSecret}`).toString('base64')}`;
+    const token = (body: Record<string, string>) =>
+      server.app.http.inject({
+        method: 'POST',
+        url: '/api/oauth2/token',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: basic(),
+        },
+        payload: new URLSearchParams(body).toString(),
+      });
+    const codeFor = async (userToken: string) => {
+      await server.app.storage.applications.update(dev.applicationId, {
+        redirectUris: [REDIRECT],
+      });
+      const res = await call('POST', '/oauth2/authorize', {
+        auth: userToken,
+        payload: {
+          authorize: true,
+          response_type: 'code',
+          client_id: dev.applicationId,
+          scope: 'openid sdk.social_layer',
+          redirect_uri: REDIRECT,
+        },
+      });
+      expect(res.statusCode).toBe(200);
+      return new URL(res.json<{ location: string }>().location).searchParams.get('code') ?? '';
+    };
+    const mergeWithCode = async (userToken: string, externalToken: string) =>
+      token({
+        grant_type: 'authorization_code',
+        code: await codeFor(userToken),
+        redirect_uri: REDIRECT,
+        external_auth_type: 'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
+        external_auth_token: externalToken,
+      });
+
+    it.skipIf(skip)('authorization_code grant with external_auth_* merges', async () => {
+      const issued = (await botToken('http-1')).json<TokenBody>();
+      const provisionalId = (await me(issued.access_token)).json<{ id: string }>().id;
+      const res = await mergeWithCode(dev.userToken, issued.access_token);
+      expect(res.statusCode).toBe(200);
+      const body = res.json<TokenBody>();
+      expect((await me(body.access_token)).json()).toMatchObject({ id: dev.userId });
+      expect(await identity('http-1', 'DISCORD_BOT_ISSUED_ACCESS_TOKEN')).toMatchObject({
+        userId: dev.userId,
+        provisional: false,
+      });
+      expect(await server.app.storage.users.findById(provisionalId)).toBeNull();
+      // The account already holds this application's identity: another one is refused.
+      const second = (await botToken('http-2')).json<TokenBody>();
+      const refused = await mergeWithCode(dev.userToken, second.access_token);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 530023 });
+      // The provisional token of a merged account is gone.
+      const gone = await mergeWithCode(dev.userToken, issued.access_token);
+      expect(gone.statusCode).toBe(403);
+      expect(gone.json()).toMatchObject({ code: 50025 });
+    });
+
+    it.skipIf(skip)('device_code grant with external_auth_* merges', async () => {
+      const issued = (await botToken('console-1')).json<TokenBody>();
+      const start = await server.app.http.inject({
+        method: 'POST',
+        url: '/api/v10/oauth2/device/authorize',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic() },
+        payload: 'scope=openid%20sdk.social_layer',
+      });
+      const device = start.json<{ device_code: string; user_code: string }>();
+      const verified = await call('POST', '/oauth2/device/verify', {
+        auth: dev.userToken,
+        payload: { user_code: device.user_code, authorize: true },
+      });
+      expect(verified.statusCode).toBeLessThan(300);
+      const res = await token({
+        grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+        device_code: device.device_code,
+        external_auth_type: 'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
+        external_auth_token: issued.access_token,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(await identity('console-1', 'DISCORD_BOT_ISSUED_ACCESS_TOKEN')).toMatchObject({
+        userId: dev.userId,
+        provisional: false,
+      });
+    });
+
+    it.skipIf(skip)('the OIDC refresh grant works, with a Deprecation header', async () => {
+      await saveProvider();
+      const provisional = (await exchange('refresher')).json<TokenBody>();
+      const res = await token({
+        grant_type: 'refresh_token',
+        refresh_token: provisional.refresh_token ?? '',
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['deprecation']).toBe('true');
+      const fullTokens = await authorize(await person('plain'));
+      const plain = await token({
+        grant_type: 'refresh_token',
+        refresh_token: fullTokens.refresh_token ?? '',
+      });
+      expect(plain.statusCode).toBe(200);
+      expect(plain.headers['deprecation']).toBeUndefined();
+    });
+
+    it.skipIf(skip)('after a ban or an unmerge, a refresh gets invalid_grant', async () => {
+      const link = async (externalId: string, name: string) => {
+        const issued = (await botToken(externalId)).json<TokenBody>();
+        const full = await person(name);
+        await merge(full, { type: 'DISCORD_BOT_ISSUED_ACCESS_TOKEN', token: issued.access_token });
+        return { full, tokens: await authorize(full) };
+      };
+      const banned = await link('ban-refresh', 'ban_refresh');
+      await call('PUT', `/admin/users/${banned.full}/ban`, { ...admin, payload: {} });
+      const afterBan = await token({
+        grant_type: 'refresh_token',
+        refresh_token: banned.tokens.refresh_token ?? '',
+      });
+      expect(afterBan.statusCode).toBe(400);
+      expect(afterBan.json()).toMatchObject({ error: 'invalid_grant' });
+
+      const unmerged = await link('unmerge-refresh', 'unmerge_refresh');
+      await call('POST', '/partner-sdk/provisional-accounts/unmerge/bot', {
+        auth: bot(),
+        payload: { external_user_id: 'unmerge-refresh' },
+      });
+      const afterUnmerge = await token({
+        grant_type: 'refresh_token',
+        refresh_token: unmerged.tokens.refresh_token ?? '',
+      });
+      expect(afterUnmerge.json()).toMatchObject({ error: 'invalid_grant' });
+    });
+  });
+
   describe('unmerge', () => {
     const linkBotAccount = async (externalId: string, name: string) => {
       const issued = (await botToken(externalId, name)).json<TokenBody>();
