@@ -6,6 +6,7 @@ import { DRIVERS } from '../../test/support/drivers.js';
 import { expectOpenApiResponse } from '../../test/support/openapi.js';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
 import { manualClock } from '../domain/clock.js';
+import { hashSecret } from '../domain/credentials.js';
 
 const REDIRECT = 'https://app.example.test/callback';
 type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
@@ -548,6 +549,27 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
           })
         ).statusCode,
       ).toBe(400);
+      // A code issued without a challenge is useless to a public client.
+      await server.app.storage.oauth.createCode({
+        hash: hashSecret('no-challenge'),
+        applicationId: seed.applicationId,
+        userId: seed.userId,
+        scopes: ['identify'],
+        redirectUri: null,
+        codeChallenge: null,
+        nonce: null,
+        authTime: clock.now(),
+        createdAt: clock.now(),
+        expiresAt: clock.now() + 60_000,
+        usedAt: null,
+      });
+      const unproven = await token({
+        grant_type: 'authorization_code',
+        code: 'no-challenge',
+        code_verifier: verifier(),
+        client_id: seed.applicationId,
+      });
+      expect(unproven.json()).toMatchObject({ error: 'invalid_grant' });
       // Without PKCE a public client gets nothing.
       const noPkce = await token({
         grant_type: 'authorization_code',

@@ -117,10 +117,11 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
   };
 
   const authorizationCode = async (
-    application: { id: string },
+    client: { application: { id: string }; confidential: boolean },
     params: OAuthParams,
     hooks: ProvisionalHooks | null,
   ): Promise<TokenResponse> => {
+    const { application } = client;
     const code = required(params, 'code');
     const codeHash = hashSecret(code);
     const record = await storage.oauth.consumeCode(codeHash, clock.now());
@@ -137,6 +138,10 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
     }
     if ((params.redirect_uri ?? null) !== record.redirectUri) {
       throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorize request.');
+    }
+    if (record.codeChallenge === null && !client.confidential) {
+      // A public client proves itself only with PKCE.
+      throw new OAuthError('invalid_grant', 'This code was issued without a code_challenge.');
     }
     if (record.codeChallenge !== null) {
       const verifier = params.code_verifier;
@@ -294,7 +299,7 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
       let body: TokenResponse;
       switch (grantType) {
         case 'authorization_code':
-          body = await authorizationCode(application, request.body, hooks);
+          body = await authorizationCode({ application, confidential }, request.body, hooks);
           break;
         case 'refresh_token': {
           const refreshed = await refreshToken(application, request.body);
