@@ -8,6 +8,7 @@ import { CreateApplicationBody } from '../resources/applications/schemas.js';
 import { RegisterBody } from '../resources/auth/schemas.js';
 import { requireFlag, UsageError } from '../flags.js';
 import { createLogger } from '../logger.js';
+import { PROVISIONAL_COMMANDS } from '../oauth/provisional/commands.js';
 import type { NewChannel } from '../resources/guilds/service.js';
 
 const ADMIN_PROCESS_ID = 31;
@@ -113,6 +114,7 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
       return { guild_id: member.guildId, user_id: member.userId, roles: member.roleIds };
     },
   },
+  ...PROVISIONAL_COMMANDS,
 ];
 
 /** Runs an admin command against the configured database and returns what it prints. */
