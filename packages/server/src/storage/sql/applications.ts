@@ -49,9 +49,7 @@ function patchColumns(patch: ApplicationPatch) {
       patch.largeBotSharding === undefined ? undefined : flag(patch.largeBotSharding),
     public_client: patch.publicClient === undefined ? undefined : flag(patch.publicClient),
     identify_premium_approved:
-      patch.identifyPremiumApproved === undefined
-        ? undefined
-        : flag(patch.identifyPremiumApproved),
+      patch.identifyPremiumApproved === undefined ? undefined : flag(patch.identifyPremiumApproved),
     event_webhooks_types: patch.eventWebhooksTypes && JSON.stringify(patch.eventWebhooksTypes),
     event_webhooks_status: patch.eventWebhooksStatus,
   };
