@@ -712,7 +712,13 @@ describe.each(DRIVERS)('provisional accounts on $driver', ({ driver, skip }) => 
       const token = (await botToken('perm')).json<TokenBody>().access_token;
       const credential = { type: 'DISCORD_BOT_ISSUED_ACCESS_TOKEN' as const, token };
       await expect(merge(full, credential)).rejects.toMatchObject({ code: 530017 });
+      const login = () =>
+        call('POST', '/auth/login', {
+          payload: { login: 'perm_banned', password: 'correct horse battery' },
+        });
+      expect((await login()).json()).toMatchObject({ code: 50035 });
       const unban = await call('DELETE', `/admin/users/${full}/ban`, admin);
+      expect((await login()).statusCode).toBe(200);
       expect(unban.statusCode).toBe(204);
       await merge(full, credential);
       expect((await call('DELETE', `/admin/users/${full}/ban`, admin)).json()).toMatchObject({
