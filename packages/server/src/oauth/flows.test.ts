@@ -449,7 +449,25 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('ada app');
 
-    expect((await verify(device.user_code, true)).statusCode).toBe(200);
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+    const approve = (csrfToken: string) =>
+      inject({
+        method: 'POST',
+        url: '/activate',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: `guildhall_session=${seed.userToken}`,
+        },
+        payload: new URLSearchParams({
+          user_code: device.user_code,
+          csrf_token: csrfToken,
+          decision: 'authorize',
+        }).toString(),
+      });
+    expect((await approve('forged')).statusCode).toBe(403);
+    const approved = await approve(csrf);
+    expect(approved.statusCode).toBe(200);
+    expect(approved.body).toContain('Device authorized');
     clock.advance(5000);
     const granted = await poll(device.device_code);
     expect(granted.statusCode).toBe(200);
@@ -733,6 +751,10 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
       });
       expect(app.statusCode).toBe(200);
       expectOpenApiResponse(app, 'GET', '/oauth2/applications/@me');
+      // Errors other than OAuth2 ones keep the platform body.
+      const anonymous = await inject({ method: 'GET', url: '/api/v10/oauth2/@me' });
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.json()).toMatchObject({ code: 0 });
     },
   );
 });
