@@ -658,6 +658,15 @@ describe.each(DRIVERS)('provisional accounts on $driver', ({ driver, skip }) => 
       'linked account banned → tokens deleted, unlinked, APPLICATION_DEAUTHORIZED, restricted provisional account',
       async () => {
         const { full, tokens } = await linked('banme', 'banned_one');
+        const elsewhere = await server.app.services.applications.create(dev.userId, {
+          name: 'another game',
+        });
+        const otherTokens = await server.app.services.oauth.issueTokens({
+          userId: full,
+          applicationId: elsewhere.application.id,
+          scopes: ['identify'],
+          refresh: true,
+        });
         const res = await ban(full, { reason: 'cheating' });
         expect(res.statusCode).toBe(200);
         const body = res.json<{ provisional_accounts: { user_id: string }[] }>();
@@ -673,7 +682,10 @@ describe.each(DRIVERS)('provisional accounts on $driver', ({ driver, skip }) => 
           dev.applicationId,
         );
         expect(authorization?.revokedAt).not.toBeNull();
-        // A refresh of the deleted token fails.
+        // Every authorization's refresh tokens are gone, the other app's too.
+        expect(
+          await server.app.storage.oauth.findToken(hashSecret(otherTokens.refresh_token ?? '')),
+        ).toBeNull();
         expect(
           await server.app.storage.oauth.findToken(hashSecret(tokens.refresh_token ?? '')),
         ).toBeNull();

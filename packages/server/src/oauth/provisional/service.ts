@@ -39,6 +39,8 @@ export interface TokenIssuer {
     userId: string;
     applicationId: string;
   }): Promise<boolean>;
+  /** Revokes every live authorization of a user (a ban). */
+  revokeAllForUser(input: { tx?: Repositories; userId: string }): Promise<number>;
 }
 
 export interface ProvisionalDeps extends ServiceDeps {
@@ -426,6 +428,8 @@ export function createProvisionalService(deps: ProvisionalDeps) {
           const provisional = await detachIdentity(tx, identity, userId);
           moved.push({ applicationId: identity.applicationId, provisionalUserId: provisional.id });
         }
+        // Every other app's authorization too (refresh tokens included), then the sessions.
+        await oauth.revokeAllForUser({ tx, userId });
         await tx.tokens.deleteFor({ userId, kind: 'session' });
         await tx.tokens.deleteFor({ userId, kind: 'bearer' });
         return { ban, moved };
