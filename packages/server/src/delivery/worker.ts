@@ -101,17 +101,20 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       : disabled || now >= event.giveUpAt
         ? ({ status: 'failed', at: now } as const)
         : ({ status: 'pending', retryAt } as const);
-    const recorded = await storage.outbox.finishAttempt({
-      attempt: {
-        outboxId: event.id,
-        attempt: event.attempts,
-        startedAt,
-        durationMs: outcome.durationMs,
-        httpStatus: outcome.status,
-        error: outcome.error,
-      },
-      next,
-    });
+    // The attempt row and the event's next state are written together.
+    const recorded = await storage.transaction((tx) =>
+      tx.outbox.finishAttempt({
+        attempt: {
+          outboxId: event.id,
+          attempt: event.attempts,
+          startedAt,
+          durationMs: outcome.durationMs,
+          httpStatus: outcome.status,
+          error: outcome.error,
+        },
+        next,
+      }),
+    );
     // The log names the event and the outcome, never the body (it carries user data).
     logger.debug(
       {
