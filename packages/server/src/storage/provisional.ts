@@ -75,6 +75,8 @@ export interface ProvisionalRepository {
   lockIdentity(key: ExternalIdentityKey): Promise<IdentityLock>;
   /** The identities held by a user (at most one per application). */
   listIdentitiesOfUser(userId: string): Promise<ExternalIdentityRecord[]>;
+  /** Inserts a new identity; false (nothing written) when the key exists already. */
+  createIdentity(identity: ExternalIdentityRecord): Promise<boolean>;
   /** Inserts, or replaces the row of the same key. */
   putIdentity(identity: ExternalIdentityRecord): Promise<void>;
   /** Whether the user is a provisional account of some application. */

@@ -101,14 +101,23 @@ describe.each(DRIVERS)('provisional accounts on $driver', ({ driver, skip }) => 
         password: 'correct horse battery',
       })
     ).user_id;
+  /** The merge extension as the code grant runs it: merge, then the grant's tokens. */
   const merge = (userId: string, credential: ExternalCredential) =>
-    server.app.storage.transaction((tx) =>
-      server.app.services.provisional.mergeProvisional(tx, {
+    server.app.storage.transaction(async (tx) => {
+      const merged = await server.app.services.provisional.mergeProvisional(tx, {
         applicationId: dev.applicationId,
         userId,
         credential,
-      }),
-    );
+      });
+      await server.app.services.oauth.issueTokens({
+        tx,
+        userId,
+        applicationId: dev.applicationId,
+        scopes: ['identify'],
+        refresh: true,
+      });
+      return merged;
+    });
   /** Tokens a full account got from the app's OAuth2 flow. */
   const authorize = (userId: string) =>
     server.app.services.oauth.issueTokens({
@@ -149,6 +158,17 @@ describe.each(DRIVERS)('provisional accounts on $driver', ({ driver, skip }) => 
       expect((await me(again.access_token)).json<{ id: string }>().id).toBe(user.id);
       const other = (await botToken('player-2')).json<TokenBody>();
       expect((await me(other.access_token)).json<{ id: string }>().id).not.toBe(user.id);
+    });
+
+    it.skipIf(skip)('concurrent first requests for one id share one account', async () => {
+      const answers = await Promise.all([botToken('racer'), botToken('racer'), botToken('racer')]);
+      const ids = await Promise.all(
+        answers.map(async (res) => {
+          expect(res.statusCode).toBe(200);
+          return (await me(res.json<TokenBody>().access_token)).json<{ id: string }>().id;
+        }),
+      );
+      expect(new Set(ids).size).toBe(1);
     });
 
     it.skipIf(skip)('validates the body and refuses other token kinds', async () => {
@@ -550,6 +570,39 @@ describe.each(DRIVERS)('provisional accounts on $driver', ({ driver, skip }) => 
       expect(plain.statusCode).toBe(200);
       expect(plain.headers['deprecation']).toBeUndefined();
     });
+
+    it.skipIf(skip)(
+      'a linked account revoked at /oauth2/token/revoke: unlinked, APPLICATION_DEAUTHORIZED, invalid_grant',
+      async () => {
+        const issued = (await botToken('revoked-link')).json<TokenBody>();
+        const full = await person('revoking');
+        await merge(full, { type: 'DISCORD_BOT_ISSUED_ACCESS_TOKEN', token: issued.access_token });
+        const tokens = await authorize(full);
+        const revoke = await server.app.http.inject({
+          method: 'POST',
+          url: '/api/oauth2/token/revoke',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic() },
+          payload: new URLSearchParams({ token: tokens.access_token }).toString(),
+        });
+        expect(revoke.statusCode).toBe(200);
+        expect(await deauthorizedEvents()).toContain(full);
+        // Unlinked: the identity gets a new provisional account (or links to an account again).
+        const again = await botToken('revoked-link');
+        expect(again.statusCode).toBe(200);
+        const fresh = (await me(again.json<TokenBody>().access_token)).json<{ id: string }>().id;
+        expect(fresh).not.toBe(full);
+        expect(await identity('revoked-link', 'DISCORD_BOT_ISSUED_ACCESS_TOKEN')).toMatchObject({
+          userId: fresh,
+          provisional: true,
+        });
+        const refresh = await token({
+          grant_type: 'refresh_token',
+          refresh_token: tokens.refresh_token ?? '',
+        });
+        expect(refresh.statusCode).toBe(400);
+        expect(refresh.json()).toMatchObject({ error: 'invalid_grant' });
+      },
+    );
 
     it.skipIf(skip)('after a ban or an unmerge, a refresh gets invalid_grant', async () => {
       const link = async (externalId: string, name: string) => {

@@ -144,6 +144,16 @@ export function createProvisionalService(deps: ProvisionalDeps) {
     throw new ApiError('PROVISIONAL_ACCOUNTS_NOT_ENABLED');
   };
 
+  /**
+   * Whether a merged identity is linked: its full account still authorizes the application. A
+   * revoke (POST /oauth2/token/revoke, the user removing the app) unlinks it.
+   */
+  const isLinked = async (tx: Repositories, identity: ExternalIdentityRecord) => {
+    if (identity.provisional) return false;
+    const authorization = await tx.oauth.findAuthorization(identity.userId, identity.applicationId);
+    return authorization !== null && authorization.revokedAt === null;
+  };
+
   const createProvisionalUser = async (
     tx: Repositories,
     globalName: string | null,
@@ -172,11 +182,12 @@ export function createProvisionalService(deps: ProvisionalDeps) {
     const { application, key, preferredName } = input;
     const body = await storage.transaction(async (tx) => {
       const identity = await tx.provisional.findIdentity(key);
-      if (identity !== null && !identity.provisional) {
+      if (identity !== null && (await isLinked(tx, identity))) {
         throw new ApiError('USER_ACCOUNT_NOT_PROVISIONAL');
       }
       let userId: string;
-      if (identity === null) {
+      if (identity !== null && !identity.provisional) {
+        // Unlinked by a revoke: a new provisional account takes the identity back.
         userId = (await createProvisionalUser(tx, preferredName)).id;
         await tx.provisional.putIdentity({
           ...key,
@@ -185,6 +196,23 @@ export function createProvisionalService(deps: ProvisionalDeps) {
           restrictedBy: null,
           createdAt: clock.now(),
         });
+      } else if (identity === null) {
+        userId = (await createProvisionalUser(tx, preferredName)).id;
+        const created = await tx.provisional.createIdentity({
+          ...key,
+          userId,
+          provisional: true,
+          restrictedBy: null,
+          createdAt: clock.now(),
+        });
+        if (!created) {
+          // A concurrent request made this identity's account first: use that one.
+          await tx.provisional.deleteUser(userId);
+          const winner = await tx.provisional.findIdentity(key);
+          if (winner === null) throw new ApiError('RESOURCE_LOCKED');
+          if (!winner.provisional) throw new ApiError('USER_ACCOUNT_NOT_PROVISIONAL');
+          userId = winner.userId;
+        }
       } else {
         userId = identity.userId;
         if (preferredName !== null) await tx.users.update(userId, { globalName: preferredName });
@@ -353,10 +381,11 @@ export function createProvisionalService(deps: ProvisionalDeps) {
       const identity = await tx.provisional.findIdentity(key);
       if (identity !== null && !identity.provisional) {
         if (identity.userId === input.userId) return { provisionalUserId: null };
-        throw new ApiError('INVALID_MERGE_SOURCE');
+        if (await isLinked(tx, identity)) throw new ApiError('INVALID_MERGE_SOURCE');
       }
       const now = clock.now();
-      const bannedIds = [input.userId, identity?.userId, identity?.restrictedBy];
+      const source = identity?.provisional === true ? identity : null;
+      const bannedIds = [input.userId, source?.userId, identity?.restrictedBy];
       for (const userId of bannedIds) {
         if (userId != null && banActive(await tx.provisional.findBan(userId), now)) {
           throw new ApiError('MERGE_SOURCE_USER_BANNED');
@@ -373,10 +402,10 @@ export function createProvisionalService(deps: ProvisionalDeps) {
         restrictedBy: null,
         createdAt: now,
       });
-      if (identity === null) return { provisionalUserId: null };
-      await deleteProvisionalUser(tx, identity.userId);
-      authenticator.forgetUser(identity.userId);
-      return { provisionalUserId: identity.userId };
+      if (source === null) return { provisionalUserId: null };
+      await deleteProvisionalUser(tx, source.userId);
+      authenticator.forgetUser(source.userId);
+      return { provisionalUserId: source.userId };
     },
 
     /**

@@ -23,6 +23,18 @@ function toIdentity(row: Selectable<ExternalIdentitiesTable>): ExternalIdentityR
   };
 }
 
+function identityRow(identity: ExternalIdentityRecord) {
+  return {
+    application_id: identity.applicationId,
+    auth_type: identity.authType,
+    subject: identity.subject,
+    user_id: identity.userId,
+    provisional: flag(identity.provisional),
+    restricted_by: identity.restrictedBy,
+    created_at: identity.createdAt,
+  };
+}
+
 /** PostgreSQL's lock_not_available, raised by FOR UPDATE NOWAIT on a row another holds. */
 function isLockNotAvailable(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '55P03';
@@ -66,16 +78,16 @@ export function createProvisionalRepository(
         .execute();
       return rows.map(toIdentity);
     },
+    async createIdentity(identity) {
+      const result = await db
+        .insertInto('external_identities')
+        .values(identityRow(identity))
+        .onConflict((oc) => oc.columns(['application_id', 'auth_type', 'subject']).doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+    },
     async putIdentity(identity) {
-      const values = {
-        application_id: identity.applicationId,
-        auth_type: identity.authType,
-        subject: identity.subject,
-        user_id: identity.userId,
-        provisional: flag(identity.provisional),
-        restricted_by: identity.restrictedBy,
-        created_at: identity.createdAt,
-      };
+      const values = identityRow(identity);
       await db
         .insertInto('external_identities')
         .values(values)
