@@ -8,6 +8,7 @@ import { CreateApplicationBody } from '../resources/applications/schemas.js';
 import { RegisterBody } from '../resources/auth/schemas.js';
 import { requireFlag, UsageError } from '../flags.js';
 import { createLogger } from '../logger.js';
+import { OAUTH_COMMANDS } from '../oauth/commands.js';
 import { PROVISIONAL_COMMANDS } from '../oauth/provisional/commands.js';
 import type { NewChannel } from '../resources/guilds/service.js';
 
@@ -115,6 +116,7 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
     },
   },
   ...PROVISIONAL_COMMANDS,
+  ...OAUTH_COMMANDS,
 ];
 
 /** Runs an admin command against the configured database and returns what it prints. */
