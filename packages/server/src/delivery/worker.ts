@@ -116,7 +116,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       }),
     );
     // The log names the event and the outcome, never the body (it carries user data).
-    logger.debug(
+    logger[next.status === 'failed' ? 'warn' : 'debug'](
       {
         eventId: event.id,
         applicationId: event.applicationId,
@@ -127,7 +127,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
         next: next.status,
         recorded,
       },
-      'webhook event attempt',
+      next.status === 'failed' ? 'webhook event given up' : 'webhook event attempt',
     );
   };
 
