@@ -173,6 +173,7 @@ describe('ERRORS', () => {
       RATE_LIMITED: 429,
       INTERNAL_SERVER_ERROR: 500,
       INVALID_API_VERSION: 400,
+      RESOURCE_LOCKED: 423,
     });
   });
 });

@@ -831,6 +831,8 @@ export const ERRORS = {
     message: 'Too many application identities',
   },
   MISSING_KID_HEADER: { code: 530027, status: 400, message: 'Missing kid header' }, // status assumed
+  // HTTP 423 without a code is documented for a merge whose resource is locked (api-facts §2.4).
+  RESOURCE_LOCKED: { code: 0, status: 423, message: 'Resource is locked, retry the request' },
 } as const satisfies Record<string, ErrorDefinition>;
 
 /** The name of an entry of {@link ERRORS}. */

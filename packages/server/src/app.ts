@@ -7,6 +7,14 @@ import type { BusErrorHandler, EventBus } from './bus/index.js';
 import { MemoryBus } from './bus/memory/index.js';
 import { createNatsBus } from './bus/nats/index.js';
 import { publicBaseUrl, type Config } from './config.js';
+import { registerWebhookEventRoutes } from './delivery/routes.js';
+import { createWebhookEventsService, type WebhookEventsService } from './delivery/service.js';
+import {
+  DEFAULT_DELIVERY_SETTINGS,
+  realTimers,
+  type DeliverySettings,
+  type Timers,
+} from './delivery/worker.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import { createSnowflakeGenerator } from './domain/snowflakes.js';
 import { createBusDispatcher } from './events/dispatcher.js';
@@ -20,6 +28,13 @@ import {
 import { createHttpServer } from './http/server.js';
 import { API_PREFIX } from './http/versioning.js';
 import { createLogger } from './logger.js';
+import { createOAuth, expandScopes, registerOAuthRoutes } from './oauth/index.js';
+import { createOidcVerifier } from './oauth/provisional/oidc.js';
+import {
+  registerProvisionalAdminRoutes,
+  registerProvisionalRoutes,
+} from './oauth/provisional/routes.js';
+import { createProvisionalService, type ProvisionalService } from './oauth/provisional/service.js';
 import { registerApplicationRoutes } from './resources/applications/routes.js';
 import { createApplicationService } from './resources/applications/service.js';
 import { registerAuditLogRoutes } from './resources/auditLog/routes.js';
@@ -88,6 +103,8 @@ export interface AppOptions {
   processId?: number;
   /** 401/403/429 answers an address may collect before it is refused (tests lower it). */
   invalidRequestLimit?: BucketLimit;
+  /** Webhook event delivery: tests pass timers they drive and shorter limits. */
+  webhookDelivery?: { timers?: Timers; settings?: Partial<DeliverySettings> };
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -97,7 +114,7 @@ export interface App {
   readonly storage: Storage;
   readonly bus: EventBus;
   readonly logger: Logger;
-  readonly services: ReturnType<typeof createServices>;
+  readonly services: ReturnType<typeof createServices> & { provisional: ProvisionalService };
   /** Starts listening; resolves to the base URL (no /api). */
   listen(): Promise<string>;
   /** The base URL (the configured port until listening). */
@@ -108,7 +125,10 @@ export interface App {
   close(): Promise<void>;
 }
 
-function createServices(deps: ServiceDeps) {
+function createServices(
+  deps: ServiceDeps & { webhookEvents: WebhookEventsService },
+  options: { issuer: () => string },
+) {
   return {
     users: createUserService(deps),
     auth: createAuthService(deps),
@@ -130,6 +150,8 @@ function createServices(deps: ServiceDeps) {
     scheduledEvents: createScheduledEventService(deps),
     invites: createInviteService(deps),
     connections: createConnectionService(deps),
+    webhookEvents: deps.webhookEvents,
+    oauth: createOAuth({ ...deps, issuer: options.issuer }),
   };
 }
 
@@ -202,7 +224,28 @@ export async function createApp(options: AppOptions): Promise<App> {
       logger.error({ err, type: event.type, guildId: event.guildId }, 'dispatch not published');
     },
   });
-  const services = createServices({ storage, clock, ids, blobs, authenticator, events });
+  const webhookEvents = createWebhookEventsService({
+    storage,
+    clock,
+    ids,
+    logger,
+    timers: options.webhookDelivery?.timers ?? realTimers,
+    settings: {
+      ...DEFAULT_DELIVERY_SETTINGS,
+      allowLocal: config.allowLocalWebhooks,
+      ...options.webhookDelivery?.settings,
+    },
+  });
+  const services = createServices(
+    { storage, clock, ids, blobs, authenticator, events, webhookEvents },
+    { issuer: () => baseUrl() },
+  );
+  const provisional = createProvisionalService({
+    ...{ storage, clock, ids, blobs, authenticator, events, webhookEvents },
+    oauth: services.oauth,
+    oidc: createOidcVerifier({ clock, allowInsecureLocal: config.oidcAllowInsecureLocal }),
+    expandScopes,
+  });
   const sessionStartLimit = createSessionStartLimit({
     ...DEFAULT_SESSION_START_LIMIT,
     store: rateLimitStore,
@@ -245,10 +288,26 @@ export async function createApp(options: AppOptions): Promise<App> {
       registerScheduledEventRoutes(api, services.scheduledEvents);
       registerInviteRoutes(api, services.invites);
       registerConnectionRoutes(api, services.connections);
+      registerProvisionalRoutes(api, provisional);
+      registerProvisionalAdminRoutes(api, { provisional, adminTokenHash: config.adminTokenHash });
+      registerWebhookEventRoutes(api, webhookEvents);
       done();
     },
     { prefix: API_PREFIX },
   );
+  await registerOAuthRoutes(http, {
+    ...services.oauth,
+    storage,
+    authenticator,
+    clock,
+    auth: services.auth,
+    applications: services.applications,
+    issuer: baseUrl,
+    apiPrefix: API_PREFIX,
+    provisional,
+  });
+
+  webhookEvents.start();
 
   return {
     config,
@@ -256,7 +315,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     storage,
     bus,
     logger,
-    services,
+    services: { ...services, provisional },
     async listen() {
       await http.listen({ host: config.host, port: config.port });
       const address = http.server.address();
@@ -271,6 +330,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await http.close();
       // Background invite jobs stop (after their current batch) before the storage closes.
       await services.invites.close();
+      await webhookEvents.stop();
       await bus.close();
       await storage.close();
     },

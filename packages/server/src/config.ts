@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { hashSecret } from './domain/credentials.js';
 import { parseFlags } from './flags.js';
 
 /** Everything the server reads from its environment, validated once at start. */
@@ -24,6 +25,12 @@ export interface Config {
   /** How long a verified token is trusted without a database read. */
   authCacheSeconds: number;
   demo: boolean;
+  /** Development only: accept http://127.0.0.1 OpenID issuers (the issuer hostname rules waived). */
+  oidcAllowInsecureLocal: boolean;
+  /** SHA-256 (hex) of the operator token of the /admin routes; null disables them. */
+  adminTokenHash: string | null;
+  /** Development only: webhook events may go to loopback URLs (http or https); see urlPolicy.ts. */
+  allowLocalWebhooks: boolean;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -179,6 +186,27 @@ const SETTINGS = {
     defaultValue: true,
     parse: onOff,
   },
+  oidcAllowInsecureLocal: {
+    env: 'GUILDHALL_OIDC_ALLOW_INSECURE_LOCAL',
+    flag: '--oidc-allow-insecure-local',
+    allowed: 'on or off (on, for development: http://127.0.0.1 OpenID issuers are accepted)',
+    defaultValue: false,
+    parse: onOff,
+  },
+  adminTokenHash: {
+    env: 'GUILDHALL_ADMIN_TOKEN',
+    flag: '--admin-token',
+    allowed: 'a secret of 32 to 512 characters for the /admin routes (kept only as its SHA-256)',
+    defaultValue: null,
+    parse: (raw: string) => (/^[\x21-\x7e]{32,512}$/.test(raw) ? hashSecret(raw) : undefined),
+  },
+  allowLocalWebhooks: {
+    env: 'GUILDHALL_ALLOW_LOCAL_WEBHOOKS',
+    flag: '--allow-local-webhooks',
+    allowed: 'on or off (on, for development: webhook events may go to loopback URLs)',
+    defaultValue: false,
+    parse: onOff,
+  },
 } as const satisfies { [K in keyof Config]: Setting<Config[K]> };
 
 /** A value fit to echo: a password in a URL is masked. */
@@ -211,7 +239,9 @@ export function loadConfig(
     const value = setting.parse(raw);
     if (value === undefined) {
       const source = fromFlag === undefined ? setting.env : setting.flag;
-      throw new ConfigError(`${source} must be ${setting.allowed}; got "${withoutPassword(raw)}".`);
+      throw new ConfigError(
+        `${source} must be ${setting.allowed}; got "${key === 'adminTokenHash' ? '[hidden]' : withoutPassword(raw)}".`,
+      );
     }
     config[key] = value;
   }

@@ -9,6 +9,8 @@ import { RegisterBody } from '../resources/auth/schemas.js';
 import { AddConnectionFlags } from '../resources/connections/schemas.js';
 import { requireFlag, UsageError } from '../flags.js';
 import { createLogger } from '../logger.js';
+import { OAUTH_COMMANDS } from '../oauth/commands.js';
+import { PROVISIONAL_COMMANDS } from '../oauth/provisional/commands.js';
 import type { NewChannel } from '../resources/guilds/service.js';
 
 const ADMIN_PROCESS_ID = 31;
@@ -129,6 +131,8 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
       );
     },
   },
+  ...PROVISIONAL_COMMANDS,
+  ...OAUTH_COMMANDS,
 ];
 
 /** Runs an admin command against the configured database and returns what it prints. */

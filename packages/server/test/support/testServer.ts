@@ -19,6 +19,8 @@ export interface TestServerOptions {
   logger?: AppOptions['logger'];
   /** Listen on a loopback port (for real clients); inject-only otherwise. */
   listen?: boolean;
+  /** Webhook delivery timers and limits (webhook event tests drive the worker themselves). */
+  webhookDelivery?: AppOptions['webhookDelivery'];
 }
 
 export interface TestServer extends AsyncDisposable {
@@ -58,6 +60,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.defaultRouteBucket ? { defaultRouteBucket: options.defaultRouteBucket } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.invalidRequestLimit ? { invalidRequestLimit: options.invalidRequestLimit } : {}),
+    ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
   });
   const baseUrl = options.listen === true ? await app.listen() : app.baseUrl();
   const close = async () => {

@@ -1,9 +1,17 @@
 import { ApplicationFlags } from '@guildhall/protocol';
 import { z } from 'zod';
+import { EventWebhooksFields } from '../../delivery/settings.js';
 import { UInt31 } from '../../http/schemas.js';
 import { BotUsername } from '../users/schemas.js';
 
 const HttpUrl = z.url({ protocol: /^https?$/ }).max(2048);
+
+/** An OAuth2 redirect URI: absolute, no fragment (RFC 6749 §3.1.2); custom schemes allowed. */
+const RedirectUri = z
+  .string()
+  .min(1)
+  .max(2048)
+  .refine((value) => URL.canParse(value) && !value.includes('#'), 'Not a valid redirect URI.');
 
 /**
  * The flags an app may set on itself: the "limited" intent toggles. The platform sets the rest.
@@ -22,7 +30,11 @@ export const ModifyApplicationBody = z.object({
   flags: UInt31.nullable().optional(),
   interactions_endpoint_url: HttpUrl.nullable().optional(),
   event_webhooks_url: HttpUrl.nullable().optional(),
+  ...EventWebhooksFields,
   tags: z.array(z.string().min(1).max(20)).max(5).nullable().optional(),
+  redirect_uris: z.array(RedirectUri).max(10).nullable().optional(),
+  /** A public OAuth2 client: no secret, PKCE, custom-scheme redirects (docs/oauth.md). */
+  public_client: z.boolean().optional(),
 });
 export type ModifyApplicationInput = z.infer<typeof ModifyApplicationBody> & {
   large_bot_sharding?: boolean | undefined;

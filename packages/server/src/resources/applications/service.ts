@@ -1,4 +1,6 @@
 import { isSnowflake } from '@guildhall/protocol';
+import type { WebhookEventsService } from '../../delivery/service.js';
+import { eventWebhooksPatch } from '../../delivery/settings.js';
 import {
   generateClientSecret,
   generateSigningKeyPair,
@@ -35,7 +37,9 @@ function randomDiscriminator(): string {
 }
 
 /** Applications: made by developers, each with a bot user, a bot token and a client secret. */
-export function createApplicationService(deps: ServiceDeps) {
+export function createApplicationService(
+  deps: ServiceDeps & { webhookEvents: Pick<WebhookEventsService, 'verifyUrl'> },
+) {
   const { storage, clock, ids, blobs, authenticator } = deps;
 
   const view = async (application: ApplicationRecord) => {
@@ -153,8 +157,15 @@ export function createApplicationService(deps: ServiceDeps) {
       if (input.interactions_endpoint_url !== undefined) {
         patch.interactionsEndpointUrl = input.interactions_endpoint_url;
       }
-      if (input.event_webhooks_url !== undefined) patch.eventWebhooksUrl = input.event_webhooks_url;
+      Object.assign(
+        patch,
+        await eventWebhooksPatch(application, input, deps.webhookEvents.verifyUrl),
+      );
       if (input.tags !== undefined) patch.tags = [...new Set(input.tags ?? [])];
+      if (input.redirect_uris !== undefined) {
+        patch.redirectUris = [...new Set(input.redirect_uris ?? [])];
+      }
+      if (input.public_client !== undefined) patch.publicClient = input.public_client;
       if (input.large_bot_sharding !== undefined && principal.kind === 'session') {
         patch.largeBotSharding = input.large_bot_sharding;
       }

@@ -8,6 +8,7 @@ import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import { StorageConflictError, type Repositories, type UserRecord } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
+import { banActive } from '../../oauth/provisional/service.js';
 import { usernameTaken } from '../users/schemas.js';
 import type { LoginInput, RegisterInput } from './schemas.js';
 
@@ -66,7 +67,10 @@ export function createAuthService(deps: ServiceDeps) {
       const stored =
         user?.passwordHash ?? (await (dummyHash ??= hashPassword('guildhall-timing-equaliser')));
       const ok = await verifyPassword(input.password, stored);
-      if (user?.passwordHash == null || !ok) {
+      // An operator's ban refuses logins as a wrong password would (oauth/provisional bans).
+      const banned =
+        ok && user !== null && banActive(await storage.provisional.findBan(user.id), clock.now());
+      if (user?.passwordHash == null || !ok || banned) {
         const invalid = {
           _errors: [{ code: 'INVALID_LOGIN', message: 'Login or password is invalid.' }],
         };

@@ -24,6 +24,10 @@ function toApplication(row: Selectable<ApplicationsTable>): ApplicationRecord {
     tags: jsonArray(row.tags),
     createdAt: int(row.created_at),
     largeBotSharding: bool(row.large_bot_sharding),
+    publicClient: bool(row.public_client),
+    identifyPremiumApproved: bool(row.identify_premium_approved),
+    eventWebhooksTypes: jsonArray(row.event_webhooks_types),
+    eventWebhooksStatus: int(row.event_webhooks_status),
   };
 }
 
@@ -43,6 +47,11 @@ function patchColumns(patch: ApplicationPatch) {
     tags: patch.tags && JSON.stringify(patch.tags),
     large_bot_sharding:
       patch.largeBotSharding === undefined ? undefined : flag(patch.largeBotSharding),
+    public_client: patch.publicClient === undefined ? undefined : flag(patch.publicClient),
+    identify_premium_approved:
+      patch.identifyPremiumApproved === undefined ? undefined : flag(patch.identifyPremiumApproved),
+    event_webhooks_types: patch.eventWebhooksTypes && JSON.stringify(patch.eventWebhooksTypes),
+    event_webhooks_status: patch.eventWebhooksStatus,
   };
 }
 
@@ -74,7 +83,10 @@ export function createApplicationRepository(db: Kysely<Database>): ApplicationRe
             interactions_endpoint_url: app.interactionsEndpointUrl ?? null,
             event_webhooks_url: app.eventWebhooksUrl ?? null,
             tags: JSON.stringify(app.tags ?? []),
+            public_client: flag(app.publicClient ?? false),
             created_at: app.createdAt,
+            event_webhooks_types: JSON.stringify(app.eventWebhooksTypes ?? []),
+            event_webhooks_status: app.eventWebhooksStatus,
           })
           .execute(),
       );

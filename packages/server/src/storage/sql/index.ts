@@ -10,6 +10,9 @@ import { createConnectionRepository } from './connections.js';
 import { createGuildRepository } from './guilds.js';
 import { createInviteRepository } from './invites.js';
 import { createMemberRepository } from './members.js';
+import { createOAuthRepository } from './oauth.js';
+import { createOutboxRepository } from './outbox.js';
+import { createProvisionalRepository } from './provisional.js';
 import { createOverwriteRepository } from './overwrites.js';
 import { createRoleRepository } from './roles.js';
 import { createScheduledEventRepository } from './scheduledEvents.js';
@@ -44,6 +47,9 @@ export function createRepositories(
     scheduledEvents: createScheduledEventRepository(db),
     invites: createInviteRepository(db),
     connections: createConnectionRepository(db),
+    oauth: createOAuthRepository(db),
+    outbox: createOutboxRepository(db, context.dialect),
+    provisional: createProvisionalRepository(db, context.dialect),
   };
 }
 

@@ -1,4 +1,6 @@
 import type { ColumnType } from 'kysely';
+import type * as Provisional from './provisionalSchema.js';
+import type { OAuthTables } from './oauthSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -50,6 +52,11 @@ export interface ApplicationsTable {
   tags: string;
   created_at: Int;
   large_bot_sharding: Defaulted<number | bigint | string>;
+  public_client: Defaulted<number | bigint | string>;
+  identify_premium_approved: Defaulted<number | bigint | string>;
+  /** JSON array of the subscribed webhook event types. */
+  event_webhooks_types: Defaulted<string>;
+  event_webhooks_status: Defaulted<number | bigint | string>;
 }
 
 export interface TokensTable {
@@ -268,8 +275,31 @@ export interface UserConnectionsTable {
   created_at: Int;
 }
 
+export interface OutboxEventsTable {
+  id: Id;
+  application_id: Id;
+  event_type: string;
+  event: string;
+  status: Defaulted<string>;
+  attempts: Defaulted<number | bigint | string>;
+  created_at: Int;
+  next_attempt_at: Int;
+  give_up_at: Int;
+  finished_at: NullableInt;
+  last_error: string | null;
+}
+
+export interface OutboxAttemptsTable {
+  outbox_id: Id;
+  attempt: Int;
+  started_at: Int;
+  duration_ms: Int;
+  http_status: NullableInt;
+  error: string | null;
+}
+
 /** The database as Kysely sees it. */
-export interface Database {
+export interface Database extends OAuthTables {
   users: UsersTable;
   applications: ApplicationsTable;
   tokens: TokensTable;
@@ -289,4 +319,10 @@ export interface Database {
   invite_target_users: InviteTargetUsersTable;
   invite_target_jobs: InviteTargetJobsTable;
   user_connections: UserConnectionsTable;
+  outbox_events: OutboxEventsTable;
+  outbox_attempts: OutboxAttemptsTable;
+  external_identities: Provisional.ExternalIdentitiesTable;
+  user_bans: Provisional.UserBansTable;
+  oidc_providers: Provisional.OidcProvidersTable;
+  application_links: Provisional.ApplicationLinksTable;
 }

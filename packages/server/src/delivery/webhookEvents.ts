@@ -1,0 +1,151 @@
+/**
+ * @module delivery/webhookEvents: what an application may be told by webhook event, and the one
+ * way to tell it: `enqueueWebhookEvent(tx, deps, {applicationId, type, data})` inside the
+ * transaction of the change. The event goes into the durable outbox only when the app subscribes
+ * to its type with events enabled; the delivery worker signs and POSTs it after the commit, with
+ * retries.
+ */
+import type { Clock } from '../domain/clock.js';
+import type { IdGenerator } from '../domain/snowflakes.js';
+import { serializeGuild } from '../resources/guilds/serialize.js';
+import { serializeUser } from '../resources/users/serialize.js';
+import type { GuildRecord, Repositories, UserRecord } from '../storage/index.js';
+
+/** Envelope `type`: 0 is the PING sent when a URL is set, 1 an event. */
+export const WebhookPayloadTypes = { PING: 0, EVENT: 1 } as const;
+
+/** ApplicationEventWebhooksStatus. */
+export const EventWebhooksStatuses = { DISABLED: 1, ENABLED: 2, DISABLED_BY_PLATFORM: 3 } as const;
+
+/** Every event type an app may subscribe to (the platform's list; openapi.json). */
+export const SUBSCRIBABLE_EVENT_TYPES = [
+  'APPLICATION_AUTHORIZED',
+  'APPLICATION_DEAUTHORIZED',
+  'ENTITLEMENT_CREATE',
+  'ENTITLEMENT_DELETE',
+  'ENTITLEMENT_UPDATE',
+  'GAME_DIRECT_MESSAGE_CREATE',
+  'GAME_DIRECT_MESSAGE_DELETE',
+  'GAME_DIRECT_MESSAGE_UPDATE',
+  'LOBBY_MESSAGE_CREATE',
+  'LOBBY_MESSAGE_DELETE',
+  'LOBBY_MESSAGE_UPDATE',
+  'QUEST_USER_ENROLLMENT',
+] as const;
+export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
+
+/** How long an event is retried before it is marked failed (api-facts §12). */
+export const DELIVERY_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * The events this platform sends, each with what its caller passes. A new event (lobby or game
+ * DM messages) is one entry here and one builder in EVENT_BUILDERS.
+ */
+export interface WebhookEventInputs {
+  /** A user authorized the app: a user install (integration_type 1) or a guild install (0). */
+  APPLICATION_AUTHORIZED: {
+    user: UserRecord;
+    scopes: readonly string[];
+    integrationType?: 0 | 1;
+    guild?: GuildRecord;
+  };
+  /** The user's authorization of the app ended (revoke, unlink, unmerge, ban). */
+  APPLICATION_DEAUTHORIZED: { user: UserRecord };
+}
+export type WebhookEventType = keyof WebhookEventInputs;
+
+type EventBuilder<T extends WebhookEventType> = (
+  tx: Repositories,
+  input: WebhookEventInputs[T],
+) => Promise<Record<string, unknown>>;
+
+/**
+ * Event type → the `data` of its envelope, read inside the caller's transaction. Only the types
+ * here are ever enqueued; the others an app may subscribe to wait for their features.
+ */
+export const webhookEventData: { [T in WebhookEventType]: EventBuilder<T> } = {
+  async APPLICATION_AUTHORIZED(tx, { user, scopes, integrationType, guild }) {
+    return {
+      ...(integrationType === undefined ? {} : { integration_type: integrationType }),
+      user: serializeUser(user),
+      scopes: [...scopes],
+      ...(guild === undefined ? {} : { guild: await guildObject(tx, guild) }),
+    };
+  },
+  APPLICATION_DEAUTHORIZED(_tx, { user }) {
+    return Promise.resolve({ user: serializeUser(user) });
+  },
+};
+
+async function guildObject(tx: Repositories, guild: GuildRecord) {
+  const [roles, emojis, stickers] = await Promise.all([
+    tx.roles.listByGuild(guild.id),
+    tx.emojis.listByGuild(guild.id),
+    tx.stickers.listByGuild(guild.id),
+  ]);
+  return serializeGuild(guild, { roles, emojis, stickers });
+}
+
+function isEmitted(type: string): type is WebhookEventType {
+  return Object.hasOwn(webhookEventData, type);
+}
+
+/** An event as its caller hands it over: the app, the type and the wire `data`. */
+export interface WebhookEventInput {
+  applicationId: string;
+  type: string;
+  data: unknown;
+}
+
+export interface EnqueueDeps {
+  ids: IdGenerator;
+  clock: Clock;
+}
+
+/**
+ * Puts a webhook event in the outbox, in the caller's transaction (`storage.transaction(tx =>
+ * ...)`), so it is sent if and only if the change commits. Nothing is written when the app has
+ * no enabled URL or does not subscribe to the type; returns whether the event was enqueued.
+ */
+export async function enqueueWebhookEvent(
+  tx: Repositories,
+  deps: EnqueueDeps,
+  event: WebhookEventInput,
+): Promise<boolean> {
+  if (!isEmitted(event.type)) throw new Error(`no webhook event type ${event.type}`);
+  const application = await tx.applications.findById(event.applicationId);
+  if (
+    application?.eventWebhooksUrl == null ||
+    application.eventWebhooksStatus !== EventWebhooksStatuses.ENABLED ||
+    !application.eventWebhooksTypes.includes(event.type)
+  ) {
+    return false;
+  }
+  const now = deps.clock.now();
+  await tx.outbox.enqueue({
+    id: deps.ids(),
+    applicationId: application.id,
+    eventType: event.type,
+    event: JSON.stringify({
+      type: event.type,
+      timestamp: new Date(now).toISOString(),
+      data: event.data,
+    }),
+    createdAt: now,
+    giveUpAt: now + DELIVERY_WINDOW_MS,
+  });
+  return true;
+}
+
+/**
+ * The sink services are given (`createOAuthService({ ...deps, webhookEvents })`): enqueue in the
+ * caller's transaction; a no-op for apps not subscribed.
+ */
+export function createWebhookEventSink(deps: EnqueueDeps) {
+  return {
+    async enqueue(tx: Repositories, event: WebhookEventInput): Promise<void> {
+      await enqueueWebhookEvent(tx, deps, event);
+    },
+  };
+}
+export type WebhookEventSink = ReturnType<typeof createWebhookEventSink>;

@@ -1,0 +1,328 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { PermissionFlags, isSnowflake } from '@guildhall/protocol';
+import { hashSecret } from '../domain/credentials.js';
+import { loadGuildAccess } from '../resources/guilds/access.js';
+import type { GuildService } from '../resources/guilds/service.js';
+import type {
+  ApplicationRecord,
+  GuildRecord,
+  IntegrationType,
+  Repositories,
+  UserRecord,
+} from '../storage/index.js';
+import { OAuthError } from './errors.js';
+import type { OAuthParams } from './params.js';
+import { RESTRICTED_SCOPES, expandScopes, parseScopes } from './scopes.js';
+import type { OAuthCore, OAuthCoreDeps } from './service.js';
+
+/** Authorization codes live 10 minutes (RFC 6749 §4.1.2 recommends at most 10). */
+export const CODE_TTL_MS = 10 * 60 * 1000;
+
+/** The parameters of an authorize request, as strings (query, form or JSON). */
+export type AuthorizeParams = OAuthParams;
+
+/** An authorize request whose client and redirect URI are known good. */
+export interface AuthorizeRequest {
+  application: ApplicationRecord;
+  /** Where the answer goes; null only for a bot-only install without a redirect. */
+  redirectUri: string | null;
+  /** The scopes as asked (for the page), and as granted (meta-scopes expanded). */
+  requested: string[];
+  scopes: string[];
+  state: string | null;
+  codeChallenge: string | null;
+  nonce: string | null;
+  integrationType: IntegrationType;
+  prompt: 'consent' | 'none';
+  /** The bot's permissions for a bot install. */
+  permissions: bigint;
+  /** A preselected guild for a bot install. */
+  guildId: string | null;
+  /** The parameters to post back with the decision. */
+  params: OAuthParams;
+}
+
+/** Result of validating a request: usable, or an error shown on the page or sent back. */
+export type AuthorizeValidation =
+  | { ok: true; request: AuthorizeRequest }
+  /** `redirectUri` null: the error is shown on the page (the redirect is not trusted). */
+  | { ok: false; error: OAuthError; redirectUri: string | null; state: string | null };
+
+const PASSED_PARAMS = [
+  'response_type',
+  'client_id',
+  'scope',
+  'state',
+  'redirect_uri',
+  'prompt',
+  'integration_type',
+  'code_challenge',
+  'code_challenge_method',
+  'nonce',
+  'permissions',
+  'guild_id',
+] as const;
+
+const CUSTOM_SCHEME_CALLBACK = /^([a-z][a-z0-9+.-]{0,63}):\/authorize\/callback$/;
+const PKCE_VALUE = /^[A-Za-z0-9._~-]{43,128}$/;
+const MAX_STATE = 2048;
+
+/** The redirect URL carrying `params` (added to the URI's own query, which is kept). */
+export function redirectWith(redirectUri: string, params: Record<string, string | null>): string {
+  const url = new URL(redirectUri);
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== null) url.searchParams.set(key, value);
+  }
+  return url.toString();
+}
+
+/** The S256 challenge of a verifier (RFC 7636 §4.2). */
+export function s256(verifier: string): string {
+  return createHash('sha256').update(verifier, 'ascii').digest('base64url');
+}
+
+/** Whether the application may send the user to this redirect URI. */
+function allowedRedirect(application: ApplicationRecord, uri: string): boolean {
+  if (application.redirectUris.includes(uri)) return true;
+  if (!application.publicClient) return false;
+  const custom = CUSTOM_SCHEME_CALLBACK.exec(uri);
+  // A custom scheme may not pose as a web or script URL.
+  return (
+    custom !== null && !['http', 'https', 'javascript', 'data', 'file'].includes(custom[1] ?? '')
+  );
+}
+
+function isBotOnly(scopes: readonly string[]) {
+  return scopes.every((scope) => scope === 'bot' || scope === 'applications.commands');
+}
+
+/**
+ * Checks an authorize request. The client and the redirect URI are checked first: until both are
+ * known good, an error is shown to the user and never sent to the URI (RFC 6749 §4.1.2.1).
+ */
+export async function validateAuthorize(
+  repos: Repositories,
+  raw: AuthorizeParams,
+): Promise<AuthorizeValidation> {
+  const pageError = (description: string): AuthorizeValidation => ({
+    ok: false,
+    error: new OAuthError('invalid_request', description),
+    redirectUri: null,
+    state: null,
+  });
+  const clientId = raw.client_id ?? '';
+  const application = isSnowflake(clientId) ? await repos.applications.findById(clientId) : null;
+  if (application === null) return pageError('Unknown client_id.');
+
+  let redirectUri: string | null = raw.redirect_uri ?? null;
+  if (redirectUri !== null && !allowedRedirect(application, redirectUri)) {
+    return pageError('redirect_uri is not registered for this application.');
+  }
+  if (redirectUri === null && application.publicClient) {
+    redirectUri = `platform-${application.id}:/authorize/callback`;
+  }
+  if (redirectUri === null && application.redirectUris.length === 1) {
+    redirectUri = application.redirectUris[0] ?? null;
+  }
+  const state = raw.state ?? null;
+  if (state !== null && state.length > MAX_STATE) return pageError('state is too long.');
+  const fail = (error: OAuthError): AuthorizeValidation =>
+    redirectUri === null
+      ? { ok: false, error, redirectUri: null, state: null }
+      : { ok: false, error, redirectUri, state };
+
+  let requested: string[];
+  try {
+    requested = parseScopes(raw.scope);
+  } catch (err) {
+    if (err instanceof OAuthError) return fail(err);
+    throw err;
+  }
+  const restricted = requested.find((scope) => RESTRICTED_SCOPES.has(scope));
+  if (restricted !== undefined && !application.identifyPremiumApproved) {
+    return fail(new OAuthError('invalid_scope', `${restricted} needs the platform's approval.`));
+  }
+  if (redirectUri === null && !isBotOnly(requested)) {
+    return pageError('redirect_uri is required.');
+  }
+  if (redirectUri !== null && raw.response_type !== 'code') {
+    return fail(new OAuthError('unsupported_response_type', 'response_type must be code.'));
+  }
+  const bot = requested.includes('bot');
+  if (bot && application.botUserId === null) {
+    return fail(new OAuthError('invalid_scope', 'This application has no bot.'));
+  }
+  const integrationType = raw.integration_type ?? (bot ? '0' : '1');
+  if (integrationType !== '0' && integrationType !== '1') {
+    return fail(new OAuthError('invalid_request', 'integration_type must be 0 or 1.'));
+  }
+  if (bot && integrationType === '1') {
+    return fail(new OAuthError('invalid_request', 'The bot scope needs a guild install.'));
+  }
+  const codeChallenge = raw.code_challenge ?? null;
+  if (codeChallenge !== null) {
+    if (raw.code_challenge_method !== 'S256') {
+      return fail(new OAuthError('invalid_request', 'code_challenge_method must be S256.'));
+    }
+    if (!PKCE_VALUE.test(codeChallenge)) {
+      return fail(new OAuthError('invalid_request', 'code_challenge is malformed.'));
+    }
+  } else if (application.publicClient && !isBotOnly(requested)) {
+    return fail(new OAuthError('invalid_request', 'Public clients must send a code_challenge.'));
+  }
+  const prompt = raw.prompt ?? 'consent';
+  if (prompt !== 'consent' && prompt !== 'none') {
+    return fail(new OAuthError('invalid_request', 'prompt must be consent or none.'));
+  }
+  const permissionsRaw = raw.permissions ?? '0';
+  if (!/^\d{1,20}$/.test(permissionsRaw)) {
+    return fail(new OAuthError('invalid_request', 'permissions must be an integer.'));
+  }
+  const permissions = BigInt(permissionsRaw);
+  const nonce = raw.nonce ?? null;
+  if (nonce !== null && nonce.length > 512) {
+    return fail(new OAuthError('invalid_request', 'nonce is too long.'));
+  }
+  const params: OAuthParams = {};
+  for (const key of PASSED_PARAMS) {
+    const value = raw[key];
+    if (value !== undefined) params[key] = value;
+  }
+  return {
+    ok: true,
+    request: {
+      application,
+      redirectUri,
+      requested,
+      scopes: expandScopes(requested),
+      state,
+      codeChallenge,
+      nonce,
+      integrationType: integrationType === '0' ? 0 : 1,
+      prompt,
+      permissions,
+      guildId: raw.guild_id ?? null,
+      params,
+    },
+  };
+}
+
+/** Where the user goes after a decision, and what happened. */
+export interface AuthorizeOutcome {
+  location: string | null;
+  /** The guild the bot joined, for a bot install. */
+  guild: GuildRecord | null;
+}
+
+/** Decisions on authorize requests: the guild picker, codes, bot installs. */
+export function createAuthorizeFlow(
+  deps: OAuthCoreDeps & { guilds: GuildService; core: OAuthCore },
+) {
+  const { storage, clock, guilds } = deps;
+
+  /** The guilds where the user may add a bot: those where they hold MANAGE_GUILD. */
+  const manageableGuilds = async (userId: string): Promise<GuildRecord[]> => {
+    const all = await storage.guilds.listForUser(userId, { limit: 200 });
+    const out: GuildRecord[] = [];
+    for (const guild of all) {
+      const access = await loadGuildAccess(storage, {
+        guildId: guild.id,
+        userId,
+        nowMs: clock.now(),
+      });
+      if ((access.permissions & PermissionFlags.MANAGE_GUILD) !== 0n) out.push(guild);
+    }
+    return out;
+  };
+
+  return {
+    manageableGuilds,
+
+    /** Whether a live authorization already covers the request (prompt=none skips the page). */
+    async alreadyAuthorized(userId: string, request: AuthorizeRequest): Promise<boolean> {
+      if (request.scopes.includes('bot')) return false;
+      const existing = await storage.oauth.findAuthorization(userId, request.application.id);
+      return (
+        existing !== null &&
+        existing.revokedAt === null &&
+        request.scopes.every((scope) => existing.scopes.includes(scope))
+      );
+    },
+
+    /**
+     * Applies the user's decision: Cancel answers access_denied; Authorize adds the bot (bot
+     * install), records the authorization and, with a redirect URI, issues a code.
+     */
+    async decide(input: {
+      user: UserRecord;
+      request: AuthorizeRequest;
+      approve: boolean;
+      authTime: number;
+    }): Promise<AuthorizeOutcome> {
+      const { user, request } = input;
+      const state = request.state;
+      if (!input.approve) {
+        return {
+          location:
+            request.redirectUri === null
+              ? null
+              : redirectWith(request.redirectUri, {
+                  error: 'access_denied',
+                  error_description: 'The user denied the request.',
+                  state,
+                }),
+          guild: null,
+        };
+      }
+      let guild: GuildRecord | null = null;
+      if (request.scopes.includes('bot')) {
+        const guildId = request.guildId ?? '';
+        if (!(await manageableGuilds(user.id)).some((g) => g.id === guildId)) {
+          throw new OAuthError('invalid_request', 'Pick a server where you can manage the server.');
+        }
+        await guilds.addBot({
+          guildId,
+          applicationId: request.application.id,
+          permissions: request.permissions,
+          actorId: user.id,
+        });
+        guild = await storage.guilds.findById(guildId);
+      }
+      return storage.transaction(async (tx) => {
+        await deps.core.recordAuthorization(tx, {
+          user,
+          applicationId: request.application.id,
+          scopes: request.scopes,
+          integrationType: request.integrationType,
+          guild,
+        });
+        if (request.redirectUri === null) return { location: null, guild };
+        const code = randomBytes(32).toString('base64url');
+        const now = clock.now();
+        await tx.oauth.createCode({
+          hash: hashSecret(code),
+          applicationId: request.application.id,
+          userId: user.id,
+          scopes: request.scopes,
+          redirectUri: request.params.redirect_uri ?? null,
+          codeChallenge: request.codeChallenge,
+          nonce: request.nonce,
+          authTime: input.authTime,
+          createdAt: now,
+          expiresAt: now + CODE_TTL_MS,
+          usedAt: null,
+        });
+        return {
+          location: redirectWith(request.redirectUri, {
+            code,
+            state,
+            ...(guild === null ? {} : { guild_id: guild.id }),
+          }),
+          guild,
+        };
+      });
+    },
+  };
+}
+
+export type AuthorizeFlow = ReturnType<typeof createAuthorizeFlow>;

@@ -1,0 +1,760 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { PermissionFlags as P } from '@guildhall/protocol';
+import type { InjectOptions } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DRIVERS } from '../../test/support/drivers.js';
+import { expectOpenApiResponse } from '../../test/support/openapi.js';
+import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
+import { manualClock } from '../domain/clock.js';
+import { hashSecret } from '../domain/credentials.js';
+
+const REDIRECT = 'https://app.example.test/callback';
+type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
+
+const verifier = () => randomBytes(32).toString('base64url');
+const challenge = (v: string) => createHash('sha256').update(v).digest('base64url');
+const basic = (seed: Seed) =>
+  `Basic ${Buffer.from(`${seed.applicationId}:${seed.clientSecret}`).toString('base64')}`;
+
+describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }) => {
+  let server: TestServer;
+  let seed: Seed;
+  const clock = manualClock(Date.UTC(2026, 10, 22));
+
+  beforeEach(async () => {
+    if (skip) return;
+    clock.set(Date.UTC(2026, 10, 22));
+    server = await startTestServer({ storage: driver, clock });
+    seed = await seedDeveloper(server.app, 'ada');
+    await server.app.storage.applications.update(seed.applicationId, { redirectUris: [REDIRECT] });
+  });
+  afterEach(async () => {
+    if (!skip) await server.close();
+  });
+
+  const inject = (options: InjectOptions) => server.app.http.inject(options);
+
+  const token = (body: Record<string, string>, authorization?: string) =>
+    inject({
+      method: 'POST',
+      url: '/api/oauth2/token',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(authorization === undefined ? {} : { authorization }),
+      },
+      payload: new URLSearchParams(body).toString(),
+    });
+
+  /** The JSON consent decision with the user's session token. */
+  const decide = (payload: Record<string, unknown>, userToken = seed.userToken) =>
+    inject({
+      method: 'POST',
+      url: '/api/v10/oauth2/authorize',
+      headers: { authorization: userToken },
+      payload: {
+        authorize: true,
+        response_type: 'code',
+        client_id: seed.applicationId,
+        ...payload,
+      },
+    });
+
+  const codeFor = async (scope = 'identify', v = verifier()) => {
+    const res = await decide({
+      scope,
+      redirect_uri: REDIRECT,
+      state: 'xyz',
+      code_challenge: challenge(v),
+      code_challenge_method: 'S256',
+    });
+    expect(res.statusCode).toBe(200);
+    const location = new URL(res.json<{ location: string }>().location);
+    return { code: location.searchParams.get('code') ?? '', verifier: v, location };
+  };
+
+  const exchange = async (scope = 'identify') => {
+    const { code, verifier: v } = await codeFor(scope);
+    const res = await token(
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: v },
+      basic(seed),
+    );
+    expect(res.statusCode).toBe(200);
+    return res.json<{ access_token: string; refresh_token: string; scope: string }>();
+  };
+
+  it.skipIf(skip)(
+    'the consent page: login form, session cookie, CSRF, Authorize and Cancel',
+    async () => {
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: seed.applicationId,
+        scope: 'identify guilds',
+        redirect_uri: REDIRECT,
+        state: 'st8',
+      }).toString();
+      const anonymous = await inject({ method: 'GET', url: `/oauth2/authorize?${query}` });
+      expect(anonymous.statusCode).toBe(200);
+      expect(anonymous.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(anonymous.body).toContain('action="/oauth2/login"');
+      const csrfCookie = String(anonymous.headers['set-cookie']).split(';')[0] ?? '';
+      const loginCsrf = /name="csrf_token" value="([^"]+)"/.exec(anonymous.body)?.[1] ?? '';
+
+      const forged = await inject({
+        method: 'POST',
+        url: '/oauth2/login',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({
+          login: 'ada',
+          password: 'correct horse battery',
+          csrf_token: 'x',
+        }).toString(),
+      });
+      expect(forged.statusCode).toBe(403);
+
+      const login = await inject({
+        method: 'POST',
+        url: '/oauth2/login',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
+        payload: new URLSearchParams({
+          login: 'ada',
+          password: 'correct horse battery',
+          csrf_token: loginCsrf,
+          next: `/oauth2/authorize?${query}`,
+        }).toString(),
+      });
+      expect(login.statusCode).toBe(303);
+      expect(login.headers.location).toBe(`/oauth2/authorize?${query}`);
+      const sessionCookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
+      expect(String(login.headers['set-cookie'])).toContain('HttpOnly');
+
+      // Served under the API prefix as well.
+      const page = await inject({
+        method: 'GET',
+        url: `/api/v10/oauth2/authorize?${query}`,
+        headers: { cookie: sessionCookie },
+      });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('ada app');
+      expect(page.body).toContain('Know what servers you are in');
+      const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+      const form = (extra: Record<string, string>, cookie = sessionCookie) =>
+        inject({
+          method: 'POST',
+          url: '/oauth2/authorize',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+          payload: new URLSearchParams({
+            ...Object.fromEntries(new URLSearchParams(query)),
+            ...extra,
+          }).toString(),
+        });
+
+      expect((await form({ decision: 'authorize', csrf_token: 'forged' })).statusCode).toBe(403);
+      const cancel = await form({ decision: 'cancel', csrf_token: csrf });
+      expect(cancel.statusCode).toBe(302);
+      const denied = new URL(String(cancel.headers.location));
+      expect(denied.searchParams.get('error')).toBe('access_denied');
+      expect(denied.searchParams.get('state')).toBe('st8');
+
+      const ok = await form({ decision: 'authorize', csrf_token: csrf });
+      expect(ok.statusCode).toBe(302);
+      const location = new URL(String(ok.headers.location));
+      expect(location.origin + location.pathname).toBe(REDIRECT);
+      expect(location.searchParams.get('state')).toBe('st8');
+      const code = location.searchParams.get('code') ?? '';
+      const res = await token(
+        { grant_type: 'authorization_code', code, redirect_uri: REDIRECT },
+        basic(seed),
+      );
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({
+        token_type: 'Bearer',
+        expires_in: 604800,
+        scope: 'guilds identify',
+      });
+    },
+  );
+
+  it.skipIf(skip)('escapes hostile values on the consent page', async () => {
+    await server.app.storage.applications.update(seed.applicationId, {
+      name: '<script>alert("app")</script>',
+    });
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: seed.applicationId,
+      scope: 'identify',
+      redirect_uri: REDIRECT,
+      state: '"><script>alert(1)</script>',
+    }).toString();
+    const session = `guildhall_session=${seed.userToken}`;
+    const page = await inject({
+      method: 'GET',
+      url: `/oauth2/authorize?${query}`,
+      headers: { cookie: session },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain('<script>');
+    expect(page.body).toContain('&lt;script&gt;alert(&quot;app&quot;)&lt;/script&gt;');
+    expect(page.body).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+    expect(page.headers['content-security-policy']).toMatch(/default-src 'none'/);
+    expect(page.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it.skipIf(skip)('an unregistered redirect_uri is shown, never redirected to', async () => {
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: seed.applicationId,
+      scope: 'identify',
+      redirect_uri: 'https://evil.example.test/steal',
+      state: 's',
+    }).toString();
+    const page = await inject({
+      method: 'GET',
+      url: `/oauth2/authorize?${query}`,
+      headers: { cookie: `guildhall_session=${seed.userToken}` },
+    });
+    expect(page.statusCode).toBe(400);
+    expect(page.headers.location).toBeUndefined();
+    expect(page.body).toContain('redirect_uri is not registered');
+    const json = await decide({
+      scope: 'identify',
+      redirect_uri: 'https://evil.example.test/steal',
+    });
+    expect(json.statusCode).toBe(400);
+    expect(json.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
+  it.skipIf(skip)('errors after a valid redirect go back with error and state', async () => {
+    const bad = async (payload: Record<string, unknown>) => {
+      const res = await decide({ redirect_uri: REDIRECT, state: 'keep', ...payload });
+      expect(res.statusCode).toBe(200);
+      const url = new URL(res.json<{ location: string }>().location);
+      expect(url.searchParams.get('state')).toBe('keep');
+      return url.searchParams.get('error');
+    };
+    expect(await bad({ scope: 'identify made.up' })).toBe('invalid_scope');
+    expect(await bad({ scope: 'identify.premium' })).toBe('invalid_scope');
+    expect(await bad({ scope: 'identify', code_challenge: challenge(verifier()) })).toBe(
+      'invalid_request',
+    );
+    expect(
+      await bad({ scope: 'identify', code_challenge: verifier(), code_challenge_method: 'plain' }),
+    ).toBe('invalid_request');
+    expect(await bad({ scope: 'identify', authorize: false })).toBe('access_denied');
+  });
+
+  it.skipIf(skip)(
+    'identify.premium shows the real premium_type only to an approved app',
+    async () => {
+      await server.app.storage.users.update(seed.userId, { premiumType: 2 });
+      const plain = await exchange('identify');
+      const me = (accessToken: string) =>
+        inject({
+          method: 'GET',
+          url: '/api/v10/users/@me',
+          headers: { authorization: `Bearer ${accessToken}` },
+        });
+      expect((await me(plain.access_token)).json()).toMatchObject({ premium_type: 0 });
+      await server.app.storage.applications.update(seed.applicationId, {
+        identifyPremiumApproved: true,
+      });
+      const premium = await exchange('identify identify.premium');
+      expect((await me(premium.access_token)).json()).toMatchObject({ premium_type: 2 });
+      // Bearer tokens keep to their scopes.
+      const guildsOnly = await exchange('guilds');
+      expect((await me(guildsOnly.access_token)).statusCode).toBe(401);
+      const guilds = await inject({
+        method: 'GET',
+        url: '/api/v10/users/@me/guilds',
+        headers: { authorization: `Bearer ${plain.access_token}` },
+      });
+      expect(guilds.statusCode).not.toBe(200);
+    },
+  );
+
+  it.skipIf(skip)('the token endpoint refuses what it must, in RFC 6749 shape', async () => {
+    const { code, verifier: v } = await codeFor();
+    const wrongSecret = await token(
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: v },
+      `Basic ${Buffer.from(`${seed.applicationId}:nope`).toString('base64')}`,
+    );
+    expect(wrongSecret.statusCode).toBe(401);
+    expect(wrongSecret.headers['www-authenticate']).toMatch(/^Basic/);
+    expect(wrongSecret.json()).toMatchObject({ error: 'invalid_client' });
+
+    const wrongRedirect = await token(
+      {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: 'https://app.example.test/other',
+        code_verifier: v,
+      },
+      basic(seed),
+    );
+    expect(wrongRedirect.statusCode).toBe(400);
+    expect(wrongRedirect.json()).toMatchObject({ error: 'invalid_grant' });
+
+    const second = await codeFor();
+    const noVerifier = await token(
+      { grant_type: 'authorization_code', code: second.code, redirect_uri: REDIRECT },
+      basic(seed),
+    );
+    expect(noVerifier.json()).toMatchObject({ error: 'invalid_grant' });
+
+    expect((await token({ grant_type: 'password' }, basic(seed))).json()).toMatchObject({
+      error: 'unsupported_grant_type',
+    });
+    expect(
+      (await token({ grant_type: 'refresh_token', refresh_token: 'nope' }, basic(seed))).json(),
+    ).toMatchObject({
+      error: 'invalid_grant',
+    });
+    // A Bot (or Bearer) Authorization header is ignored: the body's credentials count.
+    const third = await codeFor();
+    const withBotHeader = await token(
+      {
+        grant_type: 'authorization_code',
+        code: third.code,
+        redirect_uri: REDIRECT,
+        code_verifier: third.verifier,
+        client_id: seed.applicationId,
+        client_secret: seed.clientSecret,
+      },
+      `Bot ${seed.botToken}`,
+    );
+    expect(withBotHeader.statusCode).toBe(200);
+  });
+
+  it.skipIf(skip)("another app's tokens are refused", async () => {
+    const other = await seedDeveloper(server.app, 'bob');
+    const tokens = await exchange('identify');
+    const refresh = await token(
+      { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
+      basic(other),
+    );
+    expect(refresh.statusCode).toBe(400);
+    expect(refresh.json()).toMatchObject({ error: 'invalid_grant' });
+    const revoke = await inject({
+      method: 'POST',
+      url: '/api/v10/oauth2/token/revoke',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(other) },
+      payload: new URLSearchParams({ token: tokens.access_token }).toString(),
+    });
+    expect(revoke.statusCode).toBe(400);
+    expect(revoke.json()).toMatchObject({ error: 'unauthorized_client' });
+    // Still alive for its own app.
+    const ok = await token(
+      { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
+      basic(seed),
+    );
+    expect(ok.statusCode).toBe(200);
+  });
+
+  it.skipIf(skip)('codes expire after 10 minutes, access tokens after 7 days', async () => {
+    const { code, verifier: v } = await codeFor();
+    clock.advance(10 * 60 * 1000 + 1);
+    const late = await token(
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: v },
+      basic(seed),
+    );
+    expect(late.json()).toMatchObject({ error: 'invalid_grant' });
+
+    const tokens = await exchange('identify');
+    const me = () =>
+      inject({
+        method: 'GET',
+        url: '/api/v10/users/@me',
+        headers: { authorization: `Bearer ${tokens.access_token}` },
+      });
+    expect((await me()).statusCode).toBe(200);
+    clock.advance(604_800 * 1000 + 1);
+    expect((await me()).statusCode).toBe(401);
+    // The refresh token outlives the access token and rotates.
+    const refreshed = await token(
+      { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
+      basic(seed),
+    );
+    expect(refreshed.statusCode).toBe(200);
+  });
+
+  it.skipIf(skip)(
+    'client_credentials: a token for the owner, no refresh token, limited scopes',
+    async () => {
+      const res = await token(
+        { grant_type: 'client_credentials', scope: 'identify applications.commands.update' },
+        basic(seed),
+      );
+      expect(res.statusCode).toBe(200);
+      const body = res.json<{ access_token: string; refresh_token?: string }>();
+      expect(body.refresh_token).toBeUndefined();
+      const me = await inject({
+        method: 'GET',
+        url: '/api/v10/users/@me',
+        headers: { authorization: `Bearer ${body.access_token}` },
+      });
+      expect(me.json()).toMatchObject({ id: seed.userId });
+      const wide = await token(
+        { grant_type: 'client_credentials', scope: 'guilds.join' },
+        basic(seed),
+      );
+      expect(wide.json()).toMatchObject({ error: 'invalid_scope' });
+    },
+  );
+
+  it.skipIf(skip)('device flow: pending, slow_down, approval, tokens; denial; expiry', async () => {
+    const start = async () => {
+      const res = await inject({
+        method: 'POST',
+        url: '/api/v10/oauth2/device/authorize',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: basic(seed),
+        },
+        payload: 'scope=identify%20openid',
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json<{
+        device_code: string;
+        user_code: string;
+        verification_uri_complete: string;
+        expires_in: number;
+        interval: number;
+      }>();
+    };
+    const poll = (deviceCode: string) =>
+      token(
+        { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode },
+        basic(seed),
+      );
+    const verify = (userCode: string, authorize: boolean) =>
+      inject({
+        method: 'POST',
+        url: '/api/v10/oauth2/device/verify',
+        headers: { authorization: seed.userToken },
+        payload: { user_code: userCode, authorize },
+      });
+
+    const device = await start();
+    expect(device).toMatchObject({ expires_in: 300, interval: 5 });
+    expect(device.verification_uri_complete).toContain(device.user_code);
+    expect((await poll(device.device_code)).json()).toMatchObject({
+      error: 'authorization_pending',
+    });
+    expect((await poll(device.device_code)).json()).toMatchObject({ error: 'slow_down' });
+
+    const page = await inject({
+      method: 'GET',
+      url: `/activate?user_code=${device.user_code.toLowerCase()}`,
+      headers: { cookie: `guildhall_session=${seed.userToken}` },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('ada app');
+
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+    const approve = (csrfToken: string) =>
+      inject({
+        method: 'POST',
+        url: '/activate',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: `guildhall_session=${seed.userToken}`,
+        },
+        payload: new URLSearchParams({
+          user_code: device.user_code,
+          csrf_token: csrfToken,
+          decision: 'authorize',
+        }).toString(),
+      });
+    expect((await approve('forged')).statusCode).toBe(403);
+    const approved = await approve(csrf);
+    expect(approved.statusCode).toBe(200);
+    expect(approved.body).toContain('Device authorized');
+    clock.advance(5000);
+    const granted = await poll(device.device_code);
+    expect(granted.statusCode).toBe(200);
+    expect(granted.json()).toHaveProperty('id_token');
+    expect((await poll(device.device_code)).json()).toMatchObject({ error: 'invalid_grant' });
+
+    const denied = await start();
+    await verify(denied.user_code, false);
+    expect((await poll(denied.device_code)).json()).toMatchObject({ error: 'access_denied' });
+
+    const expired = await start();
+    clock.advance(300_001);
+    expect((await poll(expired.device_code)).json()).toMatchObject({ error: 'expired_token' });
+  });
+
+  it.skipIf(skip)(
+    'a bot install adds the bot with its permissions to a guild the user manages',
+    async () => {
+      const { guild } = await server.app.services.guilds.create({
+        ownerId: seed.userId,
+        name: 'Ada guild',
+        channels: [{ name: 'general', type: 'text' }],
+      });
+      const permissions = (P.SEND_MESSAGES | P.VIEW_CHANNEL).toString();
+      const res = await decide({
+        scope: 'bot',
+        permissions,
+        guild_id: guild.id,
+        integration_type: 0,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ guild: { id: guild.id } });
+      const member = await server.app.storage.members.find(guild.id, seed.botUserId);
+      expect(member).not.toBeNull();
+      const roles = await server.app.storage.roles.listByGuild(guild.id);
+      expect(roles.find((r) => r.managed && r.botUserId === seed.botUserId)?.permissions).toBe(
+        BigInt(permissions),
+      );
+      const authorization = await server.app.storage.oauth.findAuthorization(
+        seed.userId,
+        seed.applicationId,
+      );
+      expect(authorization).toMatchObject({ integrationType: 0 });
+
+      // Someone who cannot manage the guild cannot add a bot to it.
+      const bob = await seedDeveloper(server.app, 'bob');
+      const refused = await decide({ scope: 'bot', guild_id: guild.id }, bob.userToken);
+      expect(refused.statusCode).toBe(400);
+    },
+  );
+
+  it.skipIf(skip)(
+    'a public client uses PKCE without a secret and the default custom scheme',
+    async () => {
+      await server.app.storage.applications.update(seed.applicationId, { publicClient: true });
+      const v = verifier();
+      const res = await decide({
+        scope: 'openid sdk.social_layer',
+        code_challenge: challenge(v),
+        code_challenge_method: 'S256',
+      });
+      const location = new URL(res.json<{ location: string }>().location);
+      expect(location.protocol).toBe(`platform-${seed.applicationId}:`);
+      const code = location.searchParams.get('code') ?? '';
+      const granted = await token({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: v,
+        client_id: seed.applicationId,
+      });
+      expect(granted.statusCode).toBe(200);
+      const scopes = granted.json<{ scope: string }>().scope.split(' ');
+      expect(scopes).toEqual(
+        expect.arrayContaining([
+          'sdk.social_layer',
+          'sdk.social_layer_presence',
+          'lobbies.write',
+          'relationships.read',
+        ]),
+      );
+      // A custom scheme of its own is allowed too; an http URL that is not registered is not.
+      expect(
+        (
+          await decide({
+            scope: 'identify',
+            redirect_uri: 'mygame:/authorize/callback',
+            code_challenge: challenge(v),
+            code_challenge_method: 'S256',
+          })
+        ).statusCode,
+      ).toBe(200);
+      expect(
+        (
+          await decide({
+            scope: 'identify',
+            redirect_uri: 'http://elsewhere.test/authorize/callback',
+          })
+        ).statusCode,
+      ).toBe(400);
+      // A code issued without a challenge is useless to a public client.
+      await server.app.storage.oauth.createCode({
+        hash: hashSecret('no-challenge'),
+        applicationId: seed.applicationId,
+        userId: seed.userId,
+        scopes: ['identify'],
+        redirectUri: null,
+        codeChallenge: null,
+        nonce: null,
+        authTime: clock.now(),
+        createdAt: clock.now(),
+        expiresAt: clock.now() + 60_000,
+        usedAt: null,
+      });
+      const unproven = await token({
+        grant_type: 'authorization_code',
+        code: 'no-challenge',
+        code_verifier: verifier(),
+        client_id: seed.applicationId,
+      });
+      expect(unproven.json()).toMatchObject({ error: 'invalid_grant' });
+      // Without PKCE a public client gets nothing.
+      const noPkce = await token({
+        grant_type: 'authorization_code',
+        code: 'x',
+        client_id: seed.applicationId,
+      });
+      expect(noPkce.statusCode).toBe(401);
+    },
+  );
+
+  it.skipIf(skip)('PATCH /applications/{id} sets redirect_uris and public_client', async () => {
+    const res = await inject({
+      method: 'PATCH',
+      url: `/api/v10/applications/${seed.applicationId}`,
+      headers: { authorization: seed.userToken },
+      payload: {
+        redirect_uris: ['https://a.example.test/cb', 'mygame:/authorize/callback'],
+        public_client: true,
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      redirect_uris: ['https://a.example.test/cb', 'mygame:/authorize/callback'],
+    });
+    expect(await server.app.storage.applications.findById(seed.applicationId)).toMatchObject({
+      publicClient: true,
+    });
+    const bad = await inject({
+      method: 'PATCH',
+      url: `/api/v10/applications/${seed.applicationId}`,
+      headers: { authorization: seed.userToken },
+      payload: { redirect_uris: ['not a url'] },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 50035 });
+  });
+  it.skipIf(skip)(
+    'authorizing and revoking enqueue APPLICATION_AUTHORIZED and _DEAUTHORIZED',
+    async () => {
+      await server.app.storage.applications.update(seed.applicationId, {
+        eventWebhooksUrl: 'https://app.example.test/events',
+        eventWebhooksStatus: 2,
+        eventWebhooksTypes: ['APPLICATION_AUTHORIZED', 'APPLICATION_DEAUTHORIZED'],
+      });
+      const tokens = await exchange('identify');
+      // Approving the same grant again announces nothing new.
+      await exchange('identify');
+      const revoke = await inject({
+        method: 'POST',
+        url: '/api/v10/oauth2/token/revoke',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: basic(seed),
+        },
+        payload: new URLSearchParams({
+          token: tokens.refresh_token,
+          token_type_hint: 'refresh_token',
+        }).toString(),
+      });
+      expect(revoke.statusCode).toBe(200);
+      const events = await server.app.storage.outbox.listByApplication(seed.applicationId, {
+        limit: 10,
+      });
+      expect(events.map((e) => e.eventType).reverse()).toEqual([
+        'APPLICATION_AUTHORIZED',
+        'APPLICATION_DEAUTHORIZED',
+      ]);
+      const authorized = JSON.parse(events[1]?.event ?? '{}') as { data: unknown };
+      expect(authorized.data).toMatchObject({
+        integration_type: 1,
+        scopes: ['identify'],
+        user: { id: seed.userId },
+      });
+      // Revoking again is quiet (RFC 7009: 200 for an unknown token).
+      const again = await inject({
+        method: 'POST',
+        url: '/api/v10/oauth2/token/revoke',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: basic(seed),
+        },
+        payload: new URLSearchParams({ token: tokens.refresh_token }).toString(),
+      });
+      expect(again.statusCode).toBe(200);
+      expect(
+        await server.app.storage.outbox.listByApplication(seed.applicationId, { limit: 10 }),
+      ).toHaveLength(2);
+    },
+  );
+
+  it.skipIf(skip)('the token endpoint has its own rate limit', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      statuses.push(
+        (await token({ grant_type: 'refresh_token', refresh_token: 'x' }, basic(seed))).statusCode,
+      );
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 400)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
+  it.skipIf(skip)(
+    'JSON token requests, prompt=none, the bot guild picker, /oauth2/applications/@me',
+    async () => {
+      const { code, verifier: v } = await codeFor();
+      const json = await inject({
+        method: 'POST',
+        url: '/api/v10/oauth2/token',
+        payload: {
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: REDIRECT,
+          code_verifier: v,
+          client_id: seed.applicationId,
+          client_secret: seed.clientSecret,
+        },
+      });
+      expect(json.statusCode).toBe(200);
+      expect(json.headers['cache-control']).toBe('no-store');
+
+      // Already authorized for identify: prompt=none goes straight back with a code.
+      const session = { cookie: `guildhall_session=${seed.userToken}` };
+      const query = (extra: Record<string, string>) =>
+        new URLSearchParams({
+          response_type: 'code',
+          client_id: seed.applicationId,
+          redirect_uri: REDIRECT,
+          ...extra,
+        }).toString();
+      const silent = await inject({
+        method: 'GET',
+        url: `/oauth2/authorize?${query({ scope: 'identify', prompt: 'none' })}`,
+        headers: session,
+      });
+      expect(silent.statusCode).toBe(302);
+      expect(new URL(String(silent.headers.location)).searchParams.get('code')).toBeTruthy();
+      const wider = await inject({
+        method: 'GET',
+        url: `/oauth2/authorize?${query({ scope: 'identify email', prompt: 'none' })}`,
+        headers: session,
+      });
+      expect(wider.statusCode).toBe(200);
+
+      await server.app.services.guilds.create({
+        ownerId: seed.userId,
+        name: '<b>Ada & co</b>',
+        channels: [],
+      });
+      const picker = await inject({
+        method: 'GET',
+        url: `/oauth2/authorize?${query({ scope: 'bot', permissions: String(P.SEND_MESSAGES) })}`,
+        headers: session,
+      });
+      expect(picker.statusCode).toBe(200);
+      expect(picker.body).toContain('&lt;b&gt;Ada &amp; co&lt;/b&gt;');
+      expect(picker.body).toContain('SEND_MESSAGES');
+
+      const app = await inject({
+        method: 'GET',
+        url: '/api/v10/oauth2/applications/@me',
+        headers: { authorization: `Bot ${seed.botToken}` },
+      });
+      expect(app.statusCode).toBe(200);
+      expectOpenApiResponse(app, 'GET', '/oauth2/applications/@me');
+      // Errors other than OAuth2 ones keep the platform body.
+      const anonymous = await inject({ method: 'GET', url: '/api/v10/oauth2/@me' });
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.json()).toMatchObject({ code: 0 });
+    },
+  );
+});

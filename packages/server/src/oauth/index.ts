@@ -1,0 +1,29 @@
+/** @module oauth: OAuth2 and OpenID Connect (authorizations, tokens, consent, ID tokens). */
+import type { ServiceDeps } from '../resources/deps.js';
+import { createGuildService } from '../resources/guilds/service.js';
+import { createAuthorizeFlow } from './authorize.js';
+import { createGrants } from './grants.js';
+import { createIdTokenKeys } from './keys.js';
+import { createOAuthCore } from './service.js';
+
+export { registerOAuthRoutes } from './routes.js';
+export { OAuthError } from './errors.js';
+export { expandScopes, parseScopes } from './scopes.js';
+
+/**
+ * Everything OAuth2 over the service deps: the core (issueTokens, revokeAuthorization…) spread at
+ * the top for other parts to call, and the consent flow, grants and ID token keys for the routes.
+ */
+export function createOAuth(deps: ServiceDeps & { issuer: () => string }) {
+  const keys = createIdTokenKeys(deps);
+  const coreDeps = { ...deps, keys };
+  const core = createOAuthCore(coreDeps);
+  return {
+    ...core,
+    keys,
+    flow: createAuthorizeFlow({ ...coreDeps, core, guilds: createGuildService(deps) }),
+    grants: createGrants({ ...coreDeps, core }),
+  };
+}
+
+export type OAuth = ReturnType<typeof createOAuth>;

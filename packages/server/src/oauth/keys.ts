@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import {
+  SignJWT,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type CryptoKey,
+  type JWK,
+  type KeyObject,
+} from 'jose';
+import type { Clock } from '../domain/clock.js';
+import type { Storage } from '../storage/index.js';
+
+export const ID_TOKEN_ALG = 'RS256';
+
+interface SigningKey {
+  kid: string;
+  privateKey: CryptoKey | KeyObject | Uint8Array;
+  publicJwk: JWK;
+}
+
+/**
+ * The ID token signing keys: an RS256 key pair (the API's JWKS schema is RSA) made on first use
+ * and kept in the database so every node signs with it and verifiers can cache the JWKS. Only the public half is ever served; neither
+ * half is logged.
+ */
+export function createIdTokenKeys(deps: { storage: Storage; clock: Clock }) {
+  let loaded: Promise<SigningKey[]> | undefined;
+
+  const load = async (): Promise<SigningKey[]> => {
+    let records = await deps.storage.oauth.listSigningKeys();
+    if (records.length === 0) {
+      const { publicKey, privateKey } = await generateKeyPair(ID_TOKEN_ALG, {
+        extractable: true,
+        modulusLength: 2048,
+      });
+      const kid = randomUUID();
+      await deps.storage.oauth.createSigningKeyIfNone({
+        kid,
+        alg: ID_TOKEN_ALG,
+        publicJwk: JSON.stringify({ ...(await exportJWK(publicKey)), kid }),
+        privateJwk: JSON.stringify(await exportJWK(privateKey)),
+        createdAt: deps.clock.now(),
+      });
+      records = await deps.storage.oauth.listSigningKeys();
+    }
+    return Promise.all(
+      records.map(async (record) => {
+        const publicJwk = JSON.parse(record.publicJwk) as JWK;
+        return {
+          kid: record.kid,
+          publicJwk: { ...publicJwk, kid: record.kid, alg: record.alg, use: 'sig' },
+          privateKey: await importJWK(JSON.parse(record.privateJwk) as JWK, record.alg),
+        };
+      }),
+    );
+  };
+
+  const keys = () => {
+    loaded ??= load().catch((err: unknown) => {
+      loaded = undefined;
+      throw err;
+    });
+    return loaded;
+  };
+
+  return {
+    /** The JWKS document (public keys only). */
+    async jwks(): Promise<{ keys: JWK[] }> {
+      return { keys: (await keys()).map((key) => key.publicJwk) };
+    },
+
+    /** Signs claims as a JWT with the newest key (`kid` in the header). */
+    async sign(claims: Record<string, unknown>): Promise<string> {
+      const all = await keys();
+      const key = all[all.length - 1];
+      if (key === undefined) throw new Error('no ID token signing key');
+      return new SignJWT(claims)
+        .setProtectedHeader({ alg: ID_TOKEN_ALG, kid: key.kid, typ: 'JWT' })
+        .sign(key.privateKey);
+    },
+  };
+}
+
+export type IdTokenKeys = ReturnType<typeof createIdTokenKeys>;

@@ -1,0 +1,54 @@
+/** Every parameter the OAuth2 endpoints read; anything else in a request is ignored. */
+const PARAM_NAMES = [
+  'response_type',
+  'client_id',
+  'client_secret',
+  'scope',
+  'state',
+  'redirect_uri',
+  'prompt',
+  'integration_type',
+  'code_challenge',
+  'code_challenge_method',
+  'nonce',
+  'permissions',
+  'guild_id',
+  'grant_type',
+  'code',
+  'code_verifier',
+  'refresh_token',
+  'device_code',
+  'token',
+  'token_type_hint',
+  'user_code',
+  'csrf_token',
+  'decision',
+  'login',
+  'password',
+  'next',
+  'authorize',
+  'external_auth_type',
+  'external_auth_token',
+] as const;
+
+export type OAuthParamName = (typeof PARAM_NAMES)[number];
+export type OAuthParams = Partial<Record<OAuthParamName, string>>;
+
+/**
+ * The known parameters of a query, form or JSON body, as strings (numbers and booleans of a JSON
+ * body are accepted as their text; a repeated query parameter counts once, its first value).
+ */
+export function readParams(source: unknown): OAuthParams {
+  const out: OAuthParams = {};
+  if (typeof source !== 'object' || source === null) return out;
+  const record = source as Record<string, unknown>;
+  for (const name of PARAM_NAMES) {
+    let value = record[name];
+    if (Array.isArray(value)) value = value[0];
+    if (typeof value === 'string') out[name] = value;
+    else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
+      out[name] = String(value);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { Snowflake } from '../../http/schemas.js';
+import { EXTERNAL_AUTH_TYPES } from '../../storage/provisional.js';
+
+/** POST /partner-sdk/token/bot (api-facts §6). */
+export const BotTokenBody = z.object({
+  external_user_id: z.string().min(1).max(1024),
+  preferred_global_name: z.string().min(1).max(32).nullish(),
+});
+
+/** An external credential; a public client leaves the secret out. */
+export const CredentialsBody = z.object({
+  client_id: z.string().min(1).max(32),
+  client_secret: z.string().min(1).max(256).optional(),
+  external_auth_type: z.enum(EXTERNAL_AUTH_TYPES),
+  external_auth_token: z.string().min(1).max(10240),
+});
+
+export const UnmergeBotBody = z.object({ external_user_id: z.string().min(1).max(1024) });
+
+export const ChildTokenBody = z.object({
+  parent_access_token: z.string().min(1).max(512),
+  child_application_id: Snowflake,
+  /** Optional for a public parent client (the SDK's ExchangeChildToken). */
+  parent_client_secret: z.string().min(1).max(256).optional(),
+});
+
+export const OidcProviderBody = z.object({
+  issuer: z.string().min(1).max(2048),
+  client_id: z.string().min(1).max(255),
+});
+
+export const ApplicationParams = z.object({ application_id: z.string() });
+
+export const AdminUserParams = z.object({ user_id: Snowflake });
+
+export const AdminBanBody = z.object({
+  reason: z.string().max(512).nullish(),
+  /** Absent or null: a permanent ban. */
+  duration_seconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(10 * 365 * 24 * 3600)
+    .nullish(),
+});
+
+export const AdminLinkParams = z.object({ parent_id: Snowflake, child_id: Snowflake });

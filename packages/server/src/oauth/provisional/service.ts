@@ -1,0 +1,543 @@
+import { timingSafeEqual } from 'node:crypto';
+import { hashSecret } from '../../domain/credentials.js';
+import { ApiError, invalidField } from '../../errors/index.js';
+import type { ServiceDeps } from '../../resources/deps.js';
+import type { ApplicationRecord, Repositories, UserRecord } from '../../storage/index.js';
+import type {
+  ExternalAuthType,
+  ExternalIdentityKey,
+  ExternalIdentityRecord,
+  UserBanRecord,
+} from '../../storage/provisional.js';
+import type { OidcVerifier } from './oidc.js';
+
+/** The scope provisional tokens are granted, as the wire names it (api-facts §6). */
+export const PROVISIONAL_SCOPE = 'sdk.social_layer';
+
+/** A token endpoint body, as the OAuth core issues it. */
+export interface IssuedTokens {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token?: string;
+  scope: string;
+  id_token?: string;
+}
+
+/** What this module needs of the OAuth core (oauth/service.ts): issuing and revoking. */
+export interface TokenIssuer {
+  issueTokens(input: {
+    tx?: Repositories;
+    userId: string;
+    applicationId: string;
+    scopes: readonly string[];
+    refresh: boolean;
+  }): Promise<IssuedTokens>;
+  /** Deletes the authorization's tokens and enqueues APPLICATION_DEAUTHORIZED. */
+  revokeAuthorization(input: {
+    tx?: Repositories;
+    userId: string;
+    applicationId: string;
+  }): Promise<boolean>;
+  /** Revokes every live authorization of a user (a ban). */
+  revokeAllForUser(input: { tx?: Repositories; userId: string }): Promise<number>;
+}
+
+export interface ProvisionalDeps extends ServiceDeps {
+  oauth: TokenIssuer;
+  oidc: OidcVerifier;
+  /** The scopes `sdk.social_layer` expands to (oauth/scopes.ts `expandScopes`). */
+  expandScopes: (scopes: readonly string[]) => string[];
+  /**
+   * Runs in the transaction that deletes a provisional account after its merge or unmerge,
+   * before the user row goes: where data sent while provisional (messages) is deleted or
+   * detached, so it is not retrievable after the merge.
+   */
+  onProvisionalAccountDeleted?: (tx: Repositories, userId: string) => Promise<void>;
+}
+
+/** An external credential as the partner SDK routes and the merge grant carry it. */
+export interface ExternalCredential {
+  type: ExternalAuthType;
+  token: string;
+}
+
+/** Whether a ban is in force at `now` (a permanent ban always is). */
+export function banActive(ban: UserBanRecord | null, now: number): boolean {
+  return ban !== null && (ban.expiresAt === null || ban.expiresAt > now);
+}
+
+function secretMatches(secret: string, hash: string): boolean {
+  const given = Buffer.from(hashSecret(secret), 'hex');
+  const stored = Buffer.from(hash, 'hex');
+  return given.length === stored.length && timingSafeEqual(given, stored);
+}
+
+/**
+ * Provisional accounts (api-facts §6): accounts for players without a platform account, made for
+ * an application's external identity (an OpenID subject, or an id the game's bot vouches for),
+ * merged later into a full account, unmerged again, restricted by bans; and publisher-level
+ * child tokens.
+ */
+export function createProvisionalService(deps: ProvisionalDeps) {
+  const { storage, clock, ids, authenticator, oauth, oidc } = deps;
+  const grantedScopes = () => deps.expandScopes([PROVISIONAL_SCOPE]);
+
+  const loadApplication = async (repos: Repositories, applicationId: string) => {
+    const application = await repos.applications.findById(applicationId);
+    if (application === null) throw new ApiError('UNKNOWN_APPLICATION');
+    return application;
+  };
+
+  /**
+   * The application a client id and secret name. Public clients may omit the secret.
+   * @throws ApiError 10002 for an unknown client, 530007 for a wrong or missing secret.
+   */
+  const authenticateClient = async (clientId: string, clientSecret: string | undefined) => {
+    const application = /^\d{1,20}$/.test(clientId)
+      ? await storage.applications.findById(clientId)
+      : null;
+    if (application === null) throw new ApiError('UNKNOWN_APPLICATION');
+    if (clientSecret === undefined) {
+      if (!application.publicClient) throw new ApiError('INVALID_CLIENT_SECRET');
+    } else if (!secretMatches(clientSecret, application.clientSecretHash)) {
+      throw new ApiError('INVALID_CLIENT_SECRET');
+    }
+    return application;
+  };
+
+  /**
+   * Verifies an external credential for an application and names the identity it proves.
+   * Only OIDC (the application's provider) and DISCORD_BOT_ISSUED_ACCESS_TOKEN (our own
+   * provisional access tokens) can be verified here; the other providers need their servers.
+   */
+  const resolveIdentity = async (
+    repos: Repositories,
+    application: ApplicationRecord,
+    credential: ExternalCredential,
+  ): Promise<{ key: ExternalIdentityKey; preferredName: string | null }> => {
+    if (credential.type === 'OIDC') {
+      const provider = await repos.provisional.findOidcProvider(application.id);
+      if (provider === null) throw new ApiError('OIDC_CONFIGURATION_NOT_FOUND');
+      const verified = await oidc.verify(credential.token, provider);
+      return {
+        key: { applicationId: application.id, authType: 'OIDC', subject: verified.subject },
+        preferredName: verified.preferredUsername,
+      };
+    }
+    if (credential.type === 'DISCORD_BOT_ISSUED_ACCESS_TOKEN') {
+      const token = await repos.tokens.findByHash(hashSecret(credential.token));
+      const valid =
+        token?.kind === 'bearer' &&
+        token.applicationId === application.id &&
+        (token.expiresAt === null || token.expiresAt > clock.now());
+      const identity = valid
+        ? (await repos.provisional.listIdentitiesOfUser(token.userId)).find(
+            (i) => i.applicationId === application.id && i.provisional,
+          )
+        : undefined;
+      if (identity === undefined) throw new ApiError('INVALID_OAUTH2_ACCESS_TOKEN');
+      return { key: identity, preferredName: null };
+    }
+    // Steam, Epic, Unity, Apple and PlayStation tickets are verified by their providers'
+    // servers, which this platform is not configured to reach.
+    throw new ApiError('PROVISIONAL_ACCOUNTS_NOT_ENABLED');
+  };
+
+  /**
+   * Whether a merged identity is linked: its full account still authorizes the application. A
+   * revoke (POST /oauth2/token/revoke, the user removing the app) unlinks it.
+   */
+  const isLinked = async (tx: Repositories, identity: ExternalIdentityRecord) => {
+    if (identity.provisional) return false;
+    const authorization = await tx.oauth.findAuthorization(identity.userId, identity.applicationId);
+    return authorization !== null && authorization.revokedAt === null;
+  };
+
+  const createProvisionalUser = async (
+    tx: Repositories,
+    globalName: string | null,
+  ): Promise<UserRecord> => {
+    const id = ids();
+    return tx.users.create({
+      id,
+      username: `provisional_${id}`,
+      globalName,
+      createdAt: clock.now(),
+    });
+  };
+
+  const deleteProvisionalUser = async (tx: Repositories, userId: string) => {
+    await deps.onProvisionalAccountDeleted?.(tx, userId);
+    await tx.provisional.deleteUser(userId);
+  };
+
+  /** Finds or creates the provisional account of an identity and issues its tokens. */
+  const provisionalTokens = async (input: {
+    application: ApplicationRecord;
+    key: ExternalIdentityKey;
+    preferredName: string | null;
+    refresh: boolean;
+  }) => {
+    const { application, key, preferredName } = input;
+    const body = await storage.transaction(async (tx) => {
+      const identity = await tx.provisional.findIdentity(key);
+      if (identity !== null && (await isLinked(tx, identity))) {
+        throw new ApiError('USER_ACCOUNT_NOT_PROVISIONAL');
+      }
+      let userId: string;
+      if (identity !== null && !identity.provisional) {
+        // Unlinked by a revoke: a new provisional account takes the identity back.
+        userId = (await createProvisionalUser(tx, preferredName)).id;
+        await tx.provisional.putIdentity({
+          ...key,
+          userId,
+          provisional: true,
+          restrictedBy: null,
+          createdAt: clock.now(),
+        });
+      } else if (identity === null) {
+        userId = (await createProvisionalUser(tx, preferredName)).id;
+        const created = await tx.provisional.createIdentity({
+          ...key,
+          userId,
+          provisional: true,
+          restrictedBy: null,
+          createdAt: clock.now(),
+        });
+        if (!created) {
+          // A concurrent request made this identity's account first: use that one.
+          await tx.provisional.deleteUser(userId);
+          const winner = await tx.provisional.findIdentity(key);
+          if (winner === null) throw new ApiError('RESOURCE_LOCKED');
+          if (!winner.provisional) throw new ApiError('USER_ACCOUNT_NOT_PROVISIONAL');
+          userId = winner.userId;
+        }
+      } else {
+        userId = identity.userId;
+        if (preferredName !== null) await tx.users.update(userId, { globalName: preferredName });
+      }
+      return oauth.issueTokens({
+        tx,
+        userId,
+        applicationId: application.id,
+        scopes: grantedScopes(),
+        refresh: input.refresh,
+      });
+    });
+    return { ...body, scope: PROVISIONAL_SCOPE };
+  };
+
+  /**
+   * Moves a full account's identity of an application to a new provisional account (unmerge,
+   * or a ban when `restrictedBy` is set): the full account's authorization is revoked (tokens
+   * deleted, APPLICATION_DEAUTHORIZED enqueued) and the global name carried over.
+   */
+  const detachIdentity = async (
+    tx: Repositories,
+    identity: ExternalIdentityRecord,
+    restrictedBy: string | null,
+  ) => {
+    const full = await tx.users.findById(identity.userId);
+    await oauth.revokeAuthorization({
+      tx,
+      userId: identity.userId,
+      applicationId: identity.applicationId,
+    });
+    const provisional = await createProvisionalUser(tx, full?.globalName ?? null);
+    await tx.provisional.putIdentity({
+      applicationId: identity.applicationId,
+      authType: identity.authType,
+      subject: identity.subject,
+      userId: provisional.id,
+      provisional: true,
+      restrictedBy,
+      createdAt: clock.now(),
+    });
+    return provisional;
+  };
+
+  /** The unmerge endpoints: the full account of an identity goes back to a provisional one. */
+  const unmerge = async (
+    application: ApplicationRecord,
+    key: ExternalIdentityKey | ExternalCredential,
+  ) => {
+    const resolved =
+      'subject' in key ? key : (await resolveIdentity(storage, application, key)).key;
+    const revokedUser = await storage.transaction(async (tx) => {
+      if ((await tx.provisional.lockIdentity(resolved)) === 'busy') {
+        throw new ApiError('RESOURCE_LOCKED');
+      }
+      const identity = await tx.provisional.findIdentity(resolved);
+      if (identity === null) throw new ApiError('UNKNOWN_USER');
+      if (identity.provisional) throw new ApiError('INVALID_USER_TYPE');
+      await detachIdentity(tx, identity, null);
+      return identity.userId;
+    });
+    authenticator.forgetUser(revokedUser);
+  };
+
+  return {
+    authenticateClient,
+
+    /**
+     * Saves an application's OpenID provider. `ownerId` is the caller who must own the
+     * application (null: the operator). Checked under the current rules (issuer hostname,
+     * discovery document and JWKS fetched without redirects) unless `legacy`: an operator
+     * importing a configuration from before them, which keeps working unchecked.
+     */
+    async saveOidcProvider(input: {
+      applicationId: string;
+      ownerId: string | null;
+      issuer: string;
+      clientId: string;
+      legacy: boolean;
+    }) {
+      const application = /^\d{1,20}$/.test(input.applicationId)
+        ? await storage.applications.findById(input.applicationId)
+        : null;
+      if (application === null) throw new ApiError('UNKNOWN_APPLICATION');
+      if (input.ownerId !== null && application.ownerId !== input.ownerId) {
+        throw new ApiError('UNKNOWN_APPLICATION');
+      }
+      if (!input.legacy) await oidc.checkProvider(input.issuer);
+      const provider = {
+        applicationId: application.id,
+        issuer: input.issuer,
+        clientId: input.clientId,
+        validation: input.legacy ? ('legacy' as const) : ('strict' as const),
+        updatedAt: clock.now(),
+      };
+      await storage.transaction((tx) => tx.provisional.putOidcProvider(provider));
+      return provider;
+    },
+
+    async oidcProvider(input: { applicationId: string; ownerId: string }) {
+      const application = /^\d{1,20}$/.test(input.applicationId)
+        ? await storage.applications.findById(input.applicationId)
+        : null;
+      if (application?.ownerId !== input.ownerId) throw new ApiError('UNKNOWN_APPLICATION');
+      const provider = await storage.provisional.findOidcProvider(application.id);
+      if (provider === null) throw new ApiError('OIDC_CONFIGURATION_NOT_FOUND');
+      return provider;
+    },
+
+    /** POST /partner-sdk/token/bot: the provisional account of an id the app's bot vouches for. */
+    async botToken(
+      botUserId: string,
+      input: { externalUserId: string; preferredGlobalName: string | null },
+    ) {
+      const application = await storage.applications.findByBotUserId(botUserId);
+      if (application === null) throw new ApiError('UNKNOWN_APPLICATION');
+      return provisionalTokens({
+        application,
+        key: {
+          applicationId: application.id,
+          authType: 'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
+          subject: input.externalUserId,
+        },
+        preferredName: input.preferredGlobalName,
+        refresh: false,
+      });
+    },
+
+    /** POST /partner-sdk/token: External Credentials Exchange (and the public-client form). */
+    async exchange(input: {
+      clientId: string;
+      clientSecret: string | undefined;
+      credential: ExternalCredential;
+    }) {
+      const application = await authenticateClient(input.clientId, input.clientSecret);
+      const { key, preferredName } = await resolveIdentity(storage, application, input.credential);
+      // OIDC accounts get a refresh token (its grant is deprecated: re-exchange a fresh ID token).
+      return provisionalTokens({
+        application,
+        key,
+        preferredName,
+        refresh: key.authType === 'OIDC',
+      });
+    },
+
+    /**
+     * The merge extension of the token endpoint's authorization_code and device_code grants:
+     * the provisional account of the external identity is merged into `userId`, the full account
+     * the grant is for, inside the grant's transaction. The provisional account is deleted.
+     * @throws ApiError 530016 when `userId` is provisional, 530014 when the identity's account is
+     *   not provisional, 530017 while a ban restricts it, 530023 when `userId` holds another
+     *   identity of the application, 423 while another merge holds it, 50025 or a 5300xx code for
+     *   a bad external credential.
+     */
+    async mergeProvisional(
+      tx: Repositories,
+      input: { applicationId: string; userId: string; credential: ExternalCredential },
+    ): Promise<{ provisionalUserId: string | null }> {
+      const application = await loadApplication(tx, input.applicationId);
+      if (await tx.provisional.isProvisional(input.userId)) {
+        throw new ApiError('INVALID_MERGE_DESTINATION');
+      }
+      const { key } = await resolveIdentity(tx, application, input.credential);
+      const lock = await tx.provisional.lockIdentity(key);
+      if (lock === 'busy') throw new ApiError('RESOURCE_LOCKED');
+      const identity = await tx.provisional.findIdentity(key);
+      if (identity !== null && !identity.provisional) {
+        if (identity.userId === input.userId) return { provisionalUserId: null };
+        if (await isLinked(tx, identity)) throw new ApiError('INVALID_MERGE_SOURCE');
+      }
+      const now = clock.now();
+      const source = identity?.provisional === true ? identity : null;
+      const bannedIds = [input.userId, source?.userId, identity?.restrictedBy];
+      for (const userId of bannedIds) {
+        if (userId != null && banActive(await tx.provisional.findBan(userId), now)) {
+          throw new ApiError('MERGE_SOURCE_USER_BANNED');
+        }
+      }
+      const held = await tx.provisional.listIdentitiesOfUser(input.userId);
+      if (held.some((i) => i.applicationId === application.id)) {
+        throw new ApiError('TOO_MANY_APPLICATION_IDENTITIES');
+      }
+      await tx.provisional.putIdentity({
+        ...key,
+        userId: input.userId,
+        provisional: false,
+        restrictedBy: null,
+        createdAt: now,
+      });
+      if (source === null) return { provisionalUserId: null };
+      await deleteProvisionalUser(tx, source.userId);
+      authenticator.forgetUser(source.userId);
+      return { provisionalUserId: source.userId };
+    },
+
+    /**
+     * Whether a user's tokens for an application are those of an OIDC provisional account: its
+     * refresh_token grant answers with a Deprecation header.
+     */
+    async isOidcProvisional(
+      repos: Repositories,
+      input: { userId: string; applicationId: string },
+    ): Promise<boolean> {
+      const identities = await repos.provisional.listIdentitiesOfUser(input.userId);
+      return identities.some(
+        (i) => i.applicationId === input.applicationId && i.provisional && i.authType === 'OIDC',
+      );
+    },
+
+    unmerge,
+
+    async unmergeBot(botUserId: string, externalUserId: string) {
+      const application = await storage.applications.findByBotUserId(botUserId);
+      if (application === null) throw new ApiError('UNKNOWN_APPLICATION');
+      await unmerge(application, {
+        applicationId: application.id,
+        authType: 'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
+        subject: externalUserId,
+      });
+    },
+
+    /**
+     * An operator's ban: every token of the account is deleted, and each application identity it
+     * holds moves to a new cross-platform-restricted provisional account (APPLICATION_DEAUTHORIZED
+     * for each). `durationSeconds` null is permanent.
+     */
+    async ban(userId: string, input: { reason: string | null; durationSeconds: number | null }) {
+      const now = clock.now();
+      const result = await storage.transaction(async (tx) => {
+        const user = await tx.users.findById(userId);
+        if (user === null || user.bot) throw new ApiError('UNKNOWN_USER');
+        const ban = {
+          userId,
+          reason: input.reason,
+          expiresAt: input.durationSeconds === null ? null : now + input.durationSeconds * 1000,
+          createdAt: now,
+        };
+        await tx.provisional.putBan(ban);
+        const moved: { applicationId: string; provisionalUserId: string }[] = [];
+        for (const identity of await tx.provisional.listIdentitiesOfUser(userId)) {
+          if (identity.provisional) continue;
+          const provisional = await detachIdentity(tx, identity, userId);
+          moved.push({ applicationId: identity.applicationId, provisionalUserId: provisional.id });
+        }
+        // Every other app's authorization too (refresh tokens included), then the sessions.
+        await oauth.revokeAllForUser({ tx, userId });
+        await tx.tokens.deleteFor({ userId, kind: 'session' });
+        await tx.tokens.deleteFor({ userId, kind: 'bearer' });
+        return { ban, moved };
+      });
+      authenticator.forgetUser(userId);
+      return result;
+    },
+
+    /** Lifts a ban; restricted provisional accounts made by it may merge again. */
+    async unban(userId: string): Promise<boolean> {
+      return storage.transaction((tx) => tx.provisional.deleteBan(userId));
+    },
+
+    /** Operator approval of a publisher link (parent → child). */
+    async linkChild(parentId: string, childId: string) {
+      if (parentId === childId) {
+        throw invalidField(
+          ['child_id'],
+          'BASE_TYPE_BAD_VALUE',
+          'A child must differ from its parent',
+        );
+      }
+      return storage.transaction(async (tx) => {
+        await loadApplication(tx, parentId);
+        await loadApplication(tx, childId);
+        const link = { parentId, childId, approvedAt: clock.now() };
+        await tx.provisional.putLink(link);
+        return link;
+      });
+    },
+
+    async unlinkChild(parentId: string, childId: string): Promise<boolean> {
+      return storage.transaction((tx) => tx.provisional.deleteLink(parentId, childId));
+    },
+
+    /**
+     * POST /partner-sdk/child-token: a parent application's access token for a child one of an
+     * approved link; no refresh token, and it expires when the parent token does.
+     */
+    async childToken(input: {
+      parentAccessToken: string;
+      childApplicationId: string;
+      parentClientSecret: string | undefined;
+    }) {
+      const now = clock.now();
+      const parent = await storage.tokens.findByHash(hashSecret(input.parentAccessToken));
+      if (
+        parent?.kind !== 'bearer' ||
+        parent.applicationId === null ||
+        parent.expiresAt === null ||
+        parent.expiresAt <= now
+      ) {
+        throw new ApiError('INVALID_OAUTH2_ACCESS_TOKEN');
+      }
+      await authenticateClient(parent.applicationId, input.parentClientSecret);
+      const link = /^\d{1,20}$/.test(input.childApplicationId)
+        ? await storage.provisional.findLink(parent.applicationId, input.childApplicationId)
+        : null;
+      if (link === null) throw new ApiError('UNKNOWN_APPLICATION');
+      const expiresAt = parent.expiresAt;
+      const body = await storage.transaction(async (tx) => {
+        const issued = await oauth.issueTokens({
+          tx,
+          userId: parent.userId,
+          applicationId: link.childId,
+          scopes: parent.scopes,
+          refresh: false,
+        });
+        await tx.provisional.limitTokenExpiry(hashSecret(issued.access_token), expiresAt);
+        return issued;
+      });
+      return {
+        access_token: body.access_token,
+        token_type: body.token_type,
+        expires_in: Math.max(0, Math.floor((expiresAt - now) / 1000)),
+        scope: body.scope,
+      };
+    },
+  };
+}
+
+export type ProvisionalService = ReturnType<typeof createProvisionalService>;

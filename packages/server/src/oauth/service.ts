@@ -1,0 +1,295 @@
+import { randomBytes } from 'node:crypto';
+import { hashSecret } from '../domain/credentials.js';
+import { enqueueWebhookEvent, webhookEventData } from '../delivery/webhookEvents.js';
+import type { ServiceDeps } from '../resources/deps.js';
+import type { GuildRecord, IntegrationType, Repositories, UserRecord } from '../storage/index.js';
+import type { IdTokenKeys } from './keys.js';
+
+/** Access tokens (and ID tokens) live 7 days (api-facts §5). */
+export const ACCESS_TOKEN_SECONDS = 604_800;
+
+export interface IssueTokensInput {
+  /** The caller's transaction; without it the tokens are issued in a transaction of their own. */
+  tx?: Repositories;
+  userId: string;
+  applicationId: string;
+  /** Already validated and expanded (scopes.ts `expandScopes`). */
+  scopes: readonly string[];
+  /** Whether a refresh token is issued (not for client_credentials or child tokens). */
+  refresh: boolean;
+  /** Kept on the authorization; 1 (user install) unless given or already recorded. */
+  integrationType?: IntegrationType;
+  /** OpenID Connect: echoed in the ID token. */
+  nonce?: string | null;
+  /** When the user authenticated (epoch ms); now when not given. */
+  authTime?: number;
+  /** The authorization code the tokens are issued for (a reused code revokes them). */
+  codeHash?: string;
+}
+
+/** The token endpoint's success body (RFC 6749 §5.1). */
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token?: string;
+  scope: string;
+  id_token?: string;
+}
+
+export interface OAuthCoreDeps extends ServiceDeps {
+  keys: IdTokenKeys;
+  /** The public base URL: the ID token issuer. */
+  issuer: () => string;
+}
+
+const newOpaqueToken = () => randomBytes(32).toString('base64url');
+
+/** The OpenID claims the granted scopes allow (ID tokens and /oauth2/userinfo). */
+export interface ProfileClaims {
+  sub: string;
+  preferred_username?: string;
+  name?: string;
+  picture?: string;
+  locale?: string;
+  email?: string | null;
+  email_verified?: boolean;
+}
+
+export function profileClaims(
+  user: UserRecord,
+  scopes: readonly string[],
+  issuer: string,
+): ProfileClaims {
+  const claims: ProfileClaims = { sub: user.id };
+  if (scopes.includes('identify')) {
+    claims.preferred_username = user.username;
+    claims.name = user.globalName ?? user.username;
+    if (user.avatar !== null) claims.picture = `${issuer}/avatars/${user.id}/${user.avatar}.png`;
+    claims.locale = user.locale;
+  }
+  if (scopes.includes('email')) {
+    claims.email = user.email;
+    claims.email_verified = user.verified;
+  }
+  return claims;
+}
+
+/**
+ * The core of OAuth2: authorizations (one per user and application) and the tokens issued on
+ * them. Other parts (partner SDK tokens, bans) issue and revoke through these functions.
+ */
+export function createOAuthCore(deps: OAuthCoreDeps) {
+  const { storage, clock, ids, authenticator, keys, issuer } = deps;
+  const inTx = <T>(tx: Repositories | undefined, fn: (tx: Repositories) => Promise<T>) =>
+    tx === undefined ? storage.transaction(fn) : fn(tx);
+
+  const idToken = async (input: {
+    user: UserRecord;
+    applicationId: string;
+    scopes: readonly string[];
+    nonce?: string | null | undefined;
+    authTime: number;
+  }) => {
+    const now = Math.floor(clock.now() / 1000);
+    return keys.sign({
+      ...profileClaims(input.user, input.scopes, issuer()),
+      iss: issuer(),
+      aud: input.applicationId,
+      iat: now,
+      exp: now + ACCESS_TOKEN_SECONDS,
+      auth_time: Math.floor(input.authTime / 1000),
+      ...(input.nonce == null ? {} : { nonce: input.nonce }),
+    });
+  };
+
+  const issue = async (tx: Repositories, input: IssueTokensInput) => {
+    const now = clock.now();
+    const user = await tx.users.findById(input.userId);
+    if (user === null) throw new Error(`user ${input.userId} vanished while issuing tokens`);
+    const existing = await tx.oauth.findAuthorization(input.userId, input.applicationId);
+    const kept = existing !== null && existing.revokedAt === null ? existing.scopes : [];
+    const authorization = await tx.oauth.upsertAuthorization({
+      id: existing?.id ?? ids(),
+      userId: input.userId,
+      applicationId: input.applicationId,
+      scopes: [...new Set([...kept, ...input.scopes])].sort(),
+      integrationType: input.integrationType ?? existing?.integrationType ?? 1,
+      createdAt: existing?.createdAt ?? now,
+      updatedAt: now,
+    });
+    const scopes = [...input.scopes];
+    const accessToken = newOpaqueToken();
+    const accessHash = hashSecret(accessToken);
+    const expiresAt = now + ACCESS_TOKEN_SECONDS * 1000;
+    await tx.tokens.create({
+      hash: accessHash,
+      kind: 'bearer',
+      userId: input.userId,
+      applicationId: input.applicationId,
+      scopes,
+      createdAt: now,
+      expiresAt,
+    });
+    const link = { authorizationId: authorization.id, scopes, createdAt: now };
+    const codeHash = input.codeHash ?? null;
+    await tx.oauth.createToken({ ...link, hash: accessHash, kind: 'access', expiresAt, codeHash });
+    const body: TokenResponse = {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_SECONDS,
+      scope: scopes.join(' '),
+    };
+    if (input.refresh) {
+      const refreshToken = newOpaqueToken();
+      await tx.oauth.createToken({
+        ...link,
+        hash: hashSecret(refreshToken),
+        kind: 'refresh',
+        expiresAt: null,
+        codeHash,
+      });
+      body.refresh_token = refreshToken;
+    }
+    if (scopes.includes('openid')) {
+      body.id_token = await idToken({
+        user,
+        applicationId: input.applicationId,
+        scopes,
+        nonce: input.nonce,
+        authTime: input.authTime ?? now,
+      });
+    }
+    return { body, authorizationId: authorization.id };
+  };
+
+  const revoke = async (
+    tx: Repositories,
+    input: { userId: string; applicationId: string },
+  ): Promise<{ revoked: boolean; hashes: string[] }> => {
+    const authorization = await tx.oauth.findAuthorization(input.userId, input.applicationId);
+    if (authorization === null) return { revoked: false, hashes: [] };
+    const hashes = await tx.oauth.deleteTokensOf(authorization.id);
+    if (authorization.revokedAt !== null) return { revoked: false, hashes };
+    await tx.oauth.markRevoked(authorization.id, clock.now());
+    const user = await tx.users.findById(input.userId);
+    if (user !== null) {
+      await enqueueWebhookEvent(
+        tx,
+        { ids, clock },
+        {
+          type: 'APPLICATION_DEAUTHORIZED',
+          applicationId: input.applicationId,
+          data: await webhookEventData.APPLICATION_DEAUTHORIZED(tx, { user }),
+        },
+      );
+    }
+    return { revoked: true, hashes };
+  };
+
+  const forget = (hashes: readonly string[]) => {
+    for (const hash of hashes) authenticator.forgetToken(hash);
+  };
+
+  /**
+   * Records a user's grant (consent page, device approval): the (user, app) authorization gains
+   * the scopes, and a new or widened grant enqueues APPLICATION_AUTHORIZED in the same transaction.
+   */
+  const recordAuthorization = async (
+    tx: Repositories,
+    input: {
+      user: UserRecord;
+      applicationId: string;
+      scopes: readonly string[];
+      integrationType: IntegrationType;
+      guild?: GuildRecord | null;
+    },
+  ) => {
+    const now = clock.now();
+    const existing = await tx.oauth.findAuthorization(input.user.id, input.applicationId);
+    const live = existing !== null && existing.revokedAt === null ? existing.scopes : [];
+    const scopes = [...new Set([...live, ...input.scopes])].sort();
+    await tx.oauth.upsertAuthorization({
+      id: existing?.id ?? ids(),
+      userId: input.user.id,
+      applicationId: input.applicationId,
+      scopes,
+      integrationType: input.integrationType,
+      createdAt: existing?.createdAt ?? now,
+      updatedAt: now,
+    });
+    if (scopes.length === live.length) return;
+    await enqueueWebhookEvent(
+      tx,
+      { ids, clock },
+      {
+        applicationId: input.applicationId,
+        type: 'APPLICATION_AUTHORIZED',
+        data: await webhookEventData.APPLICATION_AUTHORIZED(tx, {
+          user: input.user,
+          scopes: input.scopes,
+          integrationType: input.integrationType,
+          ...(input.guild == null ? {} : { guild: input.guild }),
+        }),
+      },
+    );
+  };
+
+  return {
+    idToken,
+    recordAuthorization,
+
+    /** Issues an access token (and a refresh token, and an ID token for `openid`). */
+    async issueTokens(input: IssueTokensInput): Promise<TokenResponse> {
+      return (await inTx(input.tx, (tx) => issue(tx, input))).body;
+    },
+
+    /** As issueTokens, with the id of the authorization the tokens belong to. */
+    issueTokensWithAuthorization: (input: IssueTokensInput) =>
+      inTx(input.tx, (tx) => issue(tx, input)),
+
+    /**
+     * Ends a user's authorization of an application: every access and refresh token is deleted
+     * (a later refresh gets invalid_grant) and APPLICATION_DEAUTHORIZED is enqueued in the same
+     * transaction. Returns false when there was no live authorization.
+     */
+    async revokeAuthorization(input: {
+      tx?: Repositories;
+      userId: string;
+      applicationId: string;
+    }): Promise<boolean> {
+      const result = await inTx(input.tx, (tx) => revoke(tx, input));
+      forget(result.hashes);
+      return result.revoked;
+    },
+
+    /** Revokes every authorization of a user (a ban); returns how many were live. */
+    async revokeAllForUser(input: { tx?: Repositories; userId: string }): Promise<number> {
+      const results = await inTx(input.tx, async (tx) => {
+        const all = await tx.oauth.listAuthorizationsForUser(input.userId);
+        const out = [];
+        for (const a of all)
+          out.push(await revoke(tx, { ...input, applicationId: a.applicationId }));
+        return out;
+      });
+      forget(results.flatMap((r) => r.hashes));
+      return results.filter((r) => r.revoked).length;
+    },
+
+    /** Revokes what was issued for an authorization code that is being reused (RFC 6749 §4.1.2). */
+    async revokeIssuedForCode(codeHash: string): Promise<void> {
+      const hashes = await storage.transaction(async (tx) => {
+        const out: string[] = [];
+        for (const authorizationId of await tx.oauth.authorizationsOfCode(codeHash)) {
+          const authorization = await tx.oauth.findAuthorizationById(authorizationId);
+          if (authorization === null) continue;
+          out.push(...(await revoke(tx, authorization)).hashes);
+        }
+        return out;
+      });
+      forget(hashes);
+    },
+  };
+}
+
+export type OAuthCore = ReturnType<typeof createOAuthCore>;
