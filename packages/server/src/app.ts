@@ -47,6 +47,11 @@ import { registerGuildRoutes } from './resources/guilds/routes.js';
 import { createGuildService } from './resources/guilds/service.js';
 import { createPruneService } from './resources/members/prune.js';
 import { registerMemberRoutes } from './resources/members/routes.js';
+import { registerAttachmentCdnRoutes, registerMessageRoutes } from './resources/messages/routes.js';
+import { createMessageService } from './resources/messages/service.js';
+import { createSearchIndexer, type SearchIndexer } from './resources/search/indexer.js';
+import { registerMessageSearchRoutes } from './resources/search/routes.js';
+import { createMessageSearchService } from './resources/search/service.js';
 import { createMemberService } from './resources/members/service.js';
 import { registerRoleRoutes } from './resources/roles/routes.js';
 import { createRoleService } from './resources/roles/service.js';
@@ -104,7 +109,15 @@ export interface App {
   close(): Promise<void>;
 }
 
-function createServices(deps: ServiceDeps) {
+/** What services need beyond ServiceDeps. */
+interface ServiceOptions {
+  /** The public base URL (no /api), known once listening. */
+  baseUrl: () => string;
+  /** Builds guild search indexes in the background. */
+  searchIndexer: SearchIndexer;
+}
+
+function createServices(deps: ServiceDeps, options: ServiceOptions) {
   return {
     users: createUserService(deps),
     auth: createAuthService(deps),
@@ -124,6 +137,11 @@ function createServices(deps: ServiceDeps) {
     emojis: createEmojiService(deps),
     stickers: createStickerService(deps),
     scheduledEvents: createScheduledEventService(deps),
+    messages: createMessageService(deps, options),
+    messageSearch: createMessageSearchService(deps, {
+      baseUrl: options.baseUrl,
+      indexer: options.searchIndexer,
+    }),
   };
 }
 
@@ -196,7 +214,20 @@ export async function createApp(options: AppOptions): Promise<App> {
       logger.error({ err, type: event.type, guildId: event.guildId }, 'dispatch not published');
     },
   });
-  const services = createServices({ storage, clock, ids, blobs, authenticator, events });
+  // Until listen() learns the real port, the configured one stands in (for app.inject()).
+  let base = publicBaseUrl(config, config.port);
+  const baseUrl = () => base;
+  const searchIndexer = createSearchIndexer({
+    storage,
+    clock,
+    onError: (err, guildId) => {
+      logger.error({ err, guildId }, 'search index backfill failed');
+    },
+  });
+  const services = createServices(
+    { storage, clock, ids, blobs, authenticator, events },
+    { baseUrl, searchIndexer },
+  );
   const sessionStartLimit = createSessionStartLimit({
     ...DEFAULT_SESSION_START_LIMIT,
     store: rateLimitStore,
@@ -213,15 +244,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   instrument(http, metrics);
 
-  // Until listen() learns the real port, the configured one stands in (for app.inject()).
-  let base = publicBaseUrl(config, config.port);
-  const baseUrl = () => base;
   const gatewayUrl = () => `${baseUrl().replace(/^http/, 'ws')}/gateway`;
 
   registerSystemRoutes(http, { storage, blobs, metrics });
   registerEmojiCdnRoutes(http, { storage, blobs });
   registerStickerCdnRoutes(http, { storage, blobs });
   registerScheduledEventCdnRoutes(http, { storage, blobs });
+  registerAttachmentCdnRoutes(http, { storage, blobs });
   await http.register(
     (api, _opts, done) => {
       registerUserRoutes(api, services.users);
@@ -237,6 +266,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       registerEmojiRoutes(api, services.emojis);
       registerStickerRoutes(api, services.stickers);
       registerScheduledEventRoutes(api, services.scheduledEvents);
+      registerMessageSearchRoutes(api, services.messageSearch);
+      registerMessageRoutes(api, services.messages, {
+        maxAttachmentBytes: config.maxAttachmentBytes,
+        maxPayloadBytes: config.maxBodyBytes,
+      });
       done();
     },
     { prefix: API_PREFIX },
@@ -261,6 +295,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     gatewayUrl,
     async close() {
       await http.close();
+      await searchIndexer.close();
       await bus.close();
       await storage.close();
     },

@@ -3,6 +3,12 @@
  * camelCase domain records below; each driver keeps its SQL and client types private.
  */
 
+import type { MessageRepository, ReactionRepository } from './messageTypes.js';
+import type { MessageSearchRepository } from './searchTypes.js';
+
+export type * from './messageTypes.js';
+export type * from './searchTypes.js';
+
 /** A user, human or bot. */
 export interface UserRecord {
   id: string;
@@ -303,6 +309,8 @@ export interface UserRepository {
   findById(id: string): Promise<UserRecord | null>;
   findByEmail(email: string): Promise<UserRecord | null>;
   findByUsername(username: string): Promise<UserRecord | null>;
+  /** Users by id in one query; unknown ids are absent. */
+  findByIds(ids: readonly string[]): Promise<UserRecord[]>;
   /** Applies the patch and returns the new record, or null when the user does not exist. */
   update(id: string, patch: UserPatch): Promise<UserRecord | null>;
 }
@@ -564,6 +572,9 @@ export interface Repositories {
   readonly emojis: EmojiRepository;
   readonly stickers: StickerRepository;
   readonly scheduledEvents: ScheduledEventRepository;
+  readonly messages: MessageRepository;
+  readonly reactions: ReactionRepository;
+  readonly messageSearch: MessageSearchRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';

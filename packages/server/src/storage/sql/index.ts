@@ -8,6 +8,8 @@ import { createChannelRepository } from './channels.js';
 import { createEmojiRepository } from './emojis.js';
 import { createGuildRepository } from './guilds.js';
 import { createMemberRepository } from './members.js';
+import { createMessageRepository, createReactionRepository } from './messages.js';
+import { createMessageSearchRepository } from './messageSearch.js';
 import { createOverwriteRepository } from './overwrites.js';
 import { createRoleRepository } from './roles.js';
 import { createScheduledEventRepository } from './scheduledEvents.js';
@@ -40,6 +42,9 @@ export function createRepositories(
     emojis: createEmojiRepository(db),
     stickers: createStickerRepository(db),
     scheduledEvents: createScheduledEventRepository(db),
+    messages: createMessageRepository(db),
+    reactions: createReactionRepository(db),
+    messageSearch: createMessageSearchRepository(db, context),
   };
 }
 
