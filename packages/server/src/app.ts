@@ -49,9 +49,6 @@ import { createPruneService } from './resources/members/prune.js';
 import { registerMemberRoutes } from './resources/members/routes.js';
 import { registerAttachmentCdnRoutes, registerMessageRoutes } from './resources/messages/routes.js';
 import { createMessageService } from './resources/messages/service.js';
-import { createSearchIndexer, type SearchIndexer } from './resources/search/indexer.js';
-import { registerMessageSearchRoutes } from './resources/search/routes.js';
-import { createMessageSearchService } from './resources/search/service.js';
 import { createMemberService } from './resources/members/service.js';
 import { registerRoleRoutes } from './resources/roles/routes.js';
 import { createRoleService } from './resources/roles/service.js';
@@ -113,8 +110,6 @@ export interface App {
 interface ServiceOptions {
   /** The public base URL (no /api), known once listening. */
   baseUrl: () => string;
-  /** Builds guild search indexes in the background. */
-  searchIndexer: SearchIndexer;
 }
 
 function createServices(deps: ServiceDeps, options: ServiceOptions) {
@@ -138,10 +133,6 @@ function createServices(deps: ServiceDeps, options: ServiceOptions) {
     stickers: createStickerService(deps),
     scheduledEvents: createScheduledEventService(deps),
     messages: createMessageService(deps, options),
-    messageSearch: createMessageSearchService(deps, {
-      baseUrl: options.baseUrl,
-      indexer: options.searchIndexer,
-    }),
   };
 }
 
@@ -217,16 +208,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Until listen() learns the real port, the configured one stands in (for app.inject()).
   let base = publicBaseUrl(config, config.port);
   const baseUrl = () => base;
-  const searchIndexer = createSearchIndexer({
-    storage,
-    clock,
-    onError: (err, guildId) => {
-      logger.error({ err, guildId }, 'search index backfill failed');
-    },
-  });
   const services = createServices(
     { storage, clock, ids, blobs, authenticator, events },
-    { baseUrl, searchIndexer },
+    { baseUrl },
   );
   const sessionStartLimit = createSessionStartLimit({
     ...DEFAULT_SESSION_START_LIMIT,
@@ -266,7 +250,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       registerEmojiRoutes(api, services.emojis);
       registerStickerRoutes(api, services.stickers);
       registerScheduledEventRoutes(api, services.scheduledEvents);
-      registerMessageSearchRoutes(api, services.messageSearch);
       registerMessageRoutes(api, services.messages, {
         maxAttachmentBytes: config.maxAttachmentBytes,
         maxPayloadBytes: config.maxBodyBytes,
@@ -295,7 +278,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     gatewayUrl,
     async close() {
       await http.close();
-      await searchIndexer.close();
       await bus.close();
       await storage.close();
     },

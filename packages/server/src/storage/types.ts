@@ -4,10 +4,8 @@
  */
 
 import type { MessageRepository, ReactionRepository } from './messageTypes.js';
-import type { MessageSearchRepository } from './searchTypes.js';
 
 export type * from './messageTypes.js';
-export type * from './searchTypes.js';
 
 /** A user, human or bot. */
 export interface UserRecord {
@@ -574,7 +572,6 @@ export interface Repositories {
   readonly scheduledEvents: ScheduledEventRepository;
   readonly messages: MessageRepository;
   readonly reactions: ReactionRepository;
-  readonly messageSearch: MessageSearchRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
