@@ -49,6 +49,8 @@ import { createPruneService } from './resources/members/prune.js';
 import { registerMemberRoutes } from './resources/members/routes.js';
 import { registerAttachmentCdnRoutes, registerMessageRoutes } from './resources/messages/routes.js';
 import { createMessageService } from './resources/messages/service.js';
+import { createPinService } from './resources/messages/pins.js';
+import { createReactionService } from './resources/messages/reactions.js';
 import { createMemberService } from './resources/members/service.js';
 import { registerRoleRoutes } from './resources/roles/routes.js';
 import { createRoleService } from './resources/roles/service.js';
@@ -133,6 +135,8 @@ function createServices(deps: ServiceDeps, options: ServiceOptions) {
     stickers: createStickerService(deps),
     scheduledEvents: createScheduledEventService(deps),
     messages: createMessageService(deps, options),
+    reactions: createReactionService(deps),
+    pins: createPinService(deps, options),
   };
 }
 
@@ -250,7 +254,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       registerEmojiRoutes(api, services.emojis);
       registerStickerRoutes(api, services.stickers);
       registerScheduledEventRoutes(api, services.scheduledEvents);
-      registerMessageRoutes(api, services.messages, {
+      registerMessageRoutes(api, services, {
         maxAttachmentBytes: config.maxAttachmentBytes,
         maxPayloadBytes: config.maxBodyBytes,
       });

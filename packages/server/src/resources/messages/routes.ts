@@ -20,10 +20,16 @@ import {
   CreateMessageBody,
   EditMessageBody,
   ListMessagesQuery,
+  ListPinsQuery,
+  ListReactionsQuery,
   MAX_ATTACHMENTS,
   MessageParams,
+  ReactionParams,
+  ReactionUserParams,
 } from './schemas.js';
 import type { MessageService } from './service.js';
+import type { PinService } from './pins.js';
+import type { ReactionService } from './reactions.js';
 
 export interface MessageRouteOptions {
   /** The largest attachment, in bytes (GUILDHALL_MAX_ATTACHMENT_BYTES). */
@@ -50,9 +56,10 @@ async function readBody(
 /** /channels/{id}/messages and /channels/{id}/typing. */
 export function registerMessageRoutes(
   app: FastifyInstance,
-  messages: MessageService,
+  services: { messages: MessageService; reactions: ReactionService; pins: PinService },
   options: MessageRouteOptions,
 ): void {
+  const { messages } = services;
   app.get('/channels/:channel_id/messages', AUTH, (request) =>
     messages.list(
       principalOf(request),
@@ -110,6 +117,9 @@ export function registerMessageRoutes(
     return reply.status(204).send();
   });
 
+  registerReactionRoutes(app, services.reactions);
+  registerPinRoutes(app, services.pins);
+
   app.post('/channels/:channel_id/typing', AUTH, async (request) => {
     await messages.typing(
       principalOf(request),
@@ -117,6 +127,86 @@ export function registerMessageRoutes(
     );
     return {};
   });
+}
+
+/** Reactions on a message. */
+function registerReactionRoutes(app: FastifyInstance, reactions: ReactionService): void {
+  const base = '/channels/:channel_id/messages/:message_id/reactions';
+  const target = (request: FastifyRequest) => {
+    const params = parseInput(ReactionParams, request.params);
+    return { channelId: params.channel_id, messageId: params.message_id, emoji: params.emoji };
+  };
+
+  app.put(`${base}/:emoji/@me`, AUTH, async (request, reply) => {
+    await reactions.add(principalOf(request), target(request));
+    return reply.status(204).send();
+  });
+  app.delete(`${base}/:emoji/@me`, AUTH, async (request, reply) => {
+    await reactions.removeOwn(principalOf(request), target(request));
+    return reply.status(204).send();
+  });
+  app.delete(`${base}/:emoji/:user_id`, AUTH, async (request, reply) => {
+    const { user_id } = parseInput(ReactionUserParams, request.params);
+    await reactions.removeUser(principalOf(request), { ...target(request), userId: user_id });
+    return reply.status(204).send();
+  });
+  app.delete(`${base}/:emoji`, AUTH, async (request, reply) => {
+    await reactions.removeAll(principalOf(request), target(request));
+    return reply.status(204).send();
+  });
+  app.delete(base, AUTH, async (request, reply) => {
+    const params = parseInput(MessageParams, request.params);
+    await reactions.removeAll(principalOf(request), {
+      channelId: params.channel_id,
+      messageId: params.message_id,
+    });
+    return reply.status(204).send();
+  });
+  app.get(`${base}/:emoji`, AUTH, (request) => {
+    const query = parseInput(ListReactionsQuery, request.query);
+    return reactions.listUsers(principalOf(request), target(request), {
+      limit: query.limit,
+      type: query.type,
+      ...(query.after === undefined ? {} : { after: query.after }),
+    });
+  });
+}
+
+/** Pins, paginated and deprecated, one service. */
+function registerPinRoutes(app: FastifyInstance, pins: PinService): void {
+  app.get('/channels/:channel_id/messages/pins', AUTH, (request) => {
+    const query = parseInput(ListPinsQuery, request.query);
+    return pins.list(principalOf(request), parseInput(ChannelParams, request.params).channel_id, {
+      limit: query.limit,
+      ...(query.before === undefined ? {} : { before: query.before }),
+    });
+  });
+  app.get('/channels/:channel_id/pins', AUTH, (request) =>
+    pins.listDeprecated(principalOf(request), parseInput(ChannelParams, request.params).channel_id),
+  );
+  for (const path of [
+    '/channels/:channel_id/messages/pins/:message_id',
+    '/channels/:channel_id/pins/:message_id',
+  ]) {
+    app.put(path, AUTH, async (request, reply) => {
+      const params = parseInput(MessageParams, request.params);
+      await pins.pin(principalOf(request), {
+        channelId: params.channel_id,
+        messageId: params.message_id,
+        reason: reasonOf(request),
+      });
+      return reply.status(204).send();
+    });
+    app.delete(path, AUTH, async (request, reply) => {
+      const params = parseInput(MessageParams, request.params);
+      await pins.unpin(principalOf(request), {
+        channelId: params.channel_id,
+        messageId: params.message_id,
+        reason: reasonOf(request),
+      });
+      return reply.status(204).send();
+    });
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Snowflake, queryInt } from '../../http/schemas.js';
+import { IsoTimestamp, Snowflake, queryInt } from '../../http/schemas.js';
 
 /** The platform's message limits. */
 export const MAX_CONTENT_LENGTH = 2000;
@@ -158,4 +158,25 @@ export type ListMessagesInput = z.infer<typeof ListMessagesQuery>;
 
 export const BulkDeleteBody = z.object({
   messages: z.array(Snowflake).min(2).max(100),
+});
+
+export const ReactionParams = z.object({
+  channel_id: z.string(),
+  message_id: z.string(),
+  emoji: z.string().max(256),
+});
+export const ReactionUserParams = ReactionParams.extend({ user_id: z.string() });
+
+export const ListReactionsQuery = z.object({
+  limit: queryInt(1, 100).default(25),
+  after: Snowflake.optional(),
+  type: z
+    .enum(['0', '1'])
+    .default('0')
+    .transform((value): 0 | 1 => (value === '1' ? 1 : 0)),
+});
+
+export const ListPinsQuery = z.object({
+  limit: queryInt(1, 50).default(50),
+  before: IsoTimestamp.optional(),
 });

@@ -29,6 +29,7 @@ import {
 } from './attachments.js';
 import { assertAllowedMentions, resolveMentions } from './mentions.js';
 import { contentReaderFor } from './reader.js';
+import { dispatchPayload, viewMessages } from './views.js';
 import {
   IS_SPOILER,
   loadMessageContext,
@@ -124,25 +125,8 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
     return message;
   };
 
-  /** Serializes messages for the caller (MESSAGE_CONTENT for apps), in a few queries. */
-  const view = async (
-    repos: Repositories,
-    principal: Principal,
-    messages: readonly MessageRecord[],
-  ): Promise<MessageWire[]> => {
-    if (messages.length === 0) return [];
-    const [reader, context] = await Promise.all([
-      contentReaderFor(repos, principal),
-      loadMessageContext(repos, messages, {
-        baseUrl: options.baseUrl(),
-        viewerId: principal.user.id,
-        reader: null,
-        knownUsers: [principal.user],
-      }),
-    ]);
-    const withReader = { ...context, reader };
-    return messages.map((message) => serializeMessage(message, withReader));
-  };
+  const view = (repos: Repositories, principal: Principal, messages: readonly MessageRecord[]) =>
+    viewMessages(repos, { principal, messages, baseUrl: options.baseUrl() });
 
   /** Slowmode: 20016 with retry_after unless exempt (bots always are). */
   const checkSlowmode = async (principal: Principal, access: MessageChannelAccess) => {
@@ -544,14 +528,11 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
       const [wire] = await view(storage, principal, [updated]);
       if (wire === undefined) throw new ApiError('UNKNOWN_MESSAGE');
       // The dispatch carries the full message; the gateway applies each session's rule.
-      const full = serializeMessage(
-        updated,
-        await loadMessageContext(storage, [updated], {
-          baseUrl: options.baseUrl(),
-          viewerId: principal.user.id,
-          reader: null,
-        }),
-      );
+      const full = await dispatchPayload(storage, {
+        message: updated,
+        viewerId: principal.user.id,
+        baseUrl: options.baseUrl(),
+      });
       events.dispatch({
         type: 'MESSAGE_UPDATE',
         guildId: access.guild.id,
