@@ -51,6 +51,9 @@ import { registerAttachmentCdnRoutes, registerMessageRoutes } from './resources/
 import { createMessageService } from './resources/messages/service.js';
 import { createPinService } from './resources/messages/pins.js';
 import { createReactionService } from './resources/messages/reactions.js';
+import { createSearchIndexer, type SearchIndexer } from './resources/search/indexer.js';
+import { registerMessageSearchRoutes } from './resources/search/routes.js';
+import { createMessageSearchService } from './resources/search/service.js';
 import { createMemberService } from './resources/members/service.js';
 import { registerRoleRoutes } from './resources/roles/routes.js';
 import { createRoleService } from './resources/roles/service.js';
@@ -112,6 +115,8 @@ export interface App {
 interface ServiceOptions {
   /** The public base URL (no /api), known once listening. */
   baseUrl: () => string;
+  /** Builds guild search indexes in the background. */
+  searchIndexer: SearchIndexer;
 }
 
 function createServices(deps: ServiceDeps, options: ServiceOptions) {
@@ -137,6 +142,10 @@ function createServices(deps: ServiceDeps, options: ServiceOptions) {
     messages: createMessageService(deps, options),
     reactions: createReactionService(deps),
     pins: createPinService(deps, options),
+    messageSearch: createMessageSearchService(deps, {
+      baseUrl: options.baseUrl,
+      indexer: options.searchIndexer,
+    }),
   };
 }
 
@@ -212,9 +221,16 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Until listen() learns the real port, the configured one stands in (for app.inject()).
   let base = publicBaseUrl(config, config.port);
   const baseUrl = () => base;
+  const searchIndexer = createSearchIndexer({
+    storage,
+    clock,
+    onError: (err, guildId) => {
+      logger.error({ err, guildId }, 'search index backfill failed');
+    },
+  });
   const services = createServices(
     { storage, clock, ids, blobs, authenticator, events },
-    { baseUrl },
+    { baseUrl, searchIndexer },
   );
   const sessionStartLimit = createSessionStartLimit({
     ...DEFAULT_SESSION_START_LIMIT,
@@ -254,6 +270,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       registerEmojiRoutes(api, services.emojis);
       registerStickerRoutes(api, services.stickers);
       registerScheduledEventRoutes(api, services.scheduledEvents);
+      registerMessageSearchRoutes(api, services.messageSearch);
       registerMessageRoutes(api, services, {
         maxAttachmentBytes: config.maxAttachmentBytes,
         maxPayloadBytes: config.maxBodyBytes,
@@ -275,6 +292,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       const address = http.server.address();
       const port = typeof address === 'object' && address !== null ? address.port : config.port;
       base = publicBaseUrl(config, port);
+      // Guilds whose messages predate their search index get it built in the background.
+      searchIndexer.resume();
       return base;
     },
     baseUrl,
@@ -282,6 +301,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     gatewayUrl,
     async close() {
       await http.close();
+      await searchIndexer.close();
       await bus.close();
       await storage.close();
     },

@@ -113,6 +113,17 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
       return { guild_id: member.guildId, user_id: member.userId, roles: member.roleIds };
     },
   },
+  {
+    name: 'search reindex',
+    usage: 'guildhall search reindex --guild GUILD_ID',
+    summary:
+      "Rebuild a guild's message search index; searches answer 202 until a server has built it.",
+    async run(app, flags) {
+      const guildId = requireFlag(flags, 'guild', this.usage);
+      await app.services.messageSearch.reindex(guildId);
+      return { guild_id: guildId, search_index: 'rebuilding' };
+    },
+  },
 ];
 
 /** Runs an admin command against the configured database and returns what it prints. */

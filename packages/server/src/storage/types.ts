@@ -4,8 +4,10 @@
  */
 
 import type { MessageRepository, ReactionRepository } from './messageTypes.js';
+import type { MessageSearchRepository } from './searchTypes.js';
 
 export type * from './messageTypes.js';
+export type * from './searchTypes.js';
 
 /** A user, human or bot. */
 export interface UserRecord {
@@ -572,6 +574,7 @@ export interface Repositories {
   readonly scheduledEvents: ScheduledEventRepository;
   readonly messages: MessageRepository;
   readonly reactions: ReactionRepository;
+  readonly messageSearch: MessageSearchRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';

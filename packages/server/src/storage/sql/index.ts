@@ -9,6 +9,7 @@ import { createEmojiRepository } from './emojis.js';
 import { createGuildRepository } from './guilds.js';
 import { createMemberRepository } from './members.js';
 import { createMessageRepository, createReactionRepository } from './messages.js';
+import { createMessageSearchRepository } from './messageSearch.js';
 import { createOverwriteRepository } from './overwrites.js';
 import { createRoleRepository } from './roles.js';
 import { createScheduledEventRepository } from './scheduledEvents.js';
@@ -43,6 +44,7 @@ export function createRepositories(
     scheduledEvents: createScheduledEventRepository(db),
     messages: createMessageRepository(db),
     reactions: createReactionRepository(db),
+    messageSearch: createMessageSearchRepository(db, context),
   };
 }
 
