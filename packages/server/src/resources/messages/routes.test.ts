@@ -641,4 +641,29 @@ describe.each(DRIVERS)('messages on $driver', ({ driver, skip }) => {
       expectError(await post(ann.token, { content: 'a2' }), 20016, ['POST', url()]);
     },
   );
+
+  it.skipIf(skip)(
+    "a ban's delete_message_seconds deletes the member's recent messages",
+    async () => {
+      const mal = await g.join('mal');
+      const old = await send(mal.token, { content: 'old' });
+      clock.advance(2 * 3600 * 1000);
+      const recent = await send(mal.token, { content: 'recent' });
+      const others = await send(g.owner.token, { content: 'stays' });
+      const dispatches = await recordDispatches(server.app);
+      const res = await g.call('PUT', `/guilds/${g.guildId}/bans/${mal.userId}`, {
+        auth: g.owner.token,
+        payload: { delete_message_seconds: 3600 },
+      });
+      expect(res.statusCode).toBe(204);
+      const left = await server.app.storage.messages.list(channelId, { limit: 10 });
+      expect(left.map((m) => m.id)).toEqual([others.id, old.id]);
+      expect((await dispatches.next('MESSAGE_DELETE_BULK')).data).toEqual({
+        ids: [recent.id],
+        channel_id: channelId,
+        guild_id: g.guildId,
+      });
+      expect(recent.id).not.toBe(old.id);
+    },
+  );
 });
