@@ -224,6 +224,30 @@ describe.each(DRIVERS)('messages on $driver', ({ driver, skip }) => {
     },
   );
 
+  it.skipIf(skip)('takes SUPPRESS flags; channels without messages answer 50008', async () => {
+    const quiet = await send(g.owner.token, { content: 'shh', flags: (1 << 12) | (1 << 2) });
+    expect(quiet.flags).toBe((1 << 12) | (1 << 2));
+    const category = await server.app.storage.channels.create({
+      id: snowflakeFromTimestamp(clock.now() + 5),
+      guildId: g.guildId,
+      type: 4,
+      name: 'category',
+      position: 9,
+      parentId: null,
+      topic: null,
+      nsfw: false,
+      rateLimitPerUser: 0,
+      bitrate: null,
+      userLimit: null,
+      flags: 0,
+      lastMessageId: null,
+      createdAt: clock.now(),
+    });
+    const path = `/channels/${category.id}/messages`;
+    const res = await g.call('POST', path, { auth: g.owner.token, payload: { content: 'x' } });
+    expectError(res, 50008, ['POST', path]);
+  });
+
   it.skipIf(skip)(
     'drops embeds without EMBED_LINKS and tts without SEND_TTS_MESSAGES',
     async () => {
@@ -426,6 +450,16 @@ describe.each(DRIVERS)('messages on $driver', ({ driver, skip }) => {
     expect((await g.call('GET', url(`/${plain.id}`), g.owner.token)).json()).toMatchObject({
       content: 'hidden',
     });
+
+    // Pins and PATCH responses of other people's messages follow the rule too.
+    await g.call('PUT', `/channels/${channelId}/messages/pins/${plain.id}`, g.owner.token);
+    const pins = await g.call('GET', `/channels/${channelId}/messages/pins`, g.bot.token);
+    expect(pins.json()).toMatchObject({ items: [{ message: { id: plain.id, content: '' } }] });
+    const suppressed = await g.call('PATCH', url(`/${plain.id}`), {
+      auth: g.bot.token,
+      payload: { flags: 4 },
+    });
+    expect(suppressed.json()).toMatchObject({ id: plain.id, flags: 4, content: '', embeds: [] });
 
     await server.app.storage.applications.update(g.bot.applicationId, {
       flags: ApplicationFlags.GATEWAY_MESSAGE_CONTENT_LIMITED,
