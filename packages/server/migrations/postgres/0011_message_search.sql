@@ -12,7 +12,7 @@
 CREATE INDEX messages_guild_search ON messages (guild_id, id) WHERE guild_id IS NOT NULL;
 
 CREATE TABLE guild_search_index (
-  guild_id BIGINT PRIMARY KEY,
+  guild_id BIGINT PRIMARY KEY REFERENCES guilds (id) ON DELETE CASCADE,
   backfill_after BIGINT NOT NULL DEFAULT 0,
   backfill_through BIGINT NOT NULL,
   -- Messages indexed by the backfill so far (the 202 body's documents_indexed).
@@ -24,7 +24,7 @@ CREATE TABLE guild_search_index (
 INSERT INTO guild_search_index (guild_id, backfill_after, backfill_through, started_at)
 SELECT guild_id, 0, MAX(id), (EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::BIGINT
 FROM messages
-WHERE guild_id IS NOT NULL
+WHERE guild_id IN (SELECT id FROM guilds)
 GROUP BY guild_id;
 
 -- The text as both drivers tokenise it: punctuation and spaces split words (so example.com is

@@ -14,7 +14,7 @@
 CREATE INDEX messages_guild_search ON messages (guild_id, id) WHERE guild_id IS NOT NULL;
 
 CREATE TABLE guild_search_index (
-  guild_id INTEGER PRIMARY KEY,
+  guild_id INTEGER PRIMARY KEY REFERENCES guilds (id) ON DELETE CASCADE,
   backfill_after INTEGER NOT NULL DEFAULT 0,
   backfill_through INTEGER NOT NULL,
   -- Messages indexed by the backfill so far (the 202 body's documents_indexed).
@@ -26,7 +26,7 @@ CREATE TABLE guild_search_index (
 INSERT INTO guild_search_index (guild_id, backfill_after, backfill_through, started_at)
 SELECT guild_id, 0, MAX(id), CAST(unixepoch('subsec') * 1000 AS INTEGER)
 FROM messages
-WHERE guild_id IS NOT NULL
+WHERE guild_id IN (SELECT id FROM guilds)
 GROUP BY guild_id;
 
 -- unicode61 folds case and (remove_diacritics 2) accents; letters and digits make tokens.
