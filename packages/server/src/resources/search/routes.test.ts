@@ -158,6 +158,11 @@ describe.each(DRIVERS)('message search on $driver', ({ driver, skip }) => {
     // No content filter: every message.
     expect(await ids()).toEqual([both, expect.any(String), hello]);
     expect(await ids({ content: '   ' })).toHaveLength(3);
+
+    // Case folds on both drivers; accents fold on SQLite only (docs/search.md).
+    const accented = await post({ content: 'Rendez-vous à l’École' });
+    expect(await ids({ content: 'ÉCOLE rendez' })).toEqual([accented]);
+    expect(await ids({ content: 'ecole' })).toEqual(driver === 'sqlite' ? [accented] : []);
   });
 
   it.skipIf(skip)('sorts by time either way, by relevance, and pages with offset', async () => {
