@@ -84,7 +84,10 @@ export interface KeptAttachment {
 }
 
 export interface MessageRepository {
-  /** Inserts the message with its attachments and makes it the channel's last message. */
+  /**
+   * Inserts the message with its attachments (run it in a transaction when there are any). The
+   * channel's last_message_id is derived from the messages when the channel is read.
+   */
   create(message: NewMessage): Promise<void>;
   findById(channelId: string, messageId: string): Promise<MessageRecord | null>;
   /** Messages by id in any channel (referenced and forwarded messages); missing ids are absent. */

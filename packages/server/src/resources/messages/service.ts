@@ -324,7 +324,9 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
       };
       // Files first: a message never points at a file that is not there.
       await storeUploads(uploads);
-      await storage.transaction((tx) => tx.messages.create(message));
+      // One INSERT without files (autocommit); the message and its files together otherwise.
+      if (message.attachments.length === 0) await storage.messages.create(message);
+      else await storage.transaction((tx) => tx.messages.create(message));
       const record: MessageRecord = { ...message, pinnedAt: null, editedAt: null };
       const needsContext = replied !== null || mentions.userIds.length > 0;
       const context = needsContext

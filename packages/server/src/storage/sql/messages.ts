@@ -148,11 +148,6 @@ export function createMessageRepository(db: Kysely<Database>): MessageRepository
           .values(message.attachments.map(attachmentRow))
           .execute();
       }
-      await db
-        .updateTable('channels')
-        .set({ last_message_id: message.id })
-        .where('id', '=', message.channelId)
-        .execute();
     },
 
     async findById(channelId, messageId) {
