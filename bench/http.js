@@ -1,13 +1,19 @@
 /**
- * HTTP benchmark: authenticated GET /api/v10/users/@me on the real Guildhall app next to a bare
- * Fastify route that sends the same body, measured one after the other in the same run. Each
- * server runs in its own child process so it does not share an event loop with the load
+ * HTTP benchmarks of the real Guildhall app against bare Fastify routes, measured one after the
+ * other in the same run:
+ *
+ * - `users`: authenticated GET /api/v10/users/@me, next to a bare route that sends the same body;
+ * - `messages`: POST /api/v10/channels/{id}/messages on Guildhall with SQLite and with
+ *   PostgreSQL, next to a bare route that inserts the same row into SQLite.
+ *
+ * Each server runs in its own child process so it does not share an event loop with the load
  * generator. See docs/benchmarks.md.
  */
 import { fork } from 'node:child_process';
 import console from 'node:console';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { get } from 'node:http';
+import { statSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createHistogram } from 'node:perf_hooks';
@@ -18,23 +24,39 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { formatCpuProfileSummary, summarizeCpuProfile } from './support/cpuProfile.js';
 
+const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
 const USAGE = `Usage: node bench/http.js [options]   (npm run bench:http builds first)
 
-Measures GET /api/v10/users/@me with a bot token on Guildhall (SQLite, rate limits off) and the
-same body from a bare Fastify route, and prints requests/s, p50 and p99 and their ratio.
+Scenarios (rate limits off in every Guildhall server):
+  users     GET /api/v10/users/@me with a bot token on Guildhall (SQLite) and the same body from
+            a bare Fastify route: requests/s, p50, p99 and their ratio.
+  messages  POST /api/v10/channels/{id}/messages with a bot token on Guildhall with SQLite and
+            with PostgreSQL, and a bare Fastify route inserting the same row into SQLite
+            (better-sqlite3, WAL, synchronous=FULL): creates/s, p50, p99 and the ratios.
 
 Options:
+  --scenario <name>  users, messages or all (default all)
   --duration <s>     seconds measured per target (default 10)
-  --warmup <s>       seconds of load before each measurement, not counted (default 2)
+  --warmup <s>       seconds of load before each target's first measurement, not counted
+                     (default 2)
   --connections <n>  concurrent connections (default 50)
-  --rounds <n>       measure bare and Guildhall alternately n times and report the medians,
-                     which steadies the ratio on a busy machine (default 1)
-  --json             print the results as JSON instead of a table
+  --rounds <n>       measure the targets in turn n times and report the medians, which steadies
+                     the ratios on a busy machine (default 1)
+  --postgres <url>   the PostgreSQL database of the messages scenario; Guildhall makes its own
+                     schema there and drops it afterwards (default $GUILDHALL_BENCH_DATABASE_URL,
+                     else ${DEFAULT_POSTGRES_URL})
+  --skip-postgres    leave Guildhall on PostgreSQL out of the messages scenario
+  --data-dir <dir>   where the SQLite databases go, in a new folder removed afterwards (default
+                     /dev/shm when it exists, else the system's temporary folder). SQLite runs
+                     with synchronous=FULL, so on a disk every create waits for an fsync and
+                     the disk, not the server, sets the pace
+  --json             print the results as JSON instead of tables
   --help             print this help
 
 Environment:
-  BENCH_PROFILE=1    run the Guildhall child under node --cpu-prof and print where its CPU went
-                     (the profile stays in a temporary folder whose path is printed; the
+  BENCH_PROFILE=1    run the Guildhall children under node --cpu-prof and print where their CPU
+                     went (the profiles stay in a temporary folder whose path is printed; the
                      profiler itself slows Guildhall, so take figures from a run without it)
 
 Exit status: 0 when every response was 2xx, 1 otherwise or on any failure.`;
@@ -43,14 +65,33 @@ const SERVER_START_TIMEOUT_MS = 30_000;
 const SERVER_STOP_TIMEOUT_MS = 5_000;
 const supportFile = (name) => fileURLToPath(new URL(`./support/${name}`, import.meta.url));
 
+const SCENARIOS = ['users', 'messages'];
+
+/** tmpfs where Linux has one (no fsync cost), else the temporary folder. */
+function defaultDataDir() {
+  try {
+    if (statSync('/dev/shm').isDirectory()) return '/dev/shm';
+  } catch {
+    // No /dev/shm here.
+  }
+  return os.tmpdir();
+}
+
 function parseOptions(argv) {
   const { values } = parseArgs({
     args: argv,
     options: {
+      scenario: { type: 'string', default: 'all' },
       duration: { type: 'string', default: '10' },
       warmup: { type: 'string', default: '2' },
       connections: { type: 'string', default: '50' },
       rounds: { type: 'string', default: '1' },
+      postgres: {
+        type: 'string',
+        default: process.env.GUILDHALL_BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL,
+      },
+      'skip-postgres': { type: 'boolean', default: false },
+      'data-dir': { type: 'string', default: defaultDataDir() },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -62,9 +103,14 @@ function parseOptions(argv) {
       throw new Error(`--${name} must be an integer from ${min} to ${max}; got "${raw}".`);
     return value;
   };
+  if (values.scenario !== 'all' && !SCENARIOS.includes(values.scenario))
+    throw new Error(`--scenario must be one of users, messages, all; got "${values.scenario}".`);
   return {
     help: values.help,
     json: values.json,
+    scenarios: values.scenario === 'all' ? SCENARIOS : [values.scenario],
+    postgresUrl: values['skip-postgres'] ? null : values.postgres,
+    dataDir: values['data-dir'],
     durationSeconds: integer('duration', 1, 3600),
     warmupSeconds: integer('warmup', 0, 600),
     connections: integer('connections', 1, 10_000),
@@ -116,6 +162,17 @@ async function startServer(name, args, execArgv = []) {
       const { usage } = await answer;
       return usage.user + usage.system;
     },
+    /**
+     * Waits (at most 10 s) until the child is idle: less than 2 ms of CPU in 100 ms, so the next
+     * target does not share the machine with this one's leftover requests.
+     */
+    async settle() {
+      for (let i = 0; i < 100; i += 1) {
+        const before = await this.cpuMicros();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        if ((await this.cpuMicros()) - before < 2000) return;
+      }
+    },
     /** Asks for a clean exit (which writes a CPU profile), then kills after a grace period. */
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -128,14 +185,16 @@ async function startServer(name, args, execArgv = []) {
   };
 }
 
-/** One autocannon run; latencies are kept in microseconds (autocannon's own are whole ms). */
-function load(url, { connections, durationSeconds, headers }) {
+/**
+ * One autocannon run of `request` ({url, method, headers, body}); latencies are kept in
+ * microseconds (autocannon's own are whole ms).
+ */
+function load(request, { connections, durationSeconds }) {
   const latencyUs = createHistogram();
   let instance;
   const done = new Promise((resolve, reject) => {
-    instance = autocannon(
-      { url, connections, duration: durationSeconds, headers },
-      (err, result) => (err ? reject(err) : resolve(result)),
+    instance = autocannon({ ...request, connections, duration: durationSeconds }, (err, result) =>
+      err ? reject(err) : resolve(result),
     );
   });
   // The event's arguments: client, status code, response bytes, response time in ms.
@@ -160,9 +219,8 @@ function checkResponses(label, result) {
 
 async function measure(target, options, running) {
   const { warmupSeconds, round } = options;
-  const url = `${target.apiUrl}/users/@me`;
   const run = async (label, durationSeconds) => {
-    const job = load(url, { ...options, durationSeconds, headers: target.headers });
+    const job = load(target.request, { ...options, durationSeconds });
     running.add(job.instance);
     try {
       const measured = await job.done;
@@ -216,22 +274,44 @@ function summarize(runs) {
   };
 }
 
-/** One GET before the load: checks the token and returns the body (which the bare route sends). */
-function probe(url, headers) {
+/**
+ * One request before the load ({url, method, headers, body}): checks that it succeeds and
+ * returns the body.
+ */
+function probe({ url, method = 'GET', headers = {}, body }) {
   return new Promise((resolve, reject) => {
-    const request = get(url, { headers, agent: false, timeout: 5000 }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk) => (text += chunk));
-      response.on('error', reject);
-      response.on('end', () => {
-        if (response.statusCode === 200) resolve(text);
-        else reject(new Error(`GET ${url} answered ${response.statusCode}: ${text.slice(0, 300)}`));
-      });
-    });
-    request.on('timeout', () => request.destroy(new Error(`GET ${url} timed out`)));
+    const request = httpRequest(
+      url,
+      { method, headers, agent: false, timeout: 5000 },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (text += chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          if (response.statusCode === 200) resolve(text);
+          else
+            reject(
+              new Error(`${method} ${url} answered ${response.statusCode}: ${text.slice(0, 300)}`),
+            );
+        });
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error(`${method} ${url} timed out`)));
     request.on('error', reject);
+    request.end(body);
   });
+}
+
+/** A connection string without its password. */
+function redact(url) {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres (unparsable URL)';
+  }
 }
 
 function machine() {
@@ -245,16 +325,31 @@ function machine() {
   };
 }
 
-function formatTable(report) {
+/** The run's header lines: command, machine, load. */
+function formatHeader(report) {
+  const { machine: m, options: o } = report;
+  return [
+    `command:  ${report.command}`,
+    `node:     ${m.node}  cpu: ${m.cpu} x ${m.cpuCount}  (${m.platform})`,
+    `load:     ${o.connections} connections, ${o.warmupSeconds} s warm-up, ` +
+      `${o.durationSeconds} s per target x ${o.rounds} round(s)`,
+    `data:     SQLite in ${o.dataDir}` +
+      (o.postgres === null ? '' : `; PostgreSQL at ${o.postgres}, a schema of its own`),
+  ].join('\n');
+}
+
+/** One scenario as a table, then each compared target's ratios to the baseline. */
+function formatScenario(scenario, rounds) {
+  const unit = scenario.unit;
   const head = [
     'target',
-    'req/s',
+    `${unit}/s`,
     'p50 ms',
     'p99 ms',
-    'server µs/req',
+    `server µs/${unit.replace(/s$/, '')}`,
     'server CPU',
     'loader CPU',
-    'requests',
+    unit,
   ];
   const cells = (r, name) => [
     name,
@@ -266,37 +361,50 @@ function formatTable(report) {
     `${r.loaderCpuPercent.toFixed(0)}%`,
     String(r.requests),
   ];
-  const perRound = report.rounds?.measured.map((r) => cells(r, `  round ${r.round} ${r.target}`));
-  const summary = report.results.map((r) => cells(r, perRound ? `${r.target} (median)` : r.target));
+  const perRound =
+    rounds > 1 ? scenario.measured.map((r) => cells(r, `  round ${r.round} ${r.target}`)) : null;
+  const summary = scenario.results.map((r) =>
+    cells(r, perRound ? `${r.target} (median)` : r.target),
+  );
   const rows = [...(perRound ?? []), ...summary];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (row) =>
     row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  const { machine: m, options: o } = report;
-  const bytes = report.results
+  const rule = line(widths.map((w) => '-'.repeat(w)));
+  const bytes = scenario.results
     .map((r) => `${r.target} ${r.bytesPerResponse.toFixed(0)}`)
     .join(', ');
-  const ratios = report.rounds
-    ? ` (median of rounds: ${report.rounds.ratioPercent.map((r) => r.toFixed(1)).join(', ')})`
-    : '';
+  const ratios = scenario.comparisons.flatMap((c) => {
+    const perRoundRatios =
+      rounds > 1 ? ` (rounds: ${c.ratioPercent.map((r) => r.toFixed(1)).join(', ')})` : '';
+    return [
+      `${c.target} / ${scenario.baseline}: ${c.medianRatioPercent.toFixed(1)}% of ${unit}/s` +
+        perRoundRatios,
+      `${c.target} / ${scenario.baseline}: ${c.medianCpuRatioPercent.toFixed(1)}% by server CPU ` +
+        `per ${unit.replace(/s$/, '')} (${scenario.baseline} ÷ ${c.target})`,
+    ];
+  });
   return [
-    `command:  ${report.command}`,
-    `node:     ${m.node}  cpu: ${m.cpu} x ${m.cpuCount}  (${m.platform})`,
-    `load:     ${o.connections} connections, ${o.warmupSeconds} s warm-up, ` +
-      `${o.durationSeconds} s per target x ${o.rounds} round(s)`,
+    `${scenario.endpoint}`,
     '',
     line(head),
-    line(widths.map((w) => '-'.repeat(w))),
+    rule,
     ...(perRound ?? []).map(line),
-    ...(perRound ? [line(widths.map((w) => '-'.repeat(w)))] : []),
+    ...(perRound ? [rule] : []),
     ...summary.map(line),
     '',
-    'server µs/req = server CPU time (user + system) per response; CPU = share of one core',
+    `server µs/${unit.replace(/s$/, '')} = server CPU time (user + system) per response; ` +
+      'CPU = share of one core',
     `bytes per response: ${bytes}`,
     '',
-    `Guildhall / bare: ${report.ratioPercent.toFixed(1)}% of requests/s${ratios}`,
-    `Guildhall / bare: ${report.cpuRatioPercent.toFixed(1)}% by server CPU per request ` +
-      '(bare ÷ Guildhall; steadier when other work shares the machine)',
+    ...ratios,
+  ].join('\n');
+}
+
+function formatReport(report) {
+  return [
+    formatHeader(report),
+    ...report.scenarios.map((s) => `\n${formatScenario(s, report.options.rounds)}`),
   ].join('\n');
 }
 
@@ -306,6 +414,52 @@ async function latestProfile(dir) {
   return last === undefined ? null : join(dir, last);
 }
 
+/** Measures each target in turn per round, then the medians and the ratios to the baseline. */
+async function runScenario(scenario, options, running) {
+  const { targets } = scenario;
+  const measured = [];
+  for (let round = 1; round <= options.rounds; round += 1) {
+    // One target at a time: each has the machine to itself while it is measured.
+    for (const target of targets) {
+      if (!options.json) {
+        console.error(`${scenario.name}, round ${round}/${options.rounds}: ${target.name}...`);
+      }
+      measured.push(await measure(target, { ...options, round }, running));
+      // Requests autocannon gave up on at the end may still be running: let them finish.
+      await target.server.settle();
+    }
+  }
+  const results = targets.map((t) => summarize(measured.filter((m) => m.target === t.name)));
+  const [baseline, ...compared] = targets;
+  const comparisons = compared.map((target) => {
+    const ratioPercent = [];
+    const cpuRatioPercent = [];
+    for (let round = 1; round <= options.rounds; round += 1) {
+      const [b, g] = [baseline, target].map((t) =>
+        measured.find((m) => m.target === t.name && m.round === round),
+      );
+      ratioPercent.push((100 * g.requestsPerSecond) / b.requestsPerSecond);
+      cpuRatioPercent.push((100 * b.serverCpuMicrosPerRequest) / g.serverCpuMicrosPerRequest);
+    }
+    return {
+      target: target.name,
+      medianRatioPercent: median(ratioPercent),
+      medianCpuRatioPercent: median(cpuRatioPercent),
+      ratioPercent,
+      cpuRatioPercent,
+    };
+  });
+  return {
+    name: scenario.name,
+    endpoint: scenario.endpoint,
+    unit: scenario.unit,
+    baseline: baseline.name,
+    results,
+    comparisons,
+    measured,
+  };
+}
+
 async function main(argv) {
   const options = parseOptions(argv);
   if (options.help) {
@@ -313,15 +467,22 @@ async function main(argv) {
     return 0;
   }
   const profiling = process.env.BENCH_PROFILE === '1';
+  const withMessages = options.scenarios.includes('messages');
+  const withPostgres = withMessages && options.postgresUrl !== null;
   const servers = [];
   const running = new Set();
-  const dataDir = await mkdtemp(join(os.tmpdir(), 'guildhall-bench-'));
-  const profileDir = profiling ? await mkdtemp(join(os.tmpdir(), 'guildhall-profile-')) : null;
+  const dataDir = await mkdtemp(join(options.dataDir, 'guildhall-bench-'));
+  const profileRoot = profiling ? await mkdtemp(join(os.tmpdir(), 'guildhall-profile-')) : null;
+  const profileDirs = [];
 
-  // The whole run stops by itself: start-up, two warm-ups, two measurements and some slack.
+  // The whole run stops by itself: start-ups, warm-ups, measurements and some slack.
+  const targetCount =
+    (options.scenarios.includes('users') ? 2 : 0) + (withMessages ? (withPostgres ? 3 : 2) : 0);
   const budgetMs =
-    2 * SERVER_START_TIMEOUT_MS +
-    2 * (options.warmupSeconds + options.rounds * (options.durationSeconds + 5) + 10) * 1000;
+    4 * SERVER_START_TIMEOUT_MS +
+    targetCount *
+      (options.warmupSeconds + options.rounds * (options.durationSeconds + 5) + 10) *
+      1000;
   let failTimedOut;
   const timedOut = new Promise((_resolve, reject) => {
     failTimedOut = reject;
@@ -337,58 +498,116 @@ async function main(argv) {
   process.once('SIGINT', stopAll);
   process.once('SIGTERM', stopAll);
 
+  /** A Guildhall child; under BENCH_PROFILE=1 it writes its profile into a folder of its own. */
+  const startGuildhall = async (label, args) => {
+    let execArgv = [];
+    if (profileRoot !== null) {
+      const dir = join(profileRoot, label);
+      await mkdir(dir);
+      profileDirs.push({ label, dir });
+      execArgv = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+    }
+    const server = await startServer('guildhallServer.js', args, execArgv);
+    servers.push(server);
+    return server;
+  };
+  const json = { 'content-type': 'application/json' };
+  const messageBody = JSON.stringify({ content: 'Benchmark message: hello from autocannon' });
+  const postMessage = (server, headers) => ({
+    url: `${server.apiUrl}/channels/${server.channelId}/messages`,
+    method: 'POST',
+    headers: { ...headers, ...json },
+    body: messageBody,
+  });
+
   const run = async () => {
-    const guildhall = await startServer(
-      'guildhallServer.js',
-      [dataDir],
-      profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
-    );
-    servers.push(guildhall);
-    const headers = { authorization: `Bot ${guildhall.botToken}` };
-    const body = await probe(`${guildhall.apiUrl}/users/@me`, headers);
+    const guildhall = await startGuildhall('guildhall-sqlite', [join(dataDir, 'guildhall')]);
+    const auth = { authorization: `Bot ${guildhall.botToken}` };
+    const scenarios = [];
 
-    const bare = await startServer('bareServer.js', [body]);
-    servers.push(bare);
-    const bareBody = await probe(`${bare.apiUrl}/users/@me`, {});
-    if (bareBody !== body) throw new Error('the bare route does not send the same body');
-
-    // Bare, then Guildhall, per round: each has the machine to itself while it is measured.
-    const targets = [
-      { name: 'bare fastify', server: bare, apiUrl: bare.apiUrl, headers: {} },
-      { name: 'guildhall', server: guildhall, apiUrl: guildhall.apiUrl, headers },
-    ];
-    const measured = [];
-    for (let round = 1; round <= options.rounds; round += 1) {
-      for (const target of targets) {
-        if (!options.json) console.error(`round ${round}/${options.rounds}: ${target.name}...`);
-        measured.push(await measure(target, { ...options, round }, running));
-      }
-    }
-    const results = targets.map((t) => summarize(measured.filter((m) => m.target === t.name)));
-    const ratios = [];
-    const cpuRatios = [];
-    for (let round = 1; round <= options.rounds; round += 1) {
-      const [b, g] = targets.map((t) =>
-        measured.find((m) => m.target === t.name && m.round === round),
+    if (options.scenarios.includes('users')) {
+      const request = { url: `${guildhall.apiUrl}/users/@me`, headers: auth };
+      const body = await probe(request);
+      const bare = await startServer('bareServer.js', [body]);
+      servers.push(bare);
+      const bareRequest = { url: `${bare.apiUrl}/users/@me` };
+      if ((await probe(bareRequest)) !== body)
+        throw new Error('the bare route does not send the same body');
+      scenarios.push(
+        await runScenario(
+          {
+            name: 'users',
+            endpoint: 'GET /api/v10/users/@me (Authorization: Bot <token>)',
+            unit: 'requests',
+            targets: [
+              { name: 'bare fastify', server: bare, request: bareRequest },
+              { name: 'guildhall', server: guildhall, request },
+            ],
+          },
+          options,
+          running,
+        ),
       );
-      ratios.push((100 * g.requestsPerSecond) / b.requestsPerSecond);
-      cpuRatios.push((100 * b.serverCpuMicrosPerRequest) / g.serverCpuMicrosPerRequest);
     }
+
+    if (withMessages) {
+      const request = postMessage(guildhall, auth);
+      const created = JSON.parse(await probe(request));
+      const bare = await startServer('bareInsertServer.js', [
+        join(dataDir, 'bare.db'),
+        JSON.stringify({
+          guildId: guildhall.guildId,
+          channelId: guildhall.channelId,
+          authorId: guildhall.botUserId,
+          body: created,
+        }),
+      ]);
+      servers.push(bare);
+      const bareRequest = postMessage(bare, {});
+      await probe(bareRequest);
+      const targets = [
+        { name: 'bare insert', server: bare, request: bareRequest },
+        { name: 'guildhall sqlite', server: guildhall, request },
+      ];
+      if (withPostgres) {
+        const onPostgres = await startGuildhall('guildhall-postgres', [
+          join(dataDir, 'guildhall-postgres'),
+          options.postgresUrl,
+        ]);
+        const pgRequest = postMessage(onPostgres, {
+          authorization: `Bot ${onPostgres.botToken}`,
+        });
+        await probe(pgRequest);
+        targets.push({ name: 'guildhall postgres', server: onPostgres, request: pgRequest });
+      }
+      scenarios.push(
+        await runScenario(
+          {
+            name: 'messages',
+            endpoint:
+              'POST /api/v10/channels/{id}/messages (Authorization: Bot <token>, JSON content)',
+            unit: 'creates',
+            targets,
+          },
+          options,
+          running,
+        ),
+      );
+    }
+
     return {
       date: new Date().toISOString(),
       command: `node bench/http.js ${argv.join(' ')}`.trim(),
-      endpoint: 'GET /api/v10/users/@me (Authorization: Bot <token>)',
       machine: machine(),
       options: {
         connections: options.connections,
         warmupSeconds: options.warmupSeconds,
         durationSeconds: options.durationSeconds,
         rounds: options.rounds,
+        dataDir: options.dataDir,
+        postgres: withPostgres ? redact(options.postgresUrl) : null,
       },
-      results,
-      ratioPercent: median(ratios),
-      cpuRatioPercent: median(cpuRatios),
-      rounds: options.rounds > 1 ? { measured, ratioPercent: ratios } : undefined,
+      scenarios,
     };
   };
 
@@ -397,7 +616,7 @@ async function main(argv) {
     // After a time-out, whatever the abandoned run still throws is of no interest.
     work.catch(() => undefined);
     const report = await Promise.race([work, timedOut]);
-    console.log(options.json ? JSON.stringify(report, null, 2) : formatTable(report));
+    console.log(options.json ? JSON.stringify(report, null, 2) : formatReport(report));
   } finally {
     clearTimeout(deadline);
     for (const instance of running) instance.stop();
@@ -405,11 +624,11 @@ async function main(argv) {
     await rm(dataDir, { recursive: true, force: true });
   }
 
-  if (profileDir !== null) {
-    const file = await latestProfile(profileDir);
-    if (file === null) throw new Error(`no CPU profile was written to ${profileDir}`);
+  for (const { label, dir } of profileDirs) {
+    const file = await latestProfile(dir);
+    if (file === null) throw new Error(`no CPU profile was written to ${dir}`);
     const summary = summarizeCpuProfile(JSON.parse(await readFile(file, 'utf8')), 25);
-    console.log(`\nCPU profile of the Guildhall process: ${file}`);
+    console.log(`\nCPU profile of ${label}: ${file}`);
     console.log(formatCpuProfileSummary(summary));
   }
   return 0;

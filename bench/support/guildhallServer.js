@@ -1,16 +1,22 @@
 /**
- * Child process of bench/http.js: the real Guildhall app (SQLite in the data folder given as the
- * first argument, rate limits off, logs at warn) seeded with a developer, an application and its
- * bot. Talks to the parent through childIpc.js.
+ * Child process of bench/http.js: the real Guildhall app (rate limits off, logs at warn) seeded
+ * with a developer, an application, its bot, and a guild with one text channel the bot may write
+ * in. Storage is SQLite in the data folder given as the first argument or, when a second argument
+ * gives a PostgreSQL URL, a new schema in that database, dropped again on exit. Talks to the
+ * parent through childIpc.js.
  */
 import console from 'node:console';
 import { randomBytes } from 'node:crypto';
 import process from 'node:process';
+import { PermissionFlags } from '@guildhall/protocol';
+import pg from 'pg';
 import { createApp } from '../../packages/server/dist/app.js';
 import { loadConfig } from '../../packages/server/dist/config.js';
+// eslint-disable-next-line no-restricted-imports -- a benchmark picks its driver, as app.ts does
+import { createPostgresStorage } from '../../packages/server/dist/storage/postgres/index.js';
 import { serveParent } from './childIpc.js';
 
-const dataDir = process.argv[2];
+const [dataDir, postgresUrl] = process.argv.slice(2);
 if (dataDir === undefined || process.send === undefined) {
   console.error('guildhallServer.js is started by bench/http.js (a data folder and IPC)');
   process.exit(2);
@@ -24,7 +30,23 @@ const config = loadConfig({
   GUILDHALL_RATE_LIMITS: 'off',
   GUILDHALL_DEMO: 'off',
 });
-const app = await createApp({ config });
+
+const schema = postgresUrl === undefined ? null : `bench_${randomBytes(6).toString('hex')}`;
+const dropSchema = async () => {
+  if (schema === null) return;
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+};
+const storage =
+  schema === null
+    ? undefined
+    : await createPostgresStorage({ connectionString: postgresUrl, schema, maxConnections: 10 });
+const app = await createApp({ config, ...(storage === undefined ? {} : { storage }) });
 
 const developer = await app.services.auth.register({
   email: 'bench@guildhall.localhost',
@@ -32,9 +54,33 @@ const developer = await app.services.auth.register({
   password: randomBytes(16).toString('hex'),
   global_name: 'Bench Developer',
 });
-const { botToken } = await app.services.applications.create(developer.user_id, {
+const { botToken, application, bot } = await app.services.applications.create(developer.user_id, {
   name: 'Bench Bot',
+});
+const { guild, channels } = await app.services.guilds.create({
+  ownerId: developer.user_id,
+  name: 'Bench guild',
+  channels: [{ name: 'general', type: 'text' }],
+});
+const P = PermissionFlags;
+await app.services.guilds.addBot({
+  guildId: guild.id,
+  applicationId: application.id,
+  permissions: P.VIEW_CHANNEL | P.SEND_MESSAGES | P.READ_MESSAGE_HISTORY,
 });
 
 await app.listen();
-serveParent({ apiUrl: app.apiUrl(), botToken }, () => app.close());
+serveParent(
+  {
+    apiUrl: app.apiUrl(),
+    botToken,
+    guildId: guild.id,
+    channelId: channels[0].id,
+    botUserId: bot.id,
+    storage: schema === null ? 'sqlite' : 'postgres',
+  },
+  async () => {
+    await app.close();
+    await dropSchema();
+  },
+);

@@ -66,6 +66,13 @@ import { registerInviteRoutes } from './resources/invites/routes.js';
 import { createInviteService } from './resources/invites/service.js';
 import { createPruneService } from './resources/members/prune.js';
 import { registerMemberRoutes } from './resources/members/routes.js';
+import { registerAttachmentCdnRoutes, registerMessageRoutes } from './resources/messages/routes.js';
+import { createMessageService } from './resources/messages/service.js';
+import { createPinService } from './resources/messages/pins.js';
+import { createReactionService } from './resources/messages/reactions.js';
+import { createSearchIndexer, type SearchIndexer } from './resources/search/indexer.js';
+import { registerMessageSearchRoutes } from './resources/search/routes.js';
+import { createMessageSearchService } from './resources/search/service.js';
 import { createMemberService } from './resources/members/service.js';
 import { registerRoleRoutes } from './resources/roles/routes.js';
 import { createRoleService } from './resources/roles/service.js';
@@ -125,9 +132,17 @@ export interface App {
   close(): Promise<void>;
 }
 
+/** What services need beyond ServiceDeps. */
+interface ServiceOptions {
+  /** The public base URL (no /api), known once listening; also the OpenID issuer. */
+  baseUrl: () => string;
+  /** Builds guild search indexes in the background. */
+  searchIndexer: SearchIndexer;
+}
+
 function createServices(
   deps: ServiceDeps & { webhookEvents: WebhookEventsService },
-  options: { issuer: () => string },
+  options: ServiceOptions,
 ) {
   return {
     users: createUserService(deps),
@@ -151,7 +166,14 @@ function createServices(
     invites: createInviteService(deps),
     connections: createConnectionService(deps),
     webhookEvents: deps.webhookEvents,
-    oauth: createOAuth({ ...deps, issuer: options.issuer }),
+    oauth: createOAuth({ ...deps, issuer: options.baseUrl }),
+    messages: createMessageService(deps, options),
+    reactions: createReactionService(deps),
+    pins: createPinService(deps, options),
+    messageSearch: createMessageSearchService(deps, {
+      baseUrl: options.baseUrl,
+      indexer: options.searchIndexer,
+    }),
   };
 }
 
@@ -224,6 +246,16 @@ export async function createApp(options: AppOptions): Promise<App> {
       logger.error({ err, type: event.type, guildId: event.guildId }, 'dispatch not published');
     },
   });
+  // Until listen() learns the real port, the configured one stands in (for app.inject()).
+  let base = publicBaseUrl(config, config.port);
+  const baseUrl = () => base;
+  const searchIndexer = createSearchIndexer({
+    storage,
+    clock,
+    onError: (err, guildId) => {
+      logger.error({ err, guildId }, 'search index backfill failed');
+    },
+  });
   const webhookEvents = createWebhookEventsService({
     storage,
     clock,
@@ -238,7 +270,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const services = createServices(
     { storage, clock, ids, blobs, authenticator, events, webhookEvents },
-    { issuer: () => baseUrl() },
+    { baseUrl, searchIndexer },
   );
   const provisional = createProvisionalService({
     ...{ storage, clock, ids, blobs, authenticator, events, webhookEvents },
@@ -262,15 +294,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   instrument(http, metrics);
 
-  // Until listen() learns the real port, the configured one stands in (for app.inject()).
-  let base = publicBaseUrl(config, config.port);
-  const baseUrl = () => base;
   const gatewayUrl = () => `${baseUrl().replace(/^http/, 'ws')}/gateway`;
 
   registerSystemRoutes(http, { storage, blobs, metrics });
   registerEmojiCdnRoutes(http, { storage, blobs });
   registerStickerCdnRoutes(http, { storage, blobs });
   registerScheduledEventCdnRoutes(http, { storage, blobs });
+  registerAttachmentCdnRoutes(http, { storage, blobs });
   await http.register(
     (api, _opts, done) => {
       registerUserRoutes(api, services.users);
@@ -291,6 +321,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       registerProvisionalRoutes(api, provisional);
       registerProvisionalAdminRoutes(api, { provisional, adminTokenHash: config.adminTokenHash });
       registerWebhookEventRoutes(api, webhookEvents);
+      registerMessageSearchRoutes(api, services.messageSearch);
+      registerMessageRoutes(api, services, {
+        maxAttachmentBytes: config.maxAttachmentBytes,
+        maxPayloadBytes: config.maxBodyBytes,
+      });
       done();
     },
     { prefix: API_PREFIX },
@@ -321,6 +356,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       const address = http.server.address();
       const port = typeof address === 'object' && address !== null ? address.port : config.port;
       base = publicBaseUrl(config, port);
+      // Guilds whose messages predate their search index get it built in the background.
+      searchIndexer.resume();
       return base;
     },
     baseUrl,
@@ -331,6 +368,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       // Background invite jobs stop (after their current batch) before the storage closes.
       await services.invites.close();
       await webhookEvents.stop();
+      await searchIndexer.close();
       await bus.close();
       await storage.close();
     },

@@ -22,6 +22,8 @@ export interface Config {
   /** Whether X-Forwarded-For names the caller (behind a reverse proxy). */
   trustProxy: boolean;
   maxBodyBytes: number;
+  /** The largest file a message (user, bot, webhook or interaction response) may attach. */
+  maxAttachmentBytes: number;
   /** How long a verified token is trusted without a database read. */
   authCacheSeconds: number;
   demo: boolean;
@@ -170,6 +172,13 @@ const SETTINGS = {
     flag: '--max-body-bytes',
     allowed: 'an integer from 1024 to 1073741824',
     defaultValue: 1024 * 1024,
+    parse: integer(1024, 1024 ** 3),
+  },
+  maxAttachmentBytes: {
+    env: 'GUILDHALL_MAX_ATTACHMENT_BYTES',
+    flag: '--max-attachment-bytes',
+    allowed: 'an integer from 1024 to 1073741824',
+    defaultValue: 20 * 1024 * 1024,
     parse: integer(1024, 1024 ** 3),
   },
   authCacheSeconds: {

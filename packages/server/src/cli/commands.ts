@@ -117,6 +117,17 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
     },
   },
   {
+    name: 'search reindex',
+    usage: 'guildhall search reindex --guild GUILD_ID',
+    summary:
+      "Rebuild a guild's message search index; searches answer 202 until a server has built it.",
+    async run(app, flags) {
+      const guildId = requireFlag(flags, 'guild', this.usage);
+      await app.services.messageSearch.reindex(guildId);
+      return { guild_id: guildId, search_index: 'rebuilding' };
+    },
+  },
+  {
     name: 'user connection add',
     usage:
       'guildhall user connection add --user USER_ID --type TYPE --id ACCOUNT_ID [--name NAME] [--verified] [--friend-sync] [--no-show-activity] [--two-way-link] [--revoked] [--visibility 0|1] [--publisher-kind A|B|none] [--application-identity]',

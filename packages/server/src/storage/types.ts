@@ -6,6 +6,11 @@
 import type { OAuthRepository } from './oauth.js';
 
 export type * from './oauth.js';
+import type { MessageRepository, ReactionRepository } from './messageTypes.js';
+import type { MessageSearchRepository } from './searchTypes.js';
+
+export type * from './messageTypes.js';
+export type * from './searchTypes.js';
 
 /** A user, human or bot. */
 export interface UserRecord {
@@ -323,6 +328,8 @@ export interface UserRepository {
   findById(id: string): Promise<UserRecord | null>;
   findByEmail(email: string): Promise<UserRecord | null>;
   findByUsername(username: string): Promise<UserRecord | null>;
+  /** Users by id in one query; unknown ids are absent. */
+  findByIds(ids: readonly string[]): Promise<UserRecord[]>;
   /** Applies the patch and returns the new record, or null when the user does not exist. */
   update(id: string, patch: UserPatch): Promise<UserRecord | null>;
 }
@@ -759,6 +766,9 @@ export interface Repositories {
   readonly oauth: OAuthRepository;
   readonly outbox: OutboxRepository;
   readonly provisional: ProvisionalRepository;
+  readonly messages: MessageRepository;
+  readonly reactions: ReactionRepository;
+  readonly messageSearch: MessageSearchRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';

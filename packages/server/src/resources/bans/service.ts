@@ -10,6 +10,11 @@ import { assertAboveMember } from '../members/hierarchy.js';
 import type { MemberRequest } from '../members/service.js';
 import type { GuildRequest } from '../roles/service.js';
 import { serializeUser } from '../users/serialize.js';
+import {
+  announceDeletions,
+  deleteRecentMessages,
+  type DeletedMessages,
+} from '../messages/deletion.js';
 import type { BanInput, BulkBanInput } from './schemas.js';
 
 async function serializeBans(repos: Repositories, bans: readonly BanRecord[]) {
@@ -21,11 +26,11 @@ async function serializeBans(repos: Repositories, bans: readonly BanRecord[]) {
 }
 
 /**
- * Guild bans (BAN_MEMBERS). A ban removes the member; the message-deletion window is validated
- * and kept on the ban, because messages arrive with a later issue.
+ * Guild bans (BAN_MEMBERS). A ban removes the member and deletes their messages sent within
+ * the message-deletion window (kept on the ban too), announced as MESSAGE_DELETE_BULK.
  */
 export function createBanService(deps: ServiceDeps) {
-  const { storage, clock, ids } = deps;
+  const { storage, clock, ids, events } = deps;
 
   const accessFor = accessLoader(clock);
 
@@ -38,7 +43,13 @@ export function createBanService(deps: ServiceDeps) {
   const banOne = async (
     tx: Repositories,
     access: GuildAccess,
-    ban: { userId: string; deleteMessageSeconds: number; reason: string | null },
+    ban: {
+      userId: string;
+      deleteMessageSeconds: number;
+      reason: string | null;
+      /** Where the messages deleted from the window are listed, for dispatch after commit. */
+      deleted: DeletedMessages[];
+    },
   ): Promise<boolean> => {
     const user = isSnowflake(ban.userId) ? await tx.users.findById(ban.userId) : null;
     if (user === null) throw new ApiError('UNKNOWN_USER');
@@ -54,6 +65,15 @@ export function createBanService(deps: ServiceDeps) {
       createdAt: clock.now(),
     });
     if (member !== null) await tx.members.remove(guildId, [user.id]);
+    if (created && ban.deleteMessageSeconds > 0) {
+      ban.deleted.push(
+        ...(await deleteRecentMessages(tx, {
+          guildId,
+          authorId: user.id,
+          sinceMs: clock.now() - ban.deleteMessageSeconds * 1000,
+        })),
+      );
+    }
     if (created) {
       await recordAudit(tx, ids, {
         guildId,
@@ -87,15 +107,19 @@ export function createBanService(deps: ServiceDeps) {
     async ban(principal: Principal, request: MemberRequest, input: BanInput) {
       const deleteMessageSeconds =
         input.delete_message_seconds ?? (input.delete_message_days ?? 0) * 86400;
-      await storage.transaction(async (tx) => {
+      const deleted: DeletedMessages[] = [];
+      const guildId = await storage.transaction(async (tx) => {
         const access = await accessFor(tx, principal, request.guildId);
         access.require(P.BAN_MEMBERS);
         await banOne(tx, access, {
           userId: request.userId,
           deleteMessageSeconds,
           reason: request.reason,
+          deleted,
         });
+        return access.guild.id;
       });
+      announceDeletions(events, { guildId, deleted });
     },
 
     async unban(principal: Principal, request: MemberRequest) {
@@ -121,7 +145,8 @@ export function createBanService(deps: ServiceDeps) {
      * are banned already, are listed as failed; 500000 when nobody could be banned.
      */
     async bulkBan(principal: Principal, request: GuildRequest, input: BulkBanInput) {
-      return storage.transaction(async (tx) => {
+      const deleted: DeletedMessages[] = [];
+      const result = await storage.transaction(async (tx) => {
         const access = await accessFor(tx, principal, request.guildId);
         access.require(P.BAN_MEMBERS | P.MANAGE_GUILD);
         const banned: string[] = [];
@@ -133,6 +158,7 @@ export function createBanService(deps: ServiceDeps) {
               userId,
               deleteMessageSeconds: input.delete_message_seconds ?? 0,
               reason: request.reason,
+              deleted,
             });
           } catch (err) {
             if (!(err instanceof ApiError)) throw err;
@@ -140,8 +166,10 @@ export function createBanService(deps: ServiceDeps) {
           (created ? banned : failed).push(userId);
         }
         if (banned.length === 0) throw new ApiError('FAILED_TO_BAN_USERS');
-        return { banned_users: banned, failed_users: failed };
+        return { guildId: access.guild.id, banned_users: banned, failed_users: failed };
       });
+      announceDeletions(events, { guildId: result.guildId, deleted });
+      return { banned_users: result.banned_users, failed_users: result.failed_users };
     },
   };
 }

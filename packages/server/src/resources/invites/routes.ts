@@ -1,10 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, invalidField } from '../../errors/index.js';
+import {
+  isMultipart,
+  payloadJson,
+  readMultipart,
+  registerMultipart,
+  type MultipartBody,
+} from '../../http/multipart.js';
 import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
 import { AUTH, reasonOf } from '../guilds/common.js';
-import { isMultipartForm, parseMultipart, type MultipartForm } from '../stickers/multipart.js';
 import { MAX_TARGET_USERS_FILE_BYTES, parseTargetUsersFile } from './csv.js';
 import {
   BulkTargetUsersBody,
@@ -17,27 +23,31 @@ import {
 } from './schemas.js';
 import type { InviteService } from './service.js';
 
-/** Room for payload_json and part headers around the largest file. */
-const MULTIPART_BODY_LIMIT = MAX_TARGET_USERS_FILE_BYTES + 64 * 1024;
-const MULTIPART_LIMITS = { maxParts: 4, maxFieldBytes: 48 * 1024 };
 const FILE_FIELD = 'target_users_file';
 
-/** A multipart body's `payload_json`, parsed; 50035 when it is not JSON. */
-function payloadJson(form: MultipartForm): unknown {
-  const raw = form.fields['payload_json'];
-  if (raw === undefined) return {};
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    throw invalidField(['payload_json'], 'BASE_TYPE_INVALID', 'payload_json is not valid JSON.');
-  }
+const UPLOAD_LIMITS = {
+  maxFileBytes: MAX_TARGET_USERS_FILE_BYTES,
+  maxFiles: 1,
+  maxFieldBytes: 48 * 1024,
+  namedFiles: [FILE_FIELD],
+} as const;
+
+/** The target users file of a multipart body, when there is one. */
+function targetUsersFile(form: MultipartBody): Buffer | undefined {
+  return form.files.find((part) => part.field === FILE_FIELD)?.data;
 }
 
 /** The create body: JSON, or multipart with payload_json and an optional target users file. */
-function createInput(request: FastifyRequest): {
+async function createInput(request: FastifyRequest): Promise<{
   input: CreateInviteInput;
   fileUserIds: string[] | null;
-} {
+}> {
+  if (isMultipart(request)) {
+    const form = await readMultipart(request, UPLOAD_LIMITS);
+    const input = parseInput(CreateInviteBody, payloadJson(form));
+    const file = targetUsersFile(form);
+    return { input, fileUserIds: file === undefined ? null : parseTargetUsersFile(file) };
+  }
   const body = request.body;
   if (body === undefined || body === null) {
     // The platform requires a body here; `{}` is enough.
@@ -45,11 +55,7 @@ function createInput(request: FastifyRequest): {
       errors: { _errors: [{ code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }] },
     });
   }
-  if (!isMultipartForm(body))
-    return { input: parseInput(CreateInviteBody, body), fileUserIds: null };
-  const input = parseInput(CreateInviteBody, payloadJson(body));
-  const file = body.files[FILE_FIELD];
-  return { input, fileUserIds: file === undefined ? null : parseTargetUsersFile(file.data) };
+  return { input: parseInput(CreateInviteBody, body), fileUserIds: null };
 }
 
 /** /channels/{id}/invites, /guilds/{id}/invites, /invites/{code} and its target users. */
@@ -122,25 +128,13 @@ export function registerInviteRoutes(app: FastifyInstance, invites: InviteServic
     return reply.status(204).send();
   });
 
-  // Uploads: the bounded multipart parser of resources/stickers, only in this scope, with its
-  // own size limit (40005 beyond it).
-  void app.register((scope, _opts, done) => {
-    scope.addContentTypeParser(
-      'multipart/form-data',
-      { parseAs: 'buffer', bodyLimit: MULTIPART_BODY_LIMIT },
-      (request, body, parsed) => {
-        try {
-          const type = request.headers['content-type'] ?? '';
-          parsed(null, parseMultipart(body as Buffer, type, MULTIPART_LIMITS));
-        } catch (err) {
-          parsed(err as Error);
-        }
-      },
-    );
+  // Uploads (payload_json and target_users_file), each file under its own byte limit.
+  void app.register(async (scope) => {
+    await registerMultipart(scope);
 
     scope.post('/channels/:channel_id/invites', AUTH, async (request) => {
       const { channel_id } = parseInput(ChannelParams, request.params);
-      const { input, fileUserIds } = createInput(request);
+      const { input, fileUserIds } = await createInput(request);
       return invites.create(
         principalOf(request),
         { channelId: channel_id, reason: reasonOf(request), fileUserIds },
@@ -150,14 +144,14 @@ export function registerInviteRoutes(app: FastifyInstance, invites: InviteServic
 
     scope.put('/invites/:code/target-users', AUTH, async (request, reply) => {
       const { code } = parseInput(CodeParams, request.params);
-      const body = request.body;
-      const file = isMultipartForm(body) ? body.files[FILE_FIELD] : undefined;
+      const file = isMultipart(request)
+        ? targetUsersFile(await readMultipart(request, UPLOAD_LIMITS))
+        : undefined;
       if (file === undefined) {
         throw invalidField([FILE_FIELD], 'BASE_TYPE_REQUIRED', 'This field is required');
       }
-      await invites.replaceTargetUsers(principalOf(request), code, parseTargetUsersFile(file.data));
+      await invites.replaceTargetUsers(principalOf(request), code, parseTargetUsersFile(file));
       return reply.status(204).send();
     });
-    done();
   });
 }

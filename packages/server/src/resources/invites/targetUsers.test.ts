@@ -290,7 +290,7 @@ describe.each(DRIVERS)('invite target users on $driver', ({ driver, skip }) => {
         headers: { authorization: g.bot.token, 'content-type': bad.type },
         payload: bad.payload,
       });
-      expect(errorCode(refused)).toBe(50035);
+      expect(errorCode(refused)).toBe(50109);
     },
   );
 

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../blobs/index.js';
 import { parseDataUri } from '../../domain/images.js';
 import { ApiError, invalidField } from '../../errors/index.js';
+import { isMultipart, readMultipart, registerMultipart } from '../../http/multipart.js';
 import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
 import { AUTH, reasonOf } from '../guilds/common.js';
@@ -10,7 +11,6 @@ import { parseInput } from '../../http/validate.js';
 import type { Storage } from '../../storage/index.js';
 import { sendBlob } from '../images.js';
 import { stickerExtension } from './fileType.js';
-import { isMultipartForm, parseMultipart } from './multipart.js';
 import {
   CreateStickerFields,
   CreateStickerJsonBody,
@@ -21,24 +21,30 @@ import {
 } from './schemas.js';
 import type { StickerService } from './service.js';
 
-/** Room for the text fields and part headers around the largest file. */
-const MULTIPART_BODY_LIMIT = MAX_STICKER_BYTES + 16 * 1024;
-const MULTIPART_LIMITS = { maxParts: 8, maxFieldBytes: 4096 };
+/**
+ * Files a little over the sticker limit get the form error (50035) from the size rule; far over
+ * it, the upload itself is refused (40005) while it streams in.
+ */
+const UPLOAD_LIMITS = {
+  maxFileBytes: MAX_STICKER_BYTES + 16 * 1024,
+  maxFiles: 1,
+  maxFieldBytes: 4096,
+};
 
 /**
  * The create body in either form: multipart/form-data with a `file` part (what the platform
  * documents and client libraries send), or JSON with `file` as a base64 data URI.
  */
-function createInput(request: FastifyRequest): CreateStickerInput {
-  const body = request.body ?? {};
-  if (isMultipartForm(body)) {
-    const fields = parseInput(CreateStickerFields, body.fields);
-    const file = body.files['file'];
+async function createInput(request: FastifyRequest): Promise<CreateStickerInput> {
+  if (isMultipart(request)) {
+    const form = await readMultipart(request, UPLOAD_LIMITS);
+    const fields = parseInput(CreateStickerFields, form.fields);
+    const file = form.files.find((part) => part.field === 'file');
     if (file === undefined)
       throw invalidField(['file'], 'BASE_TYPE_REQUIRED', 'This field is required');
     return { ...fields, file: file.data };
   }
-  const { file, ...fields } = parseInput(CreateStickerJsonBody, body);
+  const { file, ...fields } = parseInput(CreateStickerJsonBody, request.body ?? {});
   const decoded = parseDataUri(file);
   if (decoded === null || decoded.bytes.length === 0) {
     throw invalidField(['file'], 'BINARY_TYPE_INVALID', 'The file must be a base64 data URI.');
@@ -56,29 +62,17 @@ export function registerStickerRoutes(app: FastifyInstance, stickers: StickerSer
     return stickers.get(principalOf(request), params.guild_id, params.sticker_id);
   });
 
-  // The multipart parser exists only in this scope, with its own size limit (40005 beyond it).
-  void app.register((scope, _opts, done) => {
-    scope.addContentTypeParser(
-      'multipart/form-data',
-      { parseAs: 'buffer', bodyLimit: MULTIPART_BODY_LIMIT },
-      (request, body, parsed) => {
-        try {
-          const type = request.headers['content-type'] ?? '';
-          parsed(null, parseMultipart(body as Buffer, type, MULTIPART_LIMITS));
-        } catch (err) {
-          parsed(err as Error);
-        }
-      },
-    );
+  // The multipart parser exists only in this scope (http/multipart.ts, shared with messages).
+  void app.register(async (scope) => {
+    await registerMultipart(scope);
     scope.post('/guilds/:guild_id/stickers', AUTH, async (request, reply) => {
       const { guild_id } = parseInput(GuildParams, request.params);
       const sticker = await stickers.create(principalOf(request), guild_id, {
-        ...createInput(request),
+        ...(await createInput(request)),
         reason: reasonOf(request),
       });
       return reply.status(201).send(sticker);
     });
-    done();
   });
 
   app.patch('/guilds/:guild_id/stickers/:sticker_id', AUTH, (request) => {

@@ -4,7 +4,10 @@ import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, idOrNull, int, intOrNull } from './rows.js';
 import type { ChannelsTable, Database } from './schema.js';
 
-function toChannel(row: Selectable<ChannelsTable>): ChannelRecord {
+/** A channel row with its newest message's id, derived on read (creates never write the row). */
+type ChannelRow = Selectable<ChannelsTable> & { latest_message_id: string | bigint | null };
+
+function toChannel(row: ChannelRow): ChannelRecord {
   return {
     id: id(row.id),
     guildId: idOrNull(row.guild_id),
@@ -18,7 +21,7 @@ function toChannel(row: Selectable<ChannelsTable>): ChannelRecord {
     bitrate: intOrNull(row.bitrate),
     userLimit: intOrNull(row.user_limit),
     flags: int(row.flags),
-    lastMessageId: idOrNull(row.last_message_id),
+    lastMessageId: idOrNull(row.latest_message_id ?? row.last_message_id),
     createdAt: int(row.created_at),
     applicationId: idOrNull(row.application_id),
   };
@@ -40,12 +43,21 @@ function patchColumns(patch: ChannelPatch) {
 }
 
 export function createChannelRepository(db: Kysely<Database>): ChannelRepository {
-  const findById = async (channelId: string) => {
-    const row = await db
+  // last_message_id: one seek on messages (channel_id, id), so posting a message is one insert
+  // and never locks the channel's row.
+  const selectChannels = () =>
+    db
       .selectFrom('channels')
-      .selectAll()
-      .where('id', '=', channelId)
-      .executeTakeFirst();
+      .selectAll('channels')
+      .select((eb) =>
+        eb
+          .selectFrom('messages')
+          .select((sub) => sub.fn.max('messages.id').as('max_id'))
+          .whereRef('messages.channel_id', '=', 'channels.id')
+          .as('latest_message_id'),
+      );
+  const findById = async (channelId: string) => {
+    const row = await selectChannels().where('channels.id', '=', channelId).executeTakeFirst();
     return row ? toChannel(row) : null;
   };
   return {
@@ -76,12 +88,10 @@ export function createChannelRepository(db: Kysely<Database>): ChannelRepository
     },
     findById,
     async listByGuild(guildId) {
-      const rows = await db
-        .selectFrom('channels')
-        .selectAll()
-        .where('guild_id', '=', guildId)
-        .orderBy('position')
-        .orderBy('id')
+      const rows = await selectChannels()
+        .where('channels.guild_id', '=', guildId)
+        .orderBy('channels.position')
+        .orderBy('channels.id')
         .execute();
       return rows.map(toChannel);
     },

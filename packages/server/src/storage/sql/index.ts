@@ -13,6 +13,8 @@ import { createMemberRepository } from './members.js';
 import { createOAuthRepository } from './oauth.js';
 import { createOutboxRepository } from './outbox.js';
 import { createProvisionalRepository } from './provisional.js';
+import { createMessageRepository, createReactionRepository } from './messages.js';
+import { createMessageSearchRepository } from './messageSearch.js';
 import { createOverwriteRepository } from './overwrites.js';
 import { createRoleRepository } from './roles.js';
 import { createScheduledEventRepository } from './scheduledEvents.js';
@@ -50,6 +52,9 @@ export function createRepositories(
     oauth: createOAuthRepository(db),
     outbox: createOutboxRepository(db, context.dialect),
     provisional: createProvisionalRepository(db, context.dialect),
+    messages: createMessageRepository(db),
+    reactions: createReactionRepository(db),
+    messageSearch: createMessageSearchRepository(db, context),
   };
 }
 

@@ -298,6 +298,57 @@ export interface OutboxAttemptsTable {
   error: string | null;
 }
 
+/** Messages (0005): JSON columns are text in both dialects. */
+export interface MessagesTable {
+  id: Id;
+  channel_id: Id;
+  guild_id: NullableId;
+  author_id: Id;
+  type: Int;
+  content: string;
+  embeds: string;
+  flags: Int;
+  tts: Int;
+  mention_everyone: Int;
+  mention_user_ids: string;
+  mention_role_ids: string;
+  reference_type: NullableInt;
+  reference_channel_id: NullableId;
+  reference_message_id: NullableId;
+  reference_guild_id: NullableId;
+  snapshots: string | null;
+  nonce: string | null;
+  application_id: NullableId;
+  webhook_id: NullableId;
+  pinned_at: NullableInt;
+  edited_at: NullableInt;
+  created_at: Int;
+}
+
+export interface MessageAttachmentsTable {
+  id: Id;
+  message_id: Id;
+  channel_id: Id;
+  position: Int;
+  filename: string;
+  description: string | null;
+  content_type: string | null;
+  size: Int;
+  flags: Int;
+  title: string | null;
+}
+
+export interface MessageReactionsTable {
+  message_id: Id;
+  emoji_key: string;
+  emoji_id: NullableId;
+  emoji_name: string;
+  emoji_animated: Int;
+  type: Int;
+  user_id: Id;
+  created_at: Int;
+}
+
 /** The database as Kysely sees it. */
 export interface Database extends OAuthTables {
   users: UsersTable;
@@ -325,4 +376,7 @@ export interface Database extends OAuthTables {
   user_bans: Provisional.UserBansTable;
   oidc_providers: Provisional.OidcProvidersTable;
   application_links: Provisional.ApplicationLinksTable;
+  messages: MessagesTable;
+  message_attachments: MessageAttachmentsTable;
+  message_reactions: MessageReactionsTable;
 }

@@ -75,6 +75,13 @@ export function createUserRepository(db: Kysely<Database>): UserRepository {
       const row = await selectUser().where('id', '=', userId).executeTakeFirst();
       return row ? toUser(row) : null;
     },
+    async findByIds(userIds) {
+      if (userIds.length === 0) return [];
+      const rows = await selectUser()
+        .where('id', 'in', [...new Set(userIds)])
+        .execute();
+      return rows.map(toUser);
+    },
     async findByEmail(email) {
       const row = await selectUser().where('email', '=', email).executeTakeFirst();
       return row ? toUser(row) : null;

@@ -4,6 +4,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { MIGRATIONS_TABLE, loadMigrations } from '../migrations.js';
 import { createKyselyStorage, type Database } from '../sql/index.js';
 import type { Storage } from '../types.js';
+import { withStatementCache } from './statementCache.js';
 
 export interface SqliteStorageOptions {
   /** A file path, or `:memory:`. */
@@ -56,7 +57,9 @@ export function createSqliteStorage(options: SqliteStorageOptions): Storage {
   raw.pragma('foreign_keys = ON');
   migrate(raw);
 
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(raw) }),
+  });
   // Kysely closes the database only if it ran a query; close it here when it never did.
   return createKyselyStorage(db, 'sqlite', () => {
     if (raw.open) raw.close();

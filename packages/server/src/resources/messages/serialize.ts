@@ -1,0 +1,248 @@
+import {
+  canReadMessageContent,
+  withoutMessageContent,
+  type ContentReader,
+} from '../../domain/messageContent.js';
+import type {
+  AttachmentRecord,
+  MemberRecord,
+  MessageRecord,
+  ReactionSummary,
+  Repositories,
+  UserRecord,
+} from '../../storage/index.js';
+import { serializeUser, type UserWire } from '../users/serialize.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The attachment flag of a spoiler (1 << 3). */
+export const IS_SPOILER = 1 << 3;
+
+/** Where an attachment is served: /attachments/{channel_id}/{attachment_id}/{filename}. */
+export function attachmentUrl(baseUrl: string, attachment: AttachmentRecord): string {
+  return `${baseUrl}/attachments/${attachment.channelId}/${attachment.id}/${encodeURIComponent(
+    attachment.filename,
+  )}`;
+}
+
+export function serializeAttachment(attachment: AttachmentRecord, baseUrl: string) {
+  const url = attachmentUrl(baseUrl, attachment);
+  return {
+    id: attachment.id,
+    filename: attachment.filename,
+    size: attachment.size,
+    url,
+    proxy_url: url,
+    flags: attachment.flags,
+    ...(attachment.contentType === null ? {} : { content_type: attachment.contentType }),
+    ...(attachment.description === null ? {} : { description: attachment.description }),
+    ...(attachment.title === null ? {} : { title: attachment.title }),
+  };
+}
+
+function serializeReaction(summary: ReactionSummary) {
+  return {
+    emoji: {
+      id: summary.emojiId,
+      name: summary.emojiName,
+      ...(summary.emojiId === null ? {} : { animated: summary.animated }),
+    },
+    count: summary.normal + summary.burst,
+    count_details: { burst: summary.burst, normal: summary.normal },
+    me: summary.me,
+    me_burst: summary.meBurst,
+    burst_colors: [] as string[],
+  };
+}
+
+/** The partial member of MESSAGE_CREATE and TYPING_START (the user is the author). */
+export function serializePartialMember(member: MemberRecord) {
+  return {
+    nick: member.nick,
+    avatar: member.avatar,
+    banner: member.banner,
+    roles: member.roleIds,
+    joined_at: iso(member.joinedAt),
+    premium_since: null,
+    deaf: member.deaf,
+    mute: member.mute,
+    flags: member.flags,
+    pending: member.pending,
+    communication_disabled_until:
+      member.communicationDisabledUntil === null ? null : iso(member.communicationDisabledUntil),
+  };
+}
+
+/** What serializing messages needs besides the records; {@link loadMessageContext} builds it. */
+export interface MessageContext {
+  /** The public URL (no /api) attachment URLs start with. */
+  baseUrl: string;
+  users: ReadonlyMap<string, UserRecord>;
+  /** Reaction summaries by message id (absent: no reactions). */
+  reactions: ReadonlyMap<string, readonly ReactionSummary[]>;
+  /** Messages replies point at, by id (absent: deleted). */
+  referenced: ReadonlyMap<string, MessageRecord>;
+  /** The MESSAGE_CONTENT rule's reader; null for people (who read everything). */
+  reader: ContentReader | null;
+}
+
+function userWire(context: MessageContext, userId: string): UserWire {
+  const user = context.users.get(userId);
+  if (user !== undefined) return serializeUser(user);
+  // An author whose account is gone: the platform shows a deleted user.
+  return {
+    id: userId,
+    username: 'Deleted User',
+    discriminator: '0',
+    global_name: null,
+    avatar: null,
+    banner: null,
+    accent_color: null,
+    public_flags: 0,
+    flags: 0,
+    avatar_decoration_data: null,
+    collectibles: null,
+    primary_guild: null,
+  };
+}
+
+function baseMessage(message: MessageRecord, context: MessageContext) {
+  return {
+    type: message.type,
+    content: message.content,
+    mentions: message.mentionUserIds.map((userId) => userWire(context, userId)),
+    mention_roles: message.mentionRoleIds,
+    attachments: message.attachments.map((a) => serializeAttachment(a, context.baseUrl)),
+    embeds: message.embeds,
+    timestamp: iso(message.createdAt),
+    edited_timestamp: message.editedAt === null ? null : iso(message.editedAt),
+    flags: message.flags,
+    components: [] as unknown[],
+  };
+}
+
+/** A forward's frozen snapshot (MessageSnapshotResponse) of a message, at forward time. */
+export function snapshotOf(message: MessageRecord, context: MessageContext) {
+  return { message: baseMessage(message, context) };
+}
+
+function readable(message: MessageRecord, context: MessageContext): boolean {
+  return (
+    context.reader === null ||
+    canReadMessageContent(context.reader, {
+      authorId: message.authorId,
+      inDirectChannel: message.guildId === null,
+      mentionedUserIds: message.mentionUserIds,
+    })
+  );
+}
+
+/** One message without its referenced message (the shape of referenced_message itself). */
+function serializeOne(message: MessageRecord, context: MessageContext) {
+  const wire = {
+    id: message.id,
+    channel_id: message.channelId,
+    author: userWire(context, message.authorId),
+    ...baseMessage(message, context),
+    pinned: message.pinnedAt !== null,
+    mention_everyone: message.mentionEveryone,
+    tts: message.tts,
+    ...(message.applicationId === null ? {} : { application_id: message.applicationId }),
+    ...(message.webhookId === null ? {} : { webhook_id: message.webhookId }),
+    ...(message.reference === null
+      ? {}
+      : {
+          message_reference: {
+            type: message.reference.type,
+            channel_id: message.reference.channelId,
+            ...(message.reference.messageId === null
+              ? {}
+              : { message_id: message.reference.messageId }),
+            ...(message.reference.guildId === null ? {} : { guild_id: message.reference.guildId }),
+          },
+        }),
+    ...(message.snapshots === null ? {} : { message_snapshots: message.snapshots }),
+    ...(context.reactions.has(message.id)
+      ? { reactions: (context.reactions.get(message.id) ?? []).map(serializeReaction) }
+      : {}),
+  };
+  if (readable(message, context)) return wire;
+  const hidden = withoutMessageContent(wire);
+  return message.snapshots === null
+    ? hidden
+    : {
+        ...hidden,
+        message_snapshots: (
+          message.snapshots as { message: Parameters<typeof withoutMessageContent>[0] }[]
+        ).map((snapshot) => ({ message: withoutMessageContent(snapshot.message) })),
+      };
+}
+
+/** A message on the wire (MessageResponse), with referenced_message for replies. */
+export function serializeMessage(message: MessageRecord, context: MessageContext) {
+  const wire = serializeOne(message, context);
+  if (message.type !== 19) return wire;
+  const referencedId = message.reference?.messageId ?? null;
+  const referenced = referencedId === null ? undefined : context.referenced.get(referencedId);
+  return {
+    ...wire,
+    referenced_message: referenced === undefined ? null : serializeOne(referenced, context),
+  };
+}
+
+export type MessageWire = ReturnType<typeof serializeMessage>;
+
+/**
+ * Loads what serializing these messages needs in a constant number of queries: the messages
+ * replies point at, every author and mentioned user, and the reactions (seen by `viewerId`).
+ */
+export async function loadMessageContext(
+  repos: Repositories,
+  messages: readonly MessageRecord[],
+  options: {
+    baseUrl: string;
+    viewerId: string;
+    reader: ContentReader | null;
+    /** Users already at hand (the caller, say), to spare a lookup. */
+    knownUsers?: readonly UserRecord[];
+    /** False to skip the reactions query (a message just made has none). */
+    reactions?: boolean;
+  },
+): Promise<MessageContext> {
+  const referencedIds = messages.flatMap((m) =>
+    m.type === 19 && m.reference?.messageId != null ? [m.reference.messageId] : [],
+  );
+  const [referencedList, summaries] = await Promise.all([
+    referencedIds.length === 0 ? [] : repos.messages.findByIds(referencedIds),
+    options.reactions === false
+      ? []
+      : repos.reactions.summarize(
+          messages.map((m) => m.id),
+          options.viewerId,
+        ),
+  ]);
+  const users = new Map<string, UserRecord>();
+  for (const user of options.knownUsers ?? []) users.set(user.id, user);
+  const wanted = new Set<string>();
+  for (const message of [...messages, ...referencedList]) {
+    wanted.add(message.authorId);
+    for (const userId of message.mentionUserIds) wanted.add(userId);
+  }
+  for (const userId of users.keys()) wanted.delete(userId);
+  if (wanted.size > 0) {
+    for (const user of await repos.users.findByIds([...wanted])) users.set(user.id, user);
+  }
+  const reactions = new Map<string, ReactionSummary[]>();
+  for (const summary of summaries) {
+    const list = reactions.get(summary.messageId) ?? [];
+    list.push(summary);
+    reactions.set(summary.messageId, list);
+  }
+  return {
+    baseUrl: options.baseUrl,
+    users,
+    reactions,
+    referenced: new Map(referencedList.map((m) => [m.id, m])),
+    reader: options.reader,
+  };
+}

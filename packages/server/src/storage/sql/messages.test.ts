@@ -1,0 +1,253 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../../domain/clock.js';
+import { createSnowflakeGenerator } from '../../domain/snowflakes.js';
+import {
+  TEST_DATABASE_URL,
+  dropSchema,
+  postgresAvailable,
+  uniqueSchema,
+} from '../../../test/support/postgres.js';
+import { createPostgresStorage } from '../postgres/index.js';
+import { createSqliteStorage } from '../sqlite/index.js';
+import type { NewMessage, Storage } from '../types.js';
+
+const DRIVERS = [
+  {
+    name: 'sqlite',
+    skip: false,
+    open: () => {
+      const storage = createSqliteStorage({ filename: ':memory:' });
+      return Promise.resolve({ storage, dispose: () => storage.close() });
+    },
+  },
+  {
+    name: 'postgres',
+    skip: !postgresAvailable,
+    open: async () => {
+      const schema = uniqueSchema('messages');
+      const storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
+      return {
+        storage,
+        async dispose() {
+          await storage.close();
+          await dropSchema(schema);
+        },
+      };
+    },
+  },
+];
+
+describe.each(DRIVERS)('message repositories on $name', ({ skip, open }) => {
+  let storage: Storage;
+  let dispose: () => Promise<void>;
+  const clock = manualClock(Date.UTC(2026, 5, 1));
+  const nextId = createSnowflakeGenerator({ clock, workerId: 2 });
+  let channelId: string;
+  let guildId: string;
+  let authorId: string;
+
+  beforeEach(async () => {
+    if (skip) return;
+    ({ storage, dispose } = await open());
+    authorId = (await storage.users.create({ id: nextId(), username: 'ann', createdAt: 0 })).id;
+    guildId = nextId();
+    await storage.guilds.create({
+      id: guildId,
+      name: 'g',
+      icon: null,
+      description: null,
+      ownerId: authorId,
+      features: [],
+      preferredLocale: 'en-US',
+      createdAt: clock.now(),
+    });
+    channelId = nextId();
+    await storage.channels.create({
+      id: channelId,
+      guildId,
+      type: 0,
+      name: 'general',
+      position: 0,
+      parentId: null,
+      topic: null,
+      nsfw: false,
+      rateLimitPerUser: 0,
+      bitrate: null,
+      userLimit: null,
+      flags: 0,
+      lastMessageId: null,
+      createdAt: clock.now(),
+    });
+  });
+  afterEach(async () => {
+    if (!skip) await dispose();
+  });
+
+  const message = (extra: Partial<NewMessage> = {}): NewMessage => {
+    clock.advance(1);
+    const id = nextId();
+    return {
+      id,
+      channelId,
+      guildId,
+      authorId,
+      type: 0,
+      content: 'hi',
+      embeds: [],
+      flags: 0,
+      tts: false,
+      mentionEveryone: false,
+      mentionUserIds: [],
+      mentionRoleIds: [],
+      reference: null,
+      snapshots: null,
+      nonce: null,
+      applicationId: null,
+      webhookId: null,
+      createdAt: clock.now(),
+      attachments: [],
+      ...extra,
+    };
+  };
+
+  it.skipIf(skip)(
+    'round-trips a message with JSON fields, attachments and a reference',
+    async () => {
+      const first = message();
+      await storage.messages.create(first);
+      const second = message({
+        type: 19,
+        content: `'; DROP TABLE messages; --`,
+        embeds: [{ type: 'rich', title: 't', fields: [{ name: 'n', value: 'v', inline: false }] }],
+        mentionUserIds: ['18446744073709551615'],
+        mentionRoleIds: [guildId],
+        mentionEveryone: true,
+        tts: true,
+        nonce: 'n',
+        reference: { type: 0, channelId, messageId: first.id, guildId },
+      });
+      second.attachments = [
+        {
+          id: nextId(),
+          messageId: second.id,
+          channelId,
+          position: 0,
+          filename: 'a.txt',
+          description: 'd',
+          contentType: 'text/plain',
+          size: 3,
+          flags: 8,
+          title: null,
+        },
+      ];
+      await storage.messages.create(second);
+      expect(await storage.messages.findById(channelId, second.id)).toEqual({
+        ...second,
+        pinnedAt: null,
+        editedAt: null,
+      });
+      expect((await storage.channels.findById(channelId))?.lastMessageId).toBe(second.id);
+      expect((await storage.messages.findByIds([first.id, second.id, '1'])).length).toBe(2);
+      expect(await storage.messages.findById(nextId(), second.id)).toBeNull();
+    },
+  );
+
+  it.skipIf(skip)('pages around, before and after; nonces, slowmode and ban windows', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const m = message({ nonce: `n${String(i)}` });
+      await storage.messages.create(m);
+      ids.push(m.id);
+    }
+    const list = async (query: Parameters<Storage['messages']['list']>[1]) =>
+      (await storage.messages.list(channelId, query)).map((m) => m.id);
+    expect(await list({ limit: 10 })).toEqual([...ids].reverse());
+    expect(await list({ limit: 2, before: ids[2] })).toEqual([ids[1], ids[0]]);
+    expect(await list({ limit: 2, after: ids[2] })).toEqual([ids[4], ids[3]]);
+    expect(await list({ limit: 4, around: ids[2] })).toEqual([ids[3], ids[2], ids[1], ids[0]]);
+    const since = ids[1] ?? '';
+    expect(
+      (await storage.messages.findByNonce({ channelId, authorId, nonce: 'n3', sinceId: since }))
+        ?.id,
+    ).toBe(ids[3]);
+    expect(
+      await storage.messages.findByNonce({ channelId, authorId, nonce: 'n0', sinceId: since }),
+    ).toBeNull();
+    expect(await storage.messages.lastPostedAt({ channelId, authorId, sinceId: since })).toBe(
+      clock.now(),
+    );
+    const window = await storage.messages.listIdsByAuthor({
+      channelIds: [channelId],
+      authorId,
+      sinceId: ids[3] ?? '',
+    });
+    expect(window.map((row) => row.id).sort()).toEqual([ids[3], ids[4]].sort());
+    expect(await storage.messages.delete(channelId, [ids[0] ?? '', '1'])).toEqual([ids[0]]);
+  });
+
+  it.skipIf(skip)('pins, edits, attachment replacement and reaction summaries', async () => {
+    const m = message();
+    const attachment = (position: number) => ({
+      id: nextId(),
+      messageId: m.id,
+      channelId,
+      position,
+      filename: `f${String(position)}`,
+      description: null,
+      contentType: null,
+      size: 1,
+      flags: 0,
+      title: null,
+    });
+    m.attachments = [attachment(0), attachment(1)];
+    await storage.messages.create(m);
+    expect(await storage.messages.setPinnedAt(channelId, m.id, 5)).toBe(true);
+    expect(await storage.messages.countPins(channelId)).toBe(1);
+    expect((await storage.messages.listPins(channelId, { limit: 5, before: 5 })).length).toBe(0);
+    await storage.messages.update(channelId, m.id, { content: 'edited', editedAt: 9 });
+    const added = attachment(1);
+    const removed = await storage.messages.replaceAttachments(m.id, {
+      kept: [{ id: m.attachments[1]?.id ?? '', position: 0, description: 'kept', flags: 8 }],
+      added: [added],
+    });
+    expect(removed.map((a) => a.id)).toEqual([m.attachments[0]?.id]);
+    const stored = await storage.messages.findById(channelId, m.id);
+    expect(stored).toMatchObject({ content: 'edited', editedAt: 9, pinnedAt: 5 });
+    expect(stored?.attachments.map((a) => [a.id, a.description, a.flags])).toEqual([
+      [m.attachments[1]?.id, 'kept', 8],
+      [added.id, null, 0],
+    ]);
+
+    const other = nextId();
+    const react = (emojiKey: string, userId: string, type: 0 | 1 = 0) => {
+      clock.advance(1);
+      return storage.reactions.add({
+        messageId: m.id,
+        emojiKey,
+        emojiId: null,
+        emojiName: emojiKey,
+        animated: false,
+        type,
+        userId,
+        createdAt: clock.now(),
+      });
+    };
+    expect(await react('b', authorId)).toBe(true);
+    expect(await react('b', authorId)).toBe(false);
+    await react('a', other);
+    await react('b', other, 1);
+    expect(await storage.reactions.summarize([m.id], authorId)).toEqual([
+      expect.objectContaining({ emojiKey: 'b', normal: 1, burst: 1, me: true, meBurst: false }),
+      expect.objectContaining({ emojiKey: 'a', normal: 1, burst: 0, me: false }),
+    ]);
+    expect(await storage.reactions.countEmojis(m.id)).toBe(2);
+    expect(await storage.reactions.listUsers(m.id, { emojiKey: 'b', type: 0, limit: 5 })).toEqual([
+      authorId,
+    ]);
+    expect(await storage.reactions.removeAll(m.id, 'b')).toBe(2);
+    expect(await storage.reactions.hasEmoji(m.id, 'b')).toBe(false);
+    // Deleting the message takes its reactions and attachments with it.
+    await storage.messages.delete(channelId, [m.id]);
+    expect(await storage.reactions.countEmojis(m.id)).toBe(0);
+  });
+});
