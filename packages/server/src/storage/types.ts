@@ -588,7 +588,7 @@ export interface InviteRepository {
   /** By creation time, oldest first. */
   listByGuild(guildId: string): Promise<InviteRecord[]>;
   listByChannel(channelId: string): Promise<InviteRecord[]>;
-  /** Adds one use; returns the new count, or null when the invite is gone. */
+  /** Adds one use; returns the new count, or null when the invite is gone or used up. */
   addUse(code: string): Promise<number | null>;
   /** Marks the invite as admitting only its target users. */
   setTargeted(code: string): Promise<void>;

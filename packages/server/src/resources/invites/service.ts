@@ -408,7 +408,10 @@ export function createInviteService(deps: ServiceDeps) {
           flags: 0,
           roleIds,
         });
-        const uses = (await tx.invites.addUse(invite.code)) ?? invite.uses + 1;
+        // The use is counted against the stored row, not the copy read above: of two joins
+        // racing for an invite's last use, the second finds it used up and changes nothing.
+        const uses = await tx.invites.addUse(invite.code);
+        if (uses === null) throw new ApiError('UNKNOWN_INVITE');
         const gone = invite.maxUses > 0 && uses >= invite.maxUses;
         if (gone) await tx.invites.delete(invite.code);
         const wire = serializeInvite({ ...view, invite: { ...invite, uses } }, { metadata: false });

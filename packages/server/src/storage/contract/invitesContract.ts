@@ -88,6 +88,10 @@ export function describeInvitesContract(
       expect(await storage.invites.addUse('nope')).toBeNull();
       await storage.invites.setTargeted(invite.code);
       expect(await storage.invites.find(invite.code)).toMatchObject({ uses: 2, targeted: true });
+      // Never past max_uses (5 here).
+      for (const uses of [3, 4, 5]) expect(await storage.invites.addUse(invite.code)).toBe(uses);
+      expect(await storage.invites.addUse(invite.code)).toBeNull();
+      expect((await storage.invites.find(invite.code))?.uses).toBe(5);
     });
 
     it('keeps target users as a set, ordered by id (up to 2^63 - 1)', async () => {

@@ -93,11 +93,15 @@ export function createInviteRepository(db: Kysely<Database>): InviteRepository {
     listByGuild: (guildId) => list('guild_id', guildId),
     listByChannel: (channelId) => list('channel_id', channelId),
     async addUse(code) {
-      await db
+      // One statement decides: on PostgreSQL a concurrent use waits for the row and re-checks
+      // the condition against the count it committed.
+      const result = await db
         .updateTable('invites')
         .set((eb) => ({ uses: eb('uses', '+', 1) }))
         .where('code', '=', code)
-        .execute();
+        .where((eb) => eb.or([eb('max_uses', '=', 0), eb('uses', '<', eb.ref('max_uses'))]))
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return null;
       const row = await db
         .selectFrom('invites')
         .select('uses')
