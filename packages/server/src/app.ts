@@ -250,6 +250,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     { prefix: API_PREFIX },
   );
 
+  // Target-user jobs a stopped node left PROCESSING resume here (and on a timer while we run).
+  await services.invites.resumeJobs((err) => {
+    logger.error({ err }, 'invite target-user jobs not resumed');
+  });
+
   return {
     config,
     http,

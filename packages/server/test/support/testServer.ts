@@ -19,6 +19,11 @@ export interface TestServerOptions {
   logger?: AppOptions['logger'];
   /** Listen on a loopback port (for real clients); inject-only otherwise. */
   listen?: boolean;
+  /**
+   * A database that outlives the server, to reopen it: a SQLite file, or a PostgreSQL schema
+   * name (see uniqueSchema). Closing the server leaves it; the caller removes it.
+   */
+  database?: string;
 }
 
 export interface TestServer extends AsyncDisposable {
@@ -45,11 +50,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   let dropPostgres: (() => Promise<void>) | null = null;
   let storage: AppOptions['storage'];
   if (options.storage === 'postgres') {
-    const schema = uniqueSchema('http');
+    const schema = options.database ?? uniqueSchema('http');
     storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
-    dropPostgres = () => dropSchema(schema);
+    if (options.database === undefined) dropPostgres = () => dropSchema(schema);
   } else {
-    storage = createSqliteStorage({ filename: ':memory:' });
+    storage = createSqliteStorage({ filename: options.database ?? ':memory:' });
   }
   const app = await createApp({
     config,

@@ -245,8 +245,7 @@ export function createInviteService(deps: ServiceDeps) {
           };
           if (await tx.invites.create(candidate)) invite = candidate;
         }
-        const jobId =
-          jobUserIds === null ? null : await jobs.prepare(tx, invite.code, jobUserIds.length);
+        const jobId = jobUserIds === null ? null : await jobs.prepare(tx, invite.code, jobUserIds);
         if (jobId === null && targetUserIds.length > 0) {
           await tx.invites.addTargetUsers(invite.code, targetUserIds);
         }
@@ -269,9 +268,7 @@ export function createInviteService(deps: ServiceDeps) {
         });
         return { invite, wire: await wireOf(tx, invite, { metadata: true }), created: true, jobId };
       });
-      if (result.jobId !== null && jobUserIds !== null) {
-        jobs.start(result.wire.code, result.jobId, jobUserIds);
-      }
+      if (result.jobId !== null) jobs.start(result.wire.code, result.jobId);
       if (result.created) {
         events.dispatch({
           type: 'INVITE_CREATE',
@@ -437,6 +434,9 @@ export function createInviteService(deps: ServiceDeps) {
     },
 
     ...createTargetUserOperations({ storage, clock, jobs, accessFor }),
+
+    /** Resumes target-user jobs no node runs (the app calls it at start); never rejects. */
+    resumeJobs: (onError: (err: unknown) => void) => jobs.resume(onError),
 
     /** Stops background jobs; the app calls it before closing the storage. */
     close: () => jobs.close(),

@@ -250,6 +250,15 @@ export interface InviteTargetJobsTable {
   created_at: Int;
   completed_at: NullableInt;
   error_message: string | null;
+  lease_owner: string | null;
+  lease_until: NullableInt;
+}
+
+export interface InviteTargetJobBatchesTable {
+  code: string;
+  job_id: string;
+  seq: Int;
+  user_ids: string;
 }
 
 export interface UserConnectionsTable {
@@ -288,5 +297,6 @@ export interface Database {
   invites: InvitesTable;
   invite_target_users: InviteTargetUsersTable;
   invite_target_jobs: InviteTargetJobsTable;
+  invite_target_job_batches: InviteTargetJobBatchesTable;
   user_connections: UserConnectionsTable;
 }
