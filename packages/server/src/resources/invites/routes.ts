@@ -3,12 +3,12 @@ import { ApiError, invalidField } from '../../errors/index.js';
 import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
+import { ChannelParams } from '../channels/schemas.js';
 import { AUTH, reasonOf } from '../guilds/common.js';
-import { isMultipartForm, parseMultipart, type MultipartForm } from '../stickers/multipart.js';
+import { isMultipartForm, addMultipartParser, type MultipartForm } from '../stickers/multipart.js';
 import { MAX_TARGET_USERS_FILE_BYTES, parseTargetUsersFile } from './csv.js';
 import {
   BulkTargetUsersBody,
-  ChannelParams,
   CodeParams,
   CreateInviteBody,
   GetInviteQuery,
@@ -125,18 +125,7 @@ export function registerInviteRoutes(app: FastifyInstance, invites: InviteServic
   // Uploads: the bounded multipart parser of resources/stickers, only in this scope, with its
   // own size limit (40005 beyond it).
   void app.register((scope, _opts, done) => {
-    scope.addContentTypeParser(
-      'multipart/form-data',
-      { parseAs: 'buffer', bodyLimit: MULTIPART_BODY_LIMIT },
-      (request, body, parsed) => {
-        try {
-          const type = request.headers['content-type'] ?? '';
-          parsed(null, parseMultipart(body as Buffer, type, MULTIPART_LIMITS));
-        } catch (err) {
-          parsed(err as Error);
-        }
-      },
-    );
+    addMultipartParser(scope, { bodyLimit: MULTIPART_BODY_LIMIT, limits: MULTIPART_LIMITS });
 
     scope.post('/channels/:channel_id/invites', AUTH, async (request) => {
       const { channel_id } = parseInput(ChannelParams, request.params);

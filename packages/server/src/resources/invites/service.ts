@@ -112,6 +112,16 @@ export function createInviteService(deps: ServiceDeps) {
   const wireOf = async (repos: Repositories, invite: InviteRecord, shape: InviteShape) =>
     serializeInvite(await viewOf(repos, invite), shape);
 
+  /** The listed invites that have not expired, with their metadata. */
+  const liveWires = (invites: readonly InviteRecord[]) => {
+    const now = clock.now();
+    return Promise.all(
+      invites
+        .filter((invite) => !isExpired(invite, now))
+        .map((invite) => wireOf(storage, invite, { metadata: true })),
+    );
+  };
+
   /** Checks role_ids: MANAGE_ROLES, roles of this guild, assignable, below the caller. */
   const checkRoles = (access: GuildAccess, roleIds: readonly string[]) => {
     if (roleIds.length === 0) return;
@@ -346,26 +356,14 @@ export function createInviteService(deps: ServiceDeps) {
         nowMs: clock.now(),
       });
       channel.require(P.MANAGE_CHANNELS);
-      const now = clock.now();
-      const invites = await storage.invites.listByChannel(channel.channel.id);
-      return Promise.all(
-        invites
-          .filter((invite) => !isExpired(invite, now))
-          .map((invite) => wireOf(storage, invite, { metadata: true })),
-      );
+      return liveWires(await storage.invites.listByChannel(channel.channel.id));
     },
 
     /** GET /guilds/{id}/invites: MANAGE_GUILD. */
     async listForGuild(principal: Principal, guildId: string) {
       const access = await accessFor(storage, principal, guildId);
       access.require(P.MANAGE_GUILD);
-      const now = clock.now();
-      const invites = await storage.invites.listByGuild(access.guild.id);
-      return Promise.all(
-        invites
-          .filter((invite) => !isExpired(invite, now))
-          .map((invite) => wireOf(storage, invite, { metadata: true })),
-      );
+      return liveWires(await storage.invites.listByGuild(access.guild.id));
     },
 
     /**

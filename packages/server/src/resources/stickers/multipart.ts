@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors/index.js';
 
 /** One file part of a multipart/form-data body. */
@@ -104,4 +105,26 @@ export function parseMultipart(
     }
     position = end + CRLF.length;
   }
+}
+
+/**
+ * Parses multipart/form-data bodies in `scope` (register it in its own scope, so only its routes
+ * take multipart), up to `bodyLimit` bytes (40005 beyond it) and the given part limits.
+ */
+export function addMultipartParser(
+  scope: FastifyInstance,
+  options: { bodyLimit: number; limits: MultipartLimits },
+): void {
+  scope.addContentTypeParser(
+    'multipart/form-data',
+    { parseAs: 'buffer', bodyLimit: options.bodyLimit },
+    (request, body, parsed) => {
+      try {
+        const type = request.headers['content-type'] ?? '';
+        parsed(null, parseMultipart(body as Buffer, type, options.limits));
+      } catch (err) {
+        parsed(err as Error);
+      }
+    },
+  );
 }

@@ -10,7 +10,7 @@ import { parseInput } from '../../http/validate.js';
 import type { Storage } from '../../storage/index.js';
 import { sendBlob } from '../images.js';
 import { stickerExtension } from './fileType.js';
-import { isMultipartForm, parseMultipart } from './multipart.js';
+import { isMultipartForm, addMultipartParser } from './multipart.js';
 import {
   CreateStickerFields,
   CreateStickerJsonBody,
@@ -58,18 +58,7 @@ export function registerStickerRoutes(app: FastifyInstance, stickers: StickerSer
 
   // The multipart parser exists only in this scope, with its own size limit (40005 beyond it).
   void app.register((scope, _opts, done) => {
-    scope.addContentTypeParser(
-      'multipart/form-data',
-      { parseAs: 'buffer', bodyLimit: MULTIPART_BODY_LIMIT },
-      (request, body, parsed) => {
-        try {
-          const type = request.headers['content-type'] ?? '';
-          parsed(null, parseMultipart(body as Buffer, type, MULTIPART_LIMITS));
-        } catch (err) {
-          parsed(err as Error);
-        }
-      },
-    );
+    addMultipartParser(scope, { bodyLimit: MULTIPART_BODY_LIMIT, limits: MULTIPART_LIMITS });
     scope.post('/guilds/:guild_id/stickers', AUTH, async (request, reply) => {
       const { guild_id } = parseInput(GuildParams, request.params);
       const sticker = await stickers.create(principalOf(request), guild_id, {
