@@ -107,6 +107,17 @@ export function describeInvitesContract(
       expect(await storage.invites.countTargetUsers(invite.code)).toBe(0);
     });
 
+    it('lets two transactions add the same many users in opposite orders at once', async () => {
+      const ids = Array.from({ length: 1200 }, (_, i) => String(1_000_000 + i));
+      const reversed = [...ids].reverse();
+      await Promise.all(
+        [ids, reversed].map((order) =>
+          storage.transaction((tx) => tx.invites.addTargetUsers(invite.code, order)),
+        ),
+      );
+      expect(await storage.invites.countTargetUsers(invite.code)).toBe(ids.length);
+    });
+
     it('updates a job only while the same run owns it', async () => {
       const job = {
         code: invite.code,

@@ -147,7 +147,9 @@ export function createInviteRepository(db: Kysely<Database>): InviteRepository {
       return Number(row.count);
     },
     async addTargetUsers(code, userIds) {
-      for (const chunk of chunks([...new Set(userIds)])) {
+      // In one order everywhere, so that a job's batch and a bulk-add writing the same users at
+      // once on PostgreSQL wait for each other instead of deadlocking.
+      for (const chunk of chunks([...new Set(userIds)].sort())) {
         await db
           .insertInto('invite_target_users')
           .values(chunk.map((userId) => ({ code, user_id: userId })))
