@@ -88,6 +88,8 @@ export interface AppOptions {
   processId?: number;
   /** 401/403/429 answers an address may collect before it is refused (tests lower it). */
   invalidRequestLimit?: BucketLimit;
+  /** Whether to resume background jobs other nodes left (default true; admin commands: false). */
+  resumeJobs?: boolean;
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -251,9 +253,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   );
 
   // Target-user jobs a stopped node left PROCESSING resume here (and on a timer while we run).
-  await services.invites.resumeJobs((err) => {
-    logger.error({ err }, 'invite target-user jobs not resumed');
-  });
+  if (options.resumeJobs !== false) {
+    await services.invites.resumeJobs((err) => {
+      logger.error({ err }, 'invite target-user jobs not resumed');
+    });
+  }
 
   return {
     config,
