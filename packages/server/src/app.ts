@@ -112,6 +112,8 @@ export interface AppOptions {
   invalidRequestLimit?: BucketLimit;
   /** Webhook event delivery: tests pass timers they drive and shorter limits. */
   webhookDelivery?: { timers?: Timers; settings?: Partial<DeliverySettings> };
+  /** Whether to resume background jobs other nodes left (default true; admin commands: false). */
+  resumeJobs?: boolean;
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -343,6 +345,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
 
   webhookEvents.start();
+
+  // Target-user jobs a stopped node left PROCESSING resume here (and on a timer while we run).
+  if (options.resumeJobs !== false) {
+    await services.invites.resumeJobs((err) => {
+      logger.error({ err }, 'invite target-user jobs not resumed');
+    });
+  }
 
   return {
     config,

@@ -159,6 +159,8 @@ export async function runAdminCommand(run: {
     logger: createLogger('silent'),
     // A process id servers never use, so ids made here never collide with a running server's.
     processId: ADMIN_PROCESS_ID,
+    // A one-shot command leaves background jobs to the servers.
+    resumeJobs: false,
   });
   try {
     return await command.run(app, flags, io);

@@ -608,6 +608,20 @@ export interface InviteTargetJobRecord {
   errorMessage: string | null;
 }
 
+/** A batch of ids staged for a target-users job. */
+export interface InviteTargetJobBatch {
+  seq: number;
+  userIds: string[];
+}
+
+export interface InviteTargetJobClaim {
+  code: string;
+  jobId: string;
+  owner: string;
+  nowMs: number;
+  untilMs: number;
+}
+
 export interface InviteRepository {
   /** Creates an invite; false (nothing written) when the code is taken. */
   create(invite: InviteRecord): Promise<boolean>;
@@ -615,7 +629,7 @@ export interface InviteRepository {
   /** By creation time, oldest first. */
   listByGuild(guildId: string): Promise<InviteRecord[]>;
   listByChannel(channelId: string): Promise<InviteRecord[]>;
-  /** Adds one use; returns the new count, or null when the invite is gone. */
+  /** Adds one use; returns the new count, or null when the invite is gone or used up. */
   addUse(code: string): Promise<number | null>;
   /** Marks the invite as admitting only its target users. */
   setTargeted(code: string): Promise<void>;
@@ -629,8 +643,23 @@ export interface InviteRepository {
   addTargetUsers(code: string, userIds: readonly string[]): Promise<void>;
   removeTargetUsers(code: string, userIds: readonly string[]): Promise<void>;
   clearTargetUsers(code: string): Promise<void>;
-  /** Creates or replaces the invite's job. */
+  /** Creates or replaces the invite's job (with no lease: any node may claim it). */
   putJob(job: InviteTargetJobRecord): Promise<void>;
+  /** Replaces the ids staged for the invite's job (every job's) with these batches, in order. */
+  stageBatches(code: string, jobId: string, batches: readonly (readonly string[])[]): Promise<void>;
+  /** The job's first staged batch, or null when none is left. */
+  nextBatch(code: string, jobId: string): Promise<InviteTargetJobBatch | null>;
+  dropBatch(code: string, jobId: string, seq: number): Promise<void>;
+  /**
+   * Takes or renews the lease of a PROCESSING job for `owner` until `untilMs`, when the job is
+   * still `jobId`'s and its lease is free, run out at `nowMs`, or already the owner's. Returns
+   * whether it did: one conditional UPDATE, so of two nodes claiming at once only one wins.
+   */
+  claimJob(claim: InviteTargetJobClaim): Promise<boolean>;
+  /** Frees the owner's lease of the job (its node stops; another may take the job at once). */
+  releaseJob(code: string, jobId: string, owner: string): Promise<void>;
+  /** PROCESSING jobs whose lease is free or has run out at `nowMs`. */
+  listClaimableJobs(nowMs: number): Promise<{ code: string; jobId: string }[]>;
   findJob(code: string): Promise<InviteTargetJobRecord | null>;
   /**
    * Updates the job only while `jobId` still owns it; returns whether it did (false: the job

@@ -21,6 +21,11 @@ export interface TestServerOptions {
   listen?: boolean;
   /** Webhook delivery timers and limits (webhook event tests drive the worker themselves). */
   webhookDelivery?: AppOptions['webhookDelivery'];
+  /**
+   * A database that outlives the server, to reopen it: a SQLite file, or a PostgreSQL schema
+   * name (see uniqueSchema). Closing the server leaves it; the caller removes it.
+   */
+  database?: string;
 }
 
 export interface TestServer extends AsyncDisposable {
@@ -47,11 +52,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   let dropPostgres: (() => Promise<void>) | null = null;
   let storage: AppOptions['storage'];
   if (options.storage === 'postgres') {
-    const schema = uniqueSchema('http');
+    const schema = options.database ?? uniqueSchema('http');
     storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
-    dropPostgres = () => dropSchema(schema);
+    if (options.database === undefined) dropPostgres = () => dropSchema(schema);
   } else {
-    storage = createSqliteStorage({ filename: ':memory:' });
+    storage = createSqliteStorage({ filename: options.database ?? ':memory:' });
   }
   const app = await createApp({
     config,

@@ -381,6 +381,23 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
       expect(await server.app.storage.invites.find(invite.code)).toBeNull();
     });
 
+    it.skipIf(skip)('admits one of two simultaneous accepts of a max_uses 1 invite', async () => {
+      const invite = await created({ max_uses: 1 });
+      const people = await Promise.all(['ann', 'bob', 'cid'].map((name) => stranger(name)));
+      const answers = await Promise.all(
+        people.map((person) => g.call('POST', `/invites/${invite.code}`, person.token)),
+      );
+      expect(answers.map((res) => res.statusCode).sort()).toEqual([200, 404, 404]);
+      for (const res of answers.filter((answer) => answer.statusCode === 404)) {
+        expect(errorCode(res)).toBe(10006);
+      }
+      const joined = await Promise.all(
+        people.map((person) => server.app.storage.members.find(g.guildId, person.userId)),
+      );
+      expect(joined.filter((member) => member !== null)).toHaveLength(1);
+      expect(await server.app.storage.invites.find(invite.code)).toBeNull();
+    });
+
     it.skipIf(skip)('refuses banned users (40007), bots (20001) and expired codes', async () => {
       const invite = await created({ max_age: 120 });
       const ann = await stranger('ann');

@@ -10,11 +10,11 @@ import {
 import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
+import { ChannelParams } from '../channels/schemas.js';
 import { AUTH, reasonOf } from '../guilds/common.js';
 import { MAX_TARGET_USERS_FILE_BYTES, parseTargetUsersFile } from './csv.js';
 import {
   BulkTargetUsersBody,
-  ChannelParams,
   CodeParams,
   CreateInviteBody,
   GetInviteQuery,

@@ -56,7 +56,6 @@ export const CreateInviteBody = z.object({
 });
 export type CreateInviteInput = z.infer<typeof CreateInviteBody>;
 
-export const ChannelParams = z.object({ channel_id: z.string() });
 export const CodeParams = z.object({ code: z.string() });
 export const TargetUserParams = z.object({ code: z.string(), user_id: Snowflake });
 

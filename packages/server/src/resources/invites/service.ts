@@ -112,6 +112,16 @@ export function createInviteService(deps: ServiceDeps) {
   const wireOf = async (repos: Repositories, invite: InviteRecord, shape: InviteShape) =>
     serializeInvite(await viewOf(repos, invite), shape);
 
+  /** The listed invites that have not expired, with their metadata. */
+  const liveWires = (invites: readonly InviteRecord[]) => {
+    const now = clock.now();
+    return Promise.all(
+      invites
+        .filter((invite) => !isExpired(invite, now))
+        .map((invite) => wireOf(storage, invite, { metadata: true })),
+    );
+  };
+
   /** Checks role_ids: MANAGE_ROLES, roles of this guild, assignable, below the caller. */
   const checkRoles = (access: GuildAccess, roleIds: readonly string[]) => {
     if (roleIds.length === 0) return;
@@ -245,8 +255,7 @@ export function createInviteService(deps: ServiceDeps) {
           };
           if (await tx.invites.create(candidate)) invite = candidate;
         }
-        const jobId =
-          jobUserIds === null ? null : await jobs.prepare(tx, invite.code, jobUserIds.length);
+        const jobId = jobUserIds === null ? null : await jobs.prepare(tx, invite.code, jobUserIds);
         if (jobId === null && targetUserIds.length > 0) {
           await tx.invites.addTargetUsers(invite.code, targetUserIds);
         }
@@ -269,9 +278,7 @@ export function createInviteService(deps: ServiceDeps) {
         });
         return { invite, wire: await wireOf(tx, invite, { metadata: true }), created: true, jobId };
       });
-      if (result.jobId !== null && jobUserIds !== null) {
-        jobs.start(result.wire.code, result.jobId, jobUserIds);
-      }
+      if (result.jobId !== null) jobs.start(result.wire.code, result.jobId);
       if (result.created) {
         events.dispatch({
           type: 'INVITE_CREATE',
@@ -349,26 +356,14 @@ export function createInviteService(deps: ServiceDeps) {
         nowMs: clock.now(),
       });
       channel.require(P.MANAGE_CHANNELS);
-      const now = clock.now();
-      const invites = await storage.invites.listByChannel(channel.channel.id);
-      return Promise.all(
-        invites
-          .filter((invite) => !isExpired(invite, now))
-          .map((invite) => wireOf(storage, invite, { metadata: true })),
-      );
+      return liveWires(await storage.invites.listByChannel(channel.channel.id));
     },
 
     /** GET /guilds/{id}/invites: MANAGE_GUILD. */
     async listForGuild(principal: Principal, guildId: string) {
       const access = await accessFor(storage, principal, guildId);
       access.require(P.MANAGE_GUILD);
-      const now = clock.now();
-      const invites = await storage.invites.listByGuild(access.guild.id);
-      return Promise.all(
-        invites
-          .filter((invite) => !isExpired(invite, now))
-          .map((invite) => wireOf(storage, invite, { metadata: true })),
-      );
+      return liveWires(await storage.invites.listByGuild(access.guild.id));
     },
 
     /**
@@ -408,7 +403,10 @@ export function createInviteService(deps: ServiceDeps) {
           flags: 0,
           roleIds,
         });
-        const uses = (await tx.invites.addUse(invite.code)) ?? invite.uses + 1;
+        // The use is counted against the stored row, not the copy read above: of two joins
+        // racing for an invite's last use, the second finds it used up and changes nothing.
+        const uses = await tx.invites.addUse(invite.code);
+        if (uses === null) throw new ApiError('UNKNOWN_INVITE');
         const gone = invite.maxUses > 0 && uses >= invite.maxUses;
         if (gone) await tx.invites.delete(invite.code);
         const wire = serializeInvite({ ...view, invite: { ...invite, uses } }, { metadata: false });
@@ -434,6 +432,9 @@ export function createInviteService(deps: ServiceDeps) {
     },
 
     ...createTargetUserOperations({ storage, clock, jobs, accessFor }),
+
+    /** Resumes target-user jobs no node runs (the app calls it at start); never rejects. */
+    resumeJobs: (onError: (err: unknown) => void) => jobs.resume(onError),
 
     /** Stops background jobs; the app calls it before closing the storage. */
     close: () => jobs.close(),

@@ -70,9 +70,9 @@ export function createTargetUserOperations(deps: {
     async replaceTargetUsers(principal: Principal, code: string, userIds: readonly string[]) {
       const { invite, jobId } = await storage.transaction(async (tx) => {
         const found = await authorize(tx, { principal, code, write: true });
-        return { invite: found, jobId: await jobs.prepare(tx, found.code, userIds.length) };
+        return { invite: found, jobId: await jobs.prepare(tx, found.code, userIds) };
       });
-      jobs.start(invite.code, jobId, userIds);
+      jobs.start(invite.code, jobId);
     },
 
     /**

@@ -88,6 +88,10 @@ export function describeInvitesContract(
       expect(await storage.invites.addUse('nope')).toBeNull();
       await storage.invites.setTargeted(invite.code);
       expect(await storage.invites.find(invite.code)).toMatchObject({ uses: 2, targeted: true });
+      // Never past max_uses (5 here).
+      for (const uses of [3, 4, 5]) expect(await storage.invites.addUse(invite.code)).toBe(uses);
+      expect(await storage.invites.addUse(invite.code)).toBeNull();
+      expect((await storage.invites.find(invite.code))?.uses).toBe(5);
     });
 
     it('keeps target users as a set, ordered by id (up to 2^63 - 1)', async () => {
@@ -101,6 +105,17 @@ export function describeInvitesContract(
       expect(await storage.invites.listTargetUsers(invite.code)).toEqual(['4', '30', big]);
       await storage.invites.clearTargetUsers(invite.code);
       expect(await storage.invites.countTargetUsers(invite.code)).toBe(0);
+    });
+
+    it('lets two transactions add the same many users in opposite orders at once', async () => {
+      const ids = Array.from({ length: 1200 }, (_, i) => String(1_000_000 + i));
+      const reversed = [...ids].reverse();
+      await Promise.all(
+        [ids, reversed].map((order) =>
+          storage.transaction((tx) => tx.invites.addTargetUsers(invite.code, order)),
+        ),
+      );
+      expect(await storage.invites.countTargetUsers(invite.code)).toBe(ids.length);
     });
 
     it('updates a job only while the same run owns it', async () => {
@@ -137,6 +152,70 @@ export function describeInvitesContract(
         processedUsers: 3,
         completedAt: clock.now(),
       });
+    });
+
+    it('stages a job’s ids in batches and leases the job to one owner at a time', async () => {
+      const now = clock.now();
+      const job = {
+        code: invite.code,
+        jobId: 'run-1',
+        status: 1,
+        totalUsers: 3,
+        processedUsers: 0,
+        createdAt: now,
+        completedAt: null,
+        errorMessage: null,
+      };
+      await storage.invites.putJob(job);
+      await storage.invites.stageBatches(invite.code, 'run-1', [['1', '2'], ['3']]);
+      expect(await storage.invites.nextBatch(invite.code, 'run-1')).toEqual({
+        seq: 0,
+        userIds: ['1', '2'],
+      });
+      expect(await storage.invites.nextBatch(invite.code, 'other')).toBeNull();
+      await storage.invites.dropBatch(invite.code, 'run-1', 0);
+      expect(await storage.invites.nextBatch(invite.code, 'run-1')).toEqual({
+        seq: 1,
+        userIds: ['3'],
+      });
+      expect(await storage.invites.listClaimableJobs(now)).toEqual([
+        { code: invite.code, jobId: 'run-1' },
+      ]);
+      // Two owners claiming at once: exactly one wins.
+      const lease = { code: invite.code, jobId: 'run-1', nowMs: now, untilMs: now + 1000 };
+      const claims = await Promise.all([
+        storage.invites.claimJob({ ...lease, owner: 'a' }),
+        storage.invites.claimJob({ ...lease, owner: 'b' }),
+      ]);
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      const [winner, loser] = claims[0] ? ['a', 'b'] : ['b', 'a'];
+      expect(await storage.invites.listClaimableJobs(now)).toEqual([]);
+      expect(await storage.invites.claimJob({ ...lease, owner: winner })).toBe(true);
+      expect(await storage.invites.claimJob({ ...lease, owner: loser })).toBe(false);
+      expect(await storage.invites.claimJob({ ...lease, jobId: 'run-0', owner: winner })).toBe(
+        false,
+      );
+      // A lease that ran out, or was released, is anyone's.
+      const later = { ...lease, nowMs: now + 1000, untilMs: now + 2000 };
+      expect(await storage.invites.listClaimableJobs(now + 1000)).toHaveLength(1);
+      expect(await storage.invites.claimJob({ ...later, owner: loser })).toBe(true);
+      await storage.invites.releaseJob(invite.code, 'run-1', winner);
+      expect(await storage.invites.claimJob({ ...later, owner: winner })).toBe(false);
+      await storage.invites.releaseJob(invite.code, 'run-1', loser);
+      expect(await storage.invites.listClaimableJobs(now)).toHaveLength(1);
+      // A finished job is nobody's; a replacing upload drops the older staged ids.
+      await storage.invites.updateJob(invite.code, 'run-1', { status: 2 });
+      expect(await storage.invites.listClaimableJobs(now)).toEqual([]);
+      expect(await storage.invites.claimJob({ ...lease, owner: winner })).toBe(false);
+      await storage.invites.putJob({ ...job, jobId: 'run-2' });
+      await storage.invites.stageBatches(invite.code, 'run-2', [['9']]);
+      expect(await storage.invites.nextBatch(invite.code, 'run-1')).toBeNull();
+      expect(await storage.invites.nextBatch(invite.code, 'run-2')).toEqual({
+        seq: 0,
+        userIds: ['9'],
+      });
+      await storage.invites.delete(invite.code);
+      expect(await storage.invites.nextBatch(invite.code, 'run-2')).toBeNull();
     });
 
     it('deletes an invite with its target users and job', async () => {

@@ -5,6 +5,10 @@ import type { Database, InviteTargetJobsTable, InvitesTable } from './schema.js'
 
 /** Rows per statement when adding or removing many target users (well under both drivers' limits). */
 const CHUNK = 500;
+/** Staged batches per statement (each a JSON array of up to a job batch of ids). */
+const STAGED_ROWS = 20;
+/** TargetUsersJobStatusTypes PROCESSING (resources/invites/jobs.ts JobStatus). */
+const JOB_PROCESSING = 1;
 
 function toInvite(row: Selectable<InvitesTable>): InviteRecord {
   return {
@@ -93,11 +97,15 @@ export function createInviteRepository(db: Kysely<Database>): InviteRepository {
     listByGuild: (guildId) => list('guild_id', guildId),
     listByChannel: (channelId) => list('channel_id', channelId),
     async addUse(code) {
-      await db
+      // One statement decides: on PostgreSQL a concurrent use waits for the row and re-checks
+      // the condition against the count it committed.
+      const result = await db
         .updateTable('invites')
         .set((eb) => ({ uses: eb('uses', '+', 1) }))
         .where('code', '=', code)
-        .execute();
+        .where((eb) => eb.or([eb('max_uses', '=', 0), eb('uses', '<', eb.ref('max_uses'))]))
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return null;
       const row = await db
         .selectFrom('invites')
         .select('uses')
@@ -139,7 +147,9 @@ export function createInviteRepository(db: Kysely<Database>): InviteRepository {
       return Number(row.count);
     },
     async addTargetUsers(code, userIds) {
-      for (const chunk of chunks([...new Set(userIds)])) {
+      // In one order everywhere, so that a job's batch and a bulk-add writing the same users at
+      // once on PostgreSQL wait for each other instead of deadlocking.
+      for (const chunk of chunks([...new Set(userIds)].sort())) {
         await db
           .insertInto('invite_target_users')
           .values(chunk.map((userId) => ({ code, user_id: userId })))
@@ -169,11 +179,82 @@ export function createInviteRepository(db: Kysely<Database>): InviteRepository {
         completed_at: job.completedAt,
         error_message: job.errorMessage,
       };
+      const row = { ...values, lease_owner: null, lease_until: null };
       await db
         .insertInto('invite_target_jobs')
-        .values({ code: job.code, ...values })
-        .onConflict((oc) => oc.column('code').doUpdateSet(values))
+        .values({ code: job.code, ...row })
+        .onConflict((oc) => oc.column('code').doUpdateSet(row))
         .execute();
+    },
+    async stageBatches(code, jobId, batches) {
+      await db.deleteFrom('invite_target_job_batches').where('code', '=', code).execute();
+      const rows = batches.map((userIds, seq) => ({
+        code,
+        job_id: jobId,
+        seq,
+        user_ids: JSON.stringify(userIds),
+      }));
+      for (let i = 0; i < rows.length; i += STAGED_ROWS) {
+        await db
+          .insertInto('invite_target_job_batches')
+          .values(rows.slice(i, i + STAGED_ROWS))
+          .execute();
+      }
+    },
+    async nextBatch(code, jobId) {
+      const row = await db
+        .selectFrom('invite_target_job_batches')
+        .select(['seq', 'user_ids'])
+        .where('code', '=', code)
+        .where('job_id', '=', jobId)
+        .orderBy('seq')
+        .limit(1)
+        .executeTakeFirst();
+      return row ? { seq: int(row.seq), userIds: jsonArray(row.user_ids) } : null;
+    },
+    async dropBatch(code, jobId, seq) {
+      await db
+        .deleteFrom('invite_target_job_batches')
+        .where('code', '=', code)
+        .where('job_id', '=', jobId)
+        .where('seq', '=', seq)
+        .execute();
+    },
+    async claimJob(claim) {
+      const result = await db
+        .updateTable('invite_target_jobs')
+        .set({ lease_owner: claim.owner, lease_until: claim.untilMs })
+        .where('code', '=', claim.code)
+        .where('job_id', '=', claim.jobId)
+        .where('status', '=', JOB_PROCESSING)
+        .where((eb) =>
+          eb.or([
+            eb('lease_until', 'is', null),
+            eb('lease_until', '<=', claim.nowMs),
+            eb('lease_owner', '=', claim.owner),
+          ]),
+        )
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async releaseJob(code, jobId, owner) {
+      await db
+        .updateTable('invite_target_jobs')
+        .set({ lease_owner: null, lease_until: null })
+        .where('code', '=', code)
+        .where('job_id', '=', jobId)
+        .where('lease_owner', '=', owner)
+        .execute();
+    },
+    async listClaimableJobs(nowMs) {
+      const rows = await db
+        .selectFrom('invite_target_jobs')
+        .select(['code', 'job_id'])
+        .where('status', '=', JOB_PROCESSING)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', nowMs)]))
+        .orderBy('created_at')
+        .execute();
+      return rows.map((row) => ({ code: row.code, jobId: row.job_id }));
     },
     async findJob(code) {
       const row = await db

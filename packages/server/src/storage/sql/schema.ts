@@ -257,6 +257,15 @@ export interface InviteTargetJobsTable {
   created_at: Int;
   completed_at: NullableInt;
   error_message: string | null;
+  lease_owner: string | null;
+  lease_until: NullableInt;
+}
+
+export interface InviteTargetJobBatchesTable {
+  code: string;
+  job_id: string;
+  seq: Int;
+  user_ids: string;
 }
 
 export interface UserConnectionsTable {
@@ -369,6 +378,7 @@ export interface Database extends OAuthTables {
   invites: InvitesTable;
   invite_target_users: InviteTargetUsersTable;
   invite_target_jobs: InviteTargetJobsTable;
+  invite_target_job_batches: InviteTargetJobBatchesTable;
   user_connections: UserConnectionsTable;
   outbox_events: OutboxEventsTable;
   outbox_attempts: OutboxAttemptsTable;
