@@ -9,6 +9,7 @@ import { createNatsBus } from './bus/nats/index.js';
 import { publicBaseUrl, type Config } from './config.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import { createSnowflakeGenerator } from './domain/snowflakes.js';
+import { dispatchingStorage } from './events/afterCommit.js';
 import { createBusDispatcher } from './events/dispatcher.js';
 import { createAuthenticator } from './http/authenticator.js';
 import {
@@ -104,7 +105,9 @@ export interface App {
   close(): Promise<void>;
 }
 
-function createServices(deps: ServiceDeps) {
+function createServices(base: ServiceDeps) {
+  // What a transaction announces is dispatched once it commits (events/afterCommit.ts).
+  const deps = { ...base, storage: dispatchingStorage(base.storage, base.events) };
   return {
     users: createUserService(deps),
     auth: createAuthService(deps),

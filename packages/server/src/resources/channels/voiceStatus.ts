@@ -2,7 +2,9 @@ import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import { recordAudit } from '../auditLog/service.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
 import { loadChannelAccess } from './access.js';
 import { isVoiceType } from './rules.js';
 
@@ -52,6 +54,7 @@ export function createVoiceStatusService(
         const connected = await isConnected(principal.user.id, channel.id);
         access.require(P.SET_VOICE_CHANNEL_STATUS | (connected ? 0n : P.MANAGE_CHANNELS));
         const status = input.status === '' ? null : input.status;
+        const target = { id: channel.id, guildId: channel.guildId };
         const entry = {
           guildId: channel.guildId,
           userId: principal.user.id,
@@ -63,6 +66,7 @@ export function createVoiceStatusService(
           // Clearing a channel without a status changes nothing, so nothing is recorded.
           if (previous === null) return;
           await tx.voiceStatus.delete(channel.id);
+          afterCommit(tx, dispatches.voiceChannelStatusUpdate({ ...target, status: null }));
           await recordAudit(tx, ids, {
             ...entry,
             actionType: AuditLogActions.VOICE_CHANNEL_STATUS_DELETE,
@@ -71,6 +75,7 @@ export function createVoiceStatusService(
           return;
         }
         await tx.voiceStatus.put({ channelId: channel.id, status, updatedAt: clock.now() });
+        afterCommit(tx, dispatches.voiceChannelStatusUpdate({ ...target, status }));
         await recordAudit(tx, ids, {
           ...entry,
           actionType: AuditLogActions.VOICE_CHANNEL_STATUS_CREATE,
