@@ -11,6 +11,12 @@ import { systemClock, type Clock } from './domain/clock.js';
 import { createSnowflakeGenerator } from './domain/snowflakes.js';
 import { dispatchingStorage } from './events/afterCommit.js';
 import { createBusDispatcher } from './events/dispatcher.js';
+import {
+  DEFAULT_GATEWAY_OPTIONS,
+  createGateway,
+  type Gateway,
+  type GatewayOptions,
+} from './gateway/index.js';
 import { createAuthenticator } from './http/authenticator.js';
 import {
   MemoryRateLimitStore,
@@ -85,6 +91,8 @@ export interface AppOptions {
   processId?: number;
   /** 401/403/429 answers an address may collect before it is refused (tests lower it). */
   invalidRequestLimit?: BucketLimit;
+  /** Gateway settings over the platform's defaults (tests shorten heartbeats...). */
+  gateway?: Partial<GatewayOptions>;
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -95,6 +103,7 @@ export interface App {
   readonly bus: EventBus;
   readonly logger: Logger;
   readonly services: ReturnType<typeof createServices>;
+  readonly gateway: Gateway;
   /** Starts listening; resolves to the base URL (no /api). */
   listen(): Promise<string>;
   /** The base URL (the configured port until listening). */
@@ -200,8 +209,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
   });
   const services = createServices({ storage, clock, ids, blobs, authenticator, events });
+  const gatewayOptions: GatewayOptions = { ...DEFAULT_GATEWAY_OPTIONS, ...options.gateway };
   const sessionStartLimit = createSessionStartLimit({
     ...DEFAULT_SESSION_START_LIMIT,
+    totalPerDay: gatewayOptions.identifyPerDay,
+    maxConcurrency: gatewayOptions.maxConcurrency,
     store: rateLimitStore,
     clock,
   });
@@ -220,6 +232,19 @@ export async function createApp(options: AppOptions): Promise<App> {
   let base = publicBaseUrl(config, config.port);
   const baseUrl = () => base;
   const gatewayUrl = () => `${baseUrl().replace(/^http/, 'ws')}/gateway`;
+
+  const gateway = createGateway({
+    storage,
+    bus,
+    clock,
+    logger,
+    authenticator,
+    sessionStartLimit,
+    gatewayUrl,
+    options: gatewayOptions,
+  });
+  await gateway.start();
+  gateway.attach(http.server);
 
   registerSystemRoutes(http, { storage, blobs, metrics });
   registerEmojiCdnRoutes(http, { storage, blobs });
@@ -252,6 +277,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     bus,
     logger,
     services,
+    gateway,
     async listen() {
       await http.listen({ host: config.host, port: config.port });
       const address = http.server.address();
@@ -263,6 +289,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     apiUrl: () => `${baseUrl()}${API_PREFIX}`,
     gatewayUrl,
     async close() {
+      await gateway.close();
       await http.close();
       await bus.close();
       await storage.close();

@@ -14,14 +14,8 @@ export type VoiceConnectionLookup = (
   channelId: string,
 ) => boolean | Promise<boolean>;
 
-/**
- * Voice states arrive with the gateway: until then nobody can be connected to a voice channel,
- * so this answers false and setting a status always needs MANAGE_CHANNELS as well.
- */
-export const NO_VOICE_CONNECTIONS: VoiceConnectionLookup = () => false;
-
 export interface VoiceStatusServiceOptions {
-  /** @defaultValue {@link NO_VOICE_CONNECTIONS} */
+  /** By default the voice states the gateway keeps (op 4), read in the request's transaction. */
   isConnected?: VoiceConnectionLookup;
 }
 
@@ -36,7 +30,6 @@ export function createVoiceStatusService(
   options: VoiceStatusServiceOptions = {},
 ) {
   const { storage, clock, ids } = deps;
-  const isConnected = options.isConnected ?? NO_VOICE_CONNECTIONS;
   return {
     async set(
       principal: Principal,
@@ -51,7 +44,10 @@ export function createVoiceStatusService(
         });
         const { channel } = access;
         if (!isVoiceType(channel.type)) throw new ApiError('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
-        const connected = await isConnected(principal.user.id, channel.id);
+        const connected = await (
+          options.isConnected ??
+          ((userId: string, id: string) => tx.gateway.isInVoiceChannel(userId, id))
+        )(principal.user.id, channel.id);
         access.require(P.SET_VOICE_CHANNEL_STATUS | (connected ? 0n : P.MANAGE_CHANNELS));
         const status = input.status === '' ? null : input.status;
         const target = { id: channel.id, guildId: channel.guildId };

@@ -6,6 +6,7 @@ import { createAuditLogRepository } from './auditLog.js';
 import { createBanRepository } from './bans.js';
 import { createChannelRepository } from './channels.js';
 import { createEmojiRepository } from './emojis.js';
+import { createGatewayRepository } from './gateway.js';
 import { createGuildRepository } from './guilds.js';
 import { createMemberRepository } from './members.js';
 import { createOverwriteRepository } from './overwrites.js';
@@ -40,6 +41,7 @@ export function createRepositories(
     emojis: createEmojiRepository(db),
     stickers: createStickerRepository(db),
     scheduledEvents: createScheduledEventRepository(db),
+    gateway: createGatewayRepository(db),
   };
 }
 

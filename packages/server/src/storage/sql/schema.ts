@@ -234,4 +234,54 @@ export interface Database {
   stickers: StickersTable;
   scheduled_events: ScheduledEventsTable;
   audit_log_entries: AuditLogEntriesTable;
+  voice_states: VoiceStatesTable;
+  voice_channel_start_times: VoiceChannelStartTimesTable;
+  privileged_intent_approvals: PrivilegedIntentApprovalsTable;
+  application_gateway_settings: ApplicationGatewaySettingsTable;
+  gateway_sessions: GatewaySessionsTable;
+  gateway_replay: GatewayReplayTable;
+}
+
+export interface VoiceStatesTable {
+  guild_id: Id;
+  user_id: Id;
+  channel_id: Id;
+  session_id: string;
+  self_mute: Int;
+  self_deaf: Int;
+  self_video: Int;
+  joined_at: Int;
+}
+
+export interface VoiceChannelStartTimesTable {
+  channel_id: Id;
+  started_at: Int;
+}
+
+export interface PrivilegedIntentApprovalsTable {
+  application_id: Id;
+  intent: string;
+  status: string;
+  approved_at: NullableInt;
+  expires_at: NullableInt;
+}
+
+export interface ApplicationGatewaySettingsTable {
+  application_id: Id;
+  private_channel_obfuscation: Int;
+}
+
+export interface GatewaySessionsTable {
+  id: string;
+  user_id: Id;
+  state: string;
+  seq: Int;
+  updated_at: Int;
+}
+
+export interface GatewayReplayTable {
+  session_id: string;
+  seq: Int;
+  type: string;
+  data: string;
 }
