@@ -240,6 +240,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger,
     authenticator,
     sessionStartLimit,
+    events,
     gatewayUrl,
     options: gatewayOptions,
   });

@@ -50,3 +50,10 @@ CREATE TABLE gateway_replay (
   data TEXT NOT NULL,
   PRIMARY KEY (session_id, seq)
 );
+
+-- A user's Profile Privacy Setting for custom status in PRESENCE_UPDATE (spec, Gateway events):
+-- 'everyone' (the default, no row), 'friends' or 'friends_and_small_servers'.
+CREATE TABLE user_profile_privacy (
+  user_id INTEGER PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+  setting TEXT NOT NULL
+);

@@ -8,12 +8,13 @@ import {
   GatewayIntentBits as I,
   GatewayOpcodes as Op,
   PRIVILEGED_INTENTS,
+  PermissionFlags as P,
 } from '@guildhall/protocol';
 import type { Logger } from 'pino';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { EventBus, Subscription } from '../bus/index.js';
 import type { Clock } from '../domain/clock.js';
-import { ALL_DISPATCHES, type DispatchEnvelope } from '../events/dispatcher.js';
+import { ALL_DISPATCHES, type DispatchEnvelope, type Dispatcher } from '../events/dispatcher.js';
 import type { Authenticator, Principal } from '../http/authenticator.js';
 import type { SessionStartLimit } from '../resources/gateway/sessionStartLimit.js';
 import { serializeMember } from '../resources/members/serialize.js';
@@ -37,6 +38,12 @@ import {
 } from './guildState.js';
 import { IdentifyQueue } from './identifyQueue.js';
 import { intentFor } from './intents.js';
+import {
+  createCommands,
+  InvalidCommandError,
+  type CommandContext,
+  type Presence,
+} from './commands.js';
 import { guildDispatchVariants } from './filters.js';
 import { privilegedIntentsAllowed } from './privileged.js';
 import {
@@ -84,6 +91,8 @@ export interface GatewayDeps {
   logger: Logger;
   authenticator: Pick<Authenticator, 'authenticate'>;
   sessionStartLimit: SessionStartLimit;
+  /** Where the gateway's own commands announce what they changed (presence, voice states). */
+  events: Dispatcher;
   /** The URL READY names as resume_gateway_url. */
   gatewayUrl: () => string;
   options?: Partial<GatewayOptions>;
@@ -142,6 +151,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const sessionsByUser = new Map<string, Set<Session>>();
   const guilds = new Map<string, GuildState<Session>>();
   const identifyQueue = new IdentifyQueue({ clock, perBucket: options.identifiesPerBucket });
+  const presences = new Map<string, Presence>();
   let subscription: Subscription | null = null;
   let closing = false;
 
@@ -213,14 +223,35 @@ export function createGateway(deps: GatewayDeps): Gateway {
     return load;
   };
 
+  const guildPresences = (snapshot: GuildSnapshot) => {
+    const out: unknown[] = [];
+    for (const { userId } of snapshot.members) {
+      const presence = presences.get(userId);
+      if (
+        presence === undefined ||
+        presence.status === 'invisible' ||
+        presence.status === 'offline'
+      ) {
+        continue;
+      }
+      out.push({
+        user: { id: userId },
+        status: presence.status,
+        activities: presence.activities.filter((a) => a['type'] !== 4),
+        client_status: { web: presence.status },
+      });
+    }
+    return out;
+  };
+
   const guildCreateData = (
     state: GuildState<Session>,
     snapshot: GuildSnapshot,
     input: { session: Session; self: MemberRecord },
   ): string => {
     const { session, self } = input;
-    const presences = (session.intents & I.GUILD_PRESENCES) !== 0;
-    const key = `${session.userId}|${session.obfuscate}|${session.largeThreshold}|${presences}`;
+    const wantsPresences = (session.intents & I.GUILD_PRESENCES) !== 0;
+    const key = `${session.userId}|${session.obfuscate}|${session.largeThreshold}|${wantsPresences}`;
     const cached = snapshot.payloads.get(key);
     if (cached !== undefined) return cached;
     const nowMs = clock.now();
@@ -241,11 +272,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
       large: snapshot.memberCount > session.largeThreshold,
       unavailable: false,
       member_count: snapshot.memberCount,
-      voice_states: [],
+      voice_states: snapshot.voiceStates,
       members,
       channels,
       threads: [],
-      presences: [],
+      presences: presences.size === 0 || !wantsPresences ? [] : guildPresences(snapshot),
       stage_instances: [],
       guild_scheduled_events: snapshot.scheduledEvents,
       soundboard_sounds: [],
@@ -305,10 +336,20 @@ export function createGateway(deps: GatewayDeps): Gateway {
         if (role !== null) state.setRole(role);
         break;
       }
-      case 'GUILD_ROLE_DELETE':
-        state.roles.delete(scalarText(data['role_id']));
+      case 'GUILD_ROLE_DELETE': {
+        const roleId = scalarText(data['role_id']);
+        state.roles.delete(roleId);
+        for (const [userId, member] of state.members) {
+          if (member.roleIds.includes(roleId)) {
+            state.members.set(userId, {
+              ...member,
+              roleIds: member.roleIds.filter((r) => r !== roleId),
+            });
+          }
+        }
         state.invalidate();
         break;
+      }
       case 'CHANNEL_CREATE':
       case 'CHANNEL_UPDATE':
         state.setChannel(data);
@@ -369,6 +410,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
         (type === 'GUILD_MEMBER_UPDATE' || type === 'GUILD_MEMBER_REMOVE') &&
         scalarText(asRecord(data['user'])?.['id']) === session.userId;
       if (required !== 0 && (session.intents & required) === 0 && !own) continue;
+      if (
+        type === 'GUILD_AUDIT_LOG_ENTRY_CREATE' &&
+        (state.guildPermissions(session.userId, nowMs) & P.VIEW_AUDIT_LOG) === 0n
+      ) {
+        continue;
+      }
       let event = variants.full;
       if (channelId !== null) {
         const view = viewBefore.get(session) ?? state.canView(session.userId, channelId, nowMs);
@@ -630,29 +677,69 @@ export function createGateway(deps: GatewayDeps): Gateway {
       closeConn(conn, Close.NOT_AUTHENTICATED, 'You sent a payload prior to identifying.');
       return;
     }
-    await commands.handle({ op, d, session, conn });
+    await runCommand({ op, d, session, conn });
   };
 
-  const commands = createCommandHandlers();
+  const commands = createCommands({ presences, allMembersRequests: new Map() });
+  const commandContext = (session: Session): CommandContext => ({
+    storage,
+    clock,
+    events: deps.events,
+    guild: (guildId) => guilds.get(guildId),
+    reply: (type, data) => {
+      deliver(session, new EncodedDispatch(type, data));
+    },
+  });
 
-  function createCommandHandlers() {
-    return {
-      handle: async (input: { op: number; d: unknown; session: Session; conn: Connection }) => {
-        const { op, conn } = input;
-        switch (op) {
-          case Op.PRESENCE_UPDATE:
-          case Op.VOICE_STATE_UPDATE:
-          case Op.REQUEST_GUILD_MEMBERS:
-          case Op.REQUEST_CHANNEL_INFO:
-          case Op.REQUEST_SOUNDBOARD_SOUNDS:
-            await Promise.resolve();
-            return;
-          default:
-            closeConn(conn, Close.UNKNOWN_OPCODE, 'Unknown opcode.');
-        }
-      },
-    };
-  }
+  const runCommand = async (input: {
+    op: number;
+    d: unknown;
+    session: Session;
+    conn: Connection;
+  }) => {
+    const { op, d, session, conn } = input;
+    const ctx = commandContext(session);
+    try {
+      switch (op) {
+        case Op.PRESENCE_UPDATE:
+          await commands.presenceUpdate(ctx, { session, d });
+          return;
+        case Op.VOICE_STATE_UPDATE:
+          await commands.voiceStateUpdate(ctx, { session, d });
+          return;
+        case Op.REQUEST_GUILD_MEMBERS:
+          await commands.requestGuildMembers(ctx, { session, d });
+          return;
+        case Op.REQUEST_CHANNEL_INFO:
+          await commands.requestChannelInfo(ctx, { session, d });
+          return;
+        case Op.REQUEST_SOUNDBOARD_SOUNDS:
+          // No soundboard here: every asked guild has none.
+          for (const guildId of Array.isArray(asRecord(d)?.['guild_ids'])
+            ? (asRecord(d)?.['guild_ids'] as unknown[])
+            : []) {
+            if (typeof guildId === 'string' && session.guildIds.has(guildId)) {
+              deliver(
+                session,
+                new EncodedDispatch('SOUNDBOARD_SOUNDS', {
+                  guild_id: guildId,
+                  soundboard_sounds: [],
+                }),
+              );
+            }
+          }
+          return;
+        default:
+          closeConn(conn, Close.UNKNOWN_OPCODE, 'Unknown opcode.');
+      }
+    } catch (err) {
+      if (err instanceof InvalidCommandError) {
+        closeConn(conn, Close.UNKNOWN_OPCODE, 'Invalid payload for opcode.');
+        return;
+      }
+      throw err;
+    }
+  };
 
   // ---- connections ----
 

@@ -1,6 +1,8 @@
 import { ChannelFlags, ChannelTypes, PermissionFlags as P } from '@guildhall/protocol';
 import {
+  basePermissions,
   channelPermissions,
+  type PermissionSubject,
   type PermissionOverwrite,
   type PermissionRole,
 } from '../domain/permissions.js';
@@ -8,6 +10,7 @@ import type { MemberRecord, Storage } from '../storage/index.js';
 import { overwritesByChannel, serializeChannel } from '../resources/channels/serialize.js';
 import { serializeGuild } from '../resources/guilds/serialize.js';
 import { serializeMember } from '../resources/members/serialize.js';
+import { voiceStateWire } from './commands.js';
 import { serializeScheduledEvent } from '../resources/scheduledEvents/serialize.js';
 
 /** The most members a GUILD_CREATE carries (the highest large_threshold). */
@@ -42,6 +45,7 @@ export interface GuildSnapshot {
   members: { userId: string; wire: Record<string, unknown> }[];
   memberCount: number;
   scheduledEvents: unknown[];
+  voiceStates: unknown[];
   /** GUILD_CREATE `d` as JSON, per (user, options) key, built on first use. */
   payloads: Map<string, string>;
 }
@@ -78,24 +82,38 @@ export class GuildState<TSession = unknown> {
     else this.views.delete(userId);
   }
 
-  private ownView(userId: string, channel: ChannelModel, nowMs: number): boolean {
+  private subject(userId: string, nowMs: number): PermissionSubject | null {
     const member = this.members.get(userId);
-    if (member === undefined) return false;
-    const bits = channelPermissions(
-      {
-        guildId: this.id,
-        ownerId: this.ownerId,
-        roles: this.roles,
-        member: {
-          userId,
-          roleIds: member.roleIds,
-          communicationDisabledUntil: member.communicationDisabledUntil,
-        },
-        nowMs,
+    if (member === undefined) return null;
+    return {
+      guildId: this.id,
+      ownerId: this.ownerId,
+      roles: this.roles,
+      member: {
+        userId,
+        roleIds: member.roleIds,
+        communicationDisabledUntil: member.communicationDisabledUntil,
       },
-      { type: channel.type, overwrites: channel.overwrites },
-    );
-    return (bits & P.VIEW_CHANNEL) !== 0n;
+      nowMs,
+    };
+  }
+
+  /** The user's guild-level permissions (0 for a user whose member is not known here). */
+  guildPermissions(userId: string, nowMs: number): bigint {
+    const subject = this.subject(userId, nowMs);
+    return subject === null ? 0n : basePermissions(subject);
+  }
+
+  /** The user's permissions in a channel of this guild (0 when unknown). */
+  channelPermissions(userId: string, channelId: string, nowMs: number): bigint {
+    const subject = this.subject(userId, nowMs);
+    const channel = this.channels.get(channelId);
+    if (subject === null || channel === undefined) return 0n;
+    return channelPermissions(subject, { type: channel.type, overwrites: channel.overwrites });
+  }
+
+  private ownView(userId: string, channel: ChannelModel, nowMs: number): boolean {
+    return (this.channelPermissions(userId, channel.id, nowMs) & P.VIEW_CHANNEL) !== 0n;
   }
 
   /**
@@ -208,9 +226,10 @@ export async function loadGuild(
     storage.members.listByGuild(guild.id, { limit: MAX_LARGE_THRESHOLD }),
     storage.scheduledEvents.listByGuild(guild.id),
   ]);
-  const [overwrites, users] = await Promise.all([
+  const [overwrites, users, voiceStates] = await Promise.all([
     storage.overwrites.listByChannels(channels.map((c) => c.id)),
     Promise.all(members.map((m) => storage.users.findById(m.userId))),
+    storage.gateway.listVoiceStates([guild.id]),
   ]);
   const byChannel = overwritesByChannel(overwrites);
   state.ownerId = guild.ownerId;
@@ -252,6 +271,7 @@ export async function loadGuild(
     members: wireMembers,
     memberCount: state.memberCount,
     scheduledEvents: events.map((event) => serializeScheduledEvent(event, { creator: null })),
+    voiceStates: voiceStates.map((v) => voiceStateWire(v, null, null)),
     payloads: new Map(),
   };
 }

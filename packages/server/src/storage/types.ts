@@ -585,6 +585,9 @@ export interface GatewayReplayEntry {
   data: string;
 }
 
+/** Who sees a user's custom status (spec, Gateway events: Presence Update). */
+export type ProfilePrivacy = 'everyone' | 'friends' | 'friends_and_small_servers';
+
 /** The gateway's own tables. */
 export interface GatewayRepository {
   listVoiceStates(guildIds: readonly string[]): Promise<VoiceStateRecord[]>;
@@ -601,6 +604,8 @@ export interface GatewayRepository {
   putIntentApproval(approval: IntentApprovalRecord): Promise<void>;
   privateChannelObfuscation(applicationId: string): Promise<boolean>;
   setPrivateChannelObfuscation(applicationId: string, on: boolean): Promise<void>;
+  profilePrivacy(userId: string): Promise<ProfilePrivacy>;
+  setProfilePrivacy(userId: string, setting: ProfilePrivacy): Promise<void>;
   saveSession(session: GatewaySessionRecord): Promise<void>;
   findSession(id: string): Promise<GatewaySessionRecord | null>;
   deleteSession(id: string): Promise<void>;

@@ -150,6 +150,23 @@ export function createGatewayRepository(db: Kysely<Database>): GatewayRepository
         )
         .execute();
     },
+    async profilePrivacy(userId) {
+      const row = await db
+        .selectFrom('user_profile_privacy')
+        .select('setting')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row?.setting === 'friends' || row?.setting === 'friends_and_small_servers'
+        ? row.setting
+        : 'everyone';
+    },
+    async setProfilePrivacy(userId, setting) {
+      await db
+        .insertInto('user_profile_privacy')
+        .values({ user_id: userId, setting })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet({ setting }))
+        .execute();
+    },
     async saveSession(session) {
       const values = { state: session.state, seq: session.seq, updated_at: session.updatedAt };
       await db

@@ -240,6 +240,12 @@ export interface Database {
   application_gateway_settings: ApplicationGatewaySettingsTable;
   gateway_sessions: GatewaySessionsTable;
   gateway_replay: GatewayReplayTable;
+  user_profile_privacy: UserProfilePrivacyTable;
+}
+
+export interface UserProfilePrivacyTable {
+  user_id: Id;
+  setting: string;
 }
 
 export interface VoiceStatesTable {
