@@ -112,7 +112,7 @@ describe('gateway commands', () => {
       payload: { name: 'voice', type: 2 },
     });
     expect(created.statusCode).toBe(201);
-    const voiceId = (created.json() as { id: string }).id;
+    const voiceId = created.json<{ id: string }>().id;
     const { client, ready } = await session();
     let seen = lastSeq(client);
     client.send(4, {
