@@ -13,6 +13,7 @@ import { dispatchingStorage } from './events/afterCommit.js';
 import { createBusDispatcher } from './events/dispatcher.js';
 import {
   DEFAULT_GATEWAY_OPTIONS,
+  createDatabaseSessionStore,
   createGateway,
   type Gateway,
   type GatewayOptions,
@@ -243,6 +244,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     events,
     gatewayUrl,
     options: gatewayOptions,
+    // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
+    ...(storage.dialect === 'postgres'
+      ? {
+          sessionStore: createDatabaseSessionStore({
+            storage,
+            keep: gatewayOptions.replayLimit,
+            logger,
+            clock,
+          }),
+        }
+      : {}),
   });
   await gateway.start();
   gateway.attach(http.server);

@@ -60,7 +60,7 @@ describe('gateway commands', () => {
       not_found: ['123456789012345678'],
       nonce: 'a',
     });
-    expect((byId.members as { user: { id: string } }[]).map((m) => m.user.id)).toEqual([
+    expect((byId['members'] as { user: { id: string } }[]).map((m) => m.user.id)).toEqual([
       fixture.owner.userId,
     ]);
     let seen = lastSeq(client);

@@ -38,6 +38,7 @@ import {
 } from './guildState.js';
 import { IdentifyQueue } from './identifyQueue.js';
 import { intentFor } from './intents.js';
+import { LOCAL_SESSION_STORE, type SessionStore, type StoredSession } from './sessionStore.js';
 import {
   createCommands,
   InvalidCommandError,
@@ -96,6 +97,8 @@ export interface GatewayDeps {
   /** The URL READY names as resume_gateway_url. */
   gatewayUrl: () => string;
   options?: Partial<GatewayOptions>;
+  /** Where sessions live for a RESUME on another node; this node's memory by default. */
+  sessionStore?: SessionStore;
 }
 
 export interface Gateway {
@@ -116,6 +119,9 @@ export interface Gateway {
   /** Sends op 7 RECONNECT to every session, closes every connection and stops. */
   close(): Promise<void>;
 }
+
+/** Where a node announces that it resumed a session another node served. */
+const SESSION_TAKEN_SUBJECT = 'gateway.session-taken';
 
 const GATEWAY_PATH = /^\/gateway\/?(?:\?|$)/;
 const SUPPORTED_VERSIONS = new Set(['9', '10']);
@@ -152,6 +158,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const guilds = new Map<string, GuildState<Session>>();
   const identifyQueue = new IdentifyQueue({ clock, perBucket: options.identifiesPerBucket });
   const presences = new Map<string, Presence>();
+  const sessionStore = deps.sessionStore ?? LOCAL_SESSION_STORE;
+  const nodeId = randomBytes(8).toString('hex');
+  let takeovers: Subscription | null = null;
   let subscription: Subscription | null = null;
   let closing = false;
 
@@ -165,6 +174,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const seq = ++session.seq;
     session.replay.push({ seq, event });
     if (session.replay.length > options.replayLimit) session.replay.shift();
+    if (sessionStore.shared) sessionStore.record({ sessionId: session.id, seq, event });
     const conn = session.conn;
     if (conn !== null) conn.transport.send(event.frame(conn.encoding, seq));
   };
@@ -192,12 +202,84 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (state.sessions.size === 0 && state.loading === null) guilds.delete(guildId);
   };
 
-  const dropSession = (session: Session) => {
+  const dropSession = (session: Session, options: { keepStored?: boolean } = {}) => {
+    if (options.keepStored !== true) sessionStore.drop(session.id);
     sessions.delete(session.id);
     const mine = sessionsByUser.get(session.userId);
     mine?.delete(session);
     if (mine?.size === 0) sessionsByUser.delete(session.userId);
     for (const guildId of [...session.guildIds]) leaveGuild(session, guildId);
+  };
+
+  const registerSession = (session: Session) => {
+    sessions.set(session.id, session);
+    const mine = sessionsByUser.get(session.userId) ?? new Set<Session>();
+    mine.add(session);
+    sessionsByUser.set(session.userId, mine);
+  };
+
+  const storedSession = (session: Session): StoredSession => ({
+    id: session.id,
+    userId: session.userId,
+    intents: session.intents,
+    shard: [session.shard[0], session.shard[1]],
+    obfuscate: session.obfuscate,
+    largeThreshold: session.largeThreshold,
+  });
+
+  /**
+   * Takes over a session another node served (RESUME through the shared store): its settings,
+   * its replay buffer and its guilds, without sending GUILD_CREATE again.
+   */
+  const adoptSession = async (sessionId: string): Promise<Session | null> => {
+    const stored = await sessionStore.load(sessionId);
+    if (stored === null) return null;
+    const [user, entries] = await Promise.all([
+      storage.users.findById(stored.userId),
+      sessionStore.replay(sessionId),
+    ]);
+    if (user === null) return null;
+    const application = user.bot ? await storage.applications.findByBotUserId(user.id) : null;
+    const session: Session = {
+      ...stored,
+      shard: [stored.shard[0], stored.shard[1]],
+      user,
+      isApp: user.bot,
+      applicationId: application?.id ?? null,
+      seq: entries.at(-1)?.seq ?? 0,
+      guildIds: new Set(),
+      conn: null,
+      detachedAt: clock.now(),
+      replay: entries.map((e) => ({
+        seq: e.seq,
+        event: new PreserializedDispatch(e.type, e.data),
+      })),
+    };
+    registerSession(session);
+    const guildRecords = await storage.guilds.listForUser(user.id);
+    const guildIds = guildRecords
+      .map((g) => g.id)
+      .filter((id) => shardOf(id, session.shard[1]) === session.shard[0]);
+    const members = await storage.members.findForUser(user.id, guildIds);
+    for (const member of members) {
+      const state = stateOf(member.guildId);
+      state.setMember(user.id, {
+        roleIds: member.roleIds,
+        communicationDisabledUntil: member.communicationDisabledUntil,
+        joinedAt: new Date(member.joinedAt).toISOString(),
+      });
+      if ((await snapshotOf(state)) === null) continue;
+      state.sessions.add(session);
+      session.guildIds.add(member.guildId);
+    }
+    // The node that served it stops recording for it.
+    await bus.publish(SESSION_TAKEN_SUBJECT, {
+      type: 'SESSION_TAKEN',
+      topic: sessionId,
+      data: { sessionId, node: nodeId },
+      publishedAt: clock.now(),
+    });
+    return session;
   };
 
   /** The snapshot of a guild, loaded once however many sessions ask at the same time. */
@@ -547,10 +629,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       replay: [],
     };
     conn.session = session;
-    sessions.set(session.id, session);
-    const mine = sessionsByUser.get(session.userId) ?? new Set<Session>();
-    mine.add(session);
-    sessionsByUser.set(session.userId, mine);
+    registerSession(session);
+    sessionStore.save(storedSession(session));
     const members = await storage.members.findForUser(session.userId, guildIds);
     deliver(
       session,
@@ -589,7 +669,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const sessionId = typeof d['session_id'] === 'string' ? d['session_id'] : '';
     const token = typeof d['token'] === 'string' ? d['token'] : '';
     const seq = d['seq'];
-    const session = sessions.get(sessionId);
+    const session =
+      sessions.get(sessionId) ??
+      (sessionStore.shared && sessionId !== '' ? await adoptSession(sessionId) : null) ??
+      undefined;
     if (session === undefined) {
       invalidSession(conn, false);
       return;
@@ -794,7 +877,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       session.conn = null;
       session.detachedAt = clock.now();
       // A client that closes normally ends its session (the platform's rule for 1000 and 1001).
-      if (code === 1000 || code === 1001) dropSession(session);
+      if (!closing && (code === 1000 || code === 1001)) dropSession(session);
     });
     sendControl(conn, Op.HELLO, { heartbeat_interval: options.heartbeatIntervalMs });
   };
@@ -820,6 +903,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   return {
     async start() {
+      takeovers = await bus.subscribe(SESSION_TAKEN_SUBJECT, (event) => {
+        const data = asRecord(event.data);
+        if (data === null || data['node'] === nodeId) return;
+        const taken = sessions.get(scalarText(data['sessionId']));
+        if (taken === undefined) return;
+        if (taken.conn !== null)
+          closeConn(taken.conn, Close.UNKNOWN_ERROR, 'Session resumed elsewhere.');
+        taken.conn = null;
+        dropSession(taken, { keepStored: true });
+      });
       subscription = await bus.subscribe(ALL_DISPATCHES, (event, subject) => {
         const envelope = event.data as DispatchEnvelope;
         if (subject.startsWith('dispatch.guild.')) onGuildDispatch(event.type, envelope);
@@ -852,6 +945,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       closing = true;
       clearInterval(sweepTimer);
       subscription?.unsubscribe();
+      takeovers?.unsubscribe();
       identifyQueue.close();
       const closed = [...connections].map(
         (conn) =>
@@ -870,6 +964,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       );
       await Promise.all(closed);
       wss.close();
+      await sessionStore.close();
     },
   };
 }

@@ -609,7 +609,7 @@ export interface GatewayRepository {
   saveSession(session: GatewaySessionRecord): Promise<void>;
   findSession(id: string): Promise<GatewaySessionRecord | null>;
   deleteSession(id: string): Promise<void>;
-  /** Appends replay entries and keeps only the last `keep` of each session touched. */
+  /** Appends replay entries; a session keeps about its last `keep` (trimmed every 64th). */
   appendReplay(entries: readonly GatewayReplayEntry[], keep: number): Promise<void>;
   /** A session's entries after `seq`, in order. */
   replaySince(sessionId: string, seq: number): Promise<GatewayReplayEntry[]>;

@@ -203,14 +203,13 @@ export function createGatewayRepository(db: Kysely<Database>): GatewayRepository
         )
         .onConflict((oc) => oc.columns(['session_id', 'seq']).doNothing())
         .execute();
-      const highest = new Map<string, number>();
-      for (const e of entries)
-        highest.set(e.sessionId, Math.max(highest.get(e.sessionId) ?? 0, e.seq));
-      for (const [sessionId, seq] of highest) {
+      // Trim now and then (each session's every 64th entry), not on every write.
+      for (const e of entries) {
+        if (e.seq % 64 !== 0) continue;
         await db
           .deleteFrom('gateway_replay')
-          .where('session_id', '=', sessionId)
-          .where('seq', '<=', seq - keep)
+          .where('session_id', '=', e.sessionId)
+          .where('seq', '<=', e.seq - keep)
           .execute();
       }
     },
