@@ -123,4 +123,74 @@ describe('gateway: connection, identify, READY and GUILD_CREATE', () => {
     expect(without.client.frames.some((f) => f.t === 'GUILD_ROLE_CREATE')).toBe(false);
     expect(without.client.frames.some((f) => f.t === 'GUILD_UPDATE')).toBe(false);
   });
+
+  it('compresses with zlib-stream (one context) and with Identify compress: true', async () => {
+    const stream = track(
+      await identifyGateway(
+        server.app.gatewayUrl(),
+        { token: fixture.bot.token, intents: I.GUILDS },
+        { compress: 'zlib-stream' },
+      ),
+    );
+    const raw: Buffer[] = [];
+    stream.client.raw.on('message', (data: Buffer) => raw.push(data));
+    const guild = await stream.client.dispatch('GUILD_CREATE');
+    expect((guild.d as { id: string }).id).toBe(fixture.guildId);
+    stream.client.send(1, 2);
+    await stream.client.next((f) => f.op === 11);
+    expect(raw.length).toBeGreaterThan(0);
+    for (const message of raw) expect(message.subarray(-4)).toEqual(Buffer.from([0, 0, 255, 255]));
+    const perPayload = track(
+      await identifyGateway(
+        server.app.gatewayUrl(),
+        { token: fixture.bot.token, intents: I.GUILDS, compress: true },
+        { payloadCompression: true },
+      ),
+    );
+    const created = await perPayload.client.dispatch('GUILD_CREATE');
+    expect((created.d as { id: string }).id).toBe(fixture.guildId);
+  });
+
+  it('spends the session start budget; an exhausted one gets INVALID_SESSION', async () => {
+    const before = await server.app.http.inject({
+      method: 'GET',
+      url: '/api/v10/gateway/bot',
+      headers: { authorization: fixture.bot.token },
+    });
+    const remaining = before.json<{ session_start_limit: { remaining: number } }>()
+      .session_start_limit.remaining;
+    track(await identifyGateway(server.app.gatewayUrl(), { token: fixture.bot.token, intents: 0 }));
+    const after = await server.app.http.inject({
+      method: 'GET',
+      url: '/api/v10/gateway/bot',
+      headers: { authorization: fixture.bot.token },
+    });
+    expect(
+      after.json<{ session_start_limit: { remaining: number } }>().session_start_limit.remaining,
+    ).toBe(remaining - 1);
+  });
+});
+
+describe('gateway: exhausted session start limit', () => {
+  it('answers IDENTIFY with INVALID_SESSION false', async () => {
+    await using server = await startTestServer({
+      listen: true,
+      gateway: { identifyPerDay: 1, identifiesPerBucket: 10 },
+    });
+    const fixture = await guildFixture(server, { botPermissions: 0n });
+    const { client } = await identifyGateway(server.app.gatewayUrl(), {
+      token: fixture.bot.token,
+      intents: 0,
+    });
+    client.raw.terminate();
+    const second = await connectGateway(server.app.gatewayUrl());
+    await second.next((f) => f.op === 10);
+    second.send(2, {
+      token: fixture.bot.token,
+      intents: 0,
+      properties: { os: 'x', browser: 'x', device: 'x' },
+    });
+    expect((await second.next((f) => f.op === 9)).d).toBe(false);
+    second.raw.terminate();
+  });
 });

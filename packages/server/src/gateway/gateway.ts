@@ -120,6 +120,15 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
+/** Dispatches that can change which channels a session's user may view (besides the channel's own). */
+const VISIBILITY_EVENTS = new Set([
+  'GUILD_ROLE_CREATE',
+  'GUILD_ROLE_UPDATE',
+  'GUILD_ROLE_DELETE',
+  'GUILD_MEMBER_UPDATE',
+  'GUILD_UPDATE',
+]);
+
 /** Where a node announces that it resumed a session another node served. */
 const SESSION_TAKEN_SUBJECT = 'gateway.session-taken';
 
@@ -482,6 +491,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (type === 'CHANNEL_DELETE' && channelId !== null) {
       for (const s of state.sessions) viewBefore.set(s, state.canView(s.userId, channelId, nowMs));
     }
+    const visibleBefore = VISIBILITY_EVENTS.has(type) ? visibilityOf(state, nowMs) : null;
     applyToModel(state, type, data);
     const variants = guildDispatchVariants(type, data, guildId);
     const required = intentFor(type, true);
@@ -518,6 +528,59 @@ export function createGateway(deps: GatewayDeps): Gateway {
     if (type === 'GUILD_DELETE') {
       for (const session of [...state.sessions]) leaveGuild(session, guildId);
       guilds.delete(guildId);
+    }
+    if (visibleBefore !== null) announceVisibilityChanges(state, { before: visibleBefore, nowMs });
+  };
+
+  /** Which channels each obfuscating session's user can view, keyed by user. */
+  const visibilityOf = (state: GuildState<Session>, nowMs: number) => {
+    const byUser = new Map<string, Set<string>>();
+    for (const session of state.sessions) {
+      if (!session.obfuscate || byUser.has(session.userId)) continue;
+      const visible = new Set<string>();
+      for (const id of state.channels.keys()) {
+        if (state.canView(session.userId, id, nowMs)) visible.add(id);
+      }
+      byUser.set(session.userId, visible);
+    }
+    return byUser;
+  };
+
+  /**
+   * After a role, member or guild change, an obfuscating session gets CHANNEL_UPDATE for each
+   * channel whose visibility changed: the full channel when it gained access, the obfuscated one
+   * when it lost it (api-facts §10.7).
+   */
+  const announceVisibilityChanges = (
+    state: GuildState<Session>,
+    input: { before: Map<string, Set<string>>; nowMs: number },
+  ) => {
+    const after = visibilityOf(state, input.nowMs);
+    const full = new Map<string, EncodedDispatch>();
+    const hidden = new Map<string, EncodedDispatch>();
+    for (const session of state.sessions) {
+      const was = input.before.get(session.userId);
+      const now = after.get(session.userId);
+      if (was === undefined || now === undefined || (session.intents & I.GUILDS) === 0) continue;
+      for (const channel of state.channels.values()) {
+        const gained = now.has(channel.id) && !was.has(channel.id);
+        const lost = was.has(channel.id) && !now.has(channel.id);
+        if (gained) {
+          let event = full.get(channel.id);
+          if (event === undefined) {
+            event = new EncodedDispatch('CHANNEL_UPDATE', channel.wire);
+            full.set(channel.id, event);
+          }
+          deliver(session, event);
+        } else if (lost) {
+          let event = hidden.get(channel.id);
+          if (event === undefined) {
+            event = new EncodedDispatch('CHANNEL_UPDATE', obfuscateChannel(channel.wire, state.id));
+            hidden.set(channel.id, event);
+          }
+          deliver(session, event);
+        }
+      }
     }
   };
 
@@ -611,7 +674,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const capabilities = isInt(d['capabilities']) ? d['capabilities'] : 0;
     const obfuscate =
       (capabilities & GatewayCapabilities.CHANNEL_OBFUSCATION) !== 0 ||
-      (isApp && clock.now() >= CHANNEL_OBFUSCATION_MANDATORY_FROM_MS);
+      (isApp &&
+        (clock.now() >= CHANNEL_OBFUSCATION_MANDATORY_FROM_MS ||
+          (application !== null &&
+            (await storage.gateway.privateChannelObfuscation(application.id)))));
     const session: Session = {
       id: randomBytes(16).toString('hex'),
       userId: principal.user.id,
