@@ -292,7 +292,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     services,
     gateway,
     async listen() {
-      await http.listen({ host: config.host, port: config.port });
+      // A deep accept queue: thousands of gateway clients may connect at the same moment.
+      await http.listen({ host: config.host, port: config.port, backlog: 4096 });
       const address = http.server.address();
       const port = typeof address === 'object' && address !== null ? address.port : config.port;
       base = publicBaseUrl(config, port);

@@ -9,7 +9,7 @@ export type Encoding = 'json' | 'etf';
  * number is built once per encoding, and a session only appends its own `s`.
  */
 export class EncodedDispatch {
-  private jsonPrefix: string | null = null;
+  private jsonPrefix: Buffer | null = null;
   private etfPrefix: Buffer | null = null;
   private dataJson: string | null = null;
   readonly type: string;
@@ -28,8 +28,11 @@ export class EncodedDispatch {
 
   frame(encoding: Encoding, seq: number): string | Buffer {
     if (encoding === 'json') {
-      this.jsonPrefix ??= `{"op":0,"t":${JSON.stringify(this.type)},"d":${this.json()},"s":`;
-      return `${this.jsonPrefix}${seq}}`;
+      // UTF-8 once per event; each session adds only its `s` (a copy, no re-encoding).
+      this.jsonPrefix ??= Buffer.from(
+        `{"op":0,"t":${JSON.stringify(this.type)},"d":${this.json()},"s":`,
+      );
+      return Buffer.concat([this.jsonPrefix, Buffer.from(`${seq}}`)]);
     }
     this.etfPrefix ??= Buffer.concat([
       Buffer.from([131]),
@@ -147,11 +150,12 @@ export class Transport {
       });
       return;
     }
-    if (this.compressPayloads && typeof payload === 'string') {
+    if (this.compressPayloads && this.encoding === 'json') {
       this.ws.send(deflateSync(payload));
       return;
     }
-    this.ws.send(payload);
+    // JSON frames go out as text, even when built as bytes.
+    this.ws.send(payload, { binary: this.encoding === 'etf' && typeof payload !== 'string' });
   }
 
   close(code: number, reason = ''): void {

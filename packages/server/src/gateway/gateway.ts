@@ -182,7 +182,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const deliver = (session: Session, event: EncodedDispatch) => {
     const seq = ++session.seq;
     session.replay.push({ seq, event });
-    if (session.replay.length > options.replayLimit) session.replay.shift();
+    // Trimmed in halves, so a send costs no shift of the whole buffer.
+    if (session.replay.length >= 2 * options.replayLimit) {
+      session.replay.splice(0, session.replay.length - options.replayLimit);
+    }
     if (sessionStore.shared) sessionStore.record({ sessionId: session.id, seq, event });
     const conn = session.conn;
     if (conn !== null) conn.transport.send(event.frame(conn.encoding, seq));
