@@ -21,51 +21,8 @@ import {
 import { Client as OceanicClient, type CompressionLibrary } from 'oceanic.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { guildFixture, type GuildFixture } from './support/guildMembers.js';
+import { once } from './support/realClients.js';
 import { startTestServer, type TestServer } from './support/testServer.js';
-
-/** Long enough for a slow CI machine; reaching it means the step never happened. */
-const STEP_MS = 15_000;
-
-/** Resolves on the first event `emitter` emits that `accept` takes. */
-function when<TArgs extends unknown[]>(
-  subscribe: (listener: (...args: TArgs) => void) => () => void,
-  accept: (...args: TArgs) => boolean = () => true,
-): Promise<TArgs> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      stop();
-      reject(new Error('the awaited client event never came'));
-    }, STEP_MS);
-    const stop = subscribe((...args) => {
-      if (!accept(...args)) return;
-      clearTimeout(timer);
-      stop();
-      resolve(args);
-    });
-  });
-}
-
-/** What the three libraries' emitters have in common. */
-interface Listener {
-  on(event: string, listener: (...args: unknown[]) => void): unknown;
-  off(event: string, listener: (...args: unknown[]) => void): unknown;
-}
-
-/** `when` for an emitter (the libraries type their events each their own way). */
-function once<TArgs extends unknown[]>(
-  emitter: object,
-  event: string,
-  accept?: (...args: TArgs) => boolean,
-): Promise<TArgs> {
-  const target = emitter as Listener;
-  return when<TArgs>((listener) => {
-    const untyped = listener as unknown as (...args: unknown[]) => void;
-    target.on(event, untyped);
-    return () => {
-      target.off(event, untyped);
-    };
-  }, accept);
-}
 
 let server: TestServer;
 let fx: GuildFixture;
