@@ -1,14 +1,16 @@
 import { ApplicationFlags, GatewayIntentBits as I } from '@guildhall/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../src/domain/clock.js';
+import { visibleActivities } from '../src/gateway/commands.js';
 import { identifyGateway, type Frame, type GatewayClient } from './support/gatewayClient.js';
 import { guildFixture, type GuildFixture } from './support/guildMembers.js';
+import { DRIVERS } from './support/drivers.js';
 import { startTestServer, type TestServer } from './support/testServer.js';
 
 const NOW = Date.UTC(2026, 5, 1);
 const INTENTS = I.GUILDS | I.GUILD_MEMBERS | I.GUILD_PRESENCES | I.GUILD_VOICE_STATES;
 
-describe('gateway commands', () => {
+describe.each(DRIVERS)('gateway commands on $driver', ({ driver, skip }) => {
   let server: TestServer;
   let fixture: GuildFixture;
   let clock: ReturnType<typeof manualClock>;
@@ -26,9 +28,14 @@ describe('gateway commands', () => {
     client.next((f: Frame) => f.t === type && (f.s ?? 0) > seen);
   const lastSeq = (client: GatewayClient) => client.frames.at(-1)?.s ?? 0;
 
-  beforeEach(async () => {
+  beforeEach(async (ctx) => {
+    if (skip) {
+      ctx.skip();
+      return;
+    }
     clock = manualClock(NOW);
     server = await startTestServer({
+      storage: driver,
       listen: true,
       clock,
       gateway: { identifiesPerBucket: 1000 },
@@ -198,5 +205,25 @@ describe('gateway commands', () => {
     expect(hidden.activities).toEqual([{ type: 0, name: 'a game' }]);
     // The sender has no GUILD_PRESENCES intent: it gets no PRESENCE_UPDATE.
     expect(sender.client.frames.some((f) => f.t === 'PRESENCE_UPDATE')).toBe(false);
+  });
+});
+
+describe('presence privacy', () => {
+  const activities = [
+    { type: 4, state: 'hi' },
+    { type: 0, name: 'game' },
+  ];
+  it('hides custom status for Friends Only, and for Friends & Small Servers above 200 members', () => {
+    expect(visibleActivities(activities, { privacy: 'everyone', memberCount: 5000 })).toEqual(
+      activities,
+    );
+    expect(visibleActivities(activities, { privacy: 'friends', memberCount: 2 })).toEqual([
+      { type: 0, name: 'game' },
+    ]);
+    const small = { privacy: 'friends_and_small_servers' as const };
+    expect(visibleActivities(activities, { ...small, memberCount: 200 })).toEqual(activities);
+    expect(visibleActivities(activities, { ...small, memberCount: 201 })).toEqual([
+      { type: 0, name: 'game' },
+    ]);
   });
 });
