@@ -129,6 +129,29 @@ const VISIBILITY_EVENTS = new Set([
   'GUILD_UPDATE',
 ]);
 
+/**
+ * Dispatches that leave a guild's GUILD_CREATE as it was, so a busy guild keeps its snapshot for
+ * the identifies that come while messages flow.
+ */
+const SNAPSHOT_NEUTRAL_EVENTS = new Set([
+  // Not MESSAGE_CREATE: it moves the channel's last_message_id.
+  'MESSAGE_UPDATE',
+  'MESSAGE_DELETE',
+  'MESSAGE_DELETE_BULK',
+  'MESSAGE_REACTION_ADD',
+  'MESSAGE_REACTION_REMOVE',
+  'MESSAGE_REACTION_REMOVE_ALL',
+  'MESSAGE_REACTION_REMOVE_EMOJI',
+  'MESSAGE_POLL_VOTE_ADD',
+  'MESSAGE_POLL_VOTE_REMOVE',
+  'TYPING_START',
+  'CHANNEL_PINS_UPDATE',
+  'INVITE_CREATE',
+  'INVITE_DELETE',
+  'GUILD_AUDIT_LOG_ENTRY_CREATE',
+  'VOICE_CHANNEL_STATUS_UPDATE',
+]);
+
 /** Where a node announces that it resumed a session another node served. */
 const SESSION_TAKEN_SUBJECT = 'gateway.session-taken';
 
@@ -485,8 +508,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     }
     const state = guilds.get(guildId);
     if (state === undefined) return;
-    state.generation++;
-    state.snapshot = null;
+    if (!SNAPSHOT_NEUTRAL_EVENTS.has(type)) {
+      state.generation++;
+      state.snapshot = null;
+    }
     const nowMs = clock.now();
     // Who could view the channel before the change (CHANNEL_UPDATE/DELETE of a hidden channel).
     const channelId = envelope.channelId;
