@@ -18,6 +18,7 @@ import {
   type Gateway,
   type GatewayOptions,
 } from './gateway/index.js';
+import { ApiError } from './errors/index.js';
 import { createAuthenticator } from './http/authenticator.js';
 import {
   MemoryRateLimitStore,
@@ -232,7 +233,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Until listen() learns the real port, the configured one stands in (for app.inject()).
   let base = publicBaseUrl(config, config.port);
   const baseUrl = () => base;
-  const gatewayUrl = () => `${baseUrl().replace(/^http/, 'ws')}/gateway`;
+  const gatewayUrl = () => config.gatewayUrl ?? `${baseUrl().replace(/^http/, 'ws')}/gateway`;
 
   const gateway = createGateway({
     storage,
@@ -256,13 +257,22 @@ export async function createApp(options: AppOptions): Promise<App> {
         }
       : {}),
   });
-  await gateway.start();
-  gateway.attach(http.server);
+  // An API-only process leaves sessions to gateway processes (its dispatches reach them by NATS).
+  if (config.role !== 'api') {
+    await gateway.start();
+    gateway.attach(http.server);
+  }
 
   registerSystemRoutes(http, { storage, blobs, metrics });
   registerEmojiCdnRoutes(http, { storage, blobs });
   registerStickerCdnRoutes(http, { storage, blobs });
   registerScheduledEventCdnRoutes(http, { storage, blobs });
+  // A gateway-only process answers WebSocket upgrades and its health check; the API is elsewhere.
+  if (config.role === 'gateway') {
+    http.addHook('onRequest', (request, _reply, done) => {
+      done(request.url.startsWith('/api') ? new ApiError('NOT_FOUND') : undefined);
+    });
+  }
   await http.register(
     (api, _opts, done) => {
       registerUserRoutes(api, services.users);

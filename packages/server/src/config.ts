@@ -24,7 +24,17 @@ export interface Config {
   /** How long a verified token is trusted without a database read. */
   authCacheSeconds: number;
   demo: boolean;
+  /**
+   * What this process serves: `all` (the HTTP API and the gateway), `api` (the HTTP API only;
+   * its dispatches reach gateway processes over NATS) or `gateway` (the WebSocket gateway only).
+   */
+  role: ServerRole;
+  /** The gateway URL GET /gateway advertises, when the gateway is another process. */
+  gatewayUrl: string | null;
 }
+
+export const SERVER_ROLES = ['all', 'api', 'gateway'] as const;
+export type ServerRole = (typeof SERVER_ROLES)[number];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -178,6 +188,20 @@ const SETTINGS = {
     allowed: 'on or off',
     defaultValue: true,
     parse: onOff,
+  },
+  role: {
+    env: 'GUILDHALL_ROLE',
+    flag: '--role',
+    allowed: `one of ${SERVER_ROLES.join(', ')} (api and gateway processes share NATS)`,
+    defaultValue: 'all',
+    parse: (raw: string) => SERVER_ROLES.find((role) => role === raw),
+  },
+  gatewayUrl: {
+    env: 'GUILDHALL_GATEWAY_URL',
+    flag: '--gateway-url',
+    allowed: "a ws:// or wss:// URL (unset: this server's own /gateway)",
+    defaultValue: null,
+    parse: (raw: string) => url(['ws:', 'wss:'])(raw)?.replace(/\/+$/, ''),
   },
 } as const satisfies { [K in keyof Config]: Setting<Config[K]> };
 
