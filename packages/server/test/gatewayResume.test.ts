@@ -101,7 +101,9 @@ describe.each(DRIVERS)('gateway resume on $driver', ({ driver, skip }) => {
     const { client, ready } = await start();
     client.raw.terminate();
     await client.closed;
-    events.dispatch(['1', '2', '3', '4'].map((id) => roleEvent(fixture.guildId, `90${id}`)));
+    events.dispatch(
+      ['1', '2', '3', '4', '5', '6', '7', '8'].map((id) => roleEvent(fixture.guildId, `90${id}`)),
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     const late = await reconnect();
     late.send(6, { token: fixture.bot.token, session_id: ready.session_id, seq: 1 });

@@ -204,7 +204,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   const deliver = (session: Session, event: EncodedDispatch) => {
     const seq = ++session.seq;
-    session.replay.push({ seq, event });
+    // READY is never replayed (a RESUME starts after it), so idle sessions do not keep it.
+    if (event.type !== 'READY') session.replay.push({ seq, event });
     // Trimmed in halves, so a send costs no shift of the whole buffer.
     if (session.replay.length >= 2 * options.replayLimit) {
       session.replay.splice(0, session.replay.length - options.replayLimit);
