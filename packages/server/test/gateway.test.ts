@@ -124,6 +124,43 @@ describe('gateway: connection, identify, READY and GUILD_CREATE', () => {
     expect(without.client.frames.some((f) => f.t === 'GUILD_UPDATE')).toBe(false);
   });
 
+  it('asks for a heartbeat with op 1; a session token identifies a person', async () => {
+    const { client, ready } = track(
+      await identifyGateway(server.app.gatewayUrl(), {
+        token: fixture.owner.token,
+        intents: I.GUILDS,
+      }),
+    );
+    expect((ready.user as { id: string }).id).toBe(fixture.owner.userId);
+    server.app.gateway.requestHeartbeats();
+    await client.next((f) => f.op === 1);
+  });
+
+  it('stops a guild with GUILD_DELETE when the bot is removed', async () => {
+    const { client } = track(
+      await identifyGateway(server.app.gatewayUrl(), {
+        token: fixture.bot.token,
+        intents: I.GUILDS,
+      }),
+    );
+    await client.dispatch('GUILD_CREATE');
+    const kicked = await fixture.call(
+      'DELETE',
+      `/guilds/${fixture.guildId}/members/${fixture.bot.userId}`,
+      fixture.owner.token,
+    );
+    expect(kicked.statusCode).toBe(204);
+    const deleted = await client.dispatch('GUILD_DELETE');
+    expect(deleted.d).toEqual({ id: fixture.guildId, unavailable: false });
+    events.dispatch({
+      type: 'GUILD_UPDATE',
+      guildId: fixture.guildId,
+      data: { id: fixture.guildId, owner_id: fixture.owner.userId },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(client.frames.some((f) => f.t === 'GUILD_UPDATE')).toBe(false);
+  });
+
   it('compresses with zlib-stream (one context) and with Identify compress: true', async () => {
     const stream = track(
       await identifyGateway(
