@@ -77,6 +77,8 @@ interface Connection {
   readonly transport: Transport;
   readonly encoding: Encoding;
   readonly version: number;
+  /** The raw socket, corked while READY and the GUILD_CREATEs are written (fewer syscalls). */
+  readonly socket: Duplex;
   lastBeatAt: number;
   windowStart: number;
   windowCount: number;
@@ -727,21 +729,35 @@ export function createGateway(deps: GatewayDeps): Gateway {
     registerSession(session);
     sessionStore.save(storedSession(session));
     const members = await storage.members.findForUser(session.userId, guildIds);
+    conn.socket.cork();
+    try {
+      await sendReady(session, { conn, members, application });
+    } finally {
+      conn.socket.uncork();
+    }
+  };
+
+  const sendReady = async (
+    session: Session,
+    input: { conn: Connection; members: MemberRecord[]; application: ApplicationRecord | null },
+  ) => {
+    const { conn, members, application } = input;
+    const principalUser = session.user;
     deliver(
       session,
       new EncodedDispatch('READY', {
         v: conn.version,
         user: {
-          ...serializeUser(principal.user),
-          verified: principal.user.verified,
-          mfa_enabled: principal.user.mfaEnabled,
-          email: isApp ? null : principal.user.email,
+          ...serializeUser(principalUser),
+          verified: principalUser.verified,
+          mfa_enabled: principalUser.mfaEnabled,
+          email: session.isApp ? null : principalUser.email,
         },
         guilds: members.map((m) => ({ id: m.guildId, unavailable: true })),
         session_id: session.id,
         resume_gateway_url: deps.gatewayUrl(),
         session_type: 'normal',
-        shard,
+        shard: session.shard,
         application:
           application === null
             ? undefined
@@ -921,7 +937,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   // ---- connections ----
 
-  const onConnection = (ws: WebSocket, request: IncomingMessage) => {
+  const onConnection = (
+    ws: WebSocket,
+    { request, socket }: { request: IncomingMessage; socket: Duplex },
+  ) => {
     const url = new URL(request.url ?? '/', 'http://gateway');
     const v = url.searchParams.get('v') ?? '10';
     const encodingParam = url.searchParams.get('encoding') ?? 'json';
@@ -937,6 +956,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       transport,
       encoding,
       version: Number(v),
+      socket,
       lastBeatAt: now,
       windowStart: now,
       windowCount: 0,
@@ -1022,8 +1042,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
           socket.destroy();
           return;
         }
+        // The 101 answer and HELLO leave in one write.
+        socket.cork();
         wss.handleUpgrade(request, socket, head, (ws) => {
-          onConnection(ws, request);
+          onConnection(ws, { request, socket });
+          socket.uncork();
         });
       });
     },
