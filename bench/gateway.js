@@ -154,9 +154,16 @@ async function measure({ kind, mode, n, options, frame, dataDir }) {
         : { kind, apiUrl: server.apiUrl };
     let latency = null;
     let sustained = null;
+    const problems = [];
     if (failed === 0) {
-      latency = await clients.ask({ type: 'latency', rounds: options.rounds, trigger });
-      sustained = await clients.ask({
+      // A failed step is reported with the others rather than ending the run.
+      const attempt = (label, message) =>
+        clients.ask(message).catch((err) => {
+          problems.push(`${label}: ${err.message}`);
+          return null;
+        });
+      latency = await attempt('fan-out', { type: 'latency', rounds: options.rounds, trigger });
+      sustained = await attempt('sustained', {
         type: 'throughput',
         messages: options.messages,
         inflight: options.inflight,
@@ -177,6 +184,7 @@ async function measure({ kind, mode, n, options, frame, dataDir }) {
       deliveriesPerSecond:
         sustained === null ? null : (n * options.messages) / (sustained.ms / 1000),
       frame: latency?.frame ?? null,
+      problems,
     };
   } finally {
     await clients.stop({ type: 'close' });
@@ -239,6 +247,10 @@ function report(results, options) {
       );
     }
   }
+  for (const r of results) {
+    for (const problem of r.problems)
+      lines.push(`- ${r.sessions} ${r.mode} ${r.target}: ${problem}`);
+  }
   return lines.join('\n');
 }
 
@@ -281,7 +293,7 @@ async function main() {
     console.log(`Machine: ${machine}\n`);
     console.log(report(results, options));
   }
-  return results.every((r) => r.failedSessions === 0) ? 0 : 1;
+  return results.every((r) => r.failedSessions === 0 && r.problems.length === 0) ? 0 : 1;
 }
 
 main().then(

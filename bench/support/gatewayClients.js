@@ -198,7 +198,11 @@ process.on('message', (message) => {
   if (run === undefined) return;
   run(message).then(
     (result) => process.send({ type: message.type, ...result }),
-    (err) => process.send({ type: message.type, error: String(err?.stack ?? err) }),
+    (err) =>
+      process.send({
+        type: message.type,
+        error: `${String(err?.message ?? err)}${err?.cause ? ` (${String(err.cause.message ?? err.cause)})` : ''}`,
+      }),
   );
 });
 process.send({ type: 'ready' });
