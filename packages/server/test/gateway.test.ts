@@ -131,7 +131,7 @@ describe('gateway: connection, identify, READY and GUILD_CREATE', () => {
         intents: I.GUILDS,
       }),
     );
-    expect((ready.user as { id: string }).id).toBe(fixture.owner.userId);
+    expect((ready['user'] as { id: string }).id).toBe(fixture.owner.userId);
     server.app.gateway.requestHeartbeats();
     await client.next((f) => f.op === 1);
   });
