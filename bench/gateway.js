@@ -35,6 +35,10 @@ Options:
   --json              print the results as JSON instead of tables
   --help              print this help
 
+Environment:
+  BENCH_PROFILE=<dir> write a CPU profile of each Guildhall server child into <dir>
+                      (summarize one with node bench/support/cpuProfile.js <file>)
+
 Needs about 2 × sessions + 200 file descriptors per process: the script checks \`ulimit -n\` and
 says what to do when it is too low.
 
@@ -128,7 +132,13 @@ async function measure({ kind, mode, n, options, frame, dataDir }) {
   const server = await startChild(
     'gatewayTarget.js',
     [kind, kind === 'guildhall' ? dataDir : frame],
-    ['--expose-gc'],
+    [
+      '--expose-gc',
+      // BENCH_PROFILE=<folder>: a CPU profile of each Guildhall server child goes there.
+      ...(kind === 'guildhall' && process.env.BENCH_PROFILE
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+        : []),
+    ],
   );
   const clients = await startChild('gatewayClients.js', []);
   try {
