@@ -17,7 +17,16 @@ import {
 } from './delivery/worker.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import { createSnowflakeGenerator } from './domain/snowflakes.js';
+import { dispatchingStorage } from './events/afterCommit.js';
 import { createBusDispatcher } from './events/dispatcher.js';
+import {
+  DEFAULT_GATEWAY_OPTIONS,
+  createDatabaseSessionStore,
+  createGateway,
+  type Gateway,
+  type GatewayOptions,
+} from './gateway/index.js';
+import { ApiError } from './errors/index.js';
 import { createAuthenticator } from './http/authenticator.js';
 import {
   MemoryRateLimitStore,
@@ -114,6 +123,8 @@ export interface AppOptions {
   webhookDelivery?: { timers?: Timers; settings?: Partial<DeliverySettings> };
   /** Whether to resume background jobs other nodes left (default true; admin commands: false). */
   resumeJobs?: boolean;
+  /** Gateway settings over the platform's defaults (tests shorten heartbeats...). */
+  gateway?: Partial<GatewayOptions>;
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -124,6 +135,7 @@ export interface App {
   readonly bus: EventBus;
   readonly logger: Logger;
   readonly services: ReturnType<typeof createServices> & { provisional: ProvisionalService };
+  readonly gateway: Gateway;
   /** Starts listening; resolves to the base URL (no /api). */
   listen(): Promise<string>;
   /** The base URL (the configured port until listening). */
@@ -143,9 +155,11 @@ interface ServiceOptions {
 }
 
 function createServices(
-  deps: ServiceDeps & { webhookEvents: WebhookEventsService },
+  base: ServiceDeps & { webhookEvents: WebhookEventsService },
   options: ServiceOptions,
 ) {
+  // What a transaction announces is dispatched once it commits (events/afterCommit.ts).
+  const deps = { ...base, storage: dispatchingStorage(base.storage, base.events) };
   return {
     users: createUserService(deps),
     auth: createAuthService(deps),
@@ -280,8 +294,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     oidc: createOidcVerifier({ clock, allowInsecureLocal: config.oidcAllowInsecureLocal }),
     expandScopes,
   });
+  const gatewayOptions: GatewayOptions = { ...DEFAULT_GATEWAY_OPTIONS, ...options.gateway };
   const sessionStartLimit = createSessionStartLimit({
     ...DEFAULT_SESSION_START_LIMIT,
+    totalPerDay: gatewayOptions.identifyPerDay,
+    maxConcurrency: gatewayOptions.maxConcurrency,
     store: rateLimitStore,
     clock,
   });
@@ -296,13 +313,47 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   instrument(http, metrics);
 
-  const gatewayUrl = () => `${baseUrl().replace(/^http/, 'ws')}/gateway`;
+  const gatewayUrl = () => config.gatewayUrl ?? `${baseUrl().replace(/^http/, 'ws')}/gateway`;
+
+  const gateway = createGateway({
+    storage,
+    bus,
+    clock,
+    logger,
+    authenticator,
+    sessionStartLimit,
+    events,
+    gatewayUrl,
+    options: gatewayOptions,
+    // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
+    ...(storage.dialect === 'postgres'
+      ? {
+          sessionStore: createDatabaseSessionStore({
+            storage,
+            keep: gatewayOptions.replayLimit,
+            logger,
+            clock,
+          }),
+        }
+      : {}),
+  });
+  // An API-only process leaves sessions to gateway processes (its dispatches reach them by NATS).
+  if (config.role !== 'api') {
+    await gateway.start();
+    gateway.attach(http.server);
+  }
 
   registerSystemRoutes(http, { storage, blobs, metrics });
   registerEmojiCdnRoutes(http, { storage, blobs });
   registerStickerCdnRoutes(http, { storage, blobs });
   registerScheduledEventCdnRoutes(http, { storage, blobs });
   registerAttachmentCdnRoutes(http, { storage, blobs });
+  // A gateway-only process answers WebSocket upgrades and its health check; the API is elsewhere.
+  if (config.role === 'gateway') {
+    http.addHook('onRequest', (request, _reply, done) => {
+      done(request.url.startsWith('/api') ? new ApiError('NOT_FOUND') : undefined);
+    });
+  }
   await http.register(
     (api, _opts, done) => {
       registerUserRoutes(api, services.users);
@@ -360,8 +411,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     bus,
     logger,
     services: { ...services, provisional },
+    gateway,
     async listen() {
-      await http.listen({ host: config.host, port: config.port });
+      // A deep accept queue: thousands of gateway clients may connect at the same moment.
+      await http.listen({ host: config.host, port: config.port, backlog: 4096 });
       const address = http.server.address();
       const port = typeof address === 'object' && address !== null ? address.port : config.port;
       base = publicBaseUrl(config, port);
@@ -373,6 +426,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     apiUrl: () => `${baseUrl()}${API_PREFIX}`,
     gatewayUrl,
     async close() {
+      await gateway.close();
       await http.close();
       // Background invite jobs stop (after their current batch) before the storage closes.
       await services.invites.close();

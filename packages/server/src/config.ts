@@ -33,7 +33,17 @@ export interface Config {
   adminTokenHash: string | null;
   /** Development only: webhook events may go to loopback URLs (http or https); see urlPolicy.ts. */
   allowLocalWebhooks: boolean;
+  /**
+   * What this process serves: `all` (the HTTP API and the gateway), `api` (the HTTP API only;
+   * its dispatches reach gateway processes over NATS) or `gateway` (the WebSocket gateway only).
+   */
+  role: ServerRole;
+  /** The gateway URL GET /gateway advertises, when the gateway is another process. */
+  gatewayUrl: string | null;
 }
+
+export const SERVER_ROLES = ['all', 'api', 'gateway'] as const;
+export type ServerRole = (typeof SERVER_ROLES)[number];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -215,6 +225,20 @@ const SETTINGS = {
     allowed: 'on or off (on, for development: webhook events may go to loopback URLs)',
     defaultValue: false,
     parse: onOff,
+  },
+  role: {
+    env: 'GUILDHALL_ROLE',
+    flag: '--role',
+    allowed: `one of ${SERVER_ROLES.join(', ')} (api and gateway processes share NATS)`,
+    defaultValue: 'all',
+    parse: (raw: string) => SERVER_ROLES.find((role) => role === raw),
+  },
+  gatewayUrl: {
+    env: 'GUILDHALL_GATEWAY_URL',
+    flag: '--gateway-url',
+    allowed: "a ws:// or wss:// URL (unset: this server's own /gateway)",
+    defaultValue: null,
+    parse: (raw: string) => url(['ws:', 'wss:'])(raw)?.replace(/\/+$/, ''),
   },
 } as const satisfies { [K in keyof Config]: Setting<Config[K]> };
 

@@ -55,7 +55,11 @@ async function start(argv: readonly string[], env: Record<string, string | undef
       io.stdout(demoBanner(demo, join(config.dataDir, 'demo.json')));
       if (!created) io.stdout('  (reusing the demo from an earlier start)\n');
     } else {
-      io.stdout(`Guildhall is running. API: ${app.apiUrl()}\n`);
+      const serves =
+        config.role === 'all' ? '' : ` as ${config.role === 'api' ? 'the API' : 'a gateway'}`;
+      io.stdout(
+        `Guildhall is running${serves}. API: ${app.apiUrl()} Gateway: ${app.gatewayUrl()}\n`,
+      );
     }
   } catch (err) {
     await app.close();

@@ -112,6 +112,15 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     done();
   });
 
+  // The platform sends `Content-Type: application/json` with no charset, and some client
+  // libraries (oceanic.js) compare the header exactly: JSON answers say it the same way.
+  app.addHook('onSend', (_request, reply, payload) => {
+    if (reply.getHeader('content-type') === 'application/json; charset=utf-8') {
+      void reply.header('content-type', 'application/json');
+    }
+    return Promise.resolve(payload);
+  });
+
   if (rateLimiter !== null) {
     app.addHook('onResponse', (request, reply) =>
       rateLimiter.recordAnswer(request, reply.statusCode),

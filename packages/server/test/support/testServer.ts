@@ -17,6 +17,8 @@ export interface TestServerOptions {
   defaultRouteBucket?: BucketLimit;
   invalidRequestLimit?: BucketLimit;
   logger?: AppOptions['logger'];
+  /** Gateway settings (short heartbeats, wide identify buckets...). */
+  gateway?: AppOptions['gateway'];
   /** Listen on a loopback port (for real clients); inject-only otherwise. */
   listen?: boolean;
   /** Webhook delivery timers and limits (webhook event tests drive the worker themselves). */
@@ -64,6 +66,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.defaultRouteBucket ? { defaultRouteBucket: options.defaultRouteBucket } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.gateway ? { gateway: options.gateway } : {}),
     ...(options.invalidRequestLimit ? { invalidRequestLimit: options.invalidRequestLimit } : {}),
     ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
   });

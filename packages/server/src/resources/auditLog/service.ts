@@ -2,7 +2,9 @@ import { PermissionFlags } from '@guildhall/protocol';
 import type { IdGenerator } from '../../domain/snowflakes.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { AuditLogEntryRecord, AuditLogQuery, Repositories } from '../../storage/index.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
 import { loadGuildAccess } from '../guilds/access.js';
 import { serializeUser } from '../users/serialize.js';
 
@@ -11,14 +13,17 @@ export type NewAuditLogEntry = Omit<AuditLogEntryRecord, 'id' | 'changes' | 'opt
 
 /**
  * Writes one audit log entry inside the caller's transaction, so the entry exists exactly when
- * the change it records does.
+ * the change it records does, and announces its GUILD_AUDIT_LOG_ENTRY_CREATE for after the
+ * commit: every entry is dispatched, from this one place.
  */
 export async function recordAudit(
   tx: Repositories,
   ids: IdGenerator,
   entry: NewAuditLogEntry,
 ): Promise<void> {
-  await tx.auditLog.append({ changes: null, options: null, ...entry, id: ids() });
+  const record: AuditLogEntryRecord = { changes: null, options: null, ...entry, id: ids() };
+  await tx.auditLog.append(record);
+  afterCommit(tx, dispatches.auditLogEntryCreate(record.guildId, serializeAuditLogEntry(record)));
 }
 
 /**

@@ -3,7 +3,9 @@ import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { BanQuery, BanRecord, Repositories } from '../../storage/index.js';
 import { recordAudit } from '../auditLog/service.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
 import { accessLoader } from '../guilds/common.js';
 import type { GuildAccess } from '../guilds/access.js';
 import { assertAboveMember } from '../members/hierarchy.js';
@@ -64,7 +66,11 @@ export function createBanService(deps: ServiceDeps) {
       deleteMessageSeconds: ban.deleteMessageSeconds,
       createdAt: clock.now(),
     });
-    if (member !== null) await tx.members.remove(guildId, [user.id]);
+    if (created) afterCommit(tx, dispatches.banAdd(guildId, serializeUser(user)));
+    if (member !== null) {
+      await tx.members.remove(guildId, [user.id]);
+      afterCommit(tx, dispatches.memberRemove(guildId, serializeUser(user)));
+    }
     if (created && ban.deleteMessageSeconds > 0) {
       ban.deleted.push(
         ...(await deleteRecentMessages(tx, {
@@ -130,6 +136,9 @@ export function createBanService(deps: ServiceDeps) {
           ? await tx.bans.delete(access.guild.id, request.userId)
           : false;
         if (!removed) throw new ApiError('UNKNOWN_BAN');
+        const user = await tx.users.findById(request.userId);
+        if (user !== null)
+          afterCommit(tx, dispatches.banRemove(access.guild.id, serializeUser(user)));
         await recordAudit(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,

@@ -3,9 +3,17 @@ import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { OverwriteRecord, Repositories } from '../../storage/index.js';
 import { recordAudit } from '../auditLog/service.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
 import { diffChanges } from '../auditLog/changes.js';
-import { assertGrantable, assertOverwriteTargets, loadChannelAccess } from './access.js';
+import {
+  assertGrantable,
+  assertOverwriteTargets,
+  loadChannelAccess,
+  type ChannelAccess,
+} from './access.js';
+import { serializeChannel } from './serialize.js';
 import type { PutOverwriteInput } from './schemas.js';
 
 /** Who is changing overwrites, for their audit entries. */
@@ -20,6 +28,19 @@ export interface OverwriteAuditContext {
 
 const bitsView = (o: OverwriteRecord | undefined) =>
   o === undefined ? {} : { allow: o.allow.toString(), deny: o.deny.toString() };
+
+/** Whether two overwrite lists of one channel grant or deny anything differently. */
+export function overwritesDiffer(
+  current: readonly OverwriteRecord[],
+  next: readonly OverwriteRecord[],
+): boolean {
+  if (current.length !== next.length) return true;
+  const before = new Map(current.map((o) => [o.targetId, o]));
+  return next.some((o) => {
+    const old = before.get(o.targetId);
+    return old?.type !== o.type || old.allow !== o.allow || old.deny !== o.deny;
+  });
+}
 
 /**
  * Makes a channel's overwrites exactly `next`, writing one CHANNEL_OVERWRITE_CREATE, _UPDATE or
@@ -89,6 +110,11 @@ export function createOverwriteService(deps: ServiceDeps) {
     access.require(P.MANAGE_ROLES);
     return access;
   };
+  /** CHANNEL_UPDATE with the overwrites after the change, when they change. */
+  const announce = (tx: Repositories, access: ChannelAccess, next: readonly OverwriteRecord[]) => {
+    if (!overwritesDiffer(access.overwrites, next)) return;
+    afterCommit(tx, dispatches.channel('CHANNEL_UPDATE', serializeChannel(access.channel, next)));
+  };
   const contextOf = (
     principal: Principal,
     access: Awaited<ReturnType<typeof load>>,
@@ -125,6 +151,7 @@ export function createOverwriteService(deps: ServiceDeps) {
           ...access.overwrites.filter((o) => o.targetId !== overwrite.targetId),
           overwrite,
         ];
+        announce(tx, access, next);
         await syncOverwrites(tx, contextOf(principal, access, input.reason), {
           channelId: access.channel.id,
           current: access.overwrites,
@@ -143,10 +170,12 @@ export function createOverwriteService(deps: ServiceDeps) {
         if (!access.overwrites.some((o) => o.targetId === target.overwriteId)) {
           throw new ApiError('UNKNOWN_OVERWRITE');
         }
+        const next = access.overwrites.filter((o) => o.targetId !== target.overwriteId);
+        announce(tx, access, next);
         await syncOverwrites(tx, contextOf(principal, access, reason), {
           channelId: access.channel.id,
           current: access.overwrites,
-          next: access.overwrites.filter((o) => o.targetId !== target.overwriteId),
+          next,
         });
       });
     },

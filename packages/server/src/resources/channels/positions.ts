@@ -1,13 +1,16 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
 import { invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
-import type { ChannelPatch } from '../../storage/index.js';
+import type { ChannelPatch, OverwriteRecord } from '../../storage/index.js';
 import { recordChanges } from '../auditLog/service.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
 import { loadGuildAccess } from '../guilds/access.js';
 import { diffChanges } from '../auditLog/changes.js';
 import { resolveParent } from './fields.js';
-import { syncOverwrites } from './overwrites.js';
+import { overwritesDiffer, syncOverwrites } from './overwrites.js';
+import { serializeChannel } from './serialize.js';
 import type { ChannelPositionsInput } from './schemas.js';
 
 /**
@@ -72,6 +75,7 @@ export function createChannelPositionService(deps: ServiceDeps) {
             changes,
             reason: input.reason,
           });
+          let synced: OverwriteRecord[] | null = null;
           if (move.lock_permissions === true && parentId !== null) {
             // Syncing rewrites the channel's overwrites, which PUT /permissions guards with
             // MANAGE_ROLES: moving must not be a way around it.
@@ -80,11 +84,16 @@ export function createChannelPositionService(deps: ServiceDeps) {
               tx.overwrites.listByChannel(channel.id),
               tx.overwrites.listByChannel(parentId),
             ]);
-            await syncOverwrites(tx, context, {
-              channelId: channel.id,
-              current,
-              next: parentOverwrites.map((o) => ({ ...o, channelId: channel.id })),
-            });
+            const next = parentOverwrites.map((o) => ({ ...o, channelId: channel.id }));
+            await syncOverwrites(tx, context, { channelId: channel.id, current, next });
+            if (overwritesDiffer(current, next)) synced = next;
+          }
+          if (changes.length > 0 || synced !== null) {
+            const overwrites = synced ?? (await tx.overwrites.listByChannel(channel.id));
+            afterCommit(
+              tx,
+              dispatches.channel('CHANNEL_UPDATE', serializeChannel(updated, overwrites)),
+            );
           }
         }
       });

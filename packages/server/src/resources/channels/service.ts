@@ -4,12 +4,15 @@ import { invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { ChannelRecord, OverwriteRecord, Repositories } from '../../storage/index.js';
 import { recordAudit } from '../auditLog/service.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
+import { viewGuild } from '../guilds/serialize.js';
 import { loadGuildAccess } from '../guilds/access.js';
 import { diffChanges, snapshotChanges } from '../auditLog/changes.js';
 import { assertGrantable, assertOverwriteTargets, loadChannelAccess } from './access.js';
 import { auditView, channelPatch, resolveParent } from './fields.js';
-import { syncOverwrites } from './overwrites.js';
+import { overwritesDiffer, syncOverwrites } from './overwrites.js';
 import { DEFAULT_BITRATE, isVoiceType } from './rules.js';
 import type { CreateChannelInput, ModifyChannelInput, OverwriteInputValue } from './schemas.js';
 import { overwritesByChannel, serializeChannel } from './serialize.js';
@@ -123,6 +126,7 @@ export function createChannelService(deps: ServiceDeps) {
         });
         for (const overwrite of overwrites) await tx.overwrites.put(overwrite);
         const wire = serializeChannel(channel, overwrites);
+        afterCommit(tx, dispatches.channel('CHANNEL_CREATE', wire));
         await audit(tx, {
           guildId: access.guild.id,
           userId: principal.user.id,
@@ -185,6 +189,9 @@ export function createChannelService(deps: ServiceDeps) {
           auditView(before, { overwrites: false }),
           auditView(after, { overwrites: false }),
         );
+        if (changes.length > 0 || overwritesDiffer(access.overwrites, overwrites)) {
+          afterCommit(tx, dispatches.channel('CHANNEL_UPDATE', after));
+        }
         if (changes.length > 0) {
           await audit(tx, {
             guildId: guild.guild.id,
@@ -223,16 +230,35 @@ export function createChannelService(deps: ServiceDeps) {
         access.require(P.MANAGE_CHANNELS);
         const { channel, guild } = access;
         const wire = serializeChannel(channel, access.overwrites);
-        await tx.channels.delete(channel.id);
-        // The guild's settings stop pointing at a channel that is gone.
         const g = guild.guild;
+        const children = (await tx.channels.listByGuild(g.id)).filter(
+          (c) => c.parentId === channel.id,
+        );
+        await tx.channels.delete(channel.id);
+        afterCommit(tx, dispatches.channel('CHANNEL_DELETE', wire));
+        // A deleted category's channels are left without a parent.
+        const childOverwrites = overwritesByChannel(
+          await tx.overwrites.listByChannels(children.map((c) => c.id)),
+        );
+        for (const child of children) {
+          const orphan = serializeChannel(
+            { ...child, parentId: null },
+            childOverwrites.get(child.id) ?? [],
+          );
+          afterCommit(tx, dispatches.channel('CHANNEL_UPDATE', orphan));
+        }
+        // The guild's settings stop pointing at a channel that is gone.
         const cleared = {
           ...(g.afkChannelId === channel.id ? { afkChannelId: null } : {}),
           ...(g.systemChannelId === channel.id ? { systemChannelId: null } : {}),
           ...(g.rulesChannelId === channel.id ? { rulesChannelId: null } : {}),
           ...(g.publicUpdatesChannelId === channel.id ? { publicUpdatesChannelId: null } : {}),
         };
-        if (Object.keys(cleared).length > 0) await tx.guilds.update(g.id, cleared);
+        if (Object.keys(cleared).length > 0) {
+          const updated = await tx.guilds.update(g.id, cleared);
+          if (updated !== null)
+            afterCommit(tx, dispatches.guildUpdate(await viewGuild(tx, updated)));
+        }
         await audit(tx, {
           guildId: g.id,
           userId: principal.user.id,

@@ -2,7 +2,9 @@ import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import { recordAudit } from '../auditLog/service.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
 import { loadChannelAccess } from './access.js';
 import { isVoiceType } from './rules.js';
 
@@ -12,14 +14,8 @@ export type VoiceConnectionLookup = (
   channelId: string,
 ) => boolean | Promise<boolean>;
 
-/**
- * Voice states arrive with the gateway: until then nobody can be connected to a voice channel,
- * so this answers false and setting a status always needs MANAGE_CHANNELS as well.
- */
-export const NO_VOICE_CONNECTIONS: VoiceConnectionLookup = () => false;
-
 export interface VoiceStatusServiceOptions {
-  /** @defaultValue {@link NO_VOICE_CONNECTIONS} */
+  /** By default the voice states the gateway keeps (op 4), read in the request's transaction. */
   isConnected?: VoiceConnectionLookup;
 }
 
@@ -34,7 +30,6 @@ export function createVoiceStatusService(
   options: VoiceStatusServiceOptions = {},
 ) {
   const { storage, clock, ids } = deps;
-  const isConnected = options.isConnected ?? NO_VOICE_CONNECTIONS;
   return {
     async set(
       principal: Principal,
@@ -49,9 +44,13 @@ export function createVoiceStatusService(
         });
         const { channel } = access;
         if (!isVoiceType(channel.type)) throw new ApiError('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
-        const connected = await isConnected(principal.user.id, channel.id);
+        const connected = await (
+          options.isConnected ??
+          ((userId: string, id: string) => tx.gateway.isInVoiceChannel(userId, id))
+        )(principal.user.id, channel.id);
         access.require(P.SET_VOICE_CHANNEL_STATUS | (connected ? 0n : P.MANAGE_CHANNELS));
         const status = input.status === '' ? null : input.status;
+        const target = { id: channel.id, guildId: channel.guildId };
         const entry = {
           guildId: channel.guildId,
           userId: principal.user.id,
@@ -63,6 +62,7 @@ export function createVoiceStatusService(
           // Clearing a channel without a status changes nothing, so nothing is recorded.
           if (previous === null) return;
           await tx.voiceStatus.delete(channel.id);
+          afterCommit(tx, dispatches.voiceChannelStatusUpdate({ ...target, status: null }));
           await recordAudit(tx, ids, {
             ...entry,
             actionType: AuditLogActions.VOICE_CHANNEL_STATUS_DELETE,
@@ -71,6 +71,7 @@ export function createVoiceStatusService(
           return;
         }
         await tx.voiceStatus.put({ channelId: channel.id, status, updatedAt: clock.now() });
+        afterCommit(tx, dispatches.voiceChannelStatusUpdate({ ...target, status }));
         await recordAudit(tx, ids, {
           ...entry,
           actionType: AuditLogActions.VOICE_CHANNEL_STATUS_CREATE,

@@ -14,3 +14,5 @@ export function serializeEmoji(emoji: EmojiRecord, creator: UserRecord | null) {
     ...(creator === null ? {} : { user: serializeUser(creator) }),
   };
 }
+
+export type EmojiWire = ReturnType<typeof serializeEmoji>;

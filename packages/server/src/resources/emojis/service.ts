@@ -16,6 +16,7 @@ import {
   type ModifyEmojiInput,
 } from './schemas.js';
 import { decodeImage, putImage } from '../images.js';
+import { announceEmojiList } from './dispatch.js';
 import { serializeEmoji } from './serialize.js';
 
 const EXPRESSIONS = { create: P.CREATE_GUILD_EXPRESSIONS, manage: P.MANAGE_GUILD_EXPRESSIONS };
@@ -88,6 +89,7 @@ export function createEmojiService(deps: ServiceDeps) {
         // (the CDN route serves only emoji that exist).
         await putImage(blobs, `emojis/${emoji.id}`, image);
         await tx.emojis.create(emoji);
+        await announceEmojiList(tx, access.guild.id);
         const wire = serializeEmoji(emoji, principal.user);
         await recordAudit(tx, ids, {
           guildId: access.guild.id,
@@ -119,6 +121,7 @@ export function createEmojiService(deps: ServiceDeps) {
           { name: emoji.name, roles: emoji.roleIds },
           { name: updated.name, roles: updated.roleIds },
         );
+        if (changes.length > 0) await announceEmojiList(tx, access.guild.id);
         await recordChanges(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,
@@ -137,6 +140,7 @@ export function createEmojiService(deps: ServiceDeps) {
         const emoji = await findIn(tx, access, target.emojiId);
         requireEditRights(access, emoji.creatorId, EXPRESSIONS);
         await tx.emojis.delete(emoji.id);
+        await announceEmojiList(tx, access.guild.id);
         await recordAudit(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,

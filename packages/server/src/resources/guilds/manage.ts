@@ -3,7 +3,9 @@ import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { GuildPatch, GuildRecord, Repositories } from '../../storage/index.js';
 import { recordChanges } from '../auditLog/service.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
 import { diffChanges } from '../auditLog/changes.js';
 import { storeImage } from '../images.js';
 import { accessLoader } from './common.js';
@@ -127,6 +129,8 @@ export function createGuildManageService(deps: ServiceDeps) {
         }
         const updated = (await tx.guilds.update(guild.id, patch)) ?? guild;
         const changes = diffChanges(auditedGuild(guild), auditedGuild(updated));
+        const wire = await viewGuild(tx, updated);
+        if (changes.length > 0) afterCommit(tx, dispatches.guildUpdate(wire));
         await recordChanges(tx, ids, {
           guildId: guild.id,
           userId: principal.user.id,
@@ -135,7 +139,7 @@ export function createGuildManageService(deps: ServiceDeps) {
           changes,
           reason: input.reason,
         });
-        return viewGuild(tx, updated);
+        return wire;
       });
     },
 
@@ -145,6 +149,7 @@ export function createGuildManageService(deps: ServiceDeps) {
         const access = await accessOf(tx, principal, guildId);
         if (!access.isOwner) throw new ApiError('MISSING_PERMISSIONS');
         await tx.guilds.delete(access.guild.id);
+        afterCommit(tx, dispatches.guildDelete(access.guild.id));
       });
     },
   };

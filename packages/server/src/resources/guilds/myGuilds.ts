@@ -6,7 +6,10 @@ import {
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { GuildListOptions } from '../../storage/index.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
+import { serializeUser } from '../users/serialize.js';
 import { LARGE_BOT_SHARDING_MAX_CONCURRENCY } from '../gateway/sessionStartLimit.js';
 import { loadGuildAccess } from './access.js';
 import type { MyGuildsQueryInput } from './schemas.js';
@@ -116,6 +119,7 @@ export function createMyGuildsService(deps: ServiceDeps) {
         }
         if (isOwner) throw new ApiError('INVALID_GUILD');
         await tx.members.remove(guildId, [principal.user.id]);
+        afterCommit(tx, dispatches.memberRemove(guildId, serializeUser(principal.user)));
       });
     },
   };

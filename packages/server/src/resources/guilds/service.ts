@@ -8,7 +8,11 @@ import type {
   RoleRecord,
 } from '../../storage/index.js';
 import { DEFAULT_BITRATE, isVoiceType, type GuildChannelType } from '../channels/rules.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
+import { serializeMember } from '../members/serialize.js';
+import { serializeRole } from '../roles/serialize.js';
 
 const P = PermissionFlags;
 
@@ -210,7 +214,7 @@ export function createGuildService(deps: ServiceDeps) {
             await tx.overwrites.put(record);
           }
         }
-        await tx.members.add({
+        const member = await tx.members.add({
           guildId: guild.id,
           userId: owner.id,
           nick: null,
@@ -220,6 +224,8 @@ export function createGuildService(deps: ServiceDeps) {
           flags: 0,
           roleIds: [],
         });
+        // The owner's sessions get the guild's GUILD_CREATE from the gateway on this event.
+        afterCommit(tx, dispatches.memberAdd(guild.id, serializeMember(member, owner)));
         return { guild, everyone, channels };
       });
     },
@@ -269,6 +275,11 @@ export function createGuildService(deps: ServiceDeps) {
           flags: 0,
           roleIds: [role.id],
         });
+        const botUser = await tx.users.findById(botUserId);
+        afterCommit(tx, dispatches.roleCreate(guild.id, serializeRole(role)));
+        if (botUser !== null) {
+          afterCommit(tx, dispatches.memberAdd(guild.id, serializeMember(member, botUser)));
+        }
         await recordAudit(tx, ids, {
           guildId: guild.id,
           userId: input.actorId ?? guild.ownerId,

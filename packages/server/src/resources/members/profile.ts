@@ -4,7 +4,9 @@ import type { Principal } from '../../http/authenticator.js';
 import type { MemberPatch, MemberRecord, Repositories } from '../../storage/index.js';
 import { diffChanges } from '../auditLog/changes.js';
 import { recordChanges } from '../auditLog/service.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
 import type { AccessFor } from '../guilds/common.js';
 import type { GuildRequest } from '../roles/service.js';
 import { storeImage } from '../images.js';
@@ -74,6 +76,8 @@ export function createCurrentMemberUpdater(deps: ServiceDeps, helpers: Helpers) 
       const updated = await tx.members.update(guildId, userId, patch);
       if (updated === null) throw new ApiError('UNKNOWN_MEMBER');
       const changes = diffChanges(before, after);
+      const wire = await helpers.one(tx, updated);
+      if (changes.length > 0) afterCommit(tx, dispatches.memberUpdate(guildId, wire));
       await recordChanges(tx, ids, {
         guildId,
         userId,
@@ -82,6 +86,6 @@ export function createCurrentMemberUpdater(deps: ServiceDeps, helpers: Helpers) 
         changes,
         reason: request.reason,
       });
-      return helpers.one(tx, updated);
+      return wire;
     });
 }

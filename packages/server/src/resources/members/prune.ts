@@ -6,6 +6,7 @@ import type { ServiceDeps } from '../deps.js';
 import { accessLoader } from '../guilds/common.js';
 import type { GuildAccess } from '../guilds/access.js';
 import type { GuildRequest } from '../roles/service.js';
+import { announceMemberRemove } from './service.js';
 
 /** The guild feature that restricts prune to administrators and the owner (spec: Guild feature). */
 export const PRUNE_REQUIRES_ADMIN = 'PRUNE_REQUIRES_ADMIN';
@@ -64,6 +65,7 @@ export function createPruneService(deps: ServiceDeps) {
         requirePrune(access);
         const userIds = await prunable(tx, access, options);
         const removed = await tx.members.remove(access.guild.id, userIds);
+        for (const userId of userIds) await announceMemberRemove(tx, access.guild.id, userId);
         await recordAudit(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,

@@ -3,7 +3,10 @@ import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { MemberRecord, Repositories, RoleRecord } from '../../storage/index.js';
 import { recordAudit, recordChanges } from '../auditLog/service.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
+import { serializeUser } from '../users/serialize.js';
 import { accessLoader } from '../guilds/common.js';
 import type { GuildAccess } from '../guilds/access.js';
 import { findRole, type GuildRequest } from '../roles/service.js';
@@ -41,6 +44,22 @@ export async function serializeMembers(repos: Repositories, members: readonly Me
   });
 }
 
+/** GUILD_MEMBER_UPDATE with the member as it stands in `tx`. */
+export async function announceMemberUpdate(tx: Repositories, member: MemberRecord): Promise<void> {
+  const [wire] = await serializeMembers(tx, [member]);
+  if (wire !== undefined) afterCommit(tx, dispatches.memberUpdate(member.guildId, wire));
+}
+
+/** GUILD_MEMBER_REMOVE for a user who has just left `guildId` in `tx`. */
+export async function announceMemberRemove(
+  tx: Repositories,
+  guildId: string,
+  userId: string,
+): Promise<void> {
+  const user = await tx.users.findById(userId);
+  if (user !== null) afterCommit(tx, dispatches.memberRemove(guildId, serializeUser(user)));
+}
+
 /** MEMBER_ROLE_UPDATE's changes: `$add` and `$remove`, each a list of {id, name}. */
 function roleUpdateChanges(add: readonly RoleRecord[], remove: readonly RoleRecord[]) {
   const brief = (roles: readonly RoleRecord[]) => roles.map(({ id, name }) => ({ id, name }));
@@ -76,6 +95,8 @@ export function createMemberService(deps: ServiceDeps) {
         ? await tx.members.addRole(access.guild.id, member.userId, role.id)
         : await tx.members.removeRole(access.guild.id, member.userId, role.id);
       if (!changed) return;
+      const updated = await tx.members.find(access.guild.id, member.userId);
+      if (updated !== null) await announceMemberUpdate(tx, updated);
       await recordAudit(tx, ids, {
         guildId: access.guild.id,
         userId: principal.user.id,
@@ -113,6 +134,10 @@ export function createMemberService(deps: ServiceDeps) {
           await tx.members.removeRole(guildId, member.userId, role.id);
         const updated = await tx.members.update(guildId, member.userId, plan.patch);
         if (updated === null) throw new ApiError('UNKNOWN_MEMBER');
+        const wire = await one(tx, updated);
+        if (plan.changes.length > 0 || plan.add.length > 0 || plan.remove.length > 0) {
+          afterCommit(tx, dispatches.memberUpdate(guildId, wire));
+        }
         const entry = { guildId, userId: principal.user.id, targetId: member.userId };
         await recordChanges(tx, ids, {
           ...entry,
@@ -128,7 +153,7 @@ export function createMemberService(deps: ServiceDeps) {
             reason: request.reason,
           });
         }
-        return one(tx, updated);
+        return wire;
       });
     },
 
@@ -147,6 +172,7 @@ export function createMemberService(deps: ServiceDeps) {
         const member = await findMember(tx, access, request.userId);
         assertAboveMember(access, member);
         await tx.members.remove(access.guild.id, [member.userId]);
+        await announceMemberRemove(tx, access.guild.id, member.userId);
         await recordAudit(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,

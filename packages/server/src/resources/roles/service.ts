@@ -8,7 +8,10 @@ import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { RolePatch, RoleRecord } from '../../storage/index.js';
 import { recordAudit, recordChanges } from '../auditLog/service.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
+import { announceEmojiList } from '../emojis/dispatch.js';
 import { accessLoader } from '../guilds/common.js';
 import type { GuildAccess } from '../guilds/access.js';
 import { storeImage } from '../images.js';
@@ -101,11 +104,12 @@ export function createRoleService(deps: ServiceDeps) {
         const id = ids();
         const icon = input.icon == null ? null : await storeIcon(id, input.icon);
         // A new role sits at the bottom, just above @everyone; the others move up one.
+        const shifted = access.roles
+          .filter((role) => role.id !== guildId)
+          .map((role) => ({ ...role, position: role.position + 1 }));
         await tx.roles.setPositions(
           guildId,
-          access.roles
-            .filter((role) => role.id !== guildId)
-            .map((role) => ({ id: role.id, position: role.position + 1 })),
+          shifted.map(({ id: roleId, position }) => ({ id: roleId, position })),
         );
         const role = await tx.roles.create({
           id,
@@ -124,6 +128,10 @@ export function createRoleService(deps: ServiceDeps) {
           icon,
           unicodeEmoji: input.unicode_emoji ?? null,
         });
+        afterCommit(tx, dispatches.roleCreate(guildId, serializeRole(role)));
+        for (const moved of shifted) {
+          afterCommit(tx, dispatches.roleUpdate(guildId, serializeRole(moved)));
+        }
         await recordAudit(tx, ids, {
           guildId,
           userId: principal.user.id,
@@ -155,6 +163,9 @@ export function createRoleService(deps: ServiceDeps) {
         const updated = await tx.roles.update(access.guild.id, role.id, patch);
         if (updated === null) throw new ApiError('UNKNOWN_ROLE');
         const changes = roleChanges(role, updated);
+        if (changes.length > 0) {
+          afterCommit(tx, dispatches.roleUpdate(access.guild.id, serializeRole(updated)));
+        }
         await recordChanges(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,
@@ -176,14 +187,17 @@ export function createRoleService(deps: ServiceDeps) {
         if (role.id === access.guild.id || role.managed) throw new ApiError('INVALID_ROLE');
         if (!access.outranks(role)) throw new ApiError('MISSING_PERMISSIONS');
         await tx.roles.delete(access.guild.id, role.id);
+        afterCommit(tx, dispatches.roleDelete(access.guild.id, role.id));
         // Emoji limited to the role stop naming it.
-        for (const emoji of await tx.emojis.listByGuild(access.guild.id)) {
-          if (emoji.roleIds.includes(role.id)) {
-            await tx.emojis.update(emoji.id, {
-              roleIds: emoji.roleIds.filter((r) => r !== role.id),
-            });
-          }
+        const limited = (await tx.emojis.listByGuild(access.guild.id)).filter((emoji) =>
+          emoji.roleIds.includes(role.id),
+        );
+        for (const emoji of limited) {
+          await tx.emojis.update(emoji.id, {
+            roleIds: emoji.roleIds.filter((r) => r !== role.id),
+          });
         }
+        if (limited.length > 0) await announceEmojiList(tx, access.guild.id);
         await recordAudit(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,
@@ -206,6 +220,10 @@ export function createRoleService(deps: ServiceDeps) {
           moves.map(({ role, position }) => ({ id: role.id, position })),
         );
         for (const { role, position } of moves) {
+          afterCommit(
+            tx,
+            dispatches.roleUpdate(access.guild.id, serializeRole({ ...role, position })),
+          );
           await recordAudit(tx, ids, {
             guildId: access.guild.id,
             userId: principal.user.id,

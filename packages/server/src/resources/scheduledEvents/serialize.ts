@@ -39,6 +39,8 @@ export function serializeScheduledEvent(event: ScheduledEventRecord, view: Event
   };
 }
 
+export type ScheduledEventWire = ReturnType<typeof serializeScheduledEvent>;
+
 /** The fields an audit entry tracks, under their wire names. */
 export function auditedEvent(event: ScheduledEventRecord) {
   return {

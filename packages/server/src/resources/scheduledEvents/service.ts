@@ -9,7 +9,9 @@ import type {
 } from '../../storage/index.js';
 import { diffChanges, snapshotChanges } from '../auditLog/changes.js';
 import { recordAudit, recordChanges } from '../auditLog/service.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
 import { accessLoader } from '../guilds/common.js';
 import { requireEditRights, type Mutation } from '../expressions/editRights.js';
 import type { GuildAccess } from '../guilds/access.js';
@@ -121,6 +123,8 @@ export function createScheduledEventService(deps: ServiceDeps) {
           createdAt: clock.now(),
         };
         await tx.scheduledEvents.create(event);
+        const wire = serializeScheduledEvent(event, { creator: principal.user });
+        afterCommit(tx, dispatches.scheduledEvent('GUILD_SCHEDULED_EVENT_CREATE', wire));
         await recordAudit(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,
@@ -129,7 +133,7 @@ export function createScheduledEventService(deps: ServiceDeps) {
           changes: snapshotChanges(auditedEvent(event)),
           reason: input.reason,
         });
-        return serializeScheduledEvent(event, { creator: principal.user });
+        return wire;
       });
     },
 
@@ -170,6 +174,10 @@ export function createScheduledEventService(deps: ServiceDeps) {
         const updated = await tx.scheduledEvents.update(event.id, patch);
         if (updated === null) throw new ApiError('UNKNOWN_GUILD_SCHEDULED_EVENT');
         const changes = diffChanges(auditedEvent(event), auditedEvent(updated));
+        const wire = await present(tx, updated, false);
+        if (changes.length > 0) {
+          afterCommit(tx, dispatches.scheduledEvent('GUILD_SCHEDULED_EVENT_UPDATE', wire));
+        }
         await recordChanges(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,
@@ -178,7 +186,7 @@ export function createScheduledEventService(deps: ServiceDeps) {
           changes,
           reason: input.reason,
         });
-        return present(tx, updated, false);
+        return wire;
       });
     },
 
@@ -188,6 +196,8 @@ export function createScheduledEventService(deps: ServiceDeps) {
         const event = await findIn(tx, access, target.eventId);
         requireEditRights(access, event.creatorId, EVENTS);
         await tx.scheduledEvents.delete(event.id);
+        const wire = await present(tx, event, false);
+        afterCommit(tx, dispatches.scheduledEvent('GUILD_SCHEDULED_EVENT_DELETE', wire));
         await recordAudit(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,

@@ -19,6 +19,8 @@ export function serializeSticker(sticker: StickerRecord, creator: UserRecord | n
   };
 }
 
+export type StickerWire = ReturnType<typeof serializeSticker>;
+
 /** The fields an audit entry tracks. */
 export function auditedSticker(sticker: StickerRecord) {
   return {

@@ -5,7 +5,9 @@ import type { Principal } from '../../http/authenticator.js';
 import type { Repositories, StickerPatch, StickerRecord } from '../../storage/index.js';
 import { diffChanges, snapshotChanges } from '../auditLog/changes.js';
 import { recordAudit, recordChanges } from '../auditLog/service.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
 import { accessLoader } from '../guilds/common.js';
 import { holdsEither, requireEditRights, type Mutation } from '../expressions/editRights.js';
 import type { GuildAccess } from '../guilds/access.js';
@@ -19,6 +21,18 @@ import {
 import { auditedSticker, serializeSticker } from './serialize.js';
 
 const EXPRESSIONS = { create: P.CREATE_GUILD_EXPRESSIONS, manage: P.MANAGE_GUILD_EXPRESSIONS };
+
+/** GUILD_STICKERS_UPDATE with the guild's whole sticker list as it stands in `tx`. */
+async function announceStickerList(tx: Repositories, guildId: string): Promise<void> {
+  const stickers = await tx.stickers.listByGuild(guildId);
+  afterCommit(
+    tx,
+    dispatches.stickersUpdate(
+      guildId,
+      stickers.map((sticker) => serializeSticker(sticker, null)),
+    ),
+  );
+}
 
 /** Guild stickers: list, get, create, modify, delete (files in the blob store). */
 export function createStickerService(deps: ServiceDeps) {
@@ -85,6 +99,7 @@ export function createStickerService(deps: ServiceDeps) {
           contentType: format.contentType,
         });
         await tx.stickers.create(sticker);
+        await announceStickerList(tx, access.guild.id);
         await recordAudit(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,
@@ -113,6 +128,7 @@ export function createStickerService(deps: ServiceDeps) {
         const updated = await tx.stickers.update(sticker.id, patch);
         if (updated === null) throw new ApiError('UNKNOWN_STICKER');
         const changes = diffChanges(auditedSticker(sticker), auditedSticker(updated));
+        if (changes.length > 0) await announceStickerList(tx, access.guild.id);
         await recordChanges(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,
@@ -135,6 +151,7 @@ export function createStickerService(deps: ServiceDeps) {
         const sticker = await findIn(tx, access, target.stickerId);
         requireEditRights(access, sticker.creatorId, EXPRESSIONS);
         await tx.stickers.delete(sticker.id);
+        await announceStickerList(tx, access.guild.id);
         await recordAudit(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,

@@ -48,3 +48,5 @@ export function serializeCurrentUser(user: UserRecord, view: CurrentUserView) {
     bio: user.bio,
   });
 }
+
+export type CurrentUserWire = ReturnType<typeof serializeCurrentUser>;

@@ -3,6 +3,7 @@ import { ApiError, fieldErrorTree } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import { StorageConflictError, type UserPatch, type UserRecord } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
 import {
   BotUsername,
   HumanUsername,
@@ -14,7 +15,7 @@ import { storeImage } from '../images.js';
 
 /** The user-facing operations on users (GET/PATCH /users/@me, GET /users/{id}). */
 export function createUserService(deps: ServiceDeps) {
-  const { storage, blobs, authenticator } = deps;
+  const { storage, blobs, authenticator, events } = deps;
 
   const viewFor = (principal: Principal) => ({
     email: principal.kind === 'session' || principal.scopes.includes('email'),
@@ -70,6 +71,12 @@ export function createUserService(deps: ServiceDeps) {
       }
       if (updated === null) throw new ApiError('UNKNOWN_USER');
       authenticator.forgetUser(user.id);
+      // One statement, committed: the user's own sessions see every field of themselves.
+      if (Object.keys(patch).length > 0) {
+        events.dispatch(
+          dispatches.userUpdate(serializeCurrentUser(updated, { email: true, premium: true })),
+        );
+      }
       return serializeCurrentUser(updated, viewFor(principal));
     },
   };

@@ -7,6 +7,7 @@ import { createBanRepository } from './bans.js';
 import { createChannelRepository } from './channels.js';
 import { createEmojiRepository } from './emojis.js';
 import { createConnectionRepository } from './connections.js';
+import { createGatewayRepository } from './gateway.js';
 import { createGuildRepository } from './guilds.js';
 import { createInviteRepository } from './invites.js';
 import { createMemberRepository } from './members.js';
@@ -55,6 +56,7 @@ export function createRepositories(
     messages: createMessageRepository(db),
     reactions: createReactionRepository(db),
     messageSearch: createMessageSearchRepository(db, context),
+    gateway: createGatewayRepository(db),
   };
 }
 

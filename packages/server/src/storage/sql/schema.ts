@@ -389,4 +389,60 @@ export interface Database extends OAuthTables {
   messages: MessagesTable;
   message_attachments: MessageAttachmentsTable;
   message_reactions: MessageReactionsTable;
+  voice_states: VoiceStatesTable;
+  voice_channel_start_times: VoiceChannelStartTimesTable;
+  privileged_intent_approvals: PrivilegedIntentApprovalsTable;
+  application_gateway_settings: ApplicationGatewaySettingsTable;
+  gateway_sessions: GatewaySessionsTable;
+  gateway_replay: GatewayReplayTable;
+  user_profile_privacy: UserProfilePrivacyTable;
+}
+
+export interface UserProfilePrivacyTable {
+  user_id: Id;
+  setting: string;
+}
+
+export interface VoiceStatesTable {
+  guild_id: Id;
+  user_id: Id;
+  channel_id: Id;
+  session_id: string;
+  self_mute: Int;
+  self_deaf: Int;
+  self_video: Int;
+  joined_at: Int;
+}
+
+export interface VoiceChannelStartTimesTable {
+  channel_id: Id;
+  started_at: Int;
+}
+
+export interface PrivilegedIntentApprovalsTable {
+  application_id: Id;
+  intent: string;
+  status: string;
+  approved_at: NullableInt;
+  expires_at: NullableInt;
+}
+
+export interface ApplicationGatewaySettingsTable {
+  application_id: Id;
+  private_channel_obfuscation: Int;
+}
+
+export interface GatewaySessionsTable {
+  id: string;
+  user_id: Id;
+  state: string;
+  seq: Int;
+  updated_at: Int;
+}
+
+export interface GatewayReplayTable {
+  session_id: string;
+  seq: Int;
+  type: string;
+  data: string;
 }

@@ -1,0 +1,44 @@
+import type { Repositories, Storage } from '../storage/index.js';
+import type { Dispatch, Dispatcher } from './dispatcher.js';
+
+/** The dispatches each open transaction has announced, keyed by its repositories. */
+const pending = new WeakMap<Repositories, Dispatch[]>();
+
+function isList(events: Dispatch | readonly Dispatch[]): events is readonly Dispatch[] {
+  return Array.isArray(events);
+}
+
+/**
+ * Announces dispatches from inside a transaction: they are published, in the order announced,
+ * once the transaction commits, and never when it rolls back. Services and helpers that write
+ * (recordAudit included) call this with the transaction's repositories, so no dispatch can
+ * describe a change that did not happen or arrive before the change is readable.
+ *
+ * Repositories outside a dispatching transaction (a storage used directly by the CLI or by
+ * tests seeding data) announce nothing: only changes made through the services are events.
+ */
+export function afterCommit(tx: Repositories, events: Dispatch | readonly Dispatch[]): void {
+  const list = pending.get(tx);
+  if (list === undefined) return;
+  if (isList(events)) list.push(...events);
+  else list.push(events);
+}
+
+/**
+ * The storage services use: each `transaction` collects what its body announces with
+ * {@link afterCommit} and hands it to `dispatcher` after the commit, in one ordered batch.
+ */
+export function dispatchingStorage(storage: Storage, dispatcher: Dispatcher): Storage {
+  return {
+    ...storage,
+    async transaction(fn) {
+      const announced: Dispatch[] = [];
+      const result = await storage.transaction((tx) => {
+        pending.set(tx, announced);
+        return fn(tx);
+      });
+      if (announced.length > 0) dispatcher.dispatch(announced);
+      return result;
+    },
+  };
+}

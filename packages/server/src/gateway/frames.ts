@@ -1,0 +1,178 @@
+import { constants as zlibConstants, createDeflate, deflateSync, type Deflate } from 'node:zlib';
+import type { WebSocket } from 'ws';
+import { decodeEtf, encodeEtf, encodeEtfTerm, etfMapHeader } from './etf.js';
+
+export type Encoding = 'json' | 'etf';
+
+/**
+ * One dispatch encoded once for every session that receives it: the frame without its sequence
+ * number is built once per encoding, and a session only appends its own `s`.
+ */
+export class EncodedDispatch {
+  private jsonPrefix: Buffer | null = null;
+  private etfPrefix: Buffer | null = null;
+  private dataJson: string | null = null;
+  readonly type: string;
+  readonly data: unknown;
+
+  constructor(type: string, data: unknown) {
+    this.type = type;
+    this.data = data;
+  }
+
+  /** `d` as JSON (for the replay store). */
+  json(): string {
+    this.dataJson ??= JSON.stringify(this.data);
+    return this.dataJson;
+  }
+
+  frame(encoding: Encoding, seq: number): string | Buffer {
+    if (encoding === 'json') {
+      // UTF-8 once per event; each session adds only its `s` (a copy, no re-encoding).
+      this.jsonPrefix ??= Buffer.from(
+        `{"op":0,"t":${JSON.stringify(this.type)},"d":${this.json()},"s":`,
+      );
+      return Buffer.concat([this.jsonPrefix, Buffer.from(`${seq}}`)]);
+    }
+    this.etfPrefix ??= Buffer.concat([
+      Buffer.from([131]),
+      etfMapHeader(4),
+      encodeEtfTerm('op'),
+      encodeEtfTerm(0),
+      encodeEtfTerm('t'),
+      encodeEtfTerm(this.type),
+      encodeEtfTerm('d'),
+      encodeEtfTerm(this.data),
+      encodeEtfTerm('s'),
+    ]);
+    return Buffer.concat([this.etfPrefix, encodeEtfTerm(seq)]);
+  }
+}
+
+/** A dispatch whose `d` is already JSON text (a cached GUILD_CREATE, a replayed event). */
+export class PreserializedDispatch extends EncodedDispatch {
+  private readonly text: string;
+
+  constructor(type: string, text: string) {
+    super(type, undefined);
+    this.text = text;
+  }
+
+  override json(): string {
+    return this.text;
+  }
+
+  override frame(encoding: Encoding, seq: number): string | Buffer {
+    if (encoding === 'json')
+      return `{"op":0,"t":${JSON.stringify(this.type)},"d":${this.text},"s":${seq}}`;
+    return encodeEtf({ op: 0, t: this.type, d: JSON.parse(this.text) as unknown, s: seq });
+  }
+}
+
+/** A non-dispatch frame (`s` and `t` null). */
+export function controlFrame(encoding: Encoding, op: number, d: unknown): string | Buffer {
+  const frame = { op, d, s: null, t: null };
+  return encoding === 'json' ? JSON.stringify(frame) : encodeEtf(frame);
+}
+
+/** Thrown for a client frame that cannot be decoded (close 4002). */
+export class FrameDecodeError extends Error {
+  override readonly name = 'FrameDecodeError';
+}
+
+/** Decodes a client frame into `{op, d}`; throws FrameDecodeError. */
+export function decodeFrame(encoding: Encoding, raw: Buffer): { op: number; d: unknown } {
+  let value: unknown;
+  try {
+    value = encoding === 'json' ? JSON.parse(raw.toString('utf8')) : decodeEtf(raw);
+  } catch (err) {
+    throw new FrameDecodeError(err instanceof Error ? err.message : 'undecodable frame');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new FrameDecodeError('a frame is an object');
+  }
+  const { op, d } = value as { op?: unknown; d?: unknown };
+  if (typeof op !== 'number' || !Number.isInteger(op)) throw new FrameDecodeError('op is missing');
+  return { op, d };
+}
+
+/**
+ * How bytes reach one socket: plain, one zlib context for the whole connection (`compress=
+ * zlib-stream`: each message ends with a Z_SYNC_FLUSH, so with 00 00 ff ff), or each payload
+ * deflated on its own (Identify `compress: true`).
+ */
+export class Transport {
+  private zlib: Deflate | null = null;
+  private pending: Buffer[] = [];
+  /** Flushes not yet sent; a close waits for them so nothing queued is lost. */
+  private flushing = 0;
+  private closeAfterFlush: { code: number; reason: string } | null = null;
+  /** Identify's `compress: true`: zlib-deflate each JSON payload. */
+  compressPayloads = false;
+
+  private readonly ws: WebSocket;
+  readonly encoding: Encoding;
+
+  constructor(ws: WebSocket, encoding: Encoding, zlibStream: boolean) {
+    this.ws = ws;
+    this.encoding = encoding;
+    if (zlibStream) {
+      const zlib = createDeflate({ chunkSize: 16 * 1024 });
+      zlib.on('data', (chunk: Buffer) => this.pending.push(chunk));
+      // A socket that went away mid-flush has nothing left to tell.
+      zlib.on('error', () => undefined);
+      this.zlib = zlib;
+    }
+  }
+
+  get open(): boolean {
+    return this.ws.readyState === 1;
+  }
+
+  send(payload: string | Buffer): void {
+    if (!this.open) return;
+    const zlib = this.zlib;
+    if (zlib !== null) {
+      zlib.write(payload);
+      this.flushing++;
+      zlib.flush(zlibConstants.Z_SYNC_FLUSH, () => {
+        this.flushing--;
+        if (this.pending.length > 0) {
+          const out = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
+          this.pending = [];
+          if (out !== undefined && this.open) this.ws.send(out);
+        }
+        if (this.flushing === 0 && this.closeAfterFlush !== null) {
+          const { code, reason } = this.closeAfterFlush;
+          this.closeAfterFlush = null;
+          this.close(code, reason);
+        }
+      });
+      return;
+    }
+    if (this.compressPayloads && this.encoding === 'json') {
+      this.ws.send(deflateSync(payload));
+      return;
+    }
+    // JSON frames go out as text, even when built as bytes.
+    this.ws.send(payload, { binary: this.encoding === 'etf' && typeof payload !== 'string' });
+  }
+
+  close(code: number, reason = ''): void {
+    if (this.flushing > 0) {
+      this.closeAfterFlush = { code, reason };
+      return;
+    }
+    if (this.ws.readyState === 0 || this.ws.readyState === 1) this.ws.close(code, reason);
+    this.dispose();
+  }
+
+  dispose(): void {
+    if (this.zlib !== null) {
+      const zlib = this.zlib;
+      this.zlib = null;
+      // Let queued flushes finish before the context is freed.
+      zlib.end();
+    }
+  }
+}

@@ -1,0 +1,291 @@
+import { ChannelFlags, ChannelTypes, PermissionFlags as P } from '@guildhall/protocol';
+import {
+  basePermissions,
+  channelPermissions,
+  type PermissionSubject,
+  type PermissionOverwrite,
+  type PermissionRole,
+} from '../domain/permissions.js';
+import type { MemberRecord, Storage } from '../storage/index.js';
+import { overwritesByChannel, serializeChannel } from '../resources/channels/serialize.js';
+import { serializeGuild } from '../resources/guilds/serialize.js';
+import { serializeMember } from '../resources/members/serialize.js';
+import { voiceStateWire } from './commands.js';
+import { serializeScheduledEvent } from '../resources/scheduledEvents/serialize.js';
+
+/** The most members a GUILD_CREATE carries (the highest large_threshold). */
+export const MAX_LARGE_THRESHOLD = 250;
+
+/** A wire scalar as text (ids and bitsets arrive as strings, sometimes as numbers). */
+export function scalarText(value: unknown, fallback = ''): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint'
+    ? String(value)
+    : fallback;
+}
+
+export interface ChannelModel {
+  id: string;
+  type: number;
+  parentId: string | null;
+  overwrites: PermissionOverwrite[];
+  /** The channel as a session that can view it receives it. */
+  wire: Record<string, unknown>;
+}
+
+export interface MemberModel {
+  roleIds: readonly string[];
+  communicationDisabledUntil: number | null;
+  joinedAt: string;
+}
+
+/** What GUILD_CREATE is built from: loaded once per guild, shared by every session on the node. */
+export interface GuildSnapshot {
+  guild: Record<string, unknown>;
+  /** The first members by id, with their users, up to {@link MAX_LARGE_THRESHOLD}. */
+  members: { userId: string; wire: Record<string, unknown> }[];
+  memberCount: number;
+  scheduledEvents: unknown[];
+  voiceStates: unknown[];
+  /** GUILD_CREATE `d` as JSON, per (user, options) key, built on first use. */
+  payloads: Map<string, string>;
+}
+
+/**
+ * One guild as a gateway node sees it: the permission model (roles, channels, owner, the members
+ * that have sessions here), kept current from the guild's own dispatches, and the GUILD_CREATE
+ * snapshot, dropped on any change and reloaded on the next identify.
+ */
+export class GuildState<TSession = unknown> {
+  /** The sessions on this node that receive the guild's dispatches. */
+  readonly sessions = new Set<TSession>();
+  ownerId = '';
+  readonly roles = new Map<string, PermissionRole>();
+  readonly channels = new Map<string, ChannelModel>();
+  readonly members = new Map<string, MemberModel>();
+  /** VIEW_CHANNEL per user and channel, computed on demand. */
+  private readonly views = new Map<string, Map<string, boolean>>();
+  memberCount = 0;
+  /** Bumped by every dispatch of the guild: a load that saw another generation is stale. */
+  generation = 0;
+  snapshot: GuildSnapshot | null = null;
+  loading: Promise<GuildSnapshot> | null = null;
+
+  readonly id: string;
+
+  constructor(id: string) {
+    this.id = id;
+  }
+
+  /** Forgets computed visibility: of one user, or of everyone. */
+  invalidate(userId?: string) {
+    if (userId === undefined) this.views.clear();
+    else this.views.delete(userId);
+  }
+
+  private subject(userId: string, nowMs: number): PermissionSubject | null {
+    const member = this.members.get(userId);
+    if (member === undefined) return null;
+    return {
+      guildId: this.id,
+      ownerId: this.ownerId,
+      roles: this.roles,
+      member: {
+        userId,
+        roleIds: member.roleIds,
+        communicationDisabledUntil: member.communicationDisabledUntil,
+      },
+      nowMs,
+    };
+  }
+
+  /** The user's guild-level permissions (0 for a user whose member is not known here). */
+  guildPermissions(userId: string, nowMs: number): bigint {
+    const subject = this.subject(userId, nowMs);
+    return subject === null ? 0n : basePermissions(subject);
+  }
+
+  /** The user's permissions in a channel of this guild (0 when unknown). */
+  channelPermissions(userId: string, channelId: string, nowMs: number): bigint {
+    const subject = this.subject(userId, nowMs);
+    const channel = this.channels.get(channelId);
+    if (subject === null || channel === undefined) return 0n;
+    return channelPermissions(subject, { type: channel.type, overwrites: channel.overwrites });
+  }
+
+  private ownView(userId: string, channel: ChannelModel, nowMs: number): boolean {
+    return (this.channelPermissions(userId, channel.id, nowMs) & P.VIEW_CHANNEL) !== 0n;
+  }
+
+  /**
+   * Whether `userId` may view the channel: VIEW_CHANNEL there, or, for a category, in any of its
+   * children. Unknown channels are not viewable.
+   */
+  canView(userId: string, channelId: string, nowMs: number): boolean {
+    let perUser = this.views.get(userId);
+    if (perUser === undefined) {
+      perUser = new Map();
+      this.views.set(userId, perUser);
+    }
+    const cached = perUser.get(channelId);
+    if (cached !== undefined) return cached;
+    const channel = this.channels.get(channelId);
+    let view = channel !== undefined && this.ownView(userId, channel, nowMs);
+    if (!view && channel?.type === ChannelTypes.GUILD_CATEGORY) {
+      for (const child of this.channels.values()) {
+        if (child.parentId === channelId && this.ownView(userId, child, nowMs)) {
+          view = true;
+          break;
+        }
+      }
+    }
+    perUser.set(channelId, view);
+    return view;
+  }
+
+  setChannel(wire: Record<string, unknown>) {
+    const id = scalarText(wire['id']);
+    const overwrites = Array.isArray(wire['permission_overwrites'])
+      ? (wire['permission_overwrites'] as Record<string, unknown>[]).map((o) => ({
+          id: scalarText(o['id']),
+          type: Number(o['type']) === 1 ? (1 as const) : (0 as const),
+          allow: BigInt(scalarText(o['allow'], '0')),
+          deny: BigInt(scalarText(o['deny'], '0')),
+        }))
+      : [];
+    this.channels.set(id, {
+      id,
+      type: Number(wire['type']),
+      parentId: typeof wire['parent_id'] === 'string' ? wire['parent_id'] : null,
+      overwrites,
+      wire,
+    });
+    this.invalidate();
+  }
+
+  setRole(role: Record<string, unknown>) {
+    this.roles.set(scalarText(role['id']), {
+      id: scalarText(role['id']),
+      permissions: BigInt(scalarText(role['permissions'], '0')),
+      position: Number(role['position'] ?? 0),
+    });
+    this.invalidate();
+  }
+
+  setMember(userId: string, member: MemberModel) {
+    this.members.set(userId, member);
+    this.invalidate(userId);
+  }
+}
+
+/** The channel as a session that may not view it sees it (api-facts §10.7). */
+export function obfuscateChannel(
+  wire: Record<string, unknown>,
+  guildId: string,
+): Record<string, unknown> {
+  const hidden: Record<string, unknown> = {
+    id: wire['id'],
+    type: wire['type'],
+    guild_id: guildId,
+    name: '___hidden___',
+    position: wire['position'],
+    parent_id: wire['parent_id'] ?? null,
+    flags: Number(wire['flags'] ?? 0) | ChannelFlags.CHANNEL_OBFUSCATED,
+    permission_overwrites: [{ id: guildId, type: 0, allow: '0', deny: P.VIEW_CHANNEL.toString() }],
+  };
+  if ('topic' in wire) hidden['topic'] = null;
+  if ('nsfw' in wire) hidden['nsfw'] = false;
+  if ('last_message_id' in wire) hidden['last_message_id'] = null;
+  if ('rate_limit_per_user' in wire) hidden['rate_limit_per_user'] = 0;
+  return hidden;
+}
+
+function memberModel(member: MemberRecord): MemberModel {
+  return {
+    roleIds: member.roleIds,
+    communicationDisabledUntil: member.communicationDisabledUntil,
+    joinedAt: new Date(member.joinedAt).toISOString(),
+  };
+}
+
+/**
+ * Loads the guild (a handful of queries, whatever the number of sessions) into `state`: the
+ * permission model and the GUILD_CREATE snapshot. Returns null when the guild is gone.
+ */
+export async function loadGuild(
+  storage: Storage,
+  state: GuildState,
+): Promise<GuildSnapshot | null> {
+  const guild = await storage.guilds.findById(state.id);
+  if (guild === null) return null;
+  const [roles, channels, emojis, stickers, counts, members, events] = await Promise.all([
+    storage.roles.listByGuild(guild.id),
+    storage.channels.listByGuild(guild.id),
+    storage.emojis.listByGuild(guild.id),
+    storage.stickers.listByGuild(guild.id),
+    storage.guilds.memberCounts([guild.id]),
+    storage.members.listByGuild(guild.id, { limit: MAX_LARGE_THRESHOLD }),
+    storage.scheduledEvents.listByGuild(guild.id),
+  ]);
+  const [overwrites, users, voiceStates] = await Promise.all([
+    storage.overwrites.listByChannels(channels.map((c) => c.id)),
+    Promise.all(members.map((m) => storage.users.findById(m.userId))),
+    storage.gateway.listVoiceStates([guild.id]),
+  ]);
+  const byChannel = overwritesByChannel(overwrites);
+  state.ownerId = guild.ownerId;
+  state.roles.clear();
+  for (const role of roles) {
+    state.roles.set(role.id, {
+      id: role.id,
+      permissions: role.permissions,
+      position: role.position,
+    });
+  }
+  state.channels.clear();
+  for (const channel of channels) {
+    const own = byChannel.get(channel.id) ?? [];
+    state.channels.set(channel.id, {
+      id: channel.id,
+      type: channel.type,
+      parentId: channel.parentId,
+      overwrites: own.map((o) => ({
+        id: o.targetId,
+        type: o.type,
+        allow: o.allow,
+        deny: o.deny,
+      })),
+      wire: serializeChannel(channel, own),
+    });
+  }
+  state.invalidate();
+  state.memberCount = counts.get(guild.id) ?? 0;
+  const wireMembers: GuildSnapshot['members'] = [];
+  members.forEach((member, i) => {
+    const user = users[i];
+    if (user == null) return;
+    wireMembers.push({ userId: member.userId, wire: serializeMember(member, user) });
+    if (state.members.has(member.userId)) state.setMember(member.userId, memberModel(member));
+  });
+  return {
+    guild: serializeGuild(guild, { roles, emojis, stickers }),
+    members: wireMembers,
+    memberCount: state.memberCount,
+    scheduledEvents: events.map((event) => serializeScheduledEvent(event, { creator: null })),
+    voiceStates: voiceStates.map((v) => voiceStateWire(v, null, null)),
+    payloads: new Map(),
+  };
+}
+
+/** Loads the members of the given users in the given guilds into the guilds' models. */
+export async function loadMembers(
+  storage: Storage,
+  input: { userId: string; states: readonly GuildState[] },
+): Promise<Map<string, MemberModel>> {
+  const records = await storage.members.findForUser(
+    input.userId,
+    input.states.map((s) => s.id),
+  );
+  const out = new Map<string, MemberModel>();
+  for (const record of records) out.set(record.guildId, memberModel(record));
+  return out;
+}

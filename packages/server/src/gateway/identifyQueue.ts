@@ -1,0 +1,64 @@
+import type { Clock } from '../domain/clock.js';
+
+/** The window in which each identify bucket admits its quota (api-facts §3.2). */
+export const IDENTIFY_WINDOW_MS = 5000;
+
+interface Bucket {
+  /** Start of the window the next identify falls in (may be in the future when queued). */
+  windowStart: number;
+  used: number;
+}
+
+/**
+ * max_concurrency: each bucket key admits `perBucket` identifies per 5 s; the excess waits for a
+ * later window instead of failing, so a storm of identifies all reach READY, in order.
+ */
+export class IdentifyQueue {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly clock: Clock;
+  private readonly perBucket: number;
+
+  constructor(options: { clock: Clock; perBucket: number }) {
+    this.clock = options.clock;
+    this.perBucket = Math.max(1, options.perBucket);
+  }
+
+  /** Resolves when the bucket admits one more identify. */
+  acquire(key: string): Promise<void> {
+    const now = this.clock.now();
+    let bucket = this.buckets.get(key);
+    if (bucket === undefined || bucket.windowStart + IDENTIFY_WINDOW_MS <= now) {
+      bucket = { windowStart: now, used: 0 };
+      this.buckets.set(key, bucket);
+    }
+    if (bucket.used >= this.perBucket) {
+      bucket.windowStart += IDENTIFY_WINDOW_MS;
+      bucket.used = 0;
+    }
+    bucket.used++;
+    const delay = bucket.windowStart - now;
+    this.prune(now);
+    if (delay <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        resolve();
+      }, delay);
+      this.timers.add(timer);
+    });
+  }
+
+  private prune(now: number) {
+    if (this.buckets.size < 10_000) return;
+    for (const [key, bucket] of this.buckets) {
+      if (bucket.windowStart + IDENTIFY_WINDOW_MS <= now) this.buckets.delete(key);
+    }
+  }
+
+  /** Stops waiting: identifies still queued never resume. */
+  close() {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+}

@@ -1,0 +1,4 @@
+/** @module gateway: the WebSocket gateway (sessions, dispatch fan-out, commands). */
+export { createGateway, type Gateway, type GatewayDeps } from './gateway.js';
+export { DEFAULT_GATEWAY_OPTIONS, type GatewayOptions } from './options.js';
+export { createDatabaseSessionStore, type SessionStore } from './sessionStore.js';

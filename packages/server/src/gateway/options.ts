@@ -1,0 +1,39 @@
+/** Settings of the gateway; every one has the platform's value as its default. */
+export interface GatewayOptions {
+  /** HELLO's heartbeat_interval, ms. */
+  heartbeatIntervalMs: number;
+  /** How long past the interval a silent connection is kept before close 4009, ms. */
+  heartbeatGraceMs: number;
+  /** The session start bucket count reported by GET /gateway/bot (api-facts §3.2). */
+  maxConcurrency: number;
+  /** IDENTIFYs each bucket (`shard_id % max_concurrency`) admits per 5 s; more wait their turn. */
+  identifiesPerBucket: number;
+  /** IDENTIFYs a bot may start per day (session_start_limit.total). */
+  identifyPerDay: number;
+  /** A session without sharding may hold at most this many guilds (else close 4011). */
+  shardingRequiredGuilds: number;
+  /** Dispatches kept per session for RESUME. */
+  replayLimit: number;
+  /** How long a disconnected session can still be resumed, ms. */
+  resumeWindowMs: number;
+  /** Privileged intents need an approval at and above this many guilds (spec: 10,000). */
+  privilegedIntentReviewThreshold: number;
+  /** Events a client may send per minute before close 4008. */
+  clientEventsPerMinute: number;
+}
+
+export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
+  heartbeatIntervalMs: 41_250,
+  heartbeatGraceMs: 10_000,
+  maxConcurrency: 1,
+  identifiesPerBucket: 1,
+  identifyPerDay: 1000,
+  shardingRequiredGuilds: 2500,
+  replayLimit: 1000,
+  resumeWindowMs: 5 * 60_000,
+  privilegedIntentReviewThreshold: 10_000,
+  clientEventsPerMinute: 120,
+};
+
+/** From this date every bot receives obfuscated channels (spec, dated behaviour). */
+export const CHANNEL_OBFUSCATION_MANDATORY_FROM_MS = Date.UTC(2026, 10, 16);

@@ -1,0 +1,207 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GatewayIntentBits as I } from '@guildhall/protocol';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../src/app.js';
+import { MemoryBus } from '../src/bus/memory/index.js';
+import { loadConfig } from '../src/config.js';
+import { manualClock } from '../src/domain/clock.js';
+import { createBusDispatcher, type Dispatcher } from '../src/events/dispatcher.js';
+import { createPostgresStorage } from '../src/storage/postgres/index.js';
+import { DRIVERS } from './support/drivers.js';
+import { connectGateway, identifyGateway, type GatewayClient } from './support/gatewayClient.js';
+import { guildFixture, type GuildFixture } from './support/guildMembers.js';
+import {
+  TEST_DATABASE_URL,
+  dropSchema,
+  postgresAvailable,
+  uniqueSchema,
+} from './support/postgres.js';
+import { startTestServer, type TestServer } from './support/testServer.js';
+
+const NOW = Date.UTC(2026, 5, 1);
+
+const roleEvent = (guildId: string, id: string) => ({
+  type: 'GUILD_ROLE_CREATE',
+  guildId,
+  data: { guild_id: guildId, role: { id, name: id, permissions: '0', position: 1 } },
+});
+
+describe.each(DRIVERS)('gateway resume on $driver', ({ driver, skip }) => {
+  let server: TestServer;
+  let fixture: GuildFixture;
+  let events: Dispatcher;
+  const clients: GatewayClient[] = [];
+
+  beforeEach(async (ctx) => {
+    if (skip) {
+      ctx.skip();
+      return;
+    }
+    const clock = manualClock(NOW);
+    server = await startTestServer({
+      storage: driver,
+      listen: true,
+      clock,
+      gateway: { identifiesPerBucket: 1000, replayLimit: 3 },
+    });
+    fixture = await guildFixture(server, { botPermissions: 0n, nowMs: () => clock.now() });
+    events = createBusDispatcher({ bus: server.app.bus, clock, onError: () => undefined });
+  });
+  afterEach(async () => {
+    for (const c of clients.splice(0)) c.raw.terminate();
+    await server.close();
+  });
+
+  const start = async () => {
+    const identified = await identifyGateway(server.app.gatewayUrl(), {
+      token: fixture.bot.token,
+      intents: I.GUILDS,
+    });
+    clients.push(identified.client);
+    await identified.client.dispatch('GUILD_CREATE');
+    return identified;
+  };
+
+  const reconnect = async () => {
+    const client = await connectGateway(server.app.gatewayUrl());
+    clients.push(client);
+    await client.next((f) => f.op === 10);
+    return client;
+  };
+
+  it('replays what the session missed, then RESUMED', async () => {
+    const { client, ready } = await start();
+    server.app.gateway.dropAll(4000);
+    expect((await client.closed).code).toBe(4000);
+    events.dispatch([roleEvent(fixture.guildId, '901'), roleEvent(fixture.guildId, '902')]);
+    await expect.poll(() => server.app.gateway.sessionCount()).toBe(1);
+    const resumed = await reconnect();
+    // Give the bus a moment to deliver both events before resuming (delivery is asynchronous).
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    resumed.send(6, { token: fixture.bot.token, session_id: ready.session_id, seq: 2 });
+    const done = await resumed.dispatch('RESUMED');
+    const replayed = resumed.frames.filter((f) => f.t === 'GUILD_ROLE_CREATE');
+    expect(replayed.map((f) => [f.s, (f.d as { role: { id: string } }).role.id])).toEqual([
+      [3, '901'],
+      [4, '902'],
+    ]);
+    expect(done.s).toBe(5);
+    // Live dispatches continue on the resumed connection.
+    events.dispatch(roleEvent(fixture.guildId, '903'));
+    const live = await resumed.next((f) => f.t === 'GUILD_ROLE_CREATE' && f.s === 6);
+    expect((live.d as { role: { id: string } }).role.id).toBe('903');
+  });
+
+  it('INVALID_SESSION false for an unknown session or a seq older than the buffer', async () => {
+    const unknown = await reconnect();
+    unknown.send(6, { token: fixture.bot.token, session_id: 'nope', seq: 1 });
+    expect((await unknown.next((f) => f.op === 9)).d).toBe(false);
+    const { client, ready } = await start();
+    client.raw.terminate();
+    await client.closed;
+    events.dispatch(
+      ['1', '2', '3', '4', '5', '6', '7', '8'].map((id) => roleEvent(fixture.guildId, `90${id}`)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const late = await reconnect();
+    late.send(6, { token: fixture.bot.token, session_id: ready.session_id, seq: 1 });
+    expect((await late.next((f) => f.op === 9)).d).toBe(false);
+  });
+
+  it('4007 for a seq the session never reached', async () => {
+    const { client, ready } = await start();
+    client.raw.terminate();
+    await client.closed;
+    const resumed = await reconnect();
+    resumed.send(6, { token: fixture.bot.token, session_id: ready.session_id, seq: 50 });
+    expect((await resumed.closed).code).toBe(4007);
+  });
+});
+
+describe('gateway shutdown', () => {
+  it('sends op 7 RECONNECT to every session, then closes', async () => {
+    const server = await startTestServer({ listen: true, gateway: { identifiesPerBucket: 100 } });
+    const fixture = await guildFixture(server, { botPermissions: 0n });
+    const { client } = await identifyGateway(server.app.gatewayUrl(), {
+      token: fixture.bot.token,
+      intents: I.GUILDS,
+    });
+    await server.close();
+    expect(client.frames.at(-1)).toEqual({ op: 7, d: null, s: null, t: null });
+    expect((await client.closed).code).toBe(1012);
+  });
+});
+
+describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', () => {
+  let schema: string;
+  let dataDir: string;
+  let nodes: App[] = [];
+
+  beforeEach(async () => {
+    schema = uniqueSchema('gw');
+    dataDir = await mkdtemp(join(tmpdir(), 'guildhall-gw-'));
+  });
+  afterEach(async () => {
+    for (const node of nodes) await node.close();
+    nodes = [];
+    await dropSchema(schema);
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('resumes on another node sharing the database and the bus', async () => {
+    const bus = new MemoryBus();
+    const config = {
+      ...loadConfig({}, []),
+      port: 0,
+      dataDir,
+      logLevel: 'silent' as const,
+      demo: false,
+    };
+    for (let i = 0; i < 2; i++) {
+      const storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
+      nodes.push(
+        await createApp({
+          config,
+          storage,
+          bus,
+          processId: i,
+          gateway: { identifiesPerBucket: 100 },
+        }),
+      );
+    }
+    const [first, second] = nodes as [App, App];
+    await first.listen();
+    await second.listen();
+    const fixture = await guildFixture({ app: first, baseUrl: first.baseUrl() } as TestServer, {
+      botPermissions: 0n,
+    });
+    const { client, ready } = await identifyGateway(first.gatewayUrl(), {
+      token: fixture.bot.token,
+      intents: I.GUILDS,
+    });
+    await client.dispatch('GUILD_CREATE');
+    first.gateway.dropAll(4000);
+    await client.closed;
+    const events = createBusDispatcher({
+      bus,
+      clock: { now: () => Date.now() },
+      onError: () => undefined,
+    });
+    events.dispatch(roleEvent(fixture.guildId, '777'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const resumed = await connectGateway(second.gatewayUrl());
+    await resumed.next((f) => f.op === 10);
+    resumed.send(6, { token: fixture.bot.token, session_id: ready.session_id, seq: 2 });
+    await resumed.dispatch('RESUMED');
+    const replayed = resumed.frames.find((f) => f.t === 'GUILD_ROLE_CREATE');
+    expect(replayed?.s).toBe(3);
+    // Later dispatches reach the session on its new node.
+    events.dispatch(roleEvent(fixture.guildId, '778'));
+    const live = await resumed.next((f) => f.t === 'GUILD_ROLE_CREATE' && f.s === 5);
+    expect((live.d as { role: { id: string } }).role.id).toBe('778');
+    await expect.poll(() => first.gateway.sessionCount()).toBe(0);
+    resumed.raw.terminate();
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * The message steps of the real-client tests: each library sends a message, receives its
+ * MESSAGE_CREATE, edits it and receives MESSAGE_UPDATE. They need the message routes (messages
+ * branch): rename this file to realClientsMessages.test.ts once those are merged.
+ *
+ * The bot reads its own messages' content without the MESSAGE_CONTENT intent (the platform's
+ * rule), so only GUILDS and GUILD_MESSAGES are asked for.
+ *
+ * @module
+ */
+import { Client as CoreClient, GatewayDispatchEvents, GatewayIntentBits } from '@discordjs/core';
+import { REST } from '@discordjs/rest';
+import { CompressionMethod, WebSocketManager } from '@discordjs/ws';
+import {
+  Client as DiscordJsClient,
+  Events as DiscordJsEvents,
+  type Message as DiscordJsMessage,
+  type PartialMessage as DiscordJsPartialMessage,
+} from 'discord.js';
+import { Client as OceanicClient } from 'oceanic.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { guildFixture, type GuildFixture } from './support/guildMembers.js';
+import { once } from './support/realClients.js';
+import { startTestServer, type TestServer } from './support/testServer.js';
+
+let server: TestServer;
+let fx: GuildFixture;
+let channelId: string;
+
+const api = () => `${server.baseUrl}/api`;
+const botToken = () => fx.bot.token.replace(/^Bot /, '');
+
+beforeEach(async () => {
+  server = await startTestServer({ listen: true, gateway: { identifiesPerBucket: 1000 } });
+  fx = await guildFixture(server, { botPermissions: 0n });
+  const [channel] = await server.app.storage.channels.listByGuild(fx.guildId);
+  channelId = channel?.id ?? '';
+});
+afterEach(async () => {
+  await server.close();
+});
+
+describe('discord.js 14', () => {
+  it('sends a message, receives MESSAGE_CREATE, edits it and receives MESSAGE_UPDATE', async () => {
+    const client = new DiscordJsClient({
+      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],
+      rest: { api: api() },
+      waitGuildTimeout: 10 * 60_000,
+    });
+    try {
+      const ready = once(client, DiscordJsEvents.ClientReady);
+      await client.login(botToken());
+      await ready;
+      const channel = await client.channels.fetch(channelId);
+      if (!channel?.isSendable()) throw new TypeError('not a text channel');
+      const created = once<[DiscordJsMessage]>(
+        client,
+        DiscordJsEvents.MessageCreate,
+        (message) => message.content === 'hello from discord.js',
+      );
+      const sent = await channel.send('hello from discord.js');
+      const [received] = await created;
+      expect(received.id).toBe(sent.id);
+      expect(received.author.id).toBe(fx.bot.userId);
+
+      const updated = once<[DiscordJsMessage | DiscordJsPartialMessage, DiscordJsMessage]>(
+        client,
+        DiscordJsEvents.MessageUpdate,
+        (_old, message) => message.id === sent.id,
+      );
+      await sent.edit('edited by discord.js');
+      const [, after] = await updated;
+      expect(after.content).toBe('edited by discord.js');
+      expect(after.editedTimestamp).not.toBeNull();
+    } finally {
+      await client.destroy();
+    }
+  });
+});
+
+describe.each([
+  { name: 'plain', compression: null, useIdentifyCompression: false },
+  { name: 'zlib-stream', compression: CompressionMethod.ZlibNative, useIdentifyCompression: false },
+  { name: 'identify compression', compression: null, useIdentifyCompression: true },
+])('@discordjs/core with @discordjs/ws 2 ($name)', ({ compression, useIdentifyCompression }) => {
+  it('sends a message, receives MESSAGE_CREATE, edits it and receives MESSAGE_UPDATE', async () => {
+    const rest = new REST({ version: '10', api: api() }).setToken(botToken());
+    const gateway = new WebSocketManager({
+      token: botToken(),
+      intents: GatewayIntentBits.Guilds | GatewayIntentBits.GuildMessages,
+      rest,
+      compression,
+      useIdentifyCompression,
+    });
+    const client = new CoreClient({ rest, gateway });
+    try {
+      const guildCreate = once(client, GatewayDispatchEvents.GuildCreate);
+      await gateway.connect();
+      await guildCreate;
+      type Event = [{ data: { id: string; content?: string; author?: { id: string } } }];
+      const created = once<Event>(
+        client,
+        GatewayDispatchEvents.MessageCreate,
+        ({ data }) => data.content === 'hello from core',
+      );
+      const sent = await client.api.channels.createMessage(channelId, {
+        content: 'hello from core',
+      });
+      const [{ data: received }] = await created;
+      expect(received.id).toBe(sent.id);
+      expect(received.author?.id).toBe(fx.bot.userId);
+
+      const updated = once<Event>(
+        client,
+        GatewayDispatchEvents.MessageUpdate,
+        ({ data }) => data.id === sent.id,
+      );
+      await client.api.channels.editMessage(channelId, sent.id, { content: 'edited by core' });
+      const [{ data: after }] = await updated;
+      expect(after.content).toBe('edited by core');
+    } finally {
+      await gateway.destroy();
+    }
+  });
+});
+
+describe.each<{ name: string; compress: 'zlib-stream' | false }>([
+  { name: 'plain', compress: false },
+  { name: 'zlib-stream', compress: 'zlib-stream' },
+])('oceanic.js ($name)', ({ compress }) => {
+  it('sends a message, receives MESSAGE_CREATE, edits it and receives MESSAGE_UPDATE', async () => {
+    const client = new OceanicClient({
+      auth: fx.bot.token,
+      rest: { baseURL: `${api()}/v10` },
+      gateway: {
+        intents: ['GUILDS', 'GUILD_MESSAGES'],
+        compress,
+        guildCreateTimeout: 10 * 60_000,
+      },
+    });
+    try {
+      const ready = once(client, 'ready');
+      await client.connect();
+      await ready;
+      type Packet = [{ t?: string; d?: { id?: string; content?: string } }];
+      const created = once<Packet>(
+        client,
+        'packet',
+        (packet) => packet.t === 'MESSAGE_CREATE' && packet.d?.content === 'hello from oceanic',
+      );
+      const sent = await client.rest.channels.createMessage(channelId, {
+        content: 'hello from oceanic',
+      });
+      const [{ d: received }] = await created;
+      expect(received?.id).toBe(sent.id);
+
+      const updated = once<Packet>(
+        client,
+        'packet',
+        (packet) => packet.t === 'MESSAGE_UPDATE' && packet.d?.id === sent.id,
+      );
+      await client.rest.channels.editMessage(channelId, sent.id, {
+        content: 'edited by oceanic',
+      });
+      const [{ d: after }] = await updated;
+      expect(after?.content).toBe('edited by oceanic');
+    } finally {
+      client.disconnect(false);
+    }
+  });
+});
