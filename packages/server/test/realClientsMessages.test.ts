@@ -1,7 +1,6 @@
 /**
  * The message steps of the real-client tests: each library sends a message, receives its
- * MESSAGE_CREATE, edits it and receives MESSAGE_UPDATE. They need the message routes (messages
- * branch): rename this file to realClientsMessages.test.ts once those are merged.
+ * MESSAGE_CREATE, edits it and receives MESSAGE_UPDATE.
  *
  * The bot reads its own messages' content without the MESSAGE_CONTENT intent (the platform's
  * rule), so only GUILDS and GUILD_MESSAGES are asked for.
