@@ -293,6 +293,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     oauth: services.oauth,
     oidc: createOidcVerifier({ clock, allowInsecureLocal: config.oidcAllowInsecureLocal }),
     expandScopes,
+    // Messages sent while provisional are not retrievable after a merge (spec, account linking).
+    onProvisionalAccountDeleted: async (tx, userId) => {
+      await tx.messages.deleteAllByUser(userId);
+    },
   });
   const gatewayOptions: GatewayOptions = { ...DEFAULT_GATEWAY_OPTIONS, ...options.gateway };
   const sessionStartLimit = createSessionStartLimit({

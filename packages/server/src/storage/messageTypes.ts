@@ -129,6 +129,11 @@ export interface MessageRepository {
     authorId: string;
     sinceId: string;
   }): Promise<{ channelId: string; id: string }[]>;
+  /**
+   * Deletes every message a user wrote and every reaction they added (a provisional account
+   * merged away: its messages are not retrievable afterwards). Returns the messages deleted.
+   */
+  deleteAllByUser(userId: string): Promise<number>;
 }
 
 /** One user's reaction. `emojiKey` is the unicode emoji itself or the custom emoji's id. */

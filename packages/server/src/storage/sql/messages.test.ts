@@ -250,4 +250,25 @@ describe.each(DRIVERS)('message repositories on $name', ({ skip, open }) => {
     await storage.messages.delete(channelId, [m.id]);
     expect(await storage.reactions.countEmojis(m.id)).toBe(0);
   });
+
+  it.skipIf(skip)('deletes everything a user wrote or reacted with, and nothing else', async () => {
+    const gone = message({ authorId: '4242' });
+    const kept = message();
+    await storage.messages.create(gone);
+    await storage.messages.create(kept);
+    await storage.reactions.add({
+      messageId: kept.id,
+      emojiKey: '👍',
+      emojiId: null,
+      emojiName: '👍',
+      animated: false,
+      type: 0,
+      userId: '4242',
+      createdAt: clock.now(),
+    });
+    expect(await storage.messages.deleteAllByUser('4242')).toBe(1);
+    expect(await storage.messages.findById(channelId, gone.id)).toBeNull();
+    expect(await storage.messages.findById(channelId, kept.id)).not.toBeNull();
+    expect(await storage.reactions.countEmojis(kept.id)).toBe(0);
+  });
 });

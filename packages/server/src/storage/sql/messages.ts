@@ -334,6 +334,15 @@ export function createMessageRepository(db: Kysely<Database>): MessageRepository
         .execute();
       return rows.map((row) => ({ channelId: id(row.channel_id), id: id(row.id) }));
     },
+
+    async deleteAllByUser(userId) {
+      await db.deleteFrom('message_reactions').where('user_id', '=', userId).execute();
+      const result = await db
+        .deleteFrom('messages')
+        .where('author_id', '=', userId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
   };
 }
 
