@@ -21,9 +21,9 @@ For each session count, on Guildhall (SQLite, rate limits and identify limits of
   - identify storm: all sessions connect at once; time until the last READY and the last
     GUILD_CREATE (bare: the last greeting), and the number of failed sessions (must be 0);
   - memory: server RSS per idle session (after a full GC);
-  - fan-out: the owner PATCHes the channel topic over HTTP (bare: POST /broadcast), time until
-    the last session has the CHANNEL_UPDATE, p50 and p99 over --rounds;
-  - sustained: --messages such changes with --inflight requests in flight; deliveries per second.
+  - fan-out: the owner posts a message over HTTP (bare: POST /broadcast), time until the last
+    session has its MESSAGE_CREATE, p50 and p99 over --rounds;
+  - sustained: --messages such messages with --inflight requests in flight; deliveries per second.
 Then each Guildhall figure as a ratio to the bare one, against the aims.
 
 Options:
@@ -282,7 +282,7 @@ async function main() {
         results.push(guildhall);
         const frame =
           guildhall.frame ??
-          JSON.stringify({ t: 'CHANNEL_UPDATE', s: 3, op: 0, d: { topic: '{{marker}}' } });
+          JSON.stringify({ t: 'MESSAGE_CREATE', s: 3, op: 0, d: { nonce: '{{marker}}' } });
         results.push(await measure({ kind: 'bare', mode, n, options, frame }));
         if (!options.json) console.error(`done: ${n} sessions, ${mode}`);
       }

@@ -89,7 +89,8 @@ function connect({ url, n, compress, token }) {
                 op: 2,
                 d: {
                   token,
-                  intents: 1,
+                  // GUILDS and GUILD_MESSAGES: the fan-out is a MESSAGE_CREATE.
+                  intents: 1 | 512,
                   properties: { os: 'linux', browser: 'bench', device: 'bench' },
                 },
               }),
@@ -120,10 +121,11 @@ function connect({ url, n, compress, token }) {
 async function fire(trigger, marker) {
   const response =
     trigger.kind === 'guildhall'
-      ? await globalThis.fetch(`${trigger.apiUrl}/channels/${trigger.channelId}`, {
-          method: 'PATCH',
+      ? // A message: the marker rides in the nonce, which sessions without MESSAGE_CONTENT see too.
+        await globalThis.fetch(`${trigger.apiUrl}/channels/${trigger.channelId}/messages`, {
+          method: 'POST',
           headers: { authorization: trigger.ownerToken, 'content-type': 'application/json' },
-          body: JSON.stringify({ topic: marker }),
+          body: JSON.stringify({ content: 'Benchmark message', nonce: marker }),
         })
       : await globalThis.fetch(`${trigger.apiUrl}/broadcast?marker=${marker}`, { method: 'POST' });
   if (!response.ok) throw new Error(`trigger answered ${response.status}`);
@@ -160,7 +162,7 @@ async function latency({ rounds, trigger }) {
   const samples = [];
   let frame = null;
   for (let round = 0; round < rounds; round += 1) {
-    const marker = `bench-l${round}-${Date.now()}`;
+    const marker = `l${round}-${Date.now()}`;
     const arrived = arrivals(marker, 1);
     const start = performance.now();
     await fire(trigger, marker);
@@ -173,7 +175,7 @@ async function latency({ rounds, trigger }) {
 }
 
 async function throughput({ messages, inflight, trigger }) {
-  const prefix = `bench-t${Date.now()}`;
+  const prefix = `t${Date.now()}`;
   const arrived = arrivals(prefix, messages);
   const start = performance.now();
   let next = 0;

@@ -4,11 +4,11 @@
  *
  * - `guildhall <dataDir>`: the real app (SQLite, rate limits off, logs at warn, identify limits
  *   lifted, heartbeats every hour so idle clients need not send any) seeded with a guild owned by
- *   a person, a text channel and a bot. Clients identify as that bot; the owner PATCHes the
- *   channel's topic to cause a CHANNEL_UPDATE for every session.
+ *   a person, a text channel and a bot. Clients identify as that bot; the owner posts a message
+ *   (the marker in its nonce) to cause a MESSAGE_CREATE for every session.
  * - `bare <frame>`: `ws` on a plain HTTP server; every socket gets a HELLO-sized greeting, and
- *   POST /broadcast?marker=M&count=C sends C copies of `frame` (the CHANNEL_UPDATE frame
- *   Guildhall sent, with M in place of its topic) to every socket: one serialization per message,
+ *   POST /broadcast?marker=M&count=C sends C copies of `frame` (the MESSAGE_CREATE frame
+ *   Guildhall sent, with M in place of its nonce) to every socket: one serialization per message,
  *   or for `?compress=zlib-stream` sockets a deflate context each, as the gateway needs.
  *
  * Answers `{ type: 'rss' }` with the resident set size after a full collection, and stops on
