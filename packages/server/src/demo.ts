@@ -156,7 +156,7 @@ export function demoBanner(demo: DemoInfo, demoFile: string): string {
     `  Guild:      ${demo.guild_id} (channel ${demo.channel_id})`,
     `  Everything above, for scripts: ${demoFile}`,
     '',
-    'Connect with discord.js (REST works today; the WebSocket gateway is the next milestone):',
+    'Connect with discord.js (REST and the gateway; only the API URL changes):',
     "  import { Client, Events, GatewayIntentBits } from 'discord.js';",
     `  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: '${api}' } });`,
     '  client.once(Events.ClientReady, (c) => console.log(`Logged in as ${c.user.tag}`));',
