@@ -43,7 +43,7 @@ export function createRepositories(
     emojis: createEmojiRepository(db),
     stickers: createStickerRepository(db),
     scheduledEvents: createScheduledEventRepository(db),
-    oauth: createOAuthRepository(db),
+    oauth: createOAuthRepository(db, context.dialect),
     outbox: createOutboxRepository(db, context.dialect),
     provisional: createProvisionalRepository(db, context.dialect),
   };

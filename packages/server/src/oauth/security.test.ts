@@ -1,0 +1,235 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { InjectOptions } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DRIVERS } from '../../test/support/drivers.js';
+import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
+import { manualClock } from '../domain/clock.js';
+
+const REDIRECT = 'https://app.example.test/callback';
+type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
+
+const verifier = () => randomBytes(32).toString('base64url');
+const challenge = (v: string) => createHash('sha256').update(v).digest('base64url');
+const basic = (seed: Seed) =>
+  `Basic ${Buffer.from(`${seed.applicationId}:${seed.clientSecret}`).toString('base64')}`;
+
+/** Regression tests for the security review of the OAuth2 core (docs/oauth.md). */
+describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, skip }) => {
+  let server: TestServer;
+  let seed: Seed;
+  const clock = manualClock(Date.UTC(2026, 10, 22));
+
+  beforeEach(async () => {
+    if (skip) return;
+    clock.set(Date.UTC(2026, 10, 22));
+    server = await startTestServer({ storage: driver, clock });
+    seed = await seedDeveloper(server.app, 'ada');
+    await server.app.storage.applications.update(seed.applicationId, { redirectUris: [REDIRECT] });
+  });
+  afterEach(async () => {
+    if (!skip) await server.close();
+  });
+
+  const inject = (options: InjectOptions) => server.app.http.inject(options);
+
+  const token = (body: Record<string, string>, authorization?: string) =>
+    inject({
+      method: 'POST',
+      url: '/api/oauth2/token',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(authorization === undefined ? {} : { authorization }),
+      },
+      payload: new URLSearchParams(body).toString(),
+    });
+
+  const decide = (payload: Record<string, unknown>, userToken = seed.userToken) =>
+    inject({
+      method: 'POST',
+      url: '/api/v10/oauth2/authorize',
+      headers: { authorization: userToken },
+      payload: {
+        authorize: true,
+        response_type: 'code',
+        client_id: seed.applicationId,
+        ...payload,
+      },
+    });
+
+  const codeFor = async (scope = 'identify') => {
+    const v = verifier();
+    const res = await decide({
+      scope,
+      redirect_uri: REDIRECT,
+      code_challenge: challenge(v),
+      code_challenge_method: 'S256',
+    });
+    expect(res.statusCode).toBe(200);
+    const location = new URL(res.json<{ location: string }>().location);
+    return { code: location.searchParams.get('code') ?? '', verifier: v };
+  };
+
+  const redeem = (grant: { code: string; verifier: string }) =>
+    token(
+      {
+        grant_type: 'authorization_code',
+        code: grant.code,
+        redirect_uri: REDIRECT,
+        code_verifier: grant.verifier,
+      },
+      basic(seed),
+    );
+
+  it.skipIf(skip)('H1: a bot token cannot change redirect_uris or public_client', async () => {
+    const res = await inject({
+      method: 'PATCH',
+      url: '/api/v10/applications/@me',
+      headers: { authorization: `Bot ${seed.botToken}` },
+      payload: {
+        redirect_uris: ['https://evil.example.test/cb'],
+        public_client: true,
+        description: 'still editable',
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ redirect_uris: [REDIRECT], description: 'still editable' });
+    expect(await server.app.storage.applications.findById(seed.applicationId)).toMatchObject({
+      redirectUris: [REDIRECT],
+      publicClient: false,
+    });
+  });
+
+  const revoke = (refreshToken: string) =>
+    inject({
+      method: 'POST',
+      url: '/api/v10/oauth2/token/revoke',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(seed) },
+      payload: new URLSearchParams({ token: refreshToken }).toString(),
+    });
+
+  const startDevice = async () => {
+    const res = await inject({
+      method: 'POST',
+      url: '/api/v10/oauth2/device/authorize',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(seed) },
+      payload: 'scope=identify',
+    });
+    expect(res.statusCode).toBe(200);
+    const device = res.json<{ device_code: string; user_code: string }>();
+    const verified = await inject({
+      method: 'POST',
+      url: '/api/v10/oauth2/device/verify',
+      headers: { authorization: seed.userToken },
+      payload: { user_code: device.user_code, authorize: true },
+    });
+    expect(verified.statusCode).toBeLessThan(300);
+    return device;
+  };
+  const pollDevice = (deviceCode: string) =>
+    token(
+      { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode },
+      basic(seed),
+    );
+
+  it.skipIf(skip)(
+    'H2: a revoke kills outstanding codes and device codes; they cannot revive it',
+    async () => {
+      const first = await redeem(await codeFor());
+      expect(first.statusCode).toBe(200);
+      const pending = await codeFor();
+      const device = await startDevice();
+      expect((await revoke(first.json<{ refresh_token: string }>().refresh_token)).statusCode).toBe(
+        200,
+      );
+      const late = await redeem(pending);
+      expect(late.statusCode).toBe(400);
+      expect(late.json()).toMatchObject({ error: 'invalid_grant' });
+      expect((await pollDevice(device.device_code)).json()).toMatchObject({
+        error: 'invalid_grant',
+      });
+      const authorization = await server.app.storage.oauth.findAuthorization(
+        seed.userId,
+        seed.applicationId,
+      );
+      expect(authorization?.revokedAt).not.toBeNull();
+      // A consent given after the revoke works again.
+      expect((await redeem(await codeFor())).statusCode).toBe(200);
+    },
+  );
+
+  it.skipIf(skip)('H2: a code cannot revive a revoked authorization', async () => {
+    const pending = await codeFor();
+    // The authorization is revoked without touching the codes (as an older server left it).
+    const authorization = await server.app.storage.oauth.findAuthorization(
+      seed.userId,
+      seed.applicationId,
+    );
+    await server.app.storage.oauth.markRevoked(authorization?.id ?? '', clock.now());
+    const late = await redeem(pending);
+    expect(late.json()).toMatchObject({ error: 'invalid_grant' });
+    expect(
+      (await server.app.storage.oauth.findAuthorization(seed.userId, seed.applicationId))
+        ?.revokedAt,
+    ).not.toBeNull();
+  });
+
+  it.skipIf(skip)('H2: a banned user gets no tokens from a code given before the ban', async () => {
+    const pending = await codeFor();
+    const device = await startDevice();
+    await server.app.services.provisional.ban(seed.userId, {
+      reason: 'test',
+      durationSeconds: null,
+    });
+    expect((await redeem(pending)).json()).toMatchObject({ error: 'invalid_grant' });
+    expect((await pollDevice(device.device_code)).json()).toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+
+  it.skipIf(skip)(
+    "M3: another app's client cannot burn a code; a refused verifier does not burn it",
+    async () => {
+      const grant = await codeFor();
+      const other = await seedDeveloper(server.app, 'eve');
+      const foreign = await token(
+        {
+          grant_type: 'authorization_code',
+          code: grant.code,
+          redirect_uri: REDIRECT,
+          code_verifier: grant.verifier,
+        },
+        basic(other),
+      );
+      expect(foreign.json()).toMatchObject({ error: 'invalid_grant' });
+      const wrong = await redeem({ code: grant.code, verifier: verifier() });
+      expect(wrong.json()).toMatchObject({ error: 'invalid_grant' });
+      expect((await redeem(grant)).statusCode).toBe(200);
+    },
+  );
+
+  it.skipIf(skip)(
+    'M1/M3: concurrent redemptions of one device code or code: one wins',
+    async () => {
+      const device = await startDevice();
+      const polls = await Promise.all([
+        pollDevice(device.device_code),
+        pollDevice(device.device_code),
+      ]);
+      expect(polls.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+
+      const grant = await codeFor();
+      const [a, b] = await Promise.all([redeem(grant), redeem(grant)]);
+      expect([a.statusCode, b.statusCode].sort()).toEqual([200, 400]);
+      // The reuse revoked what the code bought, even though the two raced.
+      const winner = a.statusCode === 200 ? a : b;
+      const me = await inject({
+        method: 'GET',
+        url: '/api/v10/oauth2/@me',
+        headers: {
+          authorization: `Bearer ${winner.json<{ access_token: string }>().access_token}`,
+        },
+      });
+      expect(me.statusCode).toBe(401);
+    },
+  );
+});
