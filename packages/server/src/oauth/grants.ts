@@ -195,10 +195,14 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
     const hash = hashSecret(token);
     return storage.transaction(async (tx) => {
       const record = await tx.oauth.findToken(hash);
-      const authorization =
+      const found =
         record?.kind === 'refresh'
           ? await tx.oauth.findAuthorizationById(record.authorizationId)
           : null;
+      // Lock the authorization before touching its tokens, as revoke does (no interleaving, no
+      // deadlock): a revoke that commits first is seen here, one that comes later sees our tokens.
+      const authorization =
+        found === null ? null : await tx.oauth.lockAuthorization(found.userId, found.applicationId);
       if (
         record === null ||
         authorization?.applicationId !== application.id ||

@@ -232,4 +232,28 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
       expect(me.statusCode).toBe(401);
     },
   );
+
+  it.skipIf(skip)('M3: a refresh racing a revoke leaves no live token behind', async () => {
+    const first = await redeem(await codeFor());
+    const issued = first.json<{ refresh_token: string; access_token: string }>();
+    // The revoke names the access token, which the refresh does not rotate: it always finds the
+    // authorization, whichever of the two commits first.
+    const [refreshed, revoked] = await Promise.all([
+      token({ grant_type: 'refresh_token', refresh_token: issued.refresh_token }, basic(seed)),
+      revoke(issued.access_token),
+    ]);
+    expect(revoked.statusCode).toBe(200);
+    if (refreshed.statusCode === 200) {
+      const me = await inject({
+        method: 'GET',
+        url: '/api/v10/oauth2/@me',
+        headers: {
+          authorization: `Bearer ${refreshed.json<{ access_token: string }>().access_token}`,
+        },
+      });
+      expect(me.statusCode).toBe(401);
+    } else {
+      expect(refreshed.json()).toMatchObject({ error: 'invalid_grant' });
+    }
+  });
 });
