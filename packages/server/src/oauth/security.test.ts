@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { PermissionFlags as P } from '@guildhall/protocol';
 import type { InjectOptions } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../../test/support/drivers.js';
@@ -255,5 +256,102 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
     } else {
       expect(refreshed.json()).toMatchObject({ error: 'invalid_grant' });
     }
+  });
+
+  it.skipIf(skip)(
+    'H3: a bot install grants only what the installer holds, masked to known bits, at position 1',
+    async () => {
+      const { guild } = await server.app.services.guilds.create({
+        ownerId: seed.userId,
+        name: 'Ada guild',
+        channels: [{ name: 'general', type: 'text' }],
+      });
+      const storage = server.app.storage;
+      const moderatorRole = await storage.roles.create({
+        id: '1100000000000000001',
+        guildId: guild.id,
+        name: 'moderator',
+        permissions: P.MANAGE_GUILD | P.VIEW_CHANNEL,
+        position: 1,
+        color: 0,
+        hoist: false,
+        mentionable: false,
+        managed: false,
+        botUserId: null,
+        flags: 0,
+      });
+      const bob = await seedDeveloper(server.app, 'bob');
+      await storage.members.add({
+        guildId: guild.id,
+        userId: bob.userId,
+        nick: null,
+        joinedAt: clock.now(),
+        deaf: false,
+        mute: false,
+        flags: 0,
+        roleIds: [moderatorRole.id],
+      });
+      const install = (permissions: bigint, userToken: string) =>
+        decide(
+          { scope: 'bot', permissions: permissions.toString(), guild_id: guild.id },
+          userToken,
+        );
+
+      const escalation = await install(P.ADMINISTRATOR, bob.userToken);
+      expect(escalation.statusCode).toBe(400);
+      expect(escalation.json()).toMatchObject({ error: 'invalid_request' });
+      expect(await storage.members.find(guild.id, seed.botUserId)).toBeNull();
+
+      // The owner may grant anything; unknown bits are dropped.
+      const granted = await install((1n << 60n) | P.ADMINISTRATOR, seed.userToken);
+      expect(granted.statusCode).toBe(200);
+      const roles = await storage.roles.listByGuild(guild.id);
+      const managed = roles.find((r) => r.managed && r.botUserId === seed.botUserId);
+      expect(managed).toMatchObject({ permissions: P.ADMINISTRATOR, position: 1 });
+      expect(roles.find((r) => r.id === moderatorRole.id)?.position).toBe(2);
+      expect(roles.find((r) => r.id === guild.id)?.position).toBe(0);
+    },
+  );
+
+  it.skipIf(skip)('H3: a moderator may install with permissions they hold', async () => {
+    const { guild } = await server.app.services.guilds.create({
+      ownerId: seed.userId,
+      name: 'Ada guild',
+      channels: [{ name: 'general', type: 'text' }],
+    });
+    const role = await server.app.storage.roles.create({
+      id: '1100000000000000002',
+      guildId: guild.id,
+      name: 'moderator',
+      permissions: P.MANAGE_GUILD | P.VIEW_CHANNEL | P.SEND_MESSAGES,
+      position: 1,
+      color: 0,
+      hoist: false,
+      mentionable: false,
+      managed: false,
+      botUserId: null,
+      flags: 0,
+    });
+    const bob = await seedDeveloper(server.app, 'bob');
+    await server.app.storage.members.add({
+      guildId: guild.id,
+      userId: bob.userId,
+      nick: null,
+      joinedAt: clock.now(),
+      deaf: false,
+      mute: false,
+      flags: 0,
+      roleIds: [role.id],
+    });
+    const res = await decide(
+      {
+        scope: 'bot',
+        permissions: (P.VIEW_CHANNEL | P.SEND_MESSAGES).toString(),
+        guild_id: guild.id,
+      },
+      bob.userToken,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(await server.app.storage.members.find(guild.id, seed.botUserId)).not.toBeNull();
   });
 });
