@@ -69,6 +69,19 @@ describe('ID token verification against oidc-provider', () => {
     await expect(verifier().verify(token, provider())).rejects.toMatchObject({ code });
   });
 
+  it('a legacy configuration is held to the address rules: no loopback unless allowed', async () => {
+    // Legacy relaxes only the hostname rules: with local development off, the provider on
+    // 127.0.0.1 is an internal address, refused before any connection (delivery/urlPolicy.ts).
+    const legacy = { ...provider(), validation: 'legacy' as const };
+    const token = await idp.idToken('alice');
+    const strictServer = createOidcVerifier({
+      clock: manualClock(Date.now()),
+      allowInsecureLocal: false,
+    });
+    await expect(strictServer.verify(token, legacy)).rejects.toMatchObject({ code: 530008 });
+    await expect(verifier().verify(token, legacy)).resolves.toMatchObject({ subject: 'alice' });
+  });
+
   it('refuses a token without kid (530027) and a symmetric one (530020)', async () => {
     const { privateKey } = await generateKeyPair('RS256');
     const claims = { sub: 'x', aud: idp.clientId };
