@@ -354,4 +354,39 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
     expect(res.statusCode).toBe(200);
     expect(await server.app.storage.members.find(guild.id, seed.botUserId)).not.toBeNull();
   });
+
+  it.skipIf(skip)('L5: a login next with CR/LF falls back to /activate, not a 500', async () => {
+    const page = await inject({
+      method: 'GET',
+      url: `/oauth2/authorize?response_type=code&client_id=${seed.applicationId}&scope=identify`,
+    });
+    const csrfCookie = String(page.headers['set-cookie']).split(';')[0] ?? '';
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+    const login = await inject({
+      method: 'POST',
+      url: '/oauth2/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
+      payload: new URLSearchParams({
+        login: 'ada',
+        password: 'correct horse battery',
+        csrf_token: csrf,
+        next: '/activate\r\nX-Injected: 1',
+      }).toString(),
+    });
+    expect(login.statusCode).toBe(303);
+    expect(login.headers.location).toBe('/activate');
+  });
+
+  it.skipIf(skip)('L4: an unreadable token request body gets the RFC 6749 body', async () => {
+    for (const url of ['/api/oauth2/token', '/api/v10/oauth2/token/revoke']) {
+      const res = await inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: '{"grant_type":',
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'invalid_request' });
+    }
+  });
 });
