@@ -129,6 +129,9 @@ export interface OAuthRepository {
   markDeviceCodeUsed(hash: string): Promise<boolean>;
 
   listSigningKeys(): Promise<OAuthSigningKeyRecord[]>;
-  /** Inserts a key; false when a key already exists (another node made one first). */
+  /**
+   * Inserts a key unless one exists (false: another node made one first). Run it in a
+   * transaction: on PostgreSQL it locks the table so that two nodes cannot both insert.
+   */
   createSigningKeyIfNone(key: OAuthSigningKeyRecord): Promise<boolean>;
 }

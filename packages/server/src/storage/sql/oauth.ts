@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type {
   DeviceCodeStatus,
   OAuthAuthorizationRecord,
@@ -337,6 +337,11 @@ export function createOAuthRepository(
       }));
     },
     async createSigningKeyIfNone(key) {
+      // Two nodes starting on an empty database: the second waits here for the first's commit,
+      // then sees its key (PostgreSQL; SQLite has one writer). Callers run this in a transaction.
+      if (dialect === 'postgres') {
+        await sql`LOCK TABLE oauth_signing_keys IN SHARE ROW EXCLUSIVE MODE`.execute(db);
+      }
       const existing = await db.selectFrom('oauth_signing_keys').select('kid').executeTakeFirst();
       if (existing) return false;
       const result = await db
