@@ -292,7 +292,6 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
           applicationId: application.id,
           scopes: record.scopes,
           refresh: true,
-          authTime: now,
           requireConsent: true,
         },
       });

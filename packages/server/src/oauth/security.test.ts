@@ -389,4 +389,21 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
       expect(res.json()).toMatchObject({ error: 'invalid_request' });
     }
   });
+
+  it.skipIf(skip)('L6: a refreshed ID token does not claim a fresh login (auth_time)', async () => {
+    const first = await redeem(await codeFor('openid identify'));
+    const claims = (jwt: string) =>
+      JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as {
+        auth_time?: number;
+      };
+    const issued = first.json<{ id_token: string; refresh_token: string }>();
+    expect(claims(issued.id_token).auth_time).toBe(Math.floor(clock.now() / 1000));
+    clock.advance(3_600_000);
+    const refreshed = await token(
+      { grant_type: 'refresh_token', refresh_token: issued.refresh_token },
+      basic(seed),
+    );
+    expect(refreshed.statusCode).toBe(200);
+    expect(claims(refreshed.json<{ id_token: string }>().id_token).auth_time).toBeUndefined();
+  });
 });

@@ -23,7 +23,10 @@ export interface IssueTokensInput {
   integrationType?: IntegrationType;
   /** OpenID Connect: echoed in the ID token. */
   nonce?: string | null;
-  /** When the user authenticated (epoch ms); now when not given. */
+  /**
+   * When the user authenticated (epoch ms), for the ID token's auth_time; left out when not
+   * known (refresh and device grants), rather than claiming a fresh login.
+   */
   authTime?: number;
   /** The authorization code the tokens are issued for (a reused code revokes them). */
   codeHash?: string;
@@ -98,7 +101,7 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
     applicationId: string;
     scopes: readonly string[];
     nonce?: string | null | undefined;
-    authTime: number;
+    authTime?: number | undefined;
   }) => {
     const now = Math.floor(clock.now() / 1000);
     return keys.sign({
@@ -107,7 +110,7 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
       aud: input.applicationId,
       iat: now,
       exp: now + ACCESS_TOKEN_SECONDS,
-      auth_time: Math.floor(input.authTime / 1000),
+      ...(input.authTime === undefined ? {} : { auth_time: Math.floor(input.authTime / 1000) }),
       ...(input.nonce == null ? {} : { nonce: input.nonce }),
     });
   };
@@ -174,7 +177,7 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
         applicationId: input.applicationId,
         scopes,
         nonce: input.nonce,
-        authTime: input.authTime ?? now,
+        authTime: input.authTime,
       });
     }
     return { body, authorizationId: authorization.id };
