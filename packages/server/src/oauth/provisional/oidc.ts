@@ -29,6 +29,8 @@ export const ALLOWED_ALGORITHMS = [
 ] as const;
 
 const MAX_ID_TOKEN_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+/** A JWKS fetched this recently is not fetched again for an unknown `kid`. */
+const FORCED_REFETCH_MS = 60 * 1000;
 const FORBIDDEN_SUFFIXES = ['.local', '.arpa', '.internal', '.localhost'];
 
 export interface OidcFetchLimits {
@@ -249,10 +251,20 @@ export function createOidcVerifier(options: {
     return keys;
   };
 
+  // One fetch per issuer at a time: concurrent requests share it.
+  const inFlight = new Map<string, Promise<ProviderKeys>>();
+  const sharedLoad = (issuer: string, strict: boolean): Promise<ProviderKeys> => {
+    const running = inFlight.get(issuer);
+    if (running !== undefined) return running;
+    const load = loadKeys(issuer, strict).finally(() => inFlight.delete(issuer));
+    inFlight.set(issuer, load);
+    return load;
+  };
+
   const keysFor = async (issuer: string, strict: boolean): Promise<ProviderKeys> => {
     const cached = cache.get(issuer);
     if (cached !== undefined && clock.now() - cached.fetchedAt < limits.cacheMs) return cached;
-    return loadKeys(issuer, strict);
+    return sharedLoad(issuer, strict);
   };
 
   const verifySignature = async (token: string, keys: ProviderKeys) => {
@@ -306,9 +318,11 @@ export function createOidcVerifier(options: {
         try {
           payload = await verifySignature(token, keys);
         } catch (err) {
-          // A key rotated since the JWKS was cached: fetch it again, once.
+          // A key rotated since the JWKS was cached: fetch it again, once, and at most once a
+          // minute per issuer, so tokens with made-up kids cannot make the server hammer it.
           if (!(err instanceof joseErrors.JWKSNoMatchingKey)) throw err;
-          keys = await loadKeys(provider.issuer, strict);
+          if (clock.now() - keys.fetchedAt < FORCED_REFETCH_MS) throw err;
+          keys = await sharedLoad(provider.issuer, strict);
           payload = await verifySignature(token, keys);
         }
       } catch (err) {
