@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { PermissionFlags, isSnowflake } from '@guildhall/protocol';
+import { ALL_PERMISSIONS, PermissionFlags, isSnowflake } from '@guildhall/protocol';
 import { hashSecret } from '../domain/credentials.js';
 import { loadGuildAccess } from '../resources/guilds/access.js';
 import type { GuildService } from '../resources/guilds/service.js';
@@ -178,7 +178,8 @@ export async function validateAuthorize(
   if (!/^\d{1,20}$/.test(permissionsRaw)) {
     return fail(new OAuthError('invalid_request', 'permissions must be an integer.'));
   }
-  const permissions = BigInt(permissionsRaw);
+  // Only the bits the platform knows; the rest are dropped, as a role's permissions are.
+  const permissions = BigInt(permissionsRaw) & ALL_PERMISSIONS;
   const nonce = raw.nonce ?? null;
   if (nonce !== null && nonce.length > 512) {
     return fail(new OAuthError('invalid_request', 'nonce is too long.'));
@@ -279,6 +280,15 @@ export function createAuthorizeFlow(
         const guildId = request.guildId ?? '';
         if (!(await manageableGuilds(user.id)).some((g) => g.id === guildId)) {
           throw new OAuthError('invalid_request', 'Pick a server where you can manage the server.');
+        }
+        // The installer grants the bot only what they hold (owner and ADMINISTRATOR hold all).
+        const installer = await loadGuildAccess(storage, {
+          guildId,
+          userId: user.id,
+          nowMs: clock.now(),
+        });
+        if ((request.permissions & ~installer.permissions) !== 0n) {
+          throw new OAuthError('invalid_request', 'You cannot grant permissions you do not have.');
         }
         await guilds.addBot({
           guildId,

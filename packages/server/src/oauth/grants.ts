@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { hashSecret } from '../domain/credentials.js';
 import { EXTERNAL_AUTH_TYPES, type ExternalAuthType } from '../storage/provisional.js';
-import type { Repositories, UserRecord } from '../storage/index.js';
+import type { OAuthCodeRecord, Repositories, UserRecord } from '../storage/index.js';
 import { s256 } from './authorize.js';
 import { authenticateClient, readClientCredentials } from './clients.js';
 import { OAuthError } from './errors.js';
@@ -124,15 +124,34 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
     const { application } = client;
     const code = required(params, 'code');
     const codeHash = hashSecret(code);
-    const record = await storage.oauth.consumeCode(codeHash, clock.now());
-    if (record?.applicationId !== application.id) {
-      throw new OAuthError('invalid_grant', 'Invalid authorization code.');
-    }
-    if (record.usedAt !== null) {
+    // Consume and issue in one transaction: a refused request leaves the code unused, and a
+    // racing second use waits for the first to commit, so its revocation sees the tokens.
+    const outcome = await storage.transaction(async (tx) => {
+      const record = await tx.oauth.consumeCode(codeHash, {
+        at: clock.now(),
+        applicationId: application.id,
+      });
+      if (record === null) throw new OAuthError('invalid_grant', 'Invalid authorization code.');
+      if (record.usedAt !== null) return null;
+      return redeemCode({ tx, client, params, hooks, record, codeHash });
+    });
+    if (outcome === null) {
       // A replayed code may be stolen: what it bought is revoked (RFC 6749 §4.1.2).
       await core.revokeIssuedForCode(codeHash);
       throw new OAuthError('invalid_grant', 'The authorization code was already used.');
     }
+    return outcome;
+  };
+
+  const redeemCode = async (input: {
+    tx: Repositories;
+    client: { application: { id: string }; confidential: boolean };
+    params: OAuthParams;
+    hooks: ProvisionalHooks | null;
+    record: OAuthCodeRecord;
+    codeHash: string;
+  }): Promise<TokenResponse> => {
+    const { client, params, record } = input;
     if (record.expiresAt <= clock.now()) {
       throw new OAuthError('invalid_grant', 'The authorization code has expired.');
     }
@@ -152,16 +171,18 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
       }
     }
     return issueAfterMerge({
+      tx: input.tx,
       params,
-      hooks,
+      hooks: input.hooks,
       issue: {
         userId: record.userId,
-        applicationId: application.id,
+        applicationId: client.application.id,
         scopes: record.scopes,
         refresh: true,
         nonce: record.nonce,
         authTime: record.authTime,
-        codeHash,
+        codeHash: input.codeHash,
+        requireConsent: true,
       },
     });
   };
@@ -174,10 +195,14 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
     const hash = hashSecret(token);
     return storage.transaction(async (tx) => {
       const record = await tx.oauth.findToken(hash);
-      const authorization =
+      const found =
         record?.kind === 'refresh'
           ? await tx.oauth.findAuthorizationById(record.authorizationId)
           : null;
+      // Lock the authorization before touching its tokens, as revoke does (no interleaving, no
+      // deadlock): a revoke that commits first is seen here, one that comes later sees our tokens.
+      const authorization =
+        found === null ? null : await tx.oauth.lockAuthorization(found.userId, found.applicationId);
       if (
         record === null ||
         authorization?.applicationId !== application.id ||
@@ -203,6 +228,7 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
         applicationId: application.id,
         scopes,
         refresh: true,
+        requireConsent: true,
       });
       return { body, userId: authorization.userId, applicationId: application.id };
     });
@@ -253,10 +279,10 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
     const userId = record.userId;
     if (userId === null) throw new OAuthError('invalid_grant', 'Invalid device code.');
     return storage.transaction(async (tx) => {
-      const current = await tx.oauth.findDeviceCode(hash);
-      if (current?.status !== 'approved')
+      // approved → used at most once, decided by the conditional UPDATE's row count.
+      if (!(await tx.oauth.markDeviceCodeUsed(hash))) {
         throw new OAuthError('invalid_grant', 'Invalid device code.');
-      await tx.oauth.updateDeviceCode(hash, { status: 'used' });
+      }
       return issueAfterMerge({
         tx,
         params,
@@ -266,7 +292,7 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
           applicationId: application.id,
           scopes: record.scopes,
           refresh: true,
-          authTime: now,
+          requireConsent: true,
         },
       });
     });

@@ -35,13 +35,15 @@ export function createIdTokenKeys(deps: { storage: Storage; clock: Clock }) {
         modulusLength: 2048,
       });
       const kid = randomUUID();
-      await deps.storage.oauth.createSigningKeyIfNone({
+      const record = {
         kid,
         alg: ID_TOKEN_ALG,
         publicJwk: JSON.stringify({ ...(await exportJWK(publicKey)), kid }),
         privateJwk: JSON.stringify(await exportJWK(privateKey)),
         createdAt: deps.clock.now(),
-      });
+      };
+      // Insert if absent, then re-read: a node that lost the race uses the winner's key.
+      await deps.storage.transaction((tx) => tx.oauth.createSigningKeyIfNone(record));
       records = await deps.storage.oauth.listSigningKeys();
     }
     return Promise.all(

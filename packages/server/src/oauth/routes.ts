@@ -83,9 +83,25 @@ function send(reply: FastifyReply, rendered: Page) {
 }
 
 /** Where a login may send the browser back to: only our own consent and device pages. */
+/** Fastify's own 4xx errors for a request body it could not parse (FST_ERR_CTP_*). */
+function isRequestParseError(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, statusCode } = err as { code?: unknown; statusCode?: unknown };
+  return (
+    typeof code === 'string' &&
+    code.startsWith('FST_ERR_CTP_') &&
+    typeof statusCode === 'number' &&
+    statusCode >= 400 &&
+    statusCode < 500
+  );
+}
+
 function safeNext(next: string | undefined): string {
   if (
     next !== undefined &&
+    // Visible ASCII only: a CR/LF (or any other character a Location header cannot carry) would
+    // make the redirect fail with a 500.
+    /^[\x21-\x7e]*$/.test(next) &&
     (next.startsWith('/oauth2/authorize?') || next.startsWith('/activate'))
   ) {
     return next;
@@ -365,6 +381,12 @@ export async function registerOAuthRoutes(
       api.setErrorHandler((err, _request, reply) => {
         if (err instanceof OAuthError) {
           return reply.status(err.status).headers(err.headers()).send(err.body());
+        }
+        if (isRequestParseError(err)) {
+          // A body Fastify could not read (malformed, wrong content type, too large): RFC 6749
+          // clients expect {error, error_description} here, not the platform body.
+          const invalid = new OAuthError('invalid_request', 'The request body could not be read.');
+          return reply.status(invalid.status).headers(invalid.headers()).send(invalid.body());
         }
         // Anything else gets the platform body from the parent handler.
         throw err;

@@ -3,7 +3,9 @@ import { hashSecret } from '../domain/credentials.js';
 import { enqueueWebhookEvent, webhookEventData } from '../delivery/webhookEvents.js';
 import type { ServiceDeps } from '../resources/deps.js';
 import type { GuildRecord, IntegrationType, Repositories, UserRecord } from '../storage/index.js';
+import { OAuthError } from './errors.js';
 import type { IdTokenKeys } from './keys.js';
+import { banActive } from './provisional/service.js';
 
 /** Access tokens (and ID tokens) live 7 days (api-facts §5). */
 export const ACCESS_TOKEN_SECONDS = 604_800;
@@ -21,10 +23,20 @@ export interface IssueTokensInput {
   integrationType?: IntegrationType;
   /** OpenID Connect: echoed in the ID token. */
   nonce?: string | null;
-  /** When the user authenticated (epoch ms); now when not given. */
+  /**
+   * When the user authenticated (epoch ms), for the ID token's auth_time; left out when not
+   * known (refresh and device grants), rather than claiming a fresh login.
+   */
   authTime?: number;
   /** The authorization code the tokens are issued for (a reused code revokes them). */
   codeHash?: string;
+  /**
+   * The code, device and refresh grants: the user's consent must still stand (a live
+   * authorization, which a revoke or ban ends) and the user must not be banned, else
+   * invalid_grant. Without it (client credentials, partner SDK) the authorization is created or
+   * revived.
+   */
+  requireConsent?: boolean;
 }
 
 /** The token endpoint's success body (RFC 6749 §5.1). */
@@ -89,7 +101,7 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
     applicationId: string;
     scopes: readonly string[];
     nonce?: string | null | undefined;
-    authTime: number;
+    authTime?: number | undefined;
   }) => {
     const now = Math.floor(clock.now() / 1000);
     return keys.sign({
@@ -98,7 +110,7 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
       aud: input.applicationId,
       iat: now,
       exp: now + ACCESS_TOKEN_SECONDS,
-      auth_time: Math.floor(input.authTime / 1000),
+      ...(input.authTime === undefined ? {} : { auth_time: Math.floor(input.authTime / 1000) }),
       ...(input.nonce == null ? {} : { nonce: input.nonce }),
     });
   };
@@ -107,7 +119,15 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
     const now = clock.now();
     const user = await tx.users.findById(input.userId);
     if (user === null) throw new Error(`user ${input.userId} vanished while issuing tokens`);
-    const existing = await tx.oauth.findAuthorization(input.userId, input.applicationId);
+    const existing = await tx.oauth.lockAuthorization(input.userId, input.applicationId);
+    if (input.requireConsent === true) {
+      if (existing?.revokedAt !== null) {
+        throw new OAuthError('invalid_grant', 'The authorization was revoked.');
+      }
+      if (banActive(await tx.provisional.findBan(input.userId), now)) {
+        throw new OAuthError('invalid_grant', 'The account is banned.');
+      }
+    }
     const kept = existing !== null && existing.revokedAt === null ? existing.scopes : [];
     const authorization = await tx.oauth.upsertAuthorization({
       id: existing?.id ?? ids(),
@@ -157,7 +177,7 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
         applicationId: input.applicationId,
         scopes,
         nonce: input.nonce,
-        authTime: input.authTime ?? now,
+        authTime: input.authTime,
       });
     }
     return { body, authorizationId: authorization.id };
@@ -167,7 +187,9 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
     tx: Repositories,
     input: { userId: string; applicationId: string },
   ): Promise<{ revoked: boolean; hashes: string[] }> => {
-    const authorization = await tx.oauth.findAuthorization(input.userId, input.applicationId);
+    const authorization = await tx.oauth.lockAuthorization(input.userId, input.applicationId);
+    // Codes and device codes not yet redeemed die with the authorization (they cannot revive it).
+    await tx.oauth.deleteGrantsInFlight(input.userId, input.applicationId);
     if (authorization === null) return { revoked: false, hashes: [] };
     const hashes = await tx.oauth.deleteTokensOf(authorization.id);
     if (authorization.revokedAt !== null) return { revoked: false, hashes };

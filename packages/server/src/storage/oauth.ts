@@ -85,6 +85,16 @@ export interface OAuthRepository {
     applicationId: string,
   ): Promise<OAuthAuthorizationRecord | null>;
   findAuthorizationById(id: string): Promise<OAuthAuthorizationRecord | null>;
+  /**
+   * As findAuthorization, holding the row's lock until the transaction ends (PostgreSQL
+   * `FOR UPDATE`; SQLite has one writer), so refresh, revoke and issue do not interleave.
+   */
+  lockAuthorization(
+    userId: string,
+    applicationId: string,
+  ): Promise<OAuthAuthorizationRecord | null>;
+  /** Deletes a user's unused codes and device codes for an application (revoke, ban). */
+  deleteGrantsInFlight(userId: string, applicationId: string): Promise<void>;
   /** Live authorizations of a user (not revoked). */
   listAuthorizationsForUser(userId: string): Promise<OAuthAuthorizationRecord[]>;
   markRevoked(id: string, at: number): Promise<void>;
@@ -99,8 +109,14 @@ export interface OAuthRepository {
   authorizationsOfCode(codeHash: string): Promise<string[]>;
 
   createCode(code: OAuthCodeRecord): Promise<void>;
-  /** Marks an unused code used and returns it; null when unknown. Used codes come back as they are. */
-  consumeCode(hash: string, at: number): Promise<OAuthCodeRecord | null>;
+  /**
+   * Marks an unused code of the application used and returns it; null when unknown or another
+   * application's (which then stays unused). Used codes come back as they are.
+   */
+  consumeCode(
+    hash: string,
+    input: { at: number; applicationId: string },
+  ): Promise<OAuthCodeRecord | null>;
 
   createDeviceCode(code: OAuthDeviceCodeRecord): Promise<void>;
   findDeviceCode(hash: string): Promise<OAuthDeviceCodeRecord | null>;
@@ -109,8 +125,13 @@ export interface OAuthRepository {
     hash: string,
     patch: Partial<Pick<OAuthDeviceCodeRecord, 'status' | 'userId' | 'lastPolledAt'>>,
   ): Promise<void>;
+  /** approved → used, once: false when the code was not approved (already used, or racing). */
+  markDeviceCodeUsed(hash: string): Promise<boolean>;
 
   listSigningKeys(): Promise<OAuthSigningKeyRecord[]>;
-  /** Inserts a key; false when a key already exists (another node made one first). */
+  /**
+   * Inserts a key unless one exists (false: another node made one first). Run it in a
+   * transaction: on PostgreSQL it locks the table so that two nodes cannot both insert.
+   */
   createSigningKeyIfNone(key: OAuthSigningKeyRecord): Promise<boolean>;
 }

@@ -1,4 +1,6 @@
-import { SignJWT, generateKeyPair } from 'jose';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startRedirectingIssuer,
@@ -67,6 +69,19 @@ describe('ID token verification against oidc-provider', () => {
     ['a.b.c', 530020],
   ])('refuses a malformed token %s', async (token, code) => {
     await expect(verifier().verify(token, provider())).rejects.toMatchObject({ code });
+  });
+
+  it('a legacy configuration is held to the address rules: no loopback unless allowed', async () => {
+    // Legacy relaxes only the hostname rules: with local development off, the provider on
+    // 127.0.0.1 is an internal address, refused before any connection (delivery/urlPolicy.ts).
+    const legacy = { ...provider(), validation: 'legacy' as const };
+    const token = await idp.idToken('alice');
+    const strictServer = createOidcVerifier({
+      clock: manualClock(Date.now()),
+      allowInsecureLocal: false,
+    });
+    await expect(strictServer.verify(token, legacy)).rejects.toMatchObject({ code: 530008 });
+    await expect(verifier().verify(token, legacy)).resolves.toMatchObject({ subject: 'alice' });
   });
 
   it('refuses a token without kid (530027) and a symmetric one (530020)', async () => {
@@ -170,5 +185,64 @@ describe('ID token verification against oidc-provider', () => {
       code: 50035,
       errors: { issuer: { _errors: [{ code: 'OIDC_ISSUER_INVALID', message: 'must use https' }] } },
     });
+  });
+});
+
+describe('JWKS refetch for unknown kids', () => {
+  it('refetches at most once a minute per issuer, sharing one fetch', async () => {
+    const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+    let jwksFetches = 0;
+    const server = createServer((req, res) => {
+      const origin = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/.well-known/openid-configuration') {
+        res.end(
+          JSON.stringify({
+            issuer: origin,
+            jwks_uri: `${origin}/jwks`,
+            id_token_signing_alg_values_supported: ['RS256'],
+          }),
+        );
+      } else {
+        jwksFetches += 1;
+        res.end(JSON.stringify({ keys: [jwk] }));
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const issuer = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+      const clock = manualClock(Date.now());
+      const verifier = createOidcVerifier({ clock, allowInsecureLocal: true });
+      const sign = (kid: string) =>
+        new SignJWT({ sub: 'alice', aud: 'game' })
+          .setProtectedHeader({ alg: 'RS256', kid })
+          .setIssuer(issuer)
+          .setIssuedAt(Math.floor(clock.now() / 1000))
+          .setExpirationTime(Math.floor(clock.now() / 1000) + 3600)
+          .sign(privateKey);
+      const provider = { issuer, clientId: 'game', validation: 'strict' as const };
+      await expect(verifier.verify(await sign('k1'), provider)).resolves.toMatchObject({
+        subject: 'alice',
+      });
+      expect(jwksFetches).toBe(1);
+      const forged = await sign('made-up');
+      for (let i = 0; i < 5; i += 1) {
+        await expect(verifier.verify(forged, provider)).rejects.toMatchObject({ code: 530020 });
+      }
+      expect(jwksFetches).toBe(1);
+      clock.advance(61_000);
+      await expect(
+        Promise.all([verifier.verify(forged, provider), verifier.verify(forged, provider)]),
+      ).rejects.toMatchObject({ code: 530020 });
+      expect(jwksFetches).toBe(2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
+    }
   });
 });

@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import {
   createLocalJWKSet,
@@ -8,6 +10,7 @@ import {
   type JWTPayload,
 } from 'jose';
 import { z } from 'zod';
+import { guardedLookup, webhookUrlProblem } from '../../delivery/urlPolicy.js';
 import type { Clock } from '../../domain/clock.js';
 import { ApiError } from '../../errors/index.js';
 import type { OidcValidation } from '../../storage/provisional.js';
@@ -26,6 +29,8 @@ export const ALLOWED_ALGORITHMS = [
 ] as const;
 
 const MAX_ID_TOKEN_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+/** A JWKS fetched this recently is not fetched again for an unknown `kid`. */
+const FORCED_REFETCH_MS = 60 * 1000;
 const FORBIDDEN_SUFFIXES = ['.local', '.arpa', '.internal', '.localhost'];
 
 export interface OidcFetchLimits {
@@ -78,51 +83,81 @@ class FetchFailure extends Error {
   override readonly name = 'FetchFailure';
 }
 
-/** GETs a JSON document: redirects refused (a 3xx is an error), a timeout and a size cap. */
-async function fetchJson(url: string, limits: OidcFetchLimits): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      redirect: 'manual',
-      signal: AbortSignal.timeout(limits.timeoutMs),
+/**
+ * GETs a JSON document: redirects refused (a 3xx is an error), a timeout and a size cap. The
+ * address rules are the webhook ones (delivery/urlPolicy.ts, one implementation): https (http
+ * only to loopback when the operator allows local development), no non-public IP literal, and a
+ * DNS answer checked at connection time, so a name resolving to 10/8, 169.254/16 or loopback
+ * cannot reach the platform's own network, even by rebinding.
+ */
+function fetchJson(
+  url: string,
+  limits: OidcFetchLimits & { allowLocal: boolean },
+): Promise<unknown> {
+  const problem = webhookUrlProblem(url, limits.allowLocal);
+  if (problem !== null) return Promise.reject(new FetchFailure(`GET ${url} refused: ${problem}`));
+  const target = new URL(url);
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const fail = (message: string, cause?: unknown) => {
+      reject(new FetchFailure(`GET ${url} ${message}`, { cause }));
+      req.destroy();
+    };
+    const req = send(target, {
+      method: 'GET',
+      agent: false,
+      lookup: guardedLookup(limits.allowLocal),
       headers: { accept: 'application/json' },
+      timeout: limits.timeoutMs,
     });
-  } catch (err) {
-    throw new FetchFailure(`GET ${url} failed`, { cause: err });
-  }
-  if (response.status >= 300 && response.status < 400) {
-    await response.body?.cancel();
-    throw new FetchFailure(`GET ${url} answered a redirect (${String(response.status)})`);
-  }
-  if (response.status !== 200 || response.body === null) {
-    await response.body?.cancel();
-    throw new FetchFailure(`GET ${url} answered ${String(response.status)}`);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const chunk = await reader.read();
-      if (chunk.done) break;
-      const value: unknown = chunk.value;
-      if (!(value instanceof Uint8Array)) throw new FetchFailure(`GET ${url}: not a byte stream`);
-      size += value.byteLength;
-      if (size > limits.maxBytes) {
-        await reader.cancel();
-        throw new FetchFailure(`GET ${url}: body larger than ${String(limits.maxBytes)} bytes`);
+    const deadline = setTimeout(() => {
+      fail('timed out');
+    }, limits.timeoutMs);
+    req.on('timeout', () => {
+      fail('timed out');
+    });
+    req.on('error', (err) => {
+      clearTimeout(deadline);
+      fail('failed', err);
+    });
+    req.on('response', (response) => {
+      const status = response.statusCode ?? 0;
+      if (status >= 300 && status < 400) {
+        clearTimeout(deadline);
+        fail(`answered a redirect (${String(status)})`);
+        return;
       }
-      chunks.push(value);
-    }
-  } catch (err) {
-    if (err instanceof FetchFailure) throw err;
-    throw new FetchFailure(`GET ${url}: body unreadable`, { cause: err });
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch (err) {
-    throw new FetchFailure(`GET ${url}: not JSON`, { cause: err });
-  }
+      if (status !== 200) {
+        clearTimeout(deadline);
+        fail(`answered ${String(status)}`);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.byteLength;
+        if (size > limits.maxBytes) {
+          clearTimeout(deadline);
+          fail(`: body larger than ${String(limits.maxBytes)} bytes`);
+          return;
+        }
+        chunks.push(chunk);
+      });
+      response.on('error', (err) => {
+        clearTimeout(deadline);
+        fail(': body unreadable', err);
+      });
+      response.on('end', () => {
+        clearTimeout(deadline);
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown);
+        } catch (err) {
+          fail(': not JSON', err);
+        }
+      });
+    });
+    req.end();
+  });
 }
 
 /** The discovery document fields the exchange relies on (others are ignored). */
@@ -177,7 +212,7 @@ export function createOidcVerifier(options: {
   limits?: OidcFetchLimits;
 }): OidcVerifier {
   const { clock, allowInsecureLocal } = options;
-  const limits = options.limits ?? DEFAULT_FETCH_LIMITS;
+  const limits = { ...(options.limits ?? DEFAULT_FETCH_LIMITS), allowLocal: allowInsecureLocal };
   const cache = new Map<string, ProviderKeys>();
 
   const loadKeys = async (issuer: string, strict: boolean): Promise<ProviderKeys> => {
@@ -216,10 +251,20 @@ export function createOidcVerifier(options: {
     return keys;
   };
 
+  // One fetch per issuer at a time: concurrent requests share it.
+  const inFlight = new Map<string, Promise<ProviderKeys>>();
+  const sharedLoad = (issuer: string, strict: boolean): Promise<ProviderKeys> => {
+    const running = inFlight.get(issuer);
+    if (running !== undefined) return running;
+    const load = loadKeys(issuer, strict).finally(() => inFlight.delete(issuer));
+    inFlight.set(issuer, load);
+    return load;
+  };
+
   const keysFor = async (issuer: string, strict: boolean): Promise<ProviderKeys> => {
     const cached = cache.get(issuer);
     if (cached !== undefined && clock.now() - cached.fetchedAt < limits.cacheMs) return cached;
-    return loadKeys(issuer, strict);
+    return sharedLoad(issuer, strict);
   };
 
   const verifySignature = async (token: string, keys: ProviderKeys) => {
@@ -273,9 +318,11 @@ export function createOidcVerifier(options: {
         try {
           payload = await verifySignature(token, keys);
         } catch (err) {
-          // A key rotated since the JWKS was cached: fetch it again, once.
+          // A key rotated since the JWKS was cached: fetch it again, once, and at most once a
+          // minute per issuer, so tokens with made-up kids cannot make the server hammer it.
           if (!(err instanceof joseErrors.JWKSNoMatchingKey)) throw err;
-          keys = await loadKeys(provider.issuer, strict);
+          if (clock.now() - keys.fetchedAt < FORCED_REFETCH_MS) throw err;
+          keys = await sharedLoad(provider.issuer, strict);
           payload = await verifySignature(token, keys);
         }
       } catch (err) {

@@ -32,21 +32,23 @@ export const ModifyApplicationBody = z.object({
   event_webhooks_url: HttpUrl.nullable().optional(),
   ...EventWebhooksFields,
   tags: z.array(z.string().min(1).max(20)).max(5).nullable().optional(),
+});
+
+/**
+ * PATCH /applications/{id} by the owner (session) may also mark the app as using large bot
+ * sharding, which turns on the `shard` rule of GET /users/@me/guilds (shown nowhere), and set the
+ * OAuth2 client settings. Those are not in the platform's ApplicationFormPartial: a bot token
+ * (PATCH /applications/@me) cannot change them, so a leaked bot token cannot redirect users'
+ * authorization codes (unknown keys there are ignored, as the rest of that body's are).
+ */
+export const ModifyOwnedApplicationBody = ModifyApplicationBody.extend({
+  large_bot_sharding: z.boolean().optional(),
   redirect_uris: z.array(RedirectUri).max(10).nullable().optional(),
   /** A public OAuth2 client: no secret, PKCE, custom-scheme redirects (docs/oauth.md). */
   public_client: z.boolean().optional(),
 });
-export type ModifyApplicationInput = z.infer<typeof ModifyApplicationBody> & {
-  large_bot_sharding?: boolean | undefined;
-};
-
-/**
- * PATCH /applications/{id} by the owner (session) may also mark the app as using large bot
- * sharding, which turns on the `shard` rule of GET /users/@me/guilds. It is shown nowhere.
- */
-export const ModifyOwnedApplicationBody = ModifyApplicationBody.extend({
-  large_bot_sharding: z.boolean().optional(),
-});
+export type ModifyApplicationInput = z.infer<typeof ModifyApplicationBody> &
+  Partial<z.infer<typeof ModifyOwnedApplicationBody>>;
 
 export const CreateApplicationBody = z.object({
   // The name is also the bot's username, so it follows the bot username rules.

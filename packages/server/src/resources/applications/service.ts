@@ -162,12 +162,15 @@ export function createApplicationService(
         await eventWebhooksPatch(application, input, deps.webhookEvents.verifyUrl),
       );
       if (input.tags !== undefined) patch.tags = [...new Set(input.tags ?? [])];
-      if (input.redirect_uris !== undefined) {
-        patch.redirectUris = [...new Set(input.redirect_uris ?? [])];
-      }
-      if (input.public_client !== undefined) patch.publicClient = input.public_client;
-      if (input.large_bot_sharding !== undefined && principal.kind === 'session') {
-        patch.largeBotSharding = input.large_bot_sharding;
+      if (principal.kind === 'session') {
+        // Owner-only settings (ModifyOwnedApplicationBody); never from a bot token.
+        if (input.redirect_uris !== undefined) {
+          patch.redirectUris = [...new Set(input.redirect_uris ?? [])];
+        }
+        if (input.public_client !== undefined) patch.publicClient = input.public_client;
+        if (input.large_bot_sharding !== undefined) {
+          patch.largeBotSharding = input.large_bot_sharding;
+        }
       }
       if (input.icon !== undefined) {
         patch.icon = await storeImage(

@@ -1,4 +1,10 @@
-import { AuditLogActions, ChannelTypes, PermissionFlags, isSnowflake } from '@guildhall/protocol';
+import {
+  ALL_PERMISSIONS,
+  AuditLogActions,
+  ChannelTypes,
+  PermissionFlags,
+  isSnowflake,
+} from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
 import { recordAudit } from '../auditLog/service.js';
 import type {
@@ -251,13 +257,22 @@ export function createGuildService(deps: ServiceDeps) {
         if (existing !== null) return existing;
         // A banned bot stays out until the ban is lifted, as a banned person does.
         if ((await tx.bans.find(guild.id, botUserId)) !== null) throw new ApiError('USER_BANNED');
+        await tx.guilds.lock(guild.id);
         const roles = await tx.roles.listByGuild(guild.id);
+        // The managed role sits at the bottom, just above @everyone (as a new role does), so it
+        // outranks no one; the other roles move up one.
+        await tx.roles.setPositions(
+          guild.id,
+          roles
+            .filter((role) => role.id !== guild.id)
+            .map((role) => ({ id: role.id, position: role.position + 1 })),
+        );
         const role = await tx.roles.create({
           id: ids(),
           guildId: guild.id,
           name: application.name,
-          permissions: input.permissions,
-          position: roles.length,
+          permissions: input.permissions & ALL_PERMISSIONS,
+          position: 1,
           color: 0,
           hoist: false,
           mentionable: false,

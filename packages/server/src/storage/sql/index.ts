@@ -50,7 +50,7 @@ export function createRepositories(
     scheduledEvents: createScheduledEventRepository(db),
     invites: createInviteRepository(db),
     connections: createConnectionRepository(db),
-    oauth: createOAuthRepository(db),
+    oauth: createOAuthRepository(db, context.dialect),
     outbox: createOutboxRepository(db, context.dialect),
     provisional: createProvisionalRepository(db, context.dialect),
     messages: createMessageRepository(db),

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type {
   DeviceCodeStatus,
   OAuthAuthorizationRecord,
@@ -15,6 +15,7 @@ import type {
 } from './oauthSchema.js';
 import { id, idOrNull, int, intOrNull } from './rows.js';
 import type { Database } from './schema.js';
+import type { StorageDialect } from '../types.js';
 
 const splitScopes = (scopes: string) => (scopes === '' ? [] : scopes.split(' '));
 
@@ -62,7 +63,10 @@ function toDeviceCode(row: Selectable<OAuthDeviceCodesTable>): OAuthDeviceCodeRe
   };
 }
 
-export function createOAuthRepository(db: Kysely<Database>): OAuthRepository {
+export function createOAuthRepository(
+  db: Kysely<Database>,
+  dialect: StorageDialect,
+): OAuthRepository {
   const findAuthorizationById = async (authorizationId: string) => {
     const row = await db
       .selectFrom('oauth_authorizations')
@@ -122,6 +126,29 @@ export function createOAuthRepository(db: Kysely<Database>): OAuthRepository {
       return row ? toAuthorization(row) : null;
     },
     findAuthorizationById,
+    async lockAuthorization(userId, applicationId) {
+      const row = await db
+        .selectFrom('oauth_authorizations')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('application_id', '=', applicationId)
+        .$if(dialect === 'postgres', (q) => q.forUpdate())
+        .executeTakeFirst();
+      return row ? toAuthorization(row) : null;
+    },
+    async deleteGrantsInFlight(userId, applicationId) {
+      await db
+        .deleteFrom('oauth_codes')
+        .where('user_id', '=', userId)
+        .where('application_id', '=', applicationId)
+        .where('used_at', 'is', null)
+        .execute();
+      await db
+        .deleteFrom('oauth_device_codes')
+        .where('user_id', '=', userId)
+        .where('application_id', '=', applicationId)
+        .execute();
+    },
     async listAuthorizationsForUser(userId) {
       const rows = await db
         .selectFrom('oauth_authorizations')
@@ -223,13 +250,15 @@ export function createOAuthRepository(db: Kysely<Database>): OAuthRepository {
           .execute(),
       );
     },
-    async consumeCode(hash, at) {
+    async consumeCode(hash, { at, applicationId }) {
       const code = await findCode(hash);
-      if (code?.usedAt !== null) return code;
+      if (code?.applicationId !== applicationId) return null;
+      if (code.usedAt !== null) return code;
       const result = await db
         .updateTable('oauth_codes')
         .set({ used_at: at })
         .where('hash', '=', hash)
+        .where('application_id', '=', applicationId)
         .where('used_at', 'is', null)
         .executeTakeFirst();
       // Someone else used it between the read and the update: it is a reuse.
@@ -283,6 +312,16 @@ export function createOAuthRepository(db: Kysely<Database>): OAuthRepository {
         .execute();
     },
 
+    async markDeviceCodeUsed(hash) {
+      const result = await db
+        .updateTable('oauth_device_codes')
+        .set({ status: 'used' })
+        .where('hash', '=', hash)
+        .where('status', '=', 'approved')
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
     async listSigningKeys() {
       const rows = await db
         .selectFrom('oauth_signing_keys')
@@ -298,6 +337,11 @@ export function createOAuthRepository(db: Kysely<Database>): OAuthRepository {
       }));
     },
     async createSigningKeyIfNone(key) {
+      // Two nodes starting on an empty database: the second waits here for the first's commit,
+      // then sees its key (PostgreSQL; SQLite has one writer). Callers run this in a transaction.
+      if (dialect === 'postgres') {
+        await sql`LOCK TABLE oauth_signing_keys IN SHARE ROW EXCLUSIVE MODE`.execute(db);
+      }
       const existing = await db.selectFrom('oauth_signing_keys').select('kid').executeTakeFirst();
       if (existing) return false;
       const result = await db

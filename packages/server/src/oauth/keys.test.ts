@@ -1,0 +1,51 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DRIVERS } from '../../test/support/drivers.js';
+import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../../test/support/postgres.js';
+import { manualClock } from '../domain/clock.js';
+import type { Storage } from '../storage/index.js';
+import { createPostgresStorage } from '../storage/postgres/index.js';
+import { createSqliteStorage } from '../storage/sqlite/index.js';
+import { createIdTokenKeys } from './keys.js';
+
+describe.each(DRIVERS)('ID token signing key bootstrap on $driver', ({ driver, skip }) => {
+  let dataDir: string;
+  let schema: string;
+  const opened: Storage[] = [];
+
+  beforeEach(async () => {
+    if (skip) return;
+    dataDir = await mkdtemp(join(tmpdir(), 'guildhall-keys-'));
+    schema = uniqueSchema('keys');
+  });
+  afterEach(async () => {
+    if (skip) return;
+    for (const storage of opened.splice(0)) await storage.close();
+    await rm(dataDir, { recursive: true, force: true });
+    if (driver === 'postgres') await dropSchema(schema);
+  });
+
+  /** One node's connection to the shared database (SQLite: the one connection). */
+  const node = async (): Promise<Storage> => {
+    if (driver === 'sqlite' && opened[0] !== undefined) return opened[0];
+    const storage =
+      driver === 'postgres'
+        ? await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema })
+        : createSqliteStorage({ filename: join(dataDir, 'guildhall.db') });
+    opened.push(storage);
+    return storage;
+  };
+
+  it.skipIf(skip)('nodes starting together on an empty database share one key', async () => {
+    const first = await node();
+    const others = await Promise.all([node(), node(), node()]);
+    const clock = manualClock(Date.UTC(2026, 10, 22));
+    const sets = await Promise.all(
+      [first, ...others].map((storage) => createIdTokenKeys({ storage, clock }).jwks()),
+    );
+    expect((await first.oauth.listSigningKeys()).length).toBe(1);
+    for (const set of sets) expect(set).toEqual(sets[0]);
+  });
+});
