@@ -11,7 +11,7 @@ import type { Database } from './schema.js';
 /*
  * The permission context of a channel in one statement: the channel row, and as JSON its guild,
  * the user's membership and role ids, the guild's roles and the channel's overwrites. Every
- * message route reads it, so the SQL is compiled once per dialect and run with its parameters.
+ * message route reads it, so the SQL is compiled once per database and run with its parameters.
  * Ids are cast to text inside the JSON: snowflakes exceed a double's exact integers.
  */
 
@@ -146,7 +146,11 @@ function buildQuery(db: Kysely<Database>, dialect: StorageDialect) {
 
 type AccessRow = InferResult<ReturnType<typeof buildQuery>>[number];
 
-const compiled = new Map<StorageDialect, CompiledQuery<AccessRow>>();
+/**
+ * The compiled SQL per storage: keyed by its Kysely instance's adapter (one per instance, shared
+ * by its transactions). The queries take no plugins: every storage here is a plain instance.
+ */
+const compiled = new WeakMap<object, CompiledQuery<AccessRow>>();
 
 /** SQLite hands JSON back as text; PostgreSQL's driver parses it. */
 function fromJson<T>(value: T): T {
@@ -164,10 +168,11 @@ export async function findAccessContext(
     toChannel: (row: AccessRow) => ChannelRecord;
   },
 ): Promise<ChannelAccessContext | null> {
-  let query = compiled.get(dialect);
+  const { adapter } = db.getExecutor();
+  let query = compiled.get(adapter);
   if (query === undefined) {
     query = buildQuery(db, dialect).compile();
-    compiled.set(dialect, query);
+    compiled.set(adapter, query);
   }
   const parameters = query.parameters.map((value) =>
     value === CHANNEL_ID ? request.channelId : value === USER_ID ? request.userId : value,
