@@ -394,6 +394,23 @@ export interface ChannelRepository {
   update(id: string, patch: ChannelPatch): Promise<ChannelRecord | null>;
   /** Deletes one channel (children of a category lose their parent); returns whether it existed. */
   delete(id: string): Promise<boolean>;
+  /**
+   * A guild channel with all that deciding a user's permissions in it needs, read in one
+   * statement: its guild, the user's membership (null when not a member), the guild's roles and
+   * the channel's overwrites. Null for an unknown channel or one outside a guild.
+   */
+  findAccessContext(channelId: string, userId: string): Promise<ChannelAccessContext | null>;
+}
+
+/** What `ChannelRepository.findAccessContext` reads. */
+export interface ChannelAccessContext {
+  channel: ChannelRecord & { guildId: string };
+  guild: GuildRecord;
+  member: MemberRecord | null;
+  /** The guild's roles by position, then id. */
+  roles: RoleRecord[];
+  /** The channel's overwrites by target id. */
+  overwrites: OverwriteRecord[];
 }
 
 export interface MemberRepository {

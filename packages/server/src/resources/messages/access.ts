@@ -34,26 +34,19 @@ export interface MessageChannelAccess {
 
 /**
  * Loads a guild channel, its guild, the caller's membership, the guild's roles and the channel's
- * overwrites: one read of the channel, then the rest at once. Takes no lock: posting a message
- * must not serialise a guild. Unknown or malformed channel ids, and channels that hold no
- * messages, are 10003; a guild the caller is not in is 50001.
+ * overwrites in one statement. Takes no lock: posting a message must not serialise a guild.
+ * Unknown or malformed channel ids, and channels that hold no messages, are 10003; a guild the
+ * caller is not in is 50001.
  */
 export async function loadMessageChannel(
   repos: Repositories,
   request: { channelId: string; userId: string; nowMs: number },
 ): Promise<MessageChannelAccess> {
-  const found = isSnowflake(request.channelId)
-    ? await repos.channels.findById(request.channelId)
+  const context = isSnowflake(request.channelId)
+    ? await repos.channels.findAccessContext(request.channelId, request.userId)
     : null;
-  if (found?.guildId == null) throw new ApiError('UNKNOWN_CHANNEL');
-  const channel = { ...found, guildId: found.guildId };
-  const [guild, member, roles, overwrites] = await Promise.all([
-    repos.guilds.findById(channel.guildId),
-    repos.members.find(channel.guildId, request.userId),
-    repos.roles.listByGuild(channel.guildId),
-    repos.overwrites.listByChannel(channel.id),
-  ]);
-  if (guild === null) throw new ApiError('UNKNOWN_CHANNEL');
+  if (context === null) throw new ApiError('UNKNOWN_CHANNEL');
+  const { channel, guild, member, roles, overwrites } = context;
   if (member === null) throw new ApiError('MISSING_ACCESS');
   const roleMap = new Map(roles.map((role) => [role.id, role]));
   const subject: PermissionSubject = {

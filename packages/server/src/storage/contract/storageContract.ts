@@ -221,6 +221,109 @@ export function describeStorageContract(
       ).rejects.toBeInstanceOf(StorageConflictError);
     });
 
+    it("reads a channel's permission context in one call, as the separate reads give it", async () => {
+      const owner = await newUser('contextowner');
+      const other = await newUser('contextother');
+      const guildId = nextId();
+      await storage.guilds.create({
+        id: guildId,
+        name: 'Context',
+        icon: null,
+        description: 'a guild',
+        ownerId: owner.id,
+        features: ['COMMUNITY', 'NEWS'],
+        preferredLocale: 'en-US',
+        createdAt: clock.now(),
+      });
+      const everyone = {
+        id: guildId,
+        guildId,
+        name: '@everyone',
+        permissions: PermissionFlags.VIEW_CHANNEL | (1n << 50n),
+        position: 0,
+        color: 0,
+        hoist: false,
+        mentionable: false,
+        managed: false,
+        botUserId: null,
+        flags: 0,
+      };
+      await storage.roles.create(everyone);
+      const roleIds = [nextId(), nextId()];
+      await storage.roles.create({ ...everyone, id: roleIds[1] ?? '', name: 'b', position: 1 });
+      await storage.roles.create({
+        ...everyone,
+        id: roleIds[0] ?? '',
+        name: 'a',
+        position: 2,
+        color: 0xff00ff,
+        hoist: true,
+        botUserId: other.id,
+        unicodeEmoji: '🦊',
+      });
+      const channel = await storage.channels.create({
+        id: nextId(),
+        guildId,
+        type: 0,
+        name: 'general',
+        position: 0,
+        parentId: null,
+        topic: 'topic',
+        nsfw: true,
+        rateLimitPerUser: 5,
+        bitrate: null,
+        userLimit: null,
+        flags: 0,
+        lastMessageId: null,
+        createdAt: clock.now(),
+      });
+      await storage.overwrites.put({
+        channelId: channel.id,
+        targetId: owner.id,
+        type: 1,
+        allow: 1n << 51n,
+        deny: 0n,
+      });
+      await storage.overwrites.put({
+        channelId: channel.id,
+        targetId: guildId,
+        type: 0,
+        allow: 0n,
+        deny: PermissionFlags.SEND_MESSAGES,
+      });
+      await storage.members.add({
+        guildId,
+        userId: owner.id,
+        nick: 'nick',
+        joinedAt: clock.now(),
+        deaf: false,
+        mute: true,
+        flags: 2,
+        roleIds,
+        communicationDisabledUntil: clock.now() + 60_000,
+      });
+
+      const context = await storage.channels.findAccessContext(channel.id, owner.id);
+      expect(context).toEqual({
+        channel: await storage.channels.findById(channel.id),
+        guild: await storage.guilds.findById(guildId),
+        member: await storage.members.find(guildId, owner.id),
+        roles: await storage.roles.listByGuild(guildId),
+        overwrites: await storage.overwrites.listByChannel(channel.id),
+      });
+      expect(context?.member?.roleIds).toEqual([...roleIds].sort());
+      expect(context?.roles.map((r) => r.name)).toEqual(['@everyone', 'b', 'a']);
+      expect(context?.overwrites.map((o) => o.allow | o.deny)).toContain(1n << 51n);
+
+      const outsider = await storage.channels.findAccessContext(channel.id, other.id);
+      expect(outsider?.member).toBeNull();
+      expect(outsider?.roles).toHaveLength(3);
+      expect(await storage.channels.findAccessContext(nextId(), owner.id)).toBeNull();
+      expect(
+        await storage.transaction((tx) => tx.channels.findAccessContext(channel.id, owner.id)),
+      ).toEqual(context);
+    });
+
     it('pages members by user id', async () => {
       const owner = await newUser('pager');
       const guildId = nextId();

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ChannelPatch, ChannelRecord, ChannelRepository } from '../types.js';
+import type { ChannelPatch, ChannelRecord, ChannelRepository, StorageDialect } from '../types.js';
+import { findAccessContext } from './channelAccess.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, idOrNull, int, intOrNull } from './rows.js';
 import type { ChannelsTable, Database } from './schema.js';
@@ -42,7 +43,10 @@ function patchColumns(patch: ChannelPatch) {
   };
 }
 
-export function createChannelRepository(db: Kysely<Database>): ChannelRepository {
+export function createChannelRepository(
+  db: Kysely<Database>,
+  dialect: StorageDialect,
+): ChannelRepository {
   // last_message_id: one seek on messages (channel_id, id), so posting a message is one insert
   // and never locks the channel's row.
   const selectChannels = () =>
@@ -106,5 +110,7 @@ export function createChannelRepository(db: Kysely<Database>): ChannelRepository
       const result = await db.deleteFrom('channels').where('id', '=', channelId).executeTakeFirst();
       return result.numDeletedRows > 0n;
     },
+    findAccessContext: (channelId, userId) =>
+      findAccessContext(db, dialect, { channelId, userId, toChannel }),
   };
 }

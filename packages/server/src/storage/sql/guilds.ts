@@ -4,7 +4,7 @@ import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, idOrNull, int, jsonArray } from './rows.js';
 import type { Database, GuildsTable } from './schema.js';
 
-function toGuild(row: Selectable<GuildsTable>): GuildRecord {
+export function toGuild(row: Selectable<GuildsTable>): GuildRecord {
   return {
     id: id(row.id),
     name: row.name,

@@ -39,7 +39,7 @@ export function createRepositories(
     tokens: createTokenRepository(db),
     guilds: createGuildRepository(db, context.dialect),
     roles: createRoleRepository(db),
-    channels: createChannelRepository(db),
+    channels: createChannelRepository(db, context.dialect),
     members: createMemberRepository(db),
     bans: createBanRepository(db),
     overwrites: createOverwriteRepository(db),

@@ -4,7 +4,7 @@ import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, int, intOrNull } from './rows.js';
 import type { Database, MembersTable } from './schema.js';
 
-function toMember(row: Selectable<MembersTable>, roleIds: string[]): MemberRecord {
+export function toMember(row: Selectable<MembersTable>, roleIds: string[]): MemberRecord {
   return {
     guildId: id(row.guild_id),
     userId: id(row.user_id),

@@ -1,8 +1,16 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import {
+  createQueryId,
+  sql,
+  type CompiledQuery,
+  type Insertable,
+  type Kysely,
+  type Selectable,
+} from 'kysely';
 import type {
   AttachmentRecord,
   MessageRecord,
   MessageRepository,
+  NewMessage,
   ReactionRepository,
   ReactionSummary,
 } from '../types.js';
@@ -110,38 +118,57 @@ async function withAttachments(
   return rows.map((row) => toMessage(row, byMessage.get(id(row.id)) ?? []));
 }
 
+/** A message's row, its columns always in this order. */
+function messageRow(message: NewMessage): Insertable<MessagesTable> {
+  return {
+    id: message.id,
+    channel_id: message.channelId,
+    guild_id: message.guildId,
+    author_id: message.authorId,
+    type: message.type,
+    content: message.content,
+    embeds: JSON.stringify(message.embeds),
+    flags: message.flags,
+    tts: flag(message.tts),
+    mention_everyone: flag(message.mentionEveryone),
+    mention_user_ids: JSON.stringify(message.mentionUserIds),
+    mention_role_ids: JSON.stringify(message.mentionRoleIds),
+    reference_type: message.reference?.type ?? null,
+    reference_channel_id: message.reference?.channelId ?? null,
+    reference_message_id: message.reference?.messageId ?? null,
+    reference_guild_id: message.reference?.guildId ?? null,
+    snapshots: message.snapshots === null ? null : JSON.stringify(message.snapshots),
+    nonce: message.nonce,
+    application_id: message.applicationId,
+    webhook_id: message.webhookId,
+    created_at: message.createdAt,
+  };
+}
+
 export function createMessageRepository(db: Kysely<Database>): MessageRepository {
   const selectMessages = () => db.selectFrom('messages').selectAll();
   const load = async (rows: readonly Selectable<MessagesTable>[]) => withAttachments(db, rows);
+  /*
+   * The insert of a create, compiled once: every create runs the same SQL with its row's values
+   * as parameters in column order (checked against the first compile), so later creates skip
+   * Kysely's builder and compiler.
+   */
+  let insertMessage: CompiledQuery | undefined;
 
   return {
     async create(message) {
-      await db
-        .insertInto('messages')
-        .values({
-          id: message.id,
-          channel_id: message.channelId,
-          guild_id: message.guildId,
-          author_id: message.authorId,
-          type: message.type,
-          content: message.content,
-          embeds: JSON.stringify(message.embeds),
-          flags: message.flags,
-          tts: flag(message.tts),
-          mention_everyone: flag(message.mentionEveryone),
-          mention_user_ids: JSON.stringify(message.mentionUserIds),
-          mention_role_ids: JSON.stringify(message.mentionRoleIds),
-          reference_type: message.reference?.type ?? null,
-          reference_channel_id: message.reference?.channelId ?? null,
-          reference_message_id: message.reference?.messageId ?? null,
-          reference_guild_id: message.reference?.guildId ?? null,
-          snapshots: message.snapshots === null ? null : JSON.stringify(message.snapshots),
-          nonce: message.nonce,
-          application_id: message.applicationId,
-          webhook_id: message.webhookId,
-          created_at: message.createdAt,
-        })
-        .execute();
+      const row = messageRow(message);
+      const values = Object.values(row);
+      if (insertMessage !== undefined) {
+        await db.executeQuery({ ...insertMessage, parameters: values, queryId: createQueryId() });
+      } else {
+        const compiled = db.insertInto('messages').values(row).compile();
+        const same =
+          compiled.parameters.length === values.length &&
+          compiled.parameters.every((value, i) => value === values[i]);
+        if (same) insertMessage = compiled;
+        await db.executeQuery(compiled);
+      }
       if (message.attachments.length > 0) {
         await db
           .insertInto('message_attachments')

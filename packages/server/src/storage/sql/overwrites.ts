@@ -3,7 +3,7 @@ import type { OverwriteRecord, OverwriteRepository } from '../types.js';
 import { id, int } from './rows.js';
 import type { Database, PermissionOverwritesTable } from './schema.js';
 
-function toOverwrite(row: Selectable<PermissionOverwritesTable>): OverwriteRecord {
+export function toOverwrite(row: Selectable<PermissionOverwritesTable>): OverwriteRecord {
   return {
     channelId: id(row.channel_id),
     targetId: id(row.target_id),

@@ -4,7 +4,7 @@ import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, idOrNull, int, intOrNull } from './rows.js';
 import type { Database, RolesTable } from './schema.js';
 
-function toRole(row: Selectable<RolesTable>): RoleRecord {
+export function toRole(row: Selectable<RolesTable>): RoleRecord {
   return {
     id: id(row.id),
     guildId: id(row.guild_id),
