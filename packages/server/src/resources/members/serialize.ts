@@ -9,8 +9,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * Boosting does not exist here, so `premium_since` is always null.
  */
 export function serializeMember(member: MemberRecord, user: UserRecord) {
+  return { user: serializeUser(user), ...serializePartialMember(member) };
+}
+
+/** A member without its user: in MESSAGE_CREATE and TYPING_START the user is the author. */
+export function serializePartialMember(member: MemberRecord) {
   return {
-    user: serializeUser(user),
     nick: member.nick,
     avatar: member.avatar,
     banner: member.banner,

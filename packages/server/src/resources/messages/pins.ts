@@ -7,7 +7,7 @@ import { recordAudit } from '../auditLog/service.js';
 import type { ServiceDeps } from '../deps.js';
 import { loadMessageChannel } from './access.js';
 import { MessageTypes } from './service.js';
-import { serializePartialMember } from './serialize.js';
+import { serializePartialMember } from '../members/serialize.js';
 import { dispatchPayload, viewMessages } from './views.js';
 
 /** The most pins a channel may hold. */

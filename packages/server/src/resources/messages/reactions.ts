@@ -5,7 +5,7 @@ import type { MessageRecord, Repositories } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { serializeUser } from '../users/serialize.js';
 import { isTimedOut, loadMessageChannel, type MessageChannelAccess } from './access.js';
-import { serializePartialMember } from './serialize.js';
+import { serializePartialMember } from '../members/serialize.js';
 
 /** The most distinct emojis one message may carry. */
 export const MAX_REACTION_EMOJIS = 20;

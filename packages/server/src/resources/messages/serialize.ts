@@ -5,7 +5,6 @@ import {
 } from '../../domain/messageContent.js';
 import type {
   AttachmentRecord,
-  MemberRecord,
   MessageRecord,
   ReactionSummary,
   Repositories,
@@ -52,24 +51,6 @@ function serializeReaction(summary: ReactionSummary) {
     me: summary.me,
     me_burst: summary.meBurst,
     burst_colors: [] as string[],
-  };
-}
-
-/** The partial member of MESSAGE_CREATE and TYPING_START (the user is the author). */
-export function serializePartialMember(member: MemberRecord) {
-  return {
-    nick: member.nick,
-    avatar: member.avatar,
-    banner: member.banner,
-    roles: member.roleIds,
-    joined_at: iso(member.joinedAt),
-    premium_since: null,
-    deaf: member.deaf,
-    mute: member.mute,
-    flags: member.flags,
-    pending: member.pending,
-    communication_disabled_until:
-      member.communicationDisabledUntil === null ? null : iso(member.communicationDisabledUntil),
   };
 }
 

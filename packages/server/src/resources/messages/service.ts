@@ -9,6 +9,7 @@ import {
 import { requiredPermissions } from '../../domain/permissions.js';
 import { canReadMessageContent } from '../../domain/messageContent.js';
 import { ApiError, invalidField } from '../../errors/index.js';
+import { serializePartialMember } from '../members/serialize.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { UploadedFile } from '../../http/multipart.js';
 import type {
@@ -34,7 +35,6 @@ import {
   IS_SPOILER,
   loadMessageContext,
   serializeMessage,
-  serializePartialMember,
   snapshotOf,
   type MessageWire,
 } from './serialize.js';
