@@ -36,6 +36,20 @@ describe('the webhook URL policy', () => {
     expect(addressAllowed('fe80::1', true)).toBe(false);
   });
 
+  it('refuses IPv6 outside global unicast and the ranges that carry IPv4', () => {
+    for (const address of [
+      '::7f00:1', // IPv4-compatible 127.0.0.1
+      '2002:7f00:1::1', // 6to4 of 127.0.0.1
+      '2002:a00:1::1', // 6to4 of 10.0.0.1
+      '2001:0:4136:e378::1', // Teredo
+      '64:ff9b:1::a00:1', // local NAT64
+      'fec0::1', // site-local
+    ]) {
+      expect(addressAllowed(address, true), address).toBe(false);
+    }
+    expect(addressAllowed('2a00:1450:4001:800::200e', false)).toBe(true);
+  });
+
   it('refuses a host name that resolves to a loopback address unless local is allowed', async () => {
     const lookup = (allowLocal: boolean) =>
       new Promise<string>((resolve) => {
@@ -43,7 +57,9 @@ describe('the webhook URL policy', () => {
           resolve(err ? err.message : JSON.stringify(addresses));
         });
       });
-    expect(await lookup(false)).toMatch(/^localhost resolves to .*, which is not allowed$/);
+    expect(await lookup(false)).toBe(
+      'localhost resolves to a non-public address, which is not allowed',
+    );
     expect(await lookup(true)).toMatch(/127\.0\.0\.1|::1/);
   });
 });

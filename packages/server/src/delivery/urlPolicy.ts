@@ -31,6 +31,10 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128],
   ['64:ff9b::', 96],
+  // Inside global unicast but carrying or relaying IPv4 (any of it, 127/8 and 10/8 included):
+  // 6to4 and Teredo.
+  ['2002::', 16],
+  ['2001::', 32],
   ['100::', 64],
   ['2001:db8::', 32],
   ['fc00::', 7],
@@ -39,6 +43,10 @@ for (const [network, prefix] of [
 ] as const) {
   NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
+
+/** IPv6 outside global unicast (IPv4-compatible ::/96, site-local fec0::/10, NAT64...) is refused. */
+const GLOBAL_UNICAST = new BlockList();
+GLOBAL_UNICAST.addSubnet('2000::', 3, 'ipv6');
 
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -60,7 +68,7 @@ function isLoopback(address: string): boolean {
 export function addressAllowed(address: string, allowLocal: boolean): boolean {
   const { address: a, family } = unmapped(address);
   if (LOOPBACK.check(a, family)) return allowLocal;
-  if (family === 'ipv6' && a.toLowerCase().startsWith('::ffff:')) return false;
+  if (family === 'ipv6' && !GLOBAL_UNICAST.check(a, family)) return false;
   return !NON_PUBLIC.check(a, family);
 }
 
@@ -107,7 +115,8 @@ export function guardedLookup(allowLocal: boolean): LookupFunction {
       const first = addresses[0];
       if (refused !== undefined || first === undefined) {
         const reason = refused
-          ? `${hostname} resolves to ${refused.address}, which is not allowed`
+          ? // The address stays out of the message: app owners must not learn internal DNS answers.
+            `${hostname} resolves to a non-public address, which is not allowed`
           : `${hostname} has no address`;
         callback(Object.assign(new Error(reason), { code: 'EADDRNOTALLOWED' }), '', 0);
         return;
