@@ -42,14 +42,22 @@ export class EncodedDispatch {
       encodeEtfTerm('t'),
       encodeEtfTerm(this.type),
       encodeEtfTerm('d'),
-      encodeEtfTerm(this.data),
+      encodeEtfTerm(this.etfData()),
       encodeEtfTerm('s'),
     ]);
     return Buffer.concat([this.etfPrefix, encodeEtfTerm(seq)]);
   }
+
+  /** `d` as the ETF encoder takes it. */
+  protected etfData(): unknown {
+    return this.data;
+  }
 }
 
-/** A dispatch whose `d` is already JSON text (a cached GUILD_CREATE, a replayed event). */
+/**
+ * A dispatch whose `d` is already JSON text (a cached GUILD_CREATE, a replayed event). Its frame
+ * is built once too, so every session that gets the same GUILD_CREATE shares its bytes.
+ */
 export class PreserializedDispatch extends EncodedDispatch {
   private readonly text: string;
 
@@ -62,10 +70,8 @@ export class PreserializedDispatch extends EncodedDispatch {
     return this.text;
   }
 
-  override frame(encoding: Encoding, seq: number): string | Buffer {
-    if (encoding === 'json')
-      return `{"op":0,"t":${JSON.stringify(this.type)},"d":${this.text},"s":${seq}}`;
-    return encodeEtf({ op: 0, t: this.type, d: JSON.parse(this.text) as unknown, s: seq });
+  protected override etfData(): unknown {
+    return JSON.parse(this.text) as unknown;
   }
 }
 

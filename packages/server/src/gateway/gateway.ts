@@ -368,7 +368,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     state: GuildState<Session>,
     snapshot: GuildSnapshot,
     input: { session: Session; self: MemberRecord },
-  ): string => {
+  ): PreserializedDispatch => {
     const { session, self } = input;
     const wantsPresences = (session.intents & I.GUILD_PRESENCES) !== 0;
     const key = `${session.userId}|${session.obfuscate}|${session.largeThreshold}|${wantsPresences}`;
@@ -402,9 +402,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
       soundboard_sounds: [],
       lazy: true,
     };
-    const text = JSON.stringify(data);
-    snapshot.payloads.set(key, text);
-    return text;
+    const event = new PreserializedDispatch('GUILD_CREATE', JSON.stringify(data));
+    snapshot.payloads.set(key, event);
+    return event;
   };
 
   /** Loads a guild for a session, sends its GUILD_CREATE and starts its dispatches. */
@@ -420,10 +420,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
       if (state.sessions.size === 0) guilds.delete(input.guildId);
       return;
     }
-    const text = guildCreateData(state, snapshot, { session, self: input.self });
+    const event = guildCreateData(state, snapshot, { session, self: input.self });
     state.sessions.add(session);
     session.guildIds.add(input.guildId);
-    deliver(session, new PreserializedDispatch('GUILD_CREATE', text));
+    deliver(session, event);
   };
 
   // ---- dispatches from the bus ----
