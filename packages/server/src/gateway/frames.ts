@@ -1,4 +1,5 @@
 import { constants as zlibConstants, createDeflate, deflateSync, type Deflate } from 'node:zlib';
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { decodeEtf, encodeEtf, encodeEtfTerm, etfMapHeader } from './etf.js';
 
@@ -126,17 +127,22 @@ export class Transport {
   private pending: Buffer[] = [];
   /** Flushes not yet sent; a close waits for them so nothing queued is lost. */
   private flushing = 0;
+  /** The messages of this turn of the event loop, while the socket is corked for them. */
+  private batch: { open: boolean; left: number } | null = null;
   private closeAfterFlush: { code: number; reason: string } | null = null;
   /** Identify's `compress: true`: zlib-deflate each JSON payload. */
   compressPayloads = false;
 
   private readonly ws: WebSocket;
+  /** The raw socket: corked while deflated messages are on their way, so they leave together. */
+  private readonly socket: Duplex;
   readonly encoding: Encoding;
 
-  constructor(ws: WebSocket, encoding: Encoding, zlibStream: boolean) {
+  constructor(ws: WebSocket, options: { socket: Duplex; encoding: Encoding; zlibStream: boolean }) {
     this.ws = ws;
-    this.encoding = encoding;
-    if (zlibStream) {
+    this.socket = options.socket;
+    this.encoding = options.encoding;
+    if (options.zlibStream) {
       const zlib = createDeflate(ZLIB_STREAM_OPTIONS);
       zlib.on('data', (chunk: Buffer) => this.pending.push(chunk));
       // A socket that went away mid-flush has nothing left to tell.
@@ -153,6 +159,23 @@ export class Transport {
     if (!this.open) return;
     const zlib = this.zlib;
     if (zlib !== null) {
+      // Messages sent in the same turn of the event loop (101 + HELLO, READY + GUILD_CREATE) are
+      // deflated one by one but reach the socket in one write: the socket stays corked until the
+      // turn is over and the last of them is out; later messages do not hold them back.
+      let batch = this.batch;
+      if (batch === null) {
+        const opened = { open: true, left: 0 };
+        this.batch = opened;
+        this.socket.cork();
+        setImmediate(() => {
+          opened.open = false;
+          if (this.batch === opened) this.batch = null;
+          if (opened.left === 0) this.socket.uncork();
+        });
+        batch = opened;
+      }
+      const mine = batch;
+      mine.left++;
       this.flushing++;
       // One deflate call per message: the stream's own flush flag ends each write with a sync
       // flush, so the callback runs once this message's bytes (ending 00 00 ff ff) are pending.
@@ -163,6 +186,7 @@ export class Transport {
           this.pending = [];
           if (out !== undefined && this.open) this.ws.send(out);
         }
+        if (--mine.left === 0 && !mine.open) this.socket.uncork();
         if (this.flushing === 0 && this.closeAfterFlush !== null) {
           const { code, reason } = this.closeAfterFlush;
           this.closeAfterFlush = null;

@@ -967,11 +967,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const v = url.searchParams.get('v') ?? '10';
     const encodingParam = url.searchParams.get('encoding') ?? 'json';
     const encoding: Encoding = encodingParam === 'etf' ? 'etf' : 'json';
-    const transport = new Transport(
-      ws,
+    const transport = new Transport(ws, {
+      socket,
       encoding,
-      url.searchParams.get('compress') === 'zlib-stream',
-    );
+      zlibStream: url.searchParams.get('compress') === 'zlib-stream',
+    });
     const now = clock.now();
     const conn: Connection = {
       ws,
