@@ -1,4 +1,5 @@
 import { constants as zlibConstants, createDeflate, deflateSync, type Deflate } from 'node:zlib';
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { decodeEtf, encodeEtf, encodeEtfTerm, etfMapHeader } from './etf.js';
 
@@ -42,14 +43,22 @@ export class EncodedDispatch {
       encodeEtfTerm('t'),
       encodeEtfTerm(this.type),
       encodeEtfTerm('d'),
-      encodeEtfTerm(this.data),
+      encodeEtfTerm(this.etfData()),
       encodeEtfTerm('s'),
     ]);
     return Buffer.concat([this.etfPrefix, encodeEtfTerm(seq)]);
   }
+
+  /** `d` as the ETF encoder takes it. */
+  protected etfData(): unknown {
+    return this.data;
+  }
 }
 
-/** A dispatch whose `d` is already JSON text (a cached GUILD_CREATE, a replayed event). */
+/**
+ * A dispatch whose `d` is already JSON text (a cached GUILD_CREATE, a replayed event). Its frame
+ * is built once too, so every session that gets the same GUILD_CREATE shares its bytes.
+ */
 export class PreserializedDispatch extends EncodedDispatch {
   private readonly text: string;
 
@@ -62,10 +71,8 @@ export class PreserializedDispatch extends EncodedDispatch {
     return this.text;
   }
 
-  override frame(encoding: Encoding, seq: number): string | Buffer {
-    if (encoding === 'json')
-      return `{"op":0,"t":${JSON.stringify(this.type)},"d":${this.text},"s":${seq}}`;
-    return encodeEtf({ op: 0, t: this.type, d: JSON.parse(this.text) as unknown, s: seq });
+  protected override etfData(): unknown {
+    return JSON.parse(this.text) as unknown;
   }
 }
 
@@ -97,6 +104,20 @@ export function decodeFrame(encoding: Encoding, raw: Buffer): { op: number; d: u
 }
 
 /**
+ * The deflate context of one `compress=zlib-stream` connection. Every message is written with
+ * Z_SYNC_FLUSH. An 8 KiB window (windowBits 13) and memLevel 7 cost about 130 KiB of memory per
+ * connection instead of zlib's defaults' 230 KiB (32 KiB window, memLevel 8), for the same size
+ * on gateway frames (each repeats mostly the previous few); any standard inflater (32 KiB window:
+ * zlib-sync, pako, node:zlib) reads a stream deflated with a smaller window.
+ */
+const ZLIB_STREAM_OPTIONS = {
+  windowBits: 13,
+  memLevel: 7,
+  flush: zlibConstants.Z_SYNC_FLUSH,
+  chunkSize: 16 * 1024,
+};
+
+/**
  * How bytes reach one socket: plain, one zlib context for the whole connection (`compress=
  * zlib-stream`: each message ends with a Z_SYNC_FLUSH, so with 00 00 ff ff), or each payload
  * deflated on its own (Identify `compress: true`).
@@ -106,18 +127,23 @@ export class Transport {
   private pending: Buffer[] = [];
   /** Flushes not yet sent; a close waits for them so nothing queued is lost. */
   private flushing = 0;
+  /** The messages of this turn of the event loop, while the socket is corked for them. */
+  private batch: { open: boolean; left: number } | null = null;
   private closeAfterFlush: { code: number; reason: string } | null = null;
   /** Identify's `compress: true`: zlib-deflate each JSON payload. */
   compressPayloads = false;
 
   private readonly ws: WebSocket;
+  /** The raw socket: corked while deflated messages are on their way, so they leave together. */
+  private readonly socket: Duplex;
   readonly encoding: Encoding;
 
-  constructor(ws: WebSocket, encoding: Encoding, zlibStream: boolean) {
+  constructor(ws: WebSocket, options: { socket: Duplex; encoding: Encoding; zlibStream: boolean }) {
     this.ws = ws;
-    this.encoding = encoding;
-    if (zlibStream) {
-      const zlib = createDeflate({ chunkSize: 16 * 1024 });
+    this.socket = options.socket;
+    this.encoding = options.encoding;
+    if (options.zlibStream) {
+      const zlib = createDeflate(ZLIB_STREAM_OPTIONS);
       zlib.on('data', (chunk: Buffer) => this.pending.push(chunk));
       // A socket that went away mid-flush has nothing left to tell.
       zlib.on('error', () => undefined);
@@ -133,15 +159,34 @@ export class Transport {
     if (!this.open) return;
     const zlib = this.zlib;
     if (zlib !== null) {
-      zlib.write(payload);
+      // Messages sent in the same turn of the event loop (101 + HELLO, READY + GUILD_CREATE) are
+      // deflated one by one but reach the socket in one write: the socket stays corked until the
+      // turn is over and the last of them is out; later messages do not hold them back.
+      let batch = this.batch;
+      if (batch === null) {
+        const opened = { open: true, left: 0 };
+        this.batch = opened;
+        this.socket.cork();
+        setImmediate(() => {
+          opened.open = false;
+          if (this.batch === opened) this.batch = null;
+          if (opened.left === 0) this.socket.uncork();
+        });
+        batch = opened;
+      }
+      const mine = batch;
+      mine.left++;
       this.flushing++;
-      zlib.flush(zlibConstants.Z_SYNC_FLUSH, () => {
+      // One deflate call per message: the stream's own flush flag ends each write with a sync
+      // flush, so the callback runs once this message's bytes (ending 00 00 ff ff) are pending.
+      zlib.write(payload, () => {
         this.flushing--;
         if (this.pending.length > 0) {
           const out = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
           this.pending = [];
           if (out !== undefined && this.open) this.ws.send(out);
         }
+        if (--mine.left === 0 && !mine.open) this.socket.uncork();
         if (this.flushing === 0 && this.closeAfterFlush !== null) {
           const { code, reason } = this.closeAfterFlush;
           this.closeAfterFlush = null;

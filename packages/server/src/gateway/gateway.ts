@@ -368,7 +368,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     state: GuildState<Session>,
     snapshot: GuildSnapshot,
     input: { session: Session; self: MemberRecord },
-  ): string => {
+  ): PreserializedDispatch => {
     const { session, self } = input;
     const wantsPresences = (session.intents & I.GUILD_PRESENCES) !== 0;
     const key = `${session.userId}|${session.obfuscate}|${session.largeThreshold}|${wantsPresences}`;
@@ -402,9 +402,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
       soundboard_sounds: [],
       lazy: true,
     };
-    const text = JSON.stringify(data);
-    snapshot.payloads.set(key, text);
-    return text;
+    const event = new PreserializedDispatch('GUILD_CREATE', JSON.stringify(data));
+    snapshot.payloads.set(key, event);
+    return event;
   };
 
   /** Loads a guild for a session, sends its GUILD_CREATE and starts its dispatches. */
@@ -420,10 +420,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
       if (state.sessions.size === 0) guilds.delete(input.guildId);
       return;
     }
-    const text = guildCreateData(state, snapshot, { session, self: input.self });
+    const event = guildCreateData(state, snapshot, { session, self: input.self });
     state.sessions.add(session);
     session.guildIds.add(input.guildId);
-    deliver(session, new PreserializedDispatch('GUILD_CREATE', text));
+    deliver(session, event);
   };
 
   // ---- dispatches from the bus ----
@@ -637,6 +637,20 @@ export function createGateway(deps: GatewayDeps): Gateway {
     return (await authenticator.authenticate(`Bot ${token}`)) ?? authenticator.authenticate(token);
   };
 
+  /**
+   * Reads shared by the IDENTIFYs in flight at the same moment: in a storm of one bot's sessions
+   * the application, its guild list and its member rows are read once, not once per session. A
+   * read that has finished is not reused (no cache to keep current).
+   */
+  const readsInFlight = new Map<string, Promise<unknown>>();
+  const sharedRead = <T>(key: string, read: () => Promise<T>): Promise<T> => {
+    const pending = readsInFlight.get(key) as Promise<T> | undefined;
+    if (pending !== undefined) return pending;
+    const load = read().finally(() => readsInFlight.delete(key));
+    readsInFlight.set(key, load);
+    return load;
+  };
+
   const identify = async (conn: Connection, d: Record<string, unknown>) => {
     const token = typeof d['token'] === 'string' ? d['token'] : '';
     const principal = token === '' ? null : await authenticate(token);
@@ -667,11 +681,17 @@ export function createGateway(deps: GatewayDeps): Gateway {
       shard = [s[0], s[1]];
     }
     const isApp = principal.user.bot;
+    const applicationId = principal.applicationId;
+    const userId = principal.user.id;
     const application: ApplicationRecord | null =
-      principal.applicationId === null
+      applicationId === null
         ? null
-        : await storage.applications.findById(principal.applicationId);
-    const allGuilds = await storage.guilds.listForUser(principal.user.id);
+        : await sharedRead(`application:${applicationId}`, () =>
+            storage.applications.findById(applicationId),
+          );
+    const allGuilds = await sharedRead(`guilds:${userId}`, () =>
+      storage.guilds.listForUser(userId),
+    );
     const guildIds = allGuilds.map((g) => g.id).filter((id) => shardOf(id, shard[1]) === shard[0]);
     if (guildIds.length > options.shardingRequiredGuilds) {
       closeConn(conn, Close.SHARDING_REQUIRED, 'Sharding required.');
@@ -728,7 +748,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     conn.session = session;
     registerSession(session);
     sessionStore.save(storedSession(session));
-    const members = await storage.members.findForUser(session.userId, guildIds);
+    const members = await sharedRead(`members:${userId}:${guildIds.join(',')}`, () =>
+      storage.members.findForUser(userId, guildIds),
+    );
     conn.socket.cork();
     try {
       await sendReady(session, { conn, members, application });
@@ -945,11 +967,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const v = url.searchParams.get('v') ?? '10';
     const encodingParam = url.searchParams.get('encoding') ?? 'json';
     const encoding: Encoding = encodingParam === 'etf' ? 'etf' : 'json';
-    const transport = new Transport(
-      ws,
+    const transport = new Transport(ws, {
+      socket,
       encoding,
-      url.searchParams.get('compress') === 'zlib-stream',
-    );
+      zlibStream: url.searchParams.get('compress') === 'zlib-stream',
+    });
     const now = clock.now();
     const conn: Connection = {
       ws,

@@ -11,6 +11,7 @@ import { overwritesByChannel, serializeChannel } from '../resources/channels/ser
 import { serializeGuild } from '../resources/guilds/serialize.js';
 import { serializeMember } from '../resources/members/serialize.js';
 import { voiceStateWire } from './commands.js';
+import type { PreserializedDispatch } from './frames.js';
 import { serializeScheduledEvent } from '../resources/scheduledEvents/serialize.js';
 
 /** The most members a GUILD_CREATE carries (the highest large_threshold). */
@@ -46,8 +47,8 @@ export interface GuildSnapshot {
   memberCount: number;
   scheduledEvents: unknown[];
   voiceStates: unknown[];
-  /** GUILD_CREATE `d` as JSON, per (user, options) key, built on first use. */
-  payloads: Map<string, string>;
+  /** GUILD_CREATE per (user, options) key, built on first use and shared by those sessions. */
+  payloads: Map<string, PreserializedDispatch>;
 }
 
 /**
