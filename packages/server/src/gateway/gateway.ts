@@ -154,8 +154,15 @@ const SNAPSHOT_NEUTRAL_EVENTS = new Set([
   'VOICE_CHANNEL_STATUS_UPDATE',
 ]);
 
-/** Where a node announces that it resumed a session another node served. */
-const SESSION_TAKEN_SUBJECT = 'gateway.session-taken';
+/**
+ * A RESUME on another node: the resuming node asks for the session on RELEASE; the node serving
+ * it detaches it, writes out what it buffered for it, and answers on RELEASED. The resuming node
+ * waits for that answer (or, when the old node is gone, RELEASE_TIMEOUT_MS) before it reads the
+ * replay, so nothing the old node received is missed.
+ */
+const SESSION_RELEASE_SUBJECT = 'gateway.session-release';
+const SESSION_RELEASED_SUBJECT = 'gateway.session-released';
+const RELEASE_TIMEOUT_MS = 2000;
 
 const GATEWAY_PATH = /^\/gateway\/?(?:\?|$)/;
 const SUPPORTED_VERSIONS = new Set(['9', '10']);
@@ -195,6 +202,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const sessionStore = deps.sessionStore ?? LOCAL_SESSION_STORE;
   const nodeId = randomBytes(8).toString('hex');
   let takeovers: Subscription | null = null;
+  let releases: Subscription | null = null;
+  /** Resuming sessions waiting for their old node to let go, by session id. */
+  const releaseWaits = new Map<string, () => void>();
   let subscription: Subscription | null = null;
   let closing = false;
 
@@ -270,6 +280,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
    * its replay buffer and its guilds, without sending GUILD_CREATE again.
    */
   const adoptSession = async (sessionId: string): Promise<Session | null> => {
+    await releaseFromOtherNode(sessionId);
     const stored = await sessionStore.load(sessionId);
     if (stored === null) return null;
     const [user, entries] = await Promise.all([
@@ -310,14 +321,45 @@ export function createGateway(deps: GatewayDeps): Gateway {
       state.sessions.add(session);
       session.guildIds.add(member.guildId);
     }
-    // The node that served it stops recording for it.
-    await bus.publish(SESSION_TAKEN_SUBJECT, {
-      type: 'SESSION_TAKEN',
+    return session;
+  };
+
+  /** Asks the node serving a session to let it go, and waits until it has (or is silent). */
+  const releaseFromOtherNode = async (sessionId: string): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    const released = new Promise<void>((resolve) => {
+      releaseWaits.set(sessionId, resolve);
+      timer = setTimeout(resolve, RELEASE_TIMEOUT_MS);
+    });
+    try {
+      await bus.publish(SESSION_RELEASE_SUBJECT, {
+        type: 'SESSION_RELEASE',
+        topic: sessionId,
+        data: { sessionId, node: nodeId },
+        publishedAt: clock.now(),
+      });
+      await released;
+    } finally {
+      clearTimeout(timer);
+      releaseWaits.delete(sessionId);
+    }
+  };
+
+  /** Another node resumes one of ours: detach it, write out its replay, then say so. */
+  const releaseToOtherNode = async (sessionId: string): Promise<void> => {
+    const taken = sessions.get(sessionId);
+    if (taken === undefined) return;
+    if (taken.conn !== null)
+      closeConn(taken.conn, Close.UNKNOWN_ERROR, 'Session resumed elsewhere.');
+    taken.conn = null;
+    dropSession(taken, { keepStored: true });
+    await sessionStore.flush();
+    await bus.publish(SESSION_RELEASED_SUBJECT, {
+      type: 'SESSION_RELEASED',
       topic: sessionId,
       data: { sessionId, node: nodeId },
       publishedAt: clock.now(),
     });
-    return session;
   };
 
   /** The snapshot of a guild, loaded once however many sessions ask at the same time. */
@@ -1040,15 +1082,15 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   return {
     async start() {
-      takeovers = await bus.subscribe(SESSION_TAKEN_SUBJECT, (event) => {
+      takeovers = await bus.subscribe(SESSION_RELEASE_SUBJECT, (event) => {
         const data = asRecord(event.data);
         if (data === null || data['node'] === nodeId) return;
-        const taken = sessions.get(scalarText(data['sessionId']));
-        if (taken === undefined) return;
-        if (taken.conn !== null)
-          closeConn(taken.conn, Close.UNKNOWN_ERROR, 'Session resumed elsewhere.');
-        taken.conn = null;
-        dropSession(taken, { keepStored: true });
+        return releaseToOtherNode(scalarText(data['sessionId']));
+      });
+      releases = await bus.subscribe(SESSION_RELEASED_SUBJECT, (event) => {
+        const data = asRecord(event.data);
+        if (data === null || data['node'] === nodeId) return;
+        releaseWaits.get(scalarText(data['sessionId']))?.();
       });
       subscription = await bus.subscribe(ALL_DISPATCHES, (event, subject) => {
         const envelope = event.data as DispatchEnvelope;
@@ -1086,6 +1128,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       clearInterval(sweepTimer);
       subscription?.unsubscribe();
       takeovers?.unsubscribe();
+      releases?.unsubscribe();
       identifyQueue.close();
       const closed = [...connections].map(
         (conn) =>

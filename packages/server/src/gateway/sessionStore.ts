@@ -22,6 +22,8 @@ export interface SessionStore {
   readonly shared: boolean;
   save(session: StoredSession): void;
   record(entry: { sessionId: string; seq: number; event: EncodedDispatch }): void;
+  /** Resolves once everything recorded so far is readable by other nodes. */
+  flush(): Promise<void>;
   load(sessionId: string): Promise<StoredSession | null>;
   /** Every entry kept for the session, oldest first. */
   replay(sessionId: string): Promise<GatewayReplayEntry[]>;
@@ -34,6 +36,7 @@ export const LOCAL_SESSION_STORE: SessionStore = {
   shared: false,
   save: () => undefined,
   record: () => undefined,
+  flush: () => Promise.resolve(),
   load: () => Promise.resolve(null),
   replay: () => Promise.resolve([]),
   drop: () => undefined,
@@ -95,6 +98,7 @@ export function createDatabaseSessionStore(options: {
     record({ sessionId, seq, event }) {
       pending.push({ sessionId, seq, type: event.type, data: event.json() });
     },
+    flush,
     async load(sessionId) {
       await flush();
       const row = await storage.gateway.findSession(sessionId);
