@@ -190,6 +190,13 @@ describe.each(DRIVERS)('gateway commands on $driver', ({ driver, skip }) => {
     let seen = lastSeq(watcher.client);
     sender.client.send(3, { status: 'idle', activities, since: null, afk: false });
     const open = (await after(watcher.client, 'PRESENCE_UPDATE', seen)).d;
+    const early = await session();
+    const first = early.client.frames.find((f) => f.t === 'GUILD_CREATE')?.d as {
+      presences: { user: { id: string }; activities: unknown[] }[];
+    };
+    expect(first.presences.find((p) => p.user.id === fixture.bot.userId)?.activities).toEqual(
+      activities,
+    );
     expect(open).toMatchObject({
       user: { id: fixture.bot.userId },
       guild_id: fixture.guildId,
@@ -203,6 +210,14 @@ describe.each(DRIVERS)('gateway commands on $driver', ({ driver, skip }) => {
       activities: unknown[];
     };
     expect(hidden.activities).toEqual([{ type: 0, name: 'a game' }]);
+    // The presences of a later GUILD_CREATE follow the same rule.
+    const late = await session();
+    const created = late.client.frames.find((f) => f.t === 'GUILD_CREATE')?.d as {
+      presences: { user: { id: string }; activities: unknown[] }[];
+    };
+    expect(created.presences.find((p) => p.user.id === fixture.bot.userId)?.activities).toEqual([
+      { type: 0, name: 'a game' },
+    ]);
     // The sender has no GUILD_PRESENCES intent: it gets no PRESENCE_UPDATE.
     expect(sender.client.frames.some((f) => f.t === 'PRESENCE_UPDATE')).toBe(false);
   });

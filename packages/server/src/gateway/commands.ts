@@ -49,6 +49,8 @@ export interface Presence {
   activities: Record<string, unknown>[];
   since: number | null;
   afk: boolean;
+  /** The user's profile privacy when they set it: it decides who sees a custom status. */
+  privacy: ProfilePrivacy;
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -99,9 +101,9 @@ export function createCommands(deps: {
       ? (d['activities'] as unknown[]).map(record)
       : [];
     const since = typeof d['since'] === 'number' ? d['since'] : null;
-    const presence: Presence = { status, activities, since, afk: d['afk'] === true };
-    presences.set(input.session.userId, presence);
     const privacy = await ctx.storage.gateway.profilePrivacy(input.session.userId);
+    const presence: Presence = { status, activities, since, afk: d['afk'] === true, privacy };
+    presences.set(input.session.userId, presence);
     const shown = status === 'invisible' ? 'offline' : status;
     for (const guildId of input.session.guildIds) {
       const memberCount = ctx.guild(guildId)?.memberCount ?? 0;

@@ -44,6 +44,7 @@ import {
   InvalidCommandError,
   type CommandContext,
   type Presence,
+  visibleActivities,
 } from './commands.js';
 import { guildDispatchVariants } from './filters.js';
 import { privilegedIntentsAllowed } from './privileged.js';
@@ -399,7 +400,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
       out.push({
         user: { id: userId },
         status: presence.status,
-        activities: presence.activities.filter((a) => a['type'] !== 4),
+        activities: visibleActivities(presence.activities, {
+          privacy: presence.privacy,
+          memberCount: snapshot.memberCount,
+        }),
         client_status: { web: presence.status },
       });
     }
