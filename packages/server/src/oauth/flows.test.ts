@@ -1,82 +1,27 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { PermissionFlags as P } from '@guildhall/protocol';
-import type { InjectOptions } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DRIVERS } from '../../test/support/drivers.js';
 import { expectOpenApiResponse } from '../../test/support/openapi.js';
-import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
-import { manualClock } from '../domain/clock.js';
+import {
+  REDIRECT,
+  basic,
+  challenge,
+  useOAuthFixture,
+  verifier,
+} from '../../test/support/oauthFixture.js';
+import { seedDeveloper } from '../../test/support/testServer.js';
 import { hashSecret } from '../domain/credentials.js';
 
-const REDIRECT = 'https://app.example.test/callback';
-type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
-
-const verifier = () => randomBytes(32).toString('base64url');
-const challenge = (v: string) => createHash('sha256').update(v).digest('base64url');
-const basic = (seed: Seed) =>
-  `Basic ${Buffer.from(`${seed.applicationId}:${seed.clientSecret}`).toString('base64')}`;
-
-describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }) => {
-  let server: TestServer;
-  let seed: Seed;
-  const clock = manualClock(Date.UTC(2026, 10, 22));
-
-  beforeEach(async () => {
-    if (skip) return;
-    clock.set(Date.UTC(2026, 10, 22));
-    server = await startTestServer({ storage: driver, clock });
-    seed = await seedDeveloper(server.app, 'ada');
-    await server.app.storage.applications.update(seed.applicationId, { redirectUris: [REDIRECT] });
-  });
-  afterEach(async () => {
-    if (!skip) await server.close();
-  });
-
-  const inject = (options: InjectOptions) => server.app.http.inject(options);
-
-  const token = (body: Record<string, string>, authorization?: string) =>
-    inject({
-      method: 'POST',
-      url: '/api/oauth2/token',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        ...(authorization === undefined ? {} : { authorization }),
-      },
-      payload: new URLSearchParams(body).toString(),
-    });
-
-  /** The JSON consent decision with the user's session token. */
-  const decide = (payload: Record<string, unknown>, userToken = seed.userToken) =>
-    inject({
-      method: 'POST',
-      url: '/api/v10/oauth2/authorize',
-      headers: { authorization: userToken },
-      payload: {
-        authorize: true,
-        response_type: 'code',
-        client_id: seed.applicationId,
-        ...payload,
-      },
-    });
-
-  const codeFor = async (scope = 'identify', v = verifier()) => {
-    const res = await decide({
-      scope,
-      redirect_uri: REDIRECT,
-      state: 'xyz',
-      code_challenge: challenge(v),
-      code_challenge_method: 'S256',
-    });
-    expect(res.statusCode).toBe(200);
-    const location = new URL(res.json<{ location: string }>().location);
-    return { code: location.searchParams.get('code') ?? '', verifier: v, location };
-  };
+describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', (target) => {
+  const { skip } = target;
+  const fx = useOAuthFixture(target);
+  const { clock, inject, token, decide, codeFor } = fx;
 
   const exchange = async (scope = 'identify') => {
     const { code, verifier: v } = await codeFor(scope);
     const res = await token(
       { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: v },
-      basic(seed),
+      basic(fx.seed),
     );
     expect(res.statusCode).toBe(200);
     return res.json<{ access_token: string; refresh_token: string; scope: string }>();
@@ -87,7 +32,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
     async () => {
       const query = new URLSearchParams({
         response_type: 'code',
-        client_id: seed.applicationId,
+        client_id: fx.seed.applicationId,
         scope: 'identify guilds',
         redirect_uri: REDIRECT,
         state: 'st8',
@@ -163,7 +108,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
       const code = location.searchParams.get('code') ?? '';
       const res = await token(
         { grant_type: 'authorization_code', code, redirect_uri: REDIRECT },
-        basic(seed),
+        basic(fx.seed),
       );
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({
@@ -175,17 +120,17 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
   );
 
   it.skipIf(skip)('escapes hostile values on the consent page', async () => {
-    await server.app.storage.applications.update(seed.applicationId, {
+    await fx.server.app.storage.applications.update(fx.seed.applicationId, {
       name: '<script>alert("app")</script>',
     });
     const query = new URLSearchParams({
       response_type: 'code',
-      client_id: seed.applicationId,
+      client_id: fx.seed.applicationId,
       scope: 'identify',
       redirect_uri: REDIRECT,
       state: '"><script>alert(1)</script>',
     }).toString();
-    const session = `guildhall_session=${seed.userToken}`;
+    const session = `guildhall_session=${fx.seed.userToken}`;
     const page = await inject({
       method: 'GET',
       url: `/oauth2/authorize?${query}`,
@@ -202,7 +147,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
   it.skipIf(skip)('an unregistered redirect_uri is shown, never redirected to', async () => {
     const query = new URLSearchParams({
       response_type: 'code',
-      client_id: seed.applicationId,
+      client_id: fx.seed.applicationId,
       scope: 'identify',
       redirect_uri: 'https://evil.example.test/steal',
       state: 's',
@@ -210,7 +155,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
     const page = await inject({
       method: 'GET',
       url: `/oauth2/authorize?${query}`,
-      headers: { cookie: `guildhall_session=${seed.userToken}` },
+      headers: { cookie: `guildhall_session=${fx.seed.userToken}` },
     });
     expect(page.statusCode).toBe(400);
     expect(page.headers.location).toBeUndefined();
@@ -245,7 +190,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
   it.skipIf(skip)(
     'identify.premium shows the real premium_type only to an approved app',
     async () => {
-      await server.app.storage.users.update(seed.userId, { premiumType: 2 });
+      await fx.server.app.storage.users.update(fx.seed.userId, { premiumType: 2 });
       const plain = await exchange('identify');
       const me = (accessToken: string) =>
         inject({
@@ -254,7 +199,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
           headers: { authorization: `Bearer ${accessToken}` },
         });
       expect((await me(plain.access_token)).json()).toMatchObject({ premium_type: 0 });
-      await server.app.storage.applications.update(seed.applicationId, {
+      await fx.server.app.storage.applications.update(fx.seed.applicationId, {
         identifyPremiumApproved: true,
       });
       const premium = await exchange('identify identify.premium');
@@ -275,7 +220,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
     const { code, verifier: v } = await codeFor();
     const wrongSecret = await token(
       { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: v },
-      `Basic ${Buffer.from(`${seed.applicationId}:nope`).toString('base64')}`,
+      `Basic ${Buffer.from(`${fx.seed.applicationId}:nope`).toString('base64')}`,
     );
     expect(wrongSecret.statusCode).toBe(401);
     expect(wrongSecret.headers['www-authenticate']).toMatch(/^Basic/);
@@ -288,7 +233,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
         redirect_uri: 'https://app.example.test/other',
         code_verifier: v,
       },
-      basic(seed),
+      basic(fx.seed),
     );
     expect(wrongRedirect.statusCode).toBe(400);
     expect(wrongRedirect.json()).toMatchObject({ error: 'invalid_grant' });
@@ -296,15 +241,15 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
     const second = await codeFor();
     const noVerifier = await token(
       { grant_type: 'authorization_code', code: second.code, redirect_uri: REDIRECT },
-      basic(seed),
+      basic(fx.seed),
     );
     expect(noVerifier.json()).toMatchObject({ error: 'invalid_grant' });
 
-    expect((await token({ grant_type: 'password' }, basic(seed))).json()).toMatchObject({
+    expect((await token({ grant_type: 'password' }, basic(fx.seed))).json()).toMatchObject({
       error: 'unsupported_grant_type',
     });
     expect(
-      (await token({ grant_type: 'refresh_token', refresh_token: 'nope' }, basic(seed))).json(),
+      (await token({ grant_type: 'refresh_token', refresh_token: 'nope' }, basic(fx.seed))).json(),
     ).toMatchObject({
       error: 'invalid_grant',
     });
@@ -316,16 +261,16 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
         code: third.code,
         redirect_uri: REDIRECT,
         code_verifier: third.verifier,
-        client_id: seed.applicationId,
-        client_secret: seed.clientSecret,
+        client_id: fx.seed.applicationId,
+        client_secret: fx.seed.clientSecret,
       },
-      `Bot ${seed.botToken}`,
+      `Bot ${fx.seed.botToken}`,
     );
     expect(withBotHeader.statusCode).toBe(200);
   });
 
   it.skipIf(skip)("another app's tokens are refused", async () => {
-    const other = await seedDeveloper(server.app, 'bob');
+    const other = await seedDeveloper(fx.server.app, 'bob');
     const tokens = await exchange('identify');
     const refresh = await token(
       { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
@@ -344,7 +289,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
     // Still alive for its own app.
     const ok = await token(
       { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
-      basic(seed),
+      basic(fx.seed),
     );
     expect(ok.statusCode).toBe(200);
   });
@@ -354,7 +299,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
     clock.advance(10 * 60 * 1000 + 1);
     const late = await token(
       { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: v },
-      basic(seed),
+      basic(fx.seed),
     );
     expect(late.json()).toMatchObject({ error: 'invalid_grant' });
 
@@ -371,7 +316,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
     // The refresh token outlives the access token and rotates.
     const refreshed = await token(
       { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },
-      basic(seed),
+      basic(fx.seed),
     );
     expect(refreshed.statusCode).toBe(200);
   });
@@ -381,7 +326,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
     async () => {
       const res = await token(
         { grant_type: 'client_credentials', scope: 'identify applications.commands.update' },
-        basic(seed),
+        basic(fx.seed),
       );
       expect(res.statusCode).toBe(200);
       const body = res.json<{ access_token: string; refresh_token?: string }>();
@@ -391,10 +336,10 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
         url: '/api/v10/users/@me',
         headers: { authorization: `Bearer ${body.access_token}` },
       });
-      expect(me.json()).toMatchObject({ id: seed.userId });
+      expect(me.json()).toMatchObject({ id: fx.seed.userId });
       const wide = await token(
         { grant_type: 'client_credentials', scope: 'guilds.join' },
-        basic(seed),
+        basic(fx.seed),
       );
       expect(wide.json()).toMatchObject({ error: 'invalid_scope' });
     },
@@ -407,7 +352,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
         url: '/api/v10/oauth2/device/authorize',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
-          authorization: basic(seed),
+          authorization: basic(fx.seed),
         },
         payload: 'scope=identify%20openid',
       });
@@ -423,13 +368,13 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
     const poll = (deviceCode: string) =>
       token(
         { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode },
-        basic(seed),
+        basic(fx.seed),
       );
     const verify = (userCode: string, authorize: boolean) =>
       inject({
         method: 'POST',
         url: '/api/v10/oauth2/device/verify',
-        headers: { authorization: seed.userToken },
+        headers: { authorization: fx.seed.userToken },
         payload: { user_code: userCode, authorize },
       });
 
@@ -444,7 +389,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
     const page = await inject({
       method: 'GET',
       url: `/activate?user_code=${device.user_code.toLowerCase()}`,
-      headers: { cookie: `guildhall_session=${seed.userToken}` },
+      headers: { cookie: `guildhall_session=${fx.seed.userToken}` },
     });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('ada app');
@@ -456,7 +401,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
         url: '/activate',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
-          cookie: `guildhall_session=${seed.userToken}`,
+          cookie: `guildhall_session=${fx.seed.userToken}`,
         },
         payload: new URLSearchParams({
           user_code: device.user_code,
@@ -486,8 +431,8 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
   it.skipIf(skip)(
     'a bot install adds the bot with its permissions to a guild the user manages',
     async () => {
-      const { guild } = await server.app.services.guilds.create({
-        ownerId: seed.userId,
+      const { guild } = await fx.server.app.services.guilds.create({
+        ownerId: fx.seed.userId,
         name: 'Ada guild',
         channels: [{ name: 'general', type: 'text' }],
       });
@@ -500,20 +445,20 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
       });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ guild: { id: guild.id } });
-      const member = await server.app.storage.members.find(guild.id, seed.botUserId);
+      const member = await fx.server.app.storage.members.find(guild.id, fx.seed.botUserId);
       expect(member).not.toBeNull();
-      const roles = await server.app.storage.roles.listByGuild(guild.id);
-      expect(roles.find((r) => r.managed && r.botUserId === seed.botUserId)?.permissions).toBe(
+      const roles = await fx.server.app.storage.roles.listByGuild(guild.id);
+      expect(roles.find((r) => r.managed && r.botUserId === fx.seed.botUserId)?.permissions).toBe(
         BigInt(permissions),
       );
-      const authorization = await server.app.storage.oauth.findAuthorization(
-        seed.userId,
-        seed.applicationId,
+      const authorization = await fx.server.app.storage.oauth.findAuthorization(
+        fx.seed.userId,
+        fx.seed.applicationId,
       );
       expect(authorization).toMatchObject({ integrationType: 0 });
 
       // Someone who cannot manage the guild cannot add a bot to it.
-      const bob = await seedDeveloper(server.app, 'bob');
+      const bob = await seedDeveloper(fx.server.app, 'bob');
       const refused = await decide({ scope: 'bot', guild_id: guild.id }, bob.userToken);
       expect(refused.statusCode).toBe(400);
     },
@@ -522,7 +467,9 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
   it.skipIf(skip)(
     'a public client uses PKCE without a secret and the default custom scheme',
     async () => {
-      await server.app.storage.applications.update(seed.applicationId, { publicClient: true });
+      await fx.server.app.storage.applications.update(fx.seed.applicationId, {
+        publicClient: true,
+      });
       const v = verifier();
       const res = await decide({
         scope: 'openid sdk.social_layer',
@@ -530,13 +477,13 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
         code_challenge_method: 'S256',
       });
       const location = new URL(res.json<{ location: string }>().location);
-      expect(location.protocol).toBe(`platform-${seed.applicationId}:`);
+      expect(location.protocol).toBe(`platform-${fx.seed.applicationId}:`);
       const code = location.searchParams.get('code') ?? '';
       const granted = await token({
         grant_type: 'authorization_code',
         code,
         code_verifier: v,
-        client_id: seed.applicationId,
+        client_id: fx.seed.applicationId,
       });
       expect(granted.statusCode).toBe(200);
       const scopes = granted.json<{ scope: string }>().scope.split(' ');
@@ -568,10 +515,10 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
         ).statusCode,
       ).toBe(400);
       // A code issued without a challenge is useless to a public client.
-      await server.app.storage.oauth.createCode({
+      await fx.server.app.storage.oauth.createCode({
         hash: hashSecret('no-challenge'),
-        applicationId: seed.applicationId,
-        userId: seed.userId,
+        applicationId: fx.seed.applicationId,
+        userId: fx.seed.userId,
         scopes: ['identify'],
         redirectUri: null,
         codeChallenge: null,
@@ -585,14 +532,14 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
         grant_type: 'authorization_code',
         code: 'no-challenge',
         code_verifier: verifier(),
-        client_id: seed.applicationId,
+        client_id: fx.seed.applicationId,
       });
       expect(unproven.json()).toMatchObject({ error: 'invalid_grant' });
       // Without PKCE a public client gets nothing.
       const noPkce = await token({
         grant_type: 'authorization_code',
         code: 'x',
-        client_id: seed.applicationId,
+        client_id: fx.seed.applicationId,
       });
       expect(noPkce.statusCode).toBe(401);
     },
@@ -601,8 +548,8 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
   it.skipIf(skip)('PATCH /applications/{id} sets redirect_uris and public_client', async () => {
     const res = await inject({
       method: 'PATCH',
-      url: `/api/v10/applications/${seed.applicationId}`,
-      headers: { authorization: seed.userToken },
+      url: `/api/v10/applications/${fx.seed.applicationId}`,
+      headers: { authorization: fx.seed.userToken },
       payload: {
         redirect_uris: ['https://a.example.test/cb', 'mygame:/authorize/callback'],
         public_client: true,
@@ -612,13 +559,13 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
     expect(res.json()).toMatchObject({
       redirect_uris: ['https://a.example.test/cb', 'mygame:/authorize/callback'],
     });
-    expect(await server.app.storage.applications.findById(seed.applicationId)).toMatchObject({
+    expect(await fx.server.app.storage.applications.findById(fx.seed.applicationId)).toMatchObject({
       publicClient: true,
     });
     const bad = await inject({
       method: 'PATCH',
-      url: `/api/v10/applications/${seed.applicationId}`,
-      headers: { authorization: seed.userToken },
+      url: `/api/v10/applications/${fx.seed.applicationId}`,
+      headers: { authorization: fx.seed.userToken },
       payload: { redirect_uris: ['not a url'] },
     });
     expect(bad.statusCode).toBe(400);
@@ -627,7 +574,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
   it.skipIf(skip)(
     'authorizing and revoking enqueue APPLICATION_AUTHORIZED and _DEAUTHORIZED',
     async () => {
-      await server.app.storage.applications.update(seed.applicationId, {
+      await fx.server.app.storage.applications.update(fx.seed.applicationId, {
         eventWebhooksUrl: 'https://app.example.test/events',
         eventWebhooksStatus: 2,
         eventWebhooksTypes: ['APPLICATION_AUTHORIZED', 'APPLICATION_DEAUTHORIZED'],
@@ -640,7 +587,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
         url: '/api/v10/oauth2/token/revoke',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
-          authorization: basic(seed),
+          authorization: basic(fx.seed),
         },
         payload: new URLSearchParams({
           token: tokens.refresh_token,
@@ -648,7 +595,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
         }).toString(),
       });
       expect(revoke.statusCode).toBe(200);
-      const events = await server.app.storage.outbox.listByApplication(seed.applicationId, {
+      const events = await fx.server.app.storage.outbox.listByApplication(fx.seed.applicationId, {
         limit: 10,
       });
       expect(events.map((e) => e.eventType).reverse()).toEqual([
@@ -659,7 +606,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
       expect(authorized.data).toMatchObject({
         integration_type: 1,
         scopes: ['identify'],
-        user: { id: seed.userId },
+        user: { id: fx.seed.userId },
       });
       // Revoking again is quiet (RFC 7009: 200 for an unknown token).
       const again = await inject({
@@ -667,13 +614,13 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
         url: '/api/v10/oauth2/token/revoke',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
-          authorization: basic(seed),
+          authorization: basic(fx.seed),
         },
         payload: new URLSearchParams({ token: tokens.refresh_token }).toString(),
       });
       expect(again.statusCode).toBe(200);
       expect(
-        await server.app.storage.outbox.listByApplication(seed.applicationId, { limit: 10 }),
+        await fx.server.app.storage.outbox.listByApplication(fx.seed.applicationId, { limit: 10 }),
       ).toHaveLength(2);
     },
   );
@@ -682,7 +629,8 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) {
       statuses.push(
-        (await token({ grant_type: 'refresh_token', refresh_token: 'x' }, basic(seed))).statusCode,
+        (await token({ grant_type: 'refresh_token', refresh_token: 'x' }, basic(fx.seed)))
+          .statusCode,
       );
     }
     expect(statuses.slice(0, 30).every((status) => status === 400)).toBe(true);
@@ -700,19 +648,19 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
           code,
           redirect_uri: REDIRECT,
           code_verifier: v,
-          client_id: seed.applicationId,
-          client_secret: seed.clientSecret,
+          client_id: fx.seed.applicationId,
+          client_secret: fx.seed.clientSecret,
         },
       });
       expect(json.statusCode).toBe(200);
       expect(json.headers['cache-control']).toBe('no-store');
 
       // Already authorized for identify: prompt=none goes straight back with a code.
-      const session = { cookie: `guildhall_session=${seed.userToken}` };
+      const session = { cookie: `guildhall_session=${fx.seed.userToken}` };
       const query = (extra: Record<string, string>) =>
         new URLSearchParams({
           response_type: 'code',
-          client_id: seed.applicationId,
+          client_id: fx.seed.applicationId,
           redirect_uri: REDIRECT,
           ...extra,
         }).toString();
@@ -730,8 +678,8 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
       });
       expect(wider.statusCode).toBe(200);
 
-      await server.app.services.guilds.create({
-        ownerId: seed.userId,
+      await fx.server.app.services.guilds.create({
+        ownerId: fx.seed.userId,
         name: '<b>Ada & co</b>',
         channels: [],
       });
@@ -747,7 +695,7 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', ({ driver, skip }
       const app = await inject({
         method: 'GET',
         url: '/api/v10/oauth2/applications/@me',
-        headers: { authorization: `Bot ${seed.botToken}` },
+        headers: { authorization: `Bot ${fx.seed.botToken}` },
       });
       expect(app.statusCode).toBe(200);
       expectOpenApiResponse(app, 'GET', '/oauth2/applications/@me');

@@ -1,74 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { PermissionFlags as P } from '@guildhall/protocol';
-import type { InjectOptions } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DRIVERS } from '../../test/support/drivers.js';
-import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
-import { manualClock } from '../domain/clock.js';
+import { REDIRECT, basic, useOAuthFixture, verifier } from '../../test/support/oauthFixture.js';
+import { seedDeveloper } from '../../test/support/testServer.js';
 
-const REDIRECT = 'https://app.example.test/callback';
-type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
-
-const verifier = () => randomBytes(32).toString('base64url');
-const challenge = (v: string) => createHash('sha256').update(v).digest('base64url');
-const basic = (seed: Seed) =>
-  `Basic ${Buffer.from(`${seed.applicationId}:${seed.clientSecret}`).toString('base64')}`;
-
-/** Regression tests for the security review of the OAuth2 core (docs/oauth.md). */
-describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, skip }) => {
-  let server: TestServer;
-  let seed: Seed;
-  const clock = manualClock(Date.UTC(2026, 10, 22));
-
-  beforeEach(async () => {
-    if (skip) return;
-    clock.set(Date.UTC(2026, 10, 22));
-    server = await startTestServer({ storage: driver, clock });
-    seed = await seedDeveloper(server.app, 'ada');
-    await server.app.storage.applications.update(seed.applicationId, { redirectUris: [REDIRECT] });
-  });
-  afterEach(async () => {
-    if (!skip) await server.close();
-  });
-
-  const inject = (options: InjectOptions) => server.app.http.inject(options);
-
-  const token = (body: Record<string, string>, authorization?: string) =>
-    inject({
-      method: 'POST',
-      url: '/api/oauth2/token',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        ...(authorization === undefined ? {} : { authorization }),
-      },
-      payload: new URLSearchParams(body).toString(),
-    });
-
-  const decide = (payload: Record<string, unknown>, userToken = seed.userToken) =>
-    inject({
-      method: 'POST',
-      url: '/api/v10/oauth2/authorize',
-      headers: { authorization: userToken },
-      payload: {
-        authorize: true,
-        response_type: 'code',
-        client_id: seed.applicationId,
-        ...payload,
-      },
-    });
-
-  const codeFor = async (scope = 'identify') => {
-    const v = verifier();
-    const res = await decide({
-      scope,
-      redirect_uri: REDIRECT,
-      code_challenge: challenge(v),
-      code_challenge_method: 'S256',
-    });
-    expect(res.statusCode).toBe(200);
-    const location = new URL(res.json<{ location: string }>().location);
-    return { code: location.searchParams.get('code') ?? '', verifier: v };
-  };
+/** Regression tests for the security review of the OAuth2 core (docs/oauth.md). */ describe.each(
+  DRIVERS,
+)('OAuth2 security review fixes on $driver', (target) => {
+  const { skip } = target;
+  const fx = useOAuthFixture(target);
+  const { clock, inject, token, decide, codeFor } = fx;
 
   const redeem = (grant: { code: string; verifier: string }) =>
     token(
@@ -78,14 +19,14 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
         redirect_uri: REDIRECT,
         code_verifier: grant.verifier,
       },
-      basic(seed),
+      basic(fx.seed),
     );
 
   it.skipIf(skip)('H1: a bot token cannot change redirect_uris or public_client', async () => {
     const res = await inject({
       method: 'PATCH',
       url: '/api/v10/applications/@me',
-      headers: { authorization: `Bot ${seed.botToken}` },
+      headers: { authorization: `Bot ${fx.seed.botToken}` },
       payload: {
         redirect_uris: ['https://evil.example.test/cb'],
         public_client: true,
@@ -94,7 +35,7 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ redirect_uris: [REDIRECT], description: 'still editable' });
-    expect(await server.app.storage.applications.findById(seed.applicationId)).toMatchObject({
+    expect(await fx.server.app.storage.applications.findById(fx.seed.applicationId)).toMatchObject({
       redirectUris: [REDIRECT],
       publicClient: false,
     });
@@ -104,7 +45,10 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
     inject({
       method: 'POST',
       url: '/api/v10/oauth2/token/revoke',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(seed) },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: basic(fx.seed),
+      },
       payload: new URLSearchParams({ token: refreshToken }).toString(),
     });
 
@@ -112,7 +56,10 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
     const res = await inject({
       method: 'POST',
       url: '/api/v10/oauth2/device/authorize',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(seed) },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: basic(fx.seed),
+      },
       payload: 'scope=identify',
     });
     expect(res.statusCode).toBe(200);
@@ -120,7 +67,7 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
     const verified = await inject({
       method: 'POST',
       url: '/api/v10/oauth2/device/verify',
-      headers: { authorization: seed.userToken },
+      headers: { authorization: fx.seed.userToken },
       payload: { user_code: device.user_code, authorize: true },
     });
     expect(verified.statusCode).toBeLessThan(300);
@@ -129,7 +76,7 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
   const pollDevice = (deviceCode: string) =>
     token(
       { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: deviceCode },
-      basic(seed),
+      basic(fx.seed),
     );
 
   it.skipIf(skip)(
@@ -148,9 +95,9 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
       expect((await pollDevice(device.device_code)).json()).toMatchObject({
         error: 'invalid_grant',
       });
-      const authorization = await server.app.storage.oauth.findAuthorization(
-        seed.userId,
-        seed.applicationId,
+      const authorization = await fx.server.app.storage.oauth.findAuthorization(
+        fx.seed.userId,
+        fx.seed.applicationId,
       );
       expect(authorization?.revokedAt).not.toBeNull();
       // A consent given after the revoke works again.
@@ -161,15 +108,15 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
   it.skipIf(skip)('H2: a code cannot revive a revoked authorization', async () => {
     const pending = await codeFor();
     // The authorization is revoked without touching the codes (as an older server left it).
-    const authorization = await server.app.storage.oauth.findAuthorization(
-      seed.userId,
-      seed.applicationId,
+    const authorization = await fx.server.app.storage.oauth.findAuthorization(
+      fx.seed.userId,
+      fx.seed.applicationId,
     );
-    await server.app.storage.oauth.markRevoked(authorization?.id ?? '', clock.now());
+    await fx.server.app.storage.oauth.markRevoked(authorization?.id ?? '', clock.now());
     const late = await redeem(pending);
     expect(late.json()).toMatchObject({ error: 'invalid_grant' });
     expect(
-      (await server.app.storage.oauth.findAuthorization(seed.userId, seed.applicationId))
+      (await fx.server.app.storage.oauth.findAuthorization(fx.seed.userId, fx.seed.applicationId))
         ?.revokedAt,
     ).not.toBeNull();
   });
@@ -177,7 +124,7 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
   it.skipIf(skip)('H2: a banned user gets no tokens from a code given before the ban', async () => {
     const pending = await codeFor();
     const device = await startDevice();
-    await server.app.services.provisional.ban(seed.userId, {
+    await fx.server.app.services.provisional.ban(fx.seed.userId, {
       reason: 'test',
       durationSeconds: null,
     });
@@ -191,7 +138,7 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
     "M3: another app's client cannot burn a code; a refused verifier does not burn it",
     async () => {
       const grant = await codeFor();
-      const other = await seedDeveloper(server.app, 'eve');
+      const other = await seedDeveloper(fx.server.app, 'eve');
       const foreign = await token(
         {
           grant_type: 'authorization_code',
@@ -240,7 +187,7 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
     // The revoke names the access token, which the refresh does not rotate: it always finds the
     // authorization, whichever of the two commits first.
     const [refreshed, revoked] = await Promise.all([
-      token({ grant_type: 'refresh_token', refresh_token: issued.refresh_token }, basic(seed)),
+      token({ grant_type: 'refresh_token', refresh_token: issued.refresh_token }, basic(fx.seed)),
       revoke(issued.access_token),
     ]);
     expect(revoked.statusCode).toBe(200);
@@ -261,12 +208,12 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
   it.skipIf(skip)(
     'H3: a bot install grants only what the installer holds, masked to known bits, at position 1',
     async () => {
-      const { guild } = await server.app.services.guilds.create({
-        ownerId: seed.userId,
+      const { guild } = await fx.server.app.services.guilds.create({
+        ownerId: fx.seed.userId,
         name: 'Ada guild',
         channels: [{ name: 'general', type: 'text' }],
       });
-      const storage = server.app.storage;
+      const storage = fx.server.app.storage;
       const moderatorRole = await storage.roles.create({
         id: '1100000000000000001',
         guildId: guild.id,
@@ -280,7 +227,7 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
         botUserId: null,
         flags: 0,
       });
-      const bob = await seedDeveloper(server.app, 'bob');
+      const bob = await seedDeveloper(fx.server.app, 'bob');
       await storage.members.add({
         guildId: guild.id,
         userId: bob.userId,
@@ -300,13 +247,13 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
       const escalation = await install(P.ADMINISTRATOR, bob.userToken);
       expect(escalation.statusCode).toBe(400);
       expect(escalation.json()).toMatchObject({ error: 'invalid_request' });
-      expect(await storage.members.find(guild.id, seed.botUserId)).toBeNull();
+      expect(await storage.members.find(guild.id, fx.seed.botUserId)).toBeNull();
 
       // The owner may grant anything; unknown bits are dropped.
-      const granted = await install((1n << 60n) | P.ADMINISTRATOR, seed.userToken);
+      const granted = await install((1n << 60n) | P.ADMINISTRATOR, fx.seed.userToken);
       expect(granted.statusCode).toBe(200);
       const roles = await storage.roles.listByGuild(guild.id);
-      const managed = roles.find((r) => r.managed && r.botUserId === seed.botUserId);
+      const managed = roles.find((r) => r.managed && r.botUserId === fx.seed.botUserId);
       expect(managed).toMatchObject({ permissions: P.ADMINISTRATOR, position: 1 });
       expect(roles.find((r) => r.id === moderatorRole.id)?.position).toBe(2);
       expect(roles.find((r) => r.id === guild.id)?.position).toBe(0);
@@ -314,12 +261,12 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
   );
 
   it.skipIf(skip)('H3: a moderator may install with permissions they hold', async () => {
-    const { guild } = await server.app.services.guilds.create({
-      ownerId: seed.userId,
+    const { guild } = await fx.server.app.services.guilds.create({
+      ownerId: fx.seed.userId,
       name: 'Ada guild',
       channels: [{ name: 'general', type: 'text' }],
     });
-    const role = await server.app.storage.roles.create({
+    const role = await fx.server.app.storage.roles.create({
       id: '1100000000000000002',
       guildId: guild.id,
       name: 'moderator',
@@ -332,8 +279,8 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
       botUserId: null,
       flags: 0,
     });
-    const bob = await seedDeveloper(server.app, 'bob');
-    await server.app.storage.members.add({
+    const bob = await seedDeveloper(fx.server.app, 'bob');
+    await fx.server.app.storage.members.add({
       guildId: guild.id,
       userId: bob.userId,
       nick: null,
@@ -352,13 +299,13 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
       bob.userToken,
     );
     expect(res.statusCode).toBe(200);
-    expect(await server.app.storage.members.find(guild.id, seed.botUserId)).not.toBeNull();
+    expect(await fx.server.app.storage.members.find(guild.id, fx.seed.botUserId)).not.toBeNull();
   });
 
   it.skipIf(skip)('L5: a login next with CR/LF falls back to /activate, not a 500', async () => {
     const page = await inject({
       method: 'GET',
-      url: `/oauth2/authorize?response_type=code&client_id=${seed.applicationId}&scope=identify`,
+      url: `/oauth2/authorize?response_type=code&client_id=${fx.seed.applicationId}&scope=identify`,
     });
     const csrfCookie = String(page.headers['set-cookie']).split(';')[0] ?? '';
     const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
@@ -401,7 +348,7 @@ describe.each(DRIVERS)('OAuth2 security review fixes on $driver', ({ driver, ski
     clock.advance(3_600_000);
     const refreshed = await token(
       { grant_type: 'refresh_token', refresh_token: issued.refresh_token },
-      basic(seed),
+      basic(fx.seed),
     );
     expect(refreshed.statusCode).toBe(200);
     expect(claims(refreshed.json<{ id_token: string }>().id_token).auth_time).toBeUndefined();

@@ -1,0 +1,98 @@
+/**
+ * The OAuth2 test fixture: a server per test on one driver, with a developer whose app has one
+ * registered redirect URI, and the requests every OAuth2 test makes (token, consent, codes).
+ * @module
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { InjectOptions } from 'fastify';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { manualClock } from '../../src/domain/clock.js';
+import type { DRIVERS } from './drivers.js';
+import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
+
+export const REDIRECT = 'https://app.example.test/callback';
+export type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
+
+export const verifier = () => randomBytes(32).toString('base64url');
+export const challenge = (v: string) => createHash('sha256').update(v).digest('base64url');
+export const basic = (seed: Seed) =>
+  `Basic ${Buffer.from(`${seed.applicationId}:${seed.clientSecret}`).toString('base64')}`;
+
+/** Registers the per-test server of one driver; its fields are read inside tests. */
+export function useOAuthFixture({ driver, skip }: (typeof DRIVERS)[number]) {
+  const clock = manualClock(Date.UTC(2026, 10, 22));
+  const state: { server?: TestServer; seed?: Seed } = {};
+  const server = (): TestServer => {
+    if (state.server === undefined) throw new Error('no server outside a test');
+    return state.server;
+  };
+  const seed = (): Seed => {
+    if (state.seed === undefined) throw new Error('no seed outside a test');
+    return state.seed;
+  };
+  const inject = (options: InjectOptions) => server().app.http.inject(options);
+  const token = (body: Record<string, string>, authorization?: string) =>
+    inject({
+      method: 'POST',
+      url: '/api/oauth2/token',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(authorization === undefined ? {} : { authorization }),
+      },
+      payload: new URLSearchParams(body).toString(),
+    });
+  /** The JSON consent decision with the user's session token. */
+  const decide = (payload: Record<string, unknown>, userToken = seed().userToken) =>
+    inject({
+      method: 'POST',
+      url: '/api/v10/oauth2/authorize',
+      headers: { authorization: userToken },
+      payload: {
+        authorize: true,
+        response_type: 'code',
+        client_id: seed().applicationId,
+        ...payload,
+      },
+    });
+  /** A code granted with a PKCE challenge, redirected to REDIRECT with state `xyz`. */
+  const codeFor = async (scope = 'identify', v = verifier()) => {
+    const res = await decide({
+      scope,
+      redirect_uri: REDIRECT,
+      state: 'xyz',
+      code_challenge: challenge(v),
+      code_challenge_method: 'S256',
+    });
+    expect(res.statusCode).toBe(200);
+    const location = new URL(res.json<{ location: string }>().location);
+    return { code: location.searchParams.get('code') ?? '', verifier: v, location };
+  };
+
+  beforeEach(async () => {
+    if (skip) return;
+    clock.set(Date.UTC(2026, 10, 22));
+    state.server = await startTestServer({ storage: driver, clock });
+    state.seed = await seedDeveloper(state.server.app, 'ada');
+    await state.server.app.storage.applications.update(state.seed.applicationId, {
+      redirectUris: [REDIRECT],
+    });
+  });
+  afterEach(async () => {
+    if (!skip) await state.server?.close();
+    delete state.server;
+    delete state.seed;
+  });
+  return {
+    clock,
+    get server() {
+      return server();
+    },
+    get seed() {
+      return seed();
+    },
+    inject,
+    token,
+    decide,
+    codeFor,
+  };
+}
