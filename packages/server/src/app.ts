@@ -3,10 +3,15 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { DiskBlobStore, type BlobStore } from './blobs/index.js';
+import {
+  DEFAULT_BLOB_GRACE_MS,
+  DEFAULT_BLOB_SWEEP_INTERVAL_MS,
+  startBlobSweeper,
+} from './blobs/lifecycle.js';
 import type { BusErrorHandler, EventBus } from './bus/index.js';
 import { MemoryBus } from './bus/memory/index.js';
 import { createNatsBus } from './bus/nats/index.js';
-import { publicBaseUrl, type Config } from './config.js';
+import { publicBaseUrl, uploadLimitBytes, type Config } from './config.js';
 import { registerWebhookEventRoutes } from './delivery/routes.js';
 import { createWebhookEventsService, type WebhookEventsService } from './delivery/service.js';
 import {
@@ -78,6 +83,8 @@ import { registerMemberRoutes } from './resources/members/routes.js';
 import { registerAttachmentCdnRoutes, registerMessageRoutes } from './resources/messages/routes.js';
 import { createMessageService } from './resources/messages/service.js';
 import { createPinService } from './resources/messages/pins.js';
+import type { AttachmentLinks } from './resources/messages/serialize.js';
+import { loadAttachmentSigner } from './resources/messages/signedUrls.js';
 import { createReactionService } from './resources/messages/reactions.js';
 import { createSearchIndexer, type SearchIndexer } from './resources/search/indexer.js';
 import { registerMessageSearchRoutes } from './resources/search/routes.js';
@@ -125,6 +132,8 @@ export interface AppOptions {
   resumeJobs?: boolean;
   /** Gateway settings over the platform's defaults (tests shorten heartbeats...). */
   gateway?: Partial<GatewayOptions>;
+  /** The orphan blob sweep (blobs/lifecycle.ts): timers tests drive, or false for none. */
+  blobSweep?: { timers?: Timers; graceMs?: number } | false;
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -133,6 +142,7 @@ export interface App {
   readonly http: FastifyInstance;
   readonly storage: Storage;
   readonly bus: EventBus;
+  readonly blobs: BlobStore;
   readonly logger: Logger;
   readonly services: ReturnType<typeof createServices> & { provisional: ProvisionalService };
   readonly gateway: Gateway;
@@ -150,16 +160,21 @@ export interface App {
 interface ServiceOptions {
   /** The public base URL (no /api), known once listening; also the OpenID issuer. */
   baseUrl: () => string;
+  /** What attachment URLs are made of (the base URL and the signer). */
+  links: () => AttachmentLinks;
   /** Builds guild search indexes in the background. */
   searchIndexer: SearchIndexer;
 }
 
 function createServices(
   base: ServiceDeps & { webhookEvents: WebhookEventsService },
-  options: ServiceOptions,
+  options: ServiceOptions & { onCommitTaskError: (err: unknown) => void },
 ) {
   // What a transaction announces is dispatched once it commits (events/afterCommit.ts).
-  const deps = { ...base, storage: dispatchingStorage(base.storage, base.events) };
+  const deps = {
+    ...base,
+    storage: dispatchingStorage(base.storage, base.events, options.onCommitTaskError),
+  };
   return {
     users: createUserService(deps),
     auth: createAuthService(deps),
@@ -187,7 +202,7 @@ function createServices(
     reactions: createReactionService(deps),
     pins: createPinService(deps, options),
     messageSearch: createMessageSearchService(deps, {
-      baseUrl: options.baseUrl,
+      links: options.links,
       indexer: options.searchIndexer,
     }),
   };
@@ -284,9 +299,22 @@ export async function createApp(options: AppOptions): Promise<App> {
       ...options.webhookDelivery?.settings,
     },
   });
+  const signer = await loadAttachmentSigner({
+    storage,
+    clock,
+    lifetimeMs: config.attachmentUrlSeconds * 1000,
+  });
+  const links = () => ({ baseUrl: baseUrl(), signer });
   const services = createServices(
     { storage, clock, ids, blobs, authenticator, events, webhookEvents },
-    { baseUrl, searchIndexer },
+    {
+      baseUrl,
+      links,
+      searchIndexer,
+      onCommitTaskError: (err) => {
+        logger.warn({ err }, 'blob not freed after commit (the sweep removes it)');
+      },
+    },
   );
   const provisional = createProvisionalService({
     ...{ storage, clock, ids, blobs, authenticator, events, webhookEvents },
@@ -351,7 +379,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   registerEmojiCdnRoutes(http, { storage, blobs });
   registerStickerCdnRoutes(http, { storage, blobs });
   registerScheduledEventCdnRoutes(http, { storage, blobs });
-  registerAttachmentCdnRoutes(http, { storage, blobs });
+  registerAttachmentCdnRoutes(http, { storage, blobs, signer });
   // A gateway-only process answers WebSocket upgrades and its health check; the API is elsewhere.
   if (config.role === 'gateway') {
     http.addHook('onRequest', (request, _reply, done) => {
@@ -381,7 +409,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       registerMessageSearchRoutes(api, services.messageSearch);
       registerMessageRoutes(api, services, {
         maxAttachmentBytes: config.maxAttachmentBytes,
+        maxUploadBytes: uploadLimitBytes(config),
         maxPayloadBytes: config.maxBodyBytes,
+        blobs,
       });
       done();
     },
@@ -401,6 +431,22 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   webhookEvents.start();
 
+  // Blobs a crash left without their row, and abandoned uploads, go at start and every 6 h.
+  const blobSweeper =
+    options.blobSweep === false
+      ? null
+      : startBlobSweeper({
+          storage,
+          blobs,
+          clock,
+          timers: options.blobSweep?.timers ?? realTimers,
+          graceMs: options.blobSweep?.graceMs ?? DEFAULT_BLOB_GRACE_MS,
+          intervalMs: DEFAULT_BLOB_SWEEP_INTERVAL_MS,
+          onError: (err) => {
+            logger.error({ err }, 'blob sweep failed');
+          },
+        });
+
   // Target-user jobs a stopped node left PROCESSING resume here (and on a timer while we run).
   if (options.resumeJobs !== false) {
     await services.invites.resumeJobs((err) => {
@@ -413,6 +459,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     http,
     storage,
     bus,
+    blobs,
     logger,
     services: { ...services, provisional },
     gateway,
@@ -436,6 +483,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await services.invites.close();
       await webhookEvents.stop();
       await searchIndexer.close();
+      await blobSweeper?.stop();
       await bus.close();
       await storage.close();
     },

@@ -24,6 +24,10 @@ export interface Config {
   maxBodyBytes: number;
   /** The largest file a message (user, bot, webhook or interaction response) may attach. */
   maxAttachmentBytes: number;
+  /** The most one request may upload in all; null: 10 × maxAttachmentBytes. */
+  maxUploadBytes: number | null;
+  /** How long a signed attachment URL the API hands out stays valid. */
+  attachmentUrlSeconds: number;
   /** How long a verified token is trusted without a database read. */
   authCacheSeconds: number;
   demo: boolean;
@@ -191,6 +195,20 @@ const SETTINGS = {
     defaultValue: 20 * 1024 * 1024,
     parse: integer(1024, 1024 ** 3),
   },
+  maxUploadBytes: {
+    env: 'GUILDHALL_MAX_UPLOAD_BYTES',
+    flag: '--max-upload-bytes',
+    allowed: 'an integer from 1024 to 10737418240 (unset: 10 x the largest attachment)',
+    defaultValue: null,
+    parse: integer(1024, 10 * 1024 ** 3),
+  },
+  attachmentUrlSeconds: {
+    env: 'GUILDHALL_ATTACHMENT_URL_SECONDS',
+    flag: '--attachment-url-seconds',
+    allowed: 'an integer from 60 to 2592000 (how long a signed attachment URL is valid)',
+    defaultValue: 24 * 60 * 60,
+    parse: integer(60, 30 * 24 * 60 * 60),
+  },
   authCacheSeconds: {
     env: 'GUILDHALL_AUTH_CACHE_SECONDS',
     flag: '--auth-cache-seconds',
@@ -280,6 +298,11 @@ export function loadConfig(
   }
   const result = config as unknown as Config;
   return { ...result, dataDir: resolve(result.dataDir) };
+}
+
+/** The most one request may upload in all (GUILDHALL_MAX_UPLOAD_BYTES, else 10 files' worth). */
+export function uploadLimitBytes(config: Pick<Config, 'maxUploadBytes' | 'maxAttachmentBytes'>) {
+  return config.maxUploadBytes ?? 10 * config.maxAttachmentBytes;
 }
 
 /** The URL clients reach the HTTP API at (no trailing slash, no /api). */

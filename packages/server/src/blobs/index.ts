@@ -1,20 +1,58 @@
 /** @module blobs: where uploaded files live (a disk folder by default), behind one interface. */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 export interface Blob {
   bytes: Buffer;
   contentType: string;
 }
 
+/** A file streamed in but not yet under a key: committed once its row is written, else discarded. */
+export interface StagedBlob {
+  /** Its length in bytes. */
+  readonly size: number;
+  /** Moves it under `key` (a rename: the bytes are not copied). */
+  commit(key: string, contentType: string): Promise<void>;
+  /** Removes it, unless committed (so a `finally` may always call it). */
+  discard(): Promise<void>;
+}
+
+/** A stored blob, as the orphan sweep sees it. */
+export interface BlobEntry {
+  key: string;
+  /** When it was last written (epoch ms). */
+  modifiedAt: number;
+}
+
 export interface BlobStore {
   put(key: string, blob: Blob): Promise<void>;
   /** The blob, or null when there is none under that key. */
   get(key: string): Promise<Blob | null>;
+  /** Removes the blob under `key`; nothing happens when there is none. */
+  delete(key: string): Promise<void>;
+  /**
+   * Streams `source` into a temporary file, never holding it whole in memory. When the stream
+   * fails (a size limit, a closed connection) the file is removed and the error rethrown.
+   */
+  stage(source: Readable): Promise<StagedBlob>;
+  /** Every stored blob (not staged or half-written files). */
+  list(): AsyncIterable<BlobEntry>;
+  /** Removes staged and half-written files last written before `beforeMs`; returns how many. */
+  removeTemporary(beforeMs: number): Promise<number>;
 }
 
 const KEY = /^[a-z0-9_-]+(?:\/[A-Za-z0-9_.-]+)+$/;
+/** Staged uploads wait here, beside the blobs, so a commit is a rename on one file system. */
+const STAGING = '.staging';
+const TEMPORARY = /\.[0-9a-f]{12}\.tmp(?:\.type)?$/;
+
+const ignoreMissing = (err: unknown) => {
+  if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+};
 
 /**
  * Files in a folder, one per key, with the content type in a sidecar. Writes go to a temporary
@@ -56,5 +94,82 @@ export class DiskBlobStore implements BlobStore {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
+  }
+
+  async delete(key: string): Promise<void> {
+    const path = this.#path(key);
+    await rm(path).catch(ignoreMissing);
+    await rm(`${path}.type`).catch(ignoreMissing);
+  }
+
+  async stage(source: Readable): Promise<StagedBlob> {
+    const folder = join(this.#root, STAGING);
+    await mkdir(folder, { recursive: true });
+    const temp = join(folder, `${randomBytes(6).toString('hex')}.tmp`);
+    let size = 0;
+    const count = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(source, count, createWriteStream(temp, { mode: 0o600 }));
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+    let settled = false;
+    return {
+      size,
+      commit: async (key, contentType) => {
+        const path = this.#path(key);
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(`${path}.type`, contentType);
+        await rename(temp, path);
+        settled = true;
+      },
+      discard: async () => {
+        if (settled) return;
+        settled = true;
+        await rm(temp, { force: true });
+      },
+    };
+  }
+
+  async *list(): AsyncIterable<BlobEntry> {
+    const entries = await readdir(this.#root, { recursive: true, withFileTypes: true }).catch(
+      (err: unknown) => {
+        ignoreMissing(err);
+        return [];
+      },
+    );
+    for (const entry of entries) {
+      if (!entry.isFile() || entry.name.endsWith('.type') || TEMPORARY.test(entry.name)) continue;
+      const key = relative(this.#root, join(entry.parentPath, entry.name)).split(sep).join('/');
+      if (key.startsWith(`${STAGING}/`) || !KEY.test(key)) continue;
+      const info = await stat(join(entry.parentPath, entry.name)).catch(() => null);
+      if (info !== null) yield { key, modifiedAt: info.mtimeMs };
+    }
+  }
+
+  async removeTemporary(beforeMs: number): Promise<number> {
+    const entries = await readdir(this.#root, { recursive: true, withFileTypes: true }).catch(
+      (err: unknown) => {
+        ignoreMissing(err);
+        return [];
+      },
+    );
+    let removed = 0;
+    for (const entry of entries) {
+      const path = join(entry.parentPath, entry.name);
+      const staged = relative(this.#root, path).startsWith(`${STAGING}${sep}`);
+      if (!entry.isFile() || !(staged || TEMPORARY.test(entry.name))) continue;
+      const info = await stat(path).catch(() => null);
+      if (info === null || info.mtimeMs >= beforeMs) continue;
+      await rm(path, { force: true });
+      removed += 1;
+    }
+    return removed;
   }
 }

@@ -1,5 +1,6 @@
 import { parsePermissions, PermissionFlags } from '@guildhall/protocol';
 import { createApp, type App } from '../app.js';
+import { DEFAULT_BLOB_GRACE_MS, sweepOrphanBlobs } from '../blobs/lifecycle.js';
 import type { Config } from '../config.js';
 import { ZodError } from 'zod';
 import { ApiError, fieldErrorTree } from '../errors/index.js';
@@ -31,6 +32,20 @@ function list(value: string | undefined): string[] {
 }
 
 export const ADMIN_COMMANDS: AdminCommand[] = [
+  {
+    name: 'blobs sweep',
+    usage: 'guildhall blobs sweep',
+    summary:
+      'Remove stored files no row points at (older than an hour) and abandoned uploads; prints counts.',
+    async run(app) {
+      return sweepOrphanBlobs({
+        storage: app.storage,
+        blobs: app.blobs,
+        nowMs: Date.now(),
+        graceMs: DEFAULT_BLOB_GRACE_MS,
+      });
+    },
+  },
   {
     name: 'user create',
     usage:
@@ -161,6 +176,7 @@ export async function runAdminCommand(run: {
     processId: ADMIN_PROCESS_ID,
     // A one-shot command leaves background jobs to the servers.
     resumeJobs: false,
+    blobSweep: false,
   });
   try {
     return await command.run(app, flags, io);

@@ -4,6 +4,11 @@ import type { Dispatch, Dispatcher } from './dispatcher.js';
 /** The dispatches each open transaction has announced, keyed by its repositories. */
 const pending = new WeakMap<Repositories, Dispatch[]>();
 
+/** Work to do once a transaction commits, given repositories outside it. */
+export type CommitTask = (storage: Repositories) => Promise<void>;
+/** The tasks each open transaction has queued, keyed by its repositories. */
+const tasks = new WeakMap<Repositories, CommitTask[]>();
+
 function isList(events: Dispatch | readonly Dispatch[]): events is readonly Dispatch[] {
   return Array.isArray(events);
 }
@@ -25,19 +30,36 @@ export function afterCommit(tx: Repositories, events: Dispatch | readonly Dispat
 }
 
 /**
+ * Queues work (freeing a deleted row's blob, say) to run once the transaction commits, and never
+ * when it rolls back. The transaction resolves after its tasks ran; a task that fails is reported
+ * to `onTaskError` and does not fail the change, which already happened (the blob sweep removes
+ * what a failed or interrupted task left).
+ */
+export function afterCommitTask(tx: Repositories, task: CommitTask): void {
+  tasks.get(tx)?.push(task);
+}
+
+/**
  * The storage services use: each `transaction` collects what its body announces with
  * {@link afterCommit} and hands it to `dispatcher` after the commit, in one ordered batch.
  */
-export function dispatchingStorage(storage: Storage, dispatcher: Dispatcher): Storage {
+export function dispatchingStorage(
+  storage: Storage,
+  dispatcher: Dispatcher,
+  onTaskError: (err: unknown) => void = () => undefined,
+): Storage {
   return {
     ...storage,
     async transaction(fn) {
       const announced: Dispatch[] = [];
+      const queued: CommitTask[] = [];
       const result = await storage.transaction((tx) => {
         pending.set(tx, announced);
+        tasks.set(tx, queued);
         return fn(tx);
       });
       if (announced.length > 0) dispatcher.dispatch(announced);
+      for (const task of queued) await task(storage).catch(onTaskError);
       return result;
     },
   };

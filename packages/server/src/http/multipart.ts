@@ -2,11 +2,15 @@
  * multipart/form-data uploads (files[n] plus payload_json), for every route that takes files:
  * messages from users and bots, and later webhooks and interaction responses. Files stream in
  * under a per-file byte limit, so a body is never buffered beyond what the limits allow, and a
- * file over the limit is refused with 40005 (413) before anything is stored.
+ * file over the limit is refused with 40005 (413) before anything is stored. Message files
+ * ({@link streamMultipart}) go straight to the blob store's staging folder, under a cap on the
+ * whole request too.
  * @module
  */
-import multipart from '@fastify/multipart';
+import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Transform, type Readable } from 'node:stream';
+import type { StagedBlob } from '../blobs/index.js';
 import { ApiError } from '../errors/index.js';
 
 export interface UploadLimits {
@@ -29,9 +33,22 @@ export interface UploadedFile {
   data: Buffer;
 }
 
-export interface MultipartBody {
+/** A file streamed to the blob store's staging folder; `blob.size` is its length. */
+export type StreamedFile = Omit<UploadedFile, 'data'> & { blob: StagedBlob };
+
+export interface MultipartBody<F = UploadedFile> {
   fields: Record<string, string>;
-  files: UploadedFile[];
+  files: F[];
+}
+
+/** How {@link streamMultipart} stores files, and what it allows. */
+export interface StreamLimits extends UploadLimits {
+  /** The most the files of one request may hold together, in bytes (40005 past it). */
+  maxTotalBytes: number;
+  /** Streams one file into staging (BlobStore.stage). */
+  stage(source: Readable): Promise<StagedBlob>;
+  /** Called at the first file part, before its bytes are read: throws when files are refused. */
+  beforeFile?(): void;
 }
 
 const FILE_FIELD = /^files\[(\d{1,2})\]$|^file(\d{0,2})$/;
@@ -62,11 +79,51 @@ export function isMultipart(request: FastifyRequest): boolean {
  * @throws ApiError 40005 for a file over the limit, 50035 for too many files, a malformed body
  *   or an unexpected field.
  */
-export async function readMultipart(
+export function readMultipart(request: FastifyRequest, limits: UploadLimits) {
+  return readParts(request, limits, async (part) => ({ data: await part.toBuffer() }));
+}
+
+/**
+ * Reads a multipart body whose files stream to the blob store's staging folder, never whole in
+ * memory. On any error every file staged so far is discarded; on success the caller commits or
+ * discards them.
+ * @throws ApiError 40005 for a file over `maxFileBytes` or files over `maxTotalBytes` together,
+ *   whatever `beforeFile` throws, and what {@link readMultipart} throws.
+ */
+export async function streamMultipart(
+  request: FastifyRequest,
+  limits: StreamLimits,
+): Promise<MultipartBody<StreamedFile>> {
+  let total = 0;
+  const staged: StagedBlob[] = [];
+  try {
+    return await readParts(request, limits, async (part) => {
+      limits.beforeFile?.();
+      const capped = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          total += chunk.length;
+          if (total > limits.maxTotalBytes) done(new ApiError('REQUEST_ENTITY_TOO_LARGE'));
+          else done(null, chunk);
+        },
+      });
+      part.file.on('error', (err) => capped.destroy(err));
+      const blob = await limits.stage(part.file.pipe(capped));
+      staged.push(blob);
+      if (part.file.truncated) throw new ApiError('REQUEST_ENTITY_TOO_LARGE');
+      return { blob };
+    });
+  } catch (err) {
+    await Promise.all(staged.map((blob) => blob.discard()));
+    throw err;
+  }
+}
+
+async function readParts<T>(
   request: FastifyRequest,
   limits: UploadLimits,
-): Promise<MultipartBody> {
-  const body: MultipartBody = { fields: {}, files: [] };
+  readFile: (part: MultipartFile) => Promise<T>,
+): Promise<MultipartBody<Omit<UploadedFile, 'data'> & T>> {
+  const body: MultipartBody<Omit<UploadedFile, 'data'> & T> = { fields: {}, files: [] };
   try {
     const parts = request.parts({
       limits: {
@@ -84,13 +141,13 @@ export async function readMultipart(
         if (match === null && !named) {
           throw invalid(`Unexpected file field ${part.fieldname.slice(0, 64)}.`);
         }
-        const data = await part.toBuffer();
+        const read = await readFile(part);
         body.files.push({
           field: part.fieldname,
           index: match === null ? 0 : Number(match[1] ?? (match[2] === '' ? 0 : match[2])),
           filename: part.filename,
           contentType: part.mimetype,
-          data,
+          ...read,
         });
       } else {
         if (part.valueTruncated) throw invalid(`The field ${part.fieldname} is too large.`);
@@ -127,7 +184,7 @@ export async function readMultipart(
 }
 
 /** payload_json of a multipart body, parsed (an empty object when absent). */
-export function payloadJson(body: MultipartBody): unknown {
+export function payloadJson(body: Pick<MultipartBody, 'fields'>): unknown {
   const raw = body.fields['payload_json'];
   if (raw === undefined) return {};
   try {

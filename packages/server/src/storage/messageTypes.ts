@@ -90,6 +90,8 @@ export interface MessageRepository {
    */
   create(message: NewMessage): Promise<void>;
   findById(channelId: string, messageId: string): Promise<MessageRecord | null>;
+  /** One attachment by id, in any channel (the attachment CDN checks its owner), or null. */
+  findAttachment(attachmentId: string): Promise<AttachmentRecord | null>;
   /** Messages by id in any channel (referenced and forwarded messages); missing ids are absent. */
   findByIds(messageIds: readonly string[]): Promise<MessageRecord[]>;
   /** Newest first, as the platform lists; `around` gives up to `limit` centred on the id. */

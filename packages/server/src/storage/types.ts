@@ -885,6 +885,27 @@ export interface Repositories {
   readonly reactions: ReactionRepository;
   readonly messageSearch: MessageSearchRepository;
   readonly gateway: GatewayRepository;
+  readonly serverSecrets: ServerSecretRepository;
+  readonly blobRefs: BlobReferenceRepository;
+}
+
+/** Secrets the server makes at first start, shared by every node through the database. */
+export interface ServerSecretRepository {
+  /** The secret named `name`: `candidate` when none was stored yet, else the stored one. */
+  getOrCreate(name: string, candidate: string, createdAt: number): Promise<string>;
+}
+
+/** Which blobs rows point at: the orphan sweep's question, and what a deletion frees. */
+export interface BlobReferenceRepository {
+  /** Those of `keys` some row still points at (a key of an unknown layout always counts). */
+  referenced(keys: readonly string[]): Promise<Set<string>>;
+  /** Ids of the attachments of the messages a scope names (all given conditions hold). */
+  attachmentIds(scope: {
+    guildId?: string;
+    channelId?: string;
+    authorId?: string;
+    messageIds?: readonly string[];
+  }): Promise<string[]>;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';

@@ -1,6 +1,6 @@
 import { invalidField } from '../../errors/index.js';
 import type { IdGenerator } from '../../domain/snowflakes.js';
-import type { UploadedFile } from '../../http/multipart.js';
+import type { StreamedFile } from '../../http/multipart.js';
 import type { AttachmentRecord } from '../../storage/index.js';
 import { IS_SPOILER } from './serialize.js';
 import type { AttachmentRequestInput } from './schemas.js';
@@ -33,7 +33,7 @@ export function attachmentFlags(filename: string, isSpoiler: boolean | undefined
 }
 
 /** The content type an attachment is stored with (the declared one, else by extension). */
-export function storedContentType(file: UploadedFile): string {
+export function storedContentType(file: StreamedFile): string {
   const declared = file.contentType.trim().toLowerCase();
   if (/^[a-z0-9.+-]+\/[a-z0-9.+-]+(;.*)?$/.test(declared))
     return declared.split(';')[0] ?? declared;
@@ -51,13 +51,13 @@ export function mustDownload(contentType: string): boolean {
  * @throws 50035 when a new attachment's file is missing or two files share an index.
  */
 export function newAttachments(input: {
-  files: readonly UploadedFile[];
+  files: readonly StreamedFile[];
   requests: readonly AttachmentRequestInput[];
   ids: IdGenerator;
   messageId: string;
   channelId: string;
   firstPosition: number;
-}): { attachment: AttachmentRecord; file: UploadedFile }[] {
+}): { attachment: AttachmentRecord; file: StreamedFile }[] {
   const requestByIndex = new Map(input.requests.map((r) => [r.id, r]));
   const seen = new Set<number>();
   const sorted = [...input.files].sort((a, b) => a.index - b.index);
@@ -76,7 +76,7 @@ export function newAttachments(input: {
       filename,
       description: request?.description ?? null,
       contentType: storedContentType(file),
-      size: file.data.length,
+      size: file.blob.size,
       flags: attachmentFlags(filename, request?.is_spoiler),
       title: request?.title ?? null,
     };
@@ -87,7 +87,7 @@ export function newAttachments(input: {
 /** Checks that every new attachments[] entry (not an existing id) names an uploaded file. */
 export function assertFilesPresent(
   requests: readonly AttachmentRequestInput[],
-  files: readonly UploadedFile[],
+  files: readonly StreamedFile[],
   existingIds: ReadonlySet<string>,
 ): void {
   const indexes = new Set(files.map((file) => String(file.index)));

@@ -8,6 +8,7 @@ import type { ServiceDeps } from '../deps.js';
 import { loadMessageChannel } from './access.js';
 import { MessageTypes } from './service.js';
 import { serializePartialMember } from '../members/serialize.js';
+import type { AttachmentLinks } from './serialize.js';
 import { dispatchPayload, viewMessages } from './views.js';
 
 /** The most pins a channel may hold. */
@@ -26,7 +27,7 @@ export interface PinRequest {
  * MANAGE_MESSAGES), the 250 limit, a CHANNEL_PINNED_MESSAGE system message, CHANNEL_PINS_UPDATE.
  * The deprecated /channels/{id}/pins routes use the same service.
  */
-export function createPinService(deps: ServiceDeps, options: { baseUrl: () => string }) {
+export function createPinService(deps: ServiceDeps, options: { links: () => AttachmentLinks }) {
   const { storage, clock, ids, events } = deps;
 
   const load = (principal: Principal, channelId: string) =>
@@ -70,7 +71,7 @@ export function createPinService(deps: ServiceDeps, options: { baseUrl: () => st
     const wires = await viewMessages(storage, {
       principal,
       messages: page,
-      baseUrl: options.baseUrl(),
+      links: options.links(),
     });
     return {
       items: wires.map((message, index) => ({
@@ -143,7 +144,7 @@ export function createPinService(deps: ServiceDeps, options: { baseUrl: () => st
       const wire = await dispatchPayload(storage, {
         message: system,
         viewerId: principal.user.id,
-        baseUrl: options.baseUrl(),
+        links: options.links(),
       });
       events.dispatch({
         type: 'MESSAGE_CREATE',

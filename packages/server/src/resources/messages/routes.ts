@@ -5,15 +5,16 @@ import { ApiError } from '../../errors/index.js';
 import {
   isMultipart,
   payloadJson,
-  readMultipart,
   registerMultipart,
-  type UploadedFile,
+  streamMultipart,
+  type StreamedFile,
 } from '../../http/multipart.js';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
 import type { Storage } from '../../storage/index.js';
 import { AUTH, reasonOf } from '../guilds/common.js';
 import { attachmentKey, mustDownload } from './attachments.js';
+import type { AttachmentSigner } from './signedUrls.js';
 import {
   BulkDeleteBody,
   ChannelParams,
@@ -34,23 +35,44 @@ import type { ReactionService } from './reactions.js';
 export interface MessageRouteOptions {
   /** The largest attachment, in bytes (GUILDHALL_MAX_ATTACHMENT_BYTES). */
   maxAttachmentBytes: number;
+  /** The most one request may upload in all (GUILDHALL_MAX_UPLOAD_BYTES). */
+  maxUploadBytes: number;
   /** The largest payload_json, in bytes. */
   maxPayloadBytes: number;
+  /** Where files stream to while the request is read. */
+  blobs: BlobStore;
 }
 
-/** A JSON body, or a multipart one (payload_json plus files[n]). */
+/**
+ * A JSON body, or a multipart one (payload_json plus files[n]) whose files stream to staging.
+ * `beforeFile` runs at the first file, before its bytes are read (a caller who may not attach
+ * files is refused there).
+ */
 async function readBody(
   request: FastifyRequest,
   options: MessageRouteOptions,
-): Promise<{ body: unknown; files: UploadedFile[] }> {
+  beforeFile: () => void,
+): Promise<{ body: unknown; files: StreamedFile[] }> {
   if (!isMultipart(request)) return { body: request.body ?? {}, files: [] };
-  const form = await readMultipart(request, {
+  const form = await streamMultipart(request, {
     maxFileBytes: options.maxAttachmentBytes,
     maxFiles: MAX_ATTACHMENTS,
     maxFieldBytes: options.maxPayloadBytes,
+    maxTotalBytes: options.maxUploadBytes,
+    stage: (source) => options.blobs.stage(source),
+    beforeFile,
   });
   const payload = form.fields['payload_json'] === undefined ? form.fields : payloadJson(form);
   return { body: payload, files: form.files };
+}
+
+/** Runs `fn` with the files, then discards what it did not commit (all of them on error). */
+async function withFiles<T>(files: readonly StreamedFile[], fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } finally {
+    await Promise.all(files.map((file) => file.blob.discard()));
+  }
 }
 
 /** /channels/{id}/messages and /channels/{id}/typing. */
@@ -73,27 +95,43 @@ export function registerMessageRoutes(
     return messages.get(principalOf(request), params.channel_id, params.message_id);
   });
 
-  // Create and edit take files: the multipart parser exists only in this scope.
+  // Create and edit take files: the multipart parser exists only in this scope. The caller's
+  // right to post is checked before the body is read, and to attach before a file's bytes are.
   void app.register(async (scope) => {
     await registerMultipart(scope);
     scope.post('/channels/:channel_id/messages', AUTH, async (request) => {
       const { channel_id } = parseInput(ChannelParams, request.params);
-      const { body, files } = await readBody(request, options);
-      return messages.create(principalOf(request), {
-        channelId: channel_id,
-        input: parseInput(CreateMessageBody, body),
-        files,
-      });
+      const principal = principalOf(request);
+      const gate = isMultipart(request)
+        ? await messages.uploadGate(principal, { channelId: channel_id })
+        : () => undefined;
+      const { body, files } = await readBody(request, options, gate);
+      return withFiles(files, () =>
+        messages.create(principal, {
+          channelId: channel_id,
+          input: parseInput(CreateMessageBody, body),
+          files,
+        }),
+      );
     });
     scope.patch('/channels/:channel_id/messages/:message_id', AUTH, async (request) => {
       const params = parseInput(MessageParams, request.params);
-      const { body, files } = await readBody(request, options);
-      return messages.edit(principalOf(request), {
-        channelId: params.channel_id,
-        messageId: params.message_id,
-        input: parseInput(EditMessageBody, body),
-        files,
-      });
+      const principal = principalOf(request);
+      const gate = isMultipart(request)
+        ? await messages.uploadGate(principal, {
+            channelId: params.channel_id,
+            messageId: params.message_id,
+          })
+        : () => undefined;
+      const { body, files } = await readBody(request, options, gate);
+      return withFiles(files, () =>
+        messages.edit(principal, {
+          channelId: params.channel_id,
+          messageId: params.message_id,
+          input: parseInput(EditMessageBody, body),
+          files,
+        }),
+      );
     });
   });
 
@@ -210,13 +248,16 @@ function registerPinRoutes(app: FastifyInstance, pins: PinService): void {
 }
 
 /**
- * The attachment CDN: /attachments/{channel_id}/{attachment_id}/{filename}, public like the
- * platform's. Served with the stored content type, `nosniff`, and as a download for anything a
- * browser would run (HTML, SVG, XML).
+ * The attachment CDN: /attachments/{channel_id}/{attachment_id}/{filename}, open only through a
+ * URL the API handed out: its `ex`/`is`/`hm` query must sign the path and not have expired, and
+ * the attachment must still exist in that channel under that name. Anything else is 404, as the
+ * platform answers an expired or unsigned link ("This content is no longer available"), so a
+ * probe learns nothing about which files exist. Served with the stored content type, `nosniff`,
+ * and as a download for anything a browser would run (HTML, SVG, XML).
  */
 export function registerAttachmentCdnRoutes(
   app: FastifyInstance,
-  deps: { storage: Storage; blobs: BlobStore },
+  deps: { storage: Storage; blobs: BlobStore; signer: AttachmentSigner },
 ): void {
   app.get(
     '/attachments/:channel_id/:attachment_id/:filename',
@@ -228,6 +269,14 @@ export function registerAttachmentCdnRoutes(
         filename: string;
       };
       if (!isSnowflake(params.channel_id) || !isSnowflake(params.attachment_id)) {
+        throw new ApiError('NOT_FOUND');
+      }
+      const path = request.url.split('?', 1)[0] ?? '';
+      if (!deps.signer.verify(path, request.query as Record<string, unknown>)) {
+        throw new ApiError('NOT_FOUND');
+      }
+      const owner = await deps.storage.messages.findAttachment(params.attachment_id);
+      if (owner?.channelId !== params.channel_id || owner.filename !== params.filename) {
         throw new ApiError('NOT_FOUND');
       }
       const blob = await deps.blobs.get(attachmentKey(params.attachment_id));

@@ -11,21 +11,33 @@ import type {
   UserRecord,
 } from '../../storage/index.js';
 import { serializeUser, type UserWire } from '../users/serialize.js';
+import type { AttachmentSigner } from './signedUrls.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The attachment flag of a spoiler (1 << 3). */
 export const IS_SPOILER = 1 << 3;
 
+/** What attachment URLs are made of: the public URL (no /api) and the deployment's signer. */
+export interface AttachmentLinks {
+  baseUrl: string;
+  signer: AttachmentSigner;
+}
+
 /** Where an attachment is served: /attachments/{channel_id}/{attachment_id}/{filename}. */
-export function attachmentUrl(baseUrl: string, attachment: AttachmentRecord): string {
-  return `${baseUrl}/attachments/${attachment.channelId}/${attachment.id}/${encodeURIComponent(
+export function attachmentPath(attachment: AttachmentRecord): string {
+  return `/attachments/${attachment.channelId}/${attachment.id}/${encodeURIComponent(
     attachment.filename,
   )}`;
 }
 
-export function serializeAttachment(attachment: AttachmentRecord, baseUrl: string) {
-  const url = attachmentUrl(baseUrl, attachment);
+/** An attachment's URL with a fresh signature (signedUrls.ts). */
+export function attachmentUrl(links: AttachmentLinks, attachment: AttachmentRecord): string {
+  return `${links.baseUrl}${links.signer.sign(attachmentPath(attachment))}`;
+}
+
+export function serializeAttachment(attachment: AttachmentRecord, links: AttachmentLinks) {
+  const url = attachmentUrl(links, attachment);
   return {
     id: attachment.id,
     filename: attachment.filename,
@@ -56,8 +68,8 @@ function serializeReaction(summary: ReactionSummary) {
 
 /** What serializing messages needs besides the records; {@link loadMessageContext} builds it. */
 export interface MessageContext {
-  /** The public URL (no /api) attachment URLs start with. */
-  baseUrl: string;
+  /** What attachment URLs are made of. */
+  links: AttachmentLinks;
   users: ReadonlyMap<string, UserRecord>;
   /** Reaction summaries by message id (absent: no reactions). */
   reactions: ReadonlyMap<string, readonly ReactionSummary[]>;
@@ -93,7 +105,7 @@ function baseMessage(message: MessageRecord, context: MessageContext) {
     content: message.content,
     mentions: message.mentionUserIds.map((userId) => userWire(context, userId)),
     mention_roles: message.mentionRoleIds,
-    attachments: message.attachments.map((a) => serializeAttachment(a, context.baseUrl)),
+    attachments: message.attachments.map((a) => serializeAttachment(a, context.links)),
     embeds: message.embeds,
     timestamp: iso(message.createdAt),
     edited_timestamp: message.editedAt === null ? null : iso(message.editedAt),
@@ -116,6 +128,26 @@ function readable(message: MessageRecord, context: MessageContext): boolean {
       mentionedUserIds: message.mentionUserIds,
     })
   );
+}
+
+const ATTACHMENT_PATH = /\/attachments\/\d+\/\d+\/[^/?#]+/;
+
+/**
+ * A forward's snapshots with their attachment URLs signed afresh: the snapshot was frozen with
+ * the links of forward time, which expire.
+ */
+function resignSnapshots(snapshots: readonly unknown[], links: AttachmentLinks): unknown[] {
+  return snapshots.map((snapshot) => {
+    const message = (snapshot as { message?: { attachments?: unknown } }).message;
+    if (message === undefined || !Array.isArray(message.attachments)) return snapshot;
+    const attachments = (message.attachments as Record<string, unknown>[]).map((attachment) => {
+      const path = ATTACHMENT_PATH.exec(String(attachment['url']))?.[0];
+      if (path === undefined) return attachment;
+      const url = `${links.baseUrl}${links.signer.sign(path)}`;
+      return { ...attachment, url, proxy_url: url };
+    });
+    return { ...(snapshot as object), message: { ...message, attachments } };
+  });
 }
 
 /** One message without its referenced message (the shape of referenced_message itself). */
@@ -142,7 +174,9 @@ function serializeOne(message: MessageRecord, context: MessageContext) {
             ...(message.reference.guildId === null ? {} : { guild_id: message.reference.guildId }),
           },
         }),
-    ...(message.snapshots === null ? {} : { message_snapshots: message.snapshots }),
+    ...(message.snapshots === null
+      ? {}
+      : { message_snapshots: resignSnapshots(message.snapshots, context.links) }),
     ...(context.reactions.has(message.id)
       ? { reactions: (context.reactions.get(message.id) ?? []).map(serializeReaction) }
       : {}),
@@ -181,7 +215,7 @@ export async function loadMessageContext(
   repos: Repositories,
   messages: readonly MessageRecord[],
   options: {
-    baseUrl: string;
+    links: AttachmentLinks;
     viewerId: string;
     reader: ContentReader | null;
     /** Users already at hand (the caller, say), to spare a lookup. */
@@ -220,7 +254,7 @@ export async function loadMessageContext(
     reactions.set(summary.messageId, list);
   }
   return {
-    baseUrl: options.baseUrl,
+    links: options.links,
     users,
     reactions,
     referenced: new Map(referencedList.map((m) => [m.id, m])),

@@ -11,7 +11,8 @@ import { canReadMessageContent } from '../../domain/messageContent.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import { serializePartialMember } from '../members/serialize.js';
 import type { Principal } from '../../http/authenticator.js';
-import type { UploadedFile } from '../../http/multipart.js';
+import type { StreamedFile } from '../../http/multipart.js';
+import { freeBlobsAfterCommit } from '../../blobs/lifecycle.js';
 import type {
   KeptAttachment,
   MessageRecord,
@@ -36,6 +37,7 @@ import {
   loadMessageContext,
   serializeMessage,
   snapshotOf,
+  type AttachmentLinks,
   type MessageWire,
 } from './serialize.js';
 import {
@@ -86,14 +88,14 @@ function assertFlags(flags: number | null | undefined): number {
 }
 
 export interface MessageServiceOptions {
-  /** The public base URL (no /api), read at call time: it is known only once listening. */
-  baseUrl: () => string;
+  /** What attachment URLs are made of, read at call time: the base URL is known once listening. */
+  links: () => AttachmentLinks;
 }
 
 export interface CreateMessageRequest {
   channelId: string;
   input: CreateMessageInput;
-  files: readonly UploadedFile[];
+  files: readonly StreamedFile[];
 }
 
 /**
@@ -107,15 +109,35 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
   const accessFor = (repos: Repositories, principal: Principal, channelId: string) =>
     loadMessageChannel(repos, { channelId, userId: principal.user.id, nowMs: clock.now() });
 
+  /** Moves staged files under their attachments' keys. */
   const storeUploads = (uploads: ReturnType<typeof newAttachments>) =>
     Promise.all(
       uploads.map(({ attachment, file }) =>
-        blobs.put(attachmentKey(attachment.id), {
-          bytes: file.data,
-          contentType: attachment.contentType ?? 'application/octet-stream',
-        }),
+        file.blob.commit(
+          attachmentKey(attachment.id),
+          attachment.contentType ?? 'application/octet-stream',
+        ),
       ),
     );
+
+  /**
+   * Files first (a message never points at a file that is not there), then the rows; when
+   * writing the rows fails, the files go again.
+   */
+  const withUploads = async (
+    uploads: ReturnType<typeof newAttachments>,
+    write: () => Promise<void>,
+  ) => {
+    await storeUploads(uploads);
+    try {
+      await write();
+    } catch (err) {
+      await Promise.all(
+        uploads.map(({ attachment }) => blobs.delete(attachmentKey(attachment.id))),
+      );
+      throw err;
+    }
+  };
 
   const findMessage = async (repos: Repositories, channelId: string, messageId: string) => {
     const message = isSnowflake(messageId)
@@ -126,7 +148,7 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
   };
 
   const view = (repos: Repositories, principal: Principal, messages: readonly MessageRecord[]) =>
-    viewMessages(repos, { principal, messages, baseUrl: options.baseUrl() });
+    viewMessages(repos, { principal, messages, links: options.links() });
 
   /** Slowmode: 20016 with retry_after unless exempt (bots always are). */
   const checkSlowmode = async (principal: Principal, access: MessageChannelAccess) => {
@@ -219,6 +241,36 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
   };
 
   return {
+    /**
+     * What a multipart create or edit may do, checked before its body is read: the caller must
+     * be able to post in the channel (create) or edit the message (edit). Returns the check to
+     * run at the first file, before its bytes are read (ATTACH_FILES; the author, for edits).
+     */
+    async uploadGate(
+      principal: Principal,
+      request: { channelId: string; messageId?: string },
+    ): Promise<() => void> {
+      const access = await accessFor(storage, principal, request.channelId);
+      if (request.messageId === undefined) {
+        access.require(P.SEND_MESSAGES);
+        if (!MESSAGE_CHANNEL_TYPES.has(access.channel.type)) {
+          throw new ApiError('CANNOT_SEND_IN_NON_TEXT_CHANNEL');
+        }
+        if (isTimedOut(access)) throw new ApiError('MISSING_PERMISSIONS');
+        return () => {
+          access.require(P.ATTACH_FILES);
+        };
+      }
+      access.require(0n);
+      const message = await findMessage(storage, access.channel.id, request.messageId);
+      return () => {
+        if (message.authorId !== principal.user.id) {
+          throw new ApiError('CANNOT_EDIT_OTHER_USERS_MESSAGE');
+        }
+        access.require(P.ATTACH_FILES);
+      };
+    },
+
     /** POST /channels/{id}/messages. */
     async create(principal: Principal, request: CreateMessageRequest): Promise<MessageWire> {
       const { input, files } = request;
@@ -290,11 +342,11 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
         channelId: access.channel.id,
         firstPosition: 0,
       });
-      const baseUrl = options.baseUrl();
+      const links = options.links();
       let snapshots: unknown[] | null = null;
       if (forwarded !== null) {
         const context = await loadMessageContext(storage, [forwarded], {
-          baseUrl,
+          links,
           viewerId: principal.user.id,
           reader: null,
           reactions: false,
@@ -322,23 +374,23 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
         createdAt: now,
         attachments: uploads.map((upload) => upload.attachment),
       };
-      // Files first: a message never points at a file that is not there.
-      await storeUploads(uploads);
       // One INSERT without files (autocommit); the message and its files together otherwise.
       if (message.attachments.length === 0) await storage.messages.create(message);
-      else await storage.transaction((tx) => tx.messages.create(message));
+      else {
+        await withUploads(uploads, () => storage.transaction((tx) => tx.messages.create(message)));
+      }
       const record: MessageRecord = { ...message, pinnedAt: null, editedAt: null };
       const needsContext = replied !== null || mentions.userIds.length > 0;
       const context = needsContext
         ? await loadMessageContext(storage, [record], {
-            baseUrl,
+            links,
             viewerId: principal.user.id,
             reader: null,
             knownUsers: [principal.user],
             reactions: false,
           })
         : {
-            baseUrl,
+            links,
             users: new Map([[principal.user.id, principal.user]]),
             reactions: new Map(),
             referenced: new Map(),
@@ -400,7 +452,7 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
         channelId: string;
         messageId: string;
         input: EditMessageInput;
-        files: readonly UploadedFile[];
+        files: readonly StreamedFile[];
       },
     ) {
       const { input, files } = request;
@@ -503,29 +555,35 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
               repliedUserId: null,
             })
           : null;
-      await storeUploads(uploads);
       const now = clock.now();
-      await storage.transaction(async (tx) => {
-        await tx.messages.update(access.channel.id, message.id, {
-          ...(input.content === undefined ? {} : { content }),
-          ...(input.embeds === undefined ? {} : { embeds }),
-          ...(flags === message.flags ? {} : { flags }),
-          ...(mentions === null
-            ? {}
-            : {
-                mentionUserIds: mentions.userIds,
-                mentionRoleIds: mentions.roleIds,
-                mentionEveryone: mentions.everyone,
-              }),
-          ...(editsContent ? { editedAt: now } : {}),
-        });
-        if (kept !== null) {
-          await tx.messages.replaceAttachments(message.id, {
-            kept,
-            added: uploads.map((upload) => upload.attachment),
+      await withUploads(uploads, () =>
+        storage.transaction(async (tx) => {
+          await tx.messages.update(access.channel.id, message.id, {
+            ...(input.content === undefined ? {} : { content }),
+            ...(input.embeds === undefined ? {} : { embeds }),
+            ...(flags === message.flags ? {} : { flags }),
+            ...(mentions === null
+              ? {}
+              : {
+                  mentionUserIds: mentions.userIds,
+                  mentionRoleIds: mentions.roleIds,
+                  mentionEveryone: mentions.everyone,
+                }),
+            ...(editsContent ? { editedAt: now } : {}),
           });
-        }
-      });
+          if (kept !== null) {
+            const removed = await tx.messages.replaceAttachments(message.id, {
+              kept,
+              added: uploads.map((upload) => upload.attachment),
+            });
+            freeBlobsAfterCommit(
+              tx,
+              blobs,
+              removed.map((attachment) => attachmentKey(attachment.id)),
+            );
+          }
+        }),
+      );
       const updated = await findMessage(storage, access.channel.id, message.id);
       const [wire] = await view(storage, principal, [updated]);
       if (wire === undefined) throw new ApiError('UNKNOWN_MESSAGE');
@@ -533,7 +591,7 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
       const full = await dispatchPayload(storage, {
         message: updated,
         viewerId: principal.user.id,
-        baseUrl: options.baseUrl(),
+        links: options.links(),
       });
       events.dispatch({
         type: 'MESSAGE_UPDATE',
@@ -556,6 +614,11 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
       if (!own) access.require(P.MANAGE_MESSAGES);
       await storage.transaction(async (tx) => {
         await tx.messages.delete(access.channel.id, [message.id]);
+        freeBlobsAfterCommit(
+          tx,
+          blobs,
+          message.attachments.map((attachment) => attachmentKey(attachment.id)),
+        );
         if (!own) {
           await recordAudit(tx, ids, {
             guildId: access.guild.id,
@@ -590,7 +653,12 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
         throw new ApiError('MESSAGES_TOO_OLD_TO_BULK_DELETE');
       }
       const deleted = await storage.transaction(async (tx) => {
+        const attachmentIds = await tx.blobRefs.attachmentIds({
+          channelId: access.channel.id,
+          messageIds: request.messageIds,
+        });
         const removed = await tx.messages.delete(access.channel.id, request.messageIds);
+        freeBlobsAfterCommit(tx, blobs, attachmentIds.map(attachmentKey));
         if (removed.length > 0) {
           await recordAudit(tx, ids, {
             guildId: access.guild.id,

@@ -7,7 +7,11 @@ import type { ServiceDeps } from '../deps.js';
 import { accessLoader } from '../guilds/common.js';
 import type { GuildAccess } from '../guilds/access.js';
 import { contentReaderFor } from '../messages/reader.js';
-import { loadMessageContext, serializeMessage } from '../messages/serialize.js';
+import {
+  loadMessageContext,
+  serializeMessage,
+  type AttachmentLinks,
+} from '../messages/serialize.js';
 import type { SearchIndexer } from './indexer.js';
 import { splitNegated, searchTerms, type SearchEmbedType, type SearchInput } from './schemas.js';
 
@@ -101,7 +105,7 @@ function toQuery(guildId: string, channels: readonly ChannelRecord[], input: Sea
  */
 export function createMessageSearchService(
   deps: ServiceDeps,
-  options: { baseUrl: () => string; indexer: SearchIndexer },
+  options: { links: () => AttachmentLinks; indexer: SearchIndexer },
 ) {
   const { storage, clock } = deps;
   const accessFor = accessLoader(clock);
@@ -150,7 +154,7 @@ export function createMessageSearchService(
         return message === undefined ? [] : [message];
       });
       const context = await loadMessageContext(storage, messages, {
-        baseUrl: options.baseUrl(),
+        links: options.links(),
         viewerId: principal.user.id,
         reader,
         knownUsers: [principal.user],

@@ -4,6 +4,7 @@ import type { Repositories, Storage, StorageDialect } from '../types.js';
 import { createApplicationRepository } from './applications.js';
 import { createAuditLogRepository } from './auditLog.js';
 import { createBanRepository } from './bans.js';
+import { createBlobReferenceRepository, createServerSecretRepository } from './blobRefs.js';
 import { createChannelRepository } from './channels.js';
 import { createEmojiRepository } from './emojis.js';
 import { createConnectionRepository } from './connections.js';
@@ -57,6 +58,8 @@ export function createRepositories(
     reactions: createReactionRepository(db),
     messageSearch: createMessageSearchRepository(db, context),
     gateway: createGatewayRepository(db),
+    serverSecrets: createServerSecretRepository(db),
+    blobRefs: createBlobReferenceRepository(db),
   };
 }
 

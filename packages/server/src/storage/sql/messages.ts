@@ -187,6 +187,14 @@ export function createMessageRepository(db: Kysely<Database>): MessageRepository
       return message ?? null;
     },
 
+    async findAttachment(attachmentId) {
+      const row = await db
+        .selectFrom('message_attachments')
+        .selectAll()
+        .where('id', '=', attachmentId)
+        .executeTakeFirst();
+      return row === undefined ? null : toAttachment(row);
+    },
     async findByIds(messageIds) {
       if (messageIds.length === 0) return [];
       return load(

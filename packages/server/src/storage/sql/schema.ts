@@ -359,7 +359,14 @@ export interface MessageReactionsTable {
 }
 
 /** The database as Kysely sees it. */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: Int;
+}
+
 export interface Database extends OAuthTables {
+  server_secrets: ServerSecretsTable;
   users: UsersTable;
   applications: ApplicationsTable;
   tokens: TokensTable;
