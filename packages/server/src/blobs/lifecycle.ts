@@ -15,18 +15,71 @@ export const DEFAULT_BLOB_GRACE_MS = 60 * 60 * 1000;
 export const DEFAULT_BLOB_SWEEP_INTERVAL_MS = 6 * 60 * 60 * 1000;
 const BATCH = 500;
 
+const IMAGE_EXTENSIONS = ['png', 'jpg', 'gif', 'webp'] as const;
+
+/** Every key an image hash may be stored under, `{prefix}/{hash}.{ext}` (none for null). */
+export function imageKeys(prefix: string, hash: string | null | undefined): string[] {
+  return hash == null ? [] : IMAGE_EXTENSIONS.map((ext) => `${prefix}/${hash}.${ext}`);
+}
+
+/** Removes `keys` now, each only if no row points at it (after a change already committed). */
+export async function freeBlobs(
+  storage: Repositories,
+  blobs: BlobStore,
+  keys: readonly string[],
+): Promise<void> {
+  const wanted = [...new Set(keys)];
+  if (wanted.length === 0) return;
+  const held = await storage.blobRefs.referenced(wanted);
+  for (const key of wanted) if (!held.has(key)) await blobs.delete(key);
+}
+
 /** Removes `keys` once `tx` commits, each only if no row points at it by then. */
 export function freeBlobsAfterCommit(
   tx: Repositories,
   blobs: BlobStore,
-  keys: readonly (string | null)[],
+  keys: readonly string[],
 ): void {
-  const wanted = [...new Set(keys.filter((key): key is string => key !== null))];
-  if (wanted.length === 0) return;
-  afterCommitTask(tx, async (storage) => {
-    const held = await storage.blobRefs.referenced(wanted);
-    for (const key of wanted) if (!held.has(key)) await blobs.delete(key);
-  });
+  if (keys.length === 0) return;
+  afterCommitTask(tx, (storage) => freeBlobs(storage, blobs, keys));
+}
+
+/**
+ * The blobs of everything a guild holds (message files, emoji, stickers, guild and member
+ * images, event covers), read before the guild is deleted so they can go once it has.
+ */
+export async function guildBlobKeys(tx: Repositories, guildId: string): Promise<string[]> {
+  const [attachmentIds, emojis, stickers, guild, events, roles] = await Promise.all([
+    tx.blobRefs.attachmentIds({ guildId }),
+    tx.emojis.listByGuild(guildId),
+    tx.stickers.listByGuild(guildId),
+    tx.guilds.findById(guildId),
+    tx.scheduledEvents.listByGuild(guildId),
+    tx.roles.listByGuild(guildId),
+  ]);
+  const members = [];
+  for (let page = await tx.members.listByGuild(guildId, { limit: 1000 }); page.length > 0;) {
+    members.push(...page.filter((m) => m.avatar !== null || m.banner !== null));
+    const last = page[page.length - 1]?.userId;
+    page =
+      page.length < 1000 || last === undefined
+        ? []
+        : await tx.members.listByGuild(guildId, { limit: 1000, after: last });
+  }
+  return [
+    ...attachmentIds.map((id) => `attachments/${id}`),
+    ...emojis.map((emoji) => `emojis/${emoji.id}`),
+    ...stickers.map((sticker) => `stickers/${sticker.id}`),
+    ...imageKeys(`icons/${guildId}`, guild?.icon),
+    ...imageKeys(`banners/${guildId}`, guild?.banner),
+    ...imageKeys(`splashes/${guildId}`, guild?.splash),
+    ...members.flatMap((m) => [
+      ...imageKeys(`guild-avatars/${guildId}/${m.userId}`, m.avatar),
+      ...imageKeys(`guild-banners/${guildId}/${m.userId}`, m.banner),
+    ]),
+    ...events.flatMap((event) => imageKeys(`guild-events/${event.id}`, event.image)),
+    ...roles.flatMap((role) => imageKeys(`role-icons/${role.id}`, role.icon)),
+  ];
 }
 
 /**

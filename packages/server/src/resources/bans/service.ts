@@ -77,6 +77,7 @@ export function createBanService(deps: ServiceDeps) {
           guildId,
           authorId: user.id,
           sinceMs: clock.now() - ban.deleteMessageSeconds * 1000,
+          blobs: deps.blobs,
         })),
       );
     }

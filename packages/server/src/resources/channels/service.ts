@@ -1,3 +1,5 @@
+import { freeBlobsAfterCommit } from '../../blobs/lifecycle.js';
+import { attachmentKey } from '../messages/attachments.js';
 import { AuditLogActions, ChannelTypes, PermissionFlags as P } from '@guildhall/protocol';
 import { CHANNEL_LIST_VISIBILITY_FROM_MS, hasAll } from '../../domain/permissions.js';
 import { invalidField } from '../../errors/index.js';
@@ -234,7 +236,9 @@ export function createChannelService(deps: ServiceDeps) {
         const children = (await tx.channels.listByGuild(g.id)).filter(
           (c) => c.parentId === channel.id,
         );
+        const attachmentIds = await tx.blobRefs.attachmentIds({ channelId: channel.id });
         await tx.channels.delete(channel.id);
+        freeBlobsAfterCommit(tx, deps.blobs, attachmentIds.map(attachmentKey));
         afterCommit(tx, dispatches.channel('CHANNEL_DELETE', wire));
         // A deleted category's channels are left without a parent.
         const childOverwrites = overwritesByChannel(

@@ -1,3 +1,4 @@
+import { freeBlobsAfterCommit } from '../../blobs/lifecycle.js';
 import { AuditLogActions, PermissionFlags as P, isSnowflake } from '@guildhall/protocol';
 import { requiredPermissions } from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
@@ -140,6 +141,7 @@ export function createEmojiService(deps: ServiceDeps) {
         const emoji = await findIn(tx, access, target.emojiId);
         requireEditRights(access, emoji.creatorId, EXPRESSIONS);
         await tx.emojis.delete(emoji.id);
+        freeBlobsAfterCommit(tx, blobs, [`emojis/${emoji.id}`]);
         await announceEmojiList(tx, access.guild.id);
         await recordAudit(tx, ids, {
           guildId: access.guild.id,

@@ -9,7 +9,8 @@ import { dispatches } from '../dispatches.js';
 import { diffChanges } from '../auditLog/changes.js';
 import { storeImage } from '../images.js';
 import { accessLoader } from './common.js';
-import { guildImageKey } from './images.js';
+import { GUILD_IMAGE_KINDS, guildImageKey } from './images.js';
+import { freeBlobsAfterCommit, guildBlobKeys, imageKeys } from '../../blobs/lifecycle.js';
 import type { ModifyGuildInput } from './schemas.js';
 import { auditedGuild, viewGuild } from './serialize.js';
 
@@ -128,6 +129,15 @@ export function createGuildManageService(deps: ServiceDeps) {
           if (features !== null) patch.features = features;
         }
         const updated = (await tx.guilds.update(guild.id, patch)) ?? guild;
+        freeBlobsAfterCommit(
+          tx,
+          blobs,
+          (['icon', 'banner', 'splash'] as const).flatMap((field) =>
+            images[field] === undefined
+              ? []
+              : imageKeys(`${GUILD_IMAGE_KINDS[field]}/${guild.id}`, guild[field]),
+          ),
+        );
         const changes = diffChanges(auditedGuild(guild), auditedGuild(updated));
         const wire = await viewGuild(tx, updated);
         if (changes.length > 0) afterCommit(tx, dispatches.guildUpdate(wire));
@@ -148,7 +158,9 @@ export function createGuildManageService(deps: ServiceDeps) {
       await storage.transaction(async (tx) => {
         const access = await accessOf(tx, principal, guildId);
         if (!access.isOwner) throw new ApiError('MISSING_PERMISSIONS');
+        const freed = await guildBlobKeys(tx, access.guild.id);
         await tx.guilds.delete(access.guild.id);
+        freeBlobsAfterCommit(tx, blobs, freed);
         afterCommit(tx, dispatches.guildDelete(access.guild.id));
       });
     },

@@ -1,3 +1,4 @@
+import { freeBlobsAfterCommit, imageKeys } from '../../blobs/lifecycle.js';
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
@@ -75,6 +76,14 @@ export function createCurrentMemberUpdater(deps: ServiceDeps, helpers: Helpers) 
       }
       const updated = await tx.members.update(guildId, userId, patch);
       if (updated === null) throw new ApiError('UNKNOWN_MEMBER');
+      freeBlobsAfterCommit(tx, blobs, [
+        ...(patch.avatar === undefined
+          ? []
+          : imageKeys(`guild-avatars/${guildId}/${userId}`, member.avatar)),
+        ...(patch.banner === undefined
+          ? []
+          : imageKeys(`guild-banners/${guildId}/${userId}`, member.banner)),
+      ]);
       const changes = diffChanges(before, after);
       const wire = await helpers.one(tx, updated);
       if (changes.length > 0) afterCommit(tx, dispatches.memberUpdate(guildId, wire));

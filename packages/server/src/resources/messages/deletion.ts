@@ -1,4 +1,7 @@
+import type { BlobStore } from '../../blobs/index.js';
+import { freeBlobsAfterCommit } from '../../blobs/lifecycle.js';
 import type { Dispatcher } from '../../events/dispatcher.js';
+import { attachmentKey } from './attachments.js';
 import type { Repositories } from '../../storage/index.js';
 import { idAtOrAfter } from './service.js';
 
@@ -10,11 +13,11 @@ export interface DeletedMessages {
 
 /**
  * Deletes an author's messages sent in a guild since `sinceMs` (a ban's delete_message_seconds),
- * inside the caller's transaction; returns them by channel.
+ * inside the caller's transaction, their files once it commits; returns them by channel.
  */
 export async function deleteRecentMessages(
   tx: Repositories,
-  request: { guildId: string; authorId: string; sinceMs: number },
+  request: { guildId: string; authorId: string; sinceMs: number; blobs: BlobStore },
 ): Promise<DeletedMessages[]> {
   const channels = await tx.channels.listByGuild(request.guildId);
   const found = await tx.messages.listIdsByAuthor({
@@ -28,7 +31,9 @@ export async function deleteRecentMessages(
   }
   const deleted: DeletedMessages[] = [];
   for (const [channelId, ids] of byChannel) {
+    const attachmentIds = await tx.blobRefs.attachmentIds({ channelId, messageIds: ids });
     deleted.push({ channelId, ids: await tx.messages.delete(channelId, ids) });
+    freeBlobsAfterCommit(tx, request.blobs, attachmentIds.map(attachmentKey));
   }
   return deleted;
 }

@@ -1,3 +1,4 @@
+import { freeBlobsAfterCommit } from '../../blobs/lifecycle.js';
 import { AuditLogActions, PermissionFlags as P, isSnowflake } from '@guildhall/protocol';
 import { requiredPermissions } from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
@@ -151,6 +152,7 @@ export function createStickerService(deps: ServiceDeps) {
         const sticker = await findIn(tx, access, target.stickerId);
         requireEditRights(access, sticker.creatorId, EXPRESSIONS);
         await tx.stickers.delete(sticker.id);
+        freeBlobsAfterCommit(tx, blobs, [`stickers/${sticker.id}`]);
         await announceStickerList(tx, access.guild.id);
         await recordAudit(tx, ids, {
           guildId: access.guild.id,

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { BlobStore } from '../../blobs/index.js';
 import { ApiError } from '../../errors/index.js';
@@ -27,6 +27,11 @@ const GuildMemberImageParams = z.object({
 /** Health, metrics, and the image routes (the platform's CDN paths) outside /api. */
 export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteOptions): void {
   const { storage, blobs, metrics } = options;
+  /** An image is served only while its owner's row still names it (never an orphan). */
+  const sendOwned = async (reply: FastifyReply, key: string) => {
+    if (!(await storage.blobRefs.referenced([key])).has(key)) throw new ApiError('NOT_FOUND');
+    return sendBlob(reply, blobs, key);
+  };
 
   app.get('/healthz', { config: { auth: 'none' } }, async (request, reply) => {
     try {
@@ -54,7 +59,7 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
     app.get(`/${kind}/:owner_id/:file`, { config: { auth: 'none' } }, async (request, reply) => {
       const parsed = ImageParams.safeParse(request.params);
       if (!parsed.success) throw new ApiError('NOT_FOUND');
-      return sendBlob(reply, blobs, `${kind}/${parsed.data.owner_id}/${parsed.data.file}`);
+      return sendOwned(reply, `${kind}/${parsed.data.owner_id}/${parsed.data.file}`);
     });
   }
 
@@ -67,7 +72,7 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
       const parsed = GuildMemberImageParams.safeParse(request.params);
       if (!parsed.success) throw new ApiError('NOT_FOUND');
       const { guild_id, user_id, kind, file } = parsed.data;
-      return sendBlob(reply, blobs, `guild-${kind}/${guild_id}/${user_id}/${file}`);
+      return sendOwned(reply, `guild-${kind}/${guild_id}/${user_id}/${file}`);
     },
   );
 }

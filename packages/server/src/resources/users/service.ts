@@ -12,6 +12,7 @@ import {
 } from './schemas.js';
 import { serializeCurrentUser, serializeUser } from './serialize.js';
 import { storeImage } from '../images.js';
+import { freeBlobs, imageKeys } from '../../blobs/lifecycle.js';
 
 /** The user-facing operations on users (GET/PATCH /users/@me, GET /users/{id}). */
 export function createUserService(deps: ServiceDeps) {
@@ -70,6 +71,11 @@ export function createUserService(deps: ServiceDeps) {
         throw err;
       }
       if (updated === null) throw new ApiError('UNKNOWN_USER');
+      // The images replaced or removed go (the update committed on its own).
+      await freeBlobs(storage, blobs, [
+        ...(patch.avatar === undefined ? [] : imageKeys(`avatars/${user.id}`, user.avatar)),
+        ...(patch.banner === undefined ? [] : imageKeys(`banners/${user.id}`, user.banner)),
+      ]);
       authenticator.forgetUser(user.id);
       // One statement, committed: the user's own sessions see every field of themselves.
       if (Object.keys(patch).length > 0) {
