@@ -9,7 +9,7 @@
  */
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Transform, type Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { StagedBlob } from '../blobs/index.js';
 import { ApiError } from '../errors/index.js';
 
@@ -99,15 +99,15 @@ export async function streamMultipart(
   try {
     return await readParts(request, limits, async (part) => {
       limits.beforeFile?.();
-      const capped = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
+      // Pulled only as staging writes, so nothing flows (or fails) before the file is open.
+      async function* capped(source: AsyncIterable<Buffer>) {
+        for await (const chunk of source) {
           total += chunk.length;
-          if (total > limits.maxTotalBytes) done(new ApiError('REQUEST_ENTITY_TOO_LARGE'));
-          else done(null, chunk);
-        },
-      });
-      part.file.on('error', (err) => capped.destroy(err));
-      const blob = await limits.stage(part.file.pipe(capped));
+          if (total > limits.maxTotalBytes) throw new ApiError('REQUEST_ENTITY_TOO_LARGE');
+          yield chunk;
+        }
+      }
+      const blob = await limits.stage(Readable.from(capped(part.file)));
       staged.push(blob);
       if (part.file.truncated) throw new ApiError('REQUEST_ENTITY_TOO_LARGE');
       return { blob };

@@ -1,0 +1,162 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { PermissionFlags as P } from '@guildhall/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DRIVERS } from '../../../test/support/drivers.js';
+import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
+import { firstChannelId, overwrite, sendMultipart } from '../../../test/support/messageFixtures.js';
+import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+
+const MiB = 1024 * 1024;
+const BOUNDARY = 'guildhall-upload-test';
+
+/** Streams a multipart body with one `files[0]` of `fileBytes` through a real socket. */
+function streamUpload(
+  url: string,
+  auth: string,
+  file: { bytes: number; onChunk?: () => void },
+): Promise<{ status: number; body: string; sentBytes: number }> {
+  const chunk = Buffer.alloc(MiB, 0x61);
+  let answered = false;
+  let sentBytes = 0;
+  function* body() {
+    yield Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="payload_json"\r\n\r\n` +
+        `{"content":"big"}\r\n--${BOUNDARY}\r\n` +
+        'Content-Disposition: form-data; name="files[0]"; filename="big.bin"\r\n' +
+        'Content-Type: application/octet-stream\r\n\r\n',
+    );
+    for (let sent = 0; sent < file.bytes && !answered; sent += chunk.length) {
+      file.onChunk?.();
+      sentBytes += chunk.length;
+      yield chunk;
+    }
+    yield Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
+  }
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, {
+      method: 'POST',
+      agent: false,
+      headers: {
+        connection: 'close',
+        authorization: auth,
+        'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+      },
+    });
+    req.on('response', (res) => {
+      answered = true;
+      const parts: Buffer[] = [];
+      res.on('data', (part: Buffer) => parts.push(part));
+      res.on('end', () => {
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(parts).toString('utf8'),
+          sentBytes,
+        });
+        req.destroy();
+      });
+    });
+    // The server may close the socket once it answered; only an error before that counts.
+    req.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+    Readable.from(body()).pipe(req);
+  });
+}
+
+describe.each(DRIVERS)('uploads on $driver', ({ driver, skip }) => {
+  let server: TestServer;
+  let g: GuildFixture;
+  let channelId: string;
+
+  /** A listening server whose limits are `config`; the bot may post but not attach files. */
+  const start = async (config: { maxAttachmentBytes: number; maxUploadBytes: number }) => {
+    server = await startTestServer({ storage: driver, listen: true, config });
+    g = await guildFixture(server, { botPermissions: P.VIEW_CHANNEL | P.SEND_MESSAGES });
+    channelId = await firstChannelId(server.app, g.guildId);
+    // @everyone may attach files by default: an overwrite takes it from the bot here.
+    await overwrite(server.app, { channelId, userId: g.bot.userId, deny: P.ATTACH_FILES });
+  };
+  /** Limits under which a 200 MiB file would be read in full if nothing refused it first. */
+  const ROOMY = { maxAttachmentBytes: 256 * MiB, maxUploadBytes: 512 * MiB };
+  afterEach(async () => {
+    if (!skip) await server.close();
+  });
+
+  const blobFiles = () => {
+    const root = join(server.app.config.dataDir, 'blobs');
+    if (!existsSync(root)) return [];
+    return readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name);
+  };
+
+  it.skipIf(skip)(
+    'refuses a denied 200 MiB upload without the server holding it in memory',
+    async () => {
+      await start(ROOMY);
+      const before = process.memoryUsage();
+      let peakRss = 0;
+      let peakBuffers = 0;
+      const sample = () => {
+        const now = process.memoryUsage();
+        peakRss = Math.max(peakRss, now.rss - before.rss);
+        peakBuffers = Math.max(peakBuffers, now.arrayBuffers - before.arrayBuffers);
+      };
+      const url = `${server.baseUrl}/api/v10/channels/${channelId}/messages`;
+      const res = await streamUpload(url, g.bot.token, { bytes: 200 * MiB, onChunk: sample });
+      sample();
+      expect(res.status, res.body).toBe(403);
+      expect(JSON.parse(res.body)).toMatchObject({ code: 50013 });
+      // A bound, not a timing: 200 MiB held anywhere would show here.
+      expect(peakBuffers).toBeLessThan(64 * MiB);
+      expect(peakRss).toBeLessThan(64 * MiB);
+      expect(blobFiles()).toEqual([]);
+    },
+  );
+
+  it.skipIf(skip)('checks the right to post before reading the body', async () => {
+    await start(ROOMY);
+    await overwrite(server.app, {
+      channelId,
+      userId: g.bot.userId,
+      deny: P.SEND_MESSAGES | P.ATTACH_FILES,
+    });
+    const url = `${server.baseUrl}/api/v10/channels/${channelId}/messages`;
+    const denied = await streamUpload(url, g.bot.token, { bytes: 16 * MiB });
+    expect(denied.status, denied.body).toBe(403);
+    expect(JSON.parse(denied.body)).toMatchObject({ code: 50013 });
+  });
+
+  it.skipIf(skip)('caps what one request uploads in all with 40005, leaving no file', async () => {
+    await start({ maxAttachmentBytes: 4096, maxUploadBytes: 8192 });
+    const files = [0, 1, 2].map((index) => ({
+      field: `files[${String(index)}]`,
+      filename: `part${String(index)}.bin`,
+      contentType: 'application/octet-stream',
+      data: Buffer.alloc(4000, 0x62),
+    }));
+    const tooMuch = await sendMultipart(server.app, {
+      method: 'POST',
+      path: `/channels/${channelId}/messages`,
+      auth: g.owner.token,
+      payload: { content: 'three files' },
+      files,
+    });
+    expect(tooMuch.statusCode, tooMuch.body).toBe(413);
+    expect(tooMuch.json()).toMatchObject({ code: 40005 });
+    expect(blobFiles()).toEqual([]);
+
+    const fits = await sendMultipart(server.app, {
+      method: 'POST',
+      path: `/channels/${channelId}/messages`,
+      auth: g.owner.token,
+      payload: { content: 'two files' },
+      files: files.slice(0, 2),
+    });
+    expect(fits.statusCode, fits.body).toBe(200);
+    expect(blobFiles().filter((name) => !name.endsWith('.type'))).toHaveLength(2);
+  });
+});
