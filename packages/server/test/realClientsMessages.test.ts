@@ -75,6 +75,41 @@ describe('discord.js 14', () => {
       await client.destroy();
     }
   });
+
+  it('uploads a file whose signed URL, from REST and from the gateway, fetches it', async () => {
+    const client = new DiscordJsClient({
+      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],
+      rest: { api: api() },
+      waitGuildTimeout: 10 * 60_000,
+    });
+    try {
+      const ready = once(client, DiscordJsEvents.ClientReady);
+      await client.login(botToken());
+      await ready;
+      const channel = await client.channels.fetch(channelId);
+      if (!channel?.isSendable()) throw new TypeError('not a text channel');
+      const created = once<[DiscordJsMessage]>(
+        client,
+        DiscordJsEvents.MessageCreate,
+        (message) => message.content === 'a file',
+      );
+      const sent = await channel.send({
+        content: 'a file',
+        files: [{ attachment: Buffer.from('file body'), name: 'note.txt' }],
+      });
+      const [received] = await created;
+      for (const url of [sent.attachments.first()?.url, received.attachments.first()?.url]) {
+        expect(url).toMatch(/\?ex=[0-9a-f]+&is=[0-9a-f]+&hm=[0-9a-f]{64}&$/);
+        const res = await fetch(url ?? '');
+        expect(res.status).toBe(200);
+        expect(await res.text()).toBe('file body');
+      }
+      const unsigned = new URL(sent.attachments.first()?.url ?? '');
+      expect((await fetch(`${unsigned.origin}${unsigned.pathname}`)).status).toBe(404);
+    } finally {
+      await client.destroy();
+    }
+  });
 });
 
 describe.each([
