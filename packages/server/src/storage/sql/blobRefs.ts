@@ -3,7 +3,7 @@ import type { BlobReferenceRepository, ServerSecretRepository } from '../types.j
 import { id } from './rows.js';
 import type { Database } from './schema.js';
 
-/** Secrets made once and shared by every node (migration 0014). */
+/** Secrets made once and shared by every node (migration 0015). */
 export function createServerSecretRepository(db: Kysely<Database>): ServerSecretRepository {
   return {
     async getOrCreate(name, candidate, createdAt) {
