@@ -30,7 +30,7 @@ import {
   messagePage,
   type Page,
 } from './pages.js';
-import { readParams } from './params.js';
+import { parseFormKeepingRepeats, readParams, readUniqueParams } from './params.js';
 import { SCOPES } from './scopes.js';
 import { profileClaims } from './service.js';
 
@@ -149,6 +149,12 @@ export async function registerOAuthRoutes(
     reply: FastifyReply,
     input: { request: AuthorizeRequest; user: UserRecord; token: string },
   ) => {
+    try {
+      flow.checkInstaller(input.user.id, input.request);
+    } catch (err) {
+      if (err instanceof OAuthError) return send(reply, errorPage(err.message, err.status));
+      throw err;
+    }
     const guilds = input.request.scopes.includes('bot')
       ? await flow.manageableGuilds(input.user.id)
       : [];
@@ -392,9 +398,19 @@ export async function registerOAuthRoutes(
         throw err;
       });
 
+      // Repeated form parameters stay visible here: the client endpoints refuse them.
+      api.removeContentTypeParser('application/x-www-form-urlencoded');
+      api.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string' },
+        (_request, body, done) => {
+          done(null, parseFormKeepingRepeats(body as string));
+        },
+      );
+
       const clientRequest = (request: FastifyRequest) => ({
         authorization: request.headers.authorization,
-        body: readParams(request.body),
+        body: readUniqueParams(request.body),
       });
 
       api.post(

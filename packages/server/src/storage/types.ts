@@ -83,6 +83,8 @@ export interface ApplicationRecord {
   publicClient: boolean;
   /** Approved by an operator for the identify.premium scope. */
   identifyPremiumApproved: boolean;
+  /** Turned on by the owner: the device authorization grant (RFC 8628) is accepted. */
+  deviceFlowEnabled: boolean;
   /** The webhook event types the app subscribes to (only these are enqueued). */
   eventWebhooksTypes: string[];
   /** 1 disabled, 2 enabled, 3 disabled by the platform. */
@@ -94,6 +96,7 @@ export type NewApplication = Omit<
   | 'largeBotSharding'
   | 'publicClient'
   | 'identifyPremiumApproved'
+  | 'deviceFlowEnabled'
   | 'description'
   | 'icon'
   | 'flags'
@@ -125,6 +128,7 @@ export type ApplicationPatch = Partial<
     | 'largeBotSharding'
     | 'publicClient'
     | 'identifyPremiumApproved'
+    | 'deviceFlowEnabled'
     | 'eventWebhooksTypes'
     | 'eventWebhooksStatus'
   >

@@ -168,6 +168,13 @@ export function createApplicationService(
           patch.redirectUris = [...new Set(input.redirect_uris ?? [])];
         }
         if (input.public_client !== undefined) patch.publicClient = input.public_client;
+        if (input.bot_public !== undefined) patch.botPublic = input.bot_public;
+        if (input.bot_require_code_grant !== undefined) {
+          patch.botRequireCodeGrant = input.bot_require_code_grant;
+        }
+        if (input.device_flow_enabled !== undefined) {
+          patch.deviceFlowEnabled = input.device_flow_enabled;
+        }
         if (input.large_bot_sharding !== undefined) {
           patch.largeBotSharding = input.large_bot_sharding;
         }
