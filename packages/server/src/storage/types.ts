@@ -436,7 +436,10 @@ export interface MemberRepository {
   removeRole(guildId: string, userId: string, roleId: string): Promise<boolean>;
   /** Members whose username, global name or nick starts with `query`, ignoring case. */
   search(guildId: string, options: { query: string; limit: number }): Promise<MemberRecord[]>;
-  /** Ids of members who joined before `joinedBefore` and hold no role outside `includeRoleIds`. */
+  /**
+   * Ids of members who joined before `joinedBefore` and hold no role outside `includeRoleIds`;
+   * bot users are never listed.
+   */
   listPrunable(
     guildId: string,
     options: { joinedBefore: number; includeRoleIds: readonly string[] },
