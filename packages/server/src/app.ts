@@ -347,7 +347,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     gateway.attach(http.server);
   }
 
-  registerSystemRoutes(http, { storage, blobs, metrics });
+  registerSystemRoutes(http, {
+    storage,
+    blobs,
+    metrics,
+    metricsAccess: { tokenHash: config.metricsTokenHash, host: config.host },
+  });
   registerEmojiCdnRoutes(http, { storage, blobs });
   registerStickerCdnRoutes(http, { storage, blobs });
   registerScheduledEventCdnRoutes(http, { storage, blobs });

@@ -31,6 +31,11 @@ export interface Config {
   oidcAllowInsecureLocal: boolean;
   /** SHA-256 (hex) of the operator token of the /admin routes; null disables them. */
   adminTokenHash: string | null;
+  /**
+   * SHA-256 (hex) of the bearer token GET /metrics requires. Null: /metrics is served only while
+   * the server listens on a loopback address (docs/operations.md).
+   */
+  metricsTokenHash: string | null;
   /** Development only: webhook events may go to loopback URLs (http or https); see urlPolicy.ts. */
   allowLocalWebhooks: boolean;
   /**
@@ -219,6 +224,14 @@ const SETTINGS = {
     defaultValue: null,
     parse: (raw: string) => (/^[\x21-\x7e]{32,512}$/.test(raw) ? hashSecret(raw) : undefined),
   },
+  metricsTokenHash: {
+    env: 'GUILDHALL_METRICS_TOKEN',
+    flag: '--metrics-token',
+    allowed:
+      'a secret of 32 to 512 characters GET /metrics requires as a Bearer token (kept only as its SHA-256)',
+    defaultValue: null,
+    parse: (raw: string) => (/^[\x21-\x7e]{32,512}$/.test(raw) ? hashSecret(raw) : undefined),
+  },
   allowLocalWebhooks: {
     env: 'GUILDHALL_ALLOW_LOCAL_WEBHOOKS',
     flag: '--allow-local-webhooks',
@@ -273,7 +286,7 @@ export function loadConfig(
     if (value === undefined) {
       const source = fromFlag === undefined ? setting.env : setting.flag;
       throw new ConfigError(
-        `${source} must be ${setting.allowed}; got "${key === 'adminTokenHash' ? '[hidden]' : withoutPassword(raw)}".`,
+        `${source} must be ${setting.allowed}; got "${key === 'adminTokenHash' || key === 'metricsTokenHash' ? '[hidden]' : withoutPassword(raw)}".`,
       );
     }
     config[key] = value;

@@ -4,12 +4,14 @@ import type { BlobStore } from '../../blobs/index.js';
 import { ApiError } from '../../errors/index.js';
 import type { Storage } from '../../storage/index.js';
 import { sendBlob } from '../images.js';
-import type { Metrics } from './metrics.js';
+import { checkMetricsAccess, type Metrics, type MetricsAccess } from './metrics.js';
 
 export interface SystemRouteOptions {
   storage: Storage;
   blobs: BlobStore;
   metrics: Metrics;
+  /** Who may read /metrics (docs/operations.md). */
+  metricsAccess: MetricsAccess;
 }
 
 const ImageParams = z.object({
@@ -38,9 +40,10 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
     }
   });
 
-  app.get('/metrics', { config: { auth: 'none' } }, async (_request, reply) =>
-    reply.type(metrics.contentType).send(await metrics.render()),
-  );
+  app.get('/metrics', { config: { auth: 'none' } }, async (request, reply) => {
+    checkMetricsAccess(options.metricsAccess, request.headers.authorization);
+    return reply.type(metrics.contentType).send(await metrics.render());
+  });
 
   // Guild icons, banners and splashes use these routes too, keyed by guild id.
   for (const kind of [
