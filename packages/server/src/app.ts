@@ -94,6 +94,7 @@ import { registerStickerCdnRoutes, registerStickerRoutes } from './resources/sti
 import { createStickerService } from './resources/stickers/service.js';
 import { createMetrics, instrument } from './resources/system/metrics.js';
 import { registerSystemRoutes } from './resources/system/routes.js';
+import { createCdnImages } from './resources/imageVariants.js';
 import { registerUserRoutes } from './resources/users/routes.js';
 import { createUserService } from './resources/users/service.js';
 import type { Storage } from './storage/index.js';
@@ -347,15 +348,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     gateway.attach(http.server);
   }
 
+  const images = createCdnImages({ blobs });
   registerSystemRoutes(http, {
     storage,
-    blobs,
+    images,
     metrics,
     metricsAccess: { tokenHash: config.metricsTokenHash, host: config.host },
   });
-  registerEmojiCdnRoutes(http, { storage, blobs });
+  registerEmojiCdnRoutes(http, { storage, images });
   registerStickerCdnRoutes(http, { storage, blobs });
-  registerScheduledEventCdnRoutes(http, { storage, blobs });
+  registerScheduledEventCdnRoutes(http, { storage, images });
   registerAttachmentCdnRoutes(http, { storage, blobs });
   // A gateway-only process answers WebSocket upgrades and its health check; the API is elsewhere.
   if (config.role === 'gateway') {

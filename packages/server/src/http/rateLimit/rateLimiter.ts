@@ -33,6 +33,13 @@ export const DEFAULT_INVALID_REQUEST_LIMIT = {
 
 const INVALID_STATUSES = new Set([401, 403, 429]);
 
+/**
+ * Answers that say the top-level resource a request named is unknown or not the caller's. A
+ * bucket per resource would let a caller dodge its route limit by naming a new unknown id each
+ * time, so these count into one bucket per caller and route instead.
+ */
+const MISS_STATUSES = new Set([403, 404]);
+
 /** The top-level resources a bucket is also keyed by (api-facts §3.1). */
 const MAJOR_PARAMS = ['channel_id', 'guild_id', 'webhook_id'] as const;
 
@@ -55,7 +62,10 @@ export interface RateLimiter {
   checkAddress(request: FastifyRequest): Promise<void>;
   /** Counts the request; sets the X-RateLimit-* headers, or throws RateLimitedError. */
   check(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-  /** Counts a 401, 403 or 429 answer against the caller's address. */
+  /**
+   * Counts a 401, 403 or 429 answer against the caller's address, and a 403 or 404 on a route
+   * keyed by a top-level resource against the caller's misses on that route.
+   */
   recordAnswer(request: FastifyRequest, statusCode: number): Promise<void>;
 }
 
@@ -80,6 +90,35 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     return bucket;
   };
 
+  const callerOf = (request: FastifyRequest) =>
+    request.principal ? `u${request.principal.user.id}` : `ip${request.ip}`;
+
+  /** The bucket a request counts against: its route, and the top-level resource it names. */
+  const routeOf = (request: FastifyRequest) => {
+    if (request.routeOptions.url === undefined) return null;
+    const bucket = bucketIdOf(`${request.method} ${request.routeOptions.url}`);
+    const params = (request.params ?? {}) as Record<string, string | undefined>;
+    let major: string | null = null;
+    for (const name of MAJOR_PARAMS) {
+      const value = params[name];
+      if (value !== undefined) {
+        major = name === 'webhook_id' ? `${value}/${params['webhook_token'] ?? ''}` : value;
+        break;
+      }
+    }
+    const caller = callerOf(request);
+    const limit = request.routeOptions.config.rateLimit?.bucket ?? defaultBucket;
+    return { caller, bucket, major, limit, missKey: `m:${caller}:${bucket}` };
+  };
+
+  const routeLimited = (result: ConsumeResult, bucket: string, now: number) =>
+    new RateLimitedError({
+      retryAfterSeconds: (result.resetAtMs - now) / 1000,
+      global: false,
+      scope: 'user',
+      headers: { ...headersOf(result, bucket, now), 'x-ratelimit-scope': 'user' },
+    });
+
   const globalLimited = (resetAtMs: number, now: number) =>
     new RateLimitedError({
       retryAfterSeconds: (resetAtMs - now) / 1000,
@@ -100,44 +139,35 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       if (INVALID_STATUSES.has(statusCode)) {
         await store.consume(invalidKey(request), invalidLimit, clock.now());
       }
+      const route = routeOf(request);
+      if (MISS_STATUSES.has(statusCode) && route !== null && route.major !== null) {
+        await store.consume(route.missKey, route.limit, clock.now());
+      }
     },
 
     async check(request, reply) {
       const config = request.routeOptions.config.rateLimit;
-      const caller = request.principal ? `u${request.principal.user.id}` : `ip${request.ip}`;
       const now = clock.now();
 
       if (config?.global !== false) {
-        const global = await store.consume(`g:${caller}`, globalLimit, now);
+        const global = await store.consume(`g:${callerOf(request)}`, globalLimit, now);
         if (!global.allowed) throw globalLimited(global.resetAtMs, now);
       }
 
-      const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
-      const bucket = bucketIdOf(route);
-      const params = request.params as Record<string, string | undefined>;
-      let major = '';
-      for (const name of MAJOR_PARAMS) {
-        const value = params[name];
-        if (value !== undefined) {
-          major = name === 'webhook_id' ? `${value}/${params['webhook_token'] ?? ''}` : value;
-          break;
-        }
+      const route = routeOf(request);
+      if (route === null) return;
+      if (route.major !== null) {
+        // A caller whose misses on this route spent its bucket waits, whatever id it names next.
+        const misses = await store.peek(route.missKey, route.limit, now);
+        if (misses.remaining <= 0) throw routeLimited(misses, route.bucket, now);
       }
       const result = await store.consume(
-        `r:${caller}:${bucket}:${major}`,
-        config?.bucket ?? defaultBucket,
+        `r:${route.caller}:${route.bucket}:${route.major ?? ''}`,
+        route.limit,
         now,
       );
-      const headers = headersOf(result, bucket, now);
-      if (!result.allowed) {
-        throw new RateLimitedError({
-          retryAfterSeconds: (result.resetAtMs - now) / 1000,
-          global: false,
-          scope: 'user',
-          headers: { ...headers, 'x-ratelimit-scope': 'user' },
-        });
-      }
-      void reply.headers(headers);
+      if (!result.allowed) throw routeLimited(result, route.bucket, now);
+      void reply.headers(headersOf(result, route.bucket, now));
     },
   };
 }
