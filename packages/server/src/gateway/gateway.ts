@@ -171,6 +171,12 @@ const MIN_LARGE_THRESHOLD = 50;
 const MAX_LARGE_THRESHOLD = 250;
 const MAX_CLIENT_PAYLOAD = 16 * 1024;
 
+/** Why a login is refused: the close it gets. */
+interface Refusal {
+  code: number;
+  reason: string;
+}
+
 function asRecord(value: unknown): Record<string, unknown> | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
@@ -280,10 +286,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
    * Takes over a session another node served (RESUME through the shared store): its settings,
    * its replay buffer and its guilds, without sending GUILD_CREATE again.
    */
-  const adoptSession = async (sessionId: string): Promise<Session | null> => {
+  const adoptSession = async (stored: StoredSession): Promise<Session | null> => {
+    const sessionId = stored.id;
     await releaseFromOtherNode(sessionId);
-    const stored = await sessionStore.load(sessionId);
-    if (stored === null) return null;
     const [user, entries] = await Promise.all([
       storage.users.findById(stored.userId),
       sessionStore.replay(sessionId),
@@ -697,21 +702,38 @@ export function createGateway(deps: GatewayDeps): Gateway {
     return load;
   };
 
-  const identify = async (conn: Connection, d: Record<string, unknown>) => {
-    const token = typeof d['token'] === 'string' ? d['token'] : '';
-    const principal = token === '' ? null : await authenticate(token);
+  /**
+   * What IDENTIFY and RESUME both require of a login, one rule for both so that a RESUME never
+   * keeps what an IDENTIFY would now refuse: a bot or session token, intents within the defined
+   * bits (a safe integer no larger than ALL_INTENTS: JavaScript's `&` truncates to 32 bits, so
+   * 2^32 would pass a bitwise test alone), a valid shard, at most `shardingRequiredGuilds` guilds
+   * in it, and privileged intents the application may use. A RESUME passes its session's intents
+   * and shard.
+   */
+  const checkLogin = async (
+    principal: Principal | null,
+    input: { intents: unknown; shard: unknown },
+  ): Promise<
+    | { refused: Refusal }
+    | {
+        refused: null;
+        principal: Principal;
+        intents: number;
+        shard: [number, number];
+        application: ApplicationRecord | null;
+        guildIds: string[];
+      }
+  > => {
     if (principal === null || principal.kind === 'bearer') {
-      closeConn(conn, Close.AUTHENTICATION_FAILED, 'Authentication failed.');
-      return;
+      return { refused: { code: Close.AUTHENTICATION_FAILED, reason: 'Authentication failed.' } };
     }
-    const intents = d['intents'];
-    if (!isInt(intents) || intents < 0 || (intents & ~ALL_INTENTS) !== 0) {
-      closeConn(conn, Close.INVALID_INTENTS, 'Invalid intent(s).');
-      return;
+    const intents = input.intents;
+    if (!isInt(intents) || intents < 0 || intents > ALL_INTENTS || (intents & ~ALL_INTENTS) !== 0) {
+      return { refused: { code: Close.INVALID_INTENTS, reason: 'Invalid intent(s).' } };
     }
     let shard: [number, number] = [0, 1];
-    if (d['shard'] !== undefined && d['shard'] !== null) {
-      const s = d['shard'];
+    if (input.shard !== undefined && input.shard !== null) {
+      const s = input.shard;
       if (
         !Array.isArray(s) ||
         s.length !== 2 ||
@@ -721,12 +743,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
         s[0] < 0 ||
         s[0] >= s[1]
       ) {
-        closeConn(conn, Close.INVALID_SHARD, 'Invalid shard.');
-        return;
+        return { refused: { code: Close.INVALID_SHARD, reason: 'Invalid shard.' } };
       }
       shard = [s[0], s[1]];
     }
-    const isApp = principal.user.bot;
     const applicationId = principal.applicationId;
     const userId = principal.user.id;
     const application: ApplicationRecord | null =
@@ -740,10 +760,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     );
     const guildIds = allGuilds.map((g) => g.id).filter((id) => shardOf(id, shard[1]) === shard[0]);
     if (guildIds.length > options.shardingRequiredGuilds) {
-      closeConn(conn, Close.SHARDING_REQUIRED, 'Sharding required.');
-      return;
+      return { refused: { code: Close.SHARDING_REQUIRED, reason: 'Sharding required.' } };
     }
-    if (isApp && (intents & PRIVILEGED_INTENTS) !== 0) {
+    if (principal.user.bot && (intents & PRIVILEGED_INTENTS) !== 0) {
       const allowed = await privilegedIntentsAllowed(storage, {
         application,
         intents,
@@ -752,10 +771,25 @@ export function createGateway(deps: GatewayDeps): Gateway {
         nowMs: clock.now(),
       });
       if (!allowed) {
-        closeConn(conn, Close.DISALLOWED_INTENTS, 'Disallowed intent(s).');
-        return;
+        return { refused: { code: Close.DISALLOWED_INTENTS, reason: 'Disallowed intent(s).' } };
       }
     }
+    return { refused: null, principal, intents, shard, application, guildIds };
+  };
+
+  const identify = async (conn: Connection, d: Record<string, unknown>) => {
+    const token = typeof d['token'] === 'string' ? d['token'] : '';
+    const login = await checkLogin(token === '' ? null : await authenticate(token), {
+      intents: d['intents'],
+      shard: d['shard'],
+    });
+    if (login.refused !== null) {
+      closeConn(conn, login.refused.code, login.refused.reason);
+      return;
+    }
+    const { principal, intents, shard, application, guildIds } = login;
+    const isApp = principal.user.bot;
+    const userId = principal.user.id;
     if (isApp) {
       if (!(await sessionStartLimit.spend(principal.user.id))) {
         invalidSession(conn, false);
@@ -848,17 +882,36 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const sessionId = typeof d['session_id'] === 'string' ? d['session_id'] : '';
     const token = typeof d['token'] === 'string' ? d['token'] : '';
     const seq = d['seq'];
-    const session =
-      sessions.get(sessionId) ??
-      (sessionStore.shared && sessionId !== '' ? await adoptSession(sessionId) : null) ??
-      undefined;
-    if (session === undefined) {
+    // The token first: no session, here or on another node, is looked at for a caller who cannot
+    // prove to be its user.
+    const principal = token === '' ? null : await authenticate(token);
+    if (principal === null || principal.kind === 'bearer') {
+      closeConn(conn, Close.AUTHENTICATION_FAILED, 'Authentication failed.');
+      return;
+    }
+    const local = sessions.get(sessionId);
+    const stored =
+      local === undefined && sessionStore.shared && sessionId !== ''
+        ? await sessionStore.load(sessionId)
+        : null;
+    const found = local ?? stored;
+    if (found === null) {
       invalidSession(conn, false);
       return;
     }
-    const principal = token === '' ? null : await authenticate(token);
-    if (principal?.user.id !== session.userId) {
+    if (found.userId !== principal.user.id) {
       closeConn(conn, Close.AUTHENTICATION_FAILED, 'Authentication failed.');
+      return;
+    }
+    // What IDENTIFY refuses now, RESUME refuses too (a privileged intent turned off since, say).
+    const login = await checkLogin(principal, { intents: found.intents, shard: found.shard });
+    if (login.refused !== null) {
+      closeConn(conn, login.refused.code, login.refused.reason);
+      return;
+    }
+    const session = local ?? (stored === null ? null : await adoptSession(stored));
+    if (session === null) {
+      invalidSession(conn, false);
       return;
     }
     const from = isInt(seq) ? seq : -1;
