@@ -15,6 +15,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { EventBus, Subscription } from '../bus/index.js';
 import type { Clock } from '../domain/clock.js';
 import { ALL_DISPATCHES, type DispatchEnvelope, type Dispatcher } from '../events/dispatcher.js';
+import { canManageInvites } from '../domain/permissions.js';
 import type { Authenticator, Principal } from '../http/authenticator.js';
 import type { SessionStartLimit } from '../resources/gateway/sessionStartLimit.js';
 import { serializeMember } from '../resources/members/serialize.js';
@@ -43,8 +44,8 @@ import {
   createCommands,
   InvalidCommandError,
   type CommandContext,
+  guildPresenceWire,
   type Presence,
-  visibleActivities,
 } from './commands.js';
 import { guildDispatchVariants } from './filters.js';
 import { privilegedIntentsAllowed } from './privileged.js';
@@ -131,6 +132,9 @@ const VISIBILITY_EVENTS = new Set([
   'GUILD_MEMBER_UPDATE',
   'GUILD_UPDATE',
 ]);
+
+/** Dispatches only sessions that may manage the channel's invites receive. */
+const INVITE_EVENTS = new Set(['INVITE_CREATE', 'INVITE_DELETE']);
 
 /**
  * Dispatches that leave a guild's GUILD_CREATE as it was, so a busy guild keeps its snapshot for
@@ -394,23 +398,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const guildPresences = (snapshot: GuildSnapshot) => {
     const out: unknown[] = [];
     for (const { userId } of snapshot.members) {
-      const presence = presences.get(userId);
-      if (
-        presence === undefined ||
-        presence.status === 'invisible' ||
-        presence.status === 'offline'
-      ) {
-        continue;
-      }
-      out.push({
-        user: { id: userId },
-        status: presence.status,
-        activities: visibleActivities(presence.activities, {
-          privacy: presence.privacy,
-          memberCount: snapshot.memberCount,
-        }),
-        client_status: { web: presence.status },
-      });
+      const presence = guildPresenceWire(userId, presences.get(userId), snapshot.memberCount);
+      if (presence !== null) out.push(presence);
     }
     return out;
   };
@@ -449,7 +438,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
       threads: [],
       presences: presences.size === 0 || !wantsPresences ? [] : guildPresences(snapshot),
       stage_instances: [],
-      guild_scheduled_events: snapshot.scheduledEvents,
+      guild_scheduled_events: snapshot.scheduledEvents
+        .filter((e) => e.channelId === null || state.canView(session.userId, e.channelId, nowMs))
+        .map((e) => e.wire),
       soundboard_sounds: [],
       lazy: true,
     };
@@ -590,8 +581,21 @@ export function createGateway(deps: GatewayDeps): Gateway {
       ) {
         continue;
       }
+      // Invites go to those who may manage them (the REST rule), whether or not they can view the
+      // channel: MANAGE_GUILD lists every channel's invites.
+      const invite = INVITE_EVENTS.has(type);
+      if (
+        invite &&
+        (channelId === null ||
+          !canManageInvites({
+            channel: state.channelPermissions(session.userId, channelId, nowMs),
+            guild: state.guildPermissions(session.userId, nowMs),
+          }))
+      ) {
+        continue;
+      }
       let event = variants.full;
-      if (channelId !== null) {
+      if (channelId !== null && !invite) {
         const view = viewBefore.get(session) ?? state.canView(session.userId, channelId, nowMs);
         if (!view) {
           if (!session.obfuscate || variants.obfuscated === null) continue;

@@ -5,7 +5,7 @@ import {
   ChannelTypes,
   PermissionFlags as P,
 } from '@guildhall/protocol';
-import { hasAll } from '../../domain/permissions.js';
+import { canManageInvites } from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { InviteRecord, Repositories } from '../../storage/index.js';
@@ -314,8 +314,7 @@ export function createInviteService(deps: ServiceDeps) {
           nowMs: clock.now(),
         });
         if (
-          !hasAll(channel.permissions, P.MANAGE_CHANNELS) &&
-          !hasAll(channel.guild.permissions, P.MANAGE_GUILD)
+          !canManageInvites({ channel: channel.permissions, guild: channel.guild.permissions })
         ) {
           throw new ApiError('MISSING_PERMISSIONS');
         }
