@@ -82,6 +82,9 @@ interface Connection {
   /** The raw socket, corked while READY and the GUILD_CREATEs are written (fewer syscalls). */
   readonly socket: Duplex;
   lastBeatAt: number;
+  readonly openedAt: number;
+  /** The client address while the connection counts as unidentified; null once admitted. */
+  unidentifiedFrom: string | null;
   windowStart: number;
   windowCount: number;
   session: Session | null;
@@ -103,6 +106,11 @@ export interface GatewayDeps {
   options?: Partial<GatewayOptions>;
   /** Where sessions live for a RESUME on another node; this node's memory by default. */
   sessionStore?: SessionStore;
+  /**
+   * The client's address for the cap on unidentified connections (behind a trusted proxy, the
+   * forwarded one); the socket's peer by default.
+   */
+  clientAddress?: (request: IncomingMessage) => string;
 }
 
 export interface Gateway {
@@ -205,6 +213,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
     maxPayload: MAX_CLIENT_PAYLOAD,
   });
   const connections = new Set<Connection>();
+  /** Open connections not yet identified, per client address. */
+  const unidentified = new Map<string, number>();
+  const clientAddress =
+    deps.clientAddress ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? '');
   const sessions = new Map<string, Session>();
   const sessionsByUser = new Map<string, Set<Session>>();
   const guilds = new Map<string, GuildState<Session>>();
@@ -235,11 +247,36 @@ export function createGateway(deps: GatewayDeps): Gateway {
     }
     if (sessionStore.shared) sessionStore.record({ sessionId: session.id, seq, event });
     const conn = session.conn;
-    if (conn !== null) conn.transport.send(event.frame(conn.encoding, seq));
+    if (conn === null) return;
+    conn.transport.send(event.frame(conn.encoding, seq));
+    // A client that does not read: what it leaves queued is bounded (the READY burst and a RESUME's
+    // replay, while busy, are let through whole; they are bounded by the session's own guilds).
+    if (!conn.busy && conn.ws.bufferedAmount > options.maxBufferedBytes) {
+      closeConn(conn, Close.RATE_LIMITED, 'Slow reader: too much unread.');
+    }
   };
 
   const closeConn = (conn: Connection, code: number, reason = '') => {
     conn.transport.close(code, reason);
+  };
+
+  /** The connection no longer counts against its address's cap on unidentified connections. */
+  const stopCounting = (conn: Connection) => {
+    const address = conn.unidentifiedFrom;
+    if (address === null) return;
+    conn.unidentifiedFrom = null;
+    const left = (unidentified.get(address) ?? 1) - 1;
+    if (left <= 0) unidentified.delete(address);
+    else unidentified.set(address, left);
+  };
+
+  /**
+   * IDENTIFY or RESUME accepted: the connection leaves the unidentified count and, with
+   * zlib-stream, gets its deflate context (a connection that never logs in costs none).
+   */
+  const admit = (conn: Connection) => {
+    stopCounting(conn);
+    conn.transport.startStream();
   };
 
   // ---- sessions and guild membership ----
@@ -829,6 +866,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       detachedAt: 0,
       replay: [],
     };
+    admit(conn);
     conn.session = session;
     registerSession(session);
     sessionStore.save(storedSession(session));
@@ -935,6 +973,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       previous.session = null;
       closeConn(previous, Close.UNKNOWN_ERROR, 'Session resumed elsewhere.');
     }
+    admit(conn);
     session.conn = conn;
     conn.session = session;
     for (const entry of session.replay) {
@@ -1064,7 +1103,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   const onConnection = (
     ws: WebSocket,
-    { request, socket }: { request: IncomingMessage; socket: Duplex },
+    { request, socket, address }: { request: IncomingMessage; socket: Duplex; address: string },
   ) => {
     const url = new URL(request.url ?? '/', 'http://gateway');
     const v = url.searchParams.get('v') ?? '10';
@@ -1083,6 +1122,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       version: Number(v),
       socket,
       lastBeatAt: now,
+      openedAt: now,
+      unidentifiedFrom: null,
       windowStart: now,
       windowCount: 0,
       session: null,
@@ -1097,6 +1138,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       return;
     }
     connections.add(conn);
+    conn.unidentifiedFrom = address;
+    unidentified.set(address, (unidentified.get(address) ?? 0) + 1);
     ws.on('message', (raw: RawData) => {
       const bytes = Buffer.isBuffer(raw)
         ? raw
@@ -1111,6 +1154,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     ws.on('error', () => undefined);
     ws.on('close', (code: number) => {
       connections.delete(conn);
+      stopCounting(conn);
       conn.transport.dispose();
       const session = conn.session;
       if (session?.conn !== conn) return;
@@ -1126,8 +1170,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const now = clock.now();
     const limit = options.heartbeatIntervalMs + options.heartbeatGraceMs;
     for (const conn of connections) {
-      if (now - conn.lastBeatAt > limit)
+      // Not identified in time (an IDENTIFY waiting its turn in the queue is not late).
+      if (conn.session === null && !conn.busy && now - conn.openedAt > options.identifyTimeoutMs) {
+        closeConn(conn, Close.NOT_AUTHENTICATED, 'Not identified in time.');
+      } else if (now - conn.lastBeatAt > limit) {
         closeConn(conn, Close.SESSION_TIMED_OUT, 'Session timed out.');
+      }
     }
     for (const session of sessions.values()) {
       if (session.conn === null && now - session.detachedAt > options.resumeWindowMs) {
@@ -1167,10 +1215,20 @@ export function createGateway(deps: GatewayDeps): Gateway {
           socket.destroy();
           return;
         }
+        // Too many connections from one address that have not logged in: refused before the
+        // handshake, so they cost no WebSocket at all.
+        const address = clientAddress(request);
+        if ((unidentified.get(address) ?? 0) >= options.maxUnidentifiedPerAddress) {
+          socket.end(
+            'HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Type: text/plain\r\n' +
+              'Content-Length: 46\r\n\r\nToo many connections that have not identified.',
+          );
+          return;
+        }
         // The 101 answer and HELLO leave in one write.
         socket.cork();
         wss.handleUpgrade(request, socket, head, (ws) => {
-          onConnection(ws, { request, socket });
+          onConnection(ws, { request, socket, address });
           socket.uncork();
         });
       });
