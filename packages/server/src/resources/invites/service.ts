@@ -313,9 +313,7 @@ export function createInviteService(deps: ServiceDeps) {
           userId: principal.user.id,
           nowMs: clock.now(),
         });
-        if (
-          !canManageInvites({ channel: channel.permissions, guild: channel.guild.permissions })
-        ) {
+        if (!canManageInvites({ channel: channel.permissions, guild: channel.guild.permissions })) {
           throw new ApiError('MISSING_PERMISSIONS');
         }
         const shown = await wireOf(tx, invite, { metadata: true });
