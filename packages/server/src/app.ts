@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -155,6 +156,18 @@ interface ServiceOptions {
   searchIndexer: SearchIndexer;
 }
 
+/**
+ * A gateway client's address, as the HTTP API's `request.ip` has it: the socket's peer, or behind
+ * a trusted proxy (`trustProxy` on: every hop trusted) the first X-Forwarded-For address.
+ */
+function gatewayClientAddress(request: IncomingMessage, trustProxy: boolean): string {
+  const peer = request.socket.remoteAddress ?? '';
+  const forwarded = request.headers['x-forwarded-for'];
+  if (!trustProxy || forwarded === undefined) return peer;
+  const first = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded).split(',')[0]?.trim();
+  return first === undefined || first === '' ? peer : first;
+}
+
 function createServices(
   base: ServiceDeps & { webhookEvents: WebhookEventsService },
   options: ServiceOptions,
@@ -299,7 +312,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       await tx.messages.deleteAllByUser(userId);
     },
   });
-  const gatewayOptions: GatewayOptions = { ...DEFAULT_GATEWAY_OPTIONS, ...options.gateway };
+  const gatewayOptions: GatewayOptions = {
+    ...DEFAULT_GATEWAY_OPTIONS,
+    identifyTimeoutMs: config.gatewayIdentifyTimeoutSeconds * 1000,
+    maxUnidentifiedPerAddress: config.gatewayMaxUnidentifiedPerAddress,
+    maxBufferedBytes: config.gatewayMaxBufferedBytes,
+    ...options.gateway,
+  };
   const sessionStartLimit = createSessionStartLimit({
     ...DEFAULT_SESSION_START_LIMIT,
     totalPerDay: gatewayOptions.identifyPerDay,
@@ -330,6 +349,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     events,
     gatewayUrl,
     options: gatewayOptions,
+    clientAddress: (request) => gatewayClientAddress(request, config.trustProxy),
     // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
     ...(storage.dialect === 'postgres'
       ? {

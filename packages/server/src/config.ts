@@ -45,6 +45,12 @@ export interface Config {
   role: ServerRole;
   /** The gateway URL GET /gateway advertises, when the gateway is another process. */
   gatewayUrl: string | null;
+  /** Seconds a gateway connection may stay without IDENTIFY or RESUME before close 4003. */
+  gatewayIdentifyTimeoutSeconds: number;
+  /** Open gateway connections not yet identified one client address may hold (more: HTTP 429). */
+  gatewayMaxUnidentifiedPerAddress: number;
+  /** Bytes queued unread for one gateway connection before it is closed with 4008. */
+  gatewayMaxBufferedBytes: number;
 }
 
 export const SERVER_ROLES = ['all', 'api', 'gateway'] as const;
@@ -252,6 +258,27 @@ const SETTINGS = {
     allowed: "a ws:// or wss:// URL (unset: this server's own /gateway)",
     defaultValue: null,
     parse: (raw: string) => url(['ws:', 'wss:'])(raw)?.replace(/\/+$/, ''),
+  },
+  gatewayIdentifyTimeoutSeconds: {
+    env: 'GUILDHALL_GATEWAY_IDENTIFY_TIMEOUT',
+    flag: '--gateway-identify-timeout',
+    allowed: 'an integer from 1 to 600 (seconds a connection may wait before it identifies)',
+    defaultValue: 20,
+    parse: integer(1, 600),
+  },
+  gatewayMaxUnidentifiedPerAddress: {
+    env: 'GUILDHALL_GATEWAY_MAX_UNIDENTIFIED',
+    flag: '--gateway-max-unidentified',
+    allowed: 'an integer from 1 to 100000 (gateway connections per address not yet identified)',
+    defaultValue: 32,
+    parse: integer(1, 100_000),
+  },
+  gatewayMaxBufferedBytes: {
+    env: 'GUILDHALL_GATEWAY_MAX_BUFFERED_BYTES',
+    flag: '--gateway-max-buffered-bytes',
+    allowed: 'an integer from 65536 to 1073741824 (bytes queued for a slow gateway client)',
+    defaultValue: 4 * 1024 * 1024,
+    parse: integer(64 * 1024, 1024 ** 3),
   },
 } as const satisfies { [K in keyof Config]: Setting<Config[K]> };
 

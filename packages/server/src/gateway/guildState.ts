@@ -46,7 +46,8 @@ export interface GuildSnapshot {
   /** The first members by id, with their users, up to {@link MAX_LARGE_THRESHOLD}. */
   members: { userId: string; wire: Record<string, unknown> }[];
   memberCount: number;
-  scheduledEvents: unknown[];
+  /** With their channel: a session sees only those in channels it may view (or with none). */
+  scheduledEvents: { channelId: string | null; wire: unknown }[];
   voiceStates: unknown[];
   /** GUILD_CREATE per (user, options) key, built on first use and shared by those sessions. */
   payloads: Map<string, PreserializedDispatch>;
@@ -250,7 +251,10 @@ export async function loadGuild(
     guild: serializeGuild(guild, { roles, emojis, stickers }),
     members: wireMembers,
     memberCount: state.memberCount,
-    scheduledEvents: events.map((event) => serializeScheduledEvent(event, { creator: null })),
+    scheduledEvents: events.map((event) => ({
+      channelId: event.channelId,
+      wire: serializeScheduledEvent(event, { creator: null }),
+    })),
     voiceStates: voiceStates.map((v) => voiceStateWire(v, null, null)),
     payloads: new Map(),
   };
