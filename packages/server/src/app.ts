@@ -16,9 +16,11 @@ import {
   type Timers,
 } from './delivery/worker.js';
 import { systemClock, type Clock } from './domain/clock.js';
+import { DEFAULT_SCRYPT_COST } from './domain/credentials.js';
 import { createSnowflakeGenerator } from './domain/snowflakes.js';
 import { dispatchingStorage } from './events/afterCommit.js';
 import { createBusDispatcher } from './events/dispatcher.js';
+import { createRevocations } from './events/revocations.js';
 import {
   DEFAULT_GATEWAY_OPTIONS,
   createDatabaseSessionStore,
@@ -56,7 +58,7 @@ import { createChannelService } from './resources/channels/service.js';
 import { createVoiceStatusService } from './resources/channels/voiceStatus.js';
 import { registerBanRoutes } from './resources/bans/routes.js';
 import { createBanService } from './resources/bans/service.js';
-import { createAuthService } from './resources/auth/service.js';
+import { createAuthService, type AuthSettings } from './resources/auth/service.js';
 import type { ServiceDeps } from './resources/deps.js';
 import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/routes.js';
 import { createEmojiService } from './resources/emojis/service.js';
@@ -152,6 +154,8 @@ interface ServiceOptions {
   baseUrl: () => string;
   /** Builds guild search indexes in the background. */
   searchIndexer: SearchIndexer;
+  /** Session lifetime and password hashing cost. */
+  auth: AuthSettings;
 }
 
 function createServices(
@@ -162,7 +166,7 @@ function createServices(
   const deps = { ...base, storage: dispatchingStorage(base.storage, base.events) };
   return {
     users: createUserService(deps),
-    auth: createAuthService(deps),
+    auth: createAuthService(deps, options.auth),
     applications: createApplicationService(deps),
     guilds: createGuildService(deps),
     guildManage: createGuildManageService(deps),
@@ -241,10 +245,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     workerId: config.workerId,
     processId: options.processId ?? 0,
   });
+  const sessionTtlMs = config.sessionTtlDays * 24 * 60 * 60 * 1000;
   const authenticator = createAuthenticator({
     storage,
     clock,
     cacheTtlMs: config.authCacheSeconds * 1000,
+    sessionTtlMs,
   });
   const rateLimiter = config.rateLimits
     ? createRateLimiter({
@@ -261,6 +267,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     onError: (err, event) => {
       logger.error({ err, type: event.type, guildId: event.guildId }, 'dispatch not published');
     },
+  });
+  const revocations = createRevocations({
+    bus,
+    clock,
+    onError: (err) => {
+      logger.error({ err }, 'revocation not applied everywhere');
+    },
+  });
+  revocations.listen(({ tokenHashes, userIds }) => {
+    for (const hash of tokenHashes) authenticator.forgetToken(hash);
+    for (const userId of userIds) authenticator.forgetUser(userId);
   });
   // Until listen() learns the real port, the configured one stands in (for app.inject()).
   let base = publicBaseUrl(config, config.port);
@@ -285,11 +302,18 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
   });
   const services = createServices(
-    { storage, clock, ids, blobs, authenticator, events, webhookEvents },
-    { baseUrl, searchIndexer },
+    { storage, clock, ids, blobs, authenticator, revocations, events, webhookEvents },
+    {
+      baseUrl,
+      searchIndexer,
+      auth: {
+        sessionTtlMs,
+        passwordCost: { ...DEFAULT_SCRYPT_COST, log2N: config.passwordScryptLog2N },
+      },
+    },
   );
   const provisional = createProvisionalService({
-    ...{ storage, clock, ids, blobs, authenticator, events, webhookEvents },
+    ...{ storage, clock, ids, blobs, authenticator, revocations, events, webhookEvents },
     oauth: services.oauth,
     oidc: createOidcVerifier({ clock, allowInsecureLocal: config.oidcAllowInsecureLocal }),
     expandScopes,
@@ -341,6 +365,11 @@ export async function createApp(options: AppOptions): Promise<App> {
         }
       : {}),
   });
+  // Every node, API or gateway, applies every node's revocations (its cache, its sessions).
+  revocations.listen((revocation) => {
+    gateway.revoke(revocation);
+  });
+  await revocations.start();
   // An API-only process leaves sessions to gateway processes (its dispatches reach them by NATS).
   if (config.role !== 'api') {
     await gateway.start();
@@ -436,6 +465,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await services.invites.close();
       await webhookEvents.stop();
       await searchIndexer.close();
+      revocations.close();
       await bus.close();
       await storage.close();
     },

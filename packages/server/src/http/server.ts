@@ -6,6 +6,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import type { TrustProxy } from '../config.js';
 import { ApiError, RateLimitedError, toErrorResponse } from '../errors/index.js';
 import type { Authenticator } from './authenticator.js';
 import type { RateLimiter } from './rateLimit/index.js';
@@ -19,8 +20,8 @@ export interface HttpServerOptions {
   /** null when rate limits are off. */
   rateLimiter: RateLimiter | null;
   maxBodyBytes: number;
-  /** Whether X-Forwarded-For names the caller (behind a reverse proxy). */
-  trustProxy: boolean;
+  /** Which proxies' X-Forwarded-For names the caller: none, all, a hop count or address ranges. */
+  trustProxy: TrustProxy;
 }
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -41,6 +42,17 @@ function requestIdGenerator(): () => string {
 }
 
 /**
+ * Fastify's own form of a trust setting. A hop count becomes "trust the nearest N hops" (proxy-addr's
+ * hop index 0 is the socket peer), as Fastify no longer does itself: it cannot check that the peer
+ * is a proxy, so it is for servers only a proxy can reach; address ranges are the safer form.
+ */
+function proxyTrust(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
+/**
  * The Fastify instance every route registers on: API versions, error bodies from the catalogue,
  * 404 and 405, authentication and rate limits. Routes declare `config.auth` and, optionally,
  * `config.rateLimit`.
@@ -58,7 +70,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
       const response = toErrorResponse(new ApiError('NOT_FOUND', { cause: err }), request.id);
       void reply.status(response.status).send(response.body);
     },
-    trustProxy: options.trustProxy,
+    trustProxy: proxyTrust(options.trustProxy),
     return503OnClosing: true,
   });
 
@@ -111,6 +123,11 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     assertNoNul(request);
     done();
   });
+
+  if (rateLimiter !== null) {
+    // After the body is parsed: a route may count attempts per account it names (login).
+    app.addHook('preHandler', (request) => rateLimiter.checkAccount(request));
+  }
 
   // The platform sends `Content-Type: application/json` with no charset, and some client
   // libraries (oceanic.js) compare the header exactly: JSON answers say it the same way.
