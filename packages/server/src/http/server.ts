@@ -106,13 +106,14 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     if (auth !== undefined && auth !== 'none') {
       const principal = await authenticator.authenticate(request.headers.authorization);
       if (principal === null) throw new ApiError('UNAUTHORIZED');
+      // Known even when refused below: its refusals count against the user too.
+      request.principal = principal;
       if (!auth.includes(principal.kind)) {
         if (principal.kind === 'bot') throw new ApiError('BOTS_CANNOT_USE_ENDPOINT');
         if (auth.length === 1 && auth[0] === 'bot')
           throw new ApiError('ONLY_BOTS_CAN_USE_ENDPOINT');
         throw new ApiError('UNAUTHORIZED');
       }
-      request.principal = principal;
     }
     if (rateLimiter !== null && request.routeOptions.url !== undefined) {
       await rateLimiter.check(request, reply);
