@@ -36,12 +36,12 @@ describe.each(DRIVERS)('sessions, passwords and login limits ($driver)', ({ driv
       url: '/api/v10/users/@me',
       headers: { authorization, 'x-forwarded-for': ip },
     });
-  const login = (s: TestServer, loginName: string, password: string, ip = '127.0.0.1') =>
+  const login = (s: TestServer, body: { login: string; password: string }, ip = '127.0.0.1') =>
     inject(s, {
       method: 'POST',
       url: '/api/v10/auth/login',
       headers: { 'x-forwarded-for': ip },
-      payload: { login: loginName, password },
+      payload: body,
     });
 
   it.skipIf(skip)(
@@ -98,7 +98,9 @@ describe.each(DRIVERS)('sessions, passwords and login limits ($driver)', ({ driv
     async () => {
       const s = await start();
       const first = await register(s, 'everywhere');
-      const second = (await login(s, 'everywhere', PASSWORD)).json<{ token: string }>().token;
+      const second = (await login(s, { login: 'everywhere', password: PASSWORD })).json<{
+        token: string;
+      }>().token;
       const other = await register(s, 'someoneelse');
       const res = await inject(s, {
         method: 'POST',
@@ -124,14 +126,16 @@ describe.each(DRIVERS)('sessions, passwords and login limits ($driver)', ({ driv
     await s.app.storage.users.update(user_id, { passwordHash: old });
 
     // A wrong password changes nothing.
-    expect((await login(s, 'rehash', 'not the password')).statusCode).toBe(400);
+    expect((await login(s, { login: 'rehash', password: 'not the password' })).statusCode).toBe(
+      400,
+    );
     expect(await stored()).toBe(old);
 
-    expect((await login(s, 'rehash', PASSWORD)).statusCode).toBe(200);
+    expect((await login(s, { login: 'rehash', password: PASSWORD })).statusCode).toBe(200);
     const redone = await stored();
     expect(redone).toMatch(/^scrypt\$32768\$8\$1\$/);
     // Done once: the next login keeps it.
-    expect((await login(s, 'rehash', PASSWORD)).statusCode).toBe(200);
+    expect((await login(s, { login: 'rehash', password: PASSWORD })).statusCode).toBe(200);
     expect(await stored()).toBe(redone);
   });
 
@@ -139,7 +143,8 @@ describe.each(DRIVERS)('sessions, passwords and login limits ($driver)', ({ driv
     const s = await start({ config: { trustProxy: true } });
     await register(s, 'victim');
     const answers = [];
-    for (let i = 1; i <= 6; i++) answers.push(await login(s, 'Victim', 'guess', `203.0.113.${i}`));
+    for (let i = 1; i <= 6; i++)
+      answers.push(await login(s, { login: 'Victim', password: 'guess' }, `203.0.113.${i}`));
     expect(answers.slice(0, 5).map((r) => r.statusCode)).toEqual([400, 400, 400, 400, 400]);
     const limited = answers[5];
     expect(limited?.statusCode).toBe(429);
@@ -152,10 +157,14 @@ describe.each(DRIVERS)('sessions, passwords and login limits ($driver)', ({ driv
     expect(limited?.headers['x-ratelimit-scope']).toBe('user');
     expect(limited?.headers['x-ratelimit-remaining']).toBe('0');
     // The right password is refused too until the window passes: guessing buys nothing.
-    expect((await login(s, 'victim', PASSWORD, '203.0.113.50')).statusCode).toBe(429);
+    expect(
+      (await login(s, { login: 'victim', password: PASSWORD }, '203.0.113.50')).statusCode,
+    ).toBe(429);
     // Another account from a fresh address is not affected.
     await register(s, 'neighbour');
-    expect((await login(s, 'neighbour', PASSWORD, '203.0.113.51')).statusCode).toBe(200);
+    expect(
+      (await login(s, { login: 'neighbour', password: PASSWORD }, '203.0.113.51')).statusCode,
+    ).toBe(200);
   });
 
   it.skipIf(skip)('counts 401/403/429 answers per user across addresses', async () => {
