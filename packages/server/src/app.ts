@@ -313,7 +313,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
   );
   const provisional = createProvisionalService({
-    ...{ storage, clock, ids, blobs, authenticator, revocations, events, webhookEvents },
+    // Its revocations (bans, unlinks) wait for its transactions to commit.
+    storage: dispatchingStorage(storage, events),
+    ...{ clock, ids, blobs, authenticator, revocations, events, webhookEvents },
     oauth: services.oauth,
     oidc: createOidcVerifier({ clock, allowInsecureLocal: config.oidcAllowInsecureLocal }),
     expandScopes,
