@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -17,9 +16,11 @@ import {
   type Timers,
 } from './delivery/worker.js';
 import { systemClock, type Clock } from './domain/clock.js';
+import { DEFAULT_SCRYPT_COST } from './domain/credentials.js';
 import { createSnowflakeGenerator } from './domain/snowflakes.js';
 import { dispatchingStorage } from './events/afterCommit.js';
 import { createBusDispatcher } from './events/dispatcher.js';
+import { createRevocations } from './events/revocations.js';
 import {
   DEFAULT_GATEWAY_OPTIONS,
   createDatabaseSessionStore,
@@ -35,7 +36,7 @@ import {
   type BucketLimit,
   type RateLimitStore,
 } from './http/rateLimit/index.js';
-import { createHttpServer } from './http/server.js';
+import { clientAddressOf, createHttpServer } from './http/server.js';
 import { API_PREFIX } from './http/versioning.js';
 import { createLogger } from './logger.js';
 import { createOAuth, expandScopes, registerOAuthRoutes } from './oauth/index.js';
@@ -57,7 +58,7 @@ import { createChannelService } from './resources/channels/service.js';
 import { createVoiceStatusService } from './resources/channels/voiceStatus.js';
 import { registerBanRoutes } from './resources/bans/routes.js';
 import { createBanService } from './resources/bans/service.js';
-import { createAuthService } from './resources/auth/service.js';
+import { createAuthService, type AuthSettings } from './resources/auth/service.js';
 import type { ServiceDeps } from './resources/deps.js';
 import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/routes.js';
 import { createEmojiService } from './resources/emojis/service.js';
@@ -154,18 +155,8 @@ interface ServiceOptions {
   baseUrl: () => string;
   /** Builds guild search indexes in the background. */
   searchIndexer: SearchIndexer;
-}
-
-/**
- * A gateway client's address, as the HTTP API's `request.ip` has it: the socket's peer, or behind
- * a trusted proxy (`trustProxy` on: every hop trusted) the first X-Forwarded-For address.
- */
-function gatewayClientAddress(request: IncomingMessage, trustProxy: boolean): string {
-  const peer = request.socket.remoteAddress ?? '';
-  const forwarded = request.headers['x-forwarded-for'];
-  if (!trustProxy || forwarded === undefined) return peer;
-  const first = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded).split(',')[0]?.trim();
-  return first === undefined || first === '' ? peer : first;
+  /** Session lifetime and password hashing cost. */
+  auth: AuthSettings;
 }
 
 function createServices(
@@ -176,7 +167,7 @@ function createServices(
   const deps = { ...base, storage: dispatchingStorage(base.storage, base.events) };
   return {
     users: createUserService(deps),
-    auth: createAuthService(deps),
+    auth: createAuthService(deps, options.auth),
     applications: createApplicationService(deps),
     guilds: createGuildService(deps),
     guildManage: createGuildManageService(deps),
@@ -255,10 +246,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     workerId: config.workerId,
     processId: options.processId ?? 0,
   });
+  const sessionTtlMs = config.sessionTtlDays * 24 * 60 * 60 * 1000;
   const authenticator = createAuthenticator({
     storage,
     clock,
     cacheTtlMs: config.authCacheSeconds * 1000,
+    sessionTtlMs,
   });
   const rateLimiter = config.rateLimits
     ? createRateLimiter({
@@ -275,6 +268,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     onError: (err, event) => {
       logger.error({ err, type: event.type, guildId: event.guildId }, 'dispatch not published');
     },
+  });
+  const revocations = createRevocations({
+    bus,
+    clock,
+    onError: (err) => {
+      logger.error({ err }, 'revocation not applied everywhere');
+    },
+  });
+  revocations.listen(({ tokenHashes, userIds }) => {
+    for (const hash of tokenHashes) authenticator.forgetToken(hash);
+    for (const userId of userIds) authenticator.forgetUser(userId);
   });
   // Until listen() learns the real port, the configured one stands in (for app.inject()).
   let base = publicBaseUrl(config, config.port);
@@ -299,11 +303,20 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
   });
   const services = createServices(
-    { storage, clock, ids, blobs, authenticator, events, webhookEvents },
-    { baseUrl, searchIndexer },
+    { storage, clock, ids, blobs, authenticator, revocations, events, webhookEvents },
+    {
+      baseUrl,
+      searchIndexer,
+      auth: {
+        sessionTtlMs,
+        passwordCost: { ...DEFAULT_SCRYPT_COST, log2N: config.passwordScryptLog2N },
+      },
+    },
   );
   const provisional = createProvisionalService({
-    ...{ storage, clock, ids, blobs, authenticator, events, webhookEvents },
+    // Its revocations (bans, unlinks) wait for its transactions to commit.
+    storage: dispatchingStorage(storage, events),
+    ...{ clock, ids, blobs, authenticator, revocations, events, webhookEvents },
     oauth: services.oauth,
     oidc: createOidcVerifier({ clock, allowInsecureLocal: config.oidcAllowInsecureLocal }),
     expandScopes,
@@ -349,7 +362,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     events,
     gatewayUrl,
     options: gatewayOptions,
-    clientAddress: (request) => gatewayClientAddress(request, config.trustProxy),
+    clientAddress: (request) => clientAddressOf(request, config.trustProxy),
     // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
     ...(storage.dialect === 'postgres'
       ? {
@@ -362,6 +375,11 @@ export async function createApp(options: AppOptions): Promise<App> {
         }
       : {}),
   });
+  // Every node, API or gateway, applies every node's revocations (its cache, its sessions).
+  revocations.listen((revocation) => {
+    gateway.revoke(revocation);
+  });
+  await revocations.start();
   // An API-only process leaves sessions to gateway processes (its dispatches reach them by NATS).
   if (config.role !== 'api') {
     await gateway.start();
@@ -463,6 +481,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await services.invites.close();
       await webhookEvents.stop();
       await searchIndexer.close();
+      revocations.close();
       await bus.close();
       await storage.close();
     },

@@ -16,6 +16,7 @@ import type { EventBus, Subscription } from '../bus/index.js';
 import type { Clock } from '../domain/clock.js';
 import { ALL_DISPATCHES, type DispatchEnvelope, type Dispatcher } from '../events/dispatcher.js';
 import { canManageInvites } from '../domain/permissions.js';
+import type { Revocation } from '../events/revocations.js';
 import type { Authenticator, Principal } from '../http/authenticator.js';
 import type { SessionStartLimit } from '../resources/gateway/sessionStartLimit.js';
 import { serializeMember } from '../resources/members/serialize.js';
@@ -68,6 +69,8 @@ export interface Session {
   readonly shard: readonly [number, number];
   seq: number;
   readonly guildIds: Set<string>;
+  /** The hash of the token the session last identified or resumed with; its revocation ends it. */
+  credential: string;
   conn: Connection | null;
   detachedAt: number;
   /** The last dispatches sent, oldest first, for RESUME. */
@@ -128,6 +131,8 @@ export interface Gateway {
   requestHeartbeats(): void;
   /** The sessions of a user (for voice state checks). */
   sessionsOf(userId: string): readonly Session[];
+  /** Ends every session opened or resumed with a revoked credential: close 4004, no RESUME. */
+  revoke(revocation: Revocation): void;
   /** Sends op 7 RECONNECT to every session, closes every connection and stops. */
   close(): Promise<void>;
 }
@@ -219,6 +224,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     deps.clientAddress ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? '');
   const sessions = new Map<string, Session>();
   const sessionsByUser = new Map<string, Set<Session>>();
+  const sessionsByCredential = new Map<string, Set<Session>>();
   const guilds = new Map<string, GuildState<Session>>();
   const identifyQueue = new IdentifyQueue({ clock, perBucket: options.identifiesPerBucket });
   const presences = new Map<string, Presence>();
@@ -304,6 +310,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const mine = sessionsByUser.get(session.userId);
     mine?.delete(session);
     if (mine?.size === 0) sessionsByUser.delete(session.userId);
+    forgetCredential(session);
     for (const guildId of [...session.guildIds]) leaveGuild(session, guildId);
   };
 
@@ -312,6 +319,43 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const mine = sessionsByUser.get(session.userId) ?? new Set<Session>();
     mine.add(session);
     sessionsByUser.set(session.userId, mine);
+    rememberCredential(session);
+  };
+
+  const rememberCredential = (session: Session) => {
+    const same = sessionsByCredential.get(session.credential) ?? new Set<Session>();
+    same.add(session);
+    sessionsByCredential.set(session.credential, same);
+  };
+
+  const forgetCredential = (session: Session) => {
+    const same = sessionsByCredential.get(session.credential);
+    same?.delete(session);
+    if (same?.size === 0) sessionsByCredential.delete(session.credential);
+  };
+
+  /** A RESUME may bring another token of the same user (a reset bot token): it is the one now. */
+  const changeCredential = (session: Session, credential: string) => {
+    if (session.credential === credential || !sessions.has(session.id)) return;
+    forgetCredential(session);
+    session.credential = credential;
+    rememberCredential(session);
+  };
+
+  const endRevoked = (revocation: Revocation) => {
+    const ended = new Set<Session>();
+    for (const hash of revocation.tokenHashes) {
+      for (const session of sessionsByCredential.get(hash) ?? []) ended.add(session);
+    }
+    for (const userId of revocation.userIds) {
+      for (const session of sessionsByUser.get(userId) ?? []) ended.add(session);
+    }
+    for (const session of ended) {
+      const conn = session.conn;
+      session.conn = null;
+      dropSession(session);
+      if (conn !== null) closeConn(conn, Close.AUTHENTICATION_FAILED, 'Authentication failed.');
+    }
   };
 
   const storedSession = (session: Session): StoredSession => ({
@@ -344,6 +388,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       applicationId: application?.id ?? null,
       seq: entries.at(-1)?.seq ?? 0,
       guildIds: new Set(),
+      // Set by the RESUME that adopts it, once its token is checked.
+      credential: '',
       conn: null,
       detachedAt: clock.now(),
       replay: entries.map((e) => ({
@@ -862,6 +908,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       shard,
       seq: 0,
       guildIds: new Set(),
+      credential: principal.tokenHash,
       conn,
       detachedAt: 0,
       replay: [],
@@ -956,6 +1003,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       invalidSession(conn, false);
       return;
     }
+    changeCredential(session, principal.tokenHash);
     const from = isInt(seq) ? seq : -1;
     if (from < 0 || from > session.seq) {
       closeConn(conn, Close.INVALID_SEQ, 'Invalid seq.');
@@ -1242,6 +1290,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       for (const conn of connections) sendControl(conn, Op.HEARTBEAT, null);
     },
     sessionsOf: (userId) => [...(sessionsByUser.get(userId) ?? [])],
+    revoke: endRevoked,
     async close() {
       closing = true;
       clearInterval(sweepTimer);

@@ -10,6 +10,11 @@ export interface RouteRateLimit {
   bucket?: BucketLimit;
   /** false exempts the route from the global limit (the platform does so for interactions). */
   global?: boolean;
+  /**
+   * The account a request is aimed at, read from its parsed body (login: the email or username
+   * tried): it gets the route's bucket too, so changing address does not buy more attempts.
+   */
+  account?: (request: FastifyRequest) => string | null;
 }
 
 export interface RateLimiterOptions {
@@ -20,8 +25,8 @@ export interface RateLimiterOptions {
   /** The bucket of a route that names none. */
   defaultBucket: BucketLimit;
   /**
-   * 401, 403 and 429 answers an address may collect before it is refused outright (api-facts
-   * §3.1: 10,000 per 10 minutes).
+   * 401, 403 and 429 answers an address, or an authenticated user from any address, may collect
+   * before it is refused outright (api-facts §3.1: 10,000 per 10 minutes).
    */
   invalidRequests?: BucketLimit;
 }
@@ -60,11 +65,16 @@ function headersOf(result: ConsumeResult, bucket: string, nowMs: number): Record
 export interface RateLimiter {
   /** Refuses an address that has collected too many 401, 403 and 429 answers. */
   checkAddress(request: FastifyRequest): Promise<void>;
-  /** Counts the request; sets the X-RateLimit-* headers, or throws RateLimitedError. */
-  check(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /**
-   * Counts a 401, 403 or 429 answer against the caller's address, and a 403 or 404 on a route
-   * keyed by a top-level resource against the caller's misses on that route.
+   * Refuses a user who has collected too many 401, 403 and 429 answers, then counts the request;
+   * sets the X-RateLimit-* headers, or throws RateLimitedError.
+   */
+  check(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Counts the request against the account its body names, when its route says which. */
+  checkAccount(request: FastifyRequest): Promise<void>;
+  /**
+   * Counts a 401, 403 or 429 answer against the caller's address and user, and a 403 or 404 on a
+   * route keyed by a top-level resource against the caller's misses on that route.
    */
   recordAnswer(request: FastifyRequest, statusCode: number): Promise<void>;
 }
@@ -77,6 +87,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { store, clock, globalPerSecond, defaultBucket } = options;
   const invalidLimit = options.invalidRequests ?? DEFAULT_INVALID_REQUEST_LIMIT;
   const invalidKey = (request: FastifyRequest) => `invalid:${request.ip}`;
+  const invalidUserKey = (userId: string) => `invalid:u${userId}`;
   const globalLimit: BucketLimit = { limit: globalPerSecond, windowMs: 1000 };
   const bucketIds = new Map<string, string>();
 
@@ -138,6 +149,9 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     async recordAnswer(request, statusCode) {
       if (INVALID_STATUSES.has(statusCode)) {
         await store.consume(invalidKey(request), invalidLimit, clock.now());
+        const userId = request.principal?.user.id;
+        if (userId !== undefined)
+          await store.consume(invalidUserKey(userId), invalidLimit, clock.now());
       }
       const route = routeOf(request);
       if (MISS_STATUSES.has(statusCode) && route !== null && route.major !== null) {
@@ -148,6 +162,15 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     async check(request, reply) {
       const config = request.routeOptions.config.rateLimit;
       const now = clock.now();
+
+      if (request.principal !== null) {
+        const invalid = await store.peek(
+          invalidUserKey(request.principal.user.id),
+          invalidLimit,
+          now,
+        );
+        if (invalid.remaining <= 0) throw globalLimited(invalid.resetAtMs, now);
+      }
 
       if (config?.global !== false) {
         const global = await store.consume(`g:${callerOf(request)}`, globalLimit, now);
@@ -168,6 +191,15 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       );
       if (!result.allowed) throw routeLimited(result, route.bucket, now);
       void reply.headers(headersOf(result, route.bucket, now));
+    },
+
+    async checkAccount(request) {
+      const account = request.routeOptions.config.rateLimit?.account?.(request) ?? null;
+      const route = routeOf(request);
+      if (account === null || route === null) return;
+      const now = clock.now();
+      const result = await store.consume(`a:${route.bucket}:${account}`, route.limit, now);
+      if (!result.allowed) throw routeLimited(result, route.bucket, now);
     },
   };
 }
