@@ -39,6 +39,7 @@ export const ERRORS = {
   UNAUTHORIZED: { code: 0, status: 401, message: '401: Unauthorized' },
   NOT_FOUND: { code: 0, status: 404, message: '404: Not Found' },
   METHOD_NOT_ALLOWED: { code: 0, status: 405, message: '405: Method Not Allowed' },
+  UNSUPPORTED_MEDIA_TYPE: { code: 0, status: 415, message: '415: Unsupported Media Type' },
   RATE_LIMITED: { code: 0, status: 429, message: 'You are being rate limited.' },
   INTERNAL_SERVER_ERROR: { code: 0, status: 500, message: 'Internal Server Error' },
   INVALID_API_VERSION: { code: 0, status: 400, message: 'Invalid API version' },

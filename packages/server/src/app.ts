@@ -21,9 +21,11 @@ import {
   type Timers,
 } from './delivery/worker.js';
 import { systemClock, type Clock } from './domain/clock.js';
+import { DEFAULT_SCRYPT_COST } from './domain/credentials.js';
 import { createSnowflakeGenerator } from './domain/snowflakes.js';
 import { dispatchingStorage } from './events/afterCommit.js';
 import { createBusDispatcher } from './events/dispatcher.js';
+import { createRevocations } from './events/revocations.js';
 import {
   DEFAULT_GATEWAY_OPTIONS,
   createDatabaseSessionStore,
@@ -39,7 +41,7 @@ import {
   type BucketLimit,
   type RateLimitStore,
 } from './http/rateLimit/index.js';
-import { createHttpServer } from './http/server.js';
+import { clientAddressOf, createHttpServer } from './http/server.js';
 import { API_PREFIX } from './http/versioning.js';
 import { createLogger } from './logger.js';
 import { createOAuth, expandScopes, registerOAuthRoutes } from './oauth/index.js';
@@ -61,7 +63,7 @@ import { createChannelService } from './resources/channels/service.js';
 import { createVoiceStatusService } from './resources/channels/voiceStatus.js';
 import { registerBanRoutes } from './resources/bans/routes.js';
 import { createBanService } from './resources/bans/service.js';
-import { createAuthService } from './resources/auth/service.js';
+import { createAuthService, type AuthSettings } from './resources/auth/service.js';
 import type { ServiceDeps } from './resources/deps.js';
 import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/routes.js';
 import { createEmojiService } from './resources/emojis/service.js';
@@ -101,6 +103,7 @@ import { registerStickerCdnRoutes, registerStickerRoutes } from './resources/sti
 import { createStickerService } from './resources/stickers/service.js';
 import { createMetrics, instrument } from './resources/system/metrics.js';
 import { registerSystemRoutes } from './resources/system/routes.js';
+import { createCdnImages } from './resources/imageVariants.js';
 import { registerUserRoutes } from './resources/users/routes.js';
 import { createUserService } from './resources/users/service.js';
 import type { Storage } from './storage/index.js';
@@ -164,6 +167,8 @@ interface ServiceOptions {
   links: () => AttachmentLinks;
   /** Builds guild search indexes in the background. */
   searchIndexer: SearchIndexer;
+  /** Session lifetime and password hashing cost. */
+  auth: AuthSettings;
 }
 
 function createServices(
@@ -177,7 +182,7 @@ function createServices(
   };
   return {
     users: createUserService(deps),
-    auth: createAuthService(deps),
+    auth: createAuthService(deps, options.auth),
     applications: createApplicationService(deps),
     guilds: createGuildService(deps),
     guildManage: createGuildManageService(deps),
@@ -256,10 +261,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     workerId: config.workerId,
     processId: options.processId ?? 0,
   });
+  const sessionTtlMs = config.sessionTtlDays * 24 * 60 * 60 * 1000;
   const authenticator = createAuthenticator({
     storage,
     clock,
     cacheTtlMs: config.authCacheSeconds * 1000,
+    sessionTtlMs,
   });
   const rateLimiter = config.rateLimits
     ? createRateLimiter({
@@ -276,6 +283,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     onError: (err, event) => {
       logger.error({ err, type: event.type, guildId: event.guildId }, 'dispatch not published');
     },
+  });
+  const revocations = createRevocations({
+    bus,
+    clock,
+    onError: (err) => {
+      logger.error({ err }, 'revocation not applied everywhere');
+    },
+  });
+  revocations.listen(({ tokenHashes, userIds }) => {
+    for (const hash of tokenHashes) authenticator.forgetToken(hash);
+    for (const userId of userIds) authenticator.forgetUser(userId);
   });
   // Until listen() learns the real port, the configured one stands in (for app.inject()).
   let base = publicBaseUrl(config, config.port);
@@ -306,7 +324,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const links = () => ({ baseUrl: baseUrl(), signer });
   const services = createServices(
-    { storage, clock, ids, blobs, authenticator, events, webhookEvents },
+    { storage, clock, ids, blobs, authenticator, revocations, events, webhookEvents },
     {
       baseUrl,
       links,
@@ -314,10 +332,16 @@ export async function createApp(options: AppOptions): Promise<App> {
       onCommitTaskError: (err) => {
         logger.warn({ err }, 'blob not freed after commit (the sweep removes it)');
       },
+      auth: {
+        sessionTtlMs,
+        passwordCost: { ...DEFAULT_SCRYPT_COST, log2N: config.passwordScryptLog2N },
+      },
     },
   );
   const provisional = createProvisionalService({
-    ...{ storage, clock, ids, blobs, authenticator, events, webhookEvents },
+    // Its revocations (bans, unlinks) wait for its transactions to commit.
+    storage: dispatchingStorage(storage, events),
+    ...{ clock, ids, blobs, authenticator, revocations, events, webhookEvents },
     oauth: services.oauth,
     oidc: createOidcVerifier({ clock, allowInsecureLocal: config.oidcAllowInsecureLocal }),
     expandScopes,
@@ -326,7 +350,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       await tx.messages.deleteAllByUser(userId);
     },
   });
-  const gatewayOptions: GatewayOptions = { ...DEFAULT_GATEWAY_OPTIONS, ...options.gateway };
+  const gatewayOptions: GatewayOptions = {
+    ...DEFAULT_GATEWAY_OPTIONS,
+    identifyTimeoutMs: config.gatewayIdentifyTimeoutSeconds * 1000,
+    maxUnidentifiedPerAddress: config.gatewayMaxUnidentifiedPerAddress,
+    maxBufferedBytes: config.gatewayMaxBufferedBytes,
+    ...options.gateway,
+  };
   const sessionStartLimit = createSessionStartLimit({
     ...DEFAULT_SESSION_START_LIMIT,
     totalPerDay: gatewayOptions.identifyPerDay,
@@ -357,6 +387,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     events,
     gatewayUrl,
     options: gatewayOptions,
+    clientAddress: (request) => clientAddressOf(request, config.trustProxy),
     // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
     ...(storage.dialect === 'postgres'
       ? {
@@ -369,16 +400,27 @@ export async function createApp(options: AppOptions): Promise<App> {
         }
       : {}),
   });
+  // Every node, API or gateway, applies every node's revocations (its cache, its sessions).
+  revocations.listen((revocation) => {
+    gateway.revoke(revocation);
+  });
+  await revocations.start();
   // An API-only process leaves sessions to gateway processes (its dispatches reach them by NATS).
   if (config.role !== 'api') {
     await gateway.start();
     gateway.attach(http.server);
   }
 
-  registerSystemRoutes(http, { storage, blobs, metrics });
-  registerEmojiCdnRoutes(http, { storage, blobs });
+  const images = createCdnImages({ blobs });
+  registerSystemRoutes(http, {
+    storage,
+    images,
+    metrics,
+    metricsAccess: { tokenHash: config.metricsTokenHash, host: config.host },
+  });
+  registerEmojiCdnRoutes(http, { storage, images });
   registerStickerCdnRoutes(http, { storage, blobs });
-  registerScheduledEventCdnRoutes(http, { storage, blobs });
+  registerScheduledEventCdnRoutes(http, { storage, images });
   registerAttachmentCdnRoutes(http, { storage, blobs, signer });
   // A gateway-only process answers WebSocket upgrades and its health check; the API is elsewhere.
   if (config.role === 'gateway') {
@@ -484,6 +526,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await webhookEvents.stop();
       await searchIndexer.close();
       await blobSweeper?.stop();
+      revocations.close();
       await bus.close();
       await storage.close();
     },

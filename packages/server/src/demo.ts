@@ -147,6 +147,8 @@ async function writeDemoFile(path: string, demo: DemoInfo): Promise<void> {
 /** The banner `npm start` prints: where the API is, the token, and a discord.js snippet. */
 export function demoBanner(demo: DemoInfo, demoFile: string): string {
   const api = demo.api_url.replace(/\/v\d+$/, '');
+  // Images (avatars, icons...) are at the root, as on the platform's CDN host.
+  const cdn = api.replace(/\/api$/, '');
   return [
     '',
     `Guildhall is running.`,
@@ -156,9 +158,12 @@ export function demoBanner(demo: DemoInfo, demoFile: string): string {
     `  Guild:      ${demo.guild_id} (channel ${demo.channel_id})`,
     `  Everything above, for scripts: ${demoFile}`,
     '',
-    'Connect with discord.js (REST and the gateway; only the API URL changes):',
+    'Connect with discord.js (REST, the gateway and image URLs; only the API and CDN URLs change):',
     "  import { Client, Events, GatewayIntentBits } from 'discord.js';",
-    `  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: '${api}' } });`,
+    '  const client = new Client({',
+    '    intents: [GatewayIntentBits.Guilds],',
+    `    rest: { api: '${api}', cdn: '${cdn}' },`,
+    '  });',
     '  client.once(Events.ClientReady, (c) => console.log(`Logged in as ${c.user.tag}`));',
     '  client.on(Events.GuildCreate, (guild) => console.log(`In guild ${guild.name}`));',
     `  client.login('${demo.bot_token}');`,

@@ -48,4 +48,56 @@ describe('logs', () => {
     expect(secrets).toHaveLength(7);
     for (const secret of secrets) expect(output).not.toContain(secret);
   });
+
+  it("never carry a device flow's user_code or device_code", async () => {
+    let output = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        output += chunk.toString();
+        done();
+      },
+    });
+    const server = await startTestServer({ logger: createLogger('trace', sink) });
+    const codes: string[] = [];
+    try {
+      const seed = await seedDeveloper(server.app, 'device');
+      await server.app.storage.applications.update(seed.applicationId, {
+        deviceFlowEnabled: true,
+      });
+      const inject = server.app.http.inject.bind(server.app.http);
+      const started = await inject({
+        method: 'POST',
+        url: '/api/v10/oauth2/device/authorize',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${seed.applicationId}:${seed.clientSecret}`).toString('base64')}`,
+        },
+        payload: 'scope=identify',
+      });
+      expect(started.statusCode).toBe(200);
+      const device = started.json<{ user_code: string; device_code: string }>();
+      codes.push(device.user_code, device.user_code.replace('-', ''), device.device_code);
+      const cookie = `guildhall_session=${seed.userToken}`;
+      // The browser page with the code in its query, as verification_uri_complete sends it.
+      const page = await inject({
+        method: 'GET',
+        url: `/activate?user_code=${device.user_code}`,
+        headers: { cookie },
+      });
+      expect(page.statusCode).toBe(200);
+      const verified = await inject({
+        method: 'POST',
+        url: '/api/v10/oauth2/device/verify',
+        headers: { authorization: seed.userToken },
+        payload: { user_code: device.user_code, authorize: true },
+      });
+      expect(verified.statusCode).toBe(200);
+      server.app.logger.info({ user_code: device.user_code, device_code: device.device_code }, 'x');
+    } finally {
+      await server.close();
+    }
+    expect(output).toContain('/activate?user_code=[REDACTED]');
+    expect(codes).toHaveLength(3);
+    for (const code of codes) expect(output).not.toContain(code);
+  });
 });

@@ -15,6 +15,9 @@ export const REDACTED_KEYS = new Set([
   'refresh_token',
   'id_token',
   'secret',
+  // The device flow's codes: the user_code alone lets whoever reads it approve a device.
+  'user_code',
+  'device_code',
 ]);
 
 const CENSOR = '[REDACTED]';

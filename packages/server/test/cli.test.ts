@@ -212,6 +212,8 @@ describe('guildhall start', () => {
       expect(first.stdout).toContain(
         "import { Client, Events, GatewayIntentBits } from 'discord.js';",
       );
+      const base = first.demo.api_url.replace(/\/api\/v\d+$/, '');
+      expect(first.stdout).toContain(`rest: { api: '${base}/api', cdn: '${base}' }`);
       expect((await stat(join(dataDir, 'demo.json'))).mode & 0o777).toBe(0o600);
       const demo = JSON.parse(await readFile(join(dataDir, 'demo.json'), 'utf8')) as Record<
         string,

@@ -3,6 +3,8 @@ import type { Dispatch, Dispatcher } from './dispatcher.js';
 
 /** The dispatches each open transaction has announced, keyed by its repositories. */
 const pending = new WeakMap<Repositories, Dispatch[]>();
+/** What else each open transaction asked to run once it commits (revocations). */
+const commitActions = new WeakMap<Repositories, (() => void)[]>();
 
 /** Work to do once a transaction commits, given repositories outside it. */
 export type CommitTask = (storage: Repositories) => Promise<void>;
@@ -40,6 +42,17 @@ export function afterCommitTask(tx: Repositories, task: CommitTask): void {
 }
 
 /**
+ * Runs `action` once the transaction of `tx` commits, never when it rolls back. Repositories
+ * outside a dispatching transaction (the storage's own, whose every statement commits by itself)
+ * run it at once.
+ */
+export function onCommit(tx: Repositories, action: () => void): void {
+  const list = commitActions.get(tx);
+  if (list === undefined) action();
+  else list.push(action);
+}
+
+/**
  * The storage services use: each `transaction` collects what its body announces with
  * {@link afterCommit} and hands it to `dispatcher` after the commit, in one ordered batch.
  */
@@ -53,12 +66,15 @@ export function dispatchingStorage(
     async transaction(fn) {
       const announced: Dispatch[] = [];
       const queued: CommitTask[] = [];
+      const actions: (() => void)[] = [];
       const result = await storage.transaction((tx) => {
         pending.set(tx, announced);
         tasks.set(tx, queued);
+        commitActions.set(tx, actions);
         return fn(tx);
       });
       if (announced.length > 0) dispatcher.dispatch(announced);
+      for (const action of actions) action();
       for (const task of queued) await task(storage).catch(onTaskError);
       return result;
     },

@@ -79,6 +79,26 @@ export function visibleActivities(
 }
 
 /**
+ * A user's presence as a guild's sessions see it, in GUILD_CREATE and GUILD_MEMBERS_CHUNK: none
+ * while invisible or offline, and the custom status per the privacy rule PRESENCE_UPDATE follows.
+ */
+export function guildPresenceWire(
+  userId: string,
+  presence: Presence | undefined,
+  memberCount: number,
+): Record<string, unknown> | null {
+  if (presence === undefined || presence.status === 'invisible' || presence.status === 'offline') {
+    return null;
+  }
+  return {
+    user: { id: userId },
+    status: presence.status,
+    activities: visibleActivities(presence.activities, { privacy: presence.privacy, memberCount }),
+    client_status: { web: presence.status },
+  };
+}
+
+/**
  * The gateway commands a session sends once identified: op 3, op 4, op 8 and op 43. Each
  * validates its payload (InvalidCommandError → close 4001) and answers with dispatches.
  */
@@ -264,21 +284,17 @@ export function createCommands(deps: {
           : await ctx.storage.members.search(guildId, { query: query ?? '', limit: max });
     }
     const users = await Promise.all(members.map((m) => ctx.storage.users.findById(m.userId)));
+    const memberCount = ctx.guild(guildId)?.memberCount ?? 0;
     const wire: unknown[] = [];
     const presenceWire: unknown[] = [];
     members.forEach((member, i) => {
       const user = users[i];
       if (user == null) return;
       wire.push(serializeMember(member, user));
-      const presence = presences.get(member.userId);
-      if (withPresences && presence !== undefined && presence.status !== 'invisible') {
-        presenceWire.push({
-          user: { id: member.userId },
-          status: presence.status,
-          activities: presence.activities,
-          client_status: { web: presence.status },
-        });
-      }
+      const presence = withPresences
+        ? guildPresenceWire(member.userId, presences.get(member.userId), memberCount)
+        : null;
+      if (presence !== null) presenceWire.push(presence);
     });
     const chunkCount = Math.max(1, Math.ceil(wire.length / MEMBERS_PER_CHUNK));
     for (let index = 0; index < chunkCount; index++) {

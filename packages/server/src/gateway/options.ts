@@ -20,6 +20,12 @@ export interface GatewayOptions {
   privilegedIntentReviewThreshold: number;
   /** Events a client may send per minute before close 4008. */
   clientEventsPerMinute: number;
+  /** How long a connection may stay without an accepted IDENTIFY or RESUME before close 4003, ms. */
+  identifyTimeoutMs: number;
+  /** Open connections not yet identified one client address may hold; more get HTTP 429. */
+  maxUnidentifiedPerAddress: number;
+  /** Bytes queued for a connection (unread by a slow client) past which it is closed with 4008. */
+  maxBufferedBytes: number;
 }
 
 export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
@@ -33,6 +39,9 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   resumeWindowMs: 5 * 60_000,
   privilegedIntentReviewThreshold: 10_000,
   clientEventsPerMinute: 120,
+  identifyTimeoutMs: 20_000,
+  maxUnidentifiedPerAddress: 32,
+  maxBufferedBytes: 4 * 1024 * 1024,
 };
 
 /** From this date every bot receives obfuscated channels (spec, dated behaviour). */

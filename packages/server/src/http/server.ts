@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -6,6 +8,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import type { TrustProxy } from '../config.js';
 import { ApiError, RateLimitedError, toErrorResponse } from '../errors/index.js';
 import type { Authenticator } from './authenticator.js';
 import type { RateLimiter } from './rateLimit/index.js';
@@ -19,14 +22,14 @@ export interface HttpServerOptions {
   /** null when rate limits are off. */
   rateLimiter: RateLimiter | null;
   maxBodyBytes: number;
-  /** Whether X-Forwarded-For names the caller (behind a reverse proxy). */
-  trustProxy: boolean;
+  /** Which proxies' X-Forwarded-For names the caller: none, all, a hop count or address ranges. */
+  trustProxy: TrustProxy;
 }
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const ROUTER_OPTIONS = { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true } as const;
 const SENSITIVE_QUERY =
-  /([?&](?:code|token|client_secret|refresh_token|access_token|password)=)[^&]*/gi;
+  /([?&](?:code|token|client_secret|refresh_token|access_token|password|user_code|device_code)=)[^&]*/gi;
 const WEBHOOK_TOKEN_PATH = /(\/webhooks\/\d+\/)[^/?]+/;
 
 /** A request line fit for logs: secrets in the query or a webhook path are replaced. */
@@ -38,6 +41,26 @@ function requestIdGenerator(): () => string {
   const prefix = randomBytes(4).toString('hex');
   let next = 0;
   return () => `${prefix}-${(next++).toString(36)}`;
+}
+
+/**
+ * Fastify's own form of a trust setting. A hop count becomes "trust the nearest N hops" (proxy-addr's
+ * hop index 0 is the socket peer), as Fastify no longer does itself: it cannot check that the peer
+ * is a proxy, so it is for servers only a proxy can reach; address ranges are the safer form.
+ */
+function proxyTrust(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
+/**
+ * The client address of a raw request (a WebSocket upgrade, which Fastify does not see) under the
+ * same trust rule as Fastify's `request.ip`.
+ */
+export function clientAddressOf(request: IncomingMessage, trust: TrustProxy): string {
+  const rule = proxyTrust(trust);
+  return proxyAddr(request, typeof rule === 'boolean' ? () => rule : rule);
 }
 
 /**
@@ -58,7 +81,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
       const response = toErrorResponse(new ApiError('NOT_FOUND', { cause: err }), request.id);
       void reply.status(response.status).send(response.body);
     },
-    trustProxy: options.trustProxy,
+    trustProxy: proxyTrust(options.trustProxy),
     return503OnClosing: true,
   });
 
@@ -94,13 +117,14 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     if (auth !== undefined && auth !== 'none') {
       const principal = await authenticator.authenticate(request.headers.authorization);
       if (principal === null) throw new ApiError('UNAUTHORIZED');
+      // Known even when refused below: its refusals count against the user too.
+      request.principal = principal;
       if (!auth.includes(principal.kind)) {
         if (principal.kind === 'bot') throw new ApiError('BOTS_CANNOT_USE_ENDPOINT');
         if (auth.length === 1 && auth[0] === 'bot')
           throw new ApiError('ONLY_BOTS_CAN_USE_ENDPOINT');
         throw new ApiError('UNAUTHORIZED');
       }
-      request.principal = principal;
     }
     if (rateLimiter !== null && request.routeOptions.url !== undefined) {
       await rateLimiter.check(request, reply);
@@ -111,6 +135,11 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     assertNoNul(request);
     done();
   });
+
+  if (rateLimiter !== null) {
+    // After the body is parsed: a route may count attempts per account it names (login).
+    app.addHook('preHandler', (request) => rateLimiter.checkAccount(request));
+  }
 
   // The platform sends `Content-Type: application/json` with no charset, and some client
   // libraries (oceanic.js) compare the header exactly: JSON answers say it the same way.

@@ -63,7 +63,6 @@ const PASSED_PARAMS = [
   'guild_id',
 ] as const;
 
-const CUSTOM_SCHEME_CALLBACK = /^([a-z][a-z0-9+.-]{0,63}):\/authorize\/callback$/;
 const PKCE_VALUE = /^[A-Za-z0-9._~-]{43,128}$/;
 const MAX_STATE = 2048;
 
@@ -81,15 +80,18 @@ export function s256(verifier: string): string {
   return createHash('sha256').update(verifier, 'ascii').digest('base64url');
 }
 
-/** Whether the application may send the user to this redirect URI. */
+/** The SDK's default redirect of a public client when no custom scheme is set. */
+export function defaultPublicRedirect(applicationId: string): string {
+  return `platform-${applicationId}:/authorize/callback`;
+}
+
+/**
+ * Whether the application may send the user to this redirect URI: one it registered, exactly
+ * (custom schemes too), or, for a public client, its own `platform-<id>:/authorize/callback`.
+ */
 function allowedRedirect(application: ApplicationRecord, uri: string): boolean {
   if (application.redirectUris.includes(uri)) return true;
-  if (!application.publicClient) return false;
-  const custom = CUSTOM_SCHEME_CALLBACK.exec(uri);
-  // A custom scheme may not pose as a web or script URL.
-  return (
-    custom !== null && !['http', 'https', 'javascript', 'data', 'file'].includes(custom[1] ?? '')
-  );
+  return application.publicClient && uri === defaultPublicRedirect(application.id);
 }
 
 function isBotOnly(scopes: readonly string[]) {
@@ -119,7 +121,7 @@ export async function validateAuthorize(
     return pageError('redirect_uri is not registered for this application.');
   }
   if (redirectUri === null && application.publicClient) {
-    redirectUri = `platform-${application.id}:/authorize/callback`;
+    redirectUri = defaultPublicRedirect(application.id);
   }
   if (redirectUri === null && application.redirectUris.length === 1) {
     redirectUri = application.redirectUris[0] ?? null;
@@ -151,6 +153,10 @@ export async function validateAuthorize(
   const bot = requested.includes('bot');
   if (bot && application.botUserId === null) {
     return fail(new OAuthError('invalid_scope', 'This application has no bot.'));
+  }
+  if (bot && application.botRequireCodeGrant && redirectUri === null) {
+    // No redirect, no code: the install would be the implicit add the app turned off.
+    return pageError('This bot requires the code grant: redirect_uri is required.');
   }
   const integrationType = raw.integration_type ?? (bot ? '0' : '1');
   if (integrationType !== '0' && integrationType !== '1') {
@@ -236,8 +242,21 @@ export function createAuthorizeFlow(
     return out;
   };
 
+  /** A private bot (`bot_public` false) is added only by its application's owner. */
+  const checkInstaller = (userId: string, request: AuthorizeRequest): void => {
+    const { application } = request;
+    if (
+      request.scopes.includes('bot') &&
+      !application.botPublic &&
+      userId !== application.ownerId
+    ) {
+      throw new OAuthError('access_denied', 'This bot is private: only its owner can add it.');
+    }
+  };
+
   return {
     manageableGuilds,
+    checkInstaller,
 
     /** Whether a live authorization already covers the request (prompt=none skips the page). */
     async alreadyAuthorized(userId: string, request: AuthorizeRequest): Promise<boolean> {
@@ -277,6 +296,7 @@ export function createAuthorizeFlow(
       }
       let guild: GuildRecord | null = null;
       if (request.scopes.includes('bot')) {
+        checkInstaller(user.id, request);
         const guildId = request.guildId ?? '';
         if (!(await manageableGuilds(user.id)).some((g) => g.id === guildId)) {
           throw new OAuthError('invalid_request', 'Pick a server where you can manage the server.');

@@ -495,17 +495,32 @@ describe.each(DRIVERS)('OAuth2 flows and refusals on $driver', (target) => {
           'relationships.read',
         ]),
       );
-      // A custom scheme of its own is allowed too; an http URL that is not registered is not.
+      // platform-<id>: is also accepted when named; any other custom scheme must be registered
+      // exactly, as any redirect is, and an http URL that is not registered is refused.
+      const withRedirect = (redirect_uri: string) =>
+        decide({
+          scope: 'identify',
+          redirect_uri,
+          code_challenge: challenge(v),
+          code_challenge_method: 'S256',
+        });
+      const own = await withRedirect(`platform-${fx.seed.applicationId}:/authorize/callback`);
+      expect(own.statusCode).toBe(200);
       expect(
-        (
-          await decide({
-            scope: 'identify',
-            redirect_uri: 'mygame:/authorize/callback',
-            code_challenge: challenge(v),
-            code_challenge_method: 'S256',
-          })
-        ).statusCode,
-      ).toBe(200);
+        (await withRedirect(`platform-${fx.seed.userId}:/authorize/callback`)).statusCode,
+      ).toBe(400);
+      const unregistered = await withRedirect('mygame:/authorize/callback');
+      expect(unregistered.statusCode).toBe(400);
+      expect(unregistered.json()).toMatchObject({ error: 'invalid_request' });
+      await fx.server.app.storage.applications.update(fx.seed.applicationId, {
+        redirectUris: [REDIRECT, 'mygame:/authorize/callback'],
+      });
+      const registered = await withRedirect('mygame:/authorize/callback');
+      expect(registered.statusCode).toBe(200);
+      expect(registered.json<{ location: string }>().location).toMatch(
+        /^mygame:\/authorize\/callback\?code=/,
+      );
+      expect((await withRedirect('mygame:/authorize/callback/')).statusCode).toBe(400);
       expect(
         (
           await decide({

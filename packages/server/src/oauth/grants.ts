@@ -1,7 +1,12 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { hashSecret } from '../domain/credentials.js';
 import { EXTERNAL_AUTH_TYPES, type ExternalAuthType } from '../storage/provisional.js';
-import type { OAuthCodeRecord, Repositories, UserRecord } from '../storage/index.js';
+import type {
+  ApplicationRecord,
+  OAuthCodeRecord,
+  Repositories,
+  UserRecord,
+} from '../storage/index.js';
 import { s256 } from './authorize.js';
 import { authenticateClient, readClientCredentials } from './clients.js';
 import { OAuthError } from './errors.js';
@@ -86,6 +91,16 @@ function userCode(): string {
 export function normaliseUserCode(input: string): string {
   const letters = input.toUpperCase().replace(/[^A-Z]/g, '');
   return letters.length === 8 ? `${letters.slice(0, 4)}-${letters.slice(4)}` : letters;
+}
+
+/** The device grant is for the applications whose owner turned it on (`device_flow_enabled`). */
+function requireDeviceFlow(application: ApplicationRecord): void {
+  if (!application.deviceFlowEnabled) {
+    throw new OAuthError(
+      'unauthorized_client',
+      'The device flow is not enabled for this application.',
+    );
+  }
 }
 
 /** The token endpoint's grants, device authorization and revocation. */
@@ -321,6 +336,7 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
       const { application, confidential } = await authenticateClient(storage, credentials, {
         publicAllowed,
       });
+      if (grantType === DEVICE_CODE_GRANT) requireDeviceFlow(application);
       const headers: Record<string, string> = {};
       let body: TokenResponse;
       switch (grantType) {
@@ -352,6 +368,7 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
       const { application } = await authenticateClient(storage, credentials, {
         publicAllowed: true,
       });
+      requireDeviceFlow(application);
       const requested = parseScopes(request.body.scope);
       const restricted = requested.find((scope) => RESTRICTED_SCOPES.has(scope));
       if (restricted !== undefined && !application.identifyPremiumApproved) {

@@ -1,3 +1,5 @@
+import { OAuthError } from './errors.js';
+
 /** Every parameter the OAuth2 endpoints read; anything else in a request is ignored. */
 const PARAM_NAMES = [
   'response_type',
@@ -49,6 +51,36 @@ export function readParams(source: unknown): OAuthParams {
     else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
       out[name] = String(value);
     }
+  }
+  return out;
+}
+
+/**
+ * The parameters of a client-authenticated request (token, revoke, device authorization): as
+ * readParams, but a parameter sent twice is invalid_request (RFC 6749 §3.1 and §3.2), so two
+ * `code` or `grant_type` values never leave the server to pick one.
+ */
+export function readUniqueParams(source: unknown): OAuthParams {
+  if (typeof source === 'object' && source !== null) {
+    const record = source as Record<string, unknown>;
+    const repeated = PARAM_NAMES.find((name) => Array.isArray(record[name]));
+    if (repeated !== undefined) {
+      throw new OAuthError('invalid_request', `${repeated} is included more than once.`);
+    }
+  }
+  return readParams(source);
+}
+
+/**
+ * A form body as an object; a name sent more than once maps to the array of its values, so the
+ * OAuth2 endpoints can refuse it (the server-wide form parser keeps the last value only).
+ */
+export function parseFormKeepingRepeats(body: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(body)) {
+    const seen = Object.hasOwn(out, key) ? out[key] : undefined;
+    if (seen === undefined) out[key] = value;
+    else out[key] = Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
   return out;
 }

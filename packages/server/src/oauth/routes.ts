@@ -7,6 +7,7 @@ import { principalOf } from '../http/server.js';
 import type { BucketLimit } from '../http/rateLimit/index.js';
 import type { Clock } from '../domain/clock.js';
 import type { ApplicationService } from '../resources/applications/service.js';
+import { loginAccount } from '../resources/auth/routes.js';
 import type { AuthService } from '../resources/auth/service.js';
 import { serializeUser } from '../resources/users/serialize.js';
 import type { Storage, UserRecord } from '../storage/index.js';
@@ -30,7 +31,7 @@ import {
   messagePage,
   type Page,
 } from './pages.js';
-import { readParams } from './params.js';
+import { parseFormKeepingRepeats, readParams, readUniqueParams } from './params.js';
 import { SCOPES } from './scopes.js';
 import { profileClaims } from './service.js';
 
@@ -149,6 +150,12 @@ export async function registerOAuthRoutes(
     reply: FastifyReply,
     input: { request: AuthorizeRequest; user: UserRecord; token: string },
   ) => {
+    try {
+      flow.checkInstaller(input.user.id, input.request);
+    } catch (err) {
+      if (err instanceof OAuthError) return send(reply, errorPage(err.message, err.status));
+      throw err;
+    }
     const guilds = input.request.scopes.includes('bot')
       ? await flow.manageableGuilds(input.user.id)
       : [];
@@ -247,7 +254,7 @@ export async function registerOAuthRoutes(
 
   root.post(
     '/oauth2/login',
-    { config: { auth: 'none', rateLimit: { bucket: LOGIN_BUCKET } } },
+    { config: { auth: 'none', rateLimit: { bucket: LOGIN_BUCKET, account: loginAccount } } },
     async (request, reply) => {
       const params = readParams(request.body);
       const next = safeNext(params.next);
@@ -392,9 +399,19 @@ export async function registerOAuthRoutes(
         throw err;
       });
 
+      // Repeated form parameters stay visible here: the client endpoints refuse them.
+      api.removeContentTypeParser('application/x-www-form-urlencoded');
+      api.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string' },
+        (_request, body, done) => {
+          done(null, parseFormKeepingRepeats(body as string));
+        },
+      );
+
       const clientRequest = (request: FastifyRequest) => ({
         authorization: request.headers.authorization,
-        body: readParams(request.body),
+        body: readUniqueParams(request.body),
       });
 
       api.post(

@@ -83,6 +83,8 @@ export interface ApplicationRecord {
   publicClient: boolean;
   /** Approved by an operator for the identify.premium scope. */
   identifyPremiumApproved: boolean;
+  /** Turned on by the owner: the device authorization grant (RFC 8628) is accepted. */
+  deviceFlowEnabled: boolean;
   /** The webhook event types the app subscribes to (only these are enqueued). */
   eventWebhooksTypes: string[];
   /** 1 disabled, 2 enabled, 3 disabled by the platform. */
@@ -94,6 +96,7 @@ export type NewApplication = Omit<
   | 'largeBotSharding'
   | 'publicClient'
   | 'identifyPremiumApproved'
+  | 'deviceFlowEnabled'
   | 'description'
   | 'icon'
   | 'flags'
@@ -125,6 +128,7 @@ export type ApplicationPatch = Partial<
     | 'largeBotSharding'
     | 'publicClient'
     | 'identifyPremiumApproved'
+    | 'deviceFlowEnabled'
     | 'eventWebhooksTypes'
     | 'eventWebhooksStatus'
   >
@@ -349,6 +353,8 @@ export interface TokenRepository {
   delete(hash: string): Promise<boolean>;
   /** Deletes every token of a kind for a user (and application, when given); returns their hashes. */
   deleteFor(filter: { userId: string; kind: TokenKind; applicationId?: string }): Promise<string[]>;
+  /** Moves a token's expiry (a session token slides as it is used); returns whether it exists. */
+  setExpiry(hash: string, expiresAt: number): Promise<boolean>;
 }
 
 export interface GuildRepository {
@@ -432,7 +438,10 @@ export interface MemberRepository {
   removeRole(guildId: string, userId: string, roleId: string): Promise<boolean>;
   /** Members whose username, global name or nick starts with `query`, ignoring case. */
   search(guildId: string, options: { query: string; limit: number }): Promise<MemberRecord[]>;
-  /** Ids of members who joined before `joinedBefore` and hold no role outside `includeRoleIds`. */
+  /**
+   * Ids of members who joined before `joinedBefore` and hold no role outside `includeRoleIds`;
+   * bot users are never listed.
+   */
   listPrunable(
     guildId: string,
     options: { joinedBefore: number; includeRoleIds: readonly string[] },

@@ -1,6 +1,6 @@
 /**
  * The OAuth2 test fixture: a server per test on one driver, with a developer whose app has one
- * registered redirect URI, and the requests every OAuth2 test makes (token, consent, codes).
+ * registered redirect URI (and the device flow on), and the requests every OAuth2 test makes (token, consent, codes).
  * @module
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -75,6 +75,7 @@ export function useOAuthFixture({ driver, skip }: (typeof DRIVERS)[number]) {
     state.seed = await seedDeveloper(state.server.app, 'ada');
     await state.server.app.storage.applications.update(state.seed.applicationId, {
       redirectUris: [REDIRECT],
+      deviceFlowEnabled: true,
     });
   });
   afterEach(async () => {

@@ -538,6 +538,7 @@ describe.each(DRIVERS)('provisional accounts on $driver', ({ driver, skip }) => 
 
     it.skipIf(skip)('device_code grant with external_auth_* merges', async () => {
       const issued = (await botToken('console-1')).json<TokenBody>();
+      await server.app.storage.applications.update(dev.applicationId, { deviceFlowEnabled: true });
       const start = await server.app.http.inject({
         method: 'POST',
         url: '/api/v10/oauth2/device/authorize',

@@ -80,7 +80,7 @@ function secretMatches(secret: string, hash: string): boolean {
  * child tokens.
  */
 export function createProvisionalService(deps: ProvisionalDeps) {
-  const { storage, clock, ids, authenticator, oauth, oidc } = deps;
+  const { storage, clock, ids, authenticator, revocations, oauth, oidc } = deps;
   const grantedScopes = () => deps.expandScopes([PROVISIONAL_SCOPE]);
 
   const loadApplication = async (repos: Repositories, applicationId: string) => {
@@ -404,7 +404,7 @@ export function createProvisionalService(deps: ProvisionalDeps) {
       });
       if (source === null) return { provisionalUserId: null };
       await deleteProvisionalUser(tx, source.userId);
-      authenticator.forgetUser(source.userId);
+      revocations.revoke(tx, { userIds: [source.userId] });
       return { provisionalUserId: source.userId };
     },
 
@@ -461,9 +461,10 @@ export function createProvisionalService(deps: ProvisionalDeps) {
         await oauth.revokeAllForUser({ tx, userId });
         await tx.tokens.deleteFor({ userId, kind: 'session' });
         await tx.tokens.deleteFor({ userId, kind: 'bearer' });
+        // Once committed, the account's gateway sessions close (4004) on every node.
+        revocations.revoke(tx, { userIds: [userId] });
         return { ban, moved };
       });
-      authenticator.forgetUser(userId);
       return result;
     },
 

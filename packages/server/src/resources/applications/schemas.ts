@@ -44,8 +44,14 @@ export const ModifyApplicationBody = z.object({
 export const ModifyOwnedApplicationBody = ModifyApplicationBody.extend({
   large_bot_sharding: z.boolean().optional(),
   redirect_uris: z.array(RedirectUri).max(10).nullable().optional(),
-  /** A public OAuth2 client: no secret, PKCE, custom-scheme redirects (docs/oauth.md). */
+  /** A public OAuth2 client: no secret, PKCE (docs/oauth.md). */
   public_client: z.boolean().optional(),
+  /** Whether anyone, or only the owner, may add the bot to a server. */
+  bot_public: z.boolean().optional(),
+  /** Whether a bot install must complete the authorization code grant. */
+  bot_require_code_grant: z.boolean().optional(),
+  /** Whether the device authorization grant is accepted (docs/oauth.md). */
+  device_flow_enabled: z.boolean().optional(),
 });
 export type ModifyApplicationInput = z.infer<typeof ModifyApplicationBody> &
   Partial<z.infer<typeof ModifyOwnedApplicationBody>>;

@@ -40,7 +40,7 @@ function randomDiscriminator(): string {
 export function createApplicationService(
   deps: ServiceDeps & { webhookEvents: Pick<WebhookEventsService, 'verifyUrl'> },
 ) {
-  const { storage, clock, ids, blobs, authenticator } = deps;
+  const { storage, clock, ids, blobs, revocations } = deps;
 
   const view = async (application: ApplicationRecord) => {
     const [owner, bot] = await Promise.all([
@@ -168,6 +168,13 @@ export function createApplicationService(
           patch.redirectUris = [...new Set(input.redirect_uris ?? [])];
         }
         if (input.public_client !== undefined) patch.publicClient = input.public_client;
+        if (input.bot_public !== undefined) patch.botPublic = input.bot_public;
+        if (input.bot_require_code_grant !== undefined) {
+          patch.botRequireCodeGrant = input.bot_require_code_grant;
+        }
+        if (input.device_flow_enabled !== undefined) {
+          patch.deviceFlowEnabled = input.device_flow_enabled;
+        }
         if (input.large_bot_sharding !== undefined) {
           patch.largeBotSharding = input.large_bot_sharding;
         }
@@ -197,11 +204,12 @@ export function createApplicationService(
       const application = await ownedApplication(principal, applicationId);
       const botUserId = application.botUserId;
       if (botUserId === null) throw new ApiError('UNKNOWN_USER');
-      const { token, revoked } = await storage.transaction(async (tx) => {
-        const revokedHashes = await tx.tokens.deleteFor({ userId: botUserId, kind: 'bot' });
-        return { token: await issueBotToken(tx, application, botUserId), revoked: revokedHashes };
+      const token = await storage.transaction(async (tx) => {
+        const revoked = await tx.tokens.deleteFor({ userId: botUserId, kind: 'bot' });
+        // Once committed, the old token's gateway sessions close (4004) on every node.
+        revocations.revoke(tx, { tokenHashes: revoked });
+        return issueBotToken(tx, application, botUserId);
       });
-      for (const hash of revoked) authenticator.forgetToken(hash);
       return { token };
     },
   };

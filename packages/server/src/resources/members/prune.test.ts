@@ -4,7 +4,11 @@ import { manualClock } from '../../domain/clock.js';
 import { DRIVERS } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import {
+  seedDeveloper,
+  startTestServer,
+  type TestServer,
+} from '../../../test/support/testServer.js';
 
 const NOW = Date.UTC(2026, 5, 1);
 const DAY = 86_400_000;
@@ -157,6 +161,94 @@ describe.each(DRIVERS)('prune on $driver', ({ driver, skip }) => {
     expectOpenApiResponse(denied, 'POST', url());
     expect(await members()).toBe(before + 1);
     expect(await g.auditCount()).toBe(audits);
+  });
+
+  /** A role made by the owner, placed at `position` (the bot's managed role is above R). */
+  const roleAt = async (name: string, position: number) => {
+    const id = (
+      await g.call('POST', `/guilds/${g.guildId}/roles`, {
+        auth: g.owner.token,
+        payload: { name },
+      })
+    ).json<{ id: string }>().id;
+    await server.app.storage.roles.update(g.guildId, id, { position });
+    return id;
+  };
+  const botTop = async () =>
+    (await server.app.storage.roles.listByGuild(g.guildId)).find(
+      (r) => r.managed && r.botUserId === g.bot.userId,
+    );
+
+  it.skipIf(skip)('include_roles may name only roles below the caller, as kick', async () => {
+    const same = await roleAt('same', 1);
+    const above = await roleAt('above', 1);
+    // Creating roles moves the others up: place them once the bot's position is final.
+    const top = (await botTop())?.position ?? 0;
+    await server.app.storage.roles.update(g.guildId, same, { position: top });
+    await server.app.storage.roles.update(g.guildId, above, { position: top + 5 });
+    await g.join('peer', { joinedAt: NOW - 10 * DAY, roleIds: [same] });
+    await g.join('boss', { joinedAt: NOW - 10 * DAY, roleIds: [above] });
+    const before = await members();
+    const audits = await g.auditCount();
+    for (const roleIds of [[same], [above], [roleId, above]]) {
+      const counted = await count(`?include_roles=${roleIds.join(',')}`);
+      expect(counted.statusCode, roleIds.join()).toBe(403);
+      expect(counted.json()).toMatchObject({ code: 50013 });
+      const res = await g.call('POST', url(), {
+        auth: g.bot.token,
+        payload: { include_roles: roleIds },
+      });
+      expect(res.statusCode, roleIds.join()).toBe(403);
+      expect(res.json()).toMatchObject({ code: 50013 });
+    }
+    expect(await members()).toBe(before);
+    expect(await g.auditCount()).toBe(audits);
+    // The owner outranks every role: it may include them, and prunes their holders.
+    expect((await count(`?include_roles=${same},${above}`, g.owner.token)).json()).toEqual({
+      pruned: 3,
+    });
+    // A role below the caller is allowed (old and oldrole go); peer and boss stay.
+    expect((await count(`?include_roles=${roleId}`)).json()).toEqual({ pruned: 2 });
+  });
+
+  it.skipIf(skip)('never prunes the owner, nor bots, even through their managed role', async () => {
+    const other = await seedDeveloper(server.app, 'otherdev');
+    await server.app.services.guilds.addBot({
+      guildId: g.guildId,
+      applicationId: other.applicationId,
+      permissions: 0n,
+    });
+    const otherRole = (await server.app.storage.roles.listByGuild(g.guildId)).find(
+      (r) => r.managed && r.botUserId === other.botUserId,
+    );
+    // The bot's own managed role is now below the caller's (the test bot's role moved up).
+    await server.app.storage.roles.update(g.guildId, otherRole?.id ?? '', { position: 1 });
+    await server.app.storage.roles.update(g.guildId, roleId, { position: 2 });
+    const top = await botTop();
+    await server.app.storage.roles.update(g.guildId, top?.id ?? '', { position: 3 });
+    clock.advance(30 * DAY);
+    const pruned = async (query: string, auth = g.bot.token) => {
+      const res = await count(query, auth);
+      expect(res.statusCode, query).toBe(200);
+      return res.json<{ pruned: number }>().pruned;
+    };
+    // old, edge, new (all role-less now); the owner, both bots and oldrole are kept.
+    expect(await pruned('?days=7')).toBe(3);
+    expect(await pruned(`?days=7&include_roles=${otherRole?.id ?? ''}`)).toBe(3);
+    // Without its managed role the other bot is still a bot.
+    await server.app.storage.members.removeRole(g.guildId, other.botUserId, otherRole?.id ?? '');
+    expect(await pruned('?days=7')).toBe(3);
+    // The owner counting: still never itself, nor the bots.
+    expect(await pruned(`?days=7&include_roles=${roleId}`, g.owner.token)).toBe(4);
+    const res = await g.call('POST', url(), {
+      auth: g.owner.token,
+      payload: { days: 7, include_roles: [roleId, otherRole?.id ?? ''] },
+    });
+    expect(res.json()).toEqual({ pruned: 4 });
+    const left = (await server.app.storage.members.listByGuild(g.guildId, { limit: 100 })).map(
+      (m) => m.userId,
+    );
+    expect(left.sort()).toEqual([g.owner.userId, g.bot.userId, other.botUserId].sort());
   });
 
   it.skipIf(skip)(

@@ -1,4 +1,5 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
+import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { Repositories } from '../../storage/index.js';
 import { recordAudit } from '../auditLog/service.js';
@@ -28,9 +29,27 @@ function requirePrune(access: GuildAccess): void {
 }
 
 /**
+ * The roles whose holders a prune may remove besides the role-less, checked as kick checks its
+ * target: each must be below the caller's highest role (the owner outranks all), else 50013.
+ * Managed roles (a bot's, an integration's) are dropped from the list, so their holders are kept.
+ * Ids that name no role of the guild change nothing and are dropped too.
+ */
+function includedRoles(access: GuildAccess, roleIds: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const roleId of roleIds) {
+    const role = access.roles.find((r) => r.id === roleId);
+    if (role === undefined) continue;
+    if (!access.outranks(role)) throw new ApiError('MISSING_PERMISSIONS');
+    if (!role.managed) out.push(role.id);
+  }
+  return out;
+}
+
+/**
  * Guild prune: members with no roles (or only the included ones) inactive for `days`. There is
- * no message or presence activity yet, so the join time stands for the last activity; the owner
- * and the caller (active right now) are never pruned.
+ * no message or presence activity yet, so the join time stands for the last activity; the owner,
+ * the caller (active right now) and bots are never pruned. As only roles below the caller's may
+ * be included, a member holding any role at or above the caller's highest is never pruned.
  */
 export function createPruneService(deps: ServiceDeps) {
   const { storage, clock, ids } = deps;
@@ -38,7 +57,7 @@ export function createPruneService(deps: ServiceDeps) {
   const prunable = async (repos: Repositories, access: GuildAccess, options: PruneOptions) => {
     const userIds = await repos.members.listPrunable(access.guild.id, {
       joinedBefore: clock.now() - options.days * DAY_MS,
-      includeRoleIds: options.includeRoleIds,
+      includeRoleIds: includedRoles(access, options.includeRoleIds),
     });
     const spared = new Set([access.guild.ownerId, access.subject.member.userId]);
     return userIds.filter((userId) => !spared.has(userId));

@@ -440,6 +440,44 @@ describe.each(DRIVERS)('message search on $driver', ({ driver, skip }) => {
     ).toEqual([]);
   });
 
+  it.skipIf(skip)('caps the values of the scanned filters, naming the field past it', async () => {
+    const values = (prefix: string, n: number) =>
+      Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+    const fieldOf = async (query: Query) => {
+      const res = await refused(query, 50035);
+      expect(res.statusCode).toBe(400);
+      return res.json<{ errors: Record<string, { _errors: { code: string }[] }> }>().errors;
+    };
+    // Link hostnames: ten at most (each is nine patterns over every message's text).
+    expect(await ids({ link_hostname: values('h', 10).map((h) => `${h}.example`) })).toEqual([]);
+    const hosts = await fieldOf({ link_hostname: values('h', 11).map((h) => `${h}.example`) });
+    expect(Object.keys(hosts)).toEqual(['link_hostname']);
+    expect(hosts['link_hostname']?._errors[0]?.code).toBe('BASE_TYPE_MAX_LENGTH');
+    // The scanned filters share a budget of 100 values; the one that goes past it is named.
+    expect(
+      await ids({
+        link_hostname: values('h', 10),
+        attachment_filename: values('f', 45),
+        attachment_extension: values('e', 45),
+      }),
+    ).toEqual([]);
+    const shared = await fieldOf({
+      link_hostname: values('h', 10),
+      attachment_filename: values('f', 45),
+      attachment_extension: values('e', 46),
+    });
+    expect(Object.keys(shared)).toEqual(['attachment_extension']);
+    const byName = await fieldOf({
+      attachment_filename: values('f', 60),
+      attachment_extension: values('e', 41),
+    });
+    expect(Object.keys(byName)).toEqual(['attachment_extension']);
+    // Repeated values count once toward the budget.
+    expect(await ids({ link_hostname: Array.from({ length: 30 }, () => 'same.example') })).toEqual(
+      [],
+    );
+  });
+
   it.skipIf(skip)('keeps the index in step with creates, edits and deletes', async () => {
     const created = await g.call('POST', `/channels/${general}/messages`, {
       auth: g.owner.token,

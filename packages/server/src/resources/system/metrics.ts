@@ -1,5 +1,8 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Registry, collectDefaultMetrics } from 'prom-client';
+import { hashSecret } from '../../domain/credentials.js';
+import { ApiError } from '../../errors/index.js';
 
 /** Upper bounds of the latency histogram, in seconds. */
 const BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5];
@@ -112,4 +115,35 @@ export function instrument(app: FastifyInstance, metrics: Metrics): void {
     });
     done();
   });
+}
+
+/** Who may read /metrics: a bearer token's holders, or anyone on a loopback-only listener. */
+export interface MetricsAccess {
+  /** SHA-256 (hex) of the required bearer token, or null. */
+  tokenHash: string | null;
+  /** The address the HTTP server listens on. */
+  host: string;
+}
+
+/** Whether a listen address accepts loopback connections only. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * Checks a request for /metrics: with a token configured, only `Authorization: Bearer <token>`
+ * passes (else 401); without one, /metrics exists only while the server listens on loopback, where
+ * nobody else can connect (else 404).
+ */
+export function checkMetricsAccess(access: MetricsAccess, authorization: string | undefined): void {
+  if (access.tokenHash === null) {
+    if (!isLoopbackHost(access.host)) throw new ApiError('NOT_FOUND');
+    return;
+  }
+  const match = /^Bearer (\S+)$/i.exec(authorization ?? '');
+  const given = Buffer.from(hashSecret(match?.[1] ?? ''), 'hex');
+  const expected = Buffer.from(access.tokenHash, 'hex');
+  if (match === null || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new ApiError('UNAUTHORIZED');
+  }
 }

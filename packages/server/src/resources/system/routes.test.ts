@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { hashSecret } from '../../domain/credentials.js';
 
 describe('health and metrics', () => {
   let server: TestServer;
@@ -47,5 +48,50 @@ describe('health and metrics', () => {
       ),
     ].map((m) => Number(m[1]));
     expect(buckets).toEqual([...buckets].sort((a, b) => a - b));
+  });
+});
+
+describe('who may read /metrics', () => {
+  const TOKEN = 'metrics-token-0123456789abcdef0123456789';
+  const read = async (
+    config: { host: string; metricsTokenHash?: string | null },
+    authorization?: string,
+  ) => {
+    const server = await startTestServer({ config });
+    try {
+      const res = await server.app.http.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: authorization === undefined ? {} : { authorization },
+      });
+      return { status: res.statusCode, body: res.body };
+    } finally {
+      await server.close();
+    }
+  };
+
+  it('without a token, only a loopback listener serves it', async () => {
+    for (const host of ['127.0.0.1', '::1', 'localhost']) {
+      expect((await read({ host })).status, host).toBe(200);
+    }
+    for (const host of ['0.0.0.0', '::', '192.0.2.10']) {
+      const res = await read({ host });
+      expect(res.status, host).toBe(404);
+      expect(res.body).not.toContain('guildhall_http_requests_total');
+    }
+  });
+
+  it('with a token, it needs Authorization: Bearer <token> on any address', async () => {
+    const metricsTokenHash = hashSecret(TOKEN);
+    for (const host of ['127.0.0.1', '0.0.0.0']) {
+      const ok = await read({ host, metricsTokenHash }, `Bearer ${TOKEN}`);
+      expect(ok.status, host).toBe(200);
+      expect(ok.body).toContain('guildhall_http_requests_total');
+      for (const wrong of [undefined, `Bearer ${TOKEN}x`, `Bot ${TOKEN}`, 'Bearer ']) {
+        const res = await read({ host, metricsTokenHash }, wrong);
+        expect(res.status, `${host} ${String(wrong)}`).toBe(401);
+        expect(JSON.parse(res.body)).toMatchObject({ code: 0, message: '401: Unauthorized' });
+      }
+    }
   });
 });

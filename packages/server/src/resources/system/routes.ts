@@ -1,21 +1,28 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { BlobStore } from '../../blobs/index.js';
 import { ApiError } from '../../errors/index.js';
 import type { Storage } from '../../storage/index.js';
-import { sendBlob } from '../images.js';
-import type { Metrics } from './metrics.js';
+import { hashedImageKeys, IMAGE_EXTENSION, type CdnImages } from '../imageVariants.js';
+import { checkMetricsAccess, type Metrics, type MetricsAccess } from './metrics.js';
 
 export interface SystemRouteOptions {
   storage: Storage;
-  blobs: BlobStore;
+  images: CdnImages;
   metrics: Metrics;
+  /** Who may read /metrics (docs/operations.md). */
+  metricsAccess: MetricsAccess;
 }
 
 const ImageParams = z.object({
   owner_id: z.string().regex(/^\d{1,20}$/),
-  file: z.string().regex(/^(?:a_)?[0-9a-f]{32}\.(?:png|jpg|gif|webp)$/),
+  file: z.string().regex(new RegExp(`^(?:a_)?[0-9a-f]{32}\\.(?:${IMAGE_EXTENSION})$`)),
 });
+
+/** The hash and extension of a hash-named image file (`{hash}.{ext}`). */
+function splitFile(file: string): { hash: string; extension: string } {
+  const dot = file.indexOf('.');
+  return { hash: file.slice(0, dot), extension: file.slice(dot + 1) };
+}
 
 const GuildMemberImageParams = z.object({
   guild_id: ImageParams.shape.owner_id,
@@ -26,11 +33,10 @@ const GuildMemberImageParams = z.object({
 
 /** Health, metrics, and the image routes (the platform's CDN paths) outside /api. */
 export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteOptions): void {
-  const { storage, blobs, metrics } = options;
+  const { storage, images, metrics } = options;
   /** An image is served only while its owner's row still names it (never an orphan). */
-  const sendOwned = async (reply: FastifyReply, key: string) => {
-    if (!(await storage.blobRefs.referenced([key])).has(key)) throw new ApiError('NOT_FOUND');
-    return sendBlob(reply, blobs, key);
+  const requireOwner = async (keys: readonly string[]) => {
+    if ((await storage.blobRefs.referenced(keys)).size === 0) throw new ApiError('NOT_FOUND');
   };
 
   app.get('/healthz', { config: { auth: 'none' } }, async (request, reply) => {
@@ -43,9 +49,10 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
     }
   });
 
-  app.get('/metrics', { config: { auth: 'none' } }, async (_request, reply) =>
-    reply.type(metrics.contentType).send(await metrics.render()),
-  );
+  app.get('/metrics', { config: { auth: 'none' } }, async (request, reply) => {
+    checkMetricsAccess(options.metricsAccess, request.headers.authorization);
+    return reply.type(metrics.contentType).send(await metrics.render());
+  });
 
   // Guild icons, banners and splashes use these routes too, keyed by guild id.
   for (const kind of [
@@ -59,20 +66,34 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
     app.get(`/${kind}/:owner_id/:file`, { config: { auth: 'none' } }, async (request, reply) => {
       const parsed = ImageParams.safeParse(request.params);
       if (!parsed.success) throw new ApiError('NOT_FOUND');
-      return sendOwned(reply, `${kind}/${parsed.data.owner_id}/${parsed.data.file}`);
+      const { hash, extension } = splitFile(parsed.data.file);
+      const keys = hashedImageKeys(`${kind}/${parsed.data.owner_id}`, hash);
+      await requireOwner(keys);
+      return images.send(request, reply, {
+        keys,
+        animated: hash.startsWith('a_'),
+        extension,
+      });
     });
   }
 
   // Guild member profiles, in the platform's path shape:
-  // /guilds/{guild_id}/users/{user_id}/avatars|banners/{hash}.png (blobs guild-avatars|banners/).
+  // /guilds/{guild_id}/users/{user_id}/avatars|banners/{hash}.{ext} (blobs guild-avatars|banners/).
   app.get(
     '/guilds/:guild_id/users/:user_id/:kind/:file',
     { config: { auth: 'none' } },
     async (request, reply) => {
       const parsed = GuildMemberImageParams.safeParse(request.params);
       if (!parsed.success) throw new ApiError('NOT_FOUND');
-      const { guild_id, user_id, kind, file } = parsed.data;
-      return sendOwned(reply, `guild-${kind}/${guild_id}/${user_id}/${file}`);
+      const { guild_id, user_id, kind } = parsed.data;
+      const { hash, extension } = splitFile(parsed.data.file);
+      const keys = hashedImageKeys(`guild-${kind}/${guild_id}/${user_id}`, hash);
+      await requireOwner(keys);
+      return images.send(request, reply, {
+        keys,
+        animated: hash.startsWith('a_'),
+        extension,
+      });
     },
   );
 }

@@ -26,6 +26,7 @@ function toApplication(row: Selectable<ApplicationsTable>): ApplicationRecord {
     largeBotSharding: bool(row.large_bot_sharding),
     publicClient: bool(row.public_client),
     identifyPremiumApproved: bool(row.identify_premium_approved),
+    deviceFlowEnabled: bool(row.device_flow_enabled),
     eventWebhooksTypes: jsonArray(row.event_webhooks_types),
     eventWebhooksStatus: int(row.event_webhooks_status),
   };
@@ -50,6 +51,8 @@ function patchColumns(patch: ApplicationPatch) {
     public_client: patch.publicClient === undefined ? undefined : flag(patch.publicClient),
     identify_premium_approved:
       patch.identifyPremiumApproved === undefined ? undefined : flag(patch.identifyPremiumApproved),
+    device_flow_enabled:
+      patch.deviceFlowEnabled === undefined ? undefined : flag(patch.deviceFlowEnabled),
     event_webhooks_types: patch.eventWebhooksTypes && JSON.stringify(patch.eventWebhooksTypes),
     event_webhooks_status: patch.eventWebhooksStatus,
   };
@@ -84,6 +87,7 @@ export function createApplicationRepository(db: Kysely<Database>): ApplicationRe
             event_webhooks_url: app.eventWebhooksUrl ?? null,
             tags: JSON.stringify(app.tags ?? []),
             public_client: flag(app.publicClient ?? false),
+            device_flow_enabled: flag(app.deviceFlowEnabled ?? false),
             created_at: app.createdAt,
             event_webhooks_types: JSON.stringify(app.eventWebhooksTypes ?? []),
             event_webhooks_status: app.eventWebhooksStatus,

@@ -218,6 +218,18 @@ export function createMemberRepository(db: Kysely<Database>): MemberRepository {
         .select('user_id')
         .where('guild_id', '=', guildId)
         .where('joined_at', '<', joinedBefore)
+        // Bots are never pruned.
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('users')
+                .select('users.id')
+                .whereRef('users.id', '=', 'members.user_id')
+                .where('users.bot', '=', 1),
+            ),
+          ),
+        )
         .where((eb) => {
           let held = eb
             .selectFrom('member_roles')
