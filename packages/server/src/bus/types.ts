@@ -1,6 +1,6 @@
 /**
  * The event bus contract every driver implements. API nodes publish dispatch events on it and
- * gateway nodes subscribe (design.md, How data flows, steps 3 and 5). Services see only these
+ * gateway nodes subscribe (docs/architecture.md, How an event travels). Services see only these
  * types; the drivers in memory/ and nats/ are chosen by app.ts.
  */
 

@@ -178,7 +178,10 @@ export class GuildState<TSession = unknown> {
   }
 }
 
-/** The channel as a session that may not view it sees it (api-facts §10.7). */
+/**
+ * The channel as a session that may not view it sees it
+ * (docs/platform-notes.md#channel-obfuscation).
+ */
 export function obfuscateChannel(
   wire: Record<string, unknown>,
   guildId: string,

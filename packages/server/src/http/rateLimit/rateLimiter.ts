@@ -20,8 +20,8 @@ export interface RateLimiterOptions {
   /** The bucket of a route that names none. */
   defaultBucket: BucketLimit;
   /**
-   * 401, 403 and 429 answers an address may collect before it is refused outright (api-facts
-   * §3.1: 10,000 per 10 minutes).
+   * 401, 403 and 429 answers an address may collect before it is refused outright (10,000 per
+   * 10 minutes: docs/platform-notes.md#rate-limits).
    */
   invalidRequests?: BucketLimit;
 }
@@ -33,7 +33,7 @@ export const DEFAULT_INVALID_REQUEST_LIMIT = {
 
 const INVALID_STATUSES = new Set([401, 403, 429]);
 
-/** The top-level resources a bucket is also keyed by (api-facts §3.1). */
+/** The top-level resources a bucket is also keyed by (docs/platform-notes.md#rate-limits). */
 const MAJOR_PARAMS = ['channel_id', 'guild_id', 'webhook_id'] as const;
 
 function seconds(ms: number): string {
@@ -61,7 +61,7 @@ export interface RateLimiter {
 
 /**
  * Per-route buckets keyed by caller, route and top-level resource, under a global limit per
- * caller, with the platform's headers (api-facts §3.1).
+ * caller, with the platform's headers (docs/platform-notes.md#rate-limits).
  */
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { store, clock, globalPerSecond, defaultBucket } = options;

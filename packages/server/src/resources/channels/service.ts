@@ -40,7 +40,7 @@ export function createChannelService(deps: ServiceDeps) {
     /**
      * GET /guilds/{id}/channels. From November 16, 2026 the channels the caller cannot view are
      * omitted entirely (spec, Table A); a category stays while any of its channels is visible
-     * (api-facts §10.7). Before that date every channel is listed.
+     * (docs/platform-notes.md#channel-obfuscation). Before that date every channel is listed.
      */
     async list(principal: Principal, guildId: string) {
       const nowMs = clock.now();
