@@ -347,7 +347,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     gateway.attach(http.server);
   }
 
-  registerSystemRoutes(http, { storage, blobs, metrics });
+  registerSystemRoutes(http, {
+    storage,
+    blobs,
+    metrics,
+    readiness: [
+      { name: 'database', check: () => storage.ping() },
+      { name: 'bus', check: () => bus.ping() },
+    ],
+  });
   registerEmojiCdnRoutes(http, { storage, blobs });
   registerStickerCdnRoutes(http, { storage, blobs });
   registerScheduledEventCdnRoutes(http, { storage, blobs });

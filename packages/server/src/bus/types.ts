@@ -60,6 +60,11 @@ export interface EventBus {
    * `handler`. Events published before are never delivered to it.
    */
   subscribe(subject: string, handler: BusHandler): Promise<Subscription>;
+  /**
+   * Resolves once the bus has shown it can carry events now (NATS: a round trip to the server);
+   * rejects with `BusClosedError` after close(). For readiness checks.
+   */
+  ping(): Promise<void>;
   /** Delivers what was already published, then stops all delivery. Idempotent. */
   close(): Promise<void>;
 }

@@ -89,7 +89,8 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   app.decorateRequest('principal', null);
 
   app.addHook('onRequest', async (request, reply) => {
-    await rateLimiter?.checkAddress(request);
+    const limited = request.routeOptions.config.rateLimit !== false;
+    if (limited) await rateLimiter?.checkAddress(request);
     const auth = request.routeOptions.config.auth;
     if (auth !== undefined && auth !== 'none') {
       const principal = await authenticator.authenticate(request.headers.authorization);
@@ -102,7 +103,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
       }
       request.principal = principal;
     }
-    if (rateLimiter !== null && request.routeOptions.url !== undefined) {
+    if (limited && rateLimiter !== null && request.routeOptions.url !== undefined) {
       await rateLimiter.check(request, reply);
     }
   });

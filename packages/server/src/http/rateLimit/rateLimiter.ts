@@ -104,6 +104,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
 
     async check(request, reply) {
       const config = request.routeOptions.config.rateLimit;
+      if (config === false) return;
       const caller = request.principal ? `u${request.principal.user.id}` : `ip${request.ip}`;
       const now = clock.now();
 
