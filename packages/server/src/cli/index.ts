@@ -52,8 +52,8 @@ async function start(argv: readonly string[], env: Record<string, string | undef
   try {
     await app.listen();
     if (config.demo) {
-      const { demo, created } = await ensureDemo(app);
-      io.stdout(demoBanner(demo, join(config.dataDir, 'demo.json')));
+      const { demo, created, privilegedIntents } = await ensureDemo(app);
+      io.stdout(demoBanner(demo, join(config.dataDir, 'demo.json'), privilegedIntents));
       if (!created) io.stdout('  (reusing the demo from an earlier start)\n');
     } else {
       const serves =
