@@ -72,7 +72,7 @@ export function overwritesByChannel(overwrites: readonly OverwriteRecord[]) {
 }
 
 /**
- * The channel as a caller that may not view it sees it (api-facts §10.7): the gateway's
+ * The channel as a caller that may not view it sees it (docs/platform-notes.md#channel-obfuscation): the gateway's
  * obfuscated channel, and the channel list's entry before unviewable channels are omitted.
  */
 export function obfuscateChannel(
