@@ -13,7 +13,10 @@ import {
 
 const entries = Object.entries(ERRORS) as [ErrorName, (typeof ERRORS)[ErrorName]][];
 
-/** Codes from the platform docs that discord-api-types does not carry (api-facts §2.4). */
+/**
+ * Codes from the platform docs that discord-api-types does not carry
+ * (docs/platform-notes.md#error-codes-and-statuses).
+ */
 const DOCS_ONLY_CODES = new Set([
   50229, 530008, 530009, 530010, 530014, 530016, 530017, 530020, 530023, 530027,
 ]);

@@ -417,6 +417,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     images,
     metrics,
     metricsAccess: { tokenHash: config.metricsTokenHash, host: config.host },
+    readiness: [
+      { name: 'database', check: () => storage.ping() },
+      { name: 'bus', check: () => bus.ping() },
+    ],
   });
   registerEmojiCdnRoutes(http, { storage, images });
   registerStickerCdnRoutes(http, { storage, blobs });

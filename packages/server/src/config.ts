@@ -353,6 +353,14 @@ function withoutPassword(raw: string): string {
   return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
 }
 
+/**
+ * The flag of every setting, for the CLI's strict parser. An on/off setting is a switch: bare
+ * `--demo` means on and `--no-demo` off, besides `--demo off`.
+ */
+export const CONFIG_FLAGS: readonly { name: string; isSwitch: boolean }[] = Object.values(
+  SETTINGS,
+).map((s: Setting<unknown>) => ({ name: s.flag.slice(2), isSwitch: s.parse === onOff }));
+
 /** The settings, for `--help`. */
 export const CONFIG_HELP = Object.values(SETTINGS).map(
   (s) => `  ${s.flag.padEnd(22)} ${s.env.padEnd(28)} ${s.allowed}`,

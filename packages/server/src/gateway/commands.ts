@@ -10,9 +10,12 @@ import { serializeMember } from '../resources/members/serialize.js';
 import type { MemberRecord, ProfilePrivacy, Storage, VoiceStateRecord } from '../storage/index.js';
 import type { GuildState } from './guildState.js';
 
-/** Members per GUILD_MEMBERS_CHUNK (api-facts §10.5). */
+/** Members per GUILD_MEMBERS_CHUNK (docs/platform-notes.md#request-guild-members). */
 export const MEMBERS_PER_CHUNK = 1000;
-/** Asking for all members of a guild: once per guild per bot per 30 s (api-facts §3.2). */
+/**
+ * Asking for all members of a guild: once per guild per bot per 30 s
+ * (docs/platform-notes.md#gateway-limits).
+ */
 export const ALL_MEMBERS_WINDOW_MS = 30_000;
 /** Custom status is hidden from guilds above this size under Friends & Small Servers. */
 export const SMALL_SERVER_MAX_MEMBERS = 200;

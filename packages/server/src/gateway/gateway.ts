@@ -718,7 +718,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   /**
    * After a role, member or guild change, an obfuscating session gets CHANNEL_UPDATE for each
    * channel whose visibility changed: the full channel when it gained access, the obfuscated one
-   * when it lost it (api-facts §10.7).
+   * when it lost it (docs/platform-notes.md#channel-obfuscation).
    */
   const announceVisibilityChanges = (
     state: GuildState<Session>,

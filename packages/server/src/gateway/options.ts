@@ -4,7 +4,10 @@ export interface GatewayOptions {
   heartbeatIntervalMs: number;
   /** How long past the interval a silent connection is kept before close 4009, ms. */
   heartbeatGraceMs: number;
-  /** The session start bucket count reported by GET /gateway/bot (api-facts §3.2). */
+  /**
+   * The session start bucket count reported by GET /gateway/bot
+   * (docs/platform-notes.md#gateway-limits).
+   */
   maxConcurrency: number;
   /** IDENTIFYs each bucket (`shard_id % max_concurrency`) admits per 5 s; more wait their turn. */
   identifiesPerBucket: number;

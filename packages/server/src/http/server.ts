@@ -112,7 +112,8 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   app.decorateRequest('principal', null);
 
   app.addHook('onRequest', async (request, reply) => {
-    await rateLimiter?.checkAddress(request);
+    const limited = request.routeOptions.config.rateLimit !== false;
+    if (limited) await rateLimiter?.checkAddress(request);
     const auth = request.routeOptions.config.auth;
     if (auth !== undefined && auth !== 'none') {
       const principal = await authenticator.authenticate(request.headers.authorization);
@@ -126,7 +127,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
         throw new ApiError('UNAUTHORIZED');
       }
     }
-    if (rateLimiter !== null && request.routeOptions.url !== undefined) {
+    if (limited && rateLimiter !== null && request.routeOptions.url !== undefined) {
       await rateLimiter.check(request, reply);
     }
   });

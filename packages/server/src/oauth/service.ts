@@ -7,7 +7,7 @@ import { OAuthError } from './errors.js';
 import type { IdTokenKeys } from './keys.js';
 import { banActive } from './provisional/service.js';
 
-/** Access tokens (and ID tokens) live 7 days (api-facts §5). */
+/** Access tokens (and ID tokens) live 7 days (docs/platform-notes.md#oauth2). */
 export const ACCESS_TOKEN_SECONDS = 604_800;
 
 export interface IssueTokensInput {

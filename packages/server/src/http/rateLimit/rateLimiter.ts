@@ -26,7 +26,7 @@ export interface RateLimiterOptions {
   defaultBucket: BucketLimit;
   /**
    * 401, 403 and 429 answers an address, or an authenticated user from any address, may collect
-   * before it is refused outright (api-facts §3.1: 10,000 per 10 minutes).
+   * before it is refused outright (10,000 per 10 minutes: docs/platform-notes.md#rate-limits).
    */
   invalidRequests?: BucketLimit;
 }
@@ -45,7 +45,7 @@ const INVALID_STATUSES = new Set([401, 403, 429]);
  */
 const MISS_STATUSES = new Set([403, 404]);
 
-/** The top-level resources a bucket is also keyed by (api-facts §3.1). */
+/** The top-level resources a bucket is also keyed by (docs/platform-notes.md#rate-limits). */
 const MAJOR_PARAMS = ['channel_id', 'guild_id', 'webhook_id'] as const;
 
 function seconds(ms: number): string {
@@ -81,7 +81,7 @@ export interface RateLimiter {
 
 /**
  * Per-route buckets keyed by caller, route and top-level resource, under a global limit per
- * caller, with the platform's headers (api-facts §3.1).
+ * caller, with the platform's headers (docs/platform-notes.md#rate-limits).
  */
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { store, clock, globalPerSecond, defaultBucket } = options;
@@ -106,7 +106,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
 
   /** The bucket a request counts against: its route, and the top-level resource it names. */
   const routeOf = (request: FastifyRequest) => {
-    if (request.routeOptions.url === undefined) return null;
+    const config = request.routeOptions.config.rateLimit;
+    if (request.routeOptions.url === undefined || config === false) return null;
     const bucket = bucketIdOf(`${request.method} ${request.routeOptions.url}`);
     const params = (request.params ?? {}) as Record<string, string | undefined>;
     let major: string | null = null;
@@ -118,8 +119,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       }
     }
     const caller = callerOf(request);
-    const limit = request.routeOptions.config.rateLimit?.bucket ?? defaultBucket;
-    return { caller, bucket, major, limit, missKey: `m:${caller}:${bucket}` };
+    const limit = config?.bucket ?? defaultBucket;
+    return { caller, bucket, major, limit, missKey: `m:${caller}:${bucket}`, config };
   };
 
   const routeLimited = (result: ConsumeResult, bucket: string, now: number) =>
@@ -161,6 +162,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
 
     async check(request, reply) {
       const config = request.routeOptions.config.rateLimit;
+      if (config === false) return;
       const now = clock.now();
 
       if (request.principal !== null) {
@@ -194,9 +196,9 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     },
 
     async checkAccount(request) {
-      const account = request.routeOptions.config.rateLimit?.account?.(request) ?? null;
       const route = routeOf(request);
-      if (account === null || route === null) return;
+      const account = route?.config?.account?.(request) ?? null;
+      if (route === null || account === null) return;
       const now = clock.now();
       const result = await store.consume(`a:${route.bucket}:${account}`, route.limit, now);
       if (!result.allowed) throw routeLimited(result, route.bucket, now);

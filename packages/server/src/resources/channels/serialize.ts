@@ -72,8 +72,9 @@ export function overwritesByChannel(overwrites: readonly OverwriteRecord[]) {
 }
 
 /**
- * The channel as a caller that may not view it sees it (api-facts §10.7): the gateway's
- * obfuscated channel, and the channel list's entry before unviewable channels are omitted.
+ * The channel as a caller that may not view it sees it: the gateway's obfuscated channel, and the
+ * channel list's entry before unviewable channels are omitted
+ * (docs/platform-notes.md#channel-obfuscation).
  */
 export function obfuscateChannel(
   wire: Record<string, unknown>,

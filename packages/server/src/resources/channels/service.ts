@@ -42,9 +42,9 @@ export function createChannelService(deps: ServiceDeps) {
     /**
      * GET /guilds/{id}/channels. From November 16, 2026 the channels the caller cannot view are
      * omitted entirely (spec, Table A); a category stays while any of its channels is visible
-     * (api-facts §10.7). Before that date every channel is listed, but one the caller cannot
-     * view is listed as the gateway's obfuscated channel, so it shows nothing more than that
-     * (no name, topic or last_message_id).
+     * (docs/platform-notes.md#channel-obfuscation). Before that date every channel is listed, but
+     * one the caller cannot view is listed as the gateway's obfuscated channel, so it shows nothing
+     * more than that (no name, topic or last_message_id).
      */
     async list(principal: Principal, guildId: string) {
       const nowMs = clock.now();

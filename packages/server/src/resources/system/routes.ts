@@ -4,6 +4,7 @@ import { ApiError } from '../../errors/index.js';
 import type { Storage } from '../../storage/index.js';
 import { hashedImageKeys, IMAGE_EXTENSION, type CdnImages } from '../imageVariants.js';
 import { checkMetricsAccess, type Metrics, type MetricsAccess } from './metrics.js';
+import { checkReadiness, DEFAULT_READINESS_TIMEOUT_MS, type ReadinessCheck } from './readiness.js';
 
 export interface SystemRouteOptions {
   storage: Storage;
@@ -11,7 +12,13 @@ export interface SystemRouteOptions {
   metrics: Metrics;
   /** Who may read /metrics (docs/operations.md). */
   metricsAccess: MetricsAccess;
+  /** What /readyz checks (app.ts: the database and the bus). */
+  readiness: readonly ReadinessCheck[];
+  readinessTimeoutMs?: number;
 }
+
+/** Probes answer whatever the rate limits: an orchestrator polls them from one address. */
+const PROBE = { config: { auth: 'none', rateLimit: false } } as const;
 
 const ImageParams = z.object({
   owner_id: z.string().regex(/^\d{1,20}$/),
@@ -33,13 +40,33 @@ const GuildMemberImageParams = z.object({
 
 /** Health, metrics, and the image routes (the platform's CDN paths) outside /api. */
 export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteOptions): void {
-  const { storage, images, metrics } = options;
+  const { storage, images, metrics, readiness } = options;
+  const timeoutMs = options.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS;
   /** An image is served only while its owner's row still names it (never an orphan). */
   const requireOwner = async (keys: readonly string[]) => {
     if ((await storage.blobRefs.referenced(keys)).size === 0) throw new ApiError('NOT_FOUND');
   };
 
-  app.get('/healthz', { config: { auth: 'none' } }, async (request, reply) => {
+  // Liveness: the process runs and its event loop answers; no dependency is asked.
+  app.get('/livez', PROBE, () => ({ status: 'ok' }));
+
+  // Readiness: every dependency answers; 503 names the ones that do not.
+  app.get('/readyz', PROBE, async (request, reply) => {
+    const report = await checkReadiness(readiness, {
+      timeoutMs,
+      onFailure: (check, err) => {
+        request.log.error({ err, check }, 'readiness check failed');
+      },
+    });
+    const body = {
+      status: report.ready ? 'ok' : 'unavailable',
+      checks: report.checks,
+      ...(report.ready ? {} : { failed: report.failed }),
+    };
+    return reply.status(report.ready ? 200 : 503).send(body);
+  });
+
+  app.get('/healthz', PROBE, async (request, reply) => {
     try {
       await storage.ping();
       return { status: 'ok', storage: storage.dialect };
