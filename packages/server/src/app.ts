@@ -96,6 +96,8 @@ import { createMetrics, instrument } from './resources/system/metrics.js';
 import { registerSystemRoutes } from './resources/system/routes.js';
 import { registerUserRoutes } from './resources/users/routes.js';
 import { createUserService } from './resources/users/service.js';
+import type { SecretBox } from './domain/secretBox.js';
+import { openSecrets } from './secrets.js';
 import type { Storage } from './storage/index.js';
 import { createPostgresStorage } from './storage/postgres/index.js';
 import { createSqliteStorage } from './storage/sqlite/index.js';
@@ -155,7 +157,7 @@ interface ServiceOptions {
 }
 
 function createServices(
-  base: ServiceDeps & { webhookEvents: WebhookEventsService },
+  base: ServiceDeps & { webhookEvents: WebhookEventsService; secrets: SecretBox },
   options: ServiceOptions,
 ) {
   // What a transaction announces is dispatched once it commits (events/afterCommit.ts).
@@ -227,7 +229,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const storage = options.storage ?? (await openStorage(config, logger));
   let bus: EventBus;
+  let secrets: SecretBox;
   try {
+    // Stored signing keys are sealed (and checked to open) before anything serves them.
+    secrets = await openSecrets(config, storage, logger);
     bus = options.bus ?? (await openBus(config, logger));
   } catch (err) {
     // Nothing else holds the storage yet: close it rather than leak its connections.
@@ -277,6 +282,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     ids,
     logger,
+    secrets,
     timers: options.webhookDelivery?.timers ?? realTimers,
     settings: {
       ...DEFAULT_DELIVERY_SETTINGS,
@@ -285,7 +291,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
   });
   const services = createServices(
-    { storage, clock, ids, blobs, authenticator, events, webhookEvents },
+    { storage, clock, ids, blobs, authenticator, events, webhookEvents, secrets },
     { baseUrl, searchIndexer },
   );
   const provisional = createProvisionalService({
