@@ -92,7 +92,7 @@ import {
 import { createScheduledEventService } from './resources/scheduledEvents/service.js';
 import { registerStickerCdnRoutes, registerStickerRoutes } from './resources/stickers/routes.js';
 import { createStickerService } from './resources/stickers/service.js';
-import { createMetrics, instrument } from './resources/system/metrics.js';
+import { createMetrics, createMetricsListener, instrument } from './resources/system/metrics.js';
 import { registerSystemRoutes } from './resources/system/routes.js';
 import { registerUserRoutes } from './resources/users/routes.js';
 import { createUserService } from './resources/users/service.js';
@@ -142,6 +142,8 @@ export interface App {
   listen(): Promise<string>;
   /** The base URL (the configured port until listening). */
   baseUrl(): string;
+  /** Where /metrics is served when it has a listener of its own (once listening), else null. */
+  metricsUrl(): string | null;
   /** The API URL clients use (base URL + /api/v10). */
   apiUrl(): string;
   gatewayUrl(): string;
@@ -353,11 +355,21 @@ export async function createApp(options: AppOptions): Promise<App> {
     gateway.attach(http.server);
   }
 
+  // /metrics is served by the main listener, or only by one of its own when configured.
+  const metricsListener =
+    config.metricsListen === null
+      ? null
+      : createMetricsListener(metrics, {
+          tokenHash: config.metricsTokenHash,
+          ...config.metricsListen,
+        });
+  let metricsUrl: string | null = null;
   registerSystemRoutes(http, {
     storage,
     blobs,
     metrics,
-    metricsAccess: { tokenHash: config.metricsTokenHash, host: config.host },
+    metricsAccess:
+      metricsListener === null ? { tokenHash: config.metricsTokenHash, host: config.host } : null,
   });
   registerEmojiCdnRoutes(http, { storage, blobs });
   registerStickerCdnRoutes(http, { storage, blobs });
@@ -433,16 +445,22 @@ export async function createApp(options: AppOptions): Promise<App> {
       const address = http.server.address();
       const port = typeof address === 'object' && address !== null ? address.port : config.port;
       base = publicBaseUrl(config, port);
+      if (metricsListener !== null) {
+        metricsUrl = await metricsListener.listen();
+        logger.info({ url: `${metricsUrl}/metrics` }, 'metrics served on a listener of their own');
+      }
       // Guilds whose messages predate their search index get it built in the background.
       searchIndexer.resume();
       return base;
     },
     baseUrl,
+    metricsUrl: () => metricsUrl,
     apiUrl: () => `${baseUrl()}${API_PREFIX}`,
     gatewayUrl,
     async close() {
       await gateway.close();
       await http.close();
+      await metricsListener?.close();
       // Background invite jobs stop (after their current batch) before the storage closes.
       await services.invites.close();
       await webhookEvents.stop();
