@@ -1,7 +1,8 @@
 /**
  * Audit log action types (the platform's `AuditLogActionTypes`).
  *
- * @see api-facts §14 (192 is VOICE_CHANNEL_STATUS_CREATE in the official table).
+ * @see docs/platform-notes.md#audit-log-action-types (192 is VOICE_CHANNEL_STATUS_CREATE in the
+ * official table).
  */
 export const AuditLogActions = {
   GUILD_UPDATE: 1,

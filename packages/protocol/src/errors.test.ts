@@ -13,7 +13,10 @@ import {
 
 const entries = Object.entries(ERRORS) as [ErrorName, (typeof ERRORS)[ErrorName]][];
 
-/** Codes from the platform docs that discord-api-types does not carry (api-facts §2.4). */
+/**
+ * Codes from the platform docs that discord-api-types does not carry
+ * (docs/platform-notes.md#error-codes-and-statuses).
+ */
 const DOCS_ONLY_CODES = new Set([
   50229, 530008, 530009, 530010, 530014, 530016, 530017, 530020, 530023, 530027,
 ]);
@@ -170,6 +173,7 @@ describe('ERRORS', () => {
       UNAUTHORIZED: 401,
       NOT_FOUND: 404,
       METHOD_NOT_ALLOWED: 405,
+      UNSUPPORTED_MEDIA_TYPE: 415,
       RATE_LIMITED: 429,
       INTERNAL_SERVER_ERROR: 500,
       INVALID_API_VERSION: 400,

@@ -2,11 +2,12 @@
 // its default message, plus the wire shapes of error bodies.
 //
 // Codes match `discord-api-types`' `RESTJSONErrorCodes`; codes the library does not carry yet come
-// from the platform's docs (api-facts §2.3–§2.4). Messages use the platform's real wording where
-// it is known, otherwise the wording of its JSON error code table. The docs pair an HTTP status
-// with only a few codes, so most statuses below are our assumption: each such entry carries a
-// trailing `// status assumed` comment. The rule used for those: 404 for `Unknown …`, 403 for
-// missing access, permissions or authorization, 429 for rate limits, 400 for the rest.
+// from the platform's docs (docs/platform-notes.md#error-codes-and-statuses). Messages use the
+// platform's real wording where it is known, otherwise the wording of its JSON error code table.
+// The docs pair an HTTP status with only a few codes, so most statuses below are our assumption:
+// each such entry carries a trailing `// status assumed` comment. The rule used for those: 404 for
+// `Unknown …`, 403 for missing access, permissions or authorization, 429 for rate limits, 400 for
+// the rest.
 
 /**
  * One entry of the {@link ERRORS} catalogue.
@@ -31,7 +32,7 @@ export interface ErrorDefinition {
  * ```ts
  * const { code, status, message } = ERRORS.UNKNOWN_CHANNEL; // 10003, 404, 'Unknown Channel'
  * ```
- * @see api-facts §2.1 (HTTP statuses), §2.3 (codes named in the spec), §2.4 (other codes)
+ * @see docs/platform-notes.md#error-codes-and-statuses
  */
 export const ERRORS = {
   // General errors (code 0).
@@ -39,6 +40,7 @@ export const ERRORS = {
   UNAUTHORIZED: { code: 0, status: 401, message: '401: Unauthorized' },
   NOT_FOUND: { code: 0, status: 404, message: '404: Not Found' },
   METHOD_NOT_ALLOWED: { code: 0, status: 405, message: '405: Method Not Allowed' },
+  UNSUPPORTED_MEDIA_TYPE: { code: 0, status: 415, message: '415: Unsupported Media Type' },
   RATE_LIMITED: { code: 0, status: 429, message: 'You are being rate limited.' },
   INTERNAL_SERVER_ERROR: { code: 0, status: 500, message: 'Internal Server Error' },
   INVALID_API_VERSION: { code: 0, status: 400, message: 'Invalid API version' },
@@ -467,7 +469,8 @@ export const ERRORS = {
     status: 400,
     message: 'Cannot execute action on this channel type',
   }, // status assumed
-  // HTTP 403 is documented for the provisional-account merge flow (api-facts §2.4).
+  // HTTP 403 is documented for the provisional-account merge flow
+  // (docs/platform-notes.md#error-codes-and-statuses).
   INVALID_OAUTH2_ACCESS_TOKEN: {
     code: 50025,
     status: 403,
@@ -617,7 +620,8 @@ export const ERRORS = {
     status: 400,
     message: 'The provided file does not have a valid duration.',
   }, // status assumed
-  // HTTP 400 is documented for unmerging a provisional account (api-facts §2.4).
+  // HTTP 400 is documented for unmerging a provisional account
+  // (docs/platform-notes.md#error-codes-and-statuses).
   INVALID_USER_TYPE: { code: 50229, status: 400, message: 'Invalid user type' },
   CANNOT_SEND_MESSAGES_NO_MUTUAL_GUILDS: {
     code: 50278,
@@ -643,7 +647,8 @@ export const ERRORS = {
     status: 403,
     message: 'User cannot use burst reactions',
   }, // status assumed
-  // HTTP 202, not 4xx: the body also carries documents_indexed and retry_after (api-facts §2.2).
+  // HTTP 202, not 4xx: the body also carries documents_indexed and retry_after
+  // (docs/platform-notes.md#error-body).
   SEARCH_INDEX_NOT_READY: {
     code: 110000,
     status: 202,
@@ -685,7 +690,8 @@ export const ERRORS = {
     status: 400,
     message: 'Cannot reference a message from an NSFW channel in a non-NSFW channel',
   }, // status assumed
-  // Message text from the spec (Errors); its HTTP status is not shown anywhere (api-facts §2.3).
+  // Message text from the platform; its HTTP status is not stated anywhere
+  // (docs/platform-notes.md#error-codes-and-statuses).
   CANNOT_FORWARD_UNREADABLE_MESSAGE: {
     code: 160014,
     status: 403,
@@ -768,7 +774,8 @@ export const ERRORS = {
     message: 'Cannot expire a non-poll message',
   }, // status assumed
 
-  // 530xxx: provisional accounts and OIDC (api-facts §2.4, spec: Errors).
+  // 530xxx: provisional accounts and OIDC (docs/provisional-accounts.md,
+  // docs/platform-notes.md#error-codes-and-statuses).
   PROVISIONAL_ACCOUNTS_NOT_ENABLED: {
     code: 530000,
     status: 403,
@@ -831,7 +838,8 @@ export const ERRORS = {
     message: 'Too many application identities',
   },
   MISSING_KID_HEADER: { code: 530027, status: 400, message: 'Missing kid header' }, // status assumed
-  // HTTP 423 without a code is documented for a merge whose resource is locked (api-facts §2.4).
+  // HTTP 423 without a code is documented for a merge whose resource is locked
+  // (docs/platform-notes.md#error-codes-and-statuses).
   RESOURCE_LOCKED: { code: 0, status: 423, message: 'Resource is locked, retry the request' },
 } as const satisfies Record<string, ErrorDefinition>;
 
@@ -841,7 +849,7 @@ export type ErrorName = keyof typeof ERRORS;
 /**
  * One leaf error of a form-validation failure.
  *
- * @see api-facts §2.2
+ * @see docs/platform-notes.md#error-body
  */
 export interface FieldError {
   /** A leaf code such as `BASE_TYPE_REQUIRED` (see {@link FIELD_ERROR_CODES}). */
@@ -855,7 +863,7 @@ export interface FieldError {
  * tree, because a field can have errors of its own and nested fields with errors beside them. A
  * request-level error puts `_errors` directly under `errors`.
  *
- * @see api-facts §2.2
+ * @see docs/platform-notes.md#error-body
  */
 export interface FieldErrorLeaf extends FieldErrorTree {
   /** The errors of this field, in order. */
@@ -875,7 +883,7 @@ export interface FieldErrorLeaf extends FieldErrorTree {
  *   embeds: { '0': { title: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: '…' }] } } },
  * };
  * ```
- * @see api-facts §2.2
+ * @see docs/platform-notes.md#error-body
  */
 export interface FieldErrorTree {
   [key: string]: FieldErrorTree | FieldError[];
@@ -885,7 +893,7 @@ export interface FieldErrorTree {
  * The JSON body of an error response: `{ code, message, errors? }`, the shape client libraries
  * parse. The spec leaves the general shape unstated, so this is the platform's known shape.
  *
- * @see api-facts §2.2
+ * @see docs/platform-notes.md#error-body
  */
 export interface ErrorBody {
   /** The JSON error code (see {@link ERRORS}); `0` for a general error. */
@@ -899,7 +907,7 @@ export interface ErrorBody {
 /**
  * The JSON body of an HTTP 429 response.
  *
- * @see api-facts §3.1
+ * @see docs/platform-notes.md#rate-limits
  */
 export interface RateLimitBody {
   /** A human-readable message, such as `'You are being rate limited.'`. */
@@ -922,7 +930,7 @@ export interface RateLimitBody {
  * not the message. A malformed snowflake is reported as `NUMBER_TYPE_COERCE` with `{type}` =
  * `snowflake`.
  *
- * @see api-facts §2.2
+ * @see docs/platform-notes.md#error-body
  */
 export const FIELD_ERROR_CODES = {
   BASE_TYPE_REQUIRED: 'This field is required',

@@ -4,7 +4,7 @@
  * The documented application flags. Values are `bigint` because the full set (`flags_new`) may go
  * past bit 30; see {@link applicationFlagsWire} for the wire form.
  *
- * @see platform-spec "Application object"; api-facts §14 (App `flags_new`)
+ * @see docs/platform-notes.md#application-flags
  */
 export const ApplicationFlags = {
   /** The app uses the Auto Moderation API. */
@@ -48,7 +48,7 @@ const LEGACY_APPLICATION_FLAGS_MASK = (1n << 31n) - 1n;
  * applicationFlagsWire((1n << 33n) | ApplicationFlags.EMBEDDED);
  * // { flags: 131072, flags_new: '8590065664' }
  * ```
- * @see platform-spec "Application object"; api-facts §14
+ * @see docs/platform-notes.md#application-flags
  */
 export function applicationFlagsWire(bits: bigint): { flags: number; flags_new: string } {
   if (bits < 0n) throw new TypeError('Application flags cannot be negative');
@@ -58,7 +58,7 @@ export function applicationFlagsWire(bits: bigint): { flags: number; flags_new: 
 /**
  * The documented public user flags (the user object's `flags` and `public_flags`).
  *
- * @see api-facts §14
+ * @see docs/platform-notes.md#user-flags-and-premium-type
  */
 export const UserFlags = {
   STAFF: 1 << 0,
@@ -85,7 +85,7 @@ export type UserFlagName = keyof typeof UserFlags;
  * Channel types (the channel object's `type`). Values 6 to 9 are unused. The Social SDK's own
  * `Lobby` (17) and `EphemeralDm` (18) are SDK-side only, not wire channel types.
  *
- * @see api-facts §15
+ * @see docs/platform-notes.md#channel-types-and-flags
  */
 export const ChannelTypes = {
   GUILD_TEXT: 0,
@@ -109,7 +109,7 @@ export type ChannelType = (typeof ChannelTypes)[keyof typeof ChannelTypes];
 /**
  * Channel flags (the channel object's `flags`).
  *
- * @see platform-spec "Channel object"; api-facts §10.7, §14 (Channel flags)
+ * @see docs/platform-notes.md#channel-types-and-flags
  */
 export const ChannelFlags = {
   /** A thread pinned to the top of its forum or media channel. */
@@ -133,7 +133,7 @@ export type ChannelFlagName = keyof typeof ChannelFlags;
 /**
  * Attachment flags (the attachment object's `flags`).
  *
- * @see platform-spec "Attachment"; api-facts §14 (Attachment flags)
+ * @see docs/platform-notes.md#attachment-flags
  */
 export const AttachmentFlags = {
   /** The attachment is a clip from a stream. */
@@ -158,7 +158,7 @@ export type AttachmentFlagName = keyof typeof AttachmentFlags;
  * Premium (subscription) types of a user's `premium_type`. Applications not approved for the
  * `identify.premium` scope always see `NONE`.
  *
- * @see platform-spec "User object"; api-facts §14 (`premium_type`)
+ * @see docs/platform-notes.md#user-flags-and-premium-type
  */
 export const PremiumTypes = {
   NONE: 0,

@@ -3,7 +3,7 @@
 /**
  * Gateway opcodes: the `op` of every frame. Opcode 5 is unused.
  *
- * @see api-facts §10.2; platform-spec "Gateway commands" (Request Channel Info is opcode 43)
+ * @see docs/platform-notes.md#gateway-opcodes (Request Channel Info is opcode 43)
  */
 export const GatewayOpcodes = {
   /** Receive: an event was dispatched (`t` names it, `s` is its sequence number). */
@@ -40,7 +40,7 @@ export type GatewayOpcode = (typeof GatewayOpcodes)[keyof typeof GatewayOpcodes]
 /**
  * The close codes with which the gateway ends a session. Code 4006 is unused.
  *
- * @see api-facts §10.3
+ * @see docs/platform-notes.md#gateway-close-codes
  */
 export const GatewayCloseCodes = {
   UNKNOWN_ERROR: 4000,
@@ -65,7 +65,7 @@ export type GatewayCloseCode = (typeof GatewayCloseCodes)[keyof typeof GatewayCl
 /**
  * For each close code: whether a client should reconnect after it, and what it means.
  *
- * @see api-facts §10.3
+ * @see docs/platform-notes.md#gateway-close-codes
  */
 export const GATEWAY_CLOSE_CODE_INFO: Readonly<
   Record<GatewayCloseCode, { readonly reconnect: boolean; readonly description: string }>
@@ -114,7 +114,8 @@ export function canReconnect(code: number): boolean {
 /**
  * Gateway intents: the event groups a session subscribes to in Identify's `intents`.
  *
- * @see api-facts §10; privileged intents are listed in {@link PRIVILEGED_INTENTS}
+ * @see docs/platform-notes.md#gateway-intents; privileged intents are listed in
+ * {@link PRIVILEGED_INTENTS}
  */
 export const GatewayIntentBits = {
   GUILDS: 1 << 0,
@@ -147,7 +148,7 @@ export type GatewayIntentName = keyof typeof GatewayIntentBits;
  * The privileged intents, which an application must have enabled (or been approved for) before a
  * session may ask for them; asking anyway closes with 4014.
  *
- * @see platform-spec "Authentication" item 9; api-facts §10.8
+ * @see docs/platform-notes.md#privileged-intents
  */
 export const PRIVILEGED_INTENTS: number =
   GatewayIntentBits.GUILD_MEMBERS |
@@ -163,7 +164,7 @@ export const ALL_INTENTS: number = Object.values(GatewayIntentBits).reduce(
 /**
  * Identify's `capabilities` bitfield (default 0), separate from intents.
  *
- * @see platform-spec "Gateway commands"; api-facts §10.4, §10.7
+ * @see docs/platform-notes.md#identify-capabilities
  */
 export const GatewayCapabilities = {
   /**

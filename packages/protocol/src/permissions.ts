@@ -4,7 +4,7 @@
  * Every permission bit by its official name. Values are `bigint` because the set goes past bit 31
  * (and past 2^53 in the future). Bit 47 is unassigned.
  *
- * @see platform-spec "Permission bits"; api-facts §14 (Permission bits)
+ * @see docs/platform-notes.md#permission-bits
  */
 export const PermissionFlags = {
   CREATE_INSTANT_INVITE: 1n << 0n,
@@ -144,7 +144,7 @@ export function permissionNames(bits: bigint): PermissionName[] {
  * exemption, MANAGE_GUILD_EXPRESSIONS for bots creating emoji and stickers, MANAGE_EVENTS for bots
  * creating scheduled events). All four date from 2026-02-23T00:00:00Z.
  *
- * @see platform-spec "Versioning: Dated and deprecation changes"; api-facts §14, §16
+ * @see docs/platform-notes.md#dated-behaviour
  */
 export const PERMISSION_ENFORCEMENT_DATES = {
   /** Pin and unpin need PIN_MESSAGES; MANAGE_MESSAGES alone no longer suffices. */

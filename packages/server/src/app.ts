@@ -16,9 +16,11 @@ import {
   type Timers,
 } from './delivery/worker.js';
 import { systemClock, type Clock } from './domain/clock.js';
+import { DEFAULT_SCRYPT_COST } from './domain/credentials.js';
 import { createSnowflakeGenerator } from './domain/snowflakes.js';
 import { dispatchingStorage } from './events/afterCommit.js';
 import { createBusDispatcher } from './events/dispatcher.js';
+import { createRevocations } from './events/revocations.js';
 import {
   DEFAULT_GATEWAY_OPTIONS,
   createDatabaseSessionStore,
@@ -34,7 +36,7 @@ import {
   type BucketLimit,
   type RateLimitStore,
 } from './http/rateLimit/index.js';
-import { createHttpServer } from './http/server.js';
+import { clientAddressOf, createHttpServer } from './http/server.js';
 import { API_PREFIX } from './http/versioning.js';
 import { createLogger } from './logger.js';
 import { createOAuth, expandScopes, registerOAuthRoutes } from './oauth/index.js';
@@ -56,7 +58,7 @@ import { createChannelService } from './resources/channels/service.js';
 import { createVoiceStatusService } from './resources/channels/voiceStatus.js';
 import { registerBanRoutes } from './resources/bans/routes.js';
 import { createBanService } from './resources/bans/service.js';
-import { createAuthService } from './resources/auth/service.js';
+import { createAuthService, type AuthSettings } from './resources/auth/service.js';
 import type { ServiceDeps } from './resources/deps.js';
 import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/routes.js';
 import { createEmojiService } from './resources/emojis/service.js';
@@ -94,6 +96,7 @@ import { registerStickerCdnRoutes, registerStickerRoutes } from './resources/sti
 import { createStickerService } from './resources/stickers/service.js';
 import { createMetrics, createMetricsListener, instrument } from './resources/system/metrics.js';
 import { registerSystemRoutes } from './resources/system/routes.js';
+import { createCdnImages } from './resources/imageVariants.js';
 import { registerUserRoutes } from './resources/users/routes.js';
 import { createUserService } from './resources/users/service.js';
 import type { SecretBox } from './domain/secretBox.js';
@@ -156,6 +159,8 @@ interface ServiceOptions {
   baseUrl: () => string;
   /** Builds guild search indexes in the background. */
   searchIndexer: SearchIndexer;
+  /** Session lifetime and password hashing cost. */
+  auth: AuthSettings;
 }
 
 function createServices(
@@ -166,7 +171,7 @@ function createServices(
   const deps = { ...base, storage: dispatchingStorage(base.storage, base.events) };
   return {
     users: createUserService(deps),
-    auth: createAuthService(deps),
+    auth: createAuthService(deps, options.auth),
     applications: createApplicationService(deps),
     guilds: createGuildService(deps),
     guildManage: createGuildManageService(deps),
@@ -248,10 +253,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     workerId: config.workerId,
     processId: options.processId ?? 0,
   });
+  const sessionTtlMs = config.sessionTtlDays * 24 * 60 * 60 * 1000;
   const authenticator = createAuthenticator({
     storage,
     clock,
     cacheTtlMs: config.authCacheSeconds * 1000,
+    sessionTtlMs,
   });
   const rateLimiter = config.rateLimits
     ? createRateLimiter({
@@ -268,6 +275,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     onError: (err, event) => {
       logger.error({ err, type: event.type, guildId: event.guildId }, 'dispatch not published');
     },
+  });
+  const revocations = createRevocations({
+    bus,
+    clock,
+    onError: (err) => {
+      logger.error({ err }, 'revocation not applied everywhere');
+    },
+  });
+  revocations.listen(({ tokenHashes, userIds }) => {
+    for (const hash of tokenHashes) authenticator.forgetToken(hash);
+    for (const userId of userIds) authenticator.forgetUser(userId);
   });
   // Until listen() learns the real port, the configured one stands in (for app.inject()).
   let base = publicBaseUrl(config, config.port);
@@ -293,11 +311,20 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
   });
   const services = createServices(
-    { storage, clock, ids, blobs, authenticator, events, webhookEvents, secrets },
-    { baseUrl, searchIndexer },
+    { storage, clock, ids, blobs, authenticator, revocations, events, webhookEvents, secrets },
+    {
+      baseUrl,
+      searchIndexer,
+      auth: {
+        sessionTtlMs,
+        passwordCost: { ...DEFAULT_SCRYPT_COST, log2N: config.passwordScryptLog2N },
+      },
+    },
   );
   const provisional = createProvisionalService({
-    ...{ storage, clock, ids, blobs, authenticator, events, webhookEvents },
+    // Its revocations (bans, unlinks) wait for its transactions to commit.
+    storage: dispatchingStorage(storage, events),
+    ...{ clock, ids, blobs, authenticator, revocations, events, webhookEvents },
     oauth: services.oauth,
     oidc: createOidcVerifier({ clock, allowInsecureLocal: config.oidcAllowInsecureLocal }),
     expandScopes,
@@ -306,7 +333,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       await tx.messages.deleteAllByUser(userId);
     },
   });
-  const gatewayOptions: GatewayOptions = { ...DEFAULT_GATEWAY_OPTIONS, ...options.gateway };
+  const gatewayOptions: GatewayOptions = {
+    ...DEFAULT_GATEWAY_OPTIONS,
+    identifyTimeoutMs: config.gatewayIdentifyTimeoutSeconds * 1000,
+    maxUnidentifiedPerAddress: config.gatewayMaxUnidentifiedPerAddress,
+    maxBufferedBytes: config.gatewayMaxBufferedBytes,
+    ...options.gateway,
+  };
   const sessionStartLimit = createSessionStartLimit({
     ...DEFAULT_SESSION_START_LIMIT,
     totalPerDay: gatewayOptions.identifyPerDay,
@@ -337,6 +370,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     events,
     gatewayUrl,
     options: gatewayOptions,
+    clientAddress: (request) => clientAddressOf(request, config.trustProxy),
     // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
     ...(storage.dialect === 'postgres'
       ? {
@@ -349,12 +383,18 @@ export async function createApp(options: AppOptions): Promise<App> {
         }
       : {}),
   });
+  // Every node, API or gateway, applies every node's revocations (its cache, its sessions).
+  revocations.listen((revocation) => {
+    gateway.revoke(revocation);
+  });
+  await revocations.start();
   // An API-only process leaves sessions to gateway processes (its dispatches reach them by NATS).
   if (config.role !== 'api') {
     await gateway.start();
     gateway.attach(http.server);
   }
 
+  const images = createCdnImages({ blobs });
   // /metrics is served by the main listener, or only by one of its own when configured.
   const metricsListener =
     config.metricsListen === null
@@ -366,14 +406,18 @@ export async function createApp(options: AppOptions): Promise<App> {
   let metricsUrl: string | null = null;
   registerSystemRoutes(http, {
     storage,
-    blobs,
+    images,
     metrics,
     metricsAccess:
       metricsListener === null ? { tokenHash: config.metricsTokenHash, host: config.host } : null,
+    readiness: [
+      { name: 'database', check: () => storage.ping() },
+      { name: 'bus', check: () => bus.ping() },
+    ],
   });
-  registerEmojiCdnRoutes(http, { storage, blobs });
+  registerEmojiCdnRoutes(http, { storage, images });
   registerStickerCdnRoutes(http, { storage, blobs });
-  registerScheduledEventCdnRoutes(http, { storage, blobs });
+  registerScheduledEventCdnRoutes(http, { storage, images });
   registerAttachmentCdnRoutes(http, { storage, blobs });
   // A gateway-only process answers WebSocket upgrades and its health check; the API is elsewhere.
   if (config.role === 'gateway') {
@@ -465,6 +509,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await services.invites.close();
       await webhookEvents.stop();
       await searchIndexer.close();
+      revocations.close();
       await bus.close();
       await storage.close();
     },

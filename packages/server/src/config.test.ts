@@ -73,6 +73,16 @@ describe('loadConfig', () => {
       routeRateLimit: { limit: 10, windowMs: 2500 },
       trustProxy: true,
     });
+    expect(loadConfig({ GUILDHALL_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ GUILDHALL_TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ GUILDHALL_TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(
+      loadConfig({ GUILDHALL_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,fd00::/8' }).trustProxy,
+    ).toEqual(['10.0.0.0/8', '127.0.0.1', 'fd00::/8']);
+    for (const bad of ['10.0.0.0/33', '300.1.1.1', 'proxy.example', '10.0.0.0/8,', '-1']) {
+      expect(() => loadConfig({ GUILDHALL_TRUST_PROXY: bad })).toThrow('GUILDHALL_TRUST_PROXY');
+    }
     expect(() => loadConfig({ GUILDHALL_ROUTE_RATE_LIMIT: 'fast' })).toThrow('REQUESTS/SECONDS');
     expect(() => loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/x' })).toThrow(
       'mysql://root:***@db/x',

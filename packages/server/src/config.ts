@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { hashSecret } from './domain/credentials.js';
+import { isIPv6 } from 'node:net';
+import { DEFAULT_SCRYPT_COST, hashSecret } from './domain/credentials.js';
 import { SECRET_KEY_BYTES } from './domain/secretBox.js';
 import { parseFlags } from './flags.js';
 
@@ -20,13 +21,20 @@ export interface Config {
   globalRateLimitPerSecond: number;
   /** The bucket of a route that names none of its own. */
   routeRateLimit: { limit: number; windowMs: number };
-  /** Whether X-Forwarded-For names the caller (behind a reverse proxy). */
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For is believed: false (none), true (any), a hop count (the last
+   * N proxies), or the addresses and CIDR ranges of trusted proxies (Fastify's trustProxy).
+   */
+  trustProxy: TrustProxy;
   maxBodyBytes: number;
   /** The largest file a message (user, bot, webhook or interaction response) may attach. */
   maxAttachmentBytes: number;
   /** How long a verified token is trusted without a database read. */
   authCacheSeconds: number;
+  /** How long a session token lives unused (each use moves its expiry). */
+  sessionTtlDays: number;
+  /** scrypt's cost for passwords, as log2(N) (r 8, p 1); older hashes are redone at login. */
+  passwordScryptLog2N: number;
   demo: boolean;
   /** Development only: accept http://127.0.0.1 OpenID issuers (the issuer hostname rules waived). */
   oidcAllowInsecureLocal: boolean;
@@ -56,7 +64,16 @@ export interface Config {
   role: ServerRole;
   /** The gateway URL GET /gateway advertises, when the gateway is another process. */
   gatewayUrl: string | null;
+  /** Seconds a gateway connection may stay without IDENTIFY or RESUME before close 4003. */
+  gatewayIdentifyTimeoutSeconds: number;
+  /** Open gateway connections not yet identified one client address may hold (more: HTTP 429). */
+  gatewayMaxUnidentifiedPerAddress: number;
+  /** Bytes queued unread for one gateway connection before it is closed with 4008. */
+  gatewayMaxBufferedBytes: number;
 }
+
+/** Fastify's trustProxy forms this config accepts. */
+export type TrustProxy = boolean | number | string[];
 
 export const SERVER_ROLES = ['all', 'api', 'gateway'] as const;
 export type ServerRole = (typeof SERVER_ROLES)[number];
@@ -90,6 +107,28 @@ function onOff(raw: string): boolean | undefined {
   if (['on', 'true', '1', 'yes'].includes(raw.toLowerCase())) return true;
   if (['off', 'false', '0', 'no'].includes(raw.toLowerCase())) return false;
   return undefined;
+}
+
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$/;
+
+/** An IPv4 or IPv6 address with an optional /prefix, the forms proxy-addr accepts. */
+function addressRange(raw: string): boolean {
+  const [address = '', prefix, extra] = raw.split('/');
+  if (extra !== undefined) return false;
+  const v4 = IPV4.test(address);
+  const v6 = !v4 && isIPv6(address);
+  if (!v4 && !v6) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (v4 ? 32 : 128);
+}
+
+function trustProxy(raw: string): TrustProxy | undefined {
+  // A number is a hop count (0: none), never on/off's "1" meaning every proxy.
+  if (/^\d{1,2}$/.test(raw)) return Number(raw) === 0 ? false : Number(raw);
+  const flag = onOff(raw);
+  if (flag !== undefined) return flag;
+  const ranges = raw.split(',').map((part) => part.trim());
+  return ranges.every(addressRange) ? ranges : undefined;
 }
 
 function url(protocols: string[]) {
@@ -189,9 +228,10 @@ const SETTINGS = {
   trustProxy: {
     env: 'GUILDHALL_TRUST_PROXY',
     flag: '--trust-proxy',
-    allowed: 'on or off (on: the caller address comes from X-Forwarded-For)',
+    allowed:
+      'off, on (any proxy), a hop count from 1 to 99, or proxy addresses and CIDR ranges (comma-separated)',
     defaultValue: false,
-    parse: onOff,
+    parse: trustProxy,
   },
   maxBodyBytes: {
     env: 'GUILDHALL_MAX_BODY_BYTES',
@@ -213,6 +253,20 @@ const SETTINGS = {
     allowed: 'an integer from 0 to 3600',
     defaultValue: 30,
     parse: integer(0, 3600),
+  },
+  sessionTtlDays: {
+    env: 'GUILDHALL_SESSION_TTL_DAYS',
+    flag: '--session-ttl-days',
+    allowed: 'an integer from 1 to 3650 (days a session token lives unused)',
+    defaultValue: 30,
+    parse: integer(1, 3650),
+  },
+  passwordScryptLog2N: {
+    env: 'GUILDHALL_PASSWORD_SCRYPT_LOG2N',
+    flag: '--password-scrypt-log2n',
+    allowed: "an integer from 14 to 20 (scrypt N = 2^value; 17 is OWASP's figure)",
+    defaultValue: DEFAULT_SCRYPT_COST.log2N,
+    parse: integer(14, 20),
   },
   demo: {
     env: 'GUILDHALL_DEMO',
@@ -288,6 +342,27 @@ const SETTINGS = {
     defaultValue: null,
     parse: (raw: string) => url(['ws:', 'wss:'])(raw)?.replace(/\/+$/, ''),
   },
+  gatewayIdentifyTimeoutSeconds: {
+    env: 'GUILDHALL_GATEWAY_IDENTIFY_TIMEOUT',
+    flag: '--gateway-identify-timeout',
+    allowed: 'an integer from 1 to 600 (seconds a connection may wait before it identifies)',
+    defaultValue: 20,
+    parse: integer(1, 600),
+  },
+  gatewayMaxUnidentifiedPerAddress: {
+    env: 'GUILDHALL_GATEWAY_MAX_UNIDENTIFIED',
+    flag: '--gateway-max-unidentified',
+    allowed: 'an integer from 1 to 100000 (gateway connections per address not yet identified)',
+    defaultValue: 32,
+    parse: integer(1, 100_000),
+  },
+  gatewayMaxBufferedBytes: {
+    env: 'GUILDHALL_GATEWAY_MAX_BUFFERED_BYTES',
+    flag: '--gateway-max-buffered-bytes',
+    allowed: 'an integer from 65536 to 1073741824 (bytes queued for a slow gateway client)',
+    defaultValue: 4 * 1024 * 1024,
+    parse: integer(64 * 1024, 1024 ** 3),
+  },
 } as const satisfies { [K in keyof Config]: Setting<Config[K]> };
 
 /** Settings whose bad value is not echoed. */
@@ -301,6 +376,14 @@ const HIDDEN: ReadonlySet<keyof Config> = new Set([
 function withoutPassword(raw: string): string {
   return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
 }
+
+/**
+ * The flag of every setting, for the CLI's strict parser. An on/off setting is a switch: bare
+ * `--demo` means on and `--no-demo` off, besides `--demo off`.
+ */
+export const CONFIG_FLAGS: readonly { name: string; isSwitch: boolean }[] = Object.values(
+  SETTINGS,
+).map((s: Setting<unknown>) => ({ name: s.flag.slice(2), isSwitch: s.parse === onOff }));
 
 /** The settings, for `--help`. */
 export const CONFIG_HELP = Object.values(SETTINGS).map(

@@ -1,9 +1,10 @@
 import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { PermissionFlags } from '@guildhall/protocol';
+import { ApplicationFlags, PermissionFlags } from '@guildhall/protocol';
 import type { App } from './app.js';
 import { hashSecret } from './domain/credentials.js';
+import { PRIVILEGED_INTENT_FLAGS, type PrivilegedIntentName } from './gateway/privileged.js';
 
 /** What `npm start` prints and writes to demo.json, for people and for scripts. */
 export interface DemoInfo {
@@ -20,6 +21,16 @@ export interface DemoInfo {
 
 export const DEMO_USERNAME = 'demo';
 const DEMO_FILE = 'demo.json';
+
+/**
+ * The demo application starts as a developer sandbox does: with the self-serve ("limited")
+ * privileged intent flags on, so GUILD_MEMBERS, GUILD_PRESENCES and MESSAGE_CONTENT work at once.
+ * PATCH /applications/@me `{"flags": 0}` turns them off (the banner shows how).
+ */
+export const DEMO_APPLICATION_FLAGS =
+  ApplicationFlags.GATEWAY_PRESENCE_LIMITED |
+  ApplicationFlags.GATEWAY_GUILD_MEMBERS_LIMITED |
+  ApplicationFlags.GATEWAY_MESSAGE_CONTENT_LIMITED;
 
 async function readDemoFile(path: string): Promise<DemoInfo | null> {
   try {
@@ -78,6 +89,10 @@ async function createDemo(app: App): Promise<Omit<DemoInfo, 'api_url' | 'gateway
     const created = await services.applications.create(developer.id, { name: 'Demo Bot' });
     ({ botToken, clientSecret } = created);
     applicationId = created.application.id;
+    // Only when the app is made: a developer who turned the intents off keeps them off.
+    await services.applications.modify(principal, applicationId, {
+      flags: Number(DEMO_APPLICATION_FLAGS),
+    });
   } else {
     applicationId = ownedApp.id;
     botToken = (await services.applications.resetBotToken(principal, applicationId)).token;
@@ -121,7 +136,9 @@ async function createDemo(app: App): Promise<Omit<DemoInfo, 'api_url' | 'gateway
  * Reuses the demo recorded in `<dataDir>/demo.json` while its credentials work; otherwise makes
  * (or repairs) it and writes the file with mode 0600.
  */
-export async function ensureDemo(app: App): Promise<{ demo: DemoInfo; created: boolean }> {
+export async function ensureDemo(
+  app: App,
+): Promise<{ demo: DemoInfo; created: boolean; privilegedIntents: PrivilegedIntentName[] }> {
   const path = join(app.config.dataDir, DEMO_FILE);
   const urls = { api_url: app.apiUrl(), gateway_url: app.gatewayUrl() };
   const recorded = await readDemoFile(path);
@@ -130,11 +147,17 @@ export async function ensureDemo(app: App): Promise<{ demo: DemoInfo; created: b
     if (demo.api_url !== recorded.api_url || demo.gateway_url !== recorded.gateway_url) {
       await writeDemoFile(path, demo);
     }
-    return { demo, created: false };
+    return { demo, created: false, privilegedIntents: await privilegedIntentsOn(app, demo) };
   }
   const demo = { ...urls, ...(await createDemo(app)) };
   await writeDemoFile(path, demo);
-  return { demo, created: true };
+  return { demo, created: true, privilegedIntents: await privilegedIntentsOn(app, demo) };
+}
+
+/** The privileged intents the demo application's flags enable now. */
+async function privilegedIntentsOn(app: App, demo: DemoInfo): Promise<PrivilegedIntentName[]> {
+  const flags = (await app.storage.applications.findById(demo.application_id))?.flags ?? 0n;
+  return PRIVILEGED_INTENT_FLAGS.filter((p) => (flags & p.flags) !== 0n).map((p) => p.name);
 }
 
 async function writeDemoFile(path: string, demo: DemoInfo): Promise<void> {
@@ -144,9 +167,18 @@ async function writeDemoFile(path: string, demo: DemoInfo): Promise<void> {
   await rename(temp, path);
 }
 
-/** The banner `npm start` prints: where the API is, the token, and a discord.js snippet. */
-export function demoBanner(demo: DemoInfo, demoFile: string): string {
+/**
+ * The banner `npm start` prints: where the API is, the token, a discord.js snippet, and which
+ * privileged intents are on with the command that toggles them.
+ */
+export function demoBanner(
+  demo: DemoInfo,
+  demoFile: string,
+  privilegedIntents: readonly PrivilegedIntentName[] = [],
+): string {
   const api = demo.api_url.replace(/\/v\d+$/, '');
+  // Images (avatars, icons...) are at the root, as on the platform's CDN host.
+  const cdn = api.replace(/\/api$/, '');
   return [
     '',
     `Guildhall is running.`,
@@ -156,12 +188,33 @@ export function demoBanner(demo: DemoInfo, demoFile: string): string {
     `  Guild:      ${demo.guild_id} (channel ${demo.channel_id})`,
     `  Everything above, for scripts: ${demoFile}`,
     '',
-    'Connect with discord.js (REST and the gateway; only the API URL changes):',
+    'Connect with discord.js (REST, the gateway and image URLs; only the API and CDN URLs change):',
     "  import { Client, Events, GatewayIntentBits } from 'discord.js';",
-    `  const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: '${api}' } });`,
+    '  const client = new Client({',
+    '    intents: [GatewayIntentBits.Guilds],',
+    `    rest: { api: '${api}', cdn: '${cdn}' },`,
+    '  });',
     '  client.once(Events.ClientReady, (c) => console.log(`Logged in as ${c.user.tag}`));',
     '  client.on(Events.GuildCreate, (guild) => console.log(`In guild ${guild.name}`));',
     `  client.login('${demo.bot_token}');`,
     '',
+    ...intentsLines(demo, privilegedIntents),
+    '',
   ].join('\n');
+}
+
+function intentsLines(demo: DemoInfo, on: readonly PrivilegedIntentName[]): string[] {
+  const patch = (flags: bigint) =>
+    `  curl -X PATCH ${demo.api_url}/applications/@me -H 'Authorization: Bot ${demo.bot_token}' -H 'Content-Type: application/json' -d '{"flags":${flags}}'`;
+  if (on.length === 0) {
+    return [
+      'Privileged intents: off. Turn on GUILD_MEMBERS, GUILD_PRESENCES and MESSAGE_CONTENT with:',
+      patch(DEMO_APPLICATION_FLAGS),
+    ];
+  }
+  return [
+    `Privileged intents on, as in a developer sandbox: ${on.join(', ')} (the self-serve flags).`,
+    'Turn them off with:',
+    patch(0n),
+  ];
 }

@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN_COMMANDS } from '../src/cli/commands.js';
 import { runCli } from '../src/cli/index.js';
 
 const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
@@ -128,6 +129,71 @@ describe('guildhall admin commands', () => {
     );
   });
 
+  it('refuses unknown flags and misplaced values with one line and exit code 2', async () => {
+    const cases: [string[], string][] = [
+      [['app', 'create', '--owner', '1', '--name', 'x', '--colour', 'red'], "'--colour'"],
+      [['app', 'create', '--owner', '1', 'x'], "'x'"],
+      [['app', 'create', '--name', 'x', '--owner'], "'--owner'"],
+      [['app', 'create', '--owner', '--name', 'x'], "'--owner' argument is ambiguous"],
+      [['user', 'connection', 'add', '--user', '1', '--verified', 'yes'], "'yes'"],
+      [['user', 'connection', 'add', '--user', '1', '--verified=yes'], 'does not take'],
+      [['user', 'create', '--no-password-stdin'], "'--no-password-stdin'"],
+      [['start', '--prot', '8080'], "'--prot'"],
+      [['start', 'now'], "'now'"],
+      [['start', '--port'], "'--port'"],
+    ];
+    for (const [argv, named] of cases) {
+      const result = await run(...argv);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.out).toBe('');
+      const name =
+        argv[0] === 'start'
+          ? 'start'
+          : ADMIN_COMMANDS.find((c) => argv.join(' ').startsWith(`${c.name} `))?.name;
+      expect(result.err).toMatch(/^guildhall: [^\n]+\n$/);
+      expect(result.err).toContain(named);
+      expect(result.err).toContain(`Run \`guildhall ${name} --help\``);
+    }
+    const last = capture();
+    expect(await runCli(['guild', 'create', '--name', 'x', '--owner'], {}, last.io)).toBe(2);
+    expect(last.err()).toBe(
+      "guildhall: Option '--owner <value>' argument missing (guildhall guild create). Run `guildhall guild create --help` for its options.\n",
+    );
+    // Nothing was made by the refused commands.
+    await expect(stat(join(dataDir, 'guildhall.db'))).rejects.toThrow();
+  });
+
+  it('still takes every accepted form: --name=value, switches and negated switches', async () => {
+    const user = await run(
+      'user',
+      'create',
+      '--username=forms',
+      '--email',
+      'forms@example.com',
+      '--password-stdin',
+      '--no-demo',
+      '--rate-limits',
+      'off',
+    );
+    expect(user.code, user.err).toBe(0);
+    const { user_id } = JSON.parse(user.out) as { user_id: string };
+    const added = await run(
+      'user',
+      'connection',
+      'add',
+      '--user',
+      user_id,
+      '--type',
+      'github',
+      '--id',
+      'octo',
+      '--verified',
+      '--no-show-activity',
+    );
+    expect(added.code, added.err).toBe(0);
+    expect(JSON.parse(added.out)).toMatchObject({ verified: true, show_activity: false });
+  });
+
   it('a start with another secret key stops with one line and exit code 2', async () => {
     const withKey = async (key: string, ...argv: string[]) => {
       const c = capture();
@@ -173,10 +239,7 @@ describe('guildhall admin commands', () => {
     for (const argv of [
       [],
       ['start'],
-      ['user', 'create'],
-      ['app', 'create'],
-      ['guild', 'create'],
-      ['guild', 'add-bot'],
+      ...ADMIN_COMMANDS.map((command) => command.name.split(' ')),
     ]) {
       const c = capture();
       expect(await runCli([...argv, '--help'], {}, c.io)).toBe(0);
@@ -254,6 +317,8 @@ describe('guildhall start', () => {
       expect(first.stdout).toContain(
         "import { Client, Events, GatewayIntentBits } from 'discord.js';",
       );
+      const base = first.demo.api_url.replace(/\/api\/v\d+$/, '');
+      expect(first.stdout).toContain(`rest: { api: '${base}/api', cdn: '${base}' }`);
       expect((await stat(join(dataDir, 'demo.json'))).mode & 0o777).toBe(0o600);
       const demo = JSON.parse(await readFile(join(dataDir, 'demo.json'), 'utf8')) as Record<
         string,

@@ -122,6 +122,15 @@ describe('gateway close codes', () => {
     expect(await closeCode(client)).toBe(4013);
   });
 
+  it('4013 for intents past 32 bits, negative or not an integer (bit operators truncate)', async () => {
+    // 2^32 and 2^40 are 0 to a 32-bit `&`: a bitwise test alone let them through.
+    for (const intents of [2 ** 31, 2 ** 32, 2 ** 32 + I.GUILDS, 2 ** 40, -1, -(2 ** 32), 1.5]) {
+      const client = await connect();
+      identify(client, { intents });
+      expect({ intents, code: await closeCode(client) }).toEqual({ intents, code: 4013 });
+    }
+  });
+
   it('4014 for a privileged intent the app has not enabled; allowed once enabled', async () => {
     const client = await connect();
     identify(client, { intents: I.GUILDS | I.MESSAGE_CONTENT });

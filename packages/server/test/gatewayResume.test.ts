@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GatewayIntentBits as I } from '@guildhall/protocol';
+import { ApplicationFlags, GatewayIntentBits as I } from '@guildhall/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/app.js';
 import { MemoryBus } from '../src/bus/memory/index.js';
@@ -110,6 +110,49 @@ describe.each(DRIVERS)('gateway resume on $driver', ({ driver, skip }) => {
     expect((await late.next((f) => f.op === 9)).d).toBe(false);
   });
 
+  it("4004 for a bad or another user's token, the session left as it was", async () => {
+    const { client, ready } = await start();
+    const stranger = await fixture.join('stranger');
+    for (const token of ['Bot nope', stranger.token, '']) {
+      const attempt = await reconnect();
+      attempt.send(6, { token, session_id: ready.session_id, seq: 1 });
+      expect((await attempt.closed).code).toBe(4004);
+    }
+    // An unknown session with a bad token learns nothing about which sessions exist.
+    const probe = await reconnect();
+    probe.send(6, { token: 'Bot nope', session_id: 'nope', seq: 1 });
+    expect((await probe.closed).code).toBe(4004);
+    // The live connection was not touched: it still receives dispatches.
+    events.dispatch(roleEvent(fixture.guildId, '904'));
+    await client.next((f) => f.t === 'GUILD_ROLE_CREATE');
+    expect(client.raw.readyState).toBe(client.raw.OPEN);
+  });
+
+  it('RESUME refuses what IDENTIFY refuses: a privileged intent turned off since', async () => {
+    await server.app.storage.applications.update(fixture.bot.applicationId, {
+      flags: ApplicationFlags.GATEWAY_MESSAGE_CONTENT_LIMITED,
+    });
+    const { client, ready } = await identifyGateway(server.app.gatewayUrl(), {
+      token: fixture.bot.token,
+      intents: I.GUILDS | I.MESSAGE_CONTENT,
+    });
+    clients.push(client);
+    await client.dispatch('GUILD_CREATE');
+    client.raw.terminate();
+    await client.closed;
+    await server.app.storage.applications.update(fixture.bot.applicationId, { flags: 0n });
+    const refused = await reconnect();
+    refused.send(6, { token: fixture.bot.token, session_id: ready.session_id, seq: 2 });
+    expect((await refused.closed).code).toBe(4014);
+    // Allowed again, the same session resumes.
+    await server.app.storage.applications.update(fixture.bot.applicationId, {
+      flags: ApplicationFlags.GATEWAY_MESSAGE_CONTENT_LIMITED,
+    });
+    const resumed = await reconnect();
+    resumed.send(6, { token: fixture.bot.token, session_id: ready.session_id, seq: 2 });
+    await resumed.dispatch('RESUMED');
+  });
+
   it('4007 for a seq the session never reached', async () => {
     const { client, ready } = await start();
     client.raw.terminate();
@@ -150,7 +193,8 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('resumes on another node sharing the database and the bus', async () => {
+  /** Two nodes sharing PostgreSQL and a bus, listening, and a guild with a bot. */
+  const startNodes = async () => {
     const bus = new MemoryBus();
     const config = {
       ...loadConfig({}, []),
@@ -177,6 +221,11 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
     const fixture = await guildFixture({ app: first, baseUrl: first.baseUrl() } as TestServer, {
       botPermissions: 0n,
     });
+    return { bus, first, second, fixture };
+  };
+
+  it('resumes on another node sharing the database and the bus', async () => {
+    const { bus, first, second, fixture } = await startNodes();
     const { client, ready } = await identifyGateway(first.gatewayUrl(), {
       token: fixture.bot.token,
       intents: I.GUILDS,
@@ -203,5 +252,34 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
     expect((live.d as { role: { id: string } }).role.id).toBe('778');
     await expect.poll(() => first.gateway.sessionCount()).toBe(0);
     resumed.raw.terminate();
+  });
+
+  it('a RESUME with a bad token on another node leaves the session where it is', async () => {
+    const { bus, first, second, fixture } = await startNodes();
+    const { client, ready } = await identifyGateway(first.gatewayUrl(), {
+      token: fixture.bot.token,
+      intents: I.GUILDS,
+    });
+    await client.dispatch('GUILD_CREATE');
+    const stranger = await fixture.join('stranger');
+    for (const token of ['Bot nope', stranger.token]) {
+      const attempt = await connectGateway(second.gatewayUrl());
+      await attempt.next((f) => f.op === 10);
+      attempt.send(6, { token, session_id: ready.session_id, seq: 2 });
+      expect((await attempt.closed).code).toBe(4004);
+    }
+    // The first node still serves the session: it was neither asked to let go nor closed.
+    expect(first.gateway.sessionCount()).toBe(1);
+    expect(second.gateway.sessionCount()).toBe(0);
+    const events = createBusDispatcher({
+      bus,
+      clock: { now: () => Date.now() },
+      onError: () => undefined,
+    });
+    events.dispatch(roleEvent(fixture.guildId, '779'));
+    const live = await client.next((f) => f.t === 'GUILD_ROLE_CREATE');
+    expect((live.d as { role: { id: string } }).role.id).toBe('779');
+    expect(client.raw.readyState).toBe(client.raw.OPEN);
+    client.raw.terminate();
   });
 });

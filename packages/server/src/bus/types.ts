@@ -1,6 +1,6 @@
 /**
  * The event bus contract every driver implements. API nodes publish dispatch events on it and
- * gateway nodes subscribe (design.md, How data flows, steps 3 and 5). Services see only these
+ * gateway nodes subscribe (docs/architecture.md, How an event travels). Services see only these
  * types; the drivers in memory/ and nats/ are chosen by app.ts.
  */
 
@@ -60,6 +60,11 @@ export interface EventBus {
    * `handler`. Events published before are never delivered to it.
    */
   subscribe(subject: string, handler: BusHandler): Promise<Subscription>;
+  /**
+   * Resolves once the bus has shown it can carry events now (NATS: a round trip to the server);
+   * rejects with `BusClosedError` after close(). For readiness checks.
+   */
+  ping(): Promise<void>;
   /** Delivers what was already published, then stops all delivery. Idempotent. */
   close(): Promise<void>;
 }

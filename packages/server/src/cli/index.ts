@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { createApp } from '../app.js';
 import { CONFIG_HELP, ConfigError, loadConfig } from '../config.js';
 import { demoBanner, ensureDemo } from '../demo.js';
-import { parseFlags, UsageError } from '../flags.js';
+import { UsageError } from '../flags.js';
+import { parseCommandArgs } from './args.js';
 import { ADMIN_COMMANDS, runAdminCommand } from './commands.js';
 
 export interface CliIo {
@@ -51,8 +52,8 @@ async function start(argv: readonly string[], env: Record<string, string | undef
   try {
     await app.listen();
     if (config.demo) {
-      const { demo, created } = await ensureDemo(app);
-      io.stdout(demoBanner(demo, join(config.dataDir, 'demo.json')));
+      const { demo, created, privilegedIntents } = await ensureDemo(app);
+      io.stdout(demoBanner(demo, join(config.dataDir, 'demo.json'), privilegedIntents));
       if (!created) io.stdout('  (reusing the demo from an earlier start)\n');
     } else {
       const serves =
@@ -70,48 +71,65 @@ async function start(argv: readonly string[], env: Record<string, string | undef
   await app.close();
 }
 
-/** Runs the CLI; resolves to the process exit code. */
+/** How many leading arguments are words of the command (`user connection add`), not flags. */
+function commandWordCount(argv: readonly string[]): number {
+  const first = argv.findIndex((arg) => arg.startsWith('-'));
+  return first === -1 ? argv.length : first;
+}
+
+/** The flags as `--name=value`, which loadConfig reads the same way whatever the original form. */
+function normalised(flags: Map<string, string>): string[] {
+  return [...flags].map(([name, value]) => `--${name}=${value}`);
+}
+
+/**
+ * Runs the CLI; resolves to the process exit code: 0, 2 for a usage mistake (one line on
+ * stderr: an unknown command or flag, a flag without its value, a stray word), 1 for a failure.
+ */
 export async function runCli(
   argv: readonly string[],
   env: Record<string, string | undefined>,
   io: CliIo,
 ): Promise<number> {
-  const { flags, positional } = parseFlags(argv);
-  const wantsHelp = flags.has('help') || positional[0] === 'help';
+  const words = argv.slice(0, commandWordCount(argv));
   try {
-    if (positional.length === 0 || (wantsHelp && positional[0] === 'help')) {
+    if (words.length === 0 || words[0] === 'help') {
+      const wantsHelp = words[0] === 'help' || argv.includes('--help');
       io.stdout(`${mainHelp()}\n`);
-      return positional.length === 0 && !wantsHelp ? 2 : 0;
+      return wantsHelp ? 0 : 2;
     }
-    if (positional[0] === 'start') {
-      if (wantsHelp) {
+    if (words[0] === 'start') {
+      const flags = parseCommandArgs('start', argv.slice(1));
+      if (flags.get('help') === 'true') {
         io.stdout(`${startHelp()}\n`);
         return 0;
       }
-      await start(
-        argv.filter((a) => a !== 'start'),
-        env,
-        io,
-      );
+      await start(normalised(flags), env, io);
       return 0;
     }
     // Names have two words (`user create`) or three (`user connection add`).
     const command = ADMIN_COMMANDS.find(
-      (c) => c.name === positional.slice(0, c.name.split(' ').length).join(' '),
+      (c) => c.name === words.slice(0, c.name.split(' ').length).join(' '),
     );
     if (command === undefined) {
       io.stderr(
-        `guildhall: unknown command "${positional.join(' ')}". Run \`guildhall --help\` for the list.\n`,
+        `guildhall: unknown command "${words.join(' ')}". Run \`guildhall --help\` for the list.\n`,
       );
       return 2;
     }
-    if (wantsHelp) {
+    const flags = parseCommandArgs(
+      command.name,
+      argv.slice(command.name.split(' ').length),
+      command.usage,
+    );
+    if (flags.get('help') === 'true') {
       io.stdout(
         `Usage: ${command.usage}\n\n${command.summary}\n\nStorage options:\n${CONFIG_HELP.join('\n')}\n`,
       );
       return 0;
     }
-    const result = await runAdminCommand({ command, config: loadConfig(env, argv), flags, io });
+    const config = loadConfig(env, normalised(flags));
+    const result = await runAdminCommand({ command, config, flags, io });
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (err) {

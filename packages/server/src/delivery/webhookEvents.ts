@@ -34,7 +34,9 @@ export const SUBSCRIBABLE_EVENT_TYPES = [
 ] as const;
 export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
 
-/** How long an event is retried before it is marked failed (api-facts §12). */
+/**
+ * How long an event is retried before it is marked failed (docs/platform-notes.md#webhook-events).
+ */
 export const DELIVERY_WINDOW_MS = 10 * 60 * 1000;
 
 /**

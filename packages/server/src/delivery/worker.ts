@@ -40,7 +40,7 @@ export interface DeliverySettings extends PostLimits {
 }
 
 export const DEFAULT_DELIVERY_SETTINGS: Omit<DeliverySettings, 'allowLocal'> = {
-  // The platform expects an answer within 3 seconds (api-facts §12).
+  // The platform expects an answer within 3 seconds (docs/platform-notes.md#webhook-events).
   timeoutMs: 3000,
   pollMs: 1000,
   batchSize: 20,

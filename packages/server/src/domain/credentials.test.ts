@@ -5,6 +5,7 @@ import {
   generateToken,
   hashPassword,
   hashSecret,
+  passwordNeedsRehash,
   verifyPassword,
 } from './credentials.js';
 
@@ -20,13 +21,28 @@ describe('credentials', () => {
     expect(hashSecret(a)).not.toBe(hashSecret(b));
   });
 
-  it('verifies the right password only', async () => {
+  it("verifies the right password only, hashed by default at OWASP's scrypt cost", async () => {
+    // The one hash at the default cost (2^17, 128 MiB): it proves maxmem is raised enough.
     const stored = await hashPassword('correct horse battery staple');
-    expect(stored.startsWith('scrypt$')).toBe(true);
+    expect(stored.startsWith('scrypt$131072$8$1$')).toBe(true);
+    expect(passwordNeedsRehash(stored, { log2N: 17, r: 8, p: 1 })).toBe(false);
     expect(stored).not.toContain('correct horse');
     await expect(verifyPassword('correct horse battery staple', stored)).resolves.toBe(true);
     await expect(verifyPassword('correct horse battery stapler', stored)).resolves.toBe(false);
     await expect(verifyPassword('x', 'plain$text')).resolves.toBe(false);
+  });
+
+  it('keeps the cost with the hash and tells an older cost apart', async () => {
+    const cheap = { log2N: 10, r: 8, p: 1 };
+    const stored = await hashPassword('pw', cheap);
+    expect(stored.startsWith('scrypt$1024$8$1$')).toBe(true);
+    await expect(verifyPassword('pw', stored)).resolves.toBe(true);
+    expect(passwordNeedsRehash(stored, cheap)).toBe(false);
+    expect(passwordNeedsRehash(stored, { log2N: 17, r: 8, p: 1 })).toBe(true);
+    expect(passwordNeedsRehash('plain$text', cheap)).toBe(true);
+    // A damaged row naming a huge cost is refused, not run.
+    const huge = stored.replace('scrypt$1024$', `scrypt$${2 ** 30}$`);
+    await expect(verifyPassword('pw', huge)).resolves.toBe(false);
   });
 
   it('makes a key pair whose verify_key checks signatures made with the signing key', () => {

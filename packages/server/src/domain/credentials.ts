@@ -27,48 +27,88 @@ export function generateClientSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
-const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 } as const;
+/** scrypt's cost: N = 2^log2N, block size r, parallelism p. */
+export interface ScryptCost {
+  log2N: number;
+  r: number;
+  p: number;
+}
 
-function scryptAsync(password: string, salt: Buffer, params: { N: number; r: number; p: number }) {
+/**
+ * OWASP's Password Storage Cheat Sheet (cheatsheetseries.owasp.org, "Password Storage Cheat
+ * Sheet", scrypt section, current since 2023): "a minimum CPU/memory cost parameter of (2^17), a
+ * minimum block size of 8 (1024 bytes), and a parallelization parameter of 1". One hash at this
+ * cost takes 128 MiB (128 * N * r bytes) for a few hundred milliseconds.
+ */
+export const DEFAULT_SCRYPT_COST: ScryptCost = { log2N: 17, r: 8, p: 1 };
+
+const KEY_LENGTH = 32;
+/** The highest parameters a stored hash may name: a damaged row must not allocate gigabytes. */
+const MAX_LOG2N = 20;
+const MAX_R = 16;
+const MAX_P = 4;
+
+function scryptAsync(password: string, salt: Buffer, cost: ScryptCost) {
+  const N = 2 ** cost.log2N;
   return new Promise<Buffer>((resolve, reject) => {
-    scrypt(
-      password,
-      salt,
-      SCRYPT.keyLength,
-      { ...params, maxmem: 64 * 1024 * 1024 },
-      (err, key) => {
-        if (err) reject(err);
-        else resolve(key);
-      },
-    );
+    // Node refuses more than 32 MiB by default; 2^17 needs 128 MiB (128 * N * r), and a little more.
+    const maxmem = 128 * N * cost.r * cost.p + 1024 * 1024;
+    scrypt(password, salt, KEY_LENGTH, { N, r: cost.r, p: cost.p, maxmem }, (err, key) => {
+      if (err) reject(err);
+      else resolve(key);
+    });
   });
 }
 
-/** Hashes a password as `scrypt$N$r$p$salt$hash` (base64url parts). */
-export async function hashPassword(password: string): Promise<string> {
+/** Hashes a password as `scrypt$N$r$p$salt$hash` (base64url salt and hash): the cost travels with it. */
+export async function hashPassword(
+  password: string,
+  cost: ScryptCost = DEFAULT_SCRYPT_COST,
+): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, SCRYPT);
+  const key = await scryptAsync(password, salt, cost);
   return [
     'scrypt',
-    SCRYPT.N,
-    SCRYPT.r,
-    SCRYPT.p,
+    2 ** cost.log2N,
+    cost.r,
+    cost.p,
     salt.toString('base64url'),
     key.toString('base64url'),
   ].join('$');
 }
 
+/** The cost a stored hash was made with, or null when it is not a hash this module made. */
+function storedCost(stored: string): { cost: ScryptCost; salt: string; hash: string } | null {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || salt === undefined || hash === undefined) return null;
+  const log2N = Math.log2(Number(n));
+  const cost = { log2N, r: Number(r), p: Number(p) };
+  const valid =
+    Number.isInteger(log2N) &&
+    log2N >= 1 &&
+    log2N <= MAX_LOG2N &&
+    Number.isInteger(cost.r) &&
+    cost.r >= 1 &&
+    cost.r <= MAX_R &&
+    Number.isInteger(cost.p) &&
+    cost.p >= 1 &&
+    cost.p <= MAX_P;
+  return valid ? { cost, salt, hash } : null;
+}
+
 /** Checks a password against a stored hash in constant time. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || salt === undefined || hash === undefined) return false;
-  const expected = Buffer.from(hash, 'base64url');
-  const actual = await scryptAsync(password, Buffer.from(salt, 'base64url'), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
+  const parsed = storedCost(stored);
+  if (parsed === null) return false;
+  const expected = Buffer.from(parsed.hash, 'base64url');
+  const actual = await scryptAsync(password, Buffer.from(parsed.salt, 'base64url'), parsed.cost);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** Whether a stored hash was made at another cost than `cost` (it is rehashed on the next login). */
+export function passwordNeedsRehash(stored: string, cost: ScryptCost): boolean {
+  const parsed = storedCost(stored)?.cost;
+  return parsed?.log2N !== cost.log2N || parsed.r !== cost.r || parsed.p !== cost.p;
 }
 
 /** An application's Ed25519 key pair: the public key as hex (`verify_key`), the private as PKCS#8. */

@@ -124,6 +124,15 @@ export function hasAll(bits: bigint, required: bigint): boolean {
 }
 
 /**
+ * Whether a member may manage (see, revoke, be told about) a channel's invites: MANAGE_CHANNELS
+ * in the channel, or MANAGE_GUILD (which lists the whole guild's invites). DELETE /invites/{code}
+ * and the INVITE_CREATE/INVITE_DELETE dispatches use this one rule.
+ */
+export function canManageInvites(input: { channel: bigint; guild: bigint }): boolean {
+  return hasAll(input.channel, P.MANAGE_CHANNELS) || hasAll(input.guild, P.MANAGE_GUILD);
+}
+
+/**
  * Dated behaviour (spec, Versioning): the permissions split on February 23, 2026. Each function
  * gives the bits an action needs at `nowMs`; before the date the older, broader permission.
  */

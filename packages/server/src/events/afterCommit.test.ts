@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSqliteStorage } from '../storage/sqlite/index.js';
-import { afterCommit, dispatchingStorage } from './afterCommit.js';
+import { afterCommit, dispatchingStorage, onCommit } from './afterCommit.js';
 import type { Dispatch, Dispatcher } from './dispatcher.js';
 
 const isList = (events: Dispatch | readonly Dispatch[]): events is readonly Dispatch[] =>
@@ -60,6 +60,26 @@ describe('afterCommit', () => {
       return Promise.resolve();
     });
     expect(batches).toEqual([]);
+    await storage.close();
+  });
+
+  it('runs commit actions after the commit, never after a rollback, at once outside one', async () => {
+    const storage = createSqliteStorage({ filename: ':memory:' });
+    const wrapped = dispatchingStorage(storage, recorder().dispatcher);
+    const ran: string[] = [];
+    await wrapped.transaction((tx) => {
+      onCommit(tx, () => ran.push('committed'));
+      expect(ran).toEqual([]);
+      return Promise.resolve();
+    });
+    await expect(
+      wrapped.transaction((tx) => {
+        onCommit(tx, () => ran.push('rolled back'));
+        return Promise.reject(new Error('refused'));
+      }),
+    ).rejects.toThrow('refused');
+    onCommit(wrapped, () => ran.push('own statement'));
+    expect(ran).toEqual(['committed', 'own statement']);
     await storage.close();
   });
 });

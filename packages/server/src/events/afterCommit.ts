@@ -3,6 +3,8 @@ import type { Dispatch, Dispatcher } from './dispatcher.js';
 
 /** The dispatches each open transaction has announced, keyed by its repositories. */
 const pending = new WeakMap<Repositories, Dispatch[]>();
+/** What else each open transaction asked to run once it commits (revocations). */
+const commitActions = new WeakMap<Repositories, (() => void)[]>();
 
 function isList(events: Dispatch | readonly Dispatch[]): events is readonly Dispatch[] {
   return Array.isArray(events);
@@ -25,6 +27,17 @@ export function afterCommit(tx: Repositories, events: Dispatch | readonly Dispat
 }
 
 /**
+ * Runs `action` once the transaction of `tx` commits, never when it rolls back. Repositories
+ * outside a dispatching transaction (the storage's own, whose every statement commits by itself)
+ * run it at once.
+ */
+export function onCommit(tx: Repositories, action: () => void): void {
+  const list = commitActions.get(tx);
+  if (list === undefined) action();
+  else list.push(action);
+}
+
+/**
  * The storage services use: each `transaction` collects what its body announces with
  * {@link afterCommit} and hands it to `dispatcher` after the commit, in one ordered batch.
  */
@@ -33,11 +46,14 @@ export function dispatchingStorage(storage: Storage, dispatcher: Dispatcher): St
     ...storage,
     async transaction(fn) {
       const announced: Dispatch[] = [];
+      const actions: (() => void)[] = [];
       const result = await storage.transaction((tx) => {
         pending.set(tx, announced);
+        commitActions.set(tx, actions);
         return fn(tx);
       });
       if (announced.length > 0) dispatcher.dispatch(announced);
+      for (const action of actions) action();
       return result;
     },
   };

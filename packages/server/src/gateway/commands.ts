@@ -10,9 +10,12 @@ import { serializeMember } from '../resources/members/serialize.js';
 import type { MemberRecord, ProfilePrivacy, Storage, VoiceStateRecord } from '../storage/index.js';
 import type { GuildState } from './guildState.js';
 
-/** Members per GUILD_MEMBERS_CHUNK (api-facts §10.5). */
+/** Members per GUILD_MEMBERS_CHUNK (docs/platform-notes.md#request-guild-members). */
 export const MEMBERS_PER_CHUNK = 1000;
-/** Asking for all members of a guild: once per guild per bot per 30 s (api-facts §3.2). */
+/**
+ * Asking for all members of a guild: once per guild per bot per 30 s
+ * (docs/platform-notes.md#gateway-limits).
+ */
 export const ALL_MEMBERS_WINDOW_MS = 30_000;
 /** Custom status is hidden from guilds above this size under Friends & Small Servers. */
 export const SMALL_SERVER_MAX_MEMBERS = 200;
@@ -76,6 +79,26 @@ export function visibleActivities(
     input.privacy === 'friends' ||
     (input.privacy === 'friends_and_small_servers' && input.memberCount > SMALL_SERVER_MAX_MEMBERS);
   return hideCustom ? activities.filter((a) => a['type'] !== 4) : [...activities];
+}
+
+/**
+ * A user's presence as a guild's sessions see it, in GUILD_CREATE and GUILD_MEMBERS_CHUNK: none
+ * while invisible or offline, and the custom status per the privacy rule PRESENCE_UPDATE follows.
+ */
+export function guildPresenceWire(
+  userId: string,
+  presence: Presence | undefined,
+  memberCount: number,
+): Record<string, unknown> | null {
+  if (presence === undefined || presence.status === 'invisible' || presence.status === 'offline') {
+    return null;
+  }
+  return {
+    user: { id: userId },
+    status: presence.status,
+    activities: visibleActivities(presence.activities, { privacy: presence.privacy, memberCount }),
+    client_status: { web: presence.status },
+  };
 }
 
 /**
@@ -264,21 +287,17 @@ export function createCommands(deps: {
           : await ctx.storage.members.search(guildId, { query: query ?? '', limit: max });
     }
     const users = await Promise.all(members.map((m) => ctx.storage.users.findById(m.userId)));
+    const memberCount = ctx.guild(guildId)?.memberCount ?? 0;
     const wire: unknown[] = [];
     const presenceWire: unknown[] = [];
     members.forEach((member, i) => {
       const user = users[i];
       if (user == null) return;
       wire.push(serializeMember(member, user));
-      const presence = presences.get(member.userId);
-      if (withPresences && presence !== undefined && presence.status !== 'invisible') {
-        presenceWire.push({
-          user: { id: member.userId },
-          status: presence.status,
-          activities: presence.activities,
-          client_status: { web: presence.status },
-        });
-      }
+      const presence = withPresences
+        ? guildPresenceWire(member.userId, presences.get(member.userId), memberCount)
+        : null;
+      if (presence !== null) presenceWire.push(presence);
     });
     const chunkCount = Math.max(1, Math.ceil(wire.length / MEMBERS_PER_CHUNK));
     for (let index = 0; index < chunkCount; index++) {

@@ -40,4 +40,43 @@ describe('ETF', () => {
     expect(() => decodeEtf(Buffer.from([131, 109, 0, 0, 0, 9, 1]))).toThrow(EtfDecodeError);
     expect(() => decodeEtf(Buffer.from([131, 97, 1, 0]))).toThrow(EtfDecodeError);
   });
+
+  it('decodes a __proto__ map key as an own property, not a prototype', () => {
+    // {"__proto__": {"polluted": 1}} with binary keys (MAP_EXT, BINARY_EXT)
+    const key = Buffer.from('__proto__');
+    const inner = Buffer.from('polluted');
+    const bytes = Buffer.from([
+      131,
+      116,
+      0,
+      0,
+      0,
+      1,
+      109,
+      0,
+      0,
+      0,
+      key.length,
+      ...key,
+      116,
+      0,
+      0,
+      0,
+      1,
+      109,
+      0,
+      0,
+      0,
+      inner.length,
+      ...inner,
+      97,
+      1,
+    ]);
+    const value = decodeEtf(bytes) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value)).toEqual(['__proto__']);
+    expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).toEqual({ polluted: 1 });
+    expect((value as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
 });

@@ -322,7 +322,19 @@ function readTerm(r: Reader, depth: number): unknown {
         if (typeof key !== 'string' && typeof key !== 'number') {
           throw new EtfDecodeError('map key is not a string or number');
         }
-        out[String(key)] = readTerm(r, depth + 1);
+        const name = String(key);
+        const value = readTerm(r, depth + 1);
+        // A `__proto__` key is an own property like any other, never the object's prototype.
+        if (name === '__proto__') {
+          Object.defineProperty(out, name, {
+            value,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        } else {
+          out[name] = value;
+        }
       }
       return out;
     }

@@ -1,4 +1,12 @@
-import { constants as zlibConstants, createDeflate, deflateSync, type Deflate } from 'node:zlib';
+import {
+  constants as zlibConstants,
+  createDeflate,
+  createDeflateRaw,
+  deflateRawSync,
+  deflateSync,
+  type Deflate,
+  type DeflateRaw,
+} from 'node:zlib';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { decodeEtf, encodeEtf, encodeEtfTerm, etfMapHeader } from './etf.js';
@@ -118,12 +126,33 @@ const ZLIB_STREAM_OPTIONS = {
 };
 
 /**
- * How bytes reach one socket: plain, one zlib context for the whole connection (`compress=
+ * A message deflated on its own, ending with a sync flush (not a final block): before login each
+ * message of a zlib-stream connection is one of these, with no context kept between them.
+ */
+const ONE_SHOT_OPTIONS = {
+  windowBits: 13,
+  memLevel: 7,
+  finishFlush: zlibConstants.Z_SYNC_FLUSH,
+};
+
+/**
+ * How bytes reach one socket: plain, one zlib stream for the whole connection (`compress=
  * zlib-stream`: each message ends with a Z_SYNC_FLUSH, so with 00 00 ff ff), or each payload
  * deflated on its own (Identify `compress: true`).
+ *
+ * A zlib stream is a 2-byte header followed by deflate blocks; a sync flush ends a block on a byte
+ * boundary, and a block may refer back only to bytes the deflater itself produced. So until the
+ * connection logs in ({@link startStream}), each message is deflated alone into blocks that need
+ * no earlier context (the first one with the zlib header): the client inflates them as the one
+ * stream it expects, and the server keeps no deflate context (some 130 KiB) for a connection that
+ * never identifies. From the login on, one raw deflate context continues the same stream.
  */
 export class Transport {
-  private zlib: Deflate | null = null;
+  private zlib: Deflate | DeflateRaw | null = null;
+  /** `compress=zlib-stream` was asked for. */
+  private readonly zlibStream: boolean;
+  /** Whether the stream's zlib header has been sent. */
+  private headerSent = false;
   private pending: Buffer[] = [];
   /** Flushes not yet sent; a close waits for them so nothing queued is lost. */
   private flushing = 0;
@@ -142,13 +171,26 @@ export class Transport {
     this.ws = ws;
     this.socket = options.socket;
     this.encoding = options.encoding;
-    if (options.zlibStream) {
-      const zlib = createDeflate(ZLIB_STREAM_OPTIONS);
-      zlib.on('data', (chunk: Buffer) => this.pending.push(chunk));
-      // A socket that went away mid-flush has nothing left to tell.
-      zlib.on('error', () => undefined);
-      this.zlib = zlib;
-    }
+    this.zlibStream = options.zlibStream;
+  }
+
+  /** Whether a deflate context is held for this connection (only once it logged in). */
+  get hasDeflateContext(): boolean {
+    return this.zlib !== null;
+  }
+
+  /** The connection logged in: zlib-stream continues through one context from here on. */
+  startStream(): void {
+    if (!this.zlibStream || this.zlib !== null || !this.open) return;
+    // After HELLO the header is out and a raw context goes on; otherwise it starts the stream.
+    const zlib = this.headerSent
+      ? createDeflateRaw(ZLIB_STREAM_OPTIONS)
+      : createDeflate(ZLIB_STREAM_OPTIONS);
+    this.headerSent = true;
+    zlib.on('data', (chunk: Buffer) => this.pending.push(chunk));
+    // A socket that went away mid-flush has nothing left to tell.
+    zlib.on('error', () => undefined);
+    this.zlib = zlib;
   }
 
   get open(): boolean {
@@ -157,6 +199,17 @@ export class Transport {
 
   send(payload: string | Buffer): void {
     if (!this.open) return;
+    if (this.zlibStream && this.zlib === null) {
+      // Before login: this message alone, as blocks that need nothing before them.
+      if (!this.headerSent) {
+        // The stream's first message: zlib header and blocks (a stream begun, never finished).
+        this.headerSent = true;
+        this.ws.send(deflateSync(payload, ONE_SHOT_OPTIONS));
+      } else {
+        this.ws.send(deflateRawSync(payload, ONE_SHOT_OPTIONS));
+      }
+      return;
+    }
     const zlib = this.zlib;
     if (zlib !== null) {
       // Messages sent in the same turn of the event loop (101 + HELLO, READY + GUILD_CREATE) are

@@ -15,6 +15,8 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { EventBus, Subscription } from '../bus/index.js';
 import type { Clock } from '../domain/clock.js';
 import { ALL_DISPATCHES, type DispatchEnvelope, type Dispatcher } from '../events/dispatcher.js';
+import { canManageInvites } from '../domain/permissions.js';
+import type { Revocation } from '../events/revocations.js';
 import type { Authenticator, Principal } from '../http/authenticator.js';
 import type { SessionStartLimit } from '../resources/gateway/sessionStartLimit.js';
 import { serializeMember } from '../resources/members/serialize.js';
@@ -43,8 +45,8 @@ import {
   createCommands,
   InvalidCommandError,
   type CommandContext,
+  guildPresenceWire,
   type Presence,
-  visibleActivities,
 } from './commands.js';
 import { guildDispatchVariants } from './filters.js';
 import { privilegedIntentsAllowed } from './privileged.js';
@@ -67,6 +69,8 @@ export interface Session {
   readonly shard: readonly [number, number];
   seq: number;
   readonly guildIds: Set<string>;
+  /** The hash of the token the session last identified or resumed with; its revocation ends it. */
+  credential: string;
   conn: Connection | null;
   detachedAt: number;
   /** The last dispatches sent, oldest first, for RESUME. */
@@ -81,6 +85,9 @@ interface Connection {
   /** The raw socket, corked while READY and the GUILD_CREATEs are written (fewer syscalls). */
   readonly socket: Duplex;
   lastBeatAt: number;
+  readonly openedAt: number;
+  /** The client address while the connection counts as unidentified; null once admitted. */
+  unidentifiedFrom: string | null;
   windowStart: number;
   windowCount: number;
   session: Session | null;
@@ -102,6 +109,11 @@ export interface GatewayDeps {
   options?: Partial<GatewayOptions>;
   /** Where sessions live for a RESUME on another node; this node's memory by default. */
   sessionStore?: SessionStore;
+  /**
+   * The client's address for the cap on unidentified connections (behind a trusted proxy, the
+   * forwarded one); the socket's peer by default.
+   */
+  clientAddress?: (request: IncomingMessage) => string;
 }
 
 export interface Gateway {
@@ -119,6 +131,8 @@ export interface Gateway {
   requestHeartbeats(): void;
   /** The sessions of a user (for voice state checks). */
   sessionsOf(userId: string): readonly Session[];
+  /** Ends every session opened or resumed with a revoked credential: close 4004, no RESUME. */
+  revoke(revocation: Revocation): void;
   /** Sends op 7 RECONNECT to every session, closes every connection and stops. */
   close(): Promise<void>;
 }
@@ -131,6 +145,9 @@ const VISIBILITY_EVENTS = new Set([
   'GUILD_MEMBER_UPDATE',
   'GUILD_UPDATE',
 ]);
+
+/** Dispatches only sessions that may manage the channel's invites receive. */
+const INVITE_EVENTS = new Set(['INVITE_CREATE', 'INVITE_DELETE']);
 
 /**
  * Dispatches that leave a guild's GUILD_CREATE as it was, so a busy guild keeps its snapshot for
@@ -171,6 +188,12 @@ const MIN_LARGE_THRESHOLD = 50;
 const MAX_LARGE_THRESHOLD = 250;
 const MAX_CLIENT_PAYLOAD = 16 * 1024;
 
+/** Why a login is refused: the close it gets. */
+interface Refusal {
+  code: number;
+  reason: string;
+}
+
 function asRecord(value: unknown): Record<string, unknown> | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
@@ -195,8 +218,13 @@ export function createGateway(deps: GatewayDeps): Gateway {
     maxPayload: MAX_CLIENT_PAYLOAD,
   });
   const connections = new Set<Connection>();
+  /** Open connections not yet identified, per client address. */
+  const unidentified = new Map<string, number>();
+  const clientAddress =
+    deps.clientAddress ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? '');
   const sessions = new Map<string, Session>();
   const sessionsByUser = new Map<string, Set<Session>>();
+  const sessionsByCredential = new Map<string, Set<Session>>();
   const guilds = new Map<string, GuildState<Session>>();
   const identifyQueue = new IdentifyQueue({ clock, perBucket: options.identifiesPerBucket });
   const presences = new Map<string, Presence>();
@@ -225,11 +253,36 @@ export function createGateway(deps: GatewayDeps): Gateway {
     }
     if (sessionStore.shared) sessionStore.record({ sessionId: session.id, seq, event });
     const conn = session.conn;
-    if (conn !== null) conn.transport.send(event.frame(conn.encoding, seq));
+    if (conn === null) return;
+    conn.transport.send(event.frame(conn.encoding, seq));
+    // A client that does not read: what it leaves queued is bounded (the READY burst and a RESUME's
+    // replay, while busy, are let through whole; they are bounded by the session's own guilds).
+    if (!conn.busy && conn.ws.bufferedAmount > options.maxBufferedBytes) {
+      closeConn(conn, Close.RATE_LIMITED, 'Slow reader: too much unread.');
+    }
   };
 
   const closeConn = (conn: Connection, code: number, reason = '') => {
     conn.transport.close(code, reason);
+  };
+
+  /** The connection no longer counts against its address's cap on unidentified connections. */
+  const stopCounting = (conn: Connection) => {
+    const address = conn.unidentifiedFrom;
+    if (address === null) return;
+    conn.unidentifiedFrom = null;
+    const left = (unidentified.get(address) ?? 1) - 1;
+    if (left <= 0) unidentified.delete(address);
+    else unidentified.set(address, left);
+  };
+
+  /**
+   * IDENTIFY or RESUME accepted: the connection leaves the unidentified count and, with
+   * zlib-stream, gets its deflate context (a connection that never logs in costs none).
+   */
+  const admit = (conn: Connection) => {
+    stopCounting(conn);
+    conn.transport.startStream();
   };
 
   // ---- sessions and guild membership ----
@@ -257,6 +310,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const mine = sessionsByUser.get(session.userId);
     mine?.delete(session);
     if (mine?.size === 0) sessionsByUser.delete(session.userId);
+    forgetCredential(session);
     for (const guildId of [...session.guildIds]) leaveGuild(session, guildId);
   };
 
@@ -265,6 +319,43 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const mine = sessionsByUser.get(session.userId) ?? new Set<Session>();
     mine.add(session);
     sessionsByUser.set(session.userId, mine);
+    rememberCredential(session);
+  };
+
+  const rememberCredential = (session: Session) => {
+    const same = sessionsByCredential.get(session.credential) ?? new Set<Session>();
+    same.add(session);
+    sessionsByCredential.set(session.credential, same);
+  };
+
+  const forgetCredential = (session: Session) => {
+    const same = sessionsByCredential.get(session.credential);
+    same?.delete(session);
+    if (same?.size === 0) sessionsByCredential.delete(session.credential);
+  };
+
+  /** A RESUME may bring another token of the same user (a reset bot token): it is the one now. */
+  const changeCredential = (session: Session, credential: string) => {
+    if (session.credential === credential || !sessions.has(session.id)) return;
+    forgetCredential(session);
+    session.credential = credential;
+    rememberCredential(session);
+  };
+
+  const endRevoked = (revocation: Revocation) => {
+    const ended = new Set<Session>();
+    for (const hash of revocation.tokenHashes) {
+      for (const session of sessionsByCredential.get(hash) ?? []) ended.add(session);
+    }
+    for (const userId of revocation.userIds) {
+      for (const session of sessionsByUser.get(userId) ?? []) ended.add(session);
+    }
+    for (const session of ended) {
+      const conn = session.conn;
+      session.conn = null;
+      dropSession(session);
+      if (conn !== null) closeConn(conn, Close.AUTHENTICATION_FAILED, 'Authentication failed.');
+    }
   };
 
   const storedSession = (session: Session): StoredSession => ({
@@ -280,10 +371,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
    * Takes over a session another node served (RESUME through the shared store): its settings,
    * its replay buffer and its guilds, without sending GUILD_CREATE again.
    */
-  const adoptSession = async (sessionId: string): Promise<Session | null> => {
+  const adoptSession = async (stored: StoredSession): Promise<Session | null> => {
+    const sessionId = stored.id;
     await releaseFromOtherNode(sessionId);
-    const stored = await sessionStore.load(sessionId);
-    if (stored === null) return null;
     const [user, entries] = await Promise.all([
       storage.users.findById(stored.userId),
       sessionStore.replay(sessionId),
@@ -298,6 +388,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       applicationId: application?.id ?? null,
       seq: entries.at(-1)?.seq ?? 0,
       guildIds: new Set(),
+      // Set by the RESUME that adopts it, once its token is checked.
+      credential: '',
       conn: null,
       detachedAt: clock.now(),
       replay: entries.map((e) => ({
@@ -389,23 +481,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const guildPresences = (snapshot: GuildSnapshot) => {
     const out: unknown[] = [];
     for (const { userId } of snapshot.members) {
-      const presence = presences.get(userId);
-      if (
-        presence === undefined ||
-        presence.status === 'invisible' ||
-        presence.status === 'offline'
-      ) {
-        continue;
-      }
-      out.push({
-        user: { id: userId },
-        status: presence.status,
-        activities: visibleActivities(presence.activities, {
-          privacy: presence.privacy,
-          memberCount: snapshot.memberCount,
-        }),
-        client_status: { web: presence.status },
-      });
+      const presence = guildPresenceWire(userId, presences.get(userId), snapshot.memberCount);
+      if (presence !== null) out.push(presence);
     }
     return out;
   };
@@ -444,7 +521,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
       threads: [],
       presences: presences.size === 0 || !wantsPresences ? [] : guildPresences(snapshot),
       stage_instances: [],
-      guild_scheduled_events: snapshot.scheduledEvents,
+      guild_scheduled_events: snapshot.scheduledEvents
+        .filter((e) => e.channelId === null || state.canView(session.userId, e.channelId, nowMs))
+        .map((e) => e.wire),
       soundboard_sounds: [],
       lazy: true,
     };
@@ -585,8 +664,21 @@ export function createGateway(deps: GatewayDeps): Gateway {
       ) {
         continue;
       }
+      // Invites go to those who may manage them (the REST rule), whether or not they can view the
+      // channel: MANAGE_GUILD lists every channel's invites.
+      const invite = INVITE_EVENTS.has(type);
+      if (
+        invite &&
+        (channelId === null ||
+          !canManageInvites({
+            channel: state.channelPermissions(session.userId, channelId, nowMs),
+            guild: state.guildPermissions(session.userId, nowMs),
+          }))
+      ) {
+        continue;
+      }
       let event = variants.full;
-      if (channelId !== null) {
+      if (channelId !== null && !invite) {
         const view = viewBefore.get(session) ?? state.canView(session.userId, channelId, nowMs);
         if (!view) {
           if (!session.obfuscate || variants.obfuscated === null) continue;
@@ -626,7 +718,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   /**
    * After a role, member or guild change, an obfuscating session gets CHANNEL_UPDATE for each
    * channel whose visibility changed: the full channel when it gained access, the obfuscated one
-   * when it lost it (api-facts §10.7).
+   * when it lost it (docs/platform-notes.md#channel-obfuscation).
    */
   const announceVisibilityChanges = (
     state: GuildState<Session>,
@@ -697,21 +789,38 @@ export function createGateway(deps: GatewayDeps): Gateway {
     return load;
   };
 
-  const identify = async (conn: Connection, d: Record<string, unknown>) => {
-    const token = typeof d['token'] === 'string' ? d['token'] : '';
-    const principal = token === '' ? null : await authenticate(token);
+  /**
+   * What IDENTIFY and RESUME both require of a login, one rule for both so that a RESUME never
+   * keeps what an IDENTIFY would now refuse: a bot or session token, intents within the defined
+   * bits (a safe integer no larger than ALL_INTENTS: JavaScript's `&` truncates to 32 bits, so
+   * 2^32 would pass a bitwise test alone), a valid shard, at most `shardingRequiredGuilds` guilds
+   * in it, and privileged intents the application may use. A RESUME passes its session's intents
+   * and shard.
+   */
+  const checkLogin = async (
+    principal: Principal | null,
+    input: { intents: unknown; shard: unknown },
+  ): Promise<
+    | { refused: Refusal }
+    | {
+        refused: null;
+        principal: Principal;
+        intents: number;
+        shard: [number, number];
+        application: ApplicationRecord | null;
+        guildIds: string[];
+      }
+  > => {
     if (principal === null || principal.kind === 'bearer') {
-      closeConn(conn, Close.AUTHENTICATION_FAILED, 'Authentication failed.');
-      return;
+      return { refused: { code: Close.AUTHENTICATION_FAILED, reason: 'Authentication failed.' } };
     }
-    const intents = d['intents'];
-    if (!isInt(intents) || intents < 0 || (intents & ~ALL_INTENTS) !== 0) {
-      closeConn(conn, Close.INVALID_INTENTS, 'Invalid intent(s).');
-      return;
+    const intents = input.intents;
+    if (!isInt(intents) || intents < 0 || intents > ALL_INTENTS || (intents & ~ALL_INTENTS) !== 0) {
+      return { refused: { code: Close.INVALID_INTENTS, reason: 'Invalid intent(s).' } };
     }
     let shard: [number, number] = [0, 1];
-    if (d['shard'] !== undefined && d['shard'] !== null) {
-      const s = d['shard'];
+    if (input.shard !== undefined && input.shard !== null) {
+      const s = input.shard;
       if (
         !Array.isArray(s) ||
         s.length !== 2 ||
@@ -721,12 +830,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
         s[0] < 0 ||
         s[0] >= s[1]
       ) {
-        closeConn(conn, Close.INVALID_SHARD, 'Invalid shard.');
-        return;
+        return { refused: { code: Close.INVALID_SHARD, reason: 'Invalid shard.' } };
       }
       shard = [s[0], s[1]];
     }
-    const isApp = principal.user.bot;
     const applicationId = principal.applicationId;
     const userId = principal.user.id;
     const application: ApplicationRecord | null =
@@ -740,10 +847,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     );
     const guildIds = allGuilds.map((g) => g.id).filter((id) => shardOf(id, shard[1]) === shard[0]);
     if (guildIds.length > options.shardingRequiredGuilds) {
-      closeConn(conn, Close.SHARDING_REQUIRED, 'Sharding required.');
-      return;
+      return { refused: { code: Close.SHARDING_REQUIRED, reason: 'Sharding required.' } };
     }
-    if (isApp && (intents & PRIVILEGED_INTENTS) !== 0) {
+    if (principal.user.bot && (intents & PRIVILEGED_INTENTS) !== 0) {
       const allowed = await privilegedIntentsAllowed(storage, {
         application,
         intents,
@@ -752,10 +858,25 @@ export function createGateway(deps: GatewayDeps): Gateway {
         nowMs: clock.now(),
       });
       if (!allowed) {
-        closeConn(conn, Close.DISALLOWED_INTENTS, 'Disallowed intent(s).');
-        return;
+        return { refused: { code: Close.DISALLOWED_INTENTS, reason: 'Disallowed intent(s).' } };
       }
     }
+    return { refused: null, principal, intents, shard, application, guildIds };
+  };
+
+  const identify = async (conn: Connection, d: Record<string, unknown>) => {
+    const token = typeof d['token'] === 'string' ? d['token'] : '';
+    const login = await checkLogin(token === '' ? null : await authenticate(token), {
+      intents: d['intents'],
+      shard: d['shard'],
+    });
+    if (login.refused !== null) {
+      closeConn(conn, login.refused.code, login.refused.reason);
+      return;
+    }
+    const { principal, intents, shard, application, guildIds } = login;
+    const isApp = principal.user.bot;
+    const userId = principal.user.id;
     if (isApp) {
       if (!(await sessionStartLimit.spend(principal.user.id))) {
         invalidSession(conn, false);
@@ -787,10 +908,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
       shard,
       seq: 0,
       guildIds: new Set(),
+      credential: principal.tokenHash,
       conn,
       detachedAt: 0,
       replay: [],
     };
+    admit(conn);
     conn.session = session;
     registerSession(session);
     sessionStore.save(storedSession(session));
@@ -848,19 +971,39 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const sessionId = typeof d['session_id'] === 'string' ? d['session_id'] : '';
     const token = typeof d['token'] === 'string' ? d['token'] : '';
     const seq = d['seq'];
-    const session =
-      sessions.get(sessionId) ??
-      (sessionStore.shared && sessionId !== '' ? await adoptSession(sessionId) : null) ??
-      undefined;
-    if (session === undefined) {
-      invalidSession(conn, false);
-      return;
-    }
+    // The token first: no session, here or on another node, is looked at for a caller who cannot
+    // prove to be its user.
     const principal = token === '' ? null : await authenticate(token);
-    if (principal?.user.id !== session.userId) {
+    if (principal === null || principal.kind === 'bearer') {
       closeConn(conn, Close.AUTHENTICATION_FAILED, 'Authentication failed.');
       return;
     }
+    const local = sessions.get(sessionId);
+    const stored =
+      local === undefined && sessionStore.shared && sessionId !== ''
+        ? await sessionStore.load(sessionId)
+        : null;
+    const found = local ?? stored;
+    if (found === null) {
+      invalidSession(conn, false);
+      return;
+    }
+    if (found.userId !== principal.user.id) {
+      closeConn(conn, Close.AUTHENTICATION_FAILED, 'Authentication failed.');
+      return;
+    }
+    // What IDENTIFY refuses now, RESUME refuses too (a privileged intent turned off since, say).
+    const login = await checkLogin(principal, { intents: found.intents, shard: found.shard });
+    if (login.refused !== null) {
+      closeConn(conn, login.refused.code, login.refused.reason);
+      return;
+    }
+    const session = local ?? (stored === null ? null : await adoptSession(stored));
+    if (session === null) {
+      invalidSession(conn, false);
+      return;
+    }
+    changeCredential(session, principal.tokenHash);
     const from = isInt(seq) ? seq : -1;
     if (from < 0 || from > session.seq) {
       closeConn(conn, Close.INVALID_SEQ, 'Invalid seq.');
@@ -878,6 +1021,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       previous.session = null;
       closeConn(previous, Close.UNKNOWN_ERROR, 'Session resumed elsewhere.');
     }
+    admit(conn);
     session.conn = conn;
     conn.session = session;
     for (const entry of session.replay) {
@@ -1007,7 +1151,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   const onConnection = (
     ws: WebSocket,
-    { request, socket }: { request: IncomingMessage; socket: Duplex },
+    { request, socket, address }: { request: IncomingMessage; socket: Duplex; address: string },
   ) => {
     const url = new URL(request.url ?? '/', 'http://gateway');
     const v = url.searchParams.get('v') ?? '10';
@@ -1026,6 +1170,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       version: Number(v),
       socket,
       lastBeatAt: now,
+      openedAt: now,
+      unidentifiedFrom: null,
       windowStart: now,
       windowCount: 0,
       session: null,
@@ -1040,6 +1186,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       return;
     }
     connections.add(conn);
+    conn.unidentifiedFrom = address;
+    unidentified.set(address, (unidentified.get(address) ?? 0) + 1);
     ws.on('message', (raw: RawData) => {
       const bytes = Buffer.isBuffer(raw)
         ? raw
@@ -1054,6 +1202,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     ws.on('error', () => undefined);
     ws.on('close', (code: number) => {
       connections.delete(conn);
+      stopCounting(conn);
       conn.transport.dispose();
       const session = conn.session;
       if (session?.conn !== conn) return;
@@ -1069,8 +1218,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
     const now = clock.now();
     const limit = options.heartbeatIntervalMs + options.heartbeatGraceMs;
     for (const conn of connections) {
-      if (now - conn.lastBeatAt > limit)
+      // Not identified in time (an IDENTIFY waiting its turn in the queue is not late).
+      if (conn.session === null && !conn.busy && now - conn.openedAt > options.identifyTimeoutMs) {
+        closeConn(conn, Close.NOT_AUTHENTICATED, 'Not identified in time.');
+      } else if (now - conn.lastBeatAt > limit) {
         closeConn(conn, Close.SESSION_TIMED_OUT, 'Session timed out.');
+      }
     }
     for (const session of sessions.values()) {
       if (session.conn === null && now - session.detachedAt > options.resumeWindowMs) {
@@ -1110,10 +1263,20 @@ export function createGateway(deps: GatewayDeps): Gateway {
           socket.destroy();
           return;
         }
+        // Too many connections from one address that have not logged in: refused before the
+        // handshake, so they cost no WebSocket at all.
+        const address = clientAddress(request);
+        if ((unidentified.get(address) ?? 0) >= options.maxUnidentifiedPerAddress) {
+          socket.end(
+            'HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Type: text/plain\r\n' +
+              'Content-Length: 46\r\n\r\nToo many connections that have not identified.',
+          );
+          return;
+        }
         // The 101 answer and HELLO leave in one write.
         socket.cork();
         wss.handleUpgrade(request, socket, head, (ws) => {
-          onConnection(ws, { request, socket });
+          onConnection(ws, { request, socket, address });
           socket.uncork();
         });
       });
@@ -1127,6 +1290,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       for (const conn of connections) sendControl(conn, Op.HEARTBEAT, null);
     },
     sessionsOf: (userId) => [...(sessionsByUser.get(userId) ?? [])],
+    revoke: endRevoked,
     async close() {
       closing = true;
       clearInterval(sweepTimer);

@@ -1,4 +1,4 @@
-import { ChannelFlags, ChannelTypes, PermissionFlags as P } from '@guildhall/protocol';
+import { ChannelTypes, PermissionFlags as P } from '@guildhall/protocol';
 import {
   basePermissions,
   channelPermissions,
@@ -8,6 +8,7 @@ import {
 } from '../domain/permissions.js';
 import type { MemberRecord, Storage } from '../storage/index.js';
 import { overwritesByChannel, serializeChannel } from '../resources/channels/serialize.js';
+export { obfuscateChannel } from '../resources/channels/serialize.js';
 import { serializeGuild } from '../resources/guilds/serialize.js';
 import { serializeMember } from '../resources/members/serialize.js';
 import { voiceStateWire } from './commands.js';
@@ -45,7 +46,8 @@ export interface GuildSnapshot {
   /** The first members by id, with their users, up to {@link MAX_LARGE_THRESHOLD}. */
   members: { userId: string; wire: Record<string, unknown> }[];
   memberCount: number;
-  scheduledEvents: unknown[];
+  /** With their channel: a session sees only those in channels it may view (or with none). */
+  scheduledEvents: { channelId: string | null; wire: unknown }[];
   voiceStates: unknown[];
   /** GUILD_CREATE per (user, options) key, built on first use and shared by those sessions. */
   payloads: Map<string, PreserializedDispatch>;
@@ -178,28 +180,6 @@ export class GuildState<TSession = unknown> {
   }
 }
 
-/** The channel as a session that may not view it sees it (api-facts §10.7). */
-export function obfuscateChannel(
-  wire: Record<string, unknown>,
-  guildId: string,
-): Record<string, unknown> {
-  const hidden: Record<string, unknown> = {
-    id: wire['id'],
-    type: wire['type'],
-    guild_id: guildId,
-    name: '___hidden___',
-    position: wire['position'],
-    parent_id: wire['parent_id'] ?? null,
-    flags: Number(wire['flags'] ?? 0) | ChannelFlags.CHANNEL_OBFUSCATED,
-    permission_overwrites: [{ id: guildId, type: 0, allow: '0', deny: P.VIEW_CHANNEL.toString() }],
-  };
-  if ('topic' in wire) hidden['topic'] = null;
-  if ('nsfw' in wire) hidden['nsfw'] = false;
-  if ('last_message_id' in wire) hidden['last_message_id'] = null;
-  if ('rate_limit_per_user' in wire) hidden['rate_limit_per_user'] = 0;
-  return hidden;
-}
-
 function memberModel(member: MemberRecord): MemberModel {
   return {
     roleIds: member.roleIds,
@@ -271,7 +251,10 @@ export async function loadGuild(
     guild: serializeGuild(guild, { roles, emojis, stickers }),
     members: wireMembers,
     memberCount: state.memberCount,
-    scheduledEvents: events.map((event) => serializeScheduledEvent(event, { creator: null })),
+    scheduledEvents: events.map((event) => ({
+      channelId: event.channelId,
+      wire: serializeScheduledEvent(event, { creator: null }),
+    })),
     voiceStates: voiceStates.map((v) => voiceStateWire(v, null, null)),
     payloads: new Map(),
   };

@@ -1,6 +1,9 @@
 import type { Clock } from '../domain/clock.js';
 
-/** The window in which each identify bucket admits its quota (api-facts §3.2). */
+/**
+ * The window in which each identify bucket admits its quota
+ * (docs/platform-notes.md#gateway-limits).
+ */
 export const IDENTIFY_WINDOW_MS = 5000;
 
 interface Bucket {

@@ -1,7 +1,7 @@
 import { GatewayIntentBits as I } from '@guildhall/protocol';
 
 /**
- * The intent each guild dispatch belongs to (api-facts §10; the platform's intents table). Events
+ * The intent each guild dispatch belongs to (docs/platform-notes.md#gateway-intents). Events
  * absent here (READY, RESUMED, USER_UPDATE, GUILD_MEMBERS_CHUNK, RATE_LIMITED, CHANNEL_INFO,
  * INTERACTION_CREATE...) are sent whatever the intents.
  */

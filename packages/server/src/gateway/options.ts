@@ -4,7 +4,10 @@ export interface GatewayOptions {
   heartbeatIntervalMs: number;
   /** How long past the interval a silent connection is kept before close 4009, ms. */
   heartbeatGraceMs: number;
-  /** The session start bucket count reported by GET /gateway/bot (api-facts §3.2). */
+  /**
+   * The session start bucket count reported by GET /gateway/bot
+   * (docs/platform-notes.md#gateway-limits).
+   */
   maxConcurrency: number;
   /** IDENTIFYs each bucket (`shard_id % max_concurrency`) admits per 5 s; more wait their turn. */
   identifiesPerBucket: number;
@@ -20,6 +23,12 @@ export interface GatewayOptions {
   privilegedIntentReviewThreshold: number;
   /** Events a client may send per minute before close 4008. */
   clientEventsPerMinute: number;
+  /** How long a connection may stay without an accepted IDENTIFY or RESUME before close 4003, ms. */
+  identifyTimeoutMs: number;
+  /** Open connections not yet identified one client address may hold; more get HTTP 429. */
+  maxUnidentifiedPerAddress: number;
+  /** Bytes queued for a connection (unread by a slow client) past which it is closed with 4008. */
+  maxBufferedBytes: number;
 }
 
 export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
@@ -33,6 +42,9 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   resumeWindowMs: 5 * 60_000,
   privilegedIntentReviewThreshold: 10_000,
   clientEventsPerMinute: 120,
+  identifyTimeoutMs: 20_000,
+  maxUnidentifiedPerAddress: 32,
+  maxBufferedBytes: 4 * 1024 * 1024,
 };
 
 /** From this date every bot receives obfuscated channels (spec, dated behaviour). */

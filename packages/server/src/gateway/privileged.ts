@@ -23,10 +23,10 @@ export const PRIVILEGED_INTENT_FLAGS = [
 export type PrivilegedIntentName = (typeof PRIVILEGED_INTENT_FLAGS)[number]['name'];
 
 /**
- * Whether an app may use the privileged intents it asks for (spec, Authentication item 9): each
- * must be enabled in the app's flags (the self-serve toggle); at and above the review threshold
- * an approval is needed as well, unexpired, or a review still pending (apps keep working while
- * one is).
+ * Whether an app may use the privileged intents it asks for
+ * (docs/platform-notes.md#privileged-intents): each must be enabled in the app's flags (the
+ * self-serve "limited" flag or the approved one); at and above the review threshold an approval
+ * is needed as well, unexpired, or a review still pending (apps keep working while one is).
  */
 export async function privilegedIntentsAllowed(
   storage: Storage,

@@ -20,7 +20,16 @@ export interface AuthenticatorOptions {
   cacheTtlMs: number;
   /** The most tokens kept in the cache. */
   maxCachedTokens?: number;
+  /**
+   * How long a session token lives unused: each use moves its expiry to now + this, written at
+   * most once per {@link SESSION_SLIDE_EVERY_MS}. A session token without an expiry (made before
+   * expiry existed) gets one on its next use.
+   */
+  sessionTtlMs: number;
 }
+
+/** A session token's expiry is written again only when it would move by at least this. */
+export const SESSION_SLIDE_EVERY_MS = 60 * 60 * 1000;
 
 export interface Authenticator {
   /** Resolves an Authorization header to a principal, or null when it is missing or invalid. */
@@ -51,13 +60,17 @@ export function parseAuthorization(header: string): { kind: TokenKind; token: st
 
 /**
  * Verifies tokens by their SHA-256 hash, with a bounded in-process cache so a request costs one
- * hash and one map read, not a database round trip. Revocation through this node forgets the
- * token at once; on other nodes a revoked token is trusted for at most `cacheTtlMs`.
+ * hash and one map read, not a database round trip. A revocation reaches every node's cache
+ * through the bus (events/revocations.ts) and calls forgetToken or forgetUser there; a lookup
+ * that was reading the database while a revocation arrived answers but is not cached, so a
+ * revoked token is never trusted from the cache after the revocation lands.
  */
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
-  const { storage, clock, cacheTtlMs, maxCachedTokens = 100_000 } = options;
+  const { storage, clock, cacheTtlMs, sessionTtlMs, maxCachedTokens = 100_000 } = options;
   const cache = new Map<string, CacheEntry>();
   const hashesByUser = new Map<string, Set<string>>();
+  // Bumped by every forget: a database read that a forget overtook is not cached.
+  let generation = 0;
 
   const drop = (tokenHash: string) => {
     const entry = cache.get(tokenHash);
@@ -98,9 +111,19 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
         }
         drop(tokenHash);
       }
+      const seen = generation;
       const record = await storage.tokens.findByHash(tokenHash);
       if (record?.kind !== parsed.kind) return null;
-      if (record.expiresAt !== null && record.expiresAt <= clock.now()) return null;
+      const now = clock.now();
+      if (record.expiresAt !== null && record.expiresAt <= now) return null;
+      let expiresAt = record.expiresAt;
+      if (
+        record.kind === 'session' &&
+        (expiresAt === null || now + sessionTtlMs - expiresAt >= SESSION_SLIDE_EVERY_MS)
+      ) {
+        expiresAt = now + sessionTtlMs;
+        if (!(await storage.tokens.setExpiry(tokenHash, expiresAt))) return null;
+      }
       const user = await storage.users.findById(record.userId);
       if (user === null) return null;
       const principal: Principal = {
@@ -110,11 +133,15 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
         scopes: record.scopes,
         tokenHash,
       };
-      remember(principal, record.expiresAt);
+      if (generation === seen) remember(principal, expiresAt);
       return principal;
     },
-    forgetToken: drop,
+    forgetToken(tokenHash) {
+      generation++;
+      drop(tokenHash);
+    },
     forgetUser(userId) {
+      generation++;
       for (const hash of [...(hashesByUser.get(userId) ?? [])]) drop(hash);
     },
   };

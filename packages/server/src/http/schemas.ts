@@ -12,7 +12,10 @@ export function queryInt(min: number, max: number) {
   return z.coerce.number().int().min(min).max(max);
 }
 
-/** A query-string boolean: true/True/1 and false/False/0 (api-facts §1). */
+/**
+ * A query-string boolean: true/True/1 and false/False/0
+ * (docs/platform-notes.md#versions-and-query-strings).
+ */
 export const QueryBoolean = z
   .enum(['true', 'True', '1', 'false', 'False', '0'])
   .transform((value) => value === 'true' || value === 'True' || value === '1');
@@ -37,8 +40,8 @@ export const GuildParams = z.object({ guild_id: z.string() });
 /**
  * A permission bitset in a body: a decimal string of at most 64 digits (what the platform and
  * discord.js send) or a safe non-negative JSON integer (older clients). Bits the platform does
- * not define are dropped (masked with ALL_PERMISSIONS), never stored (api-facts: permissions are
- * strings, unknown bits are ignored).
+ * not define are dropped (masked with ALL_PERMISSIONS), never stored (as the platform does:
+ * docs/platform-notes.md#versions-and-query-strings).
  */
 export const PermissionBits = z
   .union([

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import proxyAddr from '@fastify/proxy-addr';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -6,6 +8,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import type { TrustProxy } from '../config.js';
 import { ApiError, RateLimitedError, toErrorResponse } from '../errors/index.js';
 import type { Authenticator } from './authenticator.js';
 import type { RateLimiter } from './rateLimit/index.js';
@@ -19,8 +22,8 @@ export interface HttpServerOptions {
   /** null when rate limits are off. */
   rateLimiter: RateLimiter | null;
   maxBodyBytes: number;
-  /** Whether X-Forwarded-For names the caller (behind a reverse proxy). */
-  trustProxy: boolean;
+  /** Which proxies' X-Forwarded-For names the caller: none, all, a hop count or address ranges. */
+  trustProxy: TrustProxy;
 }
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -41,6 +44,26 @@ function requestIdGenerator(): () => string {
 }
 
 /**
+ * Fastify's own form of a trust setting. A hop count becomes "trust the nearest N hops" (proxy-addr's
+ * hop index 0 is the socket peer), as Fastify no longer does itself: it cannot check that the peer
+ * is a proxy, so it is for servers only a proxy can reach; address ranges are the safer form.
+ */
+function proxyTrust(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
+/**
+ * The client address of a raw request (a WebSocket upgrade, which Fastify does not see) under the
+ * same trust rule as Fastify's `request.ip`.
+ */
+export function clientAddressOf(request: IncomingMessage, trust: TrustProxy): string {
+  const rule = proxyTrust(trust);
+  return proxyAddr(request, typeof rule === 'boolean' ? () => rule : rule);
+}
+
+/**
  * The Fastify instance every route registers on: API versions, error bodies from the catalogue,
  * 404 and 405, authentication and rate limits. Routes declare `config.auth` and, optionally,
  * `config.rateLimit`.
@@ -58,7 +81,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
       const response = toErrorResponse(new ApiError('NOT_FOUND', { cause: err }), request.id);
       void reply.status(response.status).send(response.body);
     },
-    trustProxy: options.trustProxy,
+    trustProxy: proxyTrust(options.trustProxy),
     return503OnClosing: true,
   });
 
@@ -89,20 +112,22 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   app.decorateRequest('principal', null);
 
   app.addHook('onRequest', async (request, reply) => {
-    await rateLimiter?.checkAddress(request);
+    const limited = request.routeOptions.config.rateLimit !== false;
+    if (limited) await rateLimiter?.checkAddress(request);
     const auth = request.routeOptions.config.auth;
     if (auth !== undefined && auth !== 'none') {
       const principal = await authenticator.authenticate(request.headers.authorization);
       if (principal === null) throw new ApiError('UNAUTHORIZED');
+      // Known even when refused below: its refusals count against the user too.
+      request.principal = principal;
       if (!auth.includes(principal.kind)) {
         if (principal.kind === 'bot') throw new ApiError('BOTS_CANNOT_USE_ENDPOINT');
         if (auth.length === 1 && auth[0] === 'bot')
           throw new ApiError('ONLY_BOTS_CAN_USE_ENDPOINT');
         throw new ApiError('UNAUTHORIZED');
       }
-      request.principal = principal;
     }
-    if (rateLimiter !== null && request.routeOptions.url !== undefined) {
+    if (limited && rateLimiter !== null && request.routeOptions.url !== undefined) {
       await rateLimiter.check(request, reply);
     }
   });
@@ -111,6 +136,11 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     assertNoNul(request);
     done();
   });
+
+  if (rateLimiter !== null) {
+    // After the body is parsed: a route may count attempts per account it names (login).
+    app.addHook('preHandler', (request) => rateLimiter.checkAccount(request));
+  }
 
   // The platform sends `Content-Type: application/json` with no charset, and some client
   // libraries (oceanic.js) compare the header exactly: JSON answers say it the same way.

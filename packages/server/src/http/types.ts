@@ -12,6 +12,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     auth?: AuthRequirement;
-    rateLimit?: RouteRateLimit;
+    /** false: no limit at all, not even the address ban (health probes). */
+    rateLimit?: RouteRateLimit | false;
   }
 }

@@ -1,7 +1,7 @@
 /**
- * API versions (api-facts §1): v10 and v9 are served, as are the deprecated v6–v8 and the
- * unversioned /api, all with v10's behaviour; v3–v5 are discontinued and any other version is
- * unknown, both answered with 400.
+ * API versions (docs/platform-notes.md#versions-and-query-strings): v10 and v9 are served, as are
+ * the deprecated v6–v8 and the unversioned /api, all with v10's behaviour; v3–v5 are discontinued
+ * and any other version is unknown, both answered with 400.
  */
 export const CURRENT_API_VERSION = 10;
 export const API_PREFIX = `/api/v${CURRENT_API_VERSION}`;

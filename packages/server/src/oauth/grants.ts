@@ -20,7 +20,7 @@ import {
 import type { OAuthCore, OAuthCoreDeps, TokenResponse } from './service.js';
 
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
-/** Device codes live 5 minutes and are polled every 5 seconds (api-facts §5). */
+/** Device codes live 5 minutes and are polled every 5 seconds (docs/platform-notes.md#oauth2). */
 export const DEVICE_CODE_SECONDS = 300;
 export const DEVICE_POLL_SECONDS = 5;
 const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';

@@ -7,6 +7,7 @@ import { principalOf } from '../http/server.js';
 import type { BucketLimit } from '../http/rateLimit/index.js';
 import type { Clock } from '../domain/clock.js';
 import type { ApplicationService } from '../resources/applications/service.js';
+import { loginAccount } from '../resources/auth/routes.js';
 import type { AuthService } from '../resources/auth/service.js';
 import { serializeUser } from '../resources/users/serialize.js';
 import type { Storage, UserRecord } from '../storage/index.js';
@@ -253,7 +254,7 @@ export async function registerOAuthRoutes(
 
   root.post(
     '/oauth2/login',
-    { config: { auth: 'none', rateLimit: { bucket: LOGIN_BUCKET } } },
+    { config: { auth: 'none', rateLimit: { bucket: LOGIN_BUCKET, account: loginAccount } } },
     async (request, reply) => {
       const params = readParams(request.body);
       const next = safeNext(params.next);

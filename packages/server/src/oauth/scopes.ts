@@ -1,6 +1,9 @@
 import { OAuthError } from './errors.js';
 
-/** Every scope the platform knows (api-facts §5), with the words the consent page shows. */
+/**
+ * Every scope the platform knows (docs/platform-notes.md#oauth2), with the words the consent page
+ * shows.
+ */
 export const SCOPES: Readonly<Record<string, string>> = {
   openid: 'Sign you in with your account (OpenID Connect)',
   identify: 'Access your username, avatar and banner',

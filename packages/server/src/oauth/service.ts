@@ -7,7 +7,7 @@ import { OAuthError } from './errors.js';
 import type { IdTokenKeys } from './keys.js';
 import { banActive } from './provisional/service.js';
 
-/** Access tokens (and ID tokens) live 7 days (api-facts §5). */
+/** Access tokens (and ID tokens) live 7 days (docs/platform-notes.md#oauth2). */
 export const ACCESS_TOKEN_SECONDS = 604_800;
 
 export interface IssueTokensInput {
@@ -92,7 +92,7 @@ export function profileClaims(
  * them. Other parts (partner SDK tokens, bans) issue and revoke through these functions.
  */
 export function createOAuthCore(deps: OAuthCoreDeps) {
-  const { storage, clock, ids, authenticator, keys, issuer } = deps;
+  const { storage, clock, ids, revocations, keys, issuer } = deps;
   const inTx = <T>(tx: Repositories | undefined, fn: (tx: Repositories) => Promise<T>) =>
     tx === undefined ? storage.transaction(fn) : fn(tx);
 
@@ -186,13 +186,14 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
   const revoke = async (
     tx: Repositories,
     input: { userId: string; applicationId: string },
-  ): Promise<{ revoked: boolean; hashes: string[] }> => {
+  ): Promise<{ revoked: boolean }> => {
     const authorization = await tx.oauth.lockAuthorization(input.userId, input.applicationId);
     // Codes and device codes not yet redeemed die with the authorization (they cannot revive it).
     await tx.oauth.deleteGrantsInFlight(input.userId, input.applicationId);
-    if (authorization === null) return { revoked: false, hashes: [] };
+    if (authorization === null) return { revoked: false };
     const hashes = await tx.oauth.deleteTokensOf(authorization.id);
-    if (authorization.revokedAt !== null) return { revoked: false, hashes };
+    revocations.revoke(tx, { tokenHashes: hashes });
+    if (authorization.revokedAt !== null) return { revoked: false };
     await tx.oauth.markRevoked(authorization.id, clock.now());
     const user = await tx.users.findById(input.userId);
     if (user !== null) {
@@ -206,11 +207,7 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
         },
       );
     }
-    return { revoked: true, hashes };
-  };
-
-  const forget = (hashes: readonly string[]) => {
-    for (const hash of hashes) authenticator.forgetToken(hash);
+    return { revoked: true };
   };
 
   /**
@@ -281,7 +278,6 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
       applicationId: string;
     }): Promise<boolean> {
       const result = await inTx(input.tx, (tx) => revoke(tx, input));
-      forget(result.hashes);
       return result.revoked;
     },
 
@@ -294,22 +290,17 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
           out.push(await revoke(tx, { ...input, applicationId: a.applicationId }));
         return out;
       });
-      forget(results.flatMap((r) => r.hashes));
       return results.filter((r) => r.revoked).length;
     },
 
     /** Revokes what was issued for an authorization code that is being reused (RFC 6749 §4.1.2). */
     async revokeIssuedForCode(codeHash: string): Promise<void> {
-      const hashes = await storage.transaction(async (tx) => {
-        const out: string[] = [];
+      await storage.transaction(async (tx) => {
         for (const authorizationId of await tx.oauth.authorizationsOfCode(codeHash)) {
           const authorization = await tx.oauth.findAuthorizationById(authorizationId);
-          if (authorization === null) continue;
-          out.push(...(await revoke(tx, authorization)).hashes);
+          if (authorization !== null) await revoke(tx, authorization);
         }
-        return out;
       });
-      forget(hashes);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { Blob, BlobStore } from '../blobs/index.js';
 import { decodeImageDataUri, type DecodedImage } from '../domain/images.js';
 import { ApiError, invalidField } from '../errors/index.js';
+import { CDN_CACHE_CONTROL, reencodeImage } from './imageVariants.js';
 
 export interface ImageRules {
   /** A smaller cap than the 10 MiB every image has (emoji: 256 KiB). */
@@ -11,12 +12,15 @@ export interface ImageRules {
   types?: readonly DecodedImage['contentType'][];
 }
 
+/** An image decoded from a request body, with the field it came in. */
+export type SentImage = DecodedImage & { field: string };
+
 /**
  * Decodes a data-URI image sent in `field`.
  * @throws ApiError 50035 IMAGE_INVALID at `field` when it is not an acceptable image, or
  *   BINARY_TYPE_MAX_SIZE when it is larger than `rules.maxBytes`.
  */
-export function decodeImage(field: string, value: string, rules: ImageRules = {}): DecodedImage {
+export function decodeImage(field: string, value: string, rules: ImageRules = {}): SentImage {
   const image = decodeImageDataUri(value);
   if (image === null || (rules.types !== undefined && !rules.types.includes(image.contentType))) {
     throw invalidField([field], 'IMAGE_INVALID', 'Invalid image data');
@@ -25,12 +29,18 @@ export function decodeImage(field: string, value: string, rules: ImageRules = {}
     const kb = (rules.maxBytes / 1024).toFixed(1);
     throw invalidField([field], 'BINARY_TYPE_MAX_SIZE', `File cannot be larger than ${kb} kb.`);
   }
-  return image;
+  return { ...image, field };
 }
 
-/** Stores a decoded image under `key` (a blob key in the layout the image routes serve). */
-export async function putImage(blobs: BlobStore, key: string, image: DecodedImage): Promise<void> {
-  await blobs.put(key, { bytes: image.bytes, contentType: image.contentType });
+/**
+ * Stores a decoded image under `key` (a blob key in the layout the image routes serve),
+ * re-encoded so no EXIF or other metadata (a camera's GPS position, say) is ever served.
+ * @throws ApiError 50035 IMAGE_INVALID at its field when the image does not decode.
+ */
+export async function putImage(blobs: BlobStore, key: string, image: SentImage): Promise<void> {
+  const bytes = await reencodeImage(image);
+  if (bytes === null) throw invalidField([image.field], 'IMAGE_INVALID', 'Invalid image data');
+  await blobs.put(key, { bytes, contentType: image.contentType });
 }
 
 /**
@@ -48,16 +58,13 @@ export async function storeImage(
   return image.hash;
 }
 
-/**
- * One cache policy for every CDN file: a day. Hash-named files never change, but emoji and
- * sticker files are named by id and vanish when the expression is deleted, which a year-long
- * `immutable` would hide.
- */
-const CACHE_CONTROL = 'public, max-age=86400';
-
-/** Sends the blob under `key` as a CDN file, or 404 when there is none. */
+/** Sends the blob under `key` as a CDN file, as stored, or 404 when there is none. */
 export async function sendBlob(reply: FastifyReply, blobs: BlobStore, key: string) {
   const blob: Blob | null = await blobs.get(key);
   if (blob === null) throw new ApiError('NOT_FOUND');
-  return reply.type(blob.contentType).header('cache-control', CACHE_CONTROL).send(blob.bytes);
+  return reply
+    .type(blob.contentType)
+    .header('cache-control', CDN_CACHE_CONTROL)
+    .header('x-content-type-options', 'nosniff')
+    .send(blob.bytes);
 }

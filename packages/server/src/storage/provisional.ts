@@ -3,7 +3,9 @@
  * bans, per-application OpenID provider settings and publisher-level application links.
  */
 
-/** The `external_auth_type` values the platform names (api-facts §6). */
+/**
+ * The `external_auth_type` values the platform names (docs/platform-notes.md#provisional-accounts).
+ */
 export const EXTERNAL_AUTH_TYPES = [
   'OIDC',
   'STEAM_SESSION_TICKET',

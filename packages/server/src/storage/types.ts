@@ -360,6 +360,8 @@ export interface TokenRepository {
   delete(hash: string): Promise<boolean>;
   /** Deletes every token of a kind for a user (and application, when given); returns their hashes. */
   deleteFor(filter: { userId: string; kind: TokenKind; applicationId?: string }): Promise<string[]>;
+  /** Moves a token's expiry (a session token slides as it is used); returns whether it exists. */
+  setExpiry(hash: string, expiresAt: number): Promise<boolean>;
 }
 
 export interface GuildRepository {

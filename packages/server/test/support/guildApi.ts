@@ -1,6 +1,6 @@
 /**
  * Test helpers for the guild and channel routes: requests with an audit log reason, and OpenAPI
- * checks that know where the spec is newer than the OpenAPI snapshot.
+ * checks that know where the platform is newer than the OpenAPI snapshot.
  *
  * @module
  */
@@ -28,9 +28,9 @@ export function apiCall(app: App) {
 }
 
 /**
- * The OpenAPI snapshot predates two things the spec has: the guild feature ENHANCED_ROLE_COLORS
- * (spec, Role object) and channel type 16 GUILD_MEDIA (spec, Channels; api-facts §18 notes the
- * preview document adds it). A copy of the body with those mapped to documented values is checked.
+ * The OpenAPI snapshot predates two things the platform has: the guild feature
+ * ENHANCED_ROLE_COLORS and channel type 16 GUILD_MEDIA (docs/platform-notes.md#openapi-snapshot).
+ * A copy of the body with those mapped to documented values is checked.
  */
 function documentedBody(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(documentedBody);

@@ -151,7 +151,8 @@ describe('getOpenApiValidator', () => {
     const unknownUser = { code: 10013, message: 'Unknown User' };
     expect(validate('GET /users/1', 404, unknownUser)).toEqual({ ok: true });
     expect(validate('GET /users/1', 404, { message: 'Unknown User' }).ok).toBe(false);
-    // Field error codes are strings, as the platform sends them (api-facts §2.2), not integers.
+    // Field error codes are strings, as the platform sends them
+    // (docs/platform-notes.md#error-body), not integers.
     const integerCode = {
       ...invalidFormBody,
       errors: { username: { _errors: [{ code: 50035, message: 'Too long.' }] } },

@@ -1,6 +1,7 @@
 /**
- * Validates HTTP responses against the platform's public OpenAPI 3.1 description
- * (`shared/reference/openapi.json`), so route tests prove wire compatibility, not just our own shapes.
+ * Validates HTTP responses against the platform's public OpenAPI 3.1 description (vendored in
+ * `openapi/openapi.json` beside this file; its source and version are in `openapi/README.md`),
+ * so route tests prove wire compatibility, not just our own shapes.
  *
  * @module
  */
@@ -71,11 +72,8 @@ type BodyCheck =
 
 const DOCUMENT_ID = 'openapi.json';
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'patch', 'delete', 'head', 'options', 'trace']);
-/** The repository is cloned with `shared/` beside it: `<root>/../shared/reference/openapi.json`. */
-const DEFAULT_DOCUMENT_URL = new URL(
-  '../../../../../shared/reference/openapi.json',
-  import.meta.url,
-);
+/** The vendored document; `GUILDHALL_OPENAPI_PATH` may name another one (a newer snapshot). */
+const DEFAULT_DOCUMENT_URL = new URL('./openapi/openapi.json', import.meta.url);
 /** The document's `SnowflakeType` pattern, bounded to the 20 digits a uint64 can have. */
 const SNOWFLAKE = /^(0|[1-9][0-9]{0,19})$/;
 
@@ -100,7 +98,7 @@ function loadDocument(): OpenApiDocument {
   const file = override ?? fileURLToPath(DEFAULT_DOCUMENT_URL);
   if (!existsSync(file)) {
     throw new Error(
-      `OpenAPI document not found at ${file}. Clone shared/ beside the repository or set GUILDHALL_OPENAPI_PATH.`,
+      `OpenAPI document not found at ${file}. Check GUILDHALL_OPENAPI_PATH, or unset it to use the vendored one.`,
     );
   }
   const document = JSON.parse(readFileSync(file, 'utf8')) as Partial<OpenApiDocument>;
@@ -115,8 +113,9 @@ function loadDocument(): OpenApiDocument {
 /**
  * The one place we knowingly depart from the document: a field error's `code` inside `_errors`.
  * The document reuses its integer `Error` there, but the platform sends strings such as
- * `BASE_TYPE_REQUIRED` (api-facts §2.2, which ranks above the document), and discord.js reads
- * them as strings. Every other part of the error body is checked as written.
+ * `BASE_TYPE_REQUIRED` (docs/platform-notes.md#error-body; the platform's prose ranks above the
+ * document), and discord.js reads them as strings. Every other part of the error body is checked
+ * as written.
  */
 function allowStringFieldErrorCodes(document: OpenApiDocument): void {
   const schemas = (document as { components?: { schemas?: Record<string, unknown> } }).components

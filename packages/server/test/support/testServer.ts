@@ -48,6 +48,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     demo: false,
     // Tests of other things should not trip over limits; rate-limit tests set their own.
     routeRateLimit: { limit: 10_000, windowMs: 1000 },
+    // Tests hash many passwords: a cheaper scrypt than the default 2^17, which
+    // domain/credentials.test.ts proves.
+    passwordScryptLog2N: 14,
     globalRateLimitPerSecond: 10_000,
     ...options.config,
   };

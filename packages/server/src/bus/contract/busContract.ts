@@ -232,5 +232,11 @@ export function describeBusContract(
       await bus.close();
       expect(rec.received).toHaveLength(2);
     });
+
+    it('answers ping while open, and refuses it once closed', async () => {
+      await expect(bus.ping()).resolves.toBeUndefined();
+      await bus.close();
+      await expect(bus.ping()).rejects.toBeInstanceOf(BusClosedError);
+    });
   });
 }

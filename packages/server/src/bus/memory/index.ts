@@ -73,6 +73,13 @@ export class MemoryBus implements EventBus {
     });
   }
 
+  ping(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#assertOpen();
+      resolve();
+    });
+  }
+
   close(): Promise<void> {
     // Like a NATS drain: what was published before close() is still delivered.
     this.#closed ??= Promise.resolve().then(() => {

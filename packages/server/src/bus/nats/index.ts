@@ -143,6 +143,11 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
         },
       };
     },
+    async ping(): Promise<void> {
+      ensureOpen();
+      // While the client reconnects, flush waits; the readiness check bounds how long.
+      await nc.flush();
+    },
     close(): Promise<void> {
       closing ??= nc.isClosed() ? Promise.resolve() : nc.drain();
       return closing;

@@ -1,3 +1,4 @@
+import { PermissionFlags as P } from '@guildhall/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
@@ -101,6 +102,70 @@ describe('rate limits', () => {
     const blocked = await me(`Bot ${botToken}`);
     expect(blocked?.statusCode).toBe(429);
     expect(blocked?.json()).toMatchObject({ global: true });
+  });
+
+  it('collapses unknown ids into one bucket per caller and route, so a fresh id each time is still limited', async () => {
+    const clock = manualClock(Date.UTC(2026, 10, 22, 12));
+    server = await startTestServer({ clock, defaultRouteBucket: { limit: 3, windowMs: 5000 } });
+    const a = await seedDeveloper(server.app, 'aaa');
+    const b = await seedDeveloper(server.app, 'bbb');
+    const { guild, channels } = await server.app.services.guilds.create({
+      ownerId: a.userId,
+      name: 'Guild',
+      channels: [
+        { name: 'one', type: 'text' },
+        { name: 'two', type: 'text' },
+      ],
+    });
+    await server.app.services.guilds.addBot({
+      guildId: guild.id,
+      applicationId: a.applicationId,
+      permissions: P.ADMINISTRATOR,
+    });
+    const messages = (channelId: string, token: string) =>
+      server?.app.http.inject({
+        method: 'GET',
+        url: `/api/v10/channels/${channelId}/messages`,
+        headers: { authorization: `Bot ${token}` },
+      });
+    let next = 0;
+    const freshId = () => String(900_000_000_000_000_000n + BigInt(++next) * 7919n);
+
+    // Allowed side: known channels keep their own buckets, more requests in all than one bucket.
+    for (const channel of channels) {
+      for (let i = 0; i < 3; i++) {
+        expect((await messages(channel.id, a.botToken))?.statusCode).toBe(200);
+      }
+    }
+    clock.advance(5000);
+
+    // Denied side: N fresh unknown ids are answered, the N+1th is refused.
+    for (let i = 0; i < 3; i++) {
+      const res = await messages(freshId(), a.botToken);
+      expect(res?.statusCode).toBe(404);
+      expect(res?.json()).toMatchObject({ code: 10003 });
+    }
+    const limited = await messages(freshId(), a.botToken);
+    expect(limited?.statusCode).toBe(429);
+    expect(limited?.json()).toMatchObject({ global: false, code: 0 });
+    expect(limited?.headers).toMatchObject({
+      'x-ratelimit-limit': '3',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-scope': 'user',
+      'retry-after': '5',
+    });
+    expect(limited?.headers['x-ratelimit-bucket']).toMatch(/^[0-9a-f]{32}$/);
+    // Another caller, and another route, are not held up by it.
+    expect((await messages(freshId(), b.botToken))?.statusCode).toBe(404);
+    const me = await server.app.http.inject({
+      method: 'GET',
+      url: '/api/v10/users/@me',
+      headers: { authorization: `Bot ${a.botToken}` },
+    });
+    expect(me.statusCode).toBe(200);
+    // The window passes and the route answers again.
+    clock.advance(5000);
+    expect((await messages(channels[0]?.id ?? '', a.botToken))?.statusCode).toBe(200);
   });
 
   it('lifts every limit when turned off', async () => {

@@ -10,6 +10,11 @@ export interface RouteRateLimit {
   bucket?: BucketLimit;
   /** false exempts the route from the global limit (the platform does so for interactions). */
   global?: boolean;
+  /**
+   * The account a request is aimed at, read from its parsed body (login: the email or username
+   * tried): it gets the route's bucket too, so changing address does not buy more attempts.
+   */
+  account?: (request: FastifyRequest) => string | null;
 }
 
 export interface RateLimiterOptions {
@@ -20,8 +25,8 @@ export interface RateLimiterOptions {
   /** The bucket of a route that names none. */
   defaultBucket: BucketLimit;
   /**
-   * 401, 403 and 429 answers an address may collect before it is refused outright (api-facts
-   * §3.1: 10,000 per 10 minutes).
+   * 401, 403 and 429 answers an address, or an authenticated user from any address, may collect
+   * before it is refused outright (10,000 per 10 minutes: docs/platform-notes.md#rate-limits).
    */
   invalidRequests?: BucketLimit;
 }
@@ -33,7 +38,14 @@ export const DEFAULT_INVALID_REQUEST_LIMIT = {
 
 const INVALID_STATUSES = new Set([401, 403, 429]);
 
-/** The top-level resources a bucket is also keyed by (api-facts §3.1). */
+/**
+ * Answers that say the top-level resource a request named is unknown or not the caller's. A
+ * bucket per resource would let a caller dodge its route limit by naming a new unknown id each
+ * time, so these count into one bucket per caller and route instead.
+ */
+const MISS_STATUSES = new Set([403, 404]);
+
+/** The top-level resources a bucket is also keyed by (docs/platform-notes.md#rate-limits). */
 const MAJOR_PARAMS = ['channel_id', 'guild_id', 'webhook_id'] as const;
 
 function seconds(ms: number): string {
@@ -53,20 +65,29 @@ function headersOf(result: ConsumeResult, bucket: string, nowMs: number): Record
 export interface RateLimiter {
   /** Refuses an address that has collected too many 401, 403 and 429 answers. */
   checkAddress(request: FastifyRequest): Promise<void>;
-  /** Counts the request; sets the X-RateLimit-* headers, or throws RateLimitedError. */
+  /**
+   * Refuses a user who has collected too many 401, 403 and 429 answers, then counts the request;
+   * sets the X-RateLimit-* headers, or throws RateLimitedError.
+   */
   check(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-  /** Counts a 401, 403 or 429 answer against the caller's address. */
+  /** Counts the request against the account its body names, when its route says which. */
+  checkAccount(request: FastifyRequest): Promise<void>;
+  /**
+   * Counts a 401, 403 or 429 answer against the caller's address and user, and a 403 or 404 on a
+   * route keyed by a top-level resource against the caller's misses on that route.
+   */
   recordAnswer(request: FastifyRequest, statusCode: number): Promise<void>;
 }
 
 /**
  * Per-route buckets keyed by caller, route and top-level resource, under a global limit per
- * caller, with the platform's headers (api-facts §3.1).
+ * caller, with the platform's headers (docs/platform-notes.md#rate-limits).
  */
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { store, clock, globalPerSecond, defaultBucket } = options;
   const invalidLimit = options.invalidRequests ?? DEFAULT_INVALID_REQUEST_LIMIT;
   const invalidKey = (request: FastifyRequest) => `invalid:${request.ip}`;
+  const invalidUserKey = (userId: string) => `invalid:u${userId}`;
   const globalLimit: BucketLimit = { limit: globalPerSecond, windowMs: 1000 };
   const bucketIds = new Map<string, string>();
 
@@ -79,6 +100,36 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     }
     return bucket;
   };
+
+  const callerOf = (request: FastifyRequest) =>
+    request.principal ? `u${request.principal.user.id}` : `ip${request.ip}`;
+
+  /** The bucket a request counts against: its route, and the top-level resource it names. */
+  const routeOf = (request: FastifyRequest) => {
+    const config = request.routeOptions.config.rateLimit;
+    if (request.routeOptions.url === undefined || config === false) return null;
+    const bucket = bucketIdOf(`${request.method} ${request.routeOptions.url}`);
+    const params = (request.params ?? {}) as Record<string, string | undefined>;
+    let major: string | null = null;
+    for (const name of MAJOR_PARAMS) {
+      const value = params[name];
+      if (value !== undefined) {
+        major = name === 'webhook_id' ? `${value}/${params['webhook_token'] ?? ''}` : value;
+        break;
+      }
+    }
+    const caller = callerOf(request);
+    const limit = config?.bucket ?? defaultBucket;
+    return { caller, bucket, major, limit, missKey: `m:${caller}:${bucket}`, config };
+  };
+
+  const routeLimited = (result: ConsumeResult, bucket: string, now: number) =>
+    new RateLimitedError({
+      retryAfterSeconds: (result.resetAtMs - now) / 1000,
+      global: false,
+      scope: 'user',
+      headers: { ...headersOf(result, bucket, now), 'x-ratelimit-scope': 'user' },
+    });
 
   const globalLimited = (resetAtMs: number, now: number) =>
     new RateLimitedError({
@@ -99,45 +150,58 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     async recordAnswer(request, statusCode) {
       if (INVALID_STATUSES.has(statusCode)) {
         await store.consume(invalidKey(request), invalidLimit, clock.now());
+        const userId = request.principal?.user.id;
+        if (userId !== undefined)
+          await store.consume(invalidUserKey(userId), invalidLimit, clock.now());
+      }
+      const route = routeOf(request);
+      if (MISS_STATUSES.has(statusCode) && route !== null && route.major !== null) {
+        await store.consume(route.missKey, route.limit, clock.now());
       }
     },
 
     async check(request, reply) {
       const config = request.routeOptions.config.rateLimit;
-      const caller = request.principal ? `u${request.principal.user.id}` : `ip${request.ip}`;
+      if (config === false) return;
       const now = clock.now();
 
+      if (request.principal !== null) {
+        const invalid = await store.peek(
+          invalidUserKey(request.principal.user.id),
+          invalidLimit,
+          now,
+        );
+        if (invalid.remaining <= 0) throw globalLimited(invalid.resetAtMs, now);
+      }
+
       if (config?.global !== false) {
-        const global = await store.consume(`g:${caller}`, globalLimit, now);
+        const global = await store.consume(`g:${callerOf(request)}`, globalLimit, now);
         if (!global.allowed) throw globalLimited(global.resetAtMs, now);
       }
 
-      const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
-      const bucket = bucketIdOf(route);
-      const params = request.params as Record<string, string | undefined>;
-      let major = '';
-      for (const name of MAJOR_PARAMS) {
-        const value = params[name];
-        if (value !== undefined) {
-          major = name === 'webhook_id' ? `${value}/${params['webhook_token'] ?? ''}` : value;
-          break;
-        }
+      const route = routeOf(request);
+      if (route === null) return;
+      if (route.major !== null) {
+        // A caller whose misses on this route spent its bucket waits, whatever id it names next.
+        const misses = await store.peek(route.missKey, route.limit, now);
+        if (misses.remaining <= 0) throw routeLimited(misses, route.bucket, now);
       }
       const result = await store.consume(
-        `r:${caller}:${bucket}:${major}`,
-        config?.bucket ?? defaultBucket,
+        `r:${route.caller}:${route.bucket}:${route.major ?? ''}`,
+        route.limit,
         now,
       );
-      const headers = headersOf(result, bucket, now);
-      if (!result.allowed) {
-        throw new RateLimitedError({
-          retryAfterSeconds: (result.resetAtMs - now) / 1000,
-          global: false,
-          scope: 'user',
-          headers: { ...headers, 'x-ratelimit-scope': 'user' },
-        });
-      }
-      void reply.headers(headers);
+      if (!result.allowed) throw routeLimited(result, route.bucket, now);
+      void reply.headers(headersOf(result, route.bucket, now));
+    },
+
+    async checkAccount(request) {
+      const route = routeOf(request);
+      const account = route?.config?.account?.(request) ?? null;
+      if (route === null || account === null) return;
+      const now = clock.now();
+      const result = await store.consume(`a:${route.bucket}:${account}`, route.limit, now);
+      if (!result.allowed) throw routeLimited(result, route.bucket, now);
     },
   };
 }

@@ -15,7 +15,10 @@ import type { Clock } from '../../domain/clock.js';
 import { ApiError } from '../../errors/index.js';
 import type { OidcValidation } from '../../storage/provisional.js';
 
-/** The only ID token signing algorithms accepted: asymmetric ones (api-facts §6). */
+/**
+ * The only ID token signing algorithms accepted: asymmetric ones
+ * (docs/platform-notes.md#provisional-accounts).
+ */
 export const ALLOWED_ALGORITHMS = [
   'RS256',
   'RS384',

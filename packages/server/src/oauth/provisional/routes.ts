@@ -32,8 +32,8 @@ function serializeProvider(provider: OidcProviderRecord) {
 }
 
 /**
- * The partner SDK routes (api-facts §6): provisional account tokens, unmerge, child tokens; and
- * the owner's OpenID provider settings of an application.
+ * The partner SDK routes (docs/platform-notes.md#provisional-accounts): provisional account tokens,
+ * unmerge, child tokens; and the owner's OpenID provider settings of an application.
  */
 export function registerProvisionalRoutes(
   app: FastifyInstance,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Snowflake } from '../../http/schemas.js';
 import { EXTERNAL_AUTH_TYPES } from '../../storage/provisional.js';
 
-/** POST /partner-sdk/token/bot (api-facts §6). */
+/** POST /partner-sdk/token/bot (docs/platform-notes.md#provisional-accounts). */
 export const BotTokenBody = z.object({
   external_user_id: z.string().min(1).max(1024),
   preferred_global_name: z.string().min(1).max(32).nullish(),

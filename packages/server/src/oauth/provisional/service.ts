@@ -11,7 +11,10 @@ import type {
 } from '../../storage/provisional.js';
 import type { OidcVerifier } from './oidc.js';
 
-/** The scope provisional tokens are granted, as the wire names it (api-facts §6). */
+/**
+ * The scope provisional tokens are granted, as the wire names it
+ * (docs/platform-notes.md#provisional-accounts).
+ */
 export const PROVISIONAL_SCOPE = 'sdk.social_layer';
 
 /** A token endpoint body, as the OAuth core issues it. */
@@ -74,13 +77,13 @@ function secretMatches(secret: string, hash: string): boolean {
 }
 
 /**
- * Provisional accounts (api-facts §6): accounts for players without a platform account, made for
- * an application's external identity (an OpenID subject, or an id the game's bot vouches for),
- * merged later into a full account, unmerged again, restricted by bans; and publisher-level
- * child tokens.
+ * Provisional accounts (docs/platform-notes.md#provisional-accounts): accounts for players without
+ * a platform account, made for an application's external identity (an OpenID subject, or an id the
+ * game's bot vouches for), merged later into a full account, unmerged again, restricted by bans;
+ * and publisher-level child tokens.
  */
 export function createProvisionalService(deps: ProvisionalDeps) {
-  const { storage, clock, ids, authenticator, oauth, oidc } = deps;
+  const { storage, clock, ids, authenticator, revocations, oauth, oidc } = deps;
   const grantedScopes = () => deps.expandScopes([PROVISIONAL_SCOPE]);
 
   const loadApplication = async (repos: Repositories, applicationId: string) => {
@@ -404,7 +407,7 @@ export function createProvisionalService(deps: ProvisionalDeps) {
       });
       if (source === null) return { provisionalUserId: null };
       await deleteProvisionalUser(tx, source.userId);
-      authenticator.forgetUser(source.userId);
+      revocations.revoke(tx, { userIds: [source.userId] });
       return { provisionalUserId: source.userId };
     },
 
@@ -461,9 +464,10 @@ export function createProvisionalService(deps: ProvisionalDeps) {
         await oauth.revokeAllForUser({ tx, userId });
         await tx.tokens.deleteFor({ userId, kind: 'session' });
         await tx.tokens.deleteFor({ userId, kind: 'bearer' });
+        // Once committed, the account's gateway sessions close (4004) on every node.
+        revocations.revoke(tx, { userIds: [userId] });
         return { ban, moved };
       });
-      authenticator.forgetUser(userId);
       return result;
     },
 

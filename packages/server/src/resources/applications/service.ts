@@ -45,7 +45,7 @@ export function createApplicationService(
     secrets: SecretBox;
   },
 ) {
-  const { storage, clock, ids, blobs, authenticator, secrets } = deps;
+  const { storage, clock, ids, blobs, revocations, secrets } = deps;
 
   const view = async (application: ApplicationRecord) => {
     const [owner, bot] = await Promise.all([
@@ -212,11 +212,12 @@ export function createApplicationService(
       const application = await ownedApplication(principal, applicationId);
       const botUserId = application.botUserId;
       if (botUserId === null) throw new ApiError('UNKNOWN_USER');
-      const { token, revoked } = await storage.transaction(async (tx) => {
-        const revokedHashes = await tx.tokens.deleteFor({ userId: botUserId, kind: 'bot' });
-        return { token: await issueBotToken(tx, application, botUserId), revoked: revokedHashes };
+      const token = await storage.transaction(async (tx) => {
+        const revoked = await tx.tokens.deleteFor({ userId: botUserId, kind: 'bot' });
+        // Once committed, the old token's gateway sessions close (4004) on every node.
+        revocations.revoke(tx, { tokenHashes: revoked });
+        return issueBotToken(tx, application, botUserId);
       });
-      for (const hash of revoked) authenticator.forgetToken(hash);
       return { token };
     },
   };

@@ -1,11 +1,24 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
 import { LoginBody, RegisterBody } from './schemas.js';
 import type { AuthService } from './service.js';
 
-/** Guessing passwords is slow: five attempts a minute per address. */
+/** Guessing passwords is slow: five attempts a minute per address, and per account tried. */
 const LOGIN_BUCKET = { limit: 5, windowMs: 60_000 };
+
+/**
+ * The account a login form or body names (its email or username, as login() looks it up): every
+ * login route counts attempts against it, whatever address they come from.
+ */
+export function loginAccount(request: FastifyRequest): string | null {
+  const body = request.body;
+  const login =
+    typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['login'] : null;
+  return typeof login === 'string' && login.length > 0 && login.length <= 254
+    ? `login:${login.toLowerCase()}`
+    : null;
+}
 
 export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): void {
   app.post(
@@ -17,12 +30,17 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): voi
 
   app.post(
     '/auth/login',
-    { config: { auth: 'none', rateLimit: { bucket: LOGIN_BUCKET } } },
+    { config: { auth: 'none', rateLimit: { bucket: LOGIN_BUCKET, account: loginAccount } } },
     (request) => auth.login(parseInput(LoginBody, request.body ?? {})),
   );
 
   app.post('/auth/logout', { config: { auth: ['session'] } }, async (request, reply) => {
     await auth.logout(principalOf(request));
+    return reply.status(204).send();
+  });
+
+  app.post('/auth/logout-all', { config: { auth: ['session'] } }, async (request, reply) => {
+    await auth.logoutEverywhere(principalOf(request));
     return reply.status(204).send();
   });
 }

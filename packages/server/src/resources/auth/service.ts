@@ -2,7 +2,9 @@ import {
   generateToken,
   hashPassword,
   hashSecret,
+  passwordNeedsRehash,
   verifyPassword,
+  type ScryptCost,
 } from '../../domain/credentials.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
@@ -12,9 +14,17 @@ import { banActive } from '../../oauth/provisional/service.js';
 import { usernameTaken } from '../users/schemas.js';
 import type { LoginInput, RegisterInput } from './schemas.js';
 
-/** Accounts of people: register, log in with a password, log out. */
-export function createAuthService(deps: ServiceDeps) {
-  const { storage, clock, ids, authenticator } = deps;
+export interface AuthSettings {
+  /** How long a session token lives unused (the authenticator slides it on each use). */
+  sessionTtlMs: number;
+  /** scrypt's cost for new password hashes; a hash made at another cost is redone at login. */
+  passwordCost: ScryptCost;
+}
+
+/** Accounts of people: register, log in with a password, log out (here or everywhere). */
+export function createAuthService(deps: ServiceDeps, settings: AuthSettings) {
+  const { storage, clock, ids, revocations } = deps;
+  const { sessionTtlMs, passwordCost } = settings;
   // Checked against when the login is unknown, so that case costs as much as a wrong password.
   let dummyHash: Promise<string> | undefined;
 
@@ -27,7 +37,7 @@ export function createAuthService(deps: ServiceDeps) {
       applicationId: null,
       scopes: [],
       createdAt: clock.now(),
-      expiresAt: null,
+      expiresAt: clock.now() + sessionTtlMs,
     });
     return { token, user_id: user.id };
   };
@@ -35,7 +45,7 @@ export function createAuthService(deps: ServiceDeps) {
   return {
     /** Creates a person's account and its first session. */
     async register(input: RegisterInput) {
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await hashPassword(input.password, passwordCost);
       try {
         return await storage.transaction(async (tx) => {
           const user = await tx.users.create({
@@ -65,7 +75,8 @@ export function createAuthService(deps: ServiceDeps) {
         ? await storage.users.findByEmail(input.login.toLowerCase())
         : await storage.users.findByUsername(input.login.toLowerCase());
       const stored =
-        user?.passwordHash ?? (await (dummyHash ??= hashPassword('guildhall-timing-equaliser')));
+        user?.passwordHash ??
+        (await (dummyHash ??= hashPassword('guildhall-timing-equaliser', passwordCost)));
       const ok = await verifyPassword(input.password, stored);
       // An operator's ban refuses logins as a wrong password would (oauth/provisional bans).
       const banned =
@@ -76,13 +87,28 @@ export function createAuthService(deps: ServiceDeps) {
         };
         throw new ApiError('INVALID_FORM_BODY', { errors: { login: invalid, password: invalid } });
       }
-      return storage.transaction((tx) => issueSession(tx, user));
+      // A hash from an older cost is redone now, while the password is at hand.
+      const rehashed = passwordNeedsRehash(user.passwordHash, passwordCost)
+        ? await hashPassword(input.password, passwordCost)
+        : null;
+      return storage.transaction(async (tx) => {
+        if (rehashed !== null) await tx.users.update(user.id, { passwordHash: rehashed });
+        return issueSession(tx, user);
+      });
     },
 
-    /** Revokes the session token the request came with. */
+    /** Revokes the session token the request came with; its gateway sessions close (4004). */
     async logout(principal: Principal) {
       await storage.tokens.delete(principal.tokenHash);
-      authenticator.forgetToken(principal.tokenHash);
+      revocations.revoke(storage, { tokenHashes: [principal.tokenHash] });
+    },
+
+    /** Revokes every session token of the caller's account ("log out everywhere"). */
+    async logoutEverywhere(principal: Principal) {
+      await storage.transaction(async (tx) => {
+        const hashes = await tx.tokens.deleteFor({ userId: principal.user.id, kind: 'session' });
+        revocations.revoke(tx, { tokenHashes: hashes });
+      });
     },
 
     issueSession: (user: UserRecord) => storage.transaction((tx) => issueSession(tx, user)),

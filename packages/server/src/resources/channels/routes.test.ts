@@ -1,4 +1,4 @@
-import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
+import { AuditLogActions, ChannelFlags, PermissionFlags as P } from '@guildhall/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
 import { CHANNEL_LIST_VISIBILITY_FROM_MS } from '../../domain/permissions.js';
@@ -488,6 +488,82 @@ describe.each(DRIVERS)('channels on $driver', ({ driver, skip }) => {
       const outsider = await call(`GET /guilds/${guildId}/channels`, bob.userToken);
       expect(outsider.json()).toMatchObject({ code: 50001 });
       expectSpecResponse(outsider, 'GET', `/guilds/${guildId}/channels`);
+    },
+  );
+
+  it.skipIf(skip)(
+    'until November 16, 2026 an unviewable channel is listed obfuscated, hiding its last message',
+    async () => {
+      await addBob(P.VIEW_CHANNEL);
+      const roleId = await bobRoleId();
+      const admin = `Bot ${ada.botToken}`;
+      const secret = await call(`POST /guilds/${guildId}/channels`, admin, {
+        payload: {
+          name: 'secret-plans',
+          topic: 'the plan',
+          nsfw: true,
+          rate_limit_per_user: 30,
+          permission_overwrites: [{ id: roleId, type: 0, deny: String(P.VIEW_CHANNEL) }],
+        },
+      });
+      const secretId = secret.json<ChannelWire>().id;
+      const posted = async (channelId: string) => {
+        const res = await call(`POST /channels/${channelId}/messages`, admin, {
+          payload: { content: 'hello' },
+        });
+        expect(res.statusCode).toBe(200);
+        return res.json<{ id: string }>().id;
+      };
+      const secretMessageId = await posted(secretId);
+      const openMessageId = await posted(textId);
+      const list = async () => {
+        const res = await call(`GET /guilds/${guildId}/channels`, `Bot ${bob.botToken}`);
+        expect(res.statusCode).toBe(200);
+        expectSpecResponse(res, 'GET', `/guilds/${guildId}/channels`);
+        return res.json<Record<string, unknown>[]>();
+      };
+
+      clock.set(CHANNEL_LIST_VISIBILITY_FROM_MS - 1);
+      const before = await list();
+      // Denied side: only what the gateway's obfuscated channel shows.
+      const hidden = before.find((c) => c['id'] === secretId);
+      expect(hidden).toEqual({
+        id: secretId,
+        type: 0,
+        guild_id: guildId,
+        name: '___hidden___',
+        position: expect.any(Number) as number,
+        parent_id: null,
+        flags: ChannelFlags.CHANNEL_OBFUSCATED,
+        permission_overwrites: [{ id: guildId, type: 0, allow: '0', deny: String(P.VIEW_CHANNEL) }],
+        topic: null,
+        nsfw: false,
+        last_message_id: null,
+        rate_limit_per_user: 0,
+      });
+      expect(JSON.stringify(before)).not.toContain(secretMessageId);
+      // Allowed side: the viewable channel comes whole.
+      expect(before.find((c) => c['id'] === textId)).toMatchObject({
+        name: 'general',
+        last_message_id: openMessageId,
+        flags: 0,
+      });
+      // The admin, who may view it, sees it whole.
+      const full = await call(`GET /guilds/${guildId}/channels`, admin);
+      expect(
+        full.json<Record<string, unknown>[]>().find((c) => c['id'] === secretId),
+      ).toMatchObject({
+        name: 'secret-plans',
+        topic: 'the plan',
+        last_message_id: secretMessageId,
+      });
+
+      clock.set(CHANNEL_LIST_VISIBILITY_FROM_MS);
+      const after = await list();
+      expect(after.map((c) => c['id'])).not.toContain(secretId);
+      expect(after.find((c) => c['id'] === textId)).toMatchObject({
+        last_message_id: openMessageId,
+      });
     },
   );
 

@@ -1,3 +1,4 @@
+import { ChannelFlags, PermissionFlags as P } from '@guildhall/protocol';
 import type { ChannelRecord, OverwriteRecord } from '../../storage/index.js';
 import { DEFAULT_BITRATE, hasTopic, isCategory, isThreadOnlyType, isVoiceType } from './rules.js';
 
@@ -68,4 +69,30 @@ export function overwritesByChannel(overwrites: readonly OverwriteRecord[]) {
     byChannel.set(overwrite.channelId, list);
   }
   return byChannel;
+}
+
+/**
+ * The channel as a caller that may not view it sees it: the gateway's obfuscated channel, and the
+ * channel list's entry before unviewable channels are omitted
+ * (docs/platform-notes.md#channel-obfuscation).
+ */
+export function obfuscateChannel(
+  wire: Record<string, unknown>,
+  guildId: string,
+): Record<string, unknown> {
+  const hidden: Record<string, unknown> = {
+    id: wire['id'],
+    type: wire['type'],
+    guild_id: guildId,
+    name: '___hidden___',
+    position: wire['position'],
+    parent_id: wire['parent_id'] ?? null,
+    flags: Number(wire['flags'] ?? 0) | ChannelFlags.CHANNEL_OBFUSCATED,
+    permission_overwrites: [{ id: guildId, type: 0, allow: '0', deny: P.VIEW_CHANNEL.toString() }],
+  };
+  if ('topic' in wire) hidden['topic'] = null;
+  if ('nsfw' in wire) hidden['nsfw'] = false;
+  if ('last_message_id' in wire) hidden['last_message_id'] = null;
+  if ('rate_limit_per_user' in wire) hidden['rate_limit_per_user'] = 0;
+  return hidden;
 }

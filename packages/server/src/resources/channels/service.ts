@@ -15,7 +15,7 @@ import { auditView, channelPatch, resolveParent } from './fields.js';
 import { overwritesDiffer, syncOverwrites } from './overwrites.js';
 import { DEFAULT_BITRATE, isVoiceType } from './rules.js';
 import type { CreateChannelInput, ModifyChannelInput, OverwriteInputValue } from './schemas.js';
-import { overwritesByChannel, serializeChannel } from './serialize.js';
+import { obfuscateChannel, overwritesByChannel, serializeChannel } from './serialize.js';
 
 /** Text and announcement channels may become each other; no other type change exists. */
 const CONVERTIBLE = new Set<number>([ChannelTypes.GUILD_TEXT, ChannelTypes.GUILD_ANNOUNCEMENT]);
@@ -40,7 +40,9 @@ export function createChannelService(deps: ServiceDeps) {
     /**
      * GET /guilds/{id}/channels. From November 16, 2026 the channels the caller cannot view are
      * omitted entirely (spec, Table A); a category stays while any of its channels is visible
-     * (api-facts §10.7). Before that date every channel is listed.
+     * (docs/platform-notes.md#channel-obfuscation). Before that date every channel is listed, but
+     * one the caller cannot view is listed as the gateway's obfuscated channel, so it shows nothing
+     * more than that (no name, topic or last_message_id).
      */
     async list(principal: Principal, guildId: string) {
       const nowMs = clock.now();
@@ -50,16 +52,19 @@ export function createChannelService(deps: ServiceDeps) {
         await storage.overwrites.listByChannels(channels.map((c) => c.id)),
       );
       const overwritesOf = (c: ChannelRecord) => byChannel.get(c.id) ?? [];
-      let visible = channels;
+      const canView = (c: ChannelRecord) =>
+        hasAll(access.inChannel(c, overwritesOf(c)), P.VIEW_CHANNEL);
+      const parentsOfVisible = new Set(
+        channels.filter((c) => c.parentId !== null && canView(c)).map((c) => c.parentId),
+      );
+      const visible = (c: ChannelRecord) => canView(c) || parentsOfVisible.has(c.id);
       if (nowMs >= CHANNEL_LIST_VISIBILITY_FROM_MS) {
-        const canView = (c: ChannelRecord) =>
-          hasAll(access.inChannel(c, overwritesOf(c)), P.VIEW_CHANNEL);
-        const parentsOfVisible = new Set(
-          channels.filter((c) => c.parentId !== null && canView(c)).map((c) => c.parentId),
-        );
-        visible = channels.filter((c) => canView(c) || parentsOfVisible.has(c.id));
+        return channels.filter(visible).map((c) => serializeChannel(c, overwritesOf(c)));
       }
-      return visible.map((c) => serializeChannel(c, overwritesOf(c)));
+      return channels.map((c) => {
+        const wire = serializeChannel(c, overwritesOf(c));
+        return visible(c) ? wire : obfuscateChannel(wire, access.guild.id);
+      });
     },
 
     /** GET /channels/{id}: VIEW_CHANNEL. */

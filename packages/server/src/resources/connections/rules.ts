@@ -4,7 +4,8 @@ import type { ConnectionRecord } from '../../storage/index.js';
  * The spec's two game-publisher connection kinds (Get Current User Connections): connections made
  * through the Social SDK and application identities are never returned; legacy ones stop being
  * returned from these dates (UTC midnight). Kind A is Riot Games / League of Legends
- * (api-facts §16); the sources do not name kind B, so the operator marks such connections.
+ * (docs/platform-notes.md#dated-behaviour); the sources do not name kind B, so the operator marks
+ * such connections.
  */
 export const LEGACY_CONNECTIONS_HIDDEN_FROM_MS = {
   A: Date.UTC(2026, 6, 10),

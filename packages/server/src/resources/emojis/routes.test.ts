@@ -102,7 +102,9 @@ describe.each(DRIVERS)('guild emoji on $driver', ({ driver, skip }) => {
     const image = await server.app.http.inject({ method: 'GET', url: `/emojis/${emoji.id}.png` });
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/png');
-    expect((await server.app.http.inject({ url: `/emojis/${emoji.id}.gif` })).statusCode).toBe(404);
+    expect((await server.app.http.inject({ url: `/emojis/${emoji.id}.gif` })).statusCode).toBe(415);
+    const small = await server.app.http.inject({ url: `/emojis/${emoji.id}.webp?size=16` });
+    expect([small.statusCode, small.headers['content-type']]).toEqual([200, 'image/webp']);
     const animated = gif.json<Emoji>();
     expect((await server.app.http.inject({ url: `/emojis/${animated.id}.gif` })).statusCode).toBe(
       200,

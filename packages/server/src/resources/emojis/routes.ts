@@ -1,6 +1,5 @@
 import { isSnowflake } from '@guildhall/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { BlobStore } from '../../blobs/index.js';
 import { ApiError } from '../../errors/index.js';
 import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
@@ -9,7 +8,7 @@ import { parseInput } from '../../http/validate.js';
 import type { Storage } from '../../storage/index.js';
 import { CreateEmojiBody, EmojiParams, ModifyEmojiBody } from './schemas.js';
 import type { EmojiService } from './service.js';
-import { sendBlob } from '../images.js';
+import { IMAGE_EXTENSION, type CdnImages } from '../imageVariants.js';
 
 export function registerEmojiRoutes(app: FastifyInstance, emojis: EmojiService): void {
   app.get('/guilds/:guild_id/emojis', AUTH, (request) =>
@@ -54,22 +53,25 @@ export function registerEmojiRoutes(app: FastifyInstance, emojis: EmojiService):
   });
 }
 
-const EMOJI_FILE = /^(\d{1,20})\.(png|jpg|jpeg|webp|gif)$/;
+const EMOJI_FILE = new RegExp(`^(\\d{1,20})\\.(${IMAGE_EXTENSION})$`);
 
 /**
- * The platform's CDN path for emoji, /emojis/{id}.{ext} (outside /api). Files are served as
- * uploaded: there is no transcoding, so any static extension answers with the stored image and
- * `.gif` only exists for animated emoji. A deleted emoji is gone from here too.
+ * The platform's CDN path for emoji, /emojis/{id}.{ext} (outside /api), in every extension and
+ * `?size=`; `.gif` only for animated emoji. A deleted emoji is gone from here too.
  */
 export function registerEmojiCdnRoutes(
   app: FastifyInstance,
-  options: { storage: Storage; blobs: BlobStore },
+  options: { storage: Storage; images: CdnImages },
 ): void {
   app.get('/emojis/:file', { config: { auth: 'none' } }, async (request, reply) => {
     const { file } = request.params as { file: string };
     const [, emojiId = '', extension] = EMOJI_FILE.exec(file) ?? [];
     const emoji = isSnowflake(emojiId) ? await options.storage.emojis.findById(emojiId) : null;
-    if (emoji === null || (extension === 'gif' && !emoji.animated)) throw new ApiError('NOT_FOUND');
-    return sendBlob(reply, options.blobs, `emojis/${emoji.id}`);
+    if (emoji === null || extension === undefined) throw new ApiError('NOT_FOUND');
+    return options.images.send(request, reply, {
+      keys: [`emojis/${emoji.id}`],
+      animated: emoji.animated,
+      extension,
+    });
   });
 }

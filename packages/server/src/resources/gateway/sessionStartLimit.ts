@@ -1,7 +1,10 @@
 import type { Clock } from '../../domain/clock.js';
 import type { BucketLimit, RateLimitStore } from '../../http/rateLimit/index.js';
 
-/** IDENTIFYs a bot may start per day, and per 5-second window per bucket (api-facts §3.2). */
+/**
+ * IDENTIFYs a bot may start per day, and per 5-second window per bucket
+ * (docs/platform-notes.md#gateway-limits).
+ */
 export interface SessionStartLimitOptions {
   store: RateLimitStore;
   clock: Clock;
@@ -15,8 +18,9 @@ export const DEFAULT_SESSION_START_LIMIT = {
 } as const satisfies Partial<SessionStartLimitOptions>;
 
 /**
- * The max_concurrency of a bot whose application uses large bot sharding (api-facts §3.2: large
- * bots identify in buckets of 16). GET /users/@me/guilds checks its `shard` against it.
+ * The max_concurrency of a bot whose application uses large bot sharding (large bots identify in
+ * buckets of 16: docs/platform-notes.md#gateway-limits). GET /users/@me/guilds checks its `shard`
+ * against it.
  */
 export const LARGE_BOT_SHARDING_MAX_CONCURRENCY = 16;
 

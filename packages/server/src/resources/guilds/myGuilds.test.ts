@@ -65,6 +65,7 @@ describe.each(DRIVERS)('my guilds service on $driver', ({ driver, skip }) => {
       ids: createSnowflakeGenerator({ clock, workerId: 3 }),
       blobs: new DiskBlobStore(join(server.app.config.dataDir, 'blobs')),
       authenticator: { forgetToken: () => undefined, forgetUser: () => undefined },
+      revocations: { revoke: () => undefined },
       events: { dispatch: () => undefined },
     });
     return { calls, service };

@@ -30,8 +30,8 @@ function cell(line: string): string {
  * Reads a target users file: a single-column CSV of user ids, with an optional `user_id` header,
  * CRLF or LF line ends, an optional UTF-8 byte order mark and blank lines ignored. Repeated ids
  * count once. Every bad line is named (line number and value) in one 400 answer, which maps
- * `target_users_file` to those messages (api-facts §2.2) beside the usual form-error body, and
- * nothing is changed.
+ * `target_users_file` to those messages (docs/platform-notes.md#error-body) beside the usual
+ * form-error body, and nothing is changed.
  */
 export function parseTargetUsersFile(data: Buffer): string[] {
   const text = data.toString('utf8').replace(/^\uFEFF/, '');

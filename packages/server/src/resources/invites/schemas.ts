@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { QueryBoolean, Snowflake } from '../../http/schemas.js';
 
-/** The longest max_age: 60 days, as openapi.json's CreateGuildInviteRequest allows (api-facts §4). */
+/**
+ * The longest max_age: 60 days, as openapi.json's CreateGuildInviteRequest allows
+ * (docs/platform-notes.md#invite-routes).
+ */
 export const MAX_INVITE_AGE_SECONDS = 5_184_000;
 export const DEFAULT_INVITE_AGE_SECONDS = 86_400;
 export const MAX_INVITE_USES = 100;

@@ -5,7 +5,7 @@ import {
   ChannelTypes,
   PermissionFlags as P,
 } from '@guildhall/protocol';
-import { hasAll } from '../../domain/permissions.js';
+import { canManageInvites } from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { InviteRecord, Repositories } from '../../storage/index.js';
@@ -313,10 +313,7 @@ export function createInviteService(deps: ServiceDeps) {
           userId: principal.user.id,
           nowMs: clock.now(),
         });
-        if (
-          !hasAll(channel.permissions, P.MANAGE_CHANNELS) &&
-          !hasAll(channel.guild.permissions, P.MANAGE_GUILD)
-        ) {
+        if (!canManageInvites({ channel: channel.permissions, guild: channel.guild.permissions })) {
           throw new ApiError('MISSING_PERMISSIONS');
         }
         const shown = await wireOf(tx, invite, { metadata: true });

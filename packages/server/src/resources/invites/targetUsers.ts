@@ -10,8 +10,9 @@ import { findLiveInvite } from './lookup.js';
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
- * The invite's target users (api-facts §4): reading (the CSV, the job status) is for the inviter
- * or holders of MANAGE_GUILD or VIEW_AUDIT_LOG; changing them for the inviter or MANAGE_GUILD.
+ * The invite's target users (docs/platform-notes.md#invite-routes): reading (the CSV, the job
+ * status) is for the inviter or holders of MANAGE_GUILD or VIEW_AUDIT_LOG; changing them for the
+ * inviter or MANAGE_GUILD.
  */
 export function createTargetUserOperations(deps: {
   storage: Storage;

@@ -7,7 +7,7 @@ export const ENHANCED_ROLE_COLORS = 'ENHANCED_ROLE_COLORS';
 
 /**
  * The holographic style: whenever a tertiary colour is sent, the platform sets all three to
- * these values (api-facts §14, Role `colors`).
+ * these values (docs/platform-notes.md#role-colors).
  */
 export const HOLOGRAPHIC_COLORS = {
   color: 11127295,

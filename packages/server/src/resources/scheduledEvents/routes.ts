@@ -1,13 +1,12 @@
 import { isSnowflake } from '@guildhall/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { BlobStore } from '../../blobs/index.js';
 import { ApiError } from '../../errors/index.js';
 import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
 import { AUTH, reasonOf } from '../guilds/common.js';
 import { parseInput } from '../../http/validate.js';
 import type { Storage } from '../../storage/index.js';
-import { sendBlob } from '../images.js';
+import { hashedImageKeys, IMAGE_EXTENSION, type CdnImages } from '../imageVariants.js';
 import { CreateEventBody, EventParams, EventQuery, ModifyEventBody } from './schemas.js';
 import type { ScheduledEventService } from './service.js';
 
@@ -56,21 +55,25 @@ export function registerScheduledEventRoutes(
   });
 }
 
-const COVER_FILE = /^((?:a_)?[0-9a-f]{32})\.(png|jpg|gif|webp)$/;
+const COVER_FILE = new RegExp(`^((?:a_)?[0-9a-f]{32})\\.(${IMAGE_EXTENSION})$`);
 
 /** The platform's CDN path for event covers, /guild-events/{event id}/{hash}.{ext}. */
 export function registerScheduledEventCdnRoutes(
   app: FastifyInstance,
-  options: { storage: Storage; blobs: BlobStore },
+  options: { storage: Storage; images: CdnImages },
 ): void {
   app.get('/guild-events/:event_id/:file', { config: { auth: 'none' } }, async (request, reply) => {
     const { event_id: eventId, file } = request.params as { event_id: string; file: string };
-    const hash = COVER_FILE.exec(file)?.[1];
+    const [, hash, extension = ''] = COVER_FILE.exec(file) ?? [];
     const event = isSnowflake(eventId)
       ? await options.storage.scheduledEvents.findById(eventId)
       : null;
     // Only the current cover of an existing event is served.
     if (hash === undefined || event?.image !== hash) throw new ApiError('NOT_FOUND');
-    return sendBlob(reply, options.blobs, `guild-events/${event.id}/${file}`);
+    return options.images.send(request, reply, {
+      keys: hashedImageKeys(`guild-events/${event.id}`, hash),
+      animated: hash.startsWith('a_'),
+      extension,
+    });
   });
 }

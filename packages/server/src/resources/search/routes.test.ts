@@ -16,7 +16,9 @@ interface SearchBody {
 
 type Query = Record<string, string | number | boolean | readonly (string | number)[]>;
 
-/** A query string with repeated keys for arrays (api-facts §1). */
+/**
+ * A query string with repeated keys for arrays (docs/platform-notes.md#versions-and-query-strings).
+ */
 function queryString(query: Query): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { QueryBoolean, Snowflake, queryInt } from '../../http/schemas.js';
 
 /**
- * A repeatable query parameter (`?author_id=1&author_id=2`, api-facts §1): one value arrives as a
- * string, several as an array; either becomes an array of at most `max` distinct items.
+ * A repeatable query parameter (`?author_id=1&author_id=2`,
+ * docs/platform-notes.md#versions-and-query-strings): one value arrives as a string, several as an
+ * array; either becomes an array of at most `max` distinct items.
  */
 function queryArray<TItem extends z.ZodType<string>>(item: TItem, max: number) {
   return z.preprocess(
@@ -70,7 +71,7 @@ export const MAX_SCANNED_VALUES = 100;
 export const MAX_LINK_HOSTNAMES = 10;
 
 /**
- * GET /guilds/{id}/messages/search: the filters of api-facts §4 with the limits of openapi.json
+ * GET /guilds/{id}/messages/search: the filters of docs/search.md with the limits of openapi.json
  * (`guild_search`), and the scan budget above. Repeated keys are arrays; repeated values are kept
  * once.
  */

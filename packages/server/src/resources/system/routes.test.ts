@@ -18,6 +18,37 @@ describe('health and metrics', () => {
     expect(down.statusCode).toBe(503);
   });
 
+  it('answers /livez while the process runs and /readyz while database and bus answer', async () => {
+    const live = await server.app.http.inject({ method: 'GET', url: '/livez' });
+    expect([live.statusCode, live.json()]).toEqual([200, { status: 'ok' }]);
+    const ready = await server.app.http.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', bus: 'ok' } });
+  });
+
+  it('answers /readyz 503 naming the bus when the bus is down; /livez stays 200', async () => {
+    await server.app.bus.close();
+    const ready = await server.app.http.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toEqual({
+      status: 'unavailable',
+      checks: { database: 'ok', bus: 'unavailable' },
+      failed: ['bus'],
+    });
+    const live = await server.app.http.inject({ method: 'GET', url: '/livez' });
+    expect(live.statusCode).toBe(200);
+  });
+
+  it('answers /readyz 503 naming the database when it does not answer', async () => {
+    await server.app.storage.close();
+    const ready = await server.app.http.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toMatchObject({
+      checks: { database: 'unavailable' },
+      failed: ['database'],
+    });
+  });
+
   it('counts requests by route template and status, with a latency histogram', async () => {
     for (let i = 0; i < 3; i++)
       await server.app.http.inject({ method: 'GET', url: '/api/v9/gateway' });
@@ -92,6 +123,25 @@ describe('who may read /metrics', () => {
         expect(res.status, `${host} ${String(wrong)}`).toBe(401);
         expect(JSON.parse(res.body)).toMatchObject({ code: 0, message: '401: Unauthorized' });
       }
+    }
+  });
+});
+
+describe('health probes and rate limits', () => {
+  it('answers /livez, /readyz and /healthz past every limit, while other routes get 429', async () => {
+    // One request per route per minute, and an address banned after two 401/403/429 answers.
+    await using server = await startTestServer({
+      defaultRouteBucket: { limit: 1, windowMs: 60_000 },
+      invalidRequestLimit: { limit: 2, windowMs: 600_000 },
+    });
+    const get = (url: string) => server.app.http.inject({ method: 'GET', url });
+    expect((await get('/api/v10/gateway')).statusCode).toBe(200);
+    expect((await get('/api/v10/gateway')).statusCode).toBe(429);
+    expect((await get('/api/v10/users/@me')).statusCode).toBe(401);
+    // The address is now refused everywhere else.
+    expect((await get('/api/v10/gateway/bot')).statusCode).toBe(429);
+    for (const url of ['/livez', '/readyz', '/healthz']) {
+      for (let i = 0; i < 20; i++) expect((await get(url)).statusCode, url).toBe(200);
     }
   });
 });

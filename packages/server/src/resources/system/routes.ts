@@ -1,26 +1,38 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { BlobStore } from '../../blobs/index.js';
 import { ApiError } from '../../errors/index.js';
 import type { Storage } from '../../storage/index.js';
-import { sendBlob } from '../images.js';
+import { hashedImageKeys, IMAGE_EXTENSION, type CdnImages } from '../imageVariants.js';
 import { checkMetricsAccess, type Metrics, type MetricsAccess } from './metrics.js';
+import { checkReadiness, DEFAULT_READINESS_TIMEOUT_MS, type ReadinessCheck } from './readiness.js';
 
 export interface SystemRouteOptions {
   storage: Storage;
-  blobs: BlobStore;
+  images: CdnImages;
   metrics: Metrics;
   /**
    * Who may read /metrics (docs/operations.md); null: it is served on a listener of its own
    * (GUILDHALL_METRICS_LISTEN), not here.
    */
   metricsAccess: MetricsAccess | null;
+  /** What /readyz checks (app.ts: the database and the bus). */
+  readiness: readonly ReadinessCheck[];
+  readinessTimeoutMs?: number;
 }
+
+/** Probes answer whatever the rate limits: an orchestrator polls them from one address. */
+const PROBE = { config: { auth: 'none', rateLimit: false } } as const;
 
 const ImageParams = z.object({
   owner_id: z.string().regex(/^\d{1,20}$/),
-  file: z.string().regex(/^(?:a_)?[0-9a-f]{32}\.(?:png|jpg|gif|webp)$/),
+  file: z.string().regex(new RegExp(`^(?:a_)?[0-9a-f]{32}\\.(?:${IMAGE_EXTENSION})$`)),
 });
+
+/** The hash and extension of a hash-named image file (`{hash}.{ext}`). */
+function splitFile(file: string): { hash: string; extension: string } {
+  const dot = file.indexOf('.');
+  return { hash: file.slice(0, dot), extension: file.slice(dot + 1) };
+}
 
 const GuildMemberImageParams = z.object({
   guild_id: ImageParams.shape.owner_id,
@@ -31,9 +43,29 @@ const GuildMemberImageParams = z.object({
 
 /** Health, metrics, and the image routes (the platform's CDN paths) outside /api. */
 export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteOptions): void {
-  const { storage, blobs, metrics } = options;
+  const { storage, images, metrics, readiness } = options;
+  const timeoutMs = options.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS;
 
-  app.get('/healthz', { config: { auth: 'none' } }, async (request, reply) => {
+  // Liveness: the process runs and its event loop answers; no dependency is asked.
+  app.get('/livez', PROBE, () => ({ status: 'ok' }));
+
+  // Readiness: every dependency answers; 503 names the ones that do not.
+  app.get('/readyz', PROBE, async (request, reply) => {
+    const report = await checkReadiness(readiness, {
+      timeoutMs,
+      onFailure: (check, err) => {
+        request.log.error({ err, check }, 'readiness check failed');
+      },
+    });
+    const body = {
+      status: report.ready ? 'ok' : 'unavailable',
+      checks: report.checks,
+      ...(report.ready ? {} : { failed: report.failed }),
+    };
+    return reply.status(report.ready ? 200 : 503).send(body);
+  });
+
+  app.get('/healthz', PROBE, async (request, reply) => {
     try {
       await storage.ping();
       return { status: 'ok', storage: storage.dialect };
@@ -63,20 +95,30 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
     app.get(`/${kind}/:owner_id/:file`, { config: { auth: 'none' } }, async (request, reply) => {
       const parsed = ImageParams.safeParse(request.params);
       if (!parsed.success) throw new ApiError('NOT_FOUND');
-      return sendBlob(reply, blobs, `${kind}/${parsed.data.owner_id}/${parsed.data.file}`);
+      const { hash, extension } = splitFile(parsed.data.file);
+      return images.send(request, reply, {
+        keys: hashedImageKeys(`${kind}/${parsed.data.owner_id}`, hash),
+        animated: hash.startsWith('a_'),
+        extension,
+      });
     });
   }
 
   // Guild member profiles, in the platform's path shape:
-  // /guilds/{guild_id}/users/{user_id}/avatars|banners/{hash}.png (blobs guild-avatars|banners/).
+  // /guilds/{guild_id}/users/{user_id}/avatars|banners/{hash}.{ext} (blobs guild-avatars|banners/).
   app.get(
     '/guilds/:guild_id/users/:user_id/:kind/:file',
     { config: { auth: 'none' } },
     async (request, reply) => {
       const parsed = GuildMemberImageParams.safeParse(request.params);
       if (!parsed.success) throw new ApiError('NOT_FOUND');
-      const { guild_id, user_id, kind, file } = parsed.data;
-      return sendBlob(reply, blobs, `guild-${kind}/${guild_id}/${user_id}/${file}`);
+      const { guild_id, user_id, kind } = parsed.data;
+      const { hash, extension } = splitFile(parsed.data.file);
+      return images.send(request, reply, {
+        keys: hashedImageKeys(`guild-${kind}/${guild_id}/${user_id}`, hash),
+        animated: hash.startsWith('a_'),
+        extension,
+      });
     },
   );
 }

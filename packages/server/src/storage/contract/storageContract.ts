@@ -116,6 +116,9 @@ export function describeStorageContract(
         scopes: ['identify', 'guilds'],
         expiresAt: clock.now() + 1000,
       });
+      expect(await storage.tokens.setExpiry('h2', clock.now() + 5000)).toBe(true);
+      expect(await storage.tokens.setExpiry('unknown', clock.now() + 5000)).toBe(false);
+      expect((await storage.tokens.findByHash('h2'))?.expiresAt).toBe(clock.now() + 5000);
       expect(await storage.tokens.delete('h1')).toBe(true);
       expect(await storage.tokens.delete('h1')).toBe(false);
       expect(await storage.tokens.deleteFor({ userId: user.id, kind: 'session' })).toEqual(['h2']);

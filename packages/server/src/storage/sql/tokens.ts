@@ -52,5 +52,13 @@ export function createTokenRepository(db: Kysely<Database>): TokenRepository {
       const rows = await query.returning('hash').execute();
       return rows.map((r) => r.hash);
     },
+    async setExpiry(hash, expiresAt) {
+      const result = await db
+        .updateTable('tokens')
+        .set({ expires_at: expiresAt })
+        .where('hash', '=', hash)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
   };
 }

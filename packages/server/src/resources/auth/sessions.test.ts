@@ -1,0 +1,191 @@
+import type { InjectOptions } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../../domain/clock.js';
+import { hashPassword, hashSecret } from '../../domain/credentials.js';
+import { SESSION_SLIDE_EVERY_MS } from '../../http/authenticator.js';
+import { DRIVERS } from '../../../test/support/drivers.js';
+import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+
+const DAY = 24 * 60 * 60 * 1000;
+const PASSWORD = 'long enough password';
+
+describe.each(DRIVERS)('sessions, passwords and login limits ($driver)', ({ driver, skip }) => {
+  let server: TestServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  const start = async (options: Parameters<typeof startTestServer>[0] = {}) => {
+    server = await startTestServer({ storage: driver, ...options });
+    return server;
+  };
+  const inject = (s: TestServer, options: InjectOptions) => s.app.http.inject(options);
+  const register = async (s: TestServer, username: string) => {
+    const res = await inject(s, {
+      method: 'POST',
+      url: '/api/v10/auth/register',
+      payload: { email: `${username}@example.test`, username, password: PASSWORD },
+    });
+    expect(res.statusCode).toBe(201);
+    return res.json<{ token: string; user_id: string }>();
+  };
+  const me = (s: TestServer, authorization: string, ip = '127.0.0.1') =>
+    inject(s, {
+      method: 'GET',
+      url: '/api/v10/users/@me',
+      headers: { authorization, 'x-forwarded-for': ip },
+    });
+  const login = (s: TestServer, body: { login: string; password: string }, ip = '127.0.0.1') =>
+    inject(s, {
+      method: 'POST',
+      url: '/api/v10/auth/login',
+      headers: { 'x-forwarded-for': ip },
+      payload: body,
+    });
+
+  it.skipIf(skip)(
+    'expires a session token unused for the configured time; use slides it',
+    async () => {
+      const clock = manualClock(Date.UTC(2026, 2, 1));
+      const s = await start({ clock, config: { sessionTtlDays: 2 } });
+      const { token } = await register(s, 'slider');
+      const expiry = async () =>
+        (await s.app.storage.tokens.findByHash(hashSecret(token)))?.expiresAt;
+      expect(await expiry()).toBe(clock.now() + 2 * DAY);
+
+      // A day later the token works and its expiry moves to two days from now.
+      clock.advance(DAY);
+      expect((await me(s, token)).statusCode).toBe(200);
+      expect(await expiry()).toBe(clock.now() + 2 * DAY);
+      const slid = await expiry();
+
+      // Uses within the hour do not write again (the cache is past its 30 s, so they read).
+      clock.advance(SESSION_SLIDE_EVERY_MS / 2);
+      expect((await me(s, token)).statusCode).toBe(200);
+      expect(await expiry()).toBe(slid);
+
+      // Unused past the expiry: refused, cached or not.
+      clock.set((slid ?? 0) + 1);
+      expect((await me(s, token)).statusCode).toBe(401);
+    },
+  );
+
+  it.skipIf(skip)(
+    'gives a session token made before expiry existed one on its next use',
+    async () => {
+      const clock = manualClock(Date.UTC(2026, 2, 1));
+      const s = await start({ clock });
+      const { user_id } = await register(s, 'legacy');
+      const token = 'legacy-session-token';
+      await s.app.storage.tokens.create({
+        hash: hashSecret(token),
+        kind: 'session',
+        userId: user_id,
+        applicationId: null,
+        scopes: [],
+        createdAt: clock.now(),
+        expiresAt: null,
+      });
+      expect((await me(s, token)).statusCode).toBe(200);
+      const stored = await s.app.storage.tokens.findByHash(hashSecret(token));
+      expect(stored?.expiresAt).toBe(clock.now() + 30 * DAY);
+    },
+  );
+
+  it.skipIf(skip)(
+    'logs out everywhere: every session token of the user, no one else’s',
+    async () => {
+      const s = await start();
+      const first = await register(s, 'everywhere');
+      const second = (await login(s, { login: 'everywhere', password: PASSWORD })).json<{
+        token: string;
+      }>().token;
+      const other = await register(s, 'someoneelse');
+      const res = await inject(s, {
+        method: 'POST',
+        url: '/api/v10/auth/logout-all',
+        headers: { authorization: second },
+      });
+      expect(res.statusCode).toBe(204);
+      expect((await me(s, first.token)).statusCode).toBe(401);
+      expect((await me(s, second)).statusCode).toBe(401);
+      expect((await me(s, other.token)).statusCode).toBe(200);
+      // Only a session token may ask.
+      const anonymous = await inject(s, { method: 'POST', url: '/api/v10/auth/logout-all' });
+      expect(anonymous.statusCode).toBe(401);
+    },
+  );
+
+  it.skipIf(skip)('rehashes a password of an older scrypt cost at the next login', async () => {
+    const s = await start({ config: { passwordScryptLog2N: 15 } });
+    const { user_id } = await register(s, 'rehash');
+    const stored = async () => (await s.app.storage.users.findById(user_id))?.passwordHash;
+    expect(await stored()).toMatch(/^scrypt\$32768\$8\$1\$/);
+    const old = await hashPassword(PASSWORD, { log2N: 14, r: 8, p: 1 });
+    await s.app.storage.users.update(user_id, { passwordHash: old });
+
+    // A wrong password changes nothing.
+    expect((await login(s, { login: 'rehash', password: 'not the password' })).statusCode).toBe(
+      400,
+    );
+    expect(await stored()).toBe(old);
+
+    expect((await login(s, { login: 'rehash', password: PASSWORD })).statusCode).toBe(200);
+    const redone = await stored();
+    expect(redone).toMatch(/^scrypt\$32768\$8\$1\$/);
+    // Done once: the next login keeps it.
+    expect((await login(s, { login: 'rehash', password: PASSWORD })).statusCode).toBe(200);
+    expect(await stored()).toBe(redone);
+  });
+
+  it.skipIf(skip)('limits guesses per account though each comes from another address', async () => {
+    const s = await start({ config: { trustProxy: true } });
+    await register(s, 'victim');
+    const answers = [];
+    for (let i = 1; i <= 6; i++)
+      answers.push(await login(s, { login: 'Victim', password: 'guess' }, `203.0.113.${i}`));
+    expect(answers.slice(0, 5).map((r) => r.statusCode)).toEqual([400, 400, 400, 400, 400]);
+    const limited = answers[5];
+    expect(limited?.statusCode).toBe(429);
+    expect(limited?.json()).toMatchObject({
+      message: 'You are being rate limited.',
+      global: false,
+      code: 0,
+    });
+    expect(limited?.headers['retry-after']).toBeDefined();
+    expect(limited?.headers['x-ratelimit-scope']).toBe('user');
+    expect(limited?.headers['x-ratelimit-remaining']).toBe('0');
+    // The right password is refused too until the window passes: guessing buys nothing.
+    expect(
+      (await login(s, { login: 'victim', password: PASSWORD }, '203.0.113.50')).statusCode,
+    ).toBe(429);
+    // Another account from a fresh address is not affected.
+    await register(s, 'neighbour');
+    expect(
+      (await login(s, { login: 'neighbour', password: PASSWORD }, '203.0.113.51')).statusCode,
+    ).toBe(200);
+  });
+
+  it.skipIf(skip)('counts 401/403/429 answers per user across addresses', async () => {
+    const s = await start({
+      config: { trustProxy: true },
+      invalidRequestLimit: { limit: 3, windowMs: 60_000 },
+    });
+    const { token } = await register(s, 'prober');
+    const botOnly = (ip: string) =>
+      inject(s, {
+        method: 'GET',
+        url: '/api/v10/oauth2/applications/@me',
+        headers: { authorization: token, 'x-forwarded-for': ip },
+      });
+    for (let i = 1; i <= 3; i++) expect((await botOnly(`198.51.100.${i}`)).statusCode).toBe(403);
+    // A fourth address, never refused, but the user has had their share.
+    const refused = await me(s, token, '198.51.100.4');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ global: true });
+    // Someone else from that address is served.
+    const other = await register(s, 'innocent');
+    expect((await me(s, other.token, '198.51.100.4')).statusCode).toBe(200);
+  });
+});

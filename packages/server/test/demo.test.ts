@@ -1,0 +1,69 @@
+import { GatewayIntentBits as I } from '@guildhall/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { demoBanner, ensureDemo } from '../src/demo.js';
+import { connectGateway, identifyGateway, type GatewayClient } from './support/gatewayClient.js';
+import { startTestServer } from './support/testServer.js';
+
+const PRIVILEGED = I.GUILD_MEMBERS | I.MESSAGE_CONTENT | I.GUILD_PRESENCES;
+
+describe('the demo application', () => {
+  const clients: GatewayClient[] = [];
+  afterEach(() => {
+    for (const c of clients.splice(0)) c.raw.terminate();
+  });
+
+  it('starts with the limited privileged intents on; PATCH flags 0 turns them off', async () => {
+    await using server = await startTestServer({ listen: true });
+    const { demo, privilegedIntents } = await ensureDemo(server.app);
+    expect(privilegedIntents).toEqual(['GUILD_MEMBERS', 'GUILD_PRESENCES', 'MESSAGE_CONTENT']);
+
+    const app = await server.app.http.inject({
+      method: 'GET',
+      url: '/api/v10/applications/@me',
+      headers: { authorization: `Bot ${demo.bot_token}` },
+    });
+    expect(app.json<{ flags: number }>().flags).toBe((1 << 13) | (1 << 15) | (1 << 19));
+
+    // The demo bot may IDENTIFY with all three privileged intents.
+    const { client, ready } = await identifyGateway(server.app.gatewayUrl(), {
+      token: demo.bot_token,
+      intents: I.GUILDS | PRIVILEGED,
+    });
+    clients.push(client);
+    expect(ready.session_id).toEqual(expect.any(String));
+
+    const banner = demoBanner(demo, 'demo.json', privilegedIntents);
+    expect(banner).toContain(
+      'Privileged intents on, as in a developer sandbox: GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT',
+    );
+    expect(banner).toContain(
+      `curl -X PATCH ${demo.api_url}/applications/@me -H 'Authorization: Bot ${demo.bot_token}' -H 'Content-Type: application/json' -d '{"flags":0}'`,
+    );
+
+    // The banner's command, as a request: afterwards the same IDENTIFY closes with 4014.
+    const off = await server.app.http.inject({
+      method: 'PATCH',
+      url: '/api/v10/applications/@me',
+      headers: { authorization: `Bot ${demo.bot_token}`, 'content-type': 'application/json' },
+      payload: { flags: 0 },
+    });
+    expect(off.statusCode).toBe(200);
+    const denied = await connectGateway(server.app.gatewayUrl());
+    clients.push(denied);
+    await denied.next((f) => f.op === 10);
+    denied.send(2, {
+      token: demo.bot_token,
+      intents: I.GUILDS | PRIVILEGED,
+      properties: { os: 'linux', browser: 'test', device: 'test' },
+    });
+    expect((await denied.closed).code).toBe(4014);
+
+    // A later start reuses the demo and keeps them off, and the banner says so.
+    const again = await ensureDemo(server.app);
+    expect(again.created).toBe(false);
+    expect(again.privilegedIntents).toEqual([]);
+    expect(demoBanner(again.demo, 'demo.json', [])).toContain(
+      `Privileged intents: off. Turn on GUILD_MEMBERS, GUILD_PRESENCES and MESSAGE_CONTENT with:`,
+    );
+  });
+});

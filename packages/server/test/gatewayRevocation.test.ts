@@ -1,0 +1,224 @@
+/**
+ * Revocation ends live gateway sessions (close 4004) and cached tokens at once: a reset bot token,
+ * a logout (here or everywhere), an operator ban and an OAuth2 revocation (the path a
+ * deauthorization takes too). On one node over the in-process bus, and across two nodes sharing
+ * PostgreSQL and NATS, where the node that did not revoke refuses the token at once.
+ *
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import type { InjectOptions } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hashSecret } from '../src/domain/credentials.js';
+import { connectGateway, identifyGateway, type GatewayClient } from './support/gatewayClient.js';
+import { natsAvailable, TEST_NATS_URL } from './support/nats.js';
+import { dropSchema, postgresAvailable, uniqueSchema } from './support/postgres.js';
+import { seedDeveloper, startTestServer, type TestServer } from './support/testServer.js';
+
+const ADMIN_TOKEN = randomBytes(24).toString('hex');
+
+const servers: TestServer[] = [];
+const clients: GatewayClient[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.raw.terminate();
+  for (const server of servers.splice(0).reverse()) await server.close();
+});
+
+async function node(options: Parameters<typeof startTestServer>[0] = {}) {
+  const server = await startTestServer({
+    listen: true,
+    ...options,
+    config: { adminTokenHash: hashSecret(ADMIN_TOKEN), ...options.config },
+  });
+  servers.push(server);
+  return server;
+}
+
+const request = (server: TestServer, options: InjectOptions) => server.app.http.inject(options);
+
+/** Opens an identified gateway session on `server` with `token`. */
+async function session(server: TestServer, token: string) {
+  const { client } = await identifyGateway(server.app.gatewayUrl(), { token, intents: 0 });
+  clients.push(client);
+  return client;
+}
+
+const me = (server: TestServer, authorization: string) =>
+  request(server, { method: 'GET', url: '/api/v10/users/@me', headers: { authorization } });
+
+const login = async (server: TestServer, name: string) => {
+  const res = await request(server, {
+    method: 'POST',
+    url: '/api/v10/auth/login',
+    payload: { login: name, password: 'correct horse battery' },
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json<{ token: string }>().token;
+};
+
+/** A bearer token for the app's owner (client credentials), and the request that revokes it. */
+async function bearerToken(server: TestServer, seed: Awaited<ReturnType<typeof seedDeveloper>>) {
+  const basic = `Basic ${Buffer.from(`${seed.applicationId}:${seed.clientSecret}`).toString('base64')}`;
+  const form = (url: string, body: Record<string, string>) =>
+    request(server, {
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
+      payload: new URLSearchParams(body).toString(),
+    });
+  const res = await form('/api/oauth2/token', {
+    grant_type: 'client_credentials',
+    scope: 'identify',
+  });
+  expect(res.statusCode).toBe(200);
+  const token = res.json<{ access_token: string }>().access_token;
+  return { token, revoke: () => form('/api/oauth2/token/revoke', { token }) };
+}
+
+describe('revocation on one node (in-process bus)', () => {
+  it('a reset bot token closes its sessions with 4004 and cannot resume; other credentials stay', async () => {
+    const server = await node();
+    const seed = await seedDeveloper(server.app, 'resetter');
+    const opened = await identifyGateway(server.app.gatewayUrl(), {
+      token: seed.botToken,
+      intents: 0,
+    });
+    const bot = opened.client;
+    clients.push(bot);
+    const human = await session(server, seed.userToken);
+    expect((await me(server, `Bot ${seed.botToken}`)).statusCode).toBe(200);
+
+    const reset = await request(server, {
+      method: 'POST',
+      url: `/api/v10/applications/${seed.applicationId}/bot/reset`,
+      headers: { authorization: seed.userToken },
+    });
+    expect(reset.statusCode).toBe(200);
+    expect((await bot.closed).code).toBe(4004);
+    expect((await me(server, `Bot ${seed.botToken}`)).statusCode).toBe(401);
+    // The session is gone, not waiting for a RESUME, even one with the new token.
+    const newToken = reset.json<{ token: string }>().token;
+    const resumer = await connectGateway(server.app.gatewayUrl());
+    clients.push(resumer);
+    await resumer.next((f) => f.op === 10);
+    resumer.send(6, { token: newToken, session_id: opened.ready.session_id, seq: 0 });
+    expect((await resumer.next((f) => f.op === 9)).d).toBe(false);
+    // The new token identifies; the human's session, another credential, is untouched.
+    clients.push(
+      (await identifyGateway(server.app.gatewayUrl(), { token: newToken, intents: 0 })).client,
+    );
+    expect(server.app.gateway.sessionsOf(seed.userId)).toHaveLength(1);
+    expect(human.raw.readyState).toBe(human.raw.OPEN);
+  });
+
+  it('a logout closes that token’s sessions; logging out everywhere closes the rest', async () => {
+    const server = await node();
+    const seed = await seedDeveloper(server.app, 'leaver');
+    const second = await login(server, 'leaver');
+    const third = await login(server, 'leaver');
+    const first = await session(server, seed.userToken);
+    const other = await session(server, second);
+    const bot = await session(server, seed.botToken);
+
+    const logout = await request(server, {
+      method: 'POST',
+      url: '/api/v10/auth/logout',
+      headers: { authorization: seed.userToken },
+    });
+    expect(logout.statusCode).toBe(204);
+    expect((await first.closed).code).toBe(4004);
+    expect(other.raw.readyState).toBe(other.raw.OPEN);
+    expect((await me(server, second)).statusCode).toBe(200);
+
+    const everywhere = await request(server, {
+      method: 'POST',
+      url: '/api/v10/auth/logout-all',
+      headers: { authorization: third },
+    });
+    expect(everywhere.statusCode).toBe(204);
+    expect((await other.closed).code).toBe(4004);
+    expect((await me(server, second)).statusCode).toBe(401);
+    expect((await me(server, third)).statusCode).toBe(401);
+    // Session tokens only: the user's bot still has its session and its token.
+    expect(bot.raw.readyState).toBe(bot.raw.OPEN);
+    expect((await me(server, `Bot ${seed.botToken}`)).statusCode).toBe(200);
+  });
+
+  it('an operator ban closes every session of the account', async () => {
+    const server = await node();
+    const seed = await seedDeveloper(server.app, 'banned');
+    const other = await seedDeveloper(server.app, 'bystander');
+    const first = await session(server, seed.userToken);
+    const second = await session(server, await login(server, 'banned'));
+    const bystander = await session(server, other.userToken);
+
+    const ban = await request(server, {
+      method: 'PUT',
+      url: `/api/v10/admin/users/${seed.userId}/ban`,
+      headers: { authorization: `Admin ${ADMIN_TOKEN}` },
+      payload: { reason: 'spam' },
+    });
+    expect(ban.statusCode).toBe(200);
+    expect((await first.closed).code).toBe(4004);
+    expect((await second.closed).code).toBe(4004);
+    expect(server.app.gateway.sessionsOf(seed.userId)).toHaveLength(0);
+    expect(bystander.raw.readyState).toBe(bystander.raw.OPEN);
+  });
+
+  it('an OAuth2 revocation refuses the bearer token at once, though it was cached', async () => {
+    const server = await node();
+    const seed = await seedDeveloper(server.app, 'granter');
+    const bearer = await bearerToken(server, seed);
+    expect((await me(server, `Bearer ${bearer.token}`)).statusCode).toBe(200);
+    expect((await bearer.revoke()).statusCode).toBe(200);
+    expect((await me(server, `Bearer ${bearer.token}`)).statusCode).toBe(401);
+  });
+});
+
+describe.skipIf(!postgresAvailable || !natsAvailable)('revocation across nodes', () => {
+  it('a revocation on node A closes node B’s sessions and B refuses the token at once', async () => {
+    const schema = uniqueSchema('revoke');
+    try {
+      const shared = {
+        storage: 'postgres' as const,
+        database: schema,
+        config: { natsUrl: TEST_NATS_URL },
+      };
+      const a = await node(shared);
+      const b = await node(shared);
+      const seed = await seedDeveloper(a.app, 'multinode');
+      const bearer = await bearerToken(a, seed);
+      // Node B has verified (and cached) each token before the revocations.
+      expect((await me(b, `Bot ${seed.botToken}`)).statusCode).toBe(200);
+      expect((await me(b, `Bearer ${bearer.token}`)).statusCode).toBe(200);
+      expect((await me(b, seed.userToken)).statusCode).toBe(200);
+      const bot = await session(b, seed.botToken);
+      const human = await session(b, seed.userToken);
+
+      const reset = await request(a, {
+        method: 'POST',
+        url: `/api/v10/applications/${seed.applicationId}/bot/reset`,
+        headers: { authorization: seed.userToken },
+      });
+      expect(reset.statusCode).toBe(200);
+      expect((await bot.closed).code).toBe(4004);
+      expect((await me(b, `Bot ${seed.botToken}`)).statusCode).toBe(401);
+
+      // A's revocations reach B in the order A made them: once the logout's close arrives,
+      // the OAuth2 revocation before it has been applied too.
+      expect((await bearer.revoke()).statusCode).toBe(200);
+      const logout = await request(a, {
+        method: 'POST',
+        url: '/api/v10/auth/logout',
+        headers: { authorization: seed.userToken },
+      });
+      expect(logout.statusCode).toBe(204);
+      expect((await human.closed).code).toBe(4004);
+      expect((await me(b, seed.userToken)).statusCode).toBe(401);
+      expect((await me(b, `Bearer ${bearer.token}`)).statusCode).toBe(401);
+    } finally {
+      for (const server of servers.splice(0).reverse()) await server.close();
+      await dropSchema(schema);
+    }
+  });
+});
