@@ -101,11 +101,13 @@ import {
 import { createScheduledEventService } from './resources/scheduledEvents/service.js';
 import { registerStickerCdnRoutes, registerStickerRoutes } from './resources/stickers/routes.js';
 import { createStickerService } from './resources/stickers/service.js';
-import { createMetrics, instrument } from './resources/system/metrics.js';
+import { createMetrics, createMetricsListener, instrument } from './resources/system/metrics.js';
 import { registerSystemRoutes } from './resources/system/routes.js';
 import { createCdnImages } from './resources/imageVariants.js';
 import { registerUserRoutes } from './resources/users/routes.js';
 import { createUserService } from './resources/users/service.js';
+import type { SecretBox } from './domain/secretBox.js';
+import { openSecrets } from './secrets.js';
 import type { Storage } from './storage/index.js';
 import { createPostgresStorage } from './storage/postgres/index.js';
 import { createSqliteStorage } from './storage/sqlite/index.js';
@@ -153,6 +155,8 @@ export interface App {
   listen(): Promise<string>;
   /** The base URL (the configured port until listening). */
   baseUrl(): string;
+  /** Where /metrics is served when it has a listener of its own (once listening), else null. */
+  metricsUrl(): string | null;
   /** The API URL clients use (base URL + /api/v10). */
   apiUrl(): string;
   gatewayUrl(): string;
@@ -172,7 +176,7 @@ interface ServiceOptions {
 }
 
 function createServices(
-  base: ServiceDeps & { webhookEvents: WebhookEventsService },
+  base: ServiceDeps & { webhookEvents: WebhookEventsService; secrets: SecretBox },
   options: ServiceOptions & { onCommitTaskError: (err: unknown) => void },
 ) {
   // What a transaction announces is dispatched once it commits (events/afterCommit.ts).
@@ -247,7 +251,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const storage = options.storage ?? (await openStorage(config, logger));
   let bus: EventBus;
+  let secrets: SecretBox;
   try {
+    // Stored signing keys are sealed (and checked to open) before anything serves them.
+    secrets = await openSecrets(config, storage, logger);
     bus = options.bus ?? (await openBus(config, logger));
   } catch (err) {
     // Nothing else holds the storage yet: close it rather than leak its connections.
@@ -310,6 +317,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     ids,
     logger,
+    secrets,
     timers: options.webhookDelivery?.timers ?? realTimers,
     settings: {
       ...DEFAULT_DELIVERY_SETTINGS,
@@ -324,7 +332,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const links = () => ({ baseUrl: baseUrl(), signer });
   const services = createServices(
-    { storage, clock, ids, blobs, authenticator, revocations, events, webhookEvents },
+    { storage, clock, ids, blobs, authenticator, revocations, events, webhookEvents, secrets },
     {
       baseUrl,
       links,
@@ -412,11 +420,21 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
 
   const images = createCdnImages({ blobs });
+  // /metrics is served by the main listener, or only by one of its own when configured.
+  const metricsListener =
+    config.metricsListen === null
+      ? null
+      : createMetricsListener(metrics, {
+          tokenHash: config.metricsTokenHash,
+          ...config.metricsListen,
+        });
+  let metricsUrl: string | null = null;
   registerSystemRoutes(http, {
     storage,
     images,
     metrics,
-    metricsAccess: { tokenHash: config.metricsTokenHash, host: config.host },
+    metricsAccess:
+      metricsListener === null ? { tokenHash: config.metricsTokenHash, host: config.host } : null,
     readiness: [
       { name: 'database', check: () => storage.ping() },
       { name: 'bus', check: () => bus.ping() },
@@ -515,16 +533,22 @@ export async function createApp(options: AppOptions): Promise<App> {
       const address = http.server.address();
       const port = typeof address === 'object' && address !== null ? address.port : config.port;
       base = publicBaseUrl(config, port);
+      if (metricsListener !== null) {
+        metricsUrl = await metricsListener.listen();
+        logger.info({ url: `${metricsUrl}/metrics` }, 'metrics served on a listener of their own');
+      }
       // Guilds whose messages predate their search index get it built in the background.
       searchIndexer.resume();
       return base;
     },
     baseUrl,
+    metricsUrl: () => metricsUrl,
     apiUrl: () => `${baseUrl()}${API_PREFIX}`,
     gatewayUrl,
     async close() {
       await gateway.close();
       await http.close();
+      await metricsListener?.close();
       // Background invite jobs stop (after their current batch) before the storage closes.
       await services.invites.close();
       await webhookEvents.stop();

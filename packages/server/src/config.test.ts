@@ -90,6 +90,23 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/x' })).not.toThrow('hunter2');
   });
 
+  it('reads a listen address of its own for /metrics', () => {
+    expect(loadConfig({}).metricsListen).toBeNull();
+    expect(loadConfig({ GUILDHALL_METRICS_LISTEN: '127.0.0.1:9464' }).metricsListen).toEqual({
+      host: '127.0.0.1',
+      port: 9464,
+    });
+    expect(loadConfig({}, ['--metrics-listen', '[::1]:0']).metricsListen).toEqual({
+      host: '::1',
+      port: 0,
+    });
+    for (const bad of ['9464', '127.0.0.1:', '127.0.0.1:70000', 'http://x:1', '::1:9464']) {
+      expect(() => loadConfig({ GUILDHALL_METRICS_LISTEN: bad }), bad).toThrow(
+        /^GUILDHALL_METRICS_LISTEN must be HOST:PORT/,
+      );
+    }
+  });
+
   it('builds the public URL from the listening address', () => {
     expect(publicBaseUrl({ publicUrl: null, host: '0.0.0.0' }, 1234)).toBe('http://127.0.0.1:1234');
     expect(publicBaseUrl({ publicUrl: null, host: '::1' }, 1)).toBe('http://[::1]:1');

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { isIPv6 } from 'node:net';
 import { DEFAULT_SCRYPT_COST, hashSecret } from './domain/credentials.js';
+import { SECRET_KEY_BYTES } from './domain/secretBox.js';
 import { parseFlags } from './flags.js';
 
 /** Everything the server reads from its environment, validated once at start. */
@@ -48,6 +49,16 @@ export interface Config {
    * the server listens on a loopback address (docs/operations.md).
    */
   metricsTokenHash: string | null;
+  /**
+   * Where /metrics is served instead of the main listener (its own small HTTP listener), or null
+   * for the main one. The token/loopback rule applies to this address.
+   */
+  metricsListen: { host: string; port: number } | null;
+  /**
+   * The key stored signing keys are sealed with (32 bytes); null: `<dataDir>/secret.key`, made
+   * at first start (docs/operations.md).
+   */
+  secretKey: Buffer | null;
   /** Development only: webhook events may go to loopback URLs (http or https); see urlPolicy.ts. */
   allowLocalWebhooks: boolean;
   /**
@@ -304,6 +315,30 @@ const SETTINGS = {
     defaultValue: null,
     parse: (raw: string) => (/^[\x21-\x7e]{32,512}$/.test(raw) ? hashSecret(raw) : undefined),
   },
+  metricsListen: {
+    env: 'GUILDHALL_METRICS_LISTEN',
+    flag: '--metrics-listen',
+    allowed:
+      'HOST:PORT to serve /metrics on its own listener, such as 127.0.0.1:9464 or [::1]:9464',
+    defaultValue: null,
+    parse: (raw: string) => {
+      const match = /^(?:\[([\w.:]+)\]|([\w.-]+)):(\d{1,5})$/.exec(raw);
+      const port = integer(0, 65535)(match?.[3] ?? '');
+      const host = match?.[1] ?? match?.[2];
+      return host === undefined || port === undefined ? undefined : { host, port };
+    },
+  },
+  secretKey: {
+    env: 'GUILDHALL_SECRET_KEY',
+    flag: '--secret-key',
+    allowed: `${String(SECRET_KEY_BYTES)} random bytes in base64 (openssl rand -base64 32), the same on every node`,
+    defaultValue: null,
+    parse: (raw: string) => {
+      if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(raw)) return undefined;
+      const key = Buffer.from(raw, 'base64');
+      return key.length === SECRET_KEY_BYTES ? key : undefined;
+    },
+  },
   allowLocalWebhooks: {
     env: 'GUILDHALL_ALLOW_LOCAL_WEBHOOKS',
     flag: '--allow-local-webhooks',
@@ -348,6 +383,13 @@ const SETTINGS = {
   },
 } as const satisfies { [K in keyof Config]: Setting<Config[K]> };
 
+/** Settings whose bad value is not echoed. */
+const HIDDEN: ReadonlySet<keyof Config> = new Set([
+  'adminTokenHash',
+  'metricsTokenHash',
+  'secretKey',
+] as const);
+
 /** A value fit to echo: a password in a URL is masked. */
 function withoutPassword(raw: string): string {
   return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
@@ -387,7 +429,7 @@ export function loadConfig(
     if (value === undefined) {
       const source = fromFlag === undefined ? setting.env : setting.flag;
       throw new ConfigError(
-        `${source} must be ${setting.allowed}; got "${key === 'adminTokenHash' || key === 'metricsTokenHash' ? '[hidden]' : withoutPassword(raw)}".`,
+        `${source} must be ${setting.allowed}; got "${HIDDEN.has(key) ? '[hidden]' : withoutPassword(raw)}".`,
       );
     }
     config[key] = value;

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -191,6 +192,47 @@ describe('guildhall admin commands', () => {
     );
     expect(added.code, added.err).toBe(0);
     expect(JSON.parse(added.out)).toMatchObject({ verified: true, show_activity: false });
+  });
+
+  it('a start with another secret key stops with one line and exit code 2', async () => {
+    const withKey = async (key: string, ...argv: string[]) => {
+      const c = capture();
+      const code = await runCli(
+        [...argv, '--data-dir', dataDir],
+        { GUILDHALL_SECRET_KEY: key },
+        c.io,
+      );
+      return { code, out: c.out(), err: c.err() };
+    };
+    const sealedWith = randomBytes(32).toString('base64');
+    const user = await withKey(
+      sealedWith,
+      'user',
+      'create',
+      '--username',
+      'keeper',
+      '--email',
+      'keeper@example.test',
+      '--password',
+      'long enough password',
+    );
+    const { user_id } = JSON.parse(user.out) as { user_id: string };
+    expect(
+      (await withKey(sealedWith, 'app', 'create', '--owner', user_id, '--name', 'Sealed')).code,
+    ).toBe(0);
+
+    const wrong = await withKey(
+      randomBytes(32).toString('base64'),
+      'start',
+      '--port',
+      '0',
+      '--no-demo',
+    );
+    expect(wrong.code).toBe(2);
+    expect(wrong.out).toBe('');
+    expect(wrong.err).toMatch(
+      /^guildhall: The stored signing key of application \d+ cannot be decrypted with the secret key from GUILDHALL_SECRET_KEY\. Set GUILDHALL_SECRET_KEY to the key the data was sealed with, or restore the data folder's secret\.key from a backup, then start again\.\n$/,
+    );
   });
 
   it('has --help on every command', async () => {

@@ -11,7 +11,7 @@ import { guardedLookup, webhookUrlProblem } from './urlPolicy.js';
 
 export interface SignedPost {
   url: string;
-  /** The app's Ed25519 private key: PKCS#8 DER, base64 (ApplicationRecord.signingKey). */
+  /** The app's Ed25519 private key: PKCS#8 DER, base64 (ApplicationRecord.signingKey, opened). */
   signingKey: string;
   /** Unix seconds, as sent in X-Signature-Timestamp. */
   timestamp: number;

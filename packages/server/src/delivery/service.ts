@@ -22,13 +22,20 @@ import {
   enqueueWebhookEvent,
   type WebhookEventInput,
 } from './webhookEvents.js';
-import { createDeliveryWorker, type DeliverySettings, type Timers } from './worker.js';
+import type { SecretBox } from '../domain/secretBox.js';
+import {
+  createDeliveryWorker,
+  openSigningKey,
+  type DeliverySettings,
+  type Timers,
+} from './worker.js';
 
 export interface WebhookEventsDeps {
   storage: Storage;
   clock: Clock;
   ids: IdGenerator;
   logger: Logger;
+  secrets: SecretBox;
   timers: Timers;
   settings: DeliverySettings;
 }
@@ -55,7 +62,7 @@ function serializeDelivery(event: OutboxEventRecord, attempts: readonly OutboxAt
 }
 
 export function createWebhookEventsService(deps: WebhookEventsDeps) {
-  const { storage, clock, ids, settings } = deps;
+  const { storage, clock, ids, secrets, settings } = deps;
   const worker = createDeliveryWorker(deps);
 
   return {
@@ -80,7 +87,7 @@ export function createWebhookEventsService(deps: WebhookEventsDeps) {
       const outcome = await postSigned(
         {
           url,
-          signingKey: application.signingKey,
+          signingKey: openSigningKey(secrets, application),
           timestamp: Math.floor(clock.now() / 1000),
           body,
         },

@@ -8,7 +8,8 @@
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/clock.js';
-import type { OutboxEventRecord, Storage } from '../storage/index.js';
+import { SEALED_AS, type SecretBox } from '../domain/secretBox.js';
+import type { ApplicationRecord, OutboxEventRecord, Storage } from '../storage/index.js';
 import { EventWebhooksStatuses, WebhookPayloadTypes } from './webhookEvents.js';
 import { postSigned, type PostLimits, type PostOutcome } from './post.js';
 
@@ -58,8 +59,18 @@ export interface DeliveryWorkerDeps {
   storage: Storage;
   clock: Clock;
   logger: Logger;
+  /** Opens the apps' sealed signing keys. */
+  secrets: SecretBox;
   timers: Timers;
   settings: DeliverySettings;
+}
+
+/** An app's Ed25519 private key (PKCS#8 DER, base64), opened from its sealed column. */
+export function openSigningKey(
+  secrets: SecretBox,
+  application: Pick<ApplicationRecord, 'id' | 'signingKey'>,
+): string {
+  return secrets.open(application.signingKey, SEALED_AS.applicationSigningKey(application.id));
 }
 
 /** The envelope of an outbox event, as POSTed (and signed) byte for byte. */
@@ -70,7 +81,7 @@ export function eventEnvelope(event: OutboxEventRecord): string {
 }
 
 export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
-  const { storage, clock, logger, timers, settings } = deps;
+  const { storage, clock, logger, secrets, timers, settings } = deps;
   // A claim holds an event for longer than one attempt can take; then it is due again.
   const leaseMs = settings.timeoutMs + 30_000;
   let cancelTimer: (() => void) | null = null;
@@ -83,7 +94,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     const target =
       application?.eventWebhooksStatus === EventWebhooksStatuses.ENABLED &&
       application.eventWebhooksUrl !== null
-        ? { url: application.eventWebhooksUrl, signingKey: application.signingKey }
+        ? { url: application.eventWebhooksUrl, signingKey: openSigningKey(secrets, application) }
         : null;
     const disabled = target === null;
     const outcome: PostOutcome =

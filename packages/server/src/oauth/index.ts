@@ -1,4 +1,5 @@
 /** @module oauth: OAuth2 and OpenID Connect (authorizations, tokens, consent, ID tokens). */
+import type { SecretBox } from '../domain/secretBox.js';
 import type { ServiceDeps } from '../resources/deps.js';
 import { createGuildService } from '../resources/guilds/service.js';
 import { createAuthorizeFlow } from './authorize.js';
@@ -14,7 +15,7 @@ export { expandScopes, parseScopes } from './scopes.js';
  * Everything OAuth2 over the service deps: the core (issueTokens, revokeAuthorization…) spread at
  * the top for other parts to call, and the consent flow, grants and ID token keys for the routes.
  */
-export function createOAuth(deps: ServiceDeps & { issuer: () => string }) {
+export function createOAuth(deps: ServiceDeps & { issuer: () => string; secrets: SecretBox }) {
   const keys = createIdTokenKeys(deps);
   const coreDeps = { ...deps, keys };
   const core = createOAuthCore(coreDeps);

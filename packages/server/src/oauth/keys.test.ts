@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../../test/support/drivers.js';
 import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../../test/support/postgres.js';
 import { manualClock } from '../domain/clock.js';
+import { createSecretBox } from '../domain/secretBox.js';
 import type { Storage } from '../storage/index.js';
 import { createPostgresStorage } from '../storage/postgres/index.js';
 import { createSqliteStorage } from '../storage/sqlite/index.js';
@@ -42,8 +44,10 @@ describe.each(DRIVERS)('ID token signing key bootstrap on $driver', ({ driver, s
     const first = await node();
     const others = await Promise.all([node(), node(), node()]);
     const clock = manualClock(Date.UTC(2026, 10, 22));
+    // Nodes sharing a database share the secret key (docs/operations.md).
+    const secrets = createSecretBox(randomBytes(32));
     const sets = await Promise.all(
-      [first, ...others].map((storage) => createIdTokenKeys({ storage, clock }).jwks()),
+      [first, ...others].map((storage) => createIdTokenKeys({ storage, clock, secrets }).jwks()),
     );
     expect((await first.oauth.listSigningKeys()).length).toBe(1);
     for (const set of sets) expect(set).toEqual(sets[0]);

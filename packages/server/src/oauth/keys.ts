@@ -9,6 +9,7 @@ import {
   type KeyObject,
 } from 'jose';
 import type { Clock } from '../domain/clock.js';
+import { SEALED_AS, type SecretBox } from '../domain/secretBox.js';
 import type { Storage } from '../storage/index.js';
 
 export const ID_TOKEN_ALG = 'RS256';
@@ -21,10 +22,11 @@ interface SigningKey {
 
 /**
  * The ID token signing keys: an RS256 key pair (the API's JWKS schema is RSA) made on first use
- * and kept in the database so every node signs with it and verifiers can cache the JWKS. Only the public half is ever served; neither
- * half is logged.
+ * and kept in the database so every node signs with it and verifiers can cache the JWKS. The
+ * private half is stored sealed with the server's secret key (domain/secretBox.ts). Only the
+ * public half is ever served; neither half is logged.
  */
-export function createIdTokenKeys(deps: { storage: Storage; clock: Clock }) {
+export function createIdTokenKeys(deps: { storage: Storage; clock: Clock; secrets: SecretBox }) {
   let loaded: Promise<SigningKey[]> | undefined;
 
   const load = async (): Promise<SigningKey[]> => {
@@ -39,7 +41,10 @@ export function createIdTokenKeys(deps: { storage: Storage; clock: Clock }) {
         kid,
         alg: ID_TOKEN_ALG,
         publicJwk: JSON.stringify({ ...(await exportJWK(publicKey)), kid }),
-        privateJwk: JSON.stringify(await exportJWK(privateKey)),
+        privateJwk: deps.secrets.seal(
+          JSON.stringify(await exportJWK(privateKey)),
+          SEALED_AS.idTokenSigningKey(kid),
+        ),
         createdAt: deps.clock.now(),
       };
       // Insert if absent, then re-read: a node that lost the race uses the winner's key.
@@ -49,10 +54,14 @@ export function createIdTokenKeys(deps: { storage: Storage; clock: Clock }) {
     return Promise.all(
       records.map(async (record) => {
         const publicJwk = JSON.parse(record.publicJwk) as JWK;
+        const privateJwk = deps.secrets.open(
+          record.privateJwk,
+          SEALED_AS.idTokenSigningKey(record.kid),
+        );
         return {
           kid: record.kid,
           publicJwk: { ...publicJwk, kid: record.kid, alg: record.alg, use: 'sig' },
-          privateKey: await importJWK(JSON.parse(record.privateJwk) as JWK, record.alg),
+          privateKey: await importJWK(JSON.parse(privateJwk) as JWK, record.alg),
         };
       }),
     );

@@ -71,6 +71,7 @@ export interface OAuthSigningKeyRecord {
   kid: string;
   alg: string;
   publicJwk: string;
+  /** Sealed (domain/secretBox.ts, SEALED_AS.idTokenSigningKey), as applications' signing keys. */
   privateJwk: string;
   createdAt: number;
 }
@@ -134,4 +135,6 @@ export interface OAuthRepository {
    * transaction: on PostgreSQL it locks the table so that two nodes cannot both insert.
    */
   createSigningKeyIfNone(key: OAuthSigningKeyRecord): Promise<boolean>;
+  /** Replaces a key's stored private JWK if it still is `from`; returns whether it was. */
+  replaceSigningKeyPrivateJwk(kid: string, from: string, to: string): Promise<boolean>;
 }

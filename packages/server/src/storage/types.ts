@@ -69,7 +69,10 @@ export interface ApplicationRecord {
   botRequireCodeGrant: boolean;
   /** Hex-encoded Ed25519 public key. */
   verifyKey: string;
-  /** PKCS#8 DER of the Ed25519 private key, base64. */
+  /**
+   * PKCS#8 DER of the Ed25519 private key, base64, sealed (domain/secretBox.ts,
+   * SEALED_AS.applicationSigningKey); rows from before sealing hold it plain until the next start.
+   */
   signingKey: string;
   clientSecretHash: string;
   redirectUris: string[];
@@ -344,6 +347,10 @@ export interface ApplicationRepository {
   findByBotUserId(botUserId: string): Promise<ApplicationRecord | null>;
   listByOwner(ownerId: string): Promise<ApplicationRecord[]>;
   update(id: string, patch: ApplicationPatch): Promise<ApplicationRecord | null>;
+  /** Every app's stored signing key, by app id (the start-time sealing and its check). */
+  listSigningKeys(): Promise<{ id: string; signingKey: string }[]>;
+  /** Replaces an app's stored signing key if it still is `from`; returns whether it was. */
+  replaceSigningKey(id: string, from: string, to: string): Promise<boolean>;
 }
 
 export interface TokenRepository {

@@ -7,6 +7,7 @@ import {
   generateToken,
   hashSecret,
 } from '../../domain/credentials.js';
+import { SEALED_AS, type SecretBox } from '../../domain/secretBox.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type {
@@ -38,9 +39,13 @@ function randomDiscriminator(): string {
 
 /** Applications: made by developers, each with a bot user, a bot token and a client secret. */
 export function createApplicationService(
-  deps: ServiceDeps & { webhookEvents: Pick<WebhookEventsService, 'verifyUrl'> },
+  deps: ServiceDeps & {
+    webhookEvents: Pick<WebhookEventsService, 'verifyUrl'>;
+    /** Seals the app's signing key before it is stored. */
+    secrets: SecretBox;
+  },
 ) {
-  const { storage, clock, ids, blobs, revocations } = deps;
+  const { storage, clock, ids, blobs, revocations, secrets } = deps;
 
   const view = async (application: ApplicationRecord) => {
     const [owner, bot] = await Promise.all([
@@ -100,13 +105,16 @@ export function createApplicationService(
           verified: true,
           createdAt: now,
         });
+        const id = ids();
+        const { verifyKey, signingKey } = generateSigningKeyPair();
         const application = await tx.applications.create({
-          id: ids(),
+          id,
           name: input.name,
           description: input.description ?? '',
           ownerId,
           botUserId: bot.id,
-          ...generateSigningKeyPair(),
+          verifyKey,
+          signingKey: secrets.seal(signingKey, SEALED_AS.applicationSigningKey(id)),
           clientSecretHash: hashSecret(clientSecret),
           createdAt: now,
         });

@@ -1,8 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { hashSecret } from '../../domain/credentials.js';
-import { ApiError } from '../../errors/index.js';
+import { ApiError, toErrorResponse } from '../../errors/index.js';
 
 /** Upper bounds of the latency histogram, in seconds. */
 const BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5];
@@ -146,4 +148,60 @@ export function checkMetricsAccess(access: MetricsAccess, authorization: string 
   if (match === null || given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new ApiError('UNAUTHORIZED');
   }
+}
+
+/**
+ * /metrics on a listener of its own (GUILDHALL_METRICS_LISTEN), so that the API's address need not
+ * expose it: GET /metrics under the same rule (the loopback test applies to this listener's
+ * host), the platform's error body for anything else.
+ */
+export function createMetricsListener(
+  metrics: Metrics,
+  options: { tokenHash: string | null; host: string; port: number },
+) {
+  const access: MetricsAccess = { tokenHash: options.tokenHash, host: options.host };
+  const respond = async (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      if ((req.url ?? '/').split('?', 1)[0] !== '/metrics') throw new ApiError('NOT_FOUND');
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.setHeader('allow', 'GET, HEAD');
+        throw new ApiError('METHOD_NOT_ALLOWED');
+      }
+      checkMetricsAccess(access, req.headers.authorization);
+      const body = await metrics.render();
+      res.writeHead(200, { 'content-type': metrics.contentType });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch (err) {
+      const answer = toErrorResponse(err, randomUUID());
+      res.writeHead(answer.status, { ...answer.headers, 'content-type': 'application/json' });
+      res.end(JSON.stringify(answer.body));
+    }
+  };
+  const server = createServer((req, res) => {
+    void respond(req, res);
+  });
+  return {
+    /** Starts listening; resolves to the listener's base URL (port 0 picks a free port). */
+    listen(): Promise<string> {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(options.port, options.host, () => {
+          server.off('error', reject);
+          const { port } = server.address() as AddressInfo;
+          const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+          resolve(`http://${host}:${String(port)}`);
+        });
+      });
+    },
+    close(): Promise<void> {
+      if (!server.listening) return Promise.resolve();
+      server.closeAllConnections();
+      return new Promise((resolve, reject) => {
+        server.close((err) => {
+          if (err) reject(err);
+          else resolve();
+        });
+      });
+    },
+  };
 }

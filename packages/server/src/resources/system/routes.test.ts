@@ -145,3 +145,67 @@ describe('health probes and rate limits', () => {
     }
   });
 });
+
+describe('/metrics on a listener of its own', () => {
+  const TOKEN = 'metrics-token-0123456789abcdef0123456789';
+  const scrape = async (url: string, init?: RequestInit) => {
+    const res = await fetch(url, init);
+    return { status: res.status, body: await res.text() };
+  };
+
+  it('serves /metrics there (and only there) on a real port', async () => {
+    const server = await startTestServer({
+      listen: true,
+      config: { metricsListen: { host: '127.0.0.1', port: 0 } },
+    });
+    let closed = false;
+    try {
+      const metricsUrl = server.app.metricsUrl();
+      expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(metricsUrl).not.toBe(server.baseUrl);
+      expect((await scrape(`${server.baseUrl}/healthz`)).status).toBe(200);
+      const metrics = await scrape(`${String(metricsUrl)}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(metrics.body).toContain(
+        'guildhall_http_requests_total{method="GET",route="/healthz",status="200"} 1',
+      );
+      // The main listener no longer has it; the metrics listener has nothing else.
+      const main = await scrape(`${server.baseUrl}/metrics`);
+      expect(main.status).toBe(404);
+      expect(main.body).not.toContain('guildhall_http_requests_total');
+      const other = await scrape(`${String(metricsUrl)}/healthz`);
+      expect(other.status).toBe(404);
+      expect(JSON.parse(other.body)).toEqual({ code: 0, message: '404: Not Found' });
+      const post = await scrape(`${String(metricsUrl)}/metrics`, { method: 'POST' });
+      expect(post.status).toBe(405);
+      expect(JSON.parse(post.body)).toEqual({ code: 0, message: '405: Method Not Allowed' });
+      await server.close();
+      closed = true;
+      await expect(fetch(`${String(metricsUrl)}/metrics`)).rejects.toThrow();
+    } finally {
+      if (!closed) await server.close();
+    }
+  });
+
+  it('keeps the token and loopback rule for its own address', async () => {
+    await using open = await startTestServer({
+      listen: true,
+      config: { metricsListen: { host: '0.0.0.0', port: 0 } },
+    });
+    const openUrl = String(open.app.metricsUrl()).replace('0.0.0.0', '127.0.0.1');
+    expect((await scrape(`${openUrl}/metrics`)).status).toBe(404);
+
+    await using guarded = await startTestServer({
+      listen: true,
+      config: { metricsListen: { host: '0.0.0.0', port: 0 }, metricsTokenHash: hashSecret(TOKEN) },
+    });
+    const url = `${String(guarded.app.metricsUrl()).replace('0.0.0.0', '127.0.0.1')}/metrics`;
+    const denied = await scrape(url, { headers: { authorization: `Bearer ${TOKEN}x` } });
+    expect(denied.status).toBe(401);
+    expect(JSON.parse(denied.body)).toEqual({ code: 0, message: '401: Unauthorized' });
+    expect((await scrape(url)).status).toBe(401);
+    const allowed = await scrape(url, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(allowed.status).toBe(200);
+    expect(allowed.body).toContain('guildhall_process_cpu_seconds_total');
+  });
+});

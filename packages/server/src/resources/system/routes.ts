@@ -10,8 +10,11 @@ export interface SystemRouteOptions {
   storage: Storage;
   images: CdnImages;
   metrics: Metrics;
-  /** Who may read /metrics (docs/operations.md). */
-  metricsAccess: MetricsAccess;
+  /**
+   * Who may read /metrics (docs/operations.md); null: it is served on a listener of its own
+   * (GUILDHALL_METRICS_LISTEN), not here.
+   */
+  metricsAccess: MetricsAccess | null;
   /** What /readyz checks (app.ts: the database and the bus). */
   readiness: readonly ReadinessCheck[];
   readinessTimeoutMs?: number;
@@ -76,10 +79,13 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
     }
   });
 
-  app.get('/metrics', { config: { auth: 'none' } }, async (request, reply) => {
-    checkMetricsAccess(options.metricsAccess, request.headers.authorization);
-    return reply.type(metrics.contentType).send(await metrics.render());
-  });
+  const { metricsAccess } = options;
+  if (metricsAccess !== null) {
+    app.get('/metrics', { config: { auth: 'none' } }, async (request, reply) => {
+      checkMetricsAccess(metricsAccess, request.headers.authorization);
+      return reply.type(metrics.contentType).send(await metrics.render());
+    });
+  }
 
   // Guild icons, banners and splashes use these routes too, keyed by guild id.
   for (const kind of [

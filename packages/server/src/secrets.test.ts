@@ -1,0 +1,319 @@
+import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verifyKey } from 'discord-interactions';
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DRIVERS } from '../test/support/drivers.js';
+import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../test/support/postgres.js';
+import { seedDeveloper } from '../test/support/testServer.js';
+import { startWebhookReceiver } from '../test/support/webhookReceiver.js';
+import { createApp, type App } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { manualClock } from './domain/clock.js';
+import { SEALED_AS, SecretBoxError, createSecretBox } from './domain/secretBox.js';
+import { SECRET_KEY_FILE, loadSecretKey, sealStoredKeys } from './secrets.js';
+import type { Storage } from './storage/index.js';
+import { createPostgresStorage } from './storage/postgres/index.js';
+import { createSqliteStorage } from './storage/sqlite/index.js';
+
+describe('the secret box', () => {
+  const box = createSecretBox(randomBytes(32));
+  const aad = SEALED_AS.applicationSigningKey('1');
+
+  it('seals with a fresh IV each time and opens only for the same key and row', () => {
+    const sealed = box.seal('private key', aad);
+    expect(sealed).toMatch(/^v1:[\w+/]{16}:[\w+/]{22}==:[\w+/=]+$/);
+    expect(sealed).not.toContain('private key');
+    expect(box.seal('private key', aad)).not.toBe(sealed);
+    expect(box.isSealed(sealed)).toBe(true);
+    expect(box.isSealed('MC4CAQAwBQYDK2VwBCIEI')).toBe(false);
+    expect(box.open(sealed, aad)).toBe('private key');
+    // Another row, another key, an altered byte or a plaintext value: none opens.
+    expect(() => box.open(sealed, SEALED_AS.applicationSigningKey('2'))).toThrow(SecretBoxError);
+    expect(() => createSecretBox(randomBytes(32)).open(sealed, aad)).toThrow(SecretBoxError);
+    const altered = `${sealed.slice(0, -3)}${sealed.endsWith('A') ? 'B' : 'A'}${sealed.slice(-2)}`;
+    expect(() => box.open(altered, aad)).toThrow(SecretBoxError);
+    expect(() => box.open('private key', aad)).toThrow(SecretBoxError);
+  });
+});
+
+describe('the secret key', () => {
+  let dataDir: string;
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'guildhall-secret-'));
+  });
+  afterEach(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('comes from GUILDHALL_SECRET_KEY when set (32 bytes of base64, never echoed)', () => {
+    const key = randomBytes(32);
+    const config = loadConfig({
+      GUILDHALL_SECRET_KEY: key.toString('base64'),
+      GUILDHALL_DATA_DIR: dataDir,
+    });
+    expect(config.secretKey?.equals(key)).toBe(true);
+    expect(loadSecretKey(config)).toEqual({ key, source: 'GUILDHALL_SECRET_KEY', made: false });
+    for (const bad of [randomBytes(16).toString('base64'), 'not a key at all']) {
+      expect(() => loadConfig({ GUILDHALL_SECRET_KEY: bad })).toThrow(
+        /^GUILDHALL_SECRET_KEY must be 32 random bytes in base64.*got "\[hidden\]"\.$/,
+      );
+    }
+  });
+
+  it('is otherwise a key file made at first start, mode 0600, and reused', async () => {
+    const path = join(dataDir, 'nested', SECRET_KEY_FILE);
+    const first = loadSecretKey({ secretKey: null, dataDir: join(dataDir, 'nested') });
+    expect(first).toMatchObject({ source: path, made: true });
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(Buffer.from((await readFile(path, 'utf8')).trim(), 'base64').equals(first.key)).toBe(
+      true,
+    );
+    const again = loadSecretKey({ secretKey: null, dataDir: join(dataDir, 'nested') });
+    expect(again.made).toBe(false);
+    expect(again.key.equals(first.key)).toBe(true);
+  });
+
+  it('a key file another process made first is used as it is', async () => {
+    const theirs = randomBytes(32);
+    await writeFile(join(dataDir, SECRET_KEY_FILE), `${theirs.toString('base64')}\n`, {
+      mode: 0o600,
+    });
+    const loaded = loadSecretKey({ secretKey: null, dataDir });
+    expect(loaded.made).toBe(false);
+    expect(loaded.key.equals(theirs)).toBe(true);
+  });
+
+  it('a damaged key file stops the start with what to do', async () => {
+    await writeFile(join(dataDir, SECRET_KEY_FILE), 'half a key\n', { mode: 0o600 });
+    expect(() => loadSecretKey({ secretKey: null, dataDir })).toThrow(ConfigError);
+    expect(() => loadSecretKey({ secretKey: null, dataDir })).toThrow(
+      /secret\.key does not hold a 32-byte base64 key: restore it from a backup, or set GUILDHALL_SECRET_KEY/,
+    );
+  });
+});
+
+describe.each(DRIVERS)('signing keys at rest on $driver', ({ driver, skip }) => {
+  let dataDir: string;
+  let schema: string;
+  const running: App[] = [];
+
+  beforeEach(async () => {
+    if (skip) return;
+    dataDir = await mkdtemp(join(tmpdir(), 'guildhall-sealed-'));
+    schema = uniqueSchema('sealed');
+  });
+  afterEach(async () => {
+    if (skip) return;
+    for (const app of running.splice(0)) await app.close();
+    await rm(dataDir, { recursive: true, force: true });
+    if (driver === 'postgres') await dropSchema(schema);
+  });
+
+  /** The same database each time, as a restarted server (or another node) finds it. */
+  const openStorage = async (): Promise<Storage> =>
+    driver === 'postgres'
+      ? createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema })
+      : createSqliteStorage({ filename: join(dataDir, 'guildhall.db') });
+  const start = async (secretKey: Buffer | null) => {
+    const app = await createApp({
+      config: {
+        ...loadConfig({}, []),
+        port: 0,
+        dataDir,
+        logLevel: 'silent',
+        demo: false,
+        allowLocalWebhooks: true,
+        secretKey,
+      },
+      storage: await openStorage(),
+      clock: manualClock(Date.UTC(2026, 10, 24)),
+    });
+    running.push(app);
+    return app;
+  };
+  const stop = async (app: App) => {
+    running.splice(running.indexOf(app), 1);
+    await app.close();
+  };
+
+  /** The stored rows: an app's signing key and the ID token key's private JWK. */
+  const storedKeys = async (app: App, applicationId: string) => {
+    const stored = await app.storage.applications.findById(applicationId);
+    const [oidc] = await app.storage.oauth.listSigningKeys();
+    if (stored === null || oidc === undefined) throw new Error('keys missing');
+    return { signingKey: stored.signingKey, verifyKey: stored.verifyKey, oidc };
+  };
+  const opened = (key: Buffer, stored: Awaited<ReturnType<typeof storedKeys>>, appId: string) => {
+    const box = createSecretBox(key);
+    return {
+      signingKey: box.open(stored.signingKey, SEALED_AS.applicationSigningKey(appId)),
+      privateJwk: box.open(stored.oidc.privateJwk, SEALED_AS.idTokenSigningKey(stored.oidc.kid)),
+    };
+  };
+
+  /** The app's signed PING verifies with its public key, and an ID token with the JWKS. */
+  const expectSigning = async (app: App, applicationId: string) => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const application = await app.storage.applications.findById(applicationId);
+      if (application === null) throw new Error('app missing');
+      await app.services.webhookEvents.verifyUrl(application, receiver.url);
+      const [ping] = receiver.received;
+      const signature = String(ping?.headers['x-signature-ed25519']);
+      const timestamp = String(ping?.headers['x-signature-timestamp']);
+      expect(await verifyKey(ping?.body ?? '', signature, timestamp, application.verifyKey)).toBe(
+        true,
+      );
+    } finally {
+      await receiver.close();
+    }
+    const res = await app.http.inject({ method: 'GET', url: '/api/v10/oauth2/keys' });
+    const jwks = createLocalJWKSet(res.json());
+    const token = await app.services.oauth.keys.sign({ sub: '42', aud: 'client', iss: 'test' });
+    const { payload } = await jwtVerify(token, jwks, { audience: 'client', issuer: 'test' });
+    expect(payload.sub).toBe('42');
+  };
+
+  it.skipIf(skip)(
+    'stores both kinds sealed, never the plaintext, and signs with them',
+    async () => {
+      const key = randomBytes(32);
+      const app = await start(key);
+      const seed = await seedDeveloper(app, 'sealed');
+      await app.services.oauth.keys.jwks();
+      const stored = await storedKeys(app, seed.applicationId);
+      const plain = opened(key, stored, seed.applicationId);
+      // What was sealed is the app's real key pair and an RSA private JWK.
+      const publicDer = createPublicKey(
+        createPrivateKey({
+          key: Buffer.from(plain.signingKey, 'base64'),
+          format: 'der',
+          type: 'pkcs8',
+        }),
+      ).export({ format: 'der', type: 'spki' });
+      expect(publicDer.subarray(-32).toString('hex')).toBe(stored.verifyKey);
+      const { d } = JSON.parse(plain.privateJwk) as { d: string };
+      expect(d.length).toBeGreaterThan(300);
+      for (const [sealed, secret] of [
+        [stored.signingKey, plain.signingKey],
+        [stored.oidc.privateJwk, plain.privateJwk],
+        [stored.oidc.privateJwk, d],
+      ] as const) {
+        expect(sealed).toMatch(/^v1:/);
+        expect(sealed).not.toContain(secret);
+        expect(sealed).not.toContain(secret.slice(8, 40));
+      }
+      await expectSigning(app, seed.applicationId);
+    },
+  );
+
+  it.skipIf(skip)('seals plaintext rows from before at the next start, once', async () => {
+    const key = randomBytes(32);
+    const before = await start(key);
+    const seed = await seedDeveloper(before, 'legacy');
+    await before.services.oauth.keys.jwks();
+    const sealed = await storedKeys(before, seed.applicationId);
+    const plain = opened(key, sealed, seed.applicationId);
+    // As a database written before sealing holds them.
+    await before.storage.transaction(async (tx) => {
+      await tx.applications.replaceSigningKey(
+        seed.applicationId,
+        sealed.signingKey,
+        plain.signingKey,
+      );
+      await tx.oauth.replaceSigningKeyPrivateJwk(
+        sealed.oidc.kid,
+        sealed.oidc.privateJwk,
+        plain.privateJwk,
+      );
+    });
+    expect((await storedKeys(before, seed.applicationId)).signingKey).toBe(plain.signingKey);
+    await stop(before);
+
+    const after = await start(key);
+    const migrated = await storedKeys(after, seed.applicationId);
+    expect(migrated.signingKey).toMatch(/^v1:/);
+    expect(migrated.oidc.privateJwk).toMatch(/^v1:/);
+    expect(opened(key, migrated, seed.applicationId)).toEqual(plain);
+    await expectSigning(after, seed.applicationId);
+    // Already sealed: another pass changes nothing.
+    expect(
+      await sealStoredKeys(after.storage, createSecretBox(key), { source: 'test', made: false }),
+    ).toBe(0);
+    expect(await storedKeys(after, seed.applicationId)).toEqual(migrated);
+  });
+
+  it.skipIf(skip)('a wrong key stops the start with one message saying what to do', async () => {
+    const first = await start(randomBytes(32));
+    await seedDeveloper(first, 'wrong');
+    await stop(first);
+    const failure = start(randomBytes(32));
+    await expect(failure).rejects.toBeInstanceOf(ConfigError);
+    await expect(failure).rejects.toThrow(
+      /^The stored signing key of application \d+ cannot be decrypted with the secret key from GUILDHALL_SECRET_KEY\. Set GUILDHALL_SECRET_KEY to the key the data was sealed with, or restore the data folder's secret\.key from a backup, then start again\.$/,
+    );
+  });
+
+  it.skipIf(skip)(
+    'without GUILDHALL_SECRET_KEY the key file is made, kept 0600 and reused',
+    async () => {
+      const first = await start(null);
+      const seed = await seedDeveloper(first, 'file');
+      await first.services.oauth.keys.jwks();
+      const path = join(dataDir, SECRET_KEY_FILE);
+      const text = await readFile(path, 'utf8');
+      expect((await stat(path)).mode & 0o777).toBe(0o600);
+      opened(
+        Buffer.from(text.trim(), 'base64'),
+        await storedKeys(first, seed.applicationId),
+        seed.applicationId,
+      );
+      await stop(first);
+
+      const again = await start(null);
+      expect(await readFile(path, 'utf8')).toBe(text);
+      await expectSigning(again, seed.applicationId);
+      await stop(again);
+
+      // A lost key file is not silently replaced by a new key that opens nothing.
+      await rm(path);
+      await expect(start(null)).rejects.toThrow(
+        /cannot be decrypted with the secret key from .*secret\.key \(it was made by this start: the key file was missing\)\. Set GUILDHALL_SECRET_KEY/,
+      );
+    },
+  );
+
+  it.skipIf(skip || driver !== 'postgres')(
+    'nodes starting together seal the same rows once and agree',
+    async () => {
+      const key = randomBytes(32);
+      const first = await start(key);
+      const seed = await seedDeveloper(first, 'nodes');
+      await first.services.oauth.keys.jwks();
+      const plain = opened(key, await storedKeys(first, seed.applicationId), seed.applicationId);
+      const sealed = await storedKeys(first, seed.applicationId);
+      await first.storage.transaction(async (tx) => {
+        await tx.applications.replaceSigningKey(
+          seed.applicationId,
+          sealed.signingKey,
+          plain.signingKey,
+        );
+        await tx.oauth.replaceSigningKeyPrivateJwk(
+          sealed.oidc.kid,
+          sealed.oidc.privateJwk,
+          plain.privateJwk,
+        );
+      });
+      await stop(first);
+      const nodes = await Promise.all([start(key), start(key), start(key)]);
+      const rows = await Promise.all(nodes.map((node) => storedKeys(node, seed.applicationId)));
+      for (const row of rows) {
+        expect(row).toEqual(rows[0]);
+        expect(opened(key, row, seed.applicationId)).toEqual(plain);
+      }
+    },
+  );
+});
