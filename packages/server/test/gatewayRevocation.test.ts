@@ -182,7 +182,8 @@ describe.skipIf(!postgresAvailable || !natsAvailable)('revocation across nodes',
       const shared = {
         storage: 'postgres' as const,
         database: schema,
-        config: { natsUrl: TEST_NATS_URL },
+        // Nodes sharing a database share the secret key too (docs/operations.md, Secret key).
+        config: { natsUrl: TEST_NATS_URL, secretKey: randomBytes(32) },
       };
       const a = await node(shared);
       const b = await node(shared);
