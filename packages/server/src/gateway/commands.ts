@@ -9,6 +9,7 @@ import type { Dispatcher } from '../events/dispatcher.js';
 import { serializeMember } from '../resources/members/serialize.js';
 import type { MemberRecord, ProfilePrivacy, Storage, VoiceStateRecord } from '../storage/index.js';
 import type { GuildState } from './guildState.js';
+import { voiceStateWire } from './voiceStates.js';
 
 /** Members per GUILD_MEMBERS_CHUNK (docs/platform-notes.md#request-guild-members). */
 export const MEMBERS_PER_CHUNK = 1000;
@@ -361,33 +362,4 @@ export function createCommands(deps: {
   }
 
   return { presenceUpdate, voiceStateUpdate, requestGuildMembers, requestChannelInfo };
-}
-
-/** A voice state on the wire (VOICE_STATE_UPDATE, GUILD_CREATE `voice_states`). */
-export function voiceStateWire(
-  state: {
-    guildId: string;
-    channelId: string | null;
-    userId: string;
-    sessionId: string;
-    selfMute: boolean;
-    selfDeaf: boolean;
-  },
-  memberWire: unknown,
-  member: Pick<MemberRecord, 'deaf' | 'mute'> | null,
-) {
-  return {
-    guild_id: state.guildId,
-    channel_id: state.channelId,
-    user_id: state.userId,
-    ...(memberWire === null ? {} : { member: memberWire }),
-    session_id: state.sessionId,
-    deaf: member?.deaf ?? false,
-    mute: member?.mute ?? false,
-    self_deaf: state.selfDeaf,
-    self_mute: state.selfMute,
-    self_video: false,
-    suppress: false,
-    request_to_speak_timestamp: null,
-  };
 }
