@@ -12,11 +12,9 @@ export { obfuscateChannel } from '../resources/channels/serialize.js';
 import { serializeGuild } from '../resources/guilds/serialize.js';
 import { serializeMember } from '../resources/members/serialize.js';
 import { voiceStateWire } from './voiceStates.js';
+import { MAX_LARGE_THRESHOLD } from './clientOps.js';
 import type { PreserializedDispatch } from './frames.js';
 import { serializeScheduledEvent } from '../resources/scheduledEvents/serialize.js';
-
-/** The most members a GUILD_CREATE carries (the highest large_threshold). */
-export const MAX_LARGE_THRESHOLD = 250;
 
 /** A wire scalar as text (ids and bitsets arrive as strings, sometimes as numbers). */
 export function scalarText(value: unknown, fallback = ''): string {
