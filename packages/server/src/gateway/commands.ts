@@ -1,14 +1,31 @@
+/**
+ * @module gateway/commands: what an identified session asks of the gateway (op 3, 4, 8, 31, 43).
+ * Payloads arrive parsed (gateway/clientOps.ts); what a payload's shape cannot say (a guild the
+ * session is not in, an intent it lacks) is an InvalidCommandError, close 4001.
+ */
 import {
   ChannelTypes,
   GatewayIntentBits as I,
+  GatewayOpcodes as Op,
   PermissionFlags as P,
-  isSnowflake,
 } from '@guildhall/protocol';
 import type { Clock } from '../domain/clock.js';
 import type { Dispatcher } from '../events/dispatcher.js';
 import { serializeMember } from '../resources/members/serialize.js';
-import type { MemberRecord, ProfilePrivacy, Storage, VoiceStateRecord } from '../storage/index.js';
+import type { MemberRecord, Storage, VoiceStateRecord } from '../storage/index.js';
+import { MAX_QUERIED_MEMBERS } from './clientOps.js';
+import type {
+  CommandFrame,
+  PresenceUpdatePayload,
+  RequestChannelInfoPayload,
+  RequestGuildMembersPayload,
+  VoiceStateUpdatePayload,
+} from './clientOps.js';
 import type { GuildState } from './guildState.js';
+import { guildPresenceWire, visibleActivities, type Presence } from './routing.js';
+import { voiceStateWire } from './voiceStates.js';
+
+export { visibleActivities };
 
 /** Members per GUILD_MEMBERS_CHUNK (docs/platform-notes.md#request-guild-members). */
 export const MEMBERS_PER_CHUNK = 1000;
@@ -17,11 +34,11 @@ export const MEMBERS_PER_CHUNK = 1000;
  * (docs/platform-notes.md#gateway-limits).
  */
 export const ALL_MEMBERS_WINDOW_MS = 30_000;
-/** Custom status is hidden from guilds above this size under Friends & Small Servers. */
-export const SMALL_SERVER_MAX_MEMBERS = 200;
+/** Op 8 without a limit (and not asking for all members) answers this many. */
+const DEFAULT_QUERIED_MEMBERS = 100;
+/** Members read per page when all of a guild's are asked for. */
+const MEMBERS_PAGE = 1000;
 
-const PRESENCE_STATUSES = new Set(['online', 'dnd', 'idle', 'invisible', 'offline']);
-const CHANNEL_INFO_FIELDS = new Set(['status', 'voice_start_time']);
 const VOICE_TYPES = new Set<number>([ChannelTypes.GUILD_VOICE, ChannelTypes.GUILD_STAGE_VOICE]);
 
 /** Thrown for a command whose payload is invalid for its opcode (close 4001). */
@@ -46,64 +63,9 @@ export interface CommandContext {
   reply: (type: string, data: unknown) => void;
 }
 
-/** A user's current presence, as op 3 set it. */
-export interface Presence {
-  status: string;
-  activities: Record<string, unknown>[];
-  since: number | null;
-  afk: boolean;
-  /** The user's profile privacy when they set it: it decides who sees a custom status. */
-  privacy: ProfilePrivacy;
-}
-
-function record(value: unknown): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new InvalidCommandError('the payload is not an object');
-  }
-  return value as Record<string, unknown>;
-}
-
-function snowflake(value: unknown): string {
-  if (typeof value !== 'string' || !isSnowflake(value)) {
-    throw new InvalidCommandError('not a snowflake');
-  }
-  return value;
-}
-
-/** The activities a guild's sessions see: custom status (type 4) dropped per the privacy rule. */
-export function visibleActivities(
-  activities: readonly Record<string, unknown>[],
-  input: { privacy: ProfilePrivacy; memberCount: number },
-): Record<string, unknown>[] {
-  const hideCustom =
-    input.privacy === 'friends' ||
-    (input.privacy === 'friends_and_small_servers' && input.memberCount > SMALL_SERVER_MAX_MEMBERS);
-  return hideCustom ? activities.filter((a) => a['type'] !== 4) : [...activities];
-}
-
 /**
- * A user's presence as a guild's sessions see it, in GUILD_CREATE and GUILD_MEMBERS_CHUNK: none
- * while invisible or offline, and the custom status per the privacy rule PRESENCE_UPDATE follows.
- */
-export function guildPresenceWire(
-  userId: string,
-  presence: Presence | undefined,
-  memberCount: number,
-): Record<string, unknown> | null {
-  if (presence === undefined || presence.status === 'invisible' || presence.status === 'offline') {
-    return null;
-  }
-  return {
-    user: { id: userId },
-    status: presence.status,
-    activities: visibleActivities(presence.activities, { privacy: presence.privacy, memberCount }),
-    client_status: { web: presence.status },
-  };
-}
-
-/**
- * The gateway commands a session sends once identified: op 3, op 4, op 8 and op 43. Each
- * validates its payload (InvalidCommandError → close 4001) and answers with dispatches.
+ * The gateway commands a session sends once identified: op 3, op 4, op 8, op 31 and op 43. Each
+ * answers with dispatches.
  */
 export function createCommands(deps: {
   presences: Map<string, Presence>;
@@ -113,19 +75,11 @@ export function createCommands(deps: {
 
   async function presenceUpdate(
     ctx: CommandContext,
-    input: { session: CommandSession; d: unknown },
+    input: { session: CommandSession; d: PresenceUpdatePayload },
   ) {
-    const d = record(input.d);
-    const status = d['status'];
-    if (typeof status !== 'string' || !PRESENCE_STATUSES.has(status)) {
-      throw new InvalidCommandError('invalid status');
-    }
-    const activities = Array.isArray(d['activities'])
-      ? (d['activities'] as unknown[]).map(record)
-      : [];
-    const since = typeof d['since'] === 'number' ? d['since'] : null;
+    const { status, activities, since, afk } = input.d;
     const privacy = await ctx.storage.gateway.profilePrivacy(input.session.userId);
-    const presence: Presence = { status, activities, since, afk: d['afk'] === true, privacy };
+    const presence: Presence = { status, activities, since, afk, privacy };
     presences.set(input.session.userId, presence);
     const shown = status === 'invisible' ? 'offline' : status;
     for (const guildId of input.session.guildIds) {
@@ -147,12 +101,11 @@ export function createCommands(deps: {
 
   async function voiceStateUpdate(
     ctx: CommandContext,
-    input: { session: CommandSession; d: unknown },
+    input: { session: CommandSession; d: VoiceStateUpdatePayload },
   ) {
-    const { session } = input;
-    const d = record(input.d);
-    const guildId = snowflake(d['guild_id']);
-    const channelId = d['channel_id'] === null ? null : snowflake(d['channel_id']);
+    const { session, d } = input;
+    const guildId = d.guild_id;
+    const channelId = d.channel_id;
     if (!session.guildIds.has(guildId)) throw new InvalidCommandError('unknown guild');
     const state = ctx.guild(guildId);
     const nowMs = ctx.clock.now();
@@ -165,8 +118,8 @@ export function createCommands(deps: {
       // Without CONNECT the platform leaves the user where they were.
       if ((bits & P.CONNECT) === 0n) return;
     }
-    const selfMute = d['self_mute'] === true;
-    const selfDeaf = d['self_deaf'] === true;
+    const selfMute = d.self_mute;
+    const selfDeaf = d.self_deaf;
     const startTimes: { id: string; time: number | null }[] = [];
     const result = await ctx.storage.transaction(async (tx) => {
       await tx.guilds.lock(guildId);
@@ -184,7 +137,7 @@ export function createCommands(deps: {
           sessionId: session.id,
           selfMute,
           selfDeaf,
-          selfVideo: d['self_video'] === true,
+          selfVideo: d.self_video,
           joinedAt: previous?.channelId === channelId ? previous.joinedAt : nowMs,
         };
         await tx.gateway.putVoiceState(next);
@@ -229,22 +182,12 @@ export function createCommands(deps: {
 
   async function requestGuildMembers(
     ctx: CommandContext,
-    input: { session: CommandSession; d: unknown },
+    input: { session: CommandSession; d: RequestGuildMembersPayload },
   ) {
-    const { session } = input;
-    const d = record(input.d);
-    const guildId = snowflake(d['guild_id']);
-    const nonce = typeof d['nonce'] === 'string' ? d['nonce'].slice(0, 32) : undefined;
-    const limit = typeof d['limit'] === 'number' ? Math.max(0, Math.floor(d['limit'])) : 0;
-    const userIds = Array.isArray(d['user_ids'])
-      ? (d['user_ids'] as unknown[]).map(snowflake).slice(0, 100)
-      : typeof d['user_ids'] === 'string'
-        ? [snowflake(d['user_ids'])]
-        : null;
-    const query = typeof d['query'] === 'string' ? d['query'] : null;
-    if (userIds === null && query === null) throw new InvalidCommandError('query or user_ids');
+    const { session, d } = input;
+    const { guild_id: guildId, nonce, limit, user_ids: userIds, query } = d;
     const hasMembersIntent = (session.intents & I.GUILD_MEMBERS) !== 0;
-    const withPresences = d['presences'] === true;
+    const withPresences = d.presences;
     if (withPresences && (session.intents & I.GUILD_PRESENCES) === 0) {
       throw new InvalidCommandError('presences need GUILD_PRESENCES');
     }
@@ -262,7 +205,7 @@ export function createCommands(deps: {
       const now = ctx.clock.now();
       if (last !== undefined && now - last < ALL_MEMBERS_WINDOW_MS) {
         ctx.reply('RATE_LIMITED', {
-          opcode: 8,
+          opcode: Op.REQUEST_GUILD_MEMBERS,
           retry_after: (last + ALL_MEMBERS_WINDOW_MS - now) / 1000,
           meta: { guild_id: guildId, ...(nonce === undefined ? {} : { nonce }) },
         });
@@ -272,15 +215,15 @@ export function createCommands(deps: {
       members = [];
       for (let after: string | undefined; ;) {
         const page = await ctx.storage.members.listByGuild(guildId, {
-          limit: 1000,
+          limit: MEMBERS_PAGE,
           ...(after === undefined ? {} : { after }),
         });
         members.push(...page);
-        if (page.length < 1000) break;
+        if (page.length < MEMBERS_PAGE) break;
         after = page[page.length - 1]?.userId;
       }
     } else {
-      const max = Math.min(limit === 0 ? 100 : limit, 100);
+      const max = Math.min(limit === 0 ? DEFAULT_QUERIED_MEMBERS : limit, MAX_QUERIED_MEMBERS);
       members =
         query === ''
           ? await ctx.storage.members.listByGuild(guildId, { limit: max })
@@ -323,18 +266,10 @@ export function createCommands(deps: {
 
   async function requestChannelInfo(
     ctx: CommandContext,
-    input: { session: CommandSession; d: unknown },
+    input: { session: CommandSession; d: RequestChannelInfoPayload },
   ) {
     const { session } = input;
-    const d = record(input.d);
-    const guildId = snowflake(d['guild_id']);
-    const fields = Array.isArray(d['fields']) ? (d['fields'] as unknown[]) : null;
-    if (
-      fields === null ||
-      fields.some((f) => typeof f !== 'string' || !CHANNEL_INFO_FIELDS.has(f))
-    ) {
-      throw new InvalidCommandError('fields');
-    }
+    const { guild_id: guildId, fields } = input.d;
     const state = ctx.guild(guildId);
     if (!session.guildIds.has(guildId) || state === undefined) return;
     const nowMs = ctx.clock.now();
@@ -360,34 +295,35 @@ export function createCommands(deps: {
     });
   }
 
-  return { presenceUpdate, voiceStateUpdate, requestGuildMembers, requestChannelInfo };
-}
+  /** No soundboard here: every asked guild the session is in has none. */
+  function requestSoundboardSounds(
+    ctx: CommandContext,
+    input: { session: CommandSession; guildIds: readonly unknown[] },
+  ) {
+    for (const guildId of input.guildIds) {
+      if (typeof guildId === 'string' && input.session.guildIds.has(guildId)) {
+        ctx.reply('SOUNDBOARD_SOUNDS', { guild_id: guildId, soundboard_sounds: [] });
+      }
+    }
+  }
 
-/** A voice state on the wire (VOICE_STATE_UPDATE, GUILD_CREATE `voice_states`). */
-export function voiceStateWire(
-  state: {
-    guildId: string;
-    channelId: string | null;
-    userId: string;
-    sessionId: string;
-    selfMute: boolean;
-    selfDeaf: boolean;
-  },
-  memberWire: unknown,
-  member: Pick<MemberRecord, 'deaf' | 'mute'> | null,
-) {
-  return {
-    guild_id: state.guildId,
-    channel_id: state.channelId,
-    user_id: state.userId,
-    ...(memberWire === null ? {} : { member: memberWire }),
-    session_id: state.sessionId,
-    deaf: member?.deaf ?? false,
-    mute: member?.mute ?? false,
-    self_deaf: state.selfDeaf,
-    self_mute: state.selfMute,
-    self_video: false,
-    suppress: false,
-    request_to_speak_timestamp: null,
-  };
+  /** Runs one command frame. */
+  async function run(ctx: CommandContext, input: { session: CommandSession; frame: CommandFrame }) {
+    const { session, frame } = input;
+    switch (frame.op) {
+      case Op.PRESENCE_UPDATE:
+        return presenceUpdate(ctx, { session, d: frame.d });
+      case Op.VOICE_STATE_UPDATE:
+        return voiceStateUpdate(ctx, { session, d: frame.d });
+      case Op.REQUEST_GUILD_MEMBERS:
+        return requestGuildMembers(ctx, { session, d: frame.d });
+      case Op.REQUEST_SOUNDBOARD_SOUNDS:
+        requestSoundboardSounds(ctx, { session, guildIds: frame.d.guild_ids });
+        return;
+      case Op.REQUEST_CHANNEL_INFO:
+        return requestChannelInfo(ctx, { session, d: frame.d });
+    }
+  }
+
+  return { run };
 }

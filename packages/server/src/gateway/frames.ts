@@ -9,6 +9,7 @@ import {
 } from 'node:zlib';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
+import { FrameEnvelope } from './clientOps.js';
 import { decodeEtf, encodeEtf, encodeEtfTerm, etfMapHeader } from './etf.js';
 
 export type Encoding = 'json' | 'etf';
@@ -103,12 +104,9 @@ export function decodeFrame(encoding: Encoding, raw: Buffer): { op: number; d: u
   } catch (err) {
     throw new FrameDecodeError(err instanceof Error ? err.message : 'undecodable frame');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new FrameDecodeError('a frame is an object');
-  }
-  const { op, d } = value as { op?: unknown; d?: unknown };
-  if (typeof op !== 'number' || !Number.isInteger(op)) throw new FrameDecodeError('op is missing');
-  return { op, d };
+  const frame = FrameEnvelope.safeParse(value);
+  if (!frame.success) throw new FrameDecodeError('a frame is an object with an integer op');
+  return { op: frame.data.op, d: frame.data.d };
 }
 
 /**

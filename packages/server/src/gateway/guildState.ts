@@ -11,12 +11,10 @@ import { overwritesByChannel, serializeChannel } from '../resources/channels/ser
 export { obfuscateChannel } from '../resources/channels/serialize.js';
 import { serializeGuild } from '../resources/guilds/serialize.js';
 import { serializeMember } from '../resources/members/serialize.js';
-import { voiceStateWire } from './commands.js';
+import { voiceStateWire } from './voiceStates.js';
+import { MAX_LARGE_THRESHOLD } from './clientOps.js';
 import type { PreserializedDispatch } from './frames.js';
 import { serializeScheduledEvent } from '../resources/scheduledEvents/serialize.js';
-
-/** The most members a GUILD_CREATE carries (the highest large_threshold). */
-export const MAX_LARGE_THRESHOLD = 250;
 
 /** A wire scalar as text (ids and bitsets arrive as strings, sometimes as numbers). */
 export function scalarText(value: unknown, fallback = ''): string {
@@ -258,18 +256,4 @@ export async function loadGuild(
     voiceStates: voiceStates.map((v) => voiceStateWire(v, null, null)),
     payloads: new Map(),
   };
-}
-
-/** Loads the members of the given users in the given guilds into the guilds' models. */
-export async function loadMembers(
-  storage: Storage,
-  input: { userId: string; states: readonly GuildState[] },
-): Promise<Map<string, MemberModel>> {
-  const records = await storage.members.findForUser(
-    input.userId,
-    input.states.map((s) => s.id),
-  );
-  const out = new Map<string, MemberModel>();
-  for (const record of records) out.set(record.guildId, memberModel(record));
-  return out;
 }

@@ -1,3 +1,4 @@
+import type { Timers } from '../delivery/worker.js';
 import type { Clock } from '../domain/clock.js';
 
 /**
@@ -5,6 +6,9 @@ import type { Clock } from '../domain/clock.js';
  * (docs/platform-notes.md#gateway-limits).
  */
 export const IDENTIFY_WINDOW_MS = 5000;
+
+/** Expired buckets are pruned once there are this many. */
+const PRUNE_FROM_BUCKETS = 10_000;
 
 interface Bucket {
   /** Start of the window the next identify falls in (may be in the future when queued). */
@@ -18,12 +22,15 @@ interface Bucket {
  */
 export class IdentifyQueue {
   private readonly buckets = new Map<string, Bucket>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Cancels the waits in progress. */
+  private readonly waits = new Set<() => void>();
   private readonly clock: Clock;
+  private readonly timers: Timers;
   private readonly perBucket: number;
 
-  constructor(options: { clock: Clock; perBucket: number }) {
+  constructor(options: { clock: Clock; timers: Timers; perBucket: number }) {
     this.clock = options.clock;
+    this.timers = options.timers;
     this.perBucket = Math.max(1, options.perBucket);
   }
 
@@ -44,16 +51,16 @@ export class IdentifyQueue {
     this.prune(now);
     if (delay <= 0) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
+      const cancel = this.timers.schedule(() => {
+        this.waits.delete(cancel);
         resolve();
       }, delay);
-      this.timers.add(timer);
+      this.waits.add(cancel);
     });
   }
 
   private prune(now: number) {
-    if (this.buckets.size < 10_000) return;
+    if (this.buckets.size < PRUNE_FROM_BUCKETS) return;
     for (const [key, bucket] of this.buckets) {
       if (bucket.windowStart + IDENTIFY_WINDOW_MS <= now) this.buckets.delete(key);
     }
@@ -61,7 +68,7 @@ export class IdentifyQueue {
 
   /** Stops waiting: identifies still queued never resume. */
   close() {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    for (const cancel of this.waits) cancel();
+    this.waits.clear();
   }
 }

@@ -1,0 +1,146 @@
+/**
+ * @module gateway/clientOps: what a client may send, as zod schemas. A decoded frame is checked
+ * against {@link FrameEnvelope} (else close 4002) and then against {@link ClientFrame}, a union
+ * discriminated on `op`. Which close a frame that fails gets depends on the op and on the
+ * connection's state, so the connection loop decides it (gateway/connection.ts): 4002 for an
+ * IDENTIFY or RESUME whose `d` is not an object, 4001 for an op outside the union or a command
+ * whose `d` does not fit.
+ *
+ * The schemas are lenient where the platform is: a field of the wrong type takes its default
+ * (`.catch`) rather than refusing the frame; only what the platform refuses fails to parse.
+ * Intents and shard stay unparsed here: their close codes (4013, 4010) come after the token is
+ * checked, so the login rule parses them (gateway/login.ts).
+ */
+import { GatewayOpcodes as Op, isSnowflake } from '@guildhall/protocol';
+import { z } from 'zod';
+
+/**
+ * IDENTIFY's large_threshold: the members a GUILD_CREATE carries before a guild counts large (the
+ * most, MAX_LARGE_THRESHOLD, is what a guild's snapshot loads).
+ */
+export const MIN_LARGE_THRESHOLD = 50;
+export const MAX_LARGE_THRESHOLD = 250;
+/** Op 8 answers at most this many members for a query or a list of ids. */
+export const MAX_QUERIED_MEMBERS = 100;
+/** Op 8's nonce is cut to this length. */
+export const MAX_NONCE_LENGTH = 32;
+
+const PRESENCE_STATUSES = ['online', 'dnd', 'idle', 'invisible', 'offline'] as const;
+const CHANNEL_INFO_FIELDS = ['status', 'voice_start_time'] as const;
+
+/** A JSON object, kept as sent (not copied). */
+const jsonObject = z.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+);
+const safeInt = z.number().refine(Number.isSafeInteger);
+const snowflake = z.string().refine(isSnowflake);
+const flag = z.boolean().catch(false);
+
+/** Any frame: an object with an integer `op` (anything else: close 4002). */
+export const FrameEnvelope = z.object({
+  op: z.number().refine(Number.isInteger),
+  d: z.unknown().optional(),
+});
+
+const Identify = z.object({
+  token: z.string().catch(''),
+  intents: z.unknown().optional(),
+  shard: z.unknown().optional(),
+  compress: flag,
+  large_threshold: safeInt
+    .transform((n) => Math.min(MAX_LARGE_THRESHOLD, Math.max(MIN_LARGE_THRESHOLD, n)))
+    .catch(MIN_LARGE_THRESHOLD),
+  capabilities: safeInt.catch(0),
+});
+
+const Resume = z.object({
+  token: z.string().catch(''),
+  session_id: z.string().catch(''),
+  /** -1 when missing or not an integer: close 4007. */
+  seq: safeInt.catch(-1),
+});
+
+const PresenceUpdate = z.object({
+  status: z.enum(PRESENCE_STATUSES),
+  /** Anything but a list counts as none; a list must hold objects. */
+  activities: z.preprocess((v): unknown => (Array.isArray(v) ? v : []), z.array(jsonObject)),
+  since: z.number().nullable().catch(null),
+  afk: flag,
+});
+
+const VoiceStateUpdate = z.object({
+  guild_id: snowflake,
+  channel_id: snowflake.nullable(),
+  self_mute: flag,
+  self_deaf: flag,
+  self_video: flag,
+});
+
+const RequestGuildMembers = z
+  .object({
+    guild_id: snowflake,
+    nonce: z
+      .string()
+      .transform((s) => s.slice(0, MAX_NONCE_LENGTH))
+      .optional()
+      .catch(undefined),
+    limit: z
+      .number()
+      .transform((n) => Math.max(0, Math.floor(n)))
+      .catch(0),
+    /** One id or a list (every one a snowflake, the first 100 kept); null when neither. */
+    user_ids: z.preprocess(
+      (v) => (Array.isArray(v) ? v : typeof v === 'string' ? [v] : null),
+      z
+        .array(snowflake)
+        .transform((ids) => ids.slice(0, MAX_QUERIED_MEMBERS))
+        .nullable(),
+    ),
+    query: z.string().nullable().catch(null),
+    presences: flag,
+  })
+  .refine((d) => d.user_ids !== null || d.query !== null, 'query or user_ids');
+
+const RequestSoundboardSounds = z
+  .object({ guild_ids: z.array(z.unknown()).catch([]) })
+  .catch({ guild_ids: [] });
+
+const RequestChannelInfo = z.object({
+  guild_id: snowflake,
+  fields: z.array(z.enum(CHANNEL_INFO_FIELDS)),
+});
+
+/** Every op a client may send, with its payload. */
+export const ClientFrame = z.discriminatedUnion('op', [
+  z.object({ op: z.literal(Op.HEARTBEAT), d: z.unknown().optional() }),
+  z.object({ op: z.literal(Op.IDENTIFY), d: Identify }),
+  z.object({ op: z.literal(Op.RESUME), d: Resume }),
+  z.object({ op: z.literal(Op.PRESENCE_UPDATE), d: PresenceUpdate }),
+  z.object({ op: z.literal(Op.VOICE_STATE_UPDATE), d: VoiceStateUpdate }),
+  z.object({ op: z.literal(Op.REQUEST_GUILD_MEMBERS), d: RequestGuildMembers }),
+  z.object({ op: z.literal(Op.REQUEST_SOUNDBOARD_SOUNDS), d: RequestSoundboardSounds }),
+  z.object({ op: z.literal(Op.REQUEST_CHANNEL_INFO), d: RequestChannelInfo }),
+]);
+
+export type ClientFrame = z.infer<typeof ClientFrame>;
+export type IdentifyPayload = z.infer<typeof Identify>;
+export type ResumePayload = z.infer<typeof Resume>;
+export type PresenceUpdatePayload = z.infer<typeof PresenceUpdate>;
+export type VoiceStateUpdatePayload = z.infer<typeof VoiceStateUpdate>;
+export type RequestGuildMembersPayload = z.infer<typeof RequestGuildMembers>;
+export type RequestChannelInfoPayload = z.infer<typeof RequestChannelInfo>;
+/** The frames that open or resume a session. */
+export type LoginFrame = Extract<ClientFrame, { op: typeof Op.IDENTIFY | typeof Op.RESUME }>;
+/** The frames an identified session sends besides heartbeats. */
+export type CommandFrame = Exclude<
+  ClientFrame,
+  { op: typeof Op.HEARTBEAT | typeof Op.IDENTIFY | typeof Op.RESUME }
+>;
+
+/** The ops of {@link ClientFrame}. */
+export const CLIENT_OPS: ReadonlySet<number> = new Set(
+  ClientFrame.options.map((option) => option.shape.op.value),
+);
+
+/** The ops the protocol defines, sent or received. */
+export const KNOWN_OPS: ReadonlySet<number> = new Set(Object.values(Op));

@@ -1,0 +1,194 @@
+/**
+ * @module gateway/fanout: the dispatches of the bus to this node's sessions. A guild's dispatch
+ * first updates the guild's model (roles, channels, members: what permissions are computed
+ * from), then goes to each session in the guild in the form gateway/routing.ts decides; a user's
+ * dispatch goes to the user's sessions.
+ */
+import type { Logger } from 'pino';
+import type { EventBus, Subscription } from '../bus/index.js';
+import type { Clock } from '../domain/clock.js';
+import { ALL_DISPATCHES, type DispatchEnvelope } from '../events/dispatcher.js';
+import type { Storage } from '../storage/index.js';
+import { EncodedDispatch } from './frames.js';
+import type { GuildCreate } from './guildCreate.js';
+import type { GuildDirectory } from './guildDirectory.js';
+import { scalarText, type GuildState } from './guildState.js';
+import type { SessionRegistry } from './registry.js';
+import { receivesUserDispatch, routeGuildDispatch } from './routing.js';
+import type { Sender } from './send.js';
+import { inShard, type Session } from './session.js';
+
+const GUILD_SUBJECT_PREFIX = 'dispatch.guild.';
+const USER_SUBJECT_PREFIX = 'dispatch.user.';
+
+/**
+ * Dispatches that leave a guild's GUILD_CREATE as it was, so a busy guild keeps its snapshot for
+ * the identifies that come while messages flow.
+ */
+const SNAPSHOT_NEUTRAL_EVENTS = new Set([
+  // Not MESSAGE_CREATE: it moves the channel's last_message_id.
+  'MESSAGE_UPDATE',
+  'MESSAGE_DELETE',
+  'MESSAGE_DELETE_BULK',
+  'MESSAGE_REACTION_ADD',
+  'MESSAGE_REACTION_REMOVE',
+  'MESSAGE_REACTION_REMOVE_ALL',
+  'MESSAGE_REACTION_REMOVE_EMOJI',
+  'MESSAGE_POLL_VOTE_ADD',
+  'MESSAGE_POLL_VOTE_REMOVE',
+  'TYPING_START',
+  'CHANNEL_PINS_UPDATE',
+  'INVITE_CREATE',
+  'INVITE_DELETE',
+  'GUILD_AUDIT_LOG_ENTRY_CREATE',
+  'VOICE_CHANNEL_STATUS_UPDATE',
+]);
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
+}
+
+/** Keeps the guild's permission model current with one of its dispatches. */
+function applyToModel(state: GuildState<Session>, type: string, data: Record<string, unknown>) {
+  switch (type) {
+    case 'GUILD_ROLE_CREATE':
+    case 'GUILD_ROLE_UPDATE': {
+      const role = asRecord(data['role']);
+      if (role !== null) state.setRole(role);
+      break;
+    }
+    case 'GUILD_ROLE_DELETE': {
+      const roleId = scalarText(data['role_id']);
+      state.roles.delete(roleId);
+      for (const [userId, member] of state.members) {
+        if (member.roleIds.includes(roleId)) {
+          state.members.set(userId, {
+            ...member,
+            roleIds: member.roleIds.filter((r) => r !== roleId),
+          });
+        }
+      }
+      state.invalidate();
+      break;
+    }
+    case 'CHANNEL_CREATE':
+    case 'CHANNEL_UPDATE':
+      state.setChannel(data);
+      break;
+    case 'CHANNEL_DELETE':
+      state.channels.delete(scalarText(data['id']));
+      state.invalidate();
+      break;
+    case 'GUILD_MEMBER_UPDATE': {
+      const userId = scalarText(asRecord(data['user'])?.['id']);
+      const known = state.members.get(userId);
+      if (known !== undefined) {
+        const until = data['communication_disabled_until'];
+        state.setMember(userId, {
+          roleIds: Array.isArray(data['roles']) ? data['roles'].map(String) : known.roleIds,
+          communicationDisabledUntil: typeof until === 'string' ? Date.parse(until) : null,
+          joinedAt: known.joinedAt,
+        });
+      }
+      break;
+    }
+    case 'GUILD_UPDATE':
+      if (typeof data['owner_id'] === 'string') state.ownerId = data['owner_id'];
+      state.invalidate();
+      break;
+    default:
+      break;
+  }
+}
+
+export function createFanout(deps: {
+  storage: Storage;
+  clock: Clock;
+  logger: Logger;
+  registry: SessionRegistry;
+  guilds: GuildDirectory;
+  send: Sender;
+  joinGuild: GuildCreate;
+}) {
+  const { storage, clock, logger, registry, guilds, send, joinGuild } = deps;
+
+  /** A new member's sessions on this node join the guild (those whose shard holds it). */
+  const onGuildMemberAdd = async (guildId: string, data: Record<string, unknown>) => {
+    const rawId = asRecord(data['user'])?.['id'];
+    const userId = typeof rawId === 'string' ? rawId : null;
+    if (userId === null) return;
+    const mine = registry.ofUser(userId);
+    if (mine === undefined) return;
+    const member = await storage.members.find(guildId, userId);
+    if (member === null) return;
+    for (const session of mine) {
+      if (session.guildIds.has(guildId) || !inShard(guildId, session.shard)) continue;
+      await joinGuild(session, { guildId, self: member });
+    }
+  };
+
+  const onGuildDispatch = (type: string, envelope: DispatchEnvelope) => {
+    const guildId = envelope.guildId;
+    if (guildId === null) return;
+    const data = asRecord(envelope.data) ?? {};
+    if (type === 'GUILD_MEMBER_ADD') {
+      onGuildMemberAdd(guildId, data).catch((err: unknown) => {
+        logger.error({ err, guildId }, 'gateway: guild join failed');
+      });
+    }
+    const state = guilds.get(guildId);
+    if (state === undefined) return;
+    if (!SNAPSHOT_NEUTRAL_EVENTS.has(type)) {
+      state.generation++;
+      state.snapshot = null;
+    }
+    const route = routeGuildDispatch(
+      state,
+      { type, data, channelId: envelope.channelId },
+      clock.now(),
+    );
+    applyToModel(state, type, data);
+    const removedUserId =
+      type === 'GUILD_MEMBER_REMOVE' ? scalarText(asRecord(data['user'])?.['id']) : null;
+    for (const session of [...state.sessions]) {
+      const event = route.eventFor(session);
+      if (event === null) continue;
+      send.deliver(session, event);
+      if (removedUserId === session.userId) {
+        send.deliver(
+          session,
+          new EncodedDispatch('GUILD_DELETE', { id: guildId, unavailable: false }),
+        );
+        guilds.leave(session, guildId);
+      }
+    }
+    if (type === 'GUILD_DELETE') {
+      for (const session of [...state.sessions]) guilds.leave(session, guildId);
+      guilds.forget(guildId);
+    }
+    for (const [session, event] of route.visibilityChanges()) send.deliver(session, event);
+  };
+
+  const onUserDispatch = (type: string, userId: string, envelope: DispatchEnvelope) => {
+    const mine = registry.ofUser(userId);
+    if (mine === undefined) return;
+    const event = new EncodedDispatch(type, envelope.data);
+    for (const session of mine) {
+      if (receivesUserDispatch(session, type)) send.deliver(session, event);
+    }
+  };
+
+  /** Receives every dispatch of the bus. */
+  const subscribe = (bus: EventBus): Promise<Subscription> =>
+    bus.subscribe(ALL_DISPATCHES, (event, subject) => {
+      const envelope = event.data as DispatchEnvelope;
+      if (subject.startsWith(GUILD_SUBJECT_PREFIX)) onGuildDispatch(event.type, envelope);
+      else if (subject.startsWith(USER_SUBJECT_PREFIX)) {
+        onUserDispatch(event.type, subject.slice(USER_SUBJECT_PREFIX.length), envelope);
+      }
+    });
+
+  return { subscribe };
+}

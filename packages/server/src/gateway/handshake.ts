@@ -1,0 +1,233 @@
+/**
+ * @module gateway/handshake: IDENTIFY opens a session (READY, then a GUILD_CREATE per guild);
+ * RESUME takes one back (from this node, or from another through the shared store) and replays
+ * what it missed.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  GatewayCapabilities,
+  GatewayCloseCodes as Close,
+  GatewayOpcodes as Op,
+} from '@guildhall/protocol';
+import type { Clock } from '../domain/clock.js';
+import type { SessionStartLimit } from '../resources/gateway/sessionStartLimit.js';
+import { serializeUser } from '../resources/users/serialize.js';
+import type { ApplicationRecord, MemberRecord, Storage } from '../storage/index.js';
+import type { IdentifyPayload, ResumePayload } from './clientOps.js';
+import { EncodedDispatch } from './frames.js';
+import type { GuildCreate } from './guildCreate.js';
+import type { Handoff } from './handoff.js';
+import { IdentifyQueue } from './identifyQueue.js';
+import type { Login } from './login.js';
+import { CHANNEL_OBFUSCATION_MANDATORY_FROM_MS, type GatewayOptions } from './options.js';
+import { storedSession, type SessionRegistry } from './registry.js';
+import type { Sender } from './send.js';
+import type { Connection, Session } from './session.js';
+import type { SessionStore } from './sessionStore.js';
+import type { Timers } from '../delivery/worker.js';
+
+/** The application flags READY shows: the low 31 bits. */
+const READY_APPLICATION_FLAGS_MASK = 0x7fff_ffffn;
+const SESSION_ID_BYTES = 16;
+
+export function createHandshake(deps: {
+  storage: Storage;
+  clock: Clock;
+  timers: Timers;
+  options: GatewayOptions;
+  sessionStartLimit: SessionStartLimit;
+  sessionStore: SessionStore;
+  gatewayUrl: () => string;
+  login: Login;
+  registry: SessionRegistry;
+  handoff: Handoff;
+  send: Sender;
+  joinGuild: GuildCreate;
+  /** IDENTIFY or RESUME accepted: the connection counts as logged in. */
+  admit: (conn: Connection) => void;
+  /** Whether the gateway is shutting down (an IDENTIFY that waited its turn stops). */
+  closing: () => boolean;
+}) {
+  const { storage, clock, options, login, registry, send } = deps;
+  const identifyQueue = new IdentifyQueue({
+    clock,
+    timers: deps.timers,
+    perBucket: options.identifiesPerBucket,
+  });
+
+  const invalidSession = (conn: Connection, resumable: boolean) => {
+    send.control(conn, Op.INVALID_SESSION, resumable);
+  };
+
+  const sendReady = async (
+    session: Session,
+    input: { conn: Connection; members: MemberRecord[]; application: ApplicationRecord | null },
+  ) => {
+    const { conn, members, application } = input;
+    const user = session.user;
+    send.deliver(
+      session,
+      new EncodedDispatch('READY', {
+        v: conn.version,
+        user: {
+          ...serializeUser(user),
+          verified: user.verified,
+          mfa_enabled: user.mfaEnabled,
+          email: session.isApp ? null : user.email,
+        },
+        guilds: members.map((m) => ({ id: m.guildId, unavailable: true })),
+        session_id: session.id,
+        resume_gateway_url: deps.gatewayUrl(),
+        session_type: 'normal',
+        shard: session.shard,
+        application:
+          application === null
+            ? undefined
+            : {
+                id: application.id,
+                flags: Number(application.flags & READY_APPLICATION_FLAGS_MASK),
+              },
+        private_channels: [],
+        presences: [],
+        relationships: [],
+        guild_join_requests: [],
+        user_settings: {},
+        geo_ordered_rtc_regions: [],
+        auth: {},
+      }),
+    );
+    for (const member of members) {
+      await deps.joinGuild(session, { guildId: member.guildId, self: member });
+    }
+  };
+
+  const identify = async (conn: Connection, d: IdentifyPayload) => {
+    const checked = await login.check(await login.authenticate(d.token), {
+      intents: d.intents,
+      shard: d.shard,
+    });
+    if (checked.refused !== null) {
+      send.close(conn, checked.refused.code, checked.refused.reason);
+      return;
+    }
+    const { principal, intents, shard, application, guildIds } = checked;
+    const isApp = principal.user.bot;
+    const userId = principal.user.id;
+    if (isApp) {
+      if (!(await deps.sessionStartLimit.spend(userId))) {
+        invalidSession(conn, false);
+        return;
+      }
+      await identifyQueue.acquire(`${userId}:${shard[0] % options.maxConcurrency}`);
+    }
+    if (!conn.transport.open || deps.closing()) return;
+    if (d.compress && conn.encoding === 'json') conn.transport.compressPayloads = true;
+    const obfuscate =
+      (d.capabilities & GatewayCapabilities.CHANNEL_OBFUSCATION) !== 0 ||
+      (isApp &&
+        (clock.now() >= CHANNEL_OBFUSCATION_MANDATORY_FROM_MS ||
+          (application !== null &&
+            (await storage.gateway.privateChannelObfuscation(application.id)))));
+    const session: Session = {
+      id: randomBytes(SESSION_ID_BYTES).toString('hex'),
+      userId,
+      user: principal.user,
+      isApp,
+      applicationId: principal.applicationId,
+      intents,
+      obfuscate,
+      largeThreshold: d.large_threshold,
+      shard,
+      seq: 0,
+      guildIds: new Set(),
+      credential: principal.tokenHash,
+      conn,
+      detachedAt: 0,
+      replay: [],
+    };
+    deps.admit(conn);
+    conn.session = session;
+    registry.register(session);
+    deps.sessionStore.save(storedSession(session));
+    const members = await login.sharedRead(`members:${userId}:${guildIds.join(',')}`, () =>
+      storage.members.findForUser(userId, guildIds),
+    );
+    conn.socket.cork();
+    try {
+      await sendReady(session, { conn, members, application });
+    } finally {
+      conn.socket.uncork();
+    }
+  };
+
+  const resume = async (conn: Connection, d: ResumePayload) => {
+    const sessionId = d.session_id;
+    // The token first: no session, here or on another node, is looked at for a caller who cannot
+    // prove to be its user.
+    const principal = await login.authenticate(d.token);
+    if (principal === null || principal.kind === 'bearer') {
+      send.close(conn, login.AUTHENTICATION_FAILED.code, login.AUTHENTICATION_FAILED.reason);
+      return;
+    }
+    const local = registry.get(sessionId);
+    const stored =
+      local === undefined && deps.sessionStore.shared && sessionId !== ''
+        ? await deps.sessionStore.load(sessionId)
+        : null;
+    const found = local ?? stored;
+    if (found === null) {
+      invalidSession(conn, false);
+      return;
+    }
+    if (found.userId !== principal.user.id) {
+      send.close(conn, login.AUTHENTICATION_FAILED.code, login.AUTHENTICATION_FAILED.reason);
+      return;
+    }
+    // What IDENTIFY refuses now, RESUME refuses too (a privileged intent turned off since, say).
+    const checked = await login.check(principal, { intents: found.intents, shard: found.shard });
+    if (checked.refused !== null) {
+      send.close(conn, checked.refused.code, checked.refused.reason);
+      return;
+    }
+    const session = local ?? (stored === null ? null : await deps.handoff.adopt(stored));
+    if (session === null) {
+      invalidSession(conn, false);
+      return;
+    }
+    registry.changeCredential(session, principal.tokenHash);
+    const from = d.seq;
+    if (from < 0 || from > session.seq) {
+      send.close(conn, Close.INVALID_SEQ, 'Invalid seq.');
+      return;
+    }
+    const oldest = session.replay[0]?.seq ?? session.seq + 1;
+    if (from < oldest - 1) {
+      invalidSession(conn, false);
+      registry.drop(session);
+      return;
+    }
+    if (!conn.transport.open) return;
+    const previous = session.conn;
+    if (previous !== null && previous !== conn) {
+      previous.session = null;
+      send.close(previous, Close.UNKNOWN_ERROR, 'Session resumed elsewhere.');
+    }
+    deps.admit(conn);
+    session.conn = conn;
+    conn.session = session;
+    for (const entry of session.replay) {
+      if (entry.seq > from) conn.transport.send(entry.event.frame(conn.encoding, entry.seq));
+    }
+    send.deliver(session, new EncodedDispatch('RESUMED', {}));
+  };
+
+  return {
+    identify,
+    resume,
+    close: () => {
+      identifyQueue.close();
+    },
+  };
+}
+
+export type Handshake = ReturnType<typeof createHandshake>;

@@ -1,0 +1,322 @@
+/**
+ * @module gateway/routing: which dispatch goes to which session, and in which form. Every rule
+ * that decides whether a session receives an event, or a reduced form of it, lives here; the
+ * fan-out (gateway/fanout.ts), the handshake's GUILD_CREATE (gateway/guildCreate.ts) and the
+ * commands' answers (gateway/commands.ts) only ask. A new rule (the social layer's, an
+ * interaction's) is added here, not in a caller.
+ *
+ * - Intents: a dispatch needs the intent `intentFor` names (gateway/intents.ts); a member's own
+ *   GUILD_MEMBER_UPDATE and GUILD_MEMBER_REMOVE reach it without GUILD_MEMBERS.
+ * - Permissions: GUILD_AUDIT_LOG_ENTRY_CREATE needs VIEW_AUDIT_LOG; INVITE_CREATE and
+ *   INVITE_DELETE go to those who may manage the channel's invites (the REST rule,
+ *   `canManageInvites`), whether or not they can view the channel.
+ * - Channel visibility: an event of a channel the session's user cannot view is not sent, except,
+ *   to a session that obfuscates, the obfuscated CHANNEL_CREATE/UPDATE
+ *   (docs/platform-notes.md#channel-obfuscation). After a role, member or guild change such a
+ *   session gets a CHANNEL_UPDATE for each channel whose visibility changed. GUILD_CREATE
+ *   carries the channels, and the scheduled events, the same way.
+ * - Message content: MESSAGE_CREATE/UPDATE without MESSAGE_CONTENT lose their content unless the
+ *   user wrote it or is mentioned (`canReadMessageContent`).
+ * - Presence privacy: a custom status (activity type 4) is hidden per the user's profile privacy
+ *   (`visibleActivities`); invisible and offline users have no presence in GUILD_CREATE or
+ *   GUILD_MEMBERS_CHUNK; presences need GUILD_PRESENCES.
+ *
+ * Each variant of an event is encoded at most once, whatever the number of sessions.
+ */
+import { GatewayIntentBits as I, PermissionFlags as P } from '@guildhall/protocol';
+import { canReadMessageContent, withoutMessageContent } from '../domain/messageContent.js';
+import { canManageInvites } from '../domain/permissions.js';
+import type { ProfilePrivacy } from '../storage/index.js';
+import { EncodedDispatch } from './frames.js';
+import { obfuscateChannel, scalarText, type GuildSnapshot, type GuildState } from './guildState.js';
+import { intentFor } from './intents.js';
+
+/** What the rules look at of a receiving session. */
+export interface RoutedSession {
+  userId: string;
+  isApp: boolean;
+  intents: number;
+  obfuscate: boolean;
+}
+
+/** Custom status is hidden from guilds above this size under Friends & Small Servers. */
+export const SMALL_SERVER_MAX_MEMBERS = 200;
+const CUSTOM_STATUS_ACTIVITY = 4;
+
+/** Dispatches that can change which channels a session's user may view (besides the channel's own). */
+const VISIBILITY_EVENTS = new Set([
+  'GUILD_ROLE_CREATE',
+  'GUILD_ROLE_UPDATE',
+  'GUILD_ROLE_DELETE',
+  'GUILD_MEMBER_UPDATE',
+  'GUILD_UPDATE',
+]);
+/** Dispatches only sessions that may manage the channel's invites receive. */
+const INVITE_EVENTS = new Set(['INVITE_CREATE', 'INVITE_DELETE']);
+/** Dispatches about a member that reach the member's own sessions whatever their intents. */
+const OWN_MEMBER_EVENTS = new Set(['GUILD_MEMBER_UPDATE', 'GUILD_MEMBER_REMOVE']);
+const CONTENT_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE']);
+const CHANNEL_EVENTS = new Set(['CHANNEL_CREATE', 'CHANNEL_UPDATE']);
+
+/** Whether the session asked for the intent (0: none needed). */
+function hasIntent(session: RoutedSession, intent: number): boolean {
+  return intent === 0 || (session.intents & intent) !== 0;
+}
+
+/** A dispatch encoded only when a session receives it. */
+function lazy(type: string, make: () => unknown): EncodedDispatch {
+  let made: EncodedDispatch | null = null;
+  const get = () => (made ??= new EncodedDispatch(type, make()));
+  return new (class extends EncodedDispatch {
+    override json() {
+      return get().json();
+    }
+    override frame(...args: Parameters<EncodedDispatch['frame']>) {
+      return get().frame(...args);
+    }
+  })(type, undefined);
+}
+
+/**
+ * The variants of one guild dispatch: the full one, the obfuscated channel (CHANNEL_CREATE/UPDATE
+ * of a channel a session cannot view) and the message without its content.
+ */
+interface DispatchVariants {
+  full: EncodedDispatch;
+  obfuscated: EncodedDispatch | null;
+  withoutContent: EncodedDispatch | null;
+  canRead(session: RoutedSession): boolean;
+}
+
+function dispatchVariants(
+  type: string,
+  data: Record<string, unknown>,
+  guildId: string,
+): DispatchVariants {
+  const full = new EncodedDispatch(type, data);
+  const obfuscated = CHANNEL_EVENTS.has(type)
+    ? lazy(type, () => obfuscateChannel(data, guildId))
+    : null;
+  if (!CONTENT_EVENTS.has(type) || typeof data['content'] !== 'string') {
+    return { full, obfuscated, withoutContent: null, canRead: () => true };
+  }
+  const author = data['author'] as { id?: unknown } | undefined;
+  const authorId = typeof author?.id === 'string' ? author.id : '';
+  const mentions = Array.isArray(data['mentions'])
+    ? (data['mentions'] as { id?: unknown }[]).map((m) => String(m.id))
+    : [];
+  const message = { authorId, inDirectChannel: false, mentionedUserIds: mentions };
+  return {
+    full,
+    obfuscated,
+    withoutContent: lazy(type, () =>
+      withoutMessageContent(data as unknown as Parameters<typeof withoutMessageContent>[0]),
+    ),
+    canRead: (session) =>
+      canReadMessageContent(
+        {
+          userId: session.userId,
+          isApp: session.isApp,
+          hasMessageContent: (session.intents & I.MESSAGE_CONTENT) !== 0,
+        },
+        message,
+      ),
+  };
+}
+
+/** Which channels each obfuscating session's user can view, keyed by user. */
+function visibilityOf<S extends RoutedSession>(state: GuildState<S>, nowMs: number) {
+  const byUser = new Map<string, Set<string>>();
+  for (const session of state.sessions) {
+    if (!session.obfuscate || byUser.has(session.userId)) continue;
+    const visible = new Set<string>();
+    for (const id of state.channels.keys()) {
+      if (state.canView(session.userId, id, nowMs)) visible.add(id);
+    }
+    byUser.set(session.userId, visible);
+  }
+  return byUser;
+}
+
+/**
+ * The routing of one guild dispatch. Made before the dispatch is applied to the guild's model (it
+ * notes who could view what before), then asked, once the model is current, what each session
+ * receives.
+ */
+export function routeGuildDispatch<S extends RoutedSession>(
+  state: GuildState<S>,
+  dispatch: { type: string; data: Record<string, unknown>; channelId: string | null },
+  nowMs: number,
+) {
+  const { type, data, channelId } = dispatch;
+  // Who could view the channel before the change (CHANNEL_DELETE of a hidden channel).
+  const viewBefore = new Map<S, boolean>();
+  if (type === 'CHANNEL_DELETE' && channelId !== null) {
+    for (const s of state.sessions) viewBefore.set(s, state.canView(s.userId, channelId, nowMs));
+  }
+  const visibleBefore = VISIBILITY_EVENTS.has(type) ? visibilityOf(state, nowMs) : null;
+  const variants = dispatchVariants(type, data, state.id);
+  const required = intentFor(type, true);
+  const subjectUserId = OWN_MEMBER_EVENTS.has(type)
+    ? scalarText((data['user'] as Record<string, unknown> | undefined)?.['id'])
+    : null;
+  const invite = INVITE_EVENTS.has(type);
+
+  /** What the session receives of the dispatch: null for nothing. */
+  const eventFor = (session: S): EncodedDispatch | null => {
+    if (!hasIntent(session, required) && subjectUserId !== session.userId) return null;
+    if (
+      type === 'GUILD_AUDIT_LOG_ENTRY_CREATE' &&
+      (state.guildPermissions(session.userId, nowMs) & P.VIEW_AUDIT_LOG) === 0n
+    ) {
+      return null;
+    }
+    if (
+      invite &&
+      (channelId === null ||
+        !canManageInvites({
+          channel: state.channelPermissions(session.userId, channelId, nowMs),
+          guild: state.guildPermissions(session.userId, nowMs),
+        }))
+    ) {
+      return null;
+    }
+    let event = variants.full;
+    if (channelId !== null && !invite) {
+      const view = viewBefore.get(session) ?? state.canView(session.userId, channelId, nowMs);
+      if (!view) {
+        if (!session.obfuscate || variants.obfuscated === null) return null;
+        event = variants.obfuscated;
+      }
+    }
+    if (variants.withoutContent !== null && !variants.canRead(session)) {
+      event = variants.withoutContent;
+    }
+    return event;
+  };
+
+  /**
+   * After a role, member or guild change: the CHANNEL_UPDATE each obfuscating session gets for a
+   * channel whose visibility changed, the full channel when it gained access, the obfuscated one
+   * when it lost it.
+   */
+  function* visibilityChanges(): Generator<[S, EncodedDispatch]> {
+    if (visibleBefore === null) return;
+    const after = visibilityOf(state, nowMs);
+    const full = new Map<string, EncodedDispatch>();
+    const hidden = new Map<string, EncodedDispatch>();
+    for (const session of state.sessions) {
+      const was = visibleBefore.get(session.userId);
+      const now = after.get(session.userId);
+      if (was === undefined || now === undefined || !hasIntent(session, I.GUILDS)) continue;
+      for (const channel of state.channels.values()) {
+        if (now.has(channel.id) && !was.has(channel.id)) {
+          let event = full.get(channel.id);
+          if (event === undefined) {
+            event = new EncodedDispatch('CHANNEL_UPDATE', channel.wire);
+            full.set(channel.id, event);
+          }
+          yield [session, event];
+        } else if (was.has(channel.id) && !now.has(channel.id)) {
+          let event = hidden.get(channel.id);
+          if (event === undefined) {
+            event = new EncodedDispatch('CHANNEL_UPDATE', obfuscateChannel(channel.wire, state.id));
+            hidden.set(channel.id, event);
+          }
+          yield [session, event];
+        }
+      }
+    }
+  }
+
+  return { eventFor, visibilityChanges };
+}
+
+/** Whether a session receives a dispatch addressed to its user (not to a guild). */
+export function receivesUserDispatch(session: RoutedSession, type: string): boolean {
+  return hasIntent(session, intentFor(type, false));
+}
+
+/** A user's current presence, as op 3 set it. */
+export interface Presence {
+  status: string;
+  activities: Record<string, unknown>[];
+  since: number | null;
+  afk: boolean;
+  /** The user's profile privacy when they set it: it decides who sees a custom status. */
+  privacy: ProfilePrivacy;
+}
+
+/** The activities a guild's sessions see: custom status dropped per the privacy rule. */
+export function visibleActivities(
+  activities: readonly Record<string, unknown>[],
+  input: { privacy: ProfilePrivacy; memberCount: number },
+): Record<string, unknown>[] {
+  const hideCustom =
+    input.privacy === 'friends' ||
+    (input.privacy === 'friends_and_small_servers' && input.memberCount > SMALL_SERVER_MAX_MEMBERS);
+  return hideCustom
+    ? activities.filter((a) => a['type'] !== CUSTOM_STATUS_ACTIVITY)
+    : [...activities];
+}
+
+/**
+ * A user's presence as a guild's sessions see it, in GUILD_CREATE and GUILD_MEMBERS_CHUNK: none
+ * while invisible or offline, and the custom status per the privacy rule PRESENCE_UPDATE follows.
+ */
+export function guildPresenceWire(
+  userId: string,
+  presence: Presence | undefined,
+  memberCount: number,
+): Record<string, unknown> | null {
+  if (presence === undefined || presence.status === 'invisible' || presence.status === 'offline') {
+    return null;
+  }
+  return {
+    user: { id: userId },
+    status: presence.status,
+    activities: visibleActivities(presence.activities, { privacy: presence.privacy, memberCount }),
+    client_status: { web: presence.status },
+  };
+}
+
+/**
+ * What of a guild's GUILD_CREATE depends on the session: the channels and scheduled events its
+ * user may view (or their obfuscated form), and the presences when it asked for them. `key`
+ * names every session property the result depends on, so sessions with one key share a payload.
+ */
+export function guildCreateView<S extends RoutedSession & { largeThreshold: number }>(
+  state: GuildState<S>,
+  input: {
+    session: S;
+    snapshot: GuildSnapshot;
+    presences: ReadonlyMap<string, Presence>;
+    nowMs: number;
+  },
+) {
+  const { session, snapshot, presences, nowMs } = input;
+  const wantsPresences = hasIntent(session, I.GUILD_PRESENCES);
+  const key = `${session.userId}|${session.obfuscate}|${session.largeThreshold}|${wantsPresences}`;
+  const build = () => {
+    const channels: unknown[] = [];
+    for (const channel of state.channels.values()) {
+      if (state.canView(session.userId, channel.id, nowMs)) channels.push(channel.wire);
+      else if (session.obfuscate) channels.push(obfuscateChannel(channel.wire, state.id));
+    }
+    const shownPresences: unknown[] = [];
+    if (presences.size > 0 && wantsPresences) {
+      for (const { userId } of snapshot.members) {
+        const presence = guildPresenceWire(userId, presences.get(userId), snapshot.memberCount);
+        if (presence !== null) shownPresences.push(presence);
+      }
+    }
+    return {
+      channels,
+      presences: shownPresences,
+      scheduledEvents: snapshot.scheduledEvents
+        .filter((e) => e.channelId === null || state.canView(session.userId, e.channelId, nowMs))
+        .map((e) => e.wire),
+    };
+  };
+  return { key, build };
+}

@@ -1,0 +1,55 @@
+/** @module gateway/session: a session, the connection it is served on, and its shard. */
+import type { Duplex } from 'node:stream';
+import type { WebSocket } from 'ws';
+import type { UserRecord } from '../storage/index.js';
+import type { EncodedDispatch, Encoding, Transport } from './frames.js';
+
+/** One identified session: it outlives its connection for RESUME. */
+export interface Session {
+  readonly id: string;
+  readonly userId: string;
+  readonly user: UserRecord;
+  readonly isApp: boolean;
+  readonly applicationId: string | null;
+  readonly intents: number;
+  readonly obfuscate: boolean;
+  readonly largeThreshold: number;
+  readonly shard: readonly [number, number];
+  seq: number;
+  readonly guildIds: Set<string>;
+  /** The hash of the token the session last identified or resumed with; its revocation ends it. */
+  credential: string;
+  conn: Connection | null;
+  detachedAt: number;
+  /** The last dispatches sent, oldest first, for RESUME. */
+  readonly replay: { seq: number; event: EncodedDispatch }[];
+}
+
+/** One WebSocket connection: before IDENTIFY, and then serving one session. */
+export interface Connection {
+  readonly ws: WebSocket;
+  readonly transport: Transport;
+  readonly encoding: Encoding;
+  readonly version: number;
+  /** The raw socket, corked while READY and the GUILD_CREATEs are written (fewer syscalls). */
+  readonly socket: Duplex;
+  lastBeatAt: number;
+  readonly openedAt: number;
+  /** The client address while the connection counts as unidentified; null once admitted. */
+  unidentifiedFrom: string | null;
+  windowStart: number;
+  windowCount: number;
+  session: Session | null;
+  /** IDENTIFY or RESUME in progress. */
+  busy: boolean;
+}
+
+/** The shard of a guild: (id >> 22) % count. */
+export function shardOf(guildId: string, count: number): number {
+  return Number((BigInt(guildId) >> 22n) % BigInt(count));
+}
+
+/** Whether the guild is in the session's shard. */
+export function inShard(guildId: string, shard: readonly [number, number]): boolean {
+  return shardOf(guildId, shard[1]) === shard[0];
+}
