@@ -204,3 +204,38 @@ describe.each(DRIVERS)('CDN images on $driver', ({ driver, skip }) => {
     });
   });
 });
+
+describe('CDN rate limits', () => {
+  it('a page of images is not limited like the API: its own larger bucket, no global limit', async () => {
+    // The API: 2 requests per route per minute and 5 per second in all.
+    await using server = await startTestServer({
+      defaultRouteBucket: { limit: 2, windowMs: 60_000 },
+      config: { globalRateLimitPerSecond: 5 },
+    });
+    const seed = await seedDeveloper(server.app);
+    const patch = await server.app.http.inject({
+      method: 'PATCH',
+      url: '/api/v10/users/@me',
+      headers: { authorization: `Bot ${seed.botToken}` },
+      payload: { avatar: dataUri('image/png', await stillPng()) },
+    });
+    const hash = patch.json<{ avatar: string }>().avatar;
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const res = await server.app.http.inject({
+        method: 'GET',
+        url: `/avatars/${seed.botUserId}/${hash}.png?size=${String(16 << (i % 3))}`,
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    // The API routes of the same address are limited as configured.
+    const api = [];
+    for (let i = 0; i < 3; i++) {
+      api.push(
+        (await server.app.http.inject({ method: 'GET', url: '/api/v10/gateway' })).statusCode,
+      );
+    }
+    expect(api).toEqual([200, 200, 429]);
+  });
+});

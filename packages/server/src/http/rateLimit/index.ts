@@ -2,6 +2,7 @@
 export type { BucketLimit, ConsumeResult, RateLimitStore } from './types.js';
 export { MemoryRateLimitStore } from './MemoryRateLimitStore.js';
 export {
+  CDN_RATE_LIMIT,
   DEFAULT_INVALID_REQUEST_LIMIT,
   createRateLimiter,
   type RateLimiter,

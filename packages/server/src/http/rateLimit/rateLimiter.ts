@@ -17,6 +17,16 @@ export interface RouteRateLimit {
   account?: (request: FastifyRequest) => string | null;
 }
 
+/**
+ * The limits of the CDN file routes (images, stickers, attachments). A page or a bot loads many
+ * files at once, so these skip the API's global limit and get a larger bucket per caller and
+ * route than the API's default; image conversions are bounded on their own (docs/cdn.md).
+ */
+export const CDN_RATE_LIMIT = {
+  bucket: { limit: 250, windowMs: 5000 },
+  global: false,
+} as const satisfies RouteRateLimit;
+
 export interface RateLimiterOptions {
   store: RateLimitStore;
   clock: Clock;

@@ -9,6 +9,7 @@ import type { Storage } from '../../storage/index.js';
 import { CreateEmojiBody, EmojiParams, ModifyEmojiBody } from './schemas.js';
 import type { EmojiService } from './service.js';
 import { IMAGE_EXTENSION, type CdnImages } from '../imageVariants.js';
+import { CDN_RATE_LIMIT } from '../../http/rateLimit/index.js';
 
 export function registerEmojiRoutes(app: FastifyInstance, emojis: EmojiService): void {
   app.get('/guilds/:guild_id/emojis', AUTH, (request) =>
@@ -63,15 +64,19 @@ export function registerEmojiCdnRoutes(
   app: FastifyInstance,
   options: { storage: Storage; images: CdnImages },
 ): void {
-  app.get('/emojis/:file', { config: { auth: 'none' } }, async (request, reply) => {
-    const { file } = request.params as { file: string };
-    const [, emojiId = '', extension] = EMOJI_FILE.exec(file) ?? [];
-    const emoji = isSnowflake(emojiId) ? await options.storage.emojis.findById(emojiId) : null;
-    if (emoji === null || extension === undefined) throw new ApiError('NOT_FOUND');
-    return options.images.send(request, reply, {
-      keys: [`emojis/${emoji.id}`],
-      animated: emoji.animated,
-      extension,
-    });
-  });
+  app.get(
+    '/emojis/:file',
+    { config: { auth: 'none', rateLimit: CDN_RATE_LIMIT } },
+    async (request, reply) => {
+      const { file } = request.params as { file: string };
+      const [, emojiId = '', extension] = EMOJI_FILE.exec(file) ?? [];
+      const emoji = isSnowflake(emojiId) ? await options.storage.emojis.findById(emojiId) : null;
+      if (emoji === null || extension === undefined) throw new ApiError('NOT_FOUND');
+      return options.images.send(request, reply, {
+        keys: [`emojis/${emoji.id}`],
+        animated: emoji.animated,
+        extension,
+      });
+    },
+  );
 }

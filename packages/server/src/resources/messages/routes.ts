@@ -31,6 +31,7 @@ import {
 import type { MessageService } from './service.js';
 import type { PinService } from './pins.js';
 import type { ReactionService } from './reactions.js';
+import { CDN_RATE_LIMIT } from '../../http/rateLimit/index.js';
 
 export interface MessageRouteOptions {
   /** The largest attachment, in bytes (GUILDHALL_MAX_ATTACHMENT_BYTES). */
@@ -261,7 +262,7 @@ export function registerAttachmentCdnRoutes(
 ): void {
   app.get(
     '/attachments/:channel_id/:attachment_id/:filename',
-    { config: { auth: 'none' } },
+    { config: { auth: 'none', rateLimit: CDN_RATE_LIMIT } },
     async (request, reply) => {
       const params = request.params as {
         channel_id: string;

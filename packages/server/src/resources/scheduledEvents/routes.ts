@@ -9,6 +9,7 @@ import type { Storage } from '../../storage/index.js';
 import { hashedImageKeys, IMAGE_EXTENSION, type CdnImages } from '../imageVariants.js';
 import { CreateEventBody, EventParams, EventQuery, ModifyEventBody } from './schemas.js';
 import type { ScheduledEventService } from './service.js';
+import { CDN_RATE_LIMIT } from '../../http/rateLimit/index.js';
 
 const EVENT = '/guilds/:guild_id/scheduled-events/:guild_scheduled_event_id';
 
@@ -62,18 +63,22 @@ export function registerScheduledEventCdnRoutes(
   app: FastifyInstance,
   options: { storage: Storage; images: CdnImages },
 ): void {
-  app.get('/guild-events/:event_id/:file', { config: { auth: 'none' } }, async (request, reply) => {
-    const { event_id: eventId, file } = request.params as { event_id: string; file: string };
-    const [, hash, extension = ''] = COVER_FILE.exec(file) ?? [];
-    const event = isSnowflake(eventId)
-      ? await options.storage.scheduledEvents.findById(eventId)
-      : null;
-    // Only the current cover of an existing event is served.
-    if (hash === undefined || event?.image !== hash) throw new ApiError('NOT_FOUND');
-    return options.images.send(request, reply, {
-      keys: hashedImageKeys(`guild-events/${event.id}`, hash),
-      animated: hash.startsWith('a_'),
-      extension,
-    });
-  });
+  app.get(
+    '/guild-events/:event_id/:file',
+    { config: { auth: 'none', rateLimit: CDN_RATE_LIMIT } },
+    async (request, reply) => {
+      const { event_id: eventId, file } = request.params as { event_id: string; file: string };
+      const [, hash, extension = ''] = COVER_FILE.exec(file) ?? [];
+      const event = isSnowflake(eventId)
+        ? await options.storage.scheduledEvents.findById(eventId)
+        : null;
+      // Only the current cover of an existing event is served.
+      if (hash === undefined || event?.image !== hash) throw new ApiError('NOT_FOUND');
+      return options.images.send(request, reply, {
+        keys: hashedImageKeys(`guild-events/${event.id}`, hash),
+        animated: hash.startsWith('a_'),
+        extension,
+      });
+    },
+  );
 }

@@ -20,6 +20,7 @@ import {
   type CreateStickerInput,
 } from './schemas.js';
 import type { StickerService } from './service.js';
+import { CDN_RATE_LIMIT } from '../../http/rateLimit/index.js';
 
 /**
  * Files a little over the sticker limit get the form error (50035) from the size rule; far over
@@ -105,15 +106,19 @@ export function registerStickerCdnRoutes(
   app: FastifyInstance,
   options: { storage: Storage; blobs: BlobStore },
 ): void {
-  app.get('/stickers/:file', { config: { auth: 'none' } }, async (request, reply) => {
-    const { file } = request.params as { file: string };
-    const [, stickerId = '', extension] = STICKER_FILE.exec(file) ?? [];
-    const sticker = isSnowflake(stickerId)
-      ? await options.storage.stickers.findById(stickerId)
-      : null;
-    if (sticker === null || stickerExtension(sticker.formatType) !== extension) {
-      throw new ApiError('NOT_FOUND');
-    }
-    return sendBlob(reply, options.blobs, `stickers/${sticker.id}`);
-  });
+  app.get(
+    '/stickers/:file',
+    { config: { auth: 'none', rateLimit: CDN_RATE_LIMIT } },
+    async (request, reply) => {
+      const { file } = request.params as { file: string };
+      const [, stickerId = '', extension] = STICKER_FILE.exec(file) ?? [];
+      const sticker = isSnowflake(stickerId)
+        ? await options.storage.stickers.findById(stickerId)
+        : null;
+      if (sticker === null || stickerExtension(sticker.formatType) !== extension) {
+        throw new ApiError('NOT_FOUND');
+      }
+      return sendBlob(reply, options.blobs, `stickers/${sticker.id}`);
+    },
+  );
 }

@@ -5,6 +5,7 @@ import type { Storage } from '../../storage/index.js';
 import { hashedImageKeys, IMAGE_EXTENSION, type CdnImages } from '../imageVariants.js';
 import { checkMetricsAccess, type Metrics, type MetricsAccess } from './metrics.js';
 import { checkReadiness, DEFAULT_READINESS_TIMEOUT_MS, type ReadinessCheck } from './readiness.js';
+import { CDN_RATE_LIMIT } from '../../http/rateLimit/index.js';
 
 export interface SystemRouteOptions {
   storage: Storage;
@@ -96,25 +97,29 @@ export function registerSystemRoutes(app: FastifyInstance, options: SystemRouteO
     'icons',
     'splashes',
   ] as const) {
-    app.get(`/${kind}/:owner_id/:file`, { config: { auth: 'none' } }, async (request, reply) => {
-      const parsed = ImageParams.safeParse(request.params);
-      if (!parsed.success) throw new ApiError('NOT_FOUND');
-      const { hash, extension } = splitFile(parsed.data.file);
-      const keys = hashedImageKeys(`${kind}/${parsed.data.owner_id}`, hash);
-      await requireOwner(keys);
-      return images.send(request, reply, {
-        keys,
-        animated: hash.startsWith('a_'),
-        extension,
-      });
-    });
+    app.get(
+      `/${kind}/:owner_id/:file`,
+      { config: { auth: 'none', rateLimit: CDN_RATE_LIMIT } },
+      async (request, reply) => {
+        const parsed = ImageParams.safeParse(request.params);
+        if (!parsed.success) throw new ApiError('NOT_FOUND');
+        const { hash, extension } = splitFile(parsed.data.file);
+        const keys = hashedImageKeys(`${kind}/${parsed.data.owner_id}`, hash);
+        await requireOwner(keys);
+        return images.send(request, reply, {
+          keys,
+          animated: hash.startsWith('a_'),
+          extension,
+        });
+      },
+    );
   }
 
   // Guild member profiles, in the platform's path shape:
   // /guilds/{guild_id}/users/{user_id}/avatars|banners/{hash}.{ext} (blobs guild-avatars|banners/).
   app.get(
     '/guilds/:guild_id/users/:user_id/:kind/:file',
-    { config: { auth: 'none' } },
+    { config: { auth: 'none', rateLimit: CDN_RATE_LIMIT } },
     async (request, reply) => {
       const parsed = GuildMemberImageParams.safeParse(request.params);
       if (!parsed.success) throw new ApiError('NOT_FOUND');
