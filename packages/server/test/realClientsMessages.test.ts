@@ -15,6 +15,7 @@ import {
   Events as DiscordJsEvents,
   type Message as DiscordJsMessage,
   type PartialMessage as DiscordJsPartialMessage,
+  type SendableChannels,
 } from 'discord.js';
 import { Client as OceanicClient } from 'oceanic.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -39,19 +40,30 @@ afterEach(async () => {
   await server.close();
 });
 
+/** Runs `use` with a discord.js client logged in as the bot and the fixture's text channel. */
+async function withDiscordJs(
+  use: (client: DiscordJsClient, channel: SendableChannels) => Promise<void>,
+): Promise<void> {
+  const client = new DiscordJsClient({
+    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],
+    rest: { api: api() },
+    waitGuildTimeout: 10 * 60_000,
+  });
+  try {
+    const ready = once(client, DiscordJsEvents.ClientReady);
+    await client.login(botToken());
+    await ready;
+    const channel = await client.channels.fetch(channelId);
+    if (!channel?.isSendable()) throw new TypeError('not a text channel');
+    await use(client, channel);
+  } finally {
+    await client.destroy();
+  }
+}
+
 describe('discord.js 14', () => {
   it('sends a message, receives MESSAGE_CREATE, edits it and receives MESSAGE_UPDATE', async () => {
-    const client = new DiscordJsClient({
-      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],
-      rest: { api: api() },
-      waitGuildTimeout: 10 * 60_000,
-    });
-    try {
-      const ready = once(client, DiscordJsEvents.ClientReady);
-      await client.login(botToken());
-      await ready;
-      const channel = await client.channels.fetch(channelId);
-      if (!channel?.isSendable()) throw new TypeError('not a text channel');
+    await withDiscordJs(async (client, channel) => {
       const created = once<[DiscordJsMessage]>(
         client,
         DiscordJsEvents.MessageCreate,
@@ -71,23 +83,11 @@ describe('discord.js 14', () => {
       const [, after] = await updated;
       expect(after.content).toBe('edited by discord.js');
       expect(after.editedTimestamp).not.toBeNull();
-    } finally {
-      await client.destroy();
-    }
+    });
   });
 
   it('uploads a file whose signed URL, from REST and from the gateway, fetches it', async () => {
-    const client = new DiscordJsClient({
-      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],
-      rest: { api: api() },
-      waitGuildTimeout: 10 * 60_000,
-    });
-    try {
-      const ready = once(client, DiscordJsEvents.ClientReady);
-      await client.login(botToken());
-      await ready;
-      const channel = await client.channels.fetch(channelId);
-      if (!channel?.isSendable()) throw new TypeError('not a text channel');
+    await withDiscordJs(async (client, channel) => {
       const created = once<[DiscordJsMessage]>(
         client,
         DiscordJsEvents.MessageCreate,
@@ -106,9 +106,7 @@ describe('discord.js 14', () => {
       }
       const unsigned = new URL(sent.attachments.first()?.url ?? '');
       expect((await fetch(`${unsigned.origin}${unsigned.pathname}`)).status).toBe(404);
-    } finally {
-      await client.destroy();
-    }
+    });
   });
 });
 
