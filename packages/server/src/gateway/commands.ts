@@ -1,8 +1,8 @@
 import {
-  ChannelTypes,
   GatewayIntentBits as I,
   PermissionFlags as P,
   isSnowflake,
+  isVoiceChannelType,
 } from '@guildhall/protocol';
 import type { Clock } from '../domain/clock.js';
 import type { Dispatcher } from '../events/dispatcher.js';
@@ -22,7 +22,6 @@ export const SMALL_SERVER_MAX_MEMBERS = 200;
 
 const PRESENCE_STATUSES = new Set(['online', 'dnd', 'idle', 'invisible', 'offline']);
 const CHANNEL_INFO_FIELDS = new Set(['status', 'voice_start_time']);
-const VOICE_TYPES = new Set<number>([ChannelTypes.GUILD_VOICE, ChannelTypes.GUILD_STAGE_VOICE]);
 
 /** Thrown for a command whose payload is invalid for its opcode (close 4001). */
 export class InvalidCommandError extends Error {
@@ -159,7 +158,7 @@ export function createCommands(deps: {
     if (channelId !== null) {
       const channel = state?.channels.get(channelId);
       const bits = state?.channelPermissions(session.userId, channelId, nowMs) ?? 0n;
-      if (channel === undefined || !VOICE_TYPES.has(channel.type)) {
+      if (channel === undefined || !isVoiceChannelType(channel.type)) {
         throw new InvalidCommandError('not a voice channel of the guild');
       }
       // Without CONNECT the platform leaves the user where they were.
@@ -339,7 +338,7 @@ export function createCommands(deps: {
     if (!session.guildIds.has(guildId) || state === undefined) return;
     const nowMs = ctx.clock.now();
     const channelIds = [...state.channels.values()]
-      .filter((c) => VOICE_TYPES.has(c.type) && state.canView(session.userId, c.id, nowMs))
+      .filter((c) => isVoiceChannelType(c.type) && state.canView(session.userId, c.id, nowMs))
       .map((c) => c.id);
     const [statuses, startTimes] = await Promise.all([
       Promise.all(channelIds.map((id) => ctx.storage.voiceStatus.find(id))),

@@ -1,6 +1,6 @@
-import { ChannelFlags, PermissionFlags as P } from '@guildhall/protocol';
+import { ChannelFlags, PermissionFlags as P, isVoiceChannelType } from '@guildhall/protocol';
 import type { ChannelRecord, OverwriteRecord } from '../../storage/index.js';
-import { DEFAULT_BITRATE, hasTopic, isCategory, isThreadOnlyType, isVoiceType } from './rules.js';
+import { DEFAULT_BITRATE, hasTopic, isCategory, isThreadOnlyType } from './rules.js';
 
 /** An overwrite on the wire: bitsets as decimal strings. */
 export function serializeOverwrite(overwrite: OverwriteRecord) {
@@ -37,7 +37,7 @@ export function serializeChannel(channel: ChannelRecord, overwrites: readonly Ov
     last_message_id: channel.lastMessageId,
     ...(hasTopic(channel.type) ? { topic: channel.topic } : {}),
   };
-  if (isVoiceType(channel.type)) {
+  if (isVoiceChannelType(channel.type)) {
     return {
       ...common,
       bitrate: channel.bitrate ?? DEFAULT_BITRATE,

@@ -1,3 +1,4 @@
+import { MessageTypes } from '@guildhall/protocol';
 import {
   canReadMessageContent,
   withoutMessageContent,
@@ -14,9 +15,6 @@ import { serializeUser, type UserWire } from '../users/serialize.js';
 import type { AttachmentSigner } from './signedUrls.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** The attachment flag of a spoiler (1 << 3). */
-export const IS_SPOILER = 1 << 3;
 
 /** What attachment URLs are made of: the public URL (no /api) and the deployment's signer. */
 export interface AttachmentLinks {
@@ -225,7 +223,7 @@ export async function loadMessageContext(
   },
 ): Promise<MessageContext> {
   const referencedIds = messages.flatMap((m) =>
-    m.type === 19 && m.reference?.messageId != null ? [m.reference.messageId] : [],
+    m.type === MessageTypes.REPLY && m.reference?.messageId != null ? [m.reference.messageId] : [],
   );
   const [referencedList, summaries] = await Promise.all([
     referencedIds.length === 0 ? [] : repos.messages.findByIds(referencedIds),
