@@ -194,7 +194,7 @@ function serializeOne(message: MessageRecord, context: MessageContext) {
 /** A message on the wire (MessageResponse), with referenced_message for replies. */
 export function serializeMessage(message: MessageRecord, context: MessageContext) {
   const wire = serializeOne(message, context);
-  if (message.type !== 19) return wire;
+  if (message.type !== MessageTypes.REPLY) return wire;
   const referencedId = message.reference?.messageId ?? null;
   const referenced = referencedId === null ? undefined : context.referenced.get(referencedId);
   return {
