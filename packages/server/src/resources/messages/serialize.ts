@@ -1,4 +1,5 @@
 import { MessageTypes } from '@guildhall/protocol';
+import type { APIAttachment, APIMessage, APIReaction } from 'discord-api-types/v10';
 import {
   canReadMessageContent,
   withoutMessageContent,
@@ -12,6 +13,7 @@ import type {
   UserRecord,
 } from '../../storage/index.js';
 import { serializeUser, type UserWire } from '../users/serialize.js';
+import type { WireShape } from '../wireShape.js';
 import type { AttachmentSigner } from './signedUrls.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -46,7 +48,7 @@ export function serializeAttachment(attachment: AttachmentRecord, links: Attachm
     ...(attachment.contentType === null ? {} : { content_type: attachment.contentType }),
     ...(attachment.description === null ? {} : { description: attachment.description }),
     ...(attachment.title === null ? {} : { title: attachment.title }),
-  };
+  } satisfies WireShape<APIAttachment>;
 }
 
 function serializeReaction(summary: ReactionSummary) {
@@ -61,7 +63,7 @@ function serializeReaction(summary: ReactionSummary) {
     me: summary.me,
     me_burst: summary.meBurst,
     burst_colors: [] as string[],
-  };
+  } satisfies WireShape<APIReaction>;
 }
 
 /** What serializing messages needs besides the records; {@link loadMessageContext} builds it. */
@@ -96,6 +98,21 @@ function userWire(context: MessageContext, userId: string): UserWire {
     primary_guild: null,
   };
 }
+
+/**
+ * The message as sent, checked against discord-api-types' APIMessage. Embeds, components and
+ * forwarded snapshots are stored as validated wire JSON and passed through, so they are checked
+ * where they are validated, not here; `referenced_message` has this same shape.
+ */
+type MessageWireShape = Omit<
+  WireShape<APIMessage>,
+  'embeds' | 'components' | 'message_snapshots' | 'referenced_message'
+> & {
+  embeds: unknown[];
+  components: unknown[];
+  message_snapshots?: unknown[];
+  referenced_message?: MessageWireShape | null;
+};
 
 function baseMessage(message: MessageRecord, context: MessageContext) {
   return {
@@ -178,7 +195,7 @@ function serializeOne(message: MessageRecord, context: MessageContext) {
     ...(context.reactions.has(message.id)
       ? { reactions: (context.reactions.get(message.id) ?? []).map(serializeReaction) }
       : {}),
-  };
+  } satisfies MessageWireShape;
   if (readable(message, context)) return wire;
   const hidden = withoutMessageContent(wire);
   return message.snapshots === null
@@ -200,7 +217,7 @@ export function serializeMessage(message: MessageRecord, context: MessageContext
   return {
     ...wire,
     referenced_message: referenced === undefined ? null : serializeOne(referenced, context),
-  };
+  } satisfies MessageWireShape;
 }
 
 export type MessageWire = ReturnType<typeof serializeMessage>;
