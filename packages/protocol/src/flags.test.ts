@@ -14,7 +14,9 @@ import {
   ChannelTypes,
   PremiumTypes,
   UserFlags,
+  VOICE_CHANNEL_TYPES,
   applicationFlagsWire,
+  isVoiceChannelType,
 } from './flags.js';
 
 const normalize = (name: string): string => name.replaceAll('_', '').toLowerCase();
@@ -96,5 +98,18 @@ describe('AttachmentFlags', () => {
 describe('PremiumTypes', () => {
   it('numbers the types 0 to 3', () => {
     expect(Object.values(PremiumTypes)).toEqual([0, 1, 2, 3]);
+  });
+});
+
+describe('voice channel types', () => {
+  it('are the voice and stage channel types', () => {
+    expect(VOICE_CHANNEL_TYPES).toEqual([ChannelTypes.GUILD_VOICE, ChannelTypes.GUILD_STAGE_VOICE]);
+    expect(isVoiceChannelType(2)).toBe(true);
+    expect(isVoiceChannelType(13)).toBe(true);
+  });
+
+  it('exclude every other channel type', () => {
+    const others = Object.values(ChannelTypes).filter((t) => t !== 2 && t !== 13);
+    expect(others.filter(isVoiceChannelType)).toEqual([]);
   });
 });

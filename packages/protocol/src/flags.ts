@@ -106,6 +106,22 @@ export const ChannelTypes = {
 /** A channel type: a value of {@link ChannelTypes}. */
 export type ChannelType = (typeof ChannelTypes)[keyof typeof ChannelTypes];
 
+/** The channel types a member connects to by voice (gateway op 4): voice and stage channels. */
+export const VOICE_CHANNEL_TYPES: readonly ChannelType[] = [
+  ChannelTypes.GUILD_VOICE,
+  ChannelTypes.GUILD_STAGE_VOICE,
+];
+
+/**
+ * Whether a channel type is a voice channel type (one of {@link VOICE_CHANNEL_TYPES}).
+ *
+ * @param type - A channel's `type`.
+ * @returns True for GUILD_VOICE and GUILD_STAGE_VOICE.
+ */
+export function isVoiceChannelType(type: number): boolean {
+  return (VOICE_CHANNEL_TYPES as readonly number[]).includes(type);
+}
+
 /**
  * Channel flags (the channel object's `flags`).
  *

@@ -1,7 +1,7 @@
 import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { ApplicationFlags, PermissionFlags } from '@guildhall/protocol';
+import { ApplicationFlags, ChannelTypes, PermissionFlags } from '@guildhall/protocol';
 import type { App } from './app.js';
 import { hashSecret } from './domain/credentials.js';
 import { PRIVILEGED_INTENT_FLAGS, type PrivilegedIntentName } from './gateway/privileged.js';
@@ -118,7 +118,9 @@ async function createDemo(app: App): Promise<Omit<DemoInfo, 'api_url' | 'gateway
     applicationId,
     permissions: PermissionFlags.ADMINISTRATOR,
   });
-  const channel = (await storage.channels.listByGuild(guild.id)).find((c) => c.type === 0);
+  const channel = (await storage.channels.listByGuild(guild.id)).find(
+    (c) => c.type === ChannelTypes.GUILD_TEXT,
+  );
   if (channel === undefined) throw new Error('the demo guild has no text channel');
 
   return {

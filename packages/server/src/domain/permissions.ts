@@ -1,8 +1,8 @@
 import {
   ALL_PERMISSIONS,
-  ChannelTypes,
   PERMISSION_ENFORCEMENT_DATES,
   PermissionFlags as P,
+  isVoiceChannelType,
 } from '@guildhall/protocol';
 
 /**
@@ -52,7 +52,6 @@ const CONNECT_DEPENDENT =
   P.USE_VAD |
   P.PRIORITY_SPEAKER |
   P.STREAM;
-const VOICE_TYPES = new Set<number>([ChannelTypes.GUILD_VOICE, ChannelTypes.GUILD_STAGE_VOICE]);
 
 function isOwner(subject: PermissionSubject): boolean {
   return subject.member.userId === subject.ownerId;
@@ -99,7 +98,7 @@ export function channelPermissions(
   // without SEND_MESSAGES or CONNECT.
   if ((bits & P.VIEW_CHANNEL) === 0n) return 0n;
   if ((bits & P.SEND_MESSAGES) === 0n) bits &= ~SEND_DEPENDENT;
-  if (VOICE_TYPES.has(channel.type) && (bits & P.CONNECT) === 0n) bits &= ~CONNECT_DEPENDENT;
+  if (isVoiceChannelType(channel.type) && (bits & P.CONNECT) === 0n) bits &= ~CONNECT_DEPENDENT;
   return bits;
 }
 

@@ -4,10 +4,10 @@
  * session is not in, an intent it lacks) is an InvalidCommandError, close 4001.
  */
 import {
-  ChannelTypes,
   GatewayIntentBits as I,
   GatewayOpcodes as Op,
   PermissionFlags as P,
+  isVoiceChannelType,
 } from '@guildhall/protocol';
 import type { Clock } from '../domain/clock.js';
 import type { Dispatcher } from '../events/dispatcher.js';
@@ -39,7 +39,6 @@ const DEFAULT_QUERIED_MEMBERS = 100;
 /** Members read per page when all of a guild's are asked for. */
 const MEMBERS_PAGE = 1000;
 
-const VOICE_TYPES = new Set<number>([ChannelTypes.GUILD_VOICE, ChannelTypes.GUILD_STAGE_VOICE]);
 
 /** Thrown for a command whose payload is invalid for its opcode (close 4001). */
 export class InvalidCommandError extends Error {
@@ -112,7 +111,7 @@ export function createCommands(deps: {
     if (channelId !== null) {
       const channel = state?.channels.get(channelId);
       const bits = state?.channelPermissions(session.userId, channelId, nowMs) ?? 0n;
-      if (channel === undefined || !VOICE_TYPES.has(channel.type)) {
+      if (channel === undefined || !isVoiceChannelType(channel.type)) {
         throw new InvalidCommandError('not a voice channel of the guild');
       }
       // Without CONNECT the platform leaves the user where they were.
@@ -274,7 +273,7 @@ export function createCommands(deps: {
     if (!session.guildIds.has(guildId) || state === undefined) return;
     const nowMs = ctx.clock.now();
     const channelIds = [...state.channels.values()]
-      .filter((c) => VOICE_TYPES.has(c.type) && state.canView(session.userId, c.id, nowMs))
+      .filter((c) => isVoiceChannelType(c.type) && state.canView(session.userId, c.id, nowMs))
       .map((c) => c.id);
     const [statuses, startTimes] = await Promise.all([
       Promise.all(channelIds.map((id) => ctx.storage.voiceStatus.find(id))),

@@ -1,11 +1,12 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { hashSecret } from '../domain/credentials.js';
-import { EXTERNAL_AUTH_TYPES, type ExternalAuthType } from '../storage/provisional.js';
-import type {
-  ApplicationRecord,
-  OAuthCodeRecord,
-  Repositories,
-  UserRecord,
+import {
+  EXTERNAL_AUTH_TYPES,
+  type ApplicationRecord,
+  type ExternalAuthType,
+  type OAuthCodeRecord,
+  type Repositories,
+  type UserRecord,
 } from '../storage/index.js';
 import { s256 } from './authorize.js';
 import { authenticateClient, readClientCredentials } from './clients.js';

@@ -1,4 +1,24 @@
-/** @module storage: the Storage contract. Drivers live in sqlite/ and postgres/ (app.ts picks). */
-export type * from './types.js';
-export { TokenKinds } from './types.js';
+/**
+ * @module storage: the Storage contract, one file per aggregate under types/ and `Storage` itself
+ * in types/storage.ts. Drivers live in sqlite/ and postgres/ (app.ts picks); everything else
+ * imports from this index only.
+ */
+export * from './types/applications.js';
+export * from './types/auditLog.js';
+export * from './types/blobRefs.js';
+export * from './types/channels.js';
+export * from './types/expressions.js';
+export * from './types/gateway.js';
+export * from './types/guilds.js';
+export * from './types/invites.js';
+export * from './types/members.js';
+export * from './types/messages.js';
+export * from './types/oauth.js';
+export * from './types/outbox.js';
+export * from './types/provisional.js';
+export * from './types/search.js';
+export * from './types/serverSecrets.js';
+export * from './types/storage.js';
+export * from './types/tokens.js';
+export * from './types/users.js';
 export { StorageConflictError } from './errors.js';

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import type { StorageDialect } from './types.js';
+import type { StorageDialect } from './types/storage.js';
 
 export interface Migration {
   version: number;

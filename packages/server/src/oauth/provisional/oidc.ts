@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { guardedLookup, webhookUrlProblem } from '../../delivery/urlPolicy.js';
 import type { Clock } from '../../domain/clock.js';
 import { ApiError } from '../../errors/index.js';
-import type { OidcValidation } from '../../storage/provisional.js';
+import type { OidcValidation } from '../../storage/index.js';
 
 /**
  * The only ID token signing algorithms accepted: asymmetric ones

@@ -4,7 +4,7 @@ import { hashSecret } from '../../domain/credentials.js';
 import { ApiError } from '../../errors/index.js';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
-import type { OidcProviderRecord } from '../../storage/provisional.js';
+import type { OidcProviderRecord } from '../../storage/index.js';
 import {
   AdminBanBody,
   AdminLinkParams,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Snowflake } from '../../http/schemas.js';
-import { EXTERNAL_AUTH_TYPES } from '../../storage/provisional.js';
+import { EXTERNAL_AUTH_TYPES } from '../../storage/index.js';
 
 /** POST /partner-sdk/token/bot (docs/platform-notes.md#provisional-accounts). */
 export const BotTokenBody = z.object({

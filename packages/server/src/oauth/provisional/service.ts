@@ -2,13 +2,15 @@ import { timingSafeEqual } from 'node:crypto';
 import { hashSecret } from '../../domain/credentials.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { ServiceDeps } from '../../resources/deps.js';
-import type { ApplicationRecord, Repositories, UserRecord } from '../../storage/index.js';
 import type {
+  ApplicationRecord,
   ExternalAuthType,
   ExternalIdentityKey,
   ExternalIdentityRecord,
+  Repositories,
   UserBanRecord,
-} from '../../storage/provisional.js';
+  UserRecord,
+} from '../../storage/index.js';
 import type { OidcVerifier } from './oidc.js';
 
 /**

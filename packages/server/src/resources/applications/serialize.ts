@@ -1,6 +1,21 @@
+import type { APIApplication } from 'discord-api-types/v10';
+import type { WireShape } from '../wireShape.js';
 import { applicationFlagsWire } from '@guildhall/protocol';
 import type { ApplicationRecord, UserRecord } from '../../storage/index.js';
 import { serializeUser } from '../users/serialize.js';
+
+/**
+ * The application as sent, checked against discord-api-types' APIApplication. `summary`,
+ * deprecated there, is still sent; the library lacks the legacy `hook` and `type` and the newer
+ * `explicit_content_filter` and `eligible_oauth2_scopes`.
+ */
+type ApplicationWireShape = Omit<WireShape<APIApplication>, 'summary'> & {
+  summary: string;
+  hook: boolean;
+  type: null;
+  explicit_content_filter: number;
+  eligible_oauth2_scopes: string[];
+};
 
 export interface ApplicationView {
   application: ApplicationRecord;
@@ -40,5 +55,5 @@ export function serializeApplication({ application, owner, bot, guildCount }: Ap
     explicit_content_filter: 0,
     eligible_oauth2_scopes: [],
     integration_types_config: { '0': {}, '1': {} },
-  };
+  } satisfies ApplicationWireShape;
 }

@@ -1,4 +1,4 @@
-import { ChannelTypes } from '@guildhall/protocol';
+import { ChannelTypes, isVoiceChannelType } from '@guildhall/protocol';
 import { invalidField } from '../../errors/index.js';
 import type { ChannelPatch, ChannelRecord, Repositories } from '../../storage/index.js';
 import {
@@ -6,7 +6,6 @@ import {
   MAX_USER_LIMIT,
   hasTopic,
   isCategory,
-  isVoiceType,
   maxTopicLength,
   normaliseChannelName,
 } from './rules.js';
@@ -37,7 +36,7 @@ export function channelPatch(type: number, input: ModifyChannelInput): ChannelPa
     }
     patch.topic = input.topic === '' ? null : input.topic;
   }
-  if (isVoiceType(type)) {
+  if (isVoiceChannelType(type)) {
     const maxBitrate = MAX_BITRATE[type] ?? 96_000;
     if (input.bitrate != null) {
       if (input.bitrate > maxBitrate) {

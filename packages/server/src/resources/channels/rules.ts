@@ -18,7 +18,6 @@ export const GUILD_CHANNEL_TYPES = [
 
 export type GuildChannelType = (typeof GUILD_CHANNEL_TYPES)[number];
 
-const VOICE_TYPES = new Set<number>([ChannelTypes.GUILD_VOICE, ChannelTypes.GUILD_STAGE_VOICE]);
 const THREAD_ONLY_TYPES = new Set<number>([ChannelTypes.GUILD_FORUM, ChannelTypes.GUILD_MEDIA]);
 /** Channels whose names the platform writes as slugs (lower case, dashes for spaces). */
 const SLUG_NAMED_TYPES = new Set<number>([
@@ -28,7 +27,6 @@ const SLUG_NAMED_TYPES = new Set<number>([
   ChannelTypes.GUILD_MEDIA,
 ]);
 
-export const isVoiceType = (type: number): boolean => VOICE_TYPES.has(type);
 export const isThreadOnlyType = (type: number): boolean => THREAD_ONLY_TYPES.has(type);
 export const isCategory = (type: number): boolean => type === ChannelTypes.GUILD_CATEGORY;
 /** Types with a topic: text, announcement, stage, forum and media. */

@@ -1,6 +1,16 @@
-import { ChannelFlags, PermissionFlags as P } from '@guildhall/protocol';
+import type {
+  APIGuildChannel,
+  APIGuildForumChannel,
+  APIGuildTextChannel,
+  APIGuildVoiceChannel,
+  APIOverwrite,
+  APISortableChannel,
+  GuildTextChannelType,
+} from 'discord-api-types/v10';
+import type { WireShape } from '../wireShape.js';
+import { ChannelFlags, PermissionFlags as P, isVoiceChannelType } from '@guildhall/protocol';
 import type { ChannelRecord, OverwriteRecord } from '../../storage/index.js';
-import { DEFAULT_BITRATE, hasTopic, isCategory, isThreadOnlyType, isVoiceType } from './rules.js';
+import { DEFAULT_BITRATE, hasTopic, isCategory, isThreadOnlyType } from './rules.js';
 
 /** An overwrite on the wire: bitsets as decimal strings. */
 export function serializeOverwrite(overwrite: OverwriteRecord) {
@@ -9,8 +19,21 @@ export function serializeOverwrite(overwrite: OverwriteRecord) {
     type: overwrite.type,
     allow: overwrite.allow.toString(),
     deny: overwrite.deny.toString(),
-  };
+  } satisfies WireShape<APIOverwrite>;
 }
+
+/**
+ * The fields every guild channel sends, checked against discord-api-types' APIGuildChannel. The
+ * library lacks a guild channel's `application_id` (always null here) and types `guild_id` as
+ * never null (the record's is nullable; only guild channels are serialized here).
+ */
+type GuildChannelWireShape = Omit<WireShape<APIGuildChannel>, 'guild_id'> &
+  APISortableChannel & { guild_id: string | null; application_id: string | null };
+/** The fields of channels that hold messages (text, announcement, voice, stage). */
+type MessageChannelFields = Pick<
+  WireShape<APIGuildTextChannel<GuildTextChannelType>>,
+  'nsfw' | 'rate_limit_per_user' | 'last_message_id' | 'topic'
+>;
 
 /**
  * A guild channel (GuildChannelResponse). Each type carries only its own fields, as the platform
@@ -28,7 +51,7 @@ export function serializeChannel(channel: ChannelRecord, overwrites: readonly Ov
     parent_id: channel.parentId,
     permission_overwrites: overwrites.map(serializeOverwrite),
     application_id: channel.applicationId,
-  };
+  } satisfies GuildChannelWireShape;
   if (isCategory(channel.type)) return base;
   const common = {
     ...base,
@@ -36,14 +59,16 @@ export function serializeChannel(channel: ChannelRecord, overwrites: readonly Ov
     rate_limit_per_user: channel.rateLimitPerUser,
     last_message_id: channel.lastMessageId,
     ...(hasTopic(channel.type) ? { topic: channel.topic } : {}),
-  };
-  if (isVoiceType(channel.type)) {
+  } satisfies GuildChannelWireShape & MessageChannelFields;
+  if (isVoiceChannelType(channel.type)) {
     return {
       ...common,
       bitrate: channel.bitrate ?? DEFAULT_BITRATE,
       user_limit: channel.userLimit ?? 0,
       rtc_region: null,
-    };
+    } satisfies GuildChannelWireShape &
+      MessageChannelFields &
+      Pick<WireShape<APIGuildVoiceChannel>, 'bitrate' | 'user_limit' | 'rtc_region'>;
   }
   if (isThreadOnlyType(channel.type)) {
     return {
@@ -53,7 +78,16 @@ export function serializeChannel(channel: ChannelRecord, overwrites: readonly Ov
       default_sort_order: null,
       default_forum_layout: 0,
       default_thread_rate_limit_per_user: 0,
-    };
+    } satisfies GuildChannelWireShape &
+      MessageChannelFields &
+      Pick<
+        WireShape<APIGuildForumChannel>,
+        | 'available_tags'
+        | 'default_reaction_emoji'
+        | 'default_sort_order'
+        | 'default_forum_layout'
+        | 'default_thread_rate_limit_per_user'
+      >;
   }
   return common;
 }

@@ -1,6 +1,11 @@
 import { freeBlobsAfterCommit } from '../../blobs/lifecycle.js';
 import { attachmentKey } from '../messages/attachments.js';
-import { AuditLogActions, ChannelTypes, PermissionFlags as P } from '@guildhall/protocol';
+import {
+  AuditLogActions,
+  ChannelTypes,
+  PermissionFlags as P,
+  isVoiceChannelType,
+} from '@guildhall/protocol';
 import { CHANNEL_LIST_VISIBILITY_FROM_MS, hasAll } from '../../domain/permissions.js';
 import { invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
@@ -15,7 +20,7 @@ import { diffChanges, snapshotChanges } from '../auditLog/changes.js';
 import { assertGrantable, assertOverwriteTargets, loadChannelAccess } from './access.js';
 import { auditView, channelPatch, resolveParent } from './fields.js';
 import { overwritesDiffer, syncOverwrites } from './overwrites.js';
-import { DEFAULT_BITRATE, isVoiceType } from './rules.js';
+import { DEFAULT_BITRATE } from './rules.js';
 import type { CreateChannelInput, ModifyChannelInput, OverwriteInputValue } from './schemas.js';
 import { obfuscateChannel, overwritesByChannel, serializeChannel } from './serialize.js';
 
@@ -125,8 +130,8 @@ export function createChannelService(deps: ServiceDeps) {
           topic: fields.topic ?? null,
           nsfw: fields.nsfw ?? false,
           rateLimitPerUser: fields.rateLimitPerUser ?? 0,
-          bitrate: isVoiceType(type) ? (fields.bitrate ?? DEFAULT_BITRATE) : null,
-          userLimit: isVoiceType(type) ? (fields.userLimit ?? 0) : null,
+          bitrate: isVoiceChannelType(type) ? (fields.bitrate ?? DEFAULT_BITRATE) : null,
+          userLimit: isVoiceChannelType(type) ? (fields.userLimit ?? 0) : null,
           flags: 0,
           lastMessageId: null,
           createdAt: clock.now(),

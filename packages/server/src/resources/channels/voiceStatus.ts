@@ -1,4 +1,4 @@
-import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
+import { AuditLogActions, PermissionFlags as P, isVoiceChannelType } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import { recordAudit } from '../auditLog/service.js';
@@ -6,7 +6,6 @@ import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
 import { loadChannelAccess } from './access.js';
-import { isVoiceType } from './rules.js';
 
 /** Whether a user is connected to a voice channel. */
 export type VoiceConnectionLookup = (
@@ -43,7 +42,7 @@ export function createVoiceStatusService(
           nowMs: clock.now(),
         });
         const { channel } = access;
-        if (!isVoiceType(channel.type)) throw new ApiError('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
+        if (!isVoiceChannelType(channel.type)) throw new ApiError('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
         const connected = await (
           options.isConnected ??
           ((userId: string, id: string) => tx.gateway.isInVoiceChannel(userId, id))

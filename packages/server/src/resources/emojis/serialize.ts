@@ -1,3 +1,5 @@
+import type { APIEmoji } from 'discord-api-types/v10';
+import type { WireShape } from '../wireShape.js';
 import type { EmojiRecord, UserRecord } from '../../storage/index.js';
 import { serializeUser } from '../users/serialize.js';
 
@@ -12,7 +14,7 @@ export function serializeEmoji(emoji: EmojiRecord, creator: UserRecord | null) {
     animated: emoji.animated,
     available: emoji.available,
     ...(creator === null ? {} : { user: serializeUser(creator) }),
-  };
+  } satisfies WireShape<APIEmoji>;
 }
 
 export type EmojiWire = ReturnType<typeof serializeEmoji>;

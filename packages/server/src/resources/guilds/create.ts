@@ -1,7 +1,7 @@
-import { ChannelTypes } from '@guildhall/protocol';
+import { ChannelTypes, isVoiceChannelType } from '@guildhall/protocol';
 import { ApiError, invalidField } from '../../errors/index.js';
 import { channelPatch } from '../channels/fields.js';
-import { isCategory, isVoiceType } from '../channels/rules.js';
+import { isCategory } from '../channels/rules.js';
 import type { CreateGuildInput } from './schemas.js';
 import type { NewChannel, NewGuildInput } from './service.js';
 
@@ -95,7 +95,7 @@ export function guildTemplate(
   const checkChannelRef = (field: string, ref: string | null | undefined, voice: boolean) => {
     if (ref == null) return undefined;
     const type = channelTypes.get(ref);
-    if (type === undefined || isVoiceType(type) !== voice || isCategory(type)) {
+    if (type === undefined || isVoiceChannelType(type) !== voice || isCategory(type)) {
       throw invalidField([field], 'CHANNEL_INVALID', 'Channel placeholder is not a valid channel.');
     }
     return ref;

@@ -1,3 +1,5 @@
+import type { APIGuild, RESTAPIPartialCurrentUserGuild } from 'discord-api-types/v10';
+import type { WireShape } from '../wireShape.js';
 import type {
   EmojiRecord,
   GuildRecord,
@@ -8,6 +10,17 @@ import type {
 import { serializeEmoji } from '../emojis/serialize.js';
 import { serializeRole } from '../roles/serialize.js';
 import { serializeSticker } from '../stickers/serialize.js';
+
+/**
+ * The guild object as sent, checked against discord-api-types' APIGuild. `region`, deprecated
+ * there, is still sent; the library lacks `home_header` and the legacy `nsfw`; `hub_type` (Student
+ * Hubs) is not sent.
+ */
+type GuildWireShape = Omit<WireShape<APIGuild>, 'region' | 'hub_type'> & {
+  region: string;
+  home_header: null;
+  nsfw: boolean;
+};
 
 export interface GuildParts {
   roles: readonly RoleRecord[];
@@ -61,7 +74,7 @@ export function serializeGuild(guild: GuildRecord, parts: GuildParts) {
     emojis: parts.emojis.map((emoji) => serializeEmoji(emoji, null)),
     stickers: parts.stickers.map((sticker) => serializeSticker(sticker, null)),
     incidents_data: null,
-  };
+  } satisfies GuildWireShape;
 }
 
 export type GuildWire = ReturnType<typeof serializeGuild>;
@@ -92,7 +105,7 @@ export function serializeMyGuild(
     ...(view.memberCount === undefined
       ? {}
       : { approximate_member_count: view.memberCount, approximate_presence_count: 0 }),
-  };
+  } satisfies WireShape<RESTAPIPartialCurrentUserGuild>;
 }
 
 /** The settings GUILD_UPDATE entries compare, by wire name. */

@@ -4,6 +4,7 @@ import {
   ChannelTypes,
   PermissionFlags,
   isSnowflake,
+  isVoiceChannelType,
 } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
 import { recordAudit } from '../auditLog/service.js';
@@ -13,7 +14,7 @@ import type {
   OverwriteRecord,
   RoleRecord,
 } from '../../storage/index.js';
-import { DEFAULT_BITRATE, isVoiceType, type GuildChannelType } from '../channels/rules.js';
+import { DEFAULT_BITRATE, type GuildChannelType } from '../channels/rules.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
@@ -187,7 +188,7 @@ export function createGuildService(deps: ServiceDeps) {
         const channels: ChannelRecord[] = [];
         for (const [position, channel] of input.channels.entries()) {
           const type = typeof channel.type === 'number' ? channel.type : CHANNEL_TYPE[channel.type];
-          const voice = isVoiceType(type);
+          const voice = isVoiceChannelType(type);
           const id = (channel.ref === undefined ? undefined : channelIds.get(channel.ref)) ?? ids();
           channels.push(
             await tx.channels.create({

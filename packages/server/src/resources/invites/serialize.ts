@@ -1,3 +1,5 @@
+import type { APIInvite, APIInviteGuild, APIInviteRole } from 'discord-api-types/v10';
+import type { WireShape } from '../wireShape.js';
 import type {
   ApplicationRecord,
   ChannelRecord,
@@ -9,6 +11,25 @@ import type {
 import { serializeUser } from '../users/serialize.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The guild inside an invite, checked against discord-api-types' APIInviteGuild, which lacks the
+ * `nsfw` sent here.
+ */
+type InviteGuildWireShape = WireShape<APIInviteGuild> & { nsfw: boolean };
+
+/**
+ * A guild invite as sent, checked against discord-api-types' APIInvite, which lacks the invite's
+ * `guild_id` and the target application's `flags_new` and legacy `type`.
+ */
+type InviteWireShape = Omit<WireShape<APIInvite>, 'guild' | 'target_application'> & {
+  guild_id: string;
+  guild: InviteGuildWireShape;
+  target_application?: WireShape<APIInvite['target_application']> & {
+    flags_new: string;
+    type: null;
+  };
+};
 
 /** Everything an invite object shows, loaded by the service. */
 export interface InviteView {
@@ -29,6 +50,9 @@ export interface InviteShape {
   counts?: { members: number; presences: number };
 }
 
+/** APIInviteRole as sent: `color`, deprecated there, is still sent. */
+type InviteRoleWireShape = Omit<WireShape<APIInviteRole>, 'color'> & { color: number };
+
 /** The partial role of invites (spec: Resources): id, name, position, color, colors, icon, emoji. */
 export function serializeInviteRole(role: RoleRecord) {
   return {
@@ -43,7 +67,7 @@ export function serializeInviteRole(role: RoleRecord) {
     },
     icon: role.icon,
     unicode_emoji: role.unicodeEmoji,
-  };
+  } satisfies InviteRoleWireShape;
 }
 
 /** The guild inside an invite (InviteGuildResponse). */
@@ -61,7 +85,7 @@ function serializeInviteGuild(guild: GuildRecord) {
     nsfw_level: 0,
     nsfw: false,
     premium_subscription_count: 0,
-  };
+  } satisfies InviteGuildWireShape;
 }
 
 /** A guild invite on the wire (GuildInviteResponse, type 0). */
@@ -108,7 +132,7 @@ export function serializeInvite(view: InviteView, shape: InviteShape) {
           created_at: iso(invite.createdAt),
         }
       : {}),
-  };
+  } satisfies InviteWireShape;
 }
 
 export type InviteWire = ReturnType<typeof serializeInvite>;

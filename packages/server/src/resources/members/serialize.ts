@@ -1,3 +1,5 @@
+import type { APIGuildMember } from 'discord-api-types/v10';
+import type { WireShape } from '../wireShape.js';
 import type { MemberRecord, UserRecord } from '../../storage/index.js';
 import { serializeUser } from '../users/serialize.js';
 
@@ -9,7 +11,10 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * Boosting does not exist here, so `premium_since` is always null.
  */
 export function serializeMember(member: MemberRecord, user: UserRecord) {
-  return { user: serializeUser(user), ...serializePartialMember(member) };
+  return {
+    user: serializeUser(user),
+    ...serializePartialMember(member),
+  } satisfies WireShape<APIGuildMember>;
 }
 
 /** A member without its user: in MESSAGE_CREATE and TYPING_START the user is the author. */
@@ -27,7 +32,7 @@ export function serializePartialMember(member: MemberRecord) {
     pending: member.pending,
     communication_disabled_until:
       member.communicationDisabledUntil === null ? null : iso(member.communicationDisabledUntil),
-  };
+  } satisfies WireShape<Omit<APIGuildMember, 'user'>>;
 }
 
 export type MemberWire = ReturnType<typeof serializeMember>;

@@ -1,8 +1,8 @@
+import { AttachmentFlags } from '@guildhall/protocol';
 import { invalidField } from '../../errors/index.js';
 import type { IdGenerator } from '../../domain/snowflakes.js';
 import type { StreamedFile } from '../../http/multipart.js';
 import type { AttachmentRecord } from '../../storage/index.js';
-import { IS_SPOILER } from './serialize.js';
 import type { AttachmentRequestInput } from './schemas.js';
 
 const SPOILER_PREFIX = 'SPOILER_';
@@ -29,7 +29,7 @@ export function safeFilename(raw: string): string {
 
 /** The flags of an attachment: IS_SPOILER for is_spoiler or a SPOILER_ filename. */
 export function attachmentFlags(filename: string, isSpoiler: boolean | undefined): number {
-  return isSpoiler === true || filename.startsWith(SPOILER_PREFIX) ? IS_SPOILER : 0;
+  return isSpoiler === true || filename.startsWith(SPOILER_PREFIX) ? AttachmentFlags.IS_SPOILER : 0;
 }
 
 /** The content type an attachment is stored with (the declared one, else by extension). */

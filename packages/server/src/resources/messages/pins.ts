@@ -1,4 +1,9 @@
-import { AuditLogActions, PermissionFlags as P, isSnowflake } from '@guildhall/protocol';
+import {
+  AuditLogActions,
+  MessageTypes,
+  PermissionFlags as P,
+  isSnowflake,
+} from '@guildhall/protocol';
 import { requiredPermissions } from '../../domain/permissions.js';
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
@@ -6,7 +11,6 @@ import type { MessageRecord } from '../../storage/index.js';
 import { recordAudit } from '../auditLog/service.js';
 import type { ServiceDeps } from '../deps.js';
 import { loadMessageChannel } from './access.js';
-import { MessageTypes } from './service.js';
 import { serializePartialMember } from '../members/serialize.js';
 import type { AttachmentLinks } from './serialize.js';
 import { dispatchPayload, viewMessages } from './views.js';

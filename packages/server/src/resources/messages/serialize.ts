@@ -1,3 +1,5 @@
+import { MessageTypes } from '@guildhall/protocol';
+import type { APIAttachment, APIMessage, APIReaction } from 'discord-api-types/v10';
 import {
   canReadMessageContent,
   withoutMessageContent,
@@ -11,12 +13,10 @@ import type {
   UserRecord,
 } from '../../storage/index.js';
 import { serializeUser, type UserWire } from '../users/serialize.js';
+import type { WireShape } from '../wireShape.js';
 import type { AttachmentSigner } from './signedUrls.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** The attachment flag of a spoiler (1 << 3). */
-export const IS_SPOILER = 1 << 3;
 
 /** What attachment URLs are made of: the public URL (no /api) and the deployment's signer. */
 export interface AttachmentLinks {
@@ -48,7 +48,7 @@ export function serializeAttachment(attachment: AttachmentRecord, links: Attachm
     ...(attachment.contentType === null ? {} : { content_type: attachment.contentType }),
     ...(attachment.description === null ? {} : { description: attachment.description }),
     ...(attachment.title === null ? {} : { title: attachment.title }),
-  };
+  } satisfies WireShape<APIAttachment>;
 }
 
 function serializeReaction(summary: ReactionSummary) {
@@ -63,7 +63,7 @@ function serializeReaction(summary: ReactionSummary) {
     me: summary.me,
     me_burst: summary.meBurst,
     burst_colors: [] as string[],
-  };
+  } satisfies WireShape<APIReaction>;
 }
 
 /** What serializing messages needs besides the records; {@link loadMessageContext} builds it. */
@@ -98,6 +98,21 @@ function userWire(context: MessageContext, userId: string): UserWire {
     primary_guild: null,
   };
 }
+
+/**
+ * The message as sent, checked against discord-api-types' APIMessage. Embeds, components and
+ * forwarded snapshots are stored as validated wire JSON and passed through, so they are checked
+ * where they are validated, not here; `referenced_message` has this same shape.
+ */
+type MessageWireShape = Omit<
+  WireShape<APIMessage>,
+  'embeds' | 'components' | 'message_snapshots' | 'referenced_message'
+> & {
+  embeds: unknown[];
+  components: unknown[];
+  message_snapshots?: unknown[];
+  referenced_message?: MessageWireShape | null;
+};
 
 function baseMessage(message: MessageRecord, context: MessageContext) {
   return {
@@ -180,7 +195,7 @@ function serializeOne(message: MessageRecord, context: MessageContext) {
     ...(context.reactions.has(message.id)
       ? { reactions: (context.reactions.get(message.id) ?? []).map(serializeReaction) }
       : {}),
-  };
+  } satisfies MessageWireShape;
   if (readable(message, context)) return wire;
   const hidden = withoutMessageContent(wire);
   return message.snapshots === null
@@ -196,13 +211,13 @@ function serializeOne(message: MessageRecord, context: MessageContext) {
 /** A message on the wire (MessageResponse), with referenced_message for replies. */
 export function serializeMessage(message: MessageRecord, context: MessageContext) {
   const wire = serializeOne(message, context);
-  if (message.type !== 19) return wire;
+  if (message.type !== MessageTypes.REPLY) return wire;
   const referencedId = message.reference?.messageId ?? null;
   const referenced = referencedId === null ? undefined : context.referenced.get(referencedId);
   return {
     ...wire,
     referenced_message: referenced === undefined ? null : serializeOne(referenced, context),
-  };
+  } satisfies MessageWireShape;
 }
 
 export type MessageWire = ReturnType<typeof serializeMessage>;
@@ -225,7 +240,7 @@ export async function loadMessageContext(
   },
 ): Promise<MessageContext> {
   const referencedIds = messages.flatMap((m) =>
-    m.type === 19 && m.reference?.messageId != null ? [m.reference.messageId] : [],
+    m.type === MessageTypes.REPLY && m.reference?.messageId != null ? [m.reference.messageId] : [],
   );
   const [referencedList, summaries] = await Promise.all([
     referencedIds.length === 0 ? [] : repos.messages.findByIds(referencedIds),

@@ -1,5 +1,8 @@
 import {
+  AttachmentFlags,
   AuditLogActions,
+  MessageFlags,
+  MessageTypes,
   PLATFORM_EPOCH_MS,
   PermissionFlags as P,
   isSnowflake,
@@ -33,7 +36,6 @@ import { assertAllowedMentions, resolveMentions } from './mentions.js';
 import { contentReaderFor } from './reader.js';
 import { dispatchPayload, viewMessages } from './views.js';
 import {
-  IS_SPOILER,
   loadMessageContext,
   serializeMessage,
   snapshotOf,
@@ -50,14 +52,7 @@ import {
 } from './schemas.js';
 
 /** Message flags a sender may set (SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS). */
-export const MessageFlags = {
-  SUPPRESS_EMBEDS: 1 << 2,
-  SUPPRESS_NOTIFICATIONS: 1 << 12,
-  HAS_SNAPSHOT: 1 << 14,
-} as const;
 const SETTABLE_FLAGS = MessageFlags.SUPPRESS_EMBEDS | MessageFlags.SUPPRESS_NOTIFICATIONS;
-/** Message types. */
-export const MessageTypes = { DEFAULT: 0, CHANNEL_PINNED_MESSAGE: 6, REPLY: 19 } as const;
 const EDITABLE_TYPES = new Set<number>([MessageTypes.DEFAULT, MessageTypes.REPLY]);
 /** How long enforce_nonce remembers a nonce ("a few minutes"). */
 export const NONCE_WINDOW_MS = 5 * 60 * 1000;
@@ -513,7 +508,7 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
               flags:
                 r.is_spoiler === undefined
                   ? existing.flags
-                  : (existing.flags & ~IS_SPOILER) |
+                  : (existing.flags & ~AttachmentFlags.IS_SPOILER) |
                     attachmentFlags(existing.filename, r.is_spoiler),
             },
           ];

@@ -1,4 +1,12 @@
+import type { APIRole } from 'discord-api-types/v10';
+import type { WireShape } from '../wireShape.js';
 import type { RoleRecord } from '../../storage/index.js';
+
+/**
+ * The role as sent, checked against discord-api-types' APIRole; `color`, deprecated there, is
+ * still sent.
+ */
+type RoleWireShape = Omit<WireShape<APIRole>, 'color'> & { color: number };
 
 /**
  * A role on the wire (GuildRoleResponse). `color` is deprecated but still sent, equal to
@@ -23,7 +31,7 @@ export function serializeRole(role: RoleRecord) {
     unicode_emoji: role.unicodeEmoji,
     flags: role.flags,
     ...(role.botUserId === null ? {} : { tags: { bot_id: role.botUserId } }),
-  };
+  } satisfies RoleWireShape;
 }
 
 export type RoleWire = ReturnType<typeof serializeRole>;

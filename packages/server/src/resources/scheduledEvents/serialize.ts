@@ -1,3 +1,8 @@
+import type {
+  APIGuildScheduledEventBase,
+  GuildScheduledEventEntityType,
+} from 'discord-api-types/v10';
+import type { WireShape } from '../wireShape.js';
 import type { ScheduledEventRecord, UserRecord } from '../../storage/index.js';
 import { serializeUser } from '../users/serialize.js';
 import { EntityTypes } from './schemas.js';
@@ -6,6 +11,18 @@ import { EntityTypes } from './schemas.js';
 export function isoTimestamp(ms: number): string {
   return new Date(ms).toISOString().replace('Z', '+00:00');
 }
+
+/**
+ * The scheduled event as sent, checked against discord-api-types: its common base over every
+ * entity type (the library's APIGuildScheduledEvent union also ties `channel_id` and
+ * `entity_metadata` to the entity type, which the service's validation enforces here), plus the
+ * newer `guild_scheduled_event_exceptions` the library lacks (always empty: no recurring events).
+ */
+type ScheduledEventWireShape = WireShape<
+  APIGuildScheduledEventBase<GuildScheduledEventEntityType>
+> & {
+  guild_scheduled_event_exceptions: [];
+};
 
 export interface EventView {
   creator: UserRecord | null;
@@ -36,7 +53,7 @@ export function serializeScheduledEvent(event: ScheduledEventRecord, view: Event
     recurrence_rule: null,
     guild_scheduled_event_exceptions: [],
     ...(view.userCount === undefined ? {} : { user_count: view.userCount }),
-  };
+  } satisfies ScheduledEventWireShape;
 }
 
 export type ScheduledEventWire = ReturnType<typeof serializeScheduledEvent>;

@@ -1,3 +1,5 @@
+import type { APISticker } from 'discord-api-types/v10';
+import type { WireShape } from '../wireShape.js';
 import type { StickerRecord, UserRecord } from '../../storage/index.js';
 import { serializeUser } from '../users/serialize.js';
 
@@ -16,7 +18,7 @@ export function serializeSticker(sticker: StickerRecord, creator: UserRecord | n
     available: sticker.available,
     guild_id: sticker.guildId,
     ...(creator === null ? {} : { user: serializeUser(creator) }),
-  };
+  } satisfies WireShape<APISticker>;
 }
 
 export type StickerWire = ReturnType<typeof serializeSticker>;

@@ -1,3 +1,5 @@
+import type { APIUser } from 'discord-api-types/v10';
+import type { WireShape } from '../wireShape.js';
 import type { UserRecord } from '../../storage/index.js';
 
 /** Flags kept off public_flags: the spam mark (1 << 20) is for the platform's eyes only. */
@@ -20,7 +22,7 @@ export function serializeUser(user: UserRecord) {
     primary_guild: null,
     ...(user.bot ? { bot: true } : {}),
     ...(user.system ? { system: true } : {}),
-  };
+  } satisfies WireShape<APIUser>;
 }
 
 export type UserWire = ReturnType<typeof serializeUser>;
@@ -46,7 +48,7 @@ export function serializeCurrentUser(user: UserRecord, view: CurrentUserView) {
     verified: user.verified,
     email: view.email ? user.email : null,
     bio: user.bio,
-  });
+  }) satisfies WireShape<APIUser>;
 }
 
 export type CurrentUserWire = ReturnType<typeof serializeCurrentUser>;

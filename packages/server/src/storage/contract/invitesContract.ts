@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
 import { createSnowflakeGenerator } from '../../domain/snowflakes.js';
-import type { InviteRecord, Storage } from '../types.js';
+import type { InviteRecord } from '../types/invites.js';
+import type { Storage } from '../types/storage.js';
 import type { StorageFixture } from './storageContract.js';
 
 /** The invite, target user, job and connection repositories, on every driver. */

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
 import { createSnowflakeGenerator } from '../../domain/snowflakes.js';
 import { StorageConflictError } from '../errors.js';
-import type { Storage } from '../types.js';
+import type { Storage } from '../types/storage.js';
 
 /** A storage under test and how to dispose of it. */
 export interface StorageFixture {

@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { MIGRATIONS_TABLE, loadMigrations } from '../migrations.js';
 import { createKyselyStorage, type Database } from '../sql/index.js';
-import type { Storage } from '../types.js';
+import type { Storage } from '../types/storage.js';
 
 export interface PostgresStorageOptions {
   /** A `postgres://` connection string. */

@@ -1,5 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ApplicationPatch, ApplicationRecord, ApplicationRepository } from '../types.js';
+import type {
+  ApplicationPatch,
+  ApplicationRecord,
+  ApplicationRepository,
+} from '../types/applications.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, idOrNull, int, jsonArray } from './rows.js';
 import type { ApplicationsTable, Database } from './schema.js';

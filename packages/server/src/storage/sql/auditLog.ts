@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { AuditLogEntryRecord, AuditLogRepository } from '../types.js';
+import type { AuditLogEntryRecord, AuditLogRepository } from '../types/auditLog.js';
 import { id, idOrNull, int } from './rows.js';
 import type { AuditLogEntriesTable, Database } from './schema.js';
 

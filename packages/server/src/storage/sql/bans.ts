@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { BanRecord, BanRepository } from '../types.js';
+import type { BanRecord, BanRepository } from '../types/members.js';
 import { id, int } from './rows.js';
 import type { BansTable, Database } from './schema.js';
 

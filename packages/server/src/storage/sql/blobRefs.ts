@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { BlobReferenceRepository, ServerSecretRepository } from '../types.js';
+import type { BlobReferenceRepository } from '../types/blobRefs.js';
+import type { ServerSecretRepository } from '../types/serverSecrets.js';
 import { id } from './rows.js';
 import type { Database } from './schema.js';
 

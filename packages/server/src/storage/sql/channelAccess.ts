@@ -1,7 +1,8 @@
 import { createQueryId, sql, type CompiledQuery, type InferResult, type Kysely } from 'kysely';
 import * as postgresJson from 'kysely/helpers/postgres';
 import * as sqliteJson from 'kysely/helpers/sqlite';
-import type { ChannelAccessContext, ChannelRecord, StorageDialect } from '../types.js';
+import type { ChannelAccessContext, ChannelRecord } from '../types/channels.js';
+import type { StorageDialect } from '../types/storage.js';
 import { toGuild } from './guilds.js';
 import { toMember } from './members.js';
 import { toOverwrite } from './overwrites.js';

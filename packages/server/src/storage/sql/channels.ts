@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ChannelPatch, ChannelRecord, ChannelRepository, StorageDialect } from '../types.js';
+import type { ChannelPatch, ChannelRecord, ChannelRepository } from '../types/channels.js';
+import type { StorageDialect } from '../types/storage.js';
 import { findAccessContext } from './channelAccess.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, idOrNull, int, intOrNull } from './rows.js';

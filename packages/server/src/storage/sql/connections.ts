@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ConnectionRecord, ConnectionRepository } from '../types.js';
+import type { ConnectionRecord, ConnectionRepository } from '../types/users.js';
 import { bool, flag, id, int } from './rows.js';
 import type { Database, UserConnectionsTable } from './schema.js';
 

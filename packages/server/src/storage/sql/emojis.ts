@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { EmojiRecord, EmojiRepository } from '../types.js';
+import type { EmojiRecord, EmojiRepository } from '../types/expressions.js';
 import { bool, flag, id, idOrNull, int, jsonArray } from './rows.js';
 import type { Database, EmojisTable } from './schema.js';
 

@@ -1,5 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { GatewayRepository, IntentApprovalRecord, VoiceStateRecord } from '../types.js';
+import type {
+  GatewayRepository,
+  IntentApprovalRecord,
+  VoiceStateRecord,
+} from '../types/gateway.js';
 import { bool, flag, id, int, intOrNull } from './rows.js';
 import type { Database, VoiceStatesTable } from './schema.js';
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { GuildPatch, GuildRecord, GuildRepository, StorageDialect } from '../types.js';
+import type { GuildPatch, GuildRecord, GuildRepository } from '../types/guilds.js';
+import type { StorageDialect } from '../types/storage.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, idOrNull, int, jsonArray } from './rows.js';
 import type { Database, GuildsTable } from './schema.js';

@@ -1,6 +1,6 @@
 /** @module storage/sql: the repositories both drivers share, written once over Kysely. */
 import { sql, type Kysely } from 'kysely';
-import type { Repositories, Storage, StorageDialect } from '../types.js';
+import type { Repositories, Storage, StorageDialect } from '../types/storage.js';
 import { createApplicationRepository } from './applications.js';
 import { createAuditLogRepository } from './auditLog.js';
 import { createBanRepository } from './bans.js';

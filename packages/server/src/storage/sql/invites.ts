@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { InviteRecord, InviteRepository, InviteTargetJobRecord } from '../types.js';
+import type { InviteRecord, InviteRepository, InviteTargetJobRecord } from '../types/invites.js';
 import { bool, flag, id, idOrNull, int, intOrNull, jsonArray } from './rows.js';
 import type { Database, InviteTargetJobsTable, InvitesTable } from './schema.js';
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely';
-import type { MemberPatch, MemberRecord, MemberRepository } from '../types.js';
+import type { MemberPatch, MemberRecord, MemberRepository } from '../types/members.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, int, intOrNull } from './rows.js';
 import type { Database, MembersTable } from './schema.js';

@@ -10,8 +10,8 @@ import type {
   MessageSearchRepository,
   SearchAuthorType,
   SearchHasKind,
-} from '../searchTypes.js';
-import type { StorageDialect } from '../types.js';
+} from '../types/search.js';
+import type { StorageDialect } from '../types/storage.js';
 import { id, int } from './rows.js';
 import type { Database } from './schema.js';
 

@@ -9,7 +9,8 @@ import {
 } from '../../../test/support/postgres.js';
 import { createPostgresStorage } from '../postgres/index.js';
 import { createSqliteStorage } from '../sqlite/index.js';
-import type { NewMessage, Storage } from '../types.js';
+import type { NewMessage } from '../types/messages.js';
+import type { Storage } from '../types/storage.js';
 
 const DRIVERS = [
   {

@@ -13,7 +13,7 @@ import type {
   NewMessage,
   ReactionRepository,
   ReactionSummary,
-} from '../types.js';
+} from '../types/messages.js';
 import { bool, flag, id, idOrNull, int, intOrNull, jsonArray } from './rows.js';
 import type { Database, MessageAttachmentsTable, MessagesTable } from './schema.js';
 

@@ -6,7 +6,8 @@ import type {
   OAuthDeviceCodeRecord,
   OAuthRepository,
   OAuthTokenKind,
-} from '../oauth.js';
+} from '../types/oauth.js';
+import type { StorageDialect } from '../types/storage.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import type {
   OAuthAuthorizationsTable,
@@ -15,7 +16,6 @@ import type {
 } from './oauthSchema.js';
 import { id, idOrNull, int, intOrNull } from './rows.js';
 import type { Database } from './schema.js';
-import type { StorageDialect } from '../types.js';
 
 const splitScopes = (scopes: string) => (scopes === '' ? [] : scopes.split(' '));
 

@@ -4,8 +4,8 @@ import type {
   OutboxEventRecord,
   OutboxRepository,
   OutboxStatus,
-  StorageDialect,
-} from '../types.js';
+} from '../types/outbox.js';
+import type { StorageDialect } from '../types/storage.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import { id, int, intOrNull } from './rows.js';
 import type { Database, OutboxAttemptsTable, OutboxEventsTable } from './schema.js';

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { OverwriteRecord, OverwriteRepository } from '../types.js';
+import type { OverwriteRecord, OverwriteRepository } from '../types/channels.js';
 import { id, int } from './rows.js';
 import type { Database, PermissionOverwritesTable } from './schema.js';
 

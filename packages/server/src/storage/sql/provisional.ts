@@ -5,8 +5,8 @@ import type {
   ExternalIdentityRecord,
   OidcValidation,
   ProvisionalRepository,
-} from '../provisional.js';
-import type { StorageDialect } from '../types.js';
+} from '../types/provisional.js';
+import type { StorageDialect } from '../types/storage.js';
 import { bool, flag, id, idOrNull, int, intOrNull } from './rows.js';
 import type { ExternalIdentitiesTable } from './provisionalSchema.js';
 import type { Database } from './schema.js';

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { RolePatch, RoleRecord, RoleRepository } from '../types.js';
+import type { RolePatch, RoleRecord, RoleRepository } from '../types/members.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, idOrNull, int, intOrNull } from './rows.js';
 import type { Database, RolesTable } from './schema.js';

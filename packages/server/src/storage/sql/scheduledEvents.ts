@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { ScheduledEventRecord, ScheduledEventRepository } from '../types.js';
+import type { ScheduledEventRecord, ScheduledEventRepository } from '../types/expressions.js';
 import { id, idOrNull, int, intOrNull } from './rows.js';
 import type { Database, ScheduledEventsTable } from './schema.js';
 

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { StickerRecord, StickerRepository } from '../types.js';
+import type { StickerRecord, StickerRepository } from '../types/expressions.js';
 import { bool, flag, id, idOrNull, int } from './rows.js';
 import type { Database, StickersTable } from './schema.js';
 

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { TokenKind, TokenRecord, TokenRepository } from '../types.js';
+import type { TokenKind, TokenRecord, TokenRepository } from '../types/tokens.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import { id, idOrNull, int, intOrNull } from './rows.js';
 import type { Database, TokensTable } from './schema.js';

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { NewUser, UserPatch, UserRecord, UserRepository } from '../types.js';
+import type { NewUser, UserPatch, UserRecord, UserRepository } from '../types/users.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, int, intOrNull } from './rows.js';
 import type { Database, UsersTable } from './schema.js';

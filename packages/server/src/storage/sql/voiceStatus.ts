@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { VoiceStatusRepository } from '../types.js';
+import type { VoiceStatusRepository } from '../types/channels.js';
 import { id, int } from './rows.js';
 import type { Database } from './schema.js';
 

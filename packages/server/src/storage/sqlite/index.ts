@@ -3,7 +3,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { MIGRATIONS_TABLE, loadMigrations } from '../migrations.js';
 import { createKyselyStorage, type Database } from '../sql/index.js';
-import type { Storage } from '../types.js';
+import type { Storage } from '../types/storage.js';
 import { withStatementCache } from './statementCache.js';
 
 export interface SqliteStorageOptions {

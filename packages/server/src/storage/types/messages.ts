@@ -1,7 +1,4 @@
-/**
- * The storage contract of messages, their attachments, pins and reactions (migration 0005).
- * Re-exported by types.ts; kept apart so the messages area stays one file to read.
- */
+/** Messages, their attachments, pins and reactions (migration 0005). */
 
 /** One file of a message; its bytes are in the blob store under `attachments/{id}`. */
 export interface AttachmentRecord {

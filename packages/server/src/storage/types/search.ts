@@ -1,7 +1,4 @@
-/**
- * The storage contract of guild message search (migration 0011_message_search). Re-exported by
- * types.ts; kept apart so the search area stays one file to read.
- */
+/** Guild message search (migration 0011_message_search). */
 
 /** Where a guild's search index stands. */
 export interface SearchIndexStatus {

@@ -1,0 +1,94 @@
+/** Applications (developer apps and their bot users). */
+
+export interface ApplicationRecord {
+  id: string;
+  name: string;
+  description: string;
+  icon: string | null;
+  ownerId: string;
+  botUserId: string | null;
+  /** The full flag bitset (bits beyond 30 included). */
+  flags: bigint;
+  botPublic: boolean;
+  botRequireCodeGrant: boolean;
+  /** Hex-encoded Ed25519 public key. */
+  verifyKey: string;
+  /**
+   * PKCS#8 DER of the Ed25519 private key, base64, sealed (domain/secretBox.ts,
+   * SEALED_AS.applicationSigningKey); rows from before sealing hold it plain until the next start.
+   */
+  signingKey: string;
+  clientSecretHash: string;
+  redirectUris: string[];
+  interactionsEndpointUrl: string | null;
+  eventWebhooksUrl: string | null;
+  tags: string[];
+  createdAt: number;
+  /** Marked by its owner as using large bot sharding (GET /users/@me/guilds `shard` rule). */
+  largeBotSharding: boolean;
+  /** A public OAuth2 client (no secret; PKCE; custom-scheme redirects). */
+  publicClient: boolean;
+  /** Approved by an operator for the identify.premium scope. */
+  identifyPremiumApproved: boolean;
+  /** Turned on by the owner: the device authorization grant (RFC 8628) is accepted. */
+  deviceFlowEnabled: boolean;
+  /** The webhook event types the app subscribes to (only these are enqueued). */
+  eventWebhooksTypes: string[];
+  /** 1 disabled, 2 enabled, 3 disabled by the platform. */
+  eventWebhooksStatus: number;
+}
+
+export type NewApplication = Omit<
+  ApplicationRecord,
+  | 'largeBotSharding'
+  | 'publicClient'
+  | 'identifyPremiumApproved'
+  | 'deviceFlowEnabled'
+  | 'description'
+  | 'icon'
+  | 'flags'
+  | 'botPublic'
+  | 'botRequireCodeGrant'
+  | 'redirectUris'
+  | 'interactionsEndpointUrl'
+  | 'eventWebhooksUrl'
+  | 'tags'
+  | 'eventWebhooksTypes'
+  | 'eventWebhooksStatus'
+> &
+  Partial<ApplicationRecord>;
+
+export type ApplicationPatch = Partial<
+  Pick<
+    ApplicationRecord,
+    | 'name'
+    | 'description'
+    | 'icon'
+    | 'flags'
+    | 'botPublic'
+    | 'botRequireCodeGrant'
+    | 'clientSecretHash'
+    | 'redirectUris'
+    | 'interactionsEndpointUrl'
+    | 'eventWebhooksUrl'
+    | 'tags'
+    | 'largeBotSharding'
+    | 'publicClient'
+    | 'identifyPremiumApproved'
+    | 'deviceFlowEnabled'
+    | 'eventWebhooksTypes'
+    | 'eventWebhooksStatus'
+  >
+>;
+
+export interface ApplicationRepository {
+  create(app: NewApplication): Promise<ApplicationRecord>;
+  findById(id: string): Promise<ApplicationRecord | null>;
+  findByBotUserId(botUserId: string): Promise<ApplicationRecord | null>;
+  listByOwner(ownerId: string): Promise<ApplicationRecord[]>;
+  update(id: string, patch: ApplicationPatch): Promise<ApplicationRecord | null>;
+  /** Every app's stored signing key, by app id (the start-time sealing and its check). */
+  listSigningKeys(): Promise<{ id: string; signingKey: string }[]>;
+  /** Replaces an app's stored signing key if it still is `from`; returns whether it was. */
+  replaceSigningKey(id: string, from: string, to: string): Promise<boolean>;
+}

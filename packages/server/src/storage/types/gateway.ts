@@ -1,0 +1,70 @@
+/** The gateway's own tables: voice states, intent approvals, privacy settings and resumable sessions. */
+
+/** A member connected to a voice channel (gateway op 4). */
+export interface VoiceStateRecord {
+  guildId: string;
+  userId: string;
+  channelId: string;
+  sessionId: string;
+  selfMute: boolean;
+  selfDeaf: boolean;
+  selfVideo: boolean;
+  joinedAt: number;
+}
+
+/** A privileged intent approval: valid until `expiresAt`, or `pending` while in review. */
+export interface IntentApprovalRecord {
+  applicationId: string;
+  intent: 'GUILD_MEMBERS' | 'GUILD_PRESENCES' | 'MESSAGE_CONTENT';
+  status: 'approved' | 'pending';
+  approvedAt: number | null;
+  expiresAt: number | null;
+}
+
+/** A resumable gateway session as another node needs it, with its replay buffer. */
+export interface GatewaySessionRecord {
+  id: string;
+  userId: string;
+  /** The session's settings as JSON (intents, shard, guilds...). */
+  state: string;
+  seq: number;
+  updatedAt: number;
+}
+
+export interface GatewayReplayEntry {
+  sessionId: string;
+  seq: number;
+  type: string;
+  /** `d` as JSON. */
+  data: string;
+}
+
+/** Who sees a user's custom status (spec, Gateway events: Presence Update). */
+export type ProfilePrivacy = 'everyone' | 'friends' | 'friends_and_small_servers';
+
+/** The gateway's own tables. */
+export interface GatewayRepository {
+  listVoiceStates(guildIds: readonly string[]): Promise<VoiceStateRecord[]>;
+  findVoiceState(guildId: string, userId: string): Promise<VoiceStateRecord | null>;
+  /** Whether the user is connected to this voice channel. */
+  isInVoiceChannel(userId: string, channelId: string): Promise<boolean>;
+  putVoiceState(state: VoiceStateRecord): Promise<void>;
+  deleteVoiceState(guildId: string, userId: string): Promise<boolean>;
+  countInVoiceChannel(channelId: string): Promise<number>;
+  /** Voice session start times (epoch ms) of the given channels that have one. */
+  voiceStartTimes(channelIds: readonly string[]): Promise<Map<string, number>>;
+  setVoiceStartTime(channelId: string, startedAt: number | null): Promise<void>;
+  listIntentApprovals(applicationId: string): Promise<IntentApprovalRecord[]>;
+  putIntentApproval(approval: IntentApprovalRecord): Promise<void>;
+  privateChannelObfuscation(applicationId: string): Promise<boolean>;
+  setPrivateChannelObfuscation(applicationId: string, on: boolean): Promise<void>;
+  profilePrivacy(userId: string): Promise<ProfilePrivacy>;
+  setProfilePrivacy(userId: string, setting: ProfilePrivacy): Promise<void>;
+  saveSession(session: GatewaySessionRecord): Promise<void>;
+  findSession(id: string): Promise<GatewaySessionRecord | null>;
+  deleteSession(id: string): Promise<void>;
+  /** Appends replay entries; a session keeps about its last `keep` (trimmed every 64th). */
+  appendReplay(entries: readonly GatewayReplayEntry[], keep: number): Promise<void>;
+  /** A session's entries after `seq`, in order. */
+  replaySince(sessionId: string, seq: number): Promise<GatewayReplayEntry[]>;
+}

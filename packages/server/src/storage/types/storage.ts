@@ -1,0 +1,72 @@
+/**
+ * The storage contract every driver implements: `Storage` composes the repositories of each
+ * aggregate (one file each beside this one). Services see only these interfaces and the
+ * camelCase domain records; each driver keeps its SQL and client types private.
+ */
+
+import type { ApplicationRepository } from './applications.js';
+import type { AuditLogRepository } from './auditLog.js';
+import type { BlobReferenceRepository } from './blobRefs.js';
+import type { ChannelRepository, OverwriteRepository, VoiceStatusRepository } from './channels.js';
+import type {
+  EmojiRepository,
+  ScheduledEventRepository,
+  StickerRepository,
+} from './expressions.js';
+import type { GatewayRepository } from './gateway.js';
+import type { GuildRepository } from './guilds.js';
+import type { InviteRepository } from './invites.js';
+import type { BanRepository, MemberRepository, RoleRepository } from './members.js';
+import type { MessageRepository, ReactionRepository } from './messages.js';
+import type { OAuthRepository } from './oauth.js';
+import type { OutboxRepository } from './outbox.js';
+import type { ProvisionalRepository } from './provisional.js';
+import type { MessageSearchRepository } from './search.js';
+import type { ServerSecretRepository } from './serverSecrets.js';
+import type { TokenRepository } from './tokens.js';
+import type { ConnectionRepository, UserRepository } from './users.js';
+
+/** The repositories, as seen both outside and inside a transaction. */
+export interface Repositories {
+  /** Whether these repositories run inside `Storage.transaction`. */
+  readonly inTransaction: boolean;
+  readonly users: UserRepository;
+  readonly applications: ApplicationRepository;
+  readonly tokens: TokenRepository;
+  readonly guilds: GuildRepository;
+  readonly roles: RoleRepository;
+  readonly channels: ChannelRepository;
+  readonly members: MemberRepository;
+  readonly bans: BanRepository;
+  readonly overwrites: OverwriteRepository;
+  readonly voiceStatus: VoiceStatusRepository;
+  readonly auditLog: AuditLogRepository;
+  readonly emojis: EmojiRepository;
+  readonly stickers: StickerRepository;
+  readonly scheduledEvents: ScheduledEventRepository;
+  readonly invites: InviteRepository;
+  readonly connections: ConnectionRepository;
+  readonly oauth: OAuthRepository;
+  readonly outbox: OutboxRepository;
+  readonly provisional: ProvisionalRepository;
+  readonly messages: MessageRepository;
+  readonly reactions: ReactionRepository;
+  readonly messageSearch: MessageSearchRepository;
+  readonly gateway: GatewayRepository;
+  readonly serverSecrets: ServerSecretRepository;
+  readonly blobRefs: BlobReferenceRepository;
+}
+
+export type StorageDialect = 'sqlite' | 'postgres';
+
+export interface Storage extends Repositories {
+  readonly dialect: StorageDialect;
+  /**
+   * Runs `fn` in one database transaction: every write inside commits together or not at all.
+   * Calls nested inside `fn` must use the repositories passed to it.
+   */
+  transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** Round-trips to the database; used by the health check. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
