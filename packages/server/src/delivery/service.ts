@@ -5,7 +5,7 @@
  */
 import { isSnowflake } from '@guildhall/protocol';
 import type { Logger } from 'pino';
-import type { Clock } from '../domain/clock.js';
+import type { Clock, Timers } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/snowflakes.js';
 import { ApiError, invalidField } from '../errors/index.js';
 import type { Principal } from '../http/authenticator.js';
@@ -22,7 +22,7 @@ import {
   enqueueWebhookEvent,
   type WebhookEventInput,
 } from './webhookEvents.js';
-import { createDeliveryWorker, type DeliverySettings, type Timers } from './worker.js';
+import { createDeliveryWorker, type DeliverySettings } from './worker.js';
 
 export interface WebhookEventsDeps {
   storage: Storage;

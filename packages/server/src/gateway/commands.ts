@@ -6,7 +6,7 @@ import {
 } from '@guildhall/protocol';
 import type { Clock } from '../domain/clock.js';
 import type { Dispatcher } from '../events/dispatcher.js';
-import { serializeMember } from '../resources/members/serialize.js';
+import { serializeMember } from '../resources/members/index.js';
 import type { MemberRecord, ProfilePrivacy, Storage, VoiceStateRecord } from '../storage/index.js';
 import type { GuildState } from './guildState.js';
 

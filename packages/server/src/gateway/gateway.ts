@@ -18,9 +18,9 @@ import { ALL_DISPATCHES, type DispatchEnvelope, type Dispatcher } from '../event
 import { canManageInvites } from '../domain/permissions.js';
 import type { Revocation } from '../events/revocations.js';
 import type { Authenticator, Principal } from '../http/authenticator.js';
-import type { SessionStartLimit } from '../resources/gateway/sessionStartLimit.js';
-import { serializeMember } from '../resources/members/serialize.js';
-import { serializeUser } from '../resources/users/serialize.js';
+import type { SessionStartLimit } from '../resources/gatewayInfo/index.js';
+import { serializeMember } from '../resources/members/index.js';
+import { serializeUser } from '../resources/users/index.js';
 import type { ApplicationRecord, MemberRecord, Storage, UserRecord } from '../storage/index.js';
 import {
   EncodedDispatch,

@@ -7,13 +7,13 @@ import {
   type PermissionRole,
 } from '../domain/permissions.js';
 import type { MemberRecord, Storage } from '../storage/index.js';
-import { overwritesByChannel, serializeChannel } from '../resources/channels/serialize.js';
-export { obfuscateChannel } from '../resources/channels/serialize.js';
-import { serializeGuild } from '../resources/guilds/serialize.js';
-import { serializeMember } from '../resources/members/serialize.js';
+import { overwritesByChannel, serializeChannel } from '../resources/channels/index.js';
+export { obfuscateChannel } from '../resources/channels/index.js';
+import { serializeGuild } from '../resources/guilds/index.js';
+import { serializeMember } from '../resources/members/index.js';
 import { voiceStateWire } from './commands.js';
 import type { PreserializedDispatch } from './frames.js';
-import { serializeScheduledEvent } from '../resources/scheduledEvents/serialize.js';
+import { serializeScheduledEvent } from '../resources/scheduledEvents/index.js';
 
 /** The most members a GUILD_CREATE carries (the highest large_threshold). */
 export const MAX_LARGE_THRESHOLD = 250;

@@ -1,4 +1,4 @@
-import type { AdminCommand } from '../cli/commands.js';
+import type { AdminCommand } from '../adminCommand.js';
 import { requireFlag, UsageError } from '../flags.js';
 
 function yesNo(raw: string | undefined, usage: string): boolean {

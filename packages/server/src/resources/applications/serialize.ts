@@ -1,6 +1,6 @@
 import { applicationFlagsWire } from '@guildhall/protocol';
 import type { ApplicationRecord, UserRecord } from '../../storage/index.js';
-import { serializeUser } from '../users/serialize.js';
+import { serializeUser } from '../users/index.js';
 
 export interface ApplicationView {
   application: ApplicationRecord;

@@ -1,6 +1,4 @@
 import { isSnowflake } from '@guildhall/protocol';
-import type { WebhookEventsService } from '../../delivery/service.js';
-import { eventWebhooksPatch } from '../../delivery/settings.js';
 import {
   generateClientSecret,
   generateSigningKeyPair,
@@ -21,6 +19,7 @@ import {
   type CreateApplicationInput,
   type ModifyApplicationInput,
 } from './schemas.js';
+import { eventWebhooksPatch, type VerifyEventWebhooksUrl } from './eventWebhooks.js';
 import { serializeApplication } from './serialize.js';
 import { storeImage } from '../images.js';
 
@@ -38,7 +37,7 @@ function randomDiscriminator(): string {
 
 /** Applications: made by developers, each with a bot user, a bot token and a client secret. */
 export function createApplicationService(
-  deps: ServiceDeps & { webhookEvents: Pick<WebhookEventsService, 'verifyUrl'> },
+  deps: ServiceDeps & { webhookEvents: { verifyUrl: VerifyEventWebhooksUrl } },
 ) {
   const { storage, clock, ids, blobs, revocations } = deps;
 

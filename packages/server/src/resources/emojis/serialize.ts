@@ -1,5 +1,5 @@
 import type { EmojiRecord, UserRecord } from '../../storage/index.js';
-import { serializeUser } from '../users/serialize.js';
+import { serializeUser } from '../users/index.js';
 
 /** The emoji object (EmojiResponse); `user` only when the caller may see who made it. */
 export function serializeEmoji(emoji: EmojiRecord, creator: UserRecord | null) {

@@ -6,7 +6,7 @@ import { parseInput } from '../../http/validate.js';
 import type { BlobStore } from '../../blobs/index.js';
 import { guildTemplate } from './create.js';
 import { decodeImage, putImage } from '../images.js';
-import { AUTH, reasonOf } from './common.js';
+import { AUTH, reasonOf } from '../access/index.js';
 import { guildImageKey } from './images.js';
 import type { GuildManageService } from './manage.js';
 import type { MyGuildsService } from './myGuilds.js';

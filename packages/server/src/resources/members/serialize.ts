@@ -1,5 +1,5 @@
 import type { MemberRecord, UserRecord } from '../../storage/index.js';
-import { serializeUser } from '../users/serialize.js';
+import { serializeUser } from '../users/index.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -10,7 +10,7 @@ import type {
   Repositories,
   UserRecord,
 } from '../../storage/index.js';
-import { serializeUser, type UserWire } from '../users/serialize.js';
+import { serializeUser, type UserWire } from '../users/index.js';
 import type { AttachmentSigner } from './signedUrls.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();

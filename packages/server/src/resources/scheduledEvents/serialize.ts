@@ -1,5 +1,5 @@
 import type { ScheduledEventRecord, UserRecord } from '../../storage/index.js';
-import { serializeUser } from '../users/serialize.js';
+import { serializeUser } from '../users/index.js';
 import { EntityTypes } from './schemas.js';
 
 /** Epoch ms as the platform's ISO 8601 timestamps (`+00:00` offset). */

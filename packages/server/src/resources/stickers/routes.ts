@@ -6,7 +6,7 @@ import { ApiError, invalidField } from '../../errors/index.js';
 import { isMultipart, readMultipart, registerMultipart } from '../../http/multipart.js';
 import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
-import { AUTH, reasonOf } from '../guilds/common.js';
+import { AUTH, reasonOf } from '../access/index.js';
 import { parseInput } from '../../http/validate.js';
 import type { Storage } from '../../storage/index.js';
 import { sendBlob } from '../images.js';

@@ -1,5 +1,5 @@
 import type { StickerRecord, UserRecord } from '../../storage/index.js';
-import { serializeUser } from '../users/serialize.js';
+import { serializeUser } from '../users/index.js';
 
 /** Sticker type GUILD (StickerTypes). */
 const GUILD_STICKER = 2;
