@@ -136,7 +136,7 @@ export default tseslint.config(
       'packages/server/src/events/**/*.ts',
       'packages/server/src/logger.ts',
       'packages/server/src/config.ts',
-      'packages/server/src/flags.ts',
+      'packages/server/src/cliFlags.ts',
     ],
     rules: { 'no-restricted-imports': restrictImports(above(['resources/', ...FEATURES])) },
   },

@@ -9,7 +9,7 @@ import { parseInput } from '../http/validate.js';
 import { CreateApplicationBody } from '../resources/applications/index.js';
 import { RegisterBody } from '../resources/auth/index.js';
 import { AddConnectionFlags } from '../resources/connections/index.js';
-import { requireFlag, UsageError } from '../flags.js';
+import { requireFlag, UsageError } from '../cliFlags.js';
 import { createLogger } from '../logger.js';
 import { OAUTH_COMMANDS } from '../oauth/commands.js';
 import { PROVISIONAL_COMMANDS } from '../oauth/provisional/commands.js';

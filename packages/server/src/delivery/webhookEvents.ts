@@ -119,16 +119,3 @@ export async function enqueueWebhookEvent(
   });
   return true;
 }
-
-/**
- * The sink services are given (`createOAuthService({ ...deps, webhookEvents })`): enqueue in the
- * caller's transaction; a no-op for apps not subscribed.
- */
-export function createWebhookEventSink(deps: EnqueueDeps) {
-  return {
-    async enqueue(tx: Repositories, event: WebhookEventInput): Promise<void> {
-      await enqueueWebhookEvent(tx, deps, event);
-    },
-  };
-}
-export type WebhookEventSink = ReturnType<typeof createWebhookEventSink>;

@@ -177,5 +177,3 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     },
   };
 }
-
-export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;

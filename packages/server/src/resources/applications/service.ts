@@ -21,7 +21,7 @@ import {
 } from './schemas.js';
 import { eventWebhooksPatch, type VerifyEventWebhooksUrl } from './eventWebhooks.js';
 import { serializeApplication } from './serialize.js';
-import { storeImage } from '../images.js';
+import { storeImage } from '../imageUploads.js';
 
 /** An application just made, with the two secrets that are shown once and stored only hashed. */
 export interface CreatedApplication {

@@ -14,7 +14,7 @@ import {
   type CreateEmojiInput,
   type ModifyEmojiInput,
 } from './schemas.js';
-import { decodeImage, putImage } from '../images.js';
+import { decodeImage, putImage } from '../imageUploads.js';
 import { announceEmojiList } from './dispatch.js';
 import { serializeEmoji } from './serialize.js';
 

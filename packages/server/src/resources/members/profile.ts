@@ -9,7 +9,7 @@ import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
 import type { AccessFor } from '../access/index.js';
 import type { GuildRequest } from '../roles/index.js';
-import { storeImage } from '../images.js';
+import { storeImage } from '../imageUploads.js';
 import type { ModifyCurrentMemberInput } from './schemas.js';
 import type { MemberWire } from './serialize.js';
 

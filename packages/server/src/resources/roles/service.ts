@@ -13,7 +13,7 @@ import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
 import { announceEmojiList } from '../emojis/index.js';
 import { accessLoader, type GuildAccess } from '../access/index.js';
-import { storeImage } from '../images.js';
+import { storeImage } from '../imageUploads.js';
 import { roleChanges } from './auditChanges.js';
 import { resolveColors } from './colors.js';
 import { planRolePositions } from './positions.js';

@@ -13,7 +13,7 @@ import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
 import { accessLoader, type GuildAccess } from '../access/index.js';
 import { requireEditRights, type Mutation } from '../expressions/index.js';
-import { storeImage } from '../images.js';
+import { storeImage } from '../imageUploads.js';
 import { canJoinChannel, checkPlace, checkTransition } from './rules.js';
 import { EventStatuses, type CreateEventInput, type ModifyEventInput } from './schemas.js';
 import { auditedEvent, serializeScheduledEvent } from './serialize.js';
