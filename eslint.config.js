@@ -1,6 +1,54 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+/** Imports no file anywhere may make. */
+const ALWAYS = [
+  {
+    group: ['@guildhall/*/src/*', '@guildhall/*/dist/*'],
+    message: 'Import a package through its entry point.',
+  },
+  {
+    group: ['**/storage/sqlite/*', '**/storage/postgres/*', '**/bus/memory/*', '**/bus/nats/*'],
+    message: 'Storage and bus drivers are chosen only in app.ts: import the folder index.',
+  },
+];
+
+/** The features above `resources/`, and the entry points above everything. */
+const ENTRY = ['app.js', 'cli/', 'demo.js', 'main.js'];
+const FEATURES = ['oauth/', 'gateway/', 'delivery/', ...ENTRY];
+
+/**
+ * An import of any of these top-level folders (`name/`) or files (`name.js`) of
+ * `packages/server/src`, by relative path.
+ */
+function above(names) {
+  const escaped = names.map((name) => name.replace('.', '\\.'));
+  return {
+    regex: `^(\\.\\./)+(${escaped.join('|')})`,
+    message: `This layer may not import ${names.join(', ')}: imports point down the layers (docs/architecture.md).`,
+  };
+}
+
+const INDEX_ONLY = 'Import another resource through its index.ts (its public surface).';
+/** From outside `resources/`: `…/resources/<name>/<file>` other than the index. */
+const DEEP_RESOURCE_IMPORT = {
+  regex: '(^|/)resources/[^/]+/(?!index\\.js$)',
+  message: INDEX_ONLY,
+};
+/** From a shared file directly in `resources/`: `./<name>/<file>` other than the index. */
+const DEEP_RESOURCE_IMPORT_FROM_ROOT = { regex: '^\\./[^/]+/(?!index\\.js$)', message: INDEX_ONLY };
+/** From inside `resources/<name>/`: `../<other>/<file>` other than the index. */
+const DEEP_SIBLING_RESOURCE_IMPORT = {
+  regex: '^\\.\\./[^./][^/]*/(?!index\\.js$)',
+  message: INDEX_ONLY,
+};
+
+function restrictImports(...patterns) {
+  return ['error', { patterns: [...ALWAYS, ...patterns] }];
+}
 
 export default tseslint.config(
   {
@@ -28,27 +76,7 @@ export default tseslint.config(
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       'no-console': 'error',
       'max-params': ['error', 3],
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@guildhall/*/src/*', '@guildhall/*/dist/*'],
-              message: 'Import a package through its entry point.',
-            },
-            {
-              group: [
-                '**/storage/sqlite/*',
-                '**/storage/postgres/*',
-                '**/bus/memory/*',
-                '**/bus/nats/*',
-              ],
-              message:
-                'Storage and bus drivers are chosen only in app.ts: import the folder index.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': restrictImports(),
       'no-restricted-properties': [
         'error',
         {
@@ -71,6 +99,92 @@ export default tseslint.config(
     ],
     rules: { 'no-restricted-properties': 'off' },
   },
+  // Layers (docs/architecture.md#which-folder-may-import-which): each group may import only
+  // downwards, and another resource only through its index.ts.
+  {
+    files: ['packages/server/src/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictImports(DEEP_RESOURCE_IMPORT) },
+  },
+  {
+    files: ['packages/server/src/resources/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports(DEEP_RESOURCE_IMPORT_FROM_ROOT, above(FEATURES)),
+    },
+  },
+  {
+    files: ['packages/server/src/resources/*/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports(DEEP_SIBLING_RESOURCE_IMPORT, above(FEATURES)),
+    },
+  },
+  {
+    files: ['packages/server/src/delivery/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        DEEP_RESOURCE_IMPORT,
+        above(['oauth/', 'gateway/', ...ENTRY]),
+      ),
+    },
+  },
+  {
+    files: ['packages/server/src/oauth/**/*.ts', 'packages/server/src/gateway/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictImports(DEEP_RESOURCE_IMPORT, above(ENTRY)) },
+  },
+  {
+    files: [
+      'packages/server/src/http/**/*.ts',
+      'packages/server/src/events/**/*.ts',
+      'packages/server/src/logger.ts',
+      'packages/server/src/config.ts',
+      'packages/server/src/cliFlags.ts',
+    ],
+    rules: { 'no-restricted-imports': restrictImports(above(['resources/', ...FEATURES])) },
+  },
+  {
+    files: ['packages/server/src/storage/**/*.ts', 'packages/server/src/bus/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        above(['http/', 'events/', 'blobs/', 'logger.js', 'resources/', ...FEATURES]),
+      ),
+    },
+  },
+  {
+    // Stored files are freed after a commit (events/afterCommit.ts), so blobs/ sits above events/.
+    files: ['packages/server/src/blobs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        above(['http/', 'logger.js', 'resources/', ...FEATURES]),
+      ),
+    },
+  },
+  {
+    // Pure rules: no I/O layer, nothing above them.
+    files: ['packages/server/src/domain/**/*.ts', 'packages/server/src/errors/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        above([
+          'storage/',
+          'bus/',
+          'blobs/',
+          'http/',
+          'events/',
+          'logger.js',
+          'resources/',
+          ...FEATURES,
+        ]),
+      ),
+    },
+  },
+  {
+    // The wire vocabulary stands alone.
+    files: ['packages/protocol/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports({
+        regex: '(^@guildhall/server|(^|/)server/)',
+        message: '@guildhall/protocol imports nothing from the server.',
+      }),
+    },
+  },
   {
     // The composition root and tests pick drivers; everything else sees only the interfaces.
     files: ['packages/server/src/app.ts', '**/*.test.ts', 'packages/server/test/**'],
@@ -79,6 +193,21 @@ export default tseslint.config(
   {
     files: ['bench/**', '.ci/**', 'packages/server/src/cli/**'],
     rules: { 'no-console': 'off' },
+  },
+  {
+    // No module may reach itself through its imports (type-only imports are erased and not
+    // counted). Tests import freely, so only the sources are checked.
+    files: ['packages/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: './tsconfig.test.json' }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': 'error' },
   },
   {
     files: ['**/*.js'],

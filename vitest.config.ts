@@ -14,6 +14,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // PostgreSQL and NATS are probed once per run; test files read the result (test/support).
+    globalSetup: ['packages/server/test/support/globalSetup.ts'],
     // CI reads the JSON report for its plain "N passed, N failed" line (.ci/run).
     reporters:
       process.env['CI'] === 'true'

@@ -14,13 +14,8 @@ import { createNatsBus } from './bus/nats/index.js';
 import { publicBaseUrl, uploadLimitBytes, type Config } from './config.js';
 import { registerWebhookEventRoutes } from './delivery/routes.js';
 import { createWebhookEventsService, type WebhookEventsService } from './delivery/service.js';
-import {
-  DEFAULT_DELIVERY_SETTINGS,
-  realTimers,
-  type DeliverySettings,
-  type Timers,
-} from './delivery/worker.js';
-import { systemClock, type Clock } from './domain/clock.js';
+import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './delivery/worker.js';
+import { realTimers, systemClock, type Clock, type Timers } from './domain/clock.js';
 import { DEFAULT_SCRYPT_COST } from './domain/credentials.js';
 import { createSnowflakeGenerator } from './domain/snowflakes.js';
 import { dispatchingStorage } from './events/afterCommit.js';
@@ -51,61 +46,86 @@ import {
   registerProvisionalRoutes,
 } from './oauth/provisional/routes.js';
 import { createProvisionalService, type ProvisionalService } from './oauth/provisional/service.js';
-import { registerApplicationRoutes } from './resources/applications/routes.js';
-import { createApplicationService } from './resources/applications/service.js';
-import { registerAuditLogRoutes } from './resources/auditLog/routes.js';
-import { createAuditLogService } from './resources/auditLog/service.js';
-import { registerAuthRoutes } from './resources/auth/routes.js';
-import { registerChannelRoutes } from './resources/channels/routes.js';
-import { createOverwriteService } from './resources/channels/overwrites.js';
-import { createChannelPositionService } from './resources/channels/positions.js';
-import { createChannelService } from './resources/channels/service.js';
-import { createVoiceStatusService } from './resources/channels/voiceStatus.js';
-import { registerBanRoutes } from './resources/bans/routes.js';
-import { createBanService } from './resources/bans/service.js';
-import { createAuthService, type AuthSettings } from './resources/auth/service.js';
-import type { ServiceDeps } from './resources/deps.js';
-import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/routes.js';
-import { createEmojiService } from './resources/emojis/service.js';
-import { registerGatewayRoutes } from './resources/gateway/routes.js';
 import {
+  registerApplicationRoutes,
+  createApplicationService,
+} from './resources/applications/index.js';
+import { registerAuditLogRoutes, createAuditLogService } from './resources/auditLog/index.js';
+import {
+  registerAuthRoutes,
+  createAuthService,
+  type AuthSettings,
+} from './resources/auth/index.js';
+import {
+  registerChannelRoutes,
+  createOverwriteService,
+  createChannelPositionService,
+  createChannelService,
+  createVoiceStatusService,
+} from './resources/channels/index.js';
+import { registerBanRoutes, createBanService } from './resources/bans/index.js';
+import type { ServiceDeps } from './resources/deps.js';
+import {
+  registerEmojiCdnRoutes,
+  registerEmojiRoutes,
+  createEmojiService,
+} from './resources/emojis/index.js';
+import {
+  registerGatewayRoutes,
   DEFAULT_SESSION_START_LIMIT,
   createSessionStartLimit,
-} from './resources/gateway/sessionStartLimit.js';
-import { registerConnectionRoutes } from './resources/connections/routes.js';
-import { createConnectionService } from './resources/connections/service.js';
-import { createGuildManageService } from './resources/guilds/manage.js';
-import { createMyGuildsService } from './resources/guilds/myGuilds.js';
-import { registerGuildRoutes } from './resources/guilds/routes.js';
-import { createGuildService } from './resources/guilds/service.js';
-import { registerInviteRoutes } from './resources/invites/routes.js';
-import { createInviteService } from './resources/invites/service.js';
-import { createPruneService } from './resources/members/prune.js';
-import { registerMemberRoutes } from './resources/members/routes.js';
-import { registerAttachmentCdnRoutes, registerMessageRoutes } from './resources/messages/routes.js';
-import { createMessageService } from './resources/messages/service.js';
-import { createPinService } from './resources/messages/pins.js';
-import type { AttachmentLinks } from './resources/messages/serialize.js';
-import { loadAttachmentSigner } from './resources/messages/signedUrls.js';
-import { createReactionService } from './resources/messages/reactions.js';
-import { createSearchIndexer, type SearchIndexer } from './resources/search/indexer.js';
-import { registerMessageSearchRoutes } from './resources/search/routes.js';
-import { createMessageSearchService } from './resources/search/service.js';
-import { createMemberService } from './resources/members/service.js';
-import { registerRoleRoutes } from './resources/roles/routes.js';
-import { createRoleService } from './resources/roles/service.js';
+} from './resources/gatewayInfo/index.js';
+import {
+  registerConnectionRoutes,
+  createConnectionService,
+} from './resources/connections/index.js';
+import {
+  createGuildManageService,
+  createMyGuildsService,
+  registerGuildRoutes,
+  createGuildService,
+  viewGuild,
+} from './resources/guilds/index.js';
+import { registerInviteRoutes, createInviteService } from './resources/invites/index.js';
+import {
+  createPruneService,
+  registerMemberRoutes,
+  createMemberService,
+} from './resources/members/index.js';
+import {
+  registerAttachmentCdnRoutes,
+  registerMessageRoutes,
+  createMessageService,
+  createPinService,
+  type AttachmentLinks,
+  loadAttachmentSigner,
+  createReactionService,
+} from './resources/messages/index.js';
+import {
+  createSearchIndexer,
+  type SearchIndexer,
+  registerMessageSearchRoutes,
+  createMessageSearchService,
+} from './resources/search/index.js';
+import { registerRoleRoutes, createRoleService } from './resources/roles/index.js';
 import {
   registerScheduledEventCdnRoutes,
   registerScheduledEventRoutes,
-} from './resources/scheduledEvents/routes.js';
-import { createScheduledEventService } from './resources/scheduledEvents/service.js';
-import { registerStickerCdnRoutes, registerStickerRoutes } from './resources/stickers/routes.js';
-import { createStickerService } from './resources/stickers/service.js';
-import { createMetrics, createMetricsListener, instrument } from './resources/system/metrics.js';
-import { registerSystemRoutes } from './resources/system/routes.js';
+  createScheduledEventService,
+} from './resources/scheduledEvents/index.js';
+import {
+  registerStickerCdnRoutes,
+  registerStickerRoutes,
+  createStickerService,
+} from './resources/stickers/index.js';
+import {
+  createMetrics,
+  createMetricsListener,
+  instrument,
+  registerSystemRoutes,
+} from './resources/system/index.js';
 import { createCdnImages } from './resources/imageVariants.js';
-import { registerUserRoutes } from './resources/users/routes.js';
-import { createUserService } from './resources/users/service.js';
+import { registerUserRoutes, createUserService } from './resources/users/index.js';
 import type { SecretBox } from './domain/secretBox.js';
 import { openSecrets } from './secrets.js';
 import type { Storage } from './storage/index.js';
@@ -184,14 +204,15 @@ function createServices(
     ...base,
     storage: dispatchingStorage(base.storage, base.events, options.onCommitTaskError),
   };
+  const guilds = createGuildService(deps);
   return {
     users: createUserService(deps),
     auth: createAuthService(deps, options.auth),
     applications: createApplicationService(deps),
-    guilds: createGuildService(deps),
+    guilds,
     guildManage: createGuildManageService(deps),
     myGuilds: createMyGuildsService(deps),
-    channels: createChannelService(deps),
+    channels: createChannelService({ ...deps, viewGuild }),
     channelPositions: createChannelPositionService(deps),
     overwrites: createOverwriteService(deps),
     voiceStatus: createVoiceStatusService(deps),
@@ -206,7 +227,7 @@ function createServices(
     invites: createInviteService(deps),
     connections: createConnectionService(deps),
     webhookEvents: deps.webhookEvents,
-    oauth: createOAuth({ ...deps, issuer: options.baseUrl }),
+    oauth: createOAuth({ ...deps, guilds, issuer: options.baseUrl }),
     messages: createMessageService(deps, options),
     reactions: createReactionService(deps),
     pins: createPinService(deps, options),

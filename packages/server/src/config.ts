@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { isIPv6 } from 'node:net';
 import { DEFAULT_SCRYPT_COST, hashSecret } from './domain/credentials.js';
 import { SECRET_KEY_BYTES } from './domain/secretBox.js';
-import { parseFlags } from './flags.js';
+import { parseFlags } from './cliFlags.js';
 
 /** Everything the server reads from its environment, validated once at start. */
 export interface Config {

@@ -1,6 +1,14 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from './config.js';
-import { redactUrl } from './http/server.js';
+
+const SENSITIVE_QUERY =
+  /([?&](?:code|token|client_secret|refresh_token|access_token|password|user_code|device_code)=)[^&]*/gi;
+const WEBHOOK_TOKEN_PATH = /(\/webhooks\/\d+\/)[^/?]+/;
+
+/** A request line fit for logs: secrets in the query or a webhook path are replaced. */
+export function redactUrl(url: string): string {
+  return url.replace(SENSITIVE_QUERY, '$1[REDACTED]').replace(WEBHOOK_TOKEN_PATH, '$1[REDACTED]');
+}
 
 /** Keys whose values never reach a log line, at any depth. */
 export const REDACTED_KEYS = new Set([

@@ -3,8 +3,7 @@
  * frees the blob once the transaction commits; the sweep removes what a crash in between left
  * (and uploads abandoned half-way), after a grace period that covers every upload in flight.
  */
-import type { Timers } from '../delivery/worker.js';
-import type { Clock } from '../domain/clock.js';
+import type { Clock, Timers } from '../domain/clock.js';
 import { afterCommitTask } from '../events/afterCommit.js';
 import type { Repositories } from '../storage/index.js';
 import type { BlobStore } from './index.js';

@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CONFIG_FLAGS } from '../config.js';
-import { UsageError } from '../flags.js';
+import { UsageError } from '../cliFlags.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

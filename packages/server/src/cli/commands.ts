@@ -1,28 +1,21 @@
 import { parsePermissions, PermissionFlags } from '@guildhall/protocol';
-import { createApp, type App } from '../app.js';
+import type { AdminCommand } from '../adminCommand.js';
+import { createApp } from '../app.js';
 import { DEFAULT_BLOB_GRACE_MS, sweepOrphanBlobs } from '../blobs/lifecycle.js';
 import type { Config } from '../config.js';
 import { ZodError } from 'zod';
 import { ApiError, fieldErrorTree } from '../errors/index.js';
 import { parseInput } from '../http/validate.js';
-import { CreateApplicationBody } from '../resources/applications/schemas.js';
-import { RegisterBody } from '../resources/auth/schemas.js';
-import { AddConnectionFlags } from '../resources/connections/schemas.js';
-import { requireFlag, UsageError } from '../flags.js';
+import { CreateApplicationBody } from '../resources/applications/index.js';
+import { RegisterBody } from '../resources/auth/index.js';
+import { AddConnectionFlags } from '../resources/connections/index.js';
+import { requireFlag, UsageError } from '../cliFlags.js';
 import { createLogger } from '../logger.js';
 import { OAUTH_COMMANDS } from '../oauth/commands.js';
 import { PROVISIONAL_COMMANDS } from '../oauth/provisional/commands.js';
-import type { NewChannel } from '../resources/guilds/service.js';
+import type { NewChannel } from '../resources/guilds/index.js';
 
 const ADMIN_PROCESS_ID = 31;
-
-/** One `guildhall <group> <action>` command that works on the database directly. */
-export interface AdminCommand {
-  name: string;
-  usage: string;
-  summary: string;
-  run(app: App, flags: Map<string, string>, io: { readStdin(): Promise<string> }): Promise<unknown>;
-}
 
 function list(value: string | undefined): string[] {
   return (value ?? '')

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createApp } from '../app.js';
 import { CONFIG_HELP, ConfigError, loadConfig } from '../config.js';
 import { demoBanner, ensureDemo } from '../demo.js';
-import { UsageError } from '../flags.js';
+import { UsageError } from '../cliFlags.js';
 import { parseCommandArgs } from './args.js';
 import { ADMIN_COMMANDS, runAdminCommand } from './commands.js';
 

@@ -5,7 +5,7 @@
  */
 import { isSnowflake } from '@guildhall/protocol';
 import type { Logger } from 'pino';
-import type { Clock } from '../domain/clock.js';
+import type { Clock, Timers } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/snowflakes.js';
 import { ApiError, invalidField } from '../errors/index.js';
 import type { Principal } from '../http/authenticator.js';
@@ -23,12 +23,7 @@ import {
   type WebhookEventInput,
 } from './webhookEvents.js';
 import type { SecretBox } from '../domain/secretBox.js';
-import {
-  createDeliveryWorker,
-  openSigningKey,
-  type DeliverySettings,
-  type Timers,
-} from './worker.js';
+import { createDeliveryWorker, openSigningKey, type DeliverySettings } from './worker.js';
 
 export interface WebhookEventsDeps {
   storage: Storage;

@@ -7,32 +7,13 @@
  */
 import type { Clock } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/snowflakes.js';
-import { serializeGuild } from '../resources/guilds/serialize.js';
-import { serializeUser } from '../resources/users/serialize.js';
+import { EventWebhooksStatuses } from '../resources/applications/index.js';
+import { serializeGuild } from '../resources/guilds/index.js';
+import { serializeUser } from '../resources/users/index.js';
 import type { GuildRecord, Repositories, UserRecord } from '../storage/index.js';
 
 /** Envelope `type`: 0 is the PING sent when a URL is set, 1 an event. */
 export const WebhookPayloadTypes = { PING: 0, EVENT: 1 } as const;
-
-/** ApplicationEventWebhooksStatus. */
-export const EventWebhooksStatuses = { DISABLED: 1, ENABLED: 2, DISABLED_BY_PLATFORM: 3 } as const;
-
-/** Every event type an app may subscribe to (the platform's list; openapi.json). */
-export const SUBSCRIBABLE_EVENT_TYPES = [
-  'APPLICATION_AUTHORIZED',
-  'APPLICATION_DEAUTHORIZED',
-  'ENTITLEMENT_CREATE',
-  'ENTITLEMENT_DELETE',
-  'ENTITLEMENT_UPDATE',
-  'GAME_DIRECT_MESSAGE_CREATE',
-  'GAME_DIRECT_MESSAGE_DELETE',
-  'GAME_DIRECT_MESSAGE_UPDATE',
-  'LOBBY_MESSAGE_CREATE',
-  'LOBBY_MESSAGE_DELETE',
-  'LOBBY_MESSAGE_UPDATE',
-  'QUEST_USER_ENROLLMENT',
-] as const;
-export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
 
 /**
  * How long an event is retried before it is marked failed (docs/platform-notes.md#webhook-events).
@@ -138,16 +119,3 @@ export async function enqueueWebhookEvent(
   });
   return true;
 }
-
-/**
- * The sink services are given (`createOAuthService({ ...deps, webhookEvents })`): enqueue in the
- * caller's transaction; a no-op for apps not subscribed.
- */
-export function createWebhookEventSink(deps: EnqueueDeps) {
-  return {
-    async enqueue(tx: Repositories, event: WebhookEventInput): Promise<void> {
-      await enqueueWebhookEvent(tx, deps, event);
-    },
-  };
-}
-export type WebhookEventSink = ReturnType<typeof createWebhookEventSink>;

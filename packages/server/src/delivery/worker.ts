@@ -7,26 +7,12 @@
  * waits from the injected timers, so tests drive it without sleeping.
  */
 import type { Logger } from 'pino';
-import type { Clock } from '../domain/clock.js';
+import type { Clock, Timers } from '../domain/clock.js';
 import { SEALED_AS, type SecretBox } from '../domain/secretBox.js';
 import type { ApplicationRecord, OutboxEventRecord, Storage } from '../storage/index.js';
-import { EventWebhooksStatuses, WebhookPayloadTypes } from './webhookEvents.js';
+import { EventWebhooksStatuses } from '../resources/applications/index.js';
+import { WebhookPayloadTypes } from './webhookEvents.js';
 import { postSigned, type PostLimits, type PostOutcome } from './post.js';
-
-/** Where the worker's waits come from; `schedule` returns a cancel function. */
-export interface Timers {
-  schedule(fn: () => void, ms: number): () => void;
-}
-
-export const realTimers: Timers = {
-  schedule(fn, ms) {
-    const handle = setTimeout(fn, ms);
-    handle.unref();
-    return () => {
-      clearTimeout(handle);
-    };
-  },
-};
 
 export interface DeliverySettings extends PostLimits {
   /** Between passes when the last one found less than a full batch. */
@@ -202,5 +188,3 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     },
   };
 }
-
-export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;

@@ -6,6 +6,22 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** Where background waits come from (delivery retries, blob sweeps); `schedule` returns a cancel function. */
+export interface Timers {
+  schedule(fn: () => void, ms: number): () => void;
+}
+
+/** Timers on the event loop; they never keep the process alive. */
+export const realTimers: Timers = {
+  schedule(fn, ms) {
+    const handle = setTimeout(fn, ms);
+    handle.unref();
+    return () => {
+      clearTimeout(handle);
+    };
+  },
+};
+
 /** A clock tests move by hand. */
 export function manualClock(
   startMs: number,

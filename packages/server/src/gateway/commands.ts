@@ -11,7 +11,7 @@ import {
 } from '@guildhall/protocol';
 import type { Clock } from '../domain/clock.js';
 import type { Dispatcher } from '../events/dispatcher.js';
-import { serializeMember } from '../resources/members/serialize.js';
+import { serializeMember } from '../resources/members/index.js';
 import type { MemberRecord, Storage, VoiceStateRecord } from '../storage/index.js';
 import { MAX_QUERIED_MEMBERS } from './clientOps.js';
 import type {
@@ -38,7 +38,6 @@ export const ALL_MEMBERS_WINDOW_MS = 30_000;
 const DEFAULT_QUERIED_MEMBERS = 100;
 /** Members read per page when all of a guild's are asked for. */
 const MEMBERS_PAGE = 1000;
-
 
 /** Thrown for a command whose payload is invalid for its opcode (close 4001). */
 export class InvalidCommandError extends Error {

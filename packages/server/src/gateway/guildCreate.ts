@@ -4,7 +4,7 @@
  * the session see, and is shared, encoded once, by the sessions that see the same.
  */
 import type { Clock } from '../domain/clock.js';
-import { serializeMember } from '../resources/members/serialize.js';
+import { serializeMember } from '../resources/members/index.js';
 import type { MemberRecord } from '../storage/index.js';
 import { PreserializedDispatch } from './frames.js';
 import type { GuildDirectory } from './guildDirectory.js';

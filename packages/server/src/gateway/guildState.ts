@@ -7,14 +7,14 @@ import {
   type PermissionRole,
 } from '../domain/permissions.js';
 import type { MemberRecord, Storage } from '../storage/index.js';
-import { overwritesByChannel, serializeChannel } from '../resources/channels/serialize.js';
-export { obfuscateChannel } from '../resources/channels/serialize.js';
-import { serializeGuild } from '../resources/guilds/serialize.js';
-import { serializeMember } from '../resources/members/serialize.js';
+import { overwritesByChannel, serializeChannel } from '../resources/channels/index.js';
+export { obfuscateChannel } from '../resources/channels/index.js';
+import { serializeGuild } from '../resources/guilds/index.js';
+import { serializeMember } from '../resources/members/index.js';
 import { voiceStateWire } from './voiceStates.js';
 import { MAX_LARGE_THRESHOLD } from './clientOps.js';
 import type { PreserializedDispatch } from './frames.js';
-import { serializeScheduledEvent } from '../resources/scheduledEvents/serialize.js';
+import { serializeScheduledEvent } from '../resources/scheduledEvents/index.js';
 
 /** A wire scalar as text (ids and bitsets arrive as strings, sometimes as numbers). */
 export function scalarText(value: unknown, fallback = ''): string {

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { GatewayCloseCodes as Close } from '@guildhall/protocol';
 import type { EventBus, Subscription } from '../bus/index.js';
-import type { Timers } from '../delivery/worker.js';
+import type { Timers } from '../domain/clock.js';
 import type { Clock } from '../domain/clock.js';
 import type { Storage } from '../storage/index.js';
 import { PreserializedDispatch } from './frames.js';

@@ -10,8 +10,8 @@ import {
   GatewayOpcodes as Op,
 } from '@guildhall/protocol';
 import type { Clock } from '../domain/clock.js';
-import type { SessionStartLimit } from '../resources/gateway/sessionStartLimit.js';
-import { serializeUser } from '../resources/users/serialize.js';
+import type { SessionStartLimit } from '../resources/gatewayInfo/index.js';
+import { serializeUser } from '../resources/users/index.js';
 import type { ApplicationRecord, MemberRecord, Storage } from '../storage/index.js';
 import type { IdentifyPayload, ResumePayload } from './clientOps.js';
 import { EncodedDispatch } from './frames.js';
@@ -24,7 +24,7 @@ import { storedSession, type SessionRegistry } from './registry.js';
 import type { Sender } from './send.js';
 import type { Connection, Session } from './session.js';
 import type { SessionStore } from './sessionStore.js';
-import type { Timers } from '../delivery/worker.js';
+import type { Timers } from '../domain/clock.js';
 
 /** The application flags READY shows: the low 31 bits. */
 const READY_APPLICATION_FLAGS_MASK = 0x7fff_ffffn;

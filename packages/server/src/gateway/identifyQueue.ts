@@ -1,4 +1,4 @@
-import type { Timers } from '../delivery/worker.js';
+import type { Timers } from '../domain/clock.js';
 import type { Clock } from '../domain/clock.js';
 
 /**

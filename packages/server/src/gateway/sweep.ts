@@ -4,7 +4,7 @@
  * its turns from the injected timers.
  */
 import { GatewayCloseCodes as Close } from '@guildhall/protocol';
-import type { Timers } from '../delivery/worker.js';
+import type { Timers } from '../domain/clock.js';
 import type { Clock } from '../domain/clock.js';
 import type { GatewayOptions } from './options.js';
 import type { SessionRegistry } from './registry.js';

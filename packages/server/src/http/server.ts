@@ -28,15 +28,6 @@ export interface HttpServerOptions {
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const ROUTER_OPTIONS = { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true } as const;
-const SENSITIVE_QUERY =
-  /([?&](?:code|token|client_secret|refresh_token|access_token|password|user_code|device_code)=)[^&]*/gi;
-const WEBHOOK_TOKEN_PATH = /(\/webhooks\/\d+\/)[^/?]+/;
-
-/** A request line fit for logs: secrets in the query or a webhook path are replaced. */
-export function redactUrl(url: string): string {
-  return url.replace(SENSITIVE_QUERY, '$1[REDACTED]').replace(WEBHOOK_TOKEN_PATH, '$1[REDACTED]');
-}
-
 function requestIdGenerator(): () => string {
   const prefix = randomBytes(4).toString('hex');
   let next = 0;

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ALL_PERMISSIONS, PermissionFlags, isSnowflake } from '@guildhall/protocol';
 import { hashSecret } from '../domain/credentials.js';
-import { loadGuildAccess } from '../resources/guilds/access.js';
-import type { GuildService } from '../resources/guilds/service.js';
+import { loadGuildAccess } from '../resources/access/index.js';
+import type { GuildService } from '../resources/guilds/index.js';
 import type {
   ApplicationRecord,
   GuildRecord,

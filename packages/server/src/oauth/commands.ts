@@ -1,5 +1,5 @@
-import type { AdminCommand } from '../cli/commands.js';
-import { requireFlag, UsageError } from '../flags.js';
+import type { AdminCommand } from '../adminCommand.js';
+import { requireFlag, UsageError } from '../cliFlags.js';
 
 function yesNo(raw: string | undefined, usage: string): boolean {
   if (raw === 'true' || raw === 'yes') return true;

@@ -1,7 +1,7 @@
 /** @module oauth: OAuth2 and OpenID Connect (authorizations, tokens, consent, ID tokens). */
 import type { SecretBox } from '../domain/secretBox.js';
 import type { ServiceDeps } from '../resources/deps.js';
-import { createGuildService } from '../resources/guilds/service.js';
+import type { GuildService } from '../resources/guilds/index.js';
 import { createAuthorizeFlow } from './authorize.js';
 import { createGrants } from './grants.js';
 import { createIdTokenKeys } from './keys.js';
@@ -14,15 +14,18 @@ export { expandScopes, parseScopes } from './scopes.js';
 /**
  * Everything OAuth2 over the service deps: the core (issueTokens, revokeAuthorization…) spread at
  * the top for other parts to call, and the consent flow, grants and ID token keys for the routes.
+ * The consent flow adds bots through the app's guild service, the same one the REST routes use.
  */
-export function createOAuth(deps: ServiceDeps & { issuer: () => string; secrets: SecretBox }) {
+export function createOAuth(
+  deps: ServiceDeps & { issuer: () => string; secrets: SecretBox; guilds: GuildService },
+) {
   const keys = createIdTokenKeys(deps);
   const coreDeps = { ...deps, keys };
   const core = createOAuthCore(coreDeps);
   return {
     ...core,
     keys,
-    flow: createAuthorizeFlow({ ...coreDeps, core, guilds: createGuildService(deps) }),
+    flow: createAuthorizeFlow({ ...coreDeps, core }),
     grants: createGrants({ ...coreDeps, core }),
   };
 }

@@ -6,10 +6,9 @@ import type { Authenticator, Principal } from '../http/authenticator.js';
 import { principalOf } from '../http/server.js';
 import type { BucketLimit } from '../http/rateLimit/index.js';
 import type { Clock } from '../domain/clock.js';
-import type { ApplicationService } from '../resources/applications/service.js';
-import { loginAccount } from '../resources/auth/routes.js';
-import type { AuthService } from '../resources/auth/service.js';
-import { serializeUser } from '../resources/users/serialize.js';
+import type { ApplicationService } from '../resources/applications/index.js';
+import { loginAccount, type AuthService } from '../resources/auth/index.js';
+import { serializeUser } from '../resources/users/index.js';
 import type { Storage, UserRecord } from '../storage/index.js';
 import {
   redirectWith,

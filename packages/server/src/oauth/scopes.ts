@@ -117,8 +117,3 @@ export function expandScopes(scopes: readonly string[]): string[] {
   }
   return [...out].sort();
 }
-
-/** Whether a granted set includes a scope. */
-export function hasScope(granted: readonly string[], scope: string): boolean {
-  return granted.includes(scope);
-}

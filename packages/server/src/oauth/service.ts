@@ -5,7 +5,7 @@ import type { ServiceDeps } from '../resources/deps.js';
 import type { GuildRecord, IntegrationType, Repositories, UserRecord } from '../storage/index.js';
 import { OAuthError } from './errors.js';
 import type { IdTokenKeys } from './keys.js';
-import { banActive } from './provisional/service.js';
+import { banActive } from '../domain/bans.js';
 
 /** Access tokens (and ID tokens) live 7 days (docs/platform-notes.md#oauth2). */
 export const ACCESS_TOKEN_SECONDS = 604_800;

@@ -7,14 +7,14 @@
  * @module
  */
 import type { Dispatch } from '../events/dispatcher.js';
-import type { ChannelWire } from './channels/serialize.js';
-import type { EmojiWire } from './emojis/serialize.js';
-import type { GuildWire } from './guilds/serialize.js';
-import type { MemberWire } from './members/serialize.js';
-import type { RoleWire } from './roles/serialize.js';
-import type { ScheduledEventWire } from './scheduledEvents/serialize.js';
-import type { StickerWire } from './stickers/serialize.js';
-import type { CurrentUserWire, UserWire } from './users/serialize.js';
+import type { ChannelWire } from './channels/index.js';
+import type { EmojiWire } from './emojis/index.js';
+import type { GuildWire } from './guilds/index.js';
+import type { MemberWire } from './members/index.js';
+import type { RoleWire } from './roles/index.js';
+import type { ScheduledEventWire } from './scheduledEvents/index.js';
+import type { StickerWire } from './stickers/index.js';
+import type { CurrentUserWire, UserWire } from './users/index.js';
 
 /** A dispatch whose name and payload are known at compile time. */
 export interface TypedDispatch<TType extends string, TData> extends Dispatch<TData> {

@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import sharp from 'sharp';
 import type { Blob, BlobStore } from '../blobs/index.js';
-import type { DecodedImage } from '../domain/images.js';
+import type { DecodedImage } from '../domain/imageDataUri.js';
 import { ApiError, invalidField } from '../errors/index.js';
 
 /** The sizes `?size=` takes: the powers of two from 16 to 4096. */

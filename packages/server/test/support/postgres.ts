@@ -1,43 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { inject } from 'vitest';
+import { TEST_DATABASE_URL } from './serviceUrls.js';
+
+export { TEST_DATABASE_URL } from './serviceUrls.js';
 
 /**
- * The PostgreSQL server the tests use. Under CI=true it is mandatory: an unreachable server fails
- * the run. Elsewhere the PostgreSQL tests skip, saying why.
+ * Whether the PostgreSQL tests run: the server answered the probe of `globalSetup.ts` (which fails
+ * the run under CI=true when it did not).
  */
-export const TEST_DATABASE_URL =
-  process.env['GUILDHALL_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function probe(): Promise<string | null> {
-  const client = new pg.Client({
-    connectionString: TEST_DATABASE_URL,
-    connectionTimeoutMillis: 3000,
-  });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return null;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-const failure = await probe();
-if (failure !== null && process.env['CI'] === 'true') {
-  throw new Error(
-    `PostgreSQL at ${TEST_DATABASE_URL} is required under CI=true but unreachable: ${failure}`,
-  );
-}
-if (failure !== null) {
-  process.stderr.write(
-    `Skipping PostgreSQL tests: ${TEST_DATABASE_URL} is unreachable (${failure}). Set GUILDHALL_TEST_DATABASE_URL or start PostgreSQL to run them.\n`,
-  );
-}
-
-/** Whether the PostgreSQL tests run in this process. */
-export const postgresAvailable = failure === null;
+export const postgresAvailable = inject('postgresFailure') === null;
 
 /** A fresh schema name, so parallel test files never see each other's rows. */
 export function uniqueSchema(prefix = 't'): string {

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { banActive } from '../../domain/bans.js';
 import { hashSecret } from '../../domain/credentials.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { ServiceDeps } from '../../resources/deps.js';
@@ -8,7 +9,6 @@ import type {
   ExternalIdentityKey,
   ExternalIdentityRecord,
   Repositories,
-  UserBanRecord,
   UserRecord,
 } from '../../storage/index.js';
 import type { OidcVerifier } from './oidc.js';
@@ -65,11 +65,6 @@ export interface ProvisionalDeps extends ServiceDeps {
 export interface ExternalCredential {
   type: ExternalAuthType;
   token: string;
-}
-
-/** Whether a ban is in force at `now` (a permanent ban always is). */
-export function banActive(ban: UserBanRecord | null, now: number): boolean {
-  return ban !== null && (ban.expiresAt === null || ban.expiresAt > now);
 }
 
 function secretMatches(secret: string, hash: string): boolean {

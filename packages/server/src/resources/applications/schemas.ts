@@ -1,8 +1,8 @@
 import { ApplicationFlags } from '@guildhall/protocol';
 import { z } from 'zod';
-import { EventWebhooksFields } from '../../delivery/settings.js';
 import { UInt31 } from '../../http/schemas.js';
-import { BotUsername } from '../users/schemas.js';
+import { BotUsername } from '../users/index.js';
+import { EventWebhooksFields } from './eventWebhooks.js';
 
 const HttpUrl = z.url({ protocol: /^https?$/ }).max(2048);
 

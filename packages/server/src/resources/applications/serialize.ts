@@ -2,7 +2,7 @@ import type { APIApplication } from 'discord-api-types/v10';
 import type { WireShape } from '../wireShape.js';
 import { applicationFlagsWire } from '@guildhall/protocol';
 import type { ApplicationRecord, UserRecord } from '../../storage/index.js';
-import { serializeUser } from '../users/serialize.js';
+import { serializeUser } from '../users/index.js';
 
 /**
  * The application as sent, checked against discord-api-types' APIApplication. `summary`,

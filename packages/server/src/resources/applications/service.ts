@@ -1,6 +1,4 @@
 import { isSnowflake } from '@guildhall/protocol';
-import type { WebhookEventsService } from '../../delivery/service.js';
-import { eventWebhooksPatch } from '../../delivery/settings.js';
 import {
   generateClientSecret,
   generateSigningKeyPair,
@@ -22,8 +20,9 @@ import {
   type CreateApplicationInput,
   type ModifyApplicationInput,
 } from './schemas.js';
+import { eventWebhooksPatch, type VerifyEventWebhooksUrl } from './eventWebhooks.js';
 import { serializeApplication } from './serialize.js';
-import { storeImage } from '../images.js';
+import { storeImage } from '../imageUploads.js';
 
 /** An application just made, with the two secrets that are shown once and stored only hashed. */
 export interface CreatedApplication {
@@ -40,7 +39,7 @@ function randomDiscriminator(): string {
 /** Applications: made by developers, each with a bot user, a bot token and a client secret. */
 export function createApplicationService(
   deps: ServiceDeps & {
-    webhookEvents: Pick<WebhookEventsService, 'verifyUrl'>;
+    webhookEvents: { verifyUrl: VerifyEventWebhooksUrl };
     /** Seals the app's signing key before it is stored. */
     secrets: SecretBox;
   },

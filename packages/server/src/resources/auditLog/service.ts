@@ -5,8 +5,8 @@ import type { AuditLogEntryRecord, AuditLogQuery, Repositories } from '../../sto
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
-import { loadGuildAccess } from '../guilds/access.js';
-import { serializeUser } from '../users/serialize.js';
+import { loadGuildAccess } from '../access/index.js';
+import { serializeUser } from '../users/index.js';
 
 export type NewAuditLogEntry = Omit<AuditLogEntryRecord, 'id' | 'changes' | 'options'> &
   Partial<Pick<AuditLogEntryRecord, 'changes' | 'options'>>;

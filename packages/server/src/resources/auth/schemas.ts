@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GlobalName, HumanUsername } from '../users/schemas.js';
+import { GlobalName, HumanUsername } from '../users/index.js';
 
 export const RegisterBody = z.object({
   email: z.email().max(254),

@@ -10,8 +10,8 @@ import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import { StorageConflictError, type Repositories, type UserRecord } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { banActive } from '../../oauth/provisional/service.js';
-import { usernameTaken } from '../users/schemas.js';
+import { banActive } from '../../domain/bans.js';
+import { usernameTaken } from '../users/index.js';
 import type { LoginInput, RegisterInput } from './schemas.js';
 
 export interface AuthSettings {

@@ -2,21 +2,19 @@ import { AuditLogActions, PermissionFlags as P, isSnowflake } from '@guildhall/p
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { BanQuery, BanRecord, Repositories } from '../../storage/index.js';
-import { recordAudit } from '../auditLog/service.js';
+import { recordAudit } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
-import { accessLoader } from '../guilds/common.js';
-import type { GuildAccess } from '../guilds/access.js';
-import { assertAboveMember } from '../members/hierarchy.js';
-import type { MemberRequest } from '../members/service.js';
-import type { GuildRequest } from '../roles/service.js';
-import { serializeUser } from '../users/serialize.js';
+import { accessLoader, type GuildAccess } from '../access/index.js';
+import { assertAboveMember, type MemberRequest } from '../members/index.js';
+import type { GuildRequest } from '../roles/index.js';
+import { serializeUser } from '../users/index.js';
 import {
   announceDeletions,
   deleteRecentMessages,
   type DeletedMessages,
-} from '../messages/deletion.js';
+} from '../messages/index.js';
 import type { BanInput, BulkBanInput } from './schemas.js';
 
 async function serializeBans(repos: Repositories, bans: readonly BanRecord[]) {

@@ -2,7 +2,7 @@ import { ALL_PERMISSIONS, PermissionFlags as P, isSnowflake } from '@guildhall/p
 import { hasAll } from '../../domain/permissions.js';
 import { ApiError } from '../../errors/index.js';
 import type { ChannelRecord, OverwriteRecord, Repositories } from '../../storage/index.js';
-import { loadGuildAccess, type GuildAccess } from '../guilds/access.js';
+import { loadGuildAccess, type GuildAccess } from '../access/index.js';
 
 /** A guild channel with the caller's access to it. */
 export interface ChannelAccess {

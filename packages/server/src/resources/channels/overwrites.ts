@@ -2,11 +2,10 @@ import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { OverwriteRecord, Repositories } from '../../storage/index.js';
-import { recordAudit } from '../auditLog/service.js';
+import { recordAudit, diffChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
-import { diffChanges } from '../auditLog/changes.js';
 import {
   assertGrantable,
   assertOverwriteTargets,

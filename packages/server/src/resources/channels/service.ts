@@ -1,5 +1,5 @@
 import { freeBlobsAfterCommit } from '../../blobs/lifecycle.js';
-import { attachmentKey } from '../messages/attachments.js';
+import { attachmentKey } from '../messages/index.js';
 import {
   AuditLogActions,
   ChannelTypes,
@@ -10,13 +10,12 @@ import { CHANNEL_LIST_VISIBILITY_FROM_MS, hasAll } from '../../domain/permission
 import { invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { ChannelRecord, OverwriteRecord, Repositories } from '../../storage/index.js';
-import { recordAudit } from '../auditLog/service.js';
+import { recordAudit, diffChanges, snapshotChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
-import { viewGuild } from '../guilds/serialize.js';
-import { loadGuildAccess } from '../guilds/access.js';
-import { diffChanges, snapshotChanges } from '../auditLog/changes.js';
+import type { viewGuild } from '../guilds/index.js';
+import { loadGuildAccess } from '../access/index.js';
 import { assertGrantable, assertOverwriteTargets, loadChannelAccess } from './access.js';
 import { auditView, channelPatch, resolveParent } from './fields.js';
 import { overwritesDiffer, syncOverwrites } from './overwrites.js';
@@ -37,8 +36,17 @@ const toRecords = (channelId: string, overwrites: readonly OverwriteInputValue[]
   }));
 
 /** The guild channel routes: list, create, get, modify and delete. */
-export function createChannelService(deps: ServiceDeps) {
-  const { storage, clock, ids } = deps;
+/**
+ * What the channel service needs beyond every service's deps: the guild object's wire view, for the
+ * GUILD_UPDATE a deleted channel causes. It is passed in because `guilds/` builds channels and so
+ * imports `channels/`, not the other way round.
+ */
+export interface ChannelServiceDeps extends ServiceDeps {
+  viewGuild: typeof viewGuild;
+}
+
+export function createChannelService(deps: ChannelServiceDeps) {
+  const { storage, clock, ids, viewGuild } = deps;
 
   const audit = (tx: Repositories, entry: Parameters<typeof recordAudit>[2]) =>
     recordAudit(tx, ids, entry);

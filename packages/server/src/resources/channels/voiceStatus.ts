@@ -1,7 +1,7 @@
 import { AuditLogActions, PermissionFlags as P, isVoiceChannelType } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
-import { recordAudit } from '../auditLog/service.js';
+import { recordAudit } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors/index.js';
 import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
-import { AUTH, reasonOf } from '../guilds/common.js';
+import { AUTH, reasonOf } from '../access/index.js';
 import { parseInput } from '../../http/validate.js';
 import type { Storage } from '../../storage/index.js';
 import { CreateEmojiBody, EmojiParams, ModifyEmojiBody } from './schemas.js';

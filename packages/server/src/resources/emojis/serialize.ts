@@ -1,7 +1,7 @@
 import type { APIEmoji } from 'discord-api-types/v10';
 import type { WireShape } from '../wireShape.js';
 import type { EmojiRecord, UserRecord } from '../../storage/index.js';
-import { serializeUser } from '../users/serialize.js';
+import { serializeUser } from '../users/index.js';
 
 /** The emoji object (EmojiResponse); `user` only when the caller may see who made it. */
 export function serializeEmoji(emoji: EmojiRecord, creator: UserRecord | null) {

@@ -4,19 +4,17 @@ import { requiredPermissions } from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { EmojiPatch, EmojiRecord, Repositories, RoleRecord } from '../../storage/index.js';
-import { diffChanges, snapshotChanges } from '../auditLog/changes.js';
-import { recordAudit, recordChanges } from '../auditLog/service.js';
+import { diffChanges, snapshotChanges, recordAudit, recordChanges } from '../auditLog/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { accessLoader } from '../guilds/common.js';
-import type { GuildAccess } from '../guilds/access.js';
-import { holdsEither, requireEditRights, type Mutation } from '../expressions/editRights.js';
+import { accessLoader, type GuildAccess } from '../access/index.js';
+import { holdsEither, requireEditRights, type Mutation } from '../expressions/index.js';
 import {
   EMOJI_LIMIT_TIER_0,
   MAX_EMOJI_BYTES,
   type CreateEmojiInput,
   type ModifyEmojiInput,
 } from './schemas.js';
-import { decodeImage, putImage } from '../images.js';
+import { decodeImage, putImage } from '../imageUploads.js';
 import { announceEmojiList } from './dispatch.js';
 import { serializeEmoji } from './serialize.js';
 

@@ -1,6 +1,6 @@
 import { hasAll } from '../../domain/permissions.js';
 import { ApiError } from '../../errors/index.js';
-import type { GuildAccess } from '../guilds/access.js';
+import type { GuildAccess } from '../access/index.js';
 
 /** The two permissions of a split pair (spec, Permission bits: CREATE_* split from MANAGE_*). */
 export interface SplitPermission {

@@ -1,7 +1,6 @@
 import { ChannelTypes, isVoiceChannelType } from '@guildhall/protocol';
 import { ApiError, invalidField } from '../../errors/index.js';
-import { channelPatch } from '../channels/fields.js';
-import { isCategory } from '../channels/rules.js';
+import { channelPatch, isCategory } from '../channels/index.js';
 import type { CreateGuildInput } from './schemas.js';
 import type { NewChannel, NewGuildInput } from './service.js';
 

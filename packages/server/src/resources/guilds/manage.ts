@@ -2,14 +2,13 @@ import { AuditLogActions, ChannelTypes, PermissionFlags as P } from '@guildhall/
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { GuildPatch, GuildRecord, Repositories } from '../../storage/index.js';
-import { recordChanges } from '../auditLog/service.js';
+import { recordChanges, diffChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
-import { diffChanges } from '../auditLog/changes.js';
-import { storeImage } from '../images.js';
-import { accessLoader } from './common.js';
-import { GUILD_IMAGE_KINDS, guildImageKey } from './images.js';
+import { storeImage } from '../imageUploads.js';
+import { accessLoader } from '../access/index.js';
+import { GUILD_IMAGE_KINDS, guildImageKey } from './imageKinds.js';
 import { freeBlobsAfterCommit, guildBlobKeys, imageKeys } from '../../blobs/lifecycle.js';
 import type { ModifyGuildInput } from './schemas.js';
 import { auditedGuild, viewGuild } from './serialize.js';

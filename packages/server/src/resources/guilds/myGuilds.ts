@@ -9,9 +9,9 @@ import type { GuildListOptions } from '../../storage/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
-import { serializeUser } from '../users/serialize.js';
-import { LARGE_BOT_SHARDING_MAX_CONCURRENCY } from '../gateway/sessionStartLimit.js';
-import { loadGuildAccess } from './access.js';
+import { serializeUser } from '../users/index.js';
+import { LARGE_BOT_SHARDING_MAX_CONCURRENCY } from '../gatewayInfo/index.js';
+import { loadGuildAccess } from '../access/index.js';
 import type { MyGuildsQueryInput } from './schemas.js';
 import { serializeMyGuild } from './serialize.js';
 

@@ -6,7 +6,7 @@ import {
   Snowflake,
   queryInt,
 } from '../../http/schemas.js';
-import { GuildChannelTypeInput } from '../channels/schemas.js';
+import { GuildChannelTypeInput } from '../channels/index.js';
 
 /** The locales the platform knows (AvailableLocalesEnum). */
 export const LOCALES = [

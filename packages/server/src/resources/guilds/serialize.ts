@@ -7,9 +7,9 @@ import type {
   RoleRecord,
   StickerRecord,
 } from '../../storage/index.js';
-import { serializeEmoji } from '../emojis/serialize.js';
-import { serializeRole } from '../roles/serialize.js';
-import { serializeSticker } from '../stickers/serialize.js';
+import { serializeEmoji } from '../emojis/index.js';
+import { serializeRole } from '../roles/index.js';
+import { serializeSticker } from '../stickers/index.js';
 
 /**
  * The guild object as sent, checked against discord-api-types' APIGuild. `region`, deprecated

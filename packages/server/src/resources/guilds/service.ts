@@ -7,19 +7,19 @@ import {
   isVoiceChannelType,
 } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
-import { recordAudit } from '../auditLog/service.js';
+import { recordAudit } from '../auditLog/index.js';
 import type {
   ChannelRecord,
   GuildRecord,
   OverwriteRecord,
   RoleRecord,
 } from '../../storage/index.js';
-import { DEFAULT_BITRATE, type GuildChannelType } from '../channels/rules.js';
+import { DEFAULT_BITRATE, type GuildChannelType } from '../channels/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
-import { serializeMember } from '../members/serialize.js';
-import { serializeRole } from '../roles/serialize.js';
+import { serializeMember } from '../members/index.js';
+import { serializeRole } from '../roles/index.js';
 
 const P = PermissionFlags;
 

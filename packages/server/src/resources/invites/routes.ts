@@ -10,8 +10,8 @@ import {
 import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
-import { ChannelParams } from '../channels/schemas.js';
-import { AUTH, reasonOf } from '../guilds/common.js';
+import { ChannelParams } from '../channels/index.js';
+import { AUTH, reasonOf } from '../access/index.js';
 import { MAX_TARGET_USERS_FILE_BYTES, parseTargetUsersFile } from './csv.js';
 import {
   BulkTargetUsersBody,

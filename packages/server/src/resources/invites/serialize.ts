@@ -8,7 +8,7 @@ import type {
   RoleRecord,
   UserRecord,
 } from '../../storage/index.js';
-import { serializeUser } from '../users/serialize.js';
+import { serializeUser } from '../users/index.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

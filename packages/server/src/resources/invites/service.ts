@@ -9,13 +9,12 @@ import { canManageInvites } from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { InviteRecord, Repositories } from '../../storage/index.js';
-import { recordAudit } from '../auditLog/service.js';
-import { loadChannelAccess } from '../channels/access.js';
+import { recordAudit } from '../auditLog/index.js';
+import { loadChannelAccess } from '../channels/index.js';
 import type { ServiceDeps } from '../deps.js';
-import type { GuildAccess } from '../guilds/access.js';
-import { accessLoader } from '../guilds/common.js';
-import { MAX_GUILDS_PER_USER } from '../guilds/service.js';
-import { serializeMember } from '../members/serialize.js';
+import { type GuildAccess, accessLoader } from '../access/index.js';
+import { MAX_GUILDS_PER_USER } from '../guilds/index.js';
+import { serializeMember } from '../members/index.js';
 import { createTargetUsersJobs } from './jobs.js';
 import { findLiveInvite, isExpired } from './lookup.js';
 import {

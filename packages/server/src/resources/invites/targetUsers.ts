@@ -3,7 +3,7 @@ import type { Clock } from '../../domain/clock.js';
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { InviteRecord, Repositories, Storage } from '../../storage/index.js';
-import type { AccessFor } from '../guilds/common.js';
+import type { AccessFor } from '../access/index.js';
 import type { TargetUsersJobs } from './jobs.js';
 import { findLiveInvite } from './lookup.js';
 

@@ -1,7 +1,7 @@
 import { highestRolePosition } from '../../domain/permissions.js';
 import { ApiError } from '../../errors/index.js';
 import type { MemberRecord } from '../../storage/index.js';
-import type { GuildAccess } from '../guilds/access.js';
+import type { GuildAccess } from '../access/index.js';
 
 /** The position of a member's highest role (0 with @everyone only; the owner is above all). */
 export function memberTopPosition(

@@ -2,8 +2,8 @@ import { PermissionFlags as P } from '@guildhall/protocol';
 import { basePermissions, hasAll } from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { MemberPatch, MemberRecord, RoleRecord } from '../../storage/index.js';
-import { diffChanges, type AuditChange } from '../auditLog/changes.js';
-import type { GuildAccess } from '../guilds/access.js';
+import { diffChanges, type AuditChange } from '../auditLog/index.js';
+import type { GuildAccess } from '../access/index.js';
 import { assertAboveMember } from './hierarchy.js';
 import type { ModifyMemberInput } from './schemas.js';
 

@@ -3,14 +3,13 @@ import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { MemberPatch, MemberRecord, Repositories } from '../../storage/index.js';
-import { diffChanges } from '../auditLog/changes.js';
-import { recordChanges } from '../auditLog/service.js';
+import { diffChanges, recordChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
-import type { AccessFor } from '../guilds/common.js';
-import type { GuildRequest } from '../roles/service.js';
-import { storeImage } from '../images.js';
+import type { AccessFor } from '../access/index.js';
+import type { GuildRequest } from '../roles/index.js';
+import { storeImage } from '../imageUploads.js';
 import type { ModifyCurrentMemberInput } from './schemas.js';
 import type { MemberWire } from './serialize.js';
 

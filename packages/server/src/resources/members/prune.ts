@@ -2,11 +2,10 @@ import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { Repositories } from '../../storage/index.js';
-import { recordAudit } from '../auditLog/service.js';
+import { recordAudit } from '../auditLog/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { accessLoader } from '../guilds/common.js';
-import type { GuildAccess } from '../guilds/access.js';
-import type { GuildRequest } from '../roles/service.js';
+import { accessLoader, type GuildAccess } from '../access/index.js';
+import type { GuildRequest } from '../roles/index.js';
 import { announceMemberRemove } from './service.js';
 
 /** The guild feature that restricts prune to administrators and the owner (spec: Guild feature). */

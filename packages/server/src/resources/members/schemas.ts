@@ -69,4 +69,3 @@ export const PruneBody = z.object({
   compute_prune_count: z.boolean().nullable().optional(),
   include_roles: IncludeRoles.nullable().optional(),
 });
-export type PruneInput = z.infer<typeof PruneBody>;

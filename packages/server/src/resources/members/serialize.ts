@@ -1,7 +1,7 @@
 import type { APIGuildMember } from 'discord-api-types/v10';
 import type { WireShape } from '../wireShape.js';
 import type { MemberRecord, UserRecord } from '../../storage/index.js';
-import { serializeUser } from '../users/serialize.js';
+import { serializeUser } from '../users/index.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

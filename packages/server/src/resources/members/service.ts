@@ -2,14 +2,13 @@ import { AuditLogActions, PermissionFlags as P, isSnowflake } from '@guildhall/p
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { MemberRecord, Repositories, RoleRecord } from '../../storage/index.js';
-import { recordAudit, recordChanges } from '../auditLog/service.js';
+import { recordAudit, recordChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
-import { serializeUser } from '../users/serialize.js';
-import { accessLoader } from '../guilds/common.js';
-import type { GuildAccess } from '../guilds/access.js';
-import { findRole, type GuildRequest } from '../roles/service.js';
+import { serializeUser } from '../users/index.js';
+import { accessLoader, type GuildAccess } from '../access/index.js';
+import { findRole, type GuildRequest } from '../roles/index.js';
 import { assertAboveMember } from './hierarchy.js';
 import { planMemberUpdate } from './modify.js';
 import { createCurrentMemberUpdater } from './profile.js';

@@ -8,10 +8,10 @@ import { requiredPermissions } from '../../domain/permissions.js';
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { MessageRecord } from '../../storage/index.js';
-import { recordAudit } from '../auditLog/service.js';
+import { recordAudit } from '../auditLog/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { loadMessageChannel } from './access.js';
-import { serializePartialMember } from '../members/serialize.js';
+import { serializePartialMember } from '../members/index.js';
 import type { AttachmentLinks } from './serialize.js';
 import { dispatchPayload, viewMessages } from './views.js';
 

@@ -3,9 +3,9 @@ import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { MessageRecord, Repositories } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { serializeUser } from '../users/serialize.js';
+import { serializeUser } from '../users/index.js';
 import { isTimedOut, loadMessageChannel, type MessageChannelAccess } from './access.js';
-import { serializePartialMember } from '../members/serialize.js';
+import { serializePartialMember } from '../members/index.js';
 
 /** The most distinct emojis one message may carry. */
 export const MAX_REACTION_EMOJIS = 20;

@@ -12,7 +12,7 @@ import {
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
 import type { Storage } from '../../storage/index.js';
-import { AUTH, reasonOf } from '../guilds/common.js';
+import { AUTH, reasonOf } from '../access/index.js';
 import { attachmentKey, mustDownload } from './attachments.js';
 import type { AttachmentSigner } from './signedUrls.js';
 import {

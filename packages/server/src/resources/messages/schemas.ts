@@ -103,7 +103,6 @@ export const MessageReference = z.object({
   guild_id: Snowflake.optional(),
   fail_if_not_exists: z.boolean().optional(),
 });
-export type MessageReferenceInput = z.infer<typeof MessageReference>;
 
 const Nonce = z.union([
   z.string().max(MAX_NONCE_LENGTH),

@@ -12,7 +12,7 @@ import type {
   Repositories,
   UserRecord,
 } from '../../storage/index.js';
-import { serializeUser, type UserWire } from '../users/serialize.js';
+import { serializeUser, type UserWire } from '../users/index.js';
 import type { WireShape } from '../wireShape.js';
 import type { AttachmentSigner } from './signedUrls.js';
 

@@ -12,7 +12,7 @@ import {
 import { requiredPermissions } from '../../domain/permissions.js';
 import { canReadMessageContent } from '../../domain/messageContent.js';
 import { ApiError, invalidField } from '../../errors/index.js';
-import { serializePartialMember } from '../members/serialize.js';
+import { serializePartialMember } from '../members/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { StreamedFile } from '../../http/multipart.js';
 import { freeBlobsAfterCommit } from '../../blobs/lifecycle.js';
@@ -22,7 +22,7 @@ import type {
   NewMessage,
   Repositories,
 } from '../../storage/index.js';
-import { recordAudit } from '../auditLog/service.js';
+import { recordAudit } from '../auditLog/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { isTimedOut, loadMessageChannel, MESSAGE_CHANNEL_TYPES } from './access.js';
 import type { MessageChannelAccess } from './access.js';

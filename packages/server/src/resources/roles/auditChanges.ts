@@ -1,5 +1,5 @@
 import type { RoleRecord } from '../../storage/index.js';
-import { diffChanges, type AuditChange } from '../auditLog/changes.js';
+import { diffChanges, type AuditChange } from '../auditLog/index.js';
 
 /** The audited fields of a role, as the audit log names and shows them. */
 function auditedFields(role: RoleRecord): Record<string, unknown> {

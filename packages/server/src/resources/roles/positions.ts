@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors/index.js';
 import type { RoleRecord } from '../../storage/index.js';
-import type { GuildAccess } from '../guilds/access.js';
+import type { GuildAccess } from '../access/index.js';
 import type { RolePositionsInput } from './schemas.js';
 
 function compareIds(a: string, b: string): number {

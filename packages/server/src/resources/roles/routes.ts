@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
-import { AUTH, reasonOf } from '../guilds/common.js';
+import { AUTH, reasonOf } from '../access/index.js';
 import { parseInput } from '../../http/validate.js';
 import { RoleBody, RoleParams, RolePositionsBody } from './schemas.js';
 import type { RoleService } from './service.js';

@@ -7,14 +7,13 @@ import {
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { RolePatch, RoleRecord } from '../../storage/index.js';
-import { recordAudit, recordChanges } from '../auditLog/service.js';
+import { recordAudit, recordChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
-import { announceEmojiList } from '../emojis/dispatch.js';
-import { accessLoader } from '../guilds/common.js';
-import type { GuildAccess } from '../guilds/access.js';
-import { storeImage } from '../images.js';
+import { announceEmojiList } from '../emojis/index.js';
+import { accessLoader, type GuildAccess } from '../access/index.js';
+import { storeImage } from '../imageUploads.js';
 import { roleChanges } from './auditChanges.js';
 import { resolveColors } from './colors.js';
 import { planRolePositions } from './positions.js';

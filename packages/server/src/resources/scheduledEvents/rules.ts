@@ -2,7 +2,7 @@ import { ChannelTypes, PermissionFlags as P } from '@guildhall/protocol';
 import { hasAll } from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { ChannelRecord, Repositories } from '../../storage/index.js';
-import type { GuildAccess } from '../guilds/access.js';
+import type { GuildAccess } from '../access/index.js';
 import { EntityTypes, EventStatuses } from './schemas.js';
 
 /** Where and when an event happens: the part of an event the entity rules constrain. */

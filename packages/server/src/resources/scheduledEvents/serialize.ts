@@ -4,7 +4,7 @@ import type {
 } from 'discord-api-types/v10';
 import type { WireShape } from '../wireShape.js';
 import type { ScheduledEventRecord, UserRecord } from '../../storage/index.js';
-import { serializeUser } from '../users/serialize.js';
+import { serializeUser } from '../users/index.js';
 import { EntityTypes } from './schemas.js';
 
 /** Epoch ms as the platform's ISO 8601 timestamps (`+00:00` offset). */

@@ -7,15 +7,13 @@ import type {
   ScheduledEventPatch,
   ScheduledEventRecord,
 } from '../../storage/index.js';
-import { diffChanges, snapshotChanges } from '../auditLog/changes.js';
-import { recordAudit, recordChanges } from '../auditLog/service.js';
+import { diffChanges, snapshotChanges, recordAudit, recordChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
-import { accessLoader } from '../guilds/common.js';
-import { requireEditRights, type Mutation } from '../expressions/editRights.js';
-import type { GuildAccess } from '../guilds/access.js';
-import { storeImage } from '../images.js';
+import { accessLoader, type GuildAccess } from '../access/index.js';
+import { requireEditRights, type Mutation } from '../expressions/index.js';
+import { storeImage } from '../imageUploads.js';
 import { canJoinChannel, checkPlace, checkTransition } from './rules.js';
 import { EventStatuses, type CreateEventInput, type ModifyEventInput } from './schemas.js';
 import { auditedEvent, serializeScheduledEvent } from './serialize.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
-import { AUTH } from '../guilds/common.js';
+import { AUTH } from '../access/index.js';
 import { SearchQuery } from './schemas.js';
 import type { MessageSearchService } from './service.js';
 

@@ -18,7 +18,6 @@ function queryArray<TItem extends z.ZodType<string>>(item: TItem, max: number) {
 
 /** Author kinds a search can include, or exclude with a `-` prefix. */
 export const AUTHOR_TYPES = ['user', 'bot', 'webhook'] as const;
-export type AuthorType = (typeof AUTHOR_TYPES)[number];
 
 /** What a message can have (`has`), or not have with a `-` prefix. */
 export const HAS_KINDS = [
@@ -32,7 +31,6 @@ export const HAS_KINDS = [
   'poll',
   'snapshot',
 ] as const;
-export type HasKind = (typeof HAS_KINDS)[number];
 
 /** Embed types a search can ask for (`gif` is the gifv embed). */
 export const EMBED_TYPES = ['image', 'video', 'gif', 'sound', 'article'] as const;

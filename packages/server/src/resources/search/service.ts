@@ -4,14 +4,13 @@ import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { ChannelRecord, MessageSearchQuery } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { accessLoader } from '../guilds/common.js';
-import type { GuildAccess } from '../guilds/access.js';
-import { contentReaderFor } from '../messages/reader.js';
+import { accessLoader, type GuildAccess } from '../access/index.js';
 import {
+  contentReaderFor,
   loadMessageContext,
   serializeMessage,
   type AttachmentLinks,
-} from '../messages/serialize.js';
+} from '../messages/index.js';
 import type { SearchIndexer } from './indexer.js';
 import { splitNegated, searchTerms, type SearchEmbedType, type SearchInput } from './schemas.js';
 

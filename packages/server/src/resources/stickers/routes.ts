@@ -1,15 +1,15 @@
 import { isSnowflake } from '@guildhall/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../blobs/index.js';
-import { parseDataUri } from '../../domain/images.js';
+import { parseDataUri } from '../../domain/imageDataUri.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import { isMultipart, readMultipart, registerMultipart } from '../../http/multipart.js';
 import { GuildParams } from '../../http/schemas.js';
 import { principalOf } from '../../http/server.js';
-import { AUTH, reasonOf } from '../guilds/common.js';
+import { AUTH, reasonOf } from '../access/index.js';
 import { parseInput } from '../../http/validate.js';
 import type { Storage } from '../../storage/index.js';
-import { sendBlob } from '../images.js';
+import { sendBlob } from '../imageUploads.js';
 import { stickerExtension } from './fileType.js';
 import {
   CreateStickerFields,

@@ -1,7 +1,7 @@
 import type { APISticker } from 'discord-api-types/v10';
 import type { WireShape } from '../wireShape.js';
 import type { StickerRecord, UserRecord } from '../../storage/index.js';
-import { serializeUser } from '../users/serialize.js';
+import { serializeUser } from '../users/index.js';
 
 /** Sticker type GUILD (StickerTypes). */
 const GUILD_STICKER = 2;

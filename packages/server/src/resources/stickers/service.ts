@@ -4,14 +4,12 @@ import { requiredPermissions } from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { Repositories, StickerPatch, StickerRecord } from '../../storage/index.js';
-import { diffChanges, snapshotChanges } from '../auditLog/changes.js';
-import { recordAudit, recordChanges } from '../auditLog/service.js';
+import { diffChanges, snapshotChanges, recordAudit, recordChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
-import { accessLoader } from '../guilds/common.js';
-import { holdsEither, requireEditRights, type Mutation } from '../expressions/editRights.js';
-import type { GuildAccess } from '../guilds/access.js';
+import { accessLoader, type GuildAccess } from '../access/index.js';
+import { holdsEither, requireEditRights, type Mutation } from '../expressions/index.js';
 import { detectStickerFile } from './fileType.js';
 import {
   MAX_STICKER_BYTES,

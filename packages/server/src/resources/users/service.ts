@@ -11,7 +11,7 @@ import {
   type ModifyCurrentUserInput,
 } from './schemas.js';
 import { serializeCurrentUser, serializeUser } from './serialize.js';
-import { storeImage } from '../images.js';
+import { storeImage } from '../imageUploads.js';
 import { freeBlobs, imageKeys } from '../../blobs/lifecycle.js';
 
 /** The user-facing operations on users (GET/PATCH /users/@me, GET /users/{id}). */

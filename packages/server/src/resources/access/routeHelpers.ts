@@ -1,10 +1,10 @@
-/** @module The small pieces every guild-scoped route and service shares. */
+/** @module The small pieces every guild-scoped route and service shares: route auth, audit reason, access loading. */
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../domain/clock.js';
 import type { Principal } from '../../http/authenticator.js';
 import { auditLogReason } from '../../http/schemas.js';
 import type { Repositories } from '../../storage/index.js';
-import { loadGuildAccess, type GuildAccess } from './access.js';
+import { loadGuildAccess, type GuildAccess } from './guildAccess.js';
 
 /** Route options of every guild route: a bot or a user session may call it. */
 export const AUTH = { config: { auth: ['bot', 'session'] } } as const;

@@ -1,11 +1,35 @@
 /**
- * @module delivery/settings: the webhook-events fields of PATCH /applications/@me and
- * /applications/{id}: `event_webhooks_url`, `event_webhooks_types`, `event_webhooks_status`.
+ * @module resources/applications/eventWebhooks: the webhook-events fields of PATCH
+ * /applications/@me and /applications/{id}: `event_webhooks_url`, `event_webhooks_types`,
+ * `event_webhooks_status`, and the statuses and event types they name. `delivery/` sends the
+ * events; this module only says what an application asked for.
  */
 import { z } from 'zod';
-import { invalidField } from '../errors/index.js';
-import type { ApplicationPatch, ApplicationRecord } from '../storage/index.js';
-import { EventWebhooksStatuses, SUBSCRIBABLE_EVENT_TYPES } from './webhookEvents.js';
+import { invalidField } from '../../errors/index.js';
+import type { ApplicationPatch, ApplicationRecord } from '../../storage/index.js';
+
+/** ApplicationEventWebhooksStatus. */
+export const EventWebhooksStatuses = { DISABLED: 1, ENABLED: 2, DISABLED_BY_PLATFORM: 3 } as const;
+
+/** Every event type an app may subscribe to (the platform's list; openapi.json). */
+export const SUBSCRIBABLE_EVENT_TYPES = [
+  'APPLICATION_AUTHORIZED',
+  'APPLICATION_DEAUTHORIZED',
+  'ENTITLEMENT_CREATE',
+  'ENTITLEMENT_DELETE',
+  'ENTITLEMENT_UPDATE',
+  'GAME_DIRECT_MESSAGE_CREATE',
+  'GAME_DIRECT_MESSAGE_DELETE',
+  'GAME_DIRECT_MESSAGE_UPDATE',
+  'LOBBY_MESSAGE_CREATE',
+  'LOBBY_MESSAGE_DELETE',
+  'LOBBY_MESSAGE_UPDATE',
+  'QUEST_USER_ENROLLMENT',
+] as const;
+export type SubscribableEventType = (typeof SUBSCRIBABLE_EVENT_TYPES)[number];
+
+/** Checks that a URL answers the signed PING (the delivery service's `verifyUrl`). */
+export type VerifyEventWebhooksUrl = (application: ApplicationRecord, url: string) => Promise<void>;
 
 /** The body fields, merged into the applications PATCH schema. */
 export const EventWebhooksFields = {
@@ -36,7 +60,7 @@ export interface EventWebhooksInput {
 export async function eventWebhooksPatch(
   application: ApplicationRecord,
   input: EventWebhooksInput,
-  verifyUrl: (application: ApplicationRecord, url: string) => Promise<void>,
+  verifyUrl: VerifyEventWebhooksUrl,
 ): Promise<ApplicationPatch> {
   const patch: ApplicationPatch = {};
   if (input.event_webhooks_types !== undefined) {

@@ -1,7 +1,7 @@
 /** @module Images sent as data URIs (icons, avatars, banners, emoji, covers) and served back. */
 import type { FastifyReply } from 'fastify';
 import type { Blob, BlobStore } from '../blobs/index.js';
-import { decodeImageDataUri, type DecodedImage } from '../domain/images.js';
+import { decodeImageDataUri, type DecodedImage } from '../domain/imageDataUri.js';
 import { ApiError, invalidField } from '../errors/index.js';
 import { CDN_CACHE_CONTROL, reencodeImage } from './imageVariants.js';
 

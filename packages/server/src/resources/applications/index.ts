@@ -1,0 +1,9 @@
+/** @module resources/applications: the public surface of the applications resource. */
+export {
+  EventWebhooksStatuses,
+  SUBSCRIBABLE_EVENT_TYPES,
+  type SubscribableEventType,
+} from './eventWebhooks.js';
+export { registerApplicationRoutes } from './routes.js';
+export { CreateApplicationBody } from './schemas.js';
+export { createApplicationService, type ApplicationService } from './service.js';

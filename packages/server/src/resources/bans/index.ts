@@ -1,0 +1,3 @@
+/** @module resources/bans: the public surface of guild bans. */
+export { registerBanRoutes } from './routes.js';
+export { createBanService } from './service.js';

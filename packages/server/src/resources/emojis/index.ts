@@ -1,0 +1,5 @@
+/** @module resources/emojis: the public surface of guild emoji. */
+export { announceEmojiList } from './dispatch.js';
+export { registerEmojiCdnRoutes, registerEmojiRoutes } from './routes.js';
+export { serializeEmoji, type EmojiWire } from './serialize.js';
+export { createEmojiService } from './service.js';

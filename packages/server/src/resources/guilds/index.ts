@@ -1,0 +1,11 @@
+/** @module resources/guilds: the public surface of guilds. */
+export { createGuildManageService } from './manage.js';
+export { createMyGuildsService } from './myGuilds.js';
+export { registerGuildRoutes } from './routes.js';
+export { serializeGuild, viewGuild, type GuildWire } from './serialize.js';
+export {
+  MAX_GUILDS_PER_USER,
+  createGuildService,
+  type GuildService,
+  type NewChannel,
+} from './service.js';

@@ -1,0 +1,3 @@
+/** @module resources/invites: the public surface of invites. */
+export { registerInviteRoutes } from './routes.js';
+export { createInviteService } from './service.js';

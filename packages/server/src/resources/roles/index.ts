@@ -1,0 +1,4 @@
+/** @module resources/roles: the public surface of guild roles. */
+export { registerRoleRoutes } from './routes.js';
+export { serializeRole, type RoleWire } from './serialize.js';
+export { createRoleService, findRole, type GuildRequest } from './service.js';

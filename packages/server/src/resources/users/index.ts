@@ -1,0 +1,5 @@
+/** @module resources/users: the public surface of users. */
+export { registerUserRoutes } from './routes.js';
+export { BotUsername, GlobalName, HumanUsername, usernameTaken } from './schemas.js';
+export { serializeUser, type CurrentUserWire, type UserWire } from './serialize.js';
+export { createUserService } from './service.js';

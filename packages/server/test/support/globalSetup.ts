@@ -1,0 +1,80 @@
+/**
+ * Probes PostgreSQL and NATS once per test run, before any test file, and hands each worker the
+ * result (`inject('postgresFailure')`, `inject('natsFailure')`: null when reachable, else why
+ * not). Under CI=true an unreachable service fails the run; elsewhere its tests skip, and the
+ * reason is printed once.
+ */
+import { connect } from 'nats';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { TEST_DATABASE_URL, TEST_NATS_URL } from './serviceUrls.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgresFailure: string | null;
+    natsFailure: string | null;
+  }
+}
+
+/** How long a probe waits for a service that does not answer. */
+const POSTGRES_PROBE_TIMEOUT_MS = 3000;
+const NATS_PROBE_TIMEOUT_MS = 2000;
+
+const reason = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+async function probePostgres(): Promise<string | null> {
+  const client = new pg.Client({
+    connectionString: TEST_DATABASE_URL,
+    connectionTimeoutMillis: POSTGRES_PROBE_TIMEOUT_MS,
+  });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return null;
+  } catch (err) {
+    return reason(err);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function probeNats(): Promise<string | null> {
+  try {
+    const nc = await connect({
+      servers: TEST_NATS_URL,
+      timeout: NATS_PROBE_TIMEOUT_MS,
+      reconnect: false,
+    });
+    await nc.close();
+    return null;
+  } catch (err) {
+    return reason(err);
+  }
+}
+
+export default async function setup(project: TestProject): Promise<void> {
+  const [postgresFailure, natsFailure] = await Promise.all([probePostgres(), probeNats()]);
+  const ci = process.env['CI'] === 'true';
+  if (ci && postgresFailure !== null) {
+    throw new Error(
+      `PostgreSQL at ${TEST_DATABASE_URL} is required under CI=true but unreachable: ${postgresFailure}`,
+    );
+  }
+  if (ci && natsFailure !== null) {
+    throw new Error(
+      `NATS at ${TEST_NATS_URL} is required under CI=true but unreachable: ${natsFailure}`,
+    );
+  }
+  if (postgresFailure !== null) {
+    process.stderr.write(
+      `Skipping PostgreSQL tests: ${TEST_DATABASE_URL} is unreachable (${postgresFailure}). Set GUILDHALL_TEST_DATABASE_URL or start PostgreSQL to run them.\n`,
+    );
+  }
+  if (natsFailure !== null) {
+    process.stderr.write(
+      `Skipping NATS tests: ${TEST_NATS_URL} is unreachable (${natsFailure}). Set GUILDHALL_TEST_NATS_URL or start nats-server to run them.\n`,
+    );
+  }
+  project.provide('postgresFailure', postgresFailure);
+  project.provide('natsFailure', natsFailure);
+}
