@@ -37,6 +37,9 @@ export interface TestServer extends AsyncDisposable {
   close(): Promise<void>;
 }
 
+/** The secret key of test apps that share a database. */
+const SHARED_DATABASE_SECRET_KEY = Buffer.alloc(32, 7);
+
 /** A disposable platform on port 0 with its own database and data folder. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'guildhall-test-'));
@@ -52,6 +55,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // domain/credentials.test.ts proves.
     passwordScryptLog2N: 14,
     globalRateLimitPerSecond: 10_000,
+    // Apps opened on one database (a restart, a second node) share the key its signing keys are
+    // sealed with, as nodes must (docs/operations.md, Secret key).
+    ...(options.database !== undefined ? { secretKey: SHARED_DATABASE_SECRET_KEY } : {}),
     ...options.config,
   };
   let dropPostgres: (() => Promise<void>) | null = null;
