@@ -17,7 +17,7 @@ const ALWAYS = [
 ];
 
 /** The features above `resources/`, and the entry points above everything. */
-const ENTRY = ['app.js', 'cli/', 'demo.js', 'main.js'];
+const ENTRY = ['app.js', 'appRoutes.js', 'appServices.js', 'cli/', 'demo.js', 'main.js'];
 const FEATURES = ['oauth/', 'gateway/', 'delivery/', ...ENTRY];
 
 /**

@@ -11,9 +11,10 @@ import {
 import type { BusErrorHandler, EventBus } from './bus/index.js';
 import { MemoryBus } from './bus/memory/index.js';
 import { createNatsBus } from './bus/nats/index.js';
-import { publicBaseUrl, uploadLimitBytes, type Config } from './config.js';
-import { registerWebhookEventRoutes } from './delivery/routes.js';
-import { createWebhookEventsService, type WebhookEventsService } from './delivery/service.js';
+import { registerAppRoutes } from './appRoutes.js';
+import { createServices, type Services } from './appServices.js';
+import { publicBaseUrl, type Config } from './config.js';
+import { createWebhookEventsService } from './delivery/service.js';
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './delivery/worker.js';
 import { realTimers, systemClock, type Clock, type Timers } from './domain/clock.js';
 import { DEFAULT_SCRYPT_COST } from './domain/credentials.js';
@@ -28,7 +29,6 @@ import {
   type Gateway,
   type GatewayOptions,
 } from './gateway/index.js';
-import { ApiError } from './errors/index.js';
 import { createAuthenticator } from './http/authenticator.js';
 import {
   MemoryRateLimitStore,
@@ -39,93 +39,17 @@ import {
 import { clientAddressOf, createHttpServer } from './http/server.js';
 import { API_PREFIX } from './http/versioning.js';
 import { createLogger } from './logger.js';
-import { createOAuth, expandScopes, registerOAuthRoutes } from './oauth/index.js';
+import { expandScopes } from './oauth/index.js';
 import { createOidcVerifier } from './oauth/provisional/oidc.js';
-import {
-  registerProvisionalAdminRoutes,
-  registerProvisionalRoutes,
-} from './oauth/provisional/routes.js';
 import { createProvisionalService, type ProvisionalService } from './oauth/provisional/service.js';
 import {
-  registerApplicationRoutes,
-  createApplicationService,
-} from './resources/applications/index.js';
-import { registerAuditLogRoutes, createAuditLogService } from './resources/auditLog/index.js';
-import {
-  registerAuthRoutes,
-  createAuthService,
-  type AuthSettings,
-} from './resources/auth/index.js';
-import {
-  registerChannelRoutes,
-  createOverwriteService,
-  createChannelPositionService,
-  createChannelService,
-  createVoiceStatusService,
-} from './resources/channels/index.js';
-import { registerBanRoutes, createBanService } from './resources/bans/index.js';
-import type { ServiceDeps } from './resources/deps.js';
-import {
-  registerEmojiCdnRoutes,
-  registerEmojiRoutes,
-  createEmojiService,
-} from './resources/emojis/index.js';
-import {
-  registerGatewayRoutes,
   DEFAULT_SESSION_START_LIMIT,
   createSessionStartLimit,
 } from './resources/gatewayInfo/index.js';
-import {
-  registerConnectionRoutes,
-  createConnectionService,
-} from './resources/connections/index.js';
-import {
-  createGuildManageService,
-  createMyGuildsService,
-  registerGuildRoutes,
-  createGuildService,
-  viewGuild,
-} from './resources/guilds/index.js';
-import { registerInviteRoutes, createInviteService } from './resources/invites/index.js';
-import {
-  createPruneService,
-  registerMemberRoutes,
-  createMemberService,
-} from './resources/members/index.js';
-import {
-  registerAttachmentCdnRoutes,
-  registerMessageRoutes,
-  createMessageService,
-  createPinService,
-  type AttachmentLinks,
-  loadAttachmentSigner,
-  createReactionService,
-} from './resources/messages/index.js';
-import {
-  createSearchIndexer,
-  type SearchIndexer,
-  registerMessageSearchRoutes,
-  createMessageSearchService,
-} from './resources/search/index.js';
-import { registerRoleRoutes, createRoleService } from './resources/roles/index.js';
-import {
-  registerScheduledEventCdnRoutes,
-  registerScheduledEventRoutes,
-  createScheduledEventService,
-} from './resources/scheduledEvents/index.js';
-import {
-  registerStickerCdnRoutes,
-  registerStickerRoutes,
-  createStickerService,
-} from './resources/stickers/index.js';
-import {
-  createMetrics,
-  createMetricsListener,
-  instrument,
-  registerSystemRoutes,
-} from './resources/system/index.js';
+import { loadAttachmentSigner } from './resources/messages/index.js';
+import { createSearchIndexer } from './resources/search/index.js';
+import { createMetrics, createMetricsListener, instrument } from './resources/system/index.js';
 import { createCdnImages } from './resources/imageVariants.js';
-import { registerUserRoutes, createUserService } from './resources/users/index.js';
 import type { SecretBox } from './domain/secretBox.js';
 import { openSecrets } from './secrets.js';
 import type { Storage } from './storage/index.js';
@@ -169,7 +93,7 @@ export interface App {
   readonly bus: EventBus;
   readonly blobs: BlobStore;
   readonly logger: Logger;
-  readonly services: ReturnType<typeof createServices> & { provisional: ProvisionalService };
+  readonly services: Services & { provisional: ProvisionalService };
   readonly gateway: Gateway;
   /** Starts listening; resolves to the base URL (no /api). */
   listen(): Promise<string>;
@@ -181,61 +105,6 @@ export interface App {
   apiUrl(): string;
   gatewayUrl(): string;
   close(): Promise<void>;
-}
-
-/** What services need beyond ServiceDeps. */
-interface ServiceOptions {
-  /** The public base URL (no /api), known once listening; also the OpenID issuer. */
-  baseUrl: () => string;
-  /** What attachment URLs are made of (the base URL and the signer). */
-  links: () => AttachmentLinks;
-  /** Builds guild search indexes in the background. */
-  searchIndexer: SearchIndexer;
-  /** Session lifetime and password hashing cost. */
-  auth: AuthSettings;
-}
-
-function createServices(
-  base: ServiceDeps & { webhookEvents: WebhookEventsService; secrets: SecretBox },
-  options: ServiceOptions & { onCommitTaskError: (err: unknown) => void },
-) {
-  // What a transaction announces is dispatched once it commits (events/afterCommit.ts).
-  const deps = {
-    ...base,
-    storage: dispatchingStorage(base.storage, base.events, options.onCommitTaskError),
-  };
-  const guilds = createGuildService(deps);
-  return {
-    users: createUserService(deps),
-    auth: createAuthService(deps, options.auth),
-    applications: createApplicationService(deps),
-    guilds,
-    guildManage: createGuildManageService(deps),
-    myGuilds: createMyGuildsService(deps),
-    channels: createChannelService({ ...deps, viewGuild }),
-    channelPositions: createChannelPositionService(deps),
-    overwrites: createOverwriteService(deps),
-    voiceStatus: createVoiceStatusService(deps),
-    auditLog: createAuditLogService(deps),
-    roles: createRoleService(deps),
-    members: createMemberService(deps),
-    prune: createPruneService(deps),
-    bans: createBanService(deps),
-    emojis: createEmojiService(deps),
-    stickers: createStickerService(deps),
-    scheduledEvents: createScheduledEventService(deps),
-    invites: createInviteService(deps),
-    connections: createConnectionService(deps),
-    webhookEvents: deps.webhookEvents,
-    oauth: createOAuth({ ...deps, guilds, issuer: options.baseUrl }),
-    messages: createMessageService(deps, options),
-    reactions: createReactionService(deps),
-    pins: createPinService(deps, options),
-    messageSearch: createMessageSearchService(deps, {
-      links: options.links,
-      indexer: options.searchIndexer,
-    }),
-  };
 }
 
 /** Opens the storage the config names: PostgreSQL for DATABASE_URL, else SQLite in the data folder. */
@@ -450,70 +319,23 @@ export async function createApp(options: AppOptions): Promise<App> {
           ...config.metricsListen,
         });
   let metricsUrl: string | null = null;
-  registerSystemRoutes(http, {
+  await registerAppRoutes(http, {
+    config,
     storage,
+    bus,
+    blobs,
+    clock,
+    authenticator,
+    services,
+    provisional,
+    sessionStartLimit,
     images,
     metrics,
-    metricsAccess:
-      metricsListener === null ? { tokenHash: config.metricsTokenHash, host: config.host } : null,
-    readiness: [
-      { name: 'database', check: () => storage.ping() },
-      { name: 'bus', check: () => bus.ping() },
-    ],
+    metricsOwnListener: metricsListener !== null,
+    signer,
+    baseUrl,
+    gatewayUrl,
   });
-  registerEmojiCdnRoutes(http, { storage, images });
-  registerStickerCdnRoutes(http, { storage, blobs });
-  registerScheduledEventCdnRoutes(http, { storage, images });
-  registerAttachmentCdnRoutes(http, { storage, blobs, signer });
-  // A gateway-only process answers WebSocket upgrades and its health check; the API is elsewhere.
-  if (config.role === 'gateway') {
-    http.addHook('onRequest', (request, _reply, done) => {
-      done(request.url.startsWith('/api') ? new ApiError('NOT_FOUND') : undefined);
-    });
-  }
-  await http.register(
-    (api, _opts, done) => {
-      registerUserRoutes(api, services.users);
-      registerApplicationRoutes(api, services.applications);
-      registerAuthRoutes(api, services.auth);
-      registerGatewayRoutes(api, { storage, sessionStartLimit, gatewayUrl });
-      registerAuditLogRoutes(api, services.auditLog);
-      registerGuildRoutes(api, services, { storage, blobs });
-      registerChannelRoutes(api, { ...services, positions: services.channelPositions });
-      registerRoleRoutes(api, services.roles);
-      registerMemberRoutes(api, services);
-      registerBanRoutes(api, services.bans);
-      registerEmojiRoutes(api, services.emojis);
-      registerStickerRoutes(api, services.stickers);
-      registerScheduledEventRoutes(api, services.scheduledEvents);
-      registerInviteRoutes(api, services.invites);
-      registerConnectionRoutes(api, services.connections);
-      registerProvisionalRoutes(api, provisional);
-      registerProvisionalAdminRoutes(api, { provisional, adminTokenHash: config.adminTokenHash });
-      registerWebhookEventRoutes(api, webhookEvents);
-      registerMessageSearchRoutes(api, services.messageSearch);
-      registerMessageRoutes(api, services, {
-        maxAttachmentBytes: config.maxAttachmentBytes,
-        maxUploadBytes: uploadLimitBytes(config),
-        maxPayloadBytes: config.maxBodyBytes,
-        blobs,
-      });
-      done();
-    },
-    { prefix: API_PREFIX },
-  );
-  await registerOAuthRoutes(http, {
-    ...services.oauth,
-    storage,
-    authenticator,
-    clock,
-    auth: services.auth,
-    applications: services.applications,
-    issuer: baseUrl,
-    apiPrefix: API_PREFIX,
-    provisional,
-  });
-
   webhookEvents.start();
 
   // Blobs a crash left without their row, and abandoned uploads, go at start and every 6 h.

@@ -75,6 +75,19 @@ export function redirectWith(redirectUri: string, params: Record<string, string 
   return url.toString();
 }
 
+/** The redirect URL carrying an authorization error (RFC 6749 §4.1.2.1). */
+export function redirectWithError(
+  redirectUri: string,
+  error: OAuthError,
+  state: string | null,
+): string {
+  return redirectWith(redirectUri, {
+    error: error.error,
+    error_description: error.message,
+    state,
+  });
+}
+
 /** The S256 challenge of a verifier (RFC 7636 §4.2). */
 export function s256(verifier: string): string {
   return createHash('sha256').update(verifier, 'ascii').digest('base64url');

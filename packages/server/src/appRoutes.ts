@@ -1,0 +1,133 @@
+import type { FastifyInstance } from 'fastify';
+import type { BlobStore } from './blobs/index.js';
+import type { EventBus } from './bus/index.js';
+import { uploadLimitBytes, type Config } from './config.js';
+import type { Services } from './appServices.js';
+import { registerWebhookEventRoutes } from './delivery/routes.js';
+import type { Clock } from './domain/clock.js';
+import { ApiError } from './errors/index.js';
+import type { Authenticator } from './http/authenticator.js';
+import { API_PREFIX } from './http/versioning.js';
+import { registerOAuthRoutes } from './oauth/index.js';
+import {
+  registerProvisionalAdminRoutes,
+  registerProvisionalRoutes,
+} from './oauth/provisional/routes.js';
+import type { ProvisionalService } from './oauth/provisional/service.js';
+import { registerApplicationRoutes } from './resources/applications/index.js';
+import { registerAuditLogRoutes } from './resources/auditLog/index.js';
+import { registerAuthRoutes } from './resources/auth/index.js';
+import { registerBanRoutes } from './resources/bans/index.js';
+import { registerChannelRoutes } from './resources/channels/index.js';
+import { registerConnectionRoutes } from './resources/connections/index.js';
+import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/index.js';
+import { registerGatewayRoutes, type SessionStartLimit } from './resources/gatewayInfo/index.js';
+import { registerGuildRoutes } from './resources/guilds/index.js';
+import type { CdnImages } from './resources/imageVariants.js';
+import { registerInviteRoutes } from './resources/invites/index.js';
+import { registerMemberRoutes } from './resources/members/index.js';
+import {
+  registerAttachmentCdnRoutes,
+  registerMessageRoutes,
+  type AttachmentLinks,
+} from './resources/messages/index.js';
+import { registerRoleRoutes } from './resources/roles/index.js';
+import {
+  registerScheduledEventCdnRoutes,
+  registerScheduledEventRoutes,
+} from './resources/scheduledEvents/index.js';
+import { registerMessageSearchRoutes } from './resources/search/index.js';
+import { registerStickerCdnRoutes, registerStickerRoutes } from './resources/stickers/index.js';
+import { registerSystemRoutes, type createMetrics } from './resources/system/index.js';
+import { registerUserRoutes } from './resources/users/index.js';
+import type { Storage } from './storage/index.js';
+
+/** What the routes are registered over (app.ts builds it all). */
+export interface AppRouteDeps {
+  config: Config;
+  storage: Storage;
+  bus: EventBus;
+  blobs: BlobStore;
+  clock: Clock;
+  authenticator: Authenticator;
+  services: Services;
+  provisional: ProvisionalService;
+  sessionStartLimit: SessionStartLimit;
+  images: CdnImages;
+  metrics: ReturnType<typeof createMetrics>;
+  /** Whether /metrics has a listener of its own (then the main listener does not serve it). */
+  metricsOwnListener: boolean;
+  signer: AttachmentLinks['signer'];
+  baseUrl: () => string;
+  gatewayUrl: () => string;
+}
+
+/** Registers every route: system and CDN at the root, the API under its prefix, then OAuth2. */
+export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDeps): Promise<void> {
+  const { config, storage, bus, blobs, services, provisional, images, metrics, signer } = deps;
+  const { sessionStartLimit, gatewayUrl } = deps;
+  registerSystemRoutes(http, {
+    storage,
+    images,
+    metrics,
+    metricsAccess: deps.metricsOwnListener
+      ? null
+      : { tokenHash: config.metricsTokenHash, host: config.host },
+    readiness: [
+      { name: 'database', check: () => storage.ping() },
+      { name: 'bus', check: () => bus.ping() },
+    ],
+  });
+  registerEmojiCdnRoutes(http, { storage, images });
+  registerStickerCdnRoutes(http, { storage, blobs });
+  registerScheduledEventCdnRoutes(http, { storage, images });
+  registerAttachmentCdnRoutes(http, { storage, blobs, signer });
+  // A gateway-only process answers WebSocket upgrades and its health check; the API is elsewhere.
+  if (config.role === 'gateway') {
+    http.addHook('onRequest', (request, _reply, done) => {
+      done(request.url.startsWith('/api') ? new ApiError('NOT_FOUND') : undefined);
+    });
+  }
+  await http.register(
+    (api, _opts, done) => {
+      registerUserRoutes(api, services.users);
+      registerApplicationRoutes(api, services.applications);
+      registerAuthRoutes(api, services.auth);
+      registerGatewayRoutes(api, { storage, sessionStartLimit, gatewayUrl });
+      registerAuditLogRoutes(api, services.auditLog);
+      registerGuildRoutes(api, services, { storage, blobs });
+      registerChannelRoutes(api, { ...services, positions: services.channelPositions });
+      registerRoleRoutes(api, services.roles);
+      registerMemberRoutes(api, services);
+      registerBanRoutes(api, services.bans);
+      registerEmojiRoutes(api, services.emojis);
+      registerStickerRoutes(api, services.stickers);
+      registerScheduledEventRoutes(api, services.scheduledEvents);
+      registerInviteRoutes(api, services.invites);
+      registerConnectionRoutes(api, services.connections);
+      registerProvisionalRoutes(api, provisional);
+      registerProvisionalAdminRoutes(api, { provisional, adminTokenHash: config.adminTokenHash });
+      registerWebhookEventRoutes(api, services.webhookEvents);
+      registerMessageSearchRoutes(api, services.messageSearch);
+      registerMessageRoutes(api, services, {
+        maxAttachmentBytes: config.maxAttachmentBytes,
+        maxUploadBytes: uploadLimitBytes(config),
+        maxPayloadBytes: config.maxBodyBytes,
+        blobs,
+      });
+      done();
+    },
+    { prefix: API_PREFIX },
+  );
+  await registerOAuthRoutes(http, {
+    ...services.oauth,
+    storage,
+    authenticator: deps.authenticator,
+    clock: deps.clock,
+    auth: services.auth,
+    applications: services.applications,
+    issuer: deps.baseUrl,
+    apiPrefix: API_PREFIX,
+    provisional,
+  });
+}

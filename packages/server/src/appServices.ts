@@ -1,0 +1,94 @@
+import type { WebhookEventsService } from './delivery/service.js';
+import type { SecretBox } from './domain/secretBox.js';
+import { dispatchingStorage } from './events/afterCommit.js';
+import { createOAuth } from './oauth/index.js';
+import { createApplicationService } from './resources/applications/index.js';
+import { createAuditLogService } from './resources/auditLog/index.js';
+import { createAuthService, type AuthSettings } from './resources/auth/index.js';
+import { createBanService } from './resources/bans/index.js';
+import {
+  createOverwriteService,
+  createChannelPositionService,
+  createChannelService,
+  createVoiceStatusService,
+} from './resources/channels/index.js';
+import { createConnectionService } from './resources/connections/index.js';
+import type { ServiceDeps } from './resources/deps.js';
+import { createEmojiService } from './resources/emojis/index.js';
+import {
+  createGuildManageService,
+  createMyGuildsService,
+  createGuildService,
+  viewGuild,
+} from './resources/guilds/index.js';
+import { createInviteService } from './resources/invites/index.js';
+import { createPruneService, createMemberService } from './resources/members/index.js';
+import {
+  createMessageService,
+  createPinService,
+  type AttachmentLinks,
+  createReactionService,
+} from './resources/messages/index.js';
+import { createRoleService } from './resources/roles/index.js';
+import { createScheduledEventService } from './resources/scheduledEvents/index.js';
+import { createMessageSearchService, type SearchIndexer } from './resources/search/index.js';
+import { createStickerService } from './resources/stickers/index.js';
+import { createUserService } from './resources/users/index.js';
+
+/** What services need beyond ServiceDeps. */
+interface ServiceOptions {
+  /** The public base URL (no /api), known once listening; also the OpenID issuer. */
+  baseUrl: () => string;
+  /** What attachment URLs are made of (the base URL and the signer). */
+  links: () => AttachmentLinks;
+  /** Builds guild search indexes in the background. */
+  searchIndexer: SearchIndexer;
+  /** Session lifetime and password hashing cost. */
+  auth: AuthSettings;
+}
+
+/** Every resource service over the same deps (app.ts wires them; the routes use them). */
+export function createServices(
+  base: ServiceDeps & { webhookEvents: WebhookEventsService; secrets: SecretBox },
+  options: ServiceOptions & { onCommitTaskError: (err: unknown) => void },
+) {
+  // What a transaction announces is dispatched once it commits (events/afterCommit.ts).
+  const deps = {
+    ...base,
+    storage: dispatchingStorage(base.storage, base.events, options.onCommitTaskError),
+  };
+  const guilds = createGuildService(deps);
+  return {
+    users: createUserService(deps),
+    auth: createAuthService(deps, options.auth),
+    applications: createApplicationService(deps),
+    guilds,
+    guildManage: createGuildManageService(deps),
+    myGuilds: createMyGuildsService(deps),
+    channels: createChannelService({ ...deps, viewGuild }),
+    channelPositions: createChannelPositionService(deps),
+    overwrites: createOverwriteService(deps),
+    voiceStatus: createVoiceStatusService(deps),
+    auditLog: createAuditLogService(deps),
+    roles: createRoleService(deps),
+    members: createMemberService(deps),
+    prune: createPruneService(deps),
+    bans: createBanService(deps),
+    emojis: createEmojiService(deps),
+    stickers: createStickerService(deps),
+    scheduledEvents: createScheduledEventService(deps),
+    invites: createInviteService(deps),
+    connections: createConnectionService(deps),
+    webhookEvents: deps.webhookEvents,
+    oauth: createOAuth({ ...deps, guilds, issuer: options.baseUrl }),
+    messages: createMessageService(deps, options),
+    reactions: createReactionService(deps),
+    pins: createPinService(deps, options),
+    messageSearch: createMessageSearchService(deps, {
+      links: options.links,
+      indexer: options.searchIndexer,
+    }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
