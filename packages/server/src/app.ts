@@ -19,7 +19,7 @@ import { realTimers, systemClock, type Clock, type Timers } from './domain/clock
 import { DEFAULT_SCRYPT_COST } from './domain/credentials.js';
 import { createSnowflakeGenerator } from './domain/snowflakes.js';
 import { dispatchingStorage } from './events/afterCommit.js';
-import { createBusDispatcher } from './events/dispatcher.js';
+import { createBusDispatcher, type Dispatcher } from './events/dispatcher.js';
 import { createRevocations } from './events/revocations.js';
 import {
   DEFAULT_GATEWAY_OPTIONS,
@@ -197,12 +197,13 @@ interface ServiceOptions {
 
 function createServices(
   base: ServiceDeps & { webhookEvents: WebhookEventsService; secrets: SecretBox },
-  options: ServiceOptions & { onCommitTaskError: (err: unknown) => void },
+  options: ServiceOptions & { events: Dispatcher; onCommitTaskError: (err: unknown) => void },
 ) {
-  // What a transaction announces is dispatched once it commits (events/afterCommit.ts).
+  // Services announce dispatches only through their storage, once the change commits
+  // (events/afterCommit.ts); they are not handed the dispatcher itself.
   const deps = {
     ...base,
-    storage: dispatchingStorage(base.storage, base.events, options.onCommitTaskError),
+    storage: dispatchingStorage(base.storage, options.events, options.onCommitTaskError),
   };
   const guilds = createGuildService(deps);
   return {
@@ -353,8 +354,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const links = () => ({ baseUrl: baseUrl(), signer });
   const services = createServices(
-    { storage, clock, ids, blobs, authenticator, revocations, events, webhookEvents, secrets },
+    { storage, clock, ids, blobs, authenticator, revocations, webhookEvents, secrets },
     {
+      events,
       baseUrl,
       links,
       searchIndexer,
@@ -370,7 +372,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const provisional = createProvisionalService({
     // Its revocations (bans, unlinks) wait for its transactions to commit.
     storage: dispatchingStorage(storage, events),
-    ...{ clock, ids, blobs, authenticator, revocations, events, webhookEvents },
+    ...{ clock, ids, blobs, authenticator, revocations, webhookEvents },
     oauth: services.oauth,
     oidc: createOidcVerifier({ clock, allowInsecureLocal: config.oidcAllowInsecureLocal }),
     expandScopes,
