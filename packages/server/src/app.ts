@@ -222,8 +222,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const links = () => ({ baseUrl: baseUrl(), signer });
   const services = createServices(
-    { storage, clock, ids, blobs, authenticator, revocations, events, webhookEvents, secrets },
+    { storage, clock, ids, blobs, authenticator, revocations, webhookEvents, secrets },
     {
+      events,
       baseUrl,
       links,
       searchIndexer,
@@ -239,7 +240,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const provisional = createProvisionalService({
     // Its revocations (bans, unlinks) wait for its transactions to commit.
     storage: dispatchingStorage(storage, events),
-    ...{ clock, ids, blobs, authenticator, revocations, events, webhookEvents },
+    ...{ clock, ids, blobs, authenticator, revocations, webhookEvents },
     oauth: services.oauth,
     oidc: createOidcVerifier({ clock, allowInsecureLocal: config.oidcAllowInsecureLocal }),
     expandScopes,

@@ -1,6 +1,7 @@
 import type { WebhookEventsService } from './delivery/service.js';
 import type { SecretBox } from './domain/secretBox.js';
 import { dispatchingStorage } from './events/afterCommit.js';
+import type { Dispatcher } from './events/dispatcher.js';
 import { createOAuth } from './oauth/index.js';
 import { createApplicationService } from './resources/applications/index.js';
 import { createAuditLogService } from './resources/auditLog/index.js';
@@ -50,12 +51,13 @@ interface ServiceOptions {
 /** Every resource service over the same deps (app.ts wires them; the routes use them). */
 export function createServices(
   base: ServiceDeps & { webhookEvents: WebhookEventsService; secrets: SecretBox },
-  options: ServiceOptions & { onCommitTaskError: (err: unknown) => void },
+  options: ServiceOptions & { events: Dispatcher; onCommitTaskError: (err: unknown) => void },
 ) {
-  // What a transaction announces is dispatched once it commits (events/afterCommit.ts).
+  // Services announce dispatches only through their storage, once the change commits
+  // (events/afterCommit.ts); they are not handed the dispatcher itself.
   const deps = {
     ...base,
-    storage: dispatchingStorage(base.storage, base.events, options.onCommitTaskError),
+    storage: dispatchingStorage(base.storage, options.events, options.onCommitTaskError),
   };
   const guilds = createGuildService(deps);
   return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSqliteStorage } from '../storage/sqlite/index.js';
-import { afterCommit, dispatchingStorage, onCommit } from './afterCommit.js';
+import { afterCommit, afterWrite, dispatchingStorage, onCommit } from './afterCommit.js';
 import type { Dispatch, Dispatcher } from './dispatcher.js';
 
 const isList = (events: Dispatch | readonly Dispatch[]): events is readonly Dispatch[] =>
@@ -80,6 +80,29 @@ describe('afterCommit', () => {
     ).rejects.toThrow('refused');
     onCommit(wrapped, () => ran.push('own statement'));
     expect(ran).toEqual(['committed', 'own statement']);
+    await storage.close();
+  });
+
+  it('publishes what a statement of the storage itself wrote at once, in transactions after commit', async () => {
+    const storage = createSqliteStorage({ filename: ':memory:' });
+    const { batches, dispatcher } = recorder();
+    const wrapped = dispatchingStorage(storage, dispatcher);
+    afterWrite(wrapped, event('A'));
+    expect(batches.map((batch) => batch.map((e) => e.type))).toEqual([['A']]);
+    await wrapped.transaction((tx) => {
+      afterWrite(tx, event('B'));
+      expect(batches).toHaveLength(1);
+      return Promise.resolve();
+    });
+    await expect(
+      wrapped.transaction((tx) => {
+        afterWrite(tx, event('C'));
+        return Promise.reject(new Error('refused'));
+      }),
+    ).rejects.toThrow('refused');
+    // Repositories outside a dispatching storage announce nothing.
+    afterWrite(storage, event('D'));
+    expect(batches.map((batch) => batch.map((e) => e.type))).toEqual([['A'], ['B']]);
     await storage.close();
   });
 });

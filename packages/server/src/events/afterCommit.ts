@@ -6,6 +6,9 @@ const pending = new WeakMap<Repositories, Dispatch[]>();
 /** What else each open transaction asked to run once it commits (revocations). */
 const commitActions = new WeakMap<Repositories, (() => void)[]>();
 
+/** Each dispatching storage's dispatcher, for what its own auto-committed statements write. */
+const autoCommitted = new WeakMap<Repositories, Dispatcher>();
+
 /** Work to do once a transaction commits, given repositories outside it. */
 export type CommitTask = (storage: Repositories) => Promise<void>;
 /** The tasks each open transaction has queued, keyed by its repositories. */
@@ -32,6 +35,19 @@ export function afterCommit(tx: Repositories, events: Dispatch | readonly Dispat
 }
 
 /**
+ * Announces dispatches for a change `repos` has just written. Inside a dispatching transaction
+ * this is {@link afterCommit}; on a dispatching storage's own repositories, whose every
+ * statement commits by itself, the change is already committed and they are published at once.
+ * A write of one statement so announces what it changed without a transaction (and without its
+ * extra round trips); other repositories announce nothing, as with {@link afterCommit}.
+ */
+export function afterWrite(repos: Repositories, events: Dispatch | readonly Dispatch[]): void {
+  const dispatcher = autoCommitted.get(repos);
+  if (dispatcher === undefined) afterCommit(repos, events);
+  else dispatcher.dispatch(events);
+}
+
+/**
  * Queues work (freeing a deleted row's blob, say) to run once the transaction commits, and never
  * when it rolls back. The transaction resolves after its tasks ran; a task that fails is reported
  * to `onTaskError` and does not fail the change, which already happened (the blob sweep removes
@@ -54,14 +70,15 @@ export function onCommit(tx: Repositories, action: () => void): void {
 
 /**
  * The storage services use: each `transaction` collects what its body announces with
- * {@link afterCommit} and hands it to `dispatcher` after the commit, in one ordered batch.
+ * {@link afterCommit} and hands it to `dispatcher` after the commit, in one ordered batch; what
+ * its own statements write is announced with {@link afterWrite}.
  */
 export function dispatchingStorage(
   storage: Storage,
   dispatcher: Dispatcher,
   onTaskError: (err: unknown) => void = () => undefined,
 ): Storage {
-  return {
+  const wrapped: Storage = {
     ...storage,
     async transaction(fn) {
       const announced: Dispatch[] = [];
@@ -79,4 +96,6 @@ export function dispatchingStorage(
       return result;
     },
   };
+  autoCommitted.set(wrapped, dispatcher);
+  return wrapped;
 }

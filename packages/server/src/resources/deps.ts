@@ -1,7 +1,6 @@
 import type { BlobStore } from '../blobs/index.js';
 import type { Clock } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/snowflakes.js';
-import type { Dispatcher } from '../events/dispatcher.js';
 import type { Revocations } from '../events/revocations.js';
 import type { Authenticator } from '../http/authenticator.js';
 import type { Storage } from '../storage/index.js';
@@ -16,6 +15,4 @@ export interface ServiceDeps {
   authenticator: Pick<Authenticator, 'forgetToken' | 'forgetUser'>;
   /** Ends revoked credentials on every node: auth caches and gateway sessions (close 4004). */
   revocations: Pick<Revocations, 'revoke'>;
-  /** Gateway dispatches, announced after the change commits. */
-  events: Dispatcher;
 }

@@ -30,7 +30,7 @@ async function serializeBans(repos: Repositories, bans: readonly BanRecord[]) {
  * the message-deletion window (kept on the ban too), announced as MESSAGE_DELETE_BULK.
  */
 export function createBanService(deps: ServiceDeps) {
-  const { storage, clock, ids, events } = deps;
+  const { storage, clock, ids } = deps;
 
   const accessFor = accessLoader(clock);
 
@@ -113,7 +113,7 @@ export function createBanService(deps: ServiceDeps) {
       const deleteMessageSeconds =
         input.delete_message_seconds ?? (input.delete_message_days ?? 0) * 86400;
       const deleted: DeletedMessages[] = [];
-      const guildId = await storage.transaction(async (tx) => {
+      await storage.transaction(async (tx) => {
         const access = await accessFor(tx, principal, request.guildId);
         access.require(P.BAN_MEMBERS);
         await banOne(tx, access, {
@@ -122,9 +122,8 @@ export function createBanService(deps: ServiceDeps) {
           reason: request.reason,
           deleted,
         });
-        return access.guild.id;
+        announceDeletions(tx, { guildId: access.guild.id, deleted });
       });
-      announceDeletions(events, { guildId, deleted });
     },
 
     async unban(principal: Principal, request: MemberRequest) {
@@ -154,7 +153,7 @@ export function createBanService(deps: ServiceDeps) {
      */
     async bulkBan(principal: Principal, request: GuildRequest, input: BulkBanInput) {
       const deleted: DeletedMessages[] = [];
-      const result = await storage.transaction(async (tx) => {
+      return storage.transaction(async (tx) => {
         const access = await accessFor(tx, principal, request.guildId);
         access.require(P.BAN_MEMBERS | P.MANAGE_GUILD);
         const banned: string[] = [];
@@ -174,10 +173,9 @@ export function createBanService(deps: ServiceDeps) {
           (created ? banned : failed).push(userId);
         }
         if (banned.length === 0) throw new ApiError('FAILED_TO_BAN_USERS');
-        return { guildId: access.guild.id, banned_users: banned, failed_users: failed };
+        announceDeletions(tx, { guildId: access.guild.id, deleted });
+        return { banned_users: banned, failed_users: failed };
       });
-      announceDeletions(events, { guildId: result.guildId, deleted });
-      return { banned_users: result.banned_users, failed_users: result.failed_users };
     },
   };
 }

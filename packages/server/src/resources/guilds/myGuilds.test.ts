@@ -66,7 +66,6 @@ describe.each(DRIVERS)('my guilds service on $driver', ({ driver, skip }) => {
       blobs: new DiskBlobStore(join(server.app.config.dataDir, 'blobs')),
       authenticator: { forgetToken: () => undefined, forgetUser: () => undefined },
       revocations: { revoke: () => undefined },
-      events: { dispatch: () => undefined },
     });
     return { calls, service };
   };

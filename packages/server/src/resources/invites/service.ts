@@ -6,6 +6,7 @@ import {
   PermissionFlags as P,
 } from '@guildhall/protocol';
 import { canManageInvites } from '../../domain/permissions.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { InviteRecord, Repositories } from '../../storage/index.js';
@@ -65,6 +66,16 @@ function sameSettings(invite: InviteRecord, settings: InviteSettings): boolean {
   );
 }
 
+/** INVITE_DELETE for an invite revoked or used up. */
+function inviteDelete(wire: InviteWire) {
+  return {
+    type: 'INVITE_DELETE',
+    guildId: wire.guild_id,
+    channelId: wire.channel.id,
+    data: { channel_id: wire.channel.id, guild_id: wire.guild_id, code: wire.code },
+  };
+}
+
 /** What a create carries beside its body: the uploaded file's ids and the audit reason. */
 export interface CreateInviteRequest {
   channelId: string;
@@ -78,7 +89,7 @@ export interface CreateInviteRequest {
  * dispatches (INVITE_CREATE, INVITE_DELETE, GUILD_MEMBER_ADD) go out after the change commits.
  */
 export function createInviteService(deps: ServiceDeps) {
-  const { storage, clock, ids, events } = deps;
+  const { storage, clock, ids } = deps;
   const jobs = createTargetUsersJobs({ storage, clock });
   const accessFor = accessLoader(clock);
 
@@ -231,12 +242,7 @@ export function createInviteService(deps: ServiceDeps) {
               sameSettings(invite, settings),
           );
           if (existing !== undefined) {
-            return {
-              invite: existing,
-              wire: await wireOf(tx, existing, { metadata: true }),
-              created: false,
-              jobId: null,
-            };
+            return { wire: await wireOf(tx, existing, { metadata: true }), jobId: null };
           }
         }
         let invite: InviteRecord | null = null;
@@ -275,17 +281,16 @@ export function createInviteService(deps: ServiceDeps) {
             { key: 'flags', new_value: 0 },
           ],
         });
-        return { invite, wire: await wireOf(tx, invite, { metadata: true }), created: true, jobId };
+        const wire = await wireOf(tx, invite, { metadata: true });
+        afterCommit(tx, {
+          type: 'INVITE_CREATE',
+          guildId: wire.guild_id,
+          channelId: wire.channel.id,
+          data: inviteCreatePayload(invite, wire),
+        });
+        return { wire, jobId };
       });
       if (result.jobId !== null) jobs.start(result.wire.code, result.jobId);
-      if (result.created) {
-        events.dispatch({
-          type: 'INVITE_CREATE',
-          guildId: result.wire.guild_id,
-          channelId: result.wire.channel.id,
-          data: inviteCreatePayload(result.invite, result.wire),
-        });
-      }
       return result.wire;
     },
 
@@ -305,7 +310,7 @@ export function createInviteService(deps: ServiceDeps) {
 
     /** DELETE /invites/{code}: MANAGE_CHANNELS in the invite's channel, or MANAGE_GUILD. */
     async delete(principal: Principal, request: { code: string; reason: string | null }) {
-      const wire = await storage.transaction(async (tx) => {
+      return storage.transaction(async (tx) => {
         const invite = await findLiveInvite(tx, request.code, clock.now());
         const channel = await loadChannelAccess(tx, {
           channelId: invite.channelId,
@@ -333,15 +338,9 @@ export function createInviteService(deps: ServiceDeps) {
             { key: 'temporary', old_value: invite.temporary },
           ],
         });
+        afterCommit(tx, inviteDelete(shown));
         return shown;
       });
-      events.dispatch({
-        type: 'INVITE_DELETE',
-        guildId: wire.guild_id,
-        channelId: wire.channel.id,
-        data: { channel_id: wire.channel.id, guild_id: wire.guild_id, code: wire.code },
-      });
-      return wire;
     },
 
     /** GET /channels/{id}/invites: MANAGE_CHANNELS in the channel. */
@@ -369,14 +368,14 @@ export function createInviteService(deps: ServiceDeps) {
      * already in the guild gets the invite back without using it.
      */
     async accept(principal: Principal, code: string) {
-      const result = await storage.transaction(async (tx) => {
+      return storage.transaction(async (tx) => {
         const invite = await findLiveInvite(tx, code, clock.now());
         const userId = principal.user.id;
         // Joins to one guild happen one after another (PostgreSQL row lock).
         await tx.guilds.lock(invite.guildId);
         const existing = await tx.members.find(invite.guildId, userId);
         if (existing !== null) {
-          return { wire: await wireOf(tx, invite, { metadata: false }), joined: null, gone: false };
+          return wireOf(tx, invite, { metadata: false });
         }
         if ((await tx.bans.find(invite.guildId, userId)) !== null) {
           throw new ApiError('USER_BANNED');
@@ -406,25 +405,14 @@ export function createInviteService(deps: ServiceDeps) {
         const gone = invite.maxUses > 0 && uses >= invite.maxUses;
         if (gone) await tx.invites.delete(invite.code);
         const wire = serializeInvite({ ...view, invite: { ...invite, uses } }, { metadata: false });
-        return { wire, joined: serializeMember(member, principal.user), gone };
-      });
-      const { wire } = result;
-      if (result.joined !== null) {
-        events.dispatch({
+        afterCommit(tx, {
           type: 'GUILD_MEMBER_ADD',
           guildId: wire.guild_id,
-          data: { ...result.joined, guild_id: wire.guild_id },
+          data: { ...serializeMember(member, principal.user), guild_id: wire.guild_id },
         });
-      }
-      if (result.gone) {
-        events.dispatch({
-          type: 'INVITE_DELETE',
-          guildId: wire.guild_id,
-          channelId: wire.channel.id,
-          data: { channel_id: wire.channel.id, guild_id: wire.guild_id, code: wire.code },
-        });
-      }
-      return wire;
+        if (gone) afterCommit(tx, inviteDelete(wire));
+        return wire;
+      });
     },
 
     ...createTargetUserOperations({ storage, clock, jobs, accessFor }),

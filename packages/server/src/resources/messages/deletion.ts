@@ -1,6 +1,6 @@
 import type { BlobStore } from '../../blobs/index.js';
 import { freeBlobsAfterCommit } from '../../blobs/lifecycle.js';
-import type { Dispatcher } from '../../events/dispatcher.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import { attachmentKey } from './attachments.js';
 import type { Repositories } from '../../storage/index.js';
 import { idAtOrAfter } from './service.js';
@@ -38,14 +38,14 @@ export async function deleteRecentMessages(
   return deleted;
 }
 
-/** Announces deletions after commit: MESSAGE_DELETE_BULK per channel. */
+/** Announces deletions once `tx` commits: MESSAGE_DELETE_BULK per channel. */
 export function announceDeletions(
-  events: Dispatcher,
+  tx: Repositories,
   request: { guildId: string; deleted: readonly DeletedMessages[] },
 ): void {
   for (const { channelId, ids } of request.deleted) {
     if (ids.length === 0) continue;
-    events.dispatch({
+    afterCommit(tx, {
       type: 'MESSAGE_DELETE_BULK',
       guildId: request.guildId,
       channelId,

@@ -6,8 +6,9 @@ import {
 } from '@guildhall/protocol';
 import { requiredPermissions } from '../../domain/permissions.js';
 import { ApiError } from '../../errors/index.js';
+import { afterCommit } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
-import type { MessageRecord } from '../../storage/index.js';
+import type { MessageRecord, Repositories } from '../../storage/index.js';
 import { recordAudit } from '../auditLog/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { loadMessageChannel } from './access.js';
@@ -32,7 +33,7 @@ export interface PinRequest {
  * The deprecated /channels/{id}/pins routes use the same service.
  */
 export function createPinService(deps: ServiceDeps, options: { links: () => AttachmentLinks }) {
-  const { storage, clock, ids, events } = deps;
+  const { storage, clock, ids } = deps;
 
   const load = (principal: Principal, channelId: string) =>
     loadMessageChannel(storage, { channelId, userId: principal.user.id, nowMs: clock.now() });
@@ -45,8 +46,13 @@ export function createPinService(deps: ServiceDeps, options: { links: () => Atta
     return message;
   };
 
-  const pinsUpdate = (guildId: string, channelId: string, last: number | null) => {
-    events.dispatch({
+  const pinsUpdate = (
+    tx: Repositories,
+    channel: { guildId: string; channelId: string },
+    last: number | null,
+  ) => {
+    const { guildId, channelId } = channel;
+    afterCommit(tx, {
       type: 'CHANNEL_PINS_UPDATE',
       guildId,
       channelId,
@@ -144,19 +150,23 @@ export function createPinService(deps: ServiceDeps, options: { links: () => Atta
           reason: request.reason,
           options: { channel_id: access.channel.id, message_id: message.id },
         });
+        const wire = await dispatchPayload(tx, {
+          message: system,
+          viewerId: principal.user.id,
+          links: options.links(),
+        });
+        afterCommit(tx, {
+          type: 'MESSAGE_CREATE',
+          guildId: access.guild.id,
+          channelId: access.channel.id,
+          data: {
+            ...wire,
+            guild_id: access.guild.id,
+            member: serializePartialMember(access.member),
+          },
+        });
+        pinsUpdate(tx, { guildId: access.guild.id, channelId: access.channel.id }, now);
       });
-      const wire = await dispatchPayload(storage, {
-        message: system,
-        viewerId: principal.user.id,
-        links: options.links(),
-      });
-      events.dispatch({
-        type: 'MESSAGE_CREATE',
-        guildId: access.guild.id,
-        channelId: access.channel.id,
-        data: { ...wire, guild_id: access.guild.id, member: serializePartialMember(access.member) },
-      });
-      pinsUpdate(access.guild.id, access.channel.id, now);
     },
 
     /** DELETE .../pins/{message_id}: unpinning a message that is not pinned changes nothing. */
@@ -165,7 +175,7 @@ export function createPinService(deps: ServiceDeps, options: { links: () => Atta
       access.require(requiredPermissions.pinMessages(access.subject.nowMs));
       const message = await findMessage(access.channel.id, request.messageId);
       if (message.pinnedAt === null) return;
-      const latest = await storage.transaction(async (tx) => {
+      await storage.transaction(async (tx) => {
         await tx.messages.setPinnedAt(access.channel.id, message.id, null);
         await recordAudit(tx, ids, {
           guildId: access.guild.id,
@@ -176,9 +186,12 @@ export function createPinService(deps: ServiceDeps, options: { links: () => Atta
           options: { channel_id: access.channel.id, message_id: message.id },
         });
         const [newest] = await tx.messages.listPins(access.channel.id, { limit: 1 });
-        return newest?.pinnedAt ?? null;
+        pinsUpdate(
+          tx,
+          { guildId: access.guild.id, channelId: access.channel.id },
+          newest?.pinnedAt ?? null,
+        );
       });
-      pinsUpdate(access.guild.id, access.channel.id, latest);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { PermissionFlags as P, isSnowflake } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
+import { afterCommit, afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { MessageRecord, Repositories } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
@@ -55,7 +56,7 @@ export interface ReactionTarget {
 
 /** Reactions: add and remove own, remove a user's, one emoji's or all, list the users. */
 export function createReactionService(deps: ServiceDeps) {
-  const { storage, clock, events } = deps;
+  const { storage, clock } = deps;
 
   const load = async (principal: Principal, target: Omit<ReactionTarget, 'emoji'>) => {
     const access = await loadMessageChannel(storage, {
@@ -82,6 +83,7 @@ export function createReactionService(deps: ServiceDeps) {
     message: MessageRecord,
     request: { emoji: ReactionEmoji; userId: string },
   ) => {
+    // One statement, committed on its own: the removal is announced without a transaction.
     const removed = await storage.reactions.remove({
       messageId: message.id,
       emojiKey: request.emoji.key,
@@ -89,7 +91,7 @@ export function createReactionService(deps: ServiceDeps) {
       type: 0,
     });
     if (removed) {
-      events.dispatch({
+      afterWrite(storage, {
         type: 'MESSAGE_REACTION_REMOVE',
         guildId: access.guild.id,
         channelId: access.channel.id,
@@ -113,14 +115,14 @@ export function createReactionService(deps: ServiceDeps) {
       const { access, message } = await load(principal, target);
       if (isTimedOut(access)) throw new ApiError('MISSING_PERMISSIONS');
       const emoji = await parseEmoji(storage, target.emoji);
-      const added = await storage.transaction(async (tx) => {
+      await storage.transaction(async (tx) => {
         if (!(await tx.reactions.hasEmoji(message.id, emoji.key))) {
           access.require(P.ADD_REACTIONS);
           if ((await tx.reactions.countEmojis(message.id)) >= MAX_REACTION_EMOJIS) {
             throw new ApiError('MAX_REACTIONS');
           }
         }
-        return tx.reactions.add({
+        const added = await tx.reactions.add({
           messageId: message.id,
           emojiKey: emoji.key,
           emojiId: emoji.id,
@@ -130,9 +132,8 @@ export function createReactionService(deps: ServiceDeps) {
           userId: principal.user.id,
           createdAt: clock.now(),
         });
-      });
-      if (added) {
-        events.dispatch({
+        if (!added) return;
+        afterCommit(tx, {
           type: 'MESSAGE_REACTION_ADD',
           guildId: access.guild.id,
           channelId: access.channel.id,
@@ -150,7 +151,7 @@ export function createReactionService(deps: ServiceDeps) {
             type: 0,
           },
         });
-      }
+      });
     },
 
     /** DELETE .../reactions/{emoji}/@me. */
@@ -177,9 +178,11 @@ export function createReactionService(deps: ServiceDeps) {
       const { access, message } = await load(principal, target);
       access.require(P.MANAGE_MESSAGES);
       const emoji = target.emoji === undefined ? null : await parseEmoji(storage, target.emoji);
+      // One statement, committed on its own: announced without a transaction.
       const removed = await storage.reactions.removeAll(message.id, emoji?.key);
       if (removed === 0) return;
-      events.dispatch(
+      afterWrite(
+        storage,
         emoji === null
           ? {
               type: 'MESSAGE_REACTION_REMOVE_ALL',

@@ -12,6 +12,7 @@ import {
 import { requiredPermissions } from '../../domain/permissions.js';
 import { canReadMessageContent } from '../../domain/messageContent.js';
 import { ApiError, invalidField } from '../../errors/index.js';
+import { afterCommit, afterWrite } from '../../events/afterCommit.js';
 import { serializePartialMember } from '../members/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { StreamedFile } from '../../http/multipart.js';
@@ -99,7 +100,7 @@ export interface CreateMessageRequest {
  * MESSAGE_CONTENT rule; every change is announced after it commits.
  */
 export function createMessageService(deps: ServiceDeps, options: MessageServiceOptions) {
-  const { storage, clock, ids, blobs, events } = deps;
+  const { storage, clock, ids, blobs } = deps;
 
   const accessFor = (repos: Repositories, principal: Principal, channelId: string) =>
     loadMessageChannel(repos, { channelId, userId: principal.user.id, nowMs: clock.now() });
@@ -393,7 +394,9 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
           };
       const withNonce = nonce === null ? {} : { nonce };
       const wire = { ...serializeMessage(record, context), ...withNonce };
-      events.dispatch({
+      // Announced once the message is committed (by its own INSERT or its transaction), with
+      // no transaction of its own: the hot path keeps its single round trip.
+      afterWrite(storage, {
         type: 'MESSAGE_CREATE',
         guildId: access.guild.id,
         channelId: access.channel.id,
@@ -588,7 +591,8 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
         viewerId: principal.user.id,
         links: options.links(),
       });
-      events.dispatch({
+      // The edit's transaction committed above: published at once.
+      afterWrite(storage, {
         type: 'MESSAGE_UPDATE',
         guildId: access.guild.id,
         channelId: access.channel.id,
@@ -624,12 +628,12 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
             options: { channel_id: access.channel.id, count: '1' },
           });
         }
-      });
-      events.dispatch({
-        type: 'MESSAGE_DELETE',
-        guildId: access.guild.id,
-        channelId: access.channel.id,
-        data: { id: message.id, channel_id: access.channel.id, guild_id: access.guild.id },
+        afterCommit(tx, {
+          type: 'MESSAGE_DELETE',
+          guildId: access.guild.id,
+          channelId: access.channel.id,
+          data: { id: message.id, channel_id: access.channel.id, guild_id: access.guild.id },
+        });
       });
     },
 
@@ -647,7 +651,7 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
       if (request.messageIds.some((id) => snowflakeTimestampMs(id) < oldest)) {
         throw new ApiError('MESSAGES_TOO_OLD_TO_BULK_DELETE');
       }
-      const deleted = await storage.transaction(async (tx) => {
+      await storage.transaction(async (tx) => {
         const attachmentIds = await tx.blobRefs.attachmentIds({
           channelId: access.channel.id,
           messageIds: request.messageIds,
@@ -663,24 +667,22 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
             reason: request.reason,
             options: { count: String(removed.length) },
           });
+          afterCommit(tx, {
+            type: 'MESSAGE_DELETE_BULK',
+            guildId: access.guild.id,
+            channelId: access.channel.id,
+            data: { ids: removed, channel_id: access.channel.id, guild_id: access.guild.id },
+          });
         }
-        return removed;
       });
-      if (deleted.length > 0) {
-        events.dispatch({
-          type: 'MESSAGE_DELETE_BULK',
-          guildId: access.guild.id,
-          channelId: access.channel.id,
-          data: { ids: deleted, channel_id: access.channel.id, guild_id: access.guild.id },
-        });
-      }
     },
 
     /** POST /channels/{id}/typing: VIEW_CHANNEL and SEND_MESSAGES; announces TYPING_START. */
     async typing(principal: Principal, channelId: string) {
       const access = await accessFor(storage, principal, channelId);
       access.require(P.SEND_MESSAGES);
-      events.dispatch({
+      // Nothing is written: the storage's dispatcher publishes it at once.
+      afterWrite(storage, {
         type: 'TYPING_START',
         guildId: access.guild.id,
         channelId: access.channel.id,

@@ -1,5 +1,6 @@
 import { isSnowflake } from '@guildhall/protocol';
 import { ApiError, fieldErrorTree } from '../../errors/index.js';
+import { afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import { StorageConflictError, type UserPatch, type UserRecord } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
@@ -16,7 +17,7 @@ import { freeBlobs, imageKeys } from '../../blobs/lifecycle.js';
 
 /** The user-facing operations on users (GET/PATCH /users/@me, GET /users/{id}). */
 export function createUserService(deps: ServiceDeps) {
-  const { storage, blobs, authenticator, events } = deps;
+  const { storage, blobs, authenticator } = deps;
 
   const viewFor = (principal: Principal) => ({
     email: principal.kind === 'session' || principal.scopes.includes('email'),
@@ -79,7 +80,8 @@ export function createUserService(deps: ServiceDeps) {
       authenticator.forgetUser(user.id);
       // One statement, committed: the user's own sessions see every field of themselves.
       if (Object.keys(patch).length > 0) {
-        events.dispatch(
+        afterWrite(
+          storage,
           dispatches.userUpdate(serializeCurrentUser(updated, { email: true, premium: true })),
         );
       }
