@@ -254,6 +254,51 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
     resumed.raw.terminate();
   });
 
+  it('hands a session over while dispatches flow: none is lost, none is sent twice', async () => {
+    const { bus, first, second, fixture } = await startNodes();
+    const { client, ready } = await identifyGateway(first.gatewayUrl(), {
+      token: fixture.bot.token,
+      intents: I.GUILDS,
+    });
+    await client.dispatch('GUILD_CREATE');
+    const events = createBusDispatcher({
+      bus,
+      clock: { now: () => Date.now() },
+      onError: () => undefined,
+    });
+    const roleOf = (f: { t: string | null; d: unknown }) =>
+      f.t === 'GUILD_ROLE_CREATE' ? (f.d as { role: { id: string } }).role.id : null;
+    // A role every 2 ms, from before the drop until well after the RESUME: the second node
+    // watches the guild, then the first lets go, while they keep coming.
+    let published = 0;
+    let stop = false;
+    const traffic = (async () => {
+      while (!stop) {
+        events.dispatch(roleEvent(fixture.guildId, `r${String(published++)}`));
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    await client.next((f) => roleOf(f) === 'r20', 10_000);
+    first.gateway.dropAll(4000);
+    await client.closed;
+    const lastSeq = Math.max(...client.frames.map((f) => f.s ?? 0));
+    const resumed = await connectGateway(second.gatewayUrl());
+    await resumed.next((f) => f.op === 10);
+    resumed.send(6, { token: fixture.bot.token, session_id: ready.session_id, seq: lastSeq });
+    const at = (await resumed.dispatch('RESUMED', 10_000)).s ?? 0;
+    await resumed.next((f) => (f.s ?? 0) > at + 20, 10_000);
+    stop = true;
+    await traffic;
+    const last = `r${String(published - 1)}`;
+    await resumed.next((f) => roleOf(f) === last, 10_000);
+
+    const dispatches = [...client.frames, ...resumed.frames].filter((f) => f.op === 0);
+    const roles = dispatches.map(roleOf).filter((id) => id !== null);
+    expect(roles).toEqual(Array.from({ length: published }, (_, i) => `r${String(i)}`));
+    expect(dispatches.map((f) => f.s)).toEqual(dispatches.map((_, i) => i + 1));
+    resumed.raw.terminate();
+  });
+
   it('a RESUME with a bad token on another node leaves the session where it is', async () => {
     const { bus, first, second, fixture } = await startNodes();
     const { client, ready } = await identifyGateway(first.gatewayUrl(), {
