@@ -198,7 +198,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     requestHeartbeats() {
       for (const conn of connections.all) send.control(conn, Op.HEARTBEAT, null);
     },
-    watches: subscriptions.watches,
+    watches: (subject) => subscriptions.watches(subject),
     sessionsOf: (userId) => [...(registry.ofUser(userId) ?? [])],
     revoke: registry.revoke,
     async close() {

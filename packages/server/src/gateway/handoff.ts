@@ -21,7 +21,8 @@ import type { Sender } from './send.js';
 import { inShard, type Session } from './session.js';
 import type { SessionStore, StoredSession } from './sessionStore.js';
 
-const SESSION_RELEASE_SUBJECT = 'gateway.session-release';
+/** Where a node asks for a session another node serves (exported for tests). */
+export const SESSION_RELEASE_SUBJECT = 'gateway.session-release';
 const SESSION_RELEASED_SUBJECT = 'gateway.session-released';
 const RELEASE_TIMEOUT_MS = 2000;
 
