@@ -2,8 +2,9 @@
  * Each gateway node watches only the bus subjects of the guilds and users its sessions need
  * (docs/gateway.md, Subjects): two nodes on one PostgreSQL database and one NATS server, node A
  * serving guild 1's bot and node B guild 2's. A spy under each node's bus shows every subject the
- * node received: node A never gets guild 2's dispatches (nor bot 2's), node B never guild 1's,
- * and a node stops watching a guild once its last session there has gone.
+ * node received: node A never gets guild 2's dispatches (nor bot 2's), node B never guild 1's;
+ * a bot added to a guild its node did not watch joins it there; and a node stops watching a
+ * guild once its last session there has gone.
  *
  * @module
  */
@@ -137,12 +138,27 @@ describe.skipIf(!postgresAvailable || !natsAvailable)('gateway nodes on NATS', (
       }
     }
 
-    // The last session in guild 1 ends (close 1000): node A stops watching it and bot 1.
-    expect(a.server.app.gateway.watches(guildSubject(one.guildId))).toBe(true);
+    // Bot 1 joins guild 2 (through node B): its GUILD_MEMBER_ADD, on bot 1's subject, brings
+    // node A guild 2's GUILD_CREATE and its dispatches from then on.
+    await b.server.app.services.guilds.addBot({
+      guildId: two.guildId,
+      applicationId: one.dev.applicationId,
+      permissions: 0n,
+    });
+    await bot1.client.next(
+      (f) => f.t === 'GUILD_CREATE' && (f.d as { id: string }).id === two.guildId,
+      10_000,
+    );
+    expect(a.server.app.gateway.watches(guildSubject(two.guildId))).toBe(true);
+    await post(two, 'for both bots');
+    await created(bot1.client, two.channelId);
+
+    // Bot 1's session ends (close 1000): node A stops watching its guilds and its user.
     await bot1.client.close(1000);
     await expect
       .poll(() => a.server.app.gateway.watches(guildSubject(one.guildId)), { timeout: 5000 })
       .toBe(false);
+    expect(a.server.app.gateway.watches(guildSubject(two.guildId))).toBe(false);
     expect(a.server.app.gateway.watches(userSubject(one.dev.botUserId))).toBe(false);
     expect(b.server.app.gateway.watches(guildSubject(two.guildId))).toBe(true);
   }, 60_000);
