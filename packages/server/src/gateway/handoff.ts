@@ -122,9 +122,11 @@ export function createHandoff(deps: {
       await registry.register(session);
       const guildRecords = await storage.guilds.listForUser(user.id);
       const guildIds = guildRecords.map((g) => g.id).filter((id) => inShard(id, session.shard));
-      for (const member of await storage.members.findForUser(user.id, guildIds)) {
-        await joinGuild(session, { guildId: member.guildId, self: member, announce: false });
-      }
+      const members = await storage.members.findForUser(user.id, guildIds);
+      // No GUILD_CREATE goes out, so the guilds are joined in no particular order.
+      await Promise.all(
+        members.map((self) => joinGuild(session, { guildId: self.guildId, self, announce: false })),
+      );
       const sent = await releaseFromOtherNode(sessionId);
       const entries = await sessionStore.replay(sessionId);
       session.seq = entries.at(-1)?.seq ?? 0;
