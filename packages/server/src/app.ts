@@ -18,7 +18,6 @@ import { createWebhookEventsService } from './delivery/service.js';
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './delivery/worker.js';
 import { realTimers, systemClock, type Clock, type Timers } from './domain/clock.js';
 import { DEFAULT_SCRYPT_COST } from './domain/credentials.js';
-import { createSnowflakeGenerator } from './domain/snowflakes.js';
 import { dispatchingStorage } from './events/afterCommit.js';
 import { createBusDispatcher } from './events/dispatcher.js';
 import { createRevocations } from './events/revocations.js';
@@ -52,6 +51,12 @@ import { createMetrics, createMetricsListener, instrument } from './resources/sy
 import { createCdnImages } from './resources/imageVariants.js';
 import type { SecretBox } from './domain/secretBox.js';
 import { openSecrets } from './secrets.js';
+import {
+  leaseWorkerSlot,
+  leasedIdGenerator,
+  type WorkerLease,
+  type WorkerLeaseOptions,
+} from './workerLease.js';
 import type { Storage } from './storage/index.js';
 import { createPostgresStorage } from './storage/postgres/index.js';
 import { createSqliteStorage } from './storage/sqlite/index.js';
@@ -69,10 +74,13 @@ export interface AppOptions {
   /** The bucket of routes that name none; tests lower or raise it. */
   defaultRouteBucket?: BucketLimit;
   /**
-   * The snowflake process id (0–31) beside the configured worker id. Admin commands use their own
-   * so ids they make never collide with a server's on the same worker.
+   * The snowflake process id (0–31) beside a configured worker id. Admin commands use their own
+   * so ids they make never collide with a server's on the same worker. A leased slot brings its
+   * own.
    */
   processId?: number;
+  /** The worker lease (PostgreSQL): timers tests drive and other durations. */
+  workerLease?: { timers?: Timers; options?: Partial<WorkerLeaseOptions> };
   /** 401/403/429 answers an address may collect before it is refused (tests lower it). */
   invalidRequestLimit?: BucketLimit;
   /** Webhook event delivery: tests pass timers they drive and shorter limits. */
@@ -142,22 +150,30 @@ export async function createApp(options: AppOptions): Promise<App> {
   const storage = options.storage ?? (await openStorage(config, logger));
   let bus: EventBus;
   let secrets: SecretBox;
+  let workerLease: WorkerLease | null = null;
   try {
     // Stored signing keys are sealed (and checked to open) before anything serves them.
     secrets = await openSecrets(config, storage, logger);
+    // No two processes sharing the database mint ids with one worker slot.
+    workerLease = await leaseWorkerSlot({
+      storage,
+      clock,
+      timers: options.workerLease?.timers ?? realTimers,
+      logger,
+      workerId: config.workerId,
+      processId: options.processId ?? 0,
+      ...(options.workerLease?.options ? { options: options.workerLease.options } : {}),
+    });
     bus = options.bus ?? (await openBus(config, logger));
   } catch (err) {
     // Nothing else holds the storage yet: close it rather than leak its connections.
+    await workerLease?.release();
     await storage.close();
     throw err;
   }
   const blobs = options.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
   const rateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
-  const ids = createSnowflakeGenerator({
-    clock,
-    workerId: config.workerId,
-    processId: options.processId ?? 0,
-  });
+  const ids = leasedIdGenerator(workerLease, clock);
   const sessionTtlMs = config.sessionTtlDays * 24 * 60 * 60 * 1000;
   const authenticator = createAuthenticator({
     storage,
@@ -400,6 +416,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await blobSweeper?.stop();
       revocations.close();
       await bus.close();
+      await workerLease.release();
       await storage.close();
     },
   };

@@ -9,7 +9,7 @@ describe('loadConfig', () => {
       port: 8080,
       databaseUrl: null,
       natsUrl: null,
-      workerId: 0,
+      workerId: null,
       rateLimits: true,
       globalRateLimitPerSecond: 50,
       demo: true,

@@ -12,7 +12,11 @@ export interface Config {
   /** A postgres:// URL, or null for embedded SQLite in the data folder. */
   databaseUrl: string | null;
   natsUrl: string | null;
-  workerId: number;
+  /**
+   * The snowflake worker id (0–31); null: leased from the database among those free (PostgreSQL),
+   * or 0 (SQLite, one process). See docs/operations.md, Worker ids.
+   */
+  workerId: number | null;
   /** The address clients use, when it differs from host:port (behind a proxy, say). */
   publicUrl: string | null;
   logLevel: LogLevel;
@@ -184,8 +188,9 @@ const SETTINGS = {
   workerId: {
     env: 'GUILDHALL_WORKER_ID',
     flag: '--worker-id',
-    allowed: 'an integer from 0 to 31, different for every process sharing a database',
-    defaultValue: 0,
+    allowed:
+      'an integer from 0 to 31, different for every process sharing a database (unset: leased from PostgreSQL, 0 on SQLite)',
+    defaultValue: null,
     parse: integer(0, 31),
   },
   publicUrl: {

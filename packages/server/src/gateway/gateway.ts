@@ -11,7 +11,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { GatewayCloseCodes as Close, GatewayOpcodes as Op } from '@guildhall/protocol';
 import type { Logger } from 'pino';
-import type { EventBus, Subscription } from '../bus/index.js';
+import type { BusHandler, EventBus } from '../bus/index.js';
 import { realTimers, type Timers } from '../domain/clock.js';
 import type { Clock } from '../domain/clock.js';
 import type { Dispatcher } from '../events/dispatcher.js';
@@ -34,6 +34,7 @@ import type { Presence } from './routing.js';
 import { createSender } from './send.js';
 import type { Session } from './session.js';
 import { LOCAL_SESSION_STORE, type SessionStore } from './sessionStore.js';
+import { createSubjectSubscriptions } from './subscriptions.js';
 import { startSweep } from './sweep.js';
 
 export type { Session } from './session.js';
@@ -81,6 +82,8 @@ export interface Gateway {
   dropAll(code?: number): void;
   /** Asks every connection for a heartbeat now (op 1). */
   requestHeartbeats(): void;
+  /** Whether the node watches a bus subject now (a guild's or a user's; docs/gateway.md). */
+  watches(subject: string): boolean;
   /** The sessions of a user (for voice state checks). */
   sessionsOf(userId: string): readonly Session[];
   /** Ends every session opened or resumed with a revoked credential: close 4004, no RESUME. */
@@ -96,11 +99,17 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const sessionStore = deps.sessionStore ?? LOCAL_SESSION_STORE;
   const presences = new Map<string, Presence>();
   let closing = false;
-  let subscription: Subscription | null = null;
+  /** Set once the fan-out is built; the subscriptions deliver to it. */
+  let receive: BusHandler = () => undefined;
 
+  const subscriptions = createSubjectSubscriptions({
+    bus,
+    handler: (event, subject) => receive(event, subject),
+  });
   const send = createSender({ options, sessionStore });
-  const guilds = createGuildDirectory({ storage });
-  const registry = createSessionRegistry({ sessionStore, guilds, send });
+  const guilds = createGuildDirectory({ storage, subscriptions });
+  const registry = createSessionRegistry({ sessionStore, guilds, send, subscriptions });
+  const joinGuild = createGuildJoin({ clock, guilds, registry, send, presences });
   const handoff = createHandoff({
     storage,
     bus,
@@ -108,11 +117,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
     timers,
     sessionStore,
     registry,
-    guilds,
     send,
+    joinGuild,
   });
-  const joinGuild = createGuildJoin({ clock, guilds, registry, send, presences });
   const fanout = createFanout({ storage, clock, logger, registry, guilds, send, joinGuild });
+  receive = fanout.receive;
   const commands = createCommands({ presences, allMembersRequests: new Map() });
   const commandContext = (session: Session): CommandContext => ({
     storage,
@@ -163,6 +172,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     handoff,
     send,
     joinGuild,
+    holdGuilds: guilds.holdMany,
     admit: connections.admit,
     closing: () => closing,
   });
@@ -178,7 +188,6 @@ export function createGateway(deps: GatewayDeps): Gateway {
   return {
     async start() {
       await handoff.start();
-      subscription = await fanout.subscribe(bus);
     },
     attach: connections.attach,
     connectionCount: () => connections.all.size,
@@ -189,14 +198,15 @@ export function createGateway(deps: GatewayDeps): Gateway {
     requestHeartbeats() {
       for (const conn of connections.all) send.control(conn, Op.HEARTBEAT, null);
     },
+    watches: (subject) => subscriptions.watches(subject),
     sessionsOf: (userId) => [...(registry.ofUser(userId) ?? [])],
     revoke: registry.revoke,
     async close() {
       closing = true;
       sweep.stop();
-      subscription?.unsubscribe();
-      handoff.stop();
       handshake.close();
+      // Until the connections are closed the node keeps its subjects and answers RELEASE: a
+      // session resuming on another node meanwhile is handed over with nothing lost.
       const closed = [...connections.all].map(
         (conn) =>
           new Promise<void>((resolve) => {
@@ -213,6 +223,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
           }),
       );
       await Promise.all(closed);
+      handoff.stop();
+      subscriptions.close();
       connections.closeServer();
       await sessionStore.close();
     },

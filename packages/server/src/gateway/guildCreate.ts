@@ -59,23 +59,36 @@ export function createGuildJoin(deps: {
     return event;
   };
 
-  /** Loads a guild for a session, sends its GUILD_CREATE and starts its dispatches. */
-  return async (session: Session, input: { guildId: string; self: MemberRecord }) => {
-    const state = guilds.stateOf(input.guildId);
-    state.setMember(session.userId, {
-      roleIds: input.self.roleIds,
-      communicationDisabledUntil: input.self.communicationDisabledUntil,
-      joinedAt: new Date(input.self.joinedAt).toISOString(),
-    });
-    const snapshot = await guilds.snapshotOf(state);
-    if (snapshot === null || !registry.has(session.id)) {
-      if (state.sessions.size === 0) guilds.forget(input.guildId);
-      return;
+  /**
+   * Loads a guild for a session, sends its GUILD_CREATE and starts its dispatches; nothing when
+   * the session is already in the guild. The node watches the guild's subject before the snapshot
+   * is read, so a change is either in the snapshot or delivered after the GUILD_CREATE. With
+   * `announce: false` (a session taken over from another node, which sent it already) no
+   * GUILD_CREATE goes out. `source` is the bus dispatch that brought the join (GUILD_MEMBER_ADD).
+   */
+  return async (
+    session: Session,
+    input: { guildId: string; self: MemberRecord; announce?: boolean; source?: string },
+  ) => {
+    const { guildId, self } = input;
+    const { state, watching } = guilds.hold(guildId);
+    try {
+      await watching;
+      state.setMember(session.userId, {
+        roleIds: self.roleIds,
+        communicationDisabledUntil: self.communicationDisabledUntil,
+        joinedAt: new Date(self.joinedAt).toISOString(),
+      });
+      const snapshot = await guilds.snapshotOf(state);
+      if (snapshot === null || !registry.has(session.id) || session.guildIds.has(guildId)) return;
+      const event =
+        input.announce === false ? null : guildCreate(state, snapshot, { session, self });
+      state.sessions.add(session);
+      session.guildIds.add(guildId);
+      if (event !== null) send.deliver(session, event, input.source ?? null);
+    } finally {
+      guilds.unhold(state);
     }
-    const event = guildCreate(state, snapshot, { session, self: input.self });
-    state.sessions.add(session);
-    session.guildIds.add(input.guildId);
-    send.deliver(session, event);
   };
 }
 

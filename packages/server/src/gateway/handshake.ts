@@ -43,6 +43,11 @@ export function createHandshake(deps: {
   handoff: Handoff;
   send: Sender;
   joinGuild: GuildCreate;
+  /**
+   * Holds guilds (their subjects watched) until the returned function is called: READY's joins
+   * then wait on no subscription one by one.
+   */
+  holdGuilds: (guildIds: readonly string[]) => Promise<() => void>;
   /** IDENTIFY or RESUME accepted: the connection counts as logged in. */
   admit: (conn: Connection) => void;
   /** Whether the gateway is shutting down (an IDENTIFY that waited its turn stops). */
@@ -65,9 +70,9 @@ export function createHandshake(deps: {
   ) => {
     const { conn, members, application } = input;
     const user = session.user;
-    send.deliver(
-      session,
-      new EncodedDispatch('READY', {
+    // READY first, then what the session's subjects brought while it was being read.
+    send.releaseHeld(session, {
+      first: new EncodedDispatch('READY', {
         v: conn.version,
         user: {
           ...serializeUser(user),
@@ -95,7 +100,7 @@ export function createHandshake(deps: {
         geo_ordered_rtc_regions: [],
         auth: {},
       }),
-    );
+    });
     for (const member of members) {
       await deps.joinGuild(session, { guildId: member.guildId, self: member });
     }
@@ -144,19 +149,26 @@ export function createHandshake(deps: {
       conn,
       detachedAt: 0,
       replay: [],
+      // Nothing reaches the session before its READY.
+      held: [],
     };
     deps.admit(conn);
     conn.session = session;
-    registry.register(session);
+    const watchingUser = registry.register(session);
     deps.sessionStore.save(storedSession(session));
+    // The user's and the guilds' subjects are watched before what READY and each GUILD_CREATE
+    // show is read: a change is in them, or arrives after them.
+    await watchingUser;
     const members = await login.sharedRead(`members:${userId}:${guildIds.join(',')}`, () =>
       storage.members.findForUser(userId, guildIds),
     );
+    const release = await deps.holdGuilds(members.map((m) => m.guildId));
     conn.socket.cork();
     try {
       await sendReady(session, { conn, members, application });
     } finally {
       conn.socket.uncork();
+      release();
     }
   };
 

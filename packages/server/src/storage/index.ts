@@ -21,4 +21,5 @@ export * from './types/serverSecrets.js';
 export * from './types/storage.js';
 export * from './types/tokens.js';
 export * from './types/users.js';
+export * from './types/workerLeases.js';
 export { StorageConflictError } from './errors.js';

@@ -21,6 +21,8 @@ export interface TestServerOptions {
   gateway?: AppOptions['gateway'];
   /** Listen on a loopback port (for real clients); inject-only otherwise. */
   listen?: boolean;
+  /** A bus to use instead of the one the config names (a test's spy over NATS, say). */
+  bus?: AppOptions['bus'];
   /** Webhook delivery timers and limits (webhook event tests drive the worker themselves). */
   webhookDelivery?: AppOptions['webhookDelivery'];
   /**
@@ -78,6 +80,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.gateway ? { gateway: options.gateway } : {}),
     ...(options.invalidRequestLimit ? { invalidRequestLimit: options.invalidRequestLimit } : {}),
     ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
+    ...(options.bus ? { bus: options.bus } : {}),
   });
   const baseUrl = options.listen === true ? await app.listen() : app.baseUrl();
   const close = async () => {
