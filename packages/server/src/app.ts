@@ -31,7 +31,6 @@ import {
 } from './gateway/index.js';
 import { createAuthenticator } from './http/authenticator.js';
 import {
-  MemoryRateLimitStore,
   createRateLimiter,
   type BucketLimit,
   type RateLimitStore,
@@ -52,6 +51,7 @@ import { createMetrics, createMetricsListener, instrument } from './resources/sy
 import { createCdnImages } from './resources/imageVariants.js';
 import type { SecretBox } from './domain/secretBox.js';
 import { openSecrets } from './secrets.js';
+import { MemoryRateLimitStore } from './sharedState/memory/index.js';
 import type { Storage } from './storage/index.js';
 import { createPostgresStorage } from './storage/postgres/index.js';
 import { createSqliteStorage } from './storage/sqlite/index.js';
