@@ -18,6 +18,7 @@ import type { Dispatcher } from '../events/dispatcher.js';
 import type { Revocation } from '../events/revocations.js';
 import type { Authenticator } from '../http/authenticator.js';
 import type { SessionStartLimit } from '../resources/gatewayInfo/index.js';
+import type { SharedState } from '../sharedState/index.js';
 import type { Storage } from '../storage/index.js';
 import { createCommands, InvalidCommandError, type CommandContext } from './commands.js';
 import { createConnections } from './connection.js';
@@ -29,8 +30,8 @@ import { createHandoff } from './handoff.js';
 import { createHandshake } from './handshake.js';
 import { createLogin } from './login.js';
 import { DEFAULT_GATEWAY_OPTIONS, type GatewayOptions } from './options.js';
+import { createPresences } from './presences.js';
 import { createSessionRegistry } from './registry.js';
-import type { Presence } from './routing.js';
 import { createSender } from './send.js';
 import type { Session } from './session.js';
 import { LOCAL_SESSION_STORE, type SessionStore } from './sessionStore.js';
@@ -52,6 +53,11 @@ export interface GatewayDeps {
   logger: Logger;
   authenticator: Pick<Authenticator, 'authenticate'>;
   sessionStartLimit: SessionStartLimit;
+  /**
+   * The identify buckets, presences and the op 8 window: in this process, or in Redis when
+   * several gateway nodes serve one platform.
+   */
+  sharedState: Pick<SharedState, 'identifyBuckets' | 'presences' | 'rateLimits'>;
   /** Where the gateway's own commands announce what they changed (presence, voice states). */
   events: Dispatcher;
   /** The URL READY names as resume_gateway_url. */
@@ -94,12 +100,21 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const options: GatewayOptions = { ...DEFAULT_GATEWAY_OPTIONS, ...deps.options };
   const timers = deps.timers ?? realTimers;
   const sessionStore = deps.sessionStore ?? LOCAL_SESSION_STORE;
-  const presences = new Map<string, Presence>();
   let closing = false;
   let subscription: Subscription | null = null;
 
   const send = createSender({ options, sessionStore });
-  const guilds = createGuildDirectory({ storage });
+  // The registry is made below; the presence refresh asks it only once started.
+  const presences = createPresences({
+    store: deps.sharedState.presences,
+    clock,
+    timers,
+    usersHere: () => registry.users(),
+    onError: (err) => {
+      logger.warn({ err }, 'gateway: presences not refreshed');
+    },
+  });
+  const guilds = createGuildDirectory({ storage, presences });
   const registry = createSessionRegistry({ sessionStore, guilds, send });
   const handoff = createHandoff({
     storage,
@@ -111,9 +126,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     guilds,
     send,
   });
-  const joinGuild = createGuildJoin({ clock, guilds, registry, send, presences });
+  const joinGuild = createGuildJoin({ clock, guilds, registry, send });
   const fanout = createFanout({ storage, clock, logger, registry, guilds, send, joinGuild });
-  const commands = createCommands({ presences, allMembersRequests: new Map() });
+  const commands = createCommands({ presences, rateLimits: deps.sharedState.rateLimits });
   const commandContext = (session: Session): CommandContext => ({
     storage,
     clock,
@@ -156,6 +171,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     timers,
     options,
     sessionStartLimit: deps.sessionStartLimit,
+    identifyBuckets: deps.sharedState.identifyBuckets,
     sessionStore,
     gatewayUrl: deps.gatewayUrl,
     login: createLogin({ storage, clock, authenticator: deps.authenticator, options }),
@@ -177,6 +193,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   return {
     async start() {
+      presences.start();
       await handoff.start();
       subscription = await fanout.subscribe(bus);
     },
@@ -194,6 +211,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     async close() {
       closing = true;
       sweep.stop();
+      presences.stop();
       subscription?.unsubscribe();
       handoff.stop();
       handshake.close();

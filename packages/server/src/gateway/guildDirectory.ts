@@ -5,12 +5,16 @@
  */
 import type { Storage } from '../storage/index.js';
 import { GuildState, loadGuild, type GuildSnapshot } from './guildState.js';
+import type { Presences } from './presences.js';
 import type { Session } from './session.js';
 
 /** A load that saw the guild change under it is retried this many times, then kept anyway. */
 const SNAPSHOT_RETRIES = 2;
 
-export function createGuildDirectory(deps: { storage: Storage }) {
+export function createGuildDirectory(deps: {
+  storage: Storage;
+  presences: Pick<Presences, 'get'>;
+}) {
   const guilds = new Map<string, GuildState<Session>>();
 
   const stateOf = (guildId: string) => {
@@ -39,7 +43,7 @@ export function createGuildDirectory(deps: { storage: Storage }) {
       try {
         for (let attempt = 0; ; attempt++) {
           const generation = state.generation;
-          const snapshot = await loadGuild(deps.storage, state);
+          const snapshot = await loadGuild(deps.storage, state, deps.presences.get);
           if (snapshot === null) return null;
           if (generation === state.generation || attempt >= SNAPSHOT_RETRIES) {
             state.snapshot = snapshot;
