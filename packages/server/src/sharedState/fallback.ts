@@ -21,8 +21,11 @@ export function withFallback(
 ): SharedState {
   let degraded = false;
   let servedByFallback = 0;
+  let closing = false;
 
   async function attempt<R>(run: (state: SharedState) => R | Promise<R>): Promise<R> {
+    // A request still in flight while the node shuts down: no Redis, and nothing to report.
+    if (closing) return run(fallback);
     try {
       const result = await run(primary);
       if (degraded) {
@@ -57,6 +60,7 @@ export function withFallback(
       refresh: (userIds, nowMs) => attempt((s) => s.presences.refresh(userIds, nowMs)),
     },
     async close() {
+      closing = true;
       await Promise.all([primary.close(), fallback.close()]);
     },
   };

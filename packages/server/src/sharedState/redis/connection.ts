@@ -45,6 +45,8 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
     connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     enableOfflineQueue: false,
+    // Commands issued in the same tick (the limits of concurrent requests) share one write.
+    enableAutoPipelining: true,
     maxRetriesPerRequest: 1,
     retryStrategy: (attempt) => Math.min(attempt * RECONNECT_STEP_MS, MAX_RECONNECT_DELAY_MS),
   });

@@ -34,6 +34,9 @@ export async function openRedisSharedState(options: RedisSharedStateOptions): Pr
       ...(options.presenceTtlMs === undefined ? {} : { ttlMs: options.presenceTtlMs }),
     }),
     async close() {
+      // Errors of a connection being closed (a write racing the QUIT) are no news.
+      client.removeAllListeners('error');
+      client.on('error', () => undefined);
       // QUIT waits for the replies of commands in flight; a dead connection is just dropped.
       await client.quit().catch(() => {
         client.disconnect();
