@@ -12,7 +12,11 @@ import { ConfigError, type Config } from './config.js';
 import type { Clock } from './domain/clock.js';
 import { withFallback, type SharedState } from './sharedState/index.js';
 import { createMemorySharedState } from './sharedState/memory/index.js';
-import { RedisUnavailableError, openRedisSharedState } from './sharedState/redis/index.js';
+import {
+  RedisUnavailableError,
+  describeRedisUrl,
+  openRedisSharedState,
+} from './sharedState/redis/index.js';
 import type { Storage } from './storage/index.js';
 import { createPostgresStorage } from './storage/postgres/index.js';
 import { createSqliteStorage } from './storage/sqlite/index.js';
@@ -78,6 +82,10 @@ export async function openSharedState(
       `${err.message}. Start Redis there or correct REDIS_URL (--redis-url), or unset it to keep rate limits, identify buckets and presences in this process; then start again.`,
     );
   }
+  logger.info(
+    { redis: describeRedisUrl(config.redisUrl), prefix: config.redisKeyPrefix },
+    'rate limits, identify buckets and presences are shared through Redis',
+  );
   return withFallback(redis, local, {
     onDegraded: (err) => {
       logger.warn(
