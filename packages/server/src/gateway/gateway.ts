@@ -18,6 +18,7 @@ import type { Dispatcher } from '../events/dispatcher.js';
 import type { Revocation } from '../events/revocations.js';
 import type { Authenticator } from '../http/authenticator.js';
 import type { SessionStartLimit } from '../resources/gatewayInfo/index.js';
+import type { SharedState } from '../sharedState/index.js';
 import type { Storage } from '../storage/index.js';
 import { createCommands, InvalidCommandError, type CommandContext } from './commands.js';
 import { createConnections } from './connection.js';
@@ -29,8 +30,8 @@ import { createHandoff } from './handoff.js';
 import { createHandshake } from './handshake.js';
 import { createLogin } from './login.js';
 import { DEFAULT_GATEWAY_OPTIONS, type GatewayOptions } from './options.js';
+import { createPresences } from './presences.js';
 import { createSessionRegistry } from './registry.js';
-import type { Presence } from './routing.js';
 import { createSender } from './send.js';
 import type { Session } from './session.js';
 import { LOCAL_SESSION_STORE, type SessionStore } from './sessionStore.js';
@@ -53,6 +54,11 @@ export interface GatewayDeps {
   logger: Logger;
   authenticator: Pick<Authenticator, 'authenticate'>;
   sessionStartLimit: SessionStartLimit;
+  /**
+   * The identify buckets, presences and the op 8 window: in this process, or in Redis when
+   * several gateway nodes serve one platform.
+   */
+  sharedState: Pick<SharedState, 'identifyBuckets' | 'presences' | 'rateLimits'>;
   /** Where the gateway's own commands announce what they changed (presence, voice states). */
   events: Dispatcher;
   /** The URL READY names as resume_gateway_url. */
@@ -97,7 +103,6 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const options: GatewayOptions = { ...DEFAULT_GATEWAY_OPTIONS, ...deps.options };
   const timers = deps.timers ?? realTimers;
   const sessionStore = deps.sessionStore ?? LOCAL_SESSION_STORE;
-  const presences = new Map<string, Presence>();
   let closing = false;
   /** Set once the fan-out is built; the subscriptions deliver to it. */
   let receive: BusHandler = () => undefined;
@@ -107,9 +112,19 @@ export function createGateway(deps: GatewayDeps): Gateway {
     handler: (event, subject) => receive(event, subject),
   });
   const send = createSender({ options, sessionStore });
-  const guilds = createGuildDirectory({ storage, subscriptions });
+  // The registry is made below; the presence refresh asks it only once started.
+  const presences = createPresences({
+    store: deps.sharedState.presences,
+    clock,
+    timers,
+    usersHere: () => registry.users(),
+    onError: (err) => {
+      logger.warn({ err }, 'gateway: presences not refreshed');
+    },
+  });
+  const guilds = createGuildDirectory({ storage, subscriptions, presences });
   const registry = createSessionRegistry({ sessionStore, guilds, send, subscriptions });
-  const joinGuild = createGuildJoin({ clock, guilds, registry, send, presences });
+  const joinGuild = createGuildJoin({ clock, guilds, registry, send });
   const handoff = createHandoff({
     storage,
     bus,
@@ -122,7 +137,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   });
   const fanout = createFanout({ storage, clock, logger, registry, guilds, send, joinGuild });
   receive = fanout.receive;
-  const commands = createCommands({ presences, allMembersRequests: new Map() });
+  const commands = createCommands({ presences, rateLimits: deps.sharedState.rateLimits });
   const commandContext = (session: Session): CommandContext => ({
     storage,
     clock,
@@ -165,6 +180,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     timers,
     options,
     sessionStartLimit: deps.sessionStartLimit,
+    identifyBuckets: deps.sharedState.identifyBuckets,
     sessionStore,
     gatewayUrl: deps.gatewayUrl,
     login: createLogin({ storage, clock, authenticator: deps.authenticator, options }),
@@ -187,6 +203,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   return {
     async start() {
+      presences.start();
       await handoff.start();
     },
     attach: connections.attach,
@@ -204,6 +221,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     async close() {
       closing = true;
       sweep.stop();
+      presences.stop();
       handshake.close();
       // Until the connections are closed the node keeps its subjects and answers RELEASE: a
       // session resuming on another node meanwhile is handed over with nothing lost.

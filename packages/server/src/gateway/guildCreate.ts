@@ -10,7 +10,7 @@ import { PreserializedDispatch } from './frames.js';
 import type { GuildDirectory } from './guildDirectory.js';
 import type { GuildSnapshot, GuildState } from './guildState.js';
 import type { SessionRegistry } from './registry.js';
-import { guildCreateView, type Presence } from './routing.js';
+import { guildCreateView } from './routing.js';
 import type { Sender } from './send.js';
 import type { Session } from './session.js';
 
@@ -19,9 +19,8 @@ export function createGuildJoin(deps: {
   guilds: GuildDirectory;
   registry: SessionRegistry;
   send: Sender;
-  presences: ReadonlyMap<string, Presence>;
 }) {
-  const { clock, guilds, registry, send, presences } = deps;
+  const { clock, guilds, registry, send } = deps;
 
   const guildCreate = (
     state: GuildState<Session>,
@@ -29,7 +28,7 @@ export function createGuildJoin(deps: {
     input: { session: Session; self: MemberRecord },
   ): PreserializedDispatch => {
     const { session, self } = input;
-    const view = guildCreateView(state, { session, snapshot, presences, nowMs: clock.now() });
+    const view = guildCreateView(state, { session, snapshot, nowMs: clock.now() });
     const cached = snapshot.payloads.get(view.key);
     if (cached !== undefined) return cached;
     const { channels, presences: shownPresences, scheduledEvents } = view.build();

@@ -7,6 +7,7 @@
 import { guildSubject } from '../events/dispatcher.js';
 import type { Storage } from '../storage/index.js';
 import { GuildState, loadGuild, type GuildSnapshot } from './guildState.js';
+import type { Presences } from './presences.js';
 import type { Session } from './session.js';
 import type { SubjectSubscriptions } from './subscriptions.js';
 
@@ -24,8 +25,9 @@ interface Entry {
 export function createGuildDirectory(deps: {
   storage: Storage;
   subscriptions: SubjectSubscriptions;
+  presences: Pick<Presences, 'get'>;
 }) {
-  const { storage, subscriptions } = deps;
+  const { storage, subscriptions, presences } = deps;
   const guilds = new Map<string, Entry>();
 
   const remove = (entry: Entry) => {
@@ -106,7 +108,7 @@ export function createGuildDirectory(deps: {
       try {
         for (let attempt = 0; ; attempt++) {
           const generation = state.generation;
-          const snapshot = await loadGuild(storage, state);
+          const snapshot = await loadGuild(storage, state, presences.get);
           if (snapshot === null) return null;
           if (generation === state.generation || attempt >= SNAPSHOT_RETRIES) {
             state.snapshot = snapshot;

@@ -12,6 +12,7 @@ import {
 import type { Clock } from '../domain/clock.js';
 import type { SessionStartLimit } from '../resources/gatewayInfo/index.js';
 import { serializeUser } from '../resources/users/index.js';
+import type { IdentifyBuckets } from '../sharedState/index.js';
 import type { ApplicationRecord, MemberRecord, Storage } from '../storage/index.js';
 import type { IdentifyPayload, ResumePayload } from './clientOps.js';
 import { EncodedDispatch } from './frames.js';
@@ -36,6 +37,7 @@ export function createHandshake(deps: {
   timers: Timers;
   options: GatewayOptions;
   sessionStartLimit: SessionStartLimit;
+  identifyBuckets: IdentifyBuckets;
   sessionStore: SessionStore;
   gatewayUrl: () => string;
   login: Login;
@@ -55,6 +57,7 @@ export function createHandshake(deps: {
 }) {
   const { storage, clock, options, login, registry, send } = deps;
   const identifyQueue = new IdentifyQueue({
+    buckets: deps.identifyBuckets,
     clock,
     timers: deps.timers,
     perBucket: options.identifiesPerBucket,

@@ -97,6 +97,8 @@ export function createSessionRegistry(deps: {
     get: (sessionId: string) => sessions.get(sessionId),
     has: (sessionId: string) => sessions.has(sessionId),
     all: () => sessions.values(),
+    /** The users with a session on this node. */
+    users: () => byUser.keys(),
     size: () => sessions.size,
     /** The user's sessions on this node (none: undefined). */
     ofUser: (userId: string): ReadonlySet<Session> | undefined => byUser.get(userId),

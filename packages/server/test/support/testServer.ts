@@ -19,6 +19,8 @@ export interface TestServerOptions {
   logger?: AppOptions['logger'];
   /** Gateway settings (short heartbeats, wide identify buckets...). */
   gateway?: AppOptions['gateway'];
+  /** Where the gateway's waits come from (a test that holds the identify queue's). */
+  gatewayTimers?: AppOptions['gatewayTimers'];
   /** Listen on a loopback port (for real clients); inject-only otherwise. */
   listen?: boolean;
   /** A bus to use instead of the one the config names (a test's spy over NATS, say). */
@@ -78,6 +80,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.defaultRouteBucket ? { defaultRouteBucket: options.defaultRouteBucket } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.gateway ? { gateway: options.gateway } : {}),
+    ...(options.gatewayTimers ? { gatewayTimers: options.gatewayTimers } : {}),
     ...(options.invalidRequestLimit ? { invalidRequestLimit: options.invalidRequestLimit } : {}),
     ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
     ...(options.bus ? { bus: options.bus } : {}),
