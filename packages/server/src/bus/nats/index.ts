@@ -80,6 +80,11 @@ function checkPrefix(prefix: string): void {
   assertPublishSubject(prefix.slice(0, -1));
 }
 
+/** The server cannot keep the history asked for (no JetStream, or a stream in the way). */
+export class NatsHistoryError extends Error {
+  override readonly name = 'NatsHistoryError';
+}
+
 /** Why the history could not be opened, as one sentence. */
 function historyFailure(err: unknown, where: { display: string; stream: string }): string {
   const reason = err instanceof Error ? err.message : String(err);
@@ -140,7 +145,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
       closing = nc.close();
       await closing;
       if (err instanceof TypeError) throw err;
-      throw new Error(historyFailure(err, { display, stream }), { cause: err });
+      throw new NatsHistoryError(historyFailure(err, { display, stream }), { cause: err });
     }
   }
 
