@@ -466,6 +466,9 @@ export const CONFIG_FLAGS: readonly { name: string; isSwitch: boolean }[] = Obje
   SETTINGS,
 ).map((s: Setting<unknown>) => ({ name: s.flag.slice(2), isSwitch: s.parse === onOff }));
 
+/** The environment variable of every setting (a deployment file may set only these). */
+export const CONFIG_ENV_NAMES: readonly string[] = Object.values(SETTINGS).map((s) => s.env);
+
 /** The settings, for `--help`. */
 export const CONFIG_HELP = Object.values(SETTINGS).map(
   (s) => `  ${s.flag.padEnd(22)} ${s.env.padEnd(28)} ${s.allowed}`,
