@@ -31,6 +31,8 @@ Options:
   --sessions <n>   bot sessions (default 40)
   --messages <n>   messages per setup (default 1000)
   --inflight <n>   POSTs in flight (default 16)
+  --rounds <n>     rounds of every setup, in turn, each on fresh processes (default 3); the table
+                   gives each figure's median, and the range of deliveries/s
   --postgres <url> default $GUILDHALL_BENCH_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test
   --nats <url>     default $GUILDHALL_BENCH_NATS_URL, else nats://127.0.0.1:4222 (with JetStream)
   --redis <url>    default $GUILDHALL_BENCH_REDIS_URL, else redis://127.0.0.1:6379
@@ -51,6 +53,7 @@ function parseOptions(argv) {
       sessions: { type: 'string', default: '40' },
       messages: { type: 'string', default: '1000' },
       inflight: { type: 'string', default: '16' },
+      rounds: { type: 'string', default: '3' },
       postgres: {
         type: 'string',
         default:
@@ -80,6 +83,7 @@ function parseOptions(argv) {
     sessions: integer('sessions', [2, 5000]),
     messages: integer('messages', [1, 1_000_000]),
     inflight: integer('inflight', [1, 256]),
+    rounds: integer('rounds', [1, 100]),
     urls: { postgres: values.postgres, nats: values.nats, redis: values.redis },
   };
 }
@@ -242,24 +246,34 @@ const SETUPS = [
   },
 ];
 
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+};
+
 function printTables(options, results) {
   const f = (value, digits = 0) => value.toFixed(digits);
   console.log(
-    `\n${options.sessions} sessions, ${options.messages} messages, ${options.inflight} POSTs in flight; ` +
-      `${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load ${os
+    `\n${options.sessions} sessions, ${options.messages} messages, ${options.inflight} POSTs in flight, ` +
+      `${options.rounds} rounds; ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ` +
+      `load ${os
         .loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')} ` +
       '(a shared machine: compare rows of this run only)\n',
   );
-  const rows = [['setup', 'posts/s', 'deliveries/s', 'latency p50 ms', 'p99 ms']];
-  for (const { setup, result } of results) {
+  const rows = [['setup', 'posts/s', 'deliveries/s', '(range)', 'latency p50 ms', 'p99 ms']];
+  for (const setup of SETUPS) {
+    const runs = results.filter((r) => r.setup === setup).map((r) => r.result);
+    const of = (key) => median(runs.map((r) => r[key]));
+    const deliveries = runs.map((r) => r.deliveriesPerSecond);
     rows.push([
       setup.name,
-      f(result.postsPerSecond),
-      f(result.deliveriesPerSecond),
-      f(result.p50Ms, 1),
-      f(result.p99Ms, 1),
+      f(of('postsPerSecond')),
+      f(of('deliveriesPerSecond')),
+      `${f(Math.min(...deliveries))}–${f(Math.max(...deliveries))}`,
+      f(of('p50Ms'), 1),
+      f(of('p99Ms'), 1),
     ]);
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
@@ -267,7 +281,7 @@ function printTables(options, results) {
   const fo = results.find((r) => r.failover !== undefined)?.failover;
   if (fo === undefined) return;
   console.log(
-    `\nFailover (2 + 2): gateway killed with SIGKILL, ${fo.moved} sessions moved, ${fo.messages} messages posted meanwhile\n` +
+    `\nFailover (2 + 2, first round): gateway killed with SIGKILL, ${fo.moved} sessions moved, ${fo.messages} messages posted meanwhile\n` +
       `  kill → RESUMED: p50 ${f(fo.resumeP50Ms)} ms, max ${f(fo.resumeMaxMs)} ms\n` +
       `  missed: ${fo.missed}; received twice: ${fo.twice}; resumed seqs without a gap: ${fo.gapless ? 'yes' : 'NO'}`,
   );
@@ -280,24 +294,25 @@ async function main() {
     return 0;
   }
   const results = [];
-  for (const setup of SETUPS) {
-    const cluster = await startCluster({
-      urls: options.urls,
-      apis: setup.apis,
-      gateways: setup.gateways,
-      bots: options.sessions,
-      env: setup.env,
-    });
-    try {
-      if (!options.json) process.stderr.write(`${setup.name}: measuring\n`);
-      const result = await throughput(cluster, options);
-      const entry = { setup, result };
-      if (setup.failover) entry.failover = await failover(cluster, options);
-      results.push(entry);
-    } finally {
-      await cluster.close();
+  for (let round = 1; round <= options.rounds; round++)
+    for (const setup of SETUPS) {
+      const cluster = await startCluster({
+        urls: options.urls,
+        apis: setup.apis,
+        gateways: setup.gateways,
+        bots: options.sessions,
+        env: setup.env,
+      });
+      try {
+        if (!options.json) process.stderr.write(`round ${round}: ${setup.name}\n`);
+        const result = await throughput(cluster, options);
+        const entry = { setup, round, result };
+        if (setup.failover && round === 1) entry.failover = await failover(cluster, options);
+        results.push(entry);
+      } finally {
+        await cluster.close();
+      }
     }
-  }
   if (options.json) console.log(JSON.stringify(results, null, 2));
   else printTables(options, results);
   const fo = results.find((r) => r.failover !== undefined)?.failover;
