@@ -21,4 +21,4 @@ export * from './types/serverSecrets.js';
 export * from './types/storage.js';
 export * from './types/tokens.js';
 export * from './types/users.js';
-export { StorageConflictError } from './errors.js';
+export { GroupCommitTimeoutError, StorageConflictError } from './errors.js';

@@ -2,7 +2,7 @@
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { MIGRATIONS_TABLE, loadMigrations } from '../migrations.js';
-import { createKyselyStorage, type Database } from '../sql/index.js';
+import { createKyselyStorage, type Database, type GroupCommitOptions } from '../sql/index.js';
 import type { Storage } from '../types/storage.js';
 import { withStatementCache } from './statementCache.js';
 
@@ -11,6 +11,8 @@ export interface SqliteStorageOptions {
   filename: string;
   /** How long a writer waits for another process's lock. */
   busyTimeoutMs?: number;
+  /** Group commit's limits (tests shorten the member time limit). */
+  groupCommit?: Partial<GroupCommitOptions>;
 }
 
 export const DEFAULT_SQLITE_STORAGE_OPTIONS = {
@@ -61,7 +63,10 @@ export function createSqliteStorage(options: SqliteStorageOptions): Storage {
     dialect: new SqliteDialect({ database: withStatementCache(raw) }),
   });
   // Kysely closes the database only if it ran a query; close it here when it never did.
-  return createKyselyStorage(db, 'sqlite', () => {
-    if (raw.open) raw.close();
+  return createKyselyStorage(db, 'sqlite', {
+    release: () => {
+      if (raw.open) raw.close();
+    },
+    ...(options.groupCommit === undefined ? {} : { groupCommit: options.groupCommit }),
   });
 }
