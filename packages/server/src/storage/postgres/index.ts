@@ -100,8 +100,10 @@ function pipelinedBatches(pool: pg.Pool): OpenBatchConnection {
       client.release();
       return result;
     } catch (err) {
-      // A batch that failed may have left the connection in any state: it is not lent again.
-      client.release(err instanceof Error ? err : true);
+      // A failed batch was rolled back; a connection left in any other state (the rollback
+      // itself failed, say) is closed instead of lent again.
+      const clean = client.getTransactionStatus() === 'I';
+      client.release(clean ? undefined : err instanceof Error ? err : true);
       throw err;
     }
   };
