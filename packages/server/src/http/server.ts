@@ -143,9 +143,12 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   });
 
   if (rateLimiter !== null) {
-    app.addHook('onResponse', (request, reply) =>
-      rateLimiter.recordAnswer(request, reply.statusCode),
-    );
+    // Counted before the answer leaves: with a shared store (Redis) the count is written by the
+    // time the client can send its next request, to this node or another.
+    app.addHook('onSend', async (request, reply, payload) => {
+      await rateLimiter.recordAnswer(request, reply.statusCode);
+      return payload;
+    });
   }
 
   app.setErrorHandler((err, request, reply) => {

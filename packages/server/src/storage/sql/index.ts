@@ -31,6 +31,7 @@ import { createStickerRepository } from './stickers.js';
 import { createTokenRepository } from './tokens.js';
 import { createUserRepository } from './users.js';
 import { createVoiceStatusRepository } from './voiceStatus.js';
+import { createWorkerLeaseRepository } from './workerLeases.js';
 
 export type { Database } from './schema.js';
 export type { BatchConnection, GroupCommitOptions, OpenBatchConnection } from './groupCommit.js';
@@ -67,6 +68,7 @@ export function createRepositories(
     gateway: createGatewayRepository(db),
     serverSecrets: createServerSecretRepository(db),
     blobRefs: createBlobReferenceRepository(db),
+    workerLeases: createWorkerLeaseRepository(db),
   };
 }
 

@@ -25,6 +25,7 @@ import type { MessageSearchRepository } from './search.js';
 import type { ServerSecretRepository } from './serverSecrets.js';
 import type { TokenRepository } from './tokens.js';
 import type { ConnectionRepository, UserRepository } from './users.js';
+import type { WorkerLeaseRepository } from './workerLeases.js';
 
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
@@ -55,6 +56,7 @@ export interface Repositories {
   readonly gateway: GatewayRepository;
   readonly serverSecrets: ServerSecretRepository;
   readonly blobRefs: BlobReferenceRepository;
+  readonly workerLeases: WorkerLeaseRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
