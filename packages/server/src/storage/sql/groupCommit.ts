@@ -109,14 +109,6 @@ class FirstPassFailed extends Error {
   }
 }
 
-/** Lends the one connection of a Kysely handle (SQLite's), its members one after the other. */
-export function singleConnectionBatches(db: Kysely<Database>): OpenBatchConnection {
-  return (use) =>
-    db
-      .connection()
-      .execute((conn) => use({ db: conn, concurrentMembers: false, failed: () => false }));
-}
-
 /**
  * The group committer of one storage: `run(fn)` queues `fn` and resolves with its result once the
  * batch it ran in has committed. A batch starts a turn of the event loop after its first member

@@ -11,7 +11,6 @@ import { createConnectionRepository } from './connections.js';
 import { createGatewayRepository } from './gateway.js';
 import {
   createGroupCommitter,
-  singleConnectionBatches,
   type GroupCommitOptions,
   type OpenBatchConnection,
 } from './groupCommit.js';
@@ -75,8 +74,7 @@ export function createRepositories(
 /**
  * A Storage over a Kysely handle. `release` runs after Kysely lets go, for what Kysely leaves
  * open when it never ran a query (the driver's pool or database handle); `groupCommit` sets the
- * limits of `groupTransaction`, whose batches run on connections from `openBatchConnection`
- * (by default the handle's own, one at a time).
+ * limits of `groupTransaction`, whose batches run on the connections `openBatchConnection` lends.
  */
 export function createKyselyStorage(
   db: Kysely<Database>,
@@ -84,7 +82,7 @@ export function createKyselyStorage(
   settings: {
     release: () => void | Promise<void>;
     groupCommit?: Partial<GroupCommitOptions>;
-    openBatchConnection?: OpenBatchConnection;
+    openBatchConnection: OpenBatchConnection;
   },
 ): Storage {
   const { release } = settings;
@@ -92,7 +90,7 @@ export function createKyselyStorage(
     createRepositories(trx, { dialect, inTransaction: true });
   const committer = createGroupCommitter({
     dialect,
-    openConnection: settings.openBatchConnection ?? singleConnectionBatches(db),
+    openConnection: settings.openBatchConnection,
     createRepositories: inTransaction,
     ...(settings.groupCommit === undefined ? {} : { options: settings.groupCommit }),
   });
