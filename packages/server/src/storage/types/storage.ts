@@ -85,13 +85,17 @@ export interface Storage extends Repositories {
    *
    * For the hot, short writes (a message, a reaction, an edit), and three rules for `fn`:
    * - it uses only the repositories it is given and waits on nothing else (no network, no
-   *   timers, not the storage itself): the batch runs its members one at a time. One that runs
-   *   past a time limit is rolled back with a `GroupCommitTimeoutError`, and its repositories
-   *   refuse later calls;
+   *   timers, not the storage itself): the batch waits for its members. One that runs past a
+   *   time limit is rolled back with a `GroupCommitTimeoutError`, and its repositories refuse
+   *   later calls;
    * - it may run twice: when a neighbour fails, the batch is rolled back and the others run
    *   again (then each in a savepoint of its own). Only the last run's writes and announcements
    *   count, so `fn` has no effect outside its repositories and `afterCommit`;
-   * - its result is what the caller gets, read only once the batch committed.
+   * - it shares its transaction with its neighbours, which on PostgreSQL run side by side on
+   *   its connection: a row lock (`FOR UPDATE`) does not keep them out, as it keeps out other
+   *   transactions. Writes that need that use {@link transaction}.
+   *
+   * The caller gets `fn`'s result once the batch committed.
    */
   groupTransaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   /** Batches and members committed by {@link groupTransaction} so far. */
