@@ -4,14 +4,16 @@
  *
  * - `users`: authenticated GET /api/v10/users/@me, next to a bare route that sends the same body;
  * - `messages`: POST /api/v10/channels/{id}/messages on Guildhall with SQLite and with
- *   PostgreSQL, next to a bare route that inserts the same row into SQLite.
+ *   PostgreSQL, each next to a bare route that inserts the same row into the same database,
+ *   one durable commit per request.
  *
  * Each server runs in its own child process so it does not share an event loop with the load
  * generator. See docs/benchmarks.md.
  */
 import { fork } from 'node:child_process';
 import console from 'node:console';
-import { statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, statfsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
@@ -32,8 +34,9 @@ Scenarios (rate limits off in every Guildhall server):
   users     GET /api/v10/users/@me with a bot token on Guildhall (SQLite) and the same body from
             a bare Fastify route: requests/s, p50, p99 and their ratio.
   messages  POST /api/v10/channels/{id}/messages with a bot token on Guildhall with SQLite and
-            with PostgreSQL, and a bare Fastify route inserting the same row into SQLite
-            (better-sqlite3, WAL, synchronous=FULL): creates/s, p50, p99 and the ratios.
+            with PostgreSQL, each next to a bare Fastify route inserting the same row with one
+            durable commit per request (better-sqlite3 with WAL and synchronous=FULL; pg with a
+            pool of 10): creates/s, p50, p99 and the ratios. Guildhall logs at --log-level.
 
 Options:
   --scenario <name>  users, messages or all (default all)
@@ -46,11 +49,14 @@ Options:
   --postgres <url>   the PostgreSQL database of the messages scenario; Guildhall makes its own
                      schema there and drops it afterwards (default $GUILDHALL_BENCH_DATABASE_URL,
                      else ${DEFAULT_POSTGRES_URL})
-  --skip-postgres    leave Guildhall on PostgreSQL out of the messages scenario
+  --skip-postgres    leave PostgreSQL (Guildhall's and the bare route's) out of the messages
+                     scenario
   --data-dir <dir>   where the SQLite databases go, in a new folder removed afterwards (default
-                     /dev/shm when it exists, else the system's temporary folder). SQLite runs
-                     with synchronous=FULL, so on a disk every create waits for an fsync and
-                     the disk, not the server, sets the pace
+                     the system's temporary folder, a disk on most systems: SQLite runs with
+                     synchronous=FULL, so every commit waits for an fsync, as shipped; the
+                     header says when the folder is tmpfs, where an fsync costs nothing)
+  --log-level <lvl>  the log level of the messages scenario's Guildhall servers (default info,
+                     the shipped default); their logs go to a file in the data folder
   --json             print the results as JSON instead of tables
   --help             print this help
 
@@ -67,14 +73,19 @@ const supportFile = (name) => fileURLToPath(new URL(`./support/${name}`, import.
 
 const SCENARIOS = ['users', 'messages'];
 
-/** tmpfs where Linux has one (no fsync cost), else the temporary folder. */
-function defaultDataDir() {
+/** The shipped default log level (config.ts), used by the messages scenario's servers. */
+const DEFAULT_LOG_LEVEL = 'info';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** statfs's type of a tmpfs folder (Linux's TMPFS_MAGIC). */
+const TMPFS_MAGIC = 0x01021994;
+
+/** Whether `dir` is on tmpfs (memory, so an fsync costs nothing); false where unknown. */
+function onTmpfs(dir) {
   try {
-    if (statSync('/dev/shm').isDirectory()) return '/dev/shm';
+    return statfsSync(dir).type === TMPFS_MAGIC;
   } catch {
-    // No /dev/shm here.
+    return false;
   }
-  return os.tmpdir();
 }
 
 function parseOptions(argv) {
@@ -91,7 +102,8 @@ function parseOptions(argv) {
         default: process.env.GUILDHALL_BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL,
       },
       'skip-postgres': { type: 'boolean', default: false },
-      'data-dir': { type: 'string', default: defaultDataDir() },
+      'data-dir': { type: 'string', default: os.tmpdir() },
+      'log-level': { type: 'string', default: DEFAULT_LOG_LEVEL },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -105,12 +117,15 @@ function parseOptions(argv) {
   };
   if (values.scenario !== 'all' && !SCENARIOS.includes(values.scenario))
     throw new Error(`--scenario must be one of users, messages, all; got "${values.scenario}".`);
+  if (!LOG_LEVELS.includes(values['log-level']))
+    throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}.`);
   return {
     help: values.help,
     json: values.json,
     scenarios: values.scenario === 'all' ? SCENARIOS : [values.scenario],
     postgresUrl: values['skip-postgres'] ? null : values.postgres,
     dataDir: values['data-dir'],
+    logLevel: values['log-level'],
     durationSeconds: integer('duration', 1, 3600),
     warmupSeconds: integer('warmup', 0, 600),
     connections: integer('connections', 1, 10_000),
@@ -118,12 +133,19 @@ function parseOptions(argv) {
   };
 }
 
-/** A forked server child (see support/childIpc.js): its ready message, CPU time, stop and kill. */
-async function startServer(name, args, execArgv = []) {
+/**
+ * A forked server child (see support/childIpc.js): its ready message, CPU time, stop and kill.
+ * `env` is added to the parent's environment; `logFile`, when given, receives its stdout.
+ */
+async function startServer(name, args, { execArgv = [], env = {}, logFile = null } = {}) {
+  const stdout = logFile === null ? 'inherit' : openSync(logFile, 'a');
   const child = fork(supportFile(name), args, {
     execArgv,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', stdout, 'inherit', 'ipc'],
   });
+  // The child holds its own copy of the descriptor.
+  if (typeof stdout === 'number') closeSync(stdout);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const failed = new Promise((_resolve, reject) => {
     child.once('error', reject);
@@ -333,7 +355,7 @@ function formatHeader(report) {
     `node:     ${m.node}  cpu: ${m.cpu} x ${m.cpuCount}  (${m.platform})`,
     `load:     ${o.connections} connections, ${o.warmupSeconds} s warm-up, ` +
       `${o.durationSeconds} s per target x ${o.rounds} round(s)`,
-    `data:     SQLite in ${o.dataDir}` +
+    `data:     SQLite in ${o.dataDir}${o.dataOnTmpfs ? ' (tmpfs: an fsync costs nothing)' : ''}` +
       (o.postgres === null ? '' : `; PostgreSQL at ${o.postgres}, a schema of its own`),
   ].join('\n');
 }
@@ -378,10 +400,10 @@ function formatScenario(scenario, rounds) {
     const perRoundRatios =
       rounds > 1 ? ` (rounds: ${c.ratioPercent.map((r) => r.toFixed(1)).join(', ')})` : '';
     return [
-      `${c.target} / ${scenario.baseline}: ${c.medianRatioPercent.toFixed(1)}% of ${unit}/s` +
+      `${c.target} / ${c.baseline}: ${c.medianRatioPercent.toFixed(1)}% of ${unit}/s` +
         perRoundRatios,
-      `${c.target} / ${scenario.baseline}: ${c.medianCpuRatioPercent.toFixed(1)}% by server CPU ` +
-        `per ${unit.replace(/s$/, '')} (${scenario.baseline} ÷ ${c.target})`,
+      `${c.target} / ${c.baseline}: ${c.medianCpuRatioPercent.toFixed(1)}% by server CPU ` +
+        `per ${unit.replace(/s$/, '')} (${c.baseline} ÷ ${c.target})`,
     ];
   });
   return [
@@ -414,7 +436,10 @@ async function latestProfile(dir) {
   return last === undefined ? null : join(dir, last);
 }
 
-/** Measures each target in turn per round, then the medians and the ratios to the baseline. */
+/**
+ * Measures each target in turn per round, then the medians and each target's ratios to its
+ * baselines: the names in its `baselines`, else the first target.
+ */
 async function runScenario(scenario, options, running) {
   const { targets } = scenario;
   const measured = [];
@@ -430,8 +455,15 @@ async function runScenario(scenario, options, running) {
     }
   }
   const results = targets.map((t) => summarize(measured.filter((m) => m.target === t.name)));
-  const [baseline, ...compared] = targets;
-  const comparisons = compared.map((target) => {
+  const [first, ...rest] = targets;
+  const pairs = rest.flatMap((target) =>
+    (target.baselines ?? [first.name]).map((name) => {
+      const baseline = targets.find((t) => t.name === name);
+      if (baseline === undefined) throw new Error(`no target named ${name}`);
+      return { target, baseline };
+    }),
+  );
+  const comparisons = pairs.map(({ target, baseline }) => {
     const ratioPercent = [];
     const cpuRatioPercent = [];
     for (let round = 1; round <= options.rounds; round += 1) {
@@ -443,6 +475,7 @@ async function runScenario(scenario, options, running) {
     }
     return {
       target: target.name,
+      baseline: baseline.name,
       medianRatioPercent: median(ratioPercent),
       medianCpuRatioPercent: median(cpuRatioPercent),
       ratioPercent,
@@ -453,7 +486,6 @@ async function runScenario(scenario, options, running) {
     name: scenario.name,
     endpoint: scenario.endpoint,
     unit: scenario.unit,
-    baseline: baseline.name,
     results,
     comparisons,
     measured,
@@ -477,9 +509,9 @@ async function main(argv) {
 
   // The whole run stops by itself: start-ups, warm-ups, measurements and some slack.
   const targetCount =
-    (options.scenarios.includes('users') ? 2 : 0) + (withMessages ? (withPostgres ? 3 : 2) : 0);
+    (options.scenarios.includes('users') ? 2 : 0) + (withMessages ? (withPostgres ? 4 : 2) : 0);
   const budgetMs =
-    4 * SERVER_START_TIMEOUT_MS +
+    6 * SERVER_START_TIMEOUT_MS +
     targetCount *
       (options.warmupSeconds + options.rounds * (options.durationSeconds + 5) + 10) *
       1000;
@@ -498,8 +530,11 @@ async function main(argv) {
   process.once('SIGINT', stopAll);
   process.once('SIGTERM', stopAll);
 
-  /** A Guildhall child; under BENCH_PROFILE=1 it writes its profile into a folder of its own. */
-  const startGuildhall = async (label, args) => {
+  /**
+   * A Guildhall child; under BENCH_PROFILE=1 it writes its profile into a folder of its own.
+   * `logLevel` (else warn) is its log level, its logs going to `<label>.log` in the data folder.
+   */
+  const startGuildhall = async (label, args, logLevel = null) => {
     let execArgv = [];
     if (profileRoot !== null) {
       const dir = join(profileRoot, label);
@@ -507,7 +542,12 @@ async function main(argv) {
       profileDirs.push({ label, dir });
       execArgv = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
     }
-    const server = await startServer('guildhallServer.js', args, execArgv);
+    const server = await startServer('guildhallServer.js', args, {
+      execArgv,
+      ...(logLevel === null
+        ? {}
+        : { env: { BENCH_LOG_LEVEL: logLevel }, logFile: join(dataDir, `${label}.log`) }),
+    });
     servers.push(server);
     return server;
   };
@@ -551,34 +591,60 @@ async function main(argv) {
     }
 
     if (withMessages) {
-      const request = postMessage(guildhall, auth);
+      // A server of its own: a fresh database, at the log level asked for.
+      const onSqlite = await startGuildhall(
+        'messages-sqlite',
+        [join(dataDir, 'messages-sqlite')],
+        options.logLevel,
+      );
+      const request = postMessage(onSqlite, { authorization: `Bot ${onSqlite.botToken}` });
       const created = JSON.parse(await probe(request));
+      const setup = JSON.stringify({
+        guildId: onSqlite.guildId,
+        channelId: onSqlite.channelId,
+        authorId: onSqlite.botUserId,
+        body: created,
+      });
       const bare = await startServer('bareInsertServer.js', [
+        'sqlite',
         join(dataDir, 'bare.db'),
-        JSON.stringify({
-          guildId: guildhall.guildId,
-          channelId: guildhall.channelId,
-          authorId: guildhall.botUserId,
-          body: created,
-        }),
+        setup,
       ]);
       servers.push(bare);
       const bareRequest = postMessage(bare, {});
       await probe(bareRequest);
       const targets = [
-        { name: 'bare insert', server: bare, request: bareRequest },
-        { name: 'guildhall sqlite', server: guildhall, request },
+        { name: 'bare sqlite insert', server: bare, request: bareRequest },
+        { name: 'guildhall sqlite', server: onSqlite, request },
       ];
       if (withPostgres) {
-        const onPostgres = await startGuildhall('guildhall-postgres', [
-          join(dataDir, 'guildhall-postgres'),
+        const barePg = await startServer('bareInsertServer.js', [
+          'postgres',
           options.postgresUrl,
+          `bench_bare_${randomBytes(6).toString('hex')}`,
+          setup,
         ]);
+        servers.push(barePg);
+        const barePgRequest = postMessage(barePg, {});
+        await probe(barePgRequest);
+        const onPostgres = await startGuildhall(
+          'messages-postgres',
+          [join(dataDir, 'messages-postgres'), options.postgresUrl],
+          options.logLevel,
+        );
         const pgRequest = postMessage(onPostgres, {
           authorization: `Bot ${onPostgres.botToken}`,
         });
         await probe(pgRequest);
-        targets.push({ name: 'guildhall postgres', server: onPostgres, request: pgRequest });
+        targets.push(
+          { name: 'bare pg insert', server: barePg, request: barePgRequest, baselines: [] },
+          {
+            name: 'guildhall postgres',
+            server: onPostgres,
+            request: pgRequest,
+            baselines: ['bare pg insert', 'bare sqlite insert'],
+          },
+        );
       }
       scenarios.push(
         await runScenario(
@@ -605,6 +671,8 @@ async function main(argv) {
         durationSeconds: options.durationSeconds,
         rounds: options.rounds,
         dataDir: options.dataDir,
+        dataOnTmpfs: onTmpfs(options.dataDir),
+        logLevel: options.logLevel,
         postgres: withPostgres ? redact(options.postgresUrl) : null,
       },
       scenarios,

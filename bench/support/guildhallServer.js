@@ -1,7 +1,7 @@
 /**
- * Child process of bench/http.js: the real Guildhall app (rate limits off, logs at warn) seeded
- * with a developer, an application, its bot, and a guild with one text channel the bot may write
- * in. Storage is SQLite in the data folder given as the first argument or, when a second argument
+ * Child process of bench/http.js: the real Guildhall app (rate limits off, logs at warn, or at
+ * $BENCH_LOG_LEVEL when the parent sets it) seeded with a developer, an application, its bot,
+ * and a guild with one text channel the bot may write in. Storage is SQLite in the data folder given as the first argument or, when a second argument
  * gives a PostgreSQL URL, a new schema in that database, dropped again on exit. Talks to the
  * parent through childIpc.js.
  */
@@ -26,7 +26,7 @@ const config = loadConfig({
   GUILDHALL_HOST: '127.0.0.1',
   GUILDHALL_PORT: '0',
   GUILDHALL_DATA_DIR: dataDir,
-  GUILDHALL_LOG_LEVEL: 'warn',
+  GUILDHALL_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
   GUILDHALL_RATE_LIMITS: 'off',
   GUILDHALL_DEMO: 'off',
 });
