@@ -10,6 +10,7 @@ import Fastify, {
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { TrustProxy } from '../config.js';
 import { ApiError, RateLimitedError, toErrorResponse } from '../errors/index.js';
+import { admitRequests } from './admission.js';
 import type { Authenticator } from './authenticator.js';
 import type { RateLimiter } from './rateLimit/index.js';
 import './types.js';
@@ -102,26 +103,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
 
   app.decorateRequest('principal', null);
 
-  app.addHook('onRequest', async (request, reply) => {
-    const limited = request.routeOptions.config.rateLimit !== false;
-    if (limited) await rateLimiter?.checkAddress(request);
-    const auth = request.routeOptions.config.auth;
-    if (auth !== undefined && auth !== 'none') {
-      const principal = await authenticator.authenticate(request.headers.authorization);
-      if (principal === null) throw new ApiError('UNAUTHORIZED');
-      // Known even when refused below: its refusals count against the user too.
-      request.principal = principal;
-      if (!auth.includes(principal.kind)) {
-        if (principal.kind === 'bot') throw new ApiError('BOTS_CANNOT_USE_ENDPOINT');
-        if (auth.length === 1 && auth[0] === 'bot')
-          throw new ApiError('ONLY_BOTS_CAN_USE_ENDPOINT');
-        throw new ApiError('UNAUTHORIZED');
-      }
-    }
-    if (limited && rateLimiter !== null && request.routeOptions.url !== undefined) {
-      await rateLimiter.check(request, reply);
-    }
-  });
+  app.addHook('onRequest', admitRequests(authenticator, rateLimiter));
 
   app.addHook('preValidation', (request, _reply, done) => {
     assertNoNul(request);
