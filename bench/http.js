@@ -11,7 +11,7 @@
  */
 import { fork } from 'node:child_process';
 import console from 'node:console';
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
@@ -25,10 +25,18 @@ import autocannon from 'autocannon';
 import { formatCpuProfileSummary, summarizeCpuProfile } from './support/cpuProfile.js';
 
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+/** The rate limits of the default configuration: high enough that no bucket is ever spent. */
+const RAISED_GLOBAL_LIMIT = 1_000_000;
 
 const USAGE = `Usage: node bench/http.js [options]   (npm run bench:http builds first)
 
-Scenarios (rate limits off in every Guildhall server):
+Every Guildhall server runs with the settings \`npm start\` gives it: SQLite on disk, logs at the
+default level on standard output (here a file in the data folder), the rate limiter on. Only the
+limits are raised (to ${RAISED_GLOBAL_LIMIT} requests/s per caller and per route), so the one bot
+of the benchmark is never refused while the limiter still counts every request. --tuned measures
+the old, tuned configuration instead.
+
+Scenarios:
   users     GET /api/v10/users/@me with a bot token on Guildhall (SQLite) and the same body from
             a bare Fastify route: requests/s, p50, p99 and their ratio.
   messages  POST /api/v10/channels/{id}/messages with a bot token on Guildhall with SQLite and
@@ -43,14 +51,21 @@ Options:
   --connections <n>  concurrent connections (default 50)
   --rounds <n>       measure the targets in turn n times and report the medians, which steadies
                      the ratios on a busy machine (default 1)
+  --tuned            TUNED figures, labelled so: SQLite on tmpfs (/dev/shm), logs at warn, rate
+                     limits off; what the server costs without the disk, its request logs and its
+                     limiter, not what a user gets
+  --compare <list>   extra Guildhall targets in the users scenario, each one change away from the
+                     configuration measured (comma-separated):
+                       logging      logs at warn, so no line per request
+                       rate-limits  rate limits off (GUILDHALL_RATE_LIMITS=off)
   --postgres <url>   the PostgreSQL database of the messages scenario; Guildhall makes its own
                      schema there and drops it afterwards (default $GUILDHALL_BENCH_DATABASE_URL,
                      else ${DEFAULT_POSTGRES_URL})
   --skip-postgres    leave Guildhall on PostgreSQL out of the messages scenario
-  --data-dir <dir>   where the SQLite databases go, in a new folder removed afterwards (default
-                     /dev/shm when it exists, else the system's temporary folder). SQLite runs
-                     with synchronous=FULL, so on a disk every create waits for an fsync and
-                     the disk, not the server, sets the pace
+  --data-dir <dir>   where the SQLite databases and the servers' logs go, in a new folder removed
+                     afterwards (default: the system's temporary folder, or the home folder when
+                     that is a tmpfs; with --tuned, /dev/shm). SQLite runs with
+                     synchronous=FULL, so on a disk every commit waits for an fsync
   --json             print the results as JSON instead of tables
   --help             print this help
 
@@ -67,14 +82,69 @@ const supportFile = (name) => fileURLToPath(new URL(`./support/${name}`, import.
 
 const SCENARIOS = ['users', 'messages'];
 
-/** tmpfs where Linux has one (no fsync cost), else the temporary folder. */
-function defaultDataDir() {
+/**
+ * The Guildhall servers' settings (GUILDHALL_* variables over `npm start`'s defaults). A bot may
+ * make 50 requests/s and 5 per 5 s on a route as shipped, so a throughput test of one bot has to
+ * raise the limits; the limiter still counts every request and sends its headers.
+ */
+const CONFIGURATIONS = {
+  shipped: {
+    label:
+      'shipped defaults (npm start): SQLite on disk, default log level to stdout (a file), ' +
+      `rate limiter on (limits raised to ${RAISED_GLOBAL_LIMIT}/s)`,
+    settings: {
+      GUILDHALL_GLOBAL_RATE_LIMIT: String(RAISED_GLOBAL_LIMIT),
+      GUILDHALL_ROUTE_RATE_LIMIT: `${RAISED_GLOBAL_LIMIT}/1`,
+    },
+  },
+  tuned: {
+    label: 'TUNED (not the defaults): SQLite on tmpfs, logs at warn, rate limits off',
+    settings: { GUILDHALL_LOG_LEVEL: 'warn', GUILDHALL_RATE_LIMITS: 'off' },
+  },
+};
+
+/** --compare: more Guildhall targets in the users scenario, each one setting away. */
+const VARIANTS = {
+  logging: { name: 'guildhall, logs at warn', settings: { GUILDHALL_LOG_LEVEL: 'warn' } },
+  'rate-limits': {
+    name: 'guildhall, rate limits off',
+    settings: { GUILDHALL_RATE_LIMITS: 'off' },
+  },
+};
+
+/** The file system type of the mount holding `dir` (Linux), or null when it cannot be told. */
+function fileSystemType(dir) {
   try {
-    if (statSync('/dev/shm').isDirectory()) return '/dev/shm';
+    const path = realpathSync(dir);
+    let best = { mount: '', type: null };
+    for (const line of readFileSync('/proc/self/mounts', 'utf8').split('\n')) {
+      const [, mount, type] = line.split(' ');
+      if (mount === undefined || type === undefined) continue;
+      const holds = path === mount || path.startsWith(mount === '/' ? '/' : `${mount}/`);
+      if (holds && mount.length >= best.mount.length) best = { mount, type };
+    }
+    return best.type;
   } catch {
-    // No /dev/shm here.
+    return null;
   }
-  return os.tmpdir();
+}
+
+const MEMORY_FILE_SYSTEMS = new Set(['tmpfs', 'ramfs']);
+
+/**
+ * Where the data goes: on a disk, as `npm start` keeps it in ./data (the temporary folder unless
+ * it is a tmpfs, then the home folder); with --tuned, tmpfs when Linux has one.
+ */
+function defaultDataDir(tuned) {
+  if (tuned) {
+    try {
+      if (statSync('/dev/shm').isDirectory()) return '/dev/shm';
+    } catch {
+      // No /dev/shm here.
+    }
+    return os.tmpdir();
+  }
+  return MEMORY_FILE_SYSTEMS.has(fileSystemType(os.tmpdir()) ?? '') ? os.homedir() : os.tmpdir();
 }
 
 function parseOptions(argv) {
@@ -91,7 +161,9 @@ function parseOptions(argv) {
         default: process.env.GUILDHALL_BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL,
       },
       'skip-postgres': { type: 'boolean', default: false },
-      'data-dir': { type: 'string', default: defaultDataDir() },
+      'data-dir': { type: 'string' },
+      tuned: { type: 'boolean', default: false },
+      compare: { type: 'string', default: '' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -105,12 +177,19 @@ function parseOptions(argv) {
   };
   if (values.scenario !== 'all' && !SCENARIOS.includes(values.scenario))
     throw new Error(`--scenario must be one of users, messages, all; got "${values.scenario}".`);
+  const compare = values.compare === '' ? [] : values.compare.split(',');
+  for (const name of compare) {
+    if (!(name in VARIANTS))
+      throw new Error(`--compare takes ${Object.keys(VARIANTS).join(', ')}; got "${name}".`);
+  }
   return {
     help: values.help,
     json: values.json,
     scenarios: values.scenario === 'all' ? SCENARIOS : [values.scenario],
     postgresUrl: values['skip-postgres'] ? null : values.postgres,
-    dataDir: values['data-dir'],
+    dataDir: values['data-dir'] ?? defaultDataDir(values.tuned),
+    configuration: values.tuned ? 'tuned' : 'shipped',
+    compare,
     durationSeconds: integer('duration', 1, 3600),
     warmupSeconds: integer('warmup', 0, 600),
     connections: integer('connections', 1, 10_000),
@@ -118,12 +197,24 @@ function parseOptions(argv) {
   };
 }
 
-/** A forked server child (see support/childIpc.js): its ready message, CPU time, stop and kill. */
-async function startServer(name, args, execArgv = []) {
-  const child = fork(supportFile(name), args, {
-    execArgv,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+/**
+ * A forked server child (see support/childIpc.js): its ready message, CPU time, stop and kill.
+ * `logFile`, when given, receives the child's standard output, and `env` is added to its
+ * environment.
+ */
+async function startServer(name, args, { execArgv = [], env = {}, logFile = null } = {}) {
+  const stdout = logFile === null ? 'inherit' : openSync(logFile, 'a');
+  let child;
+  try {
+    child = fork(supportFile(name), args, {
+      execArgv,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', stdout, 'inherit', 'ipc'],
+    });
+  } finally {
+    // The child holds its own copy of the descriptor.
+    if (typeof stdout === 'number') closeSync(stdout);
+  }
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const failed = new Promise((_resolve, reject) => {
     child.once('error', reject);
@@ -155,6 +246,8 @@ async function startServer(name, args, execArgv = []) {
   });
   return {
     ...ready,
+    /** How many bytes the child has written to its log file so far (null without one). */
+    logBytes: () => (logFile === null ? null : statSync(logFile).size),
     /** The child's CPU time so far (user + system), in microseconds. */
     async cpuMicros() {
       const answer = nextMessage('cpu', 5000);
@@ -231,12 +324,17 @@ async function measure(target, options, running) {
     }
   };
   if (round === 1 && warmupSeconds > 0) await run(`${target.name} warm-up`, warmupSeconds);
+  const logBefore = target.server.logBytes();
   const cpuBefore = await target.server.cpuMicros();
   const loaderBefore = process.cpuUsage();
   const { result, latencyUs } = await run(target.name, options.durationSeconds);
   const loader = process.cpuUsage(loaderBefore);
   const cpuMicros = (await target.server.cpuMicros()) - cpuBefore;
   const elapsedMicros = result.duration * 1e6;
+  // Requests autocannon gave up on at the end may still be running: let them finish (and their
+  // log lines reach the file) before the next target.
+  await target.server.settle();
+  const logAfter = target.server.logBytes();
   return {
     target: target.name,
     round,
@@ -249,6 +347,7 @@ async function measure(target, options, running) {
     loaderCpuPercent: (100 * (loader.user + loader.system)) / elapsedMicros,
     requests: result['2xx'],
     bytesPerResponse: result.throughput.total / result['2xx'],
+    logBytesPerRequest: logBefore === null ? null : (logAfter - logBefore) / result['2xx'],
   };
 }
 
@@ -271,6 +370,7 @@ function summarize(runs) {
     loaderCpuPercent: pick('loaderCpuPercent'),
     requests: runs.reduce((sum, r) => sum + r.requests, 0),
     bytesPerResponse: pick('bytesPerResponse'),
+    logBytesPerRequest: runs[0].logBytesPerRequest === null ? null : pick('logBytesPerRequest'),
   };
 }
 
@@ -333,7 +433,8 @@ function formatHeader(report) {
     `node:     ${m.node}  cpu: ${m.cpu} x ${m.cpuCount}  (${m.platform})`,
     `load:     ${o.connections} connections, ${o.warmupSeconds} s warm-up, ` +
       `${o.durationSeconds} s per target x ${o.rounds} round(s)`,
-    `data:     SQLite in ${o.dataDir}` +
+    `config:   ${CONFIGURATIONS[o.configuration].label}`,
+    `data:     SQLite in ${o.dataDir} (${o.dataFileSystem ?? 'file system unknown'})` +
       (o.postgres === null ? '' : `; PostgreSQL at ${o.postgres}, a schema of its own`),
   ].join('\n');
 }
@@ -349,6 +450,7 @@ function formatScenario(scenario, rounds) {
     `server µs/${unit.replace(/s$/, '')}`,
     'server CPU',
     'loader CPU',
+    'log B/req',
     unit,
   ];
   const cells = (r, name) => [
@@ -359,6 +461,7 @@ function formatScenario(scenario, rounds) {
     r.serverCpuMicrosPerRequest.toFixed(1),
     `${r.serverCpuPercent.toFixed(0)}%`,
     `${r.loaderCpuPercent.toFixed(0)}%`,
+    r.logBytesPerRequest === null ? '-' : r.logBytesPerRequest.toFixed(0),
     String(r.requests),
   ];
   const perRound =
@@ -394,7 +497,7 @@ function formatScenario(scenario, rounds) {
     ...summary.map(line),
     '',
     `server µs/${unit.replace(/s$/, '')} = server CPU time (user + system) per response; ` +
-      'CPU = share of one core',
+      'CPU = share of one core; log B/req = bytes the server logged per response',
     `bytes per response: ${bytes}`,
     '',
     ...ratios,
@@ -425,8 +528,6 @@ async function runScenario(scenario, options, running) {
         console.error(`${scenario.name}, round ${round}/${options.rounds}: ${target.name}...`);
       }
       measured.push(await measure(target, { ...options, round }, running));
-      // Requests autocannon gave up on at the end may still be running: let them finish.
-      await target.server.settle();
     }
   }
   const results = targets.map((t) => summarize(measured.filter((m) => m.target === t.name)));
@@ -477,7 +578,8 @@ async function main(argv) {
 
   // The whole run stops by itself: start-ups, warm-ups, measurements and some slack.
   const targetCount =
-    (options.scenarios.includes('users') ? 2 : 0) + (withMessages ? (withPostgres ? 3 : 2) : 0);
+    (options.scenarios.includes('users') ? 2 + options.compare.length : 0) +
+    (withMessages ? (withPostgres ? 3 : 2) : 0);
   const budgetMs =
     4 * SERVER_START_TIMEOUT_MS +
     targetCount *
@@ -498,8 +600,12 @@ async function main(argv) {
   process.once('SIGINT', stopAll);
   process.once('SIGTERM', stopAll);
 
-  /** A Guildhall child; under BENCH_PROFILE=1 it writes its profile into a folder of its own. */
-  const startGuildhall = async (label, args) => {
+  /**
+   * A Guildhall child in the run's configuration (`settings` change it further), logging into a
+   * file of its own in the data folder; under BENCH_PROFILE=1 it writes its profile into a folder
+   * of its own.
+   */
+  const startGuildhall = async (label, args, settings = {}) => {
     let execArgv = [];
     if (profileRoot !== null) {
       const dir = join(profileRoot, label);
@@ -507,7 +613,14 @@ async function main(argv) {
       profileDirs.push({ label, dir });
       execArgv = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
     }
-    const server = await startServer('guildhallServer.js', args, execArgv);
+    const env = {
+      GUILDHALL_BENCH_SETTINGS: JSON.stringify({
+        ...CONFIGURATIONS[options.configuration].settings,
+        ...settings,
+      }),
+    };
+    const logFile = join(dataDir, `${label}.log`);
+    const server = await startServer('guildhallServer.js', args, { execArgv, env, logFile });
     servers.push(server);
     return server;
   };
@@ -528,6 +641,21 @@ async function main(argv) {
     if (options.scenarios.includes('users')) {
       const request = { url: `${guildhall.apiUrl}/users/@me`, headers: auth };
       const body = await probe(request);
+      const variants = [];
+      for (const name of options.compare) {
+        const variant = VARIANTS[name];
+        const server = await startGuildhall(
+          `guildhall-${name}`,
+          [join(dataDir, `guildhall-${name}`)],
+          variant.settings,
+        );
+        const variantRequest = {
+          url: `${server.apiUrl}/users/@me`,
+          headers: { authorization: `Bot ${server.botToken}` },
+        };
+        await probe(variantRequest);
+        variants.push({ name: variant.name, server, request: variantRequest });
+      }
       const bare = await startServer('bareServer.js', [body]);
       servers.push(bare);
       const bareRequest = { url: `${bare.apiUrl}/users/@me` };
@@ -542,6 +670,7 @@ async function main(argv) {
             targets: [
               { name: 'bare fastify', server: bare, request: bareRequest },
               { name: 'guildhall', server: guildhall, request },
+              ...variants,
             ],
           },
           options,
@@ -604,7 +733,10 @@ async function main(argv) {
         warmupSeconds: options.warmupSeconds,
         durationSeconds: options.durationSeconds,
         rounds: options.rounds,
+        configuration: options.configuration,
+        compare: options.compare,
         dataDir: options.dataDir,
+        dataFileSystem: fileSystemType(options.dataDir),
         postgres: withPostgres ? redact(options.postgresUrl) : null,
       },
       scenarios,
