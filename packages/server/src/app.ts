@@ -401,6 +401,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       revocations.close();
       await bus.close();
       await storage.close();
+      // Log lines still queued in the asynchronous destination reach the output.
+      await new Promise<void>((resolve) => {
+        logger.flush(() => {
+          resolve();
+        });
+      });
     },
   };
 }

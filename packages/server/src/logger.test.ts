@@ -49,6 +49,47 @@ describe('logs', () => {
     for (const secret of secrets) expect(output).not.toContain(secret);
   });
 
+  it('have one line per request, with its id, method, redacted URL, status and time', async () => {
+    let output = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        output += chunk.toString();
+        done();
+      },
+    });
+    const server = await startTestServer({ logger: createLogger('info', sink) });
+    try {
+      const inject = server.app.http.inject.bind(server.app.http);
+      await inject({ method: 'GET', url: '/api/v10/gateway?token=sekrit-token' });
+      await inject({ method: 'GET', url: '/api/v10/users/@me' });
+    } finally {
+      await server.close();
+    }
+    const lines = output
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line['reqId'] !== undefined);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        msg: 'request completed',
+        reqId: expect.any(String) as string,
+        method: 'GET',
+        url: '/api/v10/gateway?token=[REDACTED]',
+        statusCode: 200,
+        responseTime: expect.any(Number) as number,
+      }),
+      expect.objectContaining({
+        msg: 'request completed',
+        url: '/api/v10/users/@me',
+        statusCode: 401,
+      }),
+    ]);
+    expect(lines[0]?.['reqId']).not.toBe(lines[1]?.['reqId']);
+    expect(output).not.toContain('sekrit-token');
+  });
+
   it("never carry a device flow's user_code or device_code", async () => {
     let output = '';
     const sink = new Writable({

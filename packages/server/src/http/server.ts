@@ -14,6 +14,7 @@ import type { Authenticator } from './authenticator.js';
 import type { RateLimiter } from './rateLimit/index.js';
 import './types.js';
 import { assertNoNul } from './nulGuard.js';
+import { RequestLogController } from './requestLog.js';
 import { INVALID_VERSION_PATH, decodePathAscii, rewriteApiUrl } from './versioning.js';
 
 export interface HttpServerOptions {
@@ -63,6 +64,8 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   const { authenticator, rateLimiter } = options;
   const app = Fastify({
     loggerInstance: options.logger,
+    // One line per request, written when it completes (requestLog.ts).
+    logController: new RequestLogController(options.logger),
     bodyLimit: options.maxBodyBytes,
     genReqId: requestIdGenerator(),
     rewriteUrl: (req) => rewriteApiUrl(decodePathAscii(req.url ?? '/')),
