@@ -62,8 +62,9 @@ export function createLogDestination(
   options: LogDestinationOptions = {},
 ): LogDestination {
   const maxPendingChars = options.maxPendingChars ?? DEFAULT_MAX_PENDING_CHARS;
-  let pending: string[] = [];
-  let pendingChars = 0;
+  // One string, appended to: V8 keeps it as a rope until Buffer.from copies it once.
+  // (Array.prototype.join over pino's lines took from 0.1 to 7 ms per 64 KiB batch.)
+  let pending = '';
   let dropped = 0;
   let timer: NodeJS.Timeout | null = null;
   let inFlight: InFlight | null = null;
@@ -72,7 +73,7 @@ export function createLogDestination(
   let waiters: ((err?: Error) => void)[] = [];
 
   /** Lines, or a count of dropped ones, are waiting to be written. */
-  const queued = () => pending.length > 0 || dropped > 0;
+  const queued = () => pending !== '' || dropped > 0;
 
   const settle = () => {
     if (inFlight !== null || (queued() && !broken)) return;
@@ -82,9 +83,8 @@ export function createLogDestination(
   };
 
   const takePending = (): string => {
-    const text = (dropped > 0 ? dropNotice(dropped) : '') + pending.join('');
-    pending = [];
-    pendingChars = 0;
+    const text = (dropped > 0 ? dropNotice(dropped) : '') + pending;
+    pending = '';
     dropped = 0;
     return text;
   };
@@ -92,8 +92,7 @@ export function createLogDestination(
   const stop = (err: NodeJS.ErrnoException) => {
     broken = true;
     inFlight = null;
-    pending = [];
-    pendingChars = 0;
+    pending = '';
     dropped = 0;
     if (err.code !== 'EPIPE') {
       // The log itself failed: say so once where it can still be read.
@@ -134,7 +133,7 @@ export function createLogDestination(
   /** Writes the queue now when it is large or someone waits for it, else after the delay. */
   function schedule() {
     if (inFlight !== null) return;
-    if (pendingChars >= BATCH_CHARS || waiters.length > 0) drain();
+    if (pending.length >= BATCH_CHARS || waiters.length > 0) drain();
     else timer ??= setTimeout(drain, BATCH_DELAY_MS).unref();
   }
 
@@ -183,12 +182,8 @@ export function createLogDestination(
         exitHooked = true;
         process.once('exit', flushSync);
       }
-      if (pendingChars + line.length > maxPendingChars) {
-        dropped += 1;
-      } else {
-        pending.push(line);
-        pendingChars += line.length;
-      }
+      if (pending.length + line.length > maxPendingChars) dropped += 1;
+      else pending += line;
       schedule();
       return true;
     },

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { seedDeveloper, startTestServer } from '../test/support/testServer.js';
-import { createLogger } from './logger.js';
+import { createLogger, requestLineWriter } from './logger.js';
 
 describe('logs', () => {
   it('never carry tokens, secrets or passwords, at any level', async () => {
@@ -88,6 +88,36 @@ describe('logs', () => {
     ]);
     expect(lines[0]?.['reqId']).not.toBe(lines[1]?.['reqId']);
     expect(output).not.toContain('sekrit-token');
+  });
+
+  it("write the request line as pino's own formatter would", () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => lines.push(line) });
+    const line = {
+      reqId: 'a1b2c3d4-z',
+      method: 'GET',
+      url: '/api/v10/oauth2/token?code=sekrit&state="quoted"\\',
+      statusCode: 200,
+      responseTime: 0.412,
+      ip: '::ffff:127.0.0.1',
+    };
+    requestLineWriter(logger)(line);
+    logger.info(line, 'request completed');
+    requestLineWriter(logger)({ ...line, ip: undefined });
+    logger.info({ ...line, ip: undefined }, 'request completed');
+    // Byte for byte, but for the time; and valid JSON.
+    const withoutTime = (text: string | undefined) => {
+      expect(JSON.parse(text ?? '')).toHaveProperty('time');
+      return text?.replace(/"time":\d+/, '"time":0');
+    };
+    expect(lines).toHaveLength(4);
+    expect(withoutTime(lines[0])).toBe(withoutTime(lines[1]));
+    expect(withoutTime(lines[2])).toBe(withoutTime(lines[3]));
+    expect(lines[0]).toContain('code=[REDACTED]');
+    expect(lines[0]).not.toContain('sekrit');
+    logger.level = 'warn';
+    requestLineWriter(logger)(line);
+    expect(lines).toHaveLength(4);
   });
 
   it("never carry a device flow's user_code or device_code", async () => {

@@ -8,6 +8,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import type { Logger } from 'pino';
 import type { TrustProxy } from '../config.js';
 import { ApiError, RateLimitedError, toErrorResponse } from '../errors/index.js';
 import type { Authenticator } from './authenticator.js';
@@ -18,7 +19,7 @@ import { RequestLogController } from './requestLog.js';
 import { INVALID_VERSION_PATH, decodePathAscii, rewriteApiUrl } from './versioning.js';
 
 export interface HttpServerOptions {
-  logger: FastifyBaseLogger;
+  logger: Logger;
   authenticator: Authenticator;
   /** null when rate limits are off. */
   rateLimiter: RateLimiter | null;
@@ -62,8 +63,10 @@ export function clientAddressOf(request: IncomingMessage, trust: TrustProxy): st
  */
 export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   const { authenticator, rateLimiter } = options;
+  // Routes see Fastify's logger interface; the request log needs pino's (requestLog.ts).
+  const logger: FastifyBaseLogger = options.logger;
   const app = Fastify({
-    loggerInstance: options.logger,
+    loggerInstance: logger,
     // One line per request, written when it completes (requestLog.ts).
     logController: new RequestLogController(options.logger),
     bodyLimit: options.maxBodyBytes,
