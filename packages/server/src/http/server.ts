@@ -104,14 +104,26 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
       if (METHODS.includes(method as HTTPMethod))
         mirror.on(method as HTTPMethod, route.url, () => undefined);
     }
+    const limit = route.config.rateLimit;
+    if (rateLimiter !== null && limit !== undefined && limit !== false && limit.account) {
+      // After the body is parsed: the route counts attempts per account it names (login).
+      const own = route.preHandler ?? [];
+      route.preHandler = [
+        ...(Array.isArray(own) ? own : [own]),
+        (request) => rateLimiter.checkAccount(request),
+      ];
+    }
   });
 
   app.decorateRequest('principal', null);
 
   app.addHook('onRequest', async (request, reply) => {
-    const limited = request.routeOptions.config.rateLimit !== false;
+    const config = request.routeOptions.config;
+    // A request that matched no route (a 404) has no url, whatever the type says.
+    const { url } = config as { url?: string };
+    const limited = config.rateLimit !== false;
     if (limited) await rateLimiter?.checkAddress(request);
-    const auth = request.routeOptions.config.auth;
+    const auth = config.auth;
     if (auth !== undefined && auth !== 'none') {
       const principal = await authenticator.authenticate(request.headers.authorization);
       if (principal === null) throw new ApiError('UNAUTHORIZED');
@@ -124,7 +136,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
         throw new ApiError('UNAUTHORIZED');
       }
     }
-    if (limited && rateLimiter !== null && request.routeOptions.url !== undefined) {
+    if (limited && rateLimiter !== null && url !== undefined) {
       await rateLimiter.check(request, reply);
     }
   });
@@ -134,24 +146,26 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     done();
   });
 
-  if (rateLimiter !== null) {
-    // After the body is parsed: a route may count attempts per account it names (login).
-    app.addHook('preHandler', (request) => rateLimiter.checkAccount(request));
-  }
-
   // The platform sends `Content-Type: application/json` with no charset, and some client
   // libraries (oceanic.js) compare the header exactly: JSON answers say it the same way.
-  app.addHook('onSend', (_request, reply, payload) => {
+  // eslint-disable-next-line max-params -- Fastify's signature; `done` spares a promise per answer
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.getHeader('content-type') === 'application/json; charset=utf-8') {
       void reply.header('content-type', 'application/json');
     }
-    return Promise.resolve(payload);
+    done(null, payload);
   });
 
   if (rateLimiter !== null) {
-    app.addHook('onResponse', (request, reply) =>
-      rateLimiter.recordAnswer(request, reply.statusCode),
-    );
+    // Most answers count nothing, and then no promise is made.
+    app.addHook('onResponse', (request, reply, done) => {
+      const recorded = rateLimiter.recordAnswer(request, reply.statusCode);
+      if (recorded === undefined) done();
+      else
+        recorded.then(() => {
+          done();
+        }, done);
+    });
   }
 
   app.setErrorHandler((err, request, reply) => {

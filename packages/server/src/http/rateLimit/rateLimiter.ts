@@ -80,13 +80,24 @@ export interface RateLimiter {
    * sets the X-RateLimit-* headers, or throws RateLimitedError.
    */
   check(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-  /** Counts the request against the account its body names, when its route says which. */
+  /** Counts the request against the account its body names (routes whose limit names one). */
   checkAccount(request: FastifyRequest): Promise<void>;
   /**
    * Counts a 401, 403 or 429 answer against the caller's address and user, and a 403 or 404 on a
-   * route keyed by a top-level resource against the caller's misses on that route.
+   * route keyed by a top-level resource against the caller's misses on that route. Returns
+   * undefined, at once, for the answers it does not count (most of them).
    */
-  recordAnswer(request: FastifyRequest, statusCode: number): Promise<void>;
+  recordAnswer(request: FastifyRequest, statusCode: number): Promise<void> | undefined;
+}
+
+/** A route's limits, worked out once per route and method rather than on every request. */
+interface RouteLimits {
+  /** The opaque bucket id; null for a request that matched no route (only global limits). */
+  bucket: string | null;
+  limit: BucketLimit;
+  /** false when the route skips the global limit. */
+  global: boolean;
+  account: RouteRateLimit['account'] | null;
 }
 
 /**
@@ -99,26 +110,50 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const invalidKey = (request: FastifyRequest) => `invalid:${request.ip}`;
   const invalidUserKey = (userId: string) => `invalid:u${userId}`;
   const globalLimit: BucketLimit = { limit: globalPerSecond, windowMs: 1000 };
-  const bucketIds = new Map<string, string>();
+  // Keyed by Fastify's config object of each route, then by method (a route may serve several).
+  const routeLimits = new WeakMap<object, Map<string, RouteLimits | null>>();
 
-  const bucketIdOf = (route: string) => {
-    let bucket = bucketIds.get(route);
-    if (bucket === undefined) {
-      // Opaque and free of resource ids, as the platform's are.
-      bucket = createHash('sha256').update(route).digest('hex').slice(0, 32);
-      bucketIds.set(route, bucket);
+  /** The limits of the request's route; null when the route is exempt from every limit. */
+  const limitsOf = (request: FastifyRequest): RouteLimits | null => {
+    const config = request.routeOptions.config;
+    let byMethod = routeLimits.get(config);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      routeLimits.set(config, byMethod);
     }
-    return bucket;
+    let limits = byMethod.get(request.method);
+    if (limits === undefined) {
+      const rateLimit = config.rateLimit;
+      // A request that matched no route (a 404) has no url, whatever the type says.
+      const { url } = config as { url?: string };
+      limits =
+        rateLimit === false
+          ? null
+          : {
+              // Opaque and free of resource ids, as the platform's are.
+              bucket:
+                url === undefined
+                  ? null
+                  : createHash('sha256')
+                      .update(`${request.method} ${url}`)
+                      .digest('hex')
+                      .slice(0, 32),
+              limit: rateLimit?.bucket ?? defaultBucket,
+              global: rateLimit?.global !== false,
+              account: rateLimit?.account ?? null,
+            };
+      byMethod.set(request.method, limits);
+    }
+    return limits;
   };
 
   const callerOf = (request: FastifyRequest) =>
     request.principal ? `u${request.principal.user.id}` : `ip${request.ip}`;
 
   /** The bucket a request counts against: its route, and the top-level resource it names. */
-  const routeOf = (request: FastifyRequest) => {
-    const config = request.routeOptions.config.rateLimit;
-    if (request.routeOptions.url === undefined || config === false) return null;
-    const bucket = bucketIdOf(`${request.method} ${request.routeOptions.url}`);
+  const routeOf = (request: FastifyRequest, limits: RouteLimits | null) => {
+    const bucket = limits?.bucket ?? null;
+    if (limits === null || bucket === null) return null;
     const params = (request.params ?? {}) as Record<string, string | undefined>;
     let major: string | null = null;
     for (const name of MAJOR_PARAMS) {
@@ -129,8 +164,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       }
     }
     const caller = callerOf(request);
-    const limit = config?.bucket ?? defaultBucket;
-    return { caller, bucket, major, limit, missKey: `m:${caller}:${bucket}`, config };
+    return { caller, bucket, major, limit: limits.limit, missKey: `m:${caller}:${bucket}` };
   };
 
   const routeLimited = (result: ConsumeResult, bucket: string, now: number) =>
@@ -157,22 +191,25 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       throw globalLimited(state.resetAtMs, now);
     },
 
-    async recordAnswer(request, statusCode) {
-      if (INVALID_STATUSES.has(statusCode)) {
-        await store.consume(invalidKey(request), invalidLimit, clock.now());
-        const userId = request.principal?.user.id;
-        if (userId !== undefined)
-          await store.consume(invalidUserKey(userId), invalidLimit, clock.now());
-      }
-      const route = routeOf(request);
-      if (MISS_STATUSES.has(statusCode) && route !== null && route.major !== null) {
-        await store.consume(route.missKey, route.limit, clock.now());
-      }
+    recordAnswer(request, statusCode) {
+      if (!INVALID_STATUSES.has(statusCode) && !MISS_STATUSES.has(statusCode)) return undefined;
+      return (async () => {
+        if (INVALID_STATUSES.has(statusCode)) {
+          await store.consume(invalidKey(request), invalidLimit, clock.now());
+          const userId = request.principal?.user.id;
+          if (userId !== undefined)
+            await store.consume(invalidUserKey(userId), invalidLimit, clock.now());
+        }
+        const route = MISS_STATUSES.has(statusCode) ? routeOf(request, limitsOf(request)) : null;
+        if (route !== null && route.major !== null) {
+          await store.consume(route.missKey, route.limit, clock.now());
+        }
+      })();
     },
 
     async check(request, reply) {
-      const config = request.routeOptions.config.rateLimit;
-      if (config === false) return;
+      const limits = limitsOf(request);
+      if (limits === null) return;
       const now = clock.now();
 
       if (request.principal !== null) {
@@ -184,12 +221,12 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         if (invalid.remaining <= 0) throw globalLimited(invalid.resetAtMs, now);
       }
 
-      if (config?.global !== false) {
+      if (limits.global) {
         const global = await store.consume(`g:${callerOf(request)}`, globalLimit, now);
         if (!global.allowed) throw globalLimited(global.resetAtMs, now);
       }
 
-      const route = routeOf(request);
+      const route = routeOf(request, limits);
       if (route === null) return;
       if (route.major !== null) {
         // A caller whose misses on this route spent its bucket waits, whatever id it names next.
@@ -206,8 +243,9 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     },
 
     async checkAccount(request) {
-      const route = routeOf(request);
-      const account = route?.config?.account?.(request) ?? null;
+      const limits = limitsOf(request);
+      const account = limits?.account?.(request) ?? null;
+      const route = routeOf(request, limits);
       if (route === null || account === null) return;
       const now = clock.now();
       const result = await store.consume(`a:${route.bucket}:${account}`, route.limit, now);
