@@ -1,5 +1,6 @@
 import type { Clock } from '../domain/clock.js';
 import { hashSecret } from '../domain/credentials.js';
+import type { MaybePromise } from '../domain/maybePromise.js';
 import type { Storage, TokenKind, UserRecord } from '../storage/index.js';
 
 /** Who is calling, once their token has been checked. */
@@ -32,8 +33,11 @@ export interface AuthenticatorOptions {
 export const SESSION_SLIDE_EVERY_MS = 60 * 60 * 1000;
 
 export interface Authenticator {
-  /** Resolves an Authorization header to a principal, or null when it is missing or invalid. */
-  authenticate(header: string | undefined): Promise<Principal | null>;
+  /**
+   * Resolves an Authorization header to a principal, or null when it is missing or invalid; at
+   * once (no promise) when the header is malformed or its token is cached.
+   */
+  authenticate(header: string | undefined): MaybePromise<Principal | null>;
   /** Forgets a token at once (after it is revoked). */
   forgetToken(tokenHash: string): void;
   /** Forgets every cached token of a user (after the user changes or is removed). */
@@ -98,8 +102,36 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     hashesByUser.set(principal.user.id, hashes);
   };
 
+  /** The database's answer for a token the cache does not hold (or no longer trusts). */
+  const lookup = async (kind: TokenKind, tokenHash: string): Promise<Principal | null> => {
+    const seen = generation;
+    const record = await storage.tokens.findByHash(tokenHash);
+    if (record?.kind !== kind) return null;
+    const now = clock.now();
+    if (record.expiresAt !== null && record.expiresAt <= now) return null;
+    let expiresAt = record.expiresAt;
+    if (
+      record.kind === 'session' &&
+      (expiresAt === null || now + sessionTtlMs - expiresAt >= SESSION_SLIDE_EVERY_MS)
+    ) {
+      expiresAt = now + sessionTtlMs;
+      if (!(await storage.tokens.setExpiry(tokenHash, expiresAt))) return null;
+    }
+    const user = await storage.users.findById(record.userId);
+    if (user === null) return null;
+    const principal: Principal = {
+      kind: record.kind,
+      user,
+      applicationId: record.applicationId,
+      scopes: record.scopes,
+      tokenHash,
+    };
+    if (generation === seen) remember(principal, expiresAt);
+    return principal;
+  };
+
   return {
-    async authenticate(header) {
+    authenticate(header) {
       if (header === undefined) return null;
       const parsed = parseAuthorization(header);
       if (parsed === null) return null;
@@ -111,30 +143,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
         }
         drop(tokenHash);
       }
-      const seen = generation;
-      const record = await storage.tokens.findByHash(tokenHash);
-      if (record?.kind !== parsed.kind) return null;
-      const now = clock.now();
-      if (record.expiresAt !== null && record.expiresAt <= now) return null;
-      let expiresAt = record.expiresAt;
-      if (
-        record.kind === 'session' &&
-        (expiresAt === null || now + sessionTtlMs - expiresAt >= SESSION_SLIDE_EVERY_MS)
-      ) {
-        expiresAt = now + sessionTtlMs;
-        if (!(await storage.tokens.setExpiry(tokenHash, expiresAt))) return null;
-      }
-      const user = await storage.users.findById(record.userId);
-      if (user === null) return null;
-      const principal: Principal = {
-        kind: record.kind,
-        user,
-        applicationId: record.applicationId,
-        scopes: record.scopes,
-        tokenHash,
-      };
-      if (generation === seen) remember(principal, expiresAt);
-      return principal;
+      return lookup(parsed.kind, tokenHash);
     },
     forgetToken(tokenHash) {
       generation++;

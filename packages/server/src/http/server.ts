@@ -10,10 +10,11 @@ import Fastify, {
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { Logger } from 'pino';
 import type { TrustProxy } from '../config.js';
+import { andThen, isPromiseLike, type MaybePromise } from '../domain/maybePromise.js';
 import { ApiError, RateLimitedError, toErrorResponse } from '../errors/index.js';
 import type { Authenticator } from './authenticator.js';
 import type { RateLimiter } from './rateLimit/index.js';
-import './types.js';
+import type { AuthRequirement } from './types.js';
 import { assertNoNul } from './nulGuard.js';
 import { RequestLogController } from './requestLog.js';
 import { INVALID_VERSION_PATH, decodePathAscii, rewriteApiUrl } from './versioning.js';
@@ -117,15 +118,10 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
 
   app.decorateRequest('principal', null);
 
-  app.addHook('onRequest', async (request, reply) => {
-    const config = request.routeOptions.config;
-    // A request that matched no route (a 404) has no url, whatever the type says.
-    const { url } = config as { url?: string };
-    const limited = config.rateLimit !== false;
-    if (limited) await rateLimiter?.checkAddress(request);
-    const auth = config.auth;
-    if (auth !== undefined && auth !== 'none') {
-      const principal = await authenticator.authenticate(request.headers.authorization);
+  /** Refuses a caller the route does not accept; sets request.principal. */
+  const authorize = (request: FastifyRequest, auth: AuthRequirement | undefined) => {
+    if (auth === undefined || auth === 'none') return undefined;
+    return andThen(authenticator.authenticate(request.headers.authorization), (principal) => {
       if (principal === null) throw new ApiError('UNAUTHORIZED');
       // Known even when refused below: its refusals count against the user too.
       request.principal = principal;
@@ -135,10 +131,34 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
           throw new ApiError('ONLY_BOTS_CAN_USE_ENDPOINT');
         throw new ApiError('UNAUTHORIZED');
       }
-    }
-    if (limited && rateLimiter !== null && url !== undefined) {
-      await rateLimiter.check(request, reply);
-    }
+    });
+  };
+
+  /** The address ban, the caller, then the route's limits; at once when all answer from memory. */
+  const admit = (request: FastifyRequest, reply: FastifyReply): MaybePromise<void> => {
+    const config = request.routeOptions.config;
+    // A request that matched no route (a 404) has no url, whatever the type says.
+    const { url } = config as { url?: string };
+    const limiter = config.rateLimit === false ? null : rateLimiter;
+    return andThen(limiter?.checkAddress(request), () =>
+      andThen(authorize(request, config.auth), () =>
+        limiter !== null && url !== undefined ? limiter.check(request, reply) : undefined,
+      ),
+    );
+  };
+
+  app.addHook('onRequest', (request, reply, done) => {
+    const admitted = admit(request, reply);
+    if (!isPromiseLike(admitted)) done();
+    else
+      admitted.then(
+        () => {
+          done();
+        },
+        (err: unknown) => {
+          done(err as Error);
+        },
+      );
   });
 
   app.addHook('preValidation', (request, _reply, done) => {
