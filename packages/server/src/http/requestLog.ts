@@ -1,5 +1,10 @@
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
+import {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
 import { requestLineWriter, type RequestLine } from '../logger.js';
 
 /** responseTime is logged to the microsecond. */
@@ -44,5 +49,75 @@ export class RequestLogController extends LogController {
     // The answer could not be sent whole (the client went away, the socket failed).
     if (error) this.#logger.error({ ...line, err: error }, 'request errored');
     else this.#writeLine(line);
+  }
+}
+
+type LevelMethod = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/**
+ * A request's logger (`request.log`), made into a real child of the server's logger, bound to the
+ * request id, only when something logs through it. Most requests never do (their one line is
+ * written by RequestLogController), and Fastify would otherwise build a pino child per request.
+ */
+export class LazyRequestLogger implements FastifyBaseLogger {
+  readonly #parent: FastifyBaseLogger;
+  readonly #bindings: Bindings;
+  readonly #options: ChildLoggerOptions;
+  #child: FastifyBaseLogger | null = null;
+
+  constructor(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+    this.#options = options;
+  }
+
+  #real(): FastifyBaseLogger {
+    this.#child ??= this.#parent.child(this.#bindings, this.#options);
+    return this.#child;
+  }
+
+  #log(method: LevelMethod, args: unknown[]): void {
+    const real = this.#real();
+    Reflect.apply(real[method], real, args);
+  }
+
+  get level(): string {
+    return this.#child?.level ?? this.#options.level ?? this.#parent.level;
+  }
+
+  set level(level: string) {
+    this.#real().level = level;
+  }
+
+  fatal(...args: unknown[]): void {
+    this.#log('fatal', args);
+  }
+
+  error(...args: unknown[]): void {
+    this.#log('error', args);
+  }
+
+  warn(...args: unknown[]): void {
+    this.#log('warn', args);
+  }
+
+  info(...args: unknown[]): void {
+    this.#log('info', args);
+  }
+
+  debug(...args: unknown[]): void {
+    this.#log('debug', args);
+  }
+
+  trace(...args: unknown[]): void {
+    this.#log('trace', args);
+  }
+
+  silent(...args: unknown[]): void {
+    this.#log('silent', args);
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.#real().child(bindings, options);
   }
 }

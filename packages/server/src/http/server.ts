@@ -16,7 +16,7 @@ import type { Authenticator } from './authenticator.js';
 import type { RateLimiter } from './rateLimit/index.js';
 import type { AuthRequirement } from './types.js';
 import { assertNoNul } from './nulGuard.js';
-import { RequestLogController } from './requestLog.js';
+import { LazyRequestLogger, RequestLogController } from './requestLog.js';
 import { INVALID_VERSION_PATH, decodePathAscii, rewriteApiUrl } from './versioning.js';
 
 export interface HttpServerOptions {
@@ -68,8 +68,10 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   const logger: FastifyBaseLogger = options.logger;
   const app = Fastify({
     loggerInstance: logger,
-    // One line per request, written when it completes (requestLog.ts).
+    // One line per request, written when it completes; request.log is made when first used.
     logController: new RequestLogController(options.logger),
+    childLoggerFactory: (parent, bindings, childOptions) =>
+      new LazyRequestLogger(parent, bindings, childOptions),
     bodyLimit: options.maxBodyBytes,
     genReqId: requestIdGenerator(),
     rewriteUrl: (req) => rewriteApiUrl(decodePathAscii(req.url ?? '/')),
