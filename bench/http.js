@@ -4,14 +4,16 @@
  *
  * - `users`: authenticated GET /api/v10/users/@me, next to a bare route that sends the same body;
  * - `messages`: POST /api/v10/channels/{id}/messages on Guildhall with SQLite and with
- *   PostgreSQL, next to a bare route that inserts the same row into SQLite.
+ *   PostgreSQL, each next to a bare route that inserts the same row into the same database,
+ *   one durable commit per request.
  *
  * Each server runs in its own child process so it does not share an event loop with the load
  * generator. See docs/benchmarks.md.
  */
 import { fork } from 'node:child_process';
 import console from 'node:console';
-import { closeSync, openSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, statSync, statfsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
@@ -40,8 +42,9 @@ Scenarios:
   users     GET /api/v10/users/@me with a bot token on Guildhall (SQLite) and the same body from
             a bare Fastify route: requests/s, p50, p99 and their ratio.
   messages  POST /api/v10/channels/{id}/messages with a bot token on Guildhall with SQLite and
-            with PostgreSQL, and a bare Fastify route inserting the same row into SQLite
-            (better-sqlite3, WAL, synchronous=FULL): creates/s, p50, p99 and the ratios.
+            with PostgreSQL, each next to a bare Fastify route inserting the same row with one
+            durable commit per request (better-sqlite3 with WAL and synchronous=FULL; pg with a
+            pool of 10): creates/s, p50, p99 and the ratios. Guildhall logs at --log-level.
 
 Options:
   --scenario <name>  users, messages or all (default all)
@@ -61,11 +64,15 @@ Options:
   --postgres <url>   the PostgreSQL database of the messages scenario; Guildhall makes its own
                      schema there and drops it afterwards (default $GUILDHALL_BENCH_DATABASE_URL,
                      else ${DEFAULT_POSTGRES_URL})
-  --skip-postgres    leave Guildhall on PostgreSQL out of the messages scenario
+  --skip-postgres    leave PostgreSQL (Guildhall's and the bare route's) out of the messages
+                     scenario
   --data-dir <dir>   where the SQLite databases and the servers' logs go, in a new folder removed
                      afterwards (default: the system's temporary folder, or the home folder when
-                     that is a tmpfs; with --tuned, /dev/shm). SQLite runs with
-                     synchronous=FULL, so on a disk every commit waits for an fsync
+                     that is a tmpfs; with --tuned, /dev/shm). SQLite runs with synchronous=FULL,
+                     so on a disk every commit waits for an fsync, as shipped; the header says
+                     when the folder is a tmpfs, where an fsync costs nothing
+  --log-level <lvl>  the Guildhall servers' log level (default: the configuration's, info as
+                     shipped, warn with --tuned); their logs go to a file in the data folder
   --json             print the results as JSON instead of tables
   --help             print this help
 
@@ -112,24 +119,18 @@ const VARIANTS = {
   },
 };
 
-/** The file system type of the mount holding `dir` (Linux), or null when it cannot be told. */
-function fileSystemType(dir) {
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** statfs's type of a tmpfs folder (Linux's TMPFS_MAGIC). */
+const TMPFS_MAGIC = 0x01021994;
+
+/** Whether `dir` is on tmpfs (memory, so an fsync costs nothing); false where unknown. */
+function onTmpfs(dir) {
   try {
-    const path = realpathSync(dir);
-    let best = { mount: '', type: null };
-    for (const line of readFileSync('/proc/self/mounts', 'utf8').split('\n')) {
-      const [, mount, type] = line.split(' ');
-      if (mount === undefined || type === undefined) continue;
-      const holds = path === mount || path.startsWith(mount === '/' ? '/' : `${mount}/`);
-      if (holds && mount.length >= best.mount.length) best = { mount, type };
-    }
-    return best.type;
+    return statfsSync(dir).type === TMPFS_MAGIC;
   } catch {
-    return null;
+    return false;
   }
 }
-
-const MEMORY_FILE_SYSTEMS = new Set(['tmpfs', 'ramfs']);
 
 /**
  * Where the data goes: on a disk, as `npm start` keeps it in ./data (the temporary folder unless
@@ -144,7 +145,7 @@ function defaultDataDir(tuned) {
     }
     return os.tmpdir();
   }
-  return MEMORY_FILE_SYSTEMS.has(fileSystemType(os.tmpdir()) ?? '') ? os.homedir() : os.tmpdir();
+  return onTmpfs(os.tmpdir()) ? os.homedir() : os.tmpdir();
 }
 
 function parseOptions(argv) {
@@ -164,6 +165,7 @@ function parseOptions(argv) {
       'data-dir': { type: 'string' },
       tuned: { type: 'boolean', default: false },
       compare: { type: 'string', default: '' },
+      'log-level': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -182,6 +184,9 @@ function parseOptions(argv) {
     if (!(name in VARIANTS))
       throw new Error(`--compare takes ${Object.keys(VARIANTS).join(', ')}; got "${name}".`);
   }
+  const logLevel = values['log-level'] ?? null;
+  if (logLevel !== null && !LOG_LEVELS.includes(logLevel))
+    throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}.`);
   return {
     help: values.help,
     json: values.json,
@@ -190,6 +195,7 @@ function parseOptions(argv) {
     dataDir: values['data-dir'] ?? defaultDataDir(values.tuned),
     configuration: values.tuned ? 'tuned' : 'shipped',
     compare,
+    logLevel,
     durationSeconds: integer('duration', 1, 3600),
     warmupSeconds: integer('warmup', 0, 600),
     connections: integer('connections', 1, 10_000),
@@ -433,8 +439,9 @@ function formatHeader(report) {
     `node:     ${m.node}  cpu: ${m.cpu} x ${m.cpuCount}  (${m.platform})`,
     `load:     ${o.connections} connections, ${o.warmupSeconds} s warm-up, ` +
       `${o.durationSeconds} s per target x ${o.rounds} round(s)`,
-    `config:   ${CONFIGURATIONS[o.configuration].label}`,
-    `data:     SQLite in ${o.dataDir} (${o.dataFileSystem ?? 'file system unknown'})` +
+    `config:   ${CONFIGURATIONS[o.configuration].label}` +
+      (o.logLevel === null ? '' : `; logs at ${o.logLevel}`),
+    `data:     SQLite in ${o.dataDir}${o.dataOnTmpfs ? ' (tmpfs: an fsync costs nothing)' : ''}` +
       (o.postgres === null ? '' : `; PostgreSQL at ${o.postgres}, a schema of its own`),
   ].join('\n');
 }
@@ -481,10 +488,10 @@ function formatScenario(scenario, rounds) {
     const perRoundRatios =
       rounds > 1 ? ` (rounds: ${c.ratioPercent.map((r) => r.toFixed(1)).join(', ')})` : '';
     return [
-      `${c.target} / ${scenario.baseline}: ${c.medianRatioPercent.toFixed(1)}% of ${unit}/s` +
+      `${c.target} / ${c.baseline}: ${c.medianRatioPercent.toFixed(1)}% of ${unit}/s` +
         perRoundRatios,
-      `${c.target} / ${scenario.baseline}: ${c.medianCpuRatioPercent.toFixed(1)}% by server CPU ` +
-        `per ${unit.replace(/s$/, '')} (${scenario.baseline} ÷ ${c.target})`,
+      `${c.target} / ${c.baseline}: ${c.medianCpuRatioPercent.toFixed(1)}% by server CPU ` +
+        `per ${unit.replace(/s$/, '')} (${c.baseline} ÷ ${c.target})`,
     ];
   });
   return [
@@ -517,7 +524,10 @@ async function latestProfile(dir) {
   return last === undefined ? null : join(dir, last);
 }
 
-/** Measures each target in turn per round, then the medians and the ratios to the baseline. */
+/**
+ * Measures each target in turn per round, then the medians and each target's ratios to its
+ * baselines: the names in its `baselines`, else the first target.
+ */
 async function runScenario(scenario, options, running) {
   const { targets } = scenario;
   const measured = [];
@@ -531,8 +541,15 @@ async function runScenario(scenario, options, running) {
     }
   }
   const results = targets.map((t) => summarize(measured.filter((m) => m.target === t.name)));
-  const [baseline, ...compared] = targets;
-  const comparisons = compared.map((target) => {
+  const [first, ...rest] = targets;
+  const pairs = rest.flatMap((target) =>
+    (target.baselines ?? [first.name]).map((name) => {
+      const baseline = targets.find((t) => t.name === name);
+      if (baseline === undefined) throw new Error(`no target named ${name}`);
+      return { target, baseline };
+    }),
+  );
+  const comparisons = pairs.map(({ target, baseline }) => {
     const ratioPercent = [];
     const cpuRatioPercent = [];
     for (let round = 1; round <= options.rounds; round += 1) {
@@ -544,6 +561,7 @@ async function runScenario(scenario, options, running) {
     }
     return {
       target: target.name,
+      baseline: baseline.name,
       medianRatioPercent: median(ratioPercent),
       medianCpuRatioPercent: median(cpuRatioPercent),
       ratioPercent,
@@ -554,7 +572,6 @@ async function runScenario(scenario, options, running) {
     name: scenario.name,
     endpoint: scenario.endpoint,
     unit: scenario.unit,
-    baseline: baseline.name,
     results,
     comparisons,
     measured,
@@ -579,9 +596,9 @@ async function main(argv) {
   // The whole run stops by itself: start-ups, warm-ups, measurements and some slack.
   const targetCount =
     (options.scenarios.includes('users') ? 2 + options.compare.length : 0) +
-    (withMessages ? (withPostgres ? 3 : 2) : 0);
+    (withMessages ? (withPostgres ? 4 : 2) : 0);
   const budgetMs =
-    4 * SERVER_START_TIMEOUT_MS +
+    6 * SERVER_START_TIMEOUT_MS +
     targetCount *
       (options.warmupSeconds + options.rounds * (options.durationSeconds + 5) + 10) *
       1000;
@@ -616,6 +633,7 @@ async function main(argv) {
     const env = {
       GUILDHALL_BENCH_SETTINGS: JSON.stringify({
         ...CONFIGURATIONS[options.configuration].settings,
+        ...(options.logLevel === null ? {} : { GUILDHALL_LOG_LEVEL: options.logLevel }),
         ...settings,
       }),
     };
@@ -634,19 +652,19 @@ async function main(argv) {
   });
 
   const run = async () => {
-    const guildhall = await startGuildhall('guildhall-sqlite', [join(dataDir, 'guildhall')]);
-    const auth = { authorization: `Bot ${guildhall.botToken}` };
     const scenarios = [];
 
     if (options.scenarios.includes('users')) {
+      const guildhall = await startGuildhall('users', [join(dataDir, 'users')]);
+      const auth = { authorization: `Bot ${guildhall.botToken}` };
       const request = { url: `${guildhall.apiUrl}/users/@me`, headers: auth };
       const body = await probe(request);
       const variants = [];
       for (const name of options.compare) {
         const variant = VARIANTS[name];
         const server = await startGuildhall(
-          `guildhall-${name}`,
-          [join(dataDir, `guildhall-${name}`)],
+          `users-${name}`,
+          [join(dataDir, `users-${name}`)],
           variant.settings,
         );
         const variantRequest = {
@@ -680,34 +698,55 @@ async function main(argv) {
     }
 
     if (withMessages) {
-      const request = postMessage(guildhall, auth);
+      // A server of its own: a fresh database, in the run's configuration.
+      const onSqlite = await startGuildhall('messages-sqlite', [join(dataDir, 'messages-sqlite')]);
+      const request = postMessage(onSqlite, { authorization: `Bot ${onSqlite.botToken}` });
       const created = JSON.parse(await probe(request));
+      const setup = JSON.stringify({
+        guildId: onSqlite.guildId,
+        channelId: onSqlite.channelId,
+        authorId: onSqlite.botUserId,
+        body: created,
+      });
       const bare = await startServer('bareInsertServer.js', [
+        'sqlite',
         join(dataDir, 'bare.db'),
-        JSON.stringify({
-          guildId: guildhall.guildId,
-          channelId: guildhall.channelId,
-          authorId: guildhall.botUserId,
-          body: created,
-        }),
+        setup,
       ]);
       servers.push(bare);
       const bareRequest = postMessage(bare, {});
       await probe(bareRequest);
       const targets = [
-        { name: 'bare insert', server: bare, request: bareRequest },
-        { name: 'guildhall sqlite', server: guildhall, request },
+        { name: 'bare sqlite insert', server: bare, request: bareRequest },
+        { name: 'guildhall sqlite', server: onSqlite, request },
       ];
       if (withPostgres) {
-        const onPostgres = await startGuildhall('guildhall-postgres', [
-          join(dataDir, 'guildhall-postgres'),
+        const barePg = await startServer('bareInsertServer.js', [
+          'postgres',
+          options.postgresUrl,
+          `bench_bare_${randomBytes(6).toString('hex')}`,
+          setup,
+        ]);
+        servers.push(barePg);
+        const barePgRequest = postMessage(barePg, {});
+        await probe(barePgRequest);
+        const onPostgres = await startGuildhall('messages-postgres', [
+          join(dataDir, 'messages-postgres'),
           options.postgresUrl,
         ]);
         const pgRequest = postMessage(onPostgres, {
           authorization: `Bot ${onPostgres.botToken}`,
         });
         await probe(pgRequest);
-        targets.push({ name: 'guildhall postgres', server: onPostgres, request: pgRequest });
+        targets.push(
+          { name: 'bare pg insert', server: barePg, request: barePgRequest, baselines: [] },
+          {
+            name: 'guildhall postgres',
+            server: onPostgres,
+            request: pgRequest,
+            baselines: ['bare pg insert', 'bare sqlite insert'],
+          },
+        );
       }
       scenarios.push(
         await runScenario(
@@ -736,7 +775,8 @@ async function main(argv) {
         configuration: options.configuration,
         compare: options.compare,
         dataDir: options.dataDir,
-        dataFileSystem: fileSystemType(options.dataDir),
+        dataOnTmpfs: onTmpfs(options.dataDir),
+        logLevel: options.logLevel,
         postgres: withPostgres ? redact(options.postgresUrl) : null,
       },
       scenarios,

@@ -12,6 +12,7 @@ import {
 import type { Clock } from '../domain/clock.js';
 import type { SessionStartLimit } from '../resources/gatewayInfo/index.js';
 import { serializeUser } from '../resources/users/index.js';
+import type { IdentifyBuckets } from '../sharedState/index.js';
 import type { ApplicationRecord, MemberRecord, Storage } from '../storage/index.js';
 import type { IdentifyPayload, ResumePayload } from './clientOps.js';
 import { EncodedDispatch } from './frames.js';
@@ -36,6 +37,7 @@ export function createHandshake(deps: {
   timers: Timers;
   options: GatewayOptions;
   sessionStartLimit: SessionStartLimit;
+  identifyBuckets: IdentifyBuckets;
   sessionStore: SessionStore;
   gatewayUrl: () => string;
   login: Login;
@@ -43,6 +45,11 @@ export function createHandshake(deps: {
   handoff: Handoff;
   send: Sender;
   joinGuild: GuildCreate;
+  /**
+   * Holds guilds (their subjects watched) until the returned function is called: READY's joins
+   * then wait on no subscription one by one.
+   */
+  holdGuilds: (guildIds: readonly string[]) => Promise<() => void>;
   /** IDENTIFY or RESUME accepted: the connection counts as logged in. */
   admit: (conn: Connection) => void;
   /** Whether the gateway is shutting down (an IDENTIFY that waited its turn stops). */
@@ -50,6 +57,7 @@ export function createHandshake(deps: {
 }) {
   const { storage, clock, options, login, registry, send } = deps;
   const identifyQueue = new IdentifyQueue({
+    buckets: deps.identifyBuckets,
     clock,
     timers: deps.timers,
     perBucket: options.identifiesPerBucket,
@@ -65,9 +73,9 @@ export function createHandshake(deps: {
   ) => {
     const { conn, members, application } = input;
     const user = session.user;
-    send.deliver(
-      session,
-      new EncodedDispatch('READY', {
+    // READY first, then what the session's subjects brought while it was being read.
+    send.releaseHeld(session, {
+      first: new EncodedDispatch('READY', {
         v: conn.version,
         user: {
           ...serializeUser(user),
@@ -95,7 +103,7 @@ export function createHandshake(deps: {
         geo_ordered_rtc_regions: [],
         auth: {},
       }),
-    );
+    });
     for (const member of members) {
       await deps.joinGuild(session, { guildId: member.guildId, self: member });
     }
@@ -144,19 +152,26 @@ export function createHandshake(deps: {
       conn,
       detachedAt: 0,
       replay: [],
+      // Nothing reaches the session before its READY.
+      held: [],
     };
     deps.admit(conn);
     conn.session = session;
-    registry.register(session);
+    const watchingUser = registry.register(session);
     deps.sessionStore.save(storedSession(session));
+    // The user's and the guilds' subjects are watched before what READY and each GUILD_CREATE
+    // show is read: a change is in them, or arrives after them.
+    await watchingUser;
     const members = await login.sharedRead(`members:${userId}:${guildIds.join(',')}`, () =>
       storage.members.findForUser(userId, guildIds),
     );
+    const release = await deps.holdGuilds(members.map((m) => m.guildId));
     conn.socket.cork();
     try {
       await sendReady(session, { conn, members, application });
     } finally {
       conn.socket.uncork();
+      release();
     }
   };
 

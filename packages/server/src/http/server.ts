@@ -179,14 +179,22 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   });
 
   if (rateLimiter !== null) {
-    // Most answers count nothing, and then no promise is made.
-    app.addHook('onResponse', (request, reply, done) => {
+    // Counted before the answer leaves: with a shared store (Redis) the count is written by the
+    // time the client can send its next request, to this node or another. Most answers count
+    // nothing, and then no promise is made.
+    // eslint-disable-next-line max-params -- Fastify's signature; `done` spares a promise per answer
+    app.addHook('onSend', (request, reply, payload, done) => {
       const recorded = rateLimiter.recordAnswer(request, reply.statusCode);
-      if (recorded === undefined) done();
+      if (recorded === undefined) done(null, payload);
       else
-        recorded.then(() => {
-          done();
-        }, done);
+        recorded.then(
+          () => {
+            done(null, payload);
+          },
+          (err: unknown) => {
+            done(err as Error);
+          },
+        );
     });
   }
 

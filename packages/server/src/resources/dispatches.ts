@@ -64,8 +64,11 @@ export const dispatches = {
     data: channel,
   }),
 
-  memberAdd: (guildId: string, member: MemberWire) =>
-    guildEvent('GUILD_MEMBER_ADD', guildId, { ...member, guild_id: guildId }),
+  /** Also published to the new member's subject: a node serving its sessions joins them. */
+  memberAdd: (guildId: string, member: MemberWire) => ({
+    ...guildEvent('GUILD_MEMBER_ADD', guildId, { ...member, guild_id: guildId }),
+    userIds: [member.user.id],
+  }),
   memberUpdate: (guildId: string, member: MemberWire) =>
     guildEvent('GUILD_MEMBER_UPDATE', guildId, { guild_id: guildId, ...member }),
   memberRemove: (guildId: string, user: UserWire) =>

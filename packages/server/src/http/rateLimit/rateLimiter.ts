@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../domain/clock.js';
 import { andThen, type MaybePromise } from '../../domain/maybePromise.js';
 import { RateLimitedError } from '../../errors/index.js';
-import type { BucketLimit, ConsumeResult, RateLimitStore } from './types.js';
+import type { BucketLimit, ConsumeResult, RateLimitStore } from '../../sharedState/index.js';
 
 /** What a route may say about its limits, in its `config.rateLimit`. */
 export interface RouteRateLimit {

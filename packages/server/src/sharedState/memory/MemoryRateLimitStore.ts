@@ -1,4 +1,4 @@
-import type { BucketLimit, ConsumeResult, RateLimitStore } from './types.js';
+import type { BucketLimit, ConsumeResult, RateLimitStore } from '../types.js';
 
 interface Window {
   count: number;
