@@ -13,7 +13,7 @@
 import { fork } from 'node:child_process';
 import console from 'node:console';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, statfsSync } from 'node:fs';
+import { closeSync, openSync, statSync, statfsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
@@ -27,10 +27,18 @@ import autocannon from 'autocannon';
 import { formatCpuProfileSummary, summarizeCpuProfile } from './support/cpuProfile.js';
 
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+/** The rate limits of the default configuration: high enough that no bucket is ever spent. */
+const RAISED_GLOBAL_LIMIT = 1_000_000;
 
 const USAGE = `Usage: node bench/http.js [options]   (npm run bench:http builds first)
 
-Scenarios (rate limits off in every Guildhall server):
+Every Guildhall server runs with the settings \`npm start\` gives it: SQLite on disk, logs at the
+default level on standard output (here a file in the data folder), the rate limiter on. Only the
+limits are raised (to ${RAISED_GLOBAL_LIMIT} requests/s per caller and per route), so the one bot
+of the benchmark is never refused while the limiter still counts every request. --tuned measures
+the old, tuned configuration instead.
+
+Scenarios:
   users     GET /api/v10/users/@me with a bot token on Guildhall (SQLite) and the same body from
             a bare Fastify route: requests/s, p50, p99 and their ratio.
   messages  POST /api/v10/channels/{id}/messages with a bot token on Guildhall with SQLite and
@@ -46,17 +54,25 @@ Options:
   --connections <n>  concurrent connections (default 50)
   --rounds <n>       measure the targets in turn n times and report the medians, which steadies
                      the ratios on a busy machine (default 1)
+  --tuned            TUNED figures, labelled so: SQLite on tmpfs (/dev/shm), logs at warn, rate
+                     limits off; what the server costs without the disk, its request logs and its
+                     limiter, not what a user gets
+  --compare <list>   extra Guildhall targets in the users scenario, each one change away from the
+                     configuration measured (comma-separated):
+                       logging      logs at warn, so no line per request
+                       rate-limits  rate limits off (GUILDHALL_RATE_LIMITS=off)
   --postgres <url>   the PostgreSQL database of the messages scenario; Guildhall makes its own
                      schema there and drops it afterwards (default $GUILDHALL_BENCH_DATABASE_URL,
                      else ${DEFAULT_POSTGRES_URL})
   --skip-postgres    leave PostgreSQL (Guildhall's and the bare route's) out of the messages
                      scenario
-  --data-dir <dir>   where the SQLite databases go, in a new folder removed afterwards (default
-                     the system's temporary folder, a disk on most systems: SQLite runs with
-                     synchronous=FULL, so every commit waits for an fsync, as shipped; the
-                     header says when the folder is tmpfs, where an fsync costs nothing)
-  --log-level <lvl>  the log level of the messages scenario's Guildhall servers (default info,
-                     the shipped default); their logs go to a file in the data folder
+  --data-dir <dir>   where the SQLite databases and the servers' logs go, in a new folder removed
+                     afterwards (default: the system's temporary folder, or the home folder when
+                     that is a tmpfs; with --tuned, /dev/shm). SQLite runs with synchronous=FULL,
+                     so on a disk every commit waits for an fsync, as shipped; the header says
+                     when the folder is a tmpfs, where an fsync costs nothing
+  --log-level <lvl>  the Guildhall servers' log level (default: the configuration's, info as
+                     shipped, warn with --tuned); their logs go to a file in the data folder
   --json             print the results as JSON instead of tables
   --help             print this help
 
@@ -73,8 +89,36 @@ const supportFile = (name) => fileURLToPath(new URL(`./support/${name}`, import.
 
 const SCENARIOS = ['users', 'messages'];
 
-/** The shipped default log level (config.ts), used by the messages scenario's servers. */
-const DEFAULT_LOG_LEVEL = 'info';
+/**
+ * The Guildhall servers' settings (GUILDHALL_* variables over `npm start`'s defaults). A bot may
+ * make 50 requests/s and 5 per 5 s on a route as shipped, so a throughput test of one bot has to
+ * raise the limits; the limiter still counts every request and sends its headers.
+ */
+const CONFIGURATIONS = {
+  shipped: {
+    label:
+      'shipped defaults (npm start): SQLite on disk, default log level to stdout (a file), ' +
+      `rate limiter on (limits raised to ${RAISED_GLOBAL_LIMIT}/s)`,
+    settings: {
+      GUILDHALL_GLOBAL_RATE_LIMIT: String(RAISED_GLOBAL_LIMIT),
+      GUILDHALL_ROUTE_RATE_LIMIT: `${RAISED_GLOBAL_LIMIT}/1`,
+    },
+  },
+  tuned: {
+    label: 'TUNED (not the defaults): SQLite on tmpfs, logs at warn, rate limits off',
+    settings: { GUILDHALL_LOG_LEVEL: 'warn', GUILDHALL_RATE_LIMITS: 'off' },
+  },
+};
+
+/** --compare: more Guildhall targets in the users scenario, each one setting away. */
+const VARIANTS = {
+  logging: { name: 'guildhall, logs at warn', settings: { GUILDHALL_LOG_LEVEL: 'warn' } },
+  'rate-limits': {
+    name: 'guildhall, rate limits off',
+    settings: { GUILDHALL_RATE_LIMITS: 'off' },
+  },
+};
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 /** statfs's type of a tmpfs folder (Linux's TMPFS_MAGIC). */
 const TMPFS_MAGIC = 0x01021994;
@@ -86,6 +130,22 @@ function onTmpfs(dir) {
   } catch {
     return false;
   }
+}
+
+/**
+ * Where the data goes: on a disk, as `npm start` keeps it in ./data (the temporary folder unless
+ * it is a tmpfs, then the home folder); with --tuned, tmpfs when Linux has one.
+ */
+function defaultDataDir(tuned) {
+  if (tuned) {
+    try {
+      if (statSync('/dev/shm').isDirectory()) return '/dev/shm';
+    } catch {
+      // No /dev/shm here.
+    }
+    return os.tmpdir();
+  }
+  return onTmpfs(os.tmpdir()) ? os.homedir() : os.tmpdir();
 }
 
 function parseOptions(argv) {
@@ -102,8 +162,10 @@ function parseOptions(argv) {
         default: process.env.GUILDHALL_BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL,
       },
       'skip-postgres': { type: 'boolean', default: false },
-      'data-dir': { type: 'string', default: os.tmpdir() },
-      'log-level': { type: 'string', default: DEFAULT_LOG_LEVEL },
+      'data-dir': { type: 'string' },
+      tuned: { type: 'boolean', default: false },
+      compare: { type: 'string', default: '' },
+      'log-level': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -117,15 +179,23 @@ function parseOptions(argv) {
   };
   if (values.scenario !== 'all' && !SCENARIOS.includes(values.scenario))
     throw new Error(`--scenario must be one of users, messages, all; got "${values.scenario}".`);
-  if (!LOG_LEVELS.includes(values['log-level']))
+  const compare = values.compare === '' ? [] : values.compare.split(',');
+  for (const name of compare) {
+    if (!(name in VARIANTS))
+      throw new Error(`--compare takes ${Object.keys(VARIANTS).join(', ')}; got "${name}".`);
+  }
+  const logLevel = values['log-level'] ?? null;
+  if (logLevel !== null && !LOG_LEVELS.includes(logLevel))
     throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}.`);
   return {
     help: values.help,
     json: values.json,
     scenarios: values.scenario === 'all' ? SCENARIOS : [values.scenario],
     postgresUrl: values['skip-postgres'] ? null : values.postgres,
-    dataDir: values['data-dir'],
-    logLevel: values['log-level'],
+    dataDir: values['data-dir'] ?? defaultDataDir(values.tuned),
+    configuration: values.tuned ? 'tuned' : 'shipped',
+    compare,
+    logLevel,
     durationSeconds: integer('duration', 1, 3600),
     warmupSeconds: integer('warmup', 0, 600),
     connections: integer('connections', 1, 10_000),
@@ -135,17 +205,22 @@ function parseOptions(argv) {
 
 /**
  * A forked server child (see support/childIpc.js): its ready message, CPU time, stop and kill.
- * `env` is added to the parent's environment; `logFile`, when given, receives its stdout.
+ * `logFile`, when given, receives the child's standard output, and `env` is added to its
+ * environment.
  */
 async function startServer(name, args, { execArgv = [], env = {}, logFile = null } = {}) {
   const stdout = logFile === null ? 'inherit' : openSync(logFile, 'a');
-  const child = fork(supportFile(name), args, {
-    execArgv,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', stdout, 'inherit', 'ipc'],
-  });
-  // The child holds its own copy of the descriptor.
-  if (typeof stdout === 'number') closeSync(stdout);
+  let child;
+  try {
+    child = fork(supportFile(name), args, {
+      execArgv,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', stdout, 'inherit', 'ipc'],
+    });
+  } finally {
+    // The child holds its own copy of the descriptor.
+    if (typeof stdout === 'number') closeSync(stdout);
+  }
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const failed = new Promise((_resolve, reject) => {
     child.once('error', reject);
@@ -177,6 +252,8 @@ async function startServer(name, args, { execArgv = [], env = {}, logFile = null
   });
   return {
     ...ready,
+    /** How many bytes the child has written to its log file so far (null without one). */
+    logBytes: () => (logFile === null ? null : statSync(logFile).size),
     /** The child's CPU time so far (user + system), in microseconds. */
     async cpuMicros() {
       const answer = nextMessage('cpu', 5000);
@@ -253,12 +330,17 @@ async function measure(target, options, running) {
     }
   };
   if (round === 1 && warmupSeconds > 0) await run(`${target.name} warm-up`, warmupSeconds);
+  const logBefore = target.server.logBytes();
   const cpuBefore = await target.server.cpuMicros();
   const loaderBefore = process.cpuUsage();
   const { result, latencyUs } = await run(target.name, options.durationSeconds);
   const loader = process.cpuUsage(loaderBefore);
   const cpuMicros = (await target.server.cpuMicros()) - cpuBefore;
   const elapsedMicros = result.duration * 1e6;
+  // Requests autocannon gave up on at the end may still be running: let them finish (and their
+  // log lines reach the file) before the next target.
+  await target.server.settle();
+  const logAfter = target.server.logBytes();
   return {
     target: target.name,
     round,
@@ -271,6 +353,7 @@ async function measure(target, options, running) {
     loaderCpuPercent: (100 * (loader.user + loader.system)) / elapsedMicros,
     requests: result['2xx'],
     bytesPerResponse: result.throughput.total / result['2xx'],
+    logBytesPerRequest: logBefore === null ? null : (logAfter - logBefore) / result['2xx'],
   };
 }
 
@@ -293,6 +376,7 @@ function summarize(runs) {
     loaderCpuPercent: pick('loaderCpuPercent'),
     requests: runs.reduce((sum, r) => sum + r.requests, 0),
     bytesPerResponse: pick('bytesPerResponse'),
+    logBytesPerRequest: runs[0].logBytesPerRequest === null ? null : pick('logBytesPerRequest'),
   };
 }
 
@@ -355,6 +439,8 @@ function formatHeader(report) {
     `node:     ${m.node}  cpu: ${m.cpu} x ${m.cpuCount}  (${m.platform})`,
     `load:     ${o.connections} connections, ${o.warmupSeconds} s warm-up, ` +
       `${o.durationSeconds} s per target x ${o.rounds} round(s)`,
+    `config:   ${CONFIGURATIONS[o.configuration].label}` +
+      (o.logLevel === null ? '' : `; logs at ${o.logLevel}`),
     `data:     SQLite in ${o.dataDir}${o.dataOnTmpfs ? ' (tmpfs: an fsync costs nothing)' : ''}` +
       (o.postgres === null ? '' : `; PostgreSQL at ${o.postgres}, a schema of its own`),
   ].join('\n');
@@ -371,6 +457,7 @@ function formatScenario(scenario, rounds) {
     `server µs/${unit.replace(/s$/, '')}`,
     'server CPU',
     'loader CPU',
+    'log B/req',
     unit,
   ];
   const cells = (r, name) => [
@@ -381,6 +468,7 @@ function formatScenario(scenario, rounds) {
     r.serverCpuMicrosPerRequest.toFixed(1),
     `${r.serverCpuPercent.toFixed(0)}%`,
     `${r.loaderCpuPercent.toFixed(0)}%`,
+    r.logBytesPerRequest === null ? '-' : r.logBytesPerRequest.toFixed(0),
     String(r.requests),
   ];
   const perRound =
@@ -416,7 +504,7 @@ function formatScenario(scenario, rounds) {
     ...summary.map(line),
     '',
     `server µs/${unit.replace(/s$/, '')} = server CPU time (user + system) per response; ` +
-      'CPU = share of one core',
+      'CPU = share of one core; log B/req = bytes the server logged per response',
     `bytes per response: ${bytes}`,
     '',
     ...ratios,
@@ -450,8 +538,6 @@ async function runScenario(scenario, options, running) {
         console.error(`${scenario.name}, round ${round}/${options.rounds}: ${target.name}...`);
       }
       measured.push(await measure(target, { ...options, round }, running));
-      // Requests autocannon gave up on at the end may still be running: let them finish.
-      await target.server.settle();
     }
   }
   const results = targets.map((t) => summarize(measured.filter((m) => m.target === t.name)));
@@ -509,7 +595,8 @@ async function main(argv) {
 
   // The whole run stops by itself: start-ups, warm-ups, measurements and some slack.
   const targetCount =
-    (options.scenarios.includes('users') ? 2 : 0) + (withMessages ? (withPostgres ? 4 : 2) : 0);
+    (options.scenarios.includes('users') ? 2 + options.compare.length : 0) +
+    (withMessages ? (withPostgres ? 4 : 2) : 0);
   const budgetMs =
     6 * SERVER_START_TIMEOUT_MS +
     targetCount *
@@ -531,10 +618,11 @@ async function main(argv) {
   process.once('SIGTERM', stopAll);
 
   /**
-   * A Guildhall child; under BENCH_PROFILE=1 it writes its profile into a folder of its own.
-   * `logLevel` (else warn) is its log level, its logs going to `<label>.log` in the data folder.
+   * A Guildhall child in the run's configuration (`settings` change it further), logging into a
+   * file of its own in the data folder; under BENCH_PROFILE=1 it writes its profile into a folder
+   * of its own.
    */
-  const startGuildhall = async (label, args, logLevel = null) => {
+  const startGuildhall = async (label, args, settings = {}) => {
     let execArgv = [];
     if (profileRoot !== null) {
       const dir = join(profileRoot, label);
@@ -542,12 +630,15 @@ async function main(argv) {
       profileDirs.push({ label, dir });
       execArgv = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
     }
-    const server = await startServer('guildhallServer.js', args, {
-      execArgv,
-      ...(logLevel === null
-        ? {}
-        : { env: { BENCH_LOG_LEVEL: logLevel }, logFile: join(dataDir, `${label}.log`) }),
-    });
+    const env = {
+      GUILDHALL_BENCH_SETTINGS: JSON.stringify({
+        ...CONFIGURATIONS[options.configuration].settings,
+        ...(options.logLevel === null ? {} : { GUILDHALL_LOG_LEVEL: options.logLevel }),
+        ...settings,
+      }),
+    };
+    const logFile = join(dataDir, `${label}.log`);
+    const server = await startServer('guildhallServer.js', args, { execArgv, env, logFile });
     servers.push(server);
     return server;
   };
@@ -561,13 +652,28 @@ async function main(argv) {
   });
 
   const run = async () => {
-    const guildhall = await startGuildhall('guildhall-sqlite', [join(dataDir, 'guildhall')]);
-    const auth = { authorization: `Bot ${guildhall.botToken}` };
     const scenarios = [];
 
     if (options.scenarios.includes('users')) {
+      const guildhall = await startGuildhall('users', [join(dataDir, 'users')]);
+      const auth = { authorization: `Bot ${guildhall.botToken}` };
       const request = { url: `${guildhall.apiUrl}/users/@me`, headers: auth };
       const body = await probe(request);
+      const variants = [];
+      for (const name of options.compare) {
+        const variant = VARIANTS[name];
+        const server = await startGuildhall(
+          `users-${name}`,
+          [join(dataDir, `users-${name}`)],
+          variant.settings,
+        );
+        const variantRequest = {
+          url: `${server.apiUrl}/users/@me`,
+          headers: { authorization: `Bot ${server.botToken}` },
+        };
+        await probe(variantRequest);
+        variants.push({ name: variant.name, server, request: variantRequest });
+      }
       const bare = await startServer('bareServer.js', [body]);
       servers.push(bare);
       const bareRequest = { url: `${bare.apiUrl}/users/@me` };
@@ -582,6 +688,7 @@ async function main(argv) {
             targets: [
               { name: 'bare fastify', server: bare, request: bareRequest },
               { name: 'guildhall', server: guildhall, request },
+              ...variants,
             ],
           },
           options,
@@ -591,12 +698,8 @@ async function main(argv) {
     }
 
     if (withMessages) {
-      // A server of its own: a fresh database, at the log level asked for.
-      const onSqlite = await startGuildhall(
-        'messages-sqlite',
-        [join(dataDir, 'messages-sqlite')],
-        options.logLevel,
-      );
+      // A server of its own: a fresh database, in the run's configuration.
+      const onSqlite = await startGuildhall('messages-sqlite', [join(dataDir, 'messages-sqlite')]);
       const request = postMessage(onSqlite, { authorization: `Bot ${onSqlite.botToken}` });
       const created = JSON.parse(await probe(request));
       const setup = JSON.stringify({
@@ -627,11 +730,10 @@ async function main(argv) {
         servers.push(barePg);
         const barePgRequest = postMessage(barePg, {});
         await probe(barePgRequest);
-        const onPostgres = await startGuildhall(
-          'messages-postgres',
-          [join(dataDir, 'messages-postgres'), options.postgresUrl],
-          options.logLevel,
-        );
+        const onPostgres = await startGuildhall('messages-postgres', [
+          join(dataDir, 'messages-postgres'),
+          options.postgresUrl,
+        ]);
         const pgRequest = postMessage(onPostgres, {
           authorization: `Bot ${onPostgres.botToken}`,
         });
@@ -670,6 +772,8 @@ async function main(argv) {
         warmupSeconds: options.warmupSeconds,
         durationSeconds: options.durationSeconds,
         rounds: options.rounds,
+        configuration: options.configuration,
+        compare: options.compare,
         dataDir: options.dataDir,
         dataOnTmpfs: onTmpfs(options.dataDir),
         logLevel: options.logLevel,

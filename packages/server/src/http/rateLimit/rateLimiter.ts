@@ -96,7 +96,7 @@ export interface RateLimiter {
    * Counts a 401, 403 or 429 answer against the caller's address and user, and a 403 or 404 on a
    * route keyed by a top-level resource against the caller's misses on that route.
    */
-  recordAnswer(request: FastifyRequest, statusCode: number): Promise<void>;
+  recordAnswer(request: FastifyRequest, statusCode: number): Promise<void> | undefined;
 }
 
 /**
@@ -167,17 +167,21 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       throw globalLimited(state.resetAtMs, now);
     },
 
-    async recordAnswer(request, statusCode) {
-      if (INVALID_STATUSES.has(statusCode)) {
-        await store.consume(invalidKey(request), invalidLimit, clock.now());
-        const userId = request.principal?.user.id;
-        if (userId !== undefined)
-          await store.consume(invalidUserKey(userId), invalidLimit, clock.now());
-      }
-      const route = routeOf(request);
-      if (MISS_STATUSES.has(statusCode) && route !== null && route.major !== null) {
-        await store.consume(route.missKey, route.limit, clock.now());
-      }
+    recordAnswer(request, statusCode) {
+      // Most answers count nothing: no promise is made for them.
+      if (!INVALID_STATUSES.has(statusCode) && !MISS_STATUSES.has(statusCode)) return undefined;
+      return (async () => {
+        if (INVALID_STATUSES.has(statusCode)) {
+          await store.consume(invalidKey(request), invalidLimit, clock.now());
+          const userId = request.principal?.user.id;
+          if (userId !== undefined)
+            await store.consume(invalidUserKey(userId), invalidLimit, clock.now());
+        }
+        const route = MISS_STATUSES.has(statusCode) ? routeOf(request) : null;
+        if (route !== null && route.major !== null) {
+          await store.consume(route.missKey, route.limit, clock.now());
+        }
+      })();
     },
 
     async check(request, reply) {
