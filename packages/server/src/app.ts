@@ -390,6 +390,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       await bus.close();
       await workerLease.release();
       await storage.close();
+      // Log lines still queued in the asynchronous destination reach the output.
+      await new Promise<void>((resolve) => {
+        logger.flush(() => {
+          resolve();
+        });
+      });
     },
   };
 }

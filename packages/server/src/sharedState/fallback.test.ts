@@ -16,6 +16,7 @@ function flakyPrimary() {
     rateLimits: {
       consume: (...args) => guard(() => inner.rateLimits.consume(...args)),
       peek: (...args) => guard(() => inner.rateLimits.peek(...args)),
+      consumeChain: (...args) => guard(() => inner.rateLimits.consumeChain(...args)),
     },
     identifyBuckets: {
       reserve: (...args) => guard(() => inner.identifyBuckets.reserve(...args)),
@@ -48,6 +49,9 @@ describe('withFallback', () => {
     // The fallback counts on its own: the primary's spent window is not seen.
     expect(await state.rateLimits.consume('k', limit, 0)).toMatchObject({ allowed: true });
     expect(await state.rateLimits.consume('k', limit, 0)).toMatchObject({ allowed: false });
+    expect(
+      await state.rateLimits.consumeChain([{ key: 'k', limit, count: true }], 0),
+    ).toMatchObject({ refusedAt: 0 });
     expect(await state.identifyBuckets.reserve('b', { perWindow: 1, windowMs: 5000 }, 0)).toBe(0);
     await state.presences.set('u', { status: 'online' }, 0);
     expect(await state.presences.get(['u'], 1)).toEqual(new Map([['u', { status: 'online' }]]));
@@ -56,6 +60,6 @@ describe('withFallback', () => {
     control.down = false;
     expect(await state.rateLimits.peek('k', limit, 0)).toMatchObject({ remaining: 0 });
     expect(await state.presences.get(['u'], 1)).toEqual(new Map());
-    expect(events).toEqual(['degraded: connection lost', 'recovered after 5']);
+    expect(events).toEqual(['degraded: connection lost', 'recovered after 6']);
   });
 });

@@ -49,6 +49,7 @@ export function withFallback(
     rateLimits: {
       consume: (key, limit, nowMs) => attempt((s) => s.rateLimits.consume(key, limit, nowMs)),
       peek: (key, limit, nowMs) => attempt((s) => s.rateLimits.peek(key, limit, nowMs)),
+      consumeChain: (steps, nowMs) => attempt((s) => s.rateLimits.consumeChain(steps, nowMs)),
     },
     identifyBuckets: {
       reserve: (key, quota, nowMs) => attempt((s) => s.identifyBuckets.reserve(key, quota, nowMs)),

@@ -22,6 +22,24 @@ export interface ConsumeResult {
   resetAtMs: number;
 }
 
+/** One window of a {@link RateLimitStore.consumeChain}. */
+export interface ChainStep {
+  key: string;
+  limit: BucketLimit;
+  /** true: a request that passes is counted (consume); false: the window is only read (peek). */
+  count: boolean;
+}
+
+export interface ChainResult {
+  /** The index of the step that refused the request, or -1 when every step let it pass. */
+  refusedAt: number;
+  /**
+   * One result per step reached, in order, as consume (or peek) would give it; when a step
+   * refused, it is the last.
+   */
+  results: ConsumeResult[];
+}
+
 /**
  * Fixed-window counts by key: the HTTP rate limits, the session start limit (a day's window per
  * bot) and the op 8 all-members window. A window starts at the first request counted in it; a
@@ -32,6 +50,14 @@ export interface RateLimitStore {
   consume(key: string, limit: BucketLimit, nowMs: number): ConsumeResult | Promise<ConsumeResult>;
   /** Reads a bucket without counting a request. */
   peek(key: string, limit: BucketLimit, nowMs: number): ConsumeResult | Promise<ConsumeResult>;
+  /**
+   * Goes through `steps` in order, as one atomic call (one Redis round trip): a step refuses the
+   * request when its window is full, and otherwise counts it if it is a counting step. The first
+   * refusal ends the chain: the steps after it are neither read nor counted, the ones before it
+   * stay counted. The HTTP limits of a request (invalid-request counts, global limit, route
+   * bucket) are one chain.
+   */
+  consumeChain(steps: readonly ChainStep[], nowMs: number): ChainResult | Promise<ChainResult>;
 }
 
 /** How many identifies one max_concurrency bucket admits, and per how long. */

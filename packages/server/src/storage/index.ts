@@ -22,4 +22,4 @@ export * from './types/storage.js';
 export * from './types/tokens.js';
 export * from './types/users.js';
 export * from './types/workerLeases.js';
-export { StorageConflictError } from './errors.js';
+export { GroupCommitTimeoutError, StorageConflictError } from './errors.js';

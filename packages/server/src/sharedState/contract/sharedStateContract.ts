@@ -129,6 +129,62 @@ export function describeSharedStateContract(
         ]);
       });
 
+      it('goes through a chain in order, and stops at the first refusal', async () => {
+        const { first, second } = fixture;
+        const peek = (key: string) => ({ key, limit, count: false });
+        const count = (key: string) => ({ key, limit, count: true });
+        const chain = [peek('c:a'), count('c:b'), peek('c:c'), count('c:d')];
+        expect(await first.rateLimits.consumeChain(chain, T0)).toEqual({
+          refusedAt: -1,
+          results: [
+            { allowed: true, limit: 2, remaining: 2, resetAtMs: T0 + 1000 },
+            { allowed: true, limit: 2, remaining: 1, resetAtMs: T0 + 1000 },
+            { allowed: true, limit: 2, remaining: 2, resetAtMs: T0 + 1000 },
+            { allowed: true, limit: 2, remaining: 1, resetAtMs: T0 + 1000 },
+          ],
+        });
+        await second.rateLimits.consume('c:c', limit, T0 + 10);
+        await second.rateLimits.consume('c:c', limit, T0 + 10);
+        // The full window refuses: the counting step before it counted, the one after did not.
+        expect(await second.rateLimits.consumeChain(chain, T0 + 20)).toEqual({
+          refusedAt: 2,
+          results: [
+            // A peek of a window nobody counted in: a fresh one, from now.
+            { allowed: true, limit: 2, remaining: 2, resetAtMs: T0 + 1020 },
+            { allowed: true, limit: 2, remaining: 0, resetAtMs: T0 + 1000 },
+            { allowed: false, limit: 2, remaining: 0, resetAtMs: T0 + 1010 },
+          ],
+        });
+        expect(await first.rateLimits.peek('c:a', limit, T0 + 30)).toMatchObject({ remaining: 2 });
+        expect(await first.rateLimits.peek('c:d', limit, T0 + 30)).toMatchObject({ remaining: 1 });
+        // A spent counting step refuses too, before the steps after it.
+        expect(await first.rateLimits.consumeChain(chain, T0 + 40)).toMatchObject({
+          refusedAt: 1,
+          results: [{ allowed: true }, { allowed: false, remaining: 0 }],
+        });
+        expect(await first.rateLimits.consumeChain([], T0)).toEqual({ refusedAt: -1, results: [] });
+      });
+
+      it('admits exactly `limit` of many chains racing from both nodes', async () => {
+        const { first, second } = fixture;
+        const wide = { limit: 100, windowMs: 1000 };
+        const chain = [
+          { key: 'race:g', limit: { limit: 5, windowMs: 1000 }, count: true },
+          { key: 'race:r', limit: wide, count: true },
+        ];
+        const outcomes = await Promise.all(
+          Array.from({ length: 24 }, async (_, i) =>
+            (i % 2 === 0 ? first : second).rateLimits.consumeChain(chain, T0),
+          ),
+        );
+        expect(outcomes.filter((o) => o.refusedAt === -1)).toHaveLength(5);
+        expect(outcomes.filter((o) => o.refusedAt === 0)).toHaveLength(19);
+        // Only the admitted chains reached the second window.
+        expect(await second.rateLimits.peek('race:r', wide, T0)).toMatchObject({
+          remaining: 95,
+        });
+      });
+
       it('keeps long keys apart', async () => {
         const { first, second } = fixture;
         const long = 'a'.repeat(500);

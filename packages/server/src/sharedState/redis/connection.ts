@@ -45,8 +45,10 @@ export async function connectRedis(options: RedisConnectionOptions): Promise<Red
     connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     enableOfflineQueue: false,
-    // Commands issued in the same tick (the limits of concurrent requests) share one write.
-    enableAutoPipelining: true,
+    // Each command is written as it comes: a request sends one (its limits' script), and
+    // ioredis's automatic pipelines (one in flight at a time, each waiting for the last) cost the
+    // API more CPU and wait than the writes they save (docs/benchmarks.md, rate limits).
+    enableAutoPipelining: false,
     maxRetriesPerRequest: 1,
     retryStrategy: (attempt) => Math.min(attempt * RECONNECT_STEP_MS, MAX_RECONNECT_DELAY_MS),
   });

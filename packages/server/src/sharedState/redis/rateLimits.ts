@@ -1,10 +1,21 @@
 import type { Redis } from 'ioredis';
-import type { BucketLimit, ConsumeResult, RateLimitStore } from '../types.js';
+import type {
+  BucketLimit,
+  ChainResult,
+  ChainStep,
+  ConsumeResult,
+  RateLimitStore,
+} from '../types.js';
 import { gcGraceMs, redisKey } from './keys.js';
 
 const KIND = 'rl';
+/** The script's answer holds three numbers per step reached: allowed, count, reset at. */
+const FIELDS_PER_STEP = 3;
 
-/** Fixed windows in Redis hashes, shared by every node on the same prefix. */
+/**
+ * Fixed windows in Redis hashes, shared by every node on the same prefix. Every call, a single
+ * consume or peek as well as a chain, is one run of the chain script: one round trip.
+ */
 export class RedisRateLimitStore implements RateLimitStore {
   readonly #client: Redis;
   readonly #prefix: string;
@@ -15,38 +26,42 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async consume(key: string, limit: BucketLimit, nowMs: number): Promise<ConsumeResult> {
-    const [allowed, count, resetAtMs] = await this.#client.guildhallConsume(
-      redisKey(this.#prefix, KIND, key),
-      limit.limit,
-      limit.windowMs,
-      nowMs,
-      gcGraceMs(limit.windowMs),
-    );
-    return {
-      allowed: allowed === 1,
-      limit: limit.limit,
-      remaining: limit.limit - count,
-      resetAtMs,
-    };
+    return this.#single({ key, limit, count: true }, nowMs);
   }
 
   async peek(key: string, limit: BucketLimit, nowMs: number): Promise<ConsumeResult> {
-    const [count, reset] = await this.#client.hmget(redisKey(this.#prefix, KIND, key), 'c', 'r');
-    const resetAtMs = Number(reset);
-    if (count === null || reset === null || resetAtMs <= nowMs) {
-      return {
-        allowed: true,
-        limit: limit.limit,
-        remaining: limit.limit,
-        resetAtMs: nowMs + limit.windowMs,
-      };
+    return this.#single({ key, limit, count: false }, nowMs);
+  }
+
+  async consumeChain(steps: readonly ChainStep[], nowMs: number): Promise<ChainResult> {
+    if (steps.length === 0) return { refusedAt: -1, results: [] };
+    const keys = steps.map((step) => redisKey(this.#prefix, KIND, step.key));
+    const args: number[] = [nowMs];
+    for (const { count, limit } of steps) {
+      args.push(count ? 1 : 0, limit.limit, limit.windowMs, gcGraceMs(limit.windowMs));
     }
-    const used = Number(count);
-    return {
-      allowed: used < limit.limit,
-      limit: limit.limit,
-      remaining: limit.limit - used,
-      resetAtMs,
-    };
+    const flat = await this.#client.guildhallChain(steps.length, ...keys, ...args);
+    const results: ConsumeResult[] = [];
+    let refusedAt = -1;
+    for (const [i, step] of steps.entries()) {
+      const at = i * FIELDS_PER_STEP;
+      if (at >= flat.length) break;
+      const [allowed = 0, count = 0, resetAtMs = 0] = flat.slice(at, at + FIELDS_PER_STEP);
+      results.push({
+        allowed: allowed === 1,
+        limit: step.limit.limit,
+        remaining: step.limit.limit - count,
+        resetAtMs,
+      });
+      if (allowed !== 1) refusedAt = i;
+    }
+    return { refusedAt, results };
+  }
+
+  async #single(step: ChainStep, nowMs: number): Promise<ConsumeResult> {
+    const { results } = await this.consumeChain([step], nowMs);
+    const [result] = results;
+    if (result === undefined) throw new Error('the rate limit script answered no step');
+    return result;
   }
 }

@@ -13,28 +13,42 @@
 import type { Redis, Result } from 'ioredis';
 
 /**
- * Fixed window: KEYS[1] a hash {c: count, r: reset at}; ARGV limit, windowMs, now, gcMs.
- * Returns {allowed (1/0), count, resetAt}. A refused request changes nothing.
+ * Fixed windows, checked in a chain: KEYS one hash {c: count, r: reset at} per step; ARGV now,
+ * then per step: counts (1: consume, 0: peek), limit, windowMs, gcMs. Each step refuses when its
+ * window is full, else a counting step counts; the first refusal ends the chain and changes
+ * nothing more. Returns {allowed (1/0), count, resetAt} per step reached, flattened.
  */
-const CONSUME = `
-local limit = tonumber(ARGV[1])
-local now = tonumber(ARGV[3])
-local state = redis.call('HMGET', KEYS[1], 'c', 'r')
-local count = tonumber(state[1])
-local reset = tonumber(state[2])
-if count == nil or reset == nil or reset <= now then
-  count = 0
-  reset = now + tonumber(ARGV[2])
+const CHAIN = `
+local now = tonumber(ARGV[1])
+local out = {}
+for i = 1, #KEYS do
+  local arg = 2 + (i - 1) * 4
+  local limit = tonumber(ARGV[arg + 1])
+  local state = redis.call('HMGET', KEYS[i], 'c', 'r')
+  local count = tonumber(state[1])
+  local reset = tonumber(state[2])
+  if count == nil or reset == nil or reset <= now then
+    count = 0
+    reset = now + tonumber(ARGV[arg + 2])
+  end
+  if count >= limit then
+    table.insert(out, 0)
+    table.insert(out, count)
+    table.insert(out, reset)
+    return out
+  end
+  if ARGV[arg] == '1' then
+    count = count + 1
+    redis.call('HSET', KEYS[i], 'c', count, 'r', reset)
+    if count == 1 then
+      redis.call('PEXPIRE', KEYS[i], reset - now + tonumber(ARGV[arg + 3]))
+    end
+  end
+  table.insert(out, 1)
+  table.insert(out, count)
+  table.insert(out, reset)
 end
-if count >= limit then
-  return {0, count, reset}
-end
-count = count + 1
-redis.call('HSET', KEYS[1], 'c', count, 'r', reset)
-if count == 1 then
-  redis.call('PEXPIRE', KEYS[1], reset - now + tonumber(ARGV[4]))
-end
-return {1, count, reset}
+return out
 `;
 
 /**
@@ -78,13 +92,11 @@ return 1
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    guildhallConsume(
-      key: string,
-      limit: number,
-      windowMs: number,
-      nowMs: number,
-      gcMs: number,
-    ): Result<[number, number, number], Context>;
+    /** `numberOfKeys`, the keys, then `nowMs` and four values per key (see CHAIN). */
+    guildhallChain(
+      numberOfKeys: number,
+      ...keysThenArgs: (string | number)[]
+    ): Result<number[], Context>;
     guildhallReserve(
       key: string,
       perWindow: number,
@@ -103,7 +115,8 @@ declare module 'ioredis' {
 
 /** Registers the scripts on a client (each is sent once, then run by its SHA). */
 export function defineScripts(client: Redis): void {
-  client.defineCommand('guildhallConsume', { numberOfKeys: 1, lua: CONSUME });
+  // No numberOfKeys: a chain has as many keys as steps, given first on each call.
+  client.defineCommand('guildhallChain', { lua: CHAIN });
   client.defineCommand('guildhallReserve', { numberOfKeys: 1, lua: RESERVE });
   client.defineCommand('guildhallRefresh', { numberOfKeys: 1, lua: REFRESH });
 }
