@@ -265,6 +265,7 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
     // both nodes, and the second must not send again what the first sent.
     const { bus, first, second, fixture } = await startNodes((bus) => ({
       driver: bus.driver,
+      history: bus.history,
       publish: (subject, event) => bus.publish(subject, event),
       subscribe: (subject, handler) =>
         bus.subscribe(subject, (event, delivered) =>

@@ -12,7 +12,7 @@ import type { GuildSnapshot, GuildState } from './guildState.js';
 import type { SessionRegistry } from './registry.js';
 import { guildCreateView } from './routing.js';
 import type { Sender } from './send.js';
-import type { Session } from './session.js';
+import type { DispatchSource, Session } from './session.js';
 
 export function createGuildJoin(deps: {
   clock: Clock;
@@ -67,7 +67,7 @@ export function createGuildJoin(deps: {
    */
   return async (
     session: Session,
-    input: { guildId: string; self: MemberRecord; announce?: boolean; source?: string },
+    input: { guildId: string; self: MemberRecord; announce?: boolean; source?: DispatchSource },
   ) => {
     const { guildId, self } = input;
     const { state, watching } = guilds.hold(guildId);

@@ -204,7 +204,8 @@ export function createHandshake(deps: {
       send.close(conn, checked.refused.code, checked.refused.reason);
       return;
     }
-    const session = local ?? (stored === null ? null : await deps.handoff.adopt(stored));
+    const session =
+      local ?? (stored === null ? null : await deps.handoff.adopt(stored, { seq: d.seq }));
     if (session === null) {
       invalidSession(conn, false);
       return;
