@@ -9,7 +9,7 @@ import {
 } from '../../../test/support/testServer.js';
 import { manualClock } from '../../domain/clock.js';
 import { hashSecret } from '../../domain/credentials.js';
-import type { ExternalCredential } from './service.js';
+import type { ExternalCredential } from './identities.js';
 
 const ADMIN_TOKEN = 'operator-token-for-tests-0123456789abcdef';
 const DAY_MS = 24 * 3600 * 1000;
