@@ -28,6 +28,15 @@ export interface TestServerOptions {
    * name (see uniqueSchema). Closing the server leaves it; the caller removes it.
    */
   database?: string;
+  /**
+   * A data folder that outlives the server (its secret.key, blobs), to restart on it; the caller
+   * removes it. A fresh temporary folder by default, removed on close.
+   */
+  dataDir?: string;
+  /** A bus shared with other servers (nodes of one deployment); the in-memory bus by default. */
+  bus?: AppOptions['bus'];
+  /** The snowflake process id, distinct per node sharing a database. */
+  processId?: number;
 }
 
 export interface TestServer extends AsyncDisposable {
@@ -42,7 +51,8 @@ const SHARED_DATABASE_SECRET_KEY = Buffer.alloc(32, 7);
 
 /** A disposable platform on port 0 with its own database and data folder. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'guildhall-test-'));
+  const ownDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'guildhall-test-')));
   const config: Config = {
     ...loadConfig({}, []),
     port: 0,
@@ -69,21 +79,33 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   } else {
     storage = createSqliteStorage({ filename: options.database ?? ':memory:' });
   }
-  const app = await createApp({
-    config,
-    storage,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.defaultRouteBucket ? { defaultRouteBucket: options.defaultRouteBucket } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.gateway ? { gateway: options.gateway } : {}),
-    ...(options.invalidRequestLimit ? { invalidRequestLimit: options.invalidRequestLimit } : {}),
-    ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
-  });
+  const cleanUp = async () => {
+    await dropPostgres?.();
+    if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
+  };
+  let app: App;
+  try {
+    app = await createApp({
+      config,
+      storage,
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.defaultRouteBucket ? { defaultRouteBucket: options.defaultRouteBucket } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.gateway ? { gateway: options.gateway } : {}),
+      ...(options.invalidRequestLimit ? { invalidRequestLimit: options.invalidRequestLimit } : {}),
+      ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
+      ...(options.bus ? { bus: options.bus } : {}),
+      ...(options.processId === undefined ? {} : { processId: options.processId }),
+    });
+  } catch (err) {
+    // createApp closed the storage it was given; what this fixture made goes too.
+    await cleanUp();
+    throw err;
+  }
   const baseUrl = options.listen === true ? await app.listen() : app.baseUrl();
   const close = async () => {
     await app.close();
-    await dropPostgres?.();
-    await rm(dataDir, { recursive: true, force: true });
+    await cleanUp();
   };
   return { app, baseUrl, close, [Symbol.asyncDispose]: close };
 }
