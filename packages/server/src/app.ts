@@ -55,6 +55,7 @@ import { openSecrets } from './secrets.js';
 import type { Storage } from './storage/index.js';
 import { createPostgresStorage } from './storage/postgres/index.js';
 import { createSqliteStorage } from './storage/sqlite/index.js';
+import { SECOND_MS, DAY_MS } from './domain/time.js';
 
 export interface AppOptions {
   config: Config;
@@ -158,11 +159,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     workerId: config.workerId,
     processId: options.processId ?? 0,
   });
-  const sessionTtlMs = config.sessionTtlDays * 24 * 60 * 60 * 1000;
+  const sessionTtlMs = config.sessionTtlDays * DAY_MS;
   const authenticator = createAuthenticator({
     storage,
     clock,
-    cacheTtlMs: config.authCacheSeconds * 1000,
+    cacheTtlMs: config.authCacheSeconds * SECOND_MS,
     sessionTtlMs,
   });
   const rateLimiter = config.rateLimits
@@ -218,7 +219,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const signer = await loadAttachmentSigner({
     storage,
     clock,
-    lifetimeMs: config.attachmentUrlSeconds * 1000,
+    lifetimeMs: config.attachmentUrlSeconds * SECOND_MS,
   });
   const links = () => ({ baseUrl: baseUrl(), signer });
   const services = createServices(
@@ -251,7 +252,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const gatewayOptions: GatewayOptions = {
     ...DEFAULT_GATEWAY_OPTIONS,
-    identifyTimeoutMs: config.gatewayIdentifyTimeoutSeconds * 1000,
+    identifyTimeoutMs: config.gatewayIdentifyTimeoutSeconds * SECOND_MS,
     maxUnidentifiedPerAddress: config.gatewayMaxUnidentifiedPerAddress,
     maxBufferedBytes: config.gatewayMaxBufferedBytes,
     ...options.gateway,

@@ -5,6 +5,7 @@ import { ApiError, invalidField } from '../../errors/index.js';
 import type { ApplicationRecord, ExternalIdentityKey, Repositories } from '../../storage/index.js';
 import type { ProvisionalDeps } from './deps.js';
 import { createProvisionalIdentities, type ExternalCredential } from './identities.js';
+import { SECOND_MS, unixSeconds } from '../../domain/time.js';
 
 function secretMatches(secret: string, hash: string): boolean {
   const given = Buffer.from(hashSecret(secret), 'hex');
@@ -236,7 +237,8 @@ export function createProvisionalService(deps: ProvisionalDeps) {
         const ban = {
           userId,
           reason: input.reason,
-          expiresAt: input.durationSeconds === null ? null : now + input.durationSeconds * 1000,
+          expiresAt:
+            input.durationSeconds === null ? null : now + input.durationSeconds * SECOND_MS,
           createdAt: now,
         };
         await tx.provisional.putBan(ban);
@@ -323,7 +325,7 @@ export function createProvisionalService(deps: ProvisionalDeps) {
       return {
         access_token: body.access_token,
         token_type: body.token_type,
-        expires_in: Math.max(0, Math.floor((expiresAt - now) / 1000)),
+        expires_in: Math.max(0, unixSeconds(expiresAt - now)),
         scope: body.scope,
       };
     },

@@ -23,9 +23,10 @@ import {
   type MessageHelpers,
   type MessageServiceOptions,
 } from './shared.js';
+import { SECOND_MS, MINUTE_MS } from '../../domain/time.js';
 
 /** How long enforce_nonce remembers a nonce ("a few minutes"). */
-export const NONCE_WINDOW_MS = 5 * 60 * 1000;
+export const NONCE_WINDOW_MS = 5 * MINUTE_MS;
 
 export interface CreateMessageRequest {
   channelId: string;
@@ -52,7 +53,7 @@ export function createMessagePosting(
     if (seconds <= 0 || principal.user.bot) return;
     const now = access.subject.nowMs;
     if (requiredPermissions.bypassSlowmode(now).some((bits) => access.has(bits))) return;
-    const windowMs = seconds * 1000;
+    const windowMs = seconds * SECOND_MS;
     const last = await storage.messages.lastPostedAt({
       channelId: access.channel.id,
       authorId: principal.user.id,
@@ -60,7 +61,7 @@ export function createMessagePosting(
     });
     if (last !== null && last + windowMs > now) {
       throw new ApiError('SLOWMODE_RATE_LIMIT', {
-        extra: { retry_after: (last + windowMs - now) / 1000, global: false },
+        extra: { retry_after: (last + windowMs - now) / SECOND_MS, global: false },
       });
     }
   };
@@ -181,7 +182,11 @@ export function createMessagePosting(
       const requests = input.attachments ?? [];
       assertFilesPresent(requests, files, new Set());
       if (files.length > MAX_ATTACHMENTS) {
-        throw invalidField(['files'], 'BASE_TYPE_MAX_LENGTH', 'Must be 10 or fewer in length.');
+        throw invalidField(
+          ['files'],
+          'BASE_TYPE_MAX_LENGTH',
+          `Must be ${String(MAX_ATTACHMENTS)} or fewer in length.`,
+        );
       }
       if (files.length > 0) access.require(P.ATTACH_FILES);
       const embedInputs = input.embeds ?? (input.embed == null ? [] : [input.embed]);

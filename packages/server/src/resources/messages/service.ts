@@ -38,9 +38,10 @@ import {
   type MessageServiceOptions,
   type Uploads,
 } from './shared.js';
+import { DAY_MS, unixSeconds } from '../../domain/time.js';
 
 /** Bulk delete refuses messages older than this. */
-export const BULK_DELETE_MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;
+export const BULK_DELETE_MAX_AGE_MS = 14 * DAY_MS;
 
 /**
  * Messages in guild channels: create (mentions, replies, forwards, attachments, nonce, slowmode),
@@ -176,7 +177,7 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
           throw invalidField(
             ['attachments'],
             'BASE_TYPE_MAX_LENGTH',
-            'Must be 10 or fewer in length.',
+            `Must be ${String(MAX_ATTACHMENTS)} or fewer in length.`,
           );
         }
       }
@@ -338,7 +339,7 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
           channel_id: access.channel.id,
           guild_id: access.guild.id,
           user_id: principal.user.id,
-          timestamp: Math.floor(access.subject.nowMs / 1000),
+          timestamp: unixSeconds(access.subject.nowMs),
           member: serializePartialMember(access.member),
         },
       });
