@@ -1,25 +1,8 @@
 import { ChannelTypes, PermissionFlags as P } from '@guildhall/protocol';
 import type {
-  APIEmoji,
-  APIOverwrite,
   APIRole,
-  APISticker,
-  APIUser,
   GatewayChannelModifyDispatchData,
-  GatewayGuildAuditLogEntryCreateDispatchData,
-  GatewayGuildBanModifyDispatchData,
-  GatewayGuildDeleteDispatchData,
-  GatewayGuildEmojisUpdateDispatchData,
-  GatewayGuildMemberAddDispatchData,
-  GatewayGuildMemberRemoveDispatchData,
-  GatewayGuildMemberUpdateDispatchData,
-  GatewayGuildModifyDispatchData,
-  GatewayGuildRoleDeleteDispatchData,
-  GatewayGuildRoleModifyDispatchData,
   GatewayGuildScheduledEventCreateDispatchData,
-  GatewayGuildStickersUpdateDispatchData,
-  GatewayUserUpdateDispatchData,
-  GatewayVoiceChannelStatusUpdateDispatchData,
 } from 'discord-api-types/v10';
 import { expect, expectTypeOf, it } from 'vitest';
 import {
@@ -35,35 +18,15 @@ import {
 import { describeDrivers } from '../../test/support/drivers.js';
 import type { dispatches } from './dispatches.js';
 
-// Compile time: every field discord-api-types requires of each payload is present.
+// Compile time: the builders check their payloads against discord-api-types (`satisfies`), but
+// channel and scheduled event payloads only through their serializers' per-type shapes; here,
+// every field the library's unions require of them is present too.
 type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
 type Missing<Ours, Theirs> = Exclude<RequiredKeys<Theirs>, keyof Ours>;
 type Data<K extends keyof typeof dispatches> = ReturnType<(typeof dispatches)[K]>['data'];
-expectTypeOf<Missing<Data<'guildUpdate'>, GatewayGuildModifyDispatchData>>().toBeNever();
-expectTypeOf<Missing<Data<'guildDelete'>, GatewayGuildDeleteDispatchData>>().toBeNever();
-expectTypeOf<Missing<Data<'roleCreate'>, GatewayGuildRoleModifyDispatchData>>().toBeNever();
-expectTypeOf<Missing<Data<'roleCreate'>['role'], APIRole>>().toBeNever();
-expectTypeOf<Missing<Data<'roleDelete'>, GatewayGuildRoleDeleteDispatchData>>().toBeNever();
 expectTypeOf<Missing<Data<'channel'>, GatewayChannelModifyDispatchData>>().toBeNever();
-expectTypeOf<Missing<Data<'channel'>['permission_overwrites'][number], APIOverwrite>>().toBeNever();
-expectTypeOf<Missing<Data<'memberAdd'>, GatewayGuildMemberAddDispatchData>>().toBeNever();
-expectTypeOf<Missing<Data<'memberAdd'>['user'], APIUser>>().toBeNever();
-expectTypeOf<Missing<Data<'memberUpdate'>, GatewayGuildMemberUpdateDispatchData>>().toBeNever();
-expectTypeOf<Missing<Data<'memberRemove'>, GatewayGuildMemberRemoveDispatchData>>().toBeNever();
-expectTypeOf<Missing<Data<'banAdd'>, GatewayGuildBanModifyDispatchData>>().toBeNever();
-expectTypeOf<
-  Missing<Data<'auditLogEntryCreate'>, GatewayGuildAuditLogEntryCreateDispatchData>
->().toBeNever();
-expectTypeOf<Missing<Data<'emojisUpdate'>, GatewayGuildEmojisUpdateDispatchData>>().toBeNever();
-expectTypeOf<Missing<Data<'emojisUpdate'>['emojis'][number], APIEmoji>>().toBeNever();
-expectTypeOf<Missing<Data<'stickersUpdate'>, GatewayGuildStickersUpdateDispatchData>>().toBeNever();
-expectTypeOf<Missing<Data<'stickersUpdate'>['stickers'][number], APISticker>>().toBeNever();
 expectTypeOf<
   Missing<Data<'scheduledEvent'>, GatewayGuildScheduledEventCreateDispatchData>
->().toBeNever();
-expectTypeOf<Missing<Data<'userUpdate'>, GatewayUserUpdateDispatchData>>().toBeNever();
-expectTypeOf<
-  Missing<Data<'voiceChannelStatusUpdate'>, GatewayVoiceChannelStatusUpdateDispatchData>
 >().toBeNever();
 
 /** Guild, role and channel changes (members, bans, expressions, events: memberDispatches.test.ts). */
