@@ -11,13 +11,29 @@ const ALWAYS = [
     message: 'Import a package through its entry point.',
   },
   {
-    group: ['**/storage/sqlite/*', '**/storage/postgres/*', '**/bus/memory/*', '**/bus/nats/*'],
-    message: 'Storage and bus drivers are chosen only in app.ts: import the folder index.',
+    group: [
+      '**/storage/sqlite/*',
+      '**/storage/postgres/*',
+      '**/bus/memory/*',
+      '**/bus/nats/*',
+      '**/sharedState/memory/*',
+      '**/sharedState/redis/*',
+    ],
+    message:
+      'Storage, bus and shared-state drivers are chosen only in appDrivers.ts: import the folder index.',
   },
 ];
 
 /** The features above `resources/`, and the entry points above everything. */
-const ENTRY = ['app.js', 'appRoutes.js', 'appServices.js', 'cli/', 'demo.js', 'main.js'];
+const ENTRY = [
+  'app.js',
+  'appDrivers.js',
+  'appRoutes.js',
+  'appServices.js',
+  'cli/',
+  'demo.js',
+  'main.js',
+];
 const FEATURES = ['oauth/', 'gateway/', 'delivery/', ...ENTRY];
 
 /**
@@ -144,7 +160,33 @@ export default tseslint.config(
     files: ['packages/server/src/storage/**/*.ts', 'packages/server/src/bus/**/*.ts'],
     rules: {
       'no-restricted-imports': restrictImports(
-        above(['http/', 'events/', 'blobs/', 'logger.js', 'resources/', ...FEATURES]),
+        above([
+          'http/',
+          'events/',
+          'blobs/',
+          'sharedState/',
+          'logger.js',
+          'resources/',
+          ...FEATURES,
+        ]),
+      ),
+    },
+  },
+  {
+    // Shared limits and presences: infrastructure beside storage and bus, over domain/ only.
+    files: ['packages/server/src/sharedState/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        above([
+          'storage/',
+          'bus/',
+          'http/',
+          'events/',
+          'blobs/',
+          'logger.js',
+          'resources/',
+          ...FEATURES,
+        ]),
       ),
     },
   },
@@ -165,6 +207,7 @@ export default tseslint.config(
         above([
           'storage/',
           'bus/',
+          'sharedState/',
           'blobs/',
           'http/',
           'events/',
@@ -187,7 +230,12 @@ export default tseslint.config(
   },
   {
     // The composition root and tests pick drivers; everything else sees only the interfaces.
-    files: ['packages/server/src/app.ts', '**/*.test.ts', 'packages/server/test/**'],
+    files: [
+      'packages/server/src/app.ts',
+      'packages/server/src/appDrivers.ts',
+      '**/*.test.ts',
+      'packages/server/test/**',
+    ],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

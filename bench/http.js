@@ -4,14 +4,16 @@
  *
  * - `users`: authenticated GET /api/v10/users/@me, next to a bare route that sends the same body;
  * - `messages`: POST /api/v10/channels/{id}/messages on Guildhall with SQLite and with
- *   PostgreSQL, next to a bare route that inserts the same row into SQLite.
+ *   PostgreSQL, each next to a bare route that inserts the same row into the same database,
+ *   one durable commit per request.
  *
  * Each server runs in its own child process so it does not share an event loop with the load
  * generator. See docs/benchmarks.md.
  */
 import { fork } from 'node:child_process';
 import console from 'node:console';
-import { statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, statSync, statfsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
@@ -25,15 +27,24 @@ import autocannon from 'autocannon';
 import { formatCpuProfileSummary, summarizeCpuProfile } from './support/cpuProfile.js';
 
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+/** The rate limits of the default configuration: high enough that no bucket is ever spent. */
+const RAISED_GLOBAL_LIMIT = 1_000_000;
 
 const USAGE = `Usage: node bench/http.js [options]   (npm run bench:http builds first)
 
-Scenarios (rate limits off in every Guildhall server):
+Every Guildhall server runs with the settings \`npm start\` gives it: SQLite on disk, logs at the
+default level on standard output (here a file in the data folder), the rate limiter on. Only the
+limits are raised (to ${RAISED_GLOBAL_LIMIT} requests/s per caller and per route), so the one bot
+of the benchmark is never refused while the limiter still counts every request. --tuned measures
+the old, tuned configuration instead.
+
+Scenarios:
   users     GET /api/v10/users/@me with a bot token on Guildhall (SQLite) and the same body from
             a bare Fastify route: requests/s, p50, p99 and their ratio.
   messages  POST /api/v10/channels/{id}/messages with a bot token on Guildhall with SQLite and
-            with PostgreSQL, and a bare Fastify route inserting the same row into SQLite
-            (better-sqlite3, WAL, synchronous=FULL): creates/s, p50, p99 and the ratios.
+            with PostgreSQL, each next to a bare Fastify route inserting the same row with one
+            durable commit per request (better-sqlite3 with WAL and synchronous=FULL; pg with a
+            pool of 10): creates/s, p50, p99 and the ratios. Guildhall logs at --log-level.
 
 Options:
   --scenario <name>  users, messages or all (default all)
@@ -43,14 +54,25 @@ Options:
   --connections <n>  concurrent connections (default 50)
   --rounds <n>       measure the targets in turn n times and report the medians, which steadies
                      the ratios on a busy machine (default 1)
+  --tuned            TUNED figures, labelled so: SQLite on tmpfs (/dev/shm), logs at warn, rate
+                     limits off; what the server costs without the disk, its request logs and its
+                     limiter, not what a user gets
+  --compare <list>   extra Guildhall targets in the users scenario, each one change away from the
+                     configuration measured (comma-separated):
+                       logging      logs at warn, so no line per request
+                       rate-limits  rate limits off (GUILDHALL_RATE_LIMITS=off)
   --postgres <url>   the PostgreSQL database of the messages scenario; Guildhall makes its own
                      schema there and drops it afterwards (default $GUILDHALL_BENCH_DATABASE_URL,
                      else ${DEFAULT_POSTGRES_URL})
-  --skip-postgres    leave Guildhall on PostgreSQL out of the messages scenario
-  --data-dir <dir>   where the SQLite databases go, in a new folder removed afterwards (default
-                     /dev/shm when it exists, else the system's temporary folder). SQLite runs
-                     with synchronous=FULL, so on a disk every create waits for an fsync and
-                     the disk, not the server, sets the pace
+  --skip-postgres    leave PostgreSQL (Guildhall's and the bare route's) out of the messages
+                     scenario
+  --data-dir <dir>   where the SQLite databases and the servers' logs go, in a new folder removed
+                     afterwards (default: the system's temporary folder, or the home folder when
+                     that is a tmpfs; with --tuned, /dev/shm). SQLite runs with synchronous=FULL,
+                     so on a disk every commit waits for an fsync, as shipped; the header says
+                     when the folder is a tmpfs, where an fsync costs nothing
+  --log-level <lvl>  the Guildhall servers' log level (default: the configuration's, info as
+                     shipped, warn with --tuned); their logs go to a file in the data folder
   --json             print the results as JSON instead of tables
   --help             print this help
 
@@ -67,14 +89,63 @@ const supportFile = (name) => fileURLToPath(new URL(`./support/${name}`, import.
 
 const SCENARIOS = ['users', 'messages'];
 
-/** tmpfs where Linux has one (no fsync cost), else the temporary folder. */
-function defaultDataDir() {
+/**
+ * The Guildhall servers' settings (GUILDHALL_* variables over `npm start`'s defaults). A bot may
+ * make 50 requests/s and 5 per 5 s on a route as shipped, so a throughput test of one bot has to
+ * raise the limits; the limiter still counts every request and sends its headers.
+ */
+const CONFIGURATIONS = {
+  shipped: {
+    label:
+      'shipped defaults (npm start): SQLite on disk, default log level to stdout (a file), ' +
+      `rate limiter on (limits raised to ${RAISED_GLOBAL_LIMIT}/s)`,
+    settings: {
+      GUILDHALL_GLOBAL_RATE_LIMIT: String(RAISED_GLOBAL_LIMIT),
+      GUILDHALL_ROUTE_RATE_LIMIT: `${RAISED_GLOBAL_LIMIT}/1`,
+    },
+  },
+  tuned: {
+    label: 'TUNED (not the defaults): SQLite on tmpfs, logs at warn, rate limits off',
+    settings: { GUILDHALL_LOG_LEVEL: 'warn', GUILDHALL_RATE_LIMITS: 'off' },
+  },
+};
+
+/** --compare: more Guildhall targets in the users scenario, each one setting away. */
+const VARIANTS = {
+  logging: { name: 'guildhall, logs at warn', settings: { GUILDHALL_LOG_LEVEL: 'warn' } },
+  'rate-limits': {
+    name: 'guildhall, rate limits off',
+    settings: { GUILDHALL_RATE_LIMITS: 'off' },
+  },
+};
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** statfs's type of a tmpfs folder (Linux's TMPFS_MAGIC). */
+const TMPFS_MAGIC = 0x01021994;
+
+/** Whether `dir` is on tmpfs (memory, so an fsync costs nothing); false where unknown. */
+function onTmpfs(dir) {
   try {
-    if (statSync('/dev/shm').isDirectory()) return '/dev/shm';
+    return statfsSync(dir).type === TMPFS_MAGIC;
   } catch {
-    // No /dev/shm here.
+    return false;
   }
-  return os.tmpdir();
+}
+
+/**
+ * Where the data goes: on a disk, as `npm start` keeps it in ./data (the temporary folder unless
+ * it is a tmpfs, then the home folder); with --tuned, tmpfs when Linux has one.
+ */
+function defaultDataDir(tuned) {
+  if (tuned) {
+    try {
+      if (statSync('/dev/shm').isDirectory()) return '/dev/shm';
+    } catch {
+      // No /dev/shm here.
+    }
+    return os.tmpdir();
+  }
+  return onTmpfs(os.tmpdir()) ? os.homedir() : os.tmpdir();
 }
 
 function parseOptions(argv) {
@@ -91,7 +162,10 @@ function parseOptions(argv) {
         default: process.env.GUILDHALL_BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL,
       },
       'skip-postgres': { type: 'boolean', default: false },
-      'data-dir': { type: 'string', default: defaultDataDir() },
+      'data-dir': { type: 'string' },
+      tuned: { type: 'boolean', default: false },
+      compare: { type: 'string', default: '' },
+      'log-level': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -105,12 +179,23 @@ function parseOptions(argv) {
   };
   if (values.scenario !== 'all' && !SCENARIOS.includes(values.scenario))
     throw new Error(`--scenario must be one of users, messages, all; got "${values.scenario}".`);
+  const compare = values.compare === '' ? [] : values.compare.split(',');
+  for (const name of compare) {
+    if (!(name in VARIANTS))
+      throw new Error(`--compare takes ${Object.keys(VARIANTS).join(', ')}; got "${name}".`);
+  }
+  const logLevel = values['log-level'] ?? null;
+  if (logLevel !== null && !LOG_LEVELS.includes(logLevel))
+    throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}.`);
   return {
     help: values.help,
     json: values.json,
     scenarios: values.scenario === 'all' ? SCENARIOS : [values.scenario],
     postgresUrl: values['skip-postgres'] ? null : values.postgres,
-    dataDir: values['data-dir'],
+    dataDir: values['data-dir'] ?? defaultDataDir(values.tuned),
+    configuration: values.tuned ? 'tuned' : 'shipped',
+    compare,
+    logLevel,
     durationSeconds: integer('duration', 1, 3600),
     warmupSeconds: integer('warmup', 0, 600),
     connections: integer('connections', 1, 10_000),
@@ -118,12 +203,24 @@ function parseOptions(argv) {
   };
 }
 
-/** A forked server child (see support/childIpc.js): its ready message, CPU time, stop and kill. */
-async function startServer(name, args, execArgv = []) {
-  const child = fork(supportFile(name), args, {
-    execArgv,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+/**
+ * A forked server child (see support/childIpc.js): its ready message, CPU time, stop and kill.
+ * `logFile`, when given, receives the child's standard output, and `env` is added to its
+ * environment.
+ */
+async function startServer(name, args, { execArgv = [], env = {}, logFile = null } = {}) {
+  const stdout = logFile === null ? 'inherit' : openSync(logFile, 'a');
+  let child;
+  try {
+    child = fork(supportFile(name), args, {
+      execArgv,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', stdout, 'inherit', 'ipc'],
+    });
+  } finally {
+    // The child holds its own copy of the descriptor.
+    if (typeof stdout === 'number') closeSync(stdout);
+  }
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const failed = new Promise((_resolve, reject) => {
     child.once('error', reject);
@@ -155,6 +252,8 @@ async function startServer(name, args, execArgv = []) {
   });
   return {
     ...ready,
+    /** How many bytes the child has written to its log file so far (null without one). */
+    logBytes: () => (logFile === null ? null : statSync(logFile).size),
     /** The child's CPU time so far (user + system), in microseconds. */
     async cpuMicros() {
       const answer = nextMessage('cpu', 5000);
@@ -231,12 +330,17 @@ async function measure(target, options, running) {
     }
   };
   if (round === 1 && warmupSeconds > 0) await run(`${target.name} warm-up`, warmupSeconds);
+  const logBefore = target.server.logBytes();
   const cpuBefore = await target.server.cpuMicros();
   const loaderBefore = process.cpuUsage();
   const { result, latencyUs } = await run(target.name, options.durationSeconds);
   const loader = process.cpuUsage(loaderBefore);
   const cpuMicros = (await target.server.cpuMicros()) - cpuBefore;
   const elapsedMicros = result.duration * 1e6;
+  // Requests autocannon gave up on at the end may still be running: let them finish (and their
+  // log lines reach the file) before the next target.
+  await target.server.settle();
+  const logAfter = target.server.logBytes();
   return {
     target: target.name,
     round,
@@ -249,6 +353,7 @@ async function measure(target, options, running) {
     loaderCpuPercent: (100 * (loader.user + loader.system)) / elapsedMicros,
     requests: result['2xx'],
     bytesPerResponse: result.throughput.total / result['2xx'],
+    logBytesPerRequest: logBefore === null ? null : (logAfter - logBefore) / result['2xx'],
   };
 }
 
@@ -271,6 +376,7 @@ function summarize(runs) {
     loaderCpuPercent: pick('loaderCpuPercent'),
     requests: runs.reduce((sum, r) => sum + r.requests, 0),
     bytesPerResponse: pick('bytesPerResponse'),
+    logBytesPerRequest: runs[0].logBytesPerRequest === null ? null : pick('logBytesPerRequest'),
   };
 }
 
@@ -333,7 +439,9 @@ function formatHeader(report) {
     `node:     ${m.node}  cpu: ${m.cpu} x ${m.cpuCount}  (${m.platform})`,
     `load:     ${o.connections} connections, ${o.warmupSeconds} s warm-up, ` +
       `${o.durationSeconds} s per target x ${o.rounds} round(s)`,
-    `data:     SQLite in ${o.dataDir}` +
+    `config:   ${CONFIGURATIONS[o.configuration].label}` +
+      (o.logLevel === null ? '' : `; logs at ${o.logLevel}`),
+    `data:     SQLite in ${o.dataDir}${o.dataOnTmpfs ? ' (tmpfs: an fsync costs nothing)' : ''}` +
       (o.postgres === null ? '' : `; PostgreSQL at ${o.postgres}, a schema of its own`),
   ].join('\n');
 }
@@ -349,6 +457,7 @@ function formatScenario(scenario, rounds) {
     `server µs/${unit.replace(/s$/, '')}`,
     'server CPU',
     'loader CPU',
+    'log B/req',
     unit,
   ];
   const cells = (r, name) => [
@@ -359,6 +468,7 @@ function formatScenario(scenario, rounds) {
     r.serverCpuMicrosPerRequest.toFixed(1),
     `${r.serverCpuPercent.toFixed(0)}%`,
     `${r.loaderCpuPercent.toFixed(0)}%`,
+    r.logBytesPerRequest === null ? '-' : r.logBytesPerRequest.toFixed(0),
     String(r.requests),
   ];
   const perRound =
@@ -378,10 +488,10 @@ function formatScenario(scenario, rounds) {
     const perRoundRatios =
       rounds > 1 ? ` (rounds: ${c.ratioPercent.map((r) => r.toFixed(1)).join(', ')})` : '';
     return [
-      `${c.target} / ${scenario.baseline}: ${c.medianRatioPercent.toFixed(1)}% of ${unit}/s` +
+      `${c.target} / ${c.baseline}: ${c.medianRatioPercent.toFixed(1)}% of ${unit}/s` +
         perRoundRatios,
-      `${c.target} / ${scenario.baseline}: ${c.medianCpuRatioPercent.toFixed(1)}% by server CPU ` +
-        `per ${unit.replace(/s$/, '')} (${scenario.baseline} ÷ ${c.target})`,
+      `${c.target} / ${c.baseline}: ${c.medianCpuRatioPercent.toFixed(1)}% by server CPU ` +
+        `per ${unit.replace(/s$/, '')} (${c.baseline} ÷ ${c.target})`,
     ];
   });
   return [
@@ -394,7 +504,7 @@ function formatScenario(scenario, rounds) {
     ...summary.map(line),
     '',
     `server µs/${unit.replace(/s$/, '')} = server CPU time (user + system) per response; ` +
-      'CPU = share of one core',
+      'CPU = share of one core; log B/req = bytes the server logged per response',
     `bytes per response: ${bytes}`,
     '',
     ...ratios,
@@ -414,7 +524,10 @@ async function latestProfile(dir) {
   return last === undefined ? null : join(dir, last);
 }
 
-/** Measures each target in turn per round, then the medians and the ratios to the baseline. */
+/**
+ * Measures each target in turn per round, then the medians and each target's ratios to its
+ * baselines: the names in its `baselines`, else the first target.
+ */
 async function runScenario(scenario, options, running) {
   const { targets } = scenario;
   const measured = [];
@@ -425,13 +538,18 @@ async function runScenario(scenario, options, running) {
         console.error(`${scenario.name}, round ${round}/${options.rounds}: ${target.name}...`);
       }
       measured.push(await measure(target, { ...options, round }, running));
-      // Requests autocannon gave up on at the end may still be running: let them finish.
-      await target.server.settle();
     }
   }
   const results = targets.map((t) => summarize(measured.filter((m) => m.target === t.name)));
-  const [baseline, ...compared] = targets;
-  const comparisons = compared.map((target) => {
+  const [first, ...rest] = targets;
+  const pairs = rest.flatMap((target) =>
+    (target.baselines ?? [first.name]).map((name) => {
+      const baseline = targets.find((t) => t.name === name);
+      if (baseline === undefined) throw new Error(`no target named ${name}`);
+      return { target, baseline };
+    }),
+  );
+  const comparisons = pairs.map(({ target, baseline }) => {
     const ratioPercent = [];
     const cpuRatioPercent = [];
     for (let round = 1; round <= options.rounds; round += 1) {
@@ -443,6 +561,7 @@ async function runScenario(scenario, options, running) {
     }
     return {
       target: target.name,
+      baseline: baseline.name,
       medianRatioPercent: median(ratioPercent),
       medianCpuRatioPercent: median(cpuRatioPercent),
       ratioPercent,
@@ -453,7 +572,6 @@ async function runScenario(scenario, options, running) {
     name: scenario.name,
     endpoint: scenario.endpoint,
     unit: scenario.unit,
-    baseline: baseline.name,
     results,
     comparisons,
     measured,
@@ -477,9 +595,10 @@ async function main(argv) {
 
   // The whole run stops by itself: start-ups, warm-ups, measurements and some slack.
   const targetCount =
-    (options.scenarios.includes('users') ? 2 : 0) + (withMessages ? (withPostgres ? 3 : 2) : 0);
+    (options.scenarios.includes('users') ? 2 + options.compare.length : 0) +
+    (withMessages ? (withPostgres ? 4 : 2) : 0);
   const budgetMs =
-    4 * SERVER_START_TIMEOUT_MS +
+    6 * SERVER_START_TIMEOUT_MS +
     targetCount *
       (options.warmupSeconds + options.rounds * (options.durationSeconds + 5) + 10) *
       1000;
@@ -498,8 +617,12 @@ async function main(argv) {
   process.once('SIGINT', stopAll);
   process.once('SIGTERM', stopAll);
 
-  /** A Guildhall child; under BENCH_PROFILE=1 it writes its profile into a folder of its own. */
-  const startGuildhall = async (label, args) => {
+  /**
+   * A Guildhall child in the run's configuration (`settings` change it further), logging into a
+   * file of its own in the data folder; under BENCH_PROFILE=1 it writes its profile into a folder
+   * of its own.
+   */
+  const startGuildhall = async (label, args, settings = {}) => {
     let execArgv = [];
     if (profileRoot !== null) {
       const dir = join(profileRoot, label);
@@ -507,7 +630,15 @@ async function main(argv) {
       profileDirs.push({ label, dir });
       execArgv = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
     }
-    const server = await startServer('guildhallServer.js', args, execArgv);
+    const env = {
+      GUILDHALL_BENCH_SETTINGS: JSON.stringify({
+        ...CONFIGURATIONS[options.configuration].settings,
+        ...(options.logLevel === null ? {} : { GUILDHALL_LOG_LEVEL: options.logLevel }),
+        ...settings,
+      }),
+    };
+    const logFile = join(dataDir, `${label}.log`);
+    const server = await startServer('guildhallServer.js', args, { execArgv, env, logFile });
     servers.push(server);
     return server;
   };
@@ -521,13 +652,28 @@ async function main(argv) {
   });
 
   const run = async () => {
-    const guildhall = await startGuildhall('guildhall-sqlite', [join(dataDir, 'guildhall')]);
-    const auth = { authorization: `Bot ${guildhall.botToken}` };
     const scenarios = [];
 
     if (options.scenarios.includes('users')) {
+      const guildhall = await startGuildhall('users', [join(dataDir, 'users')]);
+      const auth = { authorization: `Bot ${guildhall.botToken}` };
       const request = { url: `${guildhall.apiUrl}/users/@me`, headers: auth };
       const body = await probe(request);
+      const variants = [];
+      for (const name of options.compare) {
+        const variant = VARIANTS[name];
+        const server = await startGuildhall(
+          `users-${name}`,
+          [join(dataDir, `users-${name}`)],
+          variant.settings,
+        );
+        const variantRequest = {
+          url: `${server.apiUrl}/users/@me`,
+          headers: { authorization: `Bot ${server.botToken}` },
+        };
+        await probe(variantRequest);
+        variants.push({ name: variant.name, server, request: variantRequest });
+      }
       const bare = await startServer('bareServer.js', [body]);
       servers.push(bare);
       const bareRequest = { url: `${bare.apiUrl}/users/@me` };
@@ -542,6 +688,7 @@ async function main(argv) {
             targets: [
               { name: 'bare fastify', server: bare, request: bareRequest },
               { name: 'guildhall', server: guildhall, request },
+              ...variants,
             ],
           },
           options,
@@ -551,34 +698,55 @@ async function main(argv) {
     }
 
     if (withMessages) {
-      const request = postMessage(guildhall, auth);
+      // A server of its own: a fresh database, in the run's configuration.
+      const onSqlite = await startGuildhall('messages-sqlite', [join(dataDir, 'messages-sqlite')]);
+      const request = postMessage(onSqlite, { authorization: `Bot ${onSqlite.botToken}` });
       const created = JSON.parse(await probe(request));
+      const setup = JSON.stringify({
+        guildId: onSqlite.guildId,
+        channelId: onSqlite.channelId,
+        authorId: onSqlite.botUserId,
+        body: created,
+      });
       const bare = await startServer('bareInsertServer.js', [
+        'sqlite',
         join(dataDir, 'bare.db'),
-        JSON.stringify({
-          guildId: guildhall.guildId,
-          channelId: guildhall.channelId,
-          authorId: guildhall.botUserId,
-          body: created,
-        }),
+        setup,
       ]);
       servers.push(bare);
       const bareRequest = postMessage(bare, {});
       await probe(bareRequest);
       const targets = [
-        { name: 'bare insert', server: bare, request: bareRequest },
-        { name: 'guildhall sqlite', server: guildhall, request },
+        { name: 'bare sqlite insert', server: bare, request: bareRequest },
+        { name: 'guildhall sqlite', server: onSqlite, request },
       ];
       if (withPostgres) {
-        const onPostgres = await startGuildhall('guildhall-postgres', [
-          join(dataDir, 'guildhall-postgres'),
+        const barePg = await startServer('bareInsertServer.js', [
+          'postgres',
+          options.postgresUrl,
+          `bench_bare_${randomBytes(6).toString('hex')}`,
+          setup,
+        ]);
+        servers.push(barePg);
+        const barePgRequest = postMessage(barePg, {});
+        await probe(barePgRequest);
+        const onPostgres = await startGuildhall('messages-postgres', [
+          join(dataDir, 'messages-postgres'),
           options.postgresUrl,
         ]);
         const pgRequest = postMessage(onPostgres, {
           authorization: `Bot ${onPostgres.botToken}`,
         });
         await probe(pgRequest);
-        targets.push({ name: 'guildhall postgres', server: onPostgres, request: pgRequest });
+        targets.push(
+          { name: 'bare pg insert', server: barePg, request: barePgRequest, baselines: [] },
+          {
+            name: 'guildhall postgres',
+            server: onPostgres,
+            request: pgRequest,
+            baselines: ['bare pg insert', 'bare sqlite insert'],
+          },
+        );
       }
       scenarios.push(
         await runScenario(
@@ -604,7 +772,11 @@ async function main(argv) {
         warmupSeconds: options.warmupSeconds,
         durationSeconds: options.durationSeconds,
         rounds: options.rounds,
+        configuration: options.configuration,
+        compare: options.compare,
         dataDir: options.dataDir,
+        dataOnTmpfs: onTmpfs(options.dataDir),
+        logLevel: options.logLevel,
         postgres: withPostgres ? redact(options.postgresUrl) : null,
       },
       scenarios,

@@ -3,7 +3,7 @@
  * `--expose-gc` so its memory per session can be read after a collection.
  *
  * - `guildhall <dataDir>`: the real app (SQLite, rate limits off, logs at warn, identify limits
- *   lifted, heartbeats every hour so idle clients need not send any) seeded with a guild owned by
+ *   and the cap on unidentified connections per address lifted, heartbeats every hour so idle clients need not send any) seeded with a guild owned by
  *   a person, a text channel and a bot. Clients identify as that bot; the owner posts a message
  *   (the marker in its nonce) to cause a MESSAGE_CREATE for every session.
  * - `bare <frame>`: `ws` on a plain HTTP server; every socket gets a HELLO-sized greeting, and
@@ -45,6 +45,8 @@ async function guildhall(dataDir) {
     gateway: {
       identifiesPerBucket: 1_000_000,
       identifyPerDay: 1_000_000_000,
+      // Every client of the storm comes from one address.
+      maxUnidentifiedPerAddress: 1_000_000,
       heartbeatIntervalMs: 3_600_000,
     },
   });

@@ -1,8 +1,11 @@
 /**
- * Child process of bench/http.js: the real Guildhall app (rate limits off, logs at warn) seeded
- * with a developer, an application, its bot, and a guild with one text channel the bot may write
- * in. Storage is SQLite in the data folder given as the first argument or, when a second argument
- * gives a PostgreSQL URL, a new schema in that database, dropped again on exit. Talks to the
+ * Child process of bench/http.js: the real Guildhall app seeded with a developer, an application,
+ * its bot, and a guild with one text channel the bot may write in. Storage is SQLite in the data
+ * folder given as the first argument or, when a second argument gives a PostgreSQL URL, a new
+ * schema in that database, dropped again on exit. Its settings are the defaults `npm start` runs
+ * with, changed only by the GUILDHALL_* variables in the JSON object of $GUILDHALL_BENCH_SETTINGS
+ * (the parent's choice: raised rate limits, or the tuned configuration). Logs go where
+ * `npm start` sends them, to standard output (the parent points it at a file). Talks to the
  * parent through childIpc.js.
  */
 import console from 'node:console';
@@ -26,9 +29,8 @@ const config = loadConfig({
   GUILDHALL_HOST: '127.0.0.1',
   GUILDHALL_PORT: '0',
   GUILDHALL_DATA_DIR: dataDir,
-  GUILDHALL_LOG_LEVEL: 'warn',
-  GUILDHALL_RATE_LIMITS: 'off',
   GUILDHALL_DEMO: 'off',
+  ...JSON.parse(process.env.GUILDHALL_BENCH_SETTINGS ?? '{}'),
 });
 
 const schema = postgresUrl === undefined ? null : `bench_${randomBytes(6).toString('hex')}`;

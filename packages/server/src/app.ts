@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -8,9 +7,7 @@ import {
   DEFAULT_BLOB_SWEEP_INTERVAL_MS,
   startBlobSweeper,
 } from './blobs/lifecycle.js';
-import type { BusErrorHandler, EventBus } from './bus/index.js';
-import { MemoryBus } from './bus/memory/index.js';
-import { createNatsBus } from './bus/nats/index.js';
+import { openBus, openSharedState, openStorage } from './appDrivers.js';
 import { registerAppRoutes } from './appRoutes.js';
 import { createServices, type Services } from './appServices.js';
 import { publicBaseUrl, type Config } from './config.js';
@@ -18,7 +15,6 @@ import { createWebhookEventsService } from './delivery/service.js';
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './delivery/worker.js';
 import { realTimers, systemClock, type Clock, type Timers } from './domain/clock.js';
 import { DEFAULT_SCRYPT_COST } from './domain/credentials.js';
-import { createSnowflakeGenerator } from './domain/snowflakes.js';
 import { dispatchingStorage } from './events/afterCommit.js';
 import { createBusDispatcher } from './events/dispatcher.js';
 import { createRevocations } from './events/revocations.js';
@@ -30,12 +26,7 @@ import {
   type GatewayOptions,
 } from './gateway/index.js';
 import { createAuthenticator } from './http/authenticator.js';
-import {
-  MemoryRateLimitStore,
-  createRateLimiter,
-  type BucketLimit,
-  type RateLimitStore,
-} from './http/rateLimit/index.js';
+import { createRateLimiter, type BucketLimit } from './http/rateLimit/index.js';
 import { clientAddressOf, createHttpServer } from './http/server.js';
 import { API_PREFIX } from './http/versioning.js';
 import { createLogger } from './logger.js';
@@ -52,9 +43,15 @@ import { createMetrics, createMetricsListener, instrument } from './resources/sy
 import { createCdnImages } from './resources/imageVariants.js';
 import type { SecretBox } from './domain/secretBox.js';
 import { openSecrets } from './secrets.js';
+import {
+  leaseWorkerSlot,
+  leasedIdGenerator,
+  type WorkerLease,
+  type WorkerLeaseOptions,
+} from './workerLease.js';
+import type { EventBus } from './bus/index.js';
+import type { SharedState } from './sharedState/index.js';
 import type { Storage } from './storage/index.js';
-import { createPostgresStorage } from './storage/postgres/index.js';
-import { createSqliteStorage } from './storage/sqlite/index.js';
 import { SECOND_MS, DAY_MS } from './domain/time.js';
 
 export interface AppOptions {
@@ -66,14 +63,16 @@ export interface AppOptions {
   /** A bus to use instead of the one the config names. */
   bus?: EventBus;
   blobs?: BlobStore;
-  rateLimitStore?: RateLimitStore;
   /** The bucket of routes that name none; tests lower or raise it. */
   defaultRouteBucket?: BucketLimit;
   /**
-   * The snowflake process id (0–31) beside the configured worker id. Admin commands use their own
-   * so ids they make never collide with a server's on the same worker.
+   * The snowflake process id (0–31) beside a configured worker id. Admin commands use their own
+   * so ids they make never collide with a server's on the same worker. A leased slot brings its
+   * own.
    */
   processId?: number;
+  /** The worker lease (PostgreSQL): timers tests drive and other durations. */
+  workerLease?: { timers?: Timers; options?: Partial<WorkerLeaseOptions> };
   /** 401/403/429 answers an address may collect before it is refused (tests lower it). */
   invalidRequestLimit?: BucketLimit;
   /** Webhook event delivery: tests pass timers they drive and shorter limits. */
@@ -82,6 +81,8 @@ export interface AppOptions {
   resumeJobs?: boolean;
   /** Gateway settings over the platform's defaults (tests shorten heartbeats...). */
   gateway?: Partial<GatewayOptions>;
+  /** Where the gateway's waits come from (tests hold the identify queue's). */
+  gatewayTimers?: Timers;
   /** The orphan blob sweep (blobs/lifecycle.ts): timers tests drive, or false for none. */
   blobSweep?: { timers?: Timers; graceMs?: number } | false;
 }
@@ -108,57 +109,41 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** Opens the storage the config names: PostgreSQL for DATABASE_URL, else SQLite in the data folder. */
-export async function openStorage(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
-  logger: Logger,
-): Promise<Storage> {
-  if (config.databaseUrl !== null) {
-    return createPostgresStorage({
-      connectionString: config.databaseUrl,
-      // An idle connection dropped by the server is replaced on next use; it must not crash us.
-      onError: (err) => {
-        logger.warn({ err }, 'PostgreSQL connection error');
-      },
-    });
-  }
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  return createSqliteStorage({ filename: join(config.dataDir, 'guildhall.db') });
-}
-
-/** Opens the bus the config names: NATS for NATS_URL, else the in-process bus. */
-export async function openBus(config: Pick<Config, 'natsUrl'>, logger: Logger): Promise<EventBus> {
-  const onError: BusErrorHandler = (err, { subject }) => {
-    logger.error({ err, subject }, 'event bus error');
-  };
-  if (config.natsUrl !== null) return createNatsBus({ servers: config.natsUrl, onError });
-  return new MemoryBus({ onError });
-}
-
 /** The composition root: the only place that knows which drivers run. */
 export async function createApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const storage = options.storage ?? (await openStorage(config, logger));
-  let bus: EventBus;
+  let bus: EventBus | null = null;
   let secrets: SecretBox;
+  let workerLease: WorkerLease | null = null;
+  let sharedState: SharedState;
   try {
     // Stored signing keys are sealed (and checked to open) before anything serves them.
     secrets = await openSecrets(config, storage, logger);
+    // No two processes sharing the database mint ids with one worker slot.
+    workerLease = await leaseWorkerSlot({
+      storage,
+      clock,
+      timers: options.workerLease?.timers ?? realTimers,
+      logger,
+      workerId: config.workerId,
+      processId: options.processId ?? 0,
+      ...(options.workerLease?.options ? { options: options.workerLease.options } : {}),
+    });
     bus = options.bus ?? (await openBus(config, logger));
+    sharedState = await openSharedState(config, { logger, clock });
   } catch (err) {
-    // Nothing else holds the storage yet: close it rather than leak its connections.
+    // Nothing else holds the storage and bus yet: close them rather than leak connections.
+    await bus?.close();
+    await workerLease?.release();
     await storage.close();
     throw err;
   }
   const blobs = options.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
-  const rateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
-  const ids = createSnowflakeGenerator({
-    clock,
-    workerId: config.workerId,
-    processId: options.processId ?? 0,
-  });
+  const rateLimitStore = sharedState.rateLimits;
+  const ids = leasedIdGenerator(workerLease, clock);
   const sessionTtlMs = config.sessionTtlDays * DAY_MS;
   const authenticator = createAuthenticator({
     storage,
@@ -284,9 +269,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger,
     authenticator,
     sessionStartLimit,
+    sharedState,
     events,
     gatewayUrl,
     options: gatewayOptions,
+    ...(options.gatewayTimers ? { timers: options.gatewayTimers } : {}),
     clientAddress: (request) => clientAddressOf(request, config.trustProxy),
     // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
     ...(storage.dialect === 'postgres'
@@ -400,8 +387,16 @@ export async function createApp(options: AppOptions): Promise<App> {
       await searchIndexer.close();
       await blobSweeper?.stop();
       revocations.close();
+      await sharedState.close();
       await bus.close();
+      await workerLease.release();
       await storage.close();
+      // Log lines still queued in the asynchronous destination reach the output.
+      await new Promise<void>((resolve) => {
+        logger.flush(() => {
+          resolve();
+        });
+      });
     },
   };
 }

@@ -9,7 +9,7 @@ describe('loadConfig', () => {
       port: 8080,
       databaseUrl: null,
       natsUrl: null,
-      workerId: 0,
+      workerId: null,
       rateLimits: true,
       globalRateLimitPerSecond: 50,
       demo: true,
@@ -104,6 +104,27 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ GUILDHALL_METRICS_LISTEN: bad }), bad).toThrow(
         /^GUILDHALL_METRICS_LISTEN must be HOST:PORT/,
       );
+    }
+  });
+
+  it('reads the Redis URL and key prefix, and never echoes a bad URL', () => {
+    expect(loadConfig({})).toMatchObject({ redisUrl: null, redisKeyPrefix: 'guildhall:' });
+    expect(
+      loadConfig({ REDIS_URL: 'rediss://app:pw@cache:6380/2' }, ['--redis-prefix', 'eu-1:']),
+    ).toMatchObject({ redisUrl: 'rediss://app:pw@cache:6380/2', redisKeyPrefix: 'eu-1:' });
+    for (const bad of ['http://app:hunter2@cache', 'app:hunter2@cache:6379', 'hunter2']) {
+      let message = '';
+      try {
+        loadConfig({ REDIS_URL: bad });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toBe(
+        'REDIS_URL must be a redis:// or rediss:// URL, the same on every node (unset: limits and presences in this process\'s memory); got "[hidden]".',
+      );
+    }
+    for (const bad of ['a b', 'x'.repeat(65), 'pre/fix']) {
+      expect(() => loadConfig({}, ['--redis-prefix', bad])).toThrow(/^--redis-prefix must be/);
     }
   });
 

@@ -12,7 +12,18 @@ export interface Config {
   /** A postgres:// URL, or null for embedded SQLite in the data folder. */
   databaseUrl: string | null;
   natsUrl: string | null;
-  workerId: number;
+  /**
+   * A redis:// or rediss:// URL: rate limits, identify buckets and presences shared by every
+   * node on it; null keeps them in this process (docs/operations.md, Redis).
+   */
+  redisUrl: string | null;
+  /** The prefix of every Redis key, so deployments sharing one Redis stay apart. */
+  redisKeyPrefix: string;
+  /**
+   * The snowflake worker id (0–31); null: leased from the database among those free (PostgreSQL),
+   * or 0 (SQLite, one process). See docs/operations.md, Worker ids.
+   */
+  workerId: number | null;
   /** The address clients use, when it differs from host:port (behind a proxy, say). */
   publicUrl: string | null;
   logLevel: LogLevel;
@@ -181,11 +192,27 @@ const SETTINGS = {
     defaultValue: null,
     parse: url(['nats:', 'tls:']),
   },
+  redisUrl: {
+    env: 'REDIS_URL',
+    flag: '--redis-url',
+    allowed:
+      "a redis:// or rediss:// URL, the same on every node (unset: limits and presences in this process's memory)",
+    defaultValue: null,
+    parse: url(['redis:', 'rediss:']),
+  },
+  redisKeyPrefix: {
+    env: 'GUILDHALL_REDIS_PREFIX',
+    flag: '--redis-prefix',
+    allowed: '1 to 64 letters, digits and _ . : - (the prefix of every Redis key)',
+    defaultValue: 'guildhall:',
+    parse: (raw: string) => (/^[\w.:-]{1,64}$/.test(raw) ? raw : undefined),
+  },
   workerId: {
     env: 'GUILDHALL_WORKER_ID',
     flag: '--worker-id',
-    allowed: 'an integer from 0 to 31, different for every process sharing a database',
-    defaultValue: 0,
+    allowed:
+      'an integer from 0 to 31, different for every process sharing a database (unset: leased from PostgreSQL, 0 on SQLite)',
+    defaultValue: null,
     parse: integer(0, 31),
   },
   publicUrl: {
@@ -383,11 +410,15 @@ const SETTINGS = {
   },
 } as const satisfies { [K in keyof Config]: Setting<Config[K]> };
 
-/** Settings whose bad value is not echoed. */
+/**
+ * Settings whose bad value is not echoed: secrets, and the Redis URL, whose user name and
+ * password (an ACL user, a bare password) a malformed value may not let us tell apart.
+ */
 const HIDDEN: ReadonlySet<keyof Config> = new Set([
   'adminTokenHash',
   'metricsTokenHash',
   'secretKey',
+  'redisUrl',
 ] as const);
 
 /** A value fit to echo: a password in a URL is masked. */

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { seedDeveloper, startTestServer } from '../test/support/testServer.js';
-import { createLogger } from './logger.js';
+import { createLogger, requestLineWriter } from './logger.js';
 
 describe('logs', () => {
   it('never carry tokens, secrets or passwords, at any level', async () => {
@@ -47,6 +47,77 @@ describe('logs', () => {
     expect(output).toContain('[REDACTED]');
     expect(secrets).toHaveLength(7);
     for (const secret of secrets) expect(output).not.toContain(secret);
+  });
+
+  it('have one line per request, with its id, method, redacted URL, status and time', async () => {
+    let output = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        output += chunk.toString();
+        done();
+      },
+    });
+    const server = await startTestServer({ logger: createLogger('info', sink) });
+    try {
+      const inject = server.app.http.inject.bind(server.app.http);
+      await inject({ method: 'GET', url: '/api/v10/gateway?token=sekrit-token' });
+      await inject({ method: 'GET', url: '/api/v10/users/@me' });
+    } finally {
+      await server.close();
+    }
+    const lines = output
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line['reqId'] !== undefined);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        msg: 'request completed',
+        reqId: expect.any(String) as string,
+        method: 'GET',
+        url: '/api/v10/gateway?token=[REDACTED]',
+        statusCode: 200,
+        responseTime: expect.any(Number) as number,
+      }),
+      expect.objectContaining({
+        msg: 'request completed',
+        url: '/api/v10/users/@me',
+        statusCode: 401,
+      }),
+    ]);
+    expect(lines[0]?.['reqId']).not.toBe(lines[1]?.['reqId']);
+    expect(output).not.toContain('sekrit-token');
+  });
+
+  it("write the request line as pino's own formatter would", () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => lines.push(line) });
+    const line = {
+      reqId: 'a1b2c3d4-z',
+      method: 'GET',
+      url: '/api/v10/oauth2/token?code=sekrit&state="quoted"\\',
+      statusCode: 200,
+      responseTime: 0.412,
+      ip: '::ffff:127.0.0.1',
+    };
+    requestLineWriter(logger)(line);
+    logger.info(line, 'request completed');
+    requestLineWriter(logger)({ ...line, ip: undefined });
+    logger.info({ ...line, ip: undefined }, 'request completed');
+    // Byte for byte, but for the time; and valid JSON.
+    const withoutTime = (text: string | undefined) => {
+      expect(JSON.parse(text ?? '')).toHaveProperty('time');
+      return text?.replace(/"time":\d+/, '"time":0');
+    };
+    expect(lines).toHaveLength(4);
+    expect(withoutTime(lines[0])).toBe(withoutTime(lines[1]));
+    expect(withoutTime(lines[2])).toBe(withoutTime(lines[3]));
+    expect(lines[0]).toContain('code=[REDACTED]');
+    expect(lines[0]).not.toContain('sekrit');
+    logger.level = 'warn';
+    requestLineWriter(logger)(line);
+    expect(lines).toHaveLength(4);
   });
 
   it("never carry a device flow's user_code or device_code", async () => {

@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from './config.js';
+import { createLogDestination } from './logDestination.js';
 
 const SENSITIVE_QUERY =
   /([?&](?:code|token|client_secret|refresh_token|access_token|password|user_code|device_code)=)[^&]*/gi;
@@ -7,6 +8,8 @@ const WEBHOOK_TOKEN_PATH = /(\/webhooks\/\d+\/)[^/?]+/;
 
 /** A request line fit for logs: secrets in the query or a webhook path are replaced. */
 export function redactUrl(url: string): string {
+  // Most URLs have neither: no regular expression runs for them.
+  if (!url.includes('?') && !url.includes('/webhooks/')) return url;
   return url.replace(SENSITIVE_QUERY, '$1[REDACTED]').replace(WEBHOOK_TOKEN_PATH, '$1[REDACTED]');
 }
 
@@ -29,24 +32,49 @@ export const REDACTED_KEYS = new Set([
 ]);
 
 const CENSOR = '[REDACTED]';
+/** pino's number for `info`. */
+const INFO_LEVEL = 30;
 const MAX_DEPTH = 6;
 
-/**
- * A copy of a log object with every sensitive key blanked. It runs only when a line is written;
- * pino's path-based `redact` would also run on every per-request child logger's bindings, which
- * cost more than the rest of a cached-auth request (docs/benchmarks.md).
- */
-export function redactSensitive(value: unknown, depth = 0): unknown {
-  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return value;
-  if (Array.isArray(value)) return value.map((item) => redactSensitive(item, depth + 1));
-  // Requests, errors and the like are left to pino's serializers, which pick safe fields.
+/** Plain objects and arrays are looked into; requests, errors and the like are left to pino's
+ * serializers, which pick safe fields. */
+function isPlainObject(value: object): value is Record<string, unknown> {
   const prototype: unknown = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return value;
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** Whether a log value holds a sensitive key anywhere redactSensitive would look. */
+function holdsSensitiveKey(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return false;
+  if (Array.isArray(value)) return value.some((item) => holdsSensitiveKey(item, depth + 1));
+  if (!isPlainObject(value)) return false;
+  for (const key in value) {
+    if (REDACTED_KEYS.has(key.toLowerCase()) || holdsSensitiveKey(value[key], depth + 1))
+      return true;
+  }
+  return false;
+}
+
+function redactedCopy(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((item) => redactedCopy(item, depth + 1));
+  if (!isPlainObject(value)) return value;
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    copy[key] = REDACTED_KEYS.has(key.toLowerCase()) ? CENSOR : redactSensitive(item, depth + 1);
+    copy[key] = REDACTED_KEYS.has(key.toLowerCase()) ? CENSOR : redactedCopy(item, depth + 1);
   }
   return copy;
+}
+
+/**
+ * A log object with every sensitive key blanked: a copy when it holds one, else the object
+ * itself (most lines, the per-request line among them, hold none and are not copied). It runs
+ * only when a line is written; pino's path-based `redact` would also run on every per-request
+ * child logger's bindings, which cost more than the rest of a cached-auth request
+ * (docs/benchmarks.md).
+ */
+export function redactSensitive(value: unknown, depth = 0): unknown {
+  return holdsSensitiveKey(value, depth) ? redactedCopy(value, depth) : value;
 }
 
 interface RequestLike {
@@ -55,14 +83,62 @@ interface RequestLike {
   ip?: string;
 }
 
-/** The process logger (JSON lines; pipe through pino-pretty to read them by eye). */
-export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+/** The fields of the one log line per request (http/requestLog.ts). */
+export interface RequestLine {
+  reqId: string;
+  method: string;
+  /** As received: the writer redacts it. */
+  url: string;
+  statusCode: number;
+  /** Milliseconds. */
+  responseTime: number;
+  ip: string | undefined;
+}
+
+const REQUEST_COMPLETED = 'request completed';
+
+/**
+ * A writer of `request completed` lines for `logger`: the JSON line `logger.info(line,
+ * 'request completed')` writes (same level, time, bindings, keys and order, the URL redacted),
+ * formatted directly and handed to the logger's destination. pino's generic formatter (the
+ * redaction hook, serializers and escaping of every key) cost more than the rest of a cached-auth
+ * request's logging (docs/benchmarks.md); these fields are fixed, and none but the URL can hold
+ * a secret. logger.test.ts checks the two lines stay identical.
+ */
+export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
+  const internals = logger as unknown as Record<symbol, unknown>;
+  const stream = internals[pino.symbols.streamSym] as DestinationStream;
+  const level = logger.levels.values['info'] ?? INFO_LEVEL;
+  return (line) => {
+    if (!logger.isLevelEnabled('info')) return;
+    const bindings = internals[pino.symbols.chindingsSym] as string;
+    const ip = line.ip === undefined ? '' : `,"ip":${JSON.stringify(line.ip)}`;
+    stream.write(
+      `{"level":${level},"time":${Date.now()}${bindings},"reqId":${JSON.stringify(line.reqId)}` +
+        `,"method":${JSON.stringify(line.method)},"url":${JSON.stringify(redactUrl(line.url))}` +
+        `,"statusCode":${line.statusCode},"responseTime":${line.responseTime}${ip}` +
+        `,"msg":"${REQUEST_COMPLETED}"}\n`,
+    );
+  };
+}
+
+/**
+ * The process logger (JSON lines; pipe through pino-pretty to read them by eye). Without a
+ * destination it writes to standard output through an asynchronous destination
+ * (logDestination.ts) that writes out what is left when the process exits.
+ */
+export function createLogger(
+  level: LogLevel,
+  destination: DestinationStream = createLogDestination(),
+): Logger {
   return pino(
     {
       level,
       formatters: { log: (object) => redactSensitive(object) as Record<string, unknown> },
       serializers: {
         req: (req: RequestLike) => ({ method: req.method, url: redactUrl(req.url), ip: req.ip }),
+        // Any URL logged under this key (requestLineWriter redacts its own the same way).
+        url: (url: unknown) => (typeof url === 'string' ? redactUrl(url) : url),
       },
     },
     destination,

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -232,6 +233,24 @@ describe('guildhall admin commands', () => {
     expect(wrong.out).toBe('');
     expect(wrong.err).toMatch(
       /^guildhall: The stored signing key of application \d+ cannot be decrypted with the secret key from GUILDHALL_SECRET_KEY\. Set GUILDHALL_SECRET_KEY to the key the data was sealed with, or restore the data folder's secret\.key from a backup, then start again\.\n$/,
+    );
+  });
+
+  it('a start whose REDIS_URL does not answer stops with one line and exit code 2', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const c = capture();
+    const code = await runCli(
+      ['start', '--role', 'api', '--port', '0', '--no-demo', '--data-dir', dataDir],
+      { REDIS_URL: `redis://app:hunter2@127.0.0.1:${port}` },
+      c.io,
+    );
+    expect(code).toBe(2);
+    expect(c.out()).toBe('');
+    expect(c.err()).toBe(
+      `guildhall: Redis at redis://127.0.0.1:${port} did not answer (connect ECONNREFUSED 127.0.0.1:${port}). Start Redis there or correct REDIS_URL (--redis-url), or unset it to keep rate limits, identify buckets and presences in this process; then start again.\n`,
     );
   });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { collectChild, spawnSupportScript } from './support/children.js';
-import { TOKENS_PER_USER, crashTokenHashes } from './support/crashWriter.js';
+import { STATS_LINE_PREFIX, TOKENS_PER_USER, crashTokenHashes } from './support/crashWriter.js';
 import {
   TEST_DATABASE_URL,
   dropSchema,
@@ -28,10 +28,12 @@ const ROUNDS = 2;
 /**
  * Runs the writer against the target until it has reported enough commits (or the deadline
  * passes), kills it with SIGKILL while it keeps writing, and returns the user ids it reported.
+ * Its writers must have shared group commit batches: fewer batches than members.
  */
 async function writeThenKill(target: StorageTarget): Promise<string[]> {
   const child = spawnSupportScript('crashWriter', targetArgs(target));
   const reported: string[] = [];
+  let groupCommits = { batches: 0, members: 0 };
   let pending = '';
   let firstLineAt = 0;
   let killTimer: NodeJS.Timeout | undefined;
@@ -41,7 +43,16 @@ async function writeThenKill(target: StorageTarget): Promise<string[]> {
     // Only whole lines count: a line cut short by the kill was never fully reported.
     const lines = (pending + chunk).split('\n');
     pending = lines.pop() ?? '';
-    reported.push(...lines);
+    for (const line of lines) {
+      if (!line.startsWith(STATS_LINE_PREFIX)) reported.push(line);
+      else {
+        const [batches = 0, members = 0] = line
+          .slice(STATS_LINE_PREFIX.length)
+          .split(' ')
+          .map(Number);
+        groupCommits = { batches, members };
+      }
+    }
     if (reported.length >= KILL_AFTER_COMMITS && killTimer === undefined) {
       // Killing right on a line would always land at the start of a transaction; a random delay
       // of up to three transactions lands anywhere inside one.
@@ -59,6 +70,8 @@ async function writeThenKill(target: StorageTarget): Promise<string[]> {
     clearTimeout(killTimer);
   }
   expect(reported.length).toBeGreaterThanOrEqual(MIN_COMMITS);
+  expect(groupCommits.members).toBeGreaterThan(0);
+  expect(groupCommits.batches).toBeLessThan(groupCommits.members);
   return reported;
 }
 

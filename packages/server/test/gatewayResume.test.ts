@@ -1,13 +1,17 @@
 import { ApplicationFlags, GatewayIntentBits as I } from '@guildhall/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EventBus } from '../src/bus/index.js';
 import { MemoryBus } from '../src/bus/memory/index.js';
 import { createBusDispatcher } from '../src/events/dispatcher.js';
+import { SESSION_RELEASE_SUBJECT } from '../src/gateway/handoff.js';
 import { describeDrivers } from './support/drivers.js';
 import { connectGateway, identifyGateway } from './support/gatewayClient.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
 import { guildFixture } from './support/guildMembers.js';
 import { dropSchema, postgresAvailable, uniqueSchema } from './support/postgres.js';
 import { startTestServer, type TestServer } from './support/testServer.js';
+
+const SLOW_RELEASE_MS = 100;
 
 const roleEvent = (guildId: string, id: string) => ({
   type: 'GUILD_ROLE_CREATE',
@@ -137,15 +141,18 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
     await dropSchema(schema);
   });
 
-  /** Two nodes sharing PostgreSQL and a bus, listening, and a guild with a bot. */
-  const startNodes = async () => {
+  /**
+   * Two nodes sharing PostgreSQL and a bus, listening, and a guild with a bot. `firstBus` wraps
+   * the bus as the first node sees it.
+   */
+  const startNodes = async (firstBus: (bus: EventBus) => EventBus = (bus) => bus) => {
     const bus = new MemoryBus();
     for (let i = 0; i < 2; i++) {
       servers.push(
         await startTestServer({
           storage: 'postgres',
           database: schema,
-          bus,
+          bus: i === 0 ? firstBus(bus) : bus,
           processId: i,
           listen: true,
           gateway: { identifiesPerBucket: 100 },
@@ -184,6 +191,66 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
     const live = await resumed.next((f) => f.t === 'GUILD_ROLE_CREATE' && f.s === 5);
     expect((live.d as { role: { id: string } }).role.id).toBe('778');
     await expect.poll(() => first.gateway.sessionCount()).toBe(0);
+    resumed.raw.terminate();
+  });
+
+  it('hands a session over while dispatches flow: none is lost, none is sent twice', async () => {
+    // The first node takes 100 ms to act on RELEASE: dispatches meanwhile reach the session on
+    // both nodes, and the second must not send again what the first sent.
+    const { bus, first, second, fixture } = await startNodes((bus) => ({
+      driver: bus.driver,
+      publish: (subject, event) => bus.publish(subject, event),
+      subscribe: (subject, handler) =>
+        bus.subscribe(subject, (event, delivered) =>
+          subject === SESSION_RELEASE_SUBJECT
+            ? new Promise<void>((resolve) => setTimeout(resolve, SLOW_RELEASE_MS)).then(() =>
+                handler(event, delivered),
+              )
+            : handler(event, delivered),
+        ),
+      ping: () => bus.ping(),
+      close: () => bus.close(),
+    }));
+    const { client, ready } = await identifyGateway(first.gatewayUrl(), {
+      token: fixture.bot.token,
+      intents: I.GUILDS,
+    });
+    await client.dispatch('GUILD_CREATE');
+    const events = createBusDispatcher({
+      bus,
+      clock: { now: () => Date.now() },
+      onError: () => undefined,
+    });
+    const roleOf = (f: { t: string | null; d: unknown }) =>
+      f.t === 'GUILD_ROLE_CREATE' ? (f.d as { role: { id: string } }).role.id : null;
+    // A role every 2 ms, from before the drop until well after the RESUME: the second node
+    // watches the guild, then the first lets go, while they keep coming.
+    let published = 0;
+    const flow = { on: true };
+    const traffic = (async () => {
+      while (flow.on) {
+        events.dispatch(roleEvent(fixture.guildId, `r${String(published++)}`));
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    await client.next((f) => roleOf(f) === 'r20', 10_000);
+    first.gateway.dropAll(4000);
+    await client.closed;
+    const lastSeq = Math.max(...client.frames.map((f) => f.s ?? 0));
+    const resumed = await connectGateway(second.gatewayUrl());
+    await resumed.next((f) => f.op === 10);
+    resumed.send(6, { token: fixture.bot.token, session_id: ready.session_id, seq: lastSeq });
+    const at = (await resumed.dispatch('RESUMED', 10_000)).s ?? 0;
+    await resumed.next((f) => (f.s ?? 0) > at + 20, 10_000);
+    flow.on = false;
+    await traffic;
+    const last = `r${String(published - 1)}`;
+    await resumed.next((f) => roleOf(f) === last, 10_000);
+
+    const dispatches = [...client.frames, ...resumed.frames].filter((f) => f.op === 0);
+    const roles = dispatches.map(roleOf).filter((id) => id !== null);
+    expect(roles).toEqual(Array.from({ length: published }, (_, i) => `r${String(i)}`));
+    expect(dispatches.map((f) => f.s)).toEqual(dispatches.map((_, i) => i + 1));
     resumed.raw.terminate();
   });
 

@@ -2,7 +2,8 @@
  * Revocation ends live gateway sessions (close 4004) and cached tokens at once: a reset bot token,
  * a logout (here or everywhere), an operator ban and an OAuth2 revocation (the path a
  * deauthorization takes too). On one node over the in-process bus, and across two nodes sharing
- * PostgreSQL and NATS, where the node that did not revoke refuses the token at once.
+ * PostgreSQL and NATS (each through the `auth.revoked` subject, events/revocations.ts), where the
+ * node that did not revoke closes its sessions and refuses the cached tokens.
  *
  * @module
  */
@@ -217,6 +218,56 @@ describe.skipIf(!postgresAvailable || !natsAvailable)('revocation across nodes',
       expect((await human.closed).code).toBe(4004);
       expect((await me(b, seed.userToken)).statusCode).toBe(401);
       expect((await me(b, `Bearer ${bearer.token}`)).statusCode).toBe(401);
+    } finally {
+      for (const server of servers.splice(0).reverse()) await server.close();
+      await dropSchema(schema);
+    }
+  });
+
+  it('an operator ban and a deauthorization on node A end what node B holds', async () => {
+    const schema = uniqueSchema('revoke');
+    try {
+      const shared = {
+        storage: 'postgres' as const,
+        database: schema,
+        config: { natsUrl: TEST_NATS_URL, secretKey: randomBytes(32) },
+      };
+      const a = await node(shared);
+      const b = await node(shared);
+      const banned = await seedDeveloper(a.app, 'remoteban');
+      const granter = await seedDeveloper(a.app, 'remotegrant');
+      const bystander = await seedDeveloper(a.app, 'remotestay');
+      const second = await login(a, 'remoteban');
+      const bearer = await bearerToken(a, granter);
+      // Node B has verified (and cached) each credential, and serves sessions of both users.
+      for (const authorization of [banned.userToken, second, `Bearer ${bearer.token}`]) {
+        expect((await me(b, authorization)).statusCode).toBe(200);
+      }
+      const first = await session(b, banned.userToken);
+      const other = await session(b, second);
+      const stays = await session(b, bystander.userToken);
+
+      const ban = await request(a, {
+        method: 'PUT',
+        url: `/api/v10/admin/users/${banned.userId}/ban`,
+        headers: { authorization: `Admin ${ADMIN_TOKEN}` },
+        payload: { reason: 'spam' },
+      });
+      expect(ban.statusCode).toBe(200);
+      expect((await first.closed).code).toBe(4004);
+      expect((await other.closed).code).toBe(4004);
+      expect(b.app.gateway.sessionsOf(banned.userId)).toHaveLength(0);
+      expect((await me(b, banned.userToken)).statusCode).toBe(401);
+      expect((await me(b, second)).statusCode).toBe(401);
+
+      // The application's owner deauthorizes on A (RFC 7009 revoke): B drops the cached token as
+      // soon as the bus brings the revocation (A answered once it applied it itself).
+      expect((await bearer.revoke()).statusCode).toBe(200);
+      await expect
+        .poll(async () => (await me(b, `Bearer ${bearer.token}`)).statusCode, { timeout: 5000 })
+        .toBe(401);
+      expect(stays.raw.readyState).toBe(stays.raw.OPEN);
+      expect((await me(b, bystander.userToken)).statusCode).toBe(200);
     } finally {
       for (const server of servers.splice(0).reverse()) await server.close();
       await dropSchema(schema);

@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import {
+  TEST_DATABASE_URL,
+  dropSchema,
+  postgresAvailable,
+  uniqueSchema,
+} from '../../test/support/postgres.js';
+import type { Repositories, Storage } from '../storage/index.js';
+import { createPostgresStorage } from '../storage/postgres/index.js';
 import { createSqliteStorage } from '../storage/sqlite/index.js';
-import { afterCommit, afterWrite, dispatchingStorage, onCommit } from './afterCommit.js';
+import {
+  afterCommit,
+  afterCommitTask,
+  afterWrite,
+  dispatchingStorage,
+  onCommit,
+} from './afterCommit.js';
 import type { Dispatch, Dispatcher } from './dispatcher.js';
 
 const isList = (events: Dispatch | readonly Dispatch[]): events is readonly Dispatch[] =>
@@ -106,3 +120,101 @@ describe('afterCommit', () => {
     await storage.close();
   });
 });
+
+/** A fresh storage per driver, and how to dispose of it. */
+const drivers: {
+  name: string;
+  skip: boolean;
+  open: () => Promise<[Storage, () => Promise<void>]>;
+}[] = [
+  {
+    name: 'sqlite',
+    skip: false,
+    open: () => {
+      const storage = createSqliteStorage({ filename: ':memory:' });
+      return Promise.resolve([storage, () => storage.close()]);
+    },
+  },
+  {
+    name: 'postgres',
+    skip: !postgresAvailable,
+    open: async () => {
+      const schema = uniqueSchema('aftercommit');
+      const storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
+      return [
+        storage,
+        async () => {
+          await storage.close();
+          await dropSchema(schema);
+        },
+      ];
+    },
+  },
+];
+
+for (const driver of drivers) {
+  describe.skipIf(driver.skip)(`afterCommit in group commits (${driver.name})`, () => {
+    let nextId = 2_000_000_000_000_000n;
+    const createUser = (tx: Repositories, username: string) =>
+      tx.users.create({ id: String((nextId += 1n)), username, createdAt: 0, bot: true });
+
+    it("publishes a member's dispatches once its batch committed, a failed member's never", async () => {
+      const [storage, dispose] = await driver.open();
+      try {
+        const { batches, dispatcher } = recorder();
+        const wrapped = dispatchingStorage(storage, dispatcher);
+        const actions: string[] = [];
+        const member = (name: string, fail: boolean) =>
+          wrapped.groupTransaction(async (tx) => {
+            await createUser(tx, name);
+            afterCommit(tx, event(name));
+            onCommit(tx, () => actions.push(name));
+            // Nothing of its own leaves before the commit (another batch's may have).
+            expect(batches.flat().map((e) => e.type)).not.toContain(name);
+            if (fail) throw new Error(`${name} refused`);
+          });
+        const results = await Promise.allSettled([
+          member('A', false),
+          member('B', true),
+          member('C', false),
+        ]);
+        expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+        // B's failure rolled back the first run of its neighbours: each announced once all the
+        // same, from the run that committed.
+        const published = batches.flat().map((e) => e.type);
+        expect(published.sort()).toEqual(['A', 'C']);
+        expect(actions.sort()).toEqual(['A', 'C']);
+      } finally {
+        await dispose();
+      }
+    });
+
+    it('runs commit tasks only after the batch committed', async () => {
+      const [storage, dispose] = await driver.open();
+      try {
+        const wrapped = dispatchingStorage(storage, recorder().dispatcher);
+        const seen: { committed: boolean; visible: boolean }[] = [];
+        const before = storage.groupCommitStats().batches;
+        await Promise.all(
+          ['task_1', 'task_2'].map((name) =>
+            wrapped.groupTransaction(async (tx) => {
+              const user = await createUser(tx, name);
+              afterCommitTask(tx, async (outside) => {
+                seen.push({
+                  committed: storage.groupCommitStats().batches > before,
+                  visible: (await outside.users.findById(user.id)) !== null,
+                });
+              });
+            }),
+          ),
+        );
+        expect(seen).toEqual([
+          { committed: true, visible: true },
+          { committed: true, visible: true },
+        ]);
+      } finally {
+        await dispose();
+      }
+    });
+  });
+}

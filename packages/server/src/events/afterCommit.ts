@@ -69,32 +69,52 @@ export function onCommit(tx: Repositories, action: () => void): void {
 }
 
 /**
- * The storage services use: each `transaction` collects what its body announces with
- * {@link afterCommit} and hands it to `dispatcher` after the commit, in one ordered batch; what
- * its own statements write is announced with {@link afterWrite}.
+ * Runs one transaction of a dispatching storage through `begin` (`transaction` or
+ * `groupTransaction` of the storage below): collects what `fn` announces on its repositories and,
+ * once `begin` resolves (its writes committed), publishes it, runs the commit actions and the
+ * commit tasks. When `begin` rejects, none of it happens. A group member whose first run was
+ * rolled back runs again: only what its last run announced counts.
+ */
+async function collected<T>(
+  begin: (fn: (tx: Repositories) => Promise<T>) => Promise<T>,
+  fn: (tx: Repositories) => Promise<T>,
+  after: { storage: Storage; dispatcher: Dispatcher; onTaskError: (err: unknown) => void },
+): Promise<T> {
+  const announced: Dispatch[] = [];
+  const queued: CommitTask[] = [];
+  const actions: (() => void)[] = [];
+  const result = await begin((tx) => {
+    announced.length = 0;
+    queued.length = 0;
+    actions.length = 0;
+    pending.set(tx, announced);
+    tasks.set(tx, queued);
+    commitActions.set(tx, actions);
+    return fn(tx);
+  });
+  if (announced.length > 0) after.dispatcher.dispatch(announced);
+  for (const action of actions) action();
+  for (const task of queued) await task(after.storage).catch(after.onTaskError);
+  return result;
+}
+
+/**
+ * The storage services use: each `transaction` (and each member of a `groupTransaction`)
+ * collects what its body announces with {@link afterCommit} and hands it to `dispatcher` after
+ * the commit, in one ordered batch; what its own statements write is announced with
+ * {@link afterWrite}. A group member's announcements leave only when its own savepoint was kept
+ * and its batch committed.
  */
 export function dispatchingStorage(
   storage: Storage,
   dispatcher: Dispatcher,
   onTaskError: (err: unknown) => void = () => undefined,
 ): Storage {
+  const after = { storage, dispatcher, onTaskError };
   const wrapped: Storage = {
     ...storage,
-    async transaction(fn) {
-      const announced: Dispatch[] = [];
-      const queued: CommitTask[] = [];
-      const actions: (() => void)[] = [];
-      const result = await storage.transaction((tx) => {
-        pending.set(tx, announced);
-        tasks.set(tx, queued);
-        commitActions.set(tx, actions);
-        return fn(tx);
-      });
-      if (announced.length > 0) dispatcher.dispatch(announced);
-      for (const action of actions) action();
-      for (const task of queued) await task(storage).catch(onTaskError);
-      return result;
-    },
+    transaction: (fn) => collected((body) => storage.transaction(body), fn, after),
+    groupTransaction: (fn) => collected((body) => storage.groupTransaction(body), fn, after),
   };
   autoCommitted.set(wrapped, dispatcher);
   return wrapped;

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { BusEvent } from '../bus/index.js';
 import { MemoryBus } from '../bus/memory/index.js';
 import { manualClock } from '../domain/clock.js';
-import { ALL_DISPATCHES, createBusDispatcher, type Dispatch } from './dispatcher.js';
+import {
+  ALL_DISPATCHES,
+  createBusDispatcher,
+  type Dispatch,
+  type DispatchEnvelope,
+} from './dispatcher.js';
 
 describe('createBusDispatcher', () => {
   const setup = async () => {
@@ -36,7 +41,13 @@ describe('createBusDispatcher', () => {
           type: 'MESSAGE_CREATE',
           topic: 'dispatch.guild.1',
           publishedAt: 1_700_000_000_000,
-          data: { guildId: '1', channelId: '2', userIds: [], data: { id: '3' } },
+          data: {
+            id: expect.any(String) as string,
+            guildId: '1',
+            channelId: '2',
+            userIds: [],
+            data: { id: '3' },
+          },
         },
       },
     ]);
@@ -54,6 +65,23 @@ describe('createBusDispatcher', () => {
       'USER_UPDATE@dispatch.user.6',
       'TYPING_START@dispatch.user.6',
     ]);
+  });
+
+  it('publishes a guild event naming users on their subjects too, under one id', async () => {
+    const { bus, seen, dispatcher } = await setup();
+    dispatcher.dispatch([
+      { type: 'GUILD_MEMBER_ADD', guildId: '1', userIds: ['7'], data: {} },
+      { type: 'GUILD_MEMBER_REMOVE', guildId: '1', data: {} },
+    ]);
+    await bus.close();
+    expect(seen.map(({ subject, event }) => `${event.type}@${subject}`)).toEqual([
+      'GUILD_MEMBER_ADD@dispatch.guild.1',
+      'GUILD_MEMBER_ADD@dispatch.user.7',
+      'GUILD_MEMBER_REMOVE@dispatch.guild.1',
+    ]);
+    const ids = seen.map(({ event }) => (event.data as DispatchEnvelope).id);
+    expect(ids[0]).toBe(ids[1]);
+    expect(ids[2]).not.toBe(ids[0]);
   });
 
   it('reports a publish that fails instead of throwing at the caller', async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { EventBus } from '../bus/index.js';
 import type { Clock } from '../domain/clock.js';
 
@@ -13,7 +14,11 @@ export interface Dispatch<TData = unknown> {
   guildId: string | null;
   /** The channel whose VIEW_CHANNEL gates the event, when one does. */
   channelId?: string;
-  /** Users who receive the event directly, whatever their guilds (DM recipients, USER_UPDATE). */
+  /**
+   * Users who receive the event directly, whatever their guilds (DM recipients, USER_UPDATE). On
+   * a guild event: the users it brings into the guild (GUILD_MEMBER_ADD's member), whose gateway
+   * nodes may not serve the guild yet and learn from it to join them.
+   */
   userIds?: readonly string[];
   /** The wire payload (`d`), as the platform sends it to a session that may see all of it. */
   data: TData;
@@ -26,6 +31,11 @@ export interface Dispatcher {
 
 /** The envelope of a dispatch on the bus. */
 export interface DispatchEnvelope {
+  /**
+   * Unique per dispatch (the publishing process and a counter), the same on every subject it is
+   * published on: a gateway node taking over a session skips what the old node already sent.
+   */
+  id: string;
   guildId: string | null;
   channelId: string | null;
   userIds: readonly string[];
@@ -34,24 +44,32 @@ export interface DispatchEnvelope {
 
 /** The bus subject of a guild's dispatches. */
 export function guildSubject(guildId: string): string {
-  return `dispatch.guild.${guildId}`;
+  return `${GUILD_SUBJECT_PREFIX}${guildId}`;
 }
 
 /** The bus subject of a user's direct dispatches. */
 export function userSubject(userId: string): string {
-  return `dispatch.user.${userId}`;
+  return `${USER_SUBJECT_PREFIX}${userId}`;
 }
 
-/** Every dispatch subject, for a gateway node that serves any guild or user. */
+/** The prefix of every guild subject; the guild id follows it. */
+export const GUILD_SUBJECT_PREFIX = 'dispatch.guild.';
+/** The prefix of every user subject; the user id follows it. */
+export const USER_SUBJECT_PREFIX = 'dispatch.user.';
+
+/** Every dispatch subject, for a watcher of everything (tests, tools); gateways watch their own. */
 export const ALL_DISPATCHES = 'dispatch.>';
 
 function isList(events: Dispatch | readonly Dispatch[]): events is readonly Dispatch[] {
   return Array.isArray(events);
 }
 
+const NODE_ID_BYTES = 8;
+
 /**
- * Publishes dispatches on the bus: guild events on the guild's subject, user events on each
- * user's. A publish failure goes to `onError`; the caller's committed change stands.
+ * Publishes dispatches on the bus: guild events on the guild's subject (and, when they name
+ * users, on each of theirs too), user events on each user's. A publish failure goes to
+ * `onError`; the caller's committed change stands.
  */
 export function createBusDispatcher(options: {
   bus: EventBus;
@@ -59,13 +77,9 @@ export function createBusDispatcher(options: {
   onError: (err: unknown, event: Dispatch) => void;
 }): Dispatcher {
   const { bus, clock, onError } = options;
-  const send = (subject: string, event: Dispatch) => {
-    const data: DispatchEnvelope = {
-      guildId: event.guildId,
-      channelId: event.channelId ?? null,
-      userIds: event.userIds ?? [],
-      data: event.data,
-    };
+  const node = randomBytes(NODE_ID_BYTES).toString('hex');
+  let counter = 0;
+  const send = (subject: string, event: Dispatch, data: DispatchEnvelope) => {
     bus
       .publish(subject, { type: event.type, topic: subject, data, publishedAt: clock.now() })
       .catch((err: unknown) => {
@@ -76,8 +90,16 @@ export function createBusDispatcher(options: {
     dispatch(events) {
       const list: readonly Dispatch[] = isList(events) ? events : [events];
       for (const event of list) {
-        if (event.guildId !== null) send(guildSubject(event.guildId), event);
-        else for (const userId of event.userIds ?? []) send(userSubject(userId), event);
+        const userIds = event.userIds ?? [];
+        const data: DispatchEnvelope = {
+          id: `${node}.${(counter++).toString(36)}`,
+          guildId: event.guildId,
+          channelId: event.channelId ?? null,
+          userIds,
+          data: event.data,
+        };
+        if (event.guildId !== null) send(guildSubject(event.guildId), event, data);
+        for (const userId of userIds) send(userSubject(userId), event, data);
       }
     },
   };

@@ -12,6 +12,7 @@ import {
 import type { Clock } from '../domain/clock.js';
 import type { Dispatcher } from '../events/dispatcher.js';
 import { serializeMember } from '../resources/members/index.js';
+import type { RateLimitStore } from '../sharedState/index.js';
 import type { MemberRecord, Storage, VoiceStateRecord } from '../storage/index.js';
 import { MAX_QUERIED_MEMBERS } from './clientOps.js';
 import type {
@@ -22,6 +23,7 @@ import type {
   VoiceStateUpdatePayload,
 } from './clientOps.js';
 import type { GuildState } from './guildState.js';
+import type { Presences } from './presences.js';
 import { guildPresenceWire, visibleActivities, type Presence } from './routing.js';
 import { voiceStateWire } from './voiceStates.js';
 
@@ -34,6 +36,8 @@ export const MEMBERS_PER_CHUNK = 1000;
  * (docs/platform-notes.md#gateway-limits).
  */
 export const ALL_MEMBERS_WINDOW_MS = 30_000;
+/** That window as a bucket of the shared rate-limit store, so it holds across nodes. */
+const ALL_MEMBERS_LIMIT = { limit: 1, windowMs: ALL_MEMBERS_WINDOW_MS } as const;
 /** Op 8 without a limit (and not asking for all members) answers this many. */
 const DEFAULT_QUERIED_MEMBERS = 100;
 /** Members read per page when all of a guild's are asked for. */
@@ -66,10 +70,11 @@ export interface CommandContext {
  * answers with dispatches.
  */
 export function createCommands(deps: {
-  presences: Map<string, Presence>;
-  allMembersRequests: Map<string, number>;
+  presences: Presences;
+  /** Where the all-members window of each bot and guild is counted. */
+  rateLimits: RateLimitStore;
 }) {
-  const { presences, allMembersRequests } = deps;
+  const { presences, rateLimits } = deps;
 
   async function presenceUpdate(
     ctx: CommandContext,
@@ -78,7 +83,8 @@ export function createCommands(deps: {
     const { status, activities, since, afk } = input.d;
     const privacy = await ctx.storage.gateway.profilePrivacy(input.session.userId);
     const presence: Presence = { status, activities, since, afk, privacy };
-    presences.set(input.session.userId, presence);
+    // Stored before it is announced: a node that rebuilds a GUILD_CREATE on the dispatch reads it.
+    await presences.set(input.session.userId, presence);
     const shown = status === 'invisible' ? 'offline' : status;
     for (const guildId of input.session.guildIds) {
       const memberCount = ctx.guild(guildId)?.memberCount ?? 0;
@@ -198,18 +204,20 @@ export function createCommands(deps: {
       notFound = userIds.filter((_, i) => found[i] === null);
     } else if (query === '' && limit === 0) {
       if (!hasMembersIntent) throw new InvalidCommandError('all members need GUILD_MEMBERS');
-      const key = `${session.userId}:${guildId}`;
-      const last = allMembersRequests.get(key);
       const now = ctx.clock.now();
-      if (last !== undefined && now - last < ALL_MEMBERS_WINDOW_MS) {
+      const window = await rateLimits.consume(
+        `op8:${session.userId}:${guildId}`,
+        ALL_MEMBERS_LIMIT,
+        now,
+      );
+      if (!window.allowed) {
         ctx.reply('RATE_LIMITED', {
           opcode: Op.REQUEST_GUILD_MEMBERS,
-          retry_after: (last + ALL_MEMBERS_WINDOW_MS - now) / 1000,
+          retry_after: (window.resetAtMs - now) / 1000,
           meta: { guild_id: guildId, ...(nonce === undefined ? {} : { nonce }) },
         });
         return;
       }
-      allMembersRequests.set(key, now);
       members = [];
       for (let after: string | undefined; ;) {
         const page = await ctx.storage.members.listByGuild(guildId, {
@@ -227,7 +235,10 @@ export function createCommands(deps: {
           ? await ctx.storage.members.listByGuild(guildId, { limit: max })
           : await ctx.storage.members.search(guildId, { query: query ?? '', limit: max });
     }
-    const users = await Promise.all(members.map((m) => ctx.storage.users.findById(m.userId)));
+    const [users, shown] = await Promise.all([
+      Promise.all(members.map((m) => ctx.storage.users.findById(m.userId))),
+      withPresences ? presences.get(members.map((m) => m.userId)) : new Map<string, Presence>(),
+    ]);
     const memberCount = ctx.guild(guildId)?.memberCount ?? 0;
     const wire: unknown[] = [];
     const presenceWire: unknown[] = [];
@@ -236,7 +247,7 @@ export function createCommands(deps: {
       if (user == null) return;
       wire.push(serializeMember(member, user));
       const presence = withPresences
-        ? guildPresenceWire(member.userId, presences.get(member.userId), memberCount)
+        ? guildPresenceWire(member.userId, shown.get(member.userId), memberCount)
         : null;
       if (presence !== null) presenceWire.push(presence);
     });

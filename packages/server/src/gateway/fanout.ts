@@ -1,13 +1,19 @@
 /**
- * @module gateway/fanout: the dispatches of the bus to this node's sessions. A guild's dispatch
+ * @module gateway/fanout: the dispatches of the bus to this node's sessions. The node receives
+ * the subjects of the guilds and users it serves (gateway/subscriptions.ts). A guild's dispatch
  * first updates the guild's model (roles, channels, members: what permissions are computed
  * from), then goes to each session in the guild in the form gateway/routing.ts decides; a user's
- * dispatch goes to the user's sessions.
+ * dispatch goes to the user's sessions, and a member's GUILD_MEMBER_ADD, on the member's subject,
+ * makes its sessions join the guild.
  */
 import type { Logger } from 'pino';
-import type { EventBus, Subscription } from '../bus/index.js';
+import type { BusEvent } from '../bus/index.js';
 import type { Clock } from '../domain/clock.js';
-import { ALL_DISPATCHES, type DispatchEnvelope } from '../events/dispatcher.js';
+import {
+  GUILD_SUBJECT_PREFIX,
+  USER_SUBJECT_PREFIX,
+  type DispatchEnvelope,
+} from '../events/dispatcher.js';
 import type { Storage } from '../storage/index.js';
 import { EncodedDispatch } from './frames.js';
 import type { GuildCreate } from './guildCreate.js';
@@ -17,9 +23,6 @@ import type { SessionRegistry } from './registry.js';
 import { receivesUserDispatch, routeGuildDispatch } from './routing.js';
 import type { Sender } from './send.js';
 import { inShard, type Session } from './session.js';
-
-const GUILD_SUBJECT_PREFIX = 'dispatch.guild.';
-const USER_SUBJECT_PREFIX = 'dispatch.user.';
 
 /**
  * Dispatches that leave a guild's GUILD_CREATE as it was, so a busy guild keeps its snapshot for
@@ -115,17 +118,14 @@ export function createFanout(deps: {
   const { storage, clock, logger, registry, guilds, send, joinGuild } = deps;
 
   /** A new member's sessions on this node join the guild (those whose shard holds it). */
-  const onGuildMemberAdd = async (guildId: string, data: Record<string, unknown>) => {
-    const rawId = asRecord(data['user'])?.['id'];
-    const userId = typeof rawId === 'string' ? rawId : null;
-    if (userId === null) return;
+  const onGuildMemberAdd = async (userId: string, guildId: string, source: string) => {
     const mine = registry.ofUser(userId);
     if (mine === undefined) return;
     const member = await storage.members.find(guildId, userId);
     if (member === null) return;
     for (const session of mine) {
       if (session.guildIds.has(guildId) || !inShard(guildId, session.shard)) continue;
-      await joinGuild(session, { guildId, self: member });
+      await joinGuild(session, { guildId, self: member, source });
     }
   };
 
@@ -133,11 +133,7 @@ export function createFanout(deps: {
     const guildId = envelope.guildId;
     if (guildId === null) return;
     const data = asRecord(envelope.data) ?? {};
-    if (type === 'GUILD_MEMBER_ADD') {
-      onGuildMemberAdd(guildId, data).catch((err: unknown) => {
-        logger.error({ err, guildId }, 'gateway: guild join failed');
-      });
-    }
+    const source = envelope.id;
     const state = guilds.get(guildId);
     if (state === undefined) return;
     if (!SNAPSHOT_NEUTRAL_EVENTS.has(type)) {
@@ -155,11 +151,12 @@ export function createFanout(deps: {
     for (const session of [...state.sessions]) {
       const event = route.eventFor(session);
       if (event === null) continue;
-      send.deliver(session, event);
+      send.deliver(session, event, source);
       if (removedUserId === session.userId) {
         send.deliver(
           session,
           new EncodedDispatch('GUILD_DELETE', { id: guildId, unavailable: false }),
+          source,
         );
         guilds.leave(session, guildId);
       }
@@ -168,27 +165,36 @@ export function createFanout(deps: {
       for (const session of [...state.sessions]) guilds.leave(session, guildId);
       guilds.forget(guildId);
     }
-    for (const [session, event] of route.visibilityChanges()) send.deliver(session, event);
+    for (const [session, event] of route.visibilityChanges()) send.deliver(session, event, source);
   };
 
   const onUserDispatch = (type: string, userId: string, envelope: DispatchEnvelope) => {
+    // A guild's dispatch on a user's subject says the user joined: the guild's own subject
+    // delivers it to the sessions in the guild.
+    if (envelope.guildId !== null) {
+      if (type !== 'GUILD_MEMBER_ADD') return;
+      const guildId = envelope.guildId;
+      onGuildMemberAdd(userId, guildId, envelope.id).catch((err: unknown) => {
+        logger.error({ err, guildId }, 'gateway: guild join failed');
+      });
+      return;
+    }
     const mine = registry.ofUser(userId);
     if (mine === undefined) return;
     const event = new EncodedDispatch(type, envelope.data);
     for (const session of mine) {
-      if (receivesUserDispatch(session, type)) send.deliver(session, event);
+      if (receivesUserDispatch(session, type)) send.deliver(session, event, envelope.id);
     }
   };
 
-  /** Receives every dispatch of the bus. */
-  const subscribe = (bus: EventBus): Promise<Subscription> =>
-    bus.subscribe(ALL_DISPATCHES, (event, subject) => {
-      const envelope = event.data as DispatchEnvelope;
-      if (subject.startsWith(GUILD_SUBJECT_PREFIX)) onGuildDispatch(event.type, envelope);
-      else if (subject.startsWith(USER_SUBJECT_PREFIX)) {
-        onUserDispatch(event.type, subject.slice(USER_SUBJECT_PREFIX.length), envelope);
-      }
-    });
+  /** Receives a dispatch of a subject this node watches. */
+  const receive = (event: BusEvent, subject: string) => {
+    const envelope = event.data as DispatchEnvelope;
+    if (subject.startsWith(GUILD_SUBJECT_PREFIX)) onGuildDispatch(event.type, envelope);
+    else if (subject.startsWith(USER_SUBJECT_PREFIX)) {
+      onUserDispatch(event.type, subject.slice(USER_SUBJECT_PREFIX.length), envelope);
+    }
+  };
 
-  return { subscribe };
+  return { receive };
 }

@@ -11,13 +11,14 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { GatewayCloseCodes as Close, GatewayOpcodes as Op } from '@guildhall/protocol';
 import type { Logger } from 'pino';
-import type { EventBus, Subscription } from '../bus/index.js';
+import type { BusHandler, EventBus } from '../bus/index.js';
 import { realTimers, type Timers } from '../domain/clock.js';
 import type { Clock } from '../domain/clock.js';
 import type { Dispatcher } from '../events/dispatcher.js';
 import type { Revocation } from '../events/revocations.js';
 import type { Authenticator } from '../http/authenticator.js';
 import type { SessionStartLimit } from '../resources/gatewayInfo/index.js';
+import type { SharedState } from '../sharedState/index.js';
 import type { Storage } from '../storage/index.js';
 import { createCommands, InvalidCommandError, type CommandContext } from './commands.js';
 import { createConnections } from './connection.js';
@@ -29,11 +30,12 @@ import { createHandoff } from './handoff.js';
 import { createHandshake } from './handshake.js';
 import { createLogin } from './login.js';
 import { DEFAULT_GATEWAY_OPTIONS, type GatewayOptions } from './options.js';
+import { createPresences } from './presences.js';
 import { createSessionRegistry } from './registry.js';
-import type { Presence } from './routing.js';
 import { createSender } from './send.js';
 import type { Session } from './session.js';
 import { LOCAL_SESSION_STORE, type SessionStore } from './sessionStore.js';
+import { createSubjectSubscriptions } from './subscriptions.js';
 import { startSweep } from './sweep.js';
 
 export type { Session } from './session.js';
@@ -52,6 +54,11 @@ export interface GatewayDeps {
   logger: Logger;
   authenticator: Pick<Authenticator, 'authenticate'>;
   sessionStartLimit: SessionStartLimit;
+  /**
+   * The identify buckets, presences and the op 8 window: in this process, or in Redis when
+   * several gateway nodes serve one platform.
+   */
+  sharedState: Pick<SharedState, 'identifyBuckets' | 'presences' | 'rateLimits'>;
   /** Where the gateway's own commands announce what they changed (presence, voice states). */
   events: Dispatcher;
   /** The URL READY names as resume_gateway_url. */
@@ -81,6 +88,8 @@ export interface Gateway {
   dropAll(code?: number): void;
   /** Asks every connection for a heartbeat now (op 1). */
   requestHeartbeats(): void;
+  /** Whether the node watches a bus subject now (a guild's or a user's; docs/gateway.md). */
+  watches(subject: string): boolean;
   /** The sessions of a user (for voice state checks). */
   sessionsOf(userId: string): readonly Session[];
   /** Ends every session opened or resumed with a revoked credential: close 4004, no RESUME. */
@@ -94,13 +103,28 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const options: GatewayOptions = { ...DEFAULT_GATEWAY_OPTIONS, ...deps.options };
   const timers = deps.timers ?? realTimers;
   const sessionStore = deps.sessionStore ?? LOCAL_SESSION_STORE;
-  const presences = new Map<string, Presence>();
   let closing = false;
-  let subscription: Subscription | null = null;
+  /** Set once the fan-out is built; the subscriptions deliver to it. */
+  let receive: BusHandler = () => undefined;
 
+  const subscriptions = createSubjectSubscriptions({
+    bus,
+    handler: (event, subject) => receive(event, subject),
+  });
   const send = createSender({ options, sessionStore });
-  const guilds = createGuildDirectory({ storage });
-  const registry = createSessionRegistry({ sessionStore, guilds, send });
+  // The registry is made below; the presence refresh asks it only once started.
+  const presences = createPresences({
+    store: deps.sharedState.presences,
+    clock,
+    timers,
+    usersHere: () => registry.users(),
+    onError: (err) => {
+      logger.warn({ err }, 'gateway: presences not refreshed');
+    },
+  });
+  const guilds = createGuildDirectory({ storage, subscriptions, presences });
+  const registry = createSessionRegistry({ sessionStore, guilds, send, subscriptions });
+  const joinGuild = createGuildJoin({ clock, guilds, registry, send });
   const handoff = createHandoff({
     storage,
     bus,
@@ -108,12 +132,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
     timers,
     sessionStore,
     registry,
-    guilds,
     send,
+    joinGuild,
   });
-  const joinGuild = createGuildJoin({ clock, guilds, registry, send, presences });
   const fanout = createFanout({ storage, clock, logger, registry, guilds, send, joinGuild });
-  const commands = createCommands({ presences, allMembersRequests: new Map() });
+  receive = fanout.receive;
+  const commands = createCommands({ presences, rateLimits: deps.sharedState.rateLimits });
   const commandContext = (session: Session): CommandContext => ({
     storage,
     clock,
@@ -156,6 +180,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     timers,
     options,
     sessionStartLimit: deps.sessionStartLimit,
+    identifyBuckets: deps.sharedState.identifyBuckets,
     sessionStore,
     gatewayUrl: deps.gatewayUrl,
     login: createLogin({ storage, clock, authenticator: deps.authenticator, options }),
@@ -163,6 +188,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     handoff,
     send,
     joinGuild,
+    holdGuilds: guilds.holdMany,
     admit: connections.admit,
     closing: () => closing,
   });
@@ -177,8 +203,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   return {
     async start() {
+      presences.start();
       await handoff.start();
-      subscription = await fanout.subscribe(bus);
     },
     attach: connections.attach,
     connectionCount: () => connections.all.size,
@@ -189,14 +215,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
     requestHeartbeats() {
       for (const conn of connections.all) send.control(conn, Op.HEARTBEAT, null);
     },
+    watches: (subject) => subscriptions.watches(subject),
     sessionsOf: (userId) => [...(registry.ofUser(userId) ?? [])],
     revoke: registry.revoke,
     async close() {
       closing = true;
       sweep.stop();
-      subscription?.unsubscribe();
-      handoff.stop();
+      presences.stop();
       handshake.close();
+      // Until the connections are closed the node keeps its subjects and answers RELEASE: a
+      // session resuming on another node meanwhile is handed over with nothing lost.
       const closed = [...connections.all].map(
         (conn) =>
           new Promise<void>((resolve) => {
@@ -213,6 +241,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
           }),
       );
       await Promise.all(closed);
+      handoff.stop();
+      subscriptions.close();
       connections.closeServer();
       await sessionStore.close();
     },

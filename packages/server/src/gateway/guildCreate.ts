@@ -11,7 +11,7 @@ import { guildCreateExtras } from './payloads.js';
 import type { GuildDirectory } from './guildDirectory.js';
 import type { GuildSnapshot, GuildState } from './guildState.js';
 import type { SessionRegistry } from './registry.js';
-import { guildCreateView, type Presence } from './routing.js';
+import { guildCreateView } from './routing.js';
 import type { Sender } from './send.js';
 import type { Session } from './session.js';
 
@@ -20,9 +20,8 @@ export function createGuildJoin(deps: {
   guilds: GuildDirectory;
   registry: SessionRegistry;
   send: Sender;
-  presences: ReadonlyMap<string, Presence>;
 }) {
-  const { clock, guilds, registry, send, presences } = deps;
+  const { clock, guilds, registry, send } = deps;
 
   const guildCreate = (
     state: GuildState<Session>,
@@ -30,7 +29,7 @@ export function createGuildJoin(deps: {
     input: { session: Session; self: MemberRecord },
   ): PreserializedDispatch => {
     const { session, self } = input;
-    const view = guildCreateView(state, { session, snapshot, presences, nowMs: clock.now() });
+    const view = guildCreateView(state, { session, snapshot, nowMs: clock.now() });
     const cached = snapshot.payloads.get(view.key);
     if (cached !== undefined) return cached;
     const { channels, presences: shownPresences, scheduledEvents } = view.build();
@@ -57,23 +56,36 @@ export function createGuildJoin(deps: {
     return event;
   };
 
-  /** Loads a guild for a session, sends its GUILD_CREATE and starts its dispatches. */
-  return async (session: Session, input: { guildId: string; self: MemberRecord }) => {
-    const state = guilds.stateOf(input.guildId);
-    state.setMember(session.userId, {
-      roleIds: input.self.roleIds,
-      communicationDisabledUntil: input.self.communicationDisabledUntil,
-      joinedAt: new Date(input.self.joinedAt).toISOString(),
-    });
-    const snapshot = await guilds.snapshotOf(state);
-    if (snapshot === null || !registry.has(session.id)) {
-      if (state.sessions.size === 0) guilds.forget(input.guildId);
-      return;
+  /**
+   * Loads a guild for a session, sends its GUILD_CREATE and starts its dispatches; nothing when
+   * the session is already in the guild. The node watches the guild's subject before the snapshot
+   * is read, so a change is either in the snapshot or delivered after the GUILD_CREATE. With
+   * `announce: false` (a session taken over from another node, which sent it already) no
+   * GUILD_CREATE goes out. `source` is the bus dispatch that brought the join (GUILD_MEMBER_ADD).
+   */
+  return async (
+    session: Session,
+    input: { guildId: string; self: MemberRecord; announce?: boolean; source?: string },
+  ) => {
+    const { guildId, self } = input;
+    const { state, watching } = guilds.hold(guildId);
+    try {
+      await watching;
+      state.setMember(session.userId, {
+        roleIds: self.roleIds,
+        communicationDisabledUntil: self.communicationDisabledUntil,
+        joinedAt: new Date(self.joinedAt).toISOString(),
+      });
+      const snapshot = await guilds.snapshotOf(state);
+      if (snapshot === null || !registry.has(session.id) || session.guildIds.has(guildId)) return;
+      const event =
+        input.announce === false ? null : guildCreate(state, snapshot, { session, self });
+      state.sessions.add(session);
+      session.guildIds.add(guildId);
+      if (event !== null) send.deliver(session, event, input.source ?? null);
+    } finally {
+      guilds.unhold(state);
     }
-    const event = guildCreate(state, snapshot, { session, self: input.self });
-    state.sessions.add(session);
-    session.guildIds.add(input.guildId);
-    send.deliver(session, event);
   };
 }
 

@@ -14,6 +14,7 @@ import { serializeMember, type MemberWire } from '../resources/members/index.js'
 import { voiceStateWire, type VoiceStateWire } from './voiceStates.js';
 import { MAX_LARGE_THRESHOLD } from './clientOps.js';
 import type { PreserializedDispatch } from './frames.js';
+import type { Presence } from './routing.js';
 import {
   serializeScheduledEvent,
   type ScheduledEventWire,
@@ -50,6 +51,11 @@ export interface GuildSnapshot {
   /** With their channel: a session sees only those in channels it may view (or with none). */
   scheduledEvents: { channelId: string | null; wire: ScheduledEventWire }[];
   voiceStates: VoiceStateWire[];
+  /**
+   * The presences of those members, read with the snapshot: a PRESENCE_UPDATE drops the
+   * snapshot like any change, so they are current while it is.
+   */
+  presences: ReadonlyMap<string, Presence>;
   /** GUILD_CREATE per (user, options) key, built on first use and shared by those sessions. */
   payloads: Map<string, PreserializedDispatch>;
 }
@@ -191,11 +197,13 @@ function memberModel(member: MemberRecord): MemberModel {
 
 /**
  * Loads the guild (a handful of queries, whatever the number of sessions) into `state`: the
- * permission model and the GUILD_CREATE snapshot. Returns null when the guild is gone.
+ * permission model and the GUILD_CREATE snapshot, with the presences `presencesOf` reads for
+ * its members. Returns null when the guild is gone.
  */
 export async function loadGuild(
   storage: Storage,
   state: GuildState,
+  presencesOf: (userIds: readonly string[]) => Promise<ReadonlyMap<string, Presence>>,
 ): Promise<GuildSnapshot | null> {
   const guild = await storage.guilds.findById(state.id);
   if (guild === null) return null;
@@ -208,10 +216,11 @@ export async function loadGuild(
     storage.members.listByGuild(guild.id, { limit: MAX_LARGE_THRESHOLD }),
     storage.scheduledEvents.listByGuild(guild.id),
   ]);
-  const [overwrites, users, voiceStates] = await Promise.all([
+  const [overwrites, users, voiceStates, presences] = await Promise.all([
     storage.overwrites.listByChannels(channels.map((c) => c.id)),
     Promise.all(members.map((m) => storage.users.findById(m.userId))),
     storage.gateway.listVoiceStates([guild.id]),
+    presencesOf(members.map((m) => m.userId)),
   ]);
   const byChannel = overwritesByChannel(overwrites);
   state.ownerId = guild.ownerId;
@@ -257,6 +266,7 @@ export async function loadGuild(
       wire: serializeScheduledEvent(event, { creator: null }),
     })),
     voiceStates: voiceStates.map((v) => voiceStateWire(v, null, null)),
+    presences,
     payloads: new Map(),
   };
 }

@@ -1,8 +1,11 @@
 /**
- * @module gateway/handoff: a RESUME on another node. The resuming node asks for the session on
- * RELEASE; the node serving it detaches it, writes out what it buffered for it, and answers on
- * RELEASED. The resuming node waits for that answer (or, when the old node is gone,
- * RELEASE_TIMEOUT_MS) before it reads the replay, so nothing the old node received is missed.
+ * @module gateway/handoff: a RESUME on another node. The resuming node first watches the
+ * session's subjects (its user's and its guilds') and holds what they bring for it; then it asks
+ * for the session on RELEASE. The node serving it detaches it, writes out what it buffered for
+ * it, and answers on RELEASED with the bus dispatches it sent. The resuming node waits for that
+ * answer (or, when the old node is gone, RELEASE_TIMEOUT_MS), reads the replay, and sends what it
+ * held that the old node did not: nothing published while the session changes hands is lost,
+ * and nothing is sent twice.
  */
 import { randomBytes } from 'node:crypto';
 import { GatewayCloseCodes as Close } from '@guildhall/protocol';
@@ -11,14 +14,15 @@ import type { Timers } from '../domain/clock.js';
 import type { Clock } from '../domain/clock.js';
 import type { Storage } from '../storage/index.js';
 import { PreserializedDispatch } from './frames.js';
-import type { GuildDirectory } from './guildDirectory.js';
+import type { GuildCreate } from './guildCreate.js';
 import { scalarText } from './guildState.js';
 import type { SessionRegistry } from './registry.js';
 import type { Sender } from './send.js';
 import { inShard, type Session } from './session.js';
 import type { SessionStore, StoredSession } from './sessionStore.js';
 
-const SESSION_RELEASE_SUBJECT = 'gateway.session-release';
+/** Where a node asks for a session another node serves (exported for tests). */
+export const SESSION_RELEASE_SUBJECT = 'gateway.session-release';
 const SESSION_RELEASED_SUBJECT = 'gateway.session-released';
 const RELEASE_TIMEOUT_MS = 2000;
 
@@ -29,40 +33,45 @@ export function createHandoff(deps: {
   timers: Timers;
   sessionStore: SessionStore;
   registry: SessionRegistry;
-  guilds: GuildDirectory;
   send: Sender;
+  joinGuild: GuildCreate;
 }) {
-  const { storage, bus, clock, timers, sessionStore, registry, guilds, send } = deps;
+  const { storage, bus, clock, timers, sessionStore, registry, send, joinGuild } = deps;
   const nodeId = randomBytes(8).toString('hex');
   /** Resuming sessions waiting for their old node to let go, by session id. */
-  const releaseWaits = new Map<string, () => void>();
+  const releaseWaits = new Map<string, (sent: ReadonlySet<string>) => void>();
   const subscriptions: Subscription[] = [];
 
-  const announce = (subject: string, type: string, sessionId: string) =>
+  const announce = (subject: string, type: string, data: { sessionId: string; sent?: string[] }) =>
     bus.publish(subject, {
       type,
-      topic: sessionId,
-      data: { sessionId, node: nodeId },
+      topic: data.sessionId,
+      data: { ...data, node: nodeId },
       publishedAt: clock.now(),
     });
 
-  /** The session id of another node's message (null for this node's own). */
-  const fromOtherNode = (data: unknown): string | null => {
+  /** The fields of another node's message (null for this node's own). */
+  const fromOtherNode = (data: unknown): Record<string, unknown> | null => {
     if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
     const fields = data as Record<string, unknown>;
-    return fields['node'] === nodeId ? null : scalarText(fields['sessionId']);
+    return fields['node'] === nodeId ? null : fields;
   };
 
-  /** Asks the node serving a session to let it go, and waits until it has (or is silent). */
-  const releaseFromOtherNode = async (sessionId: string): Promise<void> => {
+  /**
+   * Asks the node serving a session to let it go, and waits until it has (or is silent).
+   * Resolves to the bus dispatches (envelope ids) that node sent the session.
+   */
+  const releaseFromOtherNode = async (sessionId: string): Promise<ReadonlySet<string>> => {
     let cancel: (() => void) | undefined;
-    const released = new Promise<void>((resolve) => {
+    const released = new Promise<ReadonlySet<string>>((resolve) => {
       releaseWaits.set(sessionId, resolve);
-      cancel = timers.schedule(resolve, RELEASE_TIMEOUT_MS);
+      cancel = timers.schedule(() => {
+        resolve(new Set());
+      }, RELEASE_TIMEOUT_MS);
     });
     try {
-      await announce(SESSION_RELEASE_SUBJECT, 'SESSION_RELEASE', sessionId);
-      await released;
+      await announce(SESSION_RELEASE_SUBJECT, 'SESSION_RELEASE', { sessionId });
+      return await released;
     } finally {
       cancel?.();
       releaseWaits.delete(sessionId);
@@ -77,21 +86,20 @@ export function createHandoff(deps: {
       send.close(taken.conn, Close.UNKNOWN_ERROR, 'Session resumed elsewhere.');
     taken.conn = null;
     registry.drop(taken, { keepStored: true });
+    const sent = new Set<string>();
+    for (const entry of taken.replay) if (entry.source !== null) sent.add(entry.source);
     await sessionStore.flush();
-    await announce(SESSION_RELEASED_SUBJECT, 'SESSION_RELEASED', sessionId);
+    await announce(SESSION_RELEASED_SUBJECT, 'SESSION_RELEASED', { sessionId, sent: [...sent] });
   };
 
   /**
    * Takes over a session another node served (RESUME through the shared store): its settings,
-   * its replay buffer and its guilds, without sending GUILD_CREATE again.
+   * its guilds (without sending GUILD_CREATE again) and its replay buffer, followed by what was
+   * published while it changed hands.
    */
   const adopt = async (stored: StoredSession): Promise<Session | null> => {
     const sessionId = stored.id;
-    await releaseFromOtherNode(sessionId);
-    const [user, entries] = await Promise.all([
-      storage.users.findById(stored.userId),
-      sessionStore.replay(sessionId),
-    ]);
+    const user = await storage.users.findById(stored.userId);
     if (user === null) return null;
     const application = user.bot ? await storage.applications.findByBotUserId(user.id) : null;
     const session: Session = {
@@ -100,33 +108,41 @@ export function createHandoff(deps: {
       user,
       isApp: user.bot,
       applicationId: application?.id ?? null,
-      seq: entries.at(-1)?.seq ?? 0,
+      seq: 0,
       guildIds: new Set(),
       // Set by the RESUME that adopts it, once its token is checked.
       credential: '',
       conn: null,
       detachedAt: clock.now(),
-      replay: entries.map((e) => ({
-        seq: e.seq,
-        event: new PreserializedDispatch(e.type, e.data),
-      })),
+      replay: [],
+      // What arrives for it is held until the old node's replay is read.
+      held: [],
     };
-    registry.register(session);
-    const guildRecords = await storage.guilds.listForUser(user.id);
-    const guildIds = guildRecords.map((g) => g.id).filter((id) => inShard(id, session.shard));
-    const members = await storage.members.findForUser(user.id, guildIds);
-    for (const member of members) {
-      const state = guilds.stateOf(member.guildId);
-      state.setMember(user.id, {
-        roleIds: member.roleIds,
-        communicationDisabledUntil: member.communicationDisabledUntil,
-        joinedAt: new Date(member.joinedAt).toISOString(),
-      });
-      if ((await guilds.snapshotOf(state)) === null) continue;
-      state.sessions.add(session);
-      session.guildIds.add(member.guildId);
+    try {
+      await registry.register(session);
+      const guildRecords = await storage.guilds.listForUser(user.id);
+      const guildIds = guildRecords.map((g) => g.id).filter((id) => inShard(id, session.shard));
+      const members = await storage.members.findForUser(user.id, guildIds);
+      // No GUILD_CREATE goes out, so the guilds are joined in no particular order.
+      await Promise.all(
+        members.map((self) => joinGuild(session, { guildId: self.guildId, self, announce: false })),
+      );
+      const sent = await releaseFromOtherNode(sessionId);
+      const entries = await sessionStore.replay(sessionId);
+      session.seq = entries.at(-1)?.seq ?? 0;
+      for (const e of entries) {
+        session.replay.push({
+          seq: e.seq,
+          event: new PreserializedDispatch(e.type, e.data),
+          source: null,
+        });
+      }
+      send.releaseHeld(session, { skip: sent });
+      return session;
+    } catch (err) {
+      registry.drop(session, { keepStored: true });
+      throw err;
     }
-    return session;
   };
 
   return {
@@ -134,12 +150,14 @@ export function createHandoff(deps: {
     async start() {
       subscriptions.push(
         await bus.subscribe(SESSION_RELEASE_SUBJECT, (event) => {
-          const sessionId = fromOtherNode(event.data);
-          return sessionId === null ? undefined : releaseToOtherNode(sessionId);
+          const fields = fromOtherNode(event.data);
+          return fields === null ? undefined : releaseToOtherNode(scalarText(fields['sessionId']));
         }),
         await bus.subscribe(SESSION_RELEASED_SUBJECT, (event) => {
-          const sessionId = fromOtherNode(event.data);
-          if (sessionId !== null) releaseWaits.get(sessionId)?.();
+          const fields = fromOtherNode(event.data);
+          if (fields === null) return;
+          const sent = Array.isArray(fields['sent']) ? fields['sent'].map(String) : [];
+          releaseWaits.get(scalarText(fields['sessionId']))?.(new Set(sent));
         }),
       );
     },

@@ -11,6 +11,7 @@ import {
 } from '@guildhall/protocol';
 import type { Clock } from '../domain/clock.js';
 import type { SessionStartLimit } from '../resources/gatewayInfo/index.js';
+import type { IdentifyBuckets } from '../sharedState/index.js';
 import type { ApplicationRecord, MemberRecord, Storage } from '../storage/index.js';
 import type { IdentifyPayload, ResumePayload } from './clientOps.js';
 import { EncodedDispatch } from './frames.js';
@@ -34,6 +35,7 @@ export function createHandshake(deps: {
   timers: Timers;
   options: GatewayOptions;
   sessionStartLimit: SessionStartLimit;
+  identifyBuckets: IdentifyBuckets;
   sessionStore: SessionStore;
   gatewayUrl: () => string;
   login: Login;
@@ -41,6 +43,11 @@ export function createHandshake(deps: {
   handoff: Handoff;
   send: Sender;
   joinGuild: GuildCreate;
+  /**
+   * Holds guilds (their subjects watched) until the returned function is called: READY's joins
+   * then wait on no subscription one by one.
+   */
+  holdGuilds: (guildIds: readonly string[]) => Promise<() => void>;
   /** IDENTIFY or RESUME accepted: the connection counts as logged in. */
   admit: (conn: Connection) => void;
   /** Whether the gateway is shutting down (an IDENTIFY that waited its turn stops). */
@@ -48,6 +55,7 @@ export function createHandshake(deps: {
 }) {
   const { storage, clock, options, login, registry, send } = deps;
   const identifyQueue = new IdentifyQueue({
+    buckets: deps.identifyBuckets,
     clock,
     timers: deps.timers,
     perBucket: options.identifiesPerBucket,
@@ -62,9 +70,9 @@ export function createHandshake(deps: {
     input: { conn: Connection; members: MemberRecord[]; application: ApplicationRecord | null },
   ) => {
     const { conn, members, application } = input;
-    send.deliver(
-      session,
-      new EncodedDispatch(
+    // READY first, then what the session's subjects brought while it was being read.
+    send.releaseHeld(session, {
+      first: new EncodedDispatch(
         'READY',
         readyPayload({
           version: conn.version,
@@ -77,7 +85,7 @@ export function createHandshake(deps: {
           application,
         }),
       ),
-    );
+    });
     for (const member of members) {
       await deps.joinGuild(session, { guildId: member.guildId, self: member });
     }
@@ -126,19 +134,26 @@ export function createHandshake(deps: {
       conn,
       detachedAt: 0,
       replay: [],
+      // Nothing reaches the session before its READY.
+      held: [],
     };
     deps.admit(conn);
     conn.session = session;
-    registry.register(session);
+    const watchingUser = registry.register(session);
     deps.sessionStore.save(storedSession(session));
+    // The user's and the guilds' subjects are watched before what READY and each GUILD_CREATE
+    // show is read: a change is in them, or arrives after them.
+    await watchingUser;
     const members = await login.sharedRead(`members:${userId}:${guildIds.join(',')}`, () =>
       storage.members.findForUser(userId, guildIds),
     );
+    const release = await deps.holdGuilds(members.map((m) => m.guildId));
     conn.socket.cork();
     try {
       await sendReady(session, { conn, members, application });
     } finally {
       conn.socket.uncork();
+      release();
     }
   };
 

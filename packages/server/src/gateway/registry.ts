@@ -1,13 +1,16 @@
 /**
  * @module gateway/registry: the sessions this node serves, by id, by user and by the credential
- * (token hash) they logged in with, so a revocation finds them.
+ * (token hash) they logged in with, so a revocation finds them. The node watches the subject of
+ * each user it serves sessions of while it has one.
  */
 import { GatewayCloseCodes as Close } from '@guildhall/protocol';
+import { userSubject } from '../events/dispatcher.js';
 import type { Revocation } from '../events/revocations.js';
 import type { GuildDirectory } from './guildDirectory.js';
 import type { Sender } from './send.js';
 import type { Session } from './session.js';
 import type { SessionStore, StoredSession } from './sessionStore.js';
+import type { SubjectSubscriptions } from './subscriptions.js';
 
 function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V) {
   const set = map.get(key) ?? new Set<V>();
@@ -37,22 +40,29 @@ export function createSessionRegistry(deps: {
   sessionStore: SessionStore;
   guilds: GuildDirectory;
   send: Sender;
+  subscriptions: SubjectSubscriptions;
 }) {
-  const { sessionStore, guilds, send } = deps;
+  const { sessionStore, guilds, send, subscriptions } = deps;
   const sessions = new Map<string, Session>();
   const byUser = new Map<string, Set<Session>>();
   const byCredential = new Map<string, Set<Session>>();
 
-  const register = (session: Session) => {
+  /**
+   * Adds a session; resolves once its user's dispatches reach this node (read what the session
+   * starts from after that, so nothing falls in between).
+   */
+  const register = (session: Session): Promise<void> => {
     sessions.set(session.id, session);
     addTo(byUser, session.userId, session);
     addTo(byCredential, session.credential, session);
+    return subscriptions.acquire(userSubject(session.userId));
   };
 
   /** Forgets a session (and, unless another node takes it over, its stored copy). */
   const drop = (session: Session, options: { keepStored?: boolean } = {}) => {
     if (options.keepStored !== true) sessionStore.drop(session.id);
-    sessions.delete(session.id);
+    if (!sessions.delete(session.id)) return;
+    subscriptions.release(userSubject(session.userId));
     removeFrom(byUser, session.userId, session);
     removeFrom(byCredential, session.credential, session);
     for (const guildId of [...session.guildIds]) guilds.leave(session, guildId);
@@ -87,6 +97,8 @@ export function createSessionRegistry(deps: {
     get: (sessionId: string) => sessions.get(sessionId),
     has: (sessionId: string) => sessions.has(sessionId),
     all: () => sessions.values(),
+    /** The users with a session on this node. */
+    users: () => byUser.keys(),
     size: () => sessions.size,
     /** The user's sessions on this node (none: undefined). */
     ofUser: (userId: string): ReadonlySet<Session> | undefined => byUser.get(userId),

@@ -287,14 +287,10 @@ export function guildPresenceWire(
  */
 export function guildCreateView<S extends RoutedSession & { largeThreshold: number }>(
   state: GuildState<S>,
-  input: {
-    session: S;
-    snapshot: GuildSnapshot;
-    presences: ReadonlyMap<string, Presence>;
-    nowMs: number;
-  },
+  input: { session: S; snapshot: GuildSnapshot; nowMs: number },
 ) {
-  const { session, snapshot, presences, nowMs } = input;
+  const { session, snapshot, nowMs } = input;
+  const { presences } = snapshot;
   const wantsPresences = hasIntent(session, I.GUILD_PRESENCES);
   const key = `${session.userId}|${session.obfuscate}|${session.largeThreshold}|${wantsPresences}`;
   const build = () => {

@@ -22,7 +22,26 @@ export interface Session {
   conn: Connection | null;
   detachedAt: number;
   /** The last dispatches sent, oldest first, for RESUME. */
-  readonly replay: { seq: number; event: EncodedDispatch }[];
+  readonly replay: SentDispatch[];
+  /**
+   * Dispatches kept back, in order, while the session is not ready for them (before its READY,
+   * or while another node hands it over); null once it receives them as they come.
+   */
+  held: HeldDispatch[] | null;
+}
+
+/**
+ * A dispatch and the bus dispatch it came from (the envelope id), when it came from one: a node
+ * taking over a session skips what the old node already sent.
+ */
+export interface HeldDispatch {
+  event: EncodedDispatch;
+  source: string | null;
+}
+
+/** A dispatch as sent to a session, with its sequence number. */
+export interface SentDispatch extends HeldDispatch {
+  seq: number;
 }
 
 /** One WebSocket connection: before IDENTIFY, and then serving one session. */

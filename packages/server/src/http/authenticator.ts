@@ -35,6 +35,11 @@ export const SESSION_SLIDE_EVERY_MS = HOUR_MS;
 export interface Authenticator {
   /** Resolves an Authorization header to a principal, or null when it is missing or invalid. */
   authenticate(header: string | undefined): Promise<Principal | null>;
+  /**
+   * What authenticate would resolve to, when this node knows it without I/O (a cached token, or
+   * a header that is missing or malformed); undefined when it would read the database.
+   */
+  authenticateCached(header: string | undefined): Principal | null | undefined;
   /** Forgets a token at once (after it is revoked). */
   forgetToken(tokenHash: string): void;
   /** Forgets every cached token of a user (after the user changes or is removed). */
@@ -108,19 +113,38 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     hashesByUser.set(principal.user.id, hashes);
   };
 
-  return {
-    async authenticate(header) {
-      if (header === undefined) return null;
-      const parsed = parseAuthorization(header);
-      if (parsed === null) return null;
-      const tokenHash = hashSecret(parsed.token);
-      const cached = cache.get(tokenHash);
-      if (cached !== undefined) {
-        if (cached.validUntilMs > clock.now()) {
-          return cached.principal.kind === parsed.kind ? cached.principal : null;
-        }
+  /**
+   * The header parsed and hashed, with its principal when the cache answers (undefined: the
+   * database must); null for a missing or malformed header.
+   */
+  const known = (header: string | undefined) => {
+    if (header === undefined) return null;
+    const parsed = parseAuthorization(header);
+    if (parsed === null) return null;
+    const tokenHash = hashSecret(parsed.token);
+    const cached = cache.get(tokenHash);
+    let principal: Principal | null | undefined;
+    if (cached !== undefined) {
+      if (cached.validUntilMs > clock.now()) {
+        principal = cached.principal.kind === parsed.kind ? cached.principal : null;
+      } else {
         drop(tokenHash);
       }
+    }
+    return { parsed, tokenHash, principal };
+  };
+
+  return {
+    authenticateCached(header) {
+      const cached = known(header);
+      return cached === null ? null : cached.principal;
+    },
+
+    async authenticate(header) {
+      const cached = known(header);
+      if (cached === null) return null;
+      if (cached.principal !== undefined) return cached.principal;
+      const { parsed, tokenHash } = cached;
       const seen = generation;
       const record = await storage.tokens.findByHash(tokenHash);
       if (record?.kind !== parsed.kind) return null;

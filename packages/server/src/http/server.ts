@@ -8,16 +8,19 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import type { Logger } from 'pino';
 import type { TrustProxy } from '../config.js';
 import { ApiError, RateLimitedError, toErrorResponse } from '../errors/index.js';
+import { admitRequests } from './admission.js';
 import type { Authenticator } from './authenticator.js';
 import type { RateLimiter } from './rateLimit/index.js';
 import './types.js';
 import { assertNoNul } from './nulGuard.js';
+import { LazyRequestLogger, RequestLogController } from './requestLog.js';
 import { INVALID_VERSION_PATH, decodePathAscii, rewriteApiUrl } from './versioning.js';
 
 export interface HttpServerOptions {
-  logger: FastifyBaseLogger;
+  logger: Logger;
   authenticator: Authenticator;
   /** null when rate limits are off. */
   rateLimiter: RateLimiter | null;
@@ -61,8 +64,14 @@ export function clientAddressOf(request: IncomingMessage, trust: TrustProxy): st
  */
 export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   const { authenticator, rateLimiter } = options;
+  // Routes see Fastify's logger interface; the request log needs pino's (requestLog.ts).
+  const logger: FastifyBaseLogger = options.logger;
   const app = Fastify({
-    loggerInstance: options.logger,
+    loggerInstance: logger,
+    // One line per request, written when it completes; request.log is made when first used.
+    logController: new RequestLogController(options.logger),
+    childLoggerFactory: (parent, bindings, childOptions) =>
+      new LazyRequestLogger(parent, bindings, childOptions),
     bodyLimit: options.maxBodyBytes,
     genReqId: requestIdGenerator(),
     rewriteUrl: (req) => rewriteApiUrl(decodePathAscii(req.url ?? '/')),
@@ -98,54 +107,54 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
       if (METHODS.includes(method as HTTPMethod))
         mirror.on(method as HTTPMethod, route.url, () => undefined);
     }
+    const limit = route.config.rateLimit;
+    if (rateLimiter !== null && limit !== undefined && limit !== false && limit.account) {
+      // After the body is parsed: the route counts attempts per account it names (login).
+      const own = route.preHandler ?? [];
+      route.preHandler = [
+        ...(Array.isArray(own) ? own : [own]),
+        (request) => rateLimiter.checkAccount(request),
+      ];
+    }
   });
 
   app.decorateRequest('principal', null);
 
-  app.addHook('onRequest', async (request, reply) => {
-    const limited = request.routeOptions.config.rateLimit !== false;
-    if (limited) await rateLimiter?.checkAddress(request);
-    const auth = request.routeOptions.config.auth;
-    if (auth !== undefined && auth !== 'none') {
-      const principal = await authenticator.authenticate(request.headers.authorization);
-      if (principal === null) throw new ApiError('UNAUTHORIZED');
-      // Known even when refused below: its refusals count against the user too.
-      request.principal = principal;
-      if (!auth.includes(principal.kind)) {
-        if (principal.kind === 'bot') throw new ApiError('BOTS_CANNOT_USE_ENDPOINT');
-        if (auth.length === 1 && auth[0] === 'bot')
-          throw new ApiError('ONLY_BOTS_CAN_USE_ENDPOINT');
-        throw new ApiError('UNAUTHORIZED');
-      }
-    }
-    if (limited && rateLimiter !== null && request.routeOptions.url !== undefined) {
-      await rateLimiter.check(request, reply);
-    }
-  });
+  app.addHook('onRequest', admitRequests(authenticator, rateLimiter));
 
   app.addHook('preValidation', (request, _reply, done) => {
     assertNoNul(request);
     done();
   });
 
-  if (rateLimiter !== null) {
-    // After the body is parsed: a route may count attempts per account it names (login).
-    app.addHook('preHandler', (request) => rateLimiter.checkAccount(request));
-  }
-
   // The platform sends `Content-Type: application/json` with no charset, and some client
   // libraries (oceanic.js) compare the header exactly: JSON answers say it the same way.
-  app.addHook('onSend', (_request, reply, payload) => {
+  // eslint-disable-next-line max-params -- Fastify's signature; `done` spares a promise per answer
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.getHeader('content-type') === 'application/json; charset=utf-8') {
       void reply.header('content-type', 'application/json');
     }
-    return Promise.resolve(payload);
+    done(null, payload);
   });
 
   if (rateLimiter !== null) {
-    app.addHook('onResponse', (request, reply) =>
-      rateLimiter.recordAnswer(request, reply.statusCode),
-    );
+    // Counted before the answer leaves: with a shared store (Redis) the count is written by the
+    // time the client can send its next request, to this node or another. Most answers count
+    // nothing, and then no promise is made.
+    // eslint-disable-next-line max-params -- Fastify's signature; `done` spares a promise per answer
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const recorded = rateLimiter.recordAnswer(request, reply.statusCode);
+      if (recorded === undefined) done(null, payload);
+      else
+        recorded.then(
+          () => {
+            done(null, payload);
+          },
+          (err: unknown) => {
+            done(err as Error);
+          },
+        );
+    });
   }
 
   app.setErrorHandler((err, request, reply) => {

@@ -9,6 +9,7 @@ async function callerAddress(trustProxy: TrustProxy): Promise<string> {
     logger: createLogger('silent'),
     authenticator: {
       authenticate: () => Promise.resolve(null),
+      authenticateCached: () => null,
       forgetToken: () => undefined,
       forgetUser: () => undefined,
     },

@@ -357,22 +357,31 @@ describeDrivers('gateway dispatches of REST changes on $driver', (driver) => {
       channels: [{ name: 'general', type: 'text' }],
     });
     const guildId = created.guild.id;
-    const [joined] = await world.flush();
-    expect(joined).toMatchObject({
-      type: 'GUILD_MEMBER_ADD',
-      guildId,
-      data: { guild_id: guildId, user: { id: owner }, roles: [] },
-    });
+    // On the guild's subject, and on the member's: the node serving the owner joins the guild.
+    const joined = await world.flush();
+    expect(joined.map((e) => e.subject)).toEqual([
+      `dispatch.guild.${guildId}`,
+      `dispatch.user.${owner}`,
+    ]);
+    for (const event of joined) {
+      expect(event).toMatchObject({
+        type: 'GUILD_MEMBER_ADD',
+        guildId,
+        userIds: [owner],
+        data: { guild_id: guildId, user: { id: owner }, roles: [] },
+      });
+    }
     await app.services.guilds.addBot({
       guildId,
       applicationId: world.w.fx.bot.applicationId,
       permissions: 0n,
     });
     const added = await world.flush();
-    expect(added.map((e) => e.type)).toEqual([
-      'GUILD_ROLE_CREATE',
-      'GUILD_MEMBER_ADD',
-      'GUILD_AUDIT_LOG_ENTRY_CREATE',
+    expect(added.map((e) => `${e.type}@${e.subject}`)).toEqual([
+      `GUILD_ROLE_CREATE@dispatch.guild.${guildId}`,
+      `GUILD_MEMBER_ADD@dispatch.guild.${guildId}`,
+      `GUILD_MEMBER_ADD@dispatch.user.${world.w.fx.bot.userId}`,
+      `GUILD_AUDIT_LOG_ENTRY_CREATE@dispatch.guild.${guildId}`,
     ]);
     expect(added[1]?.data).toMatchObject({
       guild_id: guildId,

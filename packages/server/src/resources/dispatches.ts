@@ -110,11 +110,14 @@ export const dispatches = {
     data: channel,
   }),
 
-  memberAdd: (guildId: string, member: MemberWire) =>
-    guildEvent('GUILD_MEMBER_ADD', guildId, {
+  /** Also published to the new member's subject: a node serving its sessions joins them. */
+  memberAdd: (guildId: string, member: MemberWire) => ({
+    ...guildEvent('GUILD_MEMBER_ADD', guildId, {
       ...member,
       guild_id: guildId,
     } satisfies WireShape<GatewayGuildMemberAddDispatchData>),
+    userIds: [member.user.id],
+  }),
   memberUpdate: (guildId: string, member: MemberWire) =>
     guildEvent('GUILD_MEMBER_UPDATE', guildId, {
       guild_id: guildId,

@@ -16,3 +16,14 @@ export function isUniqueViolation(err: unknown): boolean {
     code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
   );
 }
+
+/**
+ * A group commit member that ran longer than its time limit: it is rolled back, and its
+ * repositories refuse further calls. Members must only use the repositories they are given.
+ */
+export class GroupCommitTimeoutError extends Error {
+  override readonly name = 'GroupCommitTimeoutError';
+  constructor() {
+    super('a group commit member ran past its time limit or used its repositories after it');
+  }
+}

@@ -1,6 +1,6 @@
 /**
  * @module storage: the Storage contract, one file per aggregate under types/ and `Storage` itself
- * in types/storage.ts. Drivers live in sqlite/ and postgres/ (app.ts picks); everything else
+ * in types/storage.ts. Drivers live in sqlite/ and postgres/ (appDrivers.ts picks); everything else
  * imports from this index only.
  */
 export * from './types/applications.js';
@@ -21,4 +21,5 @@ export * from './types/serverSecrets.js';
 export * from './types/storage.js';
 export * from './types/tokens.js';
 export * from './types/users.js';
-export { StorageConflictError } from './errors.js';
+export * from './types/workerLeases.js';
+export { GroupCommitTimeoutError, StorageConflictError } from './errors.js';

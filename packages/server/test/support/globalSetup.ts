@@ -1,24 +1,27 @@
 /**
- * Probes PostgreSQL and NATS once per test run, before any test file, and hands each worker the
- * result (`inject('postgresFailure')`, `inject('natsFailure')`: null when reachable, else why
- * not). Under CI=true an unreachable service fails the run; elsewhere its tests skip, and the
- * reason is printed once.
+ * Probes PostgreSQL, NATS and Redis once per test run, before any test file, and hands each
+ * worker the result (`inject('postgresFailure')`, `inject('natsFailure')`,
+ * `inject('redisFailure')`: null when reachable, else why not). Under CI=true an unreachable
+ * service fails the run; elsewhere its tests skip, and the reason is printed once.
  */
+import { Redis } from 'ioredis';
 import { connect } from 'nats';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { TEST_DATABASE_URL, TEST_NATS_URL } from './serviceUrls.js';
+import { TEST_DATABASE_URL, TEST_NATS_URL, TEST_REDIS_URL } from './serviceUrls.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresFailure: string | null;
     natsFailure: string | null;
+    redisFailure: string | null;
   }
 }
 
 /** How long a probe waits for a service that does not answer. */
 const POSTGRES_PROBE_TIMEOUT_MS = 3000;
 const NATS_PROBE_TIMEOUT_MS = 2000;
+const REDIS_PROBE_TIMEOUT_MS = 2000;
 
 const reason = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -52,8 +55,35 @@ async function probeNats(): Promise<string | null> {
   }
 }
 
+async function probeRedis(): Promise<string | null> {
+  const client = new Redis(TEST_REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: REDIS_PROBE_TIMEOUT_MS,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  // The connect() rejection only says the connection closed; the 'error' event says why.
+  const seen: { failure: string | null } = { failure: null };
+  client.on('error', (err: Error) => {
+    seen.failure = err.message;
+  });
+  try {
+    await client.connect();
+    await client.ping();
+    return null;
+  } catch (err) {
+    return seen.failure ?? reason(err);
+  } finally {
+    client.disconnect();
+  }
+}
+
 export default async function setup(project: TestProject): Promise<void> {
-  const [postgresFailure, natsFailure] = await Promise.all([probePostgres(), probeNats()]);
+  const [postgresFailure, natsFailure, redisFailure] = await Promise.all([
+    probePostgres(),
+    probeNats(),
+    probeRedis(),
+  ]);
   const ci = process.env['CI'] === 'true';
   if (ci && postgresFailure !== null) {
     throw new Error(
@@ -63,6 +93,11 @@ export default async function setup(project: TestProject): Promise<void> {
   if (ci && natsFailure !== null) {
     throw new Error(
       `NATS at ${TEST_NATS_URL} is required under CI=true but unreachable: ${natsFailure}`,
+    );
+  }
+  if (ci && redisFailure !== null) {
+    throw new Error(
+      `Redis at ${TEST_REDIS_URL} is required under CI=true but unreachable: ${redisFailure}`,
     );
   }
   if (postgresFailure !== null) {
@@ -75,6 +110,12 @@ export default async function setup(project: TestProject): Promise<void> {
       `Skipping NATS tests: ${TEST_NATS_URL} is unreachable (${natsFailure}). Set GUILDHALL_TEST_NATS_URL or start nats-server to run them.\n`,
     );
   }
+  if (redisFailure !== null) {
+    process.stderr.write(
+      `Skipping Redis tests: ${TEST_REDIS_URL} is unreachable (${redisFailure}). Set GUILDHALL_TEST_REDIS_URL or start redis-server to run them.\n`,
+    );
+  }
   project.provide('postgresFailure', postgresFailure);
+  project.provide('redisFailure', redisFailure);
   project.provide('natsFailure', natsFailure);
 }

@@ -1,4 +1,5 @@
-/** Where the tests find PostgreSQL and NATS; probed once per run by `globalSetup.ts`. */
+/** Where the tests find PostgreSQL, NATS and Redis; probed once per run by `globalSetup.ts`. */
 export const TEST_DATABASE_URL =
   process.env['GUILDHALL_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const TEST_NATS_URL = process.env['GUILDHALL_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
+export const TEST_REDIS_URL = process.env['GUILDHALL_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';

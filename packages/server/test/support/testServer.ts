@@ -19,8 +19,12 @@ export interface TestServerOptions {
   logger?: AppOptions['logger'];
   /** Gateway settings (short heartbeats, wide identify buckets...). */
   gateway?: AppOptions['gateway'];
+  /** Where the gateway's waits come from (a test that holds the identify queue's). */
+  gatewayTimers?: AppOptions['gatewayTimers'];
   /** Listen on a loopback port (for real clients); inject-only otherwise. */
   listen?: boolean;
+  /** A bus to use instead of the one the config names (a test's spy over NATS, say). */
+  bus?: AppOptions['bus'];
   /** Webhook delivery timers and limits (webhook event tests drive the worker themselves). */
   webhookDelivery?: AppOptions['webhookDelivery'];
   /**
@@ -33,8 +37,6 @@ export interface TestServerOptions {
    * removes it. A fresh temporary folder by default, removed on close.
    */
   dataDir?: string;
-  /** A bus shared with other servers (nodes of one deployment); the in-memory bus by default. */
-  bus?: AppOptions['bus'];
   /** The snowflake process id, distinct per node sharing a database. */
   processId?: number;
 }
@@ -92,6 +94,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.defaultRouteBucket ? { defaultRouteBucket: options.defaultRouteBucket } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.gateway ? { gateway: options.gateway } : {}),
+      ...(options.gatewayTimers ? { gatewayTimers: options.gatewayTimers } : {}),
       ...(options.invalidRequestLimit ? { invalidRequestLimit: options.invalidRequestLimit } : {}),
       ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
       ...(options.bus ? { bus: options.bus } : {}),

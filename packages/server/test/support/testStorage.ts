@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createPostgresStorage } from '../../src/storage/postgres/index.js';
 import { createSqliteStorage } from '../../src/storage/sqlite/index.js';
 import type { Storage } from '../../src/storage/index.js';
+import type { GroupCommitOptions } from '../../src/storage/sql/groupCommit.js';
 import type { Driver } from './drivers.js';
 import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from './postgres.js';
 
@@ -27,8 +28,14 @@ export interface TestStorage {
  */
 export async function openTestStorage(
   driver: Driver,
-  options: { prefix: string; reopenable?: boolean },
+  options: {
+    prefix: string;
+    reopenable?: boolean;
+    /** Group commit limits over the driver's defaults. */
+    groupCommit?: Partial<GroupCommitOptions> | undefined;
+  },
 ): Promise<TestStorage> {
+  const groupCommit = options.groupCommit === undefined ? {} : { groupCommit: options.groupCommit };
   const opened: Storage[] = [];
   const closeAll = async () => {
     for (const storage of opened.splice(0)) await storage.close();
@@ -36,7 +43,11 @@ export async function openTestStorage(
   if (driver === 'postgres') {
     const schema = uniqueSchema(options.prefix);
     const connect = async () => {
-      const storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
+      const storage = await createPostgresStorage({
+        connectionString: TEST_DATABASE_URL,
+        schema,
+        ...groupCommit,
+      });
       opened.push(storage);
       return storage;
     };
@@ -50,7 +61,7 @@ export async function openTestStorage(
     };
   }
   if (options.reopenable !== true) {
-    const storage = createSqliteStorage({ filename: ':memory:' });
+    const storage = createSqliteStorage({ filename: ':memory:', ...groupCommit });
     opened.push(storage);
     return {
       storage,
@@ -61,7 +72,7 @@ export async function openTestStorage(
   const dir = await mkdtemp(join(tmpdir(), `guildhall-${options.prefix}-`));
   const filename = join(dir, 'db.sqlite');
   const connect = () => {
-    const storage = createSqliteStorage({ filename });
+    const storage = createSqliteStorage({ filename, ...groupCommit });
     opened.push(storage);
     return Promise.resolve(storage);
   };

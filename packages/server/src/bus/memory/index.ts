@@ -22,14 +22,22 @@ interface Delivery {
   readonly payload: string;
 }
 
+/** Whether a subscription pattern uses a wildcard token (`*` or `>`). */
+const hasWildcard = (pattern: string) => pattern.split('.').some((t) => t === '*' || t === '>');
+
 /**
  * Delivers events within this process. Events go through the same JSON codec as on NATS, and are
- * delivered from a microtask, in one queue, so every subscriber sees publish order.
+ * delivered from a microtask, in one queue, so every subscriber sees publish order. Literal
+ * subscriptions are found by subject (a gateway holds one per guild and per user it serves), so a
+ * publish costs the same however many other subjects are watched.
  */
 export class MemoryBus implements EventBus {
   readonly driver = 'memory';
   readonly #onError: BusErrorHandler;
-  readonly #entries = new Set<Entry>();
+  /** Subscriptions to one literal subject, by subject. */
+  readonly #literal = new Map<string, Set<Entry>>();
+  /** Subscriptions with a wildcard, matched against every subject. */
+  readonly #wildcard = new Set<Entry>();
   #queue: Delivery[] = [];
   #scheduled = false;
   #closed: Promise<void> | null = null;
@@ -44,7 +52,10 @@ export class MemoryBus implements EventBus {
       this.#assertOpen();
       assertPublishSubject(subject);
       const payload = encodeEvent(event);
-      for (const entry of this.#entries) {
+      for (const entry of this.#literal.get(subject) ?? []) {
+        this.#queue.push({ entry, subject, payload });
+      }
+      for (const entry of this.#wildcard) {
         if (subjectMatches(entry.pattern, subject)) this.#queue.push({ entry, subject, payload });
       }
       if (!this.#scheduled && this.#queue.length > 0) {
@@ -62,12 +73,12 @@ export class MemoryBus implements EventBus {
       this.#assertOpen();
       assertSubscribeSubject(subject);
       const entry: Entry = { pattern: subject, handler, active: true };
-      this.#entries.add(entry);
+      this.#add(entry);
       resolve({
         subject,
         unsubscribe: () => {
           entry.active = false;
-          this.#entries.delete(entry);
+          this.#remove(entry);
         },
       });
     });
@@ -84,10 +95,30 @@ export class MemoryBus implements EventBus {
     // Like a NATS drain: what was published before close() is still delivered.
     this.#closed ??= Promise.resolve().then(() => {
       this.#drain();
-      for (const entry of this.#entries) entry.active = false;
-      this.#entries.clear();
+      for (const entry of this.#wildcard) entry.active = false;
+      for (const entries of this.#literal.values())
+        for (const entry of entries) entry.active = false;
+      this.#wildcard.clear();
+      this.#literal.clear();
     });
     return this.#closed;
+  }
+
+  #add(entry: Entry): void {
+    if (hasWildcard(entry.pattern)) {
+      this.#wildcard.add(entry);
+      return;
+    }
+    const entries = this.#literal.get(entry.pattern) ?? new Set<Entry>();
+    entries.add(entry);
+    this.#literal.set(entry.pattern, entries);
+  }
+
+  #remove(entry: Entry): void {
+    if (this.#wildcard.delete(entry)) return;
+    const entries = this.#literal.get(entry.pattern);
+    entries?.delete(entry);
+    if (entries?.size === 0) this.#literal.delete(entry.pattern);
   }
 
   #assertOpen(): void {

@@ -1,6 +1,5 @@
-/** @module http/rateLimit: buckets, the global limit, and where counts are kept. */
-export type { BucketLimit, ConsumeResult, RateLimitStore } from './types.js';
-export { MemoryRateLimitStore } from './MemoryRateLimitStore.js';
+/** @module http/rateLimit: buckets, the global limit and the platform's headers. */
+export type { BucketLimit, ConsumeResult, RateLimitStore } from '../../sharedState/index.js';
 export {
   CDN_RATE_LIMIT,
   DEFAULT_INVALID_REQUEST_LIMIT,

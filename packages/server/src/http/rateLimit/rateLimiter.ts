@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../domain/clock.js';
 import { RateLimitedError } from '../../errors/index.js';
-import type { BucketLimit, ConsumeResult, RateLimitStore } from './types.js';
+import type {
+  BucketLimit,
+  ChainStep,
+  ConsumeResult,
+  RateLimitStore,
+} from '../../sharedState/index.js';
 
 /** What a route may say about its limits, in its `config.rateLimit`. */
 export interface RouteRateLimit {
@@ -73,11 +78,16 @@ function headersOf(result: ConsumeResult, bucket: string, nowMs: number): Record
 }
 
 export interface RateLimiter {
-  /** Refuses an address that has collected too many 401, 403 and 429 answers. */
+  /**
+   * Refuses an address that has collected too many 401, 403 and 429 answers: for a request that
+   * may be refused, or cost a database read, before {@link RateLimiter.check} (which checks the
+   * address too).
+   */
   checkAddress(request: FastifyRequest): Promise<void>;
   /**
-   * Refuses a user who has collected too many 401, 403 and 429 answers, then counts the request;
-   * sets the X-RateLimit-* headers, or throws RateLimitedError.
+   * Refuses an address or user who has collected too many 401, 403 and 429 answers, then counts
+   * the request against the global limit and its route bucket, all in one store call; sets the
+   * X-RateLimit-* headers, or throws RateLimitedError.
    */
   check(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Counts the request against the account its body names, when its route says which. */
@@ -86,7 +96,7 @@ export interface RateLimiter {
    * Counts a 401, 403 or 429 answer against the caller's address and user, and a 403 or 404 on a
    * route keyed by a top-level resource against the caller's misses on that route.
    */
-  recordAnswer(request: FastifyRequest, statusCode: number): Promise<void>;
+  recordAnswer(request: FastifyRequest, statusCode: number): Promise<void> | undefined;
 }
 
 /**
@@ -157,52 +167,57 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       throw globalLimited(state.resetAtMs, now);
     },
 
-    async recordAnswer(request, statusCode) {
-      if (INVALID_STATUSES.has(statusCode)) {
-        await store.consume(invalidKey(request), invalidLimit, clock.now());
-        const userId = request.principal?.user.id;
-        if (userId !== undefined)
-          await store.consume(invalidUserKey(userId), invalidLimit, clock.now());
-      }
-      const route = routeOf(request);
-      if (MISS_STATUSES.has(statusCode) && route !== null && route.major !== null) {
-        await store.consume(route.missKey, route.limit, clock.now());
-      }
+    recordAnswer(request, statusCode) {
+      // Most answers count nothing: no promise is made for them.
+      if (!INVALID_STATUSES.has(statusCode) && !MISS_STATUSES.has(statusCode)) return undefined;
+      return (async () => {
+        if (INVALID_STATUSES.has(statusCode)) {
+          await store.consume(invalidKey(request), invalidLimit, clock.now());
+          const userId = request.principal?.user.id;
+          if (userId !== undefined)
+            await store.consume(invalidUserKey(userId), invalidLimit, clock.now());
+        }
+        const route = MISS_STATUSES.has(statusCode) ? routeOf(request) : null;
+        if (route !== null && route.major !== null) {
+          await store.consume(route.missKey, route.limit, clock.now());
+        }
+      })();
     },
 
     async check(request, reply) {
       const config = request.routeOptions.config.rateLimit;
       if (config === false) return;
       const now = clock.now();
-
+      const global = (result: ConsumeResult) => globalLimited(result.resetAtMs, now);
+      // Every limit of the request in one store call (one Redis round trip), in the order they
+      // apply: the first refusal ends the chain, so a limit after it is neither read nor counted.
+      const chain: (ChainStep & { refuse: (result: ConsumeResult) => RateLimitedError })[] = [
+        { key: invalidKey(request), limit: invalidLimit, count: false, refuse: global },
+      ];
       if (request.principal !== null) {
-        const invalid = await store.peek(
-          invalidUserKey(request.principal.user.id),
-          invalidLimit,
-          now,
-        );
-        if (invalid.remaining <= 0) throw globalLimited(invalid.resetAtMs, now);
+        const key = invalidUserKey(request.principal.user.id);
+        chain.push({ key, limit: invalidLimit, count: false, refuse: global });
       }
-
       if (config?.global !== false) {
-        const global = await store.consume(`g:${callerOf(request)}`, globalLimit, now);
-        if (!global.allowed) throw globalLimited(global.resetAtMs, now);
+        const key = `g:${callerOf(request)}`;
+        chain.push({ key, limit: globalLimit, count: true, refuse: global });
       }
-
       const route = routeOf(request);
-      if (route === null) return;
-      if (route.major !== null) {
+      if (route !== null) {
+        const refuse = (result: ConsumeResult) => routeLimited(result, route.bucket, now);
         // A caller whose misses on this route spent its bucket waits, whatever id it names next.
-        const misses = await store.peek(route.missKey, route.limit, now);
-        if (misses.remaining <= 0) throw routeLimited(misses, route.bucket, now);
+        if (route.major !== null)
+          chain.push({ key: route.missKey, limit: route.limit, count: false, refuse });
+        const key = `r:${route.caller}:${route.bucket}:${route.major ?? ''}`;
+        chain.push({ key, limit: route.limit, count: true, refuse });
       }
-      const result = await store.consume(
-        `r:${route.caller}:${route.bucket}:${route.major ?? ''}`,
-        route.limit,
-        now,
-      );
-      if (!result.allowed) throw routeLimited(result, route.bucket, now);
-      void reply.headers(headersOf(result, route.bucket, now));
+      const { refusedAt, results } = await store.consumeChain(chain, now);
+      const [refusing, refused] = [chain[refusedAt], results[refusedAt]];
+      if (refusing !== undefined && refused !== undefined) throw refusing.refuse(refused);
+      const bucket = results.at(-1);
+      if (route !== null && bucket !== undefined) {
+        void reply.headers(headersOf(bucket, route.bucket, now));
+      }
     },
 
     async checkAccount(request) {

@@ -6,7 +6,7 @@ import {
   type TestServer,
 } from '../../../test/support/testServer.js';
 import { createSessionStartLimit } from './sessionStartLimit.js';
-import { MemoryRateLimitStore } from '../../http/rateLimit/index.js';
+import { MemoryRateLimitStore } from '../../sharedState/memory/index.js';
 import { manualClock } from '../../domain/clock.js';
 
 describe('GET /gateway and /gateway/bot', () => {

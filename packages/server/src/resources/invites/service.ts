@@ -13,6 +13,7 @@ import type { InviteRecord, Repositories } from '../../storage/index.js';
 import { recordAudit } from '../auditLog/index.js';
 import { loadChannelAccess } from '../channels/index.js';
 import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
 import { type GuildAccess, accessLoader } from '../access/index.js';
 import { MAX_GUILDS_PER_USER } from '../guilds/index.js';
 import { serializeMember } from '../members/index.js';
@@ -406,11 +407,10 @@ export function createInviteService(deps: ServiceDeps) {
         const gone = invite.maxUses > 0 && uses >= invite.maxUses;
         if (gone) await tx.invites.delete(invite.code);
         const wire = serializeInvite({ ...view, invite: { ...invite, uses } }, { metadata: false });
-        afterCommit(tx, {
-          type: 'GUILD_MEMBER_ADD',
-          guildId: wire.guild_id,
-          data: { ...serializeMember(member, principal.user), guild_id: wire.guild_id },
-        });
+        afterCommit(
+          tx,
+          dispatches.memberAdd(wire.guild_id, serializeMember(member, principal.user)),
+        );
         if (gone) afterCommit(tx, inviteDelete(wire));
         return wire;
       });

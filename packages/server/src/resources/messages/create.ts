@@ -275,11 +275,10 @@ export function createMessagePosting(
         createdAt: now,
         attachments: uploads.map((upload) => upload.attachment),
       };
-      // One INSERT without files (autocommit); the message and its files together otherwise.
-      if (message.attachments.length === 0) await storage.messages.create(message);
-      else {
-        await withUploads(uploads, () => storage.transaction((tx) => tx.messages.create(message)));
-      }
+      // Group-committed with the other writes of the moment: answered once it is on disk.
+      const insert = () => storage.groupTransaction((tx) => tx.messages.create(message));
+      if (message.attachments.length === 0) await insert();
+      else await withUploads(uploads, insert);
       const record: MessageRecord = { ...message, pinnedAt: null, editedAt: null };
       const needsContext = replied !== null || mentions.userIds.length > 0;
       const context = needsContext
@@ -299,8 +298,7 @@ export function createMessagePosting(
           };
       const withNonce = nonce === null ? {} : { nonce };
       const wire = { ...serializeMessage(record, context), ...withNonce };
-      // Announced once the message is committed (by its own INSERT or its transaction), with
-      // no transaction of its own: the hot path keeps its single round trip.
+      // Announced once the message is committed (its batch is durable): published at once.
       afterWrite(storage, {
         type: 'MESSAGE_CREATE',
         guildId: access.guild.id,

@@ -90,13 +90,15 @@ export function createReactionService(deps: ServiceDeps) {
     message: MessageRecord,
     request: { emoji: ReactionEmoji; userId: string },
   ) => {
-    // One statement, committed on its own: the removal is announced without a transaction.
-    const removed = await storage.reactions.remove({
-      messageId: message.id,
-      emojiKey: request.emoji.key,
-      userId: request.userId,
-      type: 0,
-    });
+    // One statement, group-committed: announced once its batch is durable.
+    const removed = await storage.groupTransaction((tx) =>
+      tx.reactions.remove({
+        messageId: message.id,
+        emojiKey: request.emoji.key,
+        userId: request.userId,
+        type: 0,
+      }),
+    );
     if (removed) {
       afterWrite(storage, {
         type: 'MESSAGE_REACTION_REMOVE',
@@ -122,7 +124,7 @@ export function createReactionService(deps: ServiceDeps) {
       const { access, message } = await load(principal, target);
       if (isTimedOut(access)) throw new ApiError('MISSING_PERMISSIONS');
       const emoji = await parseEmoji(storage, target.emoji);
-      await storage.transaction(async (tx) => {
+      await storage.groupTransaction(async (tx) => {
         if (!(await tx.reactions.hasEmoji(message.id, emoji.key))) {
           access.require(P.ADD_REACTIONS);
           if ((await tx.reactions.countEmojis(message.id)) >= MAX_REACTION_EMOJIS) {
@@ -185,8 +187,10 @@ export function createReactionService(deps: ServiceDeps) {
       const { access, message } = await load(principal, target);
       access.require(P.MANAGE_MESSAGES);
       const emoji = target.emoji === undefined ? null : await parseEmoji(storage, target.emoji);
-      // One statement, committed on its own: announced without a transaction.
-      const removed = await storage.reactions.removeAll(message.id, emoji?.key);
+      // One statement, group-committed: announced once its batch is durable.
+      const removed = await storage.groupTransaction((tx) =>
+        tx.reactions.removeAll(message.id, emoji?.key),
+      );
       if (removed === 0) return;
       afterWrite(
         storage,

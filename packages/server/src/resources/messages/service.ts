@@ -204,7 +204,7 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
           : null;
       const now = clock.now();
       await withUploads(uploads, () =>
-        storage.transaction(async (tx) => {
+        storage.groupTransaction(async (tx) => {
           await tx.messages.update(access.channel.id, message.id, {
             ...(input.content === undefined ? {} : { content }),
             ...(input.embeds === undefined ? {} : { embeds }),
@@ -260,7 +260,7 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
       const message = await findMessage(storage, access.channel.id, request.messageId);
       const own = message.authorId === principal.user.id;
       if (!own) access.require(P.MANAGE_MESSAGES);
-      await storage.transaction(async (tx) => {
+      await storage.groupTransaction(async (tx) => {
         await tx.messages.delete(access.channel.id, [message.id]);
         freeBlobsAfterCommit(
           tx,

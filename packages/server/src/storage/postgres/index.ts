@@ -2,7 +2,12 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { MIGRATIONS_TABLE, loadMigrations } from '../migrations.js';
-import { createKyselyStorage, type Database } from '../sql/index.js';
+import {
+  createKyselyStorage,
+  type Database,
+  type GroupCommitOptions,
+  type OpenBatchConnection,
+} from '../sql/index.js';
 import type { Storage } from '../types/storage.js';
 
 export interface PostgresStorageOptions {
@@ -10,15 +15,24 @@ export interface PostgresStorageOptions {
   connectionString: string;
   /** A schema to create and use instead of `public` (tests use one each). */
   schema?: string;
-  /** The most connections the pool opens. */
+  /** The most connections the storage opens, group commit's included. */
   maxConnections?: number;
   /** Told when an idle pooled connection fails (a server restart, say); without it pg throws. */
   onError?: (err: Error) => void;
+  /** Group commit's limits (tests shorten the member time limit). */
+  groupCommit?: Partial<GroupCommitOptions>;
 }
 
 export const DEFAULT_POSTGRES_STORAGE_OPTIONS = {
   maxConnections: 10,
 } as const satisfies Partial<PostgresStorageOptions>;
+
+/**
+ * Connections kept for group commit batches, out of `maxConnections` (the rest serve everything
+ * else). A batch takes a few round trips whatever its size (its members' statements are
+ * pipelined), so two are enough for one to fill while the other waits for its WAL flush.
+ */
+export const GROUP_COMMIT_CONNECTIONS = 2;
 
 /** An arbitrary constant: the advisory lock every process takes while migrating. */
 const MIGRATION_LOCK_KEY = 7_305_112_009;
@@ -54,6 +68,47 @@ async function migrate(pool: pg.Pool): Promise<void> {
   }
 }
 
+/**
+ * Group commit's connections: a pool of pipelined clients (pg sends a query without waiting for
+ * the answer to the one before, so the statements of a batch's members leave together). Each
+ * client is seen by Kysely as a pool of its own that always lends that client, so its queries
+ * are not made to wait for one another.
+ */
+function pipelinedBatches(pool: pg.Pool): OpenBatchConnection {
+  const handles = new WeakMap<pg.PoolClient, Kysely<Database>>();
+  const handleOf = (client: pg.PoolClient) => {
+    let db = handles.get(client);
+    if (db === undefined) {
+      const lent = { query: client.query.bind(client), release: () => undefined };
+      db = new Kysely<Database>({
+        dialect: new PostgresDialect({
+          pool: { connect: () => Promise.resolve(lent), end: () => Promise.resolve() },
+        }),
+      });
+      handles.set(client, db);
+    }
+    return db;
+  };
+  return async (use) => {
+    const client = await pool.connect();
+    try {
+      const result = await use({
+        db: handleOf(client),
+        concurrentMembers: true,
+        failed: () => client.getTransactionStatus() === 'E',
+      });
+      client.release();
+      return result;
+    } catch (err) {
+      // A failed batch was rolled back; a connection left in any other state (the rollback
+      // itself failed, say) is closed instead of lent again.
+      const clean = client.getTransactionStatus() === 'I';
+      client.release(clean ? undefined : err instanceof Error ? err : true);
+      throw err;
+    }
+  };
+}
+
 function quoteIdent(name: string): string {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new TypeError(`invalid schema name: ${name}`);
   return `"${name}"`;
@@ -77,24 +132,33 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
       await setup.end();
     }
   }
-  const pool = new pg.Pool({
+  const batchConnections = Math.max(1, Math.min(GROUP_COMMIT_CONNECTIONS, maxConnections - 1));
+  const connection = {
     connectionString: options.connectionString,
-    max: maxConnections,
     ...(schema === undefined ? {} : { options: `-c search_path=${quoteIdent(schema)}` }),
-  });
-  pool.on('error', (err) => {
-    options.onError?.(err);
-  });
+  };
+  const pool = new pg.Pool({ ...connection, max: Math.max(1, maxConnections - batchConnections) });
+  const batchPool = new pg.Pool({ ...connection, max: batchConnections, pipeline: true });
+  for (const each of [pool, batchPool]) {
+    each.on('error', (err) => {
+      options.onError?.(err);
+    });
+  }
   try {
     await migrate(pool);
   } catch (err) {
-    await pool.end();
+    await Promise.all([pool.end(), batchPool.end()]);
     throw err;
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   // Kysely ends the pool only if it ran a query; a storage closed before any (a CLI command, a
   // start aborted early) would keep the migration's idle connection and the process alive.
-  return createKyselyStorage(db, 'postgres', async () => {
-    if (!pool.ended && !pool.ending) await pool.end();
+  return createKyselyStorage(db, 'postgres', {
+    async release() {
+      if (!pool.ended && !pool.ending) await pool.end();
+      await batchPool.end();
+    },
+    groupCommit: { maxConcurrentBatches: batchConnections, ...options.groupCommit },
+    openBatchConnection: pipelinedBatches(batchPool),
   });
 }

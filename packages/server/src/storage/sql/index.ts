@@ -9,6 +9,11 @@ import { createChannelRepository } from './channels.js';
 import { createEmojiRepository } from './emojis.js';
 import { createConnectionRepository } from './connections.js';
 import { createGatewayRepository } from './gateway.js';
+import {
+  createGroupCommitter,
+  type GroupCommitOptions,
+  type OpenBatchConnection,
+} from './groupCommit.js';
 import { createGuildRepository } from './guilds.js';
 import { createInviteRepository } from './invites.js';
 import { createMemberRepository } from './members.js';
@@ -25,8 +30,10 @@ import { createStickerRepository } from './stickers.js';
 import { createTokenRepository } from './tokens.js';
 import { createUserRepository } from './users.js';
 import { createVoiceStatusRepository } from './voiceStatus.js';
+import { createWorkerLeaseRepository } from './workerLeases.js';
 
 export type { Database } from './schema.js';
+export type { BatchConnection, GroupCommitOptions, OpenBatchConnection } from './groupCommit.js';
 
 /** Builds every repository over one Kysely handle: the pool, or a transaction. */
 export function createRepositories(
@@ -60,29 +67,45 @@ export function createRepositories(
     gateway: createGatewayRepository(db),
     serverSecrets: createServerSecretRepository(db),
     blobRefs: createBlobReferenceRepository(db),
+    workerLeases: createWorkerLeaseRepository(db),
   };
 }
 
 /**
  * A Storage over a Kysely handle. `release` runs after Kysely lets go, for what Kysely leaves
- * open when it never ran a query (the driver's pool or database handle).
+ * open when it never ran a query (the driver's pool or database handle); `groupCommit` sets the
+ * limits of `groupTransaction`, whose batches run on the connections `openBatchConnection` lends.
  */
 export function createKyselyStorage(
   db: Kysely<Database>,
   dialect: StorageDialect,
-  release: () => void | Promise<void>,
+  settings: {
+    release: () => void | Promise<void>;
+    groupCommit?: Partial<GroupCommitOptions>;
+    openBatchConnection: OpenBatchConnection;
+  },
 ): Storage {
+  const { release } = settings;
+  const inTransaction = (trx: Kysely<Database>) =>
+    createRepositories(trx, { dialect, inTransaction: true });
+  const committer = createGroupCommitter({
+    dialect,
+    openConnection: settings.openBatchConnection,
+    createRepositories: inTransaction,
+    ...(settings.groupCommit === undefined ? {} : { options: settings.groupCommit }),
+  });
   return {
     dialect,
     ...createRepositories(db, { dialect, inTransaction: false }),
-    transaction: (fn) =>
-      db
-        .transaction()
-        .execute((trx) => fn(createRepositories(trx, { dialect, inTransaction: true }))),
+    transaction: (fn) => db.transaction().execute((trx) => fn(inTransaction(trx))),
+    groupTransaction: (fn) => committer.run(fn),
+    groupCommitStats: () => committer.stats(),
     async ping() {
       await sql`SELECT 1`.execute(db);
     },
     async close() {
+      // Queued members are answered first: each was promised a commit or an error.
+      await committer.drain();
       await db.destroy();
       await release();
     },

@@ -366,8 +366,16 @@ export interface ServerSecretsTable {
   created_at: Int;
 }
 
+export interface WorkerLeasesTable {
+  worker_id: Int;
+  process_id: Int;
+  holder: string;
+  expires_at: Int;
+}
+
 export interface Database extends OAuthTables {
   server_secrets: ServerSecretsTable;
+  worker_leases: WorkerLeasesTable;
   users: UsersTable;
   applications: ApplicationsTable;
   tokens: TokensTable;

@@ -2,7 +2,12 @@
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { MIGRATIONS_TABLE, loadMigrations } from '../migrations.js';
-import { createKyselyStorage, type Database } from '../sql/index.js';
+import {
+  createKyselyStorage,
+  type Database,
+  type GroupCommitOptions,
+  type OpenBatchConnection,
+} from '../sql/index.js';
 import type { Storage } from '../types/storage.js';
 import { withStatementCache } from './statementCache.js';
 
@@ -11,6 +16,8 @@ export interface SqliteStorageOptions {
   filename: string;
   /** How long a writer waits for another process's lock. */
   busyTimeoutMs?: number;
+  /** Group commit's limits (tests shorten the member time limit). */
+  groupCommit?: Partial<GroupCommitOptions>;
 }
 
 export const DEFAULT_SQLITE_STORAGE_OPTIONS = {
@@ -45,6 +52,22 @@ function migrate(db: SqliteDatabase.Database): void {
   }
 }
 
+/**
+ * Group commit batches on SQLite's one connection: a batch holds `db`'s connection (so nothing
+ * else runs in between) and runs its statements through `batchDb`, a second Kysely handle over
+ * the same database that only batches use. It lives as long as the storage, so the repositories
+ * built over it (and the statements they compiled once) serve every batch.
+ */
+function heldConnectionBatches(
+  db: Kysely<Database>,
+  batchDb: Kysely<Database>,
+): OpenBatchConnection {
+  return (use) =>
+    db
+      .connection()
+      .execute(() => use({ db: batchDb, concurrentMembers: false, failed: () => false }));
+}
+
 /** Opens (creating if needed) a SQLite database and applies pending migrations. */
 export function createSqliteStorage(options: SqliteStorageOptions): Storage {
   const { busyTimeoutMs } = { ...DEFAULT_SQLITE_STORAGE_OPTIONS, ...options };
@@ -57,11 +80,15 @@ export function createSqliteStorage(options: SqliteStorageOptions): Storage {
   raw.pragma('foreign_keys = ON');
   migrate(raw);
 
-  const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(raw) }),
-  });
+  const database = withStatementCache(raw);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const batchDb = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   // Kysely closes the database only if it ran a query; close it here when it never did.
-  return createKyselyStorage(db, 'sqlite', () => {
-    if (raw.open) raw.close();
+  return createKyselyStorage(db, 'sqlite', {
+    release: () => {
+      if (raw.open) raw.close();
+    },
+    ...(options.groupCommit === undefined ? {} : { groupCommit: options.groupCommit }),
+    openBatchConnection: heldConnectionBatches(db, batchDb),
   });
 }

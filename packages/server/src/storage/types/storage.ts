@@ -25,6 +25,7 @@ import type { MessageSearchRepository } from './search.js';
 import type { ServerSecretRepository } from './serverSecrets.js';
 import type { TokenRepository } from './tokens.js';
 import type { ConnectionRepository, UserRepository } from './users.js';
+import type { WorkerLeaseRepository } from './workerLeases.js';
 
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
@@ -55,9 +56,18 @@ export interface Repositories {
   readonly gateway: GatewayRepository;
   readonly serverSecrets: ServerSecretRepository;
   readonly blobRefs: BlobReferenceRepository;
+  readonly workerLeases: WorkerLeaseRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
+
+/** What a storage's group commit has done since it opened. */
+export interface GroupCommitStats {
+  /** Batches committed: one transaction and one durable commit each. */
+  readonly batches: number;
+  /** Members those batches held, the ones that failed alone included. */
+  readonly members: number;
+}
 
 export interface Storage extends Repositories {
   readonly dialect: StorageDialect;
@@ -66,6 +76,30 @@ export interface Storage extends Repositories {
    * Calls nested inside `fn` must use the repositories passed to it.
    */
   transaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` like {@link transaction}, as one member of a group commit: the members that arrive
+   * while earlier batches commit share one transaction and one durable commit. It resolves only
+   * once that commit is on disk. When `fn` fails, its writes are rolled back and it rejects with
+   * its own error while its neighbours commit; when the commit itself fails, every member
+   * rejects with that error.
+   *
+   * For the hot, short writes (a message, a reaction, an edit), and three rules for `fn`:
+   * - it uses only the repositories it is given and waits on nothing else (no network, no
+   *   timers, not the storage itself): the batch waits for its members. One that runs past a
+   *   time limit is rolled back with a `GroupCommitTimeoutError`, and its repositories refuse
+   *   later calls;
+   * - it may run twice: when a neighbour fails, the batch is rolled back and the others run
+   *   again (then each in a savepoint of its own). Only the last run's writes and announcements
+   *   count, so `fn` has no effect outside its repositories and `afterCommit`;
+   * - it shares its transaction with its neighbours, which on PostgreSQL run side by side on
+   *   its connection: a row lock (`FOR UPDATE`) does not keep them out, as it keeps out other
+   *   transactions. Writes that need that use {@link transaction}.
+   *
+   * The caller gets `fn`'s result once the batch committed.
+   */
+  groupTransaction<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /** Batches and members committed by {@link groupTransaction} so far. */
+  groupCommitStats(): GroupCommitStats;
   /** Round-trips to the database; used by the health check. */
   ping(): Promise<void>;
   close(): Promise<void>;

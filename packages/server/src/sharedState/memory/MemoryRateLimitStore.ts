@@ -1,4 +1,10 @@
-import type { BucketLimit, ConsumeResult, RateLimitStore } from './types.js';
+import type {
+  BucketLimit,
+  ChainResult,
+  ChainStep,
+  ConsumeResult,
+  RateLimitStore,
+} from '../types.js';
 
 interface Window {
   count: number;
@@ -21,34 +27,36 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   consume(key: string, limit: BucketLimit, nowMs: number): ConsumeResult {
-    if (++this.#sinceSweep >= this.#sweepEvery) this.#sweep(nowMs);
-    let window = this.#windows.get(key);
-    if (window === undefined || window.resetAtMs <= nowMs) {
-      window = { count: 0, resetAtMs: nowMs + limit.windowMs };
-      this.#windows.set(key, window);
-    }
-    const allowed = window.count < limit.limit;
-    if (allowed) window.count += 1;
-    return {
-      allowed,
-      limit: limit.limit,
-      remaining: limit.limit - window.count,
-      resetAtMs: window.resetAtMs,
-    };
+    return this.#step({ key, limit, count: true }, nowMs);
   }
 
   peek(key: string, limit: BucketLimit, nowMs: number): ConsumeResult {
-    const window = this.#windows.get(key);
-    if (window === undefined || window.resetAtMs <= nowMs) {
-      return {
-        allowed: true,
-        limit: limit.limit,
-        remaining: limit.limit,
-        resetAtMs: nowMs + limit.windowMs,
-      };
+    return this.#step({ key, limit, count: false }, nowMs);
+  }
+
+  consumeChain(steps: readonly ChainStep[], nowMs: number): ChainResult {
+    const results: ConsumeResult[] = [];
+    for (const step of steps) {
+      const result = this.#step(step, nowMs);
+      results.push(result);
+      if (!result.allowed) return { refusedAt: results.length - 1, results };
     }
+    return { refusedAt: -1, results };
+  }
+
+  /** One step: refused when the window is full, else counted when the step counts. */
+  #step({ key, limit, count }: ChainStep, nowMs: number): ConsumeResult {
+    if (count && ++this.#sinceSweep >= this.#sweepEvery) this.#sweep(nowMs);
+    let window = this.#windows.get(key);
+    if (window === undefined || window.resetAtMs <= nowMs) {
+      window = { count: 0, resetAtMs: nowMs + limit.windowMs };
+      // A peek leaves no window behind: only a counted request starts one.
+      if (count) this.#windows.set(key, window);
+    }
+    const allowed = window.count < limit.limit;
+    if (allowed && count) window.count += 1;
     return {
-      allowed: window.count < limit.limit,
+      allowed,
       limit: limit.limit,
       remaining: limit.limit - window.count,
       resetAtMs: window.resetAtMs,

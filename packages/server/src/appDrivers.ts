@@ -1,0 +1,100 @@
+/**
+ * @module appDrivers: the drivers the config names (storage, bus, shared state), opened for the
+ * composition root (app.ts). With app.ts, the only module that imports drivers.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { BusErrorHandler, EventBus } from './bus/index.js';
+import { MemoryBus } from './bus/memory/index.js';
+import { createNatsBus } from './bus/nats/index.js';
+import { ConfigError, type Config } from './config.js';
+import type { Clock } from './domain/clock.js';
+import { withFallback, type SharedState } from './sharedState/index.js';
+import { createMemorySharedState } from './sharedState/memory/index.js';
+import {
+  RedisUnavailableError,
+  describeRedisUrl,
+  openRedisSharedState,
+} from './sharedState/redis/index.js';
+import type { Storage } from './storage/index.js';
+import { createPostgresStorage } from './storage/postgres/index.js';
+import { createSqliteStorage } from './storage/sqlite/index.js';
+
+/** Opens the storage the config names: PostgreSQL for DATABASE_URL, else SQLite in the data folder. */
+export async function openStorage(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  logger: Logger,
+): Promise<Storage> {
+  if (config.databaseUrl !== null) {
+    return createPostgresStorage({
+      connectionString: config.databaseUrl,
+      // An idle connection dropped by the server is replaced on next use; it must not crash us.
+      onError: (err) => {
+        logger.warn({ err }, 'PostgreSQL connection error');
+      },
+    });
+  }
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  return createSqliteStorage({ filename: join(config.dataDir, 'guildhall.db') });
+}
+
+/** Opens the bus the config names: NATS for NATS_URL, else the in-process bus. */
+export async function openBus(config: Pick<Config, 'natsUrl'>, logger: Logger): Promise<EventBus> {
+  const onError: BusErrorHandler = (err, { subject }) => {
+    logger.error({ err, subject }, 'event bus error');
+  };
+  if (config.natsUrl !== null) return createNatsBus({ servers: config.natsUrl, onError });
+  return new MemoryBus({ onError });
+}
+
+/** Redis connection errors are logged at most this often (it retries every 2 s while down). */
+const REDIS_ERROR_LOG_INTERVAL_MS = 60_000;
+
+/**
+ * Opens the shared state the config names: Redis for REDIS_URL, with this process's memory to
+ * turn to while Redis fails (limits then hold per node: docs/operations.md, Redis), else this
+ * process's memory alone.
+ * @throws ConfigError saying what to do when REDIS_URL is set and Redis does not answer.
+ */
+export async function openSharedState(
+  config: Pick<Config, 'redisUrl' | 'redisKeyPrefix'>,
+  options: { logger: Logger; clock: Clock },
+): Promise<SharedState> {
+  const { logger, clock } = options;
+  const local = createMemorySharedState();
+  if (config.redisUrl === null) return local;
+  let lastErrorLogMs = -Infinity;
+  let redis: SharedState;
+  try {
+    redis = await openRedisSharedState({
+      url: config.redisUrl,
+      keyPrefix: config.redisKeyPrefix,
+      onError: (err) => {
+        if (clock.now() - lastErrorLogMs < REDIS_ERROR_LOG_INTERVAL_MS) return;
+        lastErrorLogMs = clock.now();
+        logger.warn({ err }, 'Redis connection error (reconnecting)');
+      },
+    });
+  } catch (err) {
+    if (!(err instanceof RedisUnavailableError)) throw err;
+    throw new ConfigError(
+      `${err.message}. Start Redis there or correct REDIS_URL (--redis-url), or unset it to keep rate limits, identify buckets and presences in this process; then start again.`,
+    );
+  }
+  logger.info(
+    { redis: describeRedisUrl(config.redisUrl), prefix: config.redisKeyPrefix },
+    'rate limits, identify buckets and presences are shared through Redis',
+  );
+  return withFallback(redis, local, {
+    onDegraded: (err) => {
+      logger.warn(
+        { err },
+        'Redis unavailable: rate limits, identify buckets and presences are kept per node until it answers',
+      );
+    },
+    onRecovered: (servedByFallback) => {
+      logger.info({ servedByFallback }, 'Redis answers again: limits are shared again');
+    },
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * @module gateway/presences: the users' presences (op 3) in the shared presence store, so a
+ * GUILD_CREATE or GUILD_MEMBERS_CHUNK built on any node shows them. This node keeps the entries
+ * of the users it serves alive: every third of the store's TTL it refreshes the entry of each
+ * user with a session here. When a user's last session ends, or the node dies, nobody refreshes
+ * the entry and it expires.
+ */
+import type { Clock, Timers } from '../domain/clock.js';
+import type { PresenceStore } from '../sharedState/index.js';
+import type { Presence } from './routing.js';
+
+/** The refresh runs this many times per TTL, so one late or failed pass loses nothing. */
+const REFRESHES_PER_TTL = 3;
+
+export interface Presences {
+  set(userId: string, presence: Presence): Promise<void>;
+  /** The presences of `userIds` that are set and live. */
+  get(userIds: readonly string[]): Promise<ReadonlyMap<string, Presence>>;
+  /** Starts refreshing the entries of the users served here. */
+  start(): void;
+  stop(): void;
+}
+
+export function createPresences(deps: {
+  /** Holds only what this module wrote: Presence values. */
+  store: PresenceStore;
+  clock: Clock;
+  timers: Timers;
+  /** The users with a session on this node (connected or waiting for a RESUME). */
+  usersHere: () => Iterable<string>;
+  onError: (err: unknown) => void;
+}): Presences {
+  const { store, clock, timers } = deps;
+  const intervalMs = store.ttlMs / REFRESHES_PER_TTL;
+  let cancel: (() => void) | null = null;
+  const turn = () => {
+    cancel = timers.schedule(turn, intervalMs);
+    const userIds = [...deps.usersHere()];
+    if (userIds.length > 0) store.refresh(userIds, clock.now()).catch(deps.onError);
+  };
+  return {
+    set: (userId, presence) => store.set(userId, presence, clock.now()),
+    get: async (userIds) =>
+      userIds.length === 0
+        ? new Map()
+        : ((await store.get(userIds, clock.now())) as Map<string, Presence>),
+    start() {
+      cancel ??= timers.schedule(turn, intervalMs);
+    },
+    stop() {
+      cancel?.();
+      cancel = null;
+    },
+  };
+}

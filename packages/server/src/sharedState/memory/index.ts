@@ -1,0 +1,20 @@
+/** @module sharedState/memory: the shared state of a single process (no REDIS_URL). */
+import type { SharedState } from '../types.js';
+import { MemoryIdentifyBuckets } from './identifyBuckets.js';
+import { MemoryPresenceStore } from './presences.js';
+import { MemoryRateLimitStore } from './MemoryRateLimitStore.js';
+
+export { MemoryIdentifyBuckets, MemoryPresenceStore, MemoryRateLimitStore };
+
+/** Limits, identify buckets and presences in this process's memory. */
+export function createMemorySharedState(options: { presenceTtlMs?: number } = {}): SharedState {
+  return {
+    driver: 'memory',
+    rateLimits: new MemoryRateLimitStore(),
+    identifyBuckets: new MemoryIdentifyBuckets(),
+    presences: new MemoryPresenceStore(
+      options.presenceTtlMs === undefined ? {} : { ttlMs: options.presenceTtlMs },
+    ),
+    close: () => Promise.resolve(),
+  };
+}
