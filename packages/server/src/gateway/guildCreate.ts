@@ -7,6 +7,7 @@ import type { Clock } from '../domain/clock.js';
 import { serializeMember } from '../resources/members/index.js';
 import type { MemberRecord } from '../storage/index.js';
 import { PreserializedDispatch } from './frames.js';
+import { guildCreateExtras } from './payloads.js';
 import type { GuildDirectory } from './guildDirectory.js';
 import type { GuildSnapshot, GuildState } from './guildState.js';
 import type { SessionRegistry } from './registry.js';
@@ -39,19 +40,16 @@ export function createGuildJoin(deps: {
     }
     const data = {
       ...snapshot.guild,
-      joined_at: new Date(self.joinedAt).toISOString(),
-      large: snapshot.memberCount > session.largeThreshold,
-      unavailable: false,
-      member_count: snapshot.memberCount,
-      voice_states: snapshot.voiceStates,
-      members,
-      channels,
-      threads: [],
-      presences: shownPresences,
-      stage_instances: [],
-      guild_scheduled_events: scheduledEvents,
-      soundboard_sounds: [],
-      lazy: true,
+      ...guildCreateExtras({
+        joinedAtMs: self.joinedAt,
+        large: snapshot.memberCount > session.largeThreshold,
+        memberCount: snapshot.memberCount,
+        voiceStates: snapshot.voiceStates,
+        members,
+        channels,
+        presences: shownPresences,
+        scheduledEvents,
+      }),
     };
     const event = new PreserializedDispatch('GUILD_CREATE', JSON.stringify(data));
     snapshot.payloads.set(view.key, event);
