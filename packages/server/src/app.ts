@@ -52,6 +52,7 @@ import {
 import type { EventBus } from './bus/index.js';
 import type { SharedState } from './sharedState/index.js';
 import type { Storage } from './storage/index.js';
+import { SECOND_MS, DAY_MS } from './domain/time.js';
 
 export interface AppOptions {
   config: Config;
@@ -143,11 +144,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const blobs = options.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
   const rateLimitStore = sharedState.rateLimits;
   const ids = leasedIdGenerator(workerLease, clock);
-  const sessionTtlMs = config.sessionTtlDays * 24 * 60 * 60 * 1000;
+  const sessionTtlMs = config.sessionTtlDays * DAY_MS;
   const authenticator = createAuthenticator({
     storage,
     clock,
-    cacheTtlMs: config.authCacheSeconds * 1000,
+    cacheTtlMs: config.authCacheSeconds * SECOND_MS,
     sessionTtlMs,
   });
   const rateLimiter = config.rateLimits
@@ -203,7 +204,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const signer = await loadAttachmentSigner({
     storage,
     clock,
-    lifetimeMs: config.attachmentUrlSeconds * 1000,
+    lifetimeMs: config.attachmentUrlSeconds * SECOND_MS,
   });
   const links = () => ({ baseUrl: baseUrl(), signer });
   const services = createServices(
@@ -236,7 +237,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const gatewayOptions: GatewayOptions = {
     ...DEFAULT_GATEWAY_OPTIONS,
-    identifyTimeoutMs: config.gatewayIdentifyTimeoutSeconds * 1000,
+    identifyTimeoutMs: config.gatewayIdentifyTimeoutSeconds * SECOND_MS,
     maxUnidentifiedPerAddress: config.gatewayMaxUnidentifiedPerAddress,
     maxBufferedBytes: config.gatewayMaxBufferedBytes,
     ...options.gateway,

@@ -1,14 +1,22 @@
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { connect as connectNats } from 'nats';
+import {
+  TEST_NATS_URL,
+  deleteStream,
+  natsAvailable,
+  uniqueSubjectPrefix,
+} from '../test/support/nats.js';
 import {
   TEST_REDIS_URL,
   deleteRedisPrefix,
   redisAvailable,
   uniqueRedisPrefix,
 } from '../test/support/redis.js';
-import { openSharedState } from './appDrivers.js';
-import { ConfigError } from './config.js';
+import { openBus, openSharedState } from './appDrivers.js';
+import { historyStreamName } from './bus/nats/index.js';
+import { ConfigError, loadConfig } from './config.js';
 import { manualClock } from './domain/clock.js';
 import { createLogger } from './logger.js';
 
@@ -140,6 +148,56 @@ describe.skipIf(!redisAvailable)('openSharedState on Redis', () => {
       await relay.cut();
       await Promise.all([node.close(), other.close()]);
       await deleteRedisPrefix(redisKeyPrefix);
+    }
+  });
+});
+
+describe.skipIf(!natsAvailable)('openBus on NATS', () => {
+  const natsConfig = (env: Record<string, string>) =>
+    loadConfig({ NATS_URL: TEST_NATS_URL, ...env });
+
+  it('keeps the dispatches for the configured time under its prefix, or nothing at 0', async () => {
+    const prefix = uniqueSubjectPrefix('drivers');
+    const { logger } = captureLogs();
+    const bus = await openBus(
+      natsConfig({ GUILDHALL_NATS_PREFIX: prefix, GUILDHALL_NATS_HISTORY_SECONDS: '120' }),
+      logger,
+    );
+    try {
+      expect(bus.history?.keepMs).toBe(120_000);
+      expect(bus.history?.covers('dispatch.guild.1')).toBe(true);
+      expect(bus.history?.covers('gateway.session-release')).toBe(false);
+      const since = Date.now() - 1000;
+      await bus.publish('dispatch.guild.1', { type: 'T', topic: '1', data: {}, publishedAt: 1 });
+      await bus.ping();
+      expect(await bus.history?.read(['dispatch.guild.1'], since)).toHaveLength(1);
+    } finally {
+      await bus.close();
+      await deleteStream(historyStreamName(prefix));
+    }
+    const none = await openBus(
+      natsConfig({ GUILDHALL_NATS_PREFIX: prefix, GUILDHALL_NATS_HISTORY_SECONDS: '0' }),
+      logger,
+    );
+    expect(none.history).toBeNull();
+    await none.close();
+  });
+
+  it('stops the start with what to do when NATS cannot keep the history', async () => {
+    const prefix = uniqueSubjectPrefix('drivers');
+    const taken = `${historyStreamName(prefix)}_taken`;
+    const nc = await connectNats({ servers: TEST_NATS_URL });
+    try {
+      const jsm = await nc.jetstreamManager();
+      await jsm.streams.add({ name: taken, subjects: [`${prefix}dispatch.>`] });
+      const refused = openBus(natsConfig({ GUILDHALL_NATS_PREFIX: prefix }), captureLogs().logger);
+      await expect(refused).rejects.toThrow(ConfigError);
+      await expect(refused).rejects.toThrow(
+        'Start nats-server with JetStream (-js), or set GUILDHALL_NATS_HISTORY_SECONDS=0',
+      );
+    } finally {
+      await nc.close();
+      await deleteStream(taken);
     }
   });
 });

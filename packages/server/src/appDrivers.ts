@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { BusErrorHandler, EventBus } from './bus/index.js';
 import { MemoryBus } from './bus/memory/index.js';
-import { createNatsBus } from './bus/nats/index.js';
+import { NatsHistoryError, createNatsBus } from './bus/nats/index.js';
 import { ConfigError, type Config } from './config.js';
 import type { Clock } from './domain/clock.js';
+import { ALL_DISPATCHES } from './events/dispatcher.js';
 import { withFallback, type SharedState } from './sharedState/index.js';
 import { createMemorySharedState } from './sharedState/memory/index.js';
 import {
@@ -39,13 +40,36 @@ export async function openStorage(
   return createSqliteStorage({ filename: join(config.dataDir, 'guildhall.db') });
 }
 
-/** Opens the bus the config names: NATS for NATS_URL, else the in-process bus. */
-export async function openBus(config: Pick<Config, 'natsUrl'>, logger: Logger): Promise<EventBus> {
+/**
+ * Opens the bus the config names: NATS for NATS_URL (keeping the dispatches for
+ * GUILDHALL_NATS_HISTORY_SECONDS in a JetStream stream), else the in-process bus.
+ * @throws ConfigError saying what to do when NATS cannot keep the history.
+ */
+export async function openBus(
+  config: Pick<Config, 'natsUrl' | 'natsSubjectPrefix' | 'natsHistorySeconds'>,
+  logger: Logger,
+): Promise<EventBus> {
   const onError: BusErrorHandler = (err, { subject }) => {
     logger.error({ err, subject }, 'event bus error');
   };
-  if (config.natsUrl !== null) return createNatsBus({ servers: config.natsUrl, onError });
-  return new MemoryBus({ onError });
+  if (config.natsUrl === null) return new MemoryBus({ onError });
+  const history =
+    config.natsHistorySeconds === 0
+      ? undefined
+      : { subjects: [ALL_DISPATCHES], keepMs: config.natsHistorySeconds * 1000 };
+  try {
+    return await createNatsBus({
+      servers: config.natsUrl,
+      subjectPrefix: config.natsSubjectPrefix,
+      onError,
+      ...(history === undefined ? {} : { history }),
+    });
+  } catch (err) {
+    if (!(err instanceof NatsHistoryError)) throw err;
+    throw new ConfigError(
+      `${err.message}. Start nats-server with JetStream (-js), or set GUILDHALL_NATS_HISTORY_SECONDS=0 to keep no history (a gateway node that dies then loses its sessions' last dispatches); then start again.`,
+    );
+  }
 }
 
 /** Redis connection errors are logged at most this often (it retries every 2 s while down). */

@@ -66,6 +66,24 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the NATS subject prefix and how long NATS keeps dispatches', () => {
+    expect(loadConfig({})).toMatchObject({
+      natsSubjectPrefix: 'guildhall.',
+      natsHistorySeconds: 360,
+    });
+    expect(
+      loadConfig({ GUILDHALL_NATS_PREFIX: 'eu-1.guildhall.', GUILDHALL_NATS_HISTORY_SECONDS: '0' }),
+    ).toMatchObject({ natsSubjectPrefix: 'eu-1.guildhall.', natsHistorySeconds: 0 });
+    for (const bad of ['guildhall', 'a..', '.a.', 'a*.', 'a b.', `${'x'.repeat(64)}.`]) {
+      expect(() => loadConfig({ GUILDHALL_NATS_PREFIX: bad })).toThrow(
+        'GUILDHALL_NATS_PREFIX must be dot-separated tokens',
+      );
+    }
+    expect(() => loadConfig({ GUILDHALL_NATS_HISTORY_SECONDS: '86401' })).toThrow(
+      'GUILDHALL_NATS_HISTORY_SECONDS must be an integer from 0 to 86400',
+    );
+  });
+
   it('reads the default route bucket and the proxy setting, and masks passwords it echoes', () => {
     expect(
       loadConfig({ GUILDHALL_ROUTE_RATE_LIMIT: '10/2.5', GUILDHALL_TRUST_PROXY: 'on' }),

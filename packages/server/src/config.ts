@@ -13,6 +13,16 @@ export interface Config {
   databaseUrl: string | null;
   natsUrl: string | null;
   /**
+   * The prefix of every NATS subject (`guildhall.`), so deployments sharing one NATS stay
+   * apart; the bus history's JetStream stream is named after it (`guildhall_history`).
+   */
+  natsSubjectPrefix: string;
+  /**
+   * How long NATS keeps the dispatches in that stream, for a gateway node taking over the
+   * sessions of one that died (docs/operations.md); 0: no stream, nothing kept.
+   */
+  natsHistorySeconds: number;
+  /**
    * A redis:// or rediss:// URL: rate limits, identify buckets and presences shared by every
    * node on it; null keeps them in this process (docs/operations.md, Redis).
    */
@@ -124,6 +134,11 @@ function onOff(raw: string): boolean | undefined {
   return undefined;
 }
 
+/** The longest NATS subject prefix (a stream name is made of it). */
+const NATS_PREFIX_MAX_LENGTH = 64;
+/** Six minutes: the gateway's resume window (five) and a margin. */
+export const DEFAULT_NATS_HISTORY_SECONDS = 360;
+
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$/;
 
 /** An IPv4 or IPv6 address with an optional /prefix, the forms proxy-addr accepts. */
@@ -191,6 +206,23 @@ const SETTINGS = {
     allowed: 'a nats:// URL (unset: the in-process bus)',
     defaultValue: null,
     parse: url(['nats:', 'tls:']),
+  },
+  natsSubjectPrefix: {
+    env: 'GUILDHALL_NATS_PREFIX',
+    flag: '--nats-prefix',
+    allowed:
+      'dot-separated tokens of letters, digits, _ and - ending with a dot, at most 64 characters, the same on every node (the prefix of every NATS subject)',
+    defaultValue: 'guildhall.',
+    parse: (raw: string) =>
+      raw.length <= NATS_PREFIX_MAX_LENGTH && /^(?:[\w-]+\.)+$/.test(raw) ? raw : undefined,
+  },
+  natsHistorySeconds: {
+    env: 'GUILDHALL_NATS_HISTORY_SECONDS',
+    flag: '--nats-history-seconds',
+    allowed:
+      'an integer from 0 to 86400 (seconds NATS keeps dispatches for a gateway taking over a dead one; 0: none)',
+    defaultValue: DEFAULT_NATS_HISTORY_SECONDS,
+    parse: integer(0, 24 * 60 * 60),
   },
   redisUrl: {
     env: 'REDIS_URL',
@@ -433,6 +465,9 @@ function withoutPassword(raw: string): string {
 export const CONFIG_FLAGS: readonly { name: string; isSwitch: boolean }[] = Object.values(
   SETTINGS,
 ).map((s: Setting<unknown>) => ({ name: s.flag.slice(2), isSwitch: s.parse === onOff }));
+
+/** The environment variable of every setting (a deployment file may set only these). */
+export const CONFIG_ENV_NAMES: readonly string[] = Object.values(SETTINGS).map((s) => s.env);
 
 /** The settings, for `--help`. */
 export const CONFIG_HELP = Object.values(SETTINGS).map(

@@ -5,18 +5,15 @@ import { join } from 'node:path';
 import { verifyKey } from 'discord-interactions';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DRIVERS } from '../test/support/drivers.js';
-import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../test/support/postgres.js';
-import { seedDeveloper } from '../test/support/testServer.js';
+import { describeDrivers } from '../test/support/drivers.js';
+import { dropSchema, uniqueSchema } from '../test/support/postgres.js';
+import { seedDeveloper, startTestServer } from '../test/support/testServer.js';
 import { startWebhookReceiver } from '../test/support/webhookReceiver.js';
-import { createApp, type App } from './app.js';
+import type { App } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { manualClock } from './domain/clock.js';
 import { SEALED_AS, SecretBoxError, createSecretBox } from './domain/secretBox.js';
 import { SECRET_KEY_FILE, loadSecretKey, sealStoredKeys } from './secrets.js';
-import type { Storage } from './storage/index.js';
-import { createPostgresStorage } from './storage/postgres/index.js';
-import { createSqliteStorage } from './storage/sqlite/index.js';
 
 describe('the secret box', () => {
   const box = createSecretBox(randomBytes(32));
@@ -95,40 +92,28 @@ describe('the secret key', () => {
   });
 });
 
-describe.each(DRIVERS)('signing keys at rest on $driver', ({ driver, skip }) => {
+describeDrivers('signing keys at rest on $driver', (driver) => {
   let dataDir: string;
   let schema: string;
   const running: App[] = [];
 
   beforeEach(async () => {
-    if (skip) return;
     dataDir = await mkdtemp(join(tmpdir(), 'guildhall-sealed-'));
     schema = uniqueSchema('sealed');
   });
   afterEach(async () => {
-    if (skip) return;
     for (const app of running.splice(0)) await app.close();
     await rm(dataDir, { recursive: true, force: true });
     if (driver === 'postgres') await dropSchema(schema);
   });
 
-  /** The same database each time, as a restarted server (or another node) finds it. */
-  const openStorage = async (): Promise<Storage> =>
-    driver === 'postgres'
-      ? createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema })
-      : createSqliteStorage({ filename: join(dataDir, 'guildhall.db') });
+  /** The same database and data folder each time, as a restarted server (or another node) finds them. */
   const start = async (secretKey: Buffer | null) => {
-    const app = await createApp({
-      config: {
-        ...loadConfig({}, []),
-        port: 0,
-        dataDir,
-        logLevel: 'silent',
-        demo: false,
-        allowLocalWebhooks: true,
-        secretKey,
-      },
-      storage: await openStorage(),
+    const { app } = await startTestServer({
+      storage: driver,
+      database: driver === 'postgres' ? schema : join(dataDir, 'guildhall.db'),
+      dataDir,
+      config: { allowLocalWebhooks: true, secretKey },
       clock: manualClock(Date.UTC(2026, 10, 24)),
     });
     running.push(app);
@@ -177,40 +162,37 @@ describe.each(DRIVERS)('signing keys at rest on $driver', ({ driver, skip }) => 
     expect(payload.sub).toBe('42');
   };
 
-  it.skipIf(skip)(
-    'stores both kinds sealed, never the plaintext, and signs with them',
-    async () => {
-      const key = randomBytes(32);
-      const app = await start(key);
-      const seed = await seedDeveloper(app, 'sealed');
-      await app.services.oauth.keys.jwks();
-      const stored = await storedKeys(app, seed.applicationId);
-      const plain = opened(key, stored, seed.applicationId);
-      // What was sealed is the app's real key pair and an RSA private JWK.
-      const publicDer = createPublicKey(
-        createPrivateKey({
-          key: Buffer.from(plain.signingKey, 'base64'),
-          format: 'der',
-          type: 'pkcs8',
-        }),
-      ).export({ format: 'der', type: 'spki' });
-      expect(publicDer.subarray(-32).toString('hex')).toBe(stored.verifyKey);
-      const { d } = JSON.parse(plain.privateJwk) as { d: string };
-      expect(d.length).toBeGreaterThan(300);
-      for (const [sealed, secret] of [
-        [stored.signingKey, plain.signingKey],
-        [stored.oidc.privateJwk, plain.privateJwk],
-        [stored.oidc.privateJwk, d],
-      ] as const) {
-        expect(sealed).toMatch(/^v1:/);
-        expect(sealed).not.toContain(secret);
-        expect(sealed).not.toContain(secret.slice(8, 40));
-      }
-      await expectSigning(app, seed.applicationId);
-    },
-  );
+  it('stores both kinds sealed, never the plaintext, and signs with them', async () => {
+    const key = randomBytes(32);
+    const app = await start(key);
+    const seed = await seedDeveloper(app, 'sealed');
+    await app.services.oauth.keys.jwks();
+    const stored = await storedKeys(app, seed.applicationId);
+    const plain = opened(key, stored, seed.applicationId);
+    // What was sealed is the app's real key pair and an RSA private JWK.
+    const publicDer = createPublicKey(
+      createPrivateKey({
+        key: Buffer.from(plain.signingKey, 'base64'),
+        format: 'der',
+        type: 'pkcs8',
+      }),
+    ).export({ format: 'der', type: 'spki' });
+    expect(publicDer.subarray(-32).toString('hex')).toBe(stored.verifyKey);
+    const { d } = JSON.parse(plain.privateJwk) as { d: string };
+    expect(d.length).toBeGreaterThan(300);
+    for (const [sealed, secret] of [
+      [stored.signingKey, plain.signingKey],
+      [stored.oidc.privateJwk, plain.privateJwk],
+      [stored.oidc.privateJwk, d],
+    ] as const) {
+      expect(sealed).toMatch(/^v1:/);
+      expect(sealed).not.toContain(secret);
+      expect(sealed).not.toContain(secret.slice(8, 40));
+    }
+    await expectSigning(app, seed.applicationId);
+  });
 
-  it.skipIf(skip)('seals plaintext rows from before at the next start, once', async () => {
+  it('seals plaintext rows from before at the next start, once', async () => {
     const key = randomBytes(32);
     const before = await start(key);
     const seed = await seedDeveloper(before, 'legacy');
@@ -246,7 +228,7 @@ describe.each(DRIVERS)('signing keys at rest on $driver', ({ driver, skip }) => 
     expect(await storedKeys(after, seed.applicationId)).toEqual(migrated);
   });
 
-  it.skipIf(skip)('a wrong key stops the start with one message saying what to do', async () => {
+  it('a wrong key stops the start with one message saying what to do', async () => {
     const first = await start(randomBytes(32));
     await seedDeveloper(first, 'wrong');
     await stop(first);
@@ -257,36 +239,33 @@ describe.each(DRIVERS)('signing keys at rest on $driver', ({ driver, skip }) => 
     );
   });
 
-  it.skipIf(skip)(
-    'without GUILDHALL_SECRET_KEY the key file is made, kept 0600 and reused',
-    async () => {
-      const first = await start(null);
-      const seed = await seedDeveloper(first, 'file');
-      await first.services.oauth.keys.jwks();
-      const path = join(dataDir, SECRET_KEY_FILE);
-      const text = await readFile(path, 'utf8');
-      expect((await stat(path)).mode & 0o777).toBe(0o600);
-      opened(
-        Buffer.from(text.trim(), 'base64'),
-        await storedKeys(first, seed.applicationId),
-        seed.applicationId,
-      );
-      await stop(first);
+  it('without GUILDHALL_SECRET_KEY the key file is made, kept 0600 and reused', async () => {
+    const first = await start(null);
+    const seed = await seedDeveloper(first, 'file');
+    await first.services.oauth.keys.jwks();
+    const path = join(dataDir, SECRET_KEY_FILE);
+    const text = await readFile(path, 'utf8');
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    opened(
+      Buffer.from(text.trim(), 'base64'),
+      await storedKeys(first, seed.applicationId),
+      seed.applicationId,
+    );
+    await stop(first);
 
-      const again = await start(null);
-      expect(await readFile(path, 'utf8')).toBe(text);
-      await expectSigning(again, seed.applicationId);
-      await stop(again);
+    const again = await start(null);
+    expect(await readFile(path, 'utf8')).toBe(text);
+    await expectSigning(again, seed.applicationId);
+    await stop(again);
 
-      // A lost key file is not silently replaced by a new key that opens nothing.
-      await rm(path);
-      await expect(start(null)).rejects.toThrow(
-        /cannot be decrypted with the secret key from .*secret\.key \(it was made by this start: the key file was missing\)\. Set GUILDHALL_SECRET_KEY/,
-      );
-    },
-  );
+    // A lost key file is not silently replaced by a new key that opens nothing.
+    await rm(path);
+    await expect(start(null)).rejects.toThrow(
+      /cannot be decrypted with the secret key from .*secret\.key \(it was made by this start: the key file was missing\)\. Set GUILDHALL_SECRET_KEY/,
+    );
+  });
 
-  it.skipIf(skip || driver !== 'postgres')(
+  it.skipIf(driver !== 'postgres')(
     'nodes starting together seal the same rows once and agree',
     async () => {
       const key = randomBytes(32);

@@ -1,123 +1,94 @@
 import { ApplicationFlags, GatewayIntentBits as I } from '@guildhall/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { manualClock } from '../src/domain/clock.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { encodeEtf } from '../src/gateway/etf.js';
-import { connectGateway, identifyGateway, type GatewayClient } from './support/gatewayClient.js';
-import { guildFixture, type GuildFixture } from './support/guildMembers.js';
-import { startTestServer, type TestServer } from './support/testServer.js';
+import { connectGateway, type GatewayClient } from './support/gatewayClient.js';
+import { GATEWAY_FIXTURE_NOW as NOW, useGatewayFixture } from './support/gatewayFixture.js';
 
-const NOW = Date.UTC(2026, 5, 1);
 const properties = { os: 'linux', browser: 'test', device: 'test' };
 
 describe('gateway close codes', () => {
-  let server: TestServer;
-  let fixture: GuildFixture;
-  let clock: ReturnType<typeof manualClock>;
-  const clients: GatewayClient[] = [];
-  const connect = async (options?: Parameters<typeof connectGateway>[1]) => {
-    const client = await connectGateway(server.app.gatewayUrl(), options);
-    clients.push(client);
-    await client.next((f) => f.op === 10);
-    return client;
-  };
+  const gw = useGatewayFixture({
+    gateway: {
+      heartbeatIntervalMs: 100,
+      heartbeatGraceMs: 100,
+      identifiesPerBucket: 1000,
+      shardingRequiredGuilds: 1,
+      clientEventsPerMinute: 5,
+    },
+  });
   const closeCode = async (client: GatewayClient) => (await client.closed).code;
   const identify = (client: GatewayClient, extra: Record<string, unknown> = {}) => {
-    client.send(2, { token: fixture.bot.token, intents: I.GUILDS, properties, ...extra });
+    client.send(2, { token: gw.guild.bot.token, intents: I.GUILDS, properties, ...extra });
   };
 
-  beforeEach(async () => {
-    clock = manualClock(NOW);
-    server = await startTestServer({
-      listen: true,
-      clock,
-      gateway: {
-        heartbeatIntervalMs: 100,
-        heartbeatGraceMs: 100,
-        identifiesPerBucket: 1000,
-        shardingRequiredGuilds: 1,
-        clientEventsPerMinute: 5,
-      },
-    });
-    fixture = await guildFixture(server, { botPermissions: 0n, nowMs: () => clock.now() });
-  });
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.raw.terminate();
-    await server.close();
-  });
-
   it('4001 for an unknown opcode, 4002 for undecodable bytes', async () => {
-    const unknown = await connect();
+    const unknown = await gw.connect();
     unknown.send(99, null);
     expect(await closeCode(unknown)).toBe(4001);
-    const garbage = await connect();
+    const garbage = await gw.connect();
     garbage.sendRaw('{not json');
     expect(await closeCode(garbage)).toBe(4002);
-    const badEtf = await connect({ encoding: 'etf' });
+    const badEtf = await gw.connect({ encoding: 'etf' });
     badEtf.sendRaw(Buffer.from([131, 250]));
     expect(await closeCode(badEtf)).toBe(4002);
   });
 
   it('4003 for a command before identify, 4005 for a second identify', async () => {
-    const early = await connect();
+    const early = await gw.connect();
     early.send(3, { status: 'online', activities: [], since: null, afk: false });
     expect(await closeCode(early)).toBe(4003);
-    const { client } = await identifyGateway(server.app.gatewayUrl(), {
-      token: fixture.bot.token,
-      intents: I.GUILDS,
-    });
-    clients.push(client);
+    const { client } = await gw.identify({ token: gw.guild.bot.token, intents: I.GUILDS });
     identify(client);
     expect(await closeCode(client)).toBe(4005);
   });
 
   it('4004 for a bad token', async () => {
-    const client = await connect();
+    const client = await gw.connect();
     client.send(2, { token: 'Bot nope', intents: 0, properties });
     expect(await closeCode(client)).toBe(4004);
   });
 
   it('4008 past the client event budget', async () => {
-    const client = await connect();
+    const client = await gw.connect();
     for (let i = 0; i < 6; i++) client.send(1, null);
     expect(await closeCode(client)).toBe(4008);
   });
 
   it('4009 for a session that stops heartbeating', async () => {
-    const client = await connect();
-    clock.advance(1000);
+    const client = await gw.connect();
+    gw.clock.advance(1000);
     expect(await closeCode(client)).toBe(4009);
   });
 
   it('4010 for a bad shard, 4011 when sharding is required', async () => {
-    const bad = await connect();
+    const bad = await gw.connect();
     identify(bad, { shard: [1, 1] });
     expect(await closeCode(bad)).toBe(4010);
-    const { guild } = await server.app.services.guilds.create({
-      ownerId: fixture.owner.userId,
+    const { guild } = await gw.server.app.services.guilds.create({
+      ownerId: gw.guild.owner.userId,
       name: 'second',
       channels: [],
     });
-    await server.app.services.guilds.addBot({
+    await gw.server.app.services.guilds.addBot({
       guildId: guild.id,
-      applicationId: fixture.bot.applicationId,
+      applicationId: gw.guild.bot.applicationId,
       permissions: 0n,
     });
-    const unsharded = await connect();
+    const unsharded = await gw.connect();
     identify(unsharded);
     expect(await closeCode(unsharded)).toBe(4011);
   });
 
   it('4012 for an unsupported version, 9 accepted', async () => {
-    const nine = await connect({ v: '9' });
+    const nine = await gw.connect({ v: '9' });
     identify(nine);
     await nine.dispatch('READY');
-    const eight = await connectGateway(server.app.gatewayUrl(), { v: '8' });
-    clients.push(eight);
+    const eight = gw.track(await connectGateway(gw.url(), { v: '8' }));
     expect(await closeCode(eight)).toBe(4012);
   });
 
   it('4013 for unknown intent bits', async () => {
-    const client = await connect();
+    const client = await gw.connect();
     identify(client, { intents: 1 << 30 });
     expect(await closeCode(client)).toBe(4013);
   });
@@ -125,63 +96,50 @@ describe('gateway close codes', () => {
   it('4013 for intents past 32 bits, negative or not an integer (bit operators truncate)', async () => {
     // 2^32 and 2^40 are 0 to a 32-bit `&`: a bitwise test alone let them through.
     for (const intents of [2 ** 31, 2 ** 32, 2 ** 32 + I.GUILDS, 2 ** 40, -1, -(2 ** 32), 1.5]) {
-      const client = await connect();
+      const client = await gw.connect();
       identify(client, { intents });
       expect({ intents, code: await closeCode(client) }).toEqual({ intents, code: 4013 });
     }
   });
 
   it('4014 for a privileged intent the app has not enabled; allowed once enabled', async () => {
-    const client = await connect();
+    const client = await gw.connect();
     identify(client, { intents: I.GUILDS | I.MESSAGE_CONTENT });
     expect(await closeCode(client)).toBe(4014);
-    await server.app.storage.applications.update(fixture.bot.applicationId, {
+    await gw.server.app.storage.applications.update(gw.guild.bot.applicationId, {
       flags: ApplicationFlags.GATEWAY_MESSAGE_CONTENT_LIMITED,
     });
-    const enabled = await connect();
+    const enabled = await gw.connect();
     identify(enabled, { intents: I.GUILDS | I.MESSAGE_CONTENT });
     await enabled.dispatch('READY');
   });
 
   it('ETF round trip: identify and READY in etf', async () => {
-    const client = await connect({ encoding: 'etf' });
+    const client = await gw.connect({ encoding: 'etf' });
     client.sendRaw(
-      encodeEtf({ op: 2, d: { token: fixture.bot.token, intents: I.GUILDS, properties } }),
+      encodeEtf({ op: 2, d: { token: gw.guild.bot.token, intents: I.GUILDS, properties } }),
     );
     const ready = await client.dispatch('READY');
-    expect((ready.d as { user: { id: string } }).user.id).toBe(fixture.bot.userId);
+    expect((ready.d as { user: { id: string } }).user.id).toBe(gw.guild.bot.userId);
     const guild = await client.dispatch('GUILD_CREATE');
-    expect((guild.d as { id: string }).id).toBe(fixture.guildId);
+    expect((guild.d as { id: string }).id).toBe(gw.guild.guildId);
   });
 });
 
 describe('privileged intents at and above the review threshold', () => {
-  let server: TestServer;
-  let fixture: GuildFixture;
-  const clock = manualClock(NOW);
-  const clients: GatewayClient[] = [];
+  const gw = useGatewayFixture({
+    gateway: { identifiesPerBucket: 1000, privilegedIntentReviewThreshold: 1 },
+  });
 
   beforeEach(async () => {
-    server = await startTestServer({
-      listen: true,
-      clock,
-      gateway: { identifiesPerBucket: 1000, privilegedIntentReviewThreshold: 1 },
-    });
-    fixture = await guildFixture(server, { botPermissions: 0n, nowMs: () => clock.now() });
-    await server.app.storage.applications.update(fixture.bot.applicationId, {
+    await gw.server.app.storage.applications.update(gw.guild.bot.applicationId, {
       flags: ApplicationFlags.GATEWAY_GUILD_MEMBERS,
     });
   });
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.raw.terminate();
-    await server.close();
-  });
 
   const attempt = async () => {
-    const client = await connectGateway(server.app.gatewayUrl());
-    clients.push(client);
-    await client.next((f) => f.op === 10);
-    client.send(2, { token: fixture.bot.token, intents: I.GUILD_MEMBERS, properties });
+    const client = await gw.connect();
+    client.send(2, { token: gw.guild.bot.token, intents: I.GUILD_MEMBERS, properties });
     return Promise.race([
       client.dispatch('READY').then(() => 'ready'),
       client.closed.then((c) => c.code),
@@ -191,10 +149,10 @@ describe('privileged intents at and above the review threshold', () => {
   it('needs an unexpired approval or a pending review', async () => {
     expect(await attempt()).toBe(4014);
     const approval = {
-      applicationId: fixture.bot.applicationId,
+      applicationId: gw.guild.bot.applicationId,
       intent: 'GUILD_MEMBERS' as const,
     };
-    await server.app.storage.gateway.putIntentApproval({
+    await gw.server.app.storage.gateway.putIntentApproval({
       ...approval,
       status: 'pending',
       approvedAt: null,
@@ -202,14 +160,14 @@ describe('privileged intents at and above the review threshold', () => {
     });
     expect(await attempt()).toBe('ready');
     const year = 365 * 24 * 3600 * 1000;
-    await server.app.storage.gateway.putIntentApproval({
+    await gw.server.app.storage.gateway.putIntentApproval({
       ...approval,
       status: 'approved',
       approvedAt: NOW - year - 1,
       expiresAt: NOW - 1,
     });
     expect(await attempt()).toBe(4014);
-    await server.app.storage.gateway.putIntentApproval({
+    await gw.server.app.storage.gateway.putIntentApproval({
       ...approval,
       status: 'approved',
       approvedAt: NOW,

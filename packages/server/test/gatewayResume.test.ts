@@ -1,28 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ApplicationFlags, GatewayIntentBits as I } from '@guildhall/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../src/app.js';
 import type { EventBus } from '../src/bus/index.js';
 import { MemoryBus } from '../src/bus/memory/index.js';
-import { loadConfig } from '../src/config.js';
-import { manualClock } from '../src/domain/clock.js';
-import { createBusDispatcher, type Dispatcher } from '../src/events/dispatcher.js';
+import { createBusDispatcher } from '../src/events/dispatcher.js';
 import { SESSION_RELEASE_SUBJECT } from '../src/gateway/handoff.js';
-import { createPostgresStorage } from '../src/storage/postgres/index.js';
-import { DRIVERS } from './support/drivers.js';
-import { connectGateway, identifyGateway, type GatewayClient } from './support/gatewayClient.js';
-import { guildFixture, type GuildFixture } from './support/guildMembers.js';
-import {
-  TEST_DATABASE_URL,
-  dropSchema,
-  postgresAvailable,
-  uniqueSchema,
-} from './support/postgres.js';
+import { describeDrivers } from './support/drivers.js';
+import { connectGateway, identifyGateway } from './support/gatewayClient.js';
+import { useGatewayFixture } from './support/gatewayFixture.js';
+import { guildFixture } from './support/guildMembers.js';
+import { dropSchema, postgresAvailable, uniqueSchema } from './support/postgres.js';
 import { startTestServer, type TestServer } from './support/testServer.js';
 
-const NOW = Date.UTC(2026, 5, 1);
 const SLOW_RELEASE_MS = 100;
 
 const roleEvent = (guildId: string, id: string) => ({
@@ -31,59 +19,21 @@ const roleEvent = (guildId: string, id: string) => ({
   data: { guild_id: guildId, role: { id, name: id, permissions: '0', position: 1 } },
 });
 
-describe.each(DRIVERS)('gateway resume on $driver', ({ driver, skip }) => {
-  let server: TestServer;
-  let fixture: GuildFixture;
-  let events: Dispatcher;
-  const clients: GatewayClient[] = [];
-
-  beforeEach(async (ctx) => {
-    if (skip) {
-      ctx.skip();
-      return;
-    }
-    const clock = manualClock(NOW);
-    server = await startTestServer({
-      storage: driver,
-      listen: true,
-      clock,
-      gateway: { identifiesPerBucket: 1000, replayLimit: 3 },
-    });
-    fixture = await guildFixture(server, { botPermissions: 0n, nowMs: () => clock.now() });
-    events = createBusDispatcher({ bus: server.app.bus, clock, onError: () => undefined });
-  });
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.raw.terminate();
-    await server.close();
-  });
-
-  const start = async () => {
-    const identified = await identifyGateway(server.app.gatewayUrl(), {
-      token: fixture.bot.token,
-      intents: I.GUILDS,
-    });
-    clients.push(identified.client);
-    await identified.client.dispatch('GUILD_CREATE');
-    return identified;
-  };
-
-  const reconnect = async () => {
-    const client = await connectGateway(server.app.gatewayUrl());
-    clients.push(client);
-    await client.next((f) => f.op === 10);
-    return client;
-  };
+describeDrivers('gateway resume on $driver', (driver) => {
+  const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000, replayLimit: 3 } });
+  const start = () => gw.session({ token: gw.guild.bot.token, intents: I.GUILDS });
+  const reconnect = () => gw.connect();
 
   it('replays what the session missed, then RESUMED', async () => {
     const { client, ready } = await start();
-    server.app.gateway.dropAll(4000);
+    gw.server.app.gateway.dropAll(4000);
     expect((await client.closed).code).toBe(4000);
-    events.dispatch([roleEvent(fixture.guildId, '901'), roleEvent(fixture.guildId, '902')]);
-    await expect.poll(() => server.app.gateway.sessionCount()).toBe(1);
+    gw.events.dispatch([roleEvent(gw.guild.guildId, '901'), roleEvent(gw.guild.guildId, '902')]);
+    await expect.poll(() => gw.server.app.gateway.sessionCount()).toBe(1);
     const resumed = await reconnect();
     // Give the bus a moment to deliver both events before resuming (delivery is asynchronous).
     await new Promise((resolve) => setTimeout(resolve, 50));
-    resumed.send(6, { token: fixture.bot.token, session_id: ready.session_id, seq: 2 });
+    resumed.send(6, { token: gw.guild.bot.token, session_id: ready.session_id, seq: 2 });
     const done = await resumed.dispatch('RESUMED');
     const replayed = resumed.frames.filter((f) => f.t === 'GUILD_ROLE_CREATE');
     expect(replayed.map((f) => [f.s, (f.d as { role: { id: string } }).role.id])).toEqual([
@@ -92,30 +42,30 @@ describe.each(DRIVERS)('gateway resume on $driver', ({ driver, skip }) => {
     ]);
     expect(done.s).toBe(5);
     // Live dispatches continue on the resumed connection.
-    events.dispatch(roleEvent(fixture.guildId, '903'));
+    gw.events.dispatch(roleEvent(gw.guild.guildId, '903'));
     const live = await resumed.next((f) => f.t === 'GUILD_ROLE_CREATE' && f.s === 6);
     expect((live.d as { role: { id: string } }).role.id).toBe('903');
   });
 
   it('INVALID_SESSION false for an unknown session or a seq older than the buffer', async () => {
     const unknown = await reconnect();
-    unknown.send(6, { token: fixture.bot.token, session_id: 'nope', seq: 1 });
+    unknown.send(6, { token: gw.guild.bot.token, session_id: 'nope', seq: 1 });
     expect((await unknown.next((f) => f.op === 9)).d).toBe(false);
     const { client, ready } = await start();
     client.raw.terminate();
     await client.closed;
-    events.dispatch(
-      ['1', '2', '3', '4', '5', '6', '7', '8'].map((id) => roleEvent(fixture.guildId, `90${id}`)),
+    gw.events.dispatch(
+      ['1', '2', '3', '4', '5', '6', '7', '8'].map((id) => roleEvent(gw.guild.guildId, `90${id}`)),
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
     const late = await reconnect();
-    late.send(6, { token: fixture.bot.token, session_id: ready.session_id, seq: 1 });
+    late.send(6, { token: gw.guild.bot.token, session_id: ready.session_id, seq: 1 });
     expect((await late.next((f) => f.op === 9)).d).toBe(false);
   });
 
   it("4004 for a bad or another user's token, the session left as it was", async () => {
     const { client, ready } = await start();
-    const stranger = await fixture.join('stranger');
+    const stranger = await gw.guild.join('stranger');
     for (const token of ['Bot nope', stranger.token, '']) {
       const attempt = await reconnect();
       attempt.send(6, { token, session_id: ready.session_id, seq: 1 });
@@ -126,33 +76,31 @@ describe.each(DRIVERS)('gateway resume on $driver', ({ driver, skip }) => {
     probe.send(6, { token: 'Bot nope', session_id: 'nope', seq: 1 });
     expect((await probe.closed).code).toBe(4004);
     // The live connection was not touched: it still receives dispatches.
-    events.dispatch(roleEvent(fixture.guildId, '904'));
+    gw.events.dispatch(roleEvent(gw.guild.guildId, '904'));
     await client.next((f) => f.t === 'GUILD_ROLE_CREATE');
     expect(client.raw.readyState).toBe(client.raw.OPEN);
   });
 
   it('RESUME refuses what IDENTIFY refuses: a privileged intent turned off since', async () => {
-    await server.app.storage.applications.update(fixture.bot.applicationId, {
+    await gw.server.app.storage.applications.update(gw.guild.bot.applicationId, {
       flags: ApplicationFlags.GATEWAY_MESSAGE_CONTENT_LIMITED,
     });
-    const { client, ready } = await identifyGateway(server.app.gatewayUrl(), {
-      token: fixture.bot.token,
+    const { client, ready } = await gw.session({
+      token: gw.guild.bot.token,
       intents: I.GUILDS | I.MESSAGE_CONTENT,
     });
-    clients.push(client);
-    await client.dispatch('GUILD_CREATE');
     client.raw.terminate();
     await client.closed;
-    await server.app.storage.applications.update(fixture.bot.applicationId, { flags: 0n });
+    await gw.server.app.storage.applications.update(gw.guild.bot.applicationId, { flags: 0n });
     const refused = await reconnect();
-    refused.send(6, { token: fixture.bot.token, session_id: ready.session_id, seq: 2 });
+    refused.send(6, { token: gw.guild.bot.token, session_id: ready.session_id, seq: 2 });
     expect((await refused.closed).code).toBe(4014);
     // Allowed again, the same session resumes.
-    await server.app.storage.applications.update(fixture.bot.applicationId, {
+    await gw.server.app.storage.applications.update(gw.guild.bot.applicationId, {
       flags: ApplicationFlags.GATEWAY_MESSAGE_CONTENT_LIMITED,
     });
     const resumed = await reconnect();
-    resumed.send(6, { token: fixture.bot.token, session_id: ready.session_id, seq: 2 });
+    resumed.send(6, { token: gw.guild.bot.token, session_id: ready.session_id, seq: 2 });
     await resumed.dispatch('RESUMED');
   });
 
@@ -161,7 +109,7 @@ describe.each(DRIVERS)('gateway resume on $driver', ({ driver, skip }) => {
     client.raw.terminate();
     await client.closed;
     const resumed = await reconnect();
-    resumed.send(6, { token: fixture.bot.token, session_id: ready.session_id, seq: 50 });
+    resumed.send(6, { token: gw.guild.bot.token, session_id: ready.session_id, seq: 50 });
     expect((await resumed.closed).code).toBe(4007);
   });
 });
@@ -182,18 +130,15 @@ describe('gateway shutdown', () => {
 
 describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', () => {
   let schema: string;
-  let dataDir: string;
-  let nodes: App[] = [];
+  let servers: TestServer[] = [];
 
-  beforeEach(async () => {
+  beforeEach(() => {
     schema = uniqueSchema('gw');
-    dataDir = await mkdtemp(join(tmpdir(), 'guildhall-gw-'));
   });
   afterEach(async () => {
-    for (const node of nodes) await node.close();
-    nodes = [];
+    for (const server of servers) await server.close();
+    servers = [];
     await dropSchema(schema);
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   /**
@@ -202,32 +147,21 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
    */
   const startNodes = async (firstBus: (bus: EventBus) => EventBus = (bus) => bus) => {
     const bus = new MemoryBus();
-    const config = {
-      ...loadConfig({}, []),
-      port: 0,
-      dataDir,
-      logLevel: 'silent' as const,
-      demo: false,
-    };
     for (let i = 0; i < 2; i++) {
-      const storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
-      nodes.push(
-        await createApp({
-          config,
-          storage,
+      servers.push(
+        await startTestServer({
+          storage: 'postgres',
+          database: schema,
           bus: i === 0 ? firstBus(bus) : bus,
           processId: i,
+          listen: true,
           gateway: { identifiesPerBucket: 100 },
         }),
       );
     }
-    const [first, second] = nodes as [App, App];
-    await first.listen();
-    await second.listen();
-    const fixture = await guildFixture({ app: first, baseUrl: first.baseUrl() } as TestServer, {
-      botPermissions: 0n,
-    });
-    return { bus, first, second, fixture };
+    const [firstServer, secondServer] = servers as [TestServer, TestServer];
+    const fixture = await guildFixture(firstServer, { botPermissions: 0n });
+    return { bus, first: firstServer.app, second: secondServer.app, fixture };
   };
 
   it('resumes on another node sharing the database and the bus', async () => {
@@ -265,6 +199,7 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
     // both nodes, and the second must not send again what the first sent.
     const { bus, first, second, fixture } = await startNodes((bus) => ({
       driver: bus.driver,
+      history: bus.history,
       publish: (subject, event) => bus.publish(subject, event),
       subscribe: (subject, handler) =>
         bus.subscribe(subject, (event, delivered) =>

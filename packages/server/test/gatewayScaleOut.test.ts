@@ -20,7 +20,8 @@ import { loadConfig } from '../src/config.js';
 import { createPostgresStorage } from '../src/storage/postgres/index.js';
 import { createSqliteStorage } from '../src/storage/sqlite/index.js';
 import { connectGateway, identifyGateway, type GatewayClient } from './support/gatewayClient.js';
-import { TEST_NATS_URL, natsAvailable } from './support/nats.js';
+import { historyStreamName } from '../src/bus/nats/index.js';
+import { TEST_NATS_URL, deleteStream, natsAvailable, uniqueSubjectPrefix } from './support/nats.js';
 import {
   TEST_DATABASE_URL,
   dropSchema,
@@ -136,11 +137,16 @@ describe.each(TARGETS)('API and gateway processes over NATS on $driver', (target
       await seeder.close();
       const channelId = channels[0]?.id ?? '';
 
+      // Subjects and the history stream of this run alone.
+      const natsPrefix = uniqueSubjectPrefix('scale');
+      cleanups.push(() => deleteStream(historyStreamName(natsPrefix)));
       const common = [
         '--data-dir',
         dataDir,
         '--nats-url',
         TEST_NATS_URL,
+        '--nats-prefix',
+        natsPrefix,
         '--host',
         '127.0.0.1',
         '--port',

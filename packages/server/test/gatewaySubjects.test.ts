@@ -30,6 +30,7 @@ function spied(bus: EventBus): { bus: EventBus; received: string[] } {
     received,
     bus: {
       driver: bus.driver,
+      history: bus.history,
       publish: (subject, event) => bus.publish(subject, event),
       subscribe: (subject, handler) =>
         bus.subscribe(subject, (event, delivered) => {

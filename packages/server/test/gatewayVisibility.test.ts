@@ -1,10 +1,7 @@
 import { ApplicationFlags, GatewayIntentBits as I } from '@guildhall/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
-import { manualClock } from '../src/domain/clock.js';
-import { createBusDispatcher } from '../src/events/dispatcher.js';
-import { identifyGateway, type GatewayClient } from './support/gatewayClient.js';
-import { guildFixture, type GuildFixture } from './support/guildMembers.js';
-import { startTestServer, type TestServer } from './support/testServer.js';
+import { describe, expect, it } from 'vitest';
+import type { GatewayClient } from './support/gatewayClient.js';
+import { useGatewayFixture } from './support/gatewayFixture.js';
 
 const BEFORE = Date.UTC(2026, 5, 1);
 const AFTER = Date.UTC(2026, 10, 20);
@@ -20,60 +17,39 @@ interface Channel {
 }
 
 describe('gateway visibility: VIEW_CHANNEL, obfuscation, MESSAGE_CONTENT', () => {
-  let server: TestServer;
-  let fixture: GuildFixture;
-  const clients: GatewayClient[] = [];
+  const gw = useGatewayFixture({ manualStart: true, gateway: { identifiesPerBucket: 1000 } });
 
   const setup = async (nowMs: number) => {
-    const clock = manualClock(nowMs);
-    server = await startTestServer({
-      listen: true,
-      clock,
-      gateway: { identifiesPerBucket: 1000 },
-    });
-    fixture = await guildFixture(server, { botPermissions: 0n, nowMs: () => clock.now() });
-    const role = await fixture.call('POST', `/guilds/${fixture.guildId}/roles`, {
-      auth: fixture.owner.token,
+    await gw.start({ nowMs });
+    const role = await gw.guild.call('POST', `/guilds/${gw.guild.guildId}/roles`, {
+      auth: gw.guild.owner.token,
       payload: { name: 'insiders' },
     });
     const roleId = role.json<{ id: string }>().id;
-    const secret = await fixture.call('POST', `/guilds/${fixture.guildId}/channels`, {
-      auth: fixture.owner.token,
+    const secret = await gw.guild.call('POST', `/guilds/${gw.guild.guildId}/channels`, {
+      auth: gw.guild.owner.token,
       payload: {
         name: 'secret',
         topic: 'plans',
         permission_overwrites: [
-          { id: fixture.guildId, type: 0, allow: '0', deny: VIEW },
+          { id: gw.guild.guildId, type: 0, allow: '0', deny: VIEW },
           { id: roleId, type: 0, allow: VIEW, deny: '0' },
         ],
       },
     });
     expect(secret.statusCode).toBe(201);
-    const channels = await server.app.storage.channels.listByGuild(fixture.guildId);
+    const channels = await gw.server.app.storage.channels.listByGuild(gw.guild.guildId);
     const general = channels.find((c) => c.name === 'general');
     return {
-      clock,
       roleId,
       secretId: secret.json<{ id: string }>().id,
       generalId: general?.id ?? '',
     };
   };
   const session = async (extra: Record<string, unknown> = {}, intents = I.GUILDS) => {
-    const { client } = await identifyGateway(server.app.gatewayUrl(), {
-      token: fixture.bot.token,
-      intents,
-      ...extra,
-    });
-    clients.push(client);
-    const guild = (await client.dispatch('GUILD_CREATE')).d as { channels: Channel[] };
-    return { client, guild };
+    const { client, guild } = await gw.session({ token: gw.guild.bot.token, intents, ...extra });
+    return { client, guild: guild as { channels: Channel[] } };
   };
-  const lastSeq = (client: GatewayClient) => client.frames.at(-1)?.s ?? 0;
-
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.raw.terminate();
-    await server.close();
-  });
 
   it('before November 16, 2026: hidden channels are left out unless the session opts in', async () => {
     const { secretId } = await setup(BEFORE);
@@ -84,11 +60,14 @@ describe('gateway visibility: VIEW_CHANNEL, obfuscation, MESSAGE_CONTENT', () =>
     expect(hidden).toMatchObject({
       name: '___hidden___',
       topic: null,
-      permission_overwrites: [{ id: fixture.guildId, type: 0, allow: '0', deny: VIEW }],
+      permission_overwrites: [{ id: gw.guild.guildId, type: 0, allow: '0', deny: VIEW }],
     });
     expect((hidden?.flags ?? 0) & OBFUSCATED).toBe(OBFUSCATED);
     // The app-level toggle does the same.
-    await server.app.storage.gateway.setPrivateChannelObfuscation(fixture.bot.applicationId, true);
+    await gw.server.app.storage.gateway.setPrivateChannelObfuscation(
+      gw.guild.bot.applicationId,
+      true,
+    );
     const toggled = await session();
     expect(toggled.guild.channels.find((c) => c.id === secretId)?.name).toBe('___hidden___');
   });
@@ -97,11 +76,11 @@ describe('gateway visibility: VIEW_CHANNEL, obfuscation, MESSAGE_CONTENT', () =>
     const { secretId, roleId } = await setup(AFTER);
     const { client, guild } = await session();
     expect(guild.channels.find((c) => c.id === secretId)?.name).toBe('___hidden___');
-    let seen = lastSeq(client);
-    const added = await fixture.call(
+    let seen = gw.lastSeq(client);
+    const added = await gw.guild.call(
       'PUT',
-      `/guilds/${fixture.guildId}/members/${fixture.bot.userId}/roles/${roleId}`,
-      fixture.owner.token,
+      `/guilds/${gw.guild.guildId}/members/${gw.guild.bot.userId}/roles/${roleId}`,
+      gw.guild.owner.token,
     );
     expect(added.statusCode).toBe(204);
     const gained = (
@@ -110,11 +89,11 @@ describe('gateway visibility: VIEW_CHANNEL, obfuscation, MESSAGE_CONTENT', () =>
       )
     ).d as Channel;
     expect(gained).toMatchObject({ id: secretId, name: 'secret', topic: 'plans' });
-    seen = lastSeq(client);
-    await fixture.call(
+    seen = gw.lastSeq(client);
+    await gw.guild.call(
       'DELETE',
-      `/guilds/${fixture.guildId}/members/${fixture.bot.userId}/roles/${roleId}`,
-      fixture.owner.token,
+      `/guilds/${gw.guild.guildId}/members/${gw.guild.bot.userId}/roles/${roleId}`,
+      gw.guild.owner.token,
     );
     const lost = (
       await client.next(
@@ -125,32 +104,31 @@ describe('gateway visibility: VIEW_CHANNEL, obfuscation, MESSAGE_CONTENT', () =>
   });
 
   it('events of a channel the session cannot view are not sent; content needs the intent', async () => {
-    const { clock, secretId, generalId } = await setup(BEFORE);
-    await server.app.storage.applications.update(fixture.bot.applicationId, {
+    const { secretId, generalId } = await setup(BEFORE);
+    await gw.server.app.storage.applications.update(gw.guild.bot.applicationId, {
       flags: ApplicationFlags.GATEWAY_MESSAGE_CONTENT_LIMITED,
     });
     const reader = await session({}, I.GUILDS | I.GUILD_MESSAGES | I.MESSAGE_CONTENT);
     const blind = await session({}, I.GUILDS | I.GUILD_MESSAGES);
-    const events = createBusDispatcher({ bus: server.app.bus, clock, onError: () => undefined });
     const message = (id: string, channelId: string, mentions: string[] = []) => ({
       type: 'MESSAGE_CREATE',
-      guildId: fixture.guildId,
+      guildId: gw.guild.guildId,
       channelId,
       data: {
         id,
         channel_id: channelId,
-        guild_id: fixture.guildId,
-        author: { id: fixture.owner.userId },
+        guild_id: gw.guild.guildId,
+        author: { id: gw.guild.owner.userId },
         content: `hello ${id}`,
         embeds: [],
         attachments: [],
         mentions: mentions.map((m) => ({ id: m })),
       },
     });
-    events.dispatch([
+    gw.events.dispatch([
       message('1', secretId),
       message('2', generalId),
-      message('3', generalId, [fixture.bot.userId]),
+      message('3', generalId, [gw.guild.bot.userId]),
     ]);
     const content = async (client: GatewayClient, id: string) =>
       (

@@ -5,12 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadMigrations } from '../src/storage/migrations.js';
 import type { StorageDialect } from '../src/storage/index.js';
 import { collectChild, spawnSupportScript } from './support/children.js';
-import {
-  TEST_DATABASE_URL,
-  dropSchema,
-  postgresAvailable,
-  uniqueSchema,
-} from './support/postgres.js';
+import { describeDrivers } from './support/drivers.js';
+import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from './support/postgres.js';
 import {
   openTarget,
   queryTarget,
@@ -93,17 +89,10 @@ describe('migrations', () => {
     return { dialect: 'postgres', connectionString: TEST_DATABASE_URL, schema };
   }
 
-  const targets = [
-    { dialect: 'sqlite' as const, makeTarget: sqliteTarget, skip: false },
-    {
-      dialect: 'postgres' as const,
-      makeTarget: () => Promise.resolve(postgresTarget()),
-      skip: !postgresAvailable,
-    },
-  ];
-
-  describe.each(targets)('on $dialect', ({ dialect, makeTarget, skip }) => {
-    it.skipIf(skip)('are applied at start, and a second start applies nothing', async () => {
+  describeDrivers('on $driver', (dialect) => {
+    const makeTarget =
+      dialect === 'sqlite' ? sqliteTarget : () => Promise.resolve(postgresTarget());
+    it('are applied at start, and a second start applies nothing', async () => {
       const target = await makeTarget();
       const first = await openTarget(target);
       await first.users.create({ id: '1000', username: 'before_restart', createdAt: 1 });
@@ -125,30 +114,26 @@ describe('migrations', () => {
       }
     });
 
-    it.skipIf(skip)(
-      'are applied exactly once by two processes starting together',
-      async () => {
-        const target = await makeTarget();
-        const results = await openAtOnce(target, 2);
+    it('are applied exactly once by two processes starting together', async () => {
+      const target = await makeTarget();
+      const results = await openAtOnce(target, 2);
 
-        const expected = expectedMigrations(dialect);
-        for (const result of results) {
-          expect(result, `exited late or failed: ${result.stderr}`).toMatchObject({ code: 0 });
-          expect(JSON.parse(result.stdout.split('\n')[1] ?? 'null')).toEqual(
-            expected.map(({ version }) => version),
-          );
-        }
-        const applied = await recordedMigrations(target);
-        expect(applied.map(({ version, name }) => ({ version, name }))).toEqual(expected);
-        const storage = await openTarget(target);
-        try {
-          await storage.users.create({ id: '1000', username: 'after_race', createdAt: 1 });
-          expect(await storage.users.findById('1000')).toMatchObject({ username: 'after_race' });
-        } finally {
-          await storage.close();
-        }
-      },
-      30_000,
-    );
+      const expected = expectedMigrations(dialect);
+      for (const result of results) {
+        expect(result, `exited late or failed: ${result.stderr}`).toMatchObject({ code: 0 });
+        expect(JSON.parse(result.stdout.split('\n')[1] ?? 'null')).toEqual(
+          expected.map(({ version }) => version),
+        );
+      }
+      const applied = await recordedMigrations(target);
+      expect(applied.map(({ version, name }) => ({ version, name }))).toEqual(expected);
+      const storage = await openTarget(target);
+      try {
+        await storage.users.create({ id: '1000', username: 'after_race', createdAt: 1 });
+        expect(await storage.users.findById('1000')).toMatchObject({ username: 'after_race' });
+      } finally {
+        await storage.close();
+      }
+    }, 30_000);
   });
 });

@@ -13,7 +13,7 @@ import { ApplicationFlags, GatewayIntentBits as I } from '@guildhall/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock, realTimers, type Timers } from '../src/domain/clock.js';
 import { IDENTIFY_WINDOW_MS } from '../src/gateway/identifyQueue.js';
-import { DRIVERS } from './support/drivers.js';
+import { describeDrivers, type Driver } from './support/drivers.js';
 import { connectGateway, identifyGateway, type GatewayClient } from './support/gatewayClient.js';
 import { guildFixture, type GuildFixture } from './support/guildMembers.js';
 import { dropSchema, uniqueSchema } from './support/postgres.js';
@@ -33,7 +33,7 @@ import {
 const NOW = Date.UTC(2026, 10, 24, 12);
 
 /** Two nodes on one database and one Redis prefix; closes them and cleans up after each test. */
-function twoNodes(driver: 'sqlite' | 'postgres') {
+function twoNodes(driver: Driver) {
   const servers: TestServer[] = [];
   let cleanup: (() => Promise<void>)[] = [];
   afterEach(async () => {
@@ -71,10 +71,10 @@ function twoNodes(driver: 'sqlite' | 'postgres') {
 const get = (server: TestServer, url: string, authorization: string) =>
   server.app.http.inject({ method: 'GET', url: `/api/v10${url}`, headers: { authorization } });
 
-describe.each(DRIVERS)('HTTP limits across two nodes on $driver and Redis', ({ driver, skip }) => {
+describeDrivers('HTTP limits across two nodes on $driver and Redis', (driver) => {
   const nodes = twoNodes(driver);
   beforeEach((ctx) => {
-    if (skip || !redisAvailable) ctx.skip();
+    if (!redisAvailable) ctx.skip();
   });
 
   it('one route bucket: the headers count down across nodes, then 429', async () => {

@@ -2,8 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DRIVERS } from '../../test/support/drivers.js';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeDrivers } from '../../test/support/drivers.js';
 import { PNG_1X1 } from '../../test/support/expressionFixtures.js';
 import { guildFixture, type GuildFixture } from '../../test/support/guildMembers.js';
 import {
@@ -25,21 +25,20 @@ interface WireAttachment {
 const DAY_MS = 86_400_000;
 const ALL = P.VIEW_CHANNEL | P.SEND_MESSAGES | P.ATTACH_FILES | P.READ_MESSAGE_HISTORY;
 
-describe.each(DRIVERS)('attachment URLs and blob lifecycle on $driver', ({ driver, skip }) => {
+describeDrivers('attachment URLs and blob lifecycle on $driver', (driver) => {
   let server: TestServer;
   let g: GuildFixture;
   let channelId: string;
   const clock = manualClock(Date.now());
 
   beforeEach(async () => {
-    if (skip) return;
     clock.set(Date.now());
     server = await startTestServer({ storage: driver, clock });
     g = await guildFixture(server, { botPermissions: ALL, nowMs: () => clock.now() });
     channelId = await firstChannelId(server.app, g.guildId);
   });
   afterEach(async () => {
-    if (!skip) await server.close();
+    await server.close();
   });
 
   const blobDir = () => join(server.app.config.dataDir, 'blobs');
@@ -75,7 +74,7 @@ describe.each(DRIVERS)('attachment URLs and blob lifecycle on $driver', ({ drive
     return server.app.http.inject({ method: 'GET', url: `${parsed.pathname}${parsed.search}` });
   };
 
-  it.skipIf(skip)('serves a URL the API handed out and nothing else', async () => {
+  it('serves a URL the API handed out and nothing else', async () => {
     const message = await post([file(0, 'a.txt', 'alpha')]);
     const [attachment] = message.attachments;
     const url = attachment?.url ?? '';
@@ -137,7 +136,7 @@ describe.each(DRIVERS)('attachment URLs and blob lifecycle on $driver', ({ drive
 
   const keyOf = (attachment: WireAttachment | undefined) => `attachments/${attachment?.id ?? ''}`;
 
-  it.skipIf(skip)('frees message files on delete, bulk delete and edit', async () => {
+  it('frees message files on delete, bulk delete and edit', async () => {
     const one = await post([file(0, 'a.txt'), file(1, 'b.txt')]);
     const [a, b] = one.attachments;
     expect(hasBlob(keyOf(a)) && hasBlob(keyOf(b))).toBe(true);
@@ -167,7 +166,7 @@ describe.each(DRIVERS)('attachment URLs and blob lifecycle on $driver', ({ drive
     expect(hasBlob(keyOf(y.attachments[0]))).toBe(false);
   });
 
-  it.skipIf(skip)('frees files when their channel or guild is deleted', async () => {
+  it('frees files when their channel or guild is deleted', async () => {
     const kept = await post([file(0, 'kept.txt')]);
     channelId = await newChannel('doomed');
     const doomed = await post([file(0, 'doomed.txt')]);
@@ -195,7 +194,7 @@ describe.each(DRIVERS)('attachment URLs and blob lifecycle on $driver', ({ drive
     expect(hasBlob(`icons/${g.guildId}/${iconHash}.png`)).toBe(false);
   });
 
-  it.skipIf(skip)('frees emoji, sticker, avatar and banner files', async () => {
+  it('frees emoji, sticker, avatar and banner files', async () => {
     const emoji = await g.call('POST', `/guilds/${g.guildId}/emojis`, {
       auth: g.owner.token,
       payload: { name: 'dot', image: PNG_1X1 },
@@ -237,7 +236,7 @@ describe.each(DRIVERS)('attachment URLs and blob lifecycle on $driver', ({ drive
     expect(hasBlob(`avatars/${me}/${now}.gif`)).toBe(true);
   });
 
-  it.skipIf(skip)('sweeps orphans past the grace period, never serving one', async () => {
+  it('sweeps orphans past the grace period, never serving one', async () => {
     const { blobs, storage } = server.app;
     const message = await post([file(0, 'live.txt')]);
     const liveKey = keyOf(message.attachments[0]);

@@ -7,11 +7,15 @@ import type { Clock, Timers } from '../domain/clock.js';
 import { afterCommitTask } from '../events/afterCommit.js';
 import type { Repositories } from '../storage/index.js';
 import type { BlobStore } from './index.js';
+import { HOUR_MS } from '../domain/time.js';
 
 /** How old an unreferenced blob must be before the sweep removes it: an hour. */
-export const DEFAULT_BLOB_GRACE_MS = 60 * 60 * 1000;
+/** Members read per query when collecting a guild's member avatars and banners. */
+const MEMBERS_PAGE = 1000;
+
+export const DEFAULT_BLOB_GRACE_MS = HOUR_MS;
 /** How often a server sweeps: every six hours (and once at start). */
-export const DEFAULT_BLOB_SWEEP_INTERVAL_MS = 6 * 60 * 60 * 1000;
+export const DEFAULT_BLOB_SWEEP_INTERVAL_MS = 6 * HOUR_MS;
 const BATCH = 500;
 
 const IMAGE_EXTENSIONS = ['png', 'jpg', 'gif', 'webp'] as const;
@@ -57,13 +61,16 @@ export async function guildBlobKeys(tx: Repositories, guildId: string): Promise<
     tx.roles.listByGuild(guildId),
   ]);
   const members = [];
-  for (let page = await tx.members.listByGuild(guildId, { limit: 1000 }); page.length > 0;) {
+  for (
+    let page = await tx.members.listByGuild(guildId, { limit: MEMBERS_PAGE });
+    page.length > 0;
+  ) {
     members.push(...page.filter((m) => m.avatar !== null || m.banner !== null));
     const last = page[page.length - 1]?.userId;
     page =
-      page.length < 1000 || last === undefined
+      page.length < MEMBERS_PAGE || last === undefined
         ? []
-        : await tx.members.listByGuild(guildId, { limit: 1000, after: last });
+        : await tx.members.listByGuild(guildId, { limit: MEMBERS_PAGE, after: last });
   }
   return [
     ...attachmentIds.map((id) => `attachments/${id}`),

@@ -1,8 +1,15 @@
+import { connect } from 'nats';
 import { describe, expect, it } from 'vitest';
-import { TEST_NATS_URL, natsAvailable, uniqueSubjectPrefix } from '../../test/support/nats.js';
+import {
+  TEST_NATS_URL,
+  deleteStream,
+  natsAvailable,
+  uniqueSubjectPrefix,
+} from '../../test/support/nats.js';
 import { describeBusContract } from './contract/busContract.js';
+import { describeHistoryContract } from './contract/historyContract.js';
 import { MemoryBus } from './memory/index.js';
-import { createNatsBus } from './nats/index.js';
+import { createNatsBus, historyStreamName } from './nats/index.js';
 import type { BusEvent } from './types.js';
 
 describeBusContract('memory', ({ onError }) => {
@@ -23,7 +30,104 @@ describeBusContract(
   { skip: !natsAvailable },
 );
 
+describeHistoryContract(
+  'nats',
+  async () => {
+    const subjectPrefix = uniqueSubjectPrefix('history');
+    const history = { subjects: ['kept.>', 'also.*'], keepMs: 60_000 };
+    const bus = await createNatsBus({ servers: TEST_NATS_URL, subjectPrefix, history });
+    // A node without a history of its own (an older one, say): its publishes are kept all the same.
+    const publisher = await createNatsBus({ servers: TEST_NATS_URL, subjectPrefix });
+    return {
+      bus,
+      publisher,
+      dispose: async () => {
+        await Promise.all([bus.close(), publisher.close()]);
+        await deleteStream(historyStreamName(subjectPrefix));
+      },
+    };
+  },
+  { skip: !natsAvailable },
+);
+
 const event: BusEvent = { type: 'READY', topic: 't', data: null, publishedAt: 0 };
+
+describe('bus history', () => {
+  it('is kept by neither the memory bus nor a NATS bus not asked to', async () => {
+    expect(new MemoryBus().history).toBeNull();
+    if (!natsAvailable) return;
+    const bus = await createNatsBus({
+      servers: TEST_NATS_URL,
+      subjectPrefix: uniqueSubjectPrefix(),
+    });
+    expect(bus.history).toBeNull();
+    await bus.close();
+  });
+
+  it('names its stream after the subject prefix', () => {
+    expect(historyStreamName('guildhall.')).toBe('guildhall_history');
+    expect(historyStreamName('a.b-c.')).toBe('a_b-c_history');
+    expect(historyStreamName('')).toBe('history');
+  });
+
+  it.skipIf(!natsAvailable)(
+    'is shared by the nodes of one prefix, kept apart from other prefixes',
+    async () => {
+      const prefixes = [uniqueSubjectPrefix(), uniqueSubjectPrefix()];
+      const open = (subjectPrefix: string, keepMs: number) =>
+        createNatsBus({
+          servers: TEST_NATS_URL,
+          subjectPrefix,
+          history: { subjects: ['kept.>'], keepMs },
+        });
+      const [first, again, other] = [
+        await open(prefixes[0] ?? '', 60_000),
+        // A node started with another keep time brings the stream to it.
+        await open(prefixes[0] ?? '', 90_000),
+        await open(prefixes[1] ?? '', 60_000),
+      ];
+      try {
+        const since = Date.now() - 1000;
+        await first.publish('kept.a', { ...event, type: 'first' });
+        await other.publish('kept.a', { ...event, type: 'other' });
+        await Promise.all([first.ping(), other.ping()]);
+        const read = await again.history?.read(['kept.a'], since);
+        expect(read?.map((k) => k.event.type)).toEqual(['first']);
+        const nc = await connect({ servers: TEST_NATS_URL });
+        const info = await (
+          await nc.jetstreamManager()
+        ).streams.info(historyStreamName(prefixes[0] ?? ''));
+        await nc.close();
+        expect(info.config.max_age).toBe(90_000 * 1_000_000);
+      } finally {
+        await Promise.all([first.close(), again.close(), other.close()]);
+        for (const prefix of prefixes) await deleteStream(historyStreamName(prefix));
+      }
+    },
+  );
+
+  it.skipIf(!natsAvailable)('refuses to start when another stream holds the subjects', async () => {
+    const subjectPrefix = uniqueSubjectPrefix();
+    const taken = `${historyStreamName(subjectPrefix)}_taken`;
+    const nc = await connect({ servers: TEST_NATS_URL });
+    try {
+      const jsm = await nc.jetstreamManager();
+      await jsm.streams.add({ name: taken, subjects: [`${subjectPrefix}kept.>`] });
+      const refused = createNatsBus({
+        servers: TEST_NATS_URL,
+        subjectPrefix,
+        history: { subjects: ['kept.>'], keepMs: 60_000 },
+      });
+      await expect(refused).rejects.toThrow(
+        `Cannot keep the bus history in JetStream stream ${historyStreamName(subjectPrefix)} at`,
+      );
+      await expect(refused).rejects.toThrow('subjects overlap with an existing stream');
+    } finally {
+      await nc.close();
+      await deleteStream(taken);
+    }
+  });
+});
 
 describe.skipIf(!natsAvailable)('NATS bus across connections', () => {
   it('carries events from an API node to a gateway node, and not after close', async () => {

@@ -42,6 +42,32 @@ export interface Subscription {
 
 export type BusDriver = 'memory' | 'nats';
 
+/** An event read back from a bus's history, with the subject it was published on. */
+export interface KeptEvent {
+  subject: string;
+  event: BusEvent;
+}
+
+/**
+ * What a bus keeps, for a while, of the events published on some subjects: a gateway node that
+ * takes over the sessions of a node that died reads from it what they missed (docs/gateway.md,
+ * Where sessions live). Only a bus shared by several nodes keeps one (NATS, in a JetStream
+ * stream); one process has no other node to recover from.
+ */
+export interface EventHistory {
+  /** How long an event is kept after it was published, ms. */
+  readonly keepMs: number;
+  /** Whether the events published on `subject` (a literal subject) are kept. */
+  covers(subject: string): boolean;
+  /**
+   * The events published on any of `subjects` at or after `sinceMs` (epoch ms, by the bus
+   * server's clock), in the order the bus received them, up to at least the moment of the call.
+   * Each subject must be a literal one the history covers (else `TypeError`); rejects with
+   * `BusClosedError` after close().
+   */
+  read(subjects: readonly string[], sinceMs: number): Promise<KeptEvent[]>;
+}
+
 /**
  * Subjects are dot-separated tokens (`guild.123.events`). A subscription may use the NATS
  * wildcards: `*` matches one token, `>` as the last token matches one or more. Each subscriber
@@ -50,6 +76,8 @@ export type BusDriver = 'memory' | 'nats';
  */
 export interface EventBus {
   readonly driver: BusDriver;
+  /** What the bus keeps of published events, or null when it keeps nothing (one process). */
+  readonly history: EventHistory | null;
   /**
    * Sends an event to every subscription matching `subject` at this moment. Resolves once the bus
    * has taken the event (not once it is delivered); rejects with `BusClosedError` after close().

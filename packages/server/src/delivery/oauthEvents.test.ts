@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { verifyKey } from 'discord-interactions';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DRIVERS } from '../../test/support/drivers.js';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeDrivers } from '../../test/support/drivers.js';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
 import {
   heldTimers,
@@ -12,13 +12,12 @@ import {
 
 const REDIRECT = 'https://app.example.test/callback';
 
-describe.each(DRIVERS)('OAuth2 webhook events end to end on $driver', ({ driver, skip }) => {
+describeDrivers('OAuth2 webhook events end to end on $driver', (driver) => {
   let server: TestServer;
   let receiver: WebhookReceiver;
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
 
   beforeEach(async () => {
-    if (skip) return;
     receiver = await startWebhookReceiver();
     server = await startTestServer({
       storage: driver,
@@ -40,7 +39,6 @@ describe.each(DRIVERS)('OAuth2 webhook events end to end on $driver', ({ driver,
     receiver.received.splice(0);
   });
   afterEach(async () => {
-    if (skip) return;
     await server.close();
     await receiver.close();
   });
@@ -71,59 +69,56 @@ describe.each(DRIVERS)('OAuth2 webhook events end to end on $driver', ({ driver,
     return JSON.parse(request.body) as { type: number; event: { type: string; data: unknown } };
   };
 
-  it.skipIf(skip)(
-    'authorize delivers APPLICATION_AUTHORIZED; revoke APPLICATION_DEAUTHORIZED',
-    async () => {
-      const verifier = randomBytes(32).toString('base64url');
-      const consent = await server.app.http.inject({
-        method: 'POST',
-        url: '/api/v10/oauth2/authorize',
-        headers: { authorization: seed.userToken },
-        payload: {
-          authorize: true,
-          response_type: 'code',
-          client_id: seed.applicationId,
-          scope: 'identify email',
-          redirect_uri: REDIRECT,
-          state: 'st',
-          code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-          code_challenge_method: 'S256',
-        },
-      });
-      expect(consent.statusCode).toBe(200);
-      const code = new URL(consent.json<{ location: string }>().location).searchParams.get('code');
-      const tokens = await form('/api/oauth2/token', {
-        grant_type: 'authorization_code',
-        code: code ?? '',
+  it('authorize delivers APPLICATION_AUTHORIZED; revoke APPLICATION_DEAUTHORIZED', async () => {
+    const verifier = randomBytes(32).toString('base64url');
+    const consent = await server.app.http.inject({
+      method: 'POST',
+      url: '/api/v10/oauth2/authorize',
+      headers: { authorization: seed.userToken },
+      payload: {
+        authorize: true,
+        response_type: 'code',
+        client_id: seed.applicationId,
+        scope: 'identify email',
         redirect_uri: REDIRECT,
-        code_verifier: verifier,
-      });
-      expect(tokens.statusCode).toBe(200);
+        state: 'st',
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
+      },
+    });
+    expect(consent.statusCode).toBe(200);
+    const code = new URL(consent.json<{ location: string }>().location).searchParams.get('code');
+    const tokens = await form('/api/oauth2/token', {
+      grant_type: 'authorization_code',
+      code: code ?? '',
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
+    expect(tokens.statusCode).toBe(200);
 
-      const authorized = await delivered();
-      expect(authorized).toMatchObject({
-        type: 1,
-        event: {
-          type: 'APPLICATION_AUTHORIZED',
-          data: { integration_type: 1, user: { id: seed.userId } },
-        },
-      });
-      expect((authorized.event.data as { scopes: string[] }).scopes.sort()).toEqual([
-        'email',
-        'identify',
-      ]);
+    const authorized = await delivered();
+    expect(authorized).toMatchObject({
+      type: 1,
+      event: {
+        type: 'APPLICATION_AUTHORIZED',
+        data: { integration_type: 1, user: { id: seed.userId } },
+      },
+    });
+    expect((authorized.event.data as { scopes: string[] }).scopes.sort()).toEqual([
+      'email',
+      'identify',
+    ]);
 
-      const revoke = await form('/api/v10/oauth2/token/revoke', {
-        token: tokens.json<{ access_token: string }>().access_token,
-      });
-      expect(revoke.statusCode).toBe(200);
-      expect(await delivered()).toMatchObject({
-        type: 1,
-        event: { type: 'APPLICATION_DEAUTHORIZED', data: { user: { id: seed.userId } } },
-      });
-      // Nothing was sent that the receiver did not verify, and nothing is left to send.
-      expect(receiver.received).toHaveLength(2);
-      expect(await server.app.services.webhookEvents.deliverDue()).toBe(0);
-    },
-  );
+    const revoke = await form('/api/v10/oauth2/token/revoke', {
+      token: tokens.json<{ access_token: string }>().access_token,
+    });
+    expect(revoke.statusCode).toBe(200);
+    expect(await delivered()).toMatchObject({
+      type: 1,
+      event: { type: 'APPLICATION_DEAUTHORIZED', data: { user: { id: seed.userId } } },
+    });
+    // Nothing was sent that the receiver did not verify, and nothing is left to send.
+    expect(receiver.received).toHaveLength(2);
+    expect(await server.app.services.webhookEvents.deliverDue()).toBe(0);
+  });
 });

@@ -1,83 +1,19 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  TEST_DATABASE_URL,
-  dropSchema,
-  postgresAvailable,
-  uniqueSchema,
-} from '../../test/support/postgres.js';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeDrivers } from '../../test/support/drivers.js';
+import { openTestStorage, type TestStorage } from '../../test/support/testStorage.js';
 import { generateSigningKeyPair } from '../domain/credentials.js';
 import type { Storage } from '../storage/index.js';
-import { createPostgresStorage } from '../storage/postgres/index.js';
-import { createSqliteStorage } from '../storage/sqlite/index.js';
 
 const NOW = Date.UTC(2026, 10, 1);
 const LEASE = 60_000;
 const APP_ID = '1000';
 
-interface Opened {
-  storage: Storage;
-  /** Another storage on the same database (a second node). */
-  another(): Promise<Storage>;
-  dispose(): Promise<void>;
-}
-
-const DRIVER_FACTORIES: { driver: string; skip: boolean; open: () => Promise<Opened> }[] = [
-  {
-    driver: 'sqlite',
-    skip: false,
-    async open() {
-      const dir = await mkdtemp(join(tmpdir(), 'guildhall-outbox-'));
-      const filename = join(dir, 'db.sqlite');
-      const first = createSqliteStorage({ filename });
-      const opened: Storage[] = [first];
-      return {
-        storage: first,
-        another() {
-          const next = createSqliteStorage({ filename });
-          opened.push(next);
-          return Promise.resolve(next);
-        },
-        async dispose() {
-          for (const s of opened) await s.close();
-          await rm(dir, { recursive: true, force: true });
-        },
-      };
-    },
-  },
-  {
-    driver: 'postgres',
-    skip: !postgresAvailable,
-    async open() {
-      const schema = uniqueSchema('outbox');
-      const connect = () => createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
-      const first = await connect();
-      const opened: Storage[] = [first];
-      return {
-        storage: first,
-        async another() {
-          const next = await connect();
-          opened.push(next);
-          return next;
-        },
-        async dispose() {
-          for (const s of opened) await s.close();
-          await dropSchema(schema);
-        },
-      };
-    },
-  },
-];
-
-describe.each(DRIVER_FACTORIES)('outbox on $driver', ({ driver, skip, open }) => {
-  let db: Opened;
+describeDrivers('outbox on $driver', (driver) => {
+  let db: TestStorage;
   let nextId = 5000;
 
   beforeEach(async () => {
-    if (skip) return;
-    db = await open();
+    db = await openTestStorage(driver, { prefix: 'outbox', reopenable: true });
     await db.storage.users.create({ id: '900', username: 'owner', createdAt: NOW });
     await db.storage.applications.create({
       id: APP_ID,
@@ -90,7 +26,7 @@ describe.each(DRIVER_FACTORIES)('outbox on $driver', ({ driver, skip, open }) =>
     });
   });
   afterEach(async () => {
-    if (!skip) await db.dispose();
+    await db.dispose();
   });
 
   const enqueue = async (createdAt = NOW) => {
@@ -119,7 +55,7 @@ describe.each(DRIVER_FACTORIES)('outbox on $driver', ({ driver, skip, open }) =>
         next === 'delivered' ? { status: 'delivered', at: NOW } : { status: 'pending', ...next },
     });
 
-  it.skipIf(skip)('claims due events once per lease, counting attempts', async () => {
+  it('claims due events once per lease, counting attempts', async () => {
     const due = await enqueue();
     await enqueue(NOW + 10_000);
     const claimed = await db.storage.outbox.claimDue({ now: NOW, limit: 10, leaseMs: LEASE });
@@ -140,7 +76,7 @@ describe.each(DRIVER_FACTORIES)('outbox on $driver', ({ driver, skip, open }) =>
     expect(again.map((e) => [e.id, e.attempts])).toContainEqual([due, 2]);
   });
 
-  it.skipIf(skip)('records an attempt only for the latest claim', async () => {
+  it('records an attempt only for the latest claim', async () => {
     const id = await enqueue();
     await db.storage.outbox.claimDue({ now: NOW, limit: 1, leaseMs: LEASE });
     await db.storage.outbox.claimDue({ now: NOW + LEASE, limit: 1, leaseMs: LEASE });
@@ -171,14 +107,14 @@ describe.each(DRIVER_FACTORIES)('outbox on $driver', ({ driver, skip, open }) =>
     );
   });
 
-  it.skipIf(skip)('claims at most the limit, oldest due first', async () => {
+  it('claims at most the limit, oldest due first', async () => {
     const ids = [];
     for (let i = 0; i < 5; i++) ids.push(await enqueue(NOW - 1000 + i));
     const claimed = await db.storage.outbox.claimDue({ now: NOW, limit: 3, leaseMs: LEASE });
     expect(claimed.map((e) => e.id)).toEqual(ids.slice(0, 3));
   });
 
-  it.skipIf(skip)('lists an app’s events newest first, paging with before', async () => {
+  it('lists an app’s events newest first, paging with before', async () => {
     const ids = [await enqueue(), await enqueue(), await enqueue()];
     const all = await db.storage.outbox.listByApplication(APP_ID, { limit: 10 });
     expect(all.map((e) => e.id)).toEqual([...ids].reverse());
@@ -186,29 +122,26 @@ describe.each(DRIVER_FACTORIES)('outbox on $driver', ({ driver, skip, open }) =>
     expect(page.map((e) => e.id)).toEqual([ids[1], ids[0]]);
   });
 
-  it.skipIf(skip)(
-    `concurrent claimers on two ${driver} connections never get the same event`,
-    async () => {
-      const ids = new Set<string>();
-      for (let i = 0; i < 60; i++) ids.add(await enqueue());
-      const second = await db.another();
-      const claimedBy = async (storage: Storage) => {
-        const got: string[] = [];
-        for (;;) {
-          const batch = await storage.outbox.claimDue({ now: NOW, limit: 4, leaseMs: LEASE });
-          if (batch.length === 0) return got;
-          got.push(...batch.map((e) => e.id));
-        }
-      };
-      const results = await Promise.all([
-        claimedBy(db.storage),
-        claimedBy(second),
-        claimedBy(db.storage),
-        claimedBy(second),
-      ]);
-      const all = results.flat();
-      expect(all).toHaveLength(60);
-      expect(new Set(all)).toEqual(ids);
-    },
-  );
+  it(`concurrent claimers on two ${driver} connections never get the same event`, async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 60; i++) ids.add(await enqueue());
+    const second = await db.another();
+    const claimedBy = async (storage: Storage) => {
+      const got: string[] = [];
+      for (;;) {
+        const batch = await storage.outbox.claimDue({ now: NOW, limit: 4, leaseMs: LEASE });
+        if (batch.length === 0) return got;
+        got.push(...batch.map((e) => e.id));
+      }
+    };
+    const results = await Promise.all([
+      claimedBy(db.storage),
+      claimedBy(second),
+      claimedBy(db.storage),
+      claimedBy(second),
+    ]);
+    const all = results.flat();
+    expect(all).toHaveLength(60);
+    expect(new Set(all)).toEqual(ids);
+  });
 });

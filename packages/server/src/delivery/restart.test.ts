@@ -1,62 +1,48 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DRIVERS } from '../../test/support/drivers.js';
-import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../../test/support/postgres.js';
-import { seedDeveloper } from '../../test/support/testServer.js';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeDrivers } from '../../test/support/drivers.js';
+import { dropSchema, uniqueSchema } from '../../test/support/postgres.js';
+import { seedDeveloper, startTestServer } from '../../test/support/testServer.js';
 import {
   heldTimers,
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../test/support/webhookReceiver.js';
-import { createApp } from '../app.js';
-import { loadConfig } from '../config.js';
 import { manualClock } from '../domain/clock.js';
-import type { Storage } from '../storage/index.js';
-import { createPostgresStorage } from '../storage/postgres/index.js';
-import { createSqliteStorage } from '../storage/sqlite/index.js';
 import { webhookEventData } from './webhookEvents.js';
 
-describe.each(DRIVERS)('webhook events across a restart on $driver', ({ driver, skip }) => {
+describeDrivers('webhook events across a restart on $driver', (driver) => {
   let dataDir: string;
   let schema: string;
   let receiver: WebhookReceiver;
 
   beforeEach(async () => {
-    if (skip) return;
     dataDir = await mkdtemp(join(tmpdir(), 'guildhall-restart-'));
     schema = uniqueSchema('restart');
     receiver = await startWebhookReceiver();
   });
   afterEach(async () => {
-    if (skip) return;
     await receiver.close();
     await rm(dataDir, { recursive: true, force: true });
     if (driver === 'postgres') await dropSchema(schema);
   });
 
-  /** The same database each time, as a restarted server finds it. */
-  const openStorage = async (): Promise<Storage> =>
-    driver === 'postgres'
-      ? createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema })
-      : createSqliteStorage({ filename: join(dataDir, 'guildhall.db') });
-  const start = async () =>
-    createApp({
-      config: {
-        ...loadConfig({}, []),
-        port: 0,
-        dataDir,
-        logLevel: 'silent',
-        demo: false,
-        allowLocalWebhooks: true,
-      },
-      storage: await openStorage(),
+  /** The same database and data folder each time, as a restarted server finds them. */
+  const start = async () => {
+    const server = await startTestServer({
+      storage: driver,
+      database: driver === 'postgres' ? schema : join(dataDir, 'guildhall.db'),
+      dataDir,
+      config: { allowLocalWebhooks: true },
       clock: manualClock(Date.UTC(2026, 10, 1)),
       webhookDelivery: { timers: heldTimers },
     });
+    return server.app;
+  };
 
-  it.skipIf(skip)('an event enqueued before a shutdown is delivered after it', async () => {
+  it('an event enqueued before a shutdown is delivered after it', async () => {
     const first = await start();
     const seed = await seedDeveloper(first, 'restart');
     const res = await first.http.inject({

@@ -24,6 +24,7 @@ import {
 } from './webhookEvents.js';
 import type { SecretBox } from '../domain/secretBox.js';
 import { createDeliveryWorker, openSigningKey, type DeliverySettings } from './worker.js';
+import { unixSeconds } from '../domain/time.js';
 
 export interface WebhookEventsDeps {
   storage: Storage;
@@ -83,7 +84,7 @@ export function createWebhookEventsService(deps: WebhookEventsDeps) {
         {
           url,
           signingKey: openSigningKey(secrets, application),
-          timestamp: Math.floor(clock.now() / 1000),
+          timestamp: unixSeconds(clock.now()),
           body,
         },
         settings,

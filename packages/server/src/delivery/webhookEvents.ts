@@ -11,6 +11,7 @@ import { EventWebhooksStatuses } from '../resources/applications/index.js';
 import { serializeGuild } from '../resources/guilds/index.js';
 import { serializeUser } from '../resources/users/index.js';
 import type { GuildRecord, Repositories, UserRecord } from '../storage/index.js';
+import { MINUTE_MS } from '../domain/time.js';
 
 /** Envelope `type`: 0 is the PING sent when a URL is set, 1 an event. */
 export const WebhookPayloadTypes = { PING: 0, EVENT: 1 } as const;
@@ -18,7 +19,7 @@ export const WebhookPayloadTypes = { PING: 0, EVENT: 1 } as const;
 /**
  * How long an event is retried before it is marked failed (docs/platform-notes.md#webhook-events).
  */
-export const DELIVERY_WINDOW_MS = 10 * 60 * 1000;
+export const DELIVERY_WINDOW_MS = 10 * MINUTE_MS;
 
 /**
  * The events this platform sends, each with what its caller passes. A new event (lobby or game

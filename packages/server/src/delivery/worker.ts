@@ -13,6 +13,10 @@ import type { ApplicationRecord, OutboxEventRecord, Storage } from '../storage/i
 import { EventWebhooksStatuses } from '../resources/applications/index.js';
 import { WebhookPayloadTypes } from './webhookEvents.js';
 import { postSigned, type PostLimits, type PostOutcome } from './post.js';
+import { SECOND_MS, unixSeconds } from '../domain/time.js';
+
+/** How much longer than an attempt's timeout a claim holds its event. */
+const LEASE_MARGIN_MS = 30 * SECOND_MS;
 
 export interface DeliverySettings extends PostLimits {
   /** Between passes when the last one found less than a full batch. */
@@ -69,7 +73,7 @@ export function eventEnvelope(event: OutboxEventRecord): string {
 export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   const { storage, clock, logger, secrets, timers, settings } = deps;
   // A claim holds an event for longer than one attempt can take; then it is due again.
-  const leaseMs = settings.timeoutMs + 30_000;
+  const leaseMs = settings.timeoutMs + LEASE_MARGIN_MS;
   let cancelTimer: (() => void) | null = null;
   let running: Promise<number> | null = null;
   let stopped = true;
@@ -87,7 +91,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       target === null
         ? { status: null, error: 'webhook events are disabled for the app', durationMs: 0 }
         : await postSigned(
-            { ...target, timestamp: Math.floor(startedAt / 1000), body: eventEnvelope(event) },
+            { ...target, timestamp: unixSeconds(startedAt), body: eventEnvelope(event) },
             settings,
           );
     const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;

@@ -1,4 +1,5 @@
 import { generateKeyPairSync, hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { unixSeconds } from './time.js';
 
 /**
  * Credentials: tokens and secrets are random and stored only as SHA-256 hashes (they carry 192+
@@ -18,7 +19,7 @@ export function hashSecret(secret: string): string {
  */
 export function generateToken(userId: string, nowMs: number): string {
   const idPart = Buffer.from(userId).toString('base64url');
-  const timePart = Buffer.from(Math.floor(nowMs / 1000).toString(16), 'hex').toString('base64url');
+  const timePart = Buffer.from(unixSeconds(nowMs).toString(16), 'hex').toString('base64url');
   return `${idPart}.${timePart}.${randomBytes(32).toString('base64url')}`;
 }
 
@@ -44,6 +45,10 @@ export const DEFAULT_SCRYPT_COST: ScryptCost = { log2N: 17, r: 8, p: 1 };
 
 const KEY_LENGTH = 32;
 /** The highest parameters a stored hash may name: a damaged row must not allocate gigabytes. */
+/** scrypt's working memory is 128 * N * r * p bytes (RFC 7914). */
+const SCRYPT_BLOCK_BYTES = 128;
+/** Room over that working memory for scrypt's own bookkeeping. */
+const SCRYPT_MEMORY_HEADROOM_BYTES = 1024 * 1024;
 const MAX_LOG2N = 20;
 const MAX_R = 16;
 const MAX_P = 4;
@@ -52,7 +57,7 @@ function scryptAsync(password: string, salt: Buffer, cost: ScryptCost) {
   const N = 2 ** cost.log2N;
   return new Promise<Buffer>((resolve, reject) => {
     // Node refuses more than 32 MiB by default; 2^17 needs 128 MiB (128 * N * r), and a little more.
-    const maxmem = 128 * N * cost.r * cost.p + 1024 * 1024;
+    const maxmem = SCRYPT_BLOCK_BYTES * N * cost.r * cost.p + SCRYPT_MEMORY_HEADROOM_BYTES;
     scrypt(password, salt, KEY_LENGTH, { N, r: cost.r, p: cost.p, maxmem }, (err, key) => {
       if (err) reject(err);
       else resolve(key);

@@ -2,6 +2,7 @@ import { ERRORS, type ErrorBody, type RateLimitBody } from '@guildhall/protocol'
 import { ZodError } from 'zod';
 import { ApiError } from './ApiError.js';
 import { fieldErrorTree } from './zodErrors.js';
+import { SECOND_MS } from '../domain/time.js';
 
 /** Raised by the rate limiter; becomes a 429 with the platform's body. */
 export interface RateLimitedErrorOptions {
@@ -104,7 +105,7 @@ export function toErrorResponse(err: unknown, requestId: string): ErrorResponse 
       },
       body: {
         message: limited.message,
-        retry_after: Math.max(0, Math.round(err.retryAfterSeconds * 1000) / 1000),
+        retry_after: Math.max(0, Math.round(err.retryAfterSeconds * SECOND_MS) / SECOND_MS),
         global: err.global,
         code: limited.code,
       },

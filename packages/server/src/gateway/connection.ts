@@ -20,6 +20,7 @@ import {
 } from './clientOps.js';
 import { FrameDecodeError, Transport, decodeFrame, type Encoding } from './frames.js';
 import type { GatewayOptions } from './options.js';
+import { helloPayload } from './payloads.js';
 import type { Sender } from './send.js';
 import type { Connection, Session } from './session.js';
 
@@ -214,7 +215,7 @@ export function createConnections(deps: {
       // A client that closes normally ends its session (the platform's rule for 1000 and 1001).
       handlers.detached(session, !deps.closing() && SESSION_ENDING_CLOSES.has(code));
     });
-    send.control(conn, Op.HELLO, { heartbeat_interval: options.heartbeatIntervalMs });
+    send.control(conn, Op.HELLO, helloPayload(options.heartbeatIntervalMs));
   };
 
   /** Serves WebSocket upgrades at /gateway and /gateway/ of `server`. */

@@ -7,7 +7,7 @@
  * makes its sessions join the guild.
  */
 import type { Logger } from 'pino';
-import type { BusEvent } from '../bus/index.js';
+import type { BusEvent, KeptEvent } from '../bus/index.js';
 import type { Clock } from '../domain/clock.js';
 import {
   GUILD_SUBJECT_PREFIX,
@@ -22,7 +22,7 @@ import { scalarText, type GuildState } from './guildState.js';
 import type { SessionRegistry } from './registry.js';
 import { receivesUserDispatch, routeGuildDispatch } from './routing.js';
 import type { Sender } from './send.js';
-import { inShard, type Session } from './session.js';
+import { inShard, type DispatchSource, type HeldDispatch, type Session } from './session.js';
 
 /**
  * Dispatches that leave a guild's GUILD_CREATE as it was, so a busy guild keeps its snapshot for
@@ -46,6 +46,22 @@ const SNAPSHOT_NEUTRAL_EVENTS = new Set([
   'GUILD_AUDIT_LOG_ENTRY_CREATE',
   'VOICE_CHANNEL_STATUS_UPDATE',
 ]);
+
+/** A dispatch as the bus carries it, and where it came from. */
+interface BusDispatch {
+  type: string;
+  envelope: DispatchEnvelope;
+  source: DispatchSource;
+}
+
+function busDispatch(event: BusEvent): BusDispatch {
+  const envelope = event.data as DispatchEnvelope;
+  return {
+    type: event.type,
+    envelope,
+    source: { id: envelope.id, publishedAt: event.publishedAt },
+  };
+}
 
 function asRecord(value: unknown): Record<string, unknown> | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -118,7 +134,7 @@ export function createFanout(deps: {
   const { storage, clock, logger, registry, guilds, send, joinGuild } = deps;
 
   /** A new member's sessions on this node join the guild (those whose shard holds it). */
-  const onGuildMemberAdd = async (userId: string, guildId: string, source: string) => {
+  const onGuildMemberAdd = async (userId: string, guildId: string, source: DispatchSource) => {
     const mine = registry.ofUser(userId);
     if (mine === undefined) return;
     const member = await storage.members.find(guildId, userId);
@@ -129,11 +145,10 @@ export function createFanout(deps: {
     }
   };
 
-  const onGuildDispatch = (type: string, envelope: DispatchEnvelope) => {
+  const onGuildDispatch = ({ type, envelope, source }: BusDispatch) => {
     const guildId = envelope.guildId;
     if (guildId === null) return;
     const data = asRecord(envelope.data) ?? {};
-    const source = envelope.id;
     const state = guilds.get(guildId);
     if (state === undefined) return;
     if (!SNAPSHOT_NEUTRAL_EVENTS.has(type)) {
@@ -168,13 +183,13 @@ export function createFanout(deps: {
     for (const [session, event] of route.visibilityChanges()) send.deliver(session, event, source);
   };
 
-  const onUserDispatch = (type: string, userId: string, envelope: DispatchEnvelope) => {
+  const onUserDispatch = (userId: string, { type, envelope, source }: BusDispatch) => {
     // A guild's dispatch on a user's subject says the user joined: the guild's own subject
     // delivers it to the sessions in the guild.
     if (envelope.guildId !== null) {
       if (type !== 'GUILD_MEMBER_ADD') return;
       const guildId = envelope.guildId;
-      onGuildMemberAdd(userId, guildId, envelope.id).catch((err: unknown) => {
+      onGuildMemberAdd(userId, guildId, source).catch((err: unknown) => {
         logger.error({ err, guildId }, 'gateway: guild join failed');
       });
       return;
@@ -183,18 +198,44 @@ export function createFanout(deps: {
     if (mine === undefined) return;
     const event = new EncodedDispatch(type, envelope.data);
     for (const session of mine) {
-      if (receivesUserDispatch(session, type)) send.deliver(session, event, envelope.id);
+      if (receivesUserDispatch(session, type)) send.deliver(session, event, source);
     }
   };
 
   /** Receives a dispatch of a subject this node watches. */
   const receive = (event: BusEvent, subject: string) => {
-    const envelope = event.data as DispatchEnvelope;
-    if (subject.startsWith(GUILD_SUBJECT_PREFIX)) onGuildDispatch(event.type, envelope);
+    const dispatch = busDispatch(event);
+    if (subject.startsWith(GUILD_SUBJECT_PREFIX)) onGuildDispatch(dispatch);
     else if (subject.startsWith(USER_SUBJECT_PREFIX)) {
-      onUserDispatch(event.type, subject.slice(USER_SUBJECT_PREFIX.length), envelope);
+      onUserDispatch(subject.slice(USER_SUBJECT_PREFIX.length), dispatch);
     }
   };
 
-  return { receive };
+  /**
+   * What one session receives of a dispatch read back from the bus's history (a session taken
+   * over from a node that died, gateway/recovery.ts): the routing rules with the guild's model
+   * as it is now, which the dispatch does not change (the node has applied what came since).
+   * Joins and leaves are not replayed: the session is in the guilds it is in now.
+   */
+  const routeForSession = (session: Session, kept: KeptEvent): HeldDispatch[] => {
+    const { type, envelope, source } = busDispatch(kept.event);
+    if (kept.subject.startsWith(USER_SUBJECT_PREFIX)) {
+      if (envelope.guildId !== null || !receivesUserDispatch(session, type)) return [];
+      return [{ event: new EncodedDispatch(type, envelope.data), source }];
+    }
+    const state = envelope.guildId === null ? undefined : guilds.get(envelope.guildId);
+    if (state?.sessions.has(session) !== true) return [];
+    const data = asRecord(envelope.data) ?? {};
+    const route = routeGuildDispatch(
+      state,
+      { type, data, channelId: envelope.channelId },
+      clock.now(),
+    );
+    const event = route.eventFor(session);
+    return event === null ? [] : [{ event, source }];
+  };
+
+  return { receive, routeForSession };
 }
+
+export type Fanout = ReturnType<typeof createFanout>;

@@ -3,7 +3,8 @@
  *
  * - connection.ts: the connection loop (upgrade, frames parsed by clientOps.ts, close);
  * - handshake.ts, login.ts, guildCreate.ts: IDENTIFY, RESUME, READY and GUILD_CREATE;
- * - registry.ts, handoff.ts: the sessions, and their handoff to another node on RESUME;
+ * - registry.ts, handoff.ts, recovery.ts: the sessions, and their handoff to another node on
+ *   RESUME (from the bus history when the node serving them died);
  * - fanout.ts, routing.ts, send.ts: the bus's dispatches to the sessions, per the routing rules;
  * - commands.ts: op 3, 4, 8, 31 and 43;
  * - sweep.ts: heartbeats, the identify timeout and the resume window.
@@ -31,6 +32,7 @@ import { createHandshake } from './handshake.js';
 import { createLogin } from './login.js';
 import { DEFAULT_GATEWAY_OPTIONS, type GatewayOptions } from './options.js';
 import { createPresences } from './presences.js';
+import { createRecovery } from './recovery.js';
 import { createSessionRegistry } from './registry.js';
 import { createSender } from './send.js';
 import type { Session } from './session.js';
@@ -125,6 +127,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const guilds = createGuildDirectory({ storage, subscriptions, presences });
   const registry = createSessionRegistry({ sessionStore, guilds, send, subscriptions });
   const joinGuild = createGuildJoin({ clock, guilds, registry, send });
+  const fanout = createFanout({ storage, clock, logger, registry, guilds, send, joinGuild });
+  receive = fanout.receive;
   const handoff = createHandoff({
     storage,
     bus,
@@ -134,9 +138,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     registry,
     send,
     joinGuild,
+    recover: createRecovery({ history: bus.history, fanout }),
   });
-  const fanout = createFanout({ storage, clock, logger, registry, guilds, send, joinGuild });
-  receive = fanout.receive;
   const commands = createCommands({ presences, rateLimits: deps.sharedState.rateLimits });
   const commandContext = (session: Session): CommandContext => ({
     storage,

@@ -7,12 +7,13 @@ import type { Clock } from '../domain/clock.js';
 import { serializeMember } from '../resources/members/index.js';
 import type { MemberRecord } from '../storage/index.js';
 import { PreserializedDispatch } from './frames.js';
+import { guildCreateExtras } from './payloads.js';
 import type { GuildDirectory } from './guildDirectory.js';
 import type { GuildSnapshot, GuildState } from './guildState.js';
 import type { SessionRegistry } from './registry.js';
 import { guildCreateView } from './routing.js';
 import type { Sender } from './send.js';
-import type { Session } from './session.js';
+import type { DispatchSource, Session } from './session.js';
 
 export function createGuildJoin(deps: {
   clock: Clock;
@@ -39,19 +40,16 @@ export function createGuildJoin(deps: {
     }
     const data = {
       ...snapshot.guild,
-      joined_at: new Date(self.joinedAt).toISOString(),
-      large: snapshot.memberCount > session.largeThreshold,
-      unavailable: false,
-      member_count: snapshot.memberCount,
-      voice_states: snapshot.voiceStates,
-      members,
-      channels,
-      threads: [],
-      presences: shownPresences,
-      stage_instances: [],
-      guild_scheduled_events: scheduledEvents,
-      soundboard_sounds: [],
-      lazy: true,
+      ...guildCreateExtras({
+        joinedAtMs: self.joinedAt,
+        large: snapshot.memberCount > session.largeThreshold,
+        memberCount: snapshot.memberCount,
+        voiceStates: snapshot.voiceStates,
+        members,
+        channels,
+        presences: shownPresences,
+        scheduledEvents,
+      }),
     };
     const event = new PreserializedDispatch('GUILD_CREATE', JSON.stringify(data));
     snapshot.payloads.set(view.key, event);
@@ -67,7 +65,7 @@ export function createGuildJoin(deps: {
    */
   return async (
     session: Session,
-    input: { guildId: string; self: MemberRecord; announce?: boolean; source?: string },
+    input: { guildId: string; self: MemberRecord; announce?: boolean; source?: DispatchSource },
   ) => {
     const { guildId, self } = input;
     const { state, watching } = guilds.hold(guildId);

@@ -9,13 +9,16 @@ import {
 import type { MemberRecord, Storage } from '../storage/index.js';
 import { overwritesByChannel, serializeChannel } from '../resources/channels/index.js';
 export { obfuscateChannel } from '../resources/channels/index.js';
-import { serializeGuild } from '../resources/guilds/index.js';
-import { serializeMember } from '../resources/members/index.js';
-import { voiceStateWire } from './voiceStates.js';
+import { serializeGuild, type GuildWire } from '../resources/guilds/index.js';
+import { serializeMember, type MemberWire } from '../resources/members/index.js';
+import { voiceStateWire, type VoiceStateWire } from './voiceStates.js';
 import { MAX_LARGE_THRESHOLD } from './clientOps.js';
 import type { PreserializedDispatch } from './frames.js';
 import type { Presence } from './routing.js';
-import { serializeScheduledEvent } from '../resources/scheduledEvents/index.js';
+import {
+  serializeScheduledEvent,
+  type ScheduledEventWire,
+} from '../resources/scheduledEvents/index.js';
 
 /** A wire scalar as text (ids and bitsets arrive as strings, sometimes as numbers). */
 export function scalarText(value: unknown, fallback = ''): string {
@@ -41,13 +44,13 @@ export interface MemberModel {
 
 /** What GUILD_CREATE is built from: loaded once per guild, shared by every session on the node. */
 export interface GuildSnapshot {
-  guild: Record<string, unknown>;
+  guild: GuildWire;
   /** The first members by id, with their users, up to {@link MAX_LARGE_THRESHOLD}. */
-  members: { userId: string; wire: Record<string, unknown> }[];
+  members: { userId: string; wire: MemberWire }[];
   memberCount: number;
   /** With their channel: a session sees only those in channels it may view (or with none). */
-  scheduledEvents: { channelId: string | null; wire: unknown }[];
-  voiceStates: unknown[];
+  scheduledEvents: { channelId: string | null; wire: ScheduledEventWire }[];
+  voiceStates: VoiceStateWire[];
   /**
    * The presences of those members, read with the snapshot: a PRESENCE_UPDATE drops the
    * snapshot like any change, so they are current while it is.

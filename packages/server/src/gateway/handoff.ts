@@ -3,9 +3,13 @@
  * session's subjects (its user's and its guilds') and holds what they bring for it; then it asks
  * for the session on RELEASE. The node serving it detaches it, writes out what it buffered for
  * it, and answers on RELEASED with the bus dispatches it sent. The resuming node waits for that
- * answer (or, when the old node is gone, RELEASE_TIMEOUT_MS), reads the replay, and sends what it
- * held that the old node did not: nothing published while the session changes hands is lost,
- * and nothing is sent twice.
+ * answer, reads the replay, and sends what it held that the old node did not: nothing published
+ * while the session changes hands is lost, and nothing is sent twice.
+ *
+ * When the old node does not answer within RELEASE_TIMEOUT_MS (it died), its last entries may
+ * never have been stored: what the session missed is read from the bus history
+ * (gateway/recovery.ts) and sent before what was held, and the client's RESUME seq, which may be
+ * past the stored entries, is accepted.
  */
 import { randomBytes } from 'node:crypto';
 import { GatewayCloseCodes as Close } from '@guildhall/protocol';
@@ -18,8 +22,10 @@ import type { GuildCreate } from './guildCreate.js';
 import { scalarText } from './guildState.js';
 import type { SessionRegistry } from './registry.js';
 import type { Sender } from './send.js';
-import { inShard, type Session } from './session.js';
-import type { SessionStore, StoredSession } from './sessionStore.js';
+import { inShard, type HeldDispatch, type Session } from './session.js';
+import type { GatewayReplayEntry } from '../storage/index.js';
+import type { Recover } from './recovery.js';
+import type { LoadedSession, SessionStore } from './sessionStore.js';
 
 /** Where a node asks for a session another node serves (exported for tests). */
 export const SESSION_RELEASE_SUBJECT = 'gateway.session-release';
@@ -35,6 +41,8 @@ export function createHandoff(deps: {
   registry: SessionRegistry;
   send: Sender;
   joinGuild: GuildCreate;
+  /** What a session taken over from a node that died missed (gateway/recovery.ts). */
+  recover: Recover;
 }) {
   const { storage, bus, clock, timers, sessionStore, registry, send, joinGuild } = deps;
   const nodeId = randomBytes(8).toString('hex');
@@ -58,15 +66,15 @@ export function createHandoff(deps: {
   };
 
   /**
-   * Asks the node serving a session to let it go, and waits until it has (or is silent).
-   * Resolves to the bus dispatches (envelope ids) that node sent the session.
+   * Asks the node serving a session to let it go, and waits until it has. Resolves to the bus
+   * dispatches (envelope ids) that node sent the session, or to null when no node answered.
    */
-  const releaseFromOtherNode = async (sessionId: string): Promise<ReadonlySet<string>> => {
+  const releaseFromOtherNode = async (sessionId: string): Promise<ReadonlySet<string> | null> => {
     let cancel: (() => void) | undefined;
-    const released = new Promise<ReadonlySet<string>>((resolve) => {
+    const released = new Promise<ReadonlySet<string> | null>((resolve) => {
       releaseWaits.set(sessionId, resolve);
       cancel = timers.schedule(() => {
-        resolve(new Set());
+        resolve(null);
       }, RELEASE_TIMEOUT_MS);
     });
     try {
@@ -87,17 +95,43 @@ export function createHandoff(deps: {
     taken.conn = null;
     registry.drop(taken, { keepStored: true });
     const sent = new Set<string>();
-    for (const entry of taken.replay) if (entry.source !== null) sent.add(entry.source);
+    for (const entry of taken.replay) if (entry.source !== null) sent.add(entry.source.id);
     await sessionStore.flush();
     await announce(SESSION_RELEASED_SUBJECT, 'SESSION_RELEASED', { sessionId, sent: [...sent] });
   };
 
   /**
+   * No node answered for the session: what the history holds that the stored entries lack goes
+   * first, then what was held, less what either holds. The client may have seen what the old
+   * node sent but never stored: its RESUME `seq` is taken, and numbering goes on after it.
+   * Resolves to the dispatches (ids) already sent, which held ones must not repeat; or to null
+   * when the session cannot be resumed whole: no history, and the client saw more than is stored.
+   */
+  const takeOverFromDeadNode = async (
+    session: Session,
+    input: { entries: readonly GatewayReplayEntry[]; savedAt: number; resumeSeq: number },
+  ): Promise<ReadonlySet<string> | null> => {
+    const { entries, savedAt, resumeSeq } = input;
+    const stored = new Set<string>();
+    for (const entry of entries) if (entry.source !== null) stored.add(entry.source.id);
+    const missed = await deps.recover(session, { stored: entries, savedAt });
+    if (missed === null) return resumeSeq > session.seq ? null : stored;
+    session.seq = Math.max(session.seq, resumeSeq);
+    const recovered = new Set<string>();
+    for (const held of missed) if (held.source !== null) recovered.add(held.source.id);
+    const notRecovered = (held: HeldDispatch) =>
+      held.source === null || !recovered.has(held.source.id);
+    session.held = [...missed, ...(session.held ?? []).filter(notRecovered)];
+    return stored;
+  };
+
+  /**
    * Takes over a session another node served (RESUME through the shared store): its settings,
    * its guilds (without sending GUILD_CREATE again) and its replay buffer, followed by what was
-   * published while it changed hands.
+   * published while it changed hands. `resume.seq` is the client's last seq.
    */
-  const adopt = async (stored: StoredSession): Promise<Session | null> => {
+  const adopt = async (loaded: LoadedSession, resume: { seq: number }): Promise<Session | null> => {
+    const { savedAt, ...stored } = loaded;
     const sessionId = stored.id;
     const user = await storage.users.findById(stored.userId);
     if (user === null) return null;
@@ -134,10 +168,16 @@ export function createHandoff(deps: {
         session.replay.push({
           seq: e.seq,
           event: new PreserializedDispatch(e.type, e.data),
-          source: null,
+          source: e.source,
         });
       }
-      send.releaseHeld(session, { skip: sent });
+      const skip =
+        sent ?? (await takeOverFromDeadNode(session, { entries, savedAt, resumeSeq: resume.seq }));
+      if (skip === null) {
+        registry.drop(session);
+        return null;
+      }
+      send.releaseHeld(session, { skip });
       return session;
     } catch (err) {
       registry.drop(session, { keepStored: true });

@@ -11,7 +11,6 @@ import {
 } from '@guildhall/protocol';
 import type { Clock } from '../domain/clock.js';
 import type { SessionStartLimit } from '../resources/gatewayInfo/index.js';
-import { serializeUser } from '../resources/users/index.js';
 import type { IdentifyBuckets } from '../sharedState/index.js';
 import type { ApplicationRecord, MemberRecord, Storage } from '../storage/index.js';
 import type { IdentifyPayload, ResumePayload } from './clientOps.js';
@@ -20,6 +19,7 @@ import type { GuildCreate } from './guildCreate.js';
 import type { Handoff } from './handoff.js';
 import { IdentifyQueue } from './identifyQueue.js';
 import type { Login } from './login.js';
+import { invalidSessionPayload, readyPayload, resumedPayload } from './payloads.js';
 import { CHANNEL_OBFUSCATION_MANDATORY_FROM_MS, type GatewayOptions } from './options.js';
 import { storedSession, type SessionRegistry } from './registry.js';
 import type { Sender } from './send.js';
@@ -27,8 +27,6 @@ import type { Connection, Session } from './session.js';
 import type { SessionStore } from './sessionStore.js';
 import type { Timers } from '../domain/clock.js';
 
-/** The application flags READY shows: the low 31 bits. */
-const READY_APPLICATION_FLAGS_MASK = 0x7fff_ffffn;
 const SESSION_ID_BYTES = 16;
 
 export function createHandshake(deps: {
@@ -64,7 +62,7 @@ export function createHandshake(deps: {
   });
 
   const invalidSession = (conn: Connection, resumable: boolean) => {
-    send.control(conn, Op.INVALID_SESSION, resumable);
+    send.control(conn, Op.INVALID_SESSION, invalidSessionPayload(resumable));
   };
 
   const sendReady = async (
@@ -72,37 +70,21 @@ export function createHandshake(deps: {
     input: { conn: Connection; members: MemberRecord[]; application: ApplicationRecord | null },
   ) => {
     const { conn, members, application } = input;
-    const user = session.user;
     // READY first, then what the session's subjects brought while it was being read.
     send.releaseHeld(session, {
-      first: new EncodedDispatch('READY', {
-        v: conn.version,
-        user: {
-          ...serializeUser(user),
-          verified: user.verified,
-          mfa_enabled: user.mfaEnabled,
-          email: session.isApp ? null : user.email,
-        },
-        guilds: members.map((m) => ({ id: m.guildId, unavailable: true })),
-        session_id: session.id,
-        resume_gateway_url: deps.gatewayUrl(),
-        session_type: 'normal',
-        shard: session.shard,
-        application:
-          application === null
-            ? undefined
-            : {
-                id: application.id,
-                flags: Number(application.flags & READY_APPLICATION_FLAGS_MASK),
-              },
-        private_channels: [],
-        presences: [],
-        relationships: [],
-        guild_join_requests: [],
-        user_settings: {},
-        geo_ordered_rtc_regions: [],
-        auth: {},
-      }),
+      first: new EncodedDispatch(
+        'READY',
+        readyPayload({
+          version: conn.version,
+          user: session.user,
+          isApp: session.isApp,
+          members,
+          sessionId: session.id,
+          resumeGatewayUrl: deps.gatewayUrl(),
+          shard: session.shard,
+          application,
+        }),
+      ),
     });
     for (const member of members) {
       await deps.joinGuild(session, { guildId: member.guildId, self: member });
@@ -204,7 +186,8 @@ export function createHandshake(deps: {
       send.close(conn, checked.refused.code, checked.refused.reason);
       return;
     }
-    const session = local ?? (stored === null ? null : await deps.handoff.adopt(stored));
+    const session =
+      local ?? (stored === null ? null : await deps.handoff.adopt(stored, { seq: d.seq }));
     if (session === null) {
       invalidSession(conn, false);
       return;
@@ -233,7 +216,7 @@ export function createHandshake(deps: {
     for (const entry of session.replay) {
       if (entry.seq > from) conn.transport.send(entry.event.frame(conn.encoding, entry.seq));
     }
-    send.deliver(session, new EncodedDispatch('RESUMED', {}));
+    send.deliver(session, new EncodedDispatch('RESUMED', resumedPayload()));
   };
 
   return {

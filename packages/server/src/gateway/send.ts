@@ -7,7 +7,7 @@
 import { GatewayCloseCodes as Close } from '@guildhall/protocol';
 import { controlFrame, type EncodedDispatch } from './frames.js';
 import type { GatewayOptions } from './options.js';
-import type { Connection, Session } from './session.js';
+import type { Connection, DispatchSource, Session } from './session.js';
 import type { SessionStore } from './sessionStore.js';
 
 export interface Sender {
@@ -15,10 +15,10 @@ export interface Sender {
    * Sends a dispatch to a session (kept for its RESUME even while it has no connection), or
    * holds it while the session holds dispatches back. `source` is the bus dispatch it came from.
    */
-  deliver(session: Session, event: EncodedDispatch, source?: string | null): void;
+  deliver(session: Session, event: EncodedDispatch, source?: DispatchSource | null): void;
   /**
    * Sends `first`, then what was held for the session, in order, except dispatches whose source
-   * is in `skip` (what another node already sent); the session receives directly from now on.
+   * id is in `skip` (what another node already sent); the session receives directly from now on.
    */
   releaseHeld(
     session: Session,
@@ -37,7 +37,11 @@ export function createSender(deps: {
   const close = (conn: Connection, code: number, reason = '') => {
     conn.transport.close(code, reason);
   };
-  const deliver = (session: Session, event: EncodedDispatch, source: string | null = null) => {
+  const deliver = (
+    session: Session,
+    event: EncodedDispatch,
+    source: DispatchSource | null = null,
+  ) => {
     if (session.held !== null) {
       session.held.push({ event, source });
       return;
@@ -49,7 +53,7 @@ export function createSender(deps: {
     if (session.replay.length >= 2 * options.replayLimit) {
       session.replay.splice(0, session.replay.length - options.replayLimit);
     }
-    if (sessionStore.shared) sessionStore.record({ sessionId: session.id, seq, event });
+    if (sessionStore.shared) sessionStore.record({ sessionId: session.id, seq, event, source });
     const conn = session.conn;
     if (conn === null) return;
     conn.transport.send(event.frame(conn.encoding, seq));
@@ -67,7 +71,7 @@ export function createSender(deps: {
       session.held = null;
       if (first !== undefined) deliver(session, first);
       for (const { event, source } of held) {
-        if (source === null || skip?.has(source) !== true) deliver(session, event, source);
+        if (source === null || skip?.has(source.id) !== true) deliver(session, event, source);
       }
     },
     control(conn, op, d) {

@@ -31,12 +31,21 @@ export interface Session {
 }
 
 /**
- * A dispatch and the bus dispatch it came from (the envelope id), when it came from one: a node
- * taking over a session skips what the old node already sent.
+ * The bus dispatch a session's dispatch came from: its envelope id, the same on every subject and
+ * node, and when it was published (epoch ms, by the publisher's clock).
+ */
+export interface DispatchSource {
+  id: string;
+  publishedAt: number;
+}
+
+/**
+ * A dispatch and the bus dispatch it came from, when it came from one: a node taking over a
+ * session skips what the old node already sent.
  */
 export interface HeldDispatch {
   event: EncodedDispatch;
-  source: string | null;
+  source: DispatchSource | null;
 }
 
 /** A dispatch as sent to a session, with its sequence number. */

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { GatewayReplayEntry, Storage } from '../storage/index.js';
 import type { EncodedDispatch } from './frames.js';
+import type { DispatchSource } from './session.js';
 
 /** What another node needs to take over a session on RESUME. */
 export interface StoredSession {
@@ -12,6 +13,9 @@ export interface StoredSession {
   largeThreshold: number;
 }
 
+/** A stored session as read back, and when it was saved (epoch ms, by the saving node's clock). */
+export type LoadedSession = StoredSession & { savedAt: number };
+
 /**
  * Where sessions and their replay buffers live beyond the node that serves them. Each node keeps
  * its own sessions in memory too (the fast path for a RESUME on the same node); a shared store
@@ -21,10 +25,15 @@ export interface SessionStore {
   /** Whether another node can read what this store keeps. */
   readonly shared: boolean;
   save(session: StoredSession): void;
-  record(entry: { sessionId: string; seq: number; event: EncodedDispatch }): void;
+  record(entry: {
+    sessionId: string;
+    seq: number;
+    event: EncodedDispatch;
+    source: DispatchSource | null;
+  }): void;
   /** Resolves once everything recorded so far is readable by other nodes. */
   flush(): Promise<void>;
-  load(sessionId: string): Promise<StoredSession | null>;
+  load(sessionId: string): Promise<LoadedSession | null>;
   /** Every entry kept for the session, oldest first. */
   replay(sessionId: string): Promise<GatewayReplayEntry[]>;
   drop(sessionId: string): void;
@@ -95,14 +104,15 @@ export function createDatabaseSessionStore(options: {
         )
         .catch(fail);
     },
-    record({ sessionId, seq, event }) {
-      pending.push({ sessionId, seq, type: event.type, data: event.json() });
+    record({ sessionId, seq, event, source }) {
+      pending.push({ sessionId, seq, type: event.type, data: event.json(), source });
     },
     flush,
     async load(sessionId) {
       await flush();
       const row = await storage.gateway.findSession(sessionId);
-      return row === null ? null : (JSON.parse(row.state) as StoredSession);
+      if (row === null) return null;
+      return { ...(JSON.parse(row.state) as StoredSession), savedAt: row.updatedAt };
     },
     async replay(sessionId) {
       await flush();

@@ -28,3 +28,5 @@ export function voiceStateWire(
     request_to_speak_timestamp: null,
   };
 }
+
+export type VoiceStateWire = ReturnType<typeof voiceStateWire>;

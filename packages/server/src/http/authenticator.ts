@@ -1,6 +1,7 @@
 import type { Clock } from '../domain/clock.js';
 import { hashSecret } from '../domain/credentials.js';
 import type { Storage, TokenKind, UserRecord } from '../storage/index.js';
+import { HOUR_MS } from '../domain/time.js';
 
 /** Who is calling, once their token has been checked. */
 export interface Principal {
@@ -29,7 +30,7 @@ export interface AuthenticatorOptions {
 }
 
 /** A session token's expiry is written again only when it would move by at least this. */
-export const SESSION_SLIDE_EVERY_MS = 60 * 60 * 1000;
+export const SESSION_SLIDE_EVERY_MS = HOUR_MS;
 
 export interface Authenticator {
   /** Resolves an Authorization header to a principal, or null when it is missing or invalid. */
@@ -63,6 +64,9 @@ export function parseAuthorization(header: string): { kind: TokenKind; token: st
   return null;
 }
 
+/** The most tokens the cache keeps unless the options say otherwise. */
+const DEFAULT_MAX_CACHED_TOKENS = 100_000;
+
 /**
  * Verifies tokens by their SHA-256 hash, with a bounded in-process cache so a request costs one
  * hash and one map read, not a database round trip. A revocation reaches every node's cache
@@ -71,7 +75,13 @@ export function parseAuthorization(header: string): { kind: TokenKind; token: st
  * revoked token is never trusted from the cache after the revocation lands.
  */
 export function createAuthenticator(options: AuthenticatorOptions): Authenticator {
-  const { storage, clock, cacheTtlMs, sessionTtlMs, maxCachedTokens = 100_000 } = options;
+  const {
+    storage,
+    clock,
+    cacheTtlMs,
+    sessionTtlMs,
+    maxCachedTokens = DEFAULT_MAX_CACHED_TOKENS,
+  } = options;
   const cache = new Map<string, CacheEntry>();
   const hashesByUser = new Map<string, Set<string>>();
   // Bumped by every forget: a database read that a forget overtook is not cached.

@@ -20,6 +20,9 @@ export const QueryBoolean = z
   .enum(['true', 'True', '1', 'false', 'False', '0'])
   .transform((value) => value === 'true' || value === 'True' || value === '1');
 
+/** The longest audit log reason the platform keeps. */
+const MAX_AUDIT_LOG_REASON_LENGTH = 512;
+
 /** The platform's audit log reason header, decoded and capped at 512 characters. */
 export function auditLogReason(header: string | string[] | undefined): string | null {
   const raw = Array.isArray(header) ? header[0] : header;
@@ -31,7 +34,7 @@ export function auditLogReason(header: string | string[] | undefined): string | 
     // Not percent-encoded: keep it as sent.
   }
   // PostgreSQL text cannot hold NUL; nothing else is lost by dropping control characters.
-  return reason.replace(/\p{Cc}/gu, ' ').slice(0, 512);
+  return reason.replace(/\p{Cc}/gu, ' ').slice(0, MAX_AUDIT_LOG_REASON_LENGTH);
 }
 
 /** The `{guild_id}` of a guild route (checked by the service: an unknown one is 10004). */

@@ -12,9 +12,10 @@ import type { registerOAuthPages } from './pageRoutes.js';
 import { parseFormKeepingRepeats, readParams, readUniqueParams } from './params.js';
 import type { OAuthRouteDeps } from './routes.js';
 import { profileClaims } from './service.js';
+import { MINUTE_MS } from '../domain/time.js';
 
 /** Token requests: 30 a minute per client address (password-guessing of secrets stays slow). */
-const TOKEN_BUCKET: BucketLimit = { limit: 30, windowMs: 60_000 };
+const TOKEN_BUCKET: BucketLimit = { limit: 30, windowMs: MINUTE_MS };
 
 /** Where a login may send the browser back to: only our own consent and device pages. */
 /** Fastify's own 4xx errors for a request body it could not parse (FST_ERR_CTP_*). */

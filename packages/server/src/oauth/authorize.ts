@@ -14,9 +14,14 @@ import { OAuthError } from './errors.js';
 import type { OAuthParams } from './params.js';
 import { RESTRICTED_SCOPES, expandScopes, parseScopes } from './scopes.js';
 import type { OAuthCore, OAuthCoreDeps } from './service.js';
+import { MINUTE_MS } from '../domain/time.js';
 
 /** Authorization codes live 10 minutes (RFC 6749 §4.1.2 recommends at most 10). */
-export const CODE_TTL_MS = 10 * 60 * 1000;
+export const CODE_TTL_MS = 10 * MINUTE_MS;
+/** The longest OpenID `nonce` an authorization request may carry. */
+const MAX_NONCE_LENGTH = 512;
+/** The most guilds the bot install picker looks through (more than a user may join). */
+const BOT_GUILD_PICKER_LIMIT = 200;
 
 /** The parameters of an authorize request, as strings (query, form or JSON). */
 export type AuthorizeParams = OAuthParams;
@@ -200,7 +205,7 @@ export async function validateAuthorize(
   // Only the bits the platform knows; the rest are dropped, as a role's permissions are.
   const permissions = BigInt(permissionsRaw) & ALL_PERMISSIONS;
   const nonce = raw.nonce ?? null;
-  if (nonce !== null && nonce.length > 512) {
+  if (nonce !== null && nonce.length > MAX_NONCE_LENGTH) {
     return fail(new OAuthError('invalid_request', 'nonce is too long.'));
   }
   const params: OAuthParams = {};
@@ -242,7 +247,7 @@ export function createAuthorizeFlow(
 
   /** The guilds where the user may add a bot: those where they hold MANAGE_GUILD. */
   const manageableGuilds = async (userId: string): Promise<GuildRecord[]> => {
-    const all = await storage.guilds.listForUser(userId, { limit: 200 });
+    const all = await storage.guilds.listForUser(userId, { limit: BOT_GUILD_PICKER_LIMIT });
     const out: GuildRecord[] = [];
     for (const guild of all) {
       const access = await loadGuildAccess(storage, {

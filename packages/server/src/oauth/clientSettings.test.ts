@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { DRIVERS } from '../../test/support/drivers.js';
+import { expect, it } from 'vitest';
+import { describeDrivers } from '../../test/support/drivers.js';
 import { REDIRECT, basic, useOAuthFixture } from '../../test/support/oauthFixture.js';
 import { seedDeveloper } from '../../test/support/testServer.js';
 
@@ -7,9 +7,8 @@ import { seedDeveloper } from '../../test/support/testServer.js';
  * The application's OAuth2 settings are enforced: bot_public, bot_require_code_grant and
  * device_flow_enabled, and the client endpoints refuse repeated parameters (docs/oauth.md).
  */
-describe.each(DRIVERS)('OAuth2 client settings on $driver', (target) => {
-  const { skip } = target;
-  const fx = useOAuthFixture(target);
+describeDrivers('OAuth2 client settings on $driver', (driver) => {
+  const fx = useOAuthFixture(driver);
   const { inject, token, decide } = fx;
 
   const guildOf = async (ownerId: string) =>
@@ -30,7 +29,7 @@ describe.each(DRIVERS)('OAuth2 client settings on $driver', (target) => {
       payload,
     });
 
-  it.skipIf(skip)('the owner sets the settings; a bot token cannot', async () => {
+  it('the owner sets the settings; a bot token cannot', async () => {
     const settings = {
       bot_public: false,
       bot_require_code_grant: true,
@@ -54,7 +53,7 @@ describe.each(DRIVERS)('OAuth2 client settings on $driver', (target) => {
     });
   });
 
-  it.skipIf(skip)('a private bot is added by its owner only (JSON decision)', async () => {
+  it('a private bot is added by its owner only (JSON decision)', async () => {
     const bob = await seedDeveloper(fx.server.app, 'bob');
     const bobGuild = await guildOf(bob.userId);
     // Public (the default): anyone who manages a guild may add it.
@@ -75,7 +74,7 @@ describe.each(DRIVERS)('OAuth2 client settings on $driver', (target) => {
     expect(await botMember(ownGuild.id)).not.toBeNull();
   });
 
-  it.skipIf(skip)('a private bot is added by its owner only (consent page)', async () => {
+  it('a private bot is added by its owner only (consent page)', async () => {
     expect((await patchApp({ bot_public: false })).statusCode).toBe(200);
     const bob = await seedDeveloper(fx.server.app, 'bob');
     const guild = await guildOf(bob.userId);
@@ -102,7 +101,7 @@ describe.each(DRIVERS)('OAuth2 client settings on $driver', (target) => {
     expect(owner.body).toContain('name="csrf_token"');
   });
 
-  it.skipIf(skip)('bot_require_code_grant refuses the install without a code', async () => {
+  it('bot_require_code_grant refuses the install without a code', async () => {
     // No registered redirect: a bot-only install is the implicit add.
     await fx.server.app.storage.applications.update(fx.seed.applicationId, { redirectUris: [] });
     const guild = await guildOf(fx.seed.userId);
@@ -148,7 +147,7 @@ describe.each(DRIVERS)('OAuth2 client settings on $driver', (target) => {
       payload: 'scope=identify',
     });
 
-  it.skipIf(skip)('the device flow is accepted only when the application enabled it', async () => {
+  it('the device flow is accepted only when the application enabled it', async () => {
     const started = await startDevice();
     expect(started.statusCode).toBe(200);
     const { device_code: deviceCode } = started.json<{ device_code: string }>();
@@ -172,7 +171,7 @@ describe.each(DRIVERS)('OAuth2 client settings on $driver', (target) => {
     ).toBe(false);
   });
 
-  it.skipIf(skip)('a repeated parameter at the token endpoint is invalid_request', async () => {
+  it('a repeated parameter at the token endpoint is invalid_request', async () => {
     const raw = (payload: string, url = '/api/oauth2/token') =>
       inject({
         method: 'POST',

@@ -16,6 +16,9 @@ export type OAuthErrorCode =
   | 'insufficient_scope'
   | 'server_error';
 
+/** How much of a caller's unknown value an error description repeats. */
+export const MAX_ECHOED_LENGTH = 100;
+
 const STATUS: Partial<Record<OAuthErrorCode, 400 | 401 | 403>> = {
   invalid_client: 401,
   invalid_token: 401,

@@ -10,7 +10,7 @@ import {
 } from '../storage/index.js';
 import { s256 } from './authorize.js';
 import { authenticateClient, readClientCredentials } from './clients.js';
-import { OAuthError } from './errors.js';
+import { MAX_ECHOED_LENGTH, OAuthError } from './errors.js';
 import type { OAuthParams } from './params.js';
 import {
   CLIENT_CREDENTIALS_SCOPES,
@@ -19,6 +19,8 @@ import {
   parseScopes,
 } from './scopes.js';
 import type { OAuthCore, OAuthCoreDeps, TokenResponse } from './service.js';
+import { SECOND_MS } from '../domain/time.js';
+import { MAX_EXTERNAL_AUTH_TOKEN_LENGTH } from './provisional/schemas.js';
 
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 /** Device codes live 5 minutes and are polled every 5 seconds (docs/platform-notes.md#oauth2). */
@@ -58,7 +60,12 @@ function mergeCredential(params: OAuthParams): { type: ExternalAuthType; token: 
   const token = params.external_auth_token;
   if (type === undefined && token === undefined) return null;
   const known = EXTERNAL_AUTH_TYPES.find((t) => t === type);
-  if (known === undefined || token === undefined || token === '' || token.length > 10240) {
+  if (
+    known === undefined ||
+    token === undefined ||
+    token === '' ||
+    token.length > MAX_EXTERNAL_AUTH_TOKEN_LENGTH
+  ) {
     throw new OAuthError(
       'invalid_request',
       'external_auth_type and external_auth_token are invalid.',
@@ -287,7 +294,8 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
     }
     if (record.status === 'pending') {
       const early =
-        record.lastPolledAt !== null && now - record.lastPolledAt < record.intervalSeconds * 1000;
+        record.lastPolledAt !== null &&
+        now - record.lastPolledAt < record.intervalSeconds * SECOND_MS;
       await storage.oauth.updateDeviceCode(hash, { lastPolledAt: now });
       if (early) throw new OAuthError('slow_down', 'Polling too fast; wait the interval.');
       throw new OAuthError('authorization_pending', 'The user has not answered yet.');
@@ -331,7 +339,7 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
       ) {
         throw new OAuthError(
           'unsupported_grant_type',
-          `Unsupported grant_type: ${grantType.slice(0, 100)}.`,
+          `Unsupported grant_type: ${grantType.slice(0, MAX_ECHOED_LENGTH)}.`,
         );
       }
       const { application, confidential } = await authenticateClient(storage, credentials, {
@@ -389,7 +397,7 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
         status: 'pending',
         userId: null,
         createdAt: now,
-        expiresAt: now + DEVICE_CODE_SECONDS * 1000,
+        expiresAt: now + DEVICE_CODE_SECONDS * SECOND_MS,
         lastPolledAt: null,
         intervalSeconds: DEVICE_POLL_SECONDS,
       });

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DRIVERS } from '../../test/support/drivers.js';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeDrivers } from '../../test/support/drivers.js';
 import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../../test/support/postgres.js';
 import { manualClock } from '../domain/clock.js';
 import { createSecretBox } from '../domain/secretBox.js';
@@ -12,18 +12,16 @@ import { createPostgresStorage } from '../storage/postgres/index.js';
 import { createSqliteStorage } from '../storage/sqlite/index.js';
 import { createIdTokenKeys } from './keys.js';
 
-describe.each(DRIVERS)('ID token signing key bootstrap on $driver', ({ driver, skip }) => {
+describeDrivers('ID token signing key bootstrap on $driver', (driver) => {
   let dataDir: string;
   let schema: string;
   const opened: Storage[] = [];
 
   beforeEach(async () => {
-    if (skip) return;
     dataDir = await mkdtemp(join(tmpdir(), 'guildhall-keys-'));
     schema = uniqueSchema('keys');
   });
   afterEach(async () => {
-    if (skip) return;
     for (const storage of opened.splice(0)) await storage.close();
     await rm(dataDir, { recursive: true, force: true });
     if (driver === 'postgres') await dropSchema(schema);
@@ -40,7 +38,7 @@ describe.each(DRIVERS)('ID token signing key bootstrap on $driver', ({ driver, s
     return storage;
   };
 
-  it.skipIf(skip)('nodes starting together on an empty database share one key', async () => {
+  it('nodes starting together on an empty database share one key', async () => {
     const first = await node();
     const others = await Promise.all([node(), node(), node()]);
     const clock = manualClock(Date.UTC(2026, 10, 22));

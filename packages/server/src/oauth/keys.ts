@@ -13,6 +13,8 @@ import { SEALED_AS, type SecretBox } from '../domain/secretBox.js';
 import type { Storage } from '../storage/index.js';
 
 export const ID_TOKEN_ALG = 'RS256';
+/** The size of the RSA keys ID tokens are signed with. */
+const RSA_MODULUS_BITS = 2048;
 
 interface SigningKey {
   kid: string;
@@ -34,7 +36,7 @@ export function createIdTokenKeys(deps: { storage: Storage; clock: Clock; secret
     if (records.length === 0) {
       const { publicKey, privateKey } = await generateKeyPair(ID_TOKEN_ALG, {
         extractable: true,
-        modulusLength: 2048,
+        modulusLength: RSA_MODULUS_BITS,
       });
       const kid = randomUUID();
       const record = {

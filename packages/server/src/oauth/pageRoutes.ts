@@ -21,10 +21,13 @@ import {
 import { readParams } from './params.js';
 import type { OAuthRouteDeps } from './routes.js';
 import { SCOPES } from './scopes.js';
+import { DAY_SECONDS, MINUTE_MS } from '../domain/time.js';
 
 export const SESSION_COOKIE = 'guildhall_session';
 const LOGIN_CSRF_COOKIE = 'guildhall_csrf';
-const LOGIN_BUCKET: BucketLimit = { limit: 5, windowMs: 60_000 };
+const LOGIN_BUCKET: BucketLimit = { limit: 5, windowMs: MINUTE_MS };
+/** The consent page's session cookie lasts a week (its token may outlive it: sessionTtlDays). */
+const SESSION_COOKIE_MAX_AGE_SECONDS = 7 * DAY_SECONDS;
 
 function cookies(request: FastifyRequest): Map<string, string> {
   const out = new Map<string, string>();
@@ -217,7 +220,7 @@ export function registerOAuthPages(root: FastifyInstance, deps: OAuthRouteDeps) 
           .status(303)
           .header(
             'set-cookie',
-            `${SESSION_COOKIE}=${session.token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=604800${secureCookies() ? '; Secure' : ''}`,
+            `${SESSION_COOKIE}=${session.token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${String(SESSION_COOKIE_MAX_AGE_SECONDS)}${secureCookies() ? '; Secure' : ''}`,
           )
           .header('cache-control', 'no-store')
           .redirect(next);

@@ -1,4 +1,4 @@
-import { OAuthError } from './errors.js';
+import { MAX_ECHOED_LENGTH, OAuthError } from './errors.js';
 
 /**
  * Every scope the platform knows (docs/platform-notes.md#oauth2), with the words the consent page
@@ -103,7 +103,7 @@ export function parseScopes(raw: string | undefined): string[] {
   if (scopes.length === 0) throw new OAuthError('invalid_scope', 'No scope was requested.');
   const unknown = scopes.find((scope) => SCOPES[scope] === undefined);
   if (unknown !== undefined) {
-    throw new OAuthError('invalid_scope', `Unknown scope: ${unknown.slice(0, 100)}.`);
+    throw new OAuthError('invalid_scope', `Unknown scope: ${unknown.slice(0, MAX_ECHOED_LENGTH)}.`);
   }
   return scopes;
 }

@@ -1,14 +1,12 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { describe, expect, it } from 'vitest';
-import { DRIVERS } from '../../test/support/drivers.js';
+import { expect, it } from 'vitest';
+import { describeDrivers } from '../../test/support/drivers.js';
 import { REDIRECT, basic, useOAuthFixture, verifier } from '../../test/support/oauthFixture.js';
 import { seedDeveloper } from '../../test/support/testServer.js';
 
-/** Regression tests for the security review of the OAuth2 core (docs/oauth.md). */ describe.each(
-  DRIVERS,
-)('OAuth2 security review fixes on $driver', (target) => {
-  const { skip } = target;
-  const fx = useOAuthFixture(target);
+/** Regression tests for the security review of the OAuth2 core (docs/oauth.md). */
+describeDrivers('OAuth2 security review fixes on $driver', (driver) => {
+  const fx = useOAuthFixture(driver);
   const { clock, inject, token, decide, codeFor } = fx;
 
   const redeem = (grant: { code: string; verifier: string }) =>
@@ -22,7 +20,7 @@ import { seedDeveloper } from '../../test/support/testServer.js';
       basic(fx.seed),
     );
 
-  it.skipIf(skip)('H1: a bot token cannot change redirect_uris or public_client', async () => {
+  it('H1: a bot token cannot change redirect_uris or public_client', async () => {
     const res = await inject({
       method: 'PATCH',
       url: '/api/v10/applications/@me',
@@ -79,33 +77,30 @@ import { seedDeveloper } from '../../test/support/testServer.js';
       basic(fx.seed),
     );
 
-  it.skipIf(skip)(
-    'H2: a revoke kills outstanding codes and device codes; they cannot revive it',
-    async () => {
-      const first = await redeem(await codeFor());
-      expect(first.statusCode).toBe(200);
-      const pending = await codeFor();
-      const device = await startDevice();
-      expect((await revoke(first.json<{ refresh_token: string }>().refresh_token)).statusCode).toBe(
-        200,
-      );
-      const late = await redeem(pending);
-      expect(late.statusCode).toBe(400);
-      expect(late.json()).toMatchObject({ error: 'invalid_grant' });
-      expect((await pollDevice(device.device_code)).json()).toMatchObject({
-        error: 'invalid_grant',
-      });
-      const authorization = await fx.server.app.storage.oauth.findAuthorization(
-        fx.seed.userId,
-        fx.seed.applicationId,
-      );
-      expect(authorization?.revokedAt).not.toBeNull();
-      // A consent given after the revoke works again.
-      expect((await redeem(await codeFor())).statusCode).toBe(200);
-    },
-  );
+  it('H2: a revoke kills outstanding codes and device codes; they cannot revive it', async () => {
+    const first = await redeem(await codeFor());
+    expect(first.statusCode).toBe(200);
+    const pending = await codeFor();
+    const device = await startDevice();
+    expect((await revoke(first.json<{ refresh_token: string }>().refresh_token)).statusCode).toBe(
+      200,
+    );
+    const late = await redeem(pending);
+    expect(late.statusCode).toBe(400);
+    expect(late.json()).toMatchObject({ error: 'invalid_grant' });
+    expect((await pollDevice(device.device_code)).json()).toMatchObject({
+      error: 'invalid_grant',
+    });
+    const authorization = await fx.server.app.storage.oauth.findAuthorization(
+      fx.seed.userId,
+      fx.seed.applicationId,
+    );
+    expect(authorization?.revokedAt).not.toBeNull();
+    // A consent given after the revoke works again.
+    expect((await redeem(await codeFor())).statusCode).toBe(200);
+  });
 
-  it.skipIf(skip)('H2: a code cannot revive a revoked authorization', async () => {
+  it('H2: a code cannot revive a revoked authorization', async () => {
     const pending = await codeFor();
     // The authorization is revoked without touching the codes (as an older server left it).
     const authorization = await fx.server.app.storage.oauth.findAuthorization(
@@ -121,7 +116,7 @@ import { seedDeveloper } from '../../test/support/testServer.js';
     ).not.toBeNull();
   });
 
-  it.skipIf(skip)('H2: a banned user gets no tokens from a code given before the ban', async () => {
+  it('H2: a banned user gets no tokens from a code given before the ban', async () => {
     const pending = await codeFor();
     const device = await startDevice();
     await fx.server.app.services.provisional.ban(fx.seed.userId, {
@@ -134,54 +129,48 @@ import { seedDeveloper } from '../../test/support/testServer.js';
     });
   });
 
-  it.skipIf(skip)(
-    "M3: another app's client cannot burn a code; a refused verifier does not burn it",
-    async () => {
-      const grant = await codeFor();
-      const other = await seedDeveloper(fx.server.app, 'eve');
-      const foreign = await token(
-        {
-          grant_type: 'authorization_code',
-          code: grant.code,
-          redirect_uri: REDIRECT,
-          code_verifier: grant.verifier,
-        },
-        basic(other),
-      );
-      expect(foreign.json()).toMatchObject({ error: 'invalid_grant' });
-      const wrong = await redeem({ code: grant.code, verifier: verifier() });
-      expect(wrong.json()).toMatchObject({ error: 'invalid_grant' });
-      expect((await redeem(grant)).statusCode).toBe(200);
-    },
-  );
+  it("M3: another app's client cannot burn a code; a refused verifier does not burn it", async () => {
+    const grant = await codeFor();
+    const other = await seedDeveloper(fx.server.app, 'eve');
+    const foreign = await token(
+      {
+        grant_type: 'authorization_code',
+        code: grant.code,
+        redirect_uri: REDIRECT,
+        code_verifier: grant.verifier,
+      },
+      basic(other),
+    );
+    expect(foreign.json()).toMatchObject({ error: 'invalid_grant' });
+    const wrong = await redeem({ code: grant.code, verifier: verifier() });
+    expect(wrong.json()).toMatchObject({ error: 'invalid_grant' });
+    expect((await redeem(grant)).statusCode).toBe(200);
+  });
 
-  it.skipIf(skip)(
-    'M1/M3: concurrent redemptions of one device code or code: one wins',
-    async () => {
-      const device = await startDevice();
-      const polls = await Promise.all([
-        pollDevice(device.device_code),
-        pollDevice(device.device_code),
-      ]);
-      expect(polls.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+  it('M1/M3: concurrent redemptions of one device code or code: one wins', async () => {
+    const device = await startDevice();
+    const polls = await Promise.all([
+      pollDevice(device.device_code),
+      pollDevice(device.device_code),
+    ]);
+    expect(polls.map((r) => r.statusCode).sort()).toEqual([200, 400]);
 
-      const grant = await codeFor();
-      const [a, b] = await Promise.all([redeem(grant), redeem(grant)]);
-      expect([a.statusCode, b.statusCode].sort()).toEqual([200, 400]);
-      // The reuse revoked what the code bought, even though the two raced.
-      const winner = a.statusCode === 200 ? a : b;
-      const me = await inject({
-        method: 'GET',
-        url: '/api/v10/oauth2/@me',
-        headers: {
-          authorization: `Bearer ${winner.json<{ access_token: string }>().access_token}`,
-        },
-      });
-      expect(me.statusCode).toBe(401);
-    },
-  );
+    const grant = await codeFor();
+    const [a, b] = await Promise.all([redeem(grant), redeem(grant)]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 400]);
+    // The reuse revoked what the code bought, even though the two raced.
+    const winner = a.statusCode === 200 ? a : b;
+    const me = await inject({
+      method: 'GET',
+      url: '/api/v10/oauth2/@me',
+      headers: {
+        authorization: `Bearer ${winner.json<{ access_token: string }>().access_token}`,
+      },
+    });
+    expect(me.statusCode).toBe(401);
+  });
 
-  it.skipIf(skip)('M3: a refresh racing a revoke leaves no live token behind', async () => {
+  it('M3: a refresh racing a revoke leaves no live token behind', async () => {
     const first = await redeem(await codeFor());
     const issued = first.json<{ refresh_token: string; access_token: string }>();
     // The revoke names the access token, which the refresh does not rotate: it always finds the
@@ -205,62 +194,56 @@ import { seedDeveloper } from '../../test/support/testServer.js';
     }
   });
 
-  it.skipIf(skip)(
-    'H3: a bot install grants only what the installer holds, masked to known bits, at position 1',
-    async () => {
-      const { guild } = await fx.server.app.services.guilds.create({
-        ownerId: fx.seed.userId,
-        name: 'Ada guild',
-        channels: [{ name: 'general', type: 'text' }],
-      });
-      const storage = fx.server.app.storage;
-      const moderatorRole = await storage.roles.create({
-        id: '1100000000000000001',
-        guildId: guild.id,
-        name: 'moderator',
-        permissions: P.MANAGE_GUILD | P.VIEW_CHANNEL,
-        position: 1,
-        color: 0,
-        hoist: false,
-        mentionable: false,
-        managed: false,
-        botUserId: null,
-        flags: 0,
-      });
-      const bob = await seedDeveloper(fx.server.app, 'bob');
-      await storage.members.add({
-        guildId: guild.id,
-        userId: bob.userId,
-        nick: null,
-        joinedAt: clock.now(),
-        deaf: false,
-        mute: false,
-        flags: 0,
-        roleIds: [moderatorRole.id],
-      });
-      const install = (permissions: bigint, userToken: string) =>
-        decide(
-          { scope: 'bot', permissions: permissions.toString(), guild_id: guild.id },
-          userToken,
-        );
+  it('H3: a bot install grants only what the installer holds, masked to known bits, at position 1', async () => {
+    const { guild } = await fx.server.app.services.guilds.create({
+      ownerId: fx.seed.userId,
+      name: 'Ada guild',
+      channels: [{ name: 'general', type: 'text' }],
+    });
+    const storage = fx.server.app.storage;
+    const moderatorRole = await storage.roles.create({
+      id: '1100000000000000001',
+      guildId: guild.id,
+      name: 'moderator',
+      permissions: P.MANAGE_GUILD | P.VIEW_CHANNEL,
+      position: 1,
+      color: 0,
+      hoist: false,
+      mentionable: false,
+      managed: false,
+      botUserId: null,
+      flags: 0,
+    });
+    const bob = await seedDeveloper(fx.server.app, 'bob');
+    await storage.members.add({
+      guildId: guild.id,
+      userId: bob.userId,
+      nick: null,
+      joinedAt: clock.now(),
+      deaf: false,
+      mute: false,
+      flags: 0,
+      roleIds: [moderatorRole.id],
+    });
+    const install = (permissions: bigint, userToken: string) =>
+      decide({ scope: 'bot', permissions: permissions.toString(), guild_id: guild.id }, userToken);
 
-      const escalation = await install(P.ADMINISTRATOR, bob.userToken);
-      expect(escalation.statusCode).toBe(400);
-      expect(escalation.json()).toMatchObject({ error: 'invalid_request' });
-      expect(await storage.members.find(guild.id, fx.seed.botUserId)).toBeNull();
+    const escalation = await install(P.ADMINISTRATOR, bob.userToken);
+    expect(escalation.statusCode).toBe(400);
+    expect(escalation.json()).toMatchObject({ error: 'invalid_request' });
+    expect(await storage.members.find(guild.id, fx.seed.botUserId)).toBeNull();
 
-      // The owner may grant anything; unknown bits are dropped.
-      const granted = await install((1n << 60n) | P.ADMINISTRATOR, fx.seed.userToken);
-      expect(granted.statusCode).toBe(200);
-      const roles = await storage.roles.listByGuild(guild.id);
-      const managed = roles.find((r) => r.managed && r.botUserId === fx.seed.botUserId);
-      expect(managed).toMatchObject({ permissions: P.ADMINISTRATOR, position: 1 });
-      expect(roles.find((r) => r.id === moderatorRole.id)?.position).toBe(2);
-      expect(roles.find((r) => r.id === guild.id)?.position).toBe(0);
-    },
-  );
+    // The owner may grant anything; unknown bits are dropped.
+    const granted = await install((1n << 60n) | P.ADMINISTRATOR, fx.seed.userToken);
+    expect(granted.statusCode).toBe(200);
+    const roles = await storage.roles.listByGuild(guild.id);
+    const managed = roles.find((r) => r.managed && r.botUserId === fx.seed.botUserId);
+    expect(managed).toMatchObject({ permissions: P.ADMINISTRATOR, position: 1 });
+    expect(roles.find((r) => r.id === moderatorRole.id)?.position).toBe(2);
+    expect(roles.find((r) => r.id === guild.id)?.position).toBe(0);
+  });
 
-  it.skipIf(skip)('H3: a moderator may install with permissions they hold', async () => {
+  it('H3: a moderator may install with permissions they hold', async () => {
     const { guild } = await fx.server.app.services.guilds.create({
       ownerId: fx.seed.userId,
       name: 'Ada guild',
@@ -302,7 +285,7 @@ import { seedDeveloper } from '../../test/support/testServer.js';
     expect(await fx.server.app.storage.members.find(guild.id, fx.seed.botUserId)).not.toBeNull();
   });
 
-  it.skipIf(skip)('L5: a login next with CR/LF falls back to /activate, not a 500', async () => {
+  it('L5: a login next with CR/LF falls back to /activate, not a 500', async () => {
     const page = await inject({
       method: 'GET',
       url: `/oauth2/authorize?response_type=code&client_id=${fx.seed.applicationId}&scope=identify`,
@@ -324,7 +307,7 @@ import { seedDeveloper } from '../../test/support/testServer.js';
     expect(login.headers.location).toBe('/activate');
   });
 
-  it.skipIf(skip)('L4: an unreadable token request body gets the RFC 6749 body', async () => {
+  it('L4: an unreadable token request body gets the RFC 6749 body', async () => {
     for (const url of ['/api/oauth2/token', '/api/v10/oauth2/token/revoke']) {
       const res = await inject({
         method: 'POST',
@@ -337,7 +320,7 @@ import { seedDeveloper } from '../../test/support/testServer.js';
     }
   });
 
-  it.skipIf(skip)('L6: a refreshed ID token does not claim a fresh login (auth_time)', async () => {
+  it('L6: a refreshed ID token does not claim a fresh login (auth_time)', async () => {
     const first = await redeem(await codeFor('openid identify'));
     const claims = (jwt: string) =>
       JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as {

@@ -6,9 +6,10 @@ import type { GuildRecord, IntegrationType, Repositories, UserRecord } from '../
 import { OAuthError } from './errors.js';
 import type { IdTokenKeys } from './keys.js';
 import { banActive } from '../domain/bans.js';
+import { SECOND_MS, DAY_SECONDS, unixSeconds } from '../domain/time.js';
 
 /** Access tokens (and ID tokens) live 7 days (docs/platform-notes.md#oauth2). */
-export const ACCESS_TOKEN_SECONDS = 604_800;
+export const ACCESS_TOKEN_SECONDS = 7 * DAY_SECONDS;
 
 export interface IssueTokensInput {
   /** The caller's transaction; without it the tokens are issued in a transaction of their own. */
@@ -103,14 +104,14 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
     nonce?: string | null | undefined;
     authTime?: number | undefined;
   }) => {
-    const now = Math.floor(clock.now() / 1000);
+    const now = unixSeconds(clock.now());
     return keys.sign({
       ...profileClaims(input.user, input.scopes, issuer()),
       iss: issuer(),
       aud: input.applicationId,
       iat: now,
       exp: now + ACCESS_TOKEN_SECONDS,
-      ...(input.authTime === undefined ? {} : { auth_time: Math.floor(input.authTime / 1000) }),
+      ...(input.authTime === undefined ? {} : { auth_time: unixSeconds(input.authTime) }),
       ...(input.nonce == null ? {} : { nonce: input.nonce }),
     });
   };
@@ -141,7 +142,7 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
     const scopes = [...input.scopes];
     const accessToken = newOpaqueToken();
     const accessHash = hashSecret(accessToken);
-    const expiresAt = now + ACCESS_TOKEN_SECONDS * 1000;
+    const expiresAt = now + ACCESS_TOKEN_SECONDS * SECOND_MS;
     await tx.tokens.create({
       hash: accessHash,
       kind: 'bearer',

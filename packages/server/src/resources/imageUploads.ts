@@ -15,6 +15,14 @@ export interface ImageRules {
 /** An image decoded from a request body, with the field it came in. */
 export type SentImage = DecodedImage & { field: string };
 
+/** Bytes in the platform's "kb" of size errors (a kibibyte). */
+const KB_BYTES = 1024;
+
+/** The platform's message for a file over `maxBytes` (`File cannot be larger than 512.0 kb.`). */
+export function maxSizeMessage(maxBytes: number): string {
+  return `File cannot be larger than ${(maxBytes / KB_BYTES).toFixed(1)} kb.`;
+}
+
 /**
  * Decodes a data-URI image sent in `field`.
  * @throws ApiError 50035 IMAGE_INVALID at `field` when it is not an acceptable image, or
@@ -26,8 +34,7 @@ export function decodeImage(field: string, value: string, rules: ImageRules = {}
     throw invalidField([field], 'IMAGE_INVALID', 'Invalid image data');
   }
   if (rules.maxBytes !== undefined && image.bytes.length > rules.maxBytes) {
-    const kb = (rules.maxBytes / 1024).toFixed(1);
-    throw invalidField([field], 'BINARY_TYPE_MAX_SIZE', `File cannot be larger than ${kb} kb.`);
+    throw invalidField([field], 'BINARY_TYPE_MAX_SIZE', maxSizeMessage(rules.maxBytes));
   }
   return { ...image, field };
 }

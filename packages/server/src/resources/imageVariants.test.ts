@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { DRIVERS } from '../../test/support/drivers.js';
+import { describeDrivers } from '../../test/support/drivers.js';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
 
 const dataUri = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
@@ -41,17 +41,16 @@ function magic(bytes: Buffer): string {
   return 'unknown';
 }
 
-describe.each(DRIVERS)('CDN images on $driver', ({ driver, skip }) => {
+describeDrivers('CDN images on $driver', (driver) => {
   let server: TestServer;
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
 
   beforeEach(async () => {
-    if (skip) return;
     server = await startTestServer({ storage: driver });
     seed = await seedDeveloper(server.app);
   });
   afterEach(async () => {
-    if (!skip) await server.close();
+    await server.close();
   });
 
   const get = (url: string) => server.app.http.inject({ method: 'GET', url });
@@ -66,49 +65,46 @@ describe.each(DRIVERS)('CDN images on $driver', ({ driver, skip }) => {
     return res.json<{ avatar: string }>().avatar;
   };
 
-  it.skipIf(skip)(
-    'serves a still avatar in png, jpg, jpeg and webp at each ?size, and refuses gif',
-    async () => {
-      const hash = await setAvatar(dataUri('image/png', await stillPng()));
-      const cases = [
-        { extension: 'png', format: 'png', type: 'image/png' },
-        { extension: 'jpg', format: 'jpeg', type: 'image/jpeg' },
-        { extension: 'jpeg', format: 'jpeg', type: 'image/jpeg' },
-        { extension: 'webp', format: 'webp', type: 'image/webp' },
-      ];
-      for (const { extension, format, type } of cases) {
-        for (const size of [16, 64, 128]) {
-          const res = await get(`/avatars/${seed.botUserId}/${hash}.${extension}?size=${size}`);
-          expect(res.statusCode).toBe(200);
-          expect(res.headers).toMatchObject({
-            'content-type': type,
-            'cache-control': 'public, max-age=86400',
-            'x-content-type-options': 'nosniff',
-          });
-          expect(magic(res.rawPayload)).toBe(format);
-          const meta = await sharp(res.rawPayload).metadata();
-          expect([meta.format, meta.width, meta.height]).toEqual([format, size, size]);
-        }
+  it('serves a still avatar in png, jpg, jpeg and webp at each ?size, and refuses gif', async () => {
+    const hash = await setAvatar(dataUri('image/png', await stillPng()));
+    const cases = [
+      { extension: 'png', format: 'png', type: 'image/png' },
+      { extension: 'jpg', format: 'jpeg', type: 'image/jpeg' },
+      { extension: 'jpeg', format: 'jpeg', type: 'image/jpeg' },
+      { extension: 'webp', format: 'webp', type: 'image/webp' },
+    ];
+    for (const { extension, format, type } of cases) {
+      for (const size of [16, 64, 128]) {
+        const res = await get(`/avatars/${seed.botUserId}/${hash}.${extension}?size=${size}`);
+        expect(res.statusCode).toBe(200);
+        expect(res.headers).toMatchObject({
+          'content-type': type,
+          'cache-control': 'public, max-age=86400',
+          'x-content-type-options': 'nosniff',
+        });
+        expect(magic(res.rawPayload)).toBe(format);
+        const meta = await sharp(res.rawPayload).metadata();
+        expect([meta.format, meta.width, meta.height]).toEqual([format, size, size]);
       }
-      // No size: the stored size. A size above it does not enlarge the image.
-      for (const query of ['', '?size=4096']) {
-        const res = await get(`/avatars/${seed.botUserId}/${hash}.webp${query}`);
-        expect((await sharp(res.rawPayload).metadata()).width).toBe(256);
-      }
-      // The same variant twice is the same file (the second comes from the cache).
-      const first = await get(`/avatars/${seed.botUserId}/${hash}.jpg?size=32`);
-      const second = await get(`/avatars/${seed.botUserId}/${hash}.jpg?size=32`);
-      expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
-      // A still image has no GIF.
-      const gif = await get(`/avatars/${seed.botUserId}/${hash}.gif`);
-      expect(gif.statusCode).toBe(415);
-      expect(gif.json()).toEqual({ message: '415: Unsupported Media Type', code: 0 });
-      // An unknown hash stays a 404 in every extension.
-      expect((await get(`/avatars/${seed.botUserId}/${'0'.repeat(32)}.webp`)).statusCode).toBe(404);
-    },
-  );
+    }
+    // No size: the stored size. A size above it does not enlarge the image.
+    for (const query of ['', '?size=4096']) {
+      const res = await get(`/avatars/${seed.botUserId}/${hash}.webp${query}`);
+      expect((await sharp(res.rawPayload).metadata()).width).toBe(256);
+    }
+    // The same variant twice is the same file (the second comes from the cache).
+    const first = await get(`/avatars/${seed.botUserId}/${hash}.jpg?size=32`);
+    const second = await get(`/avatars/${seed.botUserId}/${hash}.jpg?size=32`);
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+    // A still image has no GIF.
+    const gif = await get(`/avatars/${seed.botUserId}/${hash}.gif`);
+    expect(gif.statusCode).toBe(415);
+    expect(gif.json()).toEqual({ message: '415: Unsupported Media Type', code: 0 });
+    // An unknown hash stays a 404 in every extension.
+    expect((await get(`/avatars/${seed.botUserId}/${'0'.repeat(32)}.webp`)).statusCode).toBe(404);
+  });
 
-  it.skipIf(skip)('refuses a ?size that is not a power of two from 16 to 4096', async () => {
+  it('refuses a ?size that is not a power of two from 16 to 4096', async () => {
     const hash = await setAvatar(dataUri('image/png', await stillPng()));
     for (const size of ['0', '8', '15', '17', '100', '8192', '-16', '64.0', 'abc', '', '1e2']) {
       const res = await get(`/avatars/${seed.botUserId}/${hash}.png?size=${size}`);
@@ -122,74 +118,68 @@ describe.each(DRIVERS)('CDN images on $driver', ({ driver, skip }) => {
     expect(twice.statusCode).toBe(400);
   });
 
-  it.skipIf(skip)(
-    'serves an animated (a_) guild icon as an animated gif, a still or animated webp, and png',
-    async () => {
-      const created = await server.app.http.inject({
-        method: 'POST',
-        url: '/api/v10/guilds',
-        headers: { authorization: seed.userToken },
-        payload: { name: 'Icons', icon: dataUri('image/gif', await animatedGif()) },
-      });
-      expect(created.statusCode).toBe(201);
-      const { id, icon } = created.json<{ id: string; icon: string }>();
-      expect(icon).toMatch(/^a_[0-9a-f]{32}$/);
-      const pagesOf = async (url: string) => {
-        const res = await get(url);
-        expect(res.statusCode).toBe(200);
-        const meta = await sharp(res.rawPayload, { animated: true }).metadata();
-        return { format: magic(res.rawPayload), pages: meta.pages ?? 1, width: meta.width };
-      };
-      expect(await pagesOf(`/icons/${id}/${icon}.gif`)).toEqual({
-        format: 'gif',
-        pages: 2,
-        width: 128,
-      });
-      expect(await pagesOf(`/icons/${id}/${icon}.gif?size=32`)).toEqual({
-        format: 'gif',
-        pages: 2,
-        width: 32,
-      });
-      expect(await pagesOf(`/icons/${id}/${icon}.webp?size=64`)).toEqual({
-        format: 'webp',
-        pages: 1,
-        width: 64,
-      });
-      expect(await pagesOf(`/icons/${id}/${icon}.webp?size=64&animated=true`)).toEqual({
-        format: 'webp',
-        pages: 2,
-        width: 64,
-      });
-      expect(await pagesOf(`/icons/${id}/${icon}.png`)).toEqual({
-        format: 'png',
-        pages: 1,
-        width: 128,
-      });
-    },
-  );
+  it('serves an animated (a_) guild icon as an animated gif, a still or animated webp, and png', async () => {
+    const created = await server.app.http.inject({
+      method: 'POST',
+      url: '/api/v10/guilds',
+      headers: { authorization: seed.userToken },
+      payload: { name: 'Icons', icon: dataUri('image/gif', await animatedGif()) },
+    });
+    expect(created.statusCode).toBe(201);
+    const { id, icon } = created.json<{ id: string; icon: string }>();
+    expect(icon).toMatch(/^a_[0-9a-f]{32}$/);
+    const pagesOf = async (url: string) => {
+      const res = await get(url);
+      expect(res.statusCode).toBe(200);
+      const meta = await sharp(res.rawPayload, { animated: true }).metadata();
+      return { format: magic(res.rawPayload), pages: meta.pages ?? 1, width: meta.width };
+    };
+    expect(await pagesOf(`/icons/${id}/${icon}.gif`)).toEqual({
+      format: 'gif',
+      pages: 2,
+      width: 128,
+    });
+    expect(await pagesOf(`/icons/${id}/${icon}.gif?size=32`)).toEqual({
+      format: 'gif',
+      pages: 2,
+      width: 32,
+    });
+    expect(await pagesOf(`/icons/${id}/${icon}.webp?size=64`)).toEqual({
+      format: 'webp',
+      pages: 1,
+      width: 64,
+    });
+    expect(await pagesOf(`/icons/${id}/${icon}.webp?size=64&animated=true`)).toEqual({
+      format: 'webp',
+      pages: 2,
+      width: 64,
+    });
+    expect(await pagesOf(`/icons/${id}/${icon}.png`)).toEqual({
+      format: 'png',
+      pages: 1,
+      width: 128,
+    });
+  });
 
-  it.skipIf(skip)(
-    'strips EXIF from an uploaded JPEG, with its orientation applied to the pixels',
-    async () => {
-      const original = await jpegWithExif();
-      expect((await sharp(original).metadata()).exif).toBeDefined();
-      expect(original.includes('Secret Author')).toBe(true);
-      const hash = await setAvatar(dataUri('image/jpeg', original));
-      // `.jpg` with no size is the stored original itself; the others are conversions of it.
-      for (const extension of ['jpg', 'png', 'webp']) {
-        const res = await get(`/avatars/${seed.botUserId}/${hash}.${extension}`);
-        expect(res.statusCode).toBe(200);
-        const meta = await sharp(res.rawPayload).metadata();
-        expect(meta.exif).toBeUndefined();
-        expect(meta.orientation).toBeUndefined();
-        // Rotated a quarter turn as the EXIF asked: 300×200 becomes 200×300.
-        expect([meta.width, meta.height]).toEqual([200, 300]);
-        expect(res.rawPayload.includes('Secret Author')).toBe(false);
-      }
-    },
-  );
+  it('strips EXIF from an uploaded JPEG, with its orientation applied to the pixels', async () => {
+    const original = await jpegWithExif();
+    expect((await sharp(original).metadata()).exif).toBeDefined();
+    expect(original.includes('Secret Author')).toBe(true);
+    const hash = await setAvatar(dataUri('image/jpeg', original));
+    // `.jpg` with no size is the stored original itself; the others are conversions of it.
+    for (const extension of ['jpg', 'png', 'webp']) {
+      const res = await get(`/avatars/${seed.botUserId}/${hash}.${extension}`);
+      expect(res.statusCode).toBe(200);
+      const meta = await sharp(res.rawPayload).metadata();
+      expect(meta.exif).toBeUndefined();
+      expect(meta.orientation).toBeUndefined();
+      // Rotated a quarter turn as the EXIF asked: 300×200 becomes 200×300.
+      expect([meta.width, meta.height]).toEqual([200, 300]);
+      expect(res.rawPayload.includes('Secret Author')).toBe(false);
+    }
+  });
 
-  it.skipIf(skip)('refuses an image that only looks like one (a truncated PNG)', async () => {
+  it('refuses an image that only looks like one (a truncated PNG)', async () => {
     const truncated = (await stillPng()).subarray(0, 60);
     const res = await server.app.http.inject({
       method: 'PATCH',

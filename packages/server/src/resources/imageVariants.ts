@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import type { Blob, BlobStore } from '../blobs/index.js';
 import type { DecodedImage } from '../domain/imageDataUri.js';
 import { ApiError, invalidField } from '../errors/index.js';
+import { DAY_SECONDS } from '../domain/time.js';
 
 /** The sizes `?size=` takes: the powers of two from 16 to 4096. */
 export const IMAGE_SIZES = [16, 32, 64, 128, 256, 512, 1024, 2048, 4096] as const;
@@ -49,7 +50,10 @@ const MAX_CONVERSIONS = 2;
  * sticker files are named by id and vanish when the expression is deleted, which a year-long
  * `immutable` would hide.
  */
-export const CDN_CACHE_CONTROL = 'public, max-age=86400';
+export const CDN_CACHE_CONTROL = `public, max-age=${String(DAY_SECONDS)}`;
+
+/** The quality lossy formats (JPEG, WebP) are re-encoded at. */
+const REENCODE_QUALITY = 90;
 
 const FORMAT_OF_TYPE: Record<DecodedImage['contentType'], ImageFormat> = {
   'image/png': 'png',
@@ -67,7 +71,7 @@ export async function reencodeImage(image: DecodedImage): Promise<Buffer | null>
   try {
     return await sharp(image.bytes, { animated: true, limitInputPixels: MAX_INPUT_PIXELS })
       .autoOrient()
-      .toFormat(FORMAT_OF_TYPE[image.contentType], { quality: 90 })
+      .toFormat(FORMAT_OF_TYPE[image.contentType], { quality: REENCODE_QUALITY })
       .toBuffer();
   } catch {
     return null;

@@ -1,30 +1,7 @@
-import {
-  TEST_DATABASE_URL,
-  dropSchema,
-  postgresAvailable,
-  uniqueSchema,
-} from '../../test/support/postgres.js';
+import { describeDrivers } from '../../test/support/drivers.js';
+import { openTestStorage } from '../../test/support/testStorage.js';
 import { describeInvitesContract } from './contract/invitesContract.js';
-import { createPostgresStorage } from './postgres/index.js';
-import { createSqliteStorage } from './sqlite/index.js';
 
-describeInvitesContract('sqlite', () => {
-  const storage = createSqliteStorage({ filename: ':memory:' });
-  return Promise.resolve({ storage, dispose: () => storage.close() });
+describeDrivers('Invites storage contract: $driver', (driver) => {
+  describeInvitesContract(() => openTestStorage(driver, { prefix: 'invites' }));
 });
-
-describeInvitesContract(
-  'postgres',
-  async () => {
-    const schema = uniqueSchema('invites');
-    const storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
-    return {
-      storage,
-      async dispose() {
-        await storage.close();
-        await dropSchema(schema);
-      },
-    };
-  },
-  { skip: !postgresAvailable },
-);

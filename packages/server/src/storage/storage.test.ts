@@ -1,30 +1,11 @@
-import {
-  TEST_DATABASE_URL,
-  dropSchema,
-  postgresAvailable,
-  uniqueSchema,
-} from '../../test/support/postgres.js';
+import { describeDrivers } from '../../test/support/drivers.js';
+import { openTestStorage } from '../../test/support/testStorage.js';
+import { describeGuildsContract } from './contract/guildsContract.js';
 import { describeStorageContract } from './contract/storageContract.js';
-import { createPostgresStorage } from './postgres/index.js';
-import { createSqliteStorage } from './sqlite/index.js';
 
-describeStorageContract('sqlite', () => {
-  const storage = createSqliteStorage({ filename: ':memory:' });
-  return Promise.resolve({ storage, dispose: () => storage.close() });
+describeDrivers('Storage contract: $driver', (driver) => {
+  describeStorageContract(() => openTestStorage(driver, { prefix: 'contract' }));
 });
-
-describeStorageContract(
-  'postgres',
-  async () => {
-    const schema = uniqueSchema('contract');
-    const storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
-    return {
-      storage,
-      async dispose() {
-        await storage.close();
-        await dropSchema(schema);
-      },
-    };
-  },
-  { skip: !postgresAvailable },
-);
+describeDrivers('Guilds storage contract: $driver', (driver) => {
+  describeGuildsContract(() => openTestStorage(driver, { prefix: 'contract' }));
+});

@@ -1,12 +1,19 @@
 /**
  * Helpers for the message, attachment, reaction and pin tests: the guild's text channel,
- * recorded dispatches, multipart bodies and permission overwrites.
+ * recorded dispatches, multipart bodies and permission overwrites; and the fixture of the message
+ * route tests.
  *
  * @module
  */
-import { vi } from 'vitest';
+import { ERRORS, errorByCode, PermissionFlags as P } from '@guildhall/protocol';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 import type { App } from '../../src/app.js';
+import { manualClock } from '../../src/domain/clock.js';
 import { ALL_DISPATCHES, type DispatchEnvelope } from '../../src/events/dispatcher.js';
+import type { Driver } from './drivers.js';
+import { guildFixture, type GuildFixture } from './guildMembers.js';
+import { expectOpenApiResponse } from './openapi.js';
+import { startTestServer, type TestServer } from './testServer.js';
 
 export interface RecordedDispatch extends DispatchEnvelope {
   type: string;
@@ -96,4 +103,90 @@ export async function sendMultipart(
     headers: { authorization: request.auth, 'content-type': contentType },
     payload: body,
   });
+}
+
+/** A message as the routes answer it (the fields the tests read). */
+export interface WireMessage {
+  id: string;
+  type: number;
+  content: string;
+  flags: number;
+  tts: boolean;
+  mention_everyone: boolean;
+  mentions: { id: string }[];
+  mention_roles: string[];
+  embeds: unknown[];
+  edited_timestamp: string | null;
+  message_reference?: { type: number; message_id: string; channel_id: string };
+  referenced_message?: WireMessage | null;
+  message_snapshots?: { message: { content: string } }[];
+  nonce?: string;
+}
+
+/** After the dated permission splits (February 23, 2026): the message fixture's start. */
+export const AFTER_SPLIT = Date.UTC(2026, 5, 1);
+
+/**
+ * The message route tests' server, per test on one driver: a guild whose bot holds
+ * MANAGE_MESSAGES, its text channel, and the requests the tests make; read its fields in tests.
+ */
+export function useMessageFixture(driver: Driver) {
+  const clock = manualClock(AFTER_SPLIT);
+  let state: { server: TestServer; g: GuildFixture; channelId: string } | undefined;
+  const current = () => {
+    if (state === undefined) throw new Error('no message server outside a test');
+    return state;
+  };
+
+  beforeEach(async () => {
+    clock.set(AFTER_SPLIT);
+    const server = await startTestServer({ storage: driver, clock });
+    const g = await guildFixture(server, {
+      botPermissions: P.MANAGE_MESSAGES,
+      nowMs: () => clock.now(),
+    });
+    state = { server, g, channelId: await firstChannelId(server.app, g.guildId) };
+  });
+  afterEach(async () => {
+    const ended = state;
+    state = undefined;
+    await ended?.server.close();
+  });
+
+  const url = (suffix = '') => `/channels/${current().channelId}/messages${suffix}`;
+  const post = (auth: string, payload: unknown) =>
+    current().g.call('POST', url(), { auth, payload });
+  return {
+    clock,
+    get server() {
+      return current().server;
+    },
+    get g() {
+      return current().g;
+    },
+    get channelId() {
+      return current().channelId;
+    },
+    /** The channel's messages URL, with `suffix`. */
+    url,
+    post,
+    /** Posts a message that must be accepted, checked against openapi.json. */
+    send: async (auth: string, payload: unknown) => {
+      const res = await post(auth, payload);
+      expect(res.statusCode, res.body).toBe(200);
+      expectOpenApiResponse(res, 'POST', url());
+      return res.json<WireMessage>();
+    },
+    /** Checks a refusal: its code, the catalogue's status for it, and openapi.json. */
+    expectError: (
+      res: Awaited<ReturnType<GuildFixture['call']>>,
+      code: number,
+      [method, path]: [string, string],
+    ) => {
+      expect(res.json(), res.body).toMatchObject({ code });
+      const name = errorByCode(code);
+      expect(res.statusCode).toBe(name === undefined ? 0 : ERRORS[name].status);
+      expectOpenApiResponse(res, method, path);
+    },
+  };
 }

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { manualClock } from '../../src/domain/clock.js';
-import type { DRIVERS } from './drivers.js';
+import type { Driver } from './drivers.js';
 import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
 
 export const REDIRECT = 'https://app.example.test/callback';
@@ -18,8 +18,11 @@ export const challenge = (v: string) => createHash('sha256').update(v).digest('b
 export const basic = (seed: Seed) =>
   `Basic ${Buffer.from(`${seed.applicationId}:${seed.clientSecret}`).toString('base64')}`;
 
-/** Registers the per-test server of one driver; its fields are read inside tests. */
-export function useOAuthFixture({ driver, skip }: (typeof DRIVERS)[number]) {
+/**
+ * Registers the per-test server of one driver (inside `describeDrivers`, which skips an
+ * unreachable one); its fields are read inside tests.
+ */
+export function useOAuthFixture(driver: Driver) {
   const clock = manualClock(Date.UTC(2026, 10, 22));
   const state: { server?: TestServer; seed?: Seed } = {};
   const server = (): TestServer => {
@@ -69,7 +72,6 @@ export function useOAuthFixture({ driver, skip }: (typeof DRIVERS)[number]) {
   };
 
   beforeEach(async () => {
-    if (skip) return;
     clock.set(Date.UTC(2026, 10, 22));
     state.server = await startTestServer({ storage: driver, clock });
     state.seed = await seedDeveloper(state.server.app, 'ada');
@@ -79,7 +81,7 @@ export function useOAuthFixture({ driver, skip }: (typeof DRIVERS)[number]) {
     });
   });
   afterEach(async () => {
-    if (!skip) await state.server?.close();
+    await state.server?.close();
     delete state.server;
     delete state.seed;
   });

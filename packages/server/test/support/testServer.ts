@@ -32,6 +32,13 @@ export interface TestServerOptions {
    * name (see uniqueSchema). Closing the server leaves it; the caller removes it.
    */
   database?: string;
+  /**
+   * A data folder that outlives the server (its secret.key, blobs), to restart on it; the caller
+   * removes it. A fresh temporary folder by default, removed on close.
+   */
+  dataDir?: string;
+  /** The snowflake process id, distinct per node sharing a database. */
+  processId?: number;
 }
 
 export interface TestServer extends AsyncDisposable {
@@ -46,7 +53,8 @@ const SHARED_DATABASE_SECRET_KEY = Buffer.alloc(32, 7);
 
 /** A disposable platform on port 0 with its own database and data folder. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'guildhall-test-'));
+  const ownDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'guildhall-test-')));
   const config: Config = {
     ...loadConfig({}, []),
     port: 0,
@@ -73,23 +81,34 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   } else {
     storage = createSqliteStorage({ filename: options.database ?? ':memory:' });
   }
-  const app = await createApp({
-    config,
-    storage,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.defaultRouteBucket ? { defaultRouteBucket: options.defaultRouteBucket } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.gateway ? { gateway: options.gateway } : {}),
-    ...(options.gatewayTimers ? { gatewayTimers: options.gatewayTimers } : {}),
-    ...(options.invalidRequestLimit ? { invalidRequestLimit: options.invalidRequestLimit } : {}),
-    ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
-    ...(options.bus ? { bus: options.bus } : {}),
-  });
+  const cleanUp = async () => {
+    await dropPostgres?.();
+    if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
+  };
+  let app: App;
+  try {
+    app = await createApp({
+      config,
+      storage,
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.defaultRouteBucket ? { defaultRouteBucket: options.defaultRouteBucket } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.gateway ? { gateway: options.gateway } : {}),
+      ...(options.gatewayTimers ? { gatewayTimers: options.gatewayTimers } : {}),
+      ...(options.invalidRequestLimit ? { invalidRequestLimit: options.invalidRequestLimit } : {}),
+      ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
+      ...(options.bus ? { bus: options.bus } : {}),
+      ...(options.processId === undefined ? {} : { processId: options.processId }),
+    });
+  } catch (err) {
+    // createApp closed the storage it was given; what this fixture made goes too.
+    await cleanUp();
+    throw err;
+  }
   const baseUrl = options.listen === true ? await app.listen() : app.baseUrl();
   const close = async () => {
     await app.close();
-    await dropPostgres?.();
-    await rm(dataDir, { recursive: true, force: true });
+    await cleanUp();
   };
   return { app, baseUrl, close, [Symbol.asyncDispose]: close };
 }

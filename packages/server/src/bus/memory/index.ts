@@ -33,6 +33,8 @@ const hasWildcard = (pattern: string) => pattern.split('.').some((t) => t === '*
  */
 export class MemoryBus implements EventBus {
   readonly driver = 'memory';
+  /** One process: no other node ever needs what was delivered here. */
+  readonly history = null;
   readonly #onError: BusErrorHandler;
   /** Subscriptions to one literal subject, by subject. */
   readonly #literal = new Map<string, Set<Entry>>();

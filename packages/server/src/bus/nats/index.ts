@@ -4,7 +4,17 @@ import { decodeEvent, encodeEvent } from '../codec.js';
 import { BusClosedError } from '../errors.js';
 import { invokeHandler, safeErrorHandler } from '../handlers.js';
 import { assertPublishSubject, assertSubscribeSubject } from '../subjects.js';
-import type { BusErrorHandler, BusEvent, BusHandler, EventBus, Subscription } from '../types.js';
+import type {
+  BusErrorHandler,
+  BusEvent,
+  BusHandler,
+  EventBus,
+  EventHistory,
+  Subscription,
+} from '../types.js';
+import { historyStreamName, openNatsHistory, type NatsHistoryOptions } from './history.js';
+
+export { historyStreamName, type NatsHistoryOptions } from './history.js';
 
 export interface NatsBusOptions {
   /** `nats://[user:pass@]host:port` URL(s); credentials in a URL are sent as user and password. */
@@ -17,6 +27,11 @@ export interface NatsBusOptions {
   connectTimeoutMs?: number;
   /** Told about handler failures, malformed messages and a connection that closed on its own. */
   onError?: BusErrorHandler;
+  /**
+   * Keep what is published on these subjects for a while, in a JetStream stream (the server
+   * must run with JetStream): the bus's `history`. Unset: nothing is kept (`history` is null).
+   */
+  history?: NatsHistoryOptions;
 }
 
 export const DEFAULT_NATS_BUS_OPTIONS = {
@@ -65,10 +80,26 @@ function checkPrefix(prefix: string): void {
   assertPublishSubject(prefix.slice(0, -1));
 }
 
+/** The server cannot keep the history asked for (no JetStream, or a stream in the way). */
+export class NatsHistoryError extends Error {
+  override readonly name = 'NatsHistoryError';
+}
+
+/** Why the history could not be opened, as one sentence. */
+function historyFailure(err: unknown, where: { display: string; stream: string }): string {
+  const reason = err instanceof Error ? err.message : String(err);
+  // nats.js says "503" when no JetStream answers the API.
+  const said = reason === '503' ? 'JetStream is not enabled' : reason;
+  return `Cannot keep the bus history in JetStream stream ${where.stream} at ${where.display}: ${said}`;
+}
+
 /**
- * Connects to NATS and returns a bus over core NATS publish/subscribe (at-most-once, no
- * JetStream: a dispatch missed by a disconnected gateway is recovered by the client's resume,
- * not replayed). It reconnects for ever, re-subscribing on its own; close() drains.
+ * Connects to NATS and returns a bus over core NATS publish/subscribe (at-most-once: a dispatch
+ * missed by a disconnected gateway is recovered by the client's resume). With `history`, a
+ * JetStream stream also keeps what is published on some subjects, for a node that takes over
+ * another's sessions. It reconnects for ever, re-subscribing on its own; close() drains.
+ * @throws Error naming the server (without its password) when it cannot connect, or cannot keep
+ * the history (no JetStream, or another stream holds the subjects).
  */
 export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> {
   const { name, subjectPrefix, connectTimeoutMs } = { ...DEFAULT_NATS_BUS_OPTIONS, ...options };
@@ -99,8 +130,28 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
       throw new BusClosedError(`the bus to ${display} is closed`);
   };
 
+  let history: EventHistory | null = null;
+  if (options.history !== undefined) {
+    const stream = options.history.stream ?? historyStreamName(subjectPrefix);
+    try {
+      history = await openNatsHistory({
+        nc,
+        subjectPrefix,
+        options: { ...options.history, stream },
+        report,
+        ensureOpen,
+      });
+    } catch (err) {
+      closing = nc.close();
+      await closing;
+      if (err instanceof TypeError) throw err;
+      throw new NatsHistoryError(historyFailure(err, { display, stream }), { cause: err });
+    }
+  }
+
   return {
     driver: 'nats',
+    history,
     publish(subject: string, event: BusEvent): Promise<void> {
       // The executor runs now, so publish order is call order; a throw rejects.
       return new Promise((resolve) => {

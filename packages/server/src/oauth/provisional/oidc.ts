@@ -14,6 +14,8 @@ import { guardedLookup, webhookUrlProblem } from '../../delivery/urlPolicy.js';
 import type { Clock } from '../../domain/clock.js';
 import { ApiError } from '../../errors/index.js';
 import type { OidcValidation } from '../../storage/index.js';
+import { SECOND_MS, MINUTE_MS, DAY_MS } from '../../domain/time.js';
+import { MAX_EXTERNAL_ID_LENGTH } from './schemas.js';
 
 /**
  * The only ID token signing algorithms accepted: asymmetric ones
@@ -31,9 +33,9 @@ export const ALLOWED_ALGORITHMS = [
   'PS512',
 ] as const;
 
-const MAX_ID_TOKEN_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+const MAX_ID_TOKEN_AGE_MS = 7 * DAY_MS;
 /** A JWKS fetched this recently is not fetched again for an unknown `kid`. */
-const FORCED_REFETCH_MS = 60 * 1000;
+const FORCED_REFETCH_MS = MINUTE_MS;
 const FORBIDDEN_SUFFIXES = ['.local', '.arpa', '.internal', '.localhost'];
 
 export interface OidcFetchLimits {
@@ -46,7 +48,7 @@ export interface OidcFetchLimits {
 export const DEFAULT_FETCH_LIMITS: OidcFetchLimits = {
   timeoutMs: 5000,
   maxBytes: 512 * 1024,
-  cacheMs: 10 * 60 * 1000,
+  cacheMs: 10 * MINUTE_MS,
 };
 
 /**
@@ -336,10 +338,14 @@ export function createOidcVerifier(options: {
       }
       const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
       if (!audiences.includes(provider.clientId)) throw new ApiError('ID_TOKEN_AUDIENCE_MISMATCH');
-      if (typeof payload.sub !== 'string' || payload.sub === '' || payload.sub.length > 1024) {
+      if (
+        typeof payload.sub !== 'string' ||
+        payload.sub === '' ||
+        payload.sub.length > MAX_EXTERNAL_ID_LENGTH
+      ) {
         throw new ApiError('INVALID_OIDC_JWT');
       }
-      const issuedAtMs = (payload.iat ?? 0) * 1000;
+      const issuedAtMs = (payload.iat ?? 0) * SECOND_MS;
       if (clock.now() - issuedAtMs > MAX_ID_TOKEN_AGE_MS) {
         throw new ApiError('ID_TOKEN_ISSUED_TOO_LONG_AGO');
       }

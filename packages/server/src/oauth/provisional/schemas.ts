@@ -1,10 +1,18 @@
 import { z } from 'zod';
 import { Snowflake } from '../../http/schemas.js';
 import { EXTERNAL_AUTH_TYPES } from '../../storage/index.js';
+import { DAY_SECONDS } from '../../domain/time.js';
+
+/** The longest external user id (an OIDC subject, or an id a bot vouches for). */
+export const MAX_EXTERNAL_ID_LENGTH = 1024;
+/** The longest external credential (an ID token, a provider's ticket). */
+export const MAX_EXTERNAL_AUTH_TOKEN_LENGTH = 10240;
+/** The longest ban an operator may set; longer is permanent (no duration). */
+const MAX_BAN_SECONDS = 10 * 365 * DAY_SECONDS;
 
 /** POST /partner-sdk/token/bot (docs/platform-notes.md#provisional-accounts). */
 export const BotTokenBody = z.object({
-  external_user_id: z.string().min(1).max(1024),
+  external_user_id: z.string().min(1).max(MAX_EXTERNAL_ID_LENGTH),
   preferred_global_name: z.string().min(1).max(32).nullish(),
 });
 
@@ -13,10 +21,12 @@ export const CredentialsBody = z.object({
   client_id: z.string().min(1).max(32),
   client_secret: z.string().min(1).max(256).optional(),
   external_auth_type: z.enum(EXTERNAL_AUTH_TYPES),
-  external_auth_token: z.string().min(1).max(10240),
+  external_auth_token: z.string().min(1).max(MAX_EXTERNAL_AUTH_TOKEN_LENGTH),
 });
 
-export const UnmergeBotBody = z.object({ external_user_id: z.string().min(1).max(1024) });
+export const UnmergeBotBody = z.object({
+  external_user_id: z.string().min(1).max(MAX_EXTERNAL_ID_LENGTH),
+});
 
 export const ChildTokenBody = z.object({
   parent_access_token: z.string().min(1).max(512),
@@ -37,12 +47,7 @@ export const AdminUserParams = z.object({ user_id: Snowflake });
 export const AdminBanBody = z.object({
   reason: z.string().max(512).nullish(),
   /** Absent or null: a permanent ban. */
-  duration_seconds: z
-    .number()
-    .int()
-    .min(1)
-    .max(10 * 365 * 24 * 3600)
-    .nullish(),
+  duration_seconds: z.number().int().min(1).max(MAX_BAN_SECONDS).nullish(),
 });
 
 export const AdminLinkParams = z.object({ parent_id: Snowflake, child_id: Snowflake });

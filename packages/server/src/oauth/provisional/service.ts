@@ -2,70 +2,10 @@ import { timingSafeEqual } from 'node:crypto';
 import { banActive } from '../../domain/bans.js';
 import { hashSecret } from '../../domain/credentials.js';
 import { ApiError, invalidField } from '../../errors/index.js';
-import type { ServiceDeps } from '../../resources/deps.js';
-import type {
-  ApplicationRecord,
-  ExternalAuthType,
-  ExternalIdentityKey,
-  ExternalIdentityRecord,
-  Repositories,
-  UserRecord,
-} from '../../storage/index.js';
-import type { OidcVerifier } from './oidc.js';
-
-/**
- * The scope provisional tokens are granted, as the wire names it
- * (docs/platform-notes.md#provisional-accounts).
- */
-export const PROVISIONAL_SCOPE = 'sdk.social_layer';
-
-/** A token endpoint body, as the OAuth core issues it. */
-export interface IssuedTokens {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  refresh_token?: string;
-  scope: string;
-  id_token?: string;
-}
-
-/** What this module needs of the OAuth core (oauth/service.ts): issuing and revoking. */
-export interface TokenIssuer {
-  issueTokens(input: {
-    tx?: Repositories;
-    userId: string;
-    applicationId: string;
-    scopes: readonly string[];
-    refresh: boolean;
-  }): Promise<IssuedTokens>;
-  /** Deletes the authorization's tokens and enqueues APPLICATION_DEAUTHORIZED. */
-  revokeAuthorization(input: {
-    tx?: Repositories;
-    userId: string;
-    applicationId: string;
-  }): Promise<boolean>;
-  /** Revokes every live authorization of a user (a ban). */
-  revokeAllForUser(input: { tx?: Repositories; userId: string }): Promise<number>;
-}
-
-export interface ProvisionalDeps extends ServiceDeps {
-  oauth: TokenIssuer;
-  oidc: OidcVerifier;
-  /** The scopes `sdk.social_layer` expands to (oauth/scopes.ts `expandScopes`). */
-  expandScopes: (scopes: readonly string[]) => string[];
-  /**
-   * Runs in the transaction that deletes a provisional account after its merge or unmerge,
-   * before the user row goes: where data sent while provisional (messages) is deleted or
-   * detached, so it is not retrievable after the merge.
-   */
-  onProvisionalAccountDeleted?: (tx: Repositories, userId: string) => Promise<void>;
-}
-
-/** An external credential as the partner SDK routes and the merge grant carry it. */
-export interface ExternalCredential {
-  type: ExternalAuthType;
-  token: string;
-}
+import type { ApplicationRecord, ExternalIdentityKey, Repositories } from '../../storage/index.js';
+import type { ProvisionalDeps } from './deps.js';
+import { createProvisionalIdentities, type ExternalCredential } from './identities.js';
+import { SECOND_MS, unixSeconds } from '../../domain/time.js';
 
 function secretMatches(secret: string, hash: string): boolean {
   const given = Buffer.from(hashSecret(secret), 'hex');
@@ -80,8 +20,9 @@ function secretMatches(secret: string, hash: string): boolean {
  * and publisher-level child tokens.
  */
 export function createProvisionalService(deps: ProvisionalDeps) {
-  const { storage, clock, ids, authenticator, revocations, oauth, oidc } = deps;
-  const grantedScopes = () => deps.expandScopes([PROVISIONAL_SCOPE]);
+  const { storage, clock, authenticator, revocations, oauth, oidc } = deps;
+  const { resolveIdentity, isLinked, deleteProvisionalUser, provisionalTokens, detachIdentity } =
+    createProvisionalIdentities(deps);
 
   const loadApplication = async (repos: Repositories, applicationId: string) => {
     const application = await repos.applications.findById(applicationId);
@@ -104,157 +45,6 @@ export function createProvisionalService(deps: ProvisionalDeps) {
       throw new ApiError('INVALID_CLIENT_SECRET');
     }
     return application;
-  };
-
-  /**
-   * Verifies an external credential for an application and names the identity it proves.
-   * Only OIDC (the application's provider) and DISCORD_BOT_ISSUED_ACCESS_TOKEN (our own
-   * provisional access tokens) can be verified here; the other providers need their servers.
-   */
-  const resolveIdentity = async (
-    repos: Repositories,
-    application: ApplicationRecord,
-    credential: ExternalCredential,
-  ): Promise<{ key: ExternalIdentityKey; preferredName: string | null }> => {
-    if (credential.type === 'OIDC') {
-      const provider = await repos.provisional.findOidcProvider(application.id);
-      if (provider === null) throw new ApiError('OIDC_CONFIGURATION_NOT_FOUND');
-      const verified = await oidc.verify(credential.token, provider);
-      return {
-        key: { applicationId: application.id, authType: 'OIDC', subject: verified.subject },
-        preferredName: verified.preferredUsername,
-      };
-    }
-    if (credential.type === 'DISCORD_BOT_ISSUED_ACCESS_TOKEN') {
-      const token = await repos.tokens.findByHash(hashSecret(credential.token));
-      const valid =
-        token?.kind === 'bearer' &&
-        token.applicationId === application.id &&
-        (token.expiresAt === null || token.expiresAt > clock.now());
-      const identity = valid
-        ? (await repos.provisional.listIdentitiesOfUser(token.userId)).find(
-            (i) => i.applicationId === application.id && i.provisional,
-          )
-        : undefined;
-      if (identity === undefined) throw new ApiError('INVALID_OAUTH2_ACCESS_TOKEN');
-      return { key: identity, preferredName: null };
-    }
-    // Steam, Epic, Unity, Apple and PlayStation tickets are verified by their providers'
-    // servers, which this platform is not configured to reach.
-    throw new ApiError('PROVISIONAL_ACCOUNTS_NOT_ENABLED');
-  };
-
-  /**
-   * Whether a merged identity is linked: its full account still authorizes the application. A
-   * revoke (POST /oauth2/token/revoke, the user removing the app) unlinks it.
-   */
-  const isLinked = async (tx: Repositories, identity: ExternalIdentityRecord) => {
-    if (identity.provisional) return false;
-    const authorization = await tx.oauth.findAuthorization(identity.userId, identity.applicationId);
-    return authorization !== null && authorization.revokedAt === null;
-  };
-
-  const createProvisionalUser = async (
-    tx: Repositories,
-    globalName: string | null,
-  ): Promise<UserRecord> => {
-    const id = ids();
-    return tx.users.create({
-      id,
-      username: `provisional_${id}`,
-      globalName,
-      createdAt: clock.now(),
-    });
-  };
-
-  const deleteProvisionalUser = async (tx: Repositories, userId: string) => {
-    await deps.onProvisionalAccountDeleted?.(tx, userId);
-    await tx.provisional.deleteUser(userId);
-  };
-
-  /** Finds or creates the provisional account of an identity and issues its tokens. */
-  const provisionalTokens = async (input: {
-    application: ApplicationRecord;
-    key: ExternalIdentityKey;
-    preferredName: string | null;
-    refresh: boolean;
-  }) => {
-    const { application, key, preferredName } = input;
-    const body = await storage.transaction(async (tx) => {
-      const identity = await tx.provisional.findIdentity(key);
-      if (identity !== null && (await isLinked(tx, identity))) {
-        throw new ApiError('USER_ACCOUNT_NOT_PROVISIONAL');
-      }
-      let userId: string;
-      if (identity !== null && !identity.provisional) {
-        // Unlinked by a revoke: a new provisional account takes the identity back.
-        userId = (await createProvisionalUser(tx, preferredName)).id;
-        await tx.provisional.putIdentity({
-          ...key,
-          userId,
-          provisional: true,
-          restrictedBy: null,
-          createdAt: clock.now(),
-        });
-      } else if (identity === null) {
-        userId = (await createProvisionalUser(tx, preferredName)).id;
-        const created = await tx.provisional.createIdentity({
-          ...key,
-          userId,
-          provisional: true,
-          restrictedBy: null,
-          createdAt: clock.now(),
-        });
-        if (!created) {
-          // A concurrent request made this identity's account first: use that one.
-          await tx.provisional.deleteUser(userId);
-          const winner = await tx.provisional.findIdentity(key);
-          if (winner === null) throw new ApiError('RESOURCE_LOCKED');
-          if (!winner.provisional) throw new ApiError('USER_ACCOUNT_NOT_PROVISIONAL');
-          userId = winner.userId;
-        }
-      } else {
-        userId = identity.userId;
-        if (preferredName !== null) await tx.users.update(userId, { globalName: preferredName });
-      }
-      return oauth.issueTokens({
-        tx,
-        userId,
-        applicationId: application.id,
-        scopes: grantedScopes(),
-        refresh: input.refresh,
-      });
-    });
-    return { ...body, scope: PROVISIONAL_SCOPE };
-  };
-
-  /**
-   * Moves a full account's identity of an application to a new provisional account (unmerge,
-   * or a ban when `restrictedBy` is set): the full account's authorization is revoked (tokens
-   * deleted, APPLICATION_DEAUTHORIZED enqueued) and the global name carried over.
-   */
-  const detachIdentity = async (
-    tx: Repositories,
-    identity: ExternalIdentityRecord,
-    restrictedBy: string | null,
-  ) => {
-    const full = await tx.users.findById(identity.userId);
-    await oauth.revokeAuthorization({
-      tx,
-      userId: identity.userId,
-      applicationId: identity.applicationId,
-    });
-    const provisional = await createProvisionalUser(tx, full?.globalName ?? null);
-    await tx.provisional.putIdentity({
-      applicationId: identity.applicationId,
-      authType: identity.authType,
-      subject: identity.subject,
-      userId: provisional.id,
-      provisional: true,
-      restrictedBy,
-      createdAt: clock.now(),
-    });
-    return provisional;
   };
 
   /** The unmerge endpoints: the full account of an identity goes back to a provisional one. */
@@ -447,7 +237,8 @@ export function createProvisionalService(deps: ProvisionalDeps) {
         const ban = {
           userId,
           reason: input.reason,
-          expiresAt: input.durationSeconds === null ? null : now + input.durationSeconds * 1000,
+          expiresAt:
+            input.durationSeconds === null ? null : now + input.durationSeconds * SECOND_MS,
           createdAt: now,
         };
         await tx.provisional.putBan(ban);
@@ -534,7 +325,7 @@ export function createProvisionalService(deps: ProvisionalDeps) {
       return {
         access_token: body.access_token,
         token_type: body.token_type,
-        expires_in: Math.max(0, Math.floor((expiresAt - now) / 1000)),
+        expires_in: Math.max(0, unixSeconds(expiresAt - now)),
         scope: body.scope,
       };
     },

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DRIVERS } from '../../../test/support/drivers.js';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeDrivers } from '../../../test/support/drivers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import {
   seedDeveloper,
@@ -7,17 +7,16 @@ import {
   type TestServer,
 } from '../../../test/support/testServer.js';
 
-describe.each(DRIVERS)('applications on $driver', ({ driver, skip }) => {
+describeDrivers('applications on $driver', (driver) => {
   let server: TestServer;
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
 
   beforeEach(async () => {
-    if (skip) return;
     server = await startTestServer({ storage: driver });
     seed = await seedDeveloper(server.app, 'lin');
   });
   afterEach(async () => {
-    if (!skip) await server.close();
+    await server.close();
   });
 
   type Method = 'GET' | 'PATCH' | 'POST';
@@ -31,7 +30,7 @@ describe.each(DRIVERS)('applications on $driver', ({ driver, skip }) => {
       payload: request.payload,
     });
 
-  it.skipIf(skip)('GET /applications/@me describes the bot application', async () => {
+  it('GET /applications/@me describes the bot application', async () => {
     const res = await call('GET', '/applications/@me', `Bot ${seed.botToken}`);
     expect(res.statusCode).toBe(200);
     expectOpenApiResponse(res, 'GET', '/applications/@me');
@@ -49,7 +48,7 @@ describe.each(DRIVERS)('applications on $driver', ({ driver, skip }) => {
     expect(JSON.stringify(app)).not.toContain(seed.clientSecret);
   });
 
-  it.skipIf(skip)('splits flags beyond bit 30 into flags_new', async () => {
+  it('splits flags beyond bit 30 into flags_new', async () => {
     await server.app.storage.applications.update(seed.applicationId, {
       flags: (1n << 40n) | (1n << 19n),
     });
@@ -60,76 +59,70 @@ describe.each(DRIVERS)('applications on $driver', ({ driver, skip }) => {
     });
   });
 
-  it.skipIf(skip)(
-    'PATCH /applications/@me changes what an app may change, and nothing else',
-    async () => {
-      const res = await send('PATCH', '/applications/@me', {
-        authorization: `Bot ${seed.botToken}`,
-        payload: {
-          description: 'A helpful bot',
-          flags: 1 << 19,
-          tags: ['fun', 'fun', 'games'],
-          interactions_endpoint_url: 'https://example.test/interactions',
-        },
-      });
-      expect(res.statusCode).toBe(200);
-      expectOpenApiResponse(res, 'PATCH', '/applications/@me');
-      expect(res.json()).toMatchObject({
+  it('PATCH /applications/@me changes what an app may change, and nothing else', async () => {
+    const res = await send('PATCH', '/applications/@me', {
+      authorization: `Bot ${seed.botToken}`,
+      payload: {
         description: 'A helpful bot',
         flags: 1 << 19,
-        tags: ['fun', 'games'],
+        tags: ['fun', 'fun', 'games'],
         interactions_endpoint_url: 'https://example.test/interactions',
-      });
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    expectOpenApiResponse(res, 'PATCH', '/applications/@me');
+    expect(res.json()).toMatchObject({
+      description: 'A helpful bot',
+      flags: 1 << 19,
+      tags: ['fun', 'games'],
+      interactions_endpoint_url: 'https://example.test/interactions',
+    });
 
-      const privileged = await send('PATCH', '/applications/@me', {
-        authorization: `Bot ${seed.botToken}`,
-        payload: {
-          flags: 1 << 18,
-        },
-      });
-      expect(privileged.statusCode).toBe(400);
-      expect(privileged.json()).toMatchObject({
-        code: 50035,
-        errors: { flags: { _errors: [expect.anything()] } },
-      });
+    const privileged = await send('PATCH', '/applications/@me', {
+      authorization: `Bot ${seed.botToken}`,
+      payload: {
+        flags: 1 << 18,
+      },
+    });
+    expect(privileged.statusCode).toBe(400);
+    expect(privileged.json()).toMatchObject({
+      code: 50035,
+      errors: { flags: { _errors: [expect.anything()] } },
+    });
 
-      const badUrl = await send('PATCH', '/applications/@me', {
-        authorization: `Bot ${seed.botToken}`,
-        payload: {
-          interactions_endpoint_url: 'javascript:alert(1)',
-        },
-      });
-      expect(badUrl.statusCode).toBe(400);
-      expect(badUrl.json()).toMatchObject({
-        errors: { interactions_endpoint_url: { _errors: [{ code: 'URL_TYPE_INVALID_URL' }] } },
-      });
-    },
-  );
+    const badUrl = await send('PATCH', '/applications/@me', {
+      authorization: `Bot ${seed.botToken}`,
+      payload: {
+        interactions_endpoint_url: 'javascript:alert(1)',
+      },
+    });
+    expect(badUrl.statusCode).toBe(400);
+    expect(badUrl.json()).toMatchObject({
+      errors: { interactions_endpoint_url: { _errors: [{ code: 'URL_TYPE_INVALID_URL' }] } },
+    });
+  });
 
-  it.skipIf(skip)(
-    'only bots use /applications/@me; only their owner manages an application',
-    async () => {
-      const asUser = await call('GET', '/applications/@me', seed.userToken);
-      expect(asUser.statusCode).toBe(403);
-      expect(asUser.json()).toMatchObject({ code: 20002 });
+  it('only bots use /applications/@me; only their owner manages an application', async () => {
+    const asUser = await call('GET', '/applications/@me', seed.userToken);
+    expect(asUser.statusCode).toBe(403);
+    expect(asUser.json()).toMatchObject({ code: 20002 });
 
-      const other = await seedDeveloper(server.app, 'mallory');
-      const foreign = await call('GET', `/applications/${seed.applicationId}`, other.userToken);
-      expect(foreign.statusCode).toBe(404);
-      expect(foreign.json()).toMatchObject({ code: 10002 });
-      const mine = await call('GET', `/applications/${seed.applicationId}`, seed.userToken);
-      expect(mine.statusCode).toBe(200);
-      const asBot = await call(
-        'POST',
-        `/applications/${seed.applicationId}/reset`,
-        `Bot ${seed.botToken}`,
-      );
-      expect(asBot.statusCode).toBe(403);
-      expect(asBot.json()).toMatchObject({ code: 20001 });
-    },
-  );
+    const other = await seedDeveloper(server.app, 'mallory');
+    const foreign = await call('GET', `/applications/${seed.applicationId}`, other.userToken);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json()).toMatchObject({ code: 10002 });
+    const mine = await call('GET', `/applications/${seed.applicationId}`, seed.userToken);
+    expect(mine.statusCode).toBe(200);
+    const asBot = await call(
+      'POST',
+      `/applications/${seed.applicationId}/reset`,
+      `Bot ${seed.botToken}`,
+    );
+    expect(asBot.statusCode).toBe(403);
+    expect(asBot.json()).toMatchObject({ code: 20001 });
+  });
 
-  it.skipIf(skip)('a developer creates an app and sees its secrets once', async () => {
+  it('a developer creates an app and sees its secrets once', async () => {
     const res = await send('POST', '/applications', {
       authorization: seed.userToken,
       payload: { name: 'Second' },
@@ -157,7 +150,7 @@ describe.each(DRIVERS)('applications on $driver', ({ driver, skip }) => {
     expect(listed).not.toContain(created.bot_token);
   });
 
-  it.skipIf(skip)('resetting the bot token revokes the old one at once', async () => {
+  it('resetting the bot token revokes the old one at once', async () => {
     expect((await call('GET', '/users/@me', `Bot ${seed.botToken}`)).statusCode).toBe(200);
     const reset = await call(
       'POST',
@@ -171,7 +164,7 @@ describe.each(DRIVERS)('applications on $driver', ({ driver, skip }) => {
     expect((await call('GET', '/users/@me', `Bot ${token}`)).statusCode).toBe(200);
   });
 
-  it.skipIf(skip)('resetting the client secret stores only its hash', async () => {
+  it('resetting the client secret stores only its hash', async () => {
     const reset = await call('POST', `/applications/${seed.applicationId}/reset`, seed.userToken);
     const { secret } = reset.json<{ secret: string }>();
     expect(secret).toHaveLength(43);

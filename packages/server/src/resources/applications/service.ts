@@ -32,8 +32,15 @@ export interface CreatedApplication {
   clientSecret: string;
 }
 
+/** Discriminators run from 0001 to 9999. */
+const MAX_DISCRIMINATOR = 9999;
+const DISCRIMINATOR_DIGITS = 4;
+
 function randomDiscriminator(): string {
-  return String(1 + Math.floor(Math.random() * 9999)).padStart(4, '0');
+  return String(1 + Math.floor(Math.random() * MAX_DISCRIMINATOR)).padStart(
+    DISCRIMINATOR_DIGITS,
+    '0',
+  );
 }
 
 /** Applications: made by developers, each with a bot user, a bot token and a client secret. */

@@ -3,9 +3,10 @@ import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
 import { LoginBody, RegisterBody } from './schemas.js';
 import type { AuthService } from './service.js';
+import { MINUTE_MS } from '../../domain/time.js';
 
 /** Guessing passwords is slow: five attempts a minute per address, and per account tried. */
-const LOGIN_BUCKET = { limit: 5, windowMs: 60_000 };
+const LOGIN_BUCKET = { limit: 5, windowMs: MINUTE_MS };
 
 /**
  * The account a login form or body names (its email or username, as login() looks it up): every

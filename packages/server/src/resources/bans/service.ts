@@ -16,6 +16,7 @@ import {
   type DeletedMessages,
 } from '../messages/index.js';
 import type { BanInput, BulkBanInput } from './schemas.js';
+import { SECOND_MS, DAY_SECONDS } from '../../domain/time.js';
 
 async function serializeBans(repos: Repositories, bans: readonly BanRecord[]) {
   const users = await Promise.all(bans.map((ban) => repos.users.findById(ban.userId)));
@@ -74,7 +75,7 @@ export function createBanService(deps: ServiceDeps) {
         ...(await deleteRecentMessages(tx, {
           guildId,
           authorId: user.id,
-          sinceMs: clock.now() - ban.deleteMessageSeconds * 1000,
+          sinceMs: clock.now() - ban.deleteMessageSeconds * SECOND_MS,
           blobs: deps.blobs,
         })),
       );
@@ -111,7 +112,7 @@ export function createBanService(deps: ServiceDeps) {
     /** PUT /guilds/{id}/bans/{user_id}: banning someone already banned changes nothing. */
     async ban(principal: Principal, request: MemberRequest, input: BanInput) {
       const deleteMessageSeconds =
-        input.delete_message_seconds ?? (input.delete_message_days ?? 0) * 86400;
+        input.delete_message_seconds ?? (input.delete_message_days ?? 0) * DAY_SECONDS;
       const deleted: DeletedMessages[] = [];
       await storage.transaction(async (tx) => {
         const access = await accessFor(tx, principal, request.guildId);

@@ -2,8 +2,11 @@ import { ChannelTypes, isVoiceChannelType } from '@guildhall/protocol';
 import { invalidField } from '../../errors/index.js';
 import type { ChannelPatch, ChannelRecord, Repositories } from '../../storage/index.js';
 import {
+  CHANNEL_FIELD_LIMITS,
   MAX_BITRATE,
   MAX_USER_LIMIT,
+  VOICE_MAX_BITRATE,
+  VOICE_MAX_USERS,
   hasTopic,
   isCategory,
   maxTopicLength,
@@ -21,7 +24,12 @@ export function channelPatch(type: number, input: ModifyChannelInput): ChannelPa
   if (input.name !== undefined) {
     const name = normaliseChannelName(type, input.name);
     if (name === null) {
-      throw invalidField(['name'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+      const { min, max } = CHANNEL_FIELD_LIMITS.name;
+      throw invalidField(
+        ['name'],
+        'BASE_TYPE_BAD_LENGTH',
+        `Must be between ${String(min)} and ${String(max)} in length.`,
+      );
     }
     patch.name = name;
   }
@@ -37,7 +45,7 @@ export function channelPatch(type: number, input: ModifyChannelInput): ChannelPa
     patch.topic = input.topic === '' ? null : input.topic;
   }
   if (isVoiceChannelType(type)) {
-    const maxBitrate = MAX_BITRATE[type] ?? 96_000;
+    const maxBitrate = MAX_BITRATE[type] ?? VOICE_MAX_BITRATE;
     if (input.bitrate != null) {
       if (input.bitrate > maxBitrate) {
         throw invalidField(
@@ -48,7 +56,7 @@ export function channelPatch(type: number, input: ModifyChannelInput): ChannelPa
       }
       patch.bitrate = input.bitrate;
     }
-    const maxUsers = MAX_USER_LIMIT[type] ?? 99;
+    const maxUsers = MAX_USER_LIMIT[type] ?? VOICE_MAX_USERS;
     if (input.user_limit != null) {
       if (input.user_limit > maxUsers) {
         throw invalidField(

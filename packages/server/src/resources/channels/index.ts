@@ -4,7 +4,12 @@ export { channelPatch } from './fields.js';
 export { createOverwriteService } from './overwrites.js';
 export { createChannelPositionService } from './positions.js';
 export { registerChannelRoutes } from './routes.js';
-export { DEFAULT_BITRATE, isCategory, type GuildChannelType } from './rules.js';
+export {
+  CHANNEL_FIELD_LIMITS,
+  DEFAULT_BITRATE,
+  isCategory,
+  type GuildChannelType,
+} from './rules.js';
 export { ChannelParams, GuildChannelTypeInput } from './schemas.js';
 export {
   obfuscateChannel,

@@ -35,17 +35,39 @@ export const hasTopic = (type: number): boolean =>
 
 /** The default bitrate of a new voice or stage channel. */
 export const DEFAULT_BITRATE = 64_000;
+/**
+ * The platform's limits of a channel body's fields, whatever the type (the type-dependent ones
+ * follow). The guild create body's channels take the same.
+ */
+export const CHANNEL_FIELD_LIMITS = {
+  name: { min: 1, max: 100 },
+  /** The longest topic any type takes (forum and media channels); see maxTopicLength. */
+  topic: 4096,
+  bitrate: { min: 8000, max: 384_000 },
+  userLimit: 10_000,
+  rateLimitPerUserSeconds: 21_600,
+  overwrites: 100,
+  /** Channels in one positions body, or in a guild create body. */
+  channels: 500,
+} as const;
+
 /** Without boosts a guild's voice channels top out at 96 kbps; stage channels at 64 kbps. */
+export const VOICE_MAX_BITRATE = 96_000;
 export const MAX_BITRATE: Record<number, number> = {
-  [ChannelTypes.GUILD_VOICE]: 96_000,
+  [ChannelTypes.GUILD_VOICE]: VOICE_MAX_BITRATE,
   [ChannelTypes.GUILD_STAGE_VOICE]: 64_000,
 };
+/** A voice channel holds at most 99 users; a stage channel 10,000. */
+export const VOICE_MAX_USERS = 99;
 export const MAX_USER_LIMIT: Record<number, number> = {
-  [ChannelTypes.GUILD_VOICE]: 99,
-  [ChannelTypes.GUILD_STAGE_VOICE]: 10_000,
+  [ChannelTypes.GUILD_VOICE]: VOICE_MAX_USERS,
+  [ChannelTypes.GUILD_STAGE_VOICE]: CHANNEL_FIELD_LIMITS.userLimit,
 };
+/** The topic of a text-like channel; forum and media channels take CHANNEL_FIELD_LIMITS.topic. */
+const TEXT_TOPIC_MAX_LENGTH = 1024;
 /** Topic length: 1024 characters, 4096 for forum and media channels. */
-export const maxTopicLength = (type: number): number => (isThreadOnlyType(type) ? 4096 : 1024);
+export const maxTopicLength = (type: number): number =>
+  isThreadOnlyType(type) ? CHANNEL_FIELD_LIMITS.topic : TEXT_TOPIC_MAX_LENGTH;
 
 /**
  * The name as the platform stores it: trimmed; text-like channels lower-cased with runs of

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DisplayName, PermissionBits, Snowflake, UInt31 } from '../../http/schemas.js';
-import { GUILD_CHANNEL_TYPES } from './rules.js';
+import { CHANNEL_FIELD_LIMITS as LIMITS, GUILD_CHANNEL_TYPES } from './rules.js';
 
 /** Types 0, 2, 4, 5, 13, 15 and 16; anything else is a 50035 (spec, Channels). */
 export const GuildChannelTypeInput = z.union(GUILD_CHANNEL_TYPES.map((type) => z.literal(type)));
@@ -14,25 +14,31 @@ export const OverwriteInput = z.object({
 export type OverwriteInputValue = z.infer<typeof OverwriteInput>;
 
 const channelFields = {
-  topic: z.string().max(4096).nullable().optional(),
-  bitrate: z.number().int().min(8000).max(384_000).nullable().optional(),
-  user_limit: z.number().int().min(0).max(10_000).nullable().optional(),
-  rate_limit_per_user: z.number().int().min(0).max(21_600).nullable().optional(),
+  topic: z.string().max(LIMITS.topic).nullable().optional(),
+  bitrate: z.number().int().min(LIMITS.bitrate.min).max(LIMITS.bitrate.max).nullable().optional(),
+  user_limit: z.number().int().min(0).max(LIMITS.userLimit).nullable().optional(),
+  rate_limit_per_user: z
+    .number()
+    .int()
+    .min(0)
+    .max(LIMITS.rateLimitPerUserSeconds)
+    .nullable()
+    .optional(),
   position: UInt31.nullable().optional(),
-  permission_overwrites: z.array(OverwriteInput).max(100).nullable().optional(),
+  permission_overwrites: z.array(OverwriteInput).max(LIMITS.overwrites).nullable().optional(),
   parent_id: Snowflake.nullable().optional(),
   nsfw: z.boolean().nullable().optional(),
 };
 
 export const CreateChannelBody = z.object({
-  name: DisplayName(1, 100),
+  name: DisplayName(LIMITS.name.min, LIMITS.name.max),
   type: GuildChannelTypeInput.nullable().optional(),
   ...channelFields,
 });
 export type CreateChannelInput = z.infer<typeof CreateChannelBody>;
 
 export const ModifyChannelBody = z.object({
-  name: DisplayName(1, 100).optional(),
+  name: DisplayName(LIMITS.name.min, LIMITS.name.max).optional(),
   type: GuildChannelTypeInput.optional(),
   ...channelFields,
 });
@@ -48,7 +54,7 @@ export const ChannelPositionsBody = z
     }),
   )
   .min(1)
-  .max(500);
+  .max(LIMITS.channels);
 export type ChannelPositionsInput = z.infer<typeof ChannelPositionsBody>;
 
 export const PutOverwriteBody = z.object({

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
 import { generateToken, hashSecret } from '../../domain/credentials.js';
 import type { ConnectionRecord } from '../../storage/index.js';
-import { DRIVERS } from '../../../test/support/drivers.js';
+import { describeDrivers } from '../../../test/support/drivers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import {
   seedDeveloper,
@@ -15,19 +15,18 @@ const URL = '/users/@me/connections';
 const BEFORE_A = LEGACY_CONNECTIONS_HIDDEN_FROM_MS.A - 1;
 const BEFORE_B = LEGACY_CONNECTIONS_HIDDEN_FROM_MS.B - 1;
 
-describe.each(DRIVERS)('GET /users/@me/connections on $driver', ({ driver, skip }) => {
+describeDrivers('GET /users/@me/connections on $driver', (driver) => {
   let server: TestServer;
   let dev: Awaited<ReturnType<typeof seedDeveloper>>;
   const clock = manualClock(Date.UTC(2026, 0, 1));
 
   beforeEach(async () => {
-    if (skip) return;
     clock.set(Date.UTC(2026, 0, 1));
     server = await startTestServer({ storage: driver, clock });
     dev = await seedDeveloper(server.app, 'dev');
   });
   afterEach(async () => {
-    if (!skip) await server.close();
+    await server.close();
   });
 
   /** OAuth2 is another branch's: tokens with scopes are made through storage directly. */
@@ -72,7 +71,7 @@ describe.each(DRIVERS)('GET /users/@me/connections on $driver', ({ driver, skip 
   const types = async (auth: string) =>
     (await list(auth)).json<{ type: string }[]>().map((c) => c.type);
 
-  it.skipIf(skip)('lists connections to a Bearer token with the connections scope', async () => {
+  it('lists connections to a Bearer token with the connections scope', async () => {
     await connect('github');
     const res = await list(await bearer(['identify', 'connections']));
     expect(res.statusCode).toBe(200);
@@ -93,7 +92,7 @@ describe.each(DRIVERS)('GET /users/@me/connections on $driver', ({ driver, skip 
     expect(await types(dev.userToken)).toEqual(['github']);
   });
 
-  it.skipIf(skip)('refuses tokens without the scope, bots, and no token', async () => {
+  it('refuses tokens without the scope, bots, and no token', async () => {
     const noScope = await list(await bearer(['identify']));
     expect(noScope.statusCode).toBe(403);
     expect(noScope.json<{ code: number }>().code).toBe(50026);
@@ -103,34 +102,28 @@ describe.each(DRIVERS)('GET /users/@me/connections on $driver', ({ driver, skip 
     expect(nobody.statusCode).toBe(401);
   });
 
-  it.skipIf(skip)(
-    'never lists game-publisher connections made through application identities',
-    async () => {
-      await connect('riotgames', { publisherKind: 'A', applicationIdentity: true });
-      await connect('battlenet', { publisherKind: 'B', applicationIdentity: true });
-      await connect('github');
-      clock.set(Date.UTC(2026, 0, 1));
-      expect(await types(dev.userToken)).toEqual(['github']);
-    },
-  );
+  it('never lists game-publisher connections made through application identities', async () => {
+    await connect('riotgames', { publisherKind: 'A', applicationIdentity: true });
+    await connect('battlenet', { publisherKind: 'B', applicationIdentity: true });
+    await connect('github');
+    clock.set(Date.UTC(2026, 0, 1));
+    expect(await types(dev.userToken)).toEqual(['github']);
+  });
 
-  it.skipIf(skip)(
-    'stops listing legacy kind A on July 10, 2026 and kind B on September 22, 2026',
-    async () => {
-      await connect('riotgames', { publisherKind: 'A' });
-      await connect('battlenet', { publisherKind: 'B' });
-      await connect('steam');
-      const auth = await bearer(['connections']);
-      clock.set(BEFORE_A);
-      expect(await types(auth)).toEqual(['battlenet', 'riotgames', 'steam']);
-      clock.set(LEGACY_CONNECTIONS_HIDDEN_FROM_MS.A);
-      expect(await types(auth)).toEqual(['battlenet', 'steam']);
-      clock.set(BEFORE_B);
-      expect(await types(auth)).toEqual(['battlenet', 'steam']);
-      clock.set(LEGACY_CONNECTIONS_HIDDEN_FROM_MS.B);
-      expect(await types(auth)).toEqual(['steam']);
-    },
-  );
+  it('stops listing legacy kind A on July 10, 2026 and kind B on September 22, 2026', async () => {
+    await connect('riotgames', { publisherKind: 'A' });
+    await connect('battlenet', { publisherKind: 'B' });
+    await connect('steam');
+    const auth = await bearer(['connections']);
+    clock.set(BEFORE_A);
+    expect(await types(auth)).toEqual(['battlenet', 'riotgames', 'steam']);
+    clock.set(LEGACY_CONNECTIONS_HIDDEN_FROM_MS.A);
+    expect(await types(auth)).toEqual(['battlenet', 'steam']);
+    clock.set(BEFORE_B);
+    expect(await types(auth)).toEqual(['battlenet', 'steam']);
+    clock.set(LEGACY_CONNECTIONS_HIDDEN_FROM_MS.B);
+    expect(await types(auth)).toEqual(['steam']);
+  });
 });
 
 describe('the dates of the game-publisher rule', () => {

@@ -1,5 +1,6 @@
 import type { Clock } from '../../domain/clock.js';
 import type { BucketLimit, RateLimitStore } from '../../http/rateLimit/index.js';
+import { DAY_MS } from '../../domain/time.js';
 
 /**
  * IDENTIFYs a bot may start per day, and per 5-second window per bucket
@@ -23,8 +24,6 @@ export const DEFAULT_SESSION_START_LIMIT = {
  * against it.
  */
 export const LARGE_BOT_SHARDING_MAX_CONCURRENCY = 16;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The session start budget of each bot, kept in the rate-limit store so every node sees the same

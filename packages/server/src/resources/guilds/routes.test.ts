@@ -1,6 +1,6 @@
 import { AuditLogActions, ERRORS, PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DRIVERS } from '../../../test/support/drivers.js';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeDrivers } from '../../../test/support/drivers.js';
 import {
   apiCall,
   expectSpecResponse,
@@ -18,21 +18,20 @@ const PNG_1X1 =
 
 const codeOf = (name: keyof typeof ERRORS) => ERRORS[name].code;
 
-describe.each(DRIVERS)('guilds on $driver', ({ driver, skip }) => {
+describeDrivers('guilds on $driver', (driver) => {
   let server: TestServer;
   let ada: Awaited<ReturnType<typeof seedDeveloper>>;
   let bob: Awaited<ReturnType<typeof seedDeveloper>>;
   let call: ReturnType<typeof apiCall>;
 
   beforeEach(async () => {
-    if (skip) return;
     server = await startTestServer({ storage: driver });
     ada = await seedDeveloper(server.app, 'ada');
     bob = await seedDeveloper(server.app, 'bob');
     call = apiCall(server.app);
   });
   afterEach(async () => {
-    if (!skip) await server.close();
+    await server.close();
   });
 
   /** A guild of ada's with her bot as administrator and bob's bot with `bobPermissions`. */
@@ -61,7 +60,7 @@ describe.each(DRIVERS)('guilds on $driver', ({ driver, skip }) => {
     return { guildId, text, voice };
   };
 
-  it.skipIf(skip)('POST /guilds makes a guild from the create body; a bot gets 20001', async () => {
+  it('POST /guilds makes a guild from the create body; a bot gets 20001', async () => {
     const res = await call('POST /guilds', ada.userToken, {
       payload: {
         name: 'Made by hand',
@@ -145,7 +144,7 @@ describe.each(DRIVERS)('guilds on $driver', ({ driver, skip }) => {
     expect(await server.app.storage.guilds.countForUser(ada.botUserId)).toBe(0);
   });
 
-  it.skipIf(skip)('POST /guilds refuses bad bodies and creates nothing', async () => {
+  it('POST /guilds refuses bad bodies and creates nothing', async () => {
     const cases: [object, string[]][] = [
       [{ name: 'x' }, ['name']],
       [{ name: 'Guild', verification_level: 7 }, ['verification_level']],
@@ -172,7 +171,7 @@ describe.each(DRIVERS)('guilds on $driver', ({ driver, skip }) => {
     expect(await server.app.storage.guilds.countForUser(ada.userId)).toBe(0);
   });
 
-  it.skipIf(skip)('GET /guilds/{id} with and without counts; 10004 and 50001', async () => {
+  it('GET /guilds/{id} with and without counts; 10004 and 50001', async () => {
     const { guildId } = await fixture(0n);
     const plain = await call(`GET /guilds/${guildId}`, `Bot ${bob.botToken}`);
     expect(plain.statusCode).toBe(200);
@@ -198,128 +197,122 @@ describe.each(DRIVERS)('guilds on $driver', ({ driver, skip }) => {
     }
   });
 
-  it.skipIf(skip)(
-    'PATCH /guilds/{id} changes settings and images, with a GUILD_UPDATE entry',
-    async () => {
-      const { guildId, text, voice } = await fixture(0n);
-      const res = await call(`PATCH /guilds/${guildId}`, ada.userToken, {
-        reason: 'spring cleaning',
-        payload: {
-          name: 'Renamed',
-          description: 'a place',
-          banner: PNG_1X1,
-          afk_channel_id: voice.id,
-          afk_timeout: 60,
-          system_channel_id: text.id,
-          verification_level: 2,
-          features: ['ENHANCED_ROLE_COLORS'],
-        },
-      });
-      expect(res.statusCode).toBe(200);
-      expectSpecResponse(res, 'PATCH', `/guilds/${guildId}`);
-      const body = res.json<{ banner: string; features: string[] }>();
-      expect(body).toMatchObject({
+  it('PATCH /guilds/{id} changes settings and images, with a GUILD_UPDATE entry', async () => {
+    const { guildId, text, voice } = await fixture(0n);
+    const res = await call(`PATCH /guilds/${guildId}`, ada.userToken, {
+      reason: 'spring cleaning',
+      payload: {
         name: 'Renamed',
         description: 'a place',
+        banner: PNG_1X1,
         afk_channel_id: voice.id,
         afk_timeout: 60,
         system_channel_id: text.id,
         verification_level: 2,
         features: ['ENHANCED_ROLE_COLORS'],
-      });
-      const banner = await server.app.http.inject({
-        url: `/banners/${guildId}/${body.banner}.png`,
-      });
-      expect(banner.statusCode).toBe(200);
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    expectSpecResponse(res, 'PATCH', `/guilds/${guildId}`);
+    const body = res.json<{ banner: string; features: string[] }>();
+    expect(body).toMatchObject({
+      name: 'Renamed',
+      description: 'a place',
+      afk_channel_id: voice.id,
+      afk_timeout: 60,
+      system_channel_id: text.id,
+      verification_level: 2,
+      features: ['ENHANCED_ROLE_COLORS'],
+    });
+    const banner = await server.app.http.inject({
+      url: `/banners/${guildId}/${body.banner}.png`,
+    });
+    expect(banner.statusCode).toBe(200);
 
-      const [entry] = await server.app.storage.auditLog.list(guildId, {
+    const [entry] = await server.app.storage.auditLog.list(guildId, {
+      actionType: AuditLogActions.GUILD_UPDATE,
+      limit: 5,
+    });
+    expect(entry).toMatchObject({
+      userId: ada.userId,
+      targetId: guildId,
+      reason: 'spring cleaning',
+    });
+    expect(entry?.changes).toEqual(
+      expect.arrayContaining([
+        { key: 'name', old_value: 'Guild', new_value: 'Renamed' },
+        { key: 'features', old_value: [], new_value: ['ENHANCED_ROLE_COLORS'] },
+        { key: 'afk_timeout', old_value: 300, new_value: 60 },
+      ]),
+    );
+
+    // Clearing the feature again is the owner's too; a no-op writes no entry.
+    const again = await call(`PATCH /guilds/${guildId}`, ada.userToken, {
+      payload: { name: 'Renamed' },
+    });
+    expectSpecResponse(again, 'PATCH', `/guilds/${guildId}`);
+    expect(
+      await server.app.storage.auditLog.list(guildId, {
         actionType: AuditLogActions.GUILD_UPDATE,
         limit: 5,
-      });
-      expect(entry).toMatchObject({
-        userId: ada.userId,
-        targetId: guildId,
-        reason: 'spring cleaning',
-      });
-      expect(entry?.changes).toEqual(
-        expect.arrayContaining([
-          { key: 'name', old_value: 'Guild', new_value: 'Renamed' },
-          { key: 'features', old_value: [], new_value: ['ENHANCED_ROLE_COLORS'] },
-          { key: 'afk_timeout', old_value: 300, new_value: 60 },
-        ]),
-      );
+      }),
+    ).toHaveLength(1);
+  });
 
-      // Clearing the feature again is the owner's too; a no-op writes no entry.
-      const again = await call(`PATCH /guilds/${guildId}`, ada.userToken, {
-        payload: { name: 'Renamed' },
-      });
-      expectSpecResponse(again, 'PATCH', `/guilds/${guildId}`);
-      expect(
-        await server.app.storage.auditLog.list(guildId, {
-          actionType: AuditLogActions.GUILD_UPDATE,
-          limit: 5,
-        }),
-      ).toHaveLength(1);
-    },
-  );
+  it('PATCH /guilds/{id} refuses bad input and leaves the guild as it was', async () => {
+    const { guildId, text, voice } = await fixture(P.MANAGE_GUILD);
+    const other = await server.app.services.guilds.create({
+      ownerId: bob.userId,
+      name: 'Other',
+      channels: [{ name: 'elsewhere', type: 'text' }],
+    });
+    const before = await server.app.storage.guilds.findById(guildId);
+    const cases: [string, object, number, number][] = [
+      // Only the owner toggles ENHANCED_ROLE_COLORS and PRUNE_REQUIRES_ADMIN.
+      [`Bot ${bob.botToken}`, { features: ['PRUNE_REQUIRES_ADMIN'] }, 403, 50013],
+      // Other features cannot be toggled at all.
+      [ada.userToken, { features: ['VERIFIED'] }, 400, 50035],
+      [ada.userToken, { afk_channel_id: text.id }, 400, 50035],
+      [ada.userToken, { system_channel_id: voice.id }, 400, 50035],
+      [ada.userToken, { rules_channel_id: other.channels[0]?.id }, 400, 50035],
+      [ada.userToken, { verification_level: 9 }, 400, 50035],
+      [ada.userToken, { afk_timeout: 61 }, 400, 50035],
+      [ada.userToken, { name: 42 }, 400, 50035],
+      [ada.userToken, { icon: 'not an image' }, 400, 50035],
+    ];
+    for (const [token, payload, status, code] of cases) {
+      const res = await call(`PATCH /guilds/${guildId}`, token, { payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(status);
+      expect(res.json()).toMatchObject({ code });
+      expectOpenApiResponse(res, 'PATCH', `/guilds/${guildId}`);
+    }
+    // A member without MANAGE_GUILD.
+    const carol = await seedDeveloper(server.app, 'carol');
+    await server.app.services.guilds.addBot({
+      guildId,
+      applicationId: carol.applicationId,
+      permissions: P.VIEW_CHANNEL,
+    });
+    const denied = await call(`PATCH /guilds/${guildId}`, `Bot ${carol.botToken}`, {
+      payload: { name: 'Mine now' },
+    });
+    expect(denied.statusCode).toBe(403);
+    expectOpenApiResponse(denied, 'PATCH', `/guilds/${guildId}`);
+    expect(await server.app.storage.guilds.findById(guildId)).toEqual(before);
+    expect(
+      await server.app.storage.auditLog.list(guildId, {
+        actionType: AuditLogActions.GUILD_UPDATE,
+        limit: 5,
+      }),
+    ).toEqual([]);
+    // A manager may change the name: the feature rule is about features only.
+    const renamed = await call(`PATCH /guilds/${guildId}`, `Bot ${bob.botToken}`, {
+      payload: { name: 'By a manager' },
+    });
+    expect(renamed.statusCode).toBe(200);
+  });
 
-  it.skipIf(skip)(
-    'PATCH /guilds/{id} refuses bad input and leaves the guild as it was',
-    async () => {
-      const { guildId, text, voice } = await fixture(P.MANAGE_GUILD);
-      const other = await server.app.services.guilds.create({
-        ownerId: bob.userId,
-        name: 'Other',
-        channels: [{ name: 'elsewhere', type: 'text' }],
-      });
-      const before = await server.app.storage.guilds.findById(guildId);
-      const cases: [string, object, number, number][] = [
-        // Only the owner toggles ENHANCED_ROLE_COLORS and PRUNE_REQUIRES_ADMIN.
-        [`Bot ${bob.botToken}`, { features: ['PRUNE_REQUIRES_ADMIN'] }, 403, 50013],
-        // Other features cannot be toggled at all.
-        [ada.userToken, { features: ['VERIFIED'] }, 400, 50035],
-        [ada.userToken, { afk_channel_id: text.id }, 400, 50035],
-        [ada.userToken, { system_channel_id: voice.id }, 400, 50035],
-        [ada.userToken, { rules_channel_id: other.channels[0]?.id }, 400, 50035],
-        [ada.userToken, { verification_level: 9 }, 400, 50035],
-        [ada.userToken, { afk_timeout: 61 }, 400, 50035],
-        [ada.userToken, { name: 42 }, 400, 50035],
-        [ada.userToken, { icon: 'not an image' }, 400, 50035],
-      ];
-      for (const [token, payload, status, code] of cases) {
-        const res = await call(`PATCH /guilds/${guildId}`, token, { payload });
-        expect(res.statusCode, JSON.stringify(payload)).toBe(status);
-        expect(res.json()).toMatchObject({ code });
-        expectOpenApiResponse(res, 'PATCH', `/guilds/${guildId}`);
-      }
-      // A member without MANAGE_GUILD.
-      const carol = await seedDeveloper(server.app, 'carol');
-      await server.app.services.guilds.addBot({
-        guildId,
-        applicationId: carol.applicationId,
-        permissions: P.VIEW_CHANNEL,
-      });
-      const denied = await call(`PATCH /guilds/${guildId}`, `Bot ${carol.botToken}`, {
-        payload: { name: 'Mine now' },
-      });
-      expect(denied.statusCode).toBe(403);
-      expectOpenApiResponse(denied, 'PATCH', `/guilds/${guildId}`);
-      expect(await server.app.storage.guilds.findById(guildId)).toEqual(before);
-      expect(
-        await server.app.storage.auditLog.list(guildId, {
-          actionType: AuditLogActions.GUILD_UPDATE,
-          limit: 5,
-        }),
-      ).toEqual([]);
-      // A manager may change the name: the feature rule is about features only.
-      const renamed = await call(`PATCH /guilds/${guildId}`, `Bot ${bob.botToken}`, {
-        payload: { name: 'By a manager' },
-      });
-      expect(renamed.statusCode).toBe(200);
-    },
-  );
-
-  it.skipIf(skip)('DELETE /guilds/{id} is for the owner only', async () => {
+  it('DELETE /guilds/{id} is for the owner only', async () => {
     const { guildId } = await fixture(0n);
     const admin = await call(`DELETE /guilds/${guildId}`, `Bot ${ada.botToken}`);
     expect(admin.statusCode).toBe(403);
@@ -340,7 +333,7 @@ describe.each(DRIVERS)('guilds on $driver', ({ driver, skip }) => {
     expect(gone.json()).toMatchObject({ code: 10004 });
   });
 
-  it.skipIf(skip)('GET /users/@me/guilds pages with before, after and limit', async () => {
+  it('GET /users/@me/guilds pages with before, after and limit', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const { guild } = await server.app.services.guilds.create({
@@ -394,76 +387,73 @@ describe.each(DRIVERS)('guilds on $driver', ({ driver, skip }) => {
     ]);
   });
 
-  it.skipIf(skip)(
-    'large bot sharding: shard is required, checked, and filters by (id >> 22) % 16',
-    async () => {
-      const guildIds: string[] = [];
-      for (let i = 0; i < 6; i++) {
-        const { guild } = await server.app.services.guilds.create({
-          ownerId: ada.userId,
-          name: `S${i}`,
-          channels: [],
-        });
-        await server.app.services.guilds.addBot({
-          guildId: guild.id,
-          applicationId: ada.applicationId,
-          permissions: 0n,
-        });
-        guildIds.push(guild.id);
-      }
-      const botAuth = `Bot ${ada.botToken}`;
-      // Before the mark: shard is ignored, whatever it holds.
-      const unmarked = await call('GET /users/@me/guilds?shard=abc', botAuth);
-      expect(unmarked.json<unknown[]>()).toHaveLength(6);
-      const gatewayBefore = await call('GET /gateway/bot', botAuth);
-      expect(gatewayBefore.json()).toMatchObject({ session_start_limit: { max_concurrency: 1 } });
-
-      const marked = await call(`PATCH /applications/${ada.applicationId}`, ada.userToken, {
-        payload: { large_bot_sharding: true },
+  it('large bot sharding: shard is required, checked, and filters by (id >> 22) % 16', async () => {
+    const guildIds: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { guild } = await server.app.services.guilds.create({
+        ownerId: ada.userId,
+        name: `S${i}`,
+        channels: [],
       });
-      expect(marked.statusCode).toBe(200);
-      expectOpenApiResponse(marked, 'PATCH', `/applications/${ada.applicationId}`);
-      expect(marked.json()).not.toHaveProperty('large_bot_sharding');
-      const gateway = await call('GET /gateway/bot', botAuth);
-      expectOpenApiResponse(gateway, 'GET', '/gateway/bot');
-      expect(gateway.json()).toMatchObject({ session_start_limit: { max_concurrency: 16 } });
-
-      const missing = await call('GET /users/@me/guilds', botAuth);
-      expect(missing.statusCode).toBe(400);
-      expectOpenApiResponse(missing, 'GET', '/users/@me/guilds');
-      expect(missing.json()).toMatchObject({
-        code: 50035,
-        errors: { shard: { _errors: [{ code: 'BASE_TYPE_REQUIRED' }] } },
+      await server.app.services.guilds.addBot({
+        guildId: guild.id,
+        applicationId: ada.applicationId,
+        permissions: 0n,
       });
-      for (const shard of ['16', '-1', 'x']) {
-        const res = await call(`GET /users/@me/guilds?shard=${shard}`, botAuth);
-        expect(res.statusCode, shard).toBe(400);
-        expectOpenApiResponse(res, 'GET', '/users/@me/guilds');
-      }
-      const seen: string[] = [];
-      for (let shard = 0; shard < 16; shard++) {
-        const res = await call(`GET /users/@me/guilds?shard=${shard}`, botAuth);
-        expectOpenApiResponse(res, 'GET', '/users/@me/guilds');
-        const ids = res.json<{ id: string }[]>().map((g) => g.id);
-        for (const id of ids) expect(Number((BigInt(id) >> 22n) % 16n)).toBe(shard);
-        seen.push(...ids);
-      }
-      expect(seen.sort()).toEqual([...guildIds].sort());
-      // The owner's own session is not an app using large bot sharding.
-      const person = await call('GET /users/@me/guilds', ada.userToken);
-      expect(person.json<unknown[]>()).toHaveLength(6);
-      // A bot token cannot set the mark on its own application.
-      const viaBot = await call('PATCH /applications/@me', `Bot ${bob.botToken}`, {
-        payload: { large_bot_sharding: true },
-      });
-      expect(viaBot.statusCode).toBe(200);
-      expect(
-        (await server.app.storage.applications.findById(bob.applicationId))?.largeBotSharding,
-      ).toBe(false);
-    },
-  );
+      guildIds.push(guild.id);
+    }
+    const botAuth = `Bot ${ada.botToken}`;
+    // Before the mark: shard is ignored, whatever it holds.
+    const unmarked = await call('GET /users/@me/guilds?shard=abc', botAuth);
+    expect(unmarked.json<unknown[]>()).toHaveLength(6);
+    const gatewayBefore = await call('GET /gateway/bot', botAuth);
+    expect(gatewayBefore.json()).toMatchObject({ session_start_limit: { max_concurrency: 1 } });
 
-  it.skipIf(skip)('DELETE /users/@me/guilds/{id} leaves; the owner cannot', async () => {
+    const marked = await call(`PATCH /applications/${ada.applicationId}`, ada.userToken, {
+      payload: { large_bot_sharding: true },
+    });
+    expect(marked.statusCode).toBe(200);
+    expectOpenApiResponse(marked, 'PATCH', `/applications/${ada.applicationId}`);
+    expect(marked.json()).not.toHaveProperty('large_bot_sharding');
+    const gateway = await call('GET /gateway/bot', botAuth);
+    expectOpenApiResponse(gateway, 'GET', '/gateway/bot');
+    expect(gateway.json()).toMatchObject({ session_start_limit: { max_concurrency: 16 } });
+
+    const missing = await call('GET /users/@me/guilds', botAuth);
+    expect(missing.statusCode).toBe(400);
+    expectOpenApiResponse(missing, 'GET', '/users/@me/guilds');
+    expect(missing.json()).toMatchObject({
+      code: 50035,
+      errors: { shard: { _errors: [{ code: 'BASE_TYPE_REQUIRED' }] } },
+    });
+    for (const shard of ['16', '-1', 'x']) {
+      const res = await call(`GET /users/@me/guilds?shard=${shard}`, botAuth);
+      expect(res.statusCode, shard).toBe(400);
+      expectOpenApiResponse(res, 'GET', '/users/@me/guilds');
+    }
+    const seen: string[] = [];
+    for (let shard = 0; shard < 16; shard++) {
+      const res = await call(`GET /users/@me/guilds?shard=${shard}`, botAuth);
+      expectOpenApiResponse(res, 'GET', '/users/@me/guilds');
+      const ids = res.json<{ id: string }[]>().map((g) => g.id);
+      for (const id of ids) expect(Number((BigInt(id) >> 22n) % 16n)).toBe(shard);
+      seen.push(...ids);
+    }
+    expect(seen.sort()).toEqual([...guildIds].sort());
+    // The owner's own session is not an app using large bot sharding.
+    const person = await call('GET /users/@me/guilds', ada.userToken);
+    expect(person.json<unknown[]>()).toHaveLength(6);
+    // A bot token cannot set the mark on its own application.
+    const viaBot = await call('PATCH /applications/@me', `Bot ${bob.botToken}`, {
+      payload: { large_bot_sharding: true },
+    });
+    expect(viaBot.statusCode).toBe(200);
+    expect(
+      (await server.app.storage.applications.findById(bob.applicationId))?.largeBotSharding,
+    ).toBe(false);
+  });
+
+  it('DELETE /users/@me/guilds/{id} leaves; the owner cannot', async () => {
     const { guildId } = await fixture(0n);
     const left = await call(`DELETE /users/@me/guilds/${guildId}`, `Bot ${bob.botToken}`);
     expect(left.statusCode).toBe(204);

@@ -6,7 +6,10 @@ import {
   Snowflake,
   queryInt,
 } from '../../http/schemas.js';
-import { GuildChannelTypeInput } from '../channels/index.js';
+import {
+  CHANNEL_FIELD_LIMITS as CHANNEL_LIMITS,
+  GuildChannelTypeInput,
+} from '../channels/index.js';
 
 /** The locales the platform knows (AvailableLocalesEnum). */
 export const LOCALES = [
@@ -85,14 +88,24 @@ export const CreateGuildBody = z.object({
     .array(
       z.object({
         id: Placeholder.optional(),
-        name: DisplayName(1, 100),
+        name: DisplayName(CHANNEL_LIMITS.name.min, CHANNEL_LIMITS.name.max),
         type: GuildChannelTypeInput.optional(),
         parent_id: Placeholder.nullable().optional(),
-        topic: z.string().max(4096).nullable().optional(),
+        topic: z.string().max(CHANNEL_LIMITS.topic).nullable().optional(),
         nsfw: z.boolean().optional(),
-        rate_limit_per_user: z.number().int().min(0).max(21_600).optional(),
-        bitrate: z.number().int().min(8000).max(384_000).optional(),
-        user_limit: z.number().int().min(0).max(10_000).optional(),
+        rate_limit_per_user: z
+          .number()
+          .int()
+          .min(0)
+          .max(CHANNEL_LIMITS.rateLimitPerUserSeconds)
+          .optional(),
+        bitrate: z
+          .number()
+          .int()
+          .min(CHANNEL_LIMITS.bitrate.min)
+          .max(CHANNEL_LIMITS.bitrate.max)
+          .optional(),
+        user_limit: z.number().int().min(0).max(CHANNEL_LIMITS.userLimit).optional(),
         permission_overwrites: z
           .array(
             z.object({
@@ -102,11 +115,11 @@ export const CreateGuildBody = z.object({
               deny: PermissionBits.nullable().optional(),
             }),
           )
-          .max(100)
+          .max(CHANNEL_LIMITS.overwrites)
           .optional(),
       }),
     )
-    .max(500)
+    .max(CHANNEL_LIMITS.channels)
     .nullable()
     .optional(),
 });

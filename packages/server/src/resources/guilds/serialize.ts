@@ -28,6 +28,13 @@ export interface GuildParts {
   stickers: readonly StickerRecord[];
 }
 
+/** The platform's fixed maxima of a guild without boosts, as the guild object states them. */
+const GUILD_MAXIMA = {
+  max_members: 500_000,
+  max_stage_video_channel_users: 50,
+  max_video_channel_users: 25,
+} as const;
+
 /**
  * The guild object (GuildResponse). Settings this platform does not have (widgets, boosts,
  * vanity URLs, discovery) carry the values of a guild that never turned them on.
@@ -58,9 +65,7 @@ export function serializeGuild(guild: GuildRecord, parts: GuildParts) {
     mfa_level: 0,
     explicit_content_filter: guild.explicitContentFilter,
     max_presences: null,
-    max_members: 500_000,
-    max_stage_video_channel_users: 50,
-    max_video_channel_users: 25,
+    ...GUILD_MAXIMA,
     vanity_url_code: null,
     premium_tier: 0,
     premium_subscription_count: 0,

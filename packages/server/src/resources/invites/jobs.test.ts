@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
-import { DRIVERS } from '../../../test/support/drivers.js';
+import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture } from '../../../test/support/guildMembers.js';
 import { multipartBody } from '../../../test/support/invites.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
@@ -20,7 +20,7 @@ const fakeIds = (count: number, from = 200_000_000_000_000_000n) =>
   Array.from({ length: count }, (_, i) => (from + BigInt(i)).toString());
 
 /** A target-users job outlives the node running it: the next app on the database finishes it. */
-describe.each(DRIVERS)('durable target-user jobs on $driver', ({ driver, skip }) => {
+describeDrivers('durable target-user jobs on $driver', (driver) => {
   const clock = manualClock(START_MS);
   let dir: string;
   let database: string;
@@ -58,7 +58,6 @@ describe.each(DRIVERS)('durable target-user jobs on $driver', ({ driver, skip })
     );
 
   beforeEach(async () => {
-    if (skip) return;
     clock.set(START_MS);
     dir = await mkdtemp(join(tmpdir(), 'guildhall-jobs-'));
     database = driver === 'postgres' ? uniqueSchema('jobs') : join(dir, 'guildhall.db');
@@ -76,100 +75,91 @@ describe.each(DRIVERS)('durable target-user jobs on $driver', ({ driver, skip })
     code = res.json<{ code: string }>().code;
   });
   afterEach(async () => {
-    if (skip) return;
     await stop();
     if (driver === 'postgres') await dropSchema(database);
     await rm(dir, { recursive: true, force: true });
   });
 
-  it.skipIf(skip)(
-    'finishes a job interrupted by closing the app once the database is opened again',
-    async () => {
-      const ids = fakeIds(50_000);
-      const running = server as unknown as TestServer;
-      const body = multipartBody({}, { target_users_file: { data: ids.join('\n') } });
-      const res = await running.app.http.inject({
-        method: 'PUT',
-        url: `/api/v10/invites/${code}/target-users`,
-        headers: { authorization: botToken, 'content-type': body.type },
-        payload: body.payload,
-      });
-      expect(res.statusCode, res.body).toBe(204);
-      await stop();
-      // Stopped mid-job: still PROCESSING, its lease released, the rest of its ids staged.
-      const storage =
-        driver === 'postgres'
-          ? await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema: database })
-          : createSqliteStorage({ filename: database });
-      const stopped = await storage.invites.findJob(code);
-      expect(stopped?.status).toBe(JobStatus.PROCESSING);
-      expect(stopped?.processedUsers).toBeLessThan(50_000);
-      expect(await storage.invites.listClaimableJobs(clock.now())).toHaveLength(1);
-      await storage.close();
+  it('finishes a job interrupted by closing the app once the database is opened again', async () => {
+    const ids = fakeIds(50_000);
+    const running = server as unknown as TestServer;
+    const body = multipartBody({}, { target_users_file: { data: ids.join('\n') } });
+    const res = await running.app.http.inject({
+      method: 'PUT',
+      url: `/api/v10/invites/${code}/target-users`,
+      headers: { authorization: botToken, 'content-type': body.type },
+      payload: body.payload,
+    });
+    expect(res.statusCode, res.body).toBe(204);
+    await stop();
+    // Stopped mid-job: still PROCESSING, its lease released, the rest of its ids staged.
+    const storage =
+      driver === 'postgres'
+        ? await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema: database })
+        : createSqliteStorage({ filename: database });
+    const stopped = await storage.invites.findJob(code);
+    expect(stopped?.status).toBe(JobStatus.PROCESSING);
+    expect(stopped?.processedUsers).toBeLessThan(50_000);
+    expect(await storage.invites.listClaimableJobs(clock.now())).toHaveLength(1);
+    await storage.close();
 
-      const reopened = await open();
-      const done = await completed(reopened);
-      expect(done).toMatchObject({
-        status: JobStatus.COMPLETED,
-        total_users: 50_000,
-        processed_users: 50_000,
-      });
-      expect(await reopened.app.storage.invites.listTargetUsers(code)).toEqual(ids);
-      const job = await reopened.app.storage.invites.findJob(code);
-      expect(await reopened.app.storage.invites.nextBatch(code, job?.jobId ?? '')).toBeNull();
-    },
-    120_000,
-  );
+    const reopened = await open();
+    const done = await completed(reopened);
+    expect(done).toMatchObject({
+      status: JobStatus.COMPLETED,
+      total_users: 50_000,
+      processed_users: 50_000,
+    });
+    expect(await reopened.app.storage.invites.listTargetUsers(code)).toEqual(ids);
+    const job = await reopened.app.storage.invites.findJob(code);
+    expect(await reopened.app.storage.invites.nextBatch(code, job?.jobId ?? '')).toBeNull();
+  }, 120_000);
 
-  it.skipIf(skip)(
-    'runs a job staged with no worker, and one whose node stopped once its lease runs out',
-    async () => {
-      const ids = fakeIds(2 * JOB_BATCH_SIZE + 5);
-      const batches = [ids.slice(0, JOB_BATCH_SIZE), ids.slice(JOB_BATCH_SIZE)];
-      const stage = (jobId: string) =>
-        (server as unknown as TestServer).app.storage.transaction(async (tx) => {
-          await tx.invites.putJob({
-            code,
-            jobId,
-            status: JobStatus.PROCESSING,
-            totalUsers: ids.length,
-            processedUsers: 0,
-            createdAt: clock.now(),
-            completedAt: null,
-            errorMessage: null,
-          });
-          await tx.invites.stageBatches(code, jobId, batches);
+  it('runs a job staged with no worker, and one whose node stopped once its lease runs out', async () => {
+    const ids = fakeIds(2 * JOB_BATCH_SIZE + 5);
+    const batches = [ids.slice(0, JOB_BATCH_SIZE), ids.slice(JOB_BATCH_SIZE)];
+    const stage = (jobId: string) =>
+      (server as unknown as TestServer).app.storage.transaction(async (tx) => {
+        await tx.invites.putJob({
+          code,
+          jobId,
+          status: JobStatus.PROCESSING,
+          totalUsers: ids.length,
+          processedUsers: 0,
+          createdAt: clock.now(),
+          completedAt: null,
+          errorMessage: null,
         });
-      await stage('orphan');
-      await stop();
-      const reopened = await open();
-      expect(await completed(reopened)).toMatchObject({
-        status: JobStatus.COMPLETED,
-        processed_users: ids.length,
+        await tx.invites.stageBatches(code, jobId, batches);
       });
-      expect(await reopened.app.storage.invites.countTargetUsers(code)).toBe(ids.length + 1);
+    await stage('orphan');
+    await stop();
+    const reopened = await open();
+    expect(await completed(reopened)).toMatchObject({
+      status: JobStatus.COMPLETED,
+      processed_users: ids.length,
+    });
+    expect(await reopened.app.storage.invites.countTargetUsers(code)).toBe(ids.length + 1);
 
-      // A node that crashed holding the job's lease: nobody takes it before the lease runs out.
-      await stage('crashed');
-      const lease = { code, jobId: 'crashed', owner: 'gone', nowMs: clock.now() };
-      expect(
-        await reopened.app.storage.invites.claimJob({ ...lease, untilMs: clock.now() + 1000 }),
-      ).toBe(true);
-      await stop();
-      const again = await open();
-      expect(await jobStatus(again)).toMatchObject({
-        status: JobStatus.PROCESSING,
-        processed_users: 0,
-      });
-      clock.advance(JOB_LEASE_MS);
-      const errors: unknown[] = [];
-      await again.app.services.invites.resumeJobs((err) => errors.push(err));
-      expect(errors).toEqual([]);
-      expect(await completed(again)).toMatchObject({
-        status: JobStatus.COMPLETED,
-        processed_users: ids.length,
-      });
-    },
-    120_000,
-  );
+    // A node that crashed holding the job's lease: nobody takes it before the lease runs out.
+    await stage('crashed');
+    const lease = { code, jobId: 'crashed', owner: 'gone', nowMs: clock.now() };
+    expect(
+      await reopened.app.storage.invites.claimJob({ ...lease, untilMs: clock.now() + 1000 }),
+    ).toBe(true);
+    await stop();
+    const again = await open();
+    expect(await jobStatus(again)).toMatchObject({
+      status: JobStatus.PROCESSING,
+      processed_users: 0,
+    });
+    clock.advance(JOB_LEASE_MS);
+    const errors: unknown[] = [];
+    await again.app.services.invites.resumeJobs((err) => errors.push(err));
+    expect(errors).toEqual([]);
+    expect(await completed(again)).toMatchObject({
+      status: JobStatus.COMPLETED,
+      processed_users: ids.length,
+    });
+  }, 120_000);
 });

@@ -2,7 +2,7 @@ import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
-import { DRIVERS } from '../../../test/support/drivers.js';
+import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { watchDispatches } from '../../../test/support/invites.js';
 import { expectOpenApiResponse, getOpenApiValidator } from '../../../test/support/openapi.js';
@@ -33,14 +33,13 @@ const inviteOf = (res: LightMyRequestResponse) => res.json<InviteBody>();
 const invitesOf = (res: LightMyRequestResponse) => res.json<InviteBody[]>();
 const errorCode = (res: LightMyRequestResponse) => res.json<{ code: number }>().code;
 
-describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
+describeDrivers('invites on $driver', (driver) => {
   let server: TestServer;
   let g: GuildFixture;
   let channelId: string;
   const clock = manualClock(START_MS);
 
   beforeEach(async () => {
-    if (skip) return;
     clock.set(START_MS);
     server = await startTestServer({ storage: driver, clock });
     g = await guildFixture(server, {
@@ -51,7 +50,7 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
     channelId = channel?.id ?? '';
   });
   afterEach(async () => {
-    if (!skip) await server.close();
+    await server.close();
   });
 
   const createUrl = () => `/channels/${channelId}/invites`;
@@ -90,7 +89,7 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
     server.app.storage.auditLog.list(g.guildId, { actionType, limit: 100 });
 
   describe('POST /channels/{id}/invites', () => {
-    it.skipIf(skip)('creates an invite with its metadata, audits and dispatches it', async () => {
+    it('creates an invite with its metadata, audits and dispatches it', async () => {
       const watch = await watchDispatches(server);
       const invite = await created({});
       expect(invite).toMatchObject({
@@ -121,14 +120,14 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
       });
     });
 
-    it.skipIf(skip)('needs a body, but {} is enough', async () => {
+    it('needs a body, but {} is enough', async () => {
       const res = await g.call('POST', createUrl(), g.bot.token);
       expect(res.statusCode).toBe(400);
       expect(errorCode(res)).toBe(50035);
       expectOpenApiResponse(res, 'POST', createUrl());
     });
 
-    it.skipIf(skip)('reuses an equivalent invite unless unique is true', async () => {
+    it('reuses an equivalent invite unless unique is true', async () => {
       const first = await created({ max_age: 3600, max_uses: 5 });
       const again = await created({ max_age: 3600, max_uses: 5, unique: false });
       expect(again.code).toBe(first.code);
@@ -139,14 +138,14 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
       expect(await audit(AuditLogActions.INVITE_CREATE)).toHaveLength(3);
     });
 
-    it.skipIf(skip)('takes max_age 0 (never expires) up to the spec maximum', async () => {
+    it('takes max_age 0 (never expires) up to the spec maximum', async () => {
       expect((await created({ max_age: 0 })).expires_at).toBeNull();
       const longest = await created({ max_age: 5_184_000, unique: true });
       expect(longest.max_age).toBe(5_184_000);
       expect((await created({ temporary: true, unique: true })).temporary).toBe(true);
     });
 
-    it.skipIf(skip)('refuses out-of-range values with 50035', async () => {
+    it('refuses out-of-range values with 50035', async () => {
       for (const body of [
         { max_age: -1 },
         { max_age: 5_184_001 },
@@ -168,7 +167,7 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
       }
     });
 
-    it.skipIf(skip)('needs CREATE_INSTANT_INVITE in the channel', async () => {
+    it('needs CREATE_INSTANT_INVITE in the channel', async () => {
       await server.app.storage.roles.update(g.guildId, g.guildId, { permissions: P.VIEW_CHANNEL });
       const mal = await g.join('mal');
       const res = await create({}, mal.token);
@@ -204,7 +203,7 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
       expect(errorCode(unknown)).toBe(10003);
     });
 
-    it.skipIf(skip)('targets a stream user or an embedded application', async () => {
+    it('targets a stream user or an embedded application', async () => {
       const streamer = await g.join('streamer');
       const stream = await created({ target_type: 1, target_user_id: streamer.userId });
       expect(stream).toMatchObject({ target_type: 1, target_user: { id: streamer.userId } });
@@ -221,48 +220,45 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
       expect(errorCode(unknownUser)).toBe(10013);
     });
 
-    it.skipIf(skip)(
-      'gives roles below the inviter, as partial roles, with MANAGE_ROLES',
-      async () => {
-        // The bot's managed role is at position 1; these sit below and above it.
-        await server.app.storage.roles.setPositions(g.guildId, []);
-        const roles = await server.app.storage.roles.listByGuild(g.guildId);
-        const botRole = roles.find((r) => r.managed);
-        await server.app.storage.roles.update(g.guildId, botRole?.id ?? '', { position: 5 });
-        const low = await makeRole('low', 2);
-        const high = await makeRole('high', 9);
-        const invite = await created({ role_ids: [low.id] });
-        expect(invite.roles).toEqual([
-          {
-            id: low.id,
-            name: 'low',
-            position: 2,
-            color: 0x3498db,
-            colors: { primary_color: 0x3498db, secondary_color: null, tertiary_color: null },
-            icon: null,
-            unicode_emoji: null,
-          },
-        ]);
-        const above = await create({ role_ids: [high.id] });
-        expect(above.statusCode).toBe(403);
-        expect(errorCode(above)).toBe(50013);
-        const managed = await create({ role_ids: [botRole?.id] });
-        expect(errorCode(managed)).toBe(50013);
-        const unknown = await create({ role_ids: ['12345'] });
-        expect(errorCode(unknown)).toBe(10011);
-        // The owner may give any role.
-        const byOwner = await created({ role_ids: [high.id] }, g.owner.token);
-        expect(byOwner.roles.map((r) => r.id)).toEqual([high.id]);
-        // Without MANAGE_ROLES, no roles at all.
-        const member = await g.join('helper');
-        const withoutManageRoles = await create({ role_ids: [low.id] }, member.token);
-        expect(errorCode(withoutManageRoles)).toBe(50013);
-      },
-    );
+    it('gives roles below the inviter, as partial roles, with MANAGE_ROLES', async () => {
+      // The bot's managed role is at position 1; these sit below and above it.
+      await server.app.storage.roles.setPositions(g.guildId, []);
+      const roles = await server.app.storage.roles.listByGuild(g.guildId);
+      const botRole = roles.find((r) => r.managed);
+      await server.app.storage.roles.update(g.guildId, botRole?.id ?? '', { position: 5 });
+      const low = await makeRole('low', 2);
+      const high = await makeRole('high', 9);
+      const invite = await created({ role_ids: [low.id] });
+      expect(invite.roles).toEqual([
+        {
+          id: low.id,
+          name: 'low',
+          position: 2,
+          color: 0x3498db,
+          colors: { primary_color: 0x3498db, secondary_color: null, tertiary_color: null },
+          icon: null,
+          unicode_emoji: null,
+        },
+      ]);
+      const above = await create({ role_ids: [high.id] });
+      expect(above.statusCode).toBe(403);
+      expect(errorCode(above)).toBe(50013);
+      const managed = await create({ role_ids: [botRole?.id] });
+      expect(errorCode(managed)).toBe(50013);
+      const unknown = await create({ role_ids: ['12345'] });
+      expect(errorCode(unknown)).toBe(10011);
+      // The owner may give any role.
+      const byOwner = await created({ role_ids: [high.id] }, g.owner.token);
+      expect(byOwner.roles.map((r) => r.id)).toEqual([high.id]);
+      // Without MANAGE_ROLES, no roles at all.
+      const member = await g.join('helper');
+      const withoutManageRoles = await create({ role_ids: [low.id] }, member.token);
+      expect(errorCode(withoutManageRoles)).toBe(50013);
+    });
   });
 
   describe('GET and DELETE /invites/{code}', () => {
-    it.skipIf(skip)('resolves a code, with counts when asked', async () => {
+    it('resolves a code, with counts when asked', async () => {
       const invite = await created({});
       const url = `/invites/${invite.code}`;
       const res = await server.app.http.inject({ method: 'GET', url: `/api/v10${url}` });
@@ -274,7 +270,7 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
       expect(inviteOf(counted).approximate_member_count).toBe(2);
     });
 
-    it.skipIf(skip)('answers 10006 for unknown, malformed and expired codes', async () => {
+    it('answers 10006 for unknown, malformed and expired codes', async () => {
       const invite = await created({ max_age: 60 });
       for (const code of ['nope', 'x'.repeat(40), '%27%3B--']) {
         const res = await g.call('GET', `/invites/${code}`, '');
@@ -287,7 +283,7 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
       expect(errorCode(expired)).toBe(10006);
     });
 
-    it.skipIf(skip)('revokes with MANAGE_CHANNELS or MANAGE_GUILD only', async () => {
+    it('revokes with MANAGE_CHANNELS or MANAGE_GUILD only', async () => {
       const watch = await watchDispatches(server);
       const invite = await created({});
       const url = `/invites/${invite.code}`;
@@ -314,7 +310,7 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
   });
 
   describe('listing', () => {
-    it.skipIf(skip)('lists a channel’s and a guild’s live invites to managers only', async () => {
+    it('lists a channel’s and a guild’s live invites to managers only', async () => {
       const kept = await created({ max_age: 0 });
       await created({ max_age: 60, unique: true });
       clock.advance(61_000);
@@ -347,7 +343,7 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
       expect(result).toEqual({ ok: true });
     };
 
-    it.skipIf(skip)('joins the guild with the invite’s roles and counts the use', async () => {
+    it('joins the guild with the invite’s roles and counts the use', async () => {
       const watch = await watchDispatches(server);
       const low = await makeRole('low', 1);
       const invite = await created({ role_ids: [low.id] }, g.owner.token);
@@ -370,7 +366,7 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
       expect((await server.app.storage.invites.find(invite.code))?.uses).toBe(1);
     });
 
-    it.skipIf(skip)('is gone once max_uses is reached', async () => {
+    it('is gone once max_uses is reached', async () => {
       const invite = await created({ max_uses: 1 });
       const ann = await stranger('ann');
       const bob = await stranger('bob');
@@ -381,7 +377,7 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
       expect(await server.app.storage.invites.find(invite.code)).toBeNull();
     });
 
-    it.skipIf(skip)('admits one of two simultaneous accepts of a max_uses 1 invite', async () => {
+    it('admits one of two simultaneous accepts of a max_uses 1 invite', async () => {
       const invite = await created({ max_uses: 1 });
       const people = await Promise.all(['ann', 'bob', 'cid'].map((name) => stranger(name)));
       const answers = await Promise.all(
@@ -398,7 +394,7 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
       expect(await server.app.storage.invites.find(invite.code)).toBeNull();
     });
 
-    it.skipIf(skip)('refuses banned users (40007), bots (20001) and expired codes', async () => {
+    it('refuses banned users (40007), bots (20001) and expired codes', async () => {
       const invite = await created({ max_age: 120 });
       const ann = await stranger('ann');
       await server.app.storage.bans.create({
@@ -419,7 +415,7 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
       expect(await server.app.storage.members.find(g.guildId, bob.userId)).toBeNull();
     });
 
-    it.skipIf(skip)('refuses a user who is in 100 guilds already (30001)', async () => {
+    it('refuses a user who is in 100 guilds already (30001)', async () => {
       const invite = await created({});
       const ann = await stranger('ann');
       for (let i = 0; i < 100; i++) {
@@ -450,7 +446,7 @@ describe.each(DRIVERS)('invites on $driver', ({ driver, skip }) => {
       expect((await server.app.storage.invites.find(invite.code))?.uses).toBe(0);
     });
 
-    it.skipIf(skip)('admits only the target users of an invite that has them', async () => {
+    it('admits only the target users of an invite that has them', async () => {
       const ann = await stranger('ann');
       const bob = await stranger('bob');
       const invite = await created({ target_user_ids: [ann.userId] });

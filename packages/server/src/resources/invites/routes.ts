@@ -25,10 +25,13 @@ import type { InviteService } from './service.js';
 
 const FILE_FIELD = 'target_users_file';
 
+/** Room for the JSON body's fields beside the file (role ids, settings). */
+const MAX_FIELD_BYTES = 48 * 1024;
+
 const UPLOAD_LIMITS = {
   maxFileBytes: MAX_TARGET_USERS_FILE_BYTES,
   maxFiles: 1,
-  maxFieldBytes: 48 * 1024,
+  maxFieldBytes: MAX_FIELD_BYTES,
   namedFiles: [FILE_FIELD],
 } as const;
 

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { QueryBoolean, Snowflake } from '../../http/schemas.js';
+import { DAY_SECONDS } from '../../domain/time.js';
 
 /**
  * The longest max_age: 60 days, as openapi.json's CreateGuildInviteRequest allows
  * (docs/platform-notes.md#invite-routes).
  */
 export const MAX_INVITE_AGE_SECONDS = 5_184_000;
-export const DEFAULT_INVITE_AGE_SECONDS = 86_400;
+export const DEFAULT_INVITE_AGE_SECONDS = DAY_SECONDS;
 export const MAX_INVITE_USES = 100;
 /** Roles an invite may give (spec). */
 export const MAX_INVITE_ROLES = 250;
@@ -25,12 +26,15 @@ const UniqueSnowflakes = (max: number) =>
  * role_ids as JSON gives it (an array), or as a form field may (a comma-separated string; the
  * document allows both).
  */
+/** A snowflake of at most 20 digits and its comma. */
+const SNOWFLAKE_FIELD_CHARS = 21;
+
 const RoleIds = z
   .union([
     UniqueSnowflakes(MAX_INVITE_ROLES),
     z
       .string()
-      .max(MAX_INVITE_ROLES * 21)
+      .max(MAX_INVITE_ROLES * SNOWFLAKE_FIELD_CHARS)
       .transform((value) =>
         value
           .split(',')

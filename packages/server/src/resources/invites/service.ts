@@ -31,6 +31,7 @@ import {
   type InviteWire,
 } from './serialize.js';
 import { createTargetUserOperations } from './targetUsers.js';
+import { SECOND_MS } from '../../domain/time.js';
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const CODE_LENGTH = 10;
@@ -256,7 +257,7 @@ export function createInviteService(deps: ServiceDeps) {
             uses: 0,
             targeted,
             createdAt: now,
-            expiresAt: settings.maxAge === 0 ? null : now + settings.maxAge * 1000,
+            expiresAt: settings.maxAge === 0 ? null : now + settings.maxAge * SECOND_MS,
             ...settings,
           };
           if (await tx.invites.create(candidate)) invite = candidate;

@@ -1,8 +1,8 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
-import { DRIVERS } from '../../../test/support/drivers.js';
+import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { multipartBody } from '../../../test/support/invites.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
@@ -26,14 +26,13 @@ const errorCode = (res: LightMyRequestResponse) => res.json<{ code: number }>().
 const fakeIds = (count: number, from = 100_000_000_000_000_000n) =>
   Array.from({ length: count }, (_, i) => (from + BigInt(i)).toString());
 
-describe.each(DRIVERS)('invite target users on $driver', ({ driver, skip }) => {
+describeDrivers('invite target users on $driver', (driver) => {
   let server: TestServer;
   let g: GuildFixture;
   let code: string;
   const clock = manualClock(START_MS);
 
   beforeEach(async () => {
-    if (skip) return;
     clock.set(START_MS);
     server = await startTestServer({ storage: driver, clock });
     g = await guildFixture(server, {
@@ -48,7 +47,7 @@ describe.each(DRIVERS)('invite target users on $driver', ({ driver, skip }) => {
     code = res.json<{ code: string }>().code;
   });
   afterEach(async () => {
-    if (!skip) await server.close();
+    await server.close();
   });
 
   const base = () => `/invites/${code}/target-users`;
@@ -78,61 +77,58 @@ describe.each(DRIVERS)('invite target users on $driver', ({ driver, skip }) => {
       { timeout: 60_000, interval: 20 },
     );
 
-  it.skipIf(skip)('reads the list as CSV: a user_id header, then one id per line', async () => {
+  it('reads the list as CSV: a user_id header, then one id per line', async () => {
     const res = await g.call('GET', base(), g.bot.token);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.body).toBe('user_id\n1001\n1002\n');
   });
 
-  it.skipIf(skip)(
-    'lets the inviter, MANAGE_GUILD or VIEW_AUDIT_LOG read; only the first two change',
-    async () => {
-      const mal = await g.join('mal');
-      for (const [method, url] of [
-        ['GET', base()],
-        ['GET', `${base()}/job-status`],
-      ] as const) {
-        const res = await g.call(method, url, mal.token);
-        expect(res.statusCode).toBe(403);
-        expect(errorCode(res)).toBe(50013);
-        expectOpenApiResponse(res, method, url);
-      }
-      for (const [method, url, payload] of [
-        ['PUT', `${base()}/1003`, undefined],
-        ['DELETE', `${base()}/1001`, undefined],
-        ['POST', `${base()}/bulk-add`, { user_ids: ['1003'] }],
-        ['POST', `${base()}/bulk-delete`, { user_ids: ['1001'] }],
-      ] as const) {
-        const res = await g.call(method, url, { auth: mal.token, payload });
-        expect(res.statusCode, url).toBe(403);
-        expect(errorCode(res)).toBe(50013);
-      }
-      expect((await upload('1003\n', mal.token)).statusCode).toBe(403);
-      // VIEW_AUDIT_LOG reads, but does not change.
-      const auditor = await server.app.storage.roles.create({
-        id: '77',
-        guildId: g.guildId,
-        name: 'auditor',
-        permissions: P.VIEW_AUDIT_LOG,
-        position: 1,
-        color: 0,
-        hoist: false,
-        mentionable: false,
-        managed: false,
-        botUserId: null,
-        flags: 0,
-      });
-      const ann = await g.join('ann', { roleIds: [auditor.id] });
-      expect((await g.call('GET', base(), ann.token)).statusCode).toBe(200);
-      expect((await g.call('PUT', `${base()}/1003`, ann.token)).statusCode).toBe(403);
-      // The owner holds MANAGE_GUILD.
-      expect((await g.call('PUT', `${base()}/1003`, g.owner.token)).statusCode).toBe(204);
-      expect(await listed()).toEqual(['1001', '1002', '1003']);
-    },
-  );
+  it('lets the inviter, MANAGE_GUILD or VIEW_AUDIT_LOG read; only the first two change', async () => {
+    const mal = await g.join('mal');
+    for (const [method, url] of [
+      ['GET', base()],
+      ['GET', `${base()}/job-status`],
+    ] as const) {
+      const res = await g.call(method, url, mal.token);
+      expect(res.statusCode).toBe(403);
+      expect(errorCode(res)).toBe(50013);
+      expectOpenApiResponse(res, method, url);
+    }
+    for (const [method, url, payload] of [
+      ['PUT', `${base()}/1003`, undefined],
+      ['DELETE', `${base()}/1001`, undefined],
+      ['POST', `${base()}/bulk-add`, { user_ids: ['1003'] }],
+      ['POST', `${base()}/bulk-delete`, { user_ids: ['1001'] }],
+    ] as const) {
+      const res = await g.call(method, url, { auth: mal.token, payload });
+      expect(res.statusCode, url).toBe(403);
+      expect(errorCode(res)).toBe(50013);
+    }
+    expect((await upload('1003\n', mal.token)).statusCode).toBe(403);
+    // VIEW_AUDIT_LOG reads, but does not change.
+    const auditor = await server.app.storage.roles.create({
+      id: '77',
+      guildId: g.guildId,
+      name: 'auditor',
+      permissions: P.VIEW_AUDIT_LOG,
+      position: 1,
+      color: 0,
+      hoist: false,
+      mentionable: false,
+      managed: false,
+      botUserId: null,
+      flags: 0,
+    });
+    const ann = await g.join('ann', { roleIds: [auditor.id] });
+    expect((await g.call('GET', base(), ann.token)).statusCode).toBe(200);
+    expect((await g.call('PUT', `${base()}/1003`, ann.token)).statusCode).toBe(403);
+    // The owner holds MANAGE_GUILD.
+    expect((await g.call('PUT', `${base()}/1003`, g.owner.token)).statusCode).toBe(204);
+    expect(await listed()).toEqual(['1001', '1002', '1003']);
+  });
 
-  it.skipIf(skip)('changes the list in place, one user or many', async () => {
+  it('changes the list in place, one user or many', async () => {
     expect((await g.call('PUT', `${base()}/1003`, g.bot.token)).statusCode).toBe(204);
     expect((await g.call('DELETE', `${base()}/1001`, g.bot.token)).statusCode).toBe(204);
     const added = await g.call('POST', `${base()}/bulk-add`, {
@@ -148,33 +144,28 @@ describe.each(DRIVERS)('invite target users on $driver', ({ driver, skip }) => {
     expect(await listed()).toEqual(['1003', '1004']);
   });
 
-  it.skipIf(skip)(
-    'refuses bad in-place input with 50035 and unknown codes with 10006',
-    async () => {
-      for (const payload of [
-        {},
-        { user_ids: [] },
-        { user_ids: ['x'] },
-        { user_ids: ['18446744073709551616'] },
-        { user_ids: fakeIds(1001) },
-        { user_ids: ['1', '1'] },
-      ]) {
-        const res = await g.call('POST', `${base()}/bulk-add`, { auth: g.bot.token, payload });
-        expect(res.statusCode).toBe(400);
-        expect(errorCode(res)).toBe(50035);
-      }
-      expect(errorCode(await g.call('PUT', `${base()}/abc`, g.bot.token))).toBe(50035);
-      expect(errorCode(await g.call('PUT', '/invites/nope/target-users/1', g.bot.token))).toBe(
-        10006,
-      );
-      const csv = await g.call('GET', '/invites/nope/target-users', g.bot.token);
-      expect(errorCode(csv)).toBe(10006);
-      expectOpenApiResponse(csv, 'GET', '/invites/nope/target-users');
-      expect(await listed()).toEqual(['1001', '1002']);
-    },
-  );
+  it('refuses bad in-place input with 50035 and unknown codes with 10006', async () => {
+    for (const payload of [
+      {},
+      { user_ids: [] },
+      { user_ids: ['x'] },
+      { user_ids: ['18446744073709551616'] },
+      { user_ids: fakeIds(1001) },
+      { user_ids: ['1', '1'] },
+    ]) {
+      const res = await g.call('POST', `${base()}/bulk-add`, { auth: g.bot.token, payload });
+      expect(res.statusCode).toBe(400);
+      expect(errorCode(res)).toBe(50035);
+    }
+    expect(errorCode(await g.call('PUT', `${base()}/abc`, g.bot.token))).toBe(50035);
+    expect(errorCode(await g.call('PUT', '/invites/nope/target-users/1', g.bot.token))).toBe(10006);
+    const csv = await g.call('GET', '/invites/nope/target-users', g.bot.token);
+    expect(errorCode(csv)).toBe(10006);
+    expectOpenApiResponse(csv, 'GET', '/invites/nope/target-users');
+    expect(await listed()).toEqual(['1001', '1002']);
+  });
 
-  it.skipIf(skip)('answers 10129 without target users and 10124 without a job', async () => {
+  it('answers 10129 without target users and 10124 without a job', async () => {
     await g.call('POST', `${base()}/bulk-delete`, {
       auth: g.bot.token,
       payload: { user_ids: ['1001', '1002'] },
@@ -189,7 +180,7 @@ describe.each(DRIVERS)('invite target users on $driver', ({ driver, skip }) => {
     expectOpenApiResponse(noJob, 'GET', `${base()}/job-status`);
   });
 
-  it.skipIf(skip)('replaces the whole list from a file, as a job', async () => {
+  it('replaces the whole list from a file, as a job', async () => {
     const res = await upload('\uFEFFuser_id\r\n2001\r\n"2002"\r\n2001\r\n\r\n 0003 \r\n');
     expect(res.statusCode).toBe(204);
     expectOpenApiResponse(res, 'PUT', base());
@@ -205,7 +196,7 @@ describe.each(DRIVERS)('invite target users on $driver', ({ driver, skip }) => {
     expect(await listed()).toEqual(['3', '2001', '2002']);
   });
 
-  it.skipIf(skip)('names each bad line of a hostile file and changes nothing', async () => {
+  it('names each bad line of a hostile file and changes nothing', async () => {
     const lines = [
       'user_id',
       '2001',
@@ -253,7 +244,7 @@ describe.each(DRIVERS)('invite target users on $driver', ({ driver, skip }) => {
     expect(errorCode(missing)).toBe(50035);
   });
 
-  it.skipIf(skip)('refuses a file over the size limit with 40005', async () => {
+  it('refuses a file over the size limit with 40005', async () => {
     const res = await upload(Buffer.alloc(MAX_TARGET_USERS_FILE_BYTES + 100_000, '1'));
     expect(res.statusCode).toBe(413);
     expect(errorCode(res)).toBe(40005);
@@ -261,80 +252,69 @@ describe.each(DRIVERS)('invite target users on $driver', ({ driver, skip }) => {
     expect(await listed()).toEqual(['1001', '1002']);
   });
 
-  it.skipIf(skip)(
-    'creates an invite with a target users file (multipart + payload_json)',
-    async () => {
-      const [channel] = await server.app.storage.channels.listByGuild(g.guildId);
-      const url = `/channels/${channel?.id ?? ''}/invites`;
-      const body = multipartBody(
-        { payload_json: JSON.stringify({ max_uses: 3, target_user_ids: ['3003', '3001'] }) },
-        { target_users_file: { data: 'user_id\n3001\n3002\n' } },
-      );
-      const res = await server.app.http.inject({
-        method: 'POST',
-        url: `/api/v10${url}`,
-        headers: { authorization: g.bot.token, 'content-type': body.type },
-        payload: body.payload,
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      expectOpenApiResponse(res, 'POST', url);
-      const created = res.json<{ code: string; max_uses: number }>();
-      expect(created.max_uses).toBe(3);
-      code = created.code;
-      expect((await completed()).total_users).toBe(3);
-      expect(await listed()).toEqual(['3001', '3002', '3003']);
-      const bad = multipartBody({ payload_json: '{not json' });
-      const refused = await server.app.http.inject({
-        method: 'POST',
-        url: `/api/v10${url}`,
-        headers: { authorization: g.bot.token, 'content-type': bad.type },
-        payload: bad.payload,
-      });
-      expect(errorCode(refused)).toBe(50109);
-    },
-  );
+  it('creates an invite with a target users file (multipart + payload_json)', async () => {
+    const [channel] = await server.app.storage.channels.listByGuild(g.guildId);
+    const url = `/channels/${channel?.id ?? ''}/invites`;
+    const body = multipartBody(
+      { payload_json: JSON.stringify({ max_uses: 3, target_user_ids: ['3003', '3001'] }) },
+      { target_users_file: { data: 'user_id\n3001\n3002\n' } },
+    );
+    const res = await server.app.http.inject({
+      method: 'POST',
+      url: `/api/v10${url}`,
+      headers: { authorization: g.bot.token, 'content-type': body.type },
+      payload: body.payload,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expectOpenApiResponse(res, 'POST', url);
+    const created = res.json<{ code: string; max_uses: number }>();
+    expect(created.max_uses).toBe(3);
+    code = created.code;
+    expect((await completed()).total_users).toBe(3);
+    expect(await listed()).toEqual(['3001', '3002', '3003']);
+    const bad = multipartBody({ payload_json: '{not json' });
+    const refused = await server.app.http.inject({
+      method: 'POST',
+      url: `/api/v10${url}`,
+      headers: { authorization: g.bot.token, 'content-type': bad.type },
+      payload: bad.payload,
+    });
+    expect(errorCode(refused)).toBe(50109);
+  });
 
-  it.skipIf(skip)(
-    'processes 100,000 ids in the background while other requests are served',
-    async () => {
-      const ids = fakeIds(100_000);
-      const res = await upload(`user_id\n${ids.join('\n')}\n`);
-      expect(res.statusCode).toBe(204);
-      // Requests made while the job runs are answered while it is still processing.
-      const [invite, during] = await Promise.all([
-        g.call('GET', `/invites/${code}`, ''),
-        jobStatus(),
-      ]);
-      expect(invite.statusCode).toBe(200);
-      expect(during.status).toBe(JobStatus.PROCESSING);
-      expect(during.total_users).toBe(100_000);
-      expect(during.processed_users).toBeLessThan(100_000);
-      // Another node would read the same state: it is in the database.
-      const stored = await server.app.storage.invites.findJob(code);
-      expect(stored?.status).toBe(JobStatus.PROCESSING);
-      const done = await completed();
-      expect(done).toMatchObject({
-        status: JobStatus.COMPLETED,
-        total_users: 100_000,
-        processed_users: 100_000,
-        error_message: null,
-      });
-      expect(await server.app.storage.invites.countTargetUsers(code)).toBe(100_000);
-    },
-    120_000,
-  );
+  it('processes 100,000 ids in the background while other requests are served', async () => {
+    const ids = fakeIds(100_000);
+    const res = await upload(`user_id\n${ids.join('\n')}\n`);
+    expect(res.statusCode).toBe(204);
+    // Requests made while the job runs are answered while it is still processing.
+    const [invite, during] = await Promise.all([
+      g.call('GET', `/invites/${code}`, ''),
+      jobStatus(),
+    ]);
+    expect(invite.statusCode).toBe(200);
+    expect(during.status).toBe(JobStatus.PROCESSING);
+    expect(during.total_users).toBe(100_000);
+    expect(during.processed_users).toBeLessThan(100_000);
+    // Another node would read the same state: it is in the database.
+    const stored = await server.app.storage.invites.findJob(code);
+    expect(stored?.status).toBe(JobStatus.PROCESSING);
+    const done = await completed();
+    expect(done).toMatchObject({
+      status: JobStatus.COMPLETED,
+      total_users: 100_000,
+      processed_users: 100_000,
+      error_message: null,
+    });
+    expect(await server.app.storage.invites.countTargetUsers(code)).toBe(100_000);
+  }, 120_000);
 
-  it.skipIf(skip)(
-    'lets a newer upload replace a running job',
-    async () => {
-      expect((await upload(fakeIds(20_000).join('\n'))).statusCode).toBe(204);
-      expect((await upload('5001\n5002\n')).statusCode).toBe(204);
-      const status = await completed();
-      expect(status).toMatchObject({ status: JobStatus.COMPLETED, total_users: 2 });
-      // Let a batch of the older run that was under way finish; it must not add to the list.
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(await listed()).toEqual(['5001', '5002']);
-    },
-    60_000,
-  );
+  it('lets a newer upload replace a running job', async () => {
+    expect((await upload(fakeIds(20_000).join('\n'))).statusCode).toBe(204);
+    expect((await upload('5001\n5002\n')).statusCode).toBe(204);
+    const status = await completed();
+    expect(status).toMatchObject({ status: JobStatus.COMPLETED, total_users: 2 });
+    // Let a batch of the older run that was under way finish; it must not add to the list.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await listed()).toEqual(['5001', '5002']);
+  }, 60_000);
 });

@@ -6,9 +6,10 @@ import { diffChanges, type AuditChange } from '../auditLog/index.js';
 import type { GuildAccess } from '../access/index.js';
 import { assertAboveMember } from './hierarchy.js';
 import type { ModifyMemberInput } from './schemas.js';
+import { DAY_MS } from '../../domain/time.js';
 
 /** The longest timeout the platform allows: 28 days. */
-export const MAX_TIMEOUT_MS = 28 * 24 * 60 * 60 * 1000;
+export const MAX_TIMEOUT_MS = 28 * DAY_MS;
 
 /** The one member flag others may set: BYPASSES_VERIFICATION (1 << 2). */
 const EDITABLE_MEMBER_FLAGS = 1 << 2;

@@ -7,11 +7,10 @@ import type { ServiceDeps } from '../deps.js';
 import { accessLoader, type GuildAccess } from '../access/index.js';
 import type { GuildRequest } from '../roles/index.js';
 import { announceMemberRemove } from './service.js';
+import { DAY_MS } from '../../domain/time.js';
 
 /** The guild feature that restricts prune to administrators and the owner (spec: Guild feature). */
 export const PRUNE_REQUIRES_ADMIN = 'PRUNE_REQUIRES_ADMIN';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface PruneOptions {
   days: number;

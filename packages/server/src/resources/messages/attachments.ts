@@ -18,12 +18,15 @@ export const attachmentKey = (attachmentId: string) => `attachments/${attachment
  * anything but letters, digits, dot, dash and underscore replaced by `_` (as the platform does
  * with spaces), at most 255 characters.
  */
+/** The longest stored file name. */
+const MAX_FILENAME_LENGTH = 255;
+
 export function safeFilename(raw: string): string {
   const base = raw.split(/[\\/]/).pop() ?? '';
   const cleaned = base
     .replace(/[^A-Za-z0-9._-]/g, '_')
     .replace(/^\.+/, '')
-    .slice(0, 255);
+    .slice(0, MAX_FILENAME_LENGTH);
   return cleaned === '' ? 'unknown' : cleaned;
 }
 

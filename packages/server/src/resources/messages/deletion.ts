@@ -3,7 +3,7 @@ import { freeBlobsAfterCommit } from '../../blobs/lifecycle.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import { attachmentKey } from './attachments.js';
 import type { Repositories } from '../../storage/index.js';
-import { idAtOrAfter } from './service.js';
+import { idAtOrAfter } from './shared.js';
 
 /** Messages deleted from one channel. */
 export interface DeletedMessages {

@@ -15,6 +15,7 @@ import { loadMessageChannel } from './access.js';
 import { serializePartialMember } from '../members/index.js';
 import type { AttachmentLinks } from './serialize.js';
 import { dispatchPayload, viewMessages } from './views.js';
+import { MAX_PINS_PAGE } from './schemas.js';
 
 /** The most pins a channel may hold. */
 export const MAX_PINS = 250;
@@ -97,7 +98,7 @@ export function createPinService(deps: ServiceDeps, options: { links: () => Atta
 
     /** GET /channels/{id}/pins (deprecated): the 50 latest pins as an array. */
     async listDeprecated(principal: Principal, channelId: string) {
-      const page = await list(principal, channelId, { limit: 50 });
+      const page = await list(principal, channelId, { limit: MAX_PINS_PAGE });
       return page.items.map((item) => item.message);
     },
 

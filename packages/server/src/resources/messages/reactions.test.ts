@@ -1,6 +1,6 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DRIVERS } from '../../../test/support/drivers.js';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import {
   firstChannelId,
@@ -21,14 +21,13 @@ interface WireReaction {
 const THUMBS = encodeURIComponent('👍');
 const HEART = encodeURIComponent('❤️');
 
-describe.each(DRIVERS)('reactions on $driver', ({ driver, skip }) => {
+describeDrivers('reactions on $driver', (driver) => {
   let server: TestServer;
   let g: GuildFixture;
   let channelId: string;
   let messageId: string;
 
   beforeEach(async () => {
-    if (skip) return;
     server = await startTestServer({ storage: driver });
     g = await guildFixture(server, { botPermissions: P.MANAGE_MESSAGES });
     channelId = await firstChannelId(server.app, g.guildId);
@@ -39,7 +38,7 @@ describe.each(DRIVERS)('reactions on $driver', ({ driver, skip }) => {
     messageId = res.json<{ id: string }>().id;
   });
   afterEach(async () => {
-    if (!skip) await server.close();
+    await server.close();
   });
 
   const base = () => `/channels/${channelId}/messages/${messageId}/reactions`;
@@ -58,7 +57,7 @@ describe.each(DRIVERS)('reactions on $driver', ({ driver, skip }) => {
     expectOpenApiResponse(res, method, path);
   };
 
-  it.skipIf(skip)('adds, counts, lists and removes own reactions with dispatches', async () => {
+  it('adds, counts, lists and removes own reactions with dispatches', async () => {
     const dispatches = await recordDispatches(server.app);
     const ann = await g.join('ann');
     for (const auth of [g.owner.token, ann.token, ann.token]) {
@@ -121,7 +120,7 @@ describe.each(DRIVERS)('reactions on $driver', ({ driver, skip }) => {
     expect((await reactions(ann.token))?.[0]).toMatchObject({ count: 1, me: false });
   });
 
-  it.skipIf(skip)('custom emoji by name:id; unknown ones are 10014', async () => {
+  it('custom emoji by name:id; unknown ones are 10014', async () => {
     const emoji = await server.app.storage.emojis.create({
       id: '1300000000000000000',
       guildId: g.guildId,
@@ -143,94 +142,76 @@ describe.each(DRIVERS)('reactions on $driver', ({ driver, skip }) => {
     }
   });
 
-  it.skipIf(skip)(
-    'permissions: ADD_REACTIONS for a new emoji, MANAGE_MESSAGES to remove others',
-    async () => {
-      const dispatches = await recordDispatches(server.app);
-      const ann = await g.join('ann');
-      await overwrite(server.app, { channelId, userId: ann.userId, deny: P.ADD_REACTIONS });
-      const path = `${base()}/${THUMBS}/@me`;
-      expectRefused(await g.call('PUT', path, ann.token), [403, 50013], ['PUT', path]);
-      await g.call('PUT', path, g.owner.token);
-      // Joining an existing reaction needs no ADD_REACTIONS.
-      expect((await g.call('PUT', path, ann.token)).statusCode).toBe(204);
+  it('permissions: ADD_REACTIONS for a new emoji, MANAGE_MESSAGES to remove others', async () => {
+    const dispatches = await recordDispatches(server.app);
+    const ann = await g.join('ann');
+    await overwrite(server.app, { channelId, userId: ann.userId, deny: P.ADD_REACTIONS });
+    const path = `${base()}/${THUMBS}/@me`;
+    expectRefused(await g.call('PUT', path, ann.token), [403, 50013], ['PUT', path]);
+    await g.call('PUT', path, g.owner.token);
+    // Joining an existing reaction needs no ADD_REACTIONS.
+    expect((await g.call('PUT', path, ann.token)).statusCode).toBe(204);
 
-      const userPath = `${base()}/${THUMBS}/${g.owner.userId}`;
-      expectRefused(
-        await g.call('DELETE', userPath, ann.token),
-        [403, 50013],
-        ['DELETE', userPath],
-      );
-      const byBot = await g.call('DELETE', userPath, g.bot.token);
-      expect(byBot.statusCode).toBe(204);
-      expectOpenApiResponse(byBot, 'DELETE', userPath);
-      expect((await reactions(g.owner.token))?.[0]).toMatchObject({ count: 1, me: false });
+    const userPath = `${base()}/${THUMBS}/${g.owner.userId}`;
+    expectRefused(await g.call('DELETE', userPath, ann.token), [403, 50013], ['DELETE', userPath]);
+    const byBot = await g.call('DELETE', userPath, g.bot.token);
+    expect(byBot.statusCode).toBe(204);
+    expectOpenApiResponse(byBot, 'DELETE', userPath);
+    expect((await reactions(g.owner.token))?.[0]).toMatchObject({ count: 1, me: false });
 
-      const emojiPath = `${base()}/${THUMBS}`;
-      expectRefused(
-        await g.call('DELETE', emojiPath, ann.token),
-        [403, 50013],
-        ['DELETE', emojiPath],
-      );
-      const byEmoji = await g.call('DELETE', emojiPath, g.bot.token);
-      expect(byEmoji.statusCode).toBe(204);
-      expectOpenApiResponse(byEmoji, 'DELETE', emojiPath);
-      expect((await dispatches.next('MESSAGE_REACTION_REMOVE_EMOJI')).data).toMatchObject({
-        emoji: { name: '👍' },
-        message_id: messageId,
-      });
+    const emojiPath = `${base()}/${THUMBS}`;
+    expectRefused(
+      await g.call('DELETE', emojiPath, ann.token),
+      [403, 50013],
+      ['DELETE', emojiPath],
+    );
+    const byEmoji = await g.call('DELETE', emojiPath, g.bot.token);
+    expect(byEmoji.statusCode).toBe(204);
+    expectOpenApiResponse(byEmoji, 'DELETE', emojiPath);
+    expect((await dispatches.next('MESSAGE_REACTION_REMOVE_EMOJI')).data).toMatchObject({
+      emoji: { name: '👍' },
+      message_id: messageId,
+    });
 
-      await g.call('PUT', `${base()}/${HEART}/@me`, g.owner.token);
-      expectRefused(await g.call('DELETE', base(), ann.token), [403, 50013], ['DELETE', base()]);
-      const all = await g.call('DELETE', base(), g.bot.token);
-      expect(all.statusCode).toBe(204);
-      expectOpenApiResponse(all, 'DELETE', base());
-      expect((await dispatches.next('MESSAGE_REACTION_REMOVE_ALL')).data).toEqual({
-        channel_id: channelId,
-        message_id: messageId,
-        guild_id: g.guildId,
-      });
-      expect(await reactions(g.owner.token)).toBeUndefined();
+    await g.call('PUT', `${base()}/${HEART}/@me`, g.owner.token);
+    expectRefused(await g.call('DELETE', base(), ann.token), [403, 50013], ['DELETE', base()]);
+    const all = await g.call('DELETE', base(), g.bot.token);
+    expect(all.statusCode).toBe(204);
+    expectOpenApiResponse(all, 'DELETE', base());
+    expect((await dispatches.next('MESSAGE_REACTION_REMOVE_ALL')).data).toEqual({
+      channel_id: channelId,
+      message_id: messageId,
+      guild_id: g.guildId,
+    });
+    expect(await reactions(g.owner.token)).toBeUndefined();
 
-      // Timed-out members cannot react.
-      await server.app.storage.members.update(g.guildId, ann.userId, {
-        communicationDisabledUntil: Date.now() + 600_000,
-      });
-      expectRefused(await g.call('PUT', path, ann.token), [403, 50013], ['PUT', path]);
-    },
-  );
+    // Timed-out members cannot react.
+    await server.app.storage.members.update(g.guildId, ann.userId, {
+      communicationDisabledUntil: Date.now() + 600_000,
+    });
+    expectRefused(await g.call('PUT', path, ann.token), [403, 50013], ['PUT', path]);
+  });
 
-  it.skipIf(skip)(
-    'at most 20 distinct emojis (30010); unknown messages and bad queries',
-    async () => {
-      const emojis = '😀 😁 😂 🤣 😃 😄 😅 😆 😉 😊 😋 😎 😍 😘 🥰 😗 😙 😚 🙂 🤗'.split(' ');
-      expect(emojis).toHaveLength(20);
-      for (const emoji of emojis) {
-        const res = await g.call(
-          'PUT',
-          `${base()}/${encodeURIComponent(emoji)}/@me`,
-          g.owner.token,
-        );
-        expect(res.statusCode, res.body).toBe(204);
-      }
-      const path = `${base()}/${encodeURIComponent('🤩')}/@me`;
-      expectRefused(await g.call('PUT', path, g.owner.token), [400, 30010], ['PUT', path]);
-      // Joining one of the 20 still works.
-      const ann = await g.join('ann');
-      expect(
-        (await g.call('PUT', `${base()}/${encodeURIComponent('😀')}/@me`, ann.token)).statusCode,
-      ).toBe(204);
+  it('at most 20 distinct emojis (30010); unknown messages and bad queries', async () => {
+    const emojis = '😀 😁 😂 🤣 😃 😄 😅 😆 😉 😊 😋 😎 😍 😘 🥰 😗 😙 😚 🙂 🤗'.split(' ');
+    expect(emojis).toHaveLength(20);
+    for (const emoji of emojis) {
+      const res = await g.call('PUT', `${base()}/${encodeURIComponent(emoji)}/@me`, g.owner.token);
+      expect(res.statusCode, res.body).toBe(204);
+    }
+    const path = `${base()}/${encodeURIComponent('🤩')}/@me`;
+    expectRefused(await g.call('PUT', path, g.owner.token), [400, 30010], ['PUT', path]);
+    // Joining one of the 20 still works.
+    const ann = await g.join('ann');
+    expect(
+      (await g.call('PUT', `${base()}/${encodeURIComponent('😀')}/@me`, ann.token)).statusCode,
+    ).toBe(204);
 
-      const unknown = `/channels/${channelId}/messages/123/reactions/${THUMBS}/@me`;
-      expectRefused(await g.call('PUT', unknown, g.owner.token), [404, 10008], ['PUT', unknown]);
-      for (const query of ['?limit=0', '?limit=101', '?type=2', '?after=x']) {
-        const listPath = `${base()}/${THUMBS}${query}`;
-        expectRefused(
-          await g.call('GET', listPath, g.owner.token),
-          [400, 50035],
-          ['GET', listPath],
-        );
-      }
-    },
-  );
+    const unknown = `/channels/${channelId}/messages/123/reactions/${THUMBS}/@me`;
+    expectRefused(await g.call('PUT', unknown, g.owner.token), [404, 10008], ['PUT', unknown]);
+    for (const query of ['?limit=0', '?limit=101', '?type=2', '?after=x']) {
+      const listPath = `${base()}/${THUMBS}${query}`;
+      expectRefused(await g.call('GET', listPath, g.owner.token), [400, 50035], ['GET', listPath]);
+    }
+  });
 });

@@ -19,6 +19,8 @@ export interface ReactionEmoji {
   animated: boolean;
 }
 
+/** The longest unicode emoji a reaction route takes (joined sequences are long). */
+const MAX_UNICODE_EMOJI_LENGTH = 32;
 const CUSTOM = /^(?:a:)?([A-Za-z0-9_]{1,32})?:(\d{1,20})$/;
 /** A unicode emoji: pictographs, keycaps, flags, with their joiners and modifiers. */
 const UNICODE =
@@ -36,7 +38,12 @@ export async function parseEmoji(repos: Repositories, raw: string): Promise<Reac
     if (emoji === null) throw new ApiError('UNKNOWN_EMOJI');
     return { key: emoji.id, id: emoji.id, name: emoji.name, animated: emoji.animated };
   }
-  if (raw.length === 0 || raw.length > 32 || !UNICODE.test(raw) || /^[#*0-9]+$/.test(raw)) {
+  if (
+    raw.length === 0 ||
+    raw.length > MAX_UNICODE_EMOJI_LENGTH ||
+    !UNICODE.test(raw) ||
+    /^[#*0-9]+$/.test(raw)
+  ) {
     throw new ApiError('UNKNOWN_EMOJI');
   }
   return { key: raw, id: null, name: raw, animated: false };

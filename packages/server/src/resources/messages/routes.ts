@@ -32,6 +32,7 @@ import type { MessageService } from './service.js';
 import type { PinService } from './pins.js';
 import type { ReactionService } from './reactions.js';
 import { CDN_RATE_LIMIT } from '../../http/rateLimit/index.js';
+import { CDN_CACHE_CONTROL } from '../imageVariants.js';
 
 export interface MessageRouteOptions {
   /** The largest attachment, in bytes (GUILDHALL_MAX_ATTACHMENT_BYTES). */
@@ -292,7 +293,7 @@ export function registerAttachmentCdnRoutes(
           'content-disposition',
           `${download ? 'attachment' : 'inline'}; filename="${filename}"`,
         )
-        .header('cache-control', 'public, max-age=86400')
+        .header('cache-control', CDN_CACHE_CONTROL)
         .send(blob.bytes);
     },
   );

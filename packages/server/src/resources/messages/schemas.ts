@@ -175,7 +175,10 @@ export const ListReactionsQuery = z.object({
     .transform((value): 0 | 1 => (value === '1' ? 1 : 0)),
 });
 
+/** The most pins one page lists (and the default; the deprecated route's whole answer). */
+export const MAX_PINS_PAGE = 50;
+
 export const ListPinsQuery = z.object({
-  limit: queryInt(1, 50).default(50),
+  limit: queryInt(1, MAX_PINS_PAGE).default(MAX_PINS_PAGE),
   before: IsoTimestamp.optional(),
 });

@@ -8,6 +8,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../domain/clock.js';
 import type { Repositories } from '../../storage/index.js';
+import { SECOND_MS, unixSeconds } from '../../domain/time.js';
 
 /** The name of the signing secret in server_secrets. */
 export const ATTACHMENT_SECRET = 'attachment_url_hmac';
@@ -33,8 +34,8 @@ export function createAttachmentSigner(deps: {
   return {
     sign(path) {
       const now = deps.clock.now();
-      const is = Math.floor(now / 1000).toString(16);
-      const ex = Math.floor((now + deps.lifetimeMs) / 1000).toString(16);
+      const is = unixSeconds(now).toString(16);
+      const ex = unixSeconds(now + deps.lifetimeMs).toString(16);
       return `${path}?ex=${ex}&is=${is}&hm=${mac(path, ex, is).toString('hex')}&`;
     },
     verify(path, query) {
@@ -42,7 +43,7 @@ export function createAttachmentSigner(deps: {
       if (typeof ex !== 'string' || typeof is !== 'string' || typeof hm !== 'string') return false;
       if (!HEX_SECONDS.test(ex) || !HEX_SECONDS.test(is) || !HEX_MAC.test(hm)) return false;
       const valid = timingSafeEqual(mac(path, ex, is), Buffer.from(hm, 'hex'));
-      return valid && parseInt(ex, 16) * 1000 > deps.clock.now();
+      return valid && parseInt(ex, 16) * SECOND_MS > deps.clock.now();
     },
   };
 }

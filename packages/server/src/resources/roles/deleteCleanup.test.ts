@@ -1,23 +1,22 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DRIVERS } from '../../../test/support/drivers.js';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
 
-describe.each(DRIVERS)('deleting a role on $driver', ({ driver, skip }) => {
+describeDrivers('deleting a role on $driver', (driver) => {
   let server: TestServer;
   let g: GuildFixture;
 
   beforeEach(async () => {
-    if (skip) return;
     server = await startTestServer({ storage: driver });
     g = await guildFixture(server, { botPermissions: P.MANAGE_ROLES });
   });
   afterEach(async () => {
-    if (!skip) await server.close();
+    await server.close();
   });
 
-  it.skipIf(skip)('takes its channel overwrites and emoji restrictions with it', async () => {
+  it('takes its channel overwrites and emoji restrictions with it', async () => {
     const role = (
       await g.call('POST', `/guilds/${g.guildId}/roles`, {
         auth: g.owner.token,

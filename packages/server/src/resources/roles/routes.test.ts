@@ -1,6 +1,6 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DRIVERS } from '../../../test/support/drivers.js';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
@@ -9,17 +9,16 @@ import type { RoleWire } from './serialize.js';
 const PNG_1X1 =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
-describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
+describeDrivers('roles on $driver', (driver) => {
   let server: TestServer;
   let g: GuildFixture;
 
   beforeEach(async () => {
-    if (skip) return;
     server = await startTestServer({ storage: driver });
     g = await guildFixture(server, { botPermissions: P.MANAGE_ROLES | P.SEND_MESSAGES });
   });
   afterEach(async () => {
-    if (!skip) await server.close();
+    await server.close();
   });
 
   const roles = () => server.app.storage.roles.listByGuild(g.guildId);
@@ -31,7 +30,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
     return res;
   };
 
-  it.skipIf(skip)('creates a role at the bottom, reads it back, and audits it', async () => {
+  it('creates a role at the bottom, reads it back, and audits it', async () => {
     const res = await g.call('POST', `/guilds/${g.guildId}/roles`, {
       auth: g.owner.token,
       payload: { name: 'Mods', permissions: String(P.KICK_MEMBERS), color: 0x3498db, hoist: true },
@@ -76,7 +75,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
     expect(entry?.changes).toContainEqual({ key: 'name', new_value: 'Mods' });
   });
 
-  it.skipIf(skip)('a new role defaults to @everyone permissions and "new role"', async () => {
+  it('a new role defaults to @everyone permissions and "new role"', async () => {
     const res = await create({});
     const everyone = (await roles()).find((r) => r.id === g.guildId);
     expect(res.json()).toMatchObject({
@@ -85,7 +84,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
     });
   });
 
-  it.skipIf(skip)('unknown and malformed ids: 10004, 10011; outsiders get 50001', async () => {
+  it('unknown and malformed ids: 10004, 10011; outsiders get 50001', async () => {
     const unknownGuild = await g.call('GET', '/guilds/123/roles', g.owner.token);
     expect(unknownGuild.statusCode).toBe(404);
     expect(unknownGuild.json()).toMatchObject({ code: 10004 });
@@ -114,7 +113,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
     expect(await g.auditCount()).toBe(audits);
   });
 
-  it.skipIf(skip)('bad fields are 50035 and create nothing', async () => {
+  it('bad fields are 50035 and create nothing', async () => {
     const before = await roles();
     const audits = await g.auditCount();
     for (const [payload, field] of [
@@ -135,7 +134,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
     expect(await g.auditCount()).toBe(audits);
   });
 
-  it.skipIf(skip)('nobody grants bits they lack; the owner may grant any', async () => {
+  it('nobody grants bits they lack; the owner may grant any', async () => {
     const before = await roles();
     const audits = await g.auditCount();
     const denied = await create({ permissions: String(P.ADMINISTRATOR) }, g.bot.token);
@@ -150,7 +149,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
     expect(admin.json()).toMatchObject({ permissions: String(P.ADMINISTRATOR) });
   });
 
-  it.skipIf(skip)('MANAGE_ROLES is needed to create, modify and delete', async () => {
+  it('MANAGE_ROLES is needed to create, modify and delete', async () => {
     const person = await g.join('pat');
     const role = (await create({ name: 'Target' })).json<RoleWire>();
     const before = await roles();
@@ -178,7 +177,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
     expect(await g.auditCount()).toBe(audits);
   });
 
-  it.skipIf(skip)('modifies a role; color and colors.primary_color stay equal', async () => {
+  it('modifies a role; color and colors.primary_color stay equal', async () => {
     const role = (await create({ name: 'Painted' })).json<RoleWire>();
     const url = `/guilds/${g.guildId}/roles/${role.id}`;
     const byColor = await g.call('PATCH', url, {
@@ -208,46 +207,43 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
     });
   });
 
-  it.skipIf(skip)(
-    'gradients need ENHANCED_ROLE_COLORS; a tertiary colour is holographic',
-    async () => {
-      const role = (await create({ name: 'Gradient' })).json<RoleWire>();
-      const url = `/guilds/${g.guildId}/roles/${role.id}`;
-      const before = await roles();
-      const audits = await g.auditCount();
-      const refused = await g.call('PATCH', url, {
-        auth: g.owner.token,
-        payload: { colors: { primary_color: 1, secondary_color: 2 } },
-      });
-      expect(refused.statusCode).toBe(400);
-      expect(refused.json()).toMatchObject({
-        code: 50035,
-        errors: { colors: { secondary_color: {} } },
-      });
-      expectOpenApiResponse(refused, 'PATCH', url);
-      expect(await roles()).toEqual(before);
-      expect(await g.auditCount()).toBe(audits);
+  it('gradients need ENHANCED_ROLE_COLORS; a tertiary colour is holographic', async () => {
+    const role = (await create({ name: 'Gradient' })).json<RoleWire>();
+    const url = `/guilds/${g.guildId}/roles/${role.id}`;
+    const before = await roles();
+    const audits = await g.auditCount();
+    const refused = await g.call('PATCH', url, {
+      auth: g.owner.token,
+      payload: { colors: { primary_color: 1, secondary_color: 2 } },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      code: 50035,
+      errors: { colors: { secondary_color: {} } },
+    });
+    expectOpenApiResponse(refused, 'PATCH', url);
+    expect(await roles()).toEqual(before);
+    expect(await g.auditCount()).toBe(audits);
 
-      await server.app.storage.guilds.update(g.guildId, { features: ['ENHANCED_ROLE_COLORS'] });
-      const gradient = await g.call('PATCH', url, {
-        auth: g.owner.token,
-        payload: { colors: { primary_color: 1, secondary_color: 2 } },
-      });
-      expect(gradient.json()).toMatchObject({
-        color: 1,
-        colors: { primary_color: 1, secondary_color: 2, tertiary_color: null },
-      });
-      const holo = await create({
-        colors: { primary_color: 5, secondary_color: 6, tertiary_color: 7 },
-      });
-      expect(holo.json()).toMatchObject({
-        color: 11127295,
-        colors: { primary_color: 11127295, secondary_color: 16759788, tertiary_color: 16761760 },
-      });
-    },
-  );
+    await server.app.storage.guilds.update(g.guildId, { features: ['ENHANCED_ROLE_COLORS'] });
+    const gradient = await g.call('PATCH', url, {
+      auth: g.owner.token,
+      payload: { colors: { primary_color: 1, secondary_color: 2 } },
+    });
+    expect(gradient.json()).toMatchObject({
+      color: 1,
+      colors: { primary_color: 1, secondary_color: 2, tertiary_color: null },
+    });
+    const holo = await create({
+      colors: { primary_color: 5, secondary_color: 6, tertiary_color: 7 },
+    });
+    expect(holo.json()).toMatchObject({
+      color: 11127295,
+      colors: { primary_color: 11127295, secondary_color: 16759788, tertiary_color: 16761760 },
+    });
+  });
 
-  it.skipIf(skip)('a role icon is stored and served back', async () => {
+  it('a role icon is stored and served back', async () => {
     const res = await create({ name: 'Iconic', icon: PNG_1X1 });
     const role = res.json<RoleWire>();
     expect(role.icon).toMatch(/^[0-9a-f]{32}$/);
@@ -259,94 +255,88 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
     expect(image.headers['content-type']).toBe('image/png');
   });
 
-  it.skipIf(skip)(
-    'hierarchy: nobody edits or deletes a role at or above their highest',
-    async () => {
-      const above = (await create({ name: 'Above' })).json<RoleWire>();
-      // Move it above the bot's role (the owner may move anything).
-      const moved = await g.call('PATCH', `/guilds/${g.guildId}/roles`, {
-        auth: g.owner.token,
-        payload: [{ id: above.id, position: 2 }],
-      });
-      expect(moved.statusCode).toBe(200);
-      expectOpenApiResponse(moved, 'PATCH', `/guilds/${g.guildId}/roles`);
-      expect(moved.json<RoleWire[]>().map((r) => r.name)).toEqual([
-        '@everyone',
-        'owner app',
-        'Above',
-      ]);
-      const before = await roles();
-      const audits = await g.auditCount();
-      const botRole = before.find((r) => r.managed);
-      for (const res of [
-        await g.call('PATCH', `/guilds/${g.guildId}/roles/${above.id}`, {
-          auth: g.bot.token,
-          payload: { name: 'Mine now' },
-        }),
-        await g.call('DELETE', `/guilds/${g.guildId}/roles/${above.id}`, g.bot.token),
-        await g.call('PATCH', `/guilds/${g.guildId}/roles/${botRole?.id}`, {
-          auth: g.bot.token,
-          payload: { name: 'Own role' },
-        }),
-        await g.call('PATCH', `/guilds/${g.guildId}/roles`, {
-          auth: g.bot.token,
-          payload: [{ id: above.id, position: 1 }],
-        }),
-      ]) {
-        expect(res.statusCode).toBe(403);
-        expect(res.json()).toMatchObject({ code: 50013 });
-      }
-      expect(await roles()).toEqual(before);
-      expect(await g.auditCount()).toBe(audits);
-      // The owner is above every role.
-      const owner = await g.call('PATCH', `/guilds/${g.guildId}/roles/${above.id}`, {
-        auth: g.owner.token,
-        payload: { name: 'Renamed' },
-      });
-      expect(owner.json()).toMatchObject({ name: 'Renamed' });
-    },
-  );
-
-  it.skipIf(skip)(
-    'reorders below one’s rank and audits each move; bad entries change nothing',
-    async () => {
-      const a = (await create({ name: 'A' })).json<RoleWire>();
-      const b = (await create({ name: 'B' })).json<RoleWire>();
-      // Now: @everyone 0, B 1, A 2, bot 3.
-      const url = `/guilds/${g.guildId}/roles`;
-      const res = await g.call('PATCH', url, {
+  it('hierarchy: nobody edits or deletes a role at or above their highest', async () => {
+    const above = (await create({ name: 'Above' })).json<RoleWire>();
+    // Move it above the bot's role (the owner may move anything).
+    const moved = await g.call('PATCH', `/guilds/${g.guildId}/roles`, {
+      auth: g.owner.token,
+      payload: [{ id: above.id, position: 2 }],
+    });
+    expect(moved.statusCode).toBe(200);
+    expectOpenApiResponse(moved, 'PATCH', `/guilds/${g.guildId}/roles`);
+    expect(moved.json<RoleWire[]>().map((r) => r.name)).toEqual([
+      '@everyone',
+      'owner app',
+      'Above',
+    ]);
+    const before = await roles();
+    const audits = await g.auditCount();
+    const botRole = before.find((r) => r.managed);
+    for (const res of [
+      await g.call('PATCH', `/guilds/${g.guildId}/roles/${above.id}`, {
         auth: g.bot.token,
-        payload: [{ id: b.id, position: 2 }],
-        reason: 'order',
-      });
-      expect(res.statusCode).toBe(200);
-      expect(res.json<RoleWire[]>().map((r) => [r.name, r.position])).toEqual([
-        ['@everyone', 0],
-        ['A', 1],
-        ['B', 2],
-        ['owner app', 3],
-      ]);
-      const moves = (await audit(AuditLogActions.ROLE_UPDATE)).filter((e) => e.reason === 'order');
-      expect(moves).toHaveLength(2);
+        payload: { name: 'Mine now' },
+      }),
+      await g.call('DELETE', `/guilds/${g.guildId}/roles/${above.id}`, g.bot.token),
+      await g.call('PATCH', `/guilds/${g.guildId}/roles/${botRole?.id}`, {
+        auth: g.bot.token,
+        payload: { name: 'Own role' },
+      }),
+      await g.call('PATCH', `/guilds/${g.guildId}/roles`, {
+        auth: g.bot.token,
+        payload: [{ id: above.id, position: 1 }],
+      }),
+    ]) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ code: 50013 });
+    }
+    expect(await roles()).toEqual(before);
+    expect(await g.auditCount()).toBe(audits);
+    // The owner is above every role.
+    const owner = await g.call('PATCH', `/guilds/${g.guildId}/roles/${above.id}`, {
+      auth: g.owner.token,
+      payload: { name: 'Renamed' },
+    });
+    expect(owner.json()).toMatchObject({ name: 'Renamed' });
+  });
 
-      const before = await roles();
-      const audits = await g.auditCount();
-      for (const [payload, code] of [
-        [[{ id: '1', position: 1 }], 10011],
-        [[{ id: g.guildId, position: 3 }], 50028],
-        [[{ id: a.id, position: 'top' }], 50035],
-        [{ id: a.id }, 50035],
-      ] as const) {
-        const bad = await g.call('PATCH', url, { auth: g.bot.token, payload });
-        expect(bad.json(), JSON.stringify(payload)).toMatchObject({ code });
-        expectOpenApiResponse(bad, 'PATCH', url);
-      }
-      expect(await roles()).toEqual(before);
-      expect(await g.auditCount()).toBe(audits);
-    },
-  );
+  it('reorders below one’s rank and audits each move; bad entries change nothing', async () => {
+    const a = (await create({ name: 'A' })).json<RoleWire>();
+    const b = (await create({ name: 'B' })).json<RoleWire>();
+    // Now: @everyone 0, B 1, A 2, bot 3.
+    const url = `/guilds/${g.guildId}/roles`;
+    const res = await g.call('PATCH', url, {
+      auth: g.bot.token,
+      payload: [{ id: b.id, position: 2 }],
+      reason: 'order',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<RoleWire[]>().map((r) => [r.name, r.position])).toEqual([
+      ['@everyone', 0],
+      ['A', 1],
+      ['B', 2],
+      ['owner app', 3],
+    ]);
+    const moves = (await audit(AuditLogActions.ROLE_UPDATE)).filter((e) => e.reason === 'order');
+    expect(moves).toHaveLength(2);
 
-  it.skipIf(skip)('deletes a role (204); @everyone and managed roles stay', async () => {
+    const before = await roles();
+    const audits = await g.auditCount();
+    for (const [payload, code] of [
+      [[{ id: '1', position: 1 }], 10011],
+      [[{ id: g.guildId, position: 3 }], 50028],
+      [[{ id: a.id, position: 'top' }], 50035],
+      [{ id: a.id }, 50035],
+    ] as const) {
+      const bad = await g.call('PATCH', url, { auth: g.bot.token, payload });
+      expect(bad.json(), JSON.stringify(payload)).toMatchObject({ code });
+      expectOpenApiResponse(bad, 'PATCH', url);
+    }
+    expect(await roles()).toEqual(before);
+    expect(await g.auditCount()).toBe(audits);
+  });
+
+  it('deletes a role (204); @everyone and managed roles stay', async () => {
     const role = (await create({ name: 'Doomed' })).json<RoleWire>();
     const member = await g.join('holder', { roleIds: [role.id] });
     const url = `/guilds/${g.guildId}/roles/${role.id}`;
@@ -374,7 +364,7 @@ describe.each(DRIVERS)('roles on $driver', ({ driver, skip }) => {
     expect(await g.auditCount()).toBe(audits);
   });
 
-  it.skipIf(skip)('counts members per role, @everyone left out', async () => {
+  it('counts members per role, @everyone left out', async () => {
     const role = (await create({ name: 'Counted' })).json<RoleWire>();
     await g.join('one', { roleIds: [role.id] });
     await g.join('two', { roleIds: [role.id] });

@@ -1,7 +1,7 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
-import { DRIVERS } from '../../../test/support/drivers.js';
+import { describeDrivers } from '../../../test/support/drivers.js';
 import {
   DAY_MS,
   GIF_1X1,
@@ -57,19 +57,18 @@ function multipart(fields: Record<string, string>, file?: { data: Buffer; type: 
   return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${boundary}` };
 }
 
-describe.each(DRIVERS)('guild stickers on $driver', ({ driver, skip }) => {
+describeDrivers('guild stickers on $driver', (driver) => {
   let server: TestServer;
   let fx: Awaited<ReturnType<typeof seedGuild>>;
   const clock = manualClock(SPLIT_MS + DAY_MS);
 
   beforeEach(async () => {
-    if (skip) return;
     clock.set(SPLIT_MS + DAY_MS);
     server = await startTestServer({ storage: driver, clock, ...ROOMY_LIMITS });
     fx = await seedGuild(server.app);
   });
   afterEach(async () => {
-    if (!skip) await server.close();
+    await server.close();
   });
 
   const base = () => `/guilds/${fx.guildId}/stickers`;
@@ -102,168 +101,157 @@ describe.each(DRIVERS)('guild stickers on $driver', ({ driver, skip }) => {
   const upload = (auth: string, name: string, file = { data: png, type: 'image/png' }) =>
     send('POST', base(), { auth, form: multipart({ name, tags: 'smile', description: '' }, file) });
 
-  it.skipIf(skip)(
-    'creates (multipart and JSON), lists, reads, modifies, serves and deletes',
-    async () => {
-      const created = await send('POST', base(), {
-        auth: fx.ownerAuth,
-        form: multipart(
-          { name: 'wave', tags: 'hello', description: 'A wave' },
-          { data: png, type: 'image/png' },
-        ),
-        reason: 'new sticker',
-      });
-      expect(created.statusCode).toBe(201);
-      const sticker = created.json<Sticker>();
-      expect(sticker).toMatchObject({
-        name: 'wave',
-        tags: 'hello',
-        description: 'A wave',
-        type: 2,
-        format_type: 1,
-        available: true,
-        guild_id: fx.guildId,
-        user: { id: fx.owner.userId },
-      });
-      const formats = [];
-      for (const [name, data, type] of [
-        ['anim', apng, 'image/png'],
-        ['lottie', lottie, 'application/json'],
-        ['gif', gif, 'image/gif'],
-      ] as const) {
-        formats.push(
-          (await upload(fx.ownerAuth, name, { data, type })).json<Sticker>().format_type,
-        );
-      }
-      expect(formats).toEqual([2, 3, 4]);
-      // The JSON form with a data URI, beside multipart.
-      const json = await send('POST', base(), {
-        auth: fx.ownerAuth,
-        body: { name: 'json', tags: 'x', file: PNG_1X1 },
-      });
-      expect(json.statusCode).toBe(201);
-      expect(json.json()).toMatchObject({ format_type: 1, description: null });
+  it('creates (multipart and JSON), lists, reads, modifies, serves and deletes', async () => {
+    const created = await send('POST', base(), {
+      auth: fx.ownerAuth,
+      form: multipart(
+        { name: 'wave', tags: 'hello', description: 'A wave' },
+        { data: png, type: 'image/png' },
+      ),
+      reason: 'new sticker',
+    });
+    expect(created.statusCode).toBe(201);
+    const sticker = created.json<Sticker>();
+    expect(sticker).toMatchObject({
+      name: 'wave',
+      tags: 'hello',
+      description: 'A wave',
+      type: 2,
+      format_type: 1,
+      available: true,
+      guild_id: fx.guildId,
+      user: { id: fx.owner.userId },
+    });
+    const formats = [];
+    for (const [name, data, type] of [
+      ['anim', apng, 'image/png'],
+      ['lottie', lottie, 'application/json'],
+      ['gif', gif, 'image/gif'],
+    ] as const) {
+      formats.push((await upload(fx.ownerAuth, name, { data, type })).json<Sticker>().format_type);
+    }
+    expect(formats).toEqual([2, 3, 4]);
+    // The JSON form with a data URI, beside multipart.
+    const json = await send('POST', base(), {
+      auth: fx.ownerAuth,
+      body: { name: 'json', tags: 'x', file: PNG_1X1 },
+    });
+    expect(json.statusCode).toBe(201);
+    expect(json.json()).toMatchObject({ format_type: 1, description: null });
 
-      const list = await send('GET', base(), { auth: fx.ownerAuth });
-      expect(list.json<Sticker[]>().map((s) => s.name)).toEqual([
-        'wave',
-        'anim',
-        'lottie',
-        'gif',
-        'json',
-      ]);
-      const one = await send('GET', `${base()}/${sticker.id}`, { auth: fx.ownerAuth });
-      expect(one.json()).toEqual(sticker);
+    const list = await send('GET', base(), { auth: fx.ownerAuth });
+    expect(list.json<Sticker[]>().map((s) => s.name)).toEqual([
+      'wave',
+      'anim',
+      'lottie',
+      'gif',
+      'json',
+    ]);
+    const one = await send('GET', `${base()}/${sticker.id}`, { auth: fx.ownerAuth });
+    expect(one.json()).toEqual(sticker);
 
-      const modified = await send('PATCH', `${base()}/${sticker.id}`, {
-        auth: fx.ownerAuth,
-        body: { name: 'waving', tags: 'hi', description: null },
-        reason: 'tidy',
-      });
-      expect(modified.statusCode).toBe(200);
-      expect(modified.json()).toMatchObject({ name: 'waving', tags: 'hi', description: null });
+    const modified = await send('PATCH', `${base()}/${sticker.id}`, {
+      auth: fx.ownerAuth,
+      body: { name: 'waving', tags: 'hi', description: null },
+      reason: 'tidy',
+    });
+    expect(modified.statusCode).toBe(200);
+    expect(modified.json()).toMatchObject({ name: 'waving', tags: 'hi', description: null });
 
-      const file = await server.app.http.inject({ url: `/stickers/${sticker.id}.png` });
-      expect(file.statusCode).toBe(200);
-      expect(file.rawPayload.equals(png)).toBe(true);
-      expect(
-        (await server.app.http.inject({ url: `/stickers/${sticker.id}.gif` })).statusCode,
-      ).toBe(404);
+    const file = await server.app.http.inject({ url: `/stickers/${sticker.id}.png` });
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.equals(png)).toBe(true);
+    expect((await server.app.http.inject({ url: `/stickers/${sticker.id}.gif` })).statusCode).toBe(
+      404,
+    );
 
-      const deleted = await send('DELETE', `${base()}/${sticker.id}`, {
-        auth: fx.ownerAuth,
-        reason: 'bye',
-      });
-      expect(deleted.statusCode).toBe(204);
-      const gone = await send('GET', `${base()}/${sticker.id}`, { auth: fx.ownerAuth });
-      expect(gone.json()).toMatchObject({ code: 10060 });
-      expect(
-        (await server.app.http.inject({ url: `/stickers/${sticker.id}.png` })).statusCode,
-      ).toBe(404);
-      const entries = (await audit()).filter((e) => e.targetId === sticker.id);
-      expect(entries.map((e) => [e.actionType, e.reason])).toEqual([
-        [92, 'bye'],
-        [91, 'tidy'],
-        [90, 'new sticker'],
-      ]);
-    },
-  );
+    const deleted = await send('DELETE', `${base()}/${sticker.id}`, {
+      auth: fx.ownerAuth,
+      reason: 'bye',
+    });
+    expect(deleted.statusCode).toBe(204);
+    const gone = await send('GET', `${base()}/${sticker.id}`, { auth: fx.ownerAuth });
+    expect(gone.json()).toMatchObject({ code: 10060 });
+    expect((await server.app.http.inject({ url: `/stickers/${sticker.id}.png` })).statusCode).toBe(
+      404,
+    );
+    const entries = (await audit()).filter((e) => e.targetId === sticker.id);
+    expect(entries.map((e) => [e.actionType, e.reason])).toEqual([
+      [92, 'bye'],
+      [91, 'tidy'],
+      [90, 'new sticker'],
+    ]);
+  });
 
-  it.skipIf(skip)(
-    'creating needs MANAGE_GUILD_EXPRESSIONS before 2026-02-23, CREATE_ after',
-    async () => {
-      const manager = await botWith(server.app, {
-        guildId: fx.guildId,
-        name: 'manager',
-        permissions: P.MANAGE_GUILD_EXPRESSIONS,
-      });
-      const creator = await botWith(server.app, {
-        guildId: fx.guildId,
-        name: 'creator',
-        permissions: P.CREATE_GUILD_EXPRESSIONS,
-      });
-      clock.set(SPLIT_MS - 1);
-      expect((await upload(creator.auth, 'early')).statusCode).toBe(403);
-      expect(await stickers()).toEqual([]);
-      expect((await upload(manager.auth, 'early')).statusCode).toBe(201);
-      clock.set(SPLIT_MS);
-      const late = await upload(manager.auth, 'late');
-      expect(late.statusCode).toBe(403);
-      expect(late.json()).toMatchObject({ code: 50013 });
-      expect((await stickers()).map((s) => s.name)).toEqual(['early']);
-      expect((await upload(creator.auth, 'late')).statusCode).toBe(201);
-    },
-  );
+  it('creating needs MANAGE_GUILD_EXPRESSIONS before 2026-02-23, CREATE_ after', async () => {
+    const manager = await botWith(server.app, {
+      guildId: fx.guildId,
+      name: 'manager',
+      permissions: P.MANAGE_GUILD_EXPRESSIONS,
+    });
+    const creator = await botWith(server.app, {
+      guildId: fx.guildId,
+      name: 'creator',
+      permissions: P.CREATE_GUILD_EXPRESSIONS,
+    });
+    clock.set(SPLIT_MS - 1);
+    expect((await upload(creator.auth, 'early')).statusCode).toBe(403);
+    expect(await stickers()).toEqual([]);
+    expect((await upload(manager.auth, 'early')).statusCode).toBe(201);
+    clock.set(SPLIT_MS);
+    const late = await upload(manager.auth, 'late');
+    expect(late.statusCode).toBe(403);
+    expect(late.json()).toMatchObject({ code: 50013 });
+    expect((await stickers()).map((s) => s.name)).toEqual(['early']);
+    expect((await upload(creator.auth, 'late')).statusCode).toBe(201);
+  });
 
-  it.skipIf(skip)(
-    "CREATE_ edits one's own sticker; others' need MANAGE_GUILD_EXPRESSIONS",
-    async () => {
-      const alice = await botWith(server.app, {
-        guildId: fx.guildId,
-        name: 'alice',
-        permissions: P.CREATE_GUILD_EXPRESSIONS,
-      });
-      const bob = await botWith(server.app, {
-        guildId: fx.guildId,
-        name: 'bob',
-        permissions: P.CREATE_GUILD_EXPRESSIONS,
-      });
-      const manager = await botWith(server.app, {
-        guildId: fx.guildId,
-        name: 'manager',
-        permissions: P.MANAGE_GUILD_EXPRESSIONS,
-      });
-      const sticker = (await upload(alice.auth, 'mine')).json<Sticker>();
-      expect(
-        (
-          await send('PATCH', `${base()}/${sticker.id}`, {
-            auth: alice.auth,
-            body: { tags: 'own' },
-          })
-        ).statusCode,
-      ).toBe(200);
-      const before = await stickers();
-      const entries = (await audit()).length;
-      expect(
-        (
-          await send('PATCH', `${base()}/${sticker.id}`, {
-            auth: bob.auth,
-            body: { name: 'theirs' },
-          })
-        ).statusCode,
-      ).toBe(403);
-      expect((await send('DELETE', `${base()}/${sticker.id}`, { auth: bob.auth })).statusCode).toBe(
-        403,
-      );
-      expect(await stickers()).toEqual(before);
-      expect(await audit()).toHaveLength(entries);
-      expect(
-        (await send('DELETE', `${base()}/${sticker.id}`, { auth: manager.auth })).statusCode,
-      ).toBe(204);
-    },
-  );
+  it("CREATE_ edits one's own sticker; others' need MANAGE_GUILD_EXPRESSIONS", async () => {
+    const alice = await botWith(server.app, {
+      guildId: fx.guildId,
+      name: 'alice',
+      permissions: P.CREATE_GUILD_EXPRESSIONS,
+    });
+    const bob = await botWith(server.app, {
+      guildId: fx.guildId,
+      name: 'bob',
+      permissions: P.CREATE_GUILD_EXPRESSIONS,
+    });
+    const manager = await botWith(server.app, {
+      guildId: fx.guildId,
+      name: 'manager',
+      permissions: P.MANAGE_GUILD_EXPRESSIONS,
+    });
+    const sticker = (await upload(alice.auth, 'mine')).json<Sticker>();
+    expect(
+      (
+        await send('PATCH', `${base()}/${sticker.id}`, {
+          auth: alice.auth,
+          body: { tags: 'own' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const before = await stickers();
+    const entries = (await audit()).length;
+    expect(
+      (
+        await send('PATCH', `${base()}/${sticker.id}`, {
+          auth: bob.auth,
+          body: { name: 'theirs' },
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect((await send('DELETE', `${base()}/${sticker.id}`, { auth: bob.auth })).statusCode).toBe(
+      403,
+    );
+    expect(await stickers()).toEqual(before);
+    expect(await audit()).toHaveLength(entries);
+    expect(
+      (await send('DELETE', `${base()}/${sticker.id}`, { auth: manager.auth })).statusCode,
+    ).toBe(204);
+  });
 
-  it.skipIf(skip)('bad input gets its code and changes nothing', async () => {
+  it('bad input gets its code and changes nothing', async () => {
     const sticker = (await upload(fx.ownerAuth, 'keep')).json<Sticker>();
     const before = await stickers();
     const entries = (await audit()).length;
@@ -352,7 +340,7 @@ describe.each(DRIVERS)('guild stickers on $driver', ({ driver, skip }) => {
     expect(await audit()).toHaveLength(entries);
   });
 
-  it.skipIf(skip)('a guild at tier 0 holds 5 stickers', async () => {
+  it('a guild at tier 0 holds 5 stickers', async () => {
     for (let i = 0; i < 5; i++) expect((await upload(fx.ownerAuth, `s${i}`)).statusCode).toBe(201);
     const full = await upload(fx.ownerAuth, 'sixth');
     expect(full.statusCode).toBe(400);

@@ -26,8 +26,9 @@ import { CDN_RATE_LIMIT } from '../../http/rateLimit/index.js';
  * Files a little over the sticker limit get the form error (50035) from the size rule; far over
  * it, the upload itself is refused (40005) while it streams in.
  */
+const FORM_ERROR_MARGIN_BYTES = 16 * 1024;
 const UPLOAD_LIMITS = {
-  maxFileBytes: MAX_STICKER_BYTES + 16 * 1024,
+  maxFileBytes: MAX_STICKER_BYTES + FORM_ERROR_MARGIN_BYTES,
   maxFiles: 1,
   maxFieldBytes: 4096,
 };

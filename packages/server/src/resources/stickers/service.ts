@@ -18,6 +18,7 @@ import {
   type ModifyStickerInput,
 } from './schemas.js';
 import { auditedSticker, serializeSticker } from './serialize.js';
+import { maxSizeMessage } from '../imageUploads.js';
 
 const EXPRESSIONS = { create: P.CREATE_GUILD_EXPRESSIONS, manage: P.MANAGE_GUILD_EXPRESSIONS };
 
@@ -71,11 +72,7 @@ export function createStickerService(deps: ServiceDeps) {
         // Spec, Versioning: CREATE_GUILD_EXPRESSIONS from 2026-02-23, MANAGE_ before.
         access.require(requiredPermissions.createExpressions(clock.now()));
         if (input.file.length > MAX_STICKER_BYTES) {
-          throw invalidField(
-            ['file'],
-            'BINARY_TYPE_MAX_SIZE',
-            'File cannot be larger than 512.0 kb.',
-          );
+          throw invalidField(['file'], 'BINARY_TYPE_MAX_SIZE', maxSizeMessage(MAX_STICKER_BYTES));
         }
         const format = detectStickerFile(input.file);
         if (format === null) throw new ApiError('INVALID_FILE_UPLOADED');

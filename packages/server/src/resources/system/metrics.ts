@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { hashSecret } from '../../domain/credentials.js';
 import { ApiError, toErrorResponse } from '../../errors/index.js';
+import { SECOND_MS } from '../../domain/time.js';
 
 /** Upper bounds of the latency histogram, in seconds. */
 const BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5];
@@ -113,7 +114,7 @@ export function instrument(app: FastifyInstance, metrics: Metrics): void {
       method: request.method,
       route: request.routeOptions.url ?? 'unmatched',
       status: reply.statusCode,
-      seconds: reply.elapsedTime / 1000,
+      seconds: reply.elapsedTime / SECOND_MS,
     });
     done();
   });

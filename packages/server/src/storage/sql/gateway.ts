@@ -203,7 +203,14 @@ export function createGatewayRepository(db: Kysely<Database>): GatewayRepository
       await db
         .insertInto('gateway_replay')
         .values(
-          entries.map((e) => ({ session_id: e.sessionId, seq: e.seq, type: e.type, data: e.data })),
+          entries.map((e) => ({
+            session_id: e.sessionId,
+            seq: e.seq,
+            type: e.type,
+            data: e.data,
+            source: e.source?.id ?? null,
+            published_at: e.source?.publishedAt ?? null,
+          })),
         )
         .onConflict((oc) => oc.columns(['session_id', 'seq']).doNothing())
         .execute();
@@ -230,6 +237,10 @@ export function createGatewayRepository(db: Kysely<Database>): GatewayRepository
         seq: int(row.seq),
         type: row.type,
         data: row.data,
+        source:
+          row.source === null || row.published_at === null
+            ? null
+            : { id: row.source, publishedAt: int(row.published_at) },
       }));
     },
   };

@@ -461,4 +461,6 @@ export interface GatewayReplayTable {
   seq: Int;
   type: string;
   data: string;
+  source: string | null;
+  published_at: Int | null;
 }

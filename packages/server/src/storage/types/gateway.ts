@@ -37,6 +37,11 @@ export interface GatewayReplayEntry {
   type: string;
   /** `d` as JSON. */
   data: string;
+  /**
+   * The bus dispatch the entry came from (its envelope id) and when it was published (epoch ms,
+   * by the publisher's clock); null for what no dispatch brought (a join's GUILD_CREATE).
+   */
+  source: { id: string; publishedAt: number } | null;
 }
 
 /** Who sees a user's custom status (spec, Gateway events: Presence Update). */

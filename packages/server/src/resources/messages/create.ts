@@ -1,0 +1,314 @@
+import { MessageFlags, MessageTypes, PermissionFlags as P, isSnowflake } from '@guildhall/protocol';
+import { requiredPermissions } from '../../domain/permissions.js';
+import { canReadMessageContent } from '../../domain/messageContent.js';
+import { ApiError, invalidField } from '../../errors/index.js';
+import { afterWrite } from '../../events/afterCommit.js';
+import { serializePartialMember } from '../members/index.js';
+import type { Principal } from '../../http/authenticator.js';
+import type { StreamedFile } from '../../http/multipart.js';
+import type { MessageRecord, NewMessage } from '../../storage/index.js';
+import type { ServiceDeps } from '../deps.js';
+import { isTimedOut, MESSAGE_CHANNEL_TYPES } from './access.js';
+import type { MessageChannelAccess } from './access.js';
+import { assertFilesPresent, newAttachments } from './attachments.js';
+import { assertAllowedMentions, resolveMentions } from './mentions.js';
+import { contentReaderFor } from './reader.js';
+import { loadMessageContext, serializeMessage, snapshotOf, type MessageWire } from './serialize.js';
+import { MAX_ATTACHMENTS, type CreateMessageInput } from './schemas.js';
+import {
+  EDITABLE_TYPES,
+  assertFlags,
+  embedsWire,
+  idAtOrAfter,
+  type MessageHelpers,
+  type MessageServiceOptions,
+} from './shared.js';
+import { SECOND_MS, MINUTE_MS } from '../../domain/time.js';
+
+/** How long enforce_nonce remembers a nonce ("a few minutes"). */
+export const NONCE_WINDOW_MS = 5 * MINUTE_MS;
+
+export interface CreateMessageRequest {
+  channelId: string;
+  input: CreateMessageInput;
+  files: readonly StreamedFile[];
+}
+
+/**
+ * The create path of the message service: the gate a multipart request passes before its files
+ * are read, and POST /channels/{id}/messages (mentions, replies, forwards, attachments, nonce,
+ * slowmode). Kept apart from the rest of the service, which it shares `helpers` with.
+ */
+export function createMessagePosting(
+  deps: ServiceDeps,
+  options: MessageServiceOptions,
+  helpers: MessageHelpers,
+) {
+  const { storage, ids } = deps;
+  const { accessFor, withUploads, findMessage, view } = helpers;
+
+  /** Slowmode: 20016 with retry_after unless exempt (bots always are). */
+  const checkSlowmode = async (principal: Principal, access: MessageChannelAccess) => {
+    const seconds = access.channel.rateLimitPerUser;
+    if (seconds <= 0 || principal.user.bot) return;
+    const now = access.subject.nowMs;
+    if (requiredPermissions.bypassSlowmode(now).some((bits) => access.has(bits))) return;
+    const windowMs = seconds * SECOND_MS;
+    const last = await storage.messages.lastPostedAt({
+      channelId: access.channel.id,
+      authorId: principal.user.id,
+      sinceId: idAtOrAfter(now - windowMs),
+    });
+    if (last !== null && last + windowMs > now) {
+      throw new ApiError('SLOWMODE_RATE_LIMIT', {
+        extra: { retry_after: (last + windowMs - now) / SECOND_MS, global: false },
+      });
+    }
+  };
+
+  /** The reply or forward a create names, checked. */
+  const resolveReference = async (
+    principal: Principal,
+    access: MessageChannelAccess,
+    input: CreateMessageInput,
+  ): Promise<{
+    reference: NewMessage['reference'];
+    replied: MessageRecord | null;
+    forwarded: MessageRecord | null;
+  }> => {
+    const ref = input.message_reference;
+    if (ref == null) return { reference: null, replied: null, forwarded: null };
+    const channelId = ref.channel_id ?? access.channel.id;
+    if ((ref.type ?? 0) === 1) {
+      const source =
+        channelId === access.channel.id ? access : await accessFor(storage, principal, channelId);
+      source.require(P.READ_MESSAGE_HISTORY);
+      const message = await findMessage(storage, source.channel.id, ref.message_id);
+      const reader = await contentReaderFor(storage, principal);
+      const canRead =
+        reader === null ||
+        canReadMessageContent(reader, {
+          authorId: message.authorId,
+          inDirectChannel: message.guildId === null,
+          mentionedUserIds: message.mentionUserIds,
+        });
+      if (!canRead) throw new ApiError('CANNOT_FORWARD_UNREADABLE_MESSAGE');
+      return {
+        reference: {
+          type: 1,
+          channelId: source.channel.id,
+          messageId: message.id,
+          guildId: source.guild.id,
+        },
+        replied: null,
+        forwarded: message,
+      };
+    }
+    access.require(P.READ_MESSAGE_HISTORY);
+    if (channelId !== access.channel.id) {
+      throw invalidField(
+        ['message_reference'],
+        'MESSAGE_REFERENCE_INVALID_CHANNEL',
+        'Cannot reply to a message in a different channel.',
+      );
+    }
+    const replied = isSnowflake(ref.message_id)
+      ? await storage.messages.findById(channelId, ref.message_id)
+      : null;
+    if (replied === null) {
+      if (ref.fail_if_not_exists === false)
+        return { reference: null, replied: null, forwarded: null };
+      throw invalidField(
+        ['message_reference'],
+        'MESSAGE_REFERENCE_UNKNOWN_MESSAGE',
+        'Unknown message',
+      );
+    }
+    if (!EDITABLE_TYPES.has(replied.type)) throw new ApiError('CANNOT_EXECUTE_ON_SYSTEM_MESSAGE');
+    return {
+      reference: {
+        type: 0,
+        channelId,
+        messageId: replied.id,
+        guildId: access.guild.id,
+      },
+      replied,
+      forwarded: null,
+    };
+  };
+
+  return {
+    /**
+     * What a multipart create or edit may do, checked before its body is read: the caller must
+     * be able to post in the channel (create) or edit the message (edit). Returns the check to
+     * run at the first file, before its bytes are read (ATTACH_FILES; the author, for edits).
+     */
+    async uploadGate(
+      principal: Principal,
+      request: { channelId: string; messageId?: string },
+    ): Promise<() => void> {
+      const access = await accessFor(storage, principal, request.channelId);
+      if (request.messageId === undefined) {
+        access.require(P.SEND_MESSAGES);
+        if (!MESSAGE_CHANNEL_TYPES.has(access.channel.type)) {
+          throw new ApiError('CANNOT_SEND_IN_NON_TEXT_CHANNEL');
+        }
+        if (isTimedOut(access)) throw new ApiError('MISSING_PERMISSIONS');
+        return () => {
+          access.require(P.ATTACH_FILES);
+        };
+      }
+      access.require(0n);
+      const message = await findMessage(storage, access.channel.id, request.messageId);
+      return () => {
+        if (message.authorId !== principal.user.id) {
+          throw new ApiError('CANNOT_EDIT_OTHER_USERS_MESSAGE');
+        }
+        access.require(P.ATTACH_FILES);
+      };
+    },
+
+    /** POST /channels/{id}/messages. */
+    async create(principal: Principal, request: CreateMessageRequest): Promise<MessageWire> {
+      const { input, files } = request;
+      const access = await accessFor(storage, principal, request.channelId);
+      access.require(P.SEND_MESSAGES);
+      if (!MESSAGE_CHANNEL_TYPES.has(access.channel.type)) {
+        throw new ApiError('CANNOT_SEND_IN_NON_TEXT_CHANNEL');
+      }
+      if (isTimedOut(access)) throw new ApiError('MISSING_PERMISSIONS');
+      const flags = assertFlags(input.flags);
+      assertAllowedMentions(input.allowed_mentions);
+      const requests = input.attachments ?? [];
+      assertFilesPresent(requests, files, new Set());
+      if (files.length > MAX_ATTACHMENTS) {
+        throw invalidField(
+          ['files'],
+          'BASE_TYPE_MAX_LENGTH',
+          `Must be ${String(MAX_ATTACHMENTS)} or fewer in length.`,
+        );
+      }
+      if (files.length > 0) access.require(P.ATTACH_FILES);
+      const embedInputs = input.embeds ?? (input.embed == null ? [] : [input.embed]);
+      // Without EMBED_LINKS the platform sends the message without its embeds.
+      const embeds = access.has(P.EMBED_LINKS) ? embedsWire(embedInputs) : [];
+      const content = input.content ?? '';
+      const nonce = input.nonce == null ? null : String(input.nonce);
+      const now = access.subject.nowMs;
+
+      if (input.enforce_nonce === true && nonce !== null) {
+        const earlier = await storage.messages.findByNonce({
+          channelId: access.channel.id,
+          authorId: principal.user.id,
+          nonce,
+          sinceId: idAtOrAfter(now - NONCE_WINDOW_MS),
+        });
+        if (earlier !== null) {
+          const [wire] = await view(storage, principal, [earlier]);
+          if (wire !== undefined) return wire;
+        }
+      }
+      await checkSlowmode(principal, access);
+      const { reference, replied, forwarded } = await resolveReference(principal, access, input);
+      if (forwarded !== null && (content !== '' || embedInputs.length > 0 || files.length > 0)) {
+        throw invalidField(
+          ['message_reference'],
+          'MESSAGE_FORWARD_WITH_CONTENT',
+          'A forwarded message cannot have content, embeds or attachments.',
+        );
+      }
+      if (
+        content.trim() === '' &&
+        embeds.length === 0 &&
+        files.length === 0 &&
+        forwarded === null
+      ) {
+        throw new ApiError('CANNOT_SEND_EMPTY_MESSAGE');
+      }
+      const mentions = await resolveMentions(storage, {
+        content,
+        allowed: input.allowed_mentions,
+        roles: access.roles,
+        guildId: access.guild.id,
+        permissions: access.permissions,
+        repliedUserId: replied?.authorId ?? null,
+      });
+
+      const messageId = ids();
+      const uploads = newAttachments({
+        files,
+        requests,
+        ids,
+        messageId,
+        channelId: access.channel.id,
+        firstPosition: 0,
+      });
+      const links = options.links();
+      let snapshots: unknown[] | null = null;
+      if (forwarded !== null) {
+        const context = await loadMessageContext(storage, [forwarded], {
+          links,
+          viewerId: principal.user.id,
+          reader: null,
+          reactions: false,
+        });
+        snapshots = [snapshotOf(forwarded, context)];
+      }
+      const message: NewMessage = {
+        id: messageId,
+        channelId: access.channel.id,
+        guildId: access.guild.id,
+        authorId: principal.user.id,
+        type: replied === null ? MessageTypes.DEFAULT : MessageTypes.REPLY,
+        content,
+        embeds,
+        flags: flags | (forwarded === null ? 0 : MessageFlags.HAS_SNAPSHOT),
+        tts: input.tts === true && access.has(P.SEND_TTS_MESSAGES),
+        mentionEveryone: mentions.everyone,
+        mentionUserIds: mentions.userIds,
+        mentionRoleIds: mentions.roleIds,
+        reference,
+        snapshots,
+        nonce,
+        applicationId: null,
+        webhookId: null,
+        createdAt: now,
+        attachments: uploads.map((upload) => upload.attachment),
+      };
+      // Group-committed with the other writes of the moment: answered once it is on disk.
+      const insert = () => storage.groupTransaction((tx) => tx.messages.create(message));
+      if (message.attachments.length === 0) await insert();
+      else await withUploads(uploads, insert);
+      const record: MessageRecord = { ...message, pinnedAt: null, editedAt: null };
+      const needsContext = replied !== null || mentions.userIds.length > 0;
+      const context = needsContext
+        ? await loadMessageContext(storage, [record], {
+            links,
+            viewerId: principal.user.id,
+            reader: null,
+            knownUsers: [principal.user],
+            reactions: false,
+          })
+        : {
+            links,
+            users: new Map([[principal.user.id, principal.user]]),
+            reactions: new Map(),
+            referenced: new Map(),
+            reader: null,
+          };
+      const withNonce = nonce === null ? {} : { nonce };
+      const wire = { ...serializeMessage(record, context), ...withNonce };
+      // Announced once the message is committed (its batch is durable): published at once.
+      afterWrite(storage, {
+        type: 'MESSAGE_CREATE',
+        guildId: access.guild.id,
+        channelId: access.channel.id,
+        data: { ...wire, guild_id: access.guild.id, member: serializePartialMember(access.member) },
+      });
+      if (replied === null) return wire;
+      // The caller's own message is readable; its referenced_message follows the rule.
+      const reader = await contentReaderFor(storage, principal);
+      return { ...serializeMessage(record, { ...context, reader }), ...withNonce };
+    },
+  };
+}

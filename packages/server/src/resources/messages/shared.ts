@@ -1,0 +1,106 @@
+import {
+  MessageFlags,
+  MessageTypes,
+  PLATFORM_EPOCH_MS,
+  isSnowflake,
+  snowflakeFromTimestamp,
+} from '@guildhall/protocol';
+import { ApiError, invalidField } from '../../errors/index.js';
+import type { Principal } from '../../http/authenticator.js';
+import type { MessageRecord, Repositories } from '../../storage/index.js';
+import type { ServiceDeps } from '../deps.js';
+import { loadMessageChannel } from './access.js';
+import { attachmentKey, type newAttachments } from './attachments.js';
+import type { AttachmentLinks } from './serialize.js';
+import type { EmbedInput } from './schemas.js';
+import { viewMessages } from './views.js';
+
+/** Message flags a sender may set (SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS). */
+export const SETTABLE_FLAGS = MessageFlags.SUPPRESS_EMBEDS | MessageFlags.SUPPRESS_NOTIFICATIONS;
+/** Message types a user may edit or reply to (the others are system messages). */
+export const EDITABLE_TYPES = new Set<number>([MessageTypes.DEFAULT, MessageTypes.REPLY]);
+
+/** The lowest id made at `ms` or later (clamped to the platform epoch). */
+export const idAtOrAfter = (ms: number) =>
+  snowflakeFromTimestamp(Math.max(PLATFORM_EPOCH_MS, Math.floor(ms)));
+
+/** Embeds as stored and sent: the request objects with their type. */
+export function embedsWire(embeds: readonly EmbedInput[]): unknown[] {
+  return embeds.map((embed) => ({
+    type: 'rich',
+    ...embed,
+    ...(embed.fields === undefined
+      ? {}
+      : { fields: embed.fields.map((f) => ({ ...f, inline: f.inline ?? false })) }),
+  }));
+}
+
+/** The flags a create or edit asks for, refused (50035) when it sets one a sender may not. */
+export function assertFlags(flags: number | null | undefined): number {
+  const value = flags ?? 0;
+  if ((value & ~SETTABLE_FLAGS) !== 0) {
+    throw invalidField(['flags'], 'MESSAGE_FLAGS_INVALID', 'Invalid message flags.');
+  }
+  return value;
+}
+
+export interface MessageServiceOptions {
+  /** What attachment URLs are made of, read at call time: the base URL is known once listening. */
+  links: () => AttachmentLinks;
+}
+
+/** New attachments with their staged files, as `newAttachments` makes them. */
+export type Uploads = ReturnType<typeof newAttachments>;
+
+/**
+ * What the message service's parts share: the caller's access to a channel, a message by id
+ * (10008 when absent), messages as the caller sees them, and writes that carry uploaded files.
+ */
+export function createMessageHelpers(deps: ServiceDeps, options: MessageServiceOptions) {
+  const { clock, blobs } = deps;
+
+  const accessFor = (repos: Repositories, principal: Principal, channelId: string) =>
+    loadMessageChannel(repos, { channelId, userId: principal.user.id, nowMs: clock.now() });
+
+  /** Moves staged files under their attachments' keys. */
+  const storeUploads = (uploads: Uploads) =>
+    Promise.all(
+      uploads.map(({ attachment, file }) =>
+        file.blob.commit(
+          attachmentKey(attachment.id),
+          attachment.contentType ?? 'application/octet-stream',
+        ),
+      ),
+    );
+
+  /**
+   * Files first (a message never points at a file that is not there), then the rows; when
+   * writing the rows fails, the files go again.
+   */
+  const withUploads = async (uploads: Uploads, write: () => Promise<void>) => {
+    await storeUploads(uploads);
+    try {
+      await write();
+    } catch (err) {
+      await Promise.all(
+        uploads.map(({ attachment }) => blobs.delete(attachmentKey(attachment.id))),
+      );
+      throw err;
+    }
+  };
+
+  const findMessage = async (repos: Repositories, channelId: string, messageId: string) => {
+    const message = isSnowflake(messageId)
+      ? await repos.messages.findById(channelId, messageId)
+      : null;
+    if (message === null) throw new ApiError('UNKNOWN_MESSAGE');
+    return message;
+  };
+
+  const view = (repos: Repositories, principal: Principal, messages: readonly MessageRecord[]) =>
+    viewMessages(repos, { principal, messages, links: options.links() });
+
+  return { accessFor, withUploads, findMessage, view };
+}
+
+export type MessageHelpers = ReturnType<typeof createMessageHelpers>;

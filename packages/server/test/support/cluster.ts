@@ -1,0 +1,149 @@
+/**
+ * Several `guildhall start` processes of one deployment for a test: the built CLI
+ * (`node packages/server/dist/main.js start`, configured by its environment alone, as a container
+ * would be) on one PostgreSQL schema, one NATS subject prefix (and so one history stream) and one
+ * Redis key prefix of the test's own, all removed again by {@link Cluster.close}.
+ *
+ * @module
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { historyStreamName } from '../../src/bus/nats/index.js';
+import { TEST_NATS_URL, deleteStream, uniqueSubjectPrefix } from './nats.js';
+import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from './postgres.js';
+import { TEST_REDIS_URL, deleteRedisPrefix, uniqueRedisPrefix } from './redis.js';
+
+/** The built CLI; `npm test` builds it first (`pretest`), as does `npx tsc -b`. */
+export const BUILT_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+/** How long a process may take to say where it listens. */
+const START_TIMEOUT_MS = 20_000;
+/** How long a process may take to stop on SIGTERM before it is killed. */
+const STOP_TIMEOUT_MS = 10_000;
+
+/** One running process. */
+export interface ClusterNode {
+  readonly role: 'api' | 'gateway' | 'all';
+  readonly apiUrl: string;
+  readonly gatewayUrl: string;
+  /** What it printed on stdout and stderr so far. */
+  output(): string;
+  /** Resolves with how it ended. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+export interface Cluster {
+  /** The schema every process uses (its DATABASE_URL sets the search path to it). */
+  readonly schema: string;
+  /** DATABASE_URL of the schema, for a seeder in the test. */
+  readonly databaseUrl: string;
+  /** The data folder the processes share (uploaded files; a shared volume in a deployment). */
+  readonly dataDir: string;
+  /** The environment every process gets (besides GUILDHALL_ROLE). */
+  readonly env: Readonly<Record<string, string>>;
+  start(role: ClusterNode['role'], extraEnv?: Record<string, string>): Promise<ClusterNode>;
+  /** Stops every process still running (SIGTERM) and removes the schema, stream and keys. */
+  close(): Promise<void>;
+}
+
+function spawnNode(env: Record<string, string>): Promise<ClusterNode> {
+  // Only what the deployment sets: nothing of the test runner's environment leaks in.
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BUILT_MAIN, 'start'], {
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    stdio: 'pipe',
+  });
+  let output = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => {
+      resolve({ code, signal });
+    });
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`guildhall start (${String(env['GUILDHALL_ROLE'])}) is silent:\n${output}`));
+    }, START_TIMEOUT_MS);
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      const match = /API: (\S+) Gateway: (\S+)/.exec(output);
+      if (match === null) return;
+      clearTimeout(timer);
+      resolve({
+        role: env['GUILDHALL_ROLE'] as ClusterNode['role'],
+        apiUrl: match[1] ?? '',
+        gatewayUrl: match[2] ?? '',
+        output: () => output,
+        exited,
+        kill: (signal) => child.kill(signal),
+      });
+    });
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`guildhall start exited (${String(code ?? signal)}):\n${output}`));
+    });
+  });
+}
+
+/**
+ * Makes a cluster's shared ground (the schema, created and migrated by the first process or the
+ * test's seeder; a data folder) and returns what starts its processes. `env` adds settings
+ * every process gets.
+ * @throws Error saying to build first when the CLI is not built.
+ */
+export async function createCluster(env: Record<string, string> = {}): Promise<Cluster> {
+  if (!existsSync(BUILT_MAIN)) {
+    throw new Error(`${BUILT_MAIN} is missing: build first (npx tsc -b, or npm test).`);
+  }
+  const schema = uniqueSchema('cluster');
+  const natsPrefix = uniqueSubjectPrefix('cluster');
+  const redisPrefix = uniqueRedisPrefix('cluster');
+  const dataDir = await mkdtemp(join(tmpdir(), 'guildhall-cluster-'));
+  const url = new URL(TEST_DATABASE_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const shared: Record<string, string> = {
+    DATABASE_URL: url.toString(),
+    NATS_URL: TEST_NATS_URL,
+    REDIS_URL: TEST_REDIS_URL,
+    GUILDHALL_NATS_PREFIX: natsPrefix,
+    GUILDHALL_REDIS_PREFIX: redisPrefix,
+    GUILDHALL_DATA_DIR: dataDir,
+    GUILDHALL_HOST: '127.0.0.1',
+    GUILDHALL_PORT: '0',
+    GUILDHALL_DEMO: 'off',
+    GUILDHALL_LOG_LEVEL: 'warn',
+    ...env,
+  };
+  const nodes: ClusterNode[] = [];
+  return {
+    schema,
+    databaseUrl: url.toString(),
+    dataDir,
+    env: shared,
+    async start(role, extraEnv = {}) {
+      const node = await spawnNode({ ...shared, ...extraEnv, GUILDHALL_ROLE: role });
+      nodes.push(node);
+      return node;
+    },
+    async close() {
+      await Promise.all(
+        nodes.map(async (node) => {
+          node.kill('SIGTERM');
+          const timer = setTimeout(() => {
+            node.kill('SIGKILL');
+          }, STOP_TIMEOUT_MS);
+          await node.exited;
+          clearTimeout(timer);
+        }),
+      );
+      await deleteStream(historyStreamName(natsPrefix));
+      await deleteRedisPrefix(redisPrefix);
+      await dropSchema(schema);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,202 @@
+/**
+ * The provisional account test fixture: a test OpenID provider for the file, and per test a server
+ * on one driver (its clock at the real time, local OIDC issuers allowed, an operator token) with a
+ * developer whose app subscribes to the authorization webhook events; and the requests the tests
+ * make.
+ *
+ * @module
+ */
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import type { Config } from '../../src/config.js';
+import { manualClock } from '../../src/domain/clock.js';
+import { hashSecret } from '../../src/domain/credentials.js';
+import type { ExternalCredential } from '../../src/oauth/provisional/identities.js';
+import type { Driver } from './drivers.js';
+import { startTestIdp, type TestIdp } from './oidcIdp.js';
+import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
+
+/** The operator token the fixture's server accepts (`Admin <token>`). */
+export const ADMIN_TOKEN = 'operator-token-for-tests-0123456789abcdef';
+/** How long the test provider's ID tokens live. */
+const ID_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+
+/** A token endpoint answer. */
+export interface TokenBody {
+  access_token: string;
+  token_type: string;
+  expires_in: number;
+  scope: string;
+  id_token?: string;
+  refresh_token?: string;
+}
+
+interface State {
+  server: TestServer;
+  clock: ReturnType<typeof manualClock>;
+  dev: Awaited<ReturnType<typeof seedDeveloper>>;
+}
+
+/** Registers the provider and the per-test server of one driver; read its fields in tests. */
+export function useProvisionalFixture(driver: Driver) {
+  let provider: TestIdp | undefined;
+  let state: State | undefined;
+  const idpNow = () => {
+    if (provider === undefined) throw new Error('no OpenID provider outside the tests');
+    return provider;
+  };
+  const current = () => {
+    if (state === undefined) throw new Error('no provisional server outside a test');
+    return state;
+  };
+
+  beforeAll(async () => {
+    provider = await startTestIdp({ idTokenTtlSeconds: ID_TOKEN_TTL_SECONDS });
+  });
+  afterAll(async () => {
+    await provider?.close();
+  });
+  beforeEach(async () => {
+    const clock = manualClock(Date.now());
+    const server = await startTestServer({
+      storage: driver,
+      clock,
+      config: { oidcAllowInsecureLocal: true, adminTokenHash: hashSecret(ADMIN_TOKEN) },
+    });
+    const dev = await seedDeveloper(server.app, 'gamedev');
+    // The app subscribes to APPLICATION_DEAUTHORIZED webhook events.
+    await server.app.storage.applications.update(dev.applicationId, {
+      eventWebhooksUrl: 'https://game.example.com/events',
+      eventWebhooksStatus: 2,
+      eventWebhooksTypes: ['APPLICATION_AUTHORIZED', 'APPLICATION_DEAUTHORIZED'],
+    });
+    state = { server, clock, dev };
+  });
+  afterEach(async () => {
+    const ended = state;
+    state = undefined;
+    await ended?.server.close();
+  });
+
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    options: { auth?: string; payload?: object } = {},
+  ) =>
+    current().server.app.http.inject({
+      method,
+      url: `/api/v10${url}`,
+      headers: options.auth === undefined ? {} : { authorization: options.auth },
+      ...(options.payload === undefined ? {} : { payload: options.payload }),
+    });
+  const bot = () => `Bot ${current().dev.botToken}`;
+  const admin = { auth: `Admin ${ADMIN_TOKEN}` };
+
+  const saveProvider = (issuer = idpNow().issuer) =>
+    call('PUT', `/applications/${current().dev.applicationId}/identity-providers/oidc`, {
+      auth: current().dev.userToken,
+      payload: { issuer, client_id: idpNow().clientId },
+    });
+  const exchange = async (subject: string, extra: object = {}) =>
+    call('POST', '/partner-sdk/token', {
+      payload: {
+        client_id: current().dev.applicationId,
+        client_secret: current().dev.clientSecret,
+        external_auth_type: 'OIDC',
+        external_auth_token: await idpNow().idToken(subject),
+        ...extra,
+      },
+    });
+  const botToken = (externalUserId: string, name?: string) =>
+    call('POST', '/partner-sdk/token/bot', {
+      auth: bot(),
+      payload: {
+        external_user_id: externalUserId,
+        ...(name === undefined ? {} : { preferred_global_name: name }),
+      },
+    });
+  const me = (accessToken: string) => call('GET', '/users/@me', { auth: `Bearer ${accessToken}` });
+  const person = async (name: string) =>
+    (
+      await current().server.app.services.auth.register({
+        email: `${name}@example.test`,
+        username: name,
+        password: 'correct horse battery',
+      })
+    ).user_id;
+  /** The merge extension as the code grant runs it: merge, then the grant's tokens. */
+  const merge = (userId: string, credential: ExternalCredential) =>
+    current().server.app.storage.transaction(async (tx) => {
+      const merged = await current().server.app.services.provisional.mergeProvisional(tx, {
+        applicationId: current().dev.applicationId,
+        userId,
+        credential,
+      });
+      await current().server.app.services.oauth.issueTokens({
+        tx,
+        userId,
+        applicationId: current().dev.applicationId,
+        scopes: ['identify'],
+        refresh: true,
+      });
+      return merged;
+    });
+  /** Tokens a full account got from the app's OAuth2 flow. */
+  const authorize = (userId: string) =>
+    current().server.app.services.oauth.issueTokens({
+      userId,
+      applicationId: current().dev.applicationId,
+      scopes: ['identify', 'openid'],
+      refresh: true,
+    });
+  const deauthorizedEvents = async () =>
+    (
+      await current().server.app.storage.outbox.listByApplication(current().dev.applicationId, {
+        limit: 50,
+      })
+    )
+      .filter((e) => e.eventType === 'APPLICATION_DEAUTHORIZED')
+      .map((e) => (JSON.parse(e.event) as { data: { user: { id: string } } }).data.user.id);
+  const identity = (subject: string, authType: ExternalCredential['type'] = 'OIDC') =>
+    current().server.app.storage.provisional.findIdentity({
+      applicationId: current().dev.applicationId,
+      authType,
+      subject,
+    });
+
+  return {
+    get idp() {
+      return idpNow();
+    },
+    get server() {
+      return current().server;
+    },
+    get clock() {
+      return current().clock;
+    },
+    get dev() {
+      return current().dev;
+    },
+    /**
+     * Replaces this test's server by one started with only `config` over the defaults (and a new
+     * developer, without webhook events), on the same clock.
+     */
+    async restart(config: Partial<Config>) {
+      const { server, clock } = current();
+      await server.close();
+      const next = await startTestServer({ storage: driver, clock, config });
+      state = { server: next, clock, dev: await seedDeveloper(next.app, 'gamedev') };
+    },
+    call,
+    bot,
+    admin,
+    saveProvider,
+    exchange,
+    botToken,
+    me,
+    person,
+    merge,
+    authorize,
+    deauthorizedEvents,
+    identity,
+  };
+}
