@@ -19,6 +19,24 @@ import { decodeEvent } from '../codec.js';
 import { assertPublishSubject, assertSubscribeSubject, subjectMatches } from '../subjects.js';
 import type { BusErrorHandler, BusEvent, EventHistory, KeptEvent } from '../types.js';
 
+/**
+ * A NATS message as the bus delivers it: its subject without the deployment's prefix and its
+ * event; null (reported) when the text is not a bus event. Live and kept messages alike.
+ */
+export function decodeDelivered(
+  msg: { subject: string; string(): string },
+  subjectPrefix: string,
+  report: BusErrorHandler,
+): { subject: string; event: BusEvent } | null {
+  const subject = msg.subject.slice(subjectPrefix.length);
+  try {
+    return { subject, event: decodeEvent(msg.string()) };
+  } catch (decodeErr) {
+    report(decodeErr, { subject });
+    return null;
+  }
+}
+
 export interface NatsHistoryOptions {
   /** Subject patterns (without the bus's prefix) whose events are kept, e.g. `dispatch.>`. */
   subjects: readonly string[];
@@ -145,15 +163,8 @@ export async function openNatsHistory(input: {
         for await (const msg of batch) {
           got++;
           left--;
-          const delivered = msg.subject.slice(subjectPrefix.length);
-          let event: BusEvent;
-          try {
-            event = decodeEvent(msg.string());
-          } catch (decodeErr) {
-            report(decodeErr, { subject: delivered });
-            continue;
-          }
-          kept.push({ seq: msg.seq, kept: { subject: delivered, event } });
+          const delivered = decodeDelivered(msg, subjectPrefix, report);
+          if (delivered !== null) kept.push({ seq: msg.seq, kept: delivered });
         }
         // Nothing came: what was pending aged out of the stream meanwhile.
         if (got === 0) break;

@@ -1,6 +1,6 @@
 /** @module bus/nats: the bus shared by API and gateway nodes of a scaled-out deployment. */
 import { connect, type ConnectionOptions, type NatsConnection } from 'nats';
-import { decodeEvent, encodeEvent } from '../codec.js';
+import { encodeEvent } from '../codec.js';
 import { BusClosedError } from '../errors.js';
 import { invokeHandler, safeErrorHandler } from '../handlers.js';
 import { assertPublishSubject, assertSubscribeSubject } from '../subjects.js';
@@ -12,7 +12,12 @@ import type {
   EventHistory,
   Subscription,
 } from '../types.js';
-import { historyStreamName, openNatsHistory, type NatsHistoryOptions } from './history.js';
+import {
+  decodeDelivered,
+  historyStreamName,
+  openNatsHistory,
+  type NatsHistoryOptions,
+} from './history.js';
 
 export { historyStreamName, type NatsHistoryOptions } from './history.js';
 
@@ -172,15 +177,8 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
             return;
           }
           if (!active) return;
-          const delivered = msg.subject.slice(subjectPrefix.length);
-          let event: BusEvent;
-          try {
-            event = decodeEvent(msg.string());
-          } catch (decodeErr) {
-            report(decodeErr, { subject: delivered });
-            return;
-          }
-          invokeHandler(handler, { event, subject: delivered }, report);
+          const delivered = decodeDelivered(msg, subjectPrefix, report);
+          if (delivered !== null) invokeHandler(handler, delivered, report);
         },
       });
       // Once the server answers the flush it holds the interest: later publishes reach us.
