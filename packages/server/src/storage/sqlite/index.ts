@@ -68,13 +68,37 @@ function heldConnectionBatches(
       .execute(() => use({ db: batchDb, concurrentMembers: false, failed: () => false }));
 }
 
+/** How long to wait between tries to switch a new database to WAL while another process does. */
+const WAL_RETRY_MS = 10;
+
+/**
+ * Switches the database to WAL. Two processes opening a new file together both try; SQLite
+ * answers SQLITE_BUSY at once to the one that loses (the busy handler does not cover the journal
+ * mode change), so it is tried again, as a busy handler would, until `busyTimeoutMs` has passed.
+ */
+function enableWal(db: SqliteDatabase.Database, busyTimeoutMs: number): void {
+  const giveUpAt = Date.now() + busyTimeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      const busy = (err as { code?: unknown }).code === 'SQLITE_BUSY';
+      if (!busy || Date.now() >= giveUpAt) throw err;
+      // Start-up only: nothing else runs on this thread yet, so a blocking pause costs nothing.
+      Atomics.wait(pause, 0, 0, WAL_RETRY_MS);
+    }
+  }
+}
+
 /** Opens (creating if needed) a SQLite database and applies pending migrations. */
 export function createSqliteStorage(options: SqliteStorageOptions): Storage {
   const { busyTimeoutMs } = { ...DEFAULT_SQLITE_STORAGE_OPTIONS, ...options };
   const raw = new SqliteDatabase(options.filename);
   raw.defaultSafeIntegers(true);
   raw.pragma(`busy_timeout = ${busyTimeoutMs}`);
-  if (options.filename !== ':memory:') raw.pragma('journal_mode = WAL');
+  if (options.filename !== ':memory:') enableWal(raw, busyTimeoutMs);
   // FULL: a commit is on disk before it is acknowledged, so neither a crash nor a power cut loses it.
   raw.pragma('synchronous = FULL');
   raw.pragma('foreign_keys = ON');
