@@ -35,7 +35,15 @@ export interface WebhookEventInputs {
   };
   /** The user's authorization of the app ended (revoke, unlink, unmerge, ban). */
   APPLICATION_DEAUTHORIZED: { user: UserRecord };
+  /** The social message events: their caller builds the wire `data` (a lobby or DM message). */
+  LOBBY_MESSAGE_CREATE: SocialEventData;
+  LOBBY_MESSAGE_UPDATE: SocialEventData;
+  LOBBY_MESSAGE_DELETE: SocialEventData;
+  GAME_DIRECT_MESSAGE_CREATE: SocialEventData;
+  GAME_DIRECT_MESSAGE_UPDATE: SocialEventData;
+  GAME_DIRECT_MESSAGE_DELETE: SocialEventData;
 }
+type SocialEventData = Record<string, unknown>;
 export type WebhookEventType = keyof WebhookEventInputs;
 
 type EventBuilder<T extends WebhookEventType> = (
@@ -59,7 +67,18 @@ export const webhookEventData: { [T in WebhookEventType]: EventBuilder<T> } = {
   APPLICATION_DEAUTHORIZED(_tx, { user }) {
     return Promise.resolve({ user: serializeUser(user) });
   },
+  LOBBY_MESSAGE_CREATE: asIs,
+  LOBBY_MESSAGE_UPDATE: asIs,
+  LOBBY_MESSAGE_DELETE: asIs,
+  GAME_DIRECT_MESSAGE_CREATE: asIs,
+  GAME_DIRECT_MESSAGE_UPDATE: asIs,
+  GAME_DIRECT_MESSAGE_DELETE: asIs,
 };
+
+/** The `data` of an event whose caller serialized it (a resource's own wire object). */
+function asIs(_tx: Repositories, data: SocialEventData): Promise<Record<string, unknown>> {
+  return Promise.resolve(data);
+}
 
 async function guildObject(tx: Repositories, guild: GuildRecord) {
   const [roles, emojis, stickers] = await Promise.all([

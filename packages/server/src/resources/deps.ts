@@ -3,7 +3,7 @@ import type { Clock } from '../domain/clock.js';
 import type { IdGenerator } from '../domain/snowflakes.js';
 import type { Revocations } from '../events/revocations.js';
 import type { Authenticator } from '../http/authenticator.js';
-import type { Storage } from '../storage/index.js';
+import type { Repositories, Storage } from '../storage/index.js';
 
 /** What every service is built from. */
 export interface ServiceDeps {
@@ -15,4 +15,25 @@ export interface ServiceDeps {
   authenticator: Pick<Authenticator, 'forgetToken' | 'forgetUser'>;
   /** Ends revoked credentials on every node: auth caches and gateway sessions (close 4004). */
   revocations: Pick<Revocations, 'revoke'>;
+}
+
+/** The social message events an application is told of by webhook (docs/webhook-events.md). */
+export type SocialWebhookEventType =
+  | 'LOBBY_MESSAGE_CREATE'
+  | 'LOBBY_MESSAGE_UPDATE'
+  | 'LOBBY_MESSAGE_DELETE'
+  | 'GAME_DIRECT_MESSAGE_CREATE'
+  | 'GAME_DIRECT_MESSAGE_UPDATE'
+  | 'GAME_DIRECT_MESSAGE_DELETE';
+
+/**
+ * Puts a social webhook event in the durable outbox inside the caller's transaction, so it is
+ * sent if and only if the change commits (delivery/ implements it). `data` is the event's wire
+ * object, built by the resource's serializer.
+ */
+export interface SocialWebhookEvents {
+  enqueue(
+    tx: Repositories,
+    event: { applicationId: string; type: SocialWebhookEventType; data: Record<string, unknown> },
+  ): Promise<void>;
 }
