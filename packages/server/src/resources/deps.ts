@@ -37,3 +37,25 @@ export interface SocialWebhookEvents {
     event: { applicationId: string; type: SocialWebhookEventType; data: Record<string, unknown> },
   ): Promise<void>;
 }
+
+/**
+ * The writes the Social SDK pre-approval limits count (docs/social.md#limits): each is limited
+ * per application (100 per 2 hours; channel linking 20) until an operator approves the app.
+ */
+export type SocialLimitedOperation =
+  | 'lobby_create'
+  | 'lobby_create_or_join'
+  | 'lobby_update'
+  | 'lobby_member_update'
+  | 'lobby_member_remove'
+  | 'lobby_members_bulk'
+  | 'lobby_invite_self'
+  | 'lobby_invite_user'
+  | 'lobby_message_send'
+  | 'lobby_channel_link'
+  | 'dm_send';
+
+/** Counts one limited write of an application; throws the platform's 429 when it is over. */
+export interface SocialLimits {
+  consume(applicationId: string, operation: SocialLimitedOperation): Promise<void>;
+}
