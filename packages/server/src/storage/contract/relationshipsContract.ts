@@ -106,6 +106,11 @@ export function describeRelationshipsContract(makeStorage: () => Promise<Storage
     expect(await storage.relationships.isBlockedEitherWay(ada, cy)).toBe(true);
     expect(await storage.relationships.isBlockedEitherWay(cy, ada)).toBe(true);
     expect(await storage.relationships.isBlockedEitherWay(bob, cy)).toBe(false);
+    expect(await storage.relationships.blockerIds(ada)).toEqual([cy]);
+    expect(await storage.relationships.blockerIds(cy)).toEqual([]);
+    const between = await storage.relationships.listBetween(ada, cy);
+    expect(between.map((r) => [r.userId, r.type])).toEqual([[cy, RelationshipType.BLOCKED]]);
+    expect(await storage.relationships.listBetween(bob, ada)).toHaveLength(2);
   });
 
   it('moves a merged account, keeping what the destination had', async () => {

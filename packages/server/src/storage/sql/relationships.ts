@@ -164,6 +164,21 @@ export function createRelationshipRepository(db: Kysely<Database>): Relationship
         .execute();
       return rows.map(toRelationship);
     },
+    async listBetween(a, b) {
+      const rows = await db
+        .selectFrom('relationships')
+        .selectAll()
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('user_id', '=', a), eb('target_id', '=', b)]),
+            eb.and([eb('user_id', '=', b), eb('target_id', '=', a)]),
+          ]),
+        )
+        .orderBy('user_id')
+        .orderBy('application_id')
+        .execute();
+      return rows.map(toRelationship);
+    },
     async put(record) {
       const values = {
         type: record.type,
@@ -236,6 +251,15 @@ export function createRelationshipRepository(db: Kysely<Database>): Relationship
         PLATFORM_SCOPE,
         ...(applicationId == null ? [] : [applicationId]),
       ]);
+    },
+    async blockerIds(userId) {
+      const rows = await db
+        .selectFrom('relationships')
+        .select('user_id')
+        .where('target_id', '=', userId)
+        .where('type', '=', RelationshipType.BLOCKED)
+        .execute();
+      return sortIds(rows.map((row) => id(row.user_id)));
     },
     allFriendIds(userId) {
       return friendIdsIn(userId, null);

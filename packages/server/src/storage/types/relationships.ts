@@ -54,6 +54,8 @@ export interface RelationshipRepository {
   listForUser(userId: string, applicationId?: string | null): Promise<RelationshipRecord[]>;
   /** A user's rows in every scope (platform-wide and every application's), oldest first. */
   listEveryScope(userId: string): Promise<RelationshipRecord[]>;
+  /** The rows between two users, both directions, every scope. */
+  listBetween(a: string, b: string): Promise<RelationshipRecord[]>;
   /** Inserts, or replaces the row of the same (user, target, scope). */
   put(record: RelationshipRecord): Promise<void>;
   /** Deletes one row; false when there was none. */
@@ -76,6 +78,8 @@ export interface RelationshipRepository {
    * application's game friends; no duplicates, ascending.
    */
   friendIds(userId: string, applicationId?: string | null): Promise<string[]>;
+  /** The ids of the users who block `userId` in any scope, no duplicates, ascending. */
+  blockerIds(userId: string): Promise<string[]>;
   /** The ids of a user's friends in every scope (presence fan-out), no duplicates, ascending. */
   allFriendIds(userId: string): Promise<string[]>;
   /**
