@@ -4,6 +4,7 @@ import { useRelationshipFixture } from '../../../test/support/relationshipFixtur
 import { dispatchingStorage } from '../../events/afterCommit.js';
 import { createBusDispatcher } from '../../events/dispatcher.js';
 import { expandScopes } from '../../oauth/scopes.js';
+import { readRelationships } from './index.js';
 
 const GAME = '/users/@me/game-relationships';
 const PLATFORM = '/users/@me/relationships';
@@ -47,6 +48,11 @@ describeDrivers('game relationships and provisional accounts on $driver', (drive
     expect((await f.call('PUT', `${GAME}/${p1.userId}`, { auth: p2.auth })).statusCode).toBe(204);
     expect(await list(p1.auth)).toEqual([[p2.userId, 1, app]]);
     expect(await list(p1.auth, PLATFORM)).toEqual([]);
+    const ready = await readRelationships(f.server.app.storage, p1.userId, app);
+    expect(ready).toEqual([
+      expect.objectContaining({ id: p2.userId, type: 1, application_id: app }),
+    ]);
+    expect(await readRelationships(f.server.app.storage, p1.userId)).toEqual([]);
     expect(await f.server.app.storage.relationships.areFriends(p1.userId, p2.userId, app)).toBe(
       true,
     );
