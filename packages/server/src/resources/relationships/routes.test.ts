@@ -64,6 +64,16 @@ describeDrivers('platform relationships on $driver', (driver) => {
     expect((toBob[1]?.envelope.data as Wire).user.id).toBe(f.ada.userId);
   });
 
+  it('makes two crossing requests one friendship', async () => {
+    const [one, two] = await Promise.all([
+      put(f.ada.token, f.bob.userId),
+      put(f.bob.token, f.ada.userId),
+    ]);
+    expect([one.statusCode, two.statusCode]).toEqual([204, 204]);
+    expect(await types(f.ada.token)).toEqual([[f.bob.userId, 1]]);
+    expect(await types(f.bob.token)).toEqual([[f.ada.userId, 1]]);
+  });
+
   it('sends a request by username, and refuses unknown names, bots and friends', async () => {
     const send = (payload: unknown) => f.call('POST', BASE, { auth: f.ada.token, payload });
     expect((await send({ username: 'bob', discriminator: null })).statusCode).toBe(204);

@@ -59,13 +59,16 @@ export function createRelationshipService(deps: ServiceDeps) {
    */
   const loadTarget = async (
     tx: Repositories,
-    { me, targetId, scope }: { me: UserRecord; targetId: string; scope: RelationshipScope },
+    input: { me: UserRecord; targetId: string; scope: RelationshipScope; reach: boolean },
   ) => {
+    const { me, targetId, scope } = input;
     if (targetId === me.id) throw new ApiError('CANNOT_FRIEND_SELF');
     const target = await tx.users.findById(targetId);
     if (target === null) throw new ApiError('UNKNOWN_USER');
     if (target.bot) throw new ApiError('BOTS_CANNOT_HAVE_FRIENDS');
-    await checkReach(tx, { me, target, scope });
+    // Removing, unblocking and renaming stay possible whoever uses what.
+    if (input.reach) await checkReach(tx, { me, target, scope });
+    await tx.relationships.lockPair(me.id, target.id);
     return target;
   };
 
@@ -210,7 +213,12 @@ export function createRelationshipService(deps: ServiceDeps) {
       requireScope(principal, RELATIONSHIPS_WRITE_SCOPE);
       await storage.transaction(async (tx) => {
         const me = principal.user;
-        const target = await loadTarget(tx, { me, targetId: input.targetId, scope: input.scope });
+        const target = await loadTarget(tx, {
+          me,
+          targetId: input.targetId,
+          scope: input.scope,
+          reach: true,
+        });
         if (input.body.type === RelationshipType.BLOCKED) {
           await block(tx, { me, target, scope: input.scope });
         } else {
@@ -237,7 +245,12 @@ export function createRelationshipService(deps: ServiceDeps) {
         ) {
           throw new ApiError('NO_USERS_WITH_TAG');
         }
-        const target = await loadTarget(tx, { me, targetId: found.id, scope: input.scope });
+        const target = await loadTarget(tx, {
+          me,
+          targetId: found.id,
+          scope: input.scope,
+          reach: true,
+        });
         if (
           (await tx.relationships.get(me.id, target.id, input.scope))?.type ===
           RelationshipType.FRIEND
@@ -256,7 +269,12 @@ export function createRelationshipService(deps: ServiceDeps) {
       requireScope(principal, RELATIONSHIPS_WRITE_SCOPE);
       await storage.transaction(async (tx) => {
         const me = principal.user;
-        const target = await loadTarget(tx, { me, targetId: input.targetId, scope: input.scope });
+        const target = await loadTarget(tx, {
+          me,
+          targetId: input.targetId,
+          scope: input.scope,
+          reach: false,
+        });
         const mine = await tx.relationships.get(me.id, target.id, input.scope);
         if (mine?.type !== RelationshipType.FRIEND) throw new ApiError('NEED_TO_BE_FRIENDS');
         const nickname = input.nickname === '' ? null : input.nickname;
@@ -275,7 +293,12 @@ export function createRelationshipService(deps: ServiceDeps) {
       requireScope(principal, RELATIONSHIPS_WRITE_SCOPE);
       await storage.transaction(async (tx) => {
         const me = principal.user;
-        const target = await loadTarget(tx, { me, targetId: input.targetId, scope: input.scope });
+        const target = await loadTarget(tx, {
+          me,
+          targetId: input.targetId,
+          scope: input.scope,
+          reach: false,
+        });
         const mine = await tx.relationships.get(me.id, target.id, input.scope);
         if (mine === null) return;
         await tx.relationships.delete(me.id, target.id, input.scope);

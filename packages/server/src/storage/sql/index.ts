@@ -69,7 +69,7 @@ export function createRepositories(
     serverSecrets: createServerSecretRepository(db),
     blobRefs: createBlobReferenceRepository(db),
     workerLeases: createWorkerLeaseRepository(db),
-    relationships: createRelationshipRepository(db),
+    relationships: createRelationshipRepository(db, context.dialect),
   };
 }
 
