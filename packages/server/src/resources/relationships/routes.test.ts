@@ -85,6 +85,10 @@ describeDrivers('platform relationships on $driver', (driver) => {
     expectError(await send({ username: bot?.username }), 80004);
     await put(f.bob.token, f.ada.userId);
     expectError(await send({ username: 'bob' }), 80007);
+    expectError(await send({ username: "bob' OR '1'='1" }), 80004);
+    expectError(await send({ username: 'bob\u202e' }), 80004);
+    expectError(await send({ username: 5 }), 50035);
+    expectError(await send({ username: 'bob', discriminator: {} }), 50035);
     expectError(await send({}), 50035);
     expectError(await send({ username: 'x'.repeat(33) }), 50035);
   });
