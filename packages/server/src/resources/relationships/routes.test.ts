@@ -1,6 +1,8 @@
 import { expect, it, vi } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { useRelationshipFixture } from '../../../test/support/relationshipFixture.js';
+import type { Principal } from '../../http/authenticator.js';
+import { createRelationshipService, DEFAULT_RELATIONSHIP_OPTIONS } from './service.js';
 
 const BASE = '/users/@me/relationships';
 
@@ -178,6 +180,33 @@ describeDrivers('platform relationships on $driver', (driver) => {
     expectError(await f.call('DELETE', `${BASE}/${f.ada.userId}`, { auth: f.ada.token }), 80003);
     expect(await types(f.ada.token)).toEqual([]);
     expect(await types(f.bob.token)).toEqual([]);
+  });
+
+  it('stops at the friend limit: no new request, no accept', async () => {
+    // The service with a limit of one friend, over the same storage (the default is 1000).
+    const limited = createRelationshipService(
+      { storage: f.server.app.storage, clock: f.clock },
+      { maxFriends: 1 },
+    );
+    const principal = async (userId: string): Promise<Principal> => {
+      const user = await f.server.app.storage.users.findById(userId);
+      if (user === null) throw new Error('no such user');
+      return { kind: 'session', user, applicationId: null, scopes: [], tokenHash: 'unused' };
+    };
+    const cy = await f.register('cy');
+    await put(f.ada.token, cy.userId);
+    await put(cy.token, f.ada.userId);
+    const ada = await principal(f.ada.userId);
+    const body = { type: 1 as const };
+    await expect(
+      limited.put(ada, { targetId: f.bob.userId, body, scope: null }),
+    ).rejects.toMatchObject({ code: 30002 });
+    await put(f.bob.token, f.ada.userId);
+    await expect(
+      limited.put(ada, { targetId: f.bob.userId, body, scope: null }),
+    ).rejects.toMatchObject({ code: 30002 });
+    expect(await types(f.bob.token)).toEqual([[f.ada.userId, 4]]);
+    expect(DEFAULT_RELATIONSHIP_OPTIONS.maxFriends).toBe(1000);
   });
 
   it('flags a request from a new account sharing no guild as spam', async () => {

@@ -22,6 +22,16 @@ import type { PutRelationshipInput, SendRequestInput } from './schemas.js';
 import { serializeRows } from './read.js';
 import { serializeConnectedGamesSettings } from './serialize.js';
 
+/** The limits of relationships. */
+export interface RelationshipOptions {
+  /** The most friends a user has in one scope (30002 beyond). */
+  maxFriends: number;
+}
+
+export const DEFAULT_RELATIONSHIP_OPTIONS = {
+  maxFriends: MAX_FRIENDS,
+} as const satisfies RelationshipOptions;
+
 /** null: platform-wide (Discord friends); an id: that application's game relationships. */
 export type RelationshipScope = string | null;
 
@@ -32,8 +42,12 @@ const NO_DISCRIMINATOR: ReadonlySet<string> = new Set(['0', '0000']);
  * Friends, friend requests and blocks (docs/social-friends.md), platform-wide and game-scoped,
  * and the connected-games "who can message me" setting.
  */
-export function createRelationshipService(deps: ServiceDeps) {
+export function createRelationshipService(
+  deps: Pick<ServiceDeps, 'storage' | 'clock'>,
+  options: RelationshipOptions = DEFAULT_RELATIONSHIP_OPTIONS,
+) {
   const { storage, clock } = deps;
+  const { maxFriends } = options;
 
   /** The scope a game route acts in: a Bearer token's application, or the session's choice. */
   const gameScope = async (principal: Principal, applicationId: string | undefined) => {
@@ -114,7 +128,7 @@ export function createRelationshipService(deps: ServiceDeps) {
     if (mine?.type === RelationshipType.PENDING_INCOMING) {
       for (const userId of [me.id, target.id]) {
         const friends = await tx.relationships.count(userId, RelationshipType.FRIEND, scope);
-        if (friends >= MAX_FRIENDS) throw new ApiError('MAX_FRIENDS');
+        if (friends >= maxFriends) throw new ApiError('MAX_FRIENDS');
       }
       const theirs = await tx.relationships.get(target.id, me.id, scope);
       changes = [
@@ -139,7 +153,7 @@ export function createRelationshipService(deps: ServiceDeps) {
       ];
     } else {
       const friends = await tx.relationships.count(me.id, RelationshipType.FRIEND, scope);
-      if (friends >= MAX_FRIENDS) throw new ApiError('MAX_FRIENDS');
+      if (friends >= maxFriends) throw new ApiError('MAX_FRIENDS');
       const spam = await isSpamRequest(tx, { sender: me, recipient: target, now });
       changes = [
         {
