@@ -146,6 +146,31 @@ describeDrivers('platform relationships on $driver', (driver) => {
     expect((await remove(f.bob.token, f.ada.userId)).statusCode).toBe(204);
   });
 
+  it('lists mutual friends, none while blocked', async () => {
+    const cy = await f.register('cy');
+    const befriend = async (a: { token: string; userId: string }, b: typeof a) => {
+      await put(a.token, b.userId);
+      await put(b.token, a.userId);
+    };
+    await befriend(f.ada, cy);
+    await befriend(f.bob, cy);
+    const mutual = async (auth: string, userId: string) => {
+      const res = await f.call('GET', `/users/${userId}/relationships`, { auth });
+      expect(res.statusCode).toBe(200);
+      return res.json<{ id: string }[]>().map((u) => u.id);
+    };
+    expect(await mutual(f.ada.token, f.bob.userId)).toEqual([cy.userId]);
+    expect(await mutual(f.bob.token, f.ada.userId)).toEqual([cy.userId]);
+    expect(await mutual(f.ada.token, cy.userId)).toEqual([]);
+    await put(f.bob.token, f.ada.userId, { type: 2 });
+    expect(await mutual(f.ada.token, f.bob.userId)).toEqual([]);
+    expectError(
+      await f.call('GET', '/users/12345678901234567/relationships', { auth: f.ada.token }),
+      10013,
+    );
+    expectError(await f.call('GET', '/users/nope/relationships', { auth: f.ada.token }), 50035);
+  });
+
   it('sets a friend nickname for its owner only', async () => {
     const patch = (payload: unknown) =>
       f.call('PATCH', `${BASE}/${f.bob.userId}`, { auth: f.ada.token, payload });

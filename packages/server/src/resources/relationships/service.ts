@@ -21,6 +21,7 @@ import {
 import type { PutRelationshipInput, SendRequestInput } from './schemas.js';
 import { serializeRows } from './read.js';
 import { serializeConnectedGamesSettings } from './serialize.js';
+import { serializeUser } from '../users/index.js';
 
 /** The limits of relationships. */
 export interface RelationshipOptions {
@@ -325,6 +326,24 @@ export function createRelationshipService(
         }
         announce(tx, [me, target], changes);
       });
+    },
+
+    /**
+     * GET /users/{user.id}/relationships: the platform-wide friends the caller and the user both
+     * have, as user objects; none while either blocks the other.
+     */
+    async mutualFriends(principal: Principal, userId: string) {
+      requireScope(principal, RELATIONSHIPS_READ_SCOPE);
+      const me = principal.user.id;
+      const other = await storage.users.findById(userId);
+      if (other === null) throw new ApiError('UNKNOWN_USER');
+      if (other.id === me || (await storage.relationships.isBlockedEitherWay(me, other.id))) {
+        return [];
+      }
+      const theirs = new Set(await storage.relationships.friendIds(other.id));
+      const mutual = (await storage.relationships.friendIds(me)).filter((id) => theirs.has(id));
+      const users = await storage.users.findByIds(mutual);
+      return users.map(serializeUser);
     },
 
     gameScope,
