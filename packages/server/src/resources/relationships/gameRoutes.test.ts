@@ -45,6 +45,11 @@ describeDrivers('game relationships and provisional accounts on $driver', (drive
     expect((await f.call('PUT', `${GAME}/${p2.userId}`, { auth: p1.auth })).statusCode).toBe(204);
     const app = f.dev.applicationId;
     expect(await list(p2.auth)).toEqual([[p1.userId, 3, app]]);
+    // New accounts sharing no guild, but game requests are never flagged as spam.
+    const [incoming] = (await f.call('GET', GAME, { auth: p2.auth })).json<
+      { is_spam_request: boolean }[]
+    >();
+    expect(incoming?.is_spam_request).toBe(false);
     expect((await f.call('PUT', `${GAME}/${p1.userId}`, { auth: p2.auth })).statusCode).toBe(204);
     expect(await list(p1.auth)).toEqual([[p2.userId, 1, app]]);
     expect(await list(p1.auth, PLATFORM)).toEqual([]);

@@ -155,7 +155,10 @@ export function createRelationshipService(
     } else {
       const friends = await tx.relationships.count(me.id, RelationshipType.FRIEND, scope);
       if (friends >= maxFriends) throw new ApiError('MAX_FRIENDS');
-      const spam = await isSpamRequest(tx, { sender: me, recipient: target, now });
+      // Game friends are players of one game, often new accounts: the heuristic is for
+      // platform-wide requests only.
+      const spam =
+        scope === null && (await isSpamRequest(tx, { sender: me, recipient: target, now }));
       changes = [
         {
           type: RelationshipEvents.ADD,
