@@ -9,6 +9,7 @@ import { createChannelRepository } from './channels.js';
 import { createEmojiRepository } from './emojis.js';
 import { createConnectionRepository } from './connections.js';
 import { createGatewayRepository } from './gateway.js';
+import { createApplicationIdentityRepository, createGuildTagRepository } from './gameStats.js';
 import {
   createGroupCommitter,
   type GroupCommitOptions,
@@ -68,6 +69,8 @@ export function createRepositories(
     serverSecrets: createServerSecretRepository(db),
     blobRefs: createBlobReferenceRepository(db),
     workerLeases: createWorkerLeaseRepository(db),
+    applicationIdentities: createApplicationIdentityRepository(db),
+    guildTags: createGuildTagRepository(db),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { ColumnType } from 'kysely';
 import type * as Provisional from './provisionalSchema.js';
 import type { OAuthTables } from './oauthSchema.js';
+import type * as GameStats from './gameStatsSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -412,6 +413,9 @@ export interface Database extends OAuthTables {
   gateway_sessions: GatewaySessionsTable;
   gateway_replay: GatewayReplayTable;
   user_profile_privacy: UserProfilePrivacyTable;
+  application_identity_profiles: GameStats.ApplicationIdentityProfilesTable;
+  guild_tags: GameStats.GuildTagsTable;
+  user_primary_guilds: GameStats.UserPrimaryGuildsTable;
 }
 
 export interface UserProfilePrivacyTable {

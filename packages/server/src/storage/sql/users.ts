@@ -1,10 +1,39 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { PrimaryGuildRecord } from '../types/gameStats.js';
 import type { NewUser, UserPatch, UserRecord, UserRepository } from '../types/users.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, int, intOrNull } from './rows.js';
 import type { Database, UsersTable } from './schema.js';
 
-function toUser(row: Selectable<UsersTable>): UserRecord {
+/** The primary guild columns the user reads join in (user_primary_guilds, members, guild_tags). */
+interface PrimaryGuildColumns {
+  pg_guild_id: string | bigint | null;
+  pg_enabled: number | bigint | string | null;
+  pg_updated_at: number | bigint | string | null;
+  pg_joined_at: number | bigint | string | null;
+  pg_tag: string | null;
+  pg_badge: string | null;
+}
+
+/**
+ * The user's primary guild: none without a choice, or once the user is no longer the member who
+ * made it (left, or left and joined again since); tag and badge only while shown; enabled null
+ * once the guild dropped its tag.
+ */
+function primaryGuildOf(row: PrimaryGuildColumns): PrimaryGuildRecord | null {
+  if (row.pg_guild_id === null || row.pg_joined_at === null || row.pg_updated_at === null) {
+    return null;
+  }
+  if (int(row.pg_joined_at) > int(row.pg_updated_at)) return null;
+  const guildId = id(row.pg_guild_id);
+  if (row.pg_tag === null) return { guildId, enabled: null, tag: null, badge: null };
+  if (row.pg_enabled === null || !bool(row.pg_enabled)) {
+    return { guildId, enabled: false, tag: null, badge: null };
+  }
+  return { guildId, enabled: true, tag: row.pg_tag, badge: row.pg_badge };
+}
+
+function toUser(row: Selectable<UsersTable> & PrimaryGuildColumns): UserRecord {
   return {
     id: id(row.id),
     username: row.username,
@@ -24,6 +53,7 @@ function toUser(row: Selectable<UsersTable>): UserRecord {
     locale: row.locale,
     mfaEnabled: bool(row.mfa_enabled),
     createdAt: int(row.created_at),
+    primaryGuild: primaryGuildOf(row),
   };
 }
 
@@ -46,7 +76,23 @@ function patchColumns(patch: UserPatch) {
 }
 
 export function createUserRepository(db: Kysely<Database>): UserRepository {
-  const selectUser = () => db.selectFrom('users').selectAll();
+  const selectUser = () =>
+    db
+      .selectFrom('users')
+      .leftJoin('user_primary_guilds as pg', 'pg.user_id', 'users.id')
+      .leftJoin('members as pgm', (join) =>
+        join.onRef('pgm.guild_id', '=', 'pg.guild_id').onRef('pgm.user_id', '=', 'users.id'),
+      )
+      .leftJoin('guild_tags as pgt', 'pgt.guild_id', 'pg.guild_id')
+      .selectAll('users')
+      .select([
+        'pg.guild_id as pg_guild_id',
+        'pg.enabled as pg_enabled',
+        'pg.updated_at as pg_updated_at',
+        'pgm.joined_at as pg_joined_at',
+        'pgt.tag as pg_tag',
+        'pgt.badge as pg_badge',
+      ]);
   return {
     async create(user: NewUser) {
       const row = {

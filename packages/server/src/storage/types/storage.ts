@@ -14,6 +14,7 @@ import type {
   StickerRepository,
 } from './expressions.js';
 import type { GatewayRepository } from './gateway.js';
+import type { ApplicationIdentityRepository, GuildTagRepository } from './gameStats.js';
 import type { GuildRepository } from './guilds.js';
 import type { InviteRepository } from './invites.js';
 import type { BanRepository, MemberRepository, RoleRepository } from './members.js';
@@ -57,6 +58,8 @@ export interface Repositories {
   readonly serverSecrets: ServerSecretRepository;
   readonly blobRefs: BlobReferenceRepository;
   readonly workerLeases: WorkerLeaseRepository;
+  readonly applicationIdentities: ApplicationIdentityRepository;
+  readonly guildTags: GuildTagRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
