@@ -102,9 +102,9 @@ export interface ApplicationIdentityRepository {
 /** A guild's tag and badge. */
 export interface GuildTagRecord {
   guildId: string;
-  /** 1 to 4 letters or digits. */
+  /** 1 to 4 letters or digits (no spaces: the user read packs it with spaces, sql/users.ts). */
   tag: string;
-  /** An opaque badge identifier, or null for the default badge. */
+  /** An opaque badge identifier (no spaces either), or null for the default badge. */
   badge: string | null;
   updatedAt: number;
 }
