@@ -8,7 +8,11 @@ import {
   startTestServer,
   type TestServer,
 } from '../../../test/support/testServer.js';
-import { MAX_DYNAMIC_FIELDS, MAX_STRING_VALUE_LENGTH } from './schemas.js';
+import {
+  MAX_DYNAMIC_FIELDS,
+  MAX_PROVIDER_ISSUED_USER_ID_LENGTH,
+  MAX_STRING_VALUE_LENGTH,
+} from './schemas.js';
 
 type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
 
@@ -301,6 +305,22 @@ describeDrivers('game stats on $driver', (driver) => {
     expect(
       await server.app.storage.applicationIdentities.findProfile(dev.applicationId, player.userId),
     ).toBeNull();
+  });
+
+  it('takes provider ids up to the limit, and refuses longer ones', async () => {
+    const longest = 'é'.repeat(MAX_PROVIDER_ISSUED_USER_ID_LENGTH);
+    const created = await write({ username: 'long' }, longest);
+    expect(created.statusCode).toBe(201);
+    const found = await call(
+      `GET /applications/${dev.applicationId}/application-identities/NONE/${encodeURIComponent(longest)}`,
+      bot(),
+    );
+    expect(found.json()).toMatchObject({ provider_issued_user_id: longest });
+    const second = await register('second');
+    await grant(second.userId, dev.applicationId, ['application_identities.write']);
+    const tooLong = await write({ username: 'x' }, `${longest}x`, second.userId);
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json()).toMatchObject({ code: 50035 });
   });
 
   it('keeps reads to the bot and the user themself', async () => {
