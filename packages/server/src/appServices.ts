@@ -16,7 +16,7 @@ import {
 import { createConnectionService } from './resources/connections/index.js';
 import { createGameStatsService } from './resources/gameStats/index.js';
 import { createGuildTagService } from './resources/guildTags/index.js';
-import type { ServiceDeps } from './resources/deps.js';
+import type { ServiceDeps, SocialLimits } from './resources/deps.js';
 import { createEmojiService } from './resources/emojis/index.js';
 import {
   createGuildManageService,
@@ -52,7 +52,11 @@ interface ServiceOptions {
 
 /** Every resource service over the same deps (app.ts wires them; the routes use them). */
 export function createServices(
-  base: ServiceDeps & { webhookEvents: WebhookEventsService; secrets: SecretBox },
+  base: ServiceDeps & {
+    webhookEvents: WebhookEventsService;
+    secrets: SecretBox;
+    socialLimits: SocialLimits;
+  },
   options: ServiceOptions & { events: Dispatcher; onCommitTaskError: (err: unknown) => void },
 ) {
   // Services announce dispatches only through their storage, once the change commits
