@@ -44,6 +44,22 @@ describeDrivers('primary_guild on the gateway and on messages ($driver)', (drive
       auth: owner,
       payload: { identity_guild_id: guild.guildId, identity_enabled: true },
     });
+    // The guild renames its tag: the wearer is told.
+    await guild.call('PUT', `/guilds/${guild.guildId}/tag`, {
+      auth: owner,
+      payload: { tag: 'GH2' },
+    });
+    const renamed = await client.next(
+      (f) =>
+        f.t === 'USER_UPDATE' &&
+        (f.d as { primary_guild: { tag: string | null } | null }).primary_guild?.tag === 'GH2',
+    );
+    expect((renamed.d as { id: string }).id).toBe(guild.owner.userId);
+    await guild.call('PUT', `/guilds/${guild.guildId}/tag`, {
+      auth: owner,
+      payload: { tag: 'GH' },
+    });
+
     const channels = await guild.call('GET', `/guilds/${guild.guildId}/channels`, owner);
     const channelId = channels.json<{ id: string; type: number }[]>().find((c) => c.type === 0)?.id;
     const sent = await guild.call('POST', `/channels/${channelId ?? ''}/messages`, {

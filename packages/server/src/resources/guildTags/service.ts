@@ -4,9 +4,9 @@
  */
 import { PermissionFlags as P } from '@guildhall/protocol';
 import { ApiError, invalidField } from '../../errors/index.js';
-import { afterCommit } from '../../events/afterCommit.js';
+import { afterCommit, onCommit } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
-import type { GuildTagRecord } from '../../storage/index.js';
+import type { GuildTagRecord, Repositories } from '../../storage/index.js';
 import { accessLoader } from '../access/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
@@ -30,6 +30,23 @@ export function createGuildTagService(deps: ServiceDeps) {
   const { storage, clock, authenticator } = deps;
   const accessFor = accessLoader(clock);
 
+  /**
+   * After a tag change, each user wearing the guild's tag gets USER_UPDATE with their user as it
+   * now reads (those who left it show none, and are told too).
+   */
+  const announceWearers = async (tx: Repositories, guildId: string) => {
+    const userIds = await tx.guildTags.listPrimaryGuildUsers(guildId);
+    for (const user of await tx.users.findByIds(userIds)) {
+      afterCommit(
+        tx,
+        dispatches.userUpdate(serializeCurrentUser(user, { email: true, premium: true })),
+      );
+      onCommit(tx, () => {
+        authenticator.forgetUser(user.id);
+      });
+    }
+  };
+
   return {
     /** GET /guilds/{id}/tag: any member; 10087 when the guild has none. */
     async get(principal: Principal, guildId: string) {
@@ -51,6 +68,7 @@ export function createGuildTagService(deps: ServiceDeps) {
           updatedAt: clock.now(),
         };
         await tx.guildTags.putTag(tag);
+        await announceWearers(tx, tag.guildId);
         return serializeGuildTag(tag);
       });
     },
@@ -61,6 +79,7 @@ export function createGuildTagService(deps: ServiceDeps) {
         const access = await accessFor(tx, principal, guildId);
         access.require(P.MANAGE_GUILD);
         if (!(await tx.guildTags.deleteTag(access.guild.id))) throw new ApiError('UNKNOWN_TAG');
+        await announceWearers(tx, access.guild.id);
       });
     },
 

@@ -213,6 +213,15 @@ export function createGuildTagRepository(db: Kysely<Database>): GuildTagReposito
         .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
         .execute();
     },
+    async listPrimaryGuildUsers(guildId) {
+      const rows = await db
+        .selectFrom('user_primary_guilds')
+        .select('user_id')
+        .where('guild_id', '=', guildId)
+        .orderBy('user_id')
+        .execute();
+      return rows.map((row) => id(row.user_id));
+    },
     async clearPrimaryGuild(userId) {
       const result = await db
         .deleteFrom('user_primary_guilds')

@@ -134,6 +134,8 @@ export interface GuildTagRepository {
     enabled: boolean;
     at: number;
   }): Promise<void>;
+  /** The users who chose this guild as their primary guild (shown or hidden), by id. */
+  listPrimaryGuildUsers(guildId: string): Promise<string[]>;
   /** Clears the user's choice; whether there was one. */
   clearPrimaryGuild(userId: string): Promise<boolean>;
 }
