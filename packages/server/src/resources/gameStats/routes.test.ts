@@ -428,6 +428,56 @@ describeDrivers('game stats on $driver', (driver) => {
     ).toBe(401);
   });
 
+  it('shows an OIDC identity with its issuer as provider_id, and looks it up by it', async () => {
+    const { storage } = server.app;
+    await storage.provisional.putOidcProvider({
+      applicationId: dev.applicationId,
+      issuer: 'https://id.game.example',
+      clientId: 'game-client',
+      validation: 'strict',
+      updatedAt: clock.now(),
+    });
+    await storage.provisional.createIdentity({
+      applicationId: dev.applicationId,
+      authType: 'OIDC',
+      subject: 'sub-1',
+      userId: player.userId,
+      provisional: false,
+      restrictedBy: null,
+      createdAt: clock.now(),
+    });
+    const base = `/applications/${dev.applicationId}/application-identities/OIDC/sub-1`;
+    const found = await call(
+      `GET ${base}?provider_id=${encodeURIComponent('https://id.game.example')}`,
+      bot(),
+    );
+    expect(found.statusCode).toBe(200);
+    expect(found.json()).toEqual({
+      application_id: dev.applicationId,
+      user_id: player.userId,
+      provider_type: 'OIDC',
+      provider_id: 'https://id.game.example',
+      provider_issued_user_id: 'sub-1',
+      username: 'player',
+      metadata: null,
+      data: null,
+    });
+    const otherIssuer = await call(`GET ${base}?provider_id=https%3A%2F%2Fother.example`, bot());
+    expect(otherIssuer.statusCode).toBe(404);
+    // Lower case names the same provider type.
+    const lower = `/applications/${dev.applicationId}/application-identities/oidc/sub-1`;
+    expect((await call(`GET ${lower}`, bot())).statusCode).toBe(200);
+    // The external identity is not deleted here.
+    const del = await call(
+      `POST /users/${player.userId}/application-identities/${dev.applicationId}/OIDC/sub-1/delete`,
+      bot(),
+    );
+    expect(del.statusCode).toBe(403);
+    expect(
+      await storage.applicationIdentities.findExternalIdentityUsers(dev.applicationId, 'sub-1'),
+    ).toEqual([player.userId]);
+  });
+
   it('answers errors with the platform body the OpenAPI document describes', async () => {
     const res = await call(`GET ` + '/users/@me', `Bot ${dev.botToken}`);
     expectOpenApiResponse(res, 'GET', '/users/@me');
