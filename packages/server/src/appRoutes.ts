@@ -21,6 +21,8 @@ import { registerBanRoutes } from './resources/bans/index.js';
 import { registerChannelRoutes } from './resources/channels/index.js';
 import { registerConnectionRoutes } from './resources/connections/index.js';
 import { registerRelationshipRoutes } from './resources/relationships/index.js';
+import { registerGameStatsRoutes } from './resources/gameStats/index.js';
+import { registerGuildTagRoutes } from './resources/guildTags/index.js';
 import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/index.js';
 import { registerGatewayRoutes, type SessionStartLimit } from './resources/gatewayInfo/index.js';
 import { registerGuildRoutes } from './resources/guilds/index.js';
@@ -107,6 +109,8 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerScheduledEventRoutes(api, services.scheduledEvents);
       registerInviteRoutes(api, services.invites);
       registerConnectionRoutes(api, services.connections);
+      registerGameStatsRoutes(api, services.gameStats);
+      registerGuildTagRoutes(api, services.guildTags);
       registerProvisionalRoutes(api, provisional);
       registerProvisionalAdminRoutes(api, { provisional, adminTokenHash: config.adminTokenHash });
       registerSocialApprovalRoutes(api, { storage, adminTokenHash: config.adminTokenHash });

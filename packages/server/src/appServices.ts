@@ -14,6 +14,8 @@ import {
   createVoiceStatusService,
 } from './resources/channels/index.js';
 import { createConnectionService } from './resources/connections/index.js';
+import { createGameStatsService } from './resources/gameStats/index.js';
+import { createGuildTagService } from './resources/guildTags/index.js';
 import type { ServiceDeps, SocialLimits } from './resources/deps.js';
 import { createEmojiService } from './resources/emojis/index.js';
 import {
@@ -86,6 +88,8 @@ export function createServices(
     scheduledEvents: createScheduledEventService(deps),
     invites: createInviteService(deps),
     connections: createConnectionService(deps),
+    gameStats: createGameStatsService(deps),
+    guildTags: createGuildTagService(deps),
     webhookEvents: deps.webhookEvents,
     oauth: createOAuth({ ...deps, guilds, issuer: options.baseUrl }),
     messages: createMessageService(deps, options),

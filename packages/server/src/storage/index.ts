@@ -9,6 +9,7 @@ export * from './types/blobRefs.js';
 export * from './types/channels.js';
 export * from './types/expressions.js';
 export * from './types/gateway.js';
+export * from './types/gameStats.js';
 export * from './types/guilds.js';
 export * from './types/invites.js';
 export * from './types/members.js';

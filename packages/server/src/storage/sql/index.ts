@@ -9,6 +9,7 @@ import { createChannelRepository } from './channels.js';
 import { createEmojiRepository } from './emojis.js';
 import { createConnectionRepository } from './connections.js';
 import { createGatewayRepository } from './gateway.js';
+import { createApplicationIdentityRepository, createGuildTagRepository } from './gameStats.js';
 import {
   createGroupCommitter,
   type GroupCommitOptions,
@@ -70,6 +71,8 @@ export function createRepositories(
     blobRefs: createBlobReferenceRepository(db),
     workerLeases: createWorkerLeaseRepository(db),
     relationships: createRelationshipRepository(db, context.dialect),
+    applicationIdentities: createApplicationIdentityRepository(db),
+    guildTags: createGuildTagRepository(db),
   };
 }
 

@@ -2,6 +2,7 @@ import type { ColumnType } from 'kysely';
 import type * as Provisional from './provisionalSchema.js';
 import type { OAuthTables } from './oauthSchema.js';
 import type * as Relationships from './relationshipsSchema.js';
+import type * as GameStats from './gameStatsSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -416,6 +417,9 @@ export interface Database extends OAuthTables {
   user_profile_privacy: UserProfilePrivacyTable;
   relationships: Relationships.RelationshipsTable;
   user_message_privacy: Relationships.UserMessagePrivacyTable;
+  application_identity_profiles: GameStats.ApplicationIdentityProfilesTable;
+  guild_tags: GameStats.GuildTagsTable;
+  user_primary_guilds: GameStats.UserPrimaryGuildsTable;
 }
 
 export interface UserProfilePrivacyTable {

@@ -14,6 +14,7 @@ import type {
   StickerRepository,
 } from './expressions.js';
 import type { GatewayRepository } from './gateway.js';
+import type { ApplicationIdentityRepository, GuildTagRepository } from './gameStats.js';
 import type { GuildRepository } from './guilds.js';
 import type { InviteRepository } from './invites.js';
 import type { BanRepository, MemberRepository, RoleRepository } from './members.js';
@@ -59,6 +60,8 @@ export interface Repositories {
   readonly blobRefs: BlobReferenceRepository;
   readonly workerLeases: WorkerLeaseRepository;
   readonly relationships: RelationshipRepository;
+  readonly applicationIdentities: ApplicationIdentityRepository;
+  readonly guildTags: GuildTagRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
