@@ -20,6 +20,7 @@ import { registerAuthRoutes } from './resources/auth/index.js';
 import { registerBanRoutes } from './resources/bans/index.js';
 import { registerChannelRoutes } from './resources/channels/index.js';
 import { registerConnectionRoutes } from './resources/connections/index.js';
+import { registerDmRoutes } from './resources/dms/index.js';
 import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/index.js';
 import { registerGatewayRoutes, type SessionStartLimit } from './resources/gatewayInfo/index.js';
 import { registerGuildRoutes } from './resources/guilds/index.js';
@@ -97,6 +98,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerAuditLogRoutes(api, services.auditLog);
       registerGuildRoutes(api, services, { storage, blobs });
       registerChannelRoutes(api, { ...services, positions: services.channelPositions });
+      registerDmRoutes(api, services);
       registerRoleRoutes(api, services.roles);
       registerMemberRoutes(api, services);
       registerBanRoutes(api, services.bans);

@@ -15,6 +15,11 @@ import {
 } from './resources/channels/index.js';
 import { createConnectionService } from './resources/connections/index.js';
 import type { ServiceDeps } from './resources/deps.js';
+import {
+  createPrivateChannelService,
+  createPrivateMessageRules,
+  createSdkDmService,
+} from './resources/dms/index.js';
 import { createEmojiService } from './resources/emojis/index.js';
 import {
   createGuildManageService,
@@ -60,7 +65,17 @@ export function createServices(
     storage: dispatchingStorage(base.storage, options.events, options.onCommitTaskError),
   };
   const guilds = createGuildService(deps);
+  // DMs and group DMs: their rules ride on the message service, their routes use both.
+  const privateRules = createPrivateMessageRules({
+    ...deps,
+    webhookEvents: deps.webhookEvents,
+    links: options.links,
+  });
+  const messages = createMessageService(deps, { ...options, privateRules });
+  const privateChannels = createPrivateChannelService(deps);
   return {
+    privateChannels,
+    sdkDms: createSdkDmService(deps, { privateChannels, messages }),
     users: createUserService(deps),
     auth: createAuthService(deps, options.auth),
     applications: createApplicationService(deps),
@@ -83,7 +98,7 @@ export function createServices(
     connections: createConnectionService(deps),
     webhookEvents: deps.webhookEvents,
     oauth: createOAuth({ ...deps, guilds, issuer: options.baseUrl }),
-    messages: createMessageService(deps, options),
+    messages,
     reactions: createReactionService(deps),
     pins: createPinService(deps, options),
     messageSearch: createMessageSearchService(deps, {

@@ -127,6 +127,9 @@ export interface ChannelsTable {
   last_message_id: NullableId;
   created_at: Int;
   application_id: NullableId;
+  owner_id: NullableId;
+  icon: string | null;
+  dm_key: string | null;
 }
 
 export interface PermissionOverwritesTable {
@@ -333,6 +336,7 @@ export interface MessagesTable {
   pinned_at: NullableInt;
   edited_at: NullableInt;
   created_at: Int;
+  activity: string | null;
 }
 
 export interface MessageAttachmentsTable {
@@ -412,6 +416,22 @@ export interface Database extends OAuthTables {
   gateway_sessions: GatewaySessionsTable;
   gateway_replay: GatewayReplayTable;
   user_profile_privacy: UserProfilePrivacyTable;
+  channel_recipients: ChannelRecipientsTable;
+  dm_moderation_metadata: DmModerationMetadataTable;
+}
+
+export interface ChannelRecipientsTable {
+  channel_id: Id;
+  user_id: Id;
+  nick: string | null;
+  open: Int;
+}
+
+export interface DmModerationMetadataTable {
+  message_id: Id;
+  application_id: Id;
+  metadata: string;
+  updated_at: Int;
 }
 
 export interface UserProfilePrivacyTable {
