@@ -21,6 +21,7 @@ import type { MessageRepository, ReactionRepository } from './messages.js';
 import type { OAuthRepository } from './oauth.js';
 import type { OutboxRepository } from './outbox.js';
 import type { ProvisionalRepository } from './provisional.js';
+import type { RelationshipRepository } from './relationships.js';
 import type { PrivateChannelRepository } from './privateChannels.js';
 import type { MessageSearchRepository } from './search.js';
 import type { ServerSecretRepository } from './serverSecrets.js';
@@ -58,6 +59,7 @@ export interface Repositories {
   readonly serverSecrets: ServerSecretRepository;
   readonly blobRefs: BlobReferenceRepository;
   readonly workerLeases: WorkerLeaseRepository;
+  readonly relationships: RelationshipRepository;
   readonly privateChannels: PrivateChannelRepository;
 }
 
