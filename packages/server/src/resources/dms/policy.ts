@@ -51,8 +51,9 @@ async function shareGuild(repos: Repositories, a: string, b: string): Promise<bo
 /**
  * Whether the sender may message the recipient in a DM now (50007 when not): the recipient
  * exists; bots never message bots, and a bot and a person must share a guild, as on the
- * platform; a game DM (application_id set) takes a provisional sender only through its own
- * application's token.
+ * platform; neither blocks the other; a message from a connected game (an SDK token, or a game
+ * DM) needs the recipient's "who can message me" to allow it (everyone, or friends: platform or
+ * that game's); a game DM takes a provisional sender only through its own application's token.
  */
 export async function assertMayMessage(
   repos: Repositories,
@@ -66,6 +67,19 @@ export async function assertMayMessage(
   if (sender.bot && recipient.bot) throw new ApiError('CANNOT_SEND_MESSAGES_TO_USER');
   if ((sender.bot || recipient.bot) && !(await shareGuild(repos, sender.id, recipient.id))) {
     throw new ApiError('CANNOT_SEND_MESSAGES_TO_USER');
+  }
+  if (await repos.relationships.isBlockedEitherWay(sender.id, recipient.id)) {
+    throw new ApiError('CANNOT_SEND_MESSAGES_TO_USER');
+  }
+  // From a connected game (an SDK token, or a game DM): the recipient's "who can message me".
+  const game = principal.kind === 'bearer' ? principal.applicationId : request.applicationId;
+  if (game !== null || request.applicationId !== null) {
+    const policy = await repos.relationships.messagePolicy(recipient.id);
+    const allowed =
+      policy === 'everyone' ||
+      (policy === 'friends' &&
+        (await repos.relationships.areFriends(sender.id, recipient.id, game)));
+    if (!allowed) throw new ApiError('CANNOT_SEND_MESSAGES_TO_USER');
   }
   const senderApps = await provisionalApps(repos, sender.id);
   if (senderApps.length > 0) {

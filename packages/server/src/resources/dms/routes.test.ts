@@ -129,6 +129,35 @@ describeDrivers('DMs on $driver', (driver) => {
     expect(history.json()).toEqual([]);
   });
 
+  it('nobody DMs across a block, either way', async () => {
+    const ann = await fx.g.join('ann');
+    const bob = await fx.g.join('bob');
+    const dm = await openDm(ann.token, bob.userId);
+    await fx.server.app.storage.relationships.put({
+      userId: ann.userId,
+      targetId: bob.userId,
+      applicationId: null,
+      type: 2,
+      nickname: null,
+      isSpamRequest: false,
+      since: fx.clock.now(),
+    });
+    for (const person of [ann, bob]) {
+      const res = await fx.g.call('POST', messages(dm.id), {
+        auth: person.token,
+        payload: { content: 'hello?' },
+      });
+      expectError(res, 50007, ['POST', messages(dm.id)]);
+    }
+    expect((await fx.g.call('GET', messages(dm.id), ann.token)).json()).toEqual([]);
+    await fx.server.app.storage.relationships.delete(ann.userId, bob.userId);
+    const after = await fx.g.call('POST', messages(dm.id), {
+      auth: bob.token,
+      payload: { content: 'hello!' },
+    });
+    expect(after.statusCode).toBe(200);
+  });
+
   it('bots DM only the people they share a guild with; never other bots', async () => {
     const ann = await fx.g.join('ann');
     const loner = await outsider('loner');

@@ -48,6 +48,26 @@ describeDrivers('Social SDK DMs on $driver', (driver) => {
       .filter((e) => GAME_DM_EVENTS.includes(e.eventType))
       .map((e) => JSON.parse(e.event) as { type: string; data: Record<string, unknown> })
       .reverse();
+  const relationships = () => fx.server.app.storage.relationships;
+  /** Lets anyone in a connected game message the user. */
+  const allowAll = (userId: string) => relationships().setMessagePolicy(userId, 'everyone');
+  /** Makes two users friends in the fixture's game. */
+  const gameFriends = async (a: string, b: string) => {
+    for (const [userId, targetId] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      await relationships().put({
+        userId,
+        targetId,
+        applicationId: fx.dev.applicationId,
+        type: 1,
+        nickname: null,
+        isSpamRequest: false,
+        since: fx.clock.now(),
+      });
+    }
+  };
   const sendTo = (auth: string, userId: string, payload: object) =>
     call('POST', `/users/${userId}/messages`, { auth, payload });
   const metadataPath = (a: string, b: string, messageId: string) =>
@@ -57,6 +77,13 @@ describeDrivers('Social SDK DMs on $driver', (driver) => {
     await subscribe();
     const a = await player('a');
     const b = await player('b');
+    // Friends only, unless the player chose otherwise; nobody means nobody.
+    const strangers = await sendTo(a.auth, b.id, { content: 'gg' });
+    expect(strangers.json()).toMatchObject({ code: 50007 });
+    await gameFriends(a.id, b.id);
+    await relationships().setMessagePolicy(b.id, 'nobody');
+    expect((await sendTo(a.auth, b.id, { content: 'gg' })).json()).toMatchObject({ code: 50007 });
+    await relationships().setMessagePolicy(b.id, 'friends');
     const sent = await sendTo(a.auth, b.id, { content: 'gg' });
     expect(sent.statusCode, sent.body).toBe(200);
     const message = sent.json<Message>();
@@ -105,6 +132,7 @@ describeDrivers('Social SDK DMs on $driver', (driver) => {
     expect(open.json()).toMatchObject({ code: 50007 });
 
     const friend = await person('friend');
+    await allowAll(friend.id);
     const narrow = await fx.server.app.services.oauth.issueTokens({
       userId: friend.id,
       applicationId: fx.dev.applicationId,
@@ -141,6 +169,8 @@ describeDrivers('Social SDK DMs on $driver', (driver) => {
     await subscribe();
     const a = await player('a');
     const friend = await person('friend');
+    await allowAll(friend.id);
+    await allowAll(a.id);
     const dm = (await sendTo(a.auth, friend.id, { content: 'hello' })).json<Message>();
     const reply = await call('POST', `/channels/${dm.channel_id}/messages`, {
       auth: friend.auth,
@@ -228,11 +258,35 @@ describeDrivers('Social SDK DMs on $driver', (driver) => {
     ]);
   });
 
+  it('SDK sends count against the pre-approval limit (100 per 2 hours)', async () => {
+    const a = await player('a');
+    const friend = await person('friend');
+    await allowAll(friend.id);
+    await allowAll(a.id);
+    let channelId = '';
+    for (let i = 0; i < 100; i++) {
+      const res = await sendTo(a.auth, friend.id, { content: `m${String(i)}` });
+      expect(res.statusCode, res.body).toBe(200);
+      channelId = res.json<Message>().channel_id;
+    }
+    const over = await sendTo(a.auth, friend.id, { content: 'one too many' });
+    expect(over.statusCode).toBe(429);
+    // The full account's own client is no SDK send: not counted.
+    const reply = await call('POST', `/channels/${channelId}/messages`, {
+      auth: friend.auth,
+      payload: { content: 'still here' },
+    });
+    expect(reply.statusCode).toBe(200);
+    const last = await call('GET', `/users/${friend.id}/messages?limit=2`, { auth: a.auth });
+    expect(last.json<Message[]>().map((m) => m.content)).toEqual(['still here', 'm99']);
+  });
+
   it('a merge takes the provisional DMs with it', async () => {
     await fx.saveProvider();
     const provisional = (await fx.exchange('alice')).json<TokenBody>();
     const aliceId = (await me(provisional.access_token)).json<{ id: string }>().id;
     const friend = await person('friend');
+    await allowAll(friend.id);
     const dm = (
       await sendTo(`Bearer ${provisional.access_token}`, friend.id, { content: 'psst' })
     ).json<Message>();
