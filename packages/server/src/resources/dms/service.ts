@@ -12,7 +12,7 @@ import {
 import type { ServiceDeps } from '../deps.js';
 import { serializeUser } from '../users/index.js';
 import { announceToEach } from './events.js';
-import { dmApplication } from './policy.js';
+import { DM_LIST_SCOPE, DM_WRITE_SCOPE, dmApplication, requireScope } from './policy.js';
 import { MAX_GROUP_DM_RECIPIENTS, type CreatePrivateChannelInput } from './schemas.js';
 import { recipientUsers, serializePrivateChannel, type PrivateChannelWire } from './serialize.js';
 
@@ -193,6 +193,7 @@ export function createPrivateChannelService(deps: ServiceDeps) {
       input: CreatePrivateChannelInput,
     ): Promise<PrivateChannelWire> {
       if (input.recipient_id != null) {
+        requireScope(principal, DM_WRITE_SCOPE);
         const recipient = await storage.users.findById(input.recipient_id);
         if (recipient === null) throw new ApiError('UNKNOWN_USER');
         if (recipient.id === principal.user.id) throw new ApiError('CANNOT_SEND_MESSAGES_TO_USER');
@@ -233,6 +234,7 @@ export function createPrivateChannelService(deps: ServiceDeps) {
 
     /** GET /users/@me/channels: the caller's open DMs and group DMs. */
     async list(principal: Principal): Promise<PrivateChannelWire[]> {
+      requireScope(principal, DM_LIST_SCOPE);
       const records = await storage.privateChannels.listOpenFor(principal.user.id);
       const users = await recipientUsers(storage, records);
       return records.map((record) => serializePrivateChannel(record, users, principal.user.id));
