@@ -64,7 +64,10 @@ export interface PrivateChannelRepository {
   setOwner(channelId: string, ownerId: string): Promise<void>;
   /** Removes a recipient; returns whether it was one. */
   removeRecipient(channelId: string, userId: string): Promise<boolean>;
-  /** Deletes every DM (type 1) the user is in, with its messages; returns their ids. */
+  /**
+   * Deletes every DM (type 1) the user is in, with its messages, and hands the group DMs it owns
+   * to their next recipient (deleting those with nobody else); returns the deleted DMs' ids.
+   */
   deleteDmsOf(userId: string): Promise<string[]>;
   putModerationMetadata(record: DmModerationMetadataRecord): Promise<void>;
   findModerationMetadata(
