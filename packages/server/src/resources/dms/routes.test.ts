@@ -262,6 +262,35 @@ describeDrivers('DMs on $driver', (driver) => {
       payload: { content: 'hi all' },
     });
     expect(sent.statusCode, sent.body).toBe(200);
+    const dispatches = await recordDispatches(fx.server.app);
+    const renamed = await fx.g.call('PATCH', `/channels/${group.id}`, {
+      auth: bob.token,
+      payload: { name: 'raid night' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expectOpenApiResponse(renamed, 'PATCH', `/channels/${group.id}`);
+    expect(renamed.json()).toMatchObject({ id: group.id, name: 'raid night' });
+    const update = await dispatches.next('CHANNEL_UPDATE');
+    expect(update).toMatchObject({ guildId: null, data: { name: 'raid night' } });
+    expectError(
+      await fx.g.call('PATCH', `/channels/${group.id}`, {
+        auth: bob.token,
+        payload: { name: 'x'.repeat(101) },
+      }),
+      50035,
+    );
+    expectError(
+      await fx.g.call('PATCH', `/channels/${group.id}`, { auth: bob.token, payload: { name: 5 } }),
+      50035,
+    );
+    const outsiderDm = await openDm(ann.token, bob.userId);
+    expectError(
+      await fx.g.call('PATCH', `/channels/${outsiderDm.id}`, {
+        auth: ann.token,
+        payload: { name: 'x' },
+      }),
+      50035,
+    );
     const left = await fx.g.call('DELETE', `/channels/${group.id}`, ann.token);
     expect(left.statusCode).toBe(200);
     expectError(await fx.g.call('GET', messages(group.id), ann.token), 50001);

@@ -55,3 +55,11 @@ export const SdkMessagesQuery = z.object({
   limit: queryInt(1, 100).default(50),
   before: Snowflake.optional(),
 });
+
+/** The longest group DM name. */
+export const MAX_GROUP_DM_NAME_LENGTH = 100;
+
+/** PATCH /channels/{id} of a group DM (UpdateGroupDMRequestPartial): its name; null clears it. */
+export const ModifyGroupDmBody = z
+  .object({ name: z.string().max(MAX_GROUP_DM_NAME_LENGTH).nullable().optional() })
+  .strict();

@@ -1,6 +1,7 @@
 import { ChannelTypes, isSnowflake } from '@guildhall/protocol';
 import { hashSecret } from '../../domain/credentials.js';
-import { ApiError } from '../../errors/index.js';
+import { ApiError, invalidField } from '../../errors/index.js';
+import { parseInput } from '../../http/validate.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import {
@@ -13,7 +14,11 @@ import type { ServiceDeps } from '../deps.js';
 import { serializeUser } from '../users/index.js';
 import { announceToEach } from './events.js';
 import { DM_LIST_SCOPE, DM_WRITE_SCOPE, dmApplication, requireScope } from './policy.js';
-import { MAX_GROUP_DM_RECIPIENTS, type CreatePrivateChannelInput } from './schemas.js';
+import {
+  MAX_GROUP_DM_RECIPIENTS,
+  ModifyGroupDmBody,
+  type CreatePrivateChannelInput,
+} from './schemas.js';
 import { recipientUsers, serializePrivateChannel, type PrivateChannelWire } from './serialize.js';
 
 /** The OAuth2 scope an access token needs to be added to a group DM. */
@@ -244,6 +249,42 @@ export function createPrivateChannelService(deps: ServiceDeps) {
     async get(principal: Principal, channelId: string): Promise<PrivateChannelWire | null> {
       const record = await findOwn(principal, channelId);
       return record === null ? null : view(storage, record, principal.user.id);
+    },
+
+    /**
+     * PATCH /channels/{id} of a private channel: a group DM's recipients rename it (CHANNEL_UPDATE
+     * to each); a DM has nothing to change (50035). Null when the id is no private channel.
+     */
+    async modify(
+      principal: Principal,
+      channelId: string,
+      body: unknown,
+    ): Promise<PrivateChannelWire | null> {
+      const record = await findOwn(principal, channelId);
+      if (record === null) return null;
+      if (record.channel.type !== ChannelTypes.GROUP_DM) {
+        throw invalidField(['name'], 'BASE_TYPE_INVALID', 'A DM has no name to change.');
+      }
+      const input = parseInput(ModifyGroupDmBody, body);
+      const name = input.name === undefined ? record.channel.name : (input.name?.trim() ?? null);
+      const updated = {
+        ...record,
+        channel: { ...record.channel, name: name === '' ? null : name },
+      };
+      const users = await recipientUsers(storage, [record]);
+      await storage.transaction(async (tx) => {
+        await tx.channels.update(record.channel.id, { name: updated.channel.name });
+        for (const r of record.recipients) {
+          afterCommit(tx, {
+            type: 'CHANNEL_UPDATE',
+            guildId: null,
+            channelId: record.channel.id,
+            userIds: [r.userId],
+            data: serializePrivateChannel(updated, users, r.userId),
+          });
+        }
+      });
+      return serializePrivateChannel(updated, users, principal.user.id);
     },
 
     /**
