@@ -1,6 +1,7 @@
 /** @module resources/relationships: friends, requests, blocks and the connected-games setting. */
 export { buildRelationshipDispatch, RelationshipEvents } from './events.js';
 export { mergeRelationships, unmergeRelationships } from './moves.js';
+export { readRelationships } from './read.js';
 export { registerRelationshipRoutes } from './routes.js';
 export {
   MAX_FRIENDS,

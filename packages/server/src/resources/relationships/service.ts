@@ -19,7 +19,8 @@ import {
   usesApplication,
 } from './rules.js';
 import type { PutRelationshipInput, SendRequestInput } from './schemas.js';
-import { serializeConnectedGamesSettings, serializeRelationship } from './serialize.js';
+import { serializeRows } from './read.js';
+import { serializeConnectedGamesSettings } from './serialize.js';
 
 /** null: platform-wide (Discord friends); an id: that application's game relationships. */
 export type RelationshipScope = string | null;
@@ -198,12 +199,7 @@ export function createRelationshipService(deps: ServiceDeps) {
     async list(principal: Principal, scope: RelationshipScope) {
       requireScope(principal, RELATIONSHIPS_READ_SCOPE);
       const rows = await storage.relationships.listForUser(principal.user.id, scope);
-      const users = await storage.users.findByIds([...new Set(rows.map((r) => r.targetId))]);
-      const byId = new Map(users.map((u) => [u.id, u]));
-      return rows.flatMap((row) => {
-        const target = byId.get(row.targetId);
-        return target === undefined ? [] : [serializeRelationship(row, target)];
-      });
+      return serializeRows(storage, rows);
     },
 
     /** PUT: no type (or 1) sends or accepts a friend request; 2 blocks. */
