@@ -63,3 +63,13 @@ export const MAX_GROUP_DM_NAME_LENGTH = 100;
 export const ModifyGroupDmBody = z
   .object({ name: z.string().max(MAX_GROUP_DM_NAME_LENGTH).nullable().optional() })
   .strict();
+
+export const RecipientParams = z.object({ channel_id: z.string(), user_id: z.string() });
+
+/** PUT /channels/{id}/recipients/{user_id}: the user's gdm.join token and a nickname. */
+export const AddRecipientBody = z
+  .object({
+    access_token: z.string().min(1).max(512).nullable().optional(),
+    nick: z.string().max(MAX_GROUP_DM_NICK_LENGTH).nullable().optional(),
+  })
+  .strict();

@@ -1,5 +1,4 @@
 import { ChannelTypes, isSnowflake } from '@guildhall/protocol';
-import { hashSecret } from '../../domain/credentials.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import { parseInput } from '../../http/validate.js';
 import { afterCommit } from '../../events/afterCommit.js';
@@ -13,6 +12,7 @@ import {
 import type { ServiceDeps } from '../deps.js';
 import { serializeUser } from '../users/index.js';
 import { announceToEach } from './events.js';
+import { gdmTokenUser } from './groups.js';
 import { DM_LIST_SCOPE, DM_WRITE_SCOPE, dmApplication, requireScope } from './policy.js';
 import {
   MAX_GROUP_DM_RECIPIENTS,
@@ -20,9 +20,6 @@ import {
   type CreatePrivateChannelInput,
 } from './schemas.js';
 import { recipientUsers, serializePrivateChannel, type PrivateChannelWire } from './serialize.js';
-
-/** The OAuth2 scope an access token needs to be added to a group DM. */
-const GROUP_DM_JOIN_SCOPE = 'gdm.join';
 
 /**
  * DMs and group DMs: open (get or create), list, get, close or leave. Messages in them go through
@@ -124,22 +121,9 @@ export function createPrivateChannelService(deps: ServiceDeps) {
 
   /** The users of group DM access tokens: bearer tokens of the caller's app with gdm.join. */
   const tokenUsers = async (principal: Principal, tokens: readonly string[]) => {
-    const app = principal.applicationId;
-    if (app === null) throw new ApiError('INVALID_OAUTH2_ACCESS_TOKEN');
-    const now = clock.now();
     const userIds: string[] = [];
-    for (const token of tokens) {
-      const record = await storage.tokens.findByHash(hashSecret(token));
-      if (
-        record?.kind !== 'bearer' ||
-        record.applicationId !== app ||
-        !record.scopes.includes(GROUP_DM_JOIN_SCOPE) ||
-        (record.expiresAt !== null && record.expiresAt <= now)
-      ) {
-        throw new ApiError('INVALID_OAUTH2_ACCESS_TOKEN');
-      }
-      userIds.push(record.userId);
-    }
+    for (const token of tokens)
+      userIds.push(await gdmTokenUser(storage, clock.now(), principal, token));
     return userIds;
   };
 

@@ -148,6 +148,20 @@ export function createPrivateChannelRepository(db: Kysely<Database>): PrivateCha
         .execute();
     },
 
+    async addRecipient(channelId, recipient) {
+      const result = await db
+        .insertInto('channel_recipients')
+        .values({
+          channel_id: channelId,
+          user_id: recipient.userId,
+          nick: recipient.nick,
+          open: flag(recipient.open),
+        })
+        .onConflict((oc) => oc.columns(['channel_id', 'user_id']).doNothing())
+        .executeTakeFirst();
+      return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+    },
+
     async setOwner(channelId, ownerId) {
       await db
         .updateTable('channels')

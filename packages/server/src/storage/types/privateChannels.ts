@@ -60,6 +60,11 @@ export interface PrivateChannelRepository {
   listOpenFor(userId: string): Promise<PrivateChannelRecord[]>;
   /** Opens or closes the channel in the users' lists. */
   setOpen(channelId: string, userIds: readonly string[], open: boolean): Promise<void>;
+  /** Adds a recipient; false when it is one already. */
+  addRecipient(
+    channelId: string,
+    recipient: { userId: string; nick: string | null; open: boolean },
+  ): Promise<boolean>;
   /** Hands a group DM to another owner. */
   setOwner(channelId: string, ownerId: string): Promise<void>;
   /** Removes a recipient; returns whether it was one. */
