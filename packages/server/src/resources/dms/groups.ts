@@ -19,10 +19,10 @@ const GROUP_DM_JOIN_SCOPE = 'gdm.join';
  */
 export async function gdmTokenUser(
   repos: Repositories,
-  nowMs: number,
   principal: Principal,
-  token: string,
+  request: { token: string; nowMs: number },
 ): Promise<string> {
+  const { token, nowMs } = request;
   const app = principal.applicationId;
   const record = app === null ? null : await repos.tokens.findByHash(hashSecret(token));
   if (
@@ -75,7 +75,10 @@ export function createGroupRecipientService(deps: ServiceDeps) {
         : null;
       if (user === null) throw new ApiError('UNKNOWN_USER');
       if (request.accessToken !== null) {
-        const tokenUser = await gdmTokenUser(storage, clock.now(), principal, request.accessToken);
+        const tokenUser = await gdmTokenUser(storage, principal, {
+          token: request.accessToken,
+          nowMs: clock.now(),
+        });
         if (tokenUser !== user.id) throw new ApiError('INVALID_OAUTH2_ACCESS_TOKEN');
       } else if (principal.kind !== 'session') {
         throw new ApiError('INVALID_OAUTH2_ACCESS_TOKEN');

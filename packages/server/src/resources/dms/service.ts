@@ -123,7 +123,7 @@ export function createPrivateChannelService(deps: ServiceDeps) {
   const tokenUsers = async (principal: Principal, tokens: readonly string[]) => {
     const userIds: string[] = [];
     for (const token of tokens)
-      userIds.push(await gdmTokenUser(storage, clock.now(), principal, token));
+      userIds.push(await gdmTokenUser(storage, principal, { token, nowMs: clock.now() }));
     return userIds;
   };
 
