@@ -10,4 +10,9 @@ export {
   SPAM_ACCOUNT_AGE_MS,
 } from './rules.js';
 export { serializeRelationship, type RelationshipWire } from './serialize.js';
-export { createRelationshipService, type RelationshipService } from './service.js';
+export {
+  createRelationshipService,
+  DEFAULT_RELATIONSHIP_OPTIONS,
+  type RelationshipOptions,
+  type RelationshipService,
+} from './service.js';

@@ -70,7 +70,7 @@ export function createRepositories(
     serverSecrets: createServerSecretRepository(db),
     blobRefs: createBlobReferenceRepository(db),
     workerLeases: createWorkerLeaseRepository(db),
-    relationships: createRelationshipRepository(db),
+    relationships: createRelationshipRepository(db, context.dialect),
     privateChannels: createPrivateChannelRepository(db),
   };
 }
