@@ -237,6 +237,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     // Messages sent while provisional are not retrievable after a merge (spec, account linking).
     onProvisionalAccountDeleted: async (tx, userId) => {
       await tx.messages.deleteAllByUser(userId);
+      // Its DMs go with it (their other side keeps nothing); it leaves its group DMs.
+      await tx.privateChannels.deleteDmsOf(userId);
     },
   });
   const gatewayOptions: GatewayOptions = {

@@ -23,6 +23,7 @@ import { registerConnectionRoutes } from './resources/connections/index.js';
 import { registerRelationshipRoutes } from './resources/relationships/index.js';
 import { registerGameStatsRoutes } from './resources/gameStats/index.js';
 import { registerGuildTagRoutes } from './resources/guildTags/index.js';
+import { registerDmRoutes } from './resources/dms/index.js';
 import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/index.js';
 import { registerGatewayRoutes, type SessionStartLimit } from './resources/gatewayInfo/index.js';
 import { registerGuildRoutes } from './resources/guilds/index.js';
@@ -101,6 +102,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerAuditLogRoutes(api, services.auditLog);
       registerGuildRoutes(api, services, { storage, blobs });
       registerChannelRoutes(api, { ...services, positions: services.channelPositions });
+      registerDmRoutes(api, services);
       registerRoleRoutes(api, services.roles);
       registerMemberRoutes(api, services);
       registerBanRoutes(api, services.bans);

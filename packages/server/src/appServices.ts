@@ -17,6 +17,12 @@ import { createConnectionService } from './resources/connections/index.js';
 import { createGameStatsService } from './resources/gameStats/index.js';
 import { createGuildTagService } from './resources/guildTags/index.js';
 import type { ServiceDeps, SocialLimits } from './resources/deps.js';
+import {
+  createGroupRecipientService,
+  createPrivateChannelService,
+  createPrivateMessageRules,
+  createSdkDmService,
+} from './resources/dms/index.js';
 import { createEmojiService } from './resources/emojis/index.js';
 import {
   createGuildManageService,
@@ -67,7 +73,19 @@ export function createServices(
     storage: dispatchingStorage(base.storage, options.events, options.onCommitTaskError),
   };
   const guilds = createGuildService(deps);
+  // DMs and group DMs: their rules ride on the message service, their routes use both.
+  const privateRules = createPrivateMessageRules({
+    ...deps,
+    webhookEvents: deps.webhookEvents,
+    socialLimits: deps.socialLimits,
+    links: options.links,
+  });
+  const messages = createMessageService(deps, { ...options, privateRules });
+  const privateChannels = createPrivateChannelService(deps);
   return {
+    privateChannels,
+    sdkDms: createSdkDmService(deps, { privateChannels, messages }),
+    groupRecipients: createGroupRecipientService(deps),
     users: createUserService(deps),
     auth: createAuthService(deps, options.auth),
     applications: createApplicationService(deps),
@@ -92,7 +110,7 @@ export function createServices(
     guildTags: createGuildTagService(deps),
     webhookEvents: deps.webhookEvents,
     oauth: createOAuth({ ...deps, guilds, issuer: options.baseUrl }),
-    messages: createMessageService(deps, options),
+    messages,
     reactions: createReactionService(deps),
     pins: createPinService(deps, options),
     messageSearch: createMessageSearchService(deps, {

@@ -22,6 +22,7 @@ import { createOAuthRepository } from './oauth.js';
 import { createOutboxRepository } from './outbox.js';
 import { createProvisionalRepository } from './provisional.js';
 import { createRelationshipRepository } from './relationships.js';
+import { createPrivateChannelRepository } from './privateChannels.js';
 import { createMessageRepository, createReactionRepository } from './messages.js';
 import { createMessageSearchRepository } from './messageSearch.js';
 import { createOverwriteRepository } from './overwrites.js';
@@ -73,6 +74,7 @@ export function createRepositories(
     relationships: createRelationshipRepository(db, context.dialect),
     applicationIdentities: createApplicationIdentityRepository(db),
     guildTags: createGuildTagRepository(db),
+    privateChannels: createPrivateChannelRepository(db),
   };
 }
 

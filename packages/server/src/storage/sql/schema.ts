@@ -130,6 +130,9 @@ export interface ChannelsTable {
   last_message_id: NullableId;
   created_at: Int;
   application_id: NullableId;
+  owner_id: NullableId;
+  icon: string | null;
+  dm_key: string | null;
 }
 
 export interface PermissionOverwritesTable {
@@ -336,6 +339,7 @@ export interface MessagesTable {
   pinned_at: NullableInt;
   edited_at: NullableInt;
   created_at: Int;
+  activity: string | null;
 }
 
 export interface MessageAttachmentsTable {
@@ -420,6 +424,22 @@ export interface Database extends OAuthTables {
   application_identity_profiles: GameStats.ApplicationIdentityProfilesTable;
   guild_tags: GameStats.GuildTagsTable;
   user_primary_guilds: GameStats.UserPrimaryGuildsTable;
+  channel_recipients: ChannelRecipientsTable;
+  dm_moderation_metadata: DmModerationMetadataTable;
+}
+
+export interface ChannelRecipientsTable {
+  channel_id: Id;
+  user_id: Id;
+  nick: string | null;
+  open: Int;
+}
+
+export interface DmModerationMetadataTable {
+  message_id: Id;
+  application_id: Id;
+  metadata: string;
+  updated_at: Int;
 }
 
 export interface UserProfilePrivacyTable {

@@ -23,6 +23,7 @@ import type { OAuthRepository } from './oauth.js';
 import type { OutboxRepository } from './outbox.js';
 import type { ProvisionalRepository } from './provisional.js';
 import type { RelationshipRepository } from './relationships.js';
+import type { PrivateChannelRepository } from './privateChannels.js';
 import type { MessageSearchRepository } from './search.js';
 import type { ServerSecretRepository } from './serverSecrets.js';
 import type { TokenRepository } from './tokens.js';
@@ -62,6 +63,7 @@ export interface Repositories {
   readonly relationships: RelationshipRepository;
   readonly applicationIdentities: ApplicationIdentityRepository;
   readonly guildTags: GuildTagRepository;
+  readonly privateChannels: PrivateChannelRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
