@@ -1,0 +1,271 @@
+/**
+ * SDK sessions on the gateway (docs/gateway.md#sdk-sessions): an OAuth2 Bearer token with a
+ * Social SDK scope identifies (bare or with `Bearer `), a token of other scopes does not; a
+ * provisional account's token identifies the same way; a revocation closes the session 4004;
+ * RESUME works; READY has the SDK fields and no guilds; op 3 activities are validated (an invalid
+ * one closes 4001), their null and empty members dropped, and their application is the token's.
+ * Through a real WebSocket on both storage drivers.
+ *
+ * @module
+ */
+import { ApplicationFlags, GatewayIntentBits as I } from '@guildhall/protocol';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { expandScopes } from '../src/oauth/index.js';
+import { describeDrivers } from './support/drivers.js';
+import { useGatewayFixture } from './support/gatewayFixture.js';
+import type { Frame, GatewayClient } from './support/gatewayClient.js';
+import { seedDeveloper } from './support/testServer.js';
+
+type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
+
+describeDrivers('SDK sessions ($driver)', (driver) => {
+  const gw = useGatewayFixture({ driver });
+  let game: Seed;
+  beforeEach(async () => {
+    game = await seedDeveloper(gw.server.app, 'game');
+  });
+
+  /** An access token of the game for the user, with these scopes (expanded, as stored). */
+  const accessToken = async (userId: string, scopes: string[]) =>
+    (
+      await gw.server.app.services.oauth.issueTokens({
+        userId,
+        applicationId: game.applicationId,
+        scopes: expandScopes(scopes),
+        refresh: false,
+      })
+    ).access_token;
+
+  const person = async (name: string) => (await gw.guild.join(name)).userId;
+
+  /** The close code a connection identifying with `token` gets. */
+  const refused = async (token: string) => {
+    const client = await gw.connect();
+    client.send(2, { token, intents: 0, properties: {} });
+    return (await client.closed).code;
+  };
+
+  /** Frames of `type` after `seq`. */
+  const after = (client: GatewayClient, type: string, seq: number) =>
+    client.next((f: Frame) => f.t === type && (f.s ?? 0) > seq);
+
+  it('a Social SDK Bearer token identifies, bare or with its prefix; READY has no guilds', async () => {
+    const userId = await person('player');
+    const token = await accessToken(userId, ['sdk.social_layer']);
+    for (const sent of [token, `Bearer ${token}`]) {
+      const { ready, client } = await gw.identify({ token: sent, intents: I.GUILDS });
+      expect(ready).toMatchObject({
+        user: { id: userId, email: null },
+        guilds: [],
+        relationships: [],
+        private_channels: [],
+        lobbies: [],
+        presences: [],
+        application: { id: game.applicationId, flags: expect.any(Number) as number },
+      });
+      // The user is in the fixture's guild, but an SDK session sees no guild.
+      const seen = gw.lastSeq(client);
+      await gw.guild.call('PATCH', `/guilds/${gw.guild.guildId}`, {
+        auth: gw.guild.owner.token,
+        payload: { name: 'Renamed again' },
+      });
+      expect(client.frames.some((f) => f.t === 'GUILD_CREATE' || f.t === 'GUILD_UPDATE')).toBe(
+        false,
+      );
+      expect(gw.lastSeq(client)).toBe(seen);
+    }
+    // The narrower presence scope identifies too.
+    const presenceOnly = await accessToken(userId, ['sdk.social_layer_presence']);
+    expect((await gw.identify({ token: presenceOnly })).ready).toMatchObject({ guilds: [] });
+  });
+
+  it('a Bearer token of other scopes is refused with 4004, bare or prefixed', async () => {
+    const userId = await person('reader');
+    const token = await accessToken(userId, ['identify', 'guilds', 'relationships.read']);
+    expect(await refused(token)).toBe(4004);
+    expect(await refused(`Bearer ${token}`)).toBe(4004);
+    expect(await refused('Bearer nothing-of-the-kind')).toBe(4004);
+  });
+
+  it('a provisional account identifies with its token', async () => {
+    const res = await gw.server.app.http.inject({
+      method: 'POST',
+      url: '/api/v10/partner-sdk/token/bot',
+      headers: { authorization: `Bot ${game.botToken}` },
+      payload: { external_user_id: 'player-42', preferred_global_name: 'Guest' },
+    });
+    expect(res.statusCode).toBe(200);
+    const token = res.json<{ access_token: string }>().access_token;
+    const { ready } = await gw.identify({ token });
+    expect(ready).toMatchObject({
+      user: { global_name: 'Guest' },
+      guilds: [],
+      application: { id: game.applicationId },
+    });
+  });
+
+  it('revoking the token at /oauth2/token/revoke closes the session with 4004, no RESUME', async () => {
+    const userId = await person('quitter');
+    const token = await accessToken(userId, ['sdk.social_layer']);
+    const { client, ready } = await gw.identify({ token });
+    const basic = `Basic ${Buffer.from(`${game.applicationId}:${game.clientSecret}`).toString('base64')}`;
+    const res = await gw.server.app.http.inject({
+      method: 'POST',
+      url: '/api/oauth2/token/revoke',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
+      payload: new URLSearchParams({ token }).toString(),
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await client.closed).code).toBe(4004);
+    const resumer = await gw.connect();
+    resumer.send(6, { token, session_id: ready.session_id, seq: 0 });
+    expect((await resumer.closed).code).toBe(4004);
+  });
+
+  it('an SDK session resumes and gets what it missed', async () => {
+    const userId = await person('roamer');
+    const token = await accessToken(userId, ['sdk.social_layer']);
+    const { client, ready } = await gw.identify({ token });
+    const seq = gw.lastSeq(client);
+    gw.server.app.gateway.dropAll();
+    await client.closed;
+    gw.events.dispatch({
+      type: 'RELATIONSHIP_ADD',
+      guildId: null,
+      userIds: [userId],
+      data: { id: '1', type: 1 },
+    });
+    const resumer = await gw.connect();
+    resumer.send(6, { token, session_id: ready.session_id, seq });
+    expect((await resumer.dispatch('RELATIONSHIP_ADD')).d).toEqual({ id: '1', type: 1 });
+    await resumer.dispatch('RESUMED');
+  });
+
+  it('user-addressed dispatches reach an SDK session whatever its intents', async () => {
+    const userId = await person('social');
+    const token = await accessToken(userId, ['sdk.social_layer']);
+    const { client } = await gw.identify({ token, intents: 0 });
+    const dm = { id: '10', channel_id: '11', content: 'hi', author: { id: '12' } };
+    gw.events.dispatch([
+      { type: 'MESSAGE_CREATE', guildId: null, userIds: [userId], data: dm },
+      { type: 'LOBBY_UPDATE', guildId: null, userIds: [userId], data: { id: '13' } },
+    ]);
+    expect((await client.dispatch('MESSAGE_CREATE')).d).toEqual(dm);
+    await client.dispatch('LOBBY_UPDATE');
+    // A bot without DIRECT_MESSAGES still does not get the DM.
+    const bot = await gw.identify({ intents: 0 });
+    gw.events.dispatch([
+      { type: 'MESSAGE_CREATE', guildId: null, userIds: [gw.guild.bot.userId], data: dm },
+      { type: 'USER_UPDATE', guildId: null, userIds: [gw.guild.bot.userId], data: { id: '1' } },
+    ]);
+    await bot.client.dispatch('USER_UPDATE');
+    expect(bot.client.frames.some((f) => f.t === 'MESSAGE_CREATE')).toBe(false);
+  });
+
+  describe('op 3 from an SDK session', () => {
+    const rich = {
+      name: 'Tiny Tanks',
+      type: 0,
+      state: 'In a party',
+      details: 'Ranked',
+      state_url: 'https://game.example/state',
+      details_url: 'https://game.example/details',
+      timestamps: { start: 1_700_000_000_000 },
+      status_display_type: 1,
+      assets: {
+        large_image: 'map',
+        large_text: 'Desert',
+        large_url: 'https://game.example/map',
+        small_image: 'rank',
+        invite_cover_image: 'cover',
+      },
+      party: { id: 'party-1', size: [2, 4], privacy: 1 },
+      secrets: { join: 'join-secret' },
+      buttons: [{ label: 'Watch', url: 'https://game.example/watch' }],
+    };
+
+    /** An SDK session of a member of the fixture's guild and a bot watching the guild's presences. */
+    const sessions = async () => {
+      const userId = await person('gamer');
+      const token = await accessToken(userId, ['sdk.social_layer']);
+      const sdk = await gw.identify({ token });
+      await gw.server.app.storage.applications.update(gw.guild.bot.applicationId, {
+        flags: ApplicationFlags.GATEWAY_PRESENCE_LIMITED,
+      });
+      const watcher = await gw.session({ intents: I.GUILDS | I.GUILD_PRESENCES });
+      return { userId, sdk: sdk.client, watcher: watcher.client };
+    };
+
+    it('validates the activity, drops null and empty members, sets the application', async () => {
+      const { userId, sdk, watcher } = await sessions();
+      const seen = gw.lastSeq(watcher);
+      sdk.send(3, {
+        status: 'online',
+        since: null,
+        afk: false,
+        activities: [
+          {
+            ...rich,
+            url: null,
+            application_id: '42',
+            emoji: null,
+            details: '',
+            assets: { ...rich.assets, small_text: null },
+            secrets: { join: 'join-secret', spectate: '' },
+            unknown_member: 'dropped',
+          },
+        ],
+      });
+      const update = (await after(watcher, 'PRESENCE_UPDATE', seen)).d as Record<string, unknown>;
+      expect(update).toMatchObject({
+        user: { id: userId },
+        guild_id: gw.guild.guildId,
+        status: 'online',
+        client_status: { desktop: 'online' },
+      });
+      // Secrets are never shown; buttons are shown as labels, their URLs in metadata.
+      const shown: Record<string, unknown> = { ...rich };
+      delete shown['secrets'];
+      delete shown['buttons'];
+      delete shown['details'];
+      expect(update['activities']).toEqual([
+        {
+          ...shown,
+          application_id: game.applicationId,
+          buttons: ['Watch'],
+          metadata: { button_urls: ['https://game.example/watch'] },
+        },
+      ]);
+    });
+
+    const invalid: [string, Record<string, unknown>][] = [
+      ['type 6', { type: 6 }],
+      ['a state of 129 characters', { state: 'x'.repeat(129) }],
+      ['a details_url of 257 characters', { details_url: `https://e.x/${'a'.repeat(245)}` }],
+      ['a state_url that is no URL', { state_url: 'not a url' }],
+      [
+        'three buttons',
+        {
+          buttons: [1, 2, 3].map((n) => ({ label: `b${n}`, url: 'https://e.x' })),
+        },
+      ],
+      [
+        'a button label of 33 characters',
+        { buttons: [{ label: 'x'.repeat(33), url: 'https://e.x' }] },
+      ],
+      ['a party larger than its maximum', { party: { id: 'p', size: [5, 4] } }],
+      ['status_display_type 3', { status_display_type: 3 }],
+      ['no name', { name: undefined }],
+    ];
+    it.each(invalid)('closes 4001 for %s', async (_, change) => {
+      const { sdk } = await sessions();
+      sdk.send(3, {
+        status: 'online',
+        since: null,
+        afk: false,
+        activities: [{ ...rich, ...change }],
+      });
+      expect((await sdk.closed).code).toBe(4001);
+    });
+  });
+});
