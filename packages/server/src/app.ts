@@ -22,6 +22,7 @@ import {
   DEFAULT_GATEWAY_OPTIONS,
   createDatabaseSessionStore,
   createGateway,
+  liveActivities,
   type Gateway,
   type GatewayOptions,
 } from './gateway/index.js';
@@ -220,6 +221,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       auth: {
         sessionTtlMs,
         passwordCost: { ...DEFAULT_SCRYPT_COST, log2N: config.passwordScryptLog2N },
+      },
+      activityInvites: {
+        activitiesOf: (userId) => liveActivities({ store: sharedState.presences, clock }, userId),
+        areFriends: () => Promise.resolve(false),
       },
     },
   );

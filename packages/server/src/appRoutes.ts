@@ -20,6 +20,7 @@ import { registerAuthRoutes } from './resources/auth/index.js';
 import { registerBanRoutes } from './resources/bans/index.js';
 import { registerChannelRoutes } from './resources/channels/index.js';
 import { registerConnectionRoutes } from './resources/connections/index.js';
+import { registerActivityInviteRoutes } from './resources/activityInvites/index.js';
 import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/index.js';
 import { registerGatewayRoutes, type SessionStartLimit } from './resources/gatewayInfo/index.js';
 import { registerGuildRoutes } from './resources/guilds/index.js';
@@ -105,6 +106,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerScheduledEventRoutes(api, services.scheduledEvents);
       registerInviteRoutes(api, services.invites);
       registerConnectionRoutes(api, services.connections);
+      registerActivityInviteRoutes(api, services.activityInvites);
       registerProvisionalRoutes(api, provisional);
       registerProvisionalAdminRoutes(api, { provisional, adminTokenHash: config.adminTokenHash });
       registerWebhookEventRoutes(api, services.webhookEvents);

@@ -3,6 +3,10 @@ import type { SecretBox } from './domain/secretBox.js';
 import { dispatchingStorage } from './events/afterCommit.js';
 import type { Dispatcher } from './events/dispatcher.js';
 import { createOAuth } from './oauth/index.js';
+import {
+  createActivityInviteService,
+  type ActivityInvitePorts,
+} from './resources/activityInvites/index.js';
 import { createApplicationService } from './resources/applications/index.js';
 import { createAuditLogService } from './resources/auditLog/index.js';
 import { createAuthService, type AuthSettings } from './resources/auth/index.js';
@@ -46,6 +50,8 @@ interface ServiceOptions {
   searchIndexer: SearchIndexer;
   /** Session lifetime and password hashing cost. */
   auth: AuthSettings;
+  /** The presences and social graph accepting an activity invite reads. */
+  activityInvites: ActivityInvitePorts;
 }
 
 /** Every resource service over the same deps (app.ts wires them; the routes use them). */
@@ -81,6 +87,7 @@ export function createServices(
     scheduledEvents: createScheduledEventService(deps),
     invites: createInviteService(deps),
     connections: createConnectionService(deps),
+    activityInvites: createActivityInviteService({ ...deps, ...options.activityInvites }),
     webhookEvents: deps.webhookEvents,
     oauth: createOAuth({ ...deps, guilds, issuer: options.baseUrl }),
     messages: createMessageService(deps, options),

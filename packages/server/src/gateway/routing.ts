@@ -39,7 +39,15 @@ export interface RoutedSession {
   obfuscate: boolean;
   /** An SDK session: user-addressed dispatches reach it whatever its intents. */
   sdk?: boolean;
+  /** The application of an SDK session's token (or a bot's). */
+  applicationId?: string | null;
 }
+
+/**
+ * User-addressed dispatches of one game: only the user's SDK sessions of the application their
+ * `application_id` names receive them (ACTIVITY_JOIN carries a join secret).
+ */
+const GAME_USER_EVENTS = new Set(['ACTIVITY_JOIN']);
 
 /** Custom status is hidden from guilds above this size under Friends & Small Servers. */
 export const SMALL_SERVER_MAX_MEMBERS = 200;
@@ -238,9 +246,13 @@ export function routeGuildDispatch<S extends RoutedSession>(
  * Whether a session receives a dispatch addressed to its user (not to a guild). Bot and session
  * tokens need the DIRECT_* intent of DM events; an SDK session is a user's game client and gets
  * every dispatch addressed to its user (DMs, relationships, lobbies, friends' presences)
- * whatever intents it sent.
+ * whatever intents it sent. A game's own events (ACTIVITY_JOIN) go only to its SDK sessions.
  */
-export function receivesUserDispatch(session: RoutedSession, type: string): boolean {
+export function receivesUserDispatch(session: RoutedSession, type: string, data: unknown): boolean {
+  if (GAME_USER_EVENTS.has(type)) {
+    const applicationId = (data as { application_id?: unknown } | null)?.application_id;
+    return session.sdk === true && session.applicationId === applicationId;
+  }
   return session.sdk === true || hasIntent(session, intentFor(type, false));
 }
 
