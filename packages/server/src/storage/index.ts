@@ -22,4 +22,5 @@ export * from './types/storage.js';
 export * from './types/tokens.js';
 export * from './types/users.js';
 export * from './types/workerLeases.js';
+export * from './types/relationships.js';
 export { GroupCommitTimeoutError, StorageConflictError } from './errors.js';

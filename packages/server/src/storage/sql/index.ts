@@ -20,6 +20,7 @@ import { createMemberRepository } from './members.js';
 import { createOAuthRepository } from './oauth.js';
 import { createOutboxRepository } from './outbox.js';
 import { createProvisionalRepository } from './provisional.js';
+import { createRelationshipRepository } from './relationships.js';
 import { createMessageRepository, createReactionRepository } from './messages.js';
 import { createMessageSearchRepository } from './messageSearch.js';
 import { createOverwriteRepository } from './overwrites.js';
@@ -68,6 +69,7 @@ export function createRepositories(
     serverSecrets: createServerSecretRepository(db),
     blobRefs: createBlobReferenceRepository(db),
     workerLeases: createWorkerLeaseRepository(db),
+    relationships: createRelationshipRepository(db),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { ColumnType } from 'kysely';
 import type * as Provisional from './provisionalSchema.js';
 import type { OAuthTables } from './oauthSchema.js';
+import type * as Relationships from './relationshipsSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -412,6 +413,8 @@ export interface Database extends OAuthTables {
   gateway_sessions: GatewaySessionsTable;
   gateway_replay: GatewayReplayTable;
   user_profile_privacy: UserProfilePrivacyTable;
+  relationships: Relationships.RelationshipsTable;
+  user_message_privacy: Relationships.UserMessagePrivacyTable;
 }
 
 export interface UserProfilePrivacyTable {

@@ -21,6 +21,7 @@ import type { MessageRepository, ReactionRepository } from './messages.js';
 import type { OAuthRepository } from './oauth.js';
 import type { OutboxRepository } from './outbox.js';
 import type { ProvisionalRepository } from './provisional.js';
+import type { RelationshipRepository } from './relationships.js';
 import type { MessageSearchRepository } from './search.js';
 import type { ServerSecretRepository } from './serverSecrets.js';
 import type { TokenRepository } from './tokens.js';
@@ -57,6 +58,7 @@ export interface Repositories {
   readonly serverSecrets: ServerSecretRepository;
   readonly blobRefs: BlobReferenceRepository;
   readonly workerLeases: WorkerLeaseRepository;
+  readonly relationships: RelationshipRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
