@@ -224,7 +224,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       activityInvites: {
         activitiesOf: (userId) => liveActivities({ store: sharedState.presences, clock }, userId),
-        areFriends: () => Promise.resolve(false),
+        areFriends: (a, b, applicationId) => storage.relationships.areFriends(a, b, applicationId),
       },
     },
   );
@@ -280,6 +280,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     options: gatewayOptions,
     ...(options.gatewayTimers ? { timers: options.gatewayTimers } : {}),
     clientAddress: (request) => clientAddressOf(request, config.trustProxy),
+    // What SDK sessions see of their user's social graph (gateway/social.ts).
+    social: {
+      friendIds: (userId) => storage.relationships.allFriendIds(userId),
+    },
     // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
     ...(storage.dialect === 'postgres'
       ? {

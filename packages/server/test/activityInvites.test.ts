@@ -130,4 +130,19 @@ describeDrivers('activity invites ($driver)', (driver) => {
     const bot = await join(`Bot ${gw.guild.bot.token}`, 'party-1', { user_id: inviter.userId });
     expect(bot.statusCode).toBeGreaterThanOrEqual(401);
   });
+
+  it('a friend of the inviter joins a private party, with a session token too', async () => {
+    const inviter = await host(0);
+    const friend = await gw.guild.join('friend');
+    const since = gw.clock.now();
+    const row = { applicationId: null, type: 1 as const, nickname: null, isSpamRequest: false };
+    const { relationships } = gw.server.app.storage;
+    await relationships.put({ ...row, userId: friend.userId, targetId: inviter.userId, since });
+    await relationships.put({ ...row, userId: inviter.userId, targetId: friend.userId, since });
+    const sdk = (await gw.identify({ token: await accessToken(friend.userId) })).client;
+    const res = await join(friend.token, 'party-1', { user_id: inviter.userId });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ secret: 'the-join-secret' });
+    expect((await sdk.dispatch('ACTIVITY_JOIN')).d).toMatchObject({ party_id: 'party-1' });
+  });
 });

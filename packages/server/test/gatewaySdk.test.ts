@@ -162,6 +162,66 @@ describeDrivers('SDK sessions ($driver)', (driver) => {
     expect(bot.client.frames.some((f) => f.t === 'MESSAGE_CREATE')).toBe(false);
   });
 
+  /** Makes two users friends (platform-wide), both rows as the relationships service writes. */
+  const befriend = async (a: string, b: string) => {
+    const since = gw.clock.now();
+    const row = { applicationId: null, type: 1 as const, nickname: null, isSpamRequest: false };
+    await gw.server.app.storage.relationships.put({ ...row, userId: a, targetId: b, since });
+    await gw.server.app.storage.relationships.put({ ...row, userId: b, targetId: a, since });
+  };
+
+  it('a presence reaches friends without guild_id, custom status included; not others', async () => {
+    const aliceId = await person('alice');
+    const bobPerson = await gw.guild.join('bob');
+    const bobId = bobPerson.userId;
+    const carolId = await person('carol');
+    await befriend(aliceId, bobId);
+    await gw.server.app.storage.gateway.setProfilePrivacy(aliceId, 'friends');
+    const alice = (await gw.identify({ token: await accessToken(aliceId, ['sdk.social_layer']) }))
+      .client;
+    const bob = (await gw.identify({ token: await accessToken(bobId, ['sdk.social_layer']) }))
+      .client;
+    // Bob's desktop client (a person's session token, no intents) gets it too.
+    const bobDesktop = (await gw.identify({ token: bobPerson.token, intents: 0 })).client;
+    const carol = (await gw.identify({ token: await accessToken(carolId, ['sdk.social_layer']) }))
+      .client;
+    const activities = [
+      { type: 4, name: 'Custom Status', state: 'brb' },
+      { name: 'Tiny Tanks', type: 0, party: { id: 'p1', size: [1, 4], privacy: 1 } },
+    ];
+    alice.send(3, { status: 'dnd', since: null, afk: false, activities });
+    const update = (await bob.dispatch('PRESENCE_UPDATE')).d as Record<string, unknown>;
+    expect(update).toEqual({
+      user: { id: aliceId },
+      status: 'dnd',
+      activities: [activities[0], { ...activities[1], application_id: game.applicationId }],
+      client_status: { desktop: 'dnd' },
+    });
+    expect((await bobDesktop.dispatch('PRESENCE_UPDATE')).d).toEqual(update);
+    // A later READY of a friend shows the presence; a stranger's does not.
+    const again = await gw.identify({ token: await accessToken(bobId, ['sdk.social_layer']) });
+    expect(again.ready['presences']).toEqual([update]);
+    const stranger = await gw.identify({
+      token: await accessToken(carolId, ['sdk.social_layer']),
+    });
+    expect(stranger.ready['presences']).toEqual([]);
+    // The party turns private: a new PRESENCE_UPDATE.
+    const seen = gw.lastSeq(bob);
+    alice.send(3, {
+      status: 'dnd',
+      since: null,
+      afk: false,
+      activities: [{ ...activities[1], party: { id: 'p1', size: [2, 4], privacy: 0 } }],
+    });
+    expect((await after(bob, 'PRESENCE_UPDATE', seen)).d).toMatchObject({
+      activities: [{ party: { id: 'p1', size: [2, 4], privacy: 0 } }],
+    });
+    // Carol, no friend, got none: a marker on her subject after both updates finds none before.
+    gw.events.dispatch({ type: 'USER_UPDATE', guildId: null, userIds: [carolId], data: {} });
+    await carol.dispatch('USER_UPDATE');
+    expect(carol.frames.some((f) => f.t === 'PRESENCE_UPDATE')).toBe(false);
+  });
+
   describe('op 3 from an SDK session', () => {
     const rich = {
       name: 'Tiny Tanks',

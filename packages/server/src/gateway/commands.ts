@@ -48,6 +48,9 @@ const DEFAULT_QUERIED_MEMBERS = 100;
 /** Members read per page when all of a guild's are asked for. */
 const MEMBERS_PAGE = 1000;
 
+/** A custom status (op 3 activity type 4). */
+const CUSTOM_STATUS_TYPE = 4;
+
 /** Thrown for a command whose payload is invalid for its opcode (close 4001). */
 export class InvalidCommandError extends Error {
   override readonly name = 'InvalidCommandError';
@@ -114,7 +117,10 @@ export function createCommands(deps: {
     const activities = input.d.activities.map((activity) => {
       const rest: Record<string, unknown> = { ...activity };
       delete rest['application_id'];
-      return session.sdk === true && session.applicationId != null
+      // A custom status is the user's, not the game's: it names no application.
+      return session.sdk === true &&
+        session.applicationId != null &&
+        activity.type !== CUSTOM_STATUS_TYPE
         ? { ...rest, application_id: session.applicationId }
         : rest;
     });

@@ -86,7 +86,7 @@ export function createHandshake(deps: {
     const applicationId = session.applicationId ?? '';
     const scope = { userId: session.userId, applicationId };
     const [relationships, privateChannels, lobbies, friendIds] = await Promise.all([
-      deps.social.relationships(session.userId),
+      deps.social.relationships(scope),
       deps.social.privateChannels(scope),
       deps.social.lobbies(scope),
       deps.social.friendIds(session.userId),

@@ -9,9 +9,18 @@
 export type WireObject = Record<string, unknown>;
 
 export interface SocialProviders {
-  /** The user's relationships, as RELATIONSHIP objects (`{id, type, user, nickname, since}`). */
-  relationships: (userId: string) => Promise<readonly WireObject[]>;
-  /** The ids of the user's friends (type 1): their sessions receive the user's presence. */
+  /**
+   * The user's relationships as RELATIONSHIP objects (`{id, type, user, nickname, since, …}`):
+   * platform-wide ones and the application's game relationships.
+   */
+  relationships: (input: {
+    userId: string;
+    applicationId: string;
+  }) => Promise<readonly WireObject[]>;
+  /**
+   * The ids of the user's friends in every scope: their sessions receive the user's presence,
+   * and READY shows theirs.
+   */
   friendIds: (userId: string) => Promise<readonly string[]>;
   /** The DM channels the user is in, as channel objects. */
   privateChannels: (input: {
