@@ -79,6 +79,33 @@ describeDrivers('SDK sessions ($driver)', (driver) => {
     expect((await gw.identify({ token: presenceOnly })).ready).toMatchObject({ guilds: [] });
   });
 
+  it('joining a guild brings an SDK session no GUILD_CREATE', async () => {
+    const { user_id: userId, token: sessionToken } = await gw.server.app.services.auth.register({
+      email: 'joiner@example.test',
+      username: 'joiner',
+      password: 'correct horse battery',
+    });
+    // The SDK session first: the join visits the user's sessions in the order they came.
+    const sdk = (await gw.identify({ token: await accessToken(userId, ['sdk.social_layer']) }))
+      .client;
+    const desktop = (await gw.identify({ token: sessionToken, intents: I.GUILDS })).client;
+    const member = { nick: null, deaf: false, mute: false, flags: 0, roleIds: [] };
+    const guildId = gw.guild.guildId;
+    await gw.server.app.storage.members.add({ ...member, guildId, userId, joinedAt: 0 });
+    gw.events.dispatch({
+      type: 'GUILD_MEMBER_ADD',
+      guildId,
+      userIds: [userId],
+      data: { guild_id: guildId, user: { id: userId }, roles: [] },
+    });
+    // The desktop session joins the guild; the SDK session, visited before it, did not (a marker
+    // on the SDK socket after the join comes after anything the join sent it).
+    await desktop.dispatch('GUILD_CREATE');
+    gw.events.dispatch({ type: 'USER_UPDATE', guildId: null, userIds: [userId], data: {} });
+    await sdk.dispatch('USER_UPDATE');
+    expect(sdk.frames.some((f) => f.t?.startsWith('GUILD_') === true)).toBe(false);
+  });
+
   it('a Bearer token of other scopes is refused with 4004, bare or prefixed', async () => {
     const userId = await person('reader');
     const token = await accessToken(userId, ['identify', 'guilds', 'relationships.read']);

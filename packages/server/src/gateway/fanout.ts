@@ -140,7 +140,10 @@ export function createFanout(deps: {
     const member = await storage.members.find(guildId, userId);
     if (member === null) return;
     for (const session of mine) {
-      if (session.guildIds.has(guildId) || !inShard(guildId, session.shard)) continue;
+      // An SDK session joins no guild (docs/gateway.md#sdk-sessions).
+      if (session.sdk || session.guildIds.has(guildId) || !inShard(guildId, session.shard)) {
+        continue;
+      }
       await joinGuild(session, { guildId, self: member, source });
     }
   };
