@@ -21,6 +21,7 @@ import { registerBanRoutes } from './resources/bans/index.js';
 import { registerChannelRoutes } from './resources/channels/index.js';
 import { registerConnectionRoutes } from './resources/connections/index.js';
 import { registerActivityInviteRoutes } from './resources/activityInvites/index.js';
+import { registerRelationshipRoutes } from './resources/relationships/index.js';
 import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/index.js';
 import { registerGatewayRoutes, type SessionStartLimit } from './resources/gatewayInfo/index.js';
 import { registerGuildRoutes } from './resources/guilds/index.js';
@@ -117,6 +118,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
         maxPayloadBytes: config.maxBodyBytes,
         blobs,
       });
+      registerRelationshipRoutes(api, services.relationships);
       done();
     },
     { prefix: API_PREFIX },

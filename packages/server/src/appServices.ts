@@ -39,6 +39,7 @@ import { createScheduledEventService } from './resources/scheduledEvents/index.j
 import { createMessageSearchService, type SearchIndexer } from './resources/search/index.js';
 import { createStickerService } from './resources/stickers/index.js';
 import { createUserService } from './resources/users/index.js';
+import { createRelationshipService } from './resources/relationships/index.js';
 
 /** What services need beyond ServiceDeps. */
 interface ServiceOptions {
@@ -97,6 +98,7 @@ export function createServices(
       links: options.links,
       indexer: options.searchIndexer,
     }),
+    relationships: createRelationshipService(deps),
   };
 }
 
