@@ -180,6 +180,8 @@ export function createProvisionalIdentities(deps: ProvisionalDeps) {
       restrictedBy,
       createdAt: clock.now(),
     });
+    // The game's lobbies follow the identity back to the provisional account.
+    await tx.lobbies.moveMemberships(identity.userId, provisional.id, identity.applicationId);
     return provisional;
   };
 

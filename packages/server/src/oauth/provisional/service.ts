@@ -193,6 +193,8 @@ export function createProvisionalService(deps: ProvisionalDeps) {
         createdAt: now,
       });
       if (source === null) return { provisionalUserId: null };
+      // The provisional account's lobby memberships become the full account's.
+      await tx.lobbies.moveMemberships(source.userId, input.userId);
       await deleteProvisionalUser(tx, source.userId);
       revocations.revoke(tx, { userIds: [source.userId] });
       return { provisionalUserId: source.userId };

@@ -16,6 +16,7 @@ import {
 } from './groupCommit.js';
 import { createGuildRepository } from './guilds.js';
 import { createInviteRepository } from './invites.js';
+import { createLobbyRepository } from './lobbies.js';
 import { createMemberRepository } from './members.js';
 import { createOAuthRepository } from './oauth.js';
 import { createOutboxRepository } from './outbox.js';
@@ -68,6 +69,7 @@ export function createRepositories(
     serverSecrets: createServerSecretRepository(db),
     blobRefs: createBlobReferenceRepository(db),
     workerLeases: createWorkerLeaseRepository(db),
+    lobbies: createLobbyRepository(db),
   };
 }
 
