@@ -39,6 +39,7 @@ import {
   createSessionStartLimit,
 } from './resources/gatewayInfo/index.js';
 import { loadAttachmentSigner } from './resources/messages/index.js';
+import { startLobbySweeper } from './resources/lobbies/index.js';
 import { createSearchIndexer } from './resources/search/index.js';
 import { createMetrics, createMetricsListener, instrument } from './resources/system/index.js';
 import { createCdnImages } from './resources/imageVariants.js';
@@ -86,6 +87,8 @@ export interface AppOptions {
   gatewayTimers?: Timers;
   /** The orphan blob sweep (blobs/lifecycle.ts): timers tests drive, or false for none. */
   blobSweep?: { timers?: Timers; graceMs?: number } | false;
+  /** The idle lobby sweep (resources/lobbies/sweep.ts): timers tests drive, or false for none. */
+  lobbySweep?: { timers?: Timers } | false;
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -217,6 +220,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       searchIndexer,
       onCommitTaskError: (err) => {
         logger.warn({ err }, 'blob not freed after commit (the sweep removes it)');
+      },
+      onLobbyMirrorError: (err, context) => {
+        logger.warn({ err, ...context }, 'lobby message not mirrored into its linked channel');
       },
       auth: {
         sessionTtlMs,
@@ -352,6 +358,19 @@ export async function createApp(options: AppOptions): Promise<App> {
           },
         });
 
+  // Empty lobbies past their idle timeout are deleted every minute.
+  const lobbySweeper =
+    options.lobbySweep === false
+      ? null
+      : startLobbySweeper({
+          storage,
+          clock,
+          timers: options.lobbySweep?.timers ?? realTimers,
+          onError: (err) => {
+            logger.error({ err }, 'idle lobby sweep failed');
+          },
+        });
+
   // Target-user jobs a stopped node left PROCESSING resume here (and on a timer while we run).
   if (options.resumeJobs !== false) {
     await services.invites.resumeJobs((err) => {
@@ -395,6 +414,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await webhookEvents.stop();
       await searchIndexer.close();
       await blobSweeper?.stop();
+      await lobbySweeper?.stop();
       revocations.close();
       await sharedState.close();
       await bus.close();

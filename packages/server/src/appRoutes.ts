@@ -27,6 +27,7 @@ import { registerGatewayRoutes, type SessionStartLimit } from './resources/gatew
 import { registerGuildRoutes } from './resources/guilds/index.js';
 import type { CdnImages } from './resources/imageVariants.js';
 import { registerInviteRoutes } from './resources/invites/index.js';
+import { registerLobbyRoutes } from './resources/lobbies/index.js';
 import { registerMemberRoutes } from './resources/members/index.js';
 import {
   registerAttachmentCdnRoutes,
@@ -112,6 +113,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerProvisionalAdminRoutes(api, { provisional, adminTokenHash: config.adminTokenHash });
       registerWebhookEventRoutes(api, services.webhookEvents);
       registerMessageSearchRoutes(api, services.messageSearch);
+      registerLobbyRoutes(api, services.lobbies);
       registerMessageRoutes(api, services, {
         maxAttachmentBytes: config.maxAttachmentBytes,
         maxUploadBytes: uploadLimitBytes(config),

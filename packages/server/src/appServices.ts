@@ -27,6 +27,7 @@ import {
   viewGuild,
 } from './resources/guilds/index.js';
 import { createInviteService } from './resources/invites/index.js';
+import { createLobbyService } from './resources/lobbies/index.js';
 import { createPruneService, createMemberService } from './resources/members/index.js';
 import {
   createMessageService,
@@ -53,6 +54,8 @@ interface ServiceOptions {
   auth: AuthSettings;
   /** The presences and social graph accepting an activity invite reads. */
   activityInvites: ActivityInvitePorts;
+  /** Told of a lobby message not mirrored into its linked channel (the send stands). */
+  onLobbyMirrorError?: (err: unknown, context: { lobbyId: string; messageId: string }) => void;
 }
 
 /** Every resource service over the same deps (app.ts wires them; the routes use them). */
@@ -67,6 +70,7 @@ export function createServices(
     storage: dispatchingStorage(base.storage, options.events, options.onCommitTaskError),
   };
   const guilds = createGuildService(deps);
+  const messages = createMessageService(deps, options);
   return {
     users: createUserService(deps),
     auth: createAuthService(deps, options.auth),
@@ -91,7 +95,7 @@ export function createServices(
     activityInvites: createActivityInviteService({ ...deps, ...options.activityInvites }),
     webhookEvents: deps.webhookEvents,
     oauth: createOAuth({ ...deps, guilds, issuer: options.baseUrl }),
-    messages: createMessageService(deps, options),
+    messages,
     reactions: createReactionService(deps),
     pins: createPinService(deps, options),
     messageSearch: createMessageSearchService(deps, {
@@ -99,6 +103,19 @@ export function createServices(
       indexer: options.searchIndexer,
     }),
     relationships: createRelationshipService(deps),
+    lobbies: createLobbyService({
+      ...deps,
+      // A lobby message goes into the linked channel as its author, with no mention pinging.
+      mirror: (principal, channelId, content) =>
+        messages.create(principal, {
+          channelId,
+          input: { content, allowed_mentions: { parse: [] } },
+          files: [],
+        }),
+      ...(options.onLobbyMirrorError === undefined
+        ? {}
+        : { onMirrorError: options.onLobbyMirrorError }),
+    }),
   };
 }
 

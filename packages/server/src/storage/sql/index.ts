@@ -16,6 +16,7 @@ import {
 } from './groupCommit.js';
 import { createGuildRepository } from './guilds.js';
 import { createInviteRepository } from './invites.js';
+import { createLobbyRepository } from './lobbies.js';
 import { createMemberRepository } from './members.js';
 import { createOAuthRepository } from './oauth.js';
 import { createOutboxRepository } from './outbox.js';
@@ -70,6 +71,7 @@ export function createRepositories(
     blobRefs: createBlobReferenceRepository(db),
     workerLeases: createWorkerLeaseRepository(db),
     relationships: createRelationshipRepository(db),
+    lobbies: createLobbyRepository(db),
   };
 }
 

@@ -16,6 +16,7 @@ import type {
 import type { GatewayRepository } from './gateway.js';
 import type { GuildRepository } from './guilds.js';
 import type { InviteRepository } from './invites.js';
+import type { LobbyRepository } from './lobbies.js';
 import type { BanRepository, MemberRepository, RoleRepository } from './members.js';
 import type { MessageRepository, ReactionRepository } from './messages.js';
 import type { OAuthRepository } from './oauth.js';
@@ -59,6 +60,7 @@ export interface Repositories {
   readonly blobRefs: BlobReferenceRepository;
   readonly workerLeases: WorkerLeaseRepository;
   readonly relationships: RelationshipRepository;
+  readonly lobbies: LobbyRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
