@@ -41,6 +41,7 @@ import {
 import { loadAttachmentSigner } from './resources/messages/index.js';
 import { startLobbySweeper } from './resources/lobbies/index.js';
 import { createSearchIndexer } from './resources/search/index.js';
+import { createSocialLimits } from './resources/socialLimits/index.js';
 import { createMetrics, createMetricsListener, instrument } from './resources/system/index.js';
 import { createCdnImages } from './resources/imageVariants.js';
 import type { SecretBox } from './domain/secretBox.js';
@@ -212,7 +213,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const links = () => ({ baseUrl: baseUrl(), signer });
   const services = createServices(
-    { storage, clock, ids, blobs, authenticator, revocations, webhookEvents, secrets },
+    {
+      ...{ storage, clock, ids, blobs, authenticator, revocations, webhookEvents, secrets },
+      socialLimits: createSocialLimits({ storage, clock, store: rateLimitStore }),
+    },
     {
       events,
       baseUrl,
@@ -244,6 +248,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     // Messages sent while provisional are not retrievable after a merge (spec, account linking).
     onProvisionalAccountDeleted: async (tx, userId) => {
       await tx.messages.deleteAllByUser(userId);
+      // Its DMs go with it (their other side keeps nothing); it leaves its group DMs.
+      await tx.privateChannels.deleteDmsOf(userId);
     },
   });
   const gatewayOptions: GatewayOptions = {

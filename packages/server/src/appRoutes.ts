@@ -22,6 +22,7 @@ import { registerChannelRoutes } from './resources/channels/index.js';
 import { registerConnectionRoutes } from './resources/connections/index.js';
 import { registerActivityInviteRoutes } from './resources/activityInvites/index.js';
 import { registerRelationshipRoutes } from './resources/relationships/index.js';
+import { registerDmRoutes } from './resources/dms/index.js';
 import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/index.js';
 import { registerGatewayRoutes, type SessionStartLimit } from './resources/gatewayInfo/index.js';
 import { registerGuildRoutes } from './resources/guilds/index.js';
@@ -40,6 +41,7 @@ import {
   registerScheduledEventRoutes,
 } from './resources/scheduledEvents/index.js';
 import { registerMessageSearchRoutes } from './resources/search/index.js';
+import { registerSocialApprovalRoutes } from './resources/socialLimits/index.js';
 import { registerStickerCdnRoutes, registerStickerRoutes } from './resources/stickers/index.js';
 import { registerSystemRoutes, type createMetrics } from './resources/system/index.js';
 import { registerUserRoutes } from './resources/users/index.js';
@@ -100,6 +102,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerAuditLogRoutes(api, services.auditLog);
       registerGuildRoutes(api, services, { storage, blobs });
       registerChannelRoutes(api, { ...services, positions: services.channelPositions });
+      registerDmRoutes(api, services);
       registerRoleRoutes(api, services.roles);
       registerMemberRoutes(api, services);
       registerBanRoutes(api, services.bans);
@@ -111,6 +114,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerActivityInviteRoutes(api, services.activityInvites);
       registerProvisionalRoutes(api, provisional);
       registerProvisionalAdminRoutes(api, { provisional, adminTokenHash: config.adminTokenHash });
+      registerSocialApprovalRoutes(api, { storage, adminTokenHash: config.adminTokenHash });
       registerWebhookEventRoutes(api, services.webhookEvents);
       registerMessageSearchRoutes(api, services.messageSearch);
       registerLobbyRoutes(api, services.lobbies);

@@ -18,7 +18,12 @@ import {
   createVoiceStatusService,
 } from './resources/channels/index.js';
 import { createConnectionService } from './resources/connections/index.js';
-import type { ServiceDeps } from './resources/deps.js';
+import type { ServiceDeps, SocialLimits } from './resources/deps.js';
+import {
+  createPrivateChannelService,
+  createPrivateMessageRules,
+  createSdkDmService,
+} from './resources/dms/index.js';
 import { createEmojiService } from './resources/emojis/index.js';
 import {
   createGuildManageService,
@@ -60,7 +65,11 @@ interface ServiceOptions {
 
 /** Every resource service over the same deps (app.ts wires them; the routes use them). */
 export function createServices(
-  base: ServiceDeps & { webhookEvents: WebhookEventsService; secrets: SecretBox },
+  base: ServiceDeps & {
+    webhookEvents: WebhookEventsService;
+    secrets: SecretBox;
+    socialLimits: SocialLimits;
+  },
   options: ServiceOptions & { events: Dispatcher; onCommitTaskError: (err: unknown) => void },
 ) {
   // Services announce dispatches only through their storage, once the change commits
@@ -70,8 +79,18 @@ export function createServices(
     storage: dispatchingStorage(base.storage, options.events, options.onCommitTaskError),
   };
   const guilds = createGuildService(deps);
-  const messages = createMessageService(deps, options);
+  // DMs and group DMs: their rules ride on the message service, their routes use both.
+  const privateRules = createPrivateMessageRules({
+    ...deps,
+    webhookEvents: deps.webhookEvents,
+    socialLimits: deps.socialLimits,
+    links: options.links,
+  });
+  const messages = createMessageService(deps, { ...options, privateRules });
+  const privateChannels = createPrivateChannelService(deps);
   return {
+    privateChannels,
+    sdkDms: createSdkDmService(deps, { privateChannels, messages }),
     users: createUserService(deps),
     auth: createAuthService(deps, options.auth),
     applications: createApplicationService(deps),

@@ -16,6 +16,7 @@ export * from './types/members.js';
 export * from './types/messages.js';
 export * from './types/oauth.js';
 export * from './types/outbox.js';
+export * from './types/privateChannels.js';
 export * from './types/provisional.js';
 export * from './types/search.js';
 export * from './types/serverSecrets.js';

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { GuildParams, Snowflake } from '../../http/schemas.js';
+import type { Principal } from '../../http/authenticator.js';
 import { principalOf } from '../../http/server.js';
 import { AUTH, reasonOf } from '../access/index.js';
 import { parseInput } from '../../http/validate.js';
@@ -17,7 +18,15 @@ import {
 import type { ChannelService } from './service.js';
 import type { VoiceStatusService } from './voiceStatus.js';
 
+/** DMs and group DMs (resources/dms): each answers for a private channel id, else null. */
+export interface PrivateChannelRoutes {
+  get(principal: Principal, channelId: string): Promise<object | null>;
+  close(principal: Principal, channelId: string): Promise<object | null>;
+}
+
 export interface ChannelRouteServices {
+  /** Absent: /channels/{id} serves guild channels only. */
+  privateChannels?: PrivateChannelRoutes;
   channels: ChannelService;
   positions: ChannelPositionService;
   overwrites: OverwriteService;
@@ -26,7 +35,7 @@ export interface ChannelRouteServices {
 
 /** Guild channels, their overwrites and the voice channel status. */
 export function registerChannelRoutes(app: FastifyInstance, services: ChannelRouteServices): void {
-  const { channels, positions, overwrites, voiceStatus } = services;
+  const { channels, positions, overwrites, voiceStatus, privateChannels } = services;
 
   app.get('/guilds/:guild_id/channels', AUTH, (request) =>
     channels.list(principalOf(request), parseInput(GuildParams, request.params).guild_id),
@@ -49,9 +58,13 @@ export function registerChannelRoutes(app: FastifyInstance, services: ChannelRou
     return reply.status(204).send();
   });
 
-  app.get('/channels/:channel_id', AUTH, (request) =>
-    channels.get(principalOf(request), parseInput(ChannelParams, request.params).channel_id),
-  );
+  app.get('/channels/:channel_id', AUTH, async (request) => {
+    const { channel_id } = parseInput(ChannelParams, request.params);
+    const principal = principalOf(request);
+    return (
+      (await privateChannels?.get(principal, channel_id)) ?? channels.get(principal, channel_id)
+    );
+  });
 
   app.patch('/channels/:channel_id', AUTH, (request) =>
     channels.modify(principalOf(request), parseInput(ChannelParams, request.params).channel_id, {
@@ -60,13 +73,14 @@ export function registerChannelRoutes(app: FastifyInstance, services: ChannelRou
     }),
   );
 
-  app.delete('/channels/:channel_id', AUTH, (request) =>
-    channels.delete(
-      principalOf(request),
-      parseInput(ChannelParams, request.params).channel_id,
-      reasonOf(request),
-    ),
-  );
+  app.delete('/channels/:channel_id', AUTH, async (request) => {
+    const { channel_id } = parseInput(ChannelParams, request.params);
+    const principal = principalOf(request);
+    return (
+      (await privateChannels?.close(principal, channel_id)) ??
+      channels.delete(principal, channel_id, reasonOf(request))
+    );
+  });
 
   app.put('/channels/:channel_id/permissions/:overwrite_id', AUTH, async (request, reply) => {
     const params = parseInput(OverwriteParams, request.params);

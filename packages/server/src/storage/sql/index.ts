@@ -22,6 +22,7 @@ import { createOAuthRepository } from './oauth.js';
 import { createOutboxRepository } from './outbox.js';
 import { createProvisionalRepository } from './provisional.js';
 import { createRelationshipRepository } from './relationships.js';
+import { createPrivateChannelRepository } from './privateChannels.js';
 import { createMessageRepository, createReactionRepository } from './messages.js';
 import { createMessageSearchRepository } from './messageSearch.js';
 import { createOverwriteRepository } from './overwrites.js';
@@ -72,6 +73,7 @@ export function createRepositories(
     workerLeases: createWorkerLeaseRepository(db),
     relationships: createRelationshipRepository(db),
     lobbies: createLobbyRepository(db),
+    privateChannels: createPrivateChannelRepository(db),
   };
 }
 

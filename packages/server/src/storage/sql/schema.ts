@@ -55,6 +55,7 @@ export interface ApplicationsTable {
   large_bot_sharding: Defaulted<number | bigint | string>;
   public_client: Defaulted<number | bigint | string>;
   identify_premium_approved: Defaulted<number | bigint | string>;
+  social_approved: Defaulted<number | bigint | string>;
   device_flow_enabled: Defaulted<number | bigint | string>;
   /** JSON array of the subscribed webhook event types. */
   event_webhooks_types: Defaulted<string>;
@@ -128,6 +129,9 @@ export interface ChannelsTable {
   last_message_id: NullableId;
   created_at: Int;
   application_id: NullableId;
+  owner_id: NullableId;
+  icon: string | null;
+  dm_key: string | null;
 }
 
 export interface PermissionOverwritesTable {
@@ -336,6 +340,7 @@ export interface MessagesTable {
   pinned_at: NullableInt;
   edited_at: NullableInt;
   created_at: Int;
+  activity: string | null;
 }
 
 export interface MessageAttachmentsTable {
@@ -421,6 +426,22 @@ export interface Database extends OAuthTables {
   lobby_members: LobbyMembersTable;
   lobby_messages: LobbyMessagesTable;
   lobby_message_moderation: LobbyMessageModerationTable;
+  channel_recipients: ChannelRecipientsTable;
+  dm_moderation_metadata: DmModerationMetadataTable;
+}
+
+export interface ChannelRecipientsTable {
+  channel_id: Id;
+  user_id: Id;
+  nick: string | null;
+  open: Int;
+}
+
+export interface DmModerationMetadataTable {
+  message_id: Id;
+  application_id: Id;
+  metadata: string;
+  updated_at: Int;
 }
 
 export interface UserProfilePrivacyTable {

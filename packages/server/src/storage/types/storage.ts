@@ -23,6 +23,7 @@ import type { OAuthRepository } from './oauth.js';
 import type { OutboxRepository } from './outbox.js';
 import type { ProvisionalRepository } from './provisional.js';
 import type { RelationshipRepository } from './relationships.js';
+import type { PrivateChannelRepository } from './privateChannels.js';
 import type { MessageSearchRepository } from './search.js';
 import type { ServerSecretRepository } from './serverSecrets.js';
 import type { TokenRepository } from './tokens.js';
@@ -61,6 +62,7 @@ export interface Repositories {
   readonly workerLeases: WorkerLeaseRepository;
   readonly relationships: RelationshipRepository;
   readonly lobbies: LobbyRepository;
+  readonly privateChannels: PrivateChannelRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
