@@ -23,6 +23,7 @@ import {
   createDatabaseSessionStore,
   createGateway,
   liveActivities,
+  storageSocialProviders,
   type Gateway,
   type GatewayOptions,
 } from './gateway/index.js';
@@ -234,7 +235,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       activityInvites: {
         activitiesOf: (userId) => liveActivities({ store: sharedState.presences, clock }, userId),
-        areFriends: (a, b, applicationId) => storage.relationships.areFriends(a, b, applicationId),
       },
     },
   );
@@ -293,9 +293,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...(options.gatewayTimers ? { timers: options.gatewayTimers } : {}),
     clientAddress: (request) => clientAddressOf(request, config.trustProxy),
     // What SDK sessions see of their user's social graph (gateway/social.ts).
-    social: {
-      friendIds: (userId) => storage.relationships.allFriendIds(userId),
-    },
+    social: storageSocialProviders(storage),
     // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
     ...(storage.dialect === 'postgres'
       ? {

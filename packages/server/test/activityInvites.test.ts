@@ -145,4 +145,33 @@ describeDrivers('activity invites ($driver)', (driver) => {
     expect(res.json()).toMatchObject({ secret: 'the-join-secret' });
     expect((await sdk.dispatch('ACTIVITY_JOIN')).d).toMatchObject({ party_id: 'party-1' });
   });
+
+  it('an invite message in the users’ DM lets a stranger join a private party', async () => {
+    const inviter = await host(0);
+    const guest = await gw.guild.join('invitee');
+    const token = await accessToken(guest.userId);
+    // The guest takes messages from anyone; the inviter's game sends the invite as a game DM.
+    await gw.server.app.storage.relationships.setMessagePolicy(guest.userId, 'everyone');
+    const inviterToken = await accessToken(inviter.userId);
+    const sent = await gw.server.app.http.inject({
+      method: 'POST',
+      url: `/api/v10/users/${guest.userId}/messages`,
+      headers: { authorization: `Bearer ${inviterToken}` },
+      payload: { content: 'join me', activity: { type: 1, party_id: 'party-1' } },
+    });
+    expect(sent.statusCode).toBe(200);
+    const { id: messageId, channel_id: channelId } = sent.json<{
+      id: string;
+      channel_id: string;
+    }>();
+    const without = await join(`Bearer ${token}`, 'party-1', { user_id: inviter.userId });
+    expect(without.statusCode).toBe(403);
+    const res = await join(`Bearer ${token}`, 'party-1', {
+      user_id: inviter.userId,
+      channel_id: channelId,
+      message_id: messageId,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ secret: 'the-join-secret', message_id: messageId });
+  });
 });

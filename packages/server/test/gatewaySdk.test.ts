@@ -249,6 +249,114 @@ describeDrivers('SDK sessions ($driver)', (driver) => {
     expect(carol.frames.some((f) => f.t === 'PRESENCE_UPDATE')).toBe(false);
   });
 
+  /** `METHOD /path` with this Authorization and body. */
+  const api = (route: string, auth: string, payload: Record<string, unknown> = {}) => {
+    const [method, url] = route.split(' ') as ['POST' | 'PUT', string];
+    return gw.server.app.http.inject({
+      method,
+      url: `/api/v10${url}`,
+      headers: { authorization: auth },
+      payload,
+    });
+  };
+
+  it('READY shows relationships, DMs, the game’s lobbies and friends’ presences', async () => {
+    const alice = await gw.guild.join('alice');
+    const bob = await gw.guild.join('bob');
+    await befriend(alice.userId, bob.userId);
+    const dm = await api('POST /users/@me/channels', alice.token, { recipient_id: bob.userId });
+    expect(dm.statusCode).toBe(200);
+    const lobby = await api('POST /lobbies', `Bot ${game.botToken}`, {
+      members: [{ id: alice.userId }],
+    });
+    expect(lobby.statusCode).toBe(201);
+    // A lobby of another application is not this game's.
+    const foreign = await api('POST /lobbies', gw.guild.bot.token, {
+      members: [{ id: alice.userId }],
+    });
+    expect(foreign.statusCode).toBe(201);
+    const watcher = await gw.identify({ token: alice.token, intents: 0 });
+    const bobGame = await gw.identify({
+      token: await accessToken(bob.userId, ['sdk.social_layer']),
+    });
+    bobGame.client.send(3, {
+      status: 'idle',
+      since: null,
+      afk: false,
+      activities: [{ name: 'Tiny Tanks', type: 0 }],
+    });
+    // Bob's presence is stored before it is announced to his friends: wait for a friend's copy.
+    await watcher.client.dispatch('PRESENCE_UPDATE');
+    const { ready } = await gw.identify({
+      token: await accessToken(alice.userId, ['sdk.social_layer']),
+    });
+    expect(ready['relationships']).toEqual([
+      expect.objectContaining({
+        id: bob.userId,
+        type: 1,
+        user: expect.objectContaining({ id: bob.userId }) as unknown,
+      }),
+    ]);
+    expect(ready['private_channels']).toEqual([
+      expect.objectContaining({
+        id: dm.json<{ id: string }>().id,
+        type: 1,
+        recipients: [expect.objectContaining({ id: bob.userId }) as unknown],
+      }),
+    ]);
+    expect(ready['lobbies']).toEqual([
+      expect.objectContaining({
+        id: lobby.json<{ id: string }>().id,
+        application_id: game.applicationId,
+        members: [expect.objectContaining({ id: alice.userId }) as unknown],
+      }),
+    ]);
+    expect(ready['presences']).toEqual([
+      {
+        user: { id: bob.userId },
+        status: 'idle',
+        activities: [{ name: 'Tiny Tanks', type: 0, application_id: game.applicationId }],
+        client_status: { desktop: 'idle' },
+      },
+    ]);
+  });
+
+  it('an SDK session receives its lobby, DM and relationship events from the routes', async () => {
+    const alice = await gw.guild.join('alice');
+    const bob = await gw.guild.join('bob');
+    const { client } = await gw.identify({
+      token: await accessToken(alice.userId, ['sdk.social_layer']),
+      intents: 0,
+    });
+    // Bob asks Alice to be friends: RELATIONSHIP_ADD (incoming request).
+    expect((await api(`PUT /users/@me/relationships/${alice.userId}`, bob.token)).statusCode).toBe(
+      204,
+    );
+    expect((await client.dispatch('RELATIONSHIP_ADD')).d).toMatchObject({
+      id: bob.userId,
+      type: 3,
+    });
+    expect((await api(`PUT /users/@me/relationships/${bob.userId}`, alice.token)).statusCode).toBe(
+      204,
+    );
+    // The game puts Alice in a lobby: LOBBY_CREATE.
+    const lobby = await api('POST /lobbies', `Bot ${game.botToken}`, {
+      members: [{ id: alice.userId }],
+    });
+    expect((await client.dispatch('LOBBY_CREATE')).d).toMatchObject({
+      id: lobby.json<{ id: string }>().id,
+    });
+    // Bob writes to Alice: CHANNEL_CREATE of the DM, MESSAGE_CREATE without guild_id.
+    const dm = await api('POST /users/@me/channels', bob.token, { recipient_id: alice.userId });
+    const channelId = dm.json<{ id: string }>().id;
+    const sent = await api(`POST /channels/${channelId}/messages`, bob.token, { content: 'gg' });
+    expect(sent.statusCode).toBe(200);
+    const message = (await client.dispatch('MESSAGE_CREATE')).d as Record<string, unknown>;
+    expect(message).toMatchObject({ channel_id: channelId, content: 'gg' });
+    expect(message['guild_id']).toBeUndefined();
+    await client.dispatch('CHANNEL_CREATE');
+  });
+
   describe('op 3 from an SDK session', () => {
     const rich = {
       name: 'Tiny Tanks',

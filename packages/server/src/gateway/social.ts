@@ -6,7 +6,7 @@
  */
 
 /** A wire object as READY carries it (serialized by the resource that owns it). */
-export type WireObject = Record<string, unknown>;
+export type WireObject = object;
 
 export interface SocialProviders {
   /**

@@ -17,22 +17,10 @@ const PUBLIC_PARTY = 1;
 /** One activity as op 3 stored it (gateway/clientOps.ts `Activity`). */
 type StoredActivity = Record<string, unknown>;
 
-/** What the service needs beyond storage: the presences (gateway) and the social graph. */
+/** What the service needs beyond storage: the presences, which the gateway keeps. */
 export interface ActivityInvitePorts {
   /** The user's current activities (op 3, the shared presence store); none when offline. */
   activitiesOf: (userId: string) => Promise<readonly StoredActivity[]>;
-  /** Whether two users are friends, platform-wide or in the application's game scope. */
-  areFriends: (a: string, b: string, applicationId: string) => Promise<boolean>;
-  /**
-   * Whether `inviterId` invited `userId` to the party (an invite message in their DM); none
-   * wired: only friends and public parties may be joined.
-   */
-  wasInvited?: (input: {
-    userId: string;
-    inviterId: string;
-    partyId: string;
-    applicationId: string;
-  }) => Promise<boolean>;
 }
 
 function record(value: unknown): Record<string, unknown> | null {
@@ -55,12 +43,40 @@ function joinable(activity: StoredActivity, partyId: string, applicationId: stri
 
 export function createActivityInviteService(deps: ServiceDeps & ActivityInvitePorts) {
   const { storage } = deps;
+
+  /**
+   * Whether the invite message named (`channel_id`, `message_id`) is the inviter's invite to this
+   * party of this game in a DM or group DM the user is in.
+   */
+  const invitedBy = async (input: {
+    userId: string;
+    inviterId: string;
+    partyId: string;
+    applicationId: string;
+    body: AcceptActivityInviteBody;
+  }) => {
+    const { channel_id: channelId, message_id: messageId } = input.body;
+    if (channelId === undefined || messageId === undefined) return false;
+    const [channel, message] = await Promise.all([
+      storage.privateChannels.find(channelId),
+      storage.messages.findById(channelId, messageId),
+    ]);
+    return (
+      channel !== null &&
+      channel.recipients.some((r) => r.userId === input.userId) &&
+      message?.authorId === input.inviterId &&
+      message.activity?.partyId === input.partyId &&
+      message.applicationId === input.applicationId
+    );
+  };
+
   return {
     /**
      * POST /users/@me/activities/{party_id}/join. An SDK token joins in its own game only; a
      * person's session token in the game of the inviter's activity. The inviter's activity must
      * hold the party and a join secret (else 50039), and the party be public, or the caller a
-     * friend of the inviter or invited by them (else 50001).
+     * friend of the inviter, or the invite message named be the inviter's to this party in a DM
+     * the caller is in (else 50001).
      */
     async accept(principal: Principal, partyId: string, body: AcceptActivityInviteBody) {
       if (principal.kind === 'bearer' && !principal.scopes.includes(ACTIVITIES_WRITE_SCOPE)) {
@@ -77,8 +93,8 @@ export function createActivityInviteService(deps: ServiceDeps & ActivityInvitePo
       const { applicationId, secret } = found;
       const allowed =
         found.public ||
-        (await deps.areFriends(userId, inviterId, applicationId)) ||
-        ((await deps.wasInvited?.({ userId, inviterId, partyId, applicationId })) ?? false);
+        (await storage.relationships.areFriends(userId, inviterId, applicationId)) ||
+        (await invitedBy({ userId, inviterId, partyId, applicationId, body }));
       if (!allowed) throw new ApiError('MISSING_ACCESS');
       const join = {
         secret,
