@@ -249,6 +249,38 @@ describeDrivers('SDK sessions ($driver)', (driver) => {
     expect(carol.frames.some((f) => f.t === 'PRESENCE_UPDATE')).toBe(false);
   });
 
+  it('a person’s last session ending shows them offline to their friends', async () => {
+    const alice = await gw.guild.join('alice');
+    const bob = await gw.guild.join('bob');
+    await befriend(alice.userId, bob.userId);
+    const aliceGame = (
+      await gw.identify({ token: await accessToken(alice.userId, ['sdk.social_layer']) })
+    ).client;
+    const aliceDesktop = (await gw.identify({ token: alice.token, intents: 0 })).client;
+    const watcher = (await gw.identify({ token: bob.token, intents: 0 })).client;
+    aliceGame.send(3, {
+      status: 'online',
+      since: null,
+      afk: false,
+      activities: [{ name: 'Tiny Tanks', type: 0 }],
+    });
+    await watcher.dispatch('PRESENCE_UPDATE');
+    // One of two sessions ends: still online.
+    await aliceGame.close(1000);
+    // The last one ends: offline.
+    const seen = gw.lastSeq(watcher);
+    await aliceDesktop.close(1000);
+    expect((await after(watcher, 'PRESENCE_UPDATE', seen)).d).toEqual({
+      user: { id: alice.userId },
+      status: 'offline',
+      activities: [],
+      client_status: {},
+    });
+    expect(watcher.frames.filter((f) => f.t === 'PRESENCE_UPDATE')).toHaveLength(2);
+    const later = await gw.identify({ token: await accessToken(bob.userId, ['sdk.social_layer']) });
+    expect(later.ready['presences']).toEqual([]);
+  });
+
   /** `METHOD /path` with this Authorization and body. */
   const api = (route: string, auth: string, payload: Record<string, unknown> = {}) => {
     const [method, url] = route.split(' ') as ['POST' | 'PUT', string];

@@ -165,6 +165,27 @@ export function createCommands(deps: {
     }
   }
 
+  /**
+   * A person's last session ended: a presence they had set goes offline, announced as op 3
+   * `offline` would be (to their guilds and friends). Nothing when none was set or it already
+   * showed offline.
+   */
+  async function personGone(ctx: CommandContext, userId: string) {
+    const presence = (await presences.get([userId])).get(userId);
+    if (
+      presence === undefined ||
+      presence.status === 'offline' ||
+      presence.status === 'invisible'
+    ) {
+      return;
+    }
+    await presenceUpdate(ctx, {
+      // Read as an SDK session's: the guilds come from storage, the session being gone.
+      session: { id: '', userId, intents: 0, guildIds: new Set(), sdk: true, applicationId: null },
+      d: { status: 'offline', activities: [], since: null, afk: false },
+    });
+  }
+
   async function voiceStateUpdate(
     ctx: CommandContext,
     input: { session: CommandSession; d: VoiceStateUpdatePayload },
@@ -396,5 +417,5 @@ export function createCommands(deps: {
     }
   }
 
-  return { run };
+  return { run, personGone };
 }

@@ -132,7 +132,17 @@ export function createGateway(deps: GatewayDeps): Gateway {
     },
   });
   const guilds = createGuildDirectory({ storage, subscriptions, presences });
-  const registry = createSessionRegistry({ sessionStore, guilds, send, subscriptions });
+  const registry = createSessionRegistry({
+    sessionStore,
+    guilds,
+    send,
+    subscriptions,
+    onPersonGone: (userId) => {
+      commands.personGone(commandContext(null), userId).catch((err: unknown) => {
+        logger.warn({ err }, 'gateway: offline presence not announced');
+      });
+    },
+  });
   const joinGuild = createGuildJoin({ clock, guilds, registry, send });
   const fanout = createFanout({ storage, clock, logger, registry, guilds, send, joinGuild });
   receive = fanout.receive;
@@ -148,14 +158,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
     recover: createRecovery({ history: bus.history, fanout }),
   });
   const commands = createCommands({ presences, rateLimits: deps.sharedState.rateLimits });
-  const commandContext = (session: Session): CommandContext => ({
+  const commandContext = (session: Session | null): CommandContext => ({
     storage,
     clock,
     events: deps.events,
     guild: (guildId) => guilds.get(guildId),
     friendIds: social.friendIds,
     reply: (type, data) => {
-      send.deliver(session, new EncodedDispatch(type, data));
+      if (session !== null) send.deliver(session, new EncodedDispatch(type, data));
     },
   });
 
