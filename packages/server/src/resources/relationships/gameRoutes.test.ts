@@ -4,6 +4,7 @@ import { useRelationshipFixture } from '../../../test/support/relationshipFixtur
 import { dispatchingStorage } from '../../events/afterCommit.js';
 import { createBusDispatcher } from '../../events/dispatcher.js';
 import { expandScopes } from '../../oauth/scopes.js';
+import { readRelationships } from './index.js';
 
 const GAME = '/users/@me/game-relationships';
 const PLATFORM = '/users/@me/relationships';
@@ -44,9 +45,19 @@ describeDrivers('game relationships and provisional accounts on $driver', (drive
     expect((await f.call('PUT', `${GAME}/${p2.userId}`, { auth: p1.auth })).statusCode).toBe(204);
     const app = f.dev.applicationId;
     expect(await list(p2.auth)).toEqual([[p1.userId, 3, app]]);
+    // New accounts sharing no guild, but game requests are never flagged as spam.
+    const [incoming] = (await f.call('GET', GAME, { auth: p2.auth })).json<
+      { is_spam_request: boolean }[]
+    >();
+    expect(incoming?.is_spam_request).toBe(false);
     expect((await f.call('PUT', `${GAME}/${p1.userId}`, { auth: p2.auth })).statusCode).toBe(204);
     expect(await list(p1.auth)).toEqual([[p2.userId, 1, app]]);
     expect(await list(p1.auth, PLATFORM)).toEqual([]);
+    const ready = await readRelationships(f.server.app.storage, p1.userId, app);
+    expect(ready).toEqual([
+      expect.objectContaining({ id: p2.userId, type: 1, application_id: app }),
+    ]);
+    expect(await readRelationships(f.server.app.storage, p1.userId)).toEqual([]);
     expect(await f.server.app.storage.relationships.areFriends(p1.userId, p2.userId, app)).toBe(
       true,
     );
@@ -65,6 +76,16 @@ describeDrivers('game relationships and provisional accounts on $driver', (drive
     const adaSdk = await sdk(f.ada.userId);
     expect((await put()).statusCode).toBe(204);
     expect(await list(adaSdk)).toEqual([[p1.userId, 3, f.dev.applicationId]]);
+    // Once ada stops using the game, no new request, but the old one can still be withdrawn.
+    await f.server.app.services.oauth.revokeAuthorization({
+      userId: f.ada.userId,
+      applicationId: f.dev.applicationId,
+    });
+    expect(code(await f.call('PUT', `${GAME}/${f.ada.userId}`, { auth: p1.auth }))).toBe(80009);
+    expect((await f.call('DELETE', `${GAME}/${f.ada.userId}`, { auth: p1.auth })).statusCode).toBe(
+      204,
+    );
+    expect(await list(p1.auth)).toEqual([]);
     // Another application's token cannot act in this one's scope.
     const other = await f.server.app.services.applications.create(f.ada.userId, { name: 'other' });
     const otherToken = await f.bearer(f.ada.userId, ['relationships.read'], other.application.id);

@@ -1,6 +1,7 @@
 /** @module resources/relationships: friends, requests, blocks and the connected-games setting. */
 export { buildRelationshipDispatch, RelationshipEvents } from './events.js';
 export { mergeRelationships, unmergeRelationships } from './moves.js';
+export { readRelationships } from './read.js';
 export { registerRelationshipRoutes } from './routes.js';
 export {
   MAX_FRIENDS,
@@ -9,4 +10,9 @@ export {
   SPAM_ACCOUNT_AGE_MS,
 } from './rules.js';
 export { serializeRelationship, type RelationshipWire } from './serialize.js';
-export { createRelationshipService, type RelationshipService } from './service.js';
+export {
+  createRelationshipService,
+  DEFAULT_RELATIONSHIP_OPTIONS,
+  type RelationshipOptions,
+  type RelationshipService,
+} from './service.js';

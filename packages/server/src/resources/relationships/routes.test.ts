@@ -1,6 +1,8 @@
 import { expect, it, vi } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { useRelationshipFixture } from '../../../test/support/relationshipFixture.js';
+import type { Principal } from '../../http/authenticator.js';
+import { createRelationshipService, DEFAULT_RELATIONSHIP_OPTIONS } from './service.js';
 
 const BASE = '/users/@me/relationships';
 
@@ -64,6 +66,16 @@ describeDrivers('platform relationships on $driver', (driver) => {
     expect((toBob[1]?.envelope.data as Wire).user.id).toBe(f.ada.userId);
   });
 
+  it('makes two crossing requests one friendship', async () => {
+    const [one, two] = await Promise.all([
+      put(f.ada.token, f.bob.userId),
+      put(f.bob.token, f.ada.userId),
+    ]);
+    expect([one.statusCode, two.statusCode]).toEqual([204, 204]);
+    expect(await types(f.ada.token)).toEqual([[f.bob.userId, 1]]);
+    expect(await types(f.bob.token)).toEqual([[f.ada.userId, 1]]);
+  });
+
   it('sends a request by username, and refuses unknown names, bots and friends', async () => {
     const send = (payload: unknown) => f.call('POST', BASE, { auth: f.ada.token, payload });
     expect((await send({ username: 'bob', discriminator: null })).statusCode).toBe(204);
@@ -75,6 +87,10 @@ describeDrivers('platform relationships on $driver', (driver) => {
     expectError(await send({ username: bot?.username }), 80004);
     await put(f.bob.token, f.ada.userId);
     expectError(await send({ username: 'bob' }), 80007);
+    expectError(await send({ username: "bob' OR '1'='1" }), 80004);
+    expectError(await send({ username: 'bob\u202e' }), 80004);
+    expectError(await send({ username: 5 }), 50035);
+    expectError(await send({ username: 'bob', discriminator: {} }), 50035);
     expectError(await send({}), 50035);
     expectError(await send({ username: 'x'.repeat(33) }), 50035);
   });
@@ -130,6 +146,31 @@ describeDrivers('platform relationships on $driver', (driver) => {
     expect((await remove(f.bob.token, f.ada.userId)).statusCode).toBe(204);
   });
 
+  it('lists mutual friends, none while blocked', async () => {
+    const cy = await f.register('cy');
+    const befriend = async (a: { token: string; userId: string }, b: typeof a) => {
+      await put(a.token, b.userId);
+      await put(b.token, a.userId);
+    };
+    await befriend(f.ada, cy);
+    await befriend(f.bob, cy);
+    const mutual = async (auth: string, userId: string) => {
+      const res = await f.call('GET', `/users/${userId}/relationships`, { auth });
+      expect(res.statusCode).toBe(200);
+      return res.json<{ id: string }[]>().map((u) => u.id);
+    };
+    expect(await mutual(f.ada.token, f.bob.userId)).toEqual([cy.userId]);
+    expect(await mutual(f.bob.token, f.ada.userId)).toEqual([cy.userId]);
+    expect(await mutual(f.ada.token, cy.userId)).toEqual([]);
+    await put(f.bob.token, f.ada.userId, { type: 2 });
+    expect(await mutual(f.ada.token, f.bob.userId)).toEqual([]);
+    expectError(
+      await f.call('GET', '/users/12345678901234567/relationships', { auth: f.ada.token }),
+      10013,
+    );
+    expectError(await f.call('GET', '/users/nope/relationships', { auth: f.ada.token }), 50035);
+  });
+
   it('sets a friend nickname for its owner only', async () => {
     const patch = (payload: unknown) =>
       f.call('PATCH', `${BASE}/${f.bob.userId}`, { auth: f.ada.token, payload });
@@ -164,6 +205,33 @@ describeDrivers('platform relationships on $driver', (driver) => {
     expectError(await f.call('DELETE', `${BASE}/${f.ada.userId}`, { auth: f.ada.token }), 80003);
     expect(await types(f.ada.token)).toEqual([]);
     expect(await types(f.bob.token)).toEqual([]);
+  });
+
+  it('stops at the friend limit: no new request, no accept', async () => {
+    // The service with a limit of one friend, over the same storage (the default is 1000).
+    const limited = createRelationshipService(
+      { storage: f.server.app.storage, clock: f.clock },
+      { maxFriends: 1 },
+    );
+    const principal = async (userId: string): Promise<Principal> => {
+      const user = await f.server.app.storage.users.findById(userId);
+      if (user === null) throw new Error('no such user');
+      return { kind: 'session', user, applicationId: null, scopes: [], tokenHash: 'unused' };
+    };
+    const cy = await f.register('cy');
+    await put(f.ada.token, cy.userId);
+    await put(cy.token, f.ada.userId);
+    const ada = await principal(f.ada.userId);
+    const body = { type: 1 as const };
+    await expect(
+      limited.put(ada, { targetId: f.bob.userId, body, scope: null }),
+    ).rejects.toMatchObject({ code: 30002 });
+    await put(f.bob.token, f.ada.userId);
+    await expect(
+      limited.put(ada, { targetId: f.bob.userId, body, scope: null }),
+    ).rejects.toMatchObject({ code: 30002 });
+    expect(await types(f.bob.token)).toEqual([[f.ada.userId, 4]]);
+    expect(DEFAULT_RELATIONSHIP_OPTIONS.maxFriends).toBe(1000);
   });
 
   it('flags a request from a new account sharing no guild as spam', async () => {

@@ -11,6 +11,9 @@ import {
 } from './schemas.js';
 import type { RelationshipScope, RelationshipService } from './service.js';
 
+const targetOf = (request: FastifyRequest) =>
+  parseInput(RelationshipParams, request.params).user_id;
+
 /** People (session) and OAuth2 tokens; bots are refused (20001). */
 const PEOPLE = { config: { auth: ['session', 'bearer'] as const } };
 
@@ -34,8 +37,6 @@ export function registerRelationshipRoutes(app: FastifyInstance, service: Relati
             parseInput(GameRelationshipQuery, request.query ?? {}).application_id,
           )
         : null;
-    const targetOf = (request: FastifyRequest) =>
-      parseInput(RelationshipParams, request.params).user_id;
     const done = (reply: FastifyReply) => reply.status(204).send();
 
     app.get(base, PEOPLE, async (request) =>
@@ -66,6 +67,9 @@ export function registerRelationshipRoutes(app: FastifyInstance, service: Relati
     });
   }
 
+  app.get('/users/:user_id/relationships', PEOPLE, (request) =>
+    service.mutualFriends(principalOf(request), targetOf(request)),
+  );
   app.get('/users/@me/settings/connected-games', PEOPLE, (request) =>
     service.connectedGamesSettings(principalOf(request)),
   );

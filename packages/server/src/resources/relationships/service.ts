@@ -19,7 +19,19 @@ import {
   usesApplication,
 } from './rules.js';
 import type { PutRelationshipInput, SendRequestInput } from './schemas.js';
-import { serializeConnectedGamesSettings, serializeRelationship } from './serialize.js';
+import { serializeRows } from './read.js';
+import { serializeConnectedGamesSettings } from './serialize.js';
+import { serializeUser } from '../users/index.js';
+
+/** The limits of relationships. */
+export interface RelationshipOptions {
+  /** The most friends a user has in one scope (30002 beyond). */
+  maxFriends: number;
+}
+
+export const DEFAULT_RELATIONSHIP_OPTIONS = {
+  maxFriends: MAX_FRIENDS,
+} as const satisfies RelationshipOptions;
 
 /** null: platform-wide (Discord friends); an id: that application's game relationships. */
 export type RelationshipScope = string | null;
@@ -31,8 +43,12 @@ const NO_DISCRIMINATOR: ReadonlySet<string> = new Set(['0', '0000']);
  * Friends, friend requests and blocks (docs/social-friends.md), platform-wide and game-scoped,
  * and the connected-games "who can message me" setting.
  */
-export function createRelationshipService(deps: ServiceDeps) {
+export function createRelationshipService(
+  deps: Pick<ServiceDeps, 'storage' | 'clock'>,
+  options: RelationshipOptions = DEFAULT_RELATIONSHIP_OPTIONS,
+) {
   const { storage, clock } = deps;
+  const { maxFriends } = options;
 
   /** The scope a game route acts in: a Bearer token's application, or the session's choice. */
   const gameScope = async (principal: Principal, applicationId: string | undefined) => {
@@ -58,13 +74,16 @@ export function createRelationshipService(deps: ServiceDeps) {
    */
   const loadTarget = async (
     tx: Repositories,
-    { me, targetId, scope }: { me: UserRecord; targetId: string; scope: RelationshipScope },
+    input: { me: UserRecord; targetId: string; scope: RelationshipScope; reach: boolean },
   ) => {
+    const { me, targetId, scope } = input;
     if (targetId === me.id) throw new ApiError('CANNOT_FRIEND_SELF');
     const target = await tx.users.findById(targetId);
     if (target === null) throw new ApiError('UNKNOWN_USER');
     if (target.bot) throw new ApiError('BOTS_CANNOT_HAVE_FRIENDS');
-    await checkReach(tx, { me, target, scope });
+    // Removing, unblocking and renaming stay possible whoever uses what.
+    if (input.reach) await checkReach(tx, { me, target, scope });
+    await tx.relationships.lockPair(me.id, target.id);
     return target;
   };
 
@@ -110,7 +129,7 @@ export function createRelationshipService(deps: ServiceDeps) {
     if (mine?.type === RelationshipType.PENDING_INCOMING) {
       for (const userId of [me.id, target.id]) {
         const friends = await tx.relationships.count(userId, RelationshipType.FRIEND, scope);
-        if (friends >= MAX_FRIENDS) throw new ApiError('MAX_FRIENDS');
+        if (friends >= maxFriends) throw new ApiError('MAX_FRIENDS');
       }
       const theirs = await tx.relationships.get(target.id, me.id, scope);
       changes = [
@@ -135,8 +154,11 @@ export function createRelationshipService(deps: ServiceDeps) {
       ];
     } else {
       const friends = await tx.relationships.count(me.id, RelationshipType.FRIEND, scope);
-      if (friends >= MAX_FRIENDS) throw new ApiError('MAX_FRIENDS');
-      const spam = await isSpamRequest(tx, { sender: me, recipient: target, now });
+      if (friends >= maxFriends) throw new ApiError('MAX_FRIENDS');
+      // Game friends are players of one game, often new accounts: the heuristic is for
+      // platform-wide requests only.
+      const spam =
+        scope === null && (await isSpamRequest(tx, { sender: me, recipient: target, now }));
       changes = [
         {
           type: RelationshipEvents.ADD,
@@ -198,12 +220,7 @@ export function createRelationshipService(deps: ServiceDeps) {
     async list(principal: Principal, scope: RelationshipScope) {
       requireScope(principal, RELATIONSHIPS_READ_SCOPE);
       const rows = await storage.relationships.listForUser(principal.user.id, scope);
-      const users = await storage.users.findByIds([...new Set(rows.map((r) => r.targetId))]);
-      const byId = new Map(users.map((u) => [u.id, u]));
-      return rows.flatMap((row) => {
-        const target = byId.get(row.targetId);
-        return target === undefined ? [] : [serializeRelationship(row, target)];
-      });
+      return serializeRows(storage, rows);
     },
 
     /** PUT: no type (or 1) sends or accepts a friend request; 2 blocks. */
@@ -214,7 +231,12 @@ export function createRelationshipService(deps: ServiceDeps) {
       requireScope(principal, RELATIONSHIPS_WRITE_SCOPE);
       await storage.transaction(async (tx) => {
         const me = principal.user;
-        const target = await loadTarget(tx, { me, targetId: input.targetId, scope: input.scope });
+        const target = await loadTarget(tx, {
+          me,
+          targetId: input.targetId,
+          scope: input.scope,
+          reach: true,
+        });
         if (input.body.type === RelationshipType.BLOCKED) {
           await block(tx, { me, target, scope: input.scope });
         } else {
@@ -241,7 +263,12 @@ export function createRelationshipService(deps: ServiceDeps) {
         ) {
           throw new ApiError('NO_USERS_WITH_TAG');
         }
-        const target = await loadTarget(tx, { me, targetId: found.id, scope: input.scope });
+        const target = await loadTarget(tx, {
+          me,
+          targetId: found.id,
+          scope: input.scope,
+          reach: true,
+        });
         if (
           (await tx.relationships.get(me.id, target.id, input.scope))?.type ===
           RelationshipType.FRIEND
@@ -260,7 +287,12 @@ export function createRelationshipService(deps: ServiceDeps) {
       requireScope(principal, RELATIONSHIPS_WRITE_SCOPE);
       await storage.transaction(async (tx) => {
         const me = principal.user;
-        const target = await loadTarget(tx, { me, targetId: input.targetId, scope: input.scope });
+        const target = await loadTarget(tx, {
+          me,
+          targetId: input.targetId,
+          scope: input.scope,
+          reach: false,
+        });
         const mine = await tx.relationships.get(me.id, target.id, input.scope);
         if (mine?.type !== RelationshipType.FRIEND) throw new ApiError('NEED_TO_BE_FRIENDS');
         const nickname = input.nickname === '' ? null : input.nickname;
@@ -279,7 +311,12 @@ export function createRelationshipService(deps: ServiceDeps) {
       requireScope(principal, RELATIONSHIPS_WRITE_SCOPE);
       await storage.transaction(async (tx) => {
         const me = principal.user;
-        const target = await loadTarget(tx, { me, targetId: input.targetId, scope: input.scope });
+        const target = await loadTarget(tx, {
+          me,
+          targetId: input.targetId,
+          scope: input.scope,
+          reach: false,
+        });
         const mine = await tx.relationships.get(me.id, target.id, input.scope);
         if (mine === null) return;
         await tx.relationships.delete(me.id, target.id, input.scope);
@@ -292,6 +329,24 @@ export function createRelationshipService(deps: ServiceDeps) {
         }
         announce(tx, [me, target], changes);
       });
+    },
+
+    /**
+     * GET /users/{user.id}/relationships: the platform-wide friends the caller and the user both
+     * have, as user objects; none while either blocks the other.
+     */
+    async mutualFriends(principal: Principal, userId: string) {
+      requireScope(principal, RELATIONSHIPS_READ_SCOPE);
+      const me = principal.user.id;
+      const other = await storage.users.findById(userId);
+      if (other === null) throw new ApiError('UNKNOWN_USER');
+      if (other.id === me || (await storage.relationships.isBlockedEitherWay(me, other.id))) {
+        return [];
+      }
+      const theirs = new Set(await storage.relationships.friendIds(other.id));
+      const mutual = (await storage.relationships.friendIds(me)).filter((id) => theirs.has(id));
+      const users = await storage.users.findByIds(mutual);
+      return users.map(serializeUser);
     },
 
     gameScope,

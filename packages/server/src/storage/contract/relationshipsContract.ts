@@ -164,6 +164,28 @@ export function describeRelationshipsContract(makeStorage: () => Promise<Storage
     expect(await storage.relationships.messagePolicy(bob)).toBe('friends');
   });
 
+  it('serializes changes to one pair behind lockPair', async () => {
+    const order: string[] = [];
+    const held = deferred();
+    const first = deferred();
+    const one = storage.transaction(async (tx) => {
+      await tx.relationships.lockPair(ada, bob);
+      first.resolve();
+      await held.promise;
+      await tx.relationships.put(row([ada, bob], RelationshipType.PENDING_OUTGOING));
+      order.push('one');
+    });
+    await first.promise;
+    const two = storage.transaction(async (tx) => {
+      await tx.relationships.lockPair(bob, ada);
+      // Taken after the first committed: its row is visible.
+      order.push(`two saw ${String((await tx.relationships.get(ada, bob))?.type)}`);
+    });
+    held.resolve();
+    await Promise.all([one, two]);
+    expect(order).toEqual(['one', `two saw ${String(RelationshipType.PENDING_OUTGOING)}`]);
+  });
+
   it('rolls a relationship write back with its transaction', async () => {
     await expect(
       storage.transaction(async (tx) => {
@@ -177,4 +199,13 @@ export function describeRelationshipsContract(makeStorage: () => Promise<Storage
 
 function byId(a: string, b: string): number {
   return BigInt(a) < BigInt(b) ? -1 : 1;
+}
+
+/** A promise and the function that resolves it. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
 }

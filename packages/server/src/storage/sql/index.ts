@@ -71,7 +71,7 @@ export function createRepositories(
     serverSecrets: createServerSecretRepository(db),
     blobRefs: createBlobReferenceRepository(db),
     workerLeases: createWorkerLeaseRepository(db),
-    relationships: createRelationshipRepository(db),
+    relationships: createRelationshipRepository(db, context.dialect),
     lobbies: createLobbyRepository(db),
     privateChannels: createPrivateChannelRepository(db),
   };

@@ -9,6 +9,7 @@ import {
   type StoredRelationshipType,
 } from '../types/relationships.js';
 import { bool, flag, id, int } from './rows.js';
+import type { StorageDialect } from '../types/storage.js';
 import type { Database } from './schema.js';
 import type { RelationshipsTable } from './relationshipsSchema.js';
 
@@ -120,7 +121,10 @@ async function move(
   return Number(ownMoved.numUpdatedRows) + Number(theirsMoved.numUpdatedRows);
 }
 
-export function createRelationshipRepository(db: Kysely<Database>): RelationshipRepository {
+export function createRelationshipRepository(
+  db: Kysely<Database>,
+  dialect: StorageDialect,
+): RelationshipRepository {
   const friendIdsIn = async (userId: string, scopes: readonly string[] | null) => {
     let query = db
       .selectFrom('relationships')
@@ -132,6 +136,17 @@ export function createRelationshipRepository(db: Kysely<Database>): Relationship
     return sortIds(rows.map((row) => id(row.target_id)));
   };
   return {
+    async lockPair(a, b) {
+      if (dialect !== 'postgres') return;
+      // NO KEY UPDATE: rows elsewhere may still reference these users meanwhile.
+      await db
+        .selectFrom('users')
+        .select('id')
+        .where('id', 'in', sortIds([a, b]))
+        .orderBy('id')
+        .forNoKeyUpdate()
+        .execute();
+    },
     async get(userId, targetId, applicationId) {
       const row = await db
         .selectFrom('relationships')

@@ -41,6 +41,12 @@ export type MessagePolicy = (typeof MESSAGE_POLICIES)[number];
 export const DEFAULT_MESSAGE_POLICY: MessagePolicy = 'friends';
 
 export interface RelationshipRepository {
+  /**
+   * Inside a transaction, holds both users' rows until commit (PostgreSQL; SQLite transactions
+   * are already serialized), so changes between one pair happen one after another and read what
+   * the previous one wrote.
+   */
+  lockPair(a: string, b: string): Promise<void>;
   /** The row of `userId` about `targetId` in a scope (null/omitted: platform-wide), or null. */
   get(
     userId: string,
