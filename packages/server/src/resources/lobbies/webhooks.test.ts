@@ -42,9 +42,9 @@ describeDrivers('lobby webhook events on $driver', (driver) => {
     await lobbyReceiver.close();
   });
 
-  const inject = (method: 'POST', url: string, auth: string, payload: object) =>
+  const inject = (url: string, auth: string, payload: object) =>
     server.app.http.inject({
-      method,
+      method: 'POST',
       url: `/api/v10${url}`,
       headers: { authorization: auth },
       payload,
@@ -61,7 +61,7 @@ describeDrivers('lobby webhook events on $driver', (driver) => {
       createdAt: clock.now(),
       expiresAt: null,
     });
-    const res = await inject('POST', '/lobbies', `Bot ${dev.botToken}`, {
+    const res = await inject('/lobbies', `Bot ${dev.botToken}`, {
       members: [{ id: dev.userId }],
       ...extra,
     });
@@ -72,21 +72,18 @@ describeDrivers('lobby webhook events on $driver', (driver) => {
   it('sends a lobby’s events to its override URL, and other lobbies’ to the app’s', async () => {
     const overridden = await lobbyWith({ override_event_webhooks_url: lobbyReceiver.url });
     const plain = await lobbyWith({});
-    await inject('POST', `/lobbies/${overridden.lobbyId}/messages`, overridden.auth, {
+    await inject(`/lobbies/${overridden.lobbyId}/messages`, overridden.auth, {
       content: 'to lobby',
     });
-    await inject('POST', `/lobbies/${plain.lobbyId}/messages`, plain.auth, { content: 'to app' });
+    await inject(`/lobbies/${plain.lobbyId}/messages`, plain.auth, { content: 'to app' });
     expect(await server.app.services.webhookEvents.deliverDue()).toBe(2);
     const bodies = (r: WebhookReceiver) =>
       r.received.map(
         (req) =>
           (JSON.parse(req.body) as { event: { type: string; data: { content: string } } }).event,
       );
-    expect(bodies(lobbyReceiver)).toEqual([
-      expect.objectContaining({
-        type: 'LOBBY_MESSAGE_CREATE',
-        data: expect.objectContaining({ content: 'to lobby' }),
-      }),
+    expect(bodies(lobbyReceiver).map((e) => [e.type, e.data.content])).toEqual([
+      ['LOBBY_MESSAGE_CREATE', 'to lobby'],
     ]);
     expect(bodies(appReceiver).map((e) => e.data.content)).toEqual(['to app']);
     // Signed like every event.
@@ -95,7 +92,7 @@ describeDrivers('lobby webhook events on $driver', (driver) => {
 
   it('keeps the URL policy for an override URL: private addresses are never called', async () => {
     const blocked = await lobbyWith({ override_event_webhooks_url: 'http://10.1.2.3/hook' });
-    await inject('POST', `/lobbies/${blocked.lobbyId}/messages`, blocked.auth, { content: 'x' });
+    await inject(`/lobbies/${blocked.lobbyId}/messages`, blocked.auth, { content: 'x' });
     await server.app.services.webhookEvents.deliverDue();
     const [event] = await server.app.storage.outbox.listByApplication(dev.applicationId, {
       limit: 5,
