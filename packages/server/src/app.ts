@@ -40,6 +40,7 @@ import {
 import { loadAttachmentSigner } from './resources/messages/index.js';
 import { startLobbySweeper } from './resources/lobbies/index.js';
 import { createSearchIndexer } from './resources/search/index.js';
+import { createSocialLimits } from './resources/socialLimits/index.js';
 import { createMetrics, createMetricsListener, instrument } from './resources/system/index.js';
 import { createCdnImages } from './resources/imageVariants.js';
 import type { SecretBox } from './domain/secretBox.js';
@@ -211,7 +212,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const links = () => ({ baseUrl: baseUrl(), signer });
   const services = createServices(
-    { storage, clock, ids, blobs, authenticator, revocations, webhookEvents, secrets },
+    {
+      ...{ storage, clock, ids, blobs, authenticator, revocations, webhookEvents, secrets },
+      socialLimits: createSocialLimits({ storage, clock, store: rateLimitStore }),
+    },
     {
       events,
       baseUrl,

@@ -38,6 +38,7 @@ import {
   registerScheduledEventRoutes,
 } from './resources/scheduledEvents/index.js';
 import { registerMessageSearchRoutes } from './resources/search/index.js';
+import { registerSocialApprovalRoutes } from './resources/socialLimits/index.js';
 import { registerStickerCdnRoutes, registerStickerRoutes } from './resources/stickers/index.js';
 import { registerSystemRoutes, type createMetrics } from './resources/system/index.js';
 import { registerUserRoutes } from './resources/users/index.js';
@@ -108,6 +109,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerConnectionRoutes(api, services.connections);
       registerProvisionalRoutes(api, provisional);
       registerProvisionalAdminRoutes(api, { provisional, adminTokenHash: config.adminTokenHash });
+      registerSocialApprovalRoutes(api, { storage, adminTokenHash: config.adminTokenHash });
       registerWebhookEventRoutes(api, services.webhookEvents);
       registerMessageSearchRoutes(api, services.messageSearch);
       registerLobbyRoutes(api, services.lobbies);

@@ -14,7 +14,7 @@ import {
   createVoiceStatusService,
 } from './resources/channels/index.js';
 import { createConnectionService } from './resources/connections/index.js';
-import type { ServiceDeps } from './resources/deps.js';
+import type { ServiceDeps, SocialLimits } from './resources/deps.js';
 import { createEmojiService } from './resources/emojis/index.js';
 import {
   createGuildManageService,
@@ -53,7 +53,11 @@ interface ServiceOptions {
 
 /** Every resource service over the same deps (app.ts wires them; the routes use them). */
 export function createServices(
-  base: ServiceDeps & { webhookEvents: WebhookEventsService; secrets: SecretBox },
+  base: ServiceDeps & {
+    webhookEvents: WebhookEventsService;
+    secrets: SecretBox;
+    socialLimits: SocialLimits;
+  },
   options: ServiceOptions & { events: Dispatcher; onCommitTaskError: (err: unknown) => void },
 ) {
   // Services announce dispatches only through their storage, once the change commits

@@ -13,6 +13,7 @@ import { requireFlag, UsageError } from '../cliFlags.js';
 import { createLogger } from '../logger.js';
 import { OAUTH_COMMANDS } from '../oauth/commands.js';
 import { PROVISIONAL_COMMANDS } from '../oauth/provisional/commands.js';
+import { SOCIAL_COMMANDS } from '../resources/socialLimits/index.js';
 import type { NewChannel } from '../resources/guilds/index.js';
 
 const ADMIN_PROCESS_ID = 31;
@@ -152,6 +153,7 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
   },
   ...PROVISIONAL_COMMANDS,
   ...OAUTH_COMMANDS,
+  ...SOCIAL_COMMANDS,
 ];
 
 /** Runs an admin command against the configured database and returns what it prints. */

@@ -4,6 +4,7 @@ export {
   CDN_RATE_LIMIT,
   DEFAULT_INVALID_REQUEST_LIMIT,
   createRateLimiter,
+  rateLimitHeaders,
   type RateLimiter,
   type RateLimiterOptions,
   type RouteRateLimit,

@@ -73,7 +73,12 @@ function seconds(ms: number): string {
   return `${(ms - rest) / MS_PER_SECOND}${decimals}`;
 }
 
-function headersOf(result: ConsumeResult, bucket: string, nowMs: number): Record<string, string> {
+/** The X-RateLimit-* headers of a bucket's state (docs/platform-notes.md#rate-limits). */
+export function rateLimitHeaders(
+  result: ConsumeResult,
+  bucket: string,
+  nowMs: number,
+): Record<string, string> {
   return {
     'x-ratelimit-limit': String(result.limit),
     'x-ratelimit-remaining': String(Math.max(0, result.remaining)),
@@ -193,7 +198,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       retryAfterSeconds: (result.resetAtMs - now) / 1000,
       global: false,
       scope: 'user',
-      headers: { ...headersOf(result, bucket, now), 'x-ratelimit-scope': 'user' },
+      headers: { ...rateLimitHeaders(result, bucket, now), 'x-ratelimit-scope': 'user' },
     });
 
   const globalLimited = (resetAtMs: number, now: number) =>
@@ -263,7 +268,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       }
       const bucket = results.at(-1);
       if (route !== null && bucket !== undefined) {
-        void reply.headers(headersOf(bucket, route.bucket, now));
+        void reply.headers(rateLimitHeaders(bucket, route.bucket, now));
       }
     },
 

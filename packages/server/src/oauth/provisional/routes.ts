@@ -1,7 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hashSecret } from '../../domain/credentials.js';
+import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../errors/index.js';
+import { requireOperator } from '../../http/operator.js';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
 import type { OidcProviderRecord } from '../../storage/index.js';
@@ -104,21 +103,6 @@ export function registerProvisionalRoutes(
       }),
     );
   });
-}
-
-/**
- * Refuses a request unless it carries `Authorization: Admin <token>` with the operator token
- * (GUILDHALL_ADMIN_TOKEN, kept only as its hash). Without one configured, every call is refused.
- */
-function requireOperator(request: FastifyRequest, adminTokenHash: string | null): void {
-  const header = request.headers.authorization ?? '';
-  const match = /^Admin (\S+)$/.exec(header);
-  if (adminTokenHash === null || match?.[1] === undefined) throw new ApiError('UNAUTHORIZED');
-  const given = Buffer.from(hashSecret(match[1]), 'hex');
-  const expected = Buffer.from(adminTokenHash, 'hex');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw new ApiError('UNAUTHORIZED');
-  }
 }
 
 /** Operator routes: platform account bans and publisher link approval. */

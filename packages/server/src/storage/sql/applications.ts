@@ -30,6 +30,7 @@ function toApplication(row: Selectable<ApplicationsTable>): ApplicationRecord {
     largeBotSharding: bool(row.large_bot_sharding),
     publicClient: bool(row.public_client),
     identifyPremiumApproved: bool(row.identify_premium_approved),
+    socialApproved: bool(row.social_approved),
     deviceFlowEnabled: bool(row.device_flow_enabled),
     eventWebhooksTypes: jsonArray(row.event_webhooks_types),
     eventWebhooksStatus: int(row.event_webhooks_status),
@@ -55,6 +56,7 @@ function patchColumns(patch: ApplicationPatch) {
     public_client: patch.publicClient === undefined ? undefined : flag(patch.publicClient),
     identify_premium_approved:
       patch.identifyPremiumApproved === undefined ? undefined : flag(patch.identifyPremiumApproved),
+    social_approved: patch.socialApproved === undefined ? undefined : flag(patch.socialApproved),
     device_flow_enabled:
       patch.deviceFlowEnabled === undefined ? undefined : flag(patch.deviceFlowEnabled),
     event_webhooks_types: patch.eventWebhooksTypes && JSON.stringify(patch.eventWebhooksTypes),

@@ -54,6 +54,7 @@ export interface ApplicationsTable {
   large_bot_sharding: Defaulted<number | bigint | string>;
   public_client: Defaulted<number | bigint | string>;
   identify_premium_approved: Defaulted<number | bigint | string>;
+  social_approved: Defaulted<number | bigint | string>;
   device_flow_enabled: Defaulted<number | bigint | string>;
   /** JSON array of the subscribed webhook event types. */
   event_webhooks_types: Defaulted<string>;

@@ -30,6 +30,8 @@ export interface ApplicationRecord {
   publicClient: boolean;
   /** Approved by an operator for the identify.premium scope. */
   identifyPremiumApproved: boolean;
+  /** Approved by an operator for the Social SDK: its pre-approval limits no longer apply. */
+  socialApproved: boolean;
   /** Turned on by the owner: the device authorization grant (RFC 8628) is accepted. */
   deviceFlowEnabled: boolean;
   /** The webhook event types the app subscribes to (only these are enqueued). */
@@ -43,6 +45,7 @@ export type NewApplication = Omit<
   | 'largeBotSharding'
   | 'publicClient'
   | 'identifyPremiumApproved'
+  | 'socialApproved'
   | 'deviceFlowEnabled'
   | 'description'
   | 'icon'
@@ -75,6 +78,7 @@ export type ApplicationPatch = Partial<
     | 'largeBotSharding'
     | 'publicClient'
     | 'identifyPremiumApproved'
+    | 'socialApproved'
     | 'deviceFlowEnabled'
     | 'eventWebhooksTypes'
     | 'eventWebhooksStatus'
