@@ -100,6 +100,7 @@ export function createServices(
     }),
     lobbies: createLobbyService({
       ...deps,
+      limits: deps.socialLimits,
       // A lobby message goes into the linked channel as its author, with no mention pinging.
       mirror: (principal, channelId, content) =>
         messages.create(principal, {

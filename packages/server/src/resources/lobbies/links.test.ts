@@ -168,3 +168,21 @@ describeDrivers('lobby channel links and invites on $driver', (driver) => {
     expect(channelMessages[0]?.mention_everyone).toBe(false);
   });
 });
+
+describeDrivers('lobby pre-approval limits on $driver', (driver) => {
+  const fx = useLobbyFixture(driver);
+  const { call } = fx;
+
+  it('counts channel linking per application (20 per 2 hours) until the app is approved', async () => {
+    const { ann } = fx.players;
+    const res = await call('POST /lobbies', fx.bot(), { members: [{ id: ann.id, flags: 1 }] });
+    const { id } = res.json<{ id: string }>();
+    const unlink = () => call(`PATCH /lobbies/${id}/channel-linking`, ann.bearer, {});
+    for (let i = 0; i < 20; i++) expect((await unlink()).statusCode).toBe(200);
+    const limited = await unlink();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['x-ratelimit-scope']).toBe('shared');
+    await fx.app.storage.applications.update(fx.dev.applicationId, { socialApproved: true });
+    expect((await unlink()).statusCode).toBe(200);
+  });
+});
