@@ -69,7 +69,7 @@ export function createRepositories(
     serverSecrets: createServerSecretRepository(db),
     blobRefs: createBlobReferenceRepository(db),
     workerLeases: createWorkerLeaseRepository(db),
-    lobbies: createLobbyRepository(db),
+    lobbies: createLobbyRepository(db, context.dialect),
   };
 }
 
