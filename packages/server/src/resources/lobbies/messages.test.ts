@@ -51,12 +51,12 @@ describeDrivers('lobby messages on $driver', (driver) => {
       await subscribe(['LOBBY_MESSAGE_CREATE']);
       const lobbyId = await lobbyWith([{ id: ann.id }, { id: bob.id }]);
       await call(`PUT /lobbies/${lobbyId}/members/${ann.id}`, fx.bot(), { additional_name: 'Ace' });
-      const res = await send(lobbyId, ann.bearer, { content: 'gg', metadata: { emote: 'wave' } });
+      const res = await send(lobbyId, ann.bearer, { content: ' gg', metadata: { emote: 'wave' } });
       expect(res.statusCode, res.body).toBe(201);
       const message = res.json<MessageBody>();
       expect(message).toMatchObject({
         type: 0,
-        content: 'gg',
+        content: ' gg',
         lobby_id: lobbyId,
         channel_id: lobbyId,
         author: { id: ann.id, username: 'ann' },
