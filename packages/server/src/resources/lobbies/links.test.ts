@@ -105,6 +105,8 @@ describeDrivers('lobby channel links and invites on $driver', (driver) => {
     const self = await call(`POST /lobbies/${lobbyId}/members/@me/invites`, bob.bearer);
     expect(self.statusCode, self.body).toBe(200);
     const { code } = self.json<{ code: string }>();
+    const announced = await fx.dispatches.next('INVITE_CREATE');
+    expect(announced.envelope.data).toMatchObject({ code, channel_id: channelId, max_uses: 1 });
     const invite = await fx.app.storage.invites.find(code);
     expect(invite).toMatchObject({
       channelId,
