@@ -124,6 +124,7 @@ export function createServices(
     relationships: createRelationshipService(deps),
     lobbies: createLobbyService({
       ...deps,
+      limits: deps.socialLimits,
       // A lobby message goes into the linked channel as its author, with no mention pinging.
       mirror: (principal, channelId, content) =>
         messages.create(principal, {

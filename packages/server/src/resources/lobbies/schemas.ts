@@ -124,7 +124,14 @@ export const BulkMembersBody = z
 export const ChannelLinkBody = z.object({ channel_id: Snowflake.nullish() });
 
 export const SendMessageBody = z.object({
-  content: z.string().trim().min(1).max(LOBBY_LIMITS.maxMessageContent),
+  content: z
+    .string()
+    .min(1)
+    .max(LOBBY_LIMITS.maxMessageContent)
+    .refine((content) => content.trim().length > 0, {
+      message: 'Cannot send an empty message.',
+      params: { code: 'BASE_TYPE_REQUIRED' },
+    }),
   metadata: Metadata.nullish(),
   flags: z.number().int().min(0).nullish(),
 });

@@ -89,6 +89,7 @@ export async function joinRefusal(
   lobby: LobbyRecord,
   userId: string,
 ): Promise<ApiError | null> {
+  await repos.lobbies.lock(lobby.id);
   if ((await repos.lobbies.countMembers(lobby.id)) >= LOBBY_LIMITS.maxMembers) {
     return limitError(
       'LOBBY_MEMBER_LIMIT',

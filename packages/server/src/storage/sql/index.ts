@@ -72,7 +72,7 @@ export function createRepositories(
     blobRefs: createBlobReferenceRepository(db),
     workerLeases: createWorkerLeaseRepository(db),
     relationships: createRelationshipRepository(db, context.dialect),
-    lobbies: createLobbyRepository(db),
+    lobbies: createLobbyRepository(db, context.dialect),
     privateChannels: createPrivateChannelRepository(db),
   };
 }

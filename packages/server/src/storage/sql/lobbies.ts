@@ -6,6 +6,7 @@ import type {
   LobbyRepository,
   LobbyMetadata,
 } from '../types/lobbies.js';
+import type { StorageDialect } from '../types/storage.js';
 import { id, idOrNull, int, intOrNull } from './rows.js';
 import type { Database, LobbiesTable, LobbyMembersTable, LobbyMessagesTable } from './schema.js';
 
@@ -63,7 +64,10 @@ function toMessage(row: Selectable<LobbyMessagesTable>): LobbyMessageRecord {
   };
 }
 
-export function createLobbyRepository(db: Kysely<Database>): LobbyRepository {
+export function createLobbyRepository(
+  db: Kysely<Database>,
+  dialect: StorageDialect,
+): LobbyRepository {
   const memberValues = (m: LobbyMemberRecord) => ({
     metadata: metadataText(m.metadata),
     flags: m.flags,
@@ -172,6 +176,10 @@ export function createLobbyRepository(db: Kysely<Database>): LobbyRepository {
       return rows.map(toLobby);
     },
 
+    async lock(lobbyId) {
+      if (dialect !== 'postgres') return;
+      await db.selectFrom('lobbies').select('id').where('id', '=', lobbyId).forUpdate().execute();
+    },
     async listMembers(lobbyId) {
       const rows = await db
         .selectFrom('lobby_members')

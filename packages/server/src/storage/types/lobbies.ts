@@ -68,6 +68,12 @@ export interface LobbyRepository {
   /** Lobbies without members whose idle timeout has run out at `now` (emptied or created then). */
   listExpiredEmpty(now: number, limit: number): Promise<LobbyRecord[]>;
 
+  /**
+   * Holds the lobby's row until the transaction ends (PostgreSQL `FOR UPDATE`; SQLite writes one
+   * transaction at a time): joins to one lobby are counted against its size one by one.
+   */
+  lock(lobbyId: string): Promise<void>;
+
   listMembers(lobbyId: string): Promise<LobbyMemberRecord[]>;
   findMember(lobbyId: string, userId: string): Promise<LobbyMemberRecord | null>;
   /** Inserts or replaces a member. */
