@@ -20,6 +20,7 @@ import {
 import { createConnectionService } from './resources/connections/index.js';
 import type { ServiceDeps, SocialLimits } from './resources/deps.js';
 import {
+  createGroupRecipientService,
   createPrivateChannelService,
   createPrivateMessageRules,
   createSdkDmService,
@@ -91,6 +92,7 @@ export function createServices(
   return {
     privateChannels,
     sdkDms: createSdkDmService(deps, { privateChannels, messages }),
+    groupRecipients: createGroupRecipientService(deps),
     users: createUserService(deps),
     auth: createAuthService(deps, options.auth),
     applications: createApplicationService(deps),

@@ -22,6 +22,8 @@ import type { VoiceStatusService } from './voiceStatus.js';
 export interface PrivateChannelRoutes {
   get(principal: Principal, channelId: string): Promise<object | null>;
   close(principal: Principal, channelId: string): Promise<object | null>;
+  /** PATCH of a private channel: `body` unparsed (the private rules parse it). */
+  modify(principal: Principal, channelId: string, body: unknown): Promise<object | null>;
 }
 
 export interface ChannelRouteServices {
@@ -66,12 +68,18 @@ export function registerChannelRoutes(app: FastifyInstance, services: ChannelRou
     );
   });
 
-  app.patch('/channels/:channel_id', AUTH, (request) =>
-    channels.modify(principalOf(request), parseInput(ChannelParams, request.params).channel_id, {
-      ...parseInput(ModifyChannelBody, request.body ?? {}),
-      reason: reasonOf(request),
-    }),
-  );
+  app.patch('/channels/:channel_id', AUTH, async (request) => {
+    const { channel_id } = parseInput(ChannelParams, request.params);
+    const principal = principalOf(request);
+    const privateAnswer = await privateChannels?.modify(principal, channel_id, request.body ?? {});
+    return (
+      privateAnswer ??
+      channels.modify(principal, channel_id, {
+        ...parseInput(ModifyChannelBody, request.body ?? {}),
+        reason: reasonOf(request),
+      })
+    );
+  });
 
   app.delete('/channels/:channel_id', AUTH, async (request) => {
     const { channel_id } = parseInput(ChannelParams, request.params);

@@ -4,3 +4,4 @@ export { registerDmRoutes } from './routes.js';
 export { createSdkDmService, type SdkDmService } from './sdk.js';
 export { createPrivateChannelService, type PrivateChannelService } from './service.js';
 export { serializePrivateChannel } from './serialize.js';
+export { createGroupRecipientService, type GroupRecipientService } from './groups.js';

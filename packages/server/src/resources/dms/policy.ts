@@ -7,6 +7,16 @@ export const DM_WRITE_SCOPE = 'dm_channels.messages.write';
 /** The scope a Bearer token needs to read DMs (sdk.social_layer grants it). */
 export const DM_READ_SCOPE = 'dm_channels.messages.read';
 
+/** The scope a Bearer token needs to list DM channels (sdk.social_layer grants it). */
+export const DM_LIST_SCOPE = 'dm_channels.read';
+
+/** 50001 unless a Bearer token carries the scope (bot and session callers need none). */
+export function requireScope(principal: Principal, scope: string): void {
+  if (principal.kind === 'bearer' && !principal.scopes.includes(scope)) {
+    throw new ApiError('MISSING_ACCESS');
+  }
+}
+
 /** The applications in which the user is a provisional account. */
 export async function provisionalApps(repos: Repositories, userId: string): Promise<string[]> {
   const identities = await repos.provisional.listIdentitiesOfUser(userId);

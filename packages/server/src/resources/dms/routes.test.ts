@@ -262,11 +262,105 @@ describeDrivers('DMs on $driver', (driver) => {
       payload: { content: 'hi all' },
     });
     expect(sent.statusCode, sent.body).toBe(200);
+    const dispatches = await recordDispatches(fx.server.app);
+    const renamed = await fx.g.call('PATCH', `/channels/${group.id}`, {
+      auth: bob.token,
+      payload: { name: 'raid night' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expectOpenApiResponse(renamed, 'PATCH', `/channels/${group.id}`);
+    expect(renamed.json()).toMatchObject({ id: group.id, name: 'raid night' });
+    const update = await dispatches.next('CHANNEL_UPDATE');
+    expect(update).toMatchObject({ guildId: null, data: { name: 'raid night' } });
+    expectError(
+      await fx.g.call('PATCH', `/channels/${group.id}`, {
+        auth: bob.token,
+        payload: { name: 'x'.repeat(101) },
+      }),
+      50035,
+    );
+    expectError(
+      await fx.g.call('PATCH', `/channels/${group.id}`, { auth: bob.token, payload: { name: 5 } }),
+      50035,
+    );
+    const outsiderDm = await openDm(ann.token, bob.userId);
+    expectError(
+      await fx.g.call('PATCH', `/channels/${outsiderDm.id}`, {
+        auth: ann.token,
+        payload: { name: 'x' },
+      }),
+      50035,
+    );
     const left = await fx.g.call('DELETE', `/channels/${group.id}`, ann.token);
     expect(left.statusCode).toBe(200);
     expectError(await fx.g.call('GET', messages(group.id), ann.token), 50001);
     expect((await fx.g.call('GET', messages(group.id), bob.token)).json()).toHaveLength(1);
     await fx.g.call('DELETE', `/channels/${group.id}`, bob.token);
     expect(await fx.server.app.storage.privateChannels.find(group.id)).toBeNull();
+  });
+
+  it('group DM recipients: added with their gdm.join token, removed by the owner', async () => {
+    const ann = await fx.g.join('ann');
+    const bob = await fx.g.join('bob');
+    const carl = await fx.g.join('carl');
+    const app = fx.g.bot.applicationId;
+    const tokenOf = async (userId: string) =>
+      (await bearer(userId, app, ['gdm.join'])).slice('Bearer '.length);
+    const created = await fx.g.call('POST', '/users/@me/channels', {
+      auth: fx.g.bot.token,
+      payload: { access_tokens: [await tokenOf(ann.userId), await tokenOf(bob.userId)] },
+    });
+    const group = created.json<DmChannel>();
+    const path = (userId: string) => `/channels/${group.id}/recipients/${userId}`;
+    const dispatches = await recordDispatches(fx.server.app);
+
+    expectError(
+      await fx.g.call('PUT', path(carl.userId), {
+        auth: fx.g.bot.token,
+        payload: { access_token: await tokenOf(bob.userId) },
+      }),
+      50025,
+      ['PUT', path(carl.userId)],
+    );
+    expectError(
+      await fx.g.call('PUT', path(carl.userId), { auth: fx.g.bot.token, payload: {} }),
+      50025,
+    );
+    const added = await fx.g.call('PUT', path(carl.userId), {
+      auth: fx.g.bot.token,
+      payload: { access_token: await tokenOf(carl.userId), nick: 'C' },
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    expectOpenApiResponse(added, 'PUT', path(carl.userId));
+    expect((await dispatches.next('CHANNEL_RECIPIENT_ADD')).data).toMatchObject({
+      channel_id: group.id,
+      user: { id: carl.userId },
+      nick: 'C',
+    });
+    expect(await dispatches.next('CHANNEL_CREATE')).toMatchObject({ userIds: [carl.userId] });
+    const again = await fx.g.call('PUT', path(carl.userId), {
+      auth: fx.g.bot.token,
+      payload: { access_token: await tokenOf(carl.userId) },
+    });
+    expect(again.statusCode).toBe(204);
+    expect((await fx.g.call('GET', messages(group.id), carl.token)).statusCode).toBe(200);
+
+    expectError(await fx.g.call('DELETE', path(carl.userId), ann.token), 50013, [
+      'DELETE',
+      path(carl.userId),
+    ]);
+    const dm = await openDm(ann.token, bob.userId);
+    expectError(
+      await fx.g.call('PUT', `/channels/${dm.id}/recipients/${carl.userId}`, {
+        auth: ann.token,
+        payload: {},
+      }),
+      50003,
+    );
+    const removed = await fx.g.call('DELETE', path(carl.userId), fx.g.bot.token);
+    expect(removed.statusCode).toBe(204);
+    expectOpenApiResponse(removed, 'DELETE', path(carl.userId));
+    expectError(await fx.g.call('GET', messages(group.id), carl.token), 50001);
+    expect((await dispatches.next('CHANNEL_RECIPIENT_REMOVE')).userIds).toHaveLength(2);
   });
 });

@@ -3,21 +3,50 @@ import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
 import { CreateMessageBody } from '../messages/index.js';
 import {
+  AddRecipientBody,
   CreatePrivateChannelBody,
   ModerationMetadataBody,
   ModerationParams,
+  RecipientParams,
   SdkMessagesQuery,
   UserParams,
 } from './schemas.js';
+import type { GroupRecipientService } from './groups.js';
 import type { SdkDmService } from './sdk.js';
 import type { PrivateChannelService } from './service.js';
 
 /** The DM routes beyond /channels/{id} (which the channel routes share with guild channels). */
 export function registerDmRoutes(
   app: FastifyInstance,
-  services: { privateChannels: PrivateChannelService; sdkDms: SdkDmService },
+  services: {
+    privateChannels: PrivateChannelService;
+    sdkDms: SdkDmService;
+    groupRecipients: GroupRecipientService;
+  },
 ): void {
-  const { privateChannels, sdkDms } = services;
+  const { privateChannels, sdkDms, groupRecipients } = services;
+  const USERS = { config: { auth: ['bot', 'session', 'bearer'] } } as const;
+
+  app.put('/channels/:channel_id/recipients/:user_id', USERS, async (request, reply) => {
+    const params = parseInput(RecipientParams, request.params);
+    const body = parseInput(AddRecipientBody, request.body ?? {});
+    const result = await groupRecipients.add(principalOf(request), {
+      channelId: params.channel_id,
+      userId: params.user_id,
+      accessToken: body.access_token ?? null,
+      nick: body.nick ?? null,
+    });
+    return result.added ? reply.status(201).send(result.channel) : reply.status(204).send();
+  });
+
+  app.delete('/channels/:channel_id/recipients/:user_id', USERS, async (request, reply) => {
+    const params = parseInput(RecipientParams, request.params);
+    await groupRecipients.remove(principalOf(request), {
+      channelId: params.channel_id,
+      userId: params.user_id,
+    });
+    return reply.status(204).send();
+  });
 
   app.post('/users/@me/channels', { config: { auth: ['bot', 'session', 'bearer'] } }, (request) =>
     privateChannels.create(

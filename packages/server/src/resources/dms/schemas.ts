@@ -55,3 +55,21 @@ export const SdkMessagesQuery = z.object({
   limit: queryInt(1, 100).default(50),
   before: Snowflake.optional(),
 });
+
+/** The longest group DM name. */
+export const MAX_GROUP_DM_NAME_LENGTH = 100;
+
+/** PATCH /channels/{id} of a group DM (UpdateGroupDMRequestPartial): its name; null clears it. */
+export const ModifyGroupDmBody = z
+  .object({ name: z.string().max(MAX_GROUP_DM_NAME_LENGTH).nullable().optional() })
+  .strict();
+
+export const RecipientParams = z.object({ channel_id: z.string(), user_id: z.string() });
+
+/** PUT /channels/{id}/recipients/{user_id}: the user's gdm.join token and a nickname. */
+export const AddRecipientBody = z
+  .object({
+    access_token: z.string().min(1).max(512).nullable().optional(),
+    nick: z.string().max(MAX_GROUP_DM_NICK_LENGTH).nullable().optional(),
+  })
+  .strict();

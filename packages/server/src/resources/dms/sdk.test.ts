@@ -141,6 +141,17 @@ describeDrivers('Social SDK DMs on $driver', (driver) => {
     });
     const noScope = await sendTo(`Bearer ${narrow.access_token}`, a.id, { content: 'hi' });
     expect(noScope.json()).toMatchObject({ code: 50001 });
+    for (const [method, path, payload] of [
+      ['POST', '/users/@me/channels', { recipient_id: a.id }],
+      ['GET', '/users/@me/channels', undefined],
+      ['GET', `/users/${a.id}/messages`, undefined],
+    ] as const) {
+      const res = await call(method, path, {
+        auth: `Bearer ${narrow.access_token}`,
+        ...(payload === undefined ? {} : { payload }),
+      });
+      expect(res.json(), path).toMatchObject({ code: 50001 });
+    }
     // SDK tokens do not reach the channel message routes.
     const dm = (await sendTo(a.auth, friend.id, { content: 'hey' })).json<Message>();
     const viaChannel = await call('POST', `/channels/${dm.channel_id}/messages`, {

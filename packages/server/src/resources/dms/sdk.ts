@@ -4,15 +4,8 @@ import type { Principal } from '../../http/authenticator.js';
 import { dmKey, type Repositories } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
 import type { CreateMessageInput, MessageService } from '../messages/index.js';
-import { DM_READ_SCOPE, DM_WRITE_SCOPE, provisionalApps } from './policy.js';
+import { DM_READ_SCOPE, DM_WRITE_SCOPE, provisionalApps, requireScope } from './policy.js';
 import type { PrivateChannelService } from './service.js';
-
-/** 50001 unless the Bearer token carries the scope (sdk.social_layer grants the DM scopes). */
-function requireScope(principal: Principal, scope: string): void {
-  if (principal.kind === 'bearer' && !principal.scopes.includes(scope)) {
-    throw new ApiError('MISSING_ACCESS');
-  }
-}
 
 /**
  * What the Social SDK does with DMs over REST (docs/social-dms.md): send to a user

@@ -1,6 +1,6 @@
 import { ChannelTypes, isSnowflake } from '@guildhall/protocol';
-import { hashSecret } from '../../domain/credentials.js';
-import { ApiError } from '../../errors/index.js';
+import { ApiError, invalidField } from '../../errors/index.js';
+import { parseInput } from '../../http/validate.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import {
@@ -12,12 +12,14 @@ import {
 import type { ServiceDeps } from '../deps.js';
 import { serializeUser } from '../users/index.js';
 import { announceToEach } from './events.js';
-import { dmApplication } from './policy.js';
-import { MAX_GROUP_DM_RECIPIENTS, type CreatePrivateChannelInput } from './schemas.js';
+import { gdmTokenUser } from './groups.js';
+import { DM_LIST_SCOPE, DM_WRITE_SCOPE, dmApplication, requireScope } from './policy.js';
+import {
+  MAX_GROUP_DM_RECIPIENTS,
+  ModifyGroupDmBody,
+  type CreatePrivateChannelInput,
+} from './schemas.js';
 import { recipientUsers, serializePrivateChannel, type PrivateChannelWire } from './serialize.js';
-
-/** The OAuth2 scope an access token needs to be added to a group DM. */
-const GROUP_DM_JOIN_SCOPE = 'gdm.join';
 
 /**
  * DMs and group DMs: open (get or create), list, get, close or leave. Messages in them go through
@@ -119,22 +121,9 @@ export function createPrivateChannelService(deps: ServiceDeps) {
 
   /** The users of group DM access tokens: bearer tokens of the caller's app with gdm.join. */
   const tokenUsers = async (principal: Principal, tokens: readonly string[]) => {
-    const app = principal.applicationId;
-    if (app === null) throw new ApiError('INVALID_OAUTH2_ACCESS_TOKEN');
-    const now = clock.now();
     const userIds: string[] = [];
-    for (const token of tokens) {
-      const record = await storage.tokens.findByHash(hashSecret(token));
-      if (
-        record?.kind !== 'bearer' ||
-        record.applicationId !== app ||
-        !record.scopes.includes(GROUP_DM_JOIN_SCOPE) ||
-        (record.expiresAt !== null && record.expiresAt <= now)
-      ) {
-        throw new ApiError('INVALID_OAUTH2_ACCESS_TOKEN');
-      }
-      userIds.push(record.userId);
-    }
+    for (const token of tokens)
+      userIds.push(await gdmTokenUser(storage, principal, { token, nowMs: clock.now() }));
     return userIds;
   };
 
@@ -193,6 +182,7 @@ export function createPrivateChannelService(deps: ServiceDeps) {
       input: CreatePrivateChannelInput,
     ): Promise<PrivateChannelWire> {
       if (input.recipient_id != null) {
+        requireScope(principal, DM_WRITE_SCOPE);
         const recipient = await storage.users.findById(input.recipient_id);
         if (recipient === null) throw new ApiError('UNKNOWN_USER');
         if (recipient.id === principal.user.id) throw new ApiError('CANNOT_SEND_MESSAGES_TO_USER');
@@ -233,6 +223,7 @@ export function createPrivateChannelService(deps: ServiceDeps) {
 
     /** GET /users/@me/channels: the caller's open DMs and group DMs. */
     async list(principal: Principal): Promise<PrivateChannelWire[]> {
+      requireScope(principal, DM_LIST_SCOPE);
       const records = await storage.privateChannels.listOpenFor(principal.user.id);
       const users = await recipientUsers(storage, records);
       return records.map((record) => serializePrivateChannel(record, users, principal.user.id));
@@ -242,6 +233,42 @@ export function createPrivateChannelService(deps: ServiceDeps) {
     async get(principal: Principal, channelId: string): Promise<PrivateChannelWire | null> {
       const record = await findOwn(principal, channelId);
       return record === null ? null : view(storage, record, principal.user.id);
+    },
+
+    /**
+     * PATCH /channels/{id} of a private channel: a group DM's recipients rename it (CHANNEL_UPDATE
+     * to each); a DM has nothing to change (50035). Null when the id is no private channel.
+     */
+    async modify(
+      principal: Principal,
+      channelId: string,
+      body: unknown,
+    ): Promise<PrivateChannelWire | null> {
+      const record = await findOwn(principal, channelId);
+      if (record === null) return null;
+      if (record.channel.type !== ChannelTypes.GROUP_DM) {
+        throw invalidField(['name'], 'BASE_TYPE_INVALID', 'A DM has no name to change.');
+      }
+      const input = parseInput(ModifyGroupDmBody, body);
+      const name = input.name === undefined ? record.channel.name : (input.name?.trim() ?? null);
+      const updated = {
+        ...record,
+        channel: { ...record.channel, name: name === '' ? null : name },
+      };
+      const users = await recipientUsers(storage, [record]);
+      await storage.transaction(async (tx) => {
+        await tx.channels.update(record.channel.id, { name: updated.channel.name });
+        for (const r of record.recipients) {
+          afterCommit(tx, {
+            type: 'CHANNEL_UPDATE',
+            guildId: null,
+            channelId: record.channel.id,
+            userIds: [r.userId],
+            data: serializePrivateChannel(updated, users, r.userId),
+          });
+        }
+      });
+      return serializePrivateChannel(updated, users, principal.user.id);
     },
 
     /**

@@ -74,12 +74,12 @@ function toMessage(
     editedAt: intOrNull(row.edited_at),
     createdAt: int(row.created_at),
     attachments: [...attachments],
-    activity: activityOf(row.activity),
+    // Only activity invites carry the field (most messages never have one).
+    ...(row.activity === null ? {} : { activity: activityOf(row.activity) }),
   };
 }
 
-function activityOf(value: string | null): MessageActivityRecord | null {
-  if (value === null) return null;
+function activityOf(value: string): MessageActivityRecord {
   const parsed = JSON.parse(value) as { type: number; party_id: string };
   return { type: parsed.type, partyId: parsed.party_id };
 }

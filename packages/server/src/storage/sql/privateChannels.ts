@@ -11,6 +11,7 @@ import type { ChannelRecipientsTable, Database } from './schema.js';
 /** Channel types that are private (DM 1, GROUP_DM 3). */
 const PRIVATE_TYPES = [1, 3];
 const DM_TYPE = 1;
+const GROUP_DM_TYPE = 3;
 
 function toRecipient(row: Selectable<ChannelRecipientsTable>): ChannelRecipientRecord {
   return { userId: id(row.user_id), nick: row.nick, open: bool(row.open) };
@@ -147,6 +148,20 @@ export function createPrivateChannelRepository(db: Kysely<Database>): PrivateCha
         .execute();
     },
 
+    async addRecipient(channelId, recipient) {
+      const result = await db
+        .insertInto('channel_recipients')
+        .values({
+          channel_id: channelId,
+          user_id: recipient.userId,
+          nick: recipient.nick,
+          open: flag(recipient.open),
+        })
+        .onConflict((oc) => oc.columns(['channel_id', 'user_id']).doNothing())
+        .executeTakeFirst();
+      return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+    },
+
     async setOwner(channelId, ownerId) {
       await db
         .updateTable('channels')
@@ -174,9 +189,36 @@ export function createPrivateChannelRepository(db: Kysely<Database>): PrivateCha
         .where('channels.guild_id', 'is', null)
         .execute();
       const ids = rows.map((row) => id(row.id));
-      if (ids.length === 0) return [];
-      await db.deleteFrom('messages').where('channel_id', 'in', ids).execute();
-      await db.deleteFrom('channels').where('id', 'in', ids).execute();
+      if (ids.length > 0) {
+        await db.deleteFrom('messages').where('channel_id', 'in', ids).execute();
+        await db.deleteFrom('channels').where('id', 'in', ids).execute();
+      }
+      // Its group DMs pass to the next recipient (the row goes with the user).
+      const owned = await db
+        .selectFrom('channels')
+        .select('id')
+        .where('owner_id', '=', userId)
+        .where('type', '=', GROUP_DM_TYPE)
+        .execute();
+      for (const row of owned) {
+        const next = await db
+          .selectFrom('channel_recipients')
+          .select('user_id')
+          .where('channel_id', '=', row.id)
+          .where('user_id', '!=', userId)
+          .orderBy('user_id')
+          .limit(1)
+          .executeTakeFirst();
+        if (next === undefined) {
+          await db.deleteFrom('channels').where('id', '=', row.id).execute();
+        } else {
+          await db
+            .updateTable('channels')
+            .set({ owner_id: id(next.user_id) })
+            .where('id', '=', row.id)
+            .execute();
+        }
+      }
       return ids;
     },
 

@@ -60,11 +60,19 @@ export interface PrivateChannelRepository {
   listOpenFor(userId: string): Promise<PrivateChannelRecord[]>;
   /** Opens or closes the channel in the users' lists. */
   setOpen(channelId: string, userIds: readonly string[], open: boolean): Promise<void>;
+  /** Adds a recipient; false when it is one already. */
+  addRecipient(
+    channelId: string,
+    recipient: { userId: string; nick: string | null; open: boolean },
+  ): Promise<boolean>;
   /** Hands a group DM to another owner. */
   setOwner(channelId: string, ownerId: string): Promise<void>;
   /** Removes a recipient; returns whether it was one. */
   removeRecipient(channelId: string, userId: string): Promise<boolean>;
-  /** Deletes every DM (type 1) the user is in, with its messages; returns their ids. */
+  /**
+   * Deletes every DM (type 1) the user is in, with its messages, and hands the group DMs it owns
+   * to their next recipient (deleting those with nobody else); returns the deleted DMs' ids.
+   */
   deleteDmsOf(userId: string): Promise<string[]>;
   putModerationMetadata(record: DmModerationMetadataRecord): Promise<void>;
   findModerationMetadata(
