@@ -22,6 +22,8 @@ import {
   DEFAULT_GATEWAY_OPTIONS,
   createDatabaseSessionStore,
   createGateway,
+  liveActivities,
+  storageSocialProviders,
   type Gateway,
   type GatewayOptions,
 } from './gateway/index.js';
@@ -38,6 +40,7 @@ import {
   createSessionStartLimit,
 } from './resources/gatewayInfo/index.js';
 import { loadAttachmentSigner } from './resources/messages/index.js';
+import { startLobbySweeper } from './resources/lobbies/index.js';
 import { createSearchIndexer } from './resources/search/index.js';
 import { createSocialLimits } from './resources/socialLimits/index.js';
 import { createMetrics, createMetricsListener, instrument } from './resources/system/index.js';
@@ -86,6 +89,8 @@ export interface AppOptions {
   gatewayTimers?: Timers;
   /** The orphan blob sweep (blobs/lifecycle.ts): timers tests drive, or false for none. */
   blobSweep?: { timers?: Timers; graceMs?: number } | false;
+  /** The idle lobby sweep (resources/lobbies/sweep.ts): timers tests drive, or false for none. */
+  lobbySweep?: { timers?: Timers } | false;
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -221,9 +226,15 @@ export async function createApp(options: AppOptions): Promise<App> {
       onCommitTaskError: (err) => {
         logger.warn({ err }, 'blob not freed after commit (the sweep removes it)');
       },
+      onLobbyMirrorError: (err, context) => {
+        logger.warn({ err, ...context }, 'lobby message not mirrored into its linked channel');
+      },
       auth: {
         sessionTtlMs,
         passwordCost: { ...DEFAULT_SCRYPT_COST, log2N: config.passwordScryptLog2N },
+      },
+      activityInvites: {
+        activitiesOf: (userId) => liveActivities({ store: sharedState.presences, clock }, userId),
       },
     },
   );
@@ -281,6 +292,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     options: gatewayOptions,
     ...(options.gatewayTimers ? { timers: options.gatewayTimers } : {}),
     clientAddress: (request) => clientAddressOf(request, config.trustProxy),
+    // What SDK sessions see of their user's social graph (gateway/social.ts).
+    social: storageSocialProviders(storage),
     // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
     ...(storage.dialect === 'postgres'
       ? {
@@ -349,6 +362,19 @@ export async function createApp(options: AppOptions): Promise<App> {
           },
         });
 
+  // Empty lobbies past their idle timeout are deleted every minute.
+  const lobbySweeper =
+    options.lobbySweep === false
+      ? null
+      : startLobbySweeper({
+          storage,
+          clock,
+          timers: options.lobbySweep?.timers ?? realTimers,
+          onError: (err) => {
+            logger.error({ err }, 'idle lobby sweep failed');
+          },
+        });
+
   // Target-user jobs a stopped node left PROCESSING resume here (and on a timer while we run).
   if (options.resumeJobs !== false) {
     await services.invites.resumeJobs((err) => {
@@ -392,6 +418,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await webhookEvents.stop();
       await searchIndexer.close();
       await blobSweeper?.stop();
+      await lobbySweeper?.stop();
       revocations.close();
       await sharedState.close();
       await bus.close();

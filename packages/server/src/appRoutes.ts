@@ -20,6 +20,7 @@ import { registerAuthRoutes } from './resources/auth/index.js';
 import { registerBanRoutes } from './resources/bans/index.js';
 import { registerChannelRoutes } from './resources/channels/index.js';
 import { registerConnectionRoutes } from './resources/connections/index.js';
+import { registerActivityInviteRoutes } from './resources/activityInvites/index.js';
 import { registerRelationshipRoutes } from './resources/relationships/index.js';
 import { registerGameStatsRoutes } from './resources/gameStats/index.js';
 import { registerGuildTagRoutes } from './resources/guildTags/index.js';
@@ -29,6 +30,7 @@ import { registerGatewayRoutes, type SessionStartLimit } from './resources/gatew
 import { registerGuildRoutes } from './resources/guilds/index.js';
 import type { CdnImages } from './resources/imageVariants.js';
 import { registerInviteRoutes } from './resources/invites/index.js';
+import { registerLobbyRoutes } from './resources/lobbies/index.js';
 import { registerMemberRoutes } from './resources/members/index.js';
 import {
   registerAttachmentCdnRoutes,
@@ -113,11 +115,13 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerConnectionRoutes(api, services.connections);
       registerGameStatsRoutes(api, services.gameStats);
       registerGuildTagRoutes(api, services.guildTags);
+      registerActivityInviteRoutes(api, services.activityInvites);
       registerProvisionalRoutes(api, provisional);
       registerProvisionalAdminRoutes(api, { provisional, adminTokenHash: config.adminTokenHash });
       registerSocialApprovalRoutes(api, { storage, adminTokenHash: config.adminTokenHash });
       registerWebhookEventRoutes(api, services.webhookEvents);
       registerMessageSearchRoutes(api, services.messageSearch);
+      registerLobbyRoutes(api, services.lobbies);
       registerMessageRoutes(api, services, {
         maxAttachmentBytes: config.maxAttachmentBytes,
         maxUploadBytes: uploadLimitBytes(config),

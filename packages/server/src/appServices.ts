@@ -3,6 +3,10 @@ import type { SecretBox } from './domain/secretBox.js';
 import { dispatchingStorage } from './events/afterCommit.js';
 import type { Dispatcher } from './events/dispatcher.js';
 import { createOAuth } from './oauth/index.js';
+import {
+  createActivityInviteService,
+  type ActivityInvitePorts,
+} from './resources/activityInvites/index.js';
 import { createApplicationService } from './resources/applications/index.js';
 import { createAuditLogService } from './resources/auditLog/index.js';
 import { createAuthService, type AuthSettings } from './resources/auth/index.js';
@@ -31,6 +35,7 @@ import {
   viewGuild,
 } from './resources/guilds/index.js';
 import { createInviteService } from './resources/invites/index.js';
+import { createLobbyService } from './resources/lobbies/index.js';
 import { createPruneService, createMemberService } from './resources/members/index.js';
 import {
   createMessageService,
@@ -55,6 +60,10 @@ interface ServiceOptions {
   searchIndexer: SearchIndexer;
   /** Session lifetime and password hashing cost. */
   auth: AuthSettings;
+  /** The presences and social graph accepting an activity invite reads. */
+  activityInvites: ActivityInvitePorts;
+  /** Told of a lobby message not mirrored into its linked channel (the send stands). */
+  onLobbyMirrorError?: (err: unknown, context: { lobbyId: string; messageId: string }) => void;
 }
 
 /** Every resource service over the same deps (app.ts wires them; the routes use them). */
@@ -108,6 +117,7 @@ export function createServices(
     connections: createConnectionService(deps),
     gameStats: createGameStatsService(deps),
     guildTags: createGuildTagService(deps),
+    activityInvites: createActivityInviteService({ ...deps, ...options.activityInvites }),
     webhookEvents: deps.webhookEvents,
     oauth: createOAuth({ ...deps, guilds, issuer: options.baseUrl }),
     messages,
@@ -118,6 +128,20 @@ export function createServices(
       indexer: options.searchIndexer,
     }),
     relationships: createRelationshipService(deps),
+    lobbies: createLobbyService({
+      ...deps,
+      limits: deps.socialLimits,
+      // A lobby message goes into the linked channel as its author, with no mention pinging.
+      mirror: (principal, channelId, content) =>
+        messages.create(principal, {
+          channelId,
+          input: { content, allowed_mentions: { parse: [] } },
+          files: [],
+        }),
+      ...(options.onLobbyMirrorError === undefined
+        ? {}
+        : { onMirrorError: options.onLobbyMirrorError }),
+    }),
   };
 }
 

@@ -172,6 +172,7 @@ export async function runAdminCommand(run: {
     // A one-shot command leaves background jobs to the servers.
     resumeJobs: false,
     blobSweep: false,
+    lobbySweep: false,
   });
   try {
     return await command.run(app, flags, io);

@@ -98,6 +98,11 @@ export interface WebhookEventInput {
   applicationId: string;
   type: string;
   data: unknown;
+  /**
+   * Where to send it instead of the app's URL (a lobby's override_event_webhooks_url). The app
+   * must still have events enabled and subscribe to the type; the URL policy applies to it too.
+   */
+  url?: string | null;
 }
 
 export interface EnqueueDeps {
@@ -136,6 +141,7 @@ export async function enqueueWebhookEvent(
     }),
     createdAt: now,
     giveUpAt: now + DELIVERY_WINDOW_MS,
+    targetUrl: event.url ?? null,
   });
   return true;
 }

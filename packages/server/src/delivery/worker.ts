@@ -84,7 +84,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     const target =
       application?.eventWebhooksStatus === EventWebhooksStatuses.ENABLED &&
       application.eventWebhooksUrl !== null
-        ? { url: application.eventWebhooksUrl, signingKey: openSigningKey(secrets, application) }
+        ? {
+            // A lobby's override URL replaces the app's for that lobby's events.
+            url: event.targetUrl ?? application.eventWebhooksUrl,
+            signingKey: openSigningKey(secrets, application),
+          }
         : null;
     const disabled = target === null;
     const outcome: PostOutcome =

@@ -34,7 +34,13 @@ export type SocialWebhookEventType =
 export interface SocialWebhookEvents {
   enqueue(
     tx: Repositories,
-    event: { applicationId: string; type: SocialWebhookEventType; data: Record<string, unknown> },
+    event: {
+      applicationId: string;
+      type: SocialWebhookEventType;
+      data: Record<string, unknown>;
+      /** Where to send it instead of the app's URL (a lobby's override_event_webhooks_url). */
+      url?: string | null;
+    },
   ): Promise<void>;
 }
 

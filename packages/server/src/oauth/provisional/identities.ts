@@ -187,6 +187,8 @@ export function createProvisionalIdentities(deps: ProvisionalDeps) {
       applicationId: identity.applicationId,
       now: clock.now(),
     });
+    // The game's lobbies follow the identity back to the provisional account.
+    await tx.lobbies.moveMemberships(identity.userId, provisional.id, identity.applicationId);
     return provisional;
   };
 

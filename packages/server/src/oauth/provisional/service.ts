@@ -195,6 +195,8 @@ export function createProvisionalService(deps: ProvisionalDeps) {
       });
       if (source === null) return { provisionalUserId: null };
       await mergeRelationships(tx, { from: source.userId, to: input.userId });
+      // The provisional account's lobby memberships become the full account's.
+      await tx.lobbies.moveMemberships(source.userId, input.userId);
       await deleteProvisionalUser(tx, source.userId);
       revocations.revoke(tx, { userIds: [source.userId] });
       return { provisionalUserId: source.userId };

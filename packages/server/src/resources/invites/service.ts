@@ -36,7 +36,7 @@ import { SECOND_MS } from '../../domain/time.js';
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const CODE_LENGTH = 10;
 
-function newCode(): string {
+export function newCode(): string {
   let code = '';
   for (let i = 0; i < CODE_LENGTH; i++)
     code += CODE_ALPHABET.charAt(randomInt(CODE_ALPHABET.length));

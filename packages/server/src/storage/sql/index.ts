@@ -17,6 +17,7 @@ import {
 } from './groupCommit.js';
 import { createGuildRepository } from './guilds.js';
 import { createInviteRepository } from './invites.js';
+import { createLobbyRepository } from './lobbies.js';
 import { createMemberRepository } from './members.js';
 import { createOAuthRepository } from './oauth.js';
 import { createOutboxRepository } from './outbox.js';
@@ -74,6 +75,7 @@ export function createRepositories(
     relationships: createRelationshipRepository(db, context.dialect),
     applicationIdentities: createApplicationIdentityRepository(db),
     guildTags: createGuildTagRepository(db),
+    lobbies: createLobbyRepository(db, context.dialect),
     privateChannels: createPrivateChannelRepository(db),
   };
 }

@@ -23,6 +23,7 @@ function toEvent(row: Selectable<OutboxEventsTable>): OutboxEventRecord {
     giveUpAt: int(row.give_up_at),
     finishedAt: intOrNull(row.finished_at),
     lastError: row.last_error,
+    targetUrl: row.target_url,
   };
 }
 
@@ -54,6 +55,7 @@ export function createOutboxRepository(
             created_at: event.createdAt,
             next_attempt_at: event.createdAt,
             give_up_at: event.giveUpAt,
+            ...(event.targetUrl == null ? {} : { target_url: event.targetUrl }),
           })
           .execute(),
       );

@@ -303,6 +303,8 @@ export interface OutboxEventsTable {
   give_up_at: Int;
   finished_at: NullableInt;
   last_error: string | null;
+  /** A lobby's override_event_webhooks_url (migration 0019); null: the app's URL. */
+  target_url: Defaulted<string | null>;
 }
 
 export interface OutboxAttemptsTable {
@@ -424,6 +426,10 @@ export interface Database extends OAuthTables {
   application_identity_profiles: GameStats.ApplicationIdentityProfilesTable;
   guild_tags: GameStats.GuildTagsTable;
   user_primary_guilds: GameStats.UserPrimaryGuildsTable;
+  lobbies: LobbiesTable;
+  lobby_members: LobbyMembersTable;
+  lobby_messages: LobbyMessagesTable;
+  lobby_message_moderation: LobbyMessageModerationTable;
   channel_recipients: ChannelRecipientsTable;
   dm_moderation_metadata: DmModerationMetadataTable;
 }
@@ -491,4 +497,47 @@ export interface GatewayReplayTable {
   data: string;
   source: string | null;
   published_at: Int | null;
+}
+
+export interface LobbiesTable {
+  id: Id;
+  application_id: Id;
+  metadata: string | null;
+  flags: Int;
+  idle_timeout_seconds: Int;
+  linked_channel_id: NullableId;
+  override_event_webhooks_url: string | null;
+  secret_hash: string | null;
+  secret_expires_at: NullableInt;
+  created_at: Int;
+  emptied_at: NullableInt;
+}
+
+export interface LobbyMembersTable {
+  lobby_id: Id;
+  user_id: Id;
+  metadata: string | null;
+  flags: Int;
+  additional_name: string | null;
+  joined_at: Int;
+}
+
+export interface LobbyMessagesTable {
+  id: Id;
+  lobby_id: Id;
+  author_id: Id;
+  application_id: Id;
+  content: string;
+  metadata: string | null;
+  flags: Int;
+  additional_name: string | null;
+  created_at: Int;
+  edited_at: NullableInt;
+}
+
+export interface LobbyMessageModerationTable {
+  message_id: Id;
+  application_id: Id;
+  metadata: string;
+  updated_at: Int;
 }

@@ -19,12 +19,14 @@ export interface OutboxEventRecord {
   giveUpAt: number;
   finishedAt: number | null;
   lastError: string | null;
+  /** Where it goes instead of the app's URL (a lobby's override_event_webhooks_url). */
+  targetUrl: string | null;
 }
 
 export type NewOutboxEvent = Pick<
   OutboxEventRecord,
   'id' | 'applicationId' | 'eventType' | 'event' | 'createdAt' | 'giveUpAt'
->;
+> & { targetUrl?: string | null };
 
 /** One delivery attempt: an HTTP status when the app answered, else the error. */
 export interface OutboxAttemptRecord {

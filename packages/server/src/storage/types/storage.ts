@@ -17,6 +17,7 @@ import type { GatewayRepository } from './gateway.js';
 import type { ApplicationIdentityRepository, GuildTagRepository } from './gameStats.js';
 import type { GuildRepository } from './guilds.js';
 import type { InviteRepository } from './invites.js';
+import type { LobbyRepository } from './lobbies.js';
 import type { BanRepository, MemberRepository, RoleRepository } from './members.js';
 import type { MessageRepository, ReactionRepository } from './messages.js';
 import type { OAuthRepository } from './oauth.js';
@@ -63,6 +64,7 @@ export interface Repositories {
   readonly relationships: RelationshipRepository;
   readonly applicationIdentities: ApplicationIdentityRepository;
   readonly guildTags: GuildTagRepository;
+  readonly lobbies: LobbyRepository;
   readonly privateChannels: PrivateChannelRepository;
 }
 

@@ -1,0 +1,6 @@
+/** @module resources/lobbies: the public surface of Social SDK lobbies. */
+export { registerLobbyRoutes } from './routes.js';
+export { createLobbyService, type LobbyService } from './service.js';
+export { startLobbySweeper, type LobbySweeper } from './sweep.js';
+export { LOBBY_LIMITS, LobbyMemberFlags } from './schemas.js';
+export { serializeLobby, serializeLobbyMessage } from './serialize.js';

@@ -1,0 +1,21 @@
+import { createLobbyCore } from './lobbies.js';
+import { createLobbyLinkOperations } from './links.js';
+import { createLobbyMemberOperations } from './members.js';
+import { createLobbyMessageOperations, type LobbyMessageDeps } from './messages.js';
+
+export type LobbyDeps = LobbyMessageDeps;
+
+/**
+ * Lobbies of the Social SDK (docs/lobbies.md): the lobby, its members, its messages and its
+ * linked channel. Each part is built from the same deps.
+ */
+export function createLobbyService(deps: LobbyDeps) {
+  return {
+    ...createLobbyCore(deps),
+    members: createLobbyMemberOperations(deps),
+    messages: createLobbyMessageOperations(deps),
+    links: createLobbyLinkOperations(deps),
+  };
+}
+
+export type LobbyService = ReturnType<typeof createLobbyService>;

@@ -1,0 +1,155 @@
+/**
+ * A server for the lobby route tests: a game developer (its app and bot), another developer's
+ * app, three players with Bearer tokens of the game's app (sdk.social_layer), and a `call` that
+ * checks every answer against the OpenAPI document.
+ */
+import { afterEach, beforeEach } from 'vitest';
+import { manualClock } from '../../src/domain/clock.js';
+import { generateToken, hashSecret } from '../../src/domain/credentials.js';
+import type { Driver } from './drivers.js';
+import { expectOpenApiResponse } from './openapi.js';
+import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
+import { watchDispatches } from './invites.js';
+
+export const START = Date.UTC(2026, 10, 24, 12);
+
+/** The lobby paths of the OpenAPI document, literal segments before parameters. */
+const LOBBY_PATHS = [
+  '/lobbies',
+  '/lobbies/{lobby_id}',
+  '/lobbies/{lobby_id}/channel-linking',
+  '/lobbies/{lobby_id}/members/@me',
+  '/lobbies/{lobby_id}/members/@me/invites',
+  '/lobbies/{lobby_id}/members/bulk',
+  '/lobbies/{lobby_id}/members/{user_id}',
+  '/lobbies/{lobby_id}/members/{user_id}/invites',
+  '/lobbies/{lobby_id}/messages',
+  '/lobbies/{lobby_id}/messages/{message_id}/moderation-metadata',
+];
+
+/** The document's path a request path is an instance of. */
+function templateOf(path: string): string {
+  const segments = path.split('/');
+  const found = LOBBY_PATHS.find((template) => {
+    const parts = template.split('/');
+    return (
+      parts.length === segments.length &&
+      parts.every((part, i) => part.startsWith('{') || part === segments[i])
+    );
+  });
+  if (found === undefined) throw new Error(`no lobby path for ${path}`);
+  return found;
+}
+
+interface State {
+  server: TestServer;
+  dev: Awaited<ReturnType<typeof seedDeveloper>>;
+  other: Awaited<ReturnType<typeof seedDeveloper>>;
+  players: Record<'ann' | 'bob' | 'cat', { id: string; session: string; bearer: string }>;
+  dispatches: Awaited<ReturnType<typeof watchDispatches>>;
+}
+
+export function useLobbyFixture(driver: Driver) {
+  const clock = manualClock(START);
+  let state: State | undefined;
+  const current = () => {
+    if (state === undefined) throw new Error('no lobby server outside a test');
+    return state;
+  };
+
+  /** A Bearer token of `userId` for the application, with these scopes. */
+  const bearer = async (
+    server: TestServer,
+    userId: string,
+    grant: { applicationId: string; scopes?: string[] },
+  ) => {
+    const { applicationId, scopes = ['sdk.social_layer'] } = grant;
+    const token = generateToken(userId, clock.now());
+    await server.app.storage.tokens.create({
+      hash: hashSecret(token),
+      kind: 'bearer',
+      userId,
+      applicationId,
+      scopes,
+      createdAt: clock.now(),
+      expiresAt: null,
+    });
+    return `Bearer ${token}`;
+  };
+
+  beforeEach(async () => {
+    clock.set(START);
+    const server = await startTestServer({ storage: driver, clock });
+    const dev = await seedDeveloper(server.app, 'gamedev');
+    const other = await seedDeveloper(server.app, 'otherdev');
+    const player = async (name: string) => {
+      const session = await server.app.services.auth.register({
+        email: `${name}@example.test`,
+        username: name,
+        password: 'correct horse battery',
+      });
+      return {
+        id: session.user_id,
+        session: session.token,
+        bearer: await bearer(server, session.user_id, { applicationId: dev.applicationId }),
+      };
+    };
+    const players = {
+      ann: await player('ann'),
+      bob: await player('bob'),
+      cat: await player('cat'),
+    };
+    state = { server, dev, other, players, dispatches: await watchDispatches(server) };
+  });
+  afterEach(async () => {
+    const ended = state;
+    state = undefined;
+    await ended?.server.close();
+  });
+
+  /**
+   * One request: `route` is 'METHOD /path' (ids filled in); the answer is checked against the
+   * OpenAPI document's operation of that path.
+   */
+  const call = async (route: string, auth: string, payload?: unknown) => {
+    const [method = 'GET', url = '/'] = route.split(' ');
+    const res = await current().server.app.http.inject({
+      method: method as 'GET',
+      url: `/api/v10${url}`,
+      headers: { authorization: auth },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+    expectOpenApiResponse(res, method, templateOf(url.split('?')[0] ?? url));
+    return res;
+  };
+
+  return {
+    clock,
+    call,
+    get server() {
+      return current().server;
+    },
+    get app() {
+      return current().server.app;
+    },
+    get dev() {
+      return current().dev;
+    },
+    get other() {
+      return current().other;
+    },
+    get players() {
+      return current().players;
+    },
+    get dispatches() {
+      return current().dispatches;
+    },
+    bot: () => `Bot ${current().dev.botToken}`,
+    otherBot: () => `Bot ${current().other.botToken}`,
+    bearerFor: (userId: string, applicationId: string, scopes?: string[]) =>
+      bearer(current().server, userId, {
+        applicationId,
+        ...(scopes === undefined ? {} : { scopes }),
+      }),
+  };
+}
