@@ -110,6 +110,7 @@ export default tseslint.config(
       '**/*.test.ts',
       'packages/server/test/**',
       'bench/**',
+      'examples/**',
       '.ci/**',
       'vitest.config.ts',
     ],
@@ -239,7 +240,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    files: ['bench/**', '.ci/**', 'packages/server/src/cli/**'],
+    files: ['bench/**', 'examples/**', '.ci/**', 'packages/server/src/cli/**'],
     rules: { 'no-console': 'off' },
   },
   {

@@ -52,4 +52,37 @@ describe('gateway: relationship events reach the people they concern', () => {
     // The bot's session hears none of it.
     expect(bot.client.frames.some((f) => f.t?.startsWith('RELATIONSHIP_') === true)).toBe(false);
   });
+
+  it("shows a person's friends and DMs in their session's READY, and a bot's none", async () => {
+    const friend = await gw.server.app.services.auth.register({
+      email: 'pal@example.test',
+      username: 'pal',
+      password: 'correct horse battery',
+    });
+    const owner = gw.guild.owner;
+    const inject = (route: string, auth: string, payload: object) => {
+      const [method, url] = route.split(' ') as ['PUT' | 'POST', string];
+      return gw.server.app.http.inject({ method, url, headers: { authorization: auth }, payload });
+    };
+    await inject(`PUT /api/v10/users/@me/relationships/${friend.user_id}`, owner.token, {});
+    await inject(`PUT /api/v10/users/@me/relationships/${owner.userId}`, friend.token, {});
+    const dm = await inject('POST /api/v10/users/@me/channels', owner.token, {
+      recipient_id: friend.user_id,
+    });
+    expect(dm.statusCode).toBe(200);
+    const dmId = dm.json<{ id: string }>().id;
+
+    const { ready } = await gw.identify({ token: owner.token, intents: I.GUILDS });
+    expect(ready['relationships']).toMatchObject([
+      { id: friend.user_id, type: 1, user: { username: 'pal' } },
+    ]);
+    expect(ready['private_channels']).toMatchObject([
+      { id: dmId, type: 1, recipients: [{ id: friend.user_id }] },
+    ]);
+    expect(ready['lobbies']).toBeUndefined();
+
+    const bot = await gw.identify({ token: gw.guild.bot.token, intents: I.GUILDS });
+    expect(bot.ready['relationships']).toEqual([]);
+    expect(bot.ready['private_channels']).toEqual([]);
+  });
 });

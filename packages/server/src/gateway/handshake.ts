@@ -60,7 +60,7 @@ export function createHandshake(deps: {
   admit: (conn: Connection) => void;
   /** Whether the gateway is shutting down (an IDENTIFY that waited its turn stops). */
   closing: () => boolean;
-  /** The social graph an SDK session's READY shows. */
+  /** The social graph the READY of an SDK session or a person's session shows. */
   social: SocialProviders;
   /** Where the friends' presences READY shows are read. */
   presences: Presences;
@@ -78,24 +78,28 @@ export function createHandshake(deps: {
   };
 
   /**
-   * What an SDK session's READY shows of its user's social graph: relationships, DMs, the
-   * application's lobbies the user is in, and the friends' presences. Read after the user's
-   * subject is watched: a change is in it or arrives after READY.
+   * What an SDK session's READY, or a person's own, shows of its user's social graph:
+   * relationships, DMs, the application's lobbies the user is in, and the friends' presences.
+   * Read after the user's subject is watched: a change is in it or arrives after READY.
    */
-  const readySocial = async (session: Session): Promise<ReadySocial> => {
-    const applicationId = session.applicationId ?? '';
-    const scope = { userId: session.userId, applicationId };
+  const readySocial = async (session: Session, sdk: boolean): Promise<ReadySocial> => {
+    const scope = { userId: session.userId, applicationId: sdk ? session.applicationId : null };
     const [relationships, privateChannels, lobbies, friendIds] = await Promise.all([
       deps.social.relationships(scope),
       deps.social.privateChannels(scope),
-      deps.social.lobbies(scope),
+      sdk ? deps.social.lobbies(scope) : undefined,
       deps.social.friendIds(session.userId),
     ]);
     const live = await deps.presences.get(friendIds);
     const presences = friendIds
       .map((id) => friendPresenceWire(id, live.get(id)))
       .filter((p) => p !== null);
-    return { relationships, privateChannels, lobbies, presences };
+    return {
+      relationships,
+      privateChannels,
+      presences,
+      ...(lobbies === undefined ? {} : { lobbies }),
+    };
   };
 
   const sendReady = async (
@@ -188,7 +192,8 @@ export function createHandshake(deps: {
     const members = await login.sharedRead(`members:${userId}:${guildIds.join(',')}`, () =>
       storage.members.findForUser(userId, guildIds),
     );
-    const social = sdk ? await readySocial(session) : undefined;
+    // A bot's READY has no social graph; a person's session and an SDK session do.
+    const social = sdk || !principal.user.bot ? await readySocial(session, sdk) : undefined;
     const release = await deps.holdGuilds(members.map((m) => m.guildId));
     // A person's own token shows their email; an app's does not, nor an SDK token without `email`.
     const showEmail = !isApp && (!sdk || principal.scopes.includes('email'));

@@ -58,11 +58,14 @@ type ReadyWireShape = Omit<WireShape<GatewayReadyDispatchData>, 'application'> &
   auth: Record<string, never>;
 };
 
-/** What READY shows an SDK session of its user's social graph (docs/gateway.md#sdk-sessions). */
+/**
+ * What READY shows an SDK session, or a person's own session, of its user's social graph
+ * (docs/gateway.md#sdk-sessions); lobbies only to an SDK session.
+ */
 export interface ReadySocial {
   relationships: readonly unknown[];
   privateChannels: readonly unknown[];
-  lobbies: readonly unknown[];
+  lobbies?: readonly unknown[];
   presences: readonly unknown[];
 }
 
@@ -72,7 +75,7 @@ export function readyPayload(input: {
   user: UserRecord;
   /** Whether the user's email is hidden (an app's session, or a token without `email`). */
   isApp: boolean;
-  /** An SDK session's social graph; none for bots and people. */
+  /** The social graph of an SDK session or a person's session; none for bots. */
   social?: ReadySocial;
   members: readonly MemberRecord[];
   sessionId: string;
@@ -101,7 +104,7 @@ export function readyPayload(input: {
     private_channels: input.social?.privateChannels ?? [],
     presences: input.social?.presences ?? [],
     relationships: input.social?.relationships ?? [],
-    ...(input.social === undefined ? {} : { lobbies: input.social.lobbies }),
+    ...(input.social?.lobbies === undefined ? {} : { lobbies: input.social.lobbies }),
     guild_join_requests: [],
     user_settings: {},
     geo_ordered_rtc_regions: [],

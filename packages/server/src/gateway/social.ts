@@ -1,6 +1,7 @@
 /**
  * @module gateway/social: what the gateway needs of a user's social graph for SDK sessions
- * (docs/gateway.md#sdk-sessions): READY's relationships, private channels and lobbies, and the
+ * (docs/gateway.md#sdk-sessions) and a person's own sessions: READY's relationships, private
+ * channels and lobbies, and the
  * friends a PRESENCE_UPDATE goes to. Each part is a provider the composition root (app.ts) wires
  * from the storage that holds it; a part not wired shows nothing (an empty list).
  */
@@ -8,27 +9,30 @@
 /** A wire object as READY carries it (serialized by the resource that owns it). */
 export type WireObject = object;
 
+/**
+ * Whose graph, seen from which game: an SDK session's application, or null for a person's own
+ * session (platform-wide relationships, every DM, no lobbies).
+ */
+export interface SocialScope {
+  userId: string;
+  applicationId: string | null;
+}
+
 export interface SocialProviders {
   /**
    * The user's relationships as RELATIONSHIP objects (`{id, type, user, nickname, since, …}`):
-   * platform-wide ones and the application's game relationships.
+   * platform-wide ones and the application's game relationships (none without one).
    */
-  relationships: (input: {
-    userId: string;
-    applicationId: string;
-  }) => Promise<readonly WireObject[]>;
+  relationships: (input: SocialScope) => Promise<readonly WireObject[]>;
   /**
    * The ids of the user's friends in every scope: their sessions receive the user's presence,
    * and READY shows theirs.
    */
   friendIds: (userId: string) => Promise<readonly string[]>;
-  /** The DM channels the user is in, as channel objects. */
-  privateChannels: (input: {
-    userId: string;
-    applicationId: string;
-  }) => Promise<readonly WireObject[]>;
-  /** The lobbies of the application the user is a member of, as lobby objects. */
-  lobbies: (input: { userId: string; applicationId: string }) => Promise<readonly WireObject[]>;
+  /** The DM channels the user is in, as channel objects (of no game or of this game). */
+  privateChannels: (input: SocialScope) => Promise<readonly WireObject[]>;
+  /** The lobbies of the application the user is a member of, as lobby objects (none without one). */
+  lobbies: (input: SocialScope) => Promise<readonly WireObject[]>;
 }
 
 const none = () => Promise.resolve([]);

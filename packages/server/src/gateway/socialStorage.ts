@@ -21,7 +21,9 @@ export function storageSocialProviders(storage: Storage): SocialProviders {
     async relationships({ userId, applicationId }) {
       const rows = [
         ...(await storage.relationships.listForUser(userId, null)),
-        ...(await storage.relationships.listForUser(userId, applicationId)),
+        ...(applicationId === null
+          ? []
+          : await storage.relationships.listForUser(userId, applicationId)),
       ];
       const users = await usersById(
         storage,
@@ -35,10 +37,13 @@ export function storageSocialProviders(storage: Storage): SocialProviders {
 
     friendIds: (userId) => storage.relationships.allFriendIds(userId),
 
-    /** The user's open DMs and group DMs: those of no game and those of this game. */
+    /** The user's open DMs and group DMs: those of no game and those of this game (all, for a person). */
     async privateChannels({ userId, applicationId }) {
       const channels = (await storage.privateChannels.listOpenFor(userId)).filter(
-        (c) => c.channel.applicationId === null || c.channel.applicationId === applicationId,
+        (c) =>
+          applicationId === null ||
+          c.channel.applicationId === null ||
+          c.channel.applicationId === applicationId,
       );
       const users = await usersById(
         storage,
@@ -49,6 +54,7 @@ export function storageSocialProviders(storage: Storage): SocialProviders {
 
     /** The application's lobbies the user is a member of, as their members see them. */
     async lobbies({ userId, applicationId }) {
+      if (applicationId === null) return [];
       const lobbies = await storage.lobbies.listLobbiesOfUser(userId, applicationId);
       return Promise.all(
         lobbies.map(async (lobby) => {
