@@ -19,6 +19,8 @@ const entries = Object.entries(ERRORS) as [ErrorName, (typeof ERRORS)[ErrorName]
  */
 const DOCS_ONLY_CODES = new Set([
   50229, 530008, 530009, 530010, 530014, 530016, 530017, 530020, 530023, 530027,
+  // The user client's relationship codes (docs/platform-notes.md#error-codes-and-statuses).
+  80001, 80002, 80003, 80006, 80007, 80009,
 ]);
 
 describe('ERRORS', () => {

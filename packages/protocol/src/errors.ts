@@ -640,7 +640,25 @@ export const ERRORS = {
     status: 403,
     message: 'Two factor is required for this operation',
   }, // status assumed
+  FRIEND_REQUEST_BLOCKED: { code: 80001, status: 400, message: 'Friend request blocked' }, // status assumed
+  BOTS_CANNOT_HAVE_FRIENDS: { code: 80002, status: 400, message: 'Bots cannot have friends' }, // status assumed
+  CANNOT_FRIEND_SELF: {
+    code: 80003,
+    status: 400,
+    message: 'Cannot send friend request to self',
+  }, // status assumed
   NO_USERS_WITH_TAG: { code: 80004, status: 400, message: 'No users with DiscordTag exist' }, // status assumed
+  NEED_TO_BE_FRIENDS: {
+    code: 80006,
+    status: 400,
+    message: 'You need to be friends in order to make this change',
+  }, // status assumed
+  ALREADY_FRIENDS: { code: 80007, status: 400, message: 'You are already friends with that user' }, // status assumed
+  NO_COMMON_APPLICATION_AUTHORIZATION: {
+    code: 80009,
+    status: 400,
+    message: 'Users have no common application authorization',
+  }, // status assumed
   REACTION_BLOCKED: { code: 90001, status: 403, message: 'Reaction was blocked' }, // status assumed
   CANNOT_USE_BURST_REACTIONS: {
     code: 90002,

@@ -22,6 +22,8 @@ import {
   DEFAULT_GATEWAY_OPTIONS,
   createDatabaseSessionStore,
   createGateway,
+  liveActivities,
+  storageSocialProviders,
   type Gateway,
   type GatewayOptions,
 } from './gateway/index.js';
@@ -231,6 +233,9 @@ export async function createApp(options: AppOptions): Promise<App> {
         sessionTtlMs,
         passwordCost: { ...DEFAULT_SCRYPT_COST, log2N: config.passwordScryptLog2N },
       },
+      activityInvites: {
+        activitiesOf: (userId) => liveActivities({ store: sharedState.presences, clock }, userId),
+      },
     },
   );
   const provisional = createProvisionalService({
@@ -243,6 +248,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     // Messages sent while provisional are not retrievable after a merge (spec, account linking).
     onProvisionalAccountDeleted: async (tx, userId) => {
       await tx.messages.deleteAllByUser(userId);
+      // Its DMs go with it (their other side keeps nothing); it leaves its group DMs.
+      await tx.privateChannels.deleteDmsOf(userId);
     },
   });
   const gatewayOptions: GatewayOptions = {
@@ -285,6 +292,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     options: gatewayOptions,
     ...(options.gatewayTimers ? { timers: options.gatewayTimers } : {}),
     clientAddress: (request) => clientAddressOf(request, config.trustProxy),
+    // What SDK sessions see of their user's social graph (gateway/social.ts).
+    social: storageSocialProviders(storage),
     // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
     ...(storage.dialect === 'postgres'
       ? {

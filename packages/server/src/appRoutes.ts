@@ -20,6 +20,11 @@ import { registerAuthRoutes } from './resources/auth/index.js';
 import { registerBanRoutes } from './resources/bans/index.js';
 import { registerChannelRoutes } from './resources/channels/index.js';
 import { registerConnectionRoutes } from './resources/connections/index.js';
+import { registerActivityInviteRoutes } from './resources/activityInvites/index.js';
+import { registerRelationshipRoutes } from './resources/relationships/index.js';
+import { registerGameStatsRoutes } from './resources/gameStats/index.js';
+import { registerGuildTagRoutes } from './resources/guildTags/index.js';
+import { registerDmRoutes } from './resources/dms/index.js';
 import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/index.js';
 import { registerGatewayRoutes, type SessionStartLimit } from './resources/gatewayInfo/index.js';
 import { registerGuildRoutes } from './resources/guilds/index.js';
@@ -99,6 +104,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerAuditLogRoutes(api, services.auditLog);
       registerGuildRoutes(api, services, { storage, blobs });
       registerChannelRoutes(api, { ...services, positions: services.channelPositions });
+      registerDmRoutes(api, services);
       registerRoleRoutes(api, services.roles);
       registerMemberRoutes(api, services);
       registerBanRoutes(api, services.bans);
@@ -107,6 +113,9 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerScheduledEventRoutes(api, services.scheduledEvents);
       registerInviteRoutes(api, services.invites);
       registerConnectionRoutes(api, services.connections);
+      registerGameStatsRoutes(api, services.gameStats);
+      registerGuildTagRoutes(api, services.guildTags);
+      registerActivityInviteRoutes(api, services.activityInvites);
       registerProvisionalRoutes(api, provisional);
       registerProvisionalAdminRoutes(api, { provisional, adminTokenHash: config.adminTokenHash });
       registerSocialApprovalRoutes(api, { storage, adminTokenHash: config.adminTokenHash });
@@ -119,6 +128,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
         maxPayloadBytes: config.maxBodyBytes,
         blobs,
       });
+      registerRelationshipRoutes(api, services.relationships);
       done();
     },
     { prefix: API_PREFIX },

@@ -3,6 +3,10 @@ import type { SecretBox } from './domain/secretBox.js';
 import { dispatchingStorage } from './events/afterCommit.js';
 import type { Dispatcher } from './events/dispatcher.js';
 import { createOAuth } from './oauth/index.js';
+import {
+  createActivityInviteService,
+  type ActivityInvitePorts,
+} from './resources/activityInvites/index.js';
 import { createApplicationService } from './resources/applications/index.js';
 import { createAuditLogService } from './resources/auditLog/index.js';
 import { createAuthService, type AuthSettings } from './resources/auth/index.js';
@@ -14,7 +18,15 @@ import {
   createVoiceStatusService,
 } from './resources/channels/index.js';
 import { createConnectionService } from './resources/connections/index.js';
+import { createGameStatsService } from './resources/gameStats/index.js';
+import { createGuildTagService } from './resources/guildTags/index.js';
 import type { ServiceDeps, SocialLimits } from './resources/deps.js';
+import {
+  createGroupRecipientService,
+  createPrivateChannelService,
+  createPrivateMessageRules,
+  createSdkDmService,
+} from './resources/dms/index.js';
 import { createEmojiService } from './resources/emojis/index.js';
 import {
   createGuildManageService,
@@ -36,6 +48,7 @@ import { createScheduledEventService } from './resources/scheduledEvents/index.j
 import { createMessageSearchService, type SearchIndexer } from './resources/search/index.js';
 import { createStickerService } from './resources/stickers/index.js';
 import { createUserService } from './resources/users/index.js';
+import { createRelationshipService } from './resources/relationships/index.js';
 
 /** What services need beyond ServiceDeps. */
 interface ServiceOptions {
@@ -47,6 +60,8 @@ interface ServiceOptions {
   searchIndexer: SearchIndexer;
   /** Session lifetime and password hashing cost. */
   auth: AuthSettings;
+  /** The presences and social graph accepting an activity invite reads. */
+  activityInvites: ActivityInvitePorts;
   /** Told of a lobby message not mirrored into its linked channel (the send stands). */
   onLobbyMirrorError?: (err: unknown, context: { lobbyId: string; messageId: string }) => void;
 }
@@ -67,8 +82,19 @@ export function createServices(
     storage: dispatchingStorage(base.storage, options.events, options.onCommitTaskError),
   };
   const guilds = createGuildService(deps);
-  const messages = createMessageService(deps, options);
+  // DMs and group DMs: their rules ride on the message service, their routes use both.
+  const privateRules = createPrivateMessageRules({
+    ...deps,
+    webhookEvents: deps.webhookEvents,
+    socialLimits: deps.socialLimits,
+    links: options.links,
+  });
+  const messages = createMessageService(deps, { ...options, privateRules });
+  const privateChannels = createPrivateChannelService(deps);
   return {
+    privateChannels,
+    sdkDms: createSdkDmService(deps, { privateChannels, messages }),
+    groupRecipients: createGroupRecipientService(deps),
     users: createUserService(deps),
     auth: createAuthService(deps, options.auth),
     applications: createApplicationService(deps),
@@ -89,6 +115,9 @@ export function createServices(
     scheduledEvents: createScheduledEventService(deps),
     invites: createInviteService(deps),
     connections: createConnectionService(deps),
+    gameStats: createGameStatsService(deps),
+    guildTags: createGuildTagService(deps),
+    activityInvites: createActivityInviteService({ ...deps, ...options.activityInvites }),
     webhookEvents: deps.webhookEvents,
     oauth: createOAuth({ ...deps, guilds, issuer: options.baseUrl }),
     messages,
@@ -98,6 +127,7 @@ export function createServices(
       links: options.links,
       indexer: options.searchIndexer,
     }),
+    relationships: createRelationshipService(deps),
     lobbies: createLobbyService({
       ...deps,
       limits: deps.socialLimits,

@@ -3,13 +3,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventBus } from '../src/bus/index.js';
 import { MemoryBus } from '../src/bus/memory/index.js';
 import { createBusDispatcher } from '../src/events/dispatcher.js';
+import { expandScopes } from '../src/oauth/index.js';
 import { SESSION_RELEASE_SUBJECT } from '../src/gateway/handoff.js';
 import { describeDrivers } from './support/drivers.js';
 import { connectGateway, identifyGateway } from './support/gatewayClient.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
 import { guildFixture } from './support/guildMembers.js';
 import { dropSchema, postgresAvailable, uniqueSchema } from './support/postgres.js';
-import { startTestServer, type TestServer } from './support/testServer.js';
+import { seedDeveloper, startTestServer, type TestServer } from './support/testServer.js';
 
 const SLOW_RELEASE_MS = 100;
 
@@ -282,5 +283,49 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
     expect((live.d as { role: { id: string } }).role.id).toBe('779');
     expect(client.raw.readyState).toBe(client.raw.OPEN);
     client.raw.terminate();
+  });
+
+  it('an SDK session resumes on another node: still no guild, still its game', async () => {
+    const { bus, first, second, fixture } = await startNodes();
+    const player = await fixture.join('player');
+    const seed = await seedDeveloper(first, 'game');
+    const { access_token: token } = await first.services.oauth.issueTokens({
+      userId: player.userId,
+      applicationId: seed.applicationId,
+      scopes: expandScopes(['sdk.social_layer']),
+      refresh: false,
+    });
+    const { client, ready } = await identifyGateway(first.gatewayUrl(), { token, intents: 0 });
+    const seq = client.frames.at(-1)?.s ?? 0;
+    first.gateway.dropAll(4000);
+    await client.closed;
+    const events = createBusDispatcher({
+      bus,
+      clock: { now: () => Date.now() },
+      onError: () => undefined,
+    });
+    const toPlayer = (type: string, data: Record<string, unknown>) => ({
+      type,
+      guildId: null,
+      userIds: [player.userId],
+      data,
+    });
+    events.dispatch(toPlayer('LOBBY_UPDATE', { id: '1' }));
+    const resumed = await connectGateway(second.gatewayUrl());
+    await resumed.next((f) => f.op === 10);
+    resumed.send(6, { token, session_id: ready.session_id, seq });
+    await resumed.dispatch('RESUMED');
+    expect(resumed.frames.some((f) => f.t === 'LOBBY_UPDATE')).toBe(true);
+    // On its new node: the game's ACTIVITY_JOIN reaches it, another game's and guild events do not.
+    events.dispatch([
+      roleEvent(fixture.guildId, '780'),
+      toPlayer('ACTIVITY_JOIN', { application_id: fixture.bot.applicationId, secret: 'a' }),
+      toPlayer('ACTIVITY_JOIN', { application_id: seed.applicationId, secret: 'b' }),
+    ]);
+    expect((await resumed.dispatch('ACTIVITY_JOIN')).d).toMatchObject({ secret: 'b' });
+    expect(resumed.frames.some((f) => f.t === 'GUILD_ROLE_CREATE' || f.t === 'GUILD_CREATE')).toBe(
+      false,
+    );
+    resumed.raw.terminate();
   });
 });

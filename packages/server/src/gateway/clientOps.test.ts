@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CLIENT_OPS, ClientFrame, FrameEnvelope } from './clientOps.js';
+import { Activity, CLIENT_OPS, ClientFrame, dropEmpty, FrameEnvelope } from './clientOps.js';
+import { activityWire } from './routing.js';
 
 const GUILD = '123456789012345678';
 const parse = (frame: unknown) => ClientFrame.safeParse(frame);
@@ -60,5 +61,51 @@ describe('client frames', () => {
   it('server-only ops are not client ops', () => {
     expect([...CLIENT_OPS].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 6, 8, 31, 43]);
     expect(parse({ op: 7 }).success).toBe(false);
+  });
+});
+
+describe('activities', () => {
+  it('drops null and empty members, deep, and keeps zeros and false', () => {
+    expect(
+      dropEmpty({
+        name: 'g',
+        type: 0,
+        state: '',
+        emoji: null,
+        assets: { large_image: null, small_text: '' },
+        party: { id: 'p', size: [0, 4] },
+        buttons: [],
+        instance: false,
+      }),
+    ).toEqual({ name: 'g', type: 0, party: { id: 'p', size: [0, 4] }, instance: false });
+  });
+
+  it('names a custom status; needs a name otherwise; drops unknown members', () => {
+    expect(Activity.parse({ type: 4, state: 'hi' })).toEqual({
+      type: 4,
+      state: 'hi',
+      name: 'Custom Status',
+    });
+    expect(Activity.safeParse({ type: 0 }).success).toBe(false);
+    expect(Activity.parse({ name: 'g', type: 5, extra: 1 })).toEqual({ name: 'g', type: 5 });
+    expect(Activity.safeParse({ name: 'g', type: 1.5 }).success).toBe(false);
+    expect(Activity.safeParse({ name: 'g', type: 0, party: { size: [0, 0] } }).success).toBe(false);
+    expect(Activity.safeParse({ name: 'g', type: 0, large_url: 'x' }).success).toBe(true);
+    expect(
+      Activity.safeParse({ name: 'g', type: 0, assets: { large_url: 'ftp://x.y' } }).success,
+    ).toBe(false);
+  });
+
+  it('others see no secrets, and buttons as labels with their URLs in metadata', () => {
+    expect(
+      activityWire({
+        name: 'g',
+        type: 0,
+        secrets: { join: 's' },
+        buttons: [{ label: 'Go', url: 'https://x.y' }],
+      }),
+    ).toEqual({ name: 'g', type: 0, buttons: ['Go'], metadata: { button_urls: ['https://x.y'] } });
+    const plain = { name: 'g', type: 0 };
+    expect(activityWire(plain)).toBe(plain);
   });
 });

@@ -28,10 +28,6 @@ export const MAX_NONCE_LENGTH = 32;
 const PRESENCE_STATUSES = ['online', 'dnd', 'idle', 'invisible', 'offline'] as const;
 const CHANNEL_INFO_FIELDS = ['status', 'voice_start_time'] as const;
 
-/** A JSON object, kept as sent (not copied). */
-const jsonObject = z.custom<Record<string, unknown>>(
-  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-);
 const safeInt = z.number().refine(Number.isSafeInteger);
 const snowflake = z.string().refine(isSnowflake);
 const flag = z.boolean().catch(false);
@@ -60,10 +56,131 @@ const Resume = z.object({
   seq: safeInt.catch(-1),
 });
 
+/** Activity text fields (name, state, details, party id, secrets, image texts): at most this long. */
+export const MAX_ACTIVITY_TEXT = 128;
+/** `state_url`, `details_url` and the assets' URLs: at most this long. */
+export const MAX_ACTIVITY_URL = 256;
+/** At most this many buttons, each a label of 1–32 and a URL of 1–512 characters. */
+export const MAX_ACTIVITY_BUTTONS = 2;
+export const MAX_BUTTON_LABEL = 32;
+export const MAX_BUTTON_URL = 512;
+/** A streaming activity's URL (type 1). */
+const MAX_STREAM_URL = 512;
+/** The name a custom status (type 4) gets when it comes without one. */
+export const CUSTOM_STATUS_NAME = 'Custom Status';
+const CUSTOM_STATUS_TYPE = 4;
+/** Activity types: 0 Playing, 1 Streaming, 2 Listening, 3 Watching, 4 Custom, 5 Competing. */
+const MAX_ACTIVITY_TYPE = 5;
+
+/**
+ * An activity with its null and empty members (null, "", {} and [] after their own are dropped)
+ * removed, as the platform stores and sends it.
+ */
+export function dropEmpty(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropEmpty);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(value)) {
+    const v = dropEmpty(raw);
+    if (v === null || v === undefined || v === '') continue;
+    if (Array.isArray(v) && v.length === 0) continue;
+    if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) continue;
+    out[key] = v;
+  }
+  return out;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+const text = z.string().max(MAX_ACTIVITY_TEXT);
+const activityUrl = z.string().max(MAX_ACTIVITY_URL).refine(isHttpUrl);
+const unixMs = safeInt.refine((n) => n >= 0);
+const count = safeInt.refine((n) => n >= 0);
+
+/**
+ * One activity of op 3 (api-facts §10.8; the Social SDK's rich presence): what the platform
+ * refuses fails the frame (close 4001, as any invalid op 3), unknown members are dropped.
+ * `application_id` is not the client's to choose: op 3 sets it (gateway/commands.ts).
+ */
+export const Activity = z
+  .object({
+    name: text.min(1).optional(),
+    type: safeInt.refine((t) => t >= 0 && t <= MAX_ACTIVITY_TYPE),
+    url: z.string().max(MAX_STREAM_URL).optional(),
+    created_at: unixMs.optional(),
+    timestamps: z.object({ start: unixMs.optional(), end: unixMs.optional() }).optional(),
+    application_id: snowflake.optional(),
+    status_display_type: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
+    details: text.optional(),
+    details_url: activityUrl.optional(),
+    state: text.optional(),
+    state_url: activityUrl.optional(),
+    emoji: z
+      .object({
+        name: text,
+        id: snowflake.optional(),
+        animated: z.boolean().optional(),
+      })
+      .optional(),
+    party: z
+      .object({
+        id: text.optional(),
+        /** [current, max]: max at least 1 and at least current. */
+        size: z
+          .tuple([count, count])
+          .refine(([current, max]) => max >= 1 && current <= max)
+          .optional(),
+        /** 0 private (friends and party members may ask to join), 1 public. */
+        privacy: z.union([z.literal(0), z.literal(1)]).optional(),
+      })
+      .optional(),
+    assets: z
+      .object({
+        large_image: text.optional(),
+        large_text: text.optional(),
+        large_url: activityUrl.optional(),
+        small_image: text.optional(),
+        small_text: text.optional(),
+        small_url: activityUrl.optional(),
+        invite_cover_image: text.optional(),
+      })
+      .optional(),
+    secrets: z
+      .object({ join: text.optional(), spectate: text.optional(), match: text.optional() })
+      .optional(),
+    instance: z.boolean().optional(),
+    flags: count.optional(),
+    buttons: z
+      .array(
+        z.object({
+          label: z.string().min(1).max(MAX_BUTTON_LABEL),
+          url: z.string().min(1).max(MAX_BUTTON_URL).refine(isHttpUrl),
+        }),
+      )
+      .max(MAX_ACTIVITY_BUTTONS)
+      .optional(),
+  })
+  .refine((a) => a.name !== undefined || a.type === CUSTOM_STATUS_TYPE, 'name')
+  .transform((a) => ({ ...a, name: a.name ?? CUSTOM_STATUS_NAME }));
+
+export type Activity = z.infer<typeof Activity>;
+
 const PresenceUpdate = z.object({
   status: z.enum(PRESENCE_STATUSES),
-  /** Anything but a list counts as none; a list must hold objects. */
-  activities: z.preprocess((v): unknown => (Array.isArray(v) ? v : []), z.array(jsonObject)),
+  /**
+   * Anything but a list counts as none; a list holds activities, null and empty members dropped.
+   */
+  activities: z.preprocess(
+    (v): unknown => (Array.isArray(v) ? v.map(dropEmpty) : []),
+    z.array(Activity),
+  ),
   since: z.number().nullable().catch(null),
   afk: flag,
 });

@@ -24,7 +24,12 @@ import type {
 } from './clientOps.js';
 import type { GuildState } from './guildState.js';
 import type { Presences } from './presences.js';
-import { guildPresenceWire, visibleActivities, type Presence } from './routing.js';
+import {
+  friendPresenceWire,
+  guildPresenceWire,
+  visibleActivities,
+  type Presence,
+} from './routing.js';
 import { voiceStateWire } from './voiceStates.js';
 
 export { visibleActivities };
@@ -43,6 +48,9 @@ const DEFAULT_QUERIED_MEMBERS = 100;
 /** Members read per page when all of a guild's are asked for. */
 const MEMBERS_PAGE = 1000;
 
+/** A custom status (op 3 activity type 4). */
+const CUSTOM_STATUS_TYPE = 4;
+
 /** Thrown for a command whose payload is invalid for its opcode (close 4001). */
 export class InvalidCommandError extends Error {
   override readonly name = 'InvalidCommandError';
@@ -54,6 +62,9 @@ export interface CommandSession {
   userId: string;
   intents: number;
   guildIds: ReadonlySet<string>;
+  /** An SDK session: its activities are its token's application's; it joins no guild. */
+  sdk?: boolean;
+  applicationId?: string | null;
 }
 
 export interface CommandContext {
@@ -61,6 +72,8 @@ export interface CommandContext {
   clock: Clock;
   events: Dispatcher;
   guild: (guildId: string) => GuildState | undefined;
+  /** The user's friends, whose sessions receive the user's presence. */
+  friendIds: (userId: string) => Promise<readonly string[]>;
   /** Sends a dispatch to this session only. */
   reply: (type: string, data: unknown) => void;
 }
@@ -76,31 +89,101 @@ export function createCommands(deps: {
 }) {
   const { presences, rateLimits } = deps;
 
+  /**
+   * The guilds a presence is announced in: the session's, or for an SDK session (which joins
+   * none) the user's, with their member counts for the custom status rule.
+   */
+  async function presenceGuilds(
+    ctx: CommandContext,
+    session: CommandSession,
+  ): Promise<Map<string, number>> {
+    if (session.sdk !== true) {
+      return new Map(
+        [...session.guildIds].map((id) => [id, ctx.guild(id)?.memberCount ?? 0] as const),
+      );
+    }
+    const ids = (await ctx.storage.guilds.listForUser(session.userId)).map((g) => g.id);
+    return ids.length === 0 ? new Map() : ctx.storage.guilds.memberCounts(ids);
+  }
+
   async function presenceUpdate(
     ctx: CommandContext,
     input: { session: CommandSession; d: PresenceUpdatePayload },
   ) {
-    const { status, activities, since, afk } = input.d;
-    const privacy = await ctx.storage.gateway.profilePrivacy(input.session.userId);
-    const presence: Presence = { status, activities, since, afk, privacy };
-    // Stored before it is announced: a node that rebuilds a GUILD_CREATE on the dispatch reads it.
-    await presences.set(input.session.userId, presence);
+    const { session } = input;
+    const { status, since, afk } = input.d;
+    // The application is the session's, never the client's to name: an SDK session's token's
+    // application, none for a bot or a person.
+    const activities = input.d.activities.map((activity) => {
+      const rest: Record<string, unknown> = { ...activity };
+      delete rest['application_id'];
+      // A custom status is the user's, not the game's: it names no application.
+      return session.sdk === true &&
+        session.applicationId != null &&
+        activity.type !== CUSTOM_STATUS_TYPE
+        ? { ...rest, application_id: session.applicationId }
+        : rest;
+    });
+    const privacy = await ctx.storage.gateway.profilePrivacy(session.userId);
     const shown = status === 'invisible' ? 'offline' : status;
-    for (const guildId of input.session.guildIds) {
-      const memberCount = ctx.guild(guildId)?.memberCount ?? 0;
+    const clientStatus: Record<string, string> =
+      shown === 'offline' ? {} : session.sdk === true ? { desktop: shown } : { web: shown };
+    const presence: Presence = { status, activities, since, afk, privacy, clientStatus };
+    // Stored before it is announced: a node that rebuilds a GUILD_CREATE on the dispatch reads it.
+    await presences.set(session.userId, presence);
+    const [guilds, friends] = await Promise.all([
+      presenceGuilds(ctx, session),
+      ctx.friendIds(session.userId),
+    ]);
+    for (const [guildId, memberCount] of guilds) {
       ctx.events.dispatch({
         type: 'PRESENCE_UPDATE',
         guildId,
         data: {
-          user: { id: input.session.userId },
+          user: { id: session.userId },
           guild_id: guildId,
           status: shown,
           activities:
             shown === 'offline' ? [] : visibleActivities(activities, { privacy, memberCount }),
-          client_status: shown === 'offline' ? {} : { web: shown },
+          client_status: clientStatus,
         },
       });
     }
+    if (friends.length > 0) {
+      // Friends see every activity (custom status too), on their own subjects, without guild_id.
+      ctx.events.dispatch({
+        type: 'PRESENCE_UPDATE',
+        guildId: null,
+        userIds: friends,
+        data: friendPresenceWire(session.userId, presence) ?? {
+          user: { id: session.userId },
+          status: 'offline',
+          activities: [],
+          client_status: {},
+        },
+      });
+    }
+  }
+
+  /**
+   * A person's last session ended: a presence they had set goes offline, announced as op 3
+   * `offline` would be (to their guilds and friends). Nothing when none was set or it already
+   * showed offline.
+   */
+  async function personGone(ctx: CommandContext, userId: string) {
+    const presence = (await presences.get([userId])).get(userId);
+    if (
+      presence === undefined ||
+      presence.status === 'offline' ||
+      presence.status === 'invisible'
+    ) {
+      return;
+    }
+    await presenceUpdate(ctx, {
+      // Read as an SDK session's: the guilds come from storage, the session being gone.
+      session: { id: '', userId, intents: 0, guildIds: new Set(), sdk: true, applicationId: null },
+      d: { status: 'offline', activities: [], since: null, afk: false },
+    });
   }
 
   async function voiceStateUpdate(
@@ -334,5 +417,5 @@ export function createCommands(deps: {
     }
   }
 
-  return { run };
+  return { run, personGone };
 }

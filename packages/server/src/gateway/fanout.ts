@@ -140,7 +140,10 @@ export function createFanout(deps: {
     const member = await storage.members.find(guildId, userId);
     if (member === null) return;
     for (const session of mine) {
-      if (session.guildIds.has(guildId) || !inShard(guildId, session.shard)) continue;
+      // An SDK session joins no guild (docs/gateway.md#sdk-sessions).
+      if (session.sdk || session.guildIds.has(guildId) || !inShard(guildId, session.shard)) {
+        continue;
+      }
       await joinGuild(session, { guildId, self: member, source });
     }
   };
@@ -198,7 +201,7 @@ export function createFanout(deps: {
     if (mine === undefined) return;
     const event = new EncodedDispatch(type, envelope.data);
     for (const session of mine) {
-      if (receivesUserDispatch(session, type)) send.deliver(session, event, source);
+      if (receivesUserDispatch(session, type, envelope.data)) send.deliver(session, event, source);
     }
   };
 
@@ -220,7 +223,9 @@ export function createFanout(deps: {
   const routeForSession = (session: Session, kept: KeptEvent): HeldDispatch[] => {
     const { type, envelope, source } = busDispatch(kept.event);
     if (kept.subject.startsWith(USER_SUBJECT_PREFIX)) {
-      if (envelope.guildId !== null || !receivesUserDispatch(session, type)) return [];
+      if (envelope.guildId !== null || !receivesUserDispatch(session, type, envelope.data)) {
+        return [];
+      }
       return [{ event: new EncodedDispatch(type, envelope.data), source }];
     }
     const state = envelope.guildId === null ? undefined : guilds.get(envelope.guildId);

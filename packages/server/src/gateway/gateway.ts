@@ -35,6 +35,7 @@ import { createPresences } from './presences.js';
 import { createRecovery } from './recovery.js';
 import { createSessionRegistry } from './registry.js';
 import { createSender } from './send.js';
+import { socialProviders, type SocialProviders } from './social.js';
 import type { Session } from './session.js';
 import { LOCAL_SESSION_STORE, type SessionStore } from './sessionStore.js';
 import { createSubjectSubscriptions } from './subscriptions.js';
@@ -75,6 +76,11 @@ export interface GatewayDeps {
   clientAddress?: (request: IncomingMessage) => string;
   /** Where the gateway's waits (sweep, identify queue, handoff, shutdown) come from. */
   timers?: Timers;
+  /**
+   * The social graph SDK sessions see (READY's relationships, private channels, lobbies; the
+   * friends a presence goes to); each part missing shows nothing.
+   */
+  social?: Partial<SocialProviders>;
 }
 
 export interface Gateway {
@@ -104,6 +110,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const { storage, bus, clock, logger } = deps;
   const options: GatewayOptions = { ...DEFAULT_GATEWAY_OPTIONS, ...deps.options };
   const timers = deps.timers ?? realTimers;
+  const social = socialProviders(deps.social);
   const sessionStore = deps.sessionStore ?? LOCAL_SESSION_STORE;
   let closing = false;
   /** Set once the fan-out is built; the subscriptions deliver to it. */
@@ -125,7 +132,17 @@ export function createGateway(deps: GatewayDeps): Gateway {
     },
   });
   const guilds = createGuildDirectory({ storage, subscriptions, presences });
-  const registry = createSessionRegistry({ sessionStore, guilds, send, subscriptions });
+  const registry = createSessionRegistry({
+    sessionStore,
+    guilds,
+    send,
+    subscriptions,
+    onPersonGone: (userId) => {
+      commands.personGone(commandContext(null), userId).catch((err: unknown) => {
+        logger.warn({ err }, 'gateway: offline presence not announced');
+      });
+    },
+  });
   const joinGuild = createGuildJoin({ clock, guilds, registry, send });
   const fanout = createFanout({ storage, clock, logger, registry, guilds, send, joinGuild });
   receive = fanout.receive;
@@ -141,13 +158,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
     recover: createRecovery({ history: bus.history, fanout }),
   });
   const commands = createCommands({ presences, rateLimits: deps.sharedState.rateLimits });
-  const commandContext = (session: Session): CommandContext => ({
+  const commandContext = (session: Session | null): CommandContext => ({
     storage,
     clock,
     events: deps.events,
     guild: (guildId) => guilds.get(guildId),
+    friendIds: social.friendIds,
     reply: (type, data) => {
-      send.deliver(session, new EncodedDispatch(type, data));
+      if (session !== null) send.deliver(session, new EncodedDispatch(type, data));
     },
   });
 
@@ -194,6 +212,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
     holdGuilds: guilds.holdMany,
     admit: connections.admit,
     closing: () => closing,
+    social,
+    presences,
   });
   const sweep = startSweep({
     clock,

@@ -130,7 +130,10 @@ export function createHandoff(deps: {
    * its guilds (without sending GUILD_CREATE again) and its replay buffer, followed by what was
    * published while it changed hands. `resume.seq` is the client's last seq.
    */
-  const adopt = async (loaded: LoadedSession, resume: { seq: number }): Promise<Session | null> => {
+  const adopt = async (
+    loaded: LoadedSession,
+    resume: { seq: number; sdk: boolean; applicationId: string | null },
+  ): Promise<Session | null> => {
     const { savedAt, ...stored } = loaded;
     const sessionId = stored.id;
     const user = await storage.users.findById(stored.userId);
@@ -141,7 +144,9 @@ export function createHandoff(deps: {
       shard: [stored.shard[0], stored.shard[1]],
       user,
       isApp: user.bot,
-      applicationId: application?.id ?? null,
+      // An SDK session is the resuming token's: its application, no guilds.
+      applicationId: resume.sdk ? resume.applicationId : (application?.id ?? null),
+      sdk: resume.sdk,
       seq: 0,
       guildIds: new Set(),
       // Set by the RESUME that adopts it, once its token is checked.
@@ -154,7 +159,7 @@ export function createHandoff(deps: {
     };
     try {
       await registry.register(session);
-      const guildRecords = await storage.guilds.listForUser(user.id);
+      const guildRecords = resume.sdk ? [] : await storage.guilds.listForUser(user.id);
       const guildIds = guildRecords.map((g) => g.id).filter((id) => inShard(id, session.shard));
       const members = await storage.members.findForUser(user.id, guildIds);
       // No GUILD_CREATE goes out, so the guilds are joined in no particular order.

@@ -19,7 +19,15 @@ import type { GuildCreate } from './guildCreate.js';
 import type { Handoff } from './handoff.js';
 import { IdentifyQueue } from './identifyQueue.js';
 import type { Login } from './login.js';
-import { invalidSessionPayload, readyPayload, resumedPayload } from './payloads.js';
+import {
+  invalidSessionPayload,
+  readyPayload,
+  resumedPayload,
+  type ReadySocial,
+} from './payloads.js';
+import type { Presences } from './presences.js';
+import { friendPresenceWire } from './routing.js';
+import type { SocialProviders } from './social.js';
 import { CHANNEL_OBFUSCATION_MANDATORY_FROM_MS, type GatewayOptions } from './options.js';
 import { storedSession, type SessionRegistry } from './registry.js';
 import type { Sender } from './send.js';
@@ -52,6 +60,10 @@ export function createHandshake(deps: {
   admit: (conn: Connection) => void;
   /** Whether the gateway is shutting down (an IDENTIFY that waited its turn stops). */
   closing: () => boolean;
+  /** The social graph an SDK session's READY shows. */
+  social: SocialProviders;
+  /** Where the friends' presences READY shows are read. */
+  presences: Presences;
 }) {
   const { storage, clock, options, login, registry, send } = deps;
   const identifyQueue = new IdentifyQueue({
@@ -65,9 +77,36 @@ export function createHandshake(deps: {
     send.control(conn, Op.INVALID_SESSION, invalidSessionPayload(resumable));
   };
 
+  /**
+   * What an SDK session's READY shows of its user's social graph: relationships, DMs, the
+   * application's lobbies the user is in, and the friends' presences. Read after the user's
+   * subject is watched: a change is in it or arrives after READY.
+   */
+  const readySocial = async (session: Session): Promise<ReadySocial> => {
+    const applicationId = session.applicationId ?? '';
+    const scope = { userId: session.userId, applicationId };
+    const [relationships, privateChannels, lobbies, friendIds] = await Promise.all([
+      deps.social.relationships(scope),
+      deps.social.privateChannels(scope),
+      deps.social.lobbies(scope),
+      deps.social.friendIds(session.userId),
+    ]);
+    const live = await deps.presences.get(friendIds);
+    const presences = friendIds
+      .map((id) => friendPresenceWire(id, live.get(id)))
+      .filter((p) => p !== null);
+    return { relationships, privateChannels, lobbies, presences };
+  };
+
   const sendReady = async (
     session: Session,
-    input: { conn: Connection; members: MemberRecord[]; application: ApplicationRecord | null },
+    input: {
+      conn: Connection;
+      members: MemberRecord[];
+      application: ApplicationRecord | null;
+      social?: ReadySocial;
+      showEmail: boolean;
+    },
   ) => {
     const { conn, members, application } = input;
     // READY first, then what the session's subjects brought while it was being read.
@@ -77,7 +116,8 @@ export function createHandshake(deps: {
         readyPayload({
           version: conn.version,
           user: session.user,
-          isApp: session.isApp,
+          isApp: !input.showEmail,
+          ...(input.social === undefined ? {} : { social: input.social }),
           members,
           sessionId: session.id,
           resumeGatewayUrl: deps.gatewayUrl(),
@@ -100,7 +140,7 @@ export function createHandshake(deps: {
       send.close(conn, checked.refused.code, checked.refused.reason);
       return;
     }
-    const { principal, intents, shard, application, guildIds } = checked;
+    const { principal, intents, shard, application, guildIds, sdk } = checked;
     const isApp = principal.user.bot;
     const userId = principal.user.id;
     if (isApp) {
@@ -124,6 +164,7 @@ export function createHandshake(deps: {
       user: principal.user,
       isApp,
       applicationId: principal.applicationId,
+      sdk,
       intents,
       obfuscate,
       largeThreshold: d.large_threshold,
@@ -147,10 +188,19 @@ export function createHandshake(deps: {
     const members = await login.sharedRead(`members:${userId}:${guildIds.join(',')}`, () =>
       storage.members.findForUser(userId, guildIds),
     );
+    const social = sdk ? await readySocial(session) : undefined;
     const release = await deps.holdGuilds(members.map((m) => m.guildId));
+    // A person's own token shows their email; an app's does not, nor an SDK token without `email`.
+    const showEmail = !isApp && (!sdk || principal.scopes.includes('email'));
     conn.socket.cork();
     try {
-      await sendReady(session, { conn, members, application });
+      await sendReady(session, {
+        conn,
+        members,
+        application,
+        showEmail,
+        ...(social === undefined ? {} : { social }),
+      });
     } finally {
       conn.socket.uncork();
       release();
@@ -162,7 +212,7 @@ export function createHandshake(deps: {
     // The token first: no session, here or on another node, is looked at for a caller who cannot
     // prove to be its user.
     const principal = await login.authenticate(d.token);
-    if (principal === null || principal.kind === 'bearer') {
+    if (!login.mayLogIn(principal)) {
       send.close(conn, login.AUTHENTICATION_FAILED.code, login.AUTHENTICATION_FAILED.reason);
       return;
     }
@@ -187,7 +237,14 @@ export function createHandshake(deps: {
       return;
     }
     const session =
-      local ?? (stored === null ? null : await deps.handoff.adopt(stored, { seq: d.seq }));
+      local ??
+      (stored === null
+        ? null
+        : await deps.handoff.adopt(stored, {
+            seq: d.seq,
+            sdk: checked.sdk,
+            applicationId: principal.applicationId,
+          }));
     if (session === null) {
       invalidSession(conn, false);
       return;

@@ -2,3 +2,6 @@
 export { createGateway, type Gateway, type GatewayDeps } from './gateway.js';
 export { DEFAULT_GATEWAY_OPTIONS, type GatewayOptions } from './options.js';
 export { createDatabaseSessionStore, type SessionStore } from './sessionStore.js';
+export type { SocialProviders, WireObject } from './social.js';
+export { liveActivities } from './presences.js';
+export { storageSocialProviders } from './socialStorage.js';

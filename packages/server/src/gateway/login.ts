@@ -26,7 +26,33 @@ export type LoginCheck =
       shard: [number, number];
       application: ApplicationRecord | null;
       guildIds: string[];
+      /** An SDK session: an OAuth2 Bearer token with a Social SDK scope (docs/gateway.md). */
+      sdk: boolean;
     };
+
+/**
+ * The scopes that let an OAuth2 Bearer token open a gateway session (the Social SDK's). Granted
+ * scopes are stored expanded (oauth/scopes.ts), so `sdk.social_layer` brings
+ * `sdk.social_layer_presence` along.
+ */
+export const SDK_GATEWAY_SCOPES: readonly string[] = [
+  'sdk.social_layer',
+  'sdk.social_layer_presence',
+];
+
+/** Whether a principal may open an SDK session: a Bearer token with a Social SDK scope. */
+export function isSdkPrincipal(principal: Principal): boolean {
+  return (
+    principal.kind === 'bearer' &&
+    principal.applicationId !== null &&
+    principal.scopes.some((scope) => SDK_GATEWAY_SCOPES.includes(scope))
+  );
+}
+
+/** Whether a principal may log in to the gateway at all: bot, session or SDK Bearer token. */
+export function mayLogIn(principal: Principal | null): principal is Principal {
+  return principal !== null && (principal.kind !== 'bearer' || isSdkPrincipal(principal));
+}
 
 /**
  * Intents within the defined bits: a safe integer no larger than ALL_INTENTS (JavaScript's `&`
@@ -57,11 +83,19 @@ export function createLogin(deps: {
 }) {
   const { storage, clock, authenticator, options } = deps;
 
-  /** A gateway token may come with or without its `Bot ` prefix. */
+  /**
+   * A gateway token may come with or without its `Bot ` or `Bearer ` prefix; a bare token is
+   * tried as a bot token, a session token, then an OAuth2 access token (the Social SDK sends
+   * its access token bare).
+   */
   const authenticate = async (token: string): Promise<Principal | null> => {
     if (token === '') return null;
-    if (/^bot /i.test(token)) return authenticator.authenticate(token);
-    return (await authenticator.authenticate(`Bot ${token}`)) ?? authenticator.authenticate(token);
+    if (/^(bot|bearer) /i.test(token)) return authenticator.authenticate(token);
+    return (
+      (await authenticator.authenticate(`Bot ${token}`)) ??
+      (await authenticator.authenticate(token)) ??
+      authenticator.authenticate(`Bearer ${token}`)
+    );
   };
 
   /**
@@ -79,7 +113,7 @@ export function createLogin(deps: {
   };
 
   /**
-   * What IDENTIFY and RESUME both require of a login: a bot or session token, valid intents, a
+   * What IDENTIFY and RESUME both require of a login: a bot, session or SDK token, valid intents, a
    * valid shard, at most `shardingRequiredGuilds` guilds in it, and privileged intents the
    * application may use. A RESUME passes its session's intents and shard.
    */
@@ -87,8 +121,8 @@ export function createLogin(deps: {
     principal: Principal | null,
     input: { intents: unknown; shard: unknown },
   ): Promise<LoginCheck> => {
-    if (principal === null || principal.kind === 'bearer')
-      return { refused: AUTHENTICATION_FAILED };
+    if (!mayLogIn(principal)) return { refused: AUTHENTICATION_FAILED };
+    const sdk = principal.kind === 'bearer';
     const intents = Intents.safeParse(input.intents);
     if (!intents.success) {
       return { refused: { code: Close.INVALID_INTENTS, reason: 'Invalid intent(s).' } };
@@ -106,9 +140,10 @@ export function createLogin(deps: {
         : await sharedRead(`application:${applicationId}`, () =>
             storage.applications.findById(applicationId),
           );
-    const allGuilds = await sharedRead(`guilds:${userId}`, () =>
-      storage.guilds.listForUser(userId),
-    );
+    // An SDK session sees no guilds (its token has no `guilds` scope): no guild list to read.
+    const allGuilds = sdk
+      ? []
+      : await sharedRead(`guilds:${userId}`, () => storage.guilds.listForUser(userId));
     const guildIds = allGuilds.map((g) => g.id).filter((id) => shardOf(id, shardCount) === shardId);
     if (guildIds.length > options.shardingRequiredGuilds) {
       return { refused: { code: Close.SHARDING_REQUIRED, reason: 'Sharding required.' } };
@@ -132,10 +167,11 @@ export function createLogin(deps: {
       shard: shard.data,
       application,
       guildIds,
+      sdk,
     };
   };
 
-  return { authenticate, sharedRead, check, AUTHENTICATION_FAILED };
+  return { authenticate, sharedRead, check, mayLogIn, AUTHENTICATION_FAILED };
 }
 
 export type Login = ReturnType<typeof createLogin>;

@@ -47,21 +47,33 @@ export function resumedPayload(): Record<string, never> {
 type ReadyWireShape = Omit<WireShape<GatewayReadyDispatchData>, 'application'> & {
   application: { id: string; flags: number } | undefined;
   session_type: string;
-  private_channels: readonly never[];
-  presences: readonly never[];
-  relationships: readonly never[];
+  private_channels: readonly unknown[];
+  presences: readonly unknown[];
+  relationships: readonly unknown[];
+  /** An SDK session's lobbies (of its token's application); absent for bots and people. */
+  lobbies?: readonly unknown[];
   guild_join_requests: readonly never[];
   user_settings: Record<string, never>;
   geo_ordered_rtc_regions: readonly never[];
   auth: Record<string, never>;
 };
 
+/** What READY shows an SDK session of its user's social graph (docs/gateway.md#sdk-sessions). */
+export interface ReadySocial {
+  relationships: readonly unknown[];
+  privateChannels: readonly unknown[];
+  lobbies: readonly unknown[];
+  presences: readonly unknown[];
+}
+
 /** READY: the session's user (with its private fields), its guilds as unavailable, how to resume. */
 export function readyPayload(input: {
   version: number;
   user: UserRecord;
-  /** Whether the session is an app's (its user's email is not shown). */
+  /** Whether the user's email is hidden (an app's session, or a token without `email`). */
   isApp: boolean;
+  /** An SDK session's social graph; none for bots and people. */
+  social?: ReadySocial;
   members: readonly MemberRecord[];
   sessionId: string;
   resumeGatewayUrl: string;
@@ -86,9 +98,10 @@ export function readyPayload(input: {
       application === null
         ? undefined
         : { id: application.id, flags: Number(application.flags & READY_APPLICATION_FLAGS_MASK) },
-    private_channels: [],
-    presences: [],
-    relationships: [],
+    private_channels: input.social?.privateChannels ?? [],
+    presences: input.social?.presences ?? [],
+    relationships: input.social?.relationships ?? [],
+    ...(input.social === undefined ? {} : { lobbies: input.social.lobbies }),
     guild_join_requests: [],
     user_settings: {},
     geo_ordered_rtc_regions: [],

@@ -53,3 +53,19 @@ export function createPresences(deps: {
     },
   };
 }
+
+/**
+ * A user's current activities as op 3 stored them (secrets included), for the accept path of an
+ * activity invite; none while invisible or offline, as others see them.
+ */
+export async function liveActivities(
+  deps: { store: PresenceStore; clock: Clock },
+  userId: string,
+): Promise<readonly Record<string, unknown>[]> {
+  const presence = (await deps.store.get([userId], deps.clock.now())).get(userId) as
+    Presence | undefined;
+  if (presence === undefined || presence.status === 'invisible' || presence.status === 'offline') {
+    return [];
+  }
+  return presence.activities;
+}

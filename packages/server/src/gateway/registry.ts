@@ -41,6 +41,11 @@ export function createSessionRegistry(deps: {
   guilds: GuildDirectory;
   send: Sender;
   subscriptions: SubjectSubscriptions;
+  /**
+   * A person's last session on this node ended (not handed to another node): their presence
+   * goes offline. Bots are left out: their shards may live on other nodes.
+   */
+  onPersonGone?: (userId: string) => void;
 }) {
   const { sessionStore, guilds, send, subscriptions } = deps;
   const sessions = new Map<string, Session>();
@@ -66,6 +71,9 @@ export function createSessionRegistry(deps: {
     removeFrom(byUser, session.userId, session);
     removeFrom(byCredential, session.credential, session);
     for (const guildId of [...session.guildIds]) guilds.leave(session, guildId);
+    if (options.keepStored !== true && !session.user.bot && !byUser.has(session.userId)) {
+      deps.onPersonGone?.(session.userId);
+    }
   };
 
   /** A RESUME may bring another token of the same user (a reset bot token): it is the one now. */

@@ -37,7 +37,17 @@ export interface RoutedSession {
   isApp: boolean;
   intents: number;
   obfuscate: boolean;
+  /** An SDK session: user-addressed dispatches reach it whatever its intents. */
+  sdk?: boolean;
+  /** The application of an SDK session's token (or a bot's). */
+  applicationId?: string | null;
 }
+
+/**
+ * User-addressed dispatches of one game: only the user's SDK sessions of the application their
+ * `application_id` names receive them (ACTIVITY_JOIN carries a join secret).
+ */
+const GAME_USER_EVENTS = new Set(['ACTIVITY_JOIN']);
 
 /** Custom status is hidden from guilds above this size under Friends & Small Servers. */
 export const SMALL_SERVER_MAX_MEMBERS = 200;
@@ -232,9 +242,18 @@ export function routeGuildDispatch<S extends RoutedSession>(
   return { eventFor, visibilityChanges };
 }
 
-/** Whether a session receives a dispatch addressed to its user (not to a guild). */
-export function receivesUserDispatch(session: RoutedSession, type: string): boolean {
-  return hasIntent(session, intentFor(type, false));
+/**
+ * Whether a session receives a dispatch addressed to its user (not to a guild). Bot and session
+ * tokens need the DIRECT_* intent of DM events; an SDK session is a user's game client and gets
+ * every dispatch addressed to its user (DMs, relationships, lobbies, friends' presences)
+ * whatever intents it sent. A game's own events (ACTIVITY_JOIN) go only to its SDK sessions.
+ */
+export function receivesUserDispatch(session: RoutedSession, type: string, data: unknown): boolean {
+  if (GAME_USER_EVENTS.has(type)) {
+    const applicationId = (data as { application_id?: unknown } | null)?.application_id;
+    return session.sdk === true && session.applicationId === applicationId;
+  }
+  return session.sdk === true || hasIntent(session, intentFor(type, false));
 }
 
 /** A user's current presence, as op 3 set it. */
@@ -245,6 +264,28 @@ export interface Presence {
   afk: boolean;
   /** The user's profile privacy when they set it: it decides who sees a custom status. */
   privacy: ProfilePrivacy;
+  /** Where the user is: `{desktop: status}` from an SDK session, `{web: status}` otherwise. */
+  clientStatus?: Record<string, string>;
+}
+
+/**
+ * An activity as other users see it: its `secrets` never (a join secret is handed only to a user
+ * who accepts an invite, gateway/activityInvites.ts); its buttons as their labels, their URLs in
+ * `metadata.button_urls`, as the platform sends them.
+ */
+export function activityWire(activity: Record<string, unknown>): Record<string, unknown> {
+  if (activity['secrets'] === undefined && activity['buttons'] === undefined) return activity;
+  const rest = { ...activity };
+  delete rest['secrets'];
+  delete rest['buttons'];
+  const buttons = activity['buttons'];
+  if (!Array.isArray(buttons)) return rest;
+  const list = buttons as { label?: unknown; url?: unknown }[];
+  return {
+    ...rest,
+    buttons: list.map((b) => b.label),
+    metadata: { button_urls: list.map((b) => b.url) },
+  };
 }
 
 /** The activities a guild's sessions see: custom status dropped per the privacy rule. */
@@ -255,9 +296,30 @@ export function visibleActivities(
   const hideCustom =
     input.privacy === 'friends' ||
     (input.privacy === 'friends_and_small_servers' && input.memberCount > SMALL_SERVER_MAX_MEMBERS);
-  return hideCustom
+  const shown = hideCustom
     ? activities.filter((a) => a['type'] !== CUSTOM_STATUS_ACTIVITY)
-    : [...activities];
+    : activities;
+  return shown.map(activityWire);
+}
+
+/**
+ * A user's presence as their friends see it (READY's `presences`, the PRESENCE_UPDATE without
+ * `guild_id`): every activity, custom status included whatever the privacy setting, without
+ * secrets; none while invisible or offline.
+ */
+export function friendPresenceWire(
+  userId: string,
+  presence: Presence | undefined,
+): Record<string, unknown> | null {
+  if (presence === undefined || presence.status === 'invisible' || presence.status === 'offline') {
+    return null;
+  }
+  return {
+    user: { id: userId },
+    status: presence.status,
+    activities: presence.activities.map(activityWire),
+    client_status: presence.clientStatus ?? { web: presence.status },
+  };
 }
 
 /**
@@ -276,7 +338,7 @@ export function guildPresenceWire(
     user: { id: userId },
     status: presence.status,
     activities: visibleActivities(presence.activities, { privacy: presence.privacy, memberCount }),
-    client_status: { web: presence.status },
+    client_status: presence.clientStatus ?? { web: presence.status },
   };
 }
 

@@ -11,6 +11,11 @@ export interface Session {
   readonly user: UserRecord;
   readonly isApp: boolean;
   readonly applicationId: string | null;
+  /**
+   * An SDK session (an OAuth2 Bearer token with a Social SDK scope): no guilds, user-addressed
+   * dispatches whatever its intents, op 3 activities of its token's application.
+   */
+  readonly sdk: boolean;
   readonly intents: number;
   readonly obfuscate: boolean;
   readonly largeThreshold: number;

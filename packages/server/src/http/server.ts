@@ -30,7 +30,16 @@ export interface HttpServerOptions {
 }
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-const ROUTER_OPTIONS = { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true } as const;
+/**
+ * The longest path parameter: a 1024-character external id (game stats, provisional accounts),
+ * percent-encoded. Longer ones get the platform's 404, as unknown paths do.
+ */
+const MAX_PATH_PARAM_LENGTH = 3 * 1024;
+const ROUTER_OPTIONS = {
+  ignoreTrailingSlash: true,
+  ignoreDuplicateSlashes: true,
+  maxParamLength: MAX_PATH_PARAM_LENGTH,
+} as const;
 function requestIdGenerator(): () => string {
   const prefix = randomBytes(4).toString('hex');
   let next = 0;

@@ -8,6 +8,7 @@ import type {
   Repositories,
   UserRecord,
 } from '../../storage/index.js';
+import { unmergeRelationships } from '../../resources/relationships/index.js';
 import type { ProvisionalDeps } from './deps.js';
 
 /**
@@ -179,6 +180,12 @@ export function createProvisionalIdentities(deps: ProvisionalDeps) {
       provisional: true,
       restrictedBy,
       createdAt: clock.now(),
+    });
+    await unmergeRelationships(tx, {
+      fullUserId: identity.userId,
+      provisionalUserId: provisional.id,
+      applicationId: identity.applicationId,
+      now: clock.now(),
     });
     // The game's lobbies follow the identity back to the provisional account.
     await tx.lobbies.moveMemberships(identity.userId, provisional.id, identity.applicationId);

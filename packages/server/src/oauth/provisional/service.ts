@@ -3,6 +3,7 @@ import { banActive } from '../../domain/bans.js';
 import { hashSecret } from '../../domain/credentials.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { ApplicationRecord, ExternalIdentityKey, Repositories } from '../../storage/index.js';
+import { mergeRelationships } from '../../resources/relationships/index.js';
 import type { ProvisionalDeps } from './deps.js';
 import { createProvisionalIdentities, type ExternalCredential } from './identities.js';
 import { SECOND_MS, unixSeconds } from '../../domain/time.js';
@@ -193,6 +194,7 @@ export function createProvisionalService(deps: ProvisionalDeps) {
         createdAt: now,
       });
       if (source === null) return { provisionalUserId: null };
+      await mergeRelationships(tx, { from: source.userId, to: input.userId });
       // The provisional account's lobby memberships become the full account's.
       await tx.lobbies.moveMemberships(source.userId, input.userId);
       await deleteProvisionalUser(tx, source.userId);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { GuildParams, Snowflake } from '../../http/schemas.js';
+import type { Principal } from '../../http/authenticator.js';
 import { principalOf } from '../../http/server.js';
 import { AUTH, reasonOf } from '../access/index.js';
 import { parseInput } from '../../http/validate.js';
@@ -17,7 +18,17 @@ import {
 import type { ChannelService } from './service.js';
 import type { VoiceStatusService } from './voiceStatus.js';
 
+/** DMs and group DMs (resources/dms): each answers for a private channel id, else null. */
+export interface PrivateChannelRoutes {
+  get(principal: Principal, channelId: string): Promise<object | null>;
+  close(principal: Principal, channelId: string): Promise<object | null>;
+  /** PATCH of a private channel: `body` unparsed (the private rules parse it). */
+  modify(principal: Principal, channelId: string, body: unknown): Promise<object | null>;
+}
+
 export interface ChannelRouteServices {
+  /** Absent: /channels/{id} serves guild channels only. */
+  privateChannels?: PrivateChannelRoutes;
   channels: ChannelService;
   positions: ChannelPositionService;
   overwrites: OverwriteService;
@@ -26,7 +37,7 @@ export interface ChannelRouteServices {
 
 /** Guild channels, their overwrites and the voice channel status. */
 export function registerChannelRoutes(app: FastifyInstance, services: ChannelRouteServices): void {
-  const { channels, positions, overwrites, voiceStatus } = services;
+  const { channels, positions, overwrites, voiceStatus, privateChannels } = services;
 
   app.get('/guilds/:guild_id/channels', AUTH, (request) =>
     channels.list(principalOf(request), parseInput(GuildParams, request.params).guild_id),
@@ -49,24 +60,35 @@ export function registerChannelRoutes(app: FastifyInstance, services: ChannelRou
     return reply.status(204).send();
   });
 
-  app.get('/channels/:channel_id', AUTH, (request) =>
-    channels.get(principalOf(request), parseInput(ChannelParams, request.params).channel_id),
-  );
+  app.get('/channels/:channel_id', AUTH, async (request) => {
+    const { channel_id } = parseInput(ChannelParams, request.params);
+    const principal = principalOf(request);
+    return (
+      (await privateChannels?.get(principal, channel_id)) ?? channels.get(principal, channel_id)
+    );
+  });
 
-  app.patch('/channels/:channel_id', AUTH, (request) =>
-    channels.modify(principalOf(request), parseInput(ChannelParams, request.params).channel_id, {
-      ...parseInput(ModifyChannelBody, request.body ?? {}),
-      reason: reasonOf(request),
-    }),
-  );
+  app.patch('/channels/:channel_id', AUTH, async (request) => {
+    const { channel_id } = parseInput(ChannelParams, request.params);
+    const principal = principalOf(request);
+    const privateAnswer = await privateChannels?.modify(principal, channel_id, request.body ?? {});
+    return (
+      privateAnswer ??
+      channels.modify(principal, channel_id, {
+        ...parseInput(ModifyChannelBody, request.body ?? {}),
+        reason: reasonOf(request),
+      })
+    );
+  });
 
-  app.delete('/channels/:channel_id', AUTH, (request) =>
-    channels.delete(
-      principalOf(request),
-      parseInput(ChannelParams, request.params).channel_id,
-      reasonOf(request),
-    ),
-  );
+  app.delete('/channels/:channel_id', AUTH, async (request) => {
+    const { channel_id } = parseInput(ChannelParams, request.params);
+    const principal = principalOf(request);
+    return (
+      (await privateChannels?.close(principal, channel_id)) ??
+      channels.delete(principal, channel_id, reasonOf(request))
+    );
+  });
 
   app.put('/channels/:channel_id/permissions/:overwrite_id', AUTH, async (request, reply) => {
     const params = parseInput(OverwriteParams, request.params);

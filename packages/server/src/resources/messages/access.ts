@@ -3,11 +3,12 @@ import { channelPermissions, hasAll, type PermissionSubject } from '../../domain
 import { ApiError } from '../../errors/index.js';
 import type {
   ChannelRecord,
-  GuildRecord,
   MemberRecord,
+  PrivateChannelRecord,
   Repositories,
   RoleRecord,
 } from '../../storage/index.js';
+import { serializePartialMember } from '../members/index.js';
 
 /** Channel types that hold messages here. */
 export const MESSAGE_CHANNEL_TYPES = new Set<number>([
@@ -15,17 +16,54 @@ export const MESSAGE_CHANNEL_TYPES = new Set<number>([
   ChannelTypes.GUILD_ANNOUNCEMENT,
   ChannelTypes.GUILD_VOICE,
   ChannelTypes.GUILD_STAGE_VOICE,
+  ChannelTypes.DM,
+  ChannelTypes.GROUP_DM,
 ]);
+
+/**
+ * What a recipient may do in a DM or group DM: no guild permissions apply; every recipient may
+ * read, send, attach, embed, react and pin, and nobody manages the others' messages.
+ */
+export const PRIVATE_CHANNEL_PERMISSIONS =
+  P.VIEW_CHANNEL |
+  P.SEND_MESSAGES |
+  P.READ_MESSAGE_HISTORY |
+  P.EMBED_LINKS |
+  P.ATTACH_FILES |
+  P.ADD_REACTIONS |
+  P.USE_EXTERNAL_EMOJIS |
+  P.USE_EXTERNAL_STICKERS |
+  P.SEND_TTS_MESSAGES |
+  P.PIN_MESSAGES;
+
+/** Where a channel's dispatches go: its guild's subject, or each recipient's. */
+export interface DispatchTarget {
+  guildId: string | null;
+  channelId: string;
+  userIds?: readonly string[];
+}
 
 /** A message channel with the caller's permissions in it, loaded once per request. */
 export interface MessageChannelAccess {
-  channel: ChannelRecord & { guildId: string };
-  guild: GuildRecord;
-  member: MemberRecord;
-  /** The guild's roles by id. */
+  channel: ChannelRecord;
+  /** The channel's guild id; null in a DM or group DM. */
+  guildId: string | null;
+  /** The DM or group DM with its recipients; null in a guild. */
+  privateChannel: PrivateChannelRecord | null;
+  /** The caller's membership; null in a private channel. */
+  member: MemberRecord | null;
+  /** The guild's roles by id (none in a private channel). */
   roles: ReadonlyMap<string, RoleRecord>;
-  subject: PermissionSubject;
+  /** The caller as the guild's permission rules see it; null in a private channel. */
+  subject: PermissionSubject | null;
+  nowMs: number;
   permissions: bigint;
+  /** Spread into a dispatch: the guild, or the recipients of a private channel. */
+  dispatchTo: DispatchTarget;
+  /** Spread into a wire payload: `guild_id`, or nothing in a private channel. */
+  guildWire: { guild_id?: string };
+  /** Spread into a wire payload: the caller's `member`, or nothing in a private channel. */
+  memberWire(): { member?: ReturnType<typeof serializePartialMember> };
   /** Whether the caller holds every bit. */
   has(bits: bigint): boolean;
   /** 50001 without VIEW_CHANNEL, then 50013 unless every bit is held. */
@@ -45,7 +83,13 @@ export async function loadMessageChannel(
   const context = isSnowflake(request.channelId)
     ? await repos.channels.findAccessContext(request.channelId, request.userId)
     : null;
-  if (context === null) throw new ApiError('UNKNOWN_CHANNEL');
+  if (context === null) {
+    const found = isSnowflake(request.channelId)
+      ? await repos.privateChannels.find(request.channelId)
+      : null;
+    if (found === null) throw new ApiError('UNKNOWN_CHANNEL');
+    return privateAccess(found, request);
+  }
   const { channel, guild, member, roles, overwrites } = context;
   if (member === null) throw new ApiError('MISSING_ACCESS');
   const roleMap = new Map(roles.map((role) => [role.id, role]));
@@ -71,11 +115,16 @@ export async function loadMessageChannel(
   });
   return {
     channel,
-    guild,
+    guildId: guild.id,
+    privateChannel: null,
     member,
     roles: roleMap,
     subject,
+    nowMs: request.nowMs,
     permissions,
+    dispatchTo: { guildId: guild.id, channelId: channel.id },
+    guildWire: { guild_id: guild.id },
+    memberWire: () => ({ member: serializePartialMember(member) }),
     has: (bits) => hasAll(permissions, bits),
     require(bits) {
       if (!hasAll(permissions, P.VIEW_CHANNEL)) throw new ApiError('MISSING_ACCESS');
@@ -84,8 +133,43 @@ export async function loadMessageChannel(
   };
 }
 
-/** Whether the member is timed out now. */
+/**
+ * A recipient's access to a DM or group DM: PRIVATE_CHANNEL_PERMISSIONS, events to every
+ * recipient. Anyone else gets 50001, as in a guild they are not in.
+ */
+function privateAccess(
+  found: PrivateChannelRecord,
+  request: { userId: string; nowMs: number },
+): MessageChannelAccess {
+  if (!found.recipients.some((r) => r.userId === request.userId)) {
+    throw new ApiError('MISSING_ACCESS');
+  }
+  const permissions = PRIVATE_CHANNEL_PERMISSIONS;
+  return {
+    channel: found.channel,
+    guildId: null,
+    privateChannel: found,
+    member: null,
+    roles: new Map(),
+    subject: null,
+    nowMs: request.nowMs,
+    permissions,
+    dispatchTo: {
+      guildId: null,
+      channelId: found.channel.id,
+      userIds: found.recipients.map((r) => r.userId),
+    },
+    guildWire: {},
+    memberWire: () => ({}),
+    has: (bits) => hasAll(permissions, bits),
+    require(bits) {
+      if (!hasAll(permissions, bits)) throw new ApiError('MISSING_PERMISSIONS');
+    },
+  };
+}
+
+/** Whether the member is timed out now (never in a private channel). */
 export function isTimedOut(access: MessageChannelAccess): boolean {
-  const until = access.member.communicationDisabledUntil;
-  return until !== null && until > access.subject.nowMs;
+  const until = access.member?.communicationDisabledUntil ?? null;
+  return until !== null && until > access.nowMs;
 }

@@ -3,10 +3,9 @@ import { requiredPermissions } from '../../domain/permissions.js';
 import { canReadMessageContent } from '../../domain/messageContent.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import { afterWrite } from '../../events/afterCommit.js';
-import { serializePartialMember } from '../members/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { StreamedFile } from '../../http/multipart.js';
-import type { MessageRecord, NewMessage } from '../../storage/index.js';
+import type { MessageActivityRecord, MessageRecord, NewMessage } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { isTimedOut, MESSAGE_CHANNEL_TYPES } from './access.js';
 import type { MessageChannelAccess } from './access.js';
@@ -51,7 +50,7 @@ export function createMessagePosting(
   const checkSlowmode = async (principal: Principal, access: MessageChannelAccess) => {
     const seconds = access.channel.rateLimitPerUser;
     if (seconds <= 0 || principal.user.bot) return;
-    const now = access.subject.nowMs;
+    const now = access.nowMs;
     if (requiredPermissions.bypassSlowmode(now).some((bits) => access.has(bits))) return;
     const windowMs = seconds * SECOND_MS;
     const last = await storage.messages.lastPostedAt({
@@ -98,7 +97,7 @@ export function createMessagePosting(
           type: 1,
           channelId: source.channel.id,
           messageId: message.id,
-          guildId: source.guild.id,
+          guildId: source.guildId,
         },
         replied: null,
         forwarded: message,
@@ -130,11 +129,31 @@ export function createMessagePosting(
         type: 0,
         channelId,
         messageId: replied.id,
-        guildId: access.guild.id,
+        guildId: access.guildId,
       },
       replied,
       forwarded: null,
     };
+  };
+
+  /**
+   * What a private channel's rules say of a create (who may post, the activity invite); an
+   * activity invite anywhere else is refused.
+   */
+  const privateExtras = async (
+    principal: Principal,
+    access: MessageChannelAccess,
+    input: CreateMessageInput,
+  ): Promise<{ applicationId: string | null; activity: MessageActivityRecord | null }> => {
+    if (access.privateChannel === null) {
+      if (input.activity != null) {
+        throw invalidField(['activity'], 'BASE_TYPE_INVALID', 'Activity invites are sent in DMs.');
+      }
+      return { applicationId: null, activity: null };
+    }
+    const rules = options.privateRules;
+    if (rules === undefined) throw new ApiError('CANNOT_SEND_MESSAGES_TO_USER');
+    return rules.beforeCreate(storage, { principal, access, input });
   };
 
   return {
@@ -177,6 +196,7 @@ export function createMessagePosting(
         throw new ApiError('CANNOT_SEND_IN_NON_TEXT_CHANNEL');
       }
       if (isTimedOut(access)) throw new ApiError('MISSING_PERMISSIONS');
+      const extras = await privateExtras(principal, access, input);
       const flags = assertFlags(input.flags);
       assertAllowedMentions(input.allowed_mentions);
       const requests = input.attachments ?? [];
@@ -194,7 +214,7 @@ export function createMessagePosting(
       const embeds = access.has(P.EMBED_LINKS) ? embedsWire(embedInputs) : [];
       const content = input.content ?? '';
       const nonce = input.nonce == null ? null : String(input.nonce);
-      const now = access.subject.nowMs;
+      const now = access.nowMs;
 
       if (input.enforce_nonce === true && nonce !== null) {
         const earlier = await storage.messages.findByNonce({
@@ -229,7 +249,7 @@ export function createMessagePosting(
         content,
         allowed: input.allowed_mentions,
         roles: access.roles,
-        guildId: access.guild.id,
+        guildId: access.guildId,
         permissions: access.permissions,
         repliedUserId: replied?.authorId ?? null,
       });
@@ -257,7 +277,7 @@ export function createMessagePosting(
       const message: NewMessage = {
         id: messageId,
         channelId: access.channel.id,
-        guildId: access.guild.id,
+        guildId: access.guildId,
         authorId: principal.user.id,
         type: replied === null ? MessageTypes.DEFAULT : MessageTypes.REPLY,
         content,
@@ -270,17 +290,27 @@ export function createMessagePosting(
         reference,
         snapshots,
         nonce,
-        applicationId: null,
+        applicationId: extras.applicationId,
         webhookId: null,
         createdAt: now,
         attachments: uploads.map((upload) => upload.attachment),
+        activity: extras.activity,
       };
-      // Group-committed with the other writes of the moment: answered once it is on disk.
-      const insert = () => storage.groupTransaction((tx) => tx.messages.create(message));
+      const record: MessageRecord = { ...message, pinnedAt: null, editedAt: null };
+      const rules = options.privateRules;
+      // Group-committed with the other writes of the moment: answered once it is on disk. A
+      // private channel's message commits with what it causes (reopened DMs, webhook events).
+      const insert = () =>
+        access.privateChannel === null || rules === undefined
+          ? storage.groupTransaction((tx) => tx.messages.create(message))
+          : storage.transaction(async (tx) => {
+              await tx.messages.create(message);
+              await rules.created(tx, { principal, access, message: record });
+            });
       if (message.attachments.length === 0) await insert();
       else await withUploads(uploads, insert);
-      const record: MessageRecord = { ...message, pinnedAt: null, editedAt: null };
-      const needsContext = replied !== null || mentions.userIds.length > 0;
+      const needsContext =
+        replied !== null || mentions.userIds.length > 0 || message.activity != null;
       const context = needsContext
         ? await loadMessageContext(storage, [record], {
             links,
@@ -301,9 +331,8 @@ export function createMessagePosting(
       // Announced once the message is committed (its batch is durable): published at once.
       afterWrite(storage, {
         type: 'MESSAGE_CREATE',
-        guildId: access.guild.id,
-        channelId: access.channel.id,
-        data: { ...wire, guild_id: access.guild.id, member: serializePartialMember(access.member) },
+        ...access.dispatchTo,
+        data: { ...wire, ...access.guildWire, ...access.memberWire() },
       });
       if (replied === null) return wire;
       // The caller's own message is readable; its referenced_message follows the rule.

@@ -8,3 +8,12 @@ export { registerAttachmentCdnRoutes, registerMessageRoutes } from './routes.js'
 export { loadMessageContext, serializeMessage, type AttachmentLinks } from './serialize.js';
 export { createMessageService } from './service.js';
 export { loadAttachmentSigner } from './signedUrls.js';
+export {
+  MESSAGE_CHANNEL_TYPES,
+  PRIVATE_CHANNEL_PERMISSIONS,
+  type MessageChannelAccess,
+} from './access.js';
+export type { PrivateMessageRules } from './shared.js';
+export { CreateMessageBody, type CreateMessageInput } from './schemas.js';
+export { viewMessages } from './views.js';
+export type { MessageService } from './service.js';

@@ -54,7 +54,8 @@ export async function resolveMentions(
     content: string;
     allowed: AllowedMentionsInput | null | undefined;
     roles: ReadonlyMap<string, RoleRecord>;
-    guildId: string;
+    /** Null in a private channel (no roles to mention). */
+    guildId: string | null;
     permissions: bigint;
     repliedUserId: string | null;
   },

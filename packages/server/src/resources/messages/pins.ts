@@ -11,8 +11,7 @@ import type { Principal } from '../../http/authenticator.js';
 import type { MessageRecord, Repositories } from '../../storage/index.js';
 import { recordAudit } from '../auditLog/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { loadMessageChannel } from './access.js';
-import { serializePartialMember } from '../members/index.js';
+import { loadMessageChannel, type MessageChannelAccess } from './access.js';
 import type { AttachmentLinks } from './serialize.js';
 import { dispatchPayload, viewMessages } from './views.js';
 import { MAX_PINS_PAGE } from './schemas.js';
@@ -47,18 +46,13 @@ export function createPinService(deps: ServiceDeps, options: { links: () => Atta
     return message;
   };
 
-  const pinsUpdate = (
-    tx: Repositories,
-    channel: { guildId: string; channelId: string },
-    last: number | null,
-  ) => {
-    const { guildId, channelId } = channel;
+  const pinsUpdate = (tx: Repositories, access: MessageChannelAccess, last: number | null) => {
+    const channelId = access.channel.id;
     afterCommit(tx, {
       type: 'CHANNEL_PINS_UPDATE',
-      guildId,
-      channelId,
+      ...access.dispatchTo,
       data: {
-        guild_id: guildId,
+        ...access.guildWire,
         channel_id: channelId,
         last_pin_timestamp: last === null ? null : iso(last),
       },
@@ -105,14 +99,14 @@ export function createPinService(deps: ServiceDeps, options: { links: () => Atta
     /** PUT .../pins/{message_id}: pinning a pinned message changes nothing. */
     async pin(principal: Principal, request: PinRequest) {
       const access = await load(principal, request.channelId);
-      const now = access.subject.nowMs;
+      const now = access.nowMs;
       access.require(requiredPermissions.pinMessages(now));
       const message = await findMessage(access.channel.id, request.messageId);
       if (message.pinnedAt !== null) return;
       const system: MessageRecord = {
         id: ids(),
         channelId: access.channel.id,
-        guildId: access.guild.id,
+        guildId: access.guildId,
         authorId: principal.user.id,
         type: MessageTypes.CHANNEL_PINNED_MESSAGE,
         content: '',
@@ -126,7 +120,7 @@ export function createPinService(deps: ServiceDeps, options: { links: () => Atta
           type: 0,
           channelId: access.channel.id,
           messageId: message.id,
-          guildId: access.guild.id,
+          guildId: access.guildId,
         },
         snapshots: null,
         nonce: null,
@@ -143,14 +137,16 @@ export function createPinService(deps: ServiceDeps, options: { links: () => Atta
         }
         await tx.messages.setPinnedAt(access.channel.id, message.id, now);
         await tx.messages.create(system);
-        await recordAudit(tx, ids, {
-          guildId: access.guild.id,
-          userId: principal.user.id,
-          targetId: message.authorId,
-          actionType: AuditLogActions.MESSAGE_PIN,
-          reason: request.reason,
-          options: { channel_id: access.channel.id, message_id: message.id },
-        });
+        if (access.guildId !== null) {
+          await recordAudit(tx, ids, {
+            guildId: access.guildId,
+            userId: principal.user.id,
+            targetId: message.authorId,
+            actionType: AuditLogActions.MESSAGE_PIN,
+            reason: request.reason,
+            options: { channel_id: access.channel.id, message_id: message.id },
+          });
+        }
         const wire = await dispatchPayload(tx, {
           message: system,
           viewerId: principal.user.id,
@@ -158,40 +154,37 @@ export function createPinService(deps: ServiceDeps, options: { links: () => Atta
         });
         afterCommit(tx, {
           type: 'MESSAGE_CREATE',
-          guildId: access.guild.id,
-          channelId: access.channel.id,
+          ...access.dispatchTo,
           data: {
             ...wire,
-            guild_id: access.guild.id,
-            member: serializePartialMember(access.member),
+            ...access.guildWire,
+            ...access.memberWire(),
           },
         });
-        pinsUpdate(tx, { guildId: access.guild.id, channelId: access.channel.id }, now);
+        pinsUpdate(tx, access, now);
       });
     },
 
     /** DELETE .../pins/{message_id}: unpinning a message that is not pinned changes nothing. */
     async unpin(principal: Principal, request: PinRequest) {
       const access = await load(principal, request.channelId);
-      access.require(requiredPermissions.pinMessages(access.subject.nowMs));
+      access.require(requiredPermissions.pinMessages(access.nowMs));
       const message = await findMessage(access.channel.id, request.messageId);
       if (message.pinnedAt === null) return;
       await storage.transaction(async (tx) => {
         await tx.messages.setPinnedAt(access.channel.id, message.id, null);
-        await recordAudit(tx, ids, {
-          guildId: access.guild.id,
-          userId: principal.user.id,
-          targetId: message.authorId,
-          actionType: AuditLogActions.MESSAGE_UNPIN,
-          reason: request.reason,
-          options: { channel_id: access.channel.id, message_id: message.id },
-        });
+        if (access.guildId !== null) {
+          await recordAudit(tx, ids, {
+            guildId: access.guildId,
+            userId: principal.user.id,
+            targetId: message.authorId,
+            actionType: AuditLogActions.MESSAGE_UNPIN,
+            reason: request.reason,
+            options: { channel_id: access.channel.id, message_id: message.id },
+          });
+        }
         const [newest] = await tx.messages.listPins(access.channel.id, { limit: 1 });
-        pinsUpdate(
-          tx,
-          { guildId: access.guild.id, channelId: access.channel.id },
-          newest?.pinnedAt ?? null,
-        );
+        pinsUpdate(tx, access, newest?.pinnedAt ?? null);
       });
     },
   };

@@ -82,7 +82,7 @@ export function createReactionService(deps: ServiceDeps) {
   const base = (access: MessageChannelAccess, message: MessageRecord) => ({
     channel_id: access.channel.id,
     message_id: message.id,
-    guild_id: access.guild.id,
+    ...access.guildWire,
   });
 
   const removeOne = async (
@@ -102,8 +102,7 @@ export function createReactionService(deps: ServiceDeps) {
     if (removed) {
       afterWrite(storage, {
         type: 'MESSAGE_REACTION_REMOVE',
-        guildId: access.guild.id,
-        channelId: access.channel.id,
+        ...access.dispatchTo,
         data: {
           ...base(access, message),
           user_id: request.userId,
@@ -144,15 +143,18 @@ export function createReactionService(deps: ServiceDeps) {
         if (!added) return;
         afterCommit(tx, {
           type: 'MESSAGE_REACTION_ADD',
-          guildId: access.guild.id,
-          channelId: access.channel.id,
+          ...access.dispatchTo,
           data: {
             ...base(access, message),
             user_id: principal.user.id,
-            member: {
-              ...serializePartialMember(access.member),
-              user: serializeUser(principal.user),
-            },
+            ...(access.member === null
+              ? {}
+              : {
+                  member: {
+                    ...serializePartialMember(access.member),
+                    user: serializeUser(principal.user),
+                  },
+                }),
             emoji: emojiWire(emoji),
             message_author_id: message.authorId,
             burst: false,
@@ -197,14 +199,12 @@ export function createReactionService(deps: ServiceDeps) {
         emoji === null
           ? {
               type: 'MESSAGE_REACTION_REMOVE_ALL',
-              guildId: access.guild.id,
-              channelId: access.channel.id,
+              ...access.dispatchTo,
               data: base(access, message),
             }
           : {
               type: 'MESSAGE_REACTION_REMOVE_EMOJI',
-              guildId: access.guild.id,
-              channelId: access.channel.id,
+              ...access.dispatchTo,
               data: { ...base(access, message), emoji: emojiWire(emoji) },
             },
       );

@@ -109,6 +109,9 @@ const Nonce = z.union([
   z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
 ]);
 
+/** The longest rich presence party id an activity invite names. */
+export const MAX_PARTY_ID_LENGTH = 128;
+
 export const CreateMessageBody = z.object({
   content: text(MAX_CONTENT_LENGTH).nullable().optional(),
   embeds: Embeds.nullable().optional(),
@@ -126,6 +129,12 @@ export const CreateMessageBody = z.object({
   enforce_nonce: z.boolean().nullable().optional(),
   message_reference: MessageReference.nullable().optional(),
   attachments: z.array(AttachmentRequest).max(MAX_ATTACHMENTS).nullable().optional(),
+  // An activity invite (DMs only): JOIN (1) a rich presence party of `application_id`.
+  activity: z
+    .object({ type: z.literal(1), party_id: z.string().min(1).max(MAX_PARTY_ID_LENGTH) })
+    .nullable()
+    .optional(),
+  application_id: Snowflake.nullable().optional(),
 });
 export type CreateMessageInput = z.infer<typeof CreateMessageBody>;
 

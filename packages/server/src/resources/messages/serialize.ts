@@ -77,6 +77,27 @@ export interface MessageContext {
   referenced: ReadonlyMap<string, MessageRecord>;
   /** The MESSAGE_CONTENT rule's reader; null for people (who read everything). */
   reader: ContentReader | null;
+  /** The applications activity invites name, by id (absent: none loaded). */
+  applications?: ReadonlyMap<string, MessageApplicationWire>;
+}
+
+/** The partial application an activity invite carries. */
+export interface MessageApplicationWire {
+  id: string;
+  name: string;
+  icon: string | null;
+  description: string;
+}
+
+/** An activity invite's `activity` and `application` fields, when the message is one. */
+function activityFields(message: MessageRecord, context: MessageContext) {
+  if (message.activity == null) return {};
+  const application =
+    message.applicationId === null ? undefined : context.applications?.get(message.applicationId);
+  return {
+    activity: { type: message.activity.type, party_id: message.activity.partyId },
+    ...(application === undefined ? {} : { application }),
+  };
 }
 
 function userWire(context: MessageContext, userId: string): UserWire {
@@ -177,6 +198,7 @@ function serializeOne(message: MessageRecord, context: MessageContext) {
     tts: message.tts,
     ...(message.applicationId === null ? {} : { application_id: message.applicationId }),
     ...(message.webhookId === null ? {} : { webhook_id: message.webhookId }),
+    ...activityFields(message, context),
     ...(message.reference === null
       ? {}
       : {
@@ -268,11 +290,31 @@ export async function loadMessageContext(
     list.push(summary);
     reactions.set(summary.messageId, list);
   }
+  const applicationIds = [
+    ...new Set(
+      messages.flatMap((m) =>
+        m.activity != null && m.applicationId !== null ? [m.applicationId] : [],
+      ),
+    ),
+  ];
+  const applications = new Map<string, MessageApplicationWire>();
+  for (const applicationId of applicationIds) {
+    const found = await repos.applications.findById(applicationId);
+    if (found !== null) {
+      applications.set(found.id, {
+        id: found.id,
+        name: found.name,
+        icon: found.icon,
+        description: found.description,
+      });
+    }
+  }
   return {
     links: options.links,
     users,
     reactions,
     referenced: new Map(referencedList.map((m) => [m.id, m])),
     reader: options.reader,
+    applications,
   };
 }

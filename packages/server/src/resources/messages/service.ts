@@ -7,7 +7,6 @@ import {
 } from '@guildhall/protocol';
 import { ApiError, invalidField } from '../../errors/index.js';
 import { afterCommit, afterWrite } from '../../events/afterCommit.js';
-import { serializePartialMember } from '../members/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { StreamedFile } from '../../http/multipart.js';
 import { freeBlobsAfterCommit } from '../../blobs/lifecycle.js';
@@ -197,12 +196,13 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
               content,
               allowed: input.allowed_mentions,
               roles: access.roles,
-              guildId: access.guild.id,
+              guildId: access.guildId,
               permissions: access.permissions,
               repliedUserId: null,
             })
           : null;
       const now = clock.now();
+      const rules = access.privateChannel === null ? undefined : options.privateRules;
       await withUploads(uploads, () =>
         storage.groupTransaction(async (tx) => {
           await tx.messages.update(access.channel.id, message.id, {
@@ -229,6 +229,13 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
               removed.map((attachment) => attachmentKey(attachment.id)),
             );
           }
+          if (rules !== undefined) {
+            await rules.updated(tx, {
+              access,
+              message: { ...message, content, embeds, flags, editedAt: now },
+              contentChanged: editsContent,
+            });
+          }
         }),
       );
       const updated = await findMessage(storage, access.channel.id, message.id);
@@ -243,9 +250,8 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
       // The edit's transaction committed above: published at once.
       afterWrite(storage, {
         type: 'MESSAGE_UPDATE',
-        guildId: access.guild.id,
-        channelId: access.channel.id,
-        data: { ...full, guild_id: access.guild.id },
+        ...access.dispatchTo,
+        data: { ...full, ...access.guildWire },
       });
       return wire;
     },
@@ -267,9 +273,13 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
           blobs,
           message.attachments.map((attachment) => attachmentKey(attachment.id)),
         );
-        if (!own) {
+        if (access.privateChannel !== null) {
+          await options.privateRules?.deleted(tx, { access, message });
+        }
+        // Never in a private channel: nobody there may delete another's message.
+        if (!own && access.guildId !== null) {
           await recordAudit(tx, ids, {
-            guildId: access.guild.id,
+            guildId: access.guildId,
             userId: principal.user.id,
             targetId: message.authorId,
             actionType: AuditLogActions.MESSAGE_DELETE,
@@ -279,9 +289,8 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
         }
         afterCommit(tx, {
           type: 'MESSAGE_DELETE',
-          guildId: access.guild.id,
-          channelId: access.channel.id,
-          data: { id: message.id, channel_id: access.channel.id, guild_id: access.guild.id },
+          ...access.dispatchTo,
+          data: { id: message.id, channel_id: access.channel.id, ...access.guildWire },
         });
       });
     },
@@ -296,7 +305,7 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
       if (new Set(request.messageIds).size !== request.messageIds.length) {
         throw invalidField(['messages'], 'BASE_TYPE_INVALID', 'Duplicate message ids.');
       }
-      const oldest = access.subject.nowMs - BULK_DELETE_MAX_AGE_MS;
+      const oldest = access.nowMs - BULK_DELETE_MAX_AGE_MS;
       if (request.messageIds.some((id) => snowflakeTimestampMs(id) < oldest)) {
         throw new ApiError('MESSAGES_TOO_OLD_TO_BULK_DELETE');
       }
@@ -307,9 +316,10 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
         });
         const removed = await tx.messages.delete(access.channel.id, request.messageIds);
         freeBlobsAfterCommit(tx, blobs, attachmentIds.map(attachmentKey));
-        if (removed.length > 0) {
+        // Bulk delete needs MANAGE_MESSAGES, which a private channel never grants.
+        if (removed.length > 0 && access.guildId !== null) {
           await recordAudit(tx, ids, {
-            guildId: access.guild.id,
+            guildId: access.guildId,
             userId: principal.user.id,
             targetId: access.channel.id,
             actionType: AuditLogActions.MESSAGE_BULK_DELETE,
@@ -318,9 +328,8 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
           });
           afterCommit(tx, {
             type: 'MESSAGE_DELETE_BULK',
-            guildId: access.guild.id,
-            channelId: access.channel.id,
-            data: { ids: removed, channel_id: access.channel.id, guild_id: access.guild.id },
+            ...access.dispatchTo,
+            data: { ids: removed, channel_id: access.channel.id, ...access.guildWire },
           });
         }
       });
@@ -333,14 +342,13 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
       // Nothing is written: the storage's dispatcher publishes it at once.
       afterWrite(storage, {
         type: 'TYPING_START',
-        guildId: access.guild.id,
-        channelId: access.channel.id,
+        ...access.dispatchTo,
         data: {
           channel_id: access.channel.id,
-          guild_id: access.guild.id,
+          ...access.guildWire,
           user_id: principal.user.id,
-          timestamp: unixSeconds(access.subject.nowMs),
-          member: serializePartialMember(access.member),
+          timestamp: unixSeconds(access.nowMs),
+          ...access.memberWire(),
         },
       });
     },

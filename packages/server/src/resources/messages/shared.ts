@@ -7,12 +7,12 @@ import {
 } from '@guildhall/protocol';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
-import type { MessageRecord, Repositories } from '../../storage/index.js';
+import type { MessageActivityRecord, MessageRecord, Repositories } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { loadMessageChannel } from './access.js';
+import { loadMessageChannel, type MessageChannelAccess } from './access.js';
 import { attachmentKey, type newAttachments } from './attachments.js';
 import type { AttachmentLinks } from './serialize.js';
-import type { EmbedInput } from './schemas.js';
+import type { CreateMessageInput, EmbedInput } from './schemas.js';
 import { viewMessages } from './views.js';
 
 /** Message flags a sender may set (SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS). */
@@ -47,6 +47,36 @@ export function assertFlags(flags: number | null | undefined): number {
 export interface MessageServiceOptions {
   /** What attachment URLs are made of, read at call time: the base URL is known once listening. */
   links: () => AttachmentLinks;
+  /** The rules of DMs and group DMs (resources/dms); without them nobody may post in one. */
+  privateRules?: PrivateMessageRules;
+}
+
+/**
+ * What DMs and group DMs add to the message paths (resources/dms implements it): who may post
+ * (blocks, privacy, provisional accounts), the activity invite, and what a change causes beyond
+ * the MESSAGE_* dispatch (reopened DMs, game webhook events, moderation metadata cleared).
+ */
+export interface PrivateMessageRules {
+  /** Throws 50007 (or 50035) when the caller may not post this; the message's extra fields. */
+  beforeCreate(
+    repos: Repositories,
+    request: { principal: Principal; access: MessageChannelAccess; input: CreateMessageInput },
+  ): Promise<{ applicationId: string | null; activity: MessageActivityRecord | null }>;
+  /** In the create's transaction, once the message row is written. */
+  created(
+    tx: Repositories,
+    request: { principal: Principal; access: MessageChannelAccess; message: MessageRecord },
+  ): Promise<void>;
+  /** In the edit's transaction: `contentChanged` when content, embeds or files changed. */
+  updated(
+    tx: Repositories,
+    request: { access: MessageChannelAccess; message: MessageRecord; contentChanged: boolean },
+  ): Promise<void>;
+  /** In the delete's transaction. */
+  deleted(
+    tx: Repositories,
+    request: { access: MessageChannelAccess; message: MessageRecord },
+  ): Promise<void>;
 }
 
 /** New attachments with their staged files, as `newAttachments` makes them. */

@@ -1,9 +1,20 @@
-import type { APIUser } from 'discord-api-types/v10';
+import type { APIUser, APIUserPrimaryGuild } from 'discord-api-types/v10';
 import type { WireShape } from '../wireShape.js';
-import type { UserRecord } from '../../storage/index.js';
+import type { PrimaryGuildRecord, UserRecord } from '../../storage/index.js';
 
 /** Flags kept off public_flags: the spam mark (1 << 20) is for the platform's eyes only. */
 const PRIVATE_USER_FLAGS = 1 << 20;
+
+/** The user's guild tag (UserPrimaryGuildResponse); null when the user shows none. */
+export function serializePrimaryGuild(primaryGuild: PrimaryGuildRecord | null | undefined) {
+  if (primaryGuild === null || primaryGuild === undefined) return null;
+  return {
+    identity_guild_id: primaryGuild.guildId,
+    identity_enabled: primaryGuild.enabled,
+    tag: primaryGuild.tag,
+    badge: primaryGuild.badge,
+  } satisfies WireShape<APIUserPrimaryGuild>;
+}
 
 /** The public user object (UserResponse). */
 export function serializeUser(user: UserRecord) {
@@ -19,7 +30,7 @@ export function serializeUser(user: UserRecord) {
     flags: user.flags & ~PRIVATE_USER_FLAGS,
     avatar_decoration_data: null,
     collectibles: null,
-    primary_guild: null,
+    primary_guild: serializePrimaryGuild(user.primaryGuild),
     ...(user.bot ? { bot: true } : {}),
     ...(user.system ? { system: true } : {}),
   } satisfies WireShape<APIUser>;

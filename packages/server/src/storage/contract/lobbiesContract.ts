@@ -130,6 +130,10 @@ export function describeLobbiesContract(makeStorage: () => Promise<StorageFixtur
     expect(await storage.lobbies.countMembers(a.id)).toBe(2);
     expect(await storage.lobbies.countLobbiesOfUser(ann, appId)).toBe(2);
     expect(await storage.lobbies.countLobbiesOfUser(ann, otherAppId)).toBe(1);
+    expect((await storage.lobbies.listLobbiesOfUser(ann, appId)).map((l) => l.id)).toEqual(
+      [a.id, b.id].sort((x, y) => (BigInt(x) < BigInt(y) ? -1 : 1)),
+    );
+    expect((await storage.lobbies.listLobbiesOfUser(bob, otherAppId)).map((l) => l.id)).toEqual([]);
     expect(await storage.lobbies.removeMember(a.id, bob)).toBe(true);
     expect(await storage.lobbies.removeMember(a.id, bob)).toBe(false);
     expect((await storage.lobbies.listMembers(a.id)).map((m) => m.userId)).toEqual([ann]);

@@ -7,9 +7,9 @@ import { bool, flag, id, idOrNull, int, intOrNull } from './rows.js';
 import type { ChannelsTable, Database } from './schema.js';
 
 /** A channel row with its newest message's id, derived on read (creates never write the row). */
-type ChannelRow = Selectable<ChannelsTable> & { latest_message_id: string | bigint | null };
+export type ChannelRow = Selectable<ChannelsTable> & { latest_message_id: string | bigint | null };
 
-function toChannel(row: ChannelRow): ChannelRecord {
+export function toChannel(row: ChannelRow): ChannelRecord {
   return {
     id: id(row.id),
     guildId: idOrNull(row.guild_id),

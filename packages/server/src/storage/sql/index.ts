@@ -9,6 +9,7 @@ import { createChannelRepository } from './channels.js';
 import { createEmojiRepository } from './emojis.js';
 import { createConnectionRepository } from './connections.js';
 import { createGatewayRepository } from './gateway.js';
+import { createApplicationIdentityRepository, createGuildTagRepository } from './gameStats.js';
 import {
   createGroupCommitter,
   type GroupCommitOptions,
@@ -21,6 +22,8 @@ import { createMemberRepository } from './members.js';
 import { createOAuthRepository } from './oauth.js';
 import { createOutboxRepository } from './outbox.js';
 import { createProvisionalRepository } from './provisional.js';
+import { createRelationshipRepository } from './relationships.js';
+import { createPrivateChannelRepository } from './privateChannels.js';
 import { createMessageRepository, createReactionRepository } from './messages.js';
 import { createMessageSearchRepository } from './messageSearch.js';
 import { createOverwriteRepository } from './overwrites.js';
@@ -69,7 +72,11 @@ export function createRepositories(
     serverSecrets: createServerSecretRepository(db),
     blobRefs: createBlobReferenceRepository(db),
     workerLeases: createWorkerLeaseRepository(db),
+    relationships: createRelationshipRepository(db, context.dialect),
+    applicationIdentities: createApplicationIdentityRepository(db),
+    guildTags: createGuildTagRepository(db),
     lobbies: createLobbyRepository(db, context.dialect),
+    privateChannels: createPrivateChannelRepository(db),
   };
 }
 

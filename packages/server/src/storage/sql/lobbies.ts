@@ -237,6 +237,17 @@ export function createLobbyRepository(
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
+    async listLobbiesOfUser(userId, applicationId) {
+      const rows = await db
+        .selectFrom('lobby_members')
+        .innerJoin('lobbies', 'lobbies.id', 'lobby_members.lobby_id')
+        .selectAll('lobbies')
+        .where('lobby_members.user_id', '=', userId)
+        .where('lobbies.application_id', '=', applicationId)
+        .orderBy('lobbies.id')
+        .execute();
+      return rows.map(toLobby);
+    },
     async moveMemberships(fromUserId, toUserId, applicationId) {
       let query = db
         .selectFrom('lobby_members')

@@ -8,6 +8,7 @@ import {
 } from 'kysely';
 import type {
   AttachmentRecord,
+  MessageActivityRecord,
   MessageRecord,
   MessageRepository,
   NewMessage,
@@ -73,7 +74,14 @@ function toMessage(
     editedAt: intOrNull(row.edited_at),
     createdAt: int(row.created_at),
     attachments: [...attachments],
+    // Only activity invites carry the field (most messages never have one).
+    ...(row.activity === null ? {} : { activity: activityOf(row.activity) }),
   };
+}
+
+function activityOf(value: string): MessageActivityRecord {
+  const parsed = JSON.parse(value) as { type: number; party_id: string };
+  return { type: parsed.type, partyId: parsed.party_id };
 }
 
 function attachmentRow(attachment: AttachmentRecord) {
@@ -142,6 +150,10 @@ function messageRow(message: NewMessage): Insertable<MessagesTable> {
     application_id: message.applicationId,
     webhook_id: message.webhookId,
     created_at: message.createdAt,
+    activity:
+      message.activity == null
+        ? null
+        : JSON.stringify({ type: message.activity.type, party_id: message.activity.partyId }),
   };
 }
 

@@ -1,6 +1,8 @@
 import type { ColumnType } from 'kysely';
 import type * as Provisional from './provisionalSchema.js';
 import type { OAuthTables } from './oauthSchema.js';
+import type * as Relationships from './relationshipsSchema.js';
+import type * as GameStats from './gameStatsSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -128,6 +130,9 @@ export interface ChannelsTable {
   last_message_id: NullableId;
   created_at: Int;
   application_id: NullableId;
+  owner_id: NullableId;
+  icon: string | null;
+  dm_key: string | null;
 }
 
 export interface PermissionOverwritesTable {
@@ -336,6 +341,7 @@ export interface MessagesTable {
   pinned_at: NullableInt;
   edited_at: NullableInt;
   created_at: Int;
+  activity: string | null;
 }
 
 export interface MessageAttachmentsTable {
@@ -415,10 +421,31 @@ export interface Database extends OAuthTables {
   gateway_sessions: GatewaySessionsTable;
   gateway_replay: GatewayReplayTable;
   user_profile_privacy: UserProfilePrivacyTable;
+  relationships: Relationships.RelationshipsTable;
+  user_message_privacy: Relationships.UserMessagePrivacyTable;
+  application_identity_profiles: GameStats.ApplicationIdentityProfilesTable;
+  guild_tags: GameStats.GuildTagsTable;
+  user_primary_guilds: GameStats.UserPrimaryGuildsTable;
   lobbies: LobbiesTable;
   lobby_members: LobbyMembersTable;
   lobby_messages: LobbyMessagesTable;
   lobby_message_moderation: LobbyMessageModerationTable;
+  channel_recipients: ChannelRecipientsTable;
+  dm_moderation_metadata: DmModerationMetadataTable;
+}
+
+export interface ChannelRecipientsTable {
+  channel_id: Id;
+  user_id: Id;
+  nick: string | null;
+  open: Int;
+}
+
+export interface DmModerationMetadataTable {
+  message_id: Id;
+  application_id: Id;
+  metadata: string;
+  updated_at: Int;
 }
 
 export interface UserProfilePrivacyTable {

@@ -83,6 +83,8 @@ export interface LobbyRepository {
   countMembers(lobbyId: string): Promise<number>;
   /** How many lobbies of the application the user is in. */
   countLobbiesOfUser(userId: string, applicationId: string): Promise<number>;
+  /** The lobbies of the application the user is in, oldest first (an SDK session's READY). */
+  listLobbiesOfUser(userId: string, applicationId: string): Promise<LobbyRecord[]>;
   /**
    * Moves every membership of `fromUserId` (of one application's lobbies when given) to
    * `toUserId`; where both are members, the target's membership stays and the source's goes.

@@ -53,6 +53,14 @@ export interface MessageRecord {
   createdAt: number;
   /** In position order. */
   attachments: AttachmentRecord[];
+  /** A DM's activity invite (type 1 JOIN and the party); absent or null on other messages. */
+  activity?: MessageActivityRecord | null;
+}
+
+/** An activity invite carried by a DM message (rich presence party). */
+export interface MessageActivityRecord {
+  type: number;
+  partyId: string;
 }
 
 export type NewMessage = Omit<MessageRecord, 'pinnedAt' | 'editedAt'>;

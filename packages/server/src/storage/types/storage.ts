@@ -14,6 +14,7 @@ import type {
   StickerRepository,
 } from './expressions.js';
 import type { GatewayRepository } from './gateway.js';
+import type { ApplicationIdentityRepository, GuildTagRepository } from './gameStats.js';
 import type { GuildRepository } from './guilds.js';
 import type { InviteRepository } from './invites.js';
 import type { LobbyRepository } from './lobbies.js';
@@ -22,6 +23,8 @@ import type { MessageRepository, ReactionRepository } from './messages.js';
 import type { OAuthRepository } from './oauth.js';
 import type { OutboxRepository } from './outbox.js';
 import type { ProvisionalRepository } from './provisional.js';
+import type { RelationshipRepository } from './relationships.js';
+import type { PrivateChannelRepository } from './privateChannels.js';
 import type { MessageSearchRepository } from './search.js';
 import type { ServerSecretRepository } from './serverSecrets.js';
 import type { TokenRepository } from './tokens.js';
@@ -58,7 +61,11 @@ export interface Repositories {
   readonly serverSecrets: ServerSecretRepository;
   readonly blobRefs: BlobReferenceRepository;
   readonly workerLeases: WorkerLeaseRepository;
+  readonly relationships: RelationshipRepository;
+  readonly applicationIdentities: ApplicationIdentityRepository;
+  readonly guildTags: GuildTagRepository;
   readonly lobbies: LobbyRepository;
+  readonly privateChannels: PrivateChannelRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';

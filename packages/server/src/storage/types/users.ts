@@ -1,5 +1,7 @@
 /** Users, human and bot, and the accounts they connect on other services. */
 
+import type { PrimaryGuildRecord } from './gameStats.js';
+
 /** A user, human or bot. */
 export interface UserRecord {
   id: string;
@@ -20,6 +22,8 @@ export interface UserRecord {
   locale: string;
   mfaEnabled: boolean;
   createdAt: number;
+  /** The guild tag the user shows (`primary_guild`); read with the user, absent on hand-made records. */
+  primaryGuild?: PrimaryGuildRecord | null;
 }
 
 export type NewUser = Pick<UserRecord, 'id' | 'username' | 'createdAt'> &

@@ -1,0 +1,6 @@
+export { registerActivityInviteRoutes } from './routes.js';
+export {
+  createActivityInviteService,
+  type ActivityInvitePorts,
+  type ActivityInviteService,
+} from './service.js';

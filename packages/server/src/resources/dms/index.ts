@@ -1,0 +1,7 @@
+/** @module resources/dms: DMs, group DMs and the Social SDK's DM routes (docs/social-dms.md). */
+export { createPrivateMessageRules, type PrivateRulesDeps } from './rules.js';
+export { registerDmRoutes } from './routes.js';
+export { createSdkDmService, type SdkDmService } from './sdk.js';
+export { createPrivateChannelService, type PrivateChannelService } from './service.js';
+export { serializePrivateChannel } from './serialize.js';
+export { createGroupRecipientService, type GroupRecipientService } from './groups.js';

@@ -1,0 +1,311 @@
+/**
+ * Game stats: the Application Identity Profile a game's backend writes with its bot token, the
+ * identities of a user in an application, and the application profiles other users see
+ * (docs/social-stats.md).
+ */
+import { isSnowflake } from '@guildhall/protocol';
+import { ApiError, invalidField } from '../../errors/index.js';
+import type { Principal } from '../../http/authenticator.js';
+import {
+  GAME_STATS_PROVIDER_TYPE,
+  StorageConflictError,
+  type ApplicationIdentityProfileRecord,
+  type Repositories,
+  type UserRecord,
+} from '../../storage/index.js';
+import type { ServiceDeps } from '../deps.js';
+import { PROVIDER_TYPES, type ModifyProfileInput } from './schemas.js';
+import {
+  serializeIdentity,
+  serializeProfile,
+  serializeUserApplicationProfile,
+  type IdentityWire,
+} from './serialize.js';
+
+/**
+ * The granted scopes that let an application write a user's stats: the scope itself, or a
+ * Social SDK scope that stands for it (oauth/scopes.ts expands them at grant time; both are
+ * accepted so an authorization stored either way counts).
+ */
+export const STATS_WRITE_SCOPES: readonly string[] = [
+  'application_identities.write',
+  'sdk.social_layer_presence',
+  'sdk.social_layer',
+];
+
+/** The 50035 of a write naming another provider_issued_user_id than the identity's. */
+function mismatch(): ApiError {
+  return invalidField(
+    ['provider_issued_user_id'],
+    'APPLICATION_IDENTITY_PROVIDER_USER_ID_MISMATCH',
+    'The provider_issued_user_id does not match the existing application identity of this user.',
+  );
+}
+
+/** The 50035 of a provider_issued_user_id another user of the application holds. */
+function taken(): ApiError {
+  return invalidField(
+    ['provider_issued_user_id'],
+    'APPLICATION_IDENTITY_PROVIDER_USER_ID_TAKEN',
+    'The provider_issued_user_id belongs to another user of this application.',
+  );
+}
+
+export type WriteResult =
+  { created: true; profile: ReturnType<typeof serializeProfile> } | { created: false };
+
+export function createGameStatsService(deps: ServiceDeps) {
+  const { storage, clock } = deps;
+
+  const application = async (repos: Repositories, applicationId: string) => {
+    const app = isSnowflake(applicationId)
+      ? await repos.applications.findById(applicationId)
+      : null;
+    if (app === null) throw new ApiError('UNKNOWN_APPLICATION');
+    return app;
+  };
+
+  /** `@me` is the caller (people only); otherwise a known user. */
+  const user = async (
+    repos: Repositories,
+    principal: Principal,
+    userId: string,
+  ): Promise<UserRecord> => {
+    if (userId === '@me') {
+      if (principal.kind === 'bot') throw new ApiError('UNKNOWN_USER');
+      return principal.user;
+    }
+    const found = isSnowflake(userId) ? await repos.users.findById(userId) : null;
+    if (found === null) throw new ApiError('UNKNOWN_USER');
+    return found;
+  };
+
+  /** The application's own bot; another application's bot, or a person, is refused (50001). */
+  const requireOwnBot = (principal: Principal, applicationId: string) => {
+    if (principal.kind !== 'bot' || principal.applicationId !== applicationId) {
+      throw new ApiError('MISSING_ACCESS');
+    }
+  };
+
+  /**
+   * Reads of one user's identities: the application's bot, or the user themself (a session, or
+   * an OAuth2 token of that application).
+   */
+  const requireReader = (principal: Principal, applicationId: string, userId: string) => {
+    if (principal.kind === 'bot') {
+      requireOwnBot(principal, applicationId);
+      return;
+    }
+    if (principal.user.id !== userId) throw new ApiError('MISSING_ACCESS');
+    if (principal.kind === 'bearer' && principal.applicationId !== applicationId) {
+      throw new ApiError('MISSING_ACCESS');
+    }
+  };
+
+  /** Whether the user let the application write their stats (50026 otherwise). */
+  const requireGrant = async (repos: Repositories, applicationId: string, userId: string) => {
+    const authorization = await repos.oauth.findAuthorization(userId, applicationId);
+    if (
+      authorization !== null &&
+      authorization.revokedAt === null &&
+      authorization.scopes.some((scope) => STATS_WRITE_SCOPES.includes(scope))
+    ) {
+      return;
+    }
+    // A provisional account the application made holds the Social SDK scope by construction.
+    const identities = await repos.provisional.listIdentitiesOfUser(userId);
+    if (identities.some((identity) => identity.applicationId === applicationId)) return;
+    throw new ApiError('MISSING_OAUTH2_SCOPE');
+  };
+
+  const writeOnce = (
+    principal: Principal,
+    params: { applicationId: string; userId: string; providerIssuedUserId: string },
+    input: ModifyProfileInput,
+  ) =>
+    storage.transaction(async (tx): Promise<WriteResult> => {
+      const app = await application(tx, params.applicationId);
+      requireOwnBot(principal, app.id);
+      const target = await user(tx, principal, params.userId);
+      await requireGrant(tx, app.id, target.id);
+      const now = clock.now();
+      const existing = await tx.applicationIdentities.findProfile(app.id, target.id);
+      if (existing !== null) {
+        if (existing.providerIssuedUserId !== params.providerIssuedUserId) throw mismatch();
+        await tx.applicationIdentities.updateProfile(app.id, target.id, {
+          ...(input.username === undefined ? {} : { username: input.username }),
+          ...(input.metadata === undefined ? {} : { metadata: input.metadata }),
+          ...(input.data === undefined ? {} : { data: input.data }),
+          updatedAt: now,
+        });
+        return { created: false };
+      }
+      const holder = await tx.applicationIdentities.findProfileByExternalId(
+        app.id,
+        GAME_STATS_PROVIDER_TYPE,
+        params.providerIssuedUserId,
+      );
+      if (holder !== null) throw taken();
+      const profile: ApplicationIdentityProfileRecord = {
+        applicationId: app.id,
+        userId: target.id,
+        providerType: GAME_STATS_PROVIDER_TYPE,
+        providerIssuedUserId: params.providerIssuedUserId,
+        username: input.username ?? null,
+        metadata: input.metadata ?? null,
+        data: input.data ?? null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await tx.applicationIdentities.createProfile(profile);
+      return { created: true, profile: serializeProfile(profile) };
+    });
+
+  return {
+    /**
+     * Creates (201 with the profile) or updates (204) the user's stats profile. A first write
+     * racing another one loses on the key and runs once more, as an update or a 50035.
+     */
+    async writeProfile(
+      principal: Principal,
+      params: { applicationId: string; userId: string; providerIssuedUserId: string },
+      input: ModifyProfileInput,
+    ): Promise<WriteResult> {
+      try {
+        return await writeOnce(principal, params, input);
+      } catch (err) {
+        if (!(err instanceof StorageConflictError)) throw err;
+        return writeOnce(principal, params, input);
+      }
+    },
+
+    async readProfile(
+      principal: Principal,
+      params: { applicationId: string; userId: string; providerIssuedUserId: string },
+    ) {
+      const app = await application(storage, params.applicationId);
+      const target = await user(storage, principal, params.userId);
+      requireReader(principal, app.id, target.id);
+      const profile = await storage.applicationIdentities.findProfile(app.id, target.id);
+      if (profile === null) throw new ApiError('UNKNOWN_ACCOUNT');
+      if (profile.providerIssuedUserId !== params.providerIssuedUserId) throw mismatch();
+      return serializeProfile(profile);
+    },
+
+    /** The user's identities in the application: the stats one and an external login's. */
+    async listIdentities(
+      principal: Principal,
+      params: { userId: string; applicationId: string },
+    ): Promise<{ identities: IdentityWire[] }> {
+      const app = await application(storage, params.applicationId);
+      const target = await user(storage, principal, params.userId);
+      requireReader(principal, app.id, target.id);
+      const [profile, external] = await Promise.all([
+        storage.applicationIdentities.findProfile(app.id, target.id),
+        storage.applicationIdentities.listUserApplicationProfiles(app.id, [target.id]),
+      ]);
+      return {
+        identities: external.map((entry) =>
+          serializeIdentity(
+            entry,
+            entry.providerType === GAME_STATS_PROVIDER_TYPE ? profile : null,
+          ),
+        ),
+      };
+    },
+
+    /** The identity holding a provider-issued id in the application (its bot only). */
+    async lookup(
+      principal: Principal,
+      params: { applicationId: string; providerType: string; providerIssuedUserId: string },
+      providerId: string | undefined,
+    ): Promise<IdentityWire> {
+      const app = await application(storage, params.applicationId);
+      requireOwnBot(principal, app.id);
+      const providerType = params.providerType.toUpperCase();
+      if (!(PROVIDER_TYPES as readonly string[]).includes(providerType)) {
+        throw new ApiError('UNKNOWN_ACCOUNT');
+      }
+      if (providerType === GAME_STATS_PROVIDER_TYPE) {
+        const profile = await storage.applicationIdentities.findProfileByExternalId(
+          app.id,
+          GAME_STATS_PROVIDER_TYPE,
+          params.providerIssuedUserId,
+        );
+        if (profile === null || providerId !== undefined) throw new ApiError('UNKNOWN_ACCOUNT');
+        const entry = (
+          await storage.applicationIdentities.listUserApplicationProfiles(app.id, [profile.userId])
+        ).find((candidate) => candidate.providerType === GAME_STATS_PROVIDER_TYPE);
+        if (entry === undefined) throw new ApiError('UNKNOWN_ACCOUNT');
+        return serializeIdentity(entry, profile);
+      }
+      const identity = (
+        await lookupExternal(app.id, providerType, params.providerIssuedUserId)
+      ).find((entry) => providerId === undefined || entry.providerId === providerId);
+      if (identity === undefined) throw new ApiError('UNKNOWN_ACCOUNT');
+      return serializeIdentity(identity, null);
+    },
+
+    /**
+     * Deletes the user's stats identity (204): the application's bot or the user. Identities of
+     * an external login are the provisional account's and are not deleted here (50001).
+     */
+    async deleteIdentity(
+      principal: Principal,
+      params: {
+        userId: string;
+        applicationId: string;
+        providerType: string;
+        providerIssuedUserId: string;
+      },
+    ): Promise<void> {
+      await storage.transaction(async (tx) => {
+        const app = await application(tx, params.applicationId);
+        const target = await user(tx, principal, params.userId);
+        requireReader(principal, app.id, target.id);
+        const providerType = params.providerType.toUpperCase();
+        if (!(PROVIDER_TYPES as readonly string[]).includes(providerType)) {
+          throw new ApiError('UNKNOWN_ACCOUNT');
+        }
+        if (providerType !== GAME_STATS_PROVIDER_TYPE) throw new ApiError('MISSING_ACCESS');
+        const profile = await tx.applicationIdentities.findProfile(app.id, target.id);
+        if (profile?.providerIssuedUserId !== params.providerIssuedUserId) {
+          throw new ApiError('UNKNOWN_ACCOUNT');
+        }
+        await tx.applicationIdentities.deleteProfile(app.id, target.id);
+      });
+    },
+
+    /**
+     * GET /users/{user.id}/application-profiles: the user's profiles in the caller's
+     * application (its bot, or an OAuth2 token of it).
+     */
+    async applicationProfiles(principal: Principal, userId: string) {
+      const applicationId = principal.applicationId;
+      if (applicationId === null) throw new ApiError('MISSING_ACCESS');
+      const target = await user(storage, principal, userId);
+      const profiles = await storage.applicationIdentities.listUserApplicationProfiles(
+        applicationId,
+        [target.id],
+      );
+      return profiles.map(serializeUserApplicationProfile);
+    },
+  };
+
+  /** External identities (migration 0009) of the application with this provider family and id. */
+  async function lookupExternal(applicationId: string, providerType: string, subject: string) {
+    const userIds = await storage.applicationIdentities.findExternalIdentityUsers(
+      applicationId,
+      subject,
+    );
+    const entries = await storage.applicationIdentities.listUserApplicationProfiles(
+      applicationId,
+      userIds,
+    );
+    return entries.filter(
+      (entry) => entry.providerType === providerType && entry.providerIssuedUserId === subject,
+    );
+  }
+}
+
+export type GameStatsService = ReturnType<typeof createGameStatsService>;

@@ -1,0 +1,177 @@
+/**
+ * Accepting an activity invite (docs/social-presence.md#activity-invites): POST
+ * /users/@me/activities/{party_id}/join answers the join secret of the inviter's current party
+ * and sends ACTIVITY_JOIN to every SDK session of the accepting user in that game (their other
+ * device), and to no other session. Through real WebSockets on both storage drivers.
+ *
+ * @module
+ */
+import { beforeEach, expect, it } from 'vitest';
+import { expandScopes } from '../src/oauth/index.js';
+import { describeDrivers } from './support/drivers.js';
+import { useGatewayFixture } from './support/gatewayFixture.js';
+import { seedDeveloper } from './support/testServer.js';
+
+type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
+
+describeDrivers('activity invites ($driver)', (driver) => {
+  const gw = useGatewayFixture({ driver });
+  let game: Seed;
+  let other: Seed;
+  beforeEach(async () => {
+    game = await seedDeveloper(gw.server.app, 'game');
+    other = await seedDeveloper(gw.server.app, 'othergame');
+  });
+
+  const accessToken = async (userId: string, app: Seed = game) =>
+    (
+      await gw.server.app.services.oauth.issueTokens({
+        userId,
+        applicationId: app.applicationId,
+        scopes: expandScopes(['sdk.social_layer']),
+        refresh: false,
+      })
+    ).access_token;
+
+  const join = (authorization: string, partyId: string, payload: Record<string, unknown>) =>
+    gw.server.app.http.inject({
+      method: 'POST',
+      url: `/api/v10/users/@me/activities/${partyId}/join`,
+      headers: { authorization },
+      payload,
+    });
+
+  /** The inviter in a party of the game (public unless said), with a join secret. */
+  const host = async (privacy = 1) => {
+    const inviter = await gw.guild.join('host');
+    const { client } = await gw.identify({ token: await accessToken(inviter.userId) });
+    client.send(3, {
+      status: 'online',
+      since: null,
+      afk: false,
+      activities: [
+        {
+          name: 'Tiny Tanks',
+          type: 0,
+          party: { id: 'party-1', size: [1, 4], privacy },
+          secrets: { join: 'the-join-secret' },
+        },
+      ],
+    });
+    // Op 3 is stored a moment after it is sent: a third user probes until the party is there.
+    const probe = `Bearer ${await accessToken((await gw.guild.join('probe')).userId)}`;
+    await expect
+      .poll(
+        async () =>
+          (await join(probe, 'party-1', { user_id: inviter.userId })).json<{ code?: number }>()
+            .code,
+      )
+      .not.toBe(50039);
+    return inviter;
+  };
+
+  it('answers the join secret and tells the user’s SDK sessions of the game, only them', async () => {
+    const inviter = await host();
+    const guest = await gw.guild.join('guest');
+    const token = await accessToken(guest.userId);
+    const desktop = (await gw.identify({ token })).client;
+    const laptop = (await gw.identify({ token: await accessToken(guest.userId) })).client;
+    const otherGame = (await gw.identify({ token: await accessToken(guest.userId, other) })).client;
+    const person = (await gw.identify({ token: guest.token, intents: 0 })).client;
+    const res = await join(`Bearer ${token}`, 'party-1', {
+      user_id: inviter.userId,
+      channel_id: '123456789012345678',
+      message_id: '123456789012345679',
+    });
+    const expected = {
+      secret: 'the-join-secret',
+      application_id: game.applicationId,
+      party_id: 'party-1',
+      user_id: inviter.userId,
+    };
+    expect(res.json()).toEqual({
+      ...expected,
+      channel_id: '123456789012345678',
+      message_id: '123456789012345679',
+    });
+    for (const client of [desktop, laptop]) {
+      expect((await client.dispatch('ACTIVITY_JOIN')).d).toMatchObject(expected);
+    }
+    // A marker after it on every session: the others had their chance and got nothing.
+    gw.events.dispatch({
+      type: 'USER_UPDATE',
+      guildId: null,
+      userIds: [guest.userId],
+      data: { id: guest.userId },
+    });
+    for (const client of [otherGame, person]) {
+      await client.dispatch('USER_UPDATE');
+      expect(client.frames.some((f) => f.t === 'ACTIVITY_JOIN')).toBe(false);
+    }
+  });
+
+  it('refuses a party that is not there (50039), a private one to a stranger (50001), a bot', async () => {
+    const inviter = await host(0);
+    const guest = await gw.guild.join('stranger');
+    const token = await accessToken(guest.userId);
+    const missing = await join(`Bearer ${token}`, 'party-2', { user_id: inviter.userId });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ code: 50039 });
+    const elsewhere = await join(`Bearer ${await accessToken(guest.userId, other)}`, 'party-1', {
+      user_id: inviter.userId,
+    });
+    expect(elsewhere.json()).toMatchObject({ code: 50039 });
+    const closed = await join(`Bearer ${token}`, 'party-1', { user_id: inviter.userId });
+    expect(closed.statusCode).toBe(403);
+    expect(closed.json()).toMatchObject({ code: 50001 });
+    const bad = await join(`Bearer ${token}`, 'party-1', { user_id: 'x' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 50035 });
+    const bot = await join(`Bot ${gw.guild.bot.token}`, 'party-1', { user_id: inviter.userId });
+    expect(bot.statusCode).toBeGreaterThanOrEqual(401);
+  });
+
+  it('a friend of the inviter joins a private party, with a session token too', async () => {
+    const inviter = await host(0);
+    const friend = await gw.guild.join('friend');
+    const since = gw.clock.now();
+    const row = { applicationId: null, type: 1 as const, nickname: null, isSpamRequest: false };
+    const { relationships } = gw.server.app.storage;
+    await relationships.put({ ...row, userId: friend.userId, targetId: inviter.userId, since });
+    await relationships.put({ ...row, userId: inviter.userId, targetId: friend.userId, since });
+    const sdk = (await gw.identify({ token: await accessToken(friend.userId) })).client;
+    const res = await join(friend.token, 'party-1', { user_id: inviter.userId });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ secret: 'the-join-secret' });
+    expect((await sdk.dispatch('ACTIVITY_JOIN')).d).toMatchObject({ party_id: 'party-1' });
+  });
+
+  it('an invite message in the users’ DM lets a stranger join a private party', async () => {
+    const inviter = await host(0);
+    const guest = await gw.guild.join('invitee');
+    const token = await accessToken(guest.userId);
+    // The guest takes messages from anyone; the inviter's game sends the invite as a game DM.
+    await gw.server.app.storage.relationships.setMessagePolicy(guest.userId, 'everyone');
+    const inviterToken = await accessToken(inviter.userId);
+    const sent = await gw.server.app.http.inject({
+      method: 'POST',
+      url: `/api/v10/users/${guest.userId}/messages`,
+      headers: { authorization: `Bearer ${inviterToken}` },
+      payload: { content: 'join me', activity: { type: 1, party_id: 'party-1' } },
+    });
+    expect(sent.statusCode).toBe(200);
+    const { id: messageId, channel_id: channelId } = sent.json<{
+      id: string;
+      channel_id: string;
+    }>();
+    const without = await join(`Bearer ${token}`, 'party-1', { user_id: inviter.userId });
+    expect(without.statusCode).toBe(403);
+    const res = await join(`Bearer ${token}`, 'party-1', {
+      user_id: inviter.userId,
+      channel_id: channelId,
+      message_id: messageId,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ secret: 'the-join-secret', message_id: messageId });
+  });
+});

@@ -1,0 +1,55 @@
+import { GatewayIntentBits as I } from '@guildhall/protocol';
+import { describe, expect, it } from 'vitest';
+import { useGatewayFixture } from './support/gatewayFixture.js';
+
+describe('gateway: relationship events reach the people they concern', () => {
+  const gw = useGatewayFixture({ gateway: { identifiesPerBucket: 100 } });
+
+  it('sends RELATIONSHIP_ADD, _UPDATE and _REMOVE to a session of each side', async () => {
+    const { client } = await gw.identify({ token: gw.guild.owner.token, intents: I.GUILDS });
+    const bot = await gw.identify({ token: gw.guild.bot.token, intents: I.GUILDS });
+    const other = await gw.server.app.services.auth.register({
+      email: 'friend@example.test',
+      username: 'friend',
+      password: 'correct horse battery',
+    });
+    const call = (
+      method: 'PUT' | 'PATCH' | 'DELETE',
+      auth: string,
+      { id, payload = {} }: { id: string; payload?: object },
+    ) =>
+      gw.server.app.http.inject({
+        method,
+        url: `/api/v10/users/@me/relationships/${id}`,
+        headers: { authorization: auth },
+        payload,
+      });
+    const ownerId = gw.guild.owner.userId;
+    expect((await call('PUT', other.token, { id: ownerId })).statusCode).toBe(204);
+    const added = await client.next((f) => f.t === 'RELATIONSHIP_ADD', 10_000);
+    // A brand-new account sharing no guild with the owner: flagged as a spam request.
+    expect(added.d).toMatchObject({
+      id: other.user_id,
+      type: 3,
+      user: { id: other.user_id, username: 'friend' },
+      nickname: null,
+      is_spam_request: true,
+    });
+    expect(added.d).not.toHaveProperty('application_id');
+
+    await call('PUT', gw.guild.owner.token, { id: other.user_id });
+    const accepted = await client.next(
+      (f) => f.t === 'RELATIONSHIP_ADD' && (f.d as { type: number }).type === 1,
+      10_000,
+    );
+    expect(accepted.d).toMatchObject({ id: other.user_id, is_spam_request: false });
+    await call('PATCH', gw.guild.owner.token, { id: other.user_id, payload: { nickname: 'pal' } });
+    const updated = await client.next((f) => f.t === 'RELATIONSHIP_UPDATE', 10_000);
+    expect(updated.d).toMatchObject({ id: other.user_id, nickname: 'pal' });
+    await call('DELETE', other.token, { id: ownerId });
+    const removed = await client.next((f) => f.t === 'RELATIONSHIP_REMOVE', 10_000);
+    expect(removed.d).toMatchObject({ id: other.user_id, type: 1 });
+    // The bot's session hears none of it.
+    expect(bot.client.frames.some((f) => f.t?.startsWith('RELATIONSHIP_') === true)).toBe(false);
+  });
+});

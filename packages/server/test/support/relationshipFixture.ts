@@ -1,0 +1,136 @@
+/**
+ * The relationship test fixture: per test a server on one driver (its clock set well after the
+ * people's accounts were made, so no request is flagged as spam unless a test says so), a
+ * developer with an application, two more people, and the requests the tests make.
+ *
+ * @module
+ */
+import { afterEach, beforeEach } from 'vitest';
+import { manualClock } from '../../src/domain/clock.js';
+import { generateToken, hashSecret } from '../../src/domain/credentials.js';
+import { DAY_MS } from '../../src/domain/time.js';
+import type { Driver } from './drivers.js';
+import { watchDispatches } from './invites.js';
+import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
+
+/** When the fixture's people register. */
+export const REGISTERED_AT = Date.UTC(2026, 0, 1);
+/** When the tests run: 30 days later, so the people's accounts are not new. */
+export const TESTS_AT = REGISTERED_AT + 30 * DAY_MS;
+
+interface Person {
+  userId: string;
+  token: string;
+  username: string;
+}
+
+interface State {
+  server: TestServer;
+  clock: ReturnType<typeof manualClock>;
+  dev: Awaited<ReturnType<typeof seedDeveloper>>;
+  ada: Person;
+  bob: Person;
+}
+
+export function useRelationshipFixture(driver: Driver) {
+  let state: State | undefined;
+  const current = () => {
+    if (state === undefined) throw new Error('no relationship server outside a test');
+    return state;
+  };
+
+  const register = async (server: TestServer, username: string): Promise<Person> => {
+    const session = await server.app.services.auth.register({
+      email: `${username}@example.test`,
+      username,
+      password: 'correct horse battery',
+    });
+    return { userId: session.user_id, token: session.token, username };
+  };
+
+  const logIn = async (server: TestServer, username: string): Promise<Person> => {
+    const session = await server.app.services.auth.login({
+      login: username,
+      password: 'correct horse battery',
+    });
+    return { userId: session.user_id, token: session.token, username };
+  };
+
+  beforeEach(async () => {
+    const clock = manualClock(REGISTERED_AT);
+    const server = await startTestServer({ storage: driver, clock });
+    const dev = await seedDeveloper(server.app, 'dev');
+    await register(server, 'ada');
+    await register(server, 'bob');
+    clock.set(TESTS_AT);
+    // Sessions from registration have expired by now: log in again.
+    const ada = await logIn(server, 'ada');
+    const bob = await logIn(server, 'bob');
+    state = { server, clock, dev, ada, bob };
+  });
+  afterEach(async () => {
+    const ended = state;
+    state = undefined;
+    await ended?.server.close();
+  });
+
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    options: { auth: string; payload?: unknown },
+  ) =>
+    current().server.app.http.inject({
+      method,
+      url: `/api/v10${url}`,
+      headers: { authorization: options.auth },
+      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+    });
+
+  /** A Bearer token of the developer's application for a user, with these scopes. */
+  const bearer = async (userId: string, scopes: string[], applicationId?: string) => {
+    const { server, clock, dev } = current();
+    const token = generateToken(userId, clock.now());
+    await server.app.storage.tokens.create({
+      hash: hashSecret(token),
+      kind: 'bearer',
+      userId,
+      applicationId: applicationId ?? dev.applicationId,
+      scopes,
+      createdAt: clock.now(),
+      expiresAt: null,
+    });
+    return `Bearer ${token}`;
+  };
+
+  /** The user authorizes the developer's application (so it "uses" it). */
+  const authorize = (userId: string, scopes = ['identify', 'relationships.read']) =>
+    current().server.app.services.oauth.issueTokens({
+      userId,
+      applicationId: current().dev.applicationId,
+      scopes,
+      refresh: false,
+    });
+
+  return {
+    get server() {
+      return current().server;
+    },
+    get clock() {
+      return current().clock;
+    },
+    get dev() {
+      return current().dev;
+    },
+    get ada() {
+      return current().ada;
+    },
+    get bob() {
+      return current().bob;
+    },
+    register: (username: string) => register(current().server, username),
+    call,
+    bearer,
+    authorize,
+    watch: () => watchDispatches(current().server),
+  };
+}
