@@ -25,7 +25,12 @@ const LOBBY_PATHS = [
   '/lobbies/{lobby_id}/members/{user_id}/invites',
   '/lobbies/{lobby_id}/messages',
   '/lobbies/{lobby_id}/messages/{message_id}/moderation-metadata',
+  // Guildhall's own (edit and delete a lobby message): the document has no such operation.
+  '/lobbies/{lobby_id}/messages/{message_id}',
 ];
+
+/** Lobby paths the OpenAPI document does not describe: their answers are not checked by it. */
+const GUILDHALL_PATHS = new Set(['/lobbies/{lobby_id}/messages/{message_id}']);
 
 /** The document's path a request path is an instance of. */
 function templateOf(path: string): string {
@@ -119,7 +124,8 @@ export function useLobbyFixture(driver: Driver) {
       headers: { authorization: auth },
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
-    expectOpenApiResponse(res, method, templateOf(url.split('?')[0] ?? url));
+    const template = templateOf(url.split('?')[0] ?? url);
+    if (!GUILDHALL_PATHS.has(template)) expectOpenApiResponse(res, method, template);
     return res;
   };
 

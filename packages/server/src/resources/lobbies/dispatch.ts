@@ -58,4 +58,13 @@ export const lobbyDispatches = {
   messageCreate(view: LobbyView, message: LobbyMessageWire): Dispatch {
     return toUsers('LOBBY_MESSAGE_CREATE', memberIds(view), message);
   },
+  messageUpdate(view: LobbyView, message: LobbyMessageWire): Dispatch {
+    return toUsers('LOBBY_MESSAGE_UPDATE', memberIds(view), message);
+  },
+  messageDelete(view: LobbyView, messageId: string): Dispatch {
+    return toUsers('LOBBY_MESSAGE_DELETE', memberIds(view), {
+      id: messageId,
+      lobby_id: view.lobby.id,
+    });
+  },
 };

@@ -6,6 +6,7 @@ import {
   ChannelLinkBody,
   CreateLobbyBody,
   CreateOrJoinBody,
+  EditMessageBody,
   ListMessagesQuery,
   LobbyMemberParams,
   LobbyMessageParams,
@@ -22,7 +23,7 @@ const BOT = { config: { auth: ['bot'] } } as const;
 const SDK = { config: { auth: ['bearer'] } } as const;
 const BOT_OR_SDK = { config: { auth: ['bot', 'bearer'] } } as const;
 
-/** The 15 lobby operations (docs/lobbies.md). */
+/** The 15 lobby operations, and Guildhall's edit and delete of a message (docs/lobbies.md). */
 export function registerLobbyRoutes(app: FastifyInstance, lobbies: LobbyService): void {
   const lobbyId = (params: unknown) => parseInput(LobbyParams, params).lobby_id;
 
@@ -115,6 +116,25 @@ export function registerLobbyRoutes(app: FastifyInstance, lobbies: LobbyService)
       parseInput(ListMessagesQuery, request.query).limit,
     ),
   );
+
+  // Guildhall's own: the platform documents no edit or delete of a lobby message.
+  app.patch('/lobbies/:lobby_id/messages/:message_id', SDK, (request) => {
+    const params = parseInput(LobbyMessageParams, request.params);
+    return lobbies.messages.edit(
+      principalOf(request),
+      { lobbyId: params.lobby_id, messageId: params.message_id },
+      parseInput(EditMessageBody, request.body ?? {}),
+    );
+  });
+
+  app.delete('/lobbies/:lobby_id/messages/:message_id', BOT_OR_SDK, async (request, reply) => {
+    const params = parseInput(LobbyMessageParams, request.params);
+    await lobbies.messages.remove(principalOf(request), {
+      lobbyId: params.lobby_id,
+      messageId: params.message_id,
+    });
+    return reply.status(204).send();
+  });
 
   app.put(
     '/lobbies/:lobby_id/messages/:message_id/moderation-metadata',

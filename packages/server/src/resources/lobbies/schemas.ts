@@ -137,6 +137,10 @@ export const SendMessageBody = z.object({
 });
 export type SendMessageInput = z.output<typeof SendMessageBody>;
 
+/** PATCH /lobbies/{id}/messages/{message} (Guildhall's own): the same content rules as a send. */
+export const EditMessageBody = SendMessageBody.pick({ content: true, metadata: true });
+export type EditMessageInput = z.output<typeof EditMessageBody>;
+
 export const ListMessagesQuery = z.object({
   limit: queryInt(1, LOBBY_LIMITS.maxMessages).optional(),
 });

@@ -83,3 +83,17 @@ export function serializeLobbyMessage(
   };
 }
 export type LobbyMessageWire = ReturnType<typeof serializeLobbyMessage>;
+
+const isoOf = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * A LOBBY_MESSAGE_UPDATE's data (gateway and webhook event): the message with its
+ * `timestamp` (sent) and `edited_timestamp`.
+ */
+export function serializeEditedLobbyMessage(message: LobbyMessageRecord, author: UserRecord) {
+  return {
+    ...serializeLobbyMessage(message, author),
+    timestamp: isoOf(message.createdAt),
+    edited_timestamp: message.editedAt === null ? null : isoOf(message.editedAt),
+  };
+}

@@ -1,6 +1,7 @@
 import { createLobbyCore } from './lobbies.js';
 import { createLobbyLinkOperations } from './links.js';
 import { createLobbyMemberOperations } from './members.js';
+import { createLobbyMessageEditOperations } from './messageEdits.js';
 import { createLobbyMessageOperations, type LobbyMessageDeps } from './messages.js';
 
 export type LobbyDeps = LobbyMessageDeps;
@@ -13,7 +14,10 @@ export function createLobbyService(deps: LobbyDeps) {
   return {
     ...createLobbyCore(deps),
     members: createLobbyMemberOperations(deps),
-    messages: createLobbyMessageOperations(deps),
+    messages: {
+      ...createLobbyMessageOperations(deps),
+      ...createLobbyMessageEditOperations(deps),
+    },
     links: createLobbyLinkOperations(deps),
   };
 }

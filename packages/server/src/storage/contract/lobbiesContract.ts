@@ -228,4 +228,52 @@ export function describeLobbiesContract(makeStorage: () => Promise<StorageFixtur
     });
     expect(await storage.lobbies.listModeration(appId, ids)).toEqual(new Map());
   });
+
+  it('edits a message, clears its moderation and deletes it with its moderation', async () => {
+    const l = lobby();
+    await storage.lobbies.create(l);
+    const id = nextId();
+    const base = {
+      id,
+      lobbyId: l.id,
+      authorId: ann,
+      applicationId: appId,
+      content: 'before',
+      metadata: { k: 'v' },
+      flags: 0,
+      additionalName: null,
+      createdAt: clock.now(),
+      editedAt: null,
+    };
+    await storage.lobbies.createMessage(base);
+    const moderate = (applicationId: string) =>
+      storage.lobbies.putModeration({
+        messageId: id,
+        applicationId,
+        metadata: { action: 'hide' },
+        updatedAt: clock.now(),
+      });
+    await moderate(appId);
+    await moderate(otherAppId);
+    await storage.lobbies.updateMessage(id, {
+      content: 'after',
+      metadata: null,
+      editedAt: clock.now() + 5,
+    });
+    expect(await storage.lobbies.findMessage(l.id, id)).toEqual({
+      ...base,
+      content: 'after',
+      metadata: null,
+      editedAt: clock.now() + 5,
+    });
+    await storage.lobbies.clearModeration(id);
+    expect((await storage.lobbies.listModeration(appId, [id])).size).toBe(0);
+    expect((await storage.lobbies.listModeration(otherAppId, [id])).size).toBe(0);
+    await moderate(appId);
+    expect(await storage.lobbies.deleteMessage(nextId(), id)).toBe(false);
+    expect(await storage.lobbies.deleteMessage(l.id, id)).toBe(true);
+    expect(await storage.lobbies.findMessage(l.id, id)).toBeNull();
+    expect((await storage.lobbies.listModeration(appId, [id])).size).toBe(0);
+    expect(await storage.lobbies.deleteMessage(l.id, id)).toBe(false);
+  });
 }

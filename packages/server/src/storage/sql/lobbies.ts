@@ -323,6 +323,28 @@ export function createLobbyRepository(
         .execute();
       return rows.map(toMessage);
     },
+    async updateMessage(messageId, { content, metadata, editedAt }) {
+      await db
+        .updateTable('lobby_messages')
+        .set({ content, metadata: metadataText(metadata), edited_at: editedAt })
+        .where('id', '=', messageId)
+        .execute();
+    },
+    async deleteMessage(lobbyId, messageId) {
+      const found = await db
+        .selectFrom('lobby_messages')
+        .select('id')
+        .where('lobby_id', '=', lobbyId)
+        .where('id', '=', messageId)
+        .executeTakeFirst();
+      if (found === undefined) return false;
+      await db.deleteFrom('lobby_message_moderation').where('message_id', '=', messageId).execute();
+      await db.deleteFrom('lobby_messages').where('id', '=', messageId).execute();
+      return true;
+    },
+    async clearModeration(messageId) {
+      await db.deleteFrom('lobby_message_moderation').where('message_id', '=', messageId).execute();
+    },
 
     async putModeration({ messageId, applicationId, metadata, updatedAt }) {
       if (Object.keys(metadata).length === 0) {

@@ -99,6 +99,13 @@ export interface LobbyRepository {
     lobbyId: string,
     options: { since: number; limit: number },
   ): Promise<LobbyMessageRecord[]>;
+  /** Writes an edited message's content, metadata and edited_at. */
+  updateMessage(
+    messageId: string,
+    patch: Pick<LobbyMessageRecord, 'content' | 'metadata' | 'editedAt'>,
+  ): Promise<void>;
+  /** Deletes the message and every application's moderation metadata of it; false when none. */
+  deleteMessage(lobbyId: string, messageId: string): Promise<boolean>;
 
   /** Replaces an application's moderation metadata of a message (an empty map removes it). */
   putModeration(input: {
@@ -107,6 +114,8 @@ export interface LobbyRepository {
     metadata: LobbyMetadata;
     updatedAt: number;
   }): Promise<void>;
+  /** Removes every application's moderation metadata of the message (its content changed). */
+  clearModeration(messageId: string): Promise<void>;
   /** The application's moderation metadata of each listed message that has some. */
   listModeration(
     applicationId: string,
