@@ -7,23 +7,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_COMMANDS } from '../src/cli/commands.js';
 import { runCli } from '../src/cli/index.js';
+import { capture as captureIo } from './support/cliFixture.js';
 
 const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
 
-function capture() {
-  let out = '';
-  let err = '';
-  return {
-    io: {
-      stdout: (t: string) => (out += t),
-      stderr: (t: string) => (err += t),
-      stopSignal: new Promise<string>(() => undefined),
-      readStdin: () => Promise.resolve('password from stdin\n'),
-    },
-    out: () => out,
-    err: () => err,
-  };
-}
+/** Output captured; a password prompt reads this from stdin. */
+const capture = () => captureIo('password from stdin\n');
 
 describe('guildhall admin commands', () => {
   let dataDir: string;

@@ -10,7 +10,7 @@ const SCRIPT = fileURLToPath(new URL('../../../examples/social-walkthrough.js', 
 
 function walkthrough(env: Record<string, string>, args: string[] = []) {
   const child = spawn(process.execPath, [SCRIPT, ...args], {
-    env: { PATH: process.env.PATH ?? '', DEMO_JSON: '/nonexistent/demo.json', ...env },
+    env: { PATH: process.env['PATH'] ?? '', DEMO_JSON: '/nonexistent/demo.json', ...env },
     stdio: 'pipe',
   });
   return collectChild(child);

@@ -1,31 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../cli/index.js';
+import { describe, expect, it } from 'vitest';
+import { useCliDataDir } from '../../../test/support/cliFixture.js';
 
 describe('guildhall provisional-account operator commands', () => {
-  let dataDir: string;
-  beforeEach(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'guildhall-cli-provisional-'));
-  });
-  afterEach(() => rm(dataDir, { recursive: true, force: true }));
-
-  const run = async (...argv: string[]) => {
-    let out = '';
-    let err = '';
-    const code = await runCli(
-      [...argv, '--data-dir', dataDir],
-      {},
-      {
-        stdout: (t) => (out += t),
-        stderr: (t) => (err += t),
-        stopSignal: new Promise<string>(() => undefined),
-        readStdin: () => Promise.resolve(''),
-      },
-    );
-    return { code, out, err, json: () => JSON.parse(out) as Record<string, unknown> };
-  };
+  const { run } = useCliDataDir('guildhall-cli-provisional-');
   const user = async (name: string) =>
     (
       await run(

@@ -1,36 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../cli/index.js';
-
-function capture() {
-  let out = '';
-  let err = '';
-  return {
-    io: {
-      stdout: (t: string) => (out += t),
-      stderr: (t: string) => (err += t),
-      stopSignal: new Promise<string>(() => undefined),
-      readStdin: () => Promise.resolve(''),
-    },
-    out: () => out,
-    err: () => err,
-  };
-}
+import { describe, expect, it } from 'vitest';
+import { useCliDataDir } from '../../../test/support/cliFixture.js';
 
 describe('guildhall user connection add', () => {
-  let dataDir: string;
-  beforeEach(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'guildhall-connections-'));
-  });
-  afterEach(() => rm(dataDir, { recursive: true, force: true }));
-
-  const run = async (...argv: string[]) => {
-    const c = capture();
-    const code = await runCli([...argv, '--data-dir', dataDir], {}, c.io);
-    return { code, out: c.out(), err: c.err() };
-  };
+  const { run } = useCliDataDir('guildhall-connections-');
 
   it('adds a connection to a person and prints it', async () => {
     const user = await run(

@@ -1,14 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useCliDataDir } from '../../../test/support/cliFixture.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import {
   seedDeveloper,
   startTestServer,
   type TestServer,
 } from '../../../test/support/testServer.js';
-import { runCli } from '../../cli/index.js';
 import { hashSecret } from '../../domain/credentials.js';
 import { manualClock } from '../../domain/clock.js';
 import { HOUR_MS } from '../../domain/time.js';
@@ -139,46 +136,13 @@ describeDrivers('Social SDK pre-approval limits on $driver', (driver) => {
 });
 
 describe('guildhall app approve-social', () => {
-  let dataDir: string;
-  beforeEach(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'guildhall-social-cli-'));
-  });
-  afterEach(() => rm(dataDir, { recursive: true, force: true }));
-
-  const run = async (...argv: string[]) => {
-    let out = '';
-    let err = '';
-    const code = await runCli(
-      [...argv, '--data-dir', dataDir],
-      {},
-      {
-        stdout: (t: string) => (out += t),
-        stderr: (t: string) => (err += t),
-        stopSignal: new Promise<string>(() => undefined),
-        readStdin: () => Promise.resolve(''),
-      },
-    );
-    return { code, out, err };
-  };
+  const { run, userAndApp } = useCliDataDir('guildhall-social-cli-');
 
   it('approves (the default) and withdraws; says what is wrong with bad input', async () => {
-    const user = await run(
-      'user',
-      'create',
-      '--username',
-      'op',
-      '--email',
-      'op@example.test',
-      '--password',
-      'long enough password',
-    );
-    const { user_id } = JSON.parse(user.out) as { user_id: string };
-    const app = await run('app', 'create', '--owner', user_id, '--name', 'Game');
-    const { application_id } = JSON.parse(app.out) as { application_id: string };
-
+    const { applicationId: application_id } = await userAndApp('op', 'Game');
     const approve = await run('app', 'approve-social', '--app', application_id);
     expect(approve.code).toBe(0);
-    expect(JSON.parse(approve.out)).toEqual({ application_id, social_approved: true });
+    expect(approve.json()).toEqual({ application_id, social_approved: true });
     const withdraw = await run(
       'app',
       'approve-social',
@@ -187,7 +151,7 @@ describe('guildhall app approve-social', () => {
       '--approved',
       'false',
     );
-    expect(JSON.parse(withdraw.out)).toEqual({ application_id, social_approved: false });
+    expect(withdraw.json()).toEqual({ application_id, social_approved: false });
 
     const unknown = await run('app', 'approve-social', '--app', '424242');
     expect(unknown.code).not.toBe(0);
