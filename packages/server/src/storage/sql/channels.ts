@@ -44,23 +44,28 @@ function patchColumns(patch: ChannelPatch) {
   };
 }
 
+/**
+ * Channels with their `latest_message_id`: one seek on messages (channel_id, id), so posting a
+ * message is one insert and never locks the channel's row. Guild and private channels alike.
+ */
+export function selectChannelsWithLatest(db: Kysely<Database>) {
+  return db
+    .selectFrom('channels')
+    .selectAll('channels')
+    .select((eb) =>
+      eb
+        .selectFrom('messages')
+        .select((sub) => sub.fn.max('messages.id').as('max_id'))
+        .whereRef('messages.channel_id', '=', 'channels.id')
+        .as('latest_message_id'),
+    );
+}
+
 export function createChannelRepository(
   db: Kysely<Database>,
   dialect: StorageDialect,
 ): ChannelRepository {
-  // last_message_id: one seek on messages (channel_id, id), so posting a message is one insert
-  // and never locks the channel's row.
-  const selectChannels = () =>
-    db
-      .selectFrom('channels')
-      .selectAll('channels')
-      .select((eb) =>
-        eb
-          .selectFrom('messages')
-          .select((sub) => sub.fn.max('messages.id').as('max_id'))
-          .whereRef('messages.channel_id', '=', 'channels.id')
-          .as('latest_message_id'),
-      );
+  const selectChannels = () => selectChannelsWithLatest(db);
   const findById = async (channelId: string) => {
     const row = await selectChannels().where('channels.id', '=', channelId).executeTakeFirst();
     return row ? toChannel(row) : null;

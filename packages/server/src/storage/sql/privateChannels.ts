@@ -4,7 +4,7 @@ import type {
   PrivateChannelRecord,
   PrivateChannelRepository,
 } from '../types/privateChannels.js';
-import { toChannel } from './channels.js';
+import { selectChannelsWithLatest, toChannel } from './channels.js';
 import { bool, flag, id, idOrNull, int } from './rows.js';
 import type { ChannelRecipientsTable, Database } from './schema.js';
 
@@ -20,16 +20,7 @@ function toRecipient(row: Selectable<ChannelRecipientsTable>): ChannelRecipientR
 /** DMs and group DMs over Kysely, for both drivers. */
 export function createPrivateChannelRepository(db: Kysely<Database>): PrivateChannelRepository {
   const selectChannels = () =>
-    db
-      .selectFrom('channels')
-      .selectAll('channels')
-      .select((eb) =>
-        eb
-          .selectFrom('messages')
-          .select((sub) => sub.fn.max('messages.id').as('max_id'))
-          .whereRef('messages.channel_id', '=', 'channels.id')
-          .as('latest_message_id'),
-      )
+    selectChannelsWithLatest(db)
       .where('channels.guild_id', 'is', null)
       .where('channels.type', 'in', PRIVATE_TYPES);
 
