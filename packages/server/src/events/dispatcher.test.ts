@@ -84,6 +84,18 @@ describe('createBusDispatcher', () => {
     expect(ids[2]).not.toBe(ids[0]);
   });
 
+  it('carries the application of a game’s user event; none when not scoped', async () => {
+    const { bus, seen, dispatcher } = await setup();
+    dispatcher.dispatch([
+      { type: 'LOBBY_UPDATE', guildId: null, userIds: ['5'], applicationId: '7', data: {} },
+      { type: 'USER_UPDATE', guildId: null, userIds: ['5'], data: {} },
+    ]);
+    await bus.close();
+    const envelopes = seen.map((s) => s.event.data as DispatchEnvelope);
+    expect(envelopes[0]?.applicationId).toBe('7');
+    expect(envelopes[1]).not.toHaveProperty('applicationId');
+  });
+
   it('reports a publish that fails instead of throwing at the caller', async () => {
     const { bus, failures, dispatcher } = await setup();
     await bus.close();

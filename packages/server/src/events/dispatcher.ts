@@ -20,6 +20,12 @@ export interface Dispatch<TData = unknown> {
    * nodes may not serve the guild yet and learn from it to join them.
    */
   userIds?: readonly string[];
+  /**
+   * The application (game) a user-addressed dispatch belongs to: a lobby's, a game DM's, a game
+   * relationship's. The user's SDK sessions of another application and bot sessions do not
+   * receive it (gateway/routing.ts). Absent: not scoped.
+   */
+  applicationId?: string;
   /** The wire payload (`d`), as the platform sends it to a session that may see all of it. */
   data: TData;
 }
@@ -39,6 +45,8 @@ export interface DispatchEnvelope {
   guildId: string | null;
   channelId: string | null;
   userIds: readonly string[];
+  /** `Dispatch.applicationId`; absent (an envelope of an older node too): not scoped. */
+  applicationId?: string;
   data: unknown;
 }
 
@@ -96,6 +104,7 @@ export function createBusDispatcher(options: {
           guildId: event.guildId,
           channelId: event.channelId ?? null,
           userIds,
+          ...(event.applicationId === undefined ? {} : { applicationId: event.applicationId }),
           data: event.data,
         };
         if (event.guildId !== null) send(guildSubject(event.guildId), event, data);

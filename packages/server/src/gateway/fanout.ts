@@ -201,7 +201,8 @@ export function createFanout(deps: {
     if (mine === undefined) return;
     const event = new EncodedDispatch(type, envelope.data);
     for (const session of mine) {
-      if (receivesUserDispatch(session, type, envelope.data)) send.deliver(session, event, source);
+      if (receivesUserDispatch(session, { type, ...envelope }))
+        send.deliver(session, event, source);
     }
   };
 
@@ -223,7 +224,7 @@ export function createFanout(deps: {
   const routeForSession = (session: Session, kept: KeptEvent): HeldDispatch[] => {
     const { type, envelope, source } = busDispatch(kept.event);
     if (kept.subject.startsWith(USER_SUBJECT_PREFIX)) {
-      if (envelope.guildId !== null || !receivesUserDispatch(session, type, envelope.data)) {
+      if (envelope.guildId !== null || !receivesUserDispatch(session, { type, ...envelope })) {
         return [];
       }
       return [{ event: new EncodedDispatch(type, envelope.data), source }];

@@ -20,7 +20,10 @@
  * - Presence privacy: a custom status (activity type 4) is hidden per the user's profile privacy
  *   (`visibleActivities`); invisible and offline users have no presence in GUILD_CREATE or
  *   GUILD_MEMBERS_CHUNK; presences need GUILD_PRESENCES.
- *
+ * - App scope: a user-addressed dispatch of one game (`applicationId` on the dispatch: a lobby's,
+ *   a game DM's, a game relationship's) reaches the user's SDK sessions of that application and
+ *   the user's own (session-token) clients, never an SDK session of another application nor a bot
+ *   (`receivesUserDispatch`). ACTIVITY_JOIN (a join secret) reaches only the game's SDK sessions.
  * Each variant of an event is encoded at most once, whatever the number of sessions.
  */
 import { GatewayIntentBits as I, PermissionFlags as P } from '@guildhall/protocol';
@@ -246,12 +249,23 @@ export function routeGuildDispatch<S extends RoutedSession>(
  * Whether a session receives a dispatch addressed to its user (not to a guild). Bot and session
  * tokens need the DIRECT_* intent of DM events; an SDK session is a user's game client and gets
  * every dispatch addressed to its user (DMs, relationships, lobbies, friends' presences)
- * whatever intents it sent. A game's own events (ACTIVITY_JOIN) go only to its SDK sessions.
+ * whatever intents it sent. A dispatch scoped to a game (`applicationId`) reaches only that
+ * game's SDK sessions and the user's own clients; a game's secret events (ACTIVITY_JOIN) only
+ * its SDK sessions.
  */
-export function receivesUserDispatch(session: RoutedSession, type: string, data: unknown): boolean {
+export function receivesUserDispatch(
+  session: RoutedSession,
+  dispatch: { type: string; data: unknown; applicationId?: string | undefined },
+): boolean {
+  const { type, data } = dispatch;
   if (GAME_USER_EVENTS.has(type)) {
-    const applicationId = (data as { application_id?: unknown } | null)?.application_id;
+    const applicationId =
+      dispatch.applicationId ?? (data as { application_id?: unknown } | null)?.application_id;
     return session.sdk === true && session.applicationId === applicationId;
+  }
+  if (dispatch.applicationId !== undefined) {
+    if (session.sdk === true) return session.applicationId === dispatch.applicationId;
+    if (session.isApp) return false;
   }
   return session.sdk === true || hasIntent(session, intentFor(type, false));
 }

@@ -105,7 +105,13 @@ export function createActivityInviteService(deps: ServiceDeps & ActivityInvitePo
         ...(body.message_id === undefined ? {} : { message_id: body.message_id }),
       };
       // Only the user's SDK sessions of the game receive it (gateway/routing.ts).
-      afterWrite(storage, { type: 'ACTIVITY_JOIN', guildId: null, userIds: [userId], data: join });
+      afterWrite(storage, {
+        type: 'ACTIVITY_JOIN',
+        guildId: null,
+        userIds: [userId],
+        applicationId,
+        data: join,
+      });
       return join;
     },
   };

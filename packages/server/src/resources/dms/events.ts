@@ -11,6 +11,17 @@ import { loadMessageContext, serializeMessage, type AttachmentLinks } from '../m
 import { provisionalApps } from './policy.js';
 import { recipientUsers, serializePrivateChannel } from './serialize.js';
 
+/**
+ * The scope of a private channel's dispatches: a game DM's (application_id set) reach only its
+ * game's SDK sessions and the users' own clients (gateway/routing.ts); any other DM is not scoped.
+ */
+export function gameScope(record: { channel: { applicationId: string | null } }): {
+  applicationId?: string;
+} {
+  const { applicationId } = record.channel;
+  return applicationId === null ? {} : { applicationId };
+}
+
 /** Announces CHANNEL_CREATE (or another channel event) of a private channel to each user, as each sees it. */
 export function announceToEach(
   tx: Repositories,
@@ -27,6 +38,7 @@ export function announceToEach(
       guildId: null,
       channelId: request.record.channel.id,
       userIds: [userId],
+      ...gameScope(request.record),
       data: serializePrivateChannel(request.record, request.users, userId),
     });
   }

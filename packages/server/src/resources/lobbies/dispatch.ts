@@ -4,7 +4,7 @@
  * them. Payloads never hold an application's moderation metadata nor its override URL.
  */
 import type { Dispatch } from '../../events/dispatcher.js';
-import type { LobbyMemberRecord } from '../../storage/index.js';
+import type { LobbyMemberRecord, LobbyRecord } from '../../storage/index.js';
 import {
   serializeLobby,
   serializeLobbyMember,
@@ -12,57 +12,74 @@ import {
   type LobbyView,
 } from './serialize.js';
 
+/** A lobby's dispatch, scoped to the lobby's application (its game's SDK sessions). */
 const toUsers = (
   type: string,
-  userIds: readonly string[],
+  to: { lobby: { applicationId: string }; userIds: readonly string[] },
   data: Record<string, unknown>,
-): Dispatch => ({ type, guildId: null, userIds: [...new Set(userIds)], data });
+): Dispatch => ({
+  type,
+  guildId: null,
+  userIds: [...new Set(to.userIds)],
+  applicationId: to.lobby.applicationId,
+  data,
+});
 
 const memberIds = (view: LobbyView) => view.members.map((m) => m.userId);
+/** The lobby's current members, as the addressees of its dispatch. */
+const membersOf = (view: LobbyView) => ({ lobby: view.lobby, userIds: memberIds(view) });
 
 export const lobbyDispatches = {
   /** LOBBY_CREATE to the lobby's first members (and to each later joiner). */
   create(view: LobbyView, userIds: readonly string[] = memberIds(view)): Dispatch {
-    return toUsers('LOBBY_CREATE', userIds, serializeLobby(view, { forApplication: false }));
+    return toUsers(
+      'LOBBY_CREATE',
+      { lobby: view.lobby, userIds },
+      serializeLobby(view, { forApplication: false }),
+    );
   },
   update(view: LobbyView): Dispatch {
     return toUsers(
       'LOBBY_UPDATE',
-      memberIds(view),
+      membersOf(view),
       serializeLobby(view, { forApplication: false }),
     );
   },
   /** LOBBY_DELETE to those who were members. */
-  delete(lobbyId: string, userIds: readonly string[]): Dispatch {
-    return toUsers('LOBBY_DELETE', userIds, { id: lobbyId, reason: 'lobby_deleted' });
+  delete(lobby: LobbyRecord, userIds: readonly string[]): Dispatch {
+    return toUsers('LOBBY_DELETE', { lobby, userIds }, { id: lobby.id, reason: 'lobby_deleted' });
   },
   memberAdd(view: LobbyView, member: LobbyMemberRecord): Dispatch {
-    return toUsers('LOBBY_MEMBER_ADD', memberIds(view), {
+    return toUsers('LOBBY_MEMBER_ADD', membersOf(view), {
       lobby_id: view.lobby.id,
       member: serializeLobbyMember(member),
     });
   },
   memberUpdate(view: LobbyView, member: LobbyMemberRecord): Dispatch {
-    return toUsers('LOBBY_MEMBER_UPDATE', memberIds(view), {
+    return toUsers('LOBBY_MEMBER_UPDATE', membersOf(view), {
       lobby_id: view.lobby.id,
       member: serializeLobbyMember(member),
     });
   },
   /** LOBBY_MEMBER_REMOVE to the remaining members and the one removed. */
   memberRemove(view: LobbyView, member: LobbyMemberRecord): Dispatch {
-    return toUsers('LOBBY_MEMBER_REMOVE', [...memberIds(view), member.userId], {
-      lobby_id: view.lobby.id,
-      member: serializeLobbyMember(member),
-    });
+    return toUsers(
+      'LOBBY_MEMBER_REMOVE',
+      { lobby: view.lobby, userIds: [...memberIds(view), member.userId] },
+      {
+        lobby_id: view.lobby.id,
+        member: serializeLobbyMember(member),
+      },
+    );
   },
   messageCreate(view: LobbyView, message: LobbyMessageWire): Dispatch {
-    return toUsers('LOBBY_MESSAGE_CREATE', memberIds(view), message);
+    return toUsers('LOBBY_MESSAGE_CREATE', membersOf(view), message);
   },
   messageUpdate(view: LobbyView, message: LobbyMessageWire): Dispatch {
-    return toUsers('LOBBY_MESSAGE_UPDATE', memberIds(view), message);
+    return toUsers('LOBBY_MESSAGE_UPDATE', membersOf(view), message);
   },
   messageDelete(view: LobbyView, messageId: string): Dispatch {
-    return toUsers('LOBBY_MESSAGE_DELETE', memberIds(view), {
+    return toUsers('LOBBY_MESSAGE_DELETE', membersOf(view), {
       id: messageId,
       lobby_id: view.lobby.id,
     });

@@ -238,7 +238,7 @@ export function createLobbyCore(deps: LobbyServiceDeps) {
           afterCommit(
             tx,
             lobbyDispatches.delete(
-              lobby.id,
+              lobby,
               members.map((m) => m.userId),
             ),
           );

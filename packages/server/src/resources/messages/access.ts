@@ -41,6 +41,8 @@ export interface DispatchTarget {
   guildId: string | null;
   channelId: string;
   userIds?: readonly string[];
+  /** A game DM's application: its dispatches are scoped to the game (Dispatch.applicationId). */
+  applicationId?: string;
 }
 
 /** A message channel with the caller's permissions in it, loaded once per request. */
@@ -158,6 +160,9 @@ function privateAccess(
       guildId: null,
       channelId: found.channel.id,
       userIds: found.recipients.map((r) => r.userId),
+      ...(found.channel.applicationId === null
+        ? {}
+        : { applicationId: found.channel.applicationId }),
     },
     guildWire: {},
     memberWire: () => ({}),

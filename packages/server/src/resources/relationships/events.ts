@@ -25,6 +25,8 @@ export function buildRelationshipDispatch(
     type,
     guildId: null,
     userIds: [record.userId],
+    // A game relationship is its game's: other games' SDK sessions do not see it.
+    ...(record.applicationId === null ? {} : { applicationId: record.applicationId }),
     data: serializeRelationship(record, target),
   };
 }

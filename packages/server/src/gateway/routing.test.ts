@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { receivesUserDispatch, type RoutedSession } from './routing.js';
+
+describe('receivesUserDispatch: the app scope of user dispatches', () => {
+  const sdkOf = (applicationId: string): RoutedSession => ({
+    userId: '1',
+    isApp: false,
+    intents: 0,
+    obfuscate: false,
+    sdk: true,
+    applicationId,
+  });
+  const person: RoutedSession = { userId: '1', isApp: false, intents: 0, obfuscate: false };
+  const bot: RoutedSession = {
+    userId: '1',
+    isApp: true,
+    intents: 0,
+    obfuscate: false,
+    applicationId: 'A',
+  };
+  const lobby = { type: 'LOBBY_UPDATE', data: { id: '9' } };
+
+  it('sends a game’s dispatch to its SDK sessions and the user’s own, not others', () => {
+    const scoped = { ...lobby, applicationId: 'A' };
+    expect(receivesUserDispatch(sdkOf('A'), scoped)).toBe(true);
+    expect(receivesUserDispatch(sdkOf('B'), scoped)).toBe(false);
+    expect(receivesUserDispatch(person, scoped)).toBe(true);
+    expect(receivesUserDispatch(bot, scoped)).toBe(false);
+  });
+
+  it('sends an unscoped dispatch to every SDK session', () => {
+    expect(receivesUserDispatch(sdkOf('A'), lobby)).toBe(true);
+    expect(receivesUserDispatch(sdkOf('B'), lobby)).toBe(true);
+    expect(receivesUserDispatch(person, lobby)).toBe(true);
+  });
+
+  it('keeps ACTIVITY_JOIN to the game’s SDK sessions, by envelope or payload', () => {
+    const join = { type: 'ACTIVITY_JOIN', data: { application_id: 'A' } };
+    expect(receivesUserDispatch(sdkOf('A'), join)).toBe(true);
+    expect(receivesUserDispatch(sdkOf('B'), join)).toBe(false);
+    expect(receivesUserDispatch(person, { ...join, applicationId: 'A' })).toBe(false);
+    expect(receivesUserDispatch(sdkOf('B'), { ...join, applicationId: 'B' })).toBe(true);
+  });
+});
