@@ -2,12 +2,12 @@
  * SDK sessions and the games they belong to (docs/gateway.md#sdk-sessions): a dispatch of one
  * game (a lobby's, a game DM's, a game relationship's) reaches the user's SDK sessions of that
  * game and the user's own client, not the SDK sessions of another game; platform-wide events
- * (a friend request, a plain DM) reach them all. Through real WebSockets on both storage
- * drivers, from the routes.
+ * (a friend request, a plain DM) reach them all. A new friend's presence follows
+ * RELATIONSHIP_ADD at once. Through real WebSockets on both storage drivers, from the routes.
  *
  * @module
  */
-import { GatewayIntentBits as I } from '@guildhall/protocol';
+import { ApplicationFlags, GatewayIntentBits as I } from '@guildhall/protocol';
 import { beforeEach, expect, it } from 'vitest';
 import { expandScopes } from '../src/oauth/index.js';
 import { describeDrivers } from './support/drivers.js';
@@ -161,5 +161,53 @@ describeDrivers('SDK sessions scoped to their game ($driver)', (driver) => {
     expect(ofType(b, 'CHANNEL_CREATE', inGameDm)).toEqual([]);
     expect(ofType(b, 'MESSAGE_CREATE', inGameDm)).toEqual([]);
     expect(ofType(b, 'RELATIONSHIP_ADD', () => true)).toHaveLength(1);
+  });
+
+  it('a new friend’s presence follows RELATIONSHIP_ADD; an ended friendship sends none', async () => {
+    const alice = await gw.guild.join('alice');
+    const bob = await gw.guild.join('bob');
+    // A bot watching the guild's presences sees Alice's op 3 once it is stored.
+    await gw.server.app.storage.applications.update(gw.guild.bot.applicationId, {
+      flags: ApplicationFlags.GATEWAY_PRESENCE_LIMITED,
+    });
+    const watcher = (await gw.session({ intents: I.GUILDS | I.GUILD_PRESENCES })).client;
+    const aliceGame = (
+      await gw.identify({ token: await sdkToken(alice.userId, gameA), intents: 0 })
+    ).client;
+    aliceGame.send(3, {
+      status: 'online',
+      since: null,
+      afk: false,
+      activities: [{ name: 'Tiny Tanks', type: 0 }],
+    });
+    await watcher.next(
+      (f) =>
+        f.t === 'PRESENCE_UPDATE' && (f.d as { user: { id: string } }).user.id === alice.userId,
+    );
+    const bobGame = (await gw.identify({ token: await sdkToken(bob.userId, gameB), intents: 0 }))
+      .client;
+
+    await api(`PUT /users/@me/relationships/${alice.userId}`, bob.token, { status: 204 });
+    await api(`PUT /users/@me/relationships/${bob.userId}`, alice.token, { status: 204 });
+    const added = await bobGame.next(
+      (f) => f.t === 'RELATIONSHIP_ADD' && (f.d as { type: number }).type === 1,
+    );
+    const presence = await bobGame.dispatch('PRESENCE_UPDATE');
+    expect(presence.s).toBe((added.s ?? 0) + 1);
+    expect(presence.d).toEqual({
+      user: { id: alice.userId },
+      status: 'online',
+      activities: [{ name: 'Tiny Tanks', type: 0, application_id: gameA.applicationId }],
+      client_status: { desktop: 'online' },
+    });
+    // Bob set no presence: Alice's session gets none of his.
+    await settle(alice.userId, [aliceGame]);
+    expect(aliceGame.frames.some((f) => f.t === 'PRESENCE_UPDATE')).toBe(false);
+
+    // The friendship ends: RELATIONSHIP_REMOVE, and nothing more.
+    await api(`DELETE /users/@me/relationships/${alice.userId}`, bob.token, { status: 204 });
+    await bobGame.dispatch('RELATIONSHIP_REMOVE');
+    await settle(bob.userId, [bobGame]);
+    expect(bobGame.frames.filter((f) => f.t === 'PRESENCE_UPDATE')).toHaveLength(1);
   });
 });

@@ -19,8 +19,14 @@ import { EncodedDispatch } from './frames.js';
 import type { GuildCreate } from './guildCreate.js';
 import type { GuildDirectory } from './guildDirectory.js';
 import { scalarText, type GuildState } from './guildState.js';
+import type { Presences } from './presences.js';
 import type { SessionRegistry } from './registry.js';
-import { receivesUserDispatch, routeGuildDispatch } from './routing.js';
+import {
+  friendPresenceWire,
+  newFriendOf,
+  receivesUserDispatch,
+  routeGuildDispatch,
+} from './routing.js';
 import type { Sender } from './send.js';
 import { inShard, type DispatchSource, type HeldDispatch, type Session } from './session.js';
 
@@ -130,8 +136,27 @@ export function createFanout(deps: {
   guilds: GuildDirectory;
   send: Sender;
   joinGuild: GuildCreate;
+  presences: Pick<Presences, 'get'>;
 }) {
-  const { storage, clock, logger, registry, guilds, send, joinGuild } = deps;
+  const { storage, clock, logger, registry, guilds, send, joinGuild, presences } = deps;
+
+  /**
+   * After RELATIONSHIP_ADD of a friendship: the new friend's current presence to the sessions that
+   * received it, when the friend is online (docs/gateway.md#sdk-sessions).
+   */
+  const sendFriendPresence = (sessions: readonly Session[], friendId: string) => {
+    presences
+      .get([friendId])
+      .then((live) => {
+        const wire = friendPresenceWire(friendId, live.get(friendId));
+        if (wire === null) return;
+        const event = new EncodedDispatch('PRESENCE_UPDATE', wire);
+        for (const session of sessions) send.deliver(session, event);
+      })
+      .catch((err: unknown) => {
+        logger.warn({ err }, 'gateway: new friend presence not sent');
+      });
+  };
 
   /** A new member's sessions on this node join the guild (those whose shard holds it). */
   const onGuildMemberAdd = async (userId: string, guildId: string, source: DispatchSource) => {
@@ -200,10 +225,14 @@ export function createFanout(deps: {
     const mine = registry.ofUser(userId);
     if (mine === undefined) return;
     const event = new EncodedDispatch(type, envelope.data);
+    const receivers: Session[] = [];
     for (const session of mine) {
-      if (receivesUserDispatch(session, { type, ...envelope }))
-        send.deliver(session, event, source);
+      if (!receivesUserDispatch(session, { type, ...envelope })) continue;
+      send.deliver(session, event, source);
+      receivers.push(session);
     }
+    const friendId = newFriendOf(type, envelope.data);
+    if (friendId !== null && receivers.length > 0) sendFriendPresence(receivers, friendId);
   };
 
   /** Receives a dispatch of a subject this node watches. */

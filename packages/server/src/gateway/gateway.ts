@@ -144,7 +144,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
     },
   });
   const joinGuild = createGuildJoin({ clock, guilds, registry, send });
-  const fanout = createFanout({ storage, clock, logger, registry, guilds, send, joinGuild });
+  const fanout = createFanout({
+    storage,
+    clock,
+    logger,
+    registry,
+    guilds,
+    send,
+    joinGuild,
+    presences,
+  });
   receive = fanout.receive;
   const handoff = createHandoff({
     storage,

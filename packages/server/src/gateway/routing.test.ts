@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { receivesUserDispatch, type RoutedSession } from './routing.js';
+import { newFriendOf, receivesUserDispatch, type RoutedSession } from './routing.js';
 
 describe('receivesUserDispatch: the app scope of user dispatches', () => {
   const sdkOf = (applicationId: string): RoutedSession => ({
@@ -40,5 +40,14 @@ describe('receivesUserDispatch: the app scope of user dispatches', () => {
     expect(receivesUserDispatch(sdkOf('B'), join)).toBe(false);
     expect(receivesUserDispatch(person, { ...join, applicationId: 'A' })).toBe(false);
     expect(receivesUserDispatch(sdkOf('B'), { ...join, applicationId: 'B' })).toBe(true);
+  });
+});
+
+describe('newFriendOf', () => {
+  it('names the friend of a RELATIONSHIP_ADD of type 1 only', () => {
+    expect(newFriendOf('RELATIONSHIP_ADD', { id: '5', type: 1 })).toBe('5');
+    expect(newFriendOf('RELATIONSHIP_ADD', { id: '5', type: 3 })).toBeNull();
+    expect(newFriendOf('RELATIONSHIP_REMOVE', { id: '5', type: 1 })).toBeNull();
+    expect(newFriendOf('RELATIONSHIP_ADD', null)).toBeNull();
   });
 });

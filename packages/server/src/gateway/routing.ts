@@ -24,6 +24,11 @@
  *   a game DM's, a game relationship's) reaches the user's SDK sessions of that application and
  *   the user's own (session-token) clients, never an SDK session of another application nor a bot
  *   (`receivesUserDispatch`). ACTIVITY_JOIN (a join secret) reaches only the game's SDK sessions.
+ * - A new friend's presence: a session that receives RELATIONSHIP_ADD of a friendship (type 1)
+ *   gets the friend's current presence right after it, as a PRESENCE_UPDATE without `guild_id`
+ *   (`newFriendOf`, `friendPresenceWire`), when the friend is online; an ended friendship sends
+ *   nothing more.
+ *
  * Each variant of an event is encoded at most once, whatever the number of sessions.
  */
 import { GatewayIntentBits as I, PermissionFlags as P } from '@guildhall/protocol';
@@ -268,6 +273,21 @@ export function receivesUserDispatch(
     if (session.isApp) return false;
   }
   return session.sdk === true || hasIntent(session, intentFor(type, false));
+}
+
+/** The relationship type of a friendship (the platform's RelationshipType.Friend). */
+const FRIEND_RELATIONSHIP = 1;
+
+/**
+ * The friend a RELATIONSHIP_ADD makes (type 1), whose presence the receiving session gets right
+ * after it (`friendPresenceWire`); null for any other dispatch.
+ */
+export function newFriendOf(type: string, data: unknown): string | null {
+  if (type !== 'RELATIONSHIP_ADD') return null;
+  const relationship = data as { id?: unknown; type?: unknown } | null;
+  return relationship?.type === FRIEND_RELATIONSHIP && typeof relationship.id === 'string'
+    ? relationship.id
+    : null;
 }
 
 /** A user's current presence, as op 3 set it. */
