@@ -3,37 +3,16 @@
  * storage, in the wire shapes of the resources that own each part: relationships
  * (resources/relationships), private channels (resources/dms) and lobbies (resources/lobbies).
  */
-import { serializePrivateChannel } from '../resources/dms/index.js';
-import { serializeLobby } from '../resources/lobbies/index.js';
-import { serializeRelationship } from '../resources/relationships/index.js';
-import type { Storage, UserRecord } from '../storage/index.js';
+import { recipientUsers, serializePrivateChannel } from '../resources/dms/index.js';
+import { readLobbyView, serializeLobby } from '../resources/lobbies/index.js';
+import { readRelationships } from '../resources/relationships/index.js';
+import type { Storage } from '../storage/index.js';
 import type { SocialProviders } from './social.js';
-
-async function usersById(storage: Storage, ids: Iterable<string>) {
-  const unique = [...new Set(ids)];
-  const users = unique.length === 0 ? [] : await storage.users.findByIds(unique);
-  return new Map<string, UserRecord>(users.map((u) => [u.id, u]));
-}
 
 export function storageSocialProviders(storage: Storage): SocialProviders {
   return {
     /** Platform-wide relationships, then the application's game relationships. */
-    async relationships({ userId, applicationId }) {
-      const rows = [
-        ...(await storage.relationships.listForUser(userId, null)),
-        ...(applicationId === null
-          ? []
-          : await storage.relationships.listForUser(userId, applicationId)),
-      ];
-      const users = await usersById(
-        storage,
-        rows.map((r) => r.targetId),
-      );
-      return rows.flatMap((row) => {
-        const target = users.get(row.targetId);
-        return target === undefined ? [] : [serializeRelationship(row, target)];
-      });
-    },
+    relationships: ({ userId, applicationId }) => readRelationships(storage, userId, applicationId),
 
     friendIds: (userId) => storage.relationships.allFriendIds(userId),
 
@@ -45,10 +24,7 @@ export function storageSocialProviders(storage: Storage): SocialProviders {
           c.channel.applicationId === null ||
           c.channel.applicationId === applicationId,
       );
-      const users = await usersById(
-        storage,
-        channels.flatMap((c) => c.recipients.map((r) => r.userId)),
-      );
+      const users = await recipientUsers(storage, channels);
       return channels.map((c) => serializePrivateChannel(c, users, userId));
     },
 
@@ -57,25 +33,9 @@ export function storageSocialProviders(storage: Storage): SocialProviders {
       if (applicationId === null) return [];
       const lobbies = await storage.lobbies.listLobbiesOfUser(userId, applicationId);
       return Promise.all(
-        lobbies.map(async (lobby) => {
-          const members = await storage.lobbies.listMembers(lobby.id);
-          const channelId = lobby.linkedChannelId;
-          const [channel, overwrites] =
-            channelId === null
-              ? [null, []]
-              : await Promise.all([
-                  storage.channels.findById(channelId),
-                  storage.overwrites.listByChannel(channelId),
-                ]);
-          return serializeLobby(
-            {
-              lobby,
-              members,
-              linkedChannel: channel === null ? null : { channel, overwrites },
-            },
-            { forApplication: false },
-          );
-        }),
+        lobbies.map(async (lobby) =>
+          serializeLobby(await readLobbyView(storage, lobby), { forApplication: false }),
+        ),
       );
     },
   };

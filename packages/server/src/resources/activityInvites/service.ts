@@ -3,6 +3,7 @@
  * the party of another user's current activity, gets its join secret, and every SDK session of
  * theirs in that game receives ACTIVITY_JOIN with it (the game on another device joins too).
  */
+import { requireScope } from '../access/index.js';
 import { ApiError } from '../../errors/index.js';
 import { afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
@@ -79,9 +80,7 @@ export function createActivityInviteService(deps: ServiceDeps & ActivityInvitePo
      * the caller is in (else 50001).
      */
     async accept(principal: Principal, partyId: string, body: AcceptActivityInviteBody) {
-      if (principal.kind === 'bearer' && !principal.scopes.includes(ACTIVITIES_WRITE_SCOPE)) {
-        throw new ApiError('MISSING_OAUTH2_SCOPE');
-      }
+      requireScope(principal, ACTIVITIES_WRITE_SCOPE);
       const userId = principal.user.id;
       const inviterId = body.user_id;
       if (inviterId === userId) throw new ApiError('INVALID_ACTIVITY_ACTION');

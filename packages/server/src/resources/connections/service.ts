@@ -1,3 +1,4 @@
+import { requireScope } from '../access/index.js';
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { ConnectionRecord } from '../../storage/index.js';
@@ -33,9 +34,7 @@ export function createConnectionService(deps: ServiceDeps) {
      * its own user's. The game-publisher rule of rules.ts applies at the clock's now.
      */
     async list(principal: Principal) {
-      if (principal.kind === 'bearer' && !principal.scopes.includes(CONNECTIONS_SCOPE)) {
-        throw new ApiError('MISSING_OAUTH2_SCOPE');
-      }
+      requireScope(principal, CONNECTIONS_SCOPE);
       const now = clock.now();
       const connections = await storage.connections.listByUser(principal.user.id);
       return connections.filter((c) => isConnectionListed(c, now)).map(serializeConnection);

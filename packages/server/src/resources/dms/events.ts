@@ -73,7 +73,7 @@ async function gameApplications(
  */
 export async function enqueueGameDmEvents(
   tx: Repositories,
-  deps: { webhookEvents: SocialWebhookEvents | undefined; links: () => AttachmentLinks },
+  deps: { webhookEvents: SocialWebhookEvents; links: () => AttachmentLinks },
   request: {
     type: SocialWebhookEventType;
     record: PrivateChannelRecord;
@@ -82,7 +82,7 @@ export async function enqueueGameDmEvents(
 ): Promise<void> {
   const { webhookEvents } = deps;
   const { record, message } = request;
-  if (webhookEvents === undefined || record.channel.type !== ChannelTypes.DM) return;
+  if (record.channel.type !== ChannelTypes.DM) return;
   const apps = await gameApplications(tx, record, message);
   if (apps.length === 0) return;
   const [users, context, provisional] = await Promise.all([

@@ -3,5 +3,5 @@ export { createPrivateMessageRules, type PrivateRulesDeps } from './rules.js';
 export { registerDmRoutes } from './routes.js';
 export { createSdkDmService, type SdkDmService } from './sdk.js';
 export { createPrivateChannelService, type PrivateChannelService } from './service.js';
-export { serializePrivateChannel } from './serialize.js';
+export { recipientUsers, serializePrivateChannel } from './serialize.js';
 export { createGroupRecipientService, type GroupRecipientService } from './groups.js';

@@ -1,6 +1,7 @@
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { Repositories, UserRecord } from '../../storage/index.js';
+import { requireScope as requireBearerScope } from '../access/index.js';
 
 /** The scope a Bearer token needs to send DMs (sdk.social_layer grants it). */
 export const DM_WRITE_SCOPE = 'dm_channels.messages.write';
@@ -12,9 +13,7 @@ export const DM_LIST_SCOPE = 'dm_channels.read';
 
 /** 50001 unless a Bearer token carries the scope (bot and session callers need none). */
 export function requireScope(principal: Principal, scope: string): void {
-  if (principal.kind === 'bearer' && !principal.scopes.includes(scope)) {
-    throw new ApiError('MISSING_ACCESS');
-  }
+  requireBearerScope(principal, scope, 'MISSING_ACCESS');
 }
 
 /** The applications in which the user is a provisional account. */

@@ -14,9 +14,9 @@ import { recipientUsers } from './serialize.js';
 
 export interface PrivateRulesDeps extends ServiceDeps {
   /** The durable outbox of GAME_DIRECT_MESSAGE_* webhook events. */
-  webhookEvents?: SocialWebhookEvents;
+  webhookEvents: SocialWebhookEvents;
   /** The Social SDK pre-approval limits (SDK DM sends count as `dm_send`). */
-  socialLimits?: SocialLimits;
+  socialLimits: SocialLimits;
   links: () => AttachmentLinks;
 }
 
@@ -73,7 +73,7 @@ export function createPrivateMessageRules(deps: PrivateRulesDeps): PrivateMessag
           : { type: input.activity.type, partyId: input.activity.party_id };
       const inviteApp = activity === null ? null : await inviteApplication(repos, principal, input);
       const sdkApp = principal.kind === 'bearer' ? principal.applicationId : null;
-      if (sdkApp !== null) await socialLimits?.consume(sdkApp, 'dm_send');
+      if (sdkApp !== null) await socialLimits.consume(sdkApp, 'dm_send');
       return { applicationId: inviteApp ?? sdkApp, activity };
     },
 

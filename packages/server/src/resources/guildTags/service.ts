@@ -7,7 +7,7 @@ import { ApiError, invalidField } from '../../errors/index.js';
 import { afterCommit, onCommit } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { GuildTagRecord, Repositories } from '../../storage/index.js';
-import { accessLoader } from '../access/index.js';
+import { accessLoader, requireScope } from '../access/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
 import { serializeCurrentUser, serializePrimaryGuild } from '../users/index.js';
@@ -88,9 +88,7 @@ export function createGuildTagService(deps: ServiceDeps) {
      * caller is a member of and that has one; null clears. The caller's sessions get USER_UPDATE.
      */
     async putPrimaryGuild(principal: Principal, input: PutPrimaryGuildInput) {
-      if (principal.kind === 'bearer' && !principal.scopes.includes('identify')) {
-        throw new ApiError('MISSING_OAUTH2_SCOPE');
-      }
+      requireScope(principal, 'identify');
       const userId = principal.user.id;
       const updated = await storage.transaction(async (tx) => {
         const guildId = input.identity_guild_id;

@@ -4,3 +4,4 @@ export { createLobbyService, type LobbyService } from './service.js';
 export { startLobbySweeper, type LobbySweeper } from './sweep.js';
 export { LOBBY_LIMITS, LobbyMemberFlags } from './schemas.js';
 export { serializeLobby, serializeLobbyMessage } from './serialize.js';
+export { viewOf as readLobbyView } from './shared.js';

@@ -10,7 +10,6 @@ import { LOBBY_LIMITS, LobbyMemberFlags } from './schemas.js';
 import { serializeLobby } from './serialize.js';
 import {
   applicationOf,
-  limiter,
   loadLobby,
   requireMember,
   viewOf,
@@ -22,7 +21,7 @@ const LINKABLE_TYPES: ReadonlySet<number> = new Set([ChannelTypes.GUILD_TEXT]);
 
 export function createLobbyLinkOperations(deps: LobbyServiceDeps) {
   const { storage, clock } = deps;
-  const consume = limiter(deps.limits);
+  const consume = deps.limits.consume.bind(deps.limits);
 
   /** An invite into the linked channel for `userId`: one use, one hour, only for them. */
   const inviteFor = async (

@@ -18,7 +18,6 @@ import { serializeLobby, type LobbyView } from './serialize.js';
 import {
   applicationOf,
   idleExpired,
-  limiter,
   loadLobby,
   refreshEmptied,
   requireUsers,
@@ -33,7 +32,7 @@ function byUser(members: readonly LobbyMemberInput[]): LobbyMemberInput[] {
 
 export function createLobbyCore(deps: LobbyServiceDeps) {
   const { storage, clock, ids } = deps;
-  const consume = limiter(deps.limits);
+  const consume = deps.limits.consume.bind(deps.limits);
   const wire = (view: LobbyView, principal: Principal) =>
     serializeLobby(view, { forApplication: principal.kind === 'bot' });
 

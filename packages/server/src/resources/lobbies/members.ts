@@ -5,17 +5,11 @@ import type { Principal } from '../../http/authenticator.js';
 import { removeMember, upsertMember } from './membership.js';
 import type { BulkMemberInput, PutMemberInput } from './schemas.js';
 import { serializeLobbyMember } from './serialize.js';
-import {
-  applicationOf,
-  limiter,
-  loadLobby,
-  requireUsers,
-  type LobbyServiceDeps,
-} from './shared.js';
+import { applicationOf, loadLobby, requireUsers, type LobbyServiceDeps } from './shared.js';
 
 export function createLobbyMemberOperations(deps: LobbyServiceDeps) {
   const { storage, clock } = deps;
-  const consume = limiter(deps.limits);
+  const consume = deps.limits.consume.bind(deps.limits);
 
   return {
     /**

@@ -12,13 +12,7 @@ import { lobbyDispatches } from './dispatch.js';
 import type { EditMessageInput } from './schemas.js';
 import type { LobbyView } from './serialize.js';
 import { serializeEditedLobbyMessage } from './serialize.js';
-import {
-  applicationOf,
-  limiter,
-  loadLobby,
-  requireMember,
-  type LobbyServiceDeps,
-} from './shared.js';
+import { applicationOf, loadLobby, requireMember, type LobbyServiceDeps } from './shared.js';
 
 export interface LobbyMessageTarget {
   lobbyId: string;
@@ -41,7 +35,7 @@ function requireAuthor(message: LobbyMessageRecord, userId: string) {
 
 export function createLobbyMessageEditOperations(deps: LobbyServiceDeps) {
   const { storage, clock } = deps;
-  const consume = limiter(deps.limits);
+  const consume = deps.limits.consume.bind(deps.limits);
 
   return {
     /**
@@ -69,7 +63,7 @@ export function createLobbyMessageEditOperations(deps: LobbyServiceDeps) {
         if (edited.content !== message.content) await tx.lobbies.clearModeration(message.id);
         const wire = serializeEditedLobbyMessage(edited, principal.user);
         afterCommit(tx, lobbyDispatches.messageUpdate(view, wire));
-        await deps.webhookEvents?.enqueue(tx, {
+        await deps.webhookEvents.enqueue(tx, {
           applicationId: view.lobby.applicationId,
           type: 'LOBBY_MESSAGE_UPDATE',
           data: wire,
@@ -95,7 +89,7 @@ export function createLobbyMessageEditOperations(deps: LobbyServiceDeps) {
         if (!asBot) requireAuthor(message, principal.user.id);
         await tx.lobbies.deleteMessage(view.lobby.id, message.id);
         afterCommit(tx, lobbyDispatches.messageDelete(view, message.id));
-        await deps.webhookEvents?.enqueue(tx, {
+        await deps.webhookEvents.enqueue(tx, {
           applicationId: view.lobby.applicationId,
           type: 'LOBBY_MESSAGE_DELETE',
           data: { id: message.id, lobby_id: view.lobby.id },

@@ -7,13 +7,7 @@ import type { LobbyMessageRecord, LobbyMetadata, Repositories } from '../../stor
 import { lobbyDispatches } from './dispatch.js';
 import { LOBBY_LIMITS, type SendMessageInput } from './schemas.js';
 import { serializeLobbyMessage } from './serialize.js';
-import {
-  applicationOf,
-  limiter,
-  loadLobby,
-  requireMember,
-  type LobbyServiceDeps,
-} from './shared.js';
+import { applicationOf, loadLobby, requireMember, type LobbyServiceDeps } from './shared.js';
 
 /**
  * Posts a lobby message's content into the lobby's linked guild channel, as its author (the
@@ -33,7 +27,7 @@ export interface LobbyMessageDeps extends LobbyServiceDeps {
 
 export function createLobbyMessageOperations(deps: LobbyMessageDeps) {
   const { storage, clock, ids } = deps;
-  const consume = limiter(deps.limits);
+  const consume = deps.limits.consume.bind(deps.limits);
 
   const wiresOf = async (
     repos: Repositories,
@@ -83,7 +77,7 @@ export function createLobbyMessageOperations(deps: LobbyMessageDeps) {
         await tx.lobbies.createMessage(message);
         const wire = serializeLobbyMessage(message, principal.user);
         afterCommit(tx, lobbyDispatches.messageCreate(view, wire));
-        await deps.webhookEvents?.enqueue(tx, {
+        await deps.webhookEvents.enqueue(tx, {
           applicationId: view.lobby.applicationId,
           type: 'LOBBY_MESSAGE_CREATE',
           data: wire,

@@ -8,12 +8,7 @@ import type {
   Repositories,
 } from '../../storage/index.js';
 import { SECOND_MS } from '../../domain/time.js';
-import type {
-  ServiceDeps,
-  SocialLimitedOperation,
-  SocialLimits,
-  SocialWebhookEvents,
-} from '../deps.js';
+import type { ServiceDeps, SocialLimits, SocialWebhookEvents } from '../deps.js';
 import type { LobbyView } from './serialize.js';
 import { LOBBY_LIMITS } from './schemas.js';
 
@@ -23,9 +18,9 @@ export const SOCIAL_LAYER_SCOPE = 'sdk.social_layer';
 /** What the lobby service is built from beyond ServiceDeps. */
 export interface LobbyServiceDeps extends ServiceDeps {
   /** Webhook events (LOBBY_MESSAGE_*) into the durable outbox. */
-  webhookEvents?: SocialWebhookEvents;
-  /** The pre-approval limits; absent, nothing is counted. */
-  limits?: SocialLimits;
+  webhookEvents: SocialWebhookEvents;
+  /** The pre-approval limits. */
+  limits: SocialLimits;
 }
 
 /** The application a bot or Bearer caller acts for; a Bearer token needs sdk.social_layer. */
@@ -121,13 +116,6 @@ export async function requireUsers(repos: Repositories, userIds: readonly string
   for (const userId of new Set(userIds)) {
     if ((await repos.users.findById(userId)) === null) throw new ApiError('UNKNOWN_USER');
   }
-}
-
-/** Counts a limited write of the application (throws the 429 when it is over). */
-export function limiter(limits: SocialLimits | undefined) {
-  return async (applicationId: string, operation: SocialLimitedOperation) => {
-    await limits?.consume(applicationId, operation);
-  };
 }
 
 /** A member record with a request's fields: omitted keeps, null clears. */

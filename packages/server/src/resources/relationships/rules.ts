@@ -1,6 +1,4 @@
 import { DAY_MS } from '../../domain/time.js';
-import { ApiError } from '../../errors/index.js';
-import type { Principal } from '../../http/authenticator.js';
 import {
   RelationshipType,
   type Repositories,
@@ -21,11 +19,7 @@ export const MAX_FRIENDS = 1000;
 export const SPAM_ACCOUNT_AGE_MS = 7 * DAY_MS;
 
 /** A Bearer token needs the scope; a session may do anything to its own user. */
-export function requireScope(principal: Principal, scope: string): void {
-  if (principal.kind === 'bearer' && !principal.scopes.includes(scope)) {
-    throw new ApiError('MISSING_OAUTH2_SCOPE');
-  }
-}
+export { requireScope } from '../access/index.js';
 
 /** The row the other side holds while `type` is this side's: a friendship or request is a pair. */
 export function counterpart(type: StoredRelationshipType): StoredRelationshipType | null {
