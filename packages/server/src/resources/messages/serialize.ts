@@ -11,6 +11,7 @@ import type {
   ReactionSummary,
   Repositories,
   UserRecord,
+  WebhookAuthorRecord,
 } from '../../storage/index.js';
 import { serializeUser, type UserWire } from '../users/index.js';
 import type { WireShape } from '../wireShape.js';
@@ -102,8 +103,11 @@ function activityFields(message: MessageRecord, context: MessageContext) {
 
 function userWire(context: MessageContext, userId: string): UserWire {
   const user = context.users.get(userId);
-  if (user !== undefined) return serializeUser(user);
   // An author whose account is gone: the platform shows a deleted user.
+  return user === undefined ? deletedUserWire(userId) : serializeUser(user);
+}
+
+function deletedUserWire(userId: string): UserWire {
   return {
     id: userId,
     username: 'Deleted User',
@@ -120,17 +124,30 @@ function userWire(context: MessageContext, userId: string): UserWire {
   };
 }
 
+/** A webhook message's author: the webhook's id with the name and avatar it was sent with. */
+function webhookAuthorWire(webhookId: string, author: WebhookAuthorRecord): UserWire {
+  return {
+    ...deletedUserWire(webhookId),
+    username: author.username,
+    discriminator: '0000',
+    avatar: author.avatar,
+    bot: true,
+  };
+}
+
 /**
- * The message as sent, checked against discord-api-types' APIMessage. Embeds, components and
- * forwarded snapshots are stored as validated wire JSON and passed through, so they are checked
+ * The message as sent, checked against discord-api-types' APIMessage. Embeds, components,
+ * interaction metadata and forwarded snapshots are stored as wire JSON built where they are
+ * validated and passed through, so they are checked
  * where they are validated, not here; `referenced_message` has this same shape.
  */
 type MessageWireShape = Omit<
   WireShape<APIMessage>,
-  'embeds' | 'components' | 'message_snapshots' | 'referenced_message'
+  'embeds' | 'components' | 'message_snapshots' | 'referenced_message' | 'interaction_metadata'
 > & {
   embeds: unknown[];
   components: unknown[];
+  interaction_metadata?: Record<string, unknown>;
   message_snapshots?: unknown[];
   referenced_message?: MessageWireShape | null;
 };
@@ -146,7 +163,7 @@ function baseMessage(message: MessageRecord, context: MessageContext) {
     timestamp: iso(message.createdAt),
     edited_timestamp: message.editedAt === null ? null : iso(message.editedAt),
     flags: message.flags,
-    components: [] as unknown[],
+    components: message.components ?? [],
   };
 }
 
@@ -191,13 +208,19 @@ function serializeOne(message: MessageRecord, context: MessageContext) {
   const wire = {
     id: message.id,
     channel_id: message.channelId,
-    author: userWire(context, message.authorId),
+    author:
+      message.webhookAuthor == null
+        ? userWire(context, message.authorId)
+        : webhookAuthorWire(message.authorId, message.webhookAuthor),
     ...baseMessage(message, context),
     pinned: message.pinnedAt !== null,
     mention_everyone: message.mentionEveryone,
     tts: message.tts,
     ...(message.applicationId === null ? {} : { application_id: message.applicationId }),
     ...(message.webhookId === null ? {} : { webhook_id: message.webhookId }),
+    ...(message.interactionMetadata == null
+      ? {}
+      : { interaction_metadata: message.interactionMetadata }),
     ...activityFields(message, context),
     ...(message.reference === null
       ? {}

@@ -14,6 +14,7 @@ import type {
   NewMessage,
   ReactionRepository,
   ReactionSummary,
+  WebhookAuthorRecord,
 } from '../types/messages.js';
 import { bool, flag, id, idOrNull, int, intOrNull, jsonArray } from './rows.js';
 import type { Database, MessageAttachmentsTable, MessagesTable } from './schema.js';
@@ -74,8 +75,16 @@ function toMessage(
     editedAt: intOrNull(row.edited_at),
     createdAt: int(row.created_at),
     attachments: [...attachments],
-    // Only activity invites carry the field (most messages never have one).
+    // Only the messages that carry these fields have them (most messages have none).
     ...(row.activity === null ? {} : { activity: activityOf(row.activity) }),
+    ...(row.components === null ? {} : { components: jsonList(row.components) ?? [] }),
+    ...(row.interaction_metadata === null
+      ? {}
+      : { interactionMetadata: JSON.parse(row.interaction_metadata) as Record<string, unknown> }),
+    ...(row.webhook_author === null
+      ? {}
+      : { webhookAuthor: JSON.parse(row.webhook_author) as WebhookAuthorRecord }),
+    ...(row.ephemeral_user_id === null ? {} : { ephemeralUserId: id(row.ephemeral_user_id) }),
   };
 }
 
@@ -154,6 +163,14 @@ function messageRow(message: NewMessage): Insertable<MessagesTable> {
       message.activity == null
         ? null
         : JSON.stringify({ type: message.activity.type, party_id: message.activity.partyId }),
+    components:
+      message.components === undefined || message.components.length === 0
+        ? null
+        : JSON.stringify(message.components),
+    interaction_metadata:
+      message.interactionMetadata == null ? null : JSON.stringify(message.interactionMetadata),
+    webhook_author: message.webhookAuthor == null ? null : JSON.stringify(message.webhookAuthor),
+    ephemeral_user_id: message.ephemeralUserId ?? null,
   };
 }
 
@@ -283,6 +300,12 @@ export function createMessageRepository(db: Kysely<Database>): MessageRepository
         mention_role_ids:
           patch.mentionRoleIds === undefined ? undefined : JSON.stringify(patch.mentionRoleIds),
         edited_at: patch.editedAt,
+        components:
+          patch.components === undefined
+            ? undefined
+            : patch.components.length === 0
+              ? null
+              : JSON.stringify(patch.components),
       };
       if (Object.values(columns).every((value) => value === undefined)) return;
       await db

@@ -342,6 +342,10 @@ export interface MessagesTable {
   edited_at: NullableInt;
   created_at: Int;
   activity: string | null;
+  components: string | null;
+  interaction_metadata: string | null;
+  webhook_author: string | null;
+  ephemeral_user_id: NullableId;
 }
 
 export interface MessageAttachmentsTable {

@@ -55,6 +55,24 @@ export interface MessageRecord {
   attachments: AttachmentRecord[];
   /** A DM's activity invite (type 1 JOIN and the party); absent or null on other messages. */
   activity?: MessageActivityRecord | null;
+  /** Wire components (v1 or v2) as validated; absent or empty when the message has none. */
+  components?: unknown[];
+  /** The wire interaction_metadata of an interaction's response or followup, else absent/null. */
+  interactionMetadata?: Record<string, unknown> | null;
+  /** The name and avatar a webhook's message shows as its author (authorId is the webhook's id). */
+  webhookAuthor?: WebhookAuthorRecord | null;
+  /**
+   * An ephemeral interaction message (flag 64): the only user who may see it. Channel reads,
+   * search and dispatches to anyone else leave such messages out.
+   */
+  ephemeralUserId?: string | null;
+}
+
+/** A webhook message's author as shown: the webhook's name and avatar hash at send time. */
+export interface WebhookAuthorRecord {
+  username: string;
+  /** An avatar hash under the webhook's CDN path, or null. */
+  avatar: string | null;
 }
 
 /** An activity invite carried by a DM message (rich presence party). */
@@ -68,7 +86,13 @@ export type NewMessage = Omit<MessageRecord, 'pinnedAt' | 'editedAt'>;
 export type MessagePatch = Partial<
   Pick<
     MessageRecord,
-    'content' | 'embeds' | 'flags' | 'mentionEveryone' | 'mentionUserIds' | 'mentionRoleIds'
+    | 'content'
+    | 'embeds'
+    | 'flags'
+    | 'mentionEveryone'
+    | 'mentionUserIds'
+    | 'mentionRoleIds'
+    | 'components'
   >
 > & { editedAt?: number };
 
