@@ -436,6 +436,7 @@ export interface Database extends OAuthTables {
   lobby_message_moderation: LobbyMessageModerationTable;
   channel_recipients: ChannelRecipientsTable;
   dm_moderation_metadata: DmModerationMetadataTable;
+  interactions: InteractionsTable;
 }
 
 export interface ChannelRecipientsTable {
@@ -544,4 +545,26 @@ export interface LobbyMessageModerationTable {
   application_id: Id;
   metadata: string;
   updated_at: Int;
+}
+
+export interface InteractionsTable {
+  id: Id;
+  application_id: Id;
+  type: Int;
+  token_hash: string;
+  user_id: Id;
+  guild_id: NullableId;
+  channel_id: Id;
+  message_id: NullableId;
+  nonce: string | null;
+  /** JSON of the interaction object as delivered, without its token. */
+  payload: string;
+  modal: string | null;
+  modal_custom_id: string | null;
+  response_type: NullableInt;
+  original_message_id: NullableId;
+  failed_at: NullableInt;
+  created_at: Int;
+  ack_deadline_at: Int;
+  expires_at: Int;
 }
