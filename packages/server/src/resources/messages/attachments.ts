@@ -2,8 +2,8 @@ import { AttachmentFlags } from '@guildhall/protocol';
 import { invalidField } from '../../errors/index.js';
 import type { IdGenerator } from '../../domain/snowflakes.js';
 import type { StreamedFile } from '../../http/multipart.js';
-import type { AttachmentRecord } from '../../storage/index.js';
-import type { AttachmentRequestInput } from './schemas.js';
+import type { AttachmentRecord, KeptAttachment, MessageRecord } from '../../storage/index.js';
+import { MAX_ATTACHMENTS, type AttachmentRequestInput } from './schemas.js';
 
 const SPOILER_PREFIX = 'SPOILER_';
 /** Content types never served inline: a browser would run them on this origin. */
@@ -103,4 +103,60 @@ export function assertFilesPresent(
       );
     }
   });
+}
+
+/**
+ * What an edit does to a message's files: the existing attachments it keeps (null: the edit
+ * names none and uploads none, so all stay) with their new description and spoiler flag, and
+ * the new uploads. `requests` is the edit's attachments[] (null/undefined: not given).
+ * @throws 50035 when a new entry names no file or the message would hold too many.
+ */
+export function editedAttachments(input: {
+  message: MessageRecord;
+  requests: readonly AttachmentRequestInput[] | null | undefined;
+  files: readonly StreamedFile[];
+  ids: IdGenerator;
+}): { kept: KeptAttachment[] | null; uploads: ReturnType<typeof newAttachments> } {
+  const { message, files } = input;
+  const existingIds = new Set(message.attachments.map((a) => a.id));
+  const requests = input.requests ?? [];
+  assertFilesPresent(requests, files, existingIds);
+  if (input.requests == null && files.length === 0) return { kept: null, uploads: [] };
+  const byId = new Map(message.attachments.map((a) => [a.id, a]));
+  const listed =
+    input.requests == null
+      ? message.attachments.map((a): AttachmentRequestInput => ({ id: a.id }))
+      : requests.filter((r) => existingIds.has(r.id));
+  const kept = listed.flatMap((r, position): KeptAttachment[] => {
+    const existing = byId.get(r.id);
+    if (existing === undefined) return [];
+    return [
+      {
+        id: r.id,
+        position,
+        description: r.description === undefined ? existing.description : r.description,
+        flags:
+          r.is_spoiler === undefined
+            ? existing.flags
+            : (existing.flags & ~AttachmentFlags.IS_SPOILER) |
+              attachmentFlags(existing.filename, r.is_spoiler),
+      },
+    ];
+  });
+  const uploads = newAttachments({
+    files,
+    requests: requests.filter((r) => !existingIds.has(r.id)),
+    ids: input.ids,
+    messageId: message.id,
+    channelId: message.channelId,
+    firstPosition: kept.length,
+  });
+  if (kept.length + uploads.length > MAX_ATTACHMENTS) {
+    throw invalidField(
+      ['attachments'],
+      'BASE_TYPE_MAX_LENGTH',
+      `Must be ${String(MAX_ATTACHMENTS)} or fewer in length.`,
+    );
+  }
+  return { kept, uploads };
 }

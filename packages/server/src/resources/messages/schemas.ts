@@ -191,3 +191,57 @@ export const ListPinsQuery = z.object({
   limit: queryInt(1, MAX_PINS_PAGE).default(MAX_PINS_PAGE),
   before: IsoTimestamp.optional(),
 });
+
+/**
+ * A message's `components` until the components resource validates them: a list of objects,
+ * checked further by `validateMessageComponents` where the message is made.
+ */
+export const componentsInput = z.array(z.record(z.string(), z.unknown())).max(40);
+
+/** A webhook's or interaction's display name: 1–80 characters. */
+export const WEBHOOK_NAME_MAX = 80;
+
+/**
+ * The body of an execute (POST /webhooks/{id}/{token}) and of an interaction's response or
+ * followup message: JSON, or multipart with payload_json and files[n].
+ */
+export const WebhookMessageBody = z.object({
+  content: text(MAX_CONTENT_LENGTH).nullable().optional(),
+  username: z.string().min(1).max(WEBHOOK_NAME_MAX).nullable().optional(),
+  avatar_url: Url.nullable().optional(),
+  tts: z.boolean().nullable().optional(),
+  embeds: Embeds.nullable().optional(),
+  allowed_mentions: AllowedMentions.nullable().optional(),
+  components: componentsInput.nullable().optional(),
+  attachments: z.array(AttachmentRequest).max(MAX_ATTACHMENTS).nullable().optional(),
+  flags: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .nullable()
+    .optional(),
+  thread_name: z.string().min(1).max(100).nullable().optional(),
+  applied_tags: z.array(Snowflake).max(5).nullable().optional(),
+  // Refused where the message is made (polls do not exist here yet).
+  poll: z.unknown().optional(),
+});
+export type WebhookMessageInput = z.infer<typeof WebhookMessageBody>;
+
+/** The body of an edit of a webhook's or interaction's message. */
+export const WebhookEditBody = z.object({
+  content: text(MAX_CONTENT_LENGTH).nullable().optional(),
+  embeds: Embeds.nullable().optional(),
+  flags: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .nullable()
+    .optional(),
+  allowed_mentions: AllowedMentions.nullable().optional(),
+  components: componentsInput.nullable().optional(),
+  attachments: z.array(AttachmentRequest).max(MAX_ATTACHMENTS).nullable().optional(),
+  poll: z.unknown().optional(),
+});
+export type WebhookEditInput = z.infer<typeof WebhookEditBody>;

@@ -1,5 +1,4 @@
 import {
-  AttachmentFlags,
   AuditLogActions,
   MessageFlags,
   PermissionFlags as P,
@@ -10,24 +9,14 @@ import { afterCommit, afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { StreamedFile } from '../../http/multipart.js';
 import { freeBlobsAfterCommit } from '../../blobs/lifecycle.js';
-import type { KeptAttachment } from '../../storage/index.js';
 import { recordAudit } from '../auditLog/index.js';
 import type { ServiceDeps } from '../deps.js';
-import {
-  assertFilesPresent,
-  attachmentFlags,
-  attachmentKey,
-  newAttachments,
-} from './attachments.js';
+import { attachmentKey, editedAttachments } from './attachments.js';
 import { createMessagePosting } from './create.js';
+import { createAppMessages } from './appMessages.js';
 import { assertAllowedMentions, resolveMentions } from './mentions.js';
 import { dispatchPayload } from './views.js';
-import {
-  MAX_ATTACHMENTS,
-  type AttachmentRequestInput,
-  type EditMessageInput,
-  type ListMessagesInput,
-} from './schemas.js';
+import { type EditMessageInput, type ListMessagesInput } from './schemas.js';
 import {
   EDITABLE_TYPES,
   SETTABLE_FLAGS,
@@ -35,7 +24,6 @@ import {
   createMessageHelpers,
   embedsWire,
   type MessageServiceOptions,
-  type Uploads,
 } from './shared.js';
 import { DAY_MS, unixSeconds } from '../../domain/time.js';
 
@@ -55,6 +43,8 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
   return {
     // uploadGate and create (POST /channels/{id}/messages).
     ...createMessagePosting(deps, options, helpers),
+    // postAs, getAs, editAs, deleteAs: webhook and interaction messages.
+    ...createAppMessages(deps, options, helpers),
 
     /** GET /channels/{id}/messages/{message_id}: needs READ_MESSAGE_HISTORY. */
     async get(principal: Principal, channelId: string, messageId: string) {
@@ -129,9 +119,6 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
               ? assertFlags(input.flags)
               : (assertFlags(input.flags) & MessageFlags.SUPPRESS_EMBEDS) |
                 (message.flags & MessageFlags.SUPPRESS_NOTIFICATIONS));
-      const existingIds = new Set(message.attachments.map((a) => a.id));
-      const requests = input.attachments ?? [];
-      assertFilesPresent(requests, files, existingIds);
       if (files.length > 0) access.require(P.ATTACH_FILES);
       const content = input.content === undefined ? message.content : (input.content ?? '');
       const embeds =
@@ -140,46 +127,12 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
           : access.has(P.EMBED_LINKS)
             ? embedsWire(input.embeds ?? [])
             : [];
-      let kept: KeptAttachment[] | null = null;
-      let uploads: Uploads = [];
-      if (input.attachments != null || files.length > 0) {
-        const byId = new Map(message.attachments.map((a) => [a.id, a]));
-        const listed =
-          input.attachments == null
-            ? message.attachments.map((a): AttachmentRequestInput => ({ id: a.id }))
-            : requests.filter((r) => existingIds.has(r.id));
-        kept = listed.flatMap((r, position) => {
-          const existing = byId.get(r.id);
-          if (existing === undefined) return [];
-          return [
-            {
-              id: r.id,
-              position,
-              description: r.description === undefined ? existing.description : r.description,
-              flags:
-                r.is_spoiler === undefined
-                  ? existing.flags
-                  : (existing.flags & ~AttachmentFlags.IS_SPOILER) |
-                    attachmentFlags(existing.filename, r.is_spoiler),
-            },
-          ];
-        });
-        uploads = newAttachments({
-          files,
-          requests: requests.filter((r) => !existingIds.has(r.id)),
-          ids,
-          messageId: message.id,
-          channelId: access.channel.id,
-          firstPosition: kept.length,
-        });
-        if (kept.length + uploads.length > MAX_ATTACHMENTS) {
-          throw invalidField(
-            ['attachments'],
-            'BASE_TYPE_MAX_LENGTH',
-            `Must be ${String(MAX_ATTACHMENTS)} or fewer in length.`,
-          );
-        }
-      }
+      const { kept, uploads } = editedAttachments({
+        message,
+        requests: input.attachments,
+        files,
+        ids,
+      });
       const remainingFiles = (kept?.length ?? message.attachments.length) + uploads.length;
       if (
         editsContent &&

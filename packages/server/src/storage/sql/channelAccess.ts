@@ -38,6 +38,7 @@ function buildQuery(db: Kysely<Database>, dialect: StorageDialect) {
         .selectFrom('messages')
         .select((sub) => sub.fn.max('messages.id').as('max_id'))
         .whereRef('messages.channel_id', '=', 'channels.id')
+        .where('messages.ephemeral_user_id', 'is', null)
         .as('latest_message_id'),
       json
         .jsonObjectFrom(

@@ -57,6 +57,7 @@ export function selectChannelsWithLatest(db: Kysely<Database>) {
         .selectFrom('messages')
         .select((sub) => sub.fn.max('messages.id').as('max_id'))
         .whereRef('messages.channel_id', '=', 'channels.id')
+        .where('messages.ephemeral_user_id', 'is', null)
         .as('latest_message_id'),
     );
 }

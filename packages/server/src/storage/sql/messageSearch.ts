@@ -135,6 +135,8 @@ function conditions(dialect: Dialect, q: MessageSearchQuery): Condition[] {
   const where: Condition[] = [
     sql`m.guild_id = ${q.guildId}`,
     sql`m.channel_id IN (${list(q.channelIds)})`,
+    // An ephemeral message is seen only by its user, never found by a search.
+    sql`m.ephemeral_user_id IS NULL`,
   ];
   const some = <T>(values: readonly T[] | undefined): values is readonly T[] =>
     values !== undefined && values.length > 0;

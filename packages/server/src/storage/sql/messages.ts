@@ -175,7 +175,9 @@ function messageRow(message: NewMessage): Insertable<MessagesTable> {
 }
 
 export function createMessageRepository(db: Kysely<Database>): MessageRepository {
-  const selectMessages = () => db.selectFrom('messages').selectAll();
+  /** Messages as channel reads see them: never an ephemeral one (only its user may see it). */
+  const selectMessages = () =>
+    db.selectFrom('messages').selectAll().where('ephemeral_user_id', 'is', null);
   const load = async (rows: readonly Selectable<MessagesTable>[]) => withAttachments(db, rows);
   /*
    * The insert of a create, compiled once: every create runs the same SQL with its row's values
@@ -208,6 +210,18 @@ export function createMessageRepository(db: Kysely<Database>): MessageRepository
 
     async findById(channelId, messageId) {
       const row = await selectMessages()
+        .where('channel_id', '=', channelId)
+        .where('id', '=', messageId)
+        .executeTakeFirst();
+      if (row === undefined) return null;
+      const [message] = await load([row]);
+      return message ?? null;
+    },
+
+    async findAnyById(channelId, messageId) {
+      const row = await db
+        .selectFrom('messages')
+        .selectAll()
         .where('channel_id', '=', channelId)
         .where('id', '=', messageId)
         .executeTakeFirst();
@@ -389,6 +403,7 @@ export function createMessageRepository(db: Kysely<Database>): MessageRepository
         .select((eb) => eb.fn.countAll().as('count'))
         .where('channel_id', '=', channelId)
         .where('pinned_at', 'is not', null)
+        .where('ephemeral_user_id', 'is', null)
         .executeTakeFirstOrThrow();
       return Number(row.count);
     },

@@ -118,7 +118,10 @@ export interface MessageRepository {
    * channel's last_message_id is derived from the messages when the channel is read.
    */
   create(message: NewMessage): Promise<void>;
+  /** A message of the channel as channel reads see it: null for an ephemeral one. */
   findById(channelId: string, messageId: string): Promise<MessageRecord | null>;
+  /** A message of the channel, ephemeral ones included (its webhook's or app's routes). */
+  findAnyById(channelId: string, messageId: string): Promise<MessageRecord | null>;
   /** One attachment by id, in any channel (the attachment CDN checks its owner), or null. */
   findAttachment(attachmentId: string): Promise<AttachmentRecord | null>;
   /** Messages by id in any channel (referenced and forwarded messages); missing ids are absent. */
