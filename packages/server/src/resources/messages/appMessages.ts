@@ -4,7 +4,13 @@ import { afterCommit, afterWrite } from '../../events/afterCommit.js';
 import type { Dispatch } from '../../events/dispatcher.js';
 import type { StreamedFile } from '../../http/multipart.js';
 import { freeBlobsAfterCommit } from '../../blobs/lifecycle.js';
-import type { MessageRecord, NewMessage, Repositories, RoleRecord } from '../../storage/index.js';
+import type {
+  MessageRecord,
+  MessageReferenceRecord,
+  NewMessage,
+  Repositories,
+  RoleRecord,
+} from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { MESSAGE_CHANNEL_TYPES } from './access.js';
 import {
@@ -41,10 +47,32 @@ export type MessageAuthor =
        * Only that user ever sees such a message; a flag 64 without it is refused.
        */
       ephemeralUserId: string | null;
+      /**
+       * A deferred response's placeholder (DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE): sent empty with
+       * the LOADING flag, which its first edit clears.
+       */
+      loading?: boolean;
+      /** What the message points at (a message command's response: its target message). */
+      reference?: MessageReferenceRecord | null;
     };
 
 /** Whose messages a webhook route may read and change: a webhook's, or an app's (interactions). */
-export type MessageOwner = { webhookId: string } | { applicationId: string };
+export type MessageOwner =
+  | { webhookId: string }
+  | {
+      applicationId: string;
+      /**
+       * The app's bot user, whose own messages count too: the message a component was clicked on
+       * (UPDATE_MESSAGE, and the original response after DEFERRED_UPDATE_MESSAGE).
+       */
+      botUserId?: string;
+    };
+
+/**
+ * Runs inside the transaction that writes the message (an interaction's acknowledgement, which
+ * commits with its response or not at all); it may throw to refuse the write.
+ */
+export type WithinWrite = (tx: Repositories, message: MessageRecord) => Promise<void>;
 
 /** Flags a webhook or interaction message may be sent with. */
 const APP_FLAGS =
@@ -105,7 +133,11 @@ function dispatchTarget(
 const ownsMessage = (owner: MessageOwner, message: MessageRecord) =>
   'webhookId' in owner
     ? message.webhookId === owner.webhookId && message.interactionMetadata == null
-    : message.applicationId === owner.applicationId && message.webhookId === owner.applicationId;
+    : (message.applicationId === owner.applicationId &&
+        message.webhookId === owner.applicationId) ||
+      (owner.botUserId !== undefined &&
+        message.authorId === owner.botUserId &&
+        message.webhookId === null);
 
 /** 50035 on `poll`: polls do not exist here yet. */
 function refusePoll(poll: unknown): void {
@@ -169,8 +201,10 @@ export function createAppMessages(
       author: MessageAuthor;
       input: WebhookMessageInput;
       files: readonly StreamedFile[];
+      within?: WithinWrite;
     }): Promise<{ record: MessageRecord; wire: MessageWire }> {
       const { author, input, files } = request;
+      const loading = author.kind === 'interaction' && author.loading === true;
       const channel = await loadAppChannel(storage, request.channelId);
       refusePoll(input.poll);
       const asked = input.flags ?? 0;
@@ -204,6 +238,7 @@ export function createAppMessages(
           author.kind === 'webhook' && author.applicationId === null ? 'webhook' : 'app_webhook',
       });
       if (
+        !loading &&
         content.trim() === '' &&
         embeds.length === 0 &&
         files.length === 0 &&
@@ -230,12 +265,12 @@ export function createAppMessages(
         type: byWebhook ? MessageTypes.DEFAULT : author.type,
         content,
         embeds,
-        flags: asked,
+        flags: asked | (loading ? MessageFlags.LOADING : 0),
         tts: input.tts === true,
         mentionEveryone: mentions.everyone,
         mentionUserIds: mentions.userIds,
         mentionRoleIds: mentions.roleIds,
-        reference: null,
+        reference: byWebhook ? null : (author.reference ?? null),
         snapshots: null,
         nonce: null,
         applicationId: author.applicationId,
@@ -249,7 +284,10 @@ export function createAppMessages(
       };
       const record: MessageRecord = { ...message, pinnedAt: null, editedAt: null };
       await withUploads(uploads, () =>
-        storage.groupTransaction((tx) => tx.messages.create(message)),
+        storage.groupTransaction(async (tx) => {
+          await tx.messages.create(message);
+          await request.within?.(tx, record);
+        }),
       );
       const wire = await wireOf(storage, record);
       // Committed (its batch is durable): published at once.
@@ -269,17 +307,19 @@ export function createAppMessages(
     /**
      * Edits the owner's message: content, embeds, components, allowed_mentions, attachments
      * (kept ids and new files) and flags (SUPPRESS_EMBEDS; IS_COMPONENTS_V2 may be set, never
-     * cleared).
+     * cleared). The first edit of a deferred response's placeholder fills it: LOADING is
+     * cleared and the message does not show as edited.
      */
     // eslint-disable-next-line max-params -- the signature the interactions issue's parts share.
     async editAs(
       channelId: string,
       messageId: string,
       owner: MessageOwner,
-      request: { input: WebhookEditInput; files: readonly StreamedFile[] },
+      request: { input: WebhookEditInput; files: readonly StreamedFile[]; within?: WithinWrite },
     ): Promise<MessageWire> {
       const { input, files } = request;
       const message = await ownedMessage(channelId, messageId, owner);
+      const loading = (message.flags & MessageFlags.LOADING) !== 0;
       const channel = await loadAppChannel(storage, message.channelId);
       refusePoll(input.poll);
       assertAllowedMentions(input.allowed_mentions);
@@ -300,6 +340,7 @@ export function createAppMessages(
         }
         flags = (message.flags & ~EDIT_FLAGS) | (input.flags & EDIT_FLAGS);
       }
+      flags &= ~MessageFlags.LOADING;
       const content = input.content === undefined ? message.content : (input.content ?? '');
       const embeds = input.embeds === undefined ? message.embeds : embedsWire(input.embeds ?? []);
       const componentsChange =
@@ -309,7 +350,12 @@ export function createAppMessages(
             flags,
             hasContent: content !== '',
             hasEmbeds: embeds.length > 0,
-            sender: message.applicationId === null ? 'webhook' : 'app_webhook',
+            sender:
+              message.webhookId === null
+                ? 'bot'
+                : message.applicationId === null
+                  ? 'webhook'
+                  : 'app_webhook',
           })
         : (message.components ?? []);
       const { kept, uploads } = editedAttachments({
@@ -346,7 +392,7 @@ export function createAppMessages(
                   mentionRoleIds: mentions.roleIds,
                   mentionEveryone: mentions.everyone,
                 }),
-            editedAt: now,
+            ...(loading ? {} : { editedAt: now }),
           });
           if (kept !== null) {
             const removed = await tx.messages.replaceAttachments(message.id, {
@@ -359,6 +405,7 @@ export function createAppMessages(
               removed.map((attachment) => attachmentKey(attachment.id)),
             );
           }
+          await request.within?.(tx, message);
         }),
       );
       const updated = await ownedMessage(message.channelId, message.id, owner);

@@ -17,7 +17,7 @@ export type { PrivateMessageRules } from './shared.js';
 export { CreateMessageBody, type CreateMessageInput } from './schemas.js';
 export { viewMessages } from './views.js';
 export type { MessageService } from './service.js';
-export type { MessageAuthor, MessageOwner } from './appMessages.js';
+export type { MessageAuthor, MessageOwner, WithinWrite } from './appMessages.js';
 export type { MessageWire } from './serialize.js';
 export {
   WebhookEditBody,
