@@ -1,8 +1,9 @@
 /**
- * @module delivery/post: one signed POST to an app's webhook events URL, bounded: the URL policy
- * (urlPolicy.ts) is applied before and during connection, redirects are not followed (a 3xx is an
- * answer like any other, and not a success), the whole exchange has a deadline, and the response
- * body is never read (only its status is kept), so its size cannot matter.
+ * @module delivery/post: one signed POST to an app's webhook events URL or interactions endpoint,
+ * bounded: the URL policy (urlPolicy.ts) is applied before and during connection, redirects are
+ * not followed (a 3xx is an answer like any other, and not a success), the whole exchange has a
+ * deadline, and the response body is either never read (webhook events: only the status is
+ * kept) or read up to a size limit (interactions, whose answer is in it).
  */
 import { sign, createPrivateKey } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
@@ -53,6 +54,68 @@ export function signedRequest(post: SignedPost) {
 
 /** Sends the POST; never throws (every failure is an outcome). */
 export function postSigned(post: SignedPost, limits: PostLimits): Promise<PostOutcome> {
+  return exchange(post, limits, (res, finish, elapsed) => {
+    finish({ status: res.statusCode ?? 0, error: null, durationMs: elapsed() });
+    // Only the status matters: the body is dropped unread, with the connection.
+    res.destroy();
+  });
+}
+
+/** What came back from an app that answers in its response body (an interactions endpoint). */
+export type AnsweredOutcome =
+  | { status: number; contentType: string | null; body: Buffer; error: null; durationMs: number }
+  | { status: null; error: string; durationMs: number };
+
+/**
+ * Sends the POST and reads the answer's body, at most `maxResponseBytes` of it (more is a
+ * failure), within the same deadline as the exchange; never throws. `headers` replace the signed
+ * ones (the endpoint check sends a forged signature, which a correct endpoint refuses).
+ */
+export function postSignedForAnswer(
+  post: SignedPost & { headers?: Record<string, string> },
+  limits: PostLimits & { maxResponseBytes: number },
+): Promise<AnsweredOutcome> {
+  return exchange<AnsweredOutcome>(post, limits, (res, finish, elapsed) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limits.maxResponseBytes) {
+        finish({ status: null, error: 'response body too large', durationMs: elapsed() });
+        res.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    res.on('end', () => {
+      finish({
+        status: res.statusCode ?? 0,
+        contentType: res.headers['content-type'] ?? null,
+        body: Buffer.concat(chunks),
+        error: null,
+        durationMs: elapsed(),
+      });
+    });
+    res.on('error', (err) => {
+      finish({ status: null, error: err.message, durationMs: elapsed() });
+    });
+  });
+}
+
+/**
+ * One bounded POST: the URL policy before and during connection, no redirects (`agent: false`
+ * and no following), a deadline over the whole exchange; `onResponse` settles it from the answer.
+ */
+function exchange<T extends { durationMs: number }>(
+  post: SignedPost & { headers?: Record<string, string> },
+  limits: PostLimits,
+  onResponse: (
+    res: IncomingMessage,
+    finish: (outcome: T | { status: null; error: string; durationMs: number }) => void,
+    elapsed: () => number,
+  ) => void,
+): Promise<T | { status: null; error: string; durationMs: number }> {
+  type Outcome = T | { status: null; error: string; durationMs: number };
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const problem = webhookUrlProblem(post.url, limits.allowLocal);
@@ -64,7 +127,7 @@ export function postSigned(post: SignedPost, limits: PostLimits): Promise<PostOu
   const body = Buffer.from(post.body);
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (outcome: PostOutcome) => {
+    const finish = (outcome: Outcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
@@ -74,7 +137,11 @@ export function postSigned(post: SignedPost, limits: PostLimits): Promise<PostOu
       method: 'POST',
       agent: false,
       lookup: guardedLookup(limits.allowLocal),
-      headers: { ...signedRequest(post), 'content-length': String(body.length) },
+      headers: {
+        ...signedRequest(post),
+        ...post.headers,
+        'content-length': String(body.length),
+      },
     });
     const deadline = setTimeout(() => {
       finish({
@@ -85,9 +152,7 @@ export function postSigned(post: SignedPost, limits: PostLimits): Promise<PostOu
       req.destroy();
     }, limits.timeoutMs);
     req.on('response', (res: IncomingMessage) => {
-      finish({ status: res.statusCode ?? 0, error: null, durationMs: elapsed() });
-      // Only the status matters: the body is dropped unread, with the connection.
-      res.destroy();
+      onResponse(res, finish, elapsed);
     });
     req.on('error', (err) => {
       finish({ status: null, error: err.message, durationMs: elapsed() });

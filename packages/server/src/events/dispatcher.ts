@@ -26,6 +26,12 @@ export interface Dispatch<TData = unknown> {
    * receive it (gateway/routing.ts). Absent: not scoped.
    */
   applicationId?: string;
+  /**
+   * A user-addressed dispatch one shard of a bot receives (INTERACTION_CREATE): only the
+   * session whose shard holds this guild, or shard 0 for `guildId: null` (a DM), as guild
+   * dispatches go to one shard. Absent: every session of the user.
+   */
+  shard?: { guildId: string | null };
   /** The wire payload (`d`), as the platform sends it to a session that may see all of it. */
   data: TData;
 }
@@ -47,6 +53,8 @@ export interface DispatchEnvelope {
   userIds: readonly string[];
   /** `Dispatch.applicationId`; absent (an envelope of an older node too): not scoped. */
   applicationId?: string;
+  /** `Dispatch.shard`; absent: every session of the user. */
+  shard?: { guildId: string | null };
   data: unknown;
 }
 
@@ -105,6 +113,7 @@ export function createBusDispatcher(options: {
           channelId: event.channelId ?? null,
           userIds,
           ...(event.applicationId === undefined ? {} : { applicationId: event.applicationId }),
+          ...(event.shard === undefined ? {} : { shard: event.shard }),
           data: event.data,
         };
         if (event.guildId !== null) send(guildSubject(event.guildId), event, data);

@@ -128,6 +128,16 @@ function applyToModel(state: GuildState<Session>, type: string, data: Record<str
   }
 }
 
+/**
+ * Whether a user-addressed dispatch meant for one shard (`DispatchEnvelope.shard`) is for this
+ * session: the shard holding its guild, shard 0 for a DM; every session when it names none.
+ */
+function inDispatchShard(session: Session, envelope: DispatchEnvelope): boolean {
+  if (envelope.shard === undefined) return true;
+  const guildId = envelope.shard.guildId;
+  return guildId === null ? session.shard[0] === 0 : inShard(guildId, session.shard);
+}
+
 export function createFanout(deps: {
   storage: Storage;
   clock: Clock;
@@ -228,6 +238,7 @@ export function createFanout(deps: {
     const receivers: Session[] = [];
     for (const session of mine) {
       if (!receivesUserDispatch(session, { type, ...envelope })) continue;
+      if (!inDispatchShard(session, envelope)) continue;
       send.deliver(session, event, source);
       receivers.push(session);
     }
@@ -253,7 +264,11 @@ export function createFanout(deps: {
   const routeForSession = (session: Session, kept: KeptEvent): HeldDispatch[] => {
     const { type, envelope, source } = busDispatch(kept.event);
     if (kept.subject.startsWith(USER_SUBJECT_PREFIX)) {
-      if (envelope.guildId !== null || !receivesUserDispatch(session, { type, ...envelope })) {
+      if (
+        envelope.guildId !== null ||
+        !receivesUserDispatch(session, { type, ...envelope }) ||
+        !inDispatchShard(session, envelope)
+      ) {
         return [];
       }
       return [{ event: new EncodedDispatch(type, envelope.data), source }];

@@ -54,6 +54,8 @@ export interface InteractionLifecycle {
   fail(interaction: InteractionRecord): Promise<boolean>;
   /** One pass: fails the overdue interactions and deletes the expired ones. */
   sweep(): Promise<{ failed: number; deleted: number }>;
+  /** Starts the sweep: a pass now (what a stopped node left), then one every interval. */
+  start(): void;
   /** Stops the sweep and clears every timer (the sweep of another start fails what was left). */
   stop(): Promise<void>;
 }
@@ -103,14 +105,14 @@ export function createInteractionLifecycle(deps: {
     const pass = sweep();
     running = pass.catch(deps.onError);
     void running.then(() => {
-      if (!stopped)
+      if (!stopped) {
         cancelSweep = timers.schedule(
           runSweep,
           deps.sweepIntervalMs ?? INTERACTION_SWEEP_INTERVAL_MS,
         );
+      }
     });
   };
-  cancelSweep = timers.schedule(runSweep, 0);
 
   return {
     ackDeadlineMs: deps.ackDeadlineMs ?? INTERACTION_ACK_DEADLINE_MS,
@@ -137,6 +139,9 @@ export function createInteractionLifecycle(deps: {
     },
     fail,
     sweep,
+    start() {
+      if (!stopped && cancelSweep === null) cancelSweep = timers.schedule(runSweep, 0);
+    },
     async stop() {
       stopped = true;
       cancelSweep?.();

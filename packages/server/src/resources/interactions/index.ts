@@ -1,0 +1,14 @@
+/** @module resources/interactions: POST /interactions, the interaction object and its delivery. */
+export {
+  acknowledgeOrThrow,
+  CALLBACK_TYPES,
+  createCallbackHandler,
+  type HandleCallback,
+} from './callback.js';
+export {
+  createInteractionLifecycle,
+  INTERACTION_ACK_DEADLINE_MS,
+  INTERACTION_TOKEN_TTL_MS,
+  type InteractionLifecycle,
+} from './lifecycle.js';
+export type { EndpointAnswer, InteractionsEndpoint } from './ports.js';
