@@ -35,6 +35,7 @@ import { createTokenRepository } from './tokens.js';
 import { createUserRepository } from './users.js';
 import { createVoiceStatusRepository } from './voiceStatus.js';
 import { createWorkerLeaseRepository } from './workerLeases.js';
+import { createCommandRepository } from './commands.js';
 
 export type { Database } from './schema.js';
 export type { BatchConnection, GroupCommitOptions, OpenBatchConnection } from './groupCommit.js';
@@ -77,6 +78,7 @@ export function createRepositories(
     guildTags: createGuildTagRepository(db),
     lobbies: createLobbyRepository(db, context.dialect),
     privateChannels: createPrivateChannelRepository(db),
+    commands: createCommandRepository(db, context.dialect),
   };
 }
 
