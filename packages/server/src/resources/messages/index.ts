@@ -17,3 +17,4 @@ export type { PrivateMessageRules } from './shared.js';
 export { CreateMessageBody, type CreateMessageInput } from './schemas.js';
 export { viewMessages } from './views.js';
 export type { MessageService } from './service.js';
+export { loadMessageChannel } from './access.js';
