@@ -25,3 +25,4 @@ export {
   type WebhookEditInput,
   type WebhookMessageInput,
 } from './schemas.js';
+export { loadMessageChannel } from './access.js';
