@@ -3,7 +3,9 @@ export {
   acknowledgeOrThrow,
   CALLBACK_TYPES,
   createCallbackHandler,
+  type CallbackDeps,
   type HandleCallback,
+  type InteractionCallbackResponse,
 } from './callback.js';
 export {
   createInteractionLifecycle,
@@ -12,3 +14,6 @@ export {
   type InteractionLifecycle,
 } from './lifecycle.js';
 export type { EndpointAnswer, InteractionsEndpoint } from './ports.js';
+export { registerInteractionCallbackRoutes } from './callbackRoutes.js';
+export { createInteractionWebhooks } from './interactionWebhooks.js';
+export { createInteractionResponses, type InteractionResponses } from './responses.js';

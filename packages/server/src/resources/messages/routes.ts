@@ -50,7 +50,7 @@ export interface MessageRouteOptions {
  * `beforeFile` runs at the first file, before its bytes are read (a caller who may not attach
  * files is refused there).
  */
-async function readBody(
+export async function readBody(
   request: FastifyRequest,
   options: MessageRouteOptions,
   beforeFile: () => void,
@@ -69,7 +69,10 @@ async function readBody(
 }
 
 /** Runs `fn` with the files, then discards what it did not commit (all of them on error). */
-async function withFiles<T>(files: readonly StreamedFile[], fn: () => Promise<T>): Promise<T> {
+export async function withFiles<T>(
+  files: readonly StreamedFile[],
+  fn: () => Promise<T>,
+): Promise<T> {
   try {
     return await fn();
   } finally {

@@ -1,0 +1,141 @@
+/**
+ * Who an interaction's response and followups are by, as messages show it: the app's bot, the
+ * message type of the interaction's kind, and `interaction_metadata` (docs/interactions.md#
+ * response-messages).
+ */
+import { MessageTypes } from '@guildhall/protocol';
+import type { InteractionRecord, MessageReferenceRecord } from '../../storage/index.js';
+import type { MessageAuthor } from '../messages/index.js';
+import { InteractionTypes } from './schemas.js';
+
+/** Application command types (the platform's ApplicationCommandType). */
+const COMMAND_TYPES = { CHAT_INPUT: 1, USER: 2, MESSAGE: 3, PRIMARY_ENTRY_POINT: 4 } as const;
+
+type Json = Record<string, unknown>;
+
+const objectAt = (value: unknown, key: string): Json | null => {
+  if (typeof value !== 'object' || value === null) return null;
+  const child = (value as Json)[key];
+  return typeof child === 'object' && child !== null && !Array.isArray(child)
+    ? (child as Json)
+    : null;
+};
+
+const stringAt = (value: Json | null, key: string): string | null => {
+  const child = value?.[key];
+  return typeof child === 'string' ? child : null;
+};
+
+/** The invoking user as delivered: the member's user in a guild, else the user. */
+function invokingUser(payload: Json): Json | null {
+  return objectAt(objectAt(payload, 'member'), 'user') ?? objectAt(payload, 'user');
+}
+
+/**
+ * The message a component or modal interaction came from: the clicked message, or for a modal
+ * submit the message whose component opened the modal (the payload's `message`), else null.
+ */
+export function sourceMessageId(interaction: InteractionRecord): string | null {
+  return interaction.messageId ?? stringAt(objectAt(interaction.payload, 'message'), 'id');
+}
+
+/**
+ * The metadata of the interaction a message answers (the platform's MessageInteractionMetadata):
+ * `target_user`/`target_message_id` for context menus, `interacted_message_id` for components,
+ * `triggering_interaction_metadata` for a modal submit, `original_response_message_id` on
+ * followups. A modal submit's `triggering_interaction_metadata` is left out: the interaction
+ * that showed the modal is not linked to its submit (docs/interactions.md#response-messages).
+ */
+export function interactionMetadata(
+  interaction: InteractionRecord,
+  extras: { originalResponseMessageId?: string | null } = {},
+): Json {
+  const { payload } = interaction;
+  const data = objectAt(payload, 'data');
+  const metadata: Json = {
+    id: interaction.id,
+    type: interaction.type,
+    user: invokingUser(payload),
+    authorizing_integration_owners: objectAt(payload, 'authorizing_integration_owners') ?? {},
+  };
+  if (extras.originalResponseMessageId != null) {
+    metadata['original_response_message_id'] = extras.originalResponseMessageId;
+  }
+  if (interaction.type === InteractionTypes.APPLICATION_COMMAND) {
+    const targetId = stringAt(data, 'target_id');
+    if (targetId !== null && data?.['type'] === COMMAND_TYPES.USER) {
+      metadata['target_user'] = objectAt(objectAt(objectAt(data, 'resolved'), 'users'), targetId);
+    } else if (targetId !== null && data?.['type'] === COMMAND_TYPES.MESSAGE) {
+      metadata['target_message_id'] = targetId;
+    }
+  } else if (interaction.type === InteractionTypes.MESSAGE_COMPONENT) {
+    metadata['interacted_message_id'] = sourceMessageId(interaction);
+  }
+  return metadata;
+}
+
+/**
+ * The message type of a response: 20 CHAT_INPUT_COMMAND for a slash (or entry point) command,
+ * 23 CONTEXT_MENU_COMMAND for a user or message command, 0 DEFAULT for a component and for a
+ * modal opened from one; 20 for a modal opened from a command.
+ */
+export function responseMessageType(interaction: InteractionRecord): number {
+  if (interaction.type === InteractionTypes.MODAL_SUBMIT) {
+    return sourceMessageId(interaction) === null
+      ? MessageTypes.CHAT_INPUT_COMMAND
+      : MessageTypes.DEFAULT;
+  }
+  if (interaction.type !== InteractionTypes.APPLICATION_COMMAND) return MessageTypes.DEFAULT;
+  const commandType = objectAt(interaction.payload, 'data')?.['type'];
+  return commandType === COMMAND_TYPES.USER || commandType === COMMAND_TYPES.MESSAGE
+    ? MessageTypes.CONTEXT_MENU_COMMAND
+    : MessageTypes.CHAT_INPUT_COMMAND;
+}
+
+/** A message command's response points at its target message (message_reference). */
+function targetReference(interaction: InteractionRecord): MessageReferenceRecord | null {
+  const data = objectAt(interaction.payload, 'data');
+  const targetId = stringAt(data, 'target_id');
+  if (
+    interaction.type !== InteractionTypes.APPLICATION_COMMAND ||
+    data?.['type'] !== COMMAND_TYPES.MESSAGE ||
+    targetId === null
+  ) {
+    return null;
+  }
+  return {
+    type: 0,
+    channelId: interaction.channelId,
+    messageId: targetId,
+    guildId: interaction.guildId,
+  };
+}
+
+/**
+ * The author of an interaction's message: the app's bot (or, for an app without one, the app),
+ * ephemeral messages for the invoking user only.
+ */
+export function responseAuthor(
+  interaction: InteractionRecord,
+  options: {
+    botUserId: string | null;
+    /** Set on followups: the original response's id. */
+    originalResponseMessageId?: string | null;
+    /** The deferred response's placeholder. */
+    loading?: boolean;
+  },
+): MessageAuthor {
+  const followup = options.originalResponseMessageId != null;
+  return {
+    kind: 'interaction',
+    applicationId: interaction.applicationId,
+    botUserId: options.botUserId ?? interaction.applicationId,
+    type: responseMessageType(interaction),
+    interactionMetadata: interactionMetadata(interaction, {
+      originalResponseMessageId: options.originalResponseMessageId ?? null,
+    }),
+    ephemeralUserId: interaction.userId,
+    ...(options.loading === true ? { loading: true } : {}),
+    ...(followup ? {} : { reference: targetReference(interaction) }),
+  };
+}
