@@ -91,6 +91,8 @@ export interface AppOptions {
   blobSweep?: { timers?: Timers; graceMs?: number } | false;
   /** The idle lobby sweep (resources/lobbies/sweep.ts): timers tests drive, or false for none. */
   lobbySweep?: { timers?: Timers } | false;
+  /** The interactions' deadlines and sweep (resources/interactions/lifecycle.ts): timers tests drive. */
+  interactionTimers?: Timers;
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -235,6 +237,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
       activityInvites: {
         activitiesOf: (userId) => liveActivities({ store: sharedState.presences, clock }, userId),
+      },
+      interactionTimers: options.interactionTimers ?? realTimers,
+      onInteractionError: (err) => {
+        logger.warn({ err }, 'interaction deadline or sweep failed (the next sweep retries)');
       },
     },
   );
@@ -419,6 +425,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await searchIndexer.close();
       await blobSweeper?.stop();
       await lobbySweeper?.stop();
+      await services.interactionLifecycle.stop();
       revocations.close();
       await sharedState.close();
       await bus.close();

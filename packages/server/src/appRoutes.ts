@@ -47,6 +47,7 @@ import { registerSocialApprovalRoutes } from './resources/socialLimits/index.js'
 import { registerStickerCdnRoutes, registerStickerRoutes } from './resources/stickers/index.js';
 import { registerSystemRoutes, type createMetrics } from './resources/system/index.js';
 import { registerUserRoutes } from './resources/users/index.js';
+import { registerInteractionCallbackRoutes } from './resources/interactions/index.js';
 import type { Storage } from './storage/index.js';
 import { registerCommandRoutes } from './resources/commands/index.js';
 
@@ -131,6 +132,12 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       });
       registerRelationshipRoutes(api, services.relationships);
       registerCommandRoutes(api, services.commands);
+      registerInteractionCallbackRoutes(api, services.interactionResponses, {
+        maxAttachmentBytes: config.maxAttachmentBytes,
+        maxUploadBytes: uploadLimitBytes(config),
+        maxPayloadBytes: config.maxBodyBytes,
+        blobs,
+      });
       done();
     },
     { prefix: API_PREFIX },

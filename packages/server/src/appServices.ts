@@ -49,6 +49,11 @@ import { createMessageSearchService, type SearchIndexer } from './resources/sear
 import { createStickerService } from './resources/stickers/index.js';
 import { createUserService } from './resources/users/index.js';
 import { createRelationshipService } from './resources/relationships/index.js';
+import {
+  createInteractionLifecycle,
+  createInteractionResponses,
+} from './resources/interactions/index.js';
+import type { Timers } from './domain/clock.js';
 import { createCommandService } from './resources/commands/index.js';
 
 /** What services need beyond ServiceDeps. */
@@ -65,6 +70,10 @@ interface ServiceOptions {
   activityInvites: ActivityInvitePorts;
   /** Told of a lobby message not mirrored into its linked channel (the send stands). */
   onLobbyMirrorError?: (err: unknown, context: { lobbyId: string; messageId: string }) => void;
+  /** The interactions' 3-second deadlines and sweep (tests fire them by hand). */
+  interactionTimers: Timers;
+  /** Told of a failed interaction deadline or sweep (the sweep retries). */
+  onInteractionError: (err: unknown) => void;
 }
 
 /** Every resource service over the same deps (app.ts wires them; the routes use them). */
@@ -92,6 +101,12 @@ export function createServices(
   });
   const messages = createMessageService(deps, { ...options, privateRules });
   const privateChannels = createPrivateChannelService(deps);
+  const interactionLifecycle = createInteractionLifecycle({
+    storage: deps.storage,
+    clock: deps.clock,
+    timers: options.interactionTimers,
+    onError: options.onInteractionError,
+  });
   return {
     privateChannels,
     sdkDms: createSdkDmService(deps, { privateChannels, messages }),
@@ -129,6 +144,13 @@ export function createServices(
       indexer: options.searchIndexer,
     }),
     relationships: createRelationshipService(deps),
+    interactionLifecycle,
+    interactionResponses: createInteractionResponses({
+      storage: deps.storage,
+      clock: deps.clock,
+      lifecycle: interactionLifecycle,
+      messages,
+    }),
     lobbies: createLobbyService({
       ...deps,
       limits: deps.socialLimits,
