@@ -10,4 +10,5 @@ export { validateModal, type ModalRecord } from './modal.js';
 export { readModalSubmit } from './submit.js';
 export { readComponentClick, type ComponentClick } from './click.js';
 export { resolveComponentMedia, type MediaAttachment } from './media.js';
+export { componentsText } from './walk.js';
 export { ButtonStyles, ComponentTypes, type ComponentType } from './limits.js';

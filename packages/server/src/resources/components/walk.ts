@@ -1,3 +1,4 @@
+import { ComponentTypes } from './limits.js';
 import type { Wire } from './fields.js';
 
 /** Calls `visit` on every component of a stored message or modal, parents before children. */
@@ -13,4 +14,21 @@ export function walkComponents(components: readonly unknown[], visit: (component
       if (typeof child === 'object' && child !== null) walkComponents([child], visit);
     }
   }
+}
+
+/**
+ * The text of a components v2 message's Text Displays, one per line: what its mentions are
+ * parsed from (an IS_COMPONENTS_V2 message has no content).
+ */
+export function componentsText(components: readonly unknown[]): string {
+  const texts: string[] = [];
+  walkComponents(components, (component) => {
+    if (
+      component['type'] === ComponentTypes.TEXT_DISPLAY &&
+      typeof component['content'] === 'string'
+    ) {
+      texts.push(component['content']);
+    }
+  });
+  return texts.join('\n');
 }

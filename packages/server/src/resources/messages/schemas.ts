@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IsoTimestamp, Snowflake, queryInt } from '../../http/schemas.js';
 import { charCount } from '../../domain/text.js';
+import { componentsInput } from '../components/index.js';
 
 /** The platform's message limits. */
 export const MAX_CONTENT_LENGTH = 2000;
@@ -129,6 +130,7 @@ export const CreateMessageBody = z.object({
     .nullable()
     .optional(),
   application_id: Snowflake.nullable().optional(),
+  components: componentsInput,
 });
 export type CreateMessageInput = z.infer<typeof CreateMessageBody>;
 
@@ -144,6 +146,7 @@ export const EditMessageBody = z.object({
     .optional(),
   allowed_mentions: AllowedMentions.nullable().optional(),
   attachments: z.array(AttachmentRequest).max(MAX_ATTACHMENTS).nullable().optional(),
+  components: componentsInput,
 });
 export type EditMessageInput = z.infer<typeof EditMessageBody>;
 
