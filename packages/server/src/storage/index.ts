@@ -27,4 +27,5 @@ export * from './types/users.js';
 export * from './types/workerLeases.js';
 export * from './types/relationships.js';
 export * from './types/interactions.js';
+export * from './types/commands.js';
 export { GroupCommitTimeoutError, StorageConflictError } from './errors.js';

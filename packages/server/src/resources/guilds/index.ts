@@ -9,3 +9,4 @@ export {
   type GuildService,
   type NewChannel,
 } from './service.js';
+export { LOCALES } from './schemas.js';

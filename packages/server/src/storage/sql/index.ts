@@ -36,6 +36,7 @@ import { createUserRepository } from './users.js';
 import { createVoiceStatusRepository } from './voiceStatus.js';
 import { createWorkerLeaseRepository } from './workerLeases.js';
 import { createInteractionRepository } from './interactions.js';
+import { createCommandRepository } from './commands.js';
 
 export type { Database } from './schema.js';
 export type { BatchConnection, GroupCommitOptions, OpenBatchConnection } from './groupCommit.js';
@@ -79,6 +80,7 @@ export function createRepositories(
     lobbies: createLobbyRepository(db, context.dialect),
     privateChannels: createPrivateChannelRepository(db),
     interactions: createInteractionRepository(db),
+    commands: createCommandRepository(db, context.dialect),
   };
 }
 

@@ -3,6 +3,7 @@ import type * as Provisional from './provisionalSchema.js';
 import type { OAuthTables } from './oauthSchema.js';
 import type * as Relationships from './relationshipsSchema.js';
 import type * as GameStats from './gameStatsSchema.js';
+import type * as Commands from './commandsSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -437,6 +438,8 @@ export interface Database extends OAuthTables {
   channel_recipients: ChannelRecipientsTable;
   dm_moderation_metadata: DmModerationMetadataTable;
   interactions: InteractionsTable;
+  application_commands: Commands.ApplicationCommandsTable;
+  application_command_permissions: Commands.ApplicationCommandPermissionsTable;
 }
 
 export interface ChannelRecipientsTable {

@@ -31,6 +31,7 @@ import type { TokenRepository } from './tokens.js';
 import type { ConnectionRepository, UserRepository } from './users.js';
 import type { WorkerLeaseRepository } from './workerLeases.js';
 import type { InteractionRepository } from './interactions.js';
+import type { CommandRepository } from './commands.js';
 
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
@@ -68,6 +69,7 @@ export interface Repositories {
   readonly lobbies: LobbyRepository;
   readonly privateChannels: PrivateChannelRepository;
   readonly interactions: InteractionRepository;
+  readonly commands: CommandRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
