@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoTimestamp, Snowflake, queryInt } from '../../http/schemas.js';
+import { charCount } from '../../domain/text.js';
 
 /** The platform's message limits. */
 export const MAX_CONTENT_LENGTH = 2000;
@@ -7,13 +8,6 @@ export const MAX_EMBEDS = 10;
 export const MAX_EMBED_TOTAL = 6000;
 export const MAX_ATTACHMENTS = 10;
 export const MAX_NONCE_LENGTH = 25;
-
-/** Length in characters (code points), as the platform counts them. */
-export const charCount = (value: string): number => {
-  // Only astral characters take two UTF-16 units; count each pair once.
-  const pairs = value.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g);
-  return value.length - (pairs?.length ?? 0);
-};
 
 function text(max: number) {
   return z.string().refine((value) => charCount(value) <= max, {
