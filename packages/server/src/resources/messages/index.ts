@@ -18,3 +18,4 @@ export { CreateMessageBody, type CreateMessageInput } from './schemas.js';
 export { viewMessages } from './views.js';
 export type { MessageService } from './service.js';
 export { loadMessageChannel } from './access.js';
+export type { MessageWire } from './serialize.js';
