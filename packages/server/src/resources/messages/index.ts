@@ -32,3 +32,4 @@ export {
   type WebhookMessageInput,
 } from './schemas.js';
 export { loadMessageChannel } from './access.js';
+export type { MessageWire } from './serialize.js';
