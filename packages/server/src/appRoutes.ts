@@ -48,6 +48,7 @@ import { registerStickerCdnRoutes, registerStickerRoutes } from './resources/sti
 import { registerSystemRoutes, type createMetrics } from './resources/system/index.js';
 import { registerUserRoutes } from './resources/users/index.js';
 import type { Storage } from './storage/index.js';
+import { registerWebhookRoutes } from './resources/webhooks/index.js';
 
 /** What the routes are registered over (app.ts builds it all). */
 export interface AppRouteDeps {
@@ -129,6 +130,16 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
         blobs,
       });
       registerRelationshipRoutes(api, services.relationships);
+      registerWebhookRoutes(api, {
+        webhooks: services.webhooks,
+        messages: services.messages,
+        uploads: {
+          maxAttachmentBytes: config.maxAttachmentBytes,
+          maxUploadBytes: uploadLimitBytes(config),
+          maxPayloadBytes: config.maxBodyBytes,
+          blobs,
+        },
+      });
       done();
     },
     { prefix: API_PREFIX },

@@ -49,6 +49,7 @@ import { createMessageSearchService, type SearchIndexer } from './resources/sear
 import { createStickerService } from './resources/stickers/index.js';
 import { createUserService } from './resources/users/index.js';
 import { createRelationshipService } from './resources/relationships/index.js';
+import { createWebhookService } from './resources/webhooks/index.js';
 
 /** What services need beyond ServiceDeps. */
 interface ServiceOptions {
@@ -142,6 +143,7 @@ export function createServices(
         ? {}
         : { onMirrorError: options.onLobbyMirrorError }),
     }),
+    webhooks: createWebhookService({ ...deps, baseUrl: options.baseUrl }),
   };
 }
 

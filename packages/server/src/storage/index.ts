@@ -26,4 +26,5 @@ export * from './types/tokens.js';
 export * from './types/users.js';
 export * from './types/workerLeases.js';
 export * from './types/relationships.js';
+export * from './types/webhooks.js';
 export { GroupCommitTimeoutError, StorageConflictError } from './errors.js';

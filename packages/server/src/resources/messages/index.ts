@@ -4,7 +4,13 @@ export { announceDeletions, deleteRecentMessages, type DeletedMessages } from '.
 export { createPinService } from './pins.js';
 export { createReactionService } from './reactions.js';
 export { contentReaderFor } from './reader.js';
-export { registerAttachmentCdnRoutes, registerMessageRoutes } from './routes.js';
+export {
+  readMessageBody,
+  registerAttachmentCdnRoutes,
+  registerMessageRoutes,
+  withFiles,
+  type MessageRouteOptions,
+} from './routes.js';
 export { loadMessageContext, serializeMessage, type AttachmentLinks } from './serialize.js';
 export { createMessageService } from './service.js';
 export { loadAttachmentSigner } from './signedUrls.js';

@@ -18,6 +18,7 @@ import {
 import { createGuildRepository } from './guilds.js';
 import { createInviteRepository } from './invites.js';
 import { createLobbyRepository } from './lobbies.js';
+import { createWebhookRepository } from './webhooks.js';
 import { createMemberRepository } from './members.js';
 import { createOAuthRepository } from './oauth.js';
 import { createOutboxRepository } from './outbox.js';
@@ -77,6 +78,7 @@ export function createRepositories(
     guildTags: createGuildTagRepository(db),
     lobbies: createLobbyRepository(db, context.dialect),
     privateChannels: createPrivateChannelRepository(db),
+    webhooks: createWebhookRepository(db),
   };
 }
 

@@ -30,6 +30,7 @@ import type { ServerSecretRepository } from './serverSecrets.js';
 import type { TokenRepository } from './tokens.js';
 import type { ConnectionRepository, UserRepository } from './users.js';
 import type { WorkerLeaseRepository } from './workerLeases.js';
+import type { WebhookRepository } from './webhooks.js';
 
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
@@ -66,6 +67,7 @@ export interface Repositories {
   readonly guildTags: GuildTagRepository;
   readonly lobbies: LobbyRepository;
   readonly privateChannels: PrivateChannelRepository;
+  readonly webhooks: WebhookRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
