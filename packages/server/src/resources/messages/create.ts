@@ -14,8 +14,11 @@ import { assertAllowedMentions, resolveMentions } from './mentions.js';
 import { contentReaderFor } from './reader.js';
 import { loadMessageContext, serializeMessage, snapshotOf, type MessageWire } from './serialize.js';
 import { MAX_ATTACHMENTS, type CreateMessageInput } from './schemas.js';
+import { componentsText, validateMessageComponents } from '../components/index.js';
 import {
+  APP_SETTABLE_FLAGS,
   EDITABLE_TYPES,
+  SETTABLE_FLAGS,
   assertFlags,
   embedsWire,
   idAtOrAfter,
@@ -197,7 +200,8 @@ export function createMessagePosting(
       }
       if (isTimedOut(access)) throw new ApiError('MISSING_PERMISSIONS');
       const extras = await privateExtras(principal, access, input);
-      const flags = assertFlags(input.flags);
+      const isBot = principal.user.bot;
+      const flags = assertFlags(input.flags, isBot ? APP_SETTABLE_FLAGS : SETTABLE_FLAGS);
       assertAllowedMentions(input.allowed_mentions);
       const requests = input.attachments ?? [];
       assertFilesPresent(requests, files, new Set());
@@ -213,6 +217,23 @@ export function createMessagePosting(
       // Without EMBED_LINKS the platform sends the message without its embeds.
       const embeds = access.has(P.EMBED_LINKS) ? embedsWire(embedInputs) : [];
       const content = input.content ?? '';
+      const messageId = ids();
+      const uploads = newAttachments({
+        files,
+        requests,
+        ids,
+        messageId,
+        channelId: access.channel.id,
+        firstPosition: 0,
+      });
+      const components = validateMessageComponents(input.components ?? [], {
+        flags,
+        hasContent: content !== '',
+        hasEmbeds: embedInputs.length > 0,
+        sender: isBot ? 'bot' : 'user',
+        ids,
+        attachmentNames: uploads.map((upload) => upload.attachment.filename),
+      });
       const nonce = input.nonce == null ? null : String(input.nonce);
       const now = access.nowMs;
 
@@ -230,23 +251,28 @@ export function createMessagePosting(
       }
       await checkSlowmode(principal, access);
       const { reference, replied, forwarded } = await resolveReference(principal, access, input);
-      if (forwarded !== null && (content !== '' || embedInputs.length > 0 || files.length > 0)) {
+      const hasBody =
+        content !== '' || embedInputs.length > 0 || files.length > 0 || components.length > 0;
+      if (forwarded !== null && hasBody) {
         throw invalidField(
           ['message_reference'],
           'MESSAGE_FORWARD_WITH_CONTENT',
-          'A forwarded message cannot have content, embeds or attachments.',
+          'A forwarded message cannot have content, embeds, attachments or components.',
         );
       }
       if (
         content.trim() === '' &&
         embeds.length === 0 &&
         files.length === 0 &&
+        components.length === 0 &&
         forwarded === null
       ) {
         throw new ApiError('CANNOT_SEND_EMPTY_MESSAGE');
       }
       const mentions = await resolveMentions(storage, {
-        content,
+        // An IS_COMPONENTS_V2 message mentions through its Text Displays.
+        content:
+          (flags & MessageFlags.IS_COMPONENTS_V2) === 0 ? content : componentsText(components),
         allowed: input.allowed_mentions,
         roles: access.roles,
         guildId: access.guildId,
@@ -254,15 +280,6 @@ export function createMessagePosting(
         repliedUserId: replied?.authorId ?? null,
       });
 
-      const messageId = ids();
-      const uploads = newAttachments({
-        files,
-        requests,
-        ids,
-        messageId,
-        channelId: access.channel.id,
-        firstPosition: 0,
-      });
       const links = options.links();
       let snapshots: unknown[] | null = null;
       if (forwarded !== null) {
@@ -295,6 +312,7 @@ export function createMessagePosting(
         createdAt: now,
         attachments: uploads.map((upload) => upload.attachment),
         activity: extras.activity,
+        components,
       };
       const record: MessageRecord = { ...message, pinnedAt: null, editedAt: null };
       const rules = options.privateRules;

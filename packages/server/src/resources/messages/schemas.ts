@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { IsoTimestamp, Snowflake, queryInt } from '../../http/schemas.js';
+import { charCount } from '../../domain/text.js';
+import { componentsInput } from '../components/index.js';
 
 /** The platform's message limits. */
 export const MAX_CONTENT_LENGTH = 2000;
@@ -7,13 +9,6 @@ export const MAX_EMBEDS = 10;
 export const MAX_EMBED_TOTAL = 6000;
 export const MAX_ATTACHMENTS = 10;
 export const MAX_NONCE_LENGTH = 25;
-
-/** Length in characters (code points), as the platform counts them. */
-export const charCount = (value: string): number => {
-  // Only astral characters take two UTF-16 units; count each pair once.
-  const pairs = value.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g);
-  return value.length - (pairs?.length ?? 0);
-};
 
 function text(max: number) {
   return z.string().refine((value) => charCount(value) <= max, {
@@ -135,6 +130,7 @@ export const CreateMessageBody = z.object({
     .nullable()
     .optional(),
   application_id: Snowflake.nullable().optional(),
+  components: componentsInput,
 });
 export type CreateMessageInput = z.infer<typeof CreateMessageBody>;
 
@@ -150,6 +146,7 @@ export const EditMessageBody = z.object({
     .optional(),
   allowed_mentions: AllowedMentions.nullable().optional(),
   attachments: z.array(AttachmentRequest).max(MAX_ATTACHMENTS).nullable().optional(),
+  components: componentsInput,
 });
 export type EditMessageInput = z.infer<typeof EditMessageBody>;
 
@@ -192,12 +189,6 @@ export const ListPinsQuery = z.object({
   before: IsoTimestamp.optional(),
 });
 
-/**
- * A message's `components` until the components resource validates them: a list of objects,
- * checked further by `validateMessageComponents` where the message is made.
- */
-export const componentsInput = z.array(z.record(z.string(), z.unknown())).max(40);
-
 /** A webhook's or interaction's display name: 1–80 characters. */
 export const WEBHOOK_NAME_MAX = 80;
 
@@ -212,7 +203,7 @@ export const WebhookMessageBody = z.object({
   tts: z.boolean().nullable().optional(),
   embeds: Embeds.nullable().optional(),
   allowed_mentions: AllowedMentions.nullable().optional(),
-  components: componentsInput.nullable().optional(),
+  components: componentsInput,
   attachments: z.array(AttachmentRequest).max(MAX_ATTACHMENTS).nullable().optional(),
   flags: z
     .number()
@@ -240,7 +231,7 @@ export const WebhookEditBody = z.object({
     .nullable()
     .optional(),
   allowed_mentions: AllowedMentions.nullable().optional(),
-  components: componentsInput.nullable().optional(),
+  components: componentsInput,
   attachments: z.array(AttachmentRequest).max(MAX_ATTACHMENTS).nullable().optional(),
   poll: z.unknown().optional(),
 });

@@ -13,6 +13,7 @@ import type {
   UserRecord,
   WebhookAuthorRecord,
 } from '../../storage/index.js';
+import { resolveComponentMedia } from '../components/index.js';
 import { serializeUser, type UserWire } from '../users/index.js';
 import type { WireShape } from '../wireShape.js';
 import type { AttachmentSigner } from './signedUrls.js';
@@ -163,7 +164,9 @@ function baseMessage(message: MessageRecord, context: MessageContext) {
     timestamp: iso(message.createdAt),
     edited_timestamp: message.editedAt === null ? null : iso(message.editedAt),
     flags: message.flags,
-    components: message.components ?? [],
+    components: resolveComponentMedia(message.components ?? [], message.attachments, (a) =>
+      attachmentUrl(context.links, a),
+    ),
   };
 }
 

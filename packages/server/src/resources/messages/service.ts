@@ -17,7 +17,9 @@ import { createAppMessages } from './appMessages.js';
 import { assertAllowedMentions, resolveMentions } from './mentions.js';
 import { dispatchPayload } from './views.js';
 import { type EditMessageInput, type ListMessagesInput } from './schemas.js';
+import { componentsText, validateMessageComponents } from '../components/index.js';
 import {
+  APP_SETTABLE_FLAGS,
   EDITABLE_TYPES,
   SETTABLE_FLAGS,
   assertFlags,
@@ -79,8 +81,9 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
     },
 
     /**
-     * PATCH /channels/{id}/messages/{message_id}: the author edits content, embeds, attachments
-     * and allowed_mentions; flags (SUPPRESS_EMBEDS) also with MANAGE_MESSAGES.
+     * PATCH /channels/{id}/messages/{message_id}: the author edits content, embeds, attachments,
+     * components and allowed_mentions; flags (SUPPRESS_EMBEDS) also with MANAGE_MESSAGES. A bot
+     * may set IS_COMPONENTS_V2, which then stays (it cannot be removed).
      */
     async edit(
       principal: Principal,
@@ -101,6 +104,7 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
         input.embeds !== undefined ||
         input.attachments !== undefined ||
         input.allowed_mentions !== undefined ||
+        input.components !== undefined ||
         files.length > 0;
       if (!isAuthor) {
         if (editsContent) throw new ApiError('CANNOT_EDIT_OTHER_USERS_MESSAGE');
@@ -110,14 +114,21 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
         throw new ApiError('CANNOT_EXECUTE_ON_SYSTEM_MESSAGE');
       }
       assertAllowedMentions(input.allowed_mentions);
+      // IS_COMPONENTS_V2 is kept once set; an application may set it, and anyone may send it
+      // back with the message's other flags.
       const keepFlags = message.flags & ~SETTABLE_FLAGS;
+      const isBot = principal.user.bot;
+      const settable =
+        (isAuthor && isBot) || (message.flags & MessageFlags.IS_COMPONENTS_V2) !== 0
+          ? APP_SETTABLE_FLAGS
+          : SETTABLE_FLAGS;
       const flags =
         input.flags == null
           ? message.flags
           : keepFlags |
             (isAuthor
-              ? assertFlags(input.flags)
-              : (assertFlags(input.flags) & MessageFlags.SUPPRESS_EMBEDS) |
+              ? assertFlags(input.flags, settable)
+              : (assertFlags(input.flags, settable) & MessageFlags.SUPPRESS_EMBEDS) |
                 (message.flags & MessageFlags.SUPPRESS_NOTIFICATIONS));
       if (files.length > 0) access.require(P.ATTACH_FILES);
       const content = input.content === undefined ? message.content : (input.content ?? '');
@@ -134,26 +145,55 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
         ids,
       });
       const remainingFiles = (kept?.length ?? message.attachments.length) + uploads.length;
+      const v2 = (flags & MessageFlags.IS_COMPONENTS_V2) !== 0;
+      const keptIds = kept === null ? null : new Set(kept.map((k) => k.id));
+      // The components as they are after the edit, checked against the message after it (a v2
+      // message keeps no content or embeds; its files are those kept and added).
+      const checkComponents =
+        input.components !== undefined || (v2 && (editsContent || flags !== message.flags));
+      const components = checkComponents
+        ? validateMessageComponents(
+            input.components === undefined ? (message.components ?? []) : (input.components ?? []),
+            {
+              flags,
+              hasContent: content !== '',
+              hasEmbeds: embeds.length > 0,
+              sender: isBot ? 'bot' : 'user',
+              ids,
+              attachmentNames: [
+                ...(keptIds === null
+                  ? message.attachments
+                  : message.attachments.filter((a) => keptIds.has(a.id))),
+                ...uploads.map((upload) => upload.attachment),
+              ].map((attachment) => attachment.filename),
+            },
+          )
+        : (message.components ?? []);
       if (
         editsContent &&
         content.trim() === '' &&
         embeds.length === 0 &&
         remainingFiles === 0 &&
+        components.length === 0 &&
         message.snapshots === null
       ) {
         throw new ApiError('CANNOT_SEND_EMPTY_MESSAGE');
       }
-      const mentions =
-        input.content !== undefined || input.allowed_mentions !== undefined
-          ? await resolveMentions(storage, {
-              content,
-              allowed: input.allowed_mentions,
-              roles: access.roles,
-              guildId: access.guildId,
-              permissions: access.permissions,
-              repliedUserId: null,
-            })
-          : null;
+      const mentionsChange =
+        input.content !== undefined ||
+        input.allowed_mentions !== undefined ||
+        (v2 && input.components !== undefined);
+      const mentions = mentionsChange
+        ? await resolveMentions(storage, {
+            // An IS_COMPONENTS_V2 message mentions through its Text Displays.
+            content: v2 ? componentsText(components) : content,
+            allowed: input.allowed_mentions,
+            roles: access.roles,
+            guildId: access.guildId,
+            permissions: access.permissions,
+            repliedUserId: null,
+          })
+        : null;
       const now = clock.now();
       const rules = access.privateChannel === null ? undefined : options.privateRules;
       await withUploads(uploads, () =>
@@ -161,6 +201,7 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
           await tx.messages.update(access.channel.id, message.id, {
             ...(input.content === undefined ? {} : { content }),
             ...(input.embeds === undefined ? {} : { embeds }),
+            ...(input.components === undefined ? {} : { components }),
             ...(flags === message.flags ? {} : { flags }),
             ...(mentions === null
               ? {}
@@ -185,7 +226,7 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
           if (rules !== undefined) {
             await rules.updated(tx, {
               access,
-              message: { ...message, content, embeds, flags, editedAt: now },
+              message: { ...message, content, embeds, flags, components, editedAt: now },
               contentChanged: editsContent,
             });
           }

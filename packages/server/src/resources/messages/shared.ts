@@ -35,10 +35,16 @@ export function embedsWire(embeds: readonly EmbedInput[]): unknown[] {
   }));
 }
 
-/** The flags a create or edit asks for, refused (50035) when it sets one a sender may not. */
-export function assertFlags(flags: number | null | undefined): number {
+/** Message flags an application (a bot, an app's webhook) may also set: IS_COMPONENTS_V2. */
+export const APP_SETTABLE_FLAGS = SETTABLE_FLAGS | MessageFlags.IS_COMPONENTS_V2;
+
+/**
+ * The flags a create or edit asks for, refused (50035) when it sets one a sender may not:
+ * `settable` is SETTABLE_FLAGS for people, APP_SETTABLE_FLAGS for applications.
+ */
+export function assertFlags(flags: number | null | undefined, settable = SETTABLE_FLAGS): number {
   const value = flags ?? 0;
-  if ((value & ~SETTABLE_FLAGS) !== 0) {
+  if ((value & ~settable) !== 0) {
     throw invalidField(['flags'], 'MESSAGE_FLAGS_INVALID', 'Invalid message flags.');
   }
   return value;
