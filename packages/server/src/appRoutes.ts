@@ -50,6 +50,7 @@ import { registerUserRoutes } from './resources/users/index.js';
 import { registerInteractionCallbackRoutes } from './resources/interactions/index.js';
 import type { Storage } from './storage/index.js';
 import { registerCommandRoutes } from './resources/commands/index.js';
+import { registerWebhookRoutes } from './resources/webhooks/index.js';
 
 /** What the routes are registered over (app.ts builds it all). */
 export interface AppRouteDeps {
@@ -137,6 +138,17 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
         maxUploadBytes: uploadLimitBytes(config),
         maxPayloadBytes: config.maxBodyBytes,
         blobs,
+      });
+      registerWebhookRoutes(api, {
+        webhooks: services.webhooks,
+        messages: services.messages,
+        interactions: services.interactionResponses.webhooks,
+        uploads: {
+          maxAttachmentBytes: config.maxAttachmentBytes,
+          maxUploadBytes: uploadLimitBytes(config),
+          maxPayloadBytes: config.maxBodyBytes,
+          blobs,
+        },
       });
       done();
     },

@@ -55,6 +55,7 @@ import {
 } from './resources/interactions/index.js';
 import type { Timers } from './domain/clock.js';
 import { createCommandService } from './resources/commands/index.js';
+import { createWebhookService } from './resources/webhooks/index.js';
 
 /** What services need beyond ServiceDeps. */
 interface ServiceOptions {
@@ -166,6 +167,7 @@ export function createServices(
         : { onMirrorError: options.onLobbyMirrorError }),
     }),
     commands: createCommandService(deps),
+    webhooks: createWebhookService({ ...deps, baseUrl: options.baseUrl }),
   };
 }
 

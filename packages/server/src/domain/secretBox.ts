@@ -20,6 +20,7 @@ export class SecretBoxError extends Error {
 export const SEALED_AS = {
   applicationSigningKey: (applicationId: string) => `applications.signing_key:${applicationId}`,
   idTokenSigningKey: (kid: string) => `oauth_signing_keys.private_jwk:${kid}`,
+  webhookToken: (webhookId: string) => `webhooks.token_sealed:${webhookId}`,
 };
 
 export interface SecretBox {

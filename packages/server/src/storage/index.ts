@@ -28,4 +28,5 @@ export * from './types/workerLeases.js';
 export * from './types/relationships.js';
 export * from './types/interactions.js';
 export * from './types/commands.js';
+export * from './types/webhooks.js';
 export { GroupCommitTimeoutError, StorageConflictError } from './errors.js';

@@ -20,6 +20,11 @@ export interface RouteRateLimit {
    * tried): it gets the route's bucket too, so changing address does not buy more attempts.
    */
   account?: (request: FastifyRequest) => string | null;
+  /**
+   * true: the route's bucket belongs to the resource it names, whoever calls (a webhook's
+   * executes, as on the platform); its refusals have the `shared` scope.
+   */
+  shared?: boolean;
 }
 
 /**
@@ -118,6 +123,7 @@ interface RouteLimits {
   /** false when the route skips the global limit. */
   global: boolean;
   account: RouteRateLimit['account'] | null;
+  shared: boolean;
 }
 
 /** A step of check's chain, and whether its refusal is the global kind or the route's. */
@@ -167,6 +173,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
               limit: rateLimit?.bucket ?? defaultBucket,
               global: rateLimit?.global !== false,
               account: rateLimit?.account ?? null,
+              shared: rateLimit?.shared === true,
             };
       byMethod.set(request.method, limits);
     }
@@ -190,15 +197,26 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       }
     }
     const caller = callerOf(request);
-    return { caller, bucket, major, limit: limits.limit, missKey: `m:${caller}:${bucket}` };
+    return {
+      caller,
+      bucket,
+      major,
+      limit: limits.limit,
+      missKey: `m:${caller}:${bucket}`,
+      shared: limits.shared,
+    };
   };
 
-  const routeLimited = (result: ConsumeResult, bucket: string, now: number) =>
+  const routeLimited = (
+    result: ConsumeResult,
+    bucket: string,
+    { now, scope = 'user' }: { now: number; scope?: 'user' | 'shared' },
+  ) =>
     new RateLimitedError({
       retryAfterSeconds: (result.resetAtMs - now) / 1000,
       global: false,
-      scope: 'user',
-      headers: { ...rateLimitHeaders(result, bucket, now), 'x-ratelimit-scope': 'user' },
+      scope,
+      headers: { ...rateLimitHeaders(result, bucket, now), 'x-ratelimit-scope': scope },
     });
 
   const globalLimited = (resetAtMs: number, now: number) =>
@@ -256,14 +274,15 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         // A caller whose misses on this route spent its bucket waits, whatever id it names next.
         if (route.major !== null)
           chain.push({ key: route.missKey, limit: route.limit, count: false, scope: 'route' });
-        const key = `r:${route.caller}:${route.bucket}:${route.major ?? ''}`;
+        const owner = route.shared ? 'shared' : route.caller;
+        const key = `r:${owner}:${route.bucket}:${route.major ?? ''}`;
         chain.push({ key, limit: route.limit, count: true, scope: 'route' });
       }
       const { refusedAt, results } = await store.consumeChain(chain, now);
       const [refusing, refused] = [chain[refusedAt], results[refusedAt]];
       if (refusing !== undefined && refused !== undefined) {
         throw refusing.scope === 'route' && route !== null
-          ? routeLimited(refused, route.bucket, now)
+          ? routeLimited(refused, route.bucket, { now, scope: route.shared ? 'shared' : 'user' })
           : globalLimited(refused.resetAtMs, now);
       }
       const bucket = results.at(-1);
@@ -279,7 +298,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       if (route === null || account === null) return;
       const now = clock.now();
       const result = await store.consume(`a:${route.bucket}:${account}`, route.limit, now);
-      if (!result.allowed) throw routeLimited(result, route.bucket, now);
+      if (!result.allowed) throw routeLimited(result, route.bucket, { now });
     },
   };
 }

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerMultipart } from '../../http/multipart.js';
 import { parseInput } from '../../http/validate.js';
-import { readBody, withFiles, type MessageRouteOptions } from '../messages/index.js';
+import { readMessageBody, withFiles, type MessageRouteOptions } from '../messages/index.js';
 import { CallbackParams, CallbackQuery } from './callbackSchemas.js';
 import type { InteractionResponses } from './responses.js';
 
@@ -27,7 +27,7 @@ export function registerInteractionCallbackRoutes(
         const params = parseInput(CallbackParams, request.params);
         const query = parseInput(CallbackQuery, request.query);
         const interaction = await responses.find(params.interaction_id, params.interaction_token);
-        const { body, files } = await readBody(request, options, () => undefined);
+        const { body, files } = await readMessageBody(request, options, () => undefined);
         const answer = await withFiles(files, () =>
           responses.respond(interaction, { body, files }),
         );

@@ -15,7 +15,7 @@ import type {
   WebhookEditInput,
   WebhookMessageInput,
 } from '../messages/index.js';
-import type { InteractionWebhooks } from '../webhooks/port.js';
+import type { InteractionWebhooks } from '../webhooks/index.js';
 import { CALLBACK_TYPES } from './callbackSchemas.js';
 import { responseAuthor } from './responseAuthor.js';
 

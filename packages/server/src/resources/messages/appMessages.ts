@@ -23,7 +23,7 @@ import { assertAllowedMentions, resolveMentions } from './mentions.js';
 import { loadMessageContext, serializeMessage, type MessageWire } from './serialize.js';
 import { MAX_ATTACHMENTS, type WebhookEditInput, type WebhookMessageInput } from './schemas.js';
 import { embedsWire, type MessageHelpers, type MessageServiceOptions } from './shared.js';
-import { checkComponents } from './appComponents.js';
+import { componentsText, validateMessageComponents } from '../components/index.js';
 
 /** Who a message made through a webhook route is by. */
 export type MessageAuthor =
@@ -139,6 +139,14 @@ const ownsMessage = (owner: MessageOwner, message: MessageRecord) =>
         message.authorId === owner.botUserId &&
         message.webhookId === null);
 
+/** Who the components validator sees: an app's webhook may send interactive components. */
+const senderOf = (author: MessageAuthor) =>
+  author.kind === 'webhook' && author.applicationId === null ? 'webhook' : 'app_webhook';
+
+/** What mentions are parsed from: the content, or a v2 message's Text Displays. */
+const mentionText = (flags: number, content: string, components: readonly unknown[]) =>
+  (flags & MessageFlags.IS_COMPONENTS_V2) === 0 ? content : componentsText(components);
+
 /** 50035 on `poll`: polls do not exist here yet. */
 function refusePoll(poll: unknown): void {
   if (poll !== undefined && poll !== null) {
@@ -230,12 +238,23 @@ export function createAppMessages(
       }
       const content = input.content ?? '';
       const embeds = embedsWire(input.embeds ?? []);
-      const components = checkComponents(input.components ?? [], {
+      const messageId = ids();
+      const uploads = newAttachments({
+        files,
+        requests,
+        ids,
+        messageId,
+        channelId: channel.id,
+        firstPosition: 0,
+      });
+      const components = validateMessageComponents(input.components ?? [], {
         flags: asked,
         hasContent: content !== '',
         hasEmbeds: embeds.length > 0,
-        sender:
-          author.kind === 'webhook' && author.applicationId === null ? 'webhook' : 'app_webhook',
+        hasPoll: input.poll != null,
+        sender: senderOf(author),
+        ids,
+        attachmentNames: uploads.map((upload) => upload.attachment.filename),
       });
       if (
         !loading &&
@@ -246,16 +265,11 @@ export function createAppMessages(
       ) {
         throw new ApiError('CANNOT_SEND_EMPTY_MESSAGE');
       }
-      const mentions = await mentionsOf(channel, content, input.allowed_mentions);
-      const messageId = ids();
-      const uploads = newAttachments({
-        files,
-        requests,
-        ids,
-        messageId,
-        channelId: channel.id,
-        firstPosition: 0,
-      });
+      const mentions = await mentionsOf(
+        channel,
+        mentionText(asked, content, components),
+        input.allowed_mentions,
+      );
       const byWebhook = author.kind === 'webhook';
       const message: NewMessage = {
         id: messageId,
@@ -343,27 +357,42 @@ export function createAppMessages(
       flags &= ~MessageFlags.LOADING;
       const content = input.content === undefined ? message.content : (input.content ?? '');
       const embeds = input.embeds === undefined ? message.embeds : embedsWire(input.embeds ?? []);
-      const componentsChange =
-        input.components !== undefined || flags !== message.flags || input.content !== undefined;
-      const components = componentsChange
-        ? checkComponents(input.components ?? message.components ?? [], {
-            flags,
-            hasContent: content !== '',
-            hasEmbeds: embeds.length > 0,
-            sender:
-              message.webhookId === null
-                ? 'bot'
-                : message.applicationId === null
-                  ? 'webhook'
-                  : 'app_webhook',
-          })
-        : (message.components ?? []);
       const { kept, uploads } = editedAttachments({
         message,
         requests: input.attachments,
         files,
         ids,
       });
+      const keptIds = kept === null ? null : new Set(kept.map((k) => k.id));
+      // Checked against the message after the edit (a v2 message keeps no content or embeds).
+      const componentsChange =
+        input.components !== undefined ||
+        ((flags & MessageFlags.IS_COMPONENTS_V2) !== 0 &&
+          (flags !== message.flags || input.content !== undefined || input.embeds !== undefined));
+      const components = componentsChange
+        ? validateMessageComponents(
+            input.components === undefined ? (message.components ?? []) : (input.components ?? []),
+            {
+              flags,
+              hasContent: content !== '',
+              hasEmbeds: embeds.length > 0,
+              hasPoll: input.poll != null,
+              sender:
+                message.webhookId === null
+                  ? 'bot'
+                  : message.applicationId === null
+                    ? 'webhook'
+                    : 'app_webhook',
+              ids,
+              attachmentNames: [
+                ...(keptIds === null
+                  ? message.attachments
+                  : message.attachments.filter((a) => keptIds.has(a.id))),
+                ...uploads.map((upload) => upload.attachment),
+              ].map((attachment) => attachment.filename),
+            },
+          )
+        : (message.components ?? []);
       const remainingFiles = (kept?.length ?? message.attachments.length) + uploads.length;
       if (
         content.trim() === '' &&
@@ -374,8 +403,14 @@ export function createAppMessages(
         throw new ApiError('CANNOT_SEND_EMPTY_MESSAGE');
       }
       const mentions =
-        input.content !== undefined || input.allowed_mentions !== undefined
-          ? await mentionsOf(channel, content, input.allowed_mentions)
+        input.content !== undefined ||
+        input.allowed_mentions !== undefined ||
+        input.components !== undefined
+          ? await mentionsOf(
+              channel,
+              mentionText(flags, content, components),
+              input.allowed_mentions,
+            )
           : null;
       const now = clock.now();
       await withUploads(uploads, () =>
@@ -384,7 +419,7 @@ export function createAppMessages(
             ...(input.content === undefined ? {} : { content }),
             ...(input.embeds === undefined ? {} : { embeds }),
             ...(flags === message.flags ? {} : { flags }),
-            ...(input.components === undefined ? {} : { components }),
+            ...(componentsChange ? { components } : {}),
             ...(mentions === null
               ? {}
               : {

@@ -5,7 +5,7 @@ export { createPinService } from './pins.js';
 export { createReactionService } from './reactions.js';
 export { contentReaderFor } from './reader.js';
 export {
-  readBody,
+  readMessageBody,
   registerAttachmentCdnRoutes,
   registerMessageRoutes,
   withFiles,
@@ -32,4 +32,3 @@ export {
   type WebhookMessageInput,
 } from './schemas.js';
 export { loadMessageChannel } from './access.js';
-export type { MessageWire } from './serialize.js';

@@ -50,7 +50,7 @@ export interface MessageRouteOptions {
  * `beforeFile` runs at the first file, before its bytes are read (a caller who may not attach
  * files is refused there).
  */
-export async function readBody(
+export async function readMessageBody(
   request: FastifyRequest,
   options: MessageRouteOptions,
   beforeFile: () => void,
@@ -69,10 +69,7 @@ export async function readBody(
 }
 
 /** Runs `fn` with the files, then discards what it did not commit (all of them on error). */
-export async function withFiles<T>(
-  files: readonly StreamedFile[],
-  fn: () => Promise<T>,
-): Promise<T> {
+export async function withFiles<T>(files: readonly StreamedFile[], fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } finally {
@@ -110,7 +107,7 @@ export function registerMessageRoutes(
       const gate = isMultipart(request)
         ? await messages.uploadGate(principal, { channelId: channel_id })
         : () => undefined;
-      const { body, files } = await readBody(request, options, gate);
+      const { body, files } = await readMessageBody(request, options, gate);
       return withFiles(files, () =>
         messages.create(principal, {
           channelId: channel_id,
@@ -128,7 +125,7 @@ export function registerMessageRoutes(
             messageId: params.message_id,
           })
         : () => undefined;
-      const { body, files } = await readBody(request, options, gate);
+      const { body, files } = await readMessageBody(request, options, gate);
       return withFiles(files, () =>
         messages.edit(principal, {
           channelId: params.channel_id,

@@ -189,12 +189,6 @@ export const ListPinsQuery = z.object({
   before: IsoTimestamp.optional(),
 });
 
-/**
- * A message's `components` until the components resource validates them: a list of objects,
- * checked further by `validateMessageComponents` where the message is made.
- */
-export const componentsInput = z.array(z.record(z.string(), z.unknown())).max(40);
-
 /** A webhook's or interaction's display name: 1–80 characters. */
 export const WEBHOOK_NAME_MAX = 80;
 
@@ -209,7 +203,7 @@ export const WebhookMessageBody = z.object({
   tts: z.boolean().nullable().optional(),
   embeds: Embeds.nullable().optional(),
   allowed_mentions: AllowedMentions.nullable().optional(),
-  components: componentsInput.nullable().optional(),
+  components: componentsInput,
   attachments: z.array(AttachmentRequest).max(MAX_ATTACHMENTS).nullable().optional(),
   flags: z
     .number()
@@ -237,7 +231,7 @@ export const WebhookEditBody = z.object({
     .nullable()
     .optional(),
   allowed_mentions: AllowedMentions.nullable().optional(),
-  components: componentsInput.nullable().optional(),
+  components: componentsInput,
   attachments: z.array(AttachmentRequest).max(MAX_ATTACHMENTS).nullable().optional(),
   poll: z.unknown().optional(),
 });

@@ -27,13 +27,16 @@ export function createServerSecretRepository(db: Kysely<Database>): ServerSecret
 const hashOf = (file: string) => /^((?:a_)?[0-9a-f]{32})\.[a-z]{3,4}$/.exec(file)?.[1] ?? null;
 
 interface ImageColumn {
-  table: 'users' | 'guilds' | 'roles' | 'applications';
+  table: 'users' | 'guilds' | 'roles' | 'applications' | 'webhooks';
   column: string;
 }
 
 /** The rows that hold `{kind}/{owner_id}/{hash}.{ext}` images, by blob folder. */
 const OWNED_IMAGES: Record<string, readonly ImageColumn[]> = {
-  avatars: [{ table: 'users', column: 'avatar' }],
+  avatars: [
+    { table: 'users', column: 'avatar' },
+    { table: 'webhooks', column: 'avatar' },
+  ],
   banners: [
     { table: 'users', column: 'banner' },
     { table: 'guilds', column: 'banner' },

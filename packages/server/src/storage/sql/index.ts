@@ -18,6 +18,7 @@ import {
 import { createGuildRepository } from './guilds.js';
 import { createInviteRepository } from './invites.js';
 import { createLobbyRepository } from './lobbies.js';
+import { createWebhookRepository } from './webhooks.js';
 import { createMemberRepository } from './members.js';
 import { createOAuthRepository } from './oauth.js';
 import { createOutboxRepository } from './outbox.js';
@@ -81,6 +82,7 @@ export function createRepositories(
     privateChannels: createPrivateChannelRepository(db),
     interactions: createInteractionRepository(db),
     commands: createCommandRepository(db, context.dialect),
+    webhooks: createWebhookRepository(db),
   };
 }
 

@@ -435,6 +435,7 @@ export interface Database extends OAuthTables {
   lobby_members: LobbyMembersTable;
   lobby_messages: LobbyMessagesTable;
   lobby_message_moderation: LobbyMessageModerationTable;
+  webhooks: WebhooksTable;
   channel_recipients: ChannelRecipientsTable;
   dm_moderation_metadata: DmModerationMetadataTable;
   interactions: InteractionsTable;
@@ -570,4 +571,20 @@ export interface InteractionsTable {
   created_at: Int;
   ack_deadline_at: Int;
   expires_at: Int;
+}
+
+export interface WebhooksTable {
+  id: Id;
+  type: Int;
+  guild_id: Id;
+  channel_id: Id;
+  creator_id: NullableId;
+  name: string;
+  avatar: string | null;
+  token_hash: string | null;
+  token_sealed: string | null;
+  application_id: NullableId;
+  source_guild_id: NullableId;
+  source_channel_id: NullableId;
+  created_at: Int;
 }

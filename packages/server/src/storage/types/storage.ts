@@ -32,6 +32,7 @@ import type { ConnectionRepository, UserRepository } from './users.js';
 import type { WorkerLeaseRepository } from './workerLeases.js';
 import type { InteractionRepository } from './interactions.js';
 import type { CommandRepository } from './commands.js';
+import type { WebhookRepository } from './webhooks.js';
 
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
@@ -70,6 +71,7 @@ export interface Repositories {
   readonly privateChannels: PrivateChannelRepository;
   readonly interactions: InteractionRepository;
   readonly commands: CommandRepository;
+  readonly webhooks: WebhookRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';

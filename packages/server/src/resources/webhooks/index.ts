@@ -1,0 +1,5 @@
+/** @module resources/webhooks: incoming webhooks, their token routes and executes. */
+export type { InteractionWebhooks } from './port.js';
+export { registerWebhookRoutes, type WebhookRouteDeps } from './routes.js';
+export { createWebhookService, type WebhookService } from './service.js';
+export { serializeWebhook, webhookUrl, type WebhookWire } from './serialize.js';

@@ -1,0 +1,151 @@
+import { PermissionFlags as P } from '@guildhall/protocol';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { manualClock } from '../../domain/clock.js';
+import { describeDrivers } from '../../../test/support/drivers.js';
+import { PNG_1X1 } from '../../../test/support/expressionFixtures.js';
+import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
+import {
+  AFTER_SPLIT,
+  firstChannelId,
+  recordDispatches,
+} from '../../../test/support/messageFixtures.js';
+import { expectOpenApiResponse } from '../../../test/support/openapi.js';
+import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+
+interface Webhook {
+  id: string;
+  type: number;
+  name: string;
+  avatar: string | null;
+  channel_id: string;
+  guild_id: string;
+  application_id: string | null;
+  token?: string;
+  url?: string;
+  user?: { id: string };
+}
+
+describeDrivers('webhook management on $driver', (driver) => {
+  const clock = manualClock(AFTER_SPLIT);
+  let server: TestServer;
+  let g: GuildFixture;
+  let channelId: string;
+
+  beforeEach(async () => {
+    clock.set(AFTER_SPLIT);
+    server = await startTestServer({ storage: driver, clock });
+    g = await guildFixture(server, { botPermissions: P.MANAGE_WEBHOOKS, nowMs: () => clock.now() });
+    channelId = await firstChannelId(server.app, g.guildId);
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  /** Sends a request and validates its answer against openapi.json, whatever its status. */
+  const send = async (
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    options: { auth?: string; payload?: unknown; reason?: string; spec?: string } = {},
+  ) => {
+    const res = await server.app.http.inject({
+      method,
+      url: `/api/v10${path}`,
+      headers: {
+        ...(options.auth === undefined ? {} : { authorization: options.auth }),
+        ...(options.reason === undefined ? {} : { 'x-audit-log-reason': options.reason }),
+      },
+      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+    });
+    expectOpenApiResponse(res, method, options.spec ?? path);
+    return res;
+  };
+  const audit = () => server.app.storage.auditLog.list(g.guildId, { limit: 100 });
+  const create = async (auth: string, payload: unknown = { name: 'Hook' }) => {
+    const res = await send('POST', `/channels/${channelId}/webhooks`, { auth, payload });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<Webhook>();
+  };
+
+  it('creates, lists, reads, modifies and deletes a webhook, audited and announced', async () => {
+    const recorded = await recordDispatches(server.app);
+    const res = await send('POST', `/channels/${channelId}/webhooks`, {
+      auth: g.owner.token,
+      payload: { name: 'Deploys', avatar: PNG_1X1 },
+      reason: 'ci',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const hook = res.json<Webhook>();
+    expect(hook).toMatchObject({
+      type: 1,
+      name: 'Deploys',
+      channel_id: channelId,
+      guild_id: g.guildId,
+      application_id: null,
+      user: { id: g.owner.userId },
+    });
+    expect(hook.avatar).toMatch(/^[0-9a-f]{32}$/);
+    expect(hook.token).toMatch(/^[A-Za-z0-9_-]{68}$/);
+    expect(hook.url).toBe(`${server.baseUrl}/api/webhooks/${hook.id}/${hook.token ?? ''}`);
+    // The token is stored hashed and sealed, never in the clear.
+    const row = await server.app.storage.webhooks.findById(hook.id);
+    expect(JSON.stringify(row)).not.toContain(hook.token);
+
+    const update = await recorded.next('WEBHOOKS_UPDATE');
+    expect(update).toMatchObject({
+      guildId: g.guildId,
+      data: { guild_id: g.guildId, channel_id: channelId },
+    });
+    const [entry] = await audit();
+    expect(entry).toMatchObject({
+      actionType: 50,
+      targetId: hook.id,
+      userId: g.owner.userId,
+      reason: 'ci',
+    });
+    expect(entry?.changes).toContainEqual({ key: 'name', new_value: 'Deploys' });
+
+    // The avatar is served where the platform serves a webhook's.
+    const avatar = await server.app.http.inject({
+      method: 'GET',
+      url: `/avatars/${hook.id}/${hook.avatar ?? ''}.png`,
+    });
+    expect(avatar.statusCode).toBe(200);
+
+    // A bot's webhook names its application.
+    const botHook = await create(g.bot.token, { name: 'Bot hook' });
+    expect(botHook.application_id).toBe(g.bot.applicationId);
+
+    const listed = await send('GET', `/channels/${channelId}/webhooks`, { auth: g.owner.token });
+    expect(listed.json<Webhook[]>().map((w) => w.id)).toEqual([hook.id, botHook.id]);
+    const inGuild = await send('GET', `/guilds/${g.guildId}/webhooks`, { auth: g.bot.token });
+    expect(inGuild.json<Webhook[]>()).toHaveLength(2);
+    const got = await send('GET', `/webhooks/${hook.id}`, { auth: g.owner.token });
+    expect(got.json<Webhook>()).toMatchObject({ id: hook.id, token: hook.token });
+
+    const patched = await send('PATCH', `/webhooks/${hook.id}`, {
+      auth: g.owner.token,
+      payload: { name: 'Releases', avatar: null },
+      reason: 'rename',
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json<Webhook>()).toMatchObject({ name: 'Releases', avatar: null });
+    const updateEntry = (await audit()).find((e) => e.actionType === 51);
+    expect(updateEntry?.changes).toContainEqual({
+      key: 'name',
+      old_value: 'Deploys',
+      new_value: 'Releases',
+    });
+    // The replaced avatar is gone from the CDN.
+    const gone = await server.app.http.inject({
+      method: 'GET',
+      url: `/avatars/${hook.id}/${hook.avatar ?? ''}.png`,
+    });
+    expect(gone.statusCode).toBe(404);
+
+    const deleted = await send('DELETE', `/webhooks/${hook.id}`, { auth: g.owner.token });
+    expect(deleted.statusCode).toBe(204);
+    expect((await audit()).some((e) => e.actionType === 52 && e.targetId === hook.id)).toBe(true);
+    const again = await send('GET', `/webhooks/${hook.id}`, { auth: g.owner.token });
+    expect(again.json()).toMatchObject({ code: 10015 });
+  });
+});
