@@ -91,6 +91,8 @@ export interface AppOptions {
   blobSweep?: { timers?: Timers; graceMs?: number } | false;
   /** The idle lobby sweep (resources/lobbies/sweep.ts): timers tests drive, or false for none. */
   lobbySweep?: { timers?: Timers } | false;
+  /** Interactions' 3-second deadlines and sweep (resources/interactions): timers tests fire. */
+  interactions?: { timers?: Timers };
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -236,6 +238,14 @@ export async function createApp(options: AppOptions): Promise<App> {
       activityInvites: {
         activitiesOf: (userId) => liveActivities({ store: sharedState.presences, clock }, userId),
       },
+      interactions: {
+        timers: options.interactions?.timers ?? realTimers,
+        allowLocal: config.allowLocalWebhooks,
+        attachmentSizeLimit: config.maxAttachmentBytes,
+        onError: (err, context) => {
+          logger.warn({ err, ...context }, 'interaction delivery failed');
+        },
+      },
     },
   );
   const provisional = createProvisionalService({
@@ -345,6 +355,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     gatewayUrl,
   });
   webhookEvents.start();
+  // Interactions a stopped node left unanswered fail now; expired ones go (and every 30 s).
+  services.interactionLifecycle.start();
 
   // Blobs a crash left without their row, and abandoned uploads, go at start and every 6 h.
   const blobSweeper =
@@ -419,6 +431,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       await searchIndexer.close();
       await blobSweeper?.stop();
       await lobbySweeper?.stop();
+      await services.interactions.close();
+      await services.interactionLifecycle.stop();
       revocations.close();
       await sharedState.close();
       await bus.close();

@@ -49,6 +49,7 @@ import { registerSystemRoutes, type createMetrics } from './resources/system/ind
 import { registerUserRoutes } from './resources/users/index.js';
 import type { Storage } from './storage/index.js';
 import { registerCommandRoutes } from './resources/commands/index.js';
+import { registerInteractionRoutes } from './resources/interactions/index.js';
 
 /** What the routes are registered over (app.ts builds it all). */
 export interface AppRouteDeps {
@@ -131,6 +132,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       });
       registerRelationshipRoutes(api, services.relationships);
       registerCommandRoutes(api, services.commands);
+      registerInteractionRoutes(api, services.interactions);
       done();
     },
     { prefix: API_PREFIX },

@@ -50,6 +50,13 @@ import { createStickerService } from './resources/stickers/index.js';
 import { createUserService } from './resources/users/index.js';
 import { createRelationshipService } from './resources/relationships/index.js';
 import { createCommandService } from './resources/commands/index.js';
+import type { Timers } from './domain/clock.js';
+import { createInteractionsEndpoint } from './delivery/interactionsEndpoint.js';
+import {
+  createCallbackHandler,
+  createInteractionLifecycle,
+  createInteractionService,
+} from './resources/interactions/index.js';
 
 /** What services need beyond ServiceDeps. */
 interface ServiceOptions {
@@ -65,6 +72,15 @@ interface ServiceOptions {
   activityInvites: ActivityInvitePorts;
   /** Told of a lobby message not mirrored into its linked channel (the send stands). */
   onLobbyMirrorError?: (err: unknown, context: { lobbyId: string; messageId: string }) => void;
+  /** Interactions: their timers (tests fire them), limits, and where delivery errors go. */
+  interactions: {
+    timers: Timers;
+    /** Loopback and private endpoint URLs allowed (config allowLocalWebhooks). */
+    allowLocal: boolean;
+    /** The largest file a user may upload, in bytes (`attachment_size_limit`). */
+    attachmentSizeLimit: number;
+    onError: (err: unknown, context: { interactionId?: string }) => void;
+  };
 }
 
 /** Every resource service over the same deps (app.ts wires them; the routes use them). */
@@ -92,13 +108,31 @@ export function createServices(
   });
   const messages = createMessageService(deps, { ...options, privateRules });
   const privateChannels = createPrivateChannelService(deps);
+  // The 3-second rule and the endpoint check/delivery of interactions (resources/interactions).
+  const interactionLifecycle = createInteractionLifecycle({
+    storage: deps.storage,
+    clock: deps.clock,
+    timers: options.interactions.timers,
+    onError: (err) => {
+      options.interactions.onError(err, {});
+    },
+  });
+  const handleInteractionCallback = createCallbackHandler({
+    ...deps,
+    lifecycle: interactionLifecycle,
+  });
+  const interactionsEndpoint = createInteractionsEndpoint({
+    clock: deps.clock,
+    secrets: deps.secrets,
+    allowLocal: options.interactions.allowLocal,
+  });
   return {
     privateChannels,
     sdkDms: createSdkDmService(deps, { privateChannels, messages }),
     groupRecipients: createGroupRecipientService(deps),
     users: createUserService(deps),
     auth: createAuthService(deps, options.auth),
-    applications: createApplicationService(deps),
+    applications: createApplicationService({ ...deps, interactionsEndpoint }),
     guilds,
     guildManage: createGuildManageService(deps),
     myGuilds: createMyGuildsService(deps),
@@ -144,6 +178,19 @@ export function createServices(
         : { onMirrorError: options.onLobbyMirrorError }),
     }),
     commands: createCommandService(deps),
+    interactionLifecycle,
+    handleInteractionCallback,
+    interactions: createInteractionService({
+      ...deps,
+      lifecycle: interactionLifecycle,
+      endpoint: interactionsEndpoint,
+      handleCallback: handleInteractionCallback,
+      links: options.links,
+      attachmentSizeLimit: options.interactions.attachmentSizeLimit,
+      onDeliveryError: (err, interactionId) => {
+        options.interactions.onError(err, { interactionId });
+      },
+    }),
   };
 }
 

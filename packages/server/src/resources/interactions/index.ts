@@ -12,3 +12,9 @@ export {
   type InteractionLifecycle,
 } from './lifecycle.js';
 export type { EndpointAnswer, InteractionsEndpoint } from './ports.js';
+export { registerInteractionRoutes } from './routes.js';
+export {
+  createInteractionService,
+  type InteractionService,
+  type InteractionServiceDeps,
+} from './service.js';
