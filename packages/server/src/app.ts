@@ -91,8 +91,8 @@ export interface AppOptions {
   blobSweep?: { timers?: Timers; graceMs?: number } | false;
   /** The idle lobby sweep (resources/lobbies/sweep.ts): timers tests drive, or false for none. */
   lobbySweep?: { timers?: Timers } | false;
-  /** The interactions' deadlines and sweep (resources/interactions/lifecycle.ts): timers tests drive. */
-  interactionTimers?: Timers;
+  /** Interactions' 3-second deadlines and sweep (resources/interactions): timers tests fire. */
+  interactions?: { timers?: Timers };
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -238,9 +238,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       activityInvites: {
         activitiesOf: (userId) => liveActivities({ store: sharedState.presences, clock }, userId),
       },
-      interactionTimers: options.interactionTimers ?? realTimers,
-      onInteractionError: (err) => {
-        logger.warn({ err }, 'interaction deadline or sweep failed (the next sweep retries)');
+      interactions: {
+        timers: options.interactions?.timers ?? realTimers,
+        allowLocal: config.allowLocalWebhooks,
+        attachmentSizeLimit: config.maxAttachmentBytes,
+        onError: (err, context) => {
+          logger.warn({ err, ...context }, 'interaction delivery failed');
+        },
       },
     },
   );
@@ -351,6 +355,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     gatewayUrl,
   });
   webhookEvents.start();
+  // Interactions a stopped node left unanswered fail now; expired ones go (and every 30 s).
+  services.interactionLifecycle.start();
 
   // Blobs a crash left without their row, and abandoned uploads, go at start and every 6 h.
   const blobSweeper =
@@ -425,7 +431,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await searchIndexer.close();
       await blobSweeper?.stop();
       await lobbySweeper?.stop();
-      await services.interactionLifecycle.stop();
+      await services.interactions.close();
       revocations.close();
       await sharedState.close();
       await bus.close();

@@ -51,6 +51,7 @@ import { registerInteractionCallbackRoutes } from './resources/interactions/inde
 import type { Storage } from './storage/index.js';
 import { registerCommandRoutes } from './resources/commands/index.js';
 import { registerWebhookRoutes } from './resources/webhooks/index.js';
+import { registerInteractionRoutes } from './resources/interactions/index.js';
 
 /** What the routes are registered over (app.ts builds it all). */
 export interface AppRouteDeps {
@@ -150,6 +151,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
           blobs,
         },
       });
+      registerInteractionRoutes(api, services.interactions);
       done();
     },
     { prefix: API_PREFIX },

@@ -49,13 +49,15 @@ import { createMessageSearchService, type SearchIndexer } from './resources/sear
 import { createStickerService } from './resources/stickers/index.js';
 import { createUserService } from './resources/users/index.js';
 import { createRelationshipService } from './resources/relationships/index.js';
+import { createCommandService } from './resources/commands/index.js';
+import { createWebhookService } from './resources/webhooks/index.js';
+import type { Timers } from './domain/clock.js';
+import { createInteractionsEndpoint } from './delivery/interactionsEndpoint.js';
 import {
   createInteractionLifecycle,
   createInteractionResponses,
+  createInteractionService,
 } from './resources/interactions/index.js';
-import type { Timers } from './domain/clock.js';
-import { createCommandService } from './resources/commands/index.js';
-import { createWebhookService } from './resources/webhooks/index.js';
 
 /** What services need beyond ServiceDeps. */
 interface ServiceOptions {
@@ -71,10 +73,15 @@ interface ServiceOptions {
   activityInvites: ActivityInvitePorts;
   /** Told of a lobby message not mirrored into its linked channel (the send stands). */
   onLobbyMirrorError?: (err: unknown, context: { lobbyId: string; messageId: string }) => void;
-  /** The interactions' 3-second deadlines and sweep (tests fire them by hand). */
-  interactionTimers: Timers;
-  /** Told of a failed interaction deadline or sweep (the sweep retries). */
-  onInteractionError: (err: unknown) => void;
+  /** Interactions: their timers (tests fire them), limits, and where delivery errors go. */
+  interactions: {
+    timers: Timers;
+    /** Loopback and private endpoint URLs allowed (config allowLocalWebhooks). */
+    allowLocal: boolean;
+    /** The largest file a user may upload, in bytes (`attachment_size_limit`). */
+    attachmentSizeLimit: number;
+    onError: (err: unknown, context: { interactionId?: string }) => void;
+  };
 }
 
 /** Every resource service over the same deps (app.ts wires them; the routes use them). */
@@ -102,11 +109,27 @@ export function createServices(
   });
   const messages = createMessageService(deps, { ...options, privateRules });
   const privateChannels = createPrivateChannelService(deps);
+  // The 3-second rule and the endpoint check/delivery of interactions (resources/interactions).
   const interactionLifecycle = createInteractionLifecycle({
     storage: deps.storage,
     clock: deps.clock,
-    timers: options.interactionTimers,
-    onError: options.onInteractionError,
+    timers: options.interactions.timers,
+    onError: (err) => {
+      options.interactions.onError(err, {});
+    },
+  });
+  // The app's responses: the callback route's and the HTTP delivery's, followups, @original.
+  const interactionResponses = createInteractionResponses({
+    storage: deps.storage,
+    clock: deps.clock,
+    lifecycle: interactionLifecycle,
+    messages,
+  });
+  const handleInteractionCallback = interactionResponses.handleCallback;
+  const interactionsEndpoint = createInteractionsEndpoint({
+    clock: deps.clock,
+    secrets: deps.secrets,
+    allowLocal: options.interactions.allowLocal,
   });
   return {
     privateChannels,
@@ -114,7 +137,7 @@ export function createServices(
     groupRecipients: createGroupRecipientService(deps),
     users: createUserService(deps),
     auth: createAuthService(deps, options.auth),
-    applications: createApplicationService(deps),
+    applications: createApplicationService({ ...deps, interactionsEndpoint }),
     guilds,
     guildManage: createGuildManageService(deps),
     myGuilds: createMyGuildsService(deps),
@@ -145,13 +168,7 @@ export function createServices(
       indexer: options.searchIndexer,
     }),
     relationships: createRelationshipService(deps),
-    interactionLifecycle,
-    interactionResponses: createInteractionResponses({
-      storage: deps.storage,
-      clock: deps.clock,
-      lifecycle: interactionLifecycle,
-      messages,
-    }),
+    interactionResponses,
     lobbies: createLobbyService({
       ...deps,
       limits: deps.socialLimits,
@@ -168,6 +185,19 @@ export function createServices(
     }),
     commands: createCommandService(deps),
     webhooks: createWebhookService({ ...deps, baseUrl: options.baseUrl }),
+    interactionLifecycle,
+    handleInteractionCallback,
+    interactions: createInteractionService({
+      ...deps,
+      lifecycle: interactionLifecycle,
+      endpoint: interactionsEndpoint,
+      handleCallback: handleInteractionCallback,
+      links: options.links,
+      attachmentSizeLimit: options.interactions.attachmentSizeLimit,
+      onDeliveryError: (err, interactionId) => {
+        options.interactions.onError(err, { interactionId });
+      },
+    }),
   };
 }
 

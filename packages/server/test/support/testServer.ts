@@ -39,6 +39,8 @@ export interface TestServerOptions {
   dataDir?: string;
   /** The snowflake process id, distinct per node sharing a database. */
   processId?: number;
+  /** Interactions' timers (tests fire the 3-second deadlines themselves). */
+  interactions?: AppOptions['interactions'];
 }
 
 export interface TestServer extends AsyncDisposable {
@@ -99,6 +101,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
       ...(options.bus ? { bus: options.bus } : {}),
       ...(options.processId === undefined ? {} : { processId: options.processId }),
+      ...(options.interactions ? { interactions: options.interactions } : {}),
     });
   } catch (err) {
     // createApp closed the storage it was given; what this fixture made goes too.

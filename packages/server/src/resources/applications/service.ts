@@ -21,6 +21,7 @@ import {
   type ModifyApplicationInput,
 } from './schemas.js';
 import { eventWebhooksPatch, type VerifyEventWebhooksUrl } from './eventWebhooks.js';
+import type { InteractionsEndpoint } from '../interactions/index.js';
 import { serializeApplication } from './serialize.js';
 import { storeImage } from '../imageUploads.js';
 
@@ -47,6 +48,8 @@ function randomDiscriminator(): string {
 export function createApplicationService(
   deps: ServiceDeps & {
     webhookEvents: { verifyUrl: VerifyEventWebhooksUrl };
+    /** Checks an interactions endpoint URL before it is kept (the platform's PING checks). */
+    interactionsEndpoint: Pick<InteractionsEndpoint, 'verifyUrl'>;
     /** Seals the app's signing key before it is stored. */
     secrets: SecretBox;
   },
@@ -168,8 +171,13 @@ export function createApplicationService(
         }
         patch.flags = (application.flags & ~SELF_SERVE_APPLICATION_FLAGS) | requested;
       }
-      if (input.interactions_endpoint_url !== undefined) {
-        patch.interactionsEndpointUrl = input.interactions_endpoint_url;
+      const endpointUrl = input.interactions_endpoint_url;
+      if (endpointUrl !== undefined) {
+        // A new URL is kept only once it answers the checks; the same URL again is not checked.
+        if (endpointUrl !== null && endpointUrl !== application.interactionsEndpointUrl) {
+          await deps.interactionsEndpoint.verifyUrl(application, endpointUrl);
+        }
+        patch.interactionsEndpointUrl = endpointUrl;
       }
       Object.assign(
         patch,

@@ -17,3 +17,9 @@ export type { EndpointAnswer, InteractionsEndpoint } from './ports.js';
 export { registerInteractionCallbackRoutes } from './callbackRoutes.js';
 export { createInteractionWebhooks } from './interactionWebhooks.js';
 export { createInteractionResponses, type InteractionResponses } from './responses.js';
+export { registerInteractionRoutes } from './routes.js';
+export {
+  createInteractionService,
+  type InteractionService,
+  type InteractionServiceDeps,
+} from './service.js';

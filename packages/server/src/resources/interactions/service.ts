@@ -1,0 +1,205 @@
+/**
+ * POST /interactions: a person invokes an app (docs/interactions.md#invoking). The request is
+ * checked (the place, then the type's own rules), the interaction is stored (its token only as
+ * a hash) and delivered once: by signed HTTP POST to the app's interactions endpoint URL, whose
+ * answer is the initial response, or else as INTERACTION_CREATE to one shard of the app's bot.
+ * An app with neither a URL nor a bot fails the interaction at once; the 3-second rule fails
+ * the others that get no response in time (lifecycle.ts).
+ */
+import type { APIAttachment } from 'discord-api-types/v10';
+import { hashSecret } from '../../domain/credentials.js';
+import { afterWrite } from '../../events/afterCommit.js';
+import type { Principal } from '../../http/authenticator.js';
+import type { InteractionRecord, NewInteraction } from '../../storage/index.js';
+import { recipientUsers } from '../dms/index.js';
+import type { ServiceDeps } from '../deps.js';
+import type { AttachmentLinks } from '../messages/index.js';
+import type { WireShape } from '../wireShape.js';
+import type { HandleCallback } from './callback.js';
+import { INTERACTION_TOKEN_TTL_MS, type InteractionLifecycle } from './lifecycle.js';
+import { buildInteraction, newInteractionToken, withToken } from './payload.js';
+import { loadInvocationPlace } from './place.js';
+import { prepareData } from './prepare.js';
+import type { EndpointAnswer, InteractionsEndpoint } from './ports.js';
+import { messagesAsAppSees } from './resolved.js';
+import { InteractionTypes, type InvokeInput } from './schemas.js';
+
+/** What the interactions service is built from besides ServiceDeps. */
+export interface InteractionServiceDeps extends ServiceDeps {
+  lifecycle: InteractionLifecycle;
+  endpoint: InteractionsEndpoint;
+  /** The app's initial response, from its endpoint's answer (callback.ts). */
+  handleCallback: HandleCallback;
+  links: () => AttachmentLinks;
+  /** The largest file a user may upload, in bytes (`attachment_size_limit`). */
+  attachmentSizeLimit: number;
+  /** Told when a delivery went wrong on our side (the interaction has failed for the user). */
+  onDeliveryError: (err: unknown, interactionId: string) => void;
+}
+
+/** Reads an endpoint's answer as the initial response: a JSON object, or null. */
+function answerBody(answer: EndpointAnswer): unknown {
+  if (answer.status === null || answer.status < 200 || answer.status >= 300) return null;
+  if (!(answer.contentType ?? '').includes('application/json')) return null;
+  try {
+    return JSON.parse(answer.body.toString('utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+export function createInteractionService(deps: InteractionServiceDeps) {
+  const { storage, clock, ids, lifecycle, endpoint } = deps;
+  const inFlight = new Set<Promise<void>>();
+
+  /** Runs a delivery in the background, remembered until it settles (for `close`). */
+  const track = (interactionId: string, work: Promise<unknown>) => {
+    const tracked = work.then(
+      () => undefined,
+      (err: unknown) => {
+        deps.onDeliveryError(err, interactionId);
+      },
+    );
+    inFlight.add(tracked);
+    void tracked.then(() => inFlight.delete(tracked));
+  };
+
+  /** The signed POST; the answer is handed to the callback handler, or the interaction fails. */
+  const deliverByHttp = async (
+    interaction: InteractionRecord,
+    request: { url: string; body: string },
+  ) => {
+    const application = await storage.applications.findById(interaction.applicationId);
+    if (application === null) {
+      await lifecycle.fail(interaction);
+      return;
+    }
+    lifecycle.watch(interaction);
+    const answer = await endpoint.deliver(application, {
+      ...request,
+      timeoutMs: lifecycle.ackDeadlineMs,
+    });
+    const body = answerBody(answer);
+    if (body === null) {
+      await lifecycle.fail(interaction);
+      return;
+    }
+    try {
+      await deps.handleCallback(interaction, body, []);
+    } catch (err) {
+      // A response the platform refuses is no response: the interaction fails.
+      await lifecycle.fail(interaction);
+      deps.onDeliveryError(err, interaction.id);
+    }
+  };
+
+  return {
+    /**
+     * POST /interactions. Throws the platform's errors when the request does not hold (and
+     * stores nothing then); resolves once the interaction is stored and on its way.
+     */
+    async invoke(principal: Principal, input: InvokeInput): Promise<{ id: string }> {
+      const nowMs = clock.now();
+      const userId = principal.user.id;
+      const links = deps.links();
+      const commands =
+        input.type === InteractionTypes.APPLICATION_COMMAND ||
+        input.type === InteractionTypes.APPLICATION_COMMAND_AUTOCOMPLETE;
+      const place = await loadInvocationPlace(storage, {
+        applicationId: input.application_id,
+        channelId: input.channel_id,
+        guildId: input.guild_id ?? null,
+        userId,
+        nowMs,
+        commands,
+      });
+      const uploads = new Map<string, WireShape<APIAttachment>>();
+      const prepared = await prepareData(storage, {
+        place,
+        input,
+        userId,
+        nowMs,
+        links,
+        attachments: uploads,
+      });
+      const { access } = place;
+      const [guild, overwrites, recipients, message] = await Promise.all([
+        access.guildId === null ? null : storage.guilds.findById(access.guildId),
+        access.guildId === null ? [] : storage.overwrites.listByChannel(access.channel.id),
+        access.privateChannel === null
+          ? new Map()
+          : recipientUsers(storage, [access.privateChannel]),
+        prepared.message === null
+          ? null
+          : messagesAsAppSees(storage, { place, messages: [prepared.message], links }),
+      ]);
+      const id = ids();
+      const payload = buildInteraction({
+        id,
+        type: input.type,
+        data: prepared.data,
+        place,
+        user: principal.user,
+        member: access.member,
+        guild,
+        overwrites,
+        recipients,
+        message: prepared.message === null ? null : (message?.[prepared.message.id] ?? null),
+        attachmentSizeLimit: deps.attachmentSizeLimit,
+      });
+      const token = newInteractionToken();
+      const record: NewInteraction = {
+        id,
+        applicationId: place.application.id,
+        type: input.type,
+        tokenHash: hashSecret(token),
+        userId,
+        guildId: access.guildId,
+        channelId: access.channel.id,
+        messageId:
+          input.type === InteractionTypes.MESSAGE_COMPONENT ? (prepared.message?.id ?? null) : null,
+        nonce: input.nonce ?? null,
+        payload,
+        createdAt: nowMs,
+        ackDeadlineAt: nowMs + lifecycle.ackDeadlineMs,
+        expiresAt: nowMs + INTERACTION_TOKEN_TTL_MS,
+      };
+      const stored: InteractionRecord = {
+        ...record,
+        modal: null,
+        modalCustomId: null,
+        responseType: null,
+        originalMessageId: null,
+        failedAt: null,
+      };
+      const url = place.application.interactionsEndpointUrl;
+      const botUserId = place.application.botUserId;
+      const delivered = JSON.stringify(withToken(payload, token));
+      await storage.transaction(async (tx) => {
+        await tx.interactions.create(record);
+        // A modal is submitted once.
+        if (prepared.answered !== null) await tx.interactions.clearModal(prepared.answered.id);
+        if (url === null && botUserId !== null) {
+          afterWrite(tx, {
+            type: 'INTERACTION_CREATE',
+            guildId: null,
+            userIds: [botUserId],
+            shard: { guildId: access.guildId },
+            data: JSON.parse(delivered) as unknown,
+          });
+        }
+      });
+      if (url !== null) track(id, deliverByHttp(stored, { url, body: delivered }));
+      else if (botUserId !== null) lifecycle.watch(stored);
+      else track(id, lifecycle.fail(stored));
+      return { id };
+    },
+
+    /** Waits for the deliveries under way (shutdown). */
+    async close(): Promise<void> {
+      await Promise.all([...inFlight]);
+    },
+  };
+}
+
+export type InteractionService = ReturnType<typeof createInteractionService>;
