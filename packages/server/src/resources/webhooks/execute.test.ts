@@ -55,10 +55,9 @@ describeDrivers('incoming webhook token routes on $driver', (driver) => {
   const send = async (
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
-    spec: string,
-    payload?: unknown,
-    headers: Record<string, string> = {},
+    options: { spec: string; payload?: unknown; headers?: Record<string, string> },
   ) => {
+    const { spec, payload, headers = {} } = options;
     // Each request in a new window of the per-webhook execute bucket.
     clock.advance(WEBHOOK_LIMITS.executeBucket.windowMs);
     const res = await server.app.http.inject({
@@ -74,41 +73,50 @@ describeDrivers('incoming webhook token routes on $driver', (driver) => {
     (await g.call('GET', `/channels/${channelId}/messages`, auth)).json<WebhookMessage[]>();
 
   it('reads, renames and deletes a webhook by its token', async () => {
-    const got = await send('GET', tokenPath(), SPEC);
+    const got = await send('GET', tokenPath(), { spec: SPEC });
     expect(got.statusCode).toBe(200);
     expect(got.json()).toMatchObject({ id: hook.id, token: hook.token, name: 'Hook' });
     expect(got.json()).not.toHaveProperty('user');
 
     // channel_id is not taken by token: it stays where it was.
-    const patched = await send('PATCH', tokenPath(), SPEC, { name: 'Renamed', channel_id: '1' });
+    const patched = await send('PATCH', tokenPath(), {
+      spec: SPEC,
+      payload: { name: 'Renamed', channel_id: '1' },
+    });
     expect(patched.statusCode, patched.body).toBe(200);
     expect(patched.json()).toMatchObject({ name: 'Renamed', channel_id: channelId });
 
-    const wrong = await send('GET', `/webhooks/${hook.id}/not-the-token`, SPEC);
+    const wrong = await send('GET', `/webhooks/${hook.id}/not-the-token`, { spec: SPEC });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toMatchObject({ code: 50027 });
-    const unknown = await send('GET', `/webhooks/123456789012345678/${hook.token}`, SPEC);
+    const unknown = await send('GET', `/webhooks/123456789012345678/${hook.token}`, { spec: SPEC });
     expect(unknown.json()).toMatchObject({ code: 10015 });
-    const hostile = await send('GET', `/webhooks/%27%3B--/${hook.token}`, SPEC);
+    const hostile = await send('GET', `/webhooks/%27%3B--/${hook.token}`, { spec: SPEC });
     expect(hostile.json()).toMatchObject({ code: 10015 });
 
-    const deleted = await send('DELETE', tokenPath(), SPEC);
+    const deleted = await send('DELETE', tokenPath(), { spec: SPEC });
     expect(deleted.statusCode).toBe(204);
     expect(await server.app.storage.webhooks.findById(hook.id)).toBeNull();
-    expect((await send('GET', tokenPath(), SPEC)).json()).toMatchObject({ code: 10015 });
+    expect((await send('GET', tokenPath(), { spec: SPEC })).json()).toMatchObject({ code: 10015 });
   });
 
   it('executes: 204 without wait, the message with it; then gets, edits and deletes it', async () => {
     const recorded = await recordDispatches(server.app);
-    const quiet = await send('POST', tokenPath(), SPEC, { content: 'build passed' });
+    const quiet = await send('POST', tokenPath(), {
+      spec: SPEC,
+      payload: { content: 'build passed' },
+    });
     expect(quiet.statusCode, quiet.body).toBe(204);
     expect(quiet.body).toBe('');
 
-    const res = await send('POST', tokenPath('?wait=true'), SPEC, {
-      content: 'hello <@' + g.owner.userId + '> @everyone',
-      username: 'Deploy bot',
-      embeds: [{ title: 'Release', description: 'v1.2.3', color: 0x00ff00 }],
-      tts: true,
+    const res = await send('POST', tokenPath('?wait=true'), {
+      spec: SPEC,
+      payload: {
+        content: 'hello <@' + g.owner.userId + '> @everyone',
+        username: 'Deploy bot',
+        embeds: [{ title: 'Release', description: 'v1.2.3', color: 0x00ff00 }],
+        tts: true,
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     const message = res.json<WebhookMessage>();
@@ -128,11 +136,14 @@ describeDrivers('incoming webhook token routes on $driver', (driver) => {
     expect(listed.map((m) => m.content)).toEqual([message.content, 'build passed']);
 
     const msgSpec = `${SPEC}/messages/{message_id}`;
-    const got = await send('GET', tokenPath(`/messages/${message.id}`), msgSpec);
+    const got = await send('GET', tokenPath(`/messages/${message.id}`), { spec: msgSpec });
     expect(got.json()).toMatchObject({ id: message.id, webhook_id: hook.id });
-    const edited = await send('PATCH', tokenPath(`/messages/${message.id}`), msgSpec, {
-      content: 'edited',
-      embeds: [],
+    const edited = await send('PATCH', tokenPath(`/messages/${message.id}`), {
+      spec: msgSpec,
+      payload: {
+        content: 'edited',
+        embeds: [],
+      },
     });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(edited.json()).toMatchObject({ content: 'edited', embeds: [] });
@@ -140,29 +151,25 @@ describeDrivers('incoming webhook token routes on $driver', (driver) => {
     await recorded.next('MESSAGE_UPDATE');
 
     // @original is an interaction's: an incoming webhook has none.
-    const original = await send(
-      'GET',
-      tokenPath('/messages/@original'),
-      `${SPEC}/messages/@original`,
-    );
+    const original = await send('GET', tokenPath('/messages/@original'), {
+      spec: `${SPEC}/messages/@original`,
+    });
     expect(original.json()).toMatchObject({ code: 10008 });
     // A member's message is not the webhook's.
     const mine = await g.call('POST', `/channels/${channelId}/messages`, {
       auth: g.owner.token,
       payload: { content: 'mine' },
     });
-    const notOurs = await send(
-      'PATCH',
-      tokenPath(`/messages/${mine.json<WireMessage>().id}`),
-      msgSpec,
-      { content: 'hijack' },
-    );
+    const notOurs = await send('PATCH', tokenPath(`/messages/${mine.json<WireMessage>().id}`), {
+      spec: msgSpec,
+      payload: { content: 'hijack' },
+    });
     expect(notOurs.json()).toMatchObject({ code: 10008 });
 
-    const deleted = await send('DELETE', tokenPath(`/messages/${message.id}`), msgSpec);
+    const deleted = await send('DELETE', tokenPath(`/messages/${message.id}`), { spec: msgSpec });
     expect(deleted.statusCode).toBe(204);
     await recorded.next('MESSAGE_DELETE');
-    const gone = await send('GET', tokenPath(`/messages/${message.id}`), msgSpec);
+    const gone = await send('GET', tokenPath(`/messages/${message.id}`), { spec: msgSpec });
     expect(gone.json()).toMatchObject({ code: 10008 });
   });
 
@@ -194,14 +201,20 @@ describeDrivers('incoming webhook token routes on $driver', (driver) => {
       [{ content: 'hi', allowed_mentions: { parse: ['users'], users: ['1'] } }, 50035],
     ];
     for (const [payload, code] of bad) {
-      const refused = await send('POST', tokenPath('?wait=true'), SPEC, payload);
+      const refused = await send('POST', tokenPath('?wait=true'), { spec: SPEC, payload: payload });
       expect(refused.json(), JSON.stringify(payload)).toMatchObject({ code });
     }
-    const thread = await send('POST', tokenPath('?thread_id=123456789012345678'), SPEC, {
-      content: 'in a thread',
+    const thread = await send('POST', tokenPath('?thread_id=123456789012345678'), {
+      spec: SPEC,
+      payload: {
+        content: 'in a thread',
+      },
     });
     expect(thread.json()).toMatchObject({ code: 10003 });
-    const wrongToken = await send('POST', `/webhooks/${hook.id}/nope`, SPEC, { content: 'x' });
+    const wrongToken = await send('POST', `/webhooks/${hook.id}/nope`, {
+      spec: SPEC,
+      payload: { content: 'x' },
+    });
     expect(wrongToken.json()).toMatchObject({ code: 50027 });
     expect((await channelMessages(g.owner.token)).map((m) => m.content)).toEqual(['log attached']);
   });
@@ -211,49 +224,59 @@ describeDrivers('incoming webhook token routes on $driver', (driver) => {
       type: 1,
       components: [{ type: 2, style: 5, label: 'Docs', url: 'https://example.com/docs' }],
     };
-    const dropped = await send('POST', tokenPath('?wait=true'), SPEC, {
-      content: 'no components',
-      components: [link],
+    const dropped = await send('POST', tokenPath('?wait=true'), {
+      spec: SPEC,
+      payload: {
+        content: 'no components',
+        components: [link],
+      },
     });
     expect(dropped.json<WebhookMessage>().components).toEqual([]);
-    const kept = await send('POST', tokenPath('?wait=true&with_components=true'), SPEC, {
-      content: 'a link',
-      components: [link],
+    const kept = await send('POST', tokenPath('?wait=true&with_components=true'), {
+      spec: SPEC,
+      payload: {
+        content: 'a link',
+        components: [link],
+      },
     });
     expect(kept.statusCode, kept.body).toBe(200);
     expect(kept.json<WebhookMessage>().components).toHaveLength(1);
-    const interactive = await send('POST', tokenPath('?wait=true&with_components=true'), SPEC, {
-      content: 'a button',
-      components: [
-        { type: 1, components: [{ type: 2, style: 1, label: 'Click', custom_id: 'c' }] },
-      ],
+    const interactive = await send('POST', tokenPath('?wait=true&with_components=true'), {
+      spec: SPEC,
+      payload: {
+        content: 'a button',
+        components: [
+          { type: 1, components: [{ type: 2, style: 1, label: 'Click', custom_id: 'c' }] },
+        ],
+      },
     });
     expect(interactive.json()).toMatchObject({ code: 50035 });
   });
 
   it('maps Slack and GitHub payloads to embeds', async () => {
-    const slack = await send('POST', tokenPath('/slack'), `${SPEC}/slack`, {
-      text: 'Deploy <https://ci.example/1|#1> done &amp; dusted',
-      username: 'CI',
-      attachments: [
-        {
-          title: 'Build',
-          title_link: 'https://ci.example/1',
-          text: 'all green',
-          color: '#36a64f',
-          fields: [{ title: 'Time', value: '3m', short: true }],
-          footer: 'ci',
-          ts: 1_700_000_000,
-        },
-      ],
+    const slack = await send('POST', tokenPath('/slack'), {
+      spec: `${SPEC}/slack`,
+      payload: {
+        text: 'Deploy <https://ci.example/1|#1> done &amp; dusted',
+        username: 'CI',
+        attachments: [
+          {
+            title: 'Build',
+            title_link: 'https://ci.example/1',
+            text: 'all green',
+            color: '#36a64f',
+            fields: [{ title: 'Time', value: '3m', short: true }],
+            footer: 'ci',
+            ts: 1_700_000_000,
+          },
+        ],
+      },
     });
     expect(slack.statusCode, slack.body).toBe(200);
     expect(slack.json()).toBe('ok');
-    const github = await send(
-      'POST',
-      tokenPath('/github'),
-      `${SPEC}/github`,
-      {
+    const github = await send('POST', tokenPath('/github'), {
+      spec: `${SPEC}/github`,
+      payload: {
         ref: 'refs/heads/main',
         compare: 'https://github.com/o/r/compare/a...b',
         repository: { id: 1, name: 'r', full_name: 'o/r', html_url: 'https://github.com/o/r' },
@@ -272,18 +295,16 @@ describeDrivers('incoming webhook token routes on $driver', (driver) => {
           },
         ],
       },
-      { 'x-github-event': 'push' },
-    );
+      headers: { 'x-github-event': 'push' },
+    });
     expect(github.statusCode, github.body).toBe(204);
-    const ping = await send(
-      'POST',
-      tokenPath('/github'),
-      `${SPEC}/github`,
-      { zen: 'hi' },
-      {
+    const ping = await send('POST', tokenPath('/github'), {
+      spec: `${SPEC}/github`,
+      payload: { zen: 'hi' },
+      headers: {
         'x-github-event': 'ping',
       },
-    );
+    });
     expect(ping.statusCode).toBe(204);
 
     const [fromGithub, fromSlack] = await channelMessages(g.owner.token);
