@@ -24,6 +24,9 @@
  *   a game DM's, a game relationship's) reaches the user's SDK sessions of that application and
  *   the user's own (session-token) clients, never an SDK session of another application nor a bot
  *   (`receivesUserDispatch`). ACTIVITY_JOIN (a join secret) reaches only the game's SDK sessions.
+ * - Ephemeral messages: an interaction's ephemeral message is addressed to its user only (never
+ *   to the guild); in a guild channel it carries `guild_id` and needs GUILD_MESSAGES, as the
+ *   guild's messages do, not DIRECT_MESSAGES (`receivesUserDispatch`).
  * - A new friend's presence: a session that receives RELATIONSHIP_ADD of a friendship (type 1)
  *   gets the friend's current presence right after it, as a PRESENCE_UPDATE without `guild_id`
  *   (`newFriendOf`, `friendPresenceWire`), when the friend is online; an ended friendship sends
@@ -74,6 +77,8 @@ const INVITE_EVENTS = new Set(['INVITE_CREATE', 'INVITE_DELETE']);
 /** Dispatches about a member that reach the member's own sessions whatever their intents. */
 const OWN_MEMBER_EVENTS = new Set(['GUILD_MEMBER_UPDATE', 'GUILD_MEMBER_REMOVE']);
 const CONTENT_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE']);
+/** The events of an ephemeral message, addressed to its user with the guild's `guild_id`. */
+const EPHEMERAL_MESSAGE_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'MESSAGE_DELETE']);
 const CHANNEL_EVENTS = new Set(['CHANNEL_CREATE', 'CHANNEL_UPDATE']);
 
 /** Whether the session asked for the intent (0: none needed). */
@@ -272,7 +277,11 @@ export function receivesUserDispatch(
     if (session.sdk === true) return session.applicationId === dispatch.applicationId;
     if (session.isApp) return false;
   }
-  return session.sdk === true || hasIntent(session, intentFor(type, false));
+  // A user-addressed message of a guild channel (an ephemeral one) needs the guild's intent.
+  const inGuild =
+    EPHEMERAL_MESSAGE_EVENTS.has(type) &&
+    typeof (data as { guild_id?: unknown } | null)?.guild_id === 'string';
+  return session.sdk === true || hasIntent(session, intentFor(type, inGuild));
 }
 
 /** The relationship type of a friendship (the platform's RelationshipType.Friend). */

@@ -34,7 +34,7 @@ export const ModifyWebhookBody = z.object({
 export type ModifyWebhookInput = z.infer<typeof ModifyWebhookBody>;
 
 /** PATCH by token: no channel_id (moving a webhook needs MANAGE_WEBHOOKS). */
-export const ModifyWebhookByTokenBody = ModifyWebhookBody.omit({ channel_id: true }).strict();
+export const ModifyWebhookByTokenBody = ModifyWebhookBody.omit({ channel_id: true });
 
 /** The query of an execute: `wait` for the message, a thread, components for plain webhooks. */
 export const ExecuteQuery = z.object({
