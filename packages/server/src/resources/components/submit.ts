@@ -2,6 +2,7 @@ import { asArray, fail, Fields, type Path, type Wire } from './fields.js';
 import { ComponentTypes as T, LIMITS } from './limits.js';
 import type { ModalRecord } from './modal.js';
 import { checkboxValue, pickedValues, radioValue, textValue } from './values.js';
+import { walkComponents } from './walk.js';
 
 /** The submitted answers by custom_id, with where each was in the request. */
 type Answers = Map<string, Fields>;
@@ -110,6 +111,17 @@ export function readModalSubmit(
   sent.forEach((item, index) => {
     collectAnswers(item, data.at('components').concat(index), pass.answers);
   });
+  const known = new Set<unknown>();
+  walkComponents(modal.components, (component) => known.add(component['custom_id']));
+  for (const [customId, answer] of pass.answers) {
+    if (!known.has(customId)) {
+      fail(
+        answer.at('custom_id'),
+        'COMPONENT_NOT_FOUND',
+        'The modal has no component with this custom_id.',
+      );
+    }
+  }
   const components = modal.components.map((component): Wire => {
     const type = Number(component['type']);
     const id = component['id'];
@@ -122,13 +134,5 @@ export function readModalSubmit(
     }
     return { type, id };
   });
-  const [unknown] = pass.answers.values();
-  if (unknown !== undefined) {
-    fail(
-      unknown.at('custom_id'),
-      'COMPONENT_NOT_FOUND',
-      'The modal has no component with this custom_id.',
-    );
-  }
   return { components, attachmentIds: pass.uploaded };
 }
