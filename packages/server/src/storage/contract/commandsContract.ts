@@ -115,10 +115,9 @@ export function describeCommandsContract(makeStorage: () => Promise<StorageFixtu
   it('keeps permissions per guild and command, replaces them, and drops them with the command', async () => {
     const c = command();
     await storage.commands.create(c);
-    const overwrites = [
-      { id: guildId, type: 1, permission: false },
-      { id: (BigInt(guildId) - 1n).toString(), type: 3, permission: true },
-    ];
+    const everyone = { id: guildId, type: 1, permission: false };
+    const allChannels = { id: (BigInt(guildId) - 1n).toString(), type: 3, permission: true };
+    const overwrites = [everyone, allChannels];
     await storage.commands.putPermissions({
       applicationId: appId,
       guildId,
@@ -129,7 +128,7 @@ export function describeCommandsContract(makeStorage: () => Promise<StorageFixtu
       applicationId: appId,
       guildId,
       commandId: appId,
-      permissions: [overwrites[0]!],
+      permissions: [everyone],
     });
     expect(await storage.commands.findPermissions(appId, guildId, c.id)).toEqual({
       applicationId: appId,
@@ -146,7 +145,7 @@ export function describeCommandsContract(makeStorage: () => Promise<StorageFixtu
       applicationId: appId,
       guildId,
       commandId: c.id,
-      permissions: [overwrites[1]!],
+      permissions: [allChannels],
     });
     expect((await storage.commands.findPermissions(appId, guildId, c.id))?.permissions).toEqual([
       overwrites[1],
