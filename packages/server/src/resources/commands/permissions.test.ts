@@ -1,5 +1,5 @@
 import { AuditLogActions } from '@guildhall/protocol';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { useCommandFixture } from '../../../test/support/commandFixture.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 
