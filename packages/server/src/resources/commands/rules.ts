@@ -32,6 +32,8 @@ const given = (value: unknown) => value !== undefined && value !== null;
 
 /** Checks a name; `chatInput` for slash command and option names, else a context-menu name. */
 function checkName(at: At, name: string, chatInput: boolean) {
+  // The length is the schema's to report.
+  if (name.length < 1 || name.length > L.maxName) return;
   if (!chatInput) {
     if (name.trim().length === 0)
       fail(at, 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
@@ -227,8 +229,8 @@ function checkDescription(root: At, body: CommandShape, contextMenu: boolean) {
     }
     return;
   }
-  const length = (body.description ?? '').length;
-  if (length < 1 || length > L.maxDescription) {
+  // The schema reports one too long; a missing or empty one is this rule's.
+  if ((body.description ?? '') === '') {
     const message = `Must be between 1 and ${String(L.maxDescription)} in length.`;
     fail(child(root, 'description'), 'BASE_TYPE_BAD_LENGTH', message);
   }

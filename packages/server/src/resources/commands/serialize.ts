@@ -25,8 +25,9 @@ function localized(
 ): Record<string, unknown> {
   const { text, map } = value;
   const out: Record<string, unknown> = { [field]: text };
-  if (view.withLocalizations !== false) {
-    out[`${field}_localizations`] = map ?? null;
+  // A command always has its maps (null when unset); an option or choice only when it has one.
+  if (view.withLocalizations !== false && map !== undefined) {
+    out[`${field}_localizations`] = map;
   }
   if (view.locale !== undefined) {
     const inLocale = map?.[view.locale];
@@ -35,8 +36,8 @@ function localized(
   return out;
 }
 
-const asMap = (value: unknown): Localizations | null =>
-  typeof value === 'object' && value !== null ? (value as Localizations) : null;
+const asMap = (value: unknown): Localizations | undefined =>
+  typeof value === 'object' && value !== null ? (value as Localizations) : undefined;
 
 /** An option (or choice) with its localizations as the view asks, nested ones too. */
 function serializeOption(

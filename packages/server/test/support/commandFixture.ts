@@ -1,0 +1,114 @@
+/**
+ * A server for the command route tests: a guild owned by a developer whose app's bot is in it
+ * (installed), a second guild without that bot, another developer's app, Bearer tokens made on
+ * demand, and a `call` that checks every answer against the OpenAPI document.
+ */
+import { afterEach, beforeEach } from 'vitest';
+import { generateToken, hashSecret } from '../../src/domain/credentials.js';
+import type { Driver } from './drivers.js';
+import { guildFixture, type GuildFixture } from './guildMembers.js';
+import { watchDispatches } from './invites.js';
+import { expectOpenApiResponse } from './openapi.js';
+import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
+
+interface State {
+  server: TestServer;
+  guild: GuildFixture;
+  /** A guild of the same owner without the app's bot. */
+  bareGuildId: string;
+  other: Awaited<ReturnType<typeof seedDeveloper>>;
+  dispatches: Awaited<ReturnType<typeof watchDispatches>>;
+}
+
+export function useCommandFixture(driver: Driver) {
+  let state: State | undefined;
+  const current = () => {
+    if (state === undefined) throw new Error('no command server outside a test');
+    return state;
+  };
+
+  beforeEach(async () => {
+    const server = await startTestServer({ storage: driver });
+    const guild = await guildFixture(server, { botPermissions: 0n });
+    const bare = await server.app.services.guilds.create({
+      ownerId: guild.owner.userId,
+      name: 'No bot here',
+      channels: [{ name: 'general', type: 'text' }],
+    });
+    const other = await seedDeveloper(server.app, 'other');
+    state = {
+      server,
+      guild,
+      bareGuildId: bare.guild.id,
+      other,
+      dispatches: await watchDispatches(server),
+    };
+  });
+  afterEach(async () => {
+    const ended = state;
+    state = undefined;
+    await ended?.server.close();
+  });
+
+  /** A Bearer token of `userId` for the fixture's application (or another), with these scopes. */
+  const bearer = async (userId: string, scopes: string[], applicationId?: string) => {
+    const { server, guild } = current();
+    const token = generateToken(userId, Date.now());
+    await server.app.storage.tokens.create({
+      hash: hashSecret(token),
+      kind: 'bearer',
+      userId,
+      applicationId: applicationId ?? guild.bot.applicationId,
+      scopes,
+      createdAt: Date.now(),
+      expiresAt: null,
+    });
+    return `Bearer ${token}`;
+  };
+
+  /**
+   * One request: `route` is 'METHOD /path' under /api/v10 (ids filled in); the answer is
+   * checked against the OpenAPI document's operation of that path.
+   */
+  const call = async (
+    route: string,
+    auth: string,
+    options: { payload?: unknown; headers?: Record<string, string> } = {},
+  ) => {
+    const [method = 'GET', url = '/'] = route.split(' ');
+    const res = await current().server.app.http.inject({
+      method: method as 'GET',
+      url: `/api/v10${url}`,
+      headers: { authorization: auth, ...options.headers },
+      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+    });
+    expectOpenApiResponse(res, method, url.split('?')[0] ?? url);
+    return res;
+  };
+
+  return {
+    call,
+    bearer,
+    get app() {
+      return current().server.app;
+    },
+    get guild() {
+      return current().guild;
+    },
+    get appId() {
+      return current().guild.bot.applicationId;
+    },
+    get bot() {
+      return current().guild.bot.token;
+    },
+    get bareGuildId() {
+      return current().bareGuildId;
+    },
+    get other() {
+      return current().other;
+    },
+    get dispatches() {
+      return current().dispatches;
+    },
+  };
+}
