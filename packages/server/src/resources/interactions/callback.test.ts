@@ -178,7 +178,10 @@ describeDrivers('POST /interactions/{id}/{token}/callback ($driver)', (driver) =
         { data: { embeds: {} } },
       ],
       [{ type: 4, data: { content: '' } }, {}],
-      [{ type: 4, data: { content: 'x', flags: MessageFlags.CROSSPOSTED } }, { flags: {} }],
+      [
+        { type: 4, data: { content: 'x', flags: MessageFlags.CROSSPOSTED } },
+        { data: { flags: {} } },
+      ],
       [
         {
           type: 4,

@@ -90,6 +90,21 @@ async function assertAnswerable(deps: CallbackDeps, interaction: InteractionReco
   }
 }
 
+/**
+ * Runs a write of the response's message data: its 50035 field errors name their fields under
+ * `data`, where the callback body has them (`data.components.0…`, `data.flags`).
+ */
+async function underData<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (err instanceof ApiError && err.errorName === 'INVALID_FORM_BODY' && err.errors) {
+      throw new ApiError('INVALID_FORM_BODY', { errors: { data: err.errors }, cause: err });
+    }
+    throw err;
+  }
+}
+
 /** The `interaction` part of a with_response answer, with the message the response made. */
 function callbackInteraction(
   interaction: InteractionRecord,
@@ -151,13 +166,15 @@ export function createCallbackHandler(deps: CallbackDeps): HandleCallback {
     switch (type) {
       case CALLBACK_TYPES.CHANNEL_MESSAGE_WITH_SOURCE: {
         const { data } = parseInput(MessageCallbackBody, body);
-        const { wire } = await messages.postAs({
-          channelId: interaction.channelId,
-          author: responseAuthor(interaction, author),
-          input: data ?? {},
-          files,
-          within: acknowledge(null),
-        });
+        const { wire } = await underData(() =>
+          messages.postAs({
+            channelId: interaction.channelId,
+            author: responseAuthor(interaction, author),
+            input: data ?? {},
+            files,
+            within: acknowledge(null),
+          }),
+        );
         return {
           interaction: callbackInteraction(interaction, wire),
           resource: { type, message: wire },
@@ -180,11 +197,13 @@ export function createCallbackHandler(deps: CallbackDeps): HandleCallback {
         return { interaction: callbackInteraction(interaction, null) };
       case CALLBACK_TYPES.UPDATE_MESSAGE: {
         const { data } = parseInput(UpdateCallbackBody, body);
-        const wire = await messages.editAs(interaction.channelId, fromMessageId ?? '', owner, {
-          input: data ?? {},
-          files,
-          within: acknowledge(fromMessageId),
-        });
+        const wire = await underData(() =>
+          messages.editAs(interaction.channelId, fromMessageId ?? '', owner, {
+            input: data ?? {},
+            files,
+            within: acknowledge(fromMessageId),
+          }),
+        );
         return {
           interaction: callbackInteraction(interaction, wire),
           resource: { type, message: wire },
