@@ -1,13 +1,13 @@
 import { MessageFlags } from '@guildhall/protocol';
 import { expect, it } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
-import { useInteractionFixture } from '../../../test/support/interactionFixture.js';
+import { useRespondFixture } from '../../../test/support/respondFixture.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 
 const CALLBACK = ['POST', '/interactions/1/t/callback'] as [string, string];
 
 describeDrivers('POST /interactions/{id}/{token}/callback ($driver)', (driver) => {
-  const f = useInteractionFixture(driver);
+  const f = useRespondFixture(driver);
 
   it('answers a command with a message by the app, with its interaction metadata', async () => {
     const interaction = await f.seed({ type: 2 });

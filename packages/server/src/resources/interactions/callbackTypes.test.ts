@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
-import { useInteractionFixture } from '../../../test/support/interactionFixture.js';
+import { useRespondFixture } from '../../../test/support/respondFixture.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 
 const CALLBACK = ['POST', '/interactions/1/t/callback'] as [string, string];
@@ -26,7 +26,7 @@ const MODAL = {
 describeDrivers(
   'interaction callbacks for components, modals and autocomplete ($driver)',
   (driver) => {
-    const f = useInteractionFixture(driver);
+    const f = useRespondFixture(driver);
 
     /** A message of the bot with a button, as a component interaction's source. */
     async function botMessage(): Promise<{ id: string }> {

@@ -2,9 +2,9 @@ import { MessageFlags } from '@guildhall/protocol';
 import { expect, it } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import {
-  useInteractionFixture,
+  useRespondFixture,
   type SeededInteraction,
-} from '../../../test/support/interactionFixture.js';
+} from '../../../test/support/respondFixture.js';
 import { multipartBody } from '../../../test/support/messageFixtures.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 
@@ -19,7 +19,7 @@ interface Wire {
 }
 
 describeDrivers('interaction followups and the original response ($driver)', (driver) => {
-  const f = useInteractionFixture(driver);
+  const f = useRespondFixture(driver);
 
   const base = (i: SeededInteraction) => `/webhooks/${f.g.bot.applicationId}/${i.token}`;
   const followup = (i: SeededInteraction, payload: unknown) =>

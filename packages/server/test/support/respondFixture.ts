@@ -39,7 +39,7 @@ export type SeedKind =
   | { type: 4; options: unknown[] }
   | { type: 5; customId: string; fromMessageId?: string };
 
-export function useInteractionFixture(driver: Driver) {
+export function useRespondFixture(driver: Driver) {
   const clock = manualClock(AFTER_SPLIT);
   // A worker of its own: these ids never meet the server's.
   const nextId = createSnowflakeGenerator({ clock, workerId: 29 });
