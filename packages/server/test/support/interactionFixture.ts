@@ -1,0 +1,160 @@
+/**
+ * The interactions test fixture: a listening server per test on one driver, on a manual clock,
+ * with interaction timers the test fires itself (no waiting on the 3-second rule), a guild whose
+ * owner added their app's bot, and helpers to register commands, invoke and open gateways.
+ *
+ * @module
+ */
+import { afterEach, beforeEach } from 'vitest';
+import { manualClock, type Timers } from '../../src/domain/clock.js';
+import type { Driver } from './drivers.js';
+import { identifyGateway, type GatewayClient } from './gatewayClient.js';
+import { guildFixture, type GuildFixture } from './guildMembers.js';
+import { startTestServer, type TestServer } from './testServer.js';
+
+/** Where the fixture's clock starts. */
+export const INTERACTION_FIXTURE_NOW = Date.UTC(2026, 10, 24, 9);
+
+/** Timers that wait for the test: `fire` runs what is scheduled (deadlines and sweeps). */
+function firedTimers() {
+  const scheduled: { fn: () => void; done: boolean }[] = [];
+  const timers: Timers = {
+    schedule(fn) {
+      const entry = { fn, done: false };
+      scheduled.push(entry);
+      return () => {
+        entry.done = true;
+      };
+    },
+  };
+  return {
+    timers,
+    /** Runs every timer scheduled and not cancelled; returns how many ran. */
+    fire() {
+      let ran = 0;
+      for (const entry of scheduled.splice(0)) {
+        if (entry.done) continue;
+        entry.done = true;
+        entry.fn();
+        ran++;
+      }
+      return ran;
+    },
+    /** Timers scheduled and neither cancelled nor run. */
+    pending: () => scheduled.filter((entry) => !entry.done).length,
+  };
+}
+
+export interface InteractionFixture {
+  readonly server: TestServer;
+  readonly guild: GuildFixture;
+  readonly clock: ReturnType<typeof manualClock>;
+  readonly timers: ReturnType<typeof firedTimers>;
+  /** Sends a request to /api/v10 as `auth`. */
+  call(
+    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    path: string,
+    auth: string,
+    payload?: unknown,
+  ): ReturnType<TestServer['app']['http']['inject']>;
+  /** Registers a global command of the fixture's app (with the bot token); returns its wire. */
+  command(body: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** A tracked gateway session identified with this token. */
+  gateway(token: string, intents?: number): Promise<GatewayClient>;
+  /** The guild's first text channel. */
+  channelId(): Promise<string>;
+  /** Interactions stored and not settled (none must be stored by a refused request). */
+  unsettled(): Promise<number>;
+}
+
+/** Registers the per-test server, guild and clients. */
+export function useInteractionFixture(driver: Driver): InteractionFixture {
+  let state:
+    | {
+        server: TestServer;
+        guild: GuildFixture;
+        clock: ReturnType<typeof manualClock>;
+        timers: ReturnType<typeof firedTimers>;
+      }
+    | undefined;
+  const clients: GatewayClient[] = [];
+  const current = () => {
+    if (state === undefined) throw new Error('no interactions server: outside a test');
+    return state;
+  };
+
+  beforeEach(async () => {
+    const clock = manualClock(INTERACTION_FIXTURE_NOW);
+    const timers = firedTimers();
+    const server = await startTestServer({
+      storage: driver,
+      listen: true,
+      clock,
+      config: { allowLocalWebhooks: true },
+      interactions: { timers: timers.timers },
+    });
+    const guild = await guildFixture(server, { botPermissions: 0n, nowMs: () => clock.now() });
+    state = { server, guild, clock, timers };
+  });
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.raw.terminate();
+    const ended = state;
+    state = undefined;
+    await ended?.server.close();
+  });
+
+  const call: InteractionFixture['call'] = (method, path, auth, payload) =>
+    current().server.app.http.inject({
+      method,
+      url: `/api/v10${path}`,
+      headers: { authorization: auth },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+
+  return {
+    get server() {
+      return current().server;
+    },
+    get guild() {
+      return current().guild;
+    },
+    get clock() {
+      return current().clock;
+    },
+    get timers() {
+      return current().timers;
+    },
+    call,
+    async command(body) {
+      const { bot } = current().guild;
+      const res = await call(
+        'POST',
+        `/applications/${bot.applicationId}/commands`,
+        bot.token,
+        body,
+      );
+      if (res.statusCode !== 201) throw new Error(`command not created: ${res.body}`);
+      return res.json();
+    },
+    async gateway(token, intents = 0) {
+      const { client } = await identifyGateway(current().server.app.gatewayUrl(), {
+        token,
+        intents,
+      });
+      clients.push(client);
+      return client;
+    },
+    async channelId() {
+      const channels = await current().server.app.storage.channels.listByGuild(
+        current().guild.guildId,
+      );
+      const text = channels.find((c) => c.type === 0);
+      if (text === undefined) throw new Error('the fixture guild has no text channel');
+      return text.id;
+    },
+    async unsettled() {
+      const storage = current().server.app.storage;
+      return (await storage.interactions.listOverdue(Number.MAX_SAFE_INTEGER, 1000)).length;
+    },
+  };
+}
