@@ -219,6 +219,19 @@ describeDrivers('incoming webhook token routes on $driver', (driver) => {
     expect((await channelMessages(g.owner.token)).map((m) => m.content)).toEqual(['log attached']);
   });
 
+  it('refuses a body over the limit (413); a deleted channel takes its webhooks', async () => {
+    const huge = await send('POST', tokenPath('?wait=true'), {
+      spec: SPEC,
+      payload: { content: 'x', embeds: [{ description: 'y'.repeat(2 * 1024 * 1024) }] },
+    });
+    expect(huge.statusCode).toBe(413);
+    const removed = await g.call('DELETE', `/channels/${channelId}`, g.owner.token);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(await server.app.storage.webhooks.findById(hook.id)).toBeNull();
+    const gone = await send('POST', tokenPath(), { spec: SPEC, payload: { content: 'x' } });
+    expect(gone.json()).toMatchObject({ code: 10015 });
+  });
+
   it('keeps a plain webhook components only with with_components, and only non-interactive', async () => {
     const link = {
       type: 1,

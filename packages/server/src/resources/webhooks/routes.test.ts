@@ -148,4 +148,146 @@ describeDrivers('webhook management on $driver', (driver) => {
     const again = await send('GET', `/webhooks/${hook.id}`, { auth: g.owner.token });
     expect(again.json()).toMatchObject({ code: 10015 });
   });
+
+  it('moves a webhook to another channel, announcing both', async () => {
+    const hook = await create(g.owner.token);
+    const made = await g.call('POST', `/guilds/${g.guildId}/channels`, {
+      auth: g.owner.token,
+      payload: { name: 'releases', type: 0 },
+    });
+    const otherId = made.json<{ id: string }>().id;
+    const recorded = await recordDispatches(server.app);
+    const moved = await send('PATCH', `/webhooks/${hook.id}`, {
+      auth: g.owner.token,
+      payload: { channel_id: otherId },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json<Webhook>().channel_id).toBe(otherId);
+    await recorded.next('WEBHOOKS_UPDATE');
+    await expect
+      .poll(() => recorded.ofType('WEBHOOKS_UPDATE').map((e) => e.channelId))
+      .toEqual(expect.arrayContaining([channelId, otherId]));
+    const entry = (await audit()).find((e) => e.actionType === 51);
+    expect(entry?.changes).toContainEqual({
+      key: 'channel_id',
+      old_value: channelId,
+      new_value: otherId,
+    });
+  });
+
+  it('refuses callers without MANAGE_WEBHOOKS and bad input, changing nothing', async () => {
+    const hook = await create(g.owner.token);
+    const member = await g.join('member');
+    const stranger = await startStranger();
+    const before = await g.auditCount();
+    const cases: [
+      'GET' | 'POST' | 'PATCH' | 'DELETE',
+      string,
+      { auth: string; payload?: unknown; spec?: string },
+      number,
+    ][] = [
+      [
+        'POST',
+        `/channels/${channelId}/webhooks`,
+        { auth: member.token, payload: { name: 'x' } },
+        50013,
+      ],
+      ['GET', `/channels/${channelId}/webhooks`, { auth: member.token }, 50013],
+      ['GET', `/guilds/${g.guildId}/webhooks`, { auth: member.token }, 50013],
+      ['GET', `/webhooks/${hook.id}`, { auth: member.token }, 50013],
+      ['PATCH', `/webhooks/${hook.id}`, { auth: member.token, payload: { name: 'x' } }, 50013],
+      ['DELETE', `/webhooks/${hook.id}`, { auth: member.token }, 50013],
+      ['GET', `/webhooks/${hook.id}`, { auth: stranger }, 50001],
+      ['GET', `/guilds/${g.guildId}/webhooks`, { auth: stranger }, 50001],
+      ['GET', '/webhooks/123456789012345678', { auth: g.owner.token }, 10015],
+      ['GET', "/webhooks/'%3B--", { auth: g.owner.token, spec: '/webhooks/{webhook_id}' }, 10015],
+      ['GET', '/channels/123456789012345678/webhooks', { auth: g.owner.token }, 10003],
+      ['POST', `/channels/${channelId}/webhooks`, { auth: g.owner.token, payload: {} }, 50035],
+      [
+        'POST',
+        `/channels/${channelId}/webhooks`,
+        { auth: g.owner.token, payload: { name: 42 } },
+        50035,
+      ],
+      [
+        'POST',
+        `/channels/${channelId}/webhooks`,
+        { auth: g.owner.token, payload: { name: '' } },
+        50035,
+      ],
+      [
+        'POST',
+        `/channels/${channelId}/webhooks`,
+        { auth: g.owner.token, payload: { name: 'x'.repeat(81) } },
+        50035,
+      ],
+      [
+        'POST',
+        `/channels/${channelId}/webhooks`,
+        { auth: g.owner.token, payload: { name: 'My Clyde' } },
+        50035,
+      ],
+      [
+        'POST',
+        `/channels/${channelId}/webhooks`,
+        { auth: g.owner.token, payload: { name: 'DISCORD hook' } },
+        50035,
+      ],
+      [
+        'POST',
+        `/channels/${channelId}/webhooks`,
+        { auth: g.owner.token, payload: { name: 'x', avatar: 'data:image/png;base64,AAAA' } },
+        50035,
+      ],
+      [
+        'PATCH',
+        `/webhooks/${hook.id}`,
+        { auth: g.owner.token, payload: { channel_id: 'nope' } },
+        50035,
+      ],
+      [
+        'PATCH',
+        `/webhooks/${hook.id}`,
+        { auth: g.owner.token, payload: { channel_id: '123456789012345678' } },
+        10003,
+      ],
+      ['GET', `/channels/${channelId}/webhooks`, { auth: 'Bot not-a-token' }, 0],
+    ];
+    for (const [method, path, options, code] of cases) {
+      const res = await send(method, path, options);
+      if (code === 0) expect(res.statusCode).toBe(401);
+      else expect(res.json(), `${method} ${path}`).toMatchObject({ code });
+    }
+    expect(await g.auditCount()).toBe(before);
+    expect(await server.app.storage.webhooks.findById(hook.id)).toMatchObject({ name: 'Hook' });
+
+    // A category holds no messages; 15 webhooks fill a channel.
+    const category = await g.call('POST', `/guilds/${g.guildId}/channels`, {
+      auth: g.owner.token,
+      payload: { name: 'cat', type: 4 },
+    });
+    const inCategory = await send(
+      'POST',
+      `/channels/${category.json<{ id: string }>().id}/webhooks`,
+      { auth: g.owner.token, payload: { name: 'x' } },
+    );
+    expect(inCategory.json()).toMatchObject({ code: 50024 });
+    for (let i = 1; i < 15; i++) await create(g.owner.token, { name: `Hook ${String(i)}` });
+    const full = await send('POST', `/channels/${channelId}/webhooks`, {
+      auth: g.owner.token,
+      payload: { name: 'one too many' },
+    });
+    expect(full.json()).toMatchObject({ code: 30007 });
+    expect(await server.app.storage.webhooks.countByChannel(channelId)).toBe(15);
+  });
+
+  /** A person in no guild of the fixture. */
+  async function startStranger(): Promise<string> {
+    const session = await server.app.services.auth.register({
+      email: 'stranger@example.test',
+      username: 'stranger',
+      password: 'correct horse battery',
+    });
+    return session.token;
+  }
 });
