@@ -238,8 +238,16 @@ describeDrivers('message components on $driver', (driver) => {
     expectError(content, 50035, ['PATCH', path]);
     const empty = await patch({ components: [] });
     expectError(empty, 50006, ['PATCH', path]);
+    // A moderator's SUPPRESS_EMBEDS leaves the components and the flag alone.
+    const suppressed = await fx.g.call('PATCH', path, {
+      auth: fx.g.owner.token,
+      payload: { flags: V2 | 4 },
+    });
+    expect(suppressed.statusCode, suppressed.body).toBe(200);
+    expectOpenApiResponse(suppressed, 'PATCH', path);
+    expect(suppressed.json()).toMatchObject({ flags: V2 | 4, components: [{ type: 10 }] });
     const stored = await fx.g.call('GET', path, fx.g.bot.token);
-    expect(stored.json()).toMatchObject({ flags: V2, content: '', components: [{ type: 10 }] });
+    expect(stored.json()).toMatchObject({ flags: V2 | 4, content: '', components: [{ type: 10 }] });
 
     // A person's message: components refused on edit too.
     const own = await send(fx.g.owner.token, { content: 'mine' });
