@@ -23,4 +23,3 @@ export function failure(run: () => unknown): { path: string; code: string } {
   }
   throw new Error('expected a 50035');
 }
-

@@ -9,6 +9,6 @@ export type { ComponentSender } from './context.js';
 export { validateModal, type ModalRecord } from './modal.js';
 export { readModalSubmit } from './submit.js';
 export { readComponentClick, type ComponentClick } from './click.js';
-export { resolveComponentMedia, type MediaAttachment } from './media.js';
+export { mapComponentMedia, resolveComponentMedia, type MediaAttachment } from './media.js';
 export { componentsText } from './walk.js';
 export { ButtonStyles, ComponentTypes, type ComponentType } from './limits.js';

@@ -200,6 +200,42 @@ describeDrivers('message components on $driver', (driver) => {
     expectError(tooMany, 50035, ['POST', url()]);
   });
 
+  it('a forwarded v2 message keeps its components, their file links signed afresh', async () => {
+    const res = await sendMultipart(fx.server.app, {
+      method: 'POST',
+      path: url(),
+      auth: fx.g.bot.token,
+      payload: { flags: V2, components: [{ type: 13, file: { url: 'attachment://notes.txt' } }] },
+      files: [{ field: 'files[0]', filename: 'notes.txt', contentType: 'text/plain', data: 'hi' }],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const original = res.json<ComponentsMessage>();
+    const forward = await post(fx.g.owner.token, {
+      message_reference: { type: 1, message_id: original.id, channel_id: fx.channelId },
+    });
+    expect(forward.statusCode, forward.body).toBe(200);
+    const fileUrl = (message: unknown) => {
+      const snapshot = (message as { message_snapshots: { message: ComponentsMessage }[] })
+        .message_snapshots[0];
+      const file = snapshot?.message.components[0]?.['file'] as { url: string };
+      const parsed = new URL(file.url);
+      return `${parsed.pathname}${parsed.search}`;
+    };
+    const download = (path: string) => fx.server.app.http.inject({ method: 'GET', url: path });
+    const frozen = fileUrl(forward.json());
+    expect((await download(frozen)).body).toBe('hi');
+    fx.clock.advance(3 * 24 * 60 * 60 * 1000);
+    expect((await download(frozen)).statusCode).toBe(404);
+    const later = await fx.g.call(
+      'GET',
+      url(`/${forward.json<{ id: string }>().id}`),
+      fx.g.owner.token,
+    );
+    const fresh = fileUrl(later.json());
+    expect(fresh).not.toBe(frozen);
+    expect((await download(fresh)).body).toBe('hi');
+  });
+
   it('edits: components replaced, IS_COMPONENTS_V2 set once and kept, empty rule', async () => {
     const message = (await send(fx.g.bot.token, {
       content: 'Vote',
@@ -238,8 +274,16 @@ describeDrivers('message components on $driver', (driver) => {
     expectError(content, 50035, ['PATCH', path]);
     const empty = await patch({ components: [] });
     expectError(empty, 50006, ['PATCH', path]);
+    // A moderator's SUPPRESS_EMBEDS leaves the components and the flag alone.
+    const suppressed = await fx.g.call('PATCH', path, {
+      auth: fx.g.owner.token,
+      payload: { flags: V2 | 4 },
+    });
+    expect(suppressed.statusCode, suppressed.body).toBe(200);
+    expectOpenApiResponse(suppressed, 'PATCH', path);
+    expect(suppressed.json()).toMatchObject({ flags: V2 | 4, components: [{ type: 10 }] });
     const stored = await fx.g.call('GET', path, fx.g.bot.token);
-    expect(stored.json()).toMatchObject({ flags: V2, content: '', components: [{ type: 10 }] });
+    expect(stored.json()).toMatchObject({ flags: V2 | 4, content: '', components: [{ type: 10 }] });
 
     // A person's message: components refused on edit too.
     const own = await send(fx.g.owner.token, { content: 'mine' });

@@ -13,7 +13,7 @@ import type {
   UserRecord,
   WebhookAuthorRecord,
 } from '../../storage/index.js';
-import { resolveComponentMedia } from '../components/index.js';
+import { mapComponentMedia, resolveComponentMedia } from '../components/index.js';
 import { serializeUser, type UserWire } from '../users/index.js';
 import type { WireShape } from '../wireShape.js';
 import type { AttachmentSigner } from './signedUrls.js';
@@ -189,20 +189,25 @@ function readable(message: MessageRecord, context: MessageContext): boolean {
 const ATTACHMENT_PATH = /\/attachments\/\d+\/\d+\/[^/?#]+/;
 
 /**
- * A forward's snapshots with their attachment URLs signed afresh: the snapshot was frozen with
- * the links of forward time, which expire.
+ * A forward's snapshots with their attachment URLs signed afresh, in its attachments and its
+ * components' media: the snapshot was frozen with the links of forward time, which expire.
  */
 function resignSnapshots(snapshots: readonly unknown[], links: AttachmentLinks): unknown[] {
+  const resign = (item: Record<string, unknown>) => {
+    const path = ATTACHMENT_PATH.exec(String(item['url']))?.[0];
+    if (path === undefined) return item;
+    const url = `${links.baseUrl}${links.signer.sign(path)}`;
+    return { ...item, url, proxy_url: url };
+  };
   return snapshots.map((snapshot) => {
-    const message = (snapshot as { message?: { attachments?: unknown } }).message;
+    const message = (snapshot as { message?: { attachments?: unknown; components?: unknown } })
+      .message;
     if (message === undefined || !Array.isArray(message.attachments)) return snapshot;
-    const attachments = (message.attachments as Record<string, unknown>[]).map((attachment) => {
-      const path = ATTACHMENT_PATH.exec(String(attachment['url']))?.[0];
-      if (path === undefined) return attachment;
-      const url = `${links.baseUrl}${links.signer.sign(path)}`;
-      return { ...attachment, url, proxy_url: url };
-    });
-    return { ...(snapshot as object), message: { ...message, attachments } };
+    const attachments = (message.attachments as Record<string, unknown>[]).map(resign);
+    const components = Array.isArray(message.components)
+      ? mapComponentMedia(message.components, resign)
+      : message.components;
+    return { ...(snapshot as object), message: { ...message, attachments, components } };
   });
 }
 

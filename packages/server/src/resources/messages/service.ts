@@ -148,9 +148,11 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
       const v2 = (flags & MessageFlags.IS_COMPONENTS_V2) !== 0;
       const keptIds = kept === null ? null : new Set(kept.map((k) => k.id));
       // The components as they are after the edit, checked against the message after it (a v2
-      // message keeps no content or embeds; its files are those kept and added).
+      // message keeps no content or embeds; its files are those kept and added). Others only
+      // change SUPPRESS_EMBEDS, which leaves them as they are.
       const checkComponents =
-        input.components !== undefined || (v2 && (editsContent || flags !== message.flags));
+        input.components !== undefined ||
+        (isAuthor && v2 && (editsContent || flags !== message.flags));
       const components = checkComponents
         ? validateMessageComponents(
             input.components === undefined ? (message.components ?? []) : (input.components ?? []),
