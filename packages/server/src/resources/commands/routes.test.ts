@@ -118,10 +118,10 @@ describeDrivers('application commands on $driver', (driver) => {
         fx.call(`POST ${globalPath()}`, fx.bot, { payload: PING }),
         fx.call(`POST ${globalPath()}`, fx.bot, { payload: { ...PING, description: 'Second' } }),
       ]);
-      expect([a?.statusCode, b?.statusCode].sort()).toEqual([200, 201]);
+      expect([a.statusCode, b.statusCode].sort()).toEqual([200, 201]);
       const list = (await fx.call(`GET ${globalPath()}`, fx.bot)).json<CommandBody[]>();
       expect(list).toHaveLength(1);
-      expect(a?.json<CommandBody>().id).toBe(b?.json<CommandBody>().id);
+      expect(a.json<CommandBody>().id).toBe(b.json<CommandBody>().id);
     });
 
     it('lists with localized names by X-Discord-Locale, or the full maps with with_localizations', async () => {
