@@ -219,6 +219,15 @@ describeDrivers('application commands on $driver', (driver) => {
       });
       const notArray = await fx.call(`PUT ${globalPath()}`, fx.bot, { payload: { name: 'x' } });
       expect(notArray.statusCode).toBe(400);
+      for (const payload of ['null', '']) {
+        const res = await fx.app.http.inject({
+          method: 'PUT',
+          url: `/api/v10${globalPath()}`,
+          headers: { authorization: fx.bot, 'content-type': 'application/json' },
+          payload,
+        });
+        expect(res.statusCode, res.body).toBe(400);
+      }
       const list = await fx.call(`GET ${globalPath()}?with_localizations=true`, fx.bot);
       expect(list.json()).toEqual([ping]);
     });
