@@ -5,7 +5,12 @@
  *
  * @module
  */
-import { API, ApplicationCommandOptionType, ApplicationCommandType } from '@discordjs/core';
+import {
+  API,
+  ApplicationCommandOptionType,
+  ApplicationCommandPermissionType,
+  ApplicationCommandType,
+} from '@discordjs/core';
 import { DiscordAPIError, REST } from '@discordjs/rest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateToken, hashSecret } from '../src/domain/credentials.js';
@@ -101,7 +106,9 @@ describe('@discordjs/core application commands', () => {
       createdAt: Date.now(),
       expiresAt: null,
     });
-    const permissions = [{ id: fx.guildId, type: 1, permission: false }];
+    const permissions = [
+      { id: fx.guildId, type: ApplicationCommandPermissionType.Role, permission: false },
+    ];
     const written = await api.applicationCommands.editGuildCommandPermissions(
       userToken,
       appId,

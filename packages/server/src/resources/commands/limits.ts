@@ -17,6 +17,8 @@ export const COMMAND_LIMITS = {
   maxStringLength: 6000,
   /** Overwrites of one command in one guild. */
   maxPermissions: 100,
+  /** Characters of a command's names, descriptions and choice names and values, together. */
+  maxTotalCharacters: 8000,
   /** Entries of an ATTACHMENT option's `file_types`. */
   maxFileTypes: 10,
 } as const;

@@ -113,6 +113,17 @@ describeDrivers('application commands on $driver', (driver) => {
       expect(list.json<CommandBody[]>().map((c) => c.id)).toEqual([first.id, user.id]);
     });
 
+    it('makes one command of two racing POSTs of the same name (201 and 200)', async () => {
+      const [a, b] = await Promise.all([
+        fx.call(`POST ${globalPath()}`, fx.bot, { payload: PING }),
+        fx.call(`POST ${globalPath()}`, fx.bot, { payload: { ...PING, description: 'Second' } }),
+      ]);
+      expect([a.statusCode, b.statusCode].sort()).toEqual([200, 201]);
+      const list = (await fx.call(`GET ${globalPath()}`, fx.bot)).json<CommandBody[]>();
+      expect(list).toHaveLength(1);
+      expect(a.json<CommandBody>().id).toBe(b.json<CommandBody>().id);
+    });
+
     it('lists with localized names by X-Discord-Locale, or the full maps with with_localizations', async () => {
       await create(globalPath(), PING);
       const plain = await fx.call(`GET ${globalPath()}`, fx.bot, {
@@ -208,6 +219,15 @@ describeDrivers('application commands on $driver', (driver) => {
       });
       const notArray = await fx.call(`PUT ${globalPath()}`, fx.bot, { payload: { name: 'x' } });
       expect(notArray.statusCode).toBe(400);
+      for (const payload of ['null', '']) {
+        const res = await fx.app.http.inject({
+          method: 'PUT',
+          url: `/api/v10${globalPath()}`,
+          headers: { authorization: fx.bot, 'content-type': 'application/json' },
+          payload,
+        });
+        expect(res.statusCode, res.body).toBe(400);
+      }
       const list = await fx.call(`GET ${globalPath()}?with_localizations=true`, fx.bot);
       expect(list.json()).toEqual([ping]);
     });
@@ -328,6 +348,30 @@ describeDrivers('application commands on $driver', (driver) => {
       expect(session.statusCode).toBe(401);
       // Nothing was overwritten.
       expect((await fx.call(`GET ${globalPath()}`, fx.bot)).json()).toHaveLength(1);
+    });
+
+    it('accepts a client-credentials token of the app (its owner) with the scope', async () => {
+      const { applicationId, clientSecret } = fx.other;
+      const res = await fx.app.http.inject({
+        method: 'POST',
+        url: '/api/oauth2/token',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${applicationId}:${clientSecret}`).toString('base64')}`,
+        },
+        payload: new URLSearchParams({
+          grant_type: 'client_credentials',
+          scope: 'applications.commands.update',
+        }).toString(),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const token = `Bearer ${res.json<{ access_token: string }>().access_token}`;
+      const path = `/applications/${applicationId}/commands`;
+      const made = await fx.call(`POST ${path}`, token, { payload: PING });
+      expect(made.statusCode, made.body).toBe(201);
+      expect(made.json()).toMatchObject({ application_id: applicationId });
+      // Not another application's commands.
+      expect((await fx.call(`GET ${globalPath()}`, token)).json()).toMatchObject({ code: 50001 });
     });
 
     it('accepts a Bearer token of the app with applications.commands.update', async () => {

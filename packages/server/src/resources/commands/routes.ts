@@ -59,7 +59,8 @@ export function registerCommandRoutes(app: FastifyInstance, commands: CommandSer
       commands.bulkOverwrite(
         principalOf(request),
         scopeOf(request.params),
-        parseInput(BulkCommandsBody, request.body ?? []),
+        // No body is not an empty list: only `[]` removes every command.
+        parseInput(BulkCommandsBody, request.body),
       ),
     );
 

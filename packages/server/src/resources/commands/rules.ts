@@ -207,6 +207,18 @@ function checkOptionList(at: At, options: readonly OptionInput[], level: 0 | 1 |
   });
 }
 
+/** The characters of the options' names, descriptions and choices, nested ones too. */
+function optionCharacters(options: readonly OptionInput[]): number {
+  let total = 0;
+  for (const option of options) {
+    total += option.name.length + option.description.length;
+    for (const choice of option.choices ?? [])
+      total += choice.name.length + String(choice.value).length;
+    total += optionCharacters(option.options ?? []);
+  }
+  return total;
+}
+
 /** What `checkCommand` reads of a command body. */
 export interface CommandShape {
   name: string;
@@ -259,6 +271,11 @@ export function checkCommand(body: CommandShape, ctx: z.RefinementCtx): void {
     checkOptionList(child(root, 'options'), options, 0);
   } else if (options.length > 0) {
     fail(child(root, 'options'), 'BASE_TYPE_INVALID', 'Only slash commands have options.');
+  }
+  const size = body.name.length + (body.description ?? '').length + optionCharacters(options);
+  if (size > L.maxTotalCharacters) {
+    const message = `Command exceeds maximum size (${String(L.maxTotalCharacters)})`;
+    fail(root, 'APPLICATION_COMMAND_TOO_LARGE', message);
   }
   if (type === CommandType.PRIMARY_ENTRY_POINT) {
     if (!given(body.handler))

@@ -206,6 +206,19 @@ describeDrivers('application command validation on $driver', (driver) => {
       });
     });
 
+    it('refuses a command of more than 8000 characters of names, descriptions and choices', async () => {
+      const choices = Array.from({ length: 25 }, (_, i) => ({
+        name: `c${String(i)}`,
+        value: 'v'.repeat(200),
+      }));
+      const options = Array.from({ length: 2 }, (_, i) => opt({ name: `o${String(i)}`, choices }));
+      const errors = await refused({ name: 'big', description: 'd', options });
+      expect(errors).toEqual({
+        _errors: [expect.objectContaining({ code: 'APPLICATION_COMMAND_TOO_LARGE' })],
+      });
+      await accepted({ name: 'fits', description: 'd', options: options.slice(0, 1) });
+    });
+
     it('refuses choices with autocomplete, mistyped choices, bad ranges and misplaced fields', async () => {
       const cases: [object, object][] = [
         [
