@@ -22,11 +22,10 @@ export async function startInteractionEndpoint(
   const middleware = verifyKeyMiddleware(publicKey);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     // The Express request and response methods the middleware calls.
-    const request = Object.assign(req, {
-      header: (name: string) => req.headers[name.toLowerCase()] as string | undefined,
-      body: undefined as unknown,
+    const request: IncomingMessage & { body?: unknown } = Object.assign(req, {
+      header: (name: string) => req.headers[name.toLowerCase()],
     });
-    void middleware(request as never, res as never, () => {
+    const next = () => {
       const interaction = request.body as Record<string, unknown>;
       received.push(interaction);
       const reply = answer(interaction);
@@ -39,7 +38,9 @@ export async function startInteractionEndpoint(
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply.json));
-    });
+    };
+    // Typed for Express; it calls only header(), body, statusCode, setHeader() and end().
+    middleware(request, res, next);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -49,7 +50,11 @@ export async function startInteractionEndpoint(
     async close() {
       for (const res of hung) res.destroy();
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      );
     },
   };
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
 import { manualClock, type Timers } from '../../src/domain/clock.js';
 import type { Driver } from './drivers.js';
@@ -56,7 +57,7 @@ export interface InteractionFixture {
     path: string,
     auth: string,
     payload?: unknown,
-  ): ReturnType<TestServer['app']['http']['inject']>;
+  ): Promise<LightMyRequestResponse>;
   /** Registers a global command of the fixture's app (with the bot token); returns its wire. */
   command(body: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** A tracked gateway session identified with this token. */
@@ -103,6 +104,7 @@ export function useInteractionFixture(driver: Driver): InteractionFixture {
     await ended?.server.close();
   });
 
+  // eslint-disable-next-line max-params -- the verb, path, auth and body of one request
   const call: InteractionFixture['call'] = (method, path, auth, payload) =>
     current().server.app.http.inject({
       method,
