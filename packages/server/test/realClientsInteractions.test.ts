@@ -246,6 +246,111 @@ describeDrivers('real clients answer interactions ($driver)', (driver) => {
     }
   });
 
+  it('discord.js answers autocomplete, and reads with_response and a user command target', async () => {
+    const { server, guild } = f;
+    const botToken = guild.bot.token.replace(/^Bot /, '');
+    const apiUrl = `${server.baseUrl}/api`;
+    const core = new API(new REST({ version: '10', api: apiUrl }).setToken(botToken));
+    const pick = await core.applicationCommands.createGuildCommand(
+      guild.bot.applicationId,
+      guild.guildId,
+      {
+        name: 'pick',
+        description: 'Pick a fruit',
+        options: [
+          { type: 3, name: 'fruit', description: 'Which', required: true, autocomplete: true },
+        ],
+      },
+    );
+    const profile = await core.applicationCommands.createGuildCommand(
+      guild.bot.applicationId,
+      guild.guildId,
+      { name: 'Profile', type: 2 },
+    );
+    const failures: unknown[] = [];
+    const answered: { responseMessageId: string | null; ephemeral: boolean | null }[] = [];
+    const handle = async (interaction: Interaction) => {
+      if (interaction.isAutocomplete()) {
+        const typed = interaction.options.getFocused();
+        await interaction.respond(
+          ['apple', 'apricot', 'banana']
+            .filter((fruit) => fruit.startsWith(typed))
+            .map((fruit) => ({ name: fruit, value: fruit })),
+        );
+      } else if (interaction.isUserContextMenuCommand()) {
+        const response = await interaction.reply({
+          content: `that is ${interaction.targetUser.username}`,
+          flags: MessageFlags.Ephemeral,
+          withResponse: true,
+        });
+        answered.push({
+          responseMessageId: response.interaction.responseMessageId,
+          ephemeral: response.interaction.responseMessageEphemeral,
+        });
+      }
+    };
+    const client = new Client({
+      intents: [GatewayIntentBits.Guilds],
+      rest: { api: apiUrl },
+      waitGuildTimeout: 10 * 60_000,
+    });
+    client.on(Events.InteractionCreate, (interaction) => {
+      handle(interaction).catch((err: unknown) => failures.push(err));
+    });
+    try {
+      const ready = once(client, Events.ClientReady);
+      await client.login(botToken);
+      await ready;
+      const ann = await guild.join('ann');
+      const { events } = await recordDispatches(server.app);
+
+      await invoke(ann, {
+        type: 4,
+        data: {
+          id: pick.id,
+          name: 'pick',
+          type: 1,
+          options: [{ name: 'fruit', type: 3, value: 'ap', focused: true }],
+        },
+      });
+      const choices = await dispatched(events, 'APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE');
+      expect(choices).toMatchObject({
+        userIds: [ann.userId],
+        data: {
+          choices: [
+            { name: 'apple', value: 'apple' },
+            { name: 'apricot', value: 'apricot' },
+          ],
+        },
+      });
+
+      await invoke(ann, {
+        type: 2,
+        data: { id: profile.id, name: 'Profile', type: 2, target_id: guild.owner.userId },
+      });
+      const reply = await dispatched(events, 'MESSAGE_CREATE', (d) =>
+        String(d['content']).startsWith('that is'),
+      );
+      expect(reply).toMatchObject({ userIds: [ann.userId] });
+      expect(reply.data).toMatchObject({
+        type: 23,
+        flags: MessageFlags.Ephemeral,
+        interaction_metadata: { target_user: { id: guild.owner.userId } },
+      });
+      await vi.waitFor(
+        () => {
+          expect(answered).toEqual([
+            { responseMessageId: (reply.data as WireMessage).id, ephemeral: true },
+          ]);
+        },
+        { timeout: STEP_MS },
+      );
+      expect(failures).toEqual([]);
+    } finally {
+      await client.destroy();
+    }
+  });
+
   it('a discord-interactions endpoint answers PING with PONG and a command with its message', async () => {
     const { guild } = f;
     const app = await f.call('GET', '/applications/@me', guild.bot.token);
