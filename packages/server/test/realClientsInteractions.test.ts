@@ -13,6 +13,8 @@ import { API } from '@discordjs/core';
 import { REST } from '@discordjs/rest';
 import {
   ActionRowBuilder,
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
   ButtonBuilder,
   ButtonStyle,
   Client,
@@ -258,14 +260,20 @@ describeDrivers('real clients answer interactions ($driver)', (driver) => {
         name: 'pick',
         description: 'Pick a fruit',
         options: [
-          { type: 3, name: 'fruit', description: 'Which', required: true, autocomplete: true },
+          {
+            type: ApplicationCommandOptionType.String,
+            name: 'fruit',
+            description: 'Which',
+            required: true,
+            autocomplete: true,
+          },
         ],
       },
     );
     const profile = await core.applicationCommands.createGuildCommand(
       guild.bot.applicationId,
       guild.guildId,
-      { name: 'Profile', type: 2 },
+      { name: 'Profile', type: ApplicationCommandType.User },
     );
     const failures: unknown[] = [];
     const answered: { responseMessageId: string | null; ephemeral: boolean | null }[] = [];
