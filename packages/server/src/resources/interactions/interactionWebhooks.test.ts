@@ -1,10 +1,7 @@
 import { MessageFlags } from '@guildhall/protocol';
 import { expect, it } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
-import {
-  useRespondFixture,
-  type SeededInteraction,
-} from '../../../test/support/respondFixture.js';
+import { useRespondFixture, type SeededInteraction } from '../../../test/support/respondFixture.js';
 import { multipartBody } from '../../../test/support/messageFixtures.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 
@@ -104,6 +101,15 @@ describeDrivers('interaction followups and the original response ($driver)', (dr
     expect(second.json<Wire>().id).not.toBe(originalId);
     expect(second.json<Wire>().flags).toBe(0);
     expect((await f.channelMessages()).map((m) => m.content)).toEqual(['another']);
+  });
+
+  it("posts the followup when the deferral's placeholder was deleted", async () => {
+    const interaction = await answered({ type: 5 });
+    expect((await f.tokenRoute('DELETE', original(interaction))).statusCode).toBe(204);
+    const sent = await followup(interaction, { content: 'after all' });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json<Wire>().id).not.toBe((await f.stored(interaction.id))?.originalMessageId);
+    expect((await f.channelMessages()).map((m) => m.content)).toEqual(['after all']);
   });
 
   it('keeps ephemeral followups to the invoking user', async () => {

@@ -117,9 +117,10 @@ export function createInteractionWebhooks(deps: {
       ) {
         // The platform's compatibility rule: the first followup of a deferred response fills
         // its loading message instead of posting one.
-        const { owner } = await ownerOf(interaction, ORIGINAL);
-        const original = await messages.getAs(interaction.channelId, originalId, owner);
-        if ((original.flags & MessageFlags.LOADING) !== 0) {
+        // (A placeholder the app deleted is gone: the followup is posted.)
+        const original = await storage.messages.findAnyById(interaction.channelId, originalId);
+        if (original !== null && (original.flags & MessageFlags.LOADING) !== 0) {
+          const owner = { applicationId: interaction.applicationId };
           return messages.editAs(interaction.channelId, originalId, owner, {
             input: asEdit(request.input),
             files: request.files,
