@@ -49,7 +49,10 @@ import { registerSystemRoutes, type createMetrics } from './resources/system/ind
 import { registerUserRoutes } from './resources/users/index.js';
 import type { Storage } from './storage/index.js';
 import { registerCommandRoutes } from './resources/commands/index.js';
-import { registerInteractionRoutes } from './resources/interactions/index.js';
+import {
+  registerInteractionAttachmentRoutes,
+  registerInteractionRoutes,
+} from './resources/interactions/index.js';
 
 /** What the routes are registered over (app.ts builds it all). */
 export interface AppRouteDeps {
@@ -91,6 +94,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
   registerStickerCdnRoutes(http, { storage, blobs });
   registerScheduledEventCdnRoutes(http, { storage, images });
   registerAttachmentCdnRoutes(http, { storage, blobs, signer });
+  registerInteractionAttachmentRoutes(http, { storage, blobs, signer });
   // A gateway-only process answers WebSocket upgrades and its health check; the API is elsewhere.
   if (config.role === 'gateway') {
     http.addHook('onRequest', (request, _reply, done) => {
@@ -132,7 +136,12 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       });
       registerRelationshipRoutes(api, services.relationships);
       registerCommandRoutes(api, services.commands);
-      registerInteractionRoutes(api, services.interactions);
+      registerInteractionRoutes(api, services.interactions, {
+        maxAttachmentBytes: config.maxAttachmentBytes,
+        maxUploadBytes: uploadLimitBytes(config),
+        maxPayloadBytes: config.maxBodyBytes,
+        blobs,
+      });
       done();
     },
     { prefix: API_PREFIX },

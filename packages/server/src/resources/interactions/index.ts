@@ -18,3 +18,4 @@ export {
   type InteractionService,
   type InteractionServiceDeps,
 } from './service.js';
+export { registerInteractionAttachmentRoutes } from './uploads.js';

@@ -6,15 +6,14 @@
  * An app with neither a URL nor a bot fails the interaction at once; the 3-second rule fails
  * the others that get no response in time (lifecycle.ts).
  */
-import type { APIAttachment } from 'discord-api-types/v10';
 import { hashSecret } from '../../domain/credentials.js';
 import { afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
+import type { StreamedFile } from '../../http/multipart.js';
 import type { InteractionRecord, NewInteraction } from '../../storage/index.js';
 import { recipientUsers } from '../dms/index.js';
 import type { ServiceDeps } from '../deps.js';
 import type { AttachmentLinks } from '../messages/index.js';
-import type { WireShape } from '../wireShape.js';
 import type { HandleCallback } from './callback.js';
 import { INTERACTION_TOKEN_TTL_MS, type InteractionLifecycle } from './lifecycle.js';
 import { buildInteraction, newInteractionToken, withToken } from './payload.js';
@@ -23,6 +22,7 @@ import { prepareData } from './prepare.js';
 import type { EndpointAnswer, InteractionsEndpoint } from './ports.js';
 import { messagesAsAppSees } from './resolved.js';
 import { InteractionTypes, type InvokeInput } from './schemas.js';
+import { prepareUploads, storeUploads } from './uploads.js';
 
 /** What the interactions service is built from besides ServiceDeps. */
 export interface InteractionServiceDeps extends ServiceDeps {
@@ -98,7 +98,11 @@ export function createInteractionService(deps: InteractionServiceDeps) {
      * POST /interactions. Throws the platform's errors when the request does not hold (and
      * stores nothing then); resolves once the interaction is stored and on its way.
      */
-    async invoke(principal: Principal, input: InvokeInput): Promise<{ id: string }> {
+    async invoke(
+      principal: Principal,
+      input: InvokeInput,
+      files: readonly StreamedFile[] = [],
+    ): Promise<{ id: string }> {
       const nowMs = clock.now();
       const userId = principal.user.id;
       const links = deps.links();
@@ -113,14 +117,18 @@ export function createInteractionService(deps: InteractionServiceDeps) {
         nowMs,
         commands,
       });
-      const uploads = new Map<string, WireShape<APIAttachment>>();
+      const id = ids();
+      const { data, uploads } = prepareUploads(
+        { interactionId: id, data: input.data, files },
+        { ids, links },
+      );
       const prepared = await prepareData(storage, {
         place,
-        input,
+        input: { ...input, data },
         userId,
         nowMs,
         links,
-        attachments: uploads,
+        attachments: new Map([...uploads].map(([key, upload]) => [key, upload.wire])),
       });
       const { access } = place;
       const [guild, overwrites, recipients, message] = await Promise.all([
@@ -133,7 +141,6 @@ export function createInteractionService(deps: InteractionServiceDeps) {
           ? null
           : messagesAsAppSees(storage, { place, messages: [prepared.message], links }),
       ]);
-      const id = ids();
       const payload = buildInteraction({
         id,
         type: input.type,
@@ -164,7 +171,7 @@ export function createInteractionService(deps: InteractionServiceDeps) {
         ackDeadlineAt: nowMs + lifecycle.ackDeadlineMs,
         expiresAt: nowMs + INTERACTION_TOKEN_TTL_MS,
       };
-      const stored: InteractionRecord = {
+      const created: InteractionRecord = {
         ...record,
         modal: null,
         modalCustomId: null,
@@ -175,23 +182,30 @@ export function createInteractionService(deps: InteractionServiceDeps) {
       const url = place.application.interactionsEndpointUrl;
       const botUserId = place.application.botUserId;
       const delivered = JSON.stringify(withToken(payload, token));
-      await storage.transaction(async (tx) => {
-        await tx.interactions.create(record);
-        // A modal is submitted once.
-        if (prepared.answered !== null) await tx.interactions.clearModal(prepared.answered.id);
-        if (url === null && botUserId !== null) {
-          afterWrite(tx, {
-            type: 'INTERACTION_CREATE',
-            guildId: null,
-            userIds: [botUserId],
-            shard: { guildId: access.guildId },
-            data: JSON.parse(delivered) as unknown,
-          });
-        }
-      });
-      if (url !== null) track(id, deliverByHttp(stored, { url, body: delivered }));
-      else if (botUserId !== null) lifecycle.watch(stored);
-      else track(id, lifecycle.fail(stored));
+      // Files first: a stored interaction never names a file that is not there.
+      const stored = await storeUploads(deps.blobs, { interactionId: id, uploads });
+      await storage
+        .transaction(async (tx) => {
+          await tx.interactions.create(record);
+          // A modal is submitted once.
+          if (prepared.answered !== null) await tx.interactions.clearModal(prepared.answered.id);
+          if (url === null && botUserId !== null) {
+            afterWrite(tx, {
+              type: 'INTERACTION_CREATE',
+              guildId: null,
+              userIds: [botUserId],
+              shard: { guildId: access.guildId },
+              data: JSON.parse(delivered) as unknown,
+            });
+          }
+        })
+        .catch(async (err: unknown) => {
+          await stored.undo();
+          throw err;
+        });
+      if (url !== null) track(id, deliverByHttp(created, { url, body: delivered }));
+      else if (botUserId !== null) lifecycle.watch(created);
+      else track(id, lifecycle.fail(created));
       return { id };
     },
 
