@@ -19,7 +19,8 @@ import { INTERACTION_TOKEN_TTL_MS, type InteractionLifecycle } from './lifecycle
 import { buildInteraction, newInteractionToken, withToken } from './payload.js';
 import { loadInvocationPlace } from './place.js';
 import { prepareData } from './prepare.js';
-import type { EndpointAnswer, InteractionsEndpoint } from './ports.js';
+import { readEndpointAnswer } from './answer.js';
+import type { InteractionsEndpoint } from './ports.js';
 import { messagesAsAppSees } from './resolved.js';
 import { InteractionTypes, type InvokeInput } from './schemas.js';
 import { prepareUploads, storeUploads } from './uploads.js';
@@ -35,17 +36,6 @@ export interface InteractionServiceDeps extends ServiceDeps {
   attachmentSizeLimit: number;
   /** Told when a delivery went wrong on our side (the interaction has failed for the user). */
   onDeliveryError: (err: unknown, interactionId: string) => void;
-}
-
-/** Reads an endpoint's answer as the initial response: a JSON object, or null. */
-function answerBody(answer: EndpointAnswer): unknown {
-  if (answer.status === null || answer.status < 200 || answer.status >= 300) return null;
-  if (!(answer.contentType ?? '').includes('application/json')) return null;
-  try {
-    return JSON.parse(answer.body.toString('utf8')) as unknown;
-  } catch {
-    return null;
-  }
 }
 
 export function createInteractionService(deps: InteractionServiceDeps) {
@@ -79,17 +69,19 @@ export function createInteractionService(deps: InteractionServiceDeps) {
       ...request,
       timeoutMs: lifecycle.ackDeadlineMs,
     });
-    const body = answerBody(answer);
-    if (body === null) {
+    const response = await readEndpointAnswer(answer, deps.blobs);
+    if (response === null) {
       await lifecycle.fail(interaction);
       return;
     }
     try {
-      await deps.handleCallback(interaction, body, []);
+      await deps.handleCallback(interaction, response.body, response.files);
     } catch (err) {
       // A response the platform refuses is no response: the interaction fails.
       await lifecycle.fail(interaction);
       deps.onDeliveryError(err, interaction.id);
+    } finally {
+      await Promise.all(response.files.map((file) => file.blob.discard()));
     }
   };
 
