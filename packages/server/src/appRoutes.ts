@@ -51,7 +51,10 @@ import { registerInteractionCallbackRoutes } from './resources/interactions/inde
 import type { Storage } from './storage/index.js';
 import { registerCommandRoutes } from './resources/commands/index.js';
 import { registerWebhookRoutes } from './resources/webhooks/index.js';
-import { registerInteractionRoutes } from './resources/interactions/index.js';
+import {
+  registerInteractionAttachmentRoutes,
+  registerInteractionRoutes,
+} from './resources/interactions/index.js';
 
 /** What the routes are registered over (app.ts builds it all). */
 export interface AppRouteDeps {
@@ -93,6 +96,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
   registerStickerCdnRoutes(http, { storage, blobs });
   registerScheduledEventCdnRoutes(http, { storage, images });
   registerAttachmentCdnRoutes(http, { storage, blobs, signer });
+  registerInteractionAttachmentRoutes(http, { storage, blobs, signer });
   // A gateway-only process answers WebSocket upgrades and its health check; the API is elsewhere.
   if (config.role === 'gateway') {
     http.addHook('onRequest', (request, _reply, done) => {
@@ -140,6 +144,12 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
         maxPayloadBytes: config.maxBodyBytes,
         blobs,
       });
+      registerInteractionRoutes(api, services.interactions, {
+        maxAttachmentBytes: config.maxAttachmentBytes,
+        maxUploadBytes: uploadLimitBytes(config),
+        maxPayloadBytes: config.maxBodyBytes,
+        blobs,
+      });
       registerWebhookRoutes(api, {
         webhooks: services.webhooks,
         messages: services.messages,
@@ -151,7 +161,6 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
           blobs,
         },
       });
-      registerInteractionRoutes(api, services.interactions);
       done();
     },
     { prefix: API_PREFIX },

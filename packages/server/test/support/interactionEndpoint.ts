@@ -9,8 +9,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { verifyKeyMiddleware } from 'discord-interactions';
 
-/** How the endpoint answers an interaction: a JSON response, another status, or never. */
-export type EndpointReply = { json: unknown } | { status: number } | 'hang';
+/**
+ * How the endpoint answers an interaction: a JSON response, a multipart one (a response with
+ * files), another status, or never.
+ */
+export type EndpointReply =
+  | { json: unknown }
+  | { multipart: { type: string; payload: Buffer } }
+  | { status: number }
+  | 'hang';
 
 /** The endpoint; `received` holds the verified interactions (PINGs and refusals left out). */
 export async function startInteractionEndpoint(
@@ -35,6 +42,10 @@ export async function startInteractionEndpoint(
       }
       if ('status' in reply) {
         res.writeHead(reply.status).end();
+        return;
+      }
+      if ('multipart' in reply) {
+        res.writeHead(200, { 'content-type': reply.multipart.type }).end(reply.multipart.payload);
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply.json));

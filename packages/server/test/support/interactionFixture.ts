@@ -60,8 +60,8 @@ export interface InteractionFixture {
   ): Promise<LightMyRequestResponse>;
   /** Registers a global command of the fixture's app (with the bot token); returns its wire. */
   command(body: Record<string, unknown>): Promise<Record<string, unknown>>;
-  /** A tracked gateway session identified with this token. */
-  gateway(token: string, intents?: number): Promise<GatewayClient>;
+  /** A tracked gateway session identified with this token (and these extra IDENTIFY fields). */
+  gateway(token: string, intents?: number, extra?: Record<string, unknown>): Promise<GatewayClient>;
   /** The guild's first text channel. */
   channelId(): Promise<string>;
   /** Interactions stored and not settled (none must be stored by a refused request). */
@@ -92,6 +92,8 @@ export function useInteractionFixture(driver: Driver): InteractionFixture {
       listen: true,
       clock,
       config: { allowLocalWebhooks: true },
+      // Two shards of a bot identify at once (separate buckets).
+      gateway: { maxConcurrency: 2 },
       interactions: { timers: timers.timers },
     });
     const guild = await guildFixture(server, { botPermissions: 0n, nowMs: () => clock.now() });
@@ -138,10 +140,11 @@ export function useInteractionFixture(driver: Driver): InteractionFixture {
       if (res.statusCode !== 201) throw new Error(`command not created: ${res.body}`);
       return res.json();
     },
-    async gateway(token, intents = 0) {
+    async gateway(token, intents = 0, extra = {}) {
       const { client } = await identifyGateway(current().server.app.gatewayUrl(), {
         token,
         intents,
+        ...extra,
       });
       clients.push(client);
       return client;

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, onTestFinished } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
+import { startInteractionEndpoint } from '../../../test/support/interactionEndpoint.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import {
   seedDeveloper,
@@ -12,7 +13,8 @@ describeDrivers('applications on $driver', (driver) => {
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
 
   beforeEach(async () => {
-    server = await startTestServer({ storage: driver });
+    // Endpoint URLs on 127.0.0.1 (the interactions endpoint check below).
+    server = await startTestServer({ storage: driver, config: { allowLocalWebhooks: true } });
     seed = await seedDeveloper(server.app, 'lin');
   });
   afterEach(async () => {
@@ -60,13 +62,19 @@ describeDrivers('applications on $driver', (driver) => {
   });
 
   it('PATCH /applications/@me changes what an app may change, and nothing else', async () => {
+    // An interactions endpoint that passes the PING checks (resources/interactions).
+    const verifyKey = (await call('GET', '/applications/@me', `Bot ${seed.botToken}`)).json<{
+      verify_key: string;
+    }>().verify_key;
+    const endpoint = await startInteractionEndpoint(verifyKey, () => ({ status: 500 }));
+    onTestFinished(() => endpoint.close());
     const res = await send('PATCH', '/applications/@me', {
       authorization: `Bot ${seed.botToken}`,
       payload: {
         description: 'A helpful bot',
         flags: 1 << 19,
         tags: ['fun', 'fun', 'games'],
-        interactions_endpoint_url: 'https://example.test/interactions',
+        interactions_endpoint_url: endpoint.url,
       },
     });
     expect(res.statusCode).toBe(200);
@@ -75,7 +83,7 @@ describeDrivers('applications on $driver', (driver) => {
       description: 'A helpful bot',
       flags: 1 << 19,
       tags: ['fun', 'games'],
-      interactions_endpoint_url: 'https://example.test/interactions',
+      interactions_endpoint_url: endpoint.url,
     });
 
     const privileged = await send('PATCH', '/applications/@me', {

@@ -8,6 +8,7 @@ import {
   type EndpointReply,
 } from '../../../test/support/interactionEndpoint.js';
 import { useInteractionFixture } from '../../../test/support/interactionFixture.js';
+import { multipartBody } from '../../../test/support/invites.js';
 
 /** An endpoint that answers every request with a PONG without checking any signature. */
 async function startCarelessEndpoint() {
@@ -110,6 +111,32 @@ describeDrivers('interactions over the HTTP endpoint: $driver', (driver) => {
     const stored = await f.server.app.storage.interactions.findById(String(delivered?.['id']));
     expect(stored?.responseType).toBe(4);
     expect(bot.frames.some((frame) => frame.t === 'INTERACTION_CREATE')).toBe(false);
+  });
+
+  it('takes a multipart answer (a response with files) as the initial response', async () => {
+    const command = await f.command({ name: 'ping', description: 'Pong' });
+    const app = await endpoint(() => ({
+      multipart: multipartBody(
+        {
+          payload_json: JSON.stringify({
+            type: 4,
+            data: { content: 'a file', attachments: [{ id: 0 }] },
+          }),
+        },
+        { 'files[0]': { data: 'file body', type: 'text/plain', filename: 'a.txt' } },
+      ),
+    }));
+    expect((await setUrl(app.url)).statusCode).toBe(200);
+    const person = await f.gateway(f.guild.owner.token);
+    await f.call('POST', '/interactions', f.guild.owner.token, {
+      type: 2,
+      application_id: f.guild.bot.applicationId,
+      channel_id: await f.channelId(),
+      session_id: 's',
+      data: { id: command['id'], name: 'ping', type: 1 },
+    });
+    const { id } = (await person.dispatch('INTERACTION_SUCCESS')).d as { id: string };
+    expect((await f.server.app.storage.interactions.findById(id))?.responseType).toBe(4);
   });
 
   it('fails the interaction when the endpoint answers with an error or not in time', async () => {

@@ -288,4 +288,58 @@ describeDrivers('POST /interactions, delivered on the gateway: $driver', (driver
     expect(created).not.toHaveProperty('member');
     expect(created).not.toHaveProperty('guild_id');
   });
+
+  it("sends each interaction to one shard of the bot: the guild's, or shard 0 for a DM", async () => {
+    const command = await f.command({ name: 'dm', description: 'Anywhere', contexts: [0, 1] });
+    const shardOf = (guildId: string) => Number((BigInt(guildId) >> 22n) % 2n);
+    // A second guild of the bot on the other shard (ids minted a millisecond apart).
+    f.clock.advance(1);
+    const { guild: other } = await f.server.app.services.guilds.create({
+      ownerId: f.guild.owner.userId,
+      name: 'Other shard',
+      channels: [{ name: 'general', type: 'text' }],
+    });
+    await f.server.app.services.guilds.addBot({
+      guildId: other.id,
+      applicationId: f.guild.bot.applicationId,
+      permissions: 0n,
+    });
+    expect(shardOf(other.id)).not.toBe(shardOf(f.guild.guildId));
+    const shards = [
+      await f.gateway(f.guild.bot.token, I.GUILDS, { shard: [0, 2] }),
+      await f.gateway(f.guild.bot.token, I.GUILDS, { shard: [1, 2] }),
+    ];
+    const otherChannel = (await f.server.app.storage.channels.listByGuild(other.id))[0]?.id ?? '';
+    const dm = await f.call('POST', '/users/@me/channels', f.guild.owner.token, {
+      recipient_id: f.guild.bot.userId,
+    });
+    const where = [
+      { channel_id: dm.json<{ id: string }>().id },
+      { guild_id: f.guild.guildId, channel_id: await f.channelId() },
+      { guild_id: other.id, channel_id: otherChannel },
+    ];
+    for (const place of where) {
+      const res = await f.call('POST', '/interactions', f.guild.owner.token, {
+        type: 2,
+        application_id: f.guild.bot.applicationId,
+        session_id: 's',
+        data: { id: command['id'], name: 'dm', type: 1 },
+        ...place,
+      });
+      expect(res.statusCode).toBe(204);
+    }
+    // A change every session of the bot hears, after the interactions on each socket.
+    await f.call('PATCH', '/users/@me', f.guild.bot.token, { username: 'renamed-bot' });
+    const received = await Promise.all(
+      shards.map(async (shard) => {
+        await shard.dispatch('USER_UPDATE');
+        return shard.frames
+          .filter((frame) => frame.t === 'INTERACTION_CREATE')
+          .map((frame) => (frame.d as { guild_id?: string }).guild_id ?? 'dm');
+      }),
+    );
+    const expected: string[][] = [['dm'], []];
+    for (const guildId of [f.guild.guildId, other.id]) expected[shardOf(guildId)]?.push(guildId);
+    expect(received).toEqual(expected);
+  });
 });

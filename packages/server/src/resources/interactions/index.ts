@@ -23,3 +23,4 @@ export {
   type InteractionService,
   type InteractionServiceDeps,
 } from './service.js';
+export { registerInteractionAttachmentRoutes } from './uploads.js';

@@ -6,23 +6,24 @@
  * An app with neither a URL nor a bot fails the interaction at once; the 3-second rule fails
  * the others that get no response in time (lifecycle.ts).
  */
-import type { APIAttachment } from 'discord-api-types/v10';
 import { hashSecret } from '../../domain/credentials.js';
 import { afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
+import type { StreamedFile } from '../../http/multipart.js';
 import type { InteractionRecord, NewInteraction } from '../../storage/index.js';
 import { recipientUsers } from '../dms/index.js';
 import type { ServiceDeps } from '../deps.js';
 import type { AttachmentLinks } from '../messages/index.js';
-import type { WireShape } from '../wireShape.js';
 import type { HandleCallback } from './callback.js';
 import { INTERACTION_TOKEN_TTL_MS, type InteractionLifecycle } from './lifecycle.js';
 import { buildInteraction, newInteractionToken, withToken } from './payload.js';
 import { loadInvocationPlace } from './place.js';
 import { prepareData } from './prepare.js';
-import type { EndpointAnswer, InteractionsEndpoint } from './ports.js';
+import { readEndpointAnswer } from './answer.js';
+import type { InteractionsEndpoint } from './ports.js';
 import { messagesAsAppSees } from './resolved.js';
 import { InteractionTypes, type InvokeInput } from './schemas.js';
+import { prepareUploads, storeUploads } from './uploads.js';
 
 /** What the interactions service is built from besides ServiceDeps. */
 export interface InteractionServiceDeps extends ServiceDeps {
@@ -35,17 +36,6 @@ export interface InteractionServiceDeps extends ServiceDeps {
   attachmentSizeLimit: number;
   /** Told when a delivery went wrong on our side (the interaction has failed for the user). */
   onDeliveryError: (err: unknown, interactionId: string) => void;
-}
-
-/** Reads an endpoint's answer as the initial response: a JSON object, or null. */
-function answerBody(answer: EndpointAnswer): unknown {
-  if (answer.status === null || answer.status < 200 || answer.status >= 300) return null;
-  if (!(answer.contentType ?? '').includes('application/json')) return null;
-  try {
-    return JSON.parse(answer.body.toString('utf8')) as unknown;
-  } catch {
-    return null;
-  }
 }
 
 export function createInteractionService(deps: InteractionServiceDeps) {
@@ -79,17 +69,19 @@ export function createInteractionService(deps: InteractionServiceDeps) {
       ...request,
       timeoutMs: lifecycle.ackDeadlineMs,
     });
-    const body = answerBody(answer);
-    if (body === null) {
+    const response = await readEndpointAnswer(answer, deps.blobs);
+    if (response === null) {
       await lifecycle.fail(interaction);
       return;
     }
     try {
-      await deps.handleCallback(interaction, body, []);
+      await deps.handleCallback(interaction, response.body, response.files);
     } catch (err) {
       // A response the platform refuses is no response: the interaction fails.
       await lifecycle.fail(interaction);
       deps.onDeliveryError(err, interaction.id);
+    } finally {
+      await Promise.all(response.files.map((file) => file.blob.discard()));
     }
   };
 
@@ -98,7 +90,11 @@ export function createInteractionService(deps: InteractionServiceDeps) {
      * POST /interactions. Throws the platform's errors when the request does not hold (and
      * stores nothing then); resolves once the interaction is stored and on its way.
      */
-    async invoke(principal: Principal, input: InvokeInput): Promise<{ id: string }> {
+    async invoke(
+      principal: Principal,
+      input: InvokeInput,
+      files: readonly StreamedFile[] = [],
+    ): Promise<{ id: string }> {
       const nowMs = clock.now();
       const userId = principal.user.id;
       const links = deps.links();
@@ -113,14 +109,18 @@ export function createInteractionService(deps: InteractionServiceDeps) {
         nowMs,
         commands,
       });
-      const uploads = new Map<string, WireShape<APIAttachment>>();
+      const id = ids();
+      const { data, uploads } = prepareUploads(
+        { interactionId: id, data: input.data, files },
+        { ids, links },
+      );
       const prepared = await prepareData(storage, {
         place,
-        input,
+        input: { ...input, data },
         userId,
         nowMs,
         links,
-        attachments: uploads,
+        attachments: new Map([...uploads].map(([key, upload]) => [key, upload.wire])),
       });
       const { access } = place;
       const [guild, overwrites, recipients, message] = await Promise.all([
@@ -133,7 +133,6 @@ export function createInteractionService(deps: InteractionServiceDeps) {
           ? null
           : messagesAsAppSees(storage, { place, messages: [prepared.message], links }),
       ]);
-      const id = ids();
       const payload = buildInteraction({
         id,
         type: input.type,
@@ -164,7 +163,7 @@ export function createInteractionService(deps: InteractionServiceDeps) {
         ackDeadlineAt: nowMs + lifecycle.ackDeadlineMs,
         expiresAt: nowMs + INTERACTION_TOKEN_TTL_MS,
       };
-      const stored: InteractionRecord = {
+      const created: InteractionRecord = {
         ...record,
         modal: null,
         modalCustomId: null,
@@ -175,23 +174,30 @@ export function createInteractionService(deps: InteractionServiceDeps) {
       const url = place.application.interactionsEndpointUrl;
       const botUserId = place.application.botUserId;
       const delivered = JSON.stringify(withToken(payload, token));
-      await storage.transaction(async (tx) => {
-        await tx.interactions.create(record);
-        // A modal is submitted once.
-        if (prepared.answered !== null) await tx.interactions.clearModal(prepared.answered.id);
-        if (url === null && botUserId !== null) {
-          afterWrite(tx, {
-            type: 'INTERACTION_CREATE',
-            guildId: null,
-            userIds: [botUserId],
-            shard: { guildId: access.guildId },
-            data: JSON.parse(delivered) as unknown,
-          });
-        }
-      });
-      if (url !== null) track(id, deliverByHttp(stored, { url, body: delivered }));
-      else if (botUserId !== null) lifecycle.watch(stored);
-      else track(id, lifecycle.fail(stored));
+      // Files first: a stored interaction never names a file that is not there.
+      const stored = await storeUploads(deps.blobs, { interactionId: id, uploads });
+      await storage
+        .transaction(async (tx) => {
+          await tx.interactions.create(record);
+          // A modal is submitted once.
+          if (prepared.answered !== null) await tx.interactions.clearModal(prepared.answered.id);
+          if (url === null && botUserId !== null) {
+            afterWrite(tx, {
+              type: 'INTERACTION_CREATE',
+              guildId: null,
+              userIds: [botUserId],
+              shard: { guildId: access.guildId },
+              data: JSON.parse(delivered) as unknown,
+            });
+          }
+        })
+        .catch(async (err: unknown) => {
+          await stored.undo();
+          throw err;
+        });
+      if (url !== null) track(id, deliverByHttp(created, { url, body: delivered }));
+      else if (botUserId !== null) lifecycle.watch(created);
+      else track(id, lifecycle.fail(created));
       return { id };
     },
 

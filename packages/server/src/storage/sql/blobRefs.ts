@@ -101,6 +101,16 @@ export function createBlobReferenceRepository(db: Kysely<Database>): BlobReferen
     return row !== undefined;
   };
 
+  const interactionRow = async (interactionId: string | undefined) => {
+    if (interactionId === undefined || !/^\d+$/.test(interactionId)) return false;
+    const row = await db
+      .selectFrom('interactions')
+      .select('id')
+      .where('id', '=', interactionId)
+      .executeTakeFirst();
+    return row !== undefined;
+  };
+
   return {
     async referenced(keys) {
       const result = new Set<string>();
@@ -133,6 +143,9 @@ export function createBlobReferenceRepository(db: Kysely<Database>): BlobReferen
           held = await memberImage(kind === 'guild-avatars' ? 'avatar' : 'banner', rest);
         } else if (kind === 'guild-events') {
           held = await eventCover(rest[0], rest[1]);
+        } else if (kind === 'interaction-attachments') {
+          // A person's upload lives as long as its interaction's row (15 minutes).
+          held = await interactionRow(rest[0]);
         } else {
           held = true;
         }
