@@ -1,4 +1,4 @@
-import { fail, type Fields, type Wire } from './fields.js';
+import { fail, failWith, type Fields, type Wire } from './fields.js';
 import { LIMITS, MAX_COMPONENT_ID } from './limits.js';
 
 /** Who sends a message: people may not send components; plain webhooks no interactive ones. */
@@ -78,9 +78,7 @@ export function assignIds(context: BuildContext): void {
 /** The component's `type`, checked against the types allowed where it is. */
 export function componentType(fields: Fields, allowed: readonly number[]): number {
   const type = fields.raw['type'];
-  if (type === undefined || type === null) {
-    return fail(fields.at('type'), 'BASE_TYPE_REQUIRED', 'This field is required');
-  }
+  if (type === undefined || type === null) return failWith(fields.at('type'), 'BASE_TYPE_REQUIRED');
   if (typeof type !== 'number' || !allowed.includes(type)) {
     fail(
       fields.at('type'),

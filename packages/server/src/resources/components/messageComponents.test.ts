@@ -122,6 +122,10 @@ describe('components v1 (no IS_COMPONENTS_V2)', () => {
       path: 'components.0.type',
       code: 'UNION_TYPE_CHOICES',
     });
+    expect(failure(() => validateMessageComponents([{ components: [] }], options()))).toEqual({
+      path: 'components.0.type',
+      code: 'BASE_TYPE_REQUIRED',
+    });
     expect(failure(() => validateMessageComponents(['row'], options()))).toEqual({
       path: 'components.0',
       code: 'MODEL_TYPE_CONVERT',
