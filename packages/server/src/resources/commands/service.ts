@@ -194,7 +194,7 @@ export function createCommandService(deps: ServiceDeps) {
       return storage.transaction(async (tx) => {
         const entered = await enter(tx, principal, scope);
         const contents = inputs.map((input, index) => {
-          const content = commandContent(input);
+          const content = commandContent(input, [index]);
           checkEntryPointScope(entered, content.type, [index, 'type']);
           return content;
         });
