@@ -1,5 +1,6 @@
 import type { ApplicationCommandRecord, CommandOptionRecord } from '../../storage/index.js';
 import { CommandType, IntegrationType } from './limits.js';
+import { assertCommandSize } from './rules.js';
 import type { CreateCommandInput, EditCommandInput, OptionInput } from './schemas.js';
 
 /** What a command body sets: every field of a record but its identity, version and creation. */
@@ -58,10 +59,14 @@ function storedOption(option: OptionInput): CommandOptionRecord {
 }
 
 /**
- * The content of a validated command body, defaults applied: type CHAT_INPUT, integration types
+ * The content of a validated command body (its size checked: 50035 at `path`), defaults applied: type CHAT_INPUT, integration types
  * GUILD_INSTALL, `dm_permission` true, contexts unset.
  */
-export function commandContent(input: CreateCommandInput): CommandContent {
+export function commandContent(
+  input: CreateCommandInput,
+  path: (string | number)[] = [],
+): CommandContent {
+  assertCommandSize(input, path);
   const type = input.type ?? CommandType.CHAT_INPUT;
   return {
     type,

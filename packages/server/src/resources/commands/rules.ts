@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { invalidField } from '../../errors/index.js';
 import { LOCALES } from '../guilds/index.js';
 import { COMMAND_LIMITS as L, CommandType, OptionType } from './limits.js';
 import type { OptionInput } from './schemas.js';
@@ -219,6 +220,20 @@ function optionCharacters(options: readonly OptionInput[]): number {
   return total;
 }
 
+/**
+ * A command's size: its names, descriptions and choices together may not pass 8000 characters
+ * (50035 on the command as a whole, at `path`). Checked once the body is valid field by field,
+ * so the error is the only one of the command.
+ */
+export function assertCommandSize(body: CommandShape, path: (string | number)[]): void {
+  const size =
+    body.name.length + (body.description ?? '').length + optionCharacters(body.options ?? []);
+  if (size > L.maxTotalCharacters) {
+    const message = `Command exceeds maximum size (${String(L.maxTotalCharacters)})`;
+    throw invalidField(path, 'APPLICATION_COMMAND_TOO_LARGE', message);
+  }
+}
+
 /** What `checkCommand` reads of a command body. */
 export interface CommandShape {
   name: string;
@@ -271,11 +286,6 @@ export function checkCommand(body: CommandShape, ctx: z.RefinementCtx): void {
     checkOptionList(child(root, 'options'), options, 0);
   } else if (options.length > 0) {
     fail(child(root, 'options'), 'BASE_TYPE_INVALID', 'Only slash commands have options.');
-  }
-  const size = body.name.length + (body.description ?? '').length + optionCharacters(options);
-  if (size > L.maxTotalCharacters) {
-    const message = `Command exceeds maximum size (${String(L.maxTotalCharacters)})`;
-    fail(root, 'APPLICATION_COMMAND_TOO_LARGE', message);
   }
   if (type === CommandType.PRIMARY_ENTRY_POINT) {
     if (!given(body.handler))

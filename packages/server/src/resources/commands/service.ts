@@ -1,4 +1,4 @@
-import { isSnowflake } from '@guildhall/protocol';
+import { compareSnowflakes, isSnowflake } from '@guildhall/protocol';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import { parseInput } from '../../http/validate.js';
@@ -194,7 +194,7 @@ export function createCommandService(deps: ServiceDeps) {
       return storage.transaction(async (tx) => {
         const entered = await enter(tx, principal, scope);
         const contents = inputs.map((input, index) => {
-          const content = commandContent(input);
+          const content = commandContent(input, [index]);
           checkEntryPointScope(entered, content.type, [index, 'type']);
           return content;
         });
@@ -232,19 +232,14 @@ export function createCommandService(deps: ServiceDeps) {
           if (before === undefined) await tx.commands.create(record);
           else if (before !== record) await save(tx, before, record);
         }
-        return [...results].sort((a, b) => compareIds(a.id, b.id)).map((r) => serializeCommand(r));
+        return [...results]
+          .sort((a, b) => compareSnowflakes(a.id, b.id))
+          .map((r) => serializeCommand(r));
       });
     },
 
     permissions: createCommandPermissionOperations(deps),
   };
-}
-
-/** Orders snowflakes numerically. */
-function compareIds(a: string, b: string): number {
-  const x = BigInt(a);
-  const y = BigInt(b);
-  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 export type CommandService = ReturnType<typeof createCommandService>;

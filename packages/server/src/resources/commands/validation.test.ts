@@ -217,6 +217,16 @@ describeDrivers('application command validation on $driver', (driver) => {
         _errors: [expect.objectContaining({ code: 'APPLICATION_COMMAND_TOO_LARGE' })],
       });
       await accepted({ name: 'fits', description: 'd', options: options.slice(0, 1) });
+      const bulk = await fx.call(`PUT ${path()}`, fx.bot, {
+        payload: [
+          { name: 'small', description: 'd' },
+          { name: 'big', description: 'd', options },
+        ],
+      });
+      expect(bulk.json()).toMatchObject({
+        code: 50035,
+        errors: { '1': { _errors: [{ code: 'APPLICATION_COMMAND_TOO_LARGE' }] } },
+      });
     });
 
     it('refuses choices with autocomplete, mistyped choices, bad ranges and misplaced fields', async () => {
