@@ -69,7 +69,10 @@ export async function readMessageBody(
 }
 
 /** Runs `fn` with the files, then discards what it did not commit (all of them on error). */
-export async function withFiles<T>(files: readonly StreamedFile[], fn: () => Promise<T>): Promise<T> {
+export async function withFiles<T>(
+  files: readonly StreamedFile[],
+  fn: () => Promise<T>,
+): Promise<T> {
   try {
     return await fn();
   } finally {
