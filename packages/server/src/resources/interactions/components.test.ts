@@ -10,7 +10,10 @@ describeDrivers('component clicks and modal submits: $driver', (driver) => {
 
   /** A message of the app's bot with a button and a user select, stored as validated. */
   let made = 0;
-  const appMessage = async (authorId = f.guild.bot.userId) => {
+  const appMessage = async (
+    authorId = f.guild.bot.userId,
+    ephemeralUserId: string | null = null,
+  ) => {
     const channelId = await f.channelId();
     made += 1;
     const id = String(BigInt(f.guild.guildId) + 1000n + BigInt(made));
@@ -22,7 +25,6 @@ describeDrivers('component clicks and modal submits: $driver', (driver) => {
       type: 0,
       content: 'pick',
       embeds: [],
-      flags: 0,
       tts: false,
       mentionEveryone: false,
       mentionUserIds: [],
@@ -34,6 +36,8 @@ describeDrivers('component clicks and modal submits: $driver', (driver) => {
       webhookId: null,
       createdAt: f.clock.now(),
       attachments: [],
+      ephemeralUserId,
+      flags: ephemeralUserId === null ? 0 : 64,
       components: [
         {
           type: 1,
@@ -52,8 +56,12 @@ describeDrivers('component clicks and modal submits: $driver', (driver) => {
     });
     return { id, channelId };
   };
-  const click = async (messageId: string, data: Record<string, unknown>) =>
-    f.call('POST', '/interactions', f.guild.owner.token, {
+  const click = async (
+    messageId: string,
+    data: Record<string, unknown>,
+    token = f.guild.owner.token,
+  ) =>
+    f.call('POST', '/interactions', token, {
       type: 3,
       application_id: f.guild.bot.applicationId,
       guild_id: f.guild.guildId,
@@ -96,6 +104,19 @@ describeDrivers('component clicks and modal submits: $driver', (driver) => {
         },
       },
     });
+  });
+
+  it('takes clicks on an ephemeral message from its one user only', async () => {
+    const bot = await f.gateway(f.guild.bot.token, I.GUILDS);
+    const message = await appMessage(f.guild.bot.userId, f.guild.owner.userId);
+    expect((await click(message.id, { component_type: 2, custom_id: 'go' })).statusCode).toBe(204);
+    expect((await bot.dispatch('INTERACTION_CREATE')).d).toMatchObject({
+      type: 3,
+      message: { id: message.id, flags: 64 },
+    });
+    const other = await f.guild.join('bea');
+    const refused = await click(message.id, { component_type: 2, custom_id: 'go' }, other.token);
+    expect(refused.json()).toMatchObject({ code: 10008 });
   });
 
   it('refuses clicks the message does not offer, and stores nothing', async () => {

@@ -189,7 +189,8 @@ async function prepareComponent(
   if (input.message_id === undefined) {
     throw invalidField(['message_id'], 'BASE_TYPE_REQUIRED', 'This field is required');
   }
-  const message = await repos.messages.findById(place.access.channel.id, input.message_id);
+  // An ephemeral message's components are clicked by the one user who sees it.
+  const message = await repos.messages.findAnyById(place.access.channel.id, input.message_id);
   if (message === null) throw new ApiError('UNKNOWN_MESSAGE');
   if (message.ephemeralUserId != null && message.ephemeralUserId !== userId) {
     throw new ApiError('UNKNOWN_MESSAGE');
@@ -263,7 +264,7 @@ async function prepareModalSubmit(
   const message =
     shown.messageId === null
       ? null
-      : await repos.messages.findById(shown.channelId, shown.messageId);
+      : await repos.messages.findAnyById(shown.channelId, shown.messageId);
   return {
     data: {
       custom_id: data.custom_id,
