@@ -222,7 +222,11 @@ describeDrivers('real clients answer interactions ($driver)', (driver) => {
         },
       });
       const hello = await dispatched(events, 'MESSAGE_CREATE', (d) => d['content'] === 'hello Ann');
-      expect((hello.data as WireMessage).interaction_metadata).toMatchObject({ type: 5 });
+      expect((hello.data as WireMessage).interaction_metadata).toMatchObject({
+        type: 5,
+        // The slash command whose reply was the modal.
+        triggering_interaction_metadata: { type: 2, user: { id: ann.userId } },
+      });
 
       // a button on the app's message, updated by interaction.update
       await invoke(ann, command('buttons'));

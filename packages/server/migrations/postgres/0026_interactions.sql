@@ -18,6 +18,9 @@ CREATE TABLE interactions (
   -- The client's nonce, handed back in INTERACTION_SUCCESS / INTERACTION_FAILURE.
   nonce TEXT,
   payload TEXT NOT NULL,
+  -- A modal submit's triggering_interaction_metadata: the JSON metadata of the interaction whose
+  -- MODAL response showed the modal (that row may be swept first).
+  triggering_metadata TEXT,
   modal TEXT,
   modal_custom_id TEXT,
   response_type INTEGER,

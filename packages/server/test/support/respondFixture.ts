@@ -117,6 +117,7 @@ export function useRespondFixture(driver: Driver) {
       channelId,
       messageId: kind.type === 3 ? kind.messageId : null,
       nonce: `nonce-${id}`,
+      triggeringMetadata: null,
       payload: {
         id,
         application_id: g.bot.applicationId,

@@ -42,9 +42,8 @@ export function sourceMessageId(interaction: InteractionRecord): string | null {
 /**
  * The metadata of the interaction a message answers (the platform's MessageInteractionMetadata):
  * `target_user`/`target_message_id` for context menus, `interacted_message_id` for components,
- * `triggering_interaction_metadata` for a modal submit, `original_response_message_id` on
- * followups. A modal submit's `triggering_interaction_metadata` is left out: the interaction
- * that showed the modal is not linked to its submit (docs/interactions.md#response-messages).
+ * `triggering_interaction_metadata` for a modal submit (the metadata of the interaction that
+ * showed the modal, kept with the submit), `original_response_message_id` on followups.
  */
 export function interactionMetadata(
   interaction: InteractionRecord,
@@ -70,6 +69,11 @@ export function interactionMetadata(
     }
   } else if (interaction.type === InteractionTypes.MESSAGE_COMPONENT) {
     metadata['interacted_message_id'] = sourceMessageId(interaction);
+  } else if (
+    interaction.type === InteractionTypes.MODAL_SUBMIT &&
+    interaction.triggeringMetadata !== null
+  ) {
+    metadata['triggering_interaction_metadata'] = interaction.triggeringMetadata;
   }
   return metadata;
 }

@@ -19,7 +19,8 @@ import { INTERACTION_TOKEN_TTL_MS, type InteractionLifecycle } from './lifecycle
 import { buildInteraction, newInteractionToken, withToken } from './payload.js';
 import { loadInvocationPlace } from './place.js';
 import { prepareData } from './prepare.js';
-import { readEndpointAnswer } from './answer.js';
+import { interactionMetadata } from './responseAuthor.js';
+import { HTTP_ACCEPTED, readEndpointAnswer } from './answer.js';
 import type { InteractionsEndpoint } from './ports.js';
 import { messagesAsAppSees } from './resolved.js';
 import { InteractionTypes, type InvokeInput } from './schemas.js';
@@ -69,6 +70,8 @@ export function createInteractionService(deps: InteractionServiceDeps) {
       ...request,
       timeoutMs: lifecycle.ackDeadlineMs,
     });
+    // 202 Accepted: the app answers through the callback route instead, by the same deadline.
+    if (answer.status === HTTP_ACCEPTED) return;
     const response = await readEndpointAnswer(answer, deps.blobs);
     if (response === null) {
       await lifecycle.fail(interaction);
@@ -159,6 +162,9 @@ export function createInteractionService(deps: InteractionServiceDeps) {
           input.type === InteractionTypes.MESSAGE_COMPONENT ? (prepared.message?.id ?? null) : null,
         nonce: input.nonce ?? null,
         payload,
+        // What a modal submit's messages show of the interaction that showed the modal.
+        triggeringMetadata:
+          prepared.answered === null ? null : interactionMetadata(prepared.answered),
         createdAt: nowMs,
         ackDeadlineAt: nowMs + lifecycle.ackDeadlineMs,
         expiresAt: nowMs + INTERACTION_TOKEN_TTL_MS,

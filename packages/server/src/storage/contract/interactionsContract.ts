@@ -47,6 +47,7 @@ export function describeInteractionsContract(makeStorage: () => Promise<StorageF
     messageId: null,
     nonce: 'n1',
     payload: { type: 2, data: { name: 'ping', options: [] } },
+    triggeringMetadata: null,
     createdAt: clock.now(),
     ackDeadlineAt: clock.now() + 3_000,
     expiresAt: clock.now() + 15 * 60_000,
@@ -64,7 +65,11 @@ export function describeInteractionsContract(makeStorage: () => Promise<StorageF
   afterEach(() => fixture.dispose());
 
   it('creates an interaction and finds it by id and by its application and token hash', async () => {
-    const made = interaction({ guildId: '1322222222222222222', messageId: '1333333333333333333' });
+    const made = interaction({
+      guildId: '1322222222222222222',
+      messageId: '1333333333333333333',
+      triggeringMetadata: { id: '1344444444444444444', type: 2 },
+    });
     await storage.interactions.create(made);
     const expected = {
       ...made,

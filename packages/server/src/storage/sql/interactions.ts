@@ -15,6 +15,10 @@ function toInteraction(row: Selectable<InteractionsTable>): InteractionRecord {
     messageId: idOrNull(row.message_id),
     nonce: row.nonce,
     payload: JSON.parse(row.payload) as Record<string, unknown>,
+    triggeringMetadata:
+      row.triggering_metadata === null
+        ? null
+        : (JSON.parse(row.triggering_metadata) as Record<string, unknown>),
     modal: row.modal === null ? null : (JSON.parse(row.modal) as unknown),
     modalCustomId: row.modal_custom_id,
     responseType: intOrNull(row.response_type),
@@ -44,6 +48,10 @@ export function createInteractionRepository(db: Kysely<Database>): InteractionRe
           message_id: interaction.messageId,
           nonce: interaction.nonce,
           payload: JSON.stringify(interaction.payload),
+          triggering_metadata:
+            interaction.triggeringMetadata === null
+              ? null
+              : JSON.stringify(interaction.triggeringMetadata),
           modal: null,
           modal_custom_id: null,
           response_type: null,

@@ -563,6 +563,7 @@ export interface InteractionsTable {
   nonce: string | null;
   /** JSON of the interaction object as delivered, without its token. */
   payload: string;
+  triggering_metadata: string | null;
   modal: string | null;
   modal_custom_id: string | null;
   response_type: NullableInt;

@@ -17,6 +17,11 @@ export interface InteractionRecord {
   nonce: string | null;
   /** The interaction object as delivered to the app, without its token. */
   payload: Record<string, unknown>;
+  /**
+   * A modal submit's: the interaction metadata of the interaction that showed the modal (its
+   * messages' `triggering_interaction_metadata`); null for the other types.
+   */
+  triggeringMetadata: Record<string, unknown> | null;
   /** The modal the app showed in answer (MODAL callback), as validated; null when none. */
   modal: unknown;
   /** The shown modal's custom_id, which a MODAL_SUBMIT names; null when none. */
