@@ -1,13 +1,16 @@
 /**
  * An interactions endpoint's answer read as the app's initial response: a 2xx with a JSON body,
  * or with a multipart/form-data body (payload_json and files[n], as a callback with files is
- * sent). Anything else is no response, and the interaction fails.
+ * sent). A 202 Accepted leaves the response to the callback route (the caller's concern);
+ * anything else is no response, and the interaction fails.
  */
 import { Readable } from 'node:stream';
 import type { BlobStore } from '../../blobs/index.js';
 import type { StreamedFile } from '../../http/multipart.js';
 import type { EndpointAnswer } from './ports.js';
 
+/** The status of an answer that leaves the initial response to the callback route. */
+export const HTTP_ACCEPTED = 202;
 /** The most files one response carries. */
 const MAX_RESPONSE_FILES = 10;
 const FILE_FIELD = /^files\[(\d{1,2})\]$/;

@@ -139,6 +139,38 @@ describeDrivers('interactions over the HTTP endpoint: $driver', (driver) => {
     expect((await f.server.app.storage.interactions.findById(id))?.responseType).toBe(4);
   });
 
+  it('takes a 202 answer and then the response through the callback route', async () => {
+    const command = await f.command({ name: 'ping', description: 'Pong' });
+    const app = await endpoint(() => ({ status: 202 }));
+    expect((await setUrl(app.url)).statusCode).toBe(200);
+    const person = await f.gateway(f.guild.owner.token);
+    await f.call('POST', '/interactions', f.guild.owner.token, {
+      type: 2,
+      application_id: f.guild.bot.applicationId,
+      channel_id: await f.channelId(),
+      session_id: 's',
+      data: { id: command['id'], name: 'ping', type: 1 },
+    });
+    while (app.received.length < 1) await new Promise((resolve) => setImmediate(resolve));
+    const [delivered] = app.received as { id: string; token: string }[];
+    const stored = await f.server.app.storage.interactions.findById(String(delivered?.id));
+    expect(stored?.responseType).toBeNull();
+    const answered = await f.server.app.http.inject({
+      method: 'POST',
+      url: `/api/v10/interactions/${String(delivered?.id)}/${String(delivered?.token)}/callback`,
+      payload: { type: 4, data: { content: 'pong, later' } },
+    });
+    expect(answered.statusCode).toBe(204);
+    await person.dispatch('INTERACTION_SUCCESS');
+    const answeredRow = await f.server.app.storage.interactions.findById(String(delivered?.id));
+    expect(answeredRow?.responseType).toBe(4);
+    const reply = await f.server.app.storage.messages.findById(
+      await f.channelId(),
+      String(answeredRow?.originalMessageId),
+    );
+    expect(reply).toMatchObject({ content: 'pong, later', interactionMetadata: { type: 2 } });
+  });
+
   it('fails the interaction when the endpoint answers with an error or not in time', async () => {
     const command = await f.command({ name: 'ping', description: 'Pong' });
     let reply: EndpointReply = { status: 500 };
