@@ -1,7 +1,8 @@
 /**
- * One bot's gateway session for bench/multinode.js: identifies, heartbeats, notes every
- * MESSAGE_CREATE (by the nonce the bench posts it with) on the bench's clock, and can RESUME on
- * another gateway node after its own went away.
+ * One gateway session for the benchmarks (a bot's, or a person's): identifies, heartbeats, notes
+ * every MESSAGE_CREATE (by the nonce the bench posts it with) and hands every dispatch to
+ * `onDispatch`, on the bench's clock, and can RESUME on another gateway node after its own went
+ * away (bench/multinode.js, bench/interactions.js).
  */
 import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
@@ -11,10 +12,17 @@ import WebSocket from 'ws';
 const INTENTS = (1 << 0) | (1 << 9); // GUILDS | GUILD_MESSAGES
 
 export class BotSession {
-  /** @param {{ token: string, onMessage: (nonce: string, at: number) => void }} options */
-  constructor({ token, onMessage }) {
+  /**
+   * @param {{
+   *   token: string,
+   *   onMessage?: (nonce: string, at: number) => void,
+   *   onDispatch?: (type: string, data: any, at: number) => void,
+   * }} options
+   */
+  constructor({ token, onMessage = () => undefined, onDispatch = () => undefined }) {
     this.token = token;
     this.onMessage = onMessage;
+    this.onDispatch = onDispatch;
     this.sessionId = '';
     this.seq = 0;
     /** Seqs received on the current connection, to check they run without a gap. */
@@ -43,6 +51,7 @@ export class BotSession {
           this.seq = frame.s;
           this.seqs.push(frame.s);
         }
+        if (frame.op === 0) this.onDispatch(frame.t, frame.d, performance.now());
         if (frame.op === 10) {
           clearInterval(this.heartbeat);
           this.heartbeat = setInterval(

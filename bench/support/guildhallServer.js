@@ -1,6 +1,7 @@
 /**
- * Child process of bench/http.js: the real Guildhall app seeded with a developer, an application,
- * its bot, and a guild with one text channel the bot may write in. Storage is SQLite in the data
+ * Child process of bench/http.js and bench/interactions.js: the real Guildhall app seeded with a
+ * developer, an application, its bot, a guild with one text channel the bot may write in, and a
+ * person who is a member of it. Storage is SQLite in the data
  * folder given as the first argument or, when a second argument gives a PostgreSQL URL, a new
  * schema in that database, dropped again on exit. Its settings are the defaults `npm start` runs
  * with, changed only by the GUILDHALL_* variables in the JSON object of $GUILDHALL_BENCH_SETTINGS
@@ -71,6 +72,23 @@ await app.services.guilds.addBot({
   permissions: P.VIEW_CHANNEL | P.SEND_MESSAGES | P.READ_MESSAGE_HISTORY,
 });
 
+// A person in the guild too, for benchmarks that need a user (bench/interactions.js invokes).
+const person = await app.services.auth.register({
+  email: 'person@guildhall.localhost',
+  username: 'person',
+  password: randomBytes(16).toString('hex'),
+});
+await app.storage.members.add({
+  guildId: guild.id,
+  userId: person.user_id,
+  nick: null,
+  joinedAt: Date.now(),
+  deaf: false,
+  mute: false,
+  flags: 0,
+  roleIds: [],
+});
+
 await app.listen();
 serveParent(
   {
@@ -79,6 +97,8 @@ serveParent(
     guildId: guild.id,
     channelId: channels[0].id,
     botUserId: bot.id,
+    applicationId: application.id,
+    personToken: person.token,
     storage: schema === null ? 'sqlite' : 'postgres',
   },
   async () => {
