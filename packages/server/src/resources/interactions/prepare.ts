@@ -56,9 +56,17 @@ const SELECT_REFERENCE_KINDS: Readonly<Record<number, OptionReference['kind']>> 
   [ComponentTypes.CHANNEL_SELECT]: 'channel',
 };
 
+/** Each type's schema wrapped once: zod compiles a schema made per request on every request. */
+const wrappedSchemas = new WeakMap<z.ZodType, z.ZodType>();
+
 /** Parses `data` of the body with the type's schema, so errors are under `data`. */
 function parseData<T>(schema: z.ZodType<T>, input: InvokeInput): T {
-  const parsed: { data: T } = parseInput(z.object({ data: schema }), { data: input.data });
+  let wrapped = wrappedSchemas.get(schema) as z.ZodType<{ data: T }> | undefined;
+  if (wrapped === undefined) {
+    wrapped = z.object({ data: schema });
+    wrappedSchemas.set(schema, wrapped);
+  }
+  const parsed: { data: T } = parseInput(wrapped, { data: input.data });
   return parsed.data;
 }
 
