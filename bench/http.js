@@ -13,7 +13,7 @@
 import console from 'node:console';
 import { randomBytes } from 'node:crypto';
 import { statSync, statfsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +24,11 @@ import { URL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { SERVER_START_TIMEOUT_MS, startServer } from './support/childServer.js';
-import { formatCpuProfileSummary, summarizeCpuProfile } from './support/cpuProfile.js';
+import {
+  formatCpuProfileSummary,
+  latestProfile,
+  summarizeCpuProfile,
+} from './support/cpuProfile.js';
 
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 /** The rate limits of the default configuration: high enough that no bucket is ever spent. */
@@ -431,12 +435,6 @@ function formatReport(report) {
     formatHeader(report),
     ...report.scenarios.map((s) => `\n${formatScenario(s, report.options.rounds)}`),
   ].join('\n');
-}
-
-async function latestProfile(dir) {
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile')).sort();
-  const last = files.at(-1);
-  return last === undefined ? null : join(dir, last);
 }
 
 /**

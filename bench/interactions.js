@@ -8,7 +8,7 @@
  */
 import { Buffer } from 'node:buffer';
 import console from 'node:console';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,11 @@ import { parseArgs } from 'node:util';
 import { verifyKey } from 'discord-interactions';
 import { BotSession } from './support/botSession.js';
 import { startServer } from './support/childServer.js';
+import {
+  formatCpuProfileSummary,
+  latestProfile,
+  summarizeCpuProfile,
+} from './support/cpuProfile.js';
 
 const USAGE = `Usage: node bench/interactions.js [options]   (npm run bench:interactions builds first)
 
@@ -52,6 +57,11 @@ Options:
                         (default: the system's temporary folder)
   --json                print the results as JSON instead of a table
   --help                print this help
+
+Environment:
+  BENCH_PROFILE=1       run the servers under node --cpu-prof and print where their CPU went
+                        (the profiles stay in a temporary folder whose path is printed; take
+                        figures from a run without the profiler)
 
 Exit status: 0 when every invocation completed, 1 otherwise or on any failure.`;
 
@@ -230,7 +240,9 @@ async function measureDelivery(delivery, options, dataDir) {
     ...(delivery === 'http' ? { GUILDHALL_ALLOW_LOCAL_WEBHOOKS: 'on' } : {}),
   };
   const dir = join(dataDir, delivery);
+  const profileDir = options.profileRoot === null ? null : join(options.profileRoot, delivery);
   const server = await startServer('guildhallServer.js', [dir], {
+    execArgv: profileDir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
     env: { GUILDHALL_BENCH_SETTINGS: JSON.stringify(settings) },
     logFile: join(dataDir, `${delivery}.log`),
   });
@@ -361,16 +373,27 @@ async function main(argv) {
     return 0;
   }
   const dataDir = await mkdtemp(join(options.dataDir, 'guildhall-bench-interactions-'));
+  const profileRoot =
+    process.env.BENCH_PROFILE === '1'
+      ? await mkdtemp(join(os.tmpdir(), 'guildhall-profile-'))
+      : null;
   try {
     const rows = [];
     for (const delivery of options.deliveries) {
       if (!options.json) console.error(`measuring ${delivery} delivery…`);
-      rows.push(...(await measureDelivery(delivery, options, dataDir)));
+      rows.push(...(await measureDelivery(delivery, { ...options, profileRoot }, dataDir)));
     }
     const header = `node ${process.version}, ${os.cpus().length} CPUs, ${options.durationSeconds} s per row, data in ${dataDir}`;
     console.log(
       options.json ? JSON.stringify({ header, rows }, null, 2) : `${header}\n\n${formatRows(rows)}`,
     );
+    for (const delivery of profileRoot === null ? [] : options.deliveries) {
+      const file = await latestProfile(join(profileRoot, delivery));
+      if (file === null) throw new Error(`no CPU profile was written for ${delivery}`);
+      const summary = summarizeCpuProfile(JSON.parse(await readFile(file, 'utf8')), 25);
+      console.log(`\nCPU profile of the ${delivery} server: ${file}`);
+      console.log(formatCpuProfileSummary(summary));
+    }
     return 0;
   } finally {
     await rm(dataDir, { recursive: true, force: true });

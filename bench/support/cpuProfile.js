@@ -5,12 +5,19 @@
  * Run alone: `node bench/support/cpuProfile.js <file.cpuprofile> [top]`.
  */
 import console from 'node:console';
-import { readFile } from 'node:fs/promises';
-import { relative } from 'node:path';
+import { readFile, readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import process from 'node:process';
 import { URL, fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The newest .cpuprofile in `dir` (what `node --cpu-prof-dir=dir` wrote), or null. */
+export async function latestProfile(dir) {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile')).sort();
+  const last = files.at(-1);
+  return last === undefined ? null : join(dir, last);
+}
+
 const NOT_BUSY = new Set(['(idle)', '(program)']);
 /** Areas left out of the inclusive list: they wrap every request, so they top it uselessly. */
 const FRAMEWORK_AREAS = new Set([
