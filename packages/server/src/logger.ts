@@ -4,13 +4,16 @@ import { createLogDestination } from './logDestination.js';
 
 const SENSITIVE_QUERY =
   /([?&](?:code|token|client_secret|refresh_token|access_token|password|user_code|device_code)=)[^&]*/gi;
-const WEBHOOK_TOKEN_PATH = /(\/webhooks\/\d+\/)[^/?]+/;
+/** A webhook's or an interaction's token in its path: /webhooks/{id}/{token}, /interactions/{id}/{token}/callback. */
+const TOKEN_PATH = /(\/(?:webhooks|interactions)\/\d+\/)[^/?]+/;
 
-/** A request line fit for logs: secrets in the query or a webhook path are replaced. */
+/** A request line fit for logs: secrets in the query or a token in the path are replaced. */
 export function redactUrl(url: string): string {
   // Most URLs have neither: no regular expression runs for them.
-  if (!url.includes('?') && !url.includes('/webhooks/')) return url;
-  return url.replace(SENSITIVE_QUERY, '$1[REDACTED]').replace(WEBHOOK_TOKEN_PATH, '$1[REDACTED]');
+  if (!url.includes('?') && !url.includes('/webhooks/') && !url.includes('/interactions/')) {
+    return url;
+  }
+  return url.replace(SENSITIVE_QUERY, '$1[REDACTED]').replace(TOKEN_PATH, '$1[REDACTED]');
 }
 
 /** Keys whose values never reach a log line, at any depth. */
