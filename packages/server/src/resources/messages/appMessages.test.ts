@@ -84,6 +84,14 @@ describeDrivers('interaction and ephemeral messages on $driver', (driver) => {
     const channel = await fx.guild.call('GET', `/channels/${channelId}`, ann.token);
     expect(channel.json<{ last_message_id: string | null }>().last_message_id).not.toBe(wire.id);
 
+    // A moderator's bulk delete leaves it out (and never names it).
+    const bulk = await fx.guild.call('POST', `/channels/${channelId}/messages/bulk-delete`, {
+      auth: fx.guild.owner.token,
+      payload: { messages: [wire.id, String(BigInt(wire.id) + 1n)] },
+    });
+    expect(bulk.statusCode).toBe(204);
+    expect(await messages.getAs(channelId, wire.id, owned)).toMatchObject({ id: wire.id });
+
     await messages.deleteAs(channelId, wire.id, owned);
     expect((await owner.client.dispatch('MESSAGE_DELETE')).d).toMatchObject({ id: wire.id });
 

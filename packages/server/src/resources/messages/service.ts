@@ -138,7 +138,7 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
           : access.has(P.EMBED_LINKS)
             ? embedsWire(input.embeds ?? [])
             : [];
-      const { kept, uploads } = editedAttachments({
+      const { kept, uploads, names } = editedAttachments({
         message,
         requests: input.attachments,
         files,
@@ -146,7 +146,6 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
       });
       const remainingFiles = (kept?.length ?? message.attachments.length) + uploads.length;
       const v2 = (flags & MessageFlags.IS_COMPONENTS_V2) !== 0;
-      const keptIds = kept === null ? null : new Set(kept.map((k) => k.id));
       // The components as they are after the edit, checked against the message after it (a v2
       // message keeps no content or embeds; its files are those kept and added). Others only
       // change SUPPRESS_EMBEDS, which leaves them as they are.
@@ -162,12 +161,7 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
               hasEmbeds: embeds.length > 0,
               sender: isBot ? 'bot' : 'user',
               ids,
-              attachmentNames: [
-                ...(keptIds === null
-                  ? message.attachments
-                  : message.attachments.filter((a) => keptIds.has(a.id))),
-                ...uploads.map((upload) => upload.attachment),
-              ].map((attachment) => attachment.filename),
+              attachmentNames: names,
             },
           )
         : (message.components ?? []);
@@ -306,11 +300,15 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
         throw new ApiError('MESSAGES_TOO_OLD_TO_BULK_DELETE');
       }
       await storage.transaction(async (tx) => {
+        // An ephemeral message is its user's alone: left out, its id never announced.
+        const messageIds = (await tx.messages.findByIds(request.messageIds))
+          .filter((message) => message.channelId === access.channel.id)
+          .map((message) => message.id);
         const attachmentIds = await tx.blobRefs.attachmentIds({
           channelId: access.channel.id,
-          messageIds: request.messageIds,
+          messageIds,
         });
-        const removed = await tx.messages.delete(access.channel.id, request.messageIds);
+        const removed = await tx.messages.delete(access.channel.id, messageIds);
         freeBlobsAfterCommit(tx, blobs, attachmentIds.map(attachmentKey));
         // Bulk delete needs MANAGE_MESSAGES, which a private channel never grants.
         if (removed.length > 0 && access.guildId !== null) {

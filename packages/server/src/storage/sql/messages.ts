@@ -416,6 +416,7 @@ export function createMessageRepository(db: Kysely<Database>): MessageRepository
         .where('channel_id', 'in', [...channelIds])
         .where('id', '>=', sinceId)
         .where('author_id', '=', authorId)
+        .where('ephemeral_user_id', 'is', null)
         .execute();
       return rows.map((row) => ({ channelId: id(row.channel_id), id: id(row.id) }));
     },
