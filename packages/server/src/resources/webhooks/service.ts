@@ -101,10 +101,15 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       ? null
       : secrets.open(webhook.tokenSealed, SEALED_AS.webhookToken(webhook.id));
 
-  /** Webhooks as their managers see them: with the creator and an incoming webhook's token. */
+  /**
+   * Webhooks as their managers see them: with the creator and an incoming webhook's token, but
+   * not the token of a webhook another application owns (whose messages may carry that app's
+   * interactive components).
+   */
   const managerView = async (
     repos: Repositories,
     webhooks: readonly WebhookRecord[],
+    viewer: Principal,
   ): Promise<WebhookWire[]> => {
     const creatorIds = [
       ...new Set(webhooks.flatMap((w) => (w.creatorId === null ? [] : [w.creatorId]))),
@@ -119,14 +124,17 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     return webhooks.map((webhook) =>
       serializeWebhook(webhook, {
         baseUrl,
-        token: tokenOf(webhook),
+        token:
+          webhook.applicationId === null || webhook.applicationId === viewer.applicationId
+            ? tokenOf(webhook)
+            : null,
         creator: webhook.creatorId === null ? null : (creators.get(webhook.creatorId) ?? null),
       }),
     );
   };
 
-  const one = async (repos: Repositories, webhook: WebhookRecord) => {
-    const [wire] = await managerView(repos, [webhook]);
+  const one = async (repos: Repositories, webhook: WebhookRecord, viewer: Principal) => {
+    const [wire] = await managerView(repos, [webhook], viewer);
     if (wire === undefined) throw new ApiError('UNKNOWN_WEBHOOK');
     return wire;
   };
@@ -300,13 +308,13 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         });
         announce(tx, webhook, [webhook.channelId]);
       });
-      return one(storage, webhook);
+      return one(storage, webhook, principal);
     },
 
     /** GET /channels/{id}/webhooks: MANAGE_WEBHOOKS in the channel. */
     async listForChannel(principal: Principal, channelId: string): Promise<WebhookWire[]> {
       const channel = await managedChannel(storage, principal, channelId);
-      return managerView(storage, await storage.webhooks.listByChannel(channel.id));
+      return managerView(storage, await storage.webhooks.listByChannel(channel.id), principal);
     },
 
     /** GET /guilds/{id}/webhooks: MANAGE_WEBHOOKS in the guild. */
@@ -317,14 +325,14 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         nowMs: clock.now(),
       });
       access.require(P.MANAGE_WEBHOOKS);
-      return managerView(storage, await storage.webhooks.listByGuild(access.guild.id));
+      return managerView(storage, await storage.webhooks.listByGuild(access.guild.id), principal);
     },
 
     /** GET /webhooks/{id}: MANAGE_WEBHOOKS in its channel. */
     async get(principal: Principal, webhookId: string): Promise<WebhookWire> {
       const webhook = await findWebhook(storage, webhookId);
       await managedChannel(storage, principal, webhook.channelId);
-      return one(storage, webhook);
+      return one(storage, webhook, principal);
     },
 
     /**
@@ -360,7 +368,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         principal,
         reason: request.reason,
       });
-      return one(storage, updated);
+      return one(storage, updated, principal);
     },
 
     /** DELETE /webhooks/{id}: MANAGE_WEBHOOKS in its channel. */
