@@ -7,6 +7,7 @@
  * the others that get no response in time (lifecycle.ts).
  */
 import { hashSecret } from '../../domain/credentials.js';
+import { ApiError } from '../../errors/index.js';
 import { afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { StreamedFile } from '../../http/multipart.js';
@@ -185,8 +186,13 @@ export function createInteractionService(deps: InteractionServiceDeps) {
       await storage
         .transaction(async (tx) => {
           await tx.interactions.create(record);
-          // A modal is submitted once.
-          if (prepared.answered !== null) await tx.interactions.clearModal(prepared.answered.id);
+          // A modal is submitted once: of two submits at once, the second finds it gone.
+          if (
+            prepared.answered !== null &&
+            !(await tx.interactions.clearModal(prepared.answered.id))
+          ) {
+            throw new ApiError('UNKNOWN_INTERACTION');
+          }
           if (url === null && botUserId !== null) {
             afterWrite(tx, {
               type: 'INTERACTION_CREATE',

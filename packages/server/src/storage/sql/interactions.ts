@@ -141,11 +141,13 @@ export function createInteractionRepository(db: Kysely<Database>): InteractionRe
       return row ? toInteraction(row) : null;
     },
     async clearModal(interactionId) {
-      await db
+      const result = await db
         .updateTable('interactions')
         .set({ modal: null, modal_custom_id: null })
         .where('id', '=', interactionId)
-        .execute();
+        .where('modal_custom_id', 'is not', null)
+        .executeTakeFirst();
+      return updated(result);
     },
     async deleteExpired(now) {
       const result = await db

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
-import { openTestStorage } from '../../../test/support/testStorage.js';
+import { newPlaceMessage, openMessagePlace } from '../../../test/support/messageStorage.js';
 import { manualClock } from '../../domain/clock.js';
 import { createSnowflakeGenerator } from '../../domain/snowflakes.js';
 import type { NewMessage } from '../types/messages.js';
@@ -16,69 +16,18 @@ describeDrivers('message repositories on $driver', (driver) => {
   let authorId: string;
 
   beforeEach(async () => {
-    const opened = await openTestStorage(driver, { prefix: 'messages' });
-    storage = opened.storage;
-    dispose = () => opened.dispose();
-    authorId = (await storage.users.create({ id: nextId(), username: 'ann', createdAt: 0 })).id;
-    guildId = nextId();
-    await storage.guilds.create({
-      id: guildId,
-      name: 'g',
-      icon: null,
-      description: null,
-      ownerId: authorId,
-      features: [],
-      preferredLocale: 'en-US',
-      createdAt: clock.now(),
-    });
-    channelId = nextId();
-    await storage.channels.create({
-      id: channelId,
-      guildId,
-      type: 0,
-      name: 'general',
-      position: 0,
-      parentId: null,
-      topic: null,
-      nsfw: false,
-      rateLimitPerUser: 0,
-      bitrate: null,
-      userLimit: null,
-      flags: 0,
-      lastMessageId: null,
-      createdAt: clock.now(),
-    });
+    ({ storage, dispose, authorId, guildId, channelId } = await openMessagePlace(driver, {
+      prefix: 'messages',
+      ids: nextId,
+      clock,
+    }));
   });
   afterEach(async () => {
     await dispose();
   });
 
-  const message = (extra: Partial<NewMessage> = {}): NewMessage => {
-    clock.advance(1);
-    const id = nextId();
-    return {
-      id,
-      channelId,
-      guildId,
-      authorId,
-      type: 0,
-      content: 'hi',
-      embeds: [],
-      flags: 0,
-      tts: false,
-      mentionEveryone: false,
-      mentionUserIds: [],
-      mentionRoleIds: [],
-      reference: null,
-      snapshots: null,
-      nonce: null,
-      applicationId: null,
-      webhookId: null,
-      createdAt: clock.now(),
-      attachments: [],
-      ...extra,
-    };
-  };
+  const message = (extra: Partial<NewMessage> = {}): NewMessage =>
+    newPlaceMessage({ authorId, guildId, channelId }, { ids: nextId, clock }, extra);
 
   it('round-trips a message with JSON fields, attachments and a reference', async () => {
     const first = message();

@@ -75,8 +75,11 @@ export interface InteractionRepository {
     customId: string;
     now: number;
   }): Promise<InteractionRecord | null>;
-  /** Forgets a shown modal once it was submitted (a modal is submitted once). */
-  clearModal(id: string): Promise<void>;
+  /**
+   * Forgets a shown modal once it was submitted (a modal is submitted once): false when it was
+   * forgotten already (a concurrent submit took it).
+   */
+  clearModal(id: string): Promise<boolean>;
   /** Deletes interactions whose token expired at or before `now`; returns how many. */
   deleteExpired(now: number): Promise<number>;
 }
