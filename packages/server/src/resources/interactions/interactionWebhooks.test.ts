@@ -174,6 +174,22 @@ describeDrivers('interaction followups and the original response ($driver)', (dr
     const wrong = { ...unanswered, token: 'not-a-token' };
     f.expectError(await followup(wrong, { content: 'x' }), 10015, post);
     f.expectError(await f.tokenRoute('GET', base(wrong)), 10015, ['GET', '/webhooks/1/t']);
+    // A multipart followup with a bad token is refused as a JSON one is.
+    const form = await multipartBody({ payload_json: 'not json' }, [
+      {
+        field: 'files[0]',
+        filename: 'big.bin',
+        contentType: 'application/octet-stream',
+        data: 'x',
+      },
+    ]);
+    const unread = await f.server.app.http.inject({
+      method: 'POST',
+      url: `/api/v10${base(wrong)}`,
+      headers: { 'content-type': form.contentType },
+      payload: form.body,
+    });
+    f.expectError(unread, 10015, post);
     expect(await f.channelMessages()).toEqual([]);
   });
 

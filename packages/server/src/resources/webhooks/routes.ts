@@ -164,7 +164,7 @@ export function registerWebhookRoutes(api: FastifyInstance, deps: WebhookRouteDe
   // Execute and message edits take files: the multipart parser exists only in this scope.
   void api.register(async (scope) => {
     await registerMultipart(scope);
-    /** A JSON or multipart body; an incoming webhook's token is checked before any file. */
+    /** A JSON or multipart body; the caller checks the token before reading it. */
     const readBody = async (request: FastifyRequest) =>
       readMessageBody(request, deps.uploads, () => undefined);
 
@@ -172,7 +172,8 @@ export function registerWebhookRoutes(api: FastifyInstance, deps: WebhookRouteDe
       const { webhook_id, webhook_token } = tokenOf(request);
       const query = parseInput(ExecuteQuery, request.query);
       const webhook = await webhookOf(request);
-      if (webhook === null) interactionSide();
+      // An interaction's token is checked before any file is read, as a webhook's is.
+      if (webhook === null) await interactionSide().get(webhook_id, webhook_token);
       const { body, files } = await readBody(request);
       const message = await withFiles(files, () => {
         const input = parseInput(WebhookMessageBody, body);
@@ -202,7 +203,7 @@ export function registerWebhookRoutes(api: FastifyInstance, deps: WebhookRouteDe
         );
         const query = parseInput(WebhookMessageQuery, request.query);
         const webhook = await webhookOf(request);
-        if (webhook === null) interactionSide();
+        if (webhook === null) await interactionSide().get(webhook_id, webhook_token);
         const { body, files } = await readBody(request);
         return withFiles(files, () => {
           const input = parseInput(WebhookEditBody, body);
