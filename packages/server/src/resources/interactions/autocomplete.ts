@@ -6,11 +6,9 @@ import { invalidField } from '../../errors/index.js';
 import type { InteractionRecord } from '../../storage/index.js';
 import type { CallbackAutocompleteData } from './callbackSchemas.js';
 import type { z } from 'zod';
+import { OptionType } from '../commands/index.js';
 
 type Choice = NonNullable<z.infer<typeof CallbackAutocompleteData>['choices']>[number];
-
-/** Application command option types that autocomplete (the platform's option types). */
-const OPTION_TYPES = { STRING: 3, INTEGER: 4, NUMBER: 10 } as const;
 
 interface DeliveredOption {
   type?: unknown;
@@ -32,11 +30,11 @@ function focusedOptionType(options: unknown): number | null {
 /** Whether a choice's value fits an option of this type. */
 function fits(optionType: number | null, value: string | number): boolean {
   switch (optionType ?? 0) {
-    case OPTION_TYPES.STRING:
+    case OptionType.STRING:
       return typeof value === 'string';
-    case OPTION_TYPES.INTEGER:
+    case OptionType.INTEGER:
       return typeof value === 'number' && Number.isSafeInteger(value);
-    case OPTION_TYPES.NUMBER:
+    case OptionType.NUMBER:
       return typeof value === 'number';
     default:
       return true;
@@ -56,7 +54,7 @@ export function autocompleteChoicesChecked(
   choices.forEach((choice, index) => {
     if (fits(optionType, choice.value)) return;
     const path = ['data', 'choices', index, 'value'];
-    throw optionType === OPTION_TYPES.STRING
+    throw optionType === OptionType.STRING
       ? invalidField(
           path,
           'STRING_TYPE_CONVERT',
@@ -65,7 +63,7 @@ export function autocompleteChoicesChecked(
       : invalidField(
           path,
           'NUMBER_TYPE_COERCE',
-          `Value "${String(choice.value)}" is not ${optionType === OPTION_TYPES.INTEGER ? 'int' : 'number'}.`,
+          `Value "${String(choice.value)}" is not ${optionType === OptionType.INTEGER ? 'int' : 'number'}.`,
         );
   });
   return [...choices];

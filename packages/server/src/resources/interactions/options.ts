@@ -8,22 +8,8 @@
  */
 import { isSnowflake } from '@guildhall/protocol';
 import { invalidField } from '../../errors/index.js';
+import { OptionType } from '../commands/index.js';
 import type { SubmittedOption } from './schemas.js';
-
-/** Command option types. */
-export const OptionTypes = {
-  SUB_COMMAND: 1,
-  SUB_COMMAND_GROUP: 2,
-  STRING: 3,
-  INTEGER: 4,
-  BOOLEAN: 5,
-  USER: 6,
-  CHANNEL: 7,
-  ROLE: 8,
-  MENTIONABLE: 9,
-  NUMBER: 10,
-  ATTACHMENT: 11,
-} as const;
 
 /** A command's option definition, as the command's wire object holds it. */
 export interface CommandOptionSpec {
@@ -63,15 +49,15 @@ export interface CheckedOptions {
 }
 
 const REFERENCE_KINDS: Readonly<Record<number, OptionReference['kind']>> = {
-  [OptionTypes.USER]: 'user',
-  [OptionTypes.CHANNEL]: 'channel',
-  [OptionTypes.ROLE]: 'role',
-  [OptionTypes.MENTIONABLE]: 'mentionable',
-  [OptionTypes.ATTACHMENT]: 'attachment',
+  [OptionType.USER]: 'user',
+  [OptionType.CHANNEL]: 'channel',
+  [OptionType.ROLE]: 'role',
+  [OptionType.MENTIONABLE]: 'mentionable',
+  [OptionType.ATTACHMENT]: 'attachment',
 };
 
 const isSubcommand = (type: number) =>
-  type === OptionTypes.SUB_COMMAND || type === OptionTypes.SUB_COMMAND_GROUP;
+  type === OptionType.SUB_COMMAND || type === OptionType.SUB_COMMAND_GROUP;
 
 interface Walk {
   autocomplete: boolean;
@@ -141,7 +127,7 @@ function checkValue(
     return focused;
   }
   switch (spec.type) {
-    case OptionTypes.STRING: {
+    case OptionType.STRING: {
       if (typeof value !== 'string') fail(valuePath, 'BASE_TYPE_STRING', 'Must be a string.');
       const min = spec.min_length ?? 0;
       const max = Math.min(spec.max_length ?? MAX_STRING_VALUE, MAX_STRING_VALUE);
@@ -155,7 +141,7 @@ function checkValue(
       checkChoices(spec, value, valuePath);
       return out;
     }
-    case OptionTypes.INTEGER: {
+    case OptionType.INTEGER: {
       if (typeof value !== 'number' || !Number.isInteger(value) || Math.abs(value) > MAX_SAFE) {
         fail(valuePath, 'NUMBER_TYPE_COERCE', 'Value is not int.');
       }
@@ -163,7 +149,7 @@ function checkValue(
       checkChoices(spec, value, valuePath);
       return out;
     }
-    case OptionTypes.NUMBER: {
+    case OptionType.NUMBER: {
       if (typeof value !== 'number' || !Number.isFinite(value)) {
         fail(valuePath, 'NUMBER_TYPE_COERCE', 'Value is not a number.');
       }
@@ -171,7 +157,7 @@ function checkValue(
       checkChoices(spec, value, valuePath);
       return out;
     }
-    case OptionTypes.BOOLEAN:
+    case OptionType.BOOLEAN:
       if (typeof value !== 'boolean')
         fail(valuePath, 'BASE_TYPE_BOOLEAN', 'Must be either true or false.');
       return out;

@@ -5,11 +5,9 @@
  */
 import { MessageTypes } from '@guildhall/protocol';
 import type { InteractionRecord, MessageReferenceRecord } from '../../storage/index.js';
+import { CommandType } from '../commands/index.js';
 import type { MessageAuthor } from '../messages/index.js';
 import { InteractionTypes } from './schemas.js';
-
-/** Application command types (the platform's ApplicationCommandType). */
-const COMMAND_TYPES = { CHAT_INPUT: 1, USER: 2, MESSAGE: 3, PRIMARY_ENTRY_POINT: 4 } as const;
 
 type Json = Record<string, unknown>;
 
@@ -62,9 +60,9 @@ export function interactionMetadata(
   }
   if (interaction.type === InteractionTypes.APPLICATION_COMMAND) {
     const targetId = stringAt(data, 'target_id');
-    if (targetId !== null && data?.['type'] === COMMAND_TYPES.USER) {
+    if (targetId !== null && data?.['type'] === CommandType.USER) {
       metadata['target_user'] = objectAt(objectAt(objectAt(data, 'resolved'), 'users'), targetId);
-    } else if (targetId !== null && data?.['type'] === COMMAND_TYPES.MESSAGE) {
+    } else if (targetId !== null && data?.['type'] === CommandType.MESSAGE) {
       metadata['target_message_id'] = targetId;
     }
   } else if (interaction.type === InteractionTypes.MESSAGE_COMPONENT) {
@@ -91,7 +89,7 @@ export function responseMessageType(interaction: InteractionRecord): number {
   }
   if (interaction.type !== InteractionTypes.APPLICATION_COMMAND) return MessageTypes.DEFAULT;
   const commandType = objectAt(interaction.payload, 'data')?.['type'];
-  return commandType === COMMAND_TYPES.USER || commandType === COMMAND_TYPES.MESSAGE
+  return commandType === CommandType.USER || commandType === CommandType.MESSAGE
     ? MessageTypes.CONTEXT_MENU_COMMAND
     : MessageTypes.CHAT_INPUT_COMMAND;
 }
@@ -102,7 +100,7 @@ function targetReference(interaction: InteractionRecord): MessageReferenceRecord
   const targetId = stringAt(data, 'target_id');
   if (
     interaction.type !== InteractionTypes.APPLICATION_COMMAND ||
-    data?.['type'] !== COMMAND_TYPES.MESSAGE ||
+    data?.['type'] !== CommandType.MESSAGE ||
     targetId === null
   ) {
     return null;

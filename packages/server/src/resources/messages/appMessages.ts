@@ -357,13 +357,12 @@ export function createAppMessages(
       flags &= ~MessageFlags.LOADING;
       const content = input.content === undefined ? message.content : (input.content ?? '');
       const embeds = input.embeds === undefined ? message.embeds : embedsWire(input.embeds ?? []);
-      const { kept, uploads } = editedAttachments({
+      const { kept, uploads, names } = editedAttachments({
         message,
         requests: input.attachments,
         files,
         ids,
       });
-      const keptIds = kept === null ? null : new Set(kept.map((k) => k.id));
       // Checked against the message after the edit (a v2 message keeps no content or embeds).
       const componentsChange =
         input.components !== undefined ||
@@ -384,12 +383,7 @@ export function createAppMessages(
                     ? 'webhook'
                     : 'app_webhook',
               ids,
-              attachmentNames: [
-                ...(keptIds === null
-                  ? message.attachments
-                  : message.attachments.filter((a) => keptIds.has(a.id))),
-                ...uploads.map((upload) => upload.attachment),
-              ].map((attachment) => attachment.filename),
+              attachmentNames: names,
             },
           )
         : (message.components ?? []);

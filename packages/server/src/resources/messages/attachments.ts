@@ -116,12 +116,19 @@ export function editedAttachments(input: {
   requests: readonly AttachmentRequestInput[] | null | undefined;
   files: readonly StreamedFile[];
   ids: IdGenerator;
-}): { kept: KeptAttachment[] | null; uploads: ReturnType<typeof newAttachments> } {
+}): {
+  kept: KeptAttachment[] | null;
+  uploads: ReturnType<typeof newAttachments>;
+  /** The file names the message has after the edit (what `attachment://` may name). */
+  names: string[];
+} {
   const { message, files } = input;
   const existingIds = new Set(message.attachments.map((a) => a.id));
   const requests = input.requests ?? [];
   assertFilesPresent(requests, files, existingIds);
-  if (input.requests == null && files.length === 0) return { kept: null, uploads: [] };
+  if (input.requests == null && files.length === 0) {
+    return { kept: null, uploads: [], names: message.attachments.map((a) => a.filename) };
+  }
   const byId = new Map(message.attachments.map((a) => [a.id, a]));
   const listed =
     input.requests == null
@@ -158,5 +165,6 @@ export function editedAttachments(input: {
       `Must be ${String(MAX_ATTACHMENTS)} or fewer in length.`,
     );
   }
-  return { kept, uploads };
+  const keptNames = kept.map((k) => byId.get(k.id)?.filename ?? '');
+  return { kept, uploads, names: [...keptNames, ...uploads.map((u) => u.attachment.filename)] };
 }
