@@ -13,6 +13,9 @@ import { identifyGateway, type GatewayClient } from './gatewayClient.js';
 import { guildFixture, type GuildFixture } from './guildMembers.js';
 import { startTestServer, type TestServer } from './testServer.js';
 
+/** The fixture server's attachment limit (bytes per file). */
+export const INTERACTION_FIXTURE_FILE_LIMIT = 64 * 1024;
+
 /** Where the fixture's clock starts. */
 export const INTERACTION_FIXTURE_NOW = Date.UTC(2026, 10, 24, 9);
 
@@ -91,7 +94,8 @@ export function useInteractionFixture(driver: Driver): InteractionFixture {
       storage: driver,
       listen: true,
       clock,
-      config: { allowLocalWebhooks: true },
+      // A small attachment limit, so a test can go over it.
+      config: { allowLocalWebhooks: true, maxAttachmentBytes: INTERACTION_FIXTURE_FILE_LIMIT },
       // Two shards of a bot identify at once (separate buckets).
       gateway: { maxConcurrency: 2 },
       interactions: { timers: timers.timers },

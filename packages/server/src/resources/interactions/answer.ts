@@ -1,7 +1,7 @@
 /**
  * An interactions endpoint's answer read as the app's initial response: a 2xx with a JSON body,
  * or with a multipart/form-data body (payload_json and files[n], as a callback with files is
- * sent). A 202 Accepted leaves the response to the callback route (the caller's concern);
+ * sent), each file within the attachment limit. A 202 Accepted leaves the response to the callback route (the caller's concern);
  * anything else is no response, and the interaction fails.
  */
 import { Readable } from 'node:stream';
@@ -19,6 +19,8 @@ const FILE_FIELD = /^files\[(\d{1,2})\]$/;
 export async function readEndpointAnswer(
   answer: EndpointAnswer,
   blobs: BlobStore,
+  /** The largest file a response may carry (the attachment limit). */
+  maxFileBytes: number,
 ): Promise<{ body: unknown; files: StreamedFile[] } | null> {
   if (answer.status === null || answer.status < 200 || answer.status >= 300) return null;
   const type = answer.contentType ?? '';
@@ -35,19 +37,29 @@ export async function readEndpointAnswer(
     if (typeof payload !== 'string') return null;
     const parts = [...form.entries()].filter(([name]) => FILE_FIELD.test(name));
     if (parts.length > MAX_RESPONSE_FILES) return null;
-    const files: StreamedFile[] = [];
-    for (const [field, value] of parts) {
-      if (typeof value === 'string') return null;
-      const blob = await blobs.stage(Readable.from(Buffer.from(await value.arrayBuffer())));
-      files.push({
-        field,
-        index: Number(FILE_FIELD.exec(field)?.[1]),
-        filename: value.name,
-        contentType: value.type === '' ? 'application/octet-stream' : value.type,
-        blob,
-      });
+    for (const [, value] of parts) {
+      if (typeof value === 'string' || value.size > maxFileBytes) return null;
     }
-    return { body: JSON.parse(payload) as unknown, files };
+    // The body is parsed before any file is staged, so a bad one leaves nothing behind.
+    const body = JSON.parse(payload) as unknown;
+    const files: StreamedFile[] = [];
+    try {
+      for (const [field, value] of parts) {
+        if (typeof value === 'string') continue; // refused above
+        const blob = await blobs.stage(Readable.from(Buffer.from(await value.arrayBuffer())));
+        files.push({
+          field,
+          index: Number(FILE_FIELD.exec(field)?.[1]),
+          filename: value.name,
+          contentType: value.type === '' ? 'application/octet-stream' : value.type,
+          blob,
+        });
+      }
+    } catch (err) {
+      await Promise.all(files.map((file) => file.blob.discard()));
+      throw err;
+    }
+    return { body, files };
   } catch {
     return null;
   }

@@ -7,7 +7,10 @@ import {
   startInteractionEndpoint,
   type EndpointReply,
 } from '../../../test/support/interactionEndpoint.js';
-import { useInteractionFixture } from '../../../test/support/interactionFixture.js';
+import {
+  INTERACTION_FIXTURE_FILE_LIMIT,
+  useInteractionFixture,
+} from '../../../test/support/interactionFixture.js';
 import { multipartBody } from '../../../test/support/invites.js';
 
 /** An endpoint that answers every request with a PONG without checking any signature. */
@@ -137,6 +140,38 @@ describeDrivers('interactions over the HTTP endpoint: $driver', (driver) => {
     });
     const { id } = (await person.dispatch('INTERACTION_SUCCESS')).d as { id: string };
     expect((await f.server.app.storage.interactions.findById(id))?.responseType).toBe(4);
+  });
+
+  it('fails the interaction when an answer carries a file over the attachment limit', async () => {
+    const command = await f.command({ name: 'ping', description: 'Pong' });
+    const app = await endpoint(() => ({
+      multipart: multipartBody(
+        {
+          payload_json: JSON.stringify({
+            type: 4,
+            data: { content: 'too big', attachments: [{ id: 0 }] },
+          }),
+        },
+        {
+          'files[0]': {
+            data: 'x'.repeat(INTERACTION_FIXTURE_FILE_LIMIT + 1),
+            type: 'text/plain',
+            filename: 'big.txt',
+          },
+        },
+      ),
+    }));
+    expect((await setUrl(app.url)).statusCode).toBe(200);
+    const person = await f.gateway(f.guild.owner.token);
+    await f.call('POST', '/interactions', f.guild.owner.token, {
+      type: 2,
+      application_id: f.guild.bot.applicationId,
+      channel_id: await f.channelId(),
+      session_id: 's',
+      data: { id: command['id'], name: 'ping', type: 1 },
+    });
+    const { id } = (await person.dispatch('INTERACTION_FAILURE')).d as { id: string };
+    expect((await f.server.app.storage.interactions.findById(id))?.responseType).toBeNull();
   });
 
   it('takes a 202 answer and then the response through the callback route', async () => {

@@ -73,7 +73,7 @@ export function createInteractionService(deps: InteractionServiceDeps) {
     });
     // 202 Accepted: the app answers through the callback route instead, by the same deadline.
     if (answer.status === HTTP_ACCEPTED) return;
-    const response = await readEndpointAnswer(answer, deps.blobs);
+    const response = await readEndpointAnswer(answer, deps.blobs, deps.attachmentSizeLimit);
     if (response === null) {
       await lifecycle.fail(interaction);
       return;
