@@ -107,19 +107,22 @@ const Nonce = z.union([
 /** The longest rich presence party id an activity invite names. */
 export const MAX_PARTY_ID_LENGTH = 128;
 
+/** A message's `flags` in a create or edit body (which bits a sender may set is checked later). */
+const MessageFlagsField = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31 - 1)
+  .nullable()
+  .optional();
+
 export const CreateMessageBody = z.object({
   content: text(MAX_CONTENT_LENGTH).nullable().optional(),
   embeds: Embeds.nullable().optional(),
   embed: Embed.nullable().optional(),
   allowed_mentions: AllowedMentions.nullable().optional(),
   tts: z.boolean().nullable().optional(),
-  flags: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .nullable()
-    .optional(),
+  flags: MessageFlagsField,
   nonce: Nonce.nullable().optional(),
   enforce_nonce: z.boolean().nullable().optional(),
   message_reference: MessageReference.nullable().optional(),
@@ -137,13 +140,7 @@ export type CreateMessageInput = z.infer<typeof CreateMessageBody>;
 export const EditMessageBody = z.object({
   content: text(MAX_CONTENT_LENGTH).nullable().optional(),
   embeds: Embeds.nullable().optional(),
-  flags: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .nullable()
-    .optional(),
+  flags: MessageFlagsField,
   allowed_mentions: AllowedMentions.nullable().optional(),
   attachments: z.array(AttachmentRequest).max(MAX_ATTACHMENTS).nullable().optional(),
   components: componentsInput,
@@ -205,13 +202,7 @@ export const WebhookMessageBody = z.object({
   allowed_mentions: AllowedMentions.nullable().optional(),
   components: componentsInput,
   attachments: z.array(AttachmentRequest).max(MAX_ATTACHMENTS).nullable().optional(),
-  flags: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .nullable()
-    .optional(),
+  flags: MessageFlagsField,
   thread_name: z.string().min(1).max(100).nullable().optional(),
   applied_tags: z.array(Snowflake).max(5).nullable().optional(),
   // Refused where the message is made (polls do not exist here yet).
@@ -219,20 +210,6 @@ export const WebhookMessageBody = z.object({
 });
 export type WebhookMessageInput = z.infer<typeof WebhookMessageBody>;
 
-/** The body of an edit of a webhook's or interaction's message. */
-export const WebhookEditBody = z.object({
-  content: text(MAX_CONTENT_LENGTH).nullable().optional(),
-  embeds: Embeds.nullable().optional(),
-  flags: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .nullable()
-    .optional(),
-  allowed_mentions: AllowedMentions.nullable().optional(),
-  components: componentsInput,
-  attachments: z.array(AttachmentRequest).max(MAX_ATTACHMENTS).nullable().optional(),
-  poll: z.unknown().optional(),
-});
+/** The body of an edit of a webhook's or interaction's message: a message edit's, and `poll`. */
+export const WebhookEditBody = EditMessageBody.extend({ poll: z.unknown().optional() });
 export type WebhookEditInput = z.infer<typeof WebhookEditBody>;
