@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 /** Imports no file anywhere may make. */
 const ALWAYS = [
@@ -257,6 +258,23 @@ export default tseslint.config(
       ],
     },
     rules: { 'import-x/no-cycle': 'error' },
+  },
+  {
+    // The web pages (packages/web): a browser program with its own tsconfig (DOM, JSX, bundler
+    // resolution). The server's layers do not apply; React's hook rules do.
+    files: ['packages/web/src/**/*.{ts,tsx}', 'packages/web/vite.config.ts'],
+    languageOptions: {
+      parserOptions: {
+        project: './packages/web/tsconfig.json',
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      'no-restricted-properties': 'off',
+    },
   },
   {
     files: ['**/*.js'],

@@ -1,5 +1,8 @@
 import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+
+const CI = process.env['CI'] === 'true';
 
 export default defineConfig({
   resolve: {
@@ -10,7 +13,6 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
@@ -25,9 +27,27 @@ export default defineConfig({
     // PostgreSQL and NATS are probed once per run; test files read the result (test/support).
     globalSetup: ['packages/server/test/support/globalSetup.ts'],
     // CI reads the JSON report for its plain "N passed, N failed" line (.ci/run).
-    reporters:
-      process.env['CI'] === 'true'
-        ? ['default', ['json', { outputFile: '.vitest-results.json' }]]
-        : ['default'],
+    reporters: CI ? ['default', ['json', { outputFile: '.vitest-results.json' }]] : ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          // The server's tests, and the browser tests of packages/web/test (Node drives Chromium).
+          include: ['packages/{protocol,server}/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        plugins: [react()],
+        test: {
+          name: 'web',
+          // The pages' components, rendered in jsdom with Testing Library.
+          include: ['packages/web/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          isolate: true,
+        },
+      },
+    ],
   },
 });

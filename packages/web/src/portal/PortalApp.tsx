@@ -1,0 +1,33 @@
+import { Redirect, Route, Switch } from 'wouter';
+import { LoginPage, RegisterPage } from '../auth/AuthPages.js';
+import { useToken } from '../auth/session.js';
+
+/**
+ * The developer portal at `/developers` (paths here are relative to it): applications and their
+ * settings, through the same public API a script would use with the developer's session token.
+ */
+export function PortalApp() {
+  const token = useToken();
+  return (
+    <Switch>
+      <Route path="/login">
+        <LoginPage home="/developers/applications" otherPath="/developers/register" />
+      </Route>
+      <Route path="/register">
+        <RegisterPage home="/developers/applications" otherPath="/developers/login" />
+      </Route>
+      <Route>
+        {token === null ? (
+          <Redirect
+            to={`~/developers/login?next=${encodeURIComponent(location.pathname + location.search)}`}
+            replace
+          />
+        ) : (
+          <main className="portal-shell">
+            <p>Applications.</p>
+          </main>
+        )}
+      </Route>
+    </Switch>
+  );
+}
