@@ -24,6 +24,7 @@ import { eventWebhooksPatch, type VerifyEventWebhooksUrl } from './eventWebhooks
 import type { InteractionsEndpoint } from '../interactions/index.js';
 import { serializeApplication } from './serialize.js';
 import { installPatch } from './install.js';
+import { createApplicationAssets } from './assets.js';
 import { storeImage } from '../imageUploads.js';
 
 /** An application just made, with the two secrets that are shown once and stored only hashed. */
@@ -129,6 +130,9 @@ export function createApplicationService(
   };
 
   return {
+    /** Rich presence assets (assets.ts). */
+    assets: createApplicationAssets({ storage, clock, ids, blobs, owned: ownedApplication }),
+
     /** Makes an application, its bot user and bot token, in one transaction. */
     async create(ownerId: string, input: CreateApplicationInput): Promise<CreatedApplication> {
       const clientSecret = generateClientSecret();
