@@ -1,6 +1,9 @@
 import { Redirect, Route, Switch } from 'wouter';
 import { LoginPage, RegisterPage } from '../auth/AuthPages.js';
 import { useToken } from '../auth/session.js';
+import { ApplicationsPage } from './ApplicationsPage.js';
+import { ApplicationLayout } from './ApplicationLayout.js';
+import '../styles/portal.css';
 
 /**
  * The developer portal at `/developers` (paths here are relative to it): applications and their
@@ -23,9 +26,17 @@ export function PortalApp() {
             replace
           />
         ) : (
-          <main className="portal-shell">
-            <p>Applications.</p>
-          </main>
+          <Switch>
+            <Route path="/applications">
+              <ApplicationsPage />
+            </Route>
+            <Route path="/applications/:applicationId" nest>
+              {(params) => <ApplicationLayout applicationId={params.applicationId} />}
+            </Route>
+            <Route>
+              <Redirect to="/applications" replace />
+            </Route>
+          </Switch>
         )}
       </Route>
     </Switch>
