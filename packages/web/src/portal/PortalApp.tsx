@@ -3,6 +3,7 @@ import { LoginPage, RegisterPage } from '../auth/AuthPages.js';
 import { useToken } from '../auth/session.js';
 import { ApplicationsPage } from './ApplicationsPage.js';
 import { ApplicationLayout } from './ApplicationLayout.js';
+import { LoginLink } from './LoginLink.js';
 import '../styles/portal.css';
 
 /**
@@ -14,7 +15,9 @@ export function PortalApp() {
   return (
     <Switch>
       <Route path="/login">
-        <LoginPage home="/developers/applications" otherPath="/developers/register" />
+        <LoginLink home="/developers/applications">
+          <LoginPage home="/developers/applications" otherPath="/developers/register" />
+        </LoginLink>
       </Route>
       <Route path="/register">
         <RegisterPage home="/developers/applications" otherPath="/developers/login" />
