@@ -7,9 +7,9 @@ export interface PermissionOption {
   bit: bigint;
 }
 
-/** "ManageChannels" → "Manage Channels"; "UseVAD" → "Use VAD". */
+/** "ManageChannels" → "Manage Channels"; "SendTTSMessages" → "Send TTS Messages". */
 function words(name: string): string {
-  return name.replace(/([a-z])([A-Z])/g, '$1 $2');
+  return name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
 }
 
 /** Every permission bit, lowest first (without the deprecated alias of one bit). */

@@ -37,7 +37,7 @@ export function BotPage() {
           label="Public Bot"
           description="Anyone can add the bot to their server. Off: only you can."
           checked={app.bot_public}
-          busy={busy === 'bot_public'}
+          busy={busy !== null}
           error={errors['bot_public']}
           onChange={(on) => void save('bot_public', { bot_public: on })}
         />
@@ -45,7 +45,7 @@ export function BotPage() {
           label="Requires OAuth2 Code Grant"
           description="Adding the bot completes the full authorization code grant (needs a redirect URI)."
           checked={app.bot_require_code_grant}
-          busy={busy === 'bot_require_code_grant'}
+          busy={busy !== null}
           error={errors['bot_require_code_grant']}
           onChange={(on) => void save('bot_require_code_grant', { bot_require_code_grant: on })}
         />
@@ -67,7 +67,7 @@ export function BotPage() {
             description={intent.description}
             checked={intentEnabled(app.flags, intent)}
             lockReason={intentLockReason(app.flags, intent, userCount)}
-            busy={busy === intent.label}
+            busy={busy !== null}
             error={errors[intent.label]}
             onChange={(on) =>
               void save(intent.label, { flags: flagsWithIntent(app.flags, intent, on) })
@@ -82,7 +82,7 @@ export function BotPage() {
           label="Private Channel Obfuscation"
           description="Hide the ids and names of private channels from the bot's gateway events."
           checked={app.private_channel_obfuscation ?? false}
-          busy={busy === 'private_channel_obfuscation'}
+          busy={busy !== null}
           error={errors['private_channel_obfuscation']}
           onChange={(on) =>
             void save('private_channel_obfuscation', { private_channel_obfuscation: on })

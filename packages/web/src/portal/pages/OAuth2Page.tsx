@@ -109,7 +109,7 @@ function SecretSection({ applicationId }: { applicationId: string }) {
       </button>
       {confirming ? (
         <ConfirmDialog
-          title="Reset Client Secret?"
+          title="Reset the app's secret?"
           message="Anything using the current secret will stop working until you give it the new one."
           confirmLabel="Yes, do it!"
           busy={busy}
@@ -181,7 +181,7 @@ function RedirectsForm() {
             return (
               <li key={index} className="redirect-row">
                 <label htmlFor={id} className="visually-hidden">
-                  Redirect {index + 1}
+                  Redirect URI {index + 1}
                 </label>
                 <input
                   id={id}
@@ -199,7 +199,7 @@ function RedirectsForm() {
                 />
                 <button
                   type="button"
-                  aria-label={`Remove redirect ${String(index + 1)}`}
+                  aria-label={`Remove URI ${String(index + 1)}`}
                   onClick={() => {
                     set(
                       'redirect_uris',
