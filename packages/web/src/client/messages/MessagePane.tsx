@@ -107,10 +107,15 @@ export function MessagePane({ channelId }: { channelId: string }) {
     const member = meId === null ? undefined : members?.[meId];
     if (channel === undefined) return null;
     const input = { guild, member, userId: meId, channel };
-    return {
+    const common = {
       manage: can(PermissionFlagsBits.ManageMessages, input),
       pin: can(PermissionFlagsBits.PinMessages, input),
       react: can(PermissionFlagsBits.AddReactions, input),
+    };
+    // Two stable objects, so a memoized message re-renders only when it changes.
+    return {
+      ownMessage: { ...common, own: true },
+      othersMessage: { ...common, own: false },
       send: can(PermissionFlagsBits.SendMessages, input),
       attach: can(PermissionFlagsBits.AttachFiles, input),
     };
@@ -118,12 +123,8 @@ export function MessagePane({ channelId }: { channelId: string }) {
 
   if (channel === undefined || abilities === null) return <p className="placeholder">Loading…</p>;
 
-  const abilitiesFor = (message: APIMessage): MessageAbilities => ({
-    own: message.author.id === me?.id,
-    manage: abilities.manage,
-    pin: abilities.pin,
-    react: abilities.react,
-  });
+  const abilitiesFor = (message: APIMessage): MessageAbilities =>
+    message.author.id === me?.id ? abilities.ownMessage : abilities.othersMessage;
 
   return (
     <div
