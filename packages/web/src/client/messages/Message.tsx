@@ -11,6 +11,7 @@ import { useClient } from '../context.js';
 import { InteractionHeader, MessageComponents } from '../apps/MessageAppParts.js';
 import { nameStyle } from '../members/roleColor.js';
 import { Attachments } from './Attachments.js';
+import { Embeds } from './Embeds.js';
 import { EmojiPicker } from './EmojiPicker.js';
 import { Markdown } from './Markdown.js';
 import { MessageMenu } from './MessageMenu.js';
@@ -124,6 +125,7 @@ export const Message = memo(function Message({
         </div>
       )}
       <Attachments attachments={message.attachments} />
+      <Embeds embeds={message.embeds} guildId={guild?.id ?? null} />
       <Reactions message={message} />
       <MessageComponents message={message} channel={channel} />
       <div
