@@ -102,6 +102,22 @@ export function MessagePane({ channelId }: { channelId: string }) {
     }
   }, [list, pending]);
 
+  // Images and embeds grow the list after it rendered: still follow the bottom if the user was there.
+  useEffect(() => {
+    const el = scroller.current;
+    const content = el?.querySelector('.message-list');
+    if (el === null || content === null || content === undefined || !('ResizeObserver' in window)) {
+      return;
+    }
+    const observer = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(content);
+    return () => {
+      observer.disconnect();
+    };
+  }, [loaded]);
+
   const abilities = useMemo(() => {
     const meId = me?.id ?? null;
     const member = meId === null ? undefined : members?.[meId];
