@@ -43,6 +43,8 @@ export function MessagePane({ channelId }: { channelId: string }) {
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [files, setFiles] = useState<DraftFile[]>([]);
   const [dragging, setDragging] = useState(false);
+  /** The message Tab reaches in the list (the newest until the user moves). */
+  const [activeId, setActiveId] = useState<string | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
   /** Whether the view follows new messages (the user is at the bottom). */
   const stick = useRef(true);
@@ -139,6 +141,9 @@ export function MessagePane({ channelId }: { channelId: string }) {
 
   if (channel === undefined || abilities === null) return <p className="placeholder">Loading…</p>;
 
+  // The active message, or the newest when it was deleted or none was chosen.
+  const currentId =
+    activeId !== null && list?.byId[activeId] !== undefined ? activeId : list?.ids.at(-1);
   const abilitiesFor = (message: APIMessage): MessageAbilities =>
     message.author.id === me?.id ? abilities.ownMessage : abilities.othersMessage;
 
@@ -197,6 +202,8 @@ export function MessagePane({ channelId }: { channelId: string }) {
                 guild={guild}
                 member={members?.[message.author.id]}
                 abilities={abilitiesFor(message)}
+                active={id === currentId}
+                onActivate={setActiveId}
               />
             );
           })}
