@@ -203,4 +203,9 @@ describe('Message', () => {
     expect(within(article).queryByRole('link', { name: 'Bad' })).toBeNull();
     expect(within(article).getByText('Bad')).toBeDefined();
   });
+
+  it('highlights a message that mentions the user', () => {
+    show(message({ mentions: [message().author], content: 'hey' }));
+    expect(screen.getByRole('article', { name: 'Ada' }).className).toContain('mentioned');
+  });
 });

@@ -7,7 +7,7 @@ import {
   type APIMessage,
 } from 'discord-api-types/v10';
 import { api, errorMessage } from '../../lib/api.js';
-import { useClient } from '../context.js';
+import { useClient, useClientState } from '../context.js';
 import { InteractionHeader, MessageComponents } from '../apps/MessageAppParts.js';
 import { nameStyle } from '../members/roleColor.js';
 import { Attachments } from './Attachments.js';
@@ -73,6 +73,15 @@ export const Message = memo(function Message({
   const author = displayName(message.author, member);
   const system = systemText(message, author);
   const edited = message.edited_timestamp !== null;
+  const meId = useClientState((s) => s.me?.id ?? null);
+  const myRoles = useClientState((s) =>
+    guild === undefined || s.me === null ? undefined : s.members[guild.id]?.[s.me.id]?.roles,
+  );
+  // Highlighted as the platform does: a mention of the user, of one of their roles, @everyone.
+  const mentionsMe =
+    message.mention_everyone ||
+    message.mentions.some((u) => u.id === meId) ||
+    message.mention_roles.some((id) => myRoles?.includes(id) === true);
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.target !== event.currentTarget) return;
@@ -103,7 +112,9 @@ export const Message = memo(function Message({
 
   return (
     <article
-      className={`message${editing ? ' editing' : ''}${continued ? ' continued' : ''}`}
+      className={`message${editing ? ' editing' : ''}${continued ? ' continued' : ''}${
+        mentionsMe ? ' mentioned' : ''
+      }`}
       aria-label={author}
       tabIndex={active ? 0 : -1}
       data-message-id={message.id}
