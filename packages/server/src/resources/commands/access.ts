@@ -28,6 +28,23 @@ export function requireApplication(
 }
 
 /**
+ * Whether the caller is the application's owner with a session (the developer portal): the
+ * list, get and delete routes take the owner's session too. Anyone else is 50001.
+ */
+export async function requireOwner(
+  repos: Repositories,
+  principal: Principal,
+  applicationId: string,
+): Promise<void> {
+  const application = isSnowflake(applicationId)
+    ? await repos.applications.findById(applicationId)
+    : null;
+  if (principal.kind !== 'session' || application?.ownerId !== principal.user.id) {
+    throw new ApiError('MISSING_ACCESS');
+  }
+}
+
+/**
  * The guild of a guild-command route: 10004 when there is none, 50001 when the application is
  * not installed there (its bot is not a member).
  */

@@ -344,7 +344,10 @@ describeDrivers('application commands on $driver', (driver) => {
         expect(res.statusCode).toBe(403);
         expect(res.json()).toMatchObject({ code: 50001 });
       }
-      const session = await fx.call(`GET ${globalPath()}`, fx.guild.owner.token);
+      // A session writes nothing (its owner reads and deletes, commands/owner.test.ts).
+      const session = await fx.call(`POST ${globalPath()}`, fx.guild.owner.token, {
+        payload: PING,
+      });
       expect(session.statusCode).toBe(401);
       // Nothing was overwritten.
       expect((await fx.call(`GET ${globalPath()}`, fx.bot)).json()).toHaveLength(1);

@@ -17,6 +17,8 @@ import type { CommandScope, CommandService } from './service.js';
 
 /** Bot tokens and OAuth2 Bearer tokens (the service checks which application and scope). */
 const APP = { config: { auth: ['bot', 'bearer'] } } as const;
+/** Reading and deleting commands also take the owner's session (the developer portal). */
+const APP_OR_OWNER = { config: { auth: ['bot', 'bearer', 'session'] } } as const;
 
 const LOCALE_SET: ReadonlySet<string> = new Set(LOCALES);
 
@@ -42,7 +44,7 @@ export function registerCommandRoutes(app: FastifyInstance, commands: CommandSer
     ['/applications/:application_id/commands', globalScope],
     ['/applications/:application_id/guilds/:guild_id/commands', guildScope],
   ] as const) {
-    app.get(prefix, APP, (request) =>
+    app.get(prefix, APP_OR_OWNER, (request) =>
       commands.list(principalOf(request), scopeOf(request.params), {
         ...localeOf(request),
         withLocalizations: parseInput(ListCommandsQuery, request.query).with_localizations ?? false,
@@ -66,7 +68,7 @@ export function registerCommandRoutes(app: FastifyInstance, commands: CommandSer
 
     const commandId = (params: unknown) => parseInput(CommandParams.loose(), params).command_id;
 
-    app.get(`${prefix}/:command_id`, APP, (request) =>
+    app.get(`${prefix}/:command_id`, APP_OR_OWNER, (request) =>
       commands.get(principalOf(request), scopeOf(request.params), commandId(request.params)),
     );
 
@@ -78,7 +80,7 @@ export function registerCommandRoutes(app: FastifyInstance, commands: CommandSer
       ),
     );
 
-    app.delete(`${prefix}/:command_id`, APP, async (request, reply) => {
+    app.delete(`${prefix}/:command_id`, APP_OR_OWNER, async (request, reply) => {
       await commands.delete(
         principalOf(request),
         scopeOf(request.params),

@@ -4,7 +4,12 @@ import type { Principal } from '../../http/authenticator.js';
 import { parseInput } from '../../http/validate.js';
 import type { ApplicationCommandRecord, Repositories } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { COMMAND_SCOPES, requireApplication, requireInstalledGuild } from './access.js';
+import {
+  COMMAND_SCOPES,
+  requireApplication,
+  requireInstalledGuild,
+  requireOwner,
+} from './access.js';
 import {
   commandContent,
   contentOf,
@@ -71,7 +76,9 @@ export function createCommandService(deps: ServiceDeps) {
     principal: Principal,
     scope: CommandScope,
   ): Promise<CommandScope> => {
-    requireApplication(principal, scope.applicationId, COMMAND_SCOPES.update);
+    // A session reaches only the routes that take one (list, get, delete), and only its own app.
+    if (principal.kind === 'session') await requireOwner(repos, principal, scope.applicationId);
+    else requireApplication(principal, scope.applicationId, COMMAND_SCOPES.update);
     if (scope.guildId === null) return scope;
     const guildId = await requireInstalledGuild(repos, scope.applicationId, scope.guildId);
     return { applicationId: scope.applicationId, guildId };

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
 import {
+  ApplicationIdParams,
   ApplicationProfilesParams,
   DeleteParams,
   LookupParams,
@@ -11,6 +12,7 @@ import {
   UserIdentitiesParams,
 } from './schemas.js';
 import type { GameStatsService } from './service.js';
+import { StatsLayoutBody } from './layout.js';
 
 const PROFILE =
   '/applications/:application_id/users/:user_id/identities/:provider_issued_user_id/profile';
@@ -94,5 +96,33 @@ export function registerGameStatsRoutes(app: FastifyInstance, stats: GameStatsSe
         principalOf(request),
         parseInput(ApplicationProfilesParams, request.params).user_id,
       ),
+  );
+
+  // Widget layouts (layout.ts; a Guildhall extension): set by the owner in the portal.
+  const LAYOUT = '/applications/:application_id/game-stats/layout';
+  app.get(LAYOUT, { config: { auth: ['session'] } }, (request) =>
+    stats.layout(
+      principalOf(request),
+      parseInput(ApplicationIdParams, request.params).application_id,
+    ),
+  );
+  app.put(LAYOUT, { config: { auth: ['session'] } }, (request) =>
+    stats.putLayout(
+      principalOf(request),
+      parseInput(ApplicationIdParams, request.params).application_id,
+      parseInput(StatsLayoutBody, request.body),
+    ),
+  );
+
+  app.get(
+    '/users/:user_id/application-identities/:application_id/widgets',
+    { config: { auth: ['bot', 'bearer', 'session'] } },
+    (request) => {
+      const params = parseInput(UserIdentitiesParams, request.params);
+      return stats.widgets(principalOf(request), {
+        userId: params.user_id,
+        applicationId: params.application_id,
+      });
+    },
   );
 }

@@ -157,3 +157,5 @@ export const DeleteParams = z.object({
 });
 
 export const ApplicationProfilesParams = z.object({ user_id: z.string() });
+
+export const ApplicationIdParams = z.object({ application_id: z.string() });

@@ -15,6 +15,7 @@ import {
 } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { PROVIDER_TYPES, type ModifyProfileInput } from './schemas.js';
+import { EMPTY_LAYOUT, renderWidgets, storedLayout, type StatsLayout } from './layout.js';
 import {
   serializeIdentity,
   serializeProfile,
@@ -78,6 +79,15 @@ export function createGameStatsService(deps: ServiceDeps) {
     const found = isSnowflake(userId) ? await repos.users.findById(userId) : null;
     if (found === null) throw new ApiError('UNKNOWN_USER');
     return found;
+  };
+
+  /** The application its owner manages with a session (the developer portal); else 10002. */
+  const ownApplication = async (principal: Principal, applicationId: string) => {
+    const app = await application(storage, applicationId);
+    if (principal.kind !== 'session' || app.ownerId !== principal.user.id) {
+      throw new ApiError('UNKNOWN_APPLICATION');
+    }
+    return app;
   };
 
   /** The application's own bot; another application's bot, or a person, is refused (50001). */
@@ -190,6 +200,36 @@ export function createGameStatsService(deps: ServiceDeps) {
       if (profile === null) throw new ApiError('UNKNOWN_ACCOUNT');
       if (profile.providerIssuedUserId !== params.providerIssuedUserId) throw mismatch();
       return serializeProfile(profile);
+    },
+
+    /** GET /applications/{id}/game-stats/layout: the owner's widget layout (layout.ts). */
+    async layout(principal: Principal, applicationId: string): Promise<StatsLayout> {
+      const app = await ownApplication(principal, applicationId);
+      const stored = await storage.applicationIdentities.findStatsLayout(app.id);
+      return stored === null ? EMPTY_LAYOUT : storedLayout(stored);
+    },
+
+    /** PUT /applications/{id}/game-stats/layout: replaces the layout whole. */
+    async putLayout(principal: Principal, applicationId: string, layout: StatsLayout) {
+      const app = await ownApplication(principal, applicationId);
+      await storage.applicationIdentities.putStatsLayout(app.id, layout, clock.now());
+      return layout;
+    },
+
+    /**
+     * GET /users/{user.id}/application-identities/{application.id}/widgets: the app's layout
+     * filled with the user's stats, for whoever may read those stats.
+     */
+    async widgets(principal: Principal, params: { userId: string; applicationId: string }) {
+      const app = await application(storage, params.applicationId);
+      const target = await user(storage, principal, params.userId);
+      requireReader(principal, app.id, target.id);
+      const [stored, profile] = await Promise.all([
+        storage.applicationIdentities.findStatsLayout(app.id),
+        storage.applicationIdentities.findProfile(app.id, target.id),
+      ]);
+      const layout = stored === null ? EMPTY_LAYOUT : storedLayout(stored);
+      return { widgets: renderWidgets(layout, profile?.data ?? null) };
     },
 
     /** The user's identities in the application: the stats one and an external login's. */
