@@ -13,6 +13,7 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { describe, inject } from 'vitest';
+import type { Config } from '../../../server/src/config.js';
 import { TEST_CHROMIUM_PATH } from '../../../server/test/support/serviceUrls.js';
 import { startTestServer, type TestServer } from '../../../server/test/support/testServer.js';
 
@@ -51,7 +52,7 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /** A server on a loopback port serving the built pages, with the demo turned off. */
-export async function startWebServer(): Promise<TestServer> {
+export async function startWebServer(config: Partial<Config> = {}): Promise<TestServer> {
   if (!existsSync(`${WEB_DIST}index.html`)) {
     throw new Error(
       `The pages are not built (${WEB_DIST}index.html is missing): run npm run build (npm test does it first).`,
@@ -59,7 +60,7 @@ export async function startWebServer(): Promise<TestServer> {
   }
   return startTestServer({
     listen: true,
-    config: { webDir: WEB_DIST },
+    config: { webDir: WEB_DIST, ...config },
     gateway: { identifiesPerBucket: 1000 },
   });
 }
@@ -83,7 +84,7 @@ export async function openPage(browser: Browser): Promise<WatchedPage> {
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => {
-    errors.push(`uncaught: ${error.message}`);
+    errors.push(`uncaught: ${error.stack ?? error.message}`);
   });
   return {
     page,
