@@ -28,12 +28,15 @@ export const VIEWPORT = { width: 1280, height: 800 };
 /** Why the browser tests cannot run here (null: they can). Under CI=true globalSetup failed first. */
 const chromiumFailure = inject('chromiumFailure');
 
+/** A journey takes several seconds in a browser, more on a busy 2-core CI machine. */
+const BROWSER_TEST_MS = 90_000;
+
 /**
  * Declares browser tests: skipped (the reason printed once per run by globalSetup) when there is
  * no Chromium outside CI.
  */
 export function describeBrowser(title: string, body: () => void): void {
-  describe.skipIf(chromiumFailure !== null)(title, body);
+  describe.skipIf(chromiumFailure !== null)(title, { timeout: BROWSER_TEST_MS }, body);
 }
 
 /** Flags for a browser in a container, without a display, GPU or network of its own. */
