@@ -166,11 +166,11 @@ function UploadForm({
 
   return (
     <form onSubmit={submit} noValidate className="card upload-form" aria-labelledby="asset-upload">
-      <h2 id="asset-upload">Add Image</h2>
+      <h2 id="asset-upload">Upload an asset</h2>
       <FormError message={form.summary(['name', 'type', 'image'])} />
       <Field
         key={fileKey}
-        label="Image"
+        label="Image file"
         type="file"
         accept={IMAGE_TYPES.join(',')}
         error={form.errors['image']}

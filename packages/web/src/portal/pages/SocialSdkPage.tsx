@@ -112,9 +112,9 @@ function OidcProviderForm({ applicationId }: { applicationId: string }) {
         setClientId(found.client_id);
       },
       (error: unknown) => {
-        // None saved yet is a 404: an empty form, not an error.
+        // None saved yet (530008 on this GET): an empty form, not an error.
         if (controller.signal.aborted) return;
-        if (error instanceof ApiError && error.status === 404) return;
+        if (error instanceof ApiError && (error.code === 530008 || error.status === 404)) return;
         setLoadError(errorMessage(error));
       },
     );
