@@ -101,18 +101,17 @@ describeDrivers('the application command index on $driver', (driver) => {
     expect(await names(ann)).toContain('spicy');
   });
 
-  it('offers nothing without USE_APPLICATION_COMMANDS, and refuses a channel the caller cannot see', async () => {
+  it('offers no command without USE_APPLICATION_COMMANDS, and refuses a channel the caller cannot see', async () => {
     await f.command({ name: 'ping', description: 'Ping' });
     const ann = await f.guild.join('ann');
     const everyone = await f.server.app.storage.roles.findById(f.guild.guildId, f.guild.guildId);
     await f.server.app.storage.roles.update(f.guild.guildId, f.guild.guildId, {
       permissions: (everyone?.permissions ?? 0n) & ~P.USE_APPLICATION_COMMANDS,
     });
-    expect((await index(ann)).json()).toEqual({
-      applications: [],
-      application_commands: [],
-      version: '0',
-    });
+    const bare = (await index(ann)).json<IndexBody>();
+    expect(bare.applications.map((a) => a.id)).toEqual([f.guild.bot.applicationId]);
+    expect(bare.application_commands).toEqual([]);
+    expect(bare.version).toBe('0');
 
     const { guild } = await f.server.app.services.guilds.create({
       ownerId: f.guild.owner.userId,
@@ -155,6 +154,7 @@ describeDrivers('the application command index on $driver', (driver) => {
     });
     const peopleDm = people.json<{ id: string }>().id;
     expect(await names(ann, peopleDm)).toEqual([]);
+    expect((await index(ann, peopleDm)).json<IndexBody>().applications).toEqual([]);
     expect(await names(ann)).not.toContain('mine');
 
     await userInstall(ann, other.applicationId);

@@ -83,10 +83,16 @@ async function candidateApps(
 /** The place an app would be invoked in, or null when the person may not invoke it there. */
 async function placeOrNull(
   repos: Repositories,
-  request: { applicationId: string; channelId: string; userId: string; nowMs: number },
+  request: {
+    applicationId: string;
+    channelId: string;
+    userId: string;
+    nowMs: number;
+    commands: boolean;
+  },
 ): Promise<InvocationPlace | null> {
   try {
-    return await loadInvocationPlace(repos, { ...request, guildId: null, commands: true });
+    return await loadInvocationPlace(repos, { ...request, guildId: null });
   } catch (err) {
     // No USE_APPLICATION_COMMANDS, or USE_EXTERNAL_APPS for a user app: none of its commands.
     if (err instanceof ApiError) return null;
@@ -133,7 +139,8 @@ async function usableCommands(
 
 /**
  * The index of the channel for the user: 10003 for an unknown channel, 50001 without
- * VIEW_CHANNEL. Apps with no usable command there are left out.
+ * VIEW_CHANNEL. Every app the person may interact with there is listed (a client maps a bot's
+ * messages to their app by `bot_id`), with the commands they may invoke.
  */
 export async function loadCommandIndex(
   repos: Repositories,
@@ -143,10 +150,12 @@ export async function loadCommandIndex(
   const index: CommandIndex = { applications: [], application_commands: [], version: '0' };
   let newest = 0n;
   for (const app of await candidateApps(repos, request)) {
-    const place = await placeOrNull(repos, { ...request, applicationId: app.id });
-    if (place === null) continue;
-    const commands = await usableCommands(repos, place, request.userId);
-    if (commands.length === 0) continue;
+    // Listed when the person may interact with it here (its components too), with the
+    // commands they may invoke (which also needs USE_APPLICATION_COMMANDS in a guild).
+    const base = { ...request, applicationId: app.id };
+    if ((await placeOrNull(repos, { ...base, commands: false })) === null) continue;
+    const place = await placeOrNull(repos, { ...base, commands: true });
+    const commands = place === null ? [] : await usableCommands(repos, place, request.userId);
     index.applications.push({
       id: app.id,
       name: app.name,
