@@ -8,13 +8,17 @@ import type { Clock } from './domain/clock.js';
 import { ApiError } from './errors/index.js';
 import type { Authenticator } from './http/authenticator.js';
 import { API_PREFIX } from './http/versioning.js';
+import { registerWebApp } from './http/webApp.js';
 import { registerOAuthRoutes } from './oauth/index.js';
 import {
   registerProvisionalAdminRoutes,
   registerProvisionalRoutes,
 } from './oauth/provisional/routes.js';
 import type { ProvisionalService } from './oauth/provisional/service.js';
-import { registerApplicationRoutes } from './resources/applications/index.js';
+import {
+  registerApplicationRoutes,
+  registerAssetCdnRoutes,
+} from './resources/applications/index.js';
 import { registerAuditLogRoutes } from './resources/auditLog/index.js';
 import { registerAuthRoutes } from './resources/auth/index.js';
 import { registerBanRoutes } from './resources/bans/index.js';
@@ -93,6 +97,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
     ],
   });
   registerEmojiCdnRoutes(http, { storage, images });
+  registerAssetCdnRoutes(http, { storage, images });
   registerStickerCdnRoutes(http, { storage, blobs });
   registerScheduledEventCdnRoutes(http, { storage, images });
   registerAttachmentCdnRoutes(http, { storage, blobs, signer });
@@ -176,4 +181,12 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
     apiPrefix: API_PREFIX,
     provisional,
   });
+  // The pages go where the API is: they call it on their own origin.
+  if (config.role !== 'gateway') {
+    await registerWebApp(http, {
+      webDir: config.webDir,
+      gatewayUrl,
+      publicUrl: config.publicUrl,
+    });
+  }
 }

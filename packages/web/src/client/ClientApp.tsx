@@ -1,6 +1,7 @@
 import { Redirect, Route, Switch } from 'wouter';
 import { LoginPage, RegisterPage } from '../auth/AuthPages.js';
 import { useToken } from '../auth/session.js';
+import { LoginLink } from '../portal/LoginLink.js';
 import { ClientProvider } from './context.js';
 import { Shell } from './Shell.js';
 import { InvitePage } from './invites/InvitePage.js';
@@ -15,7 +16,9 @@ export function ClientApp() {
   return (
     <Switch>
       <Route path="/login">
-        <LoginPage home="/channels/@me" otherPath="/register" />
+        <LoginLink home="/channels/@me">
+          <LoginPage home="/channels/@me" otherPath="/register" />
+        </LoginLink>
       </Route>
       <Route path="/register">
         <RegisterPage home="/channels/@me" otherPath="/login" />

@@ -1,7 +1,7 @@
 /** @module storage/sql: the repositories both drivers share, written once over Kysely. */
 import { sql, type Kysely } from 'kysely';
 import type { Repositories, Storage, StorageDialect } from '../types/storage.js';
-import { createApplicationRepository } from './applications.js';
+import { createApplicationAssetRepository, createApplicationRepository } from './applications.js';
 import { createAuditLogRepository } from './auditLog.js';
 import { createBanRepository } from './bans.js';
 import { createBlobReferenceRepository, createServerSecretRepository } from './blobRefs.js';
@@ -32,7 +32,7 @@ import { createRoleRepository } from './roles.js';
 import { createScheduledEventRepository } from './scheduledEvents.js';
 import type { Database } from './schema.js';
 import { createStickerRepository } from './stickers.js';
-import { createTokenRepository } from './tokens.js';
+import { createLoginLinkRepository, createTokenRepository } from './tokens.js';
 import { createUserRepository } from './users.js';
 import { createVoiceStatusRepository } from './voiceStatus.js';
 import { createWorkerLeaseRepository } from './workerLeases.js';
@@ -51,7 +51,9 @@ export function createRepositories(
     inTransaction: context.inTransaction,
     users: createUserRepository(db),
     applications: createApplicationRepository(db),
+    applicationAssets: createApplicationAssetRepository(db),
     tokens: createTokenRepository(db),
+    loginLinks: createLoginLinkRepository(db),
     guilds: createGuildRepository(db, context.dialect),
     roles: createRoleRepository(db),
     channels: createChannelRepository(db, context.dialect),

@@ -4,7 +4,7 @@
  * camelCase domain records; each driver keeps its SQL and client types private.
  */
 
-import type { ApplicationRepository } from './applications.js';
+import type { ApplicationAssetRepository, ApplicationRepository } from './applications.js';
 import type { AuditLogRepository } from './auditLog.js';
 import type { BlobReferenceRepository } from './blobRefs.js';
 import type { ChannelRepository, OverwriteRepository, VoiceStatusRepository } from './channels.js';
@@ -27,7 +27,7 @@ import type { RelationshipRepository } from './relationships.js';
 import type { PrivateChannelRepository } from './privateChannels.js';
 import type { MessageSearchRepository } from './search.js';
 import type { ServerSecretRepository } from './serverSecrets.js';
-import type { TokenRepository } from './tokens.js';
+import type { LoginLinkRepository, TokenRepository } from './tokens.js';
 import type { ConnectionRepository, UserRepository } from './users.js';
 import type { WorkerLeaseRepository } from './workerLeases.js';
 import type { InteractionRepository } from './interactions.js';
@@ -40,7 +40,9 @@ export interface Repositories {
   readonly inTransaction: boolean;
   readonly users: UserRepository;
   readonly applications: ApplicationRepository;
+  readonly applicationAssets: ApplicationAssetRepository;
   readonly tokens: TokenRepository;
+  readonly loginLinks: LoginLinkRepository;
   readonly guilds: GuildRepository;
   readonly roles: RoleRepository;
   readonly channels: ChannelRepository;
