@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { ChannelType, ComponentType, type APIChannel } from 'discord-api-types/v10';
+import { Dialog } from '../../components/Dialog.js';
 import { errorMessage } from '../../lib/api.js';
 import { useClient } from '../context.js';
 import { Markdown } from '../messages/Markdown.js';
-import { Dialog } from '../ui/Dialog.js';
 import { guildIdOf, InteractionKind, NO_RESPONSE, sendInteraction } from './interactions.js';
 import {
   buildModalSubmit,
@@ -109,8 +109,12 @@ function AppModal({ modal, onClose }: { modal: ModalCreate; onClose: () => void 
   };
 
   return (
-    <Dialog title={modal.title} onClose={onClose} className="app-modal">
-      <p className="hint">{modal.application.name}</p>
+    <Dialog
+      title={modal.title}
+      description={modal.application.name}
+      onClose={onClose}
+      className="app-modal"
+    >
       <form
         noValidate
         onSubmit={(event) => {
