@@ -74,12 +74,18 @@ function api(
 
 async function open(initialText = '/') {
   const onDone = vi.fn();
+  // As in the message composer, which is a form: nothing here may submit it.
+  const outerSubmit = vi.fn((event: React.SyntheticEvent) => {
+    event.preventDefault();
+  });
   const rendered = await renderClient(
-    <CommandComposer channel={TEXT_CHANNEL} initialText={initialText} onDone={onDone} />,
+    <form onSubmit={outerSubmit}>
+      <CommandComposer channel={TEXT_CHANNEL} initialText={initialText} onDone={onDone} />
+    </form>,
   );
   const listbox = screen.getByRole('listbox', { name: 'Commands' });
   await within(listbox).findAllByRole('option');
-  return { ...rendered, onDone, listbox };
+  return { ...rendered, onDone, outerSubmit, listbox };
 }
 
 describe('CommandComposer: the command picker', () => {
@@ -133,7 +139,7 @@ describe('CommandComposer: options', () => {
   it('enforces required options, lengths and ranges, then sends the typed options', async () => {
     const requests = api();
     const user = userEvent.setup();
-    const { socket, onDone } = await open('/ec');
+    const { socket, onDone, outerSubmit } = await open('/ec');
     await user.keyboard('{Enter}');
     const form = await screen.findByRole('form', { name: '/echo' });
     await user.click(within(form).getByRole('button', { name: 'Send' }));
@@ -198,6 +204,7 @@ describe('CommandComposer: options', () => {
     await waitFor(() => {
       expect(onDone).toHaveBeenCalledOnce();
     });
+    expect(outerSubmit).not.toHaveBeenCalled();
   });
 
   it('nests a subcommand and says when the app did not respond', async () => {

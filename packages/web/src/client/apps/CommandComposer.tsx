@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { APIChannel } from 'discord-api-types/v10';
 import { useClientState } from '../context.js';
 import { composerLabel } from '../messages/names.js';
@@ -32,9 +32,20 @@ export function CommandComposer({
   const listId = useId();
   const optionId = (i: number) => `${listId}-option-${i}`;
 
+  const box = useRef<HTMLTextAreaElement>(null);
+
   useEffect(() => {
     setActive(0);
   }, [text]);
+
+  // The plain composer hands over focus with the first character typed: carry on typing after it
+  // (a focused textarea would otherwise put the caret before the `/`).
+  useEffect(() => {
+    const node = box.current;
+    if (node === null) return;
+    node.focus();
+    node.setSelectionRange(node.value.length, node.value.length);
+  }, [chosen]);
 
   if (chosen !== null) {
     return (
@@ -125,9 +136,8 @@ export function CommandComposer({
         aria-autocomplete="list"
         aria-controls={listId}
         aria-activedescendant={matches.length === 0 ? undefined : optionId(active)}
+        ref={box}
         value={text}
-        // The plain composer handed over focus with the first character typed.
-        autoFocus
         rows={1}
         onChange={(event) => {
           if (!event.target.value.startsWith('/')) onDone();

@@ -51,7 +51,7 @@ export function CommandForm({
   const [suggestions, setSuggestions] = useState<Suggestions | null>(null);
   const latestNonce = useRef<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const formRef = useRef<HTMLFormElement>(null);
+  const formRef = useRef<HTMLDivElement>(null);
   const valuesRef = useRef(values);
   valuesRef.current = values;
 
@@ -74,7 +74,7 @@ export function CommandForm({
     const form = formRef.current;
     (
       form?.querySelector<HTMLElement>('input, select, textarea') ??
-      form?.querySelector<HTMLElement>('button[type="submit"]')
+      form?.querySelector<HTMLElement>('.command-form-actions button:last-child')
     )?.focus();
   }, []);
 
@@ -128,20 +128,21 @@ export function CommandForm({
   };
 
   return (
-    <form
+    // Not a <form>: the composer around it is one, and forms do not nest. Enter in a field
+    // sends, as a form would.
+    <div
       ref={formRef}
+      role="form"
       className="command-form"
       aria-label={`/${entry.label}`}
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
       onKeyDown={(event) => {
         if (event.key === 'Escape') {
           event.preventDefault();
           if (suggestions !== null) setSuggestions(null);
           else onCancel();
+        } else if (event.key === 'Enter' && event.target instanceof HTMLInputElement) {
+          event.preventDefault();
+          void submit();
         }
       }}
     >
@@ -189,7 +190,13 @@ export function CommandForm({
         <button type="button" className="secondary" onClick={onCancel}>
           Cancel
         </button>
-        <button type="submit" disabled={status.kind === 'sending'}>
+        <button
+          type="button"
+          disabled={status.kind === 'sending'}
+          onClick={() => {
+            void submit();
+          }}
+        >
           Send
         </button>
       </div>
@@ -201,6 +208,6 @@ export function CommandForm({
           {status.message}
         </p>
       ) : null}
-    </form>
+    </div>
   );
 }

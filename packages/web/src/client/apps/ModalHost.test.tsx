@@ -50,6 +50,10 @@ const MODAL = {
         style: 2,
         required: false,
         value: 'prefilled',
+        // What the server's normalized modal carries for unset limits.
+        min_length: null,
+        max_length: null,
+        placeholder: null,
       },
     },
     {

@@ -103,9 +103,9 @@ export function validateOptions(
     }
     if (option.type === ApplicationCommandOptionType.String && typeof value === 'string') {
       const length = value.length;
-      if (option.min_length !== undefined && length < option.min_length)
+      if (typeof option.min_length === 'number' && length < option.min_length)
         errors[option.name] = `At least ${option.min_length} characters.`;
-      else if (option.max_length !== undefined && length > option.max_length)
+      else if (typeof option.max_length === 'number' && length > option.max_length)
         errors[option.name] = `At most ${option.max_length} characters.`;
     }
     if (
@@ -117,9 +117,9 @@ export function validateOptions(
       const number = Number(value.trim());
       if (integer ? !/^-?\d+$/.test(value.trim()) : !Number.isFinite(number) || value.trim() === '')
         errors[option.name] = integer ? 'Enter a whole number.' : 'Enter a number.';
-      else if (option.min_value !== undefined && number < option.min_value)
+      else if (typeof option.min_value === 'number' && number < option.min_value)
         errors[option.name] = `At least ${option.min_value}.`;
-      else if (option.max_value !== undefined && number > option.max_value)
+      else if (typeof option.max_value === 'number' && number > option.max_value)
         errors[option.name] = `At most ${option.max_value}.`;
     }
     if ('choices' in option && option.choices !== undefined && option.choices.length > 0) {

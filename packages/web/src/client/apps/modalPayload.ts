@@ -109,9 +109,9 @@ export function validateModal(
       const length = text.length;
       if (length === 0) {
         if (required) errors[field.custom_id] = 'This field is required.';
-      } else if (field.min_length !== undefined && length < field.min_length) {
+      } else if (typeof field.min_length === 'number' && length < field.min_length) {
         errors[field.custom_id] = `At least ${field.min_length} characters.`;
-      } else if (field.max_length !== undefined && length > field.max_length) {
+      } else if (typeof field.max_length === 'number' && length > field.max_length) {
         errors[field.custom_id] = `At most ${field.max_length} characters.`;
       }
       continue;
