@@ -3,6 +3,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { APIAttachment } from 'discord-api-types/v10';
 import { Message } from './Message.js';
+import { continues } from './MessagePane.js';
 import {
   CHANNEL_ID,
   GUILD_ID,
@@ -163,5 +164,43 @@ describe('Message', () => {
     expect(url).toBe(`/api/v10/channels/${CHANNEL_ID}/messages/${message().id}`);
     expect(JSON.parse(init.body as string)).toEqual({ content: 'new' });
     expect(box.isConnected).toBe(false);
+  });
+
+  it('groups messages of one author within minutes', () => {
+    const first = message();
+    const soon = message({ id: '400000000000000002', timestamp: '2026-01-01T00:06:00.000Z' });
+    const late = message({ id: '400000000000000003', timestamp: '2026-01-01T00:20:00.000Z' });
+    const other = message({ author: { ...first.author, id: '100000000000000009' } });
+    expect(continues(undefined, first)).toBe(false);
+    expect(continues(first, soon)).toBe(true);
+    expect(continues(soon, late)).toBe(false);
+    expect(continues(first, other)).toBe(false);
+  });
+
+  it('shows embeds: a title linked only when http(s), a description in markdown', () => {
+    show(
+      message({
+        content: '',
+        embeds: [
+          {
+            title: 'Weather',
+            url: 'https://example.com/w',
+            description: 'It is **sunny**',
+            color: 0x00ff00,
+            fields: [{ name: 'High', value: '21°', inline: true }],
+            footer: { text: 'bot' },
+          },
+          { title: 'Bad', url: 'javascript:alert(1)' },
+        ],
+      }),
+    );
+    const article = screen.getByRole('article', { name: 'Ada' });
+    expect(within(article).getByRole('link', { name: 'Weather' }).getAttribute('href')).toBe(
+      'https://example.com/w',
+    );
+    expect(within(article).getByText('sunny').tagName).toBe('STRONG');
+    expect(within(article).getByText('High')).toBeDefined();
+    expect(within(article).queryByRole('link', { name: 'Bad' })).toBeNull();
+    expect(within(article).getByText('Bad')).toBeDefined();
   });
 });

@@ -11,6 +11,7 @@ import { useClient } from '../context.js';
 import { InteractionHeader, MessageComponents } from '../apps/MessageAppParts.js';
 import { nameStyle } from '../members/roleColor.js';
 import { Attachments } from './Attachments.js';
+import { Embeds } from './Embeds.js';
 import { EmojiPicker } from './EmojiPicker.js';
 import { Markdown } from './Markdown.js';
 import { MessageMenu } from './MessageMenu.js';
@@ -48,8 +49,16 @@ export const Message = memo(function Message({
   guild,
   member,
   abilities,
+  continued = false,
+  active = true,
+  onActivate,
 }: {
+  /** The list's current message: the one Tab reaches, whose actions are in the Tab order. */
+  active?: boolean;
+  onActivate?: (id: string) => void;
   message: APIMessage;
+  /** Part of a group by the same author: the author line is only for screen readers. */
+  continued?: boolean;
   channel: APIChannel;
   guild: APIGuild | undefined;
   member: APIGuildMember | undefined;
@@ -66,23 +75,42 @@ export const Message = memo(function Message({
   const edited = message.edited_timestamp !== null;
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.target !== event.currentTarget) return;
     // Shift+F10 or the context-menu key opens the message's menu, as a right-click does.
-    if (
-      event.target === event.currentTarget &&
-      ((event.shiftKey && event.key === 'F10') || event.key === 'ContextMenu')
-    ) {
+    if ((event.shiftKey && event.key === 'F10') || event.key === 'ContextMenu') {
       event.preventDefault();
       setMenuOpen(true);
+      return;
+    }
+    // The list is one stop in the Tab order: arrow keys, Home and End move between messages.
+    const articles = [
+      ...(event.currentTarget
+        .closest('[role="log"]')
+        ?.querySelectorAll<HTMLElement>('article[data-message-id]') ?? []),
+    ];
+    const index = articles.indexOf(event.currentTarget);
+    const target = {
+      ArrowUp: articles[index - 1],
+      ArrowDown: articles[index + 1],
+      Home: articles[0],
+      End: articles[articles.length - 1],
+    }[event.key];
+    if (target !== undefined) {
+      event.preventDefault();
+      target.focus();
     }
   };
 
   return (
     <article
-      className={`message${editing ? ' editing' : ''}`}
+      className={`message${editing ? ' editing' : ''}${continued ? ' continued' : ''}`}
       aria-label={author}
-      tabIndex={-1}
+      tabIndex={active ? 0 : -1}
       data-message-id={message.id}
       onKeyDown={onKeyDown}
+      onFocus={() => {
+        onActivate?.(message.id);
+      }}
       onContextMenu={(event) => {
         if (editing) return;
         event.preventDefault();
@@ -121,6 +149,7 @@ export const Message = memo(function Message({
         </div>
       )}
       <Attachments attachments={message.attachments} />
+      <Embeds embeds={message.embeds} guildId={guild?.id ?? null} />
       <Reactions message={message} />
       <MessageComponents message={message} channel={channel} />
       <div
@@ -132,6 +161,7 @@ export const Message = memo(function Message({
           <button
             ref={reactButton}
             type="button"
+            tabIndex={active ? 0 : -1}
             aria-label="Add Reaction"
             title="Add Reaction"
             aria-expanded={picking}
@@ -145,6 +175,7 @@ export const Message = memo(function Message({
         {abilities.own && system === null ? (
           <button
             type="button"
+            tabIndex={active ? 0 : -1}
             aria-label="Edit"
             title="Edit"
             onClick={() => {
@@ -157,6 +188,7 @@ export const Message = memo(function Message({
         <button
           ref={moreButton}
           type="button"
+          tabIndex={active ? 0 : -1}
           aria-label="More"
           title="More"
           aria-haspopup="menu"
