@@ -1,5 +1,5 @@
 /** @module resources/commands: application commands, their guild permissions, and their use. */
-export { registerCommandRoutes } from './routes.js';
+export { localeOf, registerCommandRoutes } from './routes.js';
 export { createCommandService, type CommandScope, type CommandService } from './service.js';
 export {
   serializeCommand,

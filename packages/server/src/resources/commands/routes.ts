@@ -23,7 +23,7 @@ const APP_OR_OWNER = { config: { auth: ['bot', 'bearer', 'session'] } } as const
 const LOCALE_SET: ReadonlySet<string> = new Set(LOCALES);
 
 /** The reader's locale from `X-Discord-Locale`, when it names one the platform knows. */
-function localeOf(request: FastifyRequest): { locale?: string } {
+export function localeOf(request: FastifyRequest): { locale?: string } {
   const header = request.headers['x-discord-locale'];
   const locale = Array.isArray(header) ? header[0] : header;
   return locale !== undefined && LOCALE_SET.has(locale) ? { locale } : {};

@@ -9,7 +9,8 @@ import {
 } from '../../http/multipart.js';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
-import { InvokeBody } from './schemas.js';
+import { localeOf } from '../commands/index.js';
+import { CommandIndexParams, InvokeBody } from './schemas.js';
 import type { InteractionService } from './service.js';
 
 /** Only a person's session token invokes (the platform's own client); bots and apps cannot. */
@@ -65,4 +66,12 @@ export function registerInteractionRoutes(
       return reply.status(204).send();
     });
   });
+
+  // The commands the caller may use in a channel (docs/commands.md#the-command-index).
+  app.get('/channels/:channel_id/application-command-index', SESSION, async (request) =>
+    interactions.commandIndex(principalOf(request), {
+      channelId: parseInput(CommandIndexParams, request.params).channel_id,
+      view: localeOf(request),
+    }),
+  );
 }

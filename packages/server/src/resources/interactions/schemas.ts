@@ -88,3 +88,6 @@ export const InvokeBody = z.object({
   analytics_location: z.string().optional(),
 });
 export type InvokeInput = z.infer<typeof InvokeBody>;
+
+/** The channel of GET /channels/{channel_id}/application-command-index. */
+export const CommandIndexParams = z.object({ channel_id: Snowflake });

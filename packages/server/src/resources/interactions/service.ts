@@ -12,12 +12,14 @@ import { afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { StreamedFile } from '../../http/multipart.js';
 import type { InteractionRecord, NewInteraction } from '../../storage/index.js';
+import type { LocalizationView } from '../commands/index.js';
 import { recipientUsers } from '../dms/index.js';
 import type { ServiceDeps } from '../deps.js';
 import type { AttachmentLinks } from '../messages/index.js';
 import type { HandleCallback } from './callback.js';
 import { INTERACTION_TOKEN_TTL_MS, type InteractionLifecycle } from './lifecycle.js';
 import { buildInteraction, newInteractionToken, withToken } from './payload.js';
+import { loadCommandIndex, type CommandIndex } from './commandIndex.js';
 import { loadInvocationPlace } from './place.js';
 import { prepareData } from './prepare.js';
 import { interactionMetadata } from './responseAuthor.js';
@@ -90,6 +92,17 @@ export function createInteractionService(deps: InteractionServiceDeps) {
   };
 
   return {
+    /** GET /channels/{channel_id}/application-command-index (commandIndex.ts). */
+    commandIndex(
+      principal: Principal,
+      request: { channelId: string; view: LocalizationView },
+    ): Promise<CommandIndex> {
+      return loadCommandIndex(storage, {
+        ...request,
+        userId: principal.user.id,
+        nowMs: clock.now(),
+      });
+    },
     /**
      * POST /interactions. Throws the platform's errors when the request does not hold (and
      * stores nothing then); resolves once the interaction is stored and on its way.

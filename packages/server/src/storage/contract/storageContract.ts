@@ -83,6 +83,53 @@ export function describeStorageContract(makeStorage: () => Promise<StorageFixtur
     expect(await storage.applications.listByOwner(owner.id)).toHaveLength(1);
   });
 
+  it('lists the applications whose bot is a member of a guild', async () => {
+    const owner = await newUser('installer');
+    const makeApp = async (name: string) => {
+      const bot = await newUser(`${name}-bot`, { bot: true });
+      return storage.applications.create({
+        id: nextId(),
+        name,
+        ownerId: owner.id,
+        botUserId: bot.id,
+        verifyKey: 'cd'.repeat(32),
+        signingKey: 'key',
+        clientSecretHash: 'hash',
+        createdAt: clock.now(),
+      });
+    };
+    const [inGuild, elsewhere] = [await makeApp('In'), await makeApp('Out')];
+    const guildId = nextId();
+    await storage.guilds.create({
+      id: guildId,
+      name: 'Installs',
+      icon: null,
+      description: null,
+      ownerId: owner.id,
+      features: [],
+      preferredLocale: 'en-US',
+      createdAt: clock.now(),
+    });
+    const join = (userId: string) =>
+      storage.members.add({
+        guildId,
+        userId,
+        nick: null,
+        joinedAt: clock.now(),
+        deaf: false,
+        mute: false,
+        flags: 0,
+        roleIds: [],
+      });
+    await join(owner.id);
+    await join(inGuild.botUserId ?? '');
+    const listed = await storage.applications.listInstalledInGuild(guildId);
+    expect(listed.map((app) => app.id)).toEqual([inGuild.id]);
+    expect(listed.map((app) => app.id)).not.toContain(elsewhere.id);
+    await storage.members.remove(guildId, [inGuild.botUserId ?? '']);
+    expect(await storage.applications.listInstalledInGuild(guildId)).toEqual([]);
+  });
+
   it('finds, deletes and bulk-deletes tokens by hash', async () => {
     const user = await newUser('tok');
     const base = { userId: user.id, applicationId: null, createdAt: clock.now() };

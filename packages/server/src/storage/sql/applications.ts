@@ -166,6 +166,16 @@ export function createApplicationRepository(db: Kysely<Database>): ApplicationRe
       const rows = await selectApp().where('owner_id', '=', ownerId).orderBy('id').execute();
       return rows.map(toApplication);
     },
+    async listInstalledInGuild(guildId) {
+      const rows = await db
+        .selectFrom('applications')
+        .innerJoin('members', 'members.user_id', 'applications.bot_user_id')
+        .selectAll('applications')
+        .where('members.guild_id', '=', guildId)
+        .orderBy('applications.id')
+        .execute();
+      return rows.map(toApplication);
+    },
     async update(appId, patch) {
       const columns = patchColumns(patch);
       if (Object.values(columns).some((v) => v !== undefined)) {

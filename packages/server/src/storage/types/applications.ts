@@ -141,6 +141,8 @@ export interface ApplicationRepository {
   findById(id: string): Promise<ApplicationRecord | null>;
   findByBotUserId(botUserId: string): Promise<ApplicationRecord | null>;
   listByOwner(ownerId: string): Promise<ApplicationRecord[]>;
+  /** The applications whose bot is a member of the guild (its guild installs), by id. */
+  listInstalledInGuild(guildId: string): Promise<ApplicationRecord[]>;
   update(id: string, patch: ApplicationPatch): Promise<ApplicationRecord | null>;
   /** Every app's stored signing key, by app id (the start-time sealing and its check). */
   listSigningKeys(): Promise<{ id: string; signingKey: string }[]>;
