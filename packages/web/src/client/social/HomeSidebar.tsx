@@ -101,6 +101,7 @@ function DmItem({ channel, open }: { channel: PrivateChannel; open: boolean }) {
   const recipient = dmRecipient(channel);
   const group = channel.type === ChannelType.GroupDM;
   const members = (channel.recipients?.length ?? 0) + 1;
+  const id = useId();
 
   const close = async () => {
     setBusy(true);
@@ -122,18 +123,22 @@ function DmItem({ channel, open }: { channel: PrivateChannel; open: boolean }) {
         href={`/channels/@me/${channel.id}`}
         className="social-dm-link"
         aria-current={open ? 'page' : undefined}
+        aria-labelledby={`${id}-name`}
+        aria-describedby={`${id}-status`}
       >
         {recipient === undefined ? (
           <span className="social-avatar social-avatar-group" aria-hidden="true">
             {name.slice(0, 1).toUpperCase()}
           </span>
         ) : (
-          <UserAvatar user={recipient} presence />
+          <UserAvatar user={recipient} presence statusId={`${id}-status`} />
         )}
         <span className="social-dm-text">
-          <span className="social-dm-name">{name}</span>
+          <span className="social-dm-name" id={`${id}-name`}>
+            {name}
+          </span>
           {group ? (
-            <span className="social-dm-members">
+            <span className="social-dm-members" id={`${id}-status`}>
               {members === 1 ? '1 Member' : `${String(members)} Members`}
             </span>
           ) : null}

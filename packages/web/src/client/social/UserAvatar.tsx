@@ -23,7 +23,16 @@ export function statusLabel(status: string): string {
  * `presence` is set. The dot's status is in its accessible name; the image itself is decorative
  * because the name is always written next to it.
  */
-export function UserAvatar({ user, presence = false }: { user: APIUser; presence?: boolean }) {
+export function UserAvatar({
+  user,
+  presence = false,
+  statusId,
+}: {
+  user: APIUser;
+  presence?: boolean;
+  /** An id for the dot, for a link described by the status (aria-describedby). */
+  statusId?: string;
+}) {
   return (
     <span className="social-avatar" aria-hidden={presence ? undefined : true}>
       {user.avatar === null ? (
@@ -33,15 +42,16 @@ export function UserAvatar({ user, presence = false }: { user: APIUser; presence
       ) : (
         <img src={`/avatars/${user.id}/${user.avatar}.png?size=64`} alt="" width={32} height={32} />
       )}
-      {presence ? <PresenceDot userId={user.id} /> : null}
+      {presence ? <PresenceDot userId={user.id} id={statusId} /> : null}
     </span>
   );
 }
 
-function PresenceDot({ userId }: { userId: string }) {
+function PresenceDot({ userId, id }: { userId: string; id: string | undefined }) {
   const status = useStatus(userId);
   return (
     <span
+      id={id}
       className={`social-presence social-presence-${status}`}
       role="img"
       aria-label={statusLabel(status)}

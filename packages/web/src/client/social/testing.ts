@@ -1,4 +1,5 @@
 /** Test helpers of client/social: a gateway driven by hand, an empty state, users. */
+import { vi } from 'vitest';
 import type { APIUser } from 'discord-api-types/v10';
 import type { ClientState } from '../state.js';
 
@@ -42,4 +43,38 @@ export function socialState(overrides: Partial<ClientState> = {}): ClientState {
 
 export function user(id: string, username: string): APIUser {
   return { id, username, discriminator: '0', global_name: null, avatar: null };
+}
+
+/** One answer of the fake API: a status and a JSON body (none for 204). */
+export interface Answer {
+  status: number;
+  body?: unknown;
+}
+
+/**
+ * Stubs `fetch` with answers by "METHOD /path" (the path under /api/v10, without the query), and
+ * records every call with its parsed JSON body. A request nobody answers fails the test.
+ */
+export function fakeApi(routes: Record<string, Answer | (() => Answer)>) {
+  const calls: { method: string; path: string; body: unknown }[] = [];
+  const fetch = vi.fn((url: string, init: RequestInit = {}) => {
+    const method = init.method ?? 'GET';
+    const path = new URL(url, 'http://localhost').pathname.replace(/^\/api\/v10/, '');
+    calls.push({
+      method,
+      path,
+      body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+    });
+    const route = routes[`${method} ${path}`];
+    if (route === undefined) throw new Error(`unexpected ${method} ${path}`);
+    const answer = typeof route === 'function' ? route() : route;
+    return Promise.resolve(
+      new Response(answer.status === 204 ? null : JSON.stringify(answer.body ?? {}), {
+        status: answer.status,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+  });
+  vi.stubGlobal('fetch', fetch);
+  return calls;
 }
