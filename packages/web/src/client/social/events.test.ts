@@ -4,14 +4,19 @@ import { createStore } from '../../lib/store.js';
 import { subscribeSocial } from './events.js';
 import { privateChannelsByActivity } from './privateChannels.js';
 import { RelationshipType } from './relationships.js';
+import { reduce } from '../state.js';
 import { fakeGateway, socialState, user } from './testing.js';
 
 const bob: APIUser = user('20', 'bob');
 const cat: APIUser = user('30', 'cat');
 
+/** The chat's reducer and the social one on one gateway, as the client runs them. */
 function setup() {
   const gateway = fakeGateway();
   const store = createStore(socialState());
+  gateway.on('*', (data, type) => {
+    store.set((state) => reduce(state, type, data, Date.now()));
+  });
   const off = subscribeSocial(gateway, store);
   return { gateway, store, off };
 }
@@ -85,6 +90,19 @@ describe('relationship events', () => {
     expect(store.get().relationships[bob.id]?.type).toBe(1);
   });
 
+  it("keeps READY's relationships, then follows the events", () => {
+    const { gateway, store } = setup();
+    gateway.dispatch('READY', {
+      user: user('10', 'ada'),
+      session_id: 's',
+      relationships: [{ id: bob.id, type: RelationshipType.PendingIncoming, user: bob }],
+      private_channels: [],
+      presences: [],
+    });
+    gateway.dispatch('RELATIONSHIP_ADD', { id: bob.id, type: RelationshipType.Friend, user: bob });
+    expect(store.get().relationships[bob.id]?.type).toBe(RelationshipType.Friend);
+  });
+
   it('stops following the gateway once unsubscribed', () => {
     const { gateway, store, off } = setup();
     off();
@@ -93,7 +111,7 @@ describe('relationship events', () => {
   });
 });
 
-describe('private channel events', () => {
+describe('private channel events (with the chat reducer)', () => {
   const dm = (id: string, last: string | null, who: APIUser) => ({
     id,
     type: ChannelType.DM,
@@ -112,10 +130,20 @@ describe('private channel events', () => {
         (c) => c.id,
       );
     expect(order()).toEqual(['100', '200']);
-    gateway.dispatch('MESSAGE_CREATE', { id: '600', channel_id: '200', content: 'hi' });
+    gateway.dispatch('MESSAGE_CREATE', {
+      id: '600',
+      channel_id: '200',
+      content: 'hi',
+      author: cat,
+    });
     expect(order()).toEqual(['200', '100']);
     // A guild channel's message changes nothing here.
-    gateway.dispatch('MESSAGE_CREATE', { id: '700', channel_id: '300', content: 'hi' });
+    gateway.dispatch('MESSAGE_CREATE', {
+      id: '700',
+      channel_id: '300',
+      content: 'hi',
+      author: cat,
+    });
     expect(order()).toEqual(['200', '100']);
     gateway.dispatch('CHANNEL_DELETE', { id: '200', type: ChannelType.DM });
     expect(order()).toEqual(['100']);

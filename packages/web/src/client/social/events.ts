@@ -2,14 +2,7 @@ import type { APIUser } from 'discord-api-types/v10';
 import type { GatewayClient } from '../../lib/gateway.js';
 import type { Store } from '../../lib/store.js';
 import type { ClientState } from '../state.js';
-import {
-  groupRecipientChanged,
-  isPrivateChannel,
-  privateChannelClosed,
-  privateChannelMessage,
-  privateChannelOpened,
-  type PrivateChannel,
-} from './privateChannels.js';
+import { groupRecipientChanged } from './privateChannels.js';
 import {
   relationshipAdded,
   relationshipRemoved,
@@ -21,19 +14,14 @@ type Handler = (state: ClientState, data: never) => ClientState;
 
 /**
  * What the social part of the store follows of the gateway: relationships
- * (docs/social-friends.md#events) and the private channels of the home sidebar
- * (docs/social-dms.md#events). Each reducer leaves the state as it is when the event is not its
- * own (a guild channel, a game relationship), so other modules may follow the same events.
+ * (docs/social-friends.md#events) and group DM members (docs/social-dms.md#events). The chat's
+ * reducer (state.ts) keeps the rest of the private channels: READY's, CHANNEL_CREATE/DELETE, and
+ * their last message.
  */
 const HANDLERS: Record<string, Handler> = {
   RELATIONSHIP_ADD: (state, data: RelationshipWire) => relationshipAdded(state, data),
   RELATIONSHIP_UPDATE: (state, data: RelationshipWire) => relationshipUpdated(state, data),
   RELATIONSHIP_REMOVE: (state, data: RelationshipWire) => relationshipRemoved(state, data),
-  CHANNEL_CREATE: (state, data: PrivateChannel) =>
-    isPrivateChannel(data) ? privateChannelOpened(state, data) : state,
-  CHANNEL_DELETE: (state, data: { id: string }) => privateChannelClosed(state, data.id),
-  MESSAGE_CREATE: (state, data: { id: string; channel_id: string }) =>
-    privateChannelMessage(state, data),
   CHANNEL_RECIPIENT_ADD: (state, data: { channel_id: string; user: APIUser }) =>
     groupRecipientChanged(state, data, true),
   CHANNEL_RECIPIENT_REMOVE: (state, data: { channel_id: string; user: APIUser }) =>

@@ -1,5 +1,5 @@
 import { ChannelType, type APIChannel, type APIUser } from 'discord-api-types/v10';
-import type { ClientState } from '../state.js';
+import { compareIds, type ClientState } from '../state.js';
 import { displayName } from './relationships.js';
 
 /** A DM or a group DM: the channels the home sidebar lists. */
@@ -7,12 +7,6 @@ export type PrivateChannel = Extract<APIChannel, { type: ChannelType.DM | Channe
 
 export function isPrivateChannel(channel: APIChannel | undefined): channel is PrivateChannel {
   return channel?.type === ChannelType.DM || channel?.type === ChannelType.GroupDM;
-}
-
-/** Snowflakes compared as numbers: a later id is a later message (or a newer channel). */
-function newer(a: string, b: string): number {
-  const diff = BigInt(b) - BigInt(a);
-  return diff > 0n ? 1 : diff < 0n ? -1 : 0;
 }
 
 /**
@@ -26,7 +20,7 @@ export function privateChannelsByActivity(
   return ids
     .map((id) => channels[id])
     .filter(isPrivateChannel)
-    .sort((a, b) => newer(a.last_message_id ?? a.id, b.last_message_id ?? b.id));
+    .sort((a, b) => compareIds(b.last_message_id ?? b.id, a.last_message_id ?? a.id));
 }
 
 /** A DM opened or shown again (POST /users/@me/channels, CHANNEL_CREATE): listed first. */
@@ -51,25 +45,6 @@ export function privateChannelClosed(state: ClientState, channelId: string): Cli
     ...state,
     channels,
     privateChannelIds: state.privateChannelIds.filter((id) => id !== channelId),
-  };
-}
-
-/**
- * A message in a private channel: the channel's last message moves it to the top (and a closed DM
- * the server shows again arrives first as CHANNEL_CREATE).
- */
-export function privateChannelMessage(
-  state: ClientState,
-  message: { id: string; channel_id: string },
-): ClientState {
-  const channel = state.channels[message.channel_id];
-  if (!isPrivateChannel(channel)) return state;
-  if (channel.last_message_id != null && newer(channel.last_message_id, message.id) <= 0) {
-    return state;
-  }
-  return {
-    ...state,
-    channels: { ...state.channels, [channel.id]: { ...channel, last_message_id: message.id } },
   };
 }
 

@@ -1,11 +1,14 @@
 /** Test helpers of client/social: a gateway driven by hand, an empty state, users. */
 import { vi } from 'vitest';
 import type { APIUser } from 'discord-api-types/v10';
-import type { ClientState } from '../state.js';
+import { initialState, type ClientState } from '../state.js';
 
 type Handler = (data: unknown, type: string) => void;
 
-/** The part of GatewayClient the reducers use, with `dispatch` to play a server's events. */
+/**
+ * The part of GatewayClient the reducers use (`on`, with '*' for every dispatch), and `dispatch`
+ * to play a server's events.
+ */
 export function fakeGateway() {
   const handlers = new Map<string, Set<Handler>>();
   return {
@@ -16,29 +19,16 @@ export function fakeGateway() {
       return () => set.delete(handler);
     },
     dispatch(type: string, data: unknown) {
-      for (const handler of handlers.get(type) ?? []) handler(data, type);
+      for (const key of [type, '*']) {
+        for (const handler of handlers.get(key) ?? []) handler(data, type);
+      }
     },
   };
 }
 
+/** The chat's initial state, logged in as ada, with what a test gives. */
 export function socialState(overrides: Partial<ClientState> = {}): ClientState {
-  return {
-    me: user('10', 'ada'),
-    sessionId: null,
-    ready: true,
-    guilds: {},
-    guildChannelIds: {},
-    channels: {},
-    privateChannelIds: [],
-    members: {},
-    users: {},
-    presences: {},
-    relationships: {},
-    messages: {},
-    typing: {},
-    voiceStates: {},
-    ...overrides,
-  };
+  return { ...initialState, me: user('10', 'ada'), ready: true, ...overrides };
 }
 
 export function user(id: string, username: string): APIUser {
