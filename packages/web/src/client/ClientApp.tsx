@@ -1,6 +1,10 @@
 import { Redirect, Route, Switch } from 'wouter';
 import { LoginPage, RegisterPage } from '../auth/AuthPages.js';
 import { useToken } from '../auth/session.js';
+import { ClientProvider } from './context.js';
+import { Shell } from './Shell.js';
+import { InvitePage } from './invites/InvitePage.js';
+import '../styles/chat.css';
 
 /**
  * The chat client at `/`: the platform's paths (`/login`, `/register`, `/channels/@me`,
@@ -16,6 +20,7 @@ export function ClientApp() {
       <Route path="/register">
         <RegisterPage home="/channels/@me" otherPath="/login" />
       </Route>
+      <Route path="/invite/:code">{(params) => <InvitePage code={params.code} />}</Route>
       <Route>
         {token === null ? (
           <Redirect
@@ -23,9 +28,10 @@ export function ClientApp() {
             replace
           />
         ) : (
-          <main className="client-shell">
-            <p>Logged in.</p>
-          </main>
+          // A new session (another login) is a new gateway connection and a fresh state.
+          <ClientProvider key={token} token={token}>
+            <Shell />
+          </ClientProvider>
         )}
       </Route>
     </Switch>

@@ -44,6 +44,7 @@ export class GatewayClient {
   private resumeUrl: string | null = null;
   private attempts = 0;
   private stopped = false;
+  private generation = 0;
   private readonly handlers = new Map<string, Set<DispatchHandler>>();
   private readonly statusListeners = new Set<(status: GatewayStatus) => void>();
   status: GatewayStatus = 'connecting';
@@ -74,7 +75,11 @@ export class GatewayClient {
 
   async connect(): Promise<void> {
     this.stopped = false;
+    // A close() (or another connect()) while GET /gateway is in flight wins: without this, React's
+    // mount-unmount-mount in development would leave two sockets each dispatching every event.
+    const generation = ++this.generation;
     const url = this.options.url ?? (await api<{ url: string }>('GET', '/gateway')).url;
+    if (generation !== this.generation) return;
     this.open(url, false);
   }
 
@@ -85,6 +90,7 @@ export class GatewayClient {
 
   close(): void {
     this.stopped = true;
+    this.generation += 1;
     this.clearTimers();
     this.socket?.close(1000);
     this.socket = null;

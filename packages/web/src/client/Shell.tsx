@@ -1,0 +1,112 @@
+import { useEffect, useMemo } from 'react';
+import { Redirect, useLocation, useRoute } from 'wouter';
+import type { APIChannel } from 'discord-api-types/v10';
+import { useClientState } from './context.js';
+import { GuildRail } from './guilds/GuildRail.js';
+import { ChannelSidebar } from './channels/ChannelSidebar.js';
+import { ChannelHeader } from './channels/ChannelHeader.js';
+import { firstTextChannel, isText } from './channels/order.js';
+import { MemberList } from './members/MemberList.js';
+import { MessagePane } from './messages/MessagePane.js';
+import { UserPanel } from './UserPanel.js';
+import { ConnectionBanner } from './ConnectionBanner.js';
+import { FriendsView, HomeSidebar } from './social/Home.js';
+import { ModalHost } from './apps/ModalHost.js';
+
+const EMPTY: string[] = [];
+
+/** The client's layout: server rail, channel column with the user panel, main column, members. */
+export function Shell() {
+  const [home, homeParams] = useRoute('/channels/@me/:channelId?');
+  const [inGuild, guildParams] = useRoute('/channels/:guildId/:channelId?');
+  const guildId = home ? null : inGuild ? guildParams.guildId : null;
+  const channelId = home ? (homeParams.channelId ?? null) : (guildParams?.channelId ?? null);
+  if (!home && !inGuild) return <Redirect to="/channels/@me" replace />;
+  return (
+    <div className="client-shell">
+      <GuildRail />
+      <div className="sidebar-column">
+        {guildId === null ? (
+          <HomeSidebar />
+        ) : (
+          <GuildSidebar guildId={guildId} channelId={channelId} />
+        )}
+        <UserPanel />
+      </div>
+      <main className="main-column">
+        <ConnectionBanner />
+        {guildId === null ? (
+          channelId === null ? (
+            <FriendsView />
+          ) : (
+            <ChannelView channelId={channelId} />
+          )
+        ) : (
+          <GuildMain guildId={guildId} channelId={channelId} />
+        )}
+      </main>
+      <ModalHost />
+    </div>
+  );
+}
+
+function GuildSidebar({ guildId, channelId }: { guildId: string; channelId: string | null }) {
+  const guild = useClientState((s) => s.guilds[guildId]);
+  if (guild === undefined) return <div className="channel-sidebar" />;
+  return <ChannelSidebar guild={guild} channelId={channelId} />;
+}
+
+/** A guild's main column: the open text channel and the member list (the first text channel when none). */
+function GuildMain({ guildId, channelId }: { guildId: string; channelId: string | null }) {
+  const [, navigate] = useLocation();
+  const ready = useClientState((s) => s.ready);
+  const guild = useClientState((s) => s.guilds[guildId]);
+  const ids = useClientState((s) => s.guildChannelIds[guildId] ?? EMPTY);
+  const channels = useClientState((s) => s.channels);
+  const first = useMemo(
+    () =>
+      firstTextChannel(
+        ids.map((id) => channels[id]).filter((c): c is APIChannel => c !== undefined),
+      ),
+    [ids, channels],
+  );
+  const channel = channelId === null ? undefined : channels[channelId];
+  useEffect(() => {
+    if (
+      (channelId === null || (guild !== undefined && channel === undefined)) &&
+      first !== undefined
+    ) {
+      navigate(`/channels/${guildId}/${first.id}`, { replace: true });
+    }
+  }, [channelId, channel, guild, first, guildId, navigate]);
+  if (guild === undefined) {
+    return <p className="placeholder">{ready ? 'This server is not in your list.' : 'Loading…'}</p>;
+  }
+  return (
+    <div className="guild-main">
+      <div className="channel-column">
+        {channel !== undefined && isText(channel) ? (
+          <ChannelView channelId={channel.id} />
+        ) : (
+          <p className="placeholder">No text channel to show.</p>
+        )}
+      </div>
+      <MemberList guild={guild} />
+    </div>
+  );
+}
+
+/** One conversation: header and messages (guild text channel or DM). */
+function ChannelView({ channelId }: { channelId: string }) {
+  const channel = useClientState((s) => s.channels[channelId]);
+  const ready = useClientState((s) => s.ready);
+  if (channel === undefined) {
+    return <p className="placeholder">{ready ? 'This channel is not available.' : 'Loading…'}</p>;
+  }
+  return (
+    <section className="channel-view" aria-label={channel.name ?? 'Conversation'}>
+      <ChannelHeader channel={channel} />
+      <MessagePane key={channelId} channelId={channelId} />
+    </section>
+  );
+}

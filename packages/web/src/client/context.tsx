@@ -1,0 +1,112 @@
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { GatewayIntentBits } from 'discord-api-types/v10';
+import { GatewayClient, Op } from '../lib/gateway.js';
+import { createStore, useStore, type Store } from '../lib/store.js';
+import { expireTyping, initialState, reduce, type ClientState } from './state.js';
+
+export interface ClientContextValue {
+  gateway: GatewayClient;
+  store: Store<ClientState>;
+}
+
+const ClientContext = createContext<ClientContextValue | null>(null);
+
+/**
+ * What a person's client listens to: every guild event a member sees, DMs, and the privileged
+ * member, presence and content intents (a person's session is not refused them, a bot's may be).
+ */
+export const CLIENT_INTENTS =
+  GatewayIntentBits.Guilds |
+  GatewayIntentBits.GuildMembers |
+  GatewayIntentBits.GuildModeration |
+  GatewayIntentBits.GuildExpressions |
+  GatewayIntentBits.GuildInvites |
+  GatewayIntentBits.GuildVoiceStates |
+  GatewayIntentBits.GuildPresences |
+  GatewayIntentBits.GuildMessages |
+  GatewayIntentBits.GuildMessageReactions |
+  GatewayIntentBits.GuildMessageTyping |
+  GatewayIntentBits.DirectMessages |
+  GatewayIntentBits.DirectMessageReactions |
+  GatewayIntentBits.DirectMessageTyping |
+  GatewayIntentBits.MessageContent;
+
+/** Request Channel Info: CHANNEL_INFO answers with the voice channels' statuses. */
+const REQUEST_CHANNEL_INFO = 43;
+
+/** Wires a gateway's dispatches into a store (returns the unsubscribe). Exported for tests. */
+export function connectStore(gateway: GatewayClient, store: Store<ClientState>): () => void {
+  const offDispatch = gateway.on('*', (data, type) => {
+    store.set((state) => reduce(state, { t: type, d: data }, Date.now()));
+    // The member list needs every member: GUILD_CREATE carries only the first ones of a big guild.
+    if (type === 'GUILD_CREATE') {
+      const guild = data as { id: string; large?: boolean; unavailable?: boolean };
+      if (guild.unavailable === true) return;
+      // Voice channels' statuses are not in the channel objects: ask for them (op 43).
+      gateway.send(REQUEST_CHANNEL_INFO, { guild_id: guild.id, fields: ['status'] });
+      if (guild.large === true) {
+        gateway.send(Op.RequestGuildMembers, {
+          guild_id: guild.id,
+          query: '',
+          limit: 0,
+          presences: true,
+        });
+      }
+    }
+  });
+  const timer = setInterval(() => {
+    store.set((state) => expireTyping(state, Date.now()));
+  }, 1_000);
+  return () => {
+    offDispatch();
+    clearInterval(timer);
+  };
+}
+
+/** One gateway session and its state for everything inside (the shell, and H4's and H5's parts). */
+export function ClientProvider({ token, children }: { token: string; children: ReactNode }) {
+  const [value] = useState<ClientContextValue>(() => ({
+    gateway: new GatewayClient(token, { intents: CLIENT_INTENTS }),
+    store: createStore<ClientState>(initialState),
+  }));
+  useEffect(() => {
+    const { gateway, store } = value;
+    const disconnect = connectStore(gateway, store);
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const connect = () => {
+      // GET /gateway failed (the server is down): the banner keeps saying "Connecting"; try again.
+      gateway.connect().catch(() => {
+        retry = setTimeout(connect, 3_000);
+      });
+    };
+    connect();
+    return () => {
+      clearTimeout(retry);
+      disconnect();
+      gateway.close();
+    };
+  }, [value]);
+  return <ClientValueProvider value={value}>{children}</ClientValueProvider>;
+}
+
+/** Provides an existing gateway and store (ClientProvider's own, or a test's). */
+export function ClientValueProvider({
+  value,
+  children,
+}: {
+  value: ClientContextValue;
+  children: ReactNode;
+}) {
+  return <ClientContext.Provider value={value}>{children}</ClientContext.Provider>;
+}
+
+export function useClient(): ClientContextValue {
+  const value = useContext(ClientContext);
+  if (value === null) throw new Error('useClient outside a ClientProvider');
+  return value;
+}
+
+/** A slice of the client state; `select` must return stored values (not new objects each call). */
+export function useClientState<T>(select: (s: ClientState) => T): T {
+  return useStore(useClient().store, select);
+}

@@ -1,0 +1,150 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { APIChannel, APIMessage } from 'discord-api-types/v10';
+import { api, errorMessage } from '../../lib/api.js';
+import { FormError } from '../../components/Field.js';
+import { AppsMenuItems } from '../apps/AppsMenu.js';
+import { Dialog } from '../ui/Dialog.js';
+import type { MessageAbilities } from './Message.js';
+
+/**
+ * A message's menu ("More", right-click, Shift+F10): pin or unpin, edit, copy, delete, and the
+ * apps' message commands. Arrow keys move, Escape or a click outside closes.
+ */
+export function MessageMenu({
+  message,
+  channel,
+  abilities,
+  onEdit,
+  onClose,
+}: {
+  message: APIMessage;
+  channel: APIChannel;
+  abilities: MessageAbilities;
+  onEdit: () => void;
+  onClose: () => void;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (confirming) return;
+    ref.current?.querySelector<HTMLElement>('[role="menuitem"], button')?.focus();
+    const onDown = (event: MouseEvent) => {
+      if (ref.current !== null && !ref.current.contains(event.target as Node)) onClose();
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+    };
+  }, [onClose, confirming]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      onClose();
+      return;
+    }
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    event.preventDefault();
+    const items = [...(ref.current?.querySelectorAll<HTMLElement>('button') ?? [])];
+    const index = items.indexOf(document.activeElement as HTMLElement);
+    const next = (index + (event.key === 'ArrowDown' ? 1 : -1) + items.length) % items.length;
+    items[next]?.focus();
+  };
+
+  const run = (action: () => Promise<unknown>) => {
+    action().then(onClose, (e: unknown) => {
+      setError(errorMessage(e));
+    });
+  };
+  const pinPath = `/channels/${message.channel_id}/messages/pins/${message.id}`;
+  const canDelete = abilities.own || abilities.manage;
+
+  if (confirming) {
+    return (
+      <Dialog title="Delete Message" onClose={onClose}>
+        <p>Are you sure you want to delete this message?</p>
+        <blockquote className="message-quote">{message.content}</blockquote>
+        <FormError message={error} />
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="danger"
+            onClick={() => {
+              run(() => api('DELETE', `/channels/${message.channel_id}/messages/${message.id}`));
+            }}
+          >
+            Delete
+          </button>
+        </div>
+      </Dialog>
+    );
+  }
+
+  return (
+    <div
+      ref={ref}
+      className="message-menu"
+      role="menu"
+      aria-label="Message actions"
+      tabIndex={-1}
+      onKeyDown={onKeyDown}
+    >
+      {abilities.pin ? (
+        <button
+          type="button"
+          role="menuitem"
+          onClick={() => {
+            run(() => api(message.pinned ? 'DELETE' : 'PUT', pinPath));
+          }}
+        >
+          {message.pinned ? 'Unpin Message' : 'Pin Message'}
+        </button>
+      ) : null}
+      {abilities.own ? (
+        <button
+          type="button"
+          role="menuitem"
+          onClick={() => {
+            onClose();
+            onEdit();
+          }}
+        >
+          Edit Message
+        </button>
+      ) : null}
+      {message.content === '' ? null : (
+        <button
+          type="button"
+          role="menuitem"
+          onClick={() => {
+            run(() => navigator.clipboard.writeText(message.content));
+          }}
+        >
+          Copy Text
+        </button>
+      )}
+      <AppsMenuItems target={{ kind: 'message', message }} channel={channel} onDone={onClose} />
+      {canDelete ? (
+        <button
+          type="button"
+          role="menuitem"
+          className="danger-text"
+          onClick={() => {
+            setConfirming(true);
+          }}
+        >
+          Delete Message
+        </button>
+      ) : null}
+      {error === null ? null : (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

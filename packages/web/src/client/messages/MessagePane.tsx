@@ -1,0 +1,255 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { PermissionFlagsBits, type APIMessage } from 'discord-api-types/v10';
+import { api, errorMessage } from '../../lib/api.js';
+import { useClient, useClientState } from '../context.js';
+import { can } from '../permissions.js';
+import type { Store } from '../../lib/store.js';
+import { addMessages, type ClientState, type PendingMessage } from '../state.js';
+import { Composer, draftFiles, type DraftFile } from './Composer.js';
+import { Message, type MessageAbilities } from './Message.js';
+import { dismissPending, sendMessage } from './send.js';
+import { TypingIndicator } from './TypingIndicator.js';
+
+const PAGE = 50;
+const NONE: PendingMessage[] = [];
+
+/**
+ * A conversation (guild channel or DM): its history (older pages loaded on scrolling up), live
+ * messages, messages being sent, who is typing, and the composer (files may be dropped anywhere
+ * on the pane).
+ */
+export function MessagePane({ channelId }: { channelId: string }) {
+  const { store } = useClient();
+  const channel = useClientState((s) => s.channels[channelId]);
+  const list = useClientState((s) => s.messages[channelId]);
+  const pending = useClientState((s) => s.pending[channelId] ?? NONE);
+  const guildId =
+    channel !== undefined && 'guild_id' in channel ? (channel.guild_id ?? null) : null;
+  const guild = useClientState((s) => (guildId === null ? undefined : s.guilds[guildId]));
+  const members = useClientState((s) => (guildId === null ? undefined : s.members[guildId]));
+  const me = useClientState((s) => s.me);
+  const [error, setError] = useState<string | null>(null);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const [files, setFiles] = useState<DraftFile[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const scroller = useRef<HTMLDivElement>(null);
+  /** Whether the view follows new messages (the user is at the bottom). */
+  const stick = useRef(true);
+  /** The scroll height before an older page was added, to keep the view where it was. */
+  const heightBefore = useRef<number | null>(null);
+
+  useEffect(() => {
+    if (store.get().messages[channelId] !== undefined) return;
+    const controller = new AbortController();
+    api<APIMessage[]>('GET', `/channels/${channelId}/messages`, {
+      query: { limit: PAGE },
+      signal: controller.signal,
+    }).then(
+      (messages) => {
+        store.set((s) =>
+          addMessages(s, channelId, { messages, hasMore: messages.length === PAGE }),
+        );
+      },
+      (e: unknown) => {
+        if (!controller.signal.aborted) setError(errorMessage(e));
+      },
+    );
+    return () => {
+      controller.abort();
+    };
+  }, [channelId, store]);
+
+  const loadOlder = useCallback(async () => {
+    const current = store.get().messages[channelId];
+    const first = current?.ids[0];
+    if (current === undefined || !current.hasMore || first === undefined || loadingOlder) return;
+    setLoadingOlder(true);
+    try {
+      const messages = await api<APIMessage[]>('GET', `/channels/${channelId}/messages`, {
+        query: { limit: PAGE, before: first },
+      });
+      heightBefore.current = scroller.current?.scrollHeight ?? null;
+      store.set((s) => addMessages(s, channelId, { messages, hasMore: messages.length === PAGE }));
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setLoadingOlder(false);
+    }
+  }, [channelId, store, loadingOlder]);
+
+  // After render: keep the reading position when older messages were added above, else follow
+  // new messages if the user was at the bottom.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el === null) return;
+    if (heightBefore.current !== null) {
+      el.scrollTop += el.scrollHeight - heightBefore.current;
+      heightBefore.current = null;
+    } else if (stick.current) {
+      el.scrollTop = el.scrollHeight;
+    }
+  }, [list, pending]);
+
+  const abilities = useMemo(() => {
+    const meId = me?.id ?? null;
+    const member = meId === null ? undefined : members?.[meId];
+    if (channel === undefined) return null;
+    const input = { guild, member, userId: meId, channel };
+    return {
+      manage: can(PermissionFlagsBits.ManageMessages, input),
+      pin: can(PermissionFlagsBits.PinMessages, input),
+      react: can(PermissionFlagsBits.AddReactions, input),
+      send: can(PermissionFlagsBits.SendMessages, input),
+      attach: can(PermissionFlagsBits.AttachFiles, input),
+    };
+  }, [me, members, guild, channel]);
+
+  if (channel === undefined || abilities === null) return <p className="placeholder">Loading…</p>;
+
+  const abilitiesFor = (message: APIMessage): MessageAbilities => ({
+    own: message.author.id === me?.id,
+    manage: abilities.manage,
+    pin: abilities.pin,
+    react: abilities.react,
+  });
+
+  return (
+    <div
+      className={`message-pane${dragging ? ' dragging' : ''}`}
+      onDragOver={(event) => {
+        if (!event.dataTransfer.types.includes('Files') || !abilities.attach) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(event) => {
+        if (event.currentTarget === event.target) setDragging(false);
+      }}
+      onDrop={(event) => {
+        setDragging(false);
+        if (event.dataTransfer.files.length === 0 || !abilities.attach) return;
+        event.preventDefault();
+        setFiles((f) => [...f, ...draftFiles(event.dataTransfer.files)]);
+      }}
+    >
+      <div
+        ref={scroller}
+        className="message-scroller"
+        onScroll={(event) => {
+          const el = event.currentTarget;
+          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+          if (el.scrollTop < 200) void loadOlder();
+        }}
+      >
+        {list === undefined ? (
+          <p className="placeholder">{error ?? 'Loading messages…'}</p>
+        ) : list.hasMore ? (
+          <button
+            type="button"
+            className="load-older"
+            disabled={loadingOlder}
+            onClick={() => void loadOlder()}
+          >
+            {loadingOlder ? 'Loading…' : 'Load older messages'}
+          </button>
+        ) : (
+          <p className="channel-start">This is the beginning of this conversation.</p>
+        )}
+        <div className="message-list" role="log" aria-label="Messages" aria-live="polite">
+          {(list?.ids ?? []).map((id) => {
+            const message = list?.byId[id];
+            if (message === undefined) return null;
+            return (
+              <Message
+                key={id}
+                message={message}
+                channel={channel}
+                guild={guild}
+                member={members?.[message.author.id]}
+                abilities={abilitiesFor(message)}
+              />
+            );
+          })}
+          {pending.map((p) => (
+            <PendingView
+              key={p.nonce}
+              pending={p}
+              author={me?.global_name ?? me?.username ?? ''}
+              store={store}
+            />
+          ))}
+        </div>
+        {error !== null && list !== undefined ? (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </div>
+      <Composer
+        channel={channel}
+        files={files}
+        onFilesChange={setFiles}
+        disabledReason={
+          abilities.send ? null : 'You do not have permission to send messages in this channel.'
+        }
+      />
+      <TypingIndicator channelId={channelId} guildId={guildId} />
+      {dragging ? (
+        <div className="drop-hint" aria-hidden="true">
+          Drop files to upload
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** A message on its way (dimmed), or refused with the API's message and Retry / Dismiss. */
+function PendingView({
+  pending: p,
+  author,
+  store,
+}: {
+  pending: PendingMessage;
+  author: string;
+  store: Store<ClientState>;
+}) {
+  return (
+    <article className={`message pending${p.error === null ? '' : ' failed'}`} aria-label={author}>
+      <header className="message-header">
+        <span className="message-author">{author}</span>
+        <span className="message-time">{p.error === null ? 'Sending…' : 'Not sent'}</span>
+      </header>
+      <div className="message-content">{p.content}</div>
+      {p.files.length === 0 ? null : (
+        <ul className="attachments">
+          {p.files.map((file, i) => (
+            <li key={i}>{file.name}</li>
+          ))}
+        </ul>
+      )}
+      {p.error === null ? null : (
+        <div className="pending-error" role="alert">
+          {p.error}{' '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              dismissPending(store, p.channelId, p.nonce);
+              void sendMessage(store, p.channelId, { content: p.content, files: p.files });
+            }}
+          >
+            Retry
+          </button>{' '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              dismissPending(store, p.channelId, p.nonce);
+            }}
+          >
+            Dismiss
+          </button>
+        </div>
+      )}
+    </article>
+  );
+}
