@@ -2,6 +2,7 @@ import { createContext, useContext, useEffect, useState, type ReactNode } from '
 import { GatewayIntentBits } from 'discord-api-types/v10';
 import { GatewayClient, Op } from '../lib/gateway.js';
 import { createStore, useStore, type Store } from '../lib/store.js';
+import { subscribeSocial } from './social/events.js';
 import { expireTyping, initialState, reduce, type ClientState } from './state.js';
 
 export interface ClientContextValue {
@@ -54,11 +55,14 @@ export function connectStore(gateway: GatewayClient, store: Store<ClientState>):
       }
     }
   });
+  // Relationships and group DM members (client/social/events.ts).
+  const offSocial = subscribeSocial(gateway, store);
   const timer = setInterval(() => {
     store.set((state) => expireTyping(state, Date.now()));
   }, 1_000);
   return () => {
     offDispatch();
+    offSocial();
     clearInterval(timer);
   };
 }

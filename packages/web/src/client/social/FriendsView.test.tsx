@@ -1,27 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
-import { createStore, type Store } from '../../lib/store.js';
+import type { Store } from '../../lib/store.js';
 import type { ClientState } from '../state.js';
 import { FriendsView } from './FriendsView.js';
 import { RelationshipType } from './relationships.js';
-import { fakeApi, fakeGateway, socialState, user, type Answer } from './testing.js';
-
-// The client context at its boundary (useClient, useClientState): a store the test fills.
-const harness = vi.hoisted(() => ({ store: null as Store<ClientState> | null }));
-vi.mock('../context.js', async () => {
-  const { useStore } = await import('../../lib/store.js');
-  const current = () => {
-    if (harness.store === null) throw new Error('no store');
-    return harness.store;
-  };
-  return {
-    useClient: () => ({ store: current(), gateway: fakeGateway() }),
-    useClientState: <T,>(select: (state: ClientState) => T) => useStore(current(), select),
-  };
-});
+import { fakeApi, renderInClient, socialState, user, type Answer } from './testing.js';
 
 const bob = user('20', 'bob');
 const cat = user('30', 'cat');
@@ -39,18 +23,12 @@ const wire = [
 
 const LIST: Answer = { status: 200, body: wire };
 
-function store(): Store<ClientState> {
-  if (harness.store === null) throw new Error('no store');
-  return harness.store;
-}
+let current: Store<ClientState> | null = null;
 
-beforeEach(() => {
-  harness.store = createStore(
-    socialState({
-      presences: { [bob.id]: { status: 'online', activities: [] } },
-    }),
-  );
-});
+function store(): Store<ClientState> {
+  if (current === null) throw new Error('nothing rendered');
+  return current;
+}
 
 afterEach(() => {
   cleanup();
@@ -58,13 +36,12 @@ afterEach(() => {
 });
 
 function renderFriends() {
-  const location = memoryLocation({ path: '/channels/@me', record: true });
-  render(
-    <Router hook={location.hook}>
-      <FriendsView />
-    </Router>,
-  );
-  return location;
+  const rendered = renderInClient(<FriendsView />, {
+    path: '/channels/@me',
+    state: socialState({ presences: { [bob.id]: { status: 'online', activities: [] } } }),
+  });
+  current = rendered.store;
+  return rendered.location;
 }
 
 const row = (name: string) => screen.getByRole('listitem', { name });

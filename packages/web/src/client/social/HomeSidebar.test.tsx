@@ -1,27 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ChannelType, type APIChannel } from 'discord-api-types/v10';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
-import { createStore, type Store } from '../../lib/store.js';
+import type { Store } from '../../lib/store.js';
 import type { ClientState } from '../state.js';
 import { HomeSidebar } from './HomeSidebar.js';
 import { RelationshipType } from './relationships.js';
-import { fakeApi, fakeGateway, socialState, user } from './testing.js';
-
-const harness = vi.hoisted(() => ({ store: null as Store<ClientState> | null }));
-vi.mock('../context.js', async () => {
-  const { useStore } = await import('../../lib/store.js');
-  const current = () => {
-    if (harness.store === null) throw new Error('no store');
-    return harness.store;
-  };
-  return {
-    useClient: () => ({ store: current(), gateway: fakeGateway() }),
-    useClientState: <T,>(select: (state: ClientState) => T) => useStore(current(), select),
-  };
-});
+import { fakeApi, renderInClient, socialState, user } from './testing.js';
 
 const bob = user('20', 'bob');
 const cat = user('30', 'cat');
@@ -40,14 +25,17 @@ const channels = {
   },
 } as unknown as Record<string, APIChannel>;
 
+let current: Store<ClientState> | null = null;
+
 function store(): Store<ClientState> {
-  if (harness.store === null) throw new Error('no store');
-  return harness.store;
+  if (current === null) throw new Error('nothing rendered');
+  return current;
 }
 
-beforeEach(() => {
-  harness.store = createStore(
-    socialState({
+function renderSidebar(path: string) {
+  const rendered = renderInClient(<HomeSidebar />, {
+    path,
+    state: socialState({
       channels,
       privateChannelIds: ['100', '200', '300'],
       presences: { [cat.id]: { status: 'dnd', activities: [] } },
@@ -57,23 +45,15 @@ beforeEach(() => {
         [dan.id]: { id: dan.id, type: RelationshipType.PendingIncoming, user: dan, nickname: null },
       },
     }),
-  );
-});
+  });
+  current = rendered.store;
+  return rendered.location;
+}
 
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
-
-function renderSidebar(path: string) {
-  const location = memoryLocation({ path, record: true });
-  render(
-    <Router hook={location.hook}>
-      <HomeSidebar />
-    </Router>,
-  );
-  return location;
-}
 
 describe('HomeSidebar', () => {
   it('lists the DMs newest first with names and presence, and the Friends link', () => {

@@ -15,7 +15,7 @@ function setup() {
   const gateway = fakeGateway();
   const store = createStore(socialState());
   gateway.on('*', (data, type) => {
-    store.set((state) => reduce(state, type, data, Date.now()));
+    store.set((state) => reduce(state, { t: type, d: data }, Date.now()));
   });
   const off = subscribeSocial(gateway, store);
   return { gateway, store, off };

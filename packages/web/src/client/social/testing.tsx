@@ -1,6 +1,16 @@
-/** Test helpers of client/social: a gateway driven by hand, an empty state, users. */
+/**
+ * Test helpers of client/social: a gateway driven by hand, a state, users, the fake API, and a
+ * component rendered in the client's context at a path.
+ */
+import type { ReactNode } from 'react';
 import { vi } from 'vitest';
+import { render } from '@testing-library/react';
 import type { APIUser } from 'discord-api-types/v10';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { GatewayClient } from '../../lib/gateway.js';
+import { createStore } from '../../lib/store.js';
+import { ClientValueProvider } from '../context.js';
 import { initialState, type ClientState } from '../state.js';
 
 type Handler = (data: unknown, type: string) => void;
@@ -67,4 +77,19 @@ export function fakeApi(routes: Record<string, Answer | (() => Answer)>) {
   });
   vi.stubGlobal('fetch', fetch);
   return calls;
+}
+
+/**
+ * Renders `ui` inside the client's context (a store from `state`, a gateway never connected) and
+ * a router at `path` that records where the page goes.
+ */
+export function renderInClient(ui: ReactNode, options: { path: string; state: ClientState }) {
+  const store = createStore(options.state);
+  const location = memoryLocation({ path: options.path, record: true });
+  render(
+    <ClientValueProvider value={{ store, gateway: new GatewayClient('test-token') }}>
+      <Router hook={location.hook}>{ui}</Router>
+    </ClientValueProvider>,
+  );
+  return { store, location };
 }
