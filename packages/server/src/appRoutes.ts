@@ -8,6 +8,7 @@ import type { Clock } from './domain/clock.js';
 import { ApiError } from './errors/index.js';
 import type { Authenticator } from './http/authenticator.js';
 import { API_PREFIX } from './http/versioning.js';
+import { registerWebApp } from './http/webApp.js';
 import { registerOAuthRoutes } from './oauth/index.js';
 import {
   registerProvisionalAdminRoutes,
@@ -176,4 +177,12 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
     apiPrefix: API_PREFIX,
     provisional,
   });
+  // The pages go where the API is: they call it on their own origin.
+  if (config.role !== 'gateway') {
+    await registerWebApp(http, {
+      webDir: config.webDir,
+      gatewayUrl,
+      publicUrl: config.publicUrl,
+    });
+  }
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { isIPv6 } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { DEFAULT_SCRYPT_COST, hashSecret } from './domain/credentials.js';
 import { SECRET_KEY_BYTES } from './domain/secretBox.js';
 import { parseFlags } from './cliFlags.js';
@@ -95,6 +96,8 @@ export interface Config {
   gatewayMaxUnidentifiedPerAddress: number;
   /** Bytes queued unread for one gateway connection before it is closed with 4008. */
   gatewayMaxBufferedBytes: number;
+  /** The build of the web client and portal (packages/web/dist), served where the API is. */
+  webDir: string;
 }
 
 /** Fastify's trustProxy forms this config accepts. */
@@ -105,6 +108,9 @@ export type ServerRole = (typeof SERVER_ROLES)[number];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** packages/web/dist beside this package (config.ts sits in src/, config.js in dist/). */
+export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** A setting with a bad value: its message is one line naming the setting and what is allowed. */
 export class ConfigError extends Error {
@@ -440,6 +446,13 @@ const SETTINGS = {
     defaultValue: 4 * 1024 * 1024,
     parse: integer(64 * 1024, 1024 ** 3),
   },
+  webDir: {
+    env: 'GUILDHALL_WEB_DIR',
+    flag: '--web-dir',
+    allowed: 'a folder path (the web client and portal build; default: packages/web/dist)',
+    defaultValue: DEFAULT_WEB_DIR,
+    parse: (raw: string) => (raw.length > 0 ? raw : undefined),
+  },
 } as const satisfies { [K in keyof Config]: Setting<Config[K]> };
 
 /**
@@ -501,7 +514,7 @@ export function loadConfig(
     config[key] = value;
   }
   const result = config as unknown as Config;
-  return { ...result, dataDir: resolve(result.dataDir) };
+  return { ...result, dataDir: resolve(result.dataDir), webDir: resolve(result.webDir) };
 }
 
 /** The most one request may upload in all (GUILDHALL_MAX_UPLOAD_BYTES, else 10 files' worth). */

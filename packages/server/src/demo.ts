@@ -170,20 +170,46 @@ async function writeDemoFile(path: string, demo: DemoInfo): Promise<void> {
 }
 
 /**
+ * Where a login link's code logs in: the client's and the portal's login pages, with the code in
+ * the fragment (#), which browsers never send to a server nor put in a Referer.
+ */
+export function loginLinkUrls(baseUrl: string, code: string) {
+  const fragment = `#code=${encodeURIComponent(code)}`;
+  return {
+    client_url: `${baseUrl}/login${fragment}`,
+    portal_url: `${baseUrl}/developers/login${fragment}`,
+  };
+}
+
+/**
  * The banner `npm start` prints: where the API is, the token, a discord.js snippet, and which
  * privileged intents are on with the command that toggles them.
  */
 export function demoBanner(
   demo: DemoInfo,
   demoFile: string,
-  privilegedIntents: readonly PrivilegedIntentName[] = [],
+  options: {
+    privilegedIntents?: readonly PrivilegedIntentName[];
+    /** Where the pages are, and a one-time login link's code for the demo developer. */
+    web?: { baseUrl: string; loginCode: string } | null;
+  } = {},
 ): string {
+  const { privilegedIntents = [], web = null } = options;
   const api = demo.api_url.replace(/\/v\d+$/, '');
   // Images (avatars, icons...) are at the root, as on the platform's CDN host.
   const cdn = api.replace(/\/api$/, '');
+  const pages =
+    web === null
+      ? []
+      : [
+          `  Web client:       ${web.baseUrl}/`,
+          `  Developer portal: ${loginLinkUrls(web.baseUrl, web.loginCode).portal_url}`,
+          '                    (logs in as the demo developer: one use, within an hour)',
+        ];
   return [
     '',
     `Guildhall is running.`,
+    ...pages,
     `  API:        ${demo.api_url}`,
     `  Gateway:    ${demo.gateway_url}`,
     `  Bot token:  ${demo.bot_token}`,

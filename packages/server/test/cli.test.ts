@@ -243,6 +243,38 @@ describe('guildhall admin commands', () => {
     );
   });
 
+  it('makes a one-time login link for a person named by username or id', async () => {
+    const user = await run(
+      'user',
+      'create',
+      '--username',
+      'linked',
+      '--email',
+      'linked@example.test',
+      '--password',
+      'long enough password',
+    );
+    const { user_id } = JSON.parse(user.out) as { user_id: string };
+    const byName = await run('user', 'login-link', '--user', 'Linked');
+    expect(byName.code).toBe(0);
+    const link = JSON.parse(byName.out) as Record<string, string>;
+    expect(link).toMatchObject({ user_id, username: 'linked' });
+    expect(link['client_url']).toMatch(/^http:\/\/127\.0\.0\.1:8080\/login#code=[\w-]{43}$/);
+    const code = link['client_url']?.split('#code=')[1];
+    expect(link['portal_url']).toBe(`http://127.0.0.1:8080/developers/login#code=${code}`);
+    const hour = Date.parse(link['expires_at'] ?? '') - Date.now();
+    expect(hour).toBeGreaterThan(59 * 60_000);
+    expect(hour).toBeLessThanOrEqual(60 * 60_000);
+
+    const byId = JSON.parse((await run('user', 'login-link', '--user', user_id)).out) as {
+      client_url: string;
+    };
+    expect(byId.client_url).not.toBe(link['client_url']);
+    const unknown = await run('user', 'login-link', '--user', 'nobody');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toBe('guildhall: no person with id or username nobody.\n');
+  });
+
   it('has --help on every command', async () => {
     for (const argv of [
       [],
@@ -306,6 +338,21 @@ describe('guildhall start', () => {
                   headers: { authorization: `Bot ${demo.bot_token}` },
                 });
                 expect(res.status).toBe(200);
+                // The banner's one-time portal link logs in as the demo developer, once.
+                const base = demo.api_url.replace(/\/api\/v\d+$/, '');
+                expect(stdout).toContain(`Web client:       ${base}/\n`);
+                const code = new RegExp(
+                  `Developer portal: ${base}/developers/login#code=([\\w-]+)\\n`,
+                ).exec(stdout)?.[1];
+                const redeem = () =>
+                  fetch(`${demo.api_url}/auth/login-link`, {
+                    method: 'POST',
+                    headers: { 'content-type': 'application/json' },
+                    body: JSON.stringify({ code }),
+                  });
+                const session = (await (await redeem()).json()) as { user_id?: string };
+                expect(session.user_id).toEqual(expect.any(String));
+                expect((await redeem()).status).toBe(400);
                 child.kill('SIGTERM');
                 child.once('exit', (code) => {
                   expect(code).toBe(0);

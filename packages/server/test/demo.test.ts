@@ -32,7 +32,7 @@ describe('the demo application', () => {
     clients.push(client);
     expect(ready.session_id).toEqual(expect.any(String));
 
-    const banner = demoBanner(demo, 'demo.json', privilegedIntents);
+    const banner = demoBanner(demo, 'demo.json', { privilegedIntents });
     expect(banner).toContain(
       'Privileged intents on, as in a developer sandbox: GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT',
     );
@@ -62,8 +62,30 @@ describe('the demo application', () => {
     const again = await ensureDemo(server.app);
     expect(again.created).toBe(false);
     expect(again.privilegedIntents).toEqual([]);
-    expect(demoBanner(again.demo, 'demo.json', [])).toContain(
+    expect(demoBanner(again.demo, 'demo.json')).toContain(
       `Privileged intents: off. Turn on GUILD_MEMBERS, GUILD_PRESENCES and MESSAGE_CONTENT with:`,
     );
+  });
+
+  it('names the web client and a one-time portal link in the banner', () => {
+    const demo = {
+      api_url: 'http://127.0.0.1:8080/api/v10',
+      gateway_url: 'ws://127.0.0.1:8080/gateway',
+      application_id: '1',
+      client_secret: 's',
+      bot_token: 't',
+      guild_id: '2',
+      channel_id: '3',
+      user_id: '4',
+      user_token: 'u',
+    };
+    const banner = demoBanner(demo, 'demo.json', {
+      web: { baseUrl: 'http://127.0.0.1:8080', loginCode: 'c0de' },
+    });
+    expect(banner).toContain('\n  Web client:       http://127.0.0.1:8080/\n');
+    expect(banner).toContain(
+      '\n  Developer portal: http://127.0.0.1:8080/developers/login#code=c0de\n',
+    );
+    expect(demoBanner(demo, 'demo.json')).not.toContain('Developer portal');
   });
 });

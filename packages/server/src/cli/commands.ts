@@ -15,6 +15,8 @@ import { OAUTH_COMMANDS } from '../oauth/commands.js';
 import { PROVISIONAL_COMMANDS } from '../oauth/provisional/commands.js';
 import { SOCIAL_COMMANDS } from '../resources/socialLimits/index.js';
 import type { NewChannel } from '../resources/guilds/index.js';
+import type { Storage } from '../storage/index.js';
+import { loginLinkUrls } from '../demo.js';
 
 const ADMIN_PROCESS_ID = 31;
 
@@ -23,6 +25,15 @@ function list(value: string | undefined): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
+}
+
+/** A person named by id or username (a bot has no login). */
+async function findPerson(storage: Storage, idOrName: string) {
+  const user =
+    (/^\d{1,20}$/.test(idOrName) ? await storage.users.findById(idOrName) : null) ??
+    (await storage.users.findByUsername(idOrName.toLowerCase()));
+  if (user === null || user.bot) throw new UsageError(`no person with id or username ${idOrName}.`);
+  return user;
 }
 
 export const ADMIN_COMMANDS: AdminCommand[] = [
@@ -61,6 +72,22 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
         }),
       );
       return { user_id: session.user_id, user_token: session.token };
+    },
+  },
+  {
+    name: 'user login-link',
+    usage: 'guildhall user login-link --user USER_ID_OR_USERNAME',
+    summary:
+      'Make a one-time login link for a person (valid one hour, single use); prints the client and portal URLs.',
+    async run(app, flags) {
+      const user = await findPerson(app.storage, requireFlag(flags, 'user', this.usage));
+      const { code, expiresAt } = await app.services.auth.createLoginLink(user.id);
+      return {
+        user_id: user.id,
+        username: user.username,
+        ...loginLinkUrls(app.baseUrl(), code),
+        expires_at: new Date(expiresAt).toISOString(),
+      };
     },
   },
   {

@@ -38,6 +38,8 @@ function startHelp(): string {
     '',
     'Starts the platform. On an empty data folder it makes a demo developer, application, bot',
     'and guild, prints the bot token, and writes them all to <data-dir>/demo.json (mode 0600).',
+    'It serves the web client at / and the developer portal at /developers (from --web-dir),',
+    'and prints a one-time link that logs the portal in as the demo developer.',
     '',
     'Options (a flag wins over its environment variable):',
     ...CONFIG_HELP,
@@ -53,7 +55,15 @@ async function start(argv: readonly string[], env: Record<string, string | undef
     await app.listen();
     if (config.demo) {
       const { demo, created, privilegedIntents } = await ensureDemo(app);
-      io.stdout(demoBanner(demo, join(config.dataDir, 'demo.json'), privilegedIntents));
+      // A fresh one-time link each start (pages are served where the API is).
+      const web =
+        config.role === 'gateway'
+          ? null
+          : {
+              baseUrl: app.baseUrl(),
+              loginCode: (await app.services.auth.createLoginLink(demo.user_id)).code,
+            };
+      io.stdout(demoBanner(demo, join(config.dataDir, 'demo.json'), { privilegedIntents, web }));
       if (!created) io.stdout('  (reusing the demo from an earlier start)\n');
     } else {
       const serves =

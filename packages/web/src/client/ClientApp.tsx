@@ -5,6 +5,7 @@ import { ClientProvider } from './context.js';
 import { Shell } from './Shell.js';
 import { InvitePage } from './invites/InvitePage.js';
 import '../styles/chat.css';
+import { LoginLink } from '../portal/LoginLink.js';
 
 /**
  * The chat client at `/`: the platform's paths (`/login`, `/register`, `/channels/@me`,
@@ -15,7 +16,9 @@ export function ClientApp() {
   return (
     <Switch>
       <Route path="/login">
-        <LoginPage home="/channels/@me" otherPath="/register" />
+        <LoginLink home="/channels/@me">
+          <LoginPage home="/channels/@me" otherPath="/register" />
+        </LoginLink>
       </Route>
       <Route path="/register">
         <RegisterPage home="/channels/@me" otherPath="/login" />

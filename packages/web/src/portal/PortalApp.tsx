@@ -1,6 +1,7 @@
 import { Redirect, Route, Switch } from 'wouter';
 import { LoginPage, RegisterPage } from '../auth/AuthPages.js';
 import { useToken } from '../auth/session.js';
+import { LoginLink } from './LoginLink.js';
 
 /**
  * The developer portal at `/developers` (paths here are relative to it): applications and their
@@ -11,7 +12,9 @@ export function PortalApp() {
   return (
     <Switch>
       <Route path="/login">
-        <LoginPage home="/developers/applications" otherPath="/developers/register" />
+        <LoginLink home="/developers/applications">
+          <LoginPage home="/developers/applications" otherPath="/developers/register" />
+        </LoginLink>
       </Route>
       <Route path="/register">
         <RegisterPage home="/developers/applications" otherPath="/developers/login" />

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
-import { LoginBody, RegisterBody } from './schemas.js';
+import { LoginBody, LoginLinkBody, RegisterBody } from './schemas.js';
 import type { AuthService } from './service.js';
 import { MINUTE_MS } from '../../domain/time.js';
 
@@ -33,6 +33,14 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): voi
     '/auth/login',
     { config: { auth: 'none', rateLimit: { bucket: LOGIN_BUCKET, account: loginAccount } } },
     (request) => auth.login(parseInput(LoginBody, request.body ?? {})),
+  );
+
+  // A one-time link's code (docs/web.md): guessing is as slow as for passwords. The body, which
+  // holds the code, is never logged (the request log has the method and path only).
+  app.post(
+    '/auth/login-link',
+    { config: { auth: 'none', rateLimit: { bucket: LOGIN_BUCKET } } },
+    (request) => auth.redeemLoginLink(parseInput(LoginLinkBody, request.body ?? {})),
   );
 
   app.post('/auth/logout', { config: { auth: ['session'] } }, async (request, reply) => {

@@ -15,3 +15,9 @@ export const LoginBody = z.object({
   password: z.string().min(1).max(72),
 });
 export type LoginInput = z.infer<typeof LoginBody>;
+
+export const LoginLinkBody = z.object({
+  /** The code of a one-time login link (the `#code=` of the URL). */
+  code: z.string().min(1).max(128),
+});
+export type LoginLinkInput = z.infer<typeof LoginLinkBody>;

@@ -1,4 +1,5 @@
 import {
+  generateClientSecret,
   generateToken,
   hashPassword,
   hashSecret,
@@ -12,7 +13,19 @@ import { StorageConflictError, type Repositories, type UserRecord } from '../../
 import type { ServiceDeps } from '../deps.js';
 import { banActive } from '../../domain/bans.js';
 import { usernameTaken } from '../users/index.js';
-import type { LoginInput, RegisterInput } from './schemas.js';
+import type { LoginInput, LoginLinkInput, RegisterInput } from './schemas.js';
+import { HOUR_MS } from '../../domain/time.js';
+
+/**
+ * How long a one-time login link works. The link is printed to a terminal (the start banner, the
+ * CLI) to be opened at once; an hour covers stepping away first, while a copy found later in
+ * scrollback or a log is already useless (and any link stops working once used).
+ */
+export const LOGIN_LINK_TTL_MS = HOUR_MS;
+
+/** The one answer to an unknown, used or expired login link (which one is not said). */
+const loginLinkInvalid = () =>
+  invalidField(['code'], 'LOGIN_LINK_INVALID', 'This login link is invalid, used or expired.');
 
 export interface AuthSettings {
   /** How long a session token lives unused (the authenticator slides it on each use). */
@@ -108,6 +121,39 @@ export function createAuthService(deps: ServiceDeps, settings: AuthSettings) {
       await storage.transaction(async (tx) => {
         const hashes = await tx.tokens.deleteFor({ userId: principal.user.id, kind: 'session' });
         revocations.revoke(tx, { tokenHashes: hashes });
+      });
+    },
+
+    /**
+     * A one-time login link's code for a person (not a bot): `/login#code=<code>`. It replaces
+     * the person's earlier unused link; only its hash is stored.
+     */
+    async createLoginLink(userId: string): Promise<{ code: string; expiresAt: number }> {
+      const user = await storage.users.findById(userId);
+      if (user === null || user.bot) throw new ApiError('UNKNOWN_USER');
+      const code = generateClientSecret();
+      const now = clock.now();
+      const expiresAt = now + LOGIN_LINK_TTL_MS;
+      await storage.loginLinks.create({
+        hash: hashSecret(code),
+        userId,
+        createdAt: now,
+        expiresAt,
+      });
+      return { code, expiresAt };
+    },
+
+    /** Uses a login link's code once: a new session for its person, as a password login gives. */
+    async redeemLoginLink(input: LoginLinkInput) {
+      const now = clock.now();
+      return storage.transaction(async (tx) => {
+        const userId = await tx.loginLinks.consume(hashSecret(input.code), now);
+        const user = userId === null ? null : await tx.users.findById(userId);
+        // A banned person is refused as at login (and the link is gone either way).
+        if (user === null || banActive(await tx.provisional.findBan(user.id), now)) {
+          throw loginLinkInvalid();
+        }
+        return issueSession(tx, user);
       });
     },
 

@@ -32,7 +32,7 @@ import { createRoleRepository } from './roles.js';
 import { createScheduledEventRepository } from './scheduledEvents.js';
 import type { Database } from './schema.js';
 import { createStickerRepository } from './stickers.js';
-import { createTokenRepository } from './tokens.js';
+import { createLoginLinkRepository, createTokenRepository } from './tokens.js';
 import { createUserRepository } from './users.js';
 import { createVoiceStatusRepository } from './voiceStatus.js';
 import { createWorkerLeaseRepository } from './workerLeases.js';
@@ -52,6 +52,7 @@ export function createRepositories(
     users: createUserRepository(db),
     applications: createApplicationRepository(db),
     tokens: createTokenRepository(db),
+    loginLinks: createLoginLinkRepository(db),
     guilds: createGuildRepository(db, context.dialect),
     roles: createRoleRepository(db),
     channels: createChannelRepository(db, context.dialect),

@@ -74,6 +74,13 @@ export interface TokensTable {
   expires_at: NullableInt;
 }
 
+export interface LoginLinksTable {
+  hash: string;
+  user_id: Id;
+  created_at: Int;
+  expires_at: Int;
+}
+
 export interface GuildsTable {
   id: Id;
   name: string;
@@ -393,6 +400,7 @@ export interface Database extends OAuthTables {
   users: UsersTable;
   applications: ApplicationsTable;
   tokens: TokensTable;
+  login_links: LoginLinksTable;
   guilds: GuildsTable;
   roles: RolesTable;
   channels: ChannelsTable;

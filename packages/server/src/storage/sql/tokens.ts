@@ -1,5 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { TokenKind, TokenRecord, TokenRepository } from '../types/tokens.js';
+import type {
+  LoginLinkRepository,
+  TokenKind,
+  TokenRecord,
+  TokenRepository,
+} from '../types/tokens.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import { id, idOrNull, int, intOrNull } from './rows.js';
 import type { Database, TokensTable } from './schema.js';
@@ -59,6 +64,38 @@ export function createTokenRepository(db: Kysely<Database>): TokenRepository {
         .where('hash', '=', hash)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
+    },
+  };
+}
+
+export function createLoginLinkRepository(db: Kysely<Database>): LoginLinkRepository {
+  return {
+    async create(link) {
+      await db
+        .deleteFrom('login_links')
+        .where((eb) =>
+          eb.or([eb('user_id', '=', link.userId), eb('expires_at', '<=', link.createdAt)]),
+        )
+        .execute();
+      await conflictsAsStorageErrors(
+        db
+          .insertInto('login_links')
+          .values({
+            hash: link.hash,
+            user_id: link.userId,
+            created_at: link.createdAt,
+            expires_at: link.expiresAt,
+          })
+          .execute(),
+      );
+    },
+    async consume(hash, at) {
+      const row = await db
+        .deleteFrom('login_links')
+        .where('hash', '=', hash)
+        .returning(['user_id', 'expires_at'])
+        .executeTakeFirst();
+      return row !== undefined && int(row.expires_at) > at ? id(row.user_id) : null;
     },
   };
 }

@@ -27,7 +27,7 @@ import type { RelationshipRepository } from './relationships.js';
 import type { PrivateChannelRepository } from './privateChannels.js';
 import type { MessageSearchRepository } from './search.js';
 import type { ServerSecretRepository } from './serverSecrets.js';
-import type { TokenRepository } from './tokens.js';
+import type { LoginLinkRepository, TokenRepository } from './tokens.js';
 import type { ConnectionRepository, UserRepository } from './users.js';
 import type { WorkerLeaseRepository } from './workerLeases.js';
 import type { InteractionRepository } from './interactions.js';
@@ -41,6 +41,7 @@ export interface Repositories {
   readonly users: UserRepository;
   readonly applications: ApplicationRepository;
   readonly tokens: TokenRepository;
+  readonly loginLinks: LoginLinkRepository;
   readonly guilds: GuildRepository;
   readonly roles: RoleRepository;
   readonly channels: ChannelRepository;

@@ -24,3 +24,25 @@ export interface TokenRepository {
   /** Moves a token's expiry (a session token slides as it is used); returns whether it exists. */
   setExpiry(hash: string, expiresAt: number): Promise<boolean>;
 }
+
+/** A one-time login link (migration 0027): the SHA-256 of its code, and whom it logs in. */
+export interface LoginLinkRecord {
+  hash: string;
+  userId: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface LoginLinkRepository {
+  /**
+   * Stores a link in place of the person's earlier unused ones (one live link each), and drops
+   * every link that has expired by its `createdAt`.
+   */
+  create(link: LoginLinkRecord): Promise<void>;
+  /**
+   * Uses a link: deletes it in the same statement that reads it, so of two uses at once only one
+   * gets its user. Returns the user id when the link existed and had not expired at `at`, else
+   * null (unknown, already used, or expired).
+   */
+  consume(hash: string, at: number): Promise<string | null>;
+}

@@ -1,0 +1,105 @@
+import { expect, it } from 'vitest';
+import { manualClock } from '../../domain/clock.js';
+import { HOUR_MS } from '../../domain/time.js';
+import { createLogger } from '../../logger.js';
+import { describeDrivers } from '../../../test/support/drivers.js';
+import { seedDeveloper, startTestServer } from '../../../test/support/testServer.js';
+
+const NOW = Date.UTC(2026, 10, 24, 13);
+const INVALID = {
+  code: 50035,
+  errors: {
+    code: {
+      _errors: [
+        { code: 'LOGIN_LINK_INVALID', message: 'This login link is invalid, used or expired.' },
+      ],
+    },
+  },
+};
+
+/** POST /auth/login-link: a one-time link's code for a session (docs/web.md). */
+describeDrivers('one-time login links on $driver', (driver) => {
+  const start = async () => {
+    const clock = manualClock(NOW);
+    const lines: string[] = [];
+    const logger = createLogger('debug', { write: (line: string) => lines.push(line) });
+    const server = await startTestServer({ storage: driver, clock, logger });
+    const redeem = (payload: object) =>
+      server.app.http.inject({ method: 'POST', url: '/api/v10/auth/login-link', payload });
+    return { server, clock, lines, redeem, [Symbol.asyncDispose]: () => server.close() };
+  };
+
+  it('logs in once with a fresh code, and never logs it', async () => {
+    await using fx = await start();
+    const { server, lines, redeem } = fx;
+    const dev = await seedDeveloper(server.app);
+    const { code } = await server.app.services.auth.createLoginLink(dev.userId);
+
+    const used = await redeem({ code });
+    expect(used.statusCode).toBe(200);
+    const session = used.json<{ token: string; user_id: string }>();
+    expect(session.user_id).toBe(dev.userId);
+    const me = await server.app.http.inject({
+      method: 'GET',
+      url: '/api/v10/users/@me',
+      headers: { authorization: session.token },
+    });
+    expect(me.json()).toMatchObject({ id: dev.userId, username: 'dev' });
+
+    const again = await redeem({ code });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject(INVALID);
+    // Neither the code nor the session token reach a log line.
+    expect(lines.join('\n')).toContain('/auth/login-link');
+    expect(lines.join('\n')).not.toContain(code);
+    expect(lines.join('\n')).not.toContain(session.token);
+  });
+
+  it('refuses expired, unknown and malformed codes; a new link replaces the old', async () => {
+    await using fx = await start();
+    const { server, clock, redeem } = fx;
+    const dev = await seedDeveloper(server.app);
+    const expired = await server.app.services.auth.createLoginLink(dev.userId);
+    expect(expired.expiresAt).toBe(NOW + HOUR_MS);
+    clock.advance(HOUR_MS);
+    expect((await redeem({ code: expired.code })).json()).toMatchObject(INVALID);
+
+    const replaced = await server.app.services.auth.createLoginLink(dev.userId);
+    const current = await server.app.services.auth.createLoginLink(dev.userId);
+    expect((await redeem({ code: replaced.code })).json()).toMatchObject(INVALID);
+    expect((await redeem({ code: 'not-a-code' })).json()).toMatchObject(INVALID);
+    expect((await redeem({ code: current.code })).statusCode).toBe(200);
+
+    // A minute on: the login bucket (five a minute) starts again.
+    clock.advance(60_000);
+    const malformed = await redeem({ code: 'x'.repeat(129) });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({ code: 50035, errors: { code: {} } });
+    expect((await redeem({})).json()).toMatchObject({ code: 50035, errors: { code: {} } });
+  });
+
+  it('makes links for people only', async () => {
+    await using fx = await start();
+    const { server } = fx;
+    const dev = await seedDeveloper(server.app);
+    await expect(server.app.services.auth.createLoginLink(dev.botUserId)).rejects.toMatchObject({
+      code: 10013,
+    });
+    await expect(server.app.services.auth.createLoginLink('12345')).rejects.toMatchObject({
+      code: 10013,
+    });
+  });
+});
+
+it('limits guesses like password logins: five a minute per address', async () => {
+  await using server = await startTestServer();
+  const redeem = () =>
+    server.app.http.inject({
+      method: 'POST',
+      url: '/api/v10/auth/login-link',
+      payload: { code: 'guess' },
+    });
+  for (let i = 0; i < 5; i++) expect((await redeem()).statusCode).toBe(400);
+  const limited = await redeem();
+  expect(limited.statusCode).toBe(429);
+});
