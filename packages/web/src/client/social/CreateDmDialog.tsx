@@ -49,7 +49,7 @@ export function CreateDmDialog({ onClose }: { onClose: () => void }) {
   return (
     <Dialog
       title="Select Friends"
-      description={`You can add ${String(MAX_OTHERS)} more friends at most.`}
+      description={`One friend for a DM, or up to ${String(MAX_OTHERS)} for a group DM.`}
       onClose={onClose}
     >
       <form onSubmit={(event) => void onSubmit(event)}>
