@@ -91,7 +91,7 @@ function GuildMain({ guildId, channelId }: { guildId: string; channelId: string 
           <p className="placeholder">No text channel to show.</p>
         )}
       </div>
-      <MemberList guild={guild} />
+      <MemberList guild={guild} channel={channel} />
     </div>
   );
 }

@@ -228,16 +228,24 @@ function removeChannel(state: ClientState, channel: { id: string; guild_id?: str
   };
 }
 
-function setMember(state: ClientState, guildId: string, member: APIGuildMember): ClientState {
+/** A member as dispatches carry it: TYPING_START's and a message's may lack the user. */
+type MemberUpdate = Omit<APIGuildMember, 'user'> & { user?: APIUser };
+
+function setMember(
+  state: ClientState,
+  ref: { guildId: string; userId?: string },
+  member: MemberUpdate,
+): ClientState {
+  const { guildId } = ref;
   const user = member.user;
-  const previous = state.members[guildId]?.[user.id];
+  const userId = user?.id ?? ref.userId;
+  if (userId === undefined) return state;
+  const previous = state.members[guildId]?.[userId];
+  const merged = { ...previous, ...member, user: user ?? previous?.user } as APIGuildMember;
   return {
     ...state,
-    members: {
-      ...state.members,
-      [guildId]: { ...state.members[guildId], [user.id]: { ...previous, ...member } },
-    },
-    users: withUsers(state.users, [user]),
+    members: { ...state.members, [guildId]: { ...state.members[guildId], [userId]: merged } },
+    users: user === undefined ? state.users : withUsers(state.users, [user]),
   };
 }
 
@@ -490,14 +498,14 @@ export function reduce(
     }
     case 'GUILD_MEMBER_ADD': {
       const guildId = d['guild_id'] as string;
-      const next = setMember(state, guildId, raw as APIGuildMember);
+      const next = setMember(state, { guildId }, raw as MemberUpdate);
       const count = state.memberCounts[guildId];
       return count === undefined
         ? next
         : { ...next, memberCounts: { ...next.memberCounts, [guildId]: count + 1 } };
     }
     case 'GUILD_MEMBER_UPDATE':
-      return setMember(state, d['guild_id'] as string, raw as APIGuildMember);
+      return setMember(state, { guildId: d['guild_id'] as string }, raw as MemberUpdate);
     case 'GUILD_MEMBER_REMOVE': {
       const guildId = d['guild_id'] as string;
       const userId = (d['user'] as APIUser).id;
@@ -515,7 +523,7 @@ export function reduce(
     case 'GUILD_MEMBERS_CHUNK': {
       let next = state;
       for (const member of (d['members'] as APIGuildMember[] | undefined) ?? []) {
-        next = setMember(next, d['guild_id'] as string, member);
+        next = setMember(next, { guildId: d['guild_id'] as string }, member);
       }
       const presences = d['presences'] as
         { user: { id: string }; status: string; activities?: unknown[] }[] | undefined;
@@ -565,7 +573,11 @@ export function reduce(
         next = addMessages(state, channelId, { messages: [message] });
       }
       if (message.member !== undefined && message.guild_id !== undefined) {
-        next = setMember(next, message.guild_id, { ...message.member, user: message.author });
+        next = setMember(
+          next,
+          { guildId: message.guild_id },
+          { ...message.member, user: message.author },
+        );
       }
       if (typeof message.nonce === 'string' && message.author.id === state.me?.id) {
         next = settlePending(next, { channelId, nonce: message.nonce }, null);
@@ -626,7 +638,7 @@ export function reduce(
     case 'TYPING_START': {
       const channelId = d['channel_id'] as string;
       const userId = d['user_id'] as string;
-      const member = d['member'] as APIGuildMember | undefined;
+      const member = d['member'] as MemberUpdate | undefined;
       let next: ClientState = {
         ...state,
         typing: {
@@ -635,7 +647,9 @@ export function reduce(
         },
       };
       const guildId = d['guild_id'] as string | undefined;
-      if (member !== undefined && guildId !== undefined) next = setMember(next, guildId, member);
+      if (member !== undefined && guildId !== undefined) {
+        next = setMember(next, { guildId, userId }, member);
+      }
       return next;
     }
     case 'VOICE_STATE_UPDATE': {
@@ -661,8 +675,8 @@ export function reduce(
                 },
         },
       };
-      const member = d['member'] as APIGuildMember | undefined;
-      if (member !== undefined) next = setMember(next, guildId, member);
+      const member = d['member'] as MemberUpdate | undefined;
+      if (member !== undefined) next = setMember(next, { guildId, userId }, member);
       return next;
     }
     default:

@@ -6,6 +6,7 @@ import { Op } from '../../lib/gateway.js';
 import { displayName } from '../messages/names.js';
 import { groupChannels, isVoice } from './order.js';
 import { VoiceStatusEditor } from './VoiceStatusEditor.js';
+import { SpeakerIcon } from '../ui/icons.js';
 
 const EMPTY: string[] = [];
 
@@ -117,7 +118,7 @@ function VoiceChannelItem({ guild, channel }: { guild: APIGuild; channel: APICha
         onClick={toggle}
       >
         <span aria-hidden="true" className="channel-icon">
-          🔊
+          <SpeakerIcon />
         </span>
         {channel.name}
       </button>

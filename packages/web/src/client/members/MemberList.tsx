@@ -1,5 +1,7 @@
-import { useMemo } from 'react';
-import type { APIGuild, APIGuildMember, APIUser } from 'discord-api-types/v10';
+import { useRef, useState, useMemo } from 'react';
+import type { APIChannel, APIGuild, APIGuildMember, APIUser } from 'discord-api-types/v10';
+import { AppsMenuItems } from '../apps/AppsMenu.js';
+import { Menu } from '../ui/Menu.js';
 import { useClientState } from '../context.js';
 import { displayName } from '../messages/names.js';
 import { nameStyle } from './roleColor.js';
@@ -33,15 +35,23 @@ interface Row {
 const NO_MEMBERS: Record<string, APIGuildMember> = {};
 
 /** The guild's members, online first, each with a presence dot and a role-coloured name. */
-export function MemberList({ guild }: { guild: APIGuild }) {
+export function MemberList({
+  guild,
+  channel,
+}: {
+  guild: APIGuild;
+  channel: APIChannel | undefined;
+}) {
   const members = useClientState((s) => s.members[guild.id] ?? NO_MEMBERS);
   const users = useClientState((s) => s.users);
   const presences = useClientState((s) => s.presences);
+  const meId = useClientState((s) => s.me?.id ?? null);
   const groups = useMemo(() => {
     const rows: Row[] = [];
     for (const [userId, member] of Object.entries(members)) {
       const user = users[userId] ?? member.user;
-      const status = presences[userId]?.status ?? 'offline';
+      // This session is connected: the current user is online until a presence says otherwise.
+      const status = presences[userId]?.status ?? (userId === meId ? 'online' : 'offline');
       rows.push({ user, member, name: displayName(user, member), status });
     }
     rows.sort((a, b) => a.name.localeCompare(b.name));
@@ -51,7 +61,7 @@ export function MemberList({ guild }: { guild: APIGuild }) {
       { title: 'Online', rows: online },
       { title: 'Offline', rows: offline },
     ];
-  }, [members, users, presences]);
+  }, [members, users, presences, meId]);
   return (
     <aside className="member-list" aria-label="Members">
       {groups.map((group) =>
@@ -62,18 +72,86 @@ export function MemberList({ guild }: { guild: APIGuild }) {
             </h2>
             <ul>
               {group.rows.map((row) => (
-                <li key={row.user.id} className="member">
-                  <PresenceDot status={row.status} />
-                  <span className="member-name" style={nameStyle(guild, row.member)}>
-                    {row.name}
-                  </span>
-                  {row.user.bot === true ? <span className="bot-tag">APP</span> : null}
-                </li>
+                <MemberRow key={row.user.id} row={row} guild={guild} channel={channel} />
               ))}
             </ul>
           </section>
         ),
       )}
     </aside>
+  );
+}
+
+/**
+ * One member: a button opening the member's menu (click, right-click or Shift+F10) with the apps'
+ * user commands and copying their username.
+ */
+function MemberRow({
+  row,
+  guild,
+  channel,
+}: {
+  row: Row;
+  guild: APIGuild;
+  channel: APIChannel | undefined;
+}) {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+  return (
+    <li className="member">
+      <button
+        ref={button}
+        type="button"
+        className="member-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => {
+          setOpen((o) => !o);
+        }}
+        onContextMenu={(event) => {
+          event.preventDefault();
+          setOpen(true);
+        }}
+        onKeyDown={(event) => {
+          if (event.shiftKey && event.key === 'F10') {
+            event.preventDefault();
+            setOpen(true);
+          }
+        }}
+      >
+        <PresenceDot status={row.status} />
+        <span className="member-name" style={nameStyle(guild, row.member)}>
+          {row.name}
+        </span>
+        {row.user.bot === true ? <span className="bot-tag">APP</span> : null}
+      </button>
+      {open ? (
+        <Menu label={`Actions for ${row.name}`} className="member-menu" onClose={close}>
+          <button
+            type="button"
+            role="menuitem"
+            onClick={() => {
+              // No clipboard outside a secure context: then nothing to copy into.
+              Promise.resolve()
+                .then(() => navigator.clipboard.writeText(row.user.username))
+                .then(close, close);
+            }}
+          >
+            Copy Username
+          </button>
+          {channel === undefined ? null : (
+            <AppsMenuItems
+              target={{ kind: 'user', user: row.user }}
+              channel={channel}
+              onDone={close}
+            />
+          )}
+        </Menu>
+      ) : null}
+    </li>
   );
 }

@@ -1,14 +1,15 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useState } from 'react';
 import type { APIChannel, APIMessage } from 'discord-api-types/v10';
 import { api, errorMessage } from '../../lib/api.js';
 import { FormError } from '../../components/Field.js';
 import { AppsMenuItems } from '../apps/AppsMenu.js';
 import { Dialog } from '../ui/Dialog.js';
+import { Menu } from '../ui/Menu.js';
 import type { MessageAbilities } from './Message.js';
 
 /**
  * A message's menu ("More", right-click, Shift+F10): pin or unpin, edit, copy, delete, and the
- * apps' message commands. Arrow keys move, Escape or a click outside closes.
+ * apps' message commands.
  */
 export function MessageMenu({
   message,
@@ -23,34 +24,8 @@ export function MessageMenu({
   onEdit: () => void;
   onClose: () => void;
 }) {
-  const ref = useRef<HTMLDivElement>(null);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (confirming) return;
-    ref.current?.querySelector<HTMLElement>('[role="menuitem"], button')?.focus();
-    const onDown = (event: MouseEvent) => {
-      if (ref.current !== null && !ref.current.contains(event.target as Node)) onClose();
-    };
-    document.addEventListener('mousedown', onDown);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-    };
-  }, [onClose, confirming]);
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
-      onClose();
-      return;
-    }
-    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
-    event.preventDefault();
-    const items = [...(ref.current?.querySelectorAll<HTMLElement>('button') ?? [])];
-    const index = items.indexOf(document.activeElement as HTMLElement);
-    const next = (index + (event.key === 'ArrowDown' ? 1 : -1) + items.length) % items.length;
-    items[next]?.focus();
-  };
 
   const run = (action: () => Promise<unknown>) => {
     action().then(onClose, (e: unknown) => {
@@ -85,14 +60,7 @@ export function MessageMenu({
   }
 
   return (
-    <div
-      ref={ref}
-      className="message-menu"
-      role="menu"
-      aria-label="Message actions"
-      tabIndex={-1}
-      onKeyDown={onKeyDown}
-    >
+    <Menu label="Message actions" className="message-menu" onClose={onClose}>
       {abilities.pin ? (
         <button
           type="button"
@@ -145,6 +113,6 @@ export function MessageMenu({
           {error}
         </p>
       )}
-    </div>
+    </Menu>
   );
 }
