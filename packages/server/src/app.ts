@@ -235,6 +235,9 @@ export async function createApp(options: AppOptions): Promise<App> {
         sessionTtlMs,
         passwordCost: { ...DEFAULT_SCRYPT_COST, log2N: config.passwordScryptLog2N },
       },
+      privilegedIntentReviewThreshold:
+        options.gateway?.privilegedIntentReviewThreshold ??
+        DEFAULT_GATEWAY_OPTIONS.privilegedIntentReviewThreshold,
       activityInvites: {
         activitiesOf: (userId) => liveActivities({ store: sharedState.presences, clock }, userId),
       },

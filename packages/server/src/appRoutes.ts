@@ -15,7 +15,10 @@ import {
   registerProvisionalRoutes,
 } from './oauth/provisional/routes.js';
 import type { ProvisionalService } from './oauth/provisional/service.js';
-import { registerApplicationRoutes } from './resources/applications/index.js';
+import {
+  registerApplicationRoutes,
+  registerAssetCdnRoutes,
+} from './resources/applications/index.js';
 import { registerAuditLogRoutes } from './resources/auditLog/index.js';
 import { registerAuthRoutes } from './resources/auth/index.js';
 import { registerBanRoutes } from './resources/bans/index.js';
@@ -94,6 +97,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
     ],
   });
   registerEmojiCdnRoutes(http, { storage, images });
+  registerAssetCdnRoutes(http, { storage, images });
   registerStickerCdnRoutes(http, { storage, blobs });
   registerScheduledEventCdnRoutes(http, { storage, images });
   registerAttachmentCdnRoutes(http, { storage, blobs, signer });

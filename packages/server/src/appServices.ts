@@ -73,6 +73,8 @@ interface ServiceOptions {
   activityInvites: ActivityInvitePorts;
   /** Told of a lobby message not mirrored into its linked channel (the send stands). */
   onLobbyMirrorError?: (err: unknown, context: { lobbyId: string; messageId: string }) => void;
+  /** From this many users an app's privileged intents need a review (the gateway's threshold). */
+  privilegedIntentReviewThreshold: number;
   /** Interactions: their timers (tests fire them), limits, and where delivery errors go. */
   interactions: {
     timers: Timers;
@@ -137,7 +139,11 @@ export function createServices(
     groupRecipients: createGroupRecipientService(deps),
     users: createUserService(deps),
     auth: createAuthService(deps, options.auth),
-    applications: createApplicationService({ ...deps, interactionsEndpoint }),
+    applications: createApplicationService({
+      ...deps,
+      interactionsEndpoint,
+      privilegedIntentReviewThreshold: options.privilegedIntentReviewThreshold,
+    }),
     guilds,
     guildManage: createGuildManageService(deps),
     myGuilds: createMyGuildsService(deps),

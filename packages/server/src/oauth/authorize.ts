@@ -12,7 +12,7 @@ import type {
 } from '../storage/index.js';
 import { OAuthError } from './errors.js';
 import type { OAuthParams } from './params.js';
-import { RESTRICTED_SCOPES, expandScopes, parseScopes } from './scopes.js';
+import { expandScopes, parseScopes, scopeRefusal } from './scopes.js';
 import type { OAuthCore, OAuthCoreDeps } from './service.js';
 import { MINUTE_MS } from '../domain/time.js';
 
@@ -112,6 +112,41 @@ function allowedRedirect(application: ApplicationRecord, uri: string): boolean {
   return application.publicClient && uri === defaultPublicRedirect(application.id);
 }
 
+/** Whether the request installs the app (a bot, or commands for a guild or a user). */
+function isInstall(scopes: readonly string[]) {
+  return scopes.includes('bot') || scopes.includes('applications.commands');
+}
+
+/**
+ * An install link that names no scope (`?client_id=…` alone, or with `integration_type`) takes
+ * the app's default install for that context (its Installation settings: the context's
+ * `oauth2_install_params`, for guilds else `install_params`), the guild context first; its
+ * permissions unless the link names some. Without defaults the link is left as it is (and
+ * refused for naming no scope).
+ */
+function withDefaultInstall(application: ApplicationRecord, raw: AuthorizeParams): AuthorizeParams {
+  if (raw.scope !== undefined) return raw;
+  const config = application.integrationTypesConfig;
+  const defaultsOf = (type: '0' | '1') =>
+    config[type] === undefined
+      ? null
+      : (config[type].installParams ?? (type === '0' ? application.installParams : null));
+  const type =
+    raw.integration_type === '0' || raw.integration_type === '1'
+      ? raw.integration_type
+      : defaultsOf('0') !== null
+        ? '0'
+        : '1';
+  const defaults = defaultsOf(type);
+  if (defaults === null) return raw;
+  return {
+    ...raw,
+    scope: defaults.scopes.join(' '),
+    integration_type: type,
+    permissions: raw.permissions ?? defaults.permissions,
+  };
+}
+
 function isBotOnly(scopes: readonly string[]) {
   return scopes.every((scope) => scope === 'bot' || scope === 'applications.commands');
 }
@@ -122,7 +157,7 @@ function isBotOnly(scopes: readonly string[]) {
  */
 export async function validateAuthorize(
   repos: Repositories,
-  raw: AuthorizeParams,
+  given: AuthorizeParams,
 ): Promise<AuthorizeValidation> {
   const pageError = (description: string): AuthorizeValidation => ({
     ok: false,
@@ -130,9 +165,10 @@ export async function validateAuthorize(
     redirectUri: null,
     state: null,
   });
-  const clientId = raw.client_id ?? '';
+  const clientId = given.client_id ?? '';
   const application = isSnowflake(clientId) ? await repos.applications.findById(clientId) : null;
   if (application === null) return pageError('Unknown client_id.');
+  const raw = withDefaultInstall(application, given);
 
   let redirectUri: string | null = raw.redirect_uri ?? null;
   if (redirectUri !== null && !allowedRedirect(application, redirectUri)) {
@@ -158,10 +194,8 @@ export async function validateAuthorize(
     if (err instanceof OAuthError) return fail(err);
     throw err;
   }
-  const restricted = requested.find((scope) => RESTRICTED_SCOPES.has(scope));
-  if (restricted !== undefined && !application.identifyPremiumApproved) {
-    return fail(new OAuthError('invalid_scope', `${restricted} needs the platform's approval.`));
-  }
+  const refusal = scopeRefusal(application, requested);
+  if (refusal !== null) return fail(refusal);
   if (redirectUri === null && !isBotOnly(requested)) {
     return pageError('redirect_uri is required.');
   }
@@ -182,6 +216,15 @@ export async function validateAuthorize(
   }
   if (bot && integrationType === '1') {
     return fail(new OAuthError('invalid_request', 'The bot scope needs a guild install.'));
+  }
+  if (isInstall(requested) && application.integrationTypesConfig[integrationType] === undefined) {
+    // The installation contexts of its Installation settings (integration_types_config).
+    return fail(
+      new OAuthError(
+        'invalid_request',
+        `This application cannot be installed to a ${integrationType === '0' ? 'server' : 'user'}.`,
+      ),
+    );
   }
   const codeChallenge = raw.code_challenge ?? null;
   if (codeChallenge !== null) {

@@ -12,12 +12,7 @@ import { s256 } from './authorize.js';
 import { authenticateClient, readClientCredentials } from './clients.js';
 import { MAX_ECHOED_LENGTH, OAuthError } from './errors.js';
 import type { OAuthParams } from './params.js';
-import {
-  CLIENT_CREDENTIALS_SCOPES,
-  RESTRICTED_SCOPES,
-  expandScopes,
-  parseScopes,
-} from './scopes.js';
+import { CLIENT_CREDENTIALS_SCOPES, scopeRefusal, expandScopes, parseScopes } from './scopes.js';
 import type { OAuthCore, OAuthCoreDeps, TokenResponse } from './service.js';
 import { SECOND_MS } from '../domain/time.js';
 import { MAX_EXTERNAL_AUTH_TOKEN_LENGTH } from './provisional/schemas.js';
@@ -379,10 +374,8 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
       });
       requireDeviceFlow(application);
       const requested = parseScopes(request.body.scope);
-      const restricted = requested.find((scope) => RESTRICTED_SCOPES.has(scope));
-      if (restricted !== undefined && !application.identifyPremiumApproved) {
-        throw new OAuthError('invalid_scope', `${restricted} needs the platform's approval.`);
-      }
+      const refusal = scopeRefusal(application, requested);
+      if (refusal !== null) throw refusal;
       if (requested.includes('bot')) {
         throw new OAuthError('invalid_scope', 'The bot scope needs the browser flow.');
       }

@@ -1,3 +1,4 @@
+import type { ApplicationRecord } from '../storage/index.js';
 import { MAX_ECHOED_LENGTH, OAuthError } from './errors.js';
 
 /**
@@ -84,6 +85,34 @@ export const SCOPE_EXPANSIONS: Readonly<Record<string, readonly string[]>> = {
 
 /** Scopes only an approved application may request. */
 export const RESTRICTED_SCOPES: ReadonlySet<string> = new Set(['identify.premium']);
+
+/**
+ * Why the application may not ask for one of `requested`, or null when it may:
+ * `identify.premium` needs an operator's approval; `relationships.read` asked for by name (the
+ * Activities case) needs the Social SDK terms accepted in the app's Social SDK settings, or the
+ * operator's Social SDK approval (spec, OAuth2 scopes). The Social SDK meta-scopes that expand
+ * to it are the SDK's own request and are not held to this.
+ */
+export function scopeRefusal(
+  application: ApplicationRecord,
+  requested: readonly string[],
+): OAuthError | null {
+  const restricted = requested.find((scope) => RESTRICTED_SCOPES.has(scope));
+  if (restricted !== undefined && !application.identifyPremiumApproved) {
+    return new OAuthError('invalid_scope', `${restricted} needs the platform's approval.`);
+  }
+  if (
+    requested.includes('relationships.read') &&
+    !application.socialSdkTermsAccepted &&
+    !application.socialApproved
+  ) {
+    return new OAuthError(
+      'invalid_scope',
+      'relationships.read needs the Social SDK terms accepted in the application settings.',
+    );
+  }
+  return null;
+}
 
 /** The scopes client_credentials may grant (to the app owner). */
 export const CLIENT_CREDENTIALS_SCOPES: ReadonlySet<string> = new Set([

@@ -2,19 +2,27 @@
  * Probes PostgreSQL, NATS and Redis once per test run, before any test file, and hands each
  * worker the result (`inject('postgresFailure')`, `inject('natsFailure')`,
  * `inject('redisFailure')`: null when reachable, else why not). Under CI=true an unreachable
- * service fails the run; elsewhere its tests skip, and the reason is printed once.
+ * service fails the run; elsewhere its tests skip, and the reason is printed once. Chromium, for
+ * the browser tests of packages/web, is looked for the same way (`inject('chromiumFailure')`).
  */
+import { access, constants } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import { connect } from 'nats';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { TEST_DATABASE_URL, TEST_NATS_URL, TEST_REDIS_URL } from './serviceUrls.js';
+import {
+  TEST_CHROMIUM_PATH,
+  TEST_DATABASE_URL,
+  TEST_NATS_URL,
+  TEST_REDIS_URL,
+} from './serviceUrls.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresFailure: string | null;
     natsFailure: string | null;
     redisFailure: string | null;
+    chromiumFailure: string | null;
   }
 }
 
@@ -78,11 +86,21 @@ async function probeRedis(): Promise<string | null> {
   }
 }
 
+async function probeChromium(): Promise<string | null> {
+  try {
+    await access(TEST_CHROMIUM_PATH, constants.X_OK);
+    return null;
+  } catch (err) {
+    return reason(err);
+  }
+}
+
 export default async function setup(project: TestProject): Promise<void> {
-  const [postgresFailure, natsFailure, redisFailure] = await Promise.all([
+  const [postgresFailure, natsFailure, redisFailure, chromiumFailure] = await Promise.all([
     probePostgres(),
     probeNats(),
     probeRedis(),
+    probeChromium(),
   ]);
   const ci = process.env['CI'] === 'true';
   if (ci && postgresFailure !== null) {
@@ -98,6 +116,16 @@ export default async function setup(project: TestProject): Promise<void> {
   if (ci && redisFailure !== null) {
     throw new Error(
       `Redis at ${TEST_REDIS_URL} is required under CI=true but unreachable: ${redisFailure}`,
+    );
+  }
+  if (ci && chromiumFailure !== null) {
+    throw new Error(
+      `Chromium at ${TEST_CHROMIUM_PATH} is required under CI=true for the browser tests: ${chromiumFailure}. Install it with apt-get install -y chromium (.ci/run does).`,
+    );
+  }
+  if (chromiumFailure !== null) {
+    process.stderr.write(
+      `Skipping browser tests: no Chromium at ${TEST_CHROMIUM_PATH} (${chromiumFailure}). Install it (apt-get install -y chromium) or set GUILDHALL_TEST_CHROMIUM to run them.\n`,
     );
   }
   if (postgresFailure !== null) {
@@ -118,4 +146,5 @@ export default async function setup(project: TestProject): Promise<void> {
   project.provide('postgresFailure', postgresFailure);
   project.provide('redisFailure', redisFailure);
   project.provide('natsFailure', natsFailure);
+  project.provide('chromiumFailure', chromiumFailure);
 }

@@ -3,3 +3,5 @@ export const TEST_DATABASE_URL =
   process.env['GUILDHALL_TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const TEST_NATS_URL = process.env['GUILDHALL_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
 export const TEST_REDIS_URL = process.env['GUILDHALL_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+/** The Chromium the browser tests drive (packages/web/test/browser): Debian's, by default. */
+export const TEST_CHROMIUM_PATH = process.env['GUILDHALL_TEST_CHROMIUM'] ?? '/usr/bin/chromium';

@@ -1,11 +1,11 @@
 import { Redirect, Route, Switch } from 'wouter';
 import { LoginPage, RegisterPage } from '../auth/AuthPages.js';
 import { useToken } from '../auth/session.js';
+import { LoginLink } from '../portal/LoginLink.js';
 import { ClientProvider } from './context.js';
 import { Shell } from './Shell.js';
 import { InvitePage } from './invites/InvitePage.js';
 import '../styles/chat.css';
-import { LoginLink } from '../portal/LoginLink.js';
 
 /**
  * The chat client at `/`: the platform's paths (`/login`, `/register`, `/channels/@me`,

@@ -1,7 +1,10 @@
 import { Redirect, Route, Switch } from 'wouter';
 import { LoginPage, RegisterPage } from '../auth/AuthPages.js';
 import { useToken } from '../auth/session.js';
+import { ApplicationsPage } from './ApplicationsPage.js';
+import { ApplicationLayout } from './ApplicationLayout.js';
 import { LoginLink } from './LoginLink.js';
+import '../styles/portal.css';
 
 /**
  * The developer portal at `/developers` (paths here are relative to it): applications and their
@@ -26,9 +29,17 @@ export function PortalApp() {
             replace
           />
         ) : (
-          <main className="portal-shell">
-            <p>Applications.</p>
-          </main>
+          <Switch>
+            <Route path="/applications">
+              <ApplicationsPage />
+            </Route>
+            <Route path="/applications/:applicationId" nest>
+              {(params) => <ApplicationLayout applicationId={params.applicationId} />}
+            </Route>
+            <Route>
+              <Redirect to="/applications" replace />
+            </Route>
+          </Switch>
         )}
       </Route>
     </Switch>

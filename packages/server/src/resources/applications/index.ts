@@ -5,5 +5,6 @@ export {
   type SubscribableEventType,
 } from './eventWebhooks.js';
 export { registerApplicationRoutes } from './routes.js';
+export { registerAssetCdnRoutes } from './assets.js';
 export { CreateApplicationBody } from './schemas.js';
 export { createApplicationService, type ApplicationService } from './service.js';

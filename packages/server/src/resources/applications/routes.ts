@@ -3,7 +3,9 @@ import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
 import {
   ApplicationIdParams,
+  AssetParams,
   CreateApplicationBody,
+  CreateAssetBody,
   ModifyApplicationBody,
   ModifyOwnedApplicationBody,
 } from './schemas.js';
@@ -78,5 +80,37 @@ export function registerApplicationRoutes(
         principalOf(request),
         parseInput(ApplicationIdParams, request.params).application_id,
       ),
+  );
+
+  // Rich presence assets: listed to anyone (the platform's public route), changed by the owner.
+  app.get('/oauth2/applications/:application_id/assets', { config: { auth: 'none' } }, (request) =>
+    applications.assets.list(parseInput(ApplicationIdParams, request.params).application_id),
+  );
+
+  app.post(
+    '/applications/:application_id/assets',
+    { config: { auth: ['session'] } },
+    async (request, reply) => {
+      const created = await applications.assets.create(
+        principalOf(request),
+        parseInput(ApplicationIdParams, request.params).application_id,
+        parseInput(CreateAssetBody, request.body ?? {}),
+      );
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.delete(
+    '/applications/:application_id/assets/:asset_id',
+    { config: { auth: ['session'] } },
+    async (request, reply) => {
+      const params = parseInput(AssetParams, request.params);
+      await applications.assets.delete(
+        principalOf(request),
+        params.application_id,
+        params.asset_id,
+      );
+      return reply.status(204).send();
+    },
   );
 }

@@ -1,4 +1,4 @@
-import { ApplicationFlags } from '@guildhall/protocol';
+import { ALL_PERMISSIONS, ApplicationFlags } from '@guildhall/protocol';
 import { z } from 'zod';
 import { UInt31 } from '../../http/schemas.js';
 import { BotUsername } from '../users/index.js';
@@ -21,6 +21,55 @@ export const SELF_SERVE_APPLICATION_FLAGS =
   ApplicationFlags.GATEWAY_GUILD_MEMBERS_LIMITED |
   ApplicationFlags.GATEWAY_MESSAGE_CONTENT_LIMITED;
 
+/** The scopes an install link may carry, as the platform's ApplicationOAuth2InstallParams. */
+export const INSTALL_SCOPES = ['applications.commands', 'bot'] as const;
+
+/** A permission bitset: a decimal string or an integer, within the known bits. */
+const Permissions = z
+  .union([z.string().regex(/^\d{1,20}$/, 'Permissions must be a decimal integer.'), z.int().min(0)])
+  .transform((value) => BigInt(value))
+  .refine((bits) => (bits & ~ALL_PERMISSIONS) === 0n, 'Unknown permission bits.')
+  .transform((bits) => bits.toString());
+
+/** `{scopes, permissions}`: what an install link asks for when it names no scope. */
+const InstallParamsBody = z.object({
+  scopes: z
+    .array(z.enum(INSTALL_SCOPES))
+    .min(1)
+    .refine((scopes) => new Set(scopes).size === scopes.length, 'Scopes must be unique.'),
+  permissions: Permissions.nullable()
+    .optional()
+    .transform((value) => value ?? '0'),
+});
+export type InstallParamsInput = z.infer<typeof InstallParamsBody>;
+
+const IntegrationTypeBody = z
+  .object({ oauth2_install_params: InstallParamsBody.nullable().optional() })
+  .nullable();
+
+/**
+ * The installation contexts the app supports (a key present enables it: "0" guild, "1" user),
+ * each with its default install. A user install cannot add a bot.
+ */
+const IntegrationTypesConfigBody = z
+  .object({
+    '0': IntegrationTypeBody.optional(),
+    '1': IntegrationTypeBody.optional().superRefine((entry, ctx) => {
+      if (entry?.oauth2_install_params?.scopes.includes('bot') === true) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['oauth2_install_params', 'scopes'],
+          message: 'A user install cannot have the bot scope.',
+        });
+      }
+    }),
+  })
+  .strict()
+  .refine(
+    (config) => config['0'] !== undefined || config['1'] !== undefined,
+    'At least one installation context must be enabled.',
+  );
+
 export const ModifyApplicationBody = z.object({
   description: z
     .union([z.string().max(400), z.object({ default: z.string().max(400) })])
@@ -32,6 +81,9 @@ export const ModifyApplicationBody = z.object({
   event_webhooks_url: HttpUrl.nullable().optional(),
   ...EventWebhooksFields,
   tags: z.array(z.string().min(1).max(20)).max(5).nullable().optional(),
+  custom_install_url: HttpUrl.nullable().optional(),
+  install_params: InstallParamsBody.nullable().optional(),
+  integration_types_config: IntegrationTypesConfigBody.optional(),
 });
 
 /**
@@ -52,6 +104,13 @@ export const ModifyOwnedApplicationBody = ModifyApplicationBody.extend({
   bot_require_code_grant: z.boolean().optional(),
   /** Whether the device authorization grant is accepted (docs/oauth.md). */
   device_flow_enabled: z.boolean().optional(),
+  /** The app's name (its bot keeps its username), under the rules of a new app's name. */
+  name: BotUsername.optional(),
+  /** DMs and group DMs hidden from the bot's gateway unless it is in them (docs/gateway.md). */
+  private_channel_obfuscation: z.boolean().optional(),
+  /** Social SDK settings: the terms (relationships.read without approval) and the entrypoint. */
+  social_sdk_terms_accepted: z.boolean().optional(),
+  connection_entrypoint_url: HttpUrl.nullable().optional(),
 });
 export type ModifyApplicationInput = z.infer<typeof ModifyApplicationBody> &
   Partial<z.infer<typeof ModifyOwnedApplicationBody>>;
@@ -64,3 +123,18 @@ export const CreateApplicationBody = z.object({
 export type CreateApplicationInput = z.infer<typeof CreateApplicationBody>;
 
 export const ApplicationIdParams = z.object({ application_id: z.string() });
+
+/** POST /applications/{id}/assets: a rich presence image. */
+export const CreateAssetBody = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(32)
+    .regex(/^[a-z0-9_]+$/, 'Asset names use lower-case letters, digits and underscores.'),
+  /** 1 small, 2 large. */
+  type: z.union([z.literal(1), z.literal(2)]),
+  image: z.string().min(1),
+});
+export type CreateAssetInput = z.infer<typeof CreateAssetBody>;
+
+export const AssetParams = z.object({ application_id: z.string(), asset_id: z.string() });

@@ -23,6 +23,8 @@ import {
 import { eventWebhooksPatch, type VerifyEventWebhooksUrl } from './eventWebhooks.js';
 import type { InteractionsEndpoint } from '../interactions/index.js';
 import { serializeApplication } from './serialize.js';
+import { installPatch } from './install.js';
+import { createApplicationAssets } from './assets.js';
 import { storeImage } from '../imageUploads.js';
 
 /** An application just made, with the two secrets that are shown once and stored only hashed. */
@@ -52,6 +54,8 @@ export function createApplicationService(
     interactionsEndpoint: Pick<InteractionsEndpoint, 'verifyUrl'>;
     /** Seals the app's signing key before it is stored. */
     secrets: SecretBox;
+    /** From this many users, privileged intents need a review (spec: 10,000; the gateway's). */
+    privilegedIntentReviewThreshold: number;
   },
 ) {
   const { storage, clock, ids, blobs, revocations, secrets } = deps;
@@ -62,8 +66,19 @@ export function createApplicationService(
       application.botUserId === null ? null : storage.users.findById(application.botUserId),
     ]);
     if (owner === null) throw new Error(`application ${application.id} has no owner row`);
-    const guildCount = bot === null ? 0 : await storage.guilds.countForUser(bot.id);
-    return serializeApplication({ application, owner, bot, guildCount });
+    const [guildCount, userCount, privateChannelObfuscation] = await Promise.all([
+      bot === null ? 0 : storage.guilds.countForUser(bot.id),
+      storage.applications.approximateUserCount(application.id),
+      storage.gateway.privateChannelObfuscation(application.id),
+    ]);
+    return serializeApplication({
+      application,
+      owner,
+      bot,
+      guildCount,
+      userCount,
+      privateChannelObfuscation,
+    });
   };
 
   /** The application the caller owns (session) or is the bot of (bot token). */
@@ -78,6 +93,22 @@ export function createApplicationService(
         : principal.applicationId === application.id;
     if (!allowed) throw new ApiError('UNKNOWN_APPLICATION');
     return application;
+  };
+
+  /**
+   * The self-serve rule (spec, privileged intents): an app reaching fewer users than the review
+   * threshold turns its limited intent flags on itself; from the threshold, only a review does.
+   */
+  const requireSelfServeIntents = async (application: ApplicationRecord) => {
+    const users = await storage.applications.approximateUserCount(application.id);
+    if (users < deps.privilegedIntentReviewThreshold) return;
+    throw invalidField(
+      ['flags'],
+      'PRIVILEGED_INTENTS_REVIEW_REQUIRED',
+      `This app reaches ${users} users (${deps.privilegedIntentReviewThreshold} or more): ` +
+        'privileged intents it does not have yet need a review. Apply for them with the ' +
+        'platform instead of turning them on here.',
+    );
   };
 
   const issueBotToken = async (
@@ -99,6 +130,9 @@ export function createApplicationService(
   };
 
   return {
+    /** Rich presence assets (assets.ts). */
+    assets: createApplicationAssets({ storage, clock, ids, blobs, owned: ownedApplication }),
+
     /** Makes an application, its bot user and bot token, in one transaction. */
     async create(ownerId: string, input: CreateApplicationInput): Promise<CreatedApplication> {
       const clientSecret = generateClientSecret();
@@ -169,6 +203,8 @@ export function createApplicationService(
             'Only the limited gateway intent flags can be set.',
           );
         }
+        const turnedOn = requested & ~application.flags;
+        if (turnedOn !== 0n) await requireSelfServeIntents(application);
         patch.flags = (application.flags & ~SELF_SERVE_APPLICATION_FLAGS) | requested;
       }
       const endpointUrl = input.interactions_endpoint_url;
@@ -184,7 +220,17 @@ export function createApplicationService(
         await eventWebhooksPatch(application, input, deps.webhookEvents.verifyUrl),
       );
       if (input.tags !== undefined) patch.tags = [...new Set(input.tags ?? [])];
+      Object.assign(patch, installPatch(input));
+      let obfuscation: boolean | undefined;
       if (principal.kind === 'session') {
+        if (input.name !== undefined) patch.name = input.name;
+        obfuscation = input.private_channel_obfuscation;
+        if (input.social_sdk_terms_accepted !== undefined) {
+          patch.socialSdkTermsAccepted = input.social_sdk_terms_accepted;
+        }
+        if (input.connection_entrypoint_url !== undefined) {
+          patch.connectionEntrypointUrl = input.connection_entrypoint_url;
+        }
         // Owner-only settings (ModifyOwnedApplicationBody); never from a bot token.
         if (input.redirect_uris !== undefined) {
           patch.redirectUris = [...new Set(input.redirect_uris ?? [])];
@@ -208,7 +254,13 @@ export function createApplicationService(
           (hash, ext) => `app-icons/${application.id}/${hash}.${ext}`,
         );
       }
-      const updated = await storage.applications.update(application.id, patch);
+      const updated = await storage.transaction(async (tx) => {
+        // The gateway reads the setting at IDENTIFY (gateway/handshake.ts).
+        if (obfuscation !== undefined) {
+          await tx.gateway.setPrivateChannelObfuscation(application.id, obfuscation);
+        }
+        return tx.applications.update(application.id, patch);
+      });
       if (updated === null) throw new ApiError('UNKNOWN_APPLICATION');
       return view(updated);
     },

@@ -1,12 +1,49 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type {
+  ApplicationAssetRecord,
+  ApplicationAssetRepository,
   ApplicationPatch,
   ApplicationRecord,
   ApplicationRepository,
+  InstallParams,
+  IntegrationTypesConfig,
 } from '../types/applications.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, idOrNull, int, jsonArray } from './rows.js';
-import type { ApplicationsTable, Database } from './schema.js';
+import type { ApplicationAssetsTable, ApplicationsTable, Database } from './schema.js';
+
+/** The JSON of install params, as the platform's wire shape (`{scopes, permissions}`). */
+function installParamsOf(value: unknown): InstallParams | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { scopes, permissions } = value as { scopes?: unknown; permissions?: unknown };
+  return {
+    scopes: Array.isArray(scopes) ? scopes.map(String) : [],
+    permissions: typeof permissions === 'string' ? permissions : '0',
+  };
+}
+
+function integrationTypesOf(text: string): IntegrationTypesConfig {
+  const parsed: unknown = JSON.parse(text);
+  const config: IntegrationTypesConfig = {};
+  if (typeof parsed !== 'object' || parsed === null) return config;
+  for (const key of ['0', '1'] as const) {
+    const entry: unknown = (parsed as Record<string, unknown>)[key];
+    if (typeof entry !== 'object' || entry === null) continue;
+    const params: unknown = (entry as Record<string, unknown>)['oauth2_install_params'];
+    config[key] = { installParams: installParamsOf(params) };
+  }
+  return config;
+}
+
+function integrationTypesText(config: IntegrationTypesConfig): string {
+  const out: Record<string, object> = {};
+  for (const key of ['0', '1'] as const) {
+    const entry = config[key];
+    if (entry === undefined) continue;
+    out[key] = entry.installParams === null ? {} : { oauth2_install_params: entry.installParams };
+  }
+  return JSON.stringify(out);
+}
 
 function toApplication(row: Selectable<ApplicationsTable>): ApplicationRecord {
   return {
@@ -34,6 +71,12 @@ function toApplication(row: Selectable<ApplicationsTable>): ApplicationRecord {
     deviceFlowEnabled: bool(row.device_flow_enabled),
     eventWebhooksTypes: jsonArray(row.event_webhooks_types),
     eventWebhooksStatus: int(row.event_webhooks_status),
+    customInstallUrl: row.custom_install_url,
+    installParams:
+      row.install_params === null ? null : installParamsOf(JSON.parse(row.install_params)),
+    integrationTypesConfig: integrationTypesOf(row.integration_types_config),
+    socialSdkTermsAccepted: bool(row.social_sdk_terms_accepted),
+    connectionEntrypointUrl: row.connection_entrypoint_url,
   };
 }
 
@@ -61,6 +104,16 @@ function patchColumns(patch: ApplicationPatch) {
       patch.deviceFlowEnabled === undefined ? undefined : flag(patch.deviceFlowEnabled),
     event_webhooks_types: patch.eventWebhooksTypes && JSON.stringify(patch.eventWebhooksTypes),
     event_webhooks_status: patch.eventWebhooksStatus,
+    custom_install_url: patch.customInstallUrl,
+    install_params:
+      patch.installParams === undefined
+        ? undefined
+        : patch.installParams && JSON.stringify(patch.installParams),
+    integration_types_config:
+      patch.integrationTypesConfig && integrationTypesText(patch.integrationTypesConfig),
+    social_sdk_terms_accepted:
+      patch.socialSdkTermsAccepted === undefined ? undefined : flag(patch.socialSdkTermsAccepted),
+    connection_entrypoint_url: patch.connectionEntrypointUrl,
   };
 }
 
@@ -136,6 +189,79 @@ export function createApplicationRepository(db: Kysely<Database>): ApplicationRe
         .where('signing_key', '=', from)
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
+    },
+    async approximateUserCount(appId) {
+      // UNION (not UNION ALL) makes the users distinct; members(guild_id, user_id) is the primary
+      // key and members_user / oauth_authorizations_application index the other two lookups.
+      const result = await sql<{ n: number | bigint | string }>`
+        SELECT COUNT(*) AS n FROM (
+          SELECT m.user_id FROM applications a
+            JOIN members b ON b.user_id = a.bot_user_id
+            JOIN members m ON m.guild_id = b.guild_id AND m.user_id <> b.user_id
+            WHERE a.id = ${appId}
+          UNION
+          SELECT user_id FROM oauth_authorizations
+            WHERE application_id = ${appId} AND integration_type = 1 AND revoked_at IS NULL
+        ) reached`.execute(db);
+      return int(result.rows[0]?.n ?? 0);
+    },
+  };
+}
+
+function toAsset(row: Selectable<ApplicationAssetsTable>): ApplicationAssetRecord {
+  return {
+    id: id(row.id),
+    applicationId: id(row.application_id),
+    type: int(row.type) === 1 ? 1 : 2,
+    name: row.name,
+    extension: row.extension,
+    createdAt: int(row.created_at),
+  };
+}
+
+/** Rich presence assets (migration 0028). */
+export function createApplicationAssetRepository(db: Kysely<Database>): ApplicationAssetRepository {
+  return {
+    async listByApplication(applicationId) {
+      const rows = await db
+        .selectFrom('application_assets')
+        .selectAll()
+        .where('application_id', '=', applicationId)
+        .orderBy('id')
+        .execute();
+      return rows.map(toAsset);
+    },
+    async findById(applicationId, assetId) {
+      const row = await db
+        .selectFrom('application_assets')
+        .selectAll()
+        .where('application_id', '=', applicationId)
+        .where('id', '=', assetId)
+        .executeTakeFirst();
+      return row === undefined ? null : toAsset(row);
+    },
+    async create(asset) {
+      await conflictsAsStorageErrors(
+        db
+          .insertInto('application_assets')
+          .values({
+            id: asset.id,
+            application_id: asset.applicationId,
+            type: asset.type,
+            name: asset.name,
+            extension: asset.extension,
+            created_at: asset.createdAt,
+          })
+          .execute(),
+      );
+    },
+    async delete(applicationId, assetId) {
+      const result = await db
+        .deleteFrom('application_assets')
+        .where('application_id', '=', applicationId)
+        .where('id', '=', assetId)
+        .executeTakeFirst();
+      return result.numDeletedRows > 0n;
     },
   };
 }

@@ -101,6 +101,20 @@ export function createBlobReferenceRepository(db: Kysely<Database>): BlobReferen
     return row !== undefined;
   };
 
+  /** A rich presence asset, `app-assets/{application_id}/{asset_id}`. */
+  const appAsset = async (applicationId: string | undefined, assetId: string | undefined) => {
+    if (!/^\d{1,20}$/.test(applicationId ?? '') || !/^\d{1,20}$/.test(assetId ?? '')) {
+      return false;
+    }
+    const row = await db
+      .selectFrom('application_assets')
+      .select('id')
+      .where('application_id', '=', applicationId ?? '')
+      .where('id', '=', assetId ?? '')
+      .executeTakeFirst();
+    return row !== undefined;
+  };
+
   const interactionRow = async (interactionId: string | undefined) => {
     if (interactionId === undefined || !/^\d+$/.test(interactionId)) return false;
     const row = await db
@@ -143,6 +157,8 @@ export function createBlobReferenceRepository(db: Kysely<Database>): BlobReferen
           held = await memberImage(kind === 'guild-avatars' ? 'avatar' : 'banner', rest);
         } else if (kind === 'guild-events') {
           held = await eventCover(rest[0], rest[1]);
+        } else if (kind === 'app-assets') {
+          held = await appAsset(rest[0], rest[1]);
         } else if (kind === 'interaction-attachments') {
           // A person's upload lives as long as its interaction's row (15 minutes).
           held = await interactionRow(rest[0]);

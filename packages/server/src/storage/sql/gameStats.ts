@@ -94,6 +94,22 @@ export function createApplicationIdentityRepository(
         .execute();
       return findProfile(applicationId, userId);
     },
+    async findStatsLayout(applicationId) {
+      const row = await db
+        .selectFrom('application_game_stats_layouts')
+        .select('layout')
+        .where('application_id', '=', applicationId)
+        .executeTakeFirst();
+      return row === undefined ? null : jsonOrNull(row.layout);
+    },
+    async putStatsLayout(applicationId, layout, updatedAt) {
+      const values = { layout: JSON.stringify(layout), updated_at: updatedAt };
+      await db
+        .insertInto('application_game_stats_layouts')
+        .values({ application_id: applicationId, ...values })
+        .onConflict((oc) => oc.column('application_id').doUpdateSet(values))
+        .execute();
+    },
     async deleteProfile(applicationId, userId) {
       const result = await db
         .deleteFrom('application_identity_profiles')

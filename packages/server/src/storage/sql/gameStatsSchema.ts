@@ -29,3 +29,10 @@ export interface UserPrimaryGuildsTable {
   enabled: Int;
   updated_at: Int;
 }
+
+/** Migration 0028: an application's game-stats widget layout, JSON text. */
+export interface ApplicationGameStatsLayoutsTable {
+  application_id: Id;
+  layout: string;
+  updated_at: Int;
+}

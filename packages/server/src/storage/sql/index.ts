@@ -1,7 +1,7 @@
 /** @module storage/sql: the repositories both drivers share, written once over Kysely. */
 import { sql, type Kysely } from 'kysely';
 import type { Repositories, Storage, StorageDialect } from '../types/storage.js';
-import { createApplicationRepository } from './applications.js';
+import { createApplicationAssetRepository, createApplicationRepository } from './applications.js';
 import { createAuditLogRepository } from './auditLog.js';
 import { createBanRepository } from './bans.js';
 import { createBlobReferenceRepository, createServerSecretRepository } from './blobRefs.js';
@@ -51,6 +51,7 @@ export function createRepositories(
     inTransaction: context.inTransaction,
     users: createUserRepository(db),
     applications: createApplicationRepository(db),
+    applicationAssets: createApplicationAssetRepository(db),
     tokens: createTokenRepository(db),
     loginLinks: createLoginLinkRepository(db),
     guilds: createGuildRepository(db, context.dialect),

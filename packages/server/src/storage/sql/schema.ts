@@ -62,6 +62,21 @@ export interface ApplicationsTable {
   /** JSON array of the subscribed webhook event types. */
   event_webhooks_types: Defaulted<string>;
   event_webhooks_status: Defaulted<number | bigint | string>;
+  /** Migration 0028: install links and Social SDK settings; the JSON columns as text. */
+  custom_install_url: Defaulted<string | null>;
+  install_params: Defaulted<string | null>;
+  integration_types_config: Defaulted<string>;
+  social_sdk_terms_accepted: Defaulted<number | bigint | string>;
+  connection_entrypoint_url: Defaulted<string | null>;
+}
+
+export interface ApplicationAssetsTable {
+  id: Id;
+  application_id: Id;
+  type: Int;
+  name: string;
+  extension: string;
+  created_at: Int;
 }
 
 export interface TokensTable {
@@ -439,6 +454,8 @@ export interface Database extends OAuthTables {
   application_identity_profiles: GameStats.ApplicationIdentityProfilesTable;
   guild_tags: GameStats.GuildTagsTable;
   user_primary_guilds: GameStats.UserPrimaryGuildsTable;
+  application_game_stats_layouts: GameStats.ApplicationGameStatsLayoutsTable;
+  application_assets: ApplicationAssetsTable;
   lobbies: LobbiesTable;
   lobby_members: LobbyMembersTable;
   lobby_messages: LobbyMessagesTable;

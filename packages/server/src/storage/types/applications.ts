@@ -1,5 +1,18 @@
 /** Applications (developer apps and their bot users). */
 
+/** Default install settings: the scopes and bot permissions an install link asks for. */
+export interface InstallParams {
+  scopes: string[];
+  /** A decimal permission bitset. */
+  permissions: string;
+}
+
+/** An installation context (0 guild, 1 user): enabled when present, with its default install. */
+export interface IntegrationTypeSettings {
+  installParams: InstallParams | null;
+}
+export type IntegrationTypesConfig = Partial<Record<'0' | '1', IntegrationTypeSettings>>;
+
 export interface ApplicationRecord {
   id: string;
   name: string;
@@ -38,6 +51,15 @@ export interface ApplicationRecord {
   eventWebhooksTypes: string[];
   /** 1 disabled, 2 enabled, 3 disabled by the platform. */
   eventWebhooksStatus: number;
+  /** Where the platform's "Add App" button sends people instead of the authorize page. */
+  customInstallUrl: string | null;
+  /** The default install (guild context), as the platform's `install_params`. */
+  installParams: InstallParams | null;
+  integrationTypesConfig: IntegrationTypesConfig;
+  /** The owner accepted the Social SDK terms: relationships.read needs no approval. */
+  socialSdkTermsAccepted: boolean;
+  /** The Social SDK's connection entrypoint URL (Social SDK settings). */
+  connectionEntrypointUrl: string | null;
 }
 
 export type NewApplication = Omit<
@@ -58,6 +80,11 @@ export type NewApplication = Omit<
   | 'tags'
   | 'eventWebhooksTypes'
   | 'eventWebhooksStatus'
+  | 'customInstallUrl'
+  | 'installParams'
+  | 'integrationTypesConfig'
+  | 'socialSdkTermsAccepted'
+  | 'connectionEntrypointUrl'
 > &
   Partial<ApplicationRecord>;
 
@@ -82,8 +109,32 @@ export type ApplicationPatch = Partial<
     | 'deviceFlowEnabled'
     | 'eventWebhooksTypes'
     | 'eventWebhooksStatus'
+    | 'customInstallUrl'
+    | 'installParams'
+    | 'integrationTypesConfig'
+    | 'socialSdkTermsAccepted'
+    | 'connectionEntrypointUrl'
   >
 >;
+
+/** A rich presence asset (migration 0028): type 1 small, 2 large. */
+export interface ApplicationAssetRecord {
+  id: string;
+  applicationId: string;
+  type: 1 | 2;
+  name: string;
+  /** The uploaded format's extension (png, jpg, gif, webp); the blob is app-assets/{app}/{id}. */
+  extension: string;
+  createdAt: number;
+}
+
+export interface ApplicationAssetRepository {
+  listByApplication(applicationId: string): Promise<ApplicationAssetRecord[]>;
+  findById(applicationId: string, assetId: string): Promise<ApplicationAssetRecord | null>;
+  /** @throws StorageConflictError when the application already has an asset of that name. */
+  create(asset: ApplicationAssetRecord): Promise<void>;
+  delete(applicationId: string, assetId: string): Promise<boolean>;
+}
 
 export interface ApplicationRepository {
   create(app: NewApplication): Promise<ApplicationRecord>;
@@ -95,4 +146,10 @@ export interface ApplicationRepository {
   listSigningKeys(): Promise<{ id: string; signingKey: string }[]>;
   /** Replaces an app's stored signing key if it still is `from`; returns whether it was. */
   replaceSigningKey(id: string, from: string, to: string): Promise<boolean>;
+  /**
+   * How many distinct users the app reaches: members of the guilds its bot is in (the bot left
+   * out) and users who installed it to their account (live user-install authorizations). One
+   * query; docs/applications.md#user-count.
+   */
+  approximateUserCount(id: string): Promise<number>;
 }

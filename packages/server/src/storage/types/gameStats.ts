@@ -84,6 +84,10 @@ export interface ApplicationIdentityRepository {
     userId: string,
     patch: ApplicationIdentityProfilePatch,
   ): Promise<ApplicationIdentityProfileRecord | null>;
+  /** The application's game-stats widget layout (migration 0028), null when it set none. */
+  findStatsLayout(applicationId: string): Promise<JsonObject | null>;
+  /** Replaces the application's widget layout. */
+  putStatsLayout(applicationId: string, layout: JsonObject, updatedAt: number): Promise<void>;
   /** Deletes the user's stats identity of the application; whether one existed. */
   deleteProfile(applicationId: string, userId: string): Promise<boolean>;
   /** The users holding an external identity (migration 0009) of the application with this subject. */

@@ -4,7 +4,7 @@
  * camelCase domain records; each driver keeps its SQL and client types private.
  */
 
-import type { ApplicationRepository } from './applications.js';
+import type { ApplicationAssetRepository, ApplicationRepository } from './applications.js';
 import type { AuditLogRepository } from './auditLog.js';
 import type { BlobReferenceRepository } from './blobRefs.js';
 import type { ChannelRepository, OverwriteRepository, VoiceStatusRepository } from './channels.js';
@@ -40,6 +40,7 @@ export interface Repositories {
   readonly inTransaction: boolean;
   readonly users: UserRepository;
   readonly applications: ApplicationRepository;
+  readonly applicationAssets: ApplicationAssetRepository;
   readonly tokens: TokenRepository;
   readonly loginLinks: LoginLinkRepository;
   readonly guilds: GuildRepository;

@@ -1,0 +1,99 @@
+import { useCallback, useId, useState, type ReactNode, type TextareaHTMLAttributes } from 'react';
+
+/** A settings page's title and a sentence about it. */
+export function PageTitle({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="page-heading">
+      <h1>{title}</h1>
+      {children === undefined ? null : <p className="hint">{children}</p>}
+    </div>
+  );
+}
+
+/** A labelled textarea with its API message under it (Field's textarea twin). */
+export function TextAreaField({
+  label,
+  error,
+  hint,
+  ...textarea
+}: TextareaHTMLAttributes<HTMLTextAreaElement> & {
+  label: ReactNode;
+  error?: string | undefined;
+  hint?: ReactNode;
+}) {
+  const id = useId();
+  const describedBy = [
+    hint === undefined ? null : `${id}-hint`,
+    error === undefined ? null : `${id}-error`,
+  ]
+    .filter((part) => part !== null)
+    .join(' ');
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        aria-invalid={error === undefined ? undefined : true}
+        aria-describedby={describedBy === '' ? undefined : describedBy}
+        {...textarea}
+      />
+      {hint === undefined ? null : (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error === undefined ? null : (
+        <p className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A form's editable copy of saved values: `set` one field, `reset` to new saved values (the
+ * PATCH's answer), `dirty` when anything differs from them.
+ */
+export function useDraft<T extends object>(saved: T) {
+  const [base, setBase] = useState(saved);
+  const [draft, setDraft] = useState(saved);
+  const set = useCallback(<K extends keyof T>(key: K, value: T[K]) => {
+    setDraft((current) => ({ ...current, [key]: value }));
+  }, []);
+  const reset = useCallback((next: T) => {
+    setBase(next);
+    setDraft(next);
+  }, []);
+  const dirty = JSON.stringify(base) !== JSON.stringify(draft);
+  return { base, draft, set, reset, dirty };
+}
+
+/** "Save Changes" (and "Reset" while there are unsaved changes), with a saved notice. */
+export function SaveBar({
+  dirty,
+  busy,
+  saved,
+  onReset,
+}: {
+  dirty: boolean;
+  busy: boolean;
+  saved: boolean;
+  onReset: () => void;
+}) {
+  return (
+    <div className="save-bar">
+      <span role="status" className="save-status">
+        {dirty ? 'You have unsaved changes.' : saved ? 'All changes saved.' : ''}
+      </span>
+      {dirty ? (
+        <button type="button" onClick={onReset} disabled={busy}>
+          Reset
+        </button>
+      ) : null}
+      <button type="submit" className="primary" disabled={busy || !dirty}>
+        {busy ? 'Saving…' : 'Save Changes'}
+      </button>
+    </div>
+  );
+}

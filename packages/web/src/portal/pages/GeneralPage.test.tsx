@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { GeneralPage } from './GeneralPage.js';
+import { AppHarness, json, makeApp, requestOf, stubFetch } from '../testing.js';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function field(label: string): HTMLInputElement {
+  return screen.getByLabelText<HTMLInputElement>(label);
+}
+
+/** The text of the message a field points at with aria-describedby (its error). */
+function describedText(input: HTMLElement): string {
+  return (input.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .join(' ');
+}
+
+describe('GeneralPage', () => {
+  it("maps a 50035 body's errors to the fields they name", async () => {
+    const user = userEvent.setup();
+    const app = makeApp({ tags: ['fun'] });
+    const fetch = stubFetch(() =>
+      json(400, {
+        code: 50035,
+        message: 'Invalid Form Body',
+        errors: {
+          interactions_endpoint_url: {
+            _errors: [
+              {
+                code: 'APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID',
+                message:
+                  'The specified interactions endpoint url could not be verified: it answered 500.',
+              },
+            ],
+          },
+          tags: { '1': { _errors: [{ code: 'BASE_TYPE_BAD_LENGTH', message: 'Tag too long.' }] } },
+        },
+      }),
+    );
+    render(
+      <AppHarness app={app}>
+        <GeneralPage />
+      </AppHarness>,
+    );
+    await user.type(field('Interactions Endpoint URL'), 'https://bot.example/interactions');
+    await user.type(field('Tags'), ', games');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+
+    expect(requestOf(fetch, 0)).toEqual({
+      method: 'PATCH',
+      url: `/api/v10/applications/${app.id}`,
+      // Only what changed: not the name or description.
+      body: {
+        tags: ['fun', 'games'],
+        interactions_endpoint_url: 'https://bot.example/interactions',
+      },
+    });
+    const endpoint = field('Interactions Endpoint URL');
+    await vi.waitFor(() => {
+      expect(endpoint.getAttribute('aria-invalid')).toBe('true');
+    });
+    expect(describedText(endpoint)).toContain('could not be verified: it answered 500.');
+    expect(describedText(field('Tags'))).toContain('Tag too long.');
+    expect(field('Name').getAttribute('aria-invalid')).toBeNull();
+    const alerts = screen.getAllByRole('alert').map((alert) => alert.textContent);
+    expect(alerts).toHaveLength(2);
+    // Not saved: the draft is kept for the developer to fix.
+    expect(endpoint.value).toBe('https://bot.example/interactions');
+  });
+
+  it('checks like the API before sending, then saves and resets from the answer', async () => {
+    const user = userEvent.setup();
+    const app = makeApp();
+    const fetch = stubFetch(() =>
+      json(200, { ...app, name: 'Renamed', description: 'Says hello.' }),
+    );
+    render(
+      <AppHarness app={app}>
+        <GeneralPage />
+      </AppHarness>,
+    );
+    const save = screen.getByRole('button', { name: 'Save Changes' });
+    expect(save).toHaveProperty('disabled', true);
+
+    await user.clear(field('Name'));
+    await user.type(field('Name'), 'x');
+    await user.type(field('Event Webhooks URL'), 'ftp://nope');
+    await user.click(save);
+    expect(fetch).not.toHaveBeenCalled();
+    expect(describedText(field('Name'))).toContain('between 2 and 32');
+    expect(describedText(field('Event Webhooks URL'))).toContain('http or https');
+
+    await user.clear(field('Event Webhooks URL'));
+    await user.clear(field('Name'));
+    await user.type(field('Name'), 'Renamed');
+    await user.type(field('Description'), 'Says hello.');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(requestOf(fetch, 0).body).toEqual({ name: 'Renamed', description: 'Says hello.' });
+    expect(await screen.findByText('All changes saved.')).toBeDefined();
+    expect(screen.getByRole('button', { name: 'Save Changes' })).toHaveProperty('disabled', true);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});

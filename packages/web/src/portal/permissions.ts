@@ -1,0 +1,35 @@
+import { PermissionFlagsBits } from 'discord-api-types/v10';
+
+/** A bot permission the URL generator and the install settings offer. */
+export interface PermissionOption {
+  name: string;
+  label: string;
+  bit: bigint;
+}
+
+/** "ManageChannels" → "Manage Channels"; "SendTTSMessages" → "Send TTS Messages". */
+function words(name: string): string {
+  return name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
+}
+
+/** Every permission bit, lowest first (without the deprecated alias of one bit). */
+export const PERMISSIONS: readonly PermissionOption[] = Object.entries(PermissionFlagsBits)
+  .filter(([name]) => name !== 'ManageEmojisAndStickers')
+  .map(([name, bit]) => ({ name, label: words(name), bit }))
+  .sort((a, b) => (a.bit < b.bit ? -1 : a.bit > b.bit ? 1 : 0));
+
+/** The decimal string of a set of permission names (the wire form). */
+export function permissionsValue(names: Iterable<string>): string {
+  let value = 0n;
+  for (const name of names) {
+    const option = PERMISSIONS.find((p) => p.name === name);
+    if (option !== undefined) value |= option.bit;
+  }
+  return value.toString();
+}
+
+/** The names set in a decimal permission string. */
+export function permissionNames(value: string): Set<string> {
+  const bits = /^\d+$/.test(value) ? BigInt(value) : 0n;
+  return new Set(PERMISSIONS.filter((p) => (bits & p.bit) === p.bit).map((p) => p.name));
+}

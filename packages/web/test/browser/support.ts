@@ -1,0 +1,108 @@
+/**
+ * The browser tests' harness: a real Guildhall server (in this process, listening on a loopback
+ * port, serving the built pages) and Debian's Chromium driven by playwright-core.
+ *
+ * Chromium is looked for once per run (packages/server/test/support/globalSetup.ts): without it
+ * the browser tests skip with the reason printed, except under CI=true, where the run fails (as
+ * for PostgreSQL). The pages must be built (`npm test` builds them first, in `pretest`).
+ *
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { describe, inject } from 'vitest';
+import { TEST_CHROMIUM_PATH } from '../../../server/test/support/serviceUrls.js';
+import { startTestServer, type TestServer } from '../../../server/test/support/testServer.js';
+
+/** The repository root, where `artifacts/` (gitignored) collects screenshots. */
+const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+/** The build the server serves (`npm run build -w packages/web`). */
+export const WEB_DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+export const SCREENSHOT_DIR = `${REPO_ROOT}artifacts/screenshots`;
+/** The size of the screenshots docs/web.md shows. */
+export const VIEWPORT = { width: 1280, height: 800 };
+
+/** Why the browser tests cannot run here (null: they can). Under CI=true globalSetup failed first. */
+const chromiumFailure = inject('chromiumFailure');
+
+/**
+ * Declares browser tests: skipped (the reason printed once per run by globalSetup) when there is
+ * no Chromium outside CI.
+ */
+export function describeBrowser(title: string, body: () => void): void {
+  describe.skipIf(chromiumFailure !== null)(title, body);
+}
+
+/** Flags for a browser in a container, without a display, GPU or network of its own. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: TEST_CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/** A server on a loopback port serving the built pages, with the demo turned off. */
+export async function startWebServer(): Promise<TestServer> {
+  if (!existsSync(`${WEB_DIST}index.html`)) {
+    throw new Error(
+      `The pages are not built (${WEB_DIST}index.html is missing): run npm run build (npm test does it first).`,
+    );
+  }
+  return startTestServer({
+    listen: true,
+    config: { webDir: WEB_DIST },
+    gateway: { identifiesPerBucket: 1000 },
+  });
+}
+
+/** A browser tab and what its console said: errors, and CSP violations among them. */
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and uncaught exceptions, in order. */
+  errors: string[];
+  /** The console's Content-Security-Policy reports. */
+  cspViolations: () => string[];
+}
+
+/** A fresh context (its own localStorage: its own session) and tab, watched for errors. */
+export async function openPage(browser: Browser): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: VIEWPORT, colorScheme: 'dark' });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => {
+    errors.push(`uncaught: ${error.message}`);
+  });
+  return {
+    page,
+    context,
+    errors,
+    cspViolations: () => errors.filter((text) => /Content Security Policy/i.test(text)),
+  };
+}
+
+/** Saves `artifacts/screenshots/<name>.png`, for a reviewer (CI keeps the folder). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png` });
+}
+
+/**
+ * The value of a JavaScript expression in the page (a string, as these tests are compiled
+ * without the DOM's types).
+ */
+export function inPage(page: Page, expression: string): Promise<unknown> {
+  return page.evaluate(expression);
+}
