@@ -72,5 +72,6 @@ export function privateChannelName(channel: PrivateChannel, state: ClientState):
   const names = (channel.recipients ?? []).map((user) =>
     displayName(user, state.relationships[user.id]?.nickname ?? null),
   );
-  return names.length === 0 ? 'Unnamed group' : names.join(', ');
+  if (names.length > 0) return names.join(', ');
+  return channel.type === ChannelType.GroupDM ? 'Unnamed group' : 'Unknown user';
 }
