@@ -109,6 +109,30 @@ describe('FriendsView', () => {
     });
   });
 
+  it('keeps keyboard focus in the list when a row goes', async () => {
+    let ignored = false;
+    fakeApi({
+      'GET /users/@me/relationships': () => ({
+        status: 200,
+        body: ignored ? wire.filter((r) => r.id !== dan.id) : wire,
+      }),
+      [`DELETE /users/@me/relationships/${dan.id}`]: () => {
+        ignored = true;
+        return { status: 204 };
+      },
+    });
+    renderFriends();
+    const ui = userEvent.setup();
+    await ui.click(screen.getByRole('tab', { name: 'Pending' }));
+    await screen.findByRole('listitem', { name: 'dan' });
+    within(row('dan')).getByRole('button', { name: 'Ignore' }).focus();
+    await ui.keyboard('{Enter}');
+    await vi.waitFor(() => {
+      expect(screen.queryByRole('listitem', { name: 'dan' })).toBeNull();
+    });
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Pending — 1' }));
+  });
+
   it("blocks, removes and names friends, and shows the API's refusal in the row", async () => {
     const calls = fakeApi({
       'GET /users/@me/relationships': LIST,

@@ -161,15 +161,40 @@ function PeopleList({
   empty: string;
 }) {
   const [, navigate] = useLocation();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const focused = useRef(false);
+  const ids = rows.map((r) => r.id).join();
+  // A row that had focus left the list (accepted, ignored, removed…): the browser drops focus to
+  // the body; keyboard users continue from the list's heading instead.
+  useEffect(() => {
+    if (!focused.current) return;
+    const active = document.activeElement;
+    if (active === null || active === document.body) heading.current?.focus();
+    focused.current = list.current?.contains(document.activeElement) ?? false;
+  }, [ids]);
   return (
     <>
-      <h2 className="social-list-title">
+      <h2 className="social-list-title" ref={heading} tabIndex={-1}>
         {title} — {rows.length}
       </h2>
       {rows.length === 0 ? (
         <p className="social-empty">{empty}</p>
       ) : (
-        <ul className="social-people">
+        <ul
+          className="social-people"
+          ref={list}
+          onFocus={() => {
+            focused.current = true;
+          }}
+          onBlur={(event) => {
+            // No related target: the focused row went away (or the window lost focus), which
+            // the effect above handles.
+            if (event.relatedTarget !== null) {
+              focused.current = list.current?.contains(event.relatedTarget) ?? false;
+            }
+          }}
+        >
           {rows.map((relationship) => (
             <PersonRow
               key={relationship.id}
