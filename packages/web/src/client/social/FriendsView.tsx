@@ -17,7 +17,10 @@ const TABS = [
 ] as const;
 type Tab = (typeof TABS)[number]['key'];
 
-/** Friends first by the name the list shows, as the platform's client sorts them. */
+/** Statuses the Online tab leaves out (a friend never sees "invisible", but the store might). */
+const OFFLINE = new Set(['offline', 'invisible']);
+
+/** Rows sorted by the name the list shows them under. */
 function byName(a: Relationship, b: Relationship): number {
   return displayName(a.user, a.nickname).localeCompare(displayName(b.user, b.nickname));
 }
@@ -63,7 +66,7 @@ export function FriendsView() {
   > = {
     online: {
       title: 'Online',
-      rows: friends.filter((r) => (presences[r.id]?.status ?? 'offline') !== 'offline'),
+      rows: friends.filter((r) => !OFFLINE.has(presences[r.id]?.status ?? 'offline')),
       empty: 'None of your friends are online right now.',
     },
     all: {
