@@ -35,10 +35,19 @@ export const CLIENT_INTENTS =
 /** Request Channel Info: CHANNEL_INFO answers with the voice channels' statuses. */
 const REQUEST_CHANNEL_INFO = 43;
 
+/** Sets the current user's status (op 3): online, idle, dnd or invisible. */
+export function setStatus(gateway: GatewayClient, store: Store<ClientState>, status: string): void {
+  store.set((state) => (state.ownStatus === status ? state : { ...state, ownStatus: status }));
+  gateway.send(Op.PresenceUpdate, { since: null, activities: [], status, afk: false });
+}
+
 /** Wires a gateway's dispatches into a store (returns the unsubscribe). Exported for tests. */
 export function connectStore(gateway: GatewayClient, store: Store<ClientState>): () => void {
   const offDispatch = gateway.on('*', (data, type) => {
     store.set((state) => reduce(state, { t: type, d: data }, Date.now()));
+    // A person is online while the client is open, as the platform's client says with op 3
+    // (the gateway stores no presence until one is sent); a new session keeps the chosen status.
+    if (type === 'READY') setStatus(gateway, store, store.get().ownStatus);
     // The member list needs every member: GUILD_CREATE carries only the first ones of a big guild.
     if (type === 'GUILD_CREATE') {
       const guild = data as { id: string; large?: boolean; unavailable?: boolean };

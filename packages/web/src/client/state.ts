@@ -71,6 +71,8 @@ export interface ClientState {
    * and VOICE_CHANNEL_STATUS_UPDATE carry them.
    */
   voiceStatuses: Record<string, string | null>;
+  /** The status this client sets for its user (op 3), sent again on each new session. */
+  ownStatus: string;
 }
 
 export const initialState: ClientState = {
@@ -91,6 +93,7 @@ export const initialState: ClientState = {
   pending: {},
   memberCounts: {},
   voiceStatuses: {},
+  ownStatus: 'online',
 };
 
 /** How long a TYPING_START shows, as the platform's client shows it. */
@@ -414,9 +417,10 @@ export function reduce(
       };
       let next: ClientState = {
         ...initialState,
-        // History already loaded stays: a fresh session after a drop does not empty the pane.
-        messages: state.messages,
+        // A fresh session (not a resume) may have missed events: loaded histories are dropped
+        // and read again by the panes showing them. Messages being sent stay.
         pending: state.pending,
+        ownStatus: state.ownStatus,
         me: ready.user,
         sessionId: ready.session_id,
         ready: true,

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Link, Redirect, Route, Switch, useRoute } from 'wouter';
+import { useEffect, useRef, useState } from 'react';
+import { Link, Redirect, Route, Switch, useLocation, useRoute } from 'wouter';
 import { api, errorMessage } from '../lib/api.js';
 import { FormError } from '../components/Field.js';
 import { PortalHeader } from './PortalHeader.js';
@@ -42,6 +42,14 @@ function SectionLink({ path, label }: { path: string; label: string }) {
 export function ApplicationLayout({ applicationId }: { applicationId: string }) {
   const [app, setApp] = useState<PortalApplication | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [path] = useLocation();
+  const main = useRef<HTMLElement>(null);
+  const loaded = app !== null;
+
+  // A settings link changes the page without a load: focus its title, as a new page would.
+  useEffect(() => {
+    if (loaded) main.current?.querySelector<HTMLElement>('h1')?.focus();
+  }, [path, loaded]);
 
   useEffect(() => {
     setApp(null);
@@ -81,7 +89,7 @@ export function ApplicationLayout({ applicationId }: { applicationId: string }) 
             </ul>
           </nav>
         </aside>
-        <main className="portal-main">
+        <main className="portal-main" ref={main}>
           <FormError message={error} />
           {app === null ? (
             error === null ? (

@@ -4,7 +4,7 @@ import { useCallback, useId, useState, type ReactNode, type TextareaHTMLAttribut
 export function PageTitle({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <div className="page-heading">
-      <h1>{title}</h1>
+      <h1 tabIndex={-1}>{title}</h1>
       {children === undefined ? null : <p className="hint">{children}</p>}
     </div>
   );

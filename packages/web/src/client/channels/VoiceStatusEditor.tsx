@@ -2,7 +2,7 @@ import { useState, type SyntheticEvent } from 'react';
 import type { APIChannel } from 'discord-api-types/v10';
 import { api, ApiError, errorMessage } from '../../lib/api.js';
 import { Field, FormError } from '../../components/Field.js';
-import { Dialog } from '../ui/Dialog.js';
+import { Dialog } from '../../components/Dialog.js';
 
 /** Sets or clears a voice channel's status (PUT /channels/{id}/voice-status). */
 export function VoiceStatusEditor({

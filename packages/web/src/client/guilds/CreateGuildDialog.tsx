@@ -3,7 +3,7 @@ import { useLocation } from 'wouter';
 import type { APIGuild } from 'discord-api-types/v10';
 import { api, ApiError, errorMessage } from '../../lib/api.js';
 import { Field, FormError } from '../../components/Field.js';
-import { Dialog } from '../ui/Dialog.js';
+import { Dialog } from '../../components/Dialog.js';
 
 /** "Create a server": POST /guilds, then the new guild (its GUILD_CREATE fills the rail). */
 export function CreateGuildDialog({ onClose }: { onClose: () => void }) {

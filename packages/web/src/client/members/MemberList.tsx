@@ -46,12 +46,16 @@ export function MemberList({
   const users = useClientState((s) => s.users);
   const presences = useClientState((s) => s.presences);
   const meId = useClientState((s) => s.me?.id ?? null);
+  const ownStatus = useClientState((s) => s.ownStatus);
   const groups = useMemo(() => {
     const rows: Row[] = [];
     for (const [userId, member] of Object.entries(members)) {
       const user = users[userId] ?? member.user;
-      // This session is connected: the current user is online until a presence says otherwise.
-      const status = presences[userId]?.status ?? (userId === meId ? 'online' : 'offline');
+      // The current user's own status is the one this client set (others see it through op 3).
+      const status =
+        userId === meId
+          ? ownStatus.replace('invisible', 'offline')
+          : (presences[userId]?.status ?? 'offline');
       rows.push({ user, member, name: displayName(user, member), status });
     }
     rows.sort((a, b) => a.name.localeCompare(b.name));
@@ -61,7 +65,7 @@ export function MemberList({
       { title: 'Online', rows: online },
       { title: 'Offline', rows: offline },
     ];
-  }, [members, users, presences, meId]);
+  }, [members, users, presences, meId, ownStatus]);
   return (
     <aside className="member-list" aria-label="Members">
       {groups.map((group) =>

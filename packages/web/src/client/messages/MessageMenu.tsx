@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import type { APIChannel, APIMessage } from 'discord-api-types/v10';
 import { api, errorMessage } from '../../lib/api.js';
-import { FormError } from '../../components/Field.js';
 import { AppsMenuItems } from '../apps/AppsMenu.js';
-import { Dialog } from '../ui/Dialog.js';
+import { ConfirmDialog } from '../../components/Dialog.js';
 import { Menu } from '../ui/Menu.js';
 import type { MessageAbilities } from './Message.js';
 
@@ -37,25 +36,16 @@ export function MessageMenu({
 
   if (confirming) {
     return (
-      <Dialog title="Delete Message" onClose={onClose}>
-        <p>Are you sure you want to delete this message?</p>
-        <blockquote className="message-quote">{message.content}</blockquote>
-        <FormError message={error} />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="danger"
-            onClick={() => {
-              run(() => api('DELETE', `/channels/${message.channel_id}/messages/${message.id}`));
-            }}
-          >
-            Delete
-          </button>
-        </div>
-      </Dialog>
+      <ConfirmDialog
+        title="Delete Message"
+        message="Are you sure you want to delete this message?"
+        confirmLabel="Delete"
+        error={error}
+        onConfirm={() => {
+          run(() => api('DELETE', `/channels/${message.channel_id}/messages/${message.id}`));
+        }}
+        onClose={onClose}
+      />
     );
   }
 
