@@ -1,5 +1,5 @@
 import type { APIUser } from 'discord-api-types/v10';
-import { Op, type GatewayClient } from '../../lib/gateway.js';
+import type { GatewayClient } from '../../lib/gateway.js';
 import type { Store } from '../../lib/store.js';
 import type { ClientState } from '../state.js';
 import { groupRecipientChanged } from './privateChannels.js';
@@ -28,26 +28,14 @@ const HANDLERS: Record<string, Handler> = {
     groupRecipientChanged(state, data, false),
 };
 
-/** What a person's client says of itself once connected (op 3): online, no activity. */
-export const ONLINE_PRESENCE = { status: 'online', since: null, activities: [], afk: false };
-
-/**
- * Subscribes the social reducers to the gateway, and announces the person online after each READY
- * (the server takes no presence from IDENTIFY: until op 3, friends and guilds see them offline);
- * returns the unsubscribe.
- */
+/** Subscribes the social reducers to the gateway; returns the unsubscribe. */
 export function subscribeSocial(
-  gateway: Pick<GatewayClient, 'on' | 'send'>,
+  gateway: Pick<GatewayClient, 'on'>,
   store: Store<ClientState>,
 ): () => void {
   const offs = Object.entries(HANDLERS).map(([type, reduce]) =>
     gateway.on(type, (data) => {
       store.set((state) => reduce(state, data as never));
-    }),
-  );
-  offs.push(
-    gateway.on('READY', () => {
-      gateway.send(Op.PresenceUpdate, ONLINE_PRESENCE);
     }),
   );
   return () => {

@@ -16,18 +16,12 @@ import { initialState, type ClientState } from '../state.js';
 type Handler = (data: unknown, type: string) => void;
 
 /**
- * The part of GatewayClient the reducers use (`on`, with '*' for every dispatch; `send`, recorded
- * in `sent`), and `dispatch` to play a server's events.
+ * The part of GatewayClient the reducers use (`on`, with '*' for every dispatch), and `dispatch`
+ * to play a server's events.
  */
 export function fakeGateway() {
   const handlers = new Map<string, Set<Handler>>();
-  /** The frames the code sent, as `{op, d}`. */
-  const sent: { op: number; d: unknown }[] = [];
   return {
-    sent,
-    send(op: number, d: unknown) {
-      sent.push({ op, d });
-    },
     on(type: string, handler: Handler) {
       const set = handlers.get(type) ?? new Set<Handler>();
       handlers.set(type, set);
