@@ -3,6 +3,7 @@ import { GatewayIntentBits } from 'discord-api-types/v10';
 import { GatewayClient, Op } from '../lib/gateway.js';
 import { setToken } from '../lib/session.js';
 import { createStore, useStore, type Store } from '../lib/store.js';
+import { subscribeSocial } from './social/events.js';
 import { expireTyping, initialState, reduce, type ClientState } from './state.js';
 
 export interface ClientContextValue {
@@ -71,11 +72,14 @@ export function connectStore(gateway: GatewayClient, store: Store<ClientState>):
       }
     }
   });
+  // Relationships and group DM members (client/social/events.ts).
+  const offSocial = subscribeSocial(gateway, store);
   const timer = setInterval(() => {
     store.set((state) => expireTyping(state, Date.now()));
   }, 1_000);
   return () => {
     offDispatch();
+    offSocial();
     clearInterval(timer);
   };
 }
