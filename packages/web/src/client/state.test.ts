@@ -63,6 +63,21 @@ describe('reduce', () => {
     expect(state.guilds).toEqual({});
   });
 
+  it('a new session drops loaded histories (events may have been missed), not pending sends', () => {
+    let state = addMessages(readyState(), CHANNEL_ID, { messages: [message()] });
+    state = addPending(state, {
+      nonce: '1',
+      channelId: CHANNEL_ID,
+      content: 'x',
+      files: [],
+      error: null,
+    });
+    state = feed(state, 'READY', { user: ME, session_id: 'new' });
+    expect(state.messages).toEqual({});
+    expect(state.pending[CHANNEL_ID]).toHaveLength(1);
+    expect(state.sessionId).toBe('new');
+  });
+
   it('GUILD_CREATE fills guild, channels, members, presences, voice states; DELETE empties them', () => {
     let state = readyState();
     state = feed(

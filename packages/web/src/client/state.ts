@@ -417,8 +417,8 @@ export function reduce(
       };
       let next: ClientState = {
         ...initialState,
-        // History already loaded stays: a fresh session after a drop does not empty the pane.
-        messages: state.messages,
+        // A fresh session (not a resume) may have missed events: loaded histories are dropped
+        // and read again by the panes showing them. Messages being sent stay.
         pending: state.pending,
         ownStatus: state.ownStatus,
         me: ready.user,

@@ -3,6 +3,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { APIAttachment } from 'discord-api-types/v10';
 import { Message } from './Message.js';
+import { continues } from './MessagePane.js';
 import {
   CHANNEL_ID,
   GUILD_ID,
@@ -163,5 +164,16 @@ describe('Message', () => {
     expect(url).toBe(`/api/v10/channels/${CHANNEL_ID}/messages/${message().id}`);
     expect(JSON.parse(init.body as string)).toEqual({ content: 'new' });
     expect(box.isConnected).toBe(false);
+  });
+
+  it('groups messages of one author within minutes', () => {
+    const first = message();
+    const soon = message({ id: '400000000000000002', timestamp: '2026-01-01T00:06:00.000Z' });
+    const late = message({ id: '400000000000000003', timestamp: '2026-01-01T00:20:00.000Z' });
+    const other = message({ author: { ...first.author, id: '100000000000000009' } });
+    expect(continues(undefined, first)).toBe(false);
+    expect(continues(first, soon)).toBe(true);
+    expect(continues(soon, late)).toBe(false);
+    expect(continues(first, other)).toBe(false);
   });
 });

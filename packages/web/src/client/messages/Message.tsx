@@ -48,8 +48,11 @@ export const Message = memo(function Message({
   guild,
   member,
   abilities,
+  continued = false,
 }: {
   message: APIMessage;
+  /** Part of a group by the same author: the author line is only for screen readers. */
+  continued?: boolean;
   channel: APIChannel;
   guild: APIGuild | undefined;
   member: APIGuildMember | undefined;
@@ -78,7 +81,7 @@ export const Message = memo(function Message({
 
   return (
     <article
-      className={`message${editing ? ' editing' : ''}`}
+      className={`message${editing ? ' editing' : ''}${continued ? ' continued' : ''}`}
       aria-label={author}
       tabIndex={-1}
       data-message-id={message.id}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { PermissionFlagsBits, type APIMessage } from 'discord-api-types/v10';
+import { MessageType, PermissionFlagsBits, type APIMessage } from 'discord-api-types/v10';
 import { api, errorMessage } from '../../lib/api.js';
 import { useClient, useClientState } from '../context.js';
 import { can } from '../permissions.js';
@@ -11,6 +11,17 @@ import { dismissPending, sendMessage } from './send.js';
 import { TypingIndicator } from './TypingIndicator.js';
 
 const PAGE = 50;
+/** Messages of one author closer than this in time are shown as one group, as the platform does. */
+const GROUP_MS = 7 * 60_000;
+
+/** Whether a message continues its predecessor's group (same author, plain, soon after). */
+export function continues(previous: APIMessage | undefined, message: APIMessage): boolean {
+  if (previous?.author.id !== message.author.id) return false;
+  const plain = (m: APIMessage) =>
+    m.type === MessageType.Default && m.interaction_metadata === undefined;
+  if (!plain(previous) || !plain(message)) return false;
+  return Date.parse(message.timestamp) - Date.parse(previous.timestamp) < GROUP_MS;
+}
 const NONE: PendingMessage[] = [];
 
 /**
@@ -38,8 +49,9 @@ export function MessagePane({ channelId }: { channelId: string }) {
   /** The scroll height before an older page was added, to keep the view where it was. */
   const heightBefore = useRef<number | null>(null);
 
+  const loaded = list !== undefined;
   useEffect(() => {
-    if (store.get().messages[channelId] !== undefined) return;
+    if (loaded) return;
     const controller = new AbortController();
     api<APIMessage[]>('GET', `/channels/${channelId}/messages`, {
       query: { limit: PAGE },
@@ -57,7 +69,7 @@ export function MessagePane({ channelId }: { channelId: string }) {
     return () => {
       controller.abort();
     };
-  }, [channelId, store]);
+  }, [channelId, store, loaded]);
 
   const loadOlder = useCallback(async () => {
     const current = store.get().messages[channelId];
@@ -95,10 +107,15 @@ export function MessagePane({ channelId }: { channelId: string }) {
     const member = meId === null ? undefined : members?.[meId];
     if (channel === undefined) return null;
     const input = { guild, member, userId: meId, channel };
-    return {
+    const common = {
       manage: can(PermissionFlagsBits.ManageMessages, input),
       pin: can(PermissionFlagsBits.PinMessages, input),
       react: can(PermissionFlagsBits.AddReactions, input),
+    };
+    // Two stable objects, so a memoized message re-renders only when it changes.
+    return {
+      ownMessage: { ...common, own: true },
+      othersMessage: { ...common, own: false },
       send: can(PermissionFlagsBits.SendMessages, input),
       attach: can(PermissionFlagsBits.AttachFiles, input),
     };
@@ -106,12 +123,8 @@ export function MessagePane({ channelId }: { channelId: string }) {
 
   if (channel === undefined || abilities === null) return <p className="placeholder">Loading…</p>;
 
-  const abilitiesFor = (message: APIMessage): MessageAbilities => ({
-    own: message.author.id === me?.id,
-    manage: abilities.manage,
-    pin: abilities.pin,
-    react: abilities.react,
-  });
+  const abilitiesFor = (message: APIMessage): MessageAbilities =>
+    message.author.id === me?.id ? abilities.ownMessage : abilities.othersMessage;
 
   return (
     <div
@@ -155,13 +168,15 @@ export function MessagePane({ channelId }: { channelId: string }) {
           <p className="channel-start">This is the beginning of this conversation.</p>
         )}
         <div className="message-list" role="log" aria-label="Messages" aria-live="polite">
-          {(list?.ids ?? []).map((id) => {
+          {(list?.ids ?? []).map((id, index) => {
             const message = list?.byId[id];
             if (message === undefined) return null;
+            const previous = list?.byId[list.ids[index - 1] ?? ''];
             return (
               <Message
                 key={id}
                 message={message}
+                continued={continues(previous, message)}
                 channel={channel}
                 guild={guild}
                 member={members?.[message.author.id]}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { APIChannel, APIMessage } from 'discord-api-types/v10';
 import { api, errorMessage } from '../../lib/api.js';
 import { useClient, useClientState } from '../context.js';
@@ -21,6 +21,11 @@ export function PinsPanel({ channel, onClose }: { channel: APIChannel; onClose: 
   const [page, setPage] = useState<PinsPage | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
+  const closeButton = useRef<HTMLButtonElement>(null);
+  // Focus moves into the panel, so Escape closes it and Tab reads the pins next.
+  useEffect(() => {
+    closeButton.current?.focus();
+  }, []);
   useEffect(
     () =>
       gateway.on('CHANNEL_PINS_UPDATE', (data) => {
@@ -54,7 +59,12 @@ export function PinsPanel({ channel, onClose }: { channel: APIChannel; onClose: 
     >
       <header className="pins-header">
         <h2>Pinned Messages</h2>
-        <button type="button" aria-label="Close pinned messages" onClick={onClose}>
+        <button
+          ref={closeButton}
+          type="button"
+          aria-label="Close pinned messages"
+          onClick={onClose}
+        >
           ×
         </button>
       </header>
