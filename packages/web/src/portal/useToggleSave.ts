@@ -19,14 +19,20 @@ export function useToggleSave() {
   const save = async (key: string, body: Partial<Record<keyof PortalApplication, unknown>>) => {
     setBusy(key);
     setErrors({});
+    // A setting the answer does not echo (public_client, device_flow_enabled are written but not
+    // read back by the server yet) keeps the value just saved.
+    const keep = (answer: PortalApplication) => {
+      const unread = Object.fromEntries(Object.entries(body).filter(([name]) => !(name in answer)));
+      setApp({ ...answer, ...unread });
+    };
     try {
       try {
-        setApp(await patchApplication(app.id, body));
+        keep(await patchApplication(app.id, body));
       } catch (error) {
         const wait = error instanceof ApiError && error.status === 429 ? error.retryAfter : null;
         if (wait === null || wait === undefined || wait > MAX_RETRY_WAIT) throw error;
         await new Promise((resolve) => setTimeout(resolve, wait * 1000));
-        setApp(await patchApplication(app.id, body));
+        keep(await patchApplication(app.id, body));
       }
     } catch (error) {
       setErrors({ [key]: errorMessage(error) });

@@ -29,6 +29,7 @@ describeDrivers('the portal settings of an application on $driver', (driver) => 
   const get = async () => {
     const res = await f.call('GET', appPath(), f.owner.token);
     expect(res.statusCode).toBe(200);
+    expectOpenApiResponse(res, 'GET', appPath());
     return res.json<Record<string, unknown>>();
   };
 
@@ -74,6 +75,7 @@ describeDrivers('the portal settings of an application on $driver', (driver) => 
     expect(Object.keys((await get())['integration_types_config'] as object)).toEqual(['0']);
 
     const cleared = await patch({ install_params: null, custom_install_url: null });
+    expectOpenApiResponse(cleared, 'PATCH', appPath());
     expect(cleared.json()).not.toHaveProperty('install_params');
     expect(cleared.json()).not.toHaveProperty('custom_install_url');
   });
@@ -117,6 +119,7 @@ describeDrivers('the portal settings of an application on $driver', (driver) => 
       connection_entrypoint_url: 'https://game.example/connect',
     });
     expect(res.statusCode).toBe(200);
+    expectOpenApiResponse(res, 'PATCH', appPath());
     expect(res.json()).toMatchObject({
       private_channel_obfuscation: true,
       social_sdk_terms_accepted: true,

@@ -58,7 +58,7 @@ export function BotPage() {
           itself; at or above, an intent that is off needs a review.{' '}
           {userCount === undefined
             ? null
-            : `Your app reaches about ${userCount.toLocaleString('en-US')} users.`}
+            : `Your app reaches about ${userCount.toLocaleString('en-US')} ${userCount === 1 ? 'user' : 'users'}.`}
         </p>
         {PRIVILEGED_INTENTS.map((intent) => (
           <SavedToggle

@@ -8,13 +8,68 @@ import { PageTitle, SaveBar, useDraft } from '../forms.js';
 interface StatField {
   key: string;
   label: string;
-  kind: string;
+  kind: 'primary' | 'dynamic';
 }
 
 interface Widget {
-  type: string;
+  type: 'highlight' | 'list';
   title: string;
   fields: StatField[];
+}
+
+/** The pre-defined primary fields (server resources/gameStats/schemas.ts PrimaryFields). */
+const PRIMARY_FIELDS = [
+  'season',
+  'rank_name',
+  'rank_image',
+  'highest_rank',
+  'highest_rank_image',
+  'featured_played_character',
+  'featured_played_character_image',
+  'playtime_hours',
+  'total_wins',
+  'current_period_wins',
+  'total_games',
+  'current_period_games',
+  'total_kills',
+  'current_period_kills',
+  'total_assists',
+  'current_period_assists',
+  'total_deaths',
+  'current_period_deaths',
+] as const;
+
+/** Limits of docs/social-stats.md#widget-layouts. */
+const MAX_WIDGETS = 4;
+const MAX_FIELDS = { highlight: 3, list: 10 } as const;
+const MAX_TEXT = 64;
+
+/** The layout's mistakes the API would answer, by the API's paths (the API stays the judge). */
+function checkLayout(widgets: readonly Widget[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const text = (path: string, value: string) => {
+    if (value.trim() === '') out[path] = 'This field is required.';
+    else if (value.length > MAX_TEXT) out[path] = `Must be ${String(MAX_TEXT)} or fewer in length.`;
+  };
+  widgets.forEach((widget, index) => {
+    const at = `widgets.${String(index)}`;
+    text(`${at}.title`, widget.title);
+    if (widget.fields.length === 0) out[`${at}.fields`] = 'Add at least one field.';
+    if (widget.fields.length > MAX_FIELDS[widget.type]) {
+      out[`${at}.fields`] =
+        `A ${widget.type} widget has at most ${String(MAX_FIELDS[widget.type])} fields.`;
+    }
+    const seen = new Set<string>();
+    widget.fields.forEach((field, fieldIndex) => {
+      const fieldAt = `${at}.fields.${String(fieldIndex)}`;
+      text(`${fieldAt}.key`, field.key);
+      text(`${fieldAt}.label`, field.label);
+      const id = `${field.kind}:${field.key}`;
+      if (seen.has(id)) out[`${fieldAt}.key`] = 'A field appears once per widget.';
+      seen.add(id);
+    });
+  });
+  return out;
 }
 
 interface Layout {
@@ -85,6 +140,7 @@ function LayoutEditor({
           body: { widgets },
         }),
       {
+        validate: () => checkLayout(widgets),
         onSuccess: (layout) => {
           onSaved(layout);
           reset(layout);
@@ -96,21 +152,30 @@ function LayoutEditor({
 
   return (
     <form onSubmit={submit} noValidate>
-      <FormError message={form.summary(['widgets.'])} />
+      <FormError message={form.summary(shownPaths(widgets))} />
+      {form.errors['widgets'] === undefined ? null : <CellError message={form.errors['widgets']} />}
+      <p className="hint">
+        Up to {MAX_WIDGETS} widgets. A highlight shows up to 3 values big; a list up to 10 rows.
+        Primary fields are the platform's pre-defined stats; dynamic ones are your own, by name.
+      </p>
       {widgets.length === 0 ? <p>No widgets yet.</p> : null}
       {widgets.map((widget, index) => (
         <fieldset key={index} className="widget-editor">
           <legend>Widget {index + 1}</legend>
+          <label className="field">
+            <span className="field-label">Widget {index + 1} type</span>
+            <select
+              value={widget.type}
+              onChange={(event) => {
+                setWidget(index, { type: event.target.value === 'list' ? 'list' : 'highlight' });
+              }}
+            >
+              <option value="highlight">Highlight (up to 3 big values)</option>
+              <option value="list">List (label and value rows)</option>
+            </select>
+          </label>
           <TextInput
-            label="Widget type"
-            value={widget.type}
-            error={form.errors[`widgets.${String(index)}.type`]}
-            onChange={(type) => {
-              setWidget(index, { type });
-            }}
-          />
-          <TextInput
-            label="Widget title"
+            label={`Widget ${String(index + 1)} title`}
             value={widget.title}
             error={form.errors[`widgets.${String(index)}.title`]}
             onChange={(title) => {
@@ -121,9 +186,9 @@ function LayoutEditor({
             <caption>Fields of widget {index + 1}</caption>
             <thead>
               <tr>
+                <th scope="col">Kind</th>
                 <th scope="col">Key</th>
                 <th scope="col">Label</th>
-                <th scope="col">Kind</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -140,25 +205,61 @@ function LayoutEditor({
                 const where = `field ${String(fieldIndex + 1)} of widget ${String(index + 1)}`;
                 return (
                   <tr key={fieldIndex}>
-                    {(['key', 'label', 'kind'] as const).map((part) => (
-                      <td key={part}>
-                        <input
-                          aria-label={`${part[0]?.toUpperCase() ?? ''}${part.slice(1)} of ${where}`}
-                          value={field[part]}
-                          aria-invalid={
-                            form.errors[`${path}.${part}`] === undefined ? undefined : true
-                          }
+                    <td>
+                      <select
+                        aria-label={`Kind of ${where}`}
+                        value={field.kind}
+                        onChange={(event) => {
+                          const kind = event.target.value === 'dynamic' ? 'dynamic' : 'primary';
+                          change({ kind, key: kind === 'primary' ? PRIMARY_FIELDS[0] : '' });
+                        }}
+                      >
+                        <option value="primary">Primary</option>
+                        <option value="dynamic">Dynamic (custom)</option>
+                      </select>
+                      <CellError message={form.errors[`${path}.kind`]} />
+                    </td>
+                    <td>
+                      {field.kind === 'primary' ? (
+                        <select
+                          aria-label={`Key of ${where}`}
+                          value={field.key}
+                          aria-invalid={form.errors[`${path}.key`] === undefined ? undefined : true}
                           onChange={(event) => {
-                            change({ [part]: event.target.value });
+                            change({ key: event.target.value });
+                          }}
+                        >
+                          {PRIMARY_FIELDS.map((key) => (
+                            <option key={key} value={key}>
+                              {key}
+                            </option>
+                          ))}
+                        </select>
+                      ) : (
+                        <input
+                          aria-label={`Key of ${where}`}
+                          value={field.key}
+                          maxLength={MAX_TEXT}
+                          aria-invalid={form.errors[`${path}.key`] === undefined ? undefined : true}
+                          onChange={(event) => {
+                            change({ key: event.target.value });
                           }}
                         />
-                        {form.errors[`${path}.${part}`] === undefined ? null : (
-                          <p className="field-error" role="alert">
-                            {form.errors[`${path}.${part}`]}
-                          </p>
-                        )}
-                      </td>
-                    ))}
+                      )}
+                      <CellError message={form.errors[`${path}.key`]} />
+                    </td>
+                    <td>
+                      <input
+                        aria-label={`Label of ${where}`}
+                        value={field.label}
+                        maxLength={MAX_TEXT}
+                        aria-invalid={form.errors[`${path}.label`] === undefined ? undefined : true}
+                        onChange={(event) => {
+                          change({ label: event.target.value });
+                        }}
+                      />
+                      <CellError message={form.errors[`${path}.label`]} />
+                    </td>
                     <td>
                       <button
                         type="button"
@@ -177,12 +278,17 @@ function LayoutEditor({
               })}
             </tbody>
           </table>
+          <CellError message={form.errors[`widgets.${String(index)}.fields`]} />
           <div className="row-actions">
             <button
               type="button"
+              disabled={widget.fields.length >= MAX_FIELDS[widget.type]}
               onClick={() => {
                 setWidget(index, {
-                  fields: [...widget.fields, { key: '', label: '', kind: 'number' }],
+                  fields: [
+                    ...widget.fields,
+                    { key: PRIMARY_FIELDS[0], label: '', kind: 'primary' },
+                  ],
                 });
               }}
             >
@@ -205,8 +311,9 @@ function LayoutEditor({
       ))}
       <button
         type="button"
+        disabled={widgets.length >= MAX_WIDGETS}
         onClick={() => {
-          set('widgets', [...widgets, { type: '', title: '', fields: [] }]);
+          set('widgets', [...widgets, { type: 'list', title: '', fields: [] }]);
         }}
       >
         Add Widget
@@ -251,5 +358,29 @@ function TextInput({
         </span>
       )}
     </label>
+  );
+}
+
+/** The error paths the editor shows next to an input (any other goes above the form). */
+function shownPaths(widgets: readonly Widget[]): string[] {
+  const paths = ['widgets'];
+  widgets.forEach((widget, index) => {
+    const at = `widgets.${String(index)}`;
+    paths.push(`${at}.title`, `${at}.fields`);
+    widget.fields.forEach((_, fieldIndex) => {
+      for (const part of ['kind', 'key', 'label']) {
+        paths.push(`${at}.fields.${String(fieldIndex)}.${part}`);
+      }
+    });
+  });
+  return paths;
+}
+
+function CellError({ message }: { message: string | undefined }) {
+  if (message === undefined) return null;
+  return (
+    <p className="field-error" role="alert">
+      {message}
+    </p>
   );
 }

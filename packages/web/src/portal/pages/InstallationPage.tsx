@@ -131,7 +131,13 @@ export function InstallationPage() {
       <PageTitle title="Installation">
         Where people can install your app, and what an install grants by default.
       </PageTitle>
-      <FormError message={form.summary(['integration_types_config.', 'custom_install_url'])} />
+      <FormError
+        message={form.summary([
+          'integration_types_config',
+          'integration_types_config.',
+          'custom_install_url',
+        ])}
+      />
       <section aria-labelledby={`${id}-contexts`}>
         <h2 id={`${id}-contexts`}>Installation Contexts</h2>
         {form.errors['integration_types_config'] === undefined ? null : (
