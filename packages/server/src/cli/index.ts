@@ -68,8 +68,9 @@ async function start(argv: readonly string[], env: Record<string, string | undef
     } else {
       const serves =
         config.role === 'all' ? '' : ` as ${config.role === 'api' ? 'the API' : 'a gateway'}`;
+      const pages = config.role === 'gateway' ? '' : ` Web client: ${app.baseUrl()}/`;
       io.stdout(
-        `Guildhall is running${serves}. API: ${app.apiUrl()} Gateway: ${app.gatewayUrl()}\n`,
+        `Guildhall is running${serves}.${pages} API: ${app.apiUrl()} Gateway: ${app.gatewayUrl()}\n`,
       );
     }
   } catch (err) {

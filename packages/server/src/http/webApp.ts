@@ -57,18 +57,17 @@ function originOf(url: string): string | null {
  * (previews of files being uploaded); the only connections are the API here and the gateway.
  */
 export function pageCsp(options: Pick<WebAppOptions, 'publicUrl'> & { gatewayUrl: string }) {
-  const gateway = originOf(options.gatewayUrl);
   const publicOrigin = options.publicUrl === null ? null : originOf(options.publicUrl);
-  const extra = (...sources: (string | null)[]) =>
-    sources.filter((s): s is string => s !== null).map((s) => ` ${s}`);
-  const uniq = (list: string[]) => [...new Set(list)].join('');
+  /** Sources after the fixed ones, each once, none missing. */
+  const plus = (...sources: (string | null)[]) =>
+    [...new Set(sources)].flatMap((source) => (source === null ? [] : [` ${source}`])).join('');
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    `img-src 'self' data: blob:${uniq(extra(publicOrigin))}`,
-    `media-src 'self' blob:${uniq(extra(publicOrigin))}`,
-    `connect-src 'self'${uniq(extra(gateway, publicOrigin))}`,
+    `img-src 'self' data: blob:${plus(publicOrigin)}`,
+    `media-src 'self' blob:${plus(publicOrigin)}`,
+    `connect-src 'self'${plus(originOf(options.gatewayUrl), publicOrigin)}`,
     "font-src 'self'",
     "manifest-src 'self'",
     "base-uri 'none'",

@@ -16,7 +16,7 @@ import {
   type Message,
   type OmitPartialGroupDMChannel,
 } from 'discord.js';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { once } from '../../../server/test/support/realClients.js';
 import { seedDeveloper, type TestServer } from '../../../server/test/support/testServer.js';
@@ -75,6 +75,21 @@ describeBrowser('the journeys of a developer, in Chromium', () => {
 
   it('registers, makes an app, runs its bot with the copied token and chats with it', async () => {
     const { page, context, errors, cspViolations } = await openPage(browser);
+    /** Copies the "Bot token" field inside `where` with its Copy button; reads the clipboard. */
+    const copyToken = async (where: Locator) => {
+      const field = where.getByLabel('Bot token');
+      await field.waitFor();
+      const shown = await field.inputValue();
+      await where
+        .locator('.copy-field')
+        .filter({ has: page.getByLabel('Bot token') })
+        .getByRole('button', { name: 'Copy' })
+        .click();
+      const copied = String(await inPage(page, 'navigator.clipboard.readText()'));
+      expect(copied).toBe(shown);
+      expect(copied.split('.')).toHaveLength(3);
+      return copied;
+    };
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
       origin: server.baseUrl,
     });
@@ -88,19 +103,14 @@ describeBrowser('the journeys of a developer, in Chromium', () => {
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByRole('heading', { name: 'Applications' }).waitFor();
 
-      // 2. Creates an application and copies its bot token.
+      // 2. Creates an application: its first bot token is shown once, in the dialog.
       await page.getByRole('button', { name: 'New Application' }).click();
       const create = page.getByRole('dialog', { name: 'Create an application' });
       await create.getByLabel('Name').fill('Echo');
       await create.getByRole('button', { name: 'Create' }).click();
-      const tokenField = page.getByLabel('Bot token');
-      await tokenField.waitFor();
-      const shown = await tokenField.inputValue();
-      await page.getByRole('button', { name: 'Copy' }).first().click();
-      const token = String(await inPage(page, 'navigator.clipboard.readText()'));
-      expect(token).toBe(shown);
-      expect(token.split('.')).toHaveLength(3);
-      await page.getByRole('button', { name: 'Open Echo' }).click();
+      const created = page.getByRole('dialog', { name: 'Application created' });
+      const firstToken = await copyToken(created);
+      await created.getByRole('button', { name: 'Open Echo' }).click();
       await page.getByRole('navigation', { name: 'Settings' }).waitFor();
       const appUrl = page.url().replace(/\/information$/, '');
 
@@ -108,11 +118,20 @@ describeBrowser('the journeys of a developer, in Chromium', () => {
       await page.getByRole('link', { name: /Echo/ }).first().waitFor();
       await screenshot(page, 'portal-applications');
 
-      // 3. Turns on the Message Content intent, so the bot may read what it answers.
+      // 3. On the Bot page: turns on the Message Content intent (so the bot may read what it
+      // answers), resets the token and copies the new one; the first stops working.
       await page.goto(`${appUrl}/bot`);
       const messageContent = page.getByRole('switch', { name: 'Message Content Intent' });
       await messageContent.click();
       await expect.poll(() => messageContent.isChecked()).toBe(true);
+      await page.getByRole('button', { name: 'Reset Token' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Yes, do it!' }).click();
+      const token = await copyToken(page.getByRole('region', { name: 'Token' }));
+      expect(token).not.toBe(firstToken);
+      const withFirst = await fetch(`${server.baseUrl}/api/v10/users/@me`, {
+        headers: { authorization: `Bot ${firstToken}` },
+      });
+      expect(withFirst.status).toBe(401);
       await screenshot(page, 'portal-bot');
 
       // 4. A discord.js bot logs in with the copied token and echoes what it reads.
@@ -231,7 +250,7 @@ describeBrowser('the journeys of a developer, in Chromium', () => {
       await page.getByRole('button', { name: 'Save Changes' }).click();
       const error = page
         .locator('.field')
-        .filter({ has: field })
+        .filter({ has: page.getByLabel('Bot token') })
         .getByRole('alert')
         .filter({ hasText: 'The specified interactions endpoint url could not be verified.' });
       await error.waitFor();
