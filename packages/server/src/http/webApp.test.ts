@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
@@ -24,6 +25,7 @@ describe('the web pages, built', () => {
     await mkdir(join(webDir, 'assets'));
     await writeFile(join(webDir, 'index.html'), INDEX);
     await writeFile(join(webDir, 'assets', 'index-Ab1_x.js'), SCRIPT);
+    await writeFile(join(webDir, 'assets', 'index-Ab1_x.js.br'), brotliCompressSync(SCRIPT));
     await writeFile(join(webDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     server = await startTestServer({ config: { webDir } });
   });
@@ -51,6 +53,27 @@ describe('the web pages, built', () => {
       expect(response.headers['content-type']).toMatch(/^text\/html/);
       expect(response.headers['cache-control']).toBe('no-cache');
     }
+  });
+
+  it("sends the build's Brotli copy to a browser that accepts it, the file to one that does not", async () => {
+    const url = '/assets/index-Ab1_x.js';
+    const compressed = await server.app.http.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(compressed.statusCode).toBe(200);
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(compressed.headers['content-type']).toMatch(/javascript/);
+    expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe(SCRIPT);
+    // No gzip copy here: a gzip-only browser gets the file as it is.
+    const plain = await server.app.http.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(SCRIPT);
   });
 
   it('sends a strict CSP and the security headers with a page', async () => {
