@@ -61,6 +61,22 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * After a 401: whether the session itself is gone (revoked, expired) or only this route refuses
+ * a session token. Only the first logs out, so the page shows the login form.
+ */
+async function checkSession(token: string): Promise<void> {
+  try {
+    const response = await fetch(`${API_BASE}/users/@me`, {
+      headers: { Authorization: token },
+      credentials: 'omit',
+    });
+    if (response.status === 401 && token === getToken()) setToken(null);
+  } catch {
+    // Unreachable server: the session may well be fine.
+  }
+}
+
 /** One request to the API; resolves with the JSON body (undefined for 204), throws ApiError. */
 export async function api<T>(
   method: string,
@@ -123,8 +139,7 @@ export async function api<T>(
     errors?: ErrorTree;
     retry_after?: number;
   };
-  // A revoked or expired session: log out here too, so the page shows the login form.
-  if (response.status === 401 && token !== null && token === getToken()) setToken(null);
+  if (response.status === 401 && token !== null) void checkSession(token);
   throw new ApiError(response.status, {
     ...error,
     message: error.message ?? `${response.status} ${response.statusText}`,
