@@ -24,6 +24,7 @@ export default defineConfig({
       '/avatars': 'http://127.0.0.1:8080',
       '/icons': 'http://127.0.0.1:8080',
       '/app-icons': 'http://127.0.0.1:8080',
+      '/app-assets': 'http://127.0.0.1:8080',
     },
   },
 });
