@@ -141,6 +141,14 @@ describeDrivers('the portal settings of an application on $driver', (driver) => 
     });
   });
 
+  it('shows the OAuth2 client switches it keeps', async () => {
+    expect(await get()).toMatchObject({ public_client: false, device_flow_enabled: false });
+    const res = await patch({ public_client: true, device_flow_enabled: true });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ public_client: true, device_flow_enabled: true });
+    expect(await get()).toMatchObject({ public_client: true, device_flow_enabled: true });
+  });
+
   it('counts distinct users: guild members and user installs, each once', async () => {
     // The owner is in the bot's guild; the bot itself is not counted.
     expect(await get()).toMatchObject({ approximate_user_count: 1 });

@@ -25,6 +25,8 @@ type ApplicationWireShape = Omit<WireShape<APIApplication>, 'summary'> & {
   private_channel_obfuscation: boolean;
   social_sdk_terms_accepted: boolean;
   connection_entrypoint_url: string | null;
+  public_client: boolean;
+  device_flow_enabled: boolean;
 };
 
 export interface ApplicationView {
@@ -99,5 +101,8 @@ export function serializeApplication(view: ApplicationView) {
     private_channel_obfuscation: view.privateChannelObfuscation,
     social_sdk_terms_accepted: application.socialSdkTermsAccepted,
     connection_entrypoint_url: application.connectionEntrypointUrl,
+    // The OAuth2 client settings the owner's PATCH takes (docs/oauth.md), shown back.
+    public_client: application.publicClient,
+    device_flow_enabled: application.deviceFlowEnabled,
   } satisfies ApplicationWireShape;
 }
