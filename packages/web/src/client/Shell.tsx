@@ -12,6 +12,7 @@ import { UserPanel } from './UserPanel.js';
 import { ConnectionBanner } from './ConnectionBanner.js';
 import { FriendsView, HomeSidebar } from './social/Home.js';
 import { ModalHost } from './apps/ModalHost.js';
+import { channelTitle } from './messages/names.js';
 
 const EMPTY: string[] = [];
 
@@ -100,11 +101,12 @@ function GuildMain({ guildId, channelId }: { guildId: string; channelId: string 
 function ChannelView({ channelId }: { channelId: string }) {
   const channel = useClientState((s) => s.channels[channelId]);
   const ready = useClientState((s) => s.ready);
+  const meId = useClientState((s) => s.me?.id ?? null);
   if (channel === undefined) {
     return <p className="placeholder">{ready ? 'This channel is not available.' : 'Loading…'}</p>;
   }
   return (
-    <section className="channel-view" aria-label={channel.name ?? 'Conversation'}>
+    <section className="channel-view" aria-label={channelTitle(channel, meId)}>
       <ChannelHeader channel={channel} />
       <MessagePane key={channelId} channelId={channelId} />
     </section>

@@ -1,6 +1,7 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { GatewayIntentBits } from 'discord-api-types/v10';
 import { GatewayClient, Op } from '../lib/gateway.js';
+import { setToken } from '../lib/session.js';
 import { createStore, useStore, type Store } from '../lib/store.js';
 import { expireTyping, initialState, reduce, type ClientState } from './state.js';
 
@@ -31,6 +32,9 @@ export const CLIENT_INTENTS =
   GatewayIntentBits.DirectMessageTyping |
   GatewayIntentBits.MessageContent;
 
+/** The gateway's close code for a token it does not accept. */
+const AUTHENTICATION_FAILED = 4004;
+
 /** Request Channel Info: CHANNEL_INFO answers with the voice channels' statuses. */
 const REQUEST_CHANNEL_INFO = 43;
 
@@ -47,6 +51,10 @@ export function connectStore(gateway: GatewayClient, store: Store<ClientState>):
     // A person is online while the client is open, as the platform's client says with op 3
     // (the gateway stores no presence until one is sent); a new session keeps the chosen status.
     if (type === 'READY') setStatus(gateway, store, store.get().ownStatus);
+    // 4004: the session token no longer works (logged out elsewhere): back to the login page.
+    if (type === 'CLOSED' && (data as { code: number }).code === AUTHENTICATION_FAILED) {
+      setToken(null);
+    }
     // The member list needs every member: GUILD_CREATE carries only the first ones of a big guild.
     if (type === 'GUILD_CREATE') {
       const guild = data as { id: string; large?: boolean; unavailable?: boolean };

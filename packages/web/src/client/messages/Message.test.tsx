@@ -176,4 +176,36 @@ describe('Message', () => {
     expect(continues(soon, late)).toBe(false);
     expect(continues(first, other)).toBe(false);
   });
+
+  it('shows embeds: a title linked only when http(s), a description in markdown', () => {
+    show(
+      message({
+        content: '',
+        embeds: [
+          {
+            title: 'Weather',
+            url: 'https://example.com/w',
+            description: 'It is **sunny**',
+            color: 0x00ff00,
+            fields: [{ name: 'High', value: '21°', inline: true }],
+            footer: { text: 'bot' },
+          },
+          { title: 'Bad', url: 'javascript:alert(1)' },
+        ],
+      }),
+    );
+    const article = screen.getByRole('article', { name: 'Ada' });
+    expect(within(article).getByRole('link', { name: 'Weather' }).getAttribute('href')).toBe(
+      'https://example.com/w',
+    );
+    expect(within(article).getByText('sunny').tagName).toBe('STRONG');
+    expect(within(article).getByText('High')).toBeDefined();
+    expect(within(article).queryByRole('link', { name: 'Bad' })).toBeNull();
+    expect(within(article).getByText('Bad')).toBeDefined();
+  });
+
+  it('highlights a message that mentions the user', () => {
+    show(message({ mentions: [message().author], content: 'hey' }));
+    expect(screen.getByRole('article', { name: 'Ada' }).className).toContain('mentioned');
+  });
 });

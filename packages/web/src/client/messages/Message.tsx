@@ -7,10 +7,11 @@ import {
   type APIMessage,
 } from 'discord-api-types/v10';
 import { api, errorMessage } from '../../lib/api.js';
-import { useClient } from '../context.js';
+import { useClient, useClientState } from '../context.js';
 import { InteractionHeader, MessageComponents } from '../apps/MessageAppParts.js';
 import { nameStyle } from '../members/roleColor.js';
 import { Attachments } from './Attachments.js';
+import { Embeds } from './Embeds.js';
 import { EmojiPicker } from './EmojiPicker.js';
 import { Markdown } from './Markdown.js';
 import { MessageMenu } from './MessageMenu.js';
@@ -49,7 +50,12 @@ export const Message = memo(function Message({
   member,
   abilities,
   continued = false,
+  active = true,
+  onActivate,
 }: {
+  /** The list's current message: the one Tab reaches, whose actions are in the Tab order. */
+  active?: boolean;
+  onActivate?: (id: string) => void;
   message: APIMessage;
   /** Part of a group by the same author: the author line is only for screen readers. */
   continued?: boolean;
@@ -67,25 +73,55 @@ export const Message = memo(function Message({
   const author = displayName(message.author, member);
   const system = systemText(message, author);
   const edited = message.edited_timestamp !== null;
+  const meId = useClientState((s) => s.me?.id ?? null);
+  const myRoles = useClientState((s) =>
+    guild === undefined || s.me === null ? undefined : s.members[guild.id]?.[s.me.id]?.roles,
+  );
+  // Highlighted as the platform does: a mention of the user, of one of their roles, @everyone.
+  const mentionsMe =
+    message.mention_everyone ||
+    message.mentions.some((u) => u.id === meId) ||
+    message.mention_roles.some((id) => myRoles?.includes(id) === true);
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.target !== event.currentTarget) return;
     // Shift+F10 or the context-menu key opens the message's menu, as a right-click does.
-    if (
-      event.target === event.currentTarget &&
-      ((event.shiftKey && event.key === 'F10') || event.key === 'ContextMenu')
-    ) {
+    if ((event.shiftKey && event.key === 'F10') || event.key === 'ContextMenu') {
       event.preventDefault();
       setMenuOpen(true);
+      return;
+    }
+    // The list is one stop in the Tab order: arrow keys, Home and End move between messages.
+    const articles = [
+      ...(event.currentTarget
+        .closest('[role="log"]')
+        ?.querySelectorAll<HTMLElement>('article[data-message-id]') ?? []),
+    ];
+    const index = articles.indexOf(event.currentTarget);
+    const target = {
+      ArrowUp: articles[index - 1],
+      ArrowDown: articles[index + 1],
+      Home: articles[0],
+      End: articles[articles.length - 1],
+    }[event.key];
+    if (target !== undefined) {
+      event.preventDefault();
+      target.focus();
     }
   };
 
   return (
     <article
-      className={`message${editing ? ' editing' : ''}${continued ? ' continued' : ''}`}
+      className={`message${editing ? ' editing' : ''}${continued ? ' continued' : ''}${
+        mentionsMe ? ' mentioned' : ''
+      }`}
       aria-label={author}
-      tabIndex={-1}
+      tabIndex={active ? 0 : -1}
       data-message-id={message.id}
       onKeyDown={onKeyDown}
+      onFocus={() => {
+        onActivate?.(message.id);
+      }}
       onContextMenu={(event) => {
         if (editing) return;
         event.preventDefault();
@@ -124,6 +160,7 @@ export const Message = memo(function Message({
         </div>
       )}
       <Attachments attachments={message.attachments} />
+      <Embeds embeds={message.embeds} guildId={guild?.id ?? null} />
       <Reactions message={message} />
       <MessageComponents message={message} channel={channel} />
       <div
@@ -135,6 +172,7 @@ export const Message = memo(function Message({
           <button
             ref={reactButton}
             type="button"
+            tabIndex={active ? 0 : -1}
             aria-label="Add Reaction"
             title="Add Reaction"
             aria-expanded={picking}
@@ -148,6 +186,7 @@ export const Message = memo(function Message({
         {abilities.own && system === null ? (
           <button
             type="button"
+            tabIndex={active ? 0 : -1}
             aria-label="Edit"
             title="Edit"
             onClick={() => {
@@ -160,6 +199,7 @@ export const Message = memo(function Message({
         <button
           ref={moreButton}
           type="button"
+          tabIndex={active ? 0 : -1}
           aria-label="More"
           title="More"
           aria-haspopup="menu"

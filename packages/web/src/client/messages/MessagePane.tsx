@@ -43,6 +43,8 @@ export function MessagePane({ channelId }: { channelId: string }) {
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [files, setFiles] = useState<DraftFile[]>([]);
   const [dragging, setDragging] = useState(false);
+  /** The message Tab reaches in the list (the newest until the user moves). */
+  const [activeId, setActiveId] = useState<string | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
   /** Whether the view follows new messages (the user is at the bottom). */
   const stick = useRef(true);
@@ -102,6 +104,22 @@ export function MessagePane({ channelId }: { channelId: string }) {
     }
   }, [list, pending]);
 
+  // Images and embeds grow the list after it rendered: still follow the bottom if the user was there.
+  useEffect(() => {
+    const el = scroller.current;
+    const content = el?.querySelector('.message-list');
+    if (el === null || content === null || content === undefined || !('ResizeObserver' in window)) {
+      return;
+    }
+    const observer = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(content);
+    return () => {
+      observer.disconnect();
+    };
+  }, [loaded]);
+
   const abilities = useMemo(() => {
     const meId = me?.id ?? null;
     const member = meId === null ? undefined : members?.[meId];
@@ -123,6 +141,9 @@ export function MessagePane({ channelId }: { channelId: string }) {
 
   if (channel === undefined || abilities === null) return <p className="placeholder">Loading…</p>;
 
+  // The active message, or the newest when it was deleted or none was chosen.
+  const currentId =
+    activeId !== null && list?.byId[activeId] !== undefined ? activeId : list?.ids.at(-1);
   const abilitiesFor = (message: APIMessage): MessageAbilities =>
     message.author.id === me?.id ? abilities.ownMessage : abilities.othersMessage;
 
@@ -181,6 +202,8 @@ export function MessagePane({ channelId }: { channelId: string }) {
                 guild={guild}
                 member={members?.[message.author.id]}
                 abilities={abilitiesFor(message)}
+                active={id === currentId}
+                onActivate={setActiveId}
               />
             );
           })}
