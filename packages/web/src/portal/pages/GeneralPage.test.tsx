@@ -106,4 +106,27 @@ describe('GeneralPage', () => {
     expect(screen.getByRole('button', { name: 'Save Changes' })).toHaveProperty('disabled', true);
     expect(screen.queryByRole('alert')).toBeNull();
   });
+
+  it('sends a picked icon as a data URI, with a preview, and refuses other files', async () => {
+    const user = userEvent.setup({ applyAccept: false });
+    const app = makeApp();
+    const fetch = stubFetch(() => json(200, { ...app, icon: 'abc123' }));
+    render(
+      <AppHarness app={app}>
+        <GeneralPage />
+      </AppHarness>,
+    );
+    const upload = screen.getByLabelText('Upload Icon');
+    await user.upload(upload, new File(['%PDF'], 'doc.pdf', { type: 'application/pdf' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('PNG, JPEG, GIF or WebP');
+
+    const png = new File([new Uint8Array([137, 80, 78, 71])], 'icon.png', { type: 'image/png' });
+    await user.upload(upload, png);
+    const preview = await screen.findByRole<HTMLImageElement>('img', { name: 'New icon preview' });
+    expect(preview.src).toBe('data:image/png;base64,iVBORw==');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(requestOf(fetch, 0).body).toEqual({ icon: 'data:image/png;base64,iVBORw==' });
+    await screen.findByText('All changes saved.');
+    expect(screen.queryByRole('img', { name: 'New icon preview' })).toBeNull();
+  });
 });
