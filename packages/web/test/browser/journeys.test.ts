@@ -250,7 +250,7 @@ describeBrowser('the journeys of a developer, in Chromium', () => {
       await page.getByRole('button', { name: 'Save Changes' }).click();
       const error = page
         .locator('.field')
-        .filter({ has: page.getByLabel('Bot token') })
+        .filter({ has: page.getByLabel('Interactions Endpoint URL') })
         .getByRole('alert')
         .filter({ hasText: 'The specified interactions endpoint url could not be verified.' });
       await error.waitFor();
