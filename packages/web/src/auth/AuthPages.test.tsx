@@ -82,4 +82,21 @@ describe('RegisterPage', () => {
     });
     expect(new Headers(init.headers).get('authorization')).toBeNull();
   });
+
+  it('goes home from the site root inside the portal router', async () => {
+    respond(201, { token: 'session-token', user_id: '1' });
+    const location = memoryLocation({ path: '/developers/register', record: true });
+    render(
+      <Router hook={location.hook} base="/developers">
+        <RegisterPage home="/developers/applications" otherPath="/developers/login" />
+      </Router>,
+    );
+    expect(screen.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe(
+      '/developers/login',
+    );
+    await fillAndSubmit();
+    await vi.waitFor(() => {
+      expect(location.history.at(-1)).toBe('/developers/applications');
+    });
+  });
 });

@@ -27,7 +27,8 @@ function useAuthForm(path: '/auth/login' | '/auth/register', home: string) {
     try {
       const { token } = await api<{ token: string }>('POST', path, { body: data, auth: false });
       setToken(token);
-      navigate(nextPath(home), { replace: true });
+      // `~`: a path from the site's root, also inside the portal's nested router (/developers).
+      navigate(`~${nextPath(home)}`, { replace: true });
     } catch (error) {
       if (error instanceof ApiError) {
         setFields(error.fieldErrors());
@@ -74,7 +75,7 @@ export function LoginPage({ home, otherPath }: Props) {
           {busy ? 'Logging in…' : 'Log in'}
         </button>
         <p>
-          Need an account? <Link href={`${otherPath}${location.search}`}>Register</Link>
+          Need an account? <Link href={`~${otherPath}${location.search}`}>Register</Link>
         </p>
       </form>
     </main>
@@ -124,7 +125,7 @@ export function RegisterPage({ home, otherPath }: Props) {
           {busy ? 'Creating…' : 'Continue'}
         </button>
         <p>
-          Already have an account? <Link href={`${otherPath}${location.search}`}>Log in</Link>
+          Already have an account? <Link href={`~${otherPath}${location.search}`}>Log in</Link>
         </p>
       </form>
     </main>
