@@ -7,6 +7,7 @@ import {
   initialState,
   reduce,
   settlePending,
+  startHistory,
   TYPING_MS,
   type ClientState,
 } from './state.js';
@@ -313,5 +314,24 @@ describe('reduce', () => {
     const state = readyState();
     expect(feed(state, 'INVITE_CREATE', { code: 'x' })).toBe(state);
     expect(feed(state, 'MESSAGE_UPDATE', { id: '1', channel_id: '2', content: 'x' })).toBe(state);
+  });
+});
+
+describe('a history being read', () => {
+  it('keeps a message that arrives live while the first page is in flight', () => {
+    let state = startHistory(readyState(), CHANNEL_ID);
+    expect(state.messages[CHANNEL_ID]).toMatchObject({ ids: [], loading: true });
+    const live = message({ id: '400000000000000009', content: 'sent meanwhile' });
+    state = feed(state, 'MESSAGE_CREATE', live);
+    // The page was read before the live message was sent: it does not hold it.
+    const older = message({ id: '400000000000000001', content: 'older' });
+    state = addMessages(state, CHANNEL_ID, { messages: [older], hasMore: false });
+    expect(state.messages[CHANNEL_ID]).toMatchObject({
+      ids: [older.id, live.id],
+      hasMore: false,
+      loading: false,
+    });
+    // Starting again keeps what is there.
+    expect(startHistory(state, CHANNEL_ID)).toBe(state);
   });
 });

@@ -21,6 +21,11 @@ export interface ChannelMessages {
   byId: Record<string, APIMessage>;
   /** Whether older messages than the first loaded one may exist. */
   hasMore: boolean;
+  /**
+   * The first page is being read: live events already apply to the list, so a message sent
+   * while the history request is in flight is not lost, and the page merges in by id.
+   */
+  loading?: boolean;
 }
 
 export interface VoiceStateEntry {
@@ -318,6 +323,18 @@ export function applyReaction(
   return list.map((r, i) => (i === index ? updated : r));
 }
 
+/** Opens a channel's list before its first page is read (see ChannelMessages.loading). */
+export function startHistory(state: ClientState, channelId: string): ClientState {
+  if (state.messages[channelId] !== undefined) return state;
+  return {
+    ...state,
+    messages: {
+      ...state.messages,
+      [channelId]: { ids: [], byId: {}, hasMore: true, loading: true },
+    },
+  };
+}
+
 /** Adds messages to a channel's list (history pages or live ones), kept oldest first. */
 export function addMessages(
   state: ClientState,
@@ -340,6 +357,8 @@ export function addMessages(
         ids: [...ids].sort(compareIds),
         byId,
         hasMore: hasMore ?? list.hasMore,
+        // A history page (it says whether more exist) ends the loading; live messages do not.
+        loading: hasMore === undefined ? list.loading === true : false,
       },
     },
     users: withUsers(

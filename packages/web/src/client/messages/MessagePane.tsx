@@ -4,7 +4,7 @@ import { api, errorMessage } from '../../lib/api.js';
 import { useClient, useClientState } from '../context.js';
 import { can } from '../permissions.js';
 import type { Store } from '../../lib/store.js';
-import { addMessages, type ClientState, type PendingMessage } from '../state.js';
+import { addMessages, startHistory, type ClientState, type PendingMessage } from '../state.js';
 import { Composer, draftFiles, type DraftFile } from './Composer.js';
 import { Message, type MessageAbilities } from './Message.js';
 import { dismissPending, sendMessage } from './send.js';
@@ -51,9 +51,10 @@ export function MessagePane({ channelId }: { channelId: string }) {
   /** The scroll height before an older page was added, to keep the view where it was. */
   const heightBefore = useRef<number | null>(null);
 
-  const loaded = list !== undefined;
+  const loaded = list !== undefined && list.loading !== true;
   useEffect(() => {
     if (loaded) return;
+    store.set((s) => startHistory(s, channelId));
     const controller = new AbortController();
     api<APIMessage[]>('GET', `/channels/${channelId}/messages`, {
       query: { limit: PAGE },
@@ -174,7 +175,7 @@ export function MessagePane({ channelId }: { channelId: string }) {
           if (el.scrollTop < 200) void loadOlder();
         }}
       >
-        {list === undefined ? (
+        {!loaded ? (
           <p className="placeholder">{error ?? 'Loading messages…'}</p>
         ) : list.hasMore ? (
           <button
@@ -216,7 +217,7 @@ export function MessagePane({ channelId }: { channelId: string }) {
             />
           ))}
         </div>
-        {error !== null && list !== undefined ? (
+        {error !== null && loaded ? (
           <p className="field-error" role="alert">
             {error}
           </p>
