@@ -50,8 +50,12 @@ export async function sendMessage(
       files,
     });
     store.set((state) => {
+      // Still pending: the gateway has not brought the message yet, so the answer is the newest
+      // copy. Settled already: MESSAGE_CREATE came first, and a later MESSAGE_UPDATE or
+      // MESSAGE_DELETE may have followed, which this older copy must not undo.
+      const waiting = (state.pending[channelId] ?? []).some((p) => p.nonce === nonce);
       const next = settlePending(state, { channelId, nonce }, null);
-      return next.messages[channelId] === undefined
+      return !waiting || next.messages[channelId] === undefined
         ? next
         : addMessages(next, channelId, { messages: [message] });
     });
