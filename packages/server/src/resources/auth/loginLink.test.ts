@@ -78,6 +78,22 @@ describeDrivers('one-time login links on $driver', (driver) => {
     expect((await redeem({})).json()).toMatchObject({ code: 50035, errors: { code: {} } });
   });
 
+  it("refuses a banned person's link and uses it up: it does not work once the ban ends", async () => {
+    await using fx = await start();
+    const { server, clock, redeem } = fx;
+    const dev = await seedDeveloper(server.app);
+    const { code } = await server.app.services.auth.createLoginLink(dev.userId);
+    await server.app.storage.provisional.putBan({
+      userId: dev.userId,
+      reason: null,
+      expiresAt: NOW + 60_000,
+      createdAt: NOW,
+    });
+    expect((await redeem({ code })).json()).toMatchObject(INVALID);
+    clock.advance(120_000);
+    expect((await redeem({ code })).json()).toMatchObject(INVALID);
+  });
+
   it('makes links for people only', async () => {
     await using fx = await start();
     const { server } = fx;

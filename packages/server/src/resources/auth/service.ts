@@ -134,27 +134,26 @@ export function createAuthService(deps: ServiceDeps, settings: AuthSettings) {
       const code = generateClientSecret();
       const now = clock.now();
       const expiresAt = now + LOGIN_LINK_TTL_MS;
-      await storage.loginLinks.create({
-        hash: hashSecret(code),
-        userId,
-        createdAt: now,
-        expiresAt,
-      });
+      // The person's earlier link goes in the same transaction (one live link each; on
+      // PostgreSQL two links made at the very same moment may both live until they expire).
+      await storage.transaction((tx) =>
+        tx.loginLinks.create({ hash: hashSecret(code), userId, createdAt: now, expiresAt }),
+      );
       return { code, expiresAt };
     },
 
     /** Uses a login link's code once: a new session for its person, as a password login gives. */
     async redeemLoginLink(input: LoginLinkInput) {
       const now = clock.now();
-      return storage.transaction(async (tx) => {
-        const userId = await tx.loginLinks.consume(hashSecret(input.code), now);
-        const user = userId === null ? null : await tx.users.findById(userId);
-        // A banned person is refused as at login (and the link is gone either way).
-        if (user === null || banActive(await tx.provisional.findBan(user.id), now)) {
-          throw loginLinkInvalid();
-        }
-        return issueSession(tx, user);
-      });
+      // Used up in a statement of its own, before anything can refuse it: a refusal below must
+      // not roll the delete back and leave the link usable (by a person whose ban ends soon).
+      const userId = await storage.loginLinks.consume(hashSecret(input.code), now);
+      const user = userId === null ? null : await storage.users.findById(userId);
+      // A banned person is refused as at login.
+      if (user === null || banActive(await storage.provisional.findBan(user.id), now)) {
+        throw loginLinkInvalid();
+      }
+      return storage.transaction((tx) => issueSession(tx, user));
     },
 
     issueSession: (user: UserRecord) => storage.transaction((tx) => issueSession(tx, user)),
