@@ -8,6 +8,7 @@ import {
   commandIndex,
   GUILD_ID,
   interactionsSent,
+  ME,
   renderClient,
   stubApi,
   TEXT_CHANNEL,
@@ -233,6 +234,32 @@ describe('CommandComposer: options', () => {
       'The application did not respond',
     );
     expect(onDone).not.toHaveBeenCalled();
+  });
+
+  it('gives up waiting when a new gateway session starts (its outcome will never come)', async () => {
+    const requests = api();
+    const user = userEvent.setup();
+    const { socket } = await open('/ping');
+    await user.keyboard('{Enter}');
+    const form = await screen.findByRole('form', { name: '/ping' });
+    await user.click(within(form).getByRole('button', { name: 'Send' }));
+    await waitFor(() => {
+      expect(interactionsSent(requests)).toHaveLength(1);
+    });
+    act(() => {
+      socket.dispatch('READY', {
+        v: 10,
+        user: ME,
+        session_id: 'session-2',
+        resume_gateway_url: 'ws://gateway.test',
+        guilds: [],
+        private_channels: [],
+      });
+    });
+    expect(await within(form).findByRole('alert')).toHaveProperty(
+      'textContent',
+      'The application did not respond',
+    );
   });
 
   it("shows the API's refusal", async () => {

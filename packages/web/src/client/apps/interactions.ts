@@ -79,6 +79,12 @@ export function interactionBody(
 }
 
 /**
+ * How long to wait for INTERACTION_SUCCESS/FAILURE: the server sends FAILURE 3 s after an
+ * unanswered interaction, so this is only reached when the dispatch itself was lost.
+ */
+export const OUTCOME_TIMEOUT_MS = 15_000;
+
+/**
  * Waits for the outcome dispatch of `nonce`. Listening starts before the POST is sent, since the
  * app may answer before the POST's own answer arrives.
  */
@@ -95,9 +101,19 @@ function awaitOutcome(gateway: GatewayClient, nonce: string, label: string | und
     const offFailure = gateway.on('INTERACTION_FAILURE', (data) => {
       if (mine(data)) finish('failure');
     });
+    // A new gateway session (not a resume) never hears about the old one's interactions, and a
+    // lost dispatch must not leave the UI thinking forever: both count as a failure.
+    const offReady = gateway.on('READY', () => {
+      finish('failure');
+    });
+    const timer = setTimeout(() => {
+      finish('failure');
+    }, OUTCOME_TIMEOUT_MS);
     stop = () => {
       offSuccess();
       offFailure();
+      offReady();
+      clearTimeout(timer);
     };
     const finish = (result: InteractionOutcome) => {
       stop();
