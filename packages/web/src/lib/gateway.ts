@@ -17,6 +17,8 @@ export const Op = {
 
 /** Close codes after which reconnecting cannot help. */
 const FATAL_CLOSE_CODES = new Set([4004, 4010, 4011, 4012, 4013, 4014]);
+/** Close codes after which the session cannot be resumed: reconnect with a fresh IDENTIFY. */
+const FRESH_SESSION_CLOSE_CODES = new Set([4007, 4009]);
 
 export type GatewayStatus = 'connecting' | 'ready' | 'reconnecting' | 'closed';
 
@@ -126,8 +128,16 @@ export class GatewayClient {
         this.emit('CLOSED', { code: event.code, reason: event.reason });
         return;
       }
+      // 4007 (invalid seq) and 4009 (session timed out): resuming again would fail again.
+      if (FRESH_SESSION_CLOSE_CODES.has(event.code)) this.forgetSession();
       this.scheduleReconnect();
     };
+  }
+
+  private forgetSession(): void {
+    this.sessionId = null;
+    this.resumeUrl = null;
+    this.seq = null;
   }
 
   private scheduleReconnect(): void {
@@ -175,11 +185,7 @@ export class GatewayClient {
         this.socket?.close(4000);
         return;
       case Op.InvalidSession:
-        if (frame.d !== true) {
-          this.sessionId = null;
-          this.resumeUrl = null;
-          this.seq = null;
-        }
+        if (frame.d !== true) this.forgetSession();
         this.socket?.close(4000);
         return;
       case Op.Dispatch: {
