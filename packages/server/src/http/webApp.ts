@@ -78,7 +78,14 @@ export function pageCsp(options: Pick<WebAppOptions, 'publicUrl'> & { gatewayUrl
 
 /** What every answer here carries. */
 function commonHeaders(reply: FastifyReply): FastifyReply {
-  return reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
+  return (
+    reply
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer')
+      // The body depends on Accept-Encoding (the build's Brotli and gzip copies): a shared cache
+      // must not hand a Brotli body to a browser that asked for none.
+      .header('vary', 'Accept-Encoding')
+  );
 }
 
 async function isFile(path: string): Promise<boolean> {
