@@ -1,18 +1,27 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 
+/** The attributes FieldFrame gives its control, to spread on the input, select or textarea. */
+export interface ControlProps {
+  id: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
 /**
- * A labelled input with the API's message for its field under it (announced to screen readers
- * through aria-describedby and aria-invalid).
+ * What every labelled control shares: its label, a hint, and the API's message for its field
+ * under it, tied to the control by id, aria-describedby and aria-invalid (announced to screen
+ * readers). `children` renders the control with the attributes it is given.
  */
-export function Field({
+export function FieldFrame({
   label,
   error,
   hint,
-  ...input
-}: InputHTMLAttributes<HTMLInputElement> & {
+  children,
+}: {
   label: ReactNode;
   error?: string | undefined;
   hint?: ReactNode;
+  children: (control: ControlProps) => ReactNode;
 }) {
   const id = useId();
   const describedBy = [
@@ -24,12 +33,11 @@ export function Field({
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        aria-invalid={error === undefined ? undefined : true}
-        aria-describedby={describedBy === '' ? undefined : describedBy}
-        {...input}
-      />
+      {children({
+        id,
+        'aria-invalid': error === undefined ? undefined : true,
+        'aria-describedby': describedBy === '' ? undefined : describedBy,
+      })}
       {hint === undefined ? null : (
         <p className="hint" id={`${id}-hint`}>
           {hint}
@@ -41,6 +49,24 @@ export function Field({
         </p>
       )}
     </div>
+  );
+}
+
+/** A labelled input with the API's message for its field under it. */
+export function Field({
+  label,
+  error,
+  hint,
+  ...input
+}: InputHTMLAttributes<HTMLInputElement> & {
+  label: ReactNode;
+  error?: string | undefined;
+  hint?: ReactNode;
+}) {
+  return (
+    <FieldFrame label={label} error={error} hint={hint}>
+      {(control) => <input {...control} {...input} />}
+    </FieldFrame>
   );
 }
 

@@ -1,4 +1,5 @@
-import { useCallback, useId, useState, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { useCallback, useState, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { FieldFrame } from '../components/Field.js';
 
 /** A settings page's title and a sentence about it. */
 export function PageTitle({ title, children }: { title: string; children?: ReactNode }) {
@@ -21,33 +22,10 @@ export function TextAreaField({
   error?: string | undefined;
   hint?: ReactNode;
 }) {
-  const id = useId();
-  const describedBy = [
-    hint === undefined ? null : `${id}-hint`,
-    error === undefined ? null : `${id}-error`,
-  ]
-    .filter((part) => part !== null)
-    .join(' ');
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <textarea
-        id={id}
-        aria-invalid={error === undefined ? undefined : true}
-        aria-describedby={describedBy === '' ? undefined : describedBy}
-        {...textarea}
-      />
-      {hint === undefined ? null : (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      {error === undefined ? null : (
-        <p className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      )}
-    </div>
+    <FieldFrame label={label} error={error} hint={hint}>
+      {(control) => <textarea {...control} {...textarea} />}
+    </FieldFrame>
   );
 }
 

@@ -5,7 +5,7 @@ import {
   type APIChannel,
   type APITextInputComponent,
 } from 'discord-api-types/v10';
-import { Field } from '../../components/Field.js';
+import { Field, FieldFrame } from '../../components/Field.js';
 import type { ModalAnswer, ModalField } from './modalPayload.js';
 import { SelectField } from './OptionField.js';
 import { usePickChoices, type PickKind } from './pickers.js';
@@ -102,7 +102,6 @@ function TextInputField({
   error,
   onChange,
 }: FieldProps & { field: APITextInputComponent }) {
-  const id = useId();
   const value = typeof answer === 'string' ? answer : '';
   const common = {
     placeholder: field.placeholder,
@@ -111,37 +110,20 @@ function TextInputField({
     required: required(field),
   };
   if (field.style === TextInputStyle.Paragraph) {
-    const describedBy = [
-      description === undefined ? null : `${id}-hint`,
-      error === undefined ? null : `${id}-error`,
-    ]
-      .filter((p) => p !== null)
-      .join(' ');
     return (
-      <div className="field">
-        <label htmlFor={id}>{shownLabel(field, label)}</label>
-        <textarea
-          id={id}
-          rows={4}
-          value={value}
-          aria-invalid={error === undefined ? undefined : true}
-          aria-describedby={describedBy === '' ? undefined : describedBy}
-          onChange={(event) => {
-            onChange(event.target.value);
-          }}
-          {...common}
-        />
-        {description === undefined ? null : (
-          <p className="hint" id={`${id}-hint`}>
-            {description}
-          </p>
+      <FieldFrame label={shownLabel(field, label)} error={error} hint={description}>
+        {(control) => (
+          <textarea
+            {...control}
+            rows={4}
+            value={value}
+            onChange={(event) => {
+              onChange(event.target.value);
+            }}
+            {...common}
+          />
         )}
-        {error === undefined ? null : (
-          <p className="field-error" id={`${id}-error`} role="alert">
-            {error}
-          </p>
-        )}
-      </div>
+      </FieldFrame>
     );
   }
   return (
@@ -166,23 +148,32 @@ function AutoSelectField(props: FieldProps & { kind: PickKind }) {
     value: c.id,
     label: c.type === 'role' && kind === 'mentionable' ? `@${c.label}` : c.label,
   }));
-  const max = 'max_values' in field ? (field.max_values ?? 1) : 1;
-  if (max > 1) {
-    return (
-      <ChoiceSet
-        legend={shownLabel(field, label)}
-        description={description}
-        error={error}
-        multiple
-        options={options}
-        answer={answer}
-        onChange={onChange}
-      />
-    );
-  }
+  return (
+    <SelectMenu
+      legend={shownLabel(field, label)}
+      description={description}
+      error={error}
+      multiple={('max_values' in field ? (field.max_values ?? 1) : 1) > 1}
+      options={options}
+      placeholder={'placeholder' in field ? (field.placeholder ?? 'Choose…') : 'Choose…'}
+      answer={answer}
+      onChange={onChange}
+    />
+  );
+}
+
+/**
+ * A select menu of a modal: checkboxes when several values may be picked, else a single
+ * select with an empty first choice (no answer).
+ */
+function SelectMenu(
+  props: Parameters<typeof ChoiceSet>[0] & { placeholder: string },
+): React.JSX.Element {
+  const { legend, description, error, options, answer, onChange, placeholder } = props;
+  if (props.multiple) return <ChoiceSet {...props} />;
   return (
     <SelectField
-      label={shownLabel(field, label)}
+      label={legend}
       hint={description}
       error={error}
       value={Array.isArray(answer) && typeof answer[0] === 'string' ? answer[0] : ''}
@@ -190,9 +181,7 @@ function AutoSelectField(props: FieldProps & { kind: PickKind }) {
         onChange(value === '' ? [] : [value]);
       }}
     >
-      <option value="">
-        {'placeholder' in field ? (field.placeholder ?? 'Choose…') : 'Choose…'}
-      </option>
+      <option value="">{placeholder}</option>
       {options.map((o) => (
         <option key={o.value} value={o.value}>
           {o.label}
@@ -222,36 +211,17 @@ export function ModalFieldView(props: FieldProps): React.JSX.Element | null {
         label: o.label,
         description: o.description,
       }));
-      if ((field.max_values ?? 1) > 1) {
-        return (
-          <ChoiceSet
-            legend={shownLabel(field, label)}
-            description={description}
-            error={error}
-            multiple
-            options={options}
-            answer={answer}
-            onChange={onChange}
-          />
-        );
-      }
       return (
-        <SelectField
-          label={shownLabel(field, label)}
-          hint={description}
+        <SelectMenu
+          legend={shownLabel(field, label)}
+          description={description}
           error={error}
-          value={Array.isArray(answer) && typeof answer[0] === 'string' ? answer[0] : ''}
-          onChange={(value) => {
-            onChange(value === '' ? [] : [value]);
-          }}
-        >
-          <option value="">{field.placeholder ?? 'Choose…'}</option>
-          {options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </SelectField>
+          multiple={(field.max_values ?? 1) > 1}
+          options={options}
+          placeholder={field.placeholder ?? 'Choose…'}
+          answer={answer}
+          onChange={onChange}
+        />
       );
     }
     case ComponentType.FileUpload:

@@ -1,10 +1,10 @@
-import { useId, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import {
   ApplicationCommandOptionType,
   type APIApplicationCommandBasicOption,
   type APIChannel,
 } from 'discord-api-types/v10';
-import { Field } from '../../components/Field.js';
+import { Field, FieldFrame } from '../../components/Field.js';
 import type { FieldValue } from './commandOptions.js';
 import { usePickChoices, type PickKind } from './pickers.js';
 
@@ -26,39 +26,21 @@ export function SelectField({
   children: ReactNode;
   required?: boolean;
 }) {
-  const id = useId();
-  const describedBy = [
-    hint === undefined ? null : `${id}-hint`,
-    error === undefined ? null : `${id}-error`,
-  ]
-    .filter((part) => part !== null)
-    .join(' ');
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select
-        id={id}
-        value={value}
-        required={required}
-        aria-invalid={error === undefined ? undefined : true}
-        aria-describedby={describedBy === '' ? undefined : describedBy}
-        onChange={(event) => {
-          onChange(event.target.value);
-        }}
-      >
-        {children}
-      </select>
-      {hint === undefined ? null : (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
+    <FieldFrame label={label} error={error} hint={hint}>
+      {(control) => (
+        <select
+          {...control}
+          value={value}
+          required={required}
+          onChange={(event) => {
+            onChange(event.target.value);
+          }}
+        >
+          {children}
+        </select>
       )}
-      {error === undefined ? null : (
-        <p className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
   );
 }
 
