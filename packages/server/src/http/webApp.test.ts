@@ -64,7 +64,7 @@ describe('the web pages, built', () => {
     });
     expect(compressed.statusCode).toBe(200);
     expect(compressed.headers['content-encoding']).toBe('br');
-    expect(compressed.headers['vary']).toBe('Accept-Encoding');
+    expect(compressed.headers.vary).toBe('Accept-Encoding');
     expect(compressed.headers['content-type']).toMatch(/javascript/);
     expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe(SCRIPT);
     // No gzip copy here: a gzip-only browser gets the file as it is.
