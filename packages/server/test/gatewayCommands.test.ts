@@ -190,6 +190,37 @@ describeDrivers('gateway commands on $driver', (driver) => {
     // The sender has no GUILD_PRESENCES intent: it gets no PRESENCE_UPDATE.
     expect(sender.client.frames.some((f) => f.t === 'PRESENCE_UPDATE')).toBe(false);
   });
+  it("IDENTIFY's presence is set as op 3 sets it; a bot's last session ending shows it offline", async () => {
+    const watcher = (await gw.identify({ token: gw.guild.owner.token, intents: INTENTS })).client;
+    let seen = gw.lastSeq(watcher);
+    const activities = [{ type: 0, name: 'a game' }];
+    const bot = await gw.session({
+      token: gw.guild.bot.token,
+      intents: I.GUILDS,
+      presence: { status: 'dnd', activities, since: null, afk: false },
+    });
+    expect((await after(watcher, 'PRESENCE_UPDATE', seen)).d).toMatchObject({
+      user: { id: gw.guild.bot.userId },
+      guild_id: gw.guild.guildId,
+      status: 'dnd',
+      activities,
+    });
+    // A later GUILD_CREATE shows it too.
+    const later = await gw.session({ token: gw.guild.owner.token, intents: INTENTS });
+    const presences = later.guild['presences'] as { user: { id: string }; status: string }[];
+    expect(presences.find((p) => p.user.id === gw.guild.bot.userId)?.status).toBe('dnd');
+    // On SQLite (one process) the bot's only session closing is the bot going offline. On
+    // PostgreSQL sessions are shared by the nodes: another may hold a shard, and the entry expires.
+    if (driver !== 'sqlite') return;
+    await later.client.close(1000);
+    seen = gw.lastSeq(watcher);
+    await bot.client.close(1000);
+    expect((await after(watcher, 'PRESENCE_UPDATE', seen)).d).toMatchObject({
+      user: { id: gw.guild.bot.userId },
+      status: 'offline',
+      activities: [],
+    });
+  });
 });
 
 describe('presence privacy', () => {

@@ -38,17 +38,6 @@ export const FrameEnvelope = z.object({
   d: z.unknown().optional(),
 });
 
-const Identify = z.object({
-  token: z.string().catch(''),
-  intents: z.unknown().optional(),
-  shard: z.unknown().optional(),
-  compress: flag,
-  large_threshold: safeInt
-    .transform((n) => Math.min(MAX_LARGE_THRESHOLD, Math.max(MIN_LARGE_THRESHOLD, n)))
-    .catch(MIN_LARGE_THRESHOLD),
-  capabilities: safeInt.catch(0),
-});
-
 const Resume = z.object({
   token: z.string().catch(''),
   session_id: z.string().catch(''),
@@ -183,6 +172,19 @@ const PresenceUpdate = z.object({
   ),
   since: z.number().nullable().catch(null),
   afk: flag,
+});
+
+const Identify = z.object({
+  token: z.string().catch(''),
+  intents: z.unknown().optional(),
+  shard: z.unknown().optional(),
+  compress: flag,
+  large_threshold: safeInt
+    .transform((n) => Math.min(MAX_LARGE_THRESHOLD, Math.max(MIN_LARGE_THRESHOLD, n)))
+    .catch(MIN_LARGE_THRESHOLD),
+  capabilities: safeInt.catch(0),
+  /** The session's first presence, as op 3 would set it (discord.js always sends one). */
+  presence: PresenceUpdate.optional().catch(undefined),
 });
 
 const VoiceStateUpdate = z.object({

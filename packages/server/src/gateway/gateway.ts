@@ -223,6 +223,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
     closing: () => closing,
     social,
     presences,
+    setPresence: (session, presence) =>
+      commands.run(commandContext(session), {
+        session,
+        frame: { op: Op.PRESENCE_UPDATE, d: presence },
+      }),
   });
   const sweep = startSweep({
     clock,

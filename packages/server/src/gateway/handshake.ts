@@ -13,7 +13,7 @@ import type { Clock } from '../domain/clock.js';
 import type { SessionStartLimit } from '../resources/gatewayInfo/index.js';
 import type { IdentifyBuckets } from '../sharedState/index.js';
 import type { ApplicationRecord, MemberRecord, Storage } from '../storage/index.js';
-import type { IdentifyPayload, ResumePayload } from './clientOps.js';
+import type { IdentifyPayload, PresenceUpdatePayload, ResumePayload } from './clientOps.js';
 import { EncodedDispatch } from './frames.js';
 import type { GuildCreate } from './guildCreate.js';
 import type { Handoff } from './handoff.js';
@@ -64,6 +64,8 @@ export function createHandshake(deps: {
   social: SocialProviders;
   /** Where the friends' presences READY shows are read. */
   presences: Presences;
+  /** Sets a session's presence as op 3 does: IDENTIFY's `presence`, once READY is out. */
+  setPresence: (session: Session, presence: PresenceUpdatePayload) => Promise<void>;
 }) {
   const { storage, clock, options, login, registry, send } = deps;
   const identifyQueue = new IdentifyQueue({
@@ -210,6 +212,8 @@ export function createHandshake(deps: {
       conn.socket.uncork();
       release();
     }
+    // After READY, so the session's own PRESENCE_UPDATE (if it hears it) follows its READY.
+    if (d.presence !== undefined) await deps.setPresence(session, d.presence);
   };
 
   const resume = async (conn: Connection, d: ResumePayload) => {

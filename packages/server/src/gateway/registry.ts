@@ -42,8 +42,9 @@ export function createSessionRegistry(deps: {
   send: Sender;
   subscriptions: SubjectSubscriptions;
   /**
-   * A person's last session on this node ended (not handed to another node): their presence
-   * goes offline. Bots are left out: their shards may live on other nodes.
+   * A user's last session on this node ended (not handed to another node): their presence
+   * goes offline. Bots only when sessions are not shared: with several nodes their shards may
+   * live on other nodes.
    */
   onPersonGone?: (userId: string) => void;
 }) {
@@ -71,7 +72,9 @@ export function createSessionRegistry(deps: {
     removeFrom(byUser, session.userId, session);
     removeFrom(byCredential, session.credential, session);
     for (const guildId of [...session.guildIds]) guilds.leave(session, guildId);
-    if (options.keepStored !== true && !session.user.bot && !byUser.has(session.userId)) {
+    // A bot too when sessions are not shared (one node): no shard of it can live elsewhere.
+    const mayBeElsewhere = session.user.bot && sessionStore.shared;
+    if (options.keepStored !== true && !mayBeElsewhere && !byUser.has(session.userId)) {
       deps.onPersonGone?.(session.userId);
     }
   };
