@@ -63,6 +63,46 @@ describe('InstallationPage', () => {
     );
   });
 
+  it('shows the install_params a guild install falls back to, and clears them when it saves', async () => {
+    const user = userEvent.setup();
+    const app = makeApp({
+      integration_types_config: { '0': {} },
+      install_params: { scopes: ['bot'], permissions: '8' },
+    });
+    const fetch = stubFetch(() => json(200, app));
+    render(
+      <AppHarness app={app}>
+        <InstallationPage />
+      </AppHarness>,
+    );
+    expect(screen.getByRole('checkbox', { name: 'bot' })).toHaveProperty('checked', true);
+    await user.click(screen.getByRole('checkbox', { name: 'bot' }));
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(requestOf(fetch, 0).body).toEqual({
+      integration_types_config: { '0': {} },
+      install_params: null,
+    });
+  });
+
+  it('does not check a custom URL that is not chosen', async () => {
+    const user = userEvent.setup();
+    const app = makeApp({ integration_types_config: { '0': {} } });
+    const fetch = stubFetch(() => json(200, app));
+    render(
+      <AppHarness app={app}>
+        <InstallationPage />
+      </AppHarness>,
+    );
+    await user.click(screen.getByRole('radio', { name: 'Custom URL' }));
+    await user.type(screen.getByLabelText('Custom Install URL'), 'example.com');
+    await user.click(screen.getByRole('radio', { name: 'Guildhall Provided Link' }));
+    await user.click(screen.getByRole('checkbox', { name: 'User Install' }));
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await vi.waitFor(() => {
+      expect(fetch).toHaveBeenCalledOnce();
+    });
+  });
+
   it('refuses to turn every context off before sending', async () => {
     const user = userEvent.setup();
     const fetch = stubFetch();

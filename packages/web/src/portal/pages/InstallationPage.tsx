@@ -41,10 +41,14 @@ function draftOf(app: PortalApplication): InstallDraft {
   const config = app.integration_types_config ?? {};
   const context = (key: ContextKey): ContextDraft => {
     const entry = config[key];
+    // A guild install without its own defaults installs with the app's install_params (set by
+    // PATCH /applications/@me, say): show those, as the provided link uses them.
+    const params =
+      entry?.oauth2_install_params ?? (key === '0' ? app.install_params : undefined) ?? undefined;
     return {
       enabled: entry !== undefined,
-      scopes: entry?.oauth2_install_params?.scopes ?? [],
-      permissions: entry?.oauth2_install_params?.permissions ?? '0',
+      scopes: params?.scopes ?? [],
+      permissions: params?.permissions ?? '0',
     };
   };
   return {
@@ -95,6 +99,9 @@ export function InstallationPage() {
     const config = configOf(draft);
     if (JSON.stringify(config) !== JSON.stringify(configOf(base))) {
       body['integration_types_config'] = config;
+      // The guild context's defaults are now the page's: install_params would otherwise still
+      // apply where they are left empty.
+      if (app.install_params != null) body['install_params'] = null;
     }
     const url = customUrlOf(draft);
     if (url !== customUrlOf(base)) body['custom_install_url'] = url;
@@ -105,10 +112,13 @@ export function InstallationPage() {
             Object.keys(config).length === 0
               ? 'At least one installation context must be enabled.'
               : undefined,
+          // Checked only while chosen: its field is not shown otherwise.
           custom_install_url:
-            draft.link === 'custom' && draft.customUrl.trim() === ''
-              ? 'Enter the custom install URL.'
-              : checkOptionalUrl(draft.customUrl.trim()),
+            draft.link !== 'custom'
+              ? undefined
+              : draft.customUrl.trim() === ''
+                ? 'Enter the custom install URL.'
+                : checkOptionalUrl(draft.customUrl.trim()),
         }),
       onSuccess: (updated) => {
         setApp(updated);
