@@ -70,6 +70,21 @@ describe('UrlGenerator', () => {
     expect(generated().searchParams.get('scope')).toBe('email');
   });
 
+  it('keeps a bot install a guild install, which the server requires', async () => {
+    const user = userEvent.setup();
+    render(<UrlGenerator clientId="42" redirectUris={[]} origin={ORIGIN} />);
+    await user.click(screen.getByRole('checkbox', { name: 'applications.commands' }));
+    const type = screen.getByLabelText<HTMLSelectElement>('Integration Type');
+    await user.selectOptions(type, 'User Install');
+    expect(generated().searchParams.get('integration_type')).toBe('1');
+    await user.click(screen.getByRole('checkbox', { name: 'bot' }));
+    expect(generated().searchParams.get('integration_type')).toBe('0');
+    expect(type.value).toBe('0');
+    expect(
+      within(type).getByRole<HTMLOptionElement>('option', { name: 'User Install' }).disabled,
+    ).toBe(true);
+  });
+
   it("offers exactly the server's scopes", () => {
     const block = /export const SCOPES[^{]*\{([\s\S]*?)\n\};/.exec(serverScopes)?.[1] ?? '';
     const names = [...block.matchAll(/^\s+'?([\w.]+)'?:/gm)].map((match) => match[1]);

@@ -26,6 +26,8 @@ export function UrlGenerator({
   const redirectUri = redirectUris.includes(redirect) ? redirect : null;
   const missingRedirect = needsRedirect(scopes) && redirectUri === null;
   const withBot = scopes.includes('bot');
+  // A bot joins a server: the server refuses `bot` with a user install (invalid_request).
+  const type = withBot ? 0 : integrationType;
   const url =
     scopes.length === 0
       ? ''
@@ -34,7 +36,7 @@ export function UrlGenerator({
           clientId,
           scopes,
           permissions: permissionsValue(permissions),
-          integrationType,
+          integrationType: type,
           redirectUri,
         });
 
@@ -91,14 +93,22 @@ export function UrlGenerator({
           <label htmlFor={`${id}-type`}>Integration Type</label>
           <select
             id={`${id}-type`}
-            value={integrationType}
+            value={type}
+            aria-describedby={withBot ? `${id}-type-hint` : undefined}
             onChange={(event) => {
               setIntegrationType(event.target.value === '1' ? 1 : 0);
             }}
           >
             <option value={0}>Guild Install</option>
-            <option value={1}>User Install</option>
+            <option value={1} disabled={withBot}>
+              User Install
+            </option>
           </select>
+          {withBot ? (
+            <p className="hint" id={`${id}-type-hint`}>
+              The bot scope adds a bot to a server: Guild Install only.
+            </p>
+          ) : null}
         </div>
         <div className="field">
           <label htmlFor={`${id}-redirect`}>Select Redirect URL</label>
