@@ -75,5 +75,9 @@ describe('RichPresencePage', () => {
       method: 'DELETE',
       url: `/api/v10/applications/${app.id}/assets/7`,
     });
+    // The Delete button that had focus is gone: focus waits on the list's heading.
+    await vi.waitFor(() => {
+      expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Assets' }));
+    });
   });
 });

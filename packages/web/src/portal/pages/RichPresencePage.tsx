@@ -1,4 +1,4 @@
-import { useEffect, useState, type SyntheticEvent } from 'react';
+import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { api, errorMessage } from '../../lib/api.js';
 import { ConfirmDialog } from '../../components/Dialog.js';
 import { Field, FormError } from '../../components/Field.js';
@@ -23,6 +23,7 @@ export function RichPresencePage() {
   const { app } = useApplication();
   const [assets, setAssets] = useState<Asset[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
+  const assetsHeading = useRef<HTMLHeadingElement>(null);
   const [deleting, setDeleting] = useState<Asset | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const [deleteBusy, setDeleteBusy] = useState(false);
@@ -48,6 +49,11 @@ export function RichPresencePage() {
       await api('DELETE', `/applications/${app.id}/assets/${asset.id}`);
       setAssets((list) => (list ?? []).filter((a) => a.id !== asset.id));
       setDeleting(null);
+      // The button that opened the dialog is gone with the asset: keep keyboard users on the
+      // list rather than on the page's body.
+      requestAnimationFrame(() => {
+        assetsHeading.current?.focus();
+      });
     } catch (error) {
       setDeleteError(errorMessage(error));
     } finally {
@@ -67,7 +73,9 @@ export function RichPresencePage() {
           setAssets((list) => [...(list ?? []), asset]);
         }}
       />
-      <h2>Assets</h2>
+      <h2 ref={assetsHeading} tabIndex={-1}>
+        Assets
+      </h2>
       <FormError message={loadError} />
       {assets === null ? (
         loadError === null ? (
