@@ -273,6 +273,21 @@ describe('reduce', () => {
     expect(state.typing[CHANNEL_ID]).toEqual({});
   });
 
+  it("keeps no member for a typing member's partial object of someone not loaded", () => {
+    let state = addMessages(readyState(), CHANNEL_ID, { messages: [] });
+    const stranger = '100000000000000077';
+    const typing = {
+      channel_id: CHANNEL_ID,
+      guild_id: GUILD_ID,
+      user_id: stranger,
+      timestamp: 1,
+      member: { roles: [], joined_at: '2026-01-01T00:00:00Z', deaf: false, mute: false },
+    };
+    state = reduce(state, { t: 'TYPING_START', d: typing }, 1_000);
+    expect(state.members[GUILD_ID]?.[stranger]).toBeUndefined();
+    expect(state.typing[CHANNEL_ID]).toEqual({ [stranger]: 1_000 + TYPING_MS });
+  });
+
   it('keeps voice states, statuses and pins times', () => {
     let state = readyState();
     const voice = {

@@ -249,7 +249,11 @@ function setMember(
   const userId = user?.id ?? ref.userId;
   if (userId === undefined) return state;
   const previous = state.members[guildId]?.[userId];
-  const merged = { ...previous, ...member, user: user ?? previous?.user } as APIGuildMember;
+  // A partial member (TYPING_START's has no user) of someone not loaded yet: nothing to show a
+  // member by, so it waits for the member's own event or chunk.
+  const known = user ?? previous?.user ?? state.users[userId];
+  if (known === undefined) return state;
+  const merged = { ...previous, ...member, user: known };
   return {
     ...state,
     members: { ...state.members, [guildId]: { ...state.members[guildId], [userId]: merged } },
