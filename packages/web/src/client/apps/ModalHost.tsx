@@ -32,8 +32,10 @@ export function ModalHost(): React.JSX.Element | null {
     [gateway],
   );
   const modal = queue[0];
-  const close = () => {
-    setQueue((current) => current.slice(1));
+  // By id: a modal cancelled while its submit is in flight must not, when the app's answer
+  // comes, close the one shown after it.
+  const close = (id: string) => {
+    setQueue((current) => current.filter((m) => m.id !== id));
   };
   return (
     <>
@@ -55,7 +57,15 @@ export function ModalHost(): React.JSX.Element | null {
           ))}
         </div>
       )}
-      {modal === undefined ? null : <AppModal key={modal.id} modal={modal} onClose={close} />}
+      {modal === undefined ? null : (
+        <AppModal
+          key={modal.id}
+          modal={modal}
+          onClose={() => {
+            close(modal.id);
+          }}
+        />
+      )}
     </>
   );
 }
