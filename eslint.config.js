@@ -277,6 +277,33 @@ export default tseslint.config(
     },
   },
   {
+    // The Social SDK (packages/sdk): one source for Node and browsers, with its own tsconfig (DOM).
+    // Only the Node entry and its platform module may reach Node's modules or \`ws\`; the browser
+    // bundle's build fails on them too (packages/sdk/vite.config.ts).
+    files: ['packages/sdk/**/*.ts'],
+    languageOptions: {
+      parserOptions: {
+        project: './packages/sdk/tsconfig.test.json',
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
+  {
+    // The client's operations keep the reference SDK's positional arguments.
+    files: ['packages/sdk/src/client.ts'],
+    rules: { 'max-params': 'off' },
+  },
+  {
+    files: ['packages/sdk/src/**/*.ts'],
+    ignores: ['packages/sdk/src/node.ts', 'packages/sdk/src/platform/node.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports({
+        regex: '^(node:|ws$)',
+        message: 'The SDK runs in browsers: Node-only modules belong in src/platform/node.ts.',
+      }),
+    },
+  },
+  {
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,
   },

@@ -33,8 +33,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'node',
-          // The server's tests, and the browser tests of packages/web/test (Node drives Chromium).
-          include: ['packages/{protocol,server}/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+          // The server's and the SDK's tests, and the browser tests (Node drives Chromium).
+          include: ['packages/{protocol,server,sdk}/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
         },
       },
       {
