@@ -13,7 +13,7 @@ import {
   LoggingSeverity,
   type AuthorizationTokenType,
 } from './enums.js';
-import { validationError } from './errors.js';
+import { validationError, VoiceNotAvailableError } from './errors.js';
 import { Gateway } from './gateway.js';
 import { Http } from './http.js';
 import { Logger, type LogCallback } from './log.js';
@@ -29,7 +29,18 @@ import { MessagesArea } from './messages.js';
 import { LobbiesArea } from './lobbies.js';
 import { GuildsArea } from './guilds.js';
 import { LaunchArea } from './launch.js';
-import { VoiceArea } from './voice.js';
+import {
+  VoiceArea,
+  type AudioDevice,
+  type Call,
+  type DeviceChangeCallback,
+  type NoAudioInputCallback,
+  type UserAudioCapturedCallback,
+  type UserAudioReceivedCallback,
+  type VoiceParticipantChangedCallback,
+  type VoiceSettings,
+  type VoiceSettingsUpdatedCallback,
+} from './voice.js';
 import type { WireReady } from './wire.js';
 
 export interface ClientOptions {
@@ -226,6 +237,184 @@ export class Client {
   // ── Launch and platform links (launch.ts) ─────────────────────────────────────────────────
 
   // ── Voice (voice.ts) ──────────────────────────────────────────────────────────────────────
+
+  // Guildhall has no voice yet (its own issue): each operation below rejects with
+  // VoiceNotAvailableError (ErrorType.Disabled) and makes no request; the callbacks register.
+
+  /** `Client::GetDefaultAudioDeviceId`. */
+  static getDefaultAudioDeviceId(): Promise<string> {
+    return Promise.reject(new VoiceNotAvailableError('getDefaultAudioDeviceId'));
+  }
+
+  /** The local voice settings (mute, deafen, volumes, voice mode, push-to-talk key). */
+  getVoiceSettings(): Promise<VoiceSettings> {
+    return this.voice.unavailable('getVoiceSettings');
+  }
+
+  /** Called with the new VoiceSettings whenever they change. */
+  setVoiceSettingsUpdatedCallback(callback: VoiceSettingsUpdatedCallback | null): void {
+    this.voice.callbacks.voiceSettingsUpdated = callback;
+  }
+
+  /** Joins (or starts) the voice call of a lobby. */
+  startCall(lobbyId: string): Promise<Call> {
+    return this.voice.unavailable('startCall', lobbyId);
+  }
+
+  /** startCall, with the raw audio received from each participant and captured locally. */
+  startCallWithAudioCallbacks(
+    lobbyId: string,
+    receivedCb: UserAudioReceivedCallback,
+    capturedCb: UserAudioCapturedCallback,
+  ): Promise<Call> {
+    return this.voice.unavailable('startCallWithAudioCallbacks', lobbyId, receivedCb, capturedCb);
+  }
+
+  endCall(channelId: string): Promise<void> {
+    return this.voice.unavailable('endCall', channelId);
+  }
+
+  endCalls(): Promise<void> {
+    return this.voice.unavailable('endCalls');
+  }
+
+  getCall(channelId: string): Promise<Call | null> {
+    return this.voice.unavailable('getCall', channelId);
+  }
+
+  getCalls(): Promise<Call[]> {
+    return this.voice.unavailable('getCalls');
+  }
+
+  getCurrentInputDevice(): Promise<AudioDevice> {
+    return this.voice.unavailable('getCurrentInputDevice');
+  }
+
+  getCurrentOutputDevice(): Promise<AudioDevice> {
+    return this.voice.unavailable('getCurrentOutputDevice');
+  }
+
+  getInputDevices(): Promise<AudioDevice[]> {
+    return this.voice.unavailable('getInputDevices');
+  }
+
+  getOutputDevices(): Promise<AudioDevice[]> {
+    return this.voice.unavailable('getOutputDevices');
+  }
+
+  setInputDevice(deviceId: string): Promise<void> {
+    return this.voice.unavailable('setInputDevice', deviceId);
+  }
+
+  setOutputDevice(deviceId: string): Promise<void> {
+    return this.voice.unavailable('setOutputDevice', deviceId);
+  }
+
+  /** Called with the input and output devices whenever the set of devices changes. */
+  setDeviceChangeCallback(callback: DeviceChangeCallback | null): void {
+    this.voice.callbacks.deviceChange = callback;
+  }
+
+  /** Input volume, 0–100. */
+  getInputVolume(): Promise<number> {
+    return this.voice.unavailable('getInputVolume');
+  }
+
+  setInputVolume(volume: number): Promise<void> {
+    return this.voice.unavailable('setInputVolume', volume);
+  }
+
+  /** Output volume, 0–200. */
+  getOutputVolume(): Promise<number> {
+    return this.voice.unavailable('getOutputVolume');
+  }
+
+  setOutputVolume(volume: number): Promise<void> {
+    return this.voice.unavailable('setOutputVolume', volume);
+  }
+
+  getSelfMuteAll(): Promise<boolean> {
+    return this.voice.unavailable('getSelfMuteAll');
+  }
+
+  setSelfMuteAll(mute: boolean): Promise<void> {
+    return this.voice.unavailable('setSelfMuteAll', mute);
+  }
+
+  getSelfDeafAll(): Promise<boolean> {
+    return this.voice.unavailable('getSelfDeafAll');
+  }
+
+  setSelfDeafAll(deaf: boolean): Promise<void> {
+    return this.voice.unavailable('setSelfDeafAll', deaf);
+  }
+
+  /** true: the game manages audio routing and the audio session, not the SDK. */
+  setEngineManagedAudioSession(isEngineManaged: boolean): Promise<void> {
+    return this.voice.unavailable('setEngineManagedAudioSession', isEngineManaged);
+  }
+
+  /**
+   * @deprecated On mobile routing is automatic unless setEngineManagedAudioSession(true) is
+   * used.
+   */
+  setSpeakerMode(speakerMode: boolean): Promise<boolean> {
+    return this.voice.unavailable('setSpeakerMode', speakerMode);
+  }
+
+  /** Shows the OS's audio route picker (mobile). */
+  showAudioRoutePicker(): Promise<boolean> {
+    return this.voice.unavailable('showAudioRoutePicker');
+  }
+
+  setAutomaticGainControl(on: boolean): Promise<void> {
+    return this.voice.unavailable('setAutomaticGainControl', on);
+  }
+
+  setEchoCancellation(on: boolean): Promise<void> {
+    return this.voice.unavailable('setEchoCancellation', on);
+  }
+
+  setNoiseSuppression(on: boolean): Promise<void> {
+    return this.voice.unavailable('setNoiseSuppression', on);
+  }
+
+  setOpusHardwareCoding(encode: boolean, decode: boolean): Promise<void> {
+    return this.voice.unavailable('setOpusHardwareCoding', encode, decode);
+  }
+
+  /** The level (dBFS) under which the input counts as silent for setNoAudioInputCallback. */
+  setNoAudioInputThreshold(dBFSThreshold: number): Promise<void> {
+    return this.voice.unavailable('setNoAudioInputThreshold', dBFSThreshold);
+  }
+
+  /** Called when the microphone starts or stops picking anything up. */
+  setNoAudioInputCallback(callback: NoAudioInputCallback | null): void {
+    this.voice.callbacks.noAudioInput = callback;
+  }
+
+  /** Called when someone joins or leaves a lobby's call. */
+  setVoiceParticipantChangedCallback(callback: VoiceParticipantChangedCallback | null): void {
+    this.voice.callbacks.voiceParticipantChanged = callback;
+  }
+
+  /** Diagnostics: an echo-cancellation dump. */
+  setAecDump(on: boolean): Promise<void> {
+    return this.voice.unavailable('setAecDump', on);
+  }
+
+  /** Diagnostics: where voice writes its log files, from a severity up. */
+  setVoiceLogDir(path: string, minSeverity: LoggingSeverity): Promise<void> {
+    return this.voice.unavailable('setVoiceLogDir', path, minSeverity);
+  }
+
+  /** Adds a consumer of voice's log lines (there are none until voice exists). */
+  addVoiceLogCallback(
+    callback: LogCallback,
+    minSeverity: LoggingSeverity = LoggingSeverity.Info,
+  ): void {
+    this.voice.callbacks.voiceLog.push({ callback, minSeverity });
+  }
 }
 
 const STATUS_NAMES = Object.keys(ClientStatus);
