@@ -12,6 +12,8 @@ import {
   ClientStatus,
   LoggingSeverity,
   type AuthorizationTokenType,
+  type RelationshipGroupType,
+  type StatusType,
 } from './enums.js';
 import { validationError } from './errors.js';
 import { Gateway } from './gateway.js';
@@ -22,9 +24,27 @@ import { SocialState } from './state.js';
 import { ClientCore } from './core.js';
 import { SDK_VERSION } from './version.js';
 import { AuthArea } from './auth.js';
-import { UsersArea } from './users.js';
-import { RelationshipsArea } from './relationships.js';
-import { PresenceArea } from './presence.js';
+import {
+  UsersArea,
+  type UserApplicationProfileHandle,
+  type UserHandle,
+  type UserUpdatedCallback,
+} from './users.js';
+import {
+  RelationshipsArea,
+  type RelationshipCreatedCallback,
+  type RelationshipDeletedCallback,
+  type RelationshipGroupsUpdatedCallback,
+  type RelationshipHandle,
+} from './relationships.js';
+import {
+  PresenceArea,
+  type Activity,
+  type ActivityInvite,
+  type ActivityInviteCallback,
+  type ActivityJoinCallback,
+  type ActivityJoinWithApplicationCallback,
+} from './presence.js';
 import { MessagesArea } from './messages.js';
 import { LobbiesArea } from './lobbies.js';
 import { GuildsArea } from './guilds.js';
@@ -213,9 +233,167 @@ export class Client {
 
   // ── Users (users.ts) ──────────────────────────────────────────────────────────────────────
 
+  /** @deprecated Use getCurrentUserV2 (this one logs a warning once, and throws before READY). */
+  getCurrentUser(): UserHandle {
+    return this.users.getCurrentUser();
+  }
+
+  /** The player, or null until the client is ready. */
+  getCurrentUserV2(): UserHandle | null {
+    return this.users.getCurrentUserV2();
+  }
+
+  /** A user the client knows (friends, requests, authors, lobby members), else null. */
+  getUser(userId: string): UserHandle | null {
+    return this.users.getUser(userId);
+  }
+
+  /** Called with a user's id when their name, avatar, status or activities change. */
+  setUserUpdatedCallback(callback: UserUpdatedCallback | null): void {
+    this.users.setUserUpdatedCallback(callback);
+  }
+
+  /** A user's profiles in this game (GET /users/{id}/application-profiles), kept for NoLock. */
+  getUserApplicationProfiles(userId: string): Promise<UserApplicationProfileHandle[]> {
+    return this.users.getUserApplicationProfiles(userId);
+  }
+
+  /** The profiles getUserApplicationProfiles last read, without a request. */
+  getUserApplicationProfilesNoLock(userId: string): UserApplicationProfileHandle[] {
+    return this.users.getUserApplicationProfilesNoLock(userId);
+  }
+
   // ── Relationships (relationships.ts) ──────────────────────────────────────────────────────
 
+  getRelationships(): RelationshipHandle[] {
+    return this.relationships.getRelationships();
+  }
+
+  getRelationshipHandle(userId: string): RelationshipHandle {
+    return this.relationships.getRelationshipHandle(userId);
+  }
+
+  /** The friends of one group of a friends list, sorted by display name (docs/sdk.md). */
+  getRelationshipsByGroup(groupType: RelationshipGroupType): RelationshipHandle[] {
+    return this.relationships.getRelationshipsByGroup(groupType);
+  }
+
+  /** Called once per change that alters the groups of getRelationshipsByGroup. */
+  setRelationshipGroupsUpdatedCallback(callback: RelationshipGroupsUpdatedCallback | null): void {
+    this.relationships.setRelationshipGroupsUpdatedCallback(callback);
+  }
+
+  setRelationshipCreatedCallback(callback: RelationshipCreatedCallback | null): void {
+    this.relationships.setRelationshipCreatedCallback(callback);
+  }
+
+  setRelationshipDeletedCallback(callback: RelationshipDeletedCallback | null): void {
+    this.relationships.setRelationshipDeletedCallback(callback);
+  }
+
+  sendDiscordFriendRequest(username: string): Promise<void> {
+    return this.relationships.sendDiscordFriendRequest(username);
+  }
+
+  sendDiscordFriendRequestById(userId: string): Promise<void> {
+    return this.relationships.sendDiscordFriendRequestById(userId);
+  }
+
+  sendGameFriendRequest(username: string): Promise<void> {
+    return this.relationships.sendGameFriendRequest(username);
+  }
+
+  sendGameFriendRequestById(userId: string): Promise<void> {
+    return this.relationships.sendGameFriendRequestById(userId);
+  }
+
+  acceptDiscordFriendRequest(userId: string): Promise<void> {
+    return this.relationships.acceptDiscordFriendRequest(userId);
+  }
+
+  acceptGameFriendRequest(userId: string): Promise<void> {
+    return this.relationships.acceptGameFriendRequest(userId);
+  }
+
+  rejectDiscordFriendRequest(userId: string): Promise<void> {
+    return this.relationships.rejectDiscordFriendRequest(userId);
+  }
+
+  rejectGameFriendRequest(userId: string): Promise<void> {
+    return this.relationships.rejectGameFriendRequest(userId);
+  }
+
+  cancelDiscordFriendRequest(userId: string): Promise<void> {
+    return this.relationships.cancelDiscordFriendRequest(userId);
+  }
+
+  cancelGameFriendRequest(userId: string): Promise<void> {
+    return this.relationships.cancelGameFriendRequest(userId);
+  }
+
+  removeDiscordAndGameFriend(userId: string): Promise<void> {
+    return this.relationships.removeDiscordAndGameFriend(userId);
+  }
+
+  removeGameFriend(userId: string): Promise<void> {
+    return this.relationships.removeGameFriend(userId);
+  }
+
+  blockUser(userId: string): Promise<void> {
+    return this.relationships.blockUser(userId);
+  }
+
+  unblockUser(userId: string): Promise<void> {
+    return this.relationships.unblockUser(userId);
+  }
+
+  /** Friends whose username or display name contains the text (no request). */
+  searchFriendsByUsername(search: string): UserHandle[] {
+    return this.relationships.searchFriendsByUsername(search);
+  }
+
   // ── Presence and activities (presence.ts) ─────────────────────────────────────────────────
+
+  /** Publishes the player's rich presence (op 3); party changes reach friends the same way. */
+  updateRichPresence(activity: Activity): Promise<void> {
+    return this.presence.updateRichPresence(activity);
+  }
+
+  clearRichPresence(): void {
+    this.presence.clearRichPresence();
+  }
+
+  setOnlineStatus(status: StatusType): Promise<void> {
+    return this.presence.setOnlineStatus(status);
+  }
+
+  /** Invites a user to the player's party (a DM with an activity); resolves when sent. */
+  sendActivityInvite(userId: string, content: string): Promise<void> {
+    return this.presence.sendActivityInvite(userId, content);
+  }
+
+  /** Accepts an invite; resolves with the party's join secret. */
+  acceptActivityInvite(invite: ActivityInvite): Promise<string> {
+    return this.presence.acceptActivityInvite(invite);
+  }
+
+  setActivityInviteCreatedCallback(callback: ActivityInviteCallback | null): void {
+    this.presence.setActivityInviteCreatedCallback(callback);
+  }
+
+  setActivityInviteUpdatedCallback(callback: ActivityInviteCallback | null): void {
+    this.presence.setActivityInviteUpdatedCallback(callback);
+  }
+
+  setActivityJoinCallback(callback: ActivityJoinCallback | null): void {
+    this.presence.setActivityJoinCallback(callback);
+  }
+
+  setActivityJoinWithApplicationCallback(
+    callback: ActivityJoinWithApplicationCallback | null,
+  ): void {
+    this.presence.setActivityJoinWithApplicationCallback(callback);
+  }
 
   // ── Messages (messages.ts) ────────────────────────────────────────────────────────────────
 
