@@ -12,6 +12,8 @@ import {
   ClientStatus,
   LoggingSeverity,
   type AuthorizationTokenType,
+  type RelationshipGroupType,
+  type StatusType,
 } from './enums.js';
 import { validationError, VoiceNotAvailableError } from './errors.js';
 import { Gateway } from './gateway.js';
@@ -22,12 +24,48 @@ import { SocialState } from './state.js';
 import { ClientCore } from './core.js';
 import { SDK_VERSION } from './version.js';
 import { AuthArea } from './auth.js';
-import { UsersArea } from './users.js';
-import { RelationshipsArea } from './relationships.js';
-import { PresenceArea } from './presence.js';
-import { MessagesArea } from './messages.js';
-import { LobbiesArea } from './lobbies.js';
-import { GuildsArea } from './guilds.js';
+import {
+  UsersArea,
+  type UserApplicationProfileHandle,
+  type UserHandle,
+  type UserUpdatedCallback,
+} from './users.js';
+import {
+  RelationshipsArea,
+  type RelationshipCreatedCallback,
+  type RelationshipDeletedCallback,
+  type RelationshipGroupsUpdatedCallback,
+  type RelationshipHandle,
+} from './relationships.js';
+import {
+  PresenceArea,
+  type Activity,
+  type ActivityInvite,
+  type ActivityInviteCallback,
+  type ActivityJoinCallback,
+  type ActivityJoinWithApplicationCallback,
+} from './presence.js';
+import {
+  MessagesArea,
+  type ChannelHandle,
+  type MessageCreatedCallback,
+  type MessageDeletedCallback,
+  type MessageHandle,
+  type MessageUpdatedCallback,
+  type UserMessageSummary,
+} from './messages.js';
+import {
+  LobbiesArea,
+  type LobbyCreatedCallback,
+  type LobbyDeletedCallback,
+  type LobbyHandle,
+  type LobbyMemberAddedCallback,
+  type LobbyMemberRemovedCallback,
+  type LobbyMemberUpdatedCallback,
+  type LobbyUpdatedCallback,
+  type ProvisionalUserMergeRequiredCallback,
+} from './lobbies.js';
+import { GuildsArea, type GuildChannel, type GuildMinimal } from './guilds.js';
 import { LaunchArea } from './launch.js';
 import {
   VoiceArea,
@@ -123,15 +161,7 @@ export class Client {
       webBase: (options.webBase ?? new URL(apiBase).origin).replace(/\/+$/, ''),
     });
     this.core = core;
-    this.auth = new AuthArea(core);
-    this.users = new UsersArea(core);
-    this.relationships = new RelationshipsArea(core);
-    this.presence = new PresenceArea(core);
-    this.messages = new MessagesArea(core);
-    this.lobbies = new LobbiesArea(core);
-    this.guilds = new GuildsArea(core);
-    this.launch = new LaunchArea(core);
-    this.voice = new VoiceArea(core);
+    // Before the areas' handlers: a new session's READY clears the state, then each area fills it.
     core.on('READY', (data) => {
       const ready = data as WireReady;
       state.clear();
@@ -144,6 +174,15 @@ export class Client {
       state.cacheUser(user);
       if (state.currentUser?.id === user.id) state.currentUser = { ...state.currentUser, ...user };
     });
+    this.auth = new AuthArea(core);
+    this.users = new UsersArea(core);
+    this.relationships = new RelationshipsArea(core);
+    this.presence = new PresenceArea(core);
+    this.messages = new MessagesArea(core);
+    this.lobbies = new LobbiesArea(core);
+    this.guilds = new GuildsArea(core);
+    this.launch = new LaunchArea(core);
+    this.voice = new VoiceArea(core);
   }
 
   /** The options the client was made with (redirect URI…), for the SDK's own modules. */
@@ -224,15 +263,329 @@ export class Client {
 
   // ── Users (users.ts) ──────────────────────────────────────────────────────────────────────
 
+  /** @deprecated Use getCurrentUserV2 (this one logs a warning once, and throws before READY). */
+  getCurrentUser(): UserHandle {
+    return this.users.getCurrentUser();
+  }
+
+  /** The player, or null until the client is ready. */
+  getCurrentUserV2(): UserHandle | null {
+    return this.users.getCurrentUserV2();
+  }
+
+  /** A user the client knows (friends, requests, authors, lobby members), else null. */
+  getUser(userId: string): UserHandle | null {
+    return this.users.getUser(userId);
+  }
+
+  /** Called with a user's id when their name, avatar, status or activities change. */
+  setUserUpdatedCallback(callback: UserUpdatedCallback | null): void {
+    this.users.setUserUpdatedCallback(callback);
+  }
+
+  /** A user's profiles in this game (GET /users/{id}/application-profiles), kept for NoLock. */
+  getUserApplicationProfiles(userId: string): Promise<UserApplicationProfileHandle[]> {
+    return this.users.getUserApplicationProfiles(userId);
+  }
+
+  /** The profiles getUserApplicationProfiles last read, without a request. */
+  getUserApplicationProfilesNoLock(userId: string): UserApplicationProfileHandle[] {
+    return this.users.getUserApplicationProfilesNoLock(userId);
+  }
+
   // ── Relationships (relationships.ts) ──────────────────────────────────────────────────────
+
+  getRelationships(): RelationshipHandle[] {
+    return this.relationships.getRelationships();
+  }
+
+  getRelationshipHandle(userId: string): RelationshipHandle {
+    return this.relationships.getRelationshipHandle(userId);
+  }
+
+  /** The friends of one group of a friends list, sorted by display name (docs/sdk.md). */
+  getRelationshipsByGroup(groupType: RelationshipGroupType): RelationshipHandle[] {
+    return this.relationships.getRelationshipsByGroup(groupType);
+  }
+
+  /** Called once per change that alters the groups of getRelationshipsByGroup. */
+  setRelationshipGroupsUpdatedCallback(callback: RelationshipGroupsUpdatedCallback | null): void {
+    this.relationships.setRelationshipGroupsUpdatedCallback(callback);
+  }
+
+  setRelationshipCreatedCallback(callback: RelationshipCreatedCallback | null): void {
+    this.relationships.setRelationshipCreatedCallback(callback);
+  }
+
+  setRelationshipDeletedCallback(callback: RelationshipDeletedCallback | null): void {
+    this.relationships.setRelationshipDeletedCallback(callback);
+  }
+
+  sendDiscordFriendRequest(username: string): Promise<void> {
+    return this.relationships.sendDiscordFriendRequest(username);
+  }
+
+  sendDiscordFriendRequestById(userId: string): Promise<void> {
+    return this.relationships.sendDiscordFriendRequestById(userId);
+  }
+
+  sendGameFriendRequest(username: string): Promise<void> {
+    return this.relationships.sendGameFriendRequest(username);
+  }
+
+  sendGameFriendRequestById(userId: string): Promise<void> {
+    return this.relationships.sendGameFriendRequestById(userId);
+  }
+
+  acceptDiscordFriendRequest(userId: string): Promise<void> {
+    return this.relationships.acceptDiscordFriendRequest(userId);
+  }
+
+  acceptGameFriendRequest(userId: string): Promise<void> {
+    return this.relationships.acceptGameFriendRequest(userId);
+  }
+
+  rejectDiscordFriendRequest(userId: string): Promise<void> {
+    return this.relationships.rejectDiscordFriendRequest(userId);
+  }
+
+  rejectGameFriendRequest(userId: string): Promise<void> {
+    return this.relationships.rejectGameFriendRequest(userId);
+  }
+
+  cancelDiscordFriendRequest(userId: string): Promise<void> {
+    return this.relationships.cancelDiscordFriendRequest(userId);
+  }
+
+  cancelGameFriendRequest(userId: string): Promise<void> {
+    return this.relationships.cancelGameFriendRequest(userId);
+  }
+
+  removeDiscordAndGameFriend(userId: string): Promise<void> {
+    return this.relationships.removeDiscordAndGameFriend(userId);
+  }
+
+  removeGameFriend(userId: string): Promise<void> {
+    return this.relationships.removeGameFriend(userId);
+  }
+
+  blockUser(userId: string): Promise<void> {
+    return this.relationships.blockUser(userId);
+  }
+
+  unblockUser(userId: string): Promise<void> {
+    return this.relationships.unblockUser(userId);
+  }
+
+  /** Friends whose username or display name contains the text (no request). */
+  searchFriendsByUsername(search: string): UserHandle[] {
+    return this.relationships.searchFriendsByUsername(search);
+  }
 
   // ── Presence and activities (presence.ts) ─────────────────────────────────────────────────
 
+  /** Publishes the player's rich presence (op 3); party changes reach friends the same way. */
+  updateRichPresence(activity: Activity): Promise<void> {
+    return this.presence.updateRichPresence(activity);
+  }
+
+  clearRichPresence(): void {
+    this.presence.clearRichPresence();
+  }
+
+  setOnlineStatus(status: StatusType): Promise<void> {
+    return this.presence.setOnlineStatus(status);
+  }
+
+  /** Invites a user to the player's party (a DM with an activity); resolves when sent. */
+  sendActivityInvite(userId: string, content: string): Promise<void> {
+    return this.presence.sendActivityInvite(userId, content);
+  }
+
+  /** Accepts an invite; resolves with the party's join secret. */
+  acceptActivityInvite(invite: ActivityInvite): Promise<string> {
+    return this.presence.acceptActivityInvite(invite);
+  }
+
+  setActivityInviteCreatedCallback(callback: ActivityInviteCallback | null): void {
+    this.presence.setActivityInviteCreatedCallback(callback);
+  }
+
+  setActivityInviteUpdatedCallback(callback: ActivityInviteCallback | null): void {
+    this.presence.setActivityInviteUpdatedCallback(callback);
+  }
+
+  setActivityJoinCallback(callback: ActivityJoinCallback | null): void {
+    this.presence.setActivityJoinCallback(callback);
+  }
+
+  setActivityJoinWithApplicationCallback(
+    callback: ActivityJoinWithApplicationCallback | null,
+  ): void {
+    this.presence.setActivityJoinWithApplicationCallback(callback);
+  }
+
   // ── Messages (messages.ts) ────────────────────────────────────────────────────────────────
+
+  /** Sends a DM to a user (`POST /users/{id}/messages`); resolves with the message id. */
+  sendUserMessage(recipientId: string, content: string): Promise<string> {
+    return this.messages.sendUserMessage(recipientId, content);
+  }
+
+  /** Edits one of the player's DM messages (`PATCH /users/{id}/messages/{message}`). */
+  editUserMessage(recipientId: string, messageId: string, content: string): Promise<void> {
+    return this.messages.editUserMessage(recipientId, messageId, content);
+  }
+
+  /** Deletes one of the player's DM messages (`DELETE /users/{id}/messages/{message}`). */
+  deleteUserMessage(recipientId: string, messageId: string): Promise<void> {
+    return this.messages.deleteUserMessage(recipientId, messageId);
+  }
+
+  /** A DM or lobby message the client has seen, or null. */
+  getMessageHandle(messageId: string): MessageHandle | null {
+    return this.messages.getMessageHandle(messageId);
+  }
+
+  /** A DM, group DM or lobby channel the client knows, or null. */
+  getChannelHandle(channelId: string): ChannelHandle | null {
+    return this.messages.getChannelHandle(channelId);
+  }
+
+  /** The last message of each DM (`GET /users/@me/channels`). */
+  getUserMessageSummaries(): Promise<UserMessageSummary[]> {
+    return this.messages.getUserMessageSummaries();
+  }
+
+  /**
+   * The newest `limit` messages of the DM with a user, newest first; from the local cache
+   * without a request when it holds enough.
+   */
+  getUserMessagesWithLimit(recipientId: string, limit: number): Promise<MessageHandle[]> {
+    return this.messages.getUserMessagesWithLimit(recipientId, limit);
+  }
+
+  /** Called with the id of each new DM or lobby message. */
+  setMessageCreatedCallback(callback: MessageCreatedCallback | null): void {
+    this.messages.setMessageCreatedCallback(callback);
+  }
+
+  /** Called with the id of each edited DM or lobby message. */
+  setMessageUpdatedCallback(callback: MessageUpdatedCallback | null): void {
+    this.messages.setMessageUpdatedCallback(callback);
+  }
+
+  /** Called with the message id and channel (or lobby) id of each deleted message. */
+  setMessageDeletedCallback(callback: MessageDeletedCallback | null): void {
+    this.messages.setMessageDeletedCallback(callback);
+  }
 
   // ── Lobbies (lobbies.ts) ──────────────────────────────────────────────────────────────────
 
+  /** Joins the application's lobby of this secret, or makes it (`PUT /lobbies`); its id. */
+  createOrJoinLobby(secret: string): Promise<string> {
+    return this.lobbies.createOrJoinLobby(secret);
+  }
+
+  /** `createOrJoinLobby` that also replaces the lobby's and the player's metadata. */
+  createOrJoinLobbyWithMetadata(
+    secret: string,
+    lobbyMetadata: Record<string, string>,
+    memberMetadata: Record<string, string>,
+  ): Promise<string> {
+    return this.lobbies.createOrJoinLobbyWithMetadata(secret, lobbyMetadata, memberMetadata);
+  }
+
+  /** Leaves a lobby (`DELETE /lobbies/{id}/members/@me`). */
+  leaveLobby(lobbyId: string): Promise<void> {
+    return this.lobbies.leaveLobby(lobbyId);
+  }
+
+  /** A lobby the player is in, or null. */
+  getLobbyHandle(lobbyId: string): LobbyHandle | null {
+    return this.lobbies.getLobbyHandle(lobbyId);
+  }
+
+  /** The ids of the lobbies the player is in. */
+  getLobbyIds(): string[] {
+    return this.lobbies.getLobbyIds();
+  }
+
+  /** Sends a lobby message (`POST /lobbies/{id}/messages`); resolves with its id. */
+  sendLobbyMessage(lobbyId: string, content: string): Promise<string> {
+    return this.lobbies.sendLobbyMessage(lobbyId, content);
+  }
+
+  /** `sendLobbyMessage` with metadata for the other members' clients. */
+  sendLobbyMessageWithMetadata(
+    lobbyId: string,
+    content: string,
+    metadata: Record<string, string>,
+  ): Promise<string> {
+    return this.lobbies.sendLobbyMessageWithMetadata(lobbyId, content, metadata);
+  }
+
+  /** The newest `limit` (≤ 200) messages of the last 72 hours of a lobby the player is in. */
+  getLobbyMessagesWithLimit(lobbyId: string, limit: number): Promise<MessageHandle[]> {
+    return this.lobbies.getLobbyMessagesWithLimit(lobbyId, limit);
+  }
+
+  /** Links a guild text channel to a lobby (`PATCH /lobbies/{id}/channel-linking`). */
+  linkChannelToLobby(lobbyId: string, channelId: string): Promise<void> {
+    return this.lobbies.linkChannelToLobby(lobbyId, channelId);
+  }
+
+  /** Unlinks the lobby's channel. */
+  unlinkChannelFromLobby(lobbyId: string): Promise<void> {
+    return this.lobbies.unlinkChannelFromLobby(lobbyId);
+  }
+
+  /**
+   * Opens an invite into the guild of the lobby's linked channel; resolves with its URL. For a
+   * provisional account the callback runs instead and the promise rejects.
+   */
+  joinLinkedLobbyGuild(
+    lobbyId: string,
+    provisionalUserMergeRequiredCallback: ProvisionalUserMergeRequiredCallback | null,
+  ): Promise<string> {
+    return this.lobbies.joinLinkedLobbyGuild(lobbyId, provisionalUserMergeRequiredCallback);
+  }
+
+  setLobbyCreatedCallback(callback: LobbyCreatedCallback | null): void {
+    this.lobbies.setLobbyCreatedCallback(callback);
+  }
+
+  setLobbyDeletedCallback(callback: LobbyDeletedCallback | null): void {
+    this.lobbies.setLobbyDeletedCallback(callback);
+  }
+
+  setLobbyUpdatedCallback(callback: LobbyUpdatedCallback | null): void {
+    this.lobbies.setLobbyUpdatedCallback(callback);
+  }
+
+  setLobbyMemberAddedCallback(callback: LobbyMemberAddedCallback | null): void {
+    this.lobbies.setLobbyMemberAddedCallback(callback);
+  }
+
+  setLobbyMemberRemovedCallback(callback: LobbyMemberRemovedCallback | null): void {
+    this.lobbies.setLobbyMemberRemovedCallback(callback);
+  }
+
+  setLobbyMemberUpdatedCallback(callback: LobbyMemberUpdatedCallback | null): void {
+    this.lobbies.setLobbyMemberUpdatedCallback(callback);
+  }
+
   // ── Guilds (guilds.ts) ────────────────────────────────────────────────────────────────────
+
+  /** The guilds the player is in (`GET /users/@me/guilds`). */
+  getUserGuilds(): Promise<GuildMinimal[]> {
+    return this.guilds.getUserGuilds();
+  }
+
+  /** A guild's channels, with linkability, in the web client's order. */
+  getGuildChannels(guildId: string): Promise<GuildChannel[]> {
+    return this.guilds.getGuildChannels(guildId);
+  }
 
   // ── Launch and platform links (launch.ts) ─────────────────────────────────────────────────
 

@@ -1,14 +1,468 @@
 /**
- * Lobbies: create or join by secret, leave, lobby messages, linked channels.
+ * Lobbies: create or join by secret, leave, lobby messages, linked channels, and the lobby
+ * callbacks. The lobbies the player is in live in `core.state.lobbies`, filled from READY and
+ * kept by the LOBBY_* dispatches (docs/lobbies.md#events).
  *
  * @module
  */
+import { ErrorType } from './enums.js';
+import { SdkError, validationError } from './errors.js';
 import type { ClientCore } from './core.js';
+import { MessageHandle, requireContent, requireSnowflake } from './messages.js';
+import type { WireChannel, WireLobby, WireLobbyMember, WireMessage, WireUser } from './wire.js';
+
+/** The platform's lobby limits (docs/lobbies.md#rules). */
+export const LOBBY_LIMITS = {
+  maxSecretLength: 250,
+  maxMetadataKeys: 25,
+  maxMetadataValue: 1024,
+  /** A member's metadata: keys and values together. */
+  maxMemberMetadataChars: 1000,
+  maxMessageContent: 4000,
+  /** getLobbyMessagesWithLimit: the most messages, and how far back (72 hours). */
+  maxMessages: 200,
+} as const;
+
+/** The lobby member flag that lets a member link the lobby to a guild channel. */
+export const LOBBY_MEMBER_CAN_LINK = 1;
+/** The platform's "Invalid user type": a provisional account asked for a guild invite. */
+const INVALID_USER_TYPE = 50229;
+
+export type LobbyCreatedCallback = (lobbyId: string) => void;
+export type LobbyDeletedCallback = (lobbyId: string) => void;
+export type LobbyUpdatedCallback = (lobbyId: string) => void;
+export type LobbyMemberAddedCallback = (lobbyId: string, memberId: string) => void;
+export type LobbyMemberRemovedCallback = (lobbyId: string, memberId: string) => void;
+export type LobbyMemberUpdatedCallback = (lobbyId: string, memberId: string) => void;
+export type ProvisionalUserMergeRequiredCallback = () => void;
+
+/** The guild channel a lobby is linked to (`LinkedChannel`): a snapshot. */
+export class LinkedChannel {
+  readonly #id: string;
+  readonly #name: string;
+  readonly #guildId: string;
+
+  constructor(channel: WireChannel) {
+    this.#id = channel.id;
+    this.#name = channel.name ?? '';
+    this.#guildId = channel.guild_id ?? '';
+  }
+
+  id(): string {
+    return this.#id;
+  }
+
+  name(): string {
+    return this.#name;
+  }
+
+  guildId(): string {
+    return this.#guildId;
+  }
+}
+
+/** One member of a lobby (`LobbyMemberHandle`), read live from the cache. */
+export class LobbyMemberHandle {
+  readonly #core: ClientCore;
+  readonly #lobbyId: string;
+  readonly #id: string;
+
+  constructor(core: ClientCore, lobbyId: string, id: string) {
+    this.#core = core;
+    this.#lobbyId = lobbyId;
+    this.#id = id;
+  }
+
+  #member(): WireLobbyMember | undefined {
+    return this.#core.state.lobbies.get(this.#lobbyId)?.members.find((m) => m.id === this.#id);
+  }
+
+  id(): string {
+    return this.#id;
+  }
+
+  /** Whether the member may link the lobby to a guild channel (the CanLinkLobby flag). */
+  canLinkLobby(): boolean {
+    return ((this.#member()?.flags ?? 0) & LOBBY_MEMBER_CAN_LINK) !== 0;
+  }
+
+  /**
+   * Whether the member is connected to the lobby: the server's `connected` when it sends one.
+   * Guildhall's server does not report it (docs/lobbies.md), so this is false there.
+   */
+  connected(): boolean {
+    return this.#member()?.connected === true;
+  }
+
+  metadata(): Record<string, string> {
+    return { ...(this.#member()?.metadata ?? {}) };
+  }
+
+  /** The member's user as the cache knows it (null when the cache has not seen them). */
+  user(): WireUser | null {
+    return this.#core.state.users.get(this.#id) ?? this.#member()?.user ?? null;
+  }
+}
+
+/** A lobby the player is in (`LobbyHandle`), read live from the cache. */
+export class LobbyHandle {
+  readonly #core: ClientCore;
+  readonly #id: string;
+
+  constructor(core: ClientCore, id: string) {
+    this.#core = core;
+    this.#id = id;
+  }
+
+  #lobby(): WireLobby | undefined {
+    return this.#core.state.lobbies.get(this.#id);
+  }
+
+  id(): string {
+    return this.#id;
+  }
+
+  metadata(): Record<string, string> {
+    return { ...(this.#lobby()?.metadata ?? {}) };
+  }
+
+  lobbyMemberIds(): string[] {
+    return (this.#lobby()?.members ?? []).map((member) => member.id);
+  }
+
+  getLobbyMemberHandle(memberId: string): LobbyMemberHandle | null {
+    const found = this.#lobby()?.members.some((member) => member.id === memberId) ?? false;
+    return found ? new LobbyMemberHandle(this.#core, this.#id, memberId) : null;
+  }
+
+  lobbyMembers(): LobbyMemberHandle[] {
+    return this.lobbyMemberIds().map((id) => new LobbyMemberHandle(this.#core, this.#id, id));
+  }
+
+  /** The guild channel the lobby is linked to, or null. */
+  linkedChannel(): LinkedChannel | null {
+    const channel = this.#lobby()?.linked_channel;
+    return channel === undefined || channel === null ? null : new LinkedChannel(channel);
+  }
+}
+
+/** Checks a metadata map: string keys and values, ≤25 keys, values ≤1024 characters. */
+function requireMetadata(
+  operation: string,
+  what: string,
+  metadata: unknown,
+): Record<string, string> {
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+    throw validationError(`${operation}: ${what} must be an object of strings.`);
+  }
+  const entries = Object.entries(metadata as Record<string, unknown>);
+  if (entries.length > LOBBY_LIMITS.maxMetadataKeys) {
+    throw validationError(
+      `${operation}: ${what} has ${entries.length} keys; the most is ${LOBBY_LIMITS.maxMetadataKeys}.`,
+    );
+  }
+  for (const [key, value] of entries) {
+    if (typeof value !== 'string') {
+      throw validationError(`${operation}: ${what}["${key}"] must be a string.`);
+    }
+    if (value.length > LOBBY_LIMITS.maxMetadataValue) {
+      throw validationError(
+        `${operation}: ${what}["${key}"] is longer than ${LOBBY_LIMITS.maxMetadataValue} characters.`,
+      );
+    }
+  }
+  return Object.fromEntries(entries) as Record<string, string>;
+}
 
 export class LobbiesArea {
   protected readonly core: ClientCore;
+  #created: LobbyCreatedCallback | null = null;
+  #deleted: LobbyDeletedCallback | null = null;
+  #updated: LobbyUpdatedCallback | null = null;
+  #memberAdded: LobbyMemberAddedCallback | null = null;
+  #memberRemoved: LobbyMemberRemovedCallback | null = null;
+  #memberUpdated: LobbyMemberUpdatedCallback | null = null;
+  /** Lobbies whose LOBBY_CREATE (or READY) this session has seen: a later one is an update. */
+  readonly #announced = new Set<string>();
 
   constructor(core: ClientCore) {
     this.core = core;
+    const state = core.state;
+    core.on('READY', (data) => {
+      this.#announced.clear();
+      for (const lobby of (data as { lobbies?: WireLobby[] }).lobbies ?? []) {
+        this.#keep(lobby);
+        this.#announced.add(lobby.id);
+      }
+    });
+    core.on('LOBBY_CREATE', (data) => {
+      const lobby = data as WireLobby;
+      const known = this.#announced.has(lobby.id);
+      this.#announced.add(lobby.id);
+      this.#keep(lobby);
+      core.invoke(known ? this.#updated : this.#created, lobby.id);
+    });
+    core.on('LOBBY_UPDATE', (data) => {
+      const lobby = data as WireLobby;
+      this.#keep(lobby);
+      core.invoke(this.#updated, lobby.id);
+    });
+    core.on('LOBBY_DELETE', (data) => {
+      const { id } = data as { id: string };
+      this.#drop(id);
+    });
+    core.on('LOBBY_MEMBER_ADD', (data) => {
+      const { lobby_id: lobbyId, member } = data as { lobby_id: string; member: WireLobbyMember };
+      const lobby = state.lobbies.get(lobbyId);
+      if (lobby === undefined) return;
+      const added = !lobby.members.some((m) => m.id === member.id);
+      lobby.members = [...lobby.members.filter((m) => m.id !== member.id), member];
+      core.invoke(added ? this.#memberAdded : this.#memberUpdated, lobbyId, member.id);
+    });
+    core.on('LOBBY_MEMBER_UPDATE', (data) => {
+      const { lobby_id: lobbyId, member } = data as { lobby_id: string; member: WireLobbyMember };
+      const lobby = state.lobbies.get(lobbyId);
+      if (lobby === undefined) return;
+      lobby.members = lobby.members.map((m) => (m.id === member.id ? { ...m, ...member } : m));
+      core.invoke(this.#memberUpdated, lobbyId, member.id);
+    });
+    core.on('LOBBY_MEMBER_REMOVE', (data) => {
+      const { lobby_id: lobbyId, member } = data as { lobby_id: string; member: WireLobbyMember };
+      const lobby = state.lobbies.get(lobbyId);
+      if (lobby === undefined) return;
+      lobby.members = lobby.members.filter((m) => m.id !== member.id);
+      core.invoke(this.#memberRemoved, lobbyId, member.id);
+      // The player left or was removed: the lobby is no longer theirs to see.
+      if (member.id === state.currentUser?.id) this.#drop(lobbyId);
+    });
+  }
+
+  setLobbyCreatedCallback(callback: LobbyCreatedCallback | null): void {
+    this.#created = callback;
+  }
+
+  setLobbyDeletedCallback(callback: LobbyDeletedCallback | null): void {
+    this.#deleted = callback;
+  }
+
+  setLobbyUpdatedCallback(callback: LobbyUpdatedCallback | null): void {
+    this.#updated = callback;
+  }
+
+  setLobbyMemberAddedCallback(callback: LobbyMemberAddedCallback | null): void {
+    this.#memberAdded = callback;
+  }
+
+  setLobbyMemberRemovedCallback(callback: LobbyMemberRemovedCallback | null): void {
+    this.#memberRemoved = callback;
+  }
+
+  setLobbyMemberUpdatedCallback(callback: LobbyMemberUpdatedCallback | null): void {
+    this.#memberUpdated = callback;
+  }
+
+  /** `PUT /lobbies`: joins the application's lobby of this secret, or makes it. */
+  createOrJoinLobby(secret: string): Promise<string> {
+    return this.#createOrJoin('createOrJoinLobby', { secret });
+  }
+
+  /**
+   * `PUT /lobbies` with `lobby_metadata` (replaces the lobby's) and `member_metadata` (replaces
+   * the player's).
+   */
+  async createOrJoinLobbyWithMetadata(
+    secret: string,
+    lobbyMetadata: Record<string, string>,
+    memberMetadata: Record<string, string>,
+  ): Promise<string> {
+    const operation = 'createOrJoinLobbyWithMetadata';
+    const lobby = requireMetadata(operation, 'lobbyMetadata', lobbyMetadata);
+    const member = requireMetadata(operation, 'memberMetadata', memberMetadata);
+    const chars = Object.entries(member).reduce((n, [k, v]) => n + k.length + v.length, 0);
+    if (chars > LOBBY_LIMITS.maxMemberMetadataChars) {
+      throw validationError(
+        `${operation}: memberMetadata has ${chars} characters of keys and values; the most is ${LOBBY_LIMITS.maxMemberMetadataChars}.`,
+      );
+    }
+    return this.#createOrJoin(operation, {
+      secret,
+      lobby_metadata: lobby,
+      member_metadata: member,
+    });
+  }
+
+  async #createOrJoin(
+    operation: string,
+    body: { secret: string } & Record<string, unknown>,
+  ): Promise<string> {
+    const { secret } = body;
+    if (typeof secret !== 'string' || secret === '') {
+      throw validationError(`${operation}: the secret is empty; pass the lobby's secret.`);
+    }
+    if (secret.length > LOBBY_LIMITS.maxSecretLength) {
+      throw validationError(
+        `${operation}: the secret is longer than ${LOBBY_LIMITS.maxSecretLength} characters.`,
+      );
+    }
+    this.core.requireReady(operation);
+    // The LOBBY_CREATE dispatch that follows runs the lobby-created callback.
+    const lobby = await this.core.http.request<WireLobby>('PUT', '/lobbies', { json: body });
+    this.#keep(lobby);
+    return lobby.id;
+  }
+
+  /** `DELETE /lobbies/{id}/members/@me`: the player leaves the lobby. */
+  async leaveLobby(lobbyId: string): Promise<void> {
+    const operation = 'leaveLobby';
+    requireSnowflake(operation, 'lobbyId', lobbyId);
+    this.core.requireReady(operation);
+    await this.core.http.request('DELETE', `/lobbies/${lobbyId}/members/@me`);
+    this.#drop(lobbyId);
+  }
+
+  getLobbyHandle(lobbyId: string): LobbyHandle | null {
+    return this.core.state.lobbies.has(lobbyId) ? new LobbyHandle(this.core, lobbyId) : null;
+  }
+
+  /** The lobbies the player is in (of the token's application). */
+  getLobbyIds(): string[] {
+    return [...this.core.state.lobbies.keys()];
+  }
+
+  /** `POST /lobbies/{id}/messages`: sends a lobby message; resolves with its id. */
+  sendLobbyMessage(lobbyId: string, content: string): Promise<string> {
+    return this.#send('sendLobbyMessage', lobbyId, { content });
+  }
+
+  /** `POST /lobbies/{id}/messages` with metadata (shown to members in the dispatch). */
+  async sendLobbyMessageWithMetadata(
+    lobbyId: string,
+    content: string,
+    metadata: Record<string, string>,
+  ): Promise<string> {
+    const operation = 'sendLobbyMessageWithMetadata';
+    return this.#send(operation, lobbyId, {
+      content,
+      metadata: requireMetadata(operation, 'metadata', metadata),
+    });
+  }
+
+  async #send(
+    operation: string,
+    lobbyId: string,
+    body: { content: string; metadata?: Record<string, string> },
+  ): Promise<string> {
+    requireSnowflake(operation, 'lobbyId', lobbyId);
+    requireContent(operation, body.content, LOBBY_LIMITS.maxMessageContent);
+    this.core.requireReady(operation);
+    const message = await this.core.http.request<WireMessage>(
+      'POST',
+      `/lobbies/${lobbyId}/messages`,
+      { json: body },
+    );
+    this.#keepMessage(message);
+    return message.id;
+  }
+
+  /**
+   * `GET /lobbies/{id}/messages?limit=`: the newest `limit` (1–200) messages of the last 72
+   * hours, newest first; only for a member (else SdkError 403, code 50001).
+   */
+  async getLobbyMessagesWithLimit(lobbyId: string, limit: number): Promise<MessageHandle[]> {
+    const operation = 'getLobbyMessagesWithLimit';
+    requireSnowflake(operation, 'lobbyId', lobbyId);
+    if (!Number.isInteger(limit) || limit < 1 || limit > LOBBY_LIMITS.maxMessages) {
+      throw validationError(
+        `${operation}: limit must be a whole number from 1 to ${LOBBY_LIMITS.maxMessages}.`,
+      );
+    }
+    this.core.requireReady(operation);
+    const messages = await this.core.http.get<WireMessage[]>(`/lobbies/${lobbyId}/messages`, {
+      limit,
+    });
+    for (const message of messages) this.#keepMessage(message);
+    return messages.map((message) => new MessageHandle(this.core, message.id));
+  }
+
+  /**
+   * `PATCH /lobbies/{id}/channel-linking`: links a guild text channel (the player needs the
+   * lobby's CanLinkLobby flag and MANAGE_CHANNELS in the channel).
+   */
+  async linkChannelToLobby(lobbyId: string, channelId: string): Promise<void> {
+    const operation = 'linkChannelToLobby';
+    requireSnowflake(operation, 'lobbyId', lobbyId);
+    requireSnowflake(operation, 'channelId', channelId);
+    this.core.requireReady(operation);
+    await this.#link(lobbyId, { channel_id: channelId });
+  }
+
+  /** `PATCH /lobbies/{id}/channel-linking` without a channel: unlinks. */
+  async unlinkChannelFromLobby(lobbyId: string): Promise<void> {
+    const operation = 'unlinkChannelFromLobby';
+    requireSnowflake(operation, 'lobbyId', lobbyId);
+    this.core.requireReady(operation);
+    await this.#link(lobbyId, {});
+  }
+
+  async #link(lobbyId: string, body: { channel_id?: string }): Promise<void> {
+    const lobby = await this.core.http.request<WireLobby>(
+      'PATCH',
+      `/lobbies/${lobbyId}/channel-linking`,
+      { json: body },
+    );
+    this.#keep(lobby);
+  }
+
+  /**
+   * Lets the player join the guild of the lobby's linked channel: asks for their own invite
+   * (`POST /lobbies/{id}/members/@me/invites`) and opens `${webBase}/invite/<code>` through the
+   * platform; resolves with that URL. A provisional account cannot join a guild: the server
+   * refuses it (400, 50229), `provisionalUserMergeRequiredCallback` runs (ask the player to link
+   * their account), and the promise rejects with that error.
+   */
+  async joinLinkedLobbyGuild(
+    lobbyId: string,
+    provisionalUserMergeRequiredCallback: ProvisionalUserMergeRequiredCallback | null,
+  ): Promise<string> {
+    const operation = 'joinLinkedLobbyGuild';
+    requireSnowflake(operation, 'lobbyId', lobbyId);
+    this.core.requireReady(operation);
+    let code: string;
+    try {
+      ({ code } = await this.core.http.request<{ code: string }>(
+        'POST',
+        `/lobbies/${lobbyId}/members/@me/invites`,
+      ));
+    } catch (error) {
+      if (error instanceof SdkError && error.code === INVALID_USER_TYPE) {
+        this.core.invoke(provisionalUserMergeRequiredCallback);
+        throw new SdkError(
+          `${operation}: a provisional account cannot join a guild; link the player's account (authorize, then getTokenFromProvisionalMerge) and try again.`,
+          { type: ErrorType.HTTPError, status: error.status, code: error.code, cause: error },
+        );
+      }
+      throw error;
+    }
+    const url = `${this.core.webBase}/invite/${encodeURIComponent(code)}`;
+    await this.core.platform.openUrl(url, this.core.logger);
+    return url;
+  }
+
+  #keep(lobby: WireLobby): void {
+    const state = this.core.state;
+    state.lobbies.set(lobby.id, { ...lobby, members: [...lobby.members] });
+    for (const member of lobby.members) state.cacheUser(member.user);
+  }
+
+  #keepMessage(message: WireMessage): void {
+    const state = this.core.state;
+    const known = state.messages.get(message.id);
+    state.messages.set(message.id, known === undefined ? message : { ...known, ...message });
+    state.cacheUser(message.author);
+  }
+
+  #drop(lobbyId: string): void {
+    this.#announced.delete(lobbyId);
+    if (this.core.state.lobbies.delete(lobbyId)) this.core.invoke(this.#deleted, lobbyId);
   }
 }

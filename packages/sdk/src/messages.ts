@@ -1,14 +1,499 @@
 /**
- * Direct messages: send, edit, delete, summaries, and the local message cache.
+ * Direct messages: send, edit, delete, summaries, and the local message cache; the message
+ * created/updated/deleted callbacks of DMs and lobby messages.
+ *
+ * The cache (`core.state.histories`, one entry per DM channel) holds message ids oldest first that
+ * are **contiguous up to now**: nothing newer than its oldest id is missing. That holds because a
+ * history only grows from answers of the server (the newest messages of the channel) and from the
+ * live MESSAGE_CREATE dispatches of the same gateway session; a RESUME replays what was missed,
+ * and a new session (a READY) clears the whole state, the histories with it.
+ * `getUserMessagesWithLimit` answers from it without a request when it holds enough.
  *
  * @module
  */
+import { ChannelType } from './enums.js';
+import { validationError } from './errors.js';
 import type { ClientCore } from './core.js';
+import type { ChannelHistory } from './state.js';
+import type { WireChannel, WireMessage, WireUser } from './wire.js';
+
+/** The platform's epoch (2015-01-01T00:00:00Z), for a snowflake's time. */
+const PLATFORM_EPOCH_MS = 1_420_070_400_000n;
+/** The most messages `GET /users/{id}/messages` answers per page. */
+const DM_PAGE_LIMIT = 100;
+/** The most messages one getUserMessagesWithLimit asks for. */
+export const MAX_USER_MESSAGES_LIMIT = 1000;
+
+export type MessageCreatedCallback = (messageId: string) => void;
+export type MessageUpdatedCallback = (messageId: string) => void;
+export type MessageDeletedCallback = (messageId: string, channelId: string) => void;
+
+/** The time a snowflake was made, in ms since the Unix epoch. */
+export function snowflakeTime(id: string): number {
+  return /^\d+$/.test(id) ? Number((BigInt(id) >> 22n) + PLATFORM_EPOCH_MS) : 0;
+}
+
+const bySnowflake = (a: string, b: string): number => {
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+/** Checks a snowflake argument (a user, message, lobby, channel or guild id). */
+export function requireSnowflake(operation: string, what: string, value: unknown): string {
+  if (typeof value !== 'string' || !/^\d{1,20}$/.test(value)) {
+    throw validationError(`${operation}: ${what} must be an id (a string of digits).`);
+  }
+  return value;
+}
+
+/** Checks message content: a non-blank string of at most `max` characters. */
+export function requireContent(operation: string, content: unknown, max: number): string {
+  if (typeof content !== 'string' || content.trim() === '') {
+    throw validationError(`${operation}: the content is empty; send some text.`);
+  }
+  if (content.length > max) {
+    throw validationError(
+      `${operation}: the content has ${content.length} characters; the most is ${max}.`,
+    );
+  }
+  return content;
+}
+
+/**
+ * A DM, group DM or lobby channel as the cache knows it (`ChannelHandle`). Reads live: after the
+ * channel leaves the cache, `name()` is '' and `recipients()` empty.
+ */
+export class ChannelHandle {
+  readonly #core: ClientCore;
+  readonly #id: string;
+
+  constructor(core: ClientCore, id: string) {
+    this.#core = core;
+    this.#id = id;
+  }
+
+  id(): string {
+    return this.#id;
+  }
+
+  /** The group DM's name, the lobby's id for a lobby, else the other user's display name. */
+  name(): string {
+    const channel = this.#core.state.channels.get(this.#id);
+    if (channel === undefined) return this.#core.state.lobbies.has(this.#id) ? this.#id : '';
+    if (channel.name !== undefined && channel.name !== null && channel.name !== '') {
+      return channel.name;
+    }
+    return (channel.recipients ?? []).map((user) => user.global_name ?? user.username).join(', ');
+  }
+
+  type(): ChannelType {
+    const channel = this.#core.state.channels.get(this.#id);
+    if (channel !== undefined) return channel.type as ChannelType;
+    return ChannelType.Lobby;
+  }
+
+  /** The ids of the users in the channel: the DM's recipients, or the lobby's members. */
+  recipients(): string[] {
+    const channel = this.#core.state.channels.get(this.#id);
+    if (channel !== undefined) return (channel.recipients ?? []).map((user) => user.id);
+    return (this.#core.state.lobbies.get(this.#id)?.members ?? []).map((member) => member.id);
+  }
+}
+
+/**
+ * One message of a DM or a lobby (`MessageHandle`), read live from the cache: an edit shows at
+ * once; after a delete the getters answer empty values.
+ */
+export class MessageHandle {
+  readonly #core: ClientCore;
+  readonly #id: string;
+
+  constructor(core: ClientCore, id: string) {
+    this.#core = core;
+    this.#id = id;
+  }
+
+  #message(): WireMessage | undefined {
+    return this.#core.state.messages.get(this.#id);
+  }
+
+  id(): string {
+    return this.#id;
+  }
+
+  /** The text as the player should see it. */
+  content(): string {
+    return this.#message()?.content ?? '';
+  }
+
+  /** The text as sent (the same as `content()`: Guildhall does not rewrite content). */
+  rawContent(): string {
+    return this.#message()?.content ?? '';
+  }
+
+  authorId(): string {
+    return this.#message()?.author.id ?? '';
+  }
+
+  /** The author as the cache last saw them. */
+  author(): WireUser | null {
+    const id = this.#message()?.author.id;
+    return id === undefined ? null : (this.#core.state.users.get(id) ?? null);
+  }
+
+  /** The DM channel's id, or the lobby's id for a lobby message. */
+  channelId(): string {
+    return this.#message()?.channel_id ?? '';
+  }
+
+  channel(): ChannelHandle | null {
+    const channelId = this.#message()?.channel_id;
+    if (channelId === undefined) return null;
+    const known =
+      this.#core.state.channels.has(channelId) || this.#core.state.lobbies.has(channelId);
+    return known ? new ChannelHandle(this.#core, channelId) : null;
+  }
+
+  /** For a DM: the user who is not the author ('' for a lobby or group DM message). */
+  recipientId(): string {
+    const message = this.#message();
+    if (message === undefined || message.lobby_id !== undefined) return '';
+    const channel = this.#core.state.channels.get(message.channel_id);
+    if (channel?.type !== ChannelType.Dm) return '';
+    const me = this.#core.state.currentUser?.id;
+    if (message.author.id !== me) return me ?? '';
+    return channel.recipients?.[0]?.id ?? '';
+  }
+
+  /** The lobby of a lobby message, else null. */
+  lobbyId(): string | null {
+    return this.#message()?.lobby_id ?? null;
+  }
+
+  /** When it was sent, in ms since the Unix epoch (from `timestamp`, else from its id). */
+  sentTimestamp(): number {
+    const message = this.#message();
+    if (message === undefined) return 0;
+    const parsed = message.timestamp === undefined ? Number.NaN : Date.parse(message.timestamp);
+    return Number.isNaN(parsed) ? snowflakeTime(message.id) : parsed;
+  }
+
+  /** When it was last edited, in ms since the Unix epoch; 0 when never. */
+  editedTimestamp(): number {
+    const edited = this.#message()?.edited_timestamp;
+    if (edited === undefined || edited === null) return 0;
+    const parsed = Date.parse(edited);
+    return Number.isNaN(parsed) ? 0 : parsed;
+  }
+
+  /** The metadata the sender attached (lobby messages). */
+  metadata(): Record<string, string> {
+    return { ...(this.#message()?.metadata ?? {}) };
+  }
+
+  /** The game backend's moderation metadata: only in answers of history requests. */
+  moderationMetadata(): Record<string, string> {
+    return { ...(this.#message()?.moderation_metadata ?? {}) };
+  }
+
+  /** The application whose SDK sent it, or null when it was sent from the platform's client. */
+  applicationId(): string | null {
+    return this.#message()?.application_id ?? null;
+  }
+
+  /** Whether a game (an SDK token) sent it. */
+  sentFromGame(): boolean {
+    return this.applicationId() !== null;
+  }
+}
+
+/** The last message of one DM (`UserMessageSummary`). */
+export class UserMessageSummary {
+  readonly #userId: string;
+  readonly #lastMessageId: string;
+
+  constructor(userId: string, lastMessageId: string) {
+    this.#userId = userId;
+    this.#lastMessageId = lastMessageId;
+  }
+
+  userId(): string {
+    return this.#userId;
+  }
+
+  lastMessageId(): string {
+    return this.#lastMessageId;
+  }
+}
 
 export class MessagesArea {
   protected readonly core: ClientCore;
+  #created: MessageCreatedCallback | null = null;
+  #updated: MessageUpdatedCallback | null = null;
+  #deleted: MessageDeletedCallback | null = null;
+  /** Ids deleted in this session: an answer that was under way when they went keeps them out. */
+  readonly #deletedIds = new Set<string>();
 
   constructor(core: ClientCore) {
     this.core = core;
+    const state = core.state;
+    core.on('READY', (data) => {
+      this.#deletedIds.clear();
+      for (const channel of (data as { private_channels?: WireChannel[] }).private_channels ?? []) {
+        this.#keepChannel(channel);
+      }
+    });
+    core.on('CHANNEL_CREATE', (data) => {
+      const channel = data as WireChannel;
+      if (channel.guild_id === undefined) this.#keepChannel(channel);
+    });
+    core.on('CHANNEL_UPDATE', (data) => {
+      const channel = data as WireChannel;
+      if (state.channels.has(channel.id)) this.#keepChannel(channel);
+    });
+    core.on('CHANNEL_DELETE', (data) => {
+      const { id } = data as { id: string };
+      state.channels.delete(id);
+      state.histories.delete(id);
+    });
+    core.on('MESSAGE_CREATE', (data) => {
+      const message = data as WireMessage & { guild_id?: string };
+      if (message.guild_id !== undefined) return;
+      this.#keepMessage(message);
+      const channel = state.channels.get(message.channel_id);
+      if (channel !== undefined) channel.last_message_id = message.id;
+      const history = state.histories.get(message.channel_id) ?? { ids: [], complete: false };
+      state.histories.set(message.channel_id, mergeIds(history, [message.id]));
+      core.invoke(this.#created, message.id);
+    });
+    core.on('MESSAGE_UPDATE', (data) => {
+      const patch = data as Partial<WireMessage> & { id: string; guild_id?: string };
+      if (patch.guild_id !== undefined) return;
+      this.#updateMessage(patch);
+    });
+    core.on('MESSAGE_DELETE', (data) => {
+      const {
+        id,
+        channel_id: channelId,
+        guild_id: guildId,
+      } = data as {
+        id: string;
+        channel_id: string;
+        guild_id?: string;
+      };
+      if (guildId !== undefined) return;
+      this.#forget(id, channelId);
+    });
+    core.on('LOBBY_MESSAGE_CREATE', (data) => {
+      const message = data as WireMessage;
+      this.#keepMessage(message);
+      core.invoke(this.#created, message.id);
+    });
+    core.on('LOBBY_MESSAGE_UPDATE', (data) => {
+      this.#updateMessage(data as WireMessage);
+    });
+    core.on('LOBBY_MESSAGE_DELETE', (data) => {
+      const { id, lobby_id: lobbyId } = data as { id: string; lobby_id: string };
+      this.#forget(id, lobbyId);
+    });
   }
+
+  setMessageCreatedCallback(callback: MessageCreatedCallback | null): void {
+    this.#created = callback;
+  }
+
+  setMessageUpdatedCallback(callback: MessageUpdatedCallback | null): void {
+    this.#updated = callback;
+  }
+
+  setMessageDeletedCallback(callback: MessageDeletedCallback | null): void {
+    this.#deleted = callback;
+  }
+
+  /** `POST /users/{id}/messages`: the DM with the user (opened when needed) gets a message. */
+  async sendUserMessage(recipientId: string, content: string): Promise<string> {
+    const operation = 'sendUserMessage';
+    requireSnowflake(operation, 'recipientId', recipientId);
+    requireContent(operation, content, 2000);
+    this.core.requireReady(operation);
+    const message = await this.core.http.request<WireMessage>(
+      'POST',
+      `/users/${recipientId}/messages`,
+      { json: { content } },
+    );
+    this.#keepMessage(message);
+    return message.id;
+  }
+
+  /** `PATCH /users/{id}/messages/{message}`: the author edits a DM message. */
+  async editUserMessage(recipientId: string, messageId: string, content: string): Promise<void> {
+    const operation = 'editUserMessage';
+    requireSnowflake(operation, 'recipientId', recipientId);
+    requireSnowflake(operation, 'messageId', messageId);
+    requireContent(operation, content, 2000);
+    this.core.requireReady(operation);
+    const message = await this.core.http.request<WireMessage>(
+      'PATCH',
+      `/users/${recipientId}/messages/${messageId}`,
+      { json: { content } },
+    );
+    this.#keepMessage(message);
+  }
+
+  /** `DELETE /users/{id}/messages/{message}`: the author deletes a DM message. */
+  async deleteUserMessage(recipientId: string, messageId: string): Promise<void> {
+    const operation = 'deleteUserMessage';
+    requireSnowflake(operation, 'recipientId', recipientId);
+    requireSnowflake(operation, 'messageId', messageId);
+    this.core.requireReady(operation);
+    await this.core.http.request('DELETE', `/users/${recipientId}/messages/${messageId}`);
+  }
+
+  /** A cached message (DM or lobby), or null. */
+  getMessageHandle(messageId: string): MessageHandle | null {
+    return this.core.state.messages.has(messageId) ? new MessageHandle(this.core, messageId) : null;
+  }
+
+  /** A cached DM, group DM or lobby channel, or null. */
+  getChannelHandle(channelId: string): ChannelHandle | null {
+    const state = this.core.state;
+    return state.channels.has(channelId) || state.lobbies.has(channelId)
+      ? new ChannelHandle(this.core, channelId)
+      : null;
+  }
+
+  /**
+   * `GET /users/@me/channels`: the last message of each DM with one other user, newest first
+   * (DMs without messages are left out).
+   */
+  async getUserMessageSummaries(): Promise<UserMessageSummary[]> {
+    this.core.requireReady('getUserMessageSummaries');
+    const channels = await this.core.http.get<WireChannel[]>('/users/@me/channels');
+    const summaries: UserMessageSummary[] = [];
+    for (const channel of channels) {
+      this.#keepChannel(channel);
+      const userId = channel.recipients?.[0]?.id;
+      const last = channel.last_message_id;
+      if (channel.type !== ChannelType.Dm || userId === undefined) continue;
+      if (last === undefined || last === null) continue;
+      summaries.push(new UserMessageSummary(userId, last));
+    }
+    return summaries.sort((a, b) => bySnowflake(b.lastMessageId(), a.lastMessageId()));
+  }
+
+  /**
+   * The newest `limit` messages of the DM with a user, newest first. Answers from the cache,
+   * without a request, when it holds that many contiguous messages (or the whole conversation);
+   * otherwise `GET /users/{id}/messages` (paged by 100 with `before`) fills the cache.
+   */
+  async getUserMessagesWithLimit(recipientId: string, limit: number): Promise<MessageHandle[]> {
+    const operation = 'getUserMessagesWithLimit';
+    requireSnowflake(operation, 'recipientId', recipientId);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_USER_MESSAGES_LIMIT) {
+      throw validationError(
+        `${operation}: limit must be a whole number from 1 to ${MAX_USER_MESSAGES_LIMIT}.`,
+      );
+    }
+    this.core.requireReady(operation);
+    const state = this.core.state;
+    const channelId = this.#dmWith(recipientId);
+    const cached = channelId === null ? undefined : state.histories.get(channelId);
+    if (cached !== undefined && (cached.ids.length >= limit || cached.complete)) {
+      this.core.logger.verbose(`${operation}: answered from the cache`);
+      return this.#handles(cached.ids.slice(-limit));
+    }
+    const fetched: WireMessage[] = [];
+    let before: string | undefined;
+    let complete = false;
+    while (fetched.length < limit) {
+      const pageLimit = Math.min(DM_PAGE_LIMIT, limit - fetched.length);
+      const page = await this.core.http.get<WireMessage[]>(`/users/${recipientId}/messages`, {
+        limit: pageLimit,
+        before,
+      });
+      fetched.push(...page);
+      if (page.length < pageLimit) {
+        complete = true;
+        break;
+      }
+      before = page[page.length - 1]?.id;
+    }
+    for (const message of fetched) this.#keepMessage(message);
+    const fetchedChannel = fetched[0]?.channel_id ?? this.#dmWith(recipientId);
+    if (fetchedChannel === null) return [];
+    const ids = fetched.map((m) => m.id).filter((id) => !this.#deletedIds.has(id));
+    const known = state.histories.get(fetchedChannel) ?? { ids: [], complete: false };
+    const merged = mergeIds({ ids: known.ids, complete: known.complete || complete }, ids);
+    state.histories.set(fetchedChannel, merged);
+    return this.#handles(merged.ids.slice(-limit));
+  }
+
+  #handles(idsOldestFirst: string[]): MessageHandle[] {
+    return idsOldestFirst
+      .slice()
+      .reverse()
+      .map((id) => new MessageHandle(this.core, id));
+  }
+
+  /** The DM channel with one user that this session knows, or null. */
+  #dmWith(userId: string): string | null {
+    for (const channel of this.core.state.channels.values()) {
+      if (channel.type !== ChannelType.Dm) continue;
+      if ((channel.recipients ?? []).some((user) => user.id === userId)) return channel.id;
+    }
+    return null;
+  }
+
+  #keepChannel(channel: WireChannel): void {
+    const state = this.core.state;
+    const known = state.channels.get(channel.id);
+    state.channels.set(channel.id, known === undefined ? channel : { ...known, ...channel });
+    for (const user of channel.recipients ?? []) state.cacheUser(user);
+  }
+
+  #keepMessage(message: WireMessage): void {
+    if (this.#deletedIds.has(message.id)) return;
+    const state = this.core.state;
+    const known = state.messages.get(message.id);
+    state.messages.set(message.id, known === undefined ? message : { ...known, ...message });
+    state.cacheUser(message.author);
+  }
+
+  #updateMessage(patch: Partial<WireMessage> & { id: string }): void {
+    const state = this.core.state;
+    const known = state.messages.get(patch.id);
+    if (known !== undefined) {
+      const next = { ...known, ...patch };
+      // A content edit clears the backend's moderation metadata (docs/social-dms.md).
+      if (patch.content !== undefined && patch.content !== known.content) {
+        delete next.moderation_metadata;
+      }
+      state.messages.set(patch.id, next);
+    } else if (patch.channel_id !== undefined && patch.author !== undefined) {
+      this.#keepMessage(patch as WireMessage);
+    }
+    this.core.invoke(this.#updated, patch.id);
+  }
+
+  #forget(messageId: string, channelId: string): void {
+    const state = this.core.state;
+    this.#deletedIds.add(messageId);
+    state.messages.delete(messageId);
+    const history = state.histories.get(channelId);
+    if (history !== undefined) {
+      state.histories.set(channelId, {
+        ids: history.ids.filter((id) => id !== messageId),
+        complete: history.complete,
+      });
+    }
+    this.core.invoke(this.#deleted, messageId, channelId);
+  }
+}
+
+/** A history with more ids: the union, oldest first, without duplicates. */
+function mergeIds(history: ChannelHistory, ids: readonly string[]): ChannelHistory {
+  const all = new Set(history.ids);
+  for (const id of ids) all.add(id);
+  return { ids: [...all].sort(bySnowflake), complete: history.complete };
 }

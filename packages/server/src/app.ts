@@ -287,6 +287,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     rateLimiter,
     maxBodyBytes: config.maxBodyBytes,
     trustProxy: config.trustProxy,
+    corsOrigins: config.corsOrigins,
   });
   instrument(http, metrics);
 

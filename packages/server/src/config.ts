@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_SCRYPT_COST, hashSecret } from './domain/credentials.js';
 import { SECRET_KEY_BYTES } from './domain/secretBox.js';
 import { parseFlags } from './cliFlags.js';
+import { parseCorsOrigins, type CorsOrigins } from './http/cors.js';
 
 /** Everything the server reads from its environment, validated once at start. */
 export interface Config {
@@ -98,6 +99,11 @@ export interface Config {
   gatewayMaxBufferedBytes: number;
   /** The build of the web client and portal (packages/web/dist), served where the API is. */
   webDir: string;
+  /**
+   * Which origins' pages may call the HTTP API from a browser (CORS, without credentials):
+   * `*` (any, the default), a list of origins, or null (none). Never the OAuth2 pages.
+   */
+  corsOrigins: CorsOrigins;
 }
 
 /** Fastify's trustProxy forms this config accepts. */
@@ -452,6 +458,14 @@ const SETTINGS = {
     allowed: 'a folder path (the web client and portal build; default: packages/web/dist)',
     defaultValue: DEFAULT_WEB_DIR,
     parse: (raw: string) => (raw.length > 0 ? raw : undefined),
+  },
+  corsOrigins: {
+    env: 'GUILDHALL_CORS_ORIGINS',
+    flag: '--cors-origins',
+    allowed:
+      '*, off, or comma-separated origins such as https://game.example.com (pages that may call the API from a browser)',
+    defaultValue: '*',
+    parse: parseCorsOrigins,
   },
 } as const satisfies { [K in keyof Config]: Setting<Config[K]> };
 

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { TrustProxy } from '../config.js';
 import { ApiError, RateLimitedError, toErrorResponse } from '../errors/index.js';
 import { admitRequests } from './admission.js';
+import { registerCors, type CorsOrigins } from './cors.js';
 import type { Authenticator } from './authenticator.js';
 import type { RateLimiter } from './rateLimit/index.js';
 import './types.js';
@@ -27,6 +28,8 @@ export interface HttpServerOptions {
   maxBodyBytes: number;
   /** Which proxies' X-Forwarded-For names the caller: none, all, a hop count or address ranges. */
   trustProxy: TrustProxy;
+  /** Which origins' pages may read the API's answers (docs/security.md#cors); absent: none. */
+  corsOrigins?: CorsOrigins;
 }
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -129,6 +132,8 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
 
   app.decorateRequest('principal', null);
 
+  // Preflights are answered before authentication and rate limits.
+  registerCors(app, options.corsOrigins ?? null);
   app.addHook('onRequest', admitRequests(authenticator, rateLimiter));
 
   app.addHook('preValidation', (request, _reply, done) => {

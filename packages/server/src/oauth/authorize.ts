@@ -104,11 +104,33 @@ export function defaultPublicRedirect(applicationId: string): string {
 }
 
 /**
- * Whether the application may send the user to this redirect URI: one it registered, exactly
- * (custom schemes too), or, for a public client, its own `platform-<id>:/authorize/callback`.
+ * A loopback redirect with a port: `http://127.0.0.1:<port>…` or `http://[::1]:<port>…`, the
+ * port 1–65535 written without leading zeros, followed by the path (or the query, or nothing).
+ * Only these two literal addresses: `localhost` can be resolved elsewhere (RFC 8252 §8.3).
  */
-function allowedRedirect(application: ApplicationRecord, uri: string): boolean {
+const LOOPBACK_WITH_PORT = /^http:\/\/(127\.0\.0\.1|\[::1\]):([1-9]\d{0,4})(?=[/?]|$)/;
+
+/**
+ * The registered loopback URI a redirect with a port stands for (RFC 8252 §7.3): the same URI
+ * without its port, or null when the URI is not a loopback one with a port.
+ */
+export function loopbackWithoutPort(uri: string): string | null {
+  const match = LOOPBACK_WITH_PORT.exec(uri);
+  if (match === null || Number(match[2]) > 65535) return null;
+  return `http://${match[1] ?? ''}${uri.slice(match[0].length)}`;
+}
+
+/**
+ * Whether the application may send the user to this redirect URI: one it registered, exactly
+ * (custom schemes too); a native app's loopback redirect on any port when the app registered the
+ * same URI without a port (`http://127.0.0.1/callback` allows `http://127.0.0.1:53127/callback`,
+ * RFC 8252 §7.3: same host, path and query); or, for a public client, its own
+ * `platform-<id>:/authorize/callback`.
+ */
+export function allowedRedirect(application: ApplicationRecord, uri: string): boolean {
   if (application.redirectUris.includes(uri)) return true;
+  const portless = loopbackWithoutPort(uri);
+  if (portless !== null && application.redirectUris.includes(portless)) return true;
   return application.publicClient && uri === defaultPublicRedirect(application.id);
 }
 
