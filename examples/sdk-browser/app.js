@@ -64,7 +64,7 @@ async function login() {
   const verifier = await client.createAuthorizationCodeVerifier();
   const args = new AuthorizationArgs();
   args.setClientId(applicationId);
-  args.setScopes(Client.getDefaultCommunicationScopes());
+  args.setScopes(client.getDefaultCommunicationScopes());
   args.setCodeChallenge(verifier.challenge());
   // A popup on Guildhall's authorize page; callback.html hands the code back.
   const { code, redirectUri } = await client.authorize(args);
