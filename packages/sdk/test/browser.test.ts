@@ -85,9 +85,20 @@ describeBrowser('the SDK browser example in Chromium', () => {
     const { page } = watched;
     const apiBase = `${server.baseUrl}/api/v10`;
     await page.goto(`${example.origin}/?api=${encodeURIComponent(apiBase)}&app=${applicationId}`);
+    // The page's module (and the bundle it imports) ran before the load event goto waited for.
+    expect(watched.errors).toEqual([]);
+    expect(await page.locator('#app').inputValue()).toBe(applicationId);
     const popupOpened = page.waitForEvent('popup');
     await page.getByRole('button', { name: 'Log in with Guildhall' }).click();
-    const popup = await popupOpened;
+    // The popup; or, when the page failed before opening it, its error line or console error.
+    const failed = Promise.race([
+      page.locator('#login-error:not(:empty)').textContent(),
+      page.waitForEvent('pageerror').then((error) => error.message),
+    ]).then((text) => {
+      throw new Error(`the page's login failed: ${text ?? ''} ${watched.errors.join('; ')}`);
+    });
+    failed.catch(() => undefined);
+    const popup = await Promise.race([popupOpened, failed]);
     // Guildhall's own pages, on the server's origin: the login form, then the consent page.
     expect(new URL(popup.url()).origin).toBe(server.baseUrl);
     await popup.getByLabel('Email or username').fill(username);
