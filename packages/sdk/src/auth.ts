@@ -673,11 +673,10 @@ export class AuthArea {
     const controller = new AbortController();
     this.#deviceFlow = controller;
     try {
-      const device = await this.core.http.request<WireDeviceAuthorization>(
-        'POST',
-        '/oauth2/device/authorize',
-        { auth: 'none', form: { client_id: clientId, scope: args.scopes() } },
-      );
+      const device = await this.#oauth<WireDeviceAuthorization>(op, '/oauth2/device/authorize', {
+        client_id: clientId,
+        scope: args.scopes(),
+      });
       this.core.logger.secret(device.device_code);
       this.core.logger.info(
         `To link your account, open ${device.verification_uri} and enter the code ${device.user_code}.`,
@@ -748,12 +747,13 @@ export class AuthArea {
   }
 
   async #token(op: string, form: Record<string, string>): Promise<TokenExchange> {
+    return this.#exchange(await this.#oauth<WireTokenResponse>(op, '/oauth2/token', form));
+  }
+
+  /** A form POST to an OAuth2 endpoint as a public client; its refusals say what to do. */
+  async #oauth<T>(op: string, path: string, form: Record<string, string>): Promise<T> {
     try {
-      const body = await this.core.http.request<WireTokenResponse>('POST', '/oauth2/token', {
-        auth: 'none',
-        form,
-      });
-      return this.#exchange(body);
+      return await this.core.http.request<T>('POST', path, { auth: 'none', form });
     } catch (error) {
       if (error instanceof SdkError && error.oauthError === 'invalid_client') {
         throw new SdkError(
