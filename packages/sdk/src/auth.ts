@@ -484,13 +484,13 @@ export class AuthArea {
    * Like `getToken`, and merges the player's provisional account (its external identity) into
    * the account that authorized, in the same request.
    */
-  getTokenFromProvisionalMerge(
+  async getTokenFromProvisionalMerge(
     input: CodeGrantInput,
     externalAuthType: AuthenticationExternalAuthType,
     externalAuthToken: string,
   ): Promise<TokenExchange> {
     const op = 'getTokenFromProvisionalMerge';
-    return this.#codeGrant(op, input, {
+    return await this.#codeGrant(op, input, {
       external_auth_type: checkExternalAuth(op, externalAuthType, externalAuthToken),
       external_auth_token: externalAuthToken,
     });
@@ -520,11 +520,11 @@ export class AuthArea {
   }
 
   /** A new access token (and refresh token: the old one stops working) from a refresh token. */
-  refreshToken(applicationId: string, refreshToken: string): Promise<TokenExchange> {
+  async refreshToken(applicationId: string, refreshToken: string): Promise<TokenExchange> {
     const op = 'refreshToken';
     checkApplicationId(op, applicationId);
     checkNonEmpty(op, 'the refresh token', refreshToken);
-    return this.#token(op, {
+    return await this.#token(op, {
       grant_type: 'refresh_token',
       client_id: applicationId,
       refresh_token: refreshToken,
@@ -632,7 +632,7 @@ export class AuthArea {
   }
 
   /** `getTokenFromDevice`, merging the player's provisional account into the approving one. */
-  getTokenFromDeviceProvisionalMerge(
+  async getTokenFromDeviceProvisionalMerge(
     args: DeviceAuthorizationArgs,
     externalAuthType: AuthenticationExternalAuthType,
     externalAuthToken: string,
@@ -640,7 +640,7 @@ export class AuthArea {
     const op = 'getTokenFromDeviceProvisionalMerge';
     const wire = checkExternalAuth(op, externalAuthType, externalAuthToken);
     this.core.logger.secret(externalAuthToken);
-    return this.#deviceGrant(op, args, {
+    return await this.#deviceGrant(op, args, {
       external_auth_type: wire,
       external_auth_token: externalAuthToken,
     });

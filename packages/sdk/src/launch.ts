@@ -29,7 +29,7 @@ export class LaunchArea {
    * Linux: an XDG desktop entry in `$XDG_DATA_HOME/applications`). Resolves false where the
    * platform cannot register one (a browser, macOS, Windows), with a log line saying why.
    */
-  registerLaunchCommand(applicationId: string, command: string): Promise<boolean> {
+  async registerLaunchCommand(applicationId: string, command: string): Promise<boolean> {
     const op = 'registerLaunchCommand';
     checkApplicationId(op, applicationId);
     if (typeof command !== 'string' || command.trim() === '') {
@@ -40,7 +40,7 @@ export class LaunchArea {
     }
     // %u: the desktop passes the launching link (`platform-<id>:…`) to the game there.
     const withLink = /%[uU]/.test(command) ? command : `${command} %u`;
-    return this.core.platform.registerLaunch(applicationId, withLink, this.core.logger);
+    return await this.core.platform.registerLaunch(applicationId, withLink, this.core.logger);
   }
 
   /**
@@ -49,7 +49,7 @@ export class LaunchArea {
    * application's own URL (`steam://rungameid/<id>`) is registered as the launch command, run by
    * the desktop's URL opener (`xdg-open`).
    */
-  registerLaunchStoreApplication(
+  async registerLaunchStoreApplication(
     applicationId: string,
     storeApplicationId: string,
   ): Promise<boolean> {
@@ -60,7 +60,7 @@ export class LaunchArea {
         `${op}: ${JSON.stringify(storeApplicationId)} is not a store application id (digits, such as a Steam app id).`,
       );
     }
-    return this.core.platform.registerLaunch(
+    return await this.core.platform.registerLaunch(
       applicationId,
       `xdg-open steam://rungameid/${storeApplicationId}`,
       this.core.logger,

@@ -435,7 +435,8 @@ describe('SDK auth arguments', () => {
       () => client.exchangeChildToken('token', 'child'),
     ];
     for (const run of bad) {
-      const error = await rejection(Promise.resolve().then(run));
+      // Called directly: a synchronous throw would fail the test instead of rejecting.
+      const error = await rejection(run());
       expect(error.type, error.message).toBe(ErrorType.ValidationError);
     }
     expect(requests).toBe(0);
