@@ -11,6 +11,7 @@ import {
   ClientError,
   ClientStatus,
   LoggingSeverity,
+  type AuthenticationExternalAuthType,
   type AuthorizationTokenType,
   type RelationshipGroupType,
   type StatusType,
@@ -23,7 +24,15 @@ import { resolvePlatform, type Platform } from './platform.js';
 import { SocialState } from './state.js';
 import { ClientCore } from './core.js';
 import { SDK_VERSION } from './version.js';
-import { AuthArea } from './auth.js';
+import {
+  AuthArea,
+  type AuthorizationArgs,
+  type AuthorizationCodeVerifier,
+  type AuthorizeRequestCallback,
+  type AuthorizeResult,
+  type DeviceAuthorizationArgs,
+  type TokenExchange,
+} from './auth.js';
 import {
   UsersArea,
   type UserApplicationProfileHandle,
@@ -174,7 +183,7 @@ export class Client {
       state.cacheUser(user);
       if (state.currentUser?.id === user.id) state.currentUser = { ...state.currentUser, ...user };
     });
-    this.auth = new AuthArea(core);
+    this.auth = new AuthArea(core, options.redirectUri ?? null);
     this.users = new UsersArea(core);
     this.relationships = new RelationshipsArea(core);
     this.presence = new PresenceArea(core);
@@ -260,6 +269,137 @@ export class Client {
   }
 
   // ── Auth (auth.ts) ────────────────────────────────────────────────────────────────────────
+
+  /** `"openid sdk.social_layer"`: friends, presence, DMs, lobbies, voice. */
+  getDefaultCommunicationScopes(): string {
+    return this.auth.getDefaultCommunicationScopes();
+  }
+
+  /** `"openid sdk.social_layer_presence"`: friends and presence only. */
+  getDefaultPresenceScopes(): string {
+    return this.auth.getDefaultPresenceScopes();
+  }
+
+  /** A PKCE verifier and its S256 challenge (WebCrypto): the challenge goes in AuthorizationArgs. */
+  createAuthorizationCodeVerifier(): Promise<AuthorizationCodeVerifier> {
+    return this.auth.createAuthorizationCodeVerifier();
+  }
+
+  /**
+   * Asks the person to authorize the game in their browser (Node: a loopback listener and
+   * `platform.openUrl`; browser: a popup and the callback page's `completeAuthorize()`).
+   * Resolves with the code and the redirect URI to pass to `getToken`.
+   */
+  authorize(args: AuthorizationArgs): Promise<AuthorizeResult> {
+    return this.auth.authorize(args);
+  }
+
+  /** Ends a pending `authorize()` (it rejects with ErrorType.Aborted). */
+  abortAuthorize(): void {
+    this.auth.abortAuthorize();
+  }
+
+  /** Exchanges an authorize code for tokens (public client, PKCE) at POST /oauth2/token. */
+  getToken(
+    applicationId: string,
+    code: string,
+    codeVerifier: string,
+    redirectUri: string,
+  ): Promise<TokenExchange> {
+    return this.auth.getToken({ applicationId, code, codeVerifier, redirectUri });
+  }
+
+  /** `getToken` that also merges the player's provisional account into the authorizing one. */
+  getTokenFromProvisionalMerge(
+    applicationId: string,
+    code: string,
+    codeVerifier: string,
+    redirectUri: string,
+    externalAuthType: AuthenticationExternalAuthType,
+    externalAuthToken: string,
+  ): Promise<TokenExchange> {
+    return this.auth.getTokenFromProvisionalMerge(
+      { applicationId, code, codeVerifier, redirectUri },
+      externalAuthType,
+      externalAuthToken,
+    );
+  }
+
+  /** The device flow (RFC 8628), for apps that enabled it: the person approves on another device. */
+  getTokenFromDevice(args: DeviceAuthorizationArgs): Promise<TokenExchange> {
+    return this.auth.getTokenFromDevice(args);
+  }
+
+  /** The device flow, merging the player's provisional account into the approving one. */
+  getTokenFromDeviceProvisionalMerge(
+    args: DeviceAuthorizationArgs,
+    externalAuthType: AuthenticationExternalAuthType,
+    externalAuthToken: string,
+  ): Promise<TokenExchange> {
+    return this.auth.getTokenFromDeviceProvisionalMerge(args, externalAuthType, externalAuthToken);
+  }
+
+  /** Ends a pending `getTokenFromDevice()` (it rejects with ErrorType.Aborted). */
+  abortGetTokenFromDevice(): void {
+    this.auth.abortGetTokenFromDevice();
+  }
+
+  /** New tokens from a refresh token; the old refresh token stops working. */
+  refreshToken(applicationId: string, refreshToken: string): Promise<TokenExchange> {
+    return this.auth.refreshToken(applicationId, refreshToken);
+  }
+
+  /** Revokes the token's whole authorization (unlinking); connected clients are disconnected. */
+  revokeToken(applicationId: string, token: string): Promise<void> {
+    return this.auth.revokeToken(applicationId, token);
+  }
+
+  /** A provisional account's token from an external identity (POST /partner-sdk/token). */
+  getProvisionalToken(
+    applicationId: string,
+    externalAuthType: AuthenticationExternalAuthType,
+    externalAuthToken: string,
+  ): Promise<TokenExchange> {
+    return this.auth.getProvisionalToken(applicationId, externalAuthType, externalAuthToken);
+  }
+
+  /** Unlinks the external identity from its full account into a new provisional account. */
+  unmergeIntoProvisionalAccount(
+    applicationId: string,
+    externalAuthType: AuthenticationExternalAuthType,
+    externalAuthToken: string,
+  ): Promise<void> {
+    return this.auth.unmergeIntoProvisionalAccount(
+      applicationId,
+      externalAuthType,
+      externalAuthToken,
+    );
+  }
+
+  /** A child application's token from the parent's (publisher-level linking). */
+  exchangeChildToken(
+    parentApplicationToken: string,
+    childApplicationId: string,
+  ): Promise<TokenExchange> {
+    return this.auth.exchangeChildToken(parentApplicationToken, childApplicationId);
+  }
+
+  /**
+   * Registers the callback of authorize requests started inside the platform client. This server
+   * has no such entry point yet: the callback is kept, and a warning says so.
+   */
+  registerAuthorizeRequestCallback(callback: AuthorizeRequestCallback): void {
+    this.auth.registerAuthorizeRequestCallback(callback);
+  }
+
+  removeAuthorizeRequestCallback(): void {
+    this.auth.removeAuthorizeRequestCallback();
+  }
+
+  /** Whether the client holds a token (given with `updateToken`). */
+  isAuthenticated(): boolean {
+    return this.auth.isAuthenticated();
+  }
 
   // ── Users (users.ts) ──────────────────────────────────────────────────────────────────────
 
@@ -588,6 +728,27 @@ export class Client {
   }
 
   // ── Launch and platform links (launch.ts) ─────────────────────────────────────────────────
+
+  /**
+   * Registers the command that starts the game for its `platform-<applicationId>:` links (Node
+   * on Linux: an XDG desktop entry); false where the platform cannot, with a log line.
+   */
+  registerLaunchCommand(applicationId: string, command: string): Promise<boolean> {
+    return this.launch.registerLaunchCommand(applicationId, command);
+  }
+
+  /** Registers a store application (a Steam app id) as the game's launcher. */
+  registerLaunchStoreApplication(
+    applicationId: string,
+    storeApplicationId: string,
+  ): Promise<boolean> {
+    return this.launch.registerLaunchStoreApplication(applicationId, storeApplicationId);
+  }
+
+  /** Opens the web client's connected games settings (`platform.openUrl`). */
+  openConnectedGamesSettingsInPlatform(): Promise<void> {
+    return this.launch.openConnectedGamesSettingsInPlatform();
+  }
 
   // ── Voice (voice.ts) ──────────────────────────────────────────────────────────────────────
 

@@ -16,6 +16,7 @@ export {
   errorName,
 } from './client.js';
 export type { LogCallback } from './log.js';
+export type { WebSocketConstructor } from './gateway.js';
 export type { Platform, AuthorizeRedirectRequest, AuthorizeRedirectResult } from './platform.js';
 export type * from './wire.js';
 export { SDK_VERSION } from './version.js';

@@ -11,10 +11,15 @@ export type LogCallback = (message: string, severity: LoggingSeverity) => void;
 
 const REDACTED = '[redacted]';
 
-/** Token-shaped values in headers, query strings, forms and JSON, whatever the token. */
-const PATTERNS: readonly RegExp[] = [
-  /\b(Bearer|Bot)\s+[\w.~+/=-]+/gi,
-  /\b(access_token|refresh_token|id_token|client_secret|code_verifier|external_auth_token|parent_access_token|parent_client_secret|token)(["']?\s*[:=]\s*["']?)[^"'&\s,}]+/gi,
+const SECRET_KEYS =
+  'access_token|refresh_token|id_token|client_secret|code_verifier|external_auth_token|parent_access_token|parent_client_secret';
+
+/** Token-shaped values in headers, query strings, forms, JSON and `key: value` prose. */
+const PATTERNS: readonly [RegExp, string][] = [
+  [/\b(Bearer|Bot)\s+[\w.~+/=-]+/gi, '$1 [redacted]'],
+  [new RegExp(`\\b(${SECRET_KEYS}|token)=[^&\\s"',}]+`, 'gi'), '$1=[redacted]'],
+  [new RegExp(`"(${SECRET_KEYS}|token)"\\s*:\\s*"[^"]*"`, 'gi'), '"$1":"[redacted]"'],
+  [new RegExp(`\\b(${SECRET_KEYS})\\s*:\\s*[^\\s,}]+`, 'gi'), '$1: [redacted]'],
 ];
 
 export class Logger {
@@ -34,11 +39,7 @@ export class Logger {
   redact(message: string): string {
     let line = message;
     for (const secret of this.#secrets) line = line.split(secret).join(REDACTED);
-    for (const pattern of PATTERNS) {
-      line = line.replace(pattern, (_match, name: string, sep?: string) =>
-        sep === undefined ? `${name} ${REDACTED}` : `${name}${sep}${REDACTED}`,
-      );
-    }
+    for (const [pattern, replacement] of PATTERNS) line = line.replace(pattern, replacement);
     return line;
   }
 

@@ -16,6 +16,10 @@ export interface AuthorizeRedirectRequest {
   state: string;
   /** A redirect URI the game chose (ClientOptions.redirectUri), else the platform's default. */
   redirectUri: string | null;
+  /** Shows the authorize page to the person (the client's `platform.openUrl`). */
+  open: (url: string) => Promise<void>;
+  /** Aborted by `abortAuthorize()`: the platform stops waiting and releases what it holds. */
+  signal: AbortSignal;
   logger: Logger;
 }
 
@@ -27,6 +31,11 @@ export interface AuthorizeRedirectResult {
 
 export interface Platform {
   readonly name: string;
+  /**
+   * How long `authorize()` waits for the person (ms): the listener or the popup is closed after
+   * it. Default 600000, the lifetime of an authorization code.
+   */
+  readonly authorizeTimeoutMs: number;
   readonly WebSocket: WebSocketConstructor;
   /** Shows a URL to the person (a new tab; in Node, the `openUrl` option or a log line). */
   openUrl(url: string, logger: Logger): Promise<void>;
@@ -38,6 +47,9 @@ export interface Platform {
    */
   registerLaunch(applicationId: string, command: string, logger: Logger): Promise<boolean>;
 }
+
+/** Ten minutes: an authorization code lives no longer. */
+export const DEFAULT_AUTHORIZE_TIMEOUT_MS = 600_000;
 
 let defaultPlatform: Platform | null = null;
 

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { ClientStatus } from '../src/node.js';
-import { connectReady, describeDrivers, useSdkWorld } from './support.js';
+import { expect, it } from 'vitest';
+import { ClientStatus, LoggingSeverity } from '../src/node.js';
+import { describeDrivers, eventually, useSdkWorld } from './support.js';
 
 describeDrivers('SDK connection ($driver)', (driver) => {
   const world = useSdkWorld(driver);
@@ -8,25 +8,25 @@ describeDrivers('SDK connection ($driver)', (driver) => {
   it('goes Connecting → Connected → Ready with a provisional token', async () => {
     const ada = await world().player('Ada');
     const client = await world().client(ada);
+    const lines: string[] = [];
+    client.addLogCallback((line) => lines.push(line), LoggingSeverity.Verbose);
     const seen: ClientStatus[] = [];
-    const ready = connectReady(client);
-    const inner = client;
-    // connectReady installed its callback first; record what follows through the log instead.
-    inner.addLogCallback((line) => {
-      const m = /^Status: (\w+)/.exec(line);
-      if (m?.[1] !== undefined) seen.push(ClientStatus[m[1] as keyof typeof ClientStatus]);
-    });
-    await ready;
-    expect(seen).toEqual([ClientStatus.Connected, ClientStatus.Ready]);
+    client.setStatusChangedCallback((status) => seen.push(status));
+    expect(client.getStatus()).toBe(ClientStatus.Disconnected);
+    client.connect();
+    await eventually(() => (client.getStatus() === ClientStatus.Ready ? true : undefined), 'Ready');
+    expect(seen).toEqual([ClientStatus.Connecting, ClientStatus.Connected, ClientStatus.Ready]);
     expect(client.getApplicationId()).toBe(world().dev.applicationId);
+    expect(lines.some((line) => line.includes('Status: Ready'))).toBe(true);
+    expect(lines.join('\n')).not.toContain(ada.token);
   });
-});
 
-describe('SDK connection without a server', () => {
-  it('is not Ready before connect()', async () => {
-    const { Client } = await import('../src/node.js');
-    expect(new Client({ apiBase: 'http://127.0.0.1:9/api/v10' }).getStatus()).toBe(
-      ClientStatus.Disconnected,
-    );
+  it('ends Disconnected, with what to do, when connect() has no token', async () => {
+    const client = await world().client();
+    const lines: string[] = [];
+    client.addLogCallback((line) => lines.push(line), LoggingSeverity.Error);
+    client.connect();
+    expect(client.getStatus()).toBe(ClientStatus.Disconnected);
+    expect(lines).toContain('connect() needs a token: call updateToken() first.');
   });
 });

@@ -32,7 +32,7 @@ export async function readEndpointAnswer(
     // Deprecated for servers because it buffers the whole body: this one is read already, and
     // bounded (MAX_ENDPOINT_ANSWER_BYTES).
     // eslint-disable-next-line @typescript-eslint/no-deprecated
-    const form = await new Response(answer.body, { headers: { 'content-type': type } }).formData();
+    const form = await new Response(new Uint8Array(answer.body), { headers: { 'content-type': type } }).formData();
     const payload = form.get('payload_json');
     if (typeof payload !== 'string') return null;
     const parts = [...form.entries()].filter(([name]) => FILE_FIELD.test(name));
