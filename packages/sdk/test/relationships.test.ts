@@ -235,7 +235,8 @@ describeDrivers('SDK relationships ($driver)', (driver) => {
       'a new request',
     );
     await bob.rejectGameFriendRequest(adaP.id);
-    await ada.sendDiscordFriendRequestById(bobP.id);
+    // The legacy tag form: discriminator "0".
+    await ada.sendDiscordFriendRequest('bob#0');
     await eventually(
       () => (types(ada, bobP.id)[0] === RelationshipType.PendingOutgoing ? true : undefined),
       'outgoing',
@@ -329,6 +330,9 @@ describeDrivers('SDK relationships ($driver)', (driver) => {
       ErrorType.ValidationError,
     );
     expect((await sdkError(ada.sendDiscordFriendRequest('  '))).type).toBe(
+      ErrorType.ValidationError,
+    );
+    expect((await sdkError(ada.sendGameFriendRequest('x'.repeat(33)))).type).toBe(
       ErrorType.ValidationError,
     );
     expect((await sdkError(ada.removeGameFriend(bobP.id))).type).toBe(ErrorType.ValidationError);
