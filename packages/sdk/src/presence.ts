@@ -4,6 +4,13 @@
  * messages with an `activity` (docs/social-dms.md), accepted with
  * `POST /users/@me/activities/{party_id}/join`, and the ACTIVITY_JOIN dispatch.
  *
+ * The platform keeps no presence for a new session, so after each READY the client sends op 3
+ * itself: the status of setOnlineStatus (online by default) and the rich presence last set
+ * (also one set before connecting). Until then the player shows offline to friends.
+ *
+ * This module also keeps `core.state`'s users, relationships and presences from READY and the
+ * dispatches after it (`socialSync`), for the users and relationships areas.
+ *
  * @module
  */
 import type { ClientCore } from './core.js';
@@ -190,6 +197,8 @@ const MAX_BUTTON_LABEL = 32;
 const MAX_BUTTON_URL = 512;
 /** A DM message's content (docs/messages.md). */
 const MAX_CONTENT = 2000;
+/** Received invites the client keeps watching (the newest ones). */
+const MAX_KEPT_INVITES = 200;
 
 function checkText(what: string, value: string | null, max = MAX_TEXT): string | null {
   if (value === null) return null;
@@ -999,6 +1008,10 @@ export class PresenceArea {
       isValid: this.#stillValid(message.author.id, message.activity.party_id, applicationId),
     });
     this.#invites.set(message.id, invite);
+    if (this.#invites.size > MAX_KEPT_INVITES) {
+      const oldest = this.#invites.keys().next();
+      if (oldest.done !== true) this.#invites.delete(oldest.value);
+    }
     this.core.invoke(this.#inviteCreated, invite);
   }
 

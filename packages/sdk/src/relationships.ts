@@ -314,17 +314,17 @@ export class RelationshipsArea {
     );
   }
 
+  /** `username`, or `username#discriminator` (the platform's legacy tag form). */
   async #byName(operation: string, base: string, username: string): Promise<void> {
     if (typeof username !== 'string' || username.trim() === '') {
       throw validationError(`${operation}: the username is empty.`);
     }
-    const name = username.trim();
-    if (name.length > MAX_USERNAME_LENGTH + 5) {
+    const [plain = '', discriminator] = username.trim().split('#');
+    if (plain === '' || plain.length > MAX_USERNAME_LENGTH) {
       throw validationError(
-        `${operation}: "${name}" is longer than a username (at most ${MAX_USERNAME_LENGTH} characters).`,
+        `${operation}: "${plain}" is not a username (1–${MAX_USERNAME_LENGTH} characters).`,
       );
     }
-    const [plain = name, discriminator] = name.split('#');
     await this.core.http.request('POST', base, {
       json: discriminator === undefined ? { username: plain } : { username: plain, discriminator },
     });

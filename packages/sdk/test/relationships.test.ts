@@ -6,13 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   Activity,
+  AuthorizationTokenType,
   ErrorType,
   RelationshipGroupType,
   RelationshipType,
   StatusType,
   type Client,
 } from '../src/node.js';
-import { describeDrivers, eventually, useSdkWorld } from './support.js';
+import { connectReady, describeDrivers, eventually, useSdkWorld } from './support.js';
 import { fullPlayer, groups, sdkError, shape, thrown } from './social-fixture.js';
 
 const { OnlinePlayingGame, OnlineElsewhere, Offline } = RelationshipGroupType;
@@ -162,6 +163,43 @@ describeDrivers('SDK relationships ($driver)', (driver) => {
     expect(groups(ada)).toEqual([[], [], []]);
   });
 
+  it('an activity of no game (a person’s own client) is online elsewhere, not playing', async () => {
+    const adaP = await fullPlayer(world(), 'ada');
+    const bobP = await fullPlayer(world(), 'bob');
+    const ada = await world().readyClient(adaP);
+    const bob = await world().readyClient(bobP);
+    await ada.sendDiscordFriendRequestById(bobP.id);
+    await eventually(
+      () => (types(bob, adaP.id)[0] === RelationshipType.PendingIncoming ? true : undefined),
+      'request',
+    );
+    await bob.acceptDiscordFriendRequest(adaP.id);
+    await eventually(
+      () => (groups(ada)[OnlineElsewhere]?.includes(bobP.id) ? true : undefined),
+      'Bob online',
+    );
+    bob.disconnect();
+    await eventually(
+      () => (groups(ada)[Offline]?.includes(bobP.id) ? true : undefined),
+      'Bob offline',
+    );
+    // Bob's web client: a session token, whose activities name no application. Its one op 3
+    // (after READY) carries the activity set before connecting.
+    const web = await world().client(null);
+    await web.updateToken(AuthorizationTokenType.User, bobP.session);
+    const activity = new Activity();
+    activity.setName('Some other game');
+    await web.updateRichPresence(activity);
+    await connectReady(web);
+    expect(web.getCurrentUserV2()?.gameActivity()).toBeNull();
+    await eventually(
+      () => (ada.getUser(bobP.id)?.status() === StatusType.Online ? true : undefined),
+      'Bob online again',
+    );
+    expect(ada.getUser(bobP.id)?.gameActivity()).toBeNull();
+    expect(groups(ada)).toEqual([[], [bobP.id], []]);
+  });
+
   it('rejects and cancels requests in both scopes', async () => {
     const adaP = await fullPlayer(world(), 'ada');
     const bobP = await fullPlayer(world(), 'bob');
@@ -197,7 +235,8 @@ describeDrivers('SDK relationships ($driver)', (driver) => {
       'a new request',
     );
     await bob.rejectGameFriendRequest(adaP.id);
-    await ada.sendDiscordFriendRequestById(bobP.id);
+    // The legacy tag form: discriminator "0".
+    await ada.sendDiscordFriendRequest('bob#0');
     await eventually(
       () => (types(ada, bobP.id)[0] === RelationshipType.PendingOutgoing ? true : undefined),
       'outgoing',
@@ -291,6 +330,9 @@ describeDrivers('SDK relationships ($driver)', (driver) => {
       ErrorType.ValidationError,
     );
     expect((await sdkError(ada.sendDiscordFriendRequest('  '))).type).toBe(
+      ErrorType.ValidationError,
+    );
+    expect((await sdkError(ada.sendGameFriendRequest('x'.repeat(33)))).type).toBe(
       ErrorType.ValidationError,
     );
     expect((await sdkError(ada.removeGameFriend(bobP.id))).type).toBe(ErrorType.ValidationError);

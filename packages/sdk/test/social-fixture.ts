@@ -9,7 +9,10 @@ import { SdkError, type Client, type ErrorType } from '../src/node.js';
 import type { Player, SdkWorld } from './support.js';
 
 /** A registered person (platform-wide friends are theirs only) with an SDK token of the game. */
-export async function fullPlayer(world: SdkWorld, name: string): Promise<Player> {
+export async function fullPlayer(
+  world: SdkWorld,
+  name: string,
+): Promise<Player & { session: string }> {
   const { app } = world.server;
   const session = await app.services.auth.register({
     email: `${name}@example.test`,
@@ -25,7 +28,7 @@ export async function fullPlayer(world: SdkWorld, name: string): Promise<Player>
   const me = await world.api<Player['user']>('GET', '/users/@me', {
     auth: `Bearer ${tokens.access_token}`,
   });
-  return { id: session.user_id, token: tokens.access_token, user: me.body };
+  return { id: session.user_id, token: tokens.access_token, user: me.body, session: session.token };
 }
 
 /** The SdkError a promise rejects with (fails when it resolves or throws something else). */

@@ -43,6 +43,7 @@ describe('the web pages, built', () => {
       '/channels/@me',
       '/channels/123/456',
       '/invite/abc',
+      '/settings/connected-games',
       '/developers',
       '/developers/login',
       '/developers/applications/123/bot',
@@ -117,6 +118,7 @@ describe('the web pages, built', () => {
   it('leaves every other path to the platform: API, CDN, health, unknown', async () => {
     expectPlatform404(await get('/nothing-here'));
     expectPlatform404(await get('/index.html.bak'));
+    expectPlatform404(await get('/settings/other'));
     expectPlatform404(await get('/avatars/1/a.png'));
     expect((await get('/healthz')).statusCode).toBe(200);
     const api = await get('/api/v10/users/@me');

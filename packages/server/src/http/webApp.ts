@@ -24,7 +24,8 @@ export interface WebAppOptions {
 
 /**
  * The client-side routes: each answers index.html and the page's router takes over. `/login`,
- * `/register`, `/channels/...` and `/invite/...` are the platform client's own paths.
+ * `/register`, `/channels/...`, `/invite/...` and `/settings/connected-games` (which a game's
+ * Social SDK opens) are the platform client's own paths.
  */
 export const PAGE_PATHS = [
   '/',
@@ -32,6 +33,7 @@ export const PAGE_PATHS = [
   '/register',
   '/channels/*',
   '/invite/*',
+  '/settings/connected-games',
   '/developers',
   '/developers/*',
 ] as const;

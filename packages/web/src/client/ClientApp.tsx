@@ -5,11 +5,13 @@ import { LoginLink } from '../portal/LoginLink.js';
 import { ClientProvider } from './context.js';
 import { Shell } from './Shell.js';
 import { InvitePage } from './invites/InvitePage.js';
+import { ConnectedGamesSettings } from './settings/ConnectedGamesSettings.js';
 import '../styles/chat.css';
 
 /**
  * The chat client at `/`: the platform's paths (`/login`, `/register`, `/channels/@me`,
- * `/channels/{guild}/{channel}`, `/invite/{code}`). Every other page needs a session.
+ * `/channels/{guild}/{channel}`, `/invite/{code}`, `/settings/connected-games`). Every other page
+ * needs a session.
  */
 export function ClientApp() {
   const token = useToken();
@@ -31,10 +33,18 @@ export function ClientApp() {
             replace
           />
         ) : (
-          // A new session (another login) is a new gateway connection and a fresh state.
-          <ClientProvider key={token} token={token}>
-            <Shell />
-          </ClientProvider>
+          <Switch>
+            {/* Settings a game's Social SDK opens: REST only, no gateway connection. */}
+            <Route path="/settings/connected-games">
+              <ConnectedGamesSettings />
+            </Route>
+            <Route>
+              {/* A new session (another login) is a new gateway connection and a fresh state. */}
+              <ClientProvider key={token} token={token}>
+                <Shell />
+              </ClientProvider>
+            </Route>
+          </Switch>
         )}
       </Route>
     </Switch>

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { Link } from 'wouter';
 import { logout } from '../auth/session.js';
 import { setStatus, useClient, useClientState } from './context.js';
 import { PresenceDot } from './members/MemberList.js';
@@ -10,7 +11,10 @@ const STATUSES = [
   ['invisible', 'Invisible'],
 ] as const;
 
-/** The current user at the bottom of the sidebar column: status, and "Log out". */
+/**
+ * The current user at the bottom of the sidebar column: status, the connected games settings, and
+ * "Log out".
+ */
 export function UserPanel() {
   const { gateway, store } = useClient();
   const me = useClientState((s) => s.me);
@@ -47,6 +51,7 @@ export function UserPanel() {
             </option>
           ))}
         </select>
+        <Link href="/settings/connected-games">Connected games</Link>
         <button
           type="button"
           disabled={busy}
