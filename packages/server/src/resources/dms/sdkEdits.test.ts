@@ -9,7 +9,7 @@ interface Message {
   edited_timestamp: string | null;
 }
 
-describeDrivers('Social SDK DM edits and deletes on $driver', (driver) => {
+describeDrivers('Social SDK DM metadata, edits and deletes on $driver', (driver) => {
   const fx = useProvisionalFixture(driver);
   const { call, botToken, me } = fx;
 
@@ -33,6 +33,53 @@ describeDrivers('Social SDK DM edits and deletes on $driver', (driver) => {
   };
   const history = async (auth: string, userId: string) =>
     (await call('GET', `/users/${userId}/messages?limit=10`, { auth })).json<Message[]>();
+
+  it('keeps a game’s metadata of a DM it sends, and refuses it elsewhere', async () => {
+    const { a, b } = await pair();
+    const sent = await call('POST', `/users/${b.id}/messages`, {
+      auth: a.auth,
+      payload: { content: 'join us', metadata: { party: 'red', slot: '2' } },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json()).toMatchObject({ metadata: { party: 'red', slot: '2' } });
+    const [newest] = await history(b.auth, a.id);
+    expect(newest).toMatchObject({ content: 'join us', metadata: { party: 'red', slot: '2' } });
+    // Edits keep it.
+    const edited = await call('PATCH', `/users/${b.id}/messages/${newest?.id ?? ''}`, {
+      auth: a.auth,
+      payload: { content: 'join us now' },
+    });
+    expect(edited.json()).toMatchObject({ metadata: { party: 'red', slot: '2' } });
+    const tooMany = Object.fromEntries(Array.from({ length: 26 }, (_, i) => [`k${i}`, 'v']));
+    const refused = await call('POST', `/users/${b.id}/messages`, {
+      auth: a.auth,
+      payload: { content: 'x', metadata: tooMany },
+    });
+    expect(refused.json()).toMatchObject({ code: 50035, errors: { metadata: {} } });
+    const notStrings = await call('POST', `/users/${b.id}/messages`, {
+      auth: a.auth,
+      payload: { content: 'x', metadata: { n: 1 } },
+    });
+    expect(notStrings.json()).toMatchObject({ code: 50035 });
+    // A person's own client (a session) attaches none: it is a game's.
+    const person = async (name: string) =>
+      fx.server.app.services.auth.register({
+        email: `${name}@example.test`,
+        username: name,
+        password: 'correct horse battery',
+      });
+    const ann = await person('ann');
+    const ben = await person('ben');
+    const dm = await call('POST', '/users/@me/channels', {
+      auth: ann.token,
+      payload: { recipient_id: ben.user_id },
+    });
+    const fromSession = await call('POST', `/channels/${dm.json<{ id: string }>().id}/messages`, {
+      auth: ann.token,
+      payload: { content: 'x', metadata: { a: 'b' } },
+    });
+    expect(fromSession.json()).toMatchObject({ code: 50035, errors: { metadata: {} } });
+  });
 
   it('lets the author edit a DM message through the user route', async () => {
     const { a, b, message } = await pair();
