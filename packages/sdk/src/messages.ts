@@ -24,6 +24,9 @@ const DM_PAGE_LIMIT = 100;
 /** The most messages one getUserMessagesWithLimit asks for. */
 export const MAX_USER_MESSAGES_LIMIT = 1000;
 
+/** A message's or lobby's metadata: at most 25 keys, values of at most 1024 characters. */
+export const METADATA_LIMITS = { maxKeys: 25, maxValue: 1024 } as const;
+
 export type MessageCreatedCallback = (messageId: string) => void;
 export type MessageUpdatedCallback = (messageId: string) => void;
 export type MessageDeletedCallback = (messageId: string, channelId: string) => void;
@@ -58,6 +61,35 @@ export function requireContent(operation: string, content: unknown, max: number)
     );
   }
   return content;
+}
+
+/** Checks a metadata map: string keys and values, ≤25 keys, values ≤1024 characters. */
+export function requireMetadata(
+  operation: string,
+  what: string,
+  metadata: unknown,
+): Record<string, string> {
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+    throw validationError(`${operation}: ${what} must be an object of strings.`);
+  }
+  const entries = Object.entries(metadata as Record<string, unknown>);
+  if (entries.length > METADATA_LIMITS.maxKeys) {
+    throw validationError(
+      `${operation}: ${what} has ${entries.length} keys; the most is ${METADATA_LIMITS.maxKeys}.`,
+    );
+  }
+  for (const [key, value] of entries) {
+    if (key === '') throw validationError(`${operation}: ${what} has an empty key.`);
+    if (typeof value !== 'string') {
+      throw validationError(`${operation}: ${what}["${key}"] must be a string.`);
+    }
+    if (value.length > METADATA_LIMITS.maxValue) {
+      throw validationError(
+        `${operation}: ${what}["${key}"] is longer than ${METADATA_LIMITS.maxValue} characters.`,
+      );
+    }
+  }
+  return Object.fromEntries(entries) as Record<string, string>;
 }
 
 /**
@@ -187,7 +219,7 @@ export class MessageHandle {
     return Number.isNaN(parsed) ? 0 : parsed;
   }
 
-  /** The metadata the sender attached (lobby messages). */
+  /** The metadata the sending game attached (sendUserMessageWithMetadata, sendLobbyMessageWithMetadata). */
   metadata(): Record<string, string> {
     return { ...(this.#message()?.metadata ?? {}) };
   }
@@ -321,6 +353,29 @@ export class MessagesArea {
       'POST',
       `/users/${recipientId}/messages`,
       { json: { content } },
+    );
+    this.#keepMessage(message);
+    return message.id;
+  }
+
+  /**
+   * `POST /users/{id}/messages` with `metadata`: a DM carrying the game's key/value data, which
+   * the recipients' clients read through `MessageHandle.metadata()`.
+   */
+  async sendUserMessageWithMetadata(
+    recipientId: string,
+    content: string,
+    metadata: Record<string, string>,
+  ): Promise<string> {
+    const operation = 'sendUserMessageWithMetadata';
+    requireSnowflake(operation, 'recipientId', recipientId);
+    requireContent(operation, content, 2000);
+    const checked = requireMetadata(operation, 'metadata', metadata);
+    this.core.requireReady(operation);
+    const message = await this.core.http.request<WireMessage>(
+      'POST',
+      `/users/${recipientId}/messages`,
+      { json: { content, metadata: checked } },
     );
     this.#keepMessage(message);
     return message.id;

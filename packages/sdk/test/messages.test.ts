@@ -68,6 +68,24 @@ describeDrivers('SDK direct messages ($driver)', (driver) => {
     expect(adas.getChannelHandle(handle?.channelId() ?? '')?.recipients()).toEqual([bob.id]);
   });
 
+  it('sends a DM with the game’s metadata, which the recipient reads', async () => {
+    const ada = await world().player('Ada');
+    const bob = await world().player('Bob');
+    await openDms(world(), ada, bob);
+    const adas = await world().readyClient(ada);
+    const bobs = await world().readyClient(bob);
+    const heard: string[] = [];
+    bobs.setMessageCreatedCallback((id) => heard.push(id));
+    const id = await adas.sendUserMessageWithMetadata(bob.id, 'join us', { party: 'red' });
+    await eventually(() => (heard.includes(id) ? true : undefined), "Bob's messageCreated");
+    expect(bobs.getMessageHandle(id)?.metadata()).toEqual({ party: 'red' });
+    const [fetched] = await (await world().readyClient(bob)).getUserMessagesWithLimit(ada.id, 1);
+    expect(fetched?.metadata()).toEqual({ party: 'red' });
+    const tooMany = Object.fromEntries(Array.from({ length: 26 }, (_, i) => [`k${i}`, 'v']));
+    const refused = await refusal(adas.sendUserMessageWithMetadata(bob.id, 'x', tooMany));
+    expect(refused.type).toBe(ErrorType.ValidationError);
+  });
+
   it('answers getUserMessagesWithLimit from its cache when it holds enough, and not after a new session', async () => {
     const ada = await world().player('Ada');
     const bob = await world().player('Bob');
