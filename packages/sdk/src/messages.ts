@@ -266,11 +266,14 @@ export class MessagesArea {
   #deleted: MessageDeletedCallback | null = null;
   /** Ids deleted in this session: an answer that was under way when they went keeps them out. */
   readonly #deletedIds = new Set<string>();
+  /** Counts gateway sessions: an answer that outlived its session does not fill the cache. */
+  #session = 0;
 
   constructor(core: ClientCore) {
     this.core = core;
     const state = core.state;
     core.on('READY', (data) => {
+      this.#session += 1;
       this.#deletedIds.clear();
       for (const channel of (data as { private_channels?: WireChannel[] }).private_channels ?? []) {
         this.#keepChannel(channel);
@@ -458,6 +461,7 @@ export class MessagesArea {
       this.core.logger.verbose(`${operation}: answered from the cache`);
       return this.#handles(cached.ids.slice(-limit));
     }
+    const session = this.#session;
     const fetched: WireMessage[] = [];
     let before: string | undefined;
     let complete = false;
@@ -475,9 +479,10 @@ export class MessagesArea {
       before = page[page.length - 1]?.id;
     }
     for (const message of fetched) this.#keepMessage(message);
-    const fetchedChannel = fetched[0]?.channel_id ?? this.#dmWith(recipientId);
-    if (fetchedChannel === null) return [];
     const ids = fetched.map((m) => m.id).filter((id) => !this.#deletedIds.has(id));
+    const fetchedChannel = fetched[0]?.channel_id ?? this.#dmWith(recipientId);
+    // A new session began meanwhile: what it missed before its READY is not in this answer.
+    if (fetchedChannel === null || session !== this.#session) return this.#handles(ids.reverse());
     const known = state.histories.get(fetchedChannel) ?? { ids: [], complete: false };
     const merged = mergeIds({ ids: known.ids, complete: known.complete || complete }, ids);
     state.histories.set(fetchedChannel, merged);
@@ -491,13 +496,20 @@ export class MessagesArea {
       .map((id) => new MessageHandle(this.core, id));
   }
 
-  /** The DM channel with one user that this session knows, or null. */
+  /**
+   * The DM with one user that `GET /users/{id}/messages` reads, as the server picks it: the game
+   * DM of the session's application, else the platform DM; null when this session knows neither.
+   */
   #dmWith(userId: string): string | null {
+    const app = this.core.state.applicationId;
+    let platformDm: string | null = null;
     for (const channel of this.core.state.channels.values()) {
       if (channel.type !== ChannelType.Dm) continue;
-      if ((channel.recipients ?? []).some((user) => user.id === userId)) return channel.id;
+      if (!(channel.recipients ?? []).some((user) => user.id === userId)) continue;
+      if (channel.application_id === undefined) platformDm = channel.id;
+      else if (channel.application_id === app) return channel.id;
     }
-    return null;
+    return platformDm;
   }
 
   #keepChannel(channel: WireChannel): void {
