@@ -91,6 +91,27 @@ describeDrivers('SDK lobbies ($driver)', (driver) => {
     const all = await adas.getLobbyMessagesWithLimit(lobbyId, 200);
     expect(all.map((m) => m.content())).toEqual(['go', 'ready?']);
 
+    // Guildhall's own edit (the author) and delete (the game's bot) reach the members' callbacks.
+    const updated: string[] = [];
+    const deleted: [string, string][] = [];
+    adas.setMessageUpdatedCallback((id) => updated.push(id));
+    adas.setMessageDeletedCallback((id, channelId) => deleted.push([id, channelId]));
+    const edit = await world().api('PATCH', `/lobbies/${lobbyId}/messages/${fromBob}`, {
+      auth: `Bearer ${bob.token}`,
+      json: { content: 'go go' },
+    });
+    expect(edit.status).toBe(200);
+    await until(() => updated.includes(fromBob), "Ada's messageUpdated");
+    expect(adas.getMessageHandle(fromBob)?.content()).toBe('go go');
+    expect(adas.getMessageHandle(fromBob)?.editedTimestamp()).toBeGreaterThan(0);
+    const removal = await world().api('DELETE', `/lobbies/${lobbyId}/messages/${fromBob}`, {
+      auth: `Bot ${world().dev.botToken}`,
+    });
+    expect(removal.status).toBe(204);
+    await until(() => deleted.length > 0, "Ada's messageDeleted");
+    expect(deleted).toEqual([[fromBob, lobbyId]]);
+    expect(adas.getMessageHandle(fromBob)).toBeNull();
+
     const outsider = await refusal(cys.getLobbyMessagesWithLimit(lobbyId, 10));
     expect([outsider.type, outsider.status, outsider.code]).toEqual([
       ErrorType.HTTPError,
