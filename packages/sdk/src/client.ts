@@ -572,6 +572,15 @@ export class Client {
     return this.messages.sendUserMessage(recipientId, content);
   }
 
+  /** `sendUserMessage` with the game's metadata for the recipient's client. */
+  sendUserMessageWithMetadata(
+    recipientId: string,
+    content: string,
+    metadata: Record<string, string>,
+  ): Promise<string> {
+    return this.messages.sendUserMessageWithMetadata(recipientId, content, metadata);
+  }
+
   /** Edits one of the player's DM messages (`PATCH /users/{id}/messages/{message}`). */
   editUserMessage(recipientId: string, messageId: string, content: string): Promise<void> {
     return this.messages.editUserMessage(recipientId, messageId, content);

@@ -8,7 +8,7 @@
 import { ErrorType } from './enums.js';
 import { SdkError, validationError } from './errors.js';
 import type { ClientCore } from './core.js';
-import { MessageHandle, requireContent, requireSnowflake } from './messages.js';
+import { MessageHandle, requireContent, requireMetadata, requireSnowflake } from './messages.js';
 import type { WireChannel, WireLobby, WireLobbyMember, WireMessage, WireUser } from './wire.js';
 
 /** The platform's lobby limits (docs/lobbies.md#rules). */
@@ -144,34 +144,6 @@ export class LobbyHandle {
     const channel = this.#lobby()?.linked_channel;
     return channel === undefined || channel === null ? null : new LinkedChannel(channel);
   }
-}
-
-/** Checks a metadata map: string keys and values, ≤25 keys, values ≤1024 characters. */
-function requireMetadata(
-  operation: string,
-  what: string,
-  metadata: unknown,
-): Record<string, string> {
-  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
-    throw validationError(`${operation}: ${what} must be an object of strings.`);
-  }
-  const entries = Object.entries(metadata as Record<string, unknown>);
-  if (entries.length > LOBBY_LIMITS.maxMetadataKeys) {
-    throw validationError(
-      `${operation}: ${what} has ${entries.length} keys; the most is ${LOBBY_LIMITS.maxMetadataKeys}.`,
-    );
-  }
-  for (const [key, value] of entries) {
-    if (typeof value !== 'string') {
-      throw validationError(`${operation}: ${what}["${key}"] must be a string.`);
-    }
-    if (value.length > LOBBY_LIMITS.maxMetadataValue) {
-      throw validationError(
-        `${operation}: ${what}["${key}"] is longer than ${LOBBY_LIMITS.maxMetadataValue} characters.`,
-      );
-    }
-  }
-  return Object.fromEntries(entries) as Record<string, string>;
 }
 
 export class LobbiesArea {

@@ -24,6 +24,9 @@ const DM_PAGE_LIMIT = 100;
 /** The most messages one getUserMessagesWithLimit asks for. */
 export const MAX_USER_MESSAGES_LIMIT = 1000;
 
+/** A message's or lobby's metadata: at most 25 keys, values of at most 1024 characters. */
+export const METADATA_LIMITS = { maxKeys: 25, maxValue: 1024 } as const;
+
 export type MessageCreatedCallback = (messageId: string) => void;
 export type MessageUpdatedCallback = (messageId: string) => void;
 export type MessageDeletedCallback = (messageId: string, channelId: string) => void;
@@ -58,6 +61,35 @@ export function requireContent(operation: string, content: unknown, max: number)
     );
   }
   return content;
+}
+
+/** Checks a metadata map: string keys and values, ≤25 keys, values ≤1024 characters. */
+export function requireMetadata(
+  operation: string,
+  what: string,
+  metadata: unknown,
+): Record<string, string> {
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+    throw validationError(`${operation}: ${what} must be an object of strings.`);
+  }
+  const entries = Object.entries(metadata as Record<string, unknown>);
+  if (entries.length > METADATA_LIMITS.maxKeys) {
+    throw validationError(
+      `${operation}: ${what} has ${entries.length} keys; the most is ${METADATA_LIMITS.maxKeys}.`,
+    );
+  }
+  for (const [key, value] of entries) {
+    if (key === '') throw validationError(`${operation}: ${what} has an empty key.`);
+    if (typeof value !== 'string') {
+      throw validationError(`${operation}: ${what}["${key}"] must be a string.`);
+    }
+    if (value.length > METADATA_LIMITS.maxValue) {
+      throw validationError(
+        `${operation}: ${what}["${key}"] is longer than ${METADATA_LIMITS.maxValue} characters.`,
+      );
+    }
+  }
+  return Object.fromEntries(entries) as Record<string, string>;
 }
 
 /**
@@ -187,7 +219,7 @@ export class MessageHandle {
     return Number.isNaN(parsed) ? 0 : parsed;
   }
 
-  /** The metadata the sender attached (lobby messages). */
+  /** The metadata the sending game attached (sendUserMessageWithMetadata, sendLobbyMessageWithMetadata). */
   metadata(): Record<string, string> {
     return { ...(this.#message()?.metadata ?? {}) };
   }
@@ -234,11 +266,14 @@ export class MessagesArea {
   #deleted: MessageDeletedCallback | null = null;
   /** Ids deleted in this session: an answer that was under way when they went keeps them out. */
   readonly #deletedIds = new Set<string>();
+  /** Counts gateway sessions: an answer that outlived its session does not fill the cache. */
+  #session = 0;
 
   constructor(core: ClientCore) {
     this.core = core;
     const state = core.state;
     core.on('READY', (data) => {
+      this.#session += 1;
       this.#deletedIds.clear();
       for (const channel of (data as { private_channels?: WireChannel[] }).private_channels ?? []) {
         this.#keepChannel(channel);
@@ -326,6 +361,29 @@ export class MessagesArea {
     return message.id;
   }
 
+  /**
+   * `POST /users/{id}/messages` with `metadata`: a DM carrying the game's key/value data, which
+   * the recipients' clients read through `MessageHandle.metadata()`.
+   */
+  async sendUserMessageWithMetadata(
+    recipientId: string,
+    content: string,
+    metadata: Record<string, string>,
+  ): Promise<string> {
+    const operation = 'sendUserMessageWithMetadata';
+    requireSnowflake(operation, 'recipientId', recipientId);
+    requireContent(operation, content, 2000);
+    const checked = requireMetadata(operation, 'metadata', metadata);
+    this.core.requireReady(operation);
+    const message = await this.core.http.request<WireMessage>(
+      'POST',
+      `/users/${recipientId}/messages`,
+      { json: { content, metadata: checked } },
+    );
+    this.#keepMessage(message);
+    return message.id;
+  }
+
   /** `PATCH /users/{id}/messages/{message}`: the author edits a DM message. */
   async editUserMessage(recipientId: string, messageId: string, content: string): Promise<void> {
     const operation = 'editUserMessage';
@@ -403,6 +461,7 @@ export class MessagesArea {
       this.core.logger.verbose(`${operation}: answered from the cache`);
       return this.#handles(cached.ids.slice(-limit));
     }
+    const session = this.#session;
     const fetched: WireMessage[] = [];
     let before: string | undefined;
     let complete = false;
@@ -420,9 +479,10 @@ export class MessagesArea {
       before = page[page.length - 1]?.id;
     }
     for (const message of fetched) this.#keepMessage(message);
-    const fetchedChannel = fetched[0]?.channel_id ?? this.#dmWith(recipientId);
-    if (fetchedChannel === null) return [];
     const ids = fetched.map((m) => m.id).filter((id) => !this.#deletedIds.has(id));
+    const fetchedChannel = fetched[0]?.channel_id ?? this.#dmWith(recipientId);
+    // A new session began meanwhile: what it missed before its READY is not in this answer.
+    if (fetchedChannel === null || session !== this.#session) return this.#handles(ids.reverse());
     const known = state.histories.get(fetchedChannel) ?? { ids: [], complete: false };
     const merged = mergeIds({ ids: known.ids, complete: known.complete || complete }, ids);
     state.histories.set(fetchedChannel, merged);
@@ -436,13 +496,20 @@ export class MessagesArea {
       .map((id) => new MessageHandle(this.core, id));
   }
 
-  /** The DM channel with one user that this session knows, or null. */
+  /**
+   * The DM with one user that `GET /users/{id}/messages` reads, as the server picks it: the game
+   * DM of the session's application, else the platform DM; null when this session knows neither.
+   */
   #dmWith(userId: string): string | null {
+    const app = this.core.state.applicationId;
+    let platformDm: string | null = null;
     for (const channel of this.core.state.channels.values()) {
       if (channel.type !== ChannelType.Dm) continue;
-      if ((channel.recipients ?? []).some((user) => user.id === userId)) return channel.id;
+      if (!(channel.recipients ?? []).some((user) => user.id === userId)) continue;
+      if (channel.application_id === undefined) platformDm = channel.id;
+      else if (channel.application_id === app) return channel.id;
     }
-    return null;
+    return platformDm;
   }
 
   #keepChannel(channel: WireChannel): void {

@@ -27,10 +27,15 @@ const LOBBY_PATHS = [
   '/lobbies/{lobby_id}/messages/{message_id}/moderation-metadata',
   // Guildhall's own (edit and delete a lobby message): the document has no such operation.
   '/lobbies/{lobby_id}/messages/{message_id}',
+  // Guildhall's own: a guild's channels for linking (docs/lobbies.md).
+  '/users/@me/guilds/{guild_id}/channels',
 ];
 
 /** Lobby paths the OpenAPI document does not describe: their answers are not checked by it. */
-const GUILDHALL_PATHS = new Set(['/lobbies/{lobby_id}/messages/{message_id}']);
+const GUILDHALL_PATHS = new Set([
+  '/lobbies/{lobby_id}/messages/{message_id}',
+  '/users/@me/guilds/{guild_id}/channels',
+]);
 
 /** The document's path a request path is an instance of. */
 function templateOf(path: string): string {

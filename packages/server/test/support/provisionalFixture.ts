@@ -78,7 +78,7 @@ export function useProvisionalFixture(driver: Driver) {
   });
 
   const call = (
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     options: { auth?: string; payload?: object } = {},
   ) =>

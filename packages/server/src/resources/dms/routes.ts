@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
-import { CreateMessageBody } from '../messages/index.js';
+import { CreateMessageBody, EditMessageBody } from '../messages/index.js';
 import {
   AddRecipientBody,
   CreatePrivateChannelBody,
@@ -9,6 +9,7 @@ import {
   ModerationParams,
   RecipientParams,
   SdkMessagesQuery,
+  UserMessageParams,
   UserParams,
 } from './schemas.js';
 import type { GroupRecipientService } from './groups.js';
@@ -73,6 +74,28 @@ export function registerDmRoutes(
       parseInput(UserParams, request.params).user_id,
       parseInput(SdkMessagesQuery, request.query),
     ),
+  );
+
+  app.patch('/users/:user_id/messages/:message_id', { config: { auth: ['bearer'] } }, (request) => {
+    const params = parseInput(UserMessageParams, request.params);
+    return sdkDms.edit(
+      principalOf(request),
+      { userId: params.user_id, messageId: params.message_id },
+      parseInput(EditMessageBody, request.body ?? {}),
+    );
+  });
+
+  app.delete(
+    '/users/:user_id/messages/:message_id',
+    { config: { auth: ['bearer'] } },
+    async (request, reply) => {
+      const params = parseInput(UserMessageParams, request.params);
+      await sdkDms.delete(principalOf(request), {
+        userId: params.user_id,
+        messageId: params.message_id,
+      });
+      return reply.status(204).send();
+    },
   );
 
   app.put(

@@ -33,6 +33,7 @@ export const CreatePrivateChannelBody = z
 export type CreatePrivateChannelInput = z.infer<typeof CreatePrivateChannelBody>;
 
 export const UserParams = z.object({ user_id: z.string() });
+export const UserMessageParams = z.object({ user_id: z.string(), message_id: z.string() });
 
 export const ModerationParams = z.object({
   user_id_1: z.string(),

@@ -3,7 +3,7 @@ import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import { dmKey, type Repositories } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
-import type { CreateMessageInput, MessageService } from '../messages/index.js';
+import type { CreateMessageInput, EditMessageInput, MessageService } from '../messages/index.js';
 import { DM_READ_SCOPE, DM_WRITE_SCOPE, provisionalApps, requireScope } from './policy.js';
 import type { PrivateChannelService } from './service.js';
 
@@ -36,6 +36,42 @@ export function createSdkDmService(
       requireScope(principal, DM_WRITE_SCOPE);
       const record = await privateChannels.openWith(principal, userId);
       return messages.create(principal, { channelId: record.channel.id, input, files: [] });
+    },
+
+    /**
+     * PATCH /users/{user.id}/messages/{message.id} (Guildhall's own, the SDK's EditUserMessage):
+     * the author edits a message of the DM with the user, as PATCH /channels/{id}/messages/{id}
+     * does. No DM with the user is 10003.
+     */
+    async edit(
+      principal: Principal,
+      target: { userId: string; messageId: string },
+      input: EditMessageInput,
+    ) {
+      requireScope(principal, DM_WRITE_SCOPE);
+      const record = await privateChannels.findWith(principal, target.userId);
+      if (record === null) throw new ApiError('UNKNOWN_CHANNEL');
+      return messages.edit(principal, {
+        channelId: record.channel.id,
+        messageId: target.messageId,
+        input,
+        files: [],
+      });
+    },
+
+    /**
+     * DELETE /users/{user.id}/messages/{message.id} (Guildhall's own, the SDK's
+     * DeleteUserMessage): the author deletes a message of the DM with the user.
+     */
+    async delete(principal: Principal, target: { userId: string; messageId: string }) {
+      requireScope(principal, DM_WRITE_SCOPE);
+      const record = await privateChannels.findWith(principal, target.userId);
+      if (record === null) throw new ApiError('UNKNOWN_CHANNEL');
+      await messages.delete(principal, {
+        channelId: record.channel.id,
+        messageId: target.messageId,
+        reason: null,
+      });
     },
 
     /**

@@ -13,6 +13,9 @@ import { serializeUser } from '../users/index.js';
 import { LARGE_BOT_SHARDING_MAX_CONCURRENCY } from '../gatewayInfo/index.js';
 import { loadGuildAccess } from '../access/index.js';
 import type { MyGuildsQueryInput } from './schemas.js';
+
+/** The Social SDK's scope that also lists the player's guilds (docs/lobbies.md). */
+const SOCIAL_LAYER_SCOPE = 'sdk.social_layer';
 import { serializeMyGuild } from './serialize.js';
 
 /** GET /users/@me/guilds and DELETE /users/@me/guilds/{id}. */
@@ -45,8 +48,13 @@ export function createMyGuildsService(deps: ServiceDeps) {
 
   return {
     async list(principal: Principal, query: MyGuildsQueryInput) {
-      // OAuth2 tokens need the `guilds` scope.
-      if (principal.kind === 'bearer' && !principal.scopes.includes('guilds')) {
+      // OAuth2 tokens need the `guilds` scope, or the Social SDK's `sdk.social_layer`, whose
+      // linked channels start from the player's guilds (GetUserGuilds; docs/lobbies.md).
+      if (
+        principal.kind === 'bearer' &&
+        !principal.scopes.includes('guilds') &&
+        !principal.scopes.includes(SOCIAL_LAYER_SCOPE)
+      ) {
         throw new ApiError('UNAUTHORIZED');
       }
       const shard = await shardOf(principal, query.shard);

@@ -147,6 +147,38 @@ describeDrivers('lobby channel links and invites on $driver', (driver) => {
     ).toMatchObject({ code: 10031 });
   });
 
+  it('gives a provisional account no invite into the linked guild (50229)', async () => {
+    const { ann } = fx.players;
+    const { channelId } = await annsGuild();
+    const minted = await fx.app.http.inject({
+      method: 'POST',
+      url: '/api/v10/partner-sdk/token/bot',
+      headers: { authorization: fx.bot() },
+      payload: { external_user_id: 'guest-1' },
+    });
+    expect(minted.statusCode, minted.body).toBe(200);
+    const guest = `Bearer ${minted.json<{ access_token: string }>().access_token}`;
+    const lobbyId = await lobbyWith([{ id: ann.id, flags: 1 }]);
+    await link(lobbyId, ann.bearer, { channel_id: channelId });
+    const guestId = (
+      await fx.app.http.inject({
+        method: 'GET',
+        url: '/api/v10/users/@me',
+        headers: { authorization: guest },
+      })
+    ).json<{ id: string }>().id;
+    await call(`PUT /lobbies/${lobbyId}/members/${guestId}`, fx.bot(), {});
+    const self = await call(`POST /lobbies/${lobbyId}/members/@me/invites`, guest);
+    expect(self.statusCode).toBe(400);
+    expect(self.json()).toMatchObject({ code: 50229 });
+    const forGuest = await call(`POST /lobbies/${lobbyId}/members/${guestId}/invites`, fx.bot());
+    expect(forGuest.json()).toMatchObject({ code: 50229 });
+    // A full account still gets one.
+    expect(
+      (await call(`POST /lobbies/${lobbyId}/members/@me/invites`, ann.bearer)).statusCode,
+    ).toBe(200);
+  });
+
   it('mirrors lobby messages into the linked channel as their author, and never fails a send for it', async () => {
     const { ann, bob } = fx.players;
     const { channelId, inject } = await annsGuild();

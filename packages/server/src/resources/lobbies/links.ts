@@ -23,7 +23,10 @@ export function createLobbyLinkOperations(deps: LobbyServiceDeps) {
   const { storage, clock } = deps;
   const consume = deps.limits.consume.bind(deps.limits);
 
-  /** An invite into the linked channel for `userId`: one use, one hour, only for them. */
+  /**
+   * An invite into the linked channel for `userId`: one use, one hour, only for them; 50229 for a
+   * provisional account.
+   */
   const inviteFor = async (
     principal: Principal,
     target: { lobbyId: string; userId: string },
@@ -40,6 +43,9 @@ export function createLobbyLinkOperations(deps: LobbyServiceDeps) {
       }
       const channel = view.linkedChannel?.channel;
       if (channel?.guildId == null) throw new ApiError('UNKNOWN_CHANNEL');
+      // A provisional account cannot join a guild (it has no session to accept an invite with):
+      // the SDK asks the player to merge their account instead (JoinLinkedLobbyGuild).
+      if (await tx.provisional.isProvisional(userId)) throw new ApiError('INVALID_USER_TYPE');
       const invite = await issueInvite(tx, {
         guildId: channel.guildId,
         channelId: channel.id,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/server.js';
+import { GuildParams } from '../../http/schemas.js';
 import { parseInput } from '../../http/validate.js';
 import {
   BulkMembersBody,
@@ -31,6 +32,14 @@ export function registerLobbyRoutes(app: FastifyInstance, lobbies: LobbyService)
     const input = parseInput(CreateLobbyBody, request.body ?? {});
     return reply.status(201).send(await lobbies.create(principalOf(request), input));
   });
+
+  // Guildhall's own: a guild's channels for picking one to link (docs/lobbies.md).
+  app.get('/users/@me/guilds/:guild_id/channels', SDK, (request) =>
+    lobbies.guilds.listChannels(
+      principalOf(request),
+      parseInput(GuildParams, request.params).guild_id,
+    ),
+  );
 
   app.put('/lobbies', BOT_OR_SDK, (request) =>
     lobbies.createOrJoin(principalOf(request), parseInput(CreateOrJoinBody, request.body ?? {})),

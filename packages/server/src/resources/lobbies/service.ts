@@ -1,4 +1,5 @@
 import { createLobbyCore } from './lobbies.js';
+import { createLobbyGuildOperations } from './guildChannels.js';
 import { createLobbyLinkOperations } from './links.js';
 import { createLobbyMemberOperations } from './members.js';
 import { createLobbyMessageEditOperations } from './messageEdits.js';
@@ -19,6 +20,7 @@ export function createLobbyService(deps: LobbyDeps) {
       ...createLobbyMessageEditOperations(deps),
     },
     links: createLobbyLinkOperations(deps),
+    guilds: createLobbyGuildOperations(deps),
   };
 }
 

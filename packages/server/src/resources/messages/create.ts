@@ -148,6 +148,13 @@ export function createMessagePosting(
     access: MessageChannelAccess,
     input: CreateMessageInput,
   ): Promise<{ applicationId: string | null; activity: MessageActivityRecord | null }> => {
+    if (input.metadata != null && (access.privateChannel === null || principal.kind !== 'bearer')) {
+      throw invalidField(
+        ['metadata'],
+        'BASE_TYPE_INVALID',
+        'Metadata is sent by a game (an SDK token) in a DM.',
+      );
+    }
     if (access.privateChannel === null) {
       if (input.activity != null) {
         throw invalidField(['activity'], 'BASE_TYPE_INVALID', 'Activity invites are sent in DMs.');
@@ -313,6 +320,7 @@ export function createMessagePosting(
         attachments: uploads.map((upload) => upload.attachment),
         activity: extras.activity,
         components,
+        ...(input.metadata == null ? {} : { metadata: input.metadata }),
       };
       const record: MessageRecord = { ...message, pinnedAt: null, editedAt: null };
       const rules = options.privateRules;

@@ -20,7 +20,12 @@ export {
   type MessageChannelAccess,
 } from './access.js';
 export type { PrivateMessageRules } from './shared.js';
-export { CreateMessageBody, type CreateMessageInput } from './schemas.js';
+export {
+  CreateMessageBody,
+  EditMessageBody,
+  type CreateMessageInput,
+  type EditMessageInput,
+} from './schemas.js';
 export { viewMessages } from './views.js';
 export type { MessageService } from './service.js';
 export type { MessageAuthor, MessageOwner, WithinWrite } from './appMessages.js';

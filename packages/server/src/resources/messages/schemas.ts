@@ -104,6 +104,10 @@ const Nonce = z.union([
   z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
 ]);
 
+/** A DM's metadata (SDK sends): at most 25 keys, values of at most 1024 characters (as lobbies). */
+export const MAX_DM_METADATA_KEYS = 25;
+export const MAX_DM_METADATA_VALUE = 1024;
+
 /** The longest rich presence party id an activity invite names. */
 export const MAX_PARTY_ID_LENGTH = 128;
 
@@ -134,6 +138,14 @@ export const CreateMessageBody = z.object({
     .optional(),
   application_id: Snowflake.nullable().optional(),
   components: componentsInput,
+  // A game's metadata of a DM it sends with an SDK token (Guildhall's SendUserMessageWithMetadata).
+  metadata: z
+    .record(z.string().min(1), z.string().max(MAX_DM_METADATA_VALUE))
+    .refine((m) => Object.keys(m).length <= MAX_DM_METADATA_KEYS, {
+      message: `Must have ${String(MAX_DM_METADATA_KEYS)} or fewer keys.`,
+    })
+    .nullable()
+    .optional(),
 });
 export type CreateMessageInput = z.infer<typeof CreateMessageBody>;
 

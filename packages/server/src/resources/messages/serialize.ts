@@ -230,6 +230,7 @@ function serializeOne(message: MessageRecord, context: MessageContext) {
       ? {}
       : { interaction_metadata: message.interactionMetadata }),
     ...activityFields(message, context),
+    ...(message.metadata == null ? {} : { metadata: message.metadata }),
     ...(message.reference === null
       ? {}
       : {

@@ -248,6 +248,17 @@ export function createLobbyRepository(
         .execute();
       return rows.map(toLobby);
     },
+    async listLinkedToChannels(applicationId, channelIds) {
+      if (channelIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('lobbies')
+        .selectAll()
+        .where('application_id', '=', applicationId)
+        .where('linked_channel_id', 'in', [...channelIds])
+        .orderBy('id')
+        .execute();
+      return rows.map(toLobby);
+    },
     async moveMemberships(fromUserId, toUserId, applicationId) {
       let query = db
         .selectFrom('lobby_members')

@@ -85,6 +85,9 @@ function toMessage(
       ? {}
       : { webhookAuthor: JSON.parse(row.webhook_author) as WebhookAuthorRecord }),
     ...(row.ephemeral_user_id === null ? {} : { ephemeralUserId: id(row.ephemeral_user_id) }),
+    ...(row.metadata == null
+      ? {}
+      : { metadata: JSON.parse(row.metadata) as Record<string, string> }),
   };
 }
 
@@ -171,6 +174,7 @@ function messageRow(message: NewMessage): Insertable<MessagesTable> {
       message.interactionMetadata == null ? null : JSON.stringify(message.interactionMetadata),
     webhook_author: message.webhookAuthor == null ? null : JSON.stringify(message.webhookAuthor),
     ephemeral_user_id: message.ephemeralUserId ?? null,
+    metadata: message.metadata == null ? null : JSON.stringify(message.metadata),
   };
 }
 

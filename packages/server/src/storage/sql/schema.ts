@@ -369,6 +369,8 @@ export interface MessagesTable {
   interaction_metadata: string | null;
   webhook_author: string | null;
   ephemeral_user_id: NullableId;
+  /** A game's metadata of an SDK DM (JSON object of strings), else NULL. */
+  metadata: string | null;
 }
 
 export interface MessageAttachmentsTable {

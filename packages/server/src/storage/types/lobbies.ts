@@ -85,6 +85,11 @@ export interface LobbyRepository {
   countLobbiesOfUser(userId: string, applicationId: string): Promise<number>;
   /** The lobbies of the application the user is in, oldest first (an SDK session's READY). */
   listLobbiesOfUser(userId: string, applicationId: string): Promise<LobbyRecord[]>;
+  /** The application's lobbies linked to any of these channels, oldest first. */
+  listLinkedToChannels(
+    applicationId: string,
+    channelIds: readonly string[],
+  ): Promise<LobbyRecord[]>;
   /**
    * Moves every membership of `fromUserId` (of one application's lobbies when given) to
    * `toUserId`; where both are members, the target's membership stays and the source's goes.

@@ -66,6 +66,8 @@ export interface MessageRecord {
    * search and dispatches to anyone else leave such messages out.
    */
   ephemeralUserId?: string | null;
+  /** The metadata a game attached to a DM it sent (SendUserMessageWithMetadata), else absent. */
+  metadata?: Record<string, string> | null;
 }
 
 /** A webhook message's author as shown: the webhook's name and avatar hash at send time. */
