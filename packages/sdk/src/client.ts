@@ -178,11 +178,6 @@ export class Client {
       state.applicationId = ready.application?.id ?? null;
       state.cacheUser(ready.user);
     });
-    core.on('USER_UPDATE', (data) => {
-      const user = data as WireReady['user'];
-      state.cacheUser(user);
-      if (state.currentUser?.id === user.id) state.currentUser = { ...state.currentUser, ...user };
-    });
     this.auth = new AuthArea(core, options.redirectUri ?? null);
     this.users = new UsersArea(core);
     this.relationships = new RelationshipsArea(core);
@@ -192,6 +187,12 @@ export class Client {
     this.guilds = new GuildsArea(core);
     this.launch = new LaunchArea(core);
     this.voice = new VoiceArea(core);
+    // After the areas' handlers: they compare a user before and after the update (presence.ts).
+    core.on('USER_UPDATE', (data) => {
+      const user = data as WireReady['user'];
+      state.cacheUser(user);
+      if (state.currentUser?.id === user.id) state.currentUser = { ...state.currentUser, ...user };
+    });
   }
 
   /** The options the client was made with (redirect URI…), for the SDK's own modules. */
