@@ -80,7 +80,12 @@ function loopbackAuthorize(
   timeoutMs: number,
 ): Promise<AuthorizeRedirectResult> {
   const { logger, signal } = request;
-  const target = listenerTarget(request.redirectUri);
+  let target: { port: number; path: string };
+  try {
+    target = listenerTarget(request.redirectUri);
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
   return new Promise<AuthorizeRedirectResult>((resolve, reject) => {
     let redirectUri = '';
     let settled = false;
