@@ -385,6 +385,19 @@ export class AuthArea {
   constructor(core: ClientCore, redirectUri: string | null = null) {
     this.core = core;
     this.#redirectUri = redirectUri;
+    // The person asked, from the web client, to link their account in this game (the server
+    // sends it to this application's SDK sessions of theirs only; every session gets it anew).
+    core.on('AUTHORIZE_REQUEST', (data) => {
+      const applicationId = (data as { application_id?: unknown } | null)?.application_id;
+      if (
+        this.core.state.applicationId !== null &&
+        applicationId !== this.core.state.applicationId
+      ) {
+        return;
+      }
+      this.core.logger.info('Authorize request: the person asked to link their account.');
+      this.core.invoke(this.#authorizeRequest);
+    });
   }
 
   getDefaultCommunicationScopes(): string {
@@ -723,16 +736,15 @@ export class AuthArea {
 
   /**
    * Registers the callback of an authorize request that starts inside the platform client (the
-   * Connected Game flow): call `authorize()` from it.
+   * Connected Game flow: the person, in the web client, calls
+   * `POST /users/@me/applications/{id}/authorize-request`; the gateway brings AUTHORIZE_REQUEST to
+   * the game's connected SDK sessions of that person): call `authorize()` from it.
    */
   registerAuthorizeRequestCallback(callback: AuthorizeRequestCallback): void {
     if (typeof callback !== 'function') {
       throw validationError('registerAuthorizeRequestCallback: pass a function.');
     }
     this.#authorizeRequest = callback;
-    this.core.logger.warn(
-      'registerAuthorizeRequestCallback: this Guildhall server has no Connected Game entry point yet, so no authorize request will arrive; start authorize() from your own UI (docs/sdk.md).',
-    );
   }
 
   removeAuthorizeRequestCallback(): void {

@@ -386,8 +386,8 @@ export class Client {
   }
 
   /**
-   * Registers the callback of authorize requests started inside the platform client. This server
-   * has no such entry point yet: the callback is kept, and a warning says so.
+   * Registers the callback of authorize requests started inside the platform client (the person
+   * asks from the web client; the connected client receives AUTHORIZE_REQUEST): call authorize().
    */
   registerAuthorizeRequestCallback(callback: AuthorizeRequestCallback): void {
     this.auth.registerAuthorizeRequestCallback(callback);

@@ -15,6 +15,7 @@ import {
   ErrorType,
   IntegrationType,
   SdkError,
+  type AuthorizeResult,
   type ClientStatus as Status,
 } from '../src/node.js';
 import { LOOPBACK_REDIRECT, consentAs, makePublicClient, person } from './authSupport.js';
@@ -250,6 +251,74 @@ describeDrivers('SDK account linking ($driver)', (driver) => {
       },
     });
     expect(refused.status).toBe(400);
+  });
+});
+
+describeDrivers('SDK authorize requests ($driver)', (driver) => {
+  const world = useSdkWorld(driver);
+
+  it('the person asks from the web client; only their SDK sessions of that game are called', async () => {
+    await makePublicClient(world());
+    const ivy = await person(world(), 'ivy');
+    const appId = world().dev.applicationId;
+    const other = await world().server.app.services.applications.create(world().dev.userId, {
+      name: 'another game',
+    });
+    const sdkToken = async (applicationId: string) =>
+      (
+        await world().server.app.services.oauth.issueTokens({
+          userId: ivy.id,
+          applicationId,
+          scopes: ['openid', 'sdk.social_layer'],
+          refresh: false,
+        })
+      ).access_token;
+    const consent = consentAs(world(), ivy);
+    const game = await world().client(null, { platform: { openUrl: consent.openUrl } });
+    await game.updateToken(AuthorizationTokenType.Bearer, await sdkToken(appId));
+    const elsewhere = await world().client();
+    await elsewhere.updateToken(
+      AuthorizationTokenType.Bearer,
+      await sdkToken(other.application.id),
+    );
+    const stranger = await world().readyClient(await world().player('Sly'));
+    const asked: string[] = [];
+    const linked: Promise<AuthorizeResult>[] = [];
+    game.registerAuthorizeRequestCallback(() => {
+      asked.push('game');
+      const args = new AuthorizationArgs();
+      args.setScopes(game.getDefaultCommunicationScopes());
+      linked.push(game.authorize(args));
+    });
+    elsewhere.registerAuthorizeRequestCallback(() => asked.push('other game'));
+    stranger.registerAuthorizeRequestCallback(() => asked.push('another person'));
+    await connectReady(game);
+    await connectReady(elsewhere);
+
+    const ask = (applicationId: string, auth = ivy.session) =>
+      world().api('POST', `/users/@me/applications/${applicationId}/authorize-request`, { auth });
+    expect((await ask(appId)).status).toBe(204);
+    await eventually(() => (asked.length > 0 ? true : undefined), 'the authorize request');
+    // The callback's authorize() ran the person's consent (a public client needs PKCE: refused
+    // here without a challenge, which proves the request went all the way to the server).
+    const outcome = await rejection(linked[0] ?? Promise.resolve());
+    expect(outcome.oauthError).toBe('invalid_request');
+    expect(consent.opened).toHaveLength(1);
+    expect(asked).toEqual(['game']);
+
+    // Removed: nothing runs; an unknown app is 10002; a Bearer token may not ask.
+    game.removeAuthorizeRequestCallback();
+    expect((await ask(appId)).status).toBe(204);
+    expect((await ask('1')).body).toMatchObject({ code: 10002 });
+    expect((await ask(appId, `Bearer ${await sdkToken(appId)}`)).status).toBe(401);
+    // Markers on the same sessions (each delivers in order) show the earlier requests arrived:
+    // none ran after the removal, none reached the other game's session.
+    game.registerAuthorizeRequestCallback(() => asked.push('game marker'));
+    elsewhere.registerAuthorizeRequestCallback(() => asked.push('other game marker'));
+    expect((await ask(appId)).status).toBe(204);
+    expect((await ask(other.application.id)).status).toBe(204);
+    await eventually(() => (asked.length === 3 ? true : undefined), 'the markers');
+    expect(asked.sort()).toEqual(['game', 'game marker', 'other game marker']);
   });
 });
 

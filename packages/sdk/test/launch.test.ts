@@ -1,24 +1,14 @@
 /**
- * Launch registration (an XDG desktop entry under a temporary XDG_DATA_HOME), the connected games
- * link, and the authorize request callback's registration, through the Node build.
+ * Launch registration (an XDG desktop entry under a temporary XDG_DATA_HOME) and the connected
+ * games link, through the Node build.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Client, ErrorType, LoggingSeverity, SdkError } from '../src/node.js';
+import { Client, ErrorType, LoggingSeverity } from '../src/node.js';
 
 const APP = '1234567890123456789';
-
-function thrown(run: () => unknown): SdkError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SdkError);
-    return error as SdkError;
-  }
-  throw new Error('expected an SdkError');
-}
 
 describe.runIf(process.platform === 'linux')('registerLaunchCommand on Linux', () => {
   let dataHome = '';
@@ -110,19 +100,5 @@ describe('launch and platform links', () => {
     });
     await client.openConnectedGamesSettingsInPlatform();
     expect(opened).toEqual(['https://chat.example.test/settings/connected-games']);
-  });
-
-  it('registerAuthorizeRequestCallback keeps the callback and warns that no request will come', () => {
-    const client = new Client({ apiBase: 'http://127.0.0.1:9/api/v10' });
-    const warnings: string[] = [];
-    client.addLogCallback((line) => warnings.push(line), LoggingSeverity.Warning);
-    expect(
-      thrown(() => {
-        client.registerAuthorizeRequestCallback(null as never);
-      }).type,
-    ).toBe(ErrorType.ValidationError);
-    client.registerAuthorizeRequestCallback(() => undefined);
-    expect(warnings.join('\n')).toMatch(/no Connected Game entry point/);
-    client.removeAuthorizeRequestCallback();
   });
 });

@@ -75,7 +75,12 @@ function popupAuthorize(
   timeoutMs: number,
 ): Promise<AuthorizeRedirectResult> {
   const { logger, signal } = request;
-  const redirectUri = popupRedirectUri(request.redirectUri);
+  let redirectUri: string;
+  try {
+    redirectUri = popupRedirectUri(request.redirectUri);
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
   const expectedOrigin = new URL(redirectUri).origin;
   // Opened at once, inside the caller's click handler, or the browser blocks it.
   const popup = globalThis.open(

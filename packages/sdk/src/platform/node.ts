@@ -59,6 +59,8 @@ const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
+  // One answer per connection: nothing stays open to the listener once it is closed.
+  connection: 'close',
 } as const;
 
 function answer(response: ServerResponse, status: number, text: string): void {
@@ -80,7 +82,12 @@ function loopbackAuthorize(
   timeoutMs: number,
 ): Promise<AuthorizeRedirectResult> {
   const { logger, signal } = request;
-  const target = listenerTarget(request.redirectUri);
+  let target: { port: number; path: string };
+  try {
+    target = listenerTarget(request.redirectUri);
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
   return new Promise<AuthorizeRedirectResult>((resolve, reject) => {
     let redirectUri = '';
     let settled = false;
@@ -92,8 +99,9 @@ function loopbackAuthorize(
       settled = true;
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
+      // Answers already written finish on their connections (each closes after its answer).
       server.close();
-      server.closeAllConnections();
+      server.closeIdleConnections();
       logger.verbose('The authorize listener is closed.');
       if ('result' in outcome) resolve(outcome.result);
       else reject(outcome.error);

@@ -56,9 +56,10 @@ export interface RoutedSession {
 
 /**
  * User-addressed dispatches of one game: only the user's SDK sessions of the application their
- * `application_id` names receive them (ACTIVITY_JOIN carries a join secret).
+ * `application_id` names receive them (ACTIVITY_JOIN carries a join secret; AUTHORIZE_REQUEST
+ * asks that game to start an authorization).
  */
-const GAME_USER_EVENTS = new Set(['ACTIVITY_JOIN']);
+const GAME_USER_EVENTS = new Set(['ACTIVITY_JOIN', 'AUTHORIZE_REQUEST']);
 
 /** Custom status is hidden from guilds above this size under Friends & Small Servers. */
 export const SMALL_SERVER_MAX_MEMBERS = 200;

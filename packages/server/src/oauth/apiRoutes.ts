@@ -41,7 +41,7 @@ export async function registerOAuthApi(
   deps: OAuthRouteDeps,
   authorizePage: ReturnType<typeof registerOAuthPages>,
 ): Promise<void> {
-  const { storage, flow, grants, keys, issuer } = deps;
+  const { storage, flow, grants, keys, issuer, authorizeRequests } = deps;
   await root.register(
     (api, _opts, done) => {
       api.setErrorHandler((err, _request, reply) => {
@@ -138,6 +138,21 @@ export async function registerOAuthApi(
         if (!done) throw new OAuthError('invalid_grant', 'That code is unknown or has expired.');
         return { authorized: params.authorize === 'true' };
       });
+
+      // The Connected Game entry point: the person, in the web client, asks the game they are
+      // playing to link their account; AUTHORIZE_REQUEST reaches only their SDK sessions of that
+      // application (gateway/routing.ts), whose registerAuthorizeRequestCallback runs authorize().
+      api.post<{ Params: { application_id: string } }>(
+        '/users/@me/applications/:application_id/authorize-request',
+        { config: { auth: ['session'] } },
+        async (request, reply) => {
+          await authorizeRequests.request(
+            principalOf(request).user.id,
+            request.params.application_id,
+          );
+          return reply.status(204).send();
+        },
+      );
 
       api.get('/oauth2/@me', { config: { auth: ['bearer'] } }, async (request) => {
         const principal = principalOf(request);

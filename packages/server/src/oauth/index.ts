@@ -1,4 +1,5 @@
 /** @module oauth: OAuth2 and OpenID Connect (authorizations, tokens, consent, ID tokens). */
+import { createAuthorizeRequests } from './authorizeRequests.js';
 import type { SecretBox } from '../domain/secretBox.js';
 import type { ServiceDeps } from '../resources/deps.js';
 import type { GuildService } from '../resources/guilds/index.js';
@@ -27,6 +28,7 @@ export function createOAuth(
     keys,
     flow: createAuthorizeFlow({ ...coreDeps, core }),
     grants: createGrants({ ...coreDeps, core }),
+    authorizeRequests: createAuthorizeRequests(deps),
   };
 }
 

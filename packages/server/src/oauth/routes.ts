@@ -1,3 +1,4 @@
+import type { AuthorizeRequests } from './authorizeRequests.js';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../domain/clock.js';
 import type { Authenticator } from '../http/authenticator.js';
@@ -18,6 +19,8 @@ export interface OAuthRouteDeps {
   flow: AuthorizeFlow;
   grants: Grants;
   keys: IdTokenKeys;
+  /** AUTHORIZE_REQUEST to a person's SDK sessions of a game (the Connected Game entry point). */
+  authorizeRequests: AuthorizeRequests;
   /** The public base URL (no /api): the issuer. */
   issuer: () => string;
   apiPrefix: string;
