@@ -1,5 +1,13 @@
 import { expect, it } from 'vitest';
-import { ChannelType, ErrorType, SdkError, type Client } from '../src/node.js';
+import WebSocket from 'ws';
+import {
+  ChannelType,
+  ClientStatus,
+  ErrorType,
+  SdkError,
+  type Client,
+  type Platform,
+} from '../src/node.js';
 import {
   connectReady,
   describeDrivers,
@@ -122,6 +130,51 @@ describeDrivers('SDK direct messages ($driver)', (driver) => {
     await connectReady(bobs);
     expect(await contents(1)).toEqual(['four']);
     expect(counter.seen).toHaveLength(3);
+  });
+
+  it('keeps the cache across a RESUME, with the messages the gateway replays', async () => {
+    const ada = await world().player('Ada');
+    const bob = await world().player('Bob');
+    await openDms(world(), ada, bob);
+    const adas = await world().readyClient(ada);
+    await adas.sendUserMessage(bob.id, 'one');
+    // Bob's sockets, so the test can cut the connection as a network failure would.
+    const sockets: WebSocket[] = [];
+    class Captured extends WebSocket {
+      constructor(url: string) {
+        super(url);
+        sockets.push(this);
+      }
+    }
+    const counter = countingFetch(() => `/users/${ada.id}/messages`);
+    const bobs = await world().readyClient(bob, {
+      fetch: counter.fetch,
+      platform: { WebSocket: Captured as unknown as Platform['WebSocket'] },
+    });
+    expect((await bobs.getUserMessagesWithLimit(ada.id, 5)).map((m) => m.content())).toEqual([
+      'one',
+    ]);
+    expect(counter.seen).toHaveLength(1);
+    const statuses: ClientStatus[] = [];
+    bobs.setStatusChangedCallback((status) => statuses.push(status));
+    const heard: string[] = [];
+    bobs.setMessageCreatedCallback((id) => heard.push(id));
+
+    sockets.at(-1)?.terminate();
+    await eventually(
+      () => (statuses.includes(ClientStatus.Reconnecting) ? true : undefined),
+      'Reconnecting',
+    );
+    const two = await adas.sendUserMessage(bob.id, 'two');
+    await eventually(() => (statuses.at(-1) === ClientStatus.Ready ? true : undefined), 'Ready');
+    await eventually(() => (heard.includes(two) ? true : undefined), 'the replayed message');
+    expect(sockets.length).toBe(2);
+    // RESUMED, not a new READY: the cache still answers, with the replayed message in it.
+    expect((await bobs.getUserMessagesWithLimit(ada.id, 5)).map((m) => m.content())).toEqual([
+      'two',
+      'one',
+    ]);
+    expect(counter.seen).toHaveLength(1);
   });
 
   it('pages histories longer than one request', async () => {
