@@ -34,7 +34,10 @@ export default defineConfig({
         test: {
           name: 'node',
           // The server's and the SDK's tests, and the browser tests (Node drives Chromium).
-          include: ['packages/{protocol,server,sdk}/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+          include: [
+            'packages/{protocol,server,sdk}/src/**/*.test.ts',
+            'packages/*/test/**/*.test.ts',
+          ],
         },
       },
       {

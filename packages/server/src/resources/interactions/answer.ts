@@ -31,8 +31,11 @@ export async function readEndpointAnswer(
     if (!type.startsWith('multipart/form-data')) return null;
     // Deprecated for servers because it buffers the whole body: this one is read already, and
     // bounded (MAX_ENDPOINT_ANSWER_BYTES).
+    const response = new Response(new Uint8Array(answer.body), {
+      headers: { 'content-type': type },
+    });
     // eslint-disable-next-line @typescript-eslint/no-deprecated
-    const form = await new Response(new Uint8Array(answer.body), { headers: { 'content-type': type } }).formData();
+    const form = await response.formData();
     const payload = form.get('payload_json');
     if (typeof payload !== 'string') return null;
     const parts = [...form.entries()].filter(([name]) => FILE_FIELD.test(name));
