@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { ErrorType } from './enums.js';
+import { SdkError } from './errors.js';
 import type { WebSocketConstructor } from './gateway.js';
 import type { Logger } from './log.js';
 
@@ -65,4 +67,17 @@ export function resolvePlatform(overrides: Partial<Platform> | undefined): Platf
     );
   }
   return { ...defaultPlatform, ...overrides };
+}
+
+/** An authorize ended by abortAuthorize() (or its signal). */
+export function authorizeAborted(): SdkError {
+  return new SdkError('authorize was aborted.', { type: ErrorType.Aborted });
+}
+
+/** An authorize nobody completed in time. */
+export function authorizeTimedOut(timeoutMs: number): SdkError {
+  return new SdkError(
+    `authorize: nobody completed the authorization within ${Math.round(timeoutMs / 1000)} s; call authorize() again.`,
+    { type: ErrorType.Aborted },
+  );
 }

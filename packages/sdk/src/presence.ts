@@ -67,22 +67,19 @@ export function socialSync(core: ClientCore): SyncListeners {
     for (const listener of list) listener(userId);
   };
 
-  // The client's own READY handler (which clears the state) is added after the areas are made:
-  // this one is added once the constructor is done, so it runs after it and fills the clean state.
-  queueMicrotask(() => {
-    core.on('READY', (data) => {
-      const ready = data as WireReady;
-      for (const relationship of ready.relationships ?? []) {
-        state.cacheUser(relationship.user);
-        const pair = state.relationships.get(relationship.id) ?? { discord: null, game: null };
-        pair[scopeOf(relationship)] = relationship;
-        state.relationships.set(relationship.id, pair);
-      }
-      for (const presence of ready.presences ?? []) {
-        state.presences.set(presence.user.id, presence);
-      }
-      for (const listener of listeners.ready) listener();
-    });
+  // The client's READY handler, added before the areas are made, has cleared the state.
+  core.on('READY', (data) => {
+    const ready = data as WireReady;
+    for (const relationship of ready.relationships ?? []) {
+      state.cacheUser(relationship.user);
+      const pair = state.relationships.get(relationship.id) ?? { discord: null, game: null };
+      pair[scopeOf(relationship)] = relationship;
+      state.relationships.set(relationship.id, pair);
+    }
+    for (const presence of ready.presences ?? []) {
+      state.presences.set(presence.user.id, presence);
+    }
+    for (const listener of listeners.ready) listener();
   });
 
   core.on('USER_UPDATE', (data) => {

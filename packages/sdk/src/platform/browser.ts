@@ -11,6 +11,8 @@ import { ErrorType } from '../enums.js';
 import { SdkError, validationError } from '../errors.js';
 import {
   DEFAULT_AUTHORIZE_TIMEOUT_MS,
+  authorizeAborted,
+  authorizeTimedOut,
   type AuthorizeRedirectRequest,
   type AuthorizeRedirectResult,
   type Platform,
@@ -134,15 +136,10 @@ function popupAuthorize(
       finish({ result: { code: message.code, redirectUri } });
     };
     const onAbort = () => {
-      finish({ error: new SdkError('authorize was aborted.', { type: ErrorType.Aborted }) });
+      finish({ error: authorizeAborted() });
     };
     const timer = setTimeout(() => {
-      finish({
-        error: new SdkError(
-          `authorize: nobody completed the authorization within ${Math.round(timeoutMs / 1000)} s; call authorize() again.`,
-          { type: ErrorType.Aborted },
-        ),
-      });
+      finish({ error: authorizeTimedOut(timeoutMs) });
     }, timeoutMs);
     const closedPoll = setInterval(() => {
       if (popup.closed) {

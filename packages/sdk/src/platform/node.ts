@@ -16,6 +16,8 @@ import type { WebSocketConstructor } from '../gateway.js';
 import type { Logger } from '../log.js';
 import {
   DEFAULT_AUTHORIZE_TIMEOUT_MS,
+  authorizeAborted,
+  authorizeTimedOut,
   type AuthorizeRedirectRequest,
   type AuthorizeRedirectResult,
   type Platform,
@@ -107,15 +109,10 @@ function loopbackAuthorize(
       else reject(outcome.error);
     };
     const onAbort = () => {
-      finish({ error: new SdkError('authorize was aborted.', { type: ErrorType.Aborted }) });
+      finish({ error: authorizeAborted() });
     };
     const timer = setTimeout(() => {
-      finish({
-        error: new SdkError(
-          `authorize: nobody completed the authorization within ${Math.round(timeoutMs / 1000)} s; call authorize() again.`,
-          { type: ErrorType.Aborted },
-        ),
-      });
+      finish({ error: authorizeTimedOut(timeoutMs) });
     }, timeoutMs);
     if (signal.aborted) {
       onAbort();
