@@ -15,3 +15,4 @@ export * from './messages.js';
 export * from './permissions.js';
 export * from './snowflake.js';
 export * from './auditLog.js';
+export * from './rpc.js';

@@ -128,6 +128,55 @@ export async function registerOAuthApi(
         };
       });
 
+      // Local authorize (docs/oauth.md#local-authorize): what a running client does for an
+      // activity's `authorize` or an RPC app's AUTHORIZE. The code goes back to the asking client,
+      // not through a redirect; the person's session token is in Authorization.
+      const localRequest = async (body: unknown) => {
+        const params = readParams(body);
+        const validation = await validateAuthorize(storage, params, { local: true });
+        if (!validation.ok) throw validation.error;
+        return validation.request;
+      };
+      api.get('/oauth2/authorize/local', { config: { auth: ['session'] } }, async (request) => {
+        const authorizeRequest = await localRequest(request.query);
+        const { application } = authorizeRequest;
+        return {
+          application: {
+            id: application.id,
+            name: application.name,
+            icon: application.icon,
+            description: application.description,
+          },
+          scopes: authorizeRequest.requested,
+          authorized: await flow.alreadyAuthorized(principalOf(request).user.id, authorizeRequest),
+        };
+      });
+      api.post('/oauth2/authorize/local', { config: { auth: ['session'] } }, async (request) => {
+        const authorizeRequest = await localRequest(request.body);
+        const user = principalOf(request).user;
+        const params = readParams(request.body);
+        // prompt=none: only an authorization the person already gave covers the request.
+        const approve =
+          authorizeRequest.prompt === 'none'
+            ? await flow.alreadyAuthorized(user.id, authorizeRequest)
+            : params.authorize === 'true';
+        const outcome = await flow.decide({
+          user,
+          request: authorizeRequest,
+          approve,
+          authTime: deps.clock.now(),
+        });
+        if (outcome.code === null) {
+          throw new OAuthError(
+            'access_denied',
+            authorizeRequest.prompt === 'none'
+              ? 'The user has not authorized this application (prompt=none).'
+              : 'The user denied the request.',
+          );
+        }
+        return { code: outcome.code, state: authorizeRequest.state };
+      });
+
       api.post('/oauth2/device/verify', { config: { auth: ['session'] } }, async (request) => {
         const params = readParams(request.body);
         const done = await grants.decideDevice({

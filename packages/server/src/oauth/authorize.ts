@@ -45,6 +45,11 @@ export interface AuthorizeRequest {
   guildId: string | null;
   /** The parameters to post back with the decision. */
   params: OAuthParams;
+  /**
+   * A request from a local client (an activity's frame or an RPC app): no redirect, the code is
+   * handed to the client that asked, and exchanged without a `redirect_uri`.
+   */
+  local: boolean;
 }
 
 /** Result of validating a request: usable, or an error shown on the page or sent back. */
@@ -180,7 +185,9 @@ function isBotOnly(scopes: readonly string[]) {
 export async function validateAuthorize(
   repos: Repositories,
   given: AuthorizeParams,
+  options: { local?: boolean } = {},
 ): Promise<AuthorizeValidation> {
+  const local = options.local === true;
   const pageError = (description: string): AuthorizeValidation => ({
     ok: false,
     error: new OAuthError('invalid_request', description),
@@ -192,14 +199,17 @@ export async function validateAuthorize(
   if (application === null) return pageError('Unknown client_id.');
   const raw = withDefaultInstall(application, given);
 
+  if (local && raw.redirect_uri !== undefined) {
+    return pageError('A local authorize request takes no redirect_uri.');
+  }
   let redirectUri: string | null = raw.redirect_uri ?? null;
   if (redirectUri !== null && !allowedRedirect(application, redirectUri)) {
     return pageError('redirect_uri is not registered for this application.');
   }
-  if (redirectUri === null && application.publicClient) {
+  if (redirectUri === null && application.publicClient && !local) {
     redirectUri = defaultPublicRedirect(application.id);
   }
-  if (redirectUri === null && application.redirectUris.length === 1) {
+  if (redirectUri === null && application.redirectUris.length === 1 && !local) {
     redirectUri = application.redirectUris[0] ?? null;
   }
   const state = raw.state ?? null;
@@ -218,10 +228,13 @@ export async function validateAuthorize(
   }
   const refusal = scopeRefusal(application, requested);
   if (refusal !== null) return fail(refusal);
-  if (redirectUri === null && !isBotOnly(requested)) {
+  if (local && requested.includes('bot')) {
+    return pageError('Adding a bot needs the authorize page, not a local request.');
+  }
+  if (redirectUri === null && !local && !isBotOnly(requested)) {
     return pageError('redirect_uri is required.');
   }
-  if (redirectUri !== null && raw.response_type !== 'code') {
+  if ((redirectUri !== null || local) && raw.response_type !== 'code') {
     return fail(new OAuthError('unsupported_response_type', 'response_type must be code.'));
   }
   const bot = requested.includes('bot');
@@ -293,6 +306,7 @@ export async function validateAuthorize(
       permissions,
       guildId: raw.guild_id ?? null,
       params,
+      local,
     },
   };
 }
@@ -300,6 +314,8 @@ export async function validateAuthorize(
 /** Where the user goes after a decision, and what happened. */
 export interface AuthorizeOutcome {
   location: string | null;
+  /** The code of a local request (which has no redirect to carry it). */
+  code: string | null;
   /** The guild the bot joined, for a bot install. */
   guild: GuildRecord | null;
 }
@@ -374,6 +390,7 @@ export function createAuthorizeFlow(
                   error_description: 'The user denied the request.',
                   state,
                 }),
+          code: null,
           guild: null,
         };
       }
@@ -409,7 +426,9 @@ export function createAuthorizeFlow(
           integrationType: request.integrationType,
           guild,
         });
-        if (request.redirectUri === null) return { location: null, guild };
+        if (request.redirectUri === null && !request.local) {
+          return { location: null, code: null, guild };
+        }
         const code = randomBytes(32).toString('base64url');
         const now = clock.now();
         await tx.oauth.createCode({
@@ -426,11 +445,15 @@ export function createAuthorizeFlow(
           usedAt: null,
         });
         return {
-          location: redirectWith(request.redirectUri, {
-            code,
-            state,
-            ...(guild === null ? {} : { guild_id: guild.id }),
-          }),
+          location:
+            request.redirectUri === null
+              ? null
+              : redirectWith(request.redirectUri, {
+                  code,
+                  state,
+                  ...(guild === null ? {} : { guild_id: guild.id }),
+                }),
+          code,
           guild,
         };
       });
