@@ -11,7 +11,7 @@ import type { StreamedFile } from '../../http/multipart.js';
 import { parseInput } from '../../http/validate.js';
 import type { InteractionRecord, Repositories, Storage } from '../../storage/index.js';
 import { validateModal } from '../components/index.js';
-import type { MessageService, MessageWire } from '../messages/index.js';
+import { loadMessageChannel, type MessageService, type MessageWire } from '../messages/index.js';
 import {
   allowedCallbackTypes,
   AutocompleteCallbackBody,
@@ -23,13 +23,14 @@ import {
 } from './callbackSchemas.js';
 import { autocompleteChoicesChecked } from './autocomplete.js';
 import type { InteractionLifecycle } from './lifecycle.js';
+import type { InteractionActivities } from './ports.js';
 import { responseAuthor, sourceMessageId } from './responseAuthor.js';
 import { autocompleteDispatch, modalDispatch } from './userDispatches.js';
 
 /** What POST …/callback?with_response=true answers (the platform's InteractionCallbackResponse). */
 export interface InteractionCallbackResponse {
   interaction: Record<string, unknown>;
-  resource?: { type: number; message?: MessageWire };
+  resource?: { type: number; message?: MessageWire; activity_instance?: { id: string } };
 }
 
 /**
@@ -71,6 +72,8 @@ export interface CallbackDeps {
   lifecycle: InteractionLifecycle;
   /** The messages responses make and edit (the message service's app writes). */
   messages: Pick<MessageService, 'postAs' | 'editAs'>;
+  /** LAUNCH_ACTIVITY launches or joins the app's instance in the interaction's channel. */
+  activities: InteractionActivities;
 }
 
 /**
@@ -138,7 +141,7 @@ export function createCallbackHandler(deps: CallbackDeps): HandleCallback {
     const allowed = allowedCallbackTypes({
       type: interaction.type,
       fromMessage: fromMessageId !== null,
-      hasActivity: false,
+      hasActivity: await deps.activities.hasActivity(storage, interaction.applicationId),
     });
     if (!allowed.includes(type)) {
       throw invalidField(
@@ -228,8 +231,28 @@ export function createCallbackHandler(deps: CallbackDeps): HandleCallback {
         });
         return { interaction: callbackInteraction(interaction, null) };
       }
+      case CALLBACK_TYPES.LAUNCH_ACTIVITY: {
+        // The invoking person launches (or joins) the app's instance where they invoked it.
+        const access = await loadMessageChannel(storage, {
+          channelId: interaction.channelId,
+          userId: interaction.userId,
+          nowMs: deps.clock.now(),
+        });
+        const launched = await storage.transaction(async (tx) => {
+          // A launch refused (the person's permissions) rolls the acknowledgement back.
+          await acknowledge(null)(tx);
+          return deps.activities.launch(tx, {
+            applicationId: interaction.applicationId,
+            userId: interaction.userId,
+            access,
+          });
+        });
+        return {
+          interaction: callbackInteraction(interaction, null),
+          resource: { type, activity_instance: { id: launched.instance_id } },
+        };
+      }
       case CALLBACK_TYPES.PONG:
-      case CALLBACK_TYPES.LAUNCH_ACTIVITY:
         // Not among the allowed types of any stored interaction (see allowedCallbackTypes).
         throw new TypeError(`callback type ${String(type)} passed the allowed-type check`);
     }
