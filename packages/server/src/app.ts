@@ -449,8 +449,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     gatewayUrl,
     async close() {
       await gateway.close();
-      await http.close();
+      // Proxied activity WebSockets, like gateway sessions, would hold the listener open.
       activityProxy?.close();
+      await http.close();
       await metricsListener?.close();
       // Background invite jobs stop (after their current batch) before the storage closes.
       await services.invites.close();

@@ -227,9 +227,11 @@ describe('the activity proxy host', () => {
     });
   });
 
+  let serverClosed = false;
+
   afterAll(async () => {
     for (const req of hung) req.socket.destroy();
-    await server.close();
+    if (!serverClosed) await server.close();
     await new Promise((resolve) => target.close(resolve));
     wss.close();
     await new Promise((resolve) => wsServer.close(resolve));
@@ -446,6 +448,22 @@ describe('the activity proxy host', () => {
     gateway.close();
     // On an activity host, /gateway is the activity's path, not the platform's gateway.
     expect(seen(await send({ path: '/gateway' })).url).toBe('/gateway');
+  });
+
+  it('ends proxied WebSockets when the server closes (they do not hold it open)', async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${String(port)}/socket/open`, { headers: { host } });
+    await new Promise<void>((resolve, reject) => {
+      ws.once('message', () => {
+        resolve();
+      });
+      ws.on('error', reject);
+    });
+    const ended = new Promise<number>((resolve) => {
+      ws.on('close', resolve);
+    });
+    serverClosed = true;
+    await server.close();
+    expect(await ended).toBe(1006);
   });
 
   function wsServerPort(): number {

@@ -59,7 +59,10 @@ export interface ActivityProxy {
   match(request: IncomingMessage): ActivityHostMatch;
   handleRequest(request: IncomingMessage, response: ServerResponse, match: ActivityHostMatch): void;
   handleUpgrade(upgrade: UpgradeRequest, match: ActivityHostMatch): void;
-  /** Closes pooled connections to targets. */
+  /**
+   * Ends the proxied WebSockets (they would hold the listener open) and the pooled connections
+   * to targets; called before the HTTP server closes.
+   */
   close(): void;
 }
 
@@ -100,6 +103,7 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
     },
     timers: options.timers ?? realTimers,
     agents: createAgents(),
+    tunnels: new Set(),
     logger,
   };
 
@@ -206,6 +210,7 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
       });
     },
     close() {
+      for (const socket of settings.tunnels) socket.destroy();
       settings.agents.http.destroy();
       settings.agents.https.destroy();
     },
