@@ -75,12 +75,24 @@ describe('parseTarget', () => {
       hostHeader: '[::1]:3001',
     });
     expect(parseTarget('localhost', SUFFIX)).toMatchObject({ protocol: 'http:', port: 80 });
+    // A scheme written is the scheme used (activities/config.ts accepts http:// and https://).
+    expect(parseTarget('HTTP://example.com:8080/x', SUFFIX)).toMatchObject({
+      protocol: 'http:',
+      port: 8080,
+      basePath: '/x',
+    });
+    expect(parseTarget('https://127.0.0.1:8443', SUFFIX)).toMatchObject({
+      protocol: 'https:',
+      port: 8443,
+    });
   });
 
   it.each([
     'user:pw@example.com',
     'user@example.com',
-    'https://example.com',
+    'ftp://example.com',
+    'https://',
+    'https://user@example.com',
     '//example.com',
     'example.com?x=1',
     'example.com#x',
