@@ -91,6 +91,30 @@ function hostHeaderCount(request: IncomingMessage): number {
   return count;
 }
 
+/**
+ * One line per request on an activity host when it completes, as the API's request log does;
+ * the query is left out (it may carry an OAuth2 code).
+ */
+function logExchange(
+  logger: Logger,
+  exchange: { request: IncomingMessage; response: ServerResponse; match: ActivityHostMatch },
+): void {
+  const { request, response, match } = exchange;
+  const started = performance.now();
+  response.once('close', () => {
+    logger.info(
+      {
+        applicationId: match.kind === 'activity' ? match.applicationId : null,
+        method: request.method,
+        path: (request.url ?? '/').split('?', 1)[0],
+        statusCode: response.headersSent ? response.statusCode : null,
+        responseTime: Math.round((performance.now() - started) * 100) / 100,
+      },
+      'activity request completed',
+    );
+  });
+}
+
 export function createActivityProxy(options: ActivityProxyOptions): ActivityProxy {
   const { config, logger } = options;
   const suffix = activitySuffix(config);
@@ -197,6 +221,7 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
           sendRefusal(response, { refusal, headers, close: true });
         },
       });
+      logExchange(logger, { request, response, match });
     },
     handleUpgrade(upgrade, match) {
       handle(upgrade.req, match, {
