@@ -261,7 +261,7 @@ describe('the activity proxy host', () => {
 
   it('logs one line per request, without its query', async () => {
     await send({ path: '/.proxy/logged?code=secret-code' });
-    const logged = () => logLines.find((line) => line.path === '/.proxy/logged');
+    const logged = () => logLines.find((line) => line['path'] === '/.proxy/logged');
     while (logged() === undefined) await new Promise((resolve) => setImmediate(resolve));
     expect(logged()).toMatchObject({
       msg: 'activity request completed',
