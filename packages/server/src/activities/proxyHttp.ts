@@ -198,9 +198,10 @@ export function forwardHttp(
     relayResponse({ req, res, answer }, request, { idle, fail, finish });
   });
   res.on('close', () => {
-    // The browser went away (or the answer is complete): nothing more to fetch.
-    if (!done) fail({ status: 502, reason: 'The browser closed the connection.' });
-    if (!res.writableFinished) sent.destroy();
+    // The answer is complete, or the browser went away: nothing more to fetch either way.
+    const complete = res.writableFinished;
+    if (!done) finish();
+    if (!complete) sent.destroy();
   });
 
   // Piped, not pipelined: a failed target must not destroy the browser's socket before the
