@@ -461,6 +461,58 @@ describe('the activity proxy host', () => {
     await dropped;
   });
 
+  it('lets a long answer stream while bytes flow, and ends one that stalls', async () => {
+    const read = (path: string) =>
+      new Promise<{ chunks: string[]; complete: boolean }>((resolve) => {
+        const chunks: string[] = [];
+        const req = request(
+          { host: '127.0.0.1', port, path, headers: { host }, agent: false },
+          (res) => {
+            res.on('data', (chunk: Buffer) => {
+              chunks.push(chunk.toString());
+              if (chunks.length === 1) {
+                // The answer's deadline is behind it: a period with bytes passes.
+                fired.fire();
+                streams.at(-1)?.end('second chunk');
+              }
+            });
+            res.on('end', () => {
+              resolve({ chunks, complete: true });
+            });
+            res.on('error', () => {
+              resolve({ chunks, complete: false });
+            });
+          },
+        );
+        req.end();
+      });
+    expect(await read('/long/stream')).toEqual({
+      chunks: ['first chunk', 'second chunk'],
+      complete: true,
+    });
+
+    // Two periods without a byte: the proxy ends the answer.
+    const stalled = new Promise<boolean>((resolve) => {
+      const req = request(
+        { host: '127.0.0.1', port, path: '/stalled/stream', headers: { host }, agent: false },
+        (res) => {
+          res.once('data', () => {
+            fired.fire();
+            fired.fire();
+          });
+          res.on('end', () => {
+            resolve(res.complete);
+          });
+          res.on('error', () => {
+            resolve(false);
+          });
+        },
+      );
+      req.end();
+    });
+    expect(await stalled).toBe(false);
+  });
+
   it('keeps the browser connection alive across proxied requests', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const sockets = new Set<unknown>();

@@ -181,16 +181,18 @@ export function forwardHttp(
   sent.on('error', (err) => {
     fail(upstreamErrorRefusal(err));
   });
-  // The answer must start within responseMs of the whole body having been sent.
+  // The answer must start within responseMs of the whole body having been sent; once it has,
+  // only stalls (the idle watch) end it.
+  let cancelResponse: () => void = () => undefined;
   sent.on('finish', () => {
     if (done) return;
-    cleanups.push(
-      deadline(timers, limits.responseMs, () => {
-        fail({ status: 504, reason: "The activity's server did not answer in time." });
-      }),
-    );
+    cancelResponse = deadline(timers, limits.responseMs, () => {
+      fail({ status: 504, reason: "The activity's server did not answer in time." });
+    });
+    cleanups.push(cancelResponse);
   });
   sent.on('response', (answer) => {
+    cancelResponse();
     if (done) {
       answer.resume();
       return;
