@@ -119,11 +119,15 @@ describeDrivers('activity instances on $driver', (driver) => {
     expect(joined.json<ClientInstance>()).toMatchObject({
       instance_id: instance.instance_id,
       users: [owner.userId, bob.userId],
-      launched_by: owner.userId,
+      // The update reports Bob's launch: his client opens the activity.
+      launched_by: bob.userId,
     });
-    await update(ownerGateway, (d) => d.users.length === 2);
+    expect(await update(ownerGateway, (d) => d.users.length === 2)).toEqual(joined.json());
+    // Listed, an instance names who started it.
     const listed = await f.call('GET', `/channels/${voice}/activity-instances`, bob.token);
-    expect(listed.json()).toEqual([joined.json()]);
+    expect(listed.json()).toEqual([
+      { ...joined.json<ClientInstance>(), launched_by: owner.userId },
+    ]);
 
     // The app's backend reads it with its bot token, as the platform's document declares.
     const read = await appGet(instance.instance_id);
@@ -162,6 +166,26 @@ describeDrivers('activity instances on $driver', (driver) => {
     expect(updatesOf(botGateway)).toEqual([]);
     expect(updatesOf(carolGateway)).toEqual([]);
     expect(updatesOf(bobGateway).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('makes one instance of launches at once, and one end of leaves at once', async () => {
+    await makeActivity();
+    const voice = await newChannel('Lounge', 2);
+    const people = [
+      f.guild.owner,
+      ...(await Promise.all(['a', 'b', 'c'].map((n) => f.guild.join(n)))),
+    ];
+    const answers = await Promise.all(people.map((p) => launch(voice, p.token)));
+    const ids = new Set(answers.map((res) => res.json<ClientInstance>().instance_id));
+    expect(ids.size).toBe(1);
+    const [instanceId] = [...ids];
+    const read = (await appGet(instanceId ?? '')).json<{ users: string[] }>();
+    expect(read.users.toSorted()).toEqual(people.map((p) => p.userId).toSorted());
+    const left = await Promise.all(people.map((p) => leave(voice, instanceId ?? '', p.token)));
+    expect(left.map((res) => res.statusCode)).toEqual([204, 204, 204, 204]);
+    expect((await appGet(instanceId ?? '')).statusCode).toBe(404);
+    const stored = await f.server.app.storage.activities.findInstance(instanceId ?? '');
+    expect(stored?.endedAt).not.toBeNull();
   });
 
   it('refuses what the caller may not do, with the platform errors', async () => {

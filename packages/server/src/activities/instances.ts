@@ -121,8 +121,16 @@ export function requireLaunchable(access: MessageChannelAccess): void {
 export function createActivityInstanceService(deps: ActivityInstanceDeps) {
   const { storage, clock, ids } = deps;
 
-  /** The client instance object: the route answers and the gateway event's data. */
-  const clientView = async (repos: Repositories, instance: ActivityInstanceRecord) => {
+  /**
+   * The client instance object: the route answers and the gateway event's data. `launchedBy`
+   * is the person whose launch it reports (who launched or joined just now); by default the one
+   * who started the instance. The client opens the activity when it is its own user.
+   */
+  const clientView = async (
+    repos: Repositories,
+    instance: ActivityInstanceRecord,
+    launchedBy = instance.launchedBy,
+  ) => {
     const participants = await repos.activities.listParticipants(instance.id);
     const userIds = participants.map((p) => p.userId);
     const [users, members] = await Promise.all([
@@ -150,7 +158,7 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
           },
         ];
       }),
-      launched_by: instance.launchedBy,
+      launched_by: launchedBy,
       ended: instance.endedAt !== null,
       activity_origin: deps.activityOrigin(instance.applicationId),
     };
@@ -160,9 +168,10 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
   const announce = async (
     tx: Repositories,
     instance: ActivityInstanceRecord,
-    recipients: readonly string[] | null,
+    to: { recipients: readonly string[] | null; launchedBy?: string },
   ) => {
-    const data = await clientView(tx, instance);
+    const { recipients, launchedBy } = to;
+    const data = await clientView(tx, instance, launchedBy);
     afterCommit(tx, {
       type: EMBEDDED_ACTIVITY_UPDATE,
       guildId: instance.guildId,
@@ -200,9 +209,9 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
   };
 
   /**
-   * Launches or joins the app's instance in the channel for the user, inside `tx`: the caller
-   * checked the place (`requireLaunchable`) and that the app has an activity. Announces the
-   * instance once `tx` commits; returns its client object.
+   * Launches or joins the app's instance in the channel for the user, inside `tx`, once `launch`
+   * checked the place and the app. Announces the instance once `tx` commits; returns its client
+   * object.
    */
   const launchIn = async (tx: Repositories, request: LaunchRequest) => {
     for (let attempt = 0; attempt < JOIN_ATTEMPTS; attempt++) {
@@ -213,7 +222,10 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
         userId: request.userId,
         joinedAt: clock.now(),
       });
-      return announce(tx, instance, recipientsOf(request.access));
+      return announce(tx, instance, {
+        recipients: recipientsOf(request.access),
+        launchedBy: request.userId,
+      });
     }
     throw new ApiError('NOT_FOUND');
   };
@@ -235,17 +247,25 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
   const channelAccess = (repos: Repositories, principal: Principal, channelId: string) =>
     loadMessageChannel(repos, { channelId, userId: principal.user.id, nowMs: clock.now() });
 
+  /**
+   * Checks the place and the app (`requireLaunchable`, then an activity to launch), then
+   * launches or joins inside `tx` (the interactions' InteractionActivities port too).
+   */
+  const launch = async (tx: Repositories, request: LaunchRequest) => {
+    requireLaunchable(request.access);
+    await requireActivity(tx, request.applicationId);
+    return launchIn(tx, request);
+  };
+
   return {
-    launchIn,
-    requireActivity,
+    launch,
+    hasActivity,
 
     /** POST /channels/{channel_id}/activity-instances: launch or join. */
     async join(principal: Principal, channelId: string, applicationId: string) {
       const access = await channelAccess(storage, principal, channelId);
-      requireLaunchable(access);
-      await requireActivity(storage, applicationId);
       return storage.transaction((tx) =>
-        launchIn(tx, { applicationId, userId: principal.user.id, access }),
+        launch(tx, { applicationId, userId: principal.user.id, access }),
       );
     },
 
@@ -267,7 +287,7 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
                 (r) => r.userId,
               ) ?? [userId])
             : null;
-        await announce(tx, current, recipients);
+        await announce(tx, current, { recipients });
       });
     },
 

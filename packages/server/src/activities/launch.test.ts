@@ -1,4 +1,4 @@
-import { GatewayIntentBits as I } from '@guildhall/protocol';
+import { GatewayIntentBits as I, PermissionFlags as P } from '@guildhall/protocol';
 import { expect, it } from 'vitest';
 import { describeDrivers } from '../../test/support/drivers.js';
 import { useInteractionFixture } from '../../test/support/interactionFixture.js';
@@ -19,8 +19,12 @@ describeDrivers('launching an activity from an interaction on $driver', (driver)
     );
     expect(res.statusCode, res.body).toBe(200);
   };
-  const invoke = async (command: Record<string, unknown>, nonce = 'n-1') =>
-    f.call('POST', '/interactions', f.guild.owner.token, {
+  const invoke = async (
+    command: Record<string, unknown>,
+    nonce = 'n-1',
+    token = f.guild.owner.token,
+  ) =>
+    f.call('POST', '/interactions', token, {
       type: 2,
       application_id: appId(),
       guild_id: f.guild.guildId,
@@ -88,6 +92,33 @@ describeDrivers('launching an activity from an interaction on $driver', (driver)
     expect(stored?.responseType).toBe(12);
   });
 
+  it('refuses LAUNCH_ACTIVITY for a person who may not launch there, answering nothing', async () => {
+    await makeActivity();
+    const command = await f.command({ name: 'play', description: 'Play the game' });
+    const bob = await f.guild.join('bob');
+    const denied = await f.call(
+      'PUT',
+      `/channels/${await f.channelId()}/permissions/${bob.userId}`,
+      f.guild.owner.token,
+      { type: 1, allow: '0', deny: String(P.USE_EMBEDDED_ACTIVITIES) },
+    );
+    expect(denied.statusCode).toBe(204);
+    const bot = await f.gateway(f.guild.bot.token, I.GUILDS);
+    expect((await invoke(command, 'bob', bob.token)).statusCode).toBe(204);
+    const created = (await bot.dispatch('INTERACTION_CREATE')).d as Record<string, unknown>;
+    const res = await callback(created, { type: 12 });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: 50013 });
+    // The acknowledgement went back with the launch: the app may still answer otherwise.
+    const stored = await f.server.app.storage.interactions.findById(String(created['id']));
+    expect(stored?.responseType).toBeNull();
+    const answered = await callback(created, { type: 4, data: { content: 'not for you' } });
+    expect(answered.statusCode, answered.body).toBe(200);
+    expect(await f.server.app.storage.activities.listLiveInstances(await f.channelId())).toEqual(
+      [],
+    );
+  });
+
   it('launches an entry point with the DISCORD_LAUNCH_ACTIVITY handler without the app', async () => {
     await makeActivity();
     const platform = await f.command({
@@ -114,6 +145,17 @@ describeDrivers('launching an activity from an interaction on $driver', (driver)
     expect(created.data.name).toBe('ping');
     expect(bot.frames.filter((fr) => fr.t === 'INTERACTION_CREATE')).toHaveLength(1);
     expect(bot.frames.filter((fr) => fr.t === UPDATE)).toEqual([]);
+
+    // Bob launching the same entry point joins the running instance; the update names him.
+    const bob = await f.guild.join('bob');
+    const bobGateway = await f.gateway(bob.token, I.GUILDS);
+    expect((await invoke(platform, 'bob', bob.token)).statusCode).toBe(204);
+    const joined = (await bobGateway.dispatch(UPDATE)).d as Record<string, unknown>;
+    expect(joined).toMatchObject({
+      instance_id: launched['instance_id'],
+      launched_by: bob.userId,
+      users: [f.guild.owner.userId, bob.userId],
+    });
   });
 
   it('sends an APP_HANDLER entry point to the app, and refuses a platform one without activity', async () => {
