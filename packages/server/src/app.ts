@@ -1,6 +1,11 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import {
+  createActivityProxy,
+  hostSplitServerFactory,
+  type ActivityProxyOptions,
+} from './activities/proxyServer.js';
 import { DiskBlobStore, type BlobStore } from './blobs/index.js';
 import {
   DEFAULT_BLOB_GRACE_MS,
@@ -10,7 +15,7 @@ import {
 import { openBus, openSharedState, openStorage } from './appDrivers.js';
 import { registerAppRoutes } from './appRoutes.js';
 import { createServices, type Services } from './appServices.js';
-import { defaultActivityOrigin } from './activities/index.js';
+import { activityOrigin } from './activities/proxyHost.js';
 import { publicBaseUrl, type Config } from './config.js';
 import { createWebhookEventsService } from './delivery/service.js';
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './delivery/worker.js';
@@ -94,6 +99,8 @@ export interface AppOptions {
   lobbySweep?: { timers?: Timers } | false;
   /** Interactions' 3-second deadlines and sweep (resources/interactions): timers tests fire. */
   interactions?: { timers?: Timers };
+  /** The activity proxy host's waits: timers tests fire, shorter limits. */
+  activityProxy?: Pick<ActivityProxyOptions, 'timers' | 'limits'>;
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -190,6 +197,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Until listen() learns the real port, the configured one stands in (for app.inject()).
   let base = publicBaseUrl(config, config.port);
   const baseUrl = () => base;
+  // The port activity origins carry when there is no public URL (known once listening).
+  let listeningPort = config.port;
   const searchIndexer = createSearchIndexer({
     storage,
     clock,
@@ -239,7 +248,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       privilegedIntentReviewThreshold:
         options.gateway?.privilegedIntentReviewThreshold ??
         DEFAULT_GATEWAY_OPTIONS.privilegedIntentReviewThreshold,
-      activityOrigin: (applicationId) => defaultActivityOrigin(baseUrl(), applicationId),
+      // The proxy host's origin for the app (--activity-host, the public URL's scheme and port).
+      activityOrigin: (applicationId) => activityOrigin(config, listeningPort, applicationId),
       activityInvites: {
         activitiesOf: (userId) => liveActivities({ store: sharedState.presences, clock }, userId),
       },
@@ -283,7 +293,20 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const metrics = createMetrics();
 
+  // The activity proxy host shares every API listener; the Host header tells them apart.
+  const activityProxy =
+    config.role === 'gateway'
+      ? null
+      : createActivityProxy({
+          config,
+          mappings: storage.activities,
+          port: () => listeningPort,
+          clientAddress: (request) => clientAddressOf(request, config.trustProxy),
+          logger,
+          ...(options.activityProxy ?? {}),
+        });
   const http = createHttpServer({
+    ...(activityProxy ? { serverFactory: hostSplitServerFactory(activityProxy) } : {}),
     logger,
     authenticator,
     rateLimiter,
@@ -415,6 +438,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       const address = http.server.address();
       const port = typeof address === 'object' && address !== null ? address.port : config.port;
       base = publicBaseUrl(config, port);
+      listeningPort = port;
       if (metricsListener !== null) {
         metricsUrl = await metricsListener.listen();
         logger.info({ url: `${metricsUrl}/metrics` }, 'metrics served on a listener of their own');
@@ -429,6 +453,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     gatewayUrl,
     async close() {
       await gateway.close();
+      // Proxied activity WebSockets, like gateway sessions, would hold the listener open.
+      activityProxy?.close();
       await http.close();
       await metricsListener?.close();
       // Background invite jobs stop (after their current batch) before the storage closes.
