@@ -67,6 +67,8 @@ export const ERRORS = {
   UNKNOWN_BAN: { code: 10026, status: 404, message: 'Unknown Ban' }, // status assumed
   UNKNOWN_SKU: { code: 10027, status: 404, message: 'Unknown SKU' }, // status assumed
   UNKNOWN_ENTITLEMENT: { code: 10029, status: 404, message: 'Unknown Entitlement' }, // status assumed
+  // The platform lists no code for an unknown subscription: a general error with its own message.
+  UNKNOWN_SUBSCRIPTION: { code: 0, status: 404, message: 'Unknown Subscription' },
   UNKNOWN_LOBBY: { code: 10031, status: 404, message: 'Unknown Lobby' }, // status assumed
   UNKNOWN_STICKER: { code: 10060, status: 404, message: 'Unknown Sticker' }, // status assumed
   UNKNOWN_INTERACTION: { code: 10062, status: 404, message: 'Unknown interaction' }, // status assumed
@@ -384,6 +386,16 @@ export const ERRORS = {
     status: 400,
     message: 'A tag is required to create a forum post in this channel',
   }, // status assumed
+  ONLY_CONSUMABLE_SKUS_CONSUMABLE: {
+    code: 40018,
+    status: 400,
+    message: 'Only consumable SKUs can be consumed',
+  }, // status assumed
+  ONLY_SANDBOX_ENTITLEMENTS_DELETABLE: {
+    code: 40019,
+    status: 400,
+    message: 'You can only delete sandbox entitlements.',
+  }, // status assumed
   ENTITLEMENT_ALREADY_GRANTED: {
     code: 40074,
     status: 400,
@@ -500,6 +512,7 @@ export const ERRORS = {
   }, // status assumed
   INVALID_FILE_UPLOADED: { code: 50046, status: 400, message: 'Invalid file uploaded' }, // status assumed
   INVALID_GUILD: { code: 50055, status: 400, message: 'Invalid Guild' }, // status assumed
+  INVALID_SKU: { code: 50057, status: 400, message: 'Invalid SKU' }, // status assumed
   INVALID_REQUEST_ORIGIN: { code: 50067, status: 400, message: 'Invalid request origin' }, // status assumed
   INVALID_MESSAGE_TYPE: { code: 50068, status: 400, message: 'Invalid message type' }, // status assumed
   CANNOT_MODIFY_SYSTEM_WEBHOOK: {

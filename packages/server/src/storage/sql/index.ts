@@ -38,6 +38,11 @@ import { createVoiceStatusRepository } from './voiceStatus.js';
 import { createWorkerLeaseRepository } from './workerLeases.js';
 import { createInteractionRepository } from './interactions.js';
 import { createCommandRepository } from './commands.js';
+import {
+  createEntitlementRepository,
+  createSkuRepository,
+  createSubscriptionRepository,
+} from './monetization.js';
 
 export type { Database } from './schema.js';
 export type { BatchConnection, GroupCommitOptions, OpenBatchConnection } from './groupCommit.js';
@@ -85,6 +90,9 @@ export function createRepositories(
     interactions: createInteractionRepository(db),
     commands: createCommandRepository(db, context.dialect),
     webhooks: createWebhookRepository(db),
+    skus: createSkuRepository(db),
+    entitlements: createEntitlementRepository(db),
+    subscriptions: createSubscriptionRepository(db),
   };
 }
 

@@ -3,6 +3,7 @@ import type * as Provisional from './provisionalSchema.js';
 import type { OAuthTables } from './oauthSchema.js';
 import type * as Relationships from './relationshipsSchema.js';
 import type * as GameStats from './gameStatsSchema.js';
+import type * as Monetization from './monetizationSchema.js';
 import type * as Commands from './commandsSchema.js';
 
 /*
@@ -468,6 +469,9 @@ export interface Database extends OAuthTables {
   interactions: InteractionsTable;
   application_commands: Commands.ApplicationCommandsTable;
   application_command_permissions: Commands.ApplicationCommandPermissionsTable;
+  skus: Monetization.SkusTable;
+  subscriptions: Monetization.SubscriptionsTable;
+  entitlements: Monetization.EntitlementsTable;
 }
 
 export interface ChannelRecipientsTable {

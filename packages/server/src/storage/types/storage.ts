@@ -33,6 +33,11 @@ import type { WorkerLeaseRepository } from './workerLeases.js';
 import type { InteractionRepository } from './interactions.js';
 import type { CommandRepository } from './commands.js';
 import type { WebhookRepository } from './webhooks.js';
+import type {
+  EntitlementRepository,
+  SkuRepository,
+  SubscriptionRepository,
+} from './monetization.js';
 
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
@@ -74,6 +79,9 @@ export interface Repositories {
   readonly interactions: InteractionRepository;
   readonly commands: CommandRepository;
   readonly webhooks: WebhookRepository;
+  readonly skus: SkuRepository;
+  readonly entitlements: EntitlementRepository;
+  readonly subscriptions: SubscriptionRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
