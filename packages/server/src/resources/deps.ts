@@ -28,9 +28,7 @@ export type SocialWebhookEventType =
 
 /** The monetization events an application is told of by webhook (docs/monetization.md). */
 export type EntitlementWebhookEventType =
-  | 'ENTITLEMENT_CREATE'
-  | 'ENTITLEMENT_UPDATE'
-  | 'ENTITLEMENT_DELETE';
+  'ENTITLEMENT_CREATE' | 'ENTITLEMENT_UPDATE' | 'ENTITLEMENT_DELETE';
 
 /**
  * Puts a social webhook event in the durable outbox inside the caller's transaction, so it is
