@@ -10,7 +10,7 @@ afterEach(() => {
 });
 
 const APP = '100000000000000001';
-const sku = (id: string, name: string, type: number, flags: number) => ({
+const sku = ([id, name, type, flags]: [string, string, number, number]) => ({
   id,
   type,
   application_id: APP,
@@ -18,7 +18,7 @@ const sku = (id: string, name: string, type: number, flags: number) => ({
   slug: name.toLowerCase(),
   flags,
 });
-const PLAN = sku('7', 'Premium', 5, 260);
+const PLAN = sku(['7', 'Premium', 5, 260]);
 const subscription = (status: number) => ({
   id: '9',
   user_id: '42',
@@ -35,14 +35,14 @@ describe('MonetizationPage', () => {
   it('lists SKUs, creates one, grants a test purchase and cancels the subscription', async () => {
     const user = userEvent.setup();
     const fetch = stubFetch(
-      () => json(200, [sku('6', 'Sword', 2, 4), PLAN]),
+      () => json(200, [sku(['6', 'Sword', 2, 4]), PLAN]),
       () => json(200, []),
-      () => json(201, sku('10', 'Potion', 3, 4)),
+      () => json(201, sku(['10', 'Potion', 3, 4])),
       () => json(201, { entitlement: { id: '8' }, subscription: subscription(0) }),
-      () => json(200, [sku('6', 'Sword', 2, 4), PLAN, sku('10', 'Potion', 3, 4)]),
+      () => json(200, [sku(['6', 'Sword', 2, 4]), PLAN, sku(['10', 'Potion', 3, 4])]),
       () => json(200, [subscription(0)]),
       () => json(200, subscription(2)),
-      () => json(200, [sku('6', 'Sword', 2, 4), PLAN, sku('10', 'Potion', 3, 4)]),
+      () => json(200, [sku(['6', 'Sword', 2, 4]), PLAN, sku(['10', 'Potion', 3, 4])]),
       () => json(200, [subscription(2)]),
     );
     render(
