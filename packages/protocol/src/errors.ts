@@ -44,6 +44,8 @@ export const ERRORS = {
   RATE_LIMITED: { code: 0, status: 429, message: 'You are being rate limited.' },
   INTERNAL_SERVER_ERROR: { code: 0, status: 500, message: 'Internal Server Error' },
   INVALID_API_VERSION: { code: 0, status: 400, message: 'Invalid API version' },
+  // The platform lists no code for an unknown subscription: a general 404 with its own message.
+  SUBSCRIPTION_NOT_FOUND: { code: 0, status: 404, message: 'Unknown Subscription' },
 
   // 10xxx: unknown resources.
   UNKNOWN_ACCOUNT: { code: 10001, status: 404, message: 'Unknown Account' }, // status assumed
@@ -67,8 +69,6 @@ export const ERRORS = {
   UNKNOWN_BAN: { code: 10026, status: 404, message: 'Unknown Ban' }, // status assumed
   UNKNOWN_SKU: { code: 10027, status: 404, message: 'Unknown SKU' }, // status assumed
   UNKNOWN_ENTITLEMENT: { code: 10029, status: 404, message: 'Unknown Entitlement' }, // status assumed
-  // The platform lists no code for an unknown subscription: a general error with its own message.
-  UNKNOWN_SUBSCRIPTION: { code: 0, status: 404, message: 'Unknown Subscription' },
   UNKNOWN_LOBBY: { code: 10031, status: 404, message: 'Unknown Lobby' }, // status assumed
   UNKNOWN_STICKER: { code: 10060, status: 404, message: 'Unknown Sticker' }, // status assumed
   UNKNOWN_INTERACTION: { code: 10062, status: 404, message: 'Unknown interaction' }, // status assumed

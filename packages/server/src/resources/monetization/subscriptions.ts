@@ -75,7 +75,7 @@ export function createSubscriptionService(deps: MonetizationDeps) {
       ...change.subscription,
       updatedAt: now,
     });
-    if (updated === null) throw new ApiError('UNKNOWN_SUBSCRIPTION');
+    if (updated === null) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
     if (change.endsAt !== undefined) {
       for (const entitlement of await tx.entitlements.listBySubscriptions([subscription.id])) {
         if (entitlement.deleted || entitlement.endsAt === change.endsAt) continue;
@@ -107,7 +107,7 @@ export function createSubscriptionService(deps: MonetizationDeps) {
     const subscription = isSnowflake(subscriptionId)
       ? await repos.subscriptions.findById(subscriptionId)
       : null;
-    if (subscription?.applicationId !== app.id) throw new ApiError('UNKNOWN_SUBSCRIPTION');
+    if (subscription?.applicationId !== app.id) throw new ApiError('SUBSCRIPTION_NOT_FOUND');
     return { app, subscription };
   };
 
@@ -147,7 +147,7 @@ export function createSubscriptionService(deps: MonetizationDeps) {
         : null;
       const owner = onlyUserId ?? userId;
       if (found?.skuId !== sku.id || (owner !== undefined && found.userId !== owner)) {
-        throw new ApiError('UNKNOWN_SUBSCRIPTION');
+        throw new ApiError('SUBSCRIPTION_NOT_FOUND');
       }
       const [wire] = await withEntitlements(storage, [found]);
       return wire;
