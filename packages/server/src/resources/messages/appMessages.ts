@@ -389,6 +389,9 @@ export function createAppMessages(
             },
           )
         : (message.components ?? []);
+      if (input.components !== undefined) {
+        await assertPremiumSkus(storage, message.applicationId, components);
+      }
       const remainingFiles = (kept?.length ?? message.attachments.length) + uploads.length;
       if (
         content.trim() === '' &&

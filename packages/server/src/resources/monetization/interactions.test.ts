@@ -80,5 +80,10 @@ describeDrivers('entitlements in interactions, premium buttons: $driver', (drive
     const foreign = await send('9003');
     expect(foreign.statusCode).toBe(400);
     expect(foreign.json()).toMatchObject({ code: 50057, message: 'Invalid SKU' });
+    const { id } = offered.json<{ id: string }>();
+    const edited = await f.call('PATCH', `/channels/${channelId}/messages/${id}`, bot, {
+      components: [{ type: 1, components: [{ type: 2, style: 6, sku_id: '9003' }] }],
+    });
+    expect(edited.json()).toMatchObject({ code: 50057 });
   });
 });
