@@ -31,30 +31,33 @@ describeDrivers('entitlement webhook events end to end on $driver', (driver) => 
 
   it('signs and delivers ENTITLEMENT_CREATE, then ENTITLEMENT_DELETE, from the outbox', async () => {
     const dev = await seedDeveloper(server.app, 'seller');
-    const call = (method: 'POST' | 'PATCH' | 'DELETE', url: string, auth: string, body?: object) =>
-      server.app.http.inject({
+    /** `'METHOD /path'` as `auth`. */
+    const call = (request: string, auth: string, body?: object) => {
+      const [method, url] = request.split(' ') as ['POST' | 'PATCH' | 'DELETE', string];
+      return server.app.http.inject({
         method,
         url: `/api/v10${url}`,
         headers: { authorization: auth },
         ...(body === undefined ? {} : { payload: body }),
       });
+    };
     const app = `/applications/${dev.applicationId}`;
-    const patched = await call('PATCH', app, dev.userToken, {
+    const patched = await call(`PATCH ${app}`, dev.userToken, {
       event_webhooks_url: receiver.url,
       event_webhooks_types: ['ENTITLEMENT_CREATE', 'ENTITLEMENT_DELETE'],
     });
     expect(patched.statusCode).toBe(200);
     receiver.received.splice(0);
-    const sku = (await call('POST', `${app}/skus`, dev.userToken, { name: 'Map', type: 2 })).json<{
+    const sku = (await call(`POST ${app}/skus`, dev.userToken, { name: 'Map', type: 2 })).json<{
       id: string;
     }>();
-    const granted = await call('POST', `${app}/entitlements`, `Bot ${dev.botToken}`, {
+    const granted = await call(`POST ${app}/entitlements`, `Bot ${dev.botToken}`, {
       sku_id: sku.id,
       owner_id: dev.userId,
       owner_type: 2,
     });
     const entitlement = granted.json<{ id: string }>();
-    await call('DELETE', `${app}/entitlements/${entitlement.id}`, `Bot ${dev.botToken}`);
+    await call(`DELETE ${app}/entitlements/${entitlement.id}`, `Bot ${dev.botToken}`);
 
     expect(await server.app.services.webhookEvents.deliverDue()).toBe(2);
     const stored = await server.app.storage.applications.findById(dev.applicationId);
