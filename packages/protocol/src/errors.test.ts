@@ -180,6 +180,7 @@ describe('ERRORS', () => {
       INTERNAL_SERVER_ERROR: 500,
       INVALID_API_VERSION: 400,
       RESOURCE_LOCKED: 423,
+      SUBSCRIPTION_NOT_FOUND: 404,
     });
   });
 });

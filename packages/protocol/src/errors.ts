@@ -44,6 +44,8 @@ export const ERRORS = {
   RATE_LIMITED: { code: 0, status: 429, message: 'You are being rate limited.' },
   INTERNAL_SERVER_ERROR: { code: 0, status: 500, message: 'Internal Server Error' },
   INVALID_API_VERSION: { code: 0, status: 400, message: 'Invalid API version' },
+  // The platform lists no code for an unknown subscription: a general 404 with its own message.
+  SUBSCRIPTION_NOT_FOUND: { code: 0, status: 404, message: 'Unknown Subscription' },
 
   // 10xxx: unknown resources.
   UNKNOWN_ACCOUNT: { code: 10001, status: 404, message: 'Unknown Account' }, // status assumed
@@ -384,6 +386,16 @@ export const ERRORS = {
     status: 400,
     message: 'A tag is required to create a forum post in this channel',
   }, // status assumed
+  ONLY_CONSUMABLE_SKUS_CONSUMABLE: {
+    code: 40018,
+    status: 400,
+    message: 'Only consumable SKUs can be consumed',
+  }, // status assumed
+  ONLY_SANDBOX_ENTITLEMENTS_DELETABLE: {
+    code: 40019,
+    status: 400,
+    message: 'You can only delete sandbox entitlements.',
+  }, // status assumed
   ENTITLEMENT_ALREADY_GRANTED: {
     code: 40074,
     status: 400,
@@ -500,6 +512,7 @@ export const ERRORS = {
   }, // status assumed
   INVALID_FILE_UPLOADED: { code: 50046, status: 400, message: 'Invalid file uploaded' }, // status assumed
   INVALID_GUILD: { code: 50055, status: 400, message: 'Invalid Guild' }, // status assumed
+  INVALID_SKU: { code: 50057, status: 400, message: 'Invalid SKU' }, // status assumed
   INVALID_REQUEST_ORIGIN: { code: 50067, status: 400, message: 'Invalid request origin' }, // status assumed
   INVALID_MESSAGE_TYPE: { code: 50068, status: 400, message: 'Invalid message type' }, // status assumed
   CANNOT_MODIFY_SYSTEM_WEBHOOK: {

@@ -29,6 +29,7 @@ import { registerActivityInviteRoutes } from './resources/activityInvites/index.
 import { registerRelationshipRoutes } from './resources/relationships/index.js';
 import { registerGameStatsRoutes } from './resources/gameStats/index.js';
 import { registerGuildTagRoutes } from './resources/guildTags/index.js';
+import { registerMonetizationRoutes } from './resources/monetization/index.js';
 import { registerDmRoutes } from './resources/dms/index.js';
 import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/index.js';
 import { registerGatewayRoutes, type SessionStartLimit } from './resources/gatewayInfo/index.js';
@@ -129,6 +130,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerConnectionRoutes(api, services.connections);
       registerGameStatsRoutes(api, services.gameStats);
       registerGuildTagRoutes(api, services.guildTags);
+      registerMonetizationRoutes(api, services);
       registerActivityInviteRoutes(api, services.activityInvites);
       registerProvisionalRoutes(api, provisional);
       registerProvisionalAdminRoutes(api, { provisional, adminTokenHash: config.adminTokenHash });

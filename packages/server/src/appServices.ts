@@ -20,6 +20,10 @@ import {
 import { createConnectionService } from './resources/connections/index.js';
 import { createGameStatsService } from './resources/gameStats/index.js';
 import { createGuildTagService } from './resources/guildTags/index.js';
+import {
+  createMonetizationService,
+  createSubscriptionService,
+} from './resources/monetization/index.js';
 import type { ServiceDeps, SocialLimits } from './resources/deps.js';
 import {
   createGroupRecipientService,
@@ -178,6 +182,8 @@ export function createServices(
     connections: createConnectionService(deps),
     gameStats: createGameStatsService(deps),
     guildTags: createGuildTagService(deps),
+    monetization: createMonetizationService(deps),
+    subscriptions: createSubscriptionService(deps),
     activityInvites: createActivityInviteService({ ...deps, ...options.activityInvites }),
     webhookEvents: deps.webhookEvents,
     oauth: createOAuth({ ...deps, guilds, issuer: options.baseUrl }),

@@ -30,4 +30,5 @@ export * from './types/interactions.js';
 export * from './types/commands.js';
 export * from './types/webhooks.js';
 export * from './types/activities.js';
+export * from './types/monetization.js';
 export { GroupCommitTimeoutError, StorageConflictError } from './errors.js';

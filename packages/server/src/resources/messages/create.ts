@@ -15,6 +15,7 @@ import { contentReaderFor } from './reader.js';
 import { loadMessageContext, serializeMessage, snapshotOf, type MessageWire } from './serialize.js';
 import { MAX_ATTACHMENTS, type CreateMessageInput } from './schemas.js';
 import { componentsText, validateMessageComponents } from '../components/index.js';
+import { assertPremiumSkus } from '../monetization/index.js';
 import {
   APP_SETTABLE_FLAGS,
   EDITABLE_TYPES,
@@ -241,6 +242,7 @@ export function createMessagePosting(
         ids,
         attachmentNames: uploads.map((upload) => upload.attachment.filename),
       });
+      if (isBot) await assertPremiumSkus(storage, principal.applicationId, components);
       const nonce = input.nonce == null ? null : String(input.nonce);
       const now = access.nowMs;
 

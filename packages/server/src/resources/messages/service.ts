@@ -18,6 +18,7 @@ import { assertAllowedMentions, resolveMentions } from './mentions.js';
 import { dispatchPayload } from './views.js';
 import { type EditMessageInput, type ListMessagesInput } from './schemas.js';
 import { componentsText, validateMessageComponents } from '../components/index.js';
+import { assertPremiumSkus } from '../monetization/index.js';
 import {
   APP_SETTABLE_FLAGS,
   EDITABLE_TYPES,
@@ -165,6 +166,9 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
             },
           )
         : (message.components ?? []);
+      if (isBot && input.components !== undefined) {
+        await assertPremiumSkus(storage, principal.applicationId, components);
+      }
       if (
         editsContent &&
         content.trim() === '' &&

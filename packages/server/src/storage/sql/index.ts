@@ -39,6 +39,11 @@ import { createWorkerLeaseRepository } from './workerLeases.js';
 import { createInteractionRepository } from './interactions.js';
 import { createCommandRepository } from './commands.js';
 import { createActivityRepository } from './activities.js';
+import {
+  createEntitlementRepository,
+  createSkuRepository,
+  createSubscriptionRepository,
+} from './monetization.js';
 
 export type { Database } from './schema.js';
 export type { BatchConnection, GroupCommitOptions, OpenBatchConnection } from './groupCommit.js';
@@ -87,6 +92,9 @@ export function createRepositories(
     commands: createCommandRepository(db, context.dialect),
     webhooks: createWebhookRepository(db),
     activities: createActivityRepository(db, context.dialect),
+    skus: createSkuRepository(db),
+    entitlements: createEntitlementRepository(db),
+    subscriptions: createSubscriptionRepository(db),
   };
 }
 

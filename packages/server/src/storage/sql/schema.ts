@@ -3,6 +3,7 @@ import type * as Provisional from './provisionalSchema.js';
 import type { OAuthTables } from './oauthSchema.js';
 import type * as Relationships from './relationshipsSchema.js';
 import type * as GameStats from './gameStatsSchema.js';
+import type * as Monetization from './monetizationSchema.js';
 import type * as Commands from './commandsSchema.js';
 import type * as Activities from './activitiesSchema.js';
 
@@ -472,6 +473,9 @@ export interface Database extends OAuthTables {
   application_activity_configs: Activities.ApplicationActivityConfigsTable;
   activity_instances: Activities.ActivityInstancesTable;
   activity_participants: Activities.ActivityParticipantsTable;
+  skus: Monetization.SkusTable;
+  subscriptions: Monetization.SubscriptionsTable;
+  entitlements: Monetization.EntitlementsTable;
 }
 
 export interface ChannelRecipientsTable {

@@ -34,6 +34,11 @@ import type { InteractionRepository } from './interactions.js';
 import type { CommandRepository } from './commands.js';
 import type { WebhookRepository } from './webhooks.js';
 import type { ActivityRepository } from './activities.js';
+import type {
+  EntitlementRepository,
+  SkuRepository,
+  SubscriptionRepository,
+} from './monetization.js';
 
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
@@ -76,6 +81,9 @@ export interface Repositories {
   readonly commands: CommandRepository;
   readonly webhooks: WebhookRepository;
   readonly activities: ActivityRepository;
+  readonly skus: SkuRepository;
+  readonly entitlements: EntitlementRepository;
+  readonly subscriptions: SubscriptionRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
