@@ -4,6 +4,7 @@
  * session is not in, an intent it lacks) is an InvalidCommandError, close 4001.
  */
 import {
+  ChannelTypes,
   GatewayIntentBits as I,
   GatewayOpcodes as Op,
   PermissionFlags as P,
@@ -33,6 +34,10 @@ import {
 import { voiceStateWire } from './voiceStates.js';
 
 export { visibleActivities };
+
+/** Whether a channel of the guild's cached state is a stage channel. */
+const isStage = (state: GuildState | undefined, channelId: string): boolean =>
+  state?.channels.get(channelId)?.type === ChannelTypes.GUILD_STAGE_VOICE;
 
 /** Members per GUILD_MEMBERS_CHUNK (docs/platform-notes.md#request-guild-members). */
 export const MEMBERS_PER_CHUNK = 1000;
@@ -229,6 +234,7 @@ export function createCommands(deps: {
     const selfMute = d.self_mute;
     const selfDeaf = d.self_deaf;
     const startTimes: { id: string; time: number | null }[] = [];
+    const written: { state: VoiceStateRecord | null } = { state: null };
     const result = await ctx.storage.transaction(async (tx) => {
       await tx.guilds.lock(guildId);
       const member = await tx.members.find(guildId, session.userId);
@@ -238,6 +244,7 @@ export function createCommands(deps: {
         if (previous === null) return null;
         await tx.gateway.deleteVoiceState(guildId, session.userId);
       } else {
+        const stays = previous?.channelId === channelId;
         const next: VoiceStateRecord = {
           guildId,
           userId: session.userId,
@@ -246,8 +253,12 @@ export function createCommands(deps: {
           selfMute,
           selfDeaf,
           selfVideo: d.self_video,
-          joinedAt: previous?.channelId === channelId ? previous.joinedAt : nowMs,
+          joinedAt: stays ? previous.joinedAt : nowMs,
+          // A stage channel is joined as a listener; moving within it keeps the hand and role.
+          suppress: stays ? previous.suppress : isStage(state, channelId),
+          requestToSpeakAt: stays ? previous.requestToSpeakAt : null,
         };
+        written.state = next;
         await tx.gateway.putVoiceState(next);
         if (
           previous?.channelId !== channelId &&
@@ -274,7 +285,17 @@ export function createCommands(deps: {
         type: 'VOICE_STATE_UPDATE',
         guildId,
         data: voiceStateWire(
-          { guildId, channelId, userId: session.userId, sessionId: session.id, selfMute, selfDeaf },
+          {
+            guildId,
+            channelId,
+            userId: session.userId,
+            sessionId: session.id,
+            selfMute,
+            selfDeaf,
+            selfVideo: d.self_video,
+            suppress: written.state?.suppress ?? false,
+            requestToSpeakAt: written.state?.requestToSpeakAt ?? null,
+          },
           serializeMember(result.member, result.user),
           result.member,
         ),

@@ -1,6 +1,6 @@
 import type { MemberRecord } from '../storage/index.js';
 
-/** A voice state on the wire (VOICE_STATE_UPDATE, GUILD_CREATE `voice_states`). */
+/** A voice state on the wire (VOICE_STATE_UPDATE, GUILD_CREATE `voice_states`, the REST routes). */
 export function voiceStateWire(
   state: {
     guildId: string;
@@ -9,10 +9,16 @@ export function voiceStateWire(
     sessionId: string;
     selfMute: boolean;
     selfDeaf: boolean;
+    selfVideo?: boolean;
+    /** A stage listener (migration 0034); false outside stage channels. */
+    suppress?: boolean;
+    /** A raised hand in a stage channel, epoch ms. */
+    requestToSpeakAt?: number | null;
   },
   memberWire: unknown,
   member: Pick<MemberRecord, 'deaf' | 'mute'> | null,
 ) {
+  const raised = state.requestToSpeakAt ?? null;
   return {
     guild_id: state.guildId,
     channel_id: state.channelId,
@@ -23,9 +29,10 @@ export function voiceStateWire(
     mute: member?.mute ?? false,
     self_deaf: state.selfDeaf,
     self_mute: state.selfMute,
-    self_video: false,
-    suppress: false,
-    request_to_speak_timestamp: null,
+    self_video: state.selfVideo ?? false,
+    self_stream: false,
+    suppress: state.suppress ?? false,
+    request_to_speak_timestamp: raised === null ? null : new Date(raised).toISOString(),
   };
 }
 

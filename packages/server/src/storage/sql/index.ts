@@ -38,6 +38,14 @@ import { createVoiceStatusRepository } from './voiceStatus.js';
 import { createWorkerLeaseRepository } from './workerLeases.js';
 import { createInteractionRepository } from './interactions.js';
 import { createCommandRepository } from './commands.js';
+import {
+  createApplicationAttachmentRepository,
+  createApplicationEmojiRepository,
+  createRoleConnectionRepository,
+  createScheduledEventUserRepository,
+  createSoundboardRepository,
+  createStageInstanceRepository,
+} from './voiceExpressions.js';
 
 export type { Database } from './schema.js';
 export type { BatchConnection, GroupCommitOptions, OpenBatchConnection } from './groupCommit.js';
@@ -85,6 +93,12 @@ export function createRepositories(
     interactions: createInteractionRepository(db),
     commands: createCommandRepository(db, context.dialect),
     webhooks: createWebhookRepository(db),
+    soundboard: createSoundboardRepository(db),
+    stageInstances: createStageInstanceRepository(db),
+    scheduledEventUsers: createScheduledEventUserRepository(db),
+    applicationEmojis: createApplicationEmojiRepository(db),
+    roleConnections: createRoleConnectionRepository(db),
+    applicationAttachments: createApplicationAttachmentRepository(db),
   };
 }
 

@@ -4,6 +4,7 @@ import type { OAuthTables } from './oauthSchema.js';
 import type * as Relationships from './relationshipsSchema.js';
 import type * as GameStats from './gameStatsSchema.js';
 import type * as Commands from './commandsSchema.js';
+import type * as VoiceExpressions from './voiceExpressionsSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -468,6 +469,14 @@ export interface Database extends OAuthTables {
   interactions: InteractionsTable;
   application_commands: Commands.ApplicationCommandsTable;
   application_command_permissions: Commands.ApplicationCommandPermissionsTable;
+  soundboard_sounds: VoiceExpressions.SoundboardSoundsTable;
+  stage_instances: VoiceExpressions.StageInstancesTable;
+  scheduled_event_exceptions: VoiceExpressions.ScheduledEventExceptionsTable;
+  scheduled_event_users: VoiceExpressions.ScheduledEventUsersTable;
+  application_emojis: VoiceExpressions.ApplicationEmojisTable;
+  application_role_connection_metadata: VoiceExpressions.ApplicationRoleConnectionMetadataTable;
+  user_role_connections: VoiceExpressions.UserRoleConnectionsTable;
+  application_attachments: VoiceExpressions.ApplicationAttachmentsTable;
 }
 
 export interface ChannelRecipientsTable {
@@ -498,6 +507,13 @@ export interface VoiceStatesTable {
   self_deaf: Int;
   self_video: Int;
   joined_at: Int;
+  /** Migration 0034: a stage listener (1) and a raised hand. */
+  suppress: Defaulted<number | bigint | string>;
+  request_to_speak_at: ColumnType<
+    number | bigint | string | null,
+    number | null | undefined,
+    number | null
+  >;
 }
 
 export interface VoiceChannelStartTimesTable {

@@ -33,6 +33,14 @@ import type { WorkerLeaseRepository } from './workerLeases.js';
 import type { InteractionRepository } from './interactions.js';
 import type { CommandRepository } from './commands.js';
 import type { WebhookRepository } from './webhooks.js';
+import type {
+  ApplicationAttachmentRepository,
+  ApplicationEmojiRepository,
+  RoleConnectionRepository,
+  ScheduledEventUserRepository,
+  SoundboardRepository,
+  StageInstanceRepository,
+} from './voiceExpressions.js';
 
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
@@ -74,6 +82,12 @@ export interface Repositories {
   readonly interactions: InteractionRepository;
   readonly commands: CommandRepository;
   readonly webhooks: WebhookRepository;
+  readonly soundboard: SoundboardRepository;
+  readonly stageInstances: StageInstanceRepository;
+  readonly scheduledEventUsers: ScheduledEventUserRepository;
+  readonly applicationEmojis: ApplicationEmojiRepository;
+  readonly roleConnections: RoleConnectionRepository;
+  readonly applicationAttachments: ApplicationAttachmentRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
