@@ -677,6 +677,7 @@ export const ERRORS = {
     status: 503,
     message: 'API resource is currently overloaded. Try again a little later',
   }, // status assumed
+  STAGE_ALREADY_OPEN: { code: 150006, status: 400, message: 'Stage already open' }, // status assumed
   CANNOT_REPLY_WITHOUT_READ_HISTORY: {
     code: 160002,
     status: 403,

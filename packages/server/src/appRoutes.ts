@@ -49,6 +49,11 @@ import {
 import { registerMessageSearchRoutes } from './resources/search/index.js';
 import { registerSocialApprovalRoutes } from './resources/socialLimits/index.js';
 import { registerStickerCdnRoutes, registerStickerRoutes } from './resources/stickers/index.js';
+import {
+  registerSoundboardCdnRoutes,
+  registerSoundboardRoutes,
+} from './resources/soundboard/index.js';
+import { registerVoiceRoutes } from './resources/voice/index.js';
 import { registerSystemRoutes, type createMetrics } from './resources/system/index.js';
 import { registerUserRoutes } from './resources/users/index.js';
 import { registerInteractionCallbackRoutes } from './resources/interactions/index.js';
@@ -99,6 +104,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
   registerEmojiCdnRoutes(http, { storage, images });
   registerAssetCdnRoutes(http, { storage, images });
   registerStickerCdnRoutes(http, { storage, blobs });
+  registerSoundboardCdnRoutes(http, { storage, blobs });
   registerScheduledEventCdnRoutes(http, { storage, images });
   registerAttachmentCdnRoutes(http, { storage, blobs, signer });
   registerInteractionAttachmentRoutes(http, { storage, blobs, signer });
@@ -124,6 +130,8 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerEmojiRoutes(api, services.emojis);
       registerStickerRoutes(api, services.stickers);
       registerScheduledEventRoutes(api, services.scheduledEvents);
+      registerVoiceRoutes(api, { storage, clock: deps.clock, ...services.voice });
+      registerSoundboardRoutes(api, services.soundboard);
       registerInviteRoutes(api, services.invites);
       registerConnectionRoutes(api, services.connections);
       registerGameStatsRoutes(api, services.gameStats);

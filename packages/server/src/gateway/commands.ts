@@ -13,6 +13,7 @@ import {
 import type { Clock } from '../domain/clock.js';
 import type { Dispatcher } from '../events/dispatcher.js';
 import { serializeMember } from '../resources/members/index.js';
+import { serializeSound } from '../resources/soundboard/index.js';
 import type { RateLimitStore } from '../sharedState/index.js';
 import type { MemberRecord, Storage, VoiceStateRecord } from '../storage/index.js';
 import { MAX_QUERIED_MEMBERS } from './clientOps.js';
@@ -429,15 +430,33 @@ export function createCommands(deps: {
     });
   }
 
-  /** No soundboard here: every asked guild the session is in has none. */
-  function requestSoundboardSounds(
+  /**
+   * Op 31: one SOUNDBOARD_SOUNDS per asked guild the session is in, with the guild's sounds as
+   * GET /guilds/{id}/soundboard-sounds lists them (creators included: the list is the guild's).
+   */
+  async function requestSoundboardSounds(
     ctx: CommandContext,
     input: { session: CommandSession; guildIds: readonly unknown[] },
   ) {
-    for (const guildId of input.guildIds) {
-      if (typeof guildId === 'string' && input.session.guildIds.has(guildId)) {
-        ctx.reply('SOUNDBOARD_SOUNDS', { guild_id: guildId, soundboard_sounds: [] });
-      }
+    const asked = new Set(
+      input.guildIds.filter(
+        (id): id is string => typeof id === 'string' && input.session.guildIds.has(id),
+      ),
+    );
+    for (const guildId of asked) {
+      const sounds = await ctx.storage.soundboard.listByGuild(guildId);
+      const creatorIds = [...new Set(sounds.map((s) => s.creatorId).filter((id) => id !== null))];
+      const creators = new Map(
+        (await Promise.all(creatorIds.map((id) => ctx.storage.users.findById(id))))
+          .filter((user) => user !== null)
+          .map((user) => [user.id, user] as const),
+      );
+      ctx.reply('SOUNDBOARD_SOUNDS', {
+        guild_id: guildId,
+        soundboard_sounds: sounds.map((sound) =>
+          serializeSound(sound, creators.get(sound.creatorId ?? '') ?? null),
+        ),
+      });
     }
   }
 
@@ -452,8 +471,7 @@ export function createCommands(deps: {
       case Op.REQUEST_GUILD_MEMBERS:
         return requestGuildMembers(ctx, { session, d: frame.d });
       case Op.REQUEST_SOUNDBOARD_SOUNDS:
-        requestSoundboardSounds(ctx, { session, guildIds: frame.d.guild_ids });
-        return;
+        return requestSoundboardSounds(ctx, { session, guildIds: frame.d.guild_ids });
       case Op.REQUEST_CHANNEL_INFO:
         return requestChannelInfo(ctx, { session, d: frame.d });
     }
