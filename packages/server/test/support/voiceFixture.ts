@@ -58,6 +58,8 @@ export interface CallOptions {
   body?: unknown;
   reason?: string;
   headers?: Record<string, string>;
+  /** A client route the OpenAPI document does not describe: the answer is not checked. */
+  clientRoute?: boolean;
 }
 
 /** A function that sends a request under /api/v10 and checks the answer against openapi.json. */
@@ -81,7 +83,7 @@ async function apiCall(
     },
     ...(options.body === undefined ? {} : { payload: options.body as object }),
   });
-  expectOpenApiResponse(res, method, path);
+  if (options.clientRoute !== true) expectOpenApiResponse(res, method, path);
   return res;
 }
 
