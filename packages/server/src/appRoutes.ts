@@ -54,6 +54,10 @@ import {
   registerSoundboardRoutes,
 } from './resources/soundboard/index.js';
 import { registerVoiceRoutes } from './resources/voice/index.js';
+import {
+  registerAppAttachmentCdnRoutes,
+  registerAppDataRoutes,
+} from './resources/appData/index.js';
 import { registerSystemRoutes, type createMetrics } from './resources/system/index.js';
 import { registerUserRoutes } from './resources/users/index.js';
 import { registerInteractionCallbackRoutes } from './resources/interactions/index.js';
@@ -105,6 +109,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
   registerAssetCdnRoutes(http, { storage, images });
   registerStickerCdnRoutes(http, { storage, blobs });
   registerSoundboardCdnRoutes(http, { storage, blobs });
+  registerAppAttachmentCdnRoutes(http, { storage, blobs, signer });
   registerScheduledEventCdnRoutes(http, { storage, images });
   registerAttachmentCdnRoutes(http, { storage, blobs, signer });
   registerInteractionAttachmentRoutes(http, { storage, blobs, signer });
@@ -132,6 +137,9 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerScheduledEventRoutes(api, services.scheduledEvents);
       registerVoiceRoutes(api, { storage, clock: deps.clock, ...services.voice });
       registerSoundboardRoutes(api, services.soundboard);
+      registerAppDataRoutes(api, services.appData, {
+        maxAttachmentBytes: config.maxAttachmentBytes,
+      });
       registerInviteRoutes(api, services.invites);
       registerConnectionRoutes(api, services.connections);
       registerGameStatsRoutes(api, services.gameStats);

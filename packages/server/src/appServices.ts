@@ -49,6 +49,7 @@ import { createMessageSearchService, type SearchIndexer } from './resources/sear
 import { createStickerService } from './resources/stickers/index.js';
 import { createSoundboardService } from './resources/soundboard/index.js';
 import { createVoiceServices } from './resources/voice/index.js';
+import { createAppDataServices } from './resources/appData/index.js';
 import { createUserService } from './resources/users/index.js';
 import { createRelationshipService } from './resources/relationships/index.js';
 import { createCommandService } from './resources/commands/index.js';
@@ -163,6 +164,7 @@ export function createServices(
     scheduledEvents: createScheduledEventService(deps),
     voice: createVoiceServices(deps),
     soundboard: createSoundboardService(deps),
+    appData: createAppDataServices({ ...deps, links: options.links }),
     invites: createInviteService(deps),
     connections: createConnectionService(deps),
     gameStats: createGameStatsService(deps),
