@@ -15,11 +15,11 @@ export async function ownApplication(
   const application = isSnowflake(applicationId)
     ? await repos.applications.findById(applicationId)
     : null;
+  if (application === null) throw new ApiError('UNKNOWN_APPLICATION');
   const allowed =
-    application !== null &&
-    (principal.kind === 'session'
+    principal.kind === 'session'
       ? application.ownerId === principal.user.id
-      : principal.kind === 'bot' && principal.applicationId === application.id);
-  if (!allowed || application === null) throw new ApiError('UNKNOWN_APPLICATION');
+      : principal.kind === 'bot' && principal.applicationId === application.id;
+  if (!allowed) throw new ApiError('UNKNOWN_APPLICATION');
   return application;
 }

@@ -9,6 +9,7 @@ import { hashSecret } from '../../domain/credentials.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
+import type { Repositories } from '../../storage/index.js';
 import { accessLoader, requireScope } from '../access/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
@@ -22,10 +23,11 @@ export function createOAuthMemberService(deps: ServiceDeps) {
 
   /** The user's OAuth2 token: a live Bearer token of the bot's application with guilds.join. */
   const joinGrant = async (
+    tx: Repositories,
     token: string,
     input: { applicationId: string | null; userId: string },
   ) => {
-    const record = await storage.tokens.findByHash(hashSecret(token));
+    const record = await tx.tokens.findByHash(hashSecret(token));
     const live =
       record?.kind === 'bearer' && (record.expiresAt === null || record.expiresAt > clock.now());
     if (!live || record.applicationId !== input.applicationId || record.userId !== input.userId) {
@@ -56,7 +58,7 @@ export function createOAuthMemberService(deps: ServiceDeps) {
         access.require(P.CREATE_INSTANT_INVITE);
         const user = isSnowflake(target.userId) ? await tx.users.findById(target.userId) : null;
         if (user === null) throw new ApiError('UNKNOWN_USER');
-        await joinGrant(input.access_token, {
+        await joinGrant(tx, input.access_token, {
           applicationId: principal.applicationId,
           userId: user.id,
         });

@@ -5,7 +5,10 @@
  */
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
-import type { RoleConnectionMetadataRecord } from '../../storage/index.js';
+import type {
+  RoleConnectionMetadataRecord,
+  UserRoleConnectionRecord,
+} from '../../storage/index.js';
 import { requireScope } from '../access/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { ownApplication } from './access.js';
@@ -21,6 +24,17 @@ function validValue(type: number, value: string): boolean {
     return ISO_DATE.test(value) && !Number.isNaN(Date.parse(value));
   }
   return value === '0' || value === '1' || value === 'true' || value === 'false';
+}
+
+/** The connection on the wire: no platform_name when none is set (the document's shape). */
+function connectionWire(
+  found: Pick<UserRoleConnectionRecord, 'platformName' | 'platformUsername' | 'metadata'> | null,
+) {
+  return {
+    ...(found?.platformName == null ? {} : { platform_name: found.platformName }),
+    platform_username: found?.platformUsername ?? null,
+    metadata: found?.metadata ?? {},
+  };
 }
 
 export function createRoleConnectionService(deps: ServiceDeps) {
@@ -72,11 +86,7 @@ export function createRoleConnectionService(deps: ServiceDeps) {
     async get(principal: Principal, applicationId: string) {
       await bearerApp(principal, applicationId);
       const found = await storage.roleConnections.findConnection(principal.user.id, applicationId);
-      return {
-        platform_name: found?.platformName ?? null,
-        platform_username: found?.platformUsername ?? null,
-        metadata: found?.metadata ?? {},
-      };
+      return connectionWire(found);
     },
 
     async put(principal: Principal, applicationId: string, input: UserRoleConnectionInput) {
@@ -113,11 +123,7 @@ export function createRoleConnectionService(deps: ServiceDeps) {
         updatedAt: clock.now(),
       };
       await storage.roleConnections.putConnection(next);
-      return {
-        platform_name: next.platformName,
-        platform_username: next.platformUsername,
-        metadata: next.metadata,
-      };
+      return connectionWire(next);
     },
 
     async delete(principal: Principal, applicationId: string) {

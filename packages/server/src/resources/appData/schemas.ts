@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Snowflake } from '../../http/schemas.js';
-import { EmojiName } from '../emojis/schemas.js';
+import { EmojiName } from '../emojis/index.js';
 
 export const AppParams = z.object({ application_id: z.string() });
 export const AppEmojiParams = AppParams.extend({ emoji_id: z.string() });
