@@ -91,5 +91,16 @@ describeDrivers('voice on the gateway and REST on $driver', (driver) => {
     expect(listed.soundboard_sounds.map((s) => [s.sound_id, s.user?.id])).toEqual([
       [soundId, gw.guild.owner.userId],
     ]);
+
+    seen = gw.lastSeq(client);
+    const opened = await call('POST', '/stage-instances', { channel_id: stageId, topic: 'Live' });
+    expect(opened.statusCode).toBe(200);
+    expect((await after(client, 'STAGE_INSTANCE_CREATE', seen)).d).toEqual(opened.json());
+    // A new session's GUILD_CREATE carries the open stage and the guild's sounds.
+    const second = await gw.session({ token: gw.guild.bot.token, intents: INTENTS });
+    expect(second.guild['stage_instances']).toEqual([opened.json()]);
+    expect(
+      (second.guild['soundboard_sounds'] as { sound_id: string }[]).map((s) => s.sound_id),
+    ).toEqual([soundId]);
   });
 });
