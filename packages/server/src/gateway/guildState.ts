@@ -227,7 +227,9 @@ export async function loadGuild(
     storage.soundboard.listByGuild(guild.id),
   ]);
   const soundCreators = await Promise.all(
-    sounds.map((s) => (s.creatorId === null ? null : storage.users.findById(s.creatorId))),
+    sounds.map((s) =>
+      s.creatorId === null ? Promise.resolve(null) : storage.users.findById(s.creatorId),
+    ),
   );
   const [overwrites, users, voiceStates, presences] = await Promise.all([
     storage.overwrites.listByChannels(channels.map((c) => c.id)),
