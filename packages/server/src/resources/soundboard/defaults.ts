@@ -5,6 +5,8 @@
  * is a short silent MP3 made here, so the CDN path answers a real, playable file
  * (docs/soundboard.md#default-sounds).
  */
+import type { APISoundboardSound } from 'discord-api-types/v10';
+import type { WireShape } from '../wireShape.js';
 
 export interface DefaultSound {
   id: string;
@@ -46,5 +48,5 @@ export function serializeDefaultSound(sound: DefaultSound) {
     emoji_id: null,
     emoji_name: sound.emojiName,
     available: true,
-  };
+  } satisfies WireShape<APISoundboardSound>;
 }

@@ -1,4 +1,6 @@
+import type { APISoundboardSound } from 'discord-api-types/v10';
 import type { SoundboardSoundRecord, UserRecord } from '../../storage/index.js';
+import type { WireShape } from '../wireShape.js';
 import { serializeUser } from '../users/index.js';
 
 /** A guild's sound (SoundboardSoundResponse); `user` when the caller may see who made it. */
@@ -12,7 +14,7 @@ export function serializeSound(sound: SoundboardSoundRecord, creator: UserRecord
     guild_id: sound.guildId,
     available: sound.available,
     ...(creator === null ? {} : { user: serializeUser(creator) }),
-  };
+  } satisfies WireShape<APISoundboardSound>;
 }
 
 export type SoundWire = ReturnType<typeof serializeSound>;

@@ -5,7 +5,9 @@
  * announces STAGE_INSTANCE_CREATE/UPDATE/DELETE to those who can see the channel.
  */
 import { AuditLogActions, ChannelTypes, PermissionFlags as P } from '@guildhall/protocol';
+import type { APIStageInstance } from 'discord-api-types/v10';
 import { afterCommit } from '../../events/afterCommit.js';
+import type { WireShape } from '../wireShape.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { Repositories, StageInstanceRecord } from '../../storage/index.js';
@@ -24,7 +26,11 @@ const STAGE_MODERATOR = P.MANAGE_CHANNELS | P.MUTE_MEMBERS | P.MOVE_MEMBERS;
 /** A scheduled event's entity type for a stage. */
 const STAGE_EVENT = 1;
 
-/** The stage instance object (StageInstanceResponse). */
+/**
+ * The stage instance object (StageInstanceResponse), against discord-api-types except
+ * `guild_scheduled_event_id`, which the library makes optional and the document (and the
+ * platform) sends as null when there is none.
+ */
 export function serializeStageInstance(instance: StageInstanceRecord) {
   return {
     id: instance.id,
@@ -34,6 +40,8 @@ export function serializeStageInstance(instance: StageInstanceRecord) {
     privacy_level: instance.privacyLevel,
     discoverable_disabled: true,
     guild_scheduled_event_id: instance.scheduledEventId,
+  } satisfies WireShape<Omit<APIStageInstance, 'guild_scheduled_event_id'>> & {
+    guild_scheduled_event_id: string | null;
   };
 }
 

@@ -1,4 +1,6 @@
+import type { APIVoiceState } from 'discord-api-types/v10';
 import type { MemberRecord } from '../../storage/index.js';
+import type { WireShape } from '../wireShape.js';
 
 /** A voice state on the wire (VOICE_STATE_UPDATE, GUILD_CREATE `voice_states`, the REST routes). */
 export function voiceStateWire(
@@ -33,7 +35,7 @@ export function voiceStateWire(
     self_stream: false,
     suppress: state.suppress ?? false,
     request_to_speak_timestamp: raised === null ? null : new Date(raised).toISOString(),
-  };
+  } satisfies Omit<WireShape<APIVoiceState>, 'member'> & { member?: unknown };
 }
 
 export type VoiceStateWire = ReturnType<typeof voiceStateWire>;
