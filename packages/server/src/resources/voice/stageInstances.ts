@@ -29,7 +29,7 @@ const STAGE_EVENT = 1;
 /**
  * The stage instance object (StageInstanceResponse), against discord-api-types except
  * `guild_scheduled_event_id`, which the library makes optional and the document (and the
- * platform) sends as null when there is none.
+ * platform) sends as null when there is none, and the deprecated `discoverable_disabled`.
  */
 export function serializeStageInstance(instance: StageInstanceRecord) {
   return {
@@ -40,8 +40,12 @@ export function serializeStageInstance(instance: StageInstanceRecord) {
     privacy_level: instance.privacyLevel,
     discoverable_disabled: true,
     guild_scheduled_event_id: instance.scheduledEventId,
-  } satisfies WireShape<Omit<APIStageInstance, 'guild_scheduled_event_id'>> & {
+  } satisfies WireShape<
+    Omit<APIStageInstance, 'guild_scheduled_event_id' | 'discoverable_disabled'>
+  > & {
     guild_scheduled_event_id: string | null;
+    /** Deprecated in the library; the document still requires it. */
+    discoverable_disabled: boolean;
   };
 }
 
