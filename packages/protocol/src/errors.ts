@@ -71,6 +71,7 @@ export const ERRORS = {
   UNKNOWN_ENTITLEMENT: { code: 10029, status: 404, message: 'Unknown Entitlement' }, // status assumed
   UNKNOWN_LOBBY: { code: 10031, status: 404, message: 'Unknown Lobby' }, // status assumed
   UNKNOWN_STICKER: { code: 10060, status: 404, message: 'Unknown Sticker' }, // status assumed
+  UNKNOWN_STICKER_PACK: { code: 10061, status: 404, message: 'Unknown Sticker Pack' }, // status assumed
   UNKNOWN_INTERACTION: { code: 10062, status: 404, message: 'Unknown interaction' }, // status assumed
   UNKNOWN_APPLICATION_COMMAND: {
     code: 10063,
@@ -690,6 +691,7 @@ export const ERRORS = {
     status: 503,
     message: 'API resource is currently overloaded. Try again a little later',
   }, // status assumed
+  STAGE_ALREADY_OPEN: { code: 150006, status: 400, message: 'Stage already open' }, // status assumed
   CANNOT_REPLY_WITHOUT_READ_HISTORY: {
     code: 160002,
     status: 403,

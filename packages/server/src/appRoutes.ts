@@ -51,6 +51,15 @@ import {
 import { registerMessageSearchRoutes } from './resources/search/index.js';
 import { registerSocialApprovalRoutes } from './resources/socialLimits/index.js';
 import { registerStickerCdnRoutes, registerStickerRoutes } from './resources/stickers/index.js';
+import {
+  registerSoundboardCdnRoutes,
+  registerSoundboardRoutes,
+} from './resources/soundboard/index.js';
+import { registerVoiceRoutes } from './resources/voice/index.js';
+import {
+  registerAppAttachmentCdnRoutes,
+  registerAppDataRoutes,
+} from './resources/appData/index.js';
 import { registerSystemRoutes, type createMetrics } from './resources/system/index.js';
 import { registerUserRoutes } from './resources/users/index.js';
 import { registerInteractionCallbackRoutes } from './resources/interactions/index.js';
@@ -101,6 +110,8 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
   registerEmojiCdnRoutes(http, { storage, images });
   registerAssetCdnRoutes(http, { storage, images });
   registerStickerCdnRoutes(http, { storage, blobs });
+  registerSoundboardCdnRoutes(http, { storage, blobs });
+  registerAppAttachmentCdnRoutes(http, { storage, blobs, signer });
   registerScheduledEventCdnRoutes(http, { storage, images });
   registerAttachmentCdnRoutes(http, { storage, blobs, signer });
   registerInteractionAttachmentRoutes(http, { storage, blobs, signer });
@@ -126,6 +137,11 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerEmojiRoutes(api, services.emojis);
       registerStickerRoutes(api, services.stickers);
       registerScheduledEventRoutes(api, services.scheduledEvents);
+      registerVoiceRoutes(api, { storage, clock: deps.clock, ...services.voice });
+      registerSoundboardRoutes(api, services.soundboard);
+      registerAppDataRoutes(api, services.appData, {
+        maxAttachmentBytes: config.maxAttachmentBytes,
+      });
       registerInviteRoutes(api, services.invites);
       registerConnectionRoutes(api, services.connections);
       registerGameStatsRoutes(api, services.gameStats);

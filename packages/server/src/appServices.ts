@@ -51,6 +51,9 @@ import { createRoleService } from './resources/roles/index.js';
 import { createScheduledEventService } from './resources/scheduledEvents/index.js';
 import { createMessageSearchService, type SearchIndexer } from './resources/search/index.js';
 import { createStickerService } from './resources/stickers/index.js';
+import { createSoundboardService } from './resources/soundboard/index.js';
+import { createVoiceServices } from './resources/voice/index.js';
+import { createAppDataServices } from './resources/appData/index.js';
 import { createUserService } from './resources/users/index.js';
 import { createRelationshipService } from './resources/relationships/index.js';
 import { createCommandService } from './resources/commands/index.js';
@@ -178,6 +181,9 @@ export function createServices(
     emojis: createEmojiService(deps),
     stickers: createStickerService(deps),
     scheduledEvents: createScheduledEventService(deps),
+    voice: createVoiceServices(deps),
+    soundboard: createSoundboardService(deps),
+    appData: createAppDataServices({ ...deps, links: options.links }),
     invites: createInviteService(deps),
     connections: createConnectionService(deps),
     gameStats: createGameStatsService(deps),

@@ -49,6 +49,11 @@ export function createGuildJoin(deps: {
         channels,
         presences: shownPresences,
         scheduledEvents,
+        // Stages in the channels this session sees; the guild's sounds for every member.
+        stageInstances: snapshot.stageInstances.filter((stage) =>
+          channels.some((c) => (c as { id?: string }).id === stage.channel_id),
+        ),
+        soundboardSounds: snapshot.soundboardSounds,
       }),
     };
     const event = new PreserializedDispatch('GUILD_CREATE', JSON.stringify(data));

@@ -12,6 +12,8 @@ export { obfuscateChannel } from '../resources/channels/index.js';
 import { serializeGuild, type GuildWire } from '../resources/guilds/index.js';
 import { serializeMember, type MemberWire } from '../resources/members/index.js';
 import { voiceStateWire, type VoiceStateWire } from './voiceStates.js';
+import { serializeSound, type SoundWire } from '../resources/soundboard/index.js';
+import { serializeStageInstance, type StageInstanceWire } from '../resources/voice/index.js';
 import { MAX_LARGE_THRESHOLD } from './clientOps.js';
 import type { PreserializedDispatch } from './frames.js';
 import type { Presence } from './routing.js';
@@ -51,6 +53,10 @@ export interface GuildSnapshot {
   /** With their channel: a session sees only those in channels it may view (or with none). */
   scheduledEvents: { channelId: string | null; wire: ScheduledEventWire }[];
   voiceStates: VoiceStateWire[];
+  /** Open stages (issue 18); a session sees those in channels it may view. */
+  stageInstances: StageInstanceWire[];
+  /** The guild's soundboard sounds, as GET /guilds/{id}/soundboard-sounds lists them. */
+  soundboardSounds: SoundWire[];
   /**
    * The presences of those members, read with the snapshot: a PRESENCE_UPDATE drops the
    * snapshot like any change, so they are current while it is.
@@ -216,6 +222,15 @@ export async function loadGuild(
     storage.members.listByGuild(guild.id, { limit: MAX_LARGE_THRESHOLD }),
     storage.scheduledEvents.listByGuild(guild.id),
   ]);
+  const [stages, sounds] = await Promise.all([
+    storage.stageInstances.listByGuild(guild.id),
+    storage.soundboard.listByGuild(guild.id),
+  ]);
+  const soundCreators = await Promise.all(
+    sounds.map((s) =>
+      s.creatorId === null ? Promise.resolve(null) : storage.users.findById(s.creatorId),
+    ),
+  );
   const [overwrites, users, voiceStates, presences] = await Promise.all([
     storage.overwrites.listByChannels(channels.map((c) => c.id)),
     Promise.all(members.map((m) => storage.users.findById(m.userId))),
@@ -266,6 +281,8 @@ export async function loadGuild(
       wire: serializeScheduledEvent(event, { creator: null }),
     })),
     voiceStates: voiceStates.map((v) => voiceStateWire(v, null, null)),
+    stageInstances: stages.map(serializeStageInstance),
+    soundboardSounds: sounds.map((sound, i) => serializeSound(sound, soundCreators[i] ?? null)),
     presences,
     payloads: new Map(),
   };

@@ -31,4 +31,5 @@ export * from './types/commands.js';
 export * from './types/webhooks.js';
 export * from './types/activities.js';
 export * from './types/monetization.js';
+export * from './types/voiceExpressions.js';
 export { GroupCommitTimeoutError, StorageConflictError } from './errors.js';

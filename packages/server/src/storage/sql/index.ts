@@ -44,6 +44,14 @@ import {
   createSkuRepository,
   createSubscriptionRepository,
 } from './monetization.js';
+import {
+  createApplicationAttachmentRepository,
+  createApplicationEmojiRepository,
+  createRoleConnectionRepository,
+  createScheduledEventUserRepository,
+  createSoundboardRepository,
+  createStageInstanceRepository,
+} from './voiceExpressions.js';
 
 export type { Database } from './schema.js';
 export type { BatchConnection, GroupCommitOptions, OpenBatchConnection } from './groupCommit.js';
@@ -95,6 +103,12 @@ export function createRepositories(
     skus: createSkuRepository(db),
     entitlements: createEntitlementRepository(db),
     subscriptions: createSubscriptionRepository(db),
+    soundboard: createSoundboardRepository(db),
+    stageInstances: createStageInstanceRepository(db),
+    scheduledEventUsers: createScheduledEventUserRepository(db),
+    applicationEmojis: createApplicationEmojiRepository(db),
+    roleConnections: createRoleConnectionRepository(db),
+    applicationAttachments: createApplicationAttachmentRepository(db),
   };
 }
 

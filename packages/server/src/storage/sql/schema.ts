@@ -6,6 +6,7 @@ import type * as GameStats from './gameStatsSchema.js';
 import type * as Monetization from './monetizationSchema.js';
 import type * as Commands from './commandsSchema.js';
 import type * as Activities from './activitiesSchema.js';
+import type * as VoiceExpressions from './voiceExpressionsSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -476,6 +477,14 @@ export interface Database extends OAuthTables {
   skus: Monetization.SkusTable;
   subscriptions: Monetization.SubscriptionsTable;
   entitlements: Monetization.EntitlementsTable;
+  soundboard_sounds: VoiceExpressions.SoundboardSoundsTable;
+  stage_instances: VoiceExpressions.StageInstancesTable;
+  scheduled_event_exceptions: VoiceExpressions.ScheduledEventExceptionsTable;
+  scheduled_event_users: VoiceExpressions.ScheduledEventUsersTable;
+  application_emojis: VoiceExpressions.ApplicationEmojisTable;
+  application_role_connection_metadata: VoiceExpressions.ApplicationRoleConnectionMetadataTable;
+  user_role_connections: VoiceExpressions.UserRoleConnectionsTable;
+  application_attachments: VoiceExpressions.ApplicationAttachmentsTable;
 }
 
 export interface ChannelRecipientsTable {
@@ -506,6 +515,13 @@ export interface VoiceStatesTable {
   self_deaf: Int;
   self_video: Int;
   joined_at: Int;
+  /** Migration 0034: a stage listener (1) and a raised hand. */
+  suppress: Defaulted<number | bigint | string>;
+  request_to_speak_at: ColumnType<
+    number | bigint | string | null,
+    number | null | undefined,
+    number | null
+  >;
 }
 
 export interface VoiceChannelStartTimesTable {

@@ -39,6 +39,14 @@ import type {
   SkuRepository,
   SubscriptionRepository,
 } from './monetization.js';
+import type {
+  ApplicationAttachmentRepository,
+  ApplicationEmojiRepository,
+  RoleConnectionRepository,
+  ScheduledEventUserRepository,
+  SoundboardRepository,
+  StageInstanceRepository,
+} from './voiceExpressions.js';
 
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
@@ -84,6 +92,12 @@ export interface Repositories {
   readonly skus: SkuRepository;
   readonly entitlements: EntitlementRepository;
   readonly subscriptions: SubscriptionRepository;
+  readonly soundboard: SoundboardRepository;
+  readonly stageInstances: StageInstanceRepository;
+  readonly scheduledEventUsers: ScheduledEventUserRepository;
+  readonly applicationEmojis: ApplicationEmojiRepository;
+  readonly roleConnections: RoleConnectionRepository;
+  readonly applicationAttachments: ApplicationAttachmentRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
