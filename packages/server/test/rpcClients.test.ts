@@ -4,11 +4,19 @@
  * activity the player's friend receives as PRESENCE_UPDATE on a real gateway WebSocket, go
  * through AUTHORIZE → /oauth2/token → AUTHENTICATE, and their activity goes when they leave.
  */
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client as XhayperClient } from '@xhayper/discord-rpc';
 import DiscordRpc from 'discord-rpc';
 import { describe, expect, it } from 'vitest';
 import { describeDrivers } from './support/drivers.js';
+import { collectChild } from './support/children.js';
 import { useRpcWorld, withEnv } from './support/rpcFixture.js';
+
+/** docs/rpc.md's example: rich presence from a native game with @xhayper/discord-rpc. */
+const EXAMPLE = fileURLToPath(new URL('../../../examples/rpc-presence.js', import.meta.url));
 
 interface TokenAnswer {
   access_token: string;
@@ -163,5 +171,45 @@ describe('two RPC clients at once', () => {
       expect.objectContaining({ name: 'second app', details: 'two' }),
     ]);
     await second.destroy();
+  });
+});
+
+describe('the RPC example of docs/rpc.md', () => {
+  const world = useRpcWorld('sqlite');
+
+  it('connects, authorizes through its backend, authenticates and sets the activity', async () => {
+    const demoJson = join(world.dir, 'demo.json');
+    await writeFile(
+      demoJson,
+      JSON.stringify({
+        api_url: world.server.app.apiUrl(),
+        application_id: world.dev.applicationId,
+        client_secret: world.dev.clientSecret,
+      }),
+    );
+    const seen = world.watcher.frames.length;
+    const child = spawn(process.execPath, [EXAMPLE, '--once'], {
+      env: { PATH: process.env['PATH'] ?? '', DEMO_JSON: demoJson, XDG_RUNTIME_DIR: world.dir },
+      stdio: 'pipe',
+    });
+    const run = await collectChild(child);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`• connected to the local client of ada (${world.player.userId})`);
+    expect(run.stdout).toContain('• authenticated as ada for dev app');
+    expect(run.stdout.trimEnd().endsWith('• done')).toBe(true);
+    const shown = await world.playerPresence(seen, (d) => d.activities.length > 0);
+    expect(shown.activities).toEqual([
+      expect.objectContaining({
+        name: 'dev app',
+        application_id: world.dev.applicationId,
+        details: 'Ranked match',
+        party: { id: 'party-1', size: [2, 4] },
+      }),
+    ]);
+    // --once cleared it before leaving.
+    const shownAt = world.watcher.frames.findIndex((f) => f.d === shown);
+    const cleared = await world.playerPresence(shownAt + 1);
+    expect(cleared.activities).toEqual([]);
   });
 });

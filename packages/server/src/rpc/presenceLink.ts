@@ -16,6 +16,12 @@ import {
 
 /** Gateway op 3, PRESENCE_UPDATE. */
 const PRESENCE_UPDATE_OP = 3;
+/**
+ * The least time between two op 3s: changes closer together are sent as one, the latest (a game
+ * that sets and clears its activity at once publishes where it ended up, and the gateway never
+ * holds two of the daemon's updates at the same time).
+ */
+export const MIN_PRESENCE_INTERVAL_MS = 500;
 
 export interface PresenceLinkOptions {
   /** The API base with its version (`http://127.0.0.1:8080/api/v10`). */
@@ -34,6 +40,8 @@ export type PublishedActivity = Record<string, unknown>;
 /** The person's gateway session, publishing the activities of the RPC clients. */
 export class PresenceLink extends Client {
   #activities: PublishedActivity[] = [];
+  #lastSentAt = Number.NEGATIVE_INFINITY;
+  #pending: ReturnType<typeof setTimeout> | null = null;
 
   readonly #linkOptions: PresenceLinkOptions;
 
@@ -66,17 +74,33 @@ export class PresenceLink extends Client {
     this.connect();
   }
 
+  /** Sends a change still waiting for its turn, then closes the session. */
   stop(): void {
+    if (this.#pending !== null) this.#publish();
     this.disconnect();
   }
 
-  /** Replaces the published activities; sent now when connected, else on the next READY. */
+  /**
+   * Replaces the published activities: sent now when connected (or after the last update's
+   * interval), else on the next READY.
+   */
   setActivities(activities: PublishedActivity[]): void {
     this.#activities = activities;
-    this.#publish();
+    if (this.#pending !== null) return;
+    const waitMs = this.#lastSentAt + MIN_PRESENCE_INTERVAL_MS - Date.now();
+    if (waitMs <= 0) {
+      this.#publish();
+      return;
+    }
+    this.#pending = setTimeout(() => {
+      this.#publish();
+    }, waitMs);
   }
 
   #publish(): void {
+    if (this.#pending !== null) clearTimeout(this.#pending);
+    this.#pending = null;
+    this.#lastSentAt = Date.now();
     this.core.gateway.send(PRESENCE_UPDATE_OP, {
       since: null,
       afk: false,
