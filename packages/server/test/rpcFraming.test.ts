@@ -6,7 +6,7 @@
  * (a live socket skipped, a stale one reclaimed).
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { IpcOpcodes as Op, RpcCloseCodes, RpcErrorCodes } from '@guildhall/protocol';
 import { describe, expect, it } from 'vitest';
 import { describeDrivers } from './support/drivers.js';
@@ -218,6 +218,7 @@ describe('RPC framing on raw sockets', () => {
 
   it('takes the next socket while one is live, and reclaims one a dead process left', async () => {
     expect(world.rpc.daemon.path).toBe(`${world.dir}/discord-ipc-0`);
+    expect(statSync(world.rpc.daemon.path).mode & 0o777).toBe(0o600);
     const second = await world.startDaemon();
     expect(second.daemon.path).toBe(`${world.dir}/discord-ipc-1`);
     await second.close();

@@ -4,9 +4,9 @@
  * set, else `/tmp`, which is where RPC libraries look; on Windows, the named pipe
  * `\\?\pipe\discord-ipc-{n}`. The daemon takes the first free number: a socket file another live
  * client answers on is skipped, one left behind by a dead process (nobody answers) is removed
- * and reused.
+ * and reused. The socket file is made mode 0600: other accounts on the machine cannot connect.
  */
-import { lstatSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import { connect, type Server } from 'node:net';
 import { join } from 'node:path';
 
@@ -90,7 +90,11 @@ export async function listenOnFreeSocket(
       unlinkSync(path);
       err = await listenOn(server, path);
     }
-    if (err === null) return path;
+    if (err === null) {
+      // Only the person may connect (Linux checks write permission on the socket file).
+      if (platform !== 'win32') chmodSync(path, 0o600);
+      return path;
+    }
     if (err.code !== 'EADDRINUSE') throw socketError(path, err);
     lastError = err;
   }
