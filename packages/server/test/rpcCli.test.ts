@@ -108,6 +108,34 @@ describe('guildhall rpc', () => {
     for (const text of [c.out(), c.err()]) expect(text).not.toContain(seed.userToken);
   });
 
+  it('stops with exit code 1 when the person logs out (the gateway refuses the session)', async () => {
+    const login = await server.app.http.inject({
+      method: 'POST',
+      url: '/api/v10/auth/login',
+      payload: { login: 'ada@example.test', password: 'correct horse battery' },
+    });
+    const token = login.json<{ token: string }>().token;
+    const tokenFile = join(dir, 'token');
+    await writeFile(tokenFile, token, { mode: 0o600 });
+    const c = controlledIo();
+    const exit = runCli(
+      ['rpc', '--api-url', server.baseUrl, '--token-file', tokenFile],
+      { XDG_RUNTIME_DIR: dir },
+      c.io,
+    );
+    await c.printed(/RPC: listening on/);
+    const logout = await server.app.http.inject({
+      method: 'POST',
+      url: '/api/v10/auth/logout',
+      headers: { authorization: token },
+    });
+    expect(logout.statusCode).toBe(204);
+    expect(await exit).toBe(1);
+    expect(c.err()).toContain(
+      'guildhall rpc: the gateway refused the session token (close 4004): log in again and write the new token to the token file.',
+    );
+  });
+
   it('says what to do next when the token, the URL or the consent mode is wrong', async () => {
     const tokenFile = join(dir, 'token');
     await writeFile(tokenFile, 'not-a-session-token');

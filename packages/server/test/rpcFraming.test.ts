@@ -152,6 +152,15 @@ describe('RPC framing on raw sockets', () => {
     next.socket.destroy();
   });
 
+  it('closes a connection that sends no HANDSHAKE in time', async () => {
+    const strict = await world.startDaemon({ handshakeTimeoutMs: 1 });
+    const silent = await rawIpc(strict.daemon.path);
+    expect(await closeOf(silent)).toEqual({
+      code: RpcCloseCodes.CLOSE_UNSUPPORTED,
+      message: 'No HANDSHAKE in time.',
+    });
+  });
+
   it('ends on a CLOSE from the client, and answers it with CLOSE 1000', async () => {
     const ipc = await handshaken(path(), world.dev.applicationId);
     ipc.send(Op.CLOSE, {});

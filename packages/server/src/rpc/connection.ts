@@ -41,6 +41,7 @@ export interface ConnectionDeps {
   consent: ConsentDecider;
   rateLimit: RateLimit;
   maxFrameBytes: number;
+  handshakeTimeoutMs: number;
   /** Looks up the application of a client id; null when there is none. */
   findApplication(clientId: string): Promise<RpcApplication | null>;
   /** Sets or clears a connection's activity (the daemon publishes them all). */
@@ -61,6 +62,7 @@ export class RpcConnection {
   #windowFrames = 0;
   /** Frames that arrived while the handshake's application lookup ran, handled after it. */
   readonly #waiting: IpcFrame[] = [];
+  #handshakeTimer: ReturnType<typeof setTimeout> | null;
 
   readonly socket: Socket;
   readonly deps: ConnectionDeps;
@@ -75,6 +77,10 @@ export class RpcConnection {
     socket.on('error', () => {
       // The close that follows ends the connection.
     });
+    this.#handshakeTimer = setTimeout(() => {
+      this.close(RpcCloseCodes.CLOSE_UNSUPPORTED, 'No HANDSHAKE in time.');
+    }, deps.handshakeTimeoutMs);
+    this.#handshakeTimer.unref();
   }
 
   get clientId(): string | null {
@@ -155,6 +161,7 @@ export class RpcConnection {
       return;
     }
     this.#state = 'pending';
+    this.#clearHandshakeTimer();
     let application: RpcApplication | null;
     try {
       application = await this.deps.findApplication(clientId);
@@ -259,9 +266,15 @@ export class RpcConnection {
     return this.#state === 'closed';
   }
 
+  #clearHandshakeTimer(): void {
+    if (this.#handshakeTimer !== null) clearTimeout(this.#handshakeTimer);
+    this.#handshakeTimer = null;
+  }
+
   /** Sends CLOSE `{code, message}` and ends the socket. */
   close(code: number, message: string): void {
     if (this.#isClosed()) return;
+    this.#clearHandshakeTimer();
     if (!this.socket.destroyed) {
       // Destroyed once the CLOSE is written, whether or not the client hangs up its side.
       this.socket.end(encodeFrame(IpcOpcodes.CLOSE, { code, message }), () => {

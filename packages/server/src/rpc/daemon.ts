@@ -39,12 +39,15 @@ export interface RpcDaemonLimits {
   rateLimit: RateLimit;
   /** Clients connected at once; more are refused. */
   maxConnections: number;
+  /** How long a client may stay connected without a HANDSHAKE (then CLOSE 1003). */
+  handshakeTimeoutMs: number;
 }
 
 export const DEFAULT_RPC_DAEMON_LIMITS = {
   maxFrameBytes: MAX_FRAME_BYTES,
   rateLimit: { frames: 60, windowMs: 10_000 },
   maxConnections: 32,
+  handshakeTimeoutMs: 30_000,
 } as const satisfies RpcDaemonLimits;
 
 export interface RpcDaemon {
@@ -111,6 +114,7 @@ export async function startRpcDaemon(options: RpcDaemonOptions): Promise<RpcDaem
     consent: options.consent,
     rateLimit: limits.rateLimit,
     maxFrameBytes: limits.maxFrameBytes,
+    handshakeTimeoutMs: limits.handshakeTimeoutMs,
     findApplication: applicationLookup(options.api),
     setActivity: (connection: RpcConnection, activity: Record<string, unknown> | null) => {
       if (activity === null) activities.delete(connection);

@@ -36,7 +36,7 @@ export interface RpcWorld {
   /** Daemon log lines. */
   log: string[];
   /** Starts another daemon for the player (same folder: it takes the next free socket). */
-  startDaemon(options?: { consent?: ConsentMode; frames?: number }): Promise<RunningRpc>;
+  startDaemon(options?: DaemonSettings): Promise<RunningRpc>;
   /** The PRESENCE_UPDATEs of the player the friend received after the `seen`th frame. */
   playerPresence(seen: number, match?: (d: PresenceData) => boolean): Promise<PresenceData>;
 }
@@ -71,11 +71,15 @@ async function befriend(server: TestServer, a: Person, b: Person): Promise<void>
   }
 }
 
+export interface DaemonSettings {
+  consent?: ConsentMode;
+  /** Frames per connection per minute. */
+  frames?: number;
+  handshakeTimeoutMs?: number;
+}
+
 /** Sets up the world before each test and tears it down after. */
-export function useRpcWorld(
-  driver: Driver,
-  options: { consent?: ConsentMode; frames?: number } = {},
-) {
+export function useRpcWorld(driver: Driver, options: DaemonSettings = {}) {
   const world = {} as RpcWorld;
   const daemons: RunningRpc[] = [];
   beforeEach(async () => {
@@ -106,7 +110,12 @@ export function useRpcWorld(
         ask: null,
         env: { XDG_RUNTIME_DIR: world.dir },
         log: (line) => world.log.push(line),
-        ...(frames === undefined ? {} : { limits: { rateLimit: { frames, windowMs: 60_000 } } }),
+        limits: {
+          ...(frames === undefined ? {} : { rateLimit: { frames, windowMs: 60_000 } }),
+          ...(more.handshakeTimeoutMs === undefined
+            ? {}
+            : { handshakeTimeoutMs: more.handshakeTimeoutMs }),
+        },
       });
       daemons.push(running);
       return running;
