@@ -3,8 +3,9 @@
  * presence RPC clients set (op 3). It is the Social SDK's Node client (`@guildhall/social-sdk`,
  * docs/sdk.md) logged in with the person's session token, so HELLO, IDENTIFY, heartbeats, RESUME
  * and the backoff are the SDK's; this subclass adds only what the SDK does not offer a game:
- * publishing a whole list of activities (one per RPC client, each naming its application) and
- * publishing it again whenever the session becomes ready anew.
+ * publishing a whole list of activities (one per RPC client, each naming its application),
+ * spaced out so that the gateway never holds two updates at once, and publishing it again
+ * whenever the session becomes ready anew.
  */
 import {
   AuthorizationTokenType,
@@ -53,7 +54,10 @@ export class PresenceLink extends Client {
     }, LoggingSeverity.Warning);
     this.setStatusChangedCallback((status, error, detail) => {
       if (status === ClientStatus.Ready) {
-        this.#publish();
+        // The SDK shows the new session online with its own (empty) rich presence right after
+        // READY: that counts as the last update, and the RPC clients' activities follow it.
+        this.#lastSentAt = Date.now();
+        if (this.#activities.length > 0) this.#schedule();
       }
       if (status === ClientStatus.Disconnected && error !== ClientError.None) {
         linkOptions.onFatal(
@@ -86,6 +90,10 @@ export class PresenceLink extends Client {
    */
   setActivities(activities: PublishedActivity[]): void {
     this.#activities = activities;
+    this.#schedule();
+  }
+
+  #schedule(): void {
     if (this.#pending !== null) return;
     const waitMs = this.#lastSentAt + MIN_PRESENCE_INTERVAL_MS - Date.now();
     if (waitMs <= 0) {
