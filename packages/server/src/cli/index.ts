@@ -7,15 +7,9 @@ import { demoBanner, ensureDemo } from '../demo.js';
 import { UsageError } from '../cliFlags.js';
 import { parseCommandArgs } from './args.js';
 import { ADMIN_COMMANDS, runAdminCommand } from './commands.js';
-import {
-  RPC_SUMMARY,
-  RPC_USAGE,
-  consentMode,
-  rpcBanner,
-  rpcHelp,
-  runRpcCommand,
-} from './rpcCommand.js';
-import { RpcStartError, runRpc, type Ask, type RunningRpc } from '../rpc/index.js';
+import { RPC_SUMMARY, RPC_USAGE, rpcHelp } from './rpcUsage.js';
+import type { Ask } from '../rpc/consent.js';
+import type { RunningRpc } from '../rpc/index.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -66,29 +60,6 @@ function startHelp(): string {
   ].join('\n');
 }
 
-/** `start --rpc`: the daemon for the demo developer, beside the platform. */
-async function startDemoRpc(
-  run: { apiBase: string; userToken: string; consent: string | undefined },
-  env: Record<string, string | undefined>,
-  io: CliIo,
-): Promise<RunningRpc> {
-  const ask = io.ask ?? null;
-  const consent = consentMode(run.consent, ask, '--rpc-consent');
-  const running = await runRpc({
-    apiBase: run.apiBase,
-    token: run.userToken,
-    tokenSource: "the demo developer's token (demo.json)",
-    consent,
-    ask,
-    env,
-    log: (line) => {
-      io.stderr(`${line}\n`);
-    },
-  });
-  io.stdout(rpcBanner(running, consent));
-  return running;
-}
-
 /** `guildhall start`: the settings' flags, and `rpc` when `--rpc` was given. */
 interface StartRequest {
   argv: readonly string[];
@@ -123,6 +94,7 @@ async function start(request: StartRequest, env: Record<string, string | undefin
       if (!created) io.stdout('  (reusing the demo from an earlier start)\n');
       if (rpc !== null) {
         const run = { apiBase: app.apiUrl(), userToken: demo.user_token, consent: rpc.consent };
+        const { startDemoRpc } = await import('./rpcCommand.js');
         running = await startDemoRpc(run, env, io);
       }
     } else {
@@ -190,6 +162,7 @@ export async function runCli(
         io.stdout(`${rpcHelp()}\n`);
         return 0;
       }
+      const { runRpcCommand } = await import('./rpcCommand.js');
       return await runRpcCommand(flags, env, io);
     }
     // Names have two words (`user create`) or three (`user connection add`).
@@ -222,7 +195,8 @@ export async function runCli(
       io.stderr(`guildhall: ${err.message}\n`);
       return 2;
     }
-    if (err instanceof RpcStartError) {
+    // rpc/run.ts's RpcStartError (the module is loaded only for RPC).
+    if (err instanceof Error && err.name === 'RpcStartError') {
       io.stderr(`guildhall rpc: ${err.message}\n`);
       return 1;
     }

@@ -1,58 +1,13 @@
 /**
  * @module cli/rpcCommand: `guildhall rpc`, the local client's IPC side for a person
  * (docs/rpc.md), and the `--rpc` option of `guildhall start`, which runs it for the demo
- * developer beside the platform.
+ * developer beside the platform. Loaded only when one of them runs (it brings the Social SDK's
+ * gateway client); its usage and help are in cli/rpcUsage.ts.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../cliFlags.js';
-import {
-  CONSENT_MODES,
-  apiBaseOf,
-  isConsentMode,
-  runRpc,
-  type Ask,
-  type ConsentMode,
-  type RunningRpc,
-} from '../rpc/index.js';
-
-export const RPC_USAGE =
-  'guildhall rpc --api-url URL --token-file FILE [--consent prompt|allow|deny]';
-
-export const RPC_SUMMARY =
-  'Serve RPC clients (discord-ipc-N sockets) for the person whose session token is in FILE.';
-
-export function rpcHelp(): string {
-  return [
-    `Usage: ${RPC_USAGE}`,
-    '',
-    'Runs the local client side of RPC for one person: native apps (@xhayper/discord-rpc,',
-    'discord-rpc…) connect to the socket discord-ipc-N (the first free N of 0..9) in the first of',
-    '$XDG_RUNTIME_DIR, $TMPDIR, $TMP, $TEMP that is set, else /tmp. Their SET_ACTIVITY becomes',
-    "the person's rich presence; their AUTHORIZE asks the person (see --consent). See docs/rpc.md.",
-    '',
-    'Options:',
-    '  --api-url URL      The platform: its address (http://127.0.0.1:8080) or API URL (…/api/v10).',
-    "  --token-file FILE  A file holding the person's session token (keep it mode 0600).",
-    '  --consent MODE     prompt: ask on this terminal (the default when there is one);',
-    '                     allow / deny: answer every AUTHORIZE without asking (CI, headless; the',
-    '                     default without a terminal is deny). An authorization the person already',
-    '                     gave that covers the scopes is never asked again.',
-  ].join('\n');
-}
-
-/** The consent mode from the flag, or the default for this terminal. */
-export function consentMode(value: string | undefined, ask: Ask | null, flag: string): ConsentMode {
-  if (value === undefined) return ask === null ? 'deny' : 'prompt';
-  if (!isConsentMode(value)) {
-    throw new UsageError(`${flag} must be one of ${CONSENT_MODES.join(', ')}, not "${value}".`);
-  }
-  if (value === 'prompt' && ask === null) {
-    throw new UsageError(
-      `${flag} prompt needs a terminal to ask on: run it in one, or pass ${flag} allow or deny.`,
-    );
-  }
-  return value;
-}
+import { apiBaseOf, runRpc, type Ask, type ConsentMode, type RunningRpc } from '../rpc/index.js';
+import { RPC_USAGE, consentMode } from './rpcUsage.js';
 
 /** The token in the file; a warning line when others may read the file. */
 function readTokenFile(file: string, warn: (line: string) => void): string {
@@ -95,6 +50,29 @@ export interface RpcCommandIo {
   stderr: (text: string) => void;
   stopSignal: Promise<string>;
   ask?: Ask | undefined;
+}
+
+/** `start --rpc`: the daemon for the demo developer, beside the platform. */
+export async function startDemoRpc(
+  run: { apiBase: string; userToken: string; consent: string | undefined },
+  env: Record<string, string | undefined>,
+  io: RpcCommandIo,
+): Promise<RunningRpc> {
+  const ask = io.ask ?? null;
+  const consent = consentMode(run.consent, ask, '--rpc-consent');
+  const running = await runRpc({
+    apiBase: run.apiBase,
+    token: run.userToken,
+    tokenSource: "the demo developer's token (demo.json)",
+    consent,
+    ask,
+    env,
+    log: (line) => {
+      io.stderr(`${line}\n`);
+    },
+  });
+  io.stdout(rpcBanner(running, consent));
+  return running;
 }
 
 /** Runs `guildhall rpc` until a signal (exit 0) or until the session ends for good (exit 1). */
