@@ -9,11 +9,13 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client as XhayperClient } from '@xhayper/discord-rpc';
+import WebSocket from 'ws';
 import DiscordRpc from 'discord-rpc';
 import { describe, expect, it } from 'vitest';
 import { describeDrivers } from './support/drivers.js';
 import { collectChild } from './support/children.js';
 import { useRpcWorld, withEnv } from './support/rpcFixture.js';
+import type { RunRpcOptions } from '../src/rpc/index.js';
 
 /** docs/rpc.md's example: rich presence from a native game with @xhayper/discord-rpc. */
 const EXAMPLE = fileURLToPath(new URL('../../../examples/rpc-presence.js', import.meta.url));
@@ -143,6 +145,44 @@ describeDrivers('RPC over IPC with real client libraries on $driver', (driver) =
   });
 });
 
+describe('the daemon after its gateway connection drops', () => {
+  const world = useRpcWorld('sqlite');
+
+  it('publishes the activities again once the session is back', async () => {
+    // The daemon's own gateway sockets, to cut one (the player's network drops).
+    const sockets: WebSocket[] = [];
+    class WatchedWebSocket extends WebSocket {
+      constructor(url: string) {
+        super(url);
+        sockets.push(this);
+      }
+    }
+    const daemon = await world.startDaemon({
+      WebSocket: WatchedWebSocket as unknown as RunRpcOptions['WebSocket'],
+    });
+    const client = new XhayperClient({ clientId: world.dev.applicationId });
+    // The fixture's first daemon holds discord-ipc-0; the library takes the first that answers.
+    await world.rpc.close();
+    expect(daemon.daemon.path).toBe(`${world.dir}/discord-ipc-1`);
+    await withEnv('XDG_RUNTIME_DIR', world.dir, () => client.connect());
+    const seen = world.watcher.frames.length;
+    await client.user?.setActivity({ details: 'before the drop' });
+    await world.playerPresence(seen, (d) => d.activities.length > 0);
+
+    const dropped = world.watcher.frames.length;
+    sockets[0]?.terminate();
+    const again = await world.playerPresence(dropped, (d) => d.activities.length > 0);
+    expect(sockets.length).toBeGreaterThan(1);
+    expect(again.activities).toEqual([
+      expect.objectContaining({
+        application_id: world.dev.applicationId,
+        details: 'before the drop',
+      }),
+    ]);
+    await client.destroy();
+  });
+});
+
 describe('two RPC clients at once', () => {
   const world = useRpcWorld('sqlite');
 
@@ -188,16 +228,20 @@ describe('the RPC example of docs/rpc.md', () => {
       }),
     );
     const seen = world.watcher.frames.length;
-    const child = spawn(process.execPath, [EXAMPLE, '--once'], {
+    const child = spawn(process.execPath, [EXAMPLE], {
       env: { PATH: process.env['PATH'] ?? '', DEMO_JSON: demoJson, XDG_RUNTIME_DIR: world.dir },
       stdio: 'pipe',
     });
-    const run = await collectChild(child);
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`• connected to the local client of ada (${world.player.userId})`);
-    expect(run.stdout).toContain('• authenticated as ada for dev app');
-    expect(run.stdout.trimEnd().endsWith('• done')).toBe(true);
+    const run = collectChild(child);
+    // It says when it waits for Ctrl-C (its handler is in place from then on).
+    const waiting = new Promise<void>((resolve) => {
+      let out = '';
+      // collectChild set the stream's encoding: chunks are strings.
+      child.stdout.on('data', (chunk: string) => {
+        out += chunk;
+        if (out.includes('press Ctrl-C')) resolve();
+      });
+    });
     const shown = await world.playerPresence(seen, (d) => d.activities.length > 0);
     expect(shown.activities).toEqual([
       expect.objectContaining({
@@ -207,8 +251,18 @@ describe('the RPC example of docs/rpc.md', () => {
         party: { id: 'party-1', size: [2, 4] },
       }),
     ]);
-    // --once cleared it before leaving.
+    // Ctrl-C: the example clears its activity and leaves.
     const shownAt = world.watcher.frames.findIndex((f) => f.d === shown);
+    await waiting;
+    child.kill('SIGINT');
+    const ended = await run;
+    expect(ended.stderr).toBe('');
+    expect(ended.code).toBe(0);
+    expect(ended.stdout).toContain(
+      `• connected to the local client of ada (${world.player.userId})`,
+    );
+    expect(ended.stdout).toContain('• authenticated as ada for dev app');
+    expect(ended.stdout.trimEnd().endsWith('• done')).toBe(true);
     const cleared = await world.playerPresence(shownAt + 1);
     expect(cleared.activities).toEqual([]);
   });

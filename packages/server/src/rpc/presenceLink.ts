@@ -13,6 +13,7 @@ import {
   ClientError,
   ClientStatus,
   LoggingSeverity,
+  type WebSocketConstructor,
 } from '@guildhall/social-sdk';
 
 /** Gateway op 3, PRESENCE_UPDATE. */
@@ -33,6 +34,8 @@ export interface PresenceLinkOptions {
   log: (line: string) => void;
   /** The session ended for good (the token was refused or revoked): the daemon must stop. */
   onFatal: (reason: string) => void;
+  /** The gateway's WebSocket (default: the SDK's, `ws`); tests watch the connection with it. */
+  WebSocket?: WebSocketConstructor | undefined;
 }
 
 /** The activities the daemon publishes for the person (already checked against op 3's rules). */
@@ -47,7 +50,12 @@ export class PresenceLink extends Client {
   readonly #linkOptions: PresenceLinkOptions;
 
   constructor(linkOptions: PresenceLinkOptions) {
-    super({ apiBase: linkOptions.apiBase });
+    super({
+      apiBase: linkOptions.apiBase,
+      ...(linkOptions.WebSocket === undefined
+        ? {}
+        : { platform: { WebSocket: linkOptions.WebSocket } }),
+    });
     this.#linkOptions = linkOptions;
     this.addLogCallback((message) => {
       linkOptions.log(`gateway: ${message}`);

@@ -6,7 +6,7 @@
 import { createConsent, type Ask, type ConsentMode } from './consent.js';
 import { startRpcDaemon, type RpcDaemon, type RpcDaemonOptions } from './daemon.js';
 import { PlatformApi, PlatformRequestError } from './platformApi.js';
-import { PresenceLink } from './presenceLink.js';
+import { PresenceLink, type PresenceLinkOptions } from './presenceLink.js';
 import type { RpcUser } from './types.js';
 
 export interface RunRpcOptions {
@@ -21,6 +21,8 @@ export interface RunRpcOptions {
   env: Record<string, string | undefined>;
   log: (line: string) => void;
   limits?: RpcDaemonOptions['limits'];
+  /** The gateway's WebSocket constructor (tests). */
+  WebSocket?: PresenceLinkOptions['WebSocket'];
 }
 
 export interface RunningRpc {
@@ -73,6 +75,7 @@ export async function runRpc(options: RunRpcOptions): Promise<RunningRpc> {
     token: options.token,
     log: options.log,
     onFatal: endFatal,
+    WebSocket: options.WebSocket,
   });
   await link.start();
   let daemon: RpcDaemon;

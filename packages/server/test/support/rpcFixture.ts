@@ -11,7 +11,12 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
-import { runRpc, type ConsentMode, type RunningRpc } from '../../src/rpc/index.js';
+import {
+  runRpc,
+  type ConsentMode,
+  type RunRpcOptions,
+  type RunningRpc,
+} from '../../src/rpc/index.js';
 import type { Driver } from './drivers.js';
 import { identifyGateway, type Frame, type GatewayClient } from './gatewayClient.js';
 import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
@@ -76,6 +81,8 @@ export interface DaemonSettings {
   /** Frames per connection per minute. */
   frames?: number;
   handshakeTimeoutMs?: number;
+  /** The daemon's gateway WebSocket constructor. */
+  WebSocket?: RunRpcOptions['WebSocket'];
 }
 
 /** Sets up the world before each test and tears it down after. */
@@ -110,6 +117,7 @@ export function useRpcWorld(driver: Driver, options: DaemonSettings = {}) {
         ask: null,
         env: { XDG_RUNTIME_DIR: world.dir },
         log: (line) => world.log.push(line),
+        ...(more.WebSocket === undefined ? {} : { WebSocket: more.WebSocket }),
         limits: {
           ...(frames === undefined ? {} : { rateLimit: { frames, windowMs: 60_000 } }),
           ...(more.handshakeTimeoutMs === undefined
