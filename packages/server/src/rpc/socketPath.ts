@@ -32,15 +32,24 @@ export function socketPath(
   return join(socketDirectory(env), `discord-ipc-${n}`);
 }
 
-/** Whether something accepts connections on a socket path. */
+/** How long the probe of an existing socket may take; a socket that does not answer is live. */
+const PROBE_TIMEOUT_MS = 2000;
+
+/** Whether something accepts connections on a socket path (refused: a stale file). */
 function answers(path: string): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = connect(path);
+    const timer = setTimeout(() => {
+      probe.destroy();
+      resolve(true);
+    }, PROBE_TIMEOUT_MS);
     probe.once('connect', () => {
+      clearTimeout(timer);
       probe.destroy();
       resolve(true);
     });
     probe.once('error', () => {
+      clearTimeout(timer);
       resolve(false);
     });
   });

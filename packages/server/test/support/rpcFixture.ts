@@ -89,12 +89,16 @@ export interface DaemonSettings {
 export function useRpcWorld(driver: Driver, options: DaemonSettings = {}) {
   const world = {} as RpcWorld;
   const daemons: RunningRpc[] = [];
+  /** What this test made, undone in reverse (only what was made, if a step failed). */
+  const cleanups: (() => Promise<unknown>)[] = [];
   beforeEach(async () => {
     world.server = await startTestServer({
       storage: driver,
       listen: true,
       gateway: { identifiesPerBucket: 100 },
     });
+    const server = world.server;
+    cleanups.push(() => server.close());
     world.dev = await seedDeveloper(world.server.app, 'dev');
     world.player = await register(world.server, 'ada');
     world.friend = await register(world.server, 'bob');
@@ -105,7 +109,14 @@ export function useRpcWorld(driver: Driver, options: DaemonSettings = {}) {
         intents: 0,
       })
     ).client;
+    const watcher = world.watcher;
+    cleanups.push(() => watcher.close());
     world.dir = await mkdtemp(join(tmpdir(), 'guildhall-rpc-'));
+    const dir = world.dir;
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    cleanups.push(async () => {
+      for (const daemon of daemons.splice(0)) await daemon.close();
+    });
     world.log = [];
     world.startDaemon = async (more = {}) => {
       const frames = more.frames ?? options.frames;
@@ -142,10 +153,7 @@ export function useRpcWorld(driver: Driver, options: DaemonSettings = {}) {
     };
   });
   afterEach(async () => {
-    for (const daemon of daemons.splice(0)) await daemon.close();
-    await world.watcher.close();
-    await world.server.close();
-    await rm(world.dir, { recursive: true, force: true });
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
   return world;
 }
