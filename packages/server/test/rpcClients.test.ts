@@ -143,6 +143,25 @@ describeDrivers('RPC over IPC with real client libraries on $driver', (driver) =
     expect((await world.playerPresence(cleared)).activities).toEqual([]);
     await client.destroy();
   });
+
+  it('discord-rpc: its own login exchanges the code (redirect_uri "undefined" is ignored)', async () => {
+    const { dev, player } = world;
+    const client = new DiscordRpc.Client({ transport: 'ipc' });
+    client.on('error', () => undefined);
+    // The library's REST base (its constructor sets discord.com's), pointed at this platform.
+    (client as unknown as { fetch: { endpoint: string } }).fetch.endpoint =
+      `${world.server.baseUrl}/api`;
+    await withEnv('XDG_RUNTIME_DIR', world.dir, () =>
+      client.login({
+        clientId: dev.applicationId,
+        clientSecret: dev.clientSecret,
+        scopes: ['identify', 'rpc'],
+      }),
+    );
+    expect(client.application).toMatchObject({ id: dev.applicationId });
+    expect(client.user).toMatchObject({ id: player.userId });
+    await client.destroy();
+  });
 });
 
 describe('the daemon after its gateway connection drops', () => {
