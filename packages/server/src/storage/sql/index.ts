@@ -38,6 +38,12 @@ import { createVoiceStatusRepository } from './voiceStatus.js';
 import { createWorkerLeaseRepository } from './workerLeases.js';
 import { createInteractionRepository } from './interactions.js';
 import { createCommandRepository } from './commands.js';
+import {
+  createAutoModRuleRepository,
+  createGuildSettingRepository,
+  createGuildTemplateRepository,
+  createJoinRequestRepository,
+} from './guildSettings.js';
 
 export type { Database } from './schema.js';
 export type { BatchConnection, GroupCommitOptions, OpenBatchConnection } from './groupCommit.js';
@@ -85,6 +91,10 @@ export function createRepositories(
     interactions: createInteractionRepository(db),
     commands: createCommandRepository(db, context.dialect),
     webhooks: createWebhookRepository(db),
+    autoModRules: createAutoModRuleRepository(db),
+    guildTemplates: createGuildTemplateRepository(db),
+    guildSettings: createGuildSettingRepository(db),
+    joinRequests: createJoinRequestRepository(db),
   };
 }
 

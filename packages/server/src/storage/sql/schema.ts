@@ -4,6 +4,7 @@ import type { OAuthTables } from './oauthSchema.js';
 import type * as Relationships from './relationshipsSchema.js';
 import type * as GameStats from './gameStatsSchema.js';
 import type * as Commands from './commandsSchema.js';
+import type * as GuildSettings from './guildSettingsSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -468,6 +469,11 @@ export interface Database extends OAuthTables {
   interactions: InteractionsTable;
   application_commands: Commands.ApplicationCommandsTable;
   application_command_permissions: Commands.ApplicationCommandPermissionsTable;
+  automod_rules: GuildSettings.AutomodRulesTable;
+  guild_templates: GuildSettings.GuildTemplatesTable;
+  guild_settings: GuildSettings.GuildSettingsTable;
+  guild_vanity_urls: GuildSettings.GuildVanityUrlsTable;
+  guild_join_requests: GuildSettings.GuildJoinRequestsTable;
 }
 
 export interface ChannelRecipientsTable {

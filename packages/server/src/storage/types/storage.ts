@@ -33,6 +33,12 @@ import type { WorkerLeaseRepository } from './workerLeases.js';
 import type { InteractionRepository } from './interactions.js';
 import type { CommandRepository } from './commands.js';
 import type { WebhookRepository } from './webhooks.js';
+import type {
+  AutoModRuleRepository,
+  GuildSettingRepository,
+  GuildTemplateRepository,
+  JoinRequestRepository,
+} from './guildSettings.js';
 
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
@@ -74,6 +80,10 @@ export interface Repositories {
   readonly interactions: InteractionRepository;
   readonly commands: CommandRepository;
   readonly webhooks: WebhookRepository;
+  readonly autoModRules: AutoModRuleRepository;
+  readonly guildTemplates: GuildTemplateRepository;
+  readonly guildSettings: GuildSettingRepository;
+  readonly joinRequests: JoinRequestRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
