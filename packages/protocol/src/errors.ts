@@ -44,6 +44,8 @@ export const ERRORS = {
   RATE_LIMITED: { code: 0, status: 429, message: 'You are being rate limited.' },
   INTERNAL_SERVER_ERROR: { code: 0, status: 500, message: 'Internal Server Error' },
   INVALID_API_VERSION: { code: 0, status: 400, message: 'Invalid API version' },
+  // The reference library has no code for an unknown rule; a 404 that names it (assumed).
+  UNKNOWN_AUTO_MODERATION_RULE: { code: 0, status: 404, message: 'Unknown Auto Moderation Rule' },
 
   // 10xxx: unknown resources.
   UNKNOWN_ACCOUNT: { code: 10001, status: 404, message: 'Unknown Account' }, // status assumed
@@ -82,6 +84,7 @@ export const ERRORS = {
     message: 'Unknown application command permissions',
   }, // status assumed
   UNKNOWN_STAGE_INSTANCE: { code: 10067, status: 404, message: 'Unknown Stage Instance' }, // status assumed
+  UNKNOWN_GUILD_TEMPLATE: { code: 10057, status: 404, message: 'Unknown Guild Template' }, // status assumed
   UNKNOWN_GUILD_WELCOME_SCREEN: {
     code: 10069,
     status: 404,
@@ -252,6 +255,11 @@ export const ERRORS = {
     code: 30040,
     status: 400,
     message: 'Maximum number of prune requests has been reached. Try again later',
+  }, // status assumed
+  GUILD_ALREADY_HAS_TEMPLATE: {
+    code: 30031,
+    status: 400,
+    message: 'Guild already has a template',
   }, // status assumed
   MAX_WIDGET_SETTINGS_UPDATES: {
     code: 30042,

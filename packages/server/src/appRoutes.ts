@@ -21,6 +21,7 @@ import {
 } from './resources/applications/index.js';
 import { registerAuditLogRoutes } from './resources/auditLog/index.js';
 import { registerAuthRoutes } from './resources/auth/index.js';
+import { registerAutoModerationRoutes } from './resources/autoModeration/index.js';
 import { registerBanRoutes } from './resources/bans/index.js';
 import { registerChannelRoutes } from './resources/channels/index.js';
 import { registerConnectionRoutes } from './resources/connections/index.js';
@@ -155,6 +156,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
         maxPayloadBytes: config.maxBodyBytes,
         blobs,
       });
+      registerAutoModerationRoutes(api, services.autoModerationRules);
       registerWebhookRoutes(api, {
         webhooks: services.webhooks,
         messages: services.messages,

@@ -10,6 +10,10 @@ import {
 import { createApplicationService } from './resources/applications/index.js';
 import { createAuditLogService } from './resources/auditLog/index.js';
 import { createAuthService, type AuthSettings } from './resources/auth/index.js';
+import {
+  createAutoModerationEnforcer,
+  createAutoModerationService,
+} from './resources/autoModeration/index.js';
 import { createBanService } from './resources/bans/index.js';
 import {
   createOverwriteService,
@@ -109,7 +113,13 @@ export function createServices(
     socialLimits: deps.socialLimits,
     links: options.links,
   });
-  const messages = createMessageService(deps, { ...options, privateRules });
+  // Auto-moderation: checked on guild message creates and member name changes.
+  const autoModeration = createAutoModerationEnforcer({ ...deps, links: options.links });
+  const messages = createMessageService(deps, {
+    ...options,
+    privateRules,
+    moderation: autoModeration,
+  });
   const privateChannels = createPrivateChannelService(deps);
   // The 3-second rule and the endpoint check/delivery of interactions (resources/interactions).
   const interactionLifecycle = createInteractionLifecycle({
@@ -153,7 +163,10 @@ export function createServices(
     voiceStatus: createVoiceStatusService(deps),
     auditLog: createAuditLogService(deps),
     roles: createRoleService(deps),
-    members: createMemberService(deps),
+    members: createMemberService(deps, {
+      profileCheck: (tx, request) => autoModeration.checkMember(tx, request),
+    }),
+    autoModerationRules: createAutoModerationService(deps),
     prune: createPruneService(deps),
     bans: createBanService(deps),
     emojis: createEmojiService(deps),

@@ -221,7 +221,7 @@ export function createGuildSettingRepository(db: Kysely<Database>): GuildSetting
         .executeTakeFirst();
       return row ? jsonObject(row.value) : null;
     },
-    async put(guildId, name, value, updatedAt) {
+    async put({ guildId, name, value, updatedAt }) {
       const text = JSON.stringify(value);
       await db
         .insertInto('guild_settings')

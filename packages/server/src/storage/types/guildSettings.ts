@@ -84,12 +84,12 @@ export interface GuildVanityRecord {
 
 export interface GuildSettingRepository {
   get(guildId: string, name: GuildSettingName): Promise<SettingsJson | null>;
-  put(
-    guildId: string,
-    name: GuildSettingName,
-    value: SettingsJson,
-    updatedAt: number,
-  ): Promise<void>;
+  put(setting: {
+    guildId: string;
+    name: GuildSettingName;
+    value: SettingsJson;
+    updatedAt: number;
+  }): Promise<void>;
   vanity(guildId: string): Promise<GuildVanityRecord | null>;
   vanityByCode(code: string): Promise<GuildVanityRecord | null>;
   /** Sets (or with `null`, removes) the code; StorageConflictError when another guild has it. */
