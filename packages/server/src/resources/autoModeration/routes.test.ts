@@ -206,7 +206,7 @@ describeDrivers('auto-moderation rules on $driver', (driver) => {
       ['GET', rulesUrl(), '', 401, 0],
     ];
     for (const [method, url, auth, status, code] of denied) {
-      const res = await g.call(method as 'GET', url, { auth, payload: keywordRule() });
+      const res = await g.call(method, url, { auth, payload: keywordRule() });
       expect(res.statusCode, `${method} ${url}`).toBe(status);
       expect(res.json()).toMatchObject({ code });
       expectOpenApiResponse(res, method, url);
