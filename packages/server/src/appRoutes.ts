@@ -33,6 +33,7 @@ import { registerDmRoutes } from './resources/dms/index.js';
 import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/index.js';
 import { registerGatewayRoutes, type SessionStartLimit } from './resources/gatewayInfo/index.js';
 import { registerGuildRoutes } from './resources/guilds/index.js';
+import { registerGuildSettingsRoutes } from './resources/guildSettings/index.js';
 import type { CdnImages } from './resources/imageVariants.js';
 import { registerInviteRoutes } from './resources/invites/index.js';
 import { registerLobbyRoutes } from './resources/lobbies/index.js';
@@ -157,6 +158,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
         blobs,
       });
       registerAutoModerationRoutes(api, services.autoModerationRules);
+      registerGuildSettingsRoutes(api, services);
       registerWebhookRoutes(api, {
         webhooks: services.webhooks,
         messages: services.messages,

@@ -23,6 +23,14 @@ import {
 } from './resources/channels/index.js';
 import { createConnectionService } from './resources/connections/index.js';
 import { createGameStatsService } from './resources/gameStats/index.js';
+import {
+  createGuildSettingsService,
+  createIntegrationService,
+  createJoinRequestService,
+  createPreviewService,
+  createWidgetService,
+  type WidgetPorts,
+} from './resources/guildSettings/index.js';
 import { createGuildTagService } from './resources/guildTags/index.js';
 import type { ServiceDeps, SocialLimits } from './resources/deps.js';
 import {
@@ -75,6 +83,8 @@ interface ServiceOptions {
   auth: AuthSettings;
   /** The presences and social graph accepting an activity invite reads. */
   activityInvites: ActivityInvitePorts;
+  /** The live presences the guild widget and preview count (the gateway's shared store). */
+  presencesOf: WidgetPorts['presencesOf'];
   /** Told of a lobby message not mirrored into its linked channel (the send stands). */
   onLobbyMirrorError?: (err: unknown, context: { lobbyId: string; messageId: string }) => void;
   /** From this many users an app's privileged intents need a review (the gateway's threshold). */
@@ -167,6 +177,15 @@ export function createServices(
       profileCheck: (tx, request) => autoModeration.checkMember(tx, request),
     }),
     autoModerationRules: createAutoModerationService(deps),
+    guildSettings: createGuildSettingsService(deps),
+    widget: createWidgetService({
+      ...deps,
+      presencesOf: options.presencesOf,
+      baseUrl: options.baseUrl,
+    }),
+    preview: createPreviewService({ ...deps, presencesOf: options.presencesOf }),
+    integrations: createIntegrationService(deps),
+    joinRequests: createJoinRequestService(deps),
     prune: createPruneService(deps),
     bans: createBanService(deps),
     emojis: createEmojiService(deps),
