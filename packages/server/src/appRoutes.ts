@@ -34,6 +34,7 @@ import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/
 import { registerGatewayRoutes, type SessionStartLimit } from './resources/gatewayInfo/index.js';
 import { registerGuildRoutes } from './resources/guilds/index.js';
 import { registerGuildSettingsRoutes } from './resources/guildSettings/index.js';
+import { registerGuildTemplateRoutes } from './resources/guildTemplates/index.js';
 import type { CdnImages } from './resources/imageVariants.js';
 import { registerInviteRoutes } from './resources/invites/index.js';
 import { registerLobbyRoutes } from './resources/lobbies/index.js';
@@ -159,6 +160,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       });
       registerAutoModerationRoutes(api, services.autoModerationRules);
       registerGuildSettingsRoutes(api, services);
+      registerGuildTemplateRoutes(api, services.guildTemplates);
       registerWebhookRoutes(api, {
         webhooks: services.webhooks,
         messages: services.messages,

@@ -23,6 +23,7 @@ import {
 } from './resources/channels/index.js';
 import { createConnectionService } from './resources/connections/index.js';
 import { createGameStatsService } from './resources/gameStats/index.js';
+import { createGuildTemplateService } from './resources/guildTemplates/index.js';
 import {
   createGuildSettingsService,
   createIntegrationService,
@@ -186,6 +187,7 @@ export function createServices(
     preview: createPreviewService({ ...deps, presencesOf: options.presencesOf }),
     integrations: createIntegrationService(deps),
     joinRequests: createJoinRequestService(deps),
+    guildTemplates: createGuildTemplateService(deps),
     prune: createPruneService(deps),
     bans: createBanService(deps),
     emojis: createEmojiService(deps),
