@@ -268,6 +268,10 @@ describeDrivers('guild settings on $driver', (driver) => {
     expect((await checked('GET', url(''), { auth: g.bot.token })).json()).toMatchObject({
       incidents_data: { invites_disabled_until: soon },
     });
+    // Paused invites: neither made nor accepted.
+    const invite = () =>
+      g.call('POST', `/channels/${general}/invites`, { auth: g.owner.token, payload: {} });
+    expect((await invite()).json()).toMatchObject({ code: 40006 });
     const tooFar = await checked('PUT', url('/incident-actions'), {
       auth: g.bot.token,
       payload: { dms_disabled_until: new Date(Date.now() + 2 * 86_400_000).toISOString() },
@@ -278,6 +282,7 @@ describeDrivers('guild settings on $driver', (driver) => {
       payload: { invites_disabled_until: null },
     });
     expect(lifted.json()).toEqual({ invites_disabled_until: null, dms_disabled_until: null });
+    expect((await invite()).statusCode).toBe(200);
   });
 
   /** Another guild the owner holds, for the vanity conflict. */

@@ -33,6 +33,24 @@ import {
 import { createTargetUserOperations } from './targetUsers.js';
 import { SECOND_MS } from '../../domain/time.js';
 
+/**
+ * Refuses invites to a guild whose invites are paused (40006): by its INVITES_DISABLED feature
+ * or, until the time they name, by its incident actions (PUT /guilds/{id}/incident-actions).
+ */
+async function assertInvitesOpen(tx: Repositories, guildId: string, nowMs: number): Promise<void> {
+  const [guild, incidents] = await Promise.all([
+    tx.guilds.findById(guildId),
+    tx.guildSettings.get(guildId, 'incident_actions'),
+  ]);
+  const until = incidents?.['invites_disabled_until'];
+  if (
+    guild?.features.includes('INVITES_DISABLED') === true ||
+    (typeof until === 'number' && until > nowMs)
+  ) {
+    throw new ApiError('FEATURE_TEMPORARILY_DISABLED');
+  }
+}
+
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const CODE_LENGTH = 10;
 
@@ -218,6 +236,9 @@ export function createInviteService(deps: ServiceDeps) {
           nowMs: clock.now(),
         });
         channel.require(P.CREATE_INSTANT_INVITE);
+        if (channel.channel.guildId !== null) {
+          await assertInvitesOpen(tx, channel.channel.guildId, clock.now());
+        }
         // A category holds channels; nobody can be invited into it.
         if (channel.channel.type === ChannelTypes.GUILD_CATEGORY) {
           throw new ApiError('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
@@ -382,6 +403,7 @@ export function createInviteService(deps: ServiceDeps) {
         if ((await tx.bans.find(invite.guildId, userId)) !== null) {
           throw new ApiError('USER_BANNED');
         }
+        await assertInvitesOpen(tx, invite.guildId, clock.now());
         if (invite.targeted && !(await tx.invites.isTargetUser(invite.code, userId))) {
           throw new ApiError('MISSING_ACCESS');
         }
