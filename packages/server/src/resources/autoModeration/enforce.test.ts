@@ -139,6 +139,22 @@ describeDrivers('auto-moderation enforcement on $driver', (driver) => {
     const after = await alertMessages();
     expect(after).toHaveLength(before + 1);
     expect(JSON.stringify(after[0]?.embeds)).toContain('"keyword","value":"d[o0]gs?\\\\b"');
+    // Edits are checked too: an edit into a blocked word is refused, the message unchanged.
+    const blocking = await createRule({
+      name: 'No birds',
+      event_type: 1,
+      trigger_type: 1,
+      trigger_metadata: { keyword_filter: ['bird'] },
+      actions: [{ type: 1 }],
+    });
+    const id = res.json<{ id: string }>().id;
+    const edit = await g.call('PATCH', `/channels/${general}/messages/${id}`, {
+      auth: dee.token,
+      payload: { content: 'a bird' },
+    });
+    expect(edit.json()).toMatchObject({ code: 200000 });
+    expect((await server.app.storage.messages.findById(general, id))?.content).toBe('my d0g barks');
+    await dropRule(blocking);
     await dropRule(ruleId);
   });
 

@@ -63,6 +63,8 @@ export interface MessageCheck {
   content: string;
   /** The message's id once written (absent from the execution when blocked). */
   messageId: string;
+  /** An edit of a written message: the SPAM trigger does not count it. */
+  edit?: boolean;
 }
 
 const lists = (metadata: SettingsJson, key: string): string[] => {
@@ -122,7 +124,7 @@ export function createAutoModerationEnforcer(deps: ServiceDeps & { links: () => 
         return uniqueMentions(content) > limit ? { keyword: null, content: null } : null;
       }
       case T.SPAM:
-        return repeated(check.guildId, check.member.userId, content)
+        return check.edit !== true && repeated(check.guildId, check.member.userId, content)
           ? { keyword: null, content: null }
           : null;
       default:
@@ -319,7 +321,8 @@ export function createAutoModerationEnforcer(deps: ServiceDeps & { links: () => 
             member,
             content: check.content,
             channelId: check.channel.id,
-            ...(blocked ? {} : { messageId: check.messageId }),
+            // A blocked create has no message; a blocked edit leaves the message as it was.
+            ...(blocked && check.edit !== true ? {} : { messageId: check.messageId }),
             decisionId: ids(),
           });
         }

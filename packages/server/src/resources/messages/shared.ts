@@ -79,6 +79,8 @@ export interface MessageModeration {
     content: string;
     /** The id the message is written with when it is not blocked. */
     messageId: string;
+    /** An edit of a message already written (the spam trigger counts only new messages). */
+    edit?: boolean;
   }): Promise<void>;
 }
 
