@@ -236,9 +236,7 @@ export function createInviteService(deps: ServiceDeps) {
           nowMs: clock.now(),
         });
         channel.require(P.CREATE_INSTANT_INVITE);
-        if (channel.channel.guildId !== null) {
-          await assertInvitesOpen(tx, channel.channel.guildId, clock.now());
-        }
+        await assertInvitesOpen(tx, channel.channel.guildId, clock.now());
         // A category holds channels; nobody can be invited into it.
         if (channel.channel.type === ChannelTypes.GUILD_CATEGORY) {
           throw new ApiError('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
