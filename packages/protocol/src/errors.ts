@@ -45,8 +45,8 @@ export const ERRORS = {
   INTERNAL_SERVER_ERROR: { code: 0, status: 500, message: 'Internal Server Error' },
   INVALID_API_VERSION: { code: 0, status: 400, message: 'Invalid API version' },
   // The reference library has no codes for these unknown objects; a 404 that names them (assumed).
-  UNKNOWN_AUTO_MODERATION_RULE: { code: 0, status: 404, message: 'Unknown Auto Moderation Rule' },
-  UNKNOWN_JOIN_REQUEST: { code: 0, status: 404, message: 'Unknown Join Request' },
+  AUTO_MODERATION_RULE_NOT_FOUND: { code: 0, status: 404, message: 'Unknown Auto Moderation Rule' },
+  JOIN_REQUEST_NOT_FOUND: { code: 0, status: 404, message: 'Unknown Join Request' },
 
   // 10xxx: unknown resources.
   UNKNOWN_ACCOUNT: { code: 10001, status: 404, message: 'Unknown Account' }, // status assumed

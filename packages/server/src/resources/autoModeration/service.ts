@@ -51,7 +51,7 @@ export function createAutoModerationService(deps: ServiceDeps) {
 
   const findRule = async (repos: Repositories, guildId: string, ruleId: string) => {
     const rule = isSnowflake(ruleId) ? await repos.autoModRules.find(guildId, ruleId) : null;
-    if (rule === null) throw new ApiError('UNKNOWN_AUTO_MODERATION_RULE');
+    if (rule === null) throw new ApiError('AUTO_MODERATION_RULE_NOT_FOUND');
     return rule;
   };
 
@@ -179,7 +179,7 @@ export function createAutoModerationService(deps: ServiceDeps) {
             ? {}
             : { exemptChannels: lists.exemptChannels(input.exempt_channels ?? []) }),
         });
-        if (updated === null) throw new ApiError('UNKNOWN_AUTO_MODERATION_RULE');
+        if (updated === null) throw new ApiError('AUTO_MODERATION_RULE_NOT_FOUND');
         const wire = serializeRule(updated);
         const changes = diffChanges(auditView(rule), auditView(updated));
         if (changes.length > 0) {

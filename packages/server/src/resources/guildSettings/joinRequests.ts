@@ -112,7 +112,7 @@ export function createJoinRequestService(deps: ServiceDeps) {
         const found = isSnowflake(request.requestId)
           ? await tx.joinRequests.find(guildId, request.requestId)
           : null;
-        if (found === null) throw new ApiError('UNKNOWN_JOIN_REQUEST');
+        if (found === null) throw new ApiError('JOIN_REQUEST_NOT_FOUND');
         if (found.status !== 'SUBMITTED') {
           throw invalidField(['action'], 'BASE_TYPE_INVALID', 'This request was reviewed already.');
         }
