@@ -246,6 +246,21 @@ describeDrivers('guild settings on $driver', (driver) => {
     expect((await checked('GET', url(''), { auth: g.bot.token })).json()).toMatchObject({
       vanity_url_code: 'fixture',
     });
+    // The vanity code works as an invite, counting its joins.
+    const joiner = await server.app.services.auth.register({
+      email: 'vanity@example.test',
+      username: 'vanity-joiner',
+      password: 'correct horse battery',
+    });
+    const shown = await g.call('GET', '/invites/fixture', joiner.token);
+    expect(shown.json()).toMatchObject({ code: 'fixture', guild: { id: g.guildId } });
+    const joined = await g.call('POST', '/invites/fixture', joiner.token);
+    expect(joined.statusCode).toBe(200);
+    expect(await server.app.storage.members.find(g.guildId, joiner.user_id)).not.toBeNull();
+    expect((await checked('GET', url('/vanity-url'), { auth: g.bot.token })).json()).toEqual({
+      code: 'fixture',
+      uses: 1,
+    });
     const other = await app2Guild();
     await server.app.storage.guilds.update(other, { features: ['VANITY_URL'] });
     const taken = await g.call('PATCH', `/guilds/${other}/vanity-url`, {

@@ -18,7 +18,7 @@ import { type GuildAccess, accessLoader } from '../access/index.js';
 import { MAX_GUILDS_PER_USER } from '../guilds/index.js';
 import { serializeMember } from '../members/index.js';
 import { createTargetUsersJobs } from './jobs.js';
-import { findLiveInvite, isExpired } from './lookup.js';
+import { countInviteUse, findLiveInvite, isExpired } from './lookup.js';
 import {
   DEFAULT_INVITE_AGE_SECONDS,
   InviteTargetTypes,
@@ -422,7 +422,7 @@ export function createInviteService(deps: ServiceDeps) {
         });
         // The use is counted against the stored row, not the copy read above: of two joins
         // racing for an invite's last use, the second finds it used up and changes nothing.
-        const uses = await tx.invites.addUse(invite.code);
+        const uses = await countInviteUse(tx, invite);
         if (uses === null) throw new ApiError('UNKNOWN_INVITE');
         const gone = invite.maxUses > 0 && uses >= invite.maxUses;
         if (gone) await tx.invites.delete(invite.code);
