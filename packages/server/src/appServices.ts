@@ -49,7 +49,11 @@ import {
 } from './resources/guilds/index.js';
 import { createInviteService } from './resources/invites/index.js';
 import { createLobbyService } from './resources/lobbies/index.js';
-import { createPruneService, createMemberService } from './resources/members/index.js';
+import {
+  createPruneService,
+  createMemberService,
+  type ProfileCheck,
+} from './resources/members/index.js';
 import {
   createMessageService,
   createPinService,
@@ -126,6 +130,8 @@ export function createServices(
   });
   // Auto-moderation: checked on guild message creates and member name changes.
   const autoModeration = createAutoModerationEnforcer({ ...deps, links: options.links });
+  // A member's names are checked when they change and when the member joins.
+  const profileCheck: ProfileCheck = (tx, request) => autoModeration.checkMember(tx, request);
   const messages = createMessageService(deps, {
     ...options,
     privateRules,
@@ -174,9 +180,7 @@ export function createServices(
     voiceStatus: createVoiceStatusService(deps),
     auditLog: createAuditLogService(deps),
     roles: createRoleService(deps),
-    members: createMemberService(deps, {
-      profileCheck: (tx, request) => autoModeration.checkMember(tx, request),
-    }),
+    members: createMemberService(deps, { profileCheck }),
     autoModerationRules: createAutoModerationService(deps),
     guildSettings: createGuildSettingsService(deps),
     widget: createWidgetService({
@@ -186,14 +190,14 @@ export function createServices(
     }),
     preview: createPreviewService({ ...deps, presencesOf: options.presencesOf }),
     integrations: createIntegrationService(deps),
-    joinRequests: createJoinRequestService(deps),
+    joinRequests: createJoinRequestService(deps, { profileCheck }),
     guildTemplates: createGuildTemplateService(deps),
     prune: createPruneService(deps),
     bans: createBanService(deps),
     emojis: createEmojiService(deps),
     stickers: createStickerService(deps),
     scheduledEvents: createScheduledEventService(deps),
-    invites: createInviteService(deps),
+    invites: createInviteService(deps, { profileCheck }),
     connections: createConnectionService(deps),
     gameStats: createGameStatsService(deps),
     guildTags: createGuildTagService(deps),

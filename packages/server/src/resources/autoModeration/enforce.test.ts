@@ -224,6 +224,19 @@ describeDrivers('auto-moderation enforcement on $driver', (driver) => {
     const good = await nick('gus');
     expect(good.json<{ flags: number }>().flags & QUARANTINED_FLAG).toBe(0);
     expect((await post(gus, 'hello')).statusCode).toBe(200);
+    // Names are checked on joining too.
+    const invite = await g.call('POST', `/channels/${general}/invites`, {
+      auth: g.owner.token,
+      payload: {},
+    });
+    const joiner = await server.app.services.auth.register({
+      email: 'sysadmin@example.test',
+      username: 'sysadmin',
+      password: 'correct horse battery',
+    });
+    await g.call('POST', `/invites/${invite.json<{ code: string }>().code}`, joiner.token);
+    const joined = await server.app.storage.members.find(g.guildId, joiner.user_id);
+    expect((joined?.flags ?? 0) & QUARANTINED_FLAG).toBe(QUARANTINED_FLAG);
     await dropRule(ruleId);
   });
 });

@@ -13,7 +13,7 @@ import type { JoinRequestQuery, JoinRequestRecord, Repositories } from '../../st
 import { accessLoader } from '../access/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
-import { serializeMember } from '../members/index.js';
+import { serializeMember, type ProfileCheck } from '../members/index.js';
 import { serializeUser } from '../users/index.js';
 import type { JoinRequestSubmitInput } from './schemas.js';
 
@@ -50,7 +50,10 @@ async function serializeRequests(repos: Repositories, requests: readonly JoinReq
   }));
 }
 
-export function createJoinRequestService(deps: ServiceDeps) {
+export function createJoinRequestService(
+  deps: ServiceDeps,
+  options: { profileCheck?: ProfileCheck } = {},
+) {
   const { storage, clock, ids } = deps;
   const accessFor = accessLoader(clock);
 
@@ -138,6 +141,7 @@ export function createJoinRequestService(deps: ServiceDeps) {
               roleIds: [],
             });
             afterCommit(tx, dispatches.memberAdd(guildId, serializeMember(member, user)));
+            await options.profileCheck?.(tx, { guildId, userId: user.id });
           }
         }
         const [wire] = await serializeRequests(tx, [updated ?? found]);

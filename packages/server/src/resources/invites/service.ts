@@ -16,7 +16,7 @@ import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
 import { type GuildAccess, accessLoader } from '../access/index.js';
 import { MAX_GUILDS_PER_USER } from '../guilds/index.js';
-import { serializeMember } from '../members/index.js';
+import { serializeMember, type ProfileCheck } from '../members/index.js';
 import { createTargetUsersJobs } from './jobs.js';
 import { countInviteUse, findLiveInvite, isExpired } from './lookup.js';
 import {
@@ -108,7 +108,12 @@ export interface CreateInviteRequest {
  * Guild invites: create, look up, list, revoke and accept, and their target users. Gateway
  * dispatches (INVITE_CREATE, INVITE_DELETE, GUILD_MEMBER_ADD) go out after the change commits.
  */
-export function createInviteService(deps: ServiceDeps) {
+/** What a join asks of other resources: auto-moderation's check of the new member's names. */
+export interface InviteServiceOptions {
+  profileCheck?: ProfileCheck;
+}
+
+export function createInviteService(deps: ServiceDeps, options: InviteServiceOptions = {}) {
   const { storage, clock, ids } = deps;
   const jobs = createTargetUsersJobs({ storage, clock });
   const accessFor = accessLoader(clock);
@@ -422,6 +427,7 @@ export function createInviteService(deps: ServiceDeps) {
         });
         // The use is counted against the stored row, not the copy read above: of two joins
         // racing for an invite's last use, the second finds it used up and changes nothing.
+        await options.profileCheck?.(tx, { guildId: invite.guildId, userId });
         const uses = await countInviteUse(tx, invite);
         if (uses === null) throw new ApiError('UNKNOWN_INVITE');
         const gone = invite.maxUses > 0 && uses >= invite.maxUses;
