@@ -3,13 +3,18 @@
  * is checked when a rule is saved (the platform's Rust syntax has no lookaround and no
  * backreferences, and a quantified group that itself repeats is refused: the shapes that make a
  * backtracking engine exponential), and every match runs under a time budget in a `vm` context,
- * which V8 interrupts: a pattern that still backtracks badly is given up on, never hangs the
- * server.
+ * which V8 interrupts: a pattern that still backtracks badly is given up on (after a second
+ * try, as the budget is wall-clock time), never hangs the server.
  */
 import vm from 'node:vm';
 
 /** How long the patterns of one piece of content may run together, in ms. */
-export const REGEX_BUDGET_MS = 50;
+export const REGEX_BUDGET_MS = 100;
+/**
+ * Runs past the budget before the patterns are given up on: the budget is wall-clock time, so a
+ * busy process can lose one run to scheduling; a pattern that truly backtracks loses both.
+ */
+const REGEX_ATTEMPTS = 2;
 
 /** Why a pattern is refused, or null when it is accepted. */
 export function regexProblem(pattern: string): string | null {
@@ -47,6 +52,8 @@ function hasNestedRepetition(pattern: string): boolean {
     if (ch === '(') {
       stack.push(false);
       lastGroupRisky = false;
+      // `(?:`, `(?<name>`, `(?i:` open a group; their `?` repeats nothing.
+      if (pattern[i + 1] === '?') i = groupPrefixEnd(pattern, i + 1);
       continue;
     }
     if (ch === ')') {
@@ -64,6 +71,18 @@ function hasNestedRepetition(pattern: string): boolean {
     lastGroupRisky = false;
   }
   return false;
+}
+
+/** The last index of a group's `?…` prefix (`?:`, `?<name>`, `?flags:`) that starts at `at`. */
+function groupPrefixEnd(pattern: string, at: number): number {
+  if (pattern[at + 1] === '<') {
+    const close = pattern.indexOf('>', at);
+    return close < 0 ? pattern.length : close;
+  }
+  let i = at + 1;
+  while (i < pattern.length && /[a-zA-Z-]/.test(pattern[i] ?? '')) i += 1;
+  // `(?i)` sets flags and is no group: the loop sees its `)` and closes it.
+  return pattern[i] === ':' ? i : i - 1;
 }
 
 function classEnd(pattern: string, start: number): number {
@@ -126,17 +145,19 @@ export function firstRegexHit(
     skip: (_i: number, matched: string) => !accept(matched),
   });
   try {
-    const hit = firstMatch.runInContext(context, { timeout: REGEX_BUDGET_MS }) as
-      [number, string, number] | null;
-    if (hit === null) return null;
-    const pattern = usable[hit[0]]?.pattern ?? '';
-    return { pattern, matched: hit[1], index: hit[2] };
-  } catch (err) {
-    if ((err as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
-      timedOut?.();
-      return null;
+    for (let attempt = 1; attempt <= REGEX_ATTEMPTS; attempt += 1) {
+      try {
+        const hit = firstMatch.runInContext(context, { timeout: REGEX_BUDGET_MS }) as
+          [number, string, number] | null;
+        if (hit === null) return null;
+        const pattern = usable[hit[0]]?.pattern ?? '';
+        return { pattern, matched: hit[1], index: hit[2] };
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw err;
+      }
     }
-    throw err;
+    timedOut?.();
+    return null;
   } finally {
     Object.assign(context, { patterns: [], content: '', skip: null });
   }
