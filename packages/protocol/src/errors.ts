@@ -46,6 +46,9 @@ export const ERRORS = {
   INVALID_API_VERSION: { code: 0, status: 400, message: 'Invalid API version' },
   // The platform lists no code for an unknown subscription: a general 404 with its own message.
   SUBSCRIPTION_NOT_FOUND: { code: 0, status: 404, message: 'Unknown Subscription' },
+  // The reference library has no codes for these unknown objects; a 404 that names them (assumed).
+  AUTO_MODERATION_RULE_NOT_FOUND: { code: 0, status: 404, message: 'Unknown Auto Moderation Rule' },
+  JOIN_REQUEST_NOT_FOUND: { code: 0, status: 404, message: 'Unknown Join Request' },
 
   // 10xxx: unknown resources.
   UNKNOWN_ACCOUNT: { code: 10001, status: 404, message: 'Unknown Account' }, // status assumed
@@ -85,6 +88,7 @@ export const ERRORS = {
     message: 'Unknown application command permissions',
   }, // status assumed
   UNKNOWN_STAGE_INSTANCE: { code: 10067, status: 404, message: 'Unknown Stage Instance' }, // status assumed
+  UNKNOWN_GUILD_TEMPLATE: { code: 10057, status: 404, message: 'Unknown Guild Template' }, // status assumed
   UNKNOWN_GUILD_WELCOME_SCREEN: {
     code: 10069,
     status: 404,
@@ -255,6 +259,11 @@ export const ERRORS = {
     code: 30040,
     status: 400,
     message: 'Maximum number of prune requests has been reached. Try again later',
+  }, // status assumed
+  GUILD_ALREADY_HAS_TEMPLATE: {
+    code: 30031,
+    status: 400,
+    message: 'Guild already has a template',
   }, // status assumed
   MAX_WIDGET_SETTINGS_UPDATES: {
     code: 30042,

@@ -253,6 +253,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       activityInvites: {
         activitiesOf: (userId) => liveActivities({ store: sharedState.presences, clock }, userId),
       },
+      presencesOf: async (userIds) =>
+        (await sharedState.presences.get(userIds, clock.now())) as Map<
+          string,
+          { status: string; activities: readonly Record<string, unknown>[] }
+        >,
       interactions: {
         timers: options.interactions?.timers ?? realTimers,
         allowLocal: config.allowLocalWebhooks,

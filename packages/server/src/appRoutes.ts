@@ -22,6 +22,7 @@ import {
 } from './resources/applications/index.js';
 import { registerAuditLogRoutes } from './resources/auditLog/index.js';
 import { registerAuthRoutes } from './resources/auth/index.js';
+import { registerAutoModerationRoutes } from './resources/autoModeration/index.js';
 import { registerBanRoutes } from './resources/bans/index.js';
 import { registerChannelRoutes } from './resources/channels/index.js';
 import { registerConnectionRoutes } from './resources/connections/index.js';
@@ -34,6 +35,8 @@ import { registerDmRoutes } from './resources/dms/index.js';
 import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/index.js';
 import { registerGatewayRoutes, type SessionStartLimit } from './resources/gatewayInfo/index.js';
 import { registerGuildRoutes } from './resources/guilds/index.js';
+import { registerGuildSettingsRoutes } from './resources/guildSettings/index.js';
+import { registerGuildTemplateRoutes } from './resources/guildTemplates/index.js';
 import type { CdnImages } from './resources/imageVariants.js';
 import { registerInviteRoutes } from './resources/invites/index.js';
 import { registerLobbyRoutes } from './resources/lobbies/index.js';
@@ -178,6 +181,9 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
         maxPayloadBytes: config.maxBodyBytes,
         blobs,
       });
+      registerAutoModerationRoutes(api, services.autoModerationRules);
+      registerGuildSettingsRoutes(api, services);
+      registerGuildTemplateRoutes(api, services.guildTemplates);
       registerWebhookRoutes(api, {
         webhooks: services.webhooks,
         messages: services.messages,

@@ -10,6 +10,10 @@ import {
 import { createApplicationService } from './resources/applications/index.js';
 import { createAuditLogService } from './resources/auditLog/index.js';
 import { createAuthService, type AuthSettings } from './resources/auth/index.js';
+import {
+  createAutoModerationEnforcer,
+  createAutoModerationService,
+} from './resources/autoModeration/index.js';
 import { createBanService } from './resources/bans/index.js';
 import {
   createOverwriteService,
@@ -19,6 +23,15 @@ import {
 } from './resources/channels/index.js';
 import { createConnectionService } from './resources/connections/index.js';
 import { createGameStatsService } from './resources/gameStats/index.js';
+import { createGuildTemplateService } from './resources/guildTemplates/index.js';
+import {
+  createGuildSettingsService,
+  createIntegrationService,
+  createJoinRequestService,
+  createPreviewService,
+  createWidgetService,
+  type WidgetPorts,
+} from './resources/guildSettings/index.js';
 import { createGuildTagService } from './resources/guildTags/index.js';
 import {
   createMonetizationService,
@@ -40,7 +53,11 @@ import {
 } from './resources/guilds/index.js';
 import { createInviteService } from './resources/invites/index.js';
 import { createLobbyService } from './resources/lobbies/index.js';
-import { createPruneService, createMemberService } from './resources/members/index.js';
+import {
+  createPruneService,
+  createMemberService,
+  type ProfileCheck,
+} from './resources/members/index.js';
 import {
   createMessageService,
   createPinService,
@@ -79,6 +96,8 @@ interface ServiceOptions {
   auth: AuthSettings;
   /** The presences and social graph accepting an activity invite reads. */
   activityInvites: ActivityInvitePorts;
+  /** The live presences the guild widget and preview count (the gateway's shared store). */
+  presencesOf: WidgetPorts['presencesOf'];
   /** Told of a lobby message not mirrored into its linked channel (the send stands). */
   onLobbyMirrorError?: (err: unknown, context: { lobbyId: string; messageId: string }) => void;
   /** The origin an application's activity is served from (the proxy host). */
@@ -119,7 +138,15 @@ export function createServices(
     socialLimits: deps.socialLimits,
     links: options.links,
   });
-  const messages = createMessageService(deps, { ...options, privateRules });
+  // Auto-moderation: checked on guild message creates and member name changes.
+  const autoModeration = createAutoModerationEnforcer({ ...deps, links: options.links });
+  // A member's names are checked when they change and when the member joins.
+  const profileCheck: ProfileCheck = (tx, request) => autoModeration.checkMember(tx, request);
+  const messages = createMessageService(deps, {
+    ...options,
+    privateRules,
+    moderation: autoModeration,
+  });
   const privateChannels = createPrivateChannelService(deps);
   // The 3-second rule and the endpoint check/delivery of interactions (resources/interactions).
   const interactionLifecycle = createInteractionLifecycle({
@@ -175,7 +202,18 @@ export function createServices(
     voiceStatus: createVoiceStatusService(deps),
     auditLog: createAuditLogService(deps),
     roles: createRoleService(deps),
-    members: createMemberService(deps),
+    members: createMemberService(deps, { profileCheck }),
+    autoModerationRules: createAutoModerationService(deps),
+    guildSettings: createGuildSettingsService(deps),
+    widget: createWidgetService({
+      ...deps,
+      presencesOf: options.presencesOf,
+      baseUrl: options.baseUrl,
+    }),
+    preview: createPreviewService({ ...deps, presencesOf: options.presencesOf }),
+    integrations: createIntegrationService(deps),
+    joinRequests: createJoinRequestService(deps, { profileCheck }),
+    guildTemplates: createGuildTemplateService(deps),
     prune: createPruneService(deps),
     bans: createBanService(deps),
     emojis: createEmojiService(deps),
@@ -184,7 +222,7 @@ export function createServices(
     voice: createVoiceServices(deps),
     soundboard: createSoundboardService(deps),
     appData: createAppDataServices({ ...deps, links: options.links }),
-    invites: createInviteService(deps),
+    invites: createInviteService(deps, { profileCheck }),
     connections: createConnectionService(deps),
     gameStats: createGameStatsService(deps),
     guildTags: createGuildTagService(deps),

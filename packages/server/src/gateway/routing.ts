@@ -7,7 +7,9 @@
  *
  * - Intents: a dispatch needs the intent `intentFor` names (gateway/intents.ts); a member's own
  *   GUILD_MEMBER_UPDATE and GUILD_MEMBER_REMOVE reach it without GUILD_MEMBERS.
- * - Permissions: GUILD_AUDIT_LOG_ENTRY_CREATE needs VIEW_AUDIT_LOG; INVITE_CREATE and
+ * - Permissions: GUILD_AUDIT_LOG_ENTRY_CREATE needs VIEW_AUDIT_LOG; the AUTO_MODERATION_* events
+ *   need MANAGE_GUILD, and an AUTO_MODERATION_ACTION_EXECUTION's `content` and `matched_content`
+ *   are empty for an app without MESSAGE_CONTENT; INVITE_CREATE and
  *   INVITE_DELETE go to those who may manage the channel's invites (the REST rule,
  *   `canManageInvites`), whether or not they can view the channel.
  * - Channel visibility: an event of a channel the session's user cannot view is not sent, except,
@@ -89,6 +91,13 @@ const INVITE_EVENTS = new Set(['INVITE_CREATE', 'INVITE_DELETE']);
 /** Dispatches about a member that reach the member's own sessions whatever their intents. */
 const OWN_MEMBER_EVENTS = new Set(['GUILD_MEMBER_UPDATE', 'GUILD_MEMBER_REMOVE']);
 const CONTENT_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE']);
+/** Dispatches only sessions whose user has MANAGE_GUILD receive (auto-moderation). */
+const MANAGE_GUILD_EVENTS = new Set([
+  'AUTO_MODERATION_RULE_CREATE',
+  'AUTO_MODERATION_RULE_UPDATE',
+  'AUTO_MODERATION_RULE_DELETE',
+  'AUTO_MODERATION_ACTION_EXECUTION',
+]);
 /** The events of an ephemeral message, addressed to its user with the guild's `guild_id`. */
 const EPHEMERAL_MESSAGE_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'MESSAGE_DELETE']);
 const CHANNEL_EVENTS = new Set(['CHANNEL_CREATE', 'CHANNEL_UPDATE']);
@@ -132,6 +141,14 @@ function dispatchVariants(
   const obfuscated = CHANNEL_EVENTS.has(type)
     ? lazy(type, () => obfuscateChannel(data, guildId))
     : null;
+  if (type === 'AUTO_MODERATION_ACTION_EXECUTION') {
+    return {
+      full,
+      obfuscated,
+      withoutContent: lazy(type, () => ({ ...data, content: '', matched_content: '' })),
+      canRead: (session) => !session.isApp || (session.intents & I.MESSAGE_CONTENT) !== 0,
+    };
+  }
   if (!CONTENT_EVENTS.has(type) || typeof data['content'] !== 'string') {
     return { full, obfuscated, withoutContent: null, canRead: () => true };
   }
@@ -204,6 +221,12 @@ export function routeGuildDispatch<S extends RoutedSession>(
     if (
       type === 'GUILD_AUDIT_LOG_ENTRY_CREATE' &&
       (state.guildPermissions(session.userId, nowMs) & P.VIEW_AUDIT_LOG) === 0n
+    ) {
+      return null;
+    }
+    if (
+      MANAGE_GUILD_EVENTS.has(type) &&
+      (state.guildPermissions(session.userId, nowMs) & P.MANAGE_GUILD) === 0n
     ) {
       return null;
     }

@@ -32,4 +32,5 @@ export * from './types/webhooks.js';
 export * from './types/activities.js';
 export * from './types/monetization.js';
 export * from './types/voiceExpressions.js';
+export * from './types/guildSettings.js';
 export { GroupCommitTimeoutError, StorageConflictError } from './errors.js';

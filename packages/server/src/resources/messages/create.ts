@@ -1,5 +1,5 @@
 import { MessageFlags, MessageTypes, PermissionFlags as P, isSnowflake } from '@guildhall/protocol';
-import { requiredPermissions } from '../../domain/permissions.js';
+import { basePermissions, requiredPermissions } from '../../domain/permissions.js';
 import { canReadMessageContent } from '../../domain/messageContent.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import { afterWrite } from '../../events/afterCommit.js';
@@ -288,6 +288,17 @@ export function createMessagePosting(
         permissions: access.permissions,
         repliedUserId: replied?.authorId ?? null,
       });
+      const moderation = options.moderation;
+      if (moderation !== undefined && access.guildId !== null && access.member !== null) {
+        await moderation.checkMessage({
+          guildId: access.guildId,
+          channel: access.channel,
+          member: access.member,
+          permissions: access.subject === null ? 0n : basePermissions(access.subject),
+          content,
+          messageId,
+        });
+      }
 
       const links = options.links();
       let snapshots: unknown[] | null = null;

@@ -4,6 +4,7 @@ import {
   PermissionFlags as P,
   snowflakeTimestampMs,
 } from '@guildhall/protocol';
+import { basePermissions } from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import { afterCommit, afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
@@ -194,6 +195,24 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
             repliedUserId: null,
           })
         : null;
+      // Auto-moderation checks edits of the content too (its rules' MESSAGE_SEND event).
+      const moderation = options.moderation;
+      if (
+        moderation !== undefined &&
+        input.content !== undefined &&
+        access.guildId !== null &&
+        access.member !== null
+      ) {
+        await moderation.checkMessage({
+          guildId: access.guildId,
+          channel: access.channel,
+          member: access.member,
+          permissions: access.subject === null ? 0n : basePermissions(access.subject),
+          content,
+          messageId: message.id,
+          edit: true,
+        });
+      }
       const now = clock.now();
       const rules = access.privateChannel === null ? undefined : options.privateRules;
       await withUploads(uploads, () =>

@@ -52,6 +52,12 @@ import {
   createSoundboardRepository,
   createStageInstanceRepository,
 } from './voiceExpressions.js';
+import {
+  createAutoModRuleRepository,
+  createGuildSettingRepository,
+  createGuildTemplateRepository,
+  createJoinRequestRepository,
+} from './guildSettings.js';
 
 export type { Database } from './schema.js';
 export type { BatchConnection, GroupCommitOptions, OpenBatchConnection } from './groupCommit.js';
@@ -109,6 +115,10 @@ export function createRepositories(
     applicationEmojis: createApplicationEmojiRepository(db),
     roleConnections: createRoleConnectionRepository(db),
     applicationAttachments: createApplicationAttachmentRepository(db),
+    autoModRules: createAutoModRuleRepository(db),
+    guildTemplates: createGuildTemplateRepository(db),
+    guildSettings: createGuildSettingRepository(db),
+    joinRequests: createJoinRequestRepository(db),
   };
 }
 

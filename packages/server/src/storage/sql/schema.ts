@@ -7,6 +7,7 @@ import type * as Monetization from './monetizationSchema.js';
 import type * as Commands from './commandsSchema.js';
 import type * as Activities from './activitiesSchema.js';
 import type * as VoiceExpressions from './voiceExpressionsSchema.js';
+import type * as GuildSettings from './guildSettingsSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -485,6 +486,11 @@ export interface Database extends OAuthTables {
   application_role_connection_metadata: VoiceExpressions.ApplicationRoleConnectionMetadataTable;
   user_role_connections: VoiceExpressions.UserRoleConnectionsTable;
   application_attachments: VoiceExpressions.ApplicationAttachmentsTable;
+  automod_rules: GuildSettings.AutomodRulesTable;
+  guild_templates: GuildSettings.GuildTemplatesTable;
+  guild_settings: GuildSettings.GuildSettingsTable;
+  guild_vanity_urls: GuildSettings.GuildVanityUrlsTable;
+  guild_join_requests: GuildSettings.GuildJoinRequestsTable;
 }
 
 export interface ChannelRecipientsTable {

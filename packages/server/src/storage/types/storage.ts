@@ -47,6 +47,12 @@ import type {
   SoundboardRepository,
   StageInstanceRepository,
 } from './voiceExpressions.js';
+import type {
+  AutoModRuleRepository,
+  GuildSettingRepository,
+  GuildTemplateRepository,
+  JoinRequestRepository,
+} from './guildSettings.js';
 
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
@@ -98,6 +104,10 @@ export interface Repositories {
   readonly applicationEmojis: ApplicationEmojiRepository;
   readonly roleConnections: RoleConnectionRepository;
   readonly applicationAttachments: ApplicationAttachmentRepository;
+  readonly autoModRules: AutoModRuleRepository;
+  readonly guildTemplates: GuildTemplateRepository;
+  readonly guildSettings: GuildSettingRepository;
+  readonly joinRequests: JoinRequestRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
