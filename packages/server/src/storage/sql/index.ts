@@ -38,6 +38,7 @@ import { createVoiceStatusRepository } from './voiceStatus.js';
 import { createWorkerLeaseRepository } from './workerLeases.js';
 import { createInteractionRepository } from './interactions.js';
 import { createCommandRepository } from './commands.js';
+import { createPollRepository, createThreadRepository } from './threads.js';
 
 export type { Database } from './schema.js';
 export type { BatchConnection, GroupCommitOptions, OpenBatchConnection } from './groupCommit.js';
@@ -85,6 +86,8 @@ export function createRepositories(
     interactions: createInteractionRepository(db),
     commands: createCommandRepository(db, context.dialect),
     webhooks: createWebhookRepository(db),
+    threads: createThreadRepository(db),
+    polls: createPollRepository(db),
   };
 }
 

@@ -4,6 +4,7 @@ import type { OAuthTables } from './oauthSchema.js';
 import type * as Relationships from './relationshipsSchema.js';
 import type * as GameStats from './gameStatsSchema.js';
 import type * as Commands from './commandsSchema.js';
+import type * as Threads from './threadsSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -411,7 +412,7 @@ export interface WorkerLeasesTable {
   expires_at: Int;
 }
 
-export interface Database extends OAuthTables {
+export interface Database extends OAuthTables, Threads.ThreadTables {
   server_secrets: ServerSecretsTable;
   worker_leases: WorkerLeasesTable;
   users: UsersTable;

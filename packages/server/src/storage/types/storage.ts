@@ -33,6 +33,7 @@ import type { WorkerLeaseRepository } from './workerLeases.js';
 import type { InteractionRepository } from './interactions.js';
 import type { CommandRepository } from './commands.js';
 import type { WebhookRepository } from './webhooks.js';
+import type { PollRepository, ThreadRepository } from './threads.js';
 
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
@@ -74,6 +75,8 @@ export interface Repositories {
   readonly interactions: InteractionRepository;
   readonly commands: CommandRepository;
   readonly webhooks: WebhookRepository;
+  readonly threads: ThreadRepository;
+  readonly polls: PollRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
