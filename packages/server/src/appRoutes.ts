@@ -23,6 +23,7 @@ import { registerAuditLogRoutes } from './resources/auditLog/index.js';
 import { registerAuthRoutes } from './resources/auth/index.js';
 import { registerBanRoutes } from './resources/bans/index.js';
 import { registerChannelRoutes } from './resources/channels/index.js';
+import { registerThreadRoutes } from './resources/threads/index.js';
 import { registerConnectionRoutes } from './resources/connections/index.js';
 import { registerActivityInviteRoutes } from './resources/activityInvites/index.js';
 import { registerRelationshipRoutes } from './resources/relationships/index.js';
@@ -142,6 +143,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
         blobs,
       });
       registerRelationshipRoutes(api, services.relationships);
+      registerThreadRoutes(api, services);
       registerCommandRoutes(api, services.commands);
       registerInteractionCallbackRoutes(api, services.interactionResponses, {
         maxAttachmentBytes: config.maxAttachmentBytes,

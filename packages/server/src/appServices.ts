@@ -51,6 +51,12 @@ import { createUserService } from './resources/users/index.js';
 import { createRelationshipService } from './resources/relationships/index.js';
 import { createCommandService } from './resources/commands/index.js';
 import { createWebhookService } from './resources/webhooks/index.js';
+import {
+  createThreadListService,
+  createThreadMemberService,
+  createThreadService,
+  threadChannelRoutes,
+} from './resources/threads/index.js';
 import type { Timers } from './domain/clock.js';
 import { createInteractionsEndpoint } from './delivery/interactionsEndpoint.js';
 import {
@@ -109,7 +115,13 @@ export function createServices(
     socialLimits: deps.socialLimits,
     links: options.links,
   });
-  const messages = createMessageService(deps, { ...options, privateRules });
+  // Threads: forum posts post their first message; the message routes ask the thread rules.
+  const threads = createThreadService({ ...deps, messages: () => messages });
+  const messages = createMessageService(deps, {
+    ...options,
+    privateRules,
+    threadRules: threads,
+  });
   const privateChannels = createPrivateChannelService(deps);
   // The 3-second rule and the endpoint check/delivery of interactions (resources/interactions).
   const interactionLifecycle = createInteractionLifecycle({
@@ -191,6 +203,10 @@ export function createServices(
     }),
     commands: createCommandService(deps),
     webhooks: createWebhookService({ ...deps, baseUrl: options.baseUrl }),
+    threads,
+    threadMembers: createThreadMemberService(deps),
+    threadLists: createThreadListService(deps),
+    threadChannels: threadChannelRoutes(deps.storage, threads),
     interactionLifecycle,
     handleInteractionCallback,
     interactions: createInteractionService({

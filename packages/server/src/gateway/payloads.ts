@@ -117,8 +117,8 @@ export function readyPayload(input: {
  * their serializer and are checked here, scheduled events by theirs; channels, presences and
  * voice states are the gateway's copies of what dispatches carried (untyped JSON off the bus,
  * checked where the services serialized them), so only their being lists is. `lazy`, which the
- * platform sends and the library does not type, is always true here. No threads, stage instances
- * or soundboard sounds exist on this platform: those lists are empty.
+ * platform sends and the library does not type, is always true here. No stage instances or
+ * soundboard sounds exist on this platform: those lists are empty.
  */
 type GuildCreateExtrasShape = WireShape<
   Pick<
@@ -128,13 +128,14 @@ type GuildCreateExtrasShape = WireShape<
     | 'unavailable'
     | 'member_count'
     | 'members'
-    | 'threads'
     | 'stage_instances'
     | 'soundboard_sounds'
   >
 > & {
   voice_states: readonly unknown[];
   channels: readonly unknown[];
+  /** The active threads the session may view (resources/threads serializes them). */
+  threads: readonly unknown[];
   presences: readonly unknown[];
   /** Checked by their serializer against the library's base event (its union ties fields). */
   guild_scheduled_events: readonly ScheduledEventWire[];
@@ -149,6 +150,7 @@ export function guildCreateExtras(input: {
   voiceStates: readonly unknown[];
   members: readonly MemberWire[];
   channels: readonly unknown[];
+  threads?: readonly unknown[];
   presences: readonly unknown[];
   scheduledEvents: readonly ScheduledEventWire[];
 }) {
@@ -160,7 +162,7 @@ export function guildCreateExtras(input: {
     voice_states: input.voiceStates,
     members: input.members,
     channels: input.channels,
-    threads: [],
+    threads: input.threads ?? [],
     presences: input.presences,
     stage_instances: [],
     guild_scheduled_events: input.scheduledEvents,

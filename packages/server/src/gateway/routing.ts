@@ -24,6 +24,10 @@
  *   a game DM's, a game relationship's) reaches the user's SDK sessions of that application and
  *   the user's own (session-token) clients, never an SDK session of another application nor a bot
  *   (`receivesUserDispatch`). ACTIVITY_JOIN (a join secret) reaches only the game's SDK sessions.
+ * - Threads: a thread's events and messages are gated by its view: the parent's VIEW_CHANNEL, and
+ *   for a private thread membership or MANAGE_THREADS (gateway/guildState.ts). THREAD_MEMBERS_UPDATE
+ *   also reaches the users it adds or removes; THREAD_MEMBER_UPDATE only its own user. GUILD_CREATE
+ *   carries the active threads the session may view.
  * - Ephemeral messages: an interaction's ephemeral message is addressed to its user only (never
  *   to the guild); in a guild channel it carries `guild_id` and needs GUILD_MESSAGES, as the
  *   guild's messages do, not DIRECT_MESSAGES (`receivesUserDispatch`).
@@ -81,6 +85,26 @@ const CONTENT_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE']);
 /** The events of an ephemeral message, addressed to its user with the guild's `guild_id`. */
 const EPHEMERAL_MESSAGE_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'MESSAGE_DELETE']);
 const CHANNEL_EVENTS = new Set(['CHANNEL_CREATE', 'CHANNEL_UPDATE']);
+
+/**
+ * The users a thread membership dispatch is about: THREAD_MEMBERS_UPDATE's added and removed
+ * members (they receive it whatever their intents), THREAD_MEMBER_UPDATE's own user (only they
+ * receive it). Null for other dispatches.
+ */
+function threadMemberUsers(type: string, data: Record<string, unknown>): Set<string> | null {
+  if (type === 'THREAD_MEMBER_UPDATE') return new Set([scalarText(data['user_id'])]);
+  if (type !== 'THREAD_MEMBERS_UPDATE') return null;
+  const users = new Set<string>();
+  if (Array.isArray(data['added_members'])) {
+    for (const m of data['added_members'] as Record<string, unknown>[]) {
+      users.add(scalarText(m['user_id']));
+    }
+  }
+  if (Array.isArray(data['removed_member_ids'])) {
+    for (const id of data['removed_member_ids']) users.add(scalarText(id));
+  }
+  return users;
+}
 
 /** Whether the session asked for the intent (0: none needed). */
 function hasIntent(session: RoutedSession, intent: number): boolean {
@@ -175,7 +199,7 @@ export function routeGuildDispatch<S extends RoutedSession>(
   const { type, data, channelId } = dispatch;
   // Who could view the channel before the change (CHANNEL_DELETE of a hidden channel).
   const viewBefore = new Map<S, boolean>();
-  if (type === 'CHANNEL_DELETE' && channelId !== null) {
+  if ((type === 'CHANNEL_DELETE' || type === 'THREAD_DELETE') && channelId !== null) {
     for (const s of state.sessions) viewBefore.set(s, state.canView(s.userId, channelId, nowMs));
   }
   const visibleBefore = VISIBILITY_EVENTS.has(type) ? visibilityOf(state, nowMs) : null;
@@ -185,9 +209,14 @@ export function routeGuildDispatch<S extends RoutedSession>(
     ? scalarText((data['user'] as Record<string, unknown> | undefined)?.['id'])
     : null;
   const invite = INVITE_EVENTS.has(type);
+  const threadMembers = threadMemberUsers(type, data);
 
   /** What the session receives of the dispatch: null for nothing. */
   const eventFor = (session: S): EncodedDispatch | null => {
+    const involved = threadMembers?.has(session.userId) === true;
+    if (type === 'THREAD_MEMBER_UPDATE' && !involved) return null;
+    // Those a THREAD_MEMBERS_UPDATE adds or removes get it whatever their intents and view.
+    if (involved && type === 'THREAD_MEMBERS_UPDATE') return variants.full;
     if (!hasIntent(session, required) && subjectUserId !== session.userId) return null;
     if (
       type === 'GUILD_AUDIT_LOG_ENTRY_CREATE' &&
@@ -405,6 +434,12 @@ export function guildCreateView<S extends RoutedSession & { largeThreshold: numb
       if (state.canView(session.userId, channel.id, nowMs)) channels.push(channel.wire);
       else if (session.obfuscate) channels.push(obfuscateChannel(channel.wire, state.id));
     }
+    const threads: unknown[] = [];
+    for (const thread of state.threads.values()) {
+      if (!thread.archived && state.canView(session.userId, thread.id, nowMs)) {
+        threads.push(thread.wire);
+      }
+    }
     const shownPresences: unknown[] = [];
     if (presences.size > 0 && wantsPresences) {
       for (const { userId } of snapshot.members) {
@@ -414,6 +449,7 @@ export function guildCreateView<S extends RoutedSession & { largeThreshold: numb
     }
     return {
       channels,
+      threads,
       presences: shownPresences,
       scheduledEvents: snapshot.scheduledEvents
         .filter((e) => e.channelId === null || state.canView(session.userId, e.channelId, nowMs))

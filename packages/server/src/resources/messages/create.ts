@@ -1,4 +1,10 @@
-import { MessageFlags, MessageTypes, PermissionFlags as P, isSnowflake } from '@guildhall/protocol';
+import {
+  ChannelTypes,
+  MessageFlags,
+  MessageTypes,
+  PermissionFlags as P,
+  isSnowflake,
+} from '@guildhall/protocol';
 import { requiredPermissions } from '../../domain/permissions.js';
 import { canReadMessageContent } from '../../domain/messageContent.js';
 import { ApiError, invalidField } from '../../errors/index.js';
@@ -26,6 +32,13 @@ import {
   type MessageServiceOptions,
 } from './shared.js';
 import { SECOND_MS, MINUTE_MS } from '../../domain/time.js';
+
+/** Thread types: their messages go through the thread rules. */
+const THREAD_TYPES = new Set<number>([
+  ChannelTypes.ANNOUNCEMENT_THREAD,
+  ChannelTypes.PUBLIC_THREAD,
+  ChannelTypes.PRIVATE_THREAD,
+]);
 
 /** How long enforce_nonce remembers a nonce ("a few minutes"). */
 export const NONCE_WINDOW_MS = 5 * MINUTE_MS;
@@ -206,6 +219,18 @@ export function createMessagePosting(
         throw new ApiError('CANNOT_SEND_IN_NON_TEXT_CHANNEL');
       }
       if (isTimedOut(access)) throw new ApiError('MISSING_PERMISSIONS');
+      const inThread = THREAD_TYPES.has(access.channel.type);
+      if (inThread) {
+        const threadRules = options.threadRules;
+        if (threadRules === undefined) throw new ApiError('CANNOT_SEND_IN_NON_TEXT_CHANNEL');
+        await storage.transaction((tx) =>
+          threadRules.beforePost(tx, {
+            threadId: access.channel.id,
+            userId: principal.user.id,
+            permissions: access.permissions,
+          }),
+        );
+      }
       const extras = await privateExtras(principal, access, input);
       const isBot = principal.user.bot;
       const flags = assertFlags(input.flags, isBot ? APP_SETTABLE_FLAGS : SETTABLE_FLAGS);
@@ -328,7 +353,11 @@ export function createMessagePosting(
       // private channel's message commits with what it causes (reopened DMs, webhook events).
       const insert = () =>
         access.privateChannel === null || rules === undefined
-          ? storage.groupTransaction((tx) => tx.messages.create(message))
+          ? storage.groupTransaction(async (tx) => {
+              await tx.messages.create(message);
+              // A thread counts the message and wakes (its auto-archive starts again).
+              if (inThread) await tx.threads.recordMessage(message.channelId, now);
+            })
           : storage.transaction(async (tx) => {
               await tx.messages.create(message);
               await rules.created(tx, { principal, access, message: record });

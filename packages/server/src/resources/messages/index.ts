@@ -19,7 +19,7 @@ export {
   PRIVATE_CHANNEL_PERMISSIONS,
   type MessageChannelAccess,
 } from './access.js';
-export type { PrivateMessageRules } from './shared.js';
+export type { PrivateMessageRules, ThreadMessageRules } from './shared.js';
 export {
   CreateMessageBody,
   EditMessageBody,

@@ -55,6 +55,20 @@ export interface MessageServiceOptions {
   links: () => AttachmentLinks;
   /** The rules of DMs and group DMs (resources/dms); without them nobody may post in one. */
   privateRules?: PrivateMessageRules;
+  /** The rules of threads (resources/threads); without them threads take no messages. */
+  threadRules?: ThreadMessageRules;
+}
+
+/**
+ * What threads add to a message create (resources/threads implements it): a locked thread
+ * refuses it, an archived one wakes, and the thread counts it.
+ */
+export interface ThreadMessageRules {
+  /** Throws 160005 for a locked thread; unarchives an archived one. */
+  beforePost(
+    tx: Repositories,
+    request: { threadId: string; userId: string; permissions: bigint },
+  ): Promise<void>;
 }
 
 /**
