@@ -24,6 +24,7 @@ import { registerAuthRoutes } from './resources/auth/index.js';
 import { registerBanRoutes } from './resources/bans/index.js';
 import { registerChannelRoutes } from './resources/channels/index.js';
 import { registerThreadRoutes } from './resources/threads/index.js';
+import { registerPollRoutes } from './resources/polls/index.js';
 import { registerConnectionRoutes } from './resources/connections/index.js';
 import { registerActivityInviteRoutes } from './resources/activityInvites/index.js';
 import { registerRelationshipRoutes } from './resources/relationships/index.js';
@@ -144,6 +145,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       });
       registerRelationshipRoutes(api, services.relationships);
       registerThreadRoutes(api, services);
+      registerPollRoutes(api, services.polls);
       registerCommandRoutes(api, services.commands);
       registerInteractionCallbackRoutes(api, services.interactionResponses, {
         maxAttachmentBytes: config.maxAttachmentBytes,

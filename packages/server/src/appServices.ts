@@ -51,6 +51,7 @@ import { createUserService } from './resources/users/index.js';
 import { createRelationshipService } from './resources/relationships/index.js';
 import { createCommandService } from './resources/commands/index.js';
 import { createWebhookService } from './resources/webhooks/index.js';
+import { createPollService } from './resources/polls/index.js';
 import {
   createThreadListService,
   createThreadMemberService,
@@ -207,6 +208,7 @@ export function createServices(
     threadMembers: createThreadMemberService(deps),
     threadLists: createThreadListService(deps),
     threadChannels: threadChannelRoutes(deps.storage, threads),
+    polls: createPollService({ ...deps, links: options.links }),
     interactionLifecycle,
     handleInteractionCallback,
     interactions: createInteractionService({

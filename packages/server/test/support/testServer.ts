@@ -41,6 +41,8 @@ export interface TestServerOptions {
   processId?: number;
   /** Interactions' timers (tests fire the 3-second deadlines themselves). */
   interactions?: AppOptions['interactions'];
+  /** The thread and poll sweep (false: tests run its passes themselves). */
+  timedSweep?: AppOptions['timedSweep'];
 }
 
 export interface TestServer extends AsyncDisposable {
@@ -102,6 +104,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.bus ? { bus: options.bus } : {}),
       ...(options.processId === undefined ? {} : { processId: options.processId }),
       ...(options.interactions ? { interactions: options.interactions } : {}),
+      ...(options.timedSweep === undefined ? {} : { timedSweep: options.timedSweep }),
     });
   } catch (err) {
     // createApp closed the storage it was given; what this fixture made goes too.

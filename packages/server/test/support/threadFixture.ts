@@ -8,6 +8,7 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
+import { manualClock } from '../../src/domain/clock.js';
 import type { Driver } from './drivers.js';
 import { guildFixture, type GuildFixture, type Person } from './guildMembers.js';
 import { recordDispatches } from './messageFixtures.js';
@@ -32,13 +33,15 @@ export interface ThreadCall {
 
 /** Registers the server of one driver for the file's tests; read its fields inside tests. */
 export function useThreadFixture(driver: Driver) {
+  const clock = manualClock(Date.now());
   let state: State | undefined;
   const current = () => {
     if (state === undefined) throw new Error('no thread server outside a test');
     return state;
   };
   beforeAll(async () => {
-    const server = await startTestServer({ storage: driver });
+    clock.set(Date.now());
+    const server = await startTestServer({ storage: driver, clock, timedSweep: false });
     const guild = await guildFixture(server, { botPermissions: P.ADMINISTRATOR });
     const carol = await guild.join('carol');
     const dave = await guild.join('dave');
@@ -62,6 +65,8 @@ export function useThreadFixture(driver: Driver) {
   };
 
   return {
+    /** The server's clock: tests move it to reach an expiry or an auto-archive. */
+    clock,
     get app() {
       return current().server.app;
     },

@@ -20,6 +20,7 @@ import { assertAllowedMentions, resolveMentions } from './mentions.js';
 import { contentReaderFor } from './reader.js';
 import { loadMessageContext, serializeMessage, snapshotOf, type MessageWire } from './serialize.js';
 import { MAX_ATTACHMENTS, type CreateMessageInput } from './schemas.js';
+import { EMPTY_TALLY, newPoll, serializePoll } from './polls.js';
 import { componentsText, validateMessageComponents } from '../components/index.js';
 import {
   APP_SETTABLE_FLAGS,
@@ -283,8 +284,16 @@ export function createMessagePosting(
       }
       await checkSlowmode(principal, access);
       const { reference, replied, forwarded } = await resolveReference(principal, access, input);
+      const poll =
+        input.poll == null
+          ? null
+          : newPoll(input.poll, { messageId, channelId: access.channel.id, nowMs: now });
       const hasBody =
-        content !== '' || embedInputs.length > 0 || files.length > 0 || components.length > 0;
+        content !== '' ||
+        embedInputs.length > 0 ||
+        files.length > 0 ||
+        components.length > 0 ||
+        poll !== null;
       if (forwarded !== null && hasBody) {
         throw invalidField(
           ['message_reference'],
@@ -297,7 +306,8 @@ export function createMessagePosting(
         embeds.length === 0 &&
         files.length === 0 &&
         components.length === 0 &&
-        forwarded === null
+        forwarded === null &&
+        poll === null
       ) {
         throw new ApiError('CANNOT_SEND_EMPTY_MESSAGE');
       }
@@ -355,11 +365,13 @@ export function createMessagePosting(
         access.privateChannel === null || rules === undefined
           ? storage.groupTransaction(async (tx) => {
               await tx.messages.create(message);
+              if (poll !== null) await tx.polls.create(poll);
               // A thread counts the message and wakes (its auto-archive starts again).
               if (inThread) await tx.threads.recordMessage(message.channelId, now);
             })
           : storage.transaction(async (tx) => {
               await tx.messages.create(message);
+              if (poll !== null) await tx.polls.create(poll);
               await rules.created(tx, { principal, access, message: record });
             });
       if (message.attachments.length === 0) await insert();
@@ -382,7 +394,11 @@ export function createMessagePosting(
             reader: null,
           };
       const withNonce = nonce === null ? {} : { nonce };
-      const wire = { ...serializeMessage(record, context), ...withNonce };
+      const withPoll =
+        poll === null
+          ? context
+          : { ...context, polls: new Map([[messageId, serializePoll(poll, EMPTY_TALLY)]]) };
+      const wire = { ...serializeMessage(record, withPoll), ...withNonce };
       // Announced once the message is committed (its batch is durable): published at once.
       afterWrite(storage, {
         type: 'MESSAGE_CREATE',
@@ -392,7 +408,7 @@ export function createMessagePosting(
       if (replied === null) return wire;
       // The caller's own message is readable; its referenced_message follows the rule.
       const reader = await contentReaderFor(storage, principal);
-      return { ...serializeMessage(record, { ...context, reader }), ...withNonce };
+      return { ...serializeMessage(record, { ...withPoll, reader }), ...withNonce };
     },
   };
 }

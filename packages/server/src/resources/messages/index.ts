@@ -37,3 +37,4 @@ export {
   type WebhookMessageInput,
 } from './schemas.js';
 export { loadMessageChannel } from './access.js';
+export { POLL_LIMITS, type PollWire } from './polls.js';

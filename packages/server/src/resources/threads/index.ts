@@ -12,3 +12,4 @@ export {
 export { THREAD_LIMITS, THREAD_TYPES, isPrivateThread, isThreadType } from './rules.js';
 export { serializeThread, serializeThreadMember, type ThreadWire } from './serialize.js';
 export { createThreadService, type ThreadService } from './service.js';
+export { startTimedSweeper, type TimedSweeper } from './sweep.js';
