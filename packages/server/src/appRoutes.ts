@@ -25,6 +25,7 @@ import { registerBanRoutes } from './resources/bans/index.js';
 import { registerChannelRoutes } from './resources/channels/index.js';
 import { registerThreadRoutes } from './resources/threads/index.js';
 import { registerPollRoutes } from './resources/polls/index.js';
+import { registerAnnouncementRoutes } from './resources/announcements/index.js';
 import { registerConnectionRoutes } from './resources/connections/index.js';
 import { registerActivityInviteRoutes } from './resources/activityInvites/index.js';
 import { registerRelationshipRoutes } from './resources/relationships/index.js';
@@ -146,6 +147,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerRelationshipRoutes(api, services.relationships);
       registerThreadRoutes(api, services);
       registerPollRoutes(api, services.polls);
+      registerAnnouncementRoutes(api, services.announcements);
       registerCommandRoutes(api, services.commands);
       registerInteractionCallbackRoutes(api, services.interactionResponses, {
         maxAttachmentBytes: config.maxAttachmentBytes,

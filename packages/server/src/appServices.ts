@@ -52,6 +52,7 @@ import { createRelationshipService } from './resources/relationships/index.js';
 import { createCommandService } from './resources/commands/index.js';
 import { createWebhookService } from './resources/webhooks/index.js';
 import { createPollService } from './resources/polls/index.js';
+import { createAnnouncementService } from './resources/announcements/index.js';
 import {
   createThreadListService,
   createThreadMemberService,
@@ -209,6 +210,7 @@ export function createServices(
     threadLists: createThreadListService(deps),
     threadChannels: threadChannelRoutes(deps.storage, threads),
     polls: createPollService({ ...deps, links: options.links }),
+    announcements: createAnnouncementService({ ...deps, links: options.links }),
     interactionLifecycle,
     handleInteractionCallback,
     interactions: createInteractionService({
