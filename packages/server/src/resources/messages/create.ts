@@ -367,7 +367,13 @@ export function createMessagePosting(
               await tx.messages.create(message);
               if (poll !== null) await tx.polls.create(poll);
               // A thread counts the message and wakes (its auto-archive starts again).
-              if (inThread) await tx.threads.recordMessage(message.channelId, now);
+              if (inThread) {
+                await options.threadRules?.posted(tx, {
+                  threadId: message.channelId,
+                  userId: message.authorId,
+                  nowMs: now,
+                });
+              }
             })
           : storage.transaction(async (tx) => {
               await tx.messages.create(message);

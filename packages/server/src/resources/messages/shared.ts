@@ -69,6 +69,14 @@ export interface ThreadMessageRules {
     tx: Repositories,
     request: { threadId: string; userId: string; permissions: bigint },
   ): Promise<void>;
+  /**
+   * In the post's group transaction (repository calls only): the thread counts the message and
+   * wakes, and its author joins it.
+   */
+  posted(
+    tx: Repositories,
+    request: { threadId: string; userId: string; nowMs: number },
+  ): Promise<void>;
 }
 
 /**

@@ -141,6 +141,11 @@ describeDrivers('thread members, lists and forum posts on $driver', (driver) => 
     expect((await fx.post(fx.dave.token, a, { content: 'wake up' })).statusCode).toBe(200);
     const woken = await fx.call('GET', `/channels/${a}`, { auth: fx.dave.token });
     expect(woken.json<Thread>().thread_metadata.archived).toBe(false);
+    // Posting made dave a member.
+    const joined = await fx.call('GET', `/channels/${a}/thread-members/${fx.dave.userId}`, {
+      auth: fx.dave.token,
+    });
+    expect(joined.json()).toMatchObject({ id: a, user_id: fx.dave.userId });
     expect((await fx.post(fx.dave.token, b, { content: 'hello?' })).json()).toMatchObject({
       code: 160005,
     });

@@ -474,6 +474,28 @@ export function createThreadService(deps: ThreadServiceDeps) {
     },
 
     /**
+     * After a post (in its group transaction): the thread counts it and wakes, and its author
+     * becomes a member (THREAD_MEMBERS_UPDATE), as on the platform.
+     */
+    async posted(tx: Repositories, request: { threadId: string; userId: string; nowMs: number }) {
+      await tx.threads.recordMessage(request.threadId, request.nowMs);
+      const member = {
+        threadId: request.threadId,
+        userId: request.userId,
+        joinedAt: request.nowMs,
+        flags: 0,
+      };
+      if (!(await tx.threads.addMember(member))) return;
+      const thread = await tx.threads.find(request.threadId);
+      if (thread === null) return;
+      const wire = serializeThreadMember(member);
+      afterCommit(tx, [
+        threadDispatches.membersUpdate(serializeThread(thread), { added: [wire] }),
+        threadDispatches.memberUpdate(thread.channel.guildId, wire),
+      ]);
+    },
+
+    /**
      * Archives the threads idle past their auto-archive duration at the clock's now (the
      * sweep's pass); returns how many.
      */
