@@ -92,4 +92,36 @@ describeDrivers('announcement channels on $driver', (driver) => {
     });
     expect(unknown.json()).toMatchObject({ code: 10008 });
   });
+
+  it('an incoming webhook posts into a thread of its channel with thread_id', async () => {
+    const text = await fx.channel('hooked');
+    const hook = await fx.call('POST', `/channels/${text.id}/webhooks`, {
+      auth: fx.owner.token,
+      payload: { name: 'ci' },
+    });
+    const { id, token } = hook.json<{ id: string; token: string }>();
+    const thread = await fx.call('POST', `/channels/${text.id}/threads`, {
+      auth: fx.owner.token,
+      payload: { name: 'builds', type: 11 },
+    });
+    const threadId = thread.json<{ id: string }>().id;
+    const path = `/webhooks/${id}/${token}`;
+    const posted = await fx.call('POST', `${path}?wait=true&thread_id=${threadId}`, {
+      auth: '',
+      payload: { content: 'build passed' },
+      spec: path,
+    });
+    expect(posted.json<Message>()).toMatchObject({ channel_id: threadId, content: 'build passed' });
+    const other = await fx.channel('elsewhere');
+    const foreign = await fx.call('POST', `/channels/${other.id}/threads`, {
+      auth: fx.owner.token,
+      payload: { name: 'not yours', type: 11 },
+    });
+    const refused = await fx.call(
+      'POST',
+      `${path}?wait=true&thread_id=${foreign.json<{ id: string }>().id}`,
+      { auth: '', payload: { content: 'x' }, spec: path },
+    );
+    expect(refused.json()).toMatchObject({ code: 10003 });
+  });
 });

@@ -259,6 +259,18 @@ export function createWebhookService(deps: WebhookServiceDeps) {
 
   return {
     /**
+     * Where a token route's message goes: the webhook's channel, or with `thread_id` one of its
+     * threads (10003 for any other id; 160005 for a locked thread).
+     */
+    async targetChannel(webhook: WebhookRecord, threadId: string | undefined): Promise<string> {
+      if (threadId === undefined) return webhook.channelId;
+      const thread = isSnowflake(threadId) ? await storage.threads.find(threadId) : null;
+      if (thread?.channel.parentId !== webhook.channelId) throw new ApiError('UNKNOWN_CHANNEL');
+      if (thread.locked) throw new ApiError('THREAD_LOCKED');
+      return thread.channel.id;
+    },
+
+    /**
      * An incoming webhook by id and token: 10015 when the id names none (the routes then ask
      * the interactions), 50027 when the token is not its own.
      */
