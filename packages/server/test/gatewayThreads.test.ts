@@ -7,6 +7,8 @@ interface Frame {
   d?: unknown;
 }
 
+const VIEW = (1n << 10n).toString();
+
 const data = (frame: Frame) => frame.d as Record<string, unknown>;
 
 describe('gateway threads: GUILD_CREATE, private thread visibility, member updates', () => {
@@ -64,5 +66,31 @@ describe('gateway threads: GUILD_CREATE, private thread visibility, member updat
       (f) => f.t === 'MESSAGE_CREATE' && data(f)['channel_id'] === hidden,
     );
     expect(data(later)['content']).toBe('welcome dave');
+  });
+
+  it('sends THREAD_LIST_SYNC when the threads of a channel become visible', async () => {
+    const { guild } = gw;
+    const dave = await guild.join('dave');
+    const [general] = await gw.server.app.storage.channels.listByGuild(guild.guildId);
+    const channelId = general?.id ?? '';
+    const overwrites = (deny: string) => ({
+      auth: guild.owner.token,
+      payload: { permission_overwrites: [{ id: dave.userId, type: 1, allow: '0', deny }] },
+    });
+    await guild.call('PATCH', `/channels/${channelId}`, overwrites(VIEW));
+    const thread = await guild.call('POST', `/channels/${channelId}/threads`, {
+      auth: guild.owner.token,
+      payload: { name: 'news', type: 11 },
+    });
+    const threadId = thread.json<{ id: string }>().id;
+    const session = await gw.session({ token: dave.token, intents: I.GUILDS });
+    expect(session.guild['threads']).toEqual([]);
+    await guild.call('PATCH', `/channels/${channelId}`, overwrites('0'));
+    const sync = await session.client.dispatch('THREAD_LIST_SYNC');
+    expect(data(sync)).toMatchObject({
+      guild_id: guild.guildId,
+      channel_ids: [channelId],
+      threads: [{ id: threadId }],
+    });
   });
 });

@@ -27,7 +27,8 @@
  * - Threads: a thread's events and messages are gated by its view: the parent's VIEW_CHANNEL, and
  *   for a private thread membership or MANAGE_THREADS (gateway/guildState.ts). THREAD_MEMBERS_UPDATE
  *   also reaches the users it adds or removes; THREAD_MEMBER_UPDATE only its own user. GUILD_CREATE
- *   carries the active threads the session may view.
+ *   carries the active threads the session may view; a role, member, guild or channel change that
+ *   lets a user see active threads it did not sends THREAD_LIST_SYNC of those threads' parents.
  * - Ephemeral messages: an interaction's ephemeral message is addressed to its user only (never
  *   to the guild); in a guild channel it carries `guild_id` and needs GUILD_MESSAGES, as the
  *   guild's messages do, not DIRECT_MESSAGES (`receivesUserDispatch`).
@@ -172,6 +173,21 @@ function dispatchVariants(
   };
 }
 
+/** Which active threads each session's user can view, keyed by user. */
+function threadVisibility<S extends RoutedSession>(state: GuildState<S>, nowMs: number) {
+  const byUser = new Map<string, Set<string>>();
+  for (const session of state.sessions) {
+    if (byUser.has(session.userId)) continue;
+    const visible = new Set<string>();
+    for (const thread of state.threads.values()) {
+      if (!thread.archived && state.canView(session.userId, thread.id, nowMs))
+        visible.add(thread.id);
+    }
+    byUser.set(session.userId, visible);
+  }
+  return byUser;
+}
+
 /** Which channels each obfuscating session's user can view, keyed by user. */
 function visibilityOf<S extends RoutedSession>(state: GuildState<S>, nowMs: number) {
   const byUser = new Map<string, Set<string>>();
@@ -203,6 +219,10 @@ export function routeGuildDispatch<S extends RoutedSession>(
     for (const s of state.sessions) viewBefore.set(s, state.canView(s.userId, channelId, nowMs));
   }
   const visibleBefore = VISIBILITY_EVENTS.has(type) ? visibilityOf(state, nowMs) : null;
+  const threadsBefore =
+    (VISIBILITY_EVENTS.has(type) || type === 'CHANNEL_UPDATE') && state.threads.size > 0
+      ? threadVisibility(state, nowMs)
+      : null;
   const variants = dispatchVariants(type, data, state.id);
   const required = intentFor(type, true);
   const subjectUserId = OWN_MEMBER_EVENTS.has(type)
@@ -254,6 +274,7 @@ export function routeGuildDispatch<S extends RoutedSession>(
    * when it lost it.
    */
   function* visibilityChanges(): Generator<[S, EncodedDispatch]> {
+    yield* threadSyncs();
     if (visibleBefore === null) return;
     const after = visibilityOf(state, nowMs);
     const full = new Map<string, EncodedDispatch>();
@@ -279,6 +300,41 @@ export function routeGuildDispatch<S extends RoutedSession>(
           yield [session, event];
         }
       }
+    }
+  }
+
+  /**
+   * After a change that can let a user see more (roles, a member, the guild, a channel's
+   * overwrites): THREAD_LIST_SYNC to each `GUILDS` session whose user now sees active threads it
+   * did not, with every active thread it sees in those threads' parents.
+   */
+  function* threadSyncs(): Generator<[S, EncodedDispatch]> {
+    if (threadsBefore === null) return;
+    const after = threadVisibility(state, nowMs);
+    const byUser = new Map<string, EncodedDispatch | null>();
+    for (const session of state.sessions) {
+      if (!hasIntent(session, I.GUILDS)) continue;
+      let event = byUser.get(session.userId);
+      if (event === undefined) {
+        const was = threadsBefore.get(session.userId) ?? new Set<string>();
+        const now = after.get(session.userId) ?? new Set<string>();
+        const gained = [...now].filter((id) => !was.has(id));
+        const parents = new Set(gained.map((id) => state.threads.get(id)?.parentId ?? ''));
+        event =
+          gained.length === 0
+            ? null
+            : new EncodedDispatch('THREAD_LIST_SYNC', {
+                guild_id: state.id,
+                channel_ids: [...parents],
+                threads: [...now]
+                  .map((id) => state.threads.get(id))
+                  .filter((t) => t !== undefined && parents.has(t.parentId))
+                  .map((t) => t?.wire),
+                members: [],
+              });
+        byUser.set(session.userId, event);
+      }
+      if (event !== null) yield [session, event];
     }
   }
 
