@@ -25,6 +25,9 @@ import { registerAuthRoutes } from './resources/auth/index.js';
 import { registerAutoModerationRoutes } from './resources/autoModeration/index.js';
 import { registerBanRoutes } from './resources/bans/index.js';
 import { registerChannelRoutes } from './resources/channels/index.js';
+import { registerThreadRoutes } from './resources/threads/index.js';
+import { registerPollRoutes } from './resources/polls/index.js';
+import { registerAnnouncementRoutes } from './resources/announcements/index.js';
 import { registerConnectionRoutes } from './resources/connections/index.js';
 import { registerActivityInviteRoutes } from './resources/activityInvites/index.js';
 import { registerRelationshipRoutes } from './resources/relationships/index.js';
@@ -164,6 +167,9 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
         blobs,
       });
       registerRelationshipRoutes(api, services.relationships);
+      registerThreadRoutes(api, services);
+      registerPollRoutes(api, services.polls);
+      registerAnnouncementRoutes(api, services.announcements);
       registerCommandRoutes(api, services.commands);
       registerActivityRoutes(api, {
         config: services.activityConfig,

@@ -75,6 +75,14 @@ import { createUserService } from './resources/users/index.js';
 import { createRelationshipService } from './resources/relationships/index.js';
 import { createCommandService } from './resources/commands/index.js';
 import { createWebhookService } from './resources/webhooks/index.js';
+import { createPollService } from './resources/polls/index.js';
+import { createAnnouncementService } from './resources/announcements/index.js';
+import {
+  createThreadListService,
+  createThreadMemberService,
+  createThreadService,
+  threadChannelRoutes,
+} from './resources/threads/index.js';
 import type { Timers } from './domain/clock.js';
 import { createInteractionsEndpoint } from './delivery/interactionsEndpoint.js';
 import { createActivityConfigService, createActivityInstanceService } from './activities/index.js';
@@ -138,6 +146,8 @@ export function createServices(
     socialLimits: deps.socialLimits,
     links: options.links,
   });
+  // Threads: forum posts post their first message; the message routes ask the thread rules.
+  const threads = createThreadService({ ...deps, messages: () => messages });
   // Auto-moderation: checked on guild message creates and member name changes.
   const autoModeration = createAutoModerationEnforcer({ ...deps, links: options.links });
   // A member's names are checked when they change and when the member joins.
@@ -145,6 +155,7 @@ export function createServices(
   const messages = createMessageService(deps, {
     ...options,
     privateRules,
+    threadRules: threads,
     moderation: autoModeration,
   });
   const privateChannels = createPrivateChannelService(deps);
@@ -256,6 +267,12 @@ export function createServices(
     }),
     commands: createCommandService(deps),
     webhooks: createWebhookService({ ...deps, baseUrl: options.baseUrl }),
+    threads,
+    threadMembers: createThreadMemberService(deps),
+    threadLists: createThreadListService(deps),
+    threadChannels: threadChannelRoutes(deps.storage, threads),
+    polls: createPollService({ ...deps, links: options.links }),
+    announcements: createAnnouncementService({ ...deps, links: options.links }),
     interactionLifecycle,
     handleInteractionCallback,
     interactions: createInteractionService({

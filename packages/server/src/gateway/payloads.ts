@@ -125,19 +125,15 @@ export function readyPayload(input: {
 type GuildCreateExtrasShape = WireShape<
   Pick<
     GatewayGuildCreateDispatchData,
-    | 'joined_at'
-    | 'large'
-    | 'unavailable'
-    | 'member_count'
-    | 'members'
-    | 'threads'
-    | 'soundboard_sounds'
+    'joined_at' | 'large' | 'unavailable' | 'member_count' | 'members' | 'soundboard_sounds'
   >
 > & {
   /** The REST shape (StageInstanceResponse): `guild_scheduled_event_id` null, not absent. */
   stage_instances: readonly StageInstanceWire[];
   voice_states: readonly unknown[];
   channels: readonly unknown[];
+  /** The active threads the session may view (resources/threads serializes them). */
+  threads: readonly unknown[];
   presences: readonly unknown[];
   /** Checked by their serializer against the library's base event (its union ties fields). */
   guild_scheduled_events: readonly ScheduledEventWire[];
@@ -152,6 +148,7 @@ export function guildCreateExtras(input: {
   voiceStates: readonly unknown[];
   members: readonly MemberWire[];
   channels: readonly unknown[];
+  threads?: readonly unknown[];
   presences: readonly unknown[];
   scheduledEvents: readonly ScheduledEventWire[];
   stageInstances?: readonly StageInstanceWire[];
@@ -165,7 +162,7 @@ export function guildCreateExtras(input: {
     voice_states: input.voiceStates,
     members: input.members,
     channels: input.channels,
-    threads: [],
+    threads: input.threads ?? [],
     presences: input.presences,
     stage_instances: input.stageInstances ?? [],
     guild_scheduled_events: input.scheduledEvents,

@@ -33,4 +33,5 @@ export * from './types/activities.js';
 export * from './types/monetization.js';
 export * from './types/voiceExpressions.js';
 export * from './types/guildSettings.js';
+export * from './types/threads.js';
 export { GroupCommitTimeoutError, StorageConflictError } from './errors.js';

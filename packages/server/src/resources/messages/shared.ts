@@ -63,6 +63,8 @@ export interface MessageServiceOptions {
   privateRules?: PrivateMessageRules;
   /** Auto-moderation of guild messages (resources/autoModeration); none: nothing is checked. */
   moderation?: MessageModeration;
+  /** The rules of threads (resources/threads); without them threads take no messages. */
+  threadRules?: ThreadMessageRules;
 }
 
 /**
@@ -82,6 +84,26 @@ export interface MessageModeration {
     /** An edit of a message already written (the spam trigger counts only new messages). */
     edit?: boolean;
   }): Promise<void>;
+}
+
+/**
+ * What threads add to a message create (resources/threads implements it): a locked thread
+ * refuses it, an archived one wakes, and the thread counts it.
+ */
+export interface ThreadMessageRules {
+  /** Throws 160005 for a locked thread; unarchives an archived one. */
+  beforePost(
+    tx: Repositories,
+    request: { threadId: string; userId: string; permissions: bigint },
+  ): Promise<void>;
+  /**
+   * In the post's group transaction (repository calls only): the thread counts the message and
+   * wakes, and its author joins it.
+   */
+  posted(
+    tx: Repositories,
+    request: { threadId: string; userId: string; nowMs: number },
+  ): Promise<void>;
 }
 
 /**

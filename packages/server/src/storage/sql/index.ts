@@ -58,6 +58,7 @@ import {
   createGuildTemplateRepository,
   createJoinRequestRepository,
 } from './guildSettings.js';
+import { createPollRepository, createThreadRepository } from './threads.js';
 
 export type { Database } from './schema.js';
 export type { BatchConnection, GroupCommitOptions, OpenBatchConnection } from './groupCommit.js';
@@ -119,6 +120,8 @@ export function createRepositories(
     guildTemplates: createGuildTemplateRepository(db),
     guildSettings: createGuildSettingRepository(db),
     joinRequests: createJoinRequestRepository(db),
+    threads: createThreadRepository(db),
+    polls: createPollRepository(db),
   };
 }
 

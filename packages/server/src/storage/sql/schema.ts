@@ -8,6 +8,7 @@ import type * as Commands from './commandsSchema.js';
 import type * as Activities from './activitiesSchema.js';
 import type * as VoiceExpressions from './voiceExpressionsSchema.js';
 import type * as GuildSettings from './guildSettingsSchema.js';
+import type * as Threads from './threadsSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -415,7 +416,7 @@ export interface WorkerLeasesTable {
   expires_at: Int;
 }
 
-export interface Database extends OAuthTables {
+export interface Database extends OAuthTables, Threads.ThreadTables {
   server_secrets: ServerSecretsTable;
   worker_leases: WorkerLeasesTable;
   users: UsersTable;

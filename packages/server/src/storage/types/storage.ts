@@ -53,6 +53,7 @@ import type {
   GuildTemplateRepository,
   JoinRequestRepository,
 } from './guildSettings.js';
+import type { PollRepository, ThreadRepository } from './threads.js';
 
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
@@ -108,6 +109,8 @@ export interface Repositories {
   readonly guildTemplates: GuildTemplateRepository;
   readonly guildSettings: GuildSettingRepository;
   readonly joinRequests: JoinRequestRepository;
+  readonly threads: ThreadRepository;
+  readonly polls: PollRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
