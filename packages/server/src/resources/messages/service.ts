@@ -99,6 +99,9 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
       const { input, files } = request;
       const access = await accessFor(storage, principal, request.channelId);
       access.require(0n);
+      // A message of an archived thread is not edited (50083, docs/threads.md).
+      const thread = await storage.threads.find(access.channel.id);
+      if (thread?.archived === true) throw new ApiError('ARCHIVED_THREAD');
       const message = await findMessage(storage, access.channel.id, request.messageId);
       const isAuthor = message.authorId === principal.user.id;
       const editsContent =

@@ -154,6 +154,14 @@ describeDrivers('thread members, lists and forum posts on $driver', (driver) => 
     expect(await fx.app.services.threads.archiveIdle(100)).toBeGreaterThanOrEqual(1);
     const slept = await fx.call('GET', `/channels/${a}`, { auth: fx.dave.token });
     expect(slept.json<Thread>().thread_metadata.archived).toBe(true);
+    const [last] = (await fx.call('GET', `/channels/${a}/messages`, { auth: fx.dave.token })).json<
+      { id: string }[]
+    >();
+    const edit = await fx.call('PATCH', `/channels/${a}/messages/${last?.id ?? ''}`, {
+      auth: fx.dave.token,
+      payload: { content: 'edited' },
+    });
+    expect(edit.json()).toMatchObject({ code: 50083 });
     const activeNow = await fx.call('GET', `/guilds/${fx.guild.guildId}/threads/active`, {
       auth: fx.carol.token,
     });

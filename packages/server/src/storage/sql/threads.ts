@@ -96,7 +96,7 @@ const PRIVATE_THREAD = 12;
 export function createThreadRepository(db: Kysely<Database>): ThreadRepository {
   const find = async (threadId: string) => {
     const row = await selectThreads(db).where('channels.id', '=', threadId).executeTakeFirst();
-    return row === undefined ? null : toThread(row as ThreadRow);
+    return row === undefined ? null : toThread(row);
   };
   return {
     async create(thread) {
