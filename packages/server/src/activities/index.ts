@@ -15,5 +15,4 @@ export {
   requireLaunchable,
   type ActivityInstanceService,
 } from './instances.js';
-export { defaultActivityOrigin } from './origin.js';
 export { registerActivityRoutes } from './routes.js';
