@@ -67,7 +67,6 @@ function harness(overrides: Partial<FrameAbilities> = {}) {
     setActivity: (activity) => {
       presences.push(activity);
     },
-    applicationName: () => 'Tiles',
     openExternalLink: () => Promise.resolve(true),
     captureLog: (level, message) => {
       logs.push(`${level}:${message}`);

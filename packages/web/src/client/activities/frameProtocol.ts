@@ -96,8 +96,6 @@ export interface FrameAbilities {
   relationships(): unknown[];
   /** Publishes (or clears, with null) the person's rich presence for the app. */
   setActivity(activity: PresenceActivity | null): void;
-  /** The application's name (the activity's presence name). */
-  applicationName(): string;
   /** Asks the person; resolves whether the link was opened. */
   openExternalLink(url: string): Promise<boolean>;
   captureLog(level: string, message: string): void;
@@ -277,6 +275,8 @@ function channelScope(guildId: string | null): string {
 export class FrameHost {
   private state: 'waiting' | 'ready' | 'closed' = 'waiting';
   private scopes: Set<string> | null = null;
+  /** The application's name, as AUTHENTICATE's answer gave it (the presence's name). */
+  private applicationName = '';
   /** Subscribed events, each with the args it was subscribed with (`channel_id`...). */
   private readonly subscriptions = new Map<string, Args>();
 
@@ -473,6 +473,7 @@ export class FrameHost {
       throw new FrameCommandError(RpcErrorCodes.INVALID_TOKEN, 'Invalid access token');
     }
     this.scopes = new Set(me.scopes);
+    this.applicationName = me.application.name;
     const { application, user } = me;
     return {
       access_token: token,
@@ -514,7 +515,7 @@ export class FrameHost {
     if (!('activity' in args)) throw invalid('activity is required');
     const activity = presenceFromArgs(
       args['activity'],
-      { id: this.context.applicationId, name: this.abilities.applicationName() },
+      { id: this.context.applicationId, name: this.applicationName },
       this.now(),
     );
     this.abilities.setActivity(activity);
