@@ -3,6 +3,7 @@ import type { BlobStore } from './blobs/index.js';
 import type { EventBus } from './bus/index.js';
 import { uploadLimitBytes, type Config } from './config.js';
 import type { Services } from './appServices.js';
+import { registerActivityShelfRoutes } from './activities/launchable.js';
 import { registerWebhookEventRoutes } from './delivery/routes.js';
 import type { Clock } from './domain/clock.js';
 import { ApiError } from './errors/index.js';
@@ -129,6 +130,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerGameStatsRoutes(api, services.gameStats);
       registerGuildTagRoutes(api, services.guildTags);
       registerActivityInviteRoutes(api, services.activityInvites);
+      registerActivityShelfRoutes(api, { storage, clock: deps.clock });
       registerProvisionalRoutes(api, provisional);
       registerProvisionalAdminRoutes(api, { provisional, adminTokenHash: config.adminTokenHash });
       registerSocialApprovalRoutes(api, { storage, adminTokenHash: config.adminTokenHash });
