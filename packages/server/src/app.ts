@@ -1,6 +1,11 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import {
+  createActivityProxy,
+  hostSplitServerFactory,
+  type ActivityProxyOptions,
+} from './activities/proxyServer.js';
 import { DiskBlobStore, type BlobStore } from './blobs/index.js';
 import {
   DEFAULT_BLOB_GRACE_MS,
@@ -93,6 +98,8 @@ export interface AppOptions {
   lobbySweep?: { timers?: Timers } | false;
   /** Interactions' 3-second deadlines and sweep (resources/interactions): timers tests fire. */
   interactions?: { timers?: Timers };
+  /** The activity proxy host's waits: timers tests fire, shorter limits. */
+  activityProxy?: Pick<ActivityProxyOptions, 'timers' | 'limits'>;
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -281,7 +288,21 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   const metrics = createMetrics();
 
+  // The activity proxy host shares every API listener; the Host header tells them apart.
+  let listeningPort = config.port;
+  const activityProxy =
+    config.role === 'gateway'
+      ? null
+      : createActivityProxy({
+          config,
+          mappings: storage.activities,
+          port: () => listeningPort,
+          clientAddress: (request) => clientAddressOf(request, config.trustProxy),
+          logger,
+          ...(options.activityProxy ?? {}),
+        });
   const http = createHttpServer({
+    ...(activityProxy ? { serverFactory: hostSplitServerFactory(activityProxy) } : {}),
     logger,
     authenticator,
     rateLimiter,
@@ -413,6 +434,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       const address = http.server.address();
       const port = typeof address === 'object' && address !== null ? address.port : config.port;
       base = publicBaseUrl(config, port);
+      listeningPort = port;
       if (metricsListener !== null) {
         metricsUrl = await metricsListener.listen();
         logger.info({ url: `${metricsUrl}/metrics` }, 'metrics served on a listener of their own');
@@ -428,6 +450,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     async close() {
       await gateway.close();
       await http.close();
+      activityProxy?.close();
       await metricsListener?.close();
       // Background invite jobs stop (after their current batch) before the storage closes.
       await services.invites.close();

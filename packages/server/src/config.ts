@@ -5,6 +5,7 @@ import { DEFAULT_SCRYPT_COST, hashSecret } from './domain/credentials.js';
 import { SECRET_KEY_BYTES } from './domain/secretBox.js';
 import { parseFlags } from './cliFlags.js';
 import { parseCorsOrigins, type CorsOrigins } from './http/cors.js';
+import { DEFAULT_ACTIVITY_HOST, activityHostProblem } from './activities/proxyPattern.js';
 
 /** Everything the server reads from its environment, validated once at start. */
 export interface Config {
@@ -104,6 +105,15 @@ export interface Config {
    * `*` (any, the default), a list of origins, or null (none). Never the OAuth2 pages.
    */
   corsOrigins: CorsOrigins;
+  /**
+   * The host name of each application's activity origin, `{application_id}` standing for its id
+   * as the first label (activities/proxyHost.ts, docs/activities-proxy.md).
+   */
+  activityHost: string;
+  /** Development only: activity URL mappings may target loopback (never other private ranges). */
+  activityAllowLoopback: boolean;
+  /** The largest request body the activity proxy host forwards to a mapping target. */
+  activityMaxBodyBytes: number;
 }
 
 /** Fastify's trustProxy forms this config accepts. */
@@ -466,6 +476,29 @@ const SETTINGS = {
       '*, off, or comma-separated origins such as https://game.example.com (pages that may call the API from a browser)',
     defaultValue: '*',
     parse: parseCorsOrigins,
+  },
+  activityHost: {
+    env: 'GUILDHALL_ACTIVITY_HOST',
+    flag: '--activity-host',
+    allowed:
+      "a host name whose first label is {application_id}, such as {application_id}.activities.example.com (each activity's origin)",
+    defaultValue: DEFAULT_ACTIVITY_HOST,
+    parse: (raw: string) => (activityHostProblem(raw) === null ? raw.toLowerCase() : undefined),
+  },
+  activityAllowLoopback: {
+    env: 'GUILDHALL_ACTIVITY_ALLOW_LOOPBACK',
+    flag: '--activity-allow-loopback',
+    allowed: 'on or off (on, for development: activity URL mappings may target loopback addresses)',
+    defaultValue: false,
+    parse: onOff,
+  },
+  activityMaxBodyBytes: {
+    env: 'GUILDHALL_ACTIVITY_MAX_BODY_BYTES',
+    flag: '--activity-max-body-bytes',
+    allowed:
+      'an integer from 1024 to 1073741824 (the largest request body the activity proxy forwards)',
+    defaultValue: 16 * 1024 * 1024,
+    parse: integer(1024, 1024 ** 3),
   },
 } as const satisfies { [K in keyof Config]: Setting<Config[K]> };
 

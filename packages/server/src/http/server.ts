@@ -6,6 +6,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  type FastifyServerFactory,
 } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { Logger } from 'pino';
@@ -30,6 +31,11 @@ export interface HttpServerOptions {
   trustProxy: TrustProxy;
   /** Which origins' pages may read the API's answers (docs/security.md#cors); absent: none. */
   corsOrigins?: CorsOrigins;
+  /**
+   * Makes the listener (Fastify's serverFactory): the activity proxy host's, which splits its
+   * hosts off before Fastify (activities/proxyServer.ts). Absent: Fastify's own.
+   */
+  serverFactory?: FastifyServerFactory;
 }
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -95,6 +101,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     },
     trustProxy: proxyTrust(options.trustProxy),
     return503OnClosing: true,
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   });
 
   // Bodies are JSON, or form-encoded (OAuth2 token requests); plain text is refused with 50035.

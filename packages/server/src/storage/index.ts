@@ -29,4 +29,5 @@ export * from './types/relationships.js';
 export * from './types/interactions.js';
 export * from './types/commands.js';
 export * from './types/webhooks.js';
+export * from './types/activities.js';
 export { GroupCommitTimeoutError, StorageConflictError } from './errors.js';

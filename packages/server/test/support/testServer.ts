@@ -41,6 +41,8 @@ export interface TestServerOptions {
   processId?: number;
   /** Interactions' timers (tests fire the 3-second deadlines themselves). */
   interactions?: AppOptions['interactions'];
+  /** The activity proxy host's timers and waits (tests fire its deadlines themselves). */
+  activityProxy?: AppOptions['activityProxy'];
 }
 
 export interface TestServer extends AsyncDisposable {
@@ -102,6 +104,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.bus ? { bus: options.bus } : {}),
       ...(options.processId === undefined ? {} : { processId: options.processId }),
       ...(options.interactions ? { interactions: options.interactions } : {}),
+      ...(options.activityProxy ? { activityProxy: options.activityProxy } : {}),
     });
   } catch (err) {
     // createApp closed the storage it was given; what this fixture made goes too.

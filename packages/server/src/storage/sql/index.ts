@@ -38,6 +38,7 @@ import { createVoiceStatusRepository } from './voiceStatus.js';
 import { createWorkerLeaseRepository } from './workerLeases.js';
 import { createInteractionRepository } from './interactions.js';
 import { createCommandRepository } from './commands.js';
+import { createActivityRepository } from './activities.js';
 
 export type { Database } from './schema.js';
 export type { BatchConnection, GroupCommitOptions, OpenBatchConnection } from './groupCommit.js';
@@ -85,6 +86,7 @@ export function createRepositories(
     interactions: createInteractionRepository(db),
     commands: createCommandRepository(db, context.dialect),
     webhooks: createWebhookRepository(db),
+    activities: createActivityRepository(db),
   };
 }
 

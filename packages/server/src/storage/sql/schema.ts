@@ -4,6 +4,7 @@ import type { OAuthTables } from './oauthSchema.js';
 import type * as Relationships from './relationshipsSchema.js';
 import type * as GameStats from './gameStatsSchema.js';
 import type * as Commands from './commandsSchema.js';
+import type * as Activities from './activitiesSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -468,6 +469,9 @@ export interface Database extends OAuthTables {
   interactions: InteractionsTable;
   application_commands: Commands.ApplicationCommandsTable;
   application_command_permissions: Commands.ApplicationCommandPermissionsTable;
+  application_activity_configs: Activities.ApplicationActivityConfigsTable;
+  activity_instances: Activities.ActivityInstancesTable;
+  activity_participants: Activities.ActivityParticipantsTable;
 }
 
 export interface ChannelRecipientsTable {

@@ -33,6 +33,7 @@ import type { WorkerLeaseRepository } from './workerLeases.js';
 import type { InteractionRepository } from './interactions.js';
 import type { CommandRepository } from './commands.js';
 import type { WebhookRepository } from './webhooks.js';
+import type { ActivityRepository } from './activities.js';
 
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
@@ -74,6 +75,7 @@ export interface Repositories {
   readonly interactions: InteractionRepository;
   readonly commands: CommandRepository;
   readonly webhooks: WebhookRepository;
+  readonly activities: ActivityRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';

@@ -1,0 +1,187 @@
+/**
+ * @module activities/proxyRoute: where a request on an activity origin goes. The request
+ * target must be a plain path (no absolute form, no `.` or `..` segment in any spelling, no
+ * encoded slash, backslash or control character); an optional `/.proxy` prefix is dropped; the
+ * longest URL mapping prefix (on segment boundaries) names the target, and the target path is
+ * the mapping target's path followed by the rest of the request path, the query kept. Nothing
+ * the mappings do not name can be reached. Docs: docs/activities-proxy.md.
+ */
+import { isIP } from 'node:net';
+
+/** One URL mapping as the activity config stores it (activities storage). */
+export interface UrlMapping {
+  /** Starts with '/'; '/' is the root mapping. */
+  prefix: string;
+  /** host[:port][/path], without a scheme. */
+  target: string;
+}
+
+/** Where the proxy reads an application's URL mappings (`storage.activities`). */
+export interface UrlMappingSource {
+  /** null when the application has no activity. */
+  urlMappings(applicationId: string): Promise<UrlMapping[] | null>;
+}
+
+/** A mapping target, parsed and checked. */
+export interface ProxyTarget {
+  protocol: 'http:' | 'https:';
+  /** A host name or bare IP address (no brackets). */
+  hostname: string;
+  port: number;
+  /** What the target is told it is called (its Host header). */
+  hostHeader: string;
+  /** The mapping target's path without a trailing slash ('' for none). */
+  basePath: string;
+}
+
+/** A request the proxy host does not forward: the status and page it answers. */
+export interface Refusal {
+  status: 400 | 404 | 405 | 413 | 502 | 504 | 508;
+  /** One sentence for the page (never an address or a secret). */
+  reason: string;
+}
+
+/** What a request on an activity origin resolves to. */
+export type Route =
+  { ok: true; target: ProxyTarget; prefix: string; path: string } | ({ ok: false } & Refusal);
+
+/** The path prefix the platform's clients have used; optional since 2025-07-30. */
+export const PROXY_PREFIX = '/.proxy';
+
+/** Characters an encoded form of which means the same (RFC 3986 unreserved): decoded. */
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+/** What a path segment may hold besides percent escapes (RFC 3986 pchar, no backslash). */
+const SEGMENT_CHARS = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%]*$/;
+/** Escapes that would change the path's structure or carry control bytes. */
+const FORBIDDEN_ESCAPE = /%(?:2f|5c|[01][0-9a-f]|7f)/i;
+
+function refuse(status: Refusal['status'], reason: string): { ok: false } & Refusal {
+  return { ok: false, status, reason };
+}
+
+/** A segment with unreserved characters decoded; null when it may not be forwarded. */
+function normalSegment(segment: string): string | null {
+  if (!SEGMENT_CHARS.test(segment) || FORBIDDEN_ESCAPE.test(segment)) return null;
+  if (/%(?![0-9a-f]{2})/i.test(segment)) return null;
+  const normal = segment.replace(/%([0-9a-f]{2})/gi, (escape, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return UNRESERVED.test(char) ? char : escape.toUpperCase();
+  });
+  return normal === '.' || normal === '..' ? null : normal;
+}
+
+/**
+ * The request target's path (normalized, without `/.proxy`) and query, or why it is refused.
+ */
+export function requestPath(
+  url: string,
+): { ok: true; path: string; query: string } | ({ ok: false } & Refusal) {
+  if (!url.startsWith('/')) {
+    return refuse(400, 'Only paths can be requested on an activity origin.');
+  }
+  const queryAt = url.indexOf('?');
+  const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
+  const query = queryAt === -1 ? '' : url.slice(queryAt);
+  const segments = rawPath.split('/').slice(1).map(normalSegment);
+  if (segments.some((segment) => segment === null) || /[\s\\]/.test(query)) {
+    return refuse(
+      400,
+      'The path has a segment the proxy does not forward (dots, encoded slashes).',
+    );
+  }
+  let path = `/${segments.join('/')}`;
+  if (path === PROXY_PREFIX || path.startsWith(`${PROXY_PREFIX}/`)) {
+    path = path.slice(PROXY_PREFIX.length) || '/';
+  }
+  return { ok: true, path, query };
+}
+
+/** A mapping prefix without its trailing slash ('' for the root mapping). */
+function bare(prefix: string): string {
+  return prefix.replace(/\/+$/, '');
+}
+
+/** Whether a prefix names this path on segment boundaries. */
+function covers(prefix: string, path: string): boolean {
+  return prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
+}
+
+/** The mapping with the longest prefix covering the path, or null. */
+export function longestMapping(mappings: readonly UrlMapping[], path: string): UrlMapping | null {
+  let best: UrlMapping | null = null;
+  for (const mapping of mappings) {
+    if (!mapping.prefix.startsWith('/') || !covers(bare(mapping.prefix), path)) continue;
+    if (best === null || bare(mapping.prefix).length > bare(best.prefix).length) best = mapping;
+  }
+  return best;
+}
+
+/** A mapping target: host name or [IPv6], an optional port, an optional path. */
+const TARGET = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?(\/[^?#\s\\]*)?$/;
+/** A host name or IPv4 address: dot-separated labels of letters, digits and inner hyphens. */
+const HOST_NAME =
+  /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** Whether a host name or address is a loopback one (a local development server). */
+function isLoopbackName(hostname: string): boolean {
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    /^127\.\d+\.\d+\.\d+$/.test(hostname) ||
+    hostname === '::1'
+  );
+}
+
+/**
+ * A mapping target parsed: https, or http when it names a loopback host (a local development
+ * server; those are refused unless loopback is allowed). Null for a target the proxy will not
+ * use: credentials, a scheme, a query, or a host under the activity suffix (a loop).
+ */
+export function parseTarget(target: string, activitySuffix: string): ProxyTarget | null {
+  const match = TARGET.exec(target);
+  if (match === null) return null;
+  const [, host = '', portText, rawPath = ''] = match;
+  const hostname = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (host.startsWith('[') ? isIP(hostname) !== 6 : !HOST_NAME.test(hostname)) return null;
+  if (hostname === activitySuffix || hostname.endsWith(`.${activitySuffix}`)) return null;
+  const segments = rawPath.split('/').slice(1).map(normalSegment);
+  if (segments.some((segment) => segment === null)) return null;
+  const protocol = isLoopbackName(hostname) ? 'http:' : 'https:';
+  const defaultPort = protocol === 'http:' ? 80 : 443;
+  const port = portText === undefined ? defaultPort : Number(portText);
+  if (port < 1 || port > 65535) return null;
+  const hostPart = host.toLowerCase();
+  return {
+    protocol,
+    hostname,
+    port,
+    hostHeader: port === defaultPort ? hostPart : `${hostPart}:${String(port)}`,
+    basePath: rawPath === '' ? '' : `/${segments.join('/')}`.replace(/\/+$/, ''),
+  };
+}
+
+/**
+ * Where a request on an application's activity origin goes: the target and the path to ask it
+ * for, or the refusal (404 for no activity or no mapping, 400 for a path the proxy does not
+ * forward, 502 for a mapping target it will not use).
+ */
+export function routeRequest(
+  mappings: readonly UrlMapping[] | null,
+  url: string,
+  activitySuffix: string,
+): Route {
+  const request = requestPath(url);
+  if (!request.ok) return request;
+  if (mappings === null) return refuse(404, 'This application has no activity.');
+  const mapping = longestMapping(mappings, request.path);
+  if (mapping === null) {
+    return refuse(404, 'No URL mapping of this activity covers this path.');
+  }
+  const target = parseTarget(mapping.target, activitySuffix);
+  if (target === null) {
+    return refuse(502, "This URL mapping's target is not one the proxy connects to.");
+  }
+  const rest = request.path.slice(bare(mapping.prefix).length);
+  const path = `${target.basePath}${rest}` || '/';
+  return { ok: true, target, prefix: bare(mapping.prefix), path: `${path}${request.query}` };
+}

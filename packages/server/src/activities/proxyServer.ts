@@ -1,0 +1,267 @@
+/**
+ * @module activities/proxyServer: the proxy host on the API's own listener. Requests whose Host
+ * names an activity origin (proxyHost.ts) are split off before Fastify sees them, plain requests
+ * and WebSocket upgrades alike (the gateway's upgrade listener never sees them either); every
+ * other request reaches Fastify unchanged. The proxy checks the request (method, one Host, no
+ * loop), reads the application's URL mappings, routes the path (proxyRoute.ts) and forwards it
+ * (proxyHttp.ts, proxyWs.ts). Docs: docs/activities-proxy.md.
+ */
+import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
+import { publicBaseUrl, type Config } from '../config.js';
+import { realTimers, type Timers } from '../domain/clock.js';
+import {
+  cameThroughProxy,
+  frameSecurityHeaders,
+  pageSecurityHeaders,
+  type FramePolicyContext,
+} from './proxyHeaders.js';
+import {
+  activityOrigin,
+  activitySuffix,
+  clientOrigins,
+  matchActivityHost,
+  type ActivityHostMatch,
+} from './proxyHost.js';
+import {
+  DEFAULT_PROXY_LIMITS,
+  forwardHttp,
+  type ForwardRequest,
+  type ProxyLimits,
+  type ProxySettings,
+} from './proxyHttp.js';
+import { sendRefusal, writeRawRefusal } from './proxyPages.js';
+import { routeRequest, type Refusal, type UrlMappingSource } from './proxyRoute.js';
+import { createAgents, literalAddressRefusal } from './proxyUpstream.js';
+import { forwardUpgrade, type UpgradeRequest } from './proxyWs.js';
+
+export interface ActivityProxyOptions {
+  config: Pick<
+    Config,
+    'activityHost' | 'activityAllowLoopback' | 'activityMaxBodyBytes' | 'publicUrl' | 'host'
+  >;
+  /** Each application's URL mappings (`storage.activities`). */
+  mappings: UrlMappingSource;
+  /** The port the server listens on (the configured one until it listens). */
+  port: () => number;
+  /** The browser's address under the server's trust-proxy rule. */
+  clientAddress: (request: IncomingMessage) => string;
+  logger: Logger;
+  /** Where the proxy's waits come from (tests fire them). */
+  timers?: Timers;
+  /** Waits over the defaults (the body limit is the config's). */
+  limits?: Partial<Omit<ProxyLimits, 'maxBodyBytes'>>;
+}
+
+/** The proxy host: which requests are its own, and how it answers them. */
+export interface ActivityProxy {
+  match(request: IncomingMessage): ActivityHostMatch;
+  handleRequest(request: IncomingMessage, response: ServerResponse, match: ActivityHostMatch): void;
+  handleUpgrade(upgrade: UpgradeRequest, match: ActivityHostMatch): void;
+  /** Closes pooled connections to targets. */
+  close(): void;
+}
+
+/** Methods forwarded to targets; TRACE and CONNECT never are. */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** Where a checked request goes: forwarded, or refused with a page. */
+interface Outlet {
+  websocket: boolean;
+  forward: (to: ForwardRequest) => void;
+  refuse: (refusal: Refusal, headers: Record<string, string>) => void;
+}
+
+/** What a request on an activity origin needs before the mappings are read. */
+interface Checked {
+  applicationId: string | null;
+  policy: FramePolicyContext;
+}
+
+/** How many Host headers the request carried (Node keeps only the first). */
+function hostHeaderCount(request: IncomingMessage): number {
+  let count = 0;
+  for (let i = 0; i < request.rawHeaders.length; i += 2) {
+    if (request.rawHeaders[i]?.toLowerCase() === 'host') count++;
+  }
+  return count;
+}
+
+export function createActivityProxy(options: ActivityProxyOptions): ActivityProxy {
+  const { config, logger } = options;
+  const suffix = activitySuffix(config);
+  const settings: ProxySettings = {
+    allowLoopback: config.activityAllowLoopback,
+    limits: {
+      ...DEFAULT_PROXY_LIMITS,
+      ...options.limits,
+      maxBodyBytes: config.activityMaxBodyBytes,
+    },
+    timers: options.timers ?? realTimers,
+    agents: createAgents(),
+    logger,
+  };
+
+  const policyOf = (applicationId: string | null): FramePolicyContext => {
+    const port = options.port();
+    return {
+      activityOrigin: activityOrigin(config, port, applicationId ?? 'unknown'),
+      clientOrigins: clientOrigins(config, port),
+      platformOrigin: new URL(publicBaseUrl(config, port)).origin,
+    };
+  };
+
+  /** The refusal of a request before any mapping is read, or null. */
+  const precheck = (request: IncomingMessage, websocket: boolean): Refusal | null => {
+    if (!METHODS.has(request.method ?? '') || (websocket && request.method !== 'GET')) {
+      return { status: 405, reason: 'This method is not forwarded to activities.' };
+    }
+    if (hostHeaderCount(request) !== 1) {
+      return { status: 400, reason: 'A request must have exactly one Host header.' };
+    }
+    if (websocket && request.headers.upgrade?.toLowerCase() !== 'websocket') {
+      return { status: 400, reason: 'Only WebSocket upgrades are forwarded.' };
+    }
+    if (cameThroughProxy(request.headers)) {
+      return { status: 508, reason: 'This request already went through the activity proxy.' };
+    }
+    return null;
+  };
+
+  /** The route of a checked request: where to forward it, or why not. */
+  const resolve = async (
+    request: IncomingMessage,
+    checked: Checked,
+  ): Promise<ForwardRequest | Refusal> => {
+    const { applicationId, policy } = checked;
+    const mappings =
+      applicationId === null ? null : await options.mappings.urlMappings(applicationId);
+    const route = routeRequest(mappings, request.url ?? '/', suffix);
+    if (!route.ok || applicationId === null) {
+      return route.ok ? { status: 404, reason: 'No activity is served here.' } : route;
+    }
+    const refused = literalAddressRefusal(route.target, settings.allowLoopback);
+    if (refused !== null) return refused;
+    return {
+      applicationId,
+      activityOrigin: policy.activityOrigin,
+      target: route.target,
+      prefix: route.prefix,
+      path: route.path,
+      clientAddress: options.clientAddress(request),
+      frameHeaders: frameSecurityHeaders(policy),
+      pageHeaders: pageSecurityHeaders(policy),
+    };
+  };
+
+  /** Checks and routes a request, then hands it on; refusals answered with `refuse`. */
+  const handle = (request: IncomingMessage, match: ActivityHostMatch, outlet: Outlet) => {
+    const { forward, refuse } = outlet;
+    const applicationId = match.kind === 'activity' ? match.applicationId : null;
+    const policy = policyOf(applicationId);
+    const early = precheck(request, outlet.websocket);
+    if (early !== null) {
+      refuse(early, pageSecurityHeaders(policy));
+      return;
+    }
+    resolve(request, { applicationId, policy }).then(
+      (result) => {
+        if ('target' in result) forward(result);
+        else refuse(result, pageSecurityHeaders(policy));
+      },
+      (err: unknown) => {
+        logger.error({ err, applicationId }, 'activity proxy: URL mappings not read');
+        refuse(
+          { status: 502, reason: "This activity's settings could not be read." },
+          pageSecurityHeaders(policy),
+        );
+      },
+    );
+  };
+
+  return {
+    match: (request) => matchActivityHost(suffix, request.headers.host),
+    handleRequest(request, response, match) {
+      handle(request, match, {
+        websocket: false,
+        forward: (to) => {
+          forwardHttp({ req: request, res: response }, to, settings);
+        },
+        refuse: (refusal, headers) => {
+          // The body, if any, is not read: the connection closes after the page.
+          sendRefusal(response, { refusal, headers, close: true });
+        },
+      });
+    },
+    handleUpgrade(upgrade, match) {
+      handle(upgrade.req, match, {
+        websocket: true,
+        forward: (to) => {
+          forwardUpgrade(upgrade, to, settings);
+        },
+        refuse: (refusal, headers) => {
+          writeRawRefusal(upgrade.socket, refusal, headers);
+        },
+      });
+    },
+    close() {
+      settings.agents.http.destroy();
+      settings.agents.https.destroy();
+    },
+  };
+}
+
+type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
+
+/**
+ * An HTTP server that hands activity hosts' requests and upgrades to the proxy and everything
+ * else to `handler` (Fastify's) and the server's other upgrade listeners (the gateway's).
+ */
+export class HostSplitServer extends Server {
+  private readonly proxy: ActivityProxy;
+
+  constructor(proxy: ActivityProxy, handler: RequestHandler) {
+    super((request, response) => {
+      const match = proxy.match(request);
+      if (match.kind === 'api') handler(request, response);
+      else proxy.handleRequest(request, response, match);
+    });
+    this.proxy = proxy;
+    // With a listener, Node hands every upgrade to 'upgrade' (not 'request') even on a node
+    // without the gateway; one nobody else wants is closed.
+    this.on('upgrade', (_request: IncomingMessage, socket: Duplex) => {
+      if (this.listenerCount('upgrade') === 1) socket.destroy();
+    });
+  }
+
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'upgrade') {
+      const [request, socket, head] = args as [IncomingMessage, Duplex, Buffer];
+      const match = this.proxy.match(request);
+      if (match.kind !== 'api') {
+        this.proxy.handleUpgrade({ req: request, socket, head }, match);
+        return true;
+      }
+    }
+    // Node's overloads name every event as a string; a symbol event passes through the same way.
+    return super.emit(event as string, ...args);
+  }
+}
+
+/**
+ * Fastify's `serverFactory` for a listener shared with the proxy host: the server Fastify would
+ * make, with the activity hosts split off.
+ */
+export function hostSplitServerFactory(proxy: ActivityProxy) {
+  return (
+    handler: RequestHandler,
+    options: { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number },
+  ): Server => {
+    const server = new HostSplitServer(proxy, handler);
+    if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+    if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
+    return server;
+  };
+}
