@@ -15,6 +15,7 @@ import {
 import { openBus, openSharedState, openStorage } from './appDrivers.js';
 import { registerAppRoutes } from './appRoutes.js';
 import { createServices, type Services } from './appServices.js';
+import { defaultActivityOrigin } from './activities/index.js';
 import { publicBaseUrl, type Config } from './config.js';
 import { createWebhookEventsService } from './delivery/service.js';
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './delivery/worker.js';
@@ -245,6 +246,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       privilegedIntentReviewThreshold:
         options.gateway?.privilegedIntentReviewThreshold ??
         DEFAULT_GATEWAY_OPTIONS.privilegedIntentReviewThreshold,
+      activityOrigin: (applicationId) => defaultActivityOrigin(baseUrl(), applicationId),
       activityInvites: {
         activitiesOf: (userId) => liveActivities({ store: sharedState.presences, clock }, userId),
       },

@@ -3,6 +3,7 @@ import type { BlobStore } from './blobs/index.js';
 import type { EventBus } from './bus/index.js';
 import { uploadLimitBytes, type Config } from './config.js';
 import type { Services } from './appServices.js';
+import { registerActivityRoutes } from './activities/index.js';
 import { registerActivityShelfRoutes } from './activities/launchable.js';
 import { registerWebhookEventRoutes } from './delivery/routes.js';
 import type { Clock } from './domain/clock.js';
@@ -145,6 +146,10 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       });
       registerRelationshipRoutes(api, services.relationships);
       registerCommandRoutes(api, services.commands);
+      registerActivityRoutes(api, {
+        config: services.activityConfig,
+        instances: services.activityInstances,
+      });
       registerInteractionCallbackRoutes(api, services.interactionResponses, {
         maxAttachmentBytes: config.maxAttachmentBytes,
         maxUploadBytes: uploadLimitBytes(config),

@@ -53,6 +53,7 @@ import { createCommandService } from './resources/commands/index.js';
 import { createWebhookService } from './resources/webhooks/index.js';
 import type { Timers } from './domain/clock.js';
 import { createInteractionsEndpoint } from './delivery/interactionsEndpoint.js';
+import { createActivityConfigService, createActivityInstanceService } from './activities/index.js';
 import {
   createInteractionLifecycle,
   createInteractionResponses,
@@ -73,6 +74,8 @@ interface ServiceOptions {
   activityInvites: ActivityInvitePorts;
   /** Told of a lobby message not mirrored into its linked channel (the send stands). */
   onLobbyMirrorError?: (err: unknown, context: { lobbyId: string; messageId: string }) => void;
+  /** The origin an application's activity is served from (the proxy host). */
+  activityOrigin: (applicationId: string) => string;
   /** From this many users an app's privileged intents need a review (the gateway's threshold). */
   privilegedIntentReviewThreshold: number;
   /** Interactions: their timers (tests fire them), limits, and where delivery errors go. */
@@ -120,12 +123,22 @@ export function createServices(
       options.interactions.onError(err, {});
     },
   });
+  // Activities: the developer config, and the instances people launch (activities/).
+  const activityConfig = createActivityConfigService({
+    ...deps,
+    activityOrigin: options.activityOrigin,
+  });
+  const activityInstances = createActivityInstanceService({
+    ...deps,
+    activityOrigin: options.activityOrigin,
+  });
   // The app's responses: the callback route's and the HTTP delivery's, followups, @original.
   const interactionResponses = createInteractionResponses({
     storage: deps.storage,
     clock: deps.clock,
     lifecycle: interactionLifecycle,
     messages,
+    activities: activityInstances,
   });
   const handleInteractionCallback = interactionResponses.handleCallback;
   const interactionsEndpoint = createInteractionsEndpoint({
@@ -134,6 +147,8 @@ export function createServices(
     allowLocal: options.interactions.allowLocal,
   });
   return {
+    activityConfig,
+    activityInstances,
     privateChannels,
     sdkDms: createSdkDmService(deps, { privateChannels, messages }),
     groupRecipients: createGroupRecipientService(deps),
@@ -198,6 +213,7 @@ export function createServices(
       lifecycle: interactionLifecycle,
       endpoint: interactionsEndpoint,
       handleCallback: handleInteractionCallback,
+      activities: activityInstances,
       links: options.links,
       attachmentSizeLimit: options.interactions.attachmentSizeLimit,
       onDeliveryError: (err, interactionId) => {

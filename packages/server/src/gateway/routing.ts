@@ -27,6 +27,9 @@
  * - Ephemeral messages: an interaction's ephemeral message is addressed to its user only (never
  *   to the guild); in a guild channel it carries `guild_id` and needs GUILD_MESSAGES, as the
  *   guild's messages do, not DIRECT_MESSAGES (`receivesUserDispatch`).
+ * - Person events: EMBEDDED_ACTIVITY_UPDATE (an activity instance's joins, leaves and end) reaches
+ *   only people's own clients (session and OAuth2 sessions), never a bot nor an SDK session
+ *   (`personOnly`); in a guild, only those who can view the instance's channel.
  * - A new friend's presence: a session that receives RELATIONSHIP_ADD of a friendship (type 1)
  *   gets the friend's current presence right after it, as a PRESENCE_UPDATE without `guild_id`
  *   (`newFriendOf`, `friendPresenceWire`), when the friend is online; an ended friendship sends
@@ -60,6 +63,14 @@ export interface RoutedSession {
  * asks that game to start an authorization).
  */
 const GAME_USER_EVENTS = new Set(['ACTIVITY_JOIN', 'AUTHORIZE_REQUEST']);
+
+/** Dispatches only people's own clients receive: never bots, never SDK (game) sessions. */
+const PERSON_EVENTS = new Set(['EMBEDDED_ACTIVITY_UPDATE']);
+
+/** Whether the session may not receive `type` because it is a person-only event. */
+function personOnly(session: RoutedSession, type: string): boolean {
+  return PERSON_EVENTS.has(type) && (session.isApp || session.sdk === true);
+}
 
 /** Custom status is hidden from guilds above this size under Friends & Small Servers. */
 export const SMALL_SERVER_MAX_MEMBERS = 200;
@@ -188,6 +199,7 @@ export function routeGuildDispatch<S extends RoutedSession>(
 
   /** What the session receives of the dispatch: null for nothing. */
   const eventFor = (session: S): EncodedDispatch | null => {
+    if (personOnly(session, type)) return null;
     if (!hasIntent(session, required) && subjectUserId !== session.userId) return null;
     if (
       type === 'GUILD_AUDIT_LOG_ENTRY_CREATE' &&
@@ -269,6 +281,7 @@ export function receivesUserDispatch(
   dispatch: { type: string; data: unknown; applicationId?: string | undefined },
 ): boolean {
   const { type, data } = dispatch;
+  if (personOnly(session, type)) return false;
   if (GAME_USER_EVENTS.has(type)) {
     const applicationId =
       dispatch.applicationId ?? (data as { application_id?: unknown } | null)?.application_id;

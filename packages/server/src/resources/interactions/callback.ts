@@ -6,12 +6,17 @@
  * acknowledged in the transaction of what the response writes, so it happens once or not at all.
  */
 import { MessageFlags } from '@guildhall/protocol';
+import {
+  hasActivity,
+  requireLaunchable,
+  type ActivityInstanceService,
+} from '../../activities/index.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { StreamedFile } from '../../http/multipart.js';
 import { parseInput } from '../../http/validate.js';
 import type { InteractionRecord, Repositories, Storage } from '../../storage/index.js';
 import { validateModal } from '../components/index.js';
-import type { MessageService, MessageWire } from '../messages/index.js';
+import { loadMessageChannel, type MessageService, type MessageWire } from '../messages/index.js';
 import {
   allowedCallbackTypes,
   AutocompleteCallbackBody,
@@ -29,7 +34,7 @@ import { autocompleteDispatch, modalDispatch } from './userDispatches.js';
 /** What POST …/callback?with_response=true answers (the platform's InteractionCallbackResponse). */
 export interface InteractionCallbackResponse {
   interaction: Record<string, unknown>;
-  resource?: { type: number; message?: MessageWire };
+  resource?: { type: number; message?: MessageWire; activity_instance?: { id: string } };
 }
 
 /**
@@ -71,6 +76,8 @@ export interface CallbackDeps {
   lifecycle: InteractionLifecycle;
   /** The messages responses make and edit (the message service's app writes). */
   messages: Pick<MessageService, 'postAs' | 'editAs'>;
+  /** LAUNCH_ACTIVITY launches or joins the app's instance in the interaction's channel. */
+  activities: Pick<ActivityInstanceService, 'launchIn'>;
 }
 
 /**
@@ -138,7 +145,7 @@ export function createCallbackHandler(deps: CallbackDeps): HandleCallback {
     const allowed = allowedCallbackTypes({
       type: interaction.type,
       fromMessage: fromMessageId !== null,
-      hasActivity: false,
+      hasActivity: await hasActivity(storage, interaction.applicationId),
     });
     if (!allowed.includes(type)) {
       throw invalidField(
@@ -228,8 +235,28 @@ export function createCallbackHandler(deps: CallbackDeps): HandleCallback {
         });
         return { interaction: callbackInteraction(interaction, null) };
       }
+      case CALLBACK_TYPES.LAUNCH_ACTIVITY: {
+        // The invoking person launches (or joins) the app's instance where they invoked it.
+        const access = await loadMessageChannel(storage, {
+          channelId: interaction.channelId,
+          userId: interaction.userId,
+          nowMs: deps.clock.now(),
+        });
+        requireLaunchable(access);
+        const launched = await storage.transaction(async (tx) => {
+          await acknowledge(null)(tx);
+          return deps.activities.launchIn(tx, {
+            applicationId: interaction.applicationId,
+            userId: interaction.userId,
+            access,
+          });
+        });
+        return {
+          interaction: callbackInteraction(interaction, null),
+          resource: { type, activity_instance: { id: launched.instance_id } },
+        };
+      }
       case CALLBACK_TYPES.PONG:
-      case CALLBACK_TYPES.LAUNCH_ACTIVITY:
         // Not among the allowed types of any stored interaction (see allowedCallbackTypes).
         throw new TypeError(`callback type ${String(type)} passed the allowed-type check`);
     }

@@ -87,8 +87,8 @@ export const ModalCallbackBody = z.object({ data: z.record(z.string(), z.unknown
  * The callback types an interaction takes, as the platform lists them in its 50035
  * BASE_TYPE_CHOICES answer. UPDATE_MESSAGE and DEFERRED_UPDATE_MESSAGE need a message the
  * interaction came from (a component's, or a modal's opened from a component); MODAL is not an
- * answer to a modal; LAUNCH_ACTIVITY needs an app with an activity (none has one until
- * activities exist: docs/interactions.md#launch-activity).
+ * answer to a modal; LAUNCH_ACTIVITY needs an app with an activity (a root URL mapping:
+ * docs/interactions.md#launch-activity).
  */
 export function allowedCallbackTypes(interaction: {
   type: number;

@@ -6,13 +6,14 @@
  * An app with neither a URL nor a bot fails the interaction at once; the 3-second rule fails
  * the others that get no response in time (lifecycle.ts).
  */
+import { requireLaunchable, type ActivityInstanceService } from '../../activities/index.js';
 import { hashSecret } from '../../domain/credentials.js';
 import { ApiError } from '../../errors/index.js';
-import { afterWrite } from '../../events/afterCommit.js';
+import { afterCommit, afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { StreamedFile } from '../../http/multipart.js';
 import type { InteractionRecord, NewInteraction } from '../../storage/index.js';
-import type { LocalizationView } from '../commands/index.js';
+import { CommandType, type LocalizationView } from '../commands/index.js';
 import { recipientUsers } from '../dms/index.js';
 import type { ServiceDeps } from '../deps.js';
 import type { AttachmentLinks } from '../messages/index.js';
@@ -20,7 +21,7 @@ import type { HandleCallback } from './callback.js';
 import { INTERACTION_TOKEN_TTL_MS, type InteractionLifecycle } from './lifecycle.js';
 import { buildInteraction, newInteractionToken, withToken } from './payload.js';
 import { loadCommandIndex, type CommandIndex } from './commandIndex.js';
-import { loadInvocationPlace } from './place.js';
+import { loadInvocationPlace, type InvocationPlace } from './place.js';
 import { prepareData } from './prepare.js';
 import { interactionMetadata } from './responseAuthor.js';
 import { HTTP_ACCEPTED, readEndpointAnswer } from './answer.js';
@@ -35,6 +36,8 @@ export interface InteractionServiceDeps extends ServiceDeps {
   endpoint: InteractionsEndpoint;
   /** The app's initial response, from its endpoint's answer (callback.ts). */
   handleCallback: HandleCallback;
+  /** What an entry point command with the DISCORD_LAUNCH_ACTIVITY handler launches. */
+  activities: Pick<ActivityInstanceService, 'launchIn' | 'requireActivity'>;
   links: () => AttachmentLinks;
   /** The largest file a user may upload, in bytes (`attachment_size_limit`). */
   attachmentSizeLimit: number;
@@ -42,8 +45,45 @@ export interface InteractionServiceDeps extends ServiceDeps {
   onDeliveryError: (err: unknown, interactionId: string) => void;
 }
 
+/** PRIMARY_ENTRY_POINT handlers: 2 launches the activity without an interaction to the app. */
+const DISCORD_LAUNCH_ACTIVITY = 2;
+
 export function createInteractionService(deps: InteractionServiceDeps) {
   const { storage, clock, ids, lifecycle, endpoint } = deps;
+
+  /**
+   * Whether the command is an entry point the platform handles (DISCORD_LAUNCH_ACTIVITY): then
+   * the activity is launched and the app hears nothing (docs/commands.md).
+   */
+  const launchedByPlatform = async (place: InvocationPlace, data: Record<string, unknown>) => {
+    if (data['type'] !== CommandType.PRIMARY_ENTRY_POINT || typeof data['id'] !== 'string') {
+      return false;
+    }
+    const command = await storage.commands.findById(place.application.id, data['id']);
+    return command?.handler === DISCORD_LAUNCH_ACTIVITY;
+  };
+
+  /** Launches the app's activity for the invoker; the client hears INTERACTION_SUCCESS too. */
+  const launchActivity = async (
+    place: InvocationPlace,
+    request: { id: string; userId: string; nonce: string | null },
+  ) => {
+    requireLaunchable(place.access);
+    await deps.activities.requireActivity(storage, place.application.id);
+    await storage.transaction(async (tx) => {
+      await deps.activities.launchIn(tx, {
+        applicationId: place.application.id,
+        userId: request.userId,
+        access: place.access,
+      });
+      afterCommit(tx, {
+        type: 'INTERACTION_SUCCESS',
+        guildId: null,
+        userIds: [request.userId],
+        data: { id: request.id, nonce: request.nonce },
+      });
+    });
+  };
   const inFlight = new Set<Promise<void>>();
 
   /** Runs a delivery in the background, remembered until it settles (for `close`). */
@@ -139,6 +179,13 @@ export function createInteractionService(deps: InteractionServiceDeps) {
         links,
         attachments: new Map([...uploads].map(([key, upload]) => [key, upload.wire])),
       });
+      if (
+        input.type === InteractionTypes.APPLICATION_COMMAND &&
+        (await launchedByPlatform(place, prepared.data))
+      ) {
+        await launchActivity(place, { id, userId, nonce: input.nonce ?? null });
+        return { id };
+      }
       const { access } = place;
       const [guild, overwrites, recipients, message] = await Promise.all([
         access.guildId === null ? null : storage.guilds.findById(access.guildId),

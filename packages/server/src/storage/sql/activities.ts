@@ -12,6 +12,7 @@ import type {
 } from './activitiesSchema.js';
 import { bool, flag, id, idOrNull, int, intOrNull, jsonArray } from './rows.js';
 import type { Database } from './schema.js';
+import type { StorageDialect } from '../types/storage.js';
 
 function toMappings(text: string): ActivityUrlMapping[] {
   const parsed: unknown = JSON.parse(text);
@@ -50,7 +51,10 @@ function toInstance(row: Selectable<ActivityInstancesTable>): ActivityInstanceRe
 }
 
 /** The activity tables (migration 0030), the same SQL on both drivers. */
-export function createActivityRepository(db: Kysely<Database>): ActivityRepository {
+export function createActivityRepository(
+  db: Kysely<Database>,
+  dialect: StorageDialect,
+): ActivityRepository {
   const liveInstances = () =>
     db.selectFrom('activity_instances').selectAll().where('ended_at', 'is', null);
   return {
@@ -91,6 +95,12 @@ export function createActivityRepository(db: Kysely<Database>): ActivityReposito
         .selectAll()
         .where('id', '=', instanceId)
         .executeTakeFirst();
+      return row ? toInstance(row) : null;
+    },
+    async lockInstance(instanceId) {
+      const query = db.selectFrom('activity_instances').selectAll().where('id', '=', instanceId);
+      // SQLite runs one write transaction at a time: no row lock is needed there.
+      const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
       return row ? toInstance(row) : null;
     },
     async findLiveInstance(applicationId, channelId) {

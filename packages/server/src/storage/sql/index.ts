@@ -86,7 +86,7 @@ export function createRepositories(
     interactions: createInteractionRepository(db),
     commands: createCommandRepository(db, context.dialect),
     webhooks: createWebhookRepository(db),
-    activities: createActivityRepository(db),
+    activities: createActivityRepository(db, context.dialect),
   };
 }
 

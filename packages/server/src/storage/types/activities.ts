@@ -56,6 +56,11 @@ export interface ActivityRepository {
   /** Creates or replaces the application's config. */
   saveConfig(config: ActivityConfigRecord): Promise<void>;
   findInstance(instanceId: string): Promise<ActivityInstanceRecord | null>;
+  /**
+   * Reads an instance and, inside a PostgreSQL transaction, locks its row until the transaction
+   * ends: a join and a leave of one instance run one after the other.
+   */
+  lockInstance(instanceId: string): Promise<ActivityInstanceRecord | null>;
   /** The application's live (not ended) instance in the channel, if any. */
   findLiveInstance(
     applicationId: string,

@@ -1,0 +1,19 @@
+/** @module activities: embedded activities' config, instances and routes (docs/activities-server.md). */
+export {
+  ACTIVITY_PLATFORMS,
+  MAX_URL_MAPPINGS,
+  OrientationLockStates,
+  createActivityConfigService,
+  hasActivity,
+  hasRootMapping,
+  targetUrl,
+  type ActivityConfigService,
+} from './config.js';
+export {
+  EMBEDDED_ACTIVITY_UPDATE,
+  createActivityInstanceService,
+  requireLaunchable,
+  type ActivityInstanceService,
+} from './instances.js';
+export { defaultActivityOrigin } from './origin.js';
+export { registerActivityRoutes } from './routes.js';
