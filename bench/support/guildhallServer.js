@@ -60,6 +60,9 @@ const developer = await app.services.auth.register({
 const { botToken, application, bot } = await app.services.applications.create(developer.user_id, {
   name: 'Bench Bot',
 });
+// Approved for the Social SDK, as a shipping game is: its players' DMs and lobby writes are not
+// held to the pre-approval quota (bench/sdk.js sends hundreds).
+await app.storage.applications.update(application.id, { socialApproved: true });
 const { guild, channels } = await app.services.guilds.create({
   ownerId: developer.user_id,
   name: 'Bench guild',

@@ -281,6 +281,63 @@ describeDrivers('SDK sessions ($driver)', (driver) => {
     expect(later.ready['presences']).toEqual([]);
   });
 
+  it('a person’s own client names the application of an activity; a bot names none', async () => {
+    const alice = await gw.guild.join('alice');
+    const bob = await gw.guild.join('bob');
+    await befriend(alice.userId, bob.userId);
+    const desktop = (await gw.identify({ token: alice.token, intents: 0 })).client;
+    const watcher = (await gw.identify({ token: bob.token, intents: 0 })).client;
+    // The web client hosting an activity, or `guildhall rpc` for a native app: an existing
+    // application is kept, an unknown one dropped.
+    desktop.send(3, {
+      status: 'online',
+      since: null,
+      afk: false,
+      activities: [
+        { name: 'Tiny Tanks', type: 0, application_id: game.applicationId },
+        { name: 'Ghost', type: 0, application_id: '42' },
+      ],
+    });
+    expect((await watcher.dispatch('PRESENCE_UPDATE')).d).toMatchObject({
+      user: { id: alice.userId },
+      activities: [
+        { name: 'Tiny Tanks', application_id: game.applicationId },
+        { name: 'Ghost', type: 0 },
+      ],
+    });
+    const ghost = (
+      watcher.frames.find((f) => f.t === 'PRESENCE_UPDATE')?.d as {
+        activities: Record<string, unknown>[];
+      }
+    ).activities[1];
+    expect(ghost).not.toHaveProperty('application_id');
+
+    // A bot's op 3 names no application, whatever it sends.
+    const bot = (await gw.identify({ token: gw.guild.bot.token, intents: I.GUILDS })).client;
+    const owner = (
+      await gw.identify({
+        token: gw.guild.owner.token,
+        intents: I.GUILDS | I.GUILD_PRESENCES,
+      })
+    ).client;
+    const seen = gw.lastSeq(owner);
+    bot.send(3, {
+      status: 'online',
+      since: null,
+      afk: false,
+      activities: [{ name: 'Helping', type: 0, application_id: game.applicationId }],
+    });
+    const botPresence = await owner.next(
+      (f) =>
+        f.t === 'PRESENCE_UPDATE' &&
+        (f.s ?? 0) > seen &&
+        (f.d as { user: { id: string } }).user.id === gw.guild.bot.userId,
+    );
+    expect(
+      (botPresence.d as { activities: Record<string, unknown>[] }).activities[0],
+    ).not.toHaveProperty('application_id');
+  });
+
   /** `METHOD /path` with this Authorization and body. */
   const api = (route: string, auth: string, payload: Record<string, unknown> = {}) => {
     const [method, url] = route.split(' ') as ['POST' | 'PUT', string];

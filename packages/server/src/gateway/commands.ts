@@ -65,6 +65,8 @@ export interface CommandSession {
   /** An SDK session: its activities are its token's application's; it joins no guild. */
   sdk?: boolean;
   applicationId?: string | null;
+  /** A bot's session (a person's otherwise, unless `sdk`). */
+  isApp?: boolean;
 }
 
 export interface CommandContext {
@@ -106,23 +108,42 @@ export function createCommands(deps: {
     return ids.length === 0 ? new Map() : ctx.storage.guilds.memberCounts(ids);
   }
 
+  /**
+   * The applications a person's session names in its activities that exist (id → id); none for
+   * an SDK or a bot session.
+   */
+  async function namedApplications(
+    ctx: CommandContext,
+    session: CommandSession,
+    activities: readonly { application_id?: string | undefined }[],
+  ): Promise<ReadonlyMap<string, string>> {
+    const found = new Map<string, string>();
+    if (session.sdk === true || session.isApp !== false) return found;
+    const ids = new Set(activities.map((a) => a.application_id).filter((id) => id !== undefined));
+    for (const id of ids) {
+      if ((await ctx.storage.applications.findById(id)) !== null) found.set(id, id);
+    }
+    return found;
+  }
+
   async function presenceUpdate(
     ctx: CommandContext,
     input: { session: CommandSession; d: PresenceUpdatePayload },
   ) {
     const { session } = input;
     const { status, since, afk } = input.d;
-    // The application is the session's, never the client's to name: an SDK session's token's
-    // application, none for a bot or a person.
+    const named = await namedApplications(ctx, session, input.d.activities);
+    // An SDK session's activities are its token's application's; a person's own client (the web
+    // client hosting an activity, `guildhall rpc` for a native app) names the application, which
+    // must exist; a bot names none.
     const activities = input.d.activities.map((activity) => {
       const rest: Record<string, unknown> = { ...activity };
       delete rest['application_id'];
       // A custom status is the user's, not the game's: it names no application.
-      return session.sdk === true &&
-        session.applicationId != null &&
-        activity.type !== CUSTOM_STATUS_TYPE
-        ? { ...rest, application_id: session.applicationId }
-        : rest;
+      if (activity.type === CUSTOM_STATUS_TYPE) return rest;
+      const applicationId =
+        session.sdk === true ? session.applicationId : named.get(activity.application_id ?? '');
+      return applicationId != null ? { ...rest, application_id: applicationId } : rest;
     });
     const privacy = await ctx.storage.gateway.profilePrivacy(session.userId);
     const shown = status === 'invisible' ? 'offline' : status;
