@@ -5,6 +5,7 @@ import { uploadLimitBytes, type Config } from './config.js';
 import type { Services } from './appServices.js';
 import { registerActivityRoutes } from './activities/index.js';
 import { registerActivityShelfRoutes } from './activities/launchable.js';
+import { activityFrameSource } from './activities/proxyHost.js';
 import { registerWebhookEventRoutes } from './delivery/routes.js';
 import type { Clock } from './domain/clock.js';
 import { ApiError } from './errors/index.js';
@@ -194,6 +195,9 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       webDir: config.webDir,
       gatewayUrl,
       publicUrl: config.publicUrl,
+      // The port the API is reached on (the listener's, or the public URL's).
+      activityFrameSource: () =>
+        activityFrameSource(config, Number(new URL(deps.baseUrl()).port || '80')),
     });
   }
 }

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** The relay page (`?client_origin=<the web client's origin>&<the activity's query>`). */
 export const FRAME_RELAY_PATH = '/.guildhall/frame';
@@ -62,6 +63,30 @@ const RELAY_SCRIPT = `'use strict';
   document.body.appendChild(frame);
 })();
 `;
+
+/**
+ * Answers a GET or HEAD of a relay path on an activity origin with the frame's security headers
+ * (proxyHeaders.ts); returns false for any other request (the proxy forwards it).
+ */
+export function serveFrameRelay(
+  request: IncomingMessage,
+  response: ServerResponse,
+  headers: Record<string, string>,
+): boolean {
+  const url = request.url ?? '/';
+  const queryAt = url.indexOf('?');
+  const answer = frameRelayResponse(queryAt === -1 ? url : url.slice(0, queryAt));
+  if (answer === null || (request.method !== 'GET' && request.method !== 'HEAD')) return false;
+  const body = Buffer.from(answer.body, 'utf8');
+  response.writeHead(200, {
+    ...headers,
+    'content-type': answer.contentType,
+    'content-length': String(body.length),
+    'cache-control': 'no-cache',
+  });
+  response.end(request.method === 'HEAD' ? undefined : body);
+  return true;
+}
 
 /** The relay's answer for a reserved path, or null when the path is the activity's. */
 export function frameRelayResponse(pathname: string): { contentType: string; body: string } | null {

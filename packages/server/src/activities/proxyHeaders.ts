@@ -175,7 +175,7 @@ export interface FramePolicyContext {
  * activity origin: the app and its URL mappings), plus what the embedded app SDK and activities
  * need from the platform: its API under /api/ and its CDN images (avatars, icons, attachments).
  * Scripts may be eval'd and WebAssembly compiled (game engines) but none inline; styles may be
- * inline (frameworks inject them). Only the web client may frame it.
+ * inline (frameworks inject them). Only the web client may frame it (through its relay).
  */
 export function activityCsp(context: FramePolicyContext): string {
   const wsOrigin = context.activityOrigin.replace(/^http/, 'ws');
@@ -193,7 +193,8 @@ export function activityCsp(context: FramePolicyContext): string {
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    `frame-ancestors ${context.clientOrigins.join(' ')}`,
+    // 'self': the web client's frame relay (frameRelay.ts) frames the activity on its origin.
+    `frame-ancestors ${context.clientOrigins.join(' ')} 'self'`,
   ].join('; ');
 }
 

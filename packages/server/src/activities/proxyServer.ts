@@ -31,6 +31,7 @@ import {
   type ProxyLimits,
   type ProxySettings,
 } from './proxyHttp.js';
+import { serveFrameRelay } from './frameRelay.js';
 import { sendRefusal, writeRawRefusal } from './proxyPages.js';
 import { routeRequest, type Refusal, type UrlMappingSource } from './proxyRoute.js';
 import { createAgents, literalAddressRefusal } from './proxyUpstream.js';
@@ -183,6 +184,14 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
   return {
     match: (request) => matchActivityHost(suffix, request.headers.host),
     handleRequest(request, response, match) {
+      // The web client's frame relay (frameRelay.ts), on every activity origin.
+      if (
+        match.kind === 'activity' &&
+        precheck(request, false) === null &&
+        serveFrameRelay(request, response, frameSecurityHeaders(policyOf(match.applicationId)))
+      ) {
+        return;
+      }
       handle(request, match, {
         websocket: false,
         forward: (to) => {
