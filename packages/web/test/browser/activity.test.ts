@@ -1,0 +1,193 @@
+/**
+ * An activity built with the official `@discord/embedded-app-sdk` (2.5.0, unchanged: its ESM
+ * build served by the example backend, examples/activity/) runs in the web client in Chromium:
+ * a person launches it from a voice channel, the SDK completes the handshake, AUTHORIZE shows
+ * the consent (clicked), the activity's backend exchanges the code behind the proxy host,
+ * AUTHENTICATE, SET_ACTIVITY reaches a friend as PRESENCE_UPDATE, the participants are listed,
+ * and leaving ends the instance. No console error, no CSP violation.
+ *
+ * @module
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { identifyGateway } from '../../../server/test/support/gatewayClient.js';
+import type { TestServer } from '../../../server/test/support/testServer.js';
+import { startActivityBackend } from '../../../../examples/activity/backend.js';
+import {
+  describeBrowser,
+  launchBrowser,
+  openPage,
+  screenshot,
+  startWebServer,
+  type WatchedPage,
+} from './support.js';
+
+/** Guilds, members, voice states, presences, DMs: what a person's client asks for. */
+const PERSON_INTENTS = (1 << 0) | (1 << 1) | (1 << 7) | (1 << 8) | (1 << 12);
+
+describeBrowser('an embedded-app-sdk activity in the web client', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let backend: { port: number; close: () => Promise<void> } | null = null;
+  beforeAll(async () => {
+    // The example backend listens on loopback: the proxy may reach it only with this switch.
+    server = await startWebServer({ activityAllowLoopback: true });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser.close();
+    await backend?.close();
+    await server.close();
+  });
+
+  const api = async <T>(token: string, route: string, body?: unknown) => {
+    const [method = 'GET', path = '/'] = route.split(' ');
+    const response = await fetch(`${server.baseUrl}/api/v10${path}`, {
+      method,
+      headers: {
+        Authorization: token,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)} ${text}`);
+    return (text === '' ? undefined : JSON.parse(text)) as T;
+  };
+
+  const register = (name: string) =>
+    server.app.services.auth.register({
+      email: `${name}@example.test`,
+      username: name,
+      password: 'correct horse battery',
+    });
+
+  /** A person's client at `path`, logged in as the login page leaves it. */
+  async function openClient(token: string, path: string): Promise<WatchedPage> {
+    const watched = await openPage(browser);
+    // The client's page only (init scripts run in every frame, the activity's too).
+    await watched.context.addInitScript({
+      content: `if (window === window.top) localStorage.setItem('token', ${JSON.stringify(token)});`,
+    });
+    await watched.page.goto(`${server.baseUrl}${path}`);
+    return watched;
+  }
+
+  it('launches, authorizes, authenticates and sets a presence a friend sees', async () => {
+    const ada = await register('ada');
+    const bob = await register('bob');
+    // Friends: Bob will see Ada's presence.
+    await api(ada.token, `PUT /users/@me/relationships/${bob.user_id}`, {});
+    await api(bob.token, `PUT /users/@me/relationships/${ada.user_id}`, {});
+
+    // Ada's app, with the example backend as its activity (the root URL mapping).
+    const created = await server.app.services.applications.create(ada.user_id, {
+      name: 'Tiles',
+    });
+    const appId = created.application.id;
+    const started = await startActivityBackend({
+      clientId: appId,
+      clientSecret: created.clientSecret,
+      apiUrl: `${server.baseUrl}/api/v10`,
+      port: 0,
+    });
+    backend = started;
+    const config = await api<{ activity_origin: string }>(
+      ada.token,
+      `PATCH /applications/${appId}/embedded-activity-config`,
+      { url_mappings: [{ prefix: '/', target: `127.0.0.1:${String(started.port)}` }] },
+    );
+    // Installed to Ada's account (what the consent page records for a user install).
+    await server.app.storage.oauth.upsertAuthorization({
+      id: String(BigInt(ada.user_id) + 7n),
+      userId: ada.user_id,
+      applicationId: appId,
+      scopes: ['applications.commands'],
+      integrationType: 1,
+      createdAt: Date.now(),
+      updatedAt: Date.now(),
+    });
+
+    // A server with a voice channel.
+    const guild = await api<{ id: string }>(ada.token, 'POST /guilds', { name: 'Game night' });
+    const voice = await api<{ id: string }>(ada.token, `POST /guilds/${guild.id}/channels`, {
+      name: 'Lounge',
+      type: 2,
+    });
+
+    const { client: friend } = await identifyGateway(server.app.gatewayUrl(), {
+      token: bob.token,
+      intents: PERSON_INTENTS,
+    });
+    const watched = await openClient(ada.token, `/channels/${guild.id}`);
+    try {
+      const { page } = watched;
+      await page.getByRole('button', { name: 'Activities in Lounge' }).click();
+      const shelf = page.getByRole('dialog', { name: 'Activities' });
+      await shelf.getByRole('button', { name: 'Launch Tiles' }).click();
+
+      const dock = page.getByRole('region', { name: 'Activity: Tiles' });
+      await dock.waitFor();
+      // AUTHORIZE: the consent for the scopes the activity asked for.
+      const consent = page.getByRole('dialog', { name: 'Tiles wants to access your account' });
+      await consent.getByText('rpc.activities.write').waitFor();
+      await screenshot(page, 'activity-consent');
+      await consent.getByRole('button', { name: 'Authorize' }).click();
+
+      // The relay on the activity origin frames the activity, also on it.
+      const relay = page.frameLocator('iframe.activity-frame');
+      const activity = relay.frameLocator('iframe');
+      await activity.getByText('Playing').waitFor();
+      await expect(activity.locator('#user').textContent()).resolves.toBe('ada');
+      await expect(activity.locator('#participants li').allTextContents()).resolves.toEqual([
+        'ada',
+      ]);
+      await screenshot(page, 'activity-playing');
+
+      // The frame is where the config says, and the activity is in it.
+      const frameSrc = await page.locator('iframe.activity-frame').getAttribute('src');
+      expect(frameSrc?.startsWith(`${config.activity_origin}/.guildhall/frame?`)).toBe(true);
+
+      // SET_ACTIVITY: Bob's session sees Ada's rich presence, named after the app.
+      const presence = await friend.next(
+        (f) =>
+          f.t === 'PRESENCE_UPDATE' &&
+          (f.d as { user: { id: string }; activities: { application_id?: string }[] }).user.id ===
+            ada.user_id &&
+          (f.d as { activities: { application_id?: string }[] }).activities.some(
+            (a) => a.application_id === appId,
+          ),
+      );
+      expect(
+        (presence.d as { activities: Record<string, unknown>[] }).activities.find(
+          (a) => a['application_id'] === appId,
+        ),
+      ).toMatchObject({
+        name: 'Tiles',
+        type: 0,
+        details: 'Trying the example activity',
+        state: 'In the lobby',
+      });
+
+      // Leaving ends the instance: the frame closes and the presence is cleared.
+      await dock.getByRole('button', { name: 'Leave Activity' }).click();
+      await dock.waitFor({ state: 'detached' });
+      await friend.next(
+        (f) =>
+          f.t === 'PRESENCE_UPDATE' &&
+          (f.d as { user: { id: string } }).user.id === ada.user_id &&
+          !(f.d as { activities: { application_id?: string }[] }).activities.some(
+            (a) => a.application_id === appId,
+          ),
+      );
+      const live = await api<unknown[]>(ada.token, `GET /channels/${voice.id}/activity-instances`);
+      expect(live).toEqual([]);
+
+      expect(watched.cspViolations()).toEqual([]);
+      expect(watched.errors).toEqual([]);
+    } finally {
+      await friend.close();
+      await watched.context.close();
+    }
+  });
+});
