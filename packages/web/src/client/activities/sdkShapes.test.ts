@@ -3,7 +3,7 @@
  * response parser, as the SDK parses it (a throw there is an answer the SDK rejects).
  */
 import { Responses } from '@discord/embedded-app-sdk';
-import type { APIMessage, APIUser } from 'discord-api-types/v10';
+import { ChannelType, type APIMessage, type APIUser } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
 import { initialState, type ClientState } from '../state.js';
 import { sdkChannel, sdkParticipant, sdkRelationships } from './sdkShapes.js';
@@ -54,7 +54,7 @@ const state: ClientState = {
   channels: {
     '2': {
       id: '2',
-      type: 2,
+      type: ChannelType.GuildVoice,
       guild_id: '1',
       name: 'Lounge',
       position: 0,
