@@ -44,6 +44,52 @@ describeDrivers('the activity shelf on $driver', (driver) => {
     expect((await shelf(ann.token)).json<Shelf>()).toEqual({ applications: [] });
   });
 
+  it('lists the apps running in the channel, for those who may join them', async () => {
+    const { owner } = f.guild;
+    // An app no one installed in the guild, launched by its owner in a voice channel.
+    const dev = await f.server.app.services.auth.register({
+      email: 'dev@example.test',
+      username: 'dev',
+      password: 'correct horse battery',
+    });
+    const created = await f.server.app.services.applications.create(dev.user_id, {
+      name: 'Tiles',
+    });
+    const appId = created.application.id;
+    const config = await f.call(
+      'PATCH',
+      `/applications/${appId}/embedded-activity-config`,
+      dev.token,
+      { url_mappings: [{ prefix: '/', target: 'example.com' }] },
+    );
+    expect(config.statusCode, config.body).toBe(200);
+    const voice = await f.call('POST', `/guilds/${f.guild.guildId}/channels`, owner.token, {
+      name: 'Lounge',
+      type: 2,
+    });
+    const voiceId = voice.json<{ id: string }>().id;
+    expect((await shelf(owner.token, voiceId)).json<Shelf>()).toEqual({ applications: [] });
+    // The owner has it installed for themselves and launches it.
+    await f.server.app.storage.oauth.upsertAuthorization({
+      id: String(BigInt(owner.userId) + 7n),
+      userId: owner.userId,
+      applicationId: appId,
+      scopes: ['applications.commands'],
+      integrationType: 1,
+      createdAt: f.clock.now(),
+      updatedAt: f.clock.now(),
+    });
+    const launched = await f.call('POST', `/channels/${voiceId}/activity-instances`, owner.token, {
+      application_id: appId,
+    });
+    expect(launched.statusCode, launched.body).toBe(200);
+    // Another member sees it on the shelf: it runs there.
+    const ann = await f.guild.join('ann');
+    expect((await shelf(ann.token, voiceId)).json<Shelf>()).toEqual({
+      applications: [{ id: appId, name: 'Tiles', icon: null, description: '' }],
+    });
+  });
+
   it('refuses strangers, unknown channels and bot tokens', async () => {
     const { bot } = f.guild;
     await setEmbedded(bot.applicationId, true);

@@ -4,8 +4,9 @@
  * (docs/activities.md#launching). The candidates are the apps installed where the channel is
  * (the bots of its guild, or the bot of a DM) and the apps the person installed for themselves
  * (as for the command index, docs/commands.md#the-command-index), kept when their EMBEDDED flag
- * is set (an activity config with a root mapping sets it). The launch route checks the launch
- * permissions again (CONNECT, USE_EMBEDDED_ACTIVITIES); the shelf needs VIEW_CHANNEL.
+ * is set (an activity config with a root mapping sets it), and the apps running there (which
+ * anyone who sees the channel may join). The launch route checks the launch permissions again
+ * (CONNECT, USE_EMBEDDED_ACTIVITIES); the shelf needs VIEW_CHANNEL.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -67,7 +68,10 @@ export async function loadShelf(
       if (app !== null) byId.set(app.id, app);
     }
   }
-  for (const appId of await userInstalledApps(repos, request.userId)) {
+  const running = (await repos.activities.listLiveInstances(access.channel.id)).map(
+    (instance) => instance.applicationId,
+  );
+  for (const appId of [...(await userInstalledApps(repos, request.userId)), ...running]) {
     if (byId.has(appId)) continue;
     const app = await repos.applications.findById(appId);
     if (app !== null) byId.set(app.id, app);

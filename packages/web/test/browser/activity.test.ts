@@ -120,6 +120,7 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
       intents: PERSON_INTENTS,
     });
     const watched = await openClient(ada.token, `/channels/${guild.id}`);
+    const others: WatchedPage[] = [];
     try {
       const { page } = watched;
       await page.getByRole('button', { name: 'Activities in Lounge' }).click();
@@ -169,7 +170,32 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
         state: 'In the lobby',
       });
 
-      // Leaving ends the instance: the frame closes and the presence is cleared.
+      // Bob joins the server, then the running instance from his client: the activity's
+      // participants (ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE) list both, in both frames.
+      const invite = await api<{ code: string }>(
+        ada.token,
+        `POST /channels/${voice.id}/invites`,
+        {},
+      );
+      await api(bob.token, `POST /invites/${invite.code}`, {});
+      const bobs = await openClient(bob.token, `/channels/${guild.id}`);
+      others.push(bobs);
+      await bobs.page.getByRole('button', { name: 'Join Tiles' }).click();
+      await bobs.page
+        .getByRole('dialog', { name: 'Tiles wants to access your account' })
+        .getByRole('button', { name: 'Authorize' })
+        .click();
+      const bobsActivity = bobs.page.frameLocator('iframe.activity-frame').frameLocator('iframe');
+      await bobsActivity.getByText('Playing').waitFor();
+      const both = ['ada', 'bob'];
+      await expect.poll(() => activity.locator('#participants li').allTextContents()).toEqual(both);
+      await expect
+        .poll(() => bobsActivity.locator('#participants li').allTextContents())
+        .toEqual(both);
+      await dock.getByText('2 participants').waitFor();
+      await screenshot(page, 'activity-two-participants');
+
+      // Ada leaves: her frame closes and her presence is cleared; Bob's frame sees her go.
       await dock.getByRole('button', { name: 'Leave Activity' }).click();
       await dock.waitFor({ state: 'detached' });
       await friend.next(
@@ -180,14 +206,28 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
             (a) => a.application_id === appId,
           ),
       );
-      const live = await api<unknown[]>(ada.token, `GET /channels/${voice.id}/activity-instances`);
-      expect(live).toEqual([]);
+      await expect
+        .poll(() => bobsActivity.locator('#participants li').allTextContents())
+        .toEqual(['bob']);
+      // Bob leaves too: the instance ends.
+      await bobs.page
+        .getByRole('region', { name: 'Activity: Tiles' })
+        .getByRole('button', { name: 'Leave Activity' })
+        .click();
+      await expect
+        .poll(() => api<unknown[]>(ada.token, `GET /channels/${voice.id}/activity-instances`))
+        .toEqual([]);
 
+      for (const other of others) {
+        expect(other.cspViolations()).toEqual([]);
+        expect(other.errors).toEqual([]);
+      }
       expect(watched.cspViolations()).toEqual([]);
       expect(watched.errors).toEqual([]);
     } finally {
       await friend.close();
       await watched.context.close();
+      for (const other of others) await other.context.close();
     }
   });
 });
