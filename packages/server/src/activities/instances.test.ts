@@ -119,11 +119,15 @@ describeDrivers('activity instances on $driver', (driver) => {
     expect(joined.json<ClientInstance>()).toMatchObject({
       instance_id: instance.instance_id,
       users: [owner.userId, bob.userId],
-      launched_by: owner.userId,
+      // The update reports Bob's launch: his client opens the activity.
+      launched_by: bob.userId,
     });
-    await update(ownerGateway, (d) => d.users.length === 2);
+    expect(await update(ownerGateway, (d) => d.users.length === 2)).toEqual(joined.json());
+    // Listed, an instance names who started it.
     const listed = await f.call('GET', `/channels/${voice}/activity-instances`, bob.token);
-    expect(listed.json()).toEqual([joined.json()]);
+    expect(listed.json()).toEqual([
+      { ...joined.json<ClientInstance>(), launched_by: owner.userId },
+    ]);
 
     // The app's backend reads it with its bot token, as the platform's document declares.
     const read = await appGet(instance.instance_id);

@@ -121,8 +121,16 @@ export function requireLaunchable(access: MessageChannelAccess): void {
 export function createActivityInstanceService(deps: ActivityInstanceDeps) {
   const { storage, clock, ids } = deps;
 
-  /** The client instance object: the route answers and the gateway event's data. */
-  const clientView = async (repos: Repositories, instance: ActivityInstanceRecord) => {
+  /**
+   * The client instance object: the route answers and the gateway event's data. `launchedBy`
+   * is the person whose launch it reports (who launched or joined just now); by default the one
+   * who started the instance. The client opens the activity when it is its own user.
+   */
+  const clientView = async (
+    repos: Repositories,
+    instance: ActivityInstanceRecord,
+    launchedBy = instance.launchedBy,
+  ) => {
     const participants = await repos.activities.listParticipants(instance.id);
     const userIds = participants.map((p) => p.userId);
     const [users, members] = await Promise.all([
@@ -150,7 +158,7 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
           },
         ];
       }),
-      launched_by: instance.launchedBy,
+      launched_by: launchedBy,
       ended: instance.endedAt !== null,
       activity_origin: deps.activityOrigin(instance.applicationId),
     };
@@ -160,9 +168,10 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
   const announce = async (
     tx: Repositories,
     instance: ActivityInstanceRecord,
-    recipients: readonly string[] | null,
+    to: { recipients: readonly string[] | null; launchedBy?: string },
   ) => {
-    const data = await clientView(tx, instance);
+    const { recipients, launchedBy } = to;
+    const data = await clientView(tx, instance, launchedBy);
     afterCommit(tx, {
       type: EMBEDDED_ACTIVITY_UPDATE,
       guildId: instance.guildId,
@@ -213,7 +222,10 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
         userId: request.userId,
         joinedAt: clock.now(),
       });
-      return announce(tx, instance, recipientsOf(request.access));
+      return announce(tx, instance, {
+        recipients: recipientsOf(request.access),
+        launchedBy: request.userId,
+      });
     }
     throw new ApiError('NOT_FOUND');
   };
@@ -267,7 +279,7 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
                 (r) => r.userId,
               ) ?? [userId])
             : null;
-        await announce(tx, current, recipients);
+        await announce(tx, current, { recipients });
       });
     },
 

@@ -19,8 +19,12 @@ describeDrivers('launching an activity from an interaction on $driver', (driver)
     );
     expect(res.statusCode, res.body).toBe(200);
   };
-  const invoke = async (command: Record<string, unknown>, nonce = 'n-1') =>
-    f.call('POST', '/interactions', f.guild.owner.token, {
+  const invoke = async (
+    command: Record<string, unknown>,
+    nonce = 'n-1',
+    token = f.guild.owner.token,
+  ) =>
+    f.call('POST', '/interactions', token, {
       type: 2,
       application_id: appId(),
       guild_id: f.guild.guildId,
@@ -114,6 +118,17 @@ describeDrivers('launching an activity from an interaction on $driver', (driver)
     expect(created.data.name).toBe('ping');
     expect(bot.frames.filter((fr) => fr.t === 'INTERACTION_CREATE')).toHaveLength(1);
     expect(bot.frames.filter((fr) => fr.t === UPDATE)).toEqual([]);
+
+    // Bob launching the same entry point joins the running instance; the update names him.
+    const bob = await f.guild.join('bob');
+    const bobGateway = await f.gateway(bob.token, I.GUILDS);
+    expect((await invoke(platform, 'bob', bob.token)).statusCode).toBe(204);
+    const joined = (await bobGateway.dispatch(UPDATE)).d as Record<string, unknown>;
+    expect(joined).toMatchObject({
+      instance_id: launched['instance_id'],
+      launched_by: bob.userId,
+      users: [f.guild.owner.userId, bob.userId],
+    });
   });
 
   it('sends an APP_HANDLER entry point to the app, and refuses a platform one without activity', async () => {

@@ -41,6 +41,14 @@ describe('receivesUserDispatch: the app scope of user dispatches', () => {
     expect(receivesUserDispatch(person, { ...join, applicationId: 'A' })).toBe(false);
     expect(receivesUserDispatch(sdkOf('B'), { ...join, applicationId: 'B' })).toBe(true);
   });
+
+  it('keeps EMBEDDED_ACTIVITY_UPDATE to people’s own clients, never bots or SDK sessions', () => {
+    const update = { type: 'EMBEDDED_ACTIVITY_UPDATE', data: { application_id: 'A' } };
+    expect(receivesUserDispatch(person, update)).toBe(true);
+    expect(receivesUserDispatch(bot, update)).toBe(false);
+    expect(receivesUserDispatch(sdkOf('A'), update)).toBe(false);
+    expect(receivesUserDispatch(sdkOf('A'), { ...update, applicationId: 'A' })).toBe(false);
+  });
 });
 
 describe('newFriendOf', () => {

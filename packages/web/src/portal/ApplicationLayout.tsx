@@ -15,6 +15,7 @@ import { SocialSdkPage } from './pages/SocialSdkPage.js';
 import { RichPresencePage } from './pages/RichPresencePage.js';
 import { CommandsPage } from './pages/CommandsPage.js';
 import { GameStatsPage } from './pages/GameStatsPage.js';
+import { ActivitiesPage } from './pages/ActivitiesPage.js';
 
 /** The settings pages of one app, in the nav's order; the names are the browser tests' too. */
 const SECTIONS = [
@@ -27,6 +28,7 @@ const SECTIONS = [
   { path: '/rich-presence', label: 'Rich Presence', Page: RichPresencePage },
   { path: '/commands', label: 'Commands', Page: CommandsPage },
   { path: '/game-stats', label: 'Game Stats', Page: GameStatsPage },
+  { path: '/activities', label: 'Activities', Page: ActivitiesPage },
 ] as const;
 
 function SectionLink({ path, label }: { path: string; label: string }) {
