@@ -15,7 +15,7 @@ import {
 import { openBus, openSharedState, openStorage } from './appDrivers.js';
 import { registerAppRoutes } from './appRoutes.js';
 import { createServices, type Services } from './appServices.js';
-import { defaultActivityOrigin } from './activities/index.js';
+import { activityOrigin } from './activities/proxyHost.js';
 import { publicBaseUrl, type Config } from './config.js';
 import { createWebhookEventsService } from './delivery/service.js';
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './delivery/worker.js';
@@ -197,6 +197,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Until listen() learns the real port, the configured one stands in (for app.inject()).
   let base = publicBaseUrl(config, config.port);
   const baseUrl = () => base;
+  // The port activity origins carry when there is no public URL (known once listening).
+  let listeningPort = config.port;
   const searchIndexer = createSearchIndexer({
     storage,
     clock,
@@ -246,7 +248,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       privilegedIntentReviewThreshold:
         options.gateway?.privilegedIntentReviewThreshold ??
         DEFAULT_GATEWAY_OPTIONS.privilegedIntentReviewThreshold,
-      activityOrigin: (applicationId) => defaultActivityOrigin(baseUrl(), applicationId),
+      // The proxy host's origin for the app (--activity-host, the public URL's scheme and port).
+      activityOrigin: (applicationId) => activityOrigin(config, listeningPort, applicationId),
       activityInvites: {
         activitiesOf: (userId) => liveActivities({ store: sharedState.presences, clock }, userId),
       },
@@ -291,7 +294,6 @@ export async function createApp(options: AppOptions): Promise<App> {
   const metrics = createMetrics();
 
   // The activity proxy host shares every API listener; the Host header tells them apart.
-  let listeningPort = config.port;
   const activityProxy =
     config.role === 'gateway'
       ? null
@@ -451,8 +453,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     gatewayUrl,
     async close() {
       await gateway.close();
-      await http.close();
+      // Proxied activity WebSockets, like gateway sessions, would hold the listener open.
       activityProxy?.close();
+      await http.close();
       await metricsListener?.close();
       // Background invite jobs stop (after their current batch) before the storage closes.
       await services.invites.close();

@@ -6,9 +6,11 @@
  */
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { Timers } from '../domain/clock.js';
+import { createLogger } from '../logger.js';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
 
 /** Timers that wait for the test: `fire` runs what is scheduled. */
@@ -111,6 +113,15 @@ function echoTarget(hung: IncomingMessage[]) {
 
 describe('the activity proxy host', () => {
   const fired = firedTimers();
+  const logLines: Record<string, unknown>[] = [];
+  const logSink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) {
+        logLines.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      done();
+    },
+  });
   const hung: IncomingMessage[] = [];
   const target = echoTarget(hung);
   const wsServer = createServer();
@@ -192,6 +203,7 @@ describe('the activity proxy host', () => {
       listen: true,
       config: { activityAllowLoopback: true, activityMaxBodyBytes: 4096 },
       activityProxy: { timers: fired.timers },
+      logger: createLogger('info', logSink),
     });
     port = Number(new URL(server.baseUrl).port);
     const dev = await seedDeveloper(server.app);
@@ -227,9 +239,11 @@ describe('the activity proxy host', () => {
     });
   });
 
+  let serverClosed = false;
+
   afterAll(async () => {
     for (const req of hung) req.socket.destroy();
-    await server.close();
+    if (!serverClosed) await server.close();
     await new Promise((resolve) => target.close(resolve));
     wss.close();
     await new Promise((resolve) => wsServer.close(resolve));
@@ -243,6 +257,19 @@ describe('the activity proxy host', () => {
     }
     expect(seen(await send({ path: '/.proxy' })).url).toBe('/');
     expect(seen(await send({ path: '/' })).url).toBe('/');
+  });
+
+  it('logs one line per request, without its query', async () => {
+    await send({ path: '/.proxy/logged?code=secret-code' });
+    const logged = () => logLines.find((line) => line['path'] === '/.proxy/logged');
+    while (logged() === undefined) await new Promise((resolve) => setImmediate(resolve));
+    expect(logged()).toMatchObject({
+      msg: 'activity request completed',
+      applicationId: appId,
+      method: 'GET',
+      statusCode: 200,
+    });
+    expect(JSON.stringify(logLines)).not.toContain('secret-code');
   });
 
   it('picks the longest prefix on segment boundaries and appends the rest to its path', async () => {
@@ -446,6 +473,22 @@ describe('the activity proxy host', () => {
     gateway.close();
     // On an activity host, /gateway is the activity's path, not the platform's gateway.
     expect(seen(await send({ path: '/gateway' })).url).toBe('/gateway');
+  });
+
+  it('ends proxied WebSockets when the server closes (they do not hold it open)', async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${String(port)}/socket/open`, { headers: { host } });
+    await new Promise<void>((resolve, reject) => {
+      ws.once('message', () => {
+        resolve();
+      });
+      ws.on('error', reject);
+    });
+    const ended = new Promise<number>((resolve) => {
+      ws.on('close', resolve);
+    });
+    serverClosed = true;
+    await server.close();
+    expect(await ended).toBe(1006);
   });
 
   function wsServerPort(): number {

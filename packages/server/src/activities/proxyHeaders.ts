@@ -20,6 +20,8 @@ const NOT_FORWARDED = new Set([
   'transfer-encoding',
   'upgrade',
   'http2-settings',
+  // The proxy answered the browser's 100-continue itself (Node does, with no listener).
+  'expect',
   'host',
   'forwarded',
   'x-forwarded-for',

@@ -97,7 +97,11 @@ describe('clientOrigins', () => {
     expect(clientOrigins(loadConfig({}), 8080)).toEqual([
       'http://127.0.0.1:8080',
       'http://localhost:8080',
-      'http://[::1]:8080',
+    ]);
+    // CSP has no IPv6 literal sources: browsers would ignore them.
+    expect(clientOrigins(loadConfig({ GUILDHALL_HOST: '::1' }), 8080)).toEqual([
+      'http://localhost:8080',
+      'http://127.0.0.1:8080',
     ]);
     expect(clientOrigins(loadConfig({ GUILDHALL_HOST: '10.1.2.3' }), 81)).toEqual([
       'http://10.1.2.3:81',

@@ -81,14 +81,16 @@ export function matchActivityHost(suffix: string, header: string | undefined): A
 
 /**
  * The web client's origins: the pages that may frame an activity (`frame-ancestors`). Without
- * a public URL on a loopback or wildcard listener, a browser may name the server as localhost,
- * 127.0.0.1 or [::1]; all three are listed.
+ * a public URL on a loopback or wildcard listener, a browser may name the server as localhost
+ * or 127.0.0.1; both are listed. CSP has no syntax for IPv6 literals, so a client opened at an
+ * `[::1]` address cannot frame activities (browsers ignore such a source).
  */
 export function clientOrigins(config: Pick<Config, 'publicUrl' | 'host'>, port: number): string[] {
   const base = new URL(publicBaseUrl(config, port)).origin;
   if (config.publicUrl !== null) return [base];
   const loopbackListener = ['127.0.0.1', '::1', 'localhost', '0.0.0.0', '::'].includes(config.host);
-  if (!loopbackListener) return [base];
-  const local = ['localhost', '127.0.0.1', '[::1]'].map((host) => `http://${host}:${String(port)}`);
-  return [...new Set([base, ...local])];
+  const local = loopbackListener
+    ? ['localhost', '127.0.0.1'].map((host) => `http://${host}:${String(port)}`)
+    : [];
+  return [...new Set([base, ...local])].filter((origin) => !origin.includes('//['));
 }

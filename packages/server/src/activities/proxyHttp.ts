@@ -7,7 +7,7 @@
  * one to a mapping target's path, rewritten to its prefix); any other is a 502 page.
  */
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
-import { Transform, pipeline, type TransformCallback } from 'node:stream';
+import { Transform, pipeline, type Duplex, type TransformCallback } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Timers } from '../domain/clock.js';
 import { forwardedRequestHeaders, returnedResponseHeaders } from './proxyHeaders.js';
@@ -35,6 +35,8 @@ export interface ProxySettings {
   limits: ProxyLimits;
   timers: Timers;
   agents: ReturnType<typeof createAgents>;
+  /** The joined WebSocket connections (browser side), ended when the server closes. */
+  tunnels: Set<Duplex>;
   logger: Logger;
 }
 
@@ -181,6 +183,7 @@ export function forwardHttp(
   });
   // The answer must start within responseMs of the whole body having been sent.
   sent.on('finish', () => {
+    if (done) return;
     cleanups.push(
       deadline(timers, limits.responseMs, () => {
         fail({ status: 504, reason: "The activity's server did not answer in time." });

@@ -133,12 +133,15 @@ function isLoopbackName(hostname: string): boolean {
 }
 
 /**
- * A mapping target parsed: https, or http when it names a loopback host (a local development
- * server; those are refused unless loopback is allowed). Null for a target the proxy will not
- * use: credentials, a scheme, a query, or a host under the activity suffix (a loop).
+ * A mapping target parsed: over the scheme written (`http://`, `https://`), else https, or http
+ * when it names a loopback host (a local development server; those are refused unless loopback
+ * is allowed), as activities/config.ts saves them. Null for a target the proxy will not use:
+ * credentials, another scheme, a query, a dot segment, or a host under the activity suffix (a
+ * loop).
  */
 export function parseTarget(target: string, activitySuffix: string): ProxyTarget | null {
-  const match = TARGET.exec(target);
+  const scheme = /^(https?):\/\//i.exec(target);
+  const match = TARGET.exec(scheme === null ? target : target.slice(scheme[0].length));
   if (match === null) return null;
   const [, host = '', portText, rawPath = ''] = match;
   const hostname = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
@@ -146,7 +149,9 @@ export function parseTarget(target: string, activitySuffix: string): ProxyTarget
   if (hostname === activitySuffix || hostname.endsWith(`.${activitySuffix}`)) return null;
   const segments = rawPath.split('/').slice(1).map(normalSegment);
   if (segments.some((segment) => segment === null)) return null;
-  const protocol = isLoopbackName(hostname) ? 'http:' : 'https:';
+  const written = scheme?.[1]?.toLowerCase();
+  const plain = written === undefined ? isLoopbackName(hostname) : written === 'http';
+  const protocol = plain ? 'http:' : 'https:';
   const defaultPort = protocol === 'http:' ? 80 : 443;
   const port = portText === undefined ? defaultPort : Number(portText);
   if (port < 1 || port > 65535) return null;

@@ -60,7 +60,10 @@ export interface ActivityProxy {
   match(request: IncomingMessage): ActivityHostMatch;
   handleRequest(request: IncomingMessage, response: ServerResponse, match: ActivityHostMatch): void;
   handleUpgrade(upgrade: UpgradeRequest, match: ActivityHostMatch): void;
-  /** Closes pooled connections to targets. */
+  /**
+   * Ends the proxied WebSockets (they would hold the listener open) and the pooled connections
+   * to targets; called before the HTTP server closes.
+   */
   close(): void;
 }
 
@@ -89,6 +92,30 @@ function hostHeaderCount(request: IncomingMessage): number {
   return count;
 }
 
+/**
+ * One line per request on an activity host when it completes, as the API's request log does;
+ * the query is left out (it may carry an OAuth2 code).
+ */
+function logExchange(
+  logger: Logger,
+  exchange: { request: IncomingMessage; response: ServerResponse; match: ActivityHostMatch },
+): void {
+  const { request, response, match } = exchange;
+  const started = performance.now();
+  response.once('close', () => {
+    logger.info(
+      {
+        applicationId: match.kind === 'activity' ? match.applicationId : null,
+        method: request.method,
+        path: (request.url ?? '/').split('?', 1)[0],
+        statusCode: response.headersSent ? response.statusCode : null,
+        responseTime: Math.round((performance.now() - started) * 100) / 100,
+      },
+      'activity request completed',
+    );
+  });
+}
+
 export function createActivityProxy(options: ActivityProxyOptions): ActivityProxy {
   const { config, logger } = options;
   const suffix = activitySuffix(config);
@@ -101,6 +128,7 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
     },
     timers: options.timers ?? realTimers,
     agents: createAgents(),
+    tunnels: new Set(),
     logger,
   };
 
@@ -202,6 +230,7 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
           sendRefusal(response, { refusal, headers, close: true });
         },
       });
+      logExchange(logger, { request, response, match });
     },
     handleUpgrade(upgrade, match) {
       handle(upgrade.req, match, {
@@ -215,6 +244,7 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
       });
     },
     close() {
+      for (const socket of settings.tunnels) socket.destroy();
       settings.agents.http.destroy();
       settings.agents.https.destroy();
     },

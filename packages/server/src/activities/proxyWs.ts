@@ -31,8 +31,10 @@ function switchingProtocols(headers: ReturnType<typeof returnedResponseHeaders>)
 }
 
 /** Joins the browser's socket and the target's until either closes. */
-function join(browser: Duplex, target: Duplex): void {
+function join(browser: Duplex, target: Duplex, tunnels: Set<Duplex>): void {
+  tunnels.add(browser);
   const close = () => {
+    tunnels.delete(browser);
     browser.destroy();
     target.destroy();
   };
@@ -100,7 +102,7 @@ export function forwardUpgrade(
     socket.write(switchingProtocols(returnedResponseHeaders(answer.headers, { websocket: true })));
     if (targetHead.length > 0) socket.write(targetHead);
     if (head.length > 0) targetSocket.write(head);
-    join(socket, targetSocket);
+    join(socket, targetSocket, settings.tunnels);
   });
   socket.on('error', () => {
     if (!done) settle();
