@@ -173,14 +173,6 @@ export interface FramePolicyContext {
 }
 
 /**
- * Origins as CSP sources: an IPv6 literal (`http://[::1]:8080`) is no valid host-source (browsers
- * log an error for it), so it is left out.
- */
-function cspSources(origins: readonly string[]): string {
-  return origins.filter((origin) => !origin.includes('//[')).join(' ');
-}
-
-/**
  * The Content-Security-Policy of every answer on an activity origin. Everything is 'self' (the
  * activity origin: the app and its URL mappings), plus what the embedded app SDK and activities
  * need from the platform: its API under /api/ and its CDN images (avatars, icons, attachments).
@@ -204,7 +196,7 @@ export function activityCsp(context: FramePolicyContext): string {
     "base-uri 'self'",
     "form-action 'self'",
     // 'self': the web client's frame relay (frameRelay.ts) frames the activity on its origin.
-    `frame-ancestors ${cspSources(context.clientOrigins)} 'self'`,
+    `frame-ancestors ${context.clientOrigins.join(' ')} 'self'`,
   ].join('; ');
 }
 
@@ -221,7 +213,7 @@ export function frameSecurityHeaders(context: FramePolicyContext): Record<string
 /** The headers of the proxy host's own pages (404, 502...): nothing runs, only the client frames. */
 export function pageSecurityHeaders(context: FramePolicyContext): Record<string, string> {
   return {
-    'content-security-policy': `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors ${cspSources(context.clientOrigins)}`,
+    'content-security-policy': `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors ${context.clientOrigins.join(' ')}`,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',
