@@ -9,7 +9,7 @@ import { leaveActivity, type ActivityInstance, type LocalAuthorizeInfo } from '.
 import { FrameHost } from './frameProtocol.js';
 import { FRAME_ALLOW, FRAME_SANDBOX, frameUrl } from './frameUrl.js';
 import { frameClosed } from './state.js';
-import { sdkVoiceStates } from './sdkShapes.js';
+import { sdkRelationships, sdkUser, sdkVoiceStates } from './sdkShapes.js';
 
 /** How many CAPTURE_LOG lines the console keeps. */
 const LOG_LINES = 200;
@@ -136,6 +136,26 @@ function ActivityFrame({ instance }: { instance: ActivityInstance }) {
     }
     previous.current = seen;
   }, [voice, guildId, channelId, store]);
+
+  // The person's relationships (and their presences) and the person's own user.
+  const relationships = useClientState((s) => s.relationships);
+  const presences = useClientState((s) => s.presences);
+  const seenRelationships = useRef<Record<string, string>>({});
+  useEffect(() => {
+    const seen: Record<string, string> = {};
+    for (const entry of sdkRelationships(store.get())) {
+      const key = JSON.stringify(entry);
+      seen[entry.user.id] = key;
+      if (seenRelationships.current[entry.user.id] !== key) {
+        hostRef.current?.dispatch('RELATIONSHIP_UPDATE', entry);
+      }
+    }
+    seenRelationships.current = seen;
+  }, [relationships, presences, store]);
+  const me = useClientState((s) => s.me);
+  useEffect(() => {
+    if (me !== null) hostRef.current?.dispatch('CURRENT_USER_UPDATE', sdkUser(me));
+  }, [me]);
 
   const leave = async () => {
     setError(null);
