@@ -84,7 +84,9 @@ function ActivityFrame({ instance }: { instance: ActivityInstance }) {
       closed: () => {
         void leave();
       },
-      location: { host: window.location.host },
+      channelId,
+      guildId,
+      location: { host: window.location.host, language: navigator.language },
     });
     const host = new FrameHost({
       context: {

@@ -12,6 +12,7 @@ import type { GatewayClient } from '../../lib/gateway.js';
 import type { Store } from '../../lib/store.js';
 import { RpcErrorCodes } from '@guildhall/protocol';
 import { setActivityPresence } from '../context.js';
+import { channelPermissions } from '../permissions.js';
 import type { ClientState } from '../state.js';
 import {
   localAuthorize,
@@ -46,8 +47,11 @@ export interface AbilityDeps {
   frameSize: () => { width: number; height: number };
   log: (level: string, message: string) => void;
   closed: () => void;
-  /** Where the page is served (READY's config). */
-  location: { host: string };
+  /** The activity's channel and guild (GET_CHANNEL_PERMISSIONS). */
+  channelId: string;
+  guildId: string | null;
+  /** Where the page is served (READY's config), and the browser's language. */
+  location: { host: string; language: string };
 }
 
 /** The OAuth2 error a local authorize answered (RFC 6749 body), as AUTHORIZE's error. */
@@ -148,6 +152,20 @@ export function createAbilities(deps: AbilityDeps): FrameAbilities {
     channel: (channelId) => sdkChannel(store.get(), channelId),
     participants: () => participantsOf(store.get(), instanceOf(deps)),
     relationships: () => sdkRelationships(store.get()),
+    locale: () => me().locale ?? deps.location.language,
+    channelPermissions: () => {
+      const state = store.get();
+      const channel = state.channels[deps.channelId];
+      const guild = deps.guildId === null ? undefined : state.guilds[deps.guildId];
+      if (channel === undefined || guild === undefined) return null;
+      const userId = me().id;
+      return channelPermissions({
+        guild,
+        member: state.members[guild.id]?.[userId],
+        userId,
+        channel,
+      });
+    },
     setActivity: (activity: PresenceActivity | null) => {
       // Closing a frame that set nothing sends nothing.
       if (activity === null && store.get().activities.presence === null) return;

@@ -64,6 +64,8 @@ function harness(overrides: Partial<FrameAbilities> = {}) {
       },
     ],
     relationships: () => [],
+    locale: () => 'en-GB',
+    channelPermissions: () => 1n << 39n,
     setActivity: (activity) => {
       presences.push(activity);
     },
@@ -290,6 +292,25 @@ describe('commands', () => {
     expect(sdkParses(await send('CAPTURE_LOG', { level: 'warn', message: 'hi' })).data).toBeNull();
     expect(logs).toEqual(['warn:hi']);
     expect(await send('CAPTURE_LOG', { level: 'shout', message: 'x' })).toMatchObject({
+      data: { code: 4000 },
+    });
+  });
+
+  it('locale, channel permissions, platform behaviours, orientation lock', async () => {
+    const me = { ...ME_ANSWER, scopes: ['identify', 'guilds.members.read'] };
+    const { handshake, send } = harness({ oauthMe: () => Promise.resolve(me) });
+    handshake();
+    // Before AUTHENTICATE: the scoped ones are 4006.
+    expect(await send('USER_SETTINGS_GET_LOCALE')).toMatchObject({ data: { code: 4006 } });
+    expect(await send('GET_CHANNEL_PERMISSIONS')).toMatchObject({ data: { code: 4006 } });
+    await send('AUTHENTICATE', { access_token: 'x' });
+    expect(sdkParses(await send('USER_SETTINGS_GET_LOCALE')).data).toEqual({ locale: 'en-GB' });
+    expect(sdkParses(await send('GET_CHANNEL_PERMISSIONS')).data).toEqual({
+      permissions: String(1n << 39n),
+    });
+    expect(sdkParses(await send('GET_PLATFORM_BEHAVIORS')).data).toEqual({});
+    expect(sdkParses(await send('SET_ORIENTATION_LOCK_STATE', { lock_state: 3 })).data).toBeNull();
+    expect(await send('SET_ORIENTATION_LOCK_STATE', { lock_state: 7 })).toMatchObject({
       data: { code: 4000 },
     });
   });

@@ -92,6 +92,10 @@ export interface FrameAbilities {
   channel(channelId: string): unknown;
   /** The instance's participants, in the SDK's participant shape. */
   participants(): unknown[];
+  /** The person's locale (their user's, else the browser's). */
+  locale(): string;
+  /** The person's permissions in the activity's guild channel, or null outside a guild. */
+  channelPermissions(): bigint | null;
   /** The person's relationships, in GET_RELATIONSHIPS' shape. */
   relationships(): unknown[];
   /** Publishes (or clears, with null) the person's rich presence for the app. */
@@ -426,6 +430,16 @@ export class FrameHost {
         return this.openExternalLink(args);
       case 'CAPTURE_LOG':
         return this.captureLog(args);
+      case 'USER_SETTINGS_GET_LOCALE':
+        this.requireScope('identify');
+        return { locale: this.abilities.locale() };
+      case 'GET_CHANNEL_PERMISSIONS':
+        return this.channelPermissions();
+      case 'GET_PLATFORM_BEHAVIORS':
+        // The web client has none of the mobile behaviours this reports (iOS keyboard resizing).
+        return {};
+      case 'SET_ORIENTATION_LOCK_STATE':
+        return this.orientationLock(args);
       case 'SUBSCRIBE':
         return this.subscribe(evt, args);
       case 'UNSUBSCRIBE':
@@ -535,6 +549,30 @@ export class FrameHost {
     const message = args['message'];
     if (typeof message !== 'string') throw invalid('message must be a string');
     this.abilities.captureLog(level, message);
+    return null;
+  }
+
+  private channelPermissions(): { permissions: string } {
+    this.requireScope('guilds.members.read');
+    const permissions = this.abilities.channelPermissions();
+    if (permissions === null) {
+      throw new FrameCommandError(RpcErrorCodes.INVALID_CHANNEL, 'Not in a guild channel');
+    }
+    return { permissions: permissions.toString() };
+  }
+
+  /**
+   * Accepted and kept to itself: a desktop browser window has no orientation to lock (as the
+   * platform's desktop client, which answers the same).
+   */
+  private orientationLock(args: Args): null {
+    for (const key of ['lock_state', 'picture_in_picture_lock_state', 'grid_lock_state']) {
+      const value = args[key];
+      if (key !== 'lock_state' && (value === undefined || value === null)) continue;
+      if (value !== 1 && value !== 2 && value !== 3) {
+        throw invalid(`${key} must be 1 (unlocked), 2 (portrait) or 3 (landscape)`);
+      }
+    }
     return null;
   }
 
