@@ -168,6 +168,26 @@ describeDrivers('activity instances on $driver', (driver) => {
     expect(updatesOf(bobGateway).length).toBeGreaterThanOrEqual(4);
   });
 
+  it('makes one instance of launches at once, and one end of leaves at once', async () => {
+    await makeActivity();
+    const voice = await newChannel('Lounge', 2);
+    const people = [
+      f.guild.owner,
+      ...(await Promise.all(['a', 'b', 'c'].map((n) => f.guild.join(n)))),
+    ];
+    const answers = await Promise.all(people.map((p) => launch(voice, p.token)));
+    const ids = new Set(answers.map((res) => res.json<ClientInstance>().instance_id));
+    expect(ids.size).toBe(1);
+    const [instanceId] = [...ids];
+    const read = (await appGet(instanceId ?? '')).json<{ users: string[] }>();
+    expect(read.users.toSorted()).toEqual(people.map((p) => p.userId).toSorted());
+    const left = await Promise.all(people.map((p) => leave(voice, instanceId ?? '', p.token)));
+    expect(left.map((res) => res.statusCode)).toEqual([204, 204, 204, 204]);
+    expect((await appGet(instanceId ?? '')).statusCode).toBe(404);
+    const stored = await f.server.app.storage.activities.findInstance(instanceId ?? '');
+    expect(stored?.endedAt).not.toBeNull();
+  });
+
   it('refuses what the caller may not do, with the platform errors', async () => {
     const voice = await newChannel('Lounge', 2);
     const bob = await f.guild.join('bob');

@@ -209,9 +209,9 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
   };
 
   /**
-   * Launches or joins the app's instance in the channel for the user, inside `tx`: the caller
-   * checked the place (`requireLaunchable`) and that the app has an activity. Announces the
-   * instance once `tx` commits; returns its client object.
+   * Launches or joins the app's instance in the channel for the user, inside `tx`, once `launch`
+   * checked the place and the app. Announces the instance once `tx` commits; returns its client
+   * object.
    */
   const launchIn = async (tx: Repositories, request: LaunchRequest) => {
     for (let attempt = 0; attempt < JOIN_ATTEMPTS; attempt++) {
@@ -247,17 +247,25 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
   const channelAccess = (repos: Repositories, principal: Principal, channelId: string) =>
     loadMessageChannel(repos, { channelId, userId: principal.user.id, nowMs: clock.now() });
 
+  /**
+   * Checks the place and the app (`requireLaunchable`, then an activity to launch), then
+   * launches or joins inside `tx` (the interactions' InteractionActivities port too).
+   */
+  const launch = async (tx: Repositories, request: LaunchRequest) => {
+    requireLaunchable(request.access);
+    await requireActivity(tx, request.applicationId);
+    return launchIn(tx, request);
+  };
+
   return {
-    launchIn,
-    requireActivity,
+    launch,
+    hasActivity,
 
     /** POST /channels/{channel_id}/activity-instances: launch or join. */
     async join(principal: Principal, channelId: string, applicationId: string) {
       const access = await channelAccess(storage, principal, channelId);
-      requireLaunchable(access);
-      await requireActivity(storage, applicationId);
       return storage.transaction((tx) =>
-        launchIn(tx, { applicationId, userId: principal.user.id, access }),
+        launch(tx, { applicationId, userId: principal.user.id, access }),
       );
     },
 

@@ -1,4 +1,4 @@
-import { GatewayIntentBits as I } from '@guildhall/protocol';
+import { GatewayIntentBits as I, PermissionFlags as P } from '@guildhall/protocol';
 import { expect, it } from 'vitest';
 import { describeDrivers } from '../../test/support/drivers.js';
 import { useInteractionFixture } from '../../test/support/interactionFixture.js';
@@ -90,6 +90,33 @@ describeDrivers('launching an activity from an interaction on $driver', (driver)
     expect((await callback(second, { type: 12 })).json()).toMatchObject({ code: 40060 });
     const stored = await f.server.app.storage.interactions.findById(String(second['id']));
     expect(stored?.responseType).toBe(12);
+  });
+
+  it('refuses LAUNCH_ACTIVITY for a person who may not launch there, answering nothing', async () => {
+    await makeActivity();
+    const command = await f.command({ name: 'play', description: 'Play the game' });
+    const bob = await f.guild.join('bob');
+    const denied = await f.call(
+      'PUT',
+      `/channels/${await f.channelId()}/permissions/${bob.userId}`,
+      f.guild.owner.token,
+      { type: 1, allow: '0', deny: String(P.USE_EMBEDDED_ACTIVITIES) },
+    );
+    expect(denied.statusCode).toBe(204);
+    const bot = await f.gateway(f.guild.bot.token, I.GUILDS);
+    expect((await invoke(command, 'bob', bob.token)).statusCode).toBe(204);
+    const created = (await bot.dispatch('INTERACTION_CREATE')).d as Record<string, unknown>;
+    const res = await callback(created, { type: 12 });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: 50013 });
+    // The acknowledgement went back with the launch: the app may still answer otherwise.
+    const stored = await f.server.app.storage.interactions.findById(String(created['id']));
+    expect(stored?.responseType).toBeNull();
+    const answered = await callback(created, { type: 4, data: { content: 'not for you' } });
+    expect(answered.statusCode, answered.body).toBe(200);
+    expect(await f.server.app.storage.activities.listLiveInstances(await f.channelId())).toEqual(
+      [],
+    );
   });
 
   it('launches an entry point with the DISCORD_LAUNCH_ACTIVITY handler without the app', async () => {

@@ -6,11 +6,6 @@
  * acknowledged in the transaction of what the response writes, so it happens once or not at all.
  */
 import { MessageFlags } from '@guildhall/protocol';
-import {
-  hasActivity,
-  requireLaunchable,
-  type ActivityInstanceService,
-} from '../../activities/index.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { StreamedFile } from '../../http/multipart.js';
 import { parseInput } from '../../http/validate.js';
@@ -28,6 +23,7 @@ import {
 } from './callbackSchemas.js';
 import { autocompleteChoicesChecked } from './autocomplete.js';
 import type { InteractionLifecycle } from './lifecycle.js';
+import type { InteractionActivities } from './ports.js';
 import { responseAuthor, sourceMessageId } from './responseAuthor.js';
 import { autocompleteDispatch, modalDispatch } from './userDispatches.js';
 
@@ -77,7 +73,7 @@ export interface CallbackDeps {
   /** The messages responses make and edit (the message service's app writes). */
   messages: Pick<MessageService, 'postAs' | 'editAs'>;
   /** LAUNCH_ACTIVITY launches or joins the app's instance in the interaction's channel. */
-  activities: Pick<ActivityInstanceService, 'launchIn'>;
+  activities: InteractionActivities;
 }
 
 /**
@@ -145,7 +141,7 @@ export function createCallbackHandler(deps: CallbackDeps): HandleCallback {
     const allowed = allowedCallbackTypes({
       type: interaction.type,
       fromMessage: fromMessageId !== null,
-      hasActivity: await hasActivity(storage, interaction.applicationId),
+      hasActivity: await deps.activities.hasActivity(storage, interaction.applicationId),
     });
     if (!allowed.includes(type)) {
       throw invalidField(
@@ -242,10 +238,10 @@ export function createCallbackHandler(deps: CallbackDeps): HandleCallback {
           userId: interaction.userId,
           nowMs: deps.clock.now(),
         });
-        requireLaunchable(access);
         const launched = await storage.transaction(async (tx) => {
+          // A launch refused (the person's permissions) rolls the acknowledgement back.
           await acknowledge(null)(tx);
-          return deps.activities.launchIn(tx, {
+          return deps.activities.launch(tx, {
             applicationId: interaction.applicationId,
             userId: interaction.userId,
             access,

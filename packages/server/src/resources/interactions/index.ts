@@ -13,7 +13,7 @@ export {
   INTERACTION_TOKEN_TTL_MS,
   type InteractionLifecycle,
 } from './lifecycle.js';
-export type { EndpointAnswer, InteractionsEndpoint } from './ports.js';
+export type { EndpointAnswer, InteractionActivities, InteractionsEndpoint } from './ports.js';
 export { registerInteractionCallbackRoutes } from './callbackRoutes.js';
 export { createInteractionWebhooks } from './interactionWebhooks.js';
 export { createInteractionResponses, type InteractionResponses } from './responses.js';

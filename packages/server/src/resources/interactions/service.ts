@@ -6,7 +6,6 @@
  * An app with neither a URL nor a bot fails the interaction at once; the 3-second rule fails
  * the others that get no response in time (lifecycle.ts).
  */
-import { requireLaunchable, type ActivityInstanceService } from '../../activities/index.js';
 import { hashSecret } from '../../domain/credentials.js';
 import { ApiError } from '../../errors/index.js';
 import { afterCommit, afterWrite } from '../../events/afterCommit.js';
@@ -25,7 +24,7 @@ import { loadInvocationPlace, type InvocationPlace } from './place.js';
 import { prepareData } from './prepare.js';
 import { interactionMetadata } from './responseAuthor.js';
 import { HTTP_ACCEPTED, readEndpointAnswer } from './answer.js';
-import type { InteractionsEndpoint } from './ports.js';
+import type { InteractionActivities, InteractionsEndpoint } from './ports.js';
 import { messagesAsAppSees } from './resolved.js';
 import { InteractionTypes, type InvokeInput } from './schemas.js';
 import { prepareUploads, storeUploads } from './uploads.js';
@@ -37,7 +36,7 @@ export interface InteractionServiceDeps extends ServiceDeps {
   /** The app's initial response, from its endpoint's answer (callback.ts). */
   handleCallback: HandleCallback;
   /** What an entry point command with the DISCORD_LAUNCH_ACTIVITY handler launches. */
-  activities: Pick<ActivityInstanceService, 'launchIn' | 'requireActivity'>;
+  activities: InteractionActivities;
   links: () => AttachmentLinks;
   /** The largest file a user may upload, in bytes (`attachment_size_limit`). */
   attachmentSizeLimit: number;
@@ -68,10 +67,8 @@ export function createInteractionService(deps: InteractionServiceDeps) {
     place: InvocationPlace,
     request: { id: string; userId: string; nonce: string | null },
   ) => {
-    requireLaunchable(place.access);
-    await deps.activities.requireActivity(storage, place.application.id);
     await storage.transaction(async (tx) => {
-      await deps.activities.launchIn(tx, {
+      await deps.activities.launch(tx, {
         applicationId: place.application.id,
         userId: request.userId,
         access: place.access,
