@@ -4,7 +4,14 @@
  * Host header (Node does not resolve *.localhost). The proxy's deadlines run on timers the tests
  * fire, so a hanging target is told apart without waiting.
  */
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import {
+  Agent,
+  createServer,
+  request,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,9 +68,16 @@ interface Seen {
 }
 
 /** The HTTP target: echoes requests as JSON, and a few paths that misbehave on purpose. */
-function echoTarget(hung: IncomingMessage[]) {
+function echoTarget(hung: IncomingMessage[], streams: ServerResponse[]) {
   return createServer((req, res) => {
     const url = req.url ?? '/';
+    if (url.endsWith('/stream')) {
+      // One chunk, then nothing until the test looks at what the proxy did.
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('first chunk');
+      streams.push(res);
+      return;
+    }
     const self = `http://${req.headers.host ?? ''}`;
     if (url.endsWith('/hang')) {
       hung.push(req);
@@ -123,7 +137,8 @@ describe('the activity proxy host', () => {
     },
   });
   const hung: IncomingMessage[] = [];
-  const target = echoTarget(hung);
+  const streams: ServerResponse[] = [];
+  const target = echoTarget(hung, streams);
   const wsServer = createServer();
   const wss = new WebSocketServer({ server: wsServer });
   let server: TestServer;
@@ -243,6 +258,7 @@ describe('the activity proxy host', () => {
 
   afterAll(async () => {
     for (const req of hung) req.socket.destroy();
+    for (const res of streams) res.destroy();
     if (!serverClosed) await server.close();
     await new Promise((resolve) => target.close(resolve));
     wss.close();
@@ -406,11 +422,119 @@ describe('the activity proxy host', () => {
     const down = await send({ path: '/down/x' });
     expect(down.status).toBe(502);
     expect(down.body).toContain('could not be reached');
+    const before = hung.length;
     const pending = send({ path: '/hang' });
-    while (hung.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    while (hung.length === before) await new Promise((resolve) => setImmediate(resolve));
     fired.fire();
     const answer = await pending;
     expect(answer.status).toBe(504);
+  });
+
+  it('streams answers, and stops fetching when the browser goes away', async () => {
+    const targetClosed = new Promise<string>((resolve) => {
+      const req = request(
+        { host: '127.0.0.1', port, path: '/stream', headers: { host }, agent: false },
+        (res) => {
+          // The first chunk arrives while the target still holds the answer open.
+          res.once('data', (chunk: Buffer) => {
+            streams.at(-1)?.once('close', () => {
+              resolve(chunk.toString());
+            });
+            req.destroy();
+          });
+        },
+      );
+      req.on('error', () => undefined);
+      req.end();
+    });
+    expect(await targetClosed).toBe('first chunk');
+
+    // Before any answer: the target's request is dropped too.
+    const before = hung.length;
+    const req = request({ host: '127.0.0.1', port, path: '/gone/hang', headers: { host } });
+    req.on('error', () => undefined);
+    req.end();
+    while (hung.length === before) await new Promise((resolve) => setImmediate(resolve));
+    const waiting = hung.at(-1);
+    const dropped = new Promise<void>((resolve) => waiting?.socket.once('close', resolve));
+    req.destroy();
+    await dropped;
+  });
+
+  it('lets a long answer stream while bytes flow, and ends one that stalls', async () => {
+    const read = (path: string) =>
+      new Promise<{ chunks: string[]; complete: boolean }>((resolve) => {
+        const chunks: string[] = [];
+        const req = request(
+          { host: '127.0.0.1', port, path, headers: { host }, agent: false },
+          (res) => {
+            res.on('data', (chunk: Buffer) => {
+              chunks.push(chunk.toString());
+              if (chunks.length === 1) {
+                // The answer's deadline is behind it: a period with bytes passes.
+                fired.fire();
+                streams.at(-1)?.end('second chunk');
+              }
+            });
+            res.on('end', () => {
+              resolve({ chunks, complete: true });
+            });
+            res.on('error', () => {
+              resolve({ chunks, complete: false });
+            });
+          },
+        );
+        req.end();
+      });
+    expect(await read('/long/stream')).toEqual({
+      chunks: ['first chunk', 'second chunk'],
+      complete: true,
+    });
+
+    // Two periods without a byte: the proxy ends the answer.
+    const stalled = new Promise<boolean>((resolve) => {
+      const req = request(
+        { host: '127.0.0.1', port, path: '/stalled/stream', headers: { host }, agent: false },
+        (res) => {
+          res.once('data', () => {
+            fired.fire();
+            fired.fire();
+          });
+          res.on('end', () => {
+            resolve(res.complete);
+          });
+          res.on('error', () => {
+            resolve(false);
+          });
+        },
+      );
+      req.end();
+    });
+    expect(await stalled).toBe(false);
+  });
+
+  it('keeps the browser connection alive across proxied requests', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    for (let i = 0; i < 3; i++) {
+      const status = await new Promise<number>((resolve, reject) => {
+        request(
+          { host: '127.0.0.1', port, path: `/k${String(i)}`, headers: { host }, agent },
+          (res) => {
+            sockets.add(res.socket);
+            res.resume();
+            res.on('end', () => {
+              resolve(res.statusCode ?? 0);
+            });
+          },
+        )
+          .on('error', reject)
+          .end();
+      });
+      expect(status).toBe(200);
+    }
+    expect(sockets.size).toBe(1);
+    agent.destroy();
   });
 
   it('refuses an oversized body, announced or streamed', async () => {

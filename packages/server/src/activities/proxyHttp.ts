@@ -181,16 +181,18 @@ export function forwardHttp(
   sent.on('error', (err) => {
     fail(upstreamErrorRefusal(err));
   });
-  // The answer must start within responseMs of the whole body having been sent.
+  // The answer must start within responseMs of the whole body having been sent; once it has,
+  // only stalls (the idle watch) end it.
+  let cancelResponse: () => void = () => undefined;
   sent.on('finish', () => {
     if (done) return;
-    cleanups.push(
-      deadline(timers, limits.responseMs, () => {
-        fail({ status: 504, reason: "The activity's server did not answer in time." });
-      }),
-    );
+    cancelResponse = deadline(timers, limits.responseMs, () => {
+      fail({ status: 504, reason: "The activity's server did not answer in time." });
+    });
+    cleanups.push(cancelResponse);
   });
   sent.on('response', (answer) => {
+    cancelResponse();
     if (done) {
       answer.resume();
       return;
@@ -198,9 +200,10 @@ export function forwardHttp(
     relayResponse({ req, res, answer }, request, { idle, fail, finish });
   });
   res.on('close', () => {
-    // The browser went away (or the answer is complete): nothing more to fetch.
-    if (!done) fail({ status: 502, reason: 'The browser closed the connection.' });
-    if (!res.writableFinished) sent.destroy();
+    // The answer is complete, or the browser went away: nothing more to fetch either way.
+    const complete = res.writableFinished;
+    if (!done) finish();
+    if (!complete) sent.destroy();
   });
 
   // Piped, not pipelined: a failed target must not destroy the browser's socket before the
