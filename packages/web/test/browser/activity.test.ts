@@ -29,10 +29,30 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
   let server: TestServer;
   let browser: Browser;
   let backend: { port: number; close: () => Promise<void> } | null = null;
+  /** The app with the example activity (its developer's), and its activity origin. */
+  let appId = '';
+  let config: { activity_origin: string };
   beforeAll(async () => {
     // The example backend listens on loopback: the proxy may reach it only with this switch.
     server = await startWebServer({ activityAllowLoopback: true });
     browser = await launchBrowser();
+    // A developer's app, with the example backend as its activity (the root URL mapping).
+    const dev = await register('dev');
+    const created = await server.app.services.applications.create(dev.user_id, {
+      name: 'Tiles',
+    });
+    appId = created.application.id;
+    backend = await startActivityBackend({
+      clientId: appId,
+      clientSecret: created.clientSecret,
+      apiUrl: `${server.baseUrl}/api/v10`,
+      port: 0,
+    });
+    config = await api<{ activity_origin: string }>(
+      dev.token,
+      `PATCH /applications/${appId}/embedded-activity-config`,
+      { url_mappings: [{ prefix: '/', target: `127.0.0.1:${String(backend.port)}` }] },
+    );
   });
   afterAll(async () => {
     await browser.close();
@@ -80,23 +100,6 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
     await api(ada.token, `PUT /users/@me/relationships/${bob.user_id}`, {});
     await api(bob.token, `PUT /users/@me/relationships/${ada.user_id}`, {});
 
-    // Ada's app, with the example backend as its activity (the root URL mapping).
-    const created = await server.app.services.applications.create(ada.user_id, {
-      name: 'Tiles',
-    });
-    const appId = created.application.id;
-    const started = await startActivityBackend({
-      clientId: appId,
-      clientSecret: created.clientSecret,
-      apiUrl: `${server.baseUrl}/api/v10`,
-      port: 0,
-    });
-    backend = started;
-    const config = await api<{ activity_origin: string }>(
-      ada.token,
-      `PATCH /applications/${appId}/embedded-activity-config`,
-      { url_mappings: [{ prefix: '/', target: `127.0.0.1:${String(started.port)}` }] },
-    );
     // Installed to Ada's account (what the consent page records for a user install).
     await server.app.storage.oauth.upsertAuthorization({
       id: String(BigInt(ada.user_id) + 7n),
@@ -228,6 +231,48 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
       await friend.close();
       await watched.context.close();
       for (const other of others) await other.context.close();
+    }
+  });
+
+  it('opens the frame in a DM when a launch names the person (EMBEDDED_ACTIVITY_UPDATE)', async () => {
+    const cat = await register('cat');
+    const dan = await register('dan');
+    const dm = await api<{ id: string }>(cat.token, 'POST /users/@me/channels', {
+      recipient_id: dan.user_id,
+    });
+    const watched = await openClient(cat.token, `/channels/@me/${dm.id}`);
+    try {
+      const { page } = watched;
+      await page.getByRole('textbox', { name: 'Message @dan' }).waitFor();
+      // Launched outside the client (as an app's LAUNCH_ACTIVITY answer does): the gateway event
+      // names Cat as the launcher, and her client opens the frame.
+      await api(cat.token, `POST /channels/${dm.id}/activity-instances`, {
+        application_id: appId,
+      });
+      const dock = page.getByRole('region', { name: 'Activity: Tiles' });
+      await dock.waitFor();
+      const frameSrc = new URL(
+        (await page.locator('iframe.activity-frame').getAttribute('src')) ?? '',
+      );
+      expect(frameSrc.origin).toBe(config.activity_origin);
+      expect(frameSrc.searchParams.get('channel_id')).toBe(dm.id);
+      // A DM has no guild: the SDK's guildId is null.
+      expect(frameSrc.searchParams.has('guild_id')).toBe(false);
+      await page
+        .getByRole('dialog', { name: 'Tiles wants to access your account' })
+        .getByRole('button', { name: 'Authorize' })
+        .click();
+      const activity = page.frameLocator('iframe.activity-frame').frameLocator('iframe');
+      await activity.getByText('Playing').waitFor();
+      await expect(activity.locator('#channel').textContent()).resolves.toBe(dm.id);
+      // The conversation's header lists what runs in it.
+      await page.getByRole('list', { name: 'Activities' }).getByText('Tiles (1)').waitFor();
+      await dock.getByRole('button', { name: 'Leave Activity' }).click();
+      await dock.waitFor({ state: 'detached' });
+      expect(watched.cspViolations()).toEqual([]);
+      expect(watched.errors).toEqual([]);
+    } finally {
+      await watched.context.close();
     }
   });
 });
