@@ -138,6 +138,8 @@ export function forwardHttp(
   settings: ProxySettings,
 ): void {
   const { req, res } = exchange;
+  // The browser left while the mappings were read: nothing to fetch.
+  if (res.destroyed || res.closed) return;
   const { limits, timers, logger } = settings;
   let upstream: ClientRequest | null = null;
   let done = false;

@@ -53,6 +53,8 @@ export function forwardUpgrade(
   settings: ProxySettings,
 ): void {
   const { req, socket, head } = upgrade;
+  // The browser left while the mappings were read: nothing to open.
+  if (socket.destroyed) return;
   const { limits, timers, logger } = settings;
   let done = false;
   const cancels: (() => void)[] = [];
