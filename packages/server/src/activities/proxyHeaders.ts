@@ -4,7 +4,7 @@
  * -Proto and Via set, the platform's own cookies (`guildhall_*`) removed. Towards the browser:
  * hop-by-hop headers and the target's framing, CSP and transport policies dropped, cookies kept
  * to the activity's own host (no Domain attribute), and the platform's security headers and CSP
- * for activity frames added. Docs: docs/activities-proxy.md.
+ * for activity frames added. Docs: docs/activities.md#the-proxy-host.
  */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 

@@ -4,7 +4,7 @@
  * and WebSocket upgrades alike (the gateway's upgrade listener never sees them either); every
  * other request reaches Fastify unchanged. The proxy checks the request (method, one Host, no
  * loop), reads the application's URL mappings, routes the path (proxyRoute.ts) and forwards it
- * (proxyHttp.ts, proxyWs.ts). Docs: docs/activities-proxy.md.
+ * (proxyHttp.ts, proxyWs.ts). Docs: docs/activities.md#the-proxy-host.
  */
 import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
