@@ -191,10 +191,11 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
       const bobsActivity = bobs.page.frameLocator('iframe.activity-frame').frameLocator('iframe');
       await bobsActivity.getByText('Playing').waitFor();
       const both = ['ada', 'bob'];
-      await expect.poll(() => activity.locator('#participants li').allTextContents()).toEqual(both);
-      await expect
-        .poll(() => bobsActivity.locator('#participants li').allTextContents())
-        .toEqual(both);
+      for (const frame of [activity, bobsActivity]) {
+        // Playwright waits for the second row; then the rows are exactly both.
+        await frame.locator('#participants li').nth(1).waitFor();
+        await expect(frame.locator('#participants li').allTextContents()).resolves.toEqual(both);
+      }
       await dock.getByText('2 participants').waitFor();
       await screenshot(page, 'activity-two-participants');
 
@@ -209,17 +210,23 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
             (a) => a.application_id === appId,
           ),
       );
-      await expect
-        .poll(() => bobsActivity.locator('#participants li').allTextContents())
-        .toEqual(['bob']);
+      await bobsActivity
+        .locator('#participants li', { hasText: 'ada' })
+        .waitFor({ state: 'detached' });
+      await expect(bobsActivity.locator('#participants li').allTextContents()).resolves.toEqual([
+        'bob',
+      ]);
       // Bob leaves too: the instance ends.
       await bobs.page
         .getByRole('region', { name: 'Activity: Tiles' })
         .getByRole('button', { name: 'Leave Activity' })
         .click();
-      await expect
-        .poll(() => api<unknown[]>(ada.token, `GET /channels/${voice.id}/activity-instances`))
-        .toEqual([]);
+      await bobs.page
+        .getByRole('region', { name: 'Activity: Tiles' })
+        .waitFor({ state: 'detached' });
+      await expect(
+        api<unknown[]>(ada.token, `GET /channels/${voice.id}/activity-instances`),
+      ).resolves.toEqual([]);
 
       for (const other of others) {
         expect(other.cspViolations()).toEqual([]);
