@@ -202,6 +202,10 @@ describe('the activity proxy host', () => {
 
   const seen = (answer: Answer) => JSON.parse(answer.body) as Seen;
 
+  /** A WebSocket upgrade request on the activity host, as raw bytes. */
+  const upgradeRequest = (path: string) =>
+    `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`;
+
   beforeAll(async () => {
     wss.on('connection', (ws, req) => {
       ws.send(`hello ${req.url ?? ''} ${req.headers.host ?? ''}`);
@@ -575,6 +579,20 @@ describe('the activity proxy host', () => {
       `GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n`,
     );
     expect(h2c).toMatch(/^HTTP\/1\.1 400 /);
+    const post = await raw(upgradeRequest('/socket/x').replace(/^GET/, 'POST'));
+    expect(post).toMatch(/^HTTP\/1\.1 405 /);
+  });
+
+  it('answers an upgrade the target refuses, cannot take or leaves hanging', async () => {
+    // The echo target has no WebSocket: it answers 200, which is no upgrade.
+    expect(await raw(upgradeRequest('/plain'))).toMatch(/^HTTP\/1\.1 502 /);
+    expect(await raw(upgradeRequest('/down/socket'))).toMatch(/^HTTP\/1\.1 502 /);
+    expect(await raw(upgradeRequest('/private/socket'))).toMatch(/^HTTP\/1\.1 502 /);
+    const before = hung.length;
+    const pending = raw(upgradeRequest('/socket-wait/hang'));
+    while (hung.length === before) await new Promise((resolve) => setImmediate(resolve));
+    fired.fire();
+    expect(await pending).toMatch(/^HTTP\/1\.1 504 /);
   });
 
   it('leaves every other host to the API and the gateway on the same port', async () => {
