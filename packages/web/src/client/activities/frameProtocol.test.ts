@@ -148,6 +148,19 @@ describe('handshake', () => {
     expect(posted).toHaveLength(1);
   });
 
+  it('starts over when the page handshakes again (reloaded in its frame)', async () => {
+    const { host, posted, handshake, send } = harness();
+    handshake();
+    await send('AUTHENTICATE', { access_token: 'good' });
+    expect(host.authenticatedScopes).not.toBeNull();
+    handshake();
+    expect(posted.filter((m) => m[1]['evt'] === 'READY')).toHaveLength(2);
+    expect(host.authenticatedScopes).toBeNull();
+    expect(await send('SET_ACTIVITY', { activity: { state: 'x' } })).toMatchObject({
+      data: { code: 4006 },
+    });
+  });
+
   it('ignores commands before the handshake and malformed messages', () => {
     const { host, posted } = harness();
     host.receive([1, { cmd: 'AUTHORIZE', nonce: 'x', args: {} }]);

@@ -335,7 +335,11 @@ export class FrameHost {
   }
 
   private handshake(payload: Args): void {
-    if (this.state !== 'waiting') return;
+    // A second handshake is the activity's page loaded again in the frame: a new session, with
+    // nothing authenticated or subscribed yet.
+    this.scopes = null;
+    this.applicationName = '';
+    this.subscriptions.clear();
     if (payload['v'] !== RPC_VERSION) {
       this.refuse(RpcCloseCodes.INVALID_VERSION, `Unsupported version: ${String(payload['v'])}`);
     } else if (payload['encoding'] !== undefined && payload['encoding'] !== 'json') {
