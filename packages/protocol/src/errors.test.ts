@@ -180,6 +180,10 @@ describe('ERRORS', () => {
       INTERNAL_SERVER_ERROR: 500,
       INVALID_API_VERSION: 400,
       RESOURCE_LOCKED: 423,
+      SUBSCRIPTION_NOT_FOUND: 404,
+      // Unknown objects the reference library has no code for (docs/automod.md, guild-api.md).
+      AUTO_MODERATION_RULE_NOT_FOUND: 404,
+      JOIN_REQUEST_NOT_FOUND: 404,
     });
   });
 });

@@ -44,6 +44,11 @@ export const ERRORS = {
   RATE_LIMITED: { code: 0, status: 429, message: 'You are being rate limited.' },
   INTERNAL_SERVER_ERROR: { code: 0, status: 500, message: 'Internal Server Error' },
   INVALID_API_VERSION: { code: 0, status: 400, message: 'Invalid API version' },
+  // The platform lists no code for an unknown subscription: a general 404 with its own message.
+  SUBSCRIPTION_NOT_FOUND: { code: 0, status: 404, message: 'Unknown Subscription' },
+  // The reference library has no codes for these unknown objects; a 404 that names them (assumed).
+  AUTO_MODERATION_RULE_NOT_FOUND: { code: 0, status: 404, message: 'Unknown Auto Moderation Rule' },
+  JOIN_REQUEST_NOT_FOUND: { code: 0, status: 404, message: 'Unknown Join Request' },
 
   // 10xxx: unknown resources.
   UNKNOWN_ACCOUNT: { code: 10001, status: 404, message: 'Unknown Account' }, // status assumed
@@ -69,6 +74,7 @@ export const ERRORS = {
   UNKNOWN_ENTITLEMENT: { code: 10029, status: 404, message: 'Unknown Entitlement' }, // status assumed
   UNKNOWN_LOBBY: { code: 10031, status: 404, message: 'Unknown Lobby' }, // status assumed
   UNKNOWN_STICKER: { code: 10060, status: 404, message: 'Unknown Sticker' }, // status assumed
+  UNKNOWN_STICKER_PACK: { code: 10061, status: 404, message: 'Unknown Sticker Pack' }, // status assumed
   UNKNOWN_INTERACTION: { code: 10062, status: 404, message: 'Unknown interaction' }, // status assumed
   UNKNOWN_APPLICATION_COMMAND: {
     code: 10063,
@@ -82,6 +88,7 @@ export const ERRORS = {
     message: 'Unknown application command permissions',
   }, // status assumed
   UNKNOWN_STAGE_INSTANCE: { code: 10067, status: 404, message: 'Unknown Stage Instance' }, // status assumed
+  UNKNOWN_GUILD_TEMPLATE: { code: 10057, status: 404, message: 'Unknown Guild Template' }, // status assumed
   UNKNOWN_GUILD_WELCOME_SCREEN: {
     code: 10069,
     status: 404,
@@ -253,6 +260,11 @@ export const ERRORS = {
     status: 400,
     message: 'Maximum number of prune requests has been reached. Try again later',
   }, // status assumed
+  GUILD_ALREADY_HAS_TEMPLATE: {
+    code: 30031,
+    status: 400,
+    message: 'Guild already has a template',
+  }, // status assumed
   MAX_WIDGET_SETTINGS_UPDATES: {
     code: 30042,
     status: 400,
@@ -384,6 +396,16 @@ export const ERRORS = {
     status: 400,
     message: 'A tag is required to create a forum post in this channel',
   }, // status assumed
+  ONLY_CONSUMABLE_SKUS_CONSUMABLE: {
+    code: 40018,
+    status: 400,
+    message: 'Only consumable SKUs can be consumed',
+  }, // status assumed
+  ONLY_SANDBOX_ENTITLEMENTS_DELETABLE: {
+    code: 40019,
+    status: 400,
+    message: 'You can only delete sandbox entitlements.',
+  }, // status assumed
   ENTITLEMENT_ALREADY_GRANTED: {
     code: 40074,
     status: 400,
@@ -500,6 +522,7 @@ export const ERRORS = {
   }, // status assumed
   INVALID_FILE_UPLOADED: { code: 50046, status: 400, message: 'Invalid file uploaded' }, // status assumed
   INVALID_GUILD: { code: 50055, status: 400, message: 'Invalid Guild' }, // status assumed
+  INVALID_SKU: { code: 50057, status: 400, message: 'Invalid SKU' }, // status assumed
   INVALID_REQUEST_ORIGIN: { code: 50067, status: 400, message: 'Invalid request origin' }, // status assumed
   INVALID_MESSAGE_TYPE: { code: 50068, status: 400, message: 'Invalid message type' }, // status assumed
   CANNOT_MODIFY_SYSTEM_WEBHOOK: {
@@ -677,6 +700,7 @@ export const ERRORS = {
     status: 503,
     message: 'API resource is currently overloaded. Try again a little later',
   }, // status assumed
+  STAGE_ALREADY_OPEN: { code: 150006, status: 400, message: 'Stage already open' }, // status assumed
   CANNOT_REPLY_WITHOUT_READ_HISTORY: {
     code: 160002,
     status: 403,

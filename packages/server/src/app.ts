@@ -47,6 +47,7 @@ import {
 } from './resources/gatewayInfo/index.js';
 import { loadAttachmentSigner } from './resources/messages/index.js';
 import { startLobbySweeper } from './resources/lobbies/index.js';
+import { startTimedSweeper } from './resources/threads/index.js';
 import { createSearchIndexer } from './resources/search/index.js';
 import { createSocialLimits } from './resources/socialLimits/index.js';
 import { createMetrics, createMetricsListener, instrument } from './resources/system/index.js';
@@ -97,6 +98,8 @@ export interface AppOptions {
   blobSweep?: { timers?: Timers; graceMs?: number } | false;
   /** The idle lobby sweep (resources/lobbies/sweep.ts): timers tests drive, or false for none. */
   lobbySweep?: { timers?: Timers } | false;
+  /** Idle threads archived, expired polls ended (resources/threads/sweep.ts), or false for none. */
+  timedSweep?: { timers?: Timers } | false;
   /** Interactions' 3-second deadlines and sweep (resources/interactions): timers tests fire. */
   interactions?: { timers?: Timers };
   /** The activity proxy host's waits: timers tests fire, shorter limits. */
@@ -253,6 +256,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       activityInvites: {
         activitiesOf: (userId) => liveActivities({ store: sharedState.presences, clock }, userId),
       },
+      presencesOf: async (userIds) =>
+        (await sharedState.presences.get(userIds, clock.now())) as Map<
+          string,
+          { status: string; activities: readonly Record<string, unknown>[] }
+        >,
       interactions: {
         timers: options.interactions?.timers ?? realTimers,
         allowLocal: config.allowLocalWebhooks,
@@ -416,6 +424,21 @@ export async function createApp(options: AppOptions): Promise<App> {
           },
         });
 
+  // Idle threads archive themselves and expired polls end, checked every minute.
+  const timedSweeper =
+    options.timedSweep === false
+      ? null
+      : startTimedSweeper({
+          tasks: [
+            (limit) => services.threads.archiveIdle(limit),
+            (limit) => services.polls.endExpired(limit),
+          ],
+          timers: options.timedSweep?.timers ?? realTimers,
+          onError: (err) => {
+            logger.error({ err }, 'thread and poll sweep failed');
+          },
+        });
+
   // Target-user jobs a stopped node left PROCESSING resume here (and on a timer while we run).
   if (options.resumeJobs !== false) {
     await services.invites.resumeJobs((err) => {
@@ -463,6 +486,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await searchIndexer.close();
       await blobSweeper?.stop();
       await lobbySweeper?.stop();
+      await timedSweeper?.stop();
       await services.interactions.close();
       revocations.close();
       await sharedState.close();

@@ -24,17 +24,24 @@ import {
 } from './resources/applications/index.js';
 import { registerAuditLogRoutes } from './resources/auditLog/index.js';
 import { registerAuthRoutes } from './resources/auth/index.js';
+import { registerAutoModerationRoutes } from './resources/autoModeration/index.js';
 import { registerBanRoutes } from './resources/bans/index.js';
 import { registerChannelRoutes } from './resources/channels/index.js';
+import { registerThreadRoutes } from './resources/threads/index.js';
+import { registerPollRoutes } from './resources/polls/index.js';
+import { registerAnnouncementRoutes } from './resources/announcements/index.js';
 import { registerConnectionRoutes } from './resources/connections/index.js';
 import { registerActivityInviteRoutes } from './resources/activityInvites/index.js';
 import { registerRelationshipRoutes } from './resources/relationships/index.js';
 import { registerGameStatsRoutes } from './resources/gameStats/index.js';
 import { registerGuildTagRoutes } from './resources/guildTags/index.js';
+import { registerMonetizationRoutes } from './resources/monetization/index.js';
 import { registerDmRoutes } from './resources/dms/index.js';
 import { registerEmojiCdnRoutes, registerEmojiRoutes } from './resources/emojis/index.js';
 import { registerGatewayRoutes, type SessionStartLimit } from './resources/gatewayInfo/index.js';
 import { registerGuildRoutes } from './resources/guilds/index.js';
+import { registerGuildSettingsRoutes } from './resources/guildSettings/index.js';
+import { registerGuildTemplateRoutes } from './resources/guildTemplates/index.js';
 import type { CdnImages } from './resources/imageVariants.js';
 import { registerInviteRoutes } from './resources/invites/index.js';
 import { registerLobbyRoutes } from './resources/lobbies/index.js';
@@ -52,6 +59,15 @@ import {
 import { registerMessageSearchRoutes } from './resources/search/index.js';
 import { registerSocialApprovalRoutes } from './resources/socialLimits/index.js';
 import { registerStickerCdnRoutes, registerStickerRoutes } from './resources/stickers/index.js';
+import {
+  registerSoundboardCdnRoutes,
+  registerSoundboardRoutes,
+} from './resources/soundboard/index.js';
+import { registerVoiceRoutes } from './resources/voice/index.js';
+import {
+  registerAppAttachmentCdnRoutes,
+  registerAppDataRoutes,
+} from './resources/appData/index.js';
 import { registerSystemRoutes, type createMetrics } from './resources/system/index.js';
 import { registerUserRoutes } from './resources/users/index.js';
 import { registerInteractionCallbackRoutes } from './resources/interactions/index.js';
@@ -102,6 +118,8 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
   registerEmojiCdnRoutes(http, { storage, images });
   registerAssetCdnRoutes(http, { storage, images });
   registerStickerCdnRoutes(http, { storage, blobs });
+  registerSoundboardCdnRoutes(http, { storage, blobs });
+  registerAppAttachmentCdnRoutes(http, { storage, blobs, signer });
   registerScheduledEventCdnRoutes(http, { storage, images });
   registerAttachmentCdnRoutes(http, { storage, blobs, signer });
   registerInteractionAttachmentRoutes(http, { storage, blobs, signer });
@@ -127,10 +145,16 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerEmojiRoutes(api, services.emojis);
       registerStickerRoutes(api, services.stickers);
       registerScheduledEventRoutes(api, services.scheduledEvents);
+      registerVoiceRoutes(api, { storage, clock: deps.clock, ...services.voice });
+      registerSoundboardRoutes(api, services.soundboard);
+      registerAppDataRoutes(api, services.appData, {
+        maxAttachmentBytes: config.maxAttachmentBytes,
+      });
       registerInviteRoutes(api, services.invites);
       registerConnectionRoutes(api, services.connections);
       registerGameStatsRoutes(api, services.gameStats);
       registerGuildTagRoutes(api, services.guildTags);
+      registerMonetizationRoutes(api, services);
       registerActivityInviteRoutes(api, services.activityInvites);
       registerActivityShelfRoutes(api, { storage, clock: deps.clock });
       registerProvisionalRoutes(api, provisional);
@@ -146,6 +170,9 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
         blobs,
       });
       registerRelationshipRoutes(api, services.relationships);
+      registerThreadRoutes(api, services);
+      registerPollRoutes(api, services.polls);
+      registerAnnouncementRoutes(api, services.announcements);
       registerCommandRoutes(api, services.commands);
       registerActivityRoutes(api, {
         config: services.activityConfig,
@@ -163,6 +190,9 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
         maxPayloadBytes: config.maxBodyBytes,
         blobs,
       });
+      registerAutoModerationRoutes(api, services.autoModerationRules);
+      registerGuildSettingsRoutes(api, services);
+      registerGuildTemplateRoutes(api, services.guildTemplates);
       registerWebhookRoutes(api, {
         webhooks: services.webhooks,
         messages: services.messages,

@@ -10,6 +10,10 @@ import {
 import { createApplicationService } from './resources/applications/index.js';
 import { createAuditLogService } from './resources/auditLog/index.js';
 import { createAuthService, type AuthSettings } from './resources/auth/index.js';
+import {
+  createAutoModerationEnforcer,
+  createAutoModerationService,
+} from './resources/autoModeration/index.js';
 import { createBanService } from './resources/bans/index.js';
 import {
   createOverwriteService,
@@ -19,7 +23,20 @@ import {
 } from './resources/channels/index.js';
 import { createConnectionService } from './resources/connections/index.js';
 import { createGameStatsService } from './resources/gameStats/index.js';
+import { createGuildTemplateService } from './resources/guildTemplates/index.js';
+import {
+  createGuildSettingsService,
+  createIntegrationService,
+  createJoinRequestService,
+  createPreviewService,
+  createWidgetService,
+  type WidgetPorts,
+} from './resources/guildSettings/index.js';
 import { createGuildTagService } from './resources/guildTags/index.js';
+import {
+  createMonetizationService,
+  createSubscriptionService,
+} from './resources/monetization/index.js';
 import type { ServiceDeps, SocialLimits } from './resources/deps.js';
 import {
   createGroupRecipientService,
@@ -36,7 +53,11 @@ import {
 } from './resources/guilds/index.js';
 import { createInviteService } from './resources/invites/index.js';
 import { createLobbyService } from './resources/lobbies/index.js';
-import { createPruneService, createMemberService } from './resources/members/index.js';
+import {
+  createPruneService,
+  createMemberService,
+  type ProfileCheck,
+} from './resources/members/index.js';
 import {
   createMessageService,
   createPinService,
@@ -47,10 +68,21 @@ import { createRoleService } from './resources/roles/index.js';
 import { createScheduledEventService } from './resources/scheduledEvents/index.js';
 import { createMessageSearchService, type SearchIndexer } from './resources/search/index.js';
 import { createStickerService } from './resources/stickers/index.js';
+import { createSoundboardService } from './resources/soundboard/index.js';
+import { createVoiceServices } from './resources/voice/index.js';
+import { createAppDataServices } from './resources/appData/index.js';
 import { createUserService } from './resources/users/index.js';
 import { createRelationshipService } from './resources/relationships/index.js';
 import { createCommandService } from './resources/commands/index.js';
 import { createWebhookService } from './resources/webhooks/index.js';
+import { createPollService } from './resources/polls/index.js';
+import { createAnnouncementService } from './resources/announcements/index.js';
+import {
+  createThreadListService,
+  createThreadMemberService,
+  createThreadService,
+  threadChannelRoutes,
+} from './resources/threads/index.js';
 import type { Timers } from './domain/clock.js';
 import { createInteractionsEndpoint } from './delivery/interactionsEndpoint.js';
 import { createActivityConfigService, createActivityInstanceService } from './activities/index.js';
@@ -72,6 +104,8 @@ interface ServiceOptions {
   auth: AuthSettings;
   /** The presences and social graph accepting an activity invite reads. */
   activityInvites: ActivityInvitePorts;
+  /** The live presences the guild widget and preview count (the gateway's shared store). */
+  presencesOf: WidgetPorts['presencesOf'];
   /** Told of a lobby message not mirrored into its linked channel (the send stands). */
   onLobbyMirrorError?: (err: unknown, context: { lobbyId: string; messageId: string }) => void;
   /** The origin an application's activity is served from (the proxy host). */
@@ -112,7 +146,18 @@ export function createServices(
     socialLimits: deps.socialLimits,
     links: options.links,
   });
-  const messages = createMessageService(deps, { ...options, privateRules });
+  // Threads: forum posts post their first message; the message routes ask the thread rules.
+  const threads = createThreadService({ ...deps, messages: () => messages });
+  // Auto-moderation: checked on guild message creates and member name changes.
+  const autoModeration = createAutoModerationEnforcer({ ...deps, links: options.links });
+  // A member's names are checked when they change and when the member joins.
+  const profileCheck: ProfileCheck = (tx, request) => autoModeration.checkMember(tx, request);
+  const messages = createMessageService(deps, {
+    ...options,
+    privateRules,
+    threadRules: threads,
+    moderation: autoModeration,
+  });
   const privateChannels = createPrivateChannelService(deps);
   // The 3-second rule and the endpoint check/delivery of interactions (resources/interactions).
   const interactionLifecycle = createInteractionLifecycle({
@@ -168,16 +213,32 @@ export function createServices(
     voiceStatus: createVoiceStatusService(deps),
     auditLog: createAuditLogService(deps),
     roles: createRoleService(deps),
-    members: createMemberService(deps),
+    members: createMemberService(deps, { profileCheck }),
+    autoModerationRules: createAutoModerationService(deps),
+    guildSettings: createGuildSettingsService(deps),
+    widget: createWidgetService({
+      ...deps,
+      presencesOf: options.presencesOf,
+      baseUrl: options.baseUrl,
+    }),
+    preview: createPreviewService({ ...deps, presencesOf: options.presencesOf }),
+    integrations: createIntegrationService(deps),
+    joinRequests: createJoinRequestService(deps, { profileCheck }),
+    guildTemplates: createGuildTemplateService(deps),
     prune: createPruneService(deps),
     bans: createBanService(deps),
     emojis: createEmojiService(deps),
     stickers: createStickerService(deps),
     scheduledEvents: createScheduledEventService(deps),
-    invites: createInviteService(deps),
+    voice: createVoiceServices(deps),
+    soundboard: createSoundboardService(deps),
+    appData: createAppDataServices({ ...deps, links: options.links }),
+    invites: createInviteService(deps, { profileCheck }),
     connections: createConnectionService(deps),
     gameStats: createGameStatsService(deps),
     guildTags: createGuildTagService(deps),
+    monetization: createMonetizationService(deps),
+    subscriptions: createSubscriptionService(deps),
     activityInvites: createActivityInviteService({ ...deps, ...options.activityInvites }),
     webhookEvents: deps.webhookEvents,
     oauth: createOAuth({ ...deps, guilds, issuer: options.baseUrl }),
@@ -206,6 +267,12 @@ export function createServices(
     }),
     commands: createCommandService(deps),
     webhooks: createWebhookService({ ...deps, baseUrl: options.baseUrl }),
+    threads,
+    threadMembers: createThreadMemberService(deps),
+    threadLists: createThreadListService(deps),
+    threadChannels: threadChannelRoutes(deps.storage, threads),
+    polls: createPollService({ ...deps, links: options.links }),
+    announcements: createAnnouncementService({ ...deps, links: options.links }),
     interactionLifecycle,
     handleInteractionCallback,
     interactions: createInteractionService({

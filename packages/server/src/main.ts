@@ -2,7 +2,25 @@
 /**
  * The `guildhall` executable: the only module that reads process.env and process.argv.
  */
+import { createInterface } from 'node:readline/promises';
 import { runCli } from './cli/index.js';
+
+/** One question on the terminal (RPC consent), when standard input is one. */
+async function ask(question: string): Promise<string | null> {
+  const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  // Ctrl-C while asking stops the command, as it does otherwise (the question is refused).
+  terminal.once('SIGINT', () => {
+    terminal.close();
+    process.kill(process.pid, 'SIGINT');
+  });
+  try {
+    return await terminal.question(question);
+  } catch {
+    return null;
+  } finally {
+    terminal.close();
+  }
+}
 
 const stopSignal = new Promise<string>((resolve) => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
@@ -19,6 +37,7 @@ runCli(process.argv.slice(2), process.env, {
     process.stderr.write(text);
   },
   stopSignal,
+  ask: process.stdin.isTTY ? ask : undefined,
   async readStdin() {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

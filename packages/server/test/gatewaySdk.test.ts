@@ -338,6 +338,33 @@ describeDrivers('SDK sessions ($driver)', (driver) => {
     ).not.toHaveProperty('application_id');
   });
 
+  it('a connection’s op 3 frames take effect in the order they were sent', async () => {
+    const alice = await gw.guild.join('alice');
+    const bob = await gw.guild.join('bob');
+    await befriend(alice.userId, bob.userId);
+    const desktop = (await gw.identify({ token: alice.token, intents: 0 })).client;
+    const watcher = (await gw.identify({ token: bob.token, intents: 0 })).client;
+    const states = Array.from({ length: 8 }, (_, i) => `state ${String(i)}`);
+    for (const state of states) {
+      desktop.send(3, {
+        status: 'online',
+        since: null,
+        afk: false,
+        activities: [{ name: 'Tiny Tanks', type: 0, state }],
+      });
+    }
+    // Cleared last: the friend's last word is the clearing, after every state in order.
+    desktop.send(3, { status: 'online', since: null, afk: false, activities: [] });
+    await watcher.next(
+      (f) =>
+        f.t === 'PRESENCE_UPDATE' && (f.d as { activities: unknown[] }).activities.length === 0,
+    );
+    const seen = watcher.frames
+      .filter((f) => f.t === 'PRESENCE_UPDATE')
+      .map((f) => (f.d as { activities: { state?: string }[] }).activities[0]?.state ?? null);
+    expect(seen).toEqual([...states, null]);
+  });
+
   /** `METHOD /path` with this Authorization and body. */
   const api = (route: string, auth: string, payload: Record<string, unknown> = {}) => {
     const [method, url] = route.split(' ') as ['POST' | 'PUT', string];

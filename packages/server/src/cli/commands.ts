@@ -14,6 +14,7 @@ import { createLogger } from '../logger.js';
 import { OAUTH_COMMANDS } from '../oauth/commands.js';
 import { PROVISIONAL_COMMANDS } from '../oauth/provisional/commands.js';
 import { SOCIAL_COMMANDS } from '../resources/socialLimits/index.js';
+import { MONETIZATION_COMMANDS } from '../resources/monetization/index.js';
 import type { NewChannel } from '../resources/guilds/index.js';
 import type { Storage } from '../storage/index.js';
 import { loginLinkUrls } from '../demo.js';
@@ -181,6 +182,7 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
   ...PROVISIONAL_COMMANDS,
   ...OAUTH_COMMANDS,
   ...SOCIAL_COMMANDS,
+  ...MONETIZATION_COMMANDS,
 ];
 
 /** Runs an admin command against the configured database and returns what it prints. */

@@ -7,6 +7,9 @@ import { demoBanner, ensureDemo } from '../demo.js';
 import { UsageError } from '../cliFlags.js';
 import { parseCommandArgs } from './args.js';
 import { ADMIN_COMMANDS, runAdminCommand } from './commands.js';
+import { RPC_SUMMARY, RPC_USAGE, rpcHelp } from './rpcUsage.js';
+import type { Ask } from '../rpc/consent.js';
+import type { RunningRpc } from '../rpc/index.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -15,9 +18,13 @@ export interface CliIo {
   stopSignal: Promise<string>;
   /** All of standard input, for secrets that should not be flags. */
   readStdin(): Promise<string>;
+  /** Asks a question on the terminal (RPC consent); absent when standard input is not one. */
+  ask?: Ask | undefined;
 }
 
-const START_USAGE = 'guildhall start [options]';
+const START_USAGE = 'guildhall start [options] [--rpc] [--rpc-consent MODE]';
+/** The flags of `start` that are not settings (config.ts): they start the RPC daemon. */
+const START_RPC_FLAGS = ['rpc', 'rpc-consent'];
 
 function mainHelp(): string {
   return [
@@ -25,6 +32,7 @@ function mainHelp(): string {
     '',
     'Commands:',
     `  ${'start'.padEnd(16)} Run the platform (HTTP API) on 127.0.0.1:8080 with SQLite in ./data.`,
+    `  ${'rpc'.padEnd(16)} ${RPC_SUMMARY}`,
     ...ADMIN_COMMANDS.map((c) => `  ${c.name.padEnd(16)} ${c.summary}`),
     '',
     'Run `guildhall <command> --help` for its options. Every command reads the same settings:',
@@ -43,11 +51,30 @@ function startHelp(): string {
     '',
     'Options (a flag wins over its environment variable):',
     ...CONFIG_HELP,
+    '',
+    'RPC (docs/rpc.md):',
+    '  --rpc                   Also serve RPC clients on a discord-ipc-N socket as the demo',
+    '                          developer (as `guildhall rpc` does for any person).',
+    '  --rpc-consent MODE      prompt (the default on a terminal), allow or deny: how an',
+    "                          app's AUTHORIZE is answered (`guildhall rpc --help`).",
   ].join('\n');
 }
 
-async function start(argv: readonly string[], env: Record<string, string | undefined>, io: CliIo) {
+/** `guildhall start`: the settings' flags, and `rpc` when `--rpc` was given. */
+interface StartRequest {
+  argv: readonly string[];
+  rpc: { consent: string | undefined } | null;
+}
+
+async function start(request: StartRequest, env: Record<string, string | undefined>, io: CliIo) {
+  const { argv, rpc } = request;
   const config = loadConfig(env, argv);
+  if (rpc !== null && (!config.demo || config.role === 'gateway')) {
+    throw new UsageError(
+      '--rpc runs as the demo developer: it needs the demo (--demo on) and the API (--role all or api). For another person, run `guildhall rpc`.',
+    );
+  }
+  let running: RunningRpc | null = null;
   // demo.json and uploaded files live here whichever database runs.
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const app = await createApp({ config });
@@ -65,6 +92,11 @@ async function start(argv: readonly string[], env: Record<string, string | undef
             };
       io.stdout(demoBanner(demo, join(config.dataDir, 'demo.json'), { privilegedIntents, web }));
       if (!created) io.stdout('  (reusing the demo from an earlier start)\n');
+      if (rpc !== null) {
+        const run = { apiBase: app.apiUrl(), userToken: demo.user_token, consent: rpc.consent };
+        const { startDemoRpc } = await import('./rpcCommand.js');
+        running = await startDemoRpc(run, env, io);
+      }
     } else {
       const serves =
         config.role === 'all' ? '' : ` as ${config.role === 'api' ? 'the API' : 'a gateway'}`;
@@ -79,6 +111,7 @@ async function start(argv: readonly string[], env: Record<string, string | undef
   }
   const signal = await io.stopSignal;
   app.logger.info({ signal }, 'shutting down');
+  await running?.close();
   await app.close();
 }
 
@@ -110,13 +143,27 @@ export async function runCli(
       return wantsHelp ? 0 : 2;
     }
     if (words[0] === 'start') {
-      const flags = parseCommandArgs('start', argv.slice(1));
+      const flags = parseCommandArgs('start', argv.slice(1), START_USAGE);
       if (flags.get('help') === 'true') {
         io.stdout(`${startHelp()}\n`);
         return 0;
       }
-      await start(normalised(flags), env, io);
+      const rpc = flags.get('rpc') === 'true' ? { consent: flags.get('rpc-consent') } : null;
+      if (rpc === null && flags.has('rpc-consent')) {
+        throw new UsageError('--rpc-consent goes with --rpc.');
+      }
+      for (const name of START_RPC_FLAGS) flags.delete(name);
+      await start({ argv: normalised(flags), rpc }, env, io);
       return 0;
+    }
+    if (words[0] === 'rpc' && words.length === 1) {
+      const flags = parseCommandArgs('rpc', argv.slice(1), RPC_USAGE);
+      if (flags.get('help') === 'true') {
+        io.stdout(`${rpcHelp()}\n`);
+        return 0;
+      }
+      const { runRpcCommand } = await import('./rpcCommand.js');
+      return await runRpcCommand(flags, env, io);
     }
     // Names have two words (`user create`) or three (`user connection add`).
     const command = ADMIN_COMMANDS.find(
@@ -147,6 +194,11 @@ export async function runCli(
     if (err instanceof ConfigError || err instanceof UsageError) {
       io.stderr(`guildhall: ${err.message}\n`);
       return 2;
+    }
+    // rpc/run.ts's RpcStartError (the module is loaded only for RPC).
+    if (err instanceof Error && err.name === 'RpcStartError') {
+      io.stderr(`guildhall rpc: ${err.message}\n`);
+      return 1;
     }
     throw err;
   }

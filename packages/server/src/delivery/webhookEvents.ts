@@ -42,6 +42,10 @@ export interface WebhookEventInputs {
   GAME_DIRECT_MESSAGE_CREATE: SocialEventData;
   GAME_DIRECT_MESSAGE_UPDATE: SocialEventData;
   GAME_DIRECT_MESSAGE_DELETE: SocialEventData;
+  /** An entitlement was granted, changed (consumed, ended) or deleted: the entitlement object. */
+  ENTITLEMENT_CREATE: SocialEventData;
+  ENTITLEMENT_UPDATE: SocialEventData;
+  ENTITLEMENT_DELETE: SocialEventData;
 }
 type SocialEventData = Record<string, unknown>;
 export type WebhookEventType = keyof WebhookEventInputs;
@@ -73,6 +77,9 @@ export const webhookEventData: { [T in WebhookEventType]: EventBuilder<T> } = {
   GAME_DIRECT_MESSAGE_CREATE: asIs,
   GAME_DIRECT_MESSAGE_UPDATE: asIs,
   GAME_DIRECT_MESSAGE_DELETE: asIs,
+  ENTITLEMENT_CREATE: asIs,
+  ENTITLEMENT_UPDATE: asIs,
+  ENTITLEMENT_DELETE: asIs,
 };
 
 /** The `data` of an event whose caller serialized it (a resource's own wire object). */

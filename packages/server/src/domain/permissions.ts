@@ -71,10 +71,47 @@ export function basePermissions(subject: PermissionSubject): bigint {
   return isTimedOut(subject) ? bits & TIMEOUT_ALLOWED : bits;
 }
 
-/** Permissions in one channel, given its overwrites and type. */
+/**
+ * What makes a thread's permissions differ from its parent's (docs/threads.md#permissions): a
+ * private thread is seen only by its members and those who may MANAGE_THREADS, and sending in any
+ * thread takes SEND_MESSAGES_IN_THREADS instead of SEND_MESSAGES.
+ */
+export interface ThreadPermissionContext {
+  private: boolean;
+  /** Whether the subject is a member of the thread. */
+  member: boolean;
+}
+
+/**
+ * Permissions in one channel, given its overwrites and type. For a thread (`thread` set) pass its
+ * parent's type and overwrites: the result's SEND_MESSAGES then means "may send in the thread".
+ */
 export function channelPermissions(
   subject: PermissionSubject,
-  channel: { type: number; overwrites: readonly PermissionOverwrite[] },
+  channel: {
+    type: number;
+    overwrites: readonly PermissionOverwrite[];
+    thread?: ThreadPermissionContext;
+  },
+): bigint {
+  const bits = parentChannelPermissions(subject, channel);
+  const thread = channel.thread;
+  if (thread === undefined) return bits;
+  if ((bits & P.VIEW_CHANNEL) === 0n) return 0n;
+  if (thread.private && !thread.member && (bits & P.MANAGE_THREADS) === 0n) return 0n;
+  let inThread = bits & ~P.SEND_MESSAGES;
+  if ((bits & P.SEND_MESSAGES_IN_THREADS) !== 0n) inThread |= P.SEND_MESSAGES;
+  else inThread &= ~SEND_DEPENDENT;
+  return inThread;
+}
+
+function parentChannelPermissions(
+  subject: PermissionSubject,
+  channel: {
+    type: number;
+    overwrites: readonly PermissionOverwrite[];
+    thread?: ThreadPermissionContext;
+  },
 ): bigint {
   const base = basePermissions(subject);
   if (base === ALL_PERMISSIONS) return ALL_PERMISSIONS;
@@ -97,7 +134,8 @@ export function channelPermissions(
   // Implicit denials: nothing without VIEW_CHANNEL; nothing that needs sending or connecting
   // without SEND_MESSAGES or CONNECT.
   if ((bits & P.VIEW_CHANNEL) === 0n) return 0n;
-  if ((bits & P.SEND_MESSAGES) === 0n) bits &= ~SEND_DEPENDENT;
+  // In a thread, sending depends on SEND_MESSAGES_IN_THREADS (channelPermissions).
+  if (channel.thread === undefined && (bits & P.SEND_MESSAGES) === 0n) bits &= ~SEND_DEPENDENT;
   if (isVoiceChannelType(channel.type) && (bits & P.CONNECT) === 0n) bits &= ~CONNECT_DEPENDENT;
   return bits;
 }

@@ -4,6 +4,7 @@
  * session is not in, an intent it lacks) is an InvalidCommandError, close 4001.
  */
 import {
+  ChannelTypes,
   GatewayIntentBits as I,
   GatewayOpcodes as Op,
   PermissionFlags as P,
@@ -12,6 +13,7 @@ import {
 import type { Clock } from '../domain/clock.js';
 import type { Dispatcher } from '../events/dispatcher.js';
 import { serializeMember } from '../resources/members/index.js';
+import { serializeSound } from '../resources/soundboard/index.js';
 import type { RateLimitStore } from '../sharedState/index.js';
 import type { MemberRecord, Storage, VoiceStateRecord } from '../storage/index.js';
 import { MAX_QUERIED_MEMBERS } from './clientOps.js';
@@ -33,6 +35,10 @@ import {
 import { voiceStateWire } from './voiceStates.js';
 
 export { visibleActivities };
+
+/** Whether a channel of the guild's cached state is a stage channel. */
+const isStage = (state: GuildState | undefined, channelId: string): boolean =>
+  state?.channels.get(channelId)?.type === ChannelTypes.GUILD_STAGE_VOICE;
 
 /** Members per GUILD_MEMBERS_CHUNK (docs/platform-notes.md#request-guild-members). */
 export const MEMBERS_PER_CHUNK = 1000;
@@ -229,6 +235,7 @@ export function createCommands(deps: {
     const selfMute = d.self_mute;
     const selfDeaf = d.self_deaf;
     const startTimes: { id: string; time: number | null }[] = [];
+    const written: { state: VoiceStateRecord | null } = { state: null };
     const result = await ctx.storage.transaction(async (tx) => {
       await tx.guilds.lock(guildId);
       const member = await tx.members.find(guildId, session.userId);
@@ -238,6 +245,7 @@ export function createCommands(deps: {
         if (previous === null) return null;
         await tx.gateway.deleteVoiceState(guildId, session.userId);
       } else {
+        const stays = previous?.channelId === channelId;
         const next: VoiceStateRecord = {
           guildId,
           userId: session.userId,
@@ -246,8 +254,12 @@ export function createCommands(deps: {
           selfMute,
           selfDeaf,
           selfVideo: d.self_video,
-          joinedAt: previous?.channelId === channelId ? previous.joinedAt : nowMs,
+          joinedAt: stays ? previous.joinedAt : nowMs,
+          // A stage channel is joined as a listener; moving within it keeps the hand and role.
+          suppress: stays ? previous.suppress : isStage(state, channelId),
+          requestToSpeakAt: stays ? previous.requestToSpeakAt : null,
         };
+        written.state = next;
         await tx.gateway.putVoiceState(next);
         if (
           previous?.channelId !== channelId &&
@@ -274,7 +286,17 @@ export function createCommands(deps: {
         type: 'VOICE_STATE_UPDATE',
         guildId,
         data: voiceStateWire(
-          { guildId, channelId, userId: session.userId, sessionId: session.id, selfMute, selfDeaf },
+          {
+            guildId,
+            channelId,
+            userId: session.userId,
+            sessionId: session.id,
+            selfMute,
+            selfDeaf,
+            selfVideo: d.self_video,
+            suppress: written.state?.suppress ?? false,
+            requestToSpeakAt: written.state?.requestToSpeakAt ?? null,
+          },
           serializeMember(result.member, result.user),
           result.member,
         ),
@@ -408,15 +430,33 @@ export function createCommands(deps: {
     });
   }
 
-  /** No soundboard here: every asked guild the session is in has none. */
-  function requestSoundboardSounds(
+  /**
+   * Op 31: one SOUNDBOARD_SOUNDS per asked guild the session is in, with the guild's sounds as
+   * GET /guilds/{id}/soundboard-sounds lists them (creators included: the list is the guild's).
+   */
+  async function requestSoundboardSounds(
     ctx: CommandContext,
     input: { session: CommandSession; guildIds: readonly unknown[] },
   ) {
-    for (const guildId of input.guildIds) {
-      if (typeof guildId === 'string' && input.session.guildIds.has(guildId)) {
-        ctx.reply('SOUNDBOARD_SOUNDS', { guild_id: guildId, soundboard_sounds: [] });
-      }
+    const asked = new Set(
+      input.guildIds.filter(
+        (id): id is string => typeof id === 'string' && input.session.guildIds.has(id),
+      ),
+    );
+    for (const guildId of asked) {
+      const sounds = await ctx.storage.soundboard.listByGuild(guildId);
+      const creatorIds = [...new Set(sounds.map((s) => s.creatorId).filter((id) => id !== null))];
+      const creators = new Map(
+        (await Promise.all(creatorIds.map((id) => ctx.storage.users.findById(id))))
+          .filter((user) => user !== null)
+          .map((user) => [user.id, user] as const),
+      );
+      ctx.reply('SOUNDBOARD_SOUNDS', {
+        guild_id: guildId,
+        soundboard_sounds: sounds.map((sound) =>
+          serializeSound(sound, creators.get(sound.creatorId ?? '') ?? null),
+        ),
+      });
     }
   }
 
@@ -431,8 +471,7 @@ export function createCommands(deps: {
       case Op.REQUEST_GUILD_MEMBERS:
         return requestGuildMembers(ctx, { session, d: frame.d });
       case Op.REQUEST_SOUNDBOARD_SOUNDS:
-        requestSoundboardSounds(ctx, { session, guildIds: frame.d.guild_ids });
-        return;
+        return requestSoundboardSounds(ctx, { session, guildIds: frame.d.guild_ids });
       case Op.REQUEST_CHANNEL_INFO:
         return requestChannelInfo(ctx, { session, d: frame.d });
     }

@@ -61,6 +61,8 @@ export function createConnections(deps: {
     maxPayload: MAX_CLIENT_PAYLOAD,
   });
   const connections = new Set<Connection>();
+  /** Each connection's last queued command (see onFrame). */
+  const commandQueues = new WeakMap<Connection, Promise<void>>();
   /** Open connections not yet identified, per client address. */
   const unidentified = new Map<string, number>();
 
@@ -150,7 +152,17 @@ export function createConnections(deps: {
       send.close(conn, Close.UNKNOWN_OPCODE, 'Invalid payload for opcode.');
       return;
     }
-    await handlers.command(conn, session, frame);
+    // A connection's commands run one after another, in the order they came (heartbeats never
+    // wait behind them): a presence and its clearing a moment later are stored and announced in
+    // that order.
+    const next = (commandQueues.get(conn) ?? Promise.resolve()).then(() =>
+      handlers.command(conn, session, frame),
+    );
+    commandQueues.set(
+      conn,
+      next.catch(() => undefined),
+    );
+    await next;
   };
 
   const onConnection = (

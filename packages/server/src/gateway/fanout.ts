@@ -103,10 +103,33 @@ function applyToModel(state: GuildState<Session>, type: string, data: Record<str
     case 'CHANNEL_UPDATE':
       state.setChannel(data);
       break;
-    case 'CHANNEL_DELETE':
-      state.channels.delete(scalarText(data['id']));
+    case 'CHANNEL_DELETE': {
+      const channelId = scalarText(data['id']);
+      state.channels.delete(channelId);
+      for (const thread of [...state.threads.values()]) {
+        if (thread.parentId === channelId) state.threads.delete(thread.id);
+      }
       state.invalidate();
       break;
+    }
+    case 'THREAD_CREATE':
+    case 'THREAD_UPDATE':
+      state.setThread(data);
+      break;
+    case 'THREAD_DELETE':
+      state.threads.delete(scalarText(data['id']));
+      state.invalidate();
+      break;
+    case 'THREAD_MEMBERS_UPDATE': {
+      const added = Array.isArray(data['added_members'])
+        ? (data['added_members'] as Record<string, unknown>[]).map((m) => scalarText(m['user_id']))
+        : [];
+      const removed = Array.isArray(data['removed_member_ids'])
+        ? data['removed_member_ids'].map((id) => scalarText(id))
+        : [];
+      state.updateThreadMembers(scalarText(data['id']), added, removed);
+      break;
+    }
     case 'GUILD_MEMBER_UPDATE': {
       const userId = scalarText(asRecord(data['user'])?.['id']);
       const known = state.members.get(userId);

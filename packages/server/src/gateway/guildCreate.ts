@@ -32,7 +32,7 @@ export function createGuildJoin(deps: {
     const view = guildCreateView(state, { session, snapshot, nowMs: clock.now() });
     const cached = snapshot.payloads.get(view.key);
     if (cached !== undefined) return cached;
-    const { channels, presences: shownPresences, scheduledEvents } = view.build();
+    const { channels, threads, presences: shownPresences, scheduledEvents } = view.build();
     const firstMembers = snapshot.members.slice(0, session.largeThreshold);
     const members = firstMembers.map((m) => m.wire);
     if (!firstMembers.some((m) => m.userId === session.userId)) {
@@ -47,8 +47,14 @@ export function createGuildJoin(deps: {
         voiceStates: snapshot.voiceStates,
         members,
         channels,
+        threads,
         presences: shownPresences,
         scheduledEvents,
+        // Stages in the channels this session sees; the guild's sounds for every member.
+        stageInstances: snapshot.stageInstances.filter((stage) =>
+          channels.some((c) => (c as { id?: string }).id === stage.channel_id),
+        ),
+        soundboardSounds: snapshot.soundboardSounds,
       }),
     };
     const event = new PreserializedDispatch('GUILD_CREATE', JSON.stringify(data));

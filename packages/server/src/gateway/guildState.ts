@@ -11,7 +11,10 @@ import { overwritesByChannel, serializeChannel } from '../resources/channels/ind
 export { obfuscateChannel } from '../resources/channels/index.js';
 import { serializeGuild, type GuildWire } from '../resources/guilds/index.js';
 import { serializeMember, type MemberWire } from '../resources/members/index.js';
+import { isPrivateThread, serializeThread } from '../resources/threads/index.js';
 import { voiceStateWire, type VoiceStateWire } from './voiceStates.js';
+import { serializeSound, type SoundWire } from '../resources/soundboard/index.js';
+import { serializeStageInstance, type StageInstanceWire } from '../resources/voice/index.js';
 import { MAX_LARGE_THRESHOLD } from './clientOps.js';
 import type { PreserializedDispatch } from './frames.js';
 import type { Presence } from './routing.js';
@@ -36,6 +39,21 @@ export interface ChannelModel {
   wire: Record<string, unknown>;
 }
 
+/** A thread as the gateway knows it: its parent, privacy and (private threads) members. */
+export interface ThreadModel {
+  id: string;
+  parentId: string;
+  private: boolean;
+  /** Archived threads stay known (their events still route) but leave GUILD_CREATE. */
+  archived: boolean;
+  memberIds: Set<string>;
+  /** The thread as a session that can view it receives it (GUILD_CREATE's `threads`). */
+  wire: Record<string, unknown>;
+}
+
+/** A private thread's channel type. */
+const PRIVATE_THREAD = 12;
+
 export interface MemberModel {
   roleIds: readonly string[];
   communicationDisabledUntil: number | null;
@@ -51,6 +69,10 @@ export interface GuildSnapshot {
   /** With their channel: a session sees only those in channels it may view (or with none). */
   scheduledEvents: { channelId: string | null; wire: ScheduledEventWire }[];
   voiceStates: VoiceStateWire[];
+  /** Open stages (issue 18); a session sees those in channels it may view. */
+  stageInstances: StageInstanceWire[];
+  /** The guild's soundboard sounds, as GET /guilds/{id}/soundboard-sounds lists them. */
+  soundboardSounds: SoundWire[];
   /**
    * The presences of those members, read with the snapshot: a PRESENCE_UPDATE drops the
    * snapshot like any change, so they are current while it is.
@@ -71,6 +93,8 @@ export class GuildState<TSession = unknown> {
   ownerId = '';
   readonly roles = new Map<string, PermissionRole>();
   readonly channels = new Map<string, ChannelModel>();
+  /** The threads: active ones from the snapshot, others as their dispatches bring them. */
+  readonly threads = new Map<string, ThreadModel>();
   readonly members = new Map<string, MemberModel>();
   /** VIEW_CHANNEL per user and channel, computed on demand. */
   private readonly views = new Map<string, Map<string, boolean>>();
@@ -117,9 +141,49 @@ export class GuildState<TSession = unknown> {
   /** The user's permissions in a channel of this guild (0 when unknown). */
   channelPermissions(userId: string, channelId: string, nowMs: number): bigint {
     const subject = this.subject(userId, nowMs);
-    const channel = this.channels.get(channelId);
+    const thread = this.threads.get(channelId);
+    const channel = this.channels.get(thread?.parentId ?? channelId);
     if (subject === null || channel === undefined) return 0n;
-    return channelPermissions(subject, { type: channel.type, overwrites: channel.overwrites });
+    return channelPermissions(subject, {
+      type: channel.type,
+      overwrites: channel.overwrites,
+      ...(thread === undefined
+        ? {}
+        : { thread: { private: thread.private, member: thread.memberIds.has(userId) } }),
+    });
+  }
+
+  /** A thread's create or update. */
+  setThread(wire: Record<string, unknown>) {
+    const id = scalarText(wire['id']);
+    const metadata = wire['thread_metadata'] as { archived?: unknown } | undefined;
+    const known = this.threads.get(id);
+    const memberIds = known?.memberIds ?? new Set<string>();
+    // Its creator is its first member.
+    if (known === undefined && typeof wire['owner_id'] === 'string') {
+      memberIds.add(wire['owner_id']);
+    }
+    this.threads.set(id, {
+      id,
+      parentId: scalarText(wire['parent_id']),
+      private: Number(wire['type']) === PRIVATE_THREAD,
+      archived: metadata?.archived === true,
+      memberIds,
+      wire,
+    });
+    this.invalidate();
+  }
+
+  /** THREAD_MEMBERS_UPDATE: who joined or left. */
+  updateThreadMembers(id: string, added: readonly string[], removed: readonly string[]) {
+    const thread = this.threads.get(id);
+    if (thread === undefined) return;
+    for (const userId of added) thread.memberIds.add(userId);
+    for (const userId of removed) thread.memberIds.delete(userId);
+    if (typeof thread.wire['member_count'] === 'number') {
+      thread.wire = { ...thread.wire, member_count: thread.memberIds.size };
+    }
+    this.invalidate();
   }
 
   private ownView(userId: string, channel: ChannelModel, nowMs: number): boolean {
@@ -138,6 +202,11 @@ export class GuildState<TSession = unknown> {
     }
     const cached = perUser.get(channelId);
     if (cached !== undefined) return cached;
+    if (this.threads.has(channelId)) {
+      const view = (this.channelPermissions(userId, channelId, nowMs) & P.VIEW_CHANNEL) !== 0n;
+      perUser.set(channelId, view);
+      return view;
+    }
     const channel = this.channels.get(channelId);
     let view = channel !== undefined && this.ownView(userId, channel, nowMs);
     if (!view && channel?.type === ChannelTypes.GUILD_CATEGORY) {
@@ -207,7 +276,7 @@ export async function loadGuild(
 ): Promise<GuildSnapshot | null> {
   const guild = await storage.guilds.findById(state.id);
   if (guild === null) return null;
-  const [roles, channels, emojis, stickers, counts, members, events] = await Promise.all([
+  const [roles, channels, emojis, stickers, counts, members, events, threads] = await Promise.all([
     storage.roles.listByGuild(guild.id),
     storage.channels.listByGuild(guild.id),
     storage.emojis.listByGuild(guild.id),
@@ -215,14 +284,31 @@ export async function loadGuild(
     storage.guilds.memberCounts([guild.id]),
     storage.members.listByGuild(guild.id, { limit: MAX_LARGE_THRESHOLD }),
     storage.scheduledEvents.listByGuild(guild.id),
+    storage.threads.listByGuild(guild.id, { archived: false }),
   ]);
-  const [overwrites, users, voiceStates, presences] = await Promise.all([
+  const [stages, sounds] = await Promise.all([
+    storage.stageInstances.listByGuild(guild.id),
+    storage.soundboard.listByGuild(guild.id),
+  ]);
+  const soundCreators = await Promise.all(
+    sounds.map((s) =>
+      s.creatorId === null ? Promise.resolve(null) : storage.users.findById(s.creatorId),
+    ),
+  );
+  const privateIds = threads
+    .filter((t) => isPrivateThread(t.channel.type))
+    .map((t) => t.channel.id);
+  const [overwrites, users, voiceStates, presences, threadMembers, tags] = await Promise.all([
     storage.overwrites.listByChannels(channels.map((c) => c.id)),
     Promise.all(members.map((m) => storage.users.findById(m.userId))),
     storage.gateway.listVoiceStates([guild.id]),
     presencesOf(members.map((m) => m.userId)),
+    storage.threads.membersOf(privateIds),
+    storage.threads.listTags(channels.map((c) => c.id)),
   ]);
   const byChannel = overwritesByChannel(overwrites);
+  const tagsOf = new Map<string, typeof tags>();
+  for (const tag of tags) tagsOf.set(tag.channelId, [...(tagsOf.get(tag.channelId) ?? []), tag]);
   state.ownerId = guild.ownerId;
   state.roles.clear();
   for (const role of roles) {
@@ -245,7 +331,20 @@ export async function loadGuild(
         allow: o.allow,
         deny: o.deny,
       })),
-      wire: serializeChannel(channel, own),
+      wire: serializeChannel(channel, own, tagsOf.get(channel.id) ?? []),
+    });
+  }
+  state.threads.clear();
+  for (const thread of threads) {
+    state.threads.set(thread.channel.id, {
+      id: thread.channel.id,
+      parentId: thread.channel.parentId,
+      private: isPrivateThread(thread.channel.type),
+      archived: false,
+      memberIds: new Set(
+        threadMembers.filter((m) => m.threadId === thread.channel.id).map((m) => m.userId),
+      ),
+      wire: serializeThread(thread),
     });
   }
   state.invalidate();
@@ -266,6 +365,8 @@ export async function loadGuild(
       wire: serializeScheduledEvent(event, { creator: null }),
     })),
     voiceStates: voiceStates.map((v) => voiceStateWire(v, null, null)),
+    stageInstances: stages.map(serializeStageInstance),
+    soundboardSounds: sounds.map((sound, i) => serializeSound(sound, soundCreators[i] ?? null)),
     presences,
     payloads: new Map(),
   };

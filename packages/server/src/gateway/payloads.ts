@@ -14,6 +14,8 @@ import type {
 import type { ApplicationRecord, MemberRecord, UserRecord } from '../storage/index.js';
 import type { MemberWire } from '../resources/members/index.js';
 import type { ScheduledEventWire } from '../resources/scheduledEvents/index.js';
+import type { SoundWire } from '../resources/soundboard/index.js';
+import type { StageInstanceWire } from '../resources/voice/index.js';
 import { serializeUser } from '../resources/users/index.js';
 import type { WireShape } from '../resources/wireShape.js';
 
@@ -117,24 +119,21 @@ export function readyPayload(input: {
  * their serializer and are checked here, scheduled events by theirs; channels, presences and
  * voice states are the gateway's copies of what dispatches carried (untyped JSON off the bus,
  * checked where the services serialized them), so only their being lists is. `lazy`, which the
- * platform sends and the library does not type, is always true here. No threads, stage instances
- * or soundboard sounds exist on this platform: those lists are empty.
+ * platform sends and the library does not type, is always true here. Stage instances and
+ * soundboard sounds are the guild's (the session's view of stages).
  */
 type GuildCreateExtrasShape = WireShape<
   Pick<
     GatewayGuildCreateDispatchData,
-    | 'joined_at'
-    | 'large'
-    | 'unavailable'
-    | 'member_count'
-    | 'members'
-    | 'threads'
-    | 'stage_instances'
-    | 'soundboard_sounds'
+    'joined_at' | 'large' | 'unavailable' | 'member_count' | 'members' | 'soundboard_sounds'
   >
 > & {
+  /** The REST shape (StageInstanceResponse): `guild_scheduled_event_id` null, not absent. */
+  stage_instances: readonly StageInstanceWire[];
   voice_states: readonly unknown[];
   channels: readonly unknown[];
+  /** The active threads the session may view (resources/threads serializes them). */
+  threads: readonly unknown[];
   presences: readonly unknown[];
   /** Checked by their serializer against the library's base event (its union ties fields). */
   guild_scheduled_events: readonly ScheduledEventWire[];
@@ -149,8 +148,11 @@ export function guildCreateExtras(input: {
   voiceStates: readonly unknown[];
   members: readonly MemberWire[];
   channels: readonly unknown[];
+  threads?: readonly unknown[];
   presences: readonly unknown[];
   scheduledEvents: readonly ScheduledEventWire[];
+  stageInstances?: readonly StageInstanceWire[];
+  soundboardSounds?: readonly SoundWire[];
 }) {
   return {
     joined_at: new Date(input.joinedAtMs).toISOString(),
@@ -160,11 +162,11 @@ export function guildCreateExtras(input: {
     voice_states: input.voiceStates,
     members: input.members,
     channels: input.channels,
-    threads: [],
+    threads: input.threads ?? [],
     presences: input.presences,
-    stage_instances: [],
+    stage_instances: input.stageInstances ?? [],
     guild_scheduled_events: input.scheduledEvents,
-    soundboard_sounds: [],
+    soundboard_sounds: input.soundboardSounds ?? [],
     lazy: true,
   } satisfies GuildCreateExtrasShape;
 }

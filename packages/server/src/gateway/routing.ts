@@ -7,7 +7,9 @@
  *
  * - Intents: a dispatch needs the intent `intentFor` names (gateway/intents.ts); a member's own
  *   GUILD_MEMBER_UPDATE and GUILD_MEMBER_REMOVE reach it without GUILD_MEMBERS.
- * - Permissions: GUILD_AUDIT_LOG_ENTRY_CREATE needs VIEW_AUDIT_LOG; INVITE_CREATE and
+ * - Permissions: GUILD_AUDIT_LOG_ENTRY_CREATE needs VIEW_AUDIT_LOG; the AUTO_MODERATION_* events
+ *   need MANAGE_GUILD, and an AUTO_MODERATION_ACTION_EXECUTION's `content` and `matched_content`
+ *   are empty for an app without MESSAGE_CONTENT; INVITE_CREATE and
  *   INVITE_DELETE go to those who may manage the channel's invites (the REST rule,
  *   `canManageInvites`), whether or not they can view the channel.
  * - Channel visibility: an event of a channel the session's user cannot view is not sent, except,
@@ -24,6 +26,11 @@
  *   a game DM's, a game relationship's) reaches the user's SDK sessions of that application and
  *   the user's own (session-token) clients, never an SDK session of another application nor a bot
  *   (`receivesUserDispatch`). ACTIVITY_JOIN (a join secret) reaches only the game's SDK sessions.
+ * - Threads: a thread's events and messages are gated by its view: the parent's VIEW_CHANNEL, and
+ *   for a private thread membership or MANAGE_THREADS (gateway/guildState.ts). THREAD_MEMBERS_UPDATE
+ *   also reaches the users it adds or removes; THREAD_MEMBER_UPDATE only its own user. GUILD_CREATE
+ *   carries the active threads the session may view; a role, member, guild or channel change that
+ *   lets a user see active threads it did not sends THREAD_LIST_SYNC of those threads' parents.
  * - Ephemeral messages: an interaction's ephemeral message is addressed to its user only (never
  *   to the guild); in a guild channel it carries `guild_id` and needs GUILD_MESSAGES, as the
  *   guild's messages do, not DIRECT_MESSAGES (`receivesUserDispatch`).
@@ -89,9 +96,36 @@ const INVITE_EVENTS = new Set(['INVITE_CREATE', 'INVITE_DELETE']);
 /** Dispatches about a member that reach the member's own sessions whatever their intents. */
 const OWN_MEMBER_EVENTS = new Set(['GUILD_MEMBER_UPDATE', 'GUILD_MEMBER_REMOVE']);
 const CONTENT_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE']);
+/** Dispatches only sessions whose user has MANAGE_GUILD receive (auto-moderation). */
+const MANAGE_GUILD_EVENTS = new Set([
+  'AUTO_MODERATION_RULE_CREATE',
+  'AUTO_MODERATION_RULE_UPDATE',
+  'AUTO_MODERATION_RULE_DELETE',
+  'AUTO_MODERATION_ACTION_EXECUTION',
+]);
 /** The events of an ephemeral message, addressed to its user with the guild's `guild_id`. */
 const EPHEMERAL_MESSAGE_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'MESSAGE_DELETE']);
 const CHANNEL_EVENTS = new Set(['CHANNEL_CREATE', 'CHANNEL_UPDATE']);
+
+/**
+ * The users a thread membership dispatch is about: THREAD_MEMBERS_UPDATE's added and removed
+ * members (they receive it whatever their intents), THREAD_MEMBER_UPDATE's own user (only they
+ * receive it). Null for other dispatches.
+ */
+function threadMemberUsers(type: string, data: Record<string, unknown>): Set<string> | null {
+  if (type === 'THREAD_MEMBER_UPDATE') return new Set([scalarText(data['user_id'])]);
+  if (type !== 'THREAD_MEMBERS_UPDATE') return null;
+  const users = new Set<string>();
+  if (Array.isArray(data['added_members'])) {
+    for (const m of data['added_members'] as Record<string, unknown>[]) {
+      users.add(scalarText(m['user_id']));
+    }
+  }
+  if (Array.isArray(data['removed_member_ids'])) {
+    for (const id of data['removed_member_ids']) users.add(scalarText(id));
+  }
+  return users;
+}
 
 /** Whether the session asked for the intent (0: none needed). */
 function hasIntent(session: RoutedSession, intent: number): boolean {
@@ -132,6 +166,14 @@ function dispatchVariants(
   const obfuscated = CHANNEL_EVENTS.has(type)
     ? lazy(type, () => obfuscateChannel(data, guildId))
     : null;
+  if (type === 'AUTO_MODERATION_ACTION_EXECUTION') {
+    return {
+      full,
+      obfuscated,
+      withoutContent: lazy(type, () => ({ ...data, content: '', matched_content: '' })),
+      canRead: (session) => !session.isApp || (session.intents & I.MESSAGE_CONTENT) !== 0,
+    };
+  }
   if (!CONTENT_EVENTS.has(type) || typeof data['content'] !== 'string') {
     return { full, obfuscated, withoutContent: null, canRead: () => true };
   }
@@ -157,6 +199,21 @@ function dispatchVariants(
         message,
       ),
   };
+}
+
+/** Which active threads each session's user can view, keyed by user. */
+function threadVisibility<S extends RoutedSession>(state: GuildState<S>, nowMs: number) {
+  const byUser = new Map<string, Set<string>>();
+  for (const session of state.sessions) {
+    if (byUser.has(session.userId)) continue;
+    const visible = new Set<string>();
+    for (const thread of state.threads.values()) {
+      if (!thread.archived && state.canView(session.userId, thread.id, nowMs))
+        visible.add(thread.id);
+    }
+    byUser.set(session.userId, visible);
+  }
+  return byUser;
 }
 
 /** Which channels each obfuscating session's user can view, keyed by user. */
@@ -186,24 +243,39 @@ export function routeGuildDispatch<S extends RoutedSession>(
   const { type, data, channelId } = dispatch;
   // Who could view the channel before the change (CHANNEL_DELETE of a hidden channel).
   const viewBefore = new Map<S, boolean>();
-  if (type === 'CHANNEL_DELETE' && channelId !== null) {
+  if ((type === 'CHANNEL_DELETE' || type === 'THREAD_DELETE') && channelId !== null) {
     for (const s of state.sessions) viewBefore.set(s, state.canView(s.userId, channelId, nowMs));
   }
   const visibleBefore = VISIBILITY_EVENTS.has(type) ? visibilityOf(state, nowMs) : null;
+  const threadsBefore =
+    (VISIBILITY_EVENTS.has(type) || type === 'CHANNEL_UPDATE') && state.threads.size > 0
+      ? threadVisibility(state, nowMs)
+      : null;
   const variants = dispatchVariants(type, data, state.id);
   const required = intentFor(type, true);
   const subjectUserId = OWN_MEMBER_EVENTS.has(type)
     ? scalarText((data['user'] as Record<string, unknown> | undefined)?.['id'])
     : null;
   const invite = INVITE_EVENTS.has(type);
+  const threadMembers = threadMemberUsers(type, data);
 
   /** What the session receives of the dispatch: null for nothing. */
   const eventFor = (session: S): EncodedDispatch | null => {
     if (personOnly(session, type)) return null;
+    const involved = threadMembers?.has(session.userId) === true;
+    if (type === 'THREAD_MEMBER_UPDATE' && !involved) return null;
+    // Those a THREAD_MEMBERS_UPDATE adds or removes get it whatever their intents and view.
+    if (involved && type === 'THREAD_MEMBERS_UPDATE') return variants.full;
     if (!hasIntent(session, required) && subjectUserId !== session.userId) return null;
     if (
       type === 'GUILD_AUDIT_LOG_ENTRY_CREATE' &&
       (state.guildPermissions(session.userId, nowMs) & P.VIEW_AUDIT_LOG) === 0n
+    ) {
+      return null;
+    }
+    if (
+      MANAGE_GUILD_EVENTS.has(type) &&
+      (state.guildPermissions(session.userId, nowMs) & P.MANAGE_GUILD) === 0n
     ) {
       return null;
     }
@@ -237,6 +309,7 @@ export function routeGuildDispatch<S extends RoutedSession>(
    * when it lost it.
    */
   function* visibilityChanges(): Generator<[S, EncodedDispatch]> {
+    yield* threadSyncs();
     if (visibleBefore === null) return;
     const after = visibilityOf(state, nowMs);
     const full = new Map<string, EncodedDispatch>();
@@ -262,6 +335,41 @@ export function routeGuildDispatch<S extends RoutedSession>(
           yield [session, event];
         }
       }
+    }
+  }
+
+  /**
+   * After a change that can let a user see more (roles, a member, the guild, a channel's
+   * overwrites): THREAD_LIST_SYNC to each `GUILDS` session whose user now sees active threads it
+   * did not, with every active thread it sees in those threads' parents.
+   */
+  function* threadSyncs(): Generator<[S, EncodedDispatch]> {
+    if (threadsBefore === null) return;
+    const after = threadVisibility(state, nowMs);
+    const byUser = new Map<string, EncodedDispatch | null>();
+    for (const session of state.sessions) {
+      if (!hasIntent(session, I.GUILDS)) continue;
+      let event = byUser.get(session.userId);
+      if (event === undefined) {
+        const was = threadsBefore.get(session.userId) ?? new Set<string>();
+        const now = after.get(session.userId) ?? new Set<string>();
+        const gained = [...now].filter((id) => !was.has(id));
+        const parents = new Set(gained.map((id) => state.threads.get(id)?.parentId ?? ''));
+        event =
+          gained.length === 0
+            ? null
+            : new EncodedDispatch('THREAD_LIST_SYNC', {
+                guild_id: state.id,
+                channel_ids: [...parents],
+                threads: [...now]
+                  .map((id) => state.threads.get(id))
+                  .filter((t) => t !== undefined && parents.has(t.parentId))
+                  .map((t) => t?.wire),
+                members: [],
+              });
+        byUser.set(session.userId, event);
+      }
+      if (event !== null) yield [session, event];
     }
   }
 
@@ -418,6 +526,12 @@ export function guildCreateView<S extends RoutedSession & { largeThreshold: numb
       if (state.canView(session.userId, channel.id, nowMs)) channels.push(channel.wire);
       else if (session.obfuscate) channels.push(obfuscateChannel(channel.wire, state.id));
     }
+    const threads: unknown[] = [];
+    for (const thread of state.threads.values()) {
+      if (!thread.archived && state.canView(session.userId, thread.id, nowMs)) {
+        threads.push(thread.wire);
+      }
+    }
     const shownPresences: unknown[] = [];
     if (presences.size > 0 && wantsPresences) {
       for (const { userId } of snapshot.members) {
@@ -427,6 +541,7 @@ export function guildCreateView<S extends RoutedSession & { largeThreshold: numb
     }
     return {
       channels,
+      threads,
       presences: shownPresences,
       scheduledEvents: snapshot.scheduledEvents
         .filter((e) => e.channelId === null || state.canView(session.userId, e.channelId, nowMs))

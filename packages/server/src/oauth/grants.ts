@@ -173,7 +173,10 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
     if (record.expiresAt <= clock.now()) {
       throw new OAuthError('invalid_grant', 'The authorization code has expired.');
     }
-    if ((params.redirect_uri ?? null) !== record.redirectUri) {
+    // RFC 6749 §4.1.3: the same redirect_uri when the authorize request had one. A local code
+    // (an activity's or an RPC app's) had none, and ignores one given here (discord-rpc's login
+    // sends the string "undefined").
+    if (record.redirectUri !== null && params.redirect_uri !== record.redirectUri) {
       throw new OAuthError('invalid_grant', 'redirect_uri does not match the authorize request.');
     }
     if (record.codeChallenge === null && !client.confidential) {

@@ -26,6 +26,10 @@ export type SocialWebhookEventType =
   | 'GAME_DIRECT_MESSAGE_UPDATE'
   | 'GAME_DIRECT_MESSAGE_DELETE';
 
+/** The monetization events an application is told of by webhook (docs/monetization.md). */
+export type EntitlementWebhookEventType =
+  'ENTITLEMENT_CREATE' | 'ENTITLEMENT_UPDATE' | 'ENTITLEMENT_DELETE';
+
 /**
  * Puts a social webhook event in the durable outbox inside the caller's transaction, so it is
  * sent if and only if the change commits (delivery/ implements it). `data` is the event's wire
@@ -36,7 +40,7 @@ export interface SocialWebhookEvents {
     tx: Repositories,
     event: {
       applicationId: string;
-      type: SocialWebhookEventType;
+      type: SocialWebhookEventType | EntitlementWebhookEventType;
       data: Record<string, unknown>;
       /** Where to send it instead of the app's URL (a lobby's override_event_webhooks_url). */
       url?: string | null;

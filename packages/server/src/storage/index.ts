@@ -30,4 +30,8 @@ export * from './types/interactions.js';
 export * from './types/commands.js';
 export * from './types/webhooks.js';
 export * from './types/activities.js';
+export * from './types/monetization.js';
+export * from './types/voiceExpressions.js';
+export * from './types/guildSettings.js';
+export * from './types/threads.js';
 export { GroupCommitTimeoutError, StorageConflictError } from './errors.js';

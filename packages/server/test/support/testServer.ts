@@ -43,6 +43,8 @@ export interface TestServerOptions {
   interactions?: AppOptions['interactions'];
   /** The activity proxy host's timers and waits (tests fire its deadlines themselves). */
   activityProxy?: AppOptions['activityProxy'];
+  /** The thread and poll sweep (false: tests run its passes themselves). */
+  timedSweep?: AppOptions['timedSweep'];
 }
 
 export interface TestServer extends AsyncDisposable {
@@ -105,6 +107,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.processId === undefined ? {} : { processId: options.processId }),
       ...(options.interactions ? { interactions: options.interactions } : {}),
       ...(options.activityProxy ? { activityProxy: options.activityProxy } : {}),
+      ...(options.timedSweep === undefined ? {} : { timedSweep: options.timedSweep }),
     });
   } catch (err) {
     // createApp closed the storage it was given; what this fixture made goes too.

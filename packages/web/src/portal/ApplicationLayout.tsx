@@ -16,6 +16,7 @@ import { RichPresencePage } from './pages/RichPresencePage.js';
 import { CommandsPage } from './pages/CommandsPage.js';
 import { GameStatsPage } from './pages/GameStatsPage.js';
 import { ActivitiesPage } from './pages/ActivitiesPage.js';
+import { MonetizationPage } from './pages/MonetizationPage.js';
 
 /** The settings pages of one app, in the nav's order; the names are the browser tests' too. */
 const SECTIONS = [
@@ -29,6 +30,7 @@ const SECTIONS = [
   { path: '/commands', label: 'Commands', Page: CommandsPage },
   { path: '/game-stats', label: 'Game Stats', Page: GameStatsPage },
   { path: '/activities', label: 'Activities', Page: ActivitiesPage },
+  { path: '/monetization', label: 'Monetization', Page: MonetizationPage },
 ] as const;
 
 function SectionLink({ path, label }: { path: string; label: string }) {

@@ -50,19 +50,27 @@ export function registerApplicationRoutes(
     });
   });
 
-  app.get('/applications/:application_id', { config: { auth: ['session'] } }, (request) =>
+  // A bot token reads and edits its own application (the bot's fields only, as for @me).
+  app.get('/applications/:application_id', { config: { auth: ['session', 'bot'] } }, (request) =>
     applications.get(
       principalOf(request),
       parseInput(ApplicationIdParams, request.params).application_id,
     ),
   );
 
-  app.patch('/applications/:application_id', { config: { auth: ['session'] } }, (request) =>
-    applications.modify(
-      principalOf(request),
-      parseInput(ApplicationIdParams, request.params).application_id,
-      parseInput(ModifyOwnedApplicationBody, request.body ?? {}),
-    ),
+  app.patch(
+    '/applications/:application_id',
+    { config: { auth: ['session', 'bot'] } },
+    (request) => {
+      const principal = principalOf(request);
+      return applications.modify(
+        principal,
+        parseInput(ApplicationIdParams, request.params).application_id,
+        principal.kind === 'bot'
+          ? parseInput(ModifyApplicationBody, request.body ?? {})
+          : parseInput(ModifyOwnedApplicationBody, request.body ?? {}),
+      );
+    },
   );
 
   app.post('/applications/:application_id/reset', { config: { auth: ['session'] } }, (request) =>

@@ -26,9 +26,22 @@ export interface PrivateChannelRoutes {
   modify(principal: Principal, channelId: string, body: unknown): Promise<object | null>;
 }
 
+/** Threads (resources/threads): each answers for a thread id, else null. */
+export interface ThreadChannelRoutes {
+  get(principal: Principal, channelId: string): Promise<object | null>;
+  modify(
+    principal: Principal,
+    channelId: string,
+    request: { body: unknown; reason: string | null },
+  ): Promise<object | null>;
+  delete(principal: Principal, channelId: string, reason: string | null): Promise<object | null>;
+}
+
 export interface ChannelRouteServices {
   /** Absent: /channels/{id} serves guild channels only. */
   privateChannels?: PrivateChannelRoutes;
+  /** Absent: threads are not served by /channels/{id}. */
+  threadChannels?: ThreadChannelRoutes;
   channels: ChannelService;
   positions: ChannelPositionService;
   overwrites: OverwriteService;
@@ -37,7 +50,8 @@ export interface ChannelRouteServices {
 
 /** Guild channels, their overwrites and the voice channel status. */
 export function registerChannelRoutes(app: FastifyInstance, services: ChannelRouteServices): void {
-  const { channels, positions, overwrites, voiceStatus, privateChannels } = services;
+  const { channels, positions, overwrites, voiceStatus, privateChannels, threadChannels } =
+    services;
 
   app.get('/guilds/:guild_id/channels', AUTH, (request) =>
     channels.list(principalOf(request), parseInput(GuildParams, request.params).guild_id),
@@ -64,7 +78,9 @@ export function registerChannelRoutes(app: FastifyInstance, services: ChannelRou
     const { channel_id } = parseInput(ChannelParams, request.params);
     const principal = principalOf(request);
     return (
-      (await privateChannels?.get(principal, channel_id)) ?? channels.get(principal, channel_id)
+      (await privateChannels?.get(principal, channel_id)) ??
+      (await threadChannels?.get(principal, channel_id)) ??
+      channels.get(principal, channel_id)
     );
   });
 
@@ -74,6 +90,10 @@ export function registerChannelRoutes(app: FastifyInstance, services: ChannelRou
     const privateAnswer = await privateChannels?.modify(principal, channel_id, request.body ?? {});
     return (
       privateAnswer ??
+      (await threadChannels?.modify(principal, channel_id, {
+        body: request.body ?? {},
+        reason: reasonOf(request),
+      })) ??
       channels.modify(principal, channel_id, {
         ...parseInput(ModifyChannelBody, request.body ?? {}),
         reason: reasonOf(request),
@@ -86,6 +106,7 @@ export function registerChannelRoutes(app: FastifyInstance, services: ChannelRou
     const principal = principalOf(request);
     return (
       (await privateChannels?.close(principal, channel_id)) ??
+      (await threadChannels?.delete(principal, channel_id, reasonOf(request))) ??
       channels.delete(principal, channel_id, reasonOf(request))
     );
   });

@@ -49,6 +49,10 @@ export const CHANNEL_FIELD_LIMITS = {
   overwrites: 100,
   /** Channels in one positions body, or in a guild create body. */
   channels: 500,
+  /** Tags a forum or media channel offers, the length of a tag's name and of its emoji's. */
+  availableTags: 20,
+  tagName: 20,
+  tagEmojiName: 100,
 } as const;
 
 /** Without boosts a guild's voice channels top out at 96 kbps; stage channels at 64 kbps. */

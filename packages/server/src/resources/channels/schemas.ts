@@ -13,7 +13,18 @@ export const OverwriteInput = z.object({
 });
 export type OverwriteInputValue = z.infer<typeof OverwriteInput>;
 
+/** A forum or media channel's tag in `available_tags` (docs/threads.md#forum-and-media-posts). */
+export const ForumTagInput = z.object({
+  id: Snowflake.nullable().optional(),
+  name: z.string().trim().min(1).max(LIMITS.tagName),
+  moderated: z.boolean().nullable().optional(),
+  emoji_id: Snowflake.nullable().optional(),
+  emoji_name: z.string().min(1).max(LIMITS.tagEmojiName).nullable().optional(),
+});
+export type ForumTagInputValue = z.infer<typeof ForumTagInput>;
+
 const channelFields = {
+  available_tags: z.array(ForumTagInput).max(LIMITS.availableTags).nullable().optional(),
   topic: z.string().max(LIMITS.topic).nullable().optional(),
   bitrate: z.number().int().min(LIMITS.bitrate.min).max(LIMITS.bitrate.max).nullable().optional(),
   user_limit: z.number().int().min(0).max(LIMITS.userLimit).nullable().optional(),

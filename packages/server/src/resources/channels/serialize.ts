@@ -9,7 +9,7 @@ import type {
 } from 'discord-api-types/v10';
 import type { WireShape } from '../wireShape.js';
 import { ChannelFlags, PermissionFlags as P, isVoiceChannelType } from '@guildhall/protocol';
-import type { ChannelRecord, OverwriteRecord } from '../../storage/index.js';
+import type { ChannelRecord, ForumTagRecord, OverwriteRecord } from '../../storage/index.js';
 import { DEFAULT_BITRATE, hasTopic, isCategory, isThreadOnlyType } from './rules.js';
 
 /** An overwrite on the wire: bitsets as decimal strings. */
@@ -35,12 +35,28 @@ type MessageChannelFields = Pick<
   'nsfw' | 'rate_limit_per_user' | 'last_message_id' | 'topic'
 >;
 
+/** A forum or media channel's tag (ForumTagResponse). */
+export function serializeForumTag(tag: ForumTagRecord) {
+  return {
+    id: tag.id,
+    name: tag.name,
+    moderated: tag.moderated,
+    emoji_id: tag.emojiId,
+    emoji_name: tag.emojiName,
+  };
+}
+
 /**
  * A guild channel (GuildChannelResponse). Each type carries only its own fields, as the platform
  * sends them. `application_id` is nullable (spec, Channel object): null for guild channels. The
  * voice status is ephemeral and never a field here (spec, Events).
  */
-export function serializeChannel(channel: ChannelRecord, overwrites: readonly OverwriteRecord[]) {
+export function serializeChannel(
+  channel: ChannelRecord,
+  overwrites: readonly OverwriteRecord[],
+  /** A forum or media channel's tags (none for other types). */
+  tags: readonly ForumTagRecord[] = [],
+) {
   const base = {
     id: channel.id,
     type: channel.type,
@@ -73,7 +89,7 @@ export function serializeChannel(channel: ChannelRecord, overwrites: readonly Ov
   if (isThreadOnlyType(channel.type)) {
     return {
       ...common,
-      available_tags: [],
+      available_tags: tags.map(serializeForumTag),
       default_reaction_emoji: null,
       default_sort_order: null,
       default_forum_layout: 0,

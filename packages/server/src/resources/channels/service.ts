@@ -19,7 +19,8 @@ import { loadGuildAccess } from '../access/index.js';
 import { assertGrantable, assertOverwriteTargets, loadChannelAccess } from './access.js';
 import { auditView, channelPatch, resolveParent } from './fields.js';
 import { overwritesDiffer, syncOverwrites } from './overwrites.js';
-import { DEFAULT_BITRATE } from './rules.js';
+import { DEFAULT_BITRATE, isThreadOnlyType } from './rules.js';
+import { groupTags, putTags } from './tags.js';
 import type { CreateChannelInput, ModifyChannelInput, OverwriteInputValue } from './schemas.js';
 import { obfuscateChannel, overwritesByChannel, serializeChannel } from './serialize.js';
 
@@ -66,7 +67,13 @@ export function createChannelService(deps: ChannelServiceDeps) {
       const byChannel = overwritesByChannel(
         await storage.overwrites.listByChannels(channels.map((c) => c.id)),
       );
+      const tagsByChannel = groupTags(
+        await storage.threads.listTags(
+          channels.filter((c) => isThreadOnlyType(c.type)).map((c) => c.id),
+        ),
+      );
       const overwritesOf = (c: ChannelRecord) => byChannel.get(c.id) ?? [];
+      const tagsOf = (c: ChannelRecord) => tagsByChannel.get(c.id) ?? [];
       const canView = (c: ChannelRecord) =>
         hasAll(access.inChannel(c, overwritesOf(c)), P.VIEW_CHANNEL);
       const parentsOfVisible = new Set(
@@ -74,10 +81,10 @@ export function createChannelService(deps: ChannelServiceDeps) {
       );
       const visible = (c: ChannelRecord) => canView(c) || parentsOfVisible.has(c.id);
       if (nowMs >= CHANNEL_LIST_VISIBILITY_FROM_MS) {
-        return channels.filter(visible).map((c) => serializeChannel(c, overwritesOf(c)));
+        return channels.filter(visible).map((c) => serializeChannel(c, overwritesOf(c), tagsOf(c)));
       }
       return channels.map((c) => {
-        const wire = serializeChannel(c, overwritesOf(c));
+        const wire = serializeChannel(c, overwritesOf(c), tagsOf(c));
         return visible(c) ? wire : obfuscateChannel(wire, access.guild.id);
       });
     },
@@ -90,7 +97,11 @@ export function createChannelService(deps: ChannelServiceDeps) {
         nowMs: clock.now(),
       });
       access.require(0n);
-      return serializeChannel(access.channel, access.overwrites);
+      return serializeChannel(
+        access.channel,
+        access.overwrites,
+        await storage.threads.listTags([access.channel.id]),
+      );
     },
 
     /**
@@ -145,7 +156,10 @@ export function createChannelService(deps: ChannelServiceDeps) {
           createdAt: clock.now(),
         });
         for (const overwrite of overwrites) await tx.overwrites.put(overwrite);
-        const wire = serializeChannel(channel, overwrites);
+        const tags = isThreadOnlyType(type)
+          ? await putTags(tx, { channelId: id, input: input.available_tags ?? [], ids })
+          : [];
+        const wire = serializeChannel(channel, overwrites, tags);
         afterCommit(tx, dispatches.channel('CHANNEL_CREATE', wire));
         await audit(tx, {
           guildId: access.guild.id,
@@ -201,10 +215,20 @@ export function createChannelService(deps: ChannelServiceDeps) {
           await assertOverwriteTargets(tx, guild, input.permission_overwrites);
           assertGrantable(guild, guild.permissions, nextOverwrites);
         }
-        const before = serializeChannel(channel, access.overwrites);
+        const tagsBefore = await tx.threads.listTags([channel.id]);
+        const before = serializeChannel(channel, access.overwrites, tagsBefore);
         const updated = (await tx.channels.update(channel.id, patch)) ?? channel;
         const overwrites = nextOverwrites ?? access.overwrites;
-        const after = serializeChannel(updated, overwrites);
+        const tags =
+          input.available_tags != null && isThreadOnlyType(updated.type)
+            ? await putTags(tx, {
+                channelId: channel.id,
+                input: input.available_tags,
+                ids,
+                current: tagsBefore,
+              })
+            : tagsBefore;
+        const after = serializeChannel(updated, overwrites, tags);
         const changes = diffChanges(
           auditView(before, { overwrites: false }),
           auditView(after, { overwrites: false }),
@@ -255,6 +279,15 @@ export function createChannelService(deps: ChannelServiceDeps) {
           (c) => c.parentId === channel.id,
         );
         const attachmentIds = await tx.blobRefs.attachmentIds({ channelId: channel.id });
+        // Its threads go with it (their messages and members with them).
+        for (const archived of [false, true]) {
+          for (const thread of await tx.threads.listByParent(channel.id, { archived })) {
+            attachmentIds.push(
+              ...(await tx.blobRefs.attachmentIds({ channelId: thread.channel.id })),
+            );
+            await tx.channels.delete(thread.channel.id);
+          }
+        }
         await tx.channels.delete(channel.id);
         freeBlobsAfterCommit(tx, deps.blobs, attachmentIds.map(attachmentKey));
         afterCommit(tx, dispatches.channel('CHANNEL_DELETE', wire));

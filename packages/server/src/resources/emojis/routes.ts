@@ -70,7 +70,11 @@ export function registerEmojiCdnRoutes(
     async (request, reply) => {
       const { file } = request.params as { file: string };
       const [, emojiId = '', extension] = EMOJI_FILE.exec(file) ?? [];
-      const emoji = isSnowflake(emojiId) ? await options.storage.emojis.findById(emojiId) : null;
+      // A guild's emoji, or an application's own (resources/appData), under the same path.
+      const emoji = isSnowflake(emojiId)
+        ? ((await options.storage.emojis.findById(emojiId)) ??
+          (await options.storage.applicationEmojis.findById(emojiId)))
+        : null;
       if (emoji === null || extension === undefined) throw new ApiError('NOT_FOUND');
       return options.images.send(request, reply, {
         keys: [`emojis/${emoji.id}`],

@@ -26,6 +26,44 @@ export interface GuildParts {
   roles: readonly RoleRecord[];
   emojis: readonly EmojiRecord[];
   stickers: readonly StickerRecord[];
+  /** The settings the guild object reports (resources/guildSettings); absent: none set. */
+  settings?: GuildObjectSettings;
+}
+
+/** What the guild object shows of the guild's settings documents. */
+export interface GuildObjectSettings {
+  widgetEnabled: boolean;
+  widgetChannelId: string | null;
+  vanityUrlCode: string | null;
+  /** Incident actions set, as ISO timestamps; null when none. */
+  incidents: { invites_disabled_until: string | null; dms_disabled_until: string | null } | null;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const isoOf = (value: unknown): string | null =>
+  typeof value === 'number' ? new Date(value).toISOString() : null;
+
+/** Reads the settings the guild object reports (widget, vanity code, incident actions). */
+export async function guildObjectSettings(
+  repos: Repositories,
+  guildId: string,
+): Promise<GuildObjectSettings> {
+  const [widget, vanity, incidents] = await Promise.all([
+    repos.guildSettings.get(guildId, 'widget'),
+    repos.guildSettings.vanity(guildId),
+    repos.guildSettings.get(guildId, 'incident_actions'),
+  ]);
+  const invites = isoOf(incidents?.['invites_disabled_until']);
+  const dms = isoOf(incidents?.['dms_disabled_until']);
+  return {
+    widgetEnabled: widget?.['enabled'] === true,
+    widgetChannelId: text(widget?.['channel_id']),
+    vanityUrlCode: vanity?.code ?? null,
+    incidents:
+      invites === null && dms === null
+        ? null
+        : { invites_disabled_until: invites, dms_disabled_until: dms },
+  };
 }
 
 /** The platform's fixed maxima of a guild without boosts, as the guild object states them. */
@@ -57,8 +95,8 @@ export function serializeGuild(guild: GuildRecord, parts: GuildParts) {
     afk_timeout: guild.afkTimeout,
     system_channel_id: guild.systemChannelId,
     system_channel_flags: guild.systemChannelFlags,
-    widget_enabled: false,
-    widget_channel_id: null,
+    widget_enabled: parts.settings?.widgetEnabled ?? false,
+    widget_channel_id: parts.settings?.widgetChannelId ?? null,
     verification_level: guild.verificationLevel,
     roles: parts.roles.map(serializeRole),
     default_message_notifications: guild.defaultMessageNotifications,
@@ -66,7 +104,7 @@ export function serializeGuild(guild: GuildRecord, parts: GuildParts) {
     explicit_content_filter: guild.explicitContentFilter,
     max_presences: null,
     ...GUILD_MAXIMA,
-    vanity_url_code: null,
+    vanity_url_code: parts.settings?.vanityUrlCode ?? null,
     premium_tier: 0,
     premium_subscription_count: 0,
     preferred_locale: guild.preferredLocale,
@@ -78,7 +116,7 @@ export function serializeGuild(guild: GuildRecord, parts: GuildParts) {
     nsfw_level: 0,
     emojis: parts.emojis.map((emoji) => serializeEmoji(emoji, null)),
     stickers: parts.stickers.map((sticker) => serializeSticker(sticker, null)),
-    incidents_data: null,
+    incidents_data: parts.settings?.incidents ?? null,
   } satisfies GuildWireShape;
 }
 
@@ -86,12 +124,13 @@ export type GuildWire = ReturnType<typeof serializeGuild>;
 
 /** Loads what a guild object embeds and serializes it. */
 export async function viewGuild(repos: Repositories, guild: GuildRecord) {
-  const [roles, emojis, stickers] = await Promise.all([
+  const [roles, emojis, stickers, settings] = await Promise.all([
     repos.roles.listByGuild(guild.id),
     repos.emojis.listByGuild(guild.id),
     repos.stickers.listByGuild(guild.id),
+    guildObjectSettings(repos, guild.id),
   ]);
-  return serializeGuild(guild, { roles, emojis, stickers });
+  return serializeGuild(guild, { roles, emojis, stickers, settings });
 }
 
 /** The partial guild of GET /users/@me/guilds (MyGuildResponse). */

@@ -15,6 +15,7 @@ import type {
 import { serializeChannel } from '../channels/index.js';
 import { serializePrivateChannel } from '../dms/index.js';
 import { serializeMember } from '../members/index.js';
+import type { EntitlementWire } from '../monetization/index.js';
 import type { MessageWire } from '../messages/index.js';
 import { serializeUser } from '../users/index.js';
 import type { WireShape } from '../wireShape.js';
@@ -57,6 +58,8 @@ export interface InteractionParts {
   message: MessageWire | null;
   /** The user's upload limit in the channel, in bytes. */
   attachmentSizeLimit: number;
+  /** What the user (and, in a guild, the guild) holds of the app's SKUs now. */
+  entitlements: readonly EntitlementWire[];
 }
 
 /**
@@ -102,7 +105,7 @@ export function buildInteraction(parts: InteractionParts) {
     ...(parts.message === null ? {} : { message: parts.message }),
     app_permissions: (place.botPermissions ?? APP_PERMISSIONS_WITHOUT_BOT).toString(),
     locale: user.locale,
-    entitlements: [],
+    entitlements: parts.entitlements,
     authorizing_integration_owners: place.authorizingIntegrationOwners,
     context: place.context,
     attachment_size_limit: parts.attachmentSizeLimit,

@@ -18,6 +18,7 @@ import type { ServiceDeps } from '../deps.js';
 import type { AttachmentLinks } from '../messages/index.js';
 import type { HandleCallback } from './callback.js';
 import { INTERACTION_TOKEN_TTL_MS, type InteractionLifecycle } from './lifecycle.js';
+import { serializeEntitlement } from '../monetization/index.js';
 import { buildInteraction, newInteractionToken, withToken } from './payload.js';
 import { loadCommandIndex, type CommandIndex } from './commandIndex.js';
 import { loadInvocationPlace, type InvocationPlace } from './place.js';
@@ -184,7 +185,7 @@ export function createInteractionService(deps: InteractionServiceDeps) {
         return { id };
       }
       const { access } = place;
-      const [guild, overwrites, recipients, message] = await Promise.all([
+      const [guild, overwrites, recipients, message, entitlements] = await Promise.all([
         access.guildId === null ? null : storage.guilds.findById(access.guildId),
         access.guildId === null ? [] : storage.overwrites.listByChannel(access.channel.id),
         access.privateChannel === null
@@ -193,6 +194,11 @@ export function createInteractionService(deps: InteractionServiceDeps) {
         prepared.message === null
           ? null
           : messagesAsAppSees(storage, { place, messages: [prepared.message], links }),
+        storage.entitlements.listInForce(
+          place.application.id,
+          { userId, guildId: access.guildId },
+          nowMs,
+        ),
       ]);
       const payload = buildInteraction({
         id,
@@ -206,6 +212,7 @@ export function createInteractionService(deps: InteractionServiceDeps) {
         recipients,
         message: prepared.message === null ? null : (message?.[prepared.message.id] ?? null),
         attachmentSizeLimit: deps.attachmentSizeLimit,
+        entitlements: entitlements.map(serializeEntitlement),
       });
       const token = newInteractionToken();
       const record: NewInteraction = {

@@ -1,3 +1,4 @@
+import { ChannelTypes } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
 import type { InviteRecord, Repositories } from '../../storage/index.js';
 
@@ -10,7 +11,42 @@ export function isExpired(invite: InviteRecord, nowMs: number): boolean {
 }
 
 /**
- * Loads a usable invite: a malformed, unknown or expired code is 10006 Unknown Invite.
+ * A guild's vanity code as an invite (docs/guild-api.md): to its rules, system or first text
+ * channel, from nobody, never expiring, counting the joins it brought. Null when the code is no
+ * guild's vanity code, or its guild lost the VANITY_URL feature or has no text channel.
+ */
+async function vanityInvite(repos: Repositories, code: string): Promise<InviteRecord | null> {
+  const vanity = await repos.guildSettings.vanityByCode(code);
+  const guild = vanity === null ? null : await repos.guilds.findById(vanity.guildId);
+  if (vanity === null || guild?.features.includes('VANITY_URL') !== true) return null;
+  const text = (await repos.channels.listByGuild(guild.id))
+    .filter((c) => c.type === ChannelTypes.GUILD_TEXT)
+    .sort((a, b) => a.position - b.position);
+  const channelId =
+    guild.rulesChannelId ?? guild.systemChannelId ?? (text[0] === undefined ? null : text[0].id);
+  if (channelId === null) return null;
+  return {
+    code,
+    guildId: guild.id,
+    channelId,
+    inviterId: null,
+    maxAge: 0,
+    maxUses: 0,
+    uses: vanity.uses,
+    temporary: false,
+    targetType: null,
+    targetUserId: null,
+    targetApplicationId: null,
+    roleIds: [],
+    targeted: false,
+    createdAt: guild.createdAt,
+    expiresAt: null,
+  };
+}
+
+/**
+ * Loads a usable invite, or a guild's vanity code as one: a malformed, unknown or expired code
+ * is 10006 Unknown Invite.
  * @throws ApiError UNKNOWN_INVITE
  */
 export async function findLiveInvite(
@@ -18,7 +54,24 @@ export async function findLiveInvite(
   code: string,
   nowMs: number,
 ): Promise<InviteRecord> {
-  const invite = CODE_PATTERN.test(code) ? await repos.invites.find(code) : null;
+  if (!CODE_PATTERN.test(code)) throw new ApiError('UNKNOWN_INVITE');
+  const invite = (await repos.invites.find(code)) ?? (await vanityInvite(repos, code));
   if (invite === null || isExpired(invite, nowMs)) throw new ApiError('UNKNOWN_INVITE');
   return invite;
+}
+
+/**
+ * Counts one join through an invite: on its row, or on the guild's vanity code. Null when the
+ * invite is gone or used up.
+ */
+export async function countInviteUse(
+  repos: Repositories,
+  invite: InviteRecord,
+): Promise<number | null> {
+  const uses = await repos.invites.addUse(invite.code);
+  if (uses !== null || invite.inviterId !== null) return uses;
+  const vanity = await repos.guildSettings.vanityByCode(invite.code);
+  if (vanity?.guildId !== invite.guildId) return null;
+  await repos.guildSettings.countVanityUse(invite.guildId);
+  return vanity.uses + 1;
 }

@@ -16,9 +16,9 @@ import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
 import { type GuildAccess, accessLoader } from '../access/index.js';
 import { MAX_GUILDS_PER_USER } from '../guilds/index.js';
-import { serializeMember } from '../members/index.js';
+import { serializeMember, type ProfileCheck } from '../members/index.js';
 import { createTargetUsersJobs } from './jobs.js';
-import { findLiveInvite, isExpired } from './lookup.js';
+import { countInviteUse, findLiveInvite, isExpired } from './lookup.js';
 import {
   DEFAULT_INVITE_AGE_SECONDS,
   InviteTargetTypes,
@@ -32,6 +32,24 @@ import {
 } from './serialize.js';
 import { createTargetUserOperations } from './targetUsers.js';
 import { SECOND_MS } from '../../domain/time.js';
+
+/**
+ * Refuses invites to a guild whose invites are paused (40006): by its INVITES_DISABLED feature
+ * or, until the time they name, by its incident actions (PUT /guilds/{id}/incident-actions).
+ */
+async function assertInvitesOpen(tx: Repositories, guildId: string, nowMs: number): Promise<void> {
+  const [guild, incidents] = await Promise.all([
+    tx.guilds.findById(guildId),
+    tx.guildSettings.get(guildId, 'incident_actions'),
+  ]);
+  const until = incidents?.['invites_disabled_until'];
+  if (
+    guild?.features.includes('INVITES_DISABLED') === true ||
+    (typeof until === 'number' && until > nowMs)
+  ) {
+    throw new ApiError('FEATURE_TEMPORARILY_DISABLED');
+  }
+}
 
 const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const CODE_LENGTH = 10;
@@ -90,7 +108,12 @@ export interface CreateInviteRequest {
  * Guild invites: create, look up, list, revoke and accept, and their target users. Gateway
  * dispatches (INVITE_CREATE, INVITE_DELETE, GUILD_MEMBER_ADD) go out after the change commits.
  */
-export function createInviteService(deps: ServiceDeps) {
+/** What a join asks of other resources: auto-moderation's check of the new member's names. */
+export interface InviteServiceOptions {
+  profileCheck?: ProfileCheck;
+}
+
+export function createInviteService(deps: ServiceDeps, options: InviteServiceOptions = {}) {
   const { storage, clock, ids } = deps;
   const jobs = createTargetUsersJobs({ storage, clock });
   const accessFor = accessLoader(clock);
@@ -218,6 +241,7 @@ export function createInviteService(deps: ServiceDeps) {
           nowMs: clock.now(),
         });
         channel.require(P.CREATE_INSTANT_INVITE);
+        await assertInvitesOpen(tx, channel.channel.guildId, clock.now());
         // A category holds channels; nobody can be invited into it.
         if (channel.channel.type === ChannelTypes.GUILD_CATEGORY) {
           throw new ApiError('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
@@ -382,6 +406,7 @@ export function createInviteService(deps: ServiceDeps) {
         if ((await tx.bans.find(invite.guildId, userId)) !== null) {
           throw new ApiError('USER_BANNED');
         }
+        await assertInvitesOpen(tx, invite.guildId, clock.now());
         if (invite.targeted && !(await tx.invites.isTargetUser(invite.code, userId))) {
           throw new ApiError('MISSING_ACCESS');
         }
@@ -402,7 +427,8 @@ export function createInviteService(deps: ServiceDeps) {
         });
         // The use is counted against the stored row, not the copy read above: of two joins
         // racing for an invite's last use, the second finds it used up and changes nothing.
-        const uses = await tx.invites.addUse(invite.code);
+        await options.profileCheck?.(tx, { guildId: invite.guildId, userId });
+        const uses = await countInviteUse(tx, invite);
         if (uses === null) throw new ApiError('UNKNOWN_INVITE');
         const gone = invite.maxUses > 0 && uses >= invite.maxUses;
         if (gone) await tx.invites.delete(invite.code);

@@ -4,3 +4,4 @@ export { createPruneService } from './prune.js';
 export { registerMemberRoutes } from './routes.js';
 export { serializeMember, serializePartialMember, type MemberWire } from './serialize.js';
 export { createMemberService, type MemberRequest } from './service.js';
+export type { ProfileCheck } from './profile.js';

@@ -19,9 +19,19 @@ import type { MemberWire } from './serialize.js';
  */
 export const BOT_MEMBER_PROFILE_FROM_MS = Date.UTC(2025, 8, 10);
 
+/**
+ * Checks a member whose names changed against the guild's auto-moderation profile rule, inside
+ * the change's transaction (resources/autoModeration implements it).
+ */
+export type ProfileCheck = (
+  tx: Repositories,
+  request: { guildId: string; userId: string },
+) => Promise<void>;
+
 interface Helpers {
   accessFor: AccessFor;
   one(repos: Repositories, member: MemberRecord): Promise<MemberWire>;
+  profileCheck?: ProfileCheck | undefined;
 }
 
 /**
@@ -73,8 +83,12 @@ export function createCurrentMemberUpdater(deps: ServiceDeps, helpers: Helpers) 
           set(field, `${field}_hash`, hash);
         }
       }
-      const updated = await tx.members.update(guildId, userId, patch);
+      let updated = await tx.members.update(guildId, userId, patch);
       if (updated === null) throw new ApiError('UNKNOWN_MEMBER');
+      if (patch.nick !== undefined && helpers.profileCheck !== undefined) {
+        await helpers.profileCheck(tx, { guildId, userId });
+        updated = (await tx.members.find(guildId, userId)) ?? updated;
+      }
       freeBlobsAfterCommit(tx, blobs, [
         ...(patch.avatar === undefined
           ? []

@@ -11,7 +11,7 @@ import { accessLoader, type GuildAccess } from '../access/index.js';
 import { findRole, type GuildRequest } from '../roles/index.js';
 import { assertAboveMember } from './hierarchy.js';
 import { planMemberUpdate } from './modify.js';
-import { createCurrentMemberUpdater } from './profile.js';
+import { createCurrentMemberUpdater, type ProfileCheck } from './profile.js';
 import type { ModifyMemberInput } from './schemas.js';
 import { serializeMember } from './serialize.js';
 
@@ -69,7 +69,10 @@ function roleUpdateChanges(add: readonly RoleRecord[], remove: readonly RoleReco
 }
 
 /** Guild members: read by any member; changed within the caller's permissions and rank. */
-export function createMemberService(deps: ServiceDeps) {
+export function createMemberService(
+  deps: ServiceDeps,
+  options: { profileCheck?: ProfileCheck } = {},
+) {
   const { storage, clock, ids } = deps;
 
   const accessFor = accessLoader(clock);
@@ -131,8 +134,12 @@ export function createMemberService(deps: ServiceDeps) {
         for (const role of plan.add) await tx.members.addRole(guildId, member.userId, role.id);
         for (const role of plan.remove)
           await tx.members.removeRole(guildId, member.userId, role.id);
-        const updated = await tx.members.update(guildId, member.userId, plan.patch);
+        let updated = await tx.members.update(guildId, member.userId, plan.patch);
         if (updated === null) throw new ApiError('UNKNOWN_MEMBER');
+        if (plan.patch.nick !== undefined && options.profileCheck !== undefined) {
+          await options.profileCheck(tx, { guildId, userId: member.userId });
+          updated = (await tx.members.find(guildId, member.userId)) ?? updated;
+        }
         const wire = await one(tx, updated);
         if (plan.changes.length > 0 || plan.add.length > 0 || plan.remove.length > 0) {
           afterCommit(tx, dispatches.memberUpdate(guildId, wire));
@@ -156,7 +163,11 @@ export function createMemberService(deps: ServiceDeps) {
       });
     },
 
-    modifyCurrent: createCurrentMemberUpdater(deps, { accessFor, one }),
+    modifyCurrent: createCurrentMemberUpdater(deps, {
+      accessFor,
+      one,
+      profileCheck: options.profileCheck,
+    }),
 
     addRole: (principal: Principal, request: MemberRoleRequest) =>
       changeRole(principal, request, true),

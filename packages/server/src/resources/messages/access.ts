@@ -4,6 +4,7 @@ import { ApiError } from '../../errors/index.js';
 import type {
   ChannelRecord,
   MemberRecord,
+  OverwriteRecord,
   PrivateChannelRecord,
   Repositories,
   RoleRecord,
@@ -18,6 +19,16 @@ export const MESSAGE_CHANNEL_TYPES = new Set<number>([
   ChannelTypes.GUILD_STAGE_VOICE,
   ChannelTypes.DM,
   ChannelTypes.GROUP_DM,
+  ChannelTypes.ANNOUNCEMENT_THREAD,
+  ChannelTypes.PUBLIC_THREAD,
+  ChannelTypes.PRIVATE_THREAD,
+]);
+
+/** Threads: their permissions come from their parent (docs/threads.md#permissions). */
+const THREAD_CHANNEL_TYPES = new Set<number>([
+  ChannelTypes.ANNOUNCEMENT_THREAD,
+  ChannelTypes.PUBLIC_THREAD,
+  ChannelTypes.PRIVATE_THREAD,
 ]);
 
 /**
@@ -106,9 +117,10 @@ export async function loadMessageChannel(
     },
     nowMs: request.nowMs,
   };
+  const rules = await permissionSource(repos, { channel, overwrites, userId: request.userId });
   const permissions = channelPermissions(subject, {
-    type: channel.type,
-    overwrites: overwrites.map((o) => ({
+    ...rules,
+    overwrites: rules.overwrites.map((o) => ({
       id: o.targetId,
       type: o.type,
       allow: o.allow,
@@ -131,6 +143,37 @@ export async function loadMessageChannel(
     require(bits) {
       if (!hasAll(permissions, P.VIEW_CHANNEL)) throw new ApiError('MISSING_ACCESS');
       if (!hasAll(permissions, bits)) throw new ApiError('MISSING_PERMISSIONS');
+    },
+  };
+}
+
+/**
+ * What a channel's permissions are computed from: its own type and overwrites, or for a thread
+ * its parent's, with the thread's privacy and the user's membership.
+ */
+async function permissionSource(
+  repos: Repositories,
+  input: { channel: ChannelRecord; overwrites: OverwriteRecord[]; userId: string },
+): Promise<{
+  type: number;
+  overwrites: OverwriteRecord[];
+  thread?: { private: boolean; member: boolean };
+}> {
+  const { channel } = input;
+  if (!THREAD_CHANNEL_TYPES.has(channel.type) || channel.parentId === null) {
+    return { type: channel.type, overwrites: input.overwrites };
+  }
+  const [parent, overwrites, membership] = await Promise.all([
+    repos.channels.findById(channel.parentId),
+    repos.overwrites.listByChannel(channel.parentId),
+    repos.threads.findMember(channel.id, input.userId),
+  ]);
+  return {
+    type: parent?.type ?? ChannelTypes.GUILD_TEXT,
+    overwrites,
+    thread: {
+      private: channel.type === ChannelTypes.PRIVATE_THREAD,
+      member: membership !== null,
     },
   };
 }

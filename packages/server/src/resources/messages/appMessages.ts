@@ -24,6 +24,7 @@ import { loadMessageContext, serializeMessage, type MessageWire } from './serial
 import { MAX_ATTACHMENTS, type WebhookEditInput, type WebhookMessageInput } from './schemas.js';
 import { embedsWire, type MessageHelpers, type MessageServiceOptions } from './shared.js';
 import { componentsText, validateMessageComponents } from '../components/index.js';
+import { assertPremiumSkus } from '../monetization/index.js';
 
 /** Who a message made through a webhook route is by. */
 export type MessageAuthor =
@@ -256,6 +257,7 @@ export function createAppMessages(
         ids,
         attachmentNames: uploads.map((upload) => upload.attachment.filename),
       });
+      await assertPremiumSkus(storage, author.applicationId, components);
       if (
         !loading &&
         content.trim() === '' &&
@@ -387,6 +389,9 @@ export function createAppMessages(
             },
           )
         : (message.components ?? []);
+      if (input.components !== undefined) {
+        await assertPremiumSkus(storage, message.applicationId, components);
+      }
       const remainingFiles = (kept?.length ?? message.attachments.length) + uploads.length;
       if (
         content.trim() === '' &&

@@ -1,5 +1,11 @@
-import { MessageFlags, MessageTypes, PermissionFlags as P, isSnowflake } from '@guildhall/protocol';
-import { requiredPermissions } from '../../domain/permissions.js';
+import {
+  ChannelTypes,
+  MessageFlags,
+  MessageTypes,
+  PermissionFlags as P,
+  isSnowflake,
+} from '@guildhall/protocol';
+import { basePermissions, requiredPermissions } from '../../domain/permissions.js';
 import { canReadMessageContent } from '../../domain/messageContent.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import { afterWrite } from '../../events/afterCommit.js';
@@ -14,7 +20,9 @@ import { assertAllowedMentions, resolveMentions } from './mentions.js';
 import { contentReaderFor } from './reader.js';
 import { loadMessageContext, serializeMessage, snapshotOf, type MessageWire } from './serialize.js';
 import { MAX_ATTACHMENTS, type CreateMessageInput } from './schemas.js';
+import { EMPTY_TALLY, newPoll, serializePoll } from './polls.js';
 import { componentsText, validateMessageComponents } from '../components/index.js';
+import { assertPremiumSkus } from '../monetization/index.js';
 import {
   APP_SETTABLE_FLAGS,
   EDITABLE_TYPES,
@@ -26,6 +34,13 @@ import {
   type MessageServiceOptions,
 } from './shared.js';
 import { SECOND_MS, MINUTE_MS } from '../../domain/time.js';
+
+/** Thread types: their messages go through the thread rules. */
+const THREAD_TYPES = new Set<number>([
+  ChannelTypes.ANNOUNCEMENT_THREAD,
+  ChannelTypes.PUBLIC_THREAD,
+  ChannelTypes.PRIVATE_THREAD,
+]);
 
 /** How long enforce_nonce remembers a nonce ("a few minutes"). */
 export const NONCE_WINDOW_MS = 5 * MINUTE_MS;
@@ -206,6 +221,18 @@ export function createMessagePosting(
         throw new ApiError('CANNOT_SEND_IN_NON_TEXT_CHANNEL');
       }
       if (isTimedOut(access)) throw new ApiError('MISSING_PERMISSIONS');
+      const inThread = THREAD_TYPES.has(access.channel.type);
+      if (inThread) {
+        const threadRules = options.threadRules;
+        if (threadRules === undefined) throw new ApiError('CANNOT_SEND_IN_NON_TEXT_CHANNEL');
+        await storage.transaction((tx) =>
+          threadRules.beforePost(tx, {
+            threadId: access.channel.id,
+            userId: principal.user.id,
+            permissions: access.permissions,
+          }),
+        );
+      }
       const extras = await privateExtras(principal, access, input);
       const isBot = principal.user.bot;
       const flags = assertFlags(input.flags, isBot ? APP_SETTABLE_FLAGS : SETTABLE_FLAGS);
@@ -241,6 +268,7 @@ export function createMessagePosting(
         ids,
         attachmentNames: uploads.map((upload) => upload.attachment.filename),
       });
+      if (isBot) await assertPremiumSkus(storage, principal.applicationId, components);
       const nonce = input.nonce == null ? null : String(input.nonce);
       const now = access.nowMs;
 
@@ -258,8 +286,16 @@ export function createMessagePosting(
       }
       await checkSlowmode(principal, access);
       const { reference, replied, forwarded } = await resolveReference(principal, access, input);
+      const poll =
+        input.poll == null
+          ? null
+          : newPoll(input.poll, { messageId, channelId: access.channel.id, nowMs: now });
       const hasBody =
-        content !== '' || embedInputs.length > 0 || files.length > 0 || components.length > 0;
+        content !== '' ||
+        embedInputs.length > 0 ||
+        files.length > 0 ||
+        components.length > 0 ||
+        poll !== null;
       if (forwarded !== null && hasBody) {
         throw invalidField(
           ['message_reference'],
@@ -272,7 +308,8 @@ export function createMessagePosting(
         embeds.length === 0 &&
         files.length === 0 &&
         components.length === 0 &&
-        forwarded === null
+        forwarded === null &&
+        poll === null
       ) {
         throw new ApiError('CANNOT_SEND_EMPTY_MESSAGE');
       }
@@ -286,6 +323,17 @@ export function createMessagePosting(
         permissions: access.permissions,
         repliedUserId: replied?.authorId ?? null,
       });
+      const moderation = options.moderation;
+      if (moderation !== undefined && access.guildId !== null && access.member !== null) {
+        await moderation.checkMessage({
+          guildId: access.guildId,
+          channel: access.channel,
+          member: access.member,
+          permissions: access.subject === null ? 0n : basePermissions(access.subject),
+          content,
+          messageId,
+        });
+      }
 
       const links = options.links();
       let snapshots: unknown[] | null = null;
@@ -328,9 +376,21 @@ export function createMessagePosting(
       // private channel's message commits with what it causes (reopened DMs, webhook events).
       const insert = () =>
         access.privateChannel === null || rules === undefined
-          ? storage.groupTransaction((tx) => tx.messages.create(message))
+          ? storage.groupTransaction(async (tx) => {
+              await tx.messages.create(message);
+              if (poll !== null) await tx.polls.create(poll);
+              // A thread counts the message and wakes (its auto-archive starts again).
+              if (inThread) {
+                await options.threadRules?.posted(tx, {
+                  threadId: message.channelId,
+                  userId: message.authorId,
+                  nowMs: now,
+                });
+              }
+            })
           : storage.transaction(async (tx) => {
               await tx.messages.create(message);
+              if (poll !== null) await tx.polls.create(poll);
               await rules.created(tx, { principal, access, message: record });
             });
       if (message.attachments.length === 0) await insert();
@@ -353,7 +413,11 @@ export function createMessagePosting(
             reader: null,
           };
       const withNonce = nonce === null ? {} : { nonce };
-      const wire = { ...serializeMessage(record, context), ...withNonce };
+      const withPoll =
+        poll === null
+          ? context
+          : { ...context, polls: new Map([[messageId, serializePoll(poll, EMPTY_TALLY)]]) };
+      const wire = { ...serializeMessage(record, withPoll), ...withNonce };
       // Announced once the message is committed (its batch is durable): published at once.
       afterWrite(storage, {
         type: 'MESSAGE_CREATE',
@@ -363,7 +427,7 @@ export function createMessagePosting(
       if (replied === null) return wire;
       // The caller's own message is readable; its referenced_message follows the rule.
       const reader = await contentReaderFor(storage, principal);
-      return { ...serializeMessage(record, { ...context, reader }), ...withNonce };
+      return { ...serializeMessage(record, { ...withPoll, reader }), ...withNonce };
     },
   };
 }

@@ -19,7 +19,7 @@ export {
   PRIVATE_CHANNEL_PERMISSIONS,
   type MessageChannelAccess,
 } from './access.js';
-export type { PrivateMessageRules } from './shared.js';
+export type { MessageModeration, PrivateMessageRules, ThreadMessageRules } from './shared.js';
 export {
   CreateMessageBody,
   EditMessageBody,
@@ -37,3 +37,4 @@ export {
   type WebhookMessageInput,
 } from './schemas.js';
 export { loadMessageChannel } from './access.js';
+export { POLL_LIMITS, type PollWire } from './polls.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IsoTimestamp, Snowflake, queryInt } from '../../http/schemas.js';
 import { charCount } from '../../domain/text.js';
 import { componentsInput } from '../components/index.js';
+import { PollCreateBody } from './polls.js';
 
 /** The platform's message limits. */
 export const MAX_CONTENT_LENGTH = 2000;
@@ -138,6 +139,7 @@ export const CreateMessageBody = z.object({
     .optional(),
   application_id: Snowflake.nullable().optional(),
   components: componentsInput,
+  poll: PollCreateBody.nullable().optional(),
   // A game's metadata of a DM it sends with an SDK token (Guildhall's SendUserMessageWithMetadata).
   metadata: z
     .record(z.string().min(1), z.string().max(MAX_DM_METADATA_VALUE))

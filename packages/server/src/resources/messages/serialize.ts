@@ -16,6 +16,7 @@ import type {
 import { mapComponentMedia, resolveComponentMedia } from '../components/index.js';
 import { serializeUser, type UserWire } from '../users/index.js';
 import type { WireShape } from '../wireShape.js';
+import { EMPTY_TALLY, serializePoll, type PollWire } from './polls.js';
 import type { AttachmentSigner } from './signedUrls.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -81,6 +82,8 @@ export interface MessageContext {
   reader: ContentReader | null;
   /** The applications activity invites name, by id (absent: none loaded). */
   applications?: ReadonlyMap<string, MessageApplicationWire>;
+  /** The polls of these messages as the viewer sees them, by message id (absent: none). */
+  polls?: ReadonlyMap<string, PollWire>;
 }
 
 /** The partial application an activity invite carries. */
@@ -144,8 +147,15 @@ function webhookAuthorWire(webhookId: string, author: WebhookAuthorRecord): User
  */
 type MessageWireShape = Omit<
   WireShape<APIMessage>,
-  'embeds' | 'components' | 'message_snapshots' | 'referenced_message' | 'interaction_metadata'
+  | 'embeds'
+  | 'components'
+  | 'message_snapshots'
+  | 'referenced_message'
+  | 'interaction_metadata'
+  | 'poll'
 > & {
+  /** Checked by its serializer (polls.ts). */
+  poll?: PollWire;
   embeds: unknown[];
   components: unknown[];
   interaction_metadata?: Record<string, unknown>;
@@ -211,6 +221,11 @@ function resignSnapshots(snapshots: readonly unknown[], links: AttachmentLinks):
   });
 }
 
+function pollField(messageId: string, context: MessageContext): { poll?: PollWire } {
+  const poll = context.polls?.get(messageId);
+  return poll === undefined ? {} : { poll };
+}
+
 /** One message without its referenced message (the shape of referenced_message itself). */
 function serializeOne(message: MessageRecord, context: MessageContext) {
   const wire = {
@@ -249,6 +264,7 @@ function serializeOne(message: MessageRecord, context: MessageContext) {
     ...(context.reactions.has(message.id)
       ? { reactions: (context.reactions.get(message.id) ?? []).map(serializeReaction) }
       : {}),
+    ...pollField(message.id, context),
   } satisfies MessageWireShape;
   if (readable(message, context)) return wire;
   const hidden = withoutMessageContent(wire);
@@ -296,7 +312,7 @@ export async function loadMessageContext(
   const referencedIds = messages.flatMap((m) =>
     m.type === MessageTypes.REPLY && m.reference?.messageId != null ? [m.reference.messageId] : [],
   );
-  const [referencedList, summaries] = await Promise.all([
+  const [referencedList, summaries, polls] = await Promise.all([
     referencedIds.length === 0 ? [] : repos.messages.findByIds(referencedIds),
     options.reactions === false
       ? []
@@ -304,6 +320,9 @@ export async function loadMessageContext(
           messages.map((m) => m.id),
           options.viewerId,
         ),
+    options.reactions === false
+      ? new Map<string, PollWire>()
+      : loadPolls(repos, messages, options.viewerId),
   ]);
   const users = new Map<string, UserRecord>();
   for (const user of options.knownUsers ?? []) users.set(user.id, user);
@@ -348,5 +367,25 @@ export async function loadMessageContext(
     referenced: new Map(referencedList.map((m) => [m.id, m])),
     reader: options.reader,
     applications,
+    polls,
   };
+}
+
+/** The polls of these messages with their tallies as `viewerId` sees them (me_voted). */
+export async function loadPolls(
+  repos: Repositories,
+  messages: readonly MessageRecord[],
+  viewerId: string | null,
+): Promise<Map<string, PollWire>> {
+  const found = await repos.polls.findMany(messages.map((m) => m.id));
+  const wires = new Map<string, PollWire>();
+  if (found.length === 0) return wires;
+  const tallies = await repos.polls.tallies(
+    found.map((p) => p.messageId),
+    viewerId,
+  );
+  for (const poll of found) {
+    wires.set(poll.messageId, serializePoll(poll, tallies.get(poll.messageId) ?? EMPTY_TALLY));
+  }
+  return wires;
 }

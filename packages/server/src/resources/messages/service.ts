@@ -4,6 +4,7 @@ import {
   PermissionFlags as P,
   snowflakeTimestampMs,
 } from '@guildhall/protocol';
+import { basePermissions } from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import { afterCommit, afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
@@ -18,6 +19,7 @@ import { assertAllowedMentions, resolveMentions } from './mentions.js';
 import { dispatchPayload } from './views.js';
 import { type EditMessageInput, type ListMessagesInput } from './schemas.js';
 import { componentsText, validateMessageComponents } from '../components/index.js';
+import { assertPremiumSkus } from '../monetization/index.js';
 import {
   APP_SETTABLE_FLAGS,
   EDITABLE_TYPES,
@@ -165,6 +167,9 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
             },
           )
         : (message.components ?? []);
+      if (isBot && input.components !== undefined) {
+        await assertPremiumSkus(storage, principal.applicationId, components);
+      }
       if (
         editsContent &&
         content.trim() === '' &&
@@ -190,6 +195,24 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
             repliedUserId: null,
           })
         : null;
+      // Auto-moderation checks edits of the content too (its rules' MESSAGE_SEND event).
+      const moderation = options.moderation;
+      if (
+        moderation !== undefined &&
+        input.content !== undefined &&
+        access.guildId !== null &&
+        access.member !== null
+      ) {
+        await moderation.checkMessage({
+          guildId: access.guildId,
+          channel: access.channel,
+          member: access.member,
+          permissions: access.subject === null ? 0n : basePermissions(access.subject),
+          content,
+          messageId: message.id,
+          edit: true,
+        });
+      }
       const now = clock.now();
       const rules = access.privateChannel === null ? undefined : options.privateRules;
       await withUploads(uploads, () =>

@@ -7,7 +7,13 @@ import {
 } from '@guildhall/protocol';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
-import type { MessageActivityRecord, MessageRecord, Repositories } from '../../storage/index.js';
+import type {
+  ChannelRecord,
+  MemberRecord,
+  MessageActivityRecord,
+  MessageRecord,
+  Repositories,
+} from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { loadMessageChannel, type MessageChannelAccess } from './access.js';
 import { attachmentKey, type newAttachments } from './attachments.js';
@@ -55,6 +61,49 @@ export interface MessageServiceOptions {
   links: () => AttachmentLinks;
   /** The rules of DMs and group DMs (resources/dms); without them nobody may post in one. */
   privateRules?: PrivateMessageRules;
+  /** Auto-moderation of guild messages (resources/autoModeration); none: nothing is checked. */
+  moderation?: MessageModeration;
+  /** The rules of threads (resources/threads); without them threads take no messages. */
+  threadRules?: ThreadMessageRules;
+}
+
+/**
+ * Auto-moderation as the create path asks it, before a guild message is written: runs the
+ * guild's rules and their actions, and throws 200000 when one blocks the message.
+ */
+export interface MessageModeration {
+  checkMessage(check: {
+    guildId: string;
+    channel: ChannelRecord;
+    member: MemberRecord;
+    /** The author's guild-level permissions. */
+    permissions: bigint;
+    content: string;
+    /** The id the message is written with when it is not blocked. */
+    messageId: string;
+    /** An edit of a message already written (the spam trigger counts only new messages). */
+    edit?: boolean;
+  }): Promise<void>;
+}
+
+/**
+ * What threads add to a message create (resources/threads implements it): a locked thread
+ * refuses it, an archived one wakes, and the thread counts it.
+ */
+export interface ThreadMessageRules {
+  /** Throws 160005 for a locked thread; unarchives an archived one. */
+  beforePost(
+    tx: Repositories,
+    request: { threadId: string; userId: string; permissions: bigint },
+  ): Promise<void>;
+  /**
+   * In the post's group transaction (repository calls only): the thread counts the message and
+   * wakes, and its author joins it.
+   */
+  posted(
+    tx: Repositories,
+    request: { threadId: string; userId: string; nowMs: number },
+  ): Promise<void>;
 }
 
 /**

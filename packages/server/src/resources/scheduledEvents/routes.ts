@@ -7,7 +7,18 @@ import { AUTH, reasonOf } from '../access/index.js';
 import { parseInput } from '../../http/validate.js';
 import type { Storage } from '../../storage/index.js';
 import { hashedImageKeys, IMAGE_EXTENSION, type CdnImages } from '../imageVariants.js';
-import { CreateEventBody, EventParams, EventQuery, ModifyEventBody } from './schemas.js';
+import {
+  AnswerBody,
+  CreateEventBody,
+  CreateExceptionBody,
+  EventParams,
+  EventQuery,
+  EventUserCountsQuery,
+  EventUsersQuery,
+  ExceptionParams,
+  ModifyEventBody,
+  ModifyExceptionBody,
+} from './schemas.js';
 import type { ScheduledEventService } from './service.js';
 import { CDN_RATE_LIMIT } from '../../http/rateLimit/index.js';
 
@@ -54,7 +65,97 @@ export function registerScheduledEventRoutes(
     });
     return reply.status(204).send();
   });
+
+  registerAttendeeRoutes(app, events);
 }
+
+/** Interested users, their counts, and exceptions (docs/guild-api.md). */
+function registerAttendeeRoutes(app: FastifyInstance, events: ScheduledEventService): void {
+  const exceptionTarget = (params: unknown) => {
+    const parsed = parseInput(ExceptionParams, params);
+    return {
+      guildId: parsed.guild_id,
+      eventId: parsed.guild_scheduled_event_id,
+      exceptionId: parsed.exception_id,
+    };
+  };
+  const eventTarget = (params: unknown) => {
+    const parsed = parseInput(EventParams, params);
+    return { guildId: parsed.guild_id, eventId: parsed.guild_scheduled_event_id };
+  };
+
+  app.get(`${EVENT}/users`, AUTH, (request) =>
+    events.listUsers(
+      principalOf(request),
+      eventTarget(request.params),
+      parseInput(EventUsersQuery, request.query),
+    ),
+  );
+  app.get(`${EVENT}/users/counts`, AUTH, (request) =>
+    events.countUsers(
+      principalOf(request),
+      eventTarget(request.params),
+      parseInput(EventUserCountsQuery, request.query).guild_scheduled_event_exception_ids,
+    ),
+  );
+  app.get(`${EVENT}/:exception_id/users`, AUTH, (request) =>
+    events.listUsers(
+      principalOf(request),
+      exceptionTarget(request.params),
+      parseInput(EventUsersQuery, request.query),
+    ),
+  );
+
+  // The web client's own routes: a person marks interest (users/@me), or answers an occurrence.
+  app.put(`${EVENT}/users/@me`, PEOPLE, async (request, reply) => {
+    await events.markInterest(principalOf(request), {
+      ...eventTarget(request.params),
+      exceptionId: null,
+    });
+    return reply.status(204).send();
+  });
+  app.delete(`${EVENT}/users/@me`, PEOPLE, async (request, reply) => {
+    await events.removeInterest(principalOf(request), {
+      ...eventTarget(request.params),
+      exceptionId: null,
+    });
+    return reply.status(204).send();
+  });
+  app.put(`${EVENT}/:exception_id/users/@me`, PEOPLE, async (request, reply) => {
+    const { response } = parseInput(AnswerBody, request.body ?? {});
+    const target = exceptionTarget(request.params);
+    await (response === 0
+      ? events.markUninterested(principalOf(request), target)
+      : events.markInterest(principalOf(request), target));
+    return reply.status(204).send();
+  });
+  app.delete(`${EVENT}/:exception_id/users/@me`, PEOPLE, async (request, reply) => {
+    await events.removeInterest(principalOf(request), exceptionTarget(request.params));
+    return reply.status(204).send();
+  });
+
+  app.post(`${EVENT}/exceptions`, AUTH, (request) =>
+    events.createException(
+      principalOf(request),
+      eventTarget(request.params),
+      parseInput(CreateExceptionBody, request.body ?? {}),
+    ),
+  );
+  app.patch(`${EVENT}/exceptions/:exception_id`, AUTH, (request) =>
+    events.modifyException(
+      principalOf(request),
+      exceptionTarget(request.params),
+      parseInput(ModifyExceptionBody, request.body ?? {}),
+    ),
+  );
+  app.delete(`${EVENT}/exceptions/:exception_id`, AUTH, async (request, reply) => {
+    await events.deleteException(principalOf(request), exceptionTarget(request.params));
+    return reply.status(204).send();
+  });
+}
+
+/** A person's own routes (a user session). */
+const PEOPLE = { config: { auth: ['session'] } } as const;
 
 const COVER_FILE = new RegExp(`^((?:a_)?[0-9a-f]{32})\\.(${IMAGE_EXTENSION})$`);
 

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { DisplayName, IsoTimestamp, QueryBoolean, Snowflake } from '../../http/schemas.js';
+import {
+  DisplayName,
+  IsoTimestamp,
+  QueryBoolean,
+  Snowflake,
+  queryInt,
+} from '../../http/schemas.js';
 
 /** GuildScheduledEventEntityTypes. */
 export const EntityTypes = { STAGE_INSTANCE: 1, VOICE: 2, EXTERNAL: 3 } as const;
@@ -57,3 +63,43 @@ export const EventParams = z.object({
   guild_id: z.string(),
   guild_scheduled_event_id: z.string(),
 });
+
+export const ExceptionParams = EventParams.extend({ exception_id: z.string() });
+
+/** GET .../users and .../{exception_id}/users. */
+export const EventUsersQuery = z.object({
+  limit: queryInt(1, 100).optional(),
+  with_member: QueryBoolean.optional(),
+  before: Snowflake.optional(),
+  after: Snowflake.optional(),
+});
+export type EventUsersQueryInput = z.infer<typeof EventUsersQuery>;
+
+/** GET .../users/counts: up to 10 exception ids, repeated or comma-separated. */
+export const EventUserCountsQuery = z.object({
+  guild_scheduled_event_exception_ids: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) =>
+      v === undefined ? [] : (Array.isArray(v) ? v : v.split(',')).filter((id) => id !== ''),
+    )
+    .pipe(z.array(Snowflake).max(10)),
+});
+
+export const CreateExceptionBody = z.object({
+  original_scheduled_start_time: IsoTimestamp,
+  scheduled_start_time: IsoTimestamp.nullable().optional(),
+  scheduled_end_time: IsoTimestamp.nullable().optional(),
+  is_canceled: z.boolean().nullable().optional(),
+});
+export type CreateExceptionInput = z.infer<typeof CreateExceptionBody>;
+
+export const ModifyExceptionBody = z.object({
+  scheduled_start_time: IsoTimestamp.nullable().optional(),
+  scheduled_end_time: IsoTimestamp.nullable().optional(),
+  is_canceled: z.boolean().nullable().optional(),
+});
+export type ModifyExceptionInput = z.infer<typeof ModifyExceptionBody>;
+
+/** The client route's body: an occurrence may be answered "not interested" (response 0). */
+export const AnswerBody = z.object({ response: z.literal([0, 1]).optional() });

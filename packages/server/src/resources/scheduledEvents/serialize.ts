@@ -3,7 +3,11 @@ import type {
   GuildScheduledEventEntityType,
 } from 'discord-api-types/v10';
 import type { WireShape } from '../wireShape.js';
-import type { ScheduledEventRecord, UserRecord } from '../../storage/index.js';
+import type {
+  ScheduledEventExceptionRecord,
+  ScheduledEventRecord,
+  UserRecord,
+} from '../../storage/index.js';
 import { serializeUser } from '../users/index.js';
 import { EntityTypes } from './schemas.js';
 
@@ -16,18 +20,36 @@ export function isoTimestamp(ms: number): string {
  * The scheduled event as sent, checked against discord-api-types: its common base over every
  * entity type (the library's APIGuildScheduledEvent union also ties `channel_id` and
  * `entity_metadata` to the entity type, which the service's validation enforces here), plus the
- * newer `guild_scheduled_event_exceptions` the library lacks (always empty: no recurring events).
+ * newer `guild_scheduled_event_exceptions` the library lacks (the changed or canceled
+ * occurrences, docs/guild-api.md#scheduled-event-users-and-exceptions).
  */
 type ScheduledEventWireShape = WireShape<
   APIGuildScheduledEventBase<GuildScheduledEventEntityType>
 > & {
-  guild_scheduled_event_exceptions: [];
+  guild_scheduled_event_exceptions: readonly ExceptionWire[];
 };
+
+/** An occurrence's exception (GuildScheduledEventExceptionResponse). */
+export function serializeException(exception: ScheduledEventExceptionRecord) {
+  return {
+    event_id: exception.eventId,
+    event_exception_id: exception.id,
+    scheduled_start_time:
+      exception.scheduledStartTime === null ? null : isoTimestamp(exception.scheduledStartTime),
+    scheduled_end_time:
+      exception.scheduledEndTime === null ? null : isoTimestamp(exception.scheduledEndTime),
+    is_canceled: exception.isCanceled,
+  };
+}
+
+export type ExceptionWire = ReturnType<typeof serializeException>;
 
 export interface EventView {
   creator: UserRecord | null;
   /** Set when the caller asked with_user_count. */
   userCount?: number;
+  /** Its exceptions; none when absent. */
+  exceptions?: readonly ScheduledEventExceptionRecord[];
 }
 
 /** The scheduled event object (External/Stage/VoiceScheduledEventResponse, by entity type). */
@@ -51,7 +73,7 @@ export function serializeScheduledEvent(event: ScheduledEventRecord, view: Event
       event.entityType === EntityTypes.EXTERNAL ? { location: event.location ?? '' } : null,
     privacy_level: event.privacyLevel,
     recurrence_rule: null,
-    guild_scheduled_event_exceptions: [],
+    guild_scheduled_event_exceptions: (view.exceptions ?? []).map(serializeException),
     ...(view.userCount === undefined ? {} : { user_count: view.userCount }),
   } satisfies ScheduledEventWireShape;
 }

@@ -17,6 +17,7 @@ import { storeImage } from '../imageUploads.js';
 import { canJoinChannel, checkPlace, checkTransition } from './rules.js';
 import { EventStatuses, type CreateEventInput, type ModifyEventInput } from './schemas.js';
 import { auditedEvent, serializeScheduledEvent } from './serialize.js';
+import { createAttendeeOperations } from './attendees.js';
 
 const EVENTS = { create: P.CREATE_EVENTS, manage: P.MANAGE_EVENTS };
 
@@ -51,9 +52,16 @@ export function createScheduledEventService(deps: ServiceDeps) {
     event: ScheduledEventRecord,
     withUserCount: boolean,
   ) => {
-    const creator = event.creatorId === null ? null : await repos.users.findById(event.creatorId);
-    // Nobody can subscribe to an event here yet, so the count is always 0.
-    return serializeScheduledEvent(event, { creator, ...(withUserCount ? { userCount: 0 } : {}) });
+    const [creator, exceptions, counts] = await Promise.all([
+      event.creatorId === null ? null : repos.users.findById(event.creatorId),
+      repos.scheduledEventUsers.listExceptions(event.id),
+      withUserCount ? repos.scheduledEventUsers.countInterested([event.id]) : null,
+    ]);
+    return serializeScheduledEvent(event, {
+      creator,
+      exceptions,
+      ...(counts === null ? {} : { userCount: counts.get(event.id) ?? 0 }),
+    });
   };
 
   /** Stores a cover image at its CDN path, guild-events/{event id}/{hash}.{ext}. */
@@ -75,6 +83,8 @@ export function createScheduledEventService(deps: ServiceDeps) {
   };
 
   return {
+    ...createAttendeeOperations(deps, { accessFor, findIn, present }),
+
     async list(principal: Principal, guildId: string, withUserCount: boolean) {
       const access = await accessFor(storage, principal, guildId);
       const events = await storage.scheduledEvents.listByGuild(access.guild.id);

@@ -10,12 +10,22 @@ import { AUTH, reasonOf } from '../access/index.js';
 import { parseInput } from '../../http/validate.js';
 import type { Storage } from '../../storage/index.js';
 import { sendBlob } from '../imageUploads.js';
+import { CDN_CACHE_CONTROL } from '../imageVariants.js';
 import { stickerExtension } from './fileType.js';
+import {
+  findPack,
+  findStandardSticker,
+  serializePack,
+  STICKER_PACKS,
+  standardStickerPng,
+} from './packs.js';
 import {
   CreateStickerFields,
   CreateStickerJsonBody,
   MAX_STICKER_BYTES,
   ModifyStickerBody,
+  PackParams,
+  StickerIdParams,
   StickerParams,
   type CreateStickerInput,
 } from './schemas.js';
@@ -55,6 +65,21 @@ async function createInput(request: FastifyRequest): Promise<CreateStickerInput>
 }
 
 export function registerStickerRoutes(app: FastifyInstance, stickers: StickerService): void {
+  app.get('/sticker-packs', { config: { auth: 'none' } }, () => ({
+    sticker_packs: STICKER_PACKS.map(serializePack),
+  }));
+
+  app.get('/sticker-packs/:pack_id', AUTH, (request) => {
+    const pack = findPack(parseInput(PackParams, request.params).pack_id);
+    if (pack === undefined) throw new ApiError('UNKNOWN_STICKER_PACK');
+    return serializePack(pack);
+  });
+
+  app.get('/stickers/:sticker_id', AUTH, (request) => {
+    const { sticker_id } = parseInput(StickerIdParams, request.params);
+    return findStandardSticker(sticker_id) ?? stickers.getAny(principalOf(request), sticker_id);
+  });
+
   app.get('/guilds/:guild_id/stickers', AUTH, (request) =>
     stickers.list(principalOf(request), parseInput(GuildParams, request.params).guild_id),
   );
@@ -113,6 +138,10 @@ export function registerStickerCdnRoutes(
     async (request, reply) => {
       const { file } = request.params as { file: string };
       const [, stickerId = '', extension] = STICKER_FILE.exec(file) ?? [];
+      const standard = extension === 'png' ? standardStickerPng(stickerId) : null;
+      if (standard !== null) {
+        return reply.type('image/png').header('cache-control', CDN_CACHE_CONTROL).send(standard);
+      }
       const sticker = isSnowflake(stickerId)
         ? await options.storage.stickers.findById(stickerId)
         : null;

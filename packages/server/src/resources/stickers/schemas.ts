@@ -35,3 +35,6 @@ export const StickerParams = z.object({ guild_id: z.string(), sticker_id: z.stri
 export const MAX_STICKER_BYTES = 512 * 1024;
 /** Sticker slots of a guild without boosts (premium tier 0). */
 export const STICKER_LIMIT_TIER_0 = 5;
+
+export const PackParams = z.object({ pack_id: z.string() });
+export const StickerIdParams = z.object({ sticker_id: z.string() });

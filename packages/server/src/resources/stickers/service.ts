@@ -61,6 +61,18 @@ export function createStickerService(deps: ServiceDeps) {
       return Promise.all(stickers.map((sticker) => present(storage, access, sticker)));
     },
 
+    /**
+     * GET /stickers/{id} for a guild sticker: any caller may look one up by id (a message shows
+     * it); who made it shows only to the guild's expression managers.
+     */
+    async getAny(principal: Principal, stickerId: string) {
+      const sticker = isSnowflake(stickerId) ? await storage.stickers.findById(stickerId) : null;
+      if (sticker === null) throw new ApiError('UNKNOWN_STICKER');
+      const member = await storage.members.find(sticker.guildId, principal.user.id);
+      if (member === null) return serializeSticker(sticker, null);
+      return present(storage, await accessFor(storage, principal, sticker.guildId), sticker);
+    },
+
     async get(principal: Principal, guildId: string, stickerId: string) {
       const access = await accessFor(storage, principal, guildId);
       return present(storage, access, await findIn(storage, access, stickerId));

@@ -14,15 +14,10 @@ export const ORIGINAL_MESSAGE = '@original';
 
 /** What an execute's query asks for. */
 export interface ExecuteOptions {
-  /** Until threads exist, any thread_id names an unknown channel (10003). */
+  /** A thread of the webhook's channel to post in (10003 for any other id). */
   threadId?: string | undefined;
   /** A plain webhook's components are kept only with with_components=true. */
   withComponents?: boolean | undefined;
-}
-
-/** 10003 for a thread_id: this server has no threads yet (docs/webhooks.md#threads). */
-function refuseThread(threadId: string | undefined): void {
-  if (threadId !== undefined) throw new ApiError('UNKNOWN_CHANNEL');
 }
 
 /** An incoming webhook's message id: `@original` is an interaction's only (10008). */
@@ -50,7 +45,11 @@ function keptComponents<T extends { components?: unknown }>(
  * What an incoming webhook does with its messages: executes (as its name and avatar, or the
  * username the execute asks for), and gets, edits and deletes the messages it sent.
  */
-export function createWebhookMessages(messages: MessageService) {
+export function createWebhookMessages(
+  messages: MessageService,
+  /** The webhook's channel, or the thread of it an execute names (WebhookService). */
+  targetChannel: (webhook: WebhookRecord, threadId: string | undefined) => Promise<string>,
+) {
   const owner = (webhook: WebhookRecord) => ({ webhookId: webhook.id });
   return {
     /** POST /webhooks/{id}/{token}: the message made (the route answers 204 without `wait`). */
@@ -59,11 +58,11 @@ export function createWebhookMessages(messages: MessageService) {
       request: { input: WebhookMessageInput; files: readonly StreamedFile[] },
       options: ExecuteOptions,
     ): Promise<MessageWire> {
-      refuseThread(options.threadId);
+      const channelId = await targetChannel(webhook, options.threadId);
       const input = keptComponents(webhook, request.input, options.withComponents);
       if (input.username != null) assertWebhookName('username', input.username);
       const { wire } = await messages.postAs({
-        channelId: webhook.channelId,
+        channelId,
         author: {
           kind: 'webhook',
           webhookId: webhook.id,
@@ -78,30 +77,30 @@ export function createWebhookMessages(messages: MessageService) {
     },
 
     /** GET …/messages/{message_id}. */
-    get(webhook: WebhookRecord, messageId: string, options: ExecuteOptions) {
-      refuseThread(options.threadId);
-      return messages.getAs(webhook.channelId, messageIdOf(messageId), owner(webhook));
+    async get(webhook: WebhookRecord, messageId: string, options: ExecuteOptions) {
+      const channelId = await targetChannel(webhook, options.threadId);
+      return messages.getAs(channelId, messageIdOf(messageId), owner(webhook));
     },
 
     /** PATCH …/messages/{message_id}. */
     // eslint-disable-next-line max-params -- the shape of the message service's editAs.
-    edit(
+    async edit(
       webhook: WebhookRecord,
       messageId: string,
       request: { input: WebhookEditInput; files: readonly StreamedFile[] },
       options: ExecuteOptions,
     ) {
-      refuseThread(options.threadId);
-      return messages.editAs(webhook.channelId, messageIdOf(messageId), owner(webhook), {
+      const channelId = await targetChannel(webhook, options.threadId);
+      return messages.editAs(channelId, messageIdOf(messageId), owner(webhook), {
         input: keptComponents(webhook, request.input, options.withComponents),
         files: request.files,
       });
     },
 
     /** DELETE …/messages/{message_id}. */
-    delete(webhook: WebhookRecord, messageId: string, options: ExecuteOptions) {
-      refuseThread(options.threadId);
-      return messages.deleteAs(webhook.channelId, messageIdOf(messageId), owner(webhook));
+    async delete(webhook: WebhookRecord, messageId: string, options: ExecuteOptions) {
+      const channelId = await targetChannel(webhook, options.threadId);
+      return messages.deleteAs(channelId, messageIdOf(messageId), owner(webhook));
     },
   };
 }

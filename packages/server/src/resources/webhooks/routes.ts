@@ -61,7 +61,9 @@ const SLACK_OK = JSON.stringify('ok');
  */
 export function registerWebhookRoutes(api: FastifyInstance, deps: WebhookRouteDeps): void {
   const { webhooks, interactions } = deps;
-  const webhookMessages = createWebhookMessages(deps.messages);
+  const webhookMessages = createWebhookMessages(deps.messages, (webhook, threadId) =>
+    webhooks.targetChannel(webhook, threadId),
+  );
 
   api.post('/channels/:channel_id/webhooks', AUTH, (request) =>
     webhooks.create(principalOf(request), {

@@ -26,7 +26,7 @@ import { storeImage } from '../imageUploads.js';
 import { MESSAGE_CHANNEL_TYPES } from '../messages/index.js';
 import type { CreateWebhookInput, ModifyWebhookInput } from './schemas.js';
 import { WEBHOOK_LIMITS } from './schemas.js';
-import { serializeWebhook, type WebhookWire } from './serialize.js';
+import { serializeWebhook, type WebhookView, type WebhookWire } from './serialize.js';
 
 /** Random bytes of an incoming webhook's token (68 base64url characters, as the platform's). */
 const TOKEN_BYTES = 51;
@@ -121,8 +121,22 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       ]),
     );
     const baseUrl = deps.baseUrl();
+    // A follower webhook shows the guild and channel it follows, while they exist.
+    const sources = new Map<string, Pick<WebhookView, 'sourceGuild' | 'sourceChannel'>>();
+    for (const webhook of webhooks) {
+      if (webhook.sourceChannelId === null || webhook.sourceGuildId === null) continue;
+      const [guild, channel] = await Promise.all([
+        repos.guilds.findById(webhook.sourceGuildId),
+        repos.channels.findById(webhook.sourceChannelId),
+      ]);
+      sources.set(webhook.id, {
+        sourceGuild: guild,
+        sourceChannel: channel === null ? null : { id: channel.id, name: channel.name ?? '' },
+      });
+    }
     return webhooks.map((webhook) =>
       serializeWebhook(webhook, {
+        ...sources.get(webhook.id),
         baseUrl,
         token:
           webhook.applicationId === null || webhook.applicationId === viewer.applicationId
@@ -244,6 +258,18 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   };
 
   return {
+    /**
+     * Where a token route's message goes: the webhook's channel, or with `thread_id` one of its
+     * threads (10003 for any other id; 160005 for a locked thread).
+     */
+    async targetChannel(webhook: WebhookRecord, threadId: string | undefined): Promise<string> {
+      if (threadId === undefined) return webhook.channelId;
+      const thread = isSnowflake(threadId) ? await storage.threads.find(threadId) : null;
+      if (thread?.channel.parentId !== webhook.channelId) throw new ApiError('UNKNOWN_CHANNEL');
+      if (thread.locked) throw new ApiError('THREAD_LOCKED');
+      return thread.channel.id;
+    },
+
     /**
      * An incoming webhook by id and token: 10015 when the id names none (the routes then ask
      * the interactions), 50027 when the token is not its own.

@@ -6,6 +6,9 @@ import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, idOrNull, int, intOrNull } from './rows.js';
 import type { ChannelsTable, Database } from './schema.js';
 
+/** Announcement, public and private threads: not among a guild's channels. */
+const THREAD_CHANNEL_TYPES = [10, 11, 12];
+
 /** A channel row with its newest message's id, derived on read (creates never write the row). */
 export type ChannelRow = Selectable<ChannelsTable> & { latest_message_id: string | bigint | null };
 
@@ -101,6 +104,8 @@ export function createChannelRepository(
     async listByGuild(guildId) {
       const rows = await selectChannels()
         .where('channels.guild_id', '=', guildId)
+        // Threads are channels too, listed by the thread repository (migration 0032).
+        .where('channels.type', 'not in', THREAD_CHANNEL_TYPES)
         .orderBy('channels.position')
         .orderBy('channels.id')
         .execute();

@@ -17,6 +17,8 @@ function toVoiceState(row: Selectable<VoiceStatesTable>): VoiceStateRecord {
     selfDeaf: bool(row.self_deaf),
     selfVideo: bool(row.self_video),
     joinedAt: int(row.joined_at),
+    suppress: bool(row.suppress),
+    requestToSpeakAt: intOrNull(row.request_to_speak_at),
   };
 }
 
@@ -61,6 +63,8 @@ export function createGatewayRepository(db: Kysely<Database>): GatewayRepository
         self_deaf: flag(state.selfDeaf),
         self_video: flag(state.selfVideo),
         joined_at: state.joinedAt,
+        suppress: flag(state.suppress),
+        request_to_speak_at: state.requestToSpeakAt,
       };
       await db
         .insertInto('voice_states')

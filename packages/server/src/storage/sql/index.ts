@@ -39,6 +39,26 @@ import { createWorkerLeaseRepository } from './workerLeases.js';
 import { createInteractionRepository } from './interactions.js';
 import { createCommandRepository } from './commands.js';
 import { createActivityRepository } from './activities.js';
+import {
+  createEntitlementRepository,
+  createSkuRepository,
+  createSubscriptionRepository,
+} from './monetization.js';
+import {
+  createApplicationAttachmentRepository,
+  createApplicationEmojiRepository,
+  createRoleConnectionRepository,
+  createScheduledEventUserRepository,
+  createSoundboardRepository,
+  createStageInstanceRepository,
+} from './voiceExpressions.js';
+import {
+  createAutoModRuleRepository,
+  createGuildSettingRepository,
+  createGuildTemplateRepository,
+  createJoinRequestRepository,
+} from './guildSettings.js';
+import { createPollRepository, createThreadRepository } from './threads.js';
 
 export type { Database } from './schema.js';
 export type { BatchConnection, GroupCommitOptions, OpenBatchConnection } from './groupCommit.js';
@@ -87,6 +107,21 @@ export function createRepositories(
     commands: createCommandRepository(db, context.dialect),
     webhooks: createWebhookRepository(db),
     activities: createActivityRepository(db, context.dialect),
+    skus: createSkuRepository(db),
+    entitlements: createEntitlementRepository(db),
+    subscriptions: createSubscriptionRepository(db),
+    soundboard: createSoundboardRepository(db),
+    stageInstances: createStageInstanceRepository(db),
+    scheduledEventUsers: createScheduledEventUserRepository(db),
+    applicationEmojis: createApplicationEmojiRepository(db),
+    roleConnections: createRoleConnectionRepository(db),
+    applicationAttachments: createApplicationAttachmentRepository(db),
+    autoModRules: createAutoModRuleRepository(db),
+    guildTemplates: createGuildTemplateRepository(db),
+    guildSettings: createGuildSettingRepository(db),
+    joinRequests: createJoinRequestRepository(db),
+    threads: createThreadRepository(db),
+    polls: createPollRepository(db),
   };
 }
 

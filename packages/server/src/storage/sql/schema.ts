@@ -3,8 +3,12 @@ import type * as Provisional from './provisionalSchema.js';
 import type { OAuthTables } from './oauthSchema.js';
 import type * as Relationships from './relationshipsSchema.js';
 import type * as GameStats from './gameStatsSchema.js';
+import type * as Monetization from './monetizationSchema.js';
 import type * as Commands from './commandsSchema.js';
 import type * as Activities from './activitiesSchema.js';
+import type * as VoiceExpressions from './voiceExpressionsSchema.js';
+import type * as GuildSettings from './guildSettingsSchema.js';
+import type * as Threads from './threadsSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -412,7 +416,7 @@ export interface WorkerLeasesTable {
   expires_at: Int;
 }
 
-export interface Database extends OAuthTables {
+export interface Database extends OAuthTables, Threads.ThreadTables {
   server_secrets: ServerSecretsTable;
   worker_leases: WorkerLeasesTable;
   users: UsersTable;
@@ -472,6 +476,22 @@ export interface Database extends OAuthTables {
   application_activity_configs: Activities.ApplicationActivityConfigsTable;
   activity_instances: Activities.ActivityInstancesTable;
   activity_participants: Activities.ActivityParticipantsTable;
+  skus: Monetization.SkusTable;
+  subscriptions: Monetization.SubscriptionsTable;
+  entitlements: Monetization.EntitlementsTable;
+  soundboard_sounds: VoiceExpressions.SoundboardSoundsTable;
+  stage_instances: VoiceExpressions.StageInstancesTable;
+  scheduled_event_exceptions: VoiceExpressions.ScheduledEventExceptionsTable;
+  scheduled_event_users: VoiceExpressions.ScheduledEventUsersTable;
+  application_emojis: VoiceExpressions.ApplicationEmojisTable;
+  application_role_connection_metadata: VoiceExpressions.ApplicationRoleConnectionMetadataTable;
+  user_role_connections: VoiceExpressions.UserRoleConnectionsTable;
+  application_attachments: VoiceExpressions.ApplicationAttachmentsTable;
+  automod_rules: GuildSettings.AutomodRulesTable;
+  guild_templates: GuildSettings.GuildTemplatesTable;
+  guild_settings: GuildSettings.GuildSettingsTable;
+  guild_vanity_urls: GuildSettings.GuildVanityUrlsTable;
+  guild_join_requests: GuildSettings.GuildJoinRequestsTable;
 }
 
 export interface ChannelRecipientsTable {
@@ -502,6 +522,13 @@ export interface VoiceStatesTable {
   self_deaf: Int;
   self_video: Int;
   joined_at: Int;
+  /** Migration 0034: a stage listener (1) and a raised hand. */
+  suppress: Defaulted<number | bigint | string>;
+  request_to_speak_at: ColumnType<
+    number | bigint | string | null,
+    number | null | undefined,
+    number | null
+  >;
 }
 
 export interface VoiceChannelStartTimesTable {

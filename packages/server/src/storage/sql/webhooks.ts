@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { WebhookRecord, WebhookRepository } from '../types/webhooks.js';
+import { WebhookTypes, type WebhookRecord, type WebhookRepository } from '../types/webhooks.js';
 import { id, idOrNull, int } from './rows.js';
 import type { Database, WebhooksTable } from './schema.js';
 
@@ -58,6 +58,16 @@ export function createWebhookRepository(db: Kysely<Database>): WebhookRepository
         .selectFrom('webhooks')
         .selectAll()
         .where('channel_id', '=', channelId)
+        .orderBy('id')
+        .execute();
+      return rows.map(toWebhook);
+    },
+    async listFollowers(sourceChannelId) {
+      const rows = await db
+        .selectFrom('webhooks')
+        .selectAll()
+        .where('type', '=', WebhookTypes.CHANNEL_FOLLOWER)
+        .where('source_channel_id', '=', sourceChannelId)
         .orderBy('id')
         .execute();
       return rows.map(toWebhook);

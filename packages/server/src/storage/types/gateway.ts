@@ -10,6 +10,10 @@ export interface VoiceStateRecord {
   selfDeaf: boolean;
   selfVideo: boolean;
   joinedAt: number;
+  /** In a stage channel: a listener, not a speaker (migration 0034). */
+  suppress: boolean;
+  /** When the user raised their hand in a stage channel (epoch ms), or null. */
+  requestToSpeakAt: number | null;
 }
 
 /** A privileged intent approval: valid until `expiresAt`, or `pending` while in review. */

@@ -34,6 +34,26 @@ import type { InteractionRepository } from './interactions.js';
 import type { CommandRepository } from './commands.js';
 import type { WebhookRepository } from './webhooks.js';
 import type { ActivityRepository } from './activities.js';
+import type {
+  EntitlementRepository,
+  SkuRepository,
+  SubscriptionRepository,
+} from './monetization.js';
+import type {
+  ApplicationAttachmentRepository,
+  ApplicationEmojiRepository,
+  RoleConnectionRepository,
+  ScheduledEventUserRepository,
+  SoundboardRepository,
+  StageInstanceRepository,
+} from './voiceExpressions.js';
+import type {
+  AutoModRuleRepository,
+  GuildSettingRepository,
+  GuildTemplateRepository,
+  JoinRequestRepository,
+} from './guildSettings.js';
+import type { PollRepository, ThreadRepository } from './threads.js';
 
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
@@ -76,6 +96,21 @@ export interface Repositories {
   readonly commands: CommandRepository;
   readonly webhooks: WebhookRepository;
   readonly activities: ActivityRepository;
+  readonly skus: SkuRepository;
+  readonly entitlements: EntitlementRepository;
+  readonly subscriptions: SubscriptionRepository;
+  readonly soundboard: SoundboardRepository;
+  readonly stageInstances: StageInstanceRepository;
+  readonly scheduledEventUsers: ScheduledEventUserRepository;
+  readonly applicationEmojis: ApplicationEmojiRepository;
+  readonly roleConnections: RoleConnectionRepository;
+  readonly applicationAttachments: ApplicationAttachmentRepository;
+  readonly autoModRules: AutoModRuleRepository;
+  readonly guildTemplates: GuildTemplateRepository;
+  readonly guildSettings: GuildSettingRepository;
+  readonly joinRequests: JoinRequestRepository;
+  readonly threads: ThreadRepository;
+  readonly polls: PollRepository;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';

@@ -34,6 +34,8 @@ export interface WebhookRepository {
   listByChannel(channelId: string): Promise<WebhookRecord[]>;
   /** Oldest first. */
   listByGuild(guildId: string): Promise<WebhookRecord[]>;
+  /** The follower webhooks (type 2) of an announcement channel, oldest first. */
+  listFollowers(sourceChannelId: string): Promise<WebhookRecord[]>;
   countByChannel(channelId: string): Promise<number>;
   /** Returns the updated webhook, or null when it is gone. */
   update(webhookId: string, patch: WebhookPatch): Promise<WebhookRecord | null>;

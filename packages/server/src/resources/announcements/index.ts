@@ -1,0 +1,3 @@
+/** @module resources/announcements: following announcement channels and crossposting. */
+export { registerAnnouncementRoutes } from './routes.js';
+export { createAnnouncementService, type AnnouncementService } from './service.js';

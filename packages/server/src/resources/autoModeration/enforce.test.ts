@@ -1,0 +1,242 @@
+import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeDrivers } from '../../../test/support/drivers.js';
+import {
+  guildFixture,
+  type GuildFixture,
+  type Person,
+} from '../../../test/support/guildMembers.js';
+import { expectOpenApiResponse } from '../../../test/support/openapi.js';
+import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { QUARANTINED_FLAG } from './index.js';
+
+describeDrivers('auto-moderation enforcement on $driver', (driver) => {
+  let server: TestServer;
+  let g: GuildFixture;
+  let general: string;
+  let alerts: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ storage: driver });
+    g = await guildFixture(server, { botPermissions: P.MANAGE_GUILD | P.MODERATE_MEMBERS });
+    const [channel] = await server.app.storage.channels.listByGuild(g.guildId);
+    general = channel?.id ?? '';
+    const made = await g.call('POST', `/guilds/${g.guildId}/channels`, {
+      auth: g.owner.token,
+      payload: { name: 'mod-log', type: 0 },
+    });
+    alerts = made.json<{ id: string }>().id;
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  const rulesUrl = () => `/guilds/${g.guildId}/auto-moderation/rules`;
+  const post = (person: Person, content: string, channelId = general) =>
+    g.call('POST', `/channels/${channelId}/messages`, { auth: person.token, payload: { content } });
+  const createRule = async (payload: object) => {
+    const res = await g.call('POST', rulesUrl(), {
+      auth: g.bot.token,
+      payload: { enabled: true, ...payload },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ id: string }>().id;
+  };
+  const dropRule = (id: string) => g.call('DELETE', `${rulesUrl()}/${id}`, g.bot.token);
+  const audit = (actionType: number) =>
+    server.app.storage.auditLog.list(g.guildId, { actionType, limit: 100 });
+  const alertMessages = () => server.app.storage.messages.list(alerts, { limit: 100 });
+
+  it('blocks a keyword with 200000, alerts and times out; allow list, exemptions pass', async () => {
+    const ruleId = await createRule({
+      name: 'No cats',
+      event_type: 1,
+      trigger_type: 1,
+      trigger_metadata: { keyword_filter: ['cat*', 'bad word'], allow_list: ['category'] },
+      actions: [
+        { type: 1 },
+        { type: 2, metadata: { channel_id: alerts } },
+        { type: 3, metadata: { duration_seconds: 600 } },
+      ],
+    });
+    const ann = await g.join('ann');
+    const blocked = await post(ann, 'my Catnip is here');
+    expect(blocked.statusCode).toBe(400);
+    expect(blocked.json()).toMatchObject({ code: 200000 });
+    expectOpenApiResponse(blocked, 'POST', `/channels/${general}/messages`);
+    expect(await server.app.storage.messages.list(general, { limit: 10 })).toEqual([]);
+    // The alert: a type 24 message by the member, naming the rule and what matched.
+    const [alert] = await alertMessages();
+    expect(alert).toMatchObject({ type: 24, authorId: ann.userId });
+    expect(JSON.stringify(alert?.embeds)).toContain('"keyword_matched_content","value":"Catnip"');
+    expect(JSON.stringify(alert?.embeds)).toContain('"rule_name","value":"No cats"');
+    const member = await server.app.storage.members.find(g.guildId, ann.userId);
+    expect(member?.communicationDisabledUntil).toBeGreaterThan(Date.now());
+    for (const action of [
+      AuditLogActions.AUTO_MODERATION_BLOCK_MESSAGE,
+      AuditLogActions.AUTO_MODERATION_FLAG_TO_CHANNEL,
+      AuditLogActions.AUTO_MODERATION_USER_COMMUNICATION_DISABLED,
+    ]) {
+      const [entry] = await audit(action);
+      expect(entry).toMatchObject({
+        userId: ann.userId,
+        options: { auto_moderation_rule_name: 'No cats', auto_moderation_rule_trigger_type: '1' },
+      });
+    }
+    // Timed out now: the platform's 50013 before any rule runs.
+    expect((await post(ann, 'hello')).json()).toMatchObject({ code: 50013 });
+
+    const bob = await g.join('bob');
+    for (const fine of ['a category of things', 'concat is no prefix', 'bad words', 'scat']) {
+      const res = await post(bob, fine);
+      expect(res.statusCode, fine).toBe(200);
+    }
+    expect((await post(bob, 'this is a BAD WORD.')).json()).toMatchObject({ code: 200000 });
+    // The owner, and members with MANAGE_GUILD, are never checked.
+    expect((await post({ userId: g.owner.userId, token: g.owner.token }, 'cats')).statusCode).toBe(
+      200,
+    );
+    // Exempt channels (and their categories) and exempt roles pass.
+    const role = (
+      await g.call('POST', `/guilds/${g.guildId}/roles`, {
+        auth: g.owner.token,
+        payload: { name: 'trusted' },
+      })
+    ).json<{ id: string }>();
+    const cat = await g.join('cat-lover', { roleIds: [role.id] });
+    await g.call('PATCH', `${rulesUrl()}/${ruleId}`, {
+      auth: g.bot.token,
+      payload: { exempt_roles: [role.id], exempt_channels: [alerts] },
+    });
+    expect((await post(cat, 'cats!')).statusCode).toBe(200);
+    const carl = await g.join('carl');
+    expect((await post(carl, 'cats!', alerts)).statusCode).toBe(200);
+    expect((await post(carl, 'cats!')).json()).toMatchObject({ code: 200000 });
+    // The block timed carl out too; a disabled rule checks nothing.
+    const dan = await g.join('dan');
+    await g.call('PATCH', `${rulesUrl()}/${ruleId}`, {
+      auth: g.bot.token,
+      payload: { enabled: false },
+    });
+    expect((await post(dan, 'cats!')).statusCode).toBe(200);
+    await dropRule(ruleId);
+  });
+
+  it('alerts without blocking: the message is written and the alert names it', async () => {
+    const ruleId = await createRule({
+      name: 'Watch regex',
+      event_type: 1,
+      trigger_type: 1,
+      trigger_metadata: { regex_patterns: ['d[o0]gs?\\b'], allow_list: ['dogs'] },
+      actions: [{ type: 2, metadata: { channel_id: alerts } }],
+    });
+    const dee = await g.join('dee');
+    const before = (await alertMessages()).length;
+    expect((await post(dee, 'I have dogs')).statusCode).toBe(200);
+    expect(await alertMessages()).toHaveLength(before);
+    const res = await post(dee, 'my d0g barks');
+    expect(res.statusCode).toBe(200);
+    const after = await alertMessages();
+    expect(after).toHaveLength(before + 1);
+    expect(JSON.stringify(after[0]?.embeds)).toContain('"keyword","value":"d[o0]gs?\\\\b"');
+    // Edits are checked too: an edit into a blocked word is refused, the message unchanged.
+    const blocking = await createRule({
+      name: 'No birds',
+      event_type: 1,
+      trigger_type: 1,
+      trigger_metadata: { keyword_filter: ['bird'] },
+      actions: [{ type: 1 }],
+    });
+    const id = res.json<{ id: string }>().id;
+    const edit = await g.call('PATCH', `/channels/${general}/messages/${id}`, {
+      auth: dee.token,
+      payload: { content: 'a bird' },
+    });
+    expect(edit.json()).toMatchObject({ code: 200000 });
+    expect((await server.app.storage.messages.findById(general, id))?.content).toBe('my d0g barks');
+    await dropRule(blocking);
+    await dropRule(ruleId);
+  });
+
+  it('a pattern that backtracks badly runs out of time instead of hanging', async () => {
+    const ruleId = await createRule({
+      name: 'Slow',
+      event_type: 1,
+      trigger_type: 1,
+      trigger_metadata: { regex_patterns: ['a*a*a*a*a*a*a*a*a*a*a*a*b'] },
+      actions: [{ type: 1 }],
+    });
+    const eve = await g.join('eve');
+    expect((await post(eve, 'a'.repeat(60))).statusCode).toBe(200);
+    expect((await post(eve, 'aab')).json()).toMatchObject({ code: 200000 });
+    await dropRule(ruleId);
+  });
+
+  it('mention spam, keyword presets and repeated content', async () => {
+    const ids = [
+      await createRule({
+        name: 'Mentions',
+        event_type: 1,
+        trigger_type: 5,
+        trigger_metadata: { mention_total_limit: 2 },
+        actions: [{ type: 1 }],
+      }),
+      await createRule({
+        name: 'Presets',
+        event_type: 1,
+        trigger_type: 4,
+        trigger_metadata: { presets: [1], allow_list: ['damn'] },
+        actions: [{ type: 1 }],
+      }),
+      await createRule({ name: 'Spam', event_type: 1, trigger_type: 3, actions: [{ type: 1 }] }),
+    ];
+    const fay = await g.join('fay');
+    const [a, b, c] = [g.owner.userId, g.bot.userId, fay.userId];
+    expect((await post(fay, `<@${a}> <@${b}> <@!${a}>`)).statusCode).toBe(200);
+    expect((await post(fay, `<@${a}> <@${b}> <@${c}>`)).json()).toMatchObject({ code: 200000 });
+    expect((await post(fay, 'well damn')).statusCode).toBe(200);
+    expect((await post(fay, 'oh SHIT.')).json()).toMatchObject({ code: 200000 });
+    expect((await post(fay, 'buy now')).statusCode).toBe(200);
+    expect((await post(fay, 'buy now')).statusCode).toBe(200);
+    expect((await post(fay, 'Buy now ')).json()).toMatchObject({ code: 200000 });
+    for (const id of ids) await dropRule(id);
+  });
+
+  it('a profile rule quarantines a member whose nickname matches, until it no longer does', async () => {
+    const ruleId = await createRule({
+      name: 'Names',
+      event_type: 2,
+      trigger_type: 6,
+      trigger_metadata: { keyword_filter: ['*admin*'] },
+      actions: [{ type: 4 }, { type: 2, metadata: { channel_id: alerts } }],
+    });
+    const gus = await g.join('gus');
+    const nick = (value: string) =>
+      g.call('PATCH', `/guilds/${g.guildId}/members/@me`, {
+        auth: gus.token,
+        payload: { nick: value },
+      });
+    const bad = await nick('the-Admin');
+    expect(bad.statusCode).toBe(200);
+    expect(bad.json<{ flags: number }>().flags & QUARANTINED_FLAG).toBe(QUARANTINED_FLAG);
+    expect(await audit(AuditLogActions.AUTO_MODERATION_QUARANTINE_USER)).toHaveLength(1);
+    expect((await post(gus, 'hello')).json()).toMatchObject({ code: 200000 });
+    const good = await nick('gus');
+    expect(good.json<{ flags: number }>().flags & QUARANTINED_FLAG).toBe(0);
+    expect((await post(gus, 'hello')).statusCode).toBe(200);
+    // Names are checked on joining too.
+    const invite = await g.call('POST', `/channels/${general}/invites`, {
+      auth: g.owner.token,
+      payload: {},
+    });
+    const joiner = await server.app.services.auth.register({
+      email: 'sysadmin@example.test',
+      username: 'sysadmin',
+      password: 'correct horse battery',
+    });
+    await g.call('POST', `/invites/${invite.json<{ code: string }>().code}`, joiner.token);
+    const joined = await server.app.storage.members.find(g.guildId, joiner.user_id);
+    expect((joined?.flags ?? 0) & QUARANTINED_FLAG).toBe(QUARANTINED_FLAG);
+    await dropRule(ruleId);
+  });
+});

@@ -1,0 +1,378 @@
+/**
+ * @module resources/autoModeration/enforce: the rules applied. A message about to be written in
+ * a guild channel (the message service asks, `checkMessage`) is matched against the guild's
+ * enabled MESSAGE_SEND rules; a member whose nickname or names changed (`checkMember`) against
+ * its MEMBER_PROFILE rule. Each action of a matching rule runs (an alert message, a timeout, a
+ * quarantine), with its AUTO_MODERATION_ACTION_EXECUTION and audit entry, in one transaction that
+ * commits before the message is refused (200000) when a rule blocks it.
+ *
+ * Never checked: the owner and members with ADMINISTRATOR or MANAGE_GUILD (as on the platform),
+ * members holding an exempt role, channels exempt by id or by their category.
+ */
+import {
+  AuditLogActions,
+  MessageTypes,
+  PermissionFlags as P,
+  type AuditLogAction,
+} from '@guildhall/protocol';
+import { createHash } from 'node:crypto';
+import { ApiError } from '../../errors/index.js';
+import { afterCommit } from '../../events/afterCommit.js';
+import type {
+  AutoModRuleRecord,
+  ChannelRecord,
+  MemberRecord,
+  Repositories,
+  SettingsJson,
+  UserRecord,
+} from '../../storage/index.js';
+import { recordAudit } from '../auditLog/index.js';
+import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
+import { serializeMember } from '../members/index.js';
+import { loadMessageContext, serializeMessage, type AttachmentLinks } from '../messages/index.js';
+import { executionDispatch } from './dispatch.js';
+import { allowed, firstKeywordHit } from './keywords.js';
+import { firstPresetHit } from './presets.js';
+import { firstRegexHit } from './regex.js';
+import { AutoModActions as A, AutoModEvents, AutoModTriggers as T } from './schemas.js';
+import { SECOND_MS } from '../../domain/time.js';
+
+/** Member flag AUTOMOD_QUARANTINED_USERNAME: a profile rule blocks the member's interactions. */
+export const QUARANTINED_FLAG = 1 << 7;
+
+/** The SPAM trigger: the same content from one member this many times within the window. */
+export const SPAM_REPEATS = 3;
+export const SPAM_WINDOW_MS = 60 * SECOND_MS;
+/** Members whose recent contents the spam check remembers, per process. */
+const SPAM_TRACKED_MEMBERS = 10_000;
+
+/** Why a rule matched: the configured keyword and the content it found. */
+interface Match {
+  keyword: string | null;
+  content: string | null;
+}
+
+/** A message about to be written, as the check sees it. */
+export interface MessageCheck {
+  guildId: string;
+  channel: ChannelRecord;
+  member: MemberRecord;
+  /** The caller's guild-level permissions (exemption). */
+  permissions: bigint;
+  content: string;
+  /** The message's id once written (absent from the execution when blocked). */
+  messageId: string;
+  /** An edit of a written message: the SPAM trigger does not count it. */
+  edit?: boolean;
+}
+
+const lists = (metadata: SettingsJson, key: string): string[] => {
+  const value = metadata[key];
+  return Array.isArray(value) ? value.map(String) : [];
+};
+
+/** Matches keyword, regex and allow lists (KEYWORD and MEMBER_PROFILE rules). */
+function keywordMatch(rule: AutoModRuleRecord, text: string): Match | null {
+  const allow = lists(rule.triggerMetadata, 'allow_list');
+  const hit = firstKeywordHit(lists(rule.triggerMetadata, 'keyword_filter'), allow, text);
+  if (hit !== null) return { keyword: hit.keyword, content: hit.matched };
+  const regex = firstRegexHit(lists(rule.triggerMetadata, 'regex_patterns'), text, {
+    accept: (matched) => !allowed(allow, matched),
+  });
+  return regex === null ? null : { keyword: regex.pattern, content: regex.matched };
+}
+
+/** Unique user and role mentions in the content (`<@id>`, `<@!id>`, `<@&id>`). */
+export function uniqueMentions(content: string): number {
+  return new Set(content.match(/<@[!&]?\d{1,20}>/g)?.map((m) => m.replace('!', '')) ?? []).size;
+}
+
+export function createAutoModerationEnforcer(deps: ServiceDeps & { links: () => AttachmentLinks }) {
+  const { storage, clock, ids } = deps;
+  /** Recent content hashes per guild member, for the SPAM trigger (oldest member first out). */
+  const recent = new Map<string, { hash: string; at: number }[]>();
+
+  /** Counts this content for the member; whether it is the SPAM_REPEATS-th copy in the window. */
+  const repeated = (guildId: string, userId: string, content: string): boolean => {
+    const key = `${guildId}:${userId}`;
+    const now = clock.now();
+    const hash = createHash('sha256').update(content.trim().toLowerCase()).digest('hex');
+    const seen = (recent.get(key) ?? []).filter((entry) => entry.at > now - SPAM_WINDOW_MS);
+    seen.push({ hash, at: now });
+    recent.delete(key);
+    recent.set(key, seen.slice(-SPAM_REPEATS * 4));
+    if (recent.size > SPAM_TRACKED_MEMBERS) {
+      const oldest = recent.keys().next().value;
+      if (oldest !== undefined) recent.delete(oldest);
+    }
+    return seen.filter((entry) => entry.hash === hash).length >= SPAM_REPEATS;
+  };
+
+  const messageMatch = (rule: AutoModRuleRecord, check: MessageCheck): Match | null => {
+    const { content } = check;
+    switch (rule.triggerType) {
+      case T.KEYWORD:
+        return keywordMatch(rule, content);
+      case T.KEYWORD_PRESET: {
+        const presets = (rule.triggerMetadata['presets'] as number[] | undefined) ?? [];
+        const word = firstPresetHit(presets, lists(rule.triggerMetadata, 'allow_list'), content);
+        return word === null ? null : { keyword: word, content: word };
+      }
+      case T.MENTION_SPAM: {
+        const limit = Number(rule.triggerMetadata['mention_total_limit'] ?? 0);
+        return uniqueMentions(content) > limit ? { keyword: null, content: null } : null;
+      }
+      case T.SPAM:
+        return check.edit !== true && repeated(check.guildId, check.member.userId, content)
+          ? { keyword: null, content: null }
+          : null;
+      default:
+        return null;
+    }
+  };
+
+  const exempt = (
+    rule: AutoModRuleRecord,
+    member: MemberRecord,
+    channel: ChannelRecord | null,
+  ): boolean =>
+    member.roleIds.some((id) => rule.exemptRoles.includes(id)) ||
+    (channel !== null &&
+      (rule.exemptChannels.includes(channel.id) ||
+        (channel.parentId !== null && rule.exemptChannels.includes(channel.parentId))));
+
+  /** The owner and ADMINISTRATOR or MANAGE_GUILD holders are never checked. */
+  const above = (permissions: bigint) => (permissions & (P.ADMINISTRATOR | P.MANAGE_GUILD)) !== 0n;
+
+  /** Posts the alert (a type 24 system message by the member) in the rule's channel. */
+  const postAlert = async (
+    tx: Repositories,
+    run: Execution,
+    channelId: string,
+  ): Promise<string | null> => {
+    const channel = await tx.channels.findById(channelId);
+    if (channel?.guildId !== run.rule.guildId) return null;
+    const id = ids();
+    const fields = [
+      { name: 'rule_name', value: run.rule.name, inline: false },
+      { name: 'decision_id', value: run.decisionId, inline: false },
+      ...(run.channelId === undefined
+        ? []
+        : [{ name: 'channel_id', value: run.channelId, inline: false }]),
+      ...(run.match.keyword === null
+        ? []
+        : [{ name: 'keyword', value: run.match.keyword, inline: false }]),
+      ...(run.match.content === null
+        ? []
+        : [{ name: 'keyword_matched_content', value: run.match.content, inline: false }]),
+    ];
+    const record = {
+      id,
+      channelId: channel.id,
+      guildId: channel.guildId,
+      authorId: run.user.id,
+      type: MessageTypes.AUTO_MODERATION_ACTION,
+      content: '',
+      embeds: [{ type: 'auto_moderation_message', description: run.content, fields }],
+      flags: 0,
+      tts: false,
+      mentionEveryone: false,
+      mentionUserIds: [],
+      mentionRoleIds: [],
+      reference: null,
+      snapshots: null,
+      nonce: null,
+      applicationId: null,
+      webhookId: null,
+      createdAt: clock.now(),
+      attachments: [],
+    };
+    await tx.messages.create(record);
+    const full = { ...record, pinnedAt: null, editedAt: null };
+    const context = await loadMessageContext(tx, [full], {
+      links: deps.links(),
+      viewerId: run.user.id,
+      reader: null,
+      knownUsers: [run.user],
+      reactions: false,
+    });
+    afterCommit(tx, {
+      type: 'MESSAGE_CREATE',
+      guildId: channel.guildId,
+      channelId: channel.id,
+      data: { ...serializeMessage(full, context), guild_id: channel.guildId },
+    });
+    return id;
+  };
+
+  /** One rule's match, and what its actions apply to. */
+  interface Execution {
+    rule: AutoModRuleRecord;
+    match: Match;
+    user: UserRecord;
+    member: MemberRecord;
+    content: string;
+    channelId?: string;
+    /** The message's id when it is written (not blocked). */
+    messageId?: string;
+    decisionId: string;
+  }
+
+  const AUDIT: Record<number, AuditLogAction> = {
+    [A.BLOCK_MESSAGE]: AuditLogActions.AUTO_MODERATION_BLOCK_MESSAGE,
+    [A.SEND_ALERT_MESSAGE]: AuditLogActions.AUTO_MODERATION_FLAG_TO_CHANNEL,
+    [A.TIMEOUT]: AuditLogActions.AUTO_MODERATION_USER_COMMUNICATION_DISABLED,
+    [A.BLOCK_MEMBER_INTERACTION]: AuditLogActions.AUTO_MODERATION_QUARANTINE_USER,
+  };
+
+  /** Runs every action of a matched rule, inside `tx`; returns the member as it ends up. */
+  const execute = async (tx: Repositories, run: Execution): Promise<MemberRecord> => {
+    let member = run.member;
+    for (const action of run.rule.actions) {
+      const type = Number(action['type']);
+      const metadata = (action['metadata'] ?? {}) as SettingsJson;
+      let alertId: string | null = null;
+      if (type === A.SEND_ALERT_MESSAGE) {
+        alertId = await postAlert(tx, run, String(metadata['channel_id']));
+      } else if (type === A.TIMEOUT) {
+        const until = clock.now() + Number(metadata['duration_seconds'] ?? 0) * SECOND_MS;
+        member =
+          (await tx.members.update(member.guildId, member.userId, {
+            communicationDisabledUntil: until,
+          })) ?? member;
+        afterCommit(tx, dispatches.memberUpdate(member.guildId, serializeMember(member, run.user)));
+      } else if (type === A.BLOCK_MEMBER_INTERACTION && (member.flags & QUARANTINED_FLAG) === 0) {
+        member =
+          (await tx.members.update(member.guildId, member.userId, {
+            flags: member.flags | QUARANTINED_FLAG,
+          })) ?? member;
+        afterCommit(tx, dispatches.memberUpdate(member.guildId, serializeMember(member, run.user)));
+      }
+      afterCommit(
+        tx,
+        executionDispatch({
+          guild_id: run.rule.guildId,
+          action,
+          rule_id: run.rule.id,
+          rule_trigger_type: run.rule.triggerType,
+          user_id: run.user.id,
+          ...(run.channelId === undefined ? {} : { channel_id: run.channelId }),
+          ...(run.messageId === undefined ? {} : { message_id: run.messageId }),
+          ...(alertId === null ? {} : { alert_system_message_id: alertId }),
+          content: run.content,
+          matched_keyword: run.match.keyword,
+          matched_content: run.match.content,
+        }),
+      );
+      const auditType = AUDIT[type];
+      if (auditType !== undefined) {
+        await recordAudit(tx, ids, {
+          guildId: run.rule.guildId,
+          userId: run.user.id,
+          targetId: run.user.id,
+          actionType: auditType,
+          options: {
+            auto_moderation_rule_name: run.rule.name,
+            auto_moderation_rule_trigger_type: String(run.rule.triggerType),
+            ...(run.channelId === undefined ? {} : { channel_id: run.channelId }),
+          },
+          reason: null,
+        });
+      }
+    }
+    return member;
+  };
+
+  return {
+    /**
+     * Checks a message about to be written. Throws 200000 when a rule blocks it (its actions
+     * and events committed first), or when the member is quarantined by a profile rule.
+     */
+    async checkMessage(check: MessageCheck): Promise<void> {
+      if (above(check.permissions)) return;
+      if ((check.member.flags & QUARANTINED_FLAG) !== 0) {
+        throw new ApiError('AUTOMOD_MESSAGE_BLOCKED');
+      }
+      const rules = (await storage.autoModRules.listByGuild(check.guildId)).filter(
+        (rule) =>
+          rule.enabled &&
+          rule.eventType === AutoModEvents.MESSAGE_SEND &&
+          !exempt(rule, check.member, check.channel),
+      );
+      if (rules.length === 0 || check.content.trim() === '') return;
+      const matched = rules.flatMap((rule) => {
+        const match = messageMatch(rule, check);
+        return match === null ? [] : [{ rule, match }];
+      });
+      if (matched.length === 0) return;
+      const blocked = matched.some(({ rule }) =>
+        rule.actions.some((a) => Number(a['type']) === A.BLOCK_MESSAGE),
+      );
+      await storage.transaction(async (tx) => {
+        const user = await tx.users.findById(check.member.userId);
+        if (user === null) return;
+        let member = check.member;
+        for (const { rule, match } of matched) {
+          member = await execute(tx, {
+            rule,
+            match,
+            user,
+            member,
+            content: check.content,
+            channelId: check.channel.id,
+            // A blocked create has no message; a blocked edit leaves the message as it was.
+            ...(blocked && check.edit !== true ? {} : { messageId: check.messageId }),
+            decisionId: ids(),
+          });
+        }
+      });
+      if (blocked) throw new ApiError('AUTOMOD_MESSAGE_BLOCKED');
+    },
+
+    /**
+     * Checks a member's names (nickname, display name, username) against the guild's profile
+     * rule inside the caller's transaction: a match runs its actions (quarantine, alert); names
+     * that no longer match lift the quarantine.
+     */
+    async checkMember(tx: Repositories, request: { guildId: string; userId: string }) {
+      const rule = (await tx.autoModRules.listByGuild(request.guildId)).find(
+        (r) => r.enabled && r.eventType === AutoModEvents.MEMBER_UPDATE,
+      );
+      if (rule === undefined) return;
+      const [member, user, guild, roles] = await Promise.all([
+        tx.members.find(request.guildId, request.userId),
+        tx.users.findById(request.userId),
+        tx.guilds.findById(request.guildId),
+        tx.roles.listByGuild(request.guildId),
+      ]);
+      if (member === null || user === null || guild === null) return;
+      const permissions = roles
+        .filter((r) => r.id === guild.id || member.roleIds.includes(r.id))
+        .reduce((bits, r) => bits | r.permissions, 0n);
+      if (guild.ownerId === user.id || above(permissions) || exempt(rule, member, null)) return;
+      const names = [member.nick, user.globalName, user.username].filter(
+        (n): n is string => n !== null && n !== '',
+      );
+      let match: Match | null = null;
+      for (const name of names) {
+        match ??= keywordMatch(rule, name);
+      }
+      if (match === null) {
+        if ((member.flags & QUARANTINED_FLAG) !== 0) {
+          const lifted = await tx.members.update(member.guildId, member.userId, {
+            flags: member.flags & ~QUARANTINED_FLAG,
+          });
+          if (lifted !== null) {
+            afterCommit(tx, dispatches.memberUpdate(lifted.guildId, serializeMember(lifted, user)));
+          }
+        }
+        return;
+      }
+      if ((member.flags & QUARANTINED_FLAG) !== 0) return;
+      await execute(tx, { rule, match, user, member, content: names.join(' '), decisionId: ids() });
+    },
+  };
+}
+
+export type AutoModerationEnforcer = ReturnType<typeof createAutoModerationEnforcer>;

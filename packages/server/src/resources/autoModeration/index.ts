@@ -1,0 +1,9 @@
+/** @module resources/autoModeration: auto-moderation rules and their enforcement. */
+export {
+  createAutoModerationEnforcer,
+  QUARANTINED_FLAG,
+  type AutoModerationEnforcer,
+} from './enforce.js';
+export { registerAutoModerationRoutes } from './routes.js';
+export { createAutoModerationService, type AutoModerationService } from './service.js';
+export { serializeRule } from './serialize.js';

@@ -1,0 +1,230 @@
+import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeDrivers } from '../../../test/support/drivers.js';
+import {
+  guildFixture,
+  type GuildFixture,
+  type Person,
+} from '../../../test/support/guildMembers.js';
+import { expectOpenApiResponse } from '../../../test/support/openapi.js';
+import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+
+describeDrivers('auto-moderation rules on $driver', (driver) => {
+  let server: TestServer;
+  let g: GuildFixture;
+  let member: Person;
+  let channelId: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ storage: driver });
+    g = await guildFixture(server, { botPermissions: P.MANAGE_GUILD | P.MODERATE_MEMBERS });
+    member = await g.join('mod-member');
+    const [general] = await server.app.storage.channels.listByGuild(g.guildId);
+    channelId = general?.id ?? '';
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  const rulesUrl = () => `/guilds/${g.guildId}/auto-moderation/rules`;
+  const audit = (actionType: number) =>
+    server.app.storage.auditLog.list(g.guildId, { actionType, limit: 100 });
+  const keywordRule = (extra: object = {}) => ({
+    name: 'No cats',
+    event_type: 1,
+    trigger_type: 1,
+    trigger_metadata: {
+      keyword_filter: ['cat*'],
+      regex_patterns: ['d[o0]g'],
+      allow_list: ['category'],
+    },
+    actions: [{ type: 1, metadata: { custom_message: 'Not here.' } }],
+    enabled: true,
+    ...extra,
+  });
+
+  it('creates, lists, reads, modifies and deletes a rule, each audited', async () => {
+    const created = await g.call('POST', rulesUrl(), {
+      auth: g.bot.token,
+      payload: keywordRule({
+        actions: [
+          { type: 1 },
+          { type: 2, metadata: { channel_id: channelId } },
+          { type: 3, metadata: { duration_seconds: 60 } },
+        ],
+        exempt_channels: [channelId],
+      }),
+      reason: 'tidy',
+    });
+    expect(created.statusCode).toBe(200);
+    expectOpenApiResponse(created, 'POST', rulesUrl());
+    const rule = created.json<{ id: string }>();
+    expect(rule).toMatchObject({
+      guild_id: g.guildId,
+      creator_id: g.bot.userId,
+      trigger_type: 1,
+      trigger_metadata: {
+        keyword_filter: ['cat*'],
+        regex_patterns: ['d[o0]g'],
+        allow_list: ['category'],
+      },
+      actions: [
+        { type: 1, metadata: {} },
+        { type: 2, metadata: { channel_id: channelId } },
+        { type: 3, metadata: { duration_seconds: 60 } },
+      ],
+      exempt_roles: [],
+      exempt_channels: [channelId],
+      enabled: true,
+    });
+    const [entry] = await audit(AuditLogActions.AUTO_MODERATION_RULE_CREATE);
+    expect(entry).toMatchObject({ targetId: rule.id, userId: g.bot.userId, reason: 'tidy' });
+
+    const listed = await g.call('GET', rulesUrl(), g.bot.token);
+    expect(listed.statusCode).toBe(200);
+    expectOpenApiResponse(listed, 'GET', rulesUrl());
+    expect(listed.json()).toEqual([created.json()]);
+
+    const one = await g.call('GET', `${rulesUrl()}/${rule.id}`, g.bot.token);
+    expect(one.statusCode).toBe(200);
+    expectOpenApiResponse(one, 'GET', `${rulesUrl()}/${rule.id}`);
+
+    const patched = await g.call('PATCH', `${rulesUrl()}/${rule.id}`, {
+      auth: g.bot.token,
+      payload: { name: 'No cats at all', enabled: false, exempt_channels: [] },
+    });
+    expect(patched.statusCode).toBe(200);
+    expectOpenApiResponse(patched, 'PATCH', `${rulesUrl()}/${rule.id}`);
+    expect(patched.json()).toMatchObject({
+      name: 'No cats at all',
+      enabled: false,
+      exempt_channels: [],
+    });
+    const [update] = await audit(AuditLogActions.AUTO_MODERATION_RULE_UPDATE);
+    expect(update?.changes).toEqual(
+      expect.arrayContaining([{ key: 'name', old_value: 'No cats', new_value: 'No cats at all' }]),
+    );
+    // The trigger type never changes.
+    const retype = await g.call('PATCH', `${rulesUrl()}/${rule.id}`, {
+      auth: g.bot.token,
+      payload: { trigger_type: 5 },
+    });
+    expect(retype.statusCode).toBe(400);
+    expectOpenApiResponse(retype, 'PATCH', `${rulesUrl()}/${rule.id}`);
+
+    const deleted = await g.call('DELETE', `${rulesUrl()}/${rule.id}`, g.bot.token);
+    expect(deleted.statusCode).toBe(204);
+    expectOpenApiResponse(deleted, 'DELETE', `${rulesUrl()}/${rule.id}`);
+    expect(await audit(AuditLogActions.AUTO_MODERATION_RULE_DELETE)).toHaveLength(1);
+    for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
+      const gone = await g.call(method, `${rulesUrl()}/${rule.id}`, {
+        auth: g.bot.token,
+        payload: {},
+      });
+      expect(gone.statusCode).toBe(404);
+      expect(gone.json()).toMatchObject({ message: 'Unknown Auto Moderation Rule' });
+      expectOpenApiResponse(gone, method, `${rulesUrl()}/${rule.id}`);
+    }
+  });
+
+  it('refuses bad rules with the field at fault, and writes nothing', async () => {
+    const audits = await g.auditCount();
+    const cases: [object, string][] = [
+      [{ ...keywordRule(), name: '' }, 'name'],
+      [{ ...keywordRule(), trigger_type: 2 }, 'trigger_type'],
+      [{ ...keywordRule(), event_type: 2 }, 'event_type'],
+      [{ ...keywordRule(), actions: [] }, 'actions'],
+      [{ ...keywordRule(), actions: [{ type: 4 }] }, 'actions'],
+      [{ ...keywordRule(), actions: [{ type: 2, metadata: { channel_id: '1' } }] }, 'actions'],
+      [{ ...keywordRule(), actions: [{ type: 3 }] }, 'actions'],
+      [{ ...keywordRule(), trigger_metadata: { regex_patterns: ['(?=x)a'] } }, 'trigger_metadata'],
+      [{ ...keywordRule(), trigger_metadata: { regex_patterns: ['(a+)+$'] } }, 'trigger_metadata'],
+      [
+        { ...keywordRule(), trigger_metadata: { regex_patterns: ['(unclosed'] } },
+        'trigger_metadata',
+      ],
+      [
+        { ...keywordRule(), trigger_metadata: { keyword_filter: ['x'.repeat(61)] } },
+        'trigger_metadata',
+      ],
+      [{ ...keywordRule(), trigger_metadata: {} }, 'trigger_metadata'],
+      [
+        { ...keywordRule(), trigger_metadata: { keyword_filter: ['a'], presets: [1] } },
+        'trigger_metadata',
+      ],
+      [{ ...keywordRule(), exempt_roles: ['1'] }, 'exempt_roles'],
+      [{ ...keywordRule(), trigger_type: 5, trigger_metadata: {} }, 'trigger_metadata'],
+      [
+        { ...keywordRule(), trigger_type: 4, trigger_metadata: { presets: [7] } },
+        'trigger_metadata',
+      ],
+    ];
+    for (const [payload, field] of cases) {
+      const res = await g.call('POST', rulesUrl(), { auth: g.bot.token, payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expectOpenApiResponse(res, 'POST', rulesUrl());
+      const body = res.json<{ code: number; errors: Record<string, unknown> }>();
+      expect(body.code).toBe(50035);
+      expect(Object.keys(body.errors)).toContain(field);
+    }
+    expect(await g.auditCount()).toBe(audits);
+    expect(await server.app.storage.autoModRules.listByGuild(g.guildId)).toEqual([]);
+  });
+
+  it('limits rules per trigger type', async () => {
+    const spam = { name: 'Spam', event_type: 1, trigger_type: 3, actions: [{ type: 1 }] };
+    const first = await g.call('POST', rulesUrl(), { auth: g.bot.token, payload: spam });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ trigger_metadata: {}, enabled: false });
+    const second = await g.call('POST', rulesUrl(), { auth: g.bot.token, payload: spam });
+    expect(second.statusCode).toBe(400);
+    expect(second.json()).toMatchObject({
+      code: 50035,
+      errors: {
+        trigger_type: { _errors: [{ code: 'AUTO_MODERATION_MAX_RULES_OF_TYPE_EXCEEDED' }] },
+      },
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const res = await g.call('POST', rulesUrl(), { auth: g.bot.token, payload: keywordRule() });
+      expect(res.statusCode).toBe(200);
+      ids.push(res.json<{ id: string }>().id);
+    }
+    const seventh = await g.call('POST', rulesUrl(), { auth: g.bot.token, payload: keywordRule() });
+    expect(seventh.statusCode).toBe(400);
+    for (const id of [first.json<{ id: string }>().id, ...ids]) {
+      expect((await g.call('DELETE', `${rulesUrl()}/${id}`, g.bot.token)).statusCode).toBe(204);
+    }
+  });
+
+  it('answers the platform errors for callers without access', async () => {
+    const denied: [string, string, string, number, number][] = [
+      ['GET', rulesUrl(), member.token, 403, 50013],
+      ['POST', rulesUrl(), member.token, 403, 50013],
+      ['GET', `${rulesUrl()}/123`, member.token, 403, 50013],
+      ['GET', '/guilds/1/auto-moderation/rules', g.bot.token, 404, 10004],
+      ['GET', rulesUrl(), '', 401, 0],
+    ];
+    for (const [method, url, auth, status, code] of denied) {
+      const res = await g.call(method, url, { auth, payload: keywordRule() });
+      expect(res.statusCode, `${method} ${url}`).toBe(status);
+      expect(res.json()).toMatchObject({ code });
+      expectOpenApiResponse(res, method, url);
+    }
+    // A timeout action needs MODERATE_MEMBERS of whoever sets it up.
+    const lesser = await g.join('lesser');
+    const role = (
+      await g.call('POST', `/guilds/${g.guildId}/roles`, {
+        auth: g.owner.token,
+        payload: { name: 'managers', permissions: String(P.MANAGE_GUILD) },
+      })
+    ).json<{ id: string }>();
+    await server.app.storage.members.addRole(g.guildId, lesser.userId, role.id);
+    const timeout = await g.call('POST', rulesUrl(), {
+      auth: lesser.token,
+      payload: keywordRule({ actions: [{ type: 3, metadata: { duration_seconds: 5 } }] }),
+    });
+    expect(timeout.statusCode).toBe(403);
+    expect(timeout.json()).toMatchObject({ code: 50013 });
+  });
+});

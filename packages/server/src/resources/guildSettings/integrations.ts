@@ -1,0 +1,107 @@
+/**
+ * @module resources/guildSettings/integrations: a guild's integrations are the applications
+ * whose bot it added (type `discord`; this platform has no Twitch or YouTube links). Deleting one
+ * removes the bot and its managed role, as the platform does, with GUILD_MEMBER_REMOVE,
+ * GUILD_ROLE_DELETE, INTEGRATION_DELETE and GUILD_INTEGRATIONS_UPDATE and an INTEGRATION_DELETE
+ * audit entry. The integration's id is its application's.
+ */
+import { AuditLogActions, PermissionFlags as P, isSnowflake } from '@guildhall/protocol';
+import { ApiError } from '../../errors/index.js';
+import { afterCommit } from '../../events/afterCommit.js';
+import type { Principal } from '../../http/authenticator.js';
+import type { ApplicationRecord, UserRecord } from '../../storage/index.js';
+import { accessLoader } from '../access/index.js';
+import { recordAudit } from '../auditLog/index.js';
+import type { ServiceDeps } from '../deps.js';
+import { dispatches } from '../dispatches.js';
+import { serializeUser } from '../users/index.js';
+import type { SettingsRequest } from './settings.js';
+
+/** The scopes a bot install grants (what the platform lists on the integration). */
+const BOT_SCOPES = ['bot', 'applications.commands'];
+
+function serializeIntegration(application: ApplicationRecord, bot: UserRecord | null) {
+  return {
+    type: 'discord',
+    id: application.id,
+    name: application.name,
+    account: { id: application.id, name: application.name },
+    enabled: true,
+    scopes: BOT_SCOPES,
+    application: {
+      id: application.id,
+      name: application.name,
+      icon: application.icon,
+      description: application.description,
+      type: null,
+      ...(bot === null ? {} : { bot: serializeUser(bot) }),
+    },
+  };
+}
+
+export function createIntegrationService(deps: ServiceDeps) {
+  const { storage, clock, ids } = deps;
+  const accessFor = accessLoader(clock);
+
+  return {
+    /** GET /guilds/{id}/integrations (MANAGE_GUILD). */
+    async list(principal: Principal, guildId: string) {
+      const access = await accessFor(storage, principal, guildId);
+      access.require(P.MANAGE_GUILD);
+      const applications = await storage.applications.listInstalledInGuild(access.guild.id);
+      const bots = await Promise.all(
+        applications.map((a) =>
+          a.botUserId === null ? Promise.resolve(null) : storage.users.findById(a.botUserId),
+        ),
+      );
+      return applications.map((a, index) => serializeIntegration(a, bots[index] ?? null));
+    },
+
+    /** DELETE /guilds/{id}/integrations/{id} (MANAGE_GUILD): the bot leaves with its role. */
+    async delete(principal: Principal, request: SettingsRequest & { integrationId: string }) {
+      await storage.transaction(async (tx) => {
+        const access = await accessFor(tx, principal, request.guildId);
+        access.require(P.MANAGE_GUILD);
+        const guildId = access.guild.id;
+        const installed = isSnowflake(request.integrationId)
+          ? (await tx.applications.listInstalledInGuild(guildId)).find(
+              (a) => a.id === request.integrationId,
+            )
+          : undefined;
+        const botUserId = installed?.botUserId ?? null;
+        if (installed === undefined || botUserId === null)
+          throw new ApiError('UNKNOWN_INTEGRATION');
+        for (const role of access.roles.filter((r) => r.managed && r.botUserId === botUserId)) {
+          await tx.roles.delete(guildId, role.id);
+          afterCommit(tx, dispatches.roleDelete(guildId, role.id));
+        }
+        await tx.members.remove(guildId, [botUserId]);
+        const bot = await tx.users.findById(botUserId);
+        if (bot !== null) afterCommit(tx, dispatches.memberRemove(guildId, serializeUser(bot)));
+        afterCommit(tx, {
+          type: 'INTEGRATION_DELETE',
+          guildId,
+          data: { id: installed.id, guild_id: guildId, application_id: installed.id },
+        });
+        afterCommit(tx, {
+          type: 'GUILD_INTEGRATIONS_UPDATE',
+          guildId,
+          data: { guild_id: guildId },
+        });
+        await recordAudit(tx, ids, {
+          guildId,
+          userId: principal.user.id,
+          targetId: installed.id,
+          actionType: AuditLogActions.INTEGRATION_DELETE,
+          changes: [
+            { key: 'type', old_value: 'discord' },
+            { key: 'name', old_value: installed.name },
+          ],
+          reason: request.reason,
+        });
+      });
+    },
+  };
+}
+
+export type IntegrationService = ReturnType<typeof createIntegrationService>;

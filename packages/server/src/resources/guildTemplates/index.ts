@@ -1,0 +1,3 @@
+/** @module resources/guildTemplates: guild templates. */
+export { registerGuildTemplateRoutes } from './routes.js';
+export { createGuildTemplateService, type GuildTemplateService } from './service.js';

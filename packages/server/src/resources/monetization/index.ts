@@ -1,0 +1,12 @@
+/** @module resources/monetization: SKUs, entitlements, subscriptions and test purchases. */
+export { registerMonetizationRoutes } from './routes.js';
+export { createMonetizationService, type MonetizationService } from './service.js';
+export { createSubscriptionService, type SubscriptionService } from './subscriptions.js';
+export {
+  serializeEntitlement,
+  serializeSku,
+  serializeSubscription,
+  type EntitlementWire,
+} from './serialize.js';
+export { MONETIZATION_COMMANDS } from './commands.js';
+export { assertPremiumSkus } from './premium.js';

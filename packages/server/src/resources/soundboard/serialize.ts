@@ -1,0 +1,28 @@
+import type { APISoundboardSound } from 'discord-api-types/v10';
+import type { SoundboardSoundRecord, UserRecord } from '../../storage/index.js';
+import type { WireShape } from '../wireShape.js';
+import { serializeUser } from '../users/index.js';
+
+/** A guild's sound (SoundboardSoundResponse); `user` when the caller may see who made it. */
+export function serializeSound(sound: SoundboardSoundRecord, creator: UserRecord | null) {
+  return {
+    name: sound.name,
+    sound_id: sound.id,
+    volume: sound.volume,
+    emoji_id: sound.emojiId,
+    emoji_name: sound.emojiName,
+    guild_id: sound.guildId,
+    available: sound.available,
+    ...(creator === null ? {} : { user: serializeUser(creator) }),
+  } satisfies WireShape<APISoundboardSound>;
+}
+
+export type SoundWire = ReturnType<typeof serializeSound>;
+
+/** The fields an audit entry tracks, under their wire names. */
+export const auditedSound = (sound: SoundboardSoundRecord) => ({
+  name: sound.name,
+  volume: sound.volume,
+  emoji_id: sound.emojiId,
+  emoji_name: sound.emojiName,
+});

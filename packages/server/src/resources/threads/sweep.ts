@@ -1,0 +1,63 @@
+/**
+ * The sweep of what ends by time: idle threads archive themselves after their auto-archive
+ * duration, polls end at their expiry. Each pass works in batches until nothing is due; time
+ * comes from the injected clock, waits from the injected timers; app.ts starts and stops it.
+ */
+import type { Timers } from '../../domain/clock.js';
+import { MINUTE_MS } from '../../domain/time.js';
+import { THREAD_LIMITS } from './rules.js';
+
+/** Between passes: a thread archives at most a minute late, a poll ends a minute late at most. */
+export const TIMED_SWEEP_INTERVAL_MS = MINUTE_MS;
+
+export interface TimedSweeper {
+  /** Runs one pass now (tests call it instead of waiting for the timer). */
+  sweep(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Runs every batch of every task until none is full; returns how many items changed. */
+async function drain(tasks: readonly ((limit: number) => Promise<number>)[]): Promise<number> {
+  let done = 0;
+  for (const task of tasks) {
+    for (;;) {
+      const n = await task(THREAD_LIMITS.sweepBatch);
+      done += n;
+      if (n < THREAD_LIMITS.sweepBatch) break;
+    }
+  }
+  return done;
+}
+
+export function startTimedSweeper(deps: {
+  tasks: readonly ((limit: number) => Promise<number>)[];
+  timers: Timers;
+  intervalMs?: number;
+  onError: (err: unknown) => void;
+}): TimedSweeper {
+  let cancel: (() => void) | null = null;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const sweep = () => {
+    const pass = drain(deps.tasks);
+    running = pass.catch(deps.onError);
+    return pass;
+  };
+  const run = () => {
+    void sweep()
+      .catch(() => 0)
+      .then(() => {
+        if (!stopped)
+          cancel = deps.timers.schedule(run, deps.intervalMs ?? TIMED_SWEEP_INTERVAL_MS);
+      });
+  };
+  cancel = deps.timers.schedule(run, 0);
+  return {
+    sweep,
+    async stop() {
+      stopped = true;
+      cancel?.();
+      await running;
+    },
+  };
+}
