@@ -4,6 +4,8 @@ import type { EventBus } from './bus/index.js';
 import { uploadLimitBytes, type Config } from './config.js';
 import type { Services } from './appServices.js';
 import { registerActivityRoutes } from './activities/index.js';
+import { registerActivityShelfRoutes } from './activities/launchable.js';
+import { activityFrameSource } from './activities/proxyHost.js';
 import { registerWebhookEventRoutes } from './delivery/routes.js';
 import type { Clock } from './domain/clock.js';
 import { ApiError } from './errors/index.js';
@@ -154,6 +156,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerGuildTagRoutes(api, services.guildTags);
       registerMonetizationRoutes(api, services);
       registerActivityInviteRoutes(api, services.activityInvites);
+      registerActivityShelfRoutes(api, { storage, clock: deps.clock });
       registerProvisionalRoutes(api, provisional);
       registerProvisionalAdminRoutes(api, { provisional, adminTokenHash: config.adminTokenHash });
       registerSocialApprovalRoutes(api, { storage, adminTokenHash: config.adminTokenHash });
@@ -222,6 +225,9 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       webDir: config.webDir,
       gatewayUrl,
       publicUrl: config.publicUrl,
+      // The port the API is reached on (the listener's, or the public URL's).
+      activityFrameSource: () =>
+        activityFrameSource(config, Number(new URL(deps.baseUrl()).port || '80')),
     });
   }
 }

@@ -107,7 +107,7 @@ export interface Config {
   corsOrigins: CorsOrigins;
   /**
    * The host name of each application's activity origin, `{application_id}` standing for its id
-   * as the first label (activities/proxyHost.ts, docs/activities-proxy.md).
+   * as the first label (activities/proxyHost.ts, docs/activities.md#the-proxy-host).
    */
   activityHost: string;
   /** Development only: activity URL mappings may target loopback (never other private ranges). */

@@ -1,5 +1,5 @@
 /**
- * @module activities/config: an application's embedded activity config (docs/activities-server.md):
+ * @module activities/config: an application's embedded activity config (docs/activities.md):
  * the URL mappings the proxy host routes by, the supported platforms, the orientation lock states
  * and the age gate. The developer portal reads and changes it with the app owner's session; a
  * config with a root mapping (`/`) is what makes the app an activity (the EMBEDDED flag, and

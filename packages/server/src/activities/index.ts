@@ -1,4 +1,4 @@
-/** @module activities: embedded activities' config, instances and routes (docs/activities-server.md). */
+/** @module activities: embedded activities' config, instances and routes (docs/activities.md). */
 export {
   ACTIVITY_PLATFORMS,
   MAX_URL_MAPPINGS,

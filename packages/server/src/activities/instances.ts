@@ -1,5 +1,5 @@
 /**
- * @module activities/instances: activity instances (docs/activities-server.md#instances). A
+ * @module activities/instances: activity instances (docs/activities.md#instances). A
  * person launches an application's activity in a guild voice channel, a text channel or a DM
  * (from the client, a LAUNCH_ACTIVITY response or an entry point command): the app's live
  * instance there is joined, or a new one made with a fresh launch id. The instance ends when its

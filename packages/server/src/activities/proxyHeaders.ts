@@ -4,7 +4,7 @@
  * -Proto and Via set, the platform's own cookies (`guildhall_*`) removed. Towards the browser:
  * hop-by-hop headers and the target's framing, CSP and transport policies dropped, cookies kept
  * to the activity's own host (no Domain attribute), and the platform's security headers and CSP
- * for activity frames added. Docs: docs/activities-proxy.md.
+ * for activity frames added. Docs: docs/activities.md#the-proxy-host.
  */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 
@@ -177,7 +177,7 @@ export interface FramePolicyContext {
  * activity origin: the app and its URL mappings), plus what the embedded app SDK and activities
  * need from the platform: its API under /api/ and its CDN images (avatars, icons, attachments).
  * Scripts may be eval'd and WebAssembly compiled (game engines) but none inline; styles may be
- * inline (frameworks inject them). Only the web client may frame it.
+ * inline (frameworks inject them). Only the web client may frame it (through its relay).
  */
 export function activityCsp(context: FramePolicyContext): string {
   const wsOrigin = context.activityOrigin.replace(/^http/, 'ws');
@@ -195,7 +195,8 @@ export function activityCsp(context: FramePolicyContext): string {
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    `frame-ancestors ${context.clientOrigins.join(' ')}`,
+    // 'self': the web client's frame relay (frameRelay.ts) frames the activity on its origin.
+    `frame-ancestors ${context.clientOrigins.join(' ')} 'self'`,
   ].join('; ');
 }
 

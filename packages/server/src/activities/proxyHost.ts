@@ -4,7 +4,7 @@
  * `--activity-host` pattern (`{application_id}.activities.localhost` by default, which browsers
  * resolve to loopback without DNS). The scheme and port are the public URL's (or `http:` and the
  * listening port when there is none), so one listener serves the API and every activity; the
- * proxy host tells them apart by the Host header (proxyServer.ts). Docs: docs/activities-proxy.md.
+ * proxy host tells them apart by the Host header (proxyServer.ts). Docs: docs/activities.md#the-proxy-host.
  */
 import type { Config } from '../config.js';
 import { publicBaseUrl } from '../config.js';

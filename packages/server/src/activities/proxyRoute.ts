@@ -4,7 +4,7 @@
  * encoded slash, backslash or control character); an optional `/.proxy` prefix is dropped; the
  * longest URL mapping prefix (on segment boundaries) names the target, and the target path is
  * the mapping target's path followed by the rest of the request path, the query kept. Nothing
- * the mappings do not name can be reached. Docs: docs/activities-proxy.md.
+ * the mappings do not name can be reached. Docs: docs/activities.md#the-proxy-host.
  */
 import { isIP } from 'node:net';
 

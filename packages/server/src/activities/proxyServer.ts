@@ -4,7 +4,7 @@
  * and WebSocket upgrades alike (the gateway's upgrade listener never sees them either); every
  * other request reaches Fastify unchanged. The proxy checks the request (method, one Host, no
  * loop), reads the application's URL mappings, routes the path (proxyRoute.ts) and forwards it
- * (proxyHttp.ts, proxyWs.ts). Docs: docs/activities-proxy.md.
+ * (proxyHttp.ts, proxyWs.ts). Docs: docs/activities.md#the-proxy-host.
  */
 import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -31,6 +31,7 @@ import {
   type ProxyLimits,
   type ProxySettings,
 } from './proxyHttp.js';
+import { serveFrameRelay } from './frameRelay.js';
 import { sendRefusal, writeRawRefusal } from './proxyPages.js';
 import { routeRequest, type Refusal, type UrlMappingSource } from './proxyRoute.js';
 import { createAgents, literalAddressRefusal } from './proxyUpstream.js';
@@ -211,6 +212,14 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
   return {
     match: (request) => matchActivityHost(suffix, request.headers.host),
     handleRequest(request, response, match) {
+      // The web client's frame relay (frameRelay.ts), on every activity origin.
+      if (
+        match.kind === 'activity' &&
+        precheck(request, false) === null &&
+        serveFrameRelay(request, response, frameSecurityHeaders(policyOf(match.applicationId)))
+      ) {
+        return;
+      }
       handle(request, match, {
         websocket: false,
         forward: (to) => {

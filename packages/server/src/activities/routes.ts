@@ -1,5 +1,5 @@
 /**
- * @module activities/routes: the HTTP routes of activities (docs/activities-server.md). The
+ * @module activities/routes: the HTTP routes of activities (docs/activities.md). The
  * config is the developer portal's (the app owner's session); instances are launched, joined,
  * listed and left by people (session tokens); the app's backend reads one instance with its bot
  * token, as the platform's GET /applications/{id}/activity-instances/{instance_id}.

@@ -94,6 +94,10 @@ describe('the web pages, built', () => {
     // The gateway the page connects to (this server's /gateway, over ws:).
     const gatewayOrigin = new URL(server.app.gatewayUrl()).origin;
     expect(csp).toContain(`connect-src 'self' ${gatewayOrigin}`);
+    // Only activities are framed: every activity origin, and nothing else.
+    expect(csp.split('; ')).toContainEqual(
+      expect.stringMatching(/^frame-src http:\/\/\*\.activities\.localhost:\d+$/),
+    );
     expect(csp).not.toContain('unsafe');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('no-referrer');
@@ -163,5 +167,12 @@ describe('where the pages are served', () => {
     });
     expect(csp).toContain("connect-src 'self' wss://gateway.example.com https://chat.example.com");
     expect(csp).toContain("img-src 'self' data: blob: https://chat.example.com");
+    expect(csp).toContain("frame-src 'none'");
+    const framing = pageCsp({
+      gatewayUrl: 'wss://gateway.example.com/gateway',
+      publicUrl: 'https://chat.example.com',
+      activityFrameSource: 'https://*.activities.example.com',
+    });
+    expect(framing).toContain('frame-src https://*.activities.example.com;');
   });
 });

@@ -20,6 +20,11 @@ export interface WebAppOptions {
   gatewayUrl: () => string;
   /** The configured public URL, whose origin serves images too when it differs from the page's. */
   publicUrl: string | null;
+  /**
+   * Every activity origin as one CSP source (`http://*.activities.localhost:8080`), which the
+   * client frames (docs/activities.md#the-frame); read per request, like the gateway's URL.
+   */
+  activityFrameSource?: () => string | null;
 }
 
 /**
@@ -58,7 +63,12 @@ function originOf(url: string): string | null {
  * come only from this origin (Vite writes them as files); images may be data: or blob: URLs
  * (previews of files being uploaded); the only connections are the API here and the gateway.
  */
-export function pageCsp(options: Pick<WebAppOptions, 'publicUrl'> & { gatewayUrl: string }) {
+export function pageCsp(
+  options: Pick<WebAppOptions, 'publicUrl'> & {
+    gatewayUrl: string;
+    activityFrameSource?: string | null;
+  },
+) {
   const publicOrigin = options.publicUrl === null ? null : originOf(options.publicUrl);
   /** Sources after the fixed ones, each once, none missing. */
   const plus = (...sources: (string | null)[]) =>
@@ -72,6 +82,10 @@ export function pageCsp(options: Pick<WebAppOptions, 'publicUrl'> & { gatewayUrl
     `connect-src 'self'${plus(originOf(options.gatewayUrl), publicOrigin)}`,
     "font-src 'self'",
     "manifest-src 'self'",
+    // Activities, each on its own origin; nothing else is framed.
+    options.activityFrameSource === undefined || options.activityFrameSource === null
+      ? "frame-src 'none'"
+      : `frame-src ${options.activityFrameSource}`,
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",
@@ -136,11 +150,14 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   // The build holds Brotli and gzip copies of its text files (packages/web/scripts/compress.js),
   // sent to browsers that accept them: a page load moves a quarter of the bytes, compressed once.
   await app.register(fastifyStatic, { root: webDir, serve: false, preCompressed: true });
-  let csp: { gatewayUrl: string; value: string } | null = null;
+  let csp: { key: string; value: string } | null = null;
   const currentCsp = () => {
     const gatewayUrl = options.gatewayUrl();
-    if (csp?.gatewayUrl !== gatewayUrl) {
-      csp = { gatewayUrl, value: pageCsp({ gatewayUrl, publicUrl: options.publicUrl }) };
+    const activityFrameSource = options.activityFrameSource?.() ?? null;
+    const key = `${gatewayUrl} ${activityFrameSource ?? ''}`;
+    if (csp?.key !== key) {
+      const value = pageCsp({ gatewayUrl, publicUrl: options.publicUrl, activityFrameSource });
+      csp = { key, value };
     }
     return csp.value;
   };

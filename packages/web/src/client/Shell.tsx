@@ -13,6 +13,7 @@ import { ConnectionBanner } from './ConnectionBanner.js';
 import { FriendsView, HomeSidebar } from './social/Home.js';
 import { ModalHost } from './apps/ModalHost.js';
 import { channelTitle } from './messages/names.js';
+import { ActivityDock } from './activities/ActivityFrame.js';
 
 const EMPTY: string[] = [];
 
@@ -36,6 +37,7 @@ export function Shell() {
       </div>
       <main className="main-column">
         <ConnectionBanner />
+        <ActivityDock />
         {guildId === null ? (
           channelId === null ? (
             <FriendsView />

@@ -4,6 +4,9 @@ import { GatewayClient, Op } from '../lib/gateway.js';
 import { setToken } from '../lib/session.js';
 import { createStore, useStore, type Store } from '../lib/store.js';
 import { subscribeSocial } from './social/events.js';
+import type { ActivityInstance } from './activities/api.js';
+import type { PresenceActivity } from './activities/frameProtocol.js';
+import { instanceUpdated } from './activities/state.js';
 import { expireTyping, initialState, reduce, type ClientState } from './state.js';
 
 export interface ClientContextValue {
@@ -39,10 +42,29 @@ const AUTHENTICATION_FAILED = 4004;
 /** Request Channel Info: CHANNEL_INFO answers with the voice channels' statuses. */
 const REQUEST_CHANNEL_INFO = 43;
 
-/** Sets the current user's status (op 3): online, idle, dnd or invisible. */
+/**
+ * Sets the current user's status (op 3): online, idle, dnd or invisible, with the rich presence
+ * of the open activity when it set one (docs/activities.md#rich-presence).
+ */
 export function setStatus(gateway: GatewayClient, store: Store<ClientState>, status: string): void {
   store.set((state) => (state.ownStatus === status ? state : { ...state, ownStatus: status }));
-  gateway.send(Op.PresenceUpdate, { since: null, activities: [], status, afk: false });
+  const { presence } = store.get().activities;
+  gateway.send(Op.PresenceUpdate, {
+    since: null,
+    activities: presence === null ? [] : [presence],
+    status,
+    afk: false,
+  });
+}
+
+/** Publishes (or clears, with null) the open activity's rich presence, with the current status. */
+export function setActivityPresence(
+  gateway: GatewayClient,
+  store: Store<ClientState>,
+  presence: PresenceActivity | null,
+): void {
+  store.set((state) => ({ ...state, activities: { ...state.activities, presence } }));
+  setStatus(gateway, store, store.get().ownStatus);
 }
 
 /** Wires a gateway's dispatches into a store (returns the unsubscribe). Exported for tests. */
@@ -74,12 +96,20 @@ export function connectStore(gateway: GatewayClient, store: Store<ClientState>):
   });
   // Relationships and group DM members (client/social/events.ts).
   const offSocial = subscribeSocial(gateway, store);
+  // Activity instances launched, joined, left or ended where the person is (activities/state.ts).
+  const offActivities = gateway.on('EMBEDDED_ACTIVITY_UPDATE', (data) => {
+    store.set((state) => ({
+      ...state,
+      activities: instanceUpdated(state.activities, data as ActivityInstance, state.me?.id ?? null),
+    }));
+  });
   const timer = setInterval(() => {
     store.set((state) => expireTyping(state, Date.now()));
   }, 1_000);
   return () => {
     offDispatch();
     offSocial();
+    offActivities();
     clearInterval(timer);
   };
 }

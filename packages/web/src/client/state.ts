@@ -7,6 +7,7 @@ import type {
   APIRole,
   APIUser,
 } from 'discord-api-types/v10';
+import { initialActivities, type ActivitiesState } from './activities/state.js';
 
 /** A reaction's emoji as the gateway and the API carry it. */
 export interface ReactionEmoji {
@@ -78,6 +79,8 @@ export interface ClientState {
   voiceStatuses: Record<string, string | null>;
   /** The status this client sets for its user (op 3), sent again on each new session. */
   ownStatus: string;
+  /** Activity instances, the open frame and its presence (activities/state.ts). */
+  activities: ActivitiesState;
 }
 
 export const initialState: ClientState = {
@@ -99,6 +102,7 @@ export const initialState: ClientState = {
   memberCounts: {},
   voiceStatuses: {},
   ownStatus: 'online',
+  activities: initialActivities,
 };
 
 /** How long a TYPING_START shows, as the platform's client shows it. */
@@ -444,6 +448,8 @@ export function reduce(
         // and read again by the panes showing them. Messages being sent stay.
         pending: state.pending,
         ownStatus: state.ownStatus,
+        // The open frame stays open across sessions, and its presence is sent again.
+        activities: state.activities,
         me: ready.user,
         sessionId: ready.session_id,
         ready: true,

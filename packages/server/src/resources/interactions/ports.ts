@@ -31,7 +31,7 @@ export interface InteractionActivities {
   /**
    * Launches or joins the app's instance in the channel for the person, inside `tx`: throws
    * the platform's errors when the channel takes no activity, the person may not launch one
-   * there or the app has none (docs/activities-server.md). Its update is sent once `tx` commits.
+   * there or the app has none (docs/activities.md). Its update is sent once `tx` commits.
    */
   launch(
     tx: Repositories,

@@ -4,7 +4,7 @@
 export interface ActivityUrlMapping {
   /** Starts with '/'; '/' itself is the root mapping. */
   prefix: string;
-  /** host[:port][/path], without a scheme (docs/activities-server.md#url-mappings). */
+  /** host[:port][/path], without a scheme (docs/activities.md#config). */
   target: string;
 }
 

@@ -4,6 +4,7 @@ import { useClientState } from '../context.js';
 import { InviteDialog } from '../invites/InviteDialog.js';
 import { PinsPanel } from '../messages/PinsPanel.js';
 import { channelTitle } from '../messages/names.js';
+import { ActivityLauncher, RunningActivities } from '../activities/ActivityLauncher.js';
 
 /** The conversation's name and topic, its pinned messages, and "Create Invite" in a guild. */
 export function ChannelHeader({ channel }: { channel: APIChannel }) {
@@ -35,7 +36,9 @@ export function ChannelHeader({ channel }: { channel: APIChannel }) {
         >
           Pinned Messages
         </button>
-        {isPrivate ? null : (
+        {isPrivate ? (
+          <ActivityLauncher channelId={channel.id} label="Activities in this conversation" />
+        ) : (
           <button
             type="button"
             className="primary"
@@ -47,6 +50,7 @@ export function ChannelHeader({ channel }: { channel: APIChannel }) {
           </button>
         )}
       </div>
+      {isPrivate ? <RunningActivities channelId={channel.id} /> : null}
       {pinsOpen ? (
         <PinsPanel
           channel={channel}

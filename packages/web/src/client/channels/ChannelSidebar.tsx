@@ -7,6 +7,7 @@ import { displayName } from '../messages/names.js';
 import { groupChannels, isVoice } from './order.js';
 import { VoiceStatusEditor } from './VoiceStatusEditor.js';
 import { SpeakerIcon } from '../ui/icons.js';
+import { ActivityLauncher, RunningActivities } from '../activities/ActivityLauncher.js';
 
 const EMPTY: string[] = [];
 
@@ -133,6 +134,8 @@ function VoiceChannelItem({ guild, channel }: { guild: APIGuild; channel: APICha
       >
         Set status
       </button>
+      <ActivityLauncher channelId={channel.id} label={`Activities in ${channel.name ?? ''}`} />
+      <RunningActivities channelId={channel.id} />
       {editing ? (
         <VoiceStatusEditor
           channel={channel}

@@ -13,7 +13,7 @@ interface UrlMapping {
   target: string;
 }
 
-/** GET/PATCH /applications/{id}/embedded-activity-config (docs/activities-server.md). */
+/** GET/PATCH /applications/{id}/embedded-activity-config (docs/activities.md). */
 export interface ActivityConfig {
   application_id: string;
   url_mappings: UrlMapping[];

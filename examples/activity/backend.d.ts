@@ -1,0 +1,14 @@
+/** The example activity's backend (backend.js): its page, the SDK's build and the code exchange. */
+export interface ActivityBackendOptions {
+  clientId: string;
+  clientSecret: string;
+  /** The API base, such as http://127.0.0.1:8080/api/v10. */
+  apiUrl: string;
+  /** 0 picks a free port; 5173 by default. */
+  port?: number;
+  host?: string;
+}
+
+export function startActivityBackend(
+  options: ActivityBackendOptions,
+): Promise<{ port: number; close: () => Promise<void> }>;

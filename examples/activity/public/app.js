@@ -1,0 +1,69 @@
+/* global document, fetch */
+// The example activity's page (docs/activities.md#the-example-activity): the official embedded
+// app SDK, unchanged, from the backend's /sdk/ (its ESM build). It waits for READY, asks the
+// person to authorize it, has its backend exchange the code, authenticates with the access
+// token, sets the person's rich presence and lists the participants as they come and go.
+import { DiscordSDK } from '/sdk/index.mjs';
+
+const show = (id, text) => {
+  document.getElementById(id).textContent = text;
+};
+
+function renderParticipants(participants) {
+  const list = document.getElementById('participants');
+  list.replaceChildren(
+    ...participants.map((p) => {
+      const item = document.createElement('li');
+      item.textContent = p.nickname ?? p.global_name ?? p.username;
+      return item;
+    }),
+  );
+}
+
+async function main() {
+  const { client_id: clientId } = await (await fetch('/.proxy/api/config')).json();
+  const sdk = new DiscordSDK(clientId);
+  await sdk.ready();
+  show('status', 'Ready');
+
+  const { code } = await sdk.commands.authorize({
+    client_id: clientId,
+    response_type: 'code',
+    state: '',
+    prompt: 'none',
+    scope: ['identify', 'rpc.activities.write'],
+  });
+  show('status', 'Authorized');
+  const response = await fetch('/.proxy/api/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code }),
+  });
+  const { access_token: accessToken } = await response.json();
+  const auth = await sdk.commands.authenticate({ access_token: accessToken });
+  show('user', auth.user.global_name ?? auth.user.username);
+  show('status', 'Authenticated');
+
+  const channel = sdk.channelId === null ? null : { id: sdk.channelId };
+  show('channel', channel === null ? 'none' : channel.id);
+
+  await sdk.commands.setActivity({
+    activity: {
+      type: 0,
+      details: 'Trying the example activity',
+      state: 'In the lobby',
+      timestamps: { start: Date.now() },
+    },
+  });
+
+  const { participants } = await sdk.commands.getInstanceConnectedParticipants();
+  renderParticipants(participants);
+  await sdk.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', (event) => {
+    renderParticipants(event.participants);
+  });
+  show('status', 'Playing');
+}
+
+main().catch((error) => {
+  show('status', `Failed: ${error?.message ?? JSON.stringify(error)}`);
+});
