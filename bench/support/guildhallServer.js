@@ -102,6 +102,8 @@ serveParent(
     botUserId: bot.id,
     applicationId: application.id,
     personToken: person.token,
+    // The developer's session (bench/activityProxy.js configures the app's activity with it).
+    developerToken: developer.token,
     storage: schema === null ? 'sqlite' : 'postgres',
   },
   async () => {
