@@ -35,7 +35,7 @@ const ENTRY = [
   'demo.js',
   'main.js',
 ];
-const FEATURES = ['oauth/', 'gateway/', 'delivery/', ...ENTRY];
+const FEATURES = ['oauth/', 'gateway/', 'delivery/', 'activities/', 'rpc/', ...ENTRY];
 
 /**
  * An import of any of these top-level folders (`name/`) or files (`name.js`) of
