@@ -5,6 +5,7 @@
  * from the injected clock, waits from the injected timers; app.ts starts and stops it.
  */
 import type { Clock, Timers } from '../../domain/clock.js';
+import { startRepeatingPass, type RepeatingPass } from '../../domain/repeat.js';
 import { MINUTE_MS } from '../../domain/time.js';
 import type { Storage } from '../../storage/index.js';
 
@@ -32,11 +33,7 @@ export async function sweepIdleLobbies(deps: { storage: Storage; clock: Clock })
   }
 }
 
-export interface LobbySweeper {
-  /** Runs one pass now (tests call it instead of waiting for the timer). */
-  sweep(): Promise<number>;
-  stop(): Promise<void>;
-}
+export type LobbySweeper = RepeatingPass;
 
 export function startLobbySweeper(deps: {
   storage: Storage;
@@ -45,29 +42,10 @@ export function startLobbySweeper(deps: {
   intervalMs?: number;
   onError: (err: unknown) => void;
 }): LobbySweeper {
-  let cancel: (() => void) | null = null;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const sweep = () => {
-    const pass = sweepIdleLobbies(deps);
-    running = pass.catch(deps.onError);
-    return pass;
-  };
-  const run = () => {
-    void sweep()
-      .catch(() => 0)
-      .then(() => {
-        if (!stopped)
-          cancel = deps.timers.schedule(run, deps.intervalMs ?? LOBBY_SWEEP_INTERVAL_MS);
-      });
-  };
-  cancel = deps.timers.schedule(run, 0);
-  return {
-    sweep,
-    async stop() {
-      stopped = true;
-      cancel?.();
-      await running;
-    },
-  };
+  return startRepeatingPass({
+    pass: () => sweepIdleLobbies(deps),
+    timers: deps.timers,
+    intervalMs: deps.intervalMs ?? LOBBY_SWEEP_INTERVAL_MS,
+    onError: deps.onError,
+  });
 }

@@ -4,17 +4,14 @@
  * comes from the injected clock, waits from the injected timers; app.ts starts and stops it.
  */
 import type { Timers } from '../../domain/clock.js';
+import { startRepeatingPass, type RepeatingPass } from '../../domain/repeat.js';
 import { MINUTE_MS } from '../../domain/time.js';
 import { THREAD_LIMITS } from './rules.js';
 
 /** Between passes: a thread archives at most a minute late, a poll ends a minute late at most. */
 export const TIMED_SWEEP_INTERVAL_MS = MINUTE_MS;
 
-export interface TimedSweeper {
-  /** Runs one pass now (tests call it instead of waiting for the timer). */
-  sweep(): Promise<number>;
-  stop(): Promise<void>;
-}
+export type TimedSweeper = RepeatingPass;
 
 /** Runs every batch of every task until none is full; returns how many items changed. */
 async function drain(tasks: readonly ((limit: number) => Promise<number>)[]): Promise<number> {
@@ -35,29 +32,10 @@ export function startTimedSweeper(deps: {
   intervalMs?: number;
   onError: (err: unknown) => void;
 }): TimedSweeper {
-  let cancel: (() => void) | null = null;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const sweep = () => {
-    const pass = drain(deps.tasks);
-    running = pass.catch(deps.onError);
-    return pass;
-  };
-  const run = () => {
-    void sweep()
-      .catch(() => 0)
-      .then(() => {
-        if (!stopped)
-          cancel = deps.timers.schedule(run, deps.intervalMs ?? TIMED_SWEEP_INTERVAL_MS);
-      });
-  };
-  cancel = deps.timers.schedule(run, 0);
-  return {
-    sweep,
-    async stop() {
-      stopped = true;
-      cancel?.();
-      await running;
-    },
-  };
+  return startRepeatingPass({
+    pass: () => drain(deps.tasks),
+    timers: deps.timers,
+    intervalMs: deps.intervalMs ?? TIMED_SWEEP_INTERVAL_MS,
+    onError: deps.onError,
+  });
 }
