@@ -16,3 +16,4 @@ export * from './permissions.js';
 export * from './snowflake.js';
 export * from './auditLog.js';
 export * from './rpc.js';
+export * from './voice.js';
