@@ -173,7 +173,7 @@ describe('MediaRelay: IP discovery and keepalives', () => {
 
     const intruder = await endpoint(relay);
     intruder.send(discoveryRequest(ssrc));
-    intruder.send(discoveryRequest(ssrc ^ 1 || 2));
+    intruder.send(discoveryRequest((ssrc ^ 1) >>> 0 || 2));
     await vi.waitFor(() => {
       expect(relay.stats().dropped).toMatchObject({ bindingRefused: 1, unknownSsrc: 1 });
     });
