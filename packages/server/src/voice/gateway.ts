@@ -97,7 +97,7 @@ export interface VoiceNode {
 const RESUME_BUFFER_FRAMES = 128;
 const RESUME_BUFFER_BYTES = 512 * 1024;
 /** The largest frame a client may send: a commit with its welcome for a full call fits. */
-const MAX_CLIENT_FRAME = 256 * 1024;
+const MAX_CLIENT_FRAME = 512 * 1024 + 1;
 const VOICE_PATH = /^\/(?:\?|$)/;
 const VERSION = '8';
 const TICK_MS = 1_000;
@@ -116,6 +116,7 @@ interface Member {
   call: Call;
   userId: string;
   sessionId: string;
+  identifiedAtMs: number;
   ssrc: number;
   /** Transport selected: the member hears and is heard. */
   selected: boolean;
@@ -378,6 +379,7 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
         call,
         userId: grant.userId,
         sessionId: grant.sessionId,
+        identifiedAtMs: now,
         ssrc,
         selected: false,
         conn,
@@ -453,15 +455,21 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
 
   const resume = (conn: Conn, raw: unknown) => {
     const d = parse(ResumeData, raw);
-    const grant = tokens.verify(d.token, clock.now());
-    const call = grant === null ? undefined : calls.get(grant.channelId);
-    const member = grant === null ? undefined : call?.members.get(grant.userId);
+    // The member this session identified as; its token is checked as of that Identify (a call
+    // outlives a token's wait for Identify).
+    let member: Member | undefined;
+    for (const call of calls.values()) {
+      if (call.serverId !== d.server_id) continue;
+      for (const candidate of call.members.values()) {
+        if (candidate.sessionId === d.session_id) member = candidate;
+      }
+    }
+    const grant = member === undefined ? null : tokens.verify(d.token, member.identifiedAtMs);
     if (
-      grant === null ||
       member === undefined ||
-      grant.serverId !== d.server_id ||
+      grant?.userId !== member.userId ||
       grant.sessionId !== d.session_id ||
-      member.sessionId !== d.session_id
+      grant.channelId !== member.call.channelId
     ) {
       throw new CloseError(Close.SESSION_NO_LONGER_VALID, 'nothing to resume: identify again');
     }
