@@ -9,8 +9,8 @@ import { VoiceMembers } from './VoiceMembers.js';
 import { VoiceUnavailableDialog } from './VoiceUnavailableDialog.js';
 
 /**
- * A voice or stage channel in the sidebar: how long its call has gone on, its status, its
- * activities, and who is connected. The browser does not join the call (docs/web.md#voice):
+ * A voice or stage channel in the sidebar: how long its call has gone on, its status, who is
+ * connected, and its activities. The browser does not join the call (docs/web.md#voice):
  * the channel's button says why instead of sending op 4.
  */
 export function VoiceChannelItem({ guild, channel }: { guild: APIGuild; channel: APIChannel }) {
@@ -37,6 +37,7 @@ export function VoiceChannelItem({ guild, channel }: { guild: APIGuild; channel:
       </button>
       <CallTimer channelId={channel.id} />
       {status === null || status === '' ? null : <p className="voice-status">{status}</p>}
+      <VoiceMembers guildId={guild.id} channel={channel} />
       <button
         type="button"
         className="link-button voice-status-edit"
@@ -58,7 +59,6 @@ export function VoiceChannelItem({ guild, channel }: { guild: APIGuild; channel:
           }}
         />
       ) : null}
-      <VoiceMembers guildId={guild.id} channel={channel} />
       {explaining ? (
         <VoiceUnavailableDialog
           channel={channel}
