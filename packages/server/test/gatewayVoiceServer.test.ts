@@ -9,6 +9,7 @@ import { GatewayIntentBits as I } from '@guildhall/protocol';
 import { expect, it } from 'vitest';
 import { loadSecretKey } from '../src/secrets.js';
 import { createVoiceTokens } from '../src/voice/token.js';
+import { currentVoiceState } from '../src/voice/voiceStates.js';
 import { describeDrivers } from './support/drivers.js';
 import type { Frame, GatewayClient } from './support/gatewayClient.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
@@ -71,6 +72,21 @@ describeDrivers('op 4 and VOICE_SERVER_UPDATE on $driver', (driver) => {
     });
     // Another deployment's key does not accept it.
     expect(createVoiceTokens(Buffer.alloc(32, 1)).verify(d.token, gw.clock.now())).toBeNull();
+    // What the voice node checks at Identify: the state names this channel and session.
+    const storage = gw.server.app.storage;
+    const q = { guildId: gw.guild.guildId, channelId, userId: gw.guild.bot.userId };
+    expect(await currentVoiceState(storage, q)).toEqual({
+      channelId,
+      sessionId,
+      selfMute: false,
+      selfDeaf: false,
+    });
+    expect(await currentVoiceState(storage, { ...q, channelId: gw.guild.guildId })).toBeNull();
+    expect(await currentVoiceState(storage, { ...q, guildId: null })).toBeNull();
+    const seenAgain = gw.lastSeq(client);
+    join(client, null);
+    await after(client, 'VOICE_STATE_UPDATE', seenAgain);
+    expect(await currentVoiceState(storage, q)).toBeNull();
   });
 
   it('sends none for a mute in the same channel or a leave; again for a move or a rejoin', async () => {
