@@ -346,6 +346,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     voice: {
       tokens: createVoiceTokens(loadSecretKey(config).key),
       endpointFor: () => Promise.resolve(config.voiceEndpoint),
+      maxMembers: config.voiceMaxMembers,
     },
     // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
     ...(storage.dialect === 'postgres'

@@ -346,5 +346,5 @@ export function createCommands(deps: {
     }
   }
 
-  return { run, personGone };
+  return { run, personGone, sessionEnded: voice.sessionEnded };
 }

@@ -148,6 +148,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
         logger.warn({ err }, 'gateway: offline presence not announced');
       });
     },
+    onSessionEnded: (session) => {
+      commands.sessionEnded(commandContext(null), session.id).catch((err: unknown) => {
+        logger.warn({ err }, 'gateway: lobby calls of an ended session not ended');
+      });
+    },
   });
   const joinGuild = createGuildJoin({ clock, guilds, registry, send });
   const fanout = createFanout({

@@ -11,7 +11,8 @@
 import { ChannelTypes, PermissionFlags as P, isVoiceChannelType } from '@guildhall/protocol';
 import type { Dispatch } from '../events/dispatcher.js';
 import { serializeMember } from '../resources/members/index.js';
-import type { VoiceStateRecord } from '../storage/index.js';
+import { lobbyDispatches, lobbyVoiceStateWire } from '../resources/lobbies/index.js';
+import type { LobbyVoiceStateRecord, VoiceStateRecord } from '../storage/index.js';
 import type { VoiceTokens } from '../voice/token.js';
 import type { VoiceStateUpdatePayload } from './clientOps.js';
 import { InvalidCommandError, type CommandContext, type CommandSession } from './commandContext.js';
@@ -26,6 +27,8 @@ export interface VoiceServers {
    * lobby's), or the node picked for it now.
    */
   endpointFor(callKey: string): Promise<string>;
+  /** The most members one lobby call may hold (a voice node's limit); a join past it is ignored. */
+  maxMembers?: number;
 }
 
 /** Whether a channel of the guild's cached state is a stage channel. */
@@ -38,7 +41,10 @@ const isStage = (state: GuildState | undefined, channelId: string): boolean =>
  * connection dropped asks to rejoin. A mute or deafen in the same channel needs none.
  */
 function needsServer(
-  previous: VoiceStateRecord | null,
+  previous: Pick<
+    VoiceStateRecord,
+    'channelId' | 'sessionId' | 'selfMute' | 'selfDeaf' | 'selfVideo'
+  > | null,
   next: Pick<VoiceStateRecord, 'channelId' | 'sessionId' | 'selfMute' | 'selfDeaf' | 'selfVideo'>,
 ): boolean {
   if (previous === null) return true;
@@ -76,7 +82,7 @@ export function createVoiceCommand(deps: { voice: VoiceServers | null }) {
 
   async function guildVoiceStateUpdate(
     ctx: CommandContext,
-    input: { session: CommandSession; d: VoiceStateUpdatePayload },
+    input: { session: CommandSession; d: VoiceStateUpdatePayload & { guild_id: string } },
   ) {
     const { session, d } = input;
     const guildId = d.guild_id;
@@ -197,5 +203,137 @@ export function createVoiceCommand(deps: { voice: VoiceServers | null }) {
     ]);
   }
 
-  return { voiceStateUpdate: guildVoiceStateUpdate };
+  /**
+   * Op 4 with `guild_id: null`: the lobby call `channel_id` (a lobby id), or leaving the user's
+   * call (null). Only a member's SDK session of the lobby's application joins; anything else is
+   * an InvalidCommandError. One call per user per application: joining another lobby's call
+   * leaves the one before. The members get VOICE_STATE_UPDATE (user-addressed, scoped to the
+   * lobby's application); the joiner's session gets one per participant already in the call,
+   * then its own, then VOICE_SERVER_UPDATE `{token, guild_id: null, channel_id, endpoint}`.
+   */
+  async function lobbyVoiceStateUpdate(
+    ctx: CommandContext,
+    input: { session: CommandSession; d: VoiceStateUpdatePayload },
+  ) {
+    const { session, d } = input;
+    const applicationId = session.applicationId ?? null;
+    if (session.sdk !== true || applicationId === null) {
+      throw new InvalidCommandError('a lobby call needs an SDK session');
+    }
+    const lobbyId = d.channel_id;
+    const nowMs = ctx.clock.now();
+    const endpoint = voice !== null && lobbyId !== null ? await voice.endpointFor(lobbyId) : null;
+    const outcome = await ctx.storage.transaction(async (tx) => {
+      const previous = await tx.lobbies.findVoiceStateOfUser(session.userId, applicationId);
+      const dispatches: Dispatch[] = [];
+      /** Ends the user's call in its lobby: the leave goes to its members and the user. */
+      const leave = async (state: LobbyVoiceStateRecord) => {
+        await tx.lobbies.deleteVoiceState(state.lobbyId, state.userId);
+        const members = (await tx.lobbies.listMembers(state.lobbyId)).map((m) => m.userId);
+        dispatches.push(
+          lobbyDispatches.voiceState(
+            { id: state.lobbyId, applicationId },
+            { userIds: [...new Set([...members, state.userId])], state, left: true },
+          ),
+        );
+      };
+      if (lobbyId === null) {
+        if (previous !== null) await leave(previous);
+        return { dispatches, joined: null };
+      }
+      await tx.lobbies.lock(lobbyId);
+      const lobby = await tx.lobbies.findById(lobbyId);
+      const member = lobby === null ? null : await tx.lobbies.findMember(lobbyId, session.userId);
+      if (lobby?.applicationId !== applicationId || member === null) {
+        throw new InvalidCommandError('not a member of the lobby');
+      }
+      const participants = (await tx.lobbies.listVoiceStates(lobbyId)).filter(
+        (p) => p.userId !== session.userId,
+      );
+      if (voice?.maxMembers !== undefined && participants.length >= voice.maxMembers) {
+        return { dispatches, joined: null };
+      }
+      const stays = previous?.lobbyId === lobbyId;
+      if (previous !== null && !stays) await leave(previous);
+      const next: LobbyVoiceStateRecord = {
+        lobbyId,
+        userId: session.userId,
+        applicationId,
+        sessionId: session.id,
+        selfMute: d.self_mute,
+        selfDeaf: d.self_deaf,
+        joinedAt: stays ? previous.joinedAt : nowMs,
+      };
+      await tx.lobbies.putVoiceState(next);
+      const members = (await tx.lobbies.listMembers(lobbyId)).map((m) => m.userId);
+      dispatches.push(lobbyDispatches.voiceState(lobby, { userIds: members, state: next }));
+      const server = needsServer(
+        previous !== null && stays ? { ...previous, channelId: lobbyId, selfVideo: false } : null,
+        { ...next, channelId: lobbyId, selfVideo: false },
+      );
+      return { dispatches, joined: server ? { participants } : null };
+    });
+    // Who is in the call already, to the joiner's session first (its own state follows).
+    for (const p of outcome.joined?.participants ?? []) {
+      ctx.reply('VOICE_STATE_UPDATE', lobbyVoiceStateWire(p, p.lobbyId));
+    }
+    const server =
+      voice !== null && endpoint !== null && lobbyId !== null && outcome.joined !== null
+        ? [
+            {
+              guildId: null,
+              userIds: [session.userId],
+              applicationId,
+              ...serverUpdate(
+                {
+                  userId: session.userId,
+                  sessionId: session.id,
+                  serverId: lobbyId,
+                  guildId: null,
+                  channelId: lobbyId,
+                },
+                { endpoint, nowMs, tokens: voice.tokens },
+              ),
+            },
+          ]
+        : [];
+    ctx.events.dispatch([...outcome.dispatches, ...server]);
+  }
+
+  /**
+   * A gateway session ended (closed for good or not resumed in time): its lobby calls end, as
+   * if it had sent op 4 with `channel_id: null`.
+   */
+  async function sessionEnded(ctx: CommandContext, sessionId: string) {
+    const dispatches = await ctx.storage.transaction(async (tx) => {
+      const out: Dispatch[] = [];
+      for (const state of await tx.lobbies.listVoiceStatesOfSession(sessionId)) {
+        await tx.lobbies.deleteVoiceState(state.lobbyId, state.userId);
+        const members = (await tx.lobbies.listMembers(state.lobbyId)).map((m) => m.userId);
+        out.push(
+          lobbyDispatches.voiceState(
+            { id: state.lobbyId, applicationId: state.applicationId },
+            { userIds: [...new Set([...members, state.userId])], state, left: true },
+          ),
+        );
+      }
+      return out;
+    });
+    if (dispatches.length > 0) ctx.events.dispatch(dispatches);
+  }
+
+  /** Op 4: a guild's voice channel, or (guild_id null) a lobby's call. */
+  async function voiceStateUpdate(
+    ctx: CommandContext,
+    input: { session: CommandSession; d: VoiceStateUpdatePayload },
+  ) {
+    return input.d.guild_id === null
+      ? lobbyVoiceStateUpdate(ctx, input)
+      : guildVoiceStateUpdate(ctx, {
+          session: input.session,
+          d: { ...input.d, guild_id: input.d.guild_id },
+        });
+  }
+
+  return { voiceStateUpdate, sessionEnded };
 }
