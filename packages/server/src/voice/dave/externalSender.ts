@@ -29,11 +29,10 @@ const SENDER_INDEX = 0;
 export class ExternalSender {
   /** The marshalled ExternalSender struct: `signature_key<V>`, Credential. Op 25's payload. */
   readonly serialized: Uint8Array;
+  private readonly privateKey: KeyObject;
 
-  private constructor(
-    private readonly privateKey: KeyObject,
-    publicPoint: Uint8Array,
-  ) {
+  private constructor(privateKey: KeyObject, publicPoint: Uint8Array) {
+    this.privateKey = privateKey;
     this.serialized = new TlsWriter()
       .opaque(publicPoint)
       .u16(CredentialType.BASIC)

@@ -15,8 +15,11 @@ export const MAX_VARINT = 0x3fff_ffff;
 
 export class TlsReader {
   private offset = 0;
+  private readonly bytes: Uint8Array;
 
-  constructor(private readonly bytes: Uint8Array) {}
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+  }
 
   get remaining(): number {
     return this.bytes.length - this.offset;
