@@ -17,6 +17,7 @@
  *   partial revoke carries no welcome for the adds it keeps.
  * - The first valid commit of an epoch wins; later commits of that epoch are stale, not errors.
  */
+import { DAVE_PROTOCOL_VERSION, VoiceOpcodes } from '@guildhall/protocol';
 import type { Clock } from '../../domain/clock.js';
 import {
   ExternalSender,
@@ -59,14 +60,13 @@ export const MAX_KEY_PACKAGE_BYTES = 16 * 1024;
 /** Largest op 28 payload accepted: the welcome carries the whole ratchet tree. */
 export const MAX_COMMIT_WELCOME_BYTES = 512 * 1024;
 
-const DAVE_PROTOCOL_VERSION = 1;
 const OP = {
-  EXECUTE_TRANSITION: 22,
-  PREPARE_EPOCH: 24,
-  EXTERNAL_SENDER: 25,
-  PROPOSALS: 27,
-  ANNOUNCE_COMMIT: 29,
-  WELCOME: 30,
+  EXECUTE_TRANSITION: VoiceOpcodes.DAVE_EXECUTE_TRANSITION,
+  PREPARE_EPOCH: VoiceOpcodes.DAVE_PREPARE_EPOCH,
+  EXTERNAL_SENDER: VoiceOpcodes.DAVE_MLS_EXTERNAL_SENDER,
+  PROPOSALS: VoiceOpcodes.DAVE_MLS_PROPOSALS,
+  ANNOUNCE_COMMIT: VoiceOpcodes.DAVE_MLS_ANNOUNCE_COMMIT_TRANSITION,
+  WELCOME: VoiceOpcodes.DAVE_MLS_WELCOME,
 } as const;
 
 type MemberState =
