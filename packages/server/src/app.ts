@@ -54,6 +54,7 @@ import { createMetrics, createMetricsListener, instrument } from './resources/sy
 import { createCdnImages } from './resources/imageVariants.js';
 import type { SecretBox } from './domain/secretBox.js';
 import { loadSecretKey, openSecrets } from './secrets.js';
+import { createVoicePlacement, type VoicePlacement } from './voice/placement.js';
 import { createVoiceTokens } from './voice/token.js';
 import {
   leaseWorkerSlot,
@@ -117,6 +118,11 @@ export interface App {
   readonly logger: Logger;
   readonly services: Services & { provisional: ProvisionalService };
   readonly gateway: Gateway;
+  /**
+   * Which voice node serves each call (voice/placement.ts): op 4 picks with it; a voice node of
+   * this process registers and heartbeats with it.
+   */
+  readonly voicePlacement: VoicePlacement;
   /** Starts listening; resolves to the base URL (no /api). */
   listen(): Promise<string>;
   /** The base URL (the configured port until listening). */
@@ -327,6 +333,11 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const gatewayUrl = () => config.gatewayUrl ?? `${baseUrl().replace(/^http/, 'ws')}/gateway`;
 
+  const voicePlacement = createVoicePlacement({
+    store: sharedState.voiceNodes,
+    clock,
+    fallbackEndpoint: config.voiceEndpoint,
+  });
   const gateway = createGateway({
     storage,
     bus,
@@ -342,10 +353,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     clientAddress: (request) => clientAddressOf(request, config.trustProxy),
     // What SDK sessions see of their user's social graph (gateway/social.ts).
     social: storageSocialProviders(storage),
-    // Op 4's VOICE_SERVER_UPDATE: a token every node checks with the shared secret key.
+    // Op 4's VOICE_SERVER_UPDATE: the voice node holding the call (else the least loaded; the
+    // configured endpoint while none is listed) and a token every node checks with the key.
     voice: {
       tokens: createVoiceTokens(loadSecretKey(config).key),
-      endpointFor: () => Promise.resolve(config.voiceEndpoint),
+      endpointFor: (callKey) => voicePlacement.pick(callKey),
       maxMembers: config.voiceMaxMembers,
     },
     // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
@@ -462,6 +474,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger,
     services: { ...services, provisional },
     gateway,
+    voicePlacement,
     async listen() {
       // A deep accept queue: thousands of gateway clients may connect at the same moment.
       await http.listen({ host: config.host, port: config.port, backlog: 4096 });
