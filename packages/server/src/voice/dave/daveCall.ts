@@ -111,6 +111,8 @@ interface Transition {
   deadlineMs: number;
 }
 
+/** Op 24 with epoch 1: the client re-initialises and sends a new key package. */
+const PREPARE_NEW_GROUP = { protocol_version: DAVE_PROTOCOL_VERSION, epoch: 1 } as const;
 const MAX_U16 = 0xffff;
 const MAX_RETIRED_REFS = 4096;
 
@@ -150,6 +152,12 @@ export class DaveCall {
     return [...this.group.leaves.entries()]
       .sort(([a], [b]) => a - b)
       .map(([, leaf]) => leaf.userId);
+  }
+
+  /** The user's leaf in the group as last committed, or null. */
+  leafIndex(userId: string): number | null {
+    for (const [index, leaf] of this.group?.leaves ?? []) if (leaf.userId === userId) return index;
+    return null;
   }
 
   /** After the gateway sent Session Description and op 11. Again for a user = a fresh session. */
@@ -252,7 +260,10 @@ export class DaveCall {
     if (!transition) return [];
     transition.awaiting.delete(userId);
     const out: DaveMessage[] = [];
-    if (transition.awaiting.size === 0) this.execute(transitionId, out);
+    if (transition.awaiting.size === 0) {
+      this.execute(transitionId, out);
+      this.progress(out);
+    }
     return out;
   }
 
@@ -264,10 +275,7 @@ export class DaveCall {
     const member = this.member(userId);
     checkTransitionId(transitionId);
     const out: DaveMessage[] = [];
-    this.leaveGroup(member, out);
-    member.state = 'joining';
-    member.keyPackage = null;
-    this.forgetInTransitions(userId, out);
+    this.resetMember(member, out);
     this.progress(out);
     return out;
   }
@@ -276,14 +284,33 @@ export class DaveCall {
   tick(): DaveMessage[] {
     const now = this.clock.now();
     const out: DaveMessage[] = [];
-    for (const [id, transition] of this.transitions) {
-      if (transition.deadlineMs <= now) this.execute(id, out);
+    for (const [id, transition] of [...this.transitions]) {
+      if (transition.deadlineMs > now) continue;
+      // Neither op 23 nor op 31: the client may be stuck (@discordjs/voice reports only the first
+      // failure until a transition executes). Op 24 makes it re-initialise and send a new key
+      // package; meanwhile it is out of the group, and the others execute without it.
+      for (const userId of [...transition.awaiting]) {
+        const member = this.members.get(userId);
+        if (!member) continue;
+        this.resetMember(member, out);
+        out.push({ to: [userId], op: OP.PREPARE_EPOCH, json: PREPARE_NEW_GROUP });
+      }
+      this.execute(id, out);
     }
     const group = this.group;
     if (group && group.batch.size > 0 && now - group.batchSentAtMs >= this.transitionTimeoutMs) {
       this.reform(out);
     }
+    this.progress(out);
     return out;
+  }
+
+  /** The member's client re-initialises: it leaves the group and waits for its key package. */
+  private resetMember(member: Member, out: DaveMessage[]): void {
+    this.leaveGroup(member, out);
+    member.state = 'joining';
+    member.keyPackage = null;
+    this.forgetInTransitions(member.userId, out);
   }
 
   private member(userId: string): Member {
@@ -362,7 +389,9 @@ export class DaveCall {
       creator.state = 'inGroup';
       creator.leaf = 0;
     }
-    if (group.batch.size > 0) return;
+    // One batch at a time, and only once every member confirmed the last transition (op 23) or
+    // failed it (op 31): a member still processing a commit would refuse the next epoch's proposals.
+    if (group.batch.size > 0 || this.transitions.size > 0) return;
     const messages: Uint8Array[] = [];
     for (const leaf of group.staleLeaves) {
       const { ref, message } = this.propose(group, removeProposal(leaf));
@@ -490,11 +519,7 @@ export class DaveCall {
     }
     const to = [...this.members.keys()];
     if (to.length > 0) {
-      out.push({
-        to,
-        op: OP.PREPARE_EPOCH,
-        json: { protocol_version: DAVE_PROTOCOL_VERSION, epoch: 1 },
-      });
+      out.push({ to, op: OP.PREPARE_EPOCH, json: PREPARE_NEW_GROUP });
     }
   }
 
