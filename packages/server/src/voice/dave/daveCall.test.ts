@@ -1,9 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { DAVESession } from '@discordjs/voice';
 import type { DAVESession as DaveySession, MediaType } from '@snazzah/davey';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
 import { DaveCall, DaveProtocolError, type DaveMessage } from './daveCall.js';
+import { parseKeyPackage, signContent } from './mls.js';
+import { TlsWriter } from './tls.js';
 
 /**
  * A small voice gateway between one DaveCall and real DAVE clients: @discordjs/voice's
@@ -422,6 +424,57 @@ describe('DaveCall with real DAVE clients', () => {
   });
 });
 
+function randomPoint(): Uint8Array {
+  const jwk = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({
+    format: 'jwk',
+  });
+  return Buffer.concat([
+    Buffer.of(4),
+    Buffer.from(jwk.x ?? '', 'base64url'),
+    Buffer.from(jwk.y ?? '', 'base64url'),
+  ]);
+}
+
+/** A DAVE key package built by hand (RFC 9420 §10, §7.2), signed with a fresh key. */
+function craftKeyPackage(userId: string, encryptionKey: Uint8Array): Uint8Array {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const jwk = publicKey.export({ format: 'jwk' });
+  const signatureKey = Buffer.concat([
+    Buffer.of(4),
+    Buffer.from(jwk.x ?? '', 'base64url'),
+    Buffer.from(jwk.y ?? '', 'base64url'),
+  ]);
+  const signWithLabel = (label: string, content: Uint8Array): Uint8Array =>
+    sign('sha256', signContent(label, content), { key: privateKey, dsaEncoding: 'der' });
+  const u16s = (values: number[]) => (w: TlsWriter) => {
+    for (const v of values) w.u16(v);
+  };
+  const leafTbs = new TlsWriter()
+    .opaque(encryptionKey)
+    .opaque(signatureKey)
+    .u16(1)
+    .opaque(new TlsWriter().u64(BigInt(userId)).finish())
+    .vector(u16s([1]))
+    .vector(u16s([2]))
+    .vector(u16s([]))
+    .vector(u16s([]))
+    .vector(u16s([1]))
+    .u8(1)
+    .u64(0n)
+    .u64(2n ** 64n - 1n)
+    .vector(u16s([]))
+    .finish();
+  const leaf = new TlsWriter().raw(leafTbs).opaque(signWithLabel('LeafNodeTBS', leafTbs)).finish();
+  const tbs = new TlsWriter()
+    .u16(1)
+    .u16(2)
+    .opaque(randomPoint())
+    .raw(leaf)
+    .vector(u16s([]))
+    .finish();
+  return new TlsWriter().raw(tbs).opaque(signWithLabel('KeyPackageTBS', tbs)).finish();
+}
+
 /** A deterministic PRNG (mulberry32), so a failing sequence can be replayed. */
 function prng(seed: number): () => number {
   let state = seed;
@@ -491,6 +544,32 @@ describe('DaveCall refuses what a member may not send', () => {
   it('refuses input from a user that is not in the call', () => {
     expect(() => call().keyPackage(C, keyPackageOf(C))).toThrow(DaveProtocolError);
     expect(() => call().transitionReady(C, 1)).toThrow(DaveProtocolError);
+  });
+
+  it("refuses a well-signed key package that reuses another member's encryption key", () => {
+    const c = call();
+    const victim = keyPackageOf(B);
+    c.keyPackage(B, victim);
+    const stolen = parseKeyPackage(victim).leafNode.encryptionKey;
+    expect(() => c.keyPackage(A, craftKeyPackage(A, stolen))).toThrow(/another member's keys/);
+    // The same construction with keys of its own is a valid key package.
+    expect(c.keyPackage(A, craftKeyPackage(A, randomPoint())).length).toBeGreaterThan(0);
+    expect(c.groupMembers()).toEqual([B]);
+  });
+
+  it('refuses bad transition ids and members beyond the limit', () => {
+    const c = call();
+    for (const id of [-1, 65_536, 1.5, Number.NaN]) {
+      expect(() => c.transitionReady(A, id)).toThrow(DaveProtocolError);
+      expect(() => c.invalidCommitWelcome(A, id)).toThrow(DaveProtocolError);
+    }
+    expect(c.transitionReady(A, 7)).toEqual([]);
+    const small = new DaveCall({ channelId: CHANNEL, clock: manualClock(0), maxMembers: 2 });
+    small.addMember(A);
+    small.addMember(B);
+    expect(() => small.addMember(C)).toThrow(/full/);
+    expect(small.addMember(B).map((m) => m.op)).toEqual([25]);
+    expect(() => small.addMember('not-a-snowflake')).toThrow(TypeError);
   });
 
   it('refuses every truncation and every flipped byte of a key package', () => {

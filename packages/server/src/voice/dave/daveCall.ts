@@ -10,9 +10,13 @@
  * - The first member with a key package while there is no group is the group's creator: its
  *   client made a pending group (epoch 0, leaf 0) when it got op 25; proposals go only to members
  *   in the group, never to pending ones, which would commit on a group of their own.
- * - One batch of proposals per epoch. A member that commits twice in an epoch keeps only its
- *   last commit as "its own", so a second batch would let an earlier commit of it win and leave
- *   it out of step; members that arrive meanwhile wait for the next epoch.
+ * - One batch of proposals at a time, sent once every member confirmed (op 23) or failed (op 31)
+ *   the last transition. A member that commits twice in an epoch keeps only its last commit as
+ *   "its own", so a second batch would let an earlier commit of it win and leave it out of step;
+ *   and a client still processing a commit throws on proposals for the next epoch. Members that
+ *   arrive meanwhile wait for the next batch.
+ * - A member that neither confirms nor fails a transition in time is told to start over (op 24)
+ *   and added again; a batch that gets no commit in time re-forms the whole group (op 24 to all).
  * - Revoking withdraws the whole batch and proposes the rest again: davey's commit after a
  *   partial revoke carries no welcome for the adds it keeps.
  * - The first valid commit of an epoch wins; later commits of that epoch are stale, not errors.
