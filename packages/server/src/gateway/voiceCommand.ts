@@ -301,12 +301,43 @@ export function createVoiceCommand(deps: { voice: VoiceServers | null }) {
   }
 
   /**
-   * A gateway session ended (closed for good or not resumed in time): its lobby calls end, as
-   * if it had sent op 4 with `channel_id: null`.
+   * A gateway session ended (closed for good or not resumed in time): its voice states end, as
+   * if it had sent op 4 with `channel_id: null`: its guild voice states (VOICE_STATE_UPDATE and,
+   * for an emptied channel, VOICE_CHANNEL_START_TIME_UPDATE to the guild) and its lobby calls.
    */
   async function sessionEnded(ctx: CommandContext, sessionId: string) {
     const dispatches = await ctx.storage.transaction(async (tx) => {
       const out: Dispatch[] = [];
+      for (const state of await tx.gateway.listVoiceStatesOfSession(sessionId)) {
+        const { guildId, userId, channelId } = state;
+        await tx.guilds.lock(guildId);
+        // Read again under the lock: another session of the user may have taken it over.
+        const current = await tx.gateway.findVoiceState(guildId, userId);
+        if (current?.sessionId !== sessionId) continue;
+        await tx.gateway.deleteVoiceState(guildId, userId);
+        const [member, user] = await Promise.all([
+          tx.members.find(guildId, userId),
+          tx.users.findById(userId),
+        ]);
+        out.push({
+          type: 'VOICE_STATE_UPDATE',
+          guildId,
+          data: voiceStateWire(
+            { ...current, channelId: null },
+            member === null || user === null ? null : serializeMember(member, user),
+            member,
+          ),
+        });
+        if ((await tx.gateway.countInVoiceChannel(channelId)) === 0) {
+          await tx.gateway.setVoiceStartTime(channelId, null);
+          out.push({
+            type: 'VOICE_CHANNEL_START_TIME_UPDATE',
+            guildId,
+            channelId,
+            data: { id: channelId, guild_id: guildId, voice_start_time: null },
+          });
+        }
+      }
       for (const state of await tx.lobbies.listVoiceStatesOfSession(sessionId)) {
         await tx.lobbies.deleteVoiceState(state.lobbyId, state.userId);
         const members = (await tx.lobbies.listMembers(state.lobbyId)).map((m) => m.userId);
