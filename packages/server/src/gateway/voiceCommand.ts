@@ -222,6 +222,17 @@ export function createVoiceCommand(deps: { voice: VoiceServers | null }) {
     }
     const lobbyId = d.channel_id;
     const nowMs = ctx.clock.now();
+    /** Refuses a lobby of another game, or one the user is not a member of. */
+    const checkMember = async (repos: Pick<CommandContext['storage'], 'lobbies'>, id: string) => {
+      const lobby = await repos.lobbies.findById(id);
+      const member = lobby === null ? null : await repos.lobbies.findMember(id, session.userId);
+      if (lobby?.applicationId !== applicationId || member === null) {
+        throw new InvalidCommandError('not a member of the lobby');
+      }
+      return lobby;
+    };
+    // Checked before a voice node is picked (a claim is for real calls only), and again below.
+    if (lobbyId !== null) await checkMember(ctx.storage, lobbyId);
     const endpoint = voice !== null && lobbyId !== null ? await voice.endpointFor(lobbyId) : null;
     const outcome = await ctx.storage.transaction(async (tx) => {
       const previous = await tx.lobbies.findVoiceStateOfUser(session.userId, applicationId);
@@ -242,11 +253,7 @@ export function createVoiceCommand(deps: { voice: VoiceServers | null }) {
         return { dispatches, joined: null };
       }
       await tx.lobbies.lock(lobbyId);
-      const lobby = await tx.lobbies.findById(lobbyId);
-      const member = lobby === null ? null : await tx.lobbies.findMember(lobbyId, session.userId);
-      if (lobby?.applicationId !== applicationId || member === null) {
-        throw new InvalidCommandError('not a member of the lobby');
-      }
+      const lobby = await checkMember(tx, lobbyId);
       const participants = (await tx.lobbies.listVoiceStates(lobbyId)).filter(
         (p) => p.userId !== session.userId,
       );
