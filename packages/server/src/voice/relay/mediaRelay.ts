@@ -145,8 +145,6 @@ export class MediaRelay {
   readonly #members = new Map<number, Member>();
   readonly #bindings = new Map<string, Member>();
   readonly #calls = new Map<string, Call>();
-  /** XChaCha20 plaintext lands here (AES-GCM plaintext comes from OpenSSL as a new buffer). */
-  readonly #scratch: Uint8Array;
   #packetsIn = 0;
   #packetsOut = 0;
   readonly #dropped = Object.fromEntries(RELAY_DROP_REASONS.map((r) => [r, 0])) as Record<
@@ -167,7 +165,6 @@ export class MediaRelay {
     this.#maxMembers = options.maxMembers ?? DEFAULT_MEDIA_RELAY_OPTIONS.maxMembers;
     this.#maxPacketsPerSecond =
       options.maxPacketsPerSecond ?? DEFAULT_MEDIA_RELAY_OPTIONS.maxPacketsPerSecond;
-    this.#scratch = new Uint8Array(options.maxPacketBytes);
     socket.on('message', (message, remote) => {
       this.#onMessage(message, remote);
     });
@@ -376,7 +373,7 @@ export class MediaRelay {
       this.#dropped.replay += 1;
       return;
     }
-    const payload = cipher.open(message, headerBytes, this.#scratch);
+    const payload = cipher.open(message, headerBytes);
     if (payload === null) {
       this.#dropped.decrypt += 1;
       return;

@@ -1,0 +1,56 @@
+/**
+ * The voice bench's baseline: a bare UDP fan-out on 127.0.0.1 with the media relay's topology and
+ * none of its work. A member is bound to the address its first datagram comes from (found by the
+ * RTP ssrc at offset 8); every datagram from a bound member goes, unchanged, to the other bound
+ * members of its call. No crypto, no checks beyond that. Reports `{ port, members: [{ call, ssrc,
+ * key: null }] }`; on stop writes `{ packetsIn, packetsOut }` to standard output. Argument: JSON
+ * `{ calls, members }`.
+ */
+import { createSocket } from 'node:dgram';
+import { once } from 'node:events';
+import process from 'node:process';
+import { serveParent } from './childIpc.js';
+
+const { calls, members } = JSON.parse(process.argv[2] ?? '{}');
+const socket = createSocket({
+  type: 'udp4',
+  recvBufferSize: 4 * 1024 * 1024,
+  sendBufferSize: 4 * 1024 * 1024,
+});
+socket.bind(0, '127.0.0.1');
+await once(socket, 'listening');
+
+const bySsrc = new Map();
+const list = [];
+for (let call = 0; call < calls; call += 1) {
+  const group = [];
+  for (let member = 0; member < members; member += 1) {
+    const entry = { ssrc: call * members + member + 1, address: null, port: 0, group };
+    group.push(entry);
+    bySsrc.set(entry.ssrc, entry);
+    list.push({ call, ssrc: entry.ssrc, key: null });
+  }
+}
+let packetsIn = 0;
+let packetsOut = 0;
+socket.on('message', (message, remote) => {
+  packetsIn += 1;
+  if (message.length < 12) return;
+  const sender = bySsrc.get(message.readUInt32BE(8));
+  if (sender === undefined) return;
+  if (sender.address === null) {
+    sender.address = remote.address;
+    sender.port = remote.port;
+  } else if (sender.address !== remote.address || sender.port !== remote.port) {
+    return;
+  }
+  for (const receiver of sender.group) {
+    if (receiver === sender || receiver.address === null) continue;
+    socket.send(message, receiver.port, receiver.address);
+    packetsOut += 1;
+  }
+});
+serveParent({ port: socket.address().port, members: list }, async () => {
+  process.stdout.write(`${JSON.stringify({ packetsIn, packetsOut })}\n`);
+  await new Promise((resolve) => socket.close(resolve));
+});
