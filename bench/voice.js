@@ -294,13 +294,16 @@ async function run(options) {
     { name: 'relay xchacha20', bare: false, mode: 'aead_xchacha20_poly1305_rtpsize' },
   ];
   const results = [];
+  const loadBefore = os.loadavg()[0];
   for (const row of rows) {
     if (!options.json) process.stderr.write(`${row.name}…\n`);
     const result = await measureRow(row, options);
     results.push(result);
   }
   const machine = `${os.cpus()[0]?.model ?? 'cpu'}, ${os.cpus().length} CPUs, ${os.platform()} ${os.release()}, Node ${process.version}`;
-  return { machine, options: { ...options, help: undefined, json: undefined }, results };
+  // Other work on the machine shows in the tail latencies: the 1-minute load average says how much.
+  const load = { before: loadBefore, after: os.loadavg()[0] };
+  return { machine, load, options: { ...options, help: undefined, json: undefined }, results };
 }
 
 const fmt = (value, digits = 2) =>
@@ -315,6 +318,9 @@ function printTable(result) {
   const { options } = result;
   const bare = result.results[0];
   console.log(`Machine: ${result.machine}`);
+  console.log(
+    `Load average (1 min) before and after: ${fmt(result.load.before)}, ${fmt(result.load.after)}`,
+  );
   console.log(
     `Command: node bench/voice.js --calls ${options.calls} --members ${options.members} --seconds ${options.seconds}` +
       ` --warmup ${options.warmupSeconds} --frame-bytes ${options.frameBytes}`,

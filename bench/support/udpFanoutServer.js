@@ -2,12 +2,12 @@
  * The voice bench's baseline: a bare UDP fan-out on 127.0.0.1 with the media relay's topology and
  * none of its work. A member is bound to the address its first datagram comes from (found by the
  * RTP ssrc at offset 8); every datagram from a bound member goes, unchanged, to the other bound
- * members of its call. No crypto, no checks beyond that. Reports `{ port, members: [{ call, ssrc,
+ * members of its call. No crypto, no checks beyond that. Its socket skips Node's per-send DNS
+ * lookup of the (literal) address, as the relay's does. Reports `{ port, members: [{ call, ssrc,
  * key: null }] }`; on stop writes `{ packetsIn, packetsOut }` to standard output. Argument: JSON
  * `{ calls, members }`.
  */
 import { createSocket } from 'node:dgram';
-import { once } from 'node:events';
 import process from 'node:process';
 import { serveParent } from './childIpc.js';
 
@@ -16,9 +16,9 @@ const socket = createSocket({
   type: 'udp4',
   recvBufferSize: 4 * 1024 * 1024,
   sendBufferSize: 4 * 1024 * 1024,
+  lookup: (address, _family, callback) => callback(null, address, 4),
 });
-socket.bind(0, '127.0.0.1');
-await once(socket, 'listening');
+await new Promise((resolve) => socket.bind(0, '127.0.0.1', resolve));
 
 const bySsrc = new Map();
 const list = [];

@@ -467,6 +467,13 @@ describe('MediaRelay: members and calls', () => {
     expect(relay.stats().members).toBe(0);
   });
 
+  it('binds to a host name, resolved to IPv4 first', async () => {
+    const relay = await startRelay({ host: 'localhost' });
+    const member = await join(relay, 'call');
+    member.endpoint.send(Buffer.alloc(8, 1));
+    expect(await member.endpoint.next()).toEqual(Buffer.alloc(8, 1));
+  });
+
   it('refuses to listen on a port in use, with the socket’s error', async () => {
     const relay = await startRelay();
     await expect(startRelay({ port: relay.port })).rejects.toThrow(/EADDRINUSE/);

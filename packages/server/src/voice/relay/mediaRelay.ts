@@ -12,6 +12,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { lookup } from 'node:dns/promises';
+import { isIPv4 } from 'node:net';
 import {
   RTP_OPUS_PAYLOAD_TYPE,
   VOICE_ENCRYPTION_MODES,
@@ -105,6 +107,19 @@ const SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
 const KEEPALIVE_BYTES = 8;
 const RATE_WINDOW_MS = 1000;
 
+/**
+ * The socket's address lookup: the identity. The relay only ever sends to addresses it received
+ * from (IPv4 literals) and binds to a host resolved beforehand, so Node's default (dns.lookup,
+ * which answers a literal on the next tick) would only add a deferral to every send.
+ */
+function literalLookup(
+  address: string,
+  _family: unknown,
+  callback: (err: Error | null, address: string, family: number) => void,
+): void {
+  callback(null, address, 4);
+}
+
 interface Call {
   readonly id: string;
   readonly members: Member[];
@@ -174,14 +189,18 @@ export class MediaRelay {
   }
 
   /** Binds the relay's UDP socket (udp4) and answers once it listens. */
-  static listen(options: MediaRelayOptions): Promise<MediaRelay> {
+  static async listen(options: MediaRelayOptions): Promise<MediaRelay> {
     if (!Number.isInteger(options.maxPacketBytes) || options.maxPacketBytes < 64) {
       throw new TypeError(`maxPacketBytes must be an integer ≥ 64; got ${options.maxPacketBytes}.`);
     }
+    const host = isIPv4(options.host)
+      ? options.host
+      : (await lookup(options.host, { family: 4 })).address;
     const socket = createSocket({
       type: 'udp4',
       recvBufferSize: SOCKET_BUFFER_BYTES,
       sendBufferSize: SOCKET_BUFFER_BYTES,
+      lookup: literalLookup,
     });
     return new Promise((resolve, reject) => {
       const onError = (err: Error): void => {
@@ -189,7 +208,7 @@ export class MediaRelay {
         reject(err);
       };
       socket.once('error', onError);
-      socket.bind({ address: options.host, port: options.port }, () => {
+      socket.bind({ address: host, port: options.port }, () => {
         socket.off('error', onError);
         const relay = new MediaRelay(socket, options);
         options.logger.info(
