@@ -390,7 +390,15 @@ describe('MediaRelay: forwarding', () => {
     await vi.waitFor(() => {
       expect(relay.stats().dropped.rateLimited).toBe(2);
     });
+    // Keepalives and repeated discovery count too: nothing is echoed over the cap.
+    alice.endpoint.send(Buffer.alloc(8));
+    alice.endpoint.send(discoveryRequest(alice.ssrc));
+    await vi.waitFor(() => {
+      expect(relay.stats().dropped.rateLimited).toBe(4);
+    });
     clock.advance(1000);
+    alice.endpoint.send(Buffer.alloc(8, 7));
+    expect(await alice.endpoint.next()).toEqual(Buffer.alloc(8, 7));
     const later = daveFrame();
     alice.endpoint.send(rtpPacket(alice, later));
     for (let i = 0; i < 3; i += 1) await bob.endpoint.next();

@@ -92,7 +92,7 @@ export interface MediaRelayOptions {
   maxMembersPerCall?: number;
   /** Members on this relay, all calls together. */
   maxMembers?: number;
-  /** Datagrams a member may send per second (Opus every 20 ms is 50). */
+  /** Datagrams a member may send per second, all kinds (Opus every 20 ms is 50). */
   maxPacketsPerSecond?: number;
 }
 
@@ -350,6 +350,10 @@ export class MediaRelay {
     } else if (member.address !== remote.address || member.port !== remote.port) {
       this.#dropped.bindingRefused += 1;
       return;
+    } else if (!this.#withinRate(member)) {
+      // Answering again is allowed, not answering without end.
+      this.#dropped.rateLimited += 1;
+      return;
     }
     this.#send(discoveryResponse(ssrc, remote.address, remote.port), member);
   }
@@ -358,6 +362,10 @@ export class MediaRelay {
     const member = this.#bindings.get(bindingKeyOf(remote.address, remote.port));
     if (member === undefined) {
       this.#dropped.unbound += 1;
+      return;
+    }
+    if (!this.#withinRate(member)) {
+      this.#dropped.rateLimited += 1;
       return;
     }
     this.#send(message, member);
