@@ -343,6 +343,15 @@ function printTable(result) {
     );
   }
   console.log('');
+  console.log('| path | server loop delay p99 ms | max ms | GC pauses | GC total ms | GC max ms |');
+  console.log('| ---- | -----------------------: | -----: | --------: | ----------: | --------: |');
+  for (const { name, serverStats: s } of result.results) {
+    console.log(
+      `| ${name} | ${fmt(s?.loopDelayP99Ms)} | ${fmt(s?.loopDelayMaxMs)} | ${s?.gcPauses ?? '–'} | ` +
+        `${fmt(s?.gcTotalMs, 1)} | ${fmt(s?.gcMaxMs)} |`,
+    );
+  }
+  console.log('');
   for (const row of result.results) {
     console.log(
       `${row.name}: ${row.checked} packets opened and compared, ${row.mismatched} wrong; server: ${JSON.stringify(row.serverStats)}`,

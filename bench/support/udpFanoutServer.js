@@ -4,12 +4,13 @@
  * RTP ssrc at offset 8); every datagram from a bound member goes, unchanged, to the other bound
  * members of its call. No crypto, no checks beyond that. Its socket skips Node's per-send DNS
  * lookup of the (literal) address, as the relay's does. Reports `{ port, members: [{ call, ssrc,
- * key: null }] }`; on stop writes `{ packetsIn, packetsOut }` to standard output. Argument: JSON
+ * key: null }] }`; on stop writes `{ packetsIn, packetsOut }` and its loop figures (support/loopHealth.js) to standard output. Argument: JSON
  * `{ calls, members }`.
  */
 import { createSocket } from 'node:dgram';
 import process from 'node:process';
 import { serveParent } from './childIpc.js';
+import { watchLoop } from './loopHealth.js';
 
 const { calls, members } = JSON.parse(process.argv[2] ?? '{}');
 const socket = createSocket({
@@ -50,7 +51,16 @@ socket.on('message', (message, remote) => {
     packetsOut += 1;
   }
 });
+const loop = watchLoop();
+// The parent's first CPU question marks the end of the warm-up: the loop figures start there.
+let warm = false;
+process.on('message', (message) => {
+  if (message?.type === 'cpu' && !warm) {
+    warm = true;
+    loop.reset();
+  }
+});
 serveParent({ port: socket.address().port, members: list }, async () => {
-  process.stdout.write(`${JSON.stringify({ packetsIn, packetsOut })}\n`);
+  process.stdout.write(`${JSON.stringify({ packetsIn, packetsOut, ...loop.report() })}\n`);
   await new Promise((resolve) => socket.close(resolve));
 });
