@@ -343,6 +343,51 @@ describe('MediaRelay: forwarding', () => {
     expect(relay.stats().packetsOut).toBe(2);
   });
 
+  it('survives garbage from members and strangers alike, and keeps relaying', async () => {
+    const relay = await startRelay({ maxPacketsPerSecond: 10_000 });
+    const alice = await join(relay, 'call');
+    const bob = await join(relay, 'call');
+    const stranger = await endpoint(relay);
+    const shapes = [
+      (n: number) => randomBytes(n),
+      // RTP-looking: version 2, Opus, Alice's ssrc, random flags and body.
+      (n: number) => {
+        const packet = randomBytes(Math.max(n, 12));
+        packet[0] = 0x80 | ((packet[0] ?? 0) & 0x3f);
+        packet[1] = 0x78;
+        packet.writeUInt32BE(alice.ssrc, 8);
+        return packet;
+      },
+      // Discovery-sized with random contents.
+      () => {
+        const packet = randomBytes(74);
+        packet.writeUInt16BE(1, 0);
+        return packet;
+      },
+    ];
+    let sent = 0;
+    for (let i = 0; i < 300; i += 1) {
+      const shape = shapes[i % shapes.length] ?? shapes[0];
+      // Mostly small, every 50th over the size limit; paced so no socket buffer overflows.
+      const packet = shape?.(i % 50 === 49 ? 1500 : 1 + ((i * 37) % 200)) ?? Buffer.alloc(1);
+      (i % 2 === 0 ? alice.endpoint : stranger).send(packet);
+      sent += 1;
+      if (i % 20 === 19) {
+        await vi.waitFor(() => {
+          expect(relay.stats().packetsIn).toBe(sent + 2);
+        });
+      }
+    }
+    const frame = daveFrame();
+    alice.endpoint.send(rtpPacket(alice, frame));
+    sent += 1;
+    expect(opened(bob, await bob.endpoint.next())).toEqual(frame);
+    await vi.waitFor(() => {
+      expect(relay.stats().packetsIn).toBe(sent + 2);
+    });
+    expect(relay.stats().packetsOut).toBe(1);
+  });
+
   it('drops media before Select Protocol and sends none to a member without a key', async () => {
     const relay = await startRelay();
     const alice = await join(relay, 'call');
