@@ -7,7 +7,8 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { manualClock, systemClock, type Clock } from '../../domain/clock.js';
 import { discoveryRequest } from './ipDiscovery.js';
-import { MediaRelay, type MediaRelayOptions } from './mediaRelay.js';
+import { MediaRelay } from './mediaRelay.js';
+import type { MediaRelayOptions } from './relayOptions.js';
 import { rtpsizeHeaderBytes, TransportCipher, transportNonceOf } from './transportCrypto.js';
 
 const SILENCE = Buffer.from([0xf8, 0xff, 0xfe]);
