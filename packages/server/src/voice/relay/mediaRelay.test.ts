@@ -528,6 +528,11 @@ describe('MediaRelay: members and calls', () => {
     expect(await member.endpoint.next()).toEqual(Buffer.alloc(8, 1));
   });
 
+  it('refuses a public address that is not IPv4 and a tiny packet limit', async () => {
+    await expect(startRelay({ publicIp: 'voice.example' })).rejects.toThrow(TypeError);
+    await expect(startRelay({ maxPacketBytes: 12 })).rejects.toThrow(TypeError);
+  });
+
   it('refuses to listen on a port in use, with the socket’s error', async () => {
     const relay = await startRelay();
     await expect(startRelay({ port: relay.port })).rejects.toThrow(/EADDRINUSE/);

@@ -131,6 +131,9 @@ export class MediaRelay {
     if (!Number.isInteger(options.maxPacketBytes) || options.maxPacketBytes < 64) {
       throw new TypeError(`maxPacketBytes must be an integer ≥ 64; got ${options.maxPacketBytes}.`);
     }
+    if (!isIPv4(options.publicIp)) {
+      throw new TypeError(`publicIp must be an IPv4 address; got "${options.publicIp}".`);
+    }
     const host = isIPv4(options.host)
       ? options.host
       : (await lookup(options.host, { family: 4 })).address;
