@@ -54,7 +54,12 @@ import { createMetrics, createMetricsListener, instrument } from './resources/sy
 import { createCdnImages } from './resources/imageVariants.js';
 import type { SecretBox } from './domain/secretBox.js';
 import { loadSecretKey, openSecrets } from './secrets.js';
-import { createVoiceTokens, openVoiceNode, type VoiceTlsMaterial } from './voice/index.js';
+import {
+  createVoiceTokens,
+  openVoiceNode,
+  voiceMetricLines,
+  type VoiceTlsMaterial,
+} from './voice/index.js';
 import { createVoicePlacement, type VoicePlacement } from './voice/placement.js';
 import {
   leaseWorkerSlot,
@@ -353,6 +358,10 @@ export async function createApp(options: AppOptions): Promise<App> {
         registry: voicePlacement,
       })
     : null;
+  // Its calls, members and relay counters go out with /metrics.
+  if (voice !== null) {
+    metrics.addSource(() => voiceMetricLines(voice.node.stats()));
+  }
   const gateway = createGateway({
     storage,
     bus,

@@ -127,6 +127,10 @@ describeDrivers('the voice gateway on $driver', (driver) => {
     expect((await voice.op(VOp.CLIENTS_CONNECT)).d).toEqual({ user_ids: [owner.userId] });
     expect((await second.voice.op(VOp.CLIENTS_CONNECT)).d).toEqual({ user_ids: [bot.userId] });
     expect(second.ready.ssrc).not.toBe(ready.ssrc);
+    const metrics = await gw.server.app.http.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.body).toContain('\nguildhall_voice_calls 1\n');
+    expect(metrics.body).toContain('\nguildhall_voice_members 2\n');
+    expect(metrics.body).toMatch(/\nguildhall_voice_packets_dropped_total\{reason="notE2ee"\} 0\n/);
 
     // Speaking reaches the other member with the speaker's user id; another ssrc is refused.
     voice.send(VOp.SPEAKING, { speaking: 1, delay: 0, ssrc: ready.ssrc });

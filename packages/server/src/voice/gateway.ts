@@ -38,7 +38,7 @@ import {
 } from './frames.js';
 import { createDualListener } from './listener.js';
 import { DaveProtocolError, type DaveCall, type DaveMessage } from './dave/index.js';
-import type { MediaRelay } from './relay/index.js';
+import type { MediaRelay, MediaRelayStats } from './relay/index.js';
 import type { VoicePlacement } from './placement.js';
 import type { VoiceTokens } from './token.js';
 import type { CurrentVoiceState } from './voiceStates.js';
@@ -99,11 +99,19 @@ export interface VoiceNodeDeps {
   registry?: VoiceNodeRegistry;
 }
 
+export interface VoiceNodeStats {
+  calls: number;
+  members: number;
+  connections: number;
+  /** The media relay's counters (null before it listens). */
+  relay: MediaRelayStats | null;
+}
+
 export interface VoiceNode {
   /** Listens; resolves to the endpoint (`host:port`) VOICE_SERVER_UPDATE names. */
   listen(): Promise<string>;
   endpoint(): string;
-  stats(): { calls: number; members: number; connections: number };
+  stats(): VoiceNodeStats;
   close(): Promise<void>;
 }
 
@@ -745,7 +753,7 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
     stats() {
       let members = 0;
       for (const call of calls.values()) members += call.members.size;
-      return { calls: calls.size, members, connections: conns.size };
+      return { calls: calls.size, members, connections: conns.size, relay: relay?.stats() ?? null };
     },
     async close() {
       closing = true;

@@ -15,6 +15,7 @@ import {
   createVoiceNode,
   type VoiceNode,
   type VoiceNodeRegistry,
+  type VoiceNodeStats,
 } from './gateway.js';
 import { MediaRelay } from './relay/index.js';
 import { loadVoiceTls, type VoiceTlsMaterial } from './tlsCert.js';
@@ -23,7 +24,7 @@ import { currentVoiceState } from './voiceStates.js';
 
 export { createVoiceTokens, type VoiceGrant, type VoiceTokens } from './token.js';
 export { currentVoiceState, type CurrentVoiceState } from './voiceStates.js';
-export type { VoiceNode } from './gateway.js';
+export type { VoiceNode, VoiceNodeStats } from './gateway.js';
 export type { VoiceTlsMaterial } from './tlsCert.js';
 
 export interface VoiceNodeWiring {
@@ -97,4 +98,35 @@ export async function openVoiceNode(
     ...(wiring.registry ? { registry: wiring.registry } : {}),
   });
   return { node, tls };
+}
+
+/** The voice node's figures in Prometheus's text format (for /metrics). */
+export function voiceMetricLines(stats: VoiceNodeStats): string[] {
+  const lines = [
+    '# HELP guildhall_voice_calls Calls this voice node holds.',
+    '# TYPE guildhall_voice_calls gauge',
+    `guildhall_voice_calls ${stats.calls}`,
+    '# HELP guildhall_voice_members Members in those calls (connected or waiting to resume).',
+    '# TYPE guildhall_voice_members gauge',
+    `guildhall_voice_members ${stats.members}`,
+    '# HELP guildhall_voice_connections Open voice WebSocket connections.',
+    '# TYPE guildhall_voice_connections gauge',
+    `guildhall_voice_connections ${stats.connections}`,
+  ];
+  const { relay } = stats;
+  if (relay === null) return lines;
+  lines.push(
+    '# HELP guildhall_voice_packets_received_total UDP datagrams the media relay received.',
+    '# TYPE guildhall_voice_packets_received_total counter',
+    `guildhall_voice_packets_received_total ${relay.packetsIn}`,
+    '# HELP guildhall_voice_packets_forwarded_total Media packets the relay sent to receivers.',
+    '# TYPE guildhall_voice_packets_forwarded_total counter',
+    `guildhall_voice_packets_forwarded_total ${relay.packetsOut}`,
+    '# HELP guildhall_voice_packets_dropped_total Datagrams the relay dropped, by reason.',
+    '# TYPE guildhall_voice_packets_dropped_total counter',
+    ...Object.entries(relay.dropped).map(
+      ([reason, count]) => `guildhall_voice_packets_dropped_total{reason="${reason}"} ${count}`,
+    ),
+  );
+  return lines;
 }

@@ -34,8 +34,14 @@ export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'guildhall_' });
   const routes = new Map<string, RouteStats>();
+  const sources: (() => string[])[] = [];
 
   return {
+    /** Adds exposition lines another part writes at each scrape (the voice node's). */
+    addSource(lines: () => string[]) {
+      sources.push(lines);
+    },
+
     observe({
       method,
       route,
@@ -100,6 +106,7 @@ export function createMetrics() {
           `guildhall_http_request_duration_seconds_count{${labels}} ${stats.count}`,
         );
       }
+      for (const source of sources) lines.push(...source());
       return `${await registry.metrics()}\n${lines.join('\n')}\n`;
     },
   };
