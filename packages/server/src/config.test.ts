@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, publicBaseUrl } from './config.js';
+import { CONFIG_HELP, ConfigError, loadConfig, publicBaseUrl, roleServes } from './config.js';
 
 describe('loadConfig', () => {
   it('defaults to 127.0.0.1:8080, SQLite in ./data, rate limits on', () => {
@@ -152,5 +152,128 @@ describe('loadConfig', () => {
     expect(publicBaseUrl({ publicUrl: 'https://gh.example', host: '127.0.0.1' }, 1)).toBe(
       'https://gh.example',
     );
+  });
+
+  it('reads the voice node settings, their defaults worked out from the API listener', () => {
+    expect(loadConfig({})).toMatchObject({
+      voicePort: 8081,
+      voiceHost: '127.0.0.1',
+      voiceEndpoint: '127.0.0.1:8081',
+      voicePublicIp: '127.0.0.1',
+      voiceTlsCert: null,
+      voiceTlsKey: null,
+      voiceMaxMembers: 99,
+      voiceMaxPacketBytes: 1400,
+    });
+    expect(loadConfig({ GUILDHALL_PORT: '9000', GUILDHALL_HOST: '0.0.0.0' })).toMatchObject({
+      voicePort: 9001,
+      voiceHost: '0.0.0.0',
+      voiceEndpoint: '127.0.0.1:9001',
+      voicePublicIp: '127.0.0.1',
+    });
+    expect(loadConfig({ GUILDHALL_PORT: '0' })).toMatchObject({
+      voicePort: 0,
+      voiceEndpoint: '127.0.0.1:0',
+    });
+    expect(loadConfig({ GUILDHALL_HOST: '::' })).toMatchObject({ voiceEndpoint: '127.0.0.1:8081' });
+    expect(loadConfig({ GUILDHALL_VOICE_HOST: '::1' }, ['--role', 'api'])).toMatchObject({
+      voiceEndpoint: '[::1]:8081',
+    });
+    expect(
+      loadConfig({}, [
+        '--voice-port=7000',
+        '--voice-host=10.0.0.5',
+        '--voice-tls-cert=/etc/voice.pem',
+        '--voice-tls-key=/etc/voice.key',
+        '--voice-max-members=25',
+        '--voice-max-packet-bytes=1200',
+      ]),
+    ).toMatchObject({
+      voicePort: 7000,
+      voiceHost: '10.0.0.5',
+      voiceEndpoint: '10.0.0.5:7000',
+      voicePublicIp: '10.0.0.5',
+      voiceTlsCert: '/etc/voice.pem',
+      voiceTlsKey: '/etc/voice.key',
+      voiceMaxMembers: 25,
+      voiceMaxPacketBytes: 1200,
+    });
+    expect(
+      loadConfig({
+        GUILDHALL_VOICE_ENDPOINT: 'voice-1.example.com:443',
+        GUILDHALL_VOICE_PUBLIC_IP: '203.0.113.7',
+      }),
+    ).toMatchObject({ voiceEndpoint: 'voice-1.example.com:443', voicePublicIp: '203.0.113.7' });
+    expect(loadConfig({ GUILDHALL_VOICE_ENDPOINT: 'localhost:9999' }).voicePublicIp).toBe(
+      '127.0.0.1',
+    );
+  });
+
+  it.each([
+    [{ GUILDHALL_VOICE_PORT: '65536' }, 'GUILDHALL_VOICE_PORT must be an integer from 0 to 65535'],
+    [{ GUILDHALL_VOICE_ENDPOINT: 'wss://x:1' }, 'GUILDHALL_VOICE_ENDPOINT must be HOST:PORT'],
+    [{ GUILDHALL_VOICE_ENDPOINT: 'x:0' }, 'GUILDHALL_VOICE_ENDPOINT must be HOST:PORT'],
+    [{ GUILDHALL_VOICE_PUBLIC_IP: '::1' }, 'GUILDHALL_VOICE_PUBLIC_IP must be an IPv4 address'],
+    [{ GUILDHALL_VOICE_MAX_MEMBERS: '1' }, 'GUILDHALL_VOICE_MAX_MEMBERS must be an integer from 2'],
+    [{ GUILDHALL_VOICE_MAX_PACKET_BYTES: '70000' }, 'GUILDHALL_VOICE_MAX_PACKET_BYTES must be'],
+    [{ GUILDHALL_VOICE_TLS_CERT: '/a.pem' }, 'must be set together'],
+    [{ GUILDHALL_PORT: '65535' }, 'GUILDHALL_VOICE_PORT must be set when GUILDHALL_PORT is 65535'],
+    [
+      { GUILDHALL_VOICE_ENDPOINT: 'voice.example.com:443' },
+      'GUILDHALL_VOICE_PUBLIC_IP must be set',
+    ],
+  ])('refuses the voice settings %o of a node that serves voice', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+    expect(() => loadConfig({ ...env, GUILDHALL_ROLE: 'voice' })).toThrow(message);
+  });
+
+  it('leaves the voice node settings unchecked for the roles that run no voice node', () => {
+    for (const role of ['api', 'gateway']) {
+      expect(loadConfig({ GUILDHALL_ROLE: role, GUILDHALL_PORT: '65535' }).voicePort).toBe(0);
+      expect(loadConfig({ GUILDHALL_ROLE: role, GUILDHALL_VOICE_TLS_CERT: '/a' }).role).toBe(role);
+      expect(
+        loadConfig({ GUILDHALL_ROLE: role, GUILDHALL_VOICE_ENDPOINT: 'v.example.com:1' }),
+      ).toMatchObject({ voiceEndpoint: 'v.example.com:1', voicePublicIp: '127.0.0.1' });
+    }
+    expect(() => loadConfig({ GUILDHALL_VOICE_PORT: '8080' })).toThrow(
+      'GUILDHALL_VOICE_PORT must differ from GUILDHALL_PORT',
+    );
+    // A voice-only process has no API listener of its own on that port.
+    expect(loadConfig({ GUILDHALL_ROLE: 'voice', GUILDHALL_VOICE_PORT: '8080' }).voicePort).toBe(
+      8080,
+    );
+  });
+
+  it('has a voice role, which all includes', () => {
+    expect(loadConfig({ GUILDHALL_ROLE: 'voice' }).role).toBe('voice');
+    expect(() => loadConfig({ GUILDHALL_ROLE: 'media' })).toThrow(
+      'GUILDHALL_ROLE must be one of all, api, gateway, voice',
+    );
+    expect(['api', 'gateway', 'voice'].map((p) => roleServes('all', p as 'voice'))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(roleServes('voice', 'voice')).toBe(true);
+    expect(roleServes('voice', 'gateway')).toBe(false);
+    expect(roleServes('gateway', 'voice')).toBe(false);
+    expect(roleServes('api', 'api')).toBe(true);
+  });
+
+  it('documents every voice flag in --help', () => {
+    const help = CONFIG_HELP.join('\n');
+    for (const flag of [
+      '--voice-port',
+      '--voice-host',
+      '--voice-endpoint',
+      '--voice-public-ip',
+      '--voice-tls-cert',
+      '--voice-tls-key',
+      '--voice-max-members',
+      '--voice-max-packet-bytes',
+    ]) {
+      expect(help).toContain(flag);
+    }
   });
 });

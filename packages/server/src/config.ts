@@ -114,13 +114,46 @@ export interface Config {
   activityAllowLoopback: boolean;
   /** The largest request body the activity proxy host forwards to a mapping target. */
   activityMaxBodyBytes: number;
+  /**
+   * The voice node's port: TCP for its WebSocket gateway and UDP for media, the same number.
+   * Default: the API port + 1 (0 when the API port is 0: a free port).
+   */
+  voicePort: number;
+  /** The address the voice node listens on; default: the API host. */
+  voiceHost: string;
+  /**
+   * The `host:port` (no scheme) VOICE_SERVER_UPDATE advertises for this node; default
+   * voiceHost:voicePort, with 0.0.0.0 and :: read as 127.0.0.1.
+   */
+  voiceEndpoint: string;
+  /** The IPv4 address the voice gateway's Ready announces for media; default: the endpoint's host. */
+  voicePublicIp: string;
+  /** PEM certificate and key paths of the voice WebSocket; null: self-signed in `<dataDir>/voice-tls/`. */
+  voiceTlsCert: string | null;
+  voiceTlsKey: string | null;
+  /** The most members one call (voice channel or lobby) may hold on a voice node. */
+  voiceMaxMembers: number;
+  /** The largest UDP datagram the media relay accepts. */
+  voiceMaxPacketBytes: number;
 }
+
+/** The settings whose default is worked out from others, as read before that. */
+type DerivedSetting = 'voicePort' | 'voiceHost' | 'voiceEndpoint' | 'voicePublicIp';
+type RawConfig = Omit<Config, DerivedSetting> & { [K in DerivedSetting]: Config[K] | null };
 
 /** Fastify's trustProxy forms this config accepts. */
 export type TrustProxy = boolean | number | string[];
 
-export const SERVER_ROLES = ['all', 'api', 'gateway'] as const;
+export const SERVER_ROLES = ['all', 'api', 'gateway', 'voice'] as const;
 export type ServerRole = (typeof SERVER_ROLES)[number];
+
+/** What a process may serve: `all` serves each of them, another role only its own. */
+export type ServerPart = Exclude<ServerRole, 'all'>;
+
+/** Whether a process of `role` serves `part` (the HTTP API, the gateway, the voice node). */
+export function roleServes(role: ServerRole, part: ServerPart): boolean {
+  return role === 'all' || role === part;
+}
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -430,7 +463,7 @@ const SETTINGS = {
   role: {
     env: 'GUILDHALL_ROLE',
     flag: '--role',
-    allowed: `one of ${SERVER_ROLES.join(', ')} (api and gateway processes share NATS)`,
+    allowed: `one of ${SERVER_ROLES.join(', ')} (api and gateway processes share NATS; all serves api, gateway and voice)`,
     defaultValue: 'all',
     parse: (raw: string) => SERVER_ROLES.find((role) => role === raw),
   },
@@ -500,7 +533,66 @@ const SETTINGS = {
     defaultValue: 16 * 1024 * 1024,
     parse: integer(1024, 1024 ** 3),
   },
-} as const satisfies { [K in keyof Config]: Setting<Config[K]> };
+  voicePort: {
+    env: 'GUILDHALL_VOICE_PORT',
+    flag: '--voice-port',
+    allowed:
+      'an integer from 0 to 65535 (TCP for the voice WebSocket and UDP for media; unset: the API port + 1)',
+    defaultValue: null,
+    parse: integer(0, 65535),
+  },
+  voiceHost: {
+    env: 'GUILDHALL_VOICE_HOST',
+    flag: '--voice-host',
+    allowed: 'a host name or IP address the voice node listens on (unset: the API host)',
+    defaultValue: null,
+    parse: (raw: string) => (/^[\w.:-]+$/.test(raw) ? raw : undefined),
+  },
+  voiceEndpoint: {
+    env: 'GUILDHALL_VOICE_ENDPOINT',
+    flag: '--voice-endpoint',
+    allowed:
+      'HOST:PORT clients reach this voice node at, no scheme, such as voice-1.example.com:443 (unset: the voice host and port)',
+    defaultValue: null,
+    parse: (raw: string) => (parseHostPort(raw) === undefined ? undefined : raw),
+  },
+  voicePublicIp: {
+    env: 'GUILDHALL_VOICE_PUBLIC_IP',
+    flag: '--voice-public-ip',
+    allowed: 'an IPv4 address clients send media to (unset: the voice endpoint host)',
+    defaultValue: null,
+    parse: (raw: string) => (IPV4.test(raw) ? raw : undefined),
+  },
+  voiceTlsCert: {
+    env: 'GUILDHALL_VOICE_TLS_CERT',
+    flag: '--voice-tls-cert',
+    allowed:
+      'the path of a PEM certificate for the voice WebSocket, with --voice-tls-key (unset: self-signed in the data folder)',
+    defaultValue: null,
+    parse: (raw: string) => (raw.length > 0 ? raw : undefined),
+  },
+  voiceTlsKey: {
+    env: 'GUILDHALL_VOICE_TLS_KEY',
+    flag: '--voice-tls-key',
+    allowed: 'the path of the PEM private key of --voice-tls-cert',
+    defaultValue: null,
+    parse: (raw: string) => (raw.length > 0 ? raw : undefined),
+  },
+  voiceMaxMembers: {
+    env: 'GUILDHALL_VOICE_MAX_MEMBERS',
+    flag: '--voice-max-members',
+    allowed: 'an integer from 2 to 1000 (members of one voice call)',
+    defaultValue: 99,
+    parse: integer(2, 1000),
+  },
+  voiceMaxPacketBytes: {
+    env: 'GUILDHALL_VOICE_MAX_PACKET_BYTES',
+    flag: '--voice-max-packet-bytes',
+    allowed: 'an integer from 256 to 65507 (the largest UDP datagram the media relay accepts)',
+    defaultValue: 1400,
+    parse: integer(256, 65507),
+  },
+} as const satisfies { [K in keyof RawConfig]: Setting<RawConfig[K]> };
 
 /**
  * Settings whose bad value is not echoed: secrets, and the Redis URL, whose user name and
@@ -544,7 +636,7 @@ export function loadConfig(
 ): Config {
   const { flags } = parseFlags(argv);
   const config: Record<string, unknown> = {};
-  for (const [key, setting] of Object.entries(SETTINGS) as [keyof Config, Setting<unknown>][]) {
+  for (const [key, setting] of Object.entries(SETTINGS) as [keyof RawConfig, Setting<unknown>][]) {
     const fromFlag = flags.get(setting.flag.slice(2));
     const raw = fromFlag ?? env[setting.env];
     if (raw === undefined || raw === '') {
@@ -560,8 +652,66 @@ export function loadConfig(
     }
     config[key] = value;
   }
-  const result = config as unknown as Config;
-  return { ...result, dataDir: resolve(result.dataDir), webDir: resolve(result.webDir) };
+  const result = config as unknown as RawConfig;
+  return {
+    ...result,
+    ...voiceSettings(result),
+    dataDir: resolve(result.dataDir),
+    webDir: resolve(result.webDir),
+  };
+}
+
+/** `host:port` or `[v6]:port`, split; undefined when it is neither. */
+function parseHostPort(raw: string): { host: string; port: number } | undefined {
+  const match = /^(?:\[([\w.:]+)\]|([\w.-]+)):(\d{1,5})$/.exec(raw);
+  const port = integer(1, 65535)(match?.[3] ?? '');
+  const host = match?.[1] ?? match?.[2];
+  return host === undefined || port === undefined ? undefined : { host, port };
+}
+
+/** The host other machines reach a listener on, for a wildcard listen address. */
+function reachableHost(host: string): string {
+  return host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+}
+
+/**
+ * The voice settings whose default comes from others. A bad combination is refused only for a
+ * role that runs a voice node; other roles only hand the endpoint out (op 4) or ignore them.
+ */
+function voiceSettings(raw: RawConfig): Pick<Config, DerivedSetting> {
+  const voiceNode = roleServes(raw.role, 'voice');
+  const refuse = (message: string) => {
+    if (voiceNode) throw new ConfigError(message);
+  };
+  if ((raw.voiceTlsCert === null) !== (raw.voiceTlsKey === null)) {
+    refuse('GUILDHALL_VOICE_TLS_CERT and GUILDHALL_VOICE_TLS_KEY must be set together.');
+  }
+  let voicePort = raw.voicePort ?? (raw.port === 0 ? 0 : raw.port + 1);
+  if (voicePort > 65535) {
+    refuse(
+      `GUILDHALL_VOICE_PORT must be set when GUILDHALL_PORT is 65535 (the default is the next port).`,
+    );
+    voicePort = 0;
+  }
+  if (raw.role === 'all' && voicePort !== 0 && voicePort === raw.port) {
+    refuse(
+      `GUILDHALL_VOICE_PORT must differ from GUILDHALL_PORT; got ${String(voicePort)} for both.`,
+    );
+  }
+  const voiceHost = raw.voiceHost ?? raw.host;
+  const host = reachableHost(voiceHost);
+  const voiceEndpoint =
+    raw.voiceEndpoint ?? `${host.includes(':') ? `[${host}]` : host}:${String(voicePort)}`;
+  const endpointHost = parseHostPort(voiceEndpoint)?.host ?? host;
+  const publicIp = endpointHost === 'localhost' ? '127.0.0.1' : endpointHost;
+  let voicePublicIp = raw.voicePublicIp ?? publicIp;
+  if (!IPV4.test(voicePublicIp)) {
+    refuse(
+      `GUILDHALL_VOICE_PUBLIC_IP must be set: the voice endpoint host "${endpointHost}" is not an IPv4 address.`,
+    );
+    voicePublicIp = '127.0.0.1';
+  }
+  return { voicePort, voiceHost, voiceEndpoint, voicePublicIp };
 }
 
 /** The most one request may upload in all (GUILDHALL_MAX_UPLOAD_BYTES, else 10 files' worth). */

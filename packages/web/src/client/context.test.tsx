@@ -33,6 +33,8 @@ describe('connectStore', () => {
     ]);
     gateway.dispatch('GUILD_CREATE', { id: '1', name: 'g', roles: [], features: [], large: true });
     expect(gateway.sent.slice(1).map((f) => f.op)).toEqual([43, 8]);
+    // Op 43 asks for the voice channels' statuses and call start times (the call timer).
+    expect(gateway.sent[1]?.d).toEqual({ guild_id: '1', fields: ['status', 'voice_start_time'] });
     stop();
     gateway.dispatch('USER_UPDATE', { ...ME, username: 'changed' });
     expect(store.get().me?.username).toBe(ME.username);

@@ -39,7 +39,7 @@ export const CLIENT_INTENTS =
 /** The gateway's close code for a token it does not accept. */
 const AUTHENTICATION_FAILED = 4004;
 
-/** Request Channel Info: CHANNEL_INFO answers with the voice channels' statuses. */
+/** Request Channel Info: CHANNEL_INFO answers with the voice channels' statuses and start times. */
 const REQUEST_CHANNEL_INFO = 43;
 
 /**
@@ -82,8 +82,11 @@ export function connectStore(gateway: GatewayClient, store: Store<ClientState>):
     if (type === 'GUILD_CREATE') {
       const guild = data as { id: string; large?: boolean; unavailable?: boolean };
       if (guild.unavailable === true) return;
-      // Voice channels' statuses are not in the channel objects: ask for them (op 43).
-      gateway.send(REQUEST_CHANNEL_INFO, { guild_id: guild.id, fields: ['status'] });
+      // Voice channels' statuses and call start times are not in the channel objects: ask (op 43).
+      gateway.send(REQUEST_CHANNEL_INFO, {
+        guild_id: guild.id,
+        fields: ['status', 'voice_start_time'],
+      });
       if (guild.large === true) {
         gateway.send(Op.RequestGuildMembers, {
           guild_id: guild.id,

@@ -101,6 +101,10 @@ describe('reduce', () => {
       channel_id: '300000000000000009',
       self_mute: true,
       self_deaf: false,
+      self_video: false,
+      mute: false,
+      deaf: false,
+      suppress: false,
     });
     expect(state.memberCounts[GUILD_ID]).toBe(1);
     state = feed(state, 'GUILD_DELETE', { id: GUILD_ID });
@@ -302,6 +306,10 @@ describe('reduce', () => {
       channel_id: '300000000000000002',
       self_mute: false,
       self_deaf: true,
+      self_video: false,
+      mute: false,
+      deaf: false,
+      suppress: false,
     });
     state = feed(state, 'VOICE_STATE_UPDATE', { ...voice, channel_id: null });
     expect(state.voiceStates[GUILD_ID]?.[OTHER.id]).toBeUndefined();

@@ -8,6 +8,9 @@ import type {
   APIUser,
 } from 'discord-api-types/v10';
 import { initialActivities, type ActivitiesState } from './activities/state.js';
+import { parseStartTime, parseVoiceState, type VoiceStateEntry } from './voice/voiceState.js';
+
+export type { VoiceStateEntry } from './voice/voiceState.js';
 
 /** A reaction's emoji as the gateway and the API carry it. */
 export interface ReactionEmoji {
@@ -27,12 +30,6 @@ export interface ChannelMessages {
    * while the history request is in flight is not lost, and the page merges in by id.
    */
   loading?: boolean;
-}
-
-export interface VoiceStateEntry {
-  channel_id: string | null;
-  self_mute: boolean;
-  self_deaf: boolean;
 }
 
 /** A message this client sent and the API has not yet answered for (or refused). */
@@ -77,6 +74,11 @@ export interface ClientState {
    * and VOICE_CHANNEL_STATUS_UPDATE carry them.
    */
   voiceStatuses: Record<string, string | null>;
+  /**
+   * When each voice channel's call started (unix seconds; null: nobody is in it), from
+   * CHANNEL_INFO and VOICE_CHANNEL_START_TIME_UPDATE.
+   */
+  voiceStartTimes: Record<string, number | null>;
   /** The status this client sets for its user (op 3), sent again on each new session. */
   ownStatus: string;
   /** Activity instances, the open frame and its presence (activities/state.ts). */
@@ -101,6 +103,7 @@ export const initialState: ClientState = {
   pending: {},
   memberCounts: {},
   voiceStatuses: {},
+  voiceStartTimes: {},
   ownStatus: 'online',
   activities: initialActivities,
 };
@@ -136,7 +139,7 @@ type GuildCreate = APIGuild & {
   channels?: APIChannel[];
   members?: APIGuildMember[];
   presences?: { user: { id: string }; status: string; activities?: unknown[] }[];
-  voice_states?: ({ user_id: string } & VoiceStateEntry)[];
+  voice_states?: unknown[];
   member_count?: number;
   unavailable?: boolean;
 };
@@ -164,12 +167,9 @@ function addGuild(state: ClientState, raw: GuildCreate): ClientState {
     };
   }
   const guildVoice: Record<string, VoiceStateEntry> = {};
-  for (const vs of voiceStates) {
-    guildVoice[vs.user_id] = {
-      channel_id: vs.channel_id,
-      self_mute: vs.self_mute,
-      self_deaf: vs.self_deaf,
-    };
+  for (const raw of voiceStates) {
+    const parsed = parseVoiceState(raw);
+    if (parsed?.entry.channel_id != null) guildVoice[parsed.userId] = parsed.entry;
   }
   return {
     ...state,
@@ -202,6 +202,7 @@ function removeGuild(state: ClientState, guildId: string): ClientState {
     messages,
     members: omit(state.members, guildId),
     voiceStates: omit(state.voiceStates, guildId),
+    voiceStartTimes: omitAll(state.voiceStartTimes, ids),
     memberCounts: omit(state.memberCounts, guildId),
   };
 }
@@ -523,11 +524,26 @@ export function reduce(
       };
     case 'CHANNEL_INFO': {
       const voiceStatuses = { ...state.voiceStatuses };
-      for (const c of (d['channels'] as { id: string; status?: string | null }[] | undefined) ??
-        []) {
+      const voiceStartTimes = { ...state.voiceStartTimes };
+      for (const c of (d['channels'] as
+        { id: string; status?: string | null; voice_start_time?: unknown }[] | undefined) ?? []) {
         if (c.status !== undefined) voiceStatuses[c.id] = c.status;
+        if (c.voice_start_time !== undefined) {
+          voiceStartTimes[c.id] = parseStartTime(c.voice_start_time);
+        }
       }
-      return { ...state, voiceStatuses };
+      return { ...state, voiceStatuses, voiceStartTimes };
+    }
+    case 'VOICE_CHANNEL_START_TIME_UPDATE': {
+      const channelId = d['id'];
+      if (typeof channelId !== 'string') return state;
+      return {
+        ...state,
+        voiceStartTimes: {
+          ...state.voiceStartTimes,
+          [channelId]: parseStartTime(d['voice_start_time']),
+        },
+      };
     }
     case 'GUILD_MEMBER_ADD': {
       const guildId = d['guild_id'] as string;
@@ -686,26 +702,19 @@ export function reduce(
       return next;
     }
     case 'VOICE_STATE_UPDATE': {
-      const guildId = d['guild_id'] as string | undefined;
-      if (guildId === undefined) return state;
-      const userId = d['user_id'] as string;
+      // A lobby call's state (guild_id null) has no place in the client: it has no lobby view.
+      const parsed = parseVoiceState(raw);
+      if (parsed?.guildId == null) return state;
+      const { guildId, userId, entry } = parsed;
       const guildVoice = state.voiceStates[guildId] ?? {};
-      const channelId = d['channel_id'] as string | null;
       let next: ClientState = {
         ...state,
         voiceStates: {
           ...state.voiceStates,
           [guildId]:
-            channelId === null
+            entry.channel_id === null
               ? omit(guildVoice, userId)
-              : {
-                  ...guildVoice,
-                  [userId]: {
-                    channel_id: channelId,
-                    self_mute: d['self_mute'] === true,
-                    self_deaf: d['self_deaf'] === true,
-                  },
-                },
+              : { ...guildVoice, [userId]: entry },
         },
       };
       const member = d['member'] as MemberUpdate | undefined;

@@ -62,7 +62,19 @@ const state: ClientState = {
       user_limit: 0,
     },
   },
-  voiceStates: { '1': { '10': { channel_id: '2', self_mute: true, self_deaf: false } } },
+  voiceStates: {
+    '1': {
+      '10': {
+        channel_id: '2',
+        self_mute: true,
+        self_deaf: false,
+        self_video: false,
+        mute: false,
+        deaf: false,
+        suppress: false,
+      },
+    },
+  },
   messages: { '2': { ids: ['50'], byId: { '50': message }, hasMore: false } },
   relationships: { '11': { id: '11', type: 1, user: bob, nickname: null } },
   presences: {

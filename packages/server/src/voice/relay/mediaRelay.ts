@@ -1,0 +1,438 @@
+/**
+ * The media relay (an SFU over UDP) of end-to-end encrypted voice calls. One UDP socket carries
+ * every member of every call on this node. A member, added by the voice gateway at Ready, binds
+ * to the address of its IP discovery packet; from then on the relay takes RTP from that address
+ * only, with that member's ssrc in the header, removes the transport encryption with the
+ * member's key, checks that what is left is still a DAVE frame (or the Opus silence frame), and
+ * seals it again for every other member of the call with the receiver's key and nonce counter,
+ * keeping the sender's RTP header. The DAVE layer is never opened: the relay holds no MLS key.
+ * Nothing here throws on input from the wire; every refused datagram is counted in `stats()`.
+ *
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import {
+  RTP_OPUS_PAYLOAD_TYPE,
+  VOICE_ENCRYPTION_MODES,
+  type VoiceEncryptionMode,
+} from '@guildhall/protocol';
+import type { Logger } from 'pino';
+import type { Clock } from '../../domain/clock.js';
+import { discoveryRequestSsrc, discoveryResponse, isDiscoveryRequest } from './ipDiscovery.js';
+import { classifyFrame, frameEnd, FrameKind } from './mediaFrame.js';
+import { ReplayWindow } from './replayWindow.js';
+import {
+  MAX_TRANSPORT_NONCE,
+  rtpExtensionBodyBytes,
+  rtpsizeHeaderBytes,
+  TRANSPORT_KEY_BYTES,
+  transportNonceOf,
+  TransportCipher,
+} from './transportCrypto.js';
+
+/** Why the relay dropped a datagram (the keys of `stats().dropped`). */
+export const RELAY_DROP_REASONS = [
+  /** Larger than `maxPacketBytes`. */
+  'oversize',
+  /** Not a discovery request, a keepalive or an `_rtpsize` RTP packet; or a bad length field. */
+  'malformed',
+  /** RTP whose payload type is not Opus (RTCP, video). */
+  'notOpus',
+  /** Discovery for an ssrc the relay does not hold. */
+  'unknownSsrc',
+  /** A keepalive or RTP from an address no member is bound to, or RTP naming another's ssrc. */
+  'unbound',
+  /** Discovery for a member already bound to another address. */
+  'bindingRefused',
+  /** Discovery from an address another member is bound to. */
+  'addressInUse',
+  /** Over the member's packets per second. */
+  'rateLimited',
+  /** RTP from a member that has no transport key yet (before Select Protocol). */
+  'noKey',
+  /** A nonce counter seen already, or too old to tell. */
+  'replay',
+  /** Did not authenticate under the member's key. */
+  'decrypt',
+  /** Decrypted, but not a DAVE frame nor the silence frame: plaintext media is never relayed. */
+  'notE2ee',
+  /** A receiver whose nonce counter is used up (it must select a protocol again). */
+  'nonceExhausted',
+  /** The socket refused to send. */
+  'sendError',
+] as const;
+export type RelayDropReason = (typeof RELAY_DROP_REASONS)[number];
+
+/** What `MediaRelay.stats()` answers. */
+export interface MediaRelayStats {
+  calls: number;
+  members: number;
+  /** Datagrams received. */
+  packetsIn: number;
+  /** Media packets sent to receivers (discovery answers and keepalive echoes not included). */
+  packetsOut: number;
+  dropped: Record<RelayDropReason, number>;
+}
+
+export interface MediaRelayOptions {
+  /** Where the socket binds. */
+  host: string;
+  /** The UDP port (0: any free one; `port` then tells which). */
+  port: number;
+  /** The IPv4 address Ready announces. */
+  publicIp: string;
+  /** Larger datagrams are dropped. */
+  maxPacketBytes: number;
+  logger: Logger;
+  clock: Clock;
+  /** Members of one call; the gateway refuses more first. */
+  maxMembersPerCall?: number;
+  /** Members on this relay, all calls together. */
+  maxMembers?: number;
+  /** Datagrams a member may send per second (Opus every 20 ms is 50). */
+  maxPacketsPerSecond?: number;
+}
+
+export const DEFAULT_MEDIA_RELAY_OPTIONS = {
+  maxMembersPerCall: 99,
+  maxMembers: 10_000,
+  maxPacketsPerSecond: 200,
+} as const satisfies Partial<MediaRelayOptions>;
+
+/** Kernel socket buffers asked for (Linux caps them at net.core.[rw]mem_max). */
+const SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
+const KEEPALIVE_BYTES = 8;
+const RATE_WINDOW_MS = 1000;
+
+interface Call {
+  readonly id: string;
+  readonly members: Member[];
+}
+
+interface Member {
+  readonly ssrc: number;
+  readonly userId: string;
+  readonly call: Call;
+  cipher: TransportCipher | null;
+  /** The bound remote address (null until IP discovery). */
+  address: string | null;
+  port: number;
+  bindingKey: string | null;
+  deaf: boolean;
+  /** The last nonce counter used toward this member under its key. */
+  sendCounter: number;
+  readonly replay: ReplayWindow;
+  rateWindowStartMs: number;
+  rateWindowPackets: number;
+}
+
+const bindingKeyOf = (address: string, port: number): string => `${address}:${port}`;
+
+export class MediaRelay {
+  /** The address Ready announces. */
+  readonly ip: string;
+  /** The port the socket is bound to. */
+  readonly port: number;
+
+  readonly #socket: Socket;
+  readonly #logger: Logger;
+  readonly #clock: Clock;
+  readonly #maxPacketBytes: number;
+  readonly #maxMembersPerCall: number;
+  readonly #maxMembers: number;
+  readonly #maxPacketsPerSecond: number;
+  readonly #members = new Map<number, Member>();
+  readonly #bindings = new Map<string, Member>();
+  readonly #calls = new Map<string, Call>();
+  /** XChaCha20 plaintext lands here (AES-GCM plaintext comes from OpenSSL as a new buffer). */
+  readonly #scratch: Uint8Array;
+  #packetsIn = 0;
+  #packetsOut = 0;
+  readonly #dropped = Object.fromEntries(RELAY_DROP_REASONS.map((r) => [r, 0])) as Record<
+    RelayDropReason,
+    number
+  >;
+  #closed: Promise<void> | null = null;
+
+  private constructor(socket: Socket, options: MediaRelayOptions) {
+    this.#socket = socket;
+    this.ip = options.publicIp;
+    this.port = socket.address().port;
+    this.#logger = options.logger;
+    this.#clock = options.clock;
+    this.#maxPacketBytes = options.maxPacketBytes;
+    this.#maxMembersPerCall =
+      options.maxMembersPerCall ?? DEFAULT_MEDIA_RELAY_OPTIONS.maxMembersPerCall;
+    this.#maxMembers = options.maxMembers ?? DEFAULT_MEDIA_RELAY_OPTIONS.maxMembers;
+    this.#maxPacketsPerSecond =
+      options.maxPacketsPerSecond ?? DEFAULT_MEDIA_RELAY_OPTIONS.maxPacketsPerSecond;
+    this.#scratch = new Uint8Array(options.maxPacketBytes);
+    socket.on('message', (message, remote) => {
+      this.#onMessage(message, remote);
+    });
+    socket.on('error', (err) => {
+      this.#countSendError(err);
+    });
+  }
+
+  /** Binds the relay's UDP socket (udp4) and answers once it listens. */
+  static listen(options: MediaRelayOptions): Promise<MediaRelay> {
+    if (!Number.isInteger(options.maxPacketBytes) || options.maxPacketBytes < 64) {
+      throw new TypeError(`maxPacketBytes must be an integer ≥ 64; got ${options.maxPacketBytes}.`);
+    }
+    const socket = createSocket({
+      type: 'udp4',
+      recvBufferSize: SOCKET_BUFFER_BYTES,
+      sendBufferSize: SOCKET_BUFFER_BYTES,
+    });
+    return new Promise((resolve, reject) => {
+      const onError = (err: Error): void => {
+        socket.close();
+        reject(err);
+      };
+      socket.once('error', onError);
+      socket.bind({ address: options.host, port: options.port }, () => {
+        socket.off('error', onError);
+        const relay = new MediaRelay(socket, options);
+        options.logger.info(
+          { host: options.host, port: relay.port, publicIp: relay.ip },
+          'voice media relay listening',
+        );
+        resolve(relay);
+      });
+    });
+  }
+
+  /** Adds a member to a call (at Ready) and gives it a fresh ssrc: random, non-zero, unique. */
+  addMember(callId: string, userId: string): { ssrc: number } {
+    if (this.#members.size >= this.#maxMembers) {
+      throw new RangeError(`The media relay holds ${this.#maxMembers} members already.`);
+    }
+    let call = this.#calls.get(callId);
+    if (call !== undefined && call.members.length >= this.#maxMembersPerCall) {
+      throw new RangeError(`Call ${callId} has ${this.#maxMembersPerCall} members already.`);
+    }
+    let ssrc = 0;
+    while (ssrc === 0 || this.#members.has(ssrc)) ssrc = randomBytes(4).readUInt32BE(0);
+    if (call === undefined) {
+      call = { id: callId, members: [] };
+      this.#calls.set(callId, call);
+    }
+    const member: Member = {
+      ssrc,
+      userId,
+      call,
+      cipher: null,
+      address: null,
+      port: 0,
+      bindingKey: null,
+      deaf: false,
+      sendCounter: 0,
+      replay: new ReplayWindow(),
+      rateWindowStartMs: 0,
+      rateWindowPackets: 0,
+    };
+    call.members.push(member);
+    this.#members.set(ssrc, member);
+    return { ssrc };
+  }
+
+  /**
+   * Gives the member a new 32-byte transport key in `mode` (Select Protocol → Session
+   * Description). Both directions start a new nonce sequence under it.
+   */
+  selectProtocol(ssrc: number, mode: VoiceEncryptionMode): { secretKey: Uint8Array } {
+    const member = this.#members.get(ssrc);
+    if (member === undefined) throw new TypeError(`No member with ssrc ${ssrc}.`);
+    if (!VOICE_ENCRYPTION_MODES.includes(mode)) {
+      throw new TypeError(`Unknown encryption mode "${mode as string}".`);
+    }
+    const secretKey = randomBytes(TRANSPORT_KEY_BYTES);
+    member.cipher = new TransportCipher(mode, secretKey);
+    member.sendCounter = 0;
+    member.replay.reset();
+    return { secretKey: new Uint8Array(secretKey) };
+  }
+
+  /** A deafened member receives nothing (it may still send). Unknown ssrcs are ignored. */
+  setDeaf(ssrc: number, deaf: boolean): void {
+    const member = this.#members.get(ssrc);
+    if (member !== undefined) member.deaf = deaf;
+  }
+
+  /** Removes a member and frees its address at once; a call goes with its last member. */
+  removeMember(ssrc: number): void {
+    const member = this.#members.get(ssrc);
+    if (member === undefined) return;
+    this.#members.delete(ssrc);
+    if (member.bindingKey !== null) this.#bindings.delete(member.bindingKey);
+    member.cipher = null;
+    const { call } = member;
+    const index = call.members.indexOf(member);
+    if (index !== -1) call.members.splice(index, 1);
+    if (call.members.length === 0) this.#calls.delete(call.id);
+  }
+
+  stats(): MediaRelayStats {
+    return {
+      calls: this.#calls.size,
+      members: this.#members.size,
+      packetsIn: this.#packetsIn,
+      packetsOut: this.#packetsOut,
+      dropped: { ...this.#dropped },
+    };
+  }
+
+  /** Closes the socket; members and calls are forgotten. */
+  close(): Promise<void> {
+    this.#closed ??= new Promise((resolve) => {
+      this.#members.clear();
+      this.#bindings.clear();
+      this.#calls.clear();
+      this.#socket.close(() => {
+        resolve();
+      });
+    });
+    return this.#closed;
+  }
+
+  #onMessage(message: Buffer, remote: RemoteInfo): void {
+    this.#packetsIn += 1;
+    if (message.length > this.#maxPacketBytes) {
+      this.#dropped.oversize += 1;
+    } else if (isDiscoveryRequest(message)) {
+      this.#onDiscovery(message, remote);
+    } else if (message.length === KEEPALIVE_BYTES) {
+      this.#onKeepalive(message, remote);
+    } else {
+      this.#onMedia(message, remote);
+    }
+  }
+
+  #onDiscovery(message: Buffer, remote: RemoteInfo): void {
+    const ssrc = discoveryRequestSsrc(message);
+    if (ssrc === null) {
+      this.#dropped.malformed += 1;
+      return;
+    }
+    const member = this.#members.get(ssrc);
+    if (member === undefined) {
+      this.#dropped.unknownSsrc += 1;
+      return;
+    }
+    if (member.address === null) {
+      const key = bindingKeyOf(remote.address, remote.port);
+      if (this.#bindings.has(key)) {
+        this.#dropped.addressInUse += 1;
+        return;
+      }
+      member.address = remote.address;
+      member.port = remote.port;
+      member.bindingKey = key;
+      this.#bindings.set(key, member);
+    } else if (member.address !== remote.address || member.port !== remote.port) {
+      this.#dropped.bindingRefused += 1;
+      return;
+    }
+    this.#send(discoveryResponse(ssrc, remote.address, remote.port), member);
+  }
+
+  #onKeepalive(message: Buffer, remote: RemoteInfo): void {
+    const member = this.#bindings.get(bindingKeyOf(remote.address, remote.port));
+    if (member === undefined) {
+      this.#dropped.unbound += 1;
+      return;
+    }
+    this.#send(message, member);
+  }
+
+  #onMedia(message: Buffer, remote: RemoteInfo): void {
+    const headerBytes = rtpsizeHeaderBytes(message);
+    if (headerBytes < 0) {
+      this.#dropped.malformed += 1;
+      return;
+    }
+    if (((message[1] ?? 0) & 0x7f) !== RTP_OPUS_PAYLOAD_TYPE) {
+      this.#dropped.notOpus += 1;
+      return;
+    }
+    const sender = this.#members.get(message.readUInt32BE(8));
+    if (sender?.port !== remote.port || sender.address !== remote.address) {
+      this.#dropped.unbound += 1;
+      return;
+    }
+    if (!this.#withinRate(sender)) {
+      this.#dropped.rateLimited += 1;
+      return;
+    }
+    const cipher = sender.cipher;
+    if (cipher === null) {
+      this.#dropped.noKey += 1;
+      return;
+    }
+    const nonce = transportNonceOf(message);
+    if (!sender.replay.fresh(nonce)) {
+      this.#dropped.replay += 1;
+      return;
+    }
+    const payload = cipher.open(message, headerBytes, this.#scratch);
+    if (payload === null) {
+      this.#dropped.decrypt += 1;
+      return;
+    }
+    // Only an authenticated packet moves the window: a forgery cannot push real ones out.
+    sender.replay.accept(nonce);
+    const frameStart = rtpExtensionBodyBytes(message, headerBytes);
+    const end = frameStart <= payload.length ? frameEnd(message[0] ?? 0, payload, frameStart) : -1;
+    if (end < 0) {
+      this.#dropped.malformed += 1;
+      return;
+    }
+    if (classifyFrame(payload, frameStart, end) === FrameKind.REFUSED) {
+      this.#dropped.notE2ee += 1;
+      return;
+    }
+    const header = message.subarray(0, headerBytes);
+    for (const receiver of sender.call.members) {
+      if (receiver === sender || receiver.deaf || receiver.address === null) continue;
+      const receiverCipher = receiver.cipher;
+      if (receiverCipher === null) continue;
+      if (receiver.sendCounter >= MAX_TRANSPORT_NONCE) {
+        this.#dropped.nonceExhausted += 1;
+        continue;
+      }
+      receiver.sendCounter += 1;
+      this.#send(receiverCipher.seal(header, payload, receiver.sendCounter), receiver);
+      this.#packetsOut += 1;
+    }
+  }
+
+  #withinRate(member: Member): boolean {
+    const now = this.#clock.now();
+    if (now - member.rateWindowStartMs >= RATE_WINDOW_MS || now < member.rateWindowStartMs) {
+      member.rateWindowStartMs = now;
+      member.rateWindowPackets = 0;
+    }
+    member.rateWindowPackets += 1;
+    return member.rateWindowPackets <= this.#maxPacketsPerSecond;
+  }
+
+  #send(packet: Buffer, to: Member): void {
+    if (to.address === null || this.#closed !== null) return;
+    try {
+      this.#socket.send(packet, to.port, to.address);
+    } catch (err) {
+      this.#countSendError(err);
+    }
+  }
+
+  #countSendError(err: unknown): void {
+    this.#dropped.sendError += 1;
+    const count = this.#dropped.sendError;
+    // The first error, then one line per 10,000: a broken peer must not flood the log.
+    if (count === 1 || count % 10_000 === 0) {
+      this.#logger.warn({ err, count }, 'voice media relay: send failed');
+    }
+  }
+}
