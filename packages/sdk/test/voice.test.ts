@@ -292,7 +292,7 @@ describe('SDK voice against a stand-in voice server', () => {
     };
     expect(select.protocol).toBe('udp');
     expect(select.data.address).toBe('127.0.0.1');
-    expect(select.data.port).toBe(voice.member?.address?.port);
+    expect(select.data.port).toBe(voice.member()?.address?.port);
     expect(select.data.mode).toBe('aead_aes256_gcm_rtpsize');
     // Its DAVE key package (op 26) went out as a binary frame.
     await until(voice, () => voice.binary.some((b) => b.op === 26));
@@ -419,7 +419,7 @@ describe('SDK voice against a stand-in voice server', () => {
     const { call, log } = await connectedCall();
     const speaking: boolean[] = [];
     call.setSpeakingStatusChangedCallback((_userId, on) => speaking.push(on));
-    voice.sendJson(5, { user_id: OTHER.id, ssrc: OTHER_SSRC, speaking: 0 }); // seq 1
+    voice.sendJson(5, { user_id: OTHER.id, ssrc: OTHER_SSRC, speaking: 0 }); // seq 2 (1: Session Description)
     await settle(() => speaking.length === 1);
     voice.drop();
     await until(voice, () => voice.resumes.length === 1);
@@ -427,7 +427,7 @@ describe('SDK voice against a stand-in voice server', () => {
       server_id: LOBBY_ID,
       session_id: 'main-session-1',
       token: 'voice-token-secret',
-      seq_ack: 1,
+      seq_ack: 2,
     });
     await settle(
       () =>
