@@ -441,7 +441,8 @@ export class FakeVoiceServer extends EventEmitter {
         d: Record<string, unknown>;
       };
       if (op === 0 || op === 7)
-        userId = String(d['user_id'] ?? this.#userOfSession(d['session_id']));
+        userId =
+          typeof d['user_id'] === 'string' ? d['user_id'] : this.#userOfSession(d['session_id']);
       this.#onJson(socket, op, d, userId ?? '');
       this.emit('change');
     });
@@ -498,7 +499,7 @@ export class FakeVoiceServer extends EventEmitter {
           d: {
             ssrc,
             ip: '127.0.0.1',
-            port: (this.#udp.address() as AddressInfo).port,
+            port: this.#udp.address().port,
             modes: this.options.modes ?? [
               'aead_aes256_gcm_rtpsize',
               'aead_xchacha20_poly1305_rtpsize',
