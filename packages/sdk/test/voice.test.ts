@@ -405,13 +405,27 @@ describe('SDK voice against a stand-in voice server', () => {
     await received(3);
     await call.setLocalMute(OTHER.id, false);
     voice.sendMedia(OTHER_SSRC, SILENCE); // 3: delivered
-    voice.sendMedia(9999, SILENCE); // an ssrc nobody announced: dropped
     await received(4);
+    // A packet that does not authenticate is dropped.
+    const forged = Buffer.alloc(40, 1);
+    forged.set([0x80, 0x78, 0, 9, 0, 0, 0, 1, 0, 0, 0x03, 0x09], 0);
+    voice.sendRaw(forged);
     await settle(() => call.getStats().packetsDropped === 1);
+    // A sender's packets that come before its Speaking (5) wait for it.
+    voice.sendMedia(9999, SILENCE); // 4
+    voice.sendMedia(9999, SILENCE); // 5
+    voice.sendMedia(OTHER_SSRC, SILENCE); // 6: delivered first
+    await received(5);
+    voice.sendJson(5, { user_id: OTHER.id, ssrc: 9999, speaking: 1 });
+    await received(7);
     expect(frames).toEqual([
       { userId: OTHER.id, frame: [...SILENCE], sequence: 0 },
       { userId: OTHER.id, frame: [...SILENCE], sequence: 3 },
+      { userId: OTHER.id, frame: [...SILENCE], sequence: 6 },
+      { userId: OTHER.id, frame: [...SILENCE], sequence: 4 },
+      { userId: OTHER.id, frame: [...SILENCE], sequence: 5 },
     ]);
+    expect(call.getStats().packetsDropped).toBe(1);
   });
 
   it('resumes a dropped voice WebSocket: Reconnecting → Connected, same media path', async () => {

@@ -389,6 +389,13 @@ export class FakeVoiceServer extends EventEmitter {
     this.#sealTo(member, header, payload);
   }
 
+  /** Sends a client raw bytes on the media socket. */
+  sendRaw(bytes: Uint8Array, userId?: string): void {
+    const address = this.member(userId)?.address;
+    if (address == null) throw new Error('no media path yet');
+    this.#udp.send(bytes, address.port, address.address);
+  }
+
   async close(): Promise<void> {
     for (const client of this.#wss.clients) client.terminate();
     this.#wss.close();

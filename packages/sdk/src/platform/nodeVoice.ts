@@ -32,6 +32,7 @@ import {
   isSilenceFrame,
   openRtp,
   rtpSsrc,
+  type OpenedRtp,
   type TransportMode,
 } from './nodeVoiceRtp.js';
 
@@ -70,6 +71,12 @@ const MAX_MESSAGE_BYTES = 1 << 20;
 const MAX_PACKET_BYTES = 2048;
 /** Known senders (ssrc → user) kept at most. */
 const MAX_SSRCS = 1024;
+/**
+ * Packets of senders not yet named by Speaking (5), which travels over the WebSocket and may
+ * arrive after a burst's first packets: held (authenticated) until it does, this many at most.
+ */
+const MAX_HELD_SSRCS = 4;
+const MAX_HELD_PER_SSRC = 16;
 
 type Phase =
   'opening' | 'identifying' | 'discovering' | 'selecting' | 'ready' | 'resuming' | 'closed';
@@ -134,6 +141,7 @@ class NodeVoiceConnection implements VoiceConnection {
   /** Others connected to the voice server (11/13). */
   readonly #clients = new Set<string>();
   readonly #ssrcUsers = new Map<number, string>();
+  readonly #held = new Map<number, OpenedRtp[]>();
   #signaled = false;
   #connected = false;
   #speaking = false;
@@ -540,6 +548,11 @@ class NodeVoiceConnection implements VoiceConnection {
       this.#ssrcUsers.set(ssrc as number, userId);
     }
     this.#options.events.speaking(userId, typeof speaking === 'number' && speaking !== 0);
+    const held = this.#held.get(ssrc as number);
+    if (held !== undefined) {
+      this.#held.delete(ssrc as number);
+      for (const packet of held) this.#deliver(userId, packet);
+    }
   }
 
   // ── The media socket ──────────────────────────────────────────────────────────────────────
@@ -556,20 +569,38 @@ class NodeVoiceConnection implements VoiceConnection {
     const ssrc = rtpSsrc(message);
     if (ssrc === null) return; // keepalive echoes and the like
     const transport = this.#transport;
-    const userId = this.#ssrcUsers.get(ssrc);
-    if (transport === null || userId === undefined || this.#dave === null) {
+    const opened = transport === null ? null : openRtp(message, transport.mode, transport.key);
+    if (opened === null) {
       this.#stats.packetsDropped += 1;
       return;
     }
-    const opened = openRtp(message, transport.mode, transport.key);
-    const frame = opened === null ? null : this.#dave.decrypt(userId, opened.payload);
-    if (opened === null || frame === null) {
+    const userId = this.#ssrcUsers.get(ssrc);
+    if (userId !== undefined) {
+      this.#deliver(userId, opened);
+      return;
+    }
+    const held = this.#held.get(ssrc) ?? [];
+    if (
+      (held.length === 0 && this.#held.size >= MAX_HELD_SSRCS) ||
+      held.length >= MAX_HELD_PER_SSRC
+    ) {
+      this.#stats.packetsDropped += 1;
+      return;
+    }
+    held.push(opened);
+    this.#held.set(ssrc, held);
+  }
+
+  /** A sender's packet, DAVE-decrypted and handed to the call (or dropped, and counted). */
+  #deliver(userId: string, opened: OpenedRtp): void {
+    const frame = this.#dave?.decrypt(userId, opened.payload) ?? null;
+    if (frame === null) {
       this.#stats.packetsDropped += 1;
       return;
     }
     this.#stats.framesReceived += 1;
     this.#options.events.frame(userId, frame, {
-      ssrc,
+      ssrc: opened.ssrc,
       sequence: opened.sequence,
       timestamp: opened.timestamp,
     });
