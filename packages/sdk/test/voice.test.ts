@@ -428,6 +428,45 @@ describe('SDK voice against a stand-in voice server', () => {
     expect(call.getStats().packetsDropped).toBe(1);
   });
 
+  it('sends and receives PCM through Opus (startCallWithAudioCallbacks)', async () => {
+    await setup();
+    const received: { userId: string; length: number; peak: number; sampleRate: number }[] = [];
+    const captured: number[] = [];
+    const call = await client.startCallWithAudioCallbacks(
+      LOBBY_ID,
+      (audio) => {
+        received.push({
+          userId: audio.userId,
+          length: audio.data.length,
+          peak: Math.max(...audio.data.map(Math.abs)),
+          sampleRate: audio.sampleRate,
+        });
+      },
+      (audio) => {
+        captured.push(audio.data.length);
+      },
+    );
+    const log = new StatusLog(call);
+    await log.reach(CallStatus.Connected);
+    const tone = Int16Array.from({ length: 1920 }, (_, i) => Math.round(8000 * Math.sin(i / 10)));
+    await expect(call.sendPcmFrame(new Int16Array(10))).rejects.toThrow(/1920 samples/);
+    // VAD with a threshold: a quiet frame is not sent.
+    await call.setVADThreshold(false, -10);
+    expect(await call.sendPcmFrame(tone)).toBe('silent');
+    // Push-to-talk skips VAD: the frame is encoded, and held back while the DAVE group is not
+    // established (nothing leaves unencrypted).
+    await call.setAudioMode(AudioModeType.PTT);
+    await call.setPTTActive(true);
+    expect(await call.sendPcmFrame(tone)).toBe('e2eePending');
+    expect(captured).toEqual([1920, 1920]);
+    expect(call.getStats().framesSent).toBe(0);
+
+    voice.sendJson(5, { user_id: OTHER.id, ssrc: OTHER_SSRC, speaking: 1 });
+    voice.sendMedia(OTHER_SSRC, SILENCE);
+    await settle(() => received.length === 1);
+    expect(received).toEqual([{ userId: OTHER.id, length: 1920, peak: 0, sampleRate: 48000 }]);
+  });
+
   it('resumes a dropped voice WebSocket: Reconnecting → Connected, same media path', async () => {
     await setup();
     const { call, log } = await connectedCall();
