@@ -53,7 +53,8 @@ import { createSocialLimits } from './resources/socialLimits/index.js';
 import { createMetrics, createMetricsListener, instrument } from './resources/system/index.js';
 import { createCdnImages } from './resources/imageVariants.js';
 import type { SecretBox } from './domain/secretBox.js';
-import { openSecrets } from './secrets.js';
+import { loadSecretKey, openSecrets } from './secrets.js';
+import { createVoiceTokens } from './voice/token.js';
 import {
   leaseWorkerSlot,
   leasedIdGenerator,
@@ -341,6 +342,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     clientAddress: (request) => clientAddressOf(request, config.trustProxy),
     // What SDK sessions see of their user's social graph (gateway/social.ts).
     social: storageSocialProviders(storage),
+    // Op 4's VOICE_SERVER_UPDATE: a token every node checks with the shared secret key.
+    voice: {
+      tokens: createVoiceTokens(loadSecretKey(config).key),
+      endpointFor: () => Promise.resolve(config.voiceEndpoint),
+      maxMembers: config.voiceMaxMembers,
+    },
     // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
     ...(storage.dialect === 'postgres'
       ? {

@@ -32,6 +32,12 @@ export interface Dispatch<TData = unknown> {
    * dispatches go to one shard. Absent: every session of the user.
    */
   shard?: { guildId: string | null };
+  /**
+   * The one session that receives it (VOICE_SERVER_UPDATE: the session that sent op 4). On the
+   * same subject as the dispatches before it, it reaches the session after them, in order.
+   * Absent: every session the other rules allow.
+   */
+  sessionId?: string;
   /** The wire payload (`d`), as the platform sends it to a session that may see all of it. */
   data: TData;
 }
@@ -55,6 +61,8 @@ export interface DispatchEnvelope {
   applicationId?: string;
   /** `Dispatch.shard`; absent: every session of the user. */
   shard?: { guildId: string | null };
+  /** `Dispatch.sessionId`; absent: not addressed to one session. */
+  sessionId?: string;
   data: unknown;
 }
 
@@ -114,6 +122,7 @@ export function createBusDispatcher(options: {
           userIds,
           ...(event.applicationId === undefined ? {} : { applicationId: event.applicationId }),
           ...(event.shard === undefined ? {} : { shard: event.shard }),
+          ...(event.sessionId === undefined ? {} : { sessionId: event.sessionId }),
           data: event.data,
         };
         if (event.guildId !== null) send(guildSubject(event.guildId), event, data);

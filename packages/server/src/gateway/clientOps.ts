@@ -187,8 +187,9 @@ const Identify = z.object({
   presence: PresenceUpdate.optional().catch(undefined),
 });
 
+/** Op 4: a guild's voice channel, or with `guild_id: null` a lobby's call (channel_id: the lobby). */
 const VoiceStateUpdate = z.object({
-  guild_id: snowflake,
+  guild_id: snowflake.nullable(),
   channel_id: snowflake.nullable(),
   self_mute: flag,
   self_deaf: flag,

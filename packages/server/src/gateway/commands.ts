@@ -4,27 +4,22 @@
  * session is not in, an intent it lacks) is an InvalidCommandError, close 4001.
  */
 import {
-  ChannelTypes,
   GatewayIntentBits as I,
   GatewayOpcodes as Op,
-  PermissionFlags as P,
   isVoiceChannelType,
 } from '@guildhall/protocol';
-import type { Clock } from '../domain/clock.js';
-import type { Dispatcher } from '../events/dispatcher.js';
 import { serializeMember } from '../resources/members/index.js';
 import { serializeSound } from '../resources/soundboard/index.js';
 import type { RateLimitStore } from '../sharedState/index.js';
-import type { MemberRecord, Storage, VoiceStateRecord } from '../storage/index.js';
+import type { MemberRecord } from '../storage/index.js';
 import { MAX_QUERIED_MEMBERS } from './clientOps.js';
 import type {
   CommandFrame,
   PresenceUpdatePayload,
   RequestChannelInfoPayload,
   RequestGuildMembersPayload,
-  VoiceStateUpdatePayload,
 } from './clientOps.js';
-import type { GuildState } from './guildState.js';
+import { InvalidCommandError, type CommandContext, type CommandSession } from './commandContext.js';
 import type { Presences } from './presences.js';
 import {
   friendPresenceWire,
@@ -32,13 +27,10 @@ import {
   visibleActivities,
   type Presence,
 } from './routing.js';
-import { voiceStateWire } from './voiceStates.js';
+import { createVoiceCommand, type VoiceServers } from './voiceCommand.js';
 
 export { visibleActivities };
-
-/** Whether a channel of the guild's cached state is a stage channel. */
-const isStage = (state: GuildState | undefined, channelId: string): boolean =>
-  state?.channels.get(channelId)?.type === ChannelTypes.GUILD_STAGE_VOICE;
+export { InvalidCommandError, type CommandContext, type CommandSession };
 
 /** Members per GUILD_MEMBERS_CHUNK (docs/platform-notes.md#request-guild-members). */
 export const MEMBERS_PER_CHUNK = 1000;
@@ -57,35 +49,6 @@ const MEMBERS_PAGE = 1000;
 /** A custom status (op 3 activity type 4). */
 const CUSTOM_STATUS_TYPE = 4;
 
-/** Thrown for a command whose payload is invalid for its opcode (close 4001). */
-export class InvalidCommandError extends Error {
-  override readonly name = 'InvalidCommandError';
-}
-
-/** What a command sees of the session that sent it. */
-export interface CommandSession {
-  id: string;
-  userId: string;
-  intents: number;
-  guildIds: ReadonlySet<string>;
-  /** An SDK session: its activities are its token's application's; it joins no guild. */
-  sdk?: boolean;
-  applicationId?: string | null;
-  /** A bot's session (a person's otherwise, unless `sdk`). */
-  isApp?: boolean;
-}
-
-export interface CommandContext {
-  storage: Storage;
-  clock: Clock;
-  events: Dispatcher;
-  guild: (guildId: string) => GuildState | undefined;
-  /** The user's friends, whose sessions receive the user's presence. */
-  friendIds: (userId: string) => Promise<readonly string[]>;
-  /** Sends a dispatch to this session only. */
-  reply: (type: string, data: unknown) => void;
-}
-
 /**
  * The gateway commands a session sends once identified: op 3, op 4, op 8, op 31 and op 43. Each
  * answers with dispatches.
@@ -94,8 +57,11 @@ export function createCommands(deps: {
   presences: Presences;
   /** Where the all-members window of each bot and guild is counted. */
   rateLimits: RateLimitStore;
+  /** The voice nodes op 4 sends sessions to; null: voice states only, no VOICE_SERVER_UPDATE. */
+  voice?: VoiceServers | null;
 }) {
   const { presences, rateLimits } = deps;
+  const voice = createVoiceCommand({ voice: deps.voice ?? null });
 
   /**
    * The guilds a presence is announced in: the session's, or for an SDK session (which joins
@@ -211,103 +177,6 @@ export function createCommands(deps: {
       session: { id: '', userId, intents: 0, guildIds: new Set(), sdk: true, applicationId: null },
       d: { status: 'offline', activities: [], since: null, afk: false },
     });
-  }
-
-  async function voiceStateUpdate(
-    ctx: CommandContext,
-    input: { session: CommandSession; d: VoiceStateUpdatePayload },
-  ) {
-    const { session, d } = input;
-    const guildId = d.guild_id;
-    const channelId = d.channel_id;
-    if (!session.guildIds.has(guildId)) throw new InvalidCommandError('unknown guild');
-    const state = ctx.guild(guildId);
-    const nowMs = ctx.clock.now();
-    if (channelId !== null) {
-      const channel = state?.channels.get(channelId);
-      const bits = state?.channelPermissions(session.userId, channelId, nowMs) ?? 0n;
-      if (channel === undefined || !isVoiceChannelType(channel.type)) {
-        throw new InvalidCommandError('not a voice channel of the guild');
-      }
-      // Without CONNECT the platform leaves the user where they were.
-      if ((bits & P.CONNECT) === 0n) return;
-    }
-    const selfMute = d.self_mute;
-    const selfDeaf = d.self_deaf;
-    const startTimes: { id: string; time: number | null }[] = [];
-    const written: { state: VoiceStateRecord | null } = { state: null };
-    const result = await ctx.storage.transaction(async (tx) => {
-      await tx.guilds.lock(guildId);
-      const member = await tx.members.find(guildId, session.userId);
-      if (member === null) return null;
-      const previous = await tx.gateway.findVoiceState(guildId, session.userId);
-      if (channelId === null) {
-        if (previous === null) return null;
-        await tx.gateway.deleteVoiceState(guildId, session.userId);
-      } else {
-        const stays = previous?.channelId === channelId;
-        const next: VoiceStateRecord = {
-          guildId,
-          userId: session.userId,
-          channelId,
-          sessionId: session.id,
-          selfMute,
-          selfDeaf,
-          selfVideo: d.self_video,
-          joinedAt: stays ? previous.joinedAt : nowMs,
-          // A stage channel is joined as a listener; moving within it keeps the hand and role.
-          suppress: stays ? previous.suppress : isStage(state, channelId),
-          requestToSpeakAt: stays ? previous.requestToSpeakAt : null,
-        };
-        written.state = next;
-        await tx.gateway.putVoiceState(next);
-        if (
-          previous?.channelId !== channelId &&
-          (await tx.gateway.countInVoiceChannel(channelId)) === 1
-        ) {
-          await tx.gateway.setVoiceStartTime(channelId, nowMs);
-          startTimes.push({ id: channelId, time: Math.floor(nowMs / 1000) });
-        }
-      }
-      if (
-        previous !== null &&
-        previous.channelId !== channelId &&
-        (await tx.gateway.countInVoiceChannel(previous.channelId)) === 0
-      ) {
-        await tx.gateway.setVoiceStartTime(previous.channelId, null);
-        startTimes.push({ id: previous.channelId, time: null });
-      }
-      const user = await tx.users.findById(session.userId);
-      return user === null ? null : { member, user };
-    });
-    if (result === null) return;
-    ctx.events.dispatch([
-      {
-        type: 'VOICE_STATE_UPDATE',
-        guildId,
-        data: voiceStateWire(
-          {
-            guildId,
-            channelId,
-            userId: session.userId,
-            sessionId: session.id,
-            selfMute,
-            selfDeaf,
-            selfVideo: d.self_video,
-            suppress: written.state?.suppress ?? false,
-            requestToSpeakAt: written.state?.requestToSpeakAt ?? null,
-          },
-          serializeMember(result.member, result.user),
-          result.member,
-        ),
-      },
-      ...startTimes.map((t) => ({
-        type: 'VOICE_CHANNEL_START_TIME_UPDATE',
-        guildId,
-        channelId: t.id,
-        data: { id: t.id, guild_id: guildId, voice_start_time: t.time },
-      })),
-    ]);
   }
 
   async function requestGuildMembers(
@@ -467,7 +336,7 @@ export function createCommands(deps: {
       case Op.PRESENCE_UPDATE:
         return presenceUpdate(ctx, { session, d: frame.d });
       case Op.VOICE_STATE_UPDATE:
-        return voiceStateUpdate(ctx, { session, d: frame.d });
+        return voice.voiceStateUpdate(ctx, { session, d: frame.d });
       case Op.REQUEST_GUILD_MEMBERS:
         return requestGuildMembers(ctx, { session, d: frame.d });
       case Op.REQUEST_SOUNDBOARD_SOUNDS:
@@ -477,5 +346,5 @@ export function createCommands(deps: {
     }
   }
 
-  return { run, personGone };
+  return { run, personGone, sessionEnded: voice.sessionEnded };
 }

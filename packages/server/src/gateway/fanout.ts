@@ -52,6 +52,7 @@ const SNAPSHOT_NEUTRAL_EVENTS = new Set([
   'INVITE_DELETE',
   'GUILD_AUDIT_LOG_ENTRY_CREATE',
   'VOICE_CHANNEL_STATUS_UPDATE',
+  'VOICE_SERVER_UPDATE',
 ]);
 
 /** A dispatch as the bus carries it, and where it came from. */
@@ -152,6 +153,11 @@ function applyToModel(state: GuildState<Session>, type: string, data: Record<str
   }
 }
 
+/** Whether a dispatch addressed to one session (`DispatchEnvelope.sessionId`) is for this one. */
+function forSession(session: Session, envelope: DispatchEnvelope): boolean {
+  return envelope.sessionId === undefined || envelope.sessionId === session.id;
+}
+
 /**
  * Whether a user-addressed dispatch meant for one shard (`DispatchEnvelope.shard`) is for this
  * session: the shard holding its guild, shard 0 for a DM; every session when it names none.
@@ -226,6 +232,7 @@ export function createFanout(deps: {
     const removedUserId =
       type === 'GUILD_MEMBER_REMOVE' ? scalarText(asRecord(data['user'])?.['id']) : null;
     for (const session of [...state.sessions]) {
+      if (!forSession(session, envelope)) continue;
       const event = route.eventFor(session);
       if (event === null) continue;
       send.deliver(session, event, source);
@@ -262,7 +269,7 @@ export function createFanout(deps: {
     const receivers: Session[] = [];
     for (const session of mine) {
       if (!receivesUserDispatch(session, { type, ...envelope })) continue;
-      if (!inDispatchShard(session, envelope)) continue;
+      if (!inDispatchShard(session, envelope) || !forSession(session, envelope)) continue;
       send.deliver(session, event, source);
       receivers.push(session);
     }
@@ -287,6 +294,7 @@ export function createFanout(deps: {
    */
   const routeForSession = (session: Session, kept: KeptEvent): HeldDispatch[] => {
     const { type, envelope, source } = busDispatch(kept.event);
+    if (!forSession(session, envelope)) return [];
     if (kept.subject.startsWith(USER_SUBJECT_PREFIX)) {
       if (
         envelope.guildId !== null ||

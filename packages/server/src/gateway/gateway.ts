@@ -40,6 +40,7 @@ import type { Session } from './session.js';
 import { LOCAL_SESSION_STORE, type SessionStore } from './sessionStore.js';
 import { createSubjectSubscriptions } from './subscriptions.js';
 import { startSweep } from './sweep.js';
+import type { VoiceServers } from './voiceCommand.js';
 
 export type { Session } from './session.js';
 
@@ -81,6 +82,11 @@ export interface GatewayDeps {
    * friends a presence goes to); each part missing shows nothing.
    */
   social?: Partial<SocialProviders>;
+  /**
+   * The voice nodes op 4 sends a session to (VOICE_SERVER_UPDATE); absent: op 4 keeps voice
+   * states only.
+   */
+  voice?: VoiceServers;
 }
 
 export interface Gateway {
@@ -142,6 +148,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
         logger.warn({ err }, 'gateway: offline presence not announced');
       });
     },
+    onSessionEnded: (session) => {
+      commands.sessionEnded(commandContext(null), session.id).catch((err: unknown) => {
+        logger.warn({ err }, 'gateway: lobby calls of an ended session not ended');
+      });
+    },
   });
   const joinGuild = createGuildJoin({ clock, guilds, registry, send });
   const fanout = createFanout({
@@ -166,7 +177,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
     joinGuild,
     recover: createRecovery({ history: bus.history, fanout }),
   });
-  const commands = createCommands({ presences, rateLimits: deps.sharedState.rateLimits });
+  const commands = createCommands({
+    presences,
+    rateLimits: deps.sharedState.rateLimits,
+    voice: deps.voice ?? null,
+  });
   const commandContext = (session: Session | null): CommandContext => ({
     storage,
     clock,

@@ -5,3 +5,4 @@ export { createDatabaseSessionStore, type SessionStore } from './sessionStore.js
 export type { SocialProviders, WireObject } from './social.js';
 export { liveActivities } from './presences.js';
 export { storageSocialProviders } from './socialStorage.js';
+export type { VoiceServers } from './voiceCommand.js';

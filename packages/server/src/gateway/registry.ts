@@ -47,6 +47,8 @@ export function createSessionRegistry(deps: {
    * live on other nodes.
    */
   onPersonGone?: (userId: string) => void;
+  /** A session ended here for good (not handed to another node): its lobby calls end. */
+  onSessionEnded?: (session: Session) => void;
 }) {
   const { sessionStore, guilds, send, subscriptions } = deps;
   const sessions = new Map<string, Session>();
@@ -72,6 +74,7 @@ export function createSessionRegistry(deps: {
     removeFrom(byUser, session.userId, session);
     removeFrom(byCredential, session.credential, session);
     for (const guildId of [...session.guildIds]) guilds.leave(session, guildId);
+    if (options.keepStored !== true) deps.onSessionEnded?.(session);
     // A bot too when sessions are not shared (one node): no shard of it can live elsewhere.
     const mayBeElsewhere = session.user.bot && sessionStore.shared;
     if (options.keepStored !== true && !mayBeElsewhere && !byUser.has(session.userId)) {

@@ -4,7 +4,7 @@
  * them. Payloads never hold an application's moderation metadata nor its override URL.
  */
 import type { Dispatch } from '../../events/dispatcher.js';
-import type { LobbyMemberRecord, LobbyRecord } from '../../storage/index.js';
+import type { LobbyMemberRecord, LobbyRecord, LobbyVoiceStateRecord } from '../../storage/index.js';
 import {
   serializeLobby,
   serializeLobbyMember,
@@ -24,6 +24,30 @@ const toUsers = (
   applicationId: to.lobby.applicationId,
   data,
 });
+
+/**
+ * A lobby call's voice state on the wire (VOICE_STATE_UPDATE): a guild voice state's fields with
+ * `guild_id: null` and the lobby id as `channel_id` (null once the user left the call).
+ */
+export function lobbyVoiceStateWire(
+  state: Pick<LobbyVoiceStateRecord, 'userId' | 'sessionId' | 'selfMute' | 'selfDeaf'>,
+  channelId: string | null,
+) {
+  return {
+    guild_id: null,
+    channel_id: channelId,
+    user_id: state.userId,
+    session_id: state.sessionId,
+    deaf: false,
+    mute: false,
+    self_deaf: state.selfDeaf,
+    self_mute: state.selfMute,
+    self_video: false,
+    self_stream: false,
+    suppress: false,
+    request_to_speak_timestamp: null,
+  };
+}
 
 const memberIds = (view: LobbyView) => view.members.map((m) => m.userId);
 /** The lobby's current members, as the addressees of its dispatch. */
@@ -70,6 +94,20 @@ export const lobbyDispatches = {
         lobby_id: view.lobby.id,
         member: serializeLobbyMember(member),
       },
+    );
+  },
+  /**
+   * VOICE_STATE_UPDATE of a lobby call to `userIds` (the lobby's members, and one who just
+   * left it): the state in the call, or `left` for the end of it.
+   */
+  voiceState(
+    lobby: Pick<LobbyRecord, 'id' | 'applicationId'>,
+    to: { userIds: readonly string[]; state: LobbyVoiceStateRecord; left?: boolean },
+  ): Dispatch {
+    return toUsers(
+      'VOICE_STATE_UPDATE',
+      { lobby, userIds: to.userIds },
+      lobbyVoiceStateWire(to.state, to.left === true ? null : lobby.id),
     );
   },
   messageCreate(view: LobbyView, message: LobbyMessageWire): Dispatch {

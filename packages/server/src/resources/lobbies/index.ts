@@ -5,3 +5,4 @@ export { startLobbySweeper, type LobbySweeper } from './sweep.js';
 export { LOBBY_LIMITS, LobbyMemberFlags } from './schemas.js';
 export { serializeLobby, serializeLobbyMessage } from './serialize.js';
 export { viewOf as readLobbyView } from './shared.js';
+export { lobbyDispatches, lobbyVoiceStateWire } from './dispatch.js';

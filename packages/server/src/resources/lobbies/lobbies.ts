@@ -232,16 +232,15 @@ export function createLobbyCore(deps: LobbyServiceDeps) {
         if (lobby === null) return;
         if (lobby.applicationId !== applicationId) throw new ApiError('UNKNOWN_LOBBY');
         const members = await tx.lobbies.listMembers(lobby.id);
+        // Deleting the lobby ends its call: each participant's leave, then LOBBY_DELETE.
+        const calls = await tx.lobbies.listVoiceStates(lobby.id);
         await tx.lobbies.delete(lobby.id);
-        if (members.length > 0) {
-          afterCommit(
-            tx,
-            lobbyDispatches.delete(
-              lobby,
-              members.map((m) => m.userId),
-            ),
-          );
-        }
+        const userIds = members.map((m) => m.userId);
+        afterCommit(
+          tx,
+          calls.map((state) => lobbyDispatches.voiceState(lobby, { userIds, state, left: true })),
+        );
+        if (members.length > 0) afterCommit(tx, lobbyDispatches.delete(lobby, userIds));
       });
     },
   };

@@ -76,9 +76,22 @@ export async function removeMember(
 ): Promise<boolean> {
   const member = view.members.find((m) => m.userId === userId);
   if (member === undefined) return false;
+  // Leaving the lobby ends the member's call in it (the repository removes the row with them).
+  const call = await tx.lobbies.findVoiceState(view.lobby.id, userId);
   await tx.lobbies.removeMember(view.lobby.id, userId);
   view.members = view.members.filter((m) => m.userId !== userId);
   view.lobby = await refreshEmptied(tx, view.lobby, now);
-  afterCommit(tx, lobbyDispatches.memberRemove(view, member));
+  afterCommit(tx, [
+    ...(call === null
+      ? []
+      : [
+          lobbyDispatches.voiceState(view.lobby, {
+            userIds: [...view.members.map((m) => m.userId), userId],
+            state: call,
+            left: true,
+          }),
+        ]),
+    lobbyDispatches.memberRemove(view, member),
+  ]);
   return true;
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
 import { createSnowflakeGenerator } from '../../domain/snowflakes.js';
-import type { LobbyMemberRecord, LobbyRecord } from '../types/lobbies.js';
+import type { LobbyMemberRecord, LobbyRecord, LobbyVoiceStateRecord } from '../types/lobbies.js';
 import type { Storage } from '../types/storage.js';
 import type { StorageFixture } from './storageContract.js';
 
@@ -275,5 +275,85 @@ export function describeLobbiesContract(makeStorage: () => Promise<StorageFixtur
     expect(await storage.lobbies.findMessage(l.id, id)).toBeNull();
     expect((await storage.lobbies.listModeration(appId, [id])).size).toBe(0);
     expect(await storage.lobbies.deleteMessage(l.id, id)).toBe(false);
+  });
+
+  it('keeps lobby voice states: one call per user and application, ended with the member', async () => {
+    const one = lobby();
+    const two = lobby();
+    const other = lobby({ applicationId: otherAppId });
+    for (const l of [one, two, other]) await storage.lobbies.create(l);
+    for (const l of [one, two, other]) {
+      await storage.lobbies.putMember(member(l.id, ann));
+      await storage.lobbies.putMember(member(l.id, bob));
+    }
+    const voice = (
+      lobbyId: string,
+      userId: string,
+      extra: Partial<LobbyVoiceStateRecord> = {},
+    ) => ({
+      lobbyId,
+      userId,
+      applicationId: appId,
+      sessionId: `session-${userId}`,
+      selfMute: false,
+      selfDeaf: false,
+      joinedAt: clock.now(),
+      ...extra,
+    });
+    await storage.lobbies.putVoiceState(voice(one.id, ann, { joinedAt: 2 }));
+    await storage.lobbies.putVoiceState(voice(one.id, bob, { joinedAt: 1, selfDeaf: true }));
+    await storage.lobbies.putVoiceState(
+      voice(other.id, ann, { applicationId: otherAppId, sessionId: 'other-session' }),
+    );
+    expect((await storage.lobbies.listVoiceStates(one.id)).map((v) => v.userId)).toEqual([
+      bob,
+      ann,
+    ]);
+    expect(await storage.lobbies.findVoiceState(one.id, bob)).toEqual(
+      voice(one.id, bob, { joinedAt: 1, selfDeaf: true }),
+    );
+    expect(await storage.lobbies.findVoiceStateOfUser(ann, appId)).toMatchObject({
+      lobbyId: one.id,
+    });
+    expect(await storage.lobbies.findVoiceStateOfUser(ann, otherAppId)).toMatchObject({
+      lobbyId: other.id,
+      sessionId: 'other-session',
+    });
+    // Replaced in place (mute, another session of the user).
+    await storage.lobbies.putVoiceState(
+      voice(one.id, ann, { joinedAt: 2, selfMute: true, sessionId: 'next' }),
+    );
+    expect(await storage.lobbies.findVoiceState(one.id, ann)).toMatchObject({
+      selfMute: true,
+      sessionId: 'next',
+    });
+    expect((await storage.lobbies.listVoiceStatesOfSession('next')).map((v) => v.lobbyId)).toEqual([
+      one.id,
+    ]);
+    // A second call of the same application is refused by the store itself.
+    await expect(storage.lobbies.putVoiceState(voice(two.id, ann))).rejects.toThrow();
+    expect(await storage.lobbies.deleteVoiceState(one.id, ann)).toBe(true);
+    expect(await storage.lobbies.deleteVoiceState(one.id, ann)).toBe(false);
+    await storage.lobbies.putVoiceState(voice(two.id, ann));
+    expect(await storage.lobbies.findVoiceStateOfUser(ann, appId)).toMatchObject({
+      lobbyId: two.id,
+    });
+    // Leaving the lobby ends the call; deleting the lobby ends everyone's.
+    await storage.lobbies.removeMember(one.id, bob);
+    expect(await storage.lobbies.listVoiceStates(one.id)).toEqual([]);
+    await storage.lobbies.putVoiceState(voice(two.id, bob));
+    expect(await storage.lobbies.delete(two.id)).toBe(true);
+    expect(await storage.lobbies.findVoiceStateOfUser(ann, appId)).toBeNull();
+    expect(await storage.lobbies.findVoiceStateOfUser(bob, appId)).toBeNull();
+    // Merging accounts does not carry a call over.
+    const carol = (
+      await storage.users.create({ id: nextId(), username: 'carol', createdAt: clock.now() })
+    ).id;
+    await storage.lobbies.putVoiceState(
+      voice(other.id, bob, { applicationId: otherAppId, sessionId: 'bob-other' }),
+    );
+    await storage.lobbies.moveMemberships(bob, carol);
+    expect(await storage.lobbies.listVoiceStatesOfSession('bob-other')).toEqual([]);
+    expect(await storage.lobbies.findVoiceState(other.id, ann)).not.toBeNull();
   });
 }

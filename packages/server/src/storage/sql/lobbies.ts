@@ -5,10 +5,17 @@ import type {
   LobbyRecord,
   LobbyRepository,
   LobbyMetadata,
+  LobbyVoiceStateRecord,
 } from '../types/lobbies.js';
 import type { StorageDialect } from '../types/storage.js';
-import { id, idOrNull, int, intOrNull } from './rows.js';
-import type { Database, LobbiesTable, LobbyMembersTable, LobbyMessagesTable } from './schema.js';
+import { bool, flag, id, idOrNull, int, intOrNull } from './rows.js';
+import type {
+  Database,
+  LobbiesTable,
+  LobbyMembersTable,
+  LobbyMessagesTable,
+  LobbyVoiceStatesTable,
+} from './schema.js';
 
 function metadataOf(text: string | null): LobbyMetadata | null {
   if (text === null) return null;
@@ -45,6 +52,18 @@ function toMember(row: Selectable<LobbyMembersTable>): LobbyMemberRecord {
     metadata: metadataOf(row.metadata),
     flags: int(row.flags),
     additionalName: row.additional_name,
+    joinedAt: int(row.joined_at),
+  };
+}
+
+function toVoiceState(row: Selectable<LobbyVoiceStatesTable>): LobbyVoiceStateRecord {
+  return {
+    lobbyId: id(row.lobby_id),
+    userId: id(row.user_id),
+    applicationId: id(row.application_id),
+    sessionId: row.session_id,
+    selfMute: bool(row.self_mute),
+    selfDeaf: bool(row.self_deaf),
     joinedAt: int(row.joined_at),
   };
 }
@@ -142,6 +161,7 @@ export function createLobbyRepository(
         )
         .execute();
       await db.deleteFrom('lobby_messages').where('lobby_id', '=', lobbyId).execute();
+      await db.deleteFrom('lobby_voice_states').where('lobby_id', '=', lobbyId).execute();
       await db.deleteFrom('lobby_members').where('lobby_id', '=', lobbyId).execute();
       const result = await db.deleteFrom('lobbies').where('id', '=', lobbyId).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
@@ -212,6 +232,11 @@ export function createLobbyRepository(
         .execute();
     },
     async removeMember(lobbyId, userId) {
+      await db
+        .deleteFrom('lobby_voice_states')
+        .where('lobby_id', '=', lobbyId)
+        .where('user_id', '=', userId)
+        .execute();
       const result = await db
         .deleteFrom('lobby_members')
         .where('lobby_id', '=', lobbyId)
@@ -271,6 +296,12 @@ export function createLobbyRepository(
       const rows = (await query.execute()).map(toMember);
       const moved: string[] = [];
       for (const member of rows) {
+        // A call is the session's: it does not move to another account.
+        await db
+          .deleteFrom('lobby_voice_states')
+          .where('lobby_id', '=', member.lobbyId)
+          .where('user_id', '=', fromUserId)
+          .execute();
         await db
           .deleteFrom('lobby_members')
           .where('lobby_id', '=', member.lobbyId)
@@ -295,6 +326,70 @@ export function createLobbyRepository(
         moved.push(member.lobbyId);
       }
       return moved;
+    },
+
+    async listVoiceStates(lobbyId) {
+      const rows = await db
+        .selectFrom('lobby_voice_states')
+        .selectAll()
+        .where('lobby_id', '=', lobbyId)
+        .orderBy('joined_at')
+        .orderBy('user_id')
+        .execute();
+      return rows.map(toVoiceState);
+    },
+    async findVoiceState(lobbyId, userId) {
+      const row = await db
+        .selectFrom('lobby_voice_states')
+        .selectAll()
+        .where('lobby_id', '=', lobbyId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row ? toVoiceState(row) : null;
+    },
+    async findVoiceStateOfUser(userId, applicationId) {
+      const row = await db
+        .selectFrom('lobby_voice_states')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('application_id', '=', applicationId)
+        .executeTakeFirst();
+      return row ? toVoiceState(row) : null;
+    },
+    async listVoiceStatesOfSession(sessionId) {
+      const rows = await db
+        .selectFrom('lobby_voice_states')
+        .selectAll()
+        .where('session_id', '=', sessionId)
+        .orderBy('lobby_id')
+        .execute();
+      return rows.map(toVoiceState);
+    },
+    async putVoiceState(state) {
+      const values = {
+        session_id: state.sessionId,
+        self_mute: flag(state.selfMute),
+        self_deaf: flag(state.selfDeaf),
+        joined_at: state.joinedAt,
+      };
+      await db
+        .insertInto('lobby_voice_states')
+        .values({
+          lobby_id: state.lobbyId,
+          user_id: state.userId,
+          application_id: state.applicationId,
+          ...values,
+        })
+        .onConflict((oc) => oc.columns(['lobby_id', 'user_id']).doUpdateSet(values))
+        .execute();
+    },
+    async deleteVoiceState(lobbyId, userId) {
+      const result = await db
+        .deleteFrom('lobby_voice_states')
+        .where('lobby_id', '=', lobbyId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
     },
 
     async createMessage(message) {

@@ -465,6 +465,7 @@ export interface Database extends OAuthTables, Threads.ThreadTables {
   application_assets: ApplicationAssetsTable;
   lobbies: LobbiesTable;
   lobby_members: LobbyMembersTable;
+  lobby_voice_states: LobbyVoiceStatesTable;
   lobby_messages: LobbyMessagesTable;
   lobby_message_moderation: LobbyMessageModerationTable;
   webhooks: WebhooksTable;
@@ -586,6 +587,17 @@ export interface LobbyMembersTable {
   metadata: string | null;
   flags: Int;
   additional_name: string | null;
+  joined_at: Int;
+}
+
+/** Migration 0035: a lobby member in the lobby's voice call. */
+export interface LobbyVoiceStatesTable {
+  lobby_id: Id;
+  user_id: Id;
+  application_id: Id;
+  session_id: string;
+  self_mute: Int;
+  self_deaf: Int;
   joined_at: Int;
 }
 

@@ -29,6 +29,22 @@ export interface LobbyMemberRecord {
   joinedAt: number;
 }
 
+/**
+ * A lobby member in the lobby's voice call (gateway op 4 with `guild_id: null`, migration 0035):
+ * one call per user per application at a time.
+ */
+export interface LobbyVoiceStateRecord {
+  lobbyId: string;
+  userId: string;
+  /** The lobby's application. */
+  applicationId: string;
+  /** The gateway session (an SDK session of the application) in the call. */
+  sessionId: string;
+  selfMute: boolean;
+  selfDeaf: boolean;
+  joinedAt: number;
+}
+
 export interface LobbyMessageRecord {
   id: string;
   lobbyId: string;
@@ -63,7 +79,7 @@ export interface LobbyRepository {
   /** The application's lobby holding this secret hash, expired or not. */
   findBySecret(applicationId: string, secretHash: string): Promise<LobbyRecord | null>;
   update(id: string, patch: LobbyPatch): Promise<void>;
-  /** Deletes the lobby with its members and messages; false when there was none. */
+  /** Deletes the lobby with its members, voice states and messages; false when there was none. */
   delete(id: string): Promise<boolean>;
   /** Lobbies without members whose idle timeout has run out at `now` (emptied or created then). */
   listExpiredEmpty(now: number, limit: number): Promise<LobbyRecord[]>;
@@ -78,7 +94,7 @@ export interface LobbyRepository {
   findMember(lobbyId: string, userId: string): Promise<LobbyMemberRecord | null>;
   /** Inserts or replaces a member. */
   putMember(member: LobbyMemberRecord): Promise<void>;
-  /** False when the user was not a member. */
+  /** False when the user was not a member. Their voice state in the lobby goes with it. */
   removeMember(lobbyId: string, userId: string): Promise<boolean>;
   countMembers(lobbyId: string): Promise<number>;
   /** How many lobbies of the application the user is in. */
@@ -96,6 +112,24 @@ export interface LobbyRepository {
    * Returns the lobby ids moved.
    */
   moveMemberships(fromUserId: string, toUserId: string, applicationId?: string): Promise<string[]>;
+
+  /** The lobby's call, first joined first. */
+  listVoiceStates(lobbyId: string): Promise<LobbyVoiceStateRecord[]>;
+  findVoiceState(lobbyId: string, userId: string): Promise<LobbyVoiceStateRecord | null>;
+  /** The call of the application's lobbies the user is in, if any (one at a time). */
+  findVoiceStateOfUser(
+    userId: string,
+    applicationId: string,
+  ): Promise<LobbyVoiceStateRecord | null>;
+  /** The calls one gateway session is in (at most one per application). */
+  listVoiceStatesOfSession(sessionId: string): Promise<LobbyVoiceStateRecord[]>;
+  /**
+   * Inserts or replaces the user's voice state in the lobby; the caller ends the user's call in
+   * another lobby of the application first (one at a time, a unique key holds it).
+   */
+  putVoiceState(state: LobbyVoiceStateRecord): Promise<void>;
+  /** False when the user was not in the lobby's call. */
+  deleteVoiceState(lobbyId: string, userId: string): Promise<boolean>;
 
   createMessage(message: LobbyMessageRecord): Promise<void>;
   findMessage(lobbyId: string, messageId: string): Promise<LobbyMessageRecord | null>;

@@ -1,0 +1,339 @@
+/**
+ * @module gateway/voiceCommand: op 4, Voice State Update. In a guild it stores the session's voice
+ * state and announces it (VOICE_STATE_UPDATE, VOICE_CHANNEL_START_TIME_UPDATE); when the session
+ * joined or moved to a channel it also gets VOICE_SERVER_UPDATE `{token, guild_id, endpoint}`:
+ * the voice node holding the call and a token for it (docs/gateway.md#voice).
+ *
+ * VOICE_SERVER_UPDATE goes on the bus right after the VOICE_STATE_UPDATE, on the same subject and
+ * addressed to the one session: it reaches the session after its own voice state, the order a
+ * client's voice adapter (discord.js) needs, on one node or several.
+ */
+import { ChannelTypes, PermissionFlags as P, isVoiceChannelType } from '@guildhall/protocol';
+import type { Dispatch } from '../events/dispatcher.js';
+import { serializeMember } from '../resources/members/index.js';
+import { lobbyDispatches, lobbyVoiceStateWire } from '../resources/lobbies/index.js';
+import type { LobbyVoiceStateRecord, VoiceStateRecord } from '../storage/index.js';
+import type { VoiceTokens } from '../voice/token.js';
+import type { VoiceStateUpdatePayload } from './clientOps.js';
+import { InvalidCommandError, type CommandContext, type CommandSession } from './commandContext.js';
+import type { GuildState } from './guildState.js';
+import { voiceStateWire } from './voiceStates.js';
+
+/** Where the gateway sends a session that joins a call, and what it lets it in with. */
+export interface VoiceServers {
+  tokens: VoiceTokens;
+  /**
+   * The `host:port` of the voice node holding the call `callKey` (a voice channel's id, or a
+   * lobby's), or the node picked for it now.
+   */
+  endpointFor(callKey: string): Promise<string>;
+  /** The most members one lobby call may hold (a voice node's limit); a join past it is ignored. */
+  maxMembers?: number;
+}
+
+/** Whether a channel of the guild's cached state is a stage channel. */
+const isStage = (state: GuildState | undefined, channelId: string): boolean =>
+  state?.channels.get(channelId)?.type === ChannelTypes.GUILD_STAGE_VOICE;
+
+/**
+ * Whether the session needs (again) a voice server: it joined or moved, took the state over from
+ * another session of its user, or repeated its state unchanged, which is how a client whose voice
+ * connection dropped asks to rejoin. A mute or deafen in the same channel needs none.
+ */
+function needsServer(
+  previous: Pick<
+    VoiceStateRecord,
+    'channelId' | 'sessionId' | 'selfMute' | 'selfDeaf' | 'selfVideo'
+  > | null,
+  next: Pick<VoiceStateRecord, 'channelId' | 'sessionId' | 'selfMute' | 'selfDeaf' | 'selfVideo'>,
+): boolean {
+  if (previous === null) return true;
+  if (previous.channelId !== next.channelId || previous.sessionId !== next.sessionId) return true;
+  return (
+    previous.selfMute === next.selfMute &&
+    previous.selfDeaf === next.selfDeaf &&
+    previous.selfVideo === next.selfVideo
+  );
+}
+
+export function createVoiceCommand(deps: { voice: VoiceServers | null }) {
+  const { voice } = deps;
+
+  /** VOICE_SERVER_UPDATE for one session, to follow its voice state on the same subject. */
+  const serverUpdate = (
+    grant: {
+      userId: string;
+      sessionId: string;
+      serverId: string;
+      guildId: string | null;
+      channelId: string;
+    },
+    wire: { endpoint: string; nowMs: number; tokens: VoiceTokens },
+  ): Pick<Dispatch, 'type' | 'sessionId' | 'data'> => ({
+    type: 'VOICE_SERVER_UPDATE',
+    sessionId: grant.sessionId,
+    data: {
+      token: wire.tokens.issue(grant, wire.nowMs),
+      guild_id: grant.guildId,
+      ...(grant.guildId === null ? { channel_id: grant.channelId } : {}),
+      endpoint: wire.endpoint,
+    },
+  });
+
+  async function guildVoiceStateUpdate(
+    ctx: CommandContext,
+    input: { session: CommandSession; d: VoiceStateUpdatePayload & { guild_id: string } },
+  ) {
+    const { session, d } = input;
+    const guildId = d.guild_id;
+    const channelId = d.channel_id;
+    if (!session.guildIds.has(guildId)) throw new InvalidCommandError('unknown guild');
+    const state = ctx.guild(guildId);
+    const nowMs = ctx.clock.now();
+    if (channelId !== null) {
+      const channel = state?.channels.get(channelId);
+      const bits = state?.channelPermissions(session.userId, channelId, nowMs) ?? 0n;
+      if (channel === undefined || !isVoiceChannelType(channel.type)) {
+        throw new InvalidCommandError('not a voice channel of the guild');
+      }
+      // Without CONNECT the platform leaves the user where they were.
+      if ((bits & P.CONNECT) === 0n) return;
+    }
+    // Picked before anything is stored: a voice node that cannot be picked changes nothing.
+    const endpoint =
+      voice !== null && channelId !== null ? await voice.endpointFor(channelId) : null;
+    const selfMute = d.self_mute;
+    const selfDeaf = d.self_deaf;
+    const startTimes: { id: string; time: number | null }[] = [];
+    const written: { state: VoiceStateRecord | null; server: boolean } = {
+      state: null,
+      server: false,
+    };
+    const result = await ctx.storage.transaction(async (tx) => {
+      await tx.guilds.lock(guildId);
+      const member = await tx.members.find(guildId, session.userId);
+      if (member === null) return null;
+      const previous = await tx.gateway.findVoiceState(guildId, session.userId);
+      if (channelId === null) {
+        if (previous === null) return null;
+        await tx.gateway.deleteVoiceState(guildId, session.userId);
+      } else {
+        const stays = previous?.channelId === channelId;
+        const next: VoiceStateRecord = {
+          guildId,
+          userId: session.userId,
+          channelId,
+          sessionId: session.id,
+          selfMute,
+          selfDeaf,
+          selfVideo: d.self_video,
+          joinedAt: stays ? previous.joinedAt : nowMs,
+          // A stage channel is joined as a listener; moving within it keeps the hand and role.
+          suppress: stays ? previous.suppress : isStage(state, channelId),
+          requestToSpeakAt: stays ? previous.requestToSpeakAt : null,
+        };
+        written.state = next;
+        written.server = needsServer(previous, next);
+        await tx.gateway.putVoiceState(next);
+        if (
+          previous?.channelId !== channelId &&
+          (await tx.gateway.countInVoiceChannel(channelId)) === 1
+        ) {
+          await tx.gateway.setVoiceStartTime(channelId, nowMs);
+          startTimes.push({ id: channelId, time: Math.floor(nowMs / 1000) });
+        }
+      }
+      if (
+        previous !== null &&
+        previous.channelId !== channelId &&
+        (await tx.gateway.countInVoiceChannel(previous.channelId)) === 0
+      ) {
+        await tx.gateway.setVoiceStartTime(previous.channelId, null);
+        startTimes.push({ id: previous.channelId, time: null });
+      }
+      const user = await tx.users.findById(session.userId);
+      return user === null ? null : { member, user };
+    });
+    if (result === null) return;
+    const server =
+      voice !== null && endpoint !== null && channelId !== null && written.server
+        ? [
+            {
+              guildId,
+              ...serverUpdate(
+                {
+                  userId: session.userId,
+                  sessionId: session.id,
+                  serverId: guildId,
+                  guildId,
+                  channelId,
+                },
+                { endpoint, nowMs, tokens: voice.tokens },
+              ),
+            },
+          ]
+        : [];
+    ctx.events.dispatch([
+      {
+        type: 'VOICE_STATE_UPDATE',
+        guildId,
+        data: voiceStateWire(
+          {
+            guildId,
+            channelId,
+            userId: session.userId,
+            sessionId: session.id,
+            selfMute,
+            selfDeaf,
+            selfVideo: d.self_video,
+            suppress: written.state?.suppress ?? false,
+            requestToSpeakAt: written.state?.requestToSpeakAt ?? null,
+          },
+          serializeMember(result.member, result.user),
+          result.member,
+        ),
+      },
+      ...server,
+      ...startTimes.map((t) => ({
+        type: 'VOICE_CHANNEL_START_TIME_UPDATE',
+        guildId,
+        channelId: t.id,
+        data: { id: t.id, guild_id: guildId, voice_start_time: t.time },
+      })),
+    ]);
+  }
+
+  /**
+   * Op 4 with `guild_id: null`: the lobby call `channel_id` (a lobby id), or leaving the user's
+   * call (null). Only a member's SDK session of the lobby's application joins; anything else is
+   * an InvalidCommandError. One call per user per application: joining another lobby's call
+   * leaves the one before. The members get VOICE_STATE_UPDATE (user-addressed, scoped to the
+   * lobby's application); the joiner's session gets one per participant already in the call,
+   * then its own, then VOICE_SERVER_UPDATE `{token, guild_id: null, channel_id, endpoint}`.
+   */
+  async function lobbyVoiceStateUpdate(
+    ctx: CommandContext,
+    input: { session: CommandSession; d: VoiceStateUpdatePayload },
+  ) {
+    const { session, d } = input;
+    const applicationId = session.applicationId ?? null;
+    if (session.sdk !== true || applicationId === null) {
+      throw new InvalidCommandError('a lobby call needs an SDK session');
+    }
+    const lobbyId = d.channel_id;
+    const nowMs = ctx.clock.now();
+    const endpoint = voice !== null && lobbyId !== null ? await voice.endpointFor(lobbyId) : null;
+    const outcome = await ctx.storage.transaction(async (tx) => {
+      const previous = await tx.lobbies.findVoiceStateOfUser(session.userId, applicationId);
+      const dispatches: Dispatch[] = [];
+      /** Ends the user's call in its lobby: the leave goes to its members and the user. */
+      const leave = async (state: LobbyVoiceStateRecord) => {
+        await tx.lobbies.deleteVoiceState(state.lobbyId, state.userId);
+        const members = (await tx.lobbies.listMembers(state.lobbyId)).map((m) => m.userId);
+        dispatches.push(
+          lobbyDispatches.voiceState(
+            { id: state.lobbyId, applicationId },
+            { userIds: [...new Set([...members, state.userId])], state, left: true },
+          ),
+        );
+      };
+      if (lobbyId === null) {
+        if (previous !== null) await leave(previous);
+        return { dispatches, joined: null };
+      }
+      await tx.lobbies.lock(lobbyId);
+      const lobby = await tx.lobbies.findById(lobbyId);
+      const member = lobby === null ? null : await tx.lobbies.findMember(lobbyId, session.userId);
+      if (lobby?.applicationId !== applicationId || member === null) {
+        throw new InvalidCommandError('not a member of the lobby');
+      }
+      const participants = (await tx.lobbies.listVoiceStates(lobbyId)).filter(
+        (p) => p.userId !== session.userId,
+      );
+      if (voice?.maxMembers !== undefined && participants.length >= voice.maxMembers) {
+        return { dispatches, joined: null };
+      }
+      const stays = previous?.lobbyId === lobbyId;
+      if (previous !== null && !stays) await leave(previous);
+      const next: LobbyVoiceStateRecord = {
+        lobbyId,
+        userId: session.userId,
+        applicationId,
+        sessionId: session.id,
+        selfMute: d.self_mute,
+        selfDeaf: d.self_deaf,
+        joinedAt: stays ? previous.joinedAt : nowMs,
+      };
+      await tx.lobbies.putVoiceState(next);
+      const members = (await tx.lobbies.listMembers(lobbyId)).map((m) => m.userId);
+      dispatches.push(lobbyDispatches.voiceState(lobby, { userIds: members, state: next }));
+      const server = needsServer(
+        previous !== null && stays ? { ...previous, channelId: lobbyId, selfVideo: false } : null,
+        { ...next, channelId: lobbyId, selfVideo: false },
+      );
+      return { dispatches, joined: server ? { participants } : null };
+    });
+    // Who is in the call already, to the joiner's session first (its own state follows).
+    for (const p of outcome.joined?.participants ?? []) {
+      ctx.reply('VOICE_STATE_UPDATE', lobbyVoiceStateWire(p, p.lobbyId));
+    }
+    const server =
+      voice !== null && endpoint !== null && lobbyId !== null && outcome.joined !== null
+        ? [
+            {
+              guildId: null,
+              userIds: [session.userId],
+              applicationId,
+              ...serverUpdate(
+                {
+                  userId: session.userId,
+                  sessionId: session.id,
+                  serverId: lobbyId,
+                  guildId: null,
+                  channelId: lobbyId,
+                },
+                { endpoint, nowMs, tokens: voice.tokens },
+              ),
+            },
+          ]
+        : [];
+    ctx.events.dispatch([...outcome.dispatches, ...server]);
+  }
+
+  /**
+   * A gateway session ended (closed for good or not resumed in time): its lobby calls end, as
+   * if it had sent op 4 with `channel_id: null`.
+   */
+  async function sessionEnded(ctx: CommandContext, sessionId: string) {
+    const dispatches = await ctx.storage.transaction(async (tx) => {
+      const out: Dispatch[] = [];
+      for (const state of await tx.lobbies.listVoiceStatesOfSession(sessionId)) {
+        await tx.lobbies.deleteVoiceState(state.lobbyId, state.userId);
+        const members = (await tx.lobbies.listMembers(state.lobbyId)).map((m) => m.userId);
+        out.push(
+          lobbyDispatches.voiceState(
+            { id: state.lobbyId, applicationId: state.applicationId },
+            { userIds: [...new Set([...members, state.userId])], state, left: true },
+          ),
+        );
+      }
+      return out;
+    });
+    if (dispatches.length > 0) ctx.events.dispatch(dispatches);
+  }
+
+  /** Op 4: a guild's voice channel, or (guild_id null) a lobby's call. */
+  async function voiceStateUpdate(
+    ctx: CommandContext,
+    input: { session: CommandSession; d: VoiceStateUpdatePayload },
+  ) {
+    return input.d.guild_id === null
+      ? lobbyVoiceStateUpdate(ctx, input)
+      : guildVoiceStateUpdate(ctx, {
+          session: input.session,
+          d: { ...input.d, guild_id: input.d.guild_id },
+        });
+  }
+
+  return { voiceStateUpdate, sessionEnded };
+}

@@ -1,0 +1,461 @@
+import { randomBytes } from 'node:crypto';
+import { DAVESession } from '@discordjs/voice';
+import type { DAVESession as DaveySession, MediaType } from '@snazzah/davey';
+import { describe, expect, it } from 'vitest';
+import { manualClock } from '../../domain/clock.js';
+import { DaveCall, DaveProtocolError, type DaveMessage } from './daveCall.js';
+
+/**
+ * A small voice gateway between one DaveCall and real DAVE clients: @discordjs/voice's
+ * DAVESession (davey, OpenMLS inside), driven exactly as its Networking class drives it.
+ * One FIFO queue carries both directions, so each socket keeps its order.
+ */
+const CHANNEL = '1300000000000000001';
+// eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- davey's MediaType.AUDIO: a const enum, which isolated modules cannot read
+const AUDIO = 0 as MediaType;
+
+interface ClientMessage {
+  op: number;
+  binary?: Uint8Array;
+  json?: { transition_id: number; protocol_version?: number; epoch?: number };
+}
+
+class Client {
+  readonly dave: DAVESession;
+  readonly connected = new Set<string>();
+  readonly executed: number[] = [];
+  readonly userId: string;
+  private readonly net: Network;
+
+  constructor(userId: string, net: Network) {
+    this.userId = userId;
+    this.net = net;
+    this.dave = new DAVESession(1, userId, CHANNEL, {});
+    this.dave.on('keyPackage', (keyPackage: Buffer) => {
+      net.toServer(userId, { op: 26, binary: keyPackage });
+    });
+    this.dave.on('invalidateTransition', (transitionId: number) => {
+      net.toServer(userId, { op: 31, json: { transition_id: transitionId } });
+    });
+  }
+
+  /** The davey session inside (@discordjs/voice types only the part it uses). */
+  get session(): DaveySession {
+    const session = this.dave.session;
+    if (!session) throw new Error('no DAVE session');
+    return session as unknown as DaveySession;
+  }
+
+  /** Networking.onWsBinary and the DAVE part of Networking.onWsPacket. */
+  receive(message: DaveMessage): void {
+    const payload = Buffer.from(message.binary ?? new Uint8Array());
+    const d = message.json as { transition_id: number; protocol_version: number; epoch: number };
+    switch (message.op) {
+      case 25:
+        this.dave.setExternalSender(payload);
+        break;
+      case 27: {
+        const answer = this.dave.processProposals(payload, this.connected);
+        if (answer) this.net.toServer(this.userId, { op: 28, binary: answer });
+        break;
+      }
+      case 29:
+      case 30: {
+        const { transitionId, success } =
+          message.op === 29 ? this.dave.processCommit(payload) : this.dave.processWelcome(payload);
+        if (success && transitionId !== 0) {
+          this.net.toServer(this.userId, { op: 23, json: { transition_id: transitionId } });
+        }
+        break;
+      }
+      case 22:
+        if (this.dave.executeTransition(d.transition_id)) this.executed.push(d.transition_id);
+        break;
+      case 24:
+        this.dave.prepareEpoch(d);
+        break;
+      default:
+        throw new Error(`unexpected op ${message.op}`);
+    }
+  }
+}
+
+type Delivery =
+  | { kind: 'server'; from: string; message: ClientMessage }
+  | { kind: 'client'; to: string; message: DaveMessage };
+
+class Network {
+  readonly clock = manualClock(1_000_000);
+  readonly call = new DaveCall({ channelId: CHANNEL, clock: this.clock });
+  readonly clients = new Map<string, Client>();
+  readonly queue: Delivery[] = [];
+  /** Everything the server sent and received, in order. */
+  readonly log: Delivery[] = [];
+  readonly errors: unknown[] = [];
+  /** Drops deliveries for which it returns true (a silent client, a lost frame). */
+  drop: (delivery: Delivery) => boolean = () => false;
+
+  toServer(from: string, message: ClientMessage): void {
+    this.queue.push({ kind: 'server', from, message });
+  }
+
+  send(messages: DaveMessage[]): void {
+    for (const message of messages) {
+      for (const to of message.to) this.queue.push({ kind: 'client', to, message });
+    }
+  }
+
+  client(userId: string): Client {
+    const client = this.clients.get(userId);
+    if (!client) throw new Error(`no client ${userId}`);
+    return client;
+  }
+
+  /** Session Description → the client's DAVE session and key package; op 11; addMember. */
+  join(userId: string): Client {
+    const client = new Client(userId, this);
+    for (const other of this.clients.values()) {
+      other.connected.add(userId);
+      client.connected.add(other.userId);
+    }
+    this.clients.set(userId, client);
+    this.send(this.call.addMember(userId));
+    client.dave.reinit();
+    return client;
+  }
+
+  leave(userId: string): void {
+    this.client(userId).dave.destroy();
+    this.clients.delete(userId);
+    for (const other of this.clients.values()) other.connected.delete(userId);
+    this.send(this.call.removeMember(userId));
+  }
+
+  tick(ms: number): void {
+    this.clock.advance(ms);
+    this.send(this.call.tick());
+  }
+
+  /** Delivers one queued message; false when the queue is empty. */
+  step(): boolean {
+    const delivery = this.queue.shift();
+    if (!delivery) return false;
+    if (this.drop(delivery)) return true;
+    this.log.push(delivery);
+    if (delivery.kind === 'client') {
+      this.clients.get(delivery.to)?.receive(delivery.message);
+      return true;
+    }
+    if (!this.clients.has(delivery.from)) return true;
+    try {
+      this.send(this.serve(delivery.from, delivery.message));
+    } catch (error) {
+      this.errors.push(error);
+    }
+    return true;
+  }
+
+  private serve(from: string, { op, binary, json }: ClientMessage): DaveMessage[] {
+    const call = this.call;
+    switch (op) {
+      case 26:
+        return call.keyPackage(from, binary ?? new Uint8Array());
+      case 28:
+        return call.commitWelcome(from, binary ?? new Uint8Array());
+      case 23:
+        return call.transitionReady(from, json?.transition_id ?? -1);
+      case 31:
+        return call.invalidCommitWelcome(from, json?.transition_id ?? -1);
+      default:
+        throw new Error(`unexpected op ${op}`);
+    }
+  }
+
+  pump(): void {
+    for (let i = 0; i < 10_000; i++) if (!this.step()) return;
+    throw new Error('the network never went quiet');
+  }
+
+  /** Delivers until `done` holds after a delivery. */
+  pumpUntil(done: () => boolean): void {
+    for (let i = 0; i < 10_000; i++) {
+      if (!this.step()) throw new Error('the network went quiet first');
+      if (done()) return;
+    }
+    throw new Error('never happened');
+  }
+
+  sent(op: number): Delivery[] {
+    return this.log.filter((d) => (d.kind === 'client' ? d.message.op : d.message.op) === op);
+  }
+}
+
+function opusFrame(): Buffer {
+  // A TOC byte of a 20 ms CELT frame, then payload; never the F8 FF FE silence frame.
+  return Buffer.concat([Buffer.of(0x78), randomBytes(60)]);
+}
+
+/** Everyone in `userIds` is in the call's group, in step, and can hear everyone else. */
+function expectOneGroup(net: Network, userIds: string[]): void {
+  expect(net.errors).toEqual([]);
+  const roster = net.call.groupMembers();
+  expect([...roster].sort()).toEqual([...userIds].sort());
+  for (const id of userIds) {
+    const { session } = net.client(id);
+    expect(session.ready).toBe(true);
+    expect(Number(session.epoch)).toBe(net.call.epoch);
+    expect([...session.getUserIds()].sort()).toEqual([...userIds].sort());
+    // The server's leaf bookkeeping matches the client's own leaf.
+    expect(roster[session.ownLeafIndex ?? -1]).toBe(id);
+  }
+  for (const sender of userIds) {
+    const frame = opusFrame();
+    const encrypted = net.client(sender).session.encryptOpus(frame);
+    expect(encrypted.equals(frame)).toBe(false);
+    expect(encrypted.includes(frame.subarray(1, 20))).toBe(false);
+    for (const receiver of userIds) {
+      if (receiver === sender) continue;
+      const decrypted = net.client(receiver).session.decrypt(sender, AUDIO, encrypted);
+      expect(decrypted.equals(frame)).toBe(true);
+    }
+  }
+}
+
+const A = '100000000000000001';
+const B = '100000000000000002';
+const C = '100000000000000003';
+const D = '100000000000000004';
+
+function groupOf(...ids: string[]): Network {
+  const net = new Network();
+  for (const id of ids) {
+    net.join(id);
+    net.pump();
+  }
+  return net;
+}
+
+describe('DaveCall with real DAVE clients', () => {
+  it('forms a group of two that encrypt to each other, then executes the transition', () => {
+    const net = new Network();
+    net.join(A);
+    net.pump();
+    // Alone, A is the creator of a group only it knows of.
+    expect(net.call.epoch).toBe(0);
+    expect(net.call.groupMembers()).toEqual([A]);
+    expect(net.sent(27)).toEqual([]);
+    net.join(B);
+    net.pump();
+    expect(net.call.epoch).toBe(1);
+    expectOneGroup(net, [A, B]);
+    const [announce] = net.sent(29);
+    const [welcome] = net.sent(30);
+    expect(announce).toMatchObject({ kind: 'client', to: A });
+    expect(welcome).toMatchObject({ kind: 'client', to: B });
+    const transitionId = new DataView(
+      (announce?.message.binary ?? new Uint8Array(2)).buffer,
+    ).getUint16(0);
+    expect(transitionId).toBeGreaterThan(0);
+    expect(net.client(A).executed).toEqual([transitionId]);
+    expect(net.client(B).executed).toEqual([transitionId]);
+  });
+
+  it('adds a third member later, and a fourth', () => {
+    const net = groupOf(A, B, C);
+    expect(net.call.epoch).toBe(2);
+    expectOneGroup(net, [A, B, C]);
+    net.join(D);
+    net.pump();
+    expect(net.call.epoch).toBe(3);
+    expectOneGroup(net, [A, B, C, D]);
+  });
+
+  it('removes a member that leaves; its old key no longer decrypts', () => {
+    const net = groupOf(A, B, C);
+    const leaver = net.client(C);
+    net.leave(C);
+    net.pump();
+    expect(net.call.epoch).toBe(3);
+    expectOneGroup(net, [A, B]);
+    const encrypted = net.client(A).session.encryptOpus(opusFrame());
+    expect(() => leaver.session.decrypt(A, AUDIO, encrypted)).toThrow();
+    // The freed leaf is taken by the next member.
+    net.join(D);
+    net.pump();
+    expectOneGroup(net, [A, B, D]);
+    expect(net.call.groupMembers()).toEqual([A, B, D]);
+  });
+
+  it('takes the first of two commits for an epoch and ignores the second', () => {
+    const net = groupOf(A, B);
+    net.join(C);
+    net.pump();
+    const commits = net.sent(28).slice(-2);
+    expect(commits.map((d) => (d.kind === 'server' ? d.from : ''))).toEqual([A, B]);
+    const announced = net.sent(29).at(-1)?.message.binary?.subarray(2);
+    expect(
+      Buffer.from(announced ?? []).equals(
+        Buffer.from(commits[0]?.message.binary ?? []).subarray(0, announced?.length),
+      ),
+    ).toBe(true);
+    expect(net.call.epoch).toBe(2);
+    expectOneGroup(net, [A, B, C]);
+  });
+
+  it('lets the next pending member create the group when the creator leaves', () => {
+    const net = new Network();
+    net.join(A);
+    net.join(B);
+    // A's commit adding B is on its way when A leaves.
+    net.pumpUntil(() => net.queue.some((d) => d.kind === 'server' && d.message.op === 28));
+    net.leave(A);
+    net.pump();
+    expect(net.call.groupMembers()).toEqual([B]);
+    net.join(C);
+    net.pump();
+    expectOneGroup(net, [B, C]);
+    net.leave(B);
+    net.leave(C);
+    net.pump();
+    expect(net.call.groupMembers()).toEqual([]);
+    expect(net.call.epoch).toBe(0);
+    expect(net.errors).toEqual([]);
+  });
+
+  it('revokes the add of a member that leaves before its commit, and adds the others', () => {
+    const net = groupOf(A, B);
+    const before = net.log.length;
+    net.join(C);
+    net.join(D);
+    // A and B committed the add of C; the server has not seen those commits yet.
+    net.pumpUntil(
+      () => net.queue.filter((d) => d.kind === 'server' && d.message.op === 28).length === 2,
+    );
+    net.leave(C);
+    net.pump();
+    const revokes = net.sent(27).filter((d) => d.message.binary?.[0] === 1);
+    expect(revokes.map((d) => d.kind === 'client' && d.to)).toEqual([A, B]);
+    const welcomes = net.log
+      .slice(before)
+      .filter((d) => d.kind === 'client' && d.message.op === 30);
+    expect(welcomes.map((d) => d.kind === 'client' && d.to)).toEqual([D]);
+    expectOneGroup(net, [A, B, D]);
+  });
+
+  it('removes and re-adds a member whose commit failed (op 31)', () => {
+    const net = groupOf(A, B, C);
+    const epoch = net.call.epoch;
+    // B gets a commit it cannot process: it says so, re-initialises and sends a key package.
+    net.send([{ to: [B], op: 29, binary: Uint8Array.of(0, 9, 0, 1, 0, 1, 2) }]);
+    net.pump();
+    expect(net.sent(31)).toHaveLength(1);
+    expect(net.call.epoch).toBeGreaterThan(epoch);
+    expectOneGroup(net, [A, B, C]);
+  });
+
+  it('re-forms the group with op 24 when a batch never gets a commit', () => {
+    const net = groupOf(A, B);
+    // A and B stop answering proposals: C's add is never committed.
+    net.drop = (d) => d.kind === 'client' && d.message.op === 27;
+    net.join(C);
+    net.pump();
+    expect(net.call.groupMembers()).toEqual([A, B]);
+    net.tick(5_000);
+    expect(net.sent(24)).toEqual([]);
+    net.drop = () => false;
+    net.tick(5_000);
+    net.pump();
+    expect(net.sent(24)).toHaveLength(3);
+    // A new group: its creator adds the first key package it gets, then the last one.
+    expect(net.call.epoch).toBe(2);
+    expectOneGroup(net, [A, B, C]);
+  });
+
+  it('executes a transition a member never confirms when it times out', () => {
+    const net = new Network();
+    net.join(A);
+    net.pump();
+    net.drop = (d) => d.kind === 'server' && d.from === B && d.message.op === 23;
+    net.join(B);
+    net.pump();
+    expect(net.sent(22)).toEqual([]);
+    net.tick(10_000);
+    net.pump();
+    expect(net.sent(22)).toHaveLength(2);
+    expect(net.client(B).executed).toHaveLength(1);
+  });
+});
+
+describe('DaveCall refuses what a member may not send', () => {
+  function call(): DaveCall {
+    const c = new DaveCall({ channelId: CHANNEL, clock: manualClock(0) });
+    c.addMember(A);
+    c.addMember(B);
+    return c;
+  }
+  function keyPackageOf(userId: string): Uint8Array {
+    const session = new DAVESession(1, userId, CHANNEL, {});
+    let keyPackage: Uint8Array = new Uint8Array();
+    session.on('keyPackage', (kp: Buffer) => (keyPackage = kp));
+    session.reinit();
+    return keyPackage;
+  }
+
+  it("refuses another user's key package", () => {
+    expect(() => call().keyPackage(A, keyPackageOf(B))).toThrow(DaveProtocolError);
+  });
+
+  it('refuses input from a user that is not in the call', () => {
+    expect(() => call().keyPackage(C, keyPackageOf(C))).toThrow(DaveProtocolError);
+    expect(() => call().transitionReady(C, 1)).toThrow(DaveProtocolError);
+  });
+
+  it('refuses every truncation and every flipped byte of a key package', () => {
+    const keyPackage = keyPackageOf(A);
+    const c = call();
+    for (let length = 0; length < keyPackage.length; length++) {
+      expect(() => c.keyPackage(A, keyPackage.subarray(0, length))).toThrow(DaveProtocolError);
+    }
+    for (let i = 0; i < keyPackage.length; i++) {
+      const flipped = Uint8Array.from(keyPackage);
+      flipped[i] = (flipped[i] ?? 0) ^ 0x01;
+      expect(() => c.keyPackage(A, flipped)).toThrow(DaveProtocolError);
+    }
+    expect(() => c.keyPackage(A, new Uint8Array(20_000))).toThrow(DaveProtocolError);
+    expect(c.keyPackage(A, keyPackage).length).toBe(0);
+    expect(c.groupMembers()).toEqual([A]);
+  });
+
+  it('refuses malformed commits, and commits for another group, leaf or epoch', () => {
+    const net = groupOf(A, B);
+    net.join(C);
+    net.pumpUntil(() => net.queue.some((d) => d.kind === 'server' && d.message.op === 28));
+    const pending = net.queue.find((d) => d.kind === 'server' && d.message.op === 28);
+    const valid = Uint8Array.from(pending?.message.binary ?? []);
+    const from = pending?.kind === 'server' ? pending.from : '';
+    const other = from === A ? B : A;
+    const { call: c } = net;
+    for (let length = 0; length < valid.length; length++) {
+      expect(() => c.commitWelcome(from, valid.subarray(0, length))).toThrow(DaveProtocolError);
+    }
+    const tamper = (offset: number, value: number): Uint8Array => {
+      const copy = Uint8Array.from(valid);
+      copy[offset] = value;
+      return copy;
+    };
+    // version(2) wire_format(2) group_id<V>(1+8) epoch(8) sender_type(1) leaf(4) …
+    expect(() => c.commitWelcome(from, tamper(3, 2))).toThrow(/wire format/);
+    expect(() => c.commitWelcome(from, tamper(12, (valid[12] ?? 0) ^ 1))).toThrow(/another group/);
+    expect(() => c.commitWelcome(from, tamper(20, 9))).toThrow(/future epoch/);
+    expect(() => c.commitWelcome(from, tamper(21, 2))).toThrow(/not a member/);
+    expect(() => c.commitWelcome(from, tamper(25, 7))).toThrow(/leaf/);
+    expect(() => c.commitWelcome(other, valid)).toThrow(/leaf/);
+    expect(() => c.commitWelcome(from, Buffer.concat([valid, Buffer.of(0)]))).toThrow(
+      DaveProtocolError,
+    );
+    expect(() => c.commitWelcome(from, new Uint8Array(600_000))).toThrow(DaveProtocolError);
+    expect(net.call.epoch).toBe(1);
+    net.pump();
+    expectOneGroup(net, [A, B, C]);
+  });
+});
