@@ -613,6 +613,7 @@ export class Call {
       this.#participants.delete(userId);
       this.#volumes.delete(userId);
       this.#area.core.invoke(this.callbacks.participantChanged, userId, false);
+      this.#connection?.participantsChanged();
       if (self && this.active && this.#status !== CallStatus.Joining) {
         // The server took the player out of the call (left the lobby, or was removed).
         this.fail(CallError.None, 0, "the server ended the player's voice state");
@@ -647,6 +648,7 @@ export class Call {
       sessionId,
       token,
       logger: this.#area.logger,
+      othersInCall: () => [...this.#participants.keys()].some((id) => id !== userId),
       events: {
         signaling: () => {
           if (this.#connection === connection)

@@ -26,6 +26,11 @@ export interface VoiceConnectOptions {
   token: string;
   logger: Logger;
   events: VoiceConnectionEvents;
+  /**
+   * Whether anyone else is in the call (the main gateway's voice states): while someone is,
+   * Connected waits for the DAVE group even before the voice server names them (op 11).
+   */
+  othersInCall(): boolean;
 }
 
 /** Metadata of a received frame (its RTP header). */
@@ -81,6 +86,8 @@ export interface VoiceConnection {
   /** Speaking (5): announces the start or end of the player's audio. */
   setSpeaking(speaking: boolean): void;
   stats(): VoiceConnectionStats;
+  /** The call's participants changed: someone leaving may leave the player alone (Connected). */
+  participantsChanged(): void;
   /** Closes the WebSocket (1000) and the media socket; no event follows. */
   close(): void;
 }

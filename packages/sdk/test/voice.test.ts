@@ -215,7 +215,7 @@ describe('SDK voice against a stand-in voice server', () => {
     gateway = await FakeGateway.start();
     voice = await FakeVoiceServer.start(options);
     gateway.voiceEndpoint = voice.endpoint;
-    gateway.inCall = [{ id: OTHER.id, self_mute: false, self_deaf: false }];
+    gateway.inCall = [];
     client = new Client({ apiBase: gateway.apiBase });
     logs = [];
     client.addLogCallback((line) => logs.push(line), LoggingSeverity.Verbose);
@@ -250,6 +250,8 @@ describe('SDK voice against a stand-in voice server', () => {
 
   it('joins a lobby call: Joining → Connecting → SignalingConnected → Connected, then ends it', async () => {
     await setup();
+    // Someone is in the call already (a voice state) but never reaches the voice server.
+    gateway.inCall = [{ id: OTHER.id, self_mute: false, self_deaf: false }];
     const participants: [string, boolean][] = [];
     const lobbyVoice: [string, string, boolean][] = [];
     client.setVoiceParticipantChangedCallback((lobbyId, userId, added) =>
@@ -259,13 +261,10 @@ describe('SDK voice against a stand-in voice server', () => {
     expect(await call.getStatus()).toBe(CallStatus.Joining);
     call.setParticipantChangedCallback((userId, added) => participants.push([userId, added]));
     const log = new StatusLog(call);
-    await log.reach(CallStatus.Connected);
-    expect(log.statuses).toEqual([
-      CallStatus.Connecting,
-      CallStatus.SignalingConnected,
-      CallStatus.Connected,
-    ]);
-    expect(log.entries.every((e) => e.error === CallError.None)).toBe(true);
+    await log.reach(CallStatus.SignalingConnected);
+    expect(log.statuses).toEqual([CallStatus.Connecting, CallStatus.SignalingConnected]);
+    // Its DAVE key package (op 26) goes out as a binary frame after Session Description.
+    await until(voice, () => voice.binary.some((b) => b.op === 26));
 
     // op 4 of the lobby, then the voice gateway's handshake, offering DAVE.
     expect(gateway.voiceStates).toEqual([
@@ -294,8 +293,6 @@ describe('SDK voice against a stand-in voice server', () => {
     expect(select.data.address).toBe('127.0.0.1');
     expect(select.data.port).toBe(voice.member()?.address?.port);
     expect(select.data.mode).toBe('aead_aes256_gcm_rtpsize');
-    // Its DAVE key package (op 26) went out as a binary frame.
-    await until(voice, () => voice.binary.some((b) => b.op === 26));
     expect(voice.binary.find((b) => b.op === 26)?.length).toBeGreaterThan(100);
 
     expect(await call.getParticipants()).toEqual([OTHER.id, PLAYER.id]);
@@ -313,12 +310,21 @@ describe('SDK voice against a stand-in voice server', () => {
     // startCall again: the same call; another lobby while in this one: refused.
     expect(await client.startCall(LOBBY_ID)).toBe(call);
 
-    // The other participant mutes, then leaves.
+    // With someone else in the call, Connected waits for the DAVE group (nothing goes out
+    // before it): the other participant mutes, then leaves, and the player is alone.
+    expect(await call.getStatus()).toBe(CallStatus.SignalingConnected);
+    expect(call.sendOpusFrame(Uint8Array.of(0xf8, 0xff, 0xfe))).toBe('notConnected');
     const changed: string[] = [];
     call.setOnVoiceStateChangedCallback((userId) => changed.push(userId));
     gateway.voiceState(OTHER.id, LOBBY_ID, { selfMute: true });
     gateway.voiceState(OTHER.id, null);
-    await settle(() => participants.length === 3);
+    await log.reach(CallStatus.Connected);
+    expect(log.statuses).toEqual([
+      CallStatus.Connecting,
+      CallStatus.SignalingConnected,
+      CallStatus.Connected,
+    ]);
+    expect(log.entries.every((e) => e.error === CallError.None)).toBe(true);
     expect(changed).toEqual([OTHER.id]);
     expect(participants.at(-1)).toEqual([OTHER.id, false]);
     expect(lobbyVoice.at(-1)).toEqual([LOBBY_ID, OTHER.id, false]);

@@ -314,6 +314,7 @@ export class FakeVoiceServer extends EventEmitter {
   readonly received: { ssrc: number; payload: Buffer; sequence: number }[] = [];
   /** RTP packets that failed to authenticate. */
   rejected = 0;
+
   readonly #wss: WebSocketServer;
   readonly #udp: Socket;
   readonly #members = new Map<string, Member>();
@@ -416,8 +417,12 @@ export class FakeVoiceServer extends EventEmitter {
     );
   }
 
+  /** DAVE messages the delivery service sent: op and recipients. */
+  readonly daveSent: { op: number; to: string[] }[] = [];
+
   #deliver(messages: FakeDaveMessage[]): void {
     for (const message of messages) {
+      this.daveSent.push({ op: message.op, to: [...message.to] });
       for (const userId of message.to) {
         const member = this.#members.get(userId);
         if (member === undefined) continue;
@@ -453,16 +458,12 @@ export class FakeVoiceServer extends EventEmitter {
       this.#onJson(socket, op, d, userId ?? '');
       this.emit('change');
     });
-    socket.on('close', () => {
-      // A member whose socket closed for good (1000) leaves; a drop keeps its place for a Resume.
-      if (userId === null) return;
-      const member = this.#members.get(userId);
-      if (member?.socket !== socket || this.#closedForGood !== socket) return;
-      this.#leave(userId);
+    socket.on('close', (code: number) => {
+      // A member whose socket closed for good (1000/1001) leaves; a drop keeps its place for a Resume.
+      if (userId === null || (code !== 1000 && code !== 1001)) return;
+      if (this.#members.get(userId)?.socket === socket) this.#leave(userId);
     });
   }
-
-  #closedForGood: WebSocket | null = null;
 
   #userOfSession(sessionId: unknown): string {
     for (const member of this.#members.values()) {
@@ -476,6 +477,7 @@ export class FakeVoiceServer extends EventEmitter {
     for (const other of this.#members.values())
       this.sendJson(13, { user_id: userId }, other.userId);
     if (this.options.dave !== undefined) this.#deliver(this.options.dave.removeMember(userId));
+    this.emit('change');
   }
 
   // eslint-disable-next-line max-params -- one frame's parts

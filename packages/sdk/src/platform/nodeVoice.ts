@@ -186,6 +186,10 @@ class NodeVoiceConnection implements VoiceConnection {
     return { ...this.#stats, privacyCode: this.#dave?.privacyCode ?? '' };
   }
 
+  participantsChanged(): void {
+    this.#maybeConnected();
+  }
+
   close(): void {
     this.#end();
   }
@@ -523,7 +527,7 @@ class NodeVoiceConnection implements VoiceConnection {
     this.#maybeConnected();
   }
 
-  /** Connected once media can flow: the group is established, or nobody else is connected. */
+  /** Connected once media can flow: the group is established, or nobody else is in the call. */
   #maybeConnected(): void {
     if (
       this.#connected ||
@@ -532,7 +536,7 @@ class NodeVoiceConnection implements VoiceConnection {
       this.#dave === null
     )
       return;
-    if (!this.#dave.ready && this.#clients.size > 0) return;
+    if (!this.#dave.ready && (this.#clients.size > 0 || this.#options.othersInCall())) return;
     this.#connected = true;
     this.#options.events.connected();
   }

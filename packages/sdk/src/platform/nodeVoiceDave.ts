@@ -93,6 +93,7 @@ export class DaveDriver {
 
   /** JSON ops 21, 22, 24. */
   onJson(op: number, d: Record<string, unknown>): void {
+    this.#logger.verbose(`DAVE: opcode ${op} ${JSON.stringify(d)}`);
     if (op === DaveOp.PrepareTransition) {
       const transitionId = transitionIdOf(d);
       const version = d['protocol_version'];
@@ -116,6 +117,7 @@ export class DaveDriver {
 
   /** Binary ops 25, 27, 29, 30 (the payload after the opcode byte). */
   onBinary(op: number, payload: Buffer, recognizedUserIds: readonly string[]): void {
+    this.#logger.verbose(`DAVE: opcode ${op}, ${payload.length} bytes`);
     try {
       if (op === DaveOp.MlsExternalSender) {
         this.#session.setExternalSender(payload);
@@ -230,7 +232,11 @@ export class DaveDriver {
 
   #markTransitioned(): void {
     this.#transitioned = true;
-    if (this.#session.ready) this.#onEstablished();
+    const ready = this.#session.ready;
+    this.#logger.verbose(
+      `DAVE: transition ${String(this.#lastTransition)} executed; ${ready ? `group established (epoch ${String(this.#session.epoch)}, privacy code "${this.#session.voicePrivacyCode}")` : 'no group yet'}.`,
+    );
+    if (ready) this.#onEstablished();
   }
 
   #invalidate(transitionId: number): void {
