@@ -164,4 +164,51 @@ describe('SDK voice: two clients, DAVE for real', () => {
     expect((await b.call.getStatus()) === CallStatus.Connected).toBe(true);
     expect(b.call.getError()).toEqual({ error: CallError.None, errorDetail: 0 });
   });
+  it('carries PCM: a 440 Hz tone sent with sendPcmFrame is heard at 440 Hz', async () => {
+    gateway = await FakeGateway.start();
+    voice = await FakeVoiceServer.start({
+      dave: new DaveCall({ channelId: LOBBY_ID, clock: systemClock }),
+    });
+    gateway.voiceEndpoint = voice.endpoint;
+    const ada = await player('main-token');
+    const bea = await player('other-token');
+    const a = await join(ada);
+    const heard: Int16Array[] = [];
+    const call = await bea.startCallWithAudioCallbacks(
+      LOBBY_ID,
+      (audio) => {
+        if (audio.userId === PLAYER.id) heard.push(audio.data);
+      },
+      () => undefined,
+    );
+    await settle(() => call.getStats().privacyCode !== '' && a.call.getStats().privacyCode !== '');
+    await bea.setOutputVolume(50);
+
+    const frameCount = 25; // half a second
+    let phase = 0;
+    for (let f = 0; f < frameCount; f += 1) {
+      const pcm = new Int16Array(1920);
+      for (let i = 0; i < 960; i += 1) {
+        const sample = Math.round(12000 * Math.sin(phase));
+        pcm[2 * i] = sample;
+        pcm[2 * i + 1] = sample;
+        phase += (2 * Math.PI * 440) / 48000;
+      }
+      expect(await a.call.sendPcmFrame(pcm)).toBe('sent');
+    }
+    await settle(() => heard.length === frameCount);
+    // The left channel of the frames after the codec's start-up, as one signal.
+    const left = heard.slice(5).flatMap((frame) => Array.from(frame.filter((_, i) => i % 2 === 0)));
+    let crossings = 0;
+    for (let i = 1; i < left.length; i += 1) {
+      if ((left[i - 1] ?? 0) < 0 && (left[i] ?? 0) >= 0) crossings += 1;
+    }
+    const hz = crossings / (left.length / 48000);
+    expect(hz).toBeGreaterThan(430);
+    expect(hz).toBeLessThan(450);
+    // Output volume 50: about half the amplitude sent.
+    const peak = Math.max(...left.map(Math.abs));
+    expect(peak).toBeGreaterThan(4000);
+    expect(peak).toBeLessThan(8000);
+  });
 });
