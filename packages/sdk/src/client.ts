@@ -207,8 +207,9 @@ export class Client {
     this.core.gateway.connect();
   }
 
-  /** Closes the gateway session. */
+  /** Closes the gateway session (and ends the player's calls first: they need it). */
   disconnect(): void {
+    this.voice.endCalls();
     this.core.gateway.disconnect();
   }
 
@@ -266,6 +267,8 @@ export class Client {
     this.core.logger.info(
       `Status: ${statusName(status)}${error === ClientError.None ? '' : ` (${errorName(error)}, ${detail})`}`,
     );
+    // A session that ended for good (a fatal close) takes its calls with it.
+    if (status === ClientStatus.Disconnected) this.voice.endCalls();
     this.core.invoke(this.#statusChanged, status, error, detail);
   }
 

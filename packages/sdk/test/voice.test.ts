@@ -499,6 +499,18 @@ describe('SDK voice against a stand-in voice server', () => {
     await until(voice, () => voice.received.length === 1);
   });
 
+  it('ends its calls when the client disconnects', async () => {
+    await setup();
+    const { call, log } = await connectedCall();
+    client.disconnect();
+    expect(log.statuses.slice(-2)).toEqual([CallStatus.Disconnecting, CallStatus.Disconnected]);
+    expect(await call.getStatus()).toBe(CallStatus.Disconnected);
+    // Its voice state was left on the gateway before the session closed, and the voice
+    // WebSocket closed normally (1000).
+    await until(gateway, () => gateway.voiceStates.at(-1)?.channel_id === null);
+    await until(voice, () => voice.member(PLAYER.id) === null);
+  });
+
   it.each([
     [4004, CallError.Forbidden, 'refused the player'],
     [4017, CallError.SignalingConnectionFailed, 'requires end-to-end encryption (DAVE)'],
