@@ -16,7 +16,7 @@ import { openBus, openSharedState, openStorage } from './appDrivers.js';
 import { registerAppRoutes } from './appRoutes.js';
 import { createServices, type Services } from './appServices.js';
 import { activityOrigin } from './activities/proxyHost.js';
-import { publicBaseUrl, type Config } from './config.js';
+import { publicBaseUrl, roleServes, type Config } from './config.js';
 import { createWebhookEventsService } from './delivery/service.js';
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './delivery/worker.js';
 import { realTimers, systemClock, type Clock, type Timers } from './domain/clock.js';
@@ -54,7 +54,7 @@ import { createMetrics, createMetricsListener, instrument } from './resources/sy
 import { createCdnImages } from './resources/imageVariants.js';
 import type { SecretBox } from './domain/secretBox.js';
 import { loadSecretKey, openSecrets } from './secrets.js';
-import { createVoiceTokens } from './voice/token.js';
+import { createVoiceTokens, openVoiceNode, type VoiceTlsMaterial } from './voice/index.js';
 import {
   leaseWorkerSlot,
   leasedIdGenerator,
@@ -126,6 +126,8 @@ export interface App {
   /** The API URL clients use (base URL + /api/v10). */
   apiUrl(): string;
   gatewayUrl(): string;
+  /** The voice node this process serves (once listening, its endpoint), else null. */
+  readonly voice: { endpoint(): string; tls: VoiceTlsMaterial } | null;
   close(): Promise<void>;
 }
 
@@ -303,17 +305,16 @@ export async function createApp(options: AppOptions): Promise<App> {
   const metrics = createMetrics();
 
   // The activity proxy host shares every API listener; the Host header tells them apart.
-  const activityProxy =
-    config.role === 'gateway'
-      ? null
-      : createActivityProxy({
-          config,
-          mappings: storage.activities,
-          port: () => listeningPort,
-          clientAddress: (request) => clientAddressOf(request, config.trustProxy),
-          logger,
-          ...(options.activityProxy ?? {}),
-        });
+  const activityProxy = !roleServes(config.role, 'api')
+    ? null
+    : createActivityProxy({
+        config,
+        mappings: storage.activities,
+        port: () => listeningPort,
+        clientAddress: (request) => clientAddressOf(request, config.trustProxy),
+        logger,
+        ...(options.activityProxy ?? {}),
+      });
   const http = createHttpServer({
     ...(activityProxy ? { serverFactory: hostSplitServerFactory(activityProxy) } : {}),
     logger,
@@ -326,6 +327,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   instrument(http, metrics);
 
   const gatewayUrl = () => config.gatewayUrl ?? `${baseUrl().replace(/^http/, 'ws')}/gateway`;
+
+  // The voice node (WebSocket and media relay on the voice port) of a process that serves voice.
+  const voiceTokens = createVoiceTokens(loadSecretKey(config).key);
+  const voice = roleServes(config.role, 'voice')
+    ? await openVoiceNode({ config, storage, bus, clock, logger, tokens: voiceTokens })
+    : null;
 
   const gateway = createGateway({
     storage,
@@ -344,8 +351,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     social: storageSocialProviders(storage),
     // Op 4's VOICE_SERVER_UPDATE: a token every node checks with the shared secret key.
     voice: {
-      tokens: createVoiceTokens(loadSecretKey(config).key),
-      endpointFor: () => Promise.resolve(config.voiceEndpoint),
+      tokens: voiceTokens,
+      endpointFor: () => Promise.resolve(voice?.node.endpoint() ?? config.voiceEndpoint),
       maxMembers: config.voiceMaxMembers,
     },
     // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
@@ -366,7 +373,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   await revocations.start();
   // An API-only process leaves sessions to gateway processes (its dispatches reach them by NATS).
-  if (config.role !== 'api') {
+  if (roleServes(config.role, 'gateway')) {
     await gateway.start();
     gateway.attach(http.server);
   }
@@ -469,6 +476,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       const port = typeof address === 'object' && address !== null ? address.port : config.port;
       base = publicBaseUrl(config, port);
       listeningPort = port;
+      const voiceEndpoint = await voice?.node.listen();
+      if (voice?.tls.development === true) {
+        logger.info(
+          { endpoint: voiceEndpoint, certificate: voice.tls.certPath },
+          'voice uses a development certificate: Node clients trust it with NODE_EXTRA_CA_CERTS',
+        );
+      }
       if (metricsListener !== null) {
         metricsUrl = await metricsListener.listen();
         logger.info({ url: `${metricsUrl}/metrics` }, 'metrics served on a listener of their own');
@@ -481,8 +495,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     metricsUrl: () => metricsUrl,
     apiUrl: () => `${baseUrl()}${API_PREFIX}`,
     gatewayUrl,
+    voice: voice === null ? null : { endpoint: () => voice.node.endpoint(), tls: voice.tls },
     async close() {
       await gateway.close();
+      await voice?.node.close();
       // Proxied activity WebSockets, like gateway sessions, would hold the listener open.
       activityProxy?.close();
       await http.close();

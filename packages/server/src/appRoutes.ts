@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { BlobStore } from './blobs/index.js';
 import type { EventBus } from './bus/index.js';
-import { uploadLimitBytes, type Config } from './config.js';
+import { roleServes, uploadLimitBytes, type Config } from './config.js';
 import type { Services } from './appServices.js';
 import { registerActivityRoutes } from './activities/index.js';
 import { registerActivityShelfRoutes } from './activities/launchable.js';
@@ -123,8 +123,9 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
   registerScheduledEventCdnRoutes(http, { storage, images });
   registerAttachmentCdnRoutes(http, { storage, blobs, signer });
   registerInteractionAttachmentRoutes(http, { storage, blobs, signer });
-  // A gateway-only process answers WebSocket upgrades and its health check; the API is elsewhere.
-  if (config.role === 'gateway') {
+  // A gateway-only (or voice-only) process answers WebSocket upgrades and its health check; the
+  // API is elsewhere.
+  if (!roleServes(config.role, 'api')) {
     http.addHook('onRequest', (request, _reply, done) => {
       done(request.url.startsWith('/api') ? new ApiError('NOT_FOUND') : undefined);
     });
@@ -220,7 +221,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
     provisional,
   });
   // The pages go where the API is: they call it on their own origin.
-  if (config.role !== 'gateway') {
+  if (roleServes(config.role, 'api')) {
     await registerWebApp(http, {
       webDir: config.webDir,
       gatewayUrl,

@@ -37,14 +37,25 @@ import {
   isVoiceMode,
 } from './frames.js';
 import { createDualListener } from './listener.js';
-import type {
-  DaveCallPort,
-  DaveMessage,
-  MediaRelayPort,
-  VoiceNodeRegistry,
-  VoiceStateLookup,
-  VoiceTokenVerifier,
-} from './types.js';
+import { DaveProtocolError, type DaveCall, type DaveMessage } from './dave/index.js';
+import type { MediaRelay } from './relay/index.js';
+import type { VoiceTokens } from './token.js';
+import type { CurrentVoiceState } from './voiceStates.js';
+
+/** The user's voice state now (voiceStates.ts), for the Identify check. */
+export type VoiceStateLookup = (q: {
+  guildId: string | null;
+  channelId: string;
+  userId: string;
+}) => Promise<CurrentVoiceState | null>;
+
+/** The voice node's side of call placement (placement.ts). */
+export interface VoiceNodeRegistry {
+  register(endpoint: string): Promise<void>;
+  heartbeat(load: number): Promise<void>;
+  release(callKey: string): Promise<void>;
+  close(): Promise<void>;
+}
 
 export interface VoiceNodeOptions {
   host: string;
@@ -52,6 +63,8 @@ export interface VoiceNodeOptions {
   port: number;
   /** The host VOICE_SERVER_UPDATE's endpoint names (no port). */
   endpointHost: string;
+  /** The port it names; null: the port listened on. */
+  endpointPort: number | null;
   maxMembersPerCall: number;
   heartbeatIntervalMs: number;
   /** How long a connection may stay without Identify or Resume. */
@@ -62,14 +75,16 @@ export interface VoiceNodeOptions {
   framesPer10s: number;
 }
 
-export const DEFAULT_VOICE_NODE_OPTIONS: Omit<VoiceNodeOptions, 'host' | 'port' | 'endpointHost'> =
-  {
-    maxMembersPerCall: 99,
-    heartbeatIntervalMs: 13_750,
-    identifyTimeoutMs: 10_000,
-    resumeWindowMs: 30_000,
-    framesPer10s: 200,
-  };
+export const DEFAULT_VOICE_NODE_OPTIONS: Omit<
+  VoiceNodeOptions,
+  'host' | 'port' | 'endpointHost' | 'endpointPort'
+> = {
+  maxMembersPerCall: 99,
+  heartbeatIntervalMs: 13_750,
+  identifyTimeoutMs: 10_000,
+  resumeWindowMs: 30_000,
+  framesPer10s: 200,
+};
 
 export interface VoiceNodeDeps {
   options: VoiceNodeOptions;
@@ -77,11 +92,11 @@ export interface VoiceNodeDeps {
   clock: Clock;
   logger: Logger;
   bus: EventBus;
-  tokens: VoiceTokenVerifier;
+  tokens: Pick<VoiceTokens, 'verify'>;
   voiceState: VoiceStateLookup;
   /** Opens the media relay on a UDP port (the WebSocket's number). */
-  openRelay: (host: string, port: number) => Promise<MediaRelayPort>;
-  createDave: (channelId: string) => DaveCallPort;
+  openRelay: (host: string, port: number) => Promise<MediaRelay>;
+  createDave: (channelId: string) => DaveCall;
   registry?: VoiceNodeRegistry;
 }
 
@@ -135,7 +150,7 @@ interface Call {
   channelId: string;
   serverId: string;
   members: Map<string, Member>;
-  dave: DaveCallPort;
+  dave: DaveCall;
 }
 
 interface Conn {
@@ -163,7 +178,7 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME });
   const calls = new Map<string, Call>();
   const conns = new Set<Conn>();
-  let relay: MediaRelayPort | null = null;
+  let relay: MediaRelay | null = null;
   let port = options.port;
   let ticker: NodeJS.Timeout | null = null;
   let closing = false;
@@ -175,7 +190,7 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
     },
   });
 
-  const endpoint = () => `${options.endpointHost}:${port}`;
+  const endpoint = () => `${options.endpointHost}:${options.endpointPort ?? port}`;
 
   // ---- sending ---------------------------------------------------------------------------
 
@@ -592,7 +607,7 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
     handled.catch((err: unknown) => {
       if (err instanceof CloseError) {
         closeConn(conn, err.code, err.message);
-      } else if (isDaveProtocolError(err)) {
+      } else if (err instanceof DaveProtocolError) {
         closeConn(conn, Close.BAD_REQUEST, `DAVE: ${(err as Error).message}`);
       } else {
         logger.error({ err }, 'voice frame failed');
@@ -724,10 +739,6 @@ function seqAfter(a: number, b: number): boolean {
   return diff !== 0 && diff < 0x8000;
 }
 
-function isDaveProtocolError(err: unknown): boolean {
-  return err instanceof Error && err.name === 'DaveProtocolError';
-}
-
 /**
  * The WebSocket and the relay on one port number. With port 0 the TCP port is chosen first and
  * the UDP one must match it: a taken UDP number means another try.
@@ -736,7 +747,7 @@ async function listenBoth(
   listener: ReturnType<typeof createDualListener>,
   deps: VoiceNodeDeps,
   options: VoiceNodeOptions,
-): Promise<{ port: number; relay: MediaRelayPort }> {
+): Promise<{ port: number; relay: MediaRelay }> {
   const attempts = options.port === 0 ? 8 : 1;
   for (let attempt = 1; ; attempt++) {
     const port = await listener.listen(options.host, options.port);

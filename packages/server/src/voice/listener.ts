@@ -5,7 +5,8 @@
  */
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
-import { TLSSocket, createSecureContext } from 'node:tls';
+import { Duplex } from 'node:stream';
+import { createServer as createTlsServer } from 'node:tls';
 
 const TLS_HANDSHAKE = 0x16;
 /** A connection that sends nothing this long is dropped. */
@@ -18,14 +19,49 @@ export interface DualListener {
   close(): Promise<void>;
 }
 
+/** `socket` as a plain duplex stream that starts with `head` (the bytes already read). */
+function asStream(socket: Socket, head: Buffer): Duplex {
+  const stream = new Duplex({
+    read() {
+      socket.resume();
+    },
+    write(chunk: Buffer, _encoding, callback) {
+      socket.write(chunk, callback);
+    },
+    final(callback) {
+      socket.end(callback);
+    },
+    destroy(err, callback) {
+      socket.destroy(err ?? undefined);
+      callback(err);
+    },
+  });
+  stream.push(head);
+  socket.on('data', (data: Buffer) => {
+    if (!stream.push(data)) socket.pause();
+  });
+  socket.once('end', () => stream.push(null));
+  socket.once('close', () => stream.destroy());
+  return stream;
+}
+
 export function createDualListener(tls: { cert: string; key: string }): DualListener {
-  const secureContext = createSecureContext({ cert: tls.cert, key: tls.key });
   const http = createHttpServer((_request, response) => {
     response.writeHead(426, { 'Content-Type': 'text/plain', Connection: 'close' });
     response.end('This is a Guildhall voice gateway: connect a WebSocket to /?v=8.\n');
   });
   http.headersTimeout = FIRST_BYTE_TIMEOUT_MS;
   http.requestTimeout = FIRST_BYTE_TIMEOUT_MS;
+  // The TLS server only shakes hands; what it decrypts goes to the HTTP server.
+  const secure = createTlsServer(
+    { cert: tls.cert, key: tls.key, handshakeTimeout: FIRST_BYTE_TIMEOUT_MS },
+    (socket) => {
+      http.emit('connection', socket);
+    },
+  );
+  secure.on('tlsClientError', (_err, socket) => {
+    socket.destroy();
+  });
   const sockets = new Set<Socket>();
   const net: NetServer = createNetServer((socket) => {
     sockets.add(socket);
@@ -33,15 +69,14 @@ export function createDualListener(tls: { cert: string; key: string }): DualList
     socket.setTimeout(FIRST_BYTE_TIMEOUT_MS, () => socket.destroy());
     socket.once('data', (chunk: Buffer) => {
       socket.setTimeout(0);
+      if (chunk[0] === TLS_HANDSHAKE) {
+        // TLS reads a net.Socket's handle directly, past what was unshifted: it gets a stream.
+        secure.emit('connection', asStream(socket, chunk));
+        return;
+      }
       socket.pause();
       socket.unshift(chunk);
-      if (chunk[0] === TLS_HANDSHAKE) {
-        const secure = new TLSSocket(socket, { isServer: true, secureContext });
-        secure.on('error', () => socket.destroy());
-        http.emit('connection', secure);
-      } else {
-        http.emit('connection', socket);
-      }
+      http.emit('connection', socket);
       socket.resume();
     });
     socket.on('error', () => socket.destroy());

@@ -1,0 +1,100 @@
+/**
+ * @module voice: end-to-end encrypted calls. The main gateway's op 4 grants a voice token
+ * (token.ts) for the endpoint of a voice node; the voice node (gateway.ts) is a WebSocket with
+ * the DAVE delivery service (dave/) and a UDP media relay (relay/) on one port number.
+ * `openVoiceNode` builds one from the config, as `guildhall start` runs it.
+ */
+import type { Logger } from 'pino';
+import type { EventBus } from '../bus/index.js';
+import type { Config } from '../config.js';
+import type { Clock } from '../domain/clock.js';
+import type { Storage } from '../storage/index.js';
+import { DaveCall } from './dave/index.js';
+import {
+  DEFAULT_VOICE_NODE_OPTIONS,
+  createVoiceNode,
+  type VoiceNode,
+  type VoiceNodeRegistry,
+} from './gateway.js';
+import { MediaRelay } from './relay/index.js';
+import { loadVoiceTls, type VoiceTlsMaterial } from './tlsCert.js';
+import type { VoiceTokens } from './token.js';
+import { currentVoiceState } from './voiceStates.js';
+
+export { createVoiceTokens, type VoiceGrant, type VoiceTokens } from './token.js';
+export { currentVoiceState, type CurrentVoiceState } from './voiceStates.js';
+export type { VoiceNode } from './gateway.js';
+export type { VoiceTlsMaterial } from './tlsCert.js';
+
+export interface VoiceNodeWiring {
+  config: Pick<
+    Config,
+    | 'voiceHost'
+    | 'voicePort'
+    | 'voiceEndpoint'
+    | 'voicePublicIp'
+    | 'voiceTlsCert'
+    | 'voiceTlsKey'
+    | 'voiceMaxMembers'
+    | 'voiceMaxPacketBytes'
+    | 'dataDir'
+  >;
+  storage: Storage;
+  bus: EventBus;
+  clock: Clock;
+  logger: Logger;
+  tokens: VoiceTokens;
+  registry?: VoiceNodeRegistry;
+}
+
+/** The host and port of `host:port` (an IPv6 host in brackets). */
+function splitEndpoint(endpoint: string): { host: string; port: number } {
+  const at = endpoint.lastIndexOf(':');
+  return { host: endpoint.slice(0, at), port: Number(endpoint.slice(at + 1)) };
+}
+
+/** A voice node from the config, not yet listening; and its TLS material. */
+export async function openVoiceNode(
+  wiring: VoiceNodeWiring,
+): Promise<{ node: VoiceNode; tls: VoiceTlsMaterial }> {
+  const { config, clock, logger } = wiring;
+  const advertised = splitEndpoint(config.voiceEndpoint);
+  const tls = await loadVoiceTls({
+    certPath: config.voiceTlsCert,
+    keyPath: config.voiceTlsKey,
+    dataDir: config.dataDir,
+    host: advertised.host,
+    nowMs: clock.now(),
+  });
+  const node = createVoiceNode({
+    options: {
+      ...DEFAULT_VOICE_NODE_OPTIONS,
+      host: config.voiceHost,
+      port: config.voicePort,
+      endpointHost: advertised.host,
+      // An endpoint given with its own port (a proxy's) is named as given.
+      endpointPort: config.voicePort === 0 ? null : advertised.port,
+      maxMembersPerCall: config.voiceMaxMembers,
+    },
+    tls,
+    clock,
+    logger,
+    bus: wiring.bus,
+    tokens: wiring.tokens,
+    voiceState: (q) => currentVoiceState(wiring.storage, q),
+    openRelay: (host, port) =>
+      MediaRelay.listen({
+        host,
+        port,
+        publicIp: config.voicePublicIp,
+        maxPacketBytes: config.voiceMaxPacketBytes,
+        maxMembersPerCall: config.voiceMaxMembers,
+        logger,
+        clock,
+      }),
+    createDave: (channelId) =>
+      new DaveCall({ channelId, clock, maxMembers: config.voiceMaxMembers }),
+    ...(wiring.registry ? { registry: wiring.registry } : {}),
+  });
+  return { node, tls };
+}

@@ -1,0 +1,191 @@
+/**
+ * Two discord.js bots with @discordjs/voice 0.19 (DAVE through @snazzah/davey), unchanged, in a
+ * process of their own: @discordjs/voice always dials `wss://`, and Node trusts the voice node's
+ * development certificate only through NODE_EXTRA_CA_CERTS, read at process start. Both join one
+ * voice channel; the speaker plays a tone (Opus frames encoded here with opusscript); the listener
+ * decodes what it receives and measures its frequency by zero crossings. With `--no-dave` one bot
+ * joins without DAVE and reports how the voice node closed it.
+ *
+ * Arguments: apiBase speakerToken listenerToken guildId channelId frequencyHz [--no-dave]
+ * Output: one JSON line on stdout.
+ *
+ * @module
+ */
+import { Readable } from 'node:stream';
+import {
+  AudioPlayerStatus,
+  EndBehaviorType,
+  StreamType,
+  VoiceConnectionStatus,
+  createAudioPlayer,
+  createAudioResource,
+  entersState,
+  joinVoiceChannel,
+  type VoiceConnection,
+} from '@discordjs/voice';
+import { Client, Events, GatewayIntentBits, type Guild } from 'discord.js';
+import OpusScript from 'opusscript';
+
+const [apiBase, speakerToken, listenerToken, guildId, channelId, frequencyArg, flag] =
+  process.argv.slice(2);
+if (
+  apiBase === undefined ||
+  speakerToken === undefined ||
+  listenerToken === undefined ||
+  guildId === undefined ||
+  channelId === undefined ||
+  frequencyArg === undefined
+) {
+  throw new Error('usage: voiceBots apiBase speakerToken listenerToken guildId channelId hz');
+}
+const frequency = Number(frequencyArg);
+const RATE = 48_000;
+const CHANNELS = 2;
+const FRAME_SAMPLES = 960;
+/** Seconds of tone the speaker plays. */
+const TONE_SECONDS = 6;
+
+async function login(token: string): Promise<{ client: Client; guild: Guild }> {
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildVoiceStates],
+    rest: { api: `${apiBase}/api` },
+  });
+  const ready = new Promise<void>((resolve) =>
+    client.once(Events.ClientReady, () => {
+      resolve();
+    }),
+  );
+  await client.login(token);
+  await ready;
+  return { client, guild: await client.guilds.fetch(guildId ?? '') };
+}
+
+function join(guild: Guild, group: string, dave = true): VoiceConnection {
+  return joinVoiceChannel({
+    channelId: channelId ?? '',
+    guildId: guild.id,
+    adapterCreator: guild.voiceAdapterCreator,
+    group,
+    selfDeaf: false,
+    selfMute: false,
+    daveEncryption: dave,
+  });
+}
+
+/** The tone as Opus frames of 20 ms. */
+function toneFrames(): Buffer[] {
+  const encoder = new OpusScript(RATE, CHANNELS, OpusScript.Application.AUDIO);
+  const frames: Buffer[] = [];
+  const total = (TONE_SECONDS * RATE) / FRAME_SAMPLES;
+  for (let f = 0; f < total; f++) {
+    const pcm = Buffer.alloc(FRAME_SAMPLES * CHANNELS * 2);
+    for (let i = 0; i < FRAME_SAMPLES; i++) {
+      const t = (f * FRAME_SAMPLES + i) / RATE;
+      const sample = Math.round(Math.sin(2 * Math.PI * frequency * t) * 12_000);
+      pcm.writeInt16LE(sample, i * 4);
+      pcm.writeInt16LE(sample, i * 4 + 2);
+    }
+    frames.push(Buffer.from(encoder.encode(pcm, FRAME_SAMPLES)));
+  }
+  encoder.delete();
+  return frames;
+}
+
+/** Zero crossings of the left channel, skipping each burst's first 100 ms (the decoder's start). */
+function measure(pcm: Buffer): { hz: number; seconds: number } {
+  const samples = pcm.length / 4;
+  const skip = RATE / 10;
+  let crossings = 0;
+  let previous = 0;
+  for (let i = skip; i < samples; i++) {
+    const value = pcm.readInt16LE(i * 4);
+    if ((previous < 0 && value >= 0) || (previous >= 0 && value < 0)) crossings++;
+    previous = value;
+  }
+  const seconds = (samples - skip) / RATE;
+  return { hz: seconds > 0 ? crossings / 2 / seconds : 0, seconds };
+}
+
+async function noDave(): Promise<void> {
+  const { client, guild } = await login(speakerToken ?? '');
+  const connection = join(guild, 'plain', false);
+  // The voice node's close code reaches the networking layer; the connection itself then tries
+  // to join again, as it does for any code but 4014, 4021 and 4022.
+  const closeCode = await new Promise<number>((resolve) => {
+    connection.on('stateChange', (_old, state) => {
+      if (state.status === VoiceConnectionStatus.Connecting) {
+        state.networking.once('close', resolve);
+      }
+    });
+  });
+  connection.destroy();
+  await client.destroy();
+  process.stdout.write(`${JSON.stringify({ closeCode })}\n`);
+}
+
+async function tone(): Promise<void> {
+  const speaker = await login(speakerToken ?? '');
+  const listener = await login(listenerToken ?? '');
+  const heard = join(listener.guild, 'listener');
+  await entersState(heard, VoiceConnectionStatus.Ready, 20_000);
+  const said = join(speaker.guild, 'speaker');
+  // DAVE: both are in one MLS group once the speaker's session has moved to the new epoch.
+  const transitioned = new Promise<void>((resolve) => {
+    said.once('transitioned', () => {
+      resolve();
+    });
+  });
+  await entersState(said, VoiceConnectionStatus.Ready, 20_000);
+  await transitioned;
+  const speakerId = speaker.client.user?.id ?? '';
+  const decoder = new OpusScript(RATE, CHANNELS, OpusScript.Application.AUDIO);
+  const pcm: Buffer[] = [];
+  let frames = 0;
+  let undecodable = 0;
+  const stream = heard.receiver.subscribe(speakerId, {
+    end: { behavior: EndBehaviorType.AfterSilence, duration: 1_000 },
+  });
+  stream.on('data', (frame: Buffer) => {
+    frames++;
+    try {
+      pcm.push(Buffer.from(decoder.decode(frame)));
+    } catch {
+      undecodable++;
+    }
+  });
+  const ended = new Promise<void>((resolve) =>
+    stream.once('end', () => {
+      resolve();
+    }),
+  );
+  const player = createAudioPlayer();
+  said.subscribe(player);
+  player.play(createAudioResource(Readable.from(toneFrames()), { inputType: StreamType.Opus }));
+  await entersState(player, AudioPlayerStatus.Playing, 10_000);
+  await entersState(player, AudioPlayerStatus.Idle, (TONE_SECONDS + 10) * 1000);
+  await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 3_000))]);
+  decoder.delete();
+  const { hz, seconds } = measure(Buffer.concat(pcm));
+  said.destroy();
+  heard.destroy();
+  await speaker.client.destroy();
+  await listener.client.destroy();
+  process.stdout.write(`${JSON.stringify({ frames, undecodable, hz, seconds })}\n`);
+}
+
+const timeout = setTimeout(() => {
+  process.stderr.write('voiceBots: timed out\n');
+  process.exit(2);
+}, 60_000);
+(flag === '--no-dave' ? noDave() : tone()).then(
+  () => {
+    clearTimeout(timeout);
+    process.exit(0);
+  },
+  (err: unknown) => {
+    process.stderr.write(
+      `voiceBots: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+    process.exit(1);
+  },
+);
