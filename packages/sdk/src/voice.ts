@@ -305,6 +305,8 @@ export class Call {
   #joinTimer: ReturnType<typeof setTimeout> | null = null;
   #speakingTimer: ReturnType<typeof setTimeout> | null = null;
   #sessionId: string | null = null;
+  /** The voice server's endpoint the connection dialed. */
+  #endpoint: string | null = null;
   readonly #audio: {
     received: UserAudioReceivedCallback;
     captured: UserAudioCapturedCallback;
@@ -635,6 +637,15 @@ export class Call {
   ): void {
     const { endpoint, token, userId, sessionId } = server;
     if (!this.active) return;
+    if (
+      this.#connection !== null &&
+      endpoint === this.#endpoint &&
+      this.#status !== CallStatus.Connecting
+    ) {
+      // The same voice server again (the connection is up, or resuming): nothing to change.
+      return;
+    }
+    this.#endpoint = endpoint;
     if (this.#joinTimer !== null) clearTimeout(this.#joinTimer);
     this.#joinTimer = null;
     this.#connection?.close();

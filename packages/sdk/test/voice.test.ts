@@ -376,6 +376,19 @@ describe('SDK voice against a stand-in voice server', () => {
 
     await until(voice, () => voice.received.length === 2);
     expect(call.getStats().framesSent).toBe(2);
+    // The same VOICE_SERVER_UPDATE again (then a voice state, to know it was read): no reconnect.
+    const lobbyVoice: string[] = [];
+    client.setVoiceParticipantChangedCallback((_lobby, userId) => lobbyVoice.push(userId));
+    gateway.dispatch('VOICE_SERVER_UPDATE', {
+      token: 'voice-token-secret',
+      guild_id: null,
+      channel_id: LOBBY_ID,
+      endpoint: voice.endpoint,
+    });
+    gateway.voiceState(OTHER.id, LOBBY_ID);
+    await settle(() => lobbyVoice.includes(OTHER.id));
+    expect(voice.identifies).toHaveLength(1);
+    expect(await call.getStatus()).toBe(CallStatus.Connected);
     // Sequence numbers follow each other.
     expect(((voice.received[0]?.sequence ?? 0) + 1) & 0xffff).toBe(voice.received[1]?.sequence);
   });
