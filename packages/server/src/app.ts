@@ -55,6 +55,7 @@ import { createCdnImages } from './resources/imageVariants.js';
 import type { SecretBox } from './domain/secretBox.js';
 import { loadSecretKey, openSecrets } from './secrets.js';
 import { createVoiceTokens, openVoiceNode, type VoiceTlsMaterial } from './voice/index.js';
+import { createVoicePlacement, type VoicePlacement } from './voice/placement.js';
 import {
   leaseWorkerSlot,
   leasedIdGenerator,
@@ -117,6 +118,11 @@ export interface App {
   readonly logger: Logger;
   readonly services: Services & { provisional: ProvisionalService };
   readonly gateway: Gateway;
+  /**
+   * Which voice node serves each call (voice/placement.ts): op 4 picks with it; a voice node of
+   * this process registers and heartbeats with it.
+   */
+  readonly voicePlacement: VoicePlacement;
   /** Starts listening; resolves to the base URL (no /api). */
   listen(): Promise<string>;
   /** The base URL (the configured port until listening). */
@@ -328,12 +334,25 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const gatewayUrl = () => config.gatewayUrl ?? `${baseUrl().replace(/^http/, 'ws')}/gateway`;
 
+  // Which voice node serves each call; op 4 picks with it, voice nodes announce themselves.
+  const voicePlacement = createVoicePlacement({
+    store: sharedState.voiceNodes,
+    clock,
+    fallbackEndpoint: config.voiceEndpoint,
+  });
   // The voice node (WebSocket and media relay on the voice port) of a process that serves voice.
   const voiceTokens = createVoiceTokens(loadSecretKey(config).key);
   const voice = roleServes(config.role, 'voice')
-    ? await openVoiceNode({ config, storage, bus, clock, logger, tokens: voiceTokens })
+    ? await openVoiceNode({
+        config,
+        storage,
+        bus,
+        clock,
+        logger,
+        tokens: voiceTokens,
+        registry: voicePlacement,
+      })
     : null;
-
   const gateway = createGateway({
     storage,
     bus,
@@ -349,10 +368,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     clientAddress: (request) => clientAddressOf(request, config.trustProxy),
     // What SDK sessions see of their user's social graph (gateway/social.ts).
     social: storageSocialProviders(storage),
-    // Op 4's VOICE_SERVER_UPDATE: a token every node checks with the shared secret key.
+    // Op 4's VOICE_SERVER_UPDATE: the voice node holding the call (else the least loaded; the
+    // configured endpoint while none is listed) and a token every node checks with the key.
     voice: {
       tokens: voiceTokens,
-      endpointFor: () => Promise.resolve(voice?.node.endpoint() ?? config.voiceEndpoint),
+      endpointFor: (callKey) => voicePlacement.pick(callKey),
       maxMembers: config.voiceMaxMembers,
     },
     // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
@@ -469,6 +489,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger,
     services: { ...services, provisional },
     gateway,
+    voicePlacement,
     async listen() {
       // A deep accept queue: thousands of gateway clients may connect at the same moment.
       await http.listen({ host: config.host, port: config.port, backlog: 4096 });

@@ -185,6 +185,24 @@ export function loginLinkUrls(baseUrl: string, code: string) {
  * The banner `npm start` prints: where the API is, the token, a discord.js snippet, and which
  * privileged intents are on with the command that toggles them.
  */
+/** What the start banner says of the voice node. */
+export interface VoiceBannerInfo {
+  endpoint: string;
+  /** The development certificate's file; null: the operator's certificate. */
+  developmentCertificate: string | null;
+}
+
+/** The banner's voice lines: the endpoint, and how Node clients trust a development certificate. */
+export function voiceLines(voice: VoiceBannerInfo | null): string[] {
+  if (voice === null) return [];
+  return [
+    `  Voice:      ${voice.endpoint} (wss and ws; end-to-end encrypted calls, docs/voice.md)`,
+    ...(voice.developmentCertificate === null
+      ? []
+      : [`              Node clients: NODE_EXTRA_CA_CERTS=${voice.developmentCertificate}`]),
+  ];
+}
+
 export function demoBanner(
   demo: DemoInfo,
   demoFile: string,
@@ -192,9 +210,11 @@ export function demoBanner(
     privilegedIntents?: readonly PrivilegedIntentName[];
     /** Where the pages are, and a one-time login link's code for the demo developer. */
     web?: { baseUrl: string; loginCode: string } | null;
+    /** The voice node's endpoint, and its development certificate when it has one. */
+    voice?: VoiceBannerInfo | null;
   } = {},
 ): string {
-  const { privilegedIntents = [], web = null } = options;
+  const { privilegedIntents = [], web = null, voice = null } = options;
   const api = demo.api_url.replace(/\/v\d+$/, '');
   // Images (avatars, icons...) are at the root, as on the platform's CDN host.
   const cdn = api.replace(/\/api$/, '');
@@ -212,6 +232,7 @@ export function demoBanner(
     ...pages,
     `  API:        ${demo.api_url}`,
     `  Gateway:    ${demo.gateway_url}`,
+    ...voiceLines(voice),
     `  Bot token:  ${demo.bot_token}`,
     `  Guild:      ${demo.guild_id} (channel ${demo.channel_id})`,
     `  Everything above, for scripts: ${demoFile}`,

@@ -87,5 +87,16 @@ describe('the demo application', () => {
       '\n  Developer portal: http://127.0.0.1:8080/developers/login#code=c0de\n',
     );
     expect(demoBanner(demo, 'demo.json')).not.toContain('Developer portal');
+
+    const voice = demoBanner(demo, 'demo.json', {
+      voice: { endpoint: '127.0.0.1:8081', developmentCertificate: '/data/voice-tls/cert.pem' },
+    });
+    expect(voice).toContain('\n  Voice:      127.0.0.1:8081 (wss and ws;');
+    expect(voice).toContain('Node clients: NODE_EXTRA_CA_CERTS=/data/voice-tls/cert.pem\n');
+    const own = demoBanner(demo, 'demo.json', {
+      voice: { endpoint: 'voice.example.com:443', developmentCertificate: null },
+    });
+    expect(own).toContain('Voice:      voice.example.com:443');
+    expect(own).not.toContain('NODE_EXTRA_CA_CERTS');
   });
 });

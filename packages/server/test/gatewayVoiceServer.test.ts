@@ -161,4 +161,25 @@ describeDrivers('op 4 and VOICE_SERVER_UPDATE on $driver', (driver) => {
       between(two.client, 0, gw.lastSeq(two.client)).filter((t) => t === 'VOICE_SERVER_UPDATE'),
     ).toEqual(['VOICE_SERVER_UPDATE']);
   });
+
+  it('sends a join to the voice node listed for the call, else to the configured endpoint', async () => {
+    const first = await voiceChannel('first');
+    const { client } = await gw.session({ token: gw.guild.bot.token, intents: INTENTS });
+    // The voice node of this process announces itself (the voice role does at its start).
+    const placement = gw.server.app.voicePlacement;
+    await placement.register('10.0.0.1:7000');
+    await placement.heartbeat(0);
+    let seen = gw.lastSeq(client);
+    join(client, first);
+    const listed = await after(client, 'VOICE_SERVER_UPDATE', seen);
+    expect((listed.d as { endpoint: string }).endpoint).toBe('10.0.0.1:7000');
+    // Once the node is gone and none is listed, the configured endpoint again.
+    await placement.withdraw();
+    seen = gw.lastSeq(client);
+    join(client, null);
+    await after(client, 'VOICE_STATE_UPDATE', seen);
+    join(client, first);
+    const fallback = await after(client, 'VOICE_SERVER_UPDATE', seen);
+    expect((fallback.d as { endpoint: string }).endpoint).toBe(gw.server.app.config.voiceEndpoint);
+  });
 });

@@ -1,9 +1,9 @@
 /** @module cli: the `guildhall` command. */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createApp } from '../app.js';
-import { CONFIG_HELP, ConfigError, loadConfig } from '../config.js';
-import { demoBanner, ensureDemo } from '../demo.js';
+import { createApp, type App } from '../app.js';
+import { CONFIG_HELP, ConfigError, loadConfig, roleServes } from '../config.js';
+import { demoBanner, ensureDemo, voiceLines, type VoiceBannerInfo } from '../demo.js';
 import { UsageError } from '../cliFlags.js';
 import { parseCommandArgs } from './args.js';
 import { ADMIN_COMMANDS, runAdminCommand } from './commands.js';
@@ -60,6 +60,18 @@ function startHelp(): string {
   ].join('\n');
 }
 
+const ROLE_NAMES = { api: 'the API', gateway: 'a gateway', voice: 'a voice node' } as const;
+
+/** What the banner says of the app's voice node, if it runs one. */
+function voiceBanner(app: App): VoiceBannerInfo | null {
+  if (app.voice === null) return null;
+  const { tls } = app.voice;
+  return {
+    endpoint: app.voice.endpoint(),
+    developmentCertificate: tls.development ? tls.certPath : null,
+  };
+}
+
 /** `guildhall start`: the settings' flags, and `rpc` when `--rpc` was given. */
 interface StartRequest {
   argv: readonly string[];
@@ -69,7 +81,7 @@ interface StartRequest {
 async function start(request: StartRequest, env: Record<string, string | undefined>, io: CliIo) {
   const { argv, rpc } = request;
   const config = loadConfig(env, argv);
-  if (rpc !== null && (!config.demo || config.role === 'gateway')) {
+  if (rpc !== null && (!config.demo || !roleServes(config.role, 'api'))) {
     throw new UsageError(
       '--rpc runs as the demo developer: it needs the demo (--demo on) and the API (--role all or api). For another person, run `guildhall rpc`.',
     );
@@ -83,14 +95,19 @@ async function start(request: StartRequest, env: Record<string, string | undefin
     if (config.demo) {
       const { demo, created, privilegedIntents } = await ensureDemo(app);
       // A fresh one-time link each start (pages are served where the API is).
-      const web =
-        config.role === 'gateway'
-          ? null
-          : {
-              baseUrl: app.baseUrl(),
-              loginCode: (await app.services.auth.createLoginLink(demo.user_id)).code,
-            };
-      io.stdout(demoBanner(demo, join(config.dataDir, 'demo.json'), { privilegedIntents, web }));
+      const web = !roleServes(config.role, 'api')
+        ? null
+        : {
+            baseUrl: app.baseUrl(),
+            loginCode: (await app.services.auth.createLoginLink(demo.user_id)).code,
+          };
+      io.stdout(
+        demoBanner(demo, join(config.dataDir, 'demo.json'), {
+          privilegedIntents,
+          web,
+          voice: voiceBanner(app),
+        }),
+      );
       if (!created) io.stdout('  (reusing the demo from an earlier start)\n');
       if (rpc !== null) {
         const run = { apiBase: app.apiUrl(), userToken: demo.user_token, consent: rpc.consent };
@@ -98,11 +115,14 @@ async function start(request: StartRequest, env: Record<string, string | undefin
         running = await startDemoRpc(run, env, io);
       }
     } else {
-      const serves =
-        config.role === 'all' ? '' : ` as ${config.role === 'api' ? 'the API' : 'a gateway'}`;
-      const pages = config.role === 'gateway' ? '' : ` Web client: ${app.baseUrl()}/`;
+      const serves = config.role === 'all' ? '' : ` as ${ROLE_NAMES[config.role]}`;
+      const parts = [
+        roleServes(config.role, 'api') ? ` Web client: ${app.baseUrl()}/ API: ${app.apiUrl()}` : '',
+        roleServes(config.role, 'gateway') ? ` Gateway: ${app.gatewayUrl()}` : '',
+      ].join('');
+      const voice = voiceLines(voiceBanner(app));
       io.stdout(
-        `Guildhall is running${serves}.${pages} API: ${app.apiUrl()} Gateway: ${app.gatewayUrl()}\n`,
+        `Guildhall is running${serves}.${parts}\n${voice.map((line) => `${line.trim()}\n`).join('')}`,
       );
     }
   } catch (err) {

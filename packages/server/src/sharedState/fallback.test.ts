@@ -27,6 +27,15 @@ function flakyPrimary() {
       get: (...args) => guard(() => inner.presences.get(...args)),
       refresh: (...args) => guard(() => inner.presences.refresh(...args)),
     },
+    voiceNodes: {
+      announce: (...args) => guard(() => inner.voiceNodes.announce(...args)),
+      withdraw: (...args) => guard(() => inner.voiceNodes.withdraw(...args)),
+      list: (...args) => guard(() => inner.voiceNodes.list(...args)),
+      holder: (...args) => guard(() => inner.voiceNodes.holder(...args)),
+      claim: (...args) => guard(() => inner.voiceNodes.claim(...args)),
+      refresh: (...args) => guard(() => inner.voiceNodes.refresh(...args)),
+      release: (...args) => guard(() => inner.voiceNodes.release(...args)),
+    },
     close: () => inner.close(),
   };
   return { state, control };

@@ -60,6 +60,15 @@ export function withFallback(
       get: (userIds, nowMs) => attempt((s) => s.presences.get(userIds, nowMs)),
       refresh: (userIds, nowMs) => attempt((s) => s.presences.refresh(userIds, nowMs)),
     },
+    voiceNodes: {
+      announce: (node, at) => attempt((s) => s.voiceNodes.announce(node, at)),
+      withdraw: (endpoint) => attempt((s) => s.voiceNodes.withdraw(endpoint)),
+      list: (nowMs) => attempt((s) => s.voiceNodes.list(nowMs)),
+      holder: (callKey, nowMs) => attempt((s) => s.voiceNodes.holder(callKey, nowMs)),
+      claim: (claim, replacing) => attempt((s) => s.voiceNodes.claim(claim, replacing)),
+      refresh: (claim) => attempt((s) => s.voiceNodes.refresh(claim)),
+      release: (callKey, endpoint) => attempt((s) => s.voiceNodes.release(callKey, endpoint)),
+    },
     async close() {
       closing = true;
       await Promise.all([primary.close(), fallback.close()]);

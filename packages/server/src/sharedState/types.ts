@@ -93,6 +93,49 @@ export interface PresenceStore<T = unknown> {
   refresh(userIds: readonly string[], nowMs: number): Promise<void>;
 }
 
+/** A live voice node: the `host:port` clients reach it at (its id) and its load. */
+export interface VoiceNodeEntry {
+  endpoint: string;
+  /** What the node reports, members connected say: the least loaded gets new calls. */
+  load: number;
+}
+
+/** A call claimed for a node (voice/placement.ts). */
+export interface VoiceCallClaim {
+  /** The call: a voice channel's id, or a lobby's. */
+  callKey: string;
+  /** The node claiming it. */
+  endpoint: string;
+  nowMs: number;
+  /** How long the claim holds without a refresh. */
+  ttlMs: number;
+}
+
+/**
+ * The voice nodes and which node holds each call (docs/voice.md): nodes announce themselves
+ * with a heartbeat and drop out when it stops; a call is claimed for one node, set-if-absent,
+ * and the claim lives while its node refreshes it. Expiry is by the caller's clock.
+ */
+export interface VoiceNodeStore {
+  /** Registers or refreshes a node until `nowMs + ttlMs`. */
+  announce(node: VoiceNodeEntry, at: { nowMs: number; ttlMs: number }): Promise<void>;
+  /** Removes a node at once (it shuts down). */
+  withdraw(endpoint: string): Promise<void>;
+  /** The live nodes at `nowMs`, by endpoint. */
+  list(nowMs: number): Promise<VoiceNodeEntry[]>;
+  /** The node holding the call at `nowMs`, or null. */
+  holder(callKey: string, nowMs: number): Promise<string | null>;
+  /**
+   * Claims the call for `claim.endpoint` when nobody holds it (or its claim expired, or it is
+   * held by `replacing`, a node found dead); returns the holder afterwards, the winner of a race.
+   */
+  claim(claim: VoiceCallClaim, replacing?: string | null): Promise<string>;
+  /** Moves the expiry of the call's claim when `claim.endpoint` holds it; whether it did. */
+  refresh(claim: VoiceCallClaim): Promise<boolean>;
+  /** Releases the call when `endpoint` holds it. */
+  release(callKey: string, endpoint: string): Promise<void>;
+}
+
 /** Everything shared, from one driver. */
 export interface SharedState {
   /** `memory`: this process only; `redis`: every node on the same Redis and key prefix. */
@@ -100,6 +143,7 @@ export interface SharedState {
   readonly rateLimits: RateLimitStore;
   readonly identifyBuckets: IdentifyBuckets;
   readonly presences: PresenceStore;
+  readonly voiceNodes: VoiceNodeStore;
   close(): Promise<void>;
 }
 

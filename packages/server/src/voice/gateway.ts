@@ -39,6 +39,7 @@ import {
 import { createDualListener } from './listener.js';
 import { DaveProtocolError, type DaveCall, type DaveMessage } from './dave/index.js';
 import type { MediaRelay } from './relay/index.js';
+import type { VoicePlacement } from './placement.js';
 import type { VoiceTokens } from './token.js';
 import type { CurrentVoiceState } from './voiceStates.js';
 
@@ -50,12 +51,10 @@ export type VoiceStateLookup = (q: {
 }) => Promise<CurrentVoiceState | null>;
 
 /** The voice node's side of call placement (placement.ts). */
-export interface VoiceNodeRegistry {
-  register(endpoint: string): Promise<void>;
-  heartbeat(load: number): Promise<void>;
-  release(callKey: string): Promise<void>;
-  close(): Promise<void>;
-}
+export type VoiceNodeRegistry = Pick<
+  VoicePlacement,
+  'register' | 'heartbeat' | 'release' | 'withdraw'
+>;
 
 export interface VoiceNodeOptions {
   host: string;
@@ -116,6 +115,8 @@ const MAX_CLIENT_FRAME = 512 * 1024 + 1;
 const VOICE_PATH = /^\/(?:\?|$)/;
 const VERSION = '8';
 const TICK_MS = 1_000;
+/** The node tells the placement its load (and keeps its calls claimed) every this many ticks. */
+const HEARTBEAT_TICKS = 5;
 const RATE_WINDOW_MS = 10_000;
 /** Normal closes end a member's place at once; any other drop keeps it for a Resume. */
 const LEAVING_CLOSES = new Set([1000, 1001]);
@@ -181,6 +182,7 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
   let relay: MediaRelay | null = null;
   let port = options.port;
   let ticker: NodeJS.Timeout | null = null;
+  let ticks = 0;
   let closing = false;
 
   const subscriptions = createSubjectSubscriptions({
@@ -691,11 +693,31 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
       }
       if (calls.get(call.key) === call) route(call, call.dave.tick());
     }
+    if (++ticks % HEARTBEAT_TICKS === 0) announce();
+  };
+
+  /**
+   * Tells the placement this node's load and calls. A call another node holds now (this one was
+   * thought gone) is left: its members join again through op 4 and reach that node.
+   */
+  const announce = () => {
     let members = 0;
     for (const call of calls.values()) members += call.members.size;
-    deps.registry?.heartbeat(members).catch((err: unknown) => {
-      logger.warn({ err }, 'voice node heartbeat not recorded');
-    });
+    deps.registry
+      ?.heartbeat(members, [...calls.keys()])
+      .then(({ lost }) => {
+        for (const key of lost) {
+          const call = calls.get(key);
+          if (call === undefined) continue;
+          logger.warn({ channelId: call.channelId }, 'voice call moved to another node');
+          for (const member of [...call.members.values()]) {
+            disconnect(member, Close.SESSION_NO_LONGER_VALID, 'the call moved: join again');
+          }
+        }
+      })
+      .catch((err: unknown) => {
+        logger.warn({ err }, 'voice node heartbeat not recorded');
+      });
   };
 
   return {
@@ -726,7 +748,7 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
         for (const member of [...call.members.values()]) removeMember(member, 'shutdown');
       }
       subscriptions.close();
-      await deps.registry?.close();
+      await deps.registry?.withdraw();
       await listener.close();
       await relay?.close();
     },

@@ -275,5 +275,69 @@ export function describeSharedStateContract(
         expect(seen.get('m2499')).toEqual({ id: 'm2499' });
       });
     });
+
+    describe('voice nodes', () => {
+      const TTL = 15_000;
+      const at = (ms: number) => ({ nowMs: T0 + ms, ttlMs: TTL });
+      const claim = (callKey: string, endpoint: string, ms: number) => ({
+        callKey,
+        endpoint,
+        ...at(ms),
+      });
+
+      it('lists the nodes that announced themselves until their heartbeat stops', async () => {
+        const { first, second } = fixture;
+        await first.voiceNodes.announce({ endpoint: 'a:1', load: 3 }, at(0));
+        await second.voiceNodes.announce({ endpoint: 'b:2', load: 0 }, at(1000));
+        const sorted = async (ms: number) =>
+          (await first.voiceNodes.list(T0 + ms)).sort((x, y) =>
+            x.endpoint.localeCompare(y.endpoint),
+          );
+        expect(await sorted(2000)).toEqual([
+          { endpoint: 'a:1', load: 3 },
+          { endpoint: 'b:2', load: 0 },
+        ]);
+        // a:1's heartbeat moves its expiry and its load.
+        await first.voiceNodes.announce({ endpoint: 'a:1', load: 1 }, at(10_000));
+        expect(await sorted(TTL + 1500)).toEqual([{ endpoint: 'a:1', load: 1 }]);
+        expect(await second.voiceNodes.list(T0 + TTL + 10_000)).toEqual([]);
+        await second.voiceNodes.announce({ endpoint: 'b:2', load: 0 }, at(30_000));
+        await second.voiceNodes.withdraw('b:2');
+        expect(await first.voiceNodes.list(T0 + 30_001)).toEqual([]);
+      });
+
+      it('claims a call for one node: set if absent, refreshed by its holder, released by it', async () => {
+        const { first, second } = fixture;
+        expect(await first.voiceNodes.holder('call', T0)).toBeNull();
+        expect(await first.voiceNodes.claim(claim('call', 'a:1', 0))).toBe('a:1');
+        // Another node's claim meanwhile finds the holder.
+        expect(await second.voiceNodes.claim(claim('call', 'b:2', 10))).toBe('a:1');
+        expect(await second.voiceNodes.holder('call', T0 + 10)).toBe('a:1');
+        expect(await second.voiceNodes.refresh(claim('call', 'b:2', 20))).toBe(false);
+        expect(await first.voiceNodes.refresh(claim('call', 'a:1', 10_000))).toBe(true);
+        expect(await second.voiceNodes.holder('call', T0 + TTL + 5000)).toBe('a:1');
+        // Not released by another node; expired without refreshes; then free for anyone.
+        await second.voiceNodes.release('call', 'b:2');
+        expect(await first.voiceNodes.holder('call', T0 + 10_001)).toBe('a:1');
+        expect(await second.voiceNodes.holder('call', T0 + 10_000 + TTL)).toBeNull();
+        expect(await first.voiceNodes.refresh(claim('call', 'a:1', 10_000 + TTL))).toBe(false);
+        expect(await second.voiceNodes.claim(claim('call', 'b:2', 10_000 + TTL))).toBe('b:2');
+        await second.voiceNodes.release('call', 'b:2');
+        expect(await first.voiceNodes.holder('call', T0 + 10_000 + TTL)).toBeNull();
+      });
+
+      it('takes a call over from a holder found dead, and only from that one', async () => {
+        const { first, second } = fixture;
+        await first.voiceNodes.claim(claim('lobby', 'a:1', 0));
+        expect(await second.voiceNodes.claim(claim('lobby', 'b:2', 10), 'c:3')).toBe('a:1');
+        expect(await second.voiceNodes.claim(claim('lobby', 'b:2', 10), 'a:1')).toBe('b:2');
+        expect(await first.voiceNodes.holder('lobby', T0 + 20)).toBe('b:2');
+        // Calls are apart from each other, and long keys are kept bounded.
+        const long = 'x'.repeat(500);
+        expect(await first.voiceNodes.claim(claim(long, 'a:1', 0))).toBe('a:1');
+        expect(await second.voiceNodes.holder(long, T0 + 1)).toBe('a:1');
+        expect(await second.voiceNodes.holder('other', T0 + 1)).toBeNull();
+      });
+    });
   });
 }

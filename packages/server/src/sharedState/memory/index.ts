@@ -3,8 +3,9 @@ import type { SharedState } from '../types.js';
 import { MemoryIdentifyBuckets } from './identifyBuckets.js';
 import { MemoryPresenceStore } from './presences.js';
 import { MemoryRateLimitStore } from './MemoryRateLimitStore.js';
+import { MemoryVoiceNodeStore } from './voiceNodes.js';
 
-export { MemoryIdentifyBuckets, MemoryPresenceStore, MemoryRateLimitStore };
+export { MemoryIdentifyBuckets, MemoryPresenceStore, MemoryRateLimitStore, MemoryVoiceNodeStore };
 
 /** Limits, identify buckets and presences in this process's memory. */
 export function createMemorySharedState(options: { presenceTtlMs?: number } = {}): SharedState {
@@ -15,6 +16,7 @@ export function createMemorySharedState(options: { presenceTtlMs?: number } = {}
     presences: new MemoryPresenceStore(
       options.presenceTtlMs === undefined ? {} : { ttlMs: options.presenceTtlMs },
     ),
+    voiceNodes: new MemoryVoiceNodeStore(),
     close: () => Promise.resolve(),
   };
 }

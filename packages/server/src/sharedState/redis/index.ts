@@ -5,6 +5,7 @@ import { RedisIdentifyBuckets } from './identifyBuckets.js';
 import { RedisPresenceStore } from './presences.js';
 import { RedisRateLimitStore } from './rateLimits.js';
 import { defineScripts } from './scripts.js';
+import { RedisVoiceNodeStore } from './voiceNodes.js';
 
 export { RedisUnavailableError, describeRedisUrl } from './connection.js';
 
@@ -33,6 +34,7 @@ export async function openRedisSharedState(options: RedisSharedStateOptions): Pr
       prefix,
       ...(options.presenceTtlMs === undefined ? {} : { ttlMs: options.presenceTtlMs }),
     }),
+    voiceNodes: new RedisVoiceNodeStore(client, prefix),
     async close() {
       // Errors of a connection being closed (a write racing the QUIT) are no news.
       client.removeAllListeners('error');

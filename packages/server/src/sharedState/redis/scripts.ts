@@ -90,6 +90,46 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 `;
 
+/**
+ * Voice call claim: KEYS[1] a hash {n: node endpoint, e: expires at}; ARGV now, endpoint, new
+ * expiry, key TTL, the endpoint of a dead holder to replace ('' for none). Set if absent, expired
+ * or held by that dead node; returns the holder afterwards.
+ */
+const CLAIM = `
+local holder = redis.call('HGET', KEYS[1], 'n')
+local expires = tonumber(redis.call('HGET', KEYS[1], 'e'))
+if holder and expires and expires > tonumber(ARGV[1]) and holder ~= ARGV[5] then
+  return holder
+end
+redis.call('HSET', KEYS[1], 'n', ARGV[2], 'e', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return ARGV[2]
+`;
+
+/**
+ * Voice call claim refresh: KEYS[1] as CLAIM's; ARGV now, endpoint, new expiry, key TTL. Only
+ * the live holder moves it. Returns 1 when refreshed.
+ */
+const REFRESH_CLAIM = `
+local holder = redis.call('HGET', KEYS[1], 'n')
+local expires = tonumber(redis.call('HGET', KEYS[1], 'e'))
+if holder ~= ARGV[2] or expires == nil or expires <= tonumber(ARGV[1]) then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'e', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1
+`;
+
+/** Voice call release: KEYS[1] as CLAIM's; ARGV the endpoint. Only its holder releases it. */
+const RELEASE_CLAIM = `
+if redis.call('HGET', KEYS[1], 'n') == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+return 0
+`;
+
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     /** `numberOfKeys`, the keys, then `nowMs` and four values per key (see CHAIN). */
@@ -110,6 +150,22 @@ declare module 'ioredis' {
       expiresAtMs: number,
       ttlMs: number,
     ): Result<number, Context>;
+    guildhallClaim(
+      key: string,
+      nowMs: number,
+      endpoint: string,
+      expiresAtMs: number,
+      ttlMs: number,
+      replacing: string,
+    ): Result<string, Context>;
+    guildhallRefreshClaim(
+      key: string,
+      nowMs: number,
+      endpoint: string,
+      expiresAtMs: number,
+      ttlMs: number,
+    ): Result<number, Context>;
+    guildhallReleaseClaim(key: string, endpoint: string): Result<number, Context>;
   }
 }
 
@@ -119,4 +175,7 @@ export function defineScripts(client: Redis): void {
   client.defineCommand('guildhallChain', { lua: CHAIN });
   client.defineCommand('guildhallReserve', { numberOfKeys: 1, lua: RESERVE });
   client.defineCommand('guildhallRefresh', { numberOfKeys: 1, lua: REFRESH });
+  client.defineCommand('guildhallClaim', { numberOfKeys: 1, lua: CLAIM });
+  client.defineCommand('guildhallRefreshClaim', { numberOfKeys: 1, lua: REFRESH_CLAIM });
+  client.defineCommand('guildhallReleaseClaim', { numberOfKeys: 1, lua: RELEASE_CLAIM });
 }

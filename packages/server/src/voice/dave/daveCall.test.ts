@@ -1,9 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { DAVESession } from '@discordjs/voice';
 import type { DAVESession as DaveySession, MediaType } from '@snazzah/davey';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
 import { DaveCall, DaveProtocolError, type DaveMessage } from './daveCall.js';
+import { parseKeyPackage, signContent } from './mls.js';
+import { TlsWriter } from './tls.js';
 
 /**
  * A small voice gateway between one DaveCall and real DAVE clients: @discordjs/voice's
@@ -32,10 +34,10 @@ class Client {
     this.net = net;
     this.dave = new DAVESession(1, userId, CHANNEL, {});
     this.dave.on('keyPackage', (keyPackage: Buffer) => {
-      net.toServer(userId, { op: 26, binary: keyPackage });
+      net.toServer(this, { op: 26, binary: keyPackage });
     });
     this.dave.on('invalidateTransition', (transitionId: number) => {
-      net.toServer(userId, { op: 31, json: { transition_id: transitionId } });
+      net.toServer(this, { op: 31, json: { transition_id: transitionId } });
     });
   }
 
@@ -49,14 +51,26 @@ class Client {
   /** Networking.onWsBinary and the DAVE part of Networking.onWsPacket. */
   receive(message: DaveMessage): void {
     const payload = Buffer.from(message.binary ?? new Uint8Array());
-    const d = message.json as { transition_id: number; protocol_version: number; epoch: number };
+    const d = message.json as {
+      transition_id: number;
+      protocol_version: number;
+      epoch: number;
+      user_ids: string[];
+      user_id: string;
+    };
     switch (message.op) {
+      case 11:
+        for (const id of d.user_ids) this.connected.add(id);
+        break;
+      case 13:
+        this.connected.delete(d.user_id);
+        break;
       case 25:
         this.dave.setExternalSender(payload);
         break;
       case 27: {
         const answer = this.dave.processProposals(payload, this.connected);
-        if (answer) this.net.toServer(this.userId, { op: 28, binary: answer });
+        if (answer) this.net.toServer(this, { op: 28, binary: answer });
         break;
       }
       case 29:
@@ -64,7 +78,7 @@ class Client {
         const { transitionId, success } =
           message.op === 29 ? this.dave.processCommit(payload) : this.dave.processWelcome(payload);
         if (success && transitionId !== 0) {
-          this.net.toServer(this.userId, { op: 23, json: { transition_id: transitionId } });
+          this.net.toServer(this, { op: 23, json: { transition_id: transitionId } });
         }
         break;
       }
@@ -80,9 +94,10 @@ class Client {
   }
 }
 
+/** A client's socket is its Client object: a user that reconnects gets a new one. */
 type Delivery =
-  | { kind: 'server'; from: string; message: ClientMessage }
-  | { kind: 'client'; to: string; message: DaveMessage };
+  | { kind: 'server'; from: string; source: Client; message: ClientMessage }
+  | { kind: 'client'; to: string; target: Client; message: DaveMessage };
 
 class Network {
   readonly clock = manualClock(1_000_000);
@@ -92,16 +107,22 @@ class Network {
   /** Everything the server sent and received, in order. */
   readonly log: Delivery[] = [];
   readonly errors: unknown[] = [];
+  /** Users whose next commit or welcome arrives damaged (the client cannot process it). */
+  readonly damageNext = new Set<string>();
   /** Drops deliveries for which it returns true (a silent client, a lost frame). */
   drop: (delivery: Delivery) => boolean = () => false;
 
-  toServer(from: string, message: ClientMessage): void {
-    this.queue.push({ kind: 'server', from, message });
+  toServer(source: Client, message: ClientMessage): void {
+    this.queue.push({ kind: 'server', from: source.userId, source, message });
   }
 
+  /** The gateway writes to the user's socket of the moment. */
   send(messages: DaveMessage[]): void {
     for (const message of messages) {
-      for (const to of message.to) this.queue.push({ kind: 'client', to, message });
+      for (const to of message.to) {
+        const target = this.clients.get(to);
+        if (target) this.queue.push({ kind: 'client', to, target, message });
+      }
     }
   }
 
@@ -113,12 +134,16 @@ class Network {
 
   /** Session Description → the client's DAVE session and key package; op 11; addMember. */
   join(userId: string): Client {
+    this.clients.get(userId)?.dave.destroy();
+    this.clients.delete(userId);
+    this.send(this.call.removeMember(userId));
     const client = new Client(userId, this);
-    for (const other of this.clients.values()) {
-      other.connected.add(userId);
-      client.connected.add(other.userId);
-    }
+    const others = [...this.clients.keys()];
     this.clients.set(userId, client);
+    this.send([
+      { to: others, op: 11, json: { user_ids: [userId] } },
+      { to: [userId], op: 11, json: { user_ids: others } },
+    ]);
     this.send(this.call.addMember(userId));
     client.dave.reinit();
     return client;
@@ -127,7 +152,7 @@ class Network {
   leave(userId: string): void {
     this.client(userId).dave.destroy();
     this.clients.delete(userId);
-    for (const other of this.clients.values()) other.connected.delete(userId);
+    this.send([{ to: [...this.clients.keys()], op: 13, json: { user_id: userId } }]);
     this.send(this.call.removeMember(userId));
   }
 
@@ -143,10 +168,21 @@ class Network {
     if (this.drop(delivery)) return true;
     this.log.push(delivery);
     if (delivery.kind === 'client') {
-      this.clients.get(delivery.to)?.receive(delivery.message);
+      // A closed socket takes nothing more.
+      if (this.clients.get(delivery.to) !== delivery.target) return true;
+      const { message, to } = delivery;
+      if ((message.op === 29 || message.op === 30) && this.damageNext.delete(to)) {
+        // Its tail: the commit's membership tag, the welcome's encrypted group info.
+        const damaged = Uint8Array.from(message.binary ?? []);
+        damaged.fill(0xff, damaged.length - 8);
+        delivery.target.receive({ ...message, binary: damaged });
+      } else {
+        delivery.target.receive(message);
+      }
       return true;
     }
-    if (!this.clients.has(delivery.from)) return true;
+    // The socket it came on is closed.
+    if (this.clients.get(delivery.from) !== delivery.source) return true;
     try {
       this.send(this.serve(delivery.from, delivery.message));
     } catch (error) {
@@ -206,7 +242,7 @@ function expectOneGroup(net: Network, userIds: string[]): void {
     expect(Number(session.epoch)).toBe(net.call.epoch);
     expect([...session.getUserIds()].sort()).toEqual([...userIds].sort());
     // The server's leaf bookkeeping matches the client's own leaf.
-    expect(roster[session.ownLeafIndex ?? -1]).toBe(id);
+    expect(net.call.leafIndex(id)).toBe(session.ownLeafIndex);
   }
   for (const sender of userIds) {
     const frame = opusFrame();
@@ -346,11 +382,12 @@ describe('DaveCall with real DAVE clients', () => {
     const net = groupOf(A, B, C);
     const epoch = net.call.epoch;
     // B gets a commit it cannot process: it says so, re-initialises and sends a key package.
-    net.send([{ to: [B], op: 29, binary: Uint8Array.of(0, 9, 0, 1, 0, 1, 2) }]);
+    net.damageNext.add(B);
+    net.join(D);
     net.pump();
     expect(net.sent(31)).toHaveLength(1);
-    expect(net.call.epoch).toBeGreaterThan(epoch);
-    expectOneGroup(net, [A, B, C]);
+    expect(net.call.epoch).toBeGreaterThan(epoch + 1);
+    expectOneGroup(net, [A, B, C, D]);
   });
 
   it('re-forms the group with op 24 when a batch never gets a commit', () => {
@@ -371,19 +408,118 @@ describe('DaveCall with real DAVE clients', () => {
     expectOneGroup(net, [A, B, C]);
   });
 
-  it('executes a transition a member never confirms when it times out', () => {
-    const net = new Network();
-    net.join(A);
+  it('executes a transition without a member that never confirms it, and re-adds that one', () => {
+    const net = groupOf(A, B);
+    net.drop = (d) => d.kind === 'server' && d.from === C && d.message.op === 23;
+    net.join(C);
     net.pump();
-    net.drop = (d) => d.kind === 'server' && d.from === B && d.message.op === 23;
-    net.join(B);
-    net.pump();
-    expect(net.sent(22)).toEqual([]);
+    expect(net.sent(22).filter((d) => d.kind === 'client' && d.to === A)).toHaveLength(1);
+    net.drop = () => false;
     net.tick(10_000);
     net.pump();
-    expect(net.sent(22)).toHaveLength(2);
-    expect(net.client(B).executed).toHaveLength(1);
+    // A and B executed; C was told to start over (op 24) and was added again.
+    expect(net.sent(24).map((d) => d.kind === 'client' && d.to)).toEqual([C]);
+    expect(net.client(A).executed.length).toBeGreaterThanOrEqual(3);
+    expectOneGroup(net, [A, B, C]);
   });
+});
+
+function randomPoint(): Uint8Array {
+  const jwk = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({
+    format: 'jwk',
+  });
+  return Buffer.concat([
+    Buffer.of(4),
+    Buffer.from(jwk.x ?? '', 'base64url'),
+    Buffer.from(jwk.y ?? '', 'base64url'),
+  ]);
+}
+
+/** A DAVE key package built by hand (RFC 9420 §10, §7.2), signed with a fresh key. */
+function craftKeyPackage(userId: string, encryptionKey: Uint8Array): Uint8Array {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const jwk = publicKey.export({ format: 'jwk' });
+  const signatureKey = Buffer.concat([
+    Buffer.of(4),
+    Buffer.from(jwk.x ?? '', 'base64url'),
+    Buffer.from(jwk.y ?? '', 'base64url'),
+  ]);
+  const signWithLabel = (label: string, content: Uint8Array): Uint8Array =>
+    sign('sha256', signContent(label, content), { key: privateKey, dsaEncoding: 'der' });
+  const u16s = (values: number[]) => (w: TlsWriter) => {
+    for (const v of values) w.u16(v);
+  };
+  const leafTbs = new TlsWriter()
+    .opaque(encryptionKey)
+    .opaque(signatureKey)
+    .u16(1)
+    .opaque(new TlsWriter().u64(BigInt(userId)).finish())
+    .vector(u16s([1]))
+    .vector(u16s([2]))
+    .vector(u16s([]))
+    .vector(u16s([]))
+    .vector(u16s([1]))
+    .u8(1)
+    .u64(0n)
+    .u64(2n ** 64n - 1n)
+    .vector(u16s([]))
+    .finish();
+  const leaf = new TlsWriter().raw(leafTbs).opaque(signWithLabel('LeafNodeTBS', leafTbs)).finish();
+  const tbs = new TlsWriter()
+    .u16(1)
+    .u16(2)
+    .opaque(randomPoint())
+    .raw(leaf)
+    .vector(u16s([]))
+    .finish();
+  return new TlsWriter().raw(tbs).opaque(signWithLabel('KeyPackageTBS', tbs)).finish();
+}
+
+/** A deterministic PRNG (mulberry32), so a failing sequence can be replayed. */
+function prng(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+describe('DaveCall under churn', () => {
+  it.each(Array.from({ length: 12 }, (_, i) => i + 1))(
+    'ends in one group after random joins, leaves, rejoins and failures (seed %i)',
+    (seed) => {
+      const random = prng(seed);
+      const users = [A, B, C, D, '100000000000000005', '100000000000000006'];
+      const net = new Network();
+      for (let round = 0; round < 60; round++) {
+        const user = users[Math.floor(random() * users.length)] ?? A;
+        const action = random();
+        if (action < 0.45) net.join(user);
+        else if (action < 0.7) {
+          if (net.clients.has(user)) net.leave(user);
+        } else if (action < 0.8) {
+          // The next commit or welcome for this user is one its client cannot process.
+          net.damageNext.add(user);
+        } else {
+          net.tick(1_000);
+        }
+        // Deliver only part of the traffic before the next event: races between them.
+        const steps = Math.floor(random() * 12);
+        for (let i = 0; i < steps && net.step(); i++);
+      }
+      net.pump();
+      // Let the pending transitions and any stuck batch run into their timeouts.
+      for (let i = 0; i < 3; i++) {
+        net.tick(10_000);
+        net.pump();
+      }
+      const present = [...net.clients.keys()];
+      if (present.length >= 2) expectOneGroup(net, present);
+      else expect(net.errors).toEqual([]);
+    },
+  );
 });
 
 describe('DaveCall refuses what a member may not send', () => {
@@ -408,6 +544,32 @@ describe('DaveCall refuses what a member may not send', () => {
   it('refuses input from a user that is not in the call', () => {
     expect(() => call().keyPackage(C, keyPackageOf(C))).toThrow(DaveProtocolError);
     expect(() => call().transitionReady(C, 1)).toThrow(DaveProtocolError);
+  });
+
+  it("refuses a well-signed key package that reuses another member's encryption key", () => {
+    const c = call();
+    const victim = keyPackageOf(B);
+    c.keyPackage(B, victim);
+    const stolen = parseKeyPackage(victim).leafNode.encryptionKey;
+    expect(() => c.keyPackage(A, craftKeyPackage(A, stolen))).toThrow(/another member's keys/);
+    // The same construction with keys of its own is a valid key package.
+    expect(c.keyPackage(A, craftKeyPackage(A, randomPoint())).length).toBeGreaterThan(0);
+    expect(c.groupMembers()).toEqual([B]);
+  });
+
+  it('refuses bad transition ids and members beyond the limit', () => {
+    const c = call();
+    for (const id of [-1, 65_536, 1.5, Number.NaN]) {
+      expect(() => c.transitionReady(A, id)).toThrow(DaveProtocolError);
+      expect(() => c.invalidCommitWelcome(A, id)).toThrow(DaveProtocolError);
+    }
+    expect(c.transitionReady(A, 7)).toEqual([]);
+    const small = new DaveCall({ channelId: CHANNEL, clock: manualClock(0), maxMembers: 2 });
+    small.addMember(A);
+    small.addMember(B);
+    expect(() => small.addMember(C)).toThrow(/full/);
+    expect(small.addMember(B).map((m) => m.op)).toEqual([25]);
+    expect(() => small.addMember('not-a-snowflake')).toThrow(TypeError);
   });
 
   it('refuses every truncation and every flipped byte of a key package', () => {

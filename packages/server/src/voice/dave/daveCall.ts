@@ -10,9 +10,13 @@
  * - The first member with a key package while there is no group is the group's creator: its
  *   client made a pending group (epoch 0, leaf 0) when it got op 25; proposals go only to members
  *   in the group, never to pending ones, which would commit on a group of their own.
- * - One batch of proposals per epoch. A member that commits twice in an epoch keeps only its
- *   last commit as "its own", so a second batch would let an earlier commit of it win and leave
- *   it out of step; members that arrive meanwhile wait for the next epoch.
+ * - One batch of proposals at a time, sent once every member confirmed (op 23) or failed (op 31)
+ *   the last transition. A member that commits twice in an epoch keeps only its last commit as
+ *   "its own", so a second batch would let an earlier commit of it win and leave it out of step;
+ *   and a client still processing a commit throws on proposals for the next epoch. Members that
+ *   arrive meanwhile wait for the next batch.
+ * - A member that neither confirms nor fails a transition in time is told to start over (op 24)
+ *   and added again; a batch that gets no commit in time re-forms the whole group (op 24 to all).
  * - Revoking withdraws the whole batch and proposes the rest again: davey's commit after a
  *   partial revoke carries no welcome for the adds it keeps.
  * - The first valid commit of an epoch wins; later commits of that epoch are stale, not errors.
@@ -111,6 +115,8 @@ interface Transition {
   deadlineMs: number;
 }
 
+/** Op 24 with epoch 1: the client re-initialises and sends a new key package. */
+const PREPARE_NEW_GROUP = { protocol_version: DAVE_PROTOCOL_VERSION, epoch: 1 } as const;
 const MAX_U16 = 0xffff;
 const MAX_RETIRED_REFS = 4096;
 
@@ -150,6 +156,12 @@ export class DaveCall {
     return [...this.group.leaves.entries()]
       .sort(([a], [b]) => a - b)
       .map(([, leaf]) => leaf.userId);
+  }
+
+  /** The user's leaf in the group as last committed, or null. */
+  leafIndex(userId: string): number | null {
+    for (const [index, leaf] of this.group?.leaves ?? []) if (leaf.userId === userId) return index;
+    return null;
   }
 
   /** After the gateway sent Session Description and op 11. Again for a user = a fresh session. */
@@ -252,7 +264,10 @@ export class DaveCall {
     if (!transition) return [];
     transition.awaiting.delete(userId);
     const out: DaveMessage[] = [];
-    if (transition.awaiting.size === 0) this.execute(transitionId, out);
+    if (transition.awaiting.size === 0) {
+      this.execute(transitionId, out);
+      this.progress(out);
+    }
     return out;
   }
 
@@ -264,10 +279,7 @@ export class DaveCall {
     const member = this.member(userId);
     checkTransitionId(transitionId);
     const out: DaveMessage[] = [];
-    this.leaveGroup(member, out);
-    member.state = 'joining';
-    member.keyPackage = null;
-    this.forgetInTransitions(userId, out);
+    this.resetMember(member, out);
     this.progress(out);
     return out;
   }
@@ -276,14 +288,33 @@ export class DaveCall {
   tick(): DaveMessage[] {
     const now = this.clock.now();
     const out: DaveMessage[] = [];
-    for (const [id, transition] of this.transitions) {
-      if (transition.deadlineMs <= now) this.execute(id, out);
+    for (const [id, transition] of [...this.transitions]) {
+      if (transition.deadlineMs > now) continue;
+      // Neither op 23 nor op 31: the client may be stuck (@discordjs/voice reports only the first
+      // failure until a transition executes). Op 24 makes it re-initialise and send a new key
+      // package; meanwhile it is out of the group, and the others execute without it.
+      for (const userId of [...transition.awaiting]) {
+        const member = this.members.get(userId);
+        if (!member) continue;
+        this.resetMember(member, out);
+        out.push({ to: [userId], op: OP.PREPARE_EPOCH, json: PREPARE_NEW_GROUP });
+      }
+      this.execute(id, out);
     }
     const group = this.group;
     if (group && group.batch.size > 0 && now - group.batchSentAtMs >= this.transitionTimeoutMs) {
       this.reform(out);
     }
+    this.progress(out);
     return out;
+  }
+
+  /** The member's client re-initialises: it leaves the group and waits for its key package. */
+  private resetMember(member: Member, out: DaveMessage[]): void {
+    this.leaveGroup(member, out);
+    member.state = 'joining';
+    member.keyPackage = null;
+    this.forgetInTransitions(member.userId, out);
   }
 
   private member(userId: string): Member {
@@ -362,7 +393,9 @@ export class DaveCall {
       creator.state = 'inGroup';
       creator.leaf = 0;
     }
-    if (group.batch.size > 0) return;
+    // One batch at a time, and only once every member confirmed the last transition (op 23) or
+    // failed it (op 31): a member still processing a commit would refuse the next epoch's proposals.
+    if (group.batch.size > 0 || this.transitions.size > 0) return;
     const messages: Uint8Array[] = [];
     for (const leaf of group.staleLeaves) {
       const { ref, message } = this.propose(group, removeProposal(leaf));
@@ -490,11 +523,7 @@ export class DaveCall {
     }
     const to = [...this.members.keys()];
     if (to.length > 0) {
-      out.push({
-        to,
-        op: OP.PREPARE_EPOCH,
-        json: { protocol_version: DAVE_PROTOCOL_VERSION, epoch: 1 },
-      });
+      out.push({ to, op: OP.PREPARE_EPOCH, json: PREPARE_NEW_GROUP });
     }
   }
 

@@ -1,0 +1,112 @@
+/**
+ * Op 4 across nodes: two platform nodes on one PostgreSQL schema, one NATS subject prefix and one
+ * Redis key prefix. A voice node announced through node A's shared state is where node B sends
+ * a session that joins, and B's session gets its VOICE_SERVER_UPDATE after its own voice state
+ * (both come over NATS); the call stays on its node for a second session on A.
+ *
+ * @module
+ */
+import { GatewayIntentBits as I } from '@guildhall/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import { identifyGateway, type Frame, type GatewayClient } from './support/gatewayClient.js';
+import { guildFixture } from './support/guildMembers.js';
+import { TEST_NATS_URL, natsAvailable, uniqueSubjectPrefix } from './support/nats.js';
+import { dropSchema, postgresAvailable, uniqueSchema } from './support/postgres.js';
+import {
+  TEST_REDIS_URL,
+  deleteRedisPrefix,
+  redisAvailable,
+  uniqueRedisPrefix,
+} from './support/redis.js';
+import { startTestServer, type TestServer } from './support/testServer.js';
+
+const INTENTS = I.GUILDS | I.GUILD_VOICE_STATES;
+const ready = natsAvailable && postgresAvailable && redisAvailable;
+
+describe.skipIf(!ready)('voice servers across nodes (PostgreSQL, NATS, Redis)', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('sends a join on any node to the voice node holding the call, new calls to the idlest', async () => {
+    const schema = uniqueSchema('voicenodes');
+    const redisPrefix = uniqueRedisPrefix('voicenodes');
+    cleanups.push(
+      () => dropSchema(schema),
+      () => deleteRedisPrefix(redisPrefix),
+    );
+    const config = {
+      natsUrl: TEST_NATS_URL,
+      natsSubjectPrefix: uniqueSubjectPrefix('voicenodes'),
+      natsHistorySeconds: 0,
+      redisUrl: TEST_REDIS_URL,
+      redisKeyPrefix: redisPrefix,
+    };
+    const start = async (processId: number): Promise<TestServer> => {
+      const server = await startTestServer({
+        storage: 'postgres',
+        database: schema,
+        listen: true,
+        processId,
+        config,
+        gateway: { identifiesPerBucket: 1000 },
+      });
+      cleanups.push(() => server.close());
+      return server;
+    };
+    const a = await start(1);
+    const b = await start(2);
+    const fx = await guildFixture(a, { botPermissions: 0n });
+    const created = await fx.call('POST', `/guilds/${fx.guildId}/channels`, {
+      auth: fx.owner.token,
+      payload: { name: 'voice', type: 2 },
+    });
+    const channelId = created.json<{ id: string }>().id;
+
+    // A voice node announces itself on node A's shared state (Redis).
+    await a.app.voicePlacement.register('10.9.8.7:9000');
+    await a.app.voicePlacement.heartbeat(0);
+
+    const session = async (server: TestServer): Promise<GatewayClient> => {
+      const { client } = await identifyGateway(server.app.gatewayUrl(), {
+        token: fx.bot.token,
+        intents: INTENTS,
+      });
+      await client.dispatch('GUILD_CREATE');
+      cleanups.push(async () => {
+        client.raw.terminate();
+        await client.closed;
+      });
+      return client;
+    };
+    const onB = await session(b);
+    onB.send(4, {
+      guild_id: fx.guildId,
+      channel_id: channelId,
+      self_mute: false,
+      self_deaf: false,
+    });
+    const server = await onB.dispatch('VOICE_SERVER_UPDATE');
+    const state = await onB.next((f: Frame) => f.t === 'VOICE_STATE_UPDATE');
+    expect(state.s ?? 0).toBeLessThan(server.s ?? 0);
+    expect(server.d).toMatchObject({ guild_id: fx.guildId, endpoint: '10.9.8.7:9000' });
+    expect(await b.app.voicePlacement.pick(channelId)).toBe('10.9.8.7:9000');
+
+    // A second, idle voice node announces itself on node B; the first one gets busy. The call
+    // stays where it is, for a session on node A too; a new call goes to the idle node.
+    await b.app.voicePlacement.register('10.9.8.6:9000');
+    await b.app.voicePlacement.heartbeat(0);
+    await a.app.voicePlacement.heartbeat(5, [channelId]);
+    const second = await fx.call('POST', `/guilds/${fx.guildId}/channels`, {
+      auth: fx.owner.token,
+      payload: { name: 'second', type: 2 },
+    });
+    expect(await a.app.voicePlacement.pick(second.json<{ id: string }>().id)).toBe('10.9.8.6:9000');
+    const onA = await session(a);
+    onA.send(4, { guild_id: fx.guildId, channel_id: channelId, self_mute: true, self_deaf: false });
+    expect((await onA.dispatch('VOICE_SERVER_UPDATE')).d).toMatchObject({
+      endpoint: '10.9.8.7:9000',
+    });
+  });
+});
