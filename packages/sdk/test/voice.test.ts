@@ -558,6 +558,7 @@ describe('SDK voice against a stand-in voice server', () => {
       detail: 4022,
     });
     expect(voice.resumes).toEqual([]);
+    expect(logs.some((line) => line.includes('close 4022: the call is full'))).toBe(true);
   });
 
   it('times out a join the server never answers (JoinTimeout)', async () => {

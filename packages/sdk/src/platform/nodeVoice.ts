@@ -54,6 +54,27 @@ export const VoiceOp = {
 
 /** Close codes after which the platform refused the player (`CallError.Forbidden`). */
 const FORBIDDEN_CLOSE_CODES = new Set([4003, 4004, 4014]);
+/** What the voice gateway's close codes mean (docs/voice.md), for the log line of an ended call. */
+const CLOSE_MEANINGS: Readonly<Record<number, string>> = {
+  4001: 'unknown opcode',
+  4002: 'a frame the server could not decode',
+  4003: 'not identified',
+  4004: 'the voice token was refused',
+  4005: 'identified twice',
+  4006: 'the session is no longer valid',
+  4009: 'heartbeats missed',
+  4011: 'server not found',
+  4012: 'unknown protocol',
+  4014: 'the voice state left the call (moved, kicked, or joined elsewhere)',
+  4015: 'the voice server crashed',
+  4016: 'unknown encryption mode',
+  4017: 'end-to-end encryption (DAVE) required',
+  4020: 'a malformed request',
+  4021: 'rate limited',
+  4022: 'the call is full',
+};
+/** Other members this client keeps track of at most (Clients Connect). */
+const MAX_CLIENTS = 1024;
 /** The voice gateway requires a DAVE version this build does not offer. */
 const E2EE_REQUIRED_CLOSE_CODE = 4017;
 /** Close codes after which the session can be resumed (others end the call). */
@@ -252,7 +273,10 @@ class NodeVoiceConnection implements VoiceConnection {
     this.#stopHeartbeat();
     this.#ws = null;
     if (this.#phase === 'closed') return;
-    const said = reason === '' ? '' : ` ("${reason.slice(0, 120)}")`;
+    const meaning = CLOSE_MEANINGS[code];
+    const said =
+      (meaning === undefined ? '' : `: ${meaning}`) +
+      (reason === '' ? '' : ` ("${reason.slice(0, 120)}")`);
     if (code === E2EE_REQUIRED_CLOSE_CODE) {
       this.#fail(
         CallError.SignalingConnectionFailed,
@@ -337,7 +361,7 @@ class NodeVoiceConnection implements VoiceConnection {
       case VoiceOp.ClientsConnect: {
         const ids = Array.isArray(data['user_ids']) ? data['user_ids'].filter(isSnowflake) : [];
         const added = ids.filter((id) => id !== this.#options.userId && !this.#clients.has(id));
-        for (const id of added) this.#clients.add(id);
+        for (const id of added) if (this.#clients.size < MAX_CLIENTS) this.#clients.add(id);
         if (added.length > 0) this.#options.events.clients(added, true);
         break;
       }
