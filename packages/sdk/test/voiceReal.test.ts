@@ -107,4 +107,17 @@ describeDrivers('SDK voice with a real Guildhall voice node ($driver)', (driver)
     expect(await b.call.getStatus()).toBe(CallStatus.Connected);
     expect(logs.join('\n')).not.toContain(ada.token);
   });
+  it('leaving the lobby ends the call (the voice state goes with the membership)', async () => {
+    const ada = await world().player('Ada');
+    const adas = await world().readyClient(ada);
+    const lobbyId = await adas.createOrJoinLobby('short-room');
+    const a = await joined(adas, lobbyId);
+    expect(a.statuses.at(-1)).toBe(CallStatus.Connected);
+    await adas.leaveLobby(lobbyId);
+    await settle(() => a.statuses.at(-1) === CallStatus.Disconnected);
+    // The server ended the voice state (VOICE_STATE_UPDATE) and closed the voice WebSocket
+    // (4014), whichever the client heard first.
+    expect([CallError.None, CallError.Forbidden]).toContain(a.call.getError().error);
+    expect(a.statuses).not.toContain(CallStatus.Reconnecting);
+  });
 });
