@@ -22,6 +22,8 @@ type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
 
 interface Player {
   id: string;
+  /** The person's own session token (the web client's). */
+  personToken: string;
   bearer: string;
   client: GatewayClient;
   sessionId: string;
@@ -46,7 +48,7 @@ describeDrivers('lobby calls on the gateway ($driver)', (driver) => {
 
   /** A person with an SDK session of `app` (identified, READY received). */
   async function player(name: string, app: Seed = game): Promise<Player> {
-    const id = (await gw.guild.join(name)).userId;
+    const { userId: id, token: personToken } = await gw.guild.join(name);
     const { access_token: token } = await gw.server.app.services.oauth.issueTokens({
       userId: id,
       applicationId: app.applicationId,
@@ -54,7 +56,7 @@ describeDrivers('lobby calls on the gateway ($driver)', (driver) => {
       refresh: false,
     });
     const { client, ready } = await gw.identify({ token, intents: 0 });
-    return { id, bearer: `Bearer ${token}`, client, sessionId: ready.session_id };
+    return { id, personToken, bearer: `Bearer ${token}`, client, sessionId: ready.session_id };
   }
 
   async function api(request: {
@@ -96,6 +98,7 @@ describeDrivers('lobby calls on the gateway ($driver)', (driver) => {
     const ann = await player('ann');
     const bob = await player('bob');
     const lobbyId = await lobbyOf([ann, bob]);
+    const annWeb = await gw.identify({ token: ann.personToken, intents: 1 });
     let annSeen = gw.lastSeq(ann.client);
     let bobSeen = gw.lastSeq(bob.client);
 
@@ -135,6 +138,8 @@ describeDrivers('lobby calls on the gateway ($driver)', (driver) => {
     expect((await after(bob.client, voiceOf(ann.id, lobbyId), bobSeen)).d).toMatchObject({
       session_id: ann.sessionId,
     });
+    // The call is the game's: the people's own clients (a web session) do not get its states.
+    expect(annWeb.client.frames.some((f) => f.t === 'VOICE_STATE_UPDATE')).toBe(false);
     const q = { guildId: null, channelId: lobbyId, userId: ann.id };
     expect(await currentVoiceState(gw.server.app.storage, q)).toEqual({
       channelId: lobbyId,

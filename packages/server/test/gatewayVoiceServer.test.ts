@@ -162,24 +162,56 @@ describeDrivers('op 4 and VOICE_SERVER_UPDATE on $driver', (driver) => {
     ).toEqual(['VOICE_SERVER_UPDATE']);
   });
 
-  it('sends a join to the voice node listed for the call, else to the configured endpoint', async () => {
+  it('sends a join to the voice node holding the call: this process’s own', async () => {
     const first = await voiceChannel('first');
     const { client } = await gw.session({ token: gw.guild.bot.token, intents: INTENTS });
-    // The voice node of this process announces itself (the voice role does at its start).
-    const placement = gw.server.app.voicePlacement;
-    await placement.register('10.0.0.1:7000');
-    await placement.heartbeat(0);
-    let seen = gw.lastSeq(client);
+    // The voice node of this process announced itself when it started listening.
+    const own = gw.server.app.voice?.endpoint();
+    expect(own).toMatch(/^127\.0\.0\.1:[1-9]\d*$/);
+    const seen = gw.lastSeq(client);
     join(client, first);
     const listed = await after(client, 'VOICE_SERVER_UPDATE', seen);
-    expect((listed.d as { endpoint: string }).endpoint).toBe('10.0.0.1:7000');
-    // Once the node is gone and none is listed, the configured endpoint again.
-    await placement.withdraw();
-    seen = gw.lastSeq(client);
-    join(client, null);
-    await after(client, 'VOICE_STATE_UPDATE', seen);
-    join(client, first);
-    const fallback = await after(client, 'VOICE_SERVER_UPDATE', seen);
-    expect((fallback.d as { endpoint: string }).endpoint).toBe(gw.server.app.config.voiceEndpoint);
+    expect((listed.d as { endpoint: string }).endpoint).toBe(own);
+  });
+
+  it('ends the voice state of a session that ends, not one another session took over', async () => {
+    const channelId = await voiceChannel('ends');
+    const watcher = await gw.session({ token: gw.guild.bot.token, intents: INTENTS });
+    const first = await gw.session({ token: gw.guild.bot.token, intents: INTENTS });
+    const storage = gw.server.app.storage;
+    const q = { guildId: gw.guild.guildId, channelId, userId: gw.guild.bot.userId };
+    let seen = gw.lastSeq(watcher.client);
+    join(first.client, channelId);
+    await after(watcher.client, 'VOICE_STATE_UPDATE', seen);
+    // The session closes normally: its state ends, the emptied channel's start time too.
+    seen = gw.lastSeq(watcher.client);
+    await first.client.close(1000);
+    const left = await after(watcher.client, 'VOICE_STATE_UPDATE', seen);
+    expect(left.d).toMatchObject({
+      channel_id: null,
+      session_id: first.ready.session_id,
+      user_id: gw.guild.bot.userId,
+    });
+    const cleared = await after(watcher.client, 'VOICE_CHANNEL_START_TIME_UPDATE', seen);
+    expect(cleared.d).toEqual({
+      id: channelId,
+      guild_id: gw.guild.guildId,
+      voice_start_time: null,
+    });
+    expect(await currentVoiceState(storage, q)).toBeNull();
+
+    // Taken over by another session: the first one's end leaves it.
+    const second = await gw.session({ token: gw.guild.bot.token, intents: INTENTS });
+    const third = await gw.session({ token: gw.guild.bot.token, intents: INTENTS });
+    join(second.client, channelId);
+    await after(second.client, 'VOICE_SERVER_UPDATE', 0);
+    join(third.client, channelId);
+    await after(third.client, 'VOICE_SERVER_UPDATE', 0);
+    seen = gw.lastSeq(watcher.client);
+    await second.client.close(1000);
+    // The next voice state the watcher sees is the third session leaving, not the second's end.
+    join(third.client, null);
+    const next = await after(watcher.client, 'VOICE_STATE_UPDATE', seen);
+    expect(next.d).toMatchObject({ channel_id: null, session_id: third.ready.session_id });
   });
 });

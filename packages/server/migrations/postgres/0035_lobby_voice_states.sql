@@ -16,3 +16,6 @@ CREATE TABLE lobby_voice_states (
   UNIQUE (user_id, application_id)
 );
 CREATE INDEX lobby_voice_states_session ON lobby_voice_states (session_id);
+
+-- A guild voice state ends with its gateway session too: found by session.
+CREATE INDEX voice_states_session ON voice_states (session_id);

@@ -150,7 +150,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     },
     onSessionEnded: (session) => {
       commands.sessionEnded(commandContext(null), session.id).catch((err: unknown) => {
-        logger.warn({ err }, 'gateway: lobby calls of an ended session not ended');
+        logger.warn({ err }, 'gateway: voice states of an ended session not ended');
       });
     },
   });

@@ -47,7 +47,7 @@ export function createSessionRegistry(deps: {
    * live on other nodes.
    */
   onPersonGone?: (userId: string) => void;
-  /** A session ended here for good (not handed to another node): its lobby calls end. */
+  /** A session ended here for good (not handed to another node): its voice states end. */
   onSessionEnded?: (session: Session) => void;
 }) {
   const { sessionStore, guilds, send, subscriptions } = deps;

@@ -67,9 +67,15 @@ export interface RoutedSession {
 /**
  * User-addressed dispatches of one game: only the user's SDK sessions of the application their
  * `application_id` names receive them (ACTIVITY_JOIN carries a join secret; AUTHORIZE_REQUEST
- * asks that game to start an authorization).
+ * asks that game to start an authorization; the voice states and voice server of a lobby call,
+ * the only user-addressed voice dispatches, belong to the game's own voice).
  */
-const GAME_USER_EVENTS = new Set(['ACTIVITY_JOIN', 'AUTHORIZE_REQUEST']);
+const GAME_USER_EVENTS = new Set([
+  'ACTIVITY_JOIN',
+  'AUTHORIZE_REQUEST',
+  'VOICE_STATE_UPDATE',
+  'VOICE_SERVER_UPDATE',
+]);
 
 /** Dispatches only people's own clients receive: never bots, never SDK (game) sessions. */
 const PERSON_EVENTS = new Set(['EMBEDDED_ACTIVITY_UPDATE']);

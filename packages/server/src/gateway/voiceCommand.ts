@@ -222,6 +222,17 @@ export function createVoiceCommand(deps: { voice: VoiceServers | null }) {
     }
     const lobbyId = d.channel_id;
     const nowMs = ctx.clock.now();
+    /** Refuses a lobby of another game, or one the user is not a member of. */
+    const checkMember = async (repos: Pick<CommandContext['storage'], 'lobbies'>, id: string) => {
+      const lobby = await repos.lobbies.findById(id);
+      const member = lobby === null ? null : await repos.lobbies.findMember(id, session.userId);
+      if (lobby?.applicationId !== applicationId || member === null) {
+        throw new InvalidCommandError('not a member of the lobby');
+      }
+      return lobby;
+    };
+    // Checked before a voice node is picked (a claim is for real calls only), and again below.
+    if (lobbyId !== null) await checkMember(ctx.storage, lobbyId);
     const endpoint = voice !== null && lobbyId !== null ? await voice.endpointFor(lobbyId) : null;
     const outcome = await ctx.storage.transaction(async (tx) => {
       const previous = await tx.lobbies.findVoiceStateOfUser(session.userId, applicationId);
@@ -242,11 +253,7 @@ export function createVoiceCommand(deps: { voice: VoiceServers | null }) {
         return { dispatches, joined: null };
       }
       await tx.lobbies.lock(lobbyId);
-      const lobby = await tx.lobbies.findById(lobbyId);
-      const member = lobby === null ? null : await tx.lobbies.findMember(lobbyId, session.userId);
-      if (lobby?.applicationId !== applicationId || member === null) {
-        throw new InvalidCommandError('not a member of the lobby');
-      }
+      const lobby = await checkMember(tx, lobbyId);
       const participants = (await tx.lobbies.listVoiceStates(lobbyId)).filter(
         (p) => p.userId !== session.userId,
       );
@@ -301,12 +308,43 @@ export function createVoiceCommand(deps: { voice: VoiceServers | null }) {
   }
 
   /**
-   * A gateway session ended (closed for good or not resumed in time): its lobby calls end, as
-   * if it had sent op 4 with `channel_id: null`.
+   * A gateway session ended (closed for good or not resumed in time): its voice states end, as
+   * if it had sent op 4 with `channel_id: null`: its guild voice states (VOICE_STATE_UPDATE and,
+   * for an emptied channel, VOICE_CHANNEL_START_TIME_UPDATE to the guild) and its lobby calls.
    */
   async function sessionEnded(ctx: CommandContext, sessionId: string) {
     const dispatches = await ctx.storage.transaction(async (tx) => {
       const out: Dispatch[] = [];
+      for (const state of await tx.gateway.listVoiceStatesOfSession(sessionId)) {
+        const { guildId, userId, channelId } = state;
+        await tx.guilds.lock(guildId);
+        // Read again under the lock: another session of the user may have taken it over.
+        const current = await tx.gateway.findVoiceState(guildId, userId);
+        if (current?.sessionId !== sessionId) continue;
+        await tx.gateway.deleteVoiceState(guildId, userId);
+        const [member, user] = await Promise.all([
+          tx.members.find(guildId, userId),
+          tx.users.findById(userId),
+        ]);
+        out.push({
+          type: 'VOICE_STATE_UPDATE',
+          guildId,
+          data: voiceStateWire(
+            { ...current, channelId: null },
+            member === null || user === null ? null : serializeMember(member, user),
+            member,
+          ),
+        });
+        if ((await tx.gateway.countInVoiceChannel(channelId)) === 0) {
+          await tx.gateway.setVoiceStartTime(channelId, null);
+          out.push({
+            type: 'VOICE_CHANNEL_START_TIME_UPDATE',
+            guildId,
+            channelId,
+            data: { id: channelId, guild_id: guildId, voice_start_time: null },
+          });
+        }
+      }
       for (const state of await tx.lobbies.listVoiceStatesOfSession(sessionId)) {
         await tx.lobbies.deleteVoiceState(state.lobbyId, state.userId);
         const members = (await tx.lobbies.listMembers(state.lobbyId)).map((m) => m.userId);

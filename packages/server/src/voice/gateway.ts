@@ -391,7 +391,14 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
         throw new CloseError(Close.CALL_TERMINATED, 'the call is full');
       }
       if (relay === null) throw new CloseError(Close.VOICE_SERVER_CRASHED, 'voice node closing');
-      const { ssrc } = relay.addMember(call.key, grant.userId);
+      let ssrc: number;
+      try {
+        ({ ssrc } = relay.addMember(call.key, grant.userId));
+      } catch (err) {
+        // The relay's own limits (members per call, per node).
+        if (err instanceof RangeError) throw new CloseError(Close.CALL_TERMINATED, err.message);
+        throw err;
+      }
       const member: Member = {
         call,
         userId: grant.userId,

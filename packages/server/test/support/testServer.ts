@@ -64,6 +64,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const config: Config = {
     ...loadConfig({}, []),
     port: 0,
+    // The voice node on a free port too (its default, the API port + 1, was read from 8080).
+    voicePort: 0,
+    voiceEndpoint: '127.0.0.1:0',
     dataDir,
     logLevel: 'silent',
     demo: false,

@@ -55,6 +55,15 @@ export function createGatewayRepository(db: Kysely<Database>): GatewayRepository
         .executeTakeFirst();
       return row !== undefined;
     },
+    async listVoiceStatesOfSession(sessionId) {
+      const rows = await db
+        .selectFrom('voice_states')
+        .selectAll()
+        .where('session_id', '=', sessionId)
+        .orderBy('guild_id')
+        .execute();
+      return rows.map(toVoiceState);
+    },
     async putVoiceState(state) {
       const values = {
         channel_id: state.channelId,

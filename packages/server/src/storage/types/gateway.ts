@@ -57,6 +57,8 @@ export interface GatewayRepository {
   findVoiceState(guildId: string, userId: string): Promise<VoiceStateRecord | null>;
   /** Whether the user is connected to this voice channel. */
   isInVoiceChannel(userId: string, channelId: string): Promise<boolean>;
+  /** The voice states a gateway session holds (one per guild at most). */
+  listVoiceStatesOfSession(sessionId: string): Promise<VoiceStateRecord[]>;
   putVoiceState(state: VoiceStateRecord): Promise<void>;
   deleteVoiceState(guildId: string, userId: string): Promise<boolean>;
   countInVoiceChannel(channelId: string): Promise<number>;

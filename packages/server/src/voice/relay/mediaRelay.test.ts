@@ -7,7 +7,8 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { manualClock, systemClock, type Clock } from '../../domain/clock.js';
 import { discoveryRequest } from './ipDiscovery.js';
-import { MediaRelay, type MediaRelayOptions } from './mediaRelay.js';
+import { MediaRelay } from './mediaRelay.js';
+import type { MediaRelayOptions } from './relayOptions.js';
 import { rtpsizeHeaderBytes, TransportCipher, transportNonceOf } from './transportCrypto.js';
 
 const SILENCE = Buffer.from([0xf8, 0xff, 0xfe]);
@@ -343,6 +344,51 @@ describe('MediaRelay: forwarding', () => {
     expect(relay.stats().packetsOut).toBe(2);
   });
 
+  it('survives garbage from members and strangers alike, and keeps relaying', async () => {
+    const relay = await startRelay({ maxPacketsPerSecond: 10_000 });
+    const alice = await join(relay, 'call');
+    const bob = await join(relay, 'call');
+    const stranger = await endpoint(relay);
+    const shapes = [
+      (n: number) => randomBytes(n),
+      // RTP-looking: version 2, Opus, Alice's ssrc, random flags and body.
+      (n: number) => {
+        const packet = randomBytes(Math.max(n, 12));
+        packet[0] = 0x80 | ((packet[0] ?? 0) & 0x3f);
+        packet[1] = 0x78;
+        packet.writeUInt32BE(alice.ssrc, 8);
+        return packet;
+      },
+      // Discovery-sized with random contents.
+      () => {
+        const packet = randomBytes(74);
+        packet.writeUInt16BE(1, 0);
+        return packet;
+      },
+    ];
+    let sent = 0;
+    for (let i = 0; i < 300; i += 1) {
+      const shape = shapes[i % shapes.length] ?? shapes[0];
+      // Mostly small, every 50th over the size limit; paced so no socket buffer overflows.
+      const packet = shape?.(i % 50 === 49 ? 1500 : 1 + ((i * 37) % 200)) ?? Buffer.alloc(1);
+      (i % 2 === 0 ? alice.endpoint : stranger).send(packet);
+      sent += 1;
+      if (i % 20 === 19) {
+        await vi.waitFor(() => {
+          expect(relay.stats().packetsIn).toBe(sent + 2);
+        });
+      }
+    }
+    const frame = daveFrame();
+    alice.endpoint.send(rtpPacket(alice, frame));
+    sent += 1;
+    expect(opened(bob, await bob.endpoint.next())).toEqual(frame);
+    await vi.waitFor(() => {
+      expect(relay.stats().packetsIn).toBe(sent + 2);
+    });
+    expect(relay.stats().packetsOut).toBe(1);
+  });
+
   it('drops media before Select Protocol and sends none to a member without a key', async () => {
     const relay = await startRelay();
     const alice = await join(relay, 'call');
@@ -390,7 +436,15 @@ describe('MediaRelay: forwarding', () => {
     await vi.waitFor(() => {
       expect(relay.stats().dropped.rateLimited).toBe(2);
     });
+    // Keepalives and repeated discovery count too: nothing is echoed over the cap.
+    alice.endpoint.send(Buffer.alloc(8));
+    alice.endpoint.send(discoveryRequest(alice.ssrc));
+    await vi.waitFor(() => {
+      expect(relay.stats().dropped.rateLimited).toBe(4);
+    });
     clock.advance(1000);
+    alice.endpoint.send(Buffer.alloc(8, 7));
+    expect(await alice.endpoint.next()).toEqual(Buffer.alloc(8, 7));
     const later = daveFrame();
     alice.endpoint.send(rtpPacket(alice, later));
     for (let i = 0; i < 3; i += 1) await bob.endpoint.next();
@@ -465,6 +519,18 @@ describe('MediaRelay: members and calls', () => {
     await once(reuse, 'listening');
     reuse.close();
     expect(relay.stats().members).toBe(0);
+  });
+
+  it('binds to a host name, resolved to IPv4 first', async () => {
+    const relay = await startRelay({ host: 'localhost' });
+    const member = await join(relay, 'call');
+    member.endpoint.send(Buffer.alloc(8, 1));
+    expect(await member.endpoint.next()).toEqual(Buffer.alloc(8, 1));
+  });
+
+  it('refuses a public address that is not IPv4 and a tiny packet limit', async () => {
+    await expect(startRelay({ publicIp: 'voice.example' })).rejects.toThrow(TypeError);
+    await expect(startRelay({ maxPacketBytes: 12 })).rejects.toThrow(TypeError);
   });
 
   it('refuses to listen on a port in use, with the socket’s error', async () => {

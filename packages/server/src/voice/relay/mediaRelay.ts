@@ -12,6 +12,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { lookup } from 'node:dns/promises';
+import { isIPv4 } from 'node:net';
 import {
   RTP_OPUS_PAYLOAD_TYPE,
   VOICE_ENCRYPTION_MODES,
@@ -23,6 +25,13 @@ import { discoveryRequestSsrc, discoveryResponse, isDiscoveryRequest } from './i
 import { classifyFrame, frameEnd, FrameKind } from './mediaFrame.js';
 import { ReplayWindow } from './replayWindow.js';
 import {
+  DEFAULT_MEDIA_RELAY_OPTIONS,
+  RELAY_DROP_REASONS,
+  type MediaRelayOptions,
+  type MediaRelayStats,
+  type RelayDropReason,
+} from './relayOptions.js';
+import {
   MAX_TRANSPORT_NONCE,
   rtpExtensionBodyBytes,
   rtpsizeHeaderBytes,
@@ -31,79 +40,23 @@ import {
   TransportCipher,
 } from './transportCrypto.js';
 
-/** Why the relay dropped a datagram (the keys of `stats().dropped`). */
-export const RELAY_DROP_REASONS = [
-  /** Larger than `maxPacketBytes`. */
-  'oversize',
-  /** Not a discovery request, a keepalive or an `_rtpsize` RTP packet; or a bad length field. */
-  'malformed',
-  /** RTP whose payload type is not Opus (RTCP, video). */
-  'notOpus',
-  /** Discovery for an ssrc the relay does not hold. */
-  'unknownSsrc',
-  /** A keepalive or RTP from an address no member is bound to, or RTP naming another's ssrc. */
-  'unbound',
-  /** Discovery for a member already bound to another address. */
-  'bindingRefused',
-  /** Discovery from an address another member is bound to. */
-  'addressInUse',
-  /** Over the member's packets per second. */
-  'rateLimited',
-  /** RTP from a member that has no transport key yet (before Select Protocol). */
-  'noKey',
-  /** A nonce counter seen already, or too old to tell. */
-  'replay',
-  /** Did not authenticate under the member's key. */
-  'decrypt',
-  /** Decrypted, but not a DAVE frame nor the silence frame: plaintext media is never relayed. */
-  'notE2ee',
-  /** A receiver whose nonce counter is used up (it must select a protocol again). */
-  'nonceExhausted',
-  /** The socket refused to send. */
-  'sendError',
-] as const;
-export type RelayDropReason = (typeof RELAY_DROP_REASONS)[number];
-
-/** What `MediaRelay.stats()` answers. */
-export interface MediaRelayStats {
-  calls: number;
-  members: number;
-  /** Datagrams received. */
-  packetsIn: number;
-  /** Media packets sent to receivers (discovery answers and keepalive echoes not included). */
-  packetsOut: number;
-  dropped: Record<RelayDropReason, number>;
-}
-
-export interface MediaRelayOptions {
-  /** Where the socket binds. */
-  host: string;
-  /** The UDP port (0: any free one; `port` then tells which). */
-  port: number;
-  /** The IPv4 address Ready announces. */
-  publicIp: string;
-  /** Larger datagrams are dropped. */
-  maxPacketBytes: number;
-  logger: Logger;
-  clock: Clock;
-  /** Members of one call; the gateway refuses more first. */
-  maxMembersPerCall?: number;
-  /** Members on this relay, all calls together. */
-  maxMembers?: number;
-  /** Datagrams a member may send per second (Opus every 20 ms is 50). */
-  maxPacketsPerSecond?: number;
-}
-
-export const DEFAULT_MEDIA_RELAY_OPTIONS = {
-  maxMembersPerCall: 99,
-  maxMembers: 10_000,
-  maxPacketsPerSecond: 200,
-} as const satisfies Partial<MediaRelayOptions>;
-
 /** Kernel socket buffers asked for (Linux caps them at net.core.[rw]mem_max). */
 const SOCKET_BUFFER_BYTES = 4 * 1024 * 1024;
 const KEEPALIVE_BYTES = 8;
 const RATE_WINDOW_MS = 1000;
+
+/**
+ * The socket's address lookup: the identity. The relay only ever sends to addresses it received
+ * from (IPv4 literals) and binds to a host resolved beforehand, so Node's default (dns.lookup,
+ * which answers a literal on the next tick) would only add a deferral to every send.
+ */
+function literalLookup(
+  address: string,
+  _family: unknown,
+  callback: (err: Error | null, address: string, family: number) => void,
+): void {
+  callback(null, address, 4);
+}
 
 interface Call {
   readonly id: string;
@@ -145,8 +98,6 @@ export class MediaRelay {
   readonly #members = new Map<number, Member>();
   readonly #bindings = new Map<string, Member>();
   readonly #calls = new Map<string, Call>();
-  /** XChaCha20 plaintext lands here (AES-GCM plaintext comes from OpenSSL as a new buffer). */
-  readonly #scratch: Uint8Array;
   #packetsIn = 0;
   #packetsOut = 0;
   readonly #dropped = Object.fromEntries(RELAY_DROP_REASONS.map((r) => [r, 0])) as Record<
@@ -167,7 +118,6 @@ export class MediaRelay {
     this.#maxMembers = options.maxMembers ?? DEFAULT_MEDIA_RELAY_OPTIONS.maxMembers;
     this.#maxPacketsPerSecond =
       options.maxPacketsPerSecond ?? DEFAULT_MEDIA_RELAY_OPTIONS.maxPacketsPerSecond;
-    this.#scratch = new Uint8Array(options.maxPacketBytes);
     socket.on('message', (message, remote) => {
       this.#onMessage(message, remote);
     });
@@ -177,14 +127,21 @@ export class MediaRelay {
   }
 
   /** Binds the relay's UDP socket (udp4) and answers once it listens. */
-  static listen(options: MediaRelayOptions): Promise<MediaRelay> {
+  static async listen(options: MediaRelayOptions): Promise<MediaRelay> {
     if (!Number.isInteger(options.maxPacketBytes) || options.maxPacketBytes < 64) {
       throw new TypeError(`maxPacketBytes must be an integer ≥ 64; got ${options.maxPacketBytes}.`);
     }
+    if (!isIPv4(options.publicIp)) {
+      throw new TypeError(`publicIp must be an IPv4 address; got "${options.publicIp}".`);
+    }
+    const host = isIPv4(options.host)
+      ? options.host
+      : (await lookup(options.host, { family: 4 })).address;
     const socket = createSocket({
       type: 'udp4',
       recvBufferSize: SOCKET_BUFFER_BYTES,
       sendBufferSize: SOCKET_BUFFER_BYTES,
+      lookup: literalLookup,
     });
     return new Promise((resolve, reject) => {
       const onError = (err: Error): void => {
@@ -192,7 +149,7 @@ export class MediaRelay {
         reject(err);
       };
       socket.once('error', onError);
-      socket.bind({ address: options.host, port: options.port }, () => {
+      socket.bind({ address: host, port: options.port }, () => {
         socket.off('error', onError);
         const relay = new MediaRelay(socket, options);
         options.logger.info(
@@ -334,6 +291,10 @@ export class MediaRelay {
     } else if (member.address !== remote.address || member.port !== remote.port) {
       this.#dropped.bindingRefused += 1;
       return;
+    } else if (!this.#withinRate(member)) {
+      // Answering again is allowed, not answering without end.
+      this.#dropped.rateLimited += 1;
+      return;
     }
     this.#send(discoveryResponse(ssrc, remote.address, remote.port), member);
   }
@@ -342,6 +303,10 @@ export class MediaRelay {
     const member = this.#bindings.get(bindingKeyOf(remote.address, remote.port));
     if (member === undefined) {
       this.#dropped.unbound += 1;
+      return;
+    }
+    if (!this.#withinRate(member)) {
+      this.#dropped.rateLimited += 1;
       return;
     }
     this.#send(message, member);
@@ -376,7 +341,7 @@ export class MediaRelay {
       this.#dropped.replay += 1;
       return;
     }
-    const payload = cipher.open(message, headerBytes, this.#scratch);
+    const payload = cipher.open(message, headerBytes);
     if (payload === null) {
       this.#dropped.decrypt += 1;
       return;

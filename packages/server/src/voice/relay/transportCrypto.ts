@@ -10,14 +10,21 @@
  *
  * The ciphertext covers the extension body (if any), the media frame and any RTP padding. The
  * AEAD nonce is the 4-byte big-endian counter at the packet's end followed by zeros (12 bytes for
- * AES-256-GCM, 24 for XChaCha20-Poly1305). AES-GCM comes from node:crypto (OpenSSL),
- * XChaCha20-Poly1305 from @noble/ciphers.
+ * AES-256-GCM, 24 for XChaCha20-Poly1305).
+ *
+ * AES-256-GCM is node:crypto's (OpenSSL). XChaCha20-Poly1305 is built the standard way
+ * (draft-irtf-cfrg-xchacha §2.3, as libsodium does): HChaCha20 from @noble/ciphers derives a
+ * subkey from the key and the nonce's first 16 bytes, then OpenSSL's ChaCha20-Poly1305 (RFC 8439)
+ * runs under it with the nonce `0x00000000 ‖ nonce[16..24]` — all zeros here, since the counter
+ * sits in the first 4 bytes. That is about half the CPU of @noble/ciphers' pure-JS
+ * `xchacha20poly1305` per packet (docs/benchmarks.md, "Voice relay"); the tests check it against
+ * that function and against @discordjs/voice.
  *
  * @module
  */
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import type { VoiceEncryptionMode } from '@guildhall/protocol';
-import { xchacha20poly1305 } from '@noble/ciphers/chacha.js';
+import { hchacha } from '@noble/ciphers/chacha.js';
 
 /** The fixed RTP header (RFC 3550 §5.1). */
 export const RTP_FIXED_HEADER_BYTES = 12;
@@ -30,9 +37,10 @@ export const TRANSPORT_KEY_BYTES = 32;
 /** The largest nonce counter; a sender must not go past it under one key. */
 export const MAX_TRANSPORT_NONCE = 0xffff_ffff;
 
-const AES_NONCE_BYTES = 12;
-const XCHACHA_NONCE_BYTES = 24;
+const AEAD_NONCE_BYTES = 12;
 const TRAILER_BYTES = TRANSPORT_TAG_BYTES + TRANSPORT_NONCE_BYTES;
+/** "expand 32-byte k" as little-endian words: ChaCha's constant. */
+const CHACHA_SIGMA = new Uint32Array([0x61707865, 0x3320646e, 0x79622d32, 0x6b206574]);
 
 /**
  * The length of the part of an `_rtpsize` packet sent in the clear: the fixed header, the CSRC
@@ -70,14 +78,19 @@ export function transportNonceOf(packet: Uint8Array): number {
 
 /**
  * One member's transport key in one mode: opens what the member sends and seals what it
- * receives. Not safe to share between concurrent users (it keeps a scratch nonce), which the
+ * receives. Not safe to share between concurrent users (it keeps scratch nonces), which the
  * single-threaded relay never is.
  */
 export class TransportCipher {
   readonly mode: VoiceEncryptionMode;
   readonly #key: Buffer;
-  /** The AEAD nonce: the counter in its first 4 bytes, zeros after. Reused for every packet. */
-  readonly #nonce: Buffer;
+  /** The 12-byte AEAD nonce: the counter in its first 4 bytes for AES-GCM; all zeros for ChaCha. */
+  readonly #nonce = Buffer.alloc(AEAD_NONCE_BYTES);
+  /** XChaCha20 only: the key as words, HChaCha20's input and output, and the subkey's bytes. */
+  readonly #keyWords = new Uint32Array(8);
+  readonly #hchachaNonce = new Uint32Array(4);
+  readonly #subkeyWords = new Uint32Array(8);
+  readonly #subkey = Buffer.alloc(TRANSPORT_KEY_BYTES);
 
   /**
    * @param mode - the mode Select Protocol chose
@@ -89,50 +102,40 @@ export class TransportCipher {
     }
     this.mode = mode;
     this.#key = Buffer.from(key);
-    this.#nonce = Buffer.alloc(
-      mode === 'aead_aes256_gcm_rtpsize' ? AES_NONCE_BYTES : XCHACHA_NONCE_BYTES,
-    );
+    for (let i = 0; i < 8; i += 1) this.#keyWords[i] = this.#key.readUInt32LE(4 * i);
   }
 
   /**
    * Authenticates and decrypts `packet`, whose clear part is `headerBytes` long
    * ({@link rtpsizeHeaderBytes}); answers the decrypted payload (extension body, frame, padding)
-   * or null when the packet does not authenticate under this key. `scratch`, when given and
-   * large enough, receives the XChaCha20 plaintext instead of a new buffer (the answer is then a
-   * view of it, valid until the next call).
+   * or null when the packet does not authenticate under this key.
    */
-  open(packet: Uint8Array, headerBytes: number, scratch?: Uint8Array): Uint8Array | null {
+  open(packet: Uint8Array, headerBytes: number): Buffer | null {
     const end = packet.length;
     const cipherEnd = end - TRANSPORT_NONCE_BYTES;
     const tagStart = cipherEnd - TRANSPORT_TAG_BYTES;
     if (headerBytes < RTP_FIXED_HEADER_BYTES || tagStart < headerBytes) return null;
-    const nonce = this.#nonce;
-    nonce[0] = packet[cipherEnd] ?? 0;
-    nonce[1] = packet[cipherEnd + 1] ?? 0;
-    nonce[2] = packet[cipherEnd + 2] ?? 0;
-    nonce[3] = packet[cipherEnd + 3] ?? 0;
-    const header = packet.subarray(0, headerBytes);
+    const counter =
+      ((packet[cipherEnd] ?? 0) * 0x100_0000 +
+        (((packet[cipherEnd + 1] ?? 0) << 16) |
+          ((packet[cipherEnd + 2] ?? 0) << 8) |
+          (packet[cipherEnd + 3] ?? 0))) >>>
+      0;
     try {
-      if (this.mode === 'aead_aes256_gcm_rtpsize') {
-        const decipher = createDecipheriv('aes-256-gcm', this.#key, nonce, {
-          authTagLength: TRANSPORT_TAG_BYTES,
-        });
-        decipher.setAAD(header);
-        decipher.setAuthTag(packet.subarray(tagStart, cipherEnd));
-        const plain = decipher.update(packet.subarray(headerBytes, tagStart));
-        // Throws when the tag does not match: nothing of `plain` is used then.
-        decipher.final();
-        return plain;
-      }
-      const plainBytes = tagStart - headerBytes;
-      const output =
-        scratch !== undefined && scratch.length >= plainBytes
-          ? scratch.subarray(0, plainBytes)
-          : undefined;
-      return xchacha20poly1305(this.#key, nonce, header).decrypt(
-        packet.subarray(headerBytes, cipherEnd),
-        output,
-      );
+      const decipher =
+        this.mode === 'aead_aes256_gcm_rtpsize'
+          ? createDecipheriv('aes-256-gcm', this.#key, this.#aesNonce(counter), {
+              authTagLength: TRANSPORT_TAG_BYTES,
+            })
+          : createDecipheriv('chacha20-poly1305', this.#xchachaSubkey(counter), this.#nonce, {
+              authTagLength: TRANSPORT_TAG_BYTES,
+            });
+      decipher.setAAD(packet.subarray(0, headerBytes));
+      decipher.setAuthTag(packet.subarray(tagStart, cipherEnd));
+      const plain = decipher.update(packet.subarray(headerBytes, tagStart));
+      // Throws when the tag does not match: nothing of `plain` is used then.
+      decipher.final();
+      return plain;
     } catch {
       return null;
     }
@@ -148,24 +151,42 @@ export class TransportCipher {
     out.set(header, 0);
     const cipherEnd = out.length - TRANSPORT_NONCE_BYTES;
     out.writeUInt32BE(counter, cipherEnd);
-    const nonce = this.#nonce;
-    nonce.writeUInt32BE(counter, 0);
-    if (this.mode === 'aead_aes256_gcm_rtpsize') {
-      const cipher = createCipheriv('aes-256-gcm', this.#key, nonce, {
-        authTagLength: TRANSPORT_TAG_BYTES,
-      });
-      cipher.setAAD(header);
-      const encrypted = cipher.update(payload);
-      out.set(encrypted, headerBytes);
-      // GCM has no block padding: final() adds nothing.
-      cipher.final();
-      out.set(cipher.getAuthTag(), cipherEnd - TRANSPORT_TAG_BYTES);
-    } else {
-      xchacha20poly1305(this.#key, nonce, header).encrypt(
-        payload,
-        out.subarray(headerBytes, cipherEnd),
-      );
-    }
+    const cipher =
+      this.mode === 'aead_aes256_gcm_rtpsize'
+        ? createCipheriv('aes-256-gcm', this.#key, this.#aesNonce(counter), {
+            authTagLength: TRANSPORT_TAG_BYTES,
+          })
+        : createCipheriv('chacha20-poly1305', this.#xchachaSubkey(counter), this.#nonce, {
+            authTagLength: TRANSPORT_TAG_BYTES,
+          });
+    cipher.setAAD(header);
+    out.set(cipher.update(payload), headerBytes);
+    // Neither mode pads: final() adds nothing.
+    cipher.final();
+    out.set(cipher.getAuthTag(), cipherEnd - TRANSPORT_TAG_BYTES);
     return out;
+  }
+
+  /** The AES-GCM nonce: `counter` big-endian, then 8 zero bytes. */
+  #aesNonce(counter: number): Buffer {
+    this.#nonce.writeUInt32BE(counter, 0);
+    return this.#nonce;
+  }
+
+  /**
+   * The XChaCha20 subkey for a 24-byte nonce of `counter` big-endian and 20 zero bytes:
+   * HChaCha20(key, nonce[0..16]), the nonce read as little-endian words.
+   */
+  #xchachaSubkey(counter: number): Buffer {
+    const words = this.#hchachaNonce;
+    words[0] =
+      ((counter >>> 24) & 0xff) |
+      (((counter >>> 16) & 0xff) << 8) |
+      (((counter >>> 8) & 0xff) << 16) |
+      ((counter & 0xff) << 24);
+    hchacha(CHACHA_SIGMA, this.#keyWords, words, this.#subkeyWords);
+    const subkey = this.#subkey;
+    for (let i = 0; i < 8; i += 1) subkey.writeUInt32LE((this.#subkeyWords[i] ?? 0) >>> 0, 4 * i);
+    return subkey;
   }
 }
