@@ -63,8 +63,6 @@ export function useSdkWorld(
       listen: true,
       gateway: { identifiesPerBucket: 1000 },
       ...serverOptions,
-      // The voice node on any free port: the default (the API's + 1) is one port for all tests.
-      config: { voicePort: 0, ...serverOptions.config },
     });
     const apiBase = `${server.baseUrl}/api/v10`;
     const dev = await seedDeveloper(server.app);
