@@ -295,7 +295,12 @@ export default tseslint.config(
   },
   {
     files: ['packages/sdk/src/**/*.ts'],
-    ignores: ['packages/sdk/src/node.ts', 'packages/sdk/src/platform/node.ts', '**/*.test.ts'],
+    ignores: [
+      'packages/sdk/src/node.ts',
+      'packages/sdk/src/platform/node.ts',
+      'packages/sdk/src/platform/nodeVoice*.ts',
+      '**/*.test.ts',
+    ],
     rules: {
       'no-restricted-imports': restrictImports({
         regex: '^(node:|ws$)',

@@ -16,7 +16,7 @@ import {
   type RelationshipGroupType,
   type StatusType,
 } from './enums.js';
-import { validationError, VoiceNotAvailableError } from './errors.js';
+import { AudioDeviceUnavailableError, validationError, type SdkError } from './errors.js';
 import { Gateway } from './gateway.js';
 import { Http } from './http.js';
 import { Logger, type LogCallback } from './log.js';
@@ -207,8 +207,9 @@ export class Client {
     this.core.gateway.connect();
   }
 
-  /** Closes the gateway session. */
+  /** Closes the gateway session (and ends the player's calls first: they need it). */
   disconnect(): void {
+    this.voice.endCalls();
     this.core.gateway.disconnect();
   }
 
@@ -266,6 +267,8 @@ export class Client {
     this.core.logger.info(
       `Status: ${statusName(status)}${error === ClientError.None ? '' : ` (${errorName(error)}, ${detail})`}`,
     );
+    // A session that ended for good (a fatal close) takes its calls with it.
+    if (status === ClientStatus.Disconnected) this.voice.endCalls();
     this.core.invoke(this.#statusChanged, status, error, detail);
   }
 
@@ -762,17 +765,22 @@ export class Client {
 
   // ── Voice (voice.ts) ──────────────────────────────────────────────────────────────────────
 
-  // Guildhall has no voice yet (its own issue): each operation below rejects with
-  // VoiceNotAvailableError (ErrorType.Disabled) and makes no request; the callbacks register.
+  // In Node a call's audio goes in and out as Opus frames or PCM (Call.sendOpusFrame…): Node has
+  // no audio devices, so the device operations say so. The browser build has no voice at all.
 
-  /** `Client::GetDefaultAudioDeviceId`. */
+  /** `Client::GetDefaultAudioDeviceId`: Node has no audio devices (AudioDeviceUnavailableError). */
   static getDefaultAudioDeviceId(): Promise<string> {
-    return Promise.reject(new VoiceNotAvailableError('getDefaultAudioDeviceId'));
+    return Promise.reject(
+      new AudioDeviceUnavailableError(
+        'getDefaultAudioDeviceId',
+        'there is no default audio device.',
+      ),
+    );
   }
 
-  /** The local voice settings (mute, deafen, volumes, voice mode, push-to-talk key). */
+  /** The local voice settings (mute, deafen, volumes, voice mode; no push-to-talk key in Node). */
   getVoiceSettings(): Promise<VoiceSettings> {
-    return this.voice.unavailable('getVoiceSettings');
+    return this.#voice('getVoiceSettings', () => this.voice.getVoiceSettings());
   }
 
   /** Called with the new VoiceSettings whenever they change. */
@@ -780,102 +788,147 @@ export class Client {
     this.voice.callbacks.voiceSettingsUpdated = callback;
   }
 
-  /** Joins (or starts) the voice call of a lobby. */
+  /**
+   * Joins (or starts) the voice call of a lobby the player is in; resolves with the Call at once
+   * (status Joining), whose status callback follows it to Connected.
+   */
   startCall(lobbyId: string): Promise<Call> {
-    return this.voice.unavailable('startCall', lobbyId);
+    return this.voice.startCall('startCall', lobbyId, null);
   }
 
-  /** startCall, with the raw audio received from each participant and captured locally. */
+  /**
+   * startCall, with each participant's audio decoded to PCM (`receivedCb`) and the PCM the game
+   * sends with `Call.sendPcmFrame` before it is encoded (`capturedCb`).
+   */
   startCallWithAudioCallbacks(
     lobbyId: string,
     receivedCb: UserAudioReceivedCallback,
     capturedCb: UserAudioCapturedCallback,
   ): Promise<Call> {
-    return this.voice.unavailable('startCallWithAudioCallbacks', lobbyId, receivedCb, capturedCb);
+    return this.voice.startCall('startCallWithAudioCallbacks', lobbyId, {
+      received: receivedCb,
+      captured: capturedCb,
+    });
   }
 
+  /** Leaves a lobby's call (op 4 without a channel); the Call ends Disconnected. */
   endCall(channelId: string): Promise<void> {
-    return this.voice.unavailable('endCall', channelId);
+    return this.#voice('endCall', () => {
+      this.voice.endCall(channelId);
+    });
   }
 
   endCalls(): Promise<void> {
-    return this.voice.unavailable('endCalls');
+    return this.#voice('endCalls', () => {
+      this.voice.endCalls();
+    });
   }
 
   getCall(channelId: string): Promise<Call | null> {
-    return this.voice.unavailable('getCall', channelId);
+    return this.#voice('getCall', () => this.voice.getCall(channelId));
   }
 
   getCalls(): Promise<Call[]> {
-    return this.voice.unavailable('getCalls');
+    return this.#voice('getCalls', () => this.voice.getCalls());
   }
 
+  /** Node has no audio devices: rejects with AudioDeviceUnavailableError. */
   getCurrentInputDevice(): Promise<AudioDevice> {
-    return this.voice.unavailable('getCurrentInputDevice');
+    return Promise.reject(
+      this.voice.noDevice('getCurrentInputDevice', 'there is no input device.'),
+    );
   }
 
+  /** Node has no audio devices: rejects with AudioDeviceUnavailableError. */
   getCurrentOutputDevice(): Promise<AudioDevice> {
-    return this.voice.unavailable('getCurrentOutputDevice');
+    return Promise.reject(
+      this.voice.noDevice('getCurrentOutputDevice', 'there is no output device.'),
+    );
   }
 
+  /** Node has no audio devices: an empty list. */
   getInputDevices(): Promise<AudioDevice[]> {
-    return this.voice.unavailable('getInputDevices');
+    return this.#voice('getInputDevices', () => {
+      this.voice.logger.verbose('getInputDevices: Node has no audio devices; the list is empty.');
+      return [];
+    });
   }
 
+  /** Node has no audio devices: an empty list. */
   getOutputDevices(): Promise<AudioDevice[]> {
-    return this.voice.unavailable('getOutputDevices');
+    return this.#voice('getOutputDevices', () => {
+      this.voice.logger.verbose('getOutputDevices: Node has no audio devices; the list is empty.');
+      return [];
+    });
   }
 
+  /** Node has no audio devices: rejects with AudioDeviceUnavailableError. */
   setInputDevice(deviceId: string): Promise<void> {
-    return this.voice.unavailable('setInputDevice', deviceId);
+    return Promise.reject(
+      this.voice.noDevice('setInputDevice', `there is no input device "${deviceId}".`),
+    );
   }
 
+  /** Node has no audio devices: rejects with AudioDeviceUnavailableError. */
   setOutputDevice(deviceId: string): Promise<void> {
-    return this.voice.unavailable('setOutputDevice', deviceId);
+    return Promise.reject(
+      this.voice.noDevice('setOutputDevice', `there is no output device "${deviceId}".`),
+    );
   }
 
-  /** Called with the input and output devices whenever the set of devices changes. */
+  /** Registered; never called in Node, which has no audio devices to change. */
   setDeviceChangeCallback(callback: DeviceChangeCallback | null): void {
     this.voice.callbacks.deviceChange = callback;
   }
 
-  /** Input volume, 0–100. */
+  /** Input volume, 0–100: applied to the PCM of `Call.sendPcmFrame`. */
   getInputVolume(): Promise<number> {
-    return this.voice.unavailable('getInputVolume');
+    return this.#voice('getInputVolume', () => this.voice.inputVolume);
   }
 
   setInputVolume(volume: number): Promise<void> {
-    return this.voice.unavailable('setInputVolume', volume);
+    return this.#voice('setInputVolume', () => {
+      this.voice.setVolume('setInputVolume', 'inputVolume', volume);
+    });
   }
 
-  /** Output volume, 0–200. */
+  /** Output volume, 0–200: applied to the PCM of the received-audio callback. */
   getOutputVolume(): Promise<number> {
-    return this.voice.unavailable('getOutputVolume');
+    return this.#voice('getOutputVolume', () => this.voice.outputVolume);
   }
 
   setOutputVolume(volume: number): Promise<void> {
-    return this.voice.unavailable('setOutputVolume', volume);
+    return this.#voice('setOutputVolume', () => {
+      this.voice.setVolume('setOutputVolume', 'outputVolume', volume);
+    });
   }
 
   getSelfMuteAll(): Promise<boolean> {
-    return this.voice.unavailable('getSelfMuteAll');
+    return this.#voice('getSelfMuteAll', () => this.voice.getVoiceSettings().selfMute());
   }
 
+  /** Self-mute in every call, and in the calls started after. */
   setSelfMuteAll(mute: boolean): Promise<void> {
-    return this.voice.unavailable('setSelfMuteAll', mute);
+    return this.#voice('setSelfMuteAll', () => this.voice.setSelfMuteAll(mute));
   }
 
   getSelfDeafAll(): Promise<boolean> {
-    return this.voice.unavailable('getSelfDeafAll');
+    return this.#voice('getSelfDeafAll', () => this.voice.getVoiceSettings().selfDeaf());
   }
 
+  /** Self-deafen in every call, and in the calls started after. */
   setSelfDeafAll(deaf: boolean): Promise<void> {
-    return this.voice.unavailable('setSelfDeafAll', deaf);
+    return this.#voice('setSelfDeafAll', () => this.voice.setSelfDeafAll(deaf));
   }
 
-  /** true: the game manages audio routing and the audio session, not the SDK. */
+  /** Mobile audio sessions: Node has none (AudioDeviceUnavailableError). */
   setEngineManagedAudioSession(isEngineManaged: boolean): Promise<void> {
-    return this.voice.unavailable('setEngineManagedAudioSession', isEngineManaged);
+    return Promise.reject(
+      this.voice.noDevice(
+        'setEngineManagedAudioSession',
+        `there is no audio session to manage (asked: ${String(isEngineManaged)}).`,
+      ),
+    );
   }
 
   /**
@@ -883,61 +936,102 @@ export class Client {
    * used.
    */
   setSpeakerMode(speakerMode: boolean): Promise<boolean> {
-    return this.voice.unavailable('setSpeakerMode', speakerMode);
+    return Promise.reject(
+      this.voice.noDevice('setSpeakerMode', `there is no speaker (asked: ${String(speakerMode)}).`),
+    );
   }
 
-  /** Shows the OS's audio route picker (mobile). */
+  /** Mobile audio routes: Node has none (AudioDeviceUnavailableError). */
   showAudioRoutePicker(): Promise<boolean> {
-    return this.voice.unavailable('showAudioRoutePicker');
+    return Promise.reject(this.voice.noDevice('showAudioRoutePicker', 'there is no audio route.'));
   }
 
+  /** Microphone processing: Node captures nothing (AudioDeviceUnavailableError). */
   setAutomaticGainControl(on: boolean): Promise<void> {
-    return this.voice.unavailable('setAutomaticGainControl', on);
+    return Promise.reject(this.#noCapture('setAutomaticGainControl', on));
   }
 
+  /** Microphone processing: Node captures nothing (AudioDeviceUnavailableError). */
   setEchoCancellation(on: boolean): Promise<void> {
-    return this.voice.unavailable('setEchoCancellation', on);
+    return Promise.reject(this.#noCapture('setEchoCancellation', on));
   }
 
+  /** Microphone processing: Node captures nothing (AudioDeviceUnavailableError). */
   setNoiseSuppression(on: boolean): Promise<void> {
-    return this.voice.unavailable('setNoiseSuppression', on);
+    return Promise.reject(this.#noCapture('setNoiseSuppression', on));
   }
 
+  /** Hardware codecs: Node encodes in software (opusscript); AudioDeviceUnavailableError. */
   setOpusHardwareCoding(encode: boolean, decode: boolean): Promise<void> {
-    return this.voice.unavailable('setOpusHardwareCoding', encode, decode);
+    return Promise.reject(
+      this.voice.noDevice(
+        'setOpusHardwareCoding',
+        `there is no hardware Opus codec (asked: encode ${String(encode)}, decode ${String(decode)}).`,
+      ),
+    );
   }
 
-  /** The level (dBFS) under which the input counts as silent for setNoAudioInputCallback. */
+  /** The no-input detector watches a microphone: Node has none (AudioDeviceUnavailableError). */
   setNoAudioInputThreshold(dBFSThreshold: number): Promise<void> {
-    return this.voice.unavailable('setNoAudioInputThreshold', dBFSThreshold);
+    return Promise.reject(
+      this.voice.noDevice(
+        'setNoAudioInputThreshold',
+        `there is no microphone to watch (asked: ${String(dBFSThreshold)} dBFS).`,
+      ),
+    );
   }
 
-  /** Called when the microphone starts or stops picking anything up. */
+  /** Registered; never called in Node, which has no microphone. */
   setNoAudioInputCallback(callback: NoAudioInputCallback | null): void {
     this.voice.callbacks.noAudioInput = callback;
   }
 
-  /** Called when someone joins or leaves a lobby's call. */
+  /** Called when someone joins or leaves the call of a lobby the player is in. */
   setVoiceParticipantChangedCallback(callback: VoiceParticipantChangedCallback | null): void {
     this.voice.callbacks.voiceParticipantChanged = callback;
   }
 
-  /** Diagnostics: an echo-cancellation dump. */
+  /** Diagnostics of echo cancellation: Node has none (AudioDeviceUnavailableError). */
   setAecDump(on: boolean): Promise<void> {
-    return this.voice.unavailable('setAecDump', on);
+    return Promise.reject(
+      this.voice.noDevice(
+        'setAecDump',
+        `there is no echo canceller to dump (asked: ${String(on)}).`,
+      ),
+    );
   }
 
-  /** Diagnostics: where voice writes its log files, from a severity up. */
+  /**
+   * Diagnostics: the SDK writes no log files; rejects (ValidationError) and points at
+   * addVoiceLogCallback, which receives every voice log line.
+   */
   setVoiceLogDir(path: string, minSeverity: LoggingSeverity): Promise<void> {
-    return this.voice.unavailable('setVoiceLogDir', path, minSeverity);
+    return this.#voice('setVoiceLogDir', () => {
+      throw validationError(
+        `setVoiceLogDir: this SDK writes no log files (asked: "${path}" from ${String(minSeverity)}); use addVoiceLogCallback() and write them where you like.`,
+      );
+    });
   }
 
-  /** Adds a consumer of voice's log lines (there are none until voice exists). */
+  /** Adds a consumer of voice's log lines (calls, the voice connection, DAVE). Tokens never appear. */
   addVoiceLogCallback(
     callback: LogCallback,
     minSeverity: LoggingSeverity = LoggingSeverity.Info,
   ): void {
-    this.voice.callbacks.voiceLog.push({ callback, minSeverity });
+    this.voice.addVoiceLogCallback(callback, minSeverity);
+  }
+
+  /** Runs a voice operation: a rejection in a build without voice, else its result. */
+  async #voice<T>(operation: string, run: () => T | Promise<T>): Promise<T> {
+    this.voice.requireVoice(operation);
+    return run();
+  }
+
+  #noCapture(operation: string, on: boolean): SdkError {
+    return this.voice.noDevice(
+      operation,
+      `there is no microphone whose audio it would process (asked: ${String(on)}).`,
+    );
   }
 }
 

@@ -80,13 +80,25 @@ export function notReadyError(operation: string): SdkError {
   );
 }
 
-/** Voice is not in this build of the platform yet (its own issue). */
+/** Voice is not in this build of the SDK (the browser build: `reason` says why). */
 export class VoiceNotAvailableError extends SdkError {
-  constructor(operation: string) {
+  constructor(operation: string, reason: string) {
+    super(`${operation}: voice not available: ${reason}`, { type: ErrorType.Disabled });
+    this.name = 'VoiceNotAvailableError';
+  }
+}
+
+/**
+ * An audio device operation (or microphone processing) in the Node build: Node has no audio
+ * devices. Calls send and receive Opus frames (or PCM) through `Call.sendOpusFrame`,
+ * `Call.sendPcmFrame` and the received-audio callbacks instead.
+ */
+export class AudioDeviceUnavailableError extends SdkError {
+  constructor(operation: string, what: string) {
     super(
-      `${operation}: voice not available. This Guildhall SDK and server have no voice yet; calls, push-to-talk and audio devices arrive with voice support.`,
+      `${operation}: ${what} Node has no audio devices: a call's audio goes in through Call.sendOpusFrame() or Call.sendPcmFrame() and comes out through Call.setOpusFrameReceivedCallback() or startCallWithAudioCallbacks() (docs/sdk.md, Voice).`,
       { type: ErrorType.Disabled },
     );
-    this.name = 'VoiceNotAvailableError';
+    this.name = 'AudioDeviceUnavailableError';
   }
 }

@@ -82,6 +82,11 @@ export class Gateway {
     return this.#status;
   }
 
+  /** The session's id (READY `session_id`), null when there is none; voice Identify sends it. */
+  get sessionId(): string | null {
+    return this.#sessionId;
+  }
+
   /** Opens the connection; READY moves the status to Ready. No-op when already under way. */
   connect(): void {
     if (this.#status !== ClientStatus.Disconnected) return;

@@ -9,6 +9,7 @@ import { ErrorType } from './enums.js';
 import { SdkError } from './errors.js';
 import type { WebSocketConstructor } from './gateway.js';
 import type { Logger } from './log.js';
+import type { VoiceModule } from './voiceTransport.js';
 
 /** One OAuth2 authorization to run in the person's browser. */
 export interface AuthorizeRedirectRequest {
@@ -48,6 +49,13 @@ export interface Platform {
    * false when this platform cannot register one.
    */
   registerLaunch(applicationId: string, command: string, logger: Logger): Promise<boolean>;
+  /**
+   * Why this platform has no voice (the browser build: no UDP in a page), or null when it has
+   * (Node). Voice operations reject with `VoiceNotAvailableError` carrying it.
+   */
+  readonly voiceUnavailable: string | null;
+  /** Loads the voice connection and the Opus codec (Node: `platform/nodeVoice.ts`, on first use). */
+  loadVoice(): Promise<VoiceModule>;
 }
 
 /** Ten minutes: an authorization code lives no longer. */

@@ -56,8 +56,17 @@ export function browserPlatform(): Platform {
       );
       return Promise.resolve(false);
     },
+    voiceUnavailable: BROWSER_NO_VOICE,
+    loadVoice: () => Promise.reject(new Error(BROWSER_NO_VOICE)),
   };
 }
+
+/**
+ * Why the browser build has no voice (docs/sdk.md, Voice): the media travel over UDP, which a
+ * page cannot open, and the end-to-end encryption (DAVE) has no maintained browser implementation.
+ */
+export const BROWSER_NO_VOICE =
+  'the browser build of the SDK has no voice: call media travel over UDP, which a web page cannot open, and their end-to-end encryption (DAVE) has no maintained browser implementation. Use the Node build (docs/sdk.md, Voice).';
 
 /** The redirect URI: the game's choice, else `callback.html` beside the page; same origin only. */
 function popupRedirectUri(chosen: string | null): string {

@@ -39,6 +39,9 @@ export function nodePlatform(): Platform {
       return loopbackAuthorize(request, this.authorizeTimeoutMs);
     },
     registerLaunch: registerDesktopEntry,
+    voiceUnavailable: null,
+    // Loaded on the first call only: DAVE (a native module) and Opus stay out of games without voice.
+    loadVoice: async () => (await import('./nodeVoice.js')).nodeVoice,
   };
 }
 
