@@ -110,8 +110,13 @@ interface Group {
 }
 
 interface Transition {
+  /** The member (this session of the user) whose commit it is. */
+  committer: Member;
   recipients: Set<string>;
   awaiting: Set<string>;
+  /** Recipients other than the committer, and those of them that failed it (op 31). */
+  others: number;
+  failed: Set<string>;
   deadlineMs: number;
 }
 
@@ -200,6 +205,15 @@ export class DaveCall {
     }
     this.checkKeysUnused(userId, keyPackage);
     const out: DaveMessage[] = [];
+    const group = this.group;
+    if (group?.epoch === 0n && member.state === 'inGroup') {
+      // The creator re-initialised before anyone joined: its client made a new pending group
+      // at epoch 0 and stays the creator. Proposals sent since reach that new group; if they
+      // came before the re-init and are lost, the batch times out and the group re-forms.
+      member.keyPackage = keyPackage;
+      group.leaves.set(0, { userId, keyPackage });
+      return out;
+    }
     // A member with a key package out or a leaf re-initialised: its old one is of no use now.
     this.leaveGroup(member, out);
     member.keyPackage = keyPackage;
@@ -249,7 +263,7 @@ export class DaveCall {
     const out: DaveMessage[] = [];
     this.applyCommit(
       group,
-      { proposals, commit: commit.bytes, welcome: welcome?.bytes ?? null },
+      { committer: member, proposals, commit: commit.bytes, welcome: welcome?.bytes ?? null },
       out,
     );
     this.progress(out);
@@ -279,7 +293,20 @@ export class DaveCall {
     const member = this.member(userId);
     checkTransitionId(transitionId);
     const out: DaveMessage[] = [];
+    const transition = this.transitions.get(transitionId);
+    const failed = transition?.recipients.has(userId) ? transition : null;
     this.resetMember(member, out);
+    if (failed && failed.committer !== member) {
+      failed.failed.add(userId);
+      // Everyone else failed the commit: the committer sent one it alone accepts (a broken or
+      // hostile client). It starts over too, so it cannot hold the group with bad commits.
+      const committer = failed.committer;
+      const current = this.members.get(committer.userId) === committer;
+      if (current && committer.state === 'inGroup' && failed.failed.size === failed.others) {
+        this.resetMember(committer, out);
+        out.push({ to: [committer.userId], op: OP.PREPARE_EPOCH, json: PREPARE_NEW_GROUP });
+      }
+    }
     this.progress(out);
     return out;
   }
@@ -423,10 +450,15 @@ export class DaveCall {
 
   private applyCommit(
     group: Group,
-    accepted: { proposals: Proposal[]; commit: Uint8Array; welcome: Uint8Array | null },
+    accepted: {
+      committer: Member;
+      proposals: Proposal[];
+      commit: Uint8Array;
+      welcome: Uint8Array | null;
+    },
     out: DaveMessage[],
   ): void {
-    const { proposals, commit, welcome } = accepted;
+    const { committer, proposals, commit, welcome } = accepted;
     const existing = this.committers();
     // RFC 9420 §12.3: removes before adds; an add takes the leftmost free leaf.
     for (const proposal of proposals) {
@@ -475,8 +507,11 @@ export class DaveCall {
     }
     const recipients = new Set([...existing, ...added]);
     this.transitions.set(transitionId, {
+      committer,
       recipients,
       awaiting: new Set(recipients),
+      others: recipients.size - 1,
+      failed: new Set(),
       deadlineMs: this.clock.now() + this.transitionTimeoutMs,
     });
   }
