@@ -550,6 +550,47 @@ describe('DaveCall under churn', () => {
   );
 });
 
+/**
+ * Measurement, off by default: `DAVE_SCALE_MEMBERS=99 npx vitest run packages/server/src/voice/dave`
+ * grows a call one member at a time with real clients and prints the server's own time per op.
+ */
+const scaleMembers = Number(process.env['DAVE_SCALE_MEMBERS'] ?? 0);
+describe.skipIf(!scaleMembers)('DaveCall at scale', () => {
+  it(`forms a group of ${scaleMembers} members`, { timeout: 1_800_000 }, () => {
+    const net = new Network();
+    const timings = new Map<string, number[]>();
+    const call = net.call as unknown as Record<string, (...args: unknown[]) => unknown>;
+    for (const name of ['keyPackage', 'commitWelcome', 'transitionReady']) {
+      const original = call[name]?.bind(net.call);
+      call[name] = (...args: unknown[]) => {
+        const start = performance.now();
+        const result = original?.(...args);
+        timings.set(name, [...(timings.get(name) ?? []), performance.now() - start]);
+        return result;
+      };
+    }
+    const ids = Array.from({ length: scaleMembers }, (_, k) =>
+      String(300_000_000_000_000_000n + BigInt(k)),
+    );
+    for (const id of ids) {
+      net.join(id);
+      net.pump();
+    }
+    expectOneGroup(net, ids);
+    const sizes = net.sent(28).map((d) => d.message.binary?.length ?? 0);
+    const lines = [
+      `members ${ids.length}, epoch ${net.call.epoch}, largest op 28 ${Math.max(...sizes)} B`,
+    ];
+    for (const [name, values] of timings) {
+      values.sort((a, b) => a - b);
+      const p50 = values[Math.floor(values.length / 2)] ?? 0;
+      const p99 = values[Math.floor(values.length * 0.99)] ?? 0;
+      lines.push(`${name}: n ${values.length}, p50 ${p50.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms`);
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+  });
+});
+
 describe('DaveCall refuses what a member may not send', () => {
   function call(): DaveCall {
     const c = new DaveCall({ channelId: CHANNEL, clock: manualClock(0) });
