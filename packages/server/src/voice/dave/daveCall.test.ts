@@ -606,6 +606,38 @@ describe('DaveCall refuses what a member may not send', () => {
     return keyPackage;
   }
 
+  it('answers random bytes and random damage with DaveProtocolError only', () => {
+    const random = prng(42);
+    const bytes = (length: number) => Uint8Array.from({ length }, () => Math.floor(random() * 256));
+    const net = groupOf(A, B);
+    net.join(C);
+    net.pumpUntil(() => net.queue.some((d) => d.kind === 'server' && d.message.op === 28));
+    const valid = net.queue.find((d) => d.kind === 'server' && d.message.op === 28);
+    const payload = valid?.message.binary ?? new Uint8Array();
+    const from = valid?.kind === 'server' ? valid.from : A;
+    const inputs: Uint8Array[] = [];
+    for (let i = 0; i < 300; i++) {
+      inputs.push(bytes(Math.floor(random() * 600)));
+      const damaged = Uint8Array.from(payload);
+      for (let j = 0; j < 1 + Math.floor(random() * 4); j++) {
+        damaged[Math.floor(random() * damaged.length)] = Math.floor(random() * 256);
+      }
+      inputs.push(damaged);
+    }
+    for (const input of inputs) {
+      for (const feed of [
+        () => net.call.keyPackage(from, input),
+        () => net.call.commitWelcome(from, input),
+      ]) {
+        try {
+          net.send(feed());
+        } catch (error) {
+          expect(error).toBeInstanceOf(DaveProtocolError);
+        }
+      }
+    }
+  });
+
   it("refuses another user's key package", () => {
     expect(() => call().keyPackage(A, keyPackageOf(B))).toThrow(DaveProtocolError);
   });
