@@ -3,7 +3,12 @@ import { DAVESession } from '@discordjs/voice';
 import type { DAVESession as DaveySession, MediaType } from '@snazzah/davey';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
-import { DaveCall, DaveProtocolError, type DaveMessage } from './daveCall.js';
+import {
+  DaveCall,
+  DaveProtocolError,
+  MAX_COMMIT_WELCOME_BYTES,
+  type DaveMessage,
+} from './daveCall.js';
 import { parseKeyPackage, signContent } from './mls.js';
 import { TlsWriter } from './tls.js';
 
@@ -306,6 +311,15 @@ describe('DaveCall with real DAVE clients', () => {
     expectOneGroup(net, [A, B, C, D]);
   });
 
+  it('grows to a dozen members, one epoch per join, with welcomes under the size limit', () => {
+    const ids = Array.from({ length: 12 }, (_, k) => String(200_000_000_000_000_000n + BigInt(k)));
+    const net = groupOf(...ids);
+    expect(net.call.epoch).toBe(11);
+    expectOneGroup(net, ids);
+    const largest = Math.max(...net.sent(28).map((d) => d.message.binary?.length ?? 0));
+    expect(largest).toBeLessThan(MAX_COMMIT_WELCOME_BYTES / 8);
+  });
+
   it('removes a member that leaves; its old key no longer decrypts', () => {
     const net = groupOf(A, B, C);
     const leaver = net.client(C);
@@ -388,6 +402,20 @@ describe('DaveCall with real DAVE clients', () => {
     expect(net.sent(31)).toHaveLength(1);
     expect(net.call.epoch).toBeGreaterThan(epoch + 1);
     expectOneGroup(net, [A, B, C, D]);
+  });
+
+  it('makes a committer whose commit everyone else fails start over too', () => {
+    const net = groupOf(A, B);
+    // A's commit adding C reaches B and C damaged (a client that sends bad commits).
+    net.drop = (d) => d.kind === 'client' && d.to === B && d.message.op === 27;
+    net.damageNext.add(B);
+    net.damageNext.add(C);
+    net.join(C);
+    net.pumpUntil(() => net.sent(31).length === 2);
+    net.drop = () => false;
+    net.pump();
+    expect(net.sent(24).map((d) => d.kind === 'client' && d.to)).toEqual([A]);
+    expectOneGroup(net, [A, B, C]);
   });
 
   it('re-forms the group with op 24 when a batch never gets a commit', () => {
@@ -487,7 +515,7 @@ function prng(seed: number): () => number {
 }
 
 describe('DaveCall under churn', () => {
-  it.each(Array.from({ length: 12 }, (_, i) => i + 1))(
+  it.each(Array.from({ length: 8 }, (_, i) => i + 1))(
     'ends in one group after random joins, leaves, rejoins and failures (seed %i)',
     (seed) => {
       const random = prng(seed);
@@ -522,6 +550,47 @@ describe('DaveCall under churn', () => {
   );
 });
 
+/**
+ * Measurement, off by default: `DAVE_SCALE_MEMBERS=99 npx vitest run packages/server/src/voice/dave`
+ * grows a call one member at a time with real clients and prints the server's own time per op.
+ */
+const scaleMembers = Number(process.env['DAVE_SCALE_MEMBERS'] ?? 0);
+describe.skipIf(!scaleMembers)('DaveCall at scale', () => {
+  it(`forms a group of ${scaleMembers} members`, { timeout: 1_800_000 }, () => {
+    const net = new Network();
+    const timings = new Map<string, number[]>();
+    const call = net.call as unknown as Record<string, (...args: unknown[]) => unknown>;
+    for (const name of ['keyPackage', 'commitWelcome', 'transitionReady']) {
+      const original = call[name]?.bind(net.call);
+      call[name] = (...args: unknown[]) => {
+        const start = performance.now();
+        const result = original?.(...args);
+        timings.set(name, [...(timings.get(name) ?? []), performance.now() - start]);
+        return result;
+      };
+    }
+    const ids = Array.from({ length: scaleMembers }, (_, k) =>
+      String(300_000_000_000_000_000n + BigInt(k)),
+    );
+    for (const id of ids) {
+      net.join(id);
+      net.pump();
+    }
+    expectOneGroup(net, ids);
+    const sizes = net.sent(28).map((d) => d.message.binary?.length ?? 0);
+    const lines = [
+      `members ${ids.length}, epoch ${net.call.epoch}, largest op 28 ${Math.max(...sizes)} B`,
+    ];
+    for (const [name, values] of timings) {
+      values.sort((a, b) => a - b);
+      const p50 = values[Math.floor(values.length / 2)] ?? 0;
+      const p99 = values[Math.floor(values.length * 0.99)] ?? 0;
+      lines.push(`${name}: n ${values.length}, p50 ${p50.toFixed(3)} ms, p99 ${p99.toFixed(3)} ms`);
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+  });
+});
+
 describe('DaveCall refuses what a member may not send', () => {
   function call(): DaveCall {
     const c = new DaveCall({ channelId: CHANNEL, clock: manualClock(0) });
@@ -536,6 +605,38 @@ describe('DaveCall refuses what a member may not send', () => {
     session.reinit();
     return keyPackage;
   }
+
+  it('answers random bytes and random damage with DaveProtocolError only', () => {
+    const random = prng(42);
+    const bytes = (length: number) => Uint8Array.from({ length }, () => Math.floor(random() * 256));
+    const net = groupOf(A, B);
+    net.join(C);
+    net.pumpUntil(() => net.queue.some((d) => d.kind === 'server' && d.message.op === 28));
+    const valid = net.queue.find((d) => d.kind === 'server' && d.message.op === 28);
+    const payload = valid?.message.binary ?? new Uint8Array();
+    const from = valid?.kind === 'server' ? valid.from : A;
+    const inputs: Uint8Array[] = [];
+    for (let i = 0; i < 300; i++) {
+      inputs.push(bytes(Math.floor(random() * 600)));
+      const damaged = Uint8Array.from(payload);
+      for (let j = 0; j < 1 + Math.floor(random() * 4); j++) {
+        damaged[Math.floor(random() * damaged.length)] = Math.floor(random() * 256);
+      }
+      inputs.push(damaged);
+    }
+    for (const input of inputs) {
+      for (const feed of [
+        () => net.call.keyPackage(from, input),
+        () => net.call.commitWelcome(from, input),
+      ]) {
+        try {
+          net.send(feed());
+        } catch (error) {
+          expect(error).toBeInstanceOf(DaveProtocolError);
+        }
+      }
+    }
+  });
 
   it("refuses another user's key package", () => {
     expect(() => call().keyPackage(A, keyPackageOf(B))).toThrow(DaveProtocolError);

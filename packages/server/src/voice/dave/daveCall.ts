@@ -21,8 +21,20 @@
  *   partial revoke carries no welcome for the adds it keeps.
  * - The first valid commit of an epoch wins; later commits of that epoch are stale, not errors.
  */
-import { DAVE_PROTOCOL_VERSION, VoiceOpcodes } from '@guildhall/protocol';
 import type { Clock } from '../../domain/clock.js';
+import {
+  MAX_RETIRED_REFS,
+  MAX_U16,
+  OP,
+  PREPARE_NEW_GROUP,
+  checkTransitionId,
+  sharesKeys,
+  u64Bytes,
+  type Group,
+  type Member,
+  type Proposal,
+  type Transition,
+} from './daveState.js';
 import {
   ExternalSender,
   addProposal,
@@ -63,62 +75,6 @@ export const DEFAULT_DAVE_CALL_OPTIONS = {
 export const MAX_KEY_PACKAGE_BYTES = 16 * 1024;
 /** Largest op 28 payload accepted: the welcome carries the whole ratchet tree. */
 export const MAX_COMMIT_WELCOME_BYTES = 512 * 1024;
-
-const OP = {
-  EXECUTE_TRANSITION: VoiceOpcodes.DAVE_EXECUTE_TRANSITION,
-  PREPARE_EPOCH: VoiceOpcodes.DAVE_PREPARE_EPOCH,
-  EXTERNAL_SENDER: VoiceOpcodes.DAVE_MLS_EXTERNAL_SENDER,
-  PROPOSALS: VoiceOpcodes.DAVE_MLS_PROPOSALS,
-  ANNOUNCE_COMMIT: VoiceOpcodes.DAVE_MLS_ANNOUNCE_COMMIT_TRANSITION,
-  WELCOME: VoiceOpcodes.DAVE_MLS_WELCOME,
-} as const;
-
-type MemberState =
-  /** Waiting for its (next) key package. */
-  | 'joining'
-  /** Key package in hand; it will be proposed with the next batch. */
-  | 'pending'
-  /** Its Add is in the current batch. */
-  | 'proposed'
-  /** Holds a leaf of the group. */
-  | 'inGroup';
-
-interface Member {
-  userId: string;
-  state: MemberState;
-  keyPackage: KeyPackage | null;
-  leaf: number | null;
-}
-
-type Proposal =
-  | { kind: 'add'; ref: Uint8Array; userId: string; keyPackage: KeyPackage }
-  | { kind: 'remove'; ref: Uint8Array; leaf: number };
-
-interface Leaf {
-  userId: string;
-  keyPackage: KeyPackage;
-}
-
-interface Group {
-  epoch: bigint;
-  leaves: Map<number, Leaf>;
-  /** Leaves whose user left or re-initialised: the next batch proposes their removal. */
-  staleLeaves: Set<number>;
-  /** The batch of the current epoch, by ref (hex); empty when none is out. */
-  batch: Map<string, Proposal>;
-  batchSentAtMs: number;
-}
-
-interface Transition {
-  recipients: Set<string>;
-  awaiting: Set<string>;
-  deadlineMs: number;
-}
-
-/** Op 24 with epoch 1: the client re-initialises and sends a new key package. */
-const PREPARE_NEW_GROUP = { protocol_version: DAVE_PROTOCOL_VERSION, epoch: 1 } as const;
-const MAX_U16 = 0xffff;
-const MAX_RETIRED_REFS = 4096;
 
 export class DaveCall {
   private readonly clock: Clock;
@@ -200,6 +156,15 @@ export class DaveCall {
     }
     this.checkKeysUnused(userId, keyPackage);
     const out: DaveMessage[] = [];
+    const group = this.group;
+    if (group?.epoch === 0n && member.state === 'inGroup') {
+      // The creator re-initialised before anyone joined: its client made a new pending group
+      // at epoch 0 and stays the creator. Proposals sent since reach that new group; if they
+      // came before the re-init and are lost, the batch times out and the group re-forms.
+      member.keyPackage = keyPackage;
+      group.leaves.set(0, { userId, keyPackage });
+      return out;
+    }
     // A member with a key package out or a leaf re-initialised: its old one is of no use now.
     this.leaveGroup(member, out);
     member.keyPackage = keyPackage;
@@ -249,7 +214,7 @@ export class DaveCall {
     const out: DaveMessage[] = [];
     this.applyCommit(
       group,
-      { proposals, commit: commit.bytes, welcome: welcome?.bytes ?? null },
+      { committer: member, proposals, commit: commit.bytes, welcome: welcome?.bytes ?? null },
       out,
     );
     this.progress(out);
@@ -279,7 +244,20 @@ export class DaveCall {
     const member = this.member(userId);
     checkTransitionId(transitionId);
     const out: DaveMessage[] = [];
+    const transition = this.transitions.get(transitionId);
+    const failed = transition?.recipients.has(userId) ? transition : null;
     this.resetMember(member, out);
+    if (failed && failed.committer !== member) {
+      failed.failed.add(userId);
+      // Everyone else failed the commit: the committer sent one it alone accepts (a broken or
+      // hostile client). It starts over too, so it cannot hold the group with bad commits.
+      const committer = failed.committer;
+      const current = this.members.get(committer.userId) === committer;
+      if (current && committer.state === 'inGroup' && failed.failed.size === failed.others) {
+        this.resetMember(committer, out);
+        out.push({ to: [committer.userId], op: OP.PREPARE_EPOCH, json: PREPARE_NEW_GROUP });
+      }
+    }
     this.progress(out);
     return out;
   }
@@ -423,10 +401,15 @@ export class DaveCall {
 
   private applyCommit(
     group: Group,
-    accepted: { proposals: Proposal[]; commit: Uint8Array; welcome: Uint8Array | null },
+    accepted: {
+      committer: Member;
+      proposals: Proposal[];
+      commit: Uint8Array;
+      welcome: Uint8Array | null;
+    },
     out: DaveMessage[],
   ): void {
-    const { proposals, commit, welcome } = accepted;
+    const { committer, proposals, commit, welcome } = accepted;
     const existing = this.committers();
     // RFC 9420 §12.3: removes before adds; an add takes the leftmost free leaf.
     for (const proposal of proposals) {
@@ -475,8 +458,11 @@ export class DaveCall {
     }
     const recipients = new Set([...existing, ...added]);
     this.transitions.set(transitionId, {
+      committer,
       recipients,
       awaiting: new Set(recipients),
+      others: recipients.size - 1,
+      failed: new Set(),
       deadlineMs: this.clock.now() + this.transitionTimeoutMs,
     });
   }
@@ -550,24 +536,4 @@ export class DaveCall {
     }
     return false;
   }
-}
-
-function sharesKeys(a: KeyPackage, b: KeyPackage): boolean {
-  const keysA = [a.initKey, a.leafNode.encryptionKey, a.leafNode.signatureKey];
-  const keysB = [b.initKey, b.leafNode.encryptionKey, b.leafNode.signatureKey];
-  return keysA.some((x) => keysB.some((y) => bytesEqual(x, y)));
-}
-
-function checkTransitionId(transitionId: number): void {
-  if (!Number.isInteger(transitionId) || transitionId < 0 || transitionId > MAX_U16) {
-    throw new DaveProtocolError('transition_id is not a u16');
-  }
-}
-
-/** A snowflake as u64 big-endian: DAVE's group id and credential identity. */
-function u64Bytes(id: string, what: string): Uint8Array {
-  if (!/^\d{1,20}$/.test(id) || BigInt(id) > 0xffff_ffff_ffff_ffffn) {
-    throw new TypeError(`${what} is not a u64 snowflake`);
-  }
-  return new TlsWriter().u64(BigInt(id)).finish();
 }
