@@ -506,7 +506,14 @@ export async function createApp(options: AppOptions): Promise<App> {
       const port = typeof address === 'object' && address !== null ? address.port : config.port;
       base = publicBaseUrl(config, port);
       listeningPort = port;
-      const voiceEndpoint = await voice?.node.listen();
+      let voiceEndpoint: string | undefined;
+      try {
+        voiceEndpoint = await voice?.node.listen();
+      } catch (err) {
+        // The voice port is taken (say): the API's listener does not stay open without it.
+        await http.close();
+        throw err;
+      }
       if (voice?.tls.development === true) {
         logger.info(
           { endpoint: voiceEndpoint, certificate: voice.tls.certPath },

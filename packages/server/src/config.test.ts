@@ -175,7 +175,16 @@ describe('loadConfig', () => {
       voicePort: 0,
       voiceEndpoint: '127.0.0.1:0',
     });
-    expect(loadConfig({ GUILDHALL_HOST: '::' })).toMatchObject({ voiceEndpoint: '127.0.0.1:8081' });
+    expect(loadConfig({ GUILDHALL_HOST: '::' })).toMatchObject({
+      voiceHost: '0.0.0.0',
+      voiceEndpoint: '127.0.0.1:8081',
+    });
+    // The relay is IPv4: an API on IPv6 loopback has its voice node on IPv4's.
+    expect(loadConfig({ GUILDHALL_HOST: '::1' })).toMatchObject({
+      voiceHost: '127.0.0.1',
+      voiceEndpoint: '127.0.0.1:8081',
+      voicePublicIp: '127.0.0.1',
+    });
     expect(loadConfig({ GUILDHALL_VOICE_HOST: '::1' }, ['--role', 'api'])).toMatchObject({
       voiceEndpoint: '[::1]:8081',
     });

@@ -674,6 +674,9 @@ function reachableHost(host: string): string {
   return host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 }
 
+/** The IPv4 listen address standing in for an IPv6 API host, for the voice node's default. */
+const IPV6_TO_IPV4_HOST: Readonly<Record<string, string>> = { '::1': '127.0.0.1', '::': '0.0.0.0' };
+
 /**
  * The voice settings whose default comes from others. A bad combination is refused only for a
  * role that runs a voice node; other roles only hand the endpoint out (op 4) or ignore them.
@@ -698,7 +701,8 @@ function voiceSettings(raw: RawConfig): Pick<Config, DerivedSetting> {
       `GUILDHALL_VOICE_PORT must differ from GUILDHALL_PORT; got ${String(voicePort)} for both.`,
     );
   }
-  const voiceHost = raw.voiceHost ?? raw.host;
+  // The media relay is IPv4 (as the platform's Ready `ip`): an IPv6 API host maps to IPv4's own.
+  const voiceHost = raw.voiceHost ?? IPV6_TO_IPV4_HOST[raw.host] ?? raw.host;
   const host = reachableHost(voiceHost);
   const voiceEndpoint =
     raw.voiceEndpoint ?? `${host.includes(':') ? `[${host}]` : host}:${String(voicePort)}`;

@@ -125,7 +125,7 @@ describeDrivers('lobby calls on the gateway ($driver)', (driver) => {
     expect(d).toMatchObject({
       guild_id: null,
       channel_id: lobbyId,
-      endpoint: gw.server.app.config.voiceEndpoint,
+      endpoint: gw.server.app.voice?.endpoint(),
     });
     expect(tokens().verify(d['token'] ?? '', gw.clock.now())).toEqual({
       userId: ann.id,
@@ -146,6 +146,8 @@ describeDrivers('lobby calls on the gateway ($driver)', (driver) => {
       sessionId: ann.sessionId,
       selfMute: false,
       selfDeaf: false,
+      muted: false,
+      deafened: false,
     });
 
     // Bob joins: first who is there (ann), then himself, then his voice server.

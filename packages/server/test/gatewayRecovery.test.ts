@@ -124,8 +124,8 @@ describe.skipIf(!postgresAvailable || !natsAvailable)('a gateway node that dies'
 
   const startNodes = async (keepHistory: boolean) => {
     const config = {
-      ...loadConfig({}, []),
-      port: 0,
+      // Port 0 read as the API's: the voice port is then a free one too.
+      ...loadConfig({ GUILDHALL_PORT: '0' }, []),
       dataDir,
       logLevel: 'silent' as const,
       demo: false,

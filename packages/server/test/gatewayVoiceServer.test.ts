@@ -58,7 +58,7 @@ describeDrivers('op 4 and VOICE_SERVER_UPDATE on $driver', (driver) => {
     const d = server.d as { token: string; guild_id: string; endpoint: string };
     expect(Object.keys(d).sort()).toEqual(['endpoint', 'guild_id', 'token']);
     expect(d.guild_id).toBe(gw.guild.guildId);
-    expect(d.endpoint).toBe(gw.server.app.config.voiceEndpoint);
+    expect(d.endpoint).toBe(gw.server.app.voice?.endpoint());
     expect(d.endpoint).toMatch(/^[\w.-]+:\d+$/);
 
     const tokens = createVoiceTokens(loadSecretKey(gw.server.app.config).key);
@@ -80,6 +80,8 @@ describeDrivers('op 4 and VOICE_SERVER_UPDATE on $driver', (driver) => {
       sessionId,
       selfMute: false,
       selfDeaf: false,
+      muted: false,
+      deafened: false,
     });
     expect(await currentVoiceState(storage, { ...q, channelId: gw.guild.guildId })).toBeNull();
     expect(await currentVoiceState(storage, { ...q, guildId: null })).toBeNull();

@@ -1,12 +1,11 @@
 /**
  * discord.js 14's voice adapter with @discordjs/voice: `joinVoiceChannel` sends op 4, and the
  * connection gets the VOICE_STATE_UPDATE (its session id) and then the VOICE_SERVER_UPDATE
- * (token, endpoint) it needs to start its voice networking, which dials the advertised endpoint.
- * What happens on the voice WebSocket itself is the voice node's (the lead's e2e test).
+ * (token, endpoint) it needs to start its voice networking, with this process's voice node as
+ * the endpoint. What happens on the voice WebSocket itself is voiceClients.test.ts's.
  *
  * @module
  */
-import { createServer, type Server, type Socket } from 'node:net';
 import {
   VoiceConnectionStatus,
   joinVoiceChannel,
@@ -23,35 +22,16 @@ import { startTestServer, type TestServer } from './support/testServer.js';
 
 let server: TestServer;
 let fx: GuildFixture;
-/** Stands where a voice node would: records that the client dialled it. */
-let voiceNode: Server;
-let dialled: Promise<Socket>;
 
 beforeEach(async () => {
-  voiceNode = createServer();
-  dialled = new Promise((resolve) => {
-    voiceNode.once('connection', resolve);
-  });
-  await new Promise<void>((resolve) => voiceNode.listen(0, '127.0.0.1', resolve));
-  const address = voiceNode.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  server = await startTestServer({
-    listen: true,
-    gateway: { identifiesPerBucket: 1000 },
-    config: { voiceEndpoint: `127.0.0.1:${String(port)}` },
-  });
+  server = await startTestServer({ listen: true, gateway: { identifiesPerBucket: 1000 } });
   fx = await guildFixture(server, { botPermissions: 0n });
 });
 afterEach(async () => {
   await server.close();
-  await new Promise<void>((resolve) =>
-    voiceNode.close(() => {
-      resolve();
-    }),
-  );
 });
 
-it('discord.js joins a voice channel: its adapter gets both dispatches and dials the endpoint', async () => {
+it('discord.js joins a voice channel: its adapter gets both dispatches and this voice node', async () => {
   const created = await fx.call('POST', `/guilds/${fx.guildId}/channels`, {
     auth: fx.owner.token,
     payload: { name: 'voice', type: 2 },
@@ -90,7 +70,7 @@ it('discord.js joins a voice channel: its adapter gets both dispatches and dials
       channelId,
       serverId: fx.guildId,
       userId: fx.bot.userId,
-      endpoint: server.app.config.voiceEndpoint,
+      endpoint: server.app.voice?.endpoint(),
     });
     expect(options.sessionId).toBe(guild.voiceStates.cache.get(fx.bot.userId)?.sessionId);
     const grant = createVoiceTokens(loadSecretKey(server.app.config).key).verify(
@@ -98,7 +78,6 @@ it('discord.js joins a voice channel: its adapter gets both dispatches and dials
       Date.now(),
     );
     expect(grant).toMatchObject({ channelId, sessionId: options.sessionId, guildId: fx.guildId });
-    (await dialled).destroy();
     // The server holds the bot in the channel.
     expect(
       await server.app.storage.gateway.findVoiceState(fx.guildId, fx.bot.userId),

@@ -251,6 +251,10 @@ describeDrivers('the voice gateway on $driver', (driver) => {
     });
     await back.op(VOp.RESUMED);
     const connected = await back.op(VOp.CLIENTS_CONNECT);
+    // Resumed comes before what is replayed (DAVE's frames count only once the client is ready).
+    expect(back.frames.findIndex((f) => f.op === VOp.RESUMED)).toBeLessThan(
+      back.frames.indexOf(connected),
+    );
     expect(connected.d).toEqual({ user_ids: [owner.userId] });
     expect(connected.seq).toBe(acked + 1);
     // Nothing it had acknowledged comes again.
@@ -265,5 +269,31 @@ describeDrivers('the voice gateway on $driver', (driver) => {
       seq_ack: 0,
     });
     expect((await stranger.closed).code).toBe(Close.SESSION_NO_LONGER_VALID);
+  });
+
+  it('a second Identify of the same user replaces the first, alone or not; a kick ends its place', async () => {
+    const channelId = await voiceChannel();
+    const bot = await joinCall(gw.guild.bot.token, channelId);
+    const first = await connect(bot);
+    // Alone in the call, the bot identifies again (a client starting over): the call goes on.
+    const again = await connect(bot);
+    expect((await first.voice.closed).code).toBe(Close.DISCONNECTED);
+    const owner = await joinCall(gw.guild.owner.token, channelId);
+    const ownerVoice = await connect(owner);
+    expect((await again.voice.op(VOp.CLIENTS_CONNECT)).d).toEqual({ user_ids: [owner.userId] });
+    expect((await ownerVoice.voice.op(VOp.CLIENTS_CONNECT)).d).toEqual({ user_ids: [bot.userId] });
+    const metrics = await gw.server.app.http.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.body).toContain('\nguildhall_voice_calls 1\n');
+    expect(metrics.body).toContain('\nguildhall_voice_members 2\n');
+
+    // The owner kicks the bot: its voice connection ends, the owner is told.
+    const kicked = await gw.guild.call(
+      'DELETE',
+      `/guilds/${gw.guild.guildId}/members/${gw.guild.bot.userId}`,
+      { auth: gw.guild.owner.token },
+    );
+    expect(kicked.statusCode).toBe(204);
+    expect((await again.voice.closed).code).toBe(Close.DISCONNECTED);
+    expect((await ownerVoice.voice.op(VOp.CLIENT_DISCONNECT)).d).toEqual({ user_id: bot.userId });
   });
 });

@@ -116,13 +116,10 @@ async function start(request: StartRequest, env: Record<string, string | undefin
       }
     } else {
       const serves = config.role === 'all' ? '' : ` as ${ROLE_NAMES[config.role]}`;
-      const parts = [
-        roleServes(config.role, 'api') ? ` Web client: ${app.baseUrl()}/ API: ${app.apiUrl()}` : '',
-        roleServes(config.role, 'gateway') ? ` Gateway: ${app.gatewayUrl()}` : '',
-      ].join('');
-      const voice = voiceLines(voiceBanner(app));
+      const pages = roleServes(config.role, 'api') ? ` Web client: ${app.baseUrl()}/` : '';
+      const voice = voiceLines(voiceBanner(app)).map((line) => `${line.trim()}\n`);
       io.stdout(
-        `Guildhall is running${serves}.${parts}\n${voice.map((line) => `${line.trim()}\n`).join('')}`,
+        `Guildhall is running${serves}.${pages} API: ${app.apiUrl()} Gateway: ${app.gatewayUrl()}\n${voice.join('')}`,
       );
     }
   } catch (err) {

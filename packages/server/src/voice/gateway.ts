@@ -118,6 +118,10 @@ export interface VoiceNode {
 /** Frames kept per member for a Resume. */
 const RESUME_BUFFER_FRAMES = 128;
 const RESUME_BUFFER_BYTES = 512 * 1024;
+/** Bytes written to a connection and not yet read by its client before it is dropped. */
+const MAX_UNREAD_BYTES = 2 * 1024 * 1024;
+/** The largest frame before Identify (an Identify or a Resume is a few hundred bytes). */
+const MAX_UNIDENTIFIED_FRAME = 4 * 1024;
 /** The largest frame a client may send: a commit with its welcome for a full call fits. */
 const MAX_CLIENT_FRAME = 512 * 1024 + 1;
 const VOICE_PATH = /^\/(?:\?|$)/;
@@ -205,7 +209,13 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
   // ---- sending ---------------------------------------------------------------------------
 
   const write = (conn: Conn, frame: string | Buffer) => {
-    if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(frame);
+    if (conn.ws.readyState !== conn.ws.OPEN) return;
+    // A client that does not read: its socket goes (its place waits for a Resume).
+    if (conn.ws.bufferedAmount > MAX_UNREAD_BYTES) {
+      conn.ws.terminate();
+      return;
+    }
+    conn.ws.send(frame);
   };
 
   /** A frame outside the sequence (Hello, Heartbeat ACK): never replayed. */
@@ -215,7 +225,8 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
 
   /** A sequenced frame: kept for a Resume, written when the member is connected. */
   const push = (member: Member, frameOf: (seq: number) => string | Buffer) => {
-    member.seq = (member.seq + 1) & 0xffff;
+    // 65535 wraps to 1: @discordjs/voice takes a JSON frame's `seq` 0 for no sequence number.
+    member.seq = member.seq >= 0xffff ? 1 : member.seq + 1;
     const seq = member.seq;
     const frame = frameOf(seq);
     member.outbox.push({ seq, frame });
@@ -264,6 +275,16 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
   const callSubjects = (call: Call, userId: string) =>
     call.guildId !== null ? guildSubject(call.guildId) : userSubject(userId);
 
+  /** A call ends with its last member; the next join may go to any node. */
+  const endIfEmpty = (call: Call) => {
+    if (call.members.size > 0 || calls.get(call.key) !== call) return;
+    calls.delete(call.key);
+    logger.info({ channelId: call.channelId }, 'voice call ended');
+    deps.registry?.release(call.key).catch((err: unknown) => {
+      logger.warn({ err }, 'voice call placement not released');
+    });
+  };
+
   const removeMember = (member: Member, why: string) => {
     const { call } = member;
     if (call.members.get(member.userId) !== member) return;
@@ -281,13 +302,7 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
       { channelId: call.channelId, userId: member.userId, members: call.members.size, why },
       'voice member left',
     );
-    if (call.members.size === 0) {
-      calls.delete(call.key);
-      logger.info({ channelId: call.channelId }, 'voice call ended');
-      deps.registry?.release(call.key).catch((err: unknown) => {
-        logger.warn({ err }, 'voice call placement not released');
-      });
-    }
+    endIfEmpty(call);
   };
 
   const closeConn = (conn: Conn, code: number, text: string) => {
@@ -323,26 +338,77 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
 
   // ---- the main gateway's voice states ----------------------------------------------------
 
+  /** Every member of the call leaves it (the channel or the guild is gone). */
+  const endCall = (call: Call, why: string) => {
+    for (const member of [...call.members.values()]) disconnect(member, Close.DISCONNECTED, why);
+  };
+
+  /**
+   * A lobby voice state that names no call of this node may be the user's call in another game
+   * (one lobby call per user per application): the member goes only if its own state is gone.
+   */
+  const recheckLobbyMember = (member: Member) => {
+    const { call } = member;
+    deps
+      .voiceState({ guildId: null, channelId: call.channelId, userId: member.userId })
+      .then((state) => {
+        if (call.members.get(member.userId) !== member) return;
+        if (state?.sessionId !== member.sessionId) {
+          disconnect(member, Close.DISCONNECTED, 'the voice state left this call');
+        }
+      })
+      .catch((err: unknown) => {
+        logger.warn({ err }, 'voice state not read again');
+      });
+  };
+
   function onDispatch(event: BusEvent) {
-    if (event.type !== 'VOICE_STATE_UPDATE') return;
     const envelope = event.data as DispatchEnvelope;
-    const state = envelope.data as {
-      guild_id?: string | null;
-      channel_id?: string | null;
-      user_id?: string;
-      session_id?: string;
-      self_deaf?: boolean;
-    };
-    if (typeof state.user_id !== 'string') return;
-    const guildId = state.guild_id ?? null;
+    const d = envelope.data as Record<string, unknown> | null;
+    if (d === null || typeof d !== 'object') return;
+    switch (event.type) {
+      case 'VOICE_STATE_UPDATE':
+        onVoiceState(d);
+        return;
+      case 'CHANNEL_DELETE':
+        for (const call of calls.values()) {
+          if (call.channelId === d['id']) endCall(call, 'the channel was deleted');
+        }
+        return;
+      case 'GUILD_DELETE':
+        for (const call of [...calls.values()]) {
+          if (call.guildId !== null && call.guildId === d['id']) endCall(call, 'the guild is gone');
+        }
+        return;
+      case 'GUILD_MEMBER_REMOVE': {
+        const user = d['user'] as { id?: unknown } | undefined;
+        for (const call of calls.values()) {
+          const member = typeof user?.id === 'string' ? call.members.get(user.id) : undefined;
+          if (member !== undefined && call.guildId === d['guild_id']) {
+            disconnect(member, Close.DISCONNECTED, 'no longer a member of the guild');
+          }
+        }
+        return;
+      }
+      default:
+    }
+  }
+
+  function onVoiceState(state: Record<string, unknown>) {
+    const userId = state['user_id'];
+    if (typeof userId !== 'string') return;
+    const guildId = (state['guild_id'] as string | null | undefined) ?? null;
     for (const call of calls.values()) {
       if (call.guildId !== guildId) continue;
-      const member = call.members.get(state.user_id);
+      const member = call.members.get(userId);
       if (member === undefined) continue;
-      if (state.channel_id !== call.channelId || state.session_id !== member.sessionId) {
+      if (state['channel_id'] === call.channelId && state['session_id'] === member.sessionId) {
+        relay?.setDeaf(member.ssrc, state['self_deaf'] === true || state['deaf'] === true);
+        relay?.setMuted(member.ssrc, state['mute'] === true || state['suppress'] === true);
+      } else if (guildId === null) {
+        recheckLobbyMember(member);
+      } else {
         disconnect(member, Close.DISCONNECTED, 'the voice state left this call');
-      } else if (member.selected) {
-        relay?.setDeaf(member.ssrc, state.self_deaf === true);
       }
     }
   }
@@ -390,19 +456,21 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
         );
       }
       if (conn.ws.readyState !== conn.ws.OPEN) return;
-      const call = findCall(grant);
-      const previous = call.members.get(grant.userId);
+      // The user's earlier connection goes first: alone, it takes its call with it.
+      const previous = calls.get(grant.channelId)?.members.get(grant.userId);
       if (previous !== undefined) {
         disconnect(previous, Close.DISCONNECTED, 'another connection joined as this user');
       }
-      if (call.members.size >= options.maxMembersPerCall) {
-        throw new CloseError(Close.CALL_TERMINATED, 'the call is full');
-      }
       if (relay === null) throw new CloseError(Close.VOICE_SERVER_CRASHED, 'voice node closing');
+      const call = findCall(grant);
       let ssrc: number;
       try {
+        if (call.members.size >= options.maxMembersPerCall) {
+          throw new CloseError(Close.CALL_TERMINATED, 'the call is full');
+        }
         ({ ssrc } = relay.addMember(call.key, grant.userId));
       } catch (err) {
+        endIfEmpty(call);
         // The relay's own limits (members per call, per node).
         if (err instanceof RangeError) throw new CloseError(Close.CALL_TERMINATED, err.message);
         throw err;
@@ -436,7 +504,8 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
         heartbeat_interval: options.heartbeatIntervalMs,
         experiments: [],
       });
-      if (state.selfDeaf) relay.setDeaf(ssrc, true);
+      relay.setDeaf(ssrc, state.deafened);
+      relay.setMuted(ssrc, state.muted);
     } finally {
       if (held) subscriptions.release(subject);
     }
@@ -474,7 +543,12 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
         send(member, Op.SPEAKING, other.speaking);
       }
     }
-    route(member.call, member.call.dave.addMember(member.userId));
+    try {
+      route(member.call, member.call.dave.addMember(member.userId));
+    } catch (err) {
+      if (!(err instanceof DaveProtocolError || err instanceof RangeError)) throw err;
+      disconnect(member, Close.CALL_TERMINATED, `DAVE: ${err.message}`);
+    }
   };
 
   const speaking = (member: Member, raw: unknown) => {
@@ -519,8 +593,9 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
     member.conn = conn;
     member.droppedAtMs = null;
     conn.member = member;
-    for (const o of missed) write(conn, o.frame);
+    // Resumed first: @discordjs/voice acts on DAVE's binary frames only once it is ready again.
     sendUnsequenced(conn, Op.RESUMED, null);
+    for (const o of missed) write(conn, o.frame);
   };
 
   const onText = async (conn: Conn, text: string) => {
@@ -601,7 +676,8 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
     );
   };
 
-  const onFrame = (conn: Conn, data: RawData, isBinary: boolean) => {
+  /** Handles one frame; resolves once it is done (an Identify waits on storage). */
+  const onFrame = async (conn: Conn, data: RawData, isBinary: boolean): Promise<void> => {
     const now = clock.now();
     if (now - conn.windowStartMs >= RATE_WINDOW_MS) {
       conn.windowStartMs = now;
@@ -616,21 +692,22 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
       : Buffer.isBuffer(data)
         ? data
         : Buffer.from(data);
-    const handled = isBinary
-      ? Promise.resolve().then(() => {
-          onBinary(conn, buffer);
-        })
-      : onText(conn, buffer.toString('utf8'));
-    handled.catch((err: unknown) => {
+    try {
+      if (conn.member === null && buffer.length > MAX_UNIDENTIFIED_FRAME) {
+        throw new CloseError(Close.FAILED_TO_DECODE, 'frame too large before identify');
+      }
+      if (isBinary) onBinary(conn, buffer);
+      else await onText(conn, buffer.toString('utf8'));
+    } catch (err) {
       if (err instanceof CloseError) {
         closeConn(conn, err.code, err.message);
       } else if (err instanceof DaveProtocolError) {
-        closeConn(conn, Close.BAD_REQUEST, `DAVE: ${(err as Error).message}`);
+        closeConn(conn, Close.BAD_REQUEST, `DAVE: ${err.message}`);
       } else {
         logger.error({ err }, 'voice frame failed');
         closeConn(conn, Close.VOICE_SERVER_CRASHED, 'internal error: resume');
       }
-    });
+    }
   };
 
   // ---- connections -----------------------------------------------------------------------
@@ -651,9 +728,7 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
     // Frames are handled one at a time, in order (an Identify waits on storage).
     let queue = Promise.resolve();
     ws.on('message', (data, isBinary) => {
-      queue = queue.then(() => {
-        onFrame(conn, data, isBinary);
-      });
+      queue = queue.then(() => onFrame(conn, data, isBinary));
     });
     ws.on('error', () => {
       ws.terminate();

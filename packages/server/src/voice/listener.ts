@@ -50,8 +50,9 @@ export function createDualListener(tls: { cert: string; key: string }): DualList
     response.writeHead(426, { 'Content-Type': 'text/plain', Connection: 'close' });
     response.end('This is a Guildhall voice gateway: connect a WebSocket to /?v=8.\n');
   });
-  http.headersTimeout = FIRST_BYTE_TIMEOUT_MS;
-  http.requestTimeout = FIRST_BYTE_TIMEOUT_MS;
+  // An idle connection that has not upgraded goes (the WebSocket upgrade clears the timeout).
+  // headersTimeout and requestTimeout are checked only by a server that listens itself.
+  http.timeout = FIRST_BYTE_TIMEOUT_MS;
   // The TLS server only shakes hands; what it decrypts goes to the HTTP server.
   const secure = createTlsServer(
     { cert: tls.cert, key: tls.key, handshakeTimeout: FIRST_BYTE_TIMEOUT_MS },

@@ -13,6 +13,10 @@ export interface CurrentVoiceState {
   sessionId: string;
   selfMute: boolean;
   selfDeaf: boolean;
+  /** Muted by the platform: a server mute, or a stage's audience (suppressed). */
+  muted: boolean;
+  /** Hears nothing: deafened by itself or by the server. */
+  deafened: boolean;
 }
 
 /**
@@ -20,23 +24,33 @@ export interface CurrentVoiceState {
  * when `guildId` is null. Null when the user is not in that channel (or lobby call).
  */
 export async function currentVoiceState(
-  storage: Pick<Storage, 'gateway' | 'lobbies'>,
+  storage: Pick<Storage, 'gateway' | 'lobbies' | 'members'>,
   q: { guildId: string | null; channelId: string; userId: string },
 ): Promise<CurrentVoiceState | null> {
   if (q.guildId !== null) {
     const state = await storage.gateway.findVoiceState(q.guildId, q.userId);
     if (state?.channelId !== q.channelId) return null;
-    return pick(state);
+    const member = await storage.members.find(q.guildId, q.userId);
+    return pick(state, {
+      muted: state.suppress || member?.mute === true,
+      deafened: state.selfDeaf || member?.deaf === true,
+    });
   }
   const state = await storage.lobbies.findVoiceState(q.channelId, q.userId);
-  return state === null ? null : pick({ ...state, channelId: state.lobbyId });
+  return state === null
+    ? null
+    : pick({ ...state, channelId: state.lobbyId }, { muted: false, deafened: state.selfDeaf });
 }
 
-function pick(state: CurrentVoiceState): CurrentVoiceState {
+function pick(
+  state: Omit<CurrentVoiceState, 'muted' | 'deafened'>,
+  platform: Pick<CurrentVoiceState, 'muted' | 'deafened'>,
+): CurrentVoiceState {
   return {
     channelId: state.channelId,
     sessionId: state.sessionId,
     selfMute: state.selfMute,
     selfDeaf: state.selfDeaf,
+    ...platform,
   };
 }

@@ -427,6 +427,25 @@ describe('MediaRelay: forwarding', () => {
     expect(opened(alice, await alice.endpoint.next())).toEqual(spoken);
   });
 
+  it('forwards nothing a muted member sends until it is unmuted; it still hears', async () => {
+    const relay = await startRelay();
+    const alice = await join(relay, 'call');
+    const bob = await join(relay, 'call');
+    relay.setMuted(alice.ssrc, true);
+    alice.endpoint.send(rtpPacket(alice, daveFrame()));
+    await vi.waitFor(() => {
+      expect(relay.stats().dropped.muted).toBe(1);
+    });
+    const toAlice = daveFrame();
+    bob.endpoint.send(rtpPacket(bob, toAlice));
+    expect(opened(alice, await alice.endpoint.next())).toEqual(toAlice);
+    relay.setMuted(alice.ssrc, false);
+    const spoken = daveFrame();
+    alice.endpoint.send(rtpPacket(alice, spoken));
+    expect(opened(bob, await bob.endpoint.next())).toEqual(spoken);
+    expect(bob.endpoint.received).toEqual([]);
+  });
+
   it('caps each member’s packets per second', async () => {
     const clock = manualClock(1_000_000);
     const relay = await startRelay({ clock, maxPacketsPerSecond: 3 });

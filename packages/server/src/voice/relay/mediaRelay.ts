@@ -73,6 +73,8 @@ interface Member {
   port: number;
   bindingKey: string | null;
   deaf: boolean;
+  /** Muted by the platform (server mute, stage audience): what it sends goes nowhere. */
+  muted: boolean;
   /** The last nonce counter used toward this member under its key. */
   sendCounter: number;
   readonly replay: ReplayWindow;
@@ -185,6 +187,7 @@ export class MediaRelay {
       port: 0,
       bindingKey: null,
       deaf: false,
+      muted: false,
       sendCounter: 0,
       replay: new ReplayWindow(),
       rateWindowStartMs: 0,
@@ -216,6 +219,12 @@ export class MediaRelay {
   setDeaf(ssrc: number, deaf: boolean): void {
     const member = this.#members.get(ssrc);
     if (member !== undefined) member.deaf = deaf;
+  }
+
+  /** A muted member is heard by nobody (it still receives). Unknown ssrcs are ignored. */
+  setMuted(ssrc: number, muted: boolean): void {
+    const member = this.#members.get(ssrc);
+    if (member !== undefined) member.muted = muted;
   }
 
   /** Removes a member and frees its address at once; a call goes with its last member. */
@@ -329,6 +338,10 @@ export class MediaRelay {
     }
     if (!this.#withinRate(sender)) {
       this.#dropped.rateLimited += 1;
+      return;
+    }
+    if (sender.muted) {
+      this.#dropped.muted += 1;
       return;
     }
     const cipher = sender.cipher;

@@ -24,6 +24,8 @@ export const RELAY_DROP_REASONS = [
   'addressInUse',
   /** Over the member's packets per second. */
   'rateLimited',
+  /** From a member the platform mutes (server mute, a stage's audience). */
+  'muted',
   /** RTP from a member that has no transport key yet (before Select Protocol). */
   'noKey',
   /** A nonce counter seen already, or too old to tell. */
