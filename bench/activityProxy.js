@@ -15,6 +15,7 @@ import { URL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { checkResponses, load } from './support/autocannon.js';
 import { startServer } from './support/childServer.js';
+import { integerReader, readOptions } from './support/options.js';
 
 const USAGE = `Usage: node bench/activityProxy.js [options]   (npm run bench:activity-proxy builds first)
 
@@ -54,13 +55,7 @@ function parseOptions(argv) {
       help: { type: 'boolean', default: false },
     },
   });
-  const integer = (name, [min, max]) => {
-    const raw = values[name];
-    const value = Number(raw);
-    if (!/^\d+$/.test(raw) || value < min || value > max)
-      throw new Error(`--${name} takes integers from ${min} to ${max}; got "${raw}".`);
-    return value;
-  };
+  const integer = integerReader(values);
   return {
     help: values.help,
     json: values.json,
@@ -151,17 +146,8 @@ function printTable(result) {
 }
 
 async function main() {
-  let options;
-  try {
-    options = parseOptions(process.argv.slice(2));
-  } catch (err) {
-    console.error(`${err.message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (options.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const { options, exitCode } = readOptions(parseOptions, USAGE);
+  if (options === null) return exitCode;
   const result = await run(options);
   if (options.json) console.log(JSON.stringify(result, null, 2));
   else printTable(result);

@@ -16,6 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { startServer } from './support/childServer.js';
 import { percentile } from './support/stats.js';
+import { readOptions } from './support/options.js';
 
 const USAGE = `Usage: node bench/sdk.js [options]   (npm run bench:sdk builds first)
 
@@ -235,17 +236,8 @@ function printTable(result) {
 }
 
 async function main() {
-  let options;
-  try {
-    options = parseOptions(process.argv.slice(2));
-  } catch (err) {
-    console.error(`${err.message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (options.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const { options, exitCode } = readOptions(parseOptions, USAGE);
+  if (options === null) return exitCode;
   let sdk;
   try {
     sdk = await import('../packages/sdk/dist/node.js');

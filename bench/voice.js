@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { TransportCipher, discoveryRequest } from '../packages/server/dist/voice/relay/index.js';
 import { startServer } from './support/childServer.js';
 import { percentile } from './support/stats.js';
+import { integerReader, readOptions } from './support/options.js';
 
 const USAGE = `Usage: node bench/voice.js [options]   (npm run bench:voice builds first)
 
@@ -73,13 +74,7 @@ function parseOptions(argv) {
       help: { type: 'boolean', default: false },
     },
   });
-  const integer = (name, [min, max]) => {
-    const raw = values[name];
-    const value = Number(raw);
-    if (!/^\d+$/.test(raw) || value < min || value > max)
-      throw new Error(`--${name} takes integers from ${min} to ${max}; got "${raw}".`);
-    return value;
-  };
+  const integer = integerReader(values);
   return {
     help: values.help,
     json: values.json,
@@ -360,17 +355,8 @@ function printTable(result) {
 }
 
 async function main() {
-  let options;
-  try {
-    options = parseOptions(process.argv.slice(2));
-  } catch (err) {
-    console.error(`${err.message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (options.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const { options, exitCode } = readOptions(parseOptions, USAGE);
+  if (options === null) return exitCode;
   const result = await run(options);
   if (options.json) console.log(JSON.stringify(result, null, 2));
   else printTable(result);

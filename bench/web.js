@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
 import { startServer } from './support/childServer.js';
+import { integerReader } from './support/options.js';
 
 const USAGE = `Usage: node bench/web.js [options]   (npm run bench:web builds first)
 
@@ -81,13 +82,7 @@ function parseOptions(argv) {
       help: { type: 'boolean', default: false },
     },
   });
-  const integer = (name, [min, max]) => {
-    const raw = values[name];
-    const value = Number(raw);
-    if (!/^\d+$/.test(raw) || value < min || value > max)
-      throw new Error(`--${name} takes integers from ${min} to ${max}; got "${raw}".`);
-    return value;
-  };
+  const integer = integerReader(values);
   return {
     help: values.help,
     json: values.json,
