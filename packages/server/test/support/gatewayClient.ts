@@ -7,6 +7,7 @@
 import { constants as zlibConstants, inflateSync } from 'node:zlib';
 import WebSocket from 'ws';
 import { decodeEtf, encodeEtf } from '../../src/gateway/etf.js';
+import { createFrameLog } from './frameLog.js';
 
 export interface Frame {
   op: number;
@@ -49,8 +50,7 @@ export async function connectGateway(
   url.searchParams.set('encoding', options.encoding ?? 'json');
   if (options.compress !== undefined) url.searchParams.set('compress', options.compress);
   const ws = new WebSocket(url);
-  const frames: Frame[] = [];
-  const waiters: { match: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
+  const log = createFrameLog<Frame>((frames) => JSON.stringify(frames.map((f) => [f.op, f.t])));
   let compressed = Buffer.alloc(0);
   let inflatedLength = 0;
   const decode = (data: Buffer, isBinary: boolean): unknown => {
@@ -66,14 +66,7 @@ export async function connectGateway(
     return options.encoding === 'etf' ? decodeEtf(bytes) : JSON.parse(bytes.toString('utf8'));
   };
   ws.on('message', (data: Buffer, isBinary: boolean) => {
-    const frame = decode(data, isBinary) as Frame;
-    frames.push(frame);
-    for (const waiter of [...waiters]) {
-      if (waiter.match(frame)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(frame);
-      }
-    }
+    log.push(decode(data, isBinary) as Frame);
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {
     ws.on('close', (code, reason) => {
@@ -86,24 +79,7 @@ export async function connectGateway(
     });
     ws.once('error', reject);
   });
-  const next = (match: (f: Frame) => boolean, timeoutMs = 5000) => {
-    const found = frames.find(match);
-    if (found !== undefined) return Promise.resolve(found);
-    return new Promise<Frame>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(
-          new Error(`no matching frame; got ${JSON.stringify(frames.map((f) => [f.op, f.t]))}`),
-        );
-      }, timeoutMs);
-      waiters.push({
-        match,
-        resolve: (f) => {
-          clearTimeout(timer);
-          resolve(f);
-        },
-      });
-    });
-  };
+  const { frames, next } = log;
   return {
     frames,
     next,

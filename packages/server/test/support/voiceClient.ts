@@ -5,6 +5,7 @@
  * @module
  */
 import WebSocket from 'ws';
+import { createFrameLog } from './frameLog.js';
 
 export interface VoiceFrame {
   op: number;
@@ -36,8 +37,11 @@ export async function connectVoice(
     `${scheme}://${endpoint}${options.path ?? '/?v=8'}`,
     options.tls === undefined ? {} : { ca: options.tls.ca },
   );
-  const frames: VoiceFrame[] = [];
-  const waiters: { match: (f: VoiceFrame) => boolean; resolve: (f: VoiceFrame) => void }[] = [];
+  const log = createFrameLog<VoiceFrame>(
+    (frames) => JSON.stringify(frames.map((f) => f.op)),
+    10_000,
+  );
+  const { frames, next } = log;
   let seq = -1;
   ws.on('message', (data: Buffer, isBinary: boolean) => {
     let frame: VoiceFrame;
@@ -47,13 +51,7 @@ export async function connectVoice(
       frame = JSON.parse(data.toString('utf8')) as VoiceFrame;
     }
     if (typeof frame.seq === 'number') seq = frame.seq;
-    frames.push(frame);
-    for (const waiter of [...waiters]) {
-      if (waiter.match(frame)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(frame);
-      }
-    }
+    log.push(frame);
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {
     ws.on('close', (code, reason) => {
@@ -69,26 +67,6 @@ export async function connectVoice(
       reject(new Error(`HTTP ${response.statusCode ?? '?'}`));
     });
   });
-  const next = (match: (f: VoiceFrame) => boolean, timeoutMs = 10_000) => {
-    const seen = frames.find(match);
-    if (seen !== undefined) return Promise.resolve(seen);
-    return new Promise<VoiceFrame>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(
-          new Error(
-            `no matching voice frame in ${timeoutMs} ms: ${JSON.stringify(frames.map((f) => f.op))}`,
-          ),
-        );
-      }, timeoutMs);
-      waiters.push({
-        match,
-        resolve: (f) => {
-          clearTimeout(timer);
-          resolve(f);
-        },
-      });
-    });
-  };
   return {
     frames,
     next,
