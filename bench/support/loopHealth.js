@@ -4,6 +4,7 @@
  * it when serving starts; `report()` gives milliseconds.
  */
 import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
+import process from 'node:process';
 
 export function watchLoop() {
   const delay = monitorEventLoopDelay({ resolution: 1 });
@@ -33,4 +34,20 @@ export function watchLoop() {
       };
     },
   };
+}
+
+/**
+ * watchLoop in a bench child: its figures start at the parent's first CPU question, which marks
+ * the end of the warm-up.
+ */
+export function watchLoopAfterWarmup() {
+  const loop = watchLoop();
+  let warm = false;
+  process.on('message', (message) => {
+    if (message?.type === 'cpu' && !warm) {
+      warm = true;
+      loop.reset();
+    }
+  });
+  return loop;
 }

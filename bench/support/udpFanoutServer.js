@@ -10,7 +10,7 @@
 import { createSocket } from 'node:dgram';
 import process from 'node:process';
 import { serveParent } from './childIpc.js';
-import { watchLoop } from './loopHealth.js';
+import { watchLoopAfterWarmup } from './loopHealth.js';
 
 const { calls, members } = JSON.parse(process.argv[2] ?? '{}');
 const socket = createSocket({
@@ -51,15 +51,7 @@ socket.on('message', (message, remote) => {
     packetsOut += 1;
   }
 });
-const loop = watchLoop();
-// The parent's first CPU question marks the end of the warm-up: the loop figures start there.
-let warm = false;
-process.on('message', (message) => {
-  if (message?.type === 'cpu' && !warm) {
-    warm = true;
-    loop.reset();
-  }
-});
+const loop = watchLoopAfterWarmup();
 serveParent({ port: socket.address().port, members: list }, async () => {
   process.stdout.write(`${JSON.stringify({ packetsIn, packetsOut, ...loop.report() })}\n`);
   await new Promise((resolve) => socket.close(resolve));

@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { systemClock } from '../../packages/server/dist/domain/clock.js';
 import { MediaRelay } from '../../packages/server/dist/voice/relay/index.js';
 import { serveParent } from './childIpc.js';
-import { watchLoop } from './loopHealth.js';
+import { watchLoopAfterWarmup } from './loopHealth.js';
 
 const { calls, members, mode } = JSON.parse(process.argv[2] ?? '{}');
 const relay = await MediaRelay.listen({
@@ -31,15 +31,7 @@ for (let call = 0; call < calls; call += 1) {
     list.push({ call, ssrc, key: Buffer.from(secretKey).toString('hex') });
   }
 }
-const loop = watchLoop();
-// The parent's first CPU question marks the end of the warm-up: the loop figures start there.
-let warm = false;
-process.on('message', (message) => {
-  if (message?.type === 'cpu' && !warm) {
-    warm = true;
-    loop.reset();
-  }
-});
+const loop = watchLoopAfterWarmup();
 serveParent({ port: relay.port, members: list }, async () => {
   process.stdout.write(`${JSON.stringify({ ...relay.stats(), ...loop.report() })}\n`);
   await relay.close();
