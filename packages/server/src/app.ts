@@ -138,7 +138,7 @@ export interface App {
   apiUrl(): string;
   gatewayUrl(): string;
   /** The voice node this process serves (once listening, its endpoint), else null. */
-  readonly voice: { endpoint(): string; tls: VoiceTlsMaterial } | null;
+  readonly voice: { endpoint(): string; tls(): VoiceTlsMaterial | null } | null;
   close(): Promise<void>;
 }
 
@@ -348,7 +348,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // The voice node (WebSocket and media relay on the voice port) of a process that serves voice.
   const voiceTokens = createVoiceTokens(loadSecretKey(config).key);
   const voice = roleServes(config.role, 'voice')
-    ? await openVoiceNode({
+    ? openVoiceNode({
         config,
         storage,
         bus,
@@ -514,9 +514,10 @@ export async function createApp(options: AppOptions): Promise<App> {
         await http.close();
         throw err;
       }
-      if (voice?.tls.development === true) {
+      const voiceTls = voice?.tls();
+      if (voiceTls?.development === true) {
         logger.info(
-          { endpoint: voiceEndpoint, certificate: voice.tls.certPath },
+          { endpoint: voiceEndpoint, certificate: voiceTls.certPath },
           'voice uses a development certificate: Node clients trust it with NODE_EXTRA_CA_CERTS',
         );
       }

@@ -65,10 +65,10 @@ const ROLE_NAMES = { api: 'the API', gateway: 'a gateway', voice: 'a voice node'
 /** What the banner says of the app's voice node, if it runs one. */
 function voiceBanner(app: App): VoiceBannerInfo | null {
   if (app.voice === null) return null;
-  const { tls } = app.voice;
+  const tls = app.voice.tls();
   return {
     endpoint: app.voice.endpoint(),
-    developmentCertificate: tls.development ? tls.certPath : null,
+    developmentCertificate: tls?.development === true ? tls.certPath : null,
   };
 }
 

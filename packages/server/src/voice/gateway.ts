@@ -36,7 +36,7 @@ import {
   TransitionData,
   isVoiceMode,
 } from './frames.js';
-import { createDualListener } from './listener.js';
+import { createDualListener, type DualListener } from './listener.js';
 import { DaveProtocolError, type DaveCall, type DaveMessage } from './dave/index.js';
 import type { MediaRelay, MediaRelayStats } from './relay/index.js';
 import type { VoicePlacement } from './placement.js';
@@ -87,7 +87,8 @@ export const DEFAULT_VOICE_NODE_OPTIONS: Omit<
 
 export interface VoiceNodeDeps {
   options: VoiceNodeOptions;
-  tls: { cert: string; key: string };
+  /** The certificate and key the voice port serves, read (or made) when it starts listening. */
+  tls: () => Promise<{ cert: string; key: string }>;
   clock: Clock;
   logger: Logger;
   bus: EventBus;
@@ -187,7 +188,7 @@ class CloseError extends Error {
 
 export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
   const { options, clock, logger, tokens } = deps;
-  const listener = createDualListener(deps.tls);
+  let listener: DualListener | null = null;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME });
   const calls = new Map<string, Call>();
   const conns = new Set<Conn>();
@@ -759,7 +760,6 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
     }
     wss.handleUpgrade(request, socket, head, onConnection);
   };
-  listener.http.on('upgrade', onUpgrade);
 
   // ---- timers ----------------------------------------------------------------------------
 
@@ -812,6 +812,8 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
 
   return {
     async listen() {
+      listener = createDualListener(await deps.tls());
+      listener.http.on('upgrade', onUpgrade);
       const opened = await listenBoth(listener, deps, options);
       relay = opened.relay;
       port = opened.port;
@@ -839,7 +841,7 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
       }
       subscriptions.close();
       await deps.registry?.withdraw();
-      await listener.close();
+      await listener?.close();
       await relay?.close();
     },
   };
@@ -856,7 +858,7 @@ function seqAfter(a: number, b: number): boolean {
  * the UDP one must match it: a taken UDP number means another try.
  */
 async function listenBoth(
-  listener: ReturnType<typeof createDualListener>,
+  listener: DualListener,
   deps: VoiceNodeDeps,
   options: VoiceNodeOptions,
 ): Promise<{ port: number; relay: MediaRelay }> {

@@ -54,19 +54,27 @@ function splitEndpoint(endpoint: string): { host: string; port: number } {
   return { host: endpoint.slice(0, at), port: Number(endpoint.slice(at + 1)) };
 }
 
-/** A voice node from the config, not yet listening; and its TLS material. */
-export async function openVoiceNode(
-  wiring: VoiceNodeWiring,
-): Promise<{ node: VoiceNode; tls: VoiceTlsMaterial }> {
+/**
+ * A voice node from the config, not yet listening; and its TLS material once it listens (the
+ * certificate is read, or made, then: a process that never listens makes none).
+ */
+export function openVoiceNode(wiring: VoiceNodeWiring): {
+  node: VoiceNode;
+  tls: () => VoiceTlsMaterial | null;
+} {
   const { config, clock, logger } = wiring;
   const advertised = splitEndpoint(config.voiceEndpoint);
-  const tls = await loadVoiceTls({
-    certPath: config.voiceTlsCert,
-    keyPath: config.voiceTlsKey,
-    dataDir: config.dataDir,
-    host: advertised.host,
-    nowMs: clock.now(),
-  });
+  let material: VoiceTlsMaterial | null = null;
+  const tls = async () => {
+    material = await loadVoiceTls({
+      certPath: config.voiceTlsCert,
+      keyPath: config.voiceTlsKey,
+      dataDir: config.dataDir,
+      host: advertised.host,
+      nowMs: clock.now(),
+    });
+    return material;
+  };
   const node = createVoiceNode({
     options: {
       ...DEFAULT_VOICE_NODE_OPTIONS,
@@ -97,7 +105,7 @@ export async function openVoiceNode(
       new DaveCall({ channelId, clock, maxMembers: config.voiceMaxMembers }),
     ...(wiring.registry ? { registry: wiring.registry } : {}),
   });
-  return { node, tls };
+  return { node, tls: () => material };
 }
 
 /** The voice node's figures in Prometheus's text format (for /metrics). */
