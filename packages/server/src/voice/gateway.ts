@@ -618,7 +618,6 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
       if (op !== Op.IDENTIFY && op !== Op.RESUME) {
         throw new CloseError(Close.NOT_AUTHENTICATED, 'identify first');
       }
-      if (conn.busy) throw new CloseError(Close.ALREADY_AUTHENTICATED, 'already identifying');
       conn.busy = true;
       try {
         if (op === Op.IDENTIFY) await identify(conn, d);
