@@ -1,17 +1,27 @@
+import { GatewayIntentBits as I } from '@guildhall/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { expectApiError, issueBearer, type DmChannel } from '../../../test/support/dmFixture.js';
+import { identifyGateway, type GatewayClient } from '../../../test/support/gatewayClient.js';
 import {
   guildFixture,
   type GuildFixture,
   type Person,
 } from '../../../test/support/guildMembers.js';
-import { recordDispatches } from '../../../test/support/messageFixtures.js';
+import { recordDispatches, type WireMessage } from '../../../test/support/messageFixtures.js';
 import {
   seedDeveloper,
   startTestServer,
   type TestServer,
 } from '../../../test/support/testServer.js';
+
+/** What a person's client identifies with to hear its DMs and group DMs. */
+const DM_INTENTS =
+  I.GUILDS |
+  I.DIRECT_MESSAGES |
+  I.DIRECT_MESSAGE_TYPING |
+  I.DIRECT_MESSAGE_REACTIONS |
+  I.DIRECT_MESSAGE_POLLS;
 
 describeDrivers('group DM recipients, blocks and friends on $driver', (driver) => {
   let server: TestServer;
@@ -294,5 +304,76 @@ describeDrivers('group DM recipients, blocks and friends on $driver', (driver) =
       payload: {},
     });
     expect(added.statusCode, added.body).toBe(201);
+  });
+
+  it("nothing a blocked person sends in a group DM reaches the blocker's sessions", async () => {
+    const [ann, bob, carl] = await cast('ann', 'bob', 'carl');
+    const group = await ownGroup(ann, [bob, carl]);
+    await block(carl, bob);
+    const connect = async (who: Person): Promise<GatewayClient> => {
+      const { client } = await identifyGateway(server.app.gatewayUrl(), {
+        token: who.token,
+        intents: DM_INTENTS,
+      });
+      return client;
+    };
+    const [annGw, bobGw, carlGw] = await Promise.all([connect(ann), connect(bob), connect(carl)]);
+    const messages = `/channels/${group.id}/messages`;
+    const ok = (res: Awaited<ReturnType<typeof g.call>>) => {
+      expect(res.statusCode, res.body).toBeLessThan(300);
+    };
+    const send = async (who: Person, payload: object) => {
+      const res = await g.call('POST', messages, { auth: who.token, payload });
+      ok(res);
+      return res.json<WireMessage>();
+    };
+    try {
+      // Bob types, posts, edits, reacts and votes; then Ann and Carl post.
+      ok(await g.call('POST', `/channels/${group.id}/typing`, bob.token));
+      const psst = await send(bob, { content: 'psst' });
+      ok(
+        await g.call('PATCH', `${messages}/${psst.id}`, {
+          auth: bob.token,
+          payload: { content: 'psst!' },
+        }),
+      );
+      const poll = await send(ann, {
+        poll: {
+          question: { text: 'Lunch?' },
+          answers: [{ poll_media: { text: 'Pizza' } }, { poll_media: { text: 'Soup' } }],
+          duration: 1,
+        },
+      });
+      ok(await g.call('PUT', `${messages}/${poll.id}/reactions/%F0%9F%91%8D/@me`, bob.token));
+      ok(
+        await g.call('PUT', `/channels/${group.id}/polls/${poll.id}/answers/@me`, {
+          auth: bob.token,
+          payload: { answer_ids: [1] },
+        }),
+      );
+      const fromCarl = await send(carl, { content: 'bob, I can still talk to you' });
+      const created = (client: GatewayClient, id: string) =>
+        client.next((f) => f.t === 'MESSAGE_CREATE' && (f.d as { id: string }).id === id);
+      const byBob = (f: GatewayClient['frames'][number]) => {
+        const d = f.d as { user_id?: string; author?: { id: string } } | null;
+        return d?.user_id === bob.userId || d?.author?.id === bob.userId;
+      };
+      const sent = ['TYPING_START', 'MESSAGE_CREATE', 'MESSAGE_UPDATE'];
+      const voted = ['MESSAGE_REACTION_ADD', 'MESSAGE_POLL_VOTE_ADD'];
+
+      // Ann hears all of it; Bob hears Carl (a block is the blocker's own).
+      await created(annGw, fromCarl.id);
+      await created(bobGw, fromCarl.id);
+      for (const type of [...sent, ...voted]) await annGw.next((f) => f.t === type && byBob(f));
+      // Carl hears Ann's poll and his own message, which came after Bob's: none of Bob's came.
+      await created(carlGw, poll.id);
+      await created(carlGw, fromCarl.id);
+      expect(carlGw.frames.filter((f) => f.t !== null && byBob(f)).map((f) => f.t)).toEqual([]);
+      // The history still holds Bob's message, as the platform's does: the client collapses it.
+      const history = await g.call('GET', messages, carl.token);
+      expect(history.json<WireMessage[]>().map((m) => m.content)).toContain('psst!');
+    } finally {
+      for (const client of [annGw, bobGw, carlGw]) client.raw.terminate();
+    }
   });
 });
