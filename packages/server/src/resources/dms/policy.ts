@@ -46,6 +46,32 @@ export async function dmApplication(
   return app;
 }
 
+/**
+ * Whether the caller may put these users in a group DM with them (making it, or adding them):
+ * 50007 across a block either way; from a person's own session, whose client adds friends only,
+ * 80006 unless each is a platform friend. An application's bot or Bearer token adds people who
+ * gave it their own `gdm.join` token, so no friendship is asked of it. At most a group DM's users.
+ */
+export async function assertMayGroupWith(
+  repos: Repositories,
+  principal: Principal,
+  userIds: readonly string[],
+): Promise<void> {
+  const me = principal.user.id;
+  const others = userIds.filter((id) => id !== me);
+  for (const userId of others) {
+    if (await repos.relationships.isBlockedEitherWay(me, userId)) {
+      throw new ApiError('CANNOT_SEND_MESSAGES_TO_USER');
+    }
+  }
+  if (principal.kind !== 'session') return;
+  for (const userId of others) {
+    if (!(await repos.relationships.areFriends(me, userId))) {
+      throw new ApiError('NEED_TO_BE_FRIENDS');
+    }
+  }
+}
+
 /** Whether two users are members of a common guild. */
 async function shareGuild(repos: Repositories, a: string, b: string): Promise<boolean> {
   const guilds = await repos.guilds.listForUser(a);

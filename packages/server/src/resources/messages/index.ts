@@ -17,6 +17,7 @@ export { loadAttachmentSigner } from './signedUrls.js';
 export {
   MESSAGE_CHANNEL_TYPES,
   PRIVATE_CHANNEL_PERMISSIONS,
+  type DispatchTarget,
   type MessageChannelAccess,
 } from './access.js';
 export type { MessageModeration, PrivateMessageRules, ThreadMessageRules } from './shared.js';
