@@ -133,22 +133,27 @@ export function createApplicationService(
     /** Rich presence assets (assets.ts). */
     assets: createApplicationAssets({ storage, clock, ids, blobs, owned: ownedApplication }),
 
-    /** Makes an application, its bot user and bot token, in one transaction. */
+    /**
+     * Makes an application, its bot user (with the application's id) and bot token, in one
+     * transaction.
+     */
     async create(ownerId: string, input: CreateApplicationInput): Promise<CreatedApplication> {
       const clientSecret = generateClientSecret();
       return storage.transaction(async (tx) => {
         const owner = await tx.users.findById(ownerId);
         if (owner === null || owner.bot) throw new ApiError('UNKNOWN_USER');
         const now = clock.now();
+        // The bot user has the application's id, as on the platform: libraries that read the
+        // application id from the bot token's first segment then name the right application.
+        const id = ids();
         const bot = await tx.users.create({
-          id: ids(),
+          id,
           username: input.name,
           discriminator: randomDiscriminator(),
           bot: true,
           verified: true,
           createdAt: now,
         });
-        const id = ids();
         const { verifyKey, signingKey } = generateSigningKeyPair();
         const application = await tx.applications.create({
           id,
