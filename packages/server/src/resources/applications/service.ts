@@ -25,6 +25,7 @@ import type { InteractionsEndpoint } from '../interactions/index.js';
 import { serializeApplication } from './serialize.js';
 import { installPatch } from './install.js';
 import { createApplicationAssets } from './assets.js';
+import { intentReview } from './intentReview.js';
 import { storeImage } from '../imageUploads.js';
 
 /** An application just made, with the two secrets that are shown once and stored only hashed. */
@@ -96,12 +97,14 @@ export function createApplicationService(
   };
 
   /**
-   * The self-serve rule (spec, privileged intents): an app reaching fewer users than the review
-   * threshold turns its limited intent flags on itself; from the threshold, only a review does.
+   * The self-serve rule (intentReview.ts, the gateway's too): an app reaching fewer users than
+   * the review threshold turns its limited intent flags on itself; from the threshold, only a
+   * review does.
    */
   const requireSelfServeIntents = async (application: ApplicationRecord) => {
-    const users = await storage.applications.approximateUserCount(application.id);
-    if (users < deps.privilegedIntentReviewThreshold) return;
+    const threshold = deps.privilegedIntentReviewThreshold;
+    const { users, required } = await intentReview(storage, application.id, threshold);
+    if (!required) return;
     throw invalidField(
       ['flags'],
       'PRIVILEGED_INTENTS_REVIEW_REQUIRED',
