@@ -26,6 +26,7 @@ import { serializeApplication } from './serialize.js';
 import { installPatch } from './install.js';
 import { createApplicationAssets } from './assets.js';
 import { intentReview } from './intentReview.js';
+import { announceIntegrationUpdates } from '../integrations/index.js';
 import { storeImage } from '../imageUploads.js';
 
 /** An application just made, with the two secrets that are shown once and stored only hashed. */
@@ -46,6 +47,12 @@ function randomDiscriminator(): string {
     '0',
   );
 }
+
+/** Whether a guild's integration of the app reads differently after the change. */
+const showsOtherwise = (before: ApplicationRecord, after: ApplicationRecord) =>
+  before.name !== after.name ||
+  before.icon !== after.icon ||
+  before.description !== after.description;
 
 /** Applications: made by developers, each with a bot user, a bot token and a client secret. */
 export function createApplicationService(
@@ -267,7 +274,11 @@ export function createApplicationService(
         if (obfuscation !== undefined) {
           await tx.gateway.setPrivateChannelObfuscation(application.id, obfuscation);
         }
-        return tx.applications.update(application.id, patch);
+        const changed = await tx.applications.update(application.id, patch);
+        if (changed !== null && showsOtherwise(application, changed)) {
+          await announceIntegrationUpdates(tx, changed);
+        }
+        return changed;
       });
       if (updated === null) throw new ApiError('UNKNOWN_APPLICATION');
       return view(updated);
