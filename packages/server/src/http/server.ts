@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import type { TrustProxy } from '../config.js';
 import { ApiError, RateLimitedError, toErrorResponse } from '../errors/index.js';
 import { admitRequests } from './admission.js';
+import { aliasBotApplicationId } from './applicationAlias.js';
 import { registerCors, type CorsOrigins } from './cors.js';
 import type { Authenticator } from './authenticator.js';
 import type { RateLimiter } from './rateLimit/index.js';
@@ -145,6 +146,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
 
   app.addHook('preValidation', (request, _reply, done) => {
     assertNoNul(request);
+    aliasBotApplicationId(request);
     done();
   });
 

@@ -381,6 +381,8 @@ describeDrivers('gateway dispatches of REST changes on $driver', (driver) => {
       `GUILD_ROLE_CREATE@dispatch.guild.${guildId}`,
       `GUILD_MEMBER_ADD@dispatch.guild.${guildId}`,
       `GUILD_MEMBER_ADD@dispatch.user.${world.w.fx.bot.userId}`,
+      `INTEGRATION_CREATE@dispatch.guild.${guildId}`,
+      `GUILD_INTEGRATIONS_UPDATE@dispatch.guild.${guildId}`,
       `GUILD_AUDIT_LOG_ENTRY_CREATE@dispatch.guild.${guildId}`,
     ]);
     expect(added[1]?.data).toMatchObject({

@@ -12,6 +12,7 @@ import type {
   GatewayGuildBanModifyDispatchData,
   GatewayGuildDeleteDispatchData,
   GatewayGuildEmojisUpdateDispatchData,
+  GatewayGuildIntegrationsUpdateDispatchData,
   GatewayGuildMemberAddDispatchData,
   GatewayGuildMemberRemoveDispatchData,
   GatewayGuildMemberUpdateDispatchData,
@@ -19,6 +20,9 @@ import type {
   GatewayGuildRoleDeleteDispatchData,
   GatewayGuildRoleModifyDispatchData,
   GatewayGuildStickersUpdateDispatchData,
+  GatewayIntegrationCreateDispatchData,
+  GatewayIntegrationDeleteDispatchData,
+  GatewayIntegrationUpdateDispatchData,
   GatewayUserUpdateDispatchData,
   GatewayVoiceChannelStatusUpdateDispatchData,
 } from 'discord-api-types/v10';
@@ -26,6 +30,7 @@ import type { Dispatch } from '../events/dispatcher.js';
 import type { ChannelWire } from './channels/index.js';
 import type { EmojiWire } from './emojis/index.js';
 import type { GuildWire } from './guilds/index.js';
+import type { IntegrationWire } from './integrations/index.js';
 import type { MemberWire } from './members/index.js';
 import type { RoleWire } from './roles/index.js';
 import type { ScheduledEventWire } from './scheduledEvents/index.js';
@@ -158,6 +163,30 @@ export const dispatches = {
       guild_id: guildId,
       stickers,
     } satisfies WireShape<GatewayGuildStickersUpdateDispatchData>),
+
+  /** A bot joined: the guild's integration of its application. */
+  integrationCreate: (guildId: string, integration: IntegrationWire) =>
+    guildEvent('INTEGRATION_CREATE', guildId, {
+      ...integration,
+      guild_id: guildId,
+    } satisfies WireShape<GatewayIntegrationCreateDispatchData>),
+  integrationUpdate: (guildId: string, integration: IntegrationWire) =>
+    guildEvent('INTEGRATION_UPDATE', guildId, {
+      ...integration,
+      guild_id: guildId,
+    } satisfies WireShape<GatewayIntegrationUpdateDispatchData>),
+  /** A bot integration's id is its application's. */
+  integrationDelete: (guildId: string, applicationId: string) =>
+    guildEvent('INTEGRATION_DELETE', guildId, {
+      id: applicationId,
+      guild_id: guildId,
+      application_id: applicationId,
+    } satisfies WireShape<GatewayIntegrationDeleteDispatchData>),
+  /** Follows every change of the guild's integrations. */
+  guildIntegrationsUpdate: (guildId: string) =>
+    guildEvent('GUILD_INTEGRATIONS_UPDATE', guildId, {
+      guild_id: guildId,
+    } satisfies WireShape<GatewayGuildIntegrationsUpdateDispatchData>),
 
   /**
    * An event in a channel is gated by that channel's VIEW_CHANNEL. The payload is checked by its

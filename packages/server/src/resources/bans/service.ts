@@ -6,6 +6,7 @@ import { recordAudit } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
+import { announceBotLeft } from '../integrations/index.js';
 import { accessLoader, type GuildAccess } from '../access/index.js';
 import { assertAboveMember, type MemberRequest } from '../members/index.js';
 import type { GuildRequest } from '../roles/index.js';
@@ -69,6 +70,7 @@ export function createBanService(deps: ServiceDeps) {
     if (member !== null) {
       await tx.members.remove(guildId, [user.id]);
       afterCommit(tx, dispatches.memberRemove(guildId, serializeUser(user)));
+      await announceBotLeft(tx, guildId, user);
     }
     if (created && ban.deleteMessageSeconds > 0) {
       ban.deleted.push(

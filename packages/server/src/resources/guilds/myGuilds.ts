@@ -9,6 +9,7 @@ import type { GuildListOptions } from '../../storage/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
+import { announceBotLeft } from '../integrations/index.js';
 import { serializeUser } from '../users/index.js';
 import { LARGE_BOT_SHARDING_MAX_CONCURRENCY } from '../gatewayInfo/index.js';
 import { loadGuildAccess } from '../access/index.js';
@@ -128,6 +129,7 @@ export function createMyGuildsService(deps: ServiceDeps) {
         if (isOwner) throw new ApiError('INVALID_GUILD');
         await tx.members.remove(guildId, [principal.user.id]);
         afterCommit(tx, dispatches.memberRemove(guildId, serializeUser(principal.user)));
+        await announceBotLeft(tx, guildId, principal.user);
       });
     },
   };

@@ -18,6 +18,7 @@ import { DEFAULT_BITRATE, type GuildChannelType } from '../channels/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
+import { announceIntegrationCreate } from '../integrations/index.js';
 import { serializeMember } from '../members/index.js';
 import { serializeRole } from '../roles/index.js';
 
@@ -237,7 +238,10 @@ export function createGuildService(deps: ServiceDeps) {
       });
     },
 
-    /** Adds an application's bot to a guild with a managed role carrying `permissions`. */
+    /**
+     * Adds an application's bot to a guild with a managed role carrying `permissions`:
+     * GUILD_ROLE_CREATE, GUILD_MEMBER_ADD, INTEGRATION_CREATE and GUILD_INTEGRATIONS_UPDATE.
+     */
     async addBot(input: {
       guildId: string;
       applicationId: string;
@@ -296,6 +300,7 @@ export function createGuildService(deps: ServiceDeps) {
         if (botUser !== null) {
           afterCommit(tx, dispatches.memberAdd(guild.id, serializeMember(member, botUser)));
         }
+        await announceIntegrationCreate(tx, guild.id, application);
         await recordAudit(tx, ids, {
           guildId: guild.id,
           userId: input.actorId ?? guild.ownerId,

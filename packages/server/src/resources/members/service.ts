@@ -6,6 +6,7 @@ import { recordAudit, recordChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
 import { dispatches } from '../dispatches.js';
+import { announceBotLeft } from '../integrations/index.js';
 import { serializeUser } from '../users/index.js';
 import { accessLoader, type GuildAccess } from '../access/index.js';
 import { findRole, type GuildRequest } from '../roles/index.js';
@@ -49,14 +50,19 @@ export async function announceMemberUpdate(tx: Repositories, member: MemberRecor
   if (wire !== undefined) afterCommit(tx, dispatches.memberUpdate(member.guildId, wire));
 }
 
-/** GUILD_MEMBER_REMOVE for a user who has just left `guildId` in `tx`. */
+/**
+ * GUILD_MEMBER_REMOVE for a user who has just left `guildId` in `tx` (and, for a bot, its
+ * application's INTEGRATION_DELETE).
+ */
 export async function announceMemberRemove(
   tx: Repositories,
   guildId: string,
   userId: string,
 ): Promise<void> {
   const user = await tx.users.findById(userId);
-  if (user !== null) afterCommit(tx, dispatches.memberRemove(guildId, serializeUser(user)));
+  if (user === null) return;
+  afterCommit(tx, dispatches.memberRemove(guildId, serializeUser(user)));
+  await announceBotLeft(tx, guildId, user);
 }
 
 /** MEMBER_ROLE_UPDATE's changes: `$add` and `$remove`, each a list of {id, name}. */
