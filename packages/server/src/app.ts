@@ -58,6 +58,7 @@ import {
   createVoiceTokens,
   openVoiceNode,
   voiceMetricLines,
+  type VoiceNodeWiring,
   type VoiceTlsMaterial,
 } from './voice/index.js';
 import { createVoicePlacement, type VoicePlacement } from './voice/placement.js';
@@ -101,6 +102,8 @@ export interface AppOptions {
   gateway?: Partial<GatewayOptions>;
   /** Where the gateway's waits come from (tests hold the identify queue's). */
   gatewayTimers?: Timers;
+  /** The voice node's limits over its defaults, and the timers of its periodic pass (tests). */
+  voice?: VoiceNodeWiring['tuning'];
   /** The orphan blob sweep (blobs/lifecycle.ts): timers tests drive, or false for none. */
   blobSweep?: { timers?: Timers; graceMs?: number } | false;
   /** The idle lobby sweep (resources/lobbies/sweep.ts): timers tests drive, or false for none. */
@@ -356,6 +359,8 @@ export async function createApp(options: AppOptions): Promise<App> {
         logger,
         tokens: voiceTokens,
         registry: voicePlacement,
+        clientAddress: (request) => clientAddressOf(request, config.trustProxy),
+        ...(options.voice ? { tuning: options.voice } : {}),
       })
     : null;
   // Its calls, members and relay counters go out with /metrics.

@@ -249,6 +249,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     timers,
     options,
     connections: connections.all,
+    identifyOverdue: connections.identifyOverdue,
     registry,
     send,
   });

@@ -67,9 +67,6 @@ export interface Connection {
   /** The raw socket, corked while READY and the GUILD_CREATEs are written (fewer syscalls). */
   readonly socket: Duplex;
   lastBeatAt: number;
-  readonly openedAt: number;
-  /** The client address while the connection counts as unidentified; null once admitted. */
-  unidentifiedFrom: string | null;
   windowStart: number;
   windowCount: number;
   session: Session | null;

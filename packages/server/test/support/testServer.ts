@@ -21,6 +21,8 @@ export interface TestServerOptions {
   gateway?: AppOptions['gateway'];
   /** Where the gateway's waits come from (a test that holds the identify queue's). */
   gatewayTimers?: AppOptions['gatewayTimers'];
+  /** The voice node's limits and the timers of its periodic pass. */
+  voice?: AppOptions['voice'];
   /** Listen on a loopback port (for real clients); inject-only otherwise. */
   listen?: boolean;
   /** A bus to use instead of the one the config names (a test's spy over NATS, say). */
@@ -104,6 +106,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.gateway ? { gateway: options.gateway } : {}),
       ...(options.gatewayTimers ? { gatewayTimers: options.gatewayTimers } : {}),
+      ...(options.voice ? { voice: options.voice } : {}),
       ...(options.invalidRequestLimit ? { invalidRequestLimit: options.invalidRequestLimit } : {}),
       ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
       ...(options.bus ? { bus: options.bus } : {}),
