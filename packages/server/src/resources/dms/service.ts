@@ -13,7 +13,7 @@ import type { ServiceDeps } from '../deps.js';
 import { serializeUser } from '../users/index.js';
 import { announceToEach } from './events.js';
 import { gdmTokenUser } from './groups.js';
-import { DM_LIST_SCOPE, DM_WRITE_SCOPE, dmApplication, requireScope } from './policy.js';
+import { DM_WRITE_SCOPE, dmApplication, requireDmAccess, requireScope } from './policy.js';
 import {
   MAX_GROUP_DM_RECIPIENTS,
   ModifyGroupDmBody,
@@ -223,7 +223,7 @@ export function createPrivateChannelService(deps: ServiceDeps) {
 
     /** GET /users/@me/channels: the caller's open DMs and group DMs. */
     async list(principal: Principal): Promise<PrivateChannelWire[]> {
-      requireScope(principal, DM_LIST_SCOPE);
+      requireDmAccess(principal, 'dmChannels');
       const records = await storage.privateChannels.listOpenFor(principal.user.id);
       const users = await recipientUsers(storage, records);
       return records.map((record) => serializePrivateChannel(record, users, principal.user.id));
