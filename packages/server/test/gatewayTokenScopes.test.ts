@@ -2,7 +2,7 @@
  * A gateway session reads what its token reads over REST (docs/gateway.md, "What a Bearer
  * session receives"): a `sdk.social_layer_presence` token, which REST refuses the DMs and lobbies
  * (403 50001, 50026), gets no DM channel in READY, no DM or group DM message, no lobby event and
- * no email in USER_UPDATE, while its relationships still come; a `sdk.social_layer` token gets
+ * no email in USER_UPDATE and may not join a lobby call, while its relationships still come; a `sdk.social_layer` token gets
  * the DMs; a person's own session and a bot's are as they were, the bot's USER_UPDATE without
  * the email as GET /users/@me shows it. A RESUME must bring a token of the same grant. Through
  * real WebSockets on both storage drivers.
@@ -202,6 +202,10 @@ describeDrivers('gateway sessions read what their token reads ($driver)', (drive
     expectRefused(await call('GET', `/lobbies/${lobbyId}/messages`, presenceToken), 403, 50026);
     await settle(player.userId, [presence, social]);
     expect(presence.frames.some((f) => f.t?.startsWith('LOBBY_') === true)).toBe(false);
+    // Nor may it join the lobby's call (op 4 of a lobby): 4001, as any invalid op 4.
+    presence.send(4, { guild_id: null, channel_id: lobbyId, self_mute: false, self_deaf: false });
+    expect((await presence.closed).code).toBe(4001);
+    expect(await gw.server.app.storage.lobbies.listVoiceStates(lobbyId)).toEqual([]);
   });
 
   it('a bot session keeps its DMs; its USER_UPDATE shows what GET /users/@me shows a bot', async () => {
