@@ -73,7 +73,8 @@ export function createUserService(deps: ServiceDeps) {
         ...(patch.banner === undefined ? [] : imageKeys(`banners/${user.id}`, user.banner)),
       ]);
       authenticator.forgetUser(user.id);
-      // One statement, committed: the user's own sessions see every field of themselves.
+      // One statement, committed: published with every field, each of the user's sessions sees
+      // what its token reads of them (gateway/tokenRouting.ts).
       if (Object.keys(patch).length > 0) {
         afterWrite(
           storage,
