@@ -33,6 +33,7 @@ export function storedSession(session: Session): StoredSession {
     shard: [session.shard[0], session.shard[1]],
     obfuscate: session.obfuscate,
     largeThreshold: session.largeThreshold,
+    grant: { kind: session.grant.kind, scopes: [...session.grant.scopes] },
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { TokenGrant } from '../domain/tokenAccess.js';
 import type { GatewayReplayEntry, Storage } from '../storage/index.js';
 import type { EncodedDispatch } from './frames.js';
 import type { DispatchSource } from './session.js';
@@ -11,6 +12,8 @@ export interface StoredSession {
   shard: [number, number];
   obfuscate: boolean;
   largeThreshold: number;
+  /** The session's token grant; absent in a session an older node saved. */
+  grant?: TokenGrant;
 }
 
 /** A stored session as read back, and when it was saved (epoch ms, by the saving node's clock). */

@@ -207,7 +207,10 @@ export const dispatches = {
     data: event,
   }),
 
-  /** Sent to the user's own sessions only. */
+  /**
+   * Sent to the user's own sessions only, with every private field: each session gets the email
+   * and `premium_type` as GET /users/@me shows them to its token (gateway/tokenRouting.ts).
+   */
   userUpdate: (user: CurrentUserWire): TypedDispatch<'USER_UPDATE', CurrentUserWire> => ({
     type: 'USER_UPDATE',
     guildId: null,

@@ -14,10 +14,10 @@ import { serializeUser } from '../users/index.js';
 import { announceToEach } from './events.js';
 import { gdmTokenUser } from './groups.js';
 import {
-  DM_LIST_SCOPE,
   DM_WRITE_SCOPE,
   assertMayGroupWith,
   dmApplication,
+  requireDmAccess,
   requireScope,
 } from './policy.js';
 import {
@@ -244,7 +244,7 @@ export function createPrivateChannelService(deps: ServiceDeps) {
 
     /** GET /users/@me/channels: the caller's open DMs and group DMs. */
     async list(principal: Principal): Promise<PrivateChannelWire[]> {
-      requireScope(principal, DM_LIST_SCOPE);
+      requireDmAccess(principal, 'dmChannels');
       const records = await storage.privateChannels.listOpenFor(principal.user.id);
       const users = await recipientUsers(storage, records);
       return records.map((record) => serializePrivateChannel(record, users, principal.user.id));
