@@ -129,6 +129,14 @@ describeDrivers('gateway sessions read what their token reads ($driver)', (drive
       auth: pal.token,
       payload: { content: 'after READY' },
     });
+    // A person's own session makes a group DM of friends only: player accepts pal's request, and
+    // pal and third become friends.
+    await send('PUT', `/users/@me/relationships/${pal.userId}`, {
+      auth: player.token,
+      payload: {},
+    });
+    await send('PUT', `/users/@me/relationships/${third.userId}`, { auth: pal.token, payload: {} });
+    await send('PUT', `/users/@me/relationships/${pal.userId}`, { auth: third.token, payload: {} });
     const group = await send('POST', '/users/@me/channels', {
       auth: pal.token,
       payload: { recipients: [player.userId, third.userId] },
@@ -160,7 +168,9 @@ describeDrivers('gateway sessions read what their token reads ($driver)', (drive
     }
     // Relationships and the user's changes reach every session.
     for (const client of clients) {
-      const added = await client.dispatch('RELATIONSHIP_ADD');
+      const added = await client.next(
+        (f) => f.t === 'RELATIONSHIP_ADD' && (f.d as { id?: unknown }).id === third.userId,
+      );
       expect(added.d).toMatchObject({ id: third.userId, type: 3 });
     }
     const renamed = (client: GatewayClient) =>
