@@ -171,6 +171,69 @@ describeDrivers('auto-moderation rules on $driver', (driver) => {
     expect(await server.app.storage.autoModRules.listByGuild(g.guildId)).toEqual([]);
   });
 
+  it('refuses duplicate keywords, patterns and allow-list entries', async () => {
+    const audits = await g.auditCount();
+    // The same keyword 40 times, let through by the allow list: refused, not matched 40 times.
+    const cases: [object, (string | number)[]][] = [
+      [
+        { keyword_filter: Array<string>(40).fill('*a*'), allow_list: ['*a*'] },
+        ['keyword_filter', 1],
+      ],
+      [{ keyword_filter: ['cat', 'dog', 'CAT'] }, ['keyword_filter', 2]],
+      [{ keyword_filter: ['cat'], allow_list: ['ok', 'Ok'] }, ['allow_list', 1]],
+      [{ regex_patterns: ['d[o0]g', 'd[o0]g'] }, ['regex_patterns', 1]],
+    ];
+    for (const [metadata, path] of cases) {
+      const res = await g.call('POST', rulesUrl(), {
+        auth: g.bot.token,
+        payload: keywordRule({ trigger_metadata: metadata }),
+      });
+      expect(res.statusCode, JSON.stringify(metadata)).toBe(400);
+      expectOpenApiResponse(res, 'POST', rulesUrl());
+      const body = res.json<{ code: number; errors: Record<string, unknown> }>();
+      expect(body.code).toBe(50035);
+      expect(body.errors).toMatchObject({
+        trigger_metadata: {
+          [String(path[0])]: {
+            [String(path[1])]: {
+              _errors: [
+                {
+                  code: 'AUTO_MODERATION_DUPLICATE_KEYWORD',
+                  message: expect.any(String) as string,
+                },
+              ],
+            },
+          },
+        },
+      });
+    }
+    // Distinct entries that only share letters are fine.
+    const fine = await g.call('POST', rulesUrl(), {
+      auth: g.bot.token,
+      payload: keywordRule({
+        trigger_metadata: {
+          keyword_filter: ['cat', 'cat*', '*cat', '*cat*'],
+          regex_patterns: ['d[o0]g'],
+          allow_list: ['category'],
+        },
+      }),
+    });
+    expect(fine.statusCode, fine.body).toBe(200);
+    const id = fine.json<{ id: string }>().id;
+    // A PATCH is held to the same rules, and changes nothing when refused.
+    const patch = await g.call('PATCH', `${rulesUrl()}/${id}`, {
+      auth: g.bot.token,
+      payload: { trigger_metadata: { keyword_filter: ['x', 'X'] } },
+    });
+    expect(patch.statusCode).toBe(400);
+    expect(patch.json()).toMatchObject({ code: 50035 });
+    expect((await server.app.storage.autoModRules.find(g.guildId, id))?.triggerMetadata).toEqual(
+      fine.json<{ trigger_metadata: object }>().trigger_metadata,
+    );
+    expect((await g.call('DELETE', `${rulesUrl()}/${id}`, g.bot.token)).statusCode).toBe(204);
+    expect(await g.auditCount()).toBe(audits + 2);
+  });
+
   it('limits rules per trigger type', async () => {
     const spam = { name: 'Spam', event_type: 1, trigger_type: 3, actions: [{ type: 1 }] };
     const first = await g.call('POST', rulesUrl(), { auth: g.bot.token, payload: spam });
