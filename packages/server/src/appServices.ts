@@ -221,7 +221,10 @@ export function createServices(
     auditLog: createAuditLogService(deps),
     roles: createRoleService(deps),
     members: createMemberService(deps, { profileCheck }),
-    autoModerationRules: createAutoModerationService(deps),
+    autoModerationRules: createAutoModerationService({
+      ...deps,
+      budgetMs: options.autoModeration.budgetMs,
+    }),
     guildSettings: createGuildSettingsService(deps),
     widget: createWidgetService({
       ...deps,

@@ -235,6 +235,53 @@ describeDrivers('auto-moderation rules on $driver', (driver) => {
     expect(await g.auditCount()).toBe(audits + 2);
   });
 
+  it("refuses patterns that cannot be checked within a message's budget, saying why", async () => {
+    // Each pattern compiles to about 160 instructions, which RE2 may all run at each character:
+    // ten of them may cost far more per message than the 50 ms all of a guild's rules have.
+    const heavy = Array.from({ length: 10 }, (_, i) => `[a-z]{160}${String(i)}`);
+    const refused = await g.call('POST', rulesUrl(), {
+      auth: g.bot.token,
+      payload: keywordRule({ trigger_metadata: { regex_patterns: heavy } }),
+    });
+    expect(refused.statusCode).toBe(400);
+    expectOpenApiResponse(refused, 'POST', rulesUrl());
+    expect(refused.json()).toMatchObject({
+      code: 50035,
+      errors: {
+        trigger_metadata: {
+          _errors: [
+            {
+              code: 'AUTO_MODERATION_RULE_TOO_EXPENSIVE',
+              message: expect.stringMatching(/50 ms/) as string,
+            },
+          ],
+        },
+      },
+    });
+    expect(await server.app.storage.autoModRules.listByGuild(g.guildId)).toEqual([]);
+    // One such pattern fits; the guild's rules share the budget, so a rule that would take the
+    // guild past it is refused even though it fits alone.
+    const one = await g.call('POST', rulesUrl(), {
+      auth: g.bot.token,
+      payload: keywordRule({ trigger_metadata: { regex_patterns: heavy.slice(0, 1) } }),
+    });
+    expect(one.statusCode, one.body).toBe(200);
+    const rules: string[] = [one.json<{ id: string }>().id];
+    let last = one;
+    for (let i = 1; i < 6 && last.statusCode === 200; i += 1) {
+      last = await g.call('POST', rulesUrl(), {
+        auth: g.bot.token,
+        payload: keywordRule({ trigger_metadata: { regex_patterns: heavy.slice(i, i + 1) } }),
+      });
+      if (last.statusCode === 200) rules.push(last.json<{ id: string }>().id);
+    }
+    expect(last.statusCode).toBe(400);
+    expect(JSON.stringify(last.json())).toMatch(/other rules/);
+    for (const id of rules) {
+      expect((await g.call('DELETE', `${rulesUrl()}/${id}`, g.bot.token)).statusCode).toBe(204);
+    }
+  });
+
   it('limits rules per trigger type', async () => {
     const spam = { name: 'Spam', event_type: 1, trigger_type: 3, actions: [{ type: 1 }] };
     const first = await g.call('POST', rulesUrl(), { auth: g.bot.token, payload: spam });
