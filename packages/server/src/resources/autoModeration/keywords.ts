@@ -24,7 +24,9 @@ import {
 
 /** A text read once for every rule that checks it. */
 export interface ScannedText {
-  /** What matched content is cut from: the text, or its lower-cased form if that is longer. */
+  /** The text as written. */
+  content: string;
+  /** What matched content is cut from: the text, or its lower-cased form if lengths differ. */
   source: string;
   lower: string;
   /** 1 for each unit of `lower` in a word. */
@@ -52,7 +54,7 @@ export function scanText(content: string): ScannedText {
   }
   // Lower-casing may change lengths for a few scripts; then match on the lower-cased text.
   const source = n === content.length ? content : lower;
-  return { source, lower, word, words: Int32Array.from(words), runStart, runEnd };
+  return { content, source, lower, word, words: Int32Array.from(words), runStart, runEnd };
 }
 
 /** A part of a scanned text: `text.lower[start, end)`. */

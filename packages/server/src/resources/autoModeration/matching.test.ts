@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { OutOfBudget, startBudget, type Budget } from './budget.js';
 import { AllowList, KeywordMatcher, scanText } from './keywords.js';
+import { compileRule } from './matchers.js';
 import { firstPresetHit } from './presets.js';
 import { compilePattern, firstRegexHit, regexProblem } from './regex.js';
+import { createRuleMatching } from './ruleMatch.js';
 
 const unlimited: Budget = { check: () => undefined };
 
@@ -203,6 +205,48 @@ describe('regular expressions', () => {
     ).toMatchObject({
       pattern: '.*.*.*.*.*.*.*.*!',
       matched: '!',
+    });
+  });
+});
+
+describe('a keyword rule', () => {
+  const matching = createRuleMatching({ clock: { now: () => 0 } });
+  const match = (metadata: Record<string, string[]>, content: string) =>
+    matching.message(
+      {
+        rule: {
+          id: '1',
+          guildId: '2',
+          creatorId: '3',
+          name: 'rule',
+          eventType: 1,
+          triggerType: 1,
+          triggerMetadata: metadata,
+          actions: [],
+          enabled: true,
+          exemptRoles: [],
+          exemptChannels: [],
+          createdAt: 0,
+        },
+        matcher: compileRule(metadata),
+      },
+      { guildId: '2', userId: '4', content, text: scanText(content) },
+      unlimited,
+    );
+
+  it('tries keywords first, then patterns against the text as written', () => {
+    expect(match({ keyword_filter: ['cat'], regex_patterns: ['c.t'] }, 'cut the cat')).toEqual({
+      keyword: 'cat',
+      content: 'cat',
+    });
+    // "İ" lower-cases to two units ("i̇"): keywords match the lower-cased text, patterns the text.
+    expect(match({ regex_patterns: ['İstanbul'] }, 'İSTANBUL!')).toEqual({
+      keyword: 'İstanbul',
+      content: 'İSTANBUL',
+    });
+    expect(match({ keyword_filter: ['i̇stanbul'] }, 'İstanbul')).toEqual({
+      keyword: 'i̇stanbul',
+      content: 'i̇stanbul',
     });
   });
 });

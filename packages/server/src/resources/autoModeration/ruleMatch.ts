@@ -57,7 +57,7 @@ export function uniqueMentions(content: string): number {
 function keywordMatch(matcher: RuleMatcher, text: ScannedText, budget: Budget): Match | null {
   const hit = matcher.keywords.firstHit(text, budget);
   if (hit !== null) return { keyword: hit.keyword, content: hit.matched };
-  const regex = firstRegexHit(matcher.patterns, text.source, {
+  const regex = firstRegexHit(matcher.patterns, text.content, {
     accept: (matched) => !matcher.allow.coversText(matched),
     budget,
   });
