@@ -3,9 +3,10 @@
  * rule is saved, so that a guild cannot save rules that could not be checked within the budget
  * of a message (they would fail closed on every long message). The model counts nanoseconds per
  * character of the longest text the rule checks (a 2,000-character message; a member's three
- * names): the figures of `COST_NS` were measured with bench/automod.js on worst-case texts
- * (docs/benchmarks.md) and rounded up about twofold.
+ * names): the figures of `COST_NS` are the slowest seen over worst-case texts, rounded up;
+ * bench/automodModel.js measures them again beside the model (docs/benchmarks.md).
  */
+import type { RE2JS } from 're2js';
 import type { SettingsJson } from '../../storage/index.js';
 import { isOneWord, parseEntry } from './lists.js';
 import { metadataList } from './matchers.js';
@@ -15,7 +16,7 @@ import { AutoModTriggers as T } from './schemas.js';
 /** The model's costs, in nanoseconds per character of text. */
 export const COST_NS = {
   /** Reading the text, splitting it into words, looking each word up in the lists. */
-  words: 250,
+  words: 300,
   /** The same with the preset lists (each new word hashed for the slur list). */
   presets: 750,
   /** A step of the automaton of the several-word keywords. */
@@ -26,6 +27,11 @@ export const COST_NS = {
   phraseAllowChar: 2,
   /** One pattern's search, besides its instructions. */
   regexSearch: 100,
+  /**
+   * A pattern whose matches may be passed over (the rule has an allow list, or the pattern can
+   * match nothing): a search again after each, up to one per two characters, and its check.
+   */
+  regexSkippedMatch: 300,
 } as const;
 
 /**
@@ -59,12 +65,23 @@ function endingTogether(texts: readonly string[]): number {
   return most;
 }
 
+/** A text with an empty match for every kind of empty-width pattern (`x*`, `\b`, `^`, `$`). */
+const EMPTY_PROBE = ' aA1_.\n';
+
+/** Whether a pattern can match the empty string somewhere (its search then goes on after it). */
+function matchesEmpty(pattern: RE2JS): boolean {
+  const matcher = pattern.matcher(EMPTY_PROBE);
+  while (matcher.find()) if (matcher.start() === matcher.end()) return true;
+  return false;
+}
+
 /** The worst-case cost of a rule's lists and patterns, in ns per character of text. */
 function keywordCostNs(metadata: SettingsJson): number {
   const phrases = metadataList(metadata, 'keyword_filter')
     .map(parseEntry)
     .filter((e) => e.text !== '' && !isOneWord(e.text));
-  const phraseAllowChars = metadataList(metadata, 'allow_list')
+  const allowList = metadataList(metadata, 'allow_list');
+  const phraseAllowChars = allowList
     .map(parseEntry)
     .filter((e) => e.text !== '' && !isOneWord(e.text))
     .reduce((sum, e) => sum + 2 * e.text.length, 0);
@@ -73,15 +90,18 @@ function keywordCostNs(metadata: SettingsJson): number {
   if (phrases.length > 0) {
     ns += COST_NS.phraseStep + endingTogether(phrases.map((e) => e.text)) * allowCheck;
   }
-  for (const pattern of metadataList(metadata, 'regex_patterns')) {
-    let instructions = 0;
+  for (const source of metadataList(metadata, 'regex_patterns')) {
+    let pattern: RE2JS;
     try {
-      instructions = compilePattern(pattern).programSize();
+      pattern = compilePattern(source);
     } catch {
-      // Refused when saved; skipped when checked.
+      continue; // Refused when saved; skipped when checked.
     }
-    // A search, and the allow-list check of what it matches.
-    ns += COST_NS.regexSearch + instructions * regexInstructionNs(instructions) + allowCheck;
+    const instructions = pattern.programSize();
+    ns += COST_NS.regexSearch + instructions * regexInstructionNs(instructions);
+    if (allowList.length > 0 || matchesEmpty(pattern)) {
+      ns += COST_NS.regexSkippedMatch + phraseAllowChars * COST_NS.phraseAllowChar;
+    }
   }
   return ns;
 }
