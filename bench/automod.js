@@ -14,7 +14,9 @@
  * - keywords: 1,000 keywords (whole words, `w*`, `*w`, `*w*`) and 100 allow-list entries, against
  *   words none of them matches;
  * - regex: 10 patterns a backtracking engine takes exponential or polynomial time on
- *   (`.*.*.*.*.*.*.*.*!`, `(a+)+$`, …), against 1,990 `a`s and a line that none matches.
+ *   (`.*.*.*.*.*.*.*.*!`, `(a+)+$`, …), against runs of `a`s that none of them matches.
+ *
+ * bench/automodModel.js checks the save-time cost model against the matchers themselves.
  *
  *   node bench/automod.js [--messages 200] [--rounds 3] [--rules 6]
  *                         [--scenario all|wildcards|keywords|regex, or several: wildcards,regex]
