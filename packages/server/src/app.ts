@@ -45,6 +45,7 @@ import {
   DEFAULT_SESSION_START_LIMIT,
   createSessionStartLimit,
 } from './resources/gatewayInfo/index.js';
+import type { Stopwatch } from './resources/autoModeration/index.js';
 import { loadAttachmentSigner } from './resources/messages/index.js';
 import { startLobbySweeper } from './resources/lobbies/index.js';
 import { startTimedSweeper } from './resources/threads/index.js';
@@ -114,6 +115,11 @@ export interface AppOptions {
   interactions?: { timers?: Timers };
   /** The activity proxy host's waits: timers tests fire, shorter limits. */
   activityProxy?: Pick<ActivityProxyOptions, 'timers' | 'limits'>;
+  /**
+   * Auto-moderation's CPU budget: a stopwatch (ms) to measure it with, for both its wall-clock
+   * and CPU time (tests pass their own).
+   */
+  autoModeration?: { stopwatch?: Stopwatch };
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -144,6 +150,12 @@ export interface App {
   readonly voice: { endpoint(): string; tls(): VoiceTlsMaterial | null } | null;
   close(): Promise<void>;
 }
+
+/** The CPU time (user and system) this process has used, in ms. */
+const processCpuMs = () => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+};
 
 /** The composition root: the only place that knows which drivers run. */
 export async function createApp(options: AppOptions): Promise<App> {
@@ -268,6 +280,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       privilegedIntentReviewThreshold:
         options.gateway?.privilegedIntentReviewThreshold ??
         DEFAULT_GATEWAY_OPTIONS.privilegedIntentReviewThreshold,
+      autoModeration: {
+        budgetMs: config.autoModerationBudgetMs,
+        wallClock: options.autoModeration?.stopwatch ?? (() => performance.now()),
+        cpuClock: options.autoModeration?.stopwatch ?? processCpuMs,
+      },
       // The proxy host's origin for the app (--activity-host, the public URL's scheme and port).
       activityOrigin: (applicationId) => activityOrigin(config, listeningPort, applicationId),
       activityInvites: {

@@ -13,6 +13,7 @@ import { createAuthService, type AuthSettings } from './resources/auth/index.js'
 import {
   createAutoModerationEnforcer,
   createAutoModerationService,
+  type BudgetClocks,
 } from './resources/autoModeration/index.js';
 import { createBanService } from './resources/bans/index.js';
 import {
@@ -112,6 +113,8 @@ interface ServiceOptions {
   activityOrigin: (applicationId: string) => string;
   /** From this many users an app's privileged intents need a review (the gateway's threshold). */
   privilegedIntentReviewThreshold: number;
+  /** The CPU budget auto-moderation checks a message (or a member's names) within. */
+  autoModeration: BudgetClocks;
   /** Interactions: their timers (tests fire them), limits, and where delivery errors go. */
   interactions: {
     timers: Timers;
@@ -149,7 +152,11 @@ export function createServices(
   // Threads: forum posts post their first message; the message routes ask the thread rules.
   const threads = createThreadService({ ...deps, messages: () => messages });
   // Auto-moderation: checked on guild message creates and member name changes.
-  const autoModeration = createAutoModerationEnforcer({ ...deps, links: options.links });
+  const autoModeration = createAutoModerationEnforcer({
+    ...deps,
+    links: options.links,
+    budget: options.autoModeration,
+  });
   // A member's names are checked when they change and when the member joins.
   const profileCheck: ProfileCheck = (tx, request) => autoModeration.checkMember(tx, request);
   const messages = createMessageService(deps, {
@@ -214,7 +221,10 @@ export function createServices(
     auditLog: createAuditLogService(deps),
     roles: createRoleService(deps),
     members: createMemberService(deps, { profileCheck }),
-    autoModerationRules: createAutoModerationService(deps),
+    autoModerationRules: createAutoModerationService({
+      ...deps,
+      budgetMs: options.autoModeration.budgetMs,
+    }),
     guildSettings: createGuildSettingsService(deps),
     widget: createWidgetService({
       ...deps,

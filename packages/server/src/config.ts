@@ -135,6 +135,12 @@ export interface Config {
   voiceMaxMembers: number;
   /** The largest UDP datagram the media relay accepts. */
   voiceMaxPacketBytes: number;
+  /**
+   * The CPU time auto-moderation may take to check one message (or a member's names), all of the
+   * guild's rules together; a rule left unchecked when it runs out fails closed, and rules whose
+   * worst case cannot fit are refused when saved (docs/automod.md).
+   */
+  autoModerationBudgetMs: number;
 }
 
 /** The settings whose default is worked out from others, as read before that. */
@@ -591,6 +597,14 @@ const SETTINGS = {
     allowed: 'an integer from 256 to 65507 (the largest UDP datagram the media relay accepts)',
     defaultValue: 1400,
     parse: integer(256, 65507),
+  },
+  autoModerationBudgetMs: {
+    env: 'GUILDHALL_AUTOMOD_BUDGET_MS',
+    flag: '--automod-budget-ms',
+    allowed:
+      "an integer from 1 to 10000 (ms of CPU one message's auto-moderation rules may take together)",
+    defaultValue: 50,
+    parse: integer(1, 10_000),
   },
 } as const satisfies { [K in keyof RawConfig]: Setting<RawConfig[K]> };
 

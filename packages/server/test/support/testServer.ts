@@ -47,6 +47,8 @@ export interface TestServerOptions {
   activityProxy?: AppOptions['activityProxy'];
   /** The thread and poll sweep (false: tests run its passes themselves). */
   timedSweep?: AppOptions['timedSweep'];
+  /** Auto-moderation's stopwatch (tests spend its budget at will). */
+  autoModeration?: AppOptions['autoModeration'];
 }
 
 export interface TestServer extends AsyncDisposable {
@@ -114,6 +116,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.interactions ? { interactions: options.interactions } : {}),
       ...(options.activityProxy ? { activityProxy: options.activityProxy } : {}),
       ...(options.timedSweep === undefined ? {} : { timedSweep: options.timedSweep }),
+      ...(options.autoModeration ? { autoModeration: options.autoModeration } : {}),
     });
   } catch (err) {
     // createApp closed the storage it was given; what this fixture made goes too.

@@ -24,6 +24,7 @@ export type { MessageModeration, PrivateMessageRules, ThreadMessageRules } from 
 export {
   CreateMessageBody,
   EditMessageBody,
+  MAX_CONTENT_LENGTH,
   type CreateMessageInput,
   type EditMessageInput,
 } from './schemas.js';
