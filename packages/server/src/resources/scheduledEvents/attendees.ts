@@ -17,7 +17,7 @@ import type {
 } from '../../storage/index.js';
 import type { GuildAccess } from '../access/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { scheduledEventDispatches } from './dispatch.js';
 import { requireEditRights } from '../expressions/index.js';
 import { serializeMember } from '../members/index.js';
 import { serializeUser } from '../users/index.js';
@@ -83,7 +83,10 @@ export function createAttendeeOperations(deps: ServiceDeps, helpers: AttendeeHel
   const announceEvent = async (tx: Repositories, event: ScheduledEventRecord) => {
     afterCommit(
       tx,
-      dispatches.scheduledEvent('GUILD_SCHEDULED_EVENT_UPDATE', await present(tx, event, false)),
+      scheduledEventDispatches.scheduledEvent(
+        'GUILD_SCHEDULED_EVENT_UPDATE',
+        await present(tx, event, false),
+      ),
     );
   };
 
