@@ -27,7 +27,7 @@ import type {
   ModifyExceptionInput,
 } from './schemas.js';
 import { isoTimestamp, serializeException, type ScheduledEventWire } from './serialize.js';
-import type { EventTarget } from './service.js';
+import type { EventTarget } from './rules.js';
 
 const EVENTS = { create: P.CREATE_EVENTS, manage: P.MANAGE_EVENTS };
 const INTERESTED = 1;

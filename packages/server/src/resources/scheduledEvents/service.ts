@@ -14,17 +14,12 @@ import { scheduledEventDispatches } from './dispatch.js';
 import { accessLoader, type GuildAccess } from '../access/index.js';
 import { requireEditRights, type Mutation } from '../expressions/index.js';
 import { storeImage } from '../imageUploads.js';
-import { canJoinChannel, checkPlace, checkTransition } from './rules.js';
+import { canJoinChannel, checkPlace, checkTransition, type EventTarget } from './rules.js';
 import { EventStatuses, type CreateEventInput, type ModifyEventInput } from './schemas.js';
 import { auditedEvent, serializeScheduledEvent } from './serialize.js';
 import { createAttendeeOperations } from './attendees.js';
 
 const EVENTS = { create: P.CREATE_EVENTS, manage: P.MANAGE_EVENTS };
-
-export interface EventTarget {
-  guildId: string;
-  eventId: string;
-}
 
 /** Guild scheduled events: list, get, create, modify (with status changes), delete. */
 export function createScheduledEventService(deps: ServiceDeps) {
