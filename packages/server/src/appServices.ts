@@ -50,7 +50,7 @@ import {
   createGuildManageService,
   createMyGuildsService,
   createGuildService,
-  viewGuild,
+  announceGuildUpdate,
 } from './resources/guilds/index.js';
 import { createInviteService } from './resources/invites/index.js';
 import { createLobbyService } from './resources/lobbies/index.js';
@@ -214,7 +214,7 @@ export function createServices(
     guilds,
     guildManage: createGuildManageService(deps),
     myGuilds: createMyGuildsService(deps),
-    channels: createChannelService({ ...deps, viewGuild }),
+    channels: createChannelService({ ...deps, announceGuildUpdate }),
     channelPositions: createChannelPositionService(deps),
     overwrites: createOverwriteService(deps),
     voiceStatus: createVoiceStatusService(deps),

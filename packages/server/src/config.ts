@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_SCRYPT_COST, hashSecret } from './domain/credentials.js';
 import { SECRET_KEY_BYTES } from './domain/secretBox.js';
 import { parseFlags } from './cliFlags.js';
-import { parseCorsOrigins, type CorsOrigins } from './http/cors.js';
-import { DEFAULT_ACTIVITY_HOST, activityHostProblem } from './activities/proxyPattern.js';
+import { parseCorsOrigins, type CorsOrigins } from './domain/corsOrigins.js';
+import { DEFAULT_ACTIVITY_HOST, activityHostProblem } from './domain/activityHost.js';
 
 /** Everything the server reads from its environment, validated once at start. */
 export interface Config {

@@ -1,6 +1,6 @@
 /**
  * @module gateway/fanout: the dispatches of the bus to this node's sessions. The node receives
- * the subjects of the guilds and users it serves (gateway/subscriptions.ts). A guild's dispatch
+ * the subjects of the guilds and users it serves (bus/subscriptions.ts). A guild's dispatch
  * first updates the guild's model (roles, channels, members: what permissions are computed
  * from), then goes to each session in the guild in the form gateway/routing.ts decides; a user's
  * dispatch goes to the user's sessions, and a member's GUILD_MEMBER_ADD, on the member's subject,

@@ -10,7 +10,7 @@ import type { GuildDirectory } from './guildDirectory.js';
 import type { Sender } from './send.js';
 import type { Session } from './session.js';
 import type { SessionStore, StoredSession } from './sessionStore.js';
-import type { SubjectSubscriptions } from './subscriptions.js';
+import type { SubjectSubscriptions } from '../bus/subscriptions.js';
 
 function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V) {
   const set = map.get(key) ?? new Set<V>();

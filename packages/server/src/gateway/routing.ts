@@ -57,6 +57,7 @@ import type { TokenGrant } from '../domain/tokenAccess.js';
 import type { ProfilePrivacy } from '../storage/index.js';
 import { EncodedDispatch } from './frames.js';
 import { obfuscateChannel, scalarText, type GuildSnapshot, type GuildState } from './guildState.js';
+import type { Presence } from './presences.js';
 import { intentFor } from './intents.js';
 import { tokenReads } from './tokenRouting.js';
 
@@ -436,18 +437,6 @@ export function newFriendOf(type: string, data: unknown): string | null {
   return relationship?.type === FRIEND_RELATIONSHIP && typeof relationship.id === 'string'
     ? relationship.id
     : null;
-}
-
-/** A user's current presence, as op 3 set it. */
-export interface Presence {
-  status: string;
-  activities: Record<string, unknown>[];
-  since: number | null;
-  afk: boolean;
-  /** The user's profile privacy when they set it: it decides who sees a custom status. */
-  privacy: ProfilePrivacy;
-  /** Where the user is: `{desktop: status}` from an SDK session, `{web: status}` otherwise. */
-  clientStatus?: Record<string, string>;
 }
 
 /**

@@ -14,7 +14,7 @@ import type { Dispatch } from '../events/dispatcher.js';
 import { serializeMember } from '../resources/members/index.js';
 import { lobbyDispatches, lobbyVoiceStateWire } from '../resources/lobbies/index.js';
 import type { LobbyVoiceStateRecord, VoiceStateRecord } from '../storage/index.js';
-import type { VoiceTokens } from '../voice/token.js';
+import type { VoiceTokens } from '../domain/voiceGrant.js';
 import type { VoiceStateUpdatePayload } from './clientOps.js';
 import { InvalidCommandError, type CommandContext, type CommandSession } from './commandContext.js';
 import type { GuildState } from './guildState.js';

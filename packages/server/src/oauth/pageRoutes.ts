@@ -26,7 +26,7 @@ import {
   type PageCookies,
 } from './pageCookies.js';
 import { readParams } from './params.js';
-import type { OAuthRouteDeps } from './routes.js';
+import type { OAuthRouteDeps } from './routeDeps.js';
 import { SCOPES } from './scopes.js';
 import { DAY_SECONDS, MINUTE_MS } from '../domain/time.js';
 

@@ -23,7 +23,7 @@ import type { z } from 'zod';
 import type { BusEvent, EventBus } from '../bus/index.js';
 import { realTimers, type Clock, type Timers } from '../domain/clock.js';
 import { guildSubject, userSubject, type DispatchEnvelope } from '../events/dispatcher.js';
-import { createSubjectSubscriptions } from '../gateway/subscriptions.js';
+import { createSubjectSubscriptions } from '../bus/subscriptions.js';
 import { trackUnidentified } from '../http/unidentified.js';
 import {
   CLIENT_BINARY_OPS,

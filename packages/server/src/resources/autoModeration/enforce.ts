@@ -32,8 +32,7 @@ import type {
 } from '../../storage/index.js';
 import { recordAudit } from '../auditLog/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
-import { serializeMember } from '../members/index.js';
+import { serializeMember, memberDispatches } from '../members/index.js';
 import { loadMessageContext, serializeMessage, type AttachmentLinks } from '../messages/index.js';
 import { startBudget, type BudgetClocks } from './budget.js';
 import { executionDispatch } from './dispatch.js';
@@ -182,13 +181,19 @@ export function createAutoModerationEnforcer(
           (await tx.members.update(member.guildId, member.userId, {
             communicationDisabledUntil: until,
           })) ?? member;
-        afterCommit(tx, dispatches.memberUpdate(member.guildId, serializeMember(member, run.user)));
+        afterCommit(
+          tx,
+          memberDispatches.memberUpdate(member.guildId, serializeMember(member, run.user)),
+        );
       } else if (type === A.BLOCK_MEMBER_INTERACTION && (member.flags & QUARANTINED_FLAG) === 0) {
         member =
           (await tx.members.update(member.guildId, member.userId, {
             flags: member.flags | QUARANTINED_FLAG,
           })) ?? member;
-        afterCommit(tx, dispatches.memberUpdate(member.guildId, serializeMember(member, run.user)));
+        afterCommit(
+          tx,
+          memberDispatches.memberUpdate(member.guildId, serializeMember(member, run.user)),
+        );
       }
       afterCommit(
         tx,
@@ -308,7 +313,10 @@ export function createAutoModerationEnforcer(
             flags: member.flags & ~QUARANTINED_FLAG,
           });
           if (lifted !== null) {
-            afterCommit(tx, dispatches.memberUpdate(lifted.guildId, serializeMember(lifted, user)));
+            afterCommit(
+              tx,
+              memberDispatches.memberUpdate(lifted.guildId, serializeMember(lifted, user)),
+            );
           }
         }
         return;

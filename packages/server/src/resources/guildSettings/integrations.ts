@@ -12,7 +12,8 @@ import type { Principal } from '../../http/authenticator.js';
 import { accessLoader } from '../access/index.js';
 import { recordAudit } from '../auditLog/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { memberDispatches } from '../members/index.js';
+import { roleDispatches } from '../roles/index.js';
 import { announceIntegrationDelete, serializeIntegration } from '../integrations/index.js';
 import { serializeUser } from '../users/index.js';
 import type { SettingsRequest } from './settings.js';
@@ -51,11 +52,12 @@ export function createIntegrationService(deps: ServiceDeps) {
           throw new ApiError('UNKNOWN_INTEGRATION');
         for (const role of access.roles.filter((r) => r.managed && r.botUserId === botUserId)) {
           await tx.roles.delete(guildId, role.id);
-          afterCommit(tx, dispatches.roleDelete(guildId, role.id));
+          afterCommit(tx, roleDispatches.roleDelete(guildId, role.id));
         }
         await tx.members.remove(guildId, [botUserId]);
         const bot = await tx.users.findById(botUserId);
-        if (bot !== null) afterCommit(tx, dispatches.memberRemove(guildId, serializeUser(bot)));
+        if (bot !== null)
+          afterCommit(tx, memberDispatches.memberRemove(guildId, serializeUser(bot)));
         announceIntegrationDelete(tx, guildId, installed);
         await recordAudit(tx, ids, {
           guildId,

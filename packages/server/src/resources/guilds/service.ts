@@ -17,10 +17,9 @@ import type {
 import { DEFAULT_BITRATE, type GuildChannelType } from '../channels/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
 import { announceIntegrationCreate } from '../integrations/index.js';
-import { serializeMember } from '../members/index.js';
-import { serializeRole } from '../roles/index.js';
+import { serializeMember, memberDispatches } from '../members/index.js';
+import { serializeRole, roleDispatches } from '../roles/index.js';
 
 const P = PermissionFlags;
 
@@ -233,7 +232,7 @@ export function createGuildService(deps: ServiceDeps) {
           roleIds: [],
         });
         // The owner's sessions get the guild's GUILD_CREATE from the gateway on this event.
-        afterCommit(tx, dispatches.memberAdd(guild.id, serializeMember(member, owner)));
+        afterCommit(tx, memberDispatches.memberAdd(guild.id, serializeMember(member, owner)));
         return { guild, everyone, channels };
       });
     },
@@ -296,9 +295,9 @@ export function createGuildService(deps: ServiceDeps) {
           roleIds: [role.id],
         });
         const botUser = await tx.users.findById(botUserId);
-        afterCommit(tx, dispatches.roleCreate(guild.id, serializeRole(role)));
+        afterCommit(tx, roleDispatches.roleCreate(guild.id, serializeRole(role)));
         if (botUser !== null) {
-          afterCommit(tx, dispatches.memberAdd(guild.id, serializeMember(member, botUser)));
+          afterCommit(tx, memberDispatches.memberAdd(guild.id, serializeMember(member, botUser)));
         }
         await announceIntegrationCreate(tx, guild.id, application);
         await recordAudit(tx, ids, {

@@ -1,7 +1,44 @@
+import type {
+  GatewayGuildIntegrationsUpdateDispatchData,
+  GatewayIntegrationCreateDispatchData,
+  GatewayIntegrationDeleteDispatchData,
+  GatewayIntegrationUpdateDispatchData,
+} from 'discord-api-types/v10';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ApplicationRecord, Repositories, UserRecord } from '../../storage/index.js';
-import { dispatches } from '../dispatches.js';
-import { serializeIntegration } from './serialize.js';
+import { guildEvent } from '../dispatches.js';
+import type { WireShape } from '../wireShape.js';
+import { serializeIntegration, type IntegrationWire } from './serialize.js';
+
+/** The gateway dispatches of integrations. */
+export const integrationDispatches = {
+  /** A bot joined: the guild's integration of its application. */
+  integrationCreate: (guildId: string, integration: IntegrationWire) =>
+    guildEvent('INTEGRATION_CREATE', guildId, {
+      ...integration,
+      guild_id: guildId,
+    } satisfies WireShape<GatewayIntegrationCreateDispatchData>),
+
+  integrationUpdate: (guildId: string, integration: IntegrationWire) =>
+    guildEvent('INTEGRATION_UPDATE', guildId, {
+      ...integration,
+      guild_id: guildId,
+    } satisfies WireShape<GatewayIntegrationUpdateDispatchData>),
+
+  /** A bot integration's id is its application's. */
+  integrationDelete: (guildId: string, applicationId: string) =>
+    guildEvent('INTEGRATION_DELETE', guildId, {
+      id: applicationId,
+      guild_id: guildId,
+      application_id: applicationId,
+    } satisfies WireShape<GatewayIntegrationDeleteDispatchData>),
+
+  /** Follows every change of the guild's integrations. */
+  guildIntegrationsUpdate: (guildId: string) =>
+    guildEvent('GUILD_INTEGRATIONS_UPDATE', guildId, {
+      guild_id: guildId,
+    } satisfies WireShape<GatewayGuildIntegrationsUpdateDispatchData>),
+};
 
 /** The application's bot user, for the integration's `application.bot`. */
 const botOf = (tx: Repositories, application: ApplicationRecord) =>
@@ -17,8 +54,8 @@ export async function announceIntegrationCreate(
   application: ApplicationRecord,
 ): Promise<void> {
   const integration = serializeIntegration(application, await botOf(tx, application));
-  afterCommit(tx, dispatches.integrationCreate(guildId, integration));
-  afterCommit(tx, dispatches.guildIntegrationsUpdate(guildId));
+  afterCommit(tx, integrationDispatches.integrationCreate(guildId, integration));
+  afterCommit(tx, integrationDispatches.guildIntegrationsUpdate(guildId));
 }
 
 /**
@@ -37,8 +74,8 @@ export async function announceIntegrationUpdates(
   ]);
   const integration = serializeIntegration(application, bot);
   for (const guild of guilds) {
-    afterCommit(tx, dispatches.integrationUpdate(guild.id, integration));
-    afterCommit(tx, dispatches.guildIntegrationsUpdate(guild.id));
+    afterCommit(tx, integrationDispatches.integrationUpdate(guild.id, integration));
+    afterCommit(tx, integrationDispatches.guildIntegrationsUpdate(guild.id));
   }
 }
 
@@ -48,8 +85,8 @@ export function announceIntegrationDelete(
   guildId: string,
   application: ApplicationRecord,
 ): void {
-  afterCommit(tx, dispatches.integrationDelete(guildId, application.id));
-  afterCommit(tx, dispatches.guildIntegrationsUpdate(guildId));
+  afterCommit(tx, integrationDispatches.integrationDelete(guildId, application.id));
+  afterCommit(tx, integrationDispatches.guildIntegrationsUpdate(guildId));
 }
 
 /**

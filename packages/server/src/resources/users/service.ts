@@ -5,7 +5,7 @@ import { afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import { StorageConflictError, type UserPatch, type UserRecord } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { userDispatches } from './dispatch.js';
 import {
   BotUsername,
   HumanUsername,
@@ -78,7 +78,7 @@ export function createUserService(deps: ServiceDeps) {
       if (Object.keys(patch).length > 0) {
         afterWrite(
           storage,
-          dispatches.userUpdate(serializeCurrentUser(updated, { email: true, premium: true })),
+          userDispatches.userUpdate(serializeCurrentUser(updated, { email: true, premium: true })),
         );
       }
       return serializeCurrentUser(updated, currentUserView(principal));

@@ -1,9 +1,9 @@
 /**
- * @module gateway/subscriptions: the bus subjects this node watches, one subscription per guild
+ * @module bus/subscriptions: the bus subjects a node watches, one subscription per guild
  * and per user its sessions need (docs/gateway.md, Subjects), counted so the last session to
  * leave a guild or log out ends it. Every subject's events go to one handler (the fan-out).
  */
-import type { BusHandler, EventBus, Subscription } from '../bus/index.js';
+import type { BusHandler, EventBus, Subscription } from './index.js';
 
 interface Watch {
   /** Holders: sessions (and joins in progress) that need the subject. */
