@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App, type AppOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
+import { generateIdTokenKeyPair, type IdTokenKeyPair } from '../../src/oauth/index.js';
 import type { Clock } from '../../src/domain/clock.js';
 import type { BucketLimit } from '../../src/http/rateLimit/index.js';
 import { createPostgresStorage } from '../../src/storage/postgres/index.js';
@@ -59,6 +60,12 @@ export interface TestServer extends AsyncDisposable {
 /** The secret key of test apps that share a database. */
 const SHARED_DATABASE_SECRET_KEY = Buffer.alloc(32, 7);
 
+/**
+ * The ID token signing key test servers store, made once per worker: making an RSA key for each
+ * server cost most of its start.
+ */
+let testIdTokenKey: Promise<IdTokenKeyPair> | undefined;
+
 /** A disposable platform on port 0 with its own database and data folder. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const ownDataDir = options.dataDir === undefined;
@@ -101,6 +108,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     app = await createApp({
       config,
       storage,
+      idTokenKey: await (testIdTokenKey ??= generateIdTokenKeyPair()),
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.defaultRouteBucket ? { defaultRouteBucket: options.defaultRouteBucket } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
