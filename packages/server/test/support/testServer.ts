@@ -8,6 +8,7 @@ import type { Clock } from '../../src/domain/clock.js';
 import type { BucketLimit } from '../../src/http/rateLimit/index.js';
 import { createPostgresStorage } from '../../src/storage/postgres/index.js';
 import { createSqliteStorage } from '../../src/storage/sqlite/index.js';
+import { sqliteTemplate } from './testStorage.js';
 import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from './postgres.js';
 
 export interface TestServerOptions {
@@ -97,7 +98,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
     if (options.database === undefined) dropPostgres = () => dropSchema(schema);
   } else {
-    storage = createSqliteStorage({ filename: options.database ?? ':memory:' });
+    storage =
+      options.database === undefined
+        ? createSqliteStorage({ filename: ':memory:', template: sqliteTemplate() })
+        : createSqliteStorage({ filename: options.database });
   }
   const cleanUp = async () => {
     await dropPostgres?.();

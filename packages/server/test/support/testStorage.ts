@@ -8,11 +8,22 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPostgresStorage } from '../../src/storage/postgres/index.js';
-import { createSqliteStorage } from '../../src/storage/sqlite/index.js';
+import { createSqliteStorage, migratedSqliteTemplate } from '../../src/storage/sqlite/index.js';
 import type { Storage } from '../../src/storage/index.js';
 import type { GroupCommitOptions } from '../../src/storage/sql/groupCommit.js';
 import type { Driver } from './drivers.js';
 import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from './postgres.js';
+
+let template: Buffer | undefined;
+
+/**
+ * A SQLite database with every migration applied, made once per worker: test databases in
+ * memory start as copies of it instead of migrating (test/migrations.test.ts migrates for real).
+ */
+export function sqliteTemplate(): Buffer {
+  template ??= migratedSqliteTemplate();
+  return template;
+}
 
 export interface TestStorage {
   storage: Storage;
@@ -61,7 +72,11 @@ export async function openTestStorage(
     };
   }
   if (options.reopenable !== true) {
-    const storage = createSqliteStorage({ filename: ':memory:', ...groupCommit });
+    const storage = createSqliteStorage({
+      filename: ':memory:',
+      template: sqliteTemplate(),
+      ...groupCommit,
+    });
     opened.push(storage);
     return {
       storage,
