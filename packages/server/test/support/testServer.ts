@@ -1,6 +1,8 @@
+import { appendFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { createApp, type App, type AppOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { generateIdTokenKeyPair, type IdTokenKeyPair } from '../../src/oauth/index.js';
@@ -9,7 +11,7 @@ import type { BucketLimit } from '../../src/http/rateLimit/index.js';
 import { createPostgresStorage } from '../../src/storage/postgres/index.js';
 import { createSqliteStorage } from '../../src/storage/sqlite/index.js';
 import { sqliteTemplate } from './testStorage.js';
-import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from './postgres.js';
+import { TEST_DATABASE_URL, acquireSchema, dropSchema, releaseSchema } from './postgres.js';
 
 export interface TestServerOptions {
   /** Which driver backs the server; SQLite in memory by default. */
@@ -67,6 +69,14 @@ const SHARED_DATABASE_SECRET_KEY = Buffer.alloc(32, 7);
  */
 let testIdTokenKey: Promise<IdTokenKeyPair> | undefined;
 
+/**
+ * Counts a createApp call of the run: a byte in this worker's file of the run's counters, which
+ * globalSetup.ts adds up and prints at the end of the run.
+ */
+export function countAppStart(): void {
+  appendFileSync(join(inject('runStatsDir'), `worker-${String(process.pid)}`), '.');
+}
+
 /** A disposable platform on port 0 with its own database and data folder. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const ownDataDir = options.dataDir === undefined;
@@ -92,23 +102,31 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.config,
   };
   let dropPostgres: (() => Promise<void>) | null = null;
+  const cleanUp = async () => {
+    await dropPostgres?.();
+    if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
+  };
   let storage: AppOptions['storage'];
   if (options.storage === 'postgres') {
-    const schema = options.database ?? uniqueSchema('http');
-    storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
-    if (options.database === undefined) dropPostgres = () => dropSchema(schema);
+    const schema = options.database ?? acquireSchema();
+    if (options.database === undefined) dropPostgres = () => releaseSchema(schema);
+    try {
+      storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
+    } catch (err) {
+      // Half migrated, maybe: not given back for reuse.
+      if (options.database === undefined) dropPostgres = () => dropSchema(schema);
+      await cleanUp();
+      throw err;
+    }
   } else {
     storage =
       options.database === undefined
         ? createSqliteStorage({ filename: ':memory:', template: sqliteTemplate() })
         : createSqliteStorage({ filename: options.database });
   }
-  const cleanUp = async () => {
-    await dropPostgres?.();
-    if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
-  };
   let app: App;
   try {
+    countAppStart();
     app = await createApp({
       config,
       storage,

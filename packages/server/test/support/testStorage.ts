@@ -12,7 +12,7 @@ import { createSqliteStorage, migratedSqliteTemplate } from '../../src/storage/s
 import type { Storage } from '../../src/storage/index.js';
 import type { GroupCommitOptions } from '../../src/storage/sql/groupCommit.js';
 import type { Driver } from './drivers.js';
-import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from './postgres.js';
+import { TEST_DATABASE_URL, acquireSchema, releaseSchema } from './postgres.js';
 
 let template: Buffer | undefined;
 
@@ -35,7 +35,8 @@ export interface TestStorage {
 
 /**
  * Opens a fresh database on `driver`: SQLite in memory (in a file of a temporary folder when
- * `reopenable`, so `another()` sees it), or a new PostgreSQL schema named after `prefix`.
+ * `reopenable`, so `another()` sees it, named after `prefix`), or an empty migrated PostgreSQL
+ * schema of the worker's (postgres.ts, acquireSchema).
  */
 export async function openTestStorage(
   driver: Driver,
@@ -52,7 +53,7 @@ export async function openTestStorage(
     for (const storage of opened.splice(0)) await storage.close();
   };
   if (driver === 'postgres') {
-    const schema = uniqueSchema(options.prefix);
+    const schema = acquireSchema();
     const connect = async () => {
       const storage = await createPostgresStorage({
         connectionString: TEST_DATABASE_URL,
@@ -67,7 +68,7 @@ export async function openTestStorage(
       another: connect,
       async dispose() {
         await closeAll();
-        await dropSchema(schema);
+        await releaseSchema(schema);
       },
     };
   }
