@@ -92,9 +92,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     demo: false,
     // Tests of other things should not trip over limits; rate-limit tests set their own.
     routeRateLimit: { limit: 10_000, windowMs: 1000 },
-    // Tests hash many passwords: a cheaper scrypt than the default 2^17, which
-    // domain/credentials.test.ts proves.
-    passwordScryptLog2N: 14,
+    // Tests hash thousands of passwords: a far cheaper scrypt than the default 2^17 (2^14 cost a
+    // hash 30-40 ms of CPU, 2^10 about 2 ms). domain/credentials.test.ts proves the real cost, and
+    // the session tests set their own to prove rehashing. Below what an operator may configure.
+    passwordScryptLog2N: 10,
     globalRateLimitPerSecond: 10_000,
     // Apps opened on one database (a restart, a second node) share the key its signing keys are
     // sealed with, as nodes must (docs/operations.md, Secret key).
