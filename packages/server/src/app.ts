@@ -38,7 +38,7 @@ import { createRateLimiter, type BucketLimit } from './http/rateLimit/index.js';
 import { clientAddressOf, createHttpServer } from './http/server.js';
 import { API_PREFIX } from './http/versioning.js';
 import { createLogger } from './logger.js';
-import { expandScopes } from './oauth/index.js';
+import { expandScopes, type IdTokenKeyPair } from './oauth/index.js';
 import { createOidcVerifier } from './oauth/provisional/oidc.js';
 import { createProvisionalService, type ProvisionalService } from './oauth/provisional/service.js';
 import {
@@ -120,6 +120,11 @@ export interface AppOptions {
    * and CPU time (tests pass their own).
    */
   autoModeration?: { stopwatch?: Stopwatch };
+  /**
+   * The ID token signing key stored when the database has none, instead of making one: tests
+   * pass one key made once per run. Production leaves it out (a key is made for the database).
+   */
+  idTokenKey?: IdTokenKeyPair;
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -277,6 +282,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         sessionTtlMs,
         passwordCost: { ...DEFAULT_SCRYPT_COST, log2N: config.passwordScryptLog2N },
       },
+      idTokenKey: options.idTokenKey,
       privilegedIntentReviewThreshold:
         options.gateway?.privilegedIntentReviewThreshold ??
         DEFAULT_GATEWAY_OPTIONS.privilegedIntentReviewThreshold,

@@ -2,7 +2,7 @@ import type { WebhookEventsService } from './delivery/service.js';
 import type { SecretBox } from './domain/secretBox.js';
 import { dispatchingStorage } from './events/afterCommit.js';
 import type { Dispatcher } from './events/dispatcher.js';
-import { createOAuth } from './oauth/index.js';
+import { createOAuth, type IdTokenKeyPair } from './oauth/index.js';
 import {
   createActivityInviteService,
   type ActivityInvitePorts,
@@ -111,6 +111,8 @@ interface ServiceOptions {
   onLobbyMirrorError?: (err: unknown, context: { lobbyId: string; messageId: string }) => void;
   /** The origin an application's activity is served from (the proxy host). */
   activityOrigin: (applicationId: string) => string;
+  /** The ID token key pair stored when the database has none (tests); else one is made. */
+  idTokenKey?: IdTokenKeyPair | undefined;
   /** From this many users an app's privileged intents need a review (the gateway's threshold). */
   privilegedIntentReviewThreshold: number;
   /** The CPU budget auto-moderation checks a message (or a member's names) within. */
@@ -251,7 +253,12 @@ export function createServices(
     subscriptions: createSubscriptionService(deps),
     activityInvites: createActivityInviteService({ ...deps, ...options.activityInvites }),
     webhookEvents: deps.webhookEvents,
-    oauth: createOAuth({ ...deps, guilds, issuer: options.baseUrl }),
+    oauth: createOAuth({
+      ...deps,
+      guilds,
+      issuer: options.baseUrl,
+      idTokenKey: options.idTokenKey,
+    }),
     messages,
     reactions: createReactionService(deps),
     pins: createPinService(deps, options),

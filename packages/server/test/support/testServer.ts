@@ -1,13 +1,17 @@
+import { appendFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { createApp, type App, type AppOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
+import { generateIdTokenKeyPair, type IdTokenKeyPair } from '../../src/oauth/index.js';
 import type { Clock } from '../../src/domain/clock.js';
 import type { BucketLimit } from '../../src/http/rateLimit/index.js';
 import { createPostgresStorage } from '../../src/storage/postgres/index.js';
 import { createSqliteStorage } from '../../src/storage/sqlite/index.js';
-import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from './postgres.js';
+import { sqliteTemplate } from './testStorage.js';
+import { TEST_DATABASE_URL, acquireSchema, dropSchema, releaseSchema } from './postgres.js';
 
 export interface TestServerOptions {
   /** Which driver backs the server; SQLite in memory by default. */
@@ -61,6 +65,20 @@ export interface TestServer extends AsyncDisposable {
 /** The secret key of test apps that share a database. */
 const SHARED_DATABASE_SECRET_KEY = Buffer.alloc(32, 7);
 
+/**
+ * The ID token signing key test servers store, made once per worker: making an RSA key for each
+ * server cost most of its start.
+ */
+let testIdTokenKey: Promise<IdTokenKeyPair> | undefined;
+
+/**
+ * Counts a createApp call of the run: a byte in this worker's file of the run's counters, which
+ * globalSetup.ts adds up and prints at the end of the run.
+ */
+export function countAppStart(): void {
+  appendFileSync(join(inject('runStatsDir'), `worker-${String(process.pid)}`), '.');
+}
+
 /** A disposable platform on port 0 with its own database and data folder. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const ownDataDir = options.dataDir === undefined;
@@ -76,9 +94,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     demo: false,
     // Tests of other things should not trip over limits; rate-limit tests set their own.
     routeRateLimit: { limit: 10_000, windowMs: 1000 },
-    // Tests hash many passwords: a cheaper scrypt than the default 2^17, which
-    // domain/credentials.test.ts proves.
-    passwordScryptLog2N: 14,
+    // Tests hash thousands of passwords: a far cheaper scrypt than the default 2^17 (2^14 cost a
+    // hash 30-40 ms of CPU, 2^10 about 2 ms). domain/credentials.test.ts proves the real cost, and
+    // the session tests set their own to prove rehashing. Below what an operator may configure.
+    passwordScryptLog2N: 10,
     globalRateLimitPerSecond: 10_000,
     // Apps opened on one database (a restart, a second node) share the key its signing keys are
     // sealed with, as nodes must (docs/operations.md, Secret key).
@@ -86,23 +105,35 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.config,
   };
   let dropPostgres: (() => Promise<void>) | null = null;
-  let storage: AppOptions['storage'];
-  if (options.storage === 'postgres') {
-    const schema = options.database ?? uniqueSchema('http');
-    storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
-    if (options.database === undefined) dropPostgres = () => dropSchema(schema);
-  } else {
-    storage = createSqliteStorage({ filename: options.database ?? ':memory:' });
-  }
   const cleanUp = async () => {
     await dropPostgres?.();
     if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
   };
+  let storage: AppOptions['storage'];
+  if (options.storage === 'postgres') {
+    const schema = options.database ?? acquireSchema();
+    if (options.database === undefined) dropPostgres = () => releaseSchema(schema);
+    try {
+      storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
+    } catch (err) {
+      // Half migrated, maybe: not given back for reuse.
+      if (options.database === undefined) dropPostgres = () => dropSchema(schema);
+      await cleanUp();
+      throw err;
+    }
+  } else {
+    storage =
+      options.database === undefined
+        ? createSqliteStorage({ filename: ':memory:', template: sqliteTemplate() })
+        : createSqliteStorage({ filename: options.database });
+  }
   let app: App;
   try {
+    countAppStart();
     app = await createApp({
       config,
       storage,
+      idTokenKey: await (testIdTokenKey ??= generateIdTokenKeyPair()),
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.defaultRouteBucket ? { defaultRouteBucket: options.defaultRouteBucket } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
