@@ -71,21 +71,15 @@ export function createTokenRepository(db: Kysely<Database>): TokenRepository {
 export function createLoginLinkRepository(db: Kysely<Database>): LoginLinkRepository {
   return {
     async create(link) {
-      await db
-        .deleteFrom('login_links')
-        .where((eb) =>
-          eb.or([eb('user_id', '=', link.userId), eb('expires_at', '<=', link.createdAt)]),
-        )
-        .execute();
+      await db.deleteFrom('login_links').where('expires_at', '<=', link.createdAt).execute();
+      // One statement: of two links made at once for one person, the later write replaces the
+      // earlier (login_links_person is unique), so never both stay live.
+      const values = { hash: link.hash, created_at: link.createdAt, expires_at: link.expiresAt };
       await conflictsAsStorageErrors(
         db
           .insertInto('login_links')
-          .values({
-            hash: link.hash,
-            user_id: link.userId,
-            created_at: link.createdAt,
-            expires_at: link.expiresAt,
-          })
+          .values({ ...values, user_id: link.userId })
+          .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
           .execute(),
       );
     },

@@ -35,8 +35,9 @@ export interface LoginLinkRecord {
 
 export interface LoginLinkRepository {
   /**
-   * Stores a link in place of the person's earlier unused ones (one live link each), and drops
-   * every link that has expired by its `createdAt`.
+   * Stores a link in place of the person's earlier unused one, in one statement (migration
+   * 0036: one row per person), so of links made at once one stays live; and drops every link
+   * that has expired by its `createdAt`.
    */
   create(link: LoginLinkRecord): Promise<void>;
   /**
