@@ -48,6 +48,7 @@ import {
 import type { Stopwatch } from './resources/autoModeration/index.js';
 import { loadAttachmentSigner } from './resources/messages/index.js';
 import { startLobbySweeper } from './resources/lobbies/index.js';
+import { expiredCredentialTasks } from './resources/auth/index.js';
 import { startTimedSweeper } from './resources/threads/index.js';
 import { createSearchIndexer } from './resources/search/index.js';
 import { createSocialLimits } from './resources/socialLimits/index.js';
@@ -109,7 +110,10 @@ export interface AppOptions {
   blobSweep?: { timers?: Timers; graceMs?: number } | false;
   /** The idle lobby sweep (resources/lobbies/sweep.ts): timers tests drive, or false for none. */
   lobbySweep?: { timers?: Timers } | false;
-  /** Idle threads archived, expired polls ended (resources/threads/sweep.ts), or false for none. */
+  /**
+   * Idle threads archived, expired polls ended, expired credentials deleted
+   * (resources/threads/sweep.ts, resources/auth/sweep.ts), or false for none.
+   */
   timedSweep?: { timers?: Timers } | false;
   /** Interactions' 3-second deadlines and sweep (resources/interactions): timers tests fire. */
   interactions?: { timers?: Timers };
@@ -489,7 +493,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           },
         });
 
-  // Idle threads archive themselves and expired polls end, checked every minute.
+  // Idle threads archive themselves, expired polls end and expired credentials go, every minute.
   const timedSweeper =
     options.timedSweep === false
       ? null
@@ -497,10 +501,11 @@ export async function createApp(options: AppOptions): Promise<App> {
           tasks: [
             (limit) => services.threads.archiveIdle(limit),
             (limit) => services.polls.endExpired(limit),
+            ...expiredCredentialTasks({ storage, clock }),
           ],
           timers: options.timedSweep?.timers ?? realTimers,
           onError: (err) => {
-            logger.error({ err }, 'thread and poll sweep failed');
+            logger.error({ err }, 'thread, poll and credential sweep failed');
           },
         });
 

@@ -10,3 +10,7 @@ WHERE EXISTS (
 );
 DROP INDEX login_links_user;
 CREATE UNIQUE INDEX login_links_person ON login_links (user_id);
+
+-- The expired credentials sweep (resources/auth/sweep.ts) finds expired tokens by these.
+CREATE INDEX tokens_expiry ON tokens (expires_at) WHERE expires_at IS NOT NULL;
+CREATE INDEX oauth_tokens_expiry ON oauth_tokens (expires_at) WHERE expires_at IS NOT NULL;

@@ -9,6 +9,7 @@ import type {
 } from '../types/oauth.js';
 import type { StorageDialect } from '../types/storage.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
+import { deleteExpiredRows } from './tokens.js';
 import type {
   OAuthAuthorizationsTable,
   OAuthCodesTable,
@@ -220,6 +221,8 @@ export function createOAuthRepository(
       await db.deleteFrom('oauth_tokens').where('authorization_id', '=', authorizationId).execute();
       return hashes;
     },
+    deleteExpiredTokens: (now, limit) =>
+      deleteExpiredRows(db, { table: 'oauth_tokens', now, limit }),
     async authorizationsOfCode(codeHash) {
       const rows = await db
         .selectFrom('oauth_tokens')

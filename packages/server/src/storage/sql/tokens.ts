@@ -65,6 +65,7 @@ export function createTokenRepository(db: Kysely<Database>): TokenRepository {
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
+    deleteExpired: (now, limit) => deleteExpiredRows(db, { table: 'tokens', now, limit }),
   };
 }
 
@@ -91,5 +92,24 @@ export function createLoginLinkRepository(db: Kysely<Database>): LoginLinkReposi
         .executeTakeFirst();
       return row !== undefined && int(row.expires_at) > at ? id(row.user_id) : null;
     },
+    deleteExpired: (now, limit) => deleteExpiredRows(db, { table: 'login_links', now, limit }),
   };
+}
+
+/**
+ * Deletes up to `limit` rows of `table` whose `expires_at` has passed by `now` (its expiry
+ * index finds them), in one statement; returns how many.
+ */
+export async function deleteExpiredRows(
+  db: Kysely<Database>,
+  batch: { table: 'tokens' | 'login_links' | 'oauth_tokens'; now: number; limit: number },
+): Promise<number> {
+  const { table, now, limit } = batch;
+  const result = await db
+    .deleteFrom(table)
+    .where('hash', 'in', (eb) =>
+      eb.selectFrom(table).select('hash').where('expires_at', '<=', now).limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
