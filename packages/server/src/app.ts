@@ -418,6 +418,7 @@ export async function createApp(options: AppOptions): Promise<App> {
             keep: gatewayOptions.replayLimit,
             logger,
             clock,
+            resumeWindowMs: gatewayOptions.resumeWindowMs,
           }),
         }
       : {}),
