@@ -54,8 +54,9 @@ import { createSearchIndexer } from './resources/search/index.js';
 import { createSocialLimits } from './resources/socialLimits/index.js';
 import { createMetrics, createMetricsListener, instrument } from './resources/system/index.js';
 import { createCdnImages } from './resources/imageVariants.js';
+import type { SecretKeyring } from './domain/keyring.js';
 import type { SecretBox } from './domain/secretBox.js';
-import { loadSecretKey, openSecrets } from './secrets.js';
+import { openSecrets, startResealing } from './secrets.js';
 import {
   createVoiceTokens,
   openVoiceNode,
@@ -169,11 +170,17 @@ export async function createApp(options: AppOptions): Promise<App> {
   const storage = options.storage ?? (await openStorage(config, logger));
   let bus: EventBus | null = null;
   let secrets: SecretBox;
+  let keyring: SecretKeyring;
+  let keySource: string;
   let workerLease: WorkerLease | null = null;
   let sharedState: SharedState;
   try {
-    // Stored signing keys are sealed (and checked to open) before anything serves them.
-    secrets = await openSecrets(config, storage, logger);
+    // Stored secrets are sealed (and checked to open) before anything serves them.
+    ({
+      box: secrets,
+      keyring,
+      source: keySource,
+    } = await openSecrets({ config, storage, logger }, clock));
     // No two processes sharing the database mint ids with one worker slot.
     workerLease = await leaseWorkerSlot({
       storage,
@@ -259,6 +266,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     storage,
     clock,
     lifetimeMs: config.attachmentUrlSeconds * SECOND_MS,
+    secrets,
   });
   const links = () => ({ baseUrl: baseUrl(), signer });
   const services = createServices(
@@ -370,7 +378,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     fallbackEndpoint: config.voiceEndpoint,
   });
   // The voice node (WebSocket and media relay on the voice port) of a process that serves voice.
-  const voiceTokens = createVoiceTokens(loadSecretKey(config).key);
+  const voiceTokens = createVoiceTokens(keyring);
   const voice = roleServes(config.role, 'voice')
     ? openVoiceNode({
         config,
@@ -510,6 +518,17 @@ export async function createApp(options: AppOptions): Promise<App> {
           },
         });
 
+  // During a rotation, what a node still on the previous key seals is sealed again here.
+  const resealing = startResealing({
+    storage,
+    box: secrets,
+    keyring,
+    source: keySource,
+    clock,
+    timers: realTimers,
+    logger,
+  });
+
   // Target-user jobs a stopped node left PROCESSING resume here (and on a timer while we run).
   if (options.resumeJobs !== false) {
     await services.invites.resumeJobs((err) => {
@@ -576,6 +595,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await blobSweeper?.stop();
       await lobbySweeper?.stop();
       await timedSweeper?.stop();
+      await resealing?.stop();
       await services.interactions.close();
       revocations.close();
       await sharedState.close();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createApp, type App, type AppOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Clock } from '../../src/domain/clock.js';
+import { keyringOf } from '../../src/domain/keyring.js';
 import type { BucketLimit } from '../../src/http/rateLimit/index.js';
 import { createPostgresStorage } from '../../src/storage/postgres/index.js';
 import { createSqliteStorage } from '../../src/storage/sqlite/index.js';
@@ -59,7 +60,7 @@ export interface TestServer extends AsyncDisposable {
 }
 
 /** The secret key of test apps that share a database. */
-const SHARED_DATABASE_SECRET_KEY = Buffer.alloc(32, 7);
+const SHARED_DATABASE_SECRET_KEY = keyringOf(Buffer.alloc(32, 7));
 
 /** A disposable platform on port 0 with its own database and data folder. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {

@@ -360,14 +360,5 @@ export function createOAuthRepository(
         .executeTakeFirst();
       return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
     },
-    async replaceSigningKeyPrivateJwk(kid, from, to) {
-      const result = await db
-        .updateTable('oauth_signing_keys')
-        .set({ private_jwk: to })
-        .where('kid', '=', kid)
-        .where('private_jwk', '=', from)
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
-    },
   };
 }

@@ -137,6 +137,4 @@ export interface OAuthRepository {
    * transaction: on PostgreSQL it locks the table so that two nodes cannot both insert.
    */
   createSigningKeyIfNone(key: OAuthSigningKeyRecord): Promise<boolean>;
-  /** Replaces a key's stored private JWK if it still is `from`; returns whether it was. */
-  replaceSigningKeyPrivateJwk(kid: string, from: string, to: string): Promise<boolean>;
 }
