@@ -56,6 +56,7 @@ import { createMetrics, createMetricsListener, instrument } from './resources/sy
 import { createCdnImages } from './resources/imageVariants.js';
 import type { SecretKeyring } from './domain/keyring.js';
 import type { SecretBox } from './domain/secretBox.js';
+import { rotateSecretKey, type RotationResult } from './secretRotation.js';
 import { openSecrets, startResealing } from './secrets.js';
 import {
   createVoiceTokens,
@@ -161,6 +162,24 @@ const processCpuMs = () => {
   const used = process.cpuUsage();
   return (used.user + used.system) / 1000;
 };
+
+export type { RotationResult };
+
+/**
+ * `guildhall secrets rotate` against the configured database (secretRotation.ts): no server is
+ * started, only the storage opened.
+ */
+export async function rotateSecrets(
+  config: Config,
+  options: Pick<Parameters<typeof rotateSecretKey>[0], 'stage' | 'progress'>,
+): Promise<RotationResult> {
+  const storage = await openStorage(config, createLogger('silent'));
+  try {
+    return await rotateSecretKey({ config, storage, clock: systemClock, ...options });
+  } finally {
+    await storage.close();
+  }
+}
 
 /** The composition root: the only place that knows which drivers run. */
 export async function createApp(options: AppOptions): Promise<App> {
