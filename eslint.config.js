@@ -207,8 +207,12 @@ export default tseslint.config(
     },
   },
   {
-    // The server secret key and the worker lease: over config, domain/ and storage/.
-    files: ['packages/server/src/secrets.ts', 'packages/server/src/workerLease.ts'],
+    // The server secret key, its rotation and the worker lease: over config, domain/ and storage/.
+    files: [
+      'packages/server/src/secrets.ts',
+      'packages/server/src/secretRotation.ts',
+      'packages/server/src/workerLease.ts',
+    ],
     rules: {
       'no-restricted-imports': restrictImports(
         above([...IO.filter((name) => name !== 'storage/'), 'resources/', ...FEATURES], {

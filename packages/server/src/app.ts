@@ -48,13 +48,16 @@ import {
 import type { Stopwatch } from './resources/autoModeration/index.js';
 import { loadAttachmentSigner } from './resources/messages/index.js';
 import { startLobbySweeper } from './resources/lobbies/index.js';
+import { expiredCredentialTasks } from './resources/auth/index.js';
 import { startTimedSweeper } from './resources/threads/index.js';
 import { createSearchIndexer } from './resources/search/index.js';
 import { createSocialLimits } from './resources/socialLimits/index.js';
 import { createMetrics, createMetricsListener, instrument } from './resources/system/index.js';
 import { createCdnImages } from './resources/imageVariants.js';
+import type { SecretKeyring } from './domain/keyring.js';
 import type { SecretBox } from './domain/secretBox.js';
-import { loadSecretKey, openSecrets } from './secrets.js';
+import { rotateSecretKey, type RotationResult } from './secretRotation.js';
+import { openSecrets, startResealing } from './secrets.js';
 import {
   createVoiceTokens,
   openVoiceNode,
@@ -109,7 +112,10 @@ export interface AppOptions {
   blobSweep?: { timers?: Timers; graceMs?: number } | false;
   /** The idle lobby sweep (resources/lobbies/sweep.ts): timers tests drive, or false for none. */
   lobbySweep?: { timers?: Timers } | false;
-  /** Idle threads archived, expired polls ended (resources/threads/sweep.ts), or false for none. */
+  /**
+   * Idle threads archived, expired polls ended, expired credentials deleted
+   * (resources/threads/sweep.ts, resources/auth/sweep.ts), or false for none.
+   */
   timedSweep?: { timers?: Timers } | false;
   /** Interactions' 3-second deadlines and sweep (resources/interactions): timers tests fire. */
   interactions?: { timers?: Timers };
@@ -162,6 +168,24 @@ const processCpuMs = () => {
   return (used.user + used.system) / 1000;
 };
 
+export type { RotationResult };
+
+/**
+ * `guildhall secrets rotate` against the configured database (secretRotation.ts): no server is
+ * started, only the storage opened.
+ */
+export async function rotateSecrets(
+  config: Config,
+  options: Pick<Parameters<typeof rotateSecretKey>[0], 'stage' | 'progress'>,
+): Promise<RotationResult> {
+  const storage = await openStorage(config, createLogger('silent'));
+  try {
+    return await rotateSecretKey({ config, storage, clock: systemClock, ...options });
+  } finally {
+    await storage.close();
+  }
+}
+
 /** The composition root: the only place that knows which drivers run. */
 export async function createApp(options: AppOptions): Promise<App> {
   const { config } = options;
@@ -170,11 +194,17 @@ export async function createApp(options: AppOptions): Promise<App> {
   const storage = options.storage ?? (await openStorage(config, logger));
   let bus: EventBus | null = null;
   let secrets: SecretBox;
+  let keyring: SecretKeyring;
+  let keySource: string;
   let workerLease: WorkerLease | null = null;
   let sharedState: SharedState;
   try {
-    // Stored signing keys are sealed (and checked to open) before anything serves them.
-    secrets = await openSecrets(config, storage, logger);
+    // Stored secrets are sealed (and checked to open) before anything serves them.
+    ({
+      box: secrets,
+      keyring,
+      source: keySource,
+    } = await openSecrets({ config, storage, logger }, clock));
     // No two processes sharing the database mint ids with one worker slot.
     workerLease = await leaseWorkerSlot({
       storage,
@@ -260,6 +290,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     storage,
     clock,
     lifetimeMs: config.attachmentUrlSeconds * SECOND_MS,
+    secrets,
   });
   const links = () => ({ baseUrl: baseUrl(), signer });
   const services = createServices(
@@ -372,7 +403,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     fallbackEndpoint: config.voiceEndpoint,
   });
   // The voice node (WebSocket and media relay on the voice port) of a process that serves voice.
-  const voiceTokens = createVoiceTokens(loadSecretKey(config).key);
+  const voiceTokens = createVoiceTokens(keyring);
   const voice = roleServes(config.role, 'voice')
     ? openVoiceNode({
         config,
@@ -420,6 +451,7 @@ export async function createApp(options: AppOptions): Promise<App> {
             keep: gatewayOptions.replayLimit,
             logger,
             clock,
+            resumeWindowMs: gatewayOptions.resumeWindowMs,
           }),
         }
       : {}),
@@ -495,7 +527,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           },
         });
 
-  // Idle threads archive themselves and expired polls end, checked every minute.
+  // Idle threads archive themselves, expired polls end and expired credentials go, every minute.
   const timedSweeper =
     options.timedSweep === false
       ? null
@@ -503,12 +535,24 @@ export async function createApp(options: AppOptions): Promise<App> {
           tasks: [
             (limit) => services.threads.archiveIdle(limit),
             (limit) => services.polls.endExpired(limit),
+            ...expiredCredentialTasks({ storage, clock }),
           ],
           timers: options.timedSweep?.timers ?? realTimers,
           onError: (err) => {
-            logger.error({ err }, 'thread and poll sweep failed');
+            logger.error({ err }, 'thread, poll and credential sweep failed');
           },
         });
+
+  // During a rotation, what a node still on the previous key seals is sealed again here.
+  const resealing = startResealing({
+    storage,
+    box: secrets,
+    keyring,
+    source: keySource,
+    clock,
+    timers: realTimers,
+    logger,
+  });
 
   // Target-user jobs a stopped node left PROCESSING resume here (and on a timer while we run).
   if (options.resumeJobs !== false) {
@@ -576,6 +620,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await blobSweeper?.stop();
       await lobbySweeper?.stop();
       await timedSweeper?.stop();
+      await resealing?.stop();
       await services.interactions.close();
       revocations.close();
       await sharedState.close();

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { isIPv6 } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SCRYPT_COST, hashSecret } from './domain/credentials.js';
-import { SECRET_KEY_BYTES } from './domain/secretBox.js';
+import { SECRET_KEY_BYTES, parseKeyring, type SecretKeyring } from './domain/keyring.js';
 import { parseFlags } from './cliFlags.js';
 import { parseCorsOrigins, type CorsOrigins } from './domain/corsOrigins.js';
 import { DEFAULT_ACTIVITY_HOST, activityHostProblem } from './domain/activityHost.js';
@@ -79,10 +79,12 @@ export interface Config {
    */
   metricsListen: { host: string; port: number } | null;
   /**
-   * The key stored signing keys are sealed with (32 bytes); null: `<dataDir>/secret.key`, made
-   * at first start (docs/operations.md).
+   * The key stored secrets are sealed with (32 bytes), or a keyring during a rotation
+   * (domain/keyring.ts); null: `<dataDir>/secret.key`, made at first start (docs/operations.md).
    */
-  secretKey: Buffer | null;
+  secretKey: SecretKeyring | null;
+  /** How long after `guildhall secrets rotate` the previous key still opens and verifies. */
+  secretKeyRetireHours: number;
   /** Development only: webhook events may go to loopback URLs (http or https); see urlPolicy.ts. */
   allowLocalWebhooks: boolean;
   /**
@@ -451,13 +453,20 @@ const SETTINGS = {
   secretKey: {
     env: 'GUILDHALL_SECRET_KEY',
     flag: '--secret-key',
-    allowed: `${String(SECRET_KEY_BYTES)} random bytes in base64 (openssl rand -base64 32), the same on every node`,
+    allowed: `${String(SECRET_KEY_BYTES)} random bytes in base64 (openssl rand -base64 32), the same on every node; during a rotation a keyring: "<key>, <key> next" or "<key>, <key> until <UTC time>" (docs/operations.md)`,
     defaultValue: null,
     parse: (raw: string) => {
-      if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(raw)) return undefined;
-      const key = Buffer.from(raw, 'base64');
-      return key.length === SECRET_KEY_BYTES ? key : undefined;
+      const parsed = parseKeyring(raw);
+      return 'keyring' in parsed ? parsed.keyring : undefined;
     },
+  },
+  secretKeyRetireHours: {
+    env: 'GUILDHALL_SECRET_KEY_RETIRE_HOURS',
+    flag: '--secret-key-retire-hours',
+    allowed:
+      'an integer from 1 to 8760 (hours the previous key still opens and verifies after `guildhall secrets rotate`)',
+    defaultValue: 24,
+    parse: integer(1, 8760),
   },
   allowLocalWebhooks: {
     env: 'GUILDHALL_ALLOW_LOCAL_WEBHOOKS',

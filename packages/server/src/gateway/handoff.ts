@@ -21,7 +21,7 @@ import type { Storage } from '../storage/index.js';
 import { PreserializedDispatch } from './frames.js';
 import type { GuildCreate } from './guildCreate.js';
 import { scalarText } from './guildState.js';
-import type { SessionRegistry } from './registry.js';
+import { storedSession, type SessionRegistry } from './registry.js';
 import type { Sender } from './send.js';
 import { inShard, type HeldDispatch, type Session } from './session.js';
 import type { GatewayReplayEntry } from '../storage/index.js';
@@ -186,6 +186,8 @@ export function createHandoff(deps: {
         return null;
       }
       send.releaseHeld(session, { skip });
+      // Its row names this node now, so it is not swept with the node it came from.
+      sessionStore.save(storedSession(session));
       return session;
     } catch (err) {
       registry.drop(session, { keepStored: true });

@@ -70,6 +70,7 @@ export function createSessionRegistry(deps: {
   /** Forgets a session (and, unless another node takes it over, its stored copy). */
   const drop = (session: Session, options: { keepStored?: boolean } = {}) => {
     if (options.keepStored !== true) sessionStore.drop(session.id);
+    else sessionStore.release(session.id);
     if (!sessions.delete(session.id)) return;
     subscriptions.release(userSubject(session.userId));
     removeFrom(byUser, session.userId, session);

@@ -7,6 +7,7 @@ import { createApp, type App, type AppOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { generateIdTokenKeyPair, type IdTokenKeyPair } from '../../src/oauth/index.js';
 import type { Clock } from '../../src/domain/clock.js';
+import { keyringOf } from '../../src/domain/keyring.js';
 import type { BucketLimit } from '../../src/http/rateLimit/index.js';
 import { createPostgresStorage } from '../../src/storage/postgres/index.js';
 import { createSqliteStorage } from '../../src/storage/sqlite/index.js';
@@ -63,7 +64,7 @@ export interface TestServer extends AsyncDisposable {
 }
 
 /** The secret key of test apps that share a database. */
-const SHARED_DATABASE_SECRET_KEY = Buffer.alloc(32, 7);
+const SHARED_DATABASE_SECRET_KEY = keyringOf(Buffer.alloc(32, 7));
 
 /**
  * The ID token signing key test servers store, made once per worker: making an RSA key for each

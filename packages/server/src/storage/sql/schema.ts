@@ -454,6 +454,7 @@ export interface Database extends OAuthTables, Threads.ThreadTables {
   privileged_intent_approvals: PrivilegedIntentApprovalsTable;
   application_gateway_settings: ApplicationGatewaySettingsTable;
   gateway_sessions: GatewaySessionsTable;
+  gateway_nodes: GatewayNodesTable;
   gateway_replay: GatewayReplayTable;
   user_profile_privacy: UserProfilePrivacyTable;
   relationships: Relationships.RelationshipsTable;
@@ -556,6 +557,14 @@ export interface GatewaySessionsTable {
   state: string;
   seq: Int;
   updated_at: Int;
+  /** The gateway node serving it (migration 0036). */
+  node: string;
+}
+
+/** A gateway node's heartbeat (migration 0036). */
+export interface GatewayNodesTable {
+  id: string;
+  seen_at: Int;
 }
 
 export interface GatewayReplayTable {
