@@ -68,6 +68,9 @@ function schemaDifferences(
       if (lc?.nullable !== rc?.nullable) {
         differences.push(`column ${name}.${column}: nullable ${lc?.nullable} vs ${rc?.nullable}`);
       }
+      if (lc?.defaulted !== rc?.defaulted) {
+        differences.push(`column ${name}.${column}: default ${lc?.defaulted} vs ${rc?.defaulted}`);
+      }
     }
     const [lk, rk] = [l.primaryKey.join(), r.primaryKey.join()];
     if (lk !== rk) differences.push(`table ${name}: primary key (${lk}) vs (${rk})`);
@@ -144,7 +147,7 @@ describe.skipIf(!postgresAvailable)('one schema on both drivers and in schema.ts
   }, 60_000);
   afterAll(() => dropSchema(pgSchema));
 
-  it('the migrations make the same tables, columns, types, keys and indexes', () => {
+  it('the migrations make the same tables, columns, types, defaults, keys and indexes', () => {
     expect(Object.keys(sqlite.schema).length).toBeGreaterThan(50);
     expect(sqlite.virtualTables).toEqual(SQLITE_VIRTUAL_TABLES);
     expectOnly(

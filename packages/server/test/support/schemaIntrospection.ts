@@ -15,6 +15,8 @@ export interface IntrospectedColumn {
   type: string;
   /** Whether the column accepts NULL (a primary key column never does, on either driver). */
   nullable: boolean;
+  /** Whether it has a DEFAULT (the expressions are written differently by each dialect). */
+  defaulted: boolean;
 }
 
 /** An index as both dialects can describe it (primary keys are {@link IntrospectedTable.primaryKey}). */
@@ -71,6 +73,7 @@ interface SqliteColumnRow {
   name: string;
   type: string;
   notnull: number | bigint;
+  dflt_value: string | null;
   pk: number | bigint;
 }
 interface SqliteIndexRow {
@@ -103,6 +106,7 @@ export function introspectSqlite(db: SqliteDatabase.Database): {
       columns[column.name] = {
         type: normalizeType(column.type),
         nullable: Number(column.notnull) === 0 && Number(column.pk) === 0,
+        defaulted: column.dflt_value !== null,
       };
     }
     const primaryKey = columnRows
@@ -133,6 +137,7 @@ interface PgColumnRow {
   column_name: string;
   data_type: string;
   is_nullable: 'YES' | 'NO';
+  column_default: string | null;
 }
 interface PgIndexRow {
   table_name: string;
@@ -152,7 +157,7 @@ export async function introspectPostgres(
   const schema: IntrospectedSchema = {};
   const table = (name: string) => (schema[name] ??= { columns: {}, primaryKey: [], indexes: {} });
   const columns = await client.query<PgColumnRow>(
-    `SELECT c.table_name, c.column_name, c.data_type, c.is_nullable
+    `SELECT c.table_name, c.column_name, c.data_type, c.is_nullable, c.column_default
        FROM information_schema.columns c
        JOIN information_schema.tables t USING (table_schema, table_name)
       WHERE c.table_schema = $1 AND t.table_type = 'BASE TABLE' AND c.table_name <> $2
@@ -163,6 +168,7 @@ export async function introspectPostgres(
     table(row.table_name).columns[row.column_name] = {
       type: normalizeType(row.data_type),
       nullable: row.is_nullable === 'YES',
+      defaulted: row.column_default !== null,
     };
   }
   const indexes = await client.query<PgIndexRow>(
