@@ -9,6 +9,7 @@ import type * as Activities from './activitiesSchema.js';
 import type * as VoiceExpressions from './voiceExpressionsSchema.js';
 import type * as GuildSettings from './guildSettingsSchema.js';
 import type * as Threads from './threadsSchema.js';
+import type { MessageSearchTables } from './messageSearchSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -416,7 +417,7 @@ export interface WorkerLeasesTable {
   expires_at: Int;
 }
 
-export interface Database extends OAuthTables, Threads.ThreadTables {
+export interface Database extends OAuthTables, Threads.ThreadTables, MessageSearchTables {
   server_secrets: ServerSecretsTable;
   worker_leases: WorkerLeasesTable;
   users: UsersTable;
