@@ -18,6 +18,7 @@ import {
   type AuthorizeResult,
   type ClientStatus as Status,
 } from '../src/node.js';
+import { expandScopes } from '../../server/src/oauth/index.js';
 import { LOOPBACK_REDIRECT, consentAs, makePublicClient, person } from './authSupport.js';
 import { connectReady, describeDrivers, eventually, useSdkWorld } from './support.js';
 
@@ -269,7 +270,8 @@ describeDrivers('SDK authorize requests ($driver)', (driver) => {
         await world().server.app.services.oauth.issueTokens({
           userId: ivy.id,
           applicationId,
-          scopes: ['openid', 'sdk.social_layer'],
+          // Stored expanded, as every grant stores them (issueTokens' contract).
+          scopes: expandScopes(['openid', 'sdk.social_layer']),
           refresh: false,
         })
       ).access_token;
