@@ -12,6 +12,8 @@ import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from './postgres.js';
 export interface TestServerOptions {
   /** Which driver backs the server; SQLite in memory by default. */
   storage?: 'sqlite' | 'postgres';
+  /** The PostgreSQL server (a private one a test stops and starts); the shared one by default. */
+  databaseUrl?: string;
   config?: Partial<Config>;
   clock?: Clock;
   defaultRouteBucket?: BucketLimit;
@@ -85,8 +87,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   let storage: AppOptions['storage'];
   if (options.storage === 'postgres') {
     const schema = options.database ?? uniqueSchema('http');
-    storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
-    if (options.database === undefined) dropPostgres = () => dropSchema(schema);
+    storage = await createPostgresStorage({
+      connectionString: options.databaseUrl ?? TEST_DATABASE_URL,
+      schema,
+    });
+    // A private server goes with its files; the shared one keeps no test's schema.
+    if (options.database === undefined && options.databaseUrl === undefined) {
+      dropPostgres = () => dropSchema(schema);
+    }
   } else {
     storage = createSqliteStorage({ filename: options.database ?? ':memory:' });
   }
