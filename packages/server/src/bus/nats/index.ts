@@ -50,10 +50,13 @@ export const DEFAULT_NATS_BUS_OPTIONS = {
   closeWaitMs: 5000,
 } as const satisfies Partial<NatsBusOptions>;
 
-/** The outbox's bounds: some 100,000 dispatches or 64 MiB, the first reached (docs/operations.md). */
+/**
+ * The outbox's bounds: 100,000 events or 32 MiB of them (some 30,000 dispatches of 1 KB, about
+ * 64 MB of the process's memory), the first reached (docs/operations.md, Outages).
+ */
 export const DEFAULT_OUTBOX_LIMITS = {
   maxHeldEvents: 100_000,
-  maxHeldBytes: 64 * 1024 * 1024,
+  maxHeldBytes: 32 * 1024 * 1024,
   ackTimeoutMs: 2000,
   retryMs: 250,
 } as const satisfies OutboxLimits;
