@@ -153,6 +153,11 @@ export interface FaultReport {
   invalidations: number[];
   resumes: number[];
   drops: number[];
+  /**
+   * Per bot that lost its connection in that time: from the drop until its session was open again
+   * (RESUMED, or READY after an IDENTIFY), ms.
+   */
+  reconnectMs: number[];
 }
 
 /**
@@ -225,6 +230,11 @@ export async function runDrill(input: {
       invalidations: delta(0),
       resumes: delta(1),
       drops: delta(2),
+      reconnectMs: bots.flatMap((bot) => {
+        const drop = bot.timeline.find((t) => t.kind === 'drop' && inWindow(t.atMs));
+        const open = bot.timeline.find((t) => t.kind === 'open' && t.atMs > (drop?.atMs ?? 0));
+        return drop === undefined || open === undefined ? [] : [open.atMs - drop.atMs];
+      }),
     };
   });
 }

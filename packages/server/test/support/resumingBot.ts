@@ -36,6 +36,8 @@ export class ResumingBot {
   readies = 0;
   /** Connections that closed without the bot asking. */
   drops = 0;
+  /** When each connection dropped and each session (re)opened, epoch ms, in order. */
+  readonly timeline: { kind: 'drop' | 'open'; atMs: number }[] = [];
   readonly #options: ResumingBotOptions;
   #ws: WebSocket | null = null;
   #sessionId: string | null = null;
@@ -87,7 +89,10 @@ export class ResumingBot {
     ws.on('close', () => {
       if (this.#ws !== ws) return;
       this.#stopBeating();
-      if (opened) this.drops++;
+      if (opened) {
+        this.drops++;
+        this.timeline.push({ kind: 'drop', atMs: Date.now() });
+      }
       if (!this.#stopped)
         setTimeout(
           () => {
@@ -149,6 +154,9 @@ export class ResumingBot {
   }
 
   #onDispatch(frame: Frame): void {
+    if (frame.t === 'READY' || frame.t === 'RESUMED') {
+      this.timeline.push({ kind: 'open', atMs: Date.now() });
+    }
     if (frame.t === 'READY') {
       this.readies++;
       this.#sessionId = (frame.d as { session_id: string }).session_id;
