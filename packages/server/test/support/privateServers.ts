@@ -127,13 +127,20 @@ function childServer(input: {
   };
 }
 
+/** A NATS server of the test's own, which may also be started without JetStream. */
+export interface PrivateNats extends PrivateServer {
+  /** Starts it again on the same port with JetStream off (a misconfigured restart). */
+  startWithoutJetStream(): Promise<void>;
+}
+
 /**
  * `nats-server` with JetStream, its store in a folder of its own, so a stream outlives a restart
  * as it does on a deployment's volume.
  */
-export async function startPrivateNats(): Promise<PrivateServer> {
+export async function startPrivateNats(): Promise<PrivateNats> {
   const port = await freePort();
   const files = await mkdtemp(join(tmpdir(), 'guildhall-nats-'));
+  let jetstream = true;
   const server = childServer({
     what: 'nats-server',
     port,
@@ -141,11 +148,21 @@ export async function startPrivateNats(): Promise<PrivateServer> {
     files,
     command: () => [
       PRIVATE_SERVER_BINARIES.nats,
-      ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', files],
+      ['-a', '127.0.0.1', '-p', String(port), ...(jetstream ? ['-js', '-sd', files] : [])],
     ],
   });
   await server.ready;
-  return server;
+  return {
+    ...server,
+    async start() {
+      jetstream = true;
+      await server.start();
+    },
+    async startWithoutJetStream() {
+      jetstream = false;
+      await server.start();
+    },
+  };
 }
 
 /** `redis-server` keeping nothing on disk: started again, it is empty. */

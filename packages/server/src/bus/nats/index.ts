@@ -149,11 +149,12 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
   }
   const kept = history;
 
+  const limits = { ...DEFAULT_OUTBOX_LIMITS, ...options.outbox };
   const outbox = createOutbox({
     nc,
     js: nc.jetstream(),
     subjectPrefix,
-    limits: { ...DEFAULT_OUTBOX_LIMITS, ...options.outbox },
+    limits,
     report,
     covers: (subject) => kept?.covers(subject) ?? false,
     ensureStream: () => kept?.ensure() ?? Promise.resolve(),
@@ -190,6 +191,15 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
       ensureOpen();
       // While the client reconnects, flush waits; the readiness check bounds how long.
       await nc.flush();
+      // Connected, but the history does not store what is published (JetStream gone, say):
+      // events are only held, so the bus cannot carry them now.
+      const stalled = outbox.stalledSince();
+      if (stalled !== null && Date.now() - stalled > limits.ackTimeoutMs) {
+        const { events } = outbox.held();
+        throw new Error(
+          `NATS has not stored an event since ${new Date(stalled).toISOString()}: ${events} held`,
+        );
+      }
     },
     close(): Promise<void> {
       closing ??= (async () => {

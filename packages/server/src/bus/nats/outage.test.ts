@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   privateServersAvailable,
   startPrivateNats,
-  type PrivateServer,
+  type PrivateNats,
 } from '../../../test/support/privateServers.js';
 import { uniqueSubjectPrefix } from '../../../test/support/nats.js';
 import { startTcpProxy, type TcpProxy } from '../../../test/support/tcpProxy.js';
@@ -22,7 +22,7 @@ const WAIT = { timeout: 15_000, interval: 20 };
 const KEPT = { subjects: ['kept.>'], keepMs: 60_000 };
 
 describe.skipIf(!privateServersAvailable)('a NATS bus across outages', () => {
-  let nats: PrivateServer;
+  let nats: PrivateNats;
   let proxy: TcpProxy | null = null;
   const buses: EventBus[] = [];
 
@@ -170,5 +170,37 @@ describe.skipIf(!privateServersAvailable)('a NATS bus across outages', () => {
     // A subject that lost nothing hears nothing.
     await subscriber.ping();
     expect(other.gaps).toEqual([]);
+  });
+
+  it('holds what the history does not store, and says so on ping, until it stores again', async () => {
+    const subjectPrefix = uniqueSubjectPrefix('nojs');
+    const publisher = await open({ subjectPrefix, history: KEPT });
+    const subscriber = await open({ subjectPrefix, history: KEPT });
+    const { received } = await recorder(subscriber, 'kept.d');
+    await publisher.publish('kept.d', event(0));
+    await expect.poll(() => received, WAIT).toEqual([0]);
+
+    // Back without JetStream: connected, but nothing is stored.
+    await nats.stop('kill');
+    await nats.startWithoutJetStream();
+    const held = [publisher.publish('kept.d', event(1)), publisher.publish('kept.d', event(2))];
+    await expect
+      .poll(
+        () =>
+          publisher.ping().then(
+            () => 'ok',
+            (err: unknown) => (err as Error).message,
+          ),
+        WAIT,
+      )
+      .toMatch(/^NATS has not stored an event since .*: 2 held$/);
+
+    await nats.stop('kill');
+    await nats.start();
+    await Promise.all(held);
+    await publisher.ping();
+    await expect.poll(() => received.length, WAIT).toBeGreaterThanOrEqual(3);
+    await subscriber.ping();
+    expect(received).toEqual([0, 1, 2]);
   });
 });

@@ -63,6 +63,8 @@ export interface Outbox {
   connectionBack(): void;
   /** Events and bytes held now. */
   held(): { events: number; bytes: number };
+  /** Since when (epoch ms) NATS has not been taking what is published; null while it does. */
+  stalledSince(): number | null;
   /**
    * Waits up to `waitMs` for what is held to be taken, then rejects what is left with
    * BusClosedError and refuses more.
@@ -93,6 +95,8 @@ export function createOutbox(deps: {
   let heldBytes = 0;
   /** Whether an event is sent as soon as it is pushed. */
   let flowing = true;
+  /** When the flow last stopped (a failure, the connection lost), epoch ms. */
+  let stoppedAt = 0;
   let connected = true;
   let recovering: Promise<void> | null = null;
   let closed = false;
@@ -126,6 +130,7 @@ export function createOutbox(deps: {
   const stall = (err: unknown) => {
     if (!flowing) return;
     flowing = false;
+    stoppedAt = Date.now();
     report(err, {});
     if (connected) startRecovery();
   };
@@ -279,6 +284,7 @@ export function createOutbox(deps: {
     push,
     connectionLost() {
       connected = false;
+      if (flowing) stoppedAt = Date.now();
       flowing = false;
     },
     connectionBack() {
@@ -286,6 +292,7 @@ export function createOutbox(deps: {
       startRecovery(0);
     },
     held: () => ({ events: heldEvents, bytes: heldBytes }),
+    stalledSince: () => (flowing ? null : stoppedAt),
     async close(waitMs) {
       if (heldEvents > 0) {
         await Promise.race([
