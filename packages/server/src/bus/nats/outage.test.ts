@@ -85,6 +85,21 @@ describe.skipIf(!privateServersAvailable)('a NATS bus across outages', () => {
     expect(gaps).toEqual([]);
   });
 
+  it('hands over thousands of events held through a restart, in order', async () => {
+    const subjectPrefix = uniqueSubjectPrefix('many');
+    const publisher = await open({ subjectPrefix, history: KEPT });
+    const subscriber = await open({ subjectPrefix, history: KEPT });
+    const { received, gaps } = await recorder(subscriber, 'kept.many');
+    await nats.stop('kill');
+    const held = range(0, 3000).map((n) => publisher.publish('kept.many', event(n)));
+    await nats.start();
+    await Promise.all(held);
+    await expect.poll(() => received.length, WAIT).toBeGreaterThanOrEqual(3000);
+    await subscriber.ping();
+    expect(received).toEqual(range(0, 3000));
+    expect(gaps).toEqual([]);
+  });
+
   it('gives a subscriber cut off alone what the history kept meanwhile, then what came live', async () => {
     const subjectPrefix = uniqueSubjectPrefix('cut');
     proxy = await startTcpProxy(nats.port);

@@ -166,12 +166,13 @@ export function createOutbox(deps: {
       );
   };
 
-  const firstHeld = () => {
+  /** The oldest event not yet taken. */
+  const firstHeld = (): Entry | undefined => {
     for (let i = head; i < queue.length; i++) {
       const entry = queue[i];
-      if (entry !== undefined && !entry.done) return i;
+      if (entry !== undefined && !entry.done) return entry;
     }
-    return -1;
+    return undefined;
   };
 
   /** Read through a call: the connection may change while a round waits. */
@@ -182,20 +183,21 @@ export function createOutbox(deps: {
     for (;;) {
       if (!isConnected()) return;
       const first = firstHeld();
-      if (first === -1) break;
-      const entry = queue[first];
-      if (entry !== undefined && !(await send(entry))) {
+      if (first === undefined) break;
+      if (!(await send(first))) {
         await deps.ensureStream().catch(() => undefined);
         await sleep(limits.retryMs);
         continue;
       }
       if (!isConnected()) return;
       flowing = true;
-      // A send below that fails stops the flow (stall): the rest wait for the next round.
+      // The rest in order (a copy: taking one may compact the queue). A send that fails stops
+      // the flow (stall): what follows waits for the next round.
+      const rest = queue.slice(head).filter((entry) => !entry.done);
       const isFlowing = () => flowing;
-      for (let i = first + 1; i < queue.length && isFlowing(); i++) {
-        const next = queue[i];
-        if (next !== undefined && !next.done) void send(next);
+      for (const next of rest) {
+        if (!isFlowing()) break;
+        if (!next.done) void send(next);
       }
       break;
     }
@@ -251,10 +253,9 @@ export function createOutbox(deps: {
 
   const enforceBound = () => {
     while (heldEvents > limits.maxHeldEvents || heldBytes > limits.maxHeldBytes) {
-      const first = firstHeld();
-      const entry = first === -1 ? undefined : queue[first];
-      if (entry === undefined) return;
-      drop(entry);
+      const oldest = firstHeld();
+      if (oldest === undefined) return;
+      drop(oldest);
     }
   };
 
@@ -303,10 +304,9 @@ export function createOutbox(deps: {
         ]);
       }
       closed = true;
-      for (let i = head; i < queue.length; i++) {
-        const entry = queue[i];
-        if (entry !== undefined)
-          finish(entry, new BusClosedError('the bus closed before NATS took the event'));
+      // A copy: each finish may compact the queue.
+      for (const entry of queue.slice(head)) {
+        finish(entry, new BusClosedError('the bus closed before NATS took the event'));
       }
     },
   };
