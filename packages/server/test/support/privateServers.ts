@@ -30,18 +30,39 @@ export const privateServersAvailable = inject('privateServersFailure') === null;
 const READY_TIMEOUT_MS = 15_000;
 const READY_POLL_MS = 25;
 
-/** A free loopback TCP port (the kernel's pick, released for the server to take). */
-export async function freePort(): Promise<number> {
+/** Where private servers' ports are picked: below the kernel's ephemeral range (Linux: 32768). */
+const PORT_RANGE = { from: 20_000, to: 32_000 };
+
+/** Whether the port can be listened on now. */
+async function canListen(port: number): Promise<boolean> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => {
-    server.close(() => {
-      resolve();
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once('error', () => {
+      resolve(false);
+    });
+    server.listen(port, '127.0.0.1', () => {
+      resolve(true);
     });
   });
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
+  if (listening) {
+    await new Promise<void>((resolve) => {
+      server.close(() => {
+        resolve();
+      });
+    });
+  }
+  return listening;
+}
+
+/**
+ * A free loopback TCP port for a server the test stops and starts again on it. Picked outside the
+ * kernel's ephemeral range, so no outgoing connection takes it while the server is down.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from));
+    if (await canListen(port)) return port;
+  }
 }
 
 /** Resolves once something accepts TCP connections on the port. */
