@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { Socket, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,15 @@ import { PRIVATE_SERVER_BINARIES } from './serviceUrls.js';
 export { PRIVATE_SERVER_BINARIES } from './serviceUrls.js';
 
 const run = promisify(execFile);
+
+/**
+ * What stops the servers still running when the test process exits without removing them (a
+ * worker ended early): none is left behind.
+ */
+const stillRunning = new Set<() => void>();
+process.on('exit', () => {
+  for (const stopNow of stillRunning) stopNow();
+});
 
 /**
  * Whether tests with private servers run: the binaries were found by `globalSetup.ts` (which
@@ -117,9 +126,12 @@ function childServer(input: {
     const [bin, args] = input.command();
     const started = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child = started;
+    const stopNow = () => started.kill('SIGKILL');
+    stillRunning.add(stopNow);
     started.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     started.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     started.once('exit', () => {
+      stillRunning.delete(stopNow);
       if (child === started) child = null;
     });
     try {
@@ -204,12 +216,16 @@ export async function startPrivateRedis(): Promise<PrivateServer> {
   return server;
 }
 
-/** Runs a PostgreSQL command, as the `postgres` user when this process is root. */
+/** A PostgreSQL command line, run as the `postgres` user when this process is root. */
+function asPostgres(bin: string, args: string[]): [string, string[]] {
+  return process.getuid?.() === 0
+    ? [PRIVATE_SERVER_BINARIES.runuser, ['-u', 'postgres', '--', bin, ...args]]
+    : [bin, args];
+}
+
+/** Runs a PostgreSQL command (see {@link asPostgres}). */
 function pgCommand(bin: string, args: string[]) {
-  const asRoot = process.getuid?.() === 0;
-  return asRoot
-    ? run(PRIVATE_SERVER_BINARIES.runuser, ['-u', 'postgres', '--', bin, ...args])
-    : run(bin, args);
+  return run(...asPostgres(bin, args));
 }
 
 /**
@@ -239,6 +255,17 @@ export async function startPrivatePostgres(): Promise<PrivateServer> {
   ]);
   const options = `-p ${port} -k ${files} -c listen_addresses=127.0.0.1 -c fsync=off`;
   let running = false;
+  const stopNow = () => {
+    const [bin, args] = asPostgres(PRIVATE_SERVER_BINARIES.pgCtl, [
+      '-D',
+      data,
+      '-m',
+      'immediate',
+      '-w',
+      'stop',
+    ]);
+    execFileSync(bin, args, { stdio: 'ignore' });
+  };
   const start = async () => {
     if (running) return;
     await pgCommand(PRIVATE_SERVER_BINARIES.pgCtl, [
@@ -252,6 +279,7 @@ export async function startPrivatePostgres(): Promise<PrivateServer> {
       'start',
     ]);
     running = true;
+    stillRunning.add(stopNow);
   };
   const stop = async (how: 'kill' | 'clean' = 'kill') => {
     if (!running) return;
@@ -265,6 +293,7 @@ export async function startPrivatePostgres(): Promise<PrivateServer> {
       'stop',
     ]);
     running = false;
+    stillRunning.delete(stopNow);
   };
   await start();
   return {
