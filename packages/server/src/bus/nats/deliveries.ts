@@ -163,6 +163,10 @@ export function createDeliveries(deps: {
     const affected = [...subs].filter((sub) => sub.since < from);
     const kept = history === null ? [] : affected.filter((sub) => sub.kept);
     for (const sub of kept) sub.held ??= [];
+    // Once the server answers, it has this connection's subscriptions again: what is published
+    // from now on arrives, and a gap reported below is the whole of it.
+    await nc.flush();
+    if (epoch !== mine) return;
     let whole = true;
     if (history !== null && kept.length > 0) {
       const read = await readHistory(history, kept, { lostAt: from, epoch: mine });
