@@ -35,16 +35,19 @@ const ENTRY = [
   'demo.js',
   'main.js',
 ];
-const FEATURES = ['oauth/', 'gateway/', 'delivery/', 'activities/', 'rpc/', ...ENTRY];
+const FEATURES = ['oauth/', 'gateway/', 'delivery/', 'activities/', 'rpc/', 'voice/', ...ENTRY];
+/** The I/O layers, from the bottom up. */
+const IO = ['storage/', 'bus/', 'sharedState/', 'blobs/', 'events/', 'http/', 'logger.js'];
 
 /**
  * An import of any of these top-level folders (`name/`) or files (`name.js`) of
- * `packages/server/src`, by relative path.
+ * `packages/server/src`, by relative path: `../name` from a folder (any depth), `./name` from a
+ * file directly in `src/` (give those files their own block: `./name` elsewhere is a neighbour).
  */
-function above(names) {
+function above(names, { fromRoot = false } = {}) {
   const escaped = names.map((name) => name.replace('.', '\\.'));
   return {
-    regex: `^(\\.\\./)+(${escaped.join('|')})`,
+    regex: `^${fromRoot ? '\\./' : '(\\.\\./)+'}(${escaped.join('|')})`,
     message: `This layer may not import ${names.join(', ')}: imports point down the layers (docs/architecture.md).`,
   };
 }
@@ -140,23 +143,94 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrictImports(
         DEEP_RESOURCE_IMPORT,
-        above(['oauth/', 'gateway/', ...ENTRY]),
+        above(['oauth/', 'gateway/', 'activities/', 'rpc/', 'voice/', ...ENTRY]),
       ),
     },
   },
   {
+    // The features beside each other: the gateway and voice share only what lies below both.
     files: ['packages/server/src/oauth/**/*.ts', 'packages/server/src/gateway/**/*.ts'],
-    rules: { 'no-restricted-imports': restrictImports(DEEP_RESOURCE_IMPORT, above(ENTRY)) },
+    rules: {
+      'no-restricted-imports': restrictImports(
+        DEEP_RESOURCE_IMPORT,
+        above(['activities/', 'rpc/', 'voice/', ...ENTRY]),
+      ),
+    },
   },
   {
+    // Voice nodes: the bus, shared state and storage, never the main gateway nor the resources.
+    files: ['packages/server/src/voice/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        above(['resources/', 'oauth/', 'gateway/', 'delivery/', 'activities/', 'rpc/', ...ENTRY]),
+      ),
+    },
+  },
+  {
+    // Activities reach the resources (message channel access) and delivery's URL policy.
+    files: ['packages/server/src/activities/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        DEEP_RESOURCE_IMPORT,
+        above(['oauth/', 'gateway/', 'rpc/', 'voice/', ...ENTRY]),
+      ),
+    },
+  },
+  {
+    // The local RPC server speaks the gateway's activity schema and nothing else of the server.
+    files: ['packages/server/src/rpc/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        above([...IO, 'resources/', 'oauth/', 'delivery/', 'activities/', 'voice/', ...ENTRY]),
+      ),
+    },
+  },
+  {
+    files: ['packages/server/src/http/**/*.ts', 'packages/server/src/events/**/*.ts'],
+    rules: { 'no-restricted-imports': restrictImports(above(['resources/', ...FEATURES])) },
+  },
+  // The files directly in src/ below the entry points (their imports start with `./`).
+  {
+    // Settings, flags and logging: over domain/ and each other only.
     files: [
-      'packages/server/src/http/**/*.ts',
-      'packages/server/src/events/**/*.ts',
       'packages/server/src/logger.ts',
+      'packages/server/src/logDestination.ts',
       'packages/server/src/config.ts',
       'packages/server/src/cliFlags.ts',
     ],
-    rules: { 'no-restricted-imports': restrictImports(above(['resources/', ...FEATURES])) },
+    rules: {
+      'no-restricted-imports': restrictImports(
+        above([...IO.filter((name) => name !== 'logger.js'), 'resources/', ...FEATURES], {
+          fromRoot: true,
+        }),
+      ),
+    },
+  },
+  {
+    // The server secret key, its rotation and the worker lease: over config, domain/ and storage/.
+    files: [
+      'packages/server/src/secrets.ts',
+      'packages/server/src/secretRotation.ts',
+      'packages/server/src/workerLease.ts',
+    ],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        above([...IO.filter((name) => name !== 'storage/'), 'resources/', ...FEATURES], {
+          fromRoot: true,
+        }),
+      ),
+    },
+  },
+  {
+    // The operator command's shape: a leaf the features and cli/ share, over storage/ and blobs/.
+    files: ['packages/server/src/adminCommand.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        above(['bus/', 'sharedState/', 'events/', 'http/', 'resources/', ...FEATURES], {
+          fromRoot: true,
+        }),
+      ),
+    },
   },
   {
     files: ['packages/server/src/storage/**/*.ts', 'packages/server/src/bus/**/*.ts'],

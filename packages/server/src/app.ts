@@ -38,26 +38,31 @@ import { createRateLimiter, type BucketLimit } from './http/rateLimit/index.js';
 import { clientAddressOf, createHttpServer } from './http/server.js';
 import { API_PREFIX } from './http/versioning.js';
 import { createLogger } from './logger.js';
-import { expandScopes } from './oauth/index.js';
+import { expandScopes, type IdTokenKeyPair } from './oauth/index.js';
 import { createOidcVerifier } from './oauth/provisional/oidc.js';
 import { createProvisionalService, type ProvisionalService } from './oauth/provisional/service.js';
 import {
   DEFAULT_SESSION_START_LIMIT,
   createSessionStartLimit,
 } from './resources/gatewayInfo/index.js';
+import type { Stopwatch } from './resources/autoModeration/index.js';
 import { loadAttachmentSigner } from './resources/messages/index.js';
 import { startLobbySweeper } from './resources/lobbies/index.js';
+import { expiredCredentialTasks } from './resources/auth/index.js';
 import { startTimedSweeper } from './resources/threads/index.js';
 import { createSearchIndexer } from './resources/search/index.js';
 import { createSocialLimits } from './resources/socialLimits/index.js';
 import { createMetrics, createMetricsListener, instrument } from './resources/system/index.js';
 import { createCdnImages } from './resources/imageVariants.js';
+import type { SecretKeyring } from './domain/keyring.js';
 import type { SecretBox } from './domain/secretBox.js';
-import { loadSecretKey, openSecrets } from './secrets.js';
+import { rotateSecretKey, type RotationResult } from './secretRotation.js';
+import { openSecrets, startResealing } from './secrets.js';
 import {
   createVoiceTokens,
   openVoiceNode,
   voiceMetricLines,
+  type VoiceNodeWiring,
   type VoiceTlsMaterial,
 } from './voice/index.js';
 import { createVoicePlacement, type VoicePlacement } from './voice/placement.js';
@@ -101,16 +106,31 @@ export interface AppOptions {
   gateway?: Partial<GatewayOptions>;
   /** Where the gateway's waits come from (tests hold the identify queue's). */
   gatewayTimers?: Timers;
+  /** The voice node's limits over its defaults, and the timers of its periodic pass (tests). */
+  voice?: VoiceNodeWiring['tuning'];
   /** The orphan blob sweep (blobs/lifecycle.ts): timers tests drive, or false for none. */
   blobSweep?: { timers?: Timers; graceMs?: number } | false;
   /** The idle lobby sweep (resources/lobbies/sweep.ts): timers tests drive, or false for none. */
   lobbySweep?: { timers?: Timers } | false;
-  /** Idle threads archived, expired polls ended (resources/threads/sweep.ts), or false for none. */
+  /**
+   * Idle threads archived, expired polls ended, expired credentials deleted
+   * (resources/threads/sweep.ts, resources/auth/sweep.ts), or false for none.
+   */
   timedSweep?: { timers?: Timers } | false;
   /** Interactions' 3-second deadlines and sweep (resources/interactions): timers tests fire. */
   interactions?: { timers?: Timers };
   /** The activity proxy host's waits: timers tests fire, shorter limits. */
   activityProxy?: Pick<ActivityProxyOptions, 'timers' | 'limits'>;
+  /**
+   * Auto-moderation's CPU budget: a stopwatch (ms) to measure it with, for both its wall-clock
+   * and CPU time (tests pass their own).
+   */
+  autoModeration?: { stopwatch?: Stopwatch };
+  /**
+   * The ID token signing key stored when the database has none, instead of making one: tests
+   * pass one key made once per run. Production leaves it out (a key is made for the database).
+   */
+  idTokenKey?: IdTokenKeyPair;
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */
@@ -142,6 +162,30 @@ export interface App {
   close(): Promise<void>;
 }
 
+/** The CPU time (user and system) this process has used, in ms. */
+const processCpuMs = () => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+};
+
+export type { RotationResult };
+
+/**
+ * `guildhall secrets rotate` against the configured database (secretRotation.ts): no server is
+ * started, only the storage opened.
+ */
+export async function rotateSecrets(
+  config: Config,
+  options: Pick<Parameters<typeof rotateSecretKey>[0], 'stage' | 'progress'>,
+): Promise<RotationResult> {
+  const storage = await openStorage(config, createLogger('silent'));
+  try {
+    return await rotateSecretKey({ config, storage, clock: systemClock, ...options });
+  } finally {
+    await storage.close();
+  }
+}
+
 /** The composition root: the only place that knows which drivers run. */
 export async function createApp(options: AppOptions): Promise<App> {
   const { config } = options;
@@ -150,11 +194,17 @@ export async function createApp(options: AppOptions): Promise<App> {
   const storage = options.storage ?? (await openStorage(config, logger));
   let bus: EventBus | null = null;
   let secrets: SecretBox;
+  let keyring: SecretKeyring;
+  let keySource: string;
   let workerLease: WorkerLease | null = null;
   let sharedState: SharedState;
   try {
-    // Stored signing keys are sealed (and checked to open) before anything serves them.
-    secrets = await openSecrets(config, storage, logger);
+    // Stored secrets are sealed (and checked to open) before anything serves them.
+    ({
+      box: secrets,
+      keyring,
+      source: keySource,
+    } = await openSecrets({ config, storage, logger }, clock));
     // No two processes sharing the database mint ids with one worker slot.
     workerLease = await leaseWorkerSlot({
       storage,
@@ -240,6 +290,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     storage,
     clock,
     lifetimeMs: config.attachmentUrlSeconds * SECOND_MS,
+    secrets,
   });
   const links = () => ({ baseUrl: baseUrl(), signer });
   const services = createServices(
@@ -262,9 +313,15 @@ export async function createApp(options: AppOptions): Promise<App> {
         sessionTtlMs,
         passwordCost: { ...DEFAULT_SCRYPT_COST, log2N: config.passwordScryptLog2N },
       },
+      idTokenKey: options.idTokenKey,
       privilegedIntentReviewThreshold:
         options.gateway?.privilegedIntentReviewThreshold ??
         DEFAULT_GATEWAY_OPTIONS.privilegedIntentReviewThreshold,
+      autoModeration: {
+        budgetMs: config.autoModerationBudgetMs,
+        wallClock: options.autoModeration?.stopwatch ?? (() => performance.now()),
+        cpuClock: options.autoModeration?.stopwatch ?? processCpuMs,
+      },
       // The proxy host's origin for the app (--activity-host, the public URL's scheme and port).
       activityOrigin: (applicationId) => activityOrigin(config, listeningPort, applicationId),
       activityInvites: {
@@ -346,7 +403,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     fallbackEndpoint: config.voiceEndpoint,
   });
   // The voice node (WebSocket and media relay on the voice port) of a process that serves voice.
-  const voiceTokens = createVoiceTokens(loadSecretKey(config).key);
+  const voiceTokens = createVoiceTokens(keyring);
   const voice = roleServes(config.role, 'voice')
     ? openVoiceNode({
         config,
@@ -356,6 +413,8 @@ export async function createApp(options: AppOptions): Promise<App> {
         logger,
         tokens: voiceTokens,
         registry: voicePlacement,
+        clientAddress: (request) => clientAddressOf(request, config.trustProxy),
+        ...(options.voice ? { tuning: options.voice } : {}),
       })
     : null;
   // Its calls, members and relay counters go out with /metrics.
@@ -392,6 +451,7 @@ export async function createApp(options: AppOptions): Promise<App> {
             keep: gatewayOptions.replayLimit,
             logger,
             clock,
+            resumeWindowMs: gatewayOptions.resumeWindowMs,
           }),
         }
       : {}),
@@ -467,7 +527,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           },
         });
 
-  // Idle threads archive themselves and expired polls end, checked every minute.
+  // Idle threads archive themselves, expired polls end and expired credentials go, every minute.
   const timedSweeper =
     options.timedSweep === false
       ? null
@@ -475,12 +535,24 @@ export async function createApp(options: AppOptions): Promise<App> {
           tasks: [
             (limit) => services.threads.archiveIdle(limit),
             (limit) => services.polls.endExpired(limit),
+            ...expiredCredentialTasks({ storage, clock }),
           ],
           timers: options.timedSweep?.timers ?? realTimers,
           onError: (err) => {
-            logger.error({ err }, 'thread and poll sweep failed');
+            logger.error({ err }, 'thread, poll and credential sweep failed');
           },
         });
+
+  // During a rotation, what a node still on the previous key seals is sealed again here.
+  const resealing = startResealing({
+    storage,
+    box: secrets,
+    keyring,
+    source: keySource,
+    clock,
+    timers: realTimers,
+    logger,
+  });
 
   // Target-user jobs a stopped node left PROCESSING resume here (and on a timer while we run).
   if (options.resumeJobs !== false) {
@@ -548,6 +620,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await blobSweeper?.stop();
       await lobbySweeper?.stop();
       await timedSweeper?.stop();
+      await resealing?.stop();
       await services.interactions.close();
       revocations.close();
       await sharedState.close();

@@ -2,7 +2,7 @@ import type { WebhookEventsService } from './delivery/service.js';
 import type { SecretBox } from './domain/secretBox.js';
 import { dispatchingStorage } from './events/afterCommit.js';
 import type { Dispatcher } from './events/dispatcher.js';
-import { createOAuth } from './oauth/index.js';
+import { createOAuth, type IdTokenKeyPair } from './oauth/index.js';
 import {
   createActivityInviteService,
   type ActivityInvitePorts,
@@ -13,6 +13,7 @@ import { createAuthService, type AuthSettings } from './resources/auth/index.js'
 import {
   createAutoModerationEnforcer,
   createAutoModerationService,
+  type BudgetClocks,
 } from './resources/autoModeration/index.js';
 import { createBanService } from './resources/bans/index.js';
 import {
@@ -49,7 +50,7 @@ import {
   createGuildManageService,
   createMyGuildsService,
   createGuildService,
-  viewGuild,
+  announceGuildUpdate,
 } from './resources/guilds/index.js';
 import { createInviteService } from './resources/invites/index.js';
 import { createLobbyService } from './resources/lobbies/index.js';
@@ -110,8 +111,12 @@ interface ServiceOptions {
   onLobbyMirrorError?: (err: unknown, context: { lobbyId: string; messageId: string }) => void;
   /** The origin an application's activity is served from (the proxy host). */
   activityOrigin: (applicationId: string) => string;
+  /** The ID token key pair stored when the database has none (tests); else one is made. */
+  idTokenKey?: IdTokenKeyPair | undefined;
   /** From this many users an app's privileged intents need a review (the gateway's threshold). */
   privilegedIntentReviewThreshold: number;
+  /** The CPU budget auto-moderation checks a message (or a member's names) within. */
+  autoModeration: BudgetClocks;
   /** Interactions: their timers (tests fire them), limits, and where delivery errors go. */
   interactions: {
     timers: Timers;
@@ -149,7 +154,11 @@ export function createServices(
   // Threads: forum posts post their first message; the message routes ask the thread rules.
   const threads = createThreadService({ ...deps, messages: () => messages });
   // Auto-moderation: checked on guild message creates and member name changes.
-  const autoModeration = createAutoModerationEnforcer({ ...deps, links: options.links });
+  const autoModeration = createAutoModerationEnforcer({
+    ...deps,
+    links: options.links,
+    budget: options.autoModeration,
+  });
   // A member's names are checked when they change and when the member joins.
   const profileCheck: ProfileCheck = (tx, request) => autoModeration.checkMember(tx, request);
   const messages = createMessageService(deps, {
@@ -207,14 +216,17 @@ export function createServices(
     guilds,
     guildManage: createGuildManageService(deps),
     myGuilds: createMyGuildsService(deps),
-    channels: createChannelService({ ...deps, viewGuild }),
+    channels: createChannelService({ ...deps, announceGuildUpdate }),
     channelPositions: createChannelPositionService(deps),
     overwrites: createOverwriteService(deps),
     voiceStatus: createVoiceStatusService(deps),
     auditLog: createAuditLogService(deps),
     roles: createRoleService(deps),
     members: createMemberService(deps, { profileCheck }),
-    autoModerationRules: createAutoModerationService(deps),
+    autoModerationRules: createAutoModerationService({
+      ...deps,
+      budgetMs: options.autoModeration.budgetMs,
+    }),
     guildSettings: createGuildSettingsService(deps),
     widget: createWidgetService({
       ...deps,
@@ -241,7 +253,12 @@ export function createServices(
     subscriptions: createSubscriptionService(deps),
     activityInvites: createActivityInviteService({ ...deps, ...options.activityInvites }),
     webhookEvents: deps.webhookEvents,
-    oauth: createOAuth({ ...deps, guilds, issuer: options.baseUrl }),
+    oauth: createOAuth({
+      ...deps,
+      guilds,
+      issuer: options.baseUrl,
+      idTokenKey: options.idTokenKey,
+    }),
     messages,
     reactions: createReactionService(deps),
     pins: createPinService(deps, options),

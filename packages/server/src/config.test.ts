@@ -125,6 +125,17 @@ describe('loadConfig', () => {
     }
   });
 
+  it("reads auto-moderation's CPU budget per message", () => {
+    expect(loadConfig({}).autoModerationBudgetMs).toBe(50);
+    expect(loadConfig({ GUILDHALL_AUTOMOD_BUDGET_MS: '200' }).autoModerationBudgetMs).toBe(200);
+    expect(loadConfig({}, ['--automod-budget-ms', '5']).autoModerationBudgetMs).toBe(5);
+    for (const bad of ['0', '10001', '50ms', '-1']) {
+      expect(() => loadConfig({ GUILDHALL_AUTOMOD_BUDGET_MS: bad }), bad).toThrow(
+        /^GUILDHALL_AUTOMOD_BUDGET_MS must be an integer from 1 to 10000/,
+      );
+    }
+  });
+
   it('reads the Redis URL and key prefix, and never echoes a bad URL', () => {
     expect(loadConfig({})).toMatchObject({ redisUrl: null, redisKeyPrefix: 'guildhall:' });
     expect(

@@ -2,10 +2,10 @@ import { resolve } from 'node:path';
 import { isIPv6 } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SCRYPT_COST, hashSecret } from './domain/credentials.js';
-import { SECRET_KEY_BYTES } from './domain/secretBox.js';
+import { SECRET_KEY_BYTES, parseKeyring, type SecretKeyring } from './domain/keyring.js';
 import { parseFlags } from './cliFlags.js';
-import { parseCorsOrigins, type CorsOrigins } from './http/cors.js';
-import { DEFAULT_ACTIVITY_HOST, activityHostProblem } from './activities/proxyPattern.js';
+import { parseCorsOrigins, type CorsOrigins } from './domain/corsOrigins.js';
+import { DEFAULT_ACTIVITY_HOST, activityHostProblem } from './domain/activityHost.js';
 
 /** Everything the server reads from its environment, validated once at start. */
 export interface Config {
@@ -79,10 +79,12 @@ export interface Config {
    */
   metricsListen: { host: string; port: number } | null;
   /**
-   * The key stored signing keys are sealed with (32 bytes); null: `<dataDir>/secret.key`, made
-   * at first start (docs/operations.md).
+   * The key stored secrets are sealed with (32 bytes), or a keyring during a rotation
+   * (domain/keyring.ts); null: `<dataDir>/secret.key`, made at first start (docs/operations.md).
    */
-  secretKey: Buffer | null;
+  secretKey: SecretKeyring | null;
+  /** How long after `guildhall secrets rotate` the previous key still opens and verifies. */
+  secretKeyRetireHours: number;
   /** Development only: webhook events may go to loopback URLs (http or https); see urlPolicy.ts. */
   allowLocalWebhooks: boolean;
   /**
@@ -135,6 +137,12 @@ export interface Config {
   voiceMaxMembers: number;
   /** The largest UDP datagram the media relay accepts. */
   voiceMaxPacketBytes: number;
+  /**
+   * The CPU time auto-moderation may take to check one message (or a member's names), all of the
+   * guild's rules together; a rule left unchecked when it runs out fails closed, and rules whose
+   * worst case cannot fit are refused when saved (docs/automod.md).
+   */
+  autoModerationBudgetMs: number;
 }
 
 /** The settings whose default is worked out from others, as read before that. */
@@ -445,13 +453,20 @@ const SETTINGS = {
   secretKey: {
     env: 'GUILDHALL_SECRET_KEY',
     flag: '--secret-key',
-    allowed: `${String(SECRET_KEY_BYTES)} random bytes in base64 (openssl rand -base64 32), the same on every node`,
+    allowed: `${String(SECRET_KEY_BYTES)} random bytes in base64 (openssl rand -base64 32), the same on every node; during a rotation a keyring: "<key>, <key> next" or "<key>, <key> until <UTC time>" (docs/operations.md)`,
     defaultValue: null,
     parse: (raw: string) => {
-      if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(raw)) return undefined;
-      const key = Buffer.from(raw, 'base64');
-      return key.length === SECRET_KEY_BYTES ? key : undefined;
+      const parsed = parseKeyring(raw);
+      return 'keyring' in parsed ? parsed.keyring : undefined;
     },
+  },
+  secretKeyRetireHours: {
+    env: 'GUILDHALL_SECRET_KEY_RETIRE_HOURS',
+    flag: '--secret-key-retire-hours',
+    allowed:
+      'an integer from 1 to 8760 (hours the previous key still opens and verifies after `guildhall secrets rotate`)',
+    defaultValue: 24,
+    parse: integer(1, 8760),
   },
   allowLocalWebhooks: {
     env: 'GUILDHALL_ALLOW_LOCAL_WEBHOOKS',
@@ -591,6 +606,14 @@ const SETTINGS = {
     allowed: 'an integer from 256 to 65507 (the largest UDP datagram the media relay accepts)',
     defaultValue: 1400,
     parse: integer(256, 65507),
+  },
+  autoModerationBudgetMs: {
+    env: 'GUILDHALL_AUTOMOD_BUDGET_MS',
+    flag: '--automod-budget-ms',
+    allowed:
+      "an integer from 1 to 10000 (ms of CPU one message's auto-moderation rules may take together)",
+    defaultValue: 50,
+    parse: integer(1, 10_000),
   },
 } as const satisfies { [K in keyof RawConfig]: Setting<RawConfig[K]> };
 

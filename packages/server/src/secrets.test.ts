@@ -13,7 +13,8 @@ import type { App } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { manualClock } from './domain/clock.js';
 import { SEALED_AS, SecretBoxError, createSecretBox } from './domain/secretBox.js';
-import { SECRET_KEY_FILE, loadSecretKey, sealStoredKeys } from './secrets.js';
+import { keyringOf } from './domain/keyring.js';
+import { SECRET_KEY_FILE, loadKeyring, sealStoredSecrets } from './secrets.js';
 
 describe('the secret box', () => {
   const box = createSecretBox(randomBytes(32));
@@ -51,8 +52,13 @@ describe('the secret key', () => {
       GUILDHALL_SECRET_KEY: key.toString('base64'),
       GUILDHALL_DATA_DIR: dataDir,
     });
-    expect(config.secretKey?.equals(key)).toBe(true);
-    expect(loadSecretKey(config)).toEqual({ key, source: 'GUILDHALL_SECRET_KEY', made: false });
+    expect(config.secretKey).toEqual(keyringOf(key));
+    expect(loadKeyring(config)).toEqual({
+      keyring: keyringOf(key),
+      source: 'GUILDHALL_SECRET_KEY',
+      path: null,
+      made: false,
+    });
     for (const bad of [randomBytes(16).toString('base64'), 'not a key at all']) {
       expect(() => loadConfig({ GUILDHALL_SECRET_KEY: bad })).toThrow(
         /^GUILDHALL_SECRET_KEY must be 32 random bytes in base64.*got "\[hidden\]"\.$/,
@@ -62,15 +68,14 @@ describe('the secret key', () => {
 
   it('is otherwise a key file made at first start, mode 0600, and reused', async () => {
     const path = join(dataDir, 'nested', SECRET_KEY_FILE);
-    const first = loadSecretKey({ secretKey: null, dataDir: join(dataDir, 'nested') });
-    expect(first).toMatchObject({ source: path, made: true });
+    const first = loadKeyring({ secretKey: null, dataDir: join(dataDir, 'nested') });
+    expect(first).toMatchObject({ source: path, path, made: true });
     expect((await stat(path)).mode & 0o777).toBe(0o600);
-    expect(Buffer.from((await readFile(path, 'utf8')).trim(), 'base64').equals(first.key)).toBe(
-      true,
-    );
-    const again = loadSecretKey({ secretKey: null, dataDir: join(dataDir, 'nested') });
+    const written = Buffer.from((await readFile(path, 'utf8')).trim(), 'base64');
+    expect(first.keyring).toEqual(keyringOf(written));
+    const again = loadKeyring({ secretKey: null, dataDir: join(dataDir, 'nested') });
     expect(again.made).toBe(false);
-    expect(again.key.equals(first.key)).toBe(true);
+    expect(again.keyring).toEqual(first.keyring);
   });
 
   it('a key file another process made first is used as it is', async () => {
@@ -78,16 +83,16 @@ describe('the secret key', () => {
     await writeFile(join(dataDir, SECRET_KEY_FILE), `${theirs.toString('base64')}\n`, {
       mode: 0o600,
     });
-    const loaded = loadSecretKey({ secretKey: null, dataDir });
+    const loaded = loadKeyring({ secretKey: null, dataDir });
     expect(loaded.made).toBe(false);
-    expect(loaded.key.equals(theirs)).toBe(true);
+    expect(loaded.keyring).toEqual(keyringOf(theirs));
   });
 
   it('a damaged key file stops the start with what to do', async () => {
     await writeFile(join(dataDir, SECRET_KEY_FILE), 'half a key\n', { mode: 0o600 });
-    expect(() => loadSecretKey({ secretKey: null, dataDir })).toThrow(ConfigError);
-    expect(() => loadSecretKey({ secretKey: null, dataDir })).toThrow(
-      /secret\.key does not hold a 32-byte base64 key: restore it from a backup, or set GUILDHALL_SECRET_KEY/,
+    expect(() => loadKeyring({ secretKey: null, dataDir })).toThrow(ConfigError);
+    expect(() => loadKeyring({ secretKey: null, dataDir })).toThrow(
+      /secret\.key does not hold a 32-byte base64 key or a keyring \(entry 1 is not a 32-byte base64 key\): restore it from a backup, or set GUILDHALL_SECRET_KEY/,
     );
   });
 });
@@ -113,7 +118,7 @@ describeDrivers('signing keys at rest on $driver', (driver) => {
       storage: driver,
       database: driver === 'postgres' ? schema : join(dataDir, 'guildhall.db'),
       dataDir,
-      config: { allowLocalWebhooks: true, secretKey },
+      config: { allowLocalWebhooks: true, secretKey: secretKey && keyringOf(secretKey) },
       clock: manualClock(Date.UTC(2026, 10, 24)),
     });
     running.push(app);
@@ -137,6 +142,26 @@ describeDrivers('signing keys at rest on $driver', (driver) => {
       signingKey: box.open(stored.signingKey, SEALED_AS.applicationSigningKey(appId)),
       privateJwk: box.open(stored.oidc.privateJwk, SEALED_AS.idTokenSigningKey(stored.oidc.kid)),
     };
+  };
+
+  /** Writes the keys back in plaintext, as a database from before sealing holds them. */
+  const unseal = async (
+    app: App,
+    keys: {
+      seed: { applicationId: string };
+      sealed: Awaited<ReturnType<typeof storedKeys>>;
+      plain: ReturnType<typeof opened>;
+    },
+  ) => {
+    const { seed, sealed, plain } = keys;
+    await app.storage.sealedValues.replace('applications.signing_key', seed.applicationId, {
+      from: sealed.signingKey,
+      to: plain.signingKey,
+    });
+    await app.storage.sealedValues.replace('oauth_signing_keys.private_jwk', sealed.oidc.kid, {
+      from: sealed.oidc.privateJwk,
+      to: plain.privateJwk,
+    });
   };
 
   /** The app's signed PING verifies with its public key, and an ID token with the JWKS. */
@@ -200,18 +225,7 @@ describeDrivers('signing keys at rest on $driver', (driver) => {
     const sealed = await storedKeys(before, seed.applicationId);
     const plain = opened(key, sealed, seed.applicationId);
     // As a database written before sealing holds them.
-    await before.storage.transaction(async (tx) => {
-      await tx.applications.replaceSigningKey(
-        seed.applicationId,
-        sealed.signingKey,
-        plain.signingKey,
-      );
-      await tx.oauth.replaceSigningKeyPrivateJwk(
-        sealed.oidc.kid,
-        sealed.oidc.privateJwk,
-        plain.privateJwk,
-      );
-    });
+    await unseal(before, { seed, sealed, plain });
     expect((await storedKeys(before, seed.applicationId)).signingKey).toBe(plain.signingKey);
     await stop(before);
 
@@ -222,9 +236,11 @@ describeDrivers('signing keys at rest on $driver', (driver) => {
     expect(opened(key, migrated, seed.applicationId)).toEqual(plain);
     await expectSigning(after, seed.applicationId);
     // Already sealed: another pass changes nothing.
-    expect(
-      await sealStoredKeys(after.storage, createSecretBox(key), { source: 'test', made: false }),
-    ).toBe(0);
+    const pass = { keyring: { source: 'test', made: false } };
+    expect(await sealStoredSecrets(after.storage, createSecretBox(key), pass)).toMatchObject({
+      sealed: 0,
+      resealed: 0,
+    });
     expect(await storedKeys(after, seed.applicationId)).toEqual(migrated);
   });
 
@@ -274,18 +290,7 @@ describeDrivers('signing keys at rest on $driver', (driver) => {
       await first.services.oauth.keys.jwks();
       const plain = opened(key, await storedKeys(first, seed.applicationId), seed.applicationId);
       const sealed = await storedKeys(first, seed.applicationId);
-      await first.storage.transaction(async (tx) => {
-        await tx.applications.replaceSigningKey(
-          seed.applicationId,
-          sealed.signingKey,
-          plain.signingKey,
-        );
-        await tx.oauth.replaceSigningKeyPrivateJwk(
-          sealed.oidc.kid,
-          sealed.oidc.privateJwk,
-          plain.privateJwk,
-        );
-      });
+      await unseal(first, { seed, sealed, plain });
       await stop(first);
       const nodes = await Promise.all([start(key), start(key), start(key)]);
       const rows = await Promise.all(nodes.map((node) => storedKeys(node, seed.applicationId)));

@@ -275,10 +275,83 @@ describe('guildhall admin commands', () => {
     expect(unknown.err).toBe('guildhall: no person with id or username nobody.\n');
   });
 
+  it('rotates the secret key: its steps on stderr, one line on stdout, the data still opens', async () => {
+    const user = await run(
+      ...['user', 'create', '--username', 'rotor', '--email', 'rotor@example.test'],
+      ...['--password', 'long enough password'],
+    );
+    const { user_id } = JSON.parse(user.out) as { user_id: string };
+    expect((await run('app', 'create', '--owner', user_id, '--name', 'Before')).code).toBe(0);
+    const keyFile = join(dataDir, 'secret.key');
+    const before = await readFile(keyFile, 'utf8');
+
+    const rotated = await run('secrets', 'rotate');
+    expect(rotated.code, rotated.err).toBe(0);
+    const id = '[0-9a-f]{8}';
+    expect(rotated.err.split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^Keyring from ${keyFile}: key ${id} current\\.$`)),
+      "Checked applications' signing keys: 1 open.",
+      'Checked ID token signing keys: 1 open.',
+      'Checked webhook tokens: 0 open.',
+      'Checked server secrets: 1 open.',
+      expect.stringMatching(new RegExp(`^Key ${id} made current in ${keyFile}\\.$`)),
+      "Sealed applications' signing keys again: 1.",
+      'Sealed ID token signing keys again: 1.',
+      'Sealed webhook tokens again: 0.',
+      'Sealed server secrets again: 1.',
+      '',
+    ]);
+    expect(rotated.out).toMatch(
+      new RegExp(
+        `^Rotated: key ${id} seals and signs now; 3 stored secrets sealed again; key ${id} opens and verifies until \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\. Restart every node to use ${keyFile}\\.\n$`,
+      ),
+    );
+    const after = await readFile(keyFile, 'utf8');
+    expect(after.split('\n')).toEqual([
+      expect.stringMatching(/^[\w+/]{43}=$/),
+      `${before.trim()} until ${/until (\S+)\./.exec(rotated.out)?.[1] ?? ''}`,
+      '',
+    ]);
+    // The data opens with the new keyring: another command starts and seals with it.
+    expect((await run('app', 'create', '--owner', user_id, '--name', 'After')).code).toBe(0);
+
+    const staged = await run('secrets', 'rotate', '--stage');
+    expect(staged.code, staged.err).toBe(0);
+    expect(staged.out).toMatch(
+      new RegExp(
+        `^Staged key ${id} in ${keyFile}: restart every node, then run \`guildhall secrets rotate\` to make it current\\.\n$`,
+      ),
+    );
+    const twice = await run('secrets', 'rotate', '--stage');
+    expect(twice.code).toBe(2);
+    expect(twice.out).toBe('');
+    expect(twice.err).toMatch(new RegExp(`^guildhall: Key ${id} is staged already: .*\n$`));
+    const bogus = await run('secrets', 'rotate', '--now');
+    expect(bogus.code).toBe(2);
+    expect(bogus.err).toBe(
+      "guildhall: Unknown option '--now' (guildhall secrets rotate). Run `guildhall secrets rotate --help` for its options.\n",
+    );
+
+    // With GUILDHALL_SECRET_KEY and nothing staged: what to do, exit code 2, nothing changed.
+    const c = capture();
+    const key = randomBytes(32).toString('base64');
+    const code = await runCli(
+      ['secrets', 'rotate', '--data-dir', join(dataDir, 'env')],
+      { GUILDHALL_SECRET_KEY: key },
+      c.io,
+    );
+    expect(code).toBe(2);
+    expect(c.err()).toMatch(
+      /^guildhall: GUILDHALL_SECRET_KEY has no staged key\. Add one on every node/,
+    );
+    expect(c.err()).not.toContain(key);
+  });
+
   it('has --help on every command', async () => {
     for (const argv of [
       [],
       ['start'],
+      ['secrets', 'rotate'],
       ...ADMIN_COMMANDS.map((command) => command.name.split(' ')),
     ]) {
       const c = capture();

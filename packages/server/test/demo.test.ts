@@ -31,6 +31,13 @@ describe('the demo application', () => {
     });
     clients.push(client);
     expect(ready.session_id).toEqual(expect.any(String));
+    // The demo bot's user has the application's id, the one its token's first segment carries.
+    expect(ready).toMatchObject({
+      user: { id: demo.application_id },
+      application: { id: demo.application_id },
+    });
+    const [idPart = ''] = demo.bot_token.split('.');
+    expect(Buffer.from(idPart, 'base64url').toString()).toBe(demo.application_id);
 
     const banner = demoBanner(demo, 'demo.json', { privilegedIntents });
     expect(banner).toContain(

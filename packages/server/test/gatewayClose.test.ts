@@ -1,6 +1,7 @@
 import { ApplicationFlags, GatewayIntentBits as I } from '@guildhall/protocol';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { encodeEtf } from '../src/gateway/etf.js';
+import { DEFAULT_GATEWAY_OPTIONS } from '../src/gateway/index.js';
 import { connectGateway, type GatewayClient } from './support/gatewayClient.js';
 import { GATEWAY_FIXTURE_NOW as NOW, useGatewayFixture } from './support/gatewayFixture.js';
 
@@ -40,6 +41,12 @@ describe('gateway close codes', () => {
     const { client } = await gw.identify({ token: gw.guild.bot.token, intents: I.GUILDS });
     identify(client);
     expect(await closeCode(client)).toBe(4005);
+  });
+
+  it('4003 for a connection that has not identified in time', async () => {
+    const late = await gw.connect();
+    gw.clock.advance(DEFAULT_GATEWAY_OPTIONS.identifyTimeoutMs + 1);
+    expect(await closeCode(late)).toBe(4003);
   });
 
   it('4004 for a bad token', async () => {

@@ -10,7 +10,7 @@
 import { GatewayIntentBits as I } from '@guildhall/protocol';
 import { beforeEach, expect, it } from 'vitest';
 import { expandScopes } from '../src/oauth/index.js';
-import { loadSecretKey } from '../src/secrets.js';
+import { loadKeyring } from '../src/secrets.js';
 import { createVoiceTokens } from '../src/voice/token.js';
 import { currentVoiceState } from '../src/voice/voiceStates.js';
 import { describeDrivers } from './support/drivers.js';
@@ -92,7 +92,7 @@ describeDrivers('lobby calls on the gateway ($driver)', (driver) => {
       self_deaf: false,
     });
   };
-  const tokens = () => createVoiceTokens(loadSecretKey(gw.server.app.config).key);
+  const tokens = () => createVoiceTokens(loadKeyring(gw.server.app.config).keyring);
 
   it('joins a lobby call: states to the members, participants and a voice server to the joiner', async () => {
     const ann = await player('ann');

@@ -30,6 +30,7 @@ import {
   uniqueSchema,
 } from './support/postgres.js';
 import type { TestServer } from './support/testServer.js';
+import { countAppStart } from './support/testServer.js';
 
 /** Replay entries of the dead node taken as never written (it writes every 25 ms). */
 const LOST_ENTRIES = 5;
@@ -133,6 +134,7 @@ describe.skipIf(!postgresAvailable || !natsAvailable)('a gateway node that dies'
     const first = severable(await natsBus(keepHistory));
     for (const [i, bus] of [first.bus, await natsBus(keepHistory)].entries()) {
       const storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
+      countAppStart();
       const app = await createApp({
         config,
         storage,

@@ -172,6 +172,8 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
       intents: I.GUILDS,
     });
     await client.dispatch('GUILD_CREATE');
+    await expect.poll(() => first.storage.gateway.findSession(ready.session_id)).not.toBeNull();
+    const firstNode = (await first.storage.gateway.findSession(ready.session_id))?.node;
     first.gateway.dropAll(4000);
     await client.closed;
     const events = createBusDispatcher({
@@ -192,6 +194,11 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
     const live = await resumed.next((f) => f.t === 'GUILD_ROLE_CREATE' && f.s === 5);
     expect((live.d as { role: { id: string } }).role.id).toBe('778');
     await expect.poll(() => first.gateway.sessionCount()).toBe(0);
+    // Its row names the second node now: it is not swept when the first one stops.
+    await expect
+      .poll(async () => (await second.storage.gateway.findSession(ready.session_id))?.node)
+      .not.toBe(firstNode);
+    expect(firstNode).toMatch(/^[0-9a-f]{16}$/);
     resumed.raw.terminate();
   });
 

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashSecret } from '../src/domain/credentials.js';
+import { keyringOf } from '../src/domain/keyring.js';
 import { connectGateway, identifyGateway, type GatewayClient } from './support/gatewayClient.js';
 import { natsAvailable, TEST_NATS_URL } from './support/nats.js';
 import { dropSchema, postgresAvailable, uniqueSchema } from './support/postgres.js';
@@ -184,7 +185,7 @@ describe.skipIf(!postgresAvailable || !natsAvailable)('revocation across nodes',
         storage: 'postgres' as const,
         database: schema,
         // Nodes sharing a database share the secret key too (docs/operations.md, Secret key).
-        config: { natsUrl: TEST_NATS_URL, secretKey: randomBytes(32) },
+        config: { natsUrl: TEST_NATS_URL, secretKey: keyringOf(randomBytes(32)) },
       };
       const a = await node(shared);
       const b = await node(shared);
@@ -230,7 +231,7 @@ describe.skipIf(!postgresAvailable || !natsAvailable)('revocation across nodes',
       const shared = {
         storage: 'postgres' as const,
         database: schema,
-        config: { natsUrl: TEST_NATS_URL, secretKey: randomBytes(32) },
+        config: { natsUrl: TEST_NATS_URL, secretKey: keyringOf(randomBytes(32)) },
       };
       const a = await node(shared);
       const b = await node(shared);

@@ -28,7 +28,7 @@ import {
   postgresAvailable,
   uniqueSchema,
 } from './support/postgres.js';
-import { seedDeveloper } from './support/testServer.js';
+import { countAppStart, seedDeveloper } from './support/testServer.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
@@ -119,6 +119,7 @@ describe.each(TARGETS)('API and gateway processes over NATS on $driver', (target
       }
 
       // The world, written straight to the shared database before the processes start.
+      countAppStart();
       const seeder = await createApp({
         config: { ...loadConfig({}), dataDir, logLevel: 'silent', demo: false },
         storage,

@@ -7,7 +7,7 @@
  */
 import { GatewayIntentBits as I } from '@guildhall/protocol';
 import { expect, it } from 'vitest';
-import { loadSecretKey } from '../src/secrets.js';
+import { loadKeyring } from '../src/secrets.js';
 import { createVoiceTokens } from '../src/voice/token.js';
 import { currentVoiceState } from '../src/voice/voiceStates.js';
 import { describeDrivers } from './support/drivers.js';
@@ -61,7 +61,7 @@ describeDrivers('op 4 and VOICE_SERVER_UPDATE on $driver', (driver) => {
     expect(d.endpoint).toBe(gw.server.app.voice?.endpoint());
     expect(d.endpoint).toMatch(/^[\w.-]+:\d+$/);
 
-    const tokens = createVoiceTokens(loadSecretKey(gw.server.app.config).key);
+    const tokens = createVoiceTokens(loadKeyring(gw.server.app.config).keyring);
     expect(tokens.verify(d.token, gw.clock.now())).toEqual({
       userId: gw.guild.bot.userId,
       sessionId,
@@ -116,7 +116,7 @@ describeDrivers('op 4 and VOICE_SERVER_UPDATE on $driver', (driver) => {
     const moved = await after(client, 'VOICE_SERVER_UPDATE', rejoined.s ?? 0);
     expect(between(client, rejoined.s ?? 0, moved.s ?? 0)).toContain('VOICE_STATE_UPDATE');
     expect((moved.d as { token: string }).token).not.toBe((joined.d as { token: string }).token);
-    const tokens = createVoiceTokens(loadSecretKey(gw.server.app.config).key);
+    const tokens = createVoiceTokens(loadKeyring(gw.server.app.config).keyring);
     expect(tokens.verify((moved.d as { token: string }).token, gw.clock.now())?.channelId).toBe(
       second,
     );
@@ -148,7 +148,7 @@ describeDrivers('op 4 and VOICE_SERVER_UPDATE on $driver', (driver) => {
     const oneSeen = gw.lastSeq(one.client);
     join(two.client, channelId);
     const own = await after(two.client, 'VOICE_SERVER_UPDATE', seen.s ?? 0);
-    const tokens = createVoiceTokens(loadSecretKey(gw.server.app.config).key);
+    const tokens = createVoiceTokens(loadKeyring(gw.server.app.config).keyring);
     expect(tokens.verify((own.d as { token: string }).token, gw.clock.now())?.sessionId).toBe(
       twoId,
     );

@@ -23,7 +23,7 @@ import {
 import { natsAvailable } from './support/nats.js';
 import { TEST_DATABASE_URL, postgresAvailable } from './support/postgres.js';
 import { redisAvailable } from './support/redis.js';
-import { seedDeveloper } from './support/testServer.js';
+import { countAppStart, seedDeveloper } from './support/testServer.js';
 
 /** The global limit of every bot here: small, so a burst of three times it is quick. */
 const GLOBAL_LIMIT = 25;
@@ -47,6 +47,7 @@ async function seed(cluster: Cluster) {
     connectionString: TEST_DATABASE_URL,
     schema: cluster.schema,
   });
+  countAppStart();
   const app = await createApp({
     config: { ...loadConfig({}), dataDir: cluster.dataDir, logLevel: 'silent', demo: false },
     storage,

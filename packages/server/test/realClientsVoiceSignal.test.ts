@@ -14,7 +14,7 @@ import {
 } from '@discordjs/voice';
 import { Client, Events, GatewayIntentBits } from 'discord.js';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { loadSecretKey } from '../src/secrets.js';
+import { loadKeyring } from '../src/secrets.js';
 import { createVoiceTokens } from '../src/voice/token.js';
 import { guildFixture, type GuildFixture } from './support/guildMembers.js';
 import { once } from './support/realClients.js';
@@ -73,7 +73,7 @@ it('discord.js joins a voice channel: its adapter gets both dispatches and this 
       endpoint: server.app.voice?.endpoint(),
     });
     expect(options.sessionId).toBe(guild.voiceStates.cache.get(fx.bot.userId)?.sessionId);
-    const grant = createVoiceTokens(loadSecretKey(server.app.config).key).verify(
+    const grant = createVoiceTokens(loadKeyring(server.app.config).keyring).verify(
       options.token,
       Date.now(),
     );

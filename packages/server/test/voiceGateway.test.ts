@@ -8,71 +8,22 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  GatewayIntentBits as I,
   VOICE_ENCRYPTION_MODES,
   VoiceCloseCodes as Close,
   VoiceOpcodes as VOp,
 } from '@guildhall/protocol';
 import { expect, it } from 'vitest';
 import { describeDrivers } from './support/drivers.js';
-import type { Frame } from './support/gatewayClient.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
-import { connectVoice, type VoiceClient } from './support/voiceClient.js';
-
-const INTENTS = I.GUILDS | I.GUILD_VOICE_STATES;
-
-interface ServerUpdate {
-  token: string;
-  guild_id: string;
-  endpoint: string;
-}
+import { connectVoice } from './support/voiceClient.js';
+import { voiceCalls, type CallSeat } from './support/voiceCalls.js';
 
 describeDrivers('the voice gateway on $driver', (driver) => {
   const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
-
-  const voiceChannel = async () => {
-    const created = await gw.guild.call('POST', `/guilds/${gw.guild.guildId}/channels`, {
-      auth: gw.guild.owner.token,
-      payload: { name: 'Lounge', type: 2 },
-    });
-    expect(created.statusCode).toBe(201);
-    return created.json<{ id: string }>().id;
-  };
-
-  /** A main gateway session that joins `channelId` and its voice server answer. */
-  const joinCall = async (token: string, channelId: string) => {
-    const { client, ready } = await gw.session({ token, intents: INTENTS });
-    const sessionId = ready.session_id;
-    const seen = gw.lastSeq(client);
-    client.send(4, {
-      guild_id: gw.guild.guildId,
-      channel_id: channelId,
-      self_mute: false,
-      self_deaf: false,
-    });
-    const server = (
-      await client.next((f: Frame) => f.t === 'VOICE_SERVER_UPDATE' && (f.s ?? 0) > seen)
-    ).d as ServerUpdate;
-    const userId = (ready['user'] as { id: string }).id;
-    return { client, sessionId, server, userId };
-  };
-
-  const identify = (
-    voice: VoiceClient,
-    who: { sessionId: string; server: ServerUpdate; userId: string },
-    dave = 1,
-  ) => {
-    voice.send(VOp.IDENTIFY, {
-      server_id: who.server.guild_id,
-      user_id: who.userId,
-      session_id: who.sessionId,
-      token: who.server.token,
-      max_dave_protocol_version: dave,
-    });
-  };
+  const { voiceChannel, joinCall, identify } = voiceCalls(gw);
 
   /** Hello → Identify → Ready → Select Protocol → Session Description. */
-  const connect = async (who: { sessionId: string; server: ServerUpdate; userId: string }) => {
+  const connect = async (who: CallSeat) => {
     const voice = await connectVoice(who.server.endpoint);
     await voice.op(VOp.HELLO);
     identify(voice, who);

@@ -16,33 +16,9 @@ import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import type { Timers } from '../domain/clock.js';
 import { createLogger } from '../logger.js';
+import { firedTimers } from '../../test/support/firedTimers.js';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
-
-/** Timers that wait for the test: `fire` runs what is scheduled. */
-function firedTimers() {
-  const scheduled: { fn: () => void; done: boolean }[] = [];
-  const timers: Timers = {
-    schedule(fn) {
-      const entry = { fn, done: false };
-      scheduled.push(entry);
-      return () => {
-        entry.done = true;
-      };
-    },
-  };
-  return {
-    timers,
-    fire() {
-      for (const entry of scheduled.splice(0)) {
-        if (entry.done) continue;
-        entry.done = true;
-        entry.fn();
-      }
-    },
-  };
-}
 
 interface Answer {
   status: number;

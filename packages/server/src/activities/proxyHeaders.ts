@@ -59,8 +59,11 @@ const NOT_RETURNED = new Set([
 /** The token this proxy adds to Via, to refuse a request that went round through it. */
 export const VIA_TOKEN = 'guildhall-activities';
 
-/** Cookie names the platform uses for itself (oauth/pageRoutes.ts): never forwarded. */
-const PLATFORM_COOKIE = /^\s*guildhall_/i;
+/**
+ * Cookie names the platform uses for itself (oauth/pageCookies.ts), with or without the
+ * `__Host-` or `__Secure-` prefix: never forwarded.
+ */
+const PLATFORM_COOKIE = /^\s*(?:__Host-|__Secure-)?guildhall_/i;
 
 /** The header names a Connection header lists (also connection-specific). */
 function connectionTokens(headers: IncomingHttpHeaders): Set<string> {

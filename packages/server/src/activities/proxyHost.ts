@@ -8,9 +8,9 @@
  */
 import type { Config } from '../config.js';
 import { publicBaseUrl } from '../config.js';
-import { APPLICATION_ID_PLACEHOLDER } from './proxyPattern.js';
+import { APPLICATION_ID_PLACEHOLDER } from '../domain/activityHost.js';
 
-export { DEFAULT_ACTIVITY_HOST, activityHostProblem } from './proxyPattern.js';
+export { DEFAULT_ACTIVITY_HOST, activityHostProblem } from '../domain/activityHost.js';
 
 /** An application id as the first label: a snowflake. */
 const APPLICATION_ID = /^[1-9]\d{0,19}$/;

@@ -182,12 +182,18 @@ describe('proxy headers', () => {
   it("forwards the activity's cookies only", () => {
     expect(activityCookies('guildhall_session=a; x=1;GUILDHALL_csrf=b; y=2')).toBe('x=1; y=2');
     expect(activityCookies('guildhall_session=a')).toBeUndefined();
+    // The https names of the consent page's cookies too.
+    expect(activityCookies('__Host-guildhall_session=a; x=1; __Host-guildhall_csrf=b')).toBe('x=1');
+    expect(activityCookies('__Secure-guildhall_session=a; __Host-theme=dark')).toBe(
+      '__Host-theme=dark',
+    );
     expect(activityCookies(undefined)).toBeUndefined();
   });
 
   it('keeps Set-Cookie to the activity host', () => {
     expect(activitySetCookie('a=1; Domain=.localhost; Path=/; domain=x')).toBe('a=1; Path=/');
     expect(activitySetCookie('guildhall_session=x; Path=/')).toBeNull();
+    expect(activitySetCookie('__Host-guildhall_session=x; Path=/; Secure')).toBeNull();
   });
 
   it('drops hop-by-hop headers both ways, and those the Connection header names', () => {

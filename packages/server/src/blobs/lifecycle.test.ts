@@ -13,7 +13,9 @@ import {
 } from '../../test/support/messageFixtures.js';
 import { startTestServer, type TestServer } from '../../test/support/testServer.js';
 import { manualClock } from '../domain/clock.js';
+import { SEALED_AS, createSecretBox } from '../domain/secretBox.js';
 import { createAttachmentSigner, ATTACHMENT_SECRET } from '../resources/messages/signedUrls.js';
+import { loadKeyring } from '../secrets.js';
 import { sweepOrphanBlobs } from './lifecycle.js';
 
 interface WireAttachment {
@@ -109,7 +111,9 @@ describeDrivers('attachment URLs and blob lifecycle on $driver', (driver) => {
     }
 
     // Signed with the server's own secret but naming another channel: the owner check refuses.
-    const secret = await server.app.storage.serverSecrets.getOrCreate(ATTACHMENT_SECRET, 'x', 0);
+    const sealed = await server.app.storage.serverSecrets.getOrCreate(ATTACHMENT_SECRET, 'x', 0);
+    const box = createSecretBox(loadKeyring(server.app.config).keyring);
+    const secret = box.open(sealed, SEALED_AS.serverSecret(ATTACHMENT_SECRET));
     const signer = createAttachmentSigner({
       secret: Buffer.from(secret, 'base64'),
       clock,

@@ -1,6 +1,6 @@
 import { parsePermissions, PermissionFlags } from '@guildhall/protocol';
 import type { AdminCommand } from '../adminCommand.js';
-import { createApp } from '../app.js';
+import { createApp, type App } from '../app.js';
 import { DEFAULT_BLOB_GRACE_MS, sweepOrphanBlobs } from '../blobs/lifecycle.js';
 import type { Config } from '../config.js';
 import { ZodError } from 'zod';
@@ -37,7 +37,7 @@ async function findPerson(storage: Storage, idOrName: string) {
   return user;
 }
 
-export const ADMIN_COMMANDS: AdminCommand[] = [
+export const ADMIN_COMMANDS: AdminCommand<App['services']>[] = [
   {
     name: 'blobs sweep',
     usage: 'guildhall blobs sweep',
@@ -187,7 +187,7 @@ export const ADMIN_COMMANDS: AdminCommand[] = [
 
 /** Runs an admin command against the configured database and returns what it prints. */
 export async function runAdminCommand(run: {
-  command: AdminCommand;
+  command: AdminCommand<App['services']>;
   config: Config;
   flags: Map<string, string>;
   io: { readStdin(): Promise<string> };

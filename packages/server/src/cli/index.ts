@@ -8,6 +8,12 @@ import { UsageError } from '../cliFlags.js';
 import { parseCommandArgs } from './args.js';
 import { ADMIN_COMMANDS, runAdminCommand } from './commands.js';
 import { RPC_SUMMARY, RPC_USAGE, rpcHelp } from './rpcUsage.js';
+import {
+  SECRETS_ROTATE_SUMMARY,
+  SECRETS_ROTATE_USAGE,
+  runSecretsRotate,
+  secretsRotateHelp,
+} from './secretsCommand.js';
 import type { Ask } from '../rpc/consent.js';
 import type { RunningRpc } from '../rpc/index.js';
 
@@ -34,6 +40,7 @@ function mainHelp(): string {
     `  ${'start'.padEnd(16)} Run the platform (HTTP API) on 127.0.0.1:8080 with SQLite in ./data.`,
     `  ${'rpc'.padEnd(16)} ${RPC_SUMMARY}`,
     ...ADMIN_COMMANDS.map((c) => `  ${c.name.padEnd(16)} ${c.summary}`),
+    `  ${'secrets rotate'.padEnd(16)} ${SECRETS_ROTATE_SUMMARY}`,
     '',
     'Run `guildhall <command> --help` for its options. Every command reads the same settings:',
     ...CONFIG_HELP,
@@ -181,6 +188,16 @@ export async function runCli(
       }
       const { runRpcCommand } = await import('./rpcCommand.js');
       return await runRpcCommand(flags, env, io);
+    }
+    if (words[0] === 'secrets' && words[1] === 'rotate' && words.length === 2) {
+      const flags = parseCommandArgs('secrets rotate', argv.slice(2), SECRETS_ROTATE_USAGE);
+      if (flags.get('help') === 'true') {
+        io.stdout(`${secretsRotateHelp(CONFIG_HELP)}\n`);
+        return 0;
+      }
+      const stage = flags.get('stage') === 'true';
+      flags.delete('stage');
+      return await runSecretsRotate(loadConfig(env, normalised(flags)), { stage }, io);
     }
     // Names have two words (`user create`) or three (`user connection add`).
     const command = ADMIN_COMMANDS.find(

@@ -4,6 +4,7 @@
  * allowed but the platform refuses (close 4001).
  */
 import type { Clock } from '../domain/clock.js';
+import type { TokenGrant } from '../domain/tokenAccess.js';
 import type { Dispatcher } from '../events/dispatcher.js';
 import type { Storage } from '../storage/index.js';
 import type { GuildState } from './guildState.js';
@@ -22,6 +23,8 @@ export interface CommandSession {
   /** An SDK session: its activities are its token's application's; it joins no guild. */
   sdk?: boolean;
   applicationId?: string | null;
+  /** The kind and scopes of the session's token (domain/tokenAccess.ts). */
+  grant?: TokenGrant;
   /** A bot's session (a person's otherwise, unless `sdk`). */
   isApp?: boolean;
 }

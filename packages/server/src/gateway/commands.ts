@@ -20,13 +20,8 @@ import type {
   RequestGuildMembersPayload,
 } from './clientOps.js';
 import { InvalidCommandError, type CommandContext, type CommandSession } from './commandContext.js';
-import type { Presences } from './presences.js';
-import {
-  friendPresenceWire,
-  guildPresenceWire,
-  visibleActivities,
-  type Presence,
-} from './routing.js';
+import type { Presence, Presences } from './presences.js';
+import { friendPresenceWire, guildPresenceWire, visibleActivities } from './routing.js';
 import { createVoiceCommand, type VoiceServers } from './voiceCommand.js';
 
 export { visibleActivities };

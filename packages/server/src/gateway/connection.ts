@@ -1,9 +1,10 @@
 /**
  * @module gateway/connection: the connection loop. An upgrade at /gateway becomes a connection
- * (refused up front when its address holds too many that have not logged in); each frame it
- * sends is counted against the client event budget, decoded, parsed (gateway/clientOps.ts) and
- * handed to the heartbeat answer, the handshake or the commands. Its close ends its session when
- * the client closed normally; otherwise the session waits for a RESUME.
+ * (refused up front when its address holds too many that have not logged in: the count of
+ * http/unidentified.ts, which the voice gateway keeps too); each frame it sends is counted
+ * against the client event budget, decoded, parsed (gateway/clientOps.ts) and handed to the
+ * heartbeat answer, the handshake or the commands. Its close ends its session when the client
+ * closed normally; otherwise the session waits for a RESUME.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -11,6 +12,7 @@ import { GatewayCloseCodes as Close, GatewayOpcodes as Op } from '@guildhall/pro
 import type { Logger } from 'pino';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Clock } from '../domain/clock.js';
+import { trackUnidentified } from '../http/unidentified.js';
 import {
   CLIENT_OPS,
   ClientFrame,
@@ -33,9 +35,6 @@ const MAX_CLIENT_PAYLOAD = 16 * 1024;
 const CLIENT_EVENT_WINDOW_MS = 60_000;
 /** The close codes with which a client ends its session (no RESUME): normal and going away. */
 const SESSION_ENDING_CLOSES = new Set([1000, 1001]);
-const TOO_MANY_UNIDENTIFIED =
-  'HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Type: text/plain\r\n' +
-  'Content-Length: 46\r\n\r\nToo many connections that have not identified.';
 
 /** What the loop hands frames to. */
 export interface FrameHandlers {
@@ -63,25 +62,21 @@ export function createConnections(deps: {
   const connections = new Set<Connection>();
   /** Each connection's last queued command (see onFrame). */
   const commandQueues = new WeakMap<Connection, Promise<void>>();
-  /** Open connections not yet identified, per client address. */
-  const unidentified = new Map<string, number>();
-
-  /** The connection no longer counts against its address's cap on unidentified connections. */
-  const stopCounting = (conn: Connection) => {
-    const address = conn.unidentifiedFrom;
-    if (address === null) return;
-    conn.unidentifiedFrom = null;
-    const left = (unidentified.get(address) ?? 1) - 1;
-    if (left <= 0) unidentified.delete(address);
-    else unidentified.set(address, left);
-  };
+  /** Open connections not yet identified: a cap per client address, and a deadline. */
+  const unidentified = trackUnidentified<Connection>({
+    clock,
+    limits: {
+      maxPerAddress: options.maxUnidentifiedPerAddress,
+      timeoutMs: options.identifyTimeoutMs,
+    },
+  });
 
   /**
    * IDENTIFY or RESUME accepted: the connection leaves the unidentified count and, with
    * zlib-stream, gets its deflate context (a connection that never logs in costs none).
    */
   const admit = (conn: Connection) => {
-    stopCounting(conn);
+    unidentified.remove(conn);
     conn.transport.startStream();
   };
 
@@ -186,8 +181,6 @@ export function createConnections(deps: {
       version: Number(v),
       socket,
       lastBeatAt: now,
-      openedAt: now,
-      unidentifiedFrom: null,
       windowStart: now,
       windowCount: 0,
       session: null,
@@ -202,8 +195,7 @@ export function createConnections(deps: {
       return;
     }
     connections.add(conn);
-    conn.unidentifiedFrom = address;
-    unidentified.set(address, (unidentified.get(address) ?? 0) + 1);
+    unidentified.add(conn, address);
     ws.on('message', (raw: RawData) => {
       const bytes = Buffer.isBuffer(raw)
         ? raw
@@ -218,7 +210,7 @@ export function createConnections(deps: {
     ws.on('error', () => undefined);
     ws.on('close', (code: number) => {
       connections.delete(conn);
-      stopCounting(conn);
+      unidentified.remove(conn);
       conn.transport.dispose();
       const session = conn.session;
       if (session?.conn !== conn) return;
@@ -240,10 +232,7 @@ export function createConnections(deps: {
       // Too many connections from one address that have not logged in: refused before the
       // handshake, so they cost no WebSocket at all.
       const address = deps.clientAddress(request);
-      if ((unidentified.get(address) ?? 0) >= options.maxUnidentifiedPerAddress) {
-        socket.end(TOO_MANY_UNIDENTIFIED);
-        return;
-      }
+      if (!unidentified.admit(address, socket)) return;
       // The 101 answer and HELLO leave in one write.
       socket.cork();
       wss.handleUpgrade(request, socket, head, (ws) => {
@@ -258,6 +247,8 @@ export function createConnections(deps: {
     admit,
     /** The open connections (for the sweep and shutdown). */
     all: connections as ReadonlySet<Connection>,
+    /** Whether a connection has not identified in time (for the sweep). */
+    identifyOverdue: (conn: Connection, nowMs: number) => unidentified.overdue(conn, nowMs),
     closeServer: () => {
       wss.close();
     },

@@ -1,6 +1,6 @@
 /**
  * @module gateway/fanout: the dispatches of the bus to this node's sessions. The node receives
- * the subjects of the guilds and users it serves (gateway/subscriptions.ts). A guild's dispatch
+ * the subjects of the guilds and users it serves (bus/subscriptions.ts). A guild's dispatch
  * first updates the guild's model (roles, channels, members: what permissions are computed
  * from), then goes to each session in the guild in the form gateway/routing.ts decides; a user's
  * dispatch goes to the user's sessions, and a member's GUILD_MEMBER_ADD, on the member's subject,
@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import type { BusEvent, KeptEvent } from '../bus/index.js';
 import type { Clock } from '../domain/clock.js';
+import { mayAccess } from '../domain/tokenAccess.js';
 import {
   GUILD_SUBJECT_PREFIX,
   USER_SUBJECT_PREFIX,
@@ -28,6 +29,7 @@ import {
   routeGuildDispatch,
 } from './routing.js';
 import type { Sender } from './send.js';
+import { userDispatchForms } from './tokenRouting.js';
 import { inShard, type DispatchSource, type HeldDispatch, type Session } from './session.js';
 
 /**
@@ -265,16 +267,18 @@ export function createFanout(deps: {
     }
     const mine = registry.ofUser(userId);
     if (mine === undefined) return;
-    const event = new EncodedDispatch(type, envelope.data);
+    const eventFor = userDispatchForms(type, envelope.data);
     const receivers: Session[] = [];
     for (const session of mine) {
       if (!receivesUserDispatch(session, { type, ...envelope })) continue;
       if (!inDispatchShard(session, envelope) || !forSession(session, envelope)) continue;
-      send.deliver(session, event, source);
+      send.deliver(session, eventFor(session.grant), source);
       receivers.push(session);
     }
     const friendId = newFriendOf(type, envelope.data);
-    if (friendId !== null && receivers.length > 0) sendFriendPresence(receivers, friendId);
+    // The friend's presence, to those whose token reads presences (as READY's `presences`).
+    const watchers = receivers.filter((session) => mayAccess(session.grant, 'presences'));
+    if (friendId !== null && watchers.length > 0) sendFriendPresence(watchers, friendId);
   };
 
   /** Receives a dispatch of a subject this node watches. */
@@ -303,7 +307,7 @@ export function createFanout(deps: {
       ) {
         return [];
       }
-      return [{ event: new EncodedDispatch(type, envelope.data), source }];
+      return [{ event: userDispatchForms(type, envelope.data)(session.grant), source }];
     }
     const state = envelope.guildId === null ? undefined : guilds.get(envelope.guildId);
     if (state?.sessions.has(session) !== true) return [];

@@ -43,7 +43,7 @@ import { createSender } from './send.js';
 import { socialProviders, type SocialProviders } from './social.js';
 import type { Session } from './session.js';
 import { LOCAL_SESSION_STORE, type SessionStore } from './sessionStore.js';
-import { createSubjectSubscriptions } from './subscriptions.js';
+import { createSubjectSubscriptions } from '../bus/subscriptions.js';
 import { startSweep } from './sweep.js';
 import type { VoiceServers } from './voiceCommand.js';
 
@@ -281,6 +281,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     timers,
     options,
     connections: connections.all,
+    identifyOverdue: connections.identifyOverdue,
     registry,
     send,
   });

@@ -9,7 +9,7 @@ import type { Storage } from '../storage/index.js';
 import { GuildState, loadGuild, type GuildSnapshot } from './guildState.js';
 import type { Presences } from './presences.js';
 import type { Session } from './session.js';
-import type { SubjectSubscriptions } from './subscriptions.js';
+import type { SubjectSubscriptions } from '../bus/subscriptions.js';
 
 /** A load that saw the guild change under it is retried this many times, then kept anyway. */
 const SNAPSHOT_RETRIES = 2;

@@ -17,7 +17,7 @@ import { serializeSound, type SoundWire } from '../resources/soundboard/index.js
 import { serializeStageInstance, type StageInstanceWire } from '../resources/voice/index.js';
 import { MAX_LARGE_THRESHOLD } from './clientOps.js';
 import type { PreserializedDispatch } from './frames.js';
-import type { Presence } from './routing.js';
+import type { Presence } from './presences.js';
 import {
   serializeScheduledEvent,
   type ScheduledEventWire,

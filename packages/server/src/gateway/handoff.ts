@@ -16,11 +16,12 @@ import { GatewayCloseCodes as Close } from '@guildhall/protocol';
 import type { EventBus, Subscription } from '../bus/index.js';
 import type { Timers } from '../domain/clock.js';
 import type { Clock } from '../domain/clock.js';
+import type { TokenGrant } from '../domain/tokenAccess.js';
 import type { Storage } from '../storage/index.js';
 import { PreserializedDispatch } from './frames.js';
 import type { GuildCreate } from './guildCreate.js';
 import { scalarText } from './guildState.js';
-import type { SessionRegistry } from './registry.js';
+import { storedSession, type SessionRegistry } from './registry.js';
 import type { Sender } from './send.js';
 import { inShard, type HeldDispatch, type Session } from './session.js';
 import type { GatewayReplayEntry } from '../storage/index.js';
@@ -132,7 +133,7 @@ export function createHandoff(deps: {
    */
   const adopt = async (
     loaded: LoadedSession,
-    resume: { seq: number; sdk: boolean; applicationId: string | null },
+    resume: { seq: number; sdk: boolean; applicationId: string | null; grant: TokenGrant },
   ): Promise<Session | null> => {
     const { savedAt, ...stored } = loaded;
     const sessionId = stored.id;
@@ -147,6 +148,8 @@ export function createHandoff(deps: {
       // An SDK session is the resuming token's: its application, no guilds.
       applicationId: resume.sdk ? resume.applicationId : (application?.id ?? null),
       sdk: resume.sdk,
+      // The resuming token's, which the RESUME checked reads what the stored one did.
+      grant: resume.grant,
       seq: 0,
       guildIds: new Set(),
       // Set by the RESUME that adopts it, once its token is checked.
@@ -183,6 +186,8 @@ export function createHandoff(deps: {
         return null;
       }
       send.releaseHeld(session, { skip });
+      // Its row names this node now, so it is not swept with the node it came from.
+      sessionStore.save(storedSession(session));
       return session;
     } catch (err) {
       registry.drop(session, { keepStored: true });

@@ -10,6 +10,14 @@ import {
   GatewayOpcodes as Op,
 } from '@guildhall/protocol';
 import type { Clock } from '../domain/clock.js';
+import {
+  currentUserView,
+  mayAccess,
+  sameGrant,
+  type Access,
+  type TokenGrant,
+} from '../domain/tokenAccess.js';
+import type { Principal } from '../http/authenticator.js';
 import type { SessionStartLimit } from '../resources/gatewayInfo/index.js';
 import type { IdentifyBuckets } from '../sharedState/index.js';
 import type { ApplicationRecord, MemberRecord, Storage } from '../storage/index.js';
@@ -36,6 +44,11 @@ import type { SessionStore } from './sessionStore.js';
 import type { Timers } from '../domain/clock.js';
 
 const SESSION_ID_BYTES = 16;
+
+/** What a session keeps of its token: its kind and scopes. */
+function grantOf(principal: Principal): TokenGrant {
+  return { kind: principal.kind, scopes: [...principal.scopes] };
+}
 
 export function createHandshake(deps: {
   storage: Storage;
@@ -81,16 +94,20 @@ export function createHandshake(deps: {
 
   /**
    * What an SDK session's READY, or a person's own, shows of its user's social graph:
-   * relationships, DMs, the application's lobbies the user is in, and the friends' presences.
-   * Read after the user's subject is watched: a change is in it or arrives after READY.
+   * relationships, DMs, the application's lobbies the user is in, and the friends' presences,
+   * each only when the session's token may read it (domain/tokenAccess.ts, as over REST; a part
+   * it may not read is empty and not read at all). Read after the user's subject is watched: a
+   * change is in it or arrives after READY.
    */
   const readySocial = async (session: Session, sdk: boolean): Promise<ReadySocial> => {
     const scope = { userId: session.userId, applicationId: sdk ? session.applicationId : null };
+    const readIf = <T>(access: Access, read: () => Promise<readonly T[]>) =>
+      mayAccess(session.grant, access) ? read() : Promise.resolve([]);
     const [relationships, privateChannels, lobbies, friendIds] = await Promise.all([
-      deps.social.relationships(scope),
-      deps.social.privateChannels(scope),
-      sdk ? deps.social.lobbies(scope) : undefined,
-      deps.social.friendIds(session.userId),
+      readIf('relationships', () => deps.social.relationships(scope)),
+      readIf('dmChannels', () => deps.social.privateChannels(scope)),
+      sdk ? readIf('lobbies', () => deps.social.lobbies(scope)) : undefined,
+      readIf('presences', () => deps.social.friendIds(session.userId)),
     ]);
     const live = await deps.presences.get(friendIds);
     const presences = friendIds
@@ -171,6 +188,7 @@ export function createHandshake(deps: {
       isApp,
       applicationId: principal.applicationId,
       sdk,
+      grant: grantOf(principal),
       intents,
       obfuscate,
       largeThreshold: d.large_threshold,
@@ -197,8 +215,8 @@ export function createHandshake(deps: {
     // A bot's READY has no social graph; a person's session and an SDK session do.
     const social = sdk || !principal.user.bot ? await readySocial(session, sdk) : undefined;
     const release = await deps.holdGuilds(members.map((m) => m.guildId));
-    // A person's own token shows their email; an app's does not, nor an SDK token without `email`.
-    const showEmail = !isApp && (!sdk || principal.scopes.includes('email'));
+    // The email as GET /users/@me shows it to the token: a person's own token, or `email`.
+    const showEmail = currentUserView(session.grant).email;
     conn.socket.cork();
     try {
       await sendReady(session, {
@@ -245,6 +263,14 @@ export function createHandshake(deps: {
       send.close(conn, checked.refused.code, checked.refused.reason);
       return;
     }
+    // The session goes on reading what its token read: another token (a refreshed one) must
+    // read the same, or READY is to be built again for it. A session an older node saved has
+    // no grant: a bot or session token (which read everything) may take it, a Bearer one not.
+    const grant = grantOf(principal);
+    if (found.grant === undefined ? grant.kind === 'bearer' : !sameGrant(found.grant, grant)) {
+      invalidSession(conn, false);
+      return;
+    }
     const session =
       local ??
       (stored === null
@@ -253,6 +279,7 @@ export function createHandshake(deps: {
             seq: d.seq,
             sdk: checked.sdk,
             applicationId: principal.applicationId,
+            grant,
           }));
     if (session === null) {
       invalidSession(conn, false);

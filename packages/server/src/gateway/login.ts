@@ -6,6 +6,7 @@ import { ALL_INTENTS, GatewayCloseCodes as Close, PRIVILEGED_INTENTS } from '@gu
 import { z } from 'zod';
 import type { Clock } from '../domain/clock.js';
 import type { Authenticator, Principal } from '../http/authenticator.js';
+import { intentReview } from '../resources/applications/index.js';
 import type { ApplicationRecord, Storage } from '../storage/index.js';
 import type { GatewayOptions } from './options.js';
 import { privilegedIntentsAllowed } from './privileged.js';
@@ -112,6 +113,14 @@ export function createLogin(deps: {
     return load;
   };
 
+  /** The portal's review rule (users reached), read once for the IDENTIFYs in flight. */
+  const reviewRequired = async (applicationId: string) => {
+    const review = await sharedRead(`intentReview:${applicationId}`, () =>
+      intentReview(storage, applicationId, options.privilegedIntentReviewThreshold),
+    );
+    return review.required;
+  };
+
   /**
    * What IDENTIFY and RESUME both require of a login: a bot, session or SDK token, valid intents, a
    * valid shard, at most `shardingRequiredGuilds` guilds in it, and privileged intents the
@@ -152,8 +161,7 @@ export function createLogin(deps: {
       const allowed = await privilegedIntentsAllowed(storage, {
         application,
         intents: intents.data,
-        reach: allGuilds.length,
-        threshold: options.privilegedIntentReviewThreshold,
+        reviewRequired,
         nowMs: clock.now(),
       });
       if (!allowed) {

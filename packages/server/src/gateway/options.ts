@@ -19,7 +19,7 @@ export interface GatewayOptions {
   replayLimit: number;
   /** How long a disconnected session can still be resumed, ms. */
   resumeWindowMs: number;
-  /** Privileged intents need an approval at and above this many guilds (spec: 10,000). */
+  /** Privileged intents need an approval at and above this many users reached (spec: 10,000). */
   privilegedIntentReviewThreshold: number;
   /** Events a client may send per minute before close 4008. */
   clientEventsPerMinute: number;

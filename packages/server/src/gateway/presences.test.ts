@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { manualClock, type Timers } from '../domain/clock.js';
 import { MemoryPresenceStore } from '../sharedState/memory/index.js';
 import { createPresences } from './presences.js';
-import type { Presence } from './routing.js';
+import type { Presence } from './presences.js';
 
 const TTL_MS = 30_000;
 const online: Presence = {

@@ -7,7 +7,19 @@
  */
 import type { Clock, Timers } from '../domain/clock.js';
 import type { PresenceStore } from '../sharedState/index.js';
-import type { Presence } from './routing.js';
+import type { ProfilePrivacy } from '../storage/index.js';
+
+/** A user's current presence, as op 3 set it. */
+export interface Presence {
+  status: string;
+  activities: Record<string, unknown>[];
+  since: number | null;
+  afk: boolean;
+  /** The user's profile privacy when they set it: it decides who sees a custom status. */
+  privacy: ProfilePrivacy;
+  /** Where the user is: `{desktop: status}` from an SDK session, `{web: status}` otherwise. */
+  clientStatus?: Record<string, string>;
+}
 
 /** The refresh runs this many times per TTL, so one late or failed pass loses nothing. */
 const REFRESHES_PER_TTL = 3;

@@ -25,17 +25,19 @@ export type PrivilegedIntentName = (typeof PRIVILEGED_INTENT_FLAGS)[number]['nam
 /**
  * Whether an app may use the privileged intents it asks for
  * (docs/platform-notes.md#privileged-intents): each must be enabled in the app's flags (the
- * self-serve "limited" flag or the approved one); at and above the review threshold an approval
- * is needed as well, unexpired, or a review still pending (apps keep working while one is).
+ * self-serve "limited" flag or the approved one); once the app needs a review
+ * (`reviewRequired`, the applications resource's `intentReview`: the users it reaches against
+ * the threshold, the portal's rule) an approval is needed as well, unexpired, or a review still
+ * pending (apps keep working while one is). The approvals are read first: an app holding them
+ * all is allowed without counting its users.
  */
 export async function privilegedIntentsAllowed(
   storage: Storage,
   input: {
     application: ApplicationRecord | null;
     intents: number;
-    /** Guilds the app's bot is in. */
-    reach: number;
-    threshold: number;
+    /** Whether the app reaches enough users to need a review. */
+    reviewRequired: (applicationId: string) => Promise<boolean>;
     nowMs: number;
   },
 ): Promise<boolean> {
@@ -43,11 +45,11 @@ export async function privilegedIntentsAllowed(
   if (application === null) return false;
   const asked = PRIVILEGED_INTENT_FLAGS.filter((p) => (intents & p.intent) !== 0);
   if (asked.some((p) => (application.flags & p.flags) === 0n)) return false;
-  if (input.reach < input.threshold) return true;
   const approvals = await storage.gateway.listIntentApprovals(application.id);
-  return asked.every((p) => {
+  const approved = asked.every((p) => {
     const approval = approvals.find((a) => a.intent === p.name);
     if (approval === undefined) return false;
     return approval.status === 'pending' || (approval.expiresAt ?? 0) > input.nowMs;
   });
+  return approved || !(await input.reviewRequired(application.id));
 }

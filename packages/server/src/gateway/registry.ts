@@ -10,7 +10,7 @@ import type { GuildDirectory } from './guildDirectory.js';
 import type { Sender } from './send.js';
 import type { Session } from './session.js';
 import type { SessionStore, StoredSession } from './sessionStore.js';
-import type { SubjectSubscriptions } from './subscriptions.js';
+import type { SubjectSubscriptions } from '../bus/subscriptions.js';
 
 function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V) {
   const set = map.get(key) ?? new Set<V>();
@@ -33,6 +33,7 @@ export function storedSession(session: Session): StoredSession {
     shard: [session.shard[0], session.shard[1]],
     obfuscate: session.obfuscate,
     largeThreshold: session.largeThreshold,
+    grant: { kind: session.grant.kind, scopes: [...session.grant.scopes] },
   };
 }
 
@@ -69,6 +70,7 @@ export function createSessionRegistry(deps: {
   /** Forgets a session (and, unless another node takes it over, its stored copy). */
   const drop = (session: Session, options: { keepStored?: boolean } = {}) => {
     if (options.keepStored !== true) sessionStore.drop(session.id);
+    else sessionStore.release(session.id);
     if (!sessions.delete(session.id)) return;
     subscriptions.release(userSubject(session.userId));
     removeFrom(byUser, session.userId, session);

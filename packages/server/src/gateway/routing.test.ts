@@ -5,15 +5,23 @@ describe('receivesUserDispatch: the app scope of user dispatches', () => {
   const sdkOf = (applicationId: string): RoutedSession => ({
     userId: '1',
     isApp: false,
+    grant: { kind: 'bearer', scopes: ['sdk.social_layer', 'activities.read'] },
     intents: 0,
     obfuscate: false,
     sdk: true,
     applicationId,
   });
-  const person: RoutedSession = { userId: '1', isApp: false, intents: 0, obfuscate: false };
+  const person: RoutedSession = {
+    userId: '1',
+    isApp: false,
+    grant: { kind: 'session', scopes: [] },
+    intents: 0,
+    obfuscate: false,
+  };
   const bot: RoutedSession = {
     userId: '1',
     isApp: true,
+    grant: { kind: 'bot', scopes: [] },
     intents: 0,
     obfuscate: false,
     applicationId: 'A',

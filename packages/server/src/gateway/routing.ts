@@ -22,6 +22,12 @@
  * - Presence privacy: a custom status (activity type 4) is hidden per the user's profile privacy
  *   (`visibleActivities`); invisible and offline users have no presence in GUILD_CREATE or
  *   GUILD_MEMBERS_CHUNK; presences need GUILD_PRESENCES.
+ * - Token scopes: a user-addressed dispatch reaches a session only when its token may read the
+ *   kind of data it carries (DM channels, DM messages, relationships, presences, lobbies…), by
+ *   the rule the REST routes apply to that token (`domain/tokenAccess.ts`, the dispatch's kind in
+ *   `gateway/tokenRouting.ts`): an OAuth2 Bearer session only with the scope, a dispatch the table
+ *   does not know never; USER_UPDATE carries the email and the real `premium_type` only as
+ *   `GET /users/@me` shows them to that token (`userDispatchForms`). READY shows the same.
  * - App scope: a user-addressed dispatch of one game (`applicationId` on the dispatch: a lobby's,
  *   a game DM's, a game relationship's) reaches the user's SDK sessions of that application and
  *   the user's own (session-token) clients, never an SDK session of another application nor a bot
@@ -47,15 +53,20 @@
 import { GatewayIntentBits as I, PermissionFlags as P } from '@guildhall/protocol';
 import { canReadMessageContent, withoutMessageContent } from '../domain/messageContent.js';
 import { canManageInvites } from '../domain/permissions.js';
+import type { TokenGrant } from '../domain/tokenAccess.js';
 import type { ProfilePrivacy } from '../storage/index.js';
 import { EncodedDispatch } from './frames.js';
 import { obfuscateChannel, scalarText, type GuildSnapshot, type GuildState } from './guildState.js';
+import type { Presence } from './presences.js';
 import { intentFor } from './intents.js';
+import { tokenReads } from './tokenRouting.js';
 
 /** What the rules look at of a receiving session. */
 export interface RoutedSession {
   userId: string;
   isApp: boolean;
+  /** The kind and scopes of the token the session logged in with. */
+  grant: TokenGrant;
   intents: number;
   obfuscate: boolean;
   /** An SDK session: user-addressed dispatches reach it whatever its intents. */
@@ -383,10 +394,11 @@ export function routeGuildDispatch<S extends RoutedSession>(
 }
 
 /**
- * Whether a session receives a dispatch addressed to its user (not to a guild). Bot and session
- * tokens need the DIRECT_* intent of DM events; an SDK session is a user's game client and gets
- * every dispatch addressed to its user (DMs, relationships, lobbies, friends' presences)
- * whatever intents it sent. A dispatch scoped to a game (`applicationId`) reaches only that
+ * Whether a session receives a dispatch addressed to its user (not to a guild). Its token must
+ * read the dispatch's kind of data (`tokenReads`). Bot and session tokens need the DIRECT_*
+ * intent of DM events; an SDK session is a user's game client and gets
+ * every dispatch addressed to its user that its scopes read (DMs, relationships, lobbies,
+ * friends' presences) whatever intents it sent. A dispatch scoped to a game (`applicationId`) reaches only that
  * game's SDK sessions and the user's own clients; a game's secret events (ACTIVITY_JOIN) only
  * its SDK sessions.
  */
@@ -395,7 +407,7 @@ export function receivesUserDispatch(
   dispatch: { type: string; data: unknown; applicationId?: string | undefined },
 ): boolean {
   const { type, data } = dispatch;
-  if (personOnly(session, type)) return false;
+  if (personOnly(session, type) || !tokenReads(session.grant, dispatch)) return false;
   if (GAME_USER_EVENTS.has(type)) {
     const applicationId =
       dispatch.applicationId ?? (data as { application_id?: unknown } | null)?.application_id;
@@ -425,18 +437,6 @@ export function newFriendOf(type: string, data: unknown): string | null {
   return relationship?.type === FRIEND_RELATIONSHIP && typeof relationship.id === 'string'
     ? relationship.id
     : null;
-}
-
-/** A user's current presence, as op 3 set it. */
-export interface Presence {
-  status: string;
-  activities: Record<string, unknown>[];
-  since: number | null;
-  afk: boolean;
-  /** The user's profile privacy when they set it: it decides who sees a custom status. */
-  privacy: ProfilePrivacy;
-  /** Where the user is: `{desktop: status}` from an SDK session, `{web: status}` otherwise. */
-  clientStatus?: Record<string, string>;
 }
 
 /**

@@ -1,6 +1,7 @@
 /** @module gateway/session: a session, the connection it is served on, and its shard. */
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
+import type { TokenGrant } from '../domain/tokenAccess.js';
 import type { UserRecord } from '../storage/index.js';
 import type { EncodedDispatch, Encoding, Transport } from './frames.js';
 
@@ -16,6 +17,11 @@ export interface Session {
    * dispatches whatever its intents, op 3 activities of its token's application.
    */
   readonly sdk: boolean;
+  /**
+   * The kind and scopes of the token it logged in with: what it reads of its user's data
+   * (gateway/tokenRouting.ts). A RESUME must bring a token of the same grant.
+   */
+  readonly grant: TokenGrant;
   readonly intents: number;
   readonly obfuscate: boolean;
   readonly largeThreshold: number;
@@ -67,9 +73,6 @@ export interface Connection {
   /** The raw socket, corked while READY and the GUILD_CREATEs are written (fewer syscalls). */
   readonly socket: Duplex;
   lastBeatAt: number;
-  readonly openedAt: number;
-  /** The client address while the connection counts as unidentified; null once admitted. */
-  unidentifiedFrom: string | null;
   windowStart: number;
   windowCount: number;
   session: Session | null;

@@ -20,6 +20,8 @@ export function startSweep(deps: {
   timers: Timers;
   options: GatewayOptions;
   connections: ReadonlySet<Connection>;
+  /** Whether a connection has not identified in time (http/unidentified.ts). */
+  identifyOverdue: (conn: Connection, nowMs: number) => boolean;
   registry: SessionRegistry;
   send: Sender;
 }): { stop(): void } {
@@ -29,7 +31,7 @@ export function startSweep(deps: {
     const limit = options.heartbeatIntervalMs + options.heartbeatGraceMs;
     for (const conn of connections) {
       // Not identified in time (an IDENTIFY waiting its turn in the queue is not late).
-      if (conn.session === null && !conn.busy && now - conn.openedAt > options.identifyTimeoutMs) {
+      if (!conn.busy && deps.identifyOverdue(conn, now)) {
         send.close(conn, Close.NOT_AUTHENTICATED, 'Not identified in time.');
       } else if (now - conn.lastBeatAt > limit) {
         send.close(conn, Close.SESSION_TIMED_OUT, 'Session timed out.');

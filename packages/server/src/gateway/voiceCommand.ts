@@ -9,11 +9,12 @@
  * client's voice adapter (discord.js) needs, on one node or several.
  */
 import { ChannelTypes, PermissionFlags as P, isVoiceChannelType } from '@guildhall/protocol';
+import { mayAccess } from '../domain/tokenAccess.js';
 import type { Dispatch } from '../events/dispatcher.js';
 import { serializeMember } from '../resources/members/index.js';
 import { lobbyDispatches, lobbyVoiceStateWire } from '../resources/lobbies/index.js';
 import type { LobbyVoiceStateRecord, VoiceStateRecord } from '../storage/index.js';
-import type { VoiceTokens } from '../voice/token.js';
+import type { VoiceTokens } from '../domain/voiceGrant.js';
 import type { VoiceStateUpdatePayload } from './clientOps.js';
 import { InvalidCommandError, type CommandContext, type CommandSession } from './commandContext.js';
 import type { GuildState } from './guildState.js';
@@ -205,8 +206,8 @@ export function createVoiceCommand(deps: { voice: VoiceServers | null }) {
 
   /**
    * Op 4 with `guild_id: null`: the lobby call `channel_id` (a lobby id), or leaving the user's
-   * call (null). Only a member's SDK session of the lobby's application joins; anything else is
-   * an InvalidCommandError. One call per user per application: joining another lobby's call
+   * call (null). Only a member's SDK session of the lobby's application, whose token may use
+   * lobbies as over REST (`sdk.social_layer`), joins; anything else is an InvalidCommandError. One call per user per application: joining another lobby's call
    * leaves the one before. The members get VOICE_STATE_UPDATE (user-addressed, scoped to the
    * lobby's application); the joiner's session gets one per participant already in the call,
    * then its own, then VOICE_SERVER_UPDATE `{token, guild_id: null, channel_id, endpoint}`.
@@ -219,6 +220,9 @@ export function createVoiceCommand(deps: { voice: VoiceServers | null }) {
     const applicationId = session.applicationId ?? null;
     if (session.sdk !== true || applicationId === null) {
       throw new InvalidCommandError('a lobby call needs an SDK session');
+    }
+    if (session.grant === undefined || !mayAccess(session.grant, 'lobbies')) {
+      throw new InvalidCommandError('a lobby call needs a token that may use lobbies');
     }
     const lobbyId = d.channel_id;
     const nowMs = ctx.clock.now();

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
-import { parseCorsOrigins } from './cors.js';
+import { parseCorsOrigins } from '../domain/corsOrigins.js';
 
 const GAME = 'https://game.example.test';
 

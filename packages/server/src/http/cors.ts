@@ -8,10 +8,8 @@
  * @module
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CorsOrigins } from '../domain/corsOrigins.js';
 import { INVALID_VERSION_PATH } from './versioning.js';
-
-/** `*` (any origin), the allowed origins (`https://game.example.com`), or null for no CORS. */
-export type CorsOrigins = '*' | readonly string[] | null;
 
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE';
 /** What the API reads from a request (the SDK sends the first two). */
@@ -52,28 +50,6 @@ export function allowedOrigin(origins: CorsOrigins, origin: string | undefined):
   if (origins === null) return null;
   if (origins === '*') return '*';
   return origin !== undefined && origins.includes(origin) ? origin : null;
-}
-
-/**
- * A setting's value: `*`, `off`, or comma-separated origins (`scheme://host[:port]`, http or
- * https, nothing after the port). Undefined when it is none of these.
- */
-export function parseCorsOrigins(raw: string): CorsOrigins | undefined {
-  const value = raw.trim();
-  if (value === '*') return '*';
-  if (['off', 'none', 'false', 'no', '0'].includes(value.toLowerCase())) return null;
-  const origins = value.split(',').map((part) => part.trim());
-  for (const origin of origins) {
-    let parsed: URL;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      return undefined;
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
-    if (parsed.origin !== origin) return undefined;
-  }
-  return [...new Set(origins)];
 }
 
 /**

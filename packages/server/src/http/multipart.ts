@@ -2,9 +2,9 @@
  * multipart/form-data uploads (files[n] plus payload_json), for every route that takes files:
  * messages from users and bots, and later webhooks and interaction responses. Files stream in
  * under a per-file byte limit, so a body is never buffered beyond what the limits allow, and a
- * file over the limit is refused with 40005 (413) before anything is stored. Message files
- * ({@link streamMultipart}) go straight to the blob store's staging folder, under a cap on the
- * whole request too.
+ * file over the limit is refused with 40005 (413) before anything is stored. Message and
+ * activity attachment files ({@link streamMultipart}) go straight to the blob store's staging
+ * folder, under a cap on the whole request too; their routes settle who may upload first.
  * @module
  */
 import multipart, { type MultipartFile } from '@fastify/multipart';
@@ -34,19 +34,21 @@ export interface UploadedFile {
 }
 
 /** A file streamed to the blob store's staging folder; `blob.size` is its length. */
-export type StreamedFile = Omit<UploadedFile, 'data'> & { blob: StagedBlob };
+export type StreamedFile<B extends StagedBlob = StagedBlob> = Omit<UploadedFile, 'data'> & {
+  blob: B;
+};
 
 export interface MultipartBody<F = UploadedFile> {
   fields: Record<string, string>;
   files: F[];
 }
 
-/** How {@link streamMultipart} stores files, and what it allows. */
-export interface StreamLimits extends UploadLimits {
+/** How {@link streamMultipart} stores files (as `B`), and what it allows. */
+export interface StreamLimits<B extends StagedBlob = StagedBlob> extends UploadLimits {
   /** The most the files of one request may hold together, in bytes (40005 past it). */
   maxTotalBytes: number;
-  /** Streams one file into staging (BlobStore.stage). */
-  stage(source: Readable): Promise<StagedBlob>;
+  /** Streams one file into staging (BlobStore.stage, or a caller's that reads it on the way). */
+  stage(source: Readable): Promise<B>;
   /** Called at the first file part, before its bytes are read: throws when files are refused. */
   beforeFile?(): void;
 }
@@ -90,12 +92,12 @@ export function readMultipart(request: FastifyRequest, limits: UploadLimits) {
  * @throws ApiError 40005 for a file over `maxFileBytes` or files over `maxTotalBytes` together,
  *   whatever `beforeFile` throws, and what {@link readMultipart} throws.
  */
-export async function streamMultipart(
+export async function streamMultipart<B extends StagedBlob = StagedBlob>(
   request: FastifyRequest,
-  limits: StreamLimits,
-): Promise<MultipartBody<StreamedFile>> {
+  limits: StreamLimits<B>,
+): Promise<MultipartBody<StreamedFile<B>>> {
   let total = 0;
-  const staged: StagedBlob[] = [];
+  const staged: B[] = [];
   try {
     return await readParts(request, limits, async (part) => {
       limits.beforeFile?.();

@@ -10,7 +10,7 @@ import { redirectWithError, validateAuthorize } from './authorize.js';
 import { OAuthError } from './errors.js';
 import type { registerOAuthPages } from './pageRoutes.js';
 import { parseFormKeepingRepeats, readParams, readUniqueParams } from './params.js';
-import type { OAuthRouteDeps } from './routes.js';
+import type { OAuthRouteDeps } from './routeDeps.js';
 import { profileClaims } from './service.js';
 import { MINUTE_MS } from '../domain/time.js';
 

@@ -12,6 +12,7 @@ import type {
 } from '../storage/index.js';
 import { OAuthError } from './errors.js';
 import type { OAuthParams } from './params.js';
+import { grantScopeRefusal } from './scopeGrants.js';
 import { expandScopes, parseScopes, scopeRefusal } from './scopes.js';
 import type { OAuthCore, OAuthCoreDeps } from './service.js';
 import { MINUTE_MS } from '../domain/time.js';
@@ -180,7 +181,9 @@ function isBotOnly(scopes: readonly string[]) {
 
 /**
  * Checks an authorize request. The client and the redirect URI are checked first: until both are
- * known good, an error is shown to the user and never sent to the URI (RFC 6749 §4.1.2.1).
+ * known good, an error is shown to the user and never sent to the URI (RFC 6749 §4.1.2.1). The
+ * scopes must be ones the page (or, for a local request, the running client) may grant
+ * (scopeGrants.ts): a bot only through the page, an application's own scopes never.
  */
 export async function validateAuthorize(
   repos: Repositories,
@@ -226,11 +229,10 @@ export async function validateAuthorize(
     if (err instanceof OAuthError) return fail(err);
     throw err;
   }
-  const refusal = scopeRefusal(application, requested);
+  const refusal =
+    scopeRefusal(application, requested) ??
+    grantScopeRefusal(expandScopes(requested), [local ? 'local' : 'page']);
   if (refusal !== null) return fail(refusal);
-  if (local && requested.includes('bot')) {
-    return pageError('Adding a bot needs the authorize page, not a local request.');
-  }
   if (redirectUri === null && !local && !isBotOnly(requested)) {
     return pageError('redirect_uri is required.');
   }

@@ -12,7 +12,13 @@ import { s256 } from './authorize.js';
 import { authenticateClient, readClientCredentials } from './clients.js';
 import { MAX_ECHOED_LENGTH, OAuthError } from './errors.js';
 import type { OAuthParams } from './params.js';
-import { CLIENT_CREDENTIALS_SCOPES, scopeRefusal, expandScopes, parseScopes } from './scopes.js';
+import {
+  CODE_GRANTS,
+  REFRESHABLE_GRANTS,
+  grantScopeRefusal,
+  type ScopeGrant,
+} from './scopeGrants.js';
+import { scopeRefusal, expandScopes, parseScopes } from './scopes.js';
 import type { OAuthCore, OAuthCoreDeps, TokenResponse } from './service.js';
 import { SECOND_MS } from '../domain/time.js';
 import { MAX_EXTERNAL_AUTH_TOKEN_LENGTH } from './provisional/schemas.js';
@@ -67,6 +73,12 @@ function mergeCredential(params: OAuthParams): { type: ExternalAuthType; token: 
     );
   }
   return { type: known, token };
+}
+
+/** Throws invalid_scope when one of `scopes` may not be carried by any of `grants`. */
+function requireGrantable(scopes: readonly string[], grants: readonly ScopeGrant[]): void {
+  const refusal = grantScopeRefusal(scopes, grants);
+  if (refusal !== null) throw refusal;
 }
 
 /** A request to one of the client-authenticated endpoints. */
@@ -191,6 +203,9 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
         throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge.');
       }
     }
+    // Checked when the code was asked for; again here, so a code issued under other rules
+    // buys nothing the table no longer allows.
+    requireGrantable(record.scopes, CODE_GRANTS);
     return issueAfterMerge({
       tx: input.tx,
       params,
@@ -243,6 +258,8 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
         }
         scopes = asked;
       }
+      // Only what a person's grant may carry is refreshed (never an owner-only scope).
+      requireGrantable(scopes, REFRESHABLE_GRANTS);
       const body = await core.issueTokens({
         tx,
         userId: authorization.userId,
@@ -260,10 +277,7 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
     params: OAuthParams,
   ): Promise<TokenResponse> => {
     const scopes = parseScopes(params.scope ?? 'identify');
-    const refused = scopes.find((scope) => !CLIENT_CREDENTIALS_SCOPES.has(scope));
-    if (refused !== undefined) {
-      throw new OAuthError('invalid_scope', `${refused} cannot be granted to client credentials.`);
-    }
+    requireGrantable(scopes, ['client_credentials']);
     return core.issueTokens({
       userId: application.ownerId,
       applicationId: application.id,
@@ -300,6 +314,7 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
     }
     const userId = record.userId;
     if (userId === null) throw new OAuthError('invalid_grant', 'Invalid device code.');
+    requireGrantable(record.scopes, ['device']);
     return storage.transaction(async (tx) => {
       // approved → used at most once, decided by the conditional UPDATE's row count.
       if (!(await tx.oauth.markDeviceCodeUsed(hash))) {
@@ -377,11 +392,10 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
       });
       requireDeviceFlow(application);
       const requested = parseScopes(request.body.scope);
-      const refusal = scopeRefusal(application, requested);
+      const refusal =
+        scopeRefusal(application, requested) ??
+        grantScopeRefusal(expandScopes(requested), ['device']);
       if (refusal !== null) throw refusal;
-      if (requested.includes('bot')) {
-        throw new OAuthError('invalid_scope', 'The bot scope needs the browser flow.');
-      }
       const deviceCodeValue = randomBytes(32).toString('base64url');
       const now = clock.now();
       const code = userCode();

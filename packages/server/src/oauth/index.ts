@@ -5,11 +5,12 @@ import type { ServiceDeps } from '../resources/deps.js';
 import type { GuildService } from '../resources/guilds/index.js';
 import { createAuthorizeFlow } from './authorize.js';
 import { createGrants } from './grants.js';
-import { createIdTokenKeys } from './keys.js';
+import { createIdTokenKeys, type IdTokenKeyPair } from './keys.js';
 import { createOAuthCore } from './service.js';
 
 export { registerOAuthRoutes } from './routes.js';
 export { OAuthError } from './errors.js';
+export { generateIdTokenKeyPair, type IdTokenKeyPair } from './keys.js';
 export { expandScopes, parseScopes } from './scopes.js';
 
 /**
@@ -18,9 +19,15 @@ export { expandScopes, parseScopes } from './scopes.js';
  * The consent flow adds bots through the app's guild service, the same one the REST routes use.
  */
 export function createOAuth(
-  deps: ServiceDeps & { issuer: () => string; secrets: SecretBox; guilds: GuildService },
+  deps: ServiceDeps & {
+    issuer: () => string;
+    secrets: SecretBox;
+    guilds: GuildService;
+    /** The ID token key pair stored when the database has none (tests); else one is made. */
+    idTokenKey?: IdTokenKeyPair | undefined;
+  },
 ) {
-  const keys = createIdTokenKeys(deps);
+  const keys = createIdTokenKeys({ ...deps, initialKey: deps.idTokenKey });
   const coreDeps = { ...deps, keys };
   const core = createOAuthCore(coreDeps);
   return {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeDrivers } from '../../test/support/drivers.js';
 import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../../test/support/postgres.js';
@@ -10,7 +11,7 @@ import { createSecretBox } from '../domain/secretBox.js';
 import type { Storage } from '../storage/index.js';
 import { createPostgresStorage } from '../storage/postgres/index.js';
 import { createSqliteStorage } from '../storage/sqlite/index.js';
-import { createIdTokenKeys } from './keys.js';
+import { createIdTokenKeys, generateIdTokenKeyPair } from './keys.js';
 
 describeDrivers('ID token signing key bootstrap on $driver', (driver) => {
   let dataDir: string;
@@ -49,5 +50,28 @@ describeDrivers('ID token signing key bootstrap on $driver', (driver) => {
     );
     expect((await first.oauth.listSigningKeys()).length).toBe(1);
     for (const set of sets) expect(set).toEqual(sets[0]);
+  });
+
+  it('a given key is stored when the database has none, and signs', async () => {
+    const storage = await node();
+    const clock = manualClock(Date.UTC(2026, 10, 22));
+    const secrets = createSecretBox(randomBytes(32));
+    const given = await generateIdTokenKeyPair();
+    const keys = createIdTokenKeys({ storage, clock, secrets, initialKey: given });
+    const [served] = (await keys.jwks()).keys;
+    expect(served).toMatchObject({ kty: 'RSA', n: given.publicJwk.n, alg: 'RS256', use: 'sig' });
+    expect(served).not.toHaveProperty('d');
+    const verified = await jwtVerify(
+      await keys.sign({ sub: '1' }),
+      createLocalJWKSet(await keys.jwks()),
+    );
+    expect(verified.payload.sub).toBe('1');
+    // A node without one reads the stored key; a second given key does not replace it.
+    const other = await generateIdTokenKeyPair();
+    for (const initialKey of [undefined, other]) {
+      const again = createIdTokenKeys({ storage, clock, secrets, initialKey });
+      expect((await again.jwks()).keys).toEqual([served]);
+    }
+    expect((await storage.oauth.listSigningKeys()).length).toBe(1);
   });
 });

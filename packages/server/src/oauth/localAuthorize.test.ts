@@ -87,8 +87,10 @@ describeDrivers('local authorize (activities and RPC) on $driver', (driver) => {
       authorize: 'true',
     });
     expect(redirect.json()).toMatchObject({ error: 'invalid_request' });
+    // A bot is added only through the authorize page (oauth/scopeGrants.ts).
     const bot = await local('POST', { ...asked, scope: 'bot', authorize: 'true' });
-    expect(bot.json()).toMatchObject({ error: 'invalid_request' });
+    expect(bot.statusCode).toBe(400);
+    expect(bot.json()).toMatchObject({ error: 'invalid_scope' });
     const unknown = await local('POST', { ...asked, client_id: '1', authorize: 'true' });
     expect(unknown.json()).toMatchObject({ error: 'invalid_request' });
     const badScope = await local('POST', { ...asked, scope: 'identify nope', authorize: 'true' });

@@ -18,27 +18,21 @@ import {
   messagePage,
   type Page,
 } from './pages.js';
+import {
+  cookieValues,
+  pageCookieHeader,
+  pageCookies,
+  repeatedPageCookie,
+  type PageCookies,
+} from './pageCookies.js';
 import { readParams } from './params.js';
-import type { OAuthRouteDeps } from './routes.js';
+import type { OAuthRouteDeps } from './routeDeps.js';
 import { SCOPES } from './scopes.js';
 import { DAY_SECONDS, MINUTE_MS } from '../domain/time.js';
 
-export const SESSION_COOKIE = 'guildhall_session';
-const LOGIN_CSRF_COOKIE = 'guildhall_csrf';
 const LOGIN_BUCKET: BucketLimit = { limit: 5, windowMs: MINUTE_MS };
 /** The consent page's session cookie lasts a week (its token may outlive it: sessionTtlDays). */
 const SESSION_COOKIE_MAX_AGE_SECONDS = 7 * DAY_SECONDS;
-
-function cookies(request: FastifyRequest): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq === -1) continue;
-    const name = part.slice(0, eq).trim();
-    if (!out.has(name)) out.set(name, part.slice(eq + 1).trim());
-  }
-  return out;
-}
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -68,28 +62,69 @@ function safeNext(next: string | undefined): string {
   return '/activate';
 }
 
+type PageHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/** The page cookies of a request: `__Host-` and Secure when it or the public URL is https. */
+function cookieNamesOf(request: FastifyRequest, issuer: string): PageCookies {
+  return pageCookies(request.protocol === 'https' || issuer.startsWith('https:'));
+}
+
+/** The first value of a cookie the request carries. */
+function cookie(request: FastifyRequest, name: string): string | undefined {
+  return cookieValues(request.headers.cookie).get(name)?.[0];
+}
+
+/**
+ * A page handler that first refuses a request carrying a page cookie twice (400): another host
+ * may have planted one (cookie tossing), and the server cannot tell which is its own.
+ */
+function refusingRepeatedCookies(
+  names: (request: FastifyRequest) => PageCookies,
+  handler: PageHandler,
+): PageHandler {
+  return async (request, reply) => {
+    if (repeatedPageCookie(request.headers.cookie, names(request)) !== null) {
+      return send(
+        reply,
+        errorPage(
+          'Your browser sent the sign-in cookie twice; another site may have set one. Clear ' +
+            "this site's cookies and open the link again.",
+          400,
+        ),
+      );
+    }
+    return handler(request, reply);
+  };
+}
+
 /**
  * The consent, login and device pages at the root (browsers, a session cookie), and the OpenID
  * discovery document. Returns the authorize page's handler, which the API prefix serves too.
  */
 export function registerOAuthPages(root: FastifyInstance, deps: OAuthRouteDeps) {
   const { storage, authenticator, flow, grants, issuer } = deps;
-  const secureCookies = () => issuer().startsWith('https:');
+  const cookieNames = (request: FastifyRequest) => cookieNamesOf(request, issuer());
+  const guarded = (handler: PageHandler) => refusingRepeatedCookies(cookieNames, handler);
 
   const sessionOf = async (request: FastifyRequest) => {
-    const token = cookies(request).get(SESSION_COOKIE);
+    const token = cookie(request, cookieNames(request).session);
     if (token === undefined || token === '' || /\s/.test(token)) return null;
     const principal = await authenticator.authenticate(token);
     return principal?.kind === 'session' ? { principal, token } : null;
   };
 
   const loginCsrf = (request: FastifyRequest, reply: FastifyReply) => {
-    const existing = cookies(request).get(LOGIN_CSRF_COOKIE);
+    const names = cookieNames(request);
+    const existing = cookie(request, names.csrf);
     if (existing !== undefined && /^[A-Za-z0-9_-]{32,}$/.test(existing)) return existing;
     const value = randomBytes(24).toString('base64url');
     void reply.header(
       'set-cookie',
-      `${LOGIN_CSRF_COOKIE}=${value}; Path=/oauth2/login; HttpOnly; SameSite=Strict${secureCookies() ? '; Secure' : ''}`,
+      pageCookieHeader(names.csrf, value, {
+        path: names.csrfPath,
+        sameSite: 'Strict',
+        secure: names.secure,
+      }),
     );
     return value;
   };
@@ -130,7 +165,7 @@ export function registerOAuthPages(root: FastifyInstance, deps: OAuthRouteDeps) 
       ? send(reply, messagePage('Done', outcome.message))
       : reply.status(302).header('cache-control', 'no-store').redirect(outcome.location);
 
-  const authorizePage = async (request: FastifyRequest, reply: FastifyReply) => {
+  const authorizePage = guarded(async (request, reply) => {
     const params = readParams(request.query);
     const validation = await validateAuthorize(storage, params);
     if (!validation.ok) {
@@ -160,54 +195,60 @@ export function registerOAuthPages(root: FastifyInstance, deps: OAuthRouteDeps) 
       user: session.principal.user,
       token: session.token,
     });
-  };
+  });
 
   root.get('/oauth2/authorize', { config: { auth: 'none' } }, authorizePage);
 
-  root.post('/oauth2/authorize', { config: { auth: 'none' } }, async (request, reply) => {
-    const params = readParams(request.body);
-    const session = await sessionOf(request);
-    if (session === null) return showLogin(request, reply, authorizePath(params));
-    if (!sameSecret(params.csrf_token ?? '', sessionCsrf(session.token, 'consent'))) {
-      return send(reply, errorPage('The form expired; open the authorization link again.', 403));
-    }
-    const validation = await validateAuthorize(storage, params);
-    if (!validation.ok) {
-      if (validation.redirectUri === null) return send(reply, errorPage(validation.error.message));
-      return redirectOrPage(reply, {
-        location: redirectWithError(validation.redirectUri, validation.error, validation.state),
-        message: '',
-      });
-    }
-    try {
-      const outcome = await flow.decide({
-        user: session.principal.user,
-        request: validation.request,
-        approve: params.decision === 'authorize',
-        authTime: deps.clock.now(),
-      });
-      return await redirectOrPage(reply, {
-        location: outcome.location,
-        message:
-          outcome.guild === null
-            ? 'You can close this window.'
-            : `${validation.request.application.name} was added to ${outcome.guild.name}.`,
-      });
-    } catch (err) {
-      if (err instanceof OAuthError || err instanceof ApiError) {
-        return send(reply, errorPage(err.message));
+  root.post(
+    '/oauth2/authorize',
+    { config: { auth: 'none' } },
+    guarded(async (request, reply) => {
+      const params = readParams(request.body);
+      const session = await sessionOf(request);
+      if (session === null) return showLogin(request, reply, authorizePath(params));
+      if (!sameSecret(params.csrf_token ?? '', sessionCsrf(session.token, 'consent'))) {
+        return send(reply, errorPage('The form expired; open the authorization link again.', 403));
       }
-      throw err;
-    }
-  });
+      const validation = await validateAuthorize(storage, params);
+      if (!validation.ok) {
+        if (validation.redirectUri === null)
+          return send(reply, errorPage(validation.error.message));
+        return redirectOrPage(reply, {
+          location: redirectWithError(validation.redirectUri, validation.error, validation.state),
+          message: '',
+        });
+      }
+      try {
+        const outcome = await flow.decide({
+          user: session.principal.user,
+          request: validation.request,
+          approve: params.decision === 'authorize',
+          authTime: deps.clock.now(),
+        });
+        return await redirectOrPage(reply, {
+          location: outcome.location,
+          message:
+            outcome.guild === null
+              ? 'You can close this window.'
+              : `${validation.request.application.name} was added to ${outcome.guild.name}.`,
+        });
+      } catch (err) {
+        if (err instanceof OAuthError || err instanceof ApiError) {
+          return send(reply, errorPage(err.message));
+        }
+        throw err;
+      }
+    }),
+  );
 
   root.post(
     '/oauth2/login',
     { config: { auth: 'none', rateLimit: { bucket: LOGIN_BUCKET, account: loginAccount } } },
-    async (request, reply) => {
+    guarded(async (request, reply) => {
       const params = readParams(request.body);
       const next = safeNext(params.next);
-      const expected = cookies(request).get(LOGIN_CSRF_COOKIE);
+      const names = cookieNames(request);
+      const expected = cookie(request, names.csrf);
       if (expected === undefined || !sameSecret(params.csrf_token ?? '', expected)) {
         return send(reply, errorPage('The form expired; reload the page.', 403));
       }
@@ -220,7 +261,12 @@ export function registerOAuthPages(root: FastifyInstance, deps: OAuthRouteDeps) 
           .status(303)
           .header(
             'set-cookie',
-            `${SESSION_COOKIE}=${session.token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${String(SESSION_COOKIE_MAX_AGE_SECONDS)}${secureCookies() ? '; Secure' : ''}`,
+            pageCookieHeader(names.session, session.token, {
+              path: '/',
+              sameSite: 'Lax',
+              secure: names.secure,
+              maxAgeSeconds: SESSION_COOKIE_MAX_AGE_SECONDS,
+            }),
           )
           .header('cache-control', 'no-store')
           .redirect(next);
@@ -231,57 +277,65 @@ export function registerOAuthPages(root: FastifyInstance, deps: OAuthRouteDeps) 
           loginPage({ next, csrf: expected, error: 'Login or password is invalid.' }),
         );
       }
-    },
+    }),
   );
 
-  root.get('/activate', { config: { auth: 'none' } }, async (request, reply) => {
-    const params = readParams(request.query);
-    const session = await sessionOf(request);
-    const next =
-      params.user_code === undefined
-        ? '/activate'
-        : `/activate?user_code=${encodeURIComponent(params.user_code)}`;
-    if (session === null) return showLogin(request, reply, next);
-    if (params.user_code === undefined) return send(reply, deviceCodePage({}));
-    const found = await grants.findPendingDevice(params.user_code);
-    if (found === null) {
-      return send(reply, deviceCodePage({ error: 'That code is unknown or has expired.' }));
-    }
-    return send(
-      reply,
-      deviceConsentPage({
-        appName: found.application.name,
-        scopes: found.record.scopes,
-        userCode: found.record.userCode,
-        csrf: sessionCsrf(session.token, 'device'),
-        username: session.principal.user.globalName ?? session.principal.user.username,
-      }),
-    );
-  });
+  root.get(
+    '/activate',
+    { config: { auth: 'none' } },
+    guarded(async (request, reply) => {
+      const params = readParams(request.query);
+      const session = await sessionOf(request);
+      const next =
+        params.user_code === undefined
+          ? '/activate'
+          : `/activate?user_code=${encodeURIComponent(params.user_code)}`;
+      if (session === null) return showLogin(request, reply, next);
+      if (params.user_code === undefined) return send(reply, deviceCodePage({}));
+      const found = await grants.findPendingDevice(params.user_code);
+      if (found === null) {
+        return send(reply, deviceCodePage({ error: 'That code is unknown or has expired.' }));
+      }
+      return send(
+        reply,
+        deviceConsentPage({
+          appName: found.application.name,
+          scopes: found.record.scopes,
+          userCode: found.record.userCode,
+          csrf: sessionCsrf(session.token, 'device'),
+          username: session.principal.user.globalName ?? session.principal.user.username,
+        }),
+      );
+    }),
+  );
 
-  root.post('/activate', { config: { auth: 'none' } }, async (request, reply) => {
-    const params = readParams(request.body);
-    const session = await sessionOf(request);
-    if (session === null) return showLogin(request, reply, '/activate');
-    if (!sameSecret(params.csrf_token ?? '', sessionCsrf(session.token, 'device'))) {
-      return send(reply, errorPage('The form expired; enter the code again.', 403));
-    }
-    const approve = params.decision === 'authorize';
-    const done = await grants.decideDevice({
-      user: session.principal.user,
-      userCode: params.user_code ?? '',
-      approve,
-    });
-    if (!done)
-      return send(reply, deviceCodePage({ error: 'That code is unknown or has expired.' }));
-    return send(
-      reply,
-      messagePage(
-        approve ? 'Device authorized' : 'Request denied',
-        approve ? 'Return to your device to continue.' : 'The device was not authorized.',
-      ),
-    );
-  });
+  root.post(
+    '/activate',
+    { config: { auth: 'none' } },
+    guarded(async (request, reply) => {
+      const params = readParams(request.body);
+      const session = await sessionOf(request);
+      if (session === null) return showLogin(request, reply, '/activate');
+      if (!sameSecret(params.csrf_token ?? '', sessionCsrf(session.token, 'device'))) {
+        return send(reply, errorPage('The form expired; enter the code again.', 403));
+      }
+      const approve = params.decision === 'authorize';
+      const done = await grants.decideDevice({
+        user: session.principal.user,
+        userCode: params.user_code ?? '',
+        approve,
+      });
+      if (!done)
+        return send(reply, deviceCodePage({ error: 'That code is unknown or has expired.' }));
+      return send(
+        reply,
+        messagePage(
+          approve ? 'Device authorized' : 'Request denied',
+          approve ? 'Return to your device to continue.' : 'The device was not authorized.',
+        ),
+      );
+    }),
+  );
 
   root.get('/.well-known/openid-configuration', { config: { auth: 'none' } }, () => {
     const base = issuer();

@@ -1,33 +1,7 @@
-import type { AuthorizeRequests } from './authorizeRequests.js';
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../domain/clock.js';
-import type { Authenticator } from '../http/authenticator.js';
-import type { ApplicationService } from '../resources/applications/index.js';
-import type { AuthService } from '../resources/auth/index.js';
-import type { Storage } from '../storage/index.js';
 import { registerOAuthApi } from './apiRoutes.js';
-import type { AuthorizeFlow } from './authorize.js';
-import type { Grants, ProvisionalHooks } from './grants.js';
-import type { IdTokenKeys } from './keys.js';
 import { registerOAuthPages } from './pageRoutes.js';
-
-export interface OAuthRouteDeps {
-  storage: Storage;
-  authenticator: Authenticator;
-  auth: AuthService;
-  applications: ApplicationService;
-  flow: AuthorizeFlow;
-  grants: Grants;
-  keys: IdTokenKeys;
-  /** AUTHORIZE_REQUEST to a person's SDK sessions of a game (the Connected Game entry point). */
-  authorizeRequests: AuthorizeRequests;
-  /** The public base URL (no /api): the issuer. */
-  issuer: () => string;
-  apiPrefix: string;
-  clock: Clock;
-  /** The provisional-accounts hooks of the token endpoint (merge, OIDC refresh deprecation). */
-  provisional: ProvisionalHooks | null;
-}
+import type { OAuthRouteDeps } from './routeDeps.js';
 
 /**
  * The OAuth2 and OpenID Connect routes: the consent and device pages at the root (browsers, a

@@ -123,18 +123,6 @@ export function scopeRefusal(
   return null;
 }
 
-/** The scopes client_credentials may grant (to the app owner). */
-export const CLIENT_CREDENTIALS_SCOPES: ReadonlySet<string> = new Set([
-  'identify',
-  'applications.commands.update',
-  'applications.commands',
-  'applications.commands.permissions.update',
-  'applications.builds.read',
-  'applications.builds.upload',
-  'applications.entitlements',
-  'applications.store.update',
-]);
-
 /** Splits a space-separated scope string; an unknown scope or an empty list is invalid_scope. */
 export function parseScopes(raw: string | undefined): string[] {
   const scopes = [...new Set((raw ?? '').split(/[ +]/).filter((s) => s.length > 0))];

@@ -16,17 +16,23 @@ import {
   type RefusedCase,
 } from '../../test/support/dispatchWorld.js';
 import { describeDrivers } from '../../test/support/drivers.js';
-import type { dispatches } from './dispatches.js';
+import type { channelDispatches } from './channels/dispatch.js';
+import type { scheduledEventDispatches } from './scheduledEvents/dispatch.js';
 
 // Compile time: the builders check their payloads against discord-api-types (`satisfies`), but
 // channel and scheduled event payloads only through their serializers' per-type shapes; here,
 // every field the library's unions require of them is present too.
 type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
 type Missing<Ours, Theirs> = Exclude<RequiredKeys<Theirs>, keyof Ours>;
-type Data<K extends keyof typeof dispatches> = ReturnType<(typeof dispatches)[K]>['data'];
-expectTypeOf<Missing<Data<'channel'>, GatewayChannelModifyDispatchData>>().toBeNever();
+type Data<F extends (...args: never[]) => { data: unknown }> = ReturnType<F>['data'];
 expectTypeOf<
-  Missing<Data<'scheduledEvent'>, GatewayGuildScheduledEventCreateDispatchData>
+  Missing<Data<typeof channelDispatches.channel>, GatewayChannelModifyDispatchData>
+>().toBeNever();
+expectTypeOf<
+  Missing<
+    Data<typeof scheduledEventDispatches.scheduledEvent>,
+    GatewayGuildScheduledEventCreateDispatchData
+  >
 >().toBeNever();
 
 /** Guild, role and channel changes (members, bans, expressions, events: memberDispatches.test.ts). */
@@ -381,6 +387,8 @@ describeDrivers('gateway dispatches of REST changes on $driver', (driver) => {
       `GUILD_ROLE_CREATE@dispatch.guild.${guildId}`,
       `GUILD_MEMBER_ADD@dispatch.guild.${guildId}`,
       `GUILD_MEMBER_ADD@dispatch.user.${world.w.fx.bot.userId}`,
+      `INTEGRATION_CREATE@dispatch.guild.${guildId}`,
+      `GUILD_INTEGRATIONS_UPDATE@dispatch.guild.${guildId}`,
       `GUILD_AUDIT_LOG_ENTRY_CREATE@dispatch.guild.${guildId}`,
     ]);
     expect(added[1]?.data).toMatchObject({

@@ -21,9 +21,10 @@ import type { Logger } from 'pino';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { z } from 'zod';
 import type { BusEvent, EventBus } from '../bus/index.js';
-import type { Clock } from '../domain/clock.js';
+import { realTimers, type Clock, type Timers } from '../domain/clock.js';
 import { guildSubject, userSubject, type DispatchEnvelope } from '../events/dispatcher.js';
-import { createSubjectSubscriptions } from '../gateway/subscriptions.js';
+import { createSubjectSubscriptions } from '../bus/subscriptions.js';
+import { trackUnidentified } from '../http/unidentified.js';
 import {
   CLIENT_BINARY_OPS,
   ClientFrame,
@@ -68,19 +69,25 @@ export interface VoiceNodeOptions {
   heartbeatIntervalMs: number;
   /** How long a connection may stay without Identify or Resume. */
   identifyTimeoutMs: number;
+  /** Open connections without Identify or Resume one client address may hold; more get 429. */
+  maxUnidentifiedPerAddress: number;
   /** How long a member whose socket dropped keeps its place for a Resume. */
   resumeWindowMs: number;
   /** Frames one connection may send per 10 s. */
   framesPer10s: number;
 }
 
-export const DEFAULT_VOICE_NODE_OPTIONS: Omit<
+/** A voice node's limits and waits (what the config does not name). */
+export type VoiceNodeTuning = Omit<
   VoiceNodeOptions,
   'host' | 'port' | 'endpointHost' | 'endpointPort'
-> = {
+>;
+
+export const DEFAULT_VOICE_NODE_OPTIONS: VoiceNodeTuning = {
   maxMembersPerCall: 99,
   heartbeatIntervalMs: 13_750,
   identifyTimeoutMs: 10_000,
+  maxUnidentifiedPerAddress: 32,
   resumeWindowMs: 30_000,
   framesPer10s: 200,
 };
@@ -90,6 +97,10 @@ export interface VoiceNodeDeps {
   /** The certificate and key the voice port serves, read (or made) when it starts listening. */
   tls: () => Promise<{ cert: string; key: string }>;
   clock: Clock;
+  /** Where the node's periodic pass waits (the event loop's timers by default). */
+  timers?: Timers;
+  /** The client address of an upgrade (the socket's peer by default), for the unidentified cap. */
+  clientAddress?: (request: IncomingMessage) => string;
   logger: Logger;
   bus: EventBus;
   tokens: Pick<VoiceTokens, 'verify'>;
@@ -169,7 +180,6 @@ interface Call {
 
 interface Conn {
   ws: WebSocket;
-  openedAtMs: number;
   lastHeartbeatMs: number;
   member: Member | null;
   windowStartMs: number;
@@ -194,9 +204,19 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
   const conns = new Set<Conn>();
   let relay: MediaRelay | null = null;
   let port = options.port;
-  let ticker: NodeJS.Timeout | null = null;
+  let stopTicking: (() => void) | null = null;
   let ticks = 0;
   let closing = false;
+  /** Connections without Identify or Resume: a cap per client address, and a deadline. */
+  const unidentified = trackUnidentified<Conn>({
+    clock,
+    limits: {
+      maxPerAddress: options.maxUnidentifiedPerAddress,
+      timeoutMs: options.identifyTimeoutMs,
+    },
+  });
+  const clientAddress =
+    deps.clientAddress ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? '');
 
   const subscriptions = createSubjectSubscriptions({
     bus: deps.bus,
@@ -625,6 +645,8 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
       } finally {
         conn.busy = false;
       }
+      // Identified: the connection no longer counts against its address's cap.
+      if (conn.member !== null) unidentified.remove(conn);
       return;
     }
     switch (op) {
@@ -712,11 +734,10 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
 
   // ---- connections -----------------------------------------------------------------------
 
-  const onConnection = (ws: WebSocket) => {
+  const onConnection = (ws: WebSocket, address: string) => {
     const now = clock.now();
     const conn: Conn = {
       ws,
-      openedAtMs: now,
       lastHeartbeatMs: now,
       member: null,
       windowStartMs: now,
@@ -724,6 +745,7 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
       busy: false,
     };
     conns.add(conn);
+    unidentified.add(conn, address);
     sendUnsequenced(conn, Op.HELLO, { v: 8, heartbeat_interval: options.heartbeatIntervalMs });
     // Frames are handled one at a time, in order (an Identify waits on storage).
     let queue = Promise.resolve();
@@ -735,6 +757,7 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
     });
     ws.on('close', (code) => {
       conns.delete(conn);
+      unidentified.remove(conn);
       const member = conn.member;
       if (member?.conn !== conn) return;
       member.conn = null;
@@ -757,7 +780,12 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
       );
       return;
     }
-    wss.handleUpgrade(request, socket, head, onConnection);
+    // Too many connections from one address without Identify: refused before the handshake.
+    const address = clientAddress(request);
+    if (!unidentified.admit(address, socket)) return;
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      onConnection(ws, address);
+    });
   };
 
   // ---- timers ----------------------------------------------------------------------------
@@ -766,7 +794,7 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
     const now = clock.now();
     const heartbeatDeadline = options.heartbeatIntervalMs * 2 + 5_000;
     for (const conn of conns) {
-      if (conn.member === null && !conn.busy && now - conn.openedAtMs > options.identifyTimeoutMs) {
+      if (!conn.busy && unidentified.overdue(conn, now)) {
         closeConn(conn, Close.NOT_AUTHENTICATED, 'no identify in time');
       } else if (now - conn.lastHeartbeatMs > heartbeatDeadline) {
         const member = conn.member;
@@ -816,8 +844,12 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
       const opened = await listenBoth(listener, deps, options);
       relay = opened.relay;
       port = opened.port;
-      ticker = setInterval(tick, TICK_MS);
-      ticker.unref();
+      const timers = deps.timers ?? realTimers;
+      const turn = () => {
+        stopTicking = timers.schedule(turn, TICK_MS);
+        tick();
+      };
+      stopTicking = timers.schedule(turn, TICK_MS);
       await deps.registry?.register(endpoint());
       logger.info(
         { endpoint: endpoint() },
@@ -833,7 +865,7 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
     },
     async close() {
       closing = true;
-      if (ticker !== null) clearInterval(ticker);
+      stopTicking?.();
       for (const conn of conns) closeConn(conn, 1001, 'voice node shutting down');
       for (const call of [...calls.values()]) {
         for (const member of [...call.members.values()]) removeMember(member, 'shutdown');

@@ -7,7 +7,8 @@
 import type { Logger } from 'pino';
 import type { EventBus } from '../bus/index.js';
 import type { Config } from '../config.js';
-import type { Clock } from '../domain/clock.js';
+import type { IncomingMessage } from 'node:http';
+import type { Clock, Timers } from '../domain/clock.js';
 import type { Storage } from '../storage/index.js';
 import { DaveCall } from './dave/index.js';
 import {
@@ -16,6 +17,7 @@ import {
   type VoiceNode,
   type VoiceNodeRegistry,
   type VoiceNodeStats,
+  type VoiceNodeTuning,
 } from './gateway.js';
 import { MediaRelay } from './relay/index.js';
 import { loadVoiceTls, type VoiceTlsMaterial } from './tlsCert.js';
@@ -24,7 +26,7 @@ import { currentVoiceState } from './voiceStates.js';
 
 export { createVoiceTokens, type VoiceGrant, type VoiceTokens } from './token.js';
 export { currentVoiceState, type CurrentVoiceState } from './voiceStates.js';
-export type { VoiceNode, VoiceNodeStats } from './gateway.js';
+export type { VoiceNode, VoiceNodeStats, VoiceNodeTuning } from './gateway.js';
 export type { VoiceTlsMaterial } from './tlsCert.js';
 
 export interface VoiceNodeWiring {
@@ -46,6 +48,10 @@ export interface VoiceNodeWiring {
   logger: Logger;
   tokens: VoiceTokens;
   registry?: VoiceNodeRegistry;
+  /** The client address of an upgrade, under the deployment's proxy trust rule. */
+  clientAddress?: (request: IncomingMessage) => string;
+  /** Limits and waits over the defaults, and the timers of its periodic pass (tests). */
+  tuning?: { options?: Partial<VoiceNodeTuning>; timers?: Timers };
 }
 
 /** The host and port of `host:port` (an IPv6 host in brackets). */
@@ -84,9 +90,12 @@ export function openVoiceNode(wiring: VoiceNodeWiring): {
       // An endpoint given with its own port (a proxy's) is named as given.
       endpointPort: config.voicePort === 0 ? null : advertised.port,
       maxMembersPerCall: config.voiceMaxMembers,
+      ...wiring.tuning?.options,
     },
     tls,
     clock,
+    ...(wiring.tuning?.timers ? { timers: wiring.tuning.timers } : {}),
+    ...(wiring.clientAddress ? { clientAddress: wiring.clientAddress } : {}),
     logger,
     bus: wiring.bus,
     tokens: wiring.tokens,

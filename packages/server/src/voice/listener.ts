@@ -6,7 +6,7 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
-import { createServer as createTlsServer } from 'node:tls';
+import { TLSSocket, createSecureContext } from 'node:tls';
 
 const TLS_HANDSHAKE = 0x16;
 /** A connection that sends nothing this long is dropped. */
@@ -53,16 +53,21 @@ export function createDualListener(tls: { cert: string; key: string }): DualList
   // An idle connection that has not upgraded goes (the WebSocket upgrade clears the timeout).
   // headersTimeout and requestTimeout are checked only by a server that listens itself.
   http.timeout = FIRST_BYTE_TIMEOUT_MS;
-  // The TLS server only shakes hands; what it decrypts goes to the HTTP server.
-  const secure = createTlsServer(
-    { cert: tls.cert, key: tls.key, handshakeTimeout: FIRST_BYTE_TIMEOUT_MS },
-    (socket) => {
-      http.emit('connection', socket);
-    },
-  );
-  secure.on('tlsClientError', (_err, socket) => {
-    socket.destroy();
-  });
+  const secureContext = createSecureContext({ cert: tls.cert, key: tls.key });
+  /**
+   * A TLS connection: what it decrypts goes to the HTTP server (whose timeout covers a stalled
+   * handshake). TLS reads a net.Socket's handle directly, past what was unshifted, so it reads a
+   * stream instead; a socket over a stream cannot ask the kernel for its peer, so it is told
+   * (the unidentified cap counts by address, and every TLS client would otherwise share one).
+   */
+  const serveTls = (socket: Socket, head: Buffer) => {
+    const secure = new TLSSocket(asStream(socket, head), { isServer: true, secureContext });
+    for (const key of ['remoteAddress', 'remoteFamily', 'remotePort'] as const) {
+      Object.defineProperty(secure, key, { value: socket[key], enumerable: true });
+    }
+    secure.on('error', () => secure.destroy());
+    http.emit('connection', secure);
+  };
   const sockets = new Set<Socket>();
   const net: NetServer = createNetServer((socket) => {
     sockets.add(socket);
@@ -71,8 +76,7 @@ export function createDualListener(tls: { cert: string; key: string }): DualList
     socket.once('data', (chunk: Buffer) => {
       socket.setTimeout(0);
       if (chunk[0] === TLS_HANDSHAKE) {
-        // TLS reads a net.Socket's handle directly, past what was unshifted: it gets a stream.
-        secure.emit('connection', asStream(socket, chunk));
+        serveTls(socket, chunk);
         return;
       }
       socket.pause();

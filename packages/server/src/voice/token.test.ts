@@ -67,6 +67,28 @@ describe('createVoiceTokens', () => {
     expect(createVoiceTokens(key).verify(token, NOW)?.channelId).toBe(lobbyGrant.channelId);
   });
 
+  it('during a rotation: issued with the current key, checked with every live one', () => {
+    const fresh = randomBytes(32);
+    // Before: one node knows the old key only; another has the new one staged.
+    const before = createVoiceTokens(key);
+    const staged = createVoiceTokens({ current: key, next: fresh, previous: [] });
+    const rotated = createVoiceTokens({
+      current: fresh,
+      next: null,
+      previous: [{ key, retiresAtMs: NOW + 60_000 }],
+    });
+    const old = before.issue(guildGrant, NOW);
+    const anew = rotated.issue(guildGrant, NOW);
+    expect(anew).not.toBe(old);
+    // A token issued before the rotation works on a rotated node until the old key retires.
+    expect(rotated.verify(old, NOW + 59_999)).toMatchObject(guildGrant);
+    expect(rotated.verify(old, NOW + 60_000)).toBeNull();
+    // A rotated node's token works where the new key is staged, not where it is unknown.
+    expect(staged.verify(anew, NOW + 60_000)).toMatchObject(guildGrant);
+    expect(before.verify(anew, NOW)).toBeNull();
+    expect(staged.issue(guildGrant, NOW)).toBe(old);
+  });
+
   it('refuses any change to the grant or the MAC', () => {
     const tokens = createVoiceTokens(key);
     const token = tokens.issue(guildGrant, NOW);

@@ -8,30 +8,10 @@
  * characters. Its grant is not secret (ids the holder knows), only unforgeable.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import type { VoiceGrant, VoiceTokens } from '../domain/voiceGrant.js';
+import { keyringOf, liveKeys, type SecretKeyring } from '../domain/keyring.js';
 
-/** What a voice token lets its holder do: join `channelId` of `serverId` as this user's session. */
-export interface VoiceGrant {
-  userId: string;
-  /** The main gateway session that sent op 4 (voice Identify's `session_id`). */
-  sessionId: string;
-  /** The guild id, or the lobby id of a lobby call (voice Identify's `server_id`). */
-  serverId: string;
-  guildId: string | null;
-  /** The voice channel, or the lobby id of a lobby call. */
-  channelId: string;
-  expiresAtMs: number;
-}
-
-/** Issues and checks voice tokens. */
-export interface VoiceTokens {
-  /** A token for `grant`, valid until `nowMs` + the lifetime. @throws TypeError on a malformed id. */
-  issue(grant: Omit<VoiceGrant, 'expiresAtMs'>, nowMs: number): string;
-  /**
-   * The grant of a genuine token not yet expired at `nowMs`, else null (tampered, expired, not a
-   * token). A voice node resuming a session it identified checks with the time of that Identify.
-   */
-  verify(token: string, nowMs: number): VoiceGrant | null;
-}
+export type { VoiceGrant, VoiceTokens };
 
 export interface VoiceTokenOptions {
   /** How long a token may wait before voice Identify. */
@@ -117,20 +97,32 @@ function decode(bytes: Buffer): VoiceGrant | null {
 
 /**
  * Voice tokens keyed by the deployment's secret key (secrets.ts), so every node issues and
- * checks the same tokens.
+ * checks the same tokens. During a rotation (domain/keyring.ts) tokens are issued with the
+ * current key and checked with every live one, so a token issued before still works.
  */
 export function createVoiceTokens(
-  secretKey: Buffer,
+  secretKey: SecretKeyring | Buffer,
   options: Partial<VoiceTokenOptions> = {},
 ): VoiceTokens {
-  if (secretKey.length < 16) throw new TypeError('voice token: the secret key is too short');
+  const keyring = Buffer.isBuffer(secretKey) ? keyringOf(secretKey) : secretKey;
+  if (liveKeys(keyring, -Infinity).some((key) => key.length < 16)) {
+    throw new TypeError('voice token: the secret key is too short');
+  }
   const { lifetimeMs } = { ...DEFAULT_VOICE_TOKEN_OPTIONS, ...options };
-  const key = Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), HKDF_INFO, 32));
-  const mac = (payload: Buffer) => createHmac('sha256', key).update(payload).digest();
+  const macKey = (key: Buffer) =>
+    Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), HKDF_INFO, 32));
+  const macKeys = new Map<Buffer, Buffer>(
+    liveKeys(keyring, -Infinity).map((key) => [key, macKey(key)]),
+  );
+  const mac = (key: Buffer, payload: Buffer) =>
+    createHmac('sha256', macKeys.get(key) ?? macKey(key))
+      .update(payload)
+      .digest();
   return {
     issue(grant, nowMs) {
       const payload = encode({ ...grant, expiresAtMs: nowMs + lifetimeMs });
-      return `${payload.toString('base64url')}.${mac(payload).toString('base64url')}`;
+      const signature = mac(keyring.current, payload);
+      return `${payload.toString('base64url')}.${signature.toString('base64url')}`;
     },
     verify(token, nowMs) {
       if (token.length > MAX_VOICE_TOKEN_LENGTH) return null;
@@ -142,7 +134,10 @@ export function createVoiceTokens(
       // Only the canonical spelling: the spare bits of a last base64 character must be zero.
       if (payload.toString('base64url') !== payloadText) return null;
       if (given.length !== MAC_BYTES || given.toString('base64url') !== macText) return null;
-      if (!timingSafeEqual(mac(payload), given)) return null;
+      const signed = liveKeys(keyring, nowMs).some((key) =>
+        timingSafeEqual(mac(key, payload), given),
+      );
+      if (!signed) return null;
       const grant = decode(payload);
       if (grant === null || nowMs >= grant.expiresAtMs) return null;
       return grant;

@@ -7,7 +7,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ERRORS, errorByCode } from '@guildhall/protocol';
+import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
+import type { App } from '../../src/app.js';
 import { hashSecret } from '../../src/domain/credentials.js';
 import { expandScopes } from '../../src/oauth/scopes.js';
 import type { Driver } from './drivers.js';
@@ -21,6 +23,36 @@ export interface DmChannel {
   recipients: { id: string }[];
   application_id?: string;
   owner_id?: string;
+}
+
+/** A Bearer token of the application for the user, with these scopes (expanded), as OAuth2 grants it. */
+export async function issueBearer(
+  app: App,
+  grant: { userId: string; applicationId: string; scopes: string[]; nowMs: number },
+): Promise<string> {
+  const token = randomBytes(24).toString('hex');
+  await app.storage.tokens.create({
+    hash: hashSecret(token),
+    kind: 'bearer',
+    userId: grant.userId,
+    applicationId: grant.applicationId,
+    scopes: expandScopes(grant.scopes),
+    createdAt: grant.nowMs,
+    expiresAt: null,
+  });
+  return `Bearer ${token}`;
+}
+
+/** Checks a refusal: its code, the catalogue's status, and openapi.json when documented. */
+export function expectApiError(
+  res: LightMyRequestResponse,
+  code: number,
+  documented?: [string, string],
+): void {
+  expect(res.json(), res.body).toMatchObject({ code });
+  const name = errorByCode(code);
+  expect(res.statusCode).toBe(name === undefined ? 0 : ERRORS[name].status);
+  if (documented !== undefined) expectOpenApiResponse(res, documented[0], documented[1]);
 }
 
 export function useDmFixture(driver: Driver) {
@@ -38,19 +70,8 @@ export function useDmFixture(driver: Driver) {
   };
 
   /** A Bearer token of the application for the user, with these scopes (expanded). */
-  const bearer = async (userId: string, applicationId: string, scopes = ['sdk.social_layer']) => {
-    const token = randomBytes(24).toString('hex');
-    await fx.server.app.storage.tokens.create({
-      hash: hashSecret(token),
-      kind: 'bearer',
-      userId,
-      applicationId,
-      scopes: expandScopes(scopes),
-      createdAt: fx.clock.now(),
-      expiresAt: null,
-    });
-    return `Bearer ${token}`;
-  };
+  const bearer = (userId: string, applicationId: string, scopes = ['sdk.social_layer']) =>
+    issueBearer(fx.server.app, { userId, applicationId, scopes, nowMs: fx.clock.now() });
 
   /** A provisional account of the application, with an SDK Bearer token. */
   const provisional = async (applicationId: string) => {
@@ -84,17 +105,5 @@ export function useDmFixture(driver: Driver) {
     return res.json<DmChannel>();
   };
 
-  /** Checks a refusal: its code, the catalogue's status, and openapi.json when documented. */
-  const expectError = (
-    res: Awaited<ReturnType<typeof fx.g.call>>,
-    code: number,
-    documented?: [string, string],
-  ) => {
-    expect(res.json(), res.body).toMatchObject({ code });
-    const name = errorByCode(code);
-    expect(res.statusCode).toBe(name === undefined ? 0 : ERRORS[name].status);
-    if (documented !== undefined) expectOpenApiResponse(res, documented[0], documented[1]);
-  };
-
-  return { fx, outsider, bearer, provisional, openDm, expectError };
+  return { fx, outsider, bearer, provisional, openDm, expectError: expectApiError };
 }

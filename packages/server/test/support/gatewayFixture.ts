@@ -18,7 +18,7 @@ import {
   type GatewayClientOptions,
 } from './gatewayClient.js';
 import { guildFixture, type GuildFixture } from './guildMembers.js';
-import { startTestServer, type TestServer } from './testServer.js';
+import { startTestServer, type TestServer, type TestServerOptions } from './testServer.js';
 
 /** The clock's start unless a test names another: before channel obfuscation was mandatory. */
 export const GATEWAY_FIXTURE_NOW = Date.UTC(2026, 5, 1);
@@ -31,6 +31,8 @@ export interface GatewayServerSettings {
   nowMs?: number;
   /** Gateway settings over the defaults (short heartbeats, wide identify buckets...). */
   gateway?: Partial<GatewayOptions>;
+  /** The voice node's limits over its defaults and the timers of its periodic pass. */
+  voice?: TestServerOptions['voice'];
 }
 
 export interface GatewayFixtureOptions extends GatewayServerSettings {
@@ -88,11 +90,13 @@ export function useGatewayFixture(options: GatewayFixtureOptions = {}): GatewayF
   const start = async (settings: GatewayServerSettings = {}) => {
     if (state !== undefined) throw new Error('the gateway server of this test already started');
     const clock = manualClock(settings.nowMs ?? options.nowMs ?? GATEWAY_FIXTURE_NOW);
+    const voice = settings.voice ?? options.voice;
     const server = await startTestServer({
       storage: options.driver ?? 'sqlite',
       listen: true,
       clock,
       gateway: { ...options.gateway, ...settings.gateway },
+      ...(voice === undefined ? {} : { voice }),
     });
     const guild = await guildFixture(server, { botPermissions: 0n, nowMs: () => clock.now() });
     state = { server, guild, clock };

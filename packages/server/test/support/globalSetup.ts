@@ -5,7 +5,10 @@
  * service fails the run; elsewhere its tests skip, and the reason is printed once. Chromium, for
  * the browser tests of packages/web, is looked for the same way (`inject('chromiumFailure')`).
  */
-import { access, constants } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { access, constants, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { connect } from 'nats';
 import pg from 'pg';
@@ -25,6 +28,10 @@ declare module 'vitest' {
     redisFailure: string | null;
     chromiumFailure: string | null;
     privateServersFailure: string | null;
+    /** This run's id: the prefix of its reusable PostgreSQL schemas (postgres.ts). */
+    runId: string;
+    /** A folder of this run's counters: test servers started, one file per worker (runStats.ts). */
+    runStatsDir: string;
   }
 }
 
@@ -110,7 +117,29 @@ async function probePrivateServers(): Promise<string | null> {
   }
 }
 
-export default async function setup(project: TestProject): Promise<void> {
+/** The test servers the workers started: a byte per start in a file per worker (testServer.ts). */
+async function countAppStarts(dir: string): Promise<number> {
+  let total = 0;
+  for (const file of await readdir(dir)) total += (await stat(join(dir, file))).size;
+  return total;
+}
+
+/** Drops what is left of the run's reusable schemas (each worker keeps a few to the end). */
+async function dropPooledSchemas(runId: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ nspname: string }>(
+      "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'pool\\_' || $1 || '\\_%'",
+      [runId],
+    );
+    for (const { nspname } of rows) await client.query(`DROP SCHEMA "${nspname}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const [postgresFailure, natsFailure, redisFailure, chromiumFailure, privateServersFailure] =
     await Promise.all([
       probePostgres(),
@@ -175,4 +204,16 @@ export default async function setup(project: TestProject): Promise<void> {
   project.provide('natsFailure', natsFailure);
   project.provide('chromiumFailure', chromiumFailure);
   project.provide('privateServersFailure', privateServersFailure);
+  const runId = randomBytes(4).toString('hex');
+  const runStatsDir = await mkdtemp(join(tmpdir(), 'guildhall-run-'));
+  project.provide('runId', runId);
+  project.provide('runStatsDir', runStatsDir);
+  return async () => {
+    const started = await countAppStarts(runStatsDir);
+    await rm(runStatsDir, { recursive: true, force: true });
+    if (started > 0) {
+      process.stdout.write(`Test servers started (createApp calls): ${String(started)}\n`);
+    }
+    if (postgresFailure === null) await dropPooledSchemas(runId);
+  };
 }

@@ -7,8 +7,9 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach } from 'vitest';
-import { manualClock, type Timers } from '../../src/domain/clock.js';
+import { manualClock } from '../../src/domain/clock.js';
 import type { Driver } from './drivers.js';
+import { firedTimers } from './firedTimers.js';
 import { identifyGateway, type GatewayClient } from './gatewayClient.js';
 import { guildFixture, type GuildFixture } from './guildMembers.js';
 import { startTestServer, type TestServer } from './testServer.js';
@@ -18,36 +19,6 @@ export const INTERACTION_FIXTURE_FILE_LIMIT = 64 * 1024;
 
 /** Where the fixture's clock starts. */
 export const INTERACTION_FIXTURE_NOW = Date.UTC(2026, 10, 24, 9);
-
-/** Timers that wait for the test: `fire` runs what is scheduled (deadlines and sweeps). */
-function firedTimers() {
-  const scheduled: { fn: () => void; done: boolean }[] = [];
-  const timers: Timers = {
-    schedule(fn) {
-      const entry = { fn, done: false };
-      scheduled.push(entry);
-      return () => {
-        entry.done = true;
-      };
-    },
-  };
-  return {
-    timers,
-    /** Runs every timer scheduled and not cancelled; returns how many ran. */
-    fire() {
-      let ran = 0;
-      for (const entry of scheduled.splice(0)) {
-        if (entry.done) continue;
-        entry.done = true;
-        entry.fn();
-        ran++;
-      }
-      return ran;
-    },
-    /** Timers scheduled and neither cancelled nor run. */
-    pending: () => scheduled.filter((entry) => !entry.done).length,
-  };
-}
 
 export interface InteractionFixture {
   readonly server: TestServer;

@@ -1,13 +1,18 @@
+import { appendFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { createApp, type App, type AppOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
+import { generateIdTokenKeyPair, type IdTokenKeyPair } from '../../src/oauth/index.js';
 import type { Clock } from '../../src/domain/clock.js';
+import { keyringOf } from '../../src/domain/keyring.js';
 import type { BucketLimit } from '../../src/http/rateLimit/index.js';
 import { createPostgresStorage } from '../../src/storage/postgres/index.js';
 import { createSqliteStorage } from '../../src/storage/sqlite/index.js';
-import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from './postgres.js';
+import { sqliteTemplate } from './testStorage.js';
+import { TEST_DATABASE_URL, acquireSchema, dropSchema, releaseSchema } from './postgres.js';
 
 export interface TestServerOptions {
   /** Which driver backs the server; SQLite in memory by default. */
@@ -23,6 +28,8 @@ export interface TestServerOptions {
   gateway?: AppOptions['gateway'];
   /** Where the gateway's waits come from (a test that holds the identify queue's). */
   gatewayTimers?: AppOptions['gatewayTimers'];
+  /** The voice node's limits and the timers of its periodic pass. */
+  voice?: AppOptions['voice'];
   /** Listen on a loopback port (for real clients); inject-only otherwise. */
   listen?: boolean;
   /** A bus to use instead of the one the config names (a test's spy over NATS, say). */
@@ -47,6 +54,8 @@ export interface TestServerOptions {
   activityProxy?: AppOptions['activityProxy'];
   /** The thread and poll sweep (false: tests run its passes themselves). */
   timedSweep?: AppOptions['timedSweep'];
+  /** Auto-moderation's stopwatch (tests spend its budget at will). */
+  autoModeration?: AppOptions['autoModeration'];
 }
 
 export interface TestServer extends AsyncDisposable {
@@ -57,7 +66,21 @@ export interface TestServer extends AsyncDisposable {
 }
 
 /** The secret key of test apps that share a database. */
-const SHARED_DATABASE_SECRET_KEY = Buffer.alloc(32, 7);
+const SHARED_DATABASE_SECRET_KEY = keyringOf(Buffer.alloc(32, 7));
+
+/**
+ * The ID token signing key test servers store, made once per worker: making an RSA key for each
+ * server cost most of its start.
+ */
+let testIdTokenKey: Promise<IdTokenKeyPair> | undefined;
+
+/**
+ * Counts a createApp call of the run: a byte in this worker's file of the run's counters, which
+ * globalSetup.ts adds up and prints at the end of the run.
+ */
+export function countAppStart(): void {
+  appendFileSync(join(inject('runStatsDir'), `worker-${String(process.pid)}`), '.');
+}
 
 /** A disposable platform on port 0 with its own database and data folder. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -74,9 +97,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     demo: false,
     // Tests of other things should not trip over limits; rate-limit tests set their own.
     routeRateLimit: { limit: 10_000, windowMs: 1000 },
-    // Tests hash many passwords: a cheaper scrypt than the default 2^17, which
-    // domain/credentials.test.ts proves.
-    passwordScryptLog2N: 14,
+    // Tests hash thousands of passwords: a far cheaper scrypt than the default 2^17 (2^14 cost a
+    // hash 30-40 ms of CPU, 2^10 about 2 ms). domain/credentials.test.ts proves the real cost, and
+    // the session tests set their own to prove rehashing. Below what an operator may configure.
+    passwordScryptLog2N: 10,
     globalRateLimitPerSecond: 10_000,
     // Apps opened on one database (a restart, a second node) share the key its signing keys are
     // sealed with, as nodes must (docs/operations.md, Secret key).
@@ -84,34 +108,46 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.config,
   };
   let dropPostgres: (() => Promise<void>) | null = null;
-  let storage: AppOptions['storage'];
-  if (options.storage === 'postgres') {
-    const schema = options.database ?? uniqueSchema('http');
-    storage = await createPostgresStorage({
-      connectionString: options.databaseUrl ?? TEST_DATABASE_URL,
-      schema,
-    });
-    // A private server goes with its files; the shared one keeps no test's schema.
-    if (options.database === undefined && options.databaseUrl === undefined) {
-      dropPostgres = () => dropSchema(schema);
-    }
-  } else {
-    storage = createSqliteStorage({ filename: options.database ?? ':memory:' });
-  }
   const cleanUp = async () => {
     await dropPostgres?.();
     if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
   };
+  let storage: AppOptions['storage'];
+  if (options.storage === 'postgres') {
+    // A private server (a test's own) goes with its files: nothing there is given back or dropped.
+    const pooled = options.database === undefined && options.databaseUrl === undefined;
+    const schema = options.database ?? (pooled ? acquireSchema() : 'guildhall');
+    if (pooled) dropPostgres = () => releaseSchema(schema);
+    try {
+      storage = await createPostgresStorage({
+        connectionString: options.databaseUrl ?? TEST_DATABASE_URL,
+        schema,
+      });
+    } catch (err) {
+      // Half migrated, maybe: not given back for reuse.
+      if (pooled) dropPostgres = () => dropSchema(schema);
+      await cleanUp();
+      throw err;
+    }
+  } else {
+    storage =
+      options.database === undefined
+        ? createSqliteStorage({ filename: ':memory:', template: sqliteTemplate() })
+        : createSqliteStorage({ filename: options.database });
+  }
   let app: App;
   try {
+    countAppStart();
     app = await createApp({
       config,
       storage,
+      idTokenKey: await (testIdTokenKey ??= generateIdTokenKeyPair()),
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.defaultRouteBucket ? { defaultRouteBucket: options.defaultRouteBucket } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.gateway ? { gateway: options.gateway } : {}),
       ...(options.gatewayTimers ? { gatewayTimers: options.gatewayTimers } : {}),
+      ...(options.voice ? { voice: options.voice } : {}),
       ...(options.invalidRequestLimit ? { invalidRequestLimit: options.invalidRequestLimit } : {}),
       ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
       ...(options.bus ? { bus: options.bus } : {}),
@@ -119,6 +155,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.interactions ? { interactions: options.interactions } : {}),
       ...(options.activityProxy ? { activityProxy: options.activityProxy } : {}),
       ...(options.timedSweep === undefined ? {} : { timedSweep: options.timedSweep }),
+      ...(options.autoModeration ? { autoModeration: options.autoModeration } : {}),
     });
   } catch (err) {
     // createApp closed the storage it was given; what this fixture made goes too.

@@ -8,11 +8,22 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPostgresStorage } from '../../src/storage/postgres/index.js';
-import { createSqliteStorage } from '../../src/storage/sqlite/index.js';
+import { createSqliteStorage, migratedSqliteTemplate } from '../../src/storage/sqlite/index.js';
 import type { Storage } from '../../src/storage/index.js';
 import type { GroupCommitOptions } from '../../src/storage/sql/groupCommit.js';
 import type { Driver } from './drivers.js';
-import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from './postgres.js';
+import { TEST_DATABASE_URL, acquireSchema, releaseSchema } from './postgres.js';
+
+let template: Buffer | undefined;
+
+/**
+ * A SQLite database with every migration applied, made once per worker: test databases in
+ * memory start as copies of it instead of migrating (test/migrations.test.ts migrates for real).
+ */
+export function sqliteTemplate(): Buffer {
+  template ??= migratedSqliteTemplate();
+  return template;
+}
 
 export interface TestStorage {
   storage: Storage;
@@ -24,7 +35,8 @@ export interface TestStorage {
 
 /**
  * Opens a fresh database on `driver`: SQLite in memory (in a file of a temporary folder when
- * `reopenable`, so `another()` sees it), or a new PostgreSQL schema named after `prefix`.
+ * `reopenable`, so `another()` sees it, named after `prefix`), or an empty migrated PostgreSQL
+ * schema of the worker's (postgres.ts, acquireSchema).
  */
 export async function openTestStorage(
   driver: Driver,
@@ -41,7 +53,7 @@ export async function openTestStorage(
     for (const storage of opened.splice(0)) await storage.close();
   };
   if (driver === 'postgres') {
-    const schema = uniqueSchema(options.prefix);
+    const schema = acquireSchema();
     const connect = async () => {
       const storage = await createPostgresStorage({
         connectionString: TEST_DATABASE_URL,
@@ -56,12 +68,16 @@ export async function openTestStorage(
       another: connect,
       async dispose() {
         await closeAll();
-        await dropSchema(schema);
+        await releaseSchema(schema);
       },
     };
   }
   if (options.reopenable !== true) {
-    const storage = createSqliteStorage({ filename: ':memory:', ...groupCommit });
+    const storage = createSqliteStorage({
+      filename: ':memory:',
+      template: sqliteTemplate(),
+      ...groupCommit,
+    });
     opened.push(storage);
     return {
       storage,

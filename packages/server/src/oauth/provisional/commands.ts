@@ -1,5 +1,6 @@
 import type { AdminCommand } from '../../adminCommand.js';
 import { requireFlag, UsageError } from '../../cliFlags.js';
+import type { ProvisionalService } from './service.js';
 
 function durationSeconds(raw: string | undefined): number | null {
   if (raw === undefined) return null;
@@ -10,7 +11,7 @@ function durationSeconds(raw: string | undefined): number | null {
 }
 
 /** Operator commands of provisional accounts: bans, publisher links, legacy OIDC imports. */
-export const PROVISIONAL_COMMANDS: AdminCommand[] = [
+export const PROVISIONAL_COMMANDS: AdminCommand<{ provisional: ProvisionalService }>[] = [
   {
     name: 'user ban',
     usage: 'guildhall user ban --user USER_ID [--reason TEXT] [--duration SECONDS]',

@@ -6,76 +6,95 @@
  */
 import { isSnowflake } from '@guildhall/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { BlobStore } from '../../blobs/index.js';
+import { Readable } from 'node:stream';
+import type { BlobStore, StagedBlob } from '../../blobs/index.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
+import type { StreamedFile } from '../../http/multipart.js';
 import { CDN_RATE_LIMIT } from '../../http/rateLimit/index.js';
 import type { ApplicationAttachmentRecord, Storage } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
 import type { AttachmentLinks } from '../messages/index.js';
 import { ownApplication } from './access.js';
+import { imageSizeProbe, type ImageSize } from './imageSize.js';
 
 export const appAttachmentKey = (id: string) => `app-attachments/${id}`;
 
 const attachmentPath = (a: ApplicationAttachmentRecord) =>
   `/app-attachments/${a.applicationId}/${a.id}/${encodeURIComponent(a.filename)}`;
 
-/** The width and height of a PNG, GIF or JPEG, or null. */
-export function imageSize(bytes: Buffer): { width: number; height: number } | null {
-  if (bytes.length >= 24 && bytes.readUInt32BE(0) === 0x89504e47) {
-    return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-  }
-  if (bytes.length >= 10 && bytes.toString('latin1', 0, 3) === 'GIF') {
-    return { width: bytes.readUInt16LE(6), height: bytes.readUInt16LE(8) };
-  }
-  if (bytes.length >= 4 && bytes.readUInt16BE(0) === 0xffd8) {
-    for (let at = 2; at + 9 < bytes.length;) {
-      if (bytes.readUInt8(at) !== 0xff) return null;
-      const marker = bytes.readUInt8(at + 1);
-      if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) {
-        return { width: bytes.readUInt16BE(at + 7), height: bytes.readUInt16BE(at + 5) };
-      }
-      at += 2 + bytes.readUInt16BE(at + 2);
-    }
-  }
-  return null;
+/** A file staged with its image size, read on the way in (null: not a PNG, GIF or JPEG). */
+export interface MeasuredBlob extends StagedBlob {
+  readonly image: ImageSize | null;
+}
+
+/**
+ * The application a caller may upload for: its bot, its owner's session, or a Bearer token
+ * granted to it. Anyone else, or an unknown id, is 10002.
+ */
+async function uploaderApplication(storage: Storage, principal: Principal, applicationId: string) {
+  if (principal.kind !== 'bearer') return ownApplication(storage, principal, applicationId);
+  const app =
+    principal.applicationId === applicationId
+      ? await storage.applications.findById(applicationId)
+      : null;
+  if (app === null) throw new ApiError('UNKNOWN_APPLICATION');
+  return app;
 }
 
 export function createAppAttachmentService(deps: ServiceDeps & { links: () => AttachmentLinks }) {
   const { storage, clock, ids, blobs } = deps;
   return {
+    /**
+     * Checks the caller may upload for the application, before the route reads a byte of the
+     * body (a stranger's upload costs no memory or disk).
+     */
+    async uploadGate(principal: Principal, applicationId: string): Promise<void> {
+      await uploaderApplication(storage, principal, applicationId);
+    },
+
+    /** Streams one file into the blob store's staging folder, measuring an image on the way. */
+    async stage(source: Readable): Promise<MeasuredBlob> {
+      const probe = imageSizeProbe();
+      async function* measured() {
+        for await (const chunk of source as AsyncIterable<Buffer>) {
+          probe.push(chunk);
+          yield chunk;
+        }
+      }
+      const blob = await blobs.stage(Readable.from(measured()));
+      return {
+        size: blob.size,
+        commit: (key, contentType) => blob.commit(key, contentType),
+        discard: () => blob.discard(),
+        image: probe.end(),
+      };
+    },
+
+    /** Stores a staged file as an activity attachment of the application (it commits the file). */
     async upload(
       principal: Principal,
       applicationId: string,
-      file: { filename: string; contentType: string; data: Buffer } | undefined,
+      file: StreamedFile<MeasuredBlob> | undefined,
     ) {
-      const app =
-        principal.kind === 'bearer'
-          ? principal.applicationId === applicationId
-            ? await storage.applications.findById(applicationId)
-            : null
-          : await ownApplication(storage, principal, applicationId);
-      if (app === null) throw new ApiError('UNKNOWN_APPLICATION');
+      const app = await uploaderApplication(storage, principal, applicationId);
       if (file === undefined) {
         throw invalidField(['file'], 'BASE_TYPE_REQUIRED', 'This field is required');
       }
-      if (file.data.length === 0) throw new ApiError('INVALID_FILE_UPLOADED');
-      const size = imageSize(file.data);
+      if (file.blob.size === 0) throw new ApiError('INVALID_FILE_UPLOADED');
+      const size = file.blob.image;
       const attachment: ApplicationAttachmentRecord = {
         id: ids(),
         applicationId: app.id,
         filename: file.filename.replace(/[\\/]/g, '_').slice(0, 256) || 'file',
         contentType: file.contentType,
-        size: file.data.length,
+        size: file.blob.size,
         width: size?.width ?? null,
         height: size?.height ?? null,
         createdAt: clock.now(),
       };
       // The file goes first: a failed insert leaves an unreachable file, never a broken link.
-      await blobs.put(appAttachmentKey(attachment.id), {
-        bytes: file.data,
-        contentType: file.contentType,
-      });
+      await file.blob.commit(appAttachmentKey(attachment.id), file.contentType);
       await storage.applicationAttachments.create(attachment);
       const links = deps.links();
       const url = `${links.baseUrl}${links.signer.sign(attachmentPath(attachment))}`;

@@ -12,9 +12,8 @@ import type { Principal } from '../../http/authenticator.js';
 import type { Repositories } from '../../storage/index.js';
 import { accessLoader, requireScope } from '../access/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
 import { MAX_GUILDS_PER_USER } from '../guilds/index.js';
-import { serializeMember } from '../members/index.js';
+import { serializeMember, memberDispatches } from '../members/index.js';
 import type { AddMemberInput } from './schemas.js';
 
 export function createOAuthMemberService(deps: ServiceDeps) {
@@ -91,7 +90,7 @@ export function createOAuthMemberService(deps: ServiceDeps) {
           roleIds,
         });
         const wire = serializeMember(member, user);
-        afterCommit(tx, dispatches.memberAdd(access.guild.id, wire));
+        afterCommit(tx, memberDispatches.memberAdd(access.guild.id, wire));
         return wire;
       });
     },

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { GuildParams } from '../../http/schemas.js';
-import { readMultipart, registerMultipart } from '../../http/multipart.js';
+import { registerMultipart, streamMultipart } from '../../http/multipart.js';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
 import type { RoleConnectionMetadataRecord } from '../../storage/index.js';
+import { withFiles } from '../messages/index.js';
 import type { AppAttachmentService } from './attachments.js';
 import type { ApplicationEmojiService } from './emojis.js';
 import type { OAuthMemberService } from './members.js';
@@ -114,21 +115,27 @@ export function registerAppDataRoutes(
     },
   );
 
-  // The multipart parser exists only in this scope (http/multipart.ts).
+  // The multipart parser exists only in this scope (http/multipart.ts). Who may upload is
+  // settled before the body is read; the file then streams to staging, as a message's do.
   void app.register(async (scope) => {
     await registerMultipart(scope);
     scope.post(
       '/applications/:application_id/attachment',
       { config: { auth: ['bot', 'bearer', 'session'] } },
       async (request) => {
-        const form = await readMultipart(request, {
+        const applicationId = appId(request.params);
+        const principal = principalOf(request);
+        await attachments.uploadGate(principal, applicationId);
+        const form = await streamMultipart(request, {
           maxFileBytes: options.maxAttachmentBytes,
+          maxTotalBytes: options.maxAttachmentBytes,
           maxFiles: 1,
           maxFieldBytes: 4096,
           namedFiles: ['file'],
+          stage: (source) => attachments.stage(source),
         });
         const file = form.files.find((part) => part.field === 'file');
-        return attachments.upload(principalOf(request), appId(request.params), file);
+        return withFiles(form.files, () => attachments.upload(principal, applicationId, file));
       },
     );
   });

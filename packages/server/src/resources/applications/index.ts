@@ -7,4 +7,5 @@ export {
 export { registerApplicationRoutes } from './routes.js';
 export { registerAssetCdnRoutes } from './assets.js';
 export { CreateApplicationBody } from './schemas.js';
+export { intentReview, type IntentReview } from './intentReview.js';
 export { createApplicationService, type ApplicationService } from './service.js';

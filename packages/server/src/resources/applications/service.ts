@@ -25,6 +25,8 @@ import type { InteractionsEndpoint } from '../interactions/index.js';
 import { serializeApplication } from './serialize.js';
 import { installPatch } from './install.js';
 import { createApplicationAssets } from './assets.js';
+import { intentReview } from './intentReview.js';
+import { announceIntegrationUpdates } from '../integrations/index.js';
 import { storeImage } from '../imageUploads.js';
 
 /** An application just made, with the two secrets that are shown once and stored only hashed. */
@@ -45,6 +47,12 @@ function randomDiscriminator(): string {
     '0',
   );
 }
+
+/** Whether a guild's integration of the app reads differently after the change. */
+const showsOtherwise = (before: ApplicationRecord, after: ApplicationRecord) =>
+  before.name !== after.name ||
+  before.icon !== after.icon ||
+  before.description !== after.description;
 
 /** Applications: made by developers, each with a bot user, a bot token and a client secret. */
 export function createApplicationService(
@@ -96,12 +104,14 @@ export function createApplicationService(
   };
 
   /**
-   * The self-serve rule (spec, privileged intents): an app reaching fewer users than the review
-   * threshold turns its limited intent flags on itself; from the threshold, only a review does.
+   * The self-serve rule (intentReview.ts, the gateway's too): an app reaching fewer users than
+   * the review threshold turns its limited intent flags on itself; from the threshold, only a
+   * review does.
    */
   const requireSelfServeIntents = async (application: ApplicationRecord) => {
-    const users = await storage.applications.approximateUserCount(application.id);
-    if (users < deps.privilegedIntentReviewThreshold) return;
+    const threshold = deps.privilegedIntentReviewThreshold;
+    const { users, required } = await intentReview(storage, application.id, threshold);
+    if (!required) return;
     throw invalidField(
       ['flags'],
       'PRIVILEGED_INTENTS_REVIEW_REQUIRED',
@@ -133,22 +143,27 @@ export function createApplicationService(
     /** Rich presence assets (assets.ts). */
     assets: createApplicationAssets({ storage, clock, ids, blobs, owned: ownedApplication }),
 
-    /** Makes an application, its bot user and bot token, in one transaction. */
+    /**
+     * Makes an application, its bot user (with the application's id) and bot token, in one
+     * transaction.
+     */
     async create(ownerId: string, input: CreateApplicationInput): Promise<CreatedApplication> {
       const clientSecret = generateClientSecret();
       return storage.transaction(async (tx) => {
         const owner = await tx.users.findById(ownerId);
         if (owner === null || owner.bot) throw new ApiError('UNKNOWN_USER');
         const now = clock.now();
+        // The bot user has the application's id, as on the platform: libraries that read the
+        // application id from the bot token's first segment then name the right application.
+        const id = ids();
         const bot = await tx.users.create({
-          id: ids(),
+          id,
           username: input.name,
           discriminator: randomDiscriminator(),
           bot: true,
           verified: true,
           createdAt: now,
         });
-        const id = ids();
         const { verifyKey, signingKey } = generateSigningKeyPair();
         const application = await tx.applications.create({
           id,
@@ -259,7 +274,11 @@ export function createApplicationService(
         if (obfuscation !== undefined) {
           await tx.gateway.setPrivateChannelObfuscation(application.id, obfuscation);
         }
-        return tx.applications.update(application.id, patch);
+        const changed = await tx.applications.update(application.id, patch);
+        if (changed !== null && showsOtherwise(application, changed)) {
+          await announceIntegrationUpdates(tx, changed);
+        }
+        return changed;
       });
       if (updated === null) throw new ApiError('UNKNOWN_APPLICATION');
       return view(updated);

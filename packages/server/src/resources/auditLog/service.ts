@@ -4,7 +4,7 @@ import type { Principal } from '../../http/authenticator.js';
 import type { AuditLogEntryRecord, AuditLogQuery, Repositories } from '../../storage/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { auditLogDispatches } from './dispatch.js';
 import { loadGuildAccess } from '../access/index.js';
 import { serializeUser } from '../users/index.js';
 
@@ -23,7 +23,10 @@ export async function recordAudit(
 ): Promise<void> {
   const record: AuditLogEntryRecord = { changes: null, options: null, ...entry, id: ids() };
   await tx.auditLog.append(record);
-  afterCommit(tx, dispatches.auditLogEntryCreate(record.guildId, serializeAuditLogEntry(record)));
+  afterCommit(
+    tx,
+    auditLogDispatches.auditLogEntryCreate(record.guildId, serializeAuditLogEntry(record)),
+  );
 }
 
 /**

@@ -78,6 +78,28 @@ describeDrivers('one-time login links on $driver', (driver) => {
     expect((await redeem({})).json()).toMatchObject({ code: 50035, errors: { code: {} } });
   });
 
+  it('of links made for one person at once, exactly one stays live', async () => {
+    await using fx = await start();
+    const { server, clock, redeem } = fx;
+    const dev = await seedDeveloper(server.app);
+    const other = await seedDeveloper(server.app, 'other');
+    const othersLink = await server.app.services.auth.createLoginLink(other.userId);
+    const links = await Promise.all(
+      Array.from({ length: 8 }, () => server.app.services.auth.createLoginLink(dev.userId)),
+    );
+    const answers: number[] = [];
+    for (const { code } of links) {
+      // A minute apart: the login bucket allows five a minute.
+      clock.advance(60_000);
+      answers.push((await redeem({ code })).statusCode);
+    }
+    expect(answers.filter((status) => status === 200)).toHaveLength(1);
+    expect(answers.filter((status) => status === 400)).toHaveLength(7);
+    // Another person's link is not one of them.
+    clock.advance(60_000);
+    expect((await redeem({ code: othersLink.code })).statusCode).toBe(200);
+  });
+
   it("refuses a banned person's link and uses it up: it does not work once the ban ends", async () => {
     await using fx = await start();
     const { server, clock, redeem } = fx;

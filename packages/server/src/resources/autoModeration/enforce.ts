@@ -6,6 +6,11 @@
  * quarantine), with its AUTO_MODERATION_ACTION_EXECUTION and audit entry, in one transaction that
  * commits before the message is refused (200000) when a rule blocks it.
  *
+ * The keyword, preset and regex matching of one message (or of one member's names) shares one
+ * CPU budget (`budgetMs`). A rule whose check it could not finish fails closed: it is taken to
+ * match, so it blocks if it has BLOCK_MESSAGE (or quarantines, for a profile rule) and its alert
+ * says the check timed out; its TIMEOUT action does not run (nothing says the member did wrong).
+ *
  * Never checked: the owner and members with ADMINISTRATOR or MANAGE_GUILD (as on the platform),
  * members holding an exempt role, channels exempt by id or by their category.
  */
@@ -15,7 +20,6 @@ import {
   PermissionFlags as P,
   type AuditLogAction,
 } from '@guildhall/protocol';
-import { createHash } from 'node:crypto';
 import { ApiError } from '../../errors/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type {
@@ -28,30 +32,18 @@ import type {
 } from '../../storage/index.js';
 import { recordAudit } from '../auditLog/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
-import { serializeMember } from '../members/index.js';
+import { serializeMember, memberDispatches } from '../members/index.js';
 import { loadMessageContext, serializeMessage, type AttachmentLinks } from '../messages/index.js';
+import { startBudget, type BudgetClocks } from './budget.js';
 import { executionDispatch } from './dispatch.js';
-import { allowed, firstKeywordHit } from './keywords.js';
-import { firstPresetHit } from './presets.js';
-import { firstRegexHit } from './regex.js';
-import { AutoModActions as A, AutoModEvents, AutoModTriggers as T } from './schemas.js';
+import { scanText } from './keywords.js';
+import { createRuleMatchers } from './matchers.js';
+import { createRuleMatching, type Match } from './ruleMatch.js';
+import { AutoModActions as A, AutoModEvents } from './schemas.js';
 import { SECOND_MS } from '../../domain/time.js';
 
 /** Member flag AUTOMOD_QUARANTINED_USERNAME: a profile rule blocks the member's interactions. */
 export const QUARANTINED_FLAG = 1 << 7;
-
-/** The SPAM trigger: the same content from one member this many times within the window. */
-export const SPAM_REPEATS = 3;
-export const SPAM_WINDOW_MS = 60 * SECOND_MS;
-/** Members whose recent contents the spam check remembers, per process. */
-const SPAM_TRACKED_MEMBERS = 10_000;
-
-/** Why a rule matched: the configured keyword and the content it found. */
-interface Match {
-  keyword: string | null;
-  content: string | null;
-}
 
 /** A message about to be written, as the check sees it. */
 export interface MessageCheck {
@@ -67,70 +59,13 @@ export interface MessageCheck {
   edit?: boolean;
 }
 
-const lists = (metadata: SettingsJson, key: string): string[] => {
-  const value = metadata[key];
-  return Array.isArray(value) ? value.map(String) : [];
-};
-
-/** Matches keyword, regex and allow lists (KEYWORD and MEMBER_PROFILE rules). */
-function keywordMatch(rule: AutoModRuleRecord, text: string): Match | null {
-  const allow = lists(rule.triggerMetadata, 'allow_list');
-  const hit = firstKeywordHit(lists(rule.triggerMetadata, 'keyword_filter'), allow, text);
-  if (hit !== null) return { keyword: hit.keyword, content: hit.matched };
-  const regex = firstRegexHit(lists(rule.triggerMetadata, 'regex_patterns'), text, {
-    accept: (matched) => !allowed(allow, matched),
-  });
-  return regex === null ? null : { keyword: regex.pattern, content: regex.matched };
-}
-
-/** Unique user and role mentions in the content (`<@id>`, `<@!id>`, `<@&id>`). */
-export function uniqueMentions(content: string): number {
-  return new Set(content.match(/<@[!&]?\d{1,20}>/g)?.map((m) => m.replace('!', '')) ?? []).size;
-}
-
-export function createAutoModerationEnforcer(deps: ServiceDeps & { links: () => AttachmentLinks }) {
+export function createAutoModerationEnforcer(
+  deps: ServiceDeps & { links: () => AttachmentLinks; budget: BudgetClocks },
+) {
   const { storage, clock, ids } = deps;
-  /** Recent content hashes per guild member, for the SPAM trigger (oldest member first out). */
-  const recent = new Map<string, { hash: string; at: number }[]>();
-
-  /** Counts this content for the member; whether it is the SPAM_REPEATS-th copy in the window. */
-  const repeated = (guildId: string, userId: string, content: string): boolean => {
-    const key = `${guildId}:${userId}`;
-    const now = clock.now();
-    const hash = createHash('sha256').update(content.trim().toLowerCase()).digest('hex');
-    const seen = (recent.get(key) ?? []).filter((entry) => entry.at > now - SPAM_WINDOW_MS);
-    seen.push({ hash, at: now });
-    recent.delete(key);
-    recent.set(key, seen.slice(-SPAM_REPEATS * 4));
-    if (recent.size > SPAM_TRACKED_MEMBERS) {
-      const oldest = recent.keys().next().value;
-      if (oldest !== undefined) recent.delete(oldest);
-    }
-    return seen.filter((entry) => entry.hash === hash).length >= SPAM_REPEATS;
-  };
-
-  const messageMatch = (rule: AutoModRuleRecord, check: MessageCheck): Match | null => {
-    const { content } = check;
-    switch (rule.triggerType) {
-      case T.KEYWORD:
-        return keywordMatch(rule, content);
-      case T.KEYWORD_PRESET: {
-        const presets = (rule.triggerMetadata['presets'] as number[] | undefined) ?? [];
-        const word = firstPresetHit(presets, lists(rule.triggerMetadata, 'allow_list'), content);
-        return word === null ? null : { keyword: word, content: word };
-      }
-      case T.MENTION_SPAM: {
-        const limit = Number(rule.triggerMetadata['mention_total_limit'] ?? 0);
-        return uniqueMentions(content) > limit ? { keyword: null, content: null } : null;
-      }
-      case T.SPAM:
-        return check.edit !== true && repeated(check.guildId, check.member.userId, content)
-          ? { keyword: null, content: null }
-          : null;
-      default:
-        return null;
-    }
-  };
+  const matching = createRuleMatching({ clock });
+  /** The rules' lists and patterns, compiled before a check's budget starts (not counted). */
+  const matchers = createRuleMatchers();
 
   const exempt = (
     rule: AutoModRuleRecord,
@@ -166,6 +101,9 @@ export function createAutoModerationEnforcer(deps: ServiceDeps & { links: () => 
       ...(run.match.content === null
         ? []
         : [{ name: 'keyword_matched_content', value: run.match.content, inline: false }]),
+      ...(run.match.timedOut === true
+        ? [{ name: 'check_timed_out', value: 'true', inline: false }]
+        : []),
     ];
     const record = {
       id,
@@ -231,6 +169,8 @@ export function createAutoModerationEnforcer(deps: ServiceDeps & { links: () => 
     let member = run.member;
     for (const action of run.rule.actions) {
       const type = Number(action['type']);
+      // A check that timed out is no evidence against the member: no timeout for it.
+      if (type === A.TIMEOUT && run.match.timedOut === true) continue;
       const metadata = (action['metadata'] ?? {}) as SettingsJson;
       let alertId: string | null = null;
       if (type === A.SEND_ALERT_MESSAGE) {
@@ -241,13 +181,19 @@ export function createAutoModerationEnforcer(deps: ServiceDeps & { links: () => 
           (await tx.members.update(member.guildId, member.userId, {
             communicationDisabledUntil: until,
           })) ?? member;
-        afterCommit(tx, dispatches.memberUpdate(member.guildId, serializeMember(member, run.user)));
+        afterCommit(
+          tx,
+          memberDispatches.memberUpdate(member.guildId, serializeMember(member, run.user)),
+        );
       } else if (type === A.BLOCK_MEMBER_INTERACTION && (member.flags & QUARANTINED_FLAG) === 0) {
         member =
           (await tx.members.update(member.guildId, member.userId, {
             flags: member.flags | QUARANTINED_FLAG,
           })) ?? member;
-        afterCommit(tx, dispatches.memberUpdate(member.guildId, serializeMember(member, run.user)));
+        afterCommit(
+          tx,
+          memberDispatches.memberUpdate(member.guildId, serializeMember(member, run.user)),
+        );
       }
       afterCommit(
         tx,
@@ -301,9 +247,13 @@ export function createAutoModerationEnforcer(deps: ServiceDeps & { links: () => 
           !exempt(rule, check.member, check.channel),
       );
       if (rules.length === 0 || check.content.trim() === '') return;
-      const matched = rules.flatMap((rule) => {
-        const match = messageMatch(rule, check);
-        return match === null ? [] : [{ rule, match }];
+      const prepared = rules.map((rule) => ({ rule, matcher: matchers.of(rule) }));
+      matching.warmUp();
+      const budget = startBudget(deps.budget);
+      const message = { ...check, userId: check.member.userId, text: scanText(check.content) };
+      const matched = prepared.flatMap((ready) => {
+        const match = matching.message(ready, message, budget);
+        return match === null ? [] : [{ rule: ready.rule, match }];
       });
       if (matched.length === 0) return;
       const blocked = matched.some(({ rule }) =>
@@ -354,17 +304,19 @@ export function createAutoModerationEnforcer(deps: ServiceDeps & { links: () => 
       const names = [member.nick, user.globalName, user.username].filter(
         (n): n is string => n !== null && n !== '',
       );
-      let match: Match | null = null;
-      for (const name of names) {
-        match ??= keywordMatch(rule, name);
-      }
+      const matcher = matchers.of(rule);
+      matching.warmUp();
+      const match = matching.profile(matcher, names, startBudget(deps.budget));
       if (match === null) {
         if ((member.flags & QUARANTINED_FLAG) !== 0) {
           const lifted = await tx.members.update(member.guildId, member.userId, {
             flags: member.flags & ~QUARANTINED_FLAG,
           });
           if (lifted !== null) {
-            afterCommit(tx, dispatches.memberUpdate(lifted.guildId, serializeMember(lifted, user)));
+            afterCommit(
+              tx,
+              memberDispatches.memberUpdate(lifted.guildId, serializeMember(lifted, user)),
+            );
           }
         }
         return;

@@ -1,4 +1,5 @@
 /** @module resources/autoModeration: auto-moderation rules and their enforcement. */
+export type { BudgetClocks, Stopwatch } from './budget.js';
 export {
   createAutoModerationEnforcer,
   QUARANTINED_FLAG,

@@ -5,7 +5,8 @@
  * them out. The platform keeps its own lists private; these are the project's.
  */
 import { createHash } from 'node:crypto';
-import { allowed, wordsOf } from './keywords.js';
+import type { Budget } from './budget.js';
+import type { AllowList, ScannedText } from './keywords.js';
 
 export const KeywordPresets = { PROFANITY: 1, SEXUAL_CONTENT: 2, SLURS: 3 } as const;
 
@@ -97,16 +98,32 @@ const inPreset: Record<number, (word: string) => boolean> = {
   [KeywordPresets.SLURS]: (word) => SLUR_HASHES.has(slurHash(word)),
 };
 
-/** The first word of `content` in one of the presets that the allow list does not let through. */
+/** How many words between two budget checks. */
+const WORDS_PER_CHECK = 16;
+
+/** The first word of the text in one of the presets that the allow list does not let through. */
 export function firstPresetHit(
-  presets: readonly number[],
-  allowList: readonly string[],
-  content: string,
+  lists: { presets: readonly number[]; allow: AllowList },
+  text: ScannedText,
+  budget: Budget,
 ): string | null {
+  const { presets, allow } = lists;
   const checks = presets.flatMap((preset) => inPreset[preset] ?? []);
   if (checks.length === 0) return null;
-  for (const word of wordsOf(content)) {
-    if (checks.some((check) => check(word)) && !allowed(allowList, word)) return word;
+  const { words, lower } = text;
+  /** Each word's answer, so that a repeated word is looked up (and hashed) once. */
+  const listed = new Map<string, boolean>();
+  for (let w = 0; w < words.length; w += 2) {
+    if (w % (2 * WORDS_PER_CHECK) === 0) budget.check();
+    const start = words[w] ?? 0;
+    const end = words[w + 1] ?? 0;
+    const word = lower.slice(start, end);
+    let found = listed.get(word);
+    if (found === undefined) {
+      found = checks.some((check) => check(word)) && !allow.covers(text, start, end);
+      listed.set(word, found);
+    }
+    if (found) return word;
   }
   return null;
 }

@@ -1,164 +1,80 @@
 /**
- * @module resources/autoModeration/regex: the rules' regular expressions, kept safe. A pattern
- * is checked when a rule is saved (the platform's Rust syntax has no lookaround and no
- * backreferences, and a quantified group that itself repeats is refused: the shapes that make a
- * backtracking engine exponential), and every match runs under a time budget in a `vm` context,
- * which V8 interrupts: a pattern that still backtracks badly is given up on (after a second
- * try, as the budget is wall-clock time), never hangs the server.
+ * @module resources/autoModeration/regex: the rules' regular expressions, run by RE2 (`re2js`, its
+ * JavaScript port): an automaton, never backtracking, so a search takes time linear in the text
+ * (times the pattern's program size) whatever the pattern. The platform's patterns are Rust's
+ * regex syntax, which RE2's is close to: neither has lookaround or backreferences, both take
+ * `(?i)`, `\p{L}`, `[[:alpha:]]`, `\x{…}`; Rust's `\u…` escapes are read as `\x{…}`.
  */
-import vm from 'node:vm';
+import { RE2JS, RE2JSException } from 're2js';
+import type { Budget } from './budget.js';
 
-/** How long the patterns of one piece of content may run together, in ms. */
-export const REGEX_BUDGET_MS = 100;
-/**
- * Runs past the budget before the patterns are given up on: the budget is wall-clock time, so a
- * busy process can lose one run to scheduling; a pattern that truly backtracks loses both.
- */
-const REGEX_ATTEMPTS = 2;
+/** Rust's `\u0041`, `\u{41}` and `\U00000041` as RE2's `\x{…}`; other escapes as they are. */
+function rustEscapes(pattern: string): string {
+  return pattern.replace(
+    /\\(?:u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|U\{([0-9a-fA-F]{1,8})\}|U([0-9a-fA-F]{8})|([\s\S]))/g,
+    (escape, ...hex: (string | undefined)[]) => {
+      const digits = hex.slice(0, 4).find((h) => h !== undefined);
+      return digits === undefined ? escape : `\\x{${digits}}`;
+    },
+  );
+}
+
+/** Compiles a pattern, case-insensitive as the platform's are. @throws RE2JSException */
+export function compilePattern(pattern: string): RE2JS {
+  return RE2JS.compile(rustEscapes(pattern), RE2JS.CASE_INSENSITIVE);
+}
 
 /** Why a pattern is refused, or null when it is accepted. */
 export function regexProblem(pattern: string): string | null {
   if (/\(\?<?[=!]/.test(pattern)) return 'Lookaround is not supported.';
   if (/\\[1-9]|\\k</.test(pattern)) return 'Backreferences are not supported.';
   try {
-    new RegExp(pattern, 'iu');
-  } catch {
-    return 'Invalid regex.';
+    compilePattern(pattern);
+  } catch (err) {
+    if (!(err instanceof RE2JSException)) throw err;
+    const description = (
+      err as RE2JSException & { getDescription?: () => string }
+    ).getDescription?.();
+    return description === undefined ? 'Invalid regex.' : `Invalid regex: ${description}.`;
   }
-  if (hasNestedRepetition(pattern)) return 'Regex is too complex (a repeated group repeats).';
   return null;
 }
 
-/**
- * Whether a group holding a quantifier or an alternation is itself quantified (`(a+)+`,
- * `(a|ab)*`, `(?:x*y)+`). Escapes and character classes are skipped.
- */
-function hasNestedRepetition(pattern: string): boolean {
-  /** Per open group: whether it holds a quantifier or an alternation. */
-  const stack: boolean[] = [];
-  let lastGroupRisky = false;
-  for (let i = 0; i < pattern.length; i += 1) {
-    const ch = pattern[i];
-    if (ch === '\\') {
-      i += 1;
-      lastGroupRisky = false;
-      continue;
-    }
-    if (ch === '[') {
-      i = classEnd(pattern, i);
-      lastGroupRisky = false;
-      continue;
-    }
-    if (ch === '(') {
-      stack.push(false);
-      lastGroupRisky = false;
-      // `(?:`, `(?<name>`, `(?i:` open a group; their `?` repeats nothing.
-      if (pattern[i + 1] === '?') i = groupPrefixEnd(pattern, i + 1);
-      continue;
-    }
-    if (ch === ')') {
-      lastGroupRisky = stack.pop() ?? false;
-      continue;
-    }
-    const quantifier = ch === '*' || ch === '+' || ch === '?' || ch === '{';
-    if (quantifier) {
-      const repeats = ch !== '?' && !(ch === '{' && /^\{0?1?\}/.test(pattern.slice(i)));
-      if (lastGroupRisky && repeats) return true;
-      if (stack.length > 0) stack[stack.length - 1] = true;
-    } else if (ch === '|' && stack.length > 0) {
-      stack[stack.length - 1] = true;
-    }
-    lastGroupRisky = false;
-  }
-  return false;
+/** A pattern as configured, compiled. */
+export interface CompiledPattern {
+  pattern: string;
+  re: RE2JS;
 }
 
-/** The last index of a group's `?…` prefix (`?:`, `?<name>`, `?flags:`) that starts at `at`. */
-function groupPrefixEnd(pattern: string, at: number): number {
-  if (pattern[at + 1] === '<') {
-    const close = pattern.indexOf('>', at);
-    return close < 0 ? pattern.length : close;
-  }
-  let i = at + 1;
-  while (i < pattern.length && /[a-zA-Z-]/.test(pattern[i] ?? '')) i += 1;
-  // `(?i)` sets flags and is no group: the loop sees its `)` and closes it.
-  return pattern[i] === ':' ? i : i - 1;
-}
-
-function classEnd(pattern: string, start: number): number {
-  for (let i = start + 1; i < pattern.length; i += 1) {
-    if (pattern[i] === '\\') i += 1;
-    else if (pattern[i] === ']' && i > start + 1) return i;
-  }
-  return pattern.length;
-}
-
-/** A pattern's first match in the content: the pattern and the matched text. */
+/** A pattern's match in the content: the pattern and the matched text. */
 export interface RegexHit {
   pattern: string;
   matched: string;
-  index: number;
 }
 
-const context = vm.createContext(Object.create(null) as object);
-const firstMatch = new vm.Script(`(() => {
-  for (let i = 0; i < patterns.length; i += 1) {
-    const re = patterns[i];
-    re.lastIndex = 0;
-    let m;
-    while ((m = re.exec(content)) !== null) {
-      if (m[0].length === 0) { re.lastIndex += 1; continue; }
-      if (!skip(i, m[0], m.index)) return [i, m[0], m.index];
-    }
-  }
-  return null;
-})()`);
-
 /**
- * The first match of any pattern that `accept` takes (a match on the allow list is skipped), or
- * null; null as well when the patterns ran past {@link REGEX_BUDGET_MS} (reported through
- * `options.timedOut`).
+ * The first match, pattern by pattern, that `accept` takes (a match on the allow list is
+ * skipped, and the search goes on after it), or null.
+ * @throws OutOfBudget when the budget is spent before the patterns are.
  */
 export function firstRegexHit(
-  patterns: readonly string[],
+  patterns: readonly CompiledPattern[],
   content: string,
   options: {
     /** Whether a match counts (one on the allow list does not). */
     accept: (matched: string) => boolean;
-    /** Told when the patterns ran out of time. */
-    timedOut?: () => void;
+    budget: Budget;
   },
 ): RegexHit | null {
-  const { accept, timedOut } = options;
-  if (patterns.length === 0 || content === '') return null;
-  const usable = patterns.flatMap((pattern) => {
-    try {
-      return [{ pattern, re: new RegExp(pattern, 'giu') }];
-    } catch {
-      return [];
+  for (const { pattern, re } of patterns) {
+    options.budget.check();
+    const matcher = re.matcher(content);
+    while (matcher.find()) {
+      const matched = matcher.group() ?? '';
+      if (matched !== '' && options.accept(matched)) return { pattern, matched };
+      // Each search is linear, but one per skipped match: the budget bounds their number.
+      options.budget.check();
     }
-  });
-  const compiled = usable.map((entry) => entry.re);
-  Object.assign(context, {
-    patterns: compiled,
-    content,
-    skip: (_i: number, matched: string) => !accept(matched),
-  });
-  try {
-    for (let attempt = 1; attempt <= REGEX_ATTEMPTS; attempt += 1) {
-      try {
-        const hit = firstMatch.runInContext(context, { timeout: REGEX_BUDGET_MS }) as
-          [number, string, number] | null;
-        if (hit === null) return null;
-        const pattern = usable[hit[0]]?.pattern ?? '';
-        return { pattern, matched: hit[1], index: hit[2] };
-      } catch (err) {
-        if ((err as { code?: unknown }).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw err;
-      }
-    }
-    timedOut?.();
-    return null;
-  } finally {
-    Object.assign(context, { patterns: [], content: '', skip: null });
   }
+  return null;
 }

@@ -138,7 +138,7 @@ describeDrivers('auto-moderation rules on $driver', (driver) => {
       [{ ...keywordRule(), actions: [{ type: 2, metadata: { channel_id: '1' } }] }, 'actions'],
       [{ ...keywordRule(), actions: [{ type: 3 }] }, 'actions'],
       [{ ...keywordRule(), trigger_metadata: { regex_patterns: ['(?=x)a'] } }, 'trigger_metadata'],
-      [{ ...keywordRule(), trigger_metadata: { regex_patterns: ['(a+)+$'] } }, 'trigger_metadata'],
+      [{ ...keywordRule(), trigger_metadata: { regex_patterns: ['(a)\\1'] } }, 'trigger_metadata'],
       [
         { ...keywordRule(), trigger_metadata: { regex_patterns: ['(unclosed'] } },
         'trigger_metadata',
@@ -169,6 +169,117 @@ describeDrivers('auto-moderation rules on $driver', (driver) => {
     }
     expect(await g.auditCount()).toBe(audits);
     expect(await server.app.storage.autoModRules.listByGuild(g.guildId)).toEqual([]);
+  });
+
+  it('refuses duplicate keywords, patterns and allow-list entries', async () => {
+    const audits = await g.auditCount();
+    // The same keyword 40 times, let through by the allow list: refused, not matched 40 times.
+    const cases: [object, (string | number)[]][] = [
+      [
+        { keyword_filter: Array<string>(40).fill('*a*'), allow_list: ['*a*'] },
+        ['keyword_filter', 1],
+      ],
+      [{ keyword_filter: ['cat', 'dog', 'CAT'] }, ['keyword_filter', 2]],
+      [{ keyword_filter: ['cat'], allow_list: ['ok', 'Ok'] }, ['allow_list', 1]],
+      [{ regex_patterns: ['d[o0]g', 'd[o0]g'] }, ['regex_patterns', 1]],
+    ];
+    for (const [metadata, path] of cases) {
+      const res = await g.call('POST', rulesUrl(), {
+        auth: g.bot.token,
+        payload: keywordRule({ trigger_metadata: metadata }),
+      });
+      expect(res.statusCode, JSON.stringify(metadata)).toBe(400);
+      expectOpenApiResponse(res, 'POST', rulesUrl());
+      const body = res.json<{ code: number; errors: Record<string, unknown> }>();
+      expect(body.code).toBe(50035);
+      expect(body.errors).toMatchObject({
+        trigger_metadata: {
+          [String(path[0])]: {
+            [String(path[1])]: {
+              _errors: [
+                {
+                  code: 'AUTO_MODERATION_DUPLICATE_KEYWORD',
+                  message: expect.any(String) as string,
+                },
+              ],
+            },
+          },
+        },
+      });
+    }
+    // Distinct entries that only share letters are fine (and so is a pattern RE2 runs in linear
+    // time, however it nests).
+    const fine = await g.call('POST', rulesUrl(), {
+      auth: g.bot.token,
+      payload: keywordRule({
+        trigger_metadata: {
+          keyword_filter: ['cat', 'cat*', '*cat', '*cat*'],
+          regex_patterns: ['(a+)+$'],
+          allow_list: ['category'],
+        },
+      }),
+    });
+    expect(fine.statusCode, fine.body).toBe(200);
+    const id = fine.json<{ id: string }>().id;
+    // A PATCH is held to the same rules, and changes nothing when refused.
+    const patch = await g.call('PATCH', `${rulesUrl()}/${id}`, {
+      auth: g.bot.token,
+      payload: { trigger_metadata: { keyword_filter: ['x', 'X'] } },
+    });
+    expect(patch.statusCode).toBe(400);
+    expect(patch.json()).toMatchObject({ code: 50035 });
+    expect((await server.app.storage.autoModRules.find(g.guildId, id))?.triggerMetadata).toEqual(
+      fine.json<{ trigger_metadata: object }>().trigger_metadata,
+    );
+    expect((await g.call('DELETE', `${rulesUrl()}/${id}`, g.bot.token)).statusCode).toBe(204);
+    expect(await g.auditCount()).toBe(audits + 2);
+  });
+
+  it("refuses patterns that cannot be checked within a message's budget, saying why", async () => {
+    // Each pattern compiles to about 160 instructions, which RE2 may all run at each character:
+    // ten of them may cost far more per message than the 50 ms all of a guild's rules have.
+    const heavy = Array.from({ length: 10 }, (_, i) => `[a-z]{160}${String(i)}`);
+    const refused = await g.call('POST', rulesUrl(), {
+      auth: g.bot.token,
+      payload: keywordRule({ trigger_metadata: { regex_patterns: heavy } }),
+    });
+    expect(refused.statusCode).toBe(400);
+    expectOpenApiResponse(refused, 'POST', rulesUrl());
+    expect(refused.json()).toMatchObject({
+      code: 50035,
+      errors: {
+        trigger_metadata: {
+          _errors: [
+            {
+              code: 'AUTO_MODERATION_RULE_TOO_EXPENSIVE',
+              message: expect.stringMatching(/50 ms/) as string,
+            },
+          ],
+        },
+      },
+    });
+    expect(await server.app.storage.autoModRules.listByGuild(g.guildId)).toEqual([]);
+    // One such pattern fits; the guild's rules share the budget, so a rule that would take the
+    // guild past it is refused even though it fits alone.
+    const one = await g.call('POST', rulesUrl(), {
+      auth: g.bot.token,
+      payload: keywordRule({ trigger_metadata: { regex_patterns: heavy.slice(0, 1) } }),
+    });
+    expect(one.statusCode, one.body).toBe(200);
+    const rules: string[] = [one.json<{ id: string }>().id];
+    let last = one;
+    for (let i = 1; i < 6 && last.statusCode === 200; i += 1) {
+      last = await g.call('POST', rulesUrl(), {
+        auth: g.bot.token,
+        payload: keywordRule({ trigger_metadata: { regex_patterns: heavy.slice(i, i + 1) } }),
+      });
+      if (last.statusCode === 200) rules.push(last.json<{ id: string }>().id);
+    }
+    expect(last.statusCode).toBe(400);
+    expect(JSON.stringify(last.json())).toMatch(/other rules/);
+    for (const id of rules) {
+      expect((await g.call('DELETE', `${rulesUrl()}/${id}`, g.bot.token)).statusCode).toBe(204);
+    }
   });
 
   it('limits rules per trigger type', async () => {

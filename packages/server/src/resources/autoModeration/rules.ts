@@ -43,6 +43,26 @@ function checkRegexes(patterns: readonly string[]): void {
   });
 }
 
+/**
+ * Refuses an entry given twice: it would only be matched twice. Keywords and allow-list entries
+ * match whatever their case, so `Cat` repeats `cat`; patterns are compared as written.
+ */
+function checkUnique(field: string, list: readonly string[], foldCase: boolean): void {
+  const first = new Map<string, number>();
+  list.forEach((entry, index) => {
+    const key = foldCase ? entry.toLowerCase() : entry;
+    const earlier = first.get(key);
+    if (earlier !== undefined) {
+      throw invalidField(
+        ['trigger_metadata', field, index],
+        'AUTO_MODERATION_DUPLICATE_KEYWORD',
+        `The same as entry ${String(earlier)}${foldCase ? ' (entries match whatever their case)' : ''}.`,
+      );
+    }
+    first.set(key, index);
+  });
+}
+
 function checkAllowList(list: readonly string[], max: number): string[] {
   if (list.length > max) {
     throw invalidField(
@@ -51,6 +71,7 @@ function checkAllowList(list: readonly string[], max: number): string[] {
       `Must be ${String(max)} or fewer in length.`,
     );
   }
+  checkUnique('allow_list', list, true);
   return [...list];
 }
 
@@ -66,6 +87,8 @@ export function triggerMetadataFor(
       onlyFields(metadata, ['keyword_filter', 'regex_patterns', 'allow_list']);
       const keywords = metadata.keyword_filter ?? [];
       const regexes = metadata.regex_patterns ?? [];
+      checkUnique('keyword_filter', keywords, true);
+      checkUnique('regex_patterns', regexes, false);
       checkRegexes(regexes);
       if (keywords.length === 0 && regexes.length === 0) {
         throw invalidField(

@@ -7,15 +7,22 @@ import { AuditLogActions, PermissionFlags as P, isSnowflake } from '@guildhall/p
 import { ApiError, invalidField } from '../../errors/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
-import type { AutoModRuleRecord, ChannelRecord, Repositories } from '../../storage/index.js';
+import type {
+  AutoModRuleRecord,
+  ChannelRecord,
+  Repositories,
+  SettingsJson,
+} from '../../storage/index.js';
 import { accessLoader, type GuildAccess } from '../access/index.js';
 import { diffChanges, recordAudit, snapshotChanges } from '../auditLog/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { MESSAGE_CHANNEL_TYPES } from '../messages/index.js';
+import { MAX_CONTENT_LENGTH, MESSAGE_CHANNEL_TYPES } from '../messages/index.js';
+import { checkedLength, ruleCostMs } from './cost.js';
 import { ruleDispatch } from './dispatch.js';
 import { actionsFor, checkEventType, triggerMetadataFor } from './rules.js';
 import {
   AutoModActions,
+  AutoModTriggers,
   MAX_RULES_PER_TRIGGER,
   type ActionInput,
   type CreateRuleInput,
@@ -45,8 +52,42 @@ function auditView(rule: AutoModRuleRecord): Record<string, unknown> {
   };
 }
 
-export function createAutoModerationService(deps: ServiceDeps) {
-  const { storage, clock, ids } = deps;
+/**
+ * Refuses a rule whose check, with the guild's other rules of its event (checked together, in
+ * one budget), may take longer than `budgetMs` at worst (cost.ts).
+ */
+function checkCost(
+  others: readonly AutoModRuleRecord[],
+  rule: { id?: string; eventType: number; triggerType: number; triggerMetadata: SettingsJson },
+  budgetMs: number,
+): void {
+  const own = ruleCostMs(rule, MAX_CONTENT_LENGTH);
+  const rest = others
+    .filter((other) => other.id !== rule.id && other.eventType === rule.eventType)
+    .reduce((sum, other) => sum + ruleCostMs(other, MAX_CONTENT_LENGTH), 0);
+  if (own === 0 || own + rest <= budgetMs) return;
+  const length = checkedLength(rule.triggerType, MAX_CONTENT_LENGTH);
+  const text =
+    rule.triggerType === AutoModTriggers.MEMBER_PROFILE
+      ? `a member's names (${String(length)} characters)`
+      : `a ${String(length)}-character message`;
+  throw invalidField(
+    ['trigger_metadata'],
+    'AUTO_MODERATION_RULE_TOO_EXPENSIVE',
+    `Checking these keywords and patterns may take up to ${own.toFixed(1)} ms on ${text}` +
+      (rest > 0 ? `, and the guild's other rules ${rest.toFixed(1)} ms` : '') +
+      `: more than the ${String(budgetMs)} ms all of them may take on this server. ` +
+      'Use fewer or simpler regex patterns.',
+  );
+}
+
+export function createAutoModerationService(
+  deps: ServiceDeps & {
+    /** The CPU time the rules of one message may take together (they are judged against it). */
+    budgetMs: number;
+  },
+) {
+  const { storage, clock, ids, budgetMs } = deps;
   const accessFor = accessLoader(clock);
 
   const findRule = async (repos: Repositories, guildId: string, ruleId: string) => {
@@ -119,6 +160,12 @@ export function createAutoModerationService(deps: ServiceDeps) {
           );
         }
         const lists = await guildLists(tx, access);
+        const triggerMetadata = triggerMetadataFor(input.trigger_type, input.trigger_metadata);
+        checkCost(
+          existing,
+          { eventType: input.event_type, triggerType: input.trigger_type, triggerMetadata },
+          budgetMs,
+        );
         const rule = await tx.autoModRules.create({
           id: ids(),
           guildId: access.guild.id,
@@ -126,7 +173,7 @@ export function createAutoModerationService(deps: ServiceDeps) {
           name: input.name,
           eventType: input.event_type,
           triggerType: input.trigger_type,
-          triggerMetadata: triggerMetadataFor(input.trigger_type, input.trigger_metadata),
+          triggerMetadata,
           actions: actionsFor(input.trigger_type, input.actions, lists.alertChannelOk),
           enabled: input.enabled ?? false,
           exemptRoles: lists.exemptRoles(input.exempt_roles ?? []),
@@ -162,12 +209,21 @@ export function createAutoModerationService(deps: ServiceDeps) {
         if (input.actions !== undefined) checkActionRights(access, input.actions);
         if (input.event_type !== undefined) checkEventType(rule.triggerType, input.event_type);
         const lists = await guildLists(tx, access);
+        const triggerMetadata =
+          input.trigger_metadata === undefined
+            ? undefined
+            : triggerMetadataFor(rule.triggerType, input.trigger_metadata);
+        if (triggerMetadata !== undefined) {
+          checkCost(
+            await tx.autoModRules.listByGuild(access.guild.id),
+            { ...rule, triggerMetadata },
+            budgetMs,
+          );
+        }
         const updated = await tx.autoModRules.update(access.guild.id, rule.id, {
           ...(input.name === undefined ? {} : { name: input.name }),
           ...(input.event_type === undefined ? {} : { eventType: input.event_type }),
-          ...(input.trigger_metadata === undefined
-            ? {}
-            : { triggerMetadata: triggerMetadataFor(rule.triggerType, input.trigger_metadata) }),
+          ...(triggerMetadata === undefined ? {} : { triggerMetadata }),
           ...(input.actions === undefined
             ? {}
             : { actions: actionsFor(rule.triggerType, input.actions, lists.alertChannelOk) }),

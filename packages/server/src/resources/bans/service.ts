@@ -5,9 +5,10 @@ import type { BanQuery, BanRecord, Repositories } from '../../storage/index.js';
 import { recordAudit } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { banDispatches } from './dispatch.js';
+import { announceBotLeft } from '../integrations/index.js';
 import { accessLoader, type GuildAccess } from '../access/index.js';
-import { assertAboveMember, type MemberRequest } from '../members/index.js';
+import { assertAboveMember, type MemberRequest, memberDispatches } from '../members/index.js';
 import type { GuildRequest } from '../roles/index.js';
 import { serializeUser } from '../users/index.js';
 import {
@@ -65,10 +66,11 @@ export function createBanService(deps: ServiceDeps) {
       deleteMessageSeconds: ban.deleteMessageSeconds,
       createdAt: clock.now(),
     });
-    if (created) afterCommit(tx, dispatches.banAdd(guildId, serializeUser(user)));
+    if (created) afterCommit(tx, banDispatches.banAdd(guildId, serializeUser(user)));
     if (member !== null) {
       await tx.members.remove(guildId, [user.id]);
-      afterCommit(tx, dispatches.memberRemove(guildId, serializeUser(user)));
+      afterCommit(tx, memberDispatches.memberRemove(guildId, serializeUser(user)));
+      await announceBotLeft(tx, guildId, user);
     }
     if (created && ban.deleteMessageSeconds > 0) {
       ban.deleted.push(
@@ -137,7 +139,7 @@ export function createBanService(deps: ServiceDeps) {
         if (!removed) throw new ApiError('UNKNOWN_BAN');
         const user = await tx.users.findById(request.userId);
         if (user !== null)
-          afterCommit(tx, dispatches.banRemove(access.guild.id, serializeUser(user)));
+          afterCommit(tx, banDispatches.banRemove(access.guild.id, serializeUser(user)));
         await recordAudit(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,

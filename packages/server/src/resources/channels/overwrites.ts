@@ -5,7 +5,7 @@ import type { OverwriteRecord, Repositories } from '../../storage/index.js';
 import { recordAudit, diffChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { channelDispatches } from './dispatch.js';
 import {
   assertGrantable,
   assertOverwriteTargets,
@@ -112,7 +112,10 @@ export function createOverwriteService(deps: ServiceDeps) {
   /** CHANNEL_UPDATE with the overwrites after the change, when they change. */
   const announce = (tx: Repositories, access: ChannelAccess, next: readonly OverwriteRecord[]) => {
     if (!overwritesDiffer(access.overwrites, next)) return;
-    afterCommit(tx, dispatches.channel('CHANNEL_UPDATE', serializeChannel(access.channel, next)));
+    afterCommit(
+      tx,
+      channelDispatches.channel('CHANNEL_UPDATE', serializeChannel(access.channel, next)),
+    );
   };
   const contextOf = (
     principal: Principal,

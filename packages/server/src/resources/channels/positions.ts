@@ -5,7 +5,7 @@ import type { ChannelPatch, OverwriteRecord } from '../../storage/index.js';
 import { recordChanges, diffChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { channelDispatches } from './dispatch.js';
 import { loadGuildAccess } from '../access/index.js';
 import { resolveParent } from './fields.js';
 import { overwritesDiffer, syncOverwrites } from './overwrites.js';
@@ -91,7 +91,7 @@ export function createChannelPositionService(deps: ServiceDeps) {
             const overwrites = synced ?? (await tx.overwrites.listByChannel(channel.id));
             afterCommit(
               tx,
-              dispatches.channel('CHANNEL_UPDATE', serializeChannel(updated, overwrites)),
+              channelDispatches.channel('CHANNEL_UPDATE', serializeChannel(updated, overwrites)),
             );
           }
         }

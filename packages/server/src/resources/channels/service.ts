@@ -9,12 +9,16 @@ import {
 import { CHANNEL_LIST_VISIBILITY_FROM_MS, hasAll } from '../../domain/permissions.js';
 import { invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
-import type { ChannelRecord, OverwriteRecord, Repositories } from '../../storage/index.js';
+import type {
+  ChannelRecord,
+  GuildRecord,
+  OverwriteRecord,
+  Repositories,
+} from '../../storage/index.js';
 import { recordAudit, diffChanges, snapshotChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
-import type { viewGuild } from '../guilds/index.js';
+import { channelDispatches } from './dispatch.js';
 import { loadGuildAccess } from '../access/index.js';
 import { assertGrantable, assertOverwriteTargets, loadChannelAccess } from './access.js';
 import { auditView, channelPatch, resolveParent } from './fields.js';
@@ -38,16 +42,16 @@ const toRecords = (channelId: string, overwrites: readonly OverwriteInputValue[]
 
 /** The guild channel routes: list, create, get, modify and delete. */
 /**
- * What the channel service needs beyond every service's deps: the guild object's wire view, for the
- * GUILD_UPDATE a deleted channel causes. It is passed in because `guilds/` builds channels and so
- * imports `channels/`, not the other way round.
+ * What the channel service needs beyond every service's deps: the GUILD_UPDATE a deleted channel
+ * causes (`announceGuildUpdate` of `guilds/`). It is passed in because `guilds/` builds channels
+ * and so imports `channels/`, not the other way round.
  */
 export interface ChannelServiceDeps extends ServiceDeps {
-  viewGuild: typeof viewGuild;
+  announceGuildUpdate: (tx: Repositories, guild: GuildRecord) => Promise<void>;
 }
 
 export function createChannelService(deps: ChannelServiceDeps) {
-  const { storage, clock, ids, viewGuild } = deps;
+  const { storage, clock, ids, announceGuildUpdate } = deps;
 
   const audit = (tx: Repositories, entry: Parameters<typeof recordAudit>[2]) =>
     recordAudit(tx, ids, entry);
@@ -160,7 +164,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
           ? await putTags(tx, { channelId: id, input: input.available_tags ?? [], ids })
           : [];
         const wire = serializeChannel(channel, overwrites, tags);
-        afterCommit(tx, dispatches.channel('CHANNEL_CREATE', wire));
+        afterCommit(tx, channelDispatches.channel('CHANNEL_CREATE', wire));
         await audit(tx, {
           guildId: access.guild.id,
           userId: principal.user.id,
@@ -234,7 +238,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
           auditView(after, { overwrites: false }),
         );
         if (changes.length > 0 || overwritesDiffer(access.overwrites, overwrites)) {
-          afterCommit(tx, dispatches.channel('CHANNEL_UPDATE', after));
+          afterCommit(tx, channelDispatches.channel('CHANNEL_UPDATE', after));
         }
         if (changes.length > 0) {
           await audit(tx, {
@@ -290,7 +294,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
         }
         await tx.channels.delete(channel.id);
         freeBlobsAfterCommit(tx, deps.blobs, attachmentIds.map(attachmentKey));
-        afterCommit(tx, dispatches.channel('CHANNEL_DELETE', wire));
+        afterCommit(tx, channelDispatches.channel('CHANNEL_DELETE', wire));
         // A deleted category's channels are left without a parent.
         const childOverwrites = overwritesByChannel(
           await tx.overwrites.listByChannels(children.map((c) => c.id)),
@@ -300,7 +304,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
             { ...child, parentId: null },
             childOverwrites.get(child.id) ?? [],
           );
-          afterCommit(tx, dispatches.channel('CHANNEL_UPDATE', orphan));
+          afterCommit(tx, channelDispatches.channel('CHANNEL_UPDATE', orphan));
         }
         // The guild's settings stop pointing at a channel that is gone.
         const cleared = {
@@ -311,8 +315,7 @@ export function createChannelService(deps: ChannelServiceDeps) {
         };
         if (Object.keys(cleared).length > 0) {
           const updated = await tx.guilds.update(g.id, cleared);
-          if (updated !== null)
-            afterCommit(tx, dispatches.guildUpdate(await viewGuild(tx, updated)));
+          if (updated !== null) await announceGuildUpdate(tx, updated);
         }
         await audit(tx, {
           guildId: g.id,

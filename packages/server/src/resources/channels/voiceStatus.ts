@@ -4,7 +4,7 @@ import type { Principal } from '../../http/authenticator.js';
 import { recordAudit } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { channelDispatches } from './dispatch.js';
 import { loadChannelAccess } from './access.js';
 
 /** Whether a user is connected to a voice channel. */
@@ -61,7 +61,7 @@ export function createVoiceStatusService(
           // Clearing a channel without a status changes nothing, so nothing is recorded.
           if (previous === null) return;
           await tx.voiceStatus.delete(channel.id);
-          afterCommit(tx, dispatches.voiceChannelStatusUpdate({ ...target, status: null }));
+          afterCommit(tx, channelDispatches.voiceChannelStatusUpdate({ ...target, status: null }));
           await recordAudit(tx, ids, {
             ...entry,
             actionType: AuditLogActions.VOICE_CHANNEL_STATUS_DELETE,
@@ -70,7 +70,7 @@ export function createVoiceStatusService(
           return;
         }
         await tx.voiceStatus.put({ channelId: channel.id, status, updatedAt: clock.now() });
-        afterCommit(tx, dispatches.voiceChannelStatusUpdate({ ...target, status }));
+        afterCommit(tx, channelDispatches.voiceChannelStatusUpdate({ ...target, status }));
         await recordAudit(tx, ids, {
           ...entry,
           actionType: AuditLogActions.VOICE_CHANNEL_STATUS_CREATE,

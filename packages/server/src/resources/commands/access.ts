@@ -12,19 +12,27 @@ export const COMMAND_SCOPES = {
 
 /**
  * Whether the caller speaks for the application in `{application_id}`: its bot token, or a
- * Bearer token of that application holding `scope` (a client-credentials token of its owner, or
- * a user's). Anything else is 50001 Missing Access, another application's id included.
+ * Bearer token of that application holding `scope` (`applications.commands.update` only in its
+ * owner's token, which client credentials issue; `applications.commands.permissions.update` in a
+ * user's). Anything else is 50001 Missing Access, another application's id included.
  */
-export function requireApplication(
+export async function requireApplication(
+  repos: Repositories,
   principal: Principal,
-  applicationId: string,
-  scope: (typeof COMMAND_SCOPES)[keyof typeof COMMAND_SCOPES],
-): void {
+  target: { applicationId: string; scope: (typeof COMMAND_SCOPES)[keyof typeof COMMAND_SCOPES] },
+): Promise<void> {
+  const { applicationId, scope } = target;
   const own = isSnowflake(applicationId) && principal.applicationId === applicationId;
   const allowed =
     own &&
     (principal.kind === 'bot' || (principal.kind === 'bearer' && principal.scopes.includes(scope)));
   if (!allowed) throw new ApiError('MISSING_ACCESS');
+  if (principal.kind === 'bearer' && scope === COMMAND_SCOPES.update) {
+    // No grant gives anyone else this scope (oauth/scopeGrants.ts); a token that holds it
+    // anyway (issued under older rules) does not replace the owner's commands.
+    const application = await repos.applications.findById(applicationId);
+    if (application?.ownerId !== principal.user.id) throw new ApiError('MISSING_ACCESS');
+  }
 }
 
 /**

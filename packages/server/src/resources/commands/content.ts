@@ -1,7 +1,8 @@
 import type { ApplicationCommandRecord, CommandOptionRecord } from '../../storage/index.js';
 import { CommandType, IntegrationType } from './limits.js';
 import { assertCommandSize } from './rules.js';
-import type { CreateCommandInput, EditCommandInput, OptionInput } from './schemas.js';
+import type { OptionInput } from './options.js';
+import type { CreateCommandInput, EditCommandInput } from './schemas.js';
 
 /** What a command body sets: every field of a record but its identity, version and creation. */
 export type CommandContent = Omit<

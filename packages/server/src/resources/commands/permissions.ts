@@ -67,7 +67,10 @@ export function createCommandPermissionOperations(deps: ServiceDeps) {
   const { storage, clock, ids } = deps;
 
   const enter = async (repos: Repositories, principal: Principal, scope: PermissionsScope) => {
-    requireApplication(principal, scope.applicationId, COMMAND_SCOPES.permissions);
+    await requireApplication(repos, principal, {
+      applicationId: scope.applicationId,
+      scope: COMMAND_SCOPES.permissions,
+    });
     const guildId = await requireInstalledGuild(repos, scope.applicationId, scope.guildId);
     return { applicationId: scope.applicationId, guildId };
   };

@@ -383,5 +383,27 @@ describeDrivers('application commands on $driver', (driver) => {
       expect(res.statusCode).toBe(201);
       expect((await fx.call(`GET ${globalPath()}`, token)).json()).toHaveLength(1);
     });
+
+    it("refuses applications.commands.update in a token of anyone but the app's owner", async () => {
+      await create(globalPath(), PING);
+      // A person who authorized someone else's app for themselves (no grant issues this now,
+      // oauth/scopeGrants.ts; a token from before that) replaces nothing.
+      const stranger = await fx.bearer(fx.other.userId, ['applications.commands.update']);
+      for (const res of [
+        await fx.call(`PUT ${globalPath()}`, stranger, { payload: [] }),
+        await fx.call(`POST ${globalPath()}`, stranger, { payload: { ...PING, name: 'other' } }),
+        await fx.call(`GET ${globalPath()}`, stranger),
+      ]) {
+        expect(res.statusCode).toBe(403);
+        expect(res.json()).toMatchObject({ code: 50001, message: 'Missing Access' });
+      }
+      const kept = await fx.call(`GET ${globalPath()}`, fx.bot);
+      expect(kept.json()).toMatchObject([{ name: PING.name }]);
+      // The owner's token still replaces them.
+      const owner = await fx.bearer(fx.guild.owner.userId, ['applications.commands.update']);
+      const replaced = await fx.call(`PUT ${globalPath()}`, owner, { payload: [] });
+      expect(replaced.statusCode).toBe(200);
+      expect((await fx.call(`GET ${globalPath()}`, fx.bot)).json()).toEqual([]);
+    });
   });
 });

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { invalidField } from '../../errors/index.js';
 import { LOCALES } from '../guilds/index.js';
 import { COMMAND_LIMITS as L, CommandType, OptionType } from './limits.js';
-import type { OptionInput } from './schemas.js';
+import type { OptionInput } from './options.js';
 
 /** A slash command's (and every option's) name: the platform's regex, lowercase where it can be. */
 const CHAT_INPUT_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;

@@ -78,7 +78,11 @@ export function createCommandService(deps: ServiceDeps) {
   ): Promise<CommandScope> => {
     // A session reaches only the routes that take one (list, get, delete), and only its own app.
     if (principal.kind === 'session') await requireOwner(repos, principal, scope.applicationId);
-    else requireApplication(principal, scope.applicationId, COMMAND_SCOPES.update);
+    else
+      await requireApplication(repos, principal, {
+        applicationId: scope.applicationId,
+        scope: COMMAND_SCOPES.update,
+      });
     if (scope.guildId === null) return scope;
     const guildId = await requireInstalledGuild(repos, scope.applicationId, scope.guildId);
     return { applicationId: scope.applicationId, guildId };

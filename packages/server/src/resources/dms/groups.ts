@@ -7,6 +7,7 @@ import type { Repositories } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { serializeUser } from '../users/index.js';
 import { announceToEach } from './events.js';
+import { assertMayGroupWith } from './policy.js';
 import { MAX_GROUP_DM_RECIPIENTS } from './schemas.js';
 import { recipientUsers, serializePrivateChannel } from './serialize.js';
 
@@ -37,24 +38,32 @@ export async function gdmTokenUser(
 }
 
 /**
- * Adding and removing group DM recipients (PUT and DELETE /channels/{id}/recipients/{user_id}):
- * recipients and the owner add (a bot or Bearer caller with the user's gdm.join token); the owner
- * removes. A DM is 50003.
+ * Adding and removing group DM recipients (PUT and DELETE /channels/{id}/recipients/{user_id}).
+ * An application (its bot, or a Bearer token of it) changes only the group DMs it manages
+ * (`application_id`), adding a user with that user's own gdm.join token; a person's own session
+ * adds friends to a group DM they are in, as the client does. Only the owner removes. Nobody adds
+ * across a block (50007). A DM is 50003.
  */
 export function createGroupRecipientService(deps: ServiceDeps) {
   const { storage, clock } = deps;
 
-  /** The group DM, for its owner or (unless `ownerOnly`) a recipient. */
-  const loadGroup = async (principal: Principal, channelId: string, ownerOnly: boolean) => {
+  /**
+   * The group DM, for its owner or a recipient (50001 for anyone else); for an application's
+   * caller, only one the application manages (50001 otherwise: to it, the group DM is not its
+   * own to change).
+   */
+  const loadGroup = async (principal: Principal, channelId: string) => {
     const record = isSnowflake(channelId) ? await storage.privateChannels.find(channelId) : null;
     if (record === null) throw new ApiError('UNKNOWN_CHANNEL');
     const me = principal.user.id;
-    const isOwner = record.ownerId === me;
-    if (!isOwner && !record.recipients.some((r) => r.userId === me)) {
+    if (record.ownerId !== me && !record.recipients.some((r) => r.userId === me)) {
       throw new ApiError('MISSING_ACCESS');
     }
     if (record.channel.type !== ChannelTypes.GROUP_DM) throw new ApiError('CANNOT_EXECUTE_ON_DM');
-    if (ownerOnly && !isOwner) throw new ApiError('MISSING_PERMISSIONS');
+    const manager = record.channel.applicationId;
+    if (principal.kind !== 'session' && (manager === null || manager !== principal.applicationId)) {
+      throw new ApiError('MISSING_ACCESS');
+    }
     return record;
   };
 
@@ -69,7 +78,7 @@ export function createGroupRecipientService(deps: ServiceDeps) {
         nick: string | null;
       },
     ): Promise<{ added: boolean; channel: object }> {
-      const record = await loadGroup(principal, request.channelId, false);
+      const record = await loadGroup(principal, request.channelId);
       const user = isSnowflake(request.userId)
         ? await storage.users.findById(request.userId)
         : null;
@@ -84,6 +93,7 @@ export function createGroupRecipientService(deps: ServiceDeps) {
         throw new ApiError('INVALID_OAUTH2_ACCESS_TOKEN');
       }
       if (user.bot) throw new ApiError('INVALID_RECIPIENTS');
+      await assertMayGroupWith(storage, principal, [user.id]);
       const users = await recipientUsers(storage, [record]);
       if (record.recipients.some((r) => r.userId === user.id)) {
         return { added: false, channel: serializePrivateChannel(record, users, principal.user.id) };
@@ -112,7 +122,8 @@ export function createGroupRecipientService(deps: ServiceDeps) {
 
     /** The owner removes a recipient (nothing happens when the user is not one). */
     async remove(principal: Principal, request: { channelId: string; userId: string }) {
-      const record = await loadGroup(principal, request.channelId, true);
+      const record = await loadGroup(principal, request.channelId);
+      if (record.ownerId !== principal.user.id) throw new ApiError('MISSING_PERMISSIONS');
       const leaving = record.recipients.find((r) => r.userId === request.userId);
       if (leaving === undefined) return;
       const users = await recipientUsers(storage, [record]);

@@ -1,19 +1,23 @@
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { Repositories, UserRecord } from '../../storage/index.js';
-import { requireScope as requireBearerScope } from '../access/index.js';
+import type { Access } from '../../domain/tokenAccess.js';
+import { requireAccess, requireScope as requireBearerScope } from '../access/index.js';
 
 /** The scope a Bearer token needs to send DMs (sdk.social_layer grants it). */
 export const DM_WRITE_SCOPE = 'dm_channels.messages.write';
-/** The scope a Bearer token needs to read DMs (sdk.social_layer grants it). */
-export const DM_READ_SCOPE = 'dm_channels.messages.read';
-
-/** The scope a Bearer token needs to list DM channels (sdk.social_layer grants it). */
-export const DM_LIST_SCOPE = 'dm_channels.read';
 
 /** 50001 unless a Bearer token carries the scope (bot and session callers need none). */
 export function requireScope(principal: Principal, scope: string): void {
   requireBearerScope(principal, scope, 'MISSING_ACCESS');
+}
+
+/**
+ * 50001 unless the caller may read the DMs' channels (`dmChannels`) or messages (`dmMessages`):
+ * the rule the gateway applies to READY's `private_channels` and the DM dispatches.
+ */
+export function requireDmAccess(principal: Principal, access: Access): void {
+  requireAccess(principal, access, 'MISSING_ACCESS');
 }
 
 /** The applications in which the user is a provisional account. */
@@ -44,6 +48,32 @@ export async function dmApplication(
     if (apps.length > 0 && !apps.includes(app)) throw new ApiError('CANNOT_SEND_MESSAGES_TO_USER');
   }
   return app;
+}
+
+/**
+ * Whether the caller may put these users in a group DM with them (making it, or adding them):
+ * 50007 across a block either way; from a person's own session, whose client adds friends only,
+ * 80006 unless each is a platform friend. An application's bot or Bearer token adds people who
+ * gave it their own `gdm.join` token, so no friendship is asked of it. At most a group DM's users.
+ */
+export async function assertMayGroupWith(
+  repos: Repositories,
+  principal: Principal,
+  userIds: readonly string[],
+): Promise<void> {
+  const me = principal.user.id;
+  const others = userIds.filter((id) => id !== me);
+  for (const userId of others) {
+    if (await repos.relationships.isBlockedEitherWay(me, userId)) {
+      throw new ApiError('CANNOT_SEND_MESSAGES_TO_USER');
+    }
+  }
+  if (principal.kind !== 'session') return;
+  for (const userId of others) {
+    if (!(await repos.relationships.areFriends(me, userId))) {
+      throw new ApiError('NEED_TO_BE_FRIENDS');
+    }
+  }
 }
 
 /** Whether two users are members of a common guild. */

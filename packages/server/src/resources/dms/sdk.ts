@@ -4,7 +4,7 @@ import type { Principal } from '../../http/authenticator.js';
 import { dmKey, type Repositories } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
 import type { CreateMessageInput, EditMessageInput, MessageService } from '../messages/index.js';
-import { DM_READ_SCOPE, DM_WRITE_SCOPE, provisionalApps, requireScope } from './policy.js';
+import { DM_WRITE_SCOPE, provisionalApps, requireDmAccess, requireScope } from './policy.js';
 import type { PrivateChannelService } from './service.js';
 
 /**
@@ -79,7 +79,7 @@ export function createSdkDmService(
      * is no DM), each with the caller's application's moderation metadata.
      */
     async list(principal: Principal, userId: string, query: { limit: number; before?: string }) {
-      requireScope(principal, DM_READ_SCOPE);
+      requireDmAccess(principal, 'dmMessages');
       const record = await privateChannels.findWith(principal, userId);
       if (record === null) return [];
       const wires = await messages.list(principal, record.channel.id, query);

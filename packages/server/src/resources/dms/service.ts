@@ -13,7 +13,13 @@ import type { ServiceDeps } from '../deps.js';
 import { serializeUser } from '../users/index.js';
 import { announceToEach } from './events.js';
 import { gdmTokenUser } from './groups.js';
-import { DM_LIST_SCOPE, DM_WRITE_SCOPE, dmApplication, requireScope } from './policy.js';
+import {
+  DM_WRITE_SCOPE,
+  assertMayGroupWith,
+  dmApplication,
+  requireDmAccess,
+  requireScope,
+} from './policy.js';
 import {
   MAX_GROUP_DM_RECIPIENTS,
   ModifyGroupDmBody,
@@ -127,9 +133,18 @@ export function createPrivateChannelService(deps: ServiceDeps) {
     return userIds;
   };
 
+  /**
+   * A group DM of the caller (unless a bot) and the users: managed by `applicationId` (the
+   * caller's application, when made from gdm.join tokens) or by nobody (a person's own). Refused
+   * across a block, and from a session with someone not a friend (assertMayGroupWith).
+   */
   const createGroup = async (
     principal: Principal,
-    input: { userIds: readonly string[]; nicks: Readonly<Record<string, string | null>> },
+    input: {
+      userIds: readonly string[];
+      nicks: Readonly<Record<string, string | null>>;
+      applicationId: string | null;
+    },
   ) => {
     const me = principal.user.id;
     const members = [...new Set([...(principal.user.bot ? [] : [me]), ...input.userIds])];
@@ -138,6 +153,7 @@ export function createPrivateChannelService(deps: ServiceDeps) {
     if (users.length !== members.length || users.some((u) => u.bot && u.id !== me)) {
       throw new ApiError('INVALID_RECIPIENTS');
     }
+    await assertMayGroupWith(storage, principal, members);
     const channel = {
       id: ids(),
       guildId: null,
@@ -153,7 +169,7 @@ export function createPrivateChannelService(deps: ServiceDeps) {
       flags: 0,
       lastMessageId: null,
       createdAt: clock.now(),
-      applicationId: principal.user.bot ? principal.applicationId : null,
+      applicationId: input.applicationId,
     };
     const recipients = members.map((userId) => ({
       userId,
@@ -194,10 +210,15 @@ export function createPrivateChannelService(deps: ServiceDeps) {
         return createGroup(principal, {
           userIds: await tokenUsers(principal, input.access_tokens),
           nicks: input.nicks ?? {},
+          applicationId: principal.applicationId,
         });
       }
       if (input.recipients != null && principal.kind === 'session') {
-        return createGroup(principal, { userIds: input.recipients, nicks: input.nicks ?? {} });
+        return createGroup(principal, {
+          userIds: input.recipients,
+          nicks: input.nicks ?? {},
+          applicationId: null,
+        });
       }
       throw new ApiError('INVALID_RECIPIENTS');
     },
@@ -223,7 +244,7 @@ export function createPrivateChannelService(deps: ServiceDeps) {
 
     /** GET /users/@me/channels: the caller's open DMs and group DMs. */
     async list(principal: Principal): Promise<PrivateChannelWire[]> {
-      requireScope(principal, DM_LIST_SCOPE);
+      requireDmAccess(principal, 'dmChannels');
       const records = await storage.privateChannels.listOpenFor(principal.user.id);
       const users = await recipientUsers(storage, records);
       return records.map((record) => serializePrivateChannel(record, users, principal.user.id));

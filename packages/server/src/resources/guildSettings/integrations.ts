@@ -1,6 +1,6 @@
 /**
  * @module resources/guildSettings/integrations: a guild's integrations are the applications
- * whose bot it added (type `discord`; this platform has no Twitch or YouTube links). Deleting one
+ * whose bot it added (resources/integrations holds their wire object and events). Deleting one
  * removes the bot and its managed role, as the platform does, with GUILD_MEMBER_REMOVE,
  * GUILD_ROLE_DELETE, INTEGRATION_DELETE and GUILD_INTEGRATIONS_UPDATE and an INTEGRATION_DELETE
  * audit entry. The integration's id is its application's.
@@ -9,35 +9,14 @@ import { AuditLogActions, PermissionFlags as P, isSnowflake } from '@guildhall/p
 import { ApiError } from '../../errors/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
-import type { ApplicationRecord, UserRecord } from '../../storage/index.js';
 import { accessLoader } from '../access/index.js';
 import { recordAudit } from '../auditLog/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { memberDispatches } from '../members/index.js';
+import { roleDispatches } from '../roles/index.js';
+import { announceIntegrationDelete, serializeIntegration } from '../integrations/index.js';
 import { serializeUser } from '../users/index.js';
 import type { SettingsRequest } from './settings.js';
-
-/** The scopes a bot install grants (what the platform lists on the integration). */
-const BOT_SCOPES = ['bot', 'applications.commands'];
-
-function serializeIntegration(application: ApplicationRecord, bot: UserRecord | null) {
-  return {
-    type: 'discord',
-    id: application.id,
-    name: application.name,
-    account: { id: application.id, name: application.name },
-    enabled: true,
-    scopes: BOT_SCOPES,
-    application: {
-      id: application.id,
-      name: application.name,
-      icon: application.icon,
-      description: application.description,
-      type: null,
-      ...(bot === null ? {} : { bot: serializeUser(bot) }),
-    },
-  };
-}
 
 export function createIntegrationService(deps: ServiceDeps) {
   const { storage, clock, ids } = deps;
@@ -73,21 +52,13 @@ export function createIntegrationService(deps: ServiceDeps) {
           throw new ApiError('UNKNOWN_INTEGRATION');
         for (const role of access.roles.filter((r) => r.managed && r.botUserId === botUserId)) {
           await tx.roles.delete(guildId, role.id);
-          afterCommit(tx, dispatches.roleDelete(guildId, role.id));
+          afterCommit(tx, roleDispatches.roleDelete(guildId, role.id));
         }
         await tx.members.remove(guildId, [botUserId]);
         const bot = await tx.users.findById(botUserId);
-        if (bot !== null) afterCommit(tx, dispatches.memberRemove(guildId, serializeUser(bot)));
-        afterCommit(tx, {
-          type: 'INTEGRATION_DELETE',
-          guildId,
-          data: { id: installed.id, guild_id: guildId, application_id: installed.id },
-        });
-        afterCommit(tx, {
-          type: 'GUILD_INTEGRATIONS_UPDATE',
-          guildId,
-          data: { guild_id: guildId },
-        });
+        if (bot !== null)
+          afterCommit(tx, memberDispatches.memberRemove(guildId, serializeUser(bot)));
+        announceIntegrationDelete(tx, guildId, installed);
         await recordAudit(tx, ids, {
           guildId,
           userId: principal.user.id,

@@ -12,8 +12,7 @@ import type { Principal } from '../../http/authenticator.js';
 import type { JoinRequestQuery, JoinRequestRecord, Repositories } from '../../storage/index.js';
 import { accessLoader } from '../access/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
-import { serializeMember, type ProfileCheck } from '../members/index.js';
+import { serializeMember, type ProfileCheck, memberDispatches } from '../members/index.js';
 import { serializeUser } from '../users/index.js';
 import type { JoinRequestSubmitInput } from './schemas.js';
 
@@ -140,7 +139,7 @@ export function createJoinRequestService(
               flags: 0,
               roleIds: [],
             });
-            afterCommit(tx, dispatches.memberAdd(guildId, serializeMember(member, user)));
+            afterCommit(tx, memberDispatches.memberAdd(guildId, serializeMember(member, user)));
             await options.profileCheck?.(tx, { guildId, userId: user.id });
           }
         }

@@ -17,8 +17,7 @@ import {
 import { accessLoader, type GuildAccess } from '../access/index.js';
 import { diffChanges, recordAudit, recordChanges } from '../auditLog/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
-import { viewGuild } from '../guilds/index.js';
+import { viewGuild, guildDispatches } from '../guilds/index.js';
 import { everyoneView } from './everyone.js';
 import {
   IncidentActions,
@@ -212,7 +211,7 @@ export function createGuildSettingsService(deps: ServiceDeps) {
           { widget_enabled: after.enabled, widget_channel_id: after.channel_id },
         );
         if (changes.length > 0) {
-          afterCommit(tx, dispatches.guildUpdate(await viewGuild(tx, access.guild)));
+          afterCommit(tx, guildDispatches.guildUpdate(await viewGuild(tx, access.guild)));
         }
         await recordChanges(tx, ids, {
           guildId,
@@ -458,7 +457,7 @@ export function createGuildSettingsService(deps: ServiceDeps) {
         await put(tx, { guildId, name: 'incident_actions' }, after);
         const changes = diffChanges(incidentsWire(before), incidentsWire(after));
         if (changes.length > 0) {
-          afterCommit(tx, dispatches.guildUpdate(await viewGuild(tx, access.guild)));
+          afterCommit(tx, guildDispatches.guildUpdate(await viewGuild(tx, access.guild)));
         }
         await recordChanges(tx, ids, {
           guildId,

@@ -9,8 +9,7 @@ import type { Principal } from '../../http/authenticator.js';
 import type { GuildTagRecord, Repositories } from '../../storage/index.js';
 import { accessLoader, requireScope } from '../access/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
-import { serializeCurrentUser, serializePrimaryGuild } from '../users/index.js';
+import { serializeCurrentUser, serializePrimaryGuild, userDispatches } from '../users/index.js';
 import type { PutGuildTagInput, PutPrimaryGuildInput } from './schemas.js';
 
 /** The guild tag object these routes answer with. */
@@ -39,7 +38,7 @@ export function createGuildTagService(deps: ServiceDeps) {
     for (const user of await tx.users.findByIds(userIds)) {
       afterCommit(
         tx,
-        dispatches.userUpdate(serializeCurrentUser(user, { email: true, premium: true })),
+        userDispatches.userUpdate(serializeCurrentUser(user, { email: true, premium: true })),
       );
       onCommit(tx, () => {
         authenticator.forgetUser(user.id);
@@ -118,7 +117,7 @@ export function createGuildTagService(deps: ServiceDeps) {
         if (user === null) throw new ApiError('UNKNOWN_USER');
         afterCommit(
           tx,
-          dispatches.userUpdate(serializeCurrentUser(user, { email: true, premium: true })),
+          userDispatches.userUpdate(serializeCurrentUser(user, { email: true, premium: true })),
         );
         return user;
       });

@@ -10,3 +10,4 @@ export {
   type NewChannel,
 } from './service.js';
 export { LOCALES } from './schemas.js';
+export { announceGuildUpdate, guildDispatches } from './dispatch.js';

@@ -5,7 +5,7 @@ import type { GuildPatch, GuildRecord, Repositories } from '../../storage/index.
 import { recordChanges, diffChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { guildDispatches } from './dispatch.js';
 import { storeImage } from '../imageUploads.js';
 import { accessLoader } from '../access/index.js';
 import { GUILD_IMAGE_KINDS, guildImageKey } from './imageKinds.js';
@@ -139,7 +139,7 @@ export function createGuildManageService(deps: ServiceDeps) {
         );
         const changes = diffChanges(auditedGuild(guild), auditedGuild(updated));
         const wire = await viewGuild(tx, updated);
-        if (changes.length > 0) afterCommit(tx, dispatches.guildUpdate(wire));
+        if (changes.length > 0) afterCommit(tx, guildDispatches.guildUpdate(wire));
         await recordChanges(tx, ids, {
           guildId: guild.id,
           userId: principal.user.id,
@@ -160,7 +160,7 @@ export function createGuildManageService(deps: ServiceDeps) {
         const freed = await guildBlobKeys(tx, access.guild.id);
         await tx.guilds.delete(access.guild.id);
         freeBlobsAfterCommit(tx, blobs, freed);
-        afterCommit(tx, dispatches.guildDelete(access.guild.id));
+        afterCommit(tx, guildDispatches.guildDelete(access.guild.id));
       });
     },
   };

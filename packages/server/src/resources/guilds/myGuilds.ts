@@ -8,7 +8,8 @@ import type { Principal } from '../../http/authenticator.js';
 import type { GuildListOptions } from '../../storage/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { memberDispatches } from '../members/index.js';
+import { announceBotLeft } from '../integrations/index.js';
 import { serializeUser } from '../users/index.js';
 import { LARGE_BOT_SHARDING_MAX_CONCURRENCY } from '../gatewayInfo/index.js';
 import { loadGuildAccess } from '../access/index.js';
@@ -127,7 +128,8 @@ export function createMyGuildsService(deps: ServiceDeps) {
         }
         if (isOwner) throw new ApiError('INVALID_GUILD');
         await tx.members.remove(guildId, [principal.user.id]);
-        afterCommit(tx, dispatches.memberRemove(guildId, serializeUser(principal.user)));
+        afterCommit(tx, memberDispatches.memberRemove(guildId, serializeUser(principal.user)));
+        await announceBotLeft(tx, guildId, principal.user);
       });
     },
   };

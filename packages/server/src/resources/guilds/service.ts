@@ -17,9 +17,9 @@ import type {
 import { DEFAULT_BITRATE, type GuildChannelType } from '../channels/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
-import { serializeMember } from '../members/index.js';
-import { serializeRole } from '../roles/index.js';
+import { announceIntegrationCreate } from '../integrations/index.js';
+import { serializeMember, memberDispatches } from '../members/index.js';
+import { serializeRole, roleDispatches } from '../roles/index.js';
 
 const P = PermissionFlags;
 
@@ -232,12 +232,15 @@ export function createGuildService(deps: ServiceDeps) {
           roleIds: [],
         });
         // The owner's sessions get the guild's GUILD_CREATE from the gateway on this event.
-        afterCommit(tx, dispatches.memberAdd(guild.id, serializeMember(member, owner)));
+        afterCommit(tx, memberDispatches.memberAdd(guild.id, serializeMember(member, owner)));
         return { guild, everyone, channels };
       });
     },
 
-    /** Adds an application's bot to a guild with a managed role carrying `permissions`. */
+    /**
+     * Adds an application's bot to a guild with a managed role carrying `permissions`:
+     * GUILD_ROLE_CREATE, GUILD_MEMBER_ADD, INTEGRATION_CREATE and GUILD_INTEGRATIONS_UPDATE.
+     */
     async addBot(input: {
       guildId: string;
       applicationId: string;
@@ -292,10 +295,11 @@ export function createGuildService(deps: ServiceDeps) {
           roleIds: [role.id],
         });
         const botUser = await tx.users.findById(botUserId);
-        afterCommit(tx, dispatches.roleCreate(guild.id, serializeRole(role)));
+        afterCommit(tx, roleDispatches.roleCreate(guild.id, serializeRole(role)));
         if (botUser !== null) {
-          afterCommit(tx, dispatches.memberAdd(guild.id, serializeMember(member, botUser)));
+          afterCommit(tx, memberDispatches.memberAdd(guild.id, serializeMember(member, botUser)));
         }
+        await announceIntegrationCreate(tx, guild.id, application);
         await recordAudit(tx, ids, {
           guildId: guild.id,
           userId: input.actorId ?? guild.ownerId,

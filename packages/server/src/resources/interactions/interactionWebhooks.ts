@@ -60,6 +60,19 @@ export function createInteractionWebhooks(deps: {
   const { storage, clock, messages } = deps;
 
   /**
+   * The interaction of this token under `id`: the application's id, or (an application made
+   * before its bot user shared its id) its bot user's id, which is what a library that reads the
+   * id from the bot token sends. The second read happens only when the first finds nothing.
+   */
+  const findByToken = async (id: string, tokenHash: string) => {
+    const interaction = await storage.interactions.findByToken(id, tokenHash);
+    if (interaction !== null) return interaction;
+    const application = await storage.applications.findByBotUserId(id);
+    if (application === null || application.id === id) return null;
+    return storage.interactions.findByToken(application.id, tokenHash);
+  };
+
+  /**
    * The interaction this token is of: 10015 when there is none (or it failed, which ends its
    * token), 50027 once its 15 minutes are over.
    */
@@ -68,7 +81,7 @@ export function createInteractionWebhooks(deps: {
     token: string,
   ): Promise<InteractionRecord> => {
     const interaction = isSnowflake(applicationId)
-      ? await storage.interactions.findByToken(applicationId, hashSecret(token))
+      ? await findByToken(applicationId, hashSecret(token))
       : null;
     if (interaction?.failedAt !== null) throw new ApiError('UNKNOWN_WEBHOOK');
     if (interaction.expiresAt <= clock.now()) throw new ApiError('INVALID_WEBHOOK_TOKEN');

@@ -13,10 +13,9 @@ import type { InviteRecord, Repositories } from '../../storage/index.js';
 import { recordAudit } from '../auditLog/index.js';
 import { loadChannelAccess } from '../channels/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
 import { type GuildAccess, accessLoader } from '../access/index.js';
 import { MAX_GUILDS_PER_USER } from '../guilds/index.js';
-import { serializeMember, type ProfileCheck } from '../members/index.js';
+import { serializeMember, type ProfileCheck, memberDispatches } from '../members/index.js';
 import { createTargetUsersJobs } from './jobs.js';
 import { countInviteUse, findLiveInvite, isExpired } from './lookup.js';
 import {
@@ -435,7 +434,7 @@ export function createInviteService(deps: ServiceDeps, options: InviteServiceOpt
         const wire = serializeInvite({ ...view, invite: { ...invite, uses } }, { metadata: false });
         afterCommit(
           tx,
-          dispatches.memberAdd(wire.guild_id, serializeMember(member, principal.user)),
+          memberDispatches.memberAdd(wire.guild_id, serializeMember(member, principal.user)),
         );
         if (gone) afterCommit(tx, inviteDelete(wire));
         return wire;

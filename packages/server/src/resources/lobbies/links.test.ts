@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { useLobbyFixture } from '../../../test/support/lobbyFixture.js';
 import { LOBBY_LIMITS } from './schemas.js';
@@ -92,6 +92,50 @@ describeDrivers('lobby channel links and invites on $driver', (driver) => {
     expect((await call(`GET /lobbies/${lobbyId}`, fx.bot())).json()).not.toHaveProperty(
       'linked_channel',
     );
+  });
+
+  it('refuses a channel another lobby links with 50035, changing nothing, until it is unlinked', async () => {
+    const { ann } = fx.players;
+    const { channelId } = await annsGuild();
+    const first = await lobbyWith([{ id: ann.id, flags: 1 }]);
+    const second = await lobbyWith([{ id: ann.id, flags: 1 }]);
+    expect((await link(first, ann.bearer, { channel_id: channelId })).statusCode).toBe(200);
+    await fx.dispatches.next('LOBBY_UPDATE');
+    const seenBefore = fx.dispatches.seen.length;
+    const linkedTo = async (lobbyId: string, auth = fx.bot()) =>
+      (await call(`GET /lobbies/${lobbyId}`, auth)).json<LobbyBody>().linked_channel?.id;
+    const alreadyLinked = {
+      code: 50035,
+      errors: { channel_id: { _errors: [{ code: 'CHANNEL_ALREADY_LINKED' }] } },
+    };
+
+    const taken = await link(second, ann.bearer, { channel_id: channelId });
+    expect(taken.statusCode, taken.body).toBe(400);
+    expect(taken.json()).toMatchObject(alreadyLinked);
+    // Another application's lobby may not take it either.
+    const created = await call('POST /lobbies', fx.otherBot(), {
+      members: [{ id: ann.id, flags: 1 }],
+    });
+    const theirs = created.json<{ id: string }>().id;
+    const annThere = await fx.bearerFor(ann.id, fx.other.applicationId);
+    const foreign = await link(theirs, annThere, { channel_id: channelId });
+    expect(foreign.statusCode, foreign.body).toBe(400);
+    expect(foreign.json()).toMatchObject(alreadyLinked);
+    expect(await linkedTo(first)).toBe(channelId);
+    expect(await linkedTo(second)).toBeUndefined();
+    expect(await linkedTo(theirs, fx.otherBot())).toBeUndefined();
+    // The lobby that holds it may name it again (nothing changes).
+    expect((await link(first, ann.bearer, { channel_id: channelId })).statusCode).toBe(200);
+
+    // Unlinked, the channel is free: the refusals above announced nothing (the bus keeps order).
+    expect((await link(first, ann.bearer, {})).statusCode).toBe(200);
+    const moved = await link(second, ann.bearer, { channel_id: channelId });
+    expect(moved.statusCode, moved.body).toBe(200);
+    await vi.waitFor(() => {
+      const updates = fx.dispatches.seen.slice(seenBefore).filter((d) => d.type === 'LOBBY_UPDATE');
+      expect(updates.map((d) => (d.envelope.data as { id: string }).id)).toEqual([first, second]);
+    });
+    expect(await linkedTo(second)).toBe(channelId);
   });
 
   it('gives single-use one-hour invites into the linked channel that join its guild', async () => {

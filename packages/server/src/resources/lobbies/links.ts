@@ -1,6 +1,6 @@
 /** A lobby's linked guild channel: linking, unlinking, and the invites into it. */
 import { ChannelTypes, PermissionFlags as P } from '@guildhall/protocol';
-import { ApiError } from '../../errors/index.js';
+import { ApiError, invalidField } from '../../errors/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import { loadChannelAccess } from '../channels/index.js';
@@ -62,7 +62,8 @@ export function createLobbyLinkOperations(deps: LobbyServiceDeps) {
   return {
     /**
      * PATCH /lobbies/{id}/channel-linking: a member with CanLinkLobby links a guild text channel
-     * in which they have MANAGE_CHANNELS; without channel_id the lobby is unlinked.
+     * in which they have MANAGE_CHANNELS and no other lobby links (50035); without channel_id
+     * the lobby is unlinked.
      */
     async link(principal: Principal, lobbyId: string, channelId: string | null) {
       const applicationId = applicationOf(principal);
@@ -83,6 +84,15 @@ export function createLobbyLinkOperations(deps: LobbyServiceDeps) {
           access.require(P.MANAGE_CHANNELS);
           if (!LINKABLE_TYPES.has(access.channel.type)) {
             throw new ApiError('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
+          }
+          // One lobby per channel (the platform's linked-channels guide); the guild's row, held
+          // since the access check, keeps two links to one channel from crossing.
+          if (await tx.lobbies.isChannelLinkedElsewhere(channelId, view.lobby.id)) {
+            throw invalidField(
+              ['channel_id'],
+              'CHANNEL_ALREADY_LINKED',
+              'This channel is already linked to another lobby.',
+            );
           }
         }
         if (view.lobby.linkedChannelId === channelId) return view;

@@ -1,5 +1,6 @@
 import { isSnowflake } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
+import { requireAccess } from '../access/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type {
   LobbyMemberRecord,
@@ -12,9 +13,6 @@ import type { ServiceDeps, SocialLimits, SocialWebhookEvents } from '../deps.js'
 import type { LobbyView } from './serialize.js';
 import { LOBBY_LIMITS } from './schemas.js';
 
-/** The OAuth2 scope an SDK client's Bearer token needs for lobby routes. */
-export const SOCIAL_LAYER_SCOPE = 'sdk.social_layer';
-
 /** What the lobby service is built from beyond ServiceDeps. */
 export interface LobbyServiceDeps extends ServiceDeps {
   /** Webhook events (LOBBY_MESSAGE_*) into the durable outbox. */
@@ -23,11 +21,12 @@ export interface LobbyServiceDeps extends ServiceDeps {
   limits: SocialLimits;
 }
 
-/** The application a bot or Bearer caller acts for; a Bearer token needs sdk.social_layer. */
+/**
+ * The application a bot or Bearer caller acts for; a Bearer token needs the `lobbies` access of
+ * domain/tokenAccess.ts (sdk.social_layer), as an SDK session needs for LOBBY_* (50026).
+ */
 export function applicationOf(principal: Principal): string {
-  if (principal.kind === 'bearer' && !principal.scopes.includes(SOCIAL_LAYER_SCOPE)) {
-    throw new ApiError('MISSING_OAUTH2_SCOPE');
-  }
+  requireAccess(principal, 'lobbies');
   if (principal.applicationId === null) throw new ApiError('MISSING_ACCESS');
   return principal.applicationId;
 }

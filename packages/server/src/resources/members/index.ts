@@ -5,3 +5,4 @@ export { registerMemberRoutes } from './routes.js';
 export { serializeMember, serializePartialMember, type MemberWire } from './serialize.js';
 export { createMemberService, type MemberRequest } from './service.js';
 export type { ProfileCheck } from './profile.js';
+export { memberDispatches } from './dispatch.js';

@@ -6,7 +6,7 @@ import type { MemberPatch, MemberRecord, Repositories } from '../../storage/inde
 import { diffChanges, recordChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { memberDispatches } from './dispatch.js';
 import type { AccessFor } from '../access/index.js';
 import type { GuildRequest } from '../roles/index.js';
 import { storeImage } from '../imageUploads.js';
@@ -99,7 +99,7 @@ export function createCurrentMemberUpdater(deps: ServiceDeps, helpers: Helpers) 
       ]);
       const changes = diffChanges(before, after);
       const wire = await helpers.one(tx, updated);
-      if (changes.length > 0) afterCommit(tx, dispatches.memberUpdate(guildId, wire));
+      if (changes.length > 0) afterCommit(tx, memberDispatches.memberUpdate(guildId, wire));
       await recordChanges(tx, ids, {
         guildId,
         userId,

@@ -5,7 +5,8 @@ import type { MemberRecord, Repositories, RoleRecord } from '../../storage/index
 import { recordAudit, recordChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { memberDispatches } from './dispatch.js';
+import { announceBotLeft } from '../integrations/index.js';
 import { serializeUser } from '../users/index.js';
 import { accessLoader, type GuildAccess } from '../access/index.js';
 import { findRole, type GuildRequest } from '../roles/index.js';
@@ -46,17 +47,22 @@ export async function serializeMembers(repos: Repositories, members: readonly Me
 /** GUILD_MEMBER_UPDATE with the member as it stands in `tx`. */
 export async function announceMemberUpdate(tx: Repositories, member: MemberRecord): Promise<void> {
   const [wire] = await serializeMembers(tx, [member]);
-  if (wire !== undefined) afterCommit(tx, dispatches.memberUpdate(member.guildId, wire));
+  if (wire !== undefined) afterCommit(tx, memberDispatches.memberUpdate(member.guildId, wire));
 }
 
-/** GUILD_MEMBER_REMOVE for a user who has just left `guildId` in `tx`. */
+/**
+ * GUILD_MEMBER_REMOVE for a user who has just left `guildId` in `tx` (and, for a bot, its
+ * application's INTEGRATION_DELETE).
+ */
 export async function announceMemberRemove(
   tx: Repositories,
   guildId: string,
   userId: string,
 ): Promise<void> {
   const user = await tx.users.findById(userId);
-  if (user !== null) afterCommit(tx, dispatches.memberRemove(guildId, serializeUser(user)));
+  if (user === null) return;
+  afterCommit(tx, memberDispatches.memberRemove(guildId, serializeUser(user)));
+  await announceBotLeft(tx, guildId, user);
 }
 
 /** MEMBER_ROLE_UPDATE's changes: `$add` and `$remove`, each a list of {id, name}. */
@@ -142,7 +148,7 @@ export function createMemberService(
         }
         const wire = await one(tx, updated);
         if (plan.changes.length > 0 || plan.add.length > 0 || plan.remove.length > 0) {
-          afterCommit(tx, dispatches.memberUpdate(guildId, wire));
+          afterCommit(tx, memberDispatches.memberUpdate(guildId, wire));
         }
         const entry = { guildId, userId: principal.user.id, targetId: member.userId };
         await recordChanges(tx, ids, {

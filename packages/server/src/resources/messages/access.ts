@@ -73,6 +73,12 @@ export interface MessageChannelAccess {
   permissions: bigint;
   /** Spread into a dispatch: the guild, or the recipients of a private channel. */
   dispatchTo: DispatchTarget;
+  /**
+   * Where what the caller sends (a message, its edit, a reaction, a vote, typing) is announced:
+   * `dispatchTo`, less the recipients of a DM or group DM who block the caller (blocks hold in
+   * private channels, docs/social-dms.md#blocks). A guild channel's is `dispatchTo`.
+   */
+  sendTarget(repos: Repositories): Promise<DispatchTarget>;
   /** Spread into a wire payload: `guild_id`, or nothing in a private channel. */
   guildWire: { guild_id?: string };
   /** Spread into a wire payload: the caller's `member`, or nothing in a private channel. */
@@ -137,6 +143,7 @@ export async function loadMessageChannel(
     nowMs: request.nowMs,
     permissions,
     dispatchTo: { guildId: guild.id, channelId: channel.id },
+    sendTarget: () => Promise.resolve({ guildId: guild.id, channelId: channel.id }),
     guildWire: { guild_id: guild.id },
     memberWire: () => ({ member: serializePartialMember(member) }),
     has: (bits) => hasAll(permissions, bits),
@@ -180,7 +187,8 @@ async function permissionSource(
 
 /**
  * A recipient's access to a DM or group DM: PRIVATE_CHANNEL_PERMISSIONS, events to every
- * recipient. Anyone else gets 50001, as in a guild they are not in.
+ * recipient (what the caller sends, to those who do not block them). Anyone else gets 50001, as
+ * in a guild they are not in.
  */
 function privateAccess(
   found: PrivateChannelRecord,
@@ -190,6 +198,13 @@ function privateAccess(
     throw new ApiError('MISSING_ACCESS');
   }
   const permissions = PRIVATE_CHANNEL_PERMISSIONS;
+  const userIds = found.recipients.map((r) => r.userId);
+  const dispatchTo: DispatchTarget = {
+    guildId: null,
+    channelId: found.channel.id,
+    userIds,
+    ...(found.channel.applicationId === null ? {} : { applicationId: found.channel.applicationId }),
+  };
   return {
     channel: found.channel,
     guildId: null,
@@ -199,13 +214,12 @@ function privateAccess(
     subject: null,
     nowMs: request.nowMs,
     permissions,
-    dispatchTo: {
-      guildId: null,
-      channelId: found.channel.id,
-      userIds: found.recipients.map((r) => r.userId),
-      ...(found.channel.applicationId === null
-        ? {}
-        : { applicationId: found.channel.applicationId }),
+    dispatchTo,
+    async sendTarget(repos) {
+      const others = userIds.filter((id) => id !== request.userId);
+      const blockers = new Set(await repos.relationships.blockersAmong(request.userId, others));
+      if (blockers.size === 0) return dispatchTo;
+      return { ...dispatchTo, userIds: userIds.filter((id) => !blockers.has(id)) };
     },
     guildWire: {},
     memberWire: () => ({}),

@@ -323,6 +323,7 @@ export function createMessagePosting(
         permissions: access.permissions,
         repliedUserId: replied?.authorId ?? null,
       });
+      const sendTo = await access.sendTarget(storage);
       const moderation = options.moderation;
       if (moderation !== undefined && access.guildId !== null && access.member !== null) {
         await moderation.checkMessage({
@@ -421,7 +422,7 @@ export function createMessagePosting(
       // Announced once the message is committed (its batch is durable): published at once.
       afterWrite(storage, {
         type: 'MESSAGE_CREATE',
-        ...access.dispatchTo,
+        ...sendTo,
         data: { ...wire, ...access.guildWire, ...access.memberWire() },
       });
       if (replied === null) return wire;

@@ -17,12 +17,14 @@ export { loadAttachmentSigner } from './signedUrls.js';
 export {
   MESSAGE_CHANNEL_TYPES,
   PRIVATE_CHANNEL_PERMISSIONS,
+  type DispatchTarget,
   type MessageChannelAccess,
 } from './access.js';
 export type { MessageModeration, PrivateMessageRules, ThreadMessageRules } from './shared.js';
 export {
   CreateMessageBody,
   EditMessageBody,
+  MAX_CONTENT_LENGTH,
   type CreateMessageInput,
   type EditMessageInput,
 } from './schemas.js';

@@ -123,6 +123,7 @@ export function createReactionService(deps: ServiceDeps) {
       const { access, message } = await load(principal, target);
       if (isTimedOut(access)) throw new ApiError('MISSING_PERMISSIONS');
       const emoji = await parseEmoji(storage, target.emoji);
+      const sendTo = await access.sendTarget(storage);
       await storage.groupTransaction(async (tx) => {
         if (!(await tx.reactions.hasEmoji(message.id, emoji.key))) {
           access.require(P.ADD_REACTIONS);
@@ -143,7 +144,7 @@ export function createReactionService(deps: ServiceDeps) {
         if (!added) return;
         afterCommit(tx, {
           type: 'MESSAGE_REACTION_ADD',
-          ...access.dispatchTo,
+          ...sendTo,
           data: {
             ...base(access, message),
             user_id: principal.user.id,

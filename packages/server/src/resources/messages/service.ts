@@ -216,6 +216,7 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
           edit: true,
         });
       }
+      const sendTo = await access.sendTarget(storage);
       const now = clock.now();
       const rules = access.privateChannel === null ? undefined : options.privateRules;
       await withUploads(uploads, () =>
@@ -266,7 +267,7 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
       // The edit's transaction committed above: published at once.
       afterWrite(storage, {
         type: 'MESSAGE_UPDATE',
-        ...access.dispatchTo,
+        ...sendTo,
         data: { ...full, ...access.guildWire },
       });
       return wire;
@@ -359,10 +360,11 @@ export function createMessageService(deps: ServiceDeps, options: MessageServiceO
     async typing(principal: Principal, channelId: string) {
       const access = await accessFor(storage, principal, channelId);
       access.require(P.SEND_MESSAGES);
+      const sendTo = await access.sendTarget(storage);
       // Nothing is written: the storage's dispatcher publishes it at once.
       afterWrite(storage, {
         type: 'TYPING_START',
-        ...access.dispatchTo,
+        ...sendTo,
         data: {
           channel_id: access.channel.id,
           ...access.guildWire,

@@ -7,10 +7,11 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../domain/clock.js';
+import { SEALED_AS, type SecretBox } from '../../domain/secretBox.js';
 import type { Repositories } from '../../storage/index.js';
 import { SECOND_MS, unixSeconds } from '../../domain/time.js';
 
-/** The name of the signing secret in server_secrets. */
+/** The name of the signing secret in server_secrets (its value sealed, SEALED_AS.serverSecret). */
 export const ATTACHMENT_SECRET = 'attachment_url_hmac';
 
 export interface AttachmentSigner {
@@ -50,17 +51,24 @@ export function createAttachmentSigner(deps: {
 
 /**
  * The signer of this deployment: its secret is made at first start and kept in the database,
- * so every node (PostgreSQL) signs and checks with the same one and links survive a restart.
+ * sealed with the server's secret key (domain/secretBox.ts), so every node (PostgreSQL) signs and
+ * checks with the same one, links survive a restart, and a copy of the database alone cannot
+ * forge a link. A rotation of the secret key seals it again and leaves it as it is: no link
+ * handed out stops working. A value from before sealing is used as it is (the next start seals it).
  */
 export async function loadAttachmentSigner(deps: {
   storage: Repositories;
   clock: Clock;
   lifetimeMs: number;
+  secrets: SecretBox;
 }): Promise<AttachmentSigner> {
+  const { secrets } = deps;
+  const aad = SEALED_AS.serverSecret(ATTACHMENT_SECRET);
   const stored = await deps.storage.serverSecrets.getOrCreate(
     ATTACHMENT_SECRET,
-    randomBytes(32).toString('base64'),
+    secrets.seal(randomBytes(32).toString('base64'), aad),
     deps.clock.now(),
   );
-  return createAttachmentSigner({ ...deps, secret: Buffer.from(stored, 'base64') });
+  const secret = secrets.isSealed(stored) ? secrets.open(stored, aad) : stored;
+  return createAttachmentSigner({ ...deps, secret: Buffer.from(secret, 'base64') });
 }

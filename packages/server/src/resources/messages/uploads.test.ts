@@ -1,70 +1,14 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { PermissionFlags as P } from '@guildhall/protocol';
 import { afterEach, expect, it } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { firstChannelId, overwrite, sendMultipart } from '../../../test/support/messageFixtures.js';
+import { MiB, streamUpload } from '../../../test/support/streamUpload.js';
 import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
 
-const MiB = 1024 * 1024;
-const BOUNDARY = 'guildhall-upload-test';
-
-/** Streams a multipart body with one `files[0]` of `fileBytes` through a real socket. */
-function streamUpload(
-  url: string,
-  auth: string,
-  file: { bytes: number; onChunk?: () => void },
-): Promise<{ status: number; body: string; sentBytes: number }> {
-  const chunk = Buffer.alloc(MiB, 0x61);
-  let answered = false;
-  let sentBytes = 0;
-  function* body() {
-    yield Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="payload_json"\r\n\r\n` +
-        `{"content":"big"}\r\n--${BOUNDARY}\r\n` +
-        'Content-Disposition: form-data; name="files[0]"; filename="big.bin"\r\n' +
-        'Content-Type: application/octet-stream\r\n\r\n',
-    );
-    for (let sent = 0; sent < file.bytes && !answered; sent += chunk.length) {
-      file.onChunk?.();
-      sentBytes += chunk.length;
-      yield chunk;
-    }
-    yield Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
-  }
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, {
-      method: 'POST',
-      agent: false,
-      headers: {
-        connection: 'close',
-        authorization: auth,
-        'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
-      },
-    });
-    req.on('response', (res) => {
-      answered = true;
-      const parts: Buffer[] = [];
-      res.on('data', (part: Buffer) => parts.push(part));
-      res.on('end', () => {
-        resolve({
-          status: res.statusCode ?? 0,
-          body: Buffer.concat(parts).toString('utf8'),
-          sentBytes,
-        });
-        req.destroy();
-      });
-    });
-    // The server may close the socket once it answered; only an error before that counts.
-    req.on('error', (err) => {
-      if (!answered) reject(err);
-    });
-    Readable.from(body()).pipe(req);
-  });
-}
+const PAYLOAD = { payload_json: '{"content":"big"}' };
 
 describeDrivers('uploads on $driver', (driver) => {
   let server: TestServer;
@@ -104,7 +48,11 @@ describeDrivers('uploads on $driver', (driver) => {
       peakBuffers = Math.max(peakBuffers, now.arrayBuffers - before.arrayBuffers);
     };
     const url = `${server.baseUrl}/api/v10/channels/${channelId}/messages`;
-    const res = await streamUpload(url, g.bot.token, { bytes: 200 * MiB, onChunk: sample });
+    const res = await streamUpload(url, g.bot.token, {
+      bytes: 200 * MiB,
+      fields: PAYLOAD,
+      onChunk: sample,
+    });
     sample();
     expect(res.status, res.body).toBe(403);
     expect(JSON.parse(res.body)).toMatchObject({ code: 50013 });
@@ -122,7 +70,7 @@ describeDrivers('uploads on $driver', (driver) => {
       deny: P.SEND_MESSAGES | P.ATTACH_FILES,
     });
     const url = `${server.baseUrl}/api/v10/channels/${channelId}/messages`;
-    const denied = await streamUpload(url, g.bot.token, { bytes: 16 * MiB });
+    const denied = await streamUpload(url, g.bot.token, { bytes: 16 * MiB, fields: PAYLOAD });
     expect(denied.status, denied.body).toBe(403);
     expect(JSON.parse(denied.body)).toMatchObject({ code: 50013 });
   });

@@ -6,6 +6,8 @@ import type { AdminCommand } from '../../adminCommand.js';
 import { UsageError, requireFlag } from '../../cliFlags.js';
 import { parseInput } from '../../http/validate.js';
 import { OPERATOR } from './access.js';
+import type { MonetizationService } from './service.js';
+import type { SubscriptionService } from './subscriptions.js';
 import { CreateSkuBody, EditSkuBody, SubscriptionActionBody, TestPurchaseBody } from './schemas.js';
 
 /** A flag holding an integer, when given. */
@@ -35,7 +37,10 @@ function skuType(raw: string): number {
 const defined = (entries: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
 
-export const MONETIZATION_COMMANDS: AdminCommand[] = [
+export const MONETIZATION_COMMANDS: AdminCommand<{
+  monetization: MonetizationService;
+  subscriptions: SubscriptionService;
+}>[] = [
   {
     name: 'sku list',
     usage: 'guildhall sku list --app APPLICATION_ID',

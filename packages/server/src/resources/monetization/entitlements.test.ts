@@ -236,28 +236,40 @@ describeDrivers('SKUs and entitlements on $driver', (driver) => {
     expect(scopeless.statusCode).toBe(403);
     expect(scopeless.json()).toMatchObject({ code: 50026 });
 
-    // The user's own route: any token of the app, consumed ones left out by default.
+    // The user's own route: a token of the app with the scope (the person's session too),
+    // consumed ones left out by default.
     const own = `/users/@me/applications/${w.dev.applicationId}/entitlements`;
     const identify = await bearer(w.player.userId, w.dev.applicationId, ['identify']);
-    expect((await call(`GET ${own}`, identify)).json<{ id: string }[]>().map((e) => e.id)).toEqual([
-      mine.id,
-    ]);
+    const unscoped = await call(`GET ${own}`, identify);
+    expect(unscoped.statusCode).toBe(403);
+    expect(unscoped.json()).toMatchObject({
+      code: 50026,
+      message: 'Missing required OAuth2 scope',
+    });
+    const ids = async (path: string, auth: string) => {
+      const res = await call(`GET ${path}`, auth);
+      expect(res.statusCode).toBe(200);
+      return res.json<{ id: string }[]>().map((e) => e.id);
+    };
+    expect(await ids(own, w.playerToken)).toEqual([mine.id]);
+    expect(await ids(own, w.player.token)).toEqual([mine.id]);
     await call(`POST ${base}/${mine.id}/consume`, w.playerToken);
-    expect((await call(`GET ${own}`, identify)).json()).toEqual([]);
-    const withConsumed = await call(`GET ${own}?exclude_consumed=false`, identify);
+    expect(await ids(own, w.playerToken)).toEqual([]);
+    const withConsumed = await call(`GET ${own}?exclude_consumed=false`, w.playerToken);
     expect(withConsumed.json()).toMatchObject([{ id: mine.id, consumed: true }]);
     const filtered = await call(
       `GET ${own}?exclude_consumed=false&sku_ids=${w.skus.durable.id}`,
-      identify,
+      w.playerToken,
     );
     expect(filtered.json()).toEqual([]);
     const other = await world();
     const foreign = await call(
       `GET /users/@me/applications/${other.dev.applicationId}/entitlements`,
-      identify,
+      w.playerToken,
     );
     expect(foreign.statusCode).toBe(403);
-    const unknown = await call(`GET /users/@me/applications/5/entitlements`, identify);
+    expect(foreign.json()).toMatchObject({ code: 50001 });
+    const unknown = await call(`GET /users/@me/applications/5/entitlements`, w.playerToken);
     expect(unknown.json()).toMatchObject({ code: 10002 });
   });
 });

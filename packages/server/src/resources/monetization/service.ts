@@ -204,16 +204,19 @@ export function createMonetizationService(deps: MonetizationDeps) {
       return serializeEntitlement(visibleEntitlement(found, app, reader));
     },
 
-    /** GET /users/@me/applications/{id}/entitlements: the caller's own (a person's token). */
+    /**
+     * GET /users/@me/applications/{id}/entitlements: the caller's own, for a session or a token
+     * of that application with `applications.entitlements` (50001 for another app's, 50026
+     * without the scope).
+     */
     async listMine(
       principal: Principal,
       applicationId: string,
       query: { sku_ids?: string[] | undefined; exclude_consumed: boolean },
     ) {
       const app = await findApplication(storage, applicationId);
-      if (principal.kind === 'bearer' && principal.applicationId !== app.id) {
-        throw new ApiError('MISSING_ACCESS');
-      }
+      // A token reads as it does on the application's routes: its own app, with the scope.
+      if (principal.kind === 'bearer') entitlementReader(principal, app);
       const rows = await storage.entitlements.list({
         applicationId: app.id,
         userId: principal.user.id,

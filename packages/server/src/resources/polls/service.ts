@@ -9,6 +9,7 @@ import {
   loadMessageContext,
   serializeMessage,
   type AttachmentLinks,
+  type DispatchTarget,
   type MessageChannelAccess,
 } from '../messages/index.js';
 import { serializeUser } from '../users/index.js';
@@ -18,15 +19,19 @@ export interface PollServiceDeps extends ServiceDeps {
   links: () => AttachmentLinks;
 }
 
-/** A vote dispatch's payload (MESSAGE_POLL_VOTE_ADD/REMOVE). */
+/**
+ * A vote dispatch's payload (MESSAGE_POLL_VOTE_ADD/REMOVE) in the channel of `access`, to `to`
+ * (the channel's dispatch target by default).
+ */
 function voteEvent(
   type: 'MESSAGE_POLL_VOTE_ADD' | 'MESSAGE_POLL_VOTE_REMOVE',
-  access: MessageChannelAccess,
+  where: { access: MessageChannelAccess; to?: DispatchTarget },
   vote: { userId: string; messageId: string; answerId: number },
 ) {
+  const { access } = where;
   return {
     type,
-    ...access.dispatchTo,
+    ...(where.to ?? access.dispatchTo),
     data: {
       user_id: vote.userId,
       channel_id: access.channel.id,
@@ -159,22 +164,33 @@ export function createPollService(deps: PollServiceDeps) {
           await tx.polls.removeVote({ messageId: poll.messageId, answerId, userId });
           afterCommit(
             tx,
-            voteEvent('MESSAGE_POLL_VOTE_REMOVE', access, {
-              userId,
-              messageId: poll.messageId,
-              answerId,
-            }),
+            voteEvent(
+              'MESSAGE_POLL_VOTE_REMOVE',
+              { access },
+              {
+                userId,
+                messageId: poll.messageId,
+                answerId,
+              },
+            ),
           );
         }
-        for (const answerId of wanted.filter((a) => !current.includes(a))) {
+        const added = wanted.filter((a) => !current.includes(a));
+        // A vote is the voter's to send: it skips those who block them.
+        const to = added.length === 0 ? access.dispatchTo : await access.sendTarget(tx);
+        for (const answerId of added) {
           await tx.polls.addVote({ messageId: poll.messageId, answerId, userId });
           afterCommit(
             tx,
-            voteEvent('MESSAGE_POLL_VOTE_ADD', access, {
-              userId,
-              messageId: poll.messageId,
-              answerId,
-            }),
+            voteEvent(
+              'MESSAGE_POLL_VOTE_ADD',
+              { access, to },
+              {
+                userId,
+                messageId: poll.messageId,
+                answerId,
+              },
+            ),
           );
         }
       });

@@ -3,12 +3,7 @@ export { buildRelationshipDispatch, RelationshipEvents } from './events.js';
 export { mergeRelationships, unmergeRelationships } from './moves.js';
 export { readRelationships } from './read.js';
 export { registerRelationshipRoutes } from './routes.js';
-export {
-  MAX_FRIENDS,
-  RELATIONSHIPS_READ_SCOPE,
-  RELATIONSHIPS_WRITE_SCOPE,
-  SPAM_ACCOUNT_AGE_MS,
-} from './rules.js';
+export { MAX_FRIENDS, RELATIONSHIPS_WRITE_SCOPE, SPAM_ACCOUNT_AGE_MS } from './rules.js';
 export { serializeRelationship, type RelationshipWire } from './serialize.js';
 export {
   createRelationshipService,

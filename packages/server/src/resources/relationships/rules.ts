@@ -6,9 +6,10 @@ import {
   type UserRecord,
 } from '../../storage/index.js';
 
-/** The OAuth2 scope a Bearer token needs to read relationships and the connected-games setting. */
-export const RELATIONSHIPS_READ_SCOPE = 'relationships.read';
-/** The OAuth2 scope a Bearer token needs to change them. */
+/**
+ * The OAuth2 scope a Bearer token needs to change relationships and the connected-games setting
+ * (reading them is `relationships` of domain/tokenAccess.ts, `requireAccess`).
+ */
 export const RELATIONSHIPS_WRITE_SCOPE = 'relationships.write';
 /** The most friends a user has in one scope (error 30002). */
 export const MAX_FRIENDS = 1000;
@@ -19,7 +20,7 @@ export const MAX_FRIENDS = 1000;
 export const SPAM_ACCOUNT_AGE_MS = 7 * DAY_MS;
 
 /** A Bearer token needs the scope; a session may do anything to its own user. */
-export { requireScope } from '../access/index.js';
+export { requireAccess, requireScope } from '../access/index.js';
 
 /** The row the other side holds while `type` is this side's: a friendship or request is a pair. */
 export function counterpart(type: StoredRelationshipType): StoredRelationshipType | null {

@@ -13,8 +13,8 @@ import {
   counterpart,
   isSpamRequest,
   MAX_FRIENDS,
-  RELATIONSHIPS_READ_SCOPE,
   RELATIONSHIPS_WRITE_SCOPE,
+  requireAccess,
   requireScope,
   usesApplication,
 } from './rules.js';
@@ -218,7 +218,7 @@ export function createRelationshipService(
   return {
     /** GET: the caller's relationships in a scope, oldest first. */
     async list(principal: Principal, scope: RelationshipScope) {
-      requireScope(principal, RELATIONSHIPS_READ_SCOPE);
+      requireAccess(principal, 'relationships');
       const rows = await storage.relationships.listForUser(principal.user.id, scope);
       return serializeRows(storage, rows);
     },
@@ -336,7 +336,7 @@ export function createRelationshipService(
      * have, as user objects; none while either blocks the other.
      */
     async mutualFriends(principal: Principal, userId: string) {
-      requireScope(principal, RELATIONSHIPS_READ_SCOPE);
+      requireAccess(principal, 'relationships');
       const me = principal.user.id;
       const other = await storage.users.findById(userId);
       if (other === null) throw new ApiError('UNKNOWN_USER');
@@ -353,7 +353,7 @@ export function createRelationshipService(
 
     /** GET /users/@me/settings/connected-games. */
     async connectedGamesSettings(principal: Principal) {
-      requireScope(principal, RELATIONSHIPS_READ_SCOPE);
+      requireAccess(principal, 'relationships');
       return serializeConnectedGamesSettings(
         await storage.relationships.messagePolicy(principal.user.id),
       );

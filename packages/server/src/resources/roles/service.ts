@@ -10,7 +10,7 @@ import type { RolePatch, RoleRecord } from '../../storage/index.js';
 import { recordAudit, recordChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { roleDispatches } from './dispatch.js';
 import { announceEmojiList } from '../emojis/index.js';
 import { accessLoader, type GuildAccess } from '../access/index.js';
 import { storeImage } from '../imageUploads.js';
@@ -127,9 +127,9 @@ export function createRoleService(deps: ServiceDeps) {
           icon,
           unicodeEmoji: input.unicode_emoji ?? null,
         });
-        afterCommit(tx, dispatches.roleCreate(guildId, serializeRole(role)));
+        afterCommit(tx, roleDispatches.roleCreate(guildId, serializeRole(role)));
         for (const moved of shifted) {
-          afterCommit(tx, dispatches.roleUpdate(guildId, serializeRole(moved)));
+          afterCommit(tx, roleDispatches.roleUpdate(guildId, serializeRole(moved)));
         }
         await recordAudit(tx, ids, {
           guildId,
@@ -163,7 +163,7 @@ export function createRoleService(deps: ServiceDeps) {
         if (updated === null) throw new ApiError('UNKNOWN_ROLE');
         const changes = roleChanges(role, updated);
         if (changes.length > 0) {
-          afterCommit(tx, dispatches.roleUpdate(access.guild.id, serializeRole(updated)));
+          afterCommit(tx, roleDispatches.roleUpdate(access.guild.id, serializeRole(updated)));
         }
         await recordChanges(tx, ids, {
           guildId: access.guild.id,
@@ -186,7 +186,7 @@ export function createRoleService(deps: ServiceDeps) {
         if (role.id === access.guild.id || role.managed) throw new ApiError('INVALID_ROLE');
         if (!access.outranks(role)) throw new ApiError('MISSING_PERMISSIONS');
         await tx.roles.delete(access.guild.id, role.id);
-        afterCommit(tx, dispatches.roleDelete(access.guild.id, role.id));
+        afterCommit(tx, roleDispatches.roleDelete(access.guild.id, role.id));
         // Emoji limited to the role stop naming it.
         const limited = (await tx.emojis.listByGuild(access.guild.id)).filter((emoji) =>
           emoji.roleIds.includes(role.id),
@@ -221,7 +221,7 @@ export function createRoleService(deps: ServiceDeps) {
         for (const { role, position } of moves) {
           afterCommit(
             tx,
-            dispatches.roleUpdate(access.guild.id, serializeRole({ ...role, position })),
+            roleDispatches.roleUpdate(access.guild.id, serializeRole({ ...role, position })),
           );
           await recordAudit(tx, ids, {
             guildId: access.guild.id,

@@ -17,7 +17,7 @@ import type {
 } from '../../storage/index.js';
 import type { GuildAccess } from '../access/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { scheduledEventDispatches } from './dispatch.js';
 import { requireEditRights } from '../expressions/index.js';
 import { serializeMember } from '../members/index.js';
 import { serializeUser } from '../users/index.js';
@@ -27,7 +27,7 @@ import type {
   ModifyExceptionInput,
 } from './schemas.js';
 import { isoTimestamp, serializeException, type ScheduledEventWire } from './serialize.js';
-import type { EventTarget } from './service.js';
+import type { EventTarget } from './rules.js';
 
 const EVENTS = { create: P.CREATE_EVENTS, manage: P.MANAGE_EVENTS };
 const INTERESTED = 1;
@@ -83,7 +83,10 @@ export function createAttendeeOperations(deps: ServiceDeps, helpers: AttendeeHel
   const announceEvent = async (tx: Repositories, event: ScheduledEventRecord) => {
     afterCommit(
       tx,
-      dispatches.scheduledEvent('GUILD_SCHEDULED_EVENT_UPDATE', await present(tx, event, false)),
+      scheduledEventDispatches.scheduledEvent(
+        'GUILD_SCHEDULED_EVENT_UPDATE',
+        await present(tx, event, false),
+      ),
     );
   };
 

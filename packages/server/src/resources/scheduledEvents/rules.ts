@@ -5,6 +5,12 @@ import type { ChannelRecord, Repositories } from '../../storage/index.js';
 import type { GuildAccess } from '../access/index.js';
 import { EntityTypes, EventStatuses } from './schemas.js';
 
+/** A scheduled event, by its guild and its id, as the routes name it. */
+export interface EventTarget {
+  guildId: string;
+  eventId: string;
+}
+
 /** Where and when an event happens: the part of an event the entity rules constrain. */
 export interface EventPlace {
   entityType: number;

@@ -10,21 +10,16 @@ import type {
 import { diffChanges, snapshotChanges, recordAudit, recordChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { scheduledEventDispatches } from './dispatch.js';
 import { accessLoader, type GuildAccess } from '../access/index.js';
 import { requireEditRights, type Mutation } from '../expressions/index.js';
 import { storeImage } from '../imageUploads.js';
-import { canJoinChannel, checkPlace, checkTransition } from './rules.js';
+import { canJoinChannel, checkPlace, checkTransition, type EventTarget } from './rules.js';
 import { EventStatuses, type CreateEventInput, type ModifyEventInput } from './schemas.js';
 import { auditedEvent, serializeScheduledEvent } from './serialize.js';
 import { createAttendeeOperations } from './attendees.js';
 
 const EVENTS = { create: P.CREATE_EVENTS, manage: P.MANAGE_EVENTS };
-
-export interface EventTarget {
-  guildId: string;
-  eventId: string;
-}
 
 /** Guild scheduled events: list, get, create, modify (with status changes), delete. */
 export function createScheduledEventService(deps: ServiceDeps) {
@@ -132,7 +127,10 @@ export function createScheduledEventService(deps: ServiceDeps) {
         };
         await tx.scheduledEvents.create(event);
         const wire = serializeScheduledEvent(event, { creator: principal.user });
-        afterCommit(tx, dispatches.scheduledEvent('GUILD_SCHEDULED_EVENT_CREATE', wire));
+        afterCommit(
+          tx,
+          scheduledEventDispatches.scheduledEvent('GUILD_SCHEDULED_EVENT_CREATE', wire),
+        );
         await recordAudit(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,
@@ -184,7 +182,10 @@ export function createScheduledEventService(deps: ServiceDeps) {
         const changes = diffChanges(auditedEvent(event), auditedEvent(updated));
         const wire = await present(tx, updated, false);
         if (changes.length > 0) {
-          afterCommit(tx, dispatches.scheduledEvent('GUILD_SCHEDULED_EVENT_UPDATE', wire));
+          afterCommit(
+            tx,
+            scheduledEventDispatches.scheduledEvent('GUILD_SCHEDULED_EVENT_UPDATE', wire),
+          );
         }
         await recordChanges(tx, ids, {
           guildId: access.guild.id,
@@ -205,7 +206,10 @@ export function createScheduledEventService(deps: ServiceDeps) {
         requireEditRights(access, event.creatorId, EVENTS);
         await tx.scheduledEvents.delete(event.id);
         const wire = await present(tx, event, false);
-        afterCommit(tx, dispatches.scheduledEvent('GUILD_SCHEDULED_EVENT_DELETE', wire));
+        afterCommit(
+          tx,
+          scheduledEventDispatches.scheduledEvent('GUILD_SCHEDULED_EVENT_DELETE', wire),
+        );
         await recordAudit(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,

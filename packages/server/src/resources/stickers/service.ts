@@ -7,7 +7,7 @@ import type { Repositories, StickerPatch, StickerRecord } from '../../storage/in
 import { diffChanges, snapshotChanges, recordAudit, recordChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { stickerDispatches } from './dispatch.js';
 import { accessLoader, type GuildAccess } from '../access/index.js';
 import { holdsEither, requireEditRights, type Mutation } from '../expressions/index.js';
 import { detectStickerFile } from './fileType.js';
@@ -27,7 +27,7 @@ async function announceStickerList(tx: Repositories, guildId: string): Promise<v
   const stickers = await tx.stickers.listByGuild(guildId);
   afterCommit(
     tx,
-    dispatches.stickersUpdate(
+    stickerDispatches.stickersUpdate(
       guildId,
       stickers.map((sticker) => serializeSticker(sticker, null)),
     ),

@@ -1,6 +1,7 @@
 /**
  * The sweep of what ends by time: idle threads archive themselves after their auto-archive
- * duration, polls end at their expiry. Each pass works in batches until nothing is due; time
+ * duration, polls end at their expiry, and the other tasks app.ts gives it run beside them
+ * (expired credentials, resources/auth/sweep.ts). Each pass works in batches until nothing is due; time
  * comes from the injected clock, waits from the injected timers; app.ts starts and stops it.
  */
 import type { Timers } from '../../domain/clock.js';

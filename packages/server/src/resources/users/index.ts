@@ -4,3 +4,4 @@ export { BotUsername, GlobalName, HumanUsername, usernameTaken } from './schemas
 export { serializeUser, type CurrentUserWire, type UserWire } from './serialize.js';
 export { serializeCurrentUser, serializePrimaryGuild } from './serialize.js';
 export { createUserService } from './service.js';
+export { userDispatches } from './dispatch.js';

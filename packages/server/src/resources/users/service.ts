@@ -1,10 +1,11 @@
 import { isSnowflake } from '@guildhall/protocol';
+import { currentUserView, mayAccess } from '../../domain/tokenAccess.js';
 import { ApiError, fieldErrorTree } from '../../errors/index.js';
 import { afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import { StorageConflictError, type UserPatch, type UserRecord } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { dispatches } from '../dispatches.js';
+import { userDispatches } from './dispatch.js';
 import {
   BotUsername,
   HumanUsername,
@@ -19,22 +20,16 @@ import { freeBlobs, imageKeys } from '../../blobs/lifecycle.js';
 export function createUserService(deps: ServiceDeps) {
   const { storage, blobs, authenticator } = deps;
 
-  const viewFor = (principal: Principal) => ({
-    email: principal.kind === 'session' || principal.scopes.includes('email'),
-    // Only first-party sessions and approved identify.premium grants see the real value.
-    premium: principal.kind === 'session' || principal.scopes.includes('identify.premium'),
-  });
-
   /** Decodes and stores an image; returns its hash (or null to clear). */
   const storeUserImage = (field: 'avatar' | 'banner', userId: string, value: string | null) =>
     storeImage(blobs, { field, value }, (hash, ext) => `${field}s/${userId}/${hash}.${ext}`);
 
   return {
     current(principal: Principal) {
-      if (principal.kind === 'bearer' && !principal.scopes.includes('identify')) {
-        throw new ApiError('UNAUTHORIZED');
-      }
-      return serializeCurrentUser(principal.user, viewFor(principal));
+      // The email with `email`, the real premium_type with identify.premium (first-party
+      // sessions both, bots neither): the rule USER_UPDATE and READY follow (domain/tokenAccess.ts).
+      if (!mayAccess(principal, 'currentUser')) throw new ApiError('UNAUTHORIZED');
+      return serializeCurrentUser(principal.user, currentUserView(principal));
     },
 
     async get(userId: string) {
@@ -78,14 +73,15 @@ export function createUserService(deps: ServiceDeps) {
         ...(patch.banner === undefined ? [] : imageKeys(`banners/${user.id}`, user.banner)),
       ]);
       authenticator.forgetUser(user.id);
-      // One statement, committed: the user's own sessions see every field of themselves.
+      // One statement, committed: published with every field, each of the user's sessions sees
+      // what its token reads of them (gateway/tokenRouting.ts).
       if (Object.keys(patch).length > 0) {
         afterWrite(
           storage,
-          dispatches.userUpdate(serializeCurrentUser(updated, { email: true, premium: true })),
+          userDispatches.userUpdate(serializeCurrentUser(updated, { email: true, premium: true })),
         );
       }
-      return serializeCurrentUser(updated, viewFor(principal));
+      return serializeCurrentUser(updated, currentUserView(principal));
     },
   };
 }

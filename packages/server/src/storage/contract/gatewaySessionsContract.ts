@@ -9,7 +9,14 @@ const NOW = Date.UTC(2026, 10, 22, 12);
 export function describeGatewaySessionsContract(makeStorage: () => Promise<StorageFixture>): void {
   let fixture: StorageFixture;
   let storage: Storage;
-  const session = { id: 's1', userId: '42', state: '{"intents":1}', seq: 0, updatedAt: NOW };
+  const session = {
+    id: 's1',
+    userId: '42',
+    state: '{"intents":1}',
+    seq: 0,
+    updatedAt: NOW,
+    node: 'node-a',
+  };
   const entry = (seq: number, sourced = true): GatewayReplayEntry => ({
     sessionId: 's1',
     seq,
@@ -59,5 +66,46 @@ export function describeGatewaySessionsContract(makeStorage: () => Promise<Stora
     await storage.gateway.deleteSession('s1');
     expect(await storage.gateway.findSession('s1')).toBeNull();
     expect(await storage.gateway.replaySince('s1', -1)).toEqual([]);
+  });
+
+  it("sweeps the sessions of nodes silent since the cutoff, in batches, then the nodes' rows", async () => {
+    await storage.gateway.heartbeatNode('node-a', NOW);
+    await storage.gateway.heartbeatNode('node-b', NOW + 100);
+    for (let i = 0; i < 5; i++) {
+      await storage.gateway.saveSession({ ...session, id: `a${String(i)}` });
+    }
+    await storage.gateway.saveSession({ ...session, id: 'b1', node: 'node-b' });
+    // A node that never wrote a heartbeat: its sessions count from when they were saved.
+    await storage.gateway.saveSession({ ...session, id: 'u1', node: 'node-u', updatedAt: NOW });
+    await storage.gateway.saveSession({
+      ...session,
+      id: 'u2',
+      node: 'node-u',
+      updatedAt: NOW + 200,
+    });
+    await storage.gateway.appendReplay([{ ...entry(1), sessionId: 'a0' }], 100);
+    // Before anyone's cutoff: nothing goes.
+    expect(await storage.gateway.sweepDeadNodes(NOW, 10)).toBe(0);
+    // node-a and u1 are dead at NOW + 50; node-b and u2 are not. Batches of 2.
+    const batches = [];
+    for (;;) {
+      const n = await storage.gateway.sweepDeadNodes(NOW + 50, 2);
+      batches.push(n);
+      if (n < 2) break;
+    }
+    expect(batches).toEqual([2, 2, 2, 0]);
+    for (const id of ['a0', 'a4', 'u1']) expect(await storage.gateway.findSession(id)).toBeNull();
+    expect(await storage.gateway.replaySince('a0', -1)).toEqual([]);
+    for (const id of ['b1', 'u2']) expect(await storage.gateway.findSession(id)).not.toBeNull();
+    // node-a's row went with its last session: a heartbeat now is a new node's first.
+    await storage.gateway.saveSession({ ...session, id: 'a9', updatedAt: NOW + 300 });
+    expect(await storage.gateway.sweepDeadNodes(NOW + 50, 10)).toBe(0);
+    expect(await storage.gateway.findSession('a9')).not.toBeNull();
+    // A session taken over by a live node is that node's.
+    await storage.gateway.saveSession({ ...session, id: 'u2', node: 'node-b' });
+    await storage.gateway.heartbeatNode('node-b', NOW + 2000);
+    expect(await storage.gateway.sweepDeadNodes(NOW + 1000, 10)).toBe(1);
+    expect(await storage.gateway.findSession('u2')).toMatchObject({ node: 'node-b' });
+    expect(await storage.gateway.findSession('a9')).toBeNull();
   });
 }

@@ -108,6 +108,10 @@ export function describeRelationshipsContract(makeStorage: () => Promise<Storage
     expect(await storage.relationships.isBlockedEitherWay(bob, cy)).toBe(false);
     expect(await storage.relationships.blockerIds(ada)).toEqual([cy]);
     expect(await storage.relationships.blockerIds(cy)).toEqual([]);
+    expect(await storage.relationships.blockersAmong(ada, [bob, cy])).toEqual([cy]);
+    expect(await storage.relationships.blockersAmong(ada, [bob])).toEqual([]);
+    expect(await storage.relationships.blockersAmong(cy, [ada, bob])).toEqual([]);
+    expect(await storage.relationships.blockersAmong(ada, [])).toEqual([]);
     const between = await storage.relationships.listBetween(ada, cy);
     expect(between.map((r) => [r.userId, r.type])).toEqual([[cy, RelationshipType.BLOCKED]]);
     expect(await storage.relationships.listBetween(bob, ada)).toHaveLength(2);

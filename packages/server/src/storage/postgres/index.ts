@@ -41,15 +41,32 @@ export const DEFAULT_POSTGRES_STORAGE_OPTIONS = {
  */
 export const GROUP_COMMIT_CONNECTIONS = 2;
 
-/** An arbitrary constant: the advisory lock every process takes while migrating. */
-const MIGRATION_LOCK_KEY = 7_305_112_009;
+/**
+ * The advisory locks a process holds while migrating. The database's default schema: one
+ * arbitrary constant key. A named schema: the two-key lock (`schemaClass`, hashtext(schema)), so
+ * processes migrating different schemas (test servers, one schema each) do not wait for one
+ * another while those on one schema still take turns; a hash collision only makes two take turns.
+ */
+export const MIGRATION_LOCKS = { defaultSchema: 7_305_112_009, schemaClass: 730_511 } as const;
 
-async function migrate(pool: pg.Pool): Promise<void> {
+/** Takes the migration lock of `schema` (the database's default: the constant key) until COMMIT. */
+async function lockMigrations(client: pg.ClientBase, schema: string | undefined): Promise<void> {
+  if (schema === undefined || schema === 'public') {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCKS.defaultSchema]);
+  } else {
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+      MIGRATION_LOCKS.schemaClass,
+      schema,
+    ]);
+  }
+}
+
+async function migrate(pool: pg.Pool, schema: string | undefined): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     // Two processes starting together: the second waits here, then finds nothing left to apply.
-    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await lockMigrations(client, schema);
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`,
     );
@@ -135,7 +152,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
       // Under the migration lock: two processes running CREATE SCHEMA IF NOT EXISTS at once can
       // both miss the schema, and the second then fails on pg_namespace's unique index.
       await setup.query('BEGIN');
-      await setup.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+      await lockMigrations(setup, schema);
       await setup.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
       await setup.query('COMMIT');
     } finally {
@@ -164,7 +181,7 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
     });
   }
   try {
-    await migrate(pool);
+    await migrate(pool, schema);
   } catch (err) {
     await Promise.all([pool.end(), batchPool.end()]);
     throw err;

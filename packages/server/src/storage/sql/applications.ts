@@ -183,23 +183,6 @@ export function createApplicationRepository(db: Kysely<Database>): ApplicationRe
       }
       return findById(appId);
     },
-    async listSigningKeys() {
-      const rows = await db
-        .selectFrom('applications')
-        .select(['id', 'signing_key'])
-        .orderBy('id')
-        .execute();
-      return rows.map((row) => ({ id: id(row.id), signingKey: row.signing_key }));
-    },
-    async replaceSigningKey(appId, from, to) {
-      const result = await db
-        .updateTable('applications')
-        .set({ signing_key: to })
-        .where('id', '=', appId)
-        .where('signing_key', '=', from)
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
-    },
     async approximateUserCount(appId) {
       // UNION (not UNION ALL) makes the users distinct; members(guild_id, user_id) is the primary
       // key and members_user / oauth_authorizations_application index the other two lookups.

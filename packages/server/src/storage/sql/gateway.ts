@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type {
   GatewayRepository,
   IntentApprovalRecord,
@@ -185,7 +185,12 @@ export function createGatewayRepository(db: Kysely<Database>): GatewayRepository
         .execute();
     },
     async saveSession(session) {
-      const values = { state: session.state, seq: session.seq, updated_at: session.updatedAt };
+      const values = {
+        state: session.state,
+        seq: session.seq,
+        updated_at: session.updatedAt,
+        node: session.node,
+      };
       await db
         .insertInto('gateway_sessions')
         .values({ id: session.id, user_id: session.userId, ...values })
@@ -205,6 +210,7 @@ export function createGatewayRepository(db: Kysely<Database>): GatewayRepository
         state: row.state,
         seq: int(row.seq),
         updatedAt: int(row.updated_at),
+        node: row.node,
       };
     },
     async deleteSession(sessionId) {
@@ -256,5 +262,73 @@ export function createGatewayRepository(db: Kysely<Database>): GatewayRepository
             : { id: row.source, publishedAt: int(row.published_at) },
       }));
     },
+    async heartbeatNode(node, at) {
+      await db
+        .insertInto('gateway_nodes')
+        .values({ id: node, seen_at: at })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ seen_at: at }))
+        .execute();
+    },
+    sweepDeadNodes: (deadBefore, limit) => sweepDeadNodes(db, { deadBefore, limit }),
   };
+}
+
+/**
+ * The sessions no node can still resume: their node's heartbeat stopped before `deadBefore`, or
+ * their node never had one and they were saved before it.
+ */
+function deadSession(deadBefore: number) {
+  return (eb: ExpressionBuilder<Database, 'gateway_sessions'>) =>
+    eb.or([
+      eb(
+        'gateway_sessions.node',
+        'in',
+        eb.selectFrom('gateway_nodes').select('id').where('seen_at', '<', deadBefore),
+      ),
+      eb.and([
+        eb('gateway_sessions.updated_at', '<', deadBefore),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('gateway_nodes')
+              .select('id')
+              .whereRef('gateway_nodes.id', '=', 'gateway_sessions.node'),
+          ),
+        ),
+      ]),
+    ]);
+}
+
+async function sweepDeadNodes(
+  db: Kysely<Database>,
+  batch: { deadBefore: number; limit: number },
+): Promise<number> {
+  const dead = deadSession(batch.deadBefore);
+  // The condition again on the rows themselves: one taken over meanwhile (its node changed) stays.
+  // Replay entries go with their session (ON DELETE CASCADE).
+  const deleted = await db
+    .deleteFrom('gateway_sessions')
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('gateway_sessions').select('id').where(dead).limit(batch.limit),
+    )
+    .where(dead)
+    .executeTakeFirst();
+  const count = Number(deleted.numDeletedRows);
+  if (count < batch.limit) {
+    await db
+      .deleteFrom('gateway_nodes')
+      .where('seen_at', '<', batch.deadBefore)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('gateway_sessions')
+              .select('id')
+              .whereRef('gateway_sessions.node', '=', 'gateway_nodes.id'),
+          ),
+        ),
+      )
+      .execute();
+  }
+  return count;
 }

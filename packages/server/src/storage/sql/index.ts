@@ -5,6 +5,7 @@ import { createApplicationAssetRepository, createApplicationRepository } from '.
 import { createAuditLogRepository } from './auditLog.js';
 import { createBanRepository } from './bans.js';
 import { createBlobReferenceRepository, createServerSecretRepository } from './blobRefs.js';
+import { createSealedValueRepository } from './sealedValues.js';
 import { createChannelRepository } from './channels.js';
 import { createEmojiRepository } from './emojis.js';
 import { createConnectionRepository } from './connections.js';
@@ -96,6 +97,7 @@ export function createRepositories(
     messageSearch: createMessageSearchRepository(db, context),
     gateway: createGatewayRepository(db),
     serverSecrets: createServerSecretRepository(db),
+    sealedValues: createSealedValueRepository(db),
     blobRefs: createBlobReferenceRepository(db),
     workerLeases: createWorkerLeaseRepository(db),
     relationships: createRelationshipRepository(db, context.dialect),

@@ -284,6 +284,16 @@ export function createLobbyRepository(
         .execute();
       return rows.map(toLobby);
     },
+    async isChannelLinkedElsewhere(channelId, lobbyId) {
+      const row = await db
+        .selectFrom('lobbies')
+        .select('id')
+        .where('linked_channel_id', '=', channelId)
+        .where('id', '!=', lobbyId)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
     async moveMemberships(fromUserId, toUserId, applicationId) {
       let query = db
         .selectFrom('lobby_members')

@@ -9,6 +9,7 @@ import type {
 } from '../types/oauth.js';
 import type { StorageDialect } from '../types/storage.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
+import { deleteExpiredRows } from './tokens.js';
 import type {
   OAuthAuthorizationsTable,
   OAuthCodesTable,
@@ -220,6 +221,8 @@ export function createOAuthRepository(
       await db.deleteFrom('oauth_tokens').where('authorization_id', '=', authorizationId).execute();
       return hashes;
     },
+    deleteExpiredTokens: (now, limit) =>
+      deleteExpiredRows(db, { table: 'oauth_tokens', now, limit }),
     async authorizationsOfCode(codeHash) {
       const rows = await db
         .selectFrom('oauth_tokens')
@@ -356,15 +359,6 @@ export function createOAuthRepository(
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst();
       return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
-    },
-    async replaceSigningKeyPrivateJwk(kid, from, to) {
-      const result = await db
-        .updateTable('oauth_signing_keys')
-        .set({ private_jwk: to })
-        .where('kid', '=', kid)
-        .where('private_jwk', '=', from)
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
     },
   };
 }

@@ -276,6 +276,17 @@ export function createRelationshipRepository(
         .execute();
       return sortIds(rows.map((row) => id(row.user_id)));
     },
+    async blockersAmong(userId, candidateIds) {
+      if (candidateIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('relationships')
+        .select('user_id')
+        .where('target_id', '=', userId)
+        .where('type', '=', RelationshipType.BLOCKED)
+        .where('user_id', 'in', [...candidateIds])
+        .execute();
+      return sortIds(rows.map((row) => id(row.user_id)));
+    },
     allFriendIds(userId) {
       return friendIdsIn(userId, null);
     },

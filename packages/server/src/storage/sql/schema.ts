@@ -9,6 +9,7 @@ import type * as Activities from './activitiesSchema.js';
 import type * as VoiceExpressions from './voiceExpressionsSchema.js';
 import type * as GuildSettings from './guildSettingsSchema.js';
 import type * as Threads from './threadsSchema.js';
+import type { MessageSearchTables } from './messageSearchSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -416,7 +417,7 @@ export interface WorkerLeasesTable {
   expires_at: Int;
 }
 
-export interface Database extends OAuthTables, Threads.ThreadTables {
+export interface Database extends OAuthTables, Threads.ThreadTables, MessageSearchTables {
   server_secrets: ServerSecretsTable;
   worker_leases: WorkerLeasesTable;
   users: UsersTable;
@@ -454,6 +455,7 @@ export interface Database extends OAuthTables, Threads.ThreadTables {
   privileged_intent_approvals: PrivilegedIntentApprovalsTable;
   application_gateway_settings: ApplicationGatewaySettingsTable;
   gateway_sessions: GatewaySessionsTable;
+  gateway_nodes: GatewayNodesTable;
   gateway_replay: GatewayReplayTable;
   user_profile_privacy: UserProfilePrivacyTable;
   relationships: Relationships.RelationshipsTable;
@@ -556,6 +558,14 @@ export interface GatewaySessionsTable {
   state: string;
   seq: Int;
   updated_at: Int;
+  /** The gateway node serving it (migration 0036). */
+  node: string;
+}
+
+/** A gateway node's heartbeat (migration 0036). */
+export interface GatewayNodesTable {
+  id: string;
+  seen_at: Int;
 }
 
 export interface GatewayReplayTable {

@@ -65,27 +65,22 @@ export function createTokenRepository(db: Kysely<Database>): TokenRepository {
         .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
+    deleteExpired: (now, limit) => deleteExpiredRows(db, { table: 'tokens', now, limit }),
   };
 }
 
 export function createLoginLinkRepository(db: Kysely<Database>): LoginLinkRepository {
   return {
     async create(link) {
-      await db
-        .deleteFrom('login_links')
-        .where((eb) =>
-          eb.or([eb('user_id', '=', link.userId), eb('expires_at', '<=', link.createdAt)]),
-        )
-        .execute();
+      await db.deleteFrom('login_links').where('expires_at', '<=', link.createdAt).execute();
+      // One statement: of two links made at once for one person, the later write replaces the
+      // earlier (login_links_person is unique), so never both stay live.
+      const values = { hash: link.hash, created_at: link.createdAt, expires_at: link.expiresAt };
       await conflictsAsStorageErrors(
         db
           .insertInto('login_links')
-          .values({
-            hash: link.hash,
-            user_id: link.userId,
-            created_at: link.createdAt,
-            expires_at: link.expiresAt,
-          })
+          .values({ ...values, user_id: link.userId })
+          .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
           .execute(),
       );
     },
@@ -97,5 +92,24 @@ export function createLoginLinkRepository(db: Kysely<Database>): LoginLinkReposi
         .executeTakeFirst();
       return row !== undefined && int(row.expires_at) > at ? id(row.user_id) : null;
     },
+    deleteExpired: (now, limit) => deleteExpiredRows(db, { table: 'login_links', now, limit }),
   };
+}
+
+/**
+ * Deletes up to `limit` rows of `table` whose `expires_at` has passed by `now` (its expiry
+ * index finds them), in one statement; returns how many.
+ */
+export async function deleteExpiredRows(
+  db: Kysely<Database>,
+  batch: { table: 'tokens' | 'login_links' | 'oauth_tokens'; now: number; limit: number },
+): Promise<number> {
+  const { table, now, limit } = batch;
+  const result = await db
+    .deleteFrom(table)
+    .where('hash', 'in', (eb) =>
+      eb.selectFrom(table).select('hash').where('expires_at', '<=', now).limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -144,10 +144,6 @@ export interface ApplicationRepository {
   /** The applications whose bot is a member of the guild (its guild installs), by id. */
   listInstalledInGuild(guildId: string): Promise<ApplicationRecord[]>;
   update(id: string, patch: ApplicationPatch): Promise<ApplicationRecord | null>;
-  /** Every app's stored signing key, by app id (the start-time sealing and its check). */
-  listSigningKeys(): Promise<{ id: string; signingKey: string }[]>;
-  /** Replaces an app's stored signing key if it still is `from`; returns whether it was. */
-  replaceSigningKey(id: string, from: string, to: string): Promise<boolean>;
   /**
    * How many distinct users the app reaches: members of the guilds its bot is in (the bot left
    * out) and users who installed it to their account (live user-install authorizations). One

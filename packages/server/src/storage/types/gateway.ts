@@ -33,6 +33,8 @@ export interface GatewaySessionRecord {
   state: string;
   seq: number;
   updatedAt: number;
+  /** The gateway node serving it (its heartbeat is {@link GatewayRepository.heartbeatNode}'s). */
+  node: string;
 }
 
 export interface GatewayReplayEntry {
@@ -71,6 +73,7 @@ export interface GatewayRepository {
   setPrivateChannelObfuscation(applicationId: string, on: boolean): Promise<void>;
   profilePrivacy(userId: string): Promise<ProfilePrivacy>;
   setProfilePrivacy(userId: string, setting: ProfilePrivacy): Promise<void>;
+  /** Saves a session over its earlier row, if any (a node taking it over names itself). */
   saveSession(session: GatewaySessionRecord): Promise<void>;
   findSession(id: string): Promise<GatewaySessionRecord | null>;
   deleteSession(id: string): Promise<void>;
@@ -78,4 +81,12 @@ export interface GatewayRepository {
   appendReplay(entries: readonly GatewayReplayEntry[], keep: number): Promise<void>;
   /** A session's entries after `seq`, in order. */
   replaySince(sessionId: string, seq: number): Promise<GatewayReplayEntry[]>;
+  /** Records that gateway node `node` is alive at `at` (epoch ms). */
+  heartbeatNode(node: string, at: number): Promise<void>;
+  /**
+   * Deletes up to `limit` sessions (their replay entries with them) of nodes not heard from since
+   * `deadBefore`, and of nodes never heard from saved before it; then, when fewer were left, the
+   * rows of such nodes that serve nothing more. Returns how many sessions it deleted.
+   */
+  sweepDeadNodes(deadBefore: number, limit: number): Promise<number>;
 }

@@ -106,6 +106,8 @@ export interface LobbyRepository {
     applicationId: string,
     channelIds: readonly string[],
   ): Promise<LobbyRecord[]>;
+  /** Whether a lobby other than `lobbyId`, of any application, is linked to the channel. */
+  isChannelLinkedElsewhere(channelId: string, lobbyId: string): Promise<boolean>;
   /**
    * Moves every membership of `fromUserId` (of one application's lobbies when given) to
    * `toUserId`; where both are members, the target's membership stays and the source's goes.

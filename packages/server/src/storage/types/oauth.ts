@@ -106,6 +106,8 @@ export interface OAuthRepository {
   deleteToken(hash: string): Promise<boolean>;
   /** Deletes every token of an authorization (and their `tokens` rows); returns their hashes. */
   deleteTokensOf(authorizationId: string): Promise<string[]>;
+  /** Deletes up to `limit` tokens (access tokens) expired by `now`; returns how many. */
+  deleteExpiredTokens(now: number, limit: number): Promise<number>;
   /** The authorizations holding tokens issued for a code. */
   authorizationsOfCode(codeHash: string): Promise<string[]>;
 
@@ -135,6 +137,4 @@ export interface OAuthRepository {
    * transaction: on PostgreSQL it locks the table so that two nodes cannot both insert.
    */
   createSigningKeyIfNone(key: OAuthSigningKeyRecord): Promise<boolean>;
-  /** Replaces a key's stored private JWK if it still is `from`; returns whether it was. */
-  replaceSigningKeyPrivateJwk(kid: string, from: string, to: string): Promise<boolean>;
 }

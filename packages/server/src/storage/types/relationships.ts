@@ -86,6 +86,11 @@ export interface RelationshipRepository {
   friendIds(userId: string, applicationId?: string | null): Promise<string[]>;
   /** The ids of the users who block `userId` in any scope, no duplicates, ascending. */
   blockerIds(userId: string): Promise<string[]>;
+  /**
+   * Of `candidateIds` (a bounded list: a channel's recipients), those who block `userId` in any
+   * scope, no duplicates, ascending.
+   */
+  blockersAmong(userId: string, candidateIds: readonly string[]): Promise<string[]>;
   /** The ids of a user's friends in every scope (presence fan-out), no duplicates, ascending. */
   allFriendIds(userId: string): Promise<string[]>;
   /**

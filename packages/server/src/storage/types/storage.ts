@@ -26,7 +26,7 @@ import type { ProvisionalRepository } from './provisional.js';
 import type { RelationshipRepository } from './relationships.js';
 import type { PrivateChannelRepository } from './privateChannels.js';
 import type { MessageSearchRepository } from './search.js';
-import type { ServerSecretRepository } from './serverSecrets.js';
+import type { SealedValueRepository, ServerSecretRepository } from './serverSecrets.js';
 import type { LoginLinkRepository, TokenRepository } from './tokens.js';
 import type { ConnectionRepository, UserRepository } from './users.js';
 import type { WorkerLeaseRepository } from './workerLeases.js';
@@ -85,6 +85,7 @@ export interface Repositories {
   readonly messageSearch: MessageSearchRepository;
   readonly gateway: GatewayRepository;
   readonly serverSecrets: ServerSecretRepository;
+  readonly sealedValues: SealedValueRepository;
   readonly blobRefs: BlobReferenceRepository;
   readonly workerLeases: WorkerLeaseRepository;
   readonly relationships: RelationshipRepository;

@@ -23,6 +23,8 @@ export interface TokenRepository {
   deleteFor(filter: { userId: string; kind: TokenKind; applicationId?: string }): Promise<string[]>;
   /** Moves a token's expiry (a session token slides as it is used); returns whether it exists. */
   setExpiry(hash: string, expiresAt: number): Promise<boolean>;
+  /** Deletes up to `limit` tokens expired by `now` (the authenticator refuses them already). */
+  deleteExpired(now: number, limit: number): Promise<number>;
 }
 
 /** A one-time login link (migration 0027): the SHA-256 of its code, and whom it logs in. */
@@ -35,8 +37,9 @@ export interface LoginLinkRecord {
 
 export interface LoginLinkRepository {
   /**
-   * Stores a link in place of the person's earlier unused ones (one live link each), and drops
-   * every link that has expired by its `createdAt`.
+   * Stores a link in place of the person's earlier unused one, in one statement (migration
+   * 0036: one row per person), so of links made at once one stays live; and drops every link
+   * that has expired by its `createdAt`.
    */
   create(link: LoginLinkRecord): Promise<void>;
   /**
@@ -45,4 +48,6 @@ export interface LoginLinkRepository {
    * null (unknown, already used, or expired).
    */
   consume(hash: string, at: number): Promise<string | null>;
+  /** Deletes up to `limit` links expired by `now`; returns how many. */
+  deleteExpired(now: number, limit: number): Promise<number>;
 }

@@ -14,20 +14,9 @@ import { Attachments } from './Attachments.js';
 import { Embeds } from './Embeds.js';
 import { EmojiPicker } from './EmojiPicker.js';
 import { Markdown } from './Markdown.js';
-import { MessageMenu } from './MessageMenu.js';
+import { MessageMenu, type MessageAbilities } from './MessageMenu.js';
 import { displayName } from './names.js';
 import { Reactions, toggleReaction } from './Reactions.js';
-
-export interface MessageAbilities {
-  /** The current user wrote it: edit and delete. */
-  own: boolean;
-  /** MANAGE_MESSAGES: delete others' messages. */
-  manage: boolean;
-  /** PIN_MESSAGES (or a DM): pin and unpin. */
-  pin: boolean;
-  /** ADD_REACTIONS. */
-  react: boolean;
-}
 
 const TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 

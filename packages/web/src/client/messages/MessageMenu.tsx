@@ -4,7 +4,18 @@ import { api, errorMessage } from '../../lib/api.js';
 import { AppsMenuItems } from '../apps/AppsMenu.js';
 import { ConfirmDialog } from '../../components/Dialog.js';
 import { Menu } from '../ui/Menu.js';
-import type { MessageAbilities } from './Message.js';
+
+/** What the current user may do with a message: which of the menu's items it offers. */
+export interface MessageAbilities {
+  /** The current user wrote it: edit and delete. */
+  own: boolean;
+  /** MANAGE_MESSAGES: delete others' messages. */
+  manage: boolean;
+  /** PIN_MESSAGES (or a DM): pin and unpin. */
+  pin: boolean;
+  /** ADD_REACTIONS. */
+  react: boolean;
+}
 
 /**
  * A message's menu ("More", right-click, Shift+F10): pin or unpin, edit, copy, delete, and the

@@ -6,7 +6,8 @@ import { can } from '../permissions.js';
 import type { Store } from '../../lib/store.js';
 import { addMessages, startHistory, type ClientState, type PendingMessage } from '../state.js';
 import { Composer, draftFiles, type DraftFile } from './Composer.js';
-import { Message, type MessageAbilities } from './Message.js';
+import { Message } from './Message.js';
+import type { MessageAbilities } from './MessageMenu.js';
 import { dismissPending, sendMessage } from './send.js';
 import { TypingIndicator } from './TypingIndicator.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BusClosedError, type BusEvent } from '../bus/index.js';
-import { MemoryBus } from '../bus/memory/index.js';
+import { BusClosedError, type BusEvent } from './index.js';
+import { MemoryBus } from './memory/index.js';
 import { createSubjectSubscriptions } from './subscriptions.js';
 
 const event = (type: string): BusEvent => ({ type, topic: 't', data: null, publishedAt: 0 });

@@ -1,10 +1,10 @@
 /**
- * @module gateway/subscriptions: the bus subjects this node watches, one subscription per guild
+ * @module bus/subscriptions: the bus subjects a node watches, one subscription per guild
  * and per user its sessions need (docs/gateway.md, Subjects), counted so the last session to
  * leave a guild or log out ends it. Every subject's events go to one handler (the fan-out), and
  * what the bus could not deliver of a subject to `onGap`.
  */
-import type { BusGap, BusHandler, EventBus, Subscription } from '../bus/index.js';
+import type { BusGap, BusHandler, EventBus, Subscription } from './index.js';
 
 interface Watch {
   /** Holders: sessions (and joins in progress) that need the subject. */

@@ -1,6 +1,6 @@
 /**
- * @module activities/proxyPattern: the `--activity-host` pattern's rules, apart from
- * proxyHost.ts so config.ts can check the setting without importing what imports it.
+ * @module domain/activityHost: the `--activity-host` pattern's rules, below both config.ts, which
+ * checks the setting, and activities/proxyHost.ts, which serves the origins it names.
  */
 
 /** The placeholder of the pattern; it must be the whole first label. */
