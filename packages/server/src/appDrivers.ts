@@ -11,6 +11,7 @@ import { NatsHistoryError, createNatsBus } from './bus/nats/index.js';
 import { ConfigError, type Config } from './config.js';
 import type { Clock } from './domain/clock.js';
 import { ALL_DISPATCHES } from './events/dispatcher.js';
+import { REVOCATION_SUBJECT } from './events/revocations.js';
 import { withFallback, type SharedState } from './sharedState/index.js';
 import { createMemorySharedState } from './sharedState/memory/index.js';
 import {
@@ -41,8 +42,9 @@ export async function openStorage(
 }
 
 /**
- * Opens the bus the config names: NATS for NATS_URL (keeping the dispatches for
- * GUILDHALL_NATS_HISTORY_SECONDS in a JetStream stream), else the in-process bus.
+ * Opens the bus the config names: NATS for NATS_URL (keeping the dispatches and revocations for
+ * GUILDHALL_NATS_HISTORY_SECONDS in a JetStream stream, so that none is lost while NATS is
+ * away: docs/operations.md), else the in-process bus.
  * @throws ConfigError saying what to do when NATS cannot keep the history.
  */
 export async function openBus(
@@ -56,7 +58,10 @@ export async function openBus(
   const history =
     config.natsHistorySeconds === 0
       ? undefined
-      : { subjects: [ALL_DISPATCHES], keepMs: config.natsHistorySeconds * 1000 };
+      : {
+          subjects: [ALL_DISPATCHES, REVOCATION_SUBJECT],
+          keepMs: config.natsHistorySeconds * 1000,
+        };
   try {
     return await createNatsBus({
       servers: config.natsUrl,

@@ -1,9 +1,10 @@
 /**
  * @module bus/subscriptions: the bus subjects a node watches, one subscription per guild
  * and per user its sessions need (docs/gateway.md, Subjects), counted so the last session to
- * leave a guild or log out ends it. Every subject's events go to one handler (the fan-out).
+ * leave a guild or log out ends it. Every subject's events go to one handler (the fan-out), and
+ * what the bus could not deliver of a subject to `onGap`.
  */
-import type { BusHandler, EventBus, Subscription } from './index.js';
+import type { BusGap, BusHandler, EventBus, Subscription } from './index.js';
 
 interface Watch {
   /** Holders: sessions (and joins in progress) that need the subject. */
@@ -36,6 +37,8 @@ export interface SubjectSubscriptions {
 export function createSubjectSubscriptions(deps: {
   bus: EventBus;
   handler: BusHandler;
+  /** Dispatches of `subject` may have been missed and will not come (docs/gateway.md). */
+  onGap?: (subject: string, gap: BusGap) => void;
 }): SubjectSubscriptions {
   const { bus, handler } = deps;
   const watched = new Map<string, Watch>();
@@ -53,10 +56,18 @@ export function createSubjectSubscriptions(deps: {
     }
     const watch: Watch = { count: 1, ready: Promise.resolve(), subscription: null };
     watch.ready = bus
-      .subscribe(subject, (event, delivered) => {
-        if (watched.get(subject) === watch) return handler(event, delivered);
-        return undefined;
-      })
+      .subscribe(
+        subject,
+        (event, delivered) => {
+          if (watched.get(subject) === watch) return handler(event, delivered);
+          return undefined;
+        },
+        {
+          onGap: (gap) => {
+            if (watched.get(subject) === watch) deps.onGap?.(subject, gap);
+          },
+        },
+      )
       .then((subscription) => {
         watch.subscription = subscription;
         // Every holder let go while the bus answered.

@@ -33,6 +33,28 @@ export interface BusErrorContext {
  */
 export type BusErrorHandler = (error: unknown, context: BusErrorContext) => void;
 
+/**
+ * Events published on a subscription's subject may not all have reached its handler, and the bus
+ * cannot deliver them any more. Delivery goes on after it.
+ */
+export interface BusGap {
+  /** The subscription's subject pattern. */
+  subject: string;
+  /** Why, in one sentence (for a log line). */
+  reason: string;
+}
+
+/** How a subscription is told what the bus could not deliver to it. */
+export interface SubscribeOptions {
+  /**
+   * Called when events published on the subject while the subscriber was cut off from the bus
+   * cannot be delivered: the bus keeps no history of the subject, the history no longer holds
+   * the whole interruption, or a publisher dropped events it held past its bound. A bus that
+   * never loses its connection (one process) never calls it.
+   */
+  onGap?: (gap: BusGap) => void;
+}
+
 export interface Subscription {
   /** The subject pattern as given to `subscribe`. */
   readonly subject: string;
@@ -79,15 +101,25 @@ export interface EventBus {
   /** What the bus keeps of published events, or null when it keeps nothing (one process). */
   readonly history: EventHistory | null;
   /**
-   * Sends an event to every subscription matching `subject` at this moment. Resolves once the bus
-   * has taken the event (not once it is delivered); rejects with `BusClosedError` after close().
+   * Sends an event to every subscription matching `subject`. Resolves once the bus has taken the
+   * event (not once it is delivered): when its history keeps the subject, once the history has
+   * stored it. While the bus is unreachable, events are held in order and sent again until taken;
+   * past the bus's bound the oldest held one is dropped (its publish rejects with
+   * `BusOverflowError`, and the subscriptions of its subject are told: `onGap`). Rejects with
+   * `BusClosedError` after close().
    */
   publish(subject: string, event: BusEvent): Promise<void>;
   /**
    * Resolves once every event published afterwards, by any publisher sharing this bus, will reach
-   * `handler`. Events published before are never delivered to it.
+   * `handler`. Events published before are never delivered to it. When the subscriber is cut off
+   * from the bus for a while, what its history keeps of the interruption is delivered once it is
+   * back, in order and each event once; what cannot be is reported to `options.onGap`.
    */
-  subscribe(subject: string, handler: BusHandler): Promise<Subscription>;
+  subscribe(
+    subject: string,
+    handler: BusHandler,
+    options?: SubscribeOptions,
+  ): Promise<Subscription>;
   /**
    * Resolves once the bus has shown it can carry events now (NATS: a round trip to the server);
    * rejects with `BusClosedError` after close(). For readiness checks.

@@ -12,10 +12,14 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { GatewayCloseCodes as Close, GatewayOpcodes as Op } from '@guildhall/protocol';
 import type { Logger } from 'pino';
-import type { BusHandler, EventBus } from '../bus/index.js';
+import type { BusGap, BusHandler, EventBus } from '../bus/index.js';
 import { realTimers, type Timers } from '../domain/clock.js';
 import type { Clock } from '../domain/clock.js';
-import type { Dispatcher } from '../events/dispatcher.js';
+import {
+  GUILD_SUBJECT_PREFIX,
+  USER_SUBJECT_PREFIX,
+  type Dispatcher,
+} from '../events/dispatcher.js';
 import type { Revocation } from '../events/revocations.js';
 import type { Authenticator } from '../http/authenticator.js';
 import type { SessionStartLimit } from '../resources/gatewayInfo/index.js';
@@ -31,6 +35,7 @@ import { createHandoff } from './handoff.js';
 import { createHandshake } from './handshake.js';
 import { createLogin } from './login.js';
 import { DEFAULT_GATEWAY_OPTIONS, type GatewayOptions } from './options.js';
+import { invalidSessionPayload } from './payloads.js';
 import { createPresences } from './presences.js';
 import { createRecovery } from './recovery.js';
 import { createSessionRegistry } from './registry.js';
@@ -125,6 +130,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const subscriptions = createSubjectSubscriptions({
     bus,
     handler: (event, subject) => receive(event, subject),
+    onGap: (subject, gap) => {
+      invalidateWatchers(subject, gap);
+    },
   });
   const send = createSender({ options, sessionStore });
   // The registry is made below; the presence refresh asks it only once started.
@@ -154,6 +162,30 @@ export function createGateway(deps: GatewayDeps): Gateway {
       });
     },
   });
+  /**
+   * The bus could not deliver some of a subject's dispatches (it was unreachable and keeps no
+   * history of them): the sessions that should have had them cannot be resumed whole, so each
+   * gets INVALID_SESSION (not resumable) and identifies anew, rather than going on without them.
+   */
+  const invalidateWatchers = (subject: string, gap: BusGap) => {
+    const watchers = subject.startsWith(GUILD_SUBJECT_PREFIX)
+      ? guilds.get(subject.slice(GUILD_SUBJECT_PREFIX.length))?.sessions
+      : registry.ofUser(subject.slice(USER_SUBJECT_PREFIX.length));
+    if (watchers === undefined || watchers.size === 0) return;
+    logger.warn(
+      { subject, reason: gap.reason, sessions: watchers.size },
+      'gateway: dispatches missed while the bus was unreachable; sessions invalidated',
+    );
+    for (const session of [...watchers]) {
+      const conn = session.conn;
+      session.conn = null;
+      registry.drop(session);
+      if (conn === null) continue;
+      // The connection stays open: the client may IDENTIFY on it again.
+      conn.session = null;
+      send.control(conn, Op.INVALID_SESSION, invalidSessionPayload(false));
+    }
+  };
   const joinGuild = createGuildJoin({ clock, guilds, registry, send });
   const fanout = createFanout({
     storage,

@@ -12,6 +12,7 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { Logger } from 'pino';
 import type { TrustProxy } from '../config.js';
 import { ApiError, RateLimitedError, toErrorResponse } from '../errors/index.js';
+import { isStorageUnavailable } from '../storage/index.js';
 import { admitRequests } from './admission.js';
 import { aliasBotApplicationId } from './applicationAlias.js';
 import type { CorsOrigins } from '../domain/corsOrigins.js';
@@ -191,7 +192,12 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   }
 
   app.setErrorHandler((err, request, reply) => {
-    const response = toErrorResponse(err, request.id);
+    // The database unreachable (restarting, failing over): the platform's 503, which clients
+    // retry, rather than a 500 of ours. Nothing was written (docs/operations.md, Outages).
+    const answered = isStorageUnavailable(err)
+      ? new ApiError('API_RESOURCE_OVERLOADED', { cause: err })
+      : err;
+    const response = toErrorResponse(answered, request.id);
     if (response.internal) request.log.error({ err }, 'request failed');
     else if (!(err instanceof RateLimitedError))
       request.log.debug({ code: response.body }, 'request refused');

@@ -27,3 +27,45 @@ export class GroupCommitTimeoutError extends Error {
     super('a group commit member ran past its time limit or used its repositories after it');
   }
 }
+
+/** The network failures of a connection to the database server. */
+const NETWORK_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/**
+ * SQLSTATEs of a server that is going away, starting up or full: admin_shutdown,
+ * crash_shutdown, cannot_connect_now, too_many_connections (class 08, connection exceptions,
+ * is matched as a class).
+ */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** What pg says of a connection that dropped or never came, without a code. */
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'Client has encountered a connection error and is not queryable',
+  'timeout exceeded when trying to connect',
+];
+
+/**
+ * Whether `err` (or an error it was caused by) says the database server cannot be reached now
+ * (refused, dropped, shutting down, starting up), rather than refusing the statement. The
+ * statement did not take effect, unless it was a COMMIT cut off on its way back.
+ */
+export function isStorageUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (NETWORK_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code)) return true;
+      if (/^08[0-9A-Z]{3}$/.test(code)) return true;
+    }
+    if (UNAVAILABLE_MESSAGES.some((message) => e instanceof Error && e.message.startsWith(message)))
+      return true;
+  }
+  return false;
+}

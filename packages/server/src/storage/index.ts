@@ -34,4 +34,4 @@ export * from './types/monetization.js';
 export * from './types/voiceExpressions.js';
 export * from './types/guildSettings.js';
 export * from './types/threads.js';
-export { GroupCommitTimeoutError, StorageConflictError } from './errors.js';
+export { GroupCommitTimeoutError, StorageConflictError, isStorageUnavailable } from './errors.js';

@@ -19,8 +19,8 @@ import { TEST_REDIS_URL, deleteRedisPrefix, uniqueRedisPrefix } from './redis.js
 
 /** The built CLI; `npm test` builds it first (`pretest`), as does `npx tsc -b`. */
 export const BUILT_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
-/** How long a process may take to say where it listens. */
-const START_TIMEOUT_MS = 20_000;
+/** How long a process may take to say where it listens (a loaded CI machine is slow). */
+const START_TIMEOUT_MS = 60_000;
 /** How long a process may take to stop on SIGTERM before it is killed. */
 const STOP_TIMEOUT_MS = 10_000;
 
@@ -34,6 +34,13 @@ export interface ClusterNode {
   /** Resolves with how it ended. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal: NodeJS.Signals): void;
+}
+
+/** Servers of the test's own (test/support/privateServers.ts) instead of the shared ones. */
+export interface ClusterServices {
+  databaseUrl: string;
+  natsUrl: string;
+  redisUrl: string;
 }
 
 export interface Cluster {
@@ -92,10 +99,14 @@ function spawnNode(env: Record<string, string>): Promise<ClusterNode> {
 /**
  * Makes a cluster's shared ground (the schema, created and migrated by the first process or the
  * test's seeder; a data folder) and returns what starts its processes. `env` adds settings
- * every process gets.
+ * every process gets; `services`, servers of the test's own, replace the shared ones (what the
+ * cluster made on them goes with them).
  * @throws Error saying to build first when the CLI is not built.
  */
-export async function createCluster(env: Record<string, string> = {}): Promise<Cluster> {
+export async function createCluster(
+  env: Record<string, string> = {},
+  services?: ClusterServices,
+): Promise<Cluster> {
   if (!existsSync(BUILT_MAIN)) {
     throw new Error(`${BUILT_MAIN} is missing: build first (npx tsc -b, or npm test).`);
   }
@@ -103,12 +114,12 @@ export async function createCluster(env: Record<string, string> = {}): Promise<C
   const natsPrefix = uniqueSubjectPrefix('cluster');
   const redisPrefix = uniqueRedisPrefix('cluster');
   const dataDir = await mkdtemp(join(tmpdir(), 'guildhall-cluster-'));
-  const url = new URL(TEST_DATABASE_URL);
+  const url = new URL(services?.databaseUrl ?? TEST_DATABASE_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   const shared: Record<string, string> = {
     DATABASE_URL: url.toString(),
-    NATS_URL: TEST_NATS_URL,
-    REDIS_URL: TEST_REDIS_URL,
+    NATS_URL: services?.natsUrl ?? TEST_NATS_URL,
+    REDIS_URL: services?.redisUrl ?? TEST_REDIS_URL,
     GUILDHALL_NATS_PREFIX: natsPrefix,
     GUILDHALL_REDIS_PREFIX: redisPrefix,
     GUILDHALL_DATA_DIR: dataDir,
@@ -140,9 +151,11 @@ export async function createCluster(env: Record<string, string> = {}): Promise<C
           clearTimeout(timer);
         }),
       );
-      await deleteStream(historyStreamName(natsPrefix));
-      await deleteRedisPrefix(redisPrefix);
-      await dropSchema(schema);
+      if (services === undefined) {
+        await deleteStream(historyStreamName(natsPrefix));
+        await deleteRedisPrefix(redisPrefix);
+        await dropSchema(schema);
+      }
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -14,6 +14,7 @@ import { connect } from 'nats';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import {
+  PRIVATE_SERVER_BINARIES,
   TEST_CHROMIUM_PATH,
   TEST_DATABASE_URL,
   TEST_NATS_URL,
@@ -26,6 +27,7 @@ declare module 'vitest' {
     natsFailure: string | null;
     redisFailure: string | null;
     chromiumFailure: string | null;
+    privateServersFailure: string | null;
     /** This run's id: the prefix of its reusable PostgreSQL schemas (postgres.ts). */
     runId: string;
     /** A folder of this run's counters: test servers started, one file per worker (runStats.ts). */
@@ -102,6 +104,19 @@ async function probeChromium(): Promise<string | null> {
   }
 }
 
+/** The binaries of the servers tests start for themselves (test/support/privateServers.ts). */
+async function probePrivateServers(): Promise<string | null> {
+  const { runuser, ...servers } = PRIVATE_SERVER_BINARIES;
+  // PostgreSQL refuses to run as root: root runs it as the postgres user through runuser.
+  const needed = process.getuid?.() === 0 ? { ...servers, runuser } : servers;
+  try {
+    await Promise.all(Object.values(needed).map((path) => access(path, constants.X_OK)));
+    return null;
+  } catch (err) {
+    return reason(err);
+  }
+}
+
 /** The test servers the workers started: a byte per start in a file per worker (testServer.ts). */
 async function countAppStarts(dir: string): Promise<number> {
   let total = 0;
@@ -125,12 +140,14 @@ async function dropPooledSchemas(runId: string): Promise<void> {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const [postgresFailure, natsFailure, redisFailure, chromiumFailure] = await Promise.all([
-    probePostgres(),
-    probeNats(),
-    probeRedis(),
-    probeChromium(),
-  ]);
+  const [postgresFailure, natsFailure, redisFailure, chromiumFailure, privateServersFailure] =
+    await Promise.all([
+      probePostgres(),
+      probeNats(),
+      probeRedis(),
+      probeChromium(),
+      probePrivateServers(),
+    ]);
   const ci = process.env['CI'] === 'true';
   if (ci && postgresFailure !== null) {
     throw new Error(
@@ -150,6 +167,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (ci && chromiumFailure !== null) {
     throw new Error(
       `Chromium at ${TEST_CHROMIUM_PATH} is required under CI=true for the browser tests: ${chromiumFailure}. Install it with apt-get install -y chromium (.ci/run does).`,
+    );
+  }
+  if (ci && privateServersFailure !== null) {
+    throw new Error(
+      `The outage tests start their own nats-server, redis-server and PostgreSQL 15 (initdb, pg_ctl), required under CI=true: ${privateServersFailure}`,
+    );
+  }
+  if (privateServersFailure !== null) {
+    process.stderr.write(
+      `Skipping outage tests: ${privateServersFailure}. Install nats-server, redis-server and postgresql-15 to run them.\n`,
     );
   }
   if (chromiumFailure !== null) {
@@ -176,6 +203,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('redisFailure', redisFailure);
   project.provide('natsFailure', natsFailure);
   project.provide('chromiumFailure', chromiumFailure);
+  project.provide('privateServersFailure', privateServersFailure);
   const runId = randomBytes(4).toString('hex');
   const runStatsDir = await mkdtemp(join(tmpdir(), 'guildhall-run-'));
   project.provide('runId', runId);

@@ -17,6 +17,8 @@ import { TEST_DATABASE_URL, acquireSchema, dropSchema, releaseSchema } from './p
 export interface TestServerOptions {
   /** Which driver backs the server; SQLite in memory by default. */
   storage?: 'sqlite' | 'postgres';
+  /** The PostgreSQL server (a private one a test stops and starts); the shared one by default. */
+  databaseUrl?: string;
   config?: Partial<Config>;
   clock?: Clock;
   defaultRouteBucket?: BucketLimit;
@@ -112,13 +114,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
   let storage: AppOptions['storage'];
   if (options.storage === 'postgres') {
-    const schema = options.database ?? acquireSchema();
-    if (options.database === undefined) dropPostgres = () => releaseSchema(schema);
+    // A private server (a test's own) goes with its files: nothing there is given back or dropped.
+    const pooled = options.database === undefined && options.databaseUrl === undefined;
+    const schema = options.database ?? (pooled ? acquireSchema() : 'guildhall');
+    if (pooled) dropPostgres = () => releaseSchema(schema);
     try {
-      storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
+      storage = await createPostgresStorage({
+        connectionString: options.databaseUrl ?? TEST_DATABASE_URL,
+        schema,
+      });
     } catch (err) {
       // Half migrated, maybe: not given back for reuse.
-      if (options.database === undefined) dropPostgres = () => dropSchema(schema);
+      if (pooled) dropPostgres = () => dropSchema(schema);
       await cleanUp();
       throw err;
     }

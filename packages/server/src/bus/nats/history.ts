@@ -1,7 +1,9 @@
 /**
  * @module bus/nats/history: the bus's history in a JetStream stream. The stream captures what is
- * published on the kept subjects (plain publishes: publishing costs no acknowledgement), keeps
- * it for `keepMs`, and is read back per subject through short-lived consumers.
+ * published on the kept subjects (publishers wait for its acknowledgement: bus/nats/outbox.ts),
+ * keeps it for `keepMs`, and is read back through short-lived consumers: per subject for a
+ * session taken over from a node that died, whole for a bus catching up after it was cut off
+ * (bus/nats/deliveries.ts).
  */
 import {
   AckPolicy,
@@ -12,6 +14,7 @@ import {
   nanos,
   type JetStreamClient,
   type JetStreamManager,
+  type JsMsg,
   type NatsConnection,
   type StreamConfig,
 } from 'nats';
@@ -46,6 +49,12 @@ export interface NatsHistoryOptions {
   stream?: string;
 }
 
+/**
+ * The subject (after the prefix) of the notices of events a publisher dropped
+ * (bus/nats/outbox.ts): every stream keeps it, so a subscriber cut off meanwhile still hears it.
+ */
+export const LOST_SUBJECT = '_bus.lost';
+
 /** JetStream's error code for a stream that exists with another configuration. */
 const STREAM_NAME_IN_USE = 10058;
 /** Subjects read at once by one read(). */
@@ -56,6 +65,39 @@ const FETCH_BATCH = 1000;
 const FETCH_EXPIRES_MS = 2000;
 /** A reading consumer the server removes by itself if its reader vanished. */
 const CONSUMER_IDLE_MS = 30_000;
+/**
+ * How much of the keep time a reader does not count on: the bus server's clock against this
+ * node's, and the server's own pass over aged messages.
+ */
+const AGE_MARGIN_MS = 5000;
+
+/** What a NATS bus reads of its history besides the contract's `read`. */
+export interface NatsHistory extends EventHistory {
+  /** Whether every subject matching `pattern` (wildcards allowed) is kept. */
+  coversPattern(pattern: string): boolean;
+  /**
+   * Hands `each` every kept message published at or after `sinceMs` (by the bus server's clock),
+   * in the order the stream stored them, up to at least the moment of the call. Resolves to the
+   * moment from which the stream holds everything published (epoch ms): when it was made (later
+   * than expected: a server back without its store), or the keep time ago.
+   */
+  scan(sinceMs: number, each: (msg: JsMsg) => void): Promise<{ wholeSinceMs: number }>;
+  /** Makes the stream again if it is gone (a server started without its store). */
+  ensure(): Promise<void>;
+}
+
+/** Whether every subject `pattern` matches also matches the kept pattern `kept`. */
+export function patternWithin(pattern: string, kept: string): boolean {
+  const want = pattern.split('.');
+  const have = kept.split('.');
+  for (const [i, token] of have.entries()) {
+    if (token === '>') return want.length > i;
+    const asked = want[i];
+    if (asked === undefined || asked === '>') return false;
+    if (token !== '*' && (asked === '*' || asked !== token)) return false;
+  }
+  return want.length === have.length;
+}
 
 /**
  * The stream name of a subject prefix: its tokens joined by `_`, then `_history` (`guildhall.`
@@ -117,16 +159,16 @@ export async function openNatsHistory(input: {
   options: NatsHistoryOptions;
   report: BusErrorHandler;
   ensureOpen: () => void;
-}): Promise<EventHistory> {
+}): Promise<NatsHistory> {
   const { nc, subjectPrefix, options, report, ensureOpen } = input;
-  const patterns = [...options.subjects];
-  for (const pattern of patterns) assertSubscribeSubject(pattern);
+  for (const pattern of options.subjects) assertSubscribeSubject(pattern);
+  const patterns = [...options.subjects, LOST_SUBJECT];
   if (!Number.isInteger(options.keepMs) || options.keepMs <= 0) {
     throw new TypeError(`history keepMs must be a positive integer: ${String(options.keepMs)}`);
   }
   const stream = options.stream ?? historyStreamName(subjectPrefix);
   const jsm = await nc.jetstreamManager();
-  await ensureStream(jsm, {
+  const config = {
     name: stream,
     subjects: patterns.map((pattern) => subjectPrefix + pattern),
     retention: RetentionPolicy.Limits,
@@ -134,14 +176,22 @@ export async function openNatsHistory(input: {
     discard: DiscardPolicy.Old,
     max_age: nanos(options.keepMs),
     num_replicas: 1,
-  });
+  };
+  await ensureStream(jsm, config);
   const js: JetStreamClient = nc.jetstream();
   const covers = (subject: string) => patterns.some((pattern) => subjectMatches(pattern, subject));
 
-  /** One subject's events since `sinceMs`, with their stream sequence. */
-  const readSubject = async (subject: string, sinceMs: number) => {
+  /**
+   * Hands `each` the messages of `filter` (a whole-stream read when null) stored at or after
+   * `sinceMs`, in stream order, through a consumer made for this one read.
+   */
+  const readConsumer = async (
+    filter: string | null,
+    sinceMs: number,
+    each: (msg: JsMsg) => void,
+  ): Promise<void> => {
     const info = await jsm.consumers.add(stream, {
-      filter_subject: subjectPrefix + subject,
+      ...(filter === null ? {} : { filter_subject: subjectPrefix + filter }),
       deliver_policy: DeliverPolicy.StartTime,
       opt_start_time: new Date(sinceMs).toISOString(),
       ack_policy: AckPolicy.None,
@@ -149,10 +199,9 @@ export async function openNatsHistory(input: {
       mem_storage: true,
       num_replicas: 1,
     });
-    const kept: { seq: number; kept: KeptEvent }[] = [];
     try {
       let left = info.num_pending;
-      if (left === 0) return kept;
+      if (left === 0) return;
       const consumer = await js.consumers.get(stream, info.name);
       while (left > 0) {
         const batch = await consumer.fetch({
@@ -163,16 +212,24 @@ export async function openNatsHistory(input: {
         for await (const msg of batch) {
           got++;
           left--;
-          const delivered = decodeDelivered(msg, subjectPrefix, report);
-          if (delivered !== null) kept.push({ seq: msg.seq, kept: delivered });
+          each(msg);
         }
         // Nothing came: what was pending aged out of the stream meanwhile.
         if (got === 0) break;
       }
-      return kept;
     } finally {
       await jsm.consumers.delete(stream, info.name).catch(() => undefined);
     }
+  };
+
+  /** One subject's events since `sinceMs`, with their stream sequence. */
+  const readSubject = async (subject: string, sinceMs: number) => {
+    const kept: { seq: number; kept: KeptEvent }[] = [];
+    await readConsumer(subject, sinceMs, (msg) => {
+      const delivered = decodeDelivered(msg, subjectPrefix, report);
+      if (delivered !== null) kept.push({ seq: msg.seq, kept: delivered });
+    });
+    return kept;
   };
 
   return {
@@ -181,6 +238,17 @@ export async function openNatsHistory(input: {
       assertPublishSubject(subject);
       return covers(subject);
     },
+    coversPattern: (pattern) => patterns.some((kept) => patternWithin(pattern, kept)),
+    async scan(sinceMs, each) {
+      const info = await jsm.streams.info(stream);
+      const wholeSinceMs = Math.max(
+        Date.parse(info.created),
+        Date.now() - options.keepMs + AGE_MARGIN_MS,
+      );
+      await readConsumer(null, sinceMs, each);
+      return { wholeSinceMs };
+    },
+    ensure: () => ensureStream(jsm, config),
     async read(subjects, sinceMs) {
       ensureOpen();
       const wanted = [...new Set(subjects)];

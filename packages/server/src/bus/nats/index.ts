@@ -1,25 +1,22 @@
 /** @module bus/nats: the bus shared by API and gateway nodes of a scaled-out deployment. */
-import { connect, type ConnectionOptions, type NatsConnection } from 'nats';
+import { Events, connect, type NatsConnection } from 'nats';
 import { encodeEvent } from '../codec.js';
 import { BusClosedError } from '../errors.js';
-import { invokeHandler, safeErrorHandler } from '../handlers.js';
-import { assertPublishSubject, assertSubscribeSubject } from '../subjects.js';
-import type {
-  BusErrorHandler,
-  BusEvent,
-  BusHandler,
-  EventBus,
-  EventHistory,
-  Subscription,
-} from '../types.js';
+import { safeErrorHandler } from '../handlers.js';
+import { assertPublishSubject } from '../subjects.js';
+import type { BusErrorHandler, BusEvent, EventBus } from '../types.js';
+import { createDeliveries } from './deliveries.js';
 import {
-  decodeDelivered,
   historyStreamName,
   openNatsHistory,
+  type NatsHistory,
   type NatsHistoryOptions,
 } from './history.js';
+import { createOutbox, type OutboxLimits } from './outbox.js';
+import { checkPrefix, parseServers } from './servers.js';
 
 export { historyStreamName, type NatsHistoryOptions } from './history.js';
+export type { OutboxLimits } from './outbox.js';
 
 export interface NatsBusOptions {
   /** `nats://[user:pass@]host:port` URL(s); credentials in a URL are sent as user and password. */
@@ -37,53 +34,32 @@ export interface NatsBusOptions {
    * must run with JetStream): the bus's `history`. Unset: nothing is kept (`history` is null).
    */
   history?: NatsHistoryOptions;
+  /** How long to wait between two attempts to reach the server again, ms. */
+  reconnectWaitMs?: number;
+  /** What is held while NATS does not take events, and how acknowledgements are waited for. */
+  outbox?: Partial<OutboxLimits>;
+  /** How long close() waits for held events to be taken before it drops them, ms. */
+  closeWaitMs?: number;
 }
 
 export const DEFAULT_NATS_BUS_OPTIONS = {
   name: 'guildhall',
   subjectPrefix: 'guildhall.',
   connectTimeoutMs: 5000,
+  reconnectWaitMs: 500,
+  closeWaitMs: 5000,
 } as const satisfies Partial<NatsBusOptions>;
 
-interface ParsedServers {
-  servers: string[];
-  /** The URLs with any password hidden, for error messages. */
-  display: string;
-  /** Credentials from the URLs, and `tls: {}` when one asks for `tls://`. */
-  extra: Pick<ConnectionOptions, 'user' | 'pass' | 'token' | 'tls'>;
-}
-
-function parseServers(servers: string | string[]): ParsedServers {
-  const list = typeof servers === 'string' ? [servers] : servers;
-  const extra: ParsedServers['extra'] = {};
-  const shown: string[] = [];
-  const plain = list.map((server) => {
-    if (!/^[a-z]+:\/\//i.test(server)) {
-      shown.push(server);
-      return server;
-    }
-    const url = new URL(server);
-    // nats.js ignores the scheme; tls:// is how the config asks for TLS.
-    if (url.protocol === 'tls:') extra.tls = {};
-    const user = decodeURIComponent(url.username);
-    const pass = decodeURIComponent(url.password);
-    // A URL with only a user part carries a token, as NATS' other clients read it.
-    if (user !== '' && extra.user === undefined && extra.token === undefined) {
-      Object.assign(extra, pass === '' ? { token: user } : { user, pass });
-    }
-    url.username = '';
-    url.password = '';
-    shown.push(user === '' ? url.href : url.href.replace('://', '://***@'));
-    return url.href;
-  });
-  return { servers: plain, display: shown.join(', '), extra };
-}
-
-function checkPrefix(prefix: string): void {
-  if (prefix === '') return;
-  if (!prefix.endsWith('.')) throw new TypeError(`subjectPrefix must end with ".": ${prefix}`);
-  assertPublishSubject(prefix.slice(0, -1));
-}
+/**
+ * The outbox's bounds: 100,000 events or 32 MiB of them (some 30,000 dispatches of 1 KB, about
+ * 64 MB of the process's memory), the first reached (docs/operations.md, Outages).
+ */
+export const DEFAULT_OUTBOX_LIMITS = {
+  maxHeldEvents: 100_000,
+  maxHeldBytes: 32 * 1024 * 1024,
+  ackTimeoutMs: 2000,
+  retryMs: 250,
+} as const satisfies OutboxLimits;
 
 /** The server cannot keep the history asked for (no JetStream, or a stream in the way). */
 export class NatsHistoryError extends Error {
@@ -99,15 +75,32 @@ function historyFailure(err: unknown, where: { display: string; stream: string }
 }
 
 /**
- * Connects to NATS and returns a bus over core NATS publish/subscribe (at-most-once: a dispatch
- * missed by a disconnected gateway is recovered by the client's resume). With `history`, a
- * JetStream stream also keeps what is published on some subjects, for a node that takes over
- * another's sessions. It reconnects for ever, re-subscribing on its own; close() drains.
+ * Follows the connection's state: what is published is held while it is down, and what the
+ * subscriptions missed is read from the history once it is back.
+ */
+function watchConnection(nc: NatsConnection, on: { lost(atMs: number): void; back(): void }): void {
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === Events.Disconnect) on.lost(Date.now());
+      else if (status.type === Events.Reconnect) on.back();
+    }
+  })();
+}
+
+/**
+ * Connects to NATS and returns a bus. Subjects its history keeps are published to JetStream and
+ * count as published once stored (bus/nats/outbox.ts); while NATS is away they are held, in
+ * order, and a subscriber cut off for a while receives from the history what it missed
+ * (bus/nats/deliveries.ts). Subjects not kept go over core NATS, at most once. It reconnects for
+ * ever, re-subscribing on its own; close() sends what it holds, then drains.
  * @throws Error naming the server (without its password) when it cannot connect, or cannot keep
  * the history (no JetStream, or another stream holds the subjects).
  */
 export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> {
-  const { name, subjectPrefix, connectTimeoutMs } = { ...DEFAULT_NATS_BUS_OPTIONS, ...options };
+  const { name, subjectPrefix, connectTimeoutMs, reconnectWaitMs, closeWaitMs } = {
+    ...DEFAULT_NATS_BUS_OPTIONS,
+    ...options,
+  };
   checkPrefix(subjectPrefix);
   const report = safeErrorHandler(options.onError);
   const { servers, display, extra } = parseServers(options.servers);
@@ -119,6 +112,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
       name,
       timeout: connectTimeoutMs,
       maxReconnectAttempts: -1,
+      reconnectTimeWait: reconnectWaitMs,
       ...extra,
     });
   } catch (err) {
@@ -135,7 +129,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
       throw new BusClosedError(`the bus to ${display} is closed`);
   };
 
-  let history: EventHistory | null = null;
+  let history: NatsHistory | null = null;
   if (options.history !== undefined) {
     const stream = options.history.stream ?? historyStreamName(subjectPrefix);
     try {
@@ -153,52 +147,66 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
       throw new NatsHistoryError(historyFailure(err, { display, stream }), { cause: err });
     }
   }
+  const kept = history;
+
+  const limits = { ...DEFAULT_OUTBOX_LIMITS, ...options.outbox };
+  const outbox = createOutbox({
+    nc,
+    js: nc.jetstream(),
+    subjectPrefix,
+    limits,
+    report,
+    covers: (subject) => kept?.covers(subject) ?? false,
+    ensureStream: () => kept?.ensure() ?? Promise.resolve(),
+  });
+  const deliveries = createDeliveries({ nc, subjectPrefix, history, report });
+  await deliveries.start();
+  watchConnection(nc, {
+    lost(atMs) {
+      outbox.connectionLost();
+      deliveries.connectionLost(atMs);
+    },
+    back() {
+      outbox.connectionBack();
+      deliveries.connectionBack();
+    },
+  });
 
   return {
     driver: 'nats',
     history,
     publish(subject: string, event: BusEvent): Promise<void> {
-      // The executor runs now, so publish order is call order; a throw rejects.
-      return new Promise((resolve) => {
+      // The executor runs now, so the outbox queues it in call order; a throw rejects.
+      return new Promise((resolve, reject) => {
         ensureOpen();
         assertPublishSubject(subject);
-        nc.publish(subjectPrefix + subject, encodeEvent(event));
-        resolve();
+        outbox.push(subject, encodeEvent(event)).then(resolve, reject);
       });
     },
-    async subscribe(subject: string, handler: BusHandler): Promise<Subscription> {
+    async subscribe(subject, handler, subscribeOptions = {}) {
       ensureOpen();
-      assertSubscribeSubject(subject);
-      let active = true;
-      const sub = nc.subscribe(subjectPrefix + subject, {
-        callback: (err, msg) => {
-          if (err !== null) {
-            report(err, { subject });
-            return;
-          }
-          if (!active) return;
-          const delivered = decodeDelivered(msg, subjectPrefix, report);
-          if (delivered !== null) invokeHandler(handler, delivered, report);
-        },
-      });
-      // Once the server answers the flush it holds the interest: later publishes reach us.
-      await nc.flush();
-      return {
-        subject,
-        unsubscribe() {
-          if (!active) return;
-          active = false;
-          if (!nc.isClosed() && !nc.isDraining()) sub.unsubscribe();
-        },
-      };
+      return deliveries.subscribe(subject, handler, subscribeOptions);
     },
     async ping(): Promise<void> {
       ensureOpen();
       // While the client reconnects, flush waits; the readiness check bounds how long.
       await nc.flush();
+      // Connected, but the history does not store what is published (JetStream gone, say):
+      // events are only held, so the bus cannot carry them now.
+      const stalled = outbox.stalledSince();
+      if (stalled !== null && Date.now() - stalled > limits.ackTimeoutMs) {
+        const { events } = outbox.held();
+        throw new Error(
+          `NATS has not stored an event since ${new Date(stalled).toISOString()}: ${events} held`,
+        );
+      }
     },
     close(): Promise<void> {
-      closing ??= nc.isClosed() ? Promise.resolve() : nc.drain();
+      closing ??= (async () => {
+        await outbox.close(closeWaitMs);
+        deliveries.close();
+        if (!nc.isClosed()) await nc.drain();
+      })();
       return closing;
     },
   };

@@ -21,10 +21,17 @@ export interface PostgresStorageOptions {
   onError?: (err: Error) => void;
   /** Group commit's limits (tests shorten the member time limit). */
   groupCommit?: Partial<GroupCommitOptions>;
+  /**
+   * How long opening a connection may take before the statement waiting for it fails, ms: a
+   * server that does not answer (a host gone, a dropped route) fails requests with 503 instead
+   * of holding them for the operating system's TCP timeout.
+   */
+  connectTimeoutMs?: number;
 }
 
 export const DEFAULT_POSTGRES_STORAGE_OPTIONS = {
   maxConnections: 10,
+  connectTimeoutMs: 5000,
 } as const satisfies Partial<PostgresStorageOptions>;
 
 /**
@@ -133,7 +140,10 @@ function quoteIdent(name: string): string {
 
 /** Connects to PostgreSQL and applies pending migrations. */
 export async function createPostgresStorage(options: PostgresStorageOptions): Promise<Storage> {
-  const { maxConnections } = { ...DEFAULT_POSTGRES_STORAGE_OPTIONS, ...options };
+  const { maxConnections, connectTimeoutMs } = {
+    ...DEFAULT_POSTGRES_STORAGE_OPTIONS,
+    ...options,
+  };
   const schema = options.schema;
   if (schema !== undefined) {
     const setup = new pg.Client({ connectionString: options.connectionString });
@@ -152,6 +162,9 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
   const batchConnections = Math.max(1, Math.min(GROUP_COMMIT_CONNECTIONS, maxConnections - 1));
   const connection = {
     connectionString: options.connectionString,
+    connectionTimeoutMillis: connectTimeoutMs,
+    // A peer that vanished without a word (a host gone) is noticed by TCP keepalive.
+    keepAlive: true,
     ...(schema === undefined ? {} : { options: `-c search_path=${quoteIdent(schema)}` }),
   };
   const pool = new pg.Pool({ ...connection, max: Math.max(1, maxConnections - batchConnections) });
@@ -159,6 +172,12 @@ export async function createPostgresStorage(options: PostgresStorageOptions): Pr
   for (const each of [pool, batchPool]) {
     each.on('error', (err) => {
       options.onError?.(err);
+    });
+    // A lent connection that drops (the server went away mid-transaction) reports it on the
+    // client, where no one listens: unheard, it would end the process. Its statement fails
+    // (503 to the request) and the pool discards it when it comes back.
+    each.on('connect', (client) => {
+      client.on('error', () => undefined);
     });
   }
   try {

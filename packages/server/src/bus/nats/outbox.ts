@@ -1,0 +1,313 @@
+/**
+ * @module bus/nats/outbox: what a NATS bus publishes, in order, until the server has taken it.
+ * An event on a subject the history keeps is published to JetStream and counts as taken once the
+ * stream acknowledges it; others once handed to the connection (core NATS keeps nothing, so
+ * there is nothing to wait for). While the connection is down, or an acknowledgement fails, events
+ * are held in call order and sent again once NATS answers: the first held one alone until it is
+ * stored, then the rest. Each event carries an id (`Nats-Msg-Id`): the stream stores a repeat
+ * once, and subscribers drop a repeat they already had (bus/nats/deliveries.ts).
+ *
+ * What is held is bounded. Past the bound the oldest held event is dropped: its publish rejects
+ * with BusOverflowError, and once the connection is back a notice names the subjects it dropped
+ * events on, so their subscribers learn of the gap.
+ */
+import { randomBytes } from 'node:crypto';
+import type { JetStreamClient, NatsConnection } from 'nats';
+import { encodeEvent } from '../codec.js';
+import { BusClosedError, BusOverflowError } from '../errors.js';
+import type { BusErrorHandler } from '../types.js';
+import { LOST_SUBJECT } from './history.js';
+
+/** The header that carries an event's id (JetStream's own duplicate detection reads it). */
+export const MSG_ID_HEADER = 'Nats-Msg-Id';
+/** A notice lists at most this many subjects; past it, it names every subject (`null`). */
+const MAX_LISTED_SUBJECTS = 1000;
+
+export interface OutboxLimits {
+  /** The most events held unsent or unacknowledged. */
+  maxHeldEvents: number;
+  /** The most bytes of event payload held. */
+  maxHeldBytes: number;
+  /** How long one acknowledgement is waited for before the event is sent again, ms. */
+  ackTimeoutMs: number;
+  /** How long to wait before trying again after a failed send, while connected, ms. */
+  retryMs: number;
+}
+
+interface Entry {
+  /** The full NATS subject (with the prefix). */
+  readonly natsSubject: string;
+  /** The bus subject (without it), for a notice of its loss. */
+  readonly subject: string;
+  readonly payload: Uint8Array;
+  readonly id: string;
+  /** Whether the history keeps it (JetStream acknowledges it). */
+  readonly kept: boolean;
+  attempt: number;
+  done: boolean;
+  readonly resolve: () => void;
+  readonly reject: (err: unknown) => void;
+}
+
+/** What a notice of dropped events says: the bus subjects, or null for any. */
+export interface LostNotice {
+  subjects: string[] | null;
+}
+
+export interface Outbox {
+  /** Queues an event (its encoded text); resolves once NATS took it, rejects when dropped. */
+  push(subject: string, text: string): Promise<void>;
+  /** The connection dropped: hold everything from now on. */
+  connectionLost(): void;
+  /** The connection is back: send what is held, in order. */
+  connectionBack(): void;
+  /** Events and bytes held now. */
+  held(): { events: number; bytes: number };
+  /** Since when (epoch ms) NATS has not been taking what is published; null while it does. */
+  stalledSince(): number | null;
+  /**
+   * Waits up to `waitMs` for what is held to be taken, then rejects what is left with
+   * BusClosedError and refuses more.
+   */
+  close(waitMs: number): Promise<void>;
+}
+
+/** Builds the outbox of one connection. */
+export function createOutbox(deps: {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  subjectPrefix: string;
+  limits: OutboxLimits;
+  report: BusErrorHandler;
+  /** Whether the history keeps a subject (its events wait for JetStream's acknowledgement). */
+  covers: (subject: string) => boolean;
+  /** Makes the history's stream again when it is gone (a server back without its store). */
+  ensureStream: () => Promise<void>;
+}): Outbox {
+  const { nc, js, subjectPrefix, limits, report } = deps;
+  const encoder = new TextEncoder();
+  const node = randomBytes(8).toString('hex');
+  let counter = 0;
+  /** Held events in call order; those before `head` are done. */
+  let queue: Entry[] = [];
+  let head = 0;
+  let heldEvents = 0;
+  let heldBytes = 0;
+  /** Whether an event is sent as soon as it is pushed. */
+  let flowing = true;
+  /** When the flow last stopped (a failure, the connection lost), epoch ms. */
+  let stoppedAt = 0;
+  let connected = true;
+  let recovering: Promise<void> | null = null;
+  let closed = false;
+  let drained: (() => void) | null = null;
+  /** Subjects events were dropped on, for the next notice; null: too many to list. */
+  let lost: Set<string> | null = new Set();
+  let anyLost = false;
+
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+  const advance = () => {
+    while (head < queue.length && queue[head]?.done === true) head++;
+    if (head > 1024 && head * 2 > queue.length) {
+      queue = queue.slice(head);
+      head = 0;
+    }
+    if (heldEvents === 0) drained?.();
+  };
+
+  const finish = (entry: Entry, err?: unknown) => {
+    if (entry.done) return;
+    entry.done = true;
+    heldEvents--;
+    heldBytes -= entry.payload.length;
+    if (err === undefined) entry.resolve();
+    else entry.reject(err);
+    advance();
+  };
+
+  /** Stops sending at once; what is held waits for the connection or a later try. */
+  const stall = (err: unknown) => {
+    if (!flowing) return;
+    flowing = false;
+    stoppedAt = Date.now();
+    report(err, {});
+    if (connected) startRecovery();
+  };
+
+  /**
+   * Sends one event. Resolves to whether it was taken; a later attempt's outcome settles it, an
+   * earlier one's is ignored (except an acknowledgement: the stream has it either way).
+   */
+  const send = (entry: Entry): Promise<boolean> => {
+    const attempt = ++entry.attempt;
+    if (!entry.kept) {
+      try {
+        nc.publish(entry.natsSubject, entry.payload);
+        finish(entry);
+        return Promise.resolve(true);
+      } catch (err) {
+        stall(err);
+        return Promise.resolve(false);
+      }
+    }
+    // The id travels as the Nats-Msg-Id header, which subscribers read too.
+    return js
+      .publish(entry.natsSubject, entry.payload, { msgID: entry.id, timeout: limits.ackTimeoutMs })
+      .then(
+        () => {
+          finish(entry);
+          return true;
+        },
+        (err: unknown) => {
+          if (!entry.done && entry.attempt === attempt) stall(err);
+          return false;
+        },
+      );
+  };
+
+  /** The oldest event not yet taken. */
+  const firstHeld = (): Entry | undefined => {
+    for (let i = head; i < queue.length; i++) {
+      const entry = queue[i];
+      if (entry !== undefined && !entry.done) return entry;
+    }
+    return undefined;
+  };
+
+  /** Read through a call: the connection may change while a round waits. */
+  const isConnected = () => connected;
+
+  /** Sends the first held event until it is taken, then lets the rest flow in order. */
+  const recover = async () => {
+    for (;;) {
+      if (!isConnected()) return;
+      const first = firstHeld();
+      if (first === undefined) break;
+      if (!(await send(first))) {
+        await deps.ensureStream().catch(() => undefined);
+        await sleep(limits.retryMs);
+        continue;
+      }
+      if (!isConnected()) return;
+      flowing = true;
+      // The rest in order (a copy: taking one may compact the queue). A send that fails stops
+      // the flow (stall): what follows waits for the next round.
+      const rest = queue.slice(head).filter((entry) => !entry.done);
+      const isFlowing = () => flowing;
+      for (const next of rest) {
+        if (!isFlowing()) break;
+        if (!next.done) void send(next);
+      }
+      break;
+    }
+    if (isConnected()) flowing = true;
+    announceLost();
+  };
+
+  /** Starts a round of {@link recover}, at once or after `retryMs` (a failure while connected). */
+  const startRecovery = (afterMs = limits.retryMs) => {
+    recovering ??= (async () => {
+      if (afterMs > 0) await sleep(afterMs);
+      await recover();
+    })().finally(() => {
+      recovering = null;
+      // Stalled again while the last round ended: another round.
+      if (!flowing && connected) startRecovery();
+    });
+  };
+
+  /**
+   * Tells every subscriber which subjects lost events: an event of its own, on a subject every
+   * history keeps, sent after what is held.
+   */
+  const announceLost = () => {
+    if (!anyLost || closed) return;
+    const notice: LostNotice = { subjects: lost === null ? null : [...lost] };
+    anyLost = false;
+    lost = new Set();
+    const text = encodeEvent({
+      type: 'BUS_LOST',
+      topic: LOST_SUBJECT,
+      data: notice,
+      publishedAt: Date.now(),
+    });
+    push(LOST_SUBJECT, text).catch((err: unknown) => {
+      report(err, { subject: LOST_SUBJECT });
+    });
+  };
+
+  const drop = (entry: Entry) => {
+    anyLost = true;
+    if (lost !== null) {
+      lost.add(entry.subject);
+      if (lost.size > MAX_LISTED_SUBJECTS) lost = null;
+    }
+    finish(
+      entry,
+      new BusOverflowError(
+        `more than ${limits.maxHeldEvents} events or ${limits.maxHeldBytes} bytes held while NATS is unreachable: dropped one on ${entry.subject}`,
+      ),
+    );
+  };
+
+  const enforceBound = () => {
+    while (heldEvents > limits.maxHeldEvents || heldBytes > limits.maxHeldBytes) {
+      const oldest = firstHeld();
+      if (oldest === undefined) return;
+      drop(oldest);
+    }
+  };
+
+  function push(subject: string, text: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (closed) throw new BusClosedError('the bus is closed');
+      const entry: Entry = {
+        natsSubject: subjectPrefix + subject,
+        subject,
+        payload: encoder.encode(text),
+        id: `${node}.${(counter++).toString(36)}`,
+        kept: deps.covers(subject),
+        attempt: 0,
+        done: false,
+        resolve,
+        reject,
+      };
+      queue.push(entry);
+      heldEvents++;
+      heldBytes += entry.payload.length;
+      enforceBound();
+      if (flowing && !entry.done) void send(entry);
+    });
+  }
+
+  return {
+    push,
+    connectionLost() {
+      connected = false;
+      if (flowing) stoppedAt = Date.now();
+      flowing = false;
+    },
+    connectionBack() {
+      connected = true;
+      startRecovery(0);
+    },
+    held: () => ({ events: heldEvents, bytes: heldBytes }),
+    stalledSince: () => (flowing ? null : stoppedAt),
+    async close(waitMs) {
+      if (heldEvents > 0) {
+        await Promise.race([
+          new Promise<void>((resolve) => {
+            drained = resolve;
+          }),
+          sleep(waitMs),
+        ]);
+      }
+      closed = true;
+      // A copy: each finish may compact the queue.
+      for (const entry of queue.slice(head)) {
+        finish(entry, new BusClosedError('the bus closed before NATS took the event'));
+      }
+    },
+  };
+}
