@@ -22,15 +22,9 @@
  *                         [--scenario all|wildcards|keywords|regex, or several: wildcards,regex]
  */
 import console from 'node:console';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
-import { PermissionFlags } from '@guildhall/protocol';
-import { createApp } from '../packages/server/dist/app.js';
-import { loadConfig } from '../packages/server/dist/config.js';
+import { botGuild, seedDeveloper, startInProcessApp } from './support/benchApp.js';
 
 const { values } = parseArgs({
   options: {
@@ -103,24 +97,8 @@ const SCENARIOS = {
 const names =
   values.scenario === 'all' ? Object.keys(SCENARIOS) : ['none', ...values.scenario.split(',')];
 
-const dataDir = await mkdtemp(join(process.env.BENCH_TMP ?? tmpdir(), 'guildhall-automod-'));
-const config = loadConfig({
-  GUILDHALL_HOST: '127.0.0.1',
-  GUILDHALL_PORT: '0',
-  GUILDHALL_DATA_DIR: dataDir,
-  GUILDHALL_LOG_LEVEL: 'warn',
-  GUILDHALL_RATE_LIMITS: 'off',
-  GUILDHALL_DEMO: 'off',
-});
-const app = await createApp({ config });
-const owner = await app.services.auth.register({
-  email: 'bench@guildhall.localhost',
-  username: 'bench',
-  password: randomBytes(16).toString('hex'),
-});
-const { botToken, application } = await app.services.applications.create(owner.user_id, {
-  name: 'Bench Bot',
-});
+const { app, close } = await startInProcessApp('automod');
+const { developer: owner, botToken, application } = await seedDeveloper(app);
 
 /** An API request through `app.http.inject`: `[method, url]` with an Authorization header. */
 const call = async ([method, url], token, payload) =>
@@ -128,16 +106,10 @@ const call = async ([method, url], token, payload) =>
 
 /** A guild with the scenario's rules (as many as fit, at most six); its channel and rule count. */
 async function guildFor(name) {
-  const { guild, channels } = await app.services.guilds.create({
+  const { guild, channels } = await botGuild(app, {
     ownerId: owner.user_id,
-    name,
-    channels: [{ name: 'general', type: 'text' }],
-  });
-  const P = PermissionFlags;
-  await app.services.guilds.addBot({
-    guildId: guild.id,
     applicationId: application.id,
-    permissions: P.VIEW_CHANNEL | P.SEND_MESSAGES | P.READ_MESSAGE_HISTORY,
+    name,
   });
   let rules = 0;
   const { metadata } = SCENARIOS[name];
@@ -186,8 +158,7 @@ for (const name of names) {
   perCreate.sort((a, b) => a - b);
   results.push({ name, rules, micros: perCreate[Math.floor(rounds / 2)] });
 }
-await app.close();
-await rm(dataDir, { recursive: true, force: true });
+await close();
 
 const baseline = results[0].micros;
 console.log(`CPU per create, medians of ${rounds} rounds of ${messages} messages:`);
