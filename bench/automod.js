@@ -25,18 +25,7 @@ import console from 'node:console';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { botGuild, seedDeveloper, startInProcessApp } from './support/benchApp.js';
-
-const { values } = parseArgs({
-  options: {
-    messages: { type: 'string', default: '200' },
-    rounds: { type: 'string', default: '3' },
-    scenario: { type: 'string', default: 'all' },
-    rules: { type: 'string', default: '6' },
-  },
-});
-const messages = Number(values.messages);
-const rounds = Number(values.rounds);
-const maxRules = Number(values.rules);
+import { integerReader, readOptions } from './support/options.js';
 
 /** Deterministic words, so every run saves the same lists. */
 let seed = 12_345;
@@ -94,8 +83,43 @@ const SCENARIOS = {
     contents: [`${'a'.repeat(1990)}\n.`, `${'a'.repeat(1999)}.`],
   },
 };
-const names =
-  values.scenario === 'all' ? Object.keys(SCENARIOS) : ['none', ...values.scenario.split(',')];
+const USAGE = `Usage: node bench/automod.js [options]   (after npx tsc -b)
+
+Options:
+  --messages <n>      messages created per round and scenario (default 200)
+  --rounds <n>        rounds per scenario; the median is reported (default 3)
+  --rules <n>         rules saved per guild at most, as many as the cost check lets in (default 6)
+  --scenario <list>   all, or some of wildcards, keywords, regex, comma-separated (default all)
+  --help              print this help`;
+
+function parseOptions(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      messages: { type: 'string', default: '200' },
+      rounds: { type: 'string', default: '3' },
+      scenario: { type: 'string', default: 'all' },
+      rules: { type: 'string', default: '6' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const integer = integerReader(values);
+  const names =
+    values.scenario === 'all' ? Object.keys(SCENARIOS) : ['none', ...values.scenario.split(',')];
+  const unknown = names.find((name) => !Object.hasOwn(SCENARIOS, name));
+  if (unknown !== undefined) throw new Error(`--scenario has no scenario "${unknown}".`);
+  return {
+    help: values.help,
+    messages: integer('messages', [1, 1_000_000]),
+    rounds: integer('rounds', [1, 1000]),
+    maxRules: integer('rules', [1, 1000]),
+    names,
+  };
+}
+
+const { options, exitCode } = readOptions(parseOptions, USAGE);
+if (options === null) process.exit(exitCode);
+const { messages, rounds, maxRules, names } = options;
 
 const { app, close } = await startInProcessApp('automod');
 const { developer: owner, botToken, application } = await seedDeveloper(app);
