@@ -22,27 +22,10 @@
  *                         [--scenario all|wildcards|keywords|regex, or several: wildcards,regex]
  */
 import console from 'node:console';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
-import { PermissionFlags } from '@guildhall/protocol';
-import { createApp } from '../packages/server/dist/app.js';
-import { loadConfig } from '../packages/server/dist/config.js';
-
-const { values } = parseArgs({
-  options: {
-    messages: { type: 'string', default: '200' },
-    rounds: { type: 'string', default: '3' },
-    scenario: { type: 'string', default: 'all' },
-    rules: { type: 'string', default: '6' },
-  },
-});
-const messages = Number(values.messages);
-const rounds = Number(values.rounds);
-const maxRules = Number(values.rules);
+import { botGuild, seedDeveloper, startInProcessApp } from './support/benchApp.js';
+import { integerReader, readOptions } from './support/options.js';
 
 /** Deterministic words, so every run saves the same lists. */
 let seed = 12_345;
@@ -100,27 +83,46 @@ const SCENARIOS = {
     contents: [`${'a'.repeat(1990)}\n.`, `${'a'.repeat(1999)}.`],
   },
 };
-const names =
-  values.scenario === 'all' ? Object.keys(SCENARIOS) : ['none', ...values.scenario.split(',')];
+const USAGE = `Usage: node bench/automod.js [options]   (after npx tsc -b)
 
-const dataDir = await mkdtemp(join(process.env.BENCH_TMP ?? tmpdir(), 'guildhall-automod-'));
-const config = loadConfig({
-  GUILDHALL_HOST: '127.0.0.1',
-  GUILDHALL_PORT: '0',
-  GUILDHALL_DATA_DIR: dataDir,
-  GUILDHALL_LOG_LEVEL: 'warn',
-  GUILDHALL_RATE_LIMITS: 'off',
-  GUILDHALL_DEMO: 'off',
-});
-const app = await createApp({ config });
-const owner = await app.services.auth.register({
-  email: 'bench@guildhall.localhost',
-  username: 'bench',
-  password: randomBytes(16).toString('hex'),
-});
-const { botToken, application } = await app.services.applications.create(owner.user_id, {
-  name: 'Bench Bot',
-});
+Options:
+  --messages <n>      messages created per round and scenario (default 200)
+  --rounds <n>        rounds per scenario; the median is reported (default 3)
+  --rules <n>         rules saved per guild at most, as many as the cost check lets in (default 6)
+  --scenario <list>   all, or some of wildcards, keywords, regex, comma-separated (default all)
+  --help              print this help`;
+
+function parseOptions(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      messages: { type: 'string', default: '200' },
+      rounds: { type: 'string', default: '3' },
+      scenario: { type: 'string', default: 'all' },
+      rules: { type: 'string', default: '6' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const integer = integerReader(values);
+  const names =
+    values.scenario === 'all' ? Object.keys(SCENARIOS) : ['none', ...values.scenario.split(',')];
+  const unknown = names.find((name) => !Object.hasOwn(SCENARIOS, name));
+  if (unknown !== undefined) throw new Error(`--scenario has no scenario "${unknown}".`);
+  return {
+    help: values.help,
+    messages: integer('messages', [1, 1_000_000]),
+    rounds: integer('rounds', [1, 1000]),
+    maxRules: integer('rules', [1, 1000]),
+    names,
+  };
+}
+
+const { options, exitCode } = readOptions(parseOptions, USAGE);
+if (options === null) process.exit(exitCode);
+const { messages, rounds, maxRules, names } = options;
+
+const { app, close } = await startInProcessApp('automod');
+const { developer: owner, botToken, application } = await seedDeveloper(app);
 
 /** An API request through `app.http.inject`: `[method, url]` with an Authorization header. */
 const call = async ([method, url], token, payload) =>
@@ -128,16 +130,10 @@ const call = async ([method, url], token, payload) =>
 
 /** A guild with the scenario's rules (as many as fit, at most six); its channel and rule count. */
 async function guildFor(name) {
-  const { guild, channels } = await app.services.guilds.create({
+  const { guild, channels } = await botGuild(app, {
     ownerId: owner.user_id,
-    name,
-    channels: [{ name: 'general', type: 'text' }],
-  });
-  const P = PermissionFlags;
-  await app.services.guilds.addBot({
-    guildId: guild.id,
     applicationId: application.id,
-    permissions: P.VIEW_CHANNEL | P.SEND_MESSAGES | P.READ_MESSAGE_HISTORY,
+    name,
   });
   let rules = 0;
   const { metadata } = SCENARIOS[name];
@@ -186,8 +182,7 @@ for (const name of names) {
   perCreate.sort((a, b) => a - b);
   results.push({ name, rules, micros: perCreate[Math.floor(rounds / 2)] });
 }
-await app.close();
-await rm(dataDir, { recursive: true, force: true });
+await close();
 
 const baseline = results[0].micros;
 console.log(`CPU per create, medians of ${rounds} rounds of ${messages} messages:`);

@@ -31,17 +31,9 @@ if ((kind !== 'guildhall' && kind !== 'bare') || arg === undefined || process.se
 
 async function guildhall(dataDir) {
   const { createApp } = await import('../../packages/server/dist/app.js');
-  const { loadConfig } = await import('../../packages/server/dist/config.js');
-  const config = loadConfig({
-    GUILDHALL_HOST: '127.0.0.1',
-    GUILDHALL_PORT: '0',
-    GUILDHALL_DATA_DIR: dataDir,
-    GUILDHALL_LOG_LEVEL: 'warn',
-    GUILDHALL_RATE_LIMITS: 'off',
-    GUILDHALL_DEMO: 'off',
-  });
+  const { benchConfig } = await import('./benchApp.js');
   const app = await createApp({
-    config,
+    config: benchConfig(dataDir),
     gateway: {
       identifiesPerBucket: 1_000_000,
       identifyPerDay: 1_000_000_000,

@@ -12,12 +12,12 @@
 import console from 'node:console';
 import { randomBytes } from 'node:crypto';
 import process from 'node:process';
-import { PermissionFlags } from '@guildhall/protocol';
 import pg from 'pg';
 import { createApp } from '../../packages/server/dist/app.js';
 import { loadConfig } from '../../packages/server/dist/config.js';
 // eslint-disable-next-line no-restricted-imports -- a benchmark picks its driver, as app.ts does
 import { createPostgresStorage } from '../../packages/server/dist/storage/postgres/index.js';
+import { botGuild, seedDeveloper } from './benchApp.js';
 import { serveParent } from './childIpc.js';
 
 const [dataDir, postgresUrl] = process.argv.slice(2);
@@ -51,28 +51,13 @@ const storage =
     : await createPostgresStorage({ connectionString: postgresUrl, schema, maxConnections: 10 });
 const app = await createApp({ config, ...(storage === undefined ? {} : { storage }) });
 
-const developer = await app.services.auth.register({
-  email: 'bench@guildhall.localhost',
-  username: 'bench',
-  password: randomBytes(16).toString('hex'),
-  global_name: 'Bench Developer',
-});
-const { botToken, application, bot } = await app.services.applications.create(developer.user_id, {
-  name: 'Bench Bot',
-});
+const { developer, botToken, application, bot } = await seedDeveloper(app);
 // Approved for the Social SDK, as a shipping game is: its players' DMs and lobby writes are not
 // held to the pre-approval quota (bench/sdk.js sends hundreds).
 await app.storage.applications.update(application.id, { socialApproved: true });
-const { guild, channels } = await app.services.guilds.create({
+const { guild, channels } = await botGuild(app, {
   ownerId: developer.user_id,
-  name: 'Bench guild',
-  channels: [{ name: 'general', type: 'text' }],
-});
-const P = PermissionFlags;
-await app.services.guilds.addBot({
-  guildId: guild.id,
   applicationId: application.id,
-  permissions: P.VIEW_CHANNEL | P.SEND_MESSAGES | P.READ_MESSAGE_HISTORY,
 });
 
 // A person in the guild too, for benchmarks that need a user (bench/interactions.js invokes).

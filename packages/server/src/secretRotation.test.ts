@@ -95,6 +95,13 @@ describeDrivers('secret key rotation on $driver', (driver) => {
     const webhook = hook.json<{ id: string; token: string }>();
     return { g, webhook };
   };
+  /** A database a server (`secretKey` as for `start`) seeded and left, opened for the rotation. */
+  const seededAndStopped = async (secretKey: SecretKeyring | null = null) => {
+    const first = await start(secretKey);
+    const seeded = await seed(first);
+    await stop(first);
+    return { seeded, storage: await openStorage() };
+  };
   /** Every sealed value, opened with `keys` (it throws when one does not open). */
   const openedWith = async (storage: Storage, keys: SecretKeyring | Buffer) => {
     const box = createSecretBox(keys, clock);
@@ -146,11 +153,8 @@ describeDrivers('secret key rotation on $driver', (driver) => {
   it(
     'makes a new key current, seals everything with it, and the old one opens until it retires',
     async () => {
-      const first = await start();
-      const seeded = await seed(first);
-      await stop(first);
+      const { seeded, storage } = await seededAndStopped();
       const old = await fileKeyring();
-      const storage = await openStorage();
       const plain = await openedWith(storage, old.current);
       expect(Object.keys(plain)).toHaveLength(4);
 
@@ -202,11 +206,8 @@ describeDrivers('secret key rotation on $driver', (driver) => {
   it(
     'stages a key every node learns first, then makes that key current',
     async () => {
-      const first = await start();
-      const seeded = await seed(first);
-      await stop(first);
+      const { seeded, storage } = await seededAndStopped();
       const old = await fileKeyring();
-      const storage = await openStorage();
       const before = await storage.sealedValues.list('applications.signing_key', null, 10);
 
       const staged = await rotate(storage, { stage: true }).result;
@@ -267,10 +268,7 @@ describeDrivers('secret key rotation on $driver', (driver) => {
 
   it('with GUILDHALL_SECRET_KEY it makes the staged key current and names what to set', async () => {
     const [k1, k2] = [randomBytes(32), randomBytes(32)];
-    const first = await start(keyringOf(k1));
-    await seed(first);
-    await stop(first);
-    const storage = await openStorage();
+    const { storage } = await seededAndStopped(keyringOf(k1));
     const plain = await openedWith(storage, k1);
 
     const unstaged = rotate(storage, { secretKey: keyringOf(k1) });
@@ -290,10 +288,7 @@ describeDrivers('secret key rotation on $driver', (driver) => {
   });
 
   it('changes nothing when a stored secret does not open', async () => {
-    const first = await start();
-    await seed(first);
-    await stop(first);
-    const storage = await openStorage();
+    const { storage } = await seededAndStopped();
     const before = await openedWith(storage, (await fileKeyring()).current);
     const stranger = `${randomBytes(32).toString('base64')}\n`;
     await writeFile(keyFile(), stranger, { mode: 0o600 });
@@ -308,10 +303,7 @@ describeDrivers('secret key rotation on $driver', (driver) => {
 
   it('seals again what a node still on the old key sealed, until the old key retires', async () => {
     const [k1, k2] = [randomBytes(32), randomBytes(32)];
-    const first = await start(keyringOf(k1));
-    await seed(first);
-    await stop(first);
-    const storage = await openStorage();
+    const { storage } = await seededAndStopped(keyringOf(k1));
     const rotated: SecretKeyring = {
       current: k2,
       next: null,
@@ -335,15 +327,18 @@ describeDrivers('secret key rotation on $driver', (driver) => {
         return () => undefined;
       },
     };
-    const resealing = startResealing({
-      storage,
-      box: createSecretBox(rotated, clock),
-      keyring: rotated,
-      source: 'GUILDHALL_SECRET_KEY',
-      clock,
-      timers,
-      logger: createLogger('silent'),
-    });
+    /** Resealing as a node with the rotated keyring starts it. */
+    const startRotatedResealing = () =>
+      startResealing({
+        storage,
+        box: createSecretBox(rotated, clock),
+        keyring: rotated,
+        source: 'GUILDHALL_SECRET_KEY',
+        clock,
+        timers,
+        logger: createLogger('silent'),
+      });
+    const resealing = startRotatedResealing();
     expect(await resealing?.sweep()).toBe(1);
     await resealing?.stop();
     const [after] = await storage.sealedValues.list('applications.signing_key', null, 1);
@@ -360,16 +355,6 @@ describeDrivers('secret key rotation on $driver', (driver) => {
     await expect(sealStoredSecrets(storage, createSecretBox(rotated, clock), pass)).rejects.toThrow(
       new RegExp(`^The stored signing key of application ${row.rowKey} cannot be decrypted`),
     );
-    expect(
-      startResealing({
-        storage,
-        box: createSecretBox(rotated, clock),
-        keyring: rotated,
-        source: 'GUILDHALL_SECRET_KEY',
-        clock,
-        timers,
-        logger: createLogger('silent'),
-      }),
-    ).toBeNull();
+    expect(startRotatedResealing()).toBeNull();
   });
 });

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { describeDrivers } from '../../test/support/drivers.js';
+import { firedTimers } from '../../test/support/firedTimers.js';
 import { openTestStorage, type TestStorage } from '../../test/support/testStorage.js';
-import { manualClock, type Timers } from '../domain/clock.js';
+import { manualClock } from '../domain/clock.js';
 import { createLogger } from '../logger.js';
 import { EncodedDispatch } from './frames.js';
 import {
@@ -13,25 +14,6 @@ import {
 const NOW = Date.UTC(2026, 10, 24, 13);
 const RESUME_WINDOW_MS = 5 * 60_000;
 const HEARTBEAT_MS = 10_000;
-
-/** Timers that wait for the test: `fire` runs what is scheduled. */
-function firedTimers() {
-  let scheduled: (() => void)[] = [];
-  const timers: Timers = {
-    schedule(fn) {
-      scheduled.push(fn);
-      return () => {
-        scheduled = scheduled.filter((f) => f !== fn);
-      };
-    },
-  };
-  const fire = () => {
-    const due = scheduled;
-    scheduled = [];
-    for (const fn of due) fn();
-  };
-  return { timers, fire };
-}
 
 const session = (id: string): StoredSession => ({
   id,
@@ -69,7 +51,7 @@ describeDrivers('the shared gateway session store on $driver', (driver) => {
       heartbeatMs: HEARTBEAT_MS,
     });
     stores.push(store);
-    return { store, fire: waits.fire };
+    return { store, fire: () => waits.fire() };
   };
   /** Lets the stores' queued writes and passes finish. */
   const settle = async () => {

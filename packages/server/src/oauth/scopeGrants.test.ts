@@ -4,7 +4,13 @@ import { fileURLToPath } from 'node:url';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeDrivers } from '../../test/support/drivers.js';
-import { REDIRECT, basic, challenge, verifier } from '../../test/support/oauthFixture.js';
+import {
+  REDIRECT,
+  basic,
+  challenge,
+  tokenRequest,
+  verifier,
+} from '../../test/support/oauthFixture.js';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
 import { manualClock } from '../domain/clock.js';
 import { hashSecret } from '../domain/credentials.js';
@@ -96,16 +102,8 @@ describeDrivers('every grant keeps to the scope table on $driver', (driver) => {
   });
 
   const inject = (options: InjectOptions) => server.app.http.inject(options);
-  const tokenRequest = (body: Record<string, string>, authorization?: string) =>
-    inject({
-      method: 'POST',
-      url: '/api/oauth2/token',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        ...(authorization === undefined ? {} : { authorization }),
-      },
-      payload: new URLSearchParams(body).toString(),
-    });
+  const token = (body: Record<string, string>, authorization?: string) =>
+    tokenRequest(server, body, authorization);
   /** A token endpoint answer as an outcome. */
   const issued = (res: Awaited<ReturnType<typeof inject>>): Outcome => {
     if (res.statusCode !== 200) return { error: res.json<{ error: string }>().error };
@@ -146,8 +144,8 @@ describeDrivers('every grant keeps to the scope table on $driver', (driver) => {
     const exchange = { grant_type: 'authorization_code', code: code ?? '', redirect_uri: REDIRECT };
     return issued(
       pkce
-        ? await tokenRequest({ ...exchange, client_id: app.applicationId, code_verifier: v })
-        : await tokenRequest(exchange, basic(app)),
+        ? await token({ ...exchange, client_id: app.applicationId, code_verifier: v })
+        : await token(exchange, basic(app)),
     );
   };
 
@@ -161,7 +159,7 @@ describeDrivers('every grant keeps to the scope table on $driver', (driver) => {
     });
     if (decided.statusCode !== 200) return { error: decided.json<{ error: string }>().error };
     const { code } = decided.json<{ code: string }>();
-    return issued(await tokenRequest({ grant_type: 'authorization_code', code }, basic(owner)));
+    return issued(await token({ grant_type: 'authorization_code', code }, basic(owner)));
   };
 
   /** The device flow: authorization, the person's approval, the poll. */
@@ -185,15 +183,12 @@ describeDrivers('every grant keeps to the scope table on $driver', (driver) => {
     });
     expect(verified.statusCode).toBe(200);
     return issued(
-      await tokenRequest(
-        { grant_type: DEVICE_CODE_GRANT, device_code: codes.device_code },
-        basic(owner),
-      ),
+      await token({ grant_type: DEVICE_CODE_GRANT, device_code: codes.device_code }, basic(owner)),
     );
   };
 
   const clientCredentials = async (scope: string): Promise<Outcome> =>
-    issued(await tokenRequest({ grant_type: 'client_credentials', scope }, basic(owner)));
+    issued(await token({ grant_type: 'client_credentials', scope }, basic(owner)));
 
   it.each(Object.keys(SCOPES))('%s: only the grants of its row carry it', async (scope) => {
     clock.advance(MINUTE_MS + 1); // a fresh token-endpoint bucket for each row
@@ -239,7 +234,7 @@ describeDrivers('every grant keeps to the scope table on $driver', (driver) => {
       refresh: true,
     });
     const refresh = (extra: Record<string, string> = {}) =>
-      tokenRequest(
+      token(
         { grant_type: 'refresh_token', refresh_token: old.refresh_token ?? '', ...extra },
         basic(owner),
       );
@@ -265,7 +260,7 @@ describeDrivers('every grant keeps to the scope table on $driver', (driver) => {
       expiresAt: now + MINUTE_MS,
       usedAt: null,
     });
-    const redeemed = await tokenRequest(
+    const redeemed = await token(
       { grant_type: 'authorization_code', code, redirect_uri: REDIRECT },
       basic(owner),
     );
@@ -285,7 +280,7 @@ describeDrivers('every grant keeps to the scope table on $driver', (driver) => {
       lastPolledAt: null,
       intervalSeconds: 5,
     });
-    const polled = await tokenRequest(
+    const polled = await token(
       { grant_type: DEVICE_CODE_GRANT, device_code: deviceCode },
       basic(owner),
     );

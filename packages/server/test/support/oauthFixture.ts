@@ -18,6 +18,22 @@ export const challenge = (v: string) => createHash('sha256').update(v).digest('b
 export const basic = (seed: Seed) =>
   `Basic ${Buffer.from(`${seed.applicationId}:${seed.clientSecret}`).toString('base64')}`;
 
+/** POST /api/oauth2/token with `body` as a form, and an Authorization header when given. */
+export const tokenRequest = (
+  server: TestServer,
+  body: Record<string, string>,
+  authorization?: string,
+) =>
+  server.app.http.inject({
+    method: 'POST',
+    url: '/api/oauth2/token',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(authorization === undefined ? {} : { authorization }),
+    },
+    payload: new URLSearchParams(body).toString(),
+  });
+
 /**
  * Registers the per-test server of one driver (inside `describeDrivers`, which skips an
  * unreachable one); its fields are read inside tests.
@@ -35,15 +51,7 @@ export function useOAuthFixture(driver: Driver) {
   };
   const inject = (options: InjectOptions) => server().app.http.inject(options);
   const token = (body: Record<string, string>, authorization?: string) =>
-    inject({
-      method: 'POST',
-      url: '/api/oauth2/token',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        ...(authorization === undefined ? {} : { authorization }),
-      },
-      payload: new URLSearchParams(body).toString(),
-    });
+    tokenRequest(server(), body, authorization);
   /** The JSON consent decision with the user's session token. */
   const decide = (payload: Record<string, unknown>, userToken = seed().userToken) =>
     inject({

@@ -1,30 +1,12 @@
 import { expect, it, vi } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
+import { firedTimers } from '../../../test/support/firedTimers.js';
 import { seedDeveloper, startTestServer } from '../../../test/support/testServer.js';
-import { manualClock, type Timers } from '../../domain/clock.js';
+import { manualClock } from '../../domain/clock.js';
 import { hashSecret } from '../../domain/credentials.js';
 import { DAY_MS, HOUR_MS } from '../../domain/time.js';
 
 const NOW = Date.UTC(2026, 10, 24, 13);
-
-/** Timers that wait for the test: `fire` runs what is scheduled. */
-function firedTimers() {
-  let scheduled: (() => void)[] = [];
-  const timers: Timers = {
-    schedule(fn) {
-      scheduled.push(fn);
-      return () => {
-        scheduled = scheduled.filter((f) => f !== fn);
-      };
-    },
-  };
-  const fire = () => {
-    const due = scheduled;
-    scheduled = [];
-    for (const fn of due) fn();
-  };
-  return { timers, fire };
-}
 
 /** Expired sessions, OAuth2 access tokens and login links leave the database (resources/auth/sweep.ts). */
 describeDrivers('the expired credentials sweep on $driver', (driver) => {

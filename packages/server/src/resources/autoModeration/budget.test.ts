@@ -1,12 +1,14 @@
-import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
+import { AuditLogActions } from '@guildhall/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
-import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
+import { autoModGuild, type AutoModGuild } from '../../../test/support/autoModFixture.js';
+import type { GuildFixture } from '../../../test/support/guildMembers.js';
 import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
 import { QUARANTINED_FLAG } from './index.js';
 
 describeDrivers('auto-moderation CPU budget on $driver', (driver) => {
   let server: TestServer;
+  let mod: AutoModGuild;
   let g: GuildFixture;
   let general: string;
   let alerts: string;
@@ -24,35 +26,16 @@ describeDrivers('auto-moderation CPU budget on $driver', (driver) => {
         },
       },
     });
-    g = await guildFixture(server, { botPermissions: P.MANAGE_GUILD | P.MODERATE_MEMBERS });
-    const [channel] = await server.app.storage.channels.listByGuild(g.guildId);
-    general = channel?.id ?? '';
-    const made = await g.call('POST', `/guilds/${g.guildId}/channels`, {
-      auth: g.owner.token,
-      payload: { name: 'mod-log', type: 0 },
-    });
-    alerts = made.json<{ id: string }>().id;
+    mod = await autoModGuild(server);
+    ({ g, general, alerts } = mod);
   });
   afterAll(async () => {
     await server.close();
   });
 
-  const rulesUrl = () => `/guilds/${g.guildId}/auto-moderation/rules`;
-  const createRule = async (payload: object) => {
-    const res = await g.call('POST', rulesUrl(), {
-      auth: g.bot.token,
-      payload: { enabled: true, ...payload },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json<{ id: string }>().id;
-  };
-  const alertMessages = () => server.app.storage.messages.list(alerts, { limit: 100 });
-  const audit = (actionType: number) =>
-    server.app.storage.auditLog.list(g.guildId, { actionType, limit: 100 });
-
   it('a rule left unchecked when the budget runs out fails closed, its alert says so', async () => {
     const rules = [
-      await createRule({
+      await mod.createRule({
         name: 'No dogs',
         event_type: 1,
         trigger_type: 1,
@@ -63,7 +46,7 @@ describeDrivers('auto-moderation CPU budget on $driver', (driver) => {
           { type: 3, metadata: { duration_seconds: 600 } },
         ],
       }),
-      await createRule({
+      await mod.createRule({
         name: 'Watch birds',
         event_type: 1,
         trigger_type: 1,
@@ -71,7 +54,7 @@ describeDrivers('auto-moderation CPU budget on $driver', (driver) => {
         actions: [{ type: 2, metadata: { channel_id: alerts } }],
       }),
       // Counting mentions costs next to nothing: it is not held to the budget.
-      await createRule({
+      await mod.createRule({
         name: 'Mentions',
         event_type: 1,
         trigger_type: 5,
@@ -85,7 +68,7 @@ describeDrivers('auto-moderation CPU budget on $driver', (driver) => {
 
     tick = 0;
     expect((await post('a fine message')).statusCode).toBe(200);
-    expect(await alertMessages()).toEqual([]);
+    expect(await mod.alertMessages()).toEqual([]);
 
     // Every reading of the stopwatch 100 ms on: the budget is spent before the first rule.
     tick = 100;
@@ -95,7 +78,7 @@ describeDrivers('auto-moderation CPU budget on $driver', (driver) => {
     expect(await server.app.storage.messages.list(general, { limit: 10 })).toHaveLength(1);
     // Each keyword rule acts as if it matched, its alert saying the check timed out; the
     // mention rule ran as usual (and did not match).
-    const posted = await alertMessages();
+    const posted = await mod.alertMessages();
     expect(posted).toHaveLength(2);
     for (const alert of posted) {
       const embeds = JSON.stringify(alert.embeds);
@@ -105,20 +88,22 @@ describeDrivers('auto-moderation CPU budget on $driver', (driver) => {
     expect(
       posted.map((m) => /"rule_name","value":"([^"]+)"/.exec(JSON.stringify(m.embeds))?.[1]),
     ).toEqual(expect.arrayContaining(['No dogs', 'Watch birds']));
-    expect(await audit(AuditLogActions.AUTO_MODERATION_BLOCK_MESSAGE)).toHaveLength(1);
+    expect(await mod.audit(AuditLogActions.AUTO_MODERATION_BLOCK_MESSAGE)).toHaveLength(1);
     // Nothing says the member wrote anything wrong: no timeout.
-    expect(await audit(AuditLogActions.AUTO_MODERATION_USER_COMMUNICATION_DISABLED)).toEqual([]);
+    expect(await mod.audit(AuditLogActions.AUTO_MODERATION_USER_COMMUNICATION_DISABLED)).toEqual(
+      [],
+    );
     const member = await server.app.storage.members.find(g.guildId, hal.userId);
     expect(member?.communicationDisabledUntil ?? null).toBeNull();
 
     tick = 0;
     expect((await post('a fine message again')).statusCode).toBe(200);
     expect((await post('my d0g')).json()).toMatchObject({ code: 200000 });
-    for (const id of rules) await g.call('DELETE', `${rulesUrl()}/${id}`, g.bot.token);
+    for (const id of rules) await mod.dropRule(id);
   });
 
   it('a profile rule left unchecked quarantines until a check completes', async () => {
-    const ruleId = await createRule({
+    const ruleId = await mod.createRule({
       name: 'Names',
       event_type: 2,
       trigger_type: 6,
@@ -138,6 +123,6 @@ describeDrivers('auto-moderation CPU budget on $driver', (driver) => {
     tick = 0;
     const checked = await nick('ida b');
     expect(checked.json<{ flags: number }>().flags & QUARANTINED_FLAG).toBe(0);
-    await g.call('DELETE', `${rulesUrl()}/${ruleId}`, g.bot.token);
+    await mod.dropRule(ruleId);
   });
 });

@@ -1,54 +1,33 @@
-import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
+import { AuditLogActions } from '@guildhall/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
-import {
-  guildFixture,
-  type GuildFixture,
-  type Person,
-} from '../../../test/support/guildMembers.js';
+import { autoModGuild, type AutoModGuild } from '../../../test/support/autoModFixture.js';
+import type { GuildFixture, Person } from '../../../test/support/guildMembers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
 import { QUARANTINED_FLAG } from './index.js';
 
 describeDrivers('auto-moderation enforcement on $driver', (driver) => {
   let server: TestServer;
+  let mod: AutoModGuild;
   let g: GuildFixture;
   let general: string;
   let alerts: string;
 
   beforeAll(async () => {
     server = await startTestServer({ storage: driver });
-    g = await guildFixture(server, { botPermissions: P.MANAGE_GUILD | P.MODERATE_MEMBERS });
-    const [channel] = await server.app.storage.channels.listByGuild(g.guildId);
-    general = channel?.id ?? '';
-    const made = await g.call('POST', `/guilds/${g.guildId}/channels`, {
-      auth: g.owner.token,
-      payload: { name: 'mod-log', type: 0 },
-    });
-    alerts = made.json<{ id: string }>().id;
+    mod = await autoModGuild(server);
+    ({ g, general, alerts } = mod);
   });
   afterAll(async () => {
     await server.close();
   });
 
-  const rulesUrl = () => `/guilds/${g.guildId}/auto-moderation/rules`;
   const post = (person: Person, content: string, channelId = general) =>
     g.call('POST', `/channels/${channelId}/messages`, { auth: person.token, payload: { content } });
-  const createRule = async (payload: object) => {
-    const res = await g.call('POST', rulesUrl(), {
-      auth: g.bot.token,
-      payload: { enabled: true, ...payload },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json<{ id: string }>().id;
-  };
-  const dropRule = (id: string) => g.call('DELETE', `${rulesUrl()}/${id}`, g.bot.token);
-  const audit = (actionType: number) =>
-    server.app.storage.auditLog.list(g.guildId, { actionType, limit: 100 });
-  const alertMessages = () => server.app.storage.messages.list(alerts, { limit: 100 });
 
   it('blocks a keyword with 200000, alerts and times out; allow list, exemptions pass', async () => {
-    const ruleId = await createRule({
+    const ruleId = await mod.createRule({
       name: 'No cats',
       event_type: 1,
       trigger_type: 1,
@@ -66,7 +45,7 @@ describeDrivers('auto-moderation enforcement on $driver', (driver) => {
     expectOpenApiResponse(blocked, 'POST', `/channels/${general}/messages`);
     expect(await server.app.storage.messages.list(general, { limit: 10 })).toEqual([]);
     // The alert: a type 24 message by the member, naming the rule and what matched.
-    const [alert] = await alertMessages();
+    const [alert] = await mod.alertMessages();
     expect(alert).toMatchObject({ type: 24, authorId: ann.userId });
     expect(JSON.stringify(alert?.embeds)).toContain('"keyword_matched_content","value":"Catnip"');
     expect(JSON.stringify(alert?.embeds)).toContain('"rule_name","value":"No cats"');
@@ -77,7 +56,7 @@ describeDrivers('auto-moderation enforcement on $driver', (driver) => {
       AuditLogActions.AUTO_MODERATION_FLAG_TO_CHANNEL,
       AuditLogActions.AUTO_MODERATION_USER_COMMUNICATION_DISABLED,
     ]) {
-      const [entry] = await audit(action);
+      const [entry] = await mod.audit(action);
       expect(entry).toMatchObject({
         userId: ann.userId,
         options: { auto_moderation_rule_name: 'No cats', auto_moderation_rule_trigger_type: '1' },
@@ -104,7 +83,7 @@ describeDrivers('auto-moderation enforcement on $driver', (driver) => {
       })
     ).json<{ id: string }>();
     const cat = await g.join('cat-lover', { roleIds: [role.id] });
-    await g.call('PATCH', `${rulesUrl()}/${ruleId}`, {
+    await g.call('PATCH', `${mod.rulesUrl}/${ruleId}`, {
       auth: g.bot.token,
       payload: { exempt_roles: [role.id], exempt_channels: [alerts] },
     });
@@ -114,16 +93,16 @@ describeDrivers('auto-moderation enforcement on $driver', (driver) => {
     expect((await post(carl, 'cats!')).json()).toMatchObject({ code: 200000 });
     // The block timed carl out too; a disabled rule checks nothing.
     const dan = await g.join('dan');
-    await g.call('PATCH', `${rulesUrl()}/${ruleId}`, {
+    await g.call('PATCH', `${mod.rulesUrl}/${ruleId}`, {
       auth: g.bot.token,
       payload: { enabled: false },
     });
     expect((await post(dan, 'cats!')).statusCode).toBe(200);
-    await dropRule(ruleId);
+    await mod.dropRule(ruleId);
   });
 
   it('alerts without blocking: the message is written and the alert names it', async () => {
-    const ruleId = await createRule({
+    const ruleId = await mod.createRule({
       name: 'Watch regex',
       event_type: 1,
       trigger_type: 1,
@@ -131,16 +110,16 @@ describeDrivers('auto-moderation enforcement on $driver', (driver) => {
       actions: [{ type: 2, metadata: { channel_id: alerts } }],
     });
     const dee = await g.join('dee');
-    const before = (await alertMessages()).length;
+    const before = (await mod.alertMessages()).length;
     expect((await post(dee, 'I have dogs')).statusCode).toBe(200);
-    expect(await alertMessages()).toHaveLength(before);
+    expect(await mod.alertMessages()).toHaveLength(before);
     const res = await post(dee, 'my d0g barks');
     expect(res.statusCode).toBe(200);
-    const after = await alertMessages();
+    const after = await mod.alertMessages();
     expect(after).toHaveLength(before + 1);
     expect(JSON.stringify(after[0]?.embeds)).toContain('"keyword","value":"d[o0]gs?\\\\b"');
     // Edits are checked too: an edit into a blocked word is refused, the message unchanged.
-    const blocking = await createRule({
+    const blocking = await mod.createRule({
       name: 'No birds',
       event_type: 1,
       trigger_type: 1,
@@ -154,12 +133,12 @@ describeDrivers('auto-moderation enforcement on $driver', (driver) => {
     });
     expect(edit.json()).toMatchObject({ code: 200000 });
     expect((await server.app.storage.messages.findById(general, id))?.content).toBe('my d0g barks');
-    await dropRule(blocking);
-    await dropRule(ruleId);
+    await mod.dropRule(blocking);
+    await mod.dropRule(ruleId);
   });
 
   it('runs patterns in linear time: no pattern is given up on, none lets a match through', async () => {
-    const ruleId = await createRule({
+    const ruleId = await mod.createRule({
       name: 'Slow',
       event_type: 1,
       trigger_type: 1,
@@ -173,10 +152,10 @@ describeDrivers('auto-moderation enforcement on $driver', (driver) => {
     // given up on, it let the second line's match through.
     expect((await post(eve, 'a'.repeat(1990) + '\n!')).json()).toMatchObject({ code: 200000 });
     expect((await post(eve, 'a'.repeat(1990) + '\n.')).statusCode).toBe(200);
-    const [alert] = await alertMessages();
+    const [alert] = await mod.alertMessages();
     expect(JSON.stringify(alert?.embeds)).toContain('"keyword","value":".*.*.*.*.*.*.*.*!"');
     expect(JSON.stringify(alert?.embeds)).not.toContain('check_timed_out');
-    await dropRule(ruleId);
+    await mod.dropRule(ruleId);
   });
 
   it('matches many wildcard keywords against a long word once, allow list included', async () => {
@@ -184,7 +163,7 @@ describeDrivers('auto-moderation enforcement on $driver', (driver) => {
     // of the allow list: matched keyword by keyword, occurrence by occurrence, this took minutes;
     // word by word it is well within the budget, so nothing fails closed.
     const keywords = Array.from({ length: 40 }, (_, i) => `*${'a'.repeat(i + 1)}*`);
-    const ruleId = await createRule({
+    const ruleId = await mod.createRule({
       name: 'Many wildcards',
       event_type: 1,
       trigger_type: 1,
@@ -201,29 +180,34 @@ describeDrivers('auto-moderation enforcement on $driver', (driver) => {
     const blocked = await post(ivy, `${'a'.repeat(1500)} zaaaz Baa`);
     expect(blocked.json()).toMatchObject({ code: 200000 });
     // The first keyword of the list that matches, and the first word it matches.
-    const [alert] = await alertMessages();
+    const [alert] = await mod.alertMessages();
     expect(JSON.stringify(alert?.embeds)).toContain('"keyword","value":"*a*"');
     expect(JSON.stringify(alert?.embeds)).toContain('"keyword_matched_content","value":"zaaaz"');
-    await dropRule(ruleId);
+    await mod.dropRule(ruleId);
   });
 
   it('mention spam, keyword presets and repeated content', async () => {
     const ids = [
-      await createRule({
+      await mod.createRule({
         name: 'Mentions',
         event_type: 1,
         trigger_type: 5,
         trigger_metadata: { mention_total_limit: 2 },
         actions: [{ type: 1 }],
       }),
-      await createRule({
+      await mod.createRule({
         name: 'Presets',
         event_type: 1,
         trigger_type: 4,
         trigger_metadata: { presets: [1], allow_list: ['damn'] },
         actions: [{ type: 1 }],
       }),
-      await createRule({ name: 'Spam', event_type: 1, trigger_type: 3, actions: [{ type: 1 }] }),
+      await mod.createRule({
+        name: 'Spam',
+        event_type: 1,
+        trigger_type: 3,
+        actions: [{ type: 1 }],
+      }),
     ];
     const fay = await g.join('fay');
     const [a, b, c] = [g.owner.userId, g.bot.userId, fay.userId];
@@ -234,11 +218,11 @@ describeDrivers('auto-moderation enforcement on $driver', (driver) => {
     expect((await post(fay, 'buy now')).statusCode).toBe(200);
     expect((await post(fay, 'buy now')).statusCode).toBe(200);
     expect((await post(fay, 'Buy now ')).json()).toMatchObject({ code: 200000 });
-    for (const id of ids) await dropRule(id);
+    for (const id of ids) await mod.dropRule(id);
   });
 
   it('a profile rule quarantines a member whose nickname matches, until it no longer does', async () => {
-    const ruleId = await createRule({
+    const ruleId = await mod.createRule({
       name: 'Names',
       event_type: 2,
       trigger_type: 6,
@@ -254,7 +238,7 @@ describeDrivers('auto-moderation enforcement on $driver', (driver) => {
     const bad = await nick('the-Admin');
     expect(bad.statusCode).toBe(200);
     expect(bad.json<{ flags: number }>().flags & QUARANTINED_FLAG).toBe(QUARANTINED_FLAG);
-    expect(await audit(AuditLogActions.AUTO_MODERATION_QUARANTINE_USER)).toHaveLength(1);
+    expect(await mod.audit(AuditLogActions.AUTO_MODERATION_QUARANTINE_USER)).toHaveLength(1);
     expect((await post(gus, 'hello')).json()).toMatchObject({ code: 200000 });
     const good = await nick('gus');
     expect(good.json<{ flags: number }>().flags & QUARANTINED_FLAG).toBe(0);
@@ -272,6 +256,6 @@ describeDrivers('auto-moderation enforcement on $driver', (driver) => {
     await g.call('POST', `/invites/${invite.json<{ code: string }>().code}`, joiner.token);
     const joined = await server.app.storage.members.find(g.guildId, joiner.user_id);
     expect((joined?.flags ?? 0) & QUARANTINED_FLAG).toBe(QUARANTINED_FLAG);
-    await dropRule(ruleId);
+    await mod.dropRule(ruleId);
   });
 });
