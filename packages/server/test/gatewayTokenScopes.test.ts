@@ -24,12 +24,12 @@ describeDrivers('gateway sessions read what their token reads ($driver)', (drive
   const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 100 } });
 
   /** A Bearer token of the fixture's application for the user, with these scopes (expanded). */
-  const bearer = async (userId: string, scopes: string[]) =>
+  const bearer = async (userId: string, scopes: string[], applicationId?: string) =>
     `Bearer ${
       (
         await gw.server.app.services.oauth.issueTokens({
           userId,
-          applicationId: gw.guild.bot.applicationId,
+          applicationId: applicationId ?? gw.guild.bot.applicationId,
           scopes: expandScopes(scopes),
           refresh: false,
         })
@@ -265,6 +265,16 @@ describeDrivers('gateway sessions read what their token reads ($driver)', (drive
     // The person's own session token neither.
     const own = await resumeWith(player.token);
     expect((await own.next((f) => f.op === 9)).d).toBe(false);
+    // A token of the same user and scopes for another game: that game may not read this one's
+    // lobbies, join secrets and replay.
+    const otherGame = await gw.server.app.services.applications.create(player.userId, {
+      name: 'another game',
+    });
+    const elsewhere = await resumeWith(
+      await bearer(player.userId, SOCIAL_LAYER, otherGame.application.id),
+    );
+    expect((await elsewhere.next((f) => f.op === 9)).d).toBe(false);
+    expect(elsewhere.frames.some((f) => f.t === 'RESUMED')).toBe(false);
     // Another token of the same scopes (a refreshed one) resumes.
     const same = await resumeWith(await bearer(player.userId, SOCIAL_LAYER));
     await same.dispatch('RESUMED');

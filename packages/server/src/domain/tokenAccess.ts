@@ -12,6 +12,8 @@ export interface TokenGrant {
   readonly kind: 'bot' | 'session' | 'bearer';
   /** OAuth2 scopes, stored expanded (empty for bot and session tokens). */
   readonly scopes: readonly string[];
+  /** The application a Bearer or bot token belongs to; null or absent for a session token. */
+  readonly applicationId?: string | null;
 }
 
 /** What one kind of data needs. */
@@ -74,9 +76,12 @@ export function currentUserView(grant: TokenGrant): { email: boolean; premium: b
   return { email: mayAccess(grant, 'email'), premium: mayAccess(grant, 'premium') };
 }
 
-/** Whether two grants read the same: the same kind and the same scopes. */
+/**
+ * Whether two grants read the same: the same kind, the same application (one game's token reads
+ * none of another game's lobbies or join secrets) and the same scopes.
+ */
 export function sameGrant(a: TokenGrant, b: TokenGrant): boolean {
-  if (a.kind !== b.kind) return false;
+  if (a.kind !== b.kind || (a.applicationId ?? null) !== (b.applicationId ?? null)) return false;
   const [left, right] = [new Set(a.scopes), new Set(b.scopes)];
   return left.size === right.size && [...right].every((scope) => left.has(scope));
 }

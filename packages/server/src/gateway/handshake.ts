@@ -45,9 +45,13 @@ import type { Timers } from '../domain/clock.js';
 
 const SESSION_ID_BYTES = 16;
 
-/** What a session keeps of its token: its kind and scopes. */
+/** What a session keeps of its token: its kind, application and scopes. */
 function grantOf(principal: Principal): TokenGrant {
-  return { kind: principal.kind, scopes: [...principal.scopes] };
+  return {
+    kind: principal.kind,
+    scopes: [...principal.scopes],
+    applicationId: principal.applicationId,
+  };
 }
 
 export function createHandshake(deps: {

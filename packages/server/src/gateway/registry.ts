@@ -33,7 +33,11 @@ export function storedSession(session: Session): StoredSession {
     shard: [session.shard[0], session.shard[1]],
     obfuscate: session.obfuscate,
     largeThreshold: session.largeThreshold,
-    grant: { kind: session.grant.kind, scopes: [...session.grant.scopes] },
+    grant: {
+      kind: session.grant.kind,
+      scopes: [...session.grant.scopes],
+      applicationId: session.grant.applicationId ?? null,
+    },
   };
 }
 
