@@ -23,12 +23,12 @@ describeDrivers('activity invites ($driver)', (driver) => {
     other = await seedDeveloper(gw.server.app, 'othergame');
   });
 
-  const accessToken = async (userId: string, app: Seed = game) =>
+  const accessToken = async (userId: string, app: Seed = game, scopes = ['sdk.social_layer']) =>
     (
       await gw.server.app.services.oauth.issueTokens({
         userId,
         applicationId: app.applicationId,
-        scopes: expandScopes(['sdk.social_layer']),
+        scopes: expandScopes(scopes),
         refresh: false,
       })
     ).access_token;
@@ -129,6 +129,23 @@ describeDrivers('activity invites ($driver)', (driver) => {
     expect(bad.json()).toMatchObject({ code: 50035 });
     const bot = await join(`Bot ${gw.guild.bot.token}`, 'party-1', { user_id: inviter.userId });
     expect(bot.statusCode).toBeGreaterThanOrEqual(401);
+  });
+
+  it('a token that may not read activities gets no join secret, as the gateway sends it none', async () => {
+    const inviter = await host();
+    const guest = await gw.guild.join('writer');
+    const writeOnly = await accessToken(guest.userId, game, ['identify', 'activities.write']);
+    const refused = await join(`Bearer ${writeOnly}`, 'party-1', { user_id: inviter.userId });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 50026 });
+    expect(refused.body).not.toContain('the-join-secret');
+    // With activities.read as well, the same public party answers its secret.
+    const both = ['identify', 'activities.write', 'activities.read'];
+    const joined = await join(`Bearer ${await accessToken(guest.userId, game, both)}`, 'party-1', {
+      user_id: inviter.userId,
+    });
+    expect(joined.statusCode).toBe(200);
+    expect(joined.json()).toMatchObject({ secret: 'the-join-secret' });
   });
 
   it('a friend of the inviter joins a private party, with a session token too', async () => {

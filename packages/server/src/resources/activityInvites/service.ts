@@ -3,7 +3,7 @@
  * the party of another user's current activity, gets its join secret, and every SDK session of
  * theirs in that game receives ACTIVITY_JOIN with it (the game on another device joins too).
  */
-import { requireScope } from '../access/index.js';
+import { requireAccess, requireScope } from '../access/index.js';
 import { ApiError } from '../../errors/index.js';
 import { afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
@@ -81,6 +81,8 @@ export function createActivityInviteService(deps: ServiceDeps & ActivityInvitePo
      */
     async accept(principal: Principal, partyId: string, body: AcceptActivityInviteBody) {
       requireScope(principal, ACTIVITIES_WRITE_SCOPE);
+      // The answer is the join secret: what ACTIVITY_JOIN carries, which needs activities.read.
+      requireAccess(principal, 'activities');
       const userId = principal.user.id;
       const inviterId = body.user_id;
       if (inviterId === userId) throw new ApiError('INVALID_ACTIVITY_ACTION');
