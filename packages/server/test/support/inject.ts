@@ -41,19 +41,3 @@ export function apiRequest(
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
 }
-
-/**
- * {@link apiRequest} for a request that must succeed: throws with the status and body unless the
- * answer is a 2xx, and returns the parsed JSON body (undefined for an empty body, e.g. a 204).
- */
-export async function apiJson<T>(
-  app: App,
-  request: string,
-  options: ApiRequestOptions = {},
-): Promise<T> {
-  const res = await apiRequest(app, request, options);
-  if (res.statusCode < 200 || res.statusCode > 299) {
-    throw new Error(`${request} -> ${String(res.statusCode)} ${res.body}`);
-  }
-  return (res.body === '' ? undefined : res.json()) as T;
-}

@@ -155,11 +155,7 @@ describeDrivers('lobby channel links and invites on $driver', (driver) => {
     });
     // Only Bob may use it.
     const accept = (session: string, c: string) =>
-      fx.app.http.inject({
-        method: 'POST',
-        url: `/api/v10/invites/${c}`,
-        headers: { authorization: session },
-      });
+      apiRequest(fx.app, `POST /invites/${c}`, { auth: session });
     expect((await accept(cat.session, code)).json()).toMatchObject({ code: 50001 });
     expect((await accept(bob.session, code)).statusCode).toBe(200);
     expect(await members(guildId)).toContain(bob.id);
