@@ -11,6 +11,7 @@ import { expandScopes } from '../src/oauth/index.js';
 import { describeDrivers } from './support/drivers.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
 import { seedDeveloper } from './support/testServer.js';
+import { apiRequest } from './support/inject.js';
 
 type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
 
@@ -34,10 +35,8 @@ describeDrivers('activity invites ($driver)', (driver) => {
     ).access_token;
 
   const join = (authorization: string, partyId: string, payload: Record<string, unknown>) =>
-    gw.server.app.http.inject({
-      method: 'POST',
-      url: `/api/v10/users/@me/activities/${partyId}/join`,
-      headers: { authorization },
+    apiRequest(gw.server.app, `POST /users/@me/activities/${partyId}/join`, {
+      auth: authorization,
       payload,
     });
 

@@ -23,6 +23,7 @@ import {
 } from './support/privateServers.js';
 import { startTcpProxy, type TcpProxy } from './support/tcpProxy.js';
 import { seedDeveloper, startTestServer, type TestServer } from './support/testServer.js';
+import { apiRequest } from './support/inject.js';
 
 const WAIT = { timeout: 15_000, interval: 20 };
 /** Two nodes, a restart and a catch-up: generous on a shared, loaded machine. */
@@ -117,10 +118,8 @@ describeDrivers('the gateway across a NATS outage on $driver', (driver) => {
     /** The owner posts `count` messages through the API node; each answers 200. */
     const post = async (count: number) => {
       for (let i = 0; i < count; i++) {
-        const res = await api.app.http.inject({
-          method: 'POST',
-          url: `/api/v10/channels/${channels[0]?.id ?? ''}/messages`,
-          headers: { authorization: seed.userToken },
+        const res = await apiRequest(api.app, `POST /channels/${channels[0]?.id ?? ''}/messages`, {
+          auth: seed.userToken,
           payload: { content: `m${String(posted.length)}` },
         });
         expect(res.statusCode).toBe(200);

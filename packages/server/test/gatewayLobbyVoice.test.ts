@@ -17,6 +17,7 @@ import { describeDrivers } from './support/drivers.js';
 import type { Frame, GatewayClient } from './support/gatewayClient.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
 import { seedDeveloper } from './support/testServer.js';
+import { apiRequest } from './support/inject.js';
 
 type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
 
@@ -65,12 +66,7 @@ describeDrivers('lobby calls on the gateway ($driver)', (driver) => {
     auth: string;
     payload?: object;
   }) {
-    return gw.server.app.http.inject({
-      method: request.method,
-      url: `/api/v10${request.url}`,
-      headers: { authorization: request.auth },
-      ...(request.payload === undefined ? {} : { payload: request.payload }),
-    });
+    return apiRequest(gw.server.app, `${request.method} ${request.url}`, request);
   }
 
   async function lobbyOf(members: readonly Player[], app: Seed = game): Promise<string> {

@@ -1,6 +1,7 @@
 import { GatewayIntentBits as I } from '@guildhall/protocol';
 import { describe, expect, it } from 'vitest';
 import { useGatewayFixture } from './support/gatewayFixture.js';
+import { apiRequest } from './support/inject.js';
 
 describe('gateway: relationship events reach the people they concern', () => {
   const gw = useGatewayFixture({ gateway: { identifiesPerBucket: 100 } });
@@ -17,13 +18,7 @@ describe('gateway: relationship events reach the people they concern', () => {
       method: 'PUT' | 'PATCH' | 'DELETE',
       auth: string,
       { id, payload = {} }: { id: string; payload?: object },
-    ) =>
-      gw.server.app.http.inject({
-        method,
-        url: `/api/v10/users/@me/relationships/${id}`,
-        headers: { authorization: auth },
-        payload,
-      });
+    ) => apiRequest(gw.server.app, `${method} /users/@me/relationships/${id}`, { auth, payload });
     const ownerId = gw.guild.owner.userId;
     expect((await call('PUT', other.token, { id: ownerId })).statusCode).toBe(204);
     const added = await client.next((f) => f.t === 'RELATIONSHIP_ADD', 10_000);
@@ -60,13 +55,11 @@ describe('gateway: relationship events reach the people they concern', () => {
       password: 'correct horse battery',
     });
     const owner = gw.guild.owner;
-    const inject = (route: string, auth: string, payload: object) => {
-      const [method, url] = route.split(' ') as ['PUT' | 'POST', string];
-      return gw.server.app.http.inject({ method, url, headers: { authorization: auth }, payload });
-    };
-    await inject(`PUT /api/v10/users/@me/relationships/${friend.user_id}`, owner.token, {});
-    await inject(`PUT /api/v10/users/@me/relationships/${owner.userId}`, friend.token, {});
-    const dm = await inject('POST /api/v10/users/@me/channels', owner.token, {
+    const inject = (route: string, auth: string, payload: object) =>
+      apiRequest(gw.server.app, route, { auth, payload });
+    await inject(`PUT /users/@me/relationships/${friend.user_id}`, owner.token, {});
+    await inject(`PUT /users/@me/relationships/${owner.userId}`, friend.token, {});
+    const dm = await inject('POST /users/@me/channels', owner.token, {
       recipient_id: friend.user_id,
     });
     expect(dm.statusCode).toBe(200);

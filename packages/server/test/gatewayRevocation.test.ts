@@ -16,6 +16,7 @@ import { connectGateway, identifyGateway, type GatewayClient } from './support/g
 import { natsAvailable, TEST_NATS_URL } from './support/nats.js';
 import { dropSchema, postgresAvailable, uniqueSchema } from './support/postgres.js';
 import { seedDeveloper, startTestServer, type TestServer } from './support/testServer.js';
+import { apiRequest } from './support/inject.js';
 
 const ADMIN_TOKEN = randomBytes(24).toString('hex');
 
@@ -46,7 +47,7 @@ async function session(server: TestServer, token: string) {
 }
 
 const me = (server: TestServer, authorization: string) =>
-  request(server, { method: 'GET', url: '/api/v10/users/@me', headers: { authorization } });
+  apiRequest(server.app, 'GET /users/@me', { auth: authorization });
 
 const login = async (server: TestServer, name: string) => {
   const res = await request(server, {

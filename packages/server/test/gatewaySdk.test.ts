@@ -15,6 +15,7 @@ import { describeDrivers } from './support/drivers.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
 import type { Frame, GatewayClient } from './support/gatewayClient.js';
 import { seedDeveloper } from './support/testServer.js';
+import { apiRequest } from './support/inject.js';
 
 type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
 
@@ -366,15 +367,8 @@ describeDrivers('SDK sessions ($driver)', (driver) => {
   });
 
   /** `METHOD /path` with this Authorization and body. */
-  const api = (route: string, auth: string, payload: Record<string, unknown> = {}) => {
-    const [method, url] = route.split(' ') as ['POST' | 'PUT', string];
-    return gw.server.app.http.inject({
-      method,
-      url: `/api/v10${url}`,
-      headers: { authorization: auth },
-      payload,
-    });
-  };
+  const api = (route: string, auth: string, payload: Record<string, unknown> = {}) =>
+    apiRequest(gw.server.app, route, { auth, payload });
 
   it('READY shows relationships, DMs, the game’s lobbies and friends’ presences', async () => {
     const alice = await gw.guild.join('alice');

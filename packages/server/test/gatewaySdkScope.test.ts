@@ -14,6 +14,7 @@ import { describeDrivers } from './support/drivers.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
 import type { Frame, GatewayClient } from './support/gatewayClient.js';
 import { seedDeveloper } from './support/testServer.js';
+import { apiRequest } from './support/inject.js';
 
 type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
 
@@ -45,13 +46,7 @@ describeDrivers('SDK sessions scoped to their game ($driver)', (driver) => {
     auth: string,
     input: { payload?: Record<string, unknown>; status: number },
   ) => {
-    const [method, url] = route.split(' ') as ['POST' | 'PUT' | 'DELETE', string];
-    const res = await gw.server.app.http.inject({
-      method,
-      url: `/api/v10${url}`,
-      headers: { authorization: auth },
-      payload: input.payload ?? {},
-    });
+    const res = await apiRequest(gw.server.app, route, { auth, payload: input.payload ?? {} });
     expect(res.statusCode, res.body).toBe(input.status);
     return res;
   };

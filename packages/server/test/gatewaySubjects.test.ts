@@ -22,6 +22,7 @@ import {
   type TestServer,
   type TestServerOptions,
 } from './support/testServer.js';
+import { apiRequest } from './support/inject.js';
 
 /** A bus that records the subject of every event it hands to a subscriber of this node. */
 function spied(bus: EventBus): { bus: EventBus; received: string[] } {
@@ -104,10 +105,8 @@ describe.skipIf(!postgresAvailable || !natsAvailable)('gateway nodes on NATS', (
 
     // Both messages go through node A's API: where a dispatch is published does not matter.
     const post = async (guild: typeof one, content: string) => {
-      const res = await a.server.app.http.inject({
-        method: 'POST',
-        url: `/api/v10/channels/${guild.channelId}/messages`,
-        headers: { authorization: guild.dev.userToken },
+      const res = await apiRequest(a.server.app, `POST /channels/${guild.channelId}/messages`, {
+        auth: guild.dev.userToken,
         payload: { content },
       });
       expect(res.statusCode).toBe(200);

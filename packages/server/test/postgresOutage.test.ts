@@ -16,6 +16,7 @@ import {
   type PrivateServer,
 } from './support/privateServers.js';
 import { seedDeveloper, startTestServer, type TestServer } from './support/testServer.js';
+import { apiRequest } from './support/inject.js';
 
 const WAIT = { timeout: 15_000, interval: 50 };
 const TEST_TIMEOUT_MS = 60_000;
@@ -58,12 +59,7 @@ describe.skipIf(!privateServersAvailable)('a node while PostgreSQL restarts', ()
   }, TEST_TIMEOUT_MS);
 
   const api = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
-    server.app.http.inject({
-      method,
-      url: `/api/v10${url}`,
-      headers: { authorization: world.userToken },
-      ...(payload === undefined ? {} : { payload }),
-    });
+    apiRequest(server.app, `${method} ${url}`, { auth: world.userToken, payload });
   const contents = async () =>
     (await api('GET', `/channels/${world.channelId}/messages`))
       .json<{ content: string }[]>()

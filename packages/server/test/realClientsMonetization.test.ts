@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guildFixture, type GuildFixture } from './support/guildMembers.js';
 import { once } from './support/realClients.js';
 import { startTestServer, type TestServer } from './support/testServer.js';
+import { apiRequest } from './support/inject.js';
 
 let server: TestServer;
 let fx: GuildFixture;
@@ -25,10 +26,8 @@ afterAll(async () => {
 
 /** Creates a SKU as the app's owner would in the portal. */
 async function createSku(body: Record<string, unknown>): Promise<{ id: string }> {
-  const res = await server.app.http.inject({
-    method: 'POST',
-    url: `/api/v10/applications/${fx.bot.applicationId}/skus`,
-    headers: { authorization: fx.owner.token },
+  const res = await apiRequest(server.app, `POST /applications/${fx.bot.applicationId}/skus`, {
+    auth: fx.owner.token,
     payload: body,
   });
   return res.json();

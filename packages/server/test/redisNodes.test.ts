@@ -29,6 +29,7 @@ import {
   type TestServer,
   type TestServerOptions,
 } from './support/testServer.js';
+import { apiRequest } from './support/inject.js';
 
 const NOW = Date.UTC(2026, 10, 24, 12);
 
@@ -69,7 +70,7 @@ function twoNodes(driver: Driver) {
 }
 
 const get = (server: TestServer, url: string, authorization: string) =>
-  server.app.http.inject({ method: 'GET', url: `/api/v10${url}`, headers: { authorization } });
+  apiRequest(server.app, `GET ${url}`, { auth: authorization });
 
 describeDrivers('HTTP limits across two nodes on $driver and Redis', (driver) => {
   const nodes = twoNodes(driver);

@@ -13,6 +13,7 @@ import {
 } from '../../test/support/webhookReceiver.js';
 import { manualClock } from '../domain/clock.js';
 import { DELIVERY_WINDOW_MS, webhookEventData, type WebhookEventType } from './webhookEvents.js';
+import { apiRequest } from '../../test/support/inject.js';
 
 const START = Date.UTC(2026, 10, 1, 12, 0, 0);
 const TYPES = ['APPLICATION_AUTHORIZED', 'APPLICATION_DEAUTHORIZED'];
@@ -52,12 +53,7 @@ describeDrivers('webhook events on $driver', (driver) => {
     return started;
   };
   const patchApp = (payload: object) =>
-    server.app.http.inject({
-      method: 'PATCH',
-      url: '/api/v10/applications/@me',
-      headers: { authorization: `Bot ${seed.botToken}` },
-      payload,
-    });
+    apiRequest(server.app, 'PATCH /applications/@me', { auth: `Bot ${seed.botToken}`, payload });
   const publicKey = async () => {
     const app = await server.app.storage.applications.findById(seed.applicationId);
     return app?.verifyKey ?? '';
@@ -89,10 +85,8 @@ describeDrivers('webhook events on $driver', (driver) => {
   const outbox = () =>
     server.app.storage.outbox.listByApplication(seed.applicationId, { limit: 100 });
   const deliveries = (authorization = `Bot ${seed.botToken}`) =>
-    server.app.http.inject({
-      method: 'GET',
-      url: `/api/v10/applications/${seed.applicationId}/webhook-events/deliveries`,
-      headers: { authorization },
+    apiRequest(server.app, `GET /applications/${seed.applicationId}/webhook-events/deliveries`, {
+      auth: authorization,
     });
 
   it('setting the URL sends a signed PING and keeps the URL on 204', async () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
 import { parseCorsOrigins } from '../domain/corsOrigins.js';
+import { apiRequest } from '../../test/support/inject.js';
 
 const GAME = 'https://game.example.test';
 
@@ -108,11 +109,7 @@ describe('CORS for the API', () => {
     const other = await preflight(s, '/api/v10/users/@me', 'https://evil.example.test');
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
     const me = (origin: string) =>
-      s.app.http.inject({
-        method: 'GET',
-        url: '/api/v10/users/@me',
-        headers: { origin, authorization: `Bot ${dev.botToken}` },
-      });
+      apiRequest(s.app, 'GET /users/@me', { auth: `Bot ${dev.botToken}`, headers: { origin } });
     expect((await me(GAME)).headers['access-control-allow-origin']).toBe(GAME);
     const evil = await me('https://evil.example.test');
     expect(evil.statusCode).toBe(200);

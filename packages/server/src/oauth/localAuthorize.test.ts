@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeDrivers } from '../../test/support/drivers.js';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
+import { apiRequest } from '../../test/support/inject.js';
 
 type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
 
@@ -16,16 +17,18 @@ describeDrivers('local authorize (activities and RPC) on $driver', (driver) => {
     await server.close();
   });
 
-  const local = (method: 'GET' | 'POST', payload: Record<string, string>, token = seed.userToken) =>
-    server.app.http.inject({
-      method,
-      url:
-        method === 'GET'
-          ? `/api/v10/oauth2/authorize/local?${new URLSearchParams(payload).toString()}`
-          : '/api/v10/oauth2/authorize/local',
-      headers: { authorization: token },
-      ...(method === 'POST' ? { payload } : {}),
-    });
+  const local = (
+    method: 'GET' | 'POST',
+    payload: Record<string, string>,
+    token = seed.userToken,
+  ) =>
+    method === 'GET'
+      ? apiRequest(
+          server.app,
+          `GET /oauth2/authorize/local?${new URLSearchParams(payload).toString()}`,
+          { auth: token },
+        )
+      : apiRequest(server.app, 'POST /oauth2/authorize/local', { auth: token, payload });
   const exchange = (code: string) =>
     server.app.http.inject({
       method: 'POST',

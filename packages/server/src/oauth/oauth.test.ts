@@ -3,6 +3,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeDrivers } from '../../test/support/drivers.js';
 import { expectOpenApiResponse } from '../../test/support/openapi.js';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
+import { apiRequest } from '../../test/support/inject.js';
 
 const REDIRECT = 'http://127.0.0.1/callback';
 
@@ -14,10 +15,8 @@ async function consent(
   seed: Seed,
   params: Record<string, string | boolean>,
 ): Promise<{ status: number; body: { location?: string; error?: string } }> {
-  const res = await server.app.http.inject({
-    method: 'POST',
-    url: '/api/v10/oauth2/authorize',
-    headers: { authorization: seed.userToken },
+  const res = await apiRequest(server.app, 'POST /oauth2/authorize', {
+    auth: seed.userToken,
     payload: { authorize: true, ...params },
   });
   return { status: res.statusCode, body: res.json<{ location?: string; error?: string }>() };

@@ -2,6 +2,7 @@ import { PermissionFlags as P } from '@guildhall/protocol';
 import { expect, it } from 'vitest';
 import { describeDrivers } from '../../test/support/drivers.js';
 import { REDIRECT, challenge, useOAuthFixture, verifier } from '../../test/support/oauthFixture.js';
+import { apiRequest } from '../../test/support/inject.js';
 
 /** What the portal's settings change in the authorization endpoint. */
 describeDrivers('OAuth2 and the portal settings on $driver', (driver) => {
@@ -9,10 +10,8 @@ describeDrivers('OAuth2 and the portal settings on $driver', (driver) => {
   const { decide } = fx;
 
   const settings = (payload: object) =>
-    fx.inject({
-      method: 'PATCH',
-      url: `/api/v10/applications/${fx.seed.applicationId}`,
-      headers: { authorization: fx.seed.userToken },
+    apiRequest(fx.server.app, `PATCH /applications/${fx.seed.applicationId}`, {
+      auth: fx.seed.userToken,
       payload,
     });
   /** The answer sent back to the redirect URI: its error, or its code. */

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { describeDrivers } from '../../test/support/drivers.js';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
+import { apiRequest } from '../../test/support/inject.js';
 
 const dataUri = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
 
@@ -55,10 +56,8 @@ describeDrivers('CDN images on $driver', (driver) => {
 
   const get = (url: string) => server.app.http.inject({ method: 'GET', url });
   const setAvatar = async (avatar: string) => {
-    const res = await server.app.http.inject({
-      method: 'PATCH',
-      url: '/api/v10/users/@me',
-      headers: { authorization: `Bot ${seed.botToken}` },
+    const res = await apiRequest(server.app, 'PATCH /users/@me', {
+      auth: `Bot ${seed.botToken}`,
       payload: { avatar },
     });
     expect(res.statusCode).toBe(200);

@@ -10,6 +10,7 @@ import { guildFixture, type GuildFixture } from './guildMembers.js';
 import { watchDispatches } from './invites.js';
 import { expectOpenApiResponse } from './openapi.js';
 import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
+import { apiRequest } from './inject.js';
 
 interface State {
   server: TestServer;
@@ -76,12 +77,7 @@ export function useCommandFixture(driver: Driver) {
     options: { payload?: unknown; headers?: Record<string, string> } = {},
   ) => {
     const [method = 'GET', url = '/'] = route.split(' ');
-    const res = await current().server.app.http.inject({
-      method: method as 'GET',
-      url: `/api/v10${url}`,
-      headers: { authorization: auth, ...options.headers },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
-    });
+    const res = await apiRequest(current().server.app, route, { auth, ...options });
     expectOpenApiResponse(res, method, url.split('?')[0] ?? url);
     return res;
   };

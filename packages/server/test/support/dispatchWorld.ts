@@ -13,6 +13,7 @@ import type { Driver } from './drivers.js';
 import { PNG_1X1 } from './expressionFixtures.js';
 import { guildFixture, type GuildFixture, type Person } from './guildMembers.js';
 import { startTestServer, type TestServer } from './testServer.js';
+import { apiRequest } from './inject.js';
 
 /** One dispatch as a gateway node receives it from the bus. */
 export interface Seen {
@@ -205,11 +206,10 @@ export function useDispatchWorld(driver: Driver) {
   };
 
   const send = (request: Request) =>
-    w.server.app.http.inject({
-      method: request.method,
-      url: `/api/v10${request.path}`,
-      headers: { authorization: request.auth ?? w.owner, ...request.headers },
-      ...(request.payload === undefined ? {} : { payload: request.payload as object }),
+    apiRequest(w.server.app, `${request.method} ${request.path}`, {
+      auth: request.auth ?? w.owner,
+      payload: request.payload,
+      headers: request.headers,
     });
 
   beforeAll(async () => {

@@ -6,6 +6,7 @@
  */
 import type { App } from '../../src/app.js';
 import { expectOpenApiResponse, getOpenApiValidator, type InjectedResponse } from './openapi.js';
+import { apiRequest } from './inject.js';
 
 /** Sends one API request (`'GET /path'`) as `authorization`, optionally with a reason header. */
 export function apiCall(app: App) {
@@ -13,18 +14,12 @@ export function apiCall(app: App) {
     request: string,
     authorization: string,
     options: { payload?: unknown; reason?: string } = {},
-  ) => {
-    const [method = 'GET', path = '/'] = request.split(' ');
-    return app.http.inject({
-      method: method as 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
-      url: `/api/v10${path}`,
-      headers: {
-        authorization,
-        ...(options.reason === undefined ? {} : { 'x-audit-log-reason': options.reason }),
-      },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+  ) =>
+    apiRequest(app, request, {
+      auth: authorization,
+      payload: options.payload,
+      headers: options.reason === undefined ? {} : { 'x-audit-log-reason': options.reason },
     });
-  };
 }
 
 /**

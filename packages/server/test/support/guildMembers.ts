@@ -6,6 +6,7 @@
  */
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { seedDeveloper, type TestServer } from './testServer.js';
+import { apiRequest } from './inject.js';
 
 export interface Person {
   userId: string;
@@ -90,14 +91,10 @@ export async function guildFixture(
     },
     async call(method, path, options) {
       const { auth, payload, reason } = typeof options === 'string' ? { auth: options } : options;
-      return app.http.inject({
-        method,
-        url: `/api/v10${path}`,
-        headers: {
-          authorization: auth,
-          ...(reason === undefined ? {} : { 'x-audit-log-reason': encodeURIComponent(reason) }),
-        },
-        ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
+      return apiRequest(app, `${method} ${path}`, {
+        auth,
+        payload,
+        headers: reason === undefined ? {} : { 'x-audit-log-reason': encodeURIComponent(reason) },
       });
     },
   };

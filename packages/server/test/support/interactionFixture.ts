@@ -13,6 +13,7 @@ import { firedTimers } from './firedTimers.js';
 import { identifyGateway, type GatewayClient } from './gatewayClient.js';
 import { guildFixture, type GuildFixture } from './guildMembers.js';
 import { startTestServer, type TestServer } from './testServer.js';
+import { apiRequest } from './inject.js';
 
 /** The fixture server's attachment limit (bytes per file). */
 export const INTERACTION_FIXTURE_FILE_LIMIT = 64 * 1024;
@@ -83,12 +84,7 @@ export function useInteractionFixture(driver: Driver): InteractionFixture {
 
   // eslint-disable-next-line max-params -- the verb, path, auth and body of one request
   const call: InteractionFixture['call'] = (method, path, auth, payload) =>
-    current().server.app.http.inject({
-      method,
-      url: `/api/v10${path}`,
-      headers: { authorization: auth },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+    apiRequest(current().server.app, `${method} ${path}`, { auth, payload });
 
   return {
     get server() {

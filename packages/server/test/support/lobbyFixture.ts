@@ -10,6 +10,7 @@ import type { Driver } from './drivers.js';
 import { expectOpenApiResponse } from './openapi.js';
 import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
 import { watchDispatches } from './invites.js';
+import { apiRequest } from './inject.js';
 
 export const START = Date.UTC(2026, 10, 24, 12);
 
@@ -123,12 +124,7 @@ export function useLobbyFixture(driver: Driver) {
    */
   const call = async (route: string, auth: string, payload?: unknown) => {
     const [method = 'GET', url = '/'] = route.split(' ');
-    const res = await current().server.app.http.inject({
-      method: method as 'GET',
-      url: `/api/v10${url}`,
-      headers: { authorization: auth },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+    const res = await apiRequest(current().server.app, route, { auth, payload });
     const template = templateOf(url.split('?')[0] ?? url);
     if (!GUILDHALL_PATHS.has(template)) expectOpenApiResponse(res, method, template);
     return res;

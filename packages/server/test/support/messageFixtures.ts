@@ -14,6 +14,7 @@ import type { Driver } from './drivers.js';
 import { guildFixture, type GuildFixture } from './guildMembers.js';
 import { expectOpenApiResponse } from './openapi.js';
 import { startTestServer, type TestServer } from './testServer.js';
+import { apiRequest } from './inject.js';
 
 export interface RecordedDispatch extends DispatchEnvelope {
   type: string;
@@ -97,10 +98,9 @@ export async function sendMultipart(
   },
 ) {
   const { body, contentType } = await multipartBody(request.payload, request.files);
-  return app.http.inject({
-    method: request.method,
-    url: `/api/v10${request.path}`,
-    headers: { authorization: request.auth, 'content-type': contentType },
+  return apiRequest(app, `${request.method} ${request.path}`, {
+    auth: request.auth,
+    headers: { 'content-type': contentType },
     payload: body,
   });
 }

@@ -10,6 +10,7 @@ import { generateToken, hashSecret } from '../../src/domain/credentials.js';
 import { expectOpenApiResponse, getOpenApiValidator } from './openapi.js';
 import { watchDispatches } from './invites.js';
 import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
+import { apiRequest } from './inject.js';
 
 export const START_MS = Date.UTC(2026, 10, 1);
 
@@ -34,12 +35,7 @@ export function useMonetizationFixture(driver: 'sqlite' | 'postgres') {
   /** `'METHOD /path'` with a token; documented operations are checked against the document. */
   const call = async (request: string, auth: string, payload?: unknown) => {
     const [method, url] = request.split(' ') as ['GET' | 'POST' | 'PATCH' | 'DELETE', string];
-    const res = await server.app.http.inject({
-      method,
-      url: `/api/v10${url}`,
-      headers: { authorization: auth },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+    const res = await apiRequest(server.app, request, { auth, payload });
     if (getOpenApiValidator().hasOperation(method, url)) expectOpenApiResponse(res, method, url);
     return res;
   };

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, expect } from 'vitest';
 import { manualClock } from '../../src/domain/clock.js';
 import type { Driver } from './drivers.js';
 import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
+import { apiRequest } from './inject.js';
 
 export const REDIRECT = 'https://app.example.test/callback';
 export type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
@@ -54,10 +55,8 @@ export function useOAuthFixture(driver: Driver) {
     tokenRequest(server(), body, authorization);
   /** The JSON consent decision with the user's session token. */
   const decide = (payload: Record<string, unknown>, userToken = seed().userToken) =>
-    inject({
-      method: 'POST',
-      url: '/api/v10/oauth2/authorize',
-      headers: { authorization: userToken },
+    apiRequest(server().app, 'POST /oauth2/authorize', {
+      auth: userToken,
       payload: {
         authorize: true,
         response_type: 'code',

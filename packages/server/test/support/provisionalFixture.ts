@@ -14,6 +14,7 @@ import type { ExternalCredential } from '../../src/oauth/provisional/identities.
 import type { Driver } from './drivers.js';
 import { startTestIdp, type TestIdp } from './oidcIdp.js';
 import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
+import { apiRequest } from './inject.js';
 
 /** The operator token the fixture's server accepts (`Admin <token>`). */
 export const ADMIN_TOKEN = 'operator-token-for-tests-0123456789abcdef';
@@ -81,13 +82,7 @@ export function useProvisionalFixture(driver: Driver) {
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     options: { auth?: string; payload?: object } = {},
-  ) =>
-    current().server.app.http.inject({
-      method,
-      url: `/api/v10${url}`,
-      headers: options.auth === undefined ? {} : { authorization: options.auth },
-      ...(options.payload === undefined ? {} : { payload: options.payload }),
-    });
+  ) => apiRequest(current().server.app, `${method} ${url}`, options);
   const bot = () => `Bot ${current().dev.botToken}`;
   const admin = { auth: `Admin ${ADMIN_TOKEN}` };
 

@@ -12,6 +12,7 @@ import { DAY_MS } from '../../src/domain/time.js';
 import type { Driver } from './drivers.js';
 import { watchDispatches } from './invites.js';
 import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
+import { apiRequest } from './inject.js';
 
 /** When the fixture's people register. */
 export const REGISTERED_AT = Date.UTC(2026, 0, 1);
@@ -78,13 +79,7 @@ export function useRelationshipFixture(driver: Driver) {
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     options: { auth: string; payload?: unknown },
-  ) =>
-    current().server.app.http.inject({
-      method,
-      url: `/api/v10${url}`,
-      headers: { authorization: options.auth },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
-    });
+  ) => apiRequest(current().server.app, `${method} ${url}`, options);
 
   /** A Bearer token of the developer's application for a user, with these scopes. */
   const bearer = async (userId: string, scopes: string[], applicationId?: string) => {

@@ -24,6 +24,7 @@ import {
 } from './messageFixtures.js';
 import { expectOpenApiResponse } from './openapi.js';
 import { startTestServer, type TestServer } from './testServer.js';
+import { apiRequest } from './inject.js';
 
 /** An interaction a test made: its record and its token. */
 export interface SeededInteraction {
@@ -146,14 +147,11 @@ export function useRespondFixture(driver: Driver) {
     body: unknown,
     options: { query?: string; files?: FilePart[] } = {},
   ): Promise<LightMyRequestResponse> {
-    const url = `/api/v10/interactions/${interaction.id}/${interaction.token}/callback${options.query ?? ''}`;
-    if (options.files === undefined) {
-      return current().server.app.http.inject({ method: 'POST', url, payload: body as object });
-    }
+    const route = `POST /interactions/${interaction.id}/${interaction.token}/callback${options.query ?? ''}`;
+    const { app } = current().server;
+    if (options.files === undefined) return apiRequest(app, route, { payload: body });
     const form = await multipartBody(body, options.files);
-    return current().server.app.http.inject({
-      method: 'POST',
-      url,
+    return apiRequest(app, route, {
       headers: { 'content-type': form.contentType },
       payload: form.body,
     });
@@ -165,11 +163,7 @@ export function useRespondFixture(driver: Driver) {
     path: string,
     payload?: unknown,
   ) {
-    return current().server.app.http.inject({
-      method,
-      url: `/api/v10${path}`,
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+    return apiRequest(current().server.app, `${method} ${path}`, { payload });
   }
 
   return {

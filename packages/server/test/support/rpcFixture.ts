@@ -20,6 +20,7 @@ import {
 import type { Driver } from './drivers.js';
 import { identifyGateway, type Frame, type GatewayClient } from './gatewayClient.js';
 import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
+import { apiRequest } from './inject.js';
 
 export interface Person {
   userId: string;
@@ -66,10 +67,8 @@ async function befriend(server: TestServer, a: Person, b: Person): Promise<void>
     [a, b],
     [b, a],
   ] as const) {
-    const res = await server.app.http.inject({
-      method: 'PUT',
-      url: `/api/v10/users/@me/relationships/${to.userId}`,
-      headers: { authorization: from.token },
+    const res = await apiRequest(server.app, `PUT /users/@me/relationships/${to.userId}`, {
+      auth: from.token,
       payload: {},
     });
     if (res.statusCode !== 204) throw new Error(`befriend: ${res.statusCode} ${res.body}`);

@@ -7,6 +7,7 @@ import type { App } from '../../src/app.js';
 import type { DispatchEnvelope } from '../../src/events/dispatcher.js';
 import { oggCrc } from '../../src/resources/soundboard/audio.js';
 import { expectOpenApiResponse } from './openapi.js';
+import { apiRequest } from './inject.js';
 
 export interface SeenDispatch {
   type: string;
@@ -73,15 +74,13 @@ async function apiCall(
   options: CallOptions & { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; path: string },
 ) {
   const { method, path } = options;
-  const res = await app.http.inject({
-    method,
-    url: `/api/v10${path}`,
+  const res = await apiRequest(app, `${method} ${path}`, {
+    auth: options.auth,
+    payload: options.body,
     headers: {
-      authorization: options.auth,
       ...(options.reason === undefined ? {} : { 'x-audit-log-reason': options.reason }),
       ...options.headers,
     },
-    ...(options.body === undefined ? {} : { payload: options.body as object }),
   });
   if (options.clientRoute !== true) expectOpenApiResponse(res, method, path);
   return res;

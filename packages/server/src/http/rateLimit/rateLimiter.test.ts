@@ -7,6 +7,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../../test/support/testServer.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 describe('rate limits', () => {
   let server: TestServer | undefined;
@@ -17,11 +18,7 @@ describe('rate limits', () => {
     server = await startTestServer({ clock, defaultRouteBucket: { limit: 2, windowMs: 5000 } });
     const { botToken } = await seedDeveloper(server.app);
     const me = () =>
-      server?.app.http.inject({
-        method: 'GET',
-        url: '/api/v10/users/@me',
-        headers: { authorization: `Bot ${botToken}` },
-      });
+      server && apiRequest(server.app, 'GET /users/@me', { auth: `Bot ${botToken}` });
 
     const first = await me();
     expect(first?.headers).toMatchObject({
@@ -54,11 +51,7 @@ describe('rate limits', () => {
     const a = await seedDeveloper(server.app, 'aaa');
     const b = await seedDeveloper(server.app, 'bbb');
     const get = (url: string, token: string) =>
-      server?.app.http.inject({
-        method: 'GET',
-        url: `/api/v10${url}`,
-        headers: { authorization: `Bot ${token}` },
-      });
+      server && apiRequest(server.app, `GET ${url}`, { auth: `Bot ${token}` });
     const ra = await get(`/users/${a.userId}`, a.botToken);
     const rb = await get(`/users/${b.userId}`, b.botToken);
     expect(ra?.statusCode).toBe(200);
@@ -93,11 +86,7 @@ describe('rate limits', () => {
     server = await startTestServer({ invalidRequestLimit: { limit: 3, windowMs: 600_000 } });
     const { botToken } = await seedDeveloper(server.app);
     const me = (authorization: string) =>
-      server?.app.http.inject({
-        method: 'GET',
-        url: '/api/v10/users/@me',
-        headers: { authorization },
-      });
+      server && apiRequest(server.app, 'GET /users/@me', { auth: authorization });
     for (let i = 0; i < 3; i++) expect((await me('Bot wrong'))?.statusCode).toBe(401);
     const blocked = await me(`Bot ${botToken}`);
     expect(blocked?.statusCode).toBe(429);
@@ -123,11 +112,8 @@ describe('rate limits', () => {
       permissions: P.ADMINISTRATOR,
     });
     const messages = (channelId: string, token: string) =>
-      server?.app.http.inject({
-        method: 'GET',
-        url: `/api/v10/channels/${channelId}/messages`,
-        headers: { authorization: `Bot ${token}` },
-      });
+      server &&
+      apiRequest(server.app, `GET /channels/${channelId}/messages`, { auth: `Bot ${token}` });
     let next = 0;
     const freshId = () => String(900_000_000_000_000_000n + BigInt(++next) * 7919n);
 

@@ -7,6 +7,7 @@ import {
   INTERACTION_FIXTURE_NOW,
   useInteractionFixture,
 } from '../../../test/support/interactionFixture.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 const PING = { name: 'ping', description: 'Answers' };
 
@@ -87,11 +88,7 @@ describeDrivers('an application and its bot user share one id ($driver)', (drive
 
   /** A request without Authorization: the interaction token routes. */
   const tokenRoute = (method: 'GET' | 'POST' | 'PATCH', path: string, payload?: object) =>
-    f.server.app.http.inject({
-      method,
-      url: `/api/v10${path}`,
-      ...(payload === undefined ? {} : { payload }),
-    });
+    apiRequest(f.server.app, `${method} ${path}`, { payload });
 
   /** Defers, then edits the original and follows up at /webhooks/{id}/{token}. */
   async function answer(interaction: { id: string; token: string }, webhookId: string) {

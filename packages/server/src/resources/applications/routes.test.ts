@@ -7,6 +7,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../../test/support/testServer.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 describeDrivers('applications on $driver', (driver) => {
   let server: TestServer;
@@ -23,12 +24,10 @@ describeDrivers('applications on $driver', (driver) => {
 
   type Method = 'GET' | 'PATCH' | 'POST';
   const call = (method: Method, url: string, authorization: string) =>
-    server.app.http.inject({ method, url: `/api/v10${url}`, headers: { authorization } });
+    apiRequest(server.app, `${method} ${url}`, { auth: authorization });
   const send = (method: Method, url: string, request: { authorization: string; payload: object }) =>
-    server.app.http.inject({
-      method,
-      url: `/api/v10${url}`,
-      headers: { authorization: request.authorization },
+    apiRequest(server.app, `${method} ${url}`, {
+      auth: request.authorization,
       payload: request.payload,
     });
 

@@ -8,6 +8,7 @@ import {
   type TestServer,
 } from '../../../test/support/testServer.js';
 import { recordAudit } from './service.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 describeDrivers('audit log on $driver', (driver) => {
   let server: TestServer;
@@ -57,11 +58,7 @@ describeDrivers('audit log on $driver', (driver) => {
   });
 
   const list = (query: string, authorization = seed.userToken) =>
-    server.app.http.inject({
-      method: 'GET',
-      url: `/api/v10/guilds/${guildId}/audit-logs${query}`,
-      headers: { authorization },
-    });
+    apiRequest(server.app, `GET /guilds/${guildId}/audit-logs${query}`, { auth: authorization });
 
   it('lists entries newest first with the users they name', async () => {
     const res = await list('');

@@ -4,6 +4,7 @@ import { HOUR_MS } from '../../domain/time.js';
 import { createLogger } from '../../logger.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { seedDeveloper, startTestServer } from '../../../test/support/testServer.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 const NOW = Date.UTC(2026, 10, 24, 13);
 const INVALID = {
@@ -25,7 +26,7 @@ describeDrivers('one-time login links on $driver', (driver) => {
     const logger = createLogger('debug', { write: (line: string) => lines.push(line) });
     const server = await startTestServer({ storage: driver, clock, logger });
     const redeem = (payload: object) =>
-      server.app.http.inject({ method: 'POST', url: '/api/v10/auth/login-link', payload });
+      apiRequest(server.app, 'POST /auth/login-link', { payload });
     return { server, clock, lines, redeem, [Symbol.asyncDispose]: () => server.close() };
   };
 
@@ -132,11 +133,7 @@ describeDrivers('one-time login links on $driver', (driver) => {
 it('limits guesses like password logins: five a minute per address', async () => {
   await using server = await startTestServer();
   const redeem = () =>
-    server.app.http.inject({
-      method: 'POST',
-      url: '/api/v10/auth/login-link',
-      payload: { code: 'guess' },
-    });
+    apiRequest(server.app, 'POST /auth/login-link', { payload: { code: 'guess' } });
   for (let i = 0; i < 5; i++) expect((await redeem()).statusCode).toBe(400);
   const limited = await redeem();
   expect(limited.statusCode).toBe(429);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../domain/credentials.js';
 import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 describe('accounts: register, log in, log out', () => {
   let server: TestServer;
@@ -10,12 +11,7 @@ describe('accounts: register, log in, log out', () => {
   afterEach(() => server.close());
 
   const post = (url: string, payload: object, authorization?: string) =>
-    server.app.http.inject({
-      method: 'POST',
-      url: `/api/v10${url}`,
-      payload,
-      headers: authorization === undefined ? {} : { authorization },
-    });
+    apiRequest(server.app, `POST ${url}`, { auth: authorization, payload });
 
   it('registers, logs in by email or username, and logs out', async () => {
     const registered = await post('/auth/register', {

@@ -10,6 +10,7 @@ import {
   type TestServer,
 } from '../../../test/support/testServer.js';
 import { LEGACY_CONNECTIONS_HIDDEN_FROM_MS } from './rules.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 const URL = '/users/@me/connections';
 const BEFORE_A = LEGACY_CONNECTIONS_HIDDEN_FROM_MS.A - 1;
@@ -60,11 +61,7 @@ describeDrivers('GET /users/@me/connections on $driver', (driver) => {
       ...extra,
     });
   const list = async (auth: string) => {
-    const res = await server.app.http.inject({
-      method: 'GET',
-      url: `/api/v10${URL}`,
-      headers: { authorization: auth },
-    });
+    const res = await apiRequest(server.app, `GET ${URL}`, { auth });
     expectOpenApiResponse(res, 'GET', URL);
     return res;
   };

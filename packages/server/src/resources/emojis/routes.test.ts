@@ -14,6 +14,7 @@ import {
 } from '../../../test/support/expressionFixtures.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 interface Emoji {
   id: string;
@@ -43,14 +44,10 @@ describeDrivers('guild emoji on $driver', (driver) => {
     path: string,
     options: { auth: string; body?: unknown; reason?: string },
   ) => {
-    const res = await server.app.http.inject({
-      method,
-      url: `/api/v10${path}`,
-      headers: {
-        authorization: options.auth,
-        ...(options.reason === undefined ? {} : { 'x-audit-log-reason': options.reason }),
-      },
-      ...(options.body === undefined ? {} : { payload: options.body as object }),
+    const res = await apiRequest(server.app, `${method} ${path}`, {
+      auth: options.auth,
+      payload: options.body,
+      headers: options.reason === undefined ? {} : { 'x-audit-log-reason': options.reason },
     });
     expectOpenApiResponse(res, method, path);
     return res;

@@ -10,6 +10,7 @@ import {
 } from '../../../test/support/expressionFixtures.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 /**
  * The rules every guild area shares: a PATCH that changes nothing writes no audit entry, and a
@@ -30,11 +31,9 @@ describeDrivers('shared guild rules on $driver', (driver) => {
   });
 
   const send = async (method: 'POST' | 'PATCH', path: string, body: unknown) => {
-    const res = await server.app.http.inject({
-      method,
-      url: `/api/v10${path}`,
-      headers: { authorization: fx.ownerAuth },
-      payload: body as object,
+    const res = await apiRequest(server.app, `${method} ${path}`, {
+      auth: fx.ownerAuth,
+      payload: body,
     });
     expectOpenApiResponse(res, method, path);
     return res;

@@ -6,6 +6,7 @@ import {
   type TestServer,
 } from '../../../test/support/testServer.js';
 import { MAX_HIGHLIGHT_FIELDS, MAX_WIDGETS } from './layout.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 const LAYOUT = {
   widgets: [
@@ -50,13 +51,7 @@ describeDrivers('game-stats widget layouts on $driver', (driver) => {
     method: 'GET' | 'PUT' | 'PATCH',
     url: string,
     request: { auth: string; payload?: object },
-  ) =>
-    server.app.http.inject({
-      method,
-      url: `/api/v10${url}`,
-      headers: { authorization: request.auth },
-      ...(request.payload === undefined ? {} : { payload: request.payload }),
-    });
+  ) => apiRequest(server.app, `${method} ${url}`, request);
   const layoutPath = () => `/applications/${dev.applicationId}/game-stats/layout`;
 
   it('keeps the layout the owner puts, and refuses anyone else', async () => {

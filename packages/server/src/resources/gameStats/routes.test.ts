@@ -13,6 +13,7 @@ import {
   MAX_PROVIDER_ISSUED_USER_ID_LENGTH,
   MAX_STRING_VALUE_LENGTH,
 } from './schemas.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
 
@@ -47,15 +48,7 @@ describeDrivers('game stats on $driver', (driver) => {
     request: string,
     auth: string,
     payload?: unknown,
-  ) => {
-    const [method, url] = request.split(' ') as ['GET' | 'PATCH' | 'POST', string];
-    return server.app.http.inject({
-      method,
-      url: `/api/v10${url}`,
-      headers: { authorization: auth },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
-  };
+  ) => apiRequest(server.app, request, { auth, payload });
   const register = async (name: string) => {
     const session = await server.app.services.auth.register({
       email: `${name}@example.test`,

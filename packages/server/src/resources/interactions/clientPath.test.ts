@@ -9,6 +9,7 @@ import { GatewayIntentBits as I } from '@guildhall/protocol';
 import { expect, it } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { useInteractionFixture } from '../../../test/support/interactionFixture.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 interface IndexEntry {
   id: string;
@@ -24,10 +25,8 @@ describeDrivers("the web client's interactions on $driver", (driver) => {
 
   /** The bot's response to an interaction (no Authorization: the token authenticates). */
   const respond = (created: { id: string; token: string }, body: unknown) =>
-    f.server.app.http.inject({
-      method: 'POST',
-      url: `/api/v10/interactions/${created.id}/${created.token}/callback`,
-      payload: body as object,
+    apiRequest(f.server.app, `POST /interactions/${created.id}/${created.token}/callback`, {
+      payload: body,
     });
 
   it('invokes from the index, hears the outcome by nonce, and keeps an ephemeral reply to the invoker', async () => {

@@ -13,6 +13,7 @@ import { createPostgresStorage } from '../../storage/postgres/index.js';
 import { createSqliteStorage } from '../../storage/sqlite/index.js';
 import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
 import { JOB_BATCH_SIZE, JOB_LEASE_MS, JobStatus } from './jobs.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 const START_MS = Date.UTC(2026, 2, 1);
 
@@ -38,11 +39,7 @@ describeDrivers('durable target-user jobs on $driver', (driver) => {
   };
   const jobStatus = async (running: TestServer) => {
     const url = `/invites/${code}/target-users/job-status`;
-    const res = await running.app.http.inject({
-      method: 'GET',
-      url: `/api/v10${url}`,
-      headers: { authorization: botToken },
-    });
+    const res = await apiRequest(running.app, `GET ${url}`, { auth: botToken });
     expect(res.statusCode, res.body).toBe(200);
     expectOpenApiResponse(res, 'GET', url);
     return res.json<{ status: number; total_users: number; processed_users: number }>();

@@ -9,6 +9,7 @@ import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
 import { MAX_TARGET_USERS_FILE_BYTES } from './csv.js';
 import { JobStatus } from './jobs.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 const START_MS = Date.UTC(2026, 2, 1);
 
@@ -54,10 +55,9 @@ describeDrivers('invite target users on $driver', (driver) => {
   const listed = () => server.app.storage.invites.listTargetUsers(code);
   const upload = (csv: string | Buffer, auth = g.bot.token) => {
     const body = multipartBody({}, { target_users_file: { data: csv } });
-    return server.app.http.inject({
-      method: 'PUT',
-      url: `/api/v10${base()}`,
-      headers: { authorization: auth, 'content-type': body.type },
+    return apiRequest(server.app, `PUT ${base()}`, {
+      auth,
+      headers: { 'content-type': body.type },
       payload: body.payload,
     });
   };

@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { useGatewayFixture } from '../../../test/support/gatewayFixture.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 /** A person's gateway session (a user session token) gets the lobby dispatches addressed to them. */
 describe('lobby dispatches on the gateway', () => {
   const fx = useGatewayFixture();
 
   const api = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-    fx.server.app.http.inject({
-      method,
-      url: `/api/v10${url}`,
-      headers: { authorization: fx.guild.bot.token },
-      ...(payload === undefined ? {} : { payload }),
-    });
+    apiRequest(fx.server.app, `${method} ${url}`, { auth: fx.guild.bot.token, payload });
 
   it('sends LOBBY_CREATE, LOBBY_MEMBER_ADD, LOBBY_MEMBER_REMOVE and LOBBY_DELETE to the members', async () => {
     const owner = fx.guild.owner;

@@ -2,6 +2,7 @@ import { PermissionFlags as P } from '@guildhall/protocol';
 import { expect, it } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { useLobbyFixture } from '../../../test/support/lobbyFixture.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 interface LinkableChannel {
   id: string;
@@ -18,15 +19,8 @@ describeDrivers('guilds and channels for an SDK token on $driver', (driver) => {
   const fx = useLobbyFixture(driver);
   const { call } = fx;
 
-  const inject = async (route: string, auth: string, body?: object) => {
-    const [method = 'GET', url = '/'] = route.split(' ');
-    return fx.app.http.inject({
-      method: method as 'GET',
-      url: `/api/v10${url}`,
-      headers: { authorization: auth },
-      ...(body === undefined ? {} : { payload: body }),
-    });
-  };
+  const inject = (route: string, auth: string, body?: object) =>
+    apiRequest(fx.app, route, { auth, payload: body });
 
   /**
    * Ann's guild: #general (default), a category "Raids" holding #plans and #officers (hidden

@@ -3,6 +3,7 @@ import { describeDrivers } from '../../../test/support/drivers.js';
 import { useLobbyFixture } from '../../../test/support/lobbyFixture.js';
 import { LOBBY_LIMITS } from './schemas.js';
 import { SECOND_MS } from '../../domain/time.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 interface LobbyBody {
   id: string;
@@ -16,12 +17,7 @@ describeDrivers('lobby channel links and invites on $driver', (driver) => {
   /** Ann's guild and its first text channel. */
   const annsGuild = async () => {
     const inject = (method: 'GET' | 'POST', url: string, payload?: object) =>
-      fx.app.http.inject({
-        method,
-        url: `/api/v10${url}`,
-        headers: { authorization: fx.players.ann.session },
-        ...(payload === undefined ? {} : { payload }),
-      });
+      apiRequest(fx.app, `${method} ${url}`, { auth: fx.players.ann.session, payload });
     const guild = (await inject('POST', '/guilds', { name: 'Raid night' })).json<{ id: string }>();
     const channels = (await inject('GET', `/guilds/${guild.id}/channels`)).json<
       { id: string; type: number }[]
@@ -159,11 +155,7 @@ describeDrivers('lobby channel links and invites on $driver', (driver) => {
     });
     // Only Bob may use it.
     const accept = (session: string, c: string) =>
-      fx.app.http.inject({
-        method: 'POST',
-        url: `/api/v10/invites/${c}`,
-        headers: { authorization: session },
-      });
+      apiRequest(fx.app, `POST /invites/${c}`, { auth: session });
     expect((await accept(cat.session, code)).json()).toMatchObject({ code: 50001 });
     expect((await accept(bob.session, code)).statusCode).toBe(200);
     expect(await members(guildId)).toContain(bob.id);

@@ -12,6 +12,7 @@ import {
 } from '../../../test/support/webhookReceiver.js';
 import { manualClock } from '../../domain/clock.js';
 import { generateToken, hashSecret } from '../../domain/credentials.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 describeDrivers('lobby webhook events on $driver', (driver) => {
   let server: TestServer;
@@ -43,12 +44,7 @@ describeDrivers('lobby webhook events on $driver', (driver) => {
   });
 
   const inject = (url: string, auth: string, payload: object) =>
-    server.app.http.inject({
-      method: 'POST',
-      url: `/api/v10${url}`,
-      headers: { authorization: auth },
-      payload,
-    });
+    apiRequest(server.app, `POST ${url}`, { auth, payload });
   /** A lobby with the developer in it, and their SDK token. */
   const lobbyWith = async (extra: object) => {
     const token = generateToken(dev.userId, clock.now());

@@ -11,6 +11,7 @@ import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../../test/support/webhookReceiver.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 describeDrivers('entitlement webhook events end to end on $driver', (driver) => {
   let server: TestServer;
@@ -32,15 +33,8 @@ describeDrivers('entitlement webhook events end to end on $driver', (driver) => 
   it('signs and delivers ENTITLEMENT_CREATE, then ENTITLEMENT_DELETE, from the outbox', async () => {
     const dev = await seedDeveloper(server.app, 'seller');
     /** `'METHOD /path'` as `auth`. */
-    const call = (request: string, auth: string, body?: object) => {
-      const [method, url] = request.split(' ') as ['POST' | 'PATCH' | 'DELETE', string];
-      return server.app.http.inject({
-        method,
-        url: `/api/v10${url}`,
-        headers: { authorization: auth },
-        ...(body === undefined ? {} : { payload: body }),
-      });
-    };
+    const call = (request: string, auth: string, body?: object) =>
+      apiRequest(server.app, request, { auth, payload: body });
     const app = `/applications/${dev.applicationId}`;
     const patched = await call(`PATCH ${app}`, dev.userToken, {
       event_webhooks_url: receiver.url,

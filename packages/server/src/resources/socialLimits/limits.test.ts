@@ -13,6 +13,7 @@ import { RateLimitedError, toErrorResponse } from '../../errors/index.js';
 import { MemoryRateLimitStore } from '../../sharedState/memory/index.js';
 import type { SocialLimitedOperation } from '../deps.js';
 import { SOCIAL_LIMITS, createSocialLimits } from './index.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 const ADMIN_TOKEN = 'operator-secret';
 
@@ -57,10 +58,8 @@ describeDrivers('Social SDK pre-approval limits on $driver', (driver) => {
   };
 
   const approval = (method: 'PUT' | 'DELETE', applicationId: string, auth?: string) =>
-    server.app.http.inject({
-      method,
-      url: `/api/v10/admin/applications/${applicationId}/social-approval`,
-      headers: auth === undefined ? {} : { authorization: auth },
+    apiRequest(server.app, `${method} /admin/applications/${applicationId}/social-approval`, {
+      auth,
     });
 
   it('counts each operation per application in a two-hour window, with the 429 body', async () => {

@@ -13,6 +13,7 @@ import {
 } from '../../../test/support/expressionFixtures.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 interface Sticker {
   id: string;
@@ -81,19 +82,13 @@ describeDrivers('guild stickers on $driver', (driver) => {
     path: string,
     options: { auth: string; body?: unknown; form?: ReturnType<typeof multipart>; reason?: string },
   ) => {
-    const res = await server.app.http.inject({
-      method,
-      url: `/api/v10${path}`,
+    const res = await apiRequest(server.app, `${method} ${path}`, {
+      auth: options.auth,
       headers: {
-        authorization: options.auth,
         ...(options.form === undefined ? {} : { 'content-type': options.form.type }),
         ...(options.reason === undefined ? {} : { 'x-audit-log-reason': options.reason }),
       },
-      ...(options.form !== undefined
-        ? { payload: options.form.body }
-        : options.body === undefined
-          ? {}
-          : { payload: options.body as object }),
+      payload: options.form === undefined ? options.body : options.form.body,
     });
     expectOpenApiResponse(res, method, path);
     return res;

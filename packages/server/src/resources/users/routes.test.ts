@@ -8,6 +8,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../../test/support/testServer.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 const PNG_1X1 =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -25,7 +26,7 @@ describeDrivers('users on $driver', (driver) => {
   });
 
   const get = (url: string, authorization: string) =>
-    server.app.http.inject({ method: 'GET', url: `/api/v10${url}`, headers: { authorization } });
+    apiRequest(server.app, `GET ${url}`, { auth: authorization });
 
   const bearer = async (scopes: string[]) => {
     const token = `bearer-${scopes.join('-')}-${Math.random()}`;
@@ -122,12 +123,7 @@ describeDrivers('users on $driver', (driver) => {
 
   it('PATCH /users/@me renames, stores an avatar served back by URL, and clears it', async () => {
     const patch = (payload: object, authorization = `Bot ${seed.botToken}`) =>
-      server.app.http.inject({
-        method: 'PATCH',
-        url: '/api/v10/users/@me',
-        headers: { authorization },
-        payload,
-      });
+      apiRequest(server.app, 'PATCH /users/@me', { auth: authorization, payload });
 
     const renamed = await patch({ username: 'Ada Bot', avatar: PNG_1X1 });
     expect(renamed.statusCode).toBe(200);
@@ -159,12 +155,7 @@ describeDrivers('users on $driver', (driver) => {
 
   it('PATCH /users/@me refuses bad images and names, and a taken username', async () => {
     const patch = (payload: object, authorization: string) =>
-      server.app.http.inject({
-        method: 'PATCH',
-        url: '/api/v10/users/@me',
-        headers: { authorization },
-        payload,
-      });
+      apiRequest(server.app, 'PATCH /users/@me', { auth: authorization, payload });
 
     const notImage = await patch(
       {

@@ -13,6 +13,7 @@ import {
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
 import { WEBHOOK_LIMITS } from './schemas.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 interface Hook {
   id: string;
@@ -60,12 +61,7 @@ describeDrivers('incoming webhook token routes on $driver', (driver) => {
     const { spec, payload, headers = {} } = options;
     // Each request in a new window of the per-webhook execute bucket.
     clock.advance(WEBHOOK_LIMITS.executeBucket.windowMs);
-    const res = await server.app.http.inject({
-      method,
-      url: `/api/v10${path}`,
-      headers,
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+    const res = await apiRequest(server.app, `${method} ${path}`, { payload, headers });
     expectOpenApiResponse(res, method, spec);
     return res;
   };

@@ -11,6 +11,7 @@ import {
 } from '../../../test/support/messageFixtures.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 interface Webhook {
   id: string;
@@ -47,14 +48,10 @@ describeDrivers('webhook management on $driver', (driver) => {
     path: string,
     options: { auth?: string; payload?: unknown; reason?: string; spec?: string } = {},
   ) => {
-    const res = await server.app.http.inject({
-      method,
-      url: `/api/v10${path}`,
-      headers: {
-        ...(options.auth === undefined ? {} : { authorization: options.auth }),
-        ...(options.reason === undefined ? {} : { 'x-audit-log-reason': options.reason }),
-      },
-      ...(options.payload === undefined ? {} : { payload: options.payload as object }),
+    const res = await apiRequest(server.app, `${method} ${path}`, {
+      auth: options.auth,
+      payload: options.payload,
+      headers: options.reason === undefined ? {} : { 'x-audit-log-reason': options.reason },
     });
     expectOpenApiResponse(res, method, options.spec ?? path);
     return res;
