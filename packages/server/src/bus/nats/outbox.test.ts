@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { JetStreamClient, NatsConnection } from 'nats';
 import { describe, expect, it } from 'vitest';
 import { BusOverflowError } from '../errors.js';
@@ -29,6 +31,58 @@ function recordingOutbox(limits: Partial<OutboxLimits> = {}) {
     ensureStream: () => Promise.resolve(),
   });
   return { outbox, published };
+}
+
+/** One JetStream publish awaiting its acknowledgement, which the test gives or fails. */
+interface Pending {
+  text: string;
+  ack: () => void;
+  fail: (err: Error) => void;
+}
+
+/**
+ * An outbox over a JetStream that keeps every subject and acknowledges only when told: `pending`
+ * lists each publish in order (a publish sent again is listed again). It keeps no payload: `sent`
+ * holds a weak reference to each, to see what the outbox itself retains.
+ */
+function jetStreamOutbox(limits: Partial<OutboxLimits> = {}) {
+  const pending: Pending[] = [];
+  const sent: WeakRef<Uint8Array>[] = [];
+  const decoder = new TextDecoder();
+  const js = {
+    publish(subject: string, payload: Uint8Array) {
+      sent.push(new WeakRef(payload));
+      const text = `${subject} ${decoder.decode(payload)}`;
+      return new Promise((resolve, reject) => {
+        pending.push({
+          text,
+          ack: () => {
+            resolve({});
+          },
+          fail: reject,
+        });
+      });
+    },
+  } as unknown as JetStreamClient;
+  const outbox = createOutbox({
+    nc: {} as NatsConnection,
+    js,
+    subjectPrefix: 'p.',
+    limits: { ...LIMITS, ...limits },
+    report: () => undefined,
+    covers: () => true,
+    ensureStream: () => Promise.resolve(),
+  });
+  return { outbox, pending, sent };
+}
+
+/** Lets every callback already due run (acknowledgements, the outbox's reactions to them). */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+/** The collector, reachable once V8 is told to expose it (a flag it reads at any time). */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
 }
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
@@ -81,5 +135,25 @@ describe('the NATS outbox', () => {
     await outbox.close(10);
     expect(await held).toBe('BusClosedError');
     await expect(outbox.push('a', 'y')).rejects.toThrow('the bus is closed');
+  });
+
+  it('lets go of what was taken while an older event still waits for its acknowledgement', async () => {
+    const gc = collector();
+    const { outbox, pending, sent } = jetStreamOutbox();
+    const first = outbox.push('a', 'first');
+    const rest = range(3000).map((n) => outbox.push('a', `${String(n)} ${'x'.repeat(1000)}`));
+    await settle();
+    for (const publish of pending.slice(1)) publish.ack();
+    await Promise.all(rest);
+    // One event is not yet taken, and only its bytes count.
+    expect(outbox.held()).toEqual({ events: 1, bytes: 'first'.length });
+    await settle();
+    gc();
+    // Only the payload of the event still waiting is kept.
+    expect(sent.filter((ref) => ref.deref() !== undefined)).toHaveLength(1);
+    expect(sent[0]?.deref()).toBeDefined();
+    pending[0]?.ack();
+    await first;
+    expect(outbox.held()).toEqual({ events: 0, bytes: 0 });
   });
 });

@@ -9,7 +9,9 @@
  *
  * What is held is bounded. Past the bound the oldest held event is dropped: its publish rejects
  * with BusOverflowError, and once the connection is back a notice names the subjects it dropped
- * events on, so their subscribers learn of the gap.
+ * events on, so their subscribers learn of the gap. A finished event's payload is let go at once,
+ * and finished events are compacted out of the queue, so memory follows what is unfinished, not
+ * the oldest unfinished one.
  */
 import { randomBytes } from 'node:crypto';
 import type { JetStreamClient, NatsConnection } from 'nats';
@@ -39,7 +41,10 @@ interface Entry {
   readonly natsSubject: string;
   /** The bus subject (without it), for a notice of its loss. */
   readonly subject: string;
-  readonly payload: Uint8Array;
+  /** The encoded event; emptied once it is finished. */
+  payload: Uint8Array;
+  /** The payload's length, held until finished. */
+  readonly size: number;
   readonly id: string;
   /** Whether the history keeps it (JetStream acknowledges it). */
   readonly kept: boolean;
@@ -86,11 +91,14 @@ export function createOutbox(deps: {
 }): Outbox {
   const { nc, js, subjectPrefix, limits, report } = deps;
   const encoder = new TextEncoder();
+  const released = new Uint8Array(0);
   const node = randomBytes(8).toString('hex');
   let counter = 0;
-  /** Held events in call order; those before `head` are done. */
+  /** Unfinished events in call order, among finished ones; those before `head` are finished. */
   let queue: Entry[] = [];
   let head = 0;
+  /** How many entries of `queue` are finished (all before `head`, some after). */
+  let finished = 0;
   let heldEvents = 0;
   let heldBytes = 0;
   /** Whether an event is sent as soon as it is pushed. */
@@ -109,9 +117,11 @@ export function createOutbox(deps: {
 
   const advance = () => {
     while (head < queue.length && queue[head]?.done === true) head++;
-    if (head > 1024 && head * 2 > queue.length) {
-      queue = queue.slice(head);
+    // Most of the queue finished (behind an older event still waiting, say): keep the rest only.
+    if (finished > 1024 && finished * 2 > queue.length) {
+      queue = queue.slice(head).filter((entry) => !entry.done);
       head = 0;
+      finished = 0;
     }
     if (heldEvents === 0) drained?.();
   };
@@ -119,8 +129,10 @@ export function createOutbox(deps: {
   const finish = (entry: Entry, err?: unknown) => {
     if (entry.done) return;
     entry.done = true;
+    entry.payload = released;
+    finished++;
     heldEvents--;
-    heldBytes -= entry.payload.length;
+    heldBytes -= entry.size;
     if (err === undefined) entry.resolve();
     else entry.reject(err);
     advance();
@@ -262,10 +274,12 @@ export function createOutbox(deps: {
   function push(subject: string, text: string): Promise<void> {
     return new Promise((resolve, reject) => {
       if (closed) throw new BusClosedError('the bus is closed');
+      const payload = encoder.encode(text);
       const entry: Entry = {
         natsSubject: subjectPrefix + subject,
         subject,
-        payload: encoder.encode(text),
+        payload,
+        size: payload.length,
         id: `${node}.${(counter++).toString(36)}`,
         kept: deps.covers(subject),
         attempt: 0,
@@ -275,7 +289,7 @@ export function createOutbox(deps: {
       };
       queue.push(entry);
       heldEvents++;
-      heldBytes += entry.payload.length;
+      heldBytes += entry.size;
       enforceBound();
       if (flowing && !entry.done) void send(entry);
     });
