@@ -76,6 +76,18 @@ function jetStreamOutbox(limits: Partial<OutboxLimits> = {}) {
   return { outbox, pending, sent };
 }
 
+/** Each publish's outcome so far: `undefined` while pending, null once taken, else its error. */
+function outcomes(published: Promise<void>[]) {
+  const settled: unknown[] = published.map(() => undefined);
+  published.forEach((publish, n) => {
+    publish.then(
+      () => (settled[n] = null),
+      (err: unknown) => (settled[n] = err),
+    );
+  });
+  return settled;
+}
+
 /** Lets every callback already due run (acknowledgements, the outbox's reactions to them). */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -137,6 +149,75 @@ describe('the NATS outbox', () => {
     await expect(outbox.push('a', 'y')).rejects.toThrow('the bus is closed');
   });
 
+  it('neither refuses nor drops what waits for a slow acknowledgement while NATS takes events', async () => {
+    const { outbox, pending } = jetStreamOutbox({ maxHeldEvents: 1000 });
+    const settled = outcomes(range(5000).map((n) => outbox.push('a', String(n))));
+    await settle();
+    // All sent, none refused: in flight is not held.
+    expect(pending).toHaveLength(5000);
+    expect(settled.every((outcome) => outcome === undefined)).toBe(true);
+    expect(outbox.stalledSince()).toBeNull();
+    for (const publish of pending) publish.ack();
+    await settle();
+    expect(settled.every((outcome) => outcome === null)).toBe(true);
+    expect(outbox.held()).toEqual({ events: 0, bytes: 0 });
+    // Nothing was lost, so nothing is announced.
+    expect(pending.some((publish) => publish.text.startsWith('p._bus.lost'))).toBe(false);
+  });
+
+  it('sends again an event whose acknowledgement fails after later ones were sent', async () => {
+    const { outbox, pending } = jetStreamOutbox({ maxHeldEvents: 2 });
+    const settled = outcomes(['0', '1', '2'].map((text) => outbox.push('a', text)));
+    await settle();
+    expect(pending.map((publish) => publish.text)).toEqual(['p.a 0', 'p.a 1', 'p.a 2']);
+    expect(settled).toEqual([undefined, undefined, undefined]);
+    pending[1]?.ack();
+    pending[2]?.ack();
+    pending[0]?.fail(new Error('timeout'));
+    await settle();
+    expect(outbox.stalledSince()).not.toBeNull();
+    expect(settled).toEqual([undefined, null, null]);
+    // Sent again once NATS answers, and taken then.
+    await expect.poll(() => pending.length).toBe(4);
+    expect(pending[3]?.text).toBe('p.a 0');
+    pending[3]?.ack();
+    await settle();
+    expect(settled).toEqual([null, null, null]);
+    expect(outbox.stalledSince()).toBeNull();
+    expect(outbox.held()).toEqual({ events: 0, bytes: 0 });
+  });
+
+  it('once acknowledgements fail, drops the oldest past its bound and announces their subjects', async () => {
+    const { outbox, pending } = jetStreamOutbox({ maxHeldEvents: 3 });
+    const subjects = ['a', 'b', 'a', 'c', 'c'];
+    const settled = outcomes(subjects.map((subject, n) => outbox.push(subject, String(n))));
+    await settle();
+    expect(pending).toHaveLength(5);
+    expect(settled.every((outcome) => outcome === undefined)).toBe(true);
+    for (const publish of pending) publish.fail(new Error('timeout'));
+    await settle();
+    // Now held, past the bound: the two oldest are dropped.
+    expect(settled.map((outcome) => outcome instanceof BusOverflowError)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect(outbox.held().events).toBe(3);
+    // The oldest kept is sent again alone, then the rest, then the notice of the loss.
+    await expect.poll(() => pending.length).toBe(6);
+    expect(pending[5]?.text).toBe('p.a 2');
+    pending[5]?.ack();
+    await expect.poll(() => pending.length).toBe(9);
+    expect(pending.slice(6, 8).map((publish) => publish.text)).toEqual(['p.c 3', 'p.c 4']);
+    expect(pending[8]?.text).toMatch(/^p\._bus\.lost .*"subjects":\["a","b"\]/);
+    for (const publish of pending.slice(6)) publish.ack();
+    await settle();
+    expect(settled.slice(2)).toEqual([null, null, null]);
+    expect(outbox.held()).toEqual({ events: 0, bytes: 0 });
+  });
+
   it('lets go of what was taken while an older event still waits for its acknowledgement', async () => {
     const gc = collector();
     const { outbox, pending, sent } = jetStreamOutbox();
@@ -155,5 +236,33 @@ describe('the NATS outbox', () => {
     pending[0]?.ack();
     await first;
     expect(outbox.held()).toEqual({ events: 0, bytes: 0 });
+  });
+
+  it('when a notice of a loss is dropped too, the next one names every subject', async () => {
+    const { outbox, pending } = jetStreamOutbox({ maxHeldEvents: 1 });
+    outbox.connectionLost();
+    const settled = outcomes([outbox.push('a', '0'), outbox.push('b', '1')]);
+    outbox.connectionBack();
+    await expect.poll(() => pending.length).toBe(1);
+    pending[0]?.ack();
+    // The notice of the loss on a goes out, and more after it.
+    await expect.poll(() => pending.length).toBe(2);
+    expect(pending[1]?.text).toMatch(/^p\._bus\.lost .*"subjects":\["a"\]/);
+    const later = outcomes([outbox.push('c', '2'), outbox.push('d', '3')]);
+    await settle();
+    pending[1]?.fail(new Error('timeout'));
+    await settle();
+    // Held now, past the bound: the notice and c are dropped.
+    expect([...settled, ...later].map((outcome) => outcome instanceof BusOverflowError)).toEqual([
+      true,
+      false,
+      true,
+      false,
+    ]);
+    await expect.poll(() => pending.length).toBe(5);
+    expect(pending[4]?.text).toBe('p.d 3');
+    pending[4]?.ack();
+    await expect.poll(() => pending.length).toBe(6);
+    expect(pending[5]?.text).toMatch(/^p\._bus\.lost .*"subjects":null/);
   });
 });
