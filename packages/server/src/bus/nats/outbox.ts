@@ -7,9 +7,13 @@
  * stored, then the rest. Each event carries an id (`Nats-Msg-Id`): the stream stores a repeat
  * once, and subscribers drop a repeat they already had (bus/nats/deliveries.ts).
  *
- * What is held is bounded. Past the bound the oldest held event is dropped: its publish rejects
- * with BusOverflowError, and once the connection is back a notice names the subjects it dropped
- * events on, so their subscribers learn of the gap.
+ * What is held is bounded: while NATS takes events, those sent and awaiting their acknowledgement
+ * are in flight, not held (a slow acknowledgement is no outage; a failed or late one stops the
+ * flow). Once the flow stops, every event not yet taken is held, and past the bound the oldest is
+ * dropped: its publish rejects with BusOverflowError, and once NATS takes events again a notice
+ * names the subjects it dropped events on (all of them, in one notice), so their subscribers learn
+ * of the gap. A finished event's payload is let go at once, and finished events are compacted out
+ * of the queue, so memory follows what is unfinished, not the oldest unfinished one.
  */
 import { randomBytes } from 'node:crypto';
 import type { JetStreamClient, NatsConnection } from 'nats';
@@ -24,9 +28,9 @@ export const MSG_ID_HEADER = 'Nats-Msg-Id';
 const MAX_LISTED_SUBJECTS = 1000;
 
 export interface OutboxLimits {
-  /** The most events held unsent or unacknowledged. */
+  /** The most events held (unsent, or to be sent again) while NATS does not take events. */
   maxHeldEvents: number;
-  /** The most bytes of event payload held. */
+  /** The most bytes of event payload held, likewise. */
   maxHeldBytes: number;
   /** How long one acknowledgement is waited for before the event is sent again, ms. */
   ackTimeoutMs: number;
@@ -39,7 +43,10 @@ interface Entry {
   readonly natsSubject: string;
   /** The bus subject (without it), for a notice of its loss. */
   readonly subject: string;
-  readonly payload: Uint8Array;
+  /** The encoded event; emptied once it is finished. */
+  payload: Uint8Array;
+  /** The payload's length, held until finished. */
+  readonly size: number;
   readonly id: string;
   /** Whether the history keeps it (JetStream acknowledges it). */
   readonly kept: boolean;
@@ -61,7 +68,7 @@ export interface Outbox {
   connectionLost(): void;
   /** The connection is back: send what is held, in order. */
   connectionBack(): void;
-  /** Events and bytes held now. */
+  /** Events and bytes not yet taken now (held, or in flight while NATS takes events). */
   held(): { events: number; bytes: number };
   /** Since when (epoch ms) NATS has not been taking what is published; null while it does. */
   stalledSince(): number | null;
@@ -86,11 +93,14 @@ export function createOutbox(deps: {
 }): Outbox {
   const { nc, js, subjectPrefix, limits, report } = deps;
   const encoder = new TextEncoder();
+  const released = new Uint8Array(0);
   const node = randomBytes(8).toString('hex');
   let counter = 0;
-  /** Held events in call order; those before `head` are done. */
+  /** Unfinished events in call order, among finished ones; those before `head` are finished. */
   let queue: Entry[] = [];
   let head = 0;
+  /** How many entries of `queue` are finished (all before `head`, some after). */
+  let finished = 0;
   let heldEvents = 0;
   let heldBytes = 0;
   /** Whether an event is sent as soon as it is pushed. */
@@ -109,9 +119,11 @@ export function createOutbox(deps: {
 
   const advance = () => {
     while (head < queue.length && queue[head]?.done === true) head++;
-    if (head > 1024 && head * 2 > queue.length) {
-      queue = queue.slice(head);
+    // Most of the queue finished (behind an older event still waiting, say): keep the rest only.
+    if (finished > 1024 && finished * 2 > queue.length) {
+      queue = queue.slice(head).filter((entry) => !entry.done);
       head = 0;
+      finished = 0;
     }
     if (heldEvents === 0) drained?.();
   };
@@ -119,8 +131,10 @@ export function createOutbox(deps: {
   const finish = (entry: Entry, err?: unknown) => {
     if (entry.done) return;
     entry.done = true;
+    entry.payload = released;
+    finished++;
     heldEvents--;
-    heldBytes -= entry.payload.length;
+    heldBytes -= entry.size;
     if (err === undefined) entry.resolve();
     else entry.reject(err);
     advance();
@@ -132,12 +146,16 @@ export function createOutbox(deps: {
     flowing = false;
     stoppedAt = Date.now();
     report(err, {});
+    // What was in flight is held now: the bound applies to it.
+    enforceBound();
     if (connected) startRecovery();
   };
 
   /**
    * Sends one event. Resolves to whether it was taken; a later attempt's outcome settles it, an
-   * earlier one's is ignored (except an acknowledgement: the stream has it either way).
+   * earlier one's is ignored (except an acknowledgement: the stream has it either way). A failure
+   * of an event already finished is ignored too: it was taken by another attempt, or dropped, and
+   * a drop is announced ({@link drop}).
    */
   const send = (entry: Entry): Promise<boolean> => {
     const attempt = ++entry.attempt;
@@ -237,21 +255,30 @@ export function createOutbox(deps: {
     });
   };
 
+  /**
+   * Drops an event past the bound. Drops happen only while the flow is stopped, and every round of
+   * {@link recover} that gets it going again ends by announcing what was dropped: one notice for
+   * all of it, after what is held.
+   */
   const drop = (entry: Entry) => {
     anyLost = true;
-    if (lost !== null) {
+    // A notice dropped took its subjects with it: the next one names every subject.
+    if (entry.subject === LOST_SUBJECT) lost = null;
+    else if (lost !== null) {
       lost.add(entry.subject);
       if (lost.size > MAX_LISTED_SUBJECTS) lost = null;
     }
     finish(
       entry,
       new BusOverflowError(
-        `more than ${limits.maxHeldEvents} events or ${limits.maxHeldBytes} bytes held while NATS is unreachable: dropped one on ${entry.subject}`,
+        `more than ${limits.maxHeldEvents} events or ${limits.maxHeldBytes} bytes held while NATS does not take events: dropped one on ${entry.subject}`,
       ),
     );
   };
 
+  /** Drops the oldest held events past the bound; nothing while the flow goes (none is held). */
   const enforceBound = () => {
+    if (flowing) return;
     while (heldEvents > limits.maxHeldEvents || heldBytes > limits.maxHeldBytes) {
       const oldest = firstHeld();
       if (oldest === undefined) return;
@@ -262,10 +289,12 @@ export function createOutbox(deps: {
   function push(subject: string, text: string): Promise<void> {
     return new Promise((resolve, reject) => {
       if (closed) throw new BusClosedError('the bus is closed');
+      const payload = encoder.encode(text);
       const entry: Entry = {
         natsSubject: subjectPrefix + subject,
         subject,
-        payload: encoder.encode(text),
+        payload,
+        size: payload.length,
         id: `${node}.${(counter++).toString(36)}`,
         kept: deps.covers(subject),
         attempt: 0,
@@ -275,7 +304,7 @@ export function createOutbox(deps: {
       };
       queue.push(entry);
       heldEvents++;
-      heldBytes += entry.payload.length;
+      heldBytes += entry.size;
       enforceBound();
       if (flowing && !entry.done) void send(entry);
     });
@@ -287,6 +316,7 @@ export function createOutbox(deps: {
       connected = false;
       if (flowing) stoppedAt = Date.now();
       flowing = false;
+      enforceBound();
     },
     connectionBack() {
       connected = true;
