@@ -3,8 +3,10 @@
  * rule is saved, so that a guild cannot save rules that could not be checked within the budget
  * of a message (they would fail closed on every long message). The model counts nanoseconds per
  * character of the longest text the rule checks (a 2,000-character message; a member's three
- * names): the figures of `COST_NS` are the slowest seen over worst-case texts, rounded up;
- * bench/automodModel.js measures them again beside the model (docs/benchmarks.md).
+ * names), and what compiling the rule may cost (a check compiles the rules the server does not
+ * keep compiled, within its budget): the figures of `COST_NS` are the slowest seen over
+ * worst-case texts, rounded up; bench/automodModel.js measures them again beside the model
+ * (docs/benchmarks.md).
  */
 import type { RE2JS } from 're2js';
 import type { SettingsJson } from '../../storage/index.js';
@@ -30,9 +32,35 @@ export const COST_NS = {
   /**
    * A pattern whose matches may be passed over (the rule has an allow list, or the pattern can
    * match nothing): a search again after each, up to one per two characters, and its check.
+   * The search again rereads what the last one read past the match's end: see
+   * {@link rescannedChars}.
    */
   regexSkippedMatch: 300,
 } as const;
+
+/**
+ * The model's costs of compiling a rule (when the enforcer does not keep it compiled, its check
+ * compiles it within the budget), in nanoseconds: per character of the keyword and allow lists
+ * (the automata of infix and several-word entries are the slowest), and per instruction of a
+ * pattern's program.
+ */
+export const COMPILE_NS = { listChar: 400, regexInstruction: 300 } as const;
+
+/** Whether a pattern has unbounded repetition (`*`, `+`, `{n,}`; an escaped one counts too). */
+function repeatsUnbounded(source: string): boolean {
+  return /[*+]|\{\d+,\}/.test(source);
+}
+
+/**
+ * How many characters a search started again after a passed-over match may reread, at worst,
+ * for each character of a text of `length`. RE2 reads on past a match while a preferred
+ * alternative may still match (`a[^z]*z|a` on `aaa…` reads to the end for each `a`): without
+ * unbounded repetition no thread outlives one instruction per character, so at most the
+ * program's size; with it, the rest of the text, so the cost grows with the square of the length.
+ */
+export function rescannedChars(source: string, programSize: number, length: number): number {
+  return repeatsUnbounded(source) ? length : programSize;
+}
 
 /**
  * A pattern's cost per instruction of its program (RE2 may run all of them at each character):
@@ -75,8 +103,8 @@ function matchesEmpty(pattern: RE2JS): boolean {
   return false;
 }
 
-/** The worst-case cost of a rule's lists and patterns, in ns per character of text. */
-function keywordCostNs(metadata: SettingsJson): number {
+/** The worst-case cost of a rule's lists and patterns, in ns per character of `length`. */
+function keywordCostNs(metadata: SettingsJson, length: number): number {
   const phrases = metadataList(metadata, 'keyword_filter')
     .map(parseEntry)
     .filter((e) => e.text !== '' && !isOneWord(e.text));
@@ -98,31 +126,52 @@ function keywordCostNs(metadata: SettingsJson): number {
       continue; // Refused when saved; skipped when checked.
     }
     const instructions = pattern.programSize();
-    ns += COST_NS.regexSearch + instructions * regexInstructionNs(instructions);
+    const search = COST_NS.regexSearch + instructions * regexInstructionNs(instructions);
+    ns += search;
     if (allowList.length > 0 || matchesEmpty(pattern)) {
       ns += COST_NS.regexSkippedMatch + phraseAllowChars * COST_NS.phraseAllowChar;
+      ns += rescannedChars(source, instructions, length) * search;
     }
   }
   return ns;
 }
 
-/** The worst-case time to check a rule against the longest text it checks, in ms. */
+/** The worst-case time to compile a rule's lists and patterns, in ms. */
+export function compileCostMs(metadata: SettingsJson): number {
+  let ns = 0;
+  for (const key of ['keyword_filter', 'allow_list']) {
+    for (const entry of metadataList(metadata, key)) ns += entry.length * COMPILE_NS.listChar;
+  }
+  for (const source of metadataList(metadata, 'regex_patterns')) {
+    try {
+      ns += compilePattern(source).programSize() * COMPILE_NS.regexInstruction;
+    } catch {
+      // Refused when saved; skipped when checked.
+    }
+  }
+  return ns / 1e6;
+}
+
+/**
+ * The worst-case time to compile a rule and check it against the longest text it checks, in
+ * ms (both are counted in a check's budget).
+ */
 export function ruleCostMs(
   rule: { triggerType: number; triggerMetadata: SettingsJson },
   messageLength: number,
 ): number {
-  let ns: number;
+  const length = checkedLength(rule.triggerType, messageLength);
   switch (rule.triggerType) {
     case T.KEYWORD:
     case T.MEMBER_PROFILE:
-      ns = keywordCostNs(rule.triggerMetadata);
-      break;
+      return (
+        (keywordCostNs(rule.triggerMetadata, length) * length) / 1e6 +
+        compileCostMs(rule.triggerMetadata)
+      );
     case T.KEYWORD_PRESET:
-      ns = COST_NS.presets;
-      break;
+      return (COST_NS.presets * length) / 1e6 + compileCostMs(rule.triggerMetadata);
     default:
       // Mentions and repeated content cost next to nothing (and are not held to the budget).
       return 0;
   }
-  return (ns * checkedLength(rule.triggerType, messageLength)) / 1e6;
 }

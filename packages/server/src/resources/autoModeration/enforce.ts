@@ -64,7 +64,7 @@ export function createAutoModerationEnforcer(
 ) {
   const { storage, clock, ids } = deps;
   const matching = createRuleMatching({ clock });
-  /** The rules' lists and patterns, compiled before a check's budget starts (not counted). */
+  /** The rules' lists and patterns, kept compiled; compiling is counted in a check's budget. */
   const matchers = createRuleMatchers();
 
   const exempt = (
@@ -240,20 +240,28 @@ export function createAutoModerationEnforcer(
       if ((check.member.flags & QUARANTINED_FLAG) !== 0) {
         throw new ApiError('AUTOMOD_MESSAGE_BLOCKED');
       }
-      const rules = (await storage.autoModRules.listByGuild(check.guildId)).filter(
+      const all = await storage.autoModRules.listByGuild(check.guildId);
+      matchers.retain(
+        check.guildId,
+        all.map((rule) => rule.id),
+      );
+      const rules = all.filter(
         (rule) =>
           rule.enabled &&
           rule.eventType === AutoModEvents.MESSAGE_SEND &&
           !exempt(rule, check.member, check.channel),
       );
       if (rules.length === 0 || check.content.trim() === '') return;
-      const prepared = rules.map((rule) => ({ rule, matcher: matchers.of(rule) }));
       matching.warmUp();
       const budget = startBudget(deps.budget);
+      const spend = () => {
+        budget.check();
+      };
       const message = { ...check, userId: check.member.userId, text: scanText(check.content) };
-      const matched = prepared.flatMap((ready) => {
-        const match = matching.message(ready, message, budget);
-        return match === null ? [] : [{ rule: ready.rule, match }];
+      const matched = rules.flatMap((rule) => {
+        const prepared = { rule, matcher: () => matchers.of(rule, spend) };
+        const match = matching.message(prepared, message, budget);
+        return match === null ? [] : [{ rule, match }];
       });
       if (matched.length === 0) return;
       const blocked = matched.some(({ rule }) =>
@@ -286,9 +294,12 @@ export function createAutoModerationEnforcer(
      * that no longer match lift the quarantine.
      */
     async checkMember(tx: Repositories, request: { guildId: string; userId: string }) {
-      const rule = (await tx.autoModRules.listByGuild(request.guildId)).find(
-        (r) => r.enabled && r.eventType === AutoModEvents.MEMBER_UPDATE,
+      const all = await tx.autoModRules.listByGuild(request.guildId);
+      matchers.retain(
+        request.guildId,
+        all.map((r) => r.id),
       );
+      const rule = all.find((r) => r.enabled && r.eventType === AutoModEvents.MEMBER_UPDATE);
       if (rule === undefined) return;
       const [member, user, guild, roles] = await Promise.all([
         tx.members.find(request.guildId, request.userId),
@@ -304,9 +315,13 @@ export function createAutoModerationEnforcer(
       const names = [member.nick, user.globalName, user.username].filter(
         (n): n is string => n !== null && n !== '',
       );
-      const matcher = matchers.of(rule);
       matching.warmUp();
-      const match = matching.profile(matcher, names, startBudget(deps.budget));
+      const budget = startBudget(deps.budget);
+      const matcher = () =>
+        matchers.of(rule, () => {
+          budget.check();
+        });
+      const match = matching.profile(matcher, names, budget);
       if (match === null) {
         if ((member.flags & QUARANTINED_FLAG) !== 0) {
           const lifted = await tx.members.update(member.guildId, member.userId, {

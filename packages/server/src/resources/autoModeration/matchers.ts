@@ -1,7 +1,8 @@
 /**
  * @module resources/autoModeration/matchers: each rule's keyword list, allow list and patterns,
  * compiled once and kept while the rule stays the same (by the enforcer that made the cache,
- * least recently used dropped first), so a message does not pay to compile them.
+ * the least recently checked guild's rules dropped first), so most messages do not pay to
+ * compile them; the one that does counts it in its budget (enforce.ts).
  */
 import type { AutoModRuleRecord, SettingsJson } from '../../storage/index.js';
 import { AllowList, KeywordMatcher } from './keywords.js';
@@ -22,8 +23,12 @@ export const metadataList = (metadata: SettingsJson, key: string): string[] => {
   return Array.isArray(value) ? value.map(String) : [];
 };
 
-/** The characters of list entries and patterns the cache keeps, in all. */
-export const MAX_CACHED_CHARS = 1_000_000;
+/**
+ * The characters of list entries and patterns the cache keeps, in all: room for the rules of
+ * many guilds at the save-time cap (a guild's rules of one event must compile and run within
+ * one budget, cost.ts, so one guild can hold only so much).
+ */
+export const MAX_CACHED_CHARS = 4_000_000;
 
 /** A rule's trigger metadata, compiled (`createRuleMatchers` keeps what it compiles). */
 export function compileRule(metadata: SettingsJson): RuleMatcher {
@@ -43,32 +48,65 @@ export function compileRule(metadata: SettingsJson): RuleMatcher {
   };
 }
 
-/** A cache of compiled rules; one per enforcer. */
+/** A guild's compiled rules, by rule id, and their characters. */
+interface GuildEntry {
+  rules: Map<string, { source: string; matcher: RuleMatcher }>;
+  chars: number;
+}
+
+/**
+ * A cache of compiled rules; one per enforcer. It keeps guilds whole, least recently checked
+ * dropped first and never the guild being checked: other guilds cannot evict a guild's rules
+ * midway through its check, and compiling again after an eviction is counted in the budget of
+ * the check that does it (enforce.ts), which the save-time model lets a guild's rules fit.
+ */
 export function createRuleMatchers(maxCachedChars = MAX_CACHED_CHARS) {
-  const cache = new Map<string, { source: string; matcher: RuleMatcher }>();
+  const guilds = new Map<string, GuildEntry>();
   let cachedChars = 0;
+  /** Drops the least recently checked guilds (never `keep`) until the cache fits. */
+  const evict = (keep: string) => {
+    for (const [guildId, entry] of guilds) {
+      if (cachedChars <= maxCachedChars) break;
+      if (guildId === keep) continue;
+      guilds.delete(guildId);
+      cachedChars -= entry.chars;
+    }
+  };
   return {
-    /** The rule's matcher, compiled now unless kept from an earlier check of the same rule. */
-    of(rule: AutoModRuleRecord): RuleMatcher {
+    /**
+     * The rule's matcher: kept from an earlier check of the same rule, or compiled now (after
+     * `beforeCompile`, which the check uses to spend its budget: it may throw OutOfBudget).
+     */
+    of(rule: AutoModRuleRecord, beforeCompile: () => void = () => undefined): RuleMatcher {
       const source = JSON.stringify(rule.triggerMetadata);
-      const kept = cache.get(rule.id);
+      const entry: GuildEntry = guilds.get(rule.guildId) ?? { rules: new Map(), chars: 0 };
+      guilds.delete(rule.guildId);
+      guilds.set(rule.guildId, entry);
+      const kept = entry.rules.get(rule.id);
+      if (kept?.source === source) return kept.matcher;
+      beforeCompile();
+      const matcher = compileRule(rule.triggerMetadata);
       if (kept !== undefined) {
-        cache.delete(rule.id);
-        if (kept.source === source) {
-          cache.set(rule.id, kept);
-          return kept.matcher;
-        }
+        entry.chars -= kept.source.length;
         cachedChars -= kept.source.length;
       }
-      const matcher = compileRule(rule.triggerMetadata);
-      cache.set(rule.id, { source, matcher });
+      entry.rules.set(rule.id, { source, matcher });
+      entry.chars += source.length;
       cachedChars += source.length;
-      for (const [id, entry] of cache) {
-        if (cachedChars <= maxCachedChars || id === rule.id) break;
-        cache.delete(id);
-        cachedChars -= entry.source.length;
-      }
+      evict(rule.guildId);
       return matcher;
+    },
+
+    /** Forgets the guild's compiled rules that are not among `ruleIds` (deleted rules). */
+    retain(guildId: string, ruleIds: readonly string[]): void {
+      const entry = guilds.get(guildId);
+      if (entry === undefined) return;
+      for (const [id, kept] of entry.rules) {
+        if (ruleIds.includes(id)) continue;
+        entry.rules.delete(id);
+        entry.chars -= kept.source.length;
+        cachedChars -= kept.source.length;
+      }
     },
   };
 }

@@ -228,7 +228,7 @@ describe('a keyword rule', () => {
           exemptChannels: [],
           createdAt: 0,
         },
-        matcher: compileRule(metadata),
+        matcher: () => compileRule(metadata),
       },
       { guildId: '2', userId: '4', content, text: scanText(content) },
       unlimited,

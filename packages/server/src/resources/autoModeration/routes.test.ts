@@ -208,14 +208,13 @@ describeDrivers('auto-moderation rules on $driver', (driver) => {
       });
     }
     // Distinct entries that only share letters are fine (and so is a pattern RE2 runs in linear
-    // time, however it nests).
+    // time, however it nests; with no allow list, no match of it is passed over).
     const fine = await g.call('POST', rulesUrl(), {
       auth: g.bot.token,
       payload: keywordRule({
         trigger_metadata: {
           keyword_filter: ['cat', 'cat*', '*cat', '*cat*'],
           regex_patterns: ['(a+)+$'],
-          allow_list: ['category'],
         },
       }),
     });
@@ -278,6 +277,71 @@ describeDrivers('auto-moderation rules on $driver', (driver) => {
     expect(last.statusCode).toBe(400);
     expect(JSON.stringify(last.json())).toMatch(/other rules/);
     for (const id of rules) {
+      expect((await g.call('DELETE', `${rulesUrl()}/${id}`, g.bot.token)).statusCode).toBe(204);
+    }
+  });
+
+  it('refuses keyword lists that cannot be compiled within the budget of a message', async () => {
+    // A thousand 60-character infix keywords take milliseconds to compile, and a message whose
+    // rules the server does not keep compiled pays for it within its budget.
+    const infix = (tag: string) =>
+      Array.from({ length: 1000 }, (_, i) => `*${tag}${String(i).padStart(57, 'q')}*`);
+    // Each fits alone; the guild's rules share the budget, so the third is refused.
+    const saved: string[] = [];
+    let last;
+    for (const tag of ['a', 'b', 'c']) {
+      last = await g.call('POST', rulesUrl(), {
+        auth: g.bot.token,
+        payload: keywordRule({ trigger_metadata: { keyword_filter: infix(tag) } }),
+      });
+      if (last.statusCode === 200) saved.push(last.json<{ id: string }>().id);
+    }
+    expect(saved).toHaveLength(2);
+    expect(last?.statusCode).toBe(400);
+    expect(last?.json()).toMatchObject({
+      code: 50035,
+      errors: {
+        trigger_metadata: { _errors: [{ code: 'AUTO_MODERATION_RULE_TOO_EXPENSIVE' }] },
+      },
+    });
+    expect(JSON.stringify(last?.json())).toMatch(/other rules/);
+    const rules = await server.app.storage.autoModRules.listByGuild(g.guildId);
+    expect(rules.map((r) => r.id).sort()).toEqual([...saved].sort());
+    for (const id of saved) {
+      expect((await g.call('DELETE', `${rulesUrl()}/${id}`, g.bot.token)).statusCode).toBe(204);
+    }
+  });
+
+  it('refuses a pattern whose passed-over matches could each be searched again to the end', async () => {
+    // `a[^z]*z|a` on `aaa…`: each `a` matches (and the allow list lets it through), but the
+    // search reads to the end first, looking for a `z`: the searches grow with the square of
+    // the length.
+    const refused = await g.call('POST', rulesUrl(), {
+      auth: g.bot.token,
+      payload: keywordRule({
+        trigger_metadata: { regex_patterns: ['a[^z]*z|a'], allow_list: ['a'] },
+      }),
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      code: 50035,
+      errors: {
+        trigger_metadata: { _errors: [{ code: 'AUTO_MODERATION_RULE_TOO_EXPENSIVE' }] },
+      },
+    });
+    expect(await server.app.storage.autoModRules.listByGuild(g.guildId)).toEqual([]);
+    // Without an allow list no match is passed over; with bounded repetition a search reads
+    // only a few characters past a match: both are saved.
+    for (const trigger_metadata of [
+      { regex_patterns: ['a[^z]*z|a'] },
+      { regex_patterns: ['a[^z]{0,3}z|a'], allow_list: ['a'] },
+    ]) {
+      const saved = await g.call('POST', rulesUrl(), {
+        auth: g.bot.token,
+        payload: keywordRule({ trigger_metadata }),
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      const id = saved.json<{ id: string }>().id;
       expect((await g.call('DELETE', `${rulesUrl()}/${id}`, g.bot.token)).statusCode).toBe(204);
     }
   });

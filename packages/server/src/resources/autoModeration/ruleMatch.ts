@@ -42,10 +42,13 @@ export interface MatchedMessage {
   text: ScannedText;
 }
 
-/** A rule with its lists and patterns, compiled before the check's budget started. */
+/**
+ * A rule with its lists and patterns, compiled when first asked for: compiling (when the rule
+ * is not kept compiled) is counted in the check's budget, and may throw OutOfBudget.
+ */
 export interface PreparedRule {
   rule: AutoModRuleRecord;
-  matcher: RuleMatcher;
+  matcher: () => RuleMatcher;
 }
 
 /** Unique user and role mentions in the content (`<@id>`, `<@!id>`, `<@&id>`). */
@@ -140,10 +143,10 @@ export function createRuleMatching(deps: { clock: Clock }) {
       const { text } = message;
       switch (rule.triggerType) {
         case T.KEYWORD:
-          return withinBudget(() => keywordMatch(matcher, text, budget));
+          return withinBudget(() => keywordMatch(matcher(), text, budget));
         case T.KEYWORD_PRESET:
           return withinBudget(() => {
-            const word = firstPresetHit(matcher, text, budget);
+            const word = firstPresetHit(matcher(), text, budget);
             return word === null ? null : { keyword: word, content: word };
           });
         case T.MENTION_SPAM: {
@@ -159,11 +162,12 @@ export function createRuleMatching(deps: { clock: Clock }) {
       }
     },
 
-    /** Whether a MEMBER_PROFILE rule (`matcher`, compiled) matches one of the names. */
-    profile(matcher: RuleMatcher, names: readonly string[], budget: Budget): Match | null {
+    /** Whether a MEMBER_PROFILE rule (`matcher`, compiled when asked for) matches a name. */
+    profile(matcher: () => RuleMatcher, names: readonly string[], budget: Budget): Match | null {
       return withinBudget(() => {
+        const compiled = matcher();
         for (const name of names) {
-          const match = keywordMatch(matcher, scanText(name), budget);
+          const match = keywordMatch(compiled, scanText(name), budget);
           if (match !== null) return match;
         }
         return null;

@@ -74,7 +74,7 @@ function checkCost(
   throw invalidField(
     ['trigger_metadata'],
     'AUTO_MODERATION_RULE_TOO_EXPENSIVE',
-    `Checking these keywords and patterns may take up to ${own.toFixed(1)} ms on ${text}` +
+    `Compiling and checking these keywords and patterns may take up to ${own.toFixed(1)} ms on ${text}` +
       (rest > 0 ? `, and the guild's other rules ${rest.toFixed(1)} ms` : '') +
       `: more than the ${String(budgetMs)} ms all of them may take on this server. ` +
       'Use fewer or simpler regex patterns.',
