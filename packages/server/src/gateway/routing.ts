@@ -49,105 +49,41 @@
  *   nothing more.
  *
  * Each variant of an event is encoded at most once, whatever the number of sessions.
+ * The event classes and shared predicates are in gateway/routingEvents.ts, the presence and
+ * activity forms in gateway/presenceWire.ts (re-exported here).
  */
 import { GatewayIntentBits as I, PermissionFlags as P } from '@guildhall/protocol';
 import { canReadMessageContent, withoutMessageContent } from '../domain/messageContent.js';
 import { canManageInvites } from '../domain/permissions.js';
-import type { TokenGrant } from '../domain/tokenAccess.js';
-import type { ProfilePrivacy } from '../storage/index.js';
 import { EncodedDispatch } from './frames.js';
 import { obfuscateChannel, scalarText, type GuildSnapshot, type GuildState } from './guildState.js';
-import type { Presence } from './presences.js';
 import { intentFor } from './intents.js';
+import { guildPresenceWire } from './presenceWire.js';
+import {
+  CHANNEL_EVENTS,
+  CONTENT_EVENTS,
+  EPHEMERAL_MESSAGE_EVENTS,
+  GAME_USER_EVENTS,
+  hasIntent,
+  INVITE_EVENTS,
+  MANAGE_GUILD_EVENTS,
+  OWN_MEMBER_EVENTS,
+  personOnly,
+  threadMemberUsers,
+  VISIBILITY_EVENTS,
+  type RoutedSession,
+} from './routingEvents.js';
 import { tokenReads } from './tokenRouting.js';
 
-/** What the rules look at of a receiving session. */
-export interface RoutedSession {
-  userId: string;
-  isApp: boolean;
-  /** The kind and scopes of the token the session logged in with. */
-  grant: TokenGrant;
-  intents: number;
-  obfuscate: boolean;
-  /** An SDK session: user-addressed dispatches reach it whatever its intents. */
-  sdk?: boolean;
-  /** The application of an SDK session's token (or a bot's). */
-  applicationId?: string | null;
-}
-
-/**
- * User-addressed dispatches of one game: only the user's SDK sessions of the application their
- * `application_id` names receive them (ACTIVITY_JOIN carries a join secret; AUTHORIZE_REQUEST
- * asks that game to start an authorization; the voice states and voice server of a lobby call,
- * the only user-addressed voice dispatches, belong to the game's own voice).
- */
-const GAME_USER_EVENTS = new Set([
-  'ACTIVITY_JOIN',
-  'AUTHORIZE_REQUEST',
-  'VOICE_STATE_UPDATE',
-  'VOICE_SERVER_UPDATE',
-]);
-
-/** Dispatches only people's own clients receive: never bots, never SDK (game) sessions. */
-const PERSON_EVENTS = new Set(['EMBEDDED_ACTIVITY_UPDATE']);
-
-/** Whether the session may not receive `type` because it is a person-only event. */
-function personOnly(session: RoutedSession, type: string): boolean {
-  return PERSON_EVENTS.has(type) && (session.isApp || session.sdk === true);
-}
-
-/** Custom status is hidden from guilds above this size under Friends & Small Servers. */
-export const SMALL_SERVER_MAX_MEMBERS = 200;
-const CUSTOM_STATUS_ACTIVITY = 4;
-
-/** Dispatches that can change which channels a session's user may view (besides the channel's own). */
-const VISIBILITY_EVENTS = new Set([
-  'GUILD_ROLE_CREATE',
-  'GUILD_ROLE_UPDATE',
-  'GUILD_ROLE_DELETE',
-  'GUILD_MEMBER_UPDATE',
-  'GUILD_UPDATE',
-]);
-/** Dispatches only sessions that may manage the channel's invites receive. */
-const INVITE_EVENTS = new Set(['INVITE_CREATE', 'INVITE_DELETE']);
-/** Dispatches about a member that reach the member's own sessions whatever their intents. */
-const OWN_MEMBER_EVENTS = new Set(['GUILD_MEMBER_UPDATE', 'GUILD_MEMBER_REMOVE']);
-const CONTENT_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE']);
-/** Dispatches only sessions whose user has MANAGE_GUILD receive (auto-moderation). */
-const MANAGE_GUILD_EVENTS = new Set([
-  'AUTO_MODERATION_RULE_CREATE',
-  'AUTO_MODERATION_RULE_UPDATE',
-  'AUTO_MODERATION_RULE_DELETE',
-  'AUTO_MODERATION_ACTION_EXECUTION',
-]);
-/** The events of an ephemeral message, addressed to its user with the guild's `guild_id`. */
-const EPHEMERAL_MESSAGE_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE', 'MESSAGE_DELETE']);
-const CHANNEL_EVENTS = new Set(['CHANNEL_CREATE', 'CHANNEL_UPDATE']);
-
-/**
- * The users a thread membership dispatch is about: THREAD_MEMBERS_UPDATE's added and removed
- * members (they receive it whatever their intents), THREAD_MEMBER_UPDATE's own user (only they
- * receive it). Null for other dispatches.
- */
-function threadMemberUsers(type: string, data: Record<string, unknown>): Set<string> | null {
-  if (type === 'THREAD_MEMBER_UPDATE') return new Set([scalarText(data['user_id'])]);
-  if (type !== 'THREAD_MEMBERS_UPDATE') return null;
-  const users = new Set<string>();
-  if (Array.isArray(data['added_members'])) {
-    for (const m of data['added_members'] as Record<string, unknown>[]) {
-      users.add(scalarText(m['user_id']));
-    }
-  }
-  if (Array.isArray(data['removed_member_ids'])) {
-    for (const id of data['removed_member_ids']) users.add(scalarText(id));
-  }
-  return users;
-}
-
-/** Whether the session asked for the intent (0: none needed). */
-function hasIntent(session: RoutedSession, intent: number): boolean {
-  return intent === 0 || (session.intents & intent) !== 0;
-}
+export {
+  activityWire,
+  friendPresenceWire,
+  guildPresenceWire,
+  newFriendOf,
+  SMALL_SERVER_MAX_MEMBERS,
+  visibleActivities,
+} from './presenceWire.js';
+export type { RoutedSession } from './routingEvents.js';
 
 /** A dispatch encoded only when a session receives it. */
 function lazy(type: string, make: () => unknown): EncodedDispatch {
@@ -422,95 +358,6 @@ export function receivesUserDispatch(
     EPHEMERAL_MESSAGE_EVENTS.has(type) &&
     typeof (data as { guild_id?: unknown } | null)?.guild_id === 'string';
   return session.sdk === true || hasIntent(session, intentFor(type, inGuild));
-}
-
-/** The relationship type of a friendship (the platform's RelationshipType.Friend). */
-const FRIEND_RELATIONSHIP = 1;
-
-/**
- * The friend a RELATIONSHIP_ADD makes (type 1), whose presence the receiving session gets right
- * after it (`friendPresenceWire`); null for any other dispatch.
- */
-export function newFriendOf(type: string, data: unknown): string | null {
-  if (type !== 'RELATIONSHIP_ADD') return null;
-  const relationship = data as { id?: unknown; type?: unknown } | null;
-  return relationship?.type === FRIEND_RELATIONSHIP && typeof relationship.id === 'string'
-    ? relationship.id
-    : null;
-}
-
-/**
- * An activity as other users see it: its `secrets` never (a join secret is handed only to a user
- * who accepts an invite, gateway/activityInvites.ts); its buttons as their labels, their URLs in
- * `metadata.button_urls`, as the platform sends them.
- */
-export function activityWire(activity: Record<string, unknown>): Record<string, unknown> {
-  if (activity['secrets'] === undefined && activity['buttons'] === undefined) return activity;
-  const rest = { ...activity };
-  delete rest['secrets'];
-  delete rest['buttons'];
-  const buttons = activity['buttons'];
-  if (!Array.isArray(buttons)) return rest;
-  const list = buttons as { label?: unknown; url?: unknown }[];
-  return {
-    ...rest,
-    buttons: list.map((b) => b.label),
-    metadata: { button_urls: list.map((b) => b.url) },
-  };
-}
-
-/** The activities a guild's sessions see: custom status dropped per the privacy rule. */
-export function visibleActivities(
-  activities: readonly Record<string, unknown>[],
-  input: { privacy: ProfilePrivacy; memberCount: number },
-): Record<string, unknown>[] {
-  const hideCustom =
-    input.privacy === 'friends' ||
-    (input.privacy === 'friends_and_small_servers' && input.memberCount > SMALL_SERVER_MAX_MEMBERS);
-  const shown = hideCustom
-    ? activities.filter((a) => a['type'] !== CUSTOM_STATUS_ACTIVITY)
-    : activities;
-  return shown.map(activityWire);
-}
-
-/**
- * A user's presence as their friends see it (READY's `presences`, the PRESENCE_UPDATE without
- * `guild_id`): every activity, custom status included whatever the privacy setting, without
- * secrets; none while invisible or offline.
- */
-export function friendPresenceWire(
-  userId: string,
-  presence: Presence | undefined,
-): Record<string, unknown> | null {
-  if (presence === undefined || presence.status === 'invisible' || presence.status === 'offline') {
-    return null;
-  }
-  return {
-    user: { id: userId },
-    status: presence.status,
-    activities: presence.activities.map(activityWire),
-    client_status: presence.clientStatus ?? { web: presence.status },
-  };
-}
-
-/**
- * A user's presence as a guild's sessions see it, in GUILD_CREATE and GUILD_MEMBERS_CHUNK: none
- * while invisible or offline, and the custom status per the privacy rule PRESENCE_UPDATE follows.
- */
-export function guildPresenceWire(
-  userId: string,
-  presence: Presence | undefined,
-  memberCount: number,
-): Record<string, unknown> | null {
-  if (presence === undefined || presence.status === 'invisible' || presence.status === 'offline') {
-    return null;
-  }
-  return {
-    user: { id: userId },
-    status: presence.status,
-    activities: visibleActivities(presence.activities, { privacy: presence.privacy, memberCount }),
-    client_status: presence.clientStatus ?? { web: presence.status },
-  };
 }
 
 /**

@@ -2,7 +2,7 @@
  * @module resources/guildSettings/settings: the settings documents of a guild: widget settings,
  * welcome screen, onboarding, the new-member welcome (home settings), incident actions and the
  * vanity URL. Each is read and written whole, as JSON in `guild_settings` (vanity codes in their
- * own table, unique across guilds).
+ * own table, unique across guilds). The onboarding document's rules are in ./onboarding.ts.
  */
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
 import type { z } from 'zod';
@@ -18,7 +18,13 @@ import { accessLoader, type GuildAccess } from '../access/index.js';
 import { diffChanges, recordAudit, recordChanges } from '../auditLog/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { viewGuild, guildDispatches } from '../guilds/index.js';
-import { everyoneView } from './everyone.js';
+import {
+  auditPrompts,
+  checkIn,
+  checkOnboardingRequirements,
+  onboardingWire,
+  promptsOf,
+} from './onboarding.js';
 import {
   IncidentActions,
   Onboarding,
@@ -49,12 +55,6 @@ export async function readSetting<S extends z.ZodType>(
   return parsed.success ? parsed.data : schema.parse({});
 }
 
-function checkIn(field: (string | number)[], known: ReadonlySet<string>, ids: readonly string[]) {
-  ids.forEach((id, index) => {
-    if (!known.has(id)) throw invalidField([...field, index], 'BASE_TYPE_INVALID', 'Unknown id.');
-  });
-}
-
 export function createGuildSettingsService(deps: ServiceDeps) {
   const { storage, clock, ids } = deps;
   const accessFor = accessLoader(clock);
@@ -81,104 +81,10 @@ export function createGuildSettingsService(deps: ServiceDeps) {
     welcome_channels: screen.welcome_channels,
   });
 
-  const onboardingWire = (guildId: string, onboarding: Onboarding) => ({
-    guild_id: guildId,
-    prompts: onboarding.prompts,
-    default_channel_ids: onboarding.default_channel_ids,
-    enabled: onboarding.enabled,
-    mode: onboarding.mode,
-  });
-
   const incidentsWire = (incidents: IncidentActions) => ({
     invites_disabled_until: iso(incidents.invites_disabled_until),
     dms_disabled_until: iso(incidents.dms_disabled_until),
   });
-
-  /** Onboarding's requirements to be enabled (350000 otherwise). */
-  const checkOnboardingRequirements = async (
-    tx: Repositories,
-    access: GuildAccess,
-    onboarding: Onboarding,
-  ) => {
-    const view = await everyoneView(tx, access.guild, clock.now());
-    const counted = new Set(onboarding.default_channel_ids);
-    // The advanced mode counts the channels prompts' options lead to as well.
-    if (onboarding.mode === 1) {
-      for (const prompt of onboarding.prompts) {
-        for (const option of prompt.options) for (const id of option.channel_ids) counted.add(id);
-      }
-    }
-    const channels = view.channels.filter((c) => counted.has(c.id));
-    if (
-      channels.length < L.onboardingMinDefaultChannels ||
-      channels.filter(view.chattable).length < L.onboardingMinChattableChannels
-    ) {
-      throw new ApiError('CANNOT_ENABLE_ONBOARDING');
-    }
-  };
-
-  /** The prompts of a PUT: ids kept (made when absent), ids checked against the guild. */
-  const promptsOf = (
-    input: NonNullable<OnboardingInput['prompts']>,
-    known: { channels: ReadonlySet<string>; roles: ReadonlySet<string> },
-  ): Onboarding['prompts'] =>
-    input.map((prompt, p) => ({
-      id: prompt.id,
-      title: prompt.title,
-      single_select: prompt.single_select ?? false,
-      required: prompt.required ?? false,
-      in_onboarding: prompt.in_onboarding ?? true,
-      type: prompt.type ?? 0,
-      options: prompt.options.map((option, o) => {
-        const path = ['prompts', p, 'options', o];
-        checkIn([...path, 'channel_ids'], known.channels, option.channel_ids ?? []);
-        checkIn([...path, 'role_ids'], known.roles, option.role_ids ?? []);
-        return {
-          id: option.id ?? ids(),
-          title: option.title,
-          description: option.description ?? '',
-          emoji: {
-            id: option.emoji_id ?? null,
-            name: option.emoji_name ?? null,
-            animated: option.emoji_animated ?? false,
-          },
-          role_ids: option.role_ids ?? [],
-          channel_ids: option.channel_ids ?? [],
-        };
-      }),
-    }));
-
-  /** Audit entries of prompts made, changed and removed by an onboarding PUT. */
-  const auditPrompts = async (
-    tx: Repositories,
-    entry: { guildId: string; userId: string; reason: string | null },
-    { before, after }: { before: Onboarding['prompts']; after: Onboarding['prompts'] },
-  ) => {
-    const old = new Map(before.map((p) => [p.id, p]));
-    for (const prompt of after) {
-      const previous = old.get(prompt.id);
-      old.delete(prompt.id);
-      const changes = diffChanges(previous ?? {}, prompt);
-      if (previous !== undefined && changes.length === 0) continue;
-      await recordAudit(tx, ids, {
-        ...entry,
-        targetId: prompt.id,
-        actionType:
-          previous === undefined
-            ? AuditLogActions.ONBOARDING_PROMPT_CREATE
-            : AuditLogActions.ONBOARDING_PROMPT_UPDATE,
-        changes,
-      });
-    }
-    for (const removed of old.values()) {
-      await recordAudit(tx, ids, {
-        ...entry,
-        targetId: removed.id,
-        actionType: AuditLogActions.ONBOARDING_PROMPT_DELETE,
-        changes: diffChanges(removed, {}),
-      });
-    }
-  };
 
   return {
     widgetWire,
@@ -329,9 +235,11 @@ export function createGuildSettingsService(deps: ServiceDeps) {
           enabled: input.enabled ?? before.enabled,
           mode: input.mode ?? before.mode,
           default_channel_ids: input.default_channel_ids ?? before.default_channel_ids,
-          prompts: input.prompts == null ? before.prompts : promptsOf(input.prompts, known),
+          prompts: input.prompts == null ? before.prompts : promptsOf(input.prompts, known, ids),
         };
-        if (after.enabled) await checkOnboardingRequirements(tx, access, after);
+        if (after.enabled) {
+          await checkOnboardingRequirements(tx, access, { onboarding: after, now: clock.now() });
+        }
         await put(tx, { guildId, name: 'onboarding' }, after);
         const entry = { guildId, userId: principal.user.id, reason: request.reason };
         const settings = (o: Onboarding) => ({
@@ -354,7 +262,7 @@ export function createGuildSettingsService(deps: ServiceDeps) {
             changes: diffChanges(settings(before), settings(after)),
           });
         }
-        await auditPrompts(tx, entry, { before: before.prompts, after: after.prompts });
+        await auditPrompts({ tx, ids }, entry, { before: before.prompts, after: after.prompts });
         return onboardingWire(guildId, after);
       });
     },

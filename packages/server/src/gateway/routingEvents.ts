@@ -1,0 +1,95 @@
+/**
+ * @module gateway/routingEvents: the classes of dispatch the routing rules (gateway/routing.ts)
+ * tell apart, and the small predicates on a receiving session they share: person-only events,
+ * the users a thread membership dispatch is about, whether a session asked for an intent.
+ */
+import type { TokenGrant } from '../domain/tokenAccess.js';
+import { scalarText } from './guildState.js';
+
+/** What the rules look at of a receiving session. */
+export interface RoutedSession {
+  userId: string;
+  isApp: boolean;
+  /** The kind and scopes of the token the session logged in with. */
+  grant: TokenGrant;
+  intents: number;
+  obfuscate: boolean;
+  /** An SDK session: user-addressed dispatches reach it whatever its intents. */
+  sdk?: boolean;
+  /** The application of an SDK session's token (or a bot's). */
+  applicationId?: string | null;
+}
+
+/**
+ * User-addressed dispatches of one game: only the user's SDK sessions of the application their
+ * `application_id` names receive them (ACTIVITY_JOIN carries a join secret; AUTHORIZE_REQUEST
+ * asks that game to start an authorization; the voice states and voice server of a lobby call,
+ * the only user-addressed voice dispatches, belong to the game's own voice).
+ */
+export const GAME_USER_EVENTS = new Set([
+  'ACTIVITY_JOIN',
+  'AUTHORIZE_REQUEST',
+  'VOICE_STATE_UPDATE',
+  'VOICE_SERVER_UPDATE',
+]);
+
+/** Dispatches only people's own clients receive: never bots, never SDK (game) sessions. */
+const PERSON_EVENTS = new Set(['EMBEDDED_ACTIVITY_UPDATE']);
+
+/** Whether the session may not receive `type` because it is a person-only event. */
+export function personOnly(session: RoutedSession, type: string): boolean {
+  return PERSON_EVENTS.has(type) && (session.isApp || session.sdk === true);
+}
+
+/** Dispatches that can change which channels a session's user may view (besides the channel's own). */
+export const VISIBILITY_EVENTS = new Set([
+  'GUILD_ROLE_CREATE',
+  'GUILD_ROLE_UPDATE',
+  'GUILD_ROLE_DELETE',
+  'GUILD_MEMBER_UPDATE',
+  'GUILD_UPDATE',
+]);
+/** Dispatches only sessions that may manage the channel's invites receive. */
+export const INVITE_EVENTS = new Set(['INVITE_CREATE', 'INVITE_DELETE']);
+/** Dispatches about a member that reach the member's own sessions whatever their intents. */
+export const OWN_MEMBER_EVENTS = new Set(['GUILD_MEMBER_UPDATE', 'GUILD_MEMBER_REMOVE']);
+export const CONTENT_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE']);
+/** Dispatches only sessions whose user has MANAGE_GUILD receive (auto-moderation). */
+export const MANAGE_GUILD_EVENTS = new Set([
+  'AUTO_MODERATION_RULE_CREATE',
+  'AUTO_MODERATION_RULE_UPDATE',
+  'AUTO_MODERATION_RULE_DELETE',
+  'AUTO_MODERATION_ACTION_EXECUTION',
+]);
+/** The events of an ephemeral message, addressed to its user with the guild's `guild_id`. */
+export const EPHEMERAL_MESSAGE_EVENTS = new Set([
+  'MESSAGE_CREATE',
+  'MESSAGE_UPDATE',
+  'MESSAGE_DELETE',
+]);
+export const CHANNEL_EVENTS = new Set(['CHANNEL_CREATE', 'CHANNEL_UPDATE']);
+
+/**
+ * The users a thread membership dispatch is about: THREAD_MEMBERS_UPDATE's added and removed
+ * members (they receive it whatever their intents), THREAD_MEMBER_UPDATE's own user (only they
+ * receive it). Null for other dispatches.
+ */
+export function threadMemberUsers(type: string, data: Record<string, unknown>): Set<string> | null {
+  if (type === 'THREAD_MEMBER_UPDATE') return new Set([scalarText(data['user_id'])]);
+  if (type !== 'THREAD_MEMBERS_UPDATE') return null;
+  const users = new Set<string>();
+  if (Array.isArray(data['added_members'])) {
+    for (const m of data['added_members'] as Record<string, unknown>[]) {
+      users.add(scalarText(m['user_id']));
+    }
+  }
+  if (Array.isArray(data['removed_member_ids'])) {
+    for (const id of data['removed_member_ids']) users.add(scalarText(id));
+  }
+  return users;
+}
+
+/** Whether the session asked for the intent (0: none needed). */
+export function hasIntent(session: RoutedSession, intent: number): boolean {
+  return intent === 0 || (session.intents & intent) !== 0;
+}
