@@ -196,6 +196,8 @@ export default tseslint.config(
       'packages/server/src/logger.ts',
       'packages/server/src/logDestination.ts',
       'packages/server/src/config.ts',
+      'packages/server/src/configSettings.ts',
+      'packages/server/src/configTypes.ts',
       'packages/server/src/cliFlags.ts',
     ],
     rules: {
