@@ -29,8 +29,11 @@ const ALWAYS = [
 const ENTRY = [
   'app.js',
   'appDrivers.js',
+  'appRealtime.js',
   'appRoutes.js',
   'appServices.js',
+  'appSweeps.js',
+  'appTypes.js',
   'cli/',
   'demo.js',
   'main.js',
