@@ -29,8 +29,11 @@ const ALWAYS = [
 const ENTRY = [
   'app.js',
   'appDrivers.js',
+  'appRealtime.js',
   'appRoutes.js',
   'appServices.js',
+  'appSweeps.js',
+  'appTypes.js',
   'cli/',
   'demo.js',
   'main.js',
@@ -196,6 +199,8 @@ export default tseslint.config(
       'packages/server/src/logger.ts',
       'packages/server/src/logDestination.ts',
       'packages/server/src/config.ts',
+      'packages/server/src/configSettings.ts',
+      'packages/server/src/configTypes.ts',
       'packages/server/src/cliFlags.ts',
     ],
     rules: {

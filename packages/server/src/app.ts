@@ -1,55 +1,35 @@
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
-import {
-  createActivityProxy,
-  hostSplitServerFactory,
-  type ActivityProxyOptions,
-} from './activities/proxyServer.js';
-import { DiskBlobStore, type BlobStore } from './blobs/index.js';
-import {
-  DEFAULT_BLOB_GRACE_MS,
-  DEFAULT_BLOB_SWEEP_INTERVAL_MS,
-  startBlobSweeper,
-} from './blobs/lifecycle.js';
+import { createActivityProxy, hostSplitServerFactory } from './activities/proxyServer.js';
+import { DiskBlobStore } from './blobs/index.js';
 import { openBus, openSharedState, openStorage } from './appDrivers.js';
+import { createAppRealtime } from './appRealtime.js';
 import { registerAppRoutes } from './appRoutes.js';
-import { createServices, type Services } from './appServices.js';
+import { createServices } from './appServices.js';
+import { startAppSweeps } from './appSweeps.js';
+import type { App, AppOptions } from './appTypes.js';
 import { activityOrigin } from './activities/proxyHost.js';
 import { publicBaseUrl, roleServes, type Config } from './config.js';
 import { createWebhookEventsService } from './delivery/service.js';
-import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './delivery/worker.js';
-import { realTimers, systemClock, type Clock, type Timers } from './domain/clock.js';
+import { DEFAULT_DELIVERY_SETTINGS } from './delivery/worker.js';
+import { realTimers, systemClock } from './domain/clock.js';
 import { DEFAULT_SCRYPT_COST } from './domain/credentials.js';
 import { dispatchingStorage } from './events/afterCommit.js';
 import { createBusDispatcher } from './events/dispatcher.js';
 import { createRevocations } from './events/revocations.js';
-import {
-  DEFAULT_GATEWAY_OPTIONS,
-  createDatabaseSessionStore,
-  createGateway,
-  liveActivities,
-  storageSocialProviders,
-  type Gateway,
-  type GatewayOptions,
-} from './gateway/index.js';
+import { DEFAULT_GATEWAY_OPTIONS, liveActivities, type GatewayOptions } from './gateway/index.js';
 import { createAuthenticator } from './http/authenticator.js';
-import { createRateLimiter, type BucketLimit } from './http/rateLimit/index.js';
+import { createRateLimiter } from './http/rateLimit/index.js';
 import { clientAddressOf, createHttpServer } from './http/server.js';
 import { API_PREFIX } from './http/versioning.js';
 import { createLogger } from './logger.js';
-import { expandScopes, type IdTokenKeyPair } from './oauth/index.js';
+import { expandScopes } from './oauth/index.js';
 import { createOidcVerifier } from './oauth/provisional/oidc.js';
-import { createProvisionalService, type ProvisionalService } from './oauth/provisional/service.js';
+import { createProvisionalService } from './oauth/provisional/service.js';
 import {
   DEFAULT_SESSION_START_LIMIT,
   createSessionStartLimit,
 } from './resources/gatewayInfo/index.js';
-import type { Stopwatch } from './resources/autoModeration/index.js';
 import { loadAttachmentSigner } from './resources/messages/index.js';
-import { startLobbySweeper } from './resources/lobbies/index.js';
-import { expiredCredentialTasks } from './resources/auth/index.js';
-import { startTimedSweeper } from './resources/threads/index.js';
 import { createSearchIndexer } from './resources/search/index.js';
 import { createSocialLimits } from './resources/socialLimits/index.js';
 import { createMetrics, createMetricsListener, instrument } from './resources/system/index.js';
@@ -57,110 +37,13 @@ import { createCdnImages } from './resources/imageVariants.js';
 import type { SecretKeyring } from './domain/keyring.js';
 import type { SecretBox } from './domain/secretBox.js';
 import { rotateSecretKey, type RotationResult } from './secretRotation.js';
-import { openSecrets, startResealing } from './secrets.js';
-import {
-  createVoiceTokens,
-  openVoiceNode,
-  voiceMetricLines,
-  type VoiceNodeWiring,
-  type VoiceTlsMaterial,
-} from './voice/index.js';
-import { createVoicePlacement, type VoicePlacement } from './voice/placement.js';
-import {
-  leaseWorkerSlot,
-  leasedIdGenerator,
-  type WorkerLease,
-  type WorkerLeaseOptions,
-} from './workerLease.js';
+import { openSecrets } from './secrets.js';
+import { leaseWorkerSlot, leasedIdGenerator, type WorkerLease } from './workerLease.js';
 import type { EventBus } from './bus/index.js';
 import type { SharedState } from './sharedState/index.js';
-import type { Storage } from './storage/index.js';
 import { SECOND_MS, DAY_MS } from './domain/time.js';
 
-export interface AppOptions {
-  config: Config;
-  logger?: Logger;
-  clock?: Clock;
-  /** A storage to use instead of the one the config names (tests pass their own). */
-  storage?: Storage;
-  /** A bus to use instead of the one the config names. */
-  bus?: EventBus;
-  blobs?: BlobStore;
-  /** The bucket of routes that name none; tests lower or raise it. */
-  defaultRouteBucket?: BucketLimit;
-  /**
-   * The snowflake process id (0–31) beside a configured worker id. Admin commands use their own
-   * so ids they make never collide with a server's on the same worker. A leased slot brings its
-   * own.
-   */
-  processId?: number;
-  /** The worker lease (PostgreSQL): timers tests drive and other durations. */
-  workerLease?: { timers?: Timers; options?: Partial<WorkerLeaseOptions> };
-  /** 401/403/429 answers an address may collect before it is refused (tests lower it). */
-  invalidRequestLimit?: BucketLimit;
-  /** Webhook event delivery: tests pass timers they drive and shorter limits. */
-  webhookDelivery?: { timers?: Timers; settings?: Partial<DeliverySettings> };
-  /** Whether to resume background jobs other nodes left (default true; admin commands: false). */
-  resumeJobs?: boolean;
-  /** Gateway settings over the platform's defaults (tests shorten heartbeats...). */
-  gateway?: Partial<GatewayOptions>;
-  /** Where the gateway's waits come from (tests hold the identify queue's). */
-  gatewayTimers?: Timers;
-  /** The voice node's limits over its defaults, and the timers of its periodic pass (tests). */
-  voice?: VoiceNodeWiring['tuning'];
-  /** The orphan blob sweep (blobs/lifecycle.ts): timers tests drive, or false for none. */
-  blobSweep?: { timers?: Timers; graceMs?: number } | false;
-  /** The idle lobby sweep (resources/lobbies/sweep.ts): timers tests drive, or false for none. */
-  lobbySweep?: { timers?: Timers } | false;
-  /**
-   * Idle threads archived, expired polls ended, expired credentials deleted
-   * (resources/threads/sweep.ts, resources/auth/sweep.ts), or false for none.
-   */
-  timedSweep?: { timers?: Timers } | false;
-  /** Interactions' 3-second deadlines and sweep (resources/interactions): timers tests fire. */
-  interactions?: { timers?: Timers };
-  /** The activity proxy host's waits: timers tests fire, shorter limits. */
-  activityProxy?: Pick<ActivityProxyOptions, 'timers' | 'limits'>;
-  /**
-   * Auto-moderation's CPU budget: a stopwatch (ms) to measure it with, for both its wall-clock
-   * and CPU time (tests pass their own).
-   */
-  autoModeration?: { stopwatch?: Stopwatch };
-  /**
-   * The ID token signing key stored when the database has none, instead of making one: tests
-   * pass one key made once per run. Production leaves it out (a key is made for the database).
-   */
-  idTokenKey?: IdTokenKeyPair;
-}
-
-/** The running platform, as main.ts, the CLI and tests see it. */
-export interface App {
-  readonly config: Config;
-  readonly http: FastifyInstance;
-  readonly storage: Storage;
-  readonly bus: EventBus;
-  readonly blobs: BlobStore;
-  readonly logger: Logger;
-  readonly services: Services & { provisional: ProvisionalService };
-  readonly gateway: Gateway;
-  /**
-   * Which voice node serves each call (voice/placement.ts): op 4 picks with it; a voice node of
-   * this process registers and heartbeats with it.
-   */
-  readonly voicePlacement: VoicePlacement;
-  /** Starts listening; resolves to the base URL (no /api). */
-  listen(): Promise<string>;
-  /** The base URL (the configured port until listening). */
-  baseUrl(): string;
-  /** Where /metrics is served when it has a listener of its own (once listening), else null. */
-  metricsUrl(): string | null;
-  /** The API URL clients use (base URL + /api/v10). */
-  apiUrl(): string;
-  gatewayUrl(): string;
-  /** The voice node this process serves (once listening, its endpoint), else null. */
-  readonly voice: { endpoint(): string; tls(): VoiceTlsMaterial | null } | null;
-  close(): Promise<void>;
-}
+export type { App, AppOptions } from './appTypes.js';
 
 /** The CPU time (user and system) this process has used, in ms. */
 const processCpuMs = () => {
@@ -396,65 +279,9 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const gatewayUrl = () => config.gatewayUrl ?? `${baseUrl().replace(/^http/, 'ws')}/gateway`;
 
-  // Which voice node serves each call; op 4 picks with it, voice nodes announce themselves.
-  const voicePlacement = createVoicePlacement({
-    store: sharedState.voiceNodes,
-    clock,
-    fallbackEndpoint: config.voiceEndpoint,
-  });
-  // The voice node (WebSocket and media relay on the voice port) of a process that serves voice.
-  const voiceTokens = createVoiceTokens(keyring);
-  const voice = roleServes(config.role, 'voice')
-    ? openVoiceNode({
-        config,
-        storage,
-        bus,
-        clock,
-        logger,
-        tokens: voiceTokens,
-        registry: voicePlacement,
-        clientAddress: (request) => clientAddressOf(request, config.trustProxy),
-        ...(options.voice ? { tuning: options.voice } : {}),
-      })
-    : null;
-  // Its calls, members and relay counters go out with /metrics.
-  if (voice !== null) {
-    metrics.addSource(() => voiceMetricLines(voice.node.stats()));
-  }
-  const gateway = createGateway({
-    storage,
-    bus,
-    clock,
-    logger,
-    authenticator,
-    sessionStartLimit,
-    sharedState,
-    events,
-    gatewayUrl,
-    options: gatewayOptions,
-    ...(options.gatewayTimers ? { timers: options.gatewayTimers } : {}),
-    clientAddress: (request) => clientAddressOf(request, config.trustProxy),
-    // What SDK sessions see of their user's social graph (gateway/social.ts).
-    social: storageSocialProviders(storage),
-    // Op 4's VOICE_SERVER_UPDATE: the voice node holding the call (else the least loaded; the
-    // configured endpoint while none is listed) and a token every node checks with the key.
-    voice: {
-      tokens: voiceTokens,
-      endpointFor: (callKey) => voicePlacement.pick(callKey),
-      maxMembers: config.voiceMaxMembers,
-    },
-    // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
-    ...(storage.dialect === 'postgres'
-      ? {
-          sessionStore: createDatabaseSessionStore({
-            storage,
-            keep: gatewayOptions.replayLimit,
-            logger,
-            clock,
-            resumeWindowMs: gatewayOptions.resumeWindowMs,
-          }),
-        }
-      : {}),
+  const { voicePlacement, voice, gateway } = createAppRealtime({
+    ...{ config, options, storage, bus, clock, logger, keyring, metrics },
+    ...{ authenticator, sessionStartLimit, sharedState, events, gatewayUrl, gatewayOptions },
   });
   // Every node, API or gateway, applies every node's revocations (its cache, its sessions).
   revocations.listen((revocation) => {
@@ -498,60 +325,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Interactions a stopped node left unanswered fail now; expired ones go (and every 30 s).
   services.interactionLifecycle.start();
 
-  // Blobs a crash left without their row, and abandoned uploads, go at start and every 6 h.
-  const blobSweeper =
-    options.blobSweep === false
-      ? null
-      : startBlobSweeper({
-          storage,
-          blobs,
-          clock,
-          timers: options.blobSweep?.timers ?? realTimers,
-          graceMs: options.blobSweep?.graceMs ?? DEFAULT_BLOB_GRACE_MS,
-          intervalMs: DEFAULT_BLOB_SWEEP_INTERVAL_MS,
-          onError: (err) => {
-            logger.error({ err }, 'blob sweep failed');
-          },
-        });
-
-  // Empty lobbies past their idle timeout are deleted every minute.
-  const lobbySweeper =
-    options.lobbySweep === false
-      ? null
-      : startLobbySweeper({
-          storage,
-          clock,
-          timers: options.lobbySweep?.timers ?? realTimers,
-          onError: (err) => {
-            logger.error({ err }, 'idle lobby sweep failed');
-          },
-        });
-
-  // Idle threads archive themselves, expired polls end and expired credentials go, every minute.
-  const timedSweeper =
-    options.timedSweep === false
-      ? null
-      : startTimedSweeper({
-          tasks: [
-            (limit) => services.threads.archiveIdle(limit),
-            (limit) => services.polls.endExpired(limit),
-            ...expiredCredentialTasks({ storage, clock }),
-          ],
-          timers: options.timedSweep?.timers ?? realTimers,
-          onError: (err) => {
-            logger.error({ err }, 'thread, poll and credential sweep failed');
-          },
-        });
-
-  // During a rotation, what a node still on the previous key seals is sealed again here.
-  const resealing = startResealing({
+  const sweeps = startAppSweeps({
+    options,
     storage,
-    box: secrets,
-    keyring,
-    source: keySource,
+    blobs,
     clock,
-    timers: realTimers,
     logger,
+    services,
+    secrets: { box: secrets, keyring, source: keySource },
   });
 
   // Target-user jobs a stopped node left PROCESSING resume here (and on a timer while we run).
@@ -617,10 +398,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await services.invites.close();
       await webhookEvents.stop();
       await searchIndexer.close();
-      await blobSweeper?.stop();
-      await lobbySweeper?.stop();
-      await timedSweeper?.stop();
-      await resealing?.stop();
+      await sweeps.stop();
       await services.interactions.close();
       revocations.close();
       await sharedState.close();

@@ -1,0 +1,114 @@
+import type { AppOptions } from './appTypes.js';
+import { roleServes, type Config } from './config.js';
+import type { SecretKeyring } from './domain/keyring.js';
+import {
+  createDatabaseSessionStore,
+  createGateway,
+  storageSocialProviders,
+  type Gateway,
+  type GatewayDeps,
+  type GatewayOptions,
+} from './gateway/index.js';
+import { clientAddressOf } from './http/server.js';
+import { createVoiceTokens, openVoiceNode, voiceMetricLines } from './voice/index.js';
+import { createVoicePlacement, type VoicePlacement } from './voice/placement.js';
+import type { SharedState } from './sharedState/index.js';
+
+/** The real-time side of an app: voice placement, this process's voice node, the gateway. */
+export interface AppRealtime {
+  voicePlacement: VoicePlacement;
+  /** The voice node of a process that serves voice, else null. */
+  voice: ReturnType<typeof openVoiceNode> | null;
+  gateway: Gateway;
+}
+
+/**
+ * Builds voice placement, the voice node (for a role that serves voice, its counters added to
+ * /metrics) and the gateway, which hands out voice endpoints and tokens (op 4).
+ */
+export function createAppRealtime(
+  deps: Pick<
+    GatewayDeps,
+    | 'storage'
+    | 'bus'
+    | 'clock'
+    | 'logger'
+    | 'authenticator'
+    | 'sessionStartLimit'
+    | 'events'
+    | 'gatewayUrl'
+  > & {
+    config: Config;
+    options: Pick<AppOptions, 'voice' | 'gatewayTimers'>;
+    gatewayOptions: GatewayOptions;
+    sharedState: SharedState;
+    keyring: SecretKeyring;
+    metrics: { addSource(lines: () => string[]): void };
+  },
+): AppRealtime {
+  const { config, options, gatewayOptions, sharedState, keyring, metrics } = deps;
+  const { storage, bus, clock, logger, authenticator, sessionStartLimit, events, gatewayUrl } =
+    deps;
+
+  // Which voice node serves each call; op 4 picks with it, voice nodes announce themselves.
+  const voicePlacement = createVoicePlacement({
+    store: sharedState.voiceNodes,
+    clock,
+    fallbackEndpoint: config.voiceEndpoint,
+  });
+  // The voice node (WebSocket and media relay on the voice port) of a process that serves voice.
+  const voiceTokens = createVoiceTokens(keyring);
+  const voice = roleServes(config.role, 'voice')
+    ? openVoiceNode({
+        config,
+        storage,
+        bus,
+        clock,
+        logger,
+        tokens: voiceTokens,
+        registry: voicePlacement,
+        clientAddress: (request) => clientAddressOf(request, config.trustProxy),
+        ...(options.voice ? { tuning: options.voice } : {}),
+      })
+    : null;
+  // Its calls, members and relay counters go out with /metrics.
+  if (voice !== null) {
+    metrics.addSource(() => voiceMetricLines(voice.node.stats()));
+  }
+  const gateway = createGateway({
+    storage,
+    bus,
+    clock,
+    logger,
+    authenticator,
+    sessionStartLimit,
+    sharedState,
+    events,
+    gatewayUrl,
+    options: gatewayOptions,
+    ...(options.gatewayTimers ? { timers: options.gatewayTimers } : {}),
+    clientAddress: (request) => clientAddressOf(request, config.trustProxy),
+    // What SDK sessions see of their user's social graph (gateway/social.ts).
+    social: storageSocialProviders(storage),
+    // Op 4's VOICE_SERVER_UPDATE: the voice node holding the call (else the least loaded; the
+    // configured endpoint while none is listed) and a token every node checks with the key.
+    voice: {
+      tokens: voiceTokens,
+      endpointFor: (callKey) => voicePlacement.pick(callKey),
+      maxMembers: config.voiceMaxMembers,
+    },
+    // Several nodes share PostgreSQL: a session resumes on any of them. SQLite is one process.
+    ...(storage.dialect === 'postgres'
+      ? {
+          sessionStore: createDatabaseSessionStore({
+            storage,
+            keep: gatewayOptions.replayLimit,
+            logger,
+            clock,
+            resumeWindowMs: gatewayOptions.resumeWindowMs,
+          }),
+        }
+      : {}),
+  });
+  return { voicePlacement, voice, gateway };
+}

@@ -1,0 +1,103 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { ActivityProxyOptions } from './activities/proxyServer.js';
+import type { BlobStore } from './blobs/index.js';
+import type { Services } from './appServices.js';
+import type { Config } from './config.js';
+import type { DeliverySettings } from './delivery/worker.js';
+import type { Clock, Timers } from './domain/clock.js';
+import type { Gateway, GatewayOptions } from './gateway/index.js';
+import type { BucketLimit } from './http/rateLimit/index.js';
+import type { IdTokenKeyPair } from './oauth/index.js';
+import type { ProvisionalService } from './oauth/provisional/service.js';
+import type { Stopwatch } from './resources/autoModeration/index.js';
+import type { VoiceNodeWiring, VoiceTlsMaterial } from './voice/index.js';
+import type { VoicePlacement } from './voice/placement.js';
+import type { WorkerLeaseOptions } from './workerLease.js';
+import type { EventBus } from './bus/index.js';
+import type { Storage } from './storage/index.js';
+
+export interface AppOptions {
+  config: Config;
+  logger?: Logger;
+  clock?: Clock;
+  /** A storage to use instead of the one the config names (tests pass their own). */
+  storage?: Storage;
+  /** A bus to use instead of the one the config names. */
+  bus?: EventBus;
+  blobs?: BlobStore;
+  /** The bucket of routes that name none; tests lower or raise it. */
+  defaultRouteBucket?: BucketLimit;
+  /**
+   * The snowflake process id (0–31) beside a configured worker id. Admin commands use their own
+   * so ids they make never collide with a server's on the same worker. A leased slot brings its
+   * own.
+   */
+  processId?: number;
+  /** The worker lease (PostgreSQL): timers tests drive and other durations. */
+  workerLease?: { timers?: Timers; options?: Partial<WorkerLeaseOptions> };
+  /** 401/403/429 answers an address may collect before it is refused (tests lower it). */
+  invalidRequestLimit?: BucketLimit;
+  /** Webhook event delivery: tests pass timers they drive and shorter limits. */
+  webhookDelivery?: { timers?: Timers; settings?: Partial<DeliverySettings> };
+  /** Whether to resume background jobs other nodes left (default true; admin commands: false). */
+  resumeJobs?: boolean;
+  /** Gateway settings over the platform's defaults (tests shorten heartbeats...). */
+  gateway?: Partial<GatewayOptions>;
+  /** Where the gateway's waits come from (tests hold the identify queue's). */
+  gatewayTimers?: Timers;
+  /** The voice node's limits over its defaults, and the timers of its periodic pass (tests). */
+  voice?: VoiceNodeWiring['tuning'];
+  /** The orphan blob sweep (blobs/lifecycle.ts): timers tests drive, or false for none. */
+  blobSweep?: { timers?: Timers; graceMs?: number } | false;
+  /** The idle lobby sweep (resources/lobbies/sweep.ts): timers tests drive, or false for none. */
+  lobbySweep?: { timers?: Timers } | false;
+  /**
+   * Idle threads archived, expired polls ended, expired credentials deleted
+   * (resources/threads/sweep.ts, resources/auth/sweep.ts), or false for none.
+   */
+  timedSweep?: { timers?: Timers } | false;
+  /** Interactions' 3-second deadlines and sweep (resources/interactions): timers tests fire. */
+  interactions?: { timers?: Timers };
+  /** The activity proxy host's waits: timers tests fire, shorter limits. */
+  activityProxy?: Pick<ActivityProxyOptions, 'timers' | 'limits'>;
+  /**
+   * Auto-moderation's CPU budget: a stopwatch (ms) to measure it with, for both its wall-clock
+   * and CPU time (tests pass their own).
+   */
+  autoModeration?: { stopwatch?: Stopwatch };
+  /**
+   * The ID token signing key stored when the database has none, instead of making one: tests
+   * pass one key made once per run. Production leaves it out (a key is made for the database).
+   */
+  idTokenKey?: IdTokenKeyPair;
+}
+
+/** The running platform, as main.ts, the CLI and tests see it. */
+export interface App {
+  readonly config: Config;
+  readonly http: FastifyInstance;
+  readonly storage: Storage;
+  readonly bus: EventBus;
+  readonly blobs: BlobStore;
+  readonly logger: Logger;
+  readonly services: Services & { provisional: ProvisionalService };
+  readonly gateway: Gateway;
+  /**
+   * Which voice node serves each call (voice/placement.ts): op 4 picks with it; a voice node of
+   * this process registers and heartbeats with it.
+   */
+  readonly voicePlacement: VoicePlacement;
+  /** Starts listening; resolves to the base URL (no /api). */
+  listen(): Promise<string>;
+  /** The base URL (the configured port until listening). */
+  baseUrl(): string;
+  /** Where /metrics is served when it has a listener of its own (once listening), else null. */
+  metricsUrl(): string | null;
+  /** The API URL clients use (base URL + /api/v10). */
+  apiUrl(): string;
+  gatewayUrl(): string;
+  /** The voice node this process serves (once listening, its endpoint), else null. */
+  readonly voice: { endpoint(): string; tls(): VoiceTlsMaterial | null } | null;
+  close(): Promise<void>;
+}
