@@ -6,6 +6,7 @@ import { CONFIG_HELP, ConfigError, loadConfig, roleServes } from '../config.js';
 import { demoBanner, ensureDemo, voiceLines, type VoiceBannerInfo } from '../demo.js';
 import { UsageError } from '../cliFlags.js';
 import { parseCommandArgs } from './args.js';
+import { checkRole, listenFailure, runningLine } from './startup.js';
 import { ADMIN_COMMANDS, runAdminCommand } from './commands.js';
 import { RPC_SUMMARY, RPC_USAGE, rpcHelp } from './rpcUsage.js';
 import {
@@ -67,8 +68,6 @@ function startHelp(): string {
   ].join('\n');
 }
 
-const ROLE_NAMES = { api: 'the API', gateway: 'a gateway', voice: 'a voice node' } as const;
-
 /** What the banner says of the app's voice node, if it runs one. */
 function voiceBanner(app: App): VoiceBannerInfo | null {
   if (app.voice === null) return null;
@@ -93,21 +92,23 @@ async function start(request: StartRequest, env: Record<string, string | undefin
       '--rpc runs as the demo developer: it needs the demo (--demo on) and the API (--role all or api). For another person, run `guildhall rpc`.',
     );
   }
+  checkRole(config);
   let running: RunningRpc | null = null;
   // demo.json and uploaded files live here whichever database runs.
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const app = await createApp({ config });
   try {
-    await app.listen();
-    if (config.demo) {
+    await app.listen().catch((err: unknown) => {
+      throw listenFailure(err);
+    });
+    // The demo is made and announced where its API is served (an API or all-in-one process).
+    if (config.demo && roleServes(config.role, 'api')) {
       const { demo, created, privilegedIntents } = await ensureDemo(app);
       // A fresh one-time link each start (pages are served where the API is).
-      const web = !roleServes(config.role, 'api')
-        ? null
-        : {
-            baseUrl: app.baseUrl(),
-            loginCode: (await app.services.auth.createLoginLink(demo.user_id)).code,
-          };
+      const web = {
+        baseUrl: app.baseUrl(),
+        loginCode: (await app.services.auth.createLoginLink(demo.user_id)).code,
+      };
       io.stdout(
         demoBanner(demo, join(config.dataDir, 'demo.json'), {
           privilegedIntents,
@@ -122,12 +123,9 @@ async function start(request: StartRequest, env: Record<string, string | undefin
         running = await startDemoRpc(run, env, io);
       }
     } else {
-      const serves = config.role === 'all' ? '' : ` as ${ROLE_NAMES[config.role]}`;
-      const pages = roleServes(config.role, 'api') ? ` Web client: ${app.baseUrl()}/` : '';
+      const urls = { base: app.baseUrl(), api: app.apiUrl(), gateway: app.gatewayUrl() };
       const voice = voiceLines(voiceBanner(app)).map((line) => `${line.trim()}\n`);
-      io.stdout(
-        `Guildhall is running${serves}.${pages} API: ${app.apiUrl()} Gateway: ${app.gatewayUrl()}\n${voice.join('')}`,
-      );
+      io.stdout(`${runningLine(config.role, urls)}\n${voice.join('')}`);
     }
   } catch (err) {
     await app.close();
