@@ -18,6 +18,7 @@ import { MONETIZATION_COMMANDS } from '../resources/monetization/index.js';
 import type { NewChannel } from '../resources/guilds/index.js';
 import type { Storage } from '../storage/index.js';
 import { loginLinkUrls } from '../demo.js';
+import { fieldErrorSentences } from './usageErrors.js';
 
 const ADMIN_PROCESS_ID = 31;
 
@@ -207,11 +208,11 @@ export async function runAdminCommand(run: {
     return await command.run(app, flags, io);
   } catch (err) {
     if (err instanceof ZodError) {
-      throw new UsageError(`invalid input: ${JSON.stringify(fieldErrorTree(err.issues))}`);
+      throw new UsageError(fieldErrorSentences(fieldErrorTree(err.issues)).join(' '));
     }
     if (err instanceof ApiError) {
-      const detail = err.errors === undefined ? '' : ` ${JSON.stringify(err.errors)}`;
-      throw new UsageError(`${err.message} (code ${err.code}).${detail}`);
+      const detail = err.errors === undefined ? [] : fieldErrorSentences(err.errors);
+      throw new UsageError([`${err.message} (code ${err.code}).`, ...detail].join(' '));
     }
     throw err;
   } finally {
