@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp, type App } from '../app.js';
-import { CONFIG_HELP, ConfigError, loadConfig, roleServes } from '../config.js';
+import { CONFIG_HELP, ConfigError, OPERATOR_HELP, loadConfig, roleServes } from '../config.js';
 import { demoBanner, ensureDemo, voiceLines, type VoiceBannerInfo } from '../demo.js';
 import { UsageError } from '../cliFlags.js';
 import { parseCommandArgs } from './args.js';
@@ -137,6 +137,32 @@ async function start(request: StartRequest, env: Record<string, string | undefin
   await app.close();
 }
 
+/** Every command's name and summary, for the lists the help prints. */
+function allCommands(): { name: string; summary: string }[] {
+  return [
+    { name: 'rpc', summary: RPC_SUMMARY },
+    ...ADMIN_COMMANDS,
+    { name: 'secrets rotate', summary: SECRETS_ROTATE_SUMMARY },
+  ];
+}
+
+/** The commands whose name starts with these words (`user` → `user create`, `user ban`, …). */
+function groupCommands(words: readonly string[]): { name: string; summary: string }[] {
+  const prefix = `${words.join(' ')} `;
+  return words.length === 0 ? [] : allCommands().filter((c) => c.name.startsWith(prefix));
+}
+
+function groupHelp(group: string, commands: readonly { name: string; summary: string }[]) {
+  const width = Math.max(...commands.map((c) => c.name.length)) + 2;
+  return [
+    `guildhall ${group}: ${commands.length} commands.`,
+    '',
+    ...commands.map((c) => `  guildhall ${c.name.padEnd(width)} ${c.summary}`),
+    '',
+    `Run \`guildhall ${group} <command> --help\` for a command's options.`,
+  ].join('\n');
+}
+
 /** How many leading arguments are words of the command (`user connection add`), not flags. */
 function commandWordCount(argv: readonly string[]): number {
   const first = argv.findIndex((arg) => arg.startsWith('-'));
@@ -190,7 +216,7 @@ export async function runCli(
     if (words[0] === 'secrets' && words[1] === 'rotate' && words.length === 2) {
       const flags = parseCommandArgs('secrets rotate', argv.slice(2), SECRETS_ROTATE_USAGE);
       if (flags.get('help') === 'true') {
-        io.stdout(`${secretsRotateHelp(CONFIG_HELP)}\n`);
+        io.stdout(`${secretsRotateHelp(OPERATOR_HELP)}\n`);
         return 0;
       }
       const stage = flags.get('stage') === 'true';
@@ -201,6 +227,17 @@ export async function runCli(
     const command = ADMIN_COMMANDS.find(
       (c) => c.name === words.slice(0, c.name.split(' ').length).join(' '),
     );
+    const group = groupCommands(words);
+    if (command === undefined && group.length > 0) {
+      // `guildhall user --help` (or just `guildhall user`): the group's commands.
+      const help = `${groupHelp(words.join(' '), group)}\n`;
+      if (argv.includes('--help')) {
+        io.stdout(help);
+        return 0;
+      }
+      io.stderr(help);
+      return 2;
+    }
     if (command === undefined) {
       io.stderr(
         `guildhall: unknown command "${words.join(' ')}". Run \`guildhall --help\` for the list.\n`,
@@ -214,7 +251,7 @@ export async function runCli(
     );
     if (flags.get('help') === 'true') {
       io.stdout(
-        `Usage: ${command.usage}\n\n${command.summary}\n\nStorage options:\n${CONFIG_HELP.join('\n')}\n`,
+        `Usage: ${command.usage}\n\n${command.summary}\n\nWhere the data is (a flag wins over its environment variable):\n${OPERATOR_HELP.join('\n')}\n`,
       );
       return 0;
     }

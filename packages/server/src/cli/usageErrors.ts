@@ -23,7 +23,7 @@ export function fieldErrorSentences(tree: FieldErrorTree, path: string[] = []): 
       const messages = [...new Set(value.map((e) => e.message))];
       const subject = path.length === 0 ? 'The input' : flagOf(path);
       sentences.push(`${subject}: ${messages.join(' ')}`);
-    } else if (!isLeaf(value) && value !== undefined) {
+    } else if (!isLeaf(value)) {
       sentences.push(...fieldErrorSentences(value, [...path, key]));
     }
   }
