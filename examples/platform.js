@@ -1,8 +1,10 @@
 // Where the examples find the platform: data/demo.json, written by `npm start`, or the environment
 // (each variable wins over its demo.json field). Before an example does anything it checks that a
 // platform answers there, and if none does it says so in one line instead of a stack trace.
+import console from 'node:console';
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
+import { URL } from 'node:url';
 
 /**
  * The settings an example needs, each from its environment variable or else from demo.json:
@@ -35,7 +37,9 @@ export async function platformSettings(fields, { help, missing }) {
 export async function requirePlatform(api, from) {
   const origin = new URL(api).origin;
   try {
-    const res = await globalThis.fetch(`${origin}/livez`, { signal: AbortSignal.timeout(5000) });
+    const res = await globalThis.fetch(`${origin}/livez`, {
+      signal: globalThis.AbortSignal.timeout(5000),
+    });
     if (res.ok) return;
     console.error(
       `The server at ${origin} (from ${from}) answers /livez with ${res.status}: is it Guildhall?`,

@@ -5,7 +5,6 @@
 // token, AUTHENTICATEs with it, and sets an activity the person's friends see. Run it against a
 // platform started with `npm start -- --rpc` (it reads data/demo.json), or set the variables.
 import console from 'node:console';
-import { readFileSync } from 'node:fs';
 import process from 'node:process';
 import { Client } from '@xhayper/discord-rpc';
 import { platformSettings } from './platform.js';

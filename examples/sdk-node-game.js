@@ -6,7 +6,6 @@
 // client receives. Run it against a platform started with `npm start` (it reads
 // data/demo.json), or set API_URL and BOT_TOKEN; build the SDK first (`npm run build`).
 import console from 'node:console';
-import { readFileSync } from 'node:fs';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { platformSettings } from './platform.js';
@@ -24,7 +23,6 @@ if (process.argv.includes('--help')) {
   console.log(HELP);
   process.exit(0);
 }
-
 
 const { API_URL: api, BOT_TOKEN: bot } = await platformSettings(
   { API_URL: 'api_url', BOT_TOKEN: 'bot_token' },

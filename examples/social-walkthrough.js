@@ -5,7 +5,6 @@
 // started with `npm start` (it reads data/demo.json) or set API_URL and BOT_TOKEN. docs/social.md
 // walks through the same steps with curl.
 import console from 'node:console';
-import { readFileSync } from 'node:fs';
 import process from 'node:process';
 import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
 import WebSocket from 'ws';
@@ -22,7 +21,6 @@ if (process.argv.includes('--help')) {
   console.log(HELP);
   process.exit(0);
 }
-
 
 const { API_URL: api, BOT_TOKEN: bot } = await platformSettings(
   { API_URL: 'api_url', BOT_TOKEN: 'bot_token' },
