@@ -17,6 +17,7 @@ export {
   SERVER_ROLES,
   roleServes,
   type Config,
+  type LogFormat,
   type LogLevel,
   type ServerPart,
   type ServerRole,

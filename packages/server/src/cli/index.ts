@@ -27,6 +27,8 @@ export interface CliIo {
   readStdin(): Promise<string>;
   /** Asks a question on the terminal (RPC consent); absent when standard input is not one. */
   ask?: Ask | undefined;
+  /** Whether standard output is a terminal (log lines are then pretty: --log-format auto). */
+  isTerminal?: boolean;
 }
 
 const START_USAGE = 'guildhall start [options] [--rpc] [--rpc-consent MODE]';
@@ -86,7 +88,12 @@ interface StartRequest {
 
 async function start(request: StartRequest, env: Record<string, string | undefined>, io: CliIo) {
   const { argv, rpc } = request;
-  const config = loadConfig(env, argv);
+  const loaded = loadConfig(env, argv);
+  const config = {
+    ...loaded,
+    logFormat:
+      loaded.logFormat === 'auto' ? (io.isTerminal === true ? 'pretty' : 'json') : loaded.logFormat,
+  } as const;
   if (rpc !== null && (!config.demo || !roleServes(config.role, 'api'))) {
     throw new UsageError(
       '--rpc runs as the demo developer: it needs the demo (--demo on) and the API (--role all or api). For another person, run `guildhall rpc`.',
