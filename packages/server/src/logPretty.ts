@@ -25,7 +25,7 @@ function clock(time: unknown): string {
 
 function valueText(value: unknown): string {
   if (typeof value === 'string') return /[\s="]/.test(value) ? JSON.stringify(value) : value;
-  return JSON.stringify(value) ?? String(value);
+  return (JSON.stringify(value) as string | undefined) ?? String(value);
 }
 
 /** One JSON log line as a person reads it, or null for a line left out (a request that went well). */
@@ -54,7 +54,8 @@ export function prettyLine(json: string): string | null {
       : level >= 50 && typeof err.stack === 'string'
         ? `\n${err.stack}`
         : ` (${String(err.message)})`;
-  const text = [String(line['msg'] ?? ''), ...fields].filter((part) => part !== '').join(' ');
+  const msg = typeof line['msg'] === 'string' ? line['msg'] : valueText(line['msg'] ?? '');
+  const text = [msg, ...fields].filter((part) => part !== '').join(' ');
   return `${clock(line['time'])} ${LEVEL_NAMES[level] ?? String(level)} ${text}${detail}\n`;
 }
 
