@@ -25,7 +25,9 @@ function clock(time: unknown): string {
 
 function valueText(value: unknown): string {
   if (typeof value === 'string') return /[\s="]/.test(value) ? JSON.stringify(value) : value;
-  return (JSON.stringify(value) as string | undefined) ?? String(value);
+  // JSON.stringify gives undefined for these.
+  if (value === undefined || typeof value === 'function') return String(value);
+  return JSON.stringify(value);
 }
 
 /** One JSON log line as a person reads it, or null for a line left out (a request that went well). */
