@@ -198,6 +198,7 @@ export default tseslint.config(
     files: [
       'packages/server/src/logger.ts',
       'packages/server/src/logDestination.ts',
+      'packages/server/src/logPretty.ts',
       'packages/server/src/config.ts',
       'packages/server/src/configSettings.ts',
       'packages/server/src/configTypes.ts',

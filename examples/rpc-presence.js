@@ -5,9 +5,9 @@
 // token, AUTHENTICATEs with it, and sets an activity the person's friends see. Run it against a
 // platform started with `npm start -- --rpc` (it reads data/demo.json), or set the variables.
 import console from 'node:console';
-import { readFileSync } from 'node:fs';
 import process from 'node:process';
 import { Client } from '@xhayper/discord-rpc';
+import { platformSettings } from './platform.js';
 
 const HELP = `Usage: node examples/rpc-presence.js [--once] [--help]
 
@@ -25,21 +25,12 @@ if (process.argv.includes('--help')) {
   process.exit(0);
 }
 
-function settings() {
-  let demo = {};
-  try {
-    demo = JSON.parse(readFileSync(process.env.DEMO_JSON ?? 'data/demo.json', 'utf8'));
-  } catch {
-    // No demo file: the environment must say it all.
-  }
-  const api = process.env.API_URL ?? demo.api_url;
-  const clientId = process.env.CLIENT_ID ?? demo.application_id;
-  const clientSecret = process.env.CLIENT_SECRET ?? demo.client_secret;
-  if (api === undefined || clientId === undefined || clientSecret === undefined) {
-    console.error(`No application: run \`npm start -- --rpc\`, or set the variables.\n\n${HELP}`);
-    process.exit(2);
-  }
-  return { api, clientId, clientSecret };
+async function settings() {
+  const found = await platformSettings(
+    { API_URL: 'api_url', CLIENT_ID: 'application_id', CLIENT_SECRET: 'client_secret' },
+    { help: HELP, missing: 'No application: run `npm start -- --rpc`, or set the variables.' },
+  );
+  return { api: found.API_URL, clientId: found.CLIENT_ID, clientSecret: found.CLIENT_SECRET };
 }
 
 /** The game's backend: it holds the client secret and exchanges the code (no redirect_uri). */
@@ -59,7 +50,7 @@ async function exchangeCode({ api, clientId, clientSecret }, code) {
 }
 
 async function main() {
-  const app = settings();
+  const app = await settings();
   const client = new Client({ clientId: app.clientId });
   await client.connect();
   console.log(`• connected to the local client of ${client.user.username} (${client.user.id})`);

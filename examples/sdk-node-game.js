@@ -6,9 +6,9 @@
 // client receives. Run it against a platform started with `npm start` (it reads
 // data/demo.json), or set API_URL and BOT_TOKEN; build the SDK first (`npm run build`).
 import console from 'node:console';
-import { readFileSync } from 'node:fs';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { platformSettings } from './platform.js';
 
 const HELP = `Usage: node examples/sdk-node-game.js [--help]
 
@@ -24,25 +24,13 @@ if (process.argv.includes('--help')) {
   process.exit(0);
 }
 
-function settings() {
-  let demo = {};
-  try {
-    demo = JSON.parse(readFileSync(process.env.DEMO_JSON ?? 'data/demo.json', 'utf8'));
-  } catch {
-    // No demo file: the environment must say it all.
-  }
-  const api = process.env.API_URL ?? demo.api_url;
-  const bot = process.env.BOT_TOKEN ?? demo.bot_token;
-  if (api === undefined || bot === undefined) {
-    console.error(
-      `No platform to talk to: start one with \`npm start\`, or set API_URL and BOT_TOKEN.\n\n${HELP}`,
-    );
-    process.exit(2);
-  }
-  return { api: api.replace(/\/$/, ''), bot };
-}
-
-const { api, bot } = settings();
+const { API_URL: api, BOT_TOKEN: bot } = await platformSettings(
+  { API_URL: 'api_url', BOT_TOKEN: 'bot_token' },
+  {
+    help: HELP,
+    missing: 'No platform to talk to: start one with `npm start`, or set API_URL and BOT_TOKEN.',
+  },
+);
 
 let sdk;
 try {

@@ -5,10 +5,10 @@
 // started with `npm start` (it reads data/demo.json) or set API_URL and BOT_TOKEN. docs/social.md
 // walks through the same steps with curl.
 import console from 'node:console';
-import { readFileSync } from 'node:fs';
 import process from 'node:process';
 import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
 import WebSocket from 'ws';
+import { platformSettings } from './platform.js';
 
 const HELP = `Usage: node examples/social-walkthrough.js [--help]
 
@@ -22,25 +22,13 @@ if (process.argv.includes('--help')) {
   process.exit(0);
 }
 
-function settings() {
-  let demo = {};
-  try {
-    demo = JSON.parse(readFileSync(process.env.DEMO_JSON ?? 'data/demo.json', 'utf8'));
-  } catch {
-    // No demo file: the environment must say it all.
-  }
-  const api = process.env.API_URL ?? demo.api_url;
-  const bot = process.env.BOT_TOKEN ?? demo.bot_token;
-  if (api === undefined || bot === undefined) {
-    console.error(
-      `No platform to talk to: start one with \`npm start\`, or set API_URL and BOT_TOKEN.\n\n${HELP}`,
-    );
-    process.exit(2);
-  }
-  return { api: api.replace(/\/$/, ''), bot };
-}
-
-const { api, bot } = settings();
+const { API_URL: api, BOT_TOKEN: bot } = await platformSettings(
+  { API_URL: 'api_url', BOT_TOKEN: 'bot_token' },
+  {
+    help: HELP,
+    missing: 'No platform to talk to: start one with `npm start`, or set API_URL and BOT_TOKEN.',
+  },
+);
 const WAIT_MS = 10_000;
 
 /** One HTTP call (`'GET /path'`); a non-2xx answer stops the walkthrough with the error body. */

@@ -46,13 +46,14 @@ function startNode(env) {
     child.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
       output += chunk;
-      const match = /API: (\S+) Gateway: (\S+)/.exec(output);
-      if (match === null) return;
+      // The running line names what the process serves: `API: URL` and/or `Gateway: URL`.
+      const line = /Guildhall is running.*\n/.exec(output)?.[0];
+      if (line === undefined) return;
       clearTimeout(timer);
       resolve({
         role: env.GUILDHALL_ROLE,
-        apiUrl: match[1],
-        gatewayUrl: match[2],
+        apiUrl: /API: (\S+)/.exec(line)?.[1] ?? '',
+        gatewayUrl: /Gateway: (\S+)/.exec(line)?.[1] ?? '',
         pid: child.pid,
         exited,
         output: () => output,

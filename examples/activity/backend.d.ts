@@ -4,7 +4,7 @@ export interface ActivityBackendOptions {
   clientSecret: string;
   /** The API base, such as http://127.0.0.1:8080/api/v10. */
   apiUrl: string;
-  /** 0 picks a free port; 5173 by default. */
+  /** 0 picks a free port; 3000 by default (Vite's dev server, `npm run dev:web`, takes 5173). */
   port?: number;
   host?: string;
 }

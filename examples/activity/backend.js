@@ -7,7 +7,7 @@
 // server), so the page calls it on its own origin: `/.proxy/api/token` or `/api/token`.
 //
 //   CLIENT_ID=… CLIENT_SECRET=… API_URL=http://127.0.0.1:8080/api/v10 \
-//     node examples/activity/backend.js [--port 5173]
+//     node examples/activity/backend.js [--port 3000]
 import { Buffer } from 'node:buffer';
 import console from 'node:console';
 import { existsSync, readFileSync } from 'node:fs';
@@ -126,7 +126,7 @@ export function startActivityBackend(options) {
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 5173, options.host ?? '127.0.0.1', () => {
+    server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
       const address = server.address();
       resolve({
         port: typeof address === 'object' && address !== null ? address.port : 0,
@@ -139,11 +139,11 @@ export function startActivityBackend(options) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { CLIENT_ID, CLIENT_SECRET, API_URL } = process.env;
   const portArg = process.argv.indexOf('--port');
-  const port = portArg === -1 ? 5173 : Number(process.argv[portArg + 1]);
+  const port = portArg === -1 ? 3000 : Number(process.argv[portArg + 1]);
   if (!CLIENT_ID || !CLIENT_SECRET || !Number.isInteger(port)) {
     console.error(
       'Usage: CLIENT_ID=… CLIENT_SECRET=… [API_URL=http://127.0.0.1:8080/api/v10] ' +
-        'node examples/activity/backend.js [--port 5173]',
+        'node examples/activity/backend.js [--port 3000]',
     );
     process.exit(2);
   }

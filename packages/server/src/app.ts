@@ -21,7 +21,7 @@ import { createAuthenticator } from './http/authenticator.js';
 import { createRateLimiter } from './http/rateLimit/index.js';
 import { clientAddressOf, createHttpServer } from './http/server.js';
 import { API_PREFIX } from './http/versioning.js';
-import { createLogger } from './logger.js';
+import { createConfiguredLogger, createLogger } from './logger.js';
 import { expandScopes } from './oauth/index.js';
 import { createOidcVerifier } from './oauth/provisional/oidc.js';
 import { createProvisionalService } from './oauth/provisional/service.js';
@@ -73,7 +73,7 @@ export async function rotateSecrets(
 export async function createApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createConfiguredLogger(config);
   const storage = options.storage ?? (await openStorage(config, logger));
   let bus: EventBus | null = null;
   let secrets: SecretBox;

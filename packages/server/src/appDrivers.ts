@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { BusErrorHandler, EventBus } from './bus/index.js';
 import { MemoryBus } from './bus/memory/index.js';
-import { NatsHistoryError, createNatsBus } from './bus/nats/index.js';
+import { NatsHistoryError, NatsUnavailableError, createNatsBus } from './bus/nats/index.js';
 import { ConfigError, type Config } from './config.js';
 import type { Clock } from './domain/clock.js';
 import { ALL_DISPATCHES } from './events/dispatcher.js';
@@ -20,7 +20,7 @@ import {
   openRedisSharedState,
 } from './sharedState/redis/index.js';
 import type { Storage } from './storage/index.js';
-import { createPostgresStorage } from './storage/postgres/index.js';
+import { createPostgresStorage, describePostgresStartError } from './storage/postgres/index.js';
 import { createSqliteStorage } from './storage/sqlite/index.js';
 
 /** Opens the storage the config names: PostgreSQL for DATABASE_URL, else SQLite in the data folder. */
@@ -28,14 +28,20 @@ export async function openStorage(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
   logger: Logger,
 ): Promise<Storage> {
-  if (config.databaseUrl !== null) {
-    return createPostgresStorage({
-      connectionString: config.databaseUrl,
-      // An idle connection dropped by the server is replaced on next use; it must not crash us.
-      onError: (err) => {
-        logger.warn({ err }, 'PostgreSQL connection error');
-      },
-    });
+  const { databaseUrl } = config;
+  if (databaseUrl !== null) {
+    try {
+      return await createPostgresStorage({
+        connectionString: databaseUrl,
+        // An idle connection dropped by the server is replaced on next use; it must not crash us.
+        onError: (err) => {
+          logger.warn({ err }, 'PostgreSQL connection error');
+        },
+      });
+    } catch (err) {
+      const line = describePostgresStartError(err, databaseUrl);
+      throw line === null ? err : new ConfigError(line, { cause: err });
+    }
   }
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   return createSqliteStorage({ filename: join(config.dataDir, 'guildhall.db') });
@@ -70,6 +76,12 @@ export async function openBus(
       ...(history === undefined ? {} : { history }),
     });
   } catch (err) {
+    if (err instanceof NatsUnavailableError) {
+      throw new ConfigError(
+        `${err.message}. Start nats-server there (with -js for JetStream) or correct NATS_URL (--nats-url), or unset it to run as one node; then start again.`,
+        { cause: err },
+      );
+    }
     if (!(err instanceof NatsHistoryError)) throw err;
     throw new ConfigError(
       `${err.message}. Start nats-server with JetStream (-js), or set GUILDHALL_NATS_HISTORY_SECONDS=0 to keep no history (a gateway node that dies then loses its sessions' last dispatches); then start again.`,

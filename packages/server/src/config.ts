@@ -17,6 +17,7 @@ export {
   SERVER_ROLES,
   roleServes,
   type Config,
+  type LogFormat,
   type LogLevel,
   type ServerPart,
   type ServerRole,
@@ -51,10 +52,27 @@ export const CONFIG_FLAGS: readonly { name: string; isSwitch: boolean }[] = Obje
 /** The environment variable of every setting (a deployment file may set only these). */
 export const CONFIG_ENV_NAMES: readonly string[] = Object.values(SETTINGS).map((s) => s.env);
 
+/** The help lines of some settings, in the settings table's order. */
+export function settingsHelp(keys?: readonly (keyof typeof SETTINGS)[]): string[] {
+  const settings: Setting<unknown>[] =
+    keys === undefined ? Object.values(SETTINGS) : keys.map((key) => SETTINGS[key]);
+  return settings.map((s) => `  ${s.flag.padEnd(22)} ${s.env.padEnd(28)} ${s.allowed}`);
+}
+
 /** The settings, for `--help`. */
-export const CONFIG_HELP = Object.values(SETTINGS).map(
-  (s) => `  ${s.flag.padEnd(22)} ${s.env.padEnd(28)} ${s.allowed}`,
-);
+export const CONFIG_HELP = settingsHelp();
+
+/**
+ * The settings an operator command reads: where the data is, the key that opens its secrets,
+ * and the bus its changes are announced on (the other settings are a server's).
+ */
+export const OPERATOR_HELP = settingsHelp([
+  'dataDir',
+  'databaseUrl',
+  'secretKey',
+  'natsUrl',
+  'natsSubjectPrefix',
+]);
 
 /**
  * Builds the config from the environment and command-line flags (a flag wins over its variable).

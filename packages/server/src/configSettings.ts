@@ -5,6 +5,7 @@ import { parseCorsOrigins } from './domain/corsOrigins.js';
 import { DEFAULT_ACTIVITY_HOST, activityHostProblem } from './domain/activityHost.js';
 import {
   DEFAULT_WEB_DIR,
+  LOG_FORMATS,
   LOG_LEVELS,
   SERVER_ROLES,
   type RawConfig,
@@ -160,6 +161,14 @@ export const SETTINGS = {
     allowed: `one of ${LOG_LEVELS.join(', ')}`,
     defaultValue: 'info',
     parse: (raw: string) => LOG_LEVELS.find((level) => level === raw),
+  },
+  logFormat: {
+    env: 'GUILDHALL_LOG_FORMAT',
+    flag: '--log-format',
+    allowed:
+      'json, pretty or auto (auto: on a terminal, pretty lines without the successful requests; JSON otherwise)',
+    defaultValue: 'auto',
+    parse: (raw: string) => LOG_FORMATS.find((format) => format === raw),
   },
   rateLimits: {
     env: 'GUILDHALL_RATE_LIMITS',

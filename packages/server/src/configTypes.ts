@@ -35,6 +35,8 @@ export interface Config {
   /** The address clients use, when it differs from host:port (behind a proxy, say). */
   publicUrl: string | null;
   logLevel: LogLevel;
+  /** How log lines look: `auto` is decided by `guildhall start` (pretty on a terminal). */
+  logFormat: LogFormat;
   rateLimits: boolean;
   /** Requests per second a bot (or an unauthenticated address) may make in all. */
   globalRateLimitPerSecond: number;
@@ -160,6 +162,9 @@ export function roleServes(role: ServerRole, part: ServerPart): boolean {
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** packages/web/dist beside this package (configTypes.ts sits in src/, its .js in dist/). */
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));

@@ -1,6 +1,7 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
-import type { LogLevel } from './config.js';
+import type { LogFormat, LogLevel } from './config.js';
 import { createLogDestination } from './logDestination.js';
+import { prettyDestination } from './logPretty.js';
 
 const SENSITIVE_QUERY =
   /([?&](?:code|token|client_secret|refresh_token|access_token|password|user_code|device_code)=)[^&]*/gi;
@@ -145,5 +146,18 @@ export function createLogger(
       },
     },
     destination,
+  );
+}
+
+/**
+ * The process logger as the settings ask: JSON lines, or pretty ones for a terminal
+ * (logPretty.ts). `auto` is decided by `guildhall start`, which knows whether its output is a
+ * terminal; anywhere else it means JSON.
+ */
+export function createConfiguredLogger(config: { logLevel: LogLevel; logFormat: LogFormat }) {
+  const destination = createLogDestination();
+  return createLogger(
+    config.logLevel,
+    config.logFormat === 'pretty' ? prettyDestination(destination) : destination,
   );
 }

@@ -38,6 +38,7 @@ runCli(process.argv.slice(2), process.env, {
   },
   stopSignal,
   ask: process.stdin.isTTY ? ask : undefined,
+  isTerminal: process.stdout.isTTY,
   async readStdin() {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

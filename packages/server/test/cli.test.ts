@@ -107,7 +107,10 @@ describe('guildhall admin commands', () => {
 
     const badName = await run('app', 'create', '--owner', '1', '--name', '@everyone');
     expect(badName.code).toBe(2);
-    expect(badName.err).toContain('invalid input');
+    expect(badName.err).toBe('guildhall: --name: Username cannot contain @, #, : or backticks.\n');
+    // A name too short says so, not that it is blank.
+    const short = await run('app', 'create', '--owner', '1', '--name', 'a');
+    expect(short.err).toBe('guildhall: --name: Must be 2 or more in length.\n');
 
     const unknown = await run('frobnicate');
     expect(unknown.code).toBe(2);
@@ -232,7 +235,7 @@ describe('guildhall admin commands', () => {
     await new Promise((resolve) => probe.close(resolve));
     const c = capture();
     const code = await runCli(
-      ['start', '--role', 'api', '--port', '0', '--no-demo', '--data-dir', dataDir],
+      ['start', '--port', '0', '--no-demo', '--data-dir', dataDir],
       { REDIS_URL: `redis://app:hunter2@127.0.0.1:${port}` },
       c.io,
     );

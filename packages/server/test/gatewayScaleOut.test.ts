@@ -54,13 +54,14 @@ function startNode(args: readonly string[], env: Record<string, string>): Promis
     }, 30_000);
     const onData = (chunk: string) => {
       output += chunk;
-      const match = /API: (\S+) Gateway: (\S+)/.exec(output);
-      if (match === null) return;
+      // The running line names what the process serves: `API: URL` and/or `Gateway: URL`.
+      const line = /Guildhall is running.*\n/.exec(output)?.[0];
+      if (line === undefined) return;
       clearTimeout(timer);
       resolve({
         child,
-        apiUrl: match[1] ?? '',
-        gatewayUrl: match[2] ?? '',
+        apiUrl: /API: (\S+)/.exec(line)?.[1] ?? '',
+        gatewayUrl: /Gateway: (\S+)/.exec(line)?.[1] ?? '',
         output: () => output,
       });
     };
@@ -189,7 +190,10 @@ describe.each(TARGETS)('API and gateway processes over NATS on $driver', (target
       // The API advertises the gateway process; the gateway process serves no API.
       const info = (await (await rest('GET', '/gateway/bot')).json()) as { url: string };
       expect(info.url).toBe(gatewayA.gatewayUrl);
-      const onGateway = await fetch(`${gatewayA.apiUrl}/gateway/bot`, {
+      // It does not even name an API URL; its HTTP port answers 404 under /api.
+      expect(gatewayA.apiUrl).toBe('');
+      const gatewayOrigin = new URL(gatewayA.gatewayUrl.replace(/^ws/, 'http')).origin;
+      const onGateway = await fetch(`${gatewayOrigin}/api/v10/gateway/bot`, {
         headers: { authorization: `Bot ${dev.botToken}` },
       });
       expect(onGateway.status).toBe(404);

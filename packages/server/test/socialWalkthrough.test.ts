@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { collectChild } from './support/children.js';
@@ -42,5 +43,33 @@ describe('the social walkthrough without a platform', () => {
     const bare = await walkthrough({});
     expect(bare.code).toBe(2);
     expect(bare.stderr).toContain('start one with `npm start`, or set API_URL and BOT_TOKEN');
+  });
+
+  it.each([
+    ['social-walkthrough.js', {}],
+    ['sdk-node-game.js', {}],
+    ['rpc-presence.js', { CLIENT_ID: '1', CLIENT_SECRET: 'secret' }],
+  ])('%s says where it looked when nothing answers there', async (example, extra) => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const script = fileURLToPath(new URL(`../../../examples/${example}`, import.meta.url));
+    const child = spawn(process.execPath, [script], {
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        DEMO_JSON: '/nonexistent/demo.json',
+        API_URL: `http://127.0.0.1:${port}/api/v10`,
+        BOT_TOKEN: 'x',
+        ...extra,
+      },
+      stdio: 'pipe',
+    });
+    const run = await collectChild(child);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      `No platform answers at http://127.0.0.1:${port} (the API URL from API_URL; ECONNREFUSED): is \`npm start\` running?\n`,
+    );
   });
 });

@@ -189,7 +189,7 @@ describe('createNatsBus', () => {
       servers: 'nats://user:secret@127.0.0.1:1',
       connectTimeoutMs: 2000,
     });
-    await expect(refused).rejects.toThrow('Cannot connect to NATS at nats://***@127.0.0.1:1');
+    await expect(refused).rejects.toThrow('NATS at nats://***@127.0.0.1:1 cannot be reached');
     await expect(refused).rejects.not.toThrow('secret');
   });
 

@@ -43,6 +43,37 @@ function expandSwitches(argv: readonly string[]): string[] {
   });
 }
 
+/** How many single-letter edits (insert, delete, replace, swap two neighbours) make `a` into `b`. */
+export function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const at = (i: number, j: number) => d[i]?.[j] ?? Infinity;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        best = Math.min(best, at(i - 2, j - 2) + 1);
+      }
+      const row = d[i];
+      if (row !== undefined) row[j] = best;
+    }
+  }
+  return at(a.length, b.length);
+}
+
+/** The known name closest to a mistyped one, when it is close enough to be the one meant. */
+export function nearestName(typed: string, known: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of known) {
+    const distance = editDistance(typed, name);
+    if (best === undefined || distance < best.distance) best = { name, distance };
+  }
+  const allowed = Math.max(2, Math.floor(typed.length / 3));
+  return best !== undefined && best.distance <= allowed ? best.name : undefined;
+}
+
 /** The first line of a parseArgs error, without its generic advice. */
 function firstLine(err: Error): string {
   const line = err.message.split('\n')[0] ?? err.message;
@@ -73,8 +104,12 @@ export function parseCommandArgs(
   } catch (err) {
     if (!(err instanceof Error) || !('code' in err)) throw err;
     if (typeof err.code !== 'string' || !err.code.startsWith('ERR_PARSE_ARGS_')) throw err;
+    const unknown = /^Unknown option '--([^'=]+)'/.exec(err.message)?.[1];
+    const known = Object.keys({ ...commonOptions(), ...optionsOfUsage(usage) });
+    const nearest = unknown === undefined ? undefined : nearestName(unknown, known);
+    const hint = nearest === undefined ? '' : ` Did you mean --${nearest}?`;
     throw new UsageError(
-      `${firstLine(err)} (guildhall ${command}). Run \`guildhall ${command} --help\` for its options.`,
+      `${firstLine(err)} (guildhall ${command}).${hint} Run \`guildhall ${command} --help\` for its options.`,
     );
   }
   const flags = new Map<string, string>();

@@ -1,4 +1,4 @@
-import { parsePermissions, PermissionFlags } from '@guildhall/protocol';
+import { ApplicationFlags, parsePermissions, PermissionFlags } from '@guildhall/protocol';
 import type { AdminCommand } from '../adminCommand.js';
 import { createApp, type App } from '../app.js';
 import { DEFAULT_BLOB_GRACE_MS, sweepOrphanBlobs } from '../blobs/lifecycle.js';
@@ -16,8 +16,11 @@ import { PROVISIONAL_COMMANDS } from '../oauth/provisional/commands.js';
 import { SOCIAL_COMMANDS } from '../resources/socialLimits/index.js';
 import { MONETIZATION_COMMANDS } from '../resources/monetization/index.js';
 import type { NewChannel } from '../resources/guilds/index.js';
-import type { Storage } from '../storage/index.js';
+import type { Storage, UserRecord } from '../storage/index.js';
+import type { Principal } from '../http/authenticator.js';
+import { PRIVILEGED_INTENT_FLAGS } from '../gateway/privileged.js';
 import { loginLinkUrls } from '../demo.js';
+import { fieldErrorSentences } from './usageErrors.js';
 
 const ADMIN_PROCESS_ID = 31;
 
@@ -26,6 +29,33 @@ function list(value: string | undefined): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
+}
+
+/** The names `--intents` takes, each with the self-serve ("limited") flag that turns it on. */
+const INTENT_NAMES: Record<string, bigint> = {
+  members: ApplicationFlags.GATEWAY_GUILD_MEMBERS_LIMITED,
+  presences: ApplicationFlags.GATEWAY_PRESENCE_LIMITED,
+  'message-content': ApplicationFlags.GATEWAY_MESSAGE_CONTENT_LIMITED,
+};
+
+/** `members,presences` → the application flags that turn those privileged intents on. */
+function parseIntentNames(value: string | undefined): bigint {
+  let flags = 0n;
+  for (const name of list(value)) {
+    const flag = INTENT_NAMES[name.toLowerCase()];
+    if (flag === undefined) {
+      throw new UsageError(
+        `--intents takes ${Object.keys(INTENT_NAMES).join(', ')} (comma-separated), not "${name}".`,
+      );
+    }
+    flags |= flag;
+  }
+  return flags;
+}
+
+/** The operator acting as a person, for a service that checks who owns what. */
+function operatorAs(user: UserRecord): Principal {
+  return { kind: 'session', user, applicationId: null, scopes: [], tokenHash: '' };
 }
 
 /** A person named by id or username (a bot has no login). */
@@ -93,19 +123,32 @@ export const ADMIN_COMMANDS: AdminCommand<App['services']>[] = [
   },
   {
     name: 'app create',
-    usage: 'guildhall app create --owner USER_ID --name NAME',
-    summary: 'Create an application with its bot; prints the bot token and client secret.',
+    usage:
+      'guildhall app create --owner USER_ID --name NAME [--intents members,presences,message-content]',
+    summary:
+      'Create an application with its bot; prints the bot token and client secret. --intents turns on privileged intents (the self-serve flags).',
     async run(app, flags) {
+      const ownerId = requireFlag(flags, 'owner', this.usage);
+      const intents = parseIntentNames(flags.get('intents'));
       const created = await app.services.applications.create(
-        requireFlag(flags, 'owner', this.usage),
+        ownerId,
         parseInput(CreateApplicationBody, { name: requireFlag(flags, 'name', this.usage) }),
       );
+      if (intents !== 0n) {
+        const owner = await findPerson(app.storage, ownerId);
+        await app.services.applications.modify(operatorAs(owner), created.application.id, {
+          flags: Number(intents),
+        });
+      }
       return {
         application_id: created.application.id,
         bot_user_id: created.bot.id,
         bot_token: created.botToken,
         client_secret: created.clientSecret,
         verify_key: created.application.verifyKey,
+        privileged_intents: PRIVILEGED_INTENT_FLAGS.filter((p) => (intents & p.flags) !== 0n).map(
+          (p) => p.name,
+        ),
       };
     },
   },
@@ -207,11 +250,11 @@ export async function runAdminCommand(run: {
     return await command.run(app, flags, io);
   } catch (err) {
     if (err instanceof ZodError) {
-      throw new UsageError(`invalid input: ${JSON.stringify(fieldErrorTree(err.issues))}`);
+      throw new UsageError(fieldErrorSentences(fieldErrorTree(err.issues)).join(' '));
     }
     if (err instanceof ApiError) {
-      const detail = err.errors === undefined ? '' : ` ${JSON.stringify(err.errors)}`;
-      throw new UsageError(`${err.message} (code ${err.code}).${detail}`);
+      const detail = err.errors === undefined ? [] : fieldErrorSentences(err.errors);
+      throw new UsageError([`${err.message} (code ${err.code}).`, ...detail].join(' '));
     }
     throw err;
   } finally {

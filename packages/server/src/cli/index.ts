@@ -2,10 +2,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp, type App } from '../app.js';
-import { CONFIG_HELP, ConfigError, loadConfig, roleServes } from '../config.js';
+import { CONFIG_HELP, ConfigError, OPERATOR_HELP, loadConfig, roleServes } from '../config.js';
 import { demoBanner, ensureDemo, voiceLines, type VoiceBannerInfo } from '../demo.js';
 import { UsageError } from '../cliFlags.js';
 import { parseCommandArgs } from './args.js';
+import { checkRole, listenFailure, runningLine } from './startup.js';
 import { ADMIN_COMMANDS, runAdminCommand } from './commands.js';
 import { RPC_SUMMARY, RPC_USAGE, rpcHelp } from './rpcUsage.js';
 import {
@@ -26,6 +27,8 @@ export interface CliIo {
   readStdin(): Promise<string>;
   /** Asks a question on the terminal (RPC consent); absent when standard input is not one. */
   ask?: Ask | undefined;
+  /** Whether standard output is a terminal (log lines are then pretty: --log-format auto). */
+  isTerminal?: boolean;
 }
 
 const START_USAGE = 'guildhall start [options] [--rpc] [--rpc-consent MODE]';
@@ -67,8 +70,6 @@ function startHelp(): string {
   ].join('\n');
 }
 
-const ROLE_NAMES = { api: 'the API', gateway: 'a gateway', voice: 'a voice node' } as const;
-
 /** What the banner says of the app's voice node, if it runs one. */
 function voiceBanner(app: App): VoiceBannerInfo | null {
   if (app.voice === null) return null;
@@ -87,27 +88,34 @@ interface StartRequest {
 
 async function start(request: StartRequest, env: Record<string, string | undefined>, io: CliIo) {
   const { argv, rpc } = request;
-  const config = loadConfig(env, argv);
+  const loaded = loadConfig(env, argv);
+  const config = {
+    ...loaded,
+    logFormat:
+      loaded.logFormat === 'auto' ? (io.isTerminal === true ? 'pretty' : 'json') : loaded.logFormat,
+  } as const;
   if (rpc !== null && (!config.demo || !roleServes(config.role, 'api'))) {
     throw new UsageError(
       '--rpc runs as the demo developer: it needs the demo (--demo on) and the API (--role all or api). For another person, run `guildhall rpc`.',
     );
   }
+  checkRole(config);
   let running: RunningRpc | null = null;
   // demo.json and uploaded files live here whichever database runs.
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const app = await createApp({ config });
   try {
-    await app.listen();
-    if (config.demo) {
+    await app.listen().catch((err: unknown) => {
+      throw listenFailure(err);
+    });
+    // The demo is made and announced where its API is served (an API or all-in-one process).
+    if (config.demo && roleServes(config.role, 'api')) {
       const { demo, created, privilegedIntents } = await ensureDemo(app);
       // A fresh one-time link each start (pages are served where the API is).
-      const web = !roleServes(config.role, 'api')
-        ? null
-        : {
-            baseUrl: app.baseUrl(),
-            loginCode: (await app.services.auth.createLoginLink(demo.user_id)).code,
-          };
+      const web = {
+        baseUrl: app.baseUrl(),
+        loginCode: (await app.services.auth.createLoginLink(demo.user_id)).code,
+      };
       io.stdout(
         demoBanner(demo, join(config.dataDir, 'demo.json'), {
           privilegedIntents,
@@ -122,12 +130,9 @@ async function start(request: StartRequest, env: Record<string, string | undefin
         running = await startDemoRpc(run, env, io);
       }
     } else {
-      const serves = config.role === 'all' ? '' : ` as ${ROLE_NAMES[config.role]}`;
-      const pages = roleServes(config.role, 'api') ? ` Web client: ${app.baseUrl()}/` : '';
+      const urls = { base: app.baseUrl(), api: app.apiUrl(), gateway: app.gatewayUrl() };
       const voice = voiceLines(voiceBanner(app)).map((line) => `${line.trim()}\n`);
-      io.stdout(
-        `Guildhall is running${serves}.${pages} API: ${app.apiUrl()} Gateway: ${app.gatewayUrl()}\n${voice.join('')}`,
-      );
+      io.stdout(`${runningLine(config.role, urls)}\n${voice.join('')}`);
     }
   } catch (err) {
     await app.close();
@@ -137,6 +142,32 @@ async function start(request: StartRequest, env: Record<string, string | undefin
   app.logger.info({ signal }, 'shutting down');
   await running?.close();
   await app.close();
+}
+
+/** Every command's name and summary, for the lists the help prints. */
+function allCommands(): { name: string; summary: string }[] {
+  return [
+    { name: 'rpc', summary: RPC_SUMMARY },
+    ...ADMIN_COMMANDS,
+    { name: 'secrets rotate', summary: SECRETS_ROTATE_SUMMARY },
+  ];
+}
+
+/** The commands whose name starts with these words (`user` → `user create`, `user ban`, …). */
+function groupCommands(words: readonly string[]): { name: string; summary: string }[] {
+  const prefix = `${words.join(' ')} `;
+  return words.length === 0 ? [] : allCommands().filter((c) => c.name.startsWith(prefix));
+}
+
+function groupHelp(group: string, commands: readonly { name: string; summary: string }[]) {
+  const width = Math.max(...commands.map((c) => c.name.length)) + 2;
+  return [
+    `guildhall ${group}: ${commands.length} commands.`,
+    '',
+    ...commands.map((c) => `  guildhall ${c.name.padEnd(width)} ${c.summary}`),
+    '',
+    `Run \`guildhall ${group} <command> --help\` for a command's options.`,
+  ].join('\n');
 }
 
 /** How many leading arguments are words of the command (`user connection add`), not flags. */
@@ -192,7 +223,7 @@ export async function runCli(
     if (words[0] === 'secrets' && words[1] === 'rotate' && words.length === 2) {
       const flags = parseCommandArgs('secrets rotate', argv.slice(2), SECRETS_ROTATE_USAGE);
       if (flags.get('help') === 'true') {
-        io.stdout(`${secretsRotateHelp(CONFIG_HELP)}\n`);
+        io.stdout(`${secretsRotateHelp(OPERATOR_HELP)}\n`);
         return 0;
       }
       const stage = flags.get('stage') === 'true';
@@ -203,6 +234,17 @@ export async function runCli(
     const command = ADMIN_COMMANDS.find(
       (c) => c.name === words.slice(0, c.name.split(' ').length).join(' '),
     );
+    const group = groupCommands(words);
+    if (command === undefined && group.length > 0) {
+      // `guildhall user --help` (or just `guildhall user`): the group's commands.
+      const help = `${groupHelp(words.join(' '), group)}\n`;
+      if (argv.includes('--help')) {
+        io.stdout(help);
+        return 0;
+      }
+      io.stderr(help);
+      return 2;
+    }
     if (command === undefined) {
       io.stderr(
         `guildhall: unknown command "${words.join(' ')}". Run \`guildhall --help\` for the list.\n`,
@@ -216,7 +258,7 @@ export async function runCli(
     );
     if (flags.get('help') === 'true') {
       io.stdout(
-        `Usage: ${command.usage}\n\n${command.summary}\n\nStorage options:\n${CONFIG_HELP.join('\n')}\n`,
+        `Usage: ${command.usage}\n\n${command.summary}\n\nWhere the data is (a flag wins over its environment variable):\n${OPERATOR_HELP.join('\n')}\n`,
       );
       return 0;
     }

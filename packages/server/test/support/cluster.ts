@@ -77,13 +77,14 @@ function spawnNode(env: Record<string, string>): Promise<ClusterNode> {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
-      const match = /API: (\S+) Gateway: (\S+)/.exec(output);
-      if (match === null) return;
+      // The running line names what the process serves: `API: URL` and/or `Gateway: URL`.
+      const line = /Guildhall is running.*\n/.exec(output)?.[0];
+      if (line === undefined) return;
       clearTimeout(timer);
       resolve({
         role: env['GUILDHALL_ROLE'] as ClusterNode['role'],
-        apiUrl: match[1] ?? '',
-        gatewayUrl: match[2] ?? '',
+        apiUrl: /API: (\S+)/.exec(line)?.[1] ?? '',
+        gatewayUrl: /Gateway: (\S+)/.exec(line)?.[1] ?? '',
         output: () => output,
         exited,
         kill: (signal) => child.kill(signal),

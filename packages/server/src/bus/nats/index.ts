@@ -87,6 +87,11 @@ function watchConnection(nc: NatsConnection, on: { lost(atMs: number): void; bac
   })();
 }
 
+/** NATS did not answer when the bus was opened (the CLI says what to do: appDrivers.ts). */
+export class NatsUnavailableError extends Error {
+  override readonly name = 'NatsUnavailableError';
+}
+
 /**
  * Connects to NATS and returns a bus. Subjects its history keeps are published to JetStream and
  * count as published once stored (bus/nats/outbox.ts); while NATS is away they are held, in
@@ -117,7 +122,9 @@ export async function createNatsBus(options: NatsBusOptions): Promise<EventBus> 
     });
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    throw new Error(`Cannot connect to NATS at ${display}: ${reason}`, { cause: err });
+    throw new NatsUnavailableError(`NATS at ${display} cannot be reached (${reason})`, {
+      cause: err,
+    });
   }
 
   let closing: Promise<void> | null = null;

@@ -60,7 +60,7 @@ describe('guildhall user connection add', () => {
       'a',
     );
     expect(badType.code).toBe(2);
-    expect(badType.err).toContain('invalid input');
+    expect(badType.err).toMatch(/^guildhall: --type: .+\.\n$/);
     const unknownUser = await run(
       'user',
       'connection',

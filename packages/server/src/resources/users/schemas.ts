@@ -17,7 +17,9 @@ export const BotUsername = z
   .string()
   .min(2)
   .max(32)
-  .refine((name) => name.trim().length >= 2, 'Username cannot be blank.')
+  .refine((name) => name.trim().length > 0, 'Username cannot be blank.')
+  // Spaces around a name are not part of it: " a" is one character long.
+  .refine((name) => name.length < 2 || name.trim().length !== 1, 'Must be 2 or more in length.')
   .refine((name) => !/[@#:`]/.test(name), 'Username cannot contain @, #, : or backticks.')
   // Control characters (NUL, newlines, bidi overrides) have no place in a displayed name.
   .refine((name) => !/[\p{Cc}\p{Cf}]/u.test(name), 'Username cannot contain control characters.')

@@ -10,6 +10,8 @@ import {
 } from '../sql/index.js';
 import type { Storage } from '../types/storage.js';
 
+export { describePostgresStartError, describePostgresUrl } from './startErrors.js';
+
 export interface PostgresStorageOptions {
   /** A `postgres://` connection string. */
   connectionString: string;
