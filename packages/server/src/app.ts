@@ -41,7 +41,7 @@ import type { Logger } from 'pino';
 import { SECOND_MS, DAY_MS } from './domain/time.js';
 import { createLifecycle, type Lifecycle } from './domain/lifecycle.js';
 
-export type { App, AppOptions } from './appTypes.js';
+export type { App, AppOptions, AppOverrides } from './appTypes.js';
 
 /** The CPU time (user and system) this process has used, in ms. */
 const processCpuMs = () => {
@@ -68,8 +68,8 @@ export async function rotateSecrets(
 }
 
 /** The composition root: the only place that knows which drivers run. */
-export async function createApp(options: AppOptions): Promise<App> {
-  const logger = options.logger ?? createLogger(options.config.logLevel);
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const logger = options.logger ?? createLogger(config.logLevel);
   // Each part is added as it is built, after what it is built from; close stops them in reverse.
   const lifecycle = createLifecycle((err, name) => {
     logger.error({ err, part: name }, 'app part not stopped cleanly');
@@ -85,7 +85,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       }),
   });
   try {
-    return await composeApp(options, logger, lifecycle);
+    return await composeApp(config, { ...options, logger }, lifecycle);
   } catch (err) {
     // What was opened before the failure (the storage given included) is not left open.
     await lifecycle.close().catch(() => undefined);
@@ -93,10 +93,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
 }
 
-async function composeApp(options: AppOptions, logger: Logger, lifecycle: Lifecycle): Promise<App> {
-  const { config } = options;
-  const clock = options.clock ?? systemClock;
-  const storage = options.storage ?? (await openStorage(config, logger));
+async function composeApp(
+  config: Config,
+  options: AppOptions & { logger: Logger },
+  lifecycle: Lifecycle,
+): Promise<App> {
+  const { logger } = options;
+  const overrides = options.overrides ?? {};
+  const clock = overrides.clock ?? systemClock;
+  const storage = overrides.storage ?? (await openStorage(config, logger));
   lifecycle.add({ name: 'storage', stop: () => storage.close() });
   // Stored secrets are sealed (and checked to open) before anything serves them.
   const {
@@ -108,18 +113,18 @@ async function composeApp(options: AppOptions, logger: Logger, lifecycle: Lifecy
   const workerLease = await leaseWorkerSlot({
     storage,
     clock,
-    timers: options.workerLease?.timers ?? realTimers,
+    timers: overrides.workerLease?.timers ?? realTimers,
     logger,
     workerId: config.workerId,
     processId: options.processId ?? 0,
-    ...(options.workerLease?.options ? { options: options.workerLease.options } : {}),
+    ...(overrides.workerLease?.options ? { options: overrides.workerLease.options } : {}),
   });
   lifecycle.add({ name: 'worker lease', stop: () => workerLease.release() });
-  const bus = options.bus ?? (await openBus(config, logger));
+  const bus = overrides.bus ?? (await openBus(config, logger));
   lifecycle.add({ name: 'bus', stop: () => bus.close() });
   const sharedState = await openSharedState(config, { logger, clock });
   lifecycle.add({ name: 'shared state', stop: () => sharedState.close() });
-  const blobs = options.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
+  const blobs = overrides.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
   const rateLimitStore = sharedState.rateLimits;
   const ids = leasedIdGenerator(workerLease, clock);
   const sessionTtlMs = config.sessionTtlDays * DAY_MS;
@@ -134,8 +139,10 @@ async function composeApp(options: AppOptions, logger: Logger, lifecycle: Lifecy
         store: rateLimitStore,
         clock,
         globalPerSecond: config.globalRateLimitPerSecond,
-        defaultBucket: options.defaultRouteBucket ?? config.routeRateLimit,
-        ...(options.invalidRequestLimit ? { invalidRequests: options.invalidRequestLimit } : {}),
+        defaultBucket: overrides.defaultRouteBucket ?? config.routeRateLimit,
+        ...(overrides.invalidRequestLimit
+          ? { invalidRequests: overrides.invalidRequestLimit }
+          : {}),
       })
     : null;
   const events = createBusDispatcher({
@@ -182,11 +189,11 @@ async function composeApp(options: AppOptions, logger: Logger, lifecycle: Lifecy
     ids,
     logger,
     secrets,
-    timers: options.webhookDelivery?.timers ?? realTimers,
+    timers: overrides.webhookDelivery?.timers ?? realTimers,
     settings: {
       ...DEFAULT_DELIVERY_SETTINGS,
       allowLocal: config.allowLocalWebhooks,
-      ...options.webhookDelivery?.settings,
+      ...overrides.webhookDelivery?.settings,
     },
   });
   lifecycle.add({
@@ -223,14 +230,14 @@ async function composeApp(options: AppOptions, logger: Logger, lifecycle: Lifecy
         sessionTtlMs,
         passwordCost: { ...DEFAULT_SCRYPT_COST, log2N: config.passwordScryptLog2N },
       },
-      idTokenKey: options.idTokenKey,
+      idTokenKey: overrides.idTokenKey,
       privilegedIntentReviewThreshold:
-        options.gateway?.privilegedIntentReviewThreshold ??
+        overrides.gateway?.privilegedIntentReviewThreshold ??
         DEFAULT_GATEWAY_OPTIONS.privilegedIntentReviewThreshold,
       autoModeration: {
         budgetMs: config.autoModerationBudgetMs,
-        wallClock: options.autoModeration?.stopwatch ?? (() => performance.now()),
-        cpuClock: options.autoModeration?.stopwatch ?? processCpuMs,
+        wallClock: overrides.autoModeration?.stopwatch ?? (() => performance.now()),
+        cpuClock: overrides.autoModeration?.stopwatch ?? processCpuMs,
       },
       // The proxy host's origin for the app (--activity-host, the public URL's scheme and port).
       activityOrigin: (applicationId) => activityOrigin(config, listeningPort, applicationId),
@@ -243,7 +250,7 @@ async function composeApp(options: AppOptions, logger: Logger, lifecycle: Lifecy
           { status: string; activities: readonly Record<string, unknown>[] }
         >,
       interactions: {
-        timers: options.interactions?.timers ?? realTimers,
+        timers: overrides.interactions?.timers ?? realTimers,
         allowLocal: config.allowLocalWebhooks,
         attachmentSizeLimit: config.maxAttachmentBytes,
         onError: (err, context) => {
@@ -294,7 +301,7 @@ async function composeApp(options: AppOptions, logger: Logger, lifecycle: Lifecy
     identifyTimeoutMs: config.gatewayIdentifyTimeoutSeconds * SECOND_MS,
     maxUnidentifiedPerAddress: config.gatewayMaxUnidentifiedPerAddress,
     maxBufferedBytes: config.gatewayMaxBufferedBytes,
-    ...options.gateway,
+    ...overrides.gateway,
   };
   const sessionStartLimit = createSessionStartLimit({
     ...DEFAULT_SESSION_START_LIMIT,
@@ -305,7 +312,7 @@ async function composeApp(options: AppOptions, logger: Logger, lifecycle: Lifecy
   });
   const metrics = createMetrics();
   for (const sweep of appSweeps({
-    options,
+    overrides,
     storage,
     blobs,
     clock,
@@ -336,7 +343,7 @@ async function composeApp(options: AppOptions, logger: Logger, lifecycle: Lifecy
         port: () => listeningPort,
         clientAddress: (request) => clientAddressOf(request, config.trustProxy),
         logger,
-        ...(options.activityProxy ?? {}),
+        ...(overrides.activityProxy ?? {}),
       });
   const http = createHttpServer({
     ...(activityProxy ? { serverFactory: hostSplitServerFactory(activityProxy) } : {}),
@@ -362,7 +369,7 @@ async function composeApp(options: AppOptions, logger: Logger, lifecycle: Lifecy
   const gatewayUrl = () => config.gatewayUrl ?? `${baseUrl().replace(/^http/, 'ws')}/gateway`;
 
   const { voicePlacement, voice, gateway } = createAppRealtime({
-    ...{ config, options, storage, bus, clock, logger, keyring, metrics },
+    ...{ config, overrides, storage, bus, clock, logger, keyring, metrics },
     ...{ authenticator, sessionStartLimit, sharedState, events, gatewayUrl, gatewayOptions },
   });
   if (voice !== null) lifecycle.add({ name: 'voice node', stop: () => voice.node.close() });

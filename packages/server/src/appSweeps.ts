@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AppOptions } from './appTypes.js';
+import type { AppOverrides } from './appTypes.js';
 import type { Services } from './appServices.js';
 import type { BlobStore } from './blobs/index.js';
 import {
@@ -35,7 +35,7 @@ function sweep(name: string, start: () => { stop(): Promise<void> } | null): Com
  * the app's lifecycle (domain/lifecycle.ts), started with the others.
  */
 export function appSweeps(deps: {
-  options: Pick<AppOptions, 'blobSweep' | 'lobbySweep' | 'timedSweep'>;
+  overrides: Pick<AppOverrides, 'blobSweep' | 'lobbySweep' | 'timedSweep'>;
   storage: Storage;
   blobs: BlobStore;
   clock: Clock;
@@ -44,7 +44,7 @@ export function appSweeps(deps: {
   secrets: { box: SecretBox; keyring: SecretKeyring; source: string };
 }): Component[] {
   const { storage, blobs, clock, logger, services } = deps;
-  const { blobSweep, lobbySweep, timedSweep } = deps.options;
+  const { blobSweep, lobbySweep, timedSweep } = deps.overrides;
   const { box: secrets, keyring, source: keySource } = deps.secrets;
 
   // Blobs a crash left without their row, and abandoned uploads, go at start and every 6 h.
