@@ -53,11 +53,11 @@ for (let i = 0; i < starts + WARM_UP; i += 1) {
     createSqliteStorage({ filename: ':memory:', template }),
   );
   const made = await time('createApp, key made at start', () =>
-    createApp({ config, storage: fresh }),
+    createApp(config, { overrides: { storage: fresh } }),
   );
   await time('close', () => made.close());
   const given = await time('createApp, key given', () =>
-    createApp({ config, storage: copied, idTokenKey }),
+    createApp(config, { overrides: { storage: copied, idTokenKey } }),
   );
   await given.close();
   await rm(dataDir, { recursive: true, force: true });

@@ -30,7 +30,7 @@ export function benchConfig(dataDir) {
  */
 export async function startInProcessApp(name) {
   const dataDir = await mkdtemp(join(process.env.BENCH_TMP ?? tmpdir(), `guildhall-${name}-`));
-  const app = await createApp({ config: benchConfig(dataDir) });
+  const app = await createApp(benchConfig(dataDir));
   const close = async () => {
     await app.close();
     await rm(dataDir, { recursive: true, force: true });

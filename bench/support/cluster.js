@@ -70,14 +70,14 @@ function startNode(env) {
 /** Writes the world to the schema: an owner, a guild with one channel, `bots` bots in it. */
 async function seed({ databaseUrl, schema, dataDir, bots }) {
   const storage = await createPostgresStorage({ connectionString: databaseUrl, schema });
-  const app = await createApp({
-    config: loadConfig({
+  const app = await createApp(
+    loadConfig({
       GUILDHALL_DATA_DIR: dataDir,
       GUILDHALL_LOG_LEVEL: 'silent',
       GUILDHALL_DEMO: 'off',
     }),
-    storage,
-  });
+    { overrides: { storage } },
+  );
   try {
     const owner = await app.services.auth.register({
       email: 'multinode-bench@guildhall.localhost',

@@ -32,14 +32,15 @@ if ((kind !== 'guildhall' && kind !== 'bare') || arg === undefined || process.se
 async function guildhall(dataDir) {
   const { createApp } = await import('../../packages/server/dist/app.js');
   const { benchConfig } = await import('./benchApp.js');
-  const app = await createApp({
-    config: benchConfig(dataDir),
-    gateway: {
-      identifiesPerBucket: 1_000_000,
-      identifyPerDay: 1_000_000_000,
-      // Every client of the storm comes from one address.
-      maxUnidentifiedPerAddress: 1_000_000,
-      heartbeatIntervalMs: 3_600_000,
+  const app = await createApp(benchConfig(dataDir), {
+    overrides: {
+      gateway: {
+        identifiesPerBucket: 1_000_000,
+        identifyPerDay: 1_000_000_000,
+        // Every client of the storm comes from one address.
+        maxUnidentifiedPerAddress: 1_000_000,
+        heartbeatIntervalMs: 3_600_000,
+      },
     },
   });
   const owner = await app.services.auth.register({

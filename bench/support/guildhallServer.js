@@ -49,7 +49,7 @@ const storage =
   schema === null
     ? undefined
     : await createPostgresStorage({ connectionString: postgresUrl, schema, maxConnections: 10 });
-const app = await createApp({ config, ...(storage === undefined ? {} : { storage }) });
+const app = await createApp(config, { overrides: storage === undefined ? {} : { storage } });
 
 const { developer, botToken, application, bot } = await seedDeveloper(app);
 // Approved for the Social SDK, as a shipping game is: its players' DMs and lobby writes are not

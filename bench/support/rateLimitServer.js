@@ -28,7 +28,7 @@ const config = loadConfig({
   GUILDHALL_ROUTE_RATE_LIMIT: '1000000/1',
   ...(limits.startsWith('redis') ? { REDIS_URL: limits, GUILDHALL_REDIS_PREFIX: redisPrefix } : {}),
 });
-const app = await createApp({ config });
+const app = await createApp(config);
 const developer = await app.services.auth.register({
   email: 'bench@guildhall.localhost',
   username: 'bench',

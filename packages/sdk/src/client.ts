@@ -17,8 +17,6 @@ import {
   type StatusType,
 } from './enums.js';
 import { AudioDeviceUnavailableError, validationError, type SdkError } from './errors.js';
-import { Gateway } from './gateway.js';
-import { Http } from './http.js';
 import { Logger, type LogCallback } from './log.js';
 import { resolvePlatform, type Platform } from './platform.js';
 import { SocialState } from './state.js';
@@ -138,36 +136,17 @@ export class Client {
     const logger = new Logger();
     const platform = resolvePlatform(options.platform);
     const state = new SocialState();
-    let core: ClientCore | null = null;
-    const http = new Http({
+    const core = new ClientCore({
       apiBase,
-      logger,
-      authorization: () => core?.authorization() ?? null,
-      onRateLimitWait: (waiting) => {
-        core?.gateway.setHttpWait(waiting);
-      },
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    });
-    const gateway = new Gateway({
-      http,
-      logger,
-      WebSocket: platform.WebSocket,
-      token: () => core?.authorization() ?? null,
-      onStatus: (status, error, detail) => {
-        this.#onStatus(status, error, detail);
-      },
-      onDispatch: (type, data) => {
-        core?.dispatch(type, data);
-      },
-      properties: { os: platform.name, browser: 'guildhall-social-sdk', device: SDK_VERSION },
-    });
-    core = new ClientCore({
-      http,
-      gateway,
       logger,
       state,
       platform,
       webBase: (options.webBase ?? new URL(apiBase).origin).replace(/\/+$/, ''),
+      onStatus: (status, error, detail) => {
+        this.#onStatus(status, error, detail);
+      },
+      properties: { os: platform.name, browser: 'guildhall-social-sdk', device: SDK_VERSION },
     });
     this.core = core;
     // Before the areas' handlers: a new session's READY clears the state, then each area fills it.

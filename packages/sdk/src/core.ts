@@ -5,10 +5,10 @@
  *
  * @module
  */
-import { AuthorizationTokenType, ClientStatus } from './enums.js';
+import { AuthorizationTokenType, ClientStatus, type ClientError } from './enums.js';
 import { notReadyError, validationError } from './errors.js';
-import type { Gateway } from './gateway.js';
-import type { Http } from './http.js';
+import { Gateway } from './gateway.js';
+import { Http } from './http.js';
 import type { Logger } from './log.js';
 import type { Platform } from './platform.js';
 import type { SocialState } from './state.js';
@@ -33,20 +33,47 @@ export class ClientCore {
   token: ClientToken | null = null;
   readonly #handlers = new Map<string, DispatchHandler[]>();
 
+  /**
+   * Builds the HTTP client and the gateway over this core's token and dispatch handlers, which
+   * exist before them: the gateway after the HTTP client it asks for its address, then follows
+   * the HTTP client's rate-limit waits in its status.
+   */
   constructor(parts: {
-    http: Http;
-    gateway: Gateway;
+    apiBase: string;
+    fetch?: typeof fetch;
     logger: Logger;
     state: SocialState;
     platform: Platform;
     webBase: string;
+    /** Every status change of the gateway, with why. */
+    onStatus: (status: ClientStatus, error: ClientError, errorDetail: number) => void;
+    /** The gateway's identify properties. */
+    properties: { os: string; browser: string; device: string };
   }) {
-    this.http = parts.http;
-    this.gateway = parts.gateway;
     this.logger = parts.logger;
     this.state = parts.state;
     this.platform = parts.platform;
     this.webBase = parts.webBase;
+    this.http = new Http({
+      apiBase: parts.apiBase,
+      logger: parts.logger,
+      authorization: () => this.authorization(),
+      ...(parts.fetch === undefined ? {} : { fetch: parts.fetch }),
+    });
+    this.gateway = new Gateway({
+      http: this.http,
+      logger: parts.logger,
+      WebSocket: parts.platform.WebSocket,
+      token: () => this.authorization(),
+      onStatus: parts.onStatus,
+      onDispatch: (type, data) => {
+        this.dispatch(type, data);
+      },
+      properties: parts.properties,
+    });
+    this.http.onRateLimitWait((waiting) => {
+      this.gateway.setHttpWait(waiting);
+    });
   }
 
   /** The `Authorization` header for the client's token. */

@@ -26,8 +26,6 @@ export interface HttpOptions {
   logger: Logger;
   /** The `Authorization` header value, or null when the client has no token yet. */
   authorization: () => string | null;
-  /** Called with true while a request waits for a rate limit, false when it goes on. */
-  onRateLimitWait?: (waiting: boolean) => void;
   fetch?: typeof fetch;
 }
 
@@ -42,11 +40,21 @@ export class Http {
   maxRateLimitWaitMs = DEFAULT_MAX_RATE_LIMIT_WAIT_MS;
   readonly #options: HttpOptions;
   readonly #fetch: typeof fetch;
+  readonly #waitListeners: ((waiting: boolean) => void)[] = [];
 
   constructor(options: HttpOptions) {
     this.#options = options;
     this.apiBase = options.apiBase.replace(/\/+$/, '');
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  #rateLimitWait(waiting: boolean): void {
+    for (const listener of this.#waitListeners) listener(waiting);
+  }
+
+  /** Tells `listener` true while a request waits for a rate limit, false when it goes on. */
+  onRateLimitWait(listener: (waiting: boolean) => void): void {
+    this.#waitListeners.push(listener);
   }
 
   get<T>(path: string, query?: Query): Promise<T> {
@@ -64,11 +72,11 @@ export class Http {
           this.#options.logger.warn(
             `HTTP ${method} ${path} was rate limited: retrying in ${Math.ceil(waitMs)} ms`,
           );
-          this.#options.onRateLimitWait?.(true);
+          this.#rateLimitWait(true);
           try {
             await sleep(waitMs);
           } finally {
-            this.#options.onRateLimitWait?.(false);
+            this.#rateLimitWait(false);
           }
           continue;
         }

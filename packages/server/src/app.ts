@@ -5,7 +5,7 @@ import { openBus, openSharedState, openStorage } from './appDrivers.js';
 import { createAppRealtime } from './appRealtime.js';
 import { registerAppRoutes } from './appRoutes.js';
 import { createServices } from './appServices.js';
-import { startAppSweeps } from './appSweeps.js';
+import { appSweeps } from './appSweeps.js';
 import type { App, AppOptions } from './appTypes.js';
 import { activityOrigin } from './activities/proxyHost.js';
 import { publicBaseUrl, roleServes, type Config } from './config.js';
@@ -34,16 +34,14 @@ import { createSearchIndexer } from './resources/search/index.js';
 import { createSocialLimits } from './resources/socialLimits/index.js';
 import { createMetrics, createMetricsListener, instrument } from './resources/system/index.js';
 import { createCdnImages } from './resources/imageVariants.js';
-import type { SecretKeyring } from './domain/keyring.js';
-import type { SecretBox } from './domain/secretBox.js';
 import { rotateSecretKey, type RotationResult } from './secretRotation.js';
 import { openSecrets } from './secrets.js';
-import { leaseWorkerSlot, leasedIdGenerator, type WorkerLease } from './workerLease.js';
-import type { EventBus } from './bus/index.js';
-import type { SharedState } from './sharedState/index.js';
+import { leaseWorkerSlot, leasedIdGenerator } from './workerLease.js';
+import type { Logger } from 'pino';
 import { SECOND_MS, DAY_MS } from './domain/time.js';
+import { createLifecycle, type Lifecycle } from './domain/lifecycle.js';
 
-export type { App, AppOptions } from './appTypes.js';
+export type { App, AppOptions, AppOverrides } from './appTypes.js';
 
 /** The CPU time (user and system) this process has used, in ms. */
 const processCpuMs = () => {
@@ -70,44 +68,63 @@ export async function rotateSecrets(
 }
 
 /** The composition root: the only place that knows which drivers run. */
-export async function createApp(options: AppOptions): Promise<App> {
-  const { config } = options;
-  const clock = options.clock ?? systemClock;
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? createConfiguredLogger(config);
-  const storage = options.storage ?? (await openStorage(config, logger));
-  let bus: EventBus | null = null;
-  let secrets: SecretBox;
-  let keyring: SecretKeyring;
-  let keySource: string;
-  let workerLease: WorkerLease | null = null;
-  let sharedState: SharedState;
+  // Each part is added as it is built, after what it is built from; close stops them in reverse.
+  const lifecycle = createLifecycle((err, name) => {
+    logger.error({ err, part: name }, 'app part not stopped cleanly');
+  });
+  // Log lines still queued in the asynchronous destination reach the output, last of all.
+  lifecycle.add({
+    name: 'logger',
+    stop: () =>
+      new Promise<void>((resolve) => {
+        logger.flush(() => {
+          resolve();
+        });
+      }),
+  });
   try {
-    // Stored secrets are sealed (and checked to open) before anything serves them.
-    ({
-      box: secrets,
-      keyring,
-      source: keySource,
-    } = await openSecrets({ config, storage, logger }, clock));
-    // No two processes sharing the database mint ids with one worker slot.
-    workerLease = await leaseWorkerSlot({
-      storage,
-      clock,
-      timers: options.workerLease?.timers ?? realTimers,
-      logger,
-      workerId: config.workerId,
-      processId: options.processId ?? 0,
-      ...(options.workerLease?.options ? { options: options.workerLease.options } : {}),
-    });
-    bus = options.bus ?? (await openBus(config, logger));
-    sharedState = await openSharedState(config, { logger, clock });
+    return await composeApp(config, { ...options, logger }, lifecycle);
   } catch (err) {
-    // Nothing else holds the storage and bus yet: close them rather than leak connections.
-    await bus?.close();
-    await workerLease?.release();
-    await storage.close();
+    // What was opened before the failure (the storage given included) is not left open.
+    await lifecycle.close().catch(() => undefined);
     throw err;
   }
-  const blobs = options.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
+}
+
+async function composeApp(
+  config: Config,
+  options: AppOptions & { logger: Logger },
+  lifecycle: Lifecycle,
+): Promise<App> {
+  const { logger } = options;
+  const overrides = options.overrides ?? {};
+  const clock = overrides.clock ?? systemClock;
+  const storage = overrides.storage ?? (await openStorage(config, logger));
+  lifecycle.add({ name: 'storage', stop: () => storage.close() });
+  // Stored secrets are sealed (and checked to open) before anything serves them.
+  const {
+    box: secrets,
+    keyring,
+    source: keySource,
+  } = await openSecrets({ config, storage, logger }, clock);
+  // No two processes sharing the database mint ids with one worker slot.
+  const workerLease = await leaseWorkerSlot({
+    storage,
+    clock,
+    timers: overrides.workerLease?.timers ?? realTimers,
+    logger,
+    workerId: config.workerId,
+    processId: options.processId ?? 0,
+    ...(overrides.workerLease?.options ? { options: overrides.workerLease.options } : {}),
+  });
+  lifecycle.add({ name: 'worker lease', stop: () => workerLease.release() });
+  const bus = overrides.bus ?? (await openBus(config, logger));
+  lifecycle.add({ name: 'bus', stop: () => bus.close() });
+  const sharedState = await openSharedState(config, { logger, clock });
+  lifecycle.add({ name: 'shared state', stop: () => sharedState.close() });
+  const blobs = overrides.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
   const rateLimitStore = sharedState.rateLimits;
   const ids = leasedIdGenerator(workerLease, clock);
   const sessionTtlMs = config.sessionTtlDays * DAY_MS;
@@ -122,8 +139,10 @@ export async function createApp(options: AppOptions): Promise<App> {
         store: rateLimitStore,
         clock,
         globalPerSecond: config.globalRateLimitPerSecond,
-        defaultBucket: options.defaultRouteBucket ?? config.routeRateLimit,
-        ...(options.invalidRequestLimit ? { invalidRequests: options.invalidRequestLimit } : {}),
+        defaultBucket: overrides.defaultRouteBucket ?? config.routeRateLimit,
+        ...(overrides.invalidRequestLimit
+          ? { invalidRequests: overrides.invalidRequestLimit }
+          : {}),
       })
     : null;
   const events = createBusDispatcher({
@@ -138,6 +157,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     onError: (err) => {
       logger.error({ err }, 'revocation not applied everywhere');
+    },
+  });
+  lifecycle.add({
+    name: 'revocations',
+    start: () => revocations.start(),
+    stop: () => {
+      revocations.close();
     },
   });
   revocations.listen(({ tokenHashes, userIds }) => {
@@ -156,18 +182,26 @@ export async function createApp(options: AppOptions): Promise<App> {
       logger.error({ err, guildId }, 'search index backfill failed');
     },
   });
+  lifecycle.add({ name: 'search indexer', stop: () => searchIndexer.close() });
   const webhookEvents = createWebhookEventsService({
     storage,
     clock,
     ids,
     logger,
     secrets,
-    timers: options.webhookDelivery?.timers ?? realTimers,
+    timers: overrides.webhookDelivery?.timers ?? realTimers,
     settings: {
       ...DEFAULT_DELIVERY_SETTINGS,
       allowLocal: config.allowLocalWebhooks,
-      ...options.webhookDelivery?.settings,
+      ...overrides.webhookDelivery?.settings,
     },
+  });
+  lifecycle.add({
+    name: 'webhook events',
+    start: () => {
+      webhookEvents.start();
+    },
+    stop: () => webhookEvents.stop(),
   });
   const signer = await loadAttachmentSigner({
     storage,
@@ -196,14 +230,14 @@ export async function createApp(options: AppOptions): Promise<App> {
         sessionTtlMs,
         passwordCost: { ...DEFAULT_SCRYPT_COST, log2N: config.passwordScryptLog2N },
       },
-      idTokenKey: options.idTokenKey,
+      idTokenKey: overrides.idTokenKey,
       privilegedIntentReviewThreshold:
-        options.gateway?.privilegedIntentReviewThreshold ??
+        overrides.gateway?.privilegedIntentReviewThreshold ??
         DEFAULT_GATEWAY_OPTIONS.privilegedIntentReviewThreshold,
       autoModeration: {
         budgetMs: config.autoModerationBudgetMs,
-        wallClock: options.autoModeration?.stopwatch ?? (() => performance.now()),
-        cpuClock: options.autoModeration?.stopwatch ?? processCpuMs,
+        wallClock: overrides.autoModeration?.stopwatch ?? (() => performance.now()),
+        cpuClock: overrides.autoModeration?.stopwatch ?? processCpuMs,
       },
       // The proxy host's origin for the app (--activity-host, the public URL's scheme and port).
       activityOrigin: (applicationId) => activityOrigin(config, listeningPort, applicationId),
@@ -216,7 +250,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           { status: string; activities: readonly Record<string, unknown>[] }
         >,
       interactions: {
-        timers: options.interactions?.timers ?? realTimers,
+        timers: overrides.interactions?.timers ?? realTimers,
         allowLocal: config.allowLocalWebhooks,
         attachmentSizeLimit: config.maxAttachmentBytes,
         onError: (err, context) => {
@@ -225,6 +259,29 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
     },
   );
+  // Interactions a stopped node left unanswered fail now; expired ones go (and every 30 s).
+  lifecycle.add({
+    name: 'interaction lifecycle',
+    start: () => {
+      services.interactionLifecycle.start();
+    },
+    stop: () => services.interactionLifecycle.stop(),
+  });
+  lifecycle.add({ name: 'interactions', stop: () => services.interactions.close() });
+  lifecycle.add({
+    name: 'invite jobs',
+    // Target-user jobs a stopped node left PROCESSING resume here (and on a timer while we run).
+    ...(options.resumeJobs === false
+      ? {}
+      : {
+          start: () =>
+            services.invites.resumeJobs((err) => {
+              logger.error({ err }, 'invite target-user jobs not resumed');
+            }),
+        }),
+    // Background invite jobs stop (after their current batch) before the storage closes.
+    stop: () => services.invites.close(),
+  });
   const provisional = createProvisionalService({
     // Its revocations (bans, unlinks) wait for its transactions to commit.
     storage: dispatchingStorage(storage, events),
@@ -244,7 +301,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     identifyTimeoutMs: config.gatewayIdentifyTimeoutSeconds * SECOND_MS,
     maxUnidentifiedPerAddress: config.gatewayMaxUnidentifiedPerAddress,
     maxBufferedBytes: config.gatewayMaxBufferedBytes,
-    ...options.gateway,
+    ...overrides.gateway,
   };
   const sessionStartLimit = createSessionStartLimit({
     ...DEFAULT_SESSION_START_LIMIT,
@@ -254,6 +311,28 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
   });
   const metrics = createMetrics();
+  for (const sweep of appSweeps({
+    overrides,
+    storage,
+    blobs,
+    clock,
+    logger,
+    services,
+    secrets: { box: secrets, keyring, source: keySource },
+  })) {
+    lifecycle.add(sweep);
+  }
+  // /metrics is served by the main listener, or only by one of its own when configured.
+  const metricsListener =
+    config.metricsListen === null
+      ? null
+      : createMetricsListener(metrics, {
+          tokenHash: config.metricsTokenHash,
+          ...config.metricsListen,
+        });
+  if (metricsListener !== null) {
+    lifecycle.add({ name: 'metrics listener', stop: () => metricsListener.close() });
+  }
 
   // The activity proxy host shares every API listener; the Host header tells them apart.
   const activityProxy = !roleServes(config.role, 'api')
@@ -264,7 +343,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         port: () => listeningPort,
         clientAddress: (request) => clientAddressOf(request, config.trustProxy),
         logger,
-        ...(options.activityProxy ?? {}),
+        ...(overrides.activityProxy ?? {}),
       });
   const http = createHttpServer({
     ...(activityProxy ? { serverFactory: hostSplitServerFactory(activityProxy) } : {}),
@@ -276,33 +355,43 @@ export async function createApp(options: AppOptions): Promise<App> {
     corsOrigins: config.corsOrigins,
   });
   instrument(http, metrics);
+  lifecycle.add({ name: 'http', stop: () => http.close() });
+  // Proxied activity WebSockets, like gateway sessions, would hold the listener open.
+  if (activityProxy !== null) {
+    lifecycle.add({
+      name: 'activity proxy',
+      stop: () => {
+        activityProxy.close();
+      },
+    });
+  }
 
   const gatewayUrl = () => config.gatewayUrl ?? `${baseUrl().replace(/^http/, 'ws')}/gateway`;
 
   const { voicePlacement, voice, gateway } = createAppRealtime({
-    ...{ config, options, storage, bus, clock, logger, keyring, metrics },
+    ...{ config, overrides, storage, bus, clock, logger, keyring, metrics },
     ...{ authenticator, sessionStartLimit, sharedState, events, gatewayUrl, gatewayOptions },
   });
+  if (voice !== null) lifecycle.add({ name: 'voice node', stop: () => voice.node.close() });
   // Every node, API or gateway, applies every node's revocations (its cache, its sessions).
   revocations.listen((revocation) => {
     gateway.revoke(revocation);
   });
-  await revocations.start();
-  // An API-only process leaves sessions to gateway processes (its dispatches reach them by NATS).
-  if (roleServes(config.role, 'gateway')) {
-    await gateway.start();
-    gateway.attach(http.server);
-  }
+  lifecycle.add({
+    name: 'gateway',
+    // An API-only process leaves sessions to gateway processes (its dispatches reach them by NATS).
+    ...(roleServes(config.role, 'gateway')
+      ? {
+          async start() {
+            await gateway.start();
+            gateway.attach(http.server);
+          },
+        }
+      : {}),
+    stop: () => gateway.close(),
+  });
 
   const images = createCdnImages({ blobs });
-  // /metrics is served by the main listener, or only by one of its own when configured.
-  const metricsListener =
-    config.metricsListen === null
-      ? null
-      : createMetricsListener(metrics, {
-          tokenHash: config.metricsTokenHash,
-          ...config.metricsListen,
-        });
   let metricsUrl: string | null = null;
   await registerAppRoutes(http, {
     config,
@@ -321,26 +410,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     baseUrl,
     gatewayUrl,
   });
-  webhookEvents.start();
-  // Interactions a stopped node left unanswered fail now; expired ones go (and every 30 s).
-  services.interactionLifecycle.start();
-
-  const sweeps = startAppSweeps({
-    options,
-    storage,
-    blobs,
-    clock,
-    logger,
-    services,
-    secrets: { box: secrets, keyring, source: keySource },
-  });
-
-  // Target-user jobs a stopped node left PROCESSING resume here (and on a timer while we run).
-  if (options.resumeJobs !== false) {
-    await services.invites.resumeJobs((err) => {
-      logger.error({ err }, 'invite target-user jobs not resumed');
-    });
-  }
+  await lifecycle.start();
 
   return {
     config,
@@ -387,30 +457,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     apiUrl: () => `${baseUrl()}${API_PREFIX}`,
     gatewayUrl,
     voice: voice === null ? null : { endpoint: () => voice.node.endpoint(), tls: voice.tls },
-    async close() {
-      await gateway.close();
-      await voice?.node.close();
-      // Proxied activity WebSockets, like gateway sessions, would hold the listener open.
-      activityProxy?.close();
-      await http.close();
-      await metricsListener?.close();
-      // Background invite jobs stop (after their current batch) before the storage closes.
-      await services.invites.close();
-      await webhookEvents.stop();
-      await searchIndexer.close();
-      await sweeps.stop();
-      await services.interactions.close();
-      revocations.close();
-      await sharedState.close();
-      await bus.close();
-      await workerLease.release();
-      await storage.close();
-      // Log lines still queued in the asynchronous destination reach the output.
-      await new Promise<void>((resolve) => {
-        logger.flush(() => {
-          resolve();
-        });
-      });
-    },
+    close: () => lifecycle.close(),
   };
 }

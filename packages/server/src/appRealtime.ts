@@ -1,4 +1,4 @@
-import type { AppOptions } from './appTypes.js';
+import type { AppOverrides } from './appTypes.js';
 import { roleServes, type Config } from './config.js';
 import type { SecretKeyring } from './domain/keyring.js';
 import {
@@ -39,14 +39,14 @@ export function createAppRealtime(
     | 'gatewayUrl'
   > & {
     config: Config;
-    options: Pick<AppOptions, 'voice' | 'gatewayTimers'>;
+    overrides: Pick<AppOverrides, 'voice' | 'gatewayTimers'>;
     gatewayOptions: GatewayOptions;
     sharedState: SharedState;
     keyring: SecretKeyring;
     metrics: { addSource(lines: () => string[]): void };
   },
 ): AppRealtime {
-  const { config, options, gatewayOptions, sharedState, keyring, metrics } = deps;
+  const { config, overrides, gatewayOptions, sharedState, keyring, metrics } = deps;
   const { storage, bus, clock, logger, authenticator, sessionStartLimit, events, gatewayUrl } =
     deps;
 
@@ -68,7 +68,7 @@ export function createAppRealtime(
         tokens: voiceTokens,
         registry: voicePlacement,
         clientAddress: (request) => clientAddressOf(request, config.trustProxy),
-        ...(options.voice ? { tuning: options.voice } : {}),
+        ...(overrides.voice ? { tuning: overrides.voice } : {}),
       })
     : null;
   // Its calls, members and relay counters go out with /metrics.
@@ -86,7 +86,7 @@ export function createAppRealtime(
     events,
     gatewayUrl,
     options: gatewayOptions,
-    ...(options.gatewayTimers ? { timers: options.gatewayTimers } : {}),
+    ...(overrides.gatewayTimers ? { timers: overrides.gatewayTimers } : {}),
     clientAddress: (request) => clientAddressOf(request, config.trustProxy),
     // What SDK sessions see of their user's social graph (gateway/social.ts).
     social: storageSocialProviders(storage),

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AppOptions } from './appTypes.js';
+import type { AppOverrides } from './appTypes.js';
 import type { Services } from './appServices.js';
 import type { BlobStore } from './blobs/index.js';
 import {
@@ -8,6 +8,7 @@ import {
   startBlobSweeper,
 } from './blobs/lifecycle.js';
 import { realTimers, type Clock } from './domain/clock.js';
+import type { Component } from './domain/lifecycle.js';
 import type { SecretKeyring } from './domain/keyring.js';
 import type { SecretBox } from './domain/secretBox.js';
 import { startLobbySweeper } from './resources/lobbies/index.js';
@@ -16,90 +17,99 @@ import { startTimedSweeper } from './resources/threads/index.js';
 import { startResealing } from './secrets.js';
 import type { Storage } from './storage/index.js';
 
-/** The periodic sweeps of a running app, stopped together when it closes. */
-export interface AppSweeps {
-  /** Stops each sweep in turn (after its current pass). */
-  stop(): Promise<void>;
+/** A sweep started by `start` (a pass at once, then on a timer), stopped after its pass. */
+function sweep(name: string, start: () => { stop(): Promise<void> } | null): Component {
+  let running: { stop(): Promise<void> } | null = null;
+  return {
+    name,
+    start() {
+      running = start();
+    },
+    stop: () => running?.stop(),
+  };
 }
 
 /**
- * Starts the app's background sweeps (orphan blobs, idle lobbies, idle threads, expired polls and
- * credentials, resealing during a key rotation), each unless its option turns it off.
+ * The app's background sweeps (orphan blobs, idle lobbies, idle threads, expired polls and
+ * credentials, resealing during a key rotation), each unless its option turns it off: parts of
+ * the app's lifecycle (domain/lifecycle.ts), started with the others.
  */
-export function startAppSweeps(deps: {
-  options: Pick<AppOptions, 'blobSweep' | 'lobbySweep' | 'timedSweep'>;
+export function appSweeps(deps: {
+  overrides: Pick<AppOverrides, 'blobSweep' | 'lobbySweep' | 'timedSweep'>;
   storage: Storage;
   blobs: BlobStore;
   clock: Clock;
   logger: Logger;
   services: Pick<Services, 'threads' | 'polls'>;
   secrets: { box: SecretBox; keyring: SecretKeyring; source: string };
-}): AppSweeps {
-  const { options, storage, blobs, clock, logger, services } = deps;
+}): Component[] {
+  const { storage, blobs, clock, logger, services } = deps;
+  const { blobSweep, lobbySweep, timedSweep } = deps.overrides;
   const { box: secrets, keyring, source: keySource } = deps.secrets;
 
   // Blobs a crash left without their row, and abandoned uploads, go at start and every 6 h.
   const blobSweeper =
-    options.blobSweep === false
+    blobSweep === false
       ? null
-      : startBlobSweeper({
-          storage,
-          blobs,
-          clock,
-          timers: options.blobSweep?.timers ?? realTimers,
-          graceMs: options.blobSweep?.graceMs ?? DEFAULT_BLOB_GRACE_MS,
-          intervalMs: DEFAULT_BLOB_SWEEP_INTERVAL_MS,
-          onError: (err) => {
-            logger.error({ err }, 'blob sweep failed');
-          },
-        });
+      : sweep('blob sweep', () =>
+          startBlobSweeper({
+            storage,
+            blobs,
+            clock,
+            timers: blobSweep?.timers ?? realTimers,
+            graceMs: blobSweep?.graceMs ?? DEFAULT_BLOB_GRACE_MS,
+            intervalMs: DEFAULT_BLOB_SWEEP_INTERVAL_MS,
+            onError: (err) => {
+              logger.error({ err }, 'blob sweep failed');
+            },
+          }),
+        );
 
   // Empty lobbies past their idle timeout are deleted every minute.
   const lobbySweeper =
-    options.lobbySweep === false
+    lobbySweep === false
       ? null
-      : startLobbySweeper({
-          storage,
-          clock,
-          timers: options.lobbySweep?.timers ?? realTimers,
-          onError: (err) => {
-            logger.error({ err }, 'idle lobby sweep failed');
-          },
-        });
+      : sweep('idle lobby sweep', () =>
+          startLobbySweeper({
+            storage,
+            clock,
+            timers: lobbySweep?.timers ?? realTimers,
+            onError: (err) => {
+              logger.error({ err }, 'idle lobby sweep failed');
+            },
+          }),
+        );
 
   // Idle threads archive themselves, expired polls end and expired credentials go, every minute.
   const timedSweeper =
-    options.timedSweep === false
+    timedSweep === false
       ? null
-      : startTimedSweeper({
-          tasks: [
-            (limit) => services.threads.archiveIdle(limit),
-            (limit) => services.polls.endExpired(limit),
-            ...expiredCredentialTasks({ storage, clock }),
-          ],
-          timers: options.timedSweep?.timers ?? realTimers,
-          onError: (err) => {
-            logger.error({ err }, 'thread, poll and credential sweep failed');
-          },
-        });
+      : sweep('thread, poll and credential sweep', () =>
+          startTimedSweeper({
+            tasks: [
+              (limit) => services.threads.archiveIdle(limit),
+              (limit) => services.polls.endExpired(limit),
+              ...expiredCredentialTasks({ storage, clock }),
+            ],
+            timers: timedSweep?.timers ?? realTimers,
+            onError: (err) => {
+              logger.error({ err }, 'thread, poll and credential sweep failed');
+            },
+          }),
+        );
 
   // During a rotation, what a node still on the previous key seals is sealed again here.
-  const resealing = startResealing({
-    storage,
-    box: secrets,
-    keyring,
-    source: keySource,
-    clock,
-    timers: realTimers,
-    logger,
-  });
+  const resealing = sweep('resealing', () =>
+    startResealing({
+      storage,
+      box: secrets,
+      keyring,
+      source: keySource,
+      clock,
+      timers: realTimers,
+      logger,
+    }),
+  );
 
-  return {
-    async stop() {
-      await blobSweeper?.stop();
-      await lobbySweeper?.stop();
-      await timedSweeper?.stop();
-      await resealing?.stop();
-    },
-  };
+  return [blobSweeper, lobbySweeper, timedSweeper, resealing].filter((part) => part !== null);
 }

@@ -17,9 +17,27 @@ import type { WorkerLeaseOptions } from './workerLease.js';
 import type { EventBus } from './bus/index.js';
 import type { Storage } from './storage/index.js';
 
+/** How `createApp` runs beside its config: the operator commands' settings, and the overrides. */
 export interface AppOptions {
-  config: Config;
   logger?: Logger;
+  /**
+   * The snowflake process id (0–31) beside a configured worker id. Admin commands use their own
+   * so ids they make never collide with a server's on the same worker. A leased slot brings its
+   * own.
+   */
+  processId?: number;
+  /** Whether to resume background jobs other nodes left (default true; admin commands: false). */
+  resumeJobs?: boolean;
+  /** Parts put in place of the production ones (tests, benches, one-shot commands). */
+  overrides?: AppOverrides;
+}
+
+/**
+ * What a test (or a bench, or a one-shot command) puts in place of a part the config would make:
+ * drivers it opened itself, time it drives, shorter limits, a sweep turned off. Each field left
+ * out keeps the production part.
+ */
+export interface AppOverrides {
   clock?: Clock;
   /** A storage to use instead of the one the config names (tests pass their own). */
   storage?: Storage;
@@ -28,20 +46,12 @@ export interface AppOptions {
   blobs?: BlobStore;
   /** The bucket of routes that name none; tests lower or raise it. */
   defaultRouteBucket?: BucketLimit;
-  /**
-   * The snowflake process id (0–31) beside a configured worker id. Admin commands use their own
-   * so ids they make never collide with a server's on the same worker. A leased slot brings its
-   * own.
-   */
-  processId?: number;
   /** The worker lease (PostgreSQL): timers tests drive and other durations. */
   workerLease?: { timers?: Timers; options?: Partial<WorkerLeaseOptions> };
   /** 401/403/429 answers an address may collect before it is refused (tests lower it). */
   invalidRequestLimit?: BucketLimit;
   /** Webhook event delivery: tests pass timers they drive and shorter limits. */
   webhookDelivery?: { timers?: Timers; settings?: Partial<DeliverySettings> };
-  /** Whether to resume background jobs other nodes left (default true; admin commands: false). */
-  resumeJobs?: boolean;
   /** Gateway settings over the platform's defaults (tests shorten heartbeats...). */
   gateway?: Partial<GatewayOptions>;
   /** Where the gateway's waits come from (tests hold the identify queue's). */

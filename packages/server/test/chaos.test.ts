@@ -46,10 +46,10 @@ async function seed(cluster: Cluster, databaseUrl: string) {
     connectionString: databaseUrl,
     schema: cluster.schema,
   });
-  const app = await createApp({
-    config: { ...loadConfig({}), dataDir: cluster.dataDir, logLevel: 'silent', demo: false },
-    storage,
-  });
+  const app = await createApp(
+    { ...loadConfig({}), dataDir: cluster.dataDir, logLevel: 'silent', demo: false },
+    { overrides: { storage } },
+  );
   try {
     const dev = await seedDeveloper(app, 'drill');
     const { guild, channels } = await app.services.guilds.create({

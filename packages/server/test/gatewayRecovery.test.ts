@@ -135,12 +135,9 @@ describe.skipIf(!postgresAvailable || !natsAvailable)('a gateway node that dies'
     for (const [i, bus] of [first.bus, await natsBus(keepHistory)].entries()) {
       const storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
       countAppStart();
-      const app = await createApp({
-        config,
-        storage,
-        bus,
+      const app = await createApp(config, {
         processId: i,
-        gateway: { identifiesPerBucket: 100 },
+        overrides: { storage, bus, gateway: { identifiesPerBucket: 100 } },
       });
       nodes.push(app);
       await app.listen();

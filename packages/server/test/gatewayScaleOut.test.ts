@@ -121,10 +121,10 @@ describe.each(TARGETS)('API and gateway processes over NATS on $driver', (target
 
       // The world, written straight to the shared database before the processes start.
       countAppStart();
-      const seeder = await createApp({
-        config: { ...loadConfig({}), dataDir, logLevel: 'silent', demo: false },
-        storage,
-      });
+      const seeder = await createApp(
+        { ...loadConfig({}), dataDir, logLevel: 'silent', demo: false },
+        { overrides: { storage } },
+      );
       const dev = await seedDeveloper(seeder, 'scale');
       const { guild, channels } = await seeder.services.guilds.create({
         ownerId: dev.userId,

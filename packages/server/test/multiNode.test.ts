@@ -48,10 +48,10 @@ async function seed(cluster: Cluster) {
     schema: cluster.schema,
   });
   countAppStart();
-  const app = await createApp({
-    config: { ...loadConfig({}), dataDir: cluster.dataDir, logLevel: 'silent', demo: false },
-    storage,
-  });
+  const app = await createApp(
+    { ...loadConfig({}), dataDir: cluster.dataDir, logLevel: 'silent', demo: false },
+    { overrides: { storage } },
+  );
   try {
     const dev = await seedDeveloper(app, 'multinode');
     const { guild, channels } = await app.services.guilds.create({

@@ -1,8 +1,8 @@
 /**
  * @module bus/subscriptions: the bus subjects a node watches, one subscription per guild
  * and per user its sessions need (docs/gateway.md, Subjects), counted so the last session to
- * leave a guild or log out ends it. Every subject's events go to one handler (the fan-out), and
- * what the bus could not deliver of a subject to `onGap`.
+ * leave a guild or log out ends it. Every subject's events go to one consumer (the fan-out): its
+ * handler, and what the bus could not deliver of a subject to its `onGap`.
  */
 import type { BusGap, BusHandler, EventBus, Subscription } from './index.js';
 
@@ -12,6 +12,13 @@ interface Watch {
   /** Resolves once the bus delivers every event published afterwards. */
   ready: Promise<void>;
   subscription: Subscription | null;
+}
+
+/** Where a node's subject events go. */
+export interface SubjectConsumer {
+  handler: BusHandler;
+  /** Dispatches of `subject` may have been missed and will not come (docs/gateway.md). */
+  onGap?: (subject: string, gap: BusGap) => void;
 }
 
 export interface SubjectSubscriptions {
@@ -25,6 +32,12 @@ export interface SubjectSubscriptions {
   release(subject: string): void;
   /** Whether the node watches `subject` now. */
   watches(subject: string): boolean;
+  /**
+   * Hands the events to `consumer`, for subscriptions made without one: a consumer that reads
+   * the holders of the subjects (the gateway's fan-out reads the sessions, which acquire them)
+   * is built after the subscriptions. Once, before the first acquire.
+   */
+  deliverTo(consumer: SubjectConsumer): void;
   /** Ends every subscription. */
   close(): void;
 }
@@ -34,13 +47,11 @@ export interface SubjectSubscriptions {
  * subscription answered gets a new one; the handler sees only the current one's events, so no
  * event is delivered twice.
  */
-export function createSubjectSubscriptions(deps: {
-  bus: EventBus;
-  handler: BusHandler;
-  /** Dispatches of `subject` may have been missed and will not come (docs/gateway.md). */
-  onGap?: (subject: string, gap: BusGap) => void;
-}): SubjectSubscriptions {
-  const { bus, handler } = deps;
+export function createSubjectSubscriptions(
+  deps: { bus: EventBus } & (SubjectConsumer | { handler?: undefined }),
+): SubjectSubscriptions {
+  const { bus } = deps;
+  let consumer: SubjectConsumer | null = deps.handler === undefined ? null : deps;
   const watched = new Map<string, Watch>();
 
   const end = (watch: Watch) => {
@@ -49,6 +60,8 @@ export function createSubjectSubscriptions(deps: {
   };
 
   const acquire = (subject: string): Promise<void> => {
+    if (consumer === null) throw new Error(`${subject} acquired before its consumer was given`);
+    const { handler, onGap } = consumer;
     const known = watched.get(subject);
     if (known !== undefined) {
       known.count++;
@@ -64,7 +77,7 @@ export function createSubjectSubscriptions(deps: {
         },
         {
           onGap: (gap) => {
-            if (watched.get(subject) === watch) deps.onGap?.(subject, gap);
+            if (watched.get(subject) === watch) onGap?.(subject, gap);
           },
         },
       )
@@ -86,6 +99,10 @@ export function createSubjectSubscriptions(deps: {
       end(watch);
     },
     watches: (subject) => watched.has(subject),
+    deliverTo(given) {
+      if (consumer !== null) throw new Error('the subscriptions already have their consumer');
+      consumer = given;
+    },
     close() {
       for (const watch of watched.values()) end(watch);
       watched.clear();

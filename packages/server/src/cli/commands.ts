@@ -236,16 +236,17 @@ export async function runAdminCommand(run: {
   io: { readStdin(): Promise<string> };
 }) {
   const { command, config, flags, io } = run;
-  const app = await createApp({
-    config: { ...config, logLevel: 'silent' },
-    logger: createLogger('silent'),
-    // A process id servers never use, so ids made here never collide with a running server's.
-    processId: ADMIN_PROCESS_ID,
-    // A one-shot command leaves background jobs to the servers.
-    resumeJobs: false,
-    blobSweep: false,
-    lobbySweep: false,
-  });
+  const app = await createApp(
+    { ...config, logLevel: 'silent' },
+    {
+      logger: createLogger('silent'),
+      // A process id servers never use, so ids made here never collide with a running server's.
+      processId: ADMIN_PROCESS_ID,
+      // A one-shot command leaves background jobs to the servers.
+      resumeJobs: false,
+      overrides: { blobSweep: false, lobbySweep: false },
+    },
+  );
   try {
     return await command.run(app, flags, io);
   } catch (err) {

@@ -103,7 +103,7 @@ async function start(request: StartRequest, env: Record<string, string | undefin
   let running: RunningRpc | null = null;
   // demo.json and uploaded files live here whichever database runs.
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const app = await createApp({ config });
+  const app = await createApp(config);
   try {
     await app.listen().catch((err: unknown) => {
       throw listenFailure(err);

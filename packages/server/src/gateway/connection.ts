@@ -38,7 +38,8 @@ const SESSION_ENDING_CLOSES = new Set([1000, 1001]);
 
 /** What the loop hands frames to. */
 export interface FrameHandlers {
-  login(conn: Connection, frame: LoginFrame): Promise<void>;
+  /** IDENTIFY or RESUME; `admit` counts the connection as logged in once it is accepted. */
+  login(conn: Connection, frame: LoginFrame, admit: () => void): Promise<void>;
   command(conn: Connection, session: Session, frame: CommandFrame): Promise<void>;
   /** The connection closed while serving `session`, ending it (`ended`) or leaving it resumable. */
   detached(session: Session, ended: boolean): void;
@@ -119,7 +120,9 @@ export function createConnections(deps: {
       }
       conn.busy = true;
       try {
-        await handlers.login(conn, frame);
+        await handlers.login(conn, frame, () => {
+          admit(conn);
+        });
       } finally {
         conn.busy = false;
       }
@@ -244,7 +247,6 @@ export function createConnections(deps: {
 
   return {
     attach,
-    admit,
     /** The open connections (for the sweep and shutdown). */
     all: connections as ReadonlySet<Connection>,
     /** Whether a connection has not identified in time (for the sweep). */

@@ -12,7 +12,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { GatewayCloseCodes as Close, GatewayOpcodes as Op } from '@guildhall/protocol';
 import type { Logger } from 'pino';
-import type { BusGap, BusHandler, EventBus } from '../bus/index.js';
+import type { BusGap, EventBus } from '../bus/index.js';
 import { realTimers, type Timers } from '../domain/clock.js';
 import type { Clock } from '../domain/clock.js';
 import {
@@ -29,7 +29,7 @@ import { createCommands, InvalidCommandError, type CommandContext } from './comm
 import { createConnections } from './connection.js';
 import { createFanout } from './fanout.js';
 import { EncodedDispatch } from './frames.js';
-import { createGuildDirectory } from './guildDirectory.js';
+import { createGuildDirectory, type GuildDirectory } from './guildDirectory.js';
 import { createGuildJoin } from './guildCreate.js';
 import { createHandoff } from './handoff.js';
 import { createHandshake } from './handshake.js';
@@ -38,8 +38,8 @@ import { DEFAULT_GATEWAY_OPTIONS, type GatewayOptions } from './options.js';
 import { invalidSessionPayload } from './payloads.js';
 import { createPresences } from './presences.js';
 import { createRecovery } from './recovery.js';
-import { createSessionRegistry } from './registry.js';
-import { createSender } from './send.js';
+import { createSessionRegistry, type SessionRegistry } from './registry.js';
+import { createSender, type Sender } from './send.js';
 import { socialProviders, type SocialProviders } from './social.js';
 import type { Session } from './session.js';
 import { LOCAL_SESSION_STORE, type SessionStore } from './sessionStore.js';
@@ -117,35 +117,73 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
+/**
+ * The bus could not deliver some of a subject's dispatches (it was unreachable and keeps no
+ * history of them): the sessions that should have had them cannot be resumed whole, so each
+ * gets INVALID_SESSION (not resumable) and identifies anew, rather than going on without them.
+ */
+function invalidateWatchers(
+  parts: { guilds: GuildDirectory; registry: SessionRegistry; send: Sender; logger: Logger },
+  subject: string,
+  gap: BusGap,
+) {
+  const { guilds, registry, send, logger } = parts;
+  const watchers = subject.startsWith(GUILD_SUBJECT_PREFIX)
+    ? guilds.get(subject.slice(GUILD_SUBJECT_PREFIX.length))?.sessions
+    : registry.ofUser(subject.slice(USER_SUBJECT_PREFIX.length));
+  if (watchers === undefined || watchers.size === 0) return;
+  logger.warn(
+    { subject, reason: gap.reason, sessions: watchers.size },
+    'gateway: dispatches missed while the bus was unreachable; sessions invalidated',
+  );
+  for (const session of [...watchers]) {
+    const conn = session.conn;
+    session.conn = null;
+    registry.drop(session);
+    if (conn === null) continue;
+    // The connection stays open: the client may IDENTIFY on it again.
+    conn.session = null;
+    send.control(conn, Op.INVALID_SESSION, invalidSessionPayload(false));
+  }
+}
+
 export function createGateway(deps: GatewayDeps): Gateway {
   const { storage, bus, clock, logger } = deps;
   const options: GatewayOptions = { ...DEFAULT_GATEWAY_OPTIONS, ...deps.options };
   const timers = deps.timers ?? realTimers;
   const social = socialProviders(deps.social);
   const sessionStore = deps.sessionStore ?? LOCAL_SESSION_STORE;
-  let closing = false;
-  /** Set once the fan-out is built; the subscriptions deliver to it. */
-  let receive: BusHandler = () => undefined;
+  const state = { closing: false };
+  const closing = () => state.closing;
 
-  const subscriptions = createSubjectSubscriptions({
-    bus,
-    handler: (event, subject) => receive(event, subject),
-    onGap: (subject, gap) => {
-      invalidateWatchers(subject, gap);
-    },
-  });
+  // Each part is built after the parts it uses. The subjects' events go to the fan-out, which
+  // reads the sessions that acquire the subjects: it is handed to them once built (below).
+  const subscriptions = createSubjectSubscriptions({ bus });
   const send = createSender({ options, sessionStore });
-  // The registry is made below; the presence refresh asks it only once started.
   const presences = createPresences({
     store: deps.sharedState.presences,
     clock,
     timers,
-    usersHere: () => registry.users(),
     onError: (err) => {
       logger.warn({ err }, 'gateway: presences not refreshed');
     },
   });
   const guilds = createGuildDirectory({ storage, subscriptions, presences });
+  const commands = createCommands({
+    presences,
+    rateLimits: deps.sharedState.rateLimits,
+    voice: deps.voice ?? null,
+  });
+  const commandContext = (session: Session | null): CommandContext => ({
+    storage,
+    clock,
+    events: deps.events,
+    guild: (guildId) => guilds.get(guildId),
+    friendIds: social.friendIds,
+    reply: (type, data) => {
+      if (session !== null) send.deliver(session, new EncodedDispatch(type, data));
+    },
+  });
   const registry = createSessionRegistry({
     sessionStore,
     guilds,
@@ -162,30 +200,6 @@ export function createGateway(deps: GatewayDeps): Gateway {
       });
     },
   });
-  /**
-   * The bus could not deliver some of a subject's dispatches (it was unreachable and keeps no
-   * history of them): the sessions that should have had them cannot be resumed whole, so each
-   * gets INVALID_SESSION (not resumable) and identifies anew, rather than going on without them.
-   */
-  const invalidateWatchers = (subject: string, gap: BusGap) => {
-    const watchers = subject.startsWith(GUILD_SUBJECT_PREFIX)
-      ? guilds.get(subject.slice(GUILD_SUBJECT_PREFIX.length))?.sessions
-      : registry.ofUser(subject.slice(USER_SUBJECT_PREFIX.length));
-    if (watchers === undefined || watchers.size === 0) return;
-    logger.warn(
-      { subject, reason: gap.reason, sessions: watchers.size },
-      'gateway: dispatches missed while the bus was unreachable; sessions invalidated',
-    );
-    for (const session of [...watchers]) {
-      const conn = session.conn;
-      session.conn = null;
-      registry.drop(session);
-      if (conn === null) continue;
-      // The connection stays open: the client may IDENTIFY on it again.
-      conn.session = null;
-      send.control(conn, Op.INVALID_SESSION, invalidSessionPayload(false));
-    }
-  };
   const joinGuild = createGuildJoin({ clock, guilds, registry, send });
   const fanout = createFanout({
     storage,
@@ -197,7 +211,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
     joinGuild,
     presences,
   });
-  receive = fanout.receive;
+  subscriptions.deliverTo({
+    handler: fanout.receive,
+    onGap: (subject, gap) => {
+      invalidateWatchers({ guilds, registry, send, logger }, subject, gap);
+    },
+  });
   const handoff = createHandoff({
     storage,
     bus,
@@ -208,48 +227,6 @@ export function createGateway(deps: GatewayDeps): Gateway {
     send,
     joinGuild,
     recover: createRecovery({ history: bus.history, fanout }),
-  });
-  const commands = createCommands({
-    presences,
-    rateLimits: deps.sharedState.rateLimits,
-    voice: deps.voice ?? null,
-  });
-  const commandContext = (session: Session | null): CommandContext => ({
-    storage,
-    clock,
-    events: deps.events,
-    guild: (guildId) => guilds.get(guildId),
-    friendIds: social.friendIds,
-    reply: (type, data) => {
-      if (session !== null) send.deliver(session, new EncodedDispatch(type, data));
-    },
-  });
-
-  const connections = createConnections({
-    clock,
-    logger,
-    options,
-    send,
-    clientAddress:
-      deps.clientAddress ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? ''),
-    closing: () => closing,
-    handlers: {
-      login: (conn, frame) =>
-        frame.op === Op.IDENTIFY
-          ? handshake.identify(conn, frame.d)
-          : handshake.resume(conn, frame.d),
-      async command(conn, session, frame) {
-        try {
-          await commands.run(commandContext(session), { session, frame });
-        } catch (err) {
-          if (!(err instanceof InvalidCommandError)) throw err;
-          send.close(conn, Close.UNKNOWN_OPCODE, 'Invalid payload for opcode.');
-        }
-      },
-      detached(session, ended) {
-        if (ended) registry.drop(session);
-      },
-    },
   });
   const handshake = createHandshake({
     storage,
@@ -266,8 +243,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     send,
     joinGuild,
     holdGuilds: guilds.holdMany,
-    admit: connections.admit,
-    closing: () => closing,
+    closing,
     social,
     presences,
     setPresence: (session, presence) =>
@@ -275,6 +251,32 @@ export function createGateway(deps: GatewayDeps): Gateway {
         session,
         frame: { op: Op.PRESENCE_UPDATE, d: presence },
       }),
+  });
+  const connections = createConnections({
+    clock,
+    logger,
+    options,
+    send,
+    clientAddress:
+      deps.clientAddress ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? ''),
+    closing,
+    handlers: {
+      login: (conn, frame, admit) =>
+        frame.op === Op.IDENTIFY
+          ? handshake.identify(conn, frame.d, admit)
+          : handshake.resume(conn, frame.d, admit),
+      async command(conn, session, frame) {
+        try {
+          await commands.run(commandContext(session), { session, frame });
+        } catch (err) {
+          if (!(err instanceof InvalidCommandError)) throw err;
+          send.close(conn, Close.UNKNOWN_OPCODE, 'Invalid payload for opcode.');
+        }
+      },
+      detached(session, ended) {
+        if (ended) registry.drop(session);
+      },
+    },
   });
   const sweep = startSweep({
     clock,
@@ -288,7 +290,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   return {
     async start() {
-      presences.start();
+      presences.start(() => registry.users());
       await handoff.start();
     },
     attach: connections.attach,
@@ -304,7 +306,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     sessionsOf: (userId) => [...(registry.ofUser(userId) ?? [])],
     revoke: registry.revoke,
     async close() {
-      closing = true;
+      state.closing = true;
       sweep.stop();
       presences.stop();
       handshake.close();

@@ -73,8 +73,6 @@ export function createHandshake(deps: {
    * then wait on no subscription one by one.
    */
   holdGuilds: (guildIds: readonly string[]) => Promise<() => void>;
-  /** IDENTIFY or RESUME accepted: the connection counts as logged in. */
-  admit: (conn: Connection) => void;
   /** Whether the gateway is shutting down (an IDENTIFY that waited its turn stops). */
   closing: () => boolean;
   /** The social graph the READY of an SDK session or a person's session shows. */
@@ -158,7 +156,11 @@ export function createHandshake(deps: {
     }
   };
 
-  const identify = async (conn: Connection, d: IdentifyPayload) => {
+  /**
+   * IDENTIFY on `conn`; `admit` counts the connection as logged in once the identify is accepted
+   * (the connection loop's, gateway/connection.ts).
+   */
+  const identify = async (conn: Connection, d: IdentifyPayload, admit: () => void) => {
     const checked = await login.check(await login.authenticate(d.token), {
       intents: d.intents,
       shard: d.shard,
@@ -206,7 +208,7 @@ export function createHandshake(deps: {
       // Nothing reaches the session before its READY.
       held: [],
     };
-    deps.admit(conn);
+    admit();
     conn.session = session;
     const watchingUser = registry.register(session);
     deps.sessionStore.save(storedSession(session));
@@ -238,7 +240,8 @@ export function createHandshake(deps: {
     if (d.presence !== undefined) await deps.setPresence(session, d.presence);
   };
 
-  const resume = async (conn: Connection, d: ResumePayload) => {
+  /** RESUME on `conn`; `admit` as for {@link identify}. */
+  const resume = async (conn: Connection, d: ResumePayload, admit: () => void) => {
     const sessionId = d.session_id;
     // The token first: no session, here or on another node, is looked at for a caller who cannot
     // prove to be its user.
@@ -307,7 +310,7 @@ export function createHandshake(deps: {
       previous.session = null;
       send.close(previous, Close.UNKNOWN_ERROR, 'Session resumed elsewhere.');
     }
-    deps.admit(conn);
+    admit();
     session.conn = conn;
     conn.session = session;
     for (const entry of session.replay) {

@@ -40,7 +40,6 @@ describe('gateway presences', () => {
       store: new MemoryPresenceStore({ ttlMs: TTL_MS }),
       clock,
       timers,
-      usersHere: () => usersHere,
       onError: (err) => {
         throw err;
       },
@@ -48,7 +47,7 @@ describe('gateway presences', () => {
     await presences.set('here', online);
     await presences.set('left', online);
     expect(pending).toHaveLength(0);
-    presences.start();
+    presences.start(() => usersHere);
     expect(pending.map((p) => p.ms)).toEqual([TTL_MS / 3]);
 
     // The user "left" ends their last session here: nobody refreshes their entry any more.

@@ -28,8 +28,8 @@ export interface Presences {
   set(userId: string, presence: Presence): Promise<void>;
   /** The presences of `userIds` that are set and live. */
   get(userIds: readonly string[]): Promise<ReadonlyMap<string, Presence>>;
-  /** Starts refreshing the entries of the users served here. */
-  start(): void;
+  /** Starts refreshing the entries of the users served here (`usersHere`, read at each pass). */
+  start(usersHere: () => Iterable<string>): void;
   stop(): void;
 }
 
@@ -38,16 +38,16 @@ export function createPresences(deps: {
   store: PresenceStore;
   clock: Clock;
   timers: Timers;
-  /** The users with a session on this node (connected or waiting for a RESUME). */
-  usersHere: () => Iterable<string>;
   onError: (err: unknown) => void;
 }): Presences {
   const { store, clock, timers } = deps;
   const intervalMs = store.ttlMs / REFRESHES_PER_TTL;
   let cancel: (() => void) | null = null;
-  const turn = () => {
-    cancel = timers.schedule(turn, intervalMs);
-    const userIds = [...deps.usersHere()];
+  const turn = (usersHere: () => Iterable<string>) => {
+    cancel = timers.schedule(() => {
+      turn(usersHere);
+    }, intervalMs);
+    const userIds = [...usersHere()];
     if (userIds.length > 0) store.refresh(userIds, clock.now()).catch(deps.onError);
   };
   return {
@@ -56,8 +56,10 @@ export function createPresences(deps: {
       userIds.length === 0
         ? new Map()
         : ((await store.get(userIds, clock.now())) as Map<string, Presence>),
-    start() {
-      cancel ??= timers.schedule(turn, intervalMs);
+    start(usersHere) {
+      cancel ??= timers.schedule(() => {
+        turn(usersHere);
+      }, intervalMs);
     },
     stop() {
       cancel?.();

@@ -3,12 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { createApp, type App, type AppOptions } from '../../src/app.js';
+import { createApp, type App, type AppOptions, type AppOverrides } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { generateIdTokenKeyPair, type IdTokenKeyPair } from '../../src/oauth/index.js';
-import type { Clock } from '../../src/domain/clock.js';
 import { keyringOf } from '../../src/domain/keyring.js';
-import type { BucketLimit } from '../../src/http/rateLimit/index.js';
 import { createPostgresStorage } from '../../src/storage/postgres/index.js';
 import { createSqliteStorage } from '../../src/storage/sqlite/index.js';
 import { sqliteTemplate } from './testStorage.js';
@@ -20,22 +18,22 @@ export interface TestServerOptions {
   /** The PostgreSQL server (a private one a test stops and starts); the shared one by default. */
   databaseUrl?: string;
   config?: Partial<Config>;
-  clock?: Clock;
-  defaultRouteBucket?: BucketLimit;
-  invalidRequestLimit?: BucketLimit;
+  clock?: AppOverrides['clock'];
+  defaultRouteBucket?: AppOverrides['defaultRouteBucket'];
+  invalidRequestLimit?: AppOverrides['invalidRequestLimit'];
   logger?: AppOptions['logger'];
   /** Gateway settings (short heartbeats, wide identify buckets...). */
-  gateway?: AppOptions['gateway'];
+  gateway?: AppOverrides['gateway'];
   /** Where the gateway's waits come from (a test that holds the identify queue's). */
-  gatewayTimers?: AppOptions['gatewayTimers'];
+  gatewayTimers?: AppOverrides['gatewayTimers'];
   /** The voice node's limits and the timers of its periodic pass. */
-  voice?: AppOptions['voice'];
+  voice?: AppOverrides['voice'];
   /** Listen on a loopback port (for real clients); inject-only otherwise. */
   listen?: boolean;
   /** A bus to use instead of the one the config names (a test's spy over NATS, say). */
-  bus?: AppOptions['bus'];
+  bus?: AppOverrides['bus'];
   /** Webhook delivery timers and limits (webhook event tests drive the worker themselves). */
-  webhookDelivery?: AppOptions['webhookDelivery'];
+  webhookDelivery?: AppOverrides['webhookDelivery'];
   /**
    * A database that outlives the server, to reopen it: a SQLite file, or a PostgreSQL schema
    * name (see uniqueSchema). Closing the server leaves it; the caller removes it.
@@ -49,13 +47,13 @@ export interface TestServerOptions {
   /** The snowflake process id, distinct per node sharing a database. */
   processId?: number;
   /** Interactions' timers (tests fire the 3-second deadlines themselves). */
-  interactions?: AppOptions['interactions'];
+  interactions?: AppOverrides['interactions'];
   /** The activity proxy host's timers and waits (tests fire its deadlines themselves). */
-  activityProxy?: AppOptions['activityProxy'];
+  activityProxy?: AppOverrides['activityProxy'];
   /** The thread and poll sweep (false: tests run its passes themselves). */
-  timedSweep?: AppOptions['timedSweep'];
+  timedSweep?: AppOverrides['timedSweep'];
   /** Auto-moderation's stopwatch (tests spend its budget at will). */
-  autoModeration?: AppOptions['autoModeration'];
+  autoModeration?: AppOverrides['autoModeration'];
 }
 
 export interface TestServer extends AsyncDisposable {
@@ -112,7 +110,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     await dropPostgres?.();
     if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
   };
-  let storage: AppOptions['storage'];
+  let storage: AppOverrides['storage'];
   if (options.storage === 'postgres') {
     // A private server (a test's own) goes with its files: nothing there is given back or dropped.
     const pooled = options.database === undefined && options.databaseUrl === undefined;
@@ -138,24 +136,26 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   let app: App;
   try {
     countAppStart();
-    app = await createApp({
-      config,
+    const overrides: AppOverrides = {
       storage,
       idTokenKey: await (testIdTokenKey ??= generateIdTokenKeyPair()),
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.defaultRouteBucket ? { defaultRouteBucket: options.defaultRouteBucket } : {}),
-      ...(options.logger ? { logger: options.logger } : {}),
       ...(options.gateway ? { gateway: options.gateway } : {}),
       ...(options.gatewayTimers ? { gatewayTimers: options.gatewayTimers } : {}),
       ...(options.voice ? { voice: options.voice } : {}),
       ...(options.invalidRequestLimit ? { invalidRequestLimit: options.invalidRequestLimit } : {}),
       ...(options.webhookDelivery ? { webhookDelivery: options.webhookDelivery } : {}),
       ...(options.bus ? { bus: options.bus } : {}),
-      ...(options.processId === undefined ? {} : { processId: options.processId }),
       ...(options.interactions ? { interactions: options.interactions } : {}),
       ...(options.activityProxy ? { activityProxy: options.activityProxy } : {}),
       ...(options.timedSweep === undefined ? {} : { timedSweep: options.timedSweep }),
       ...(options.autoModeration ? { autoModeration: options.autoModeration } : {}),
+    };
+    app = await createApp(config, {
+      overrides,
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.processId === undefined ? {} : { processId: options.processId }),
     });
   } catch (err) {
     // createApp closed the storage it was given; what this fixture made goes too.
