@@ -16,7 +16,7 @@ import { memberDispatches } from '../members/index.js';
 import { roleDispatches } from '../roles/index.js';
 import { announceIntegrationDelete, serializeIntegration } from '../integrations/index.js';
 import { serializeUser } from '../users/index.js';
-import type { SettingsRequest } from './settings.js';
+import type { SettingsRequest } from './documents.js';
 
 export function createIntegrationService(deps: ServiceDeps) {
   const { storage, clock, ids } = deps;

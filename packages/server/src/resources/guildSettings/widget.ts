@@ -11,7 +11,7 @@ import type { ServiceDeps } from '../deps.js';
 import { issueInvite } from '../invites/index.js';
 import { everyoneView } from './everyone.js';
 import { WidgetSettings } from './schemas.js';
-import { readSetting } from './settings.js';
+import { readSetting } from './documents.js';
 import { renderWidgetImage, type WidgetStyle } from './widgetImage.js';
 
 /** A member's presence as the widget reads it (the gateway's shared presence store). */

@@ -3,29 +3,23 @@ import {
   MessageFlags,
   MessageTypes,
   PermissionFlags as P,
-  isSnowflake,
 } from '@guildhall/protocol';
-import { basePermissions, requiredPermissions } from '../../domain/permissions.js';
-import { canReadMessageContent } from '../../domain/messageContent.js';
+import { basePermissions } from '../../domain/permissions.js';
 import { ApiError, invalidField } from '../../errors/index.js';
-import { afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { StreamedFile } from '../../http/multipart.js';
-import type { MessageActivityRecord, MessageRecord, NewMessage } from '../../storage/index.js';
+import type { NewMessage } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { isTimedOut, MESSAGE_CHANNEL_TYPES } from './access.js';
-import type { MessageChannelAccess } from './access.js';
 import { assertFilesPresent, newAttachments } from './attachments.js';
 import { assertAllowedMentions, resolveMentions } from './mentions.js';
-import { contentReaderFor } from './reader.js';
-import { loadMessageContext, serializeMessage, snapshotOf, type MessageWire } from './serialize.js';
+import { loadMessageContext, snapshotOf, type MessageWire } from './serialize.js';
 import { MAX_ATTACHMENTS, type CreateMessageInput } from './schemas.js';
-import { EMPTY_TALLY, newPoll, serializePoll } from './polls.js';
+import { newPoll } from './polls.js';
 import { componentsText, validateMessageComponents } from '../components/index.js';
 import { assertPremiumSkus } from '../monetization/index.js';
 import {
   APP_SETTABLE_FLAGS,
-  EDITABLE_TYPES,
   SETTABLE_FLAGS,
   assertFlags,
   embedsWire,
@@ -33,7 +27,9 @@ import {
   type MessageHelpers,
   type MessageServiceOptions,
 } from './shared.js';
-import { SECOND_MS, MINUTE_MS } from '../../domain/time.js';
+import { MINUTE_MS } from '../../domain/time.js';
+import { createPostingRules } from './postingRules.js';
+import { createPostingStore } from './postingStore.js';
 
 /** Thread types: their messages go through the thread rules. */
 const THREAD_TYPES = new Set<number>([
@@ -62,124 +58,13 @@ export function createMessagePosting(
   helpers: MessageHelpers,
 ) {
   const { storage, ids } = deps;
-  const { accessFor, withUploads, findMessage, view } = helpers;
-
-  /** Slowmode: 20016 with retry_after unless exempt (bots always are). */
-  const checkSlowmode = async (principal: Principal, access: MessageChannelAccess) => {
-    const seconds = access.channel.rateLimitPerUser;
-    if (seconds <= 0 || principal.user.bot) return;
-    const now = access.nowMs;
-    if (requiredPermissions.bypassSlowmode(now).some((bits) => access.has(bits))) return;
-    const windowMs = seconds * SECOND_MS;
-    const last = await storage.messages.lastPostedAt({
-      channelId: access.channel.id,
-      authorId: principal.user.id,
-      sinceId: idAtOrAfter(now - windowMs),
-    });
-    if (last !== null && last + windowMs > now) {
-      throw new ApiError('SLOWMODE_RATE_LIMIT', {
-        extra: { retry_after: (last + windowMs - now) / SECOND_MS, global: false },
-      });
-    }
-  };
-
-  /** The reply or forward a create names, checked. */
-  const resolveReference = async (
-    principal: Principal,
-    access: MessageChannelAccess,
-    input: CreateMessageInput,
-  ): Promise<{
-    reference: NewMessage['reference'];
-    replied: MessageRecord | null;
-    forwarded: MessageRecord | null;
-  }> => {
-    const ref = input.message_reference;
-    if (ref == null) return { reference: null, replied: null, forwarded: null };
-    const channelId = ref.channel_id ?? access.channel.id;
-    if ((ref.type ?? 0) === 1) {
-      const source =
-        channelId === access.channel.id ? access : await accessFor(storage, principal, channelId);
-      source.require(P.READ_MESSAGE_HISTORY);
-      const message = await findMessage(storage, source.channel.id, ref.message_id);
-      const reader = await contentReaderFor(storage, principal);
-      const canRead =
-        reader === null ||
-        canReadMessageContent(reader, {
-          authorId: message.authorId,
-          inDirectChannel: message.guildId === null,
-          mentionedUserIds: message.mentionUserIds,
-        });
-      if (!canRead) throw new ApiError('CANNOT_FORWARD_UNREADABLE_MESSAGE');
-      return {
-        reference: {
-          type: 1,
-          channelId: source.channel.id,
-          messageId: message.id,
-          guildId: source.guildId,
-        },
-        replied: null,
-        forwarded: message,
-      };
-    }
-    access.require(P.READ_MESSAGE_HISTORY);
-    if (channelId !== access.channel.id) {
-      throw invalidField(
-        ['message_reference'],
-        'MESSAGE_REFERENCE_INVALID_CHANNEL',
-        'Cannot reply to a message in a different channel.',
-      );
-    }
-    const replied = isSnowflake(ref.message_id)
-      ? await storage.messages.findById(channelId, ref.message_id)
-      : null;
-    if (replied === null) {
-      if (ref.fail_if_not_exists === false)
-        return { reference: null, replied: null, forwarded: null };
-      throw invalidField(
-        ['message_reference'],
-        'MESSAGE_REFERENCE_UNKNOWN_MESSAGE',
-        'Unknown message',
-      );
-    }
-    if (!EDITABLE_TYPES.has(replied.type)) throw new ApiError('CANNOT_EXECUTE_ON_SYSTEM_MESSAGE');
-    return {
-      reference: {
-        type: 0,
-        channelId,
-        messageId: replied.id,
-        guildId: access.guildId,
-      },
-      replied,
-      forwarded: null,
-    };
-  };
-
-  /**
-   * What a private channel's rules say of a create (who may post, the activity invite); an
-   * activity invite anywhere else is refused.
-   */
-  const privateExtras = async (
-    principal: Principal,
-    access: MessageChannelAccess,
-    input: CreateMessageInput,
-  ): Promise<{ applicationId: string | null; activity: MessageActivityRecord | null }> => {
-    if (input.metadata != null && (access.privateChannel === null || principal.kind !== 'bearer')) {
-      throw invalidField(
-        ['metadata'],
-        'BASE_TYPE_INVALID',
-        'Metadata is sent by a game (an SDK token) in a DM.',
-      );
-    }
-    if (access.privateChannel === null) {
-      if (input.activity != null) {
-        throw invalidField(['activity'], 'BASE_TYPE_INVALID', 'Activity invites are sent in DMs.');
-      }
-      return { applicationId: null, activity: null };
-    }
-    const rules = options.privateRules;
-    if (rules === undefined) throw new ApiError('CANNOT_SEND_MESSAGES_TO_USER');
-    return rules.beforeCreate(storage, { principal, access, input });
-  };
+  const { accessFor, findMessage, view } = helpers;
+  const { checkSlowmode, resolveReference, privateExtras } = createPostingRules(
+    deps,
+    options,
+    helpers,
+  );
+  const store = createPostingStore(deps, options, helpers);
 
   return {
     /**
@@ -371,64 +256,16 @@ export function createMessagePosting(
         components,
         ...(input.metadata == null ? {} : { metadata: input.metadata }),
       };
-      const record: MessageRecord = { ...message, pinnedAt: null, editedAt: null };
-      const rules = options.privateRules;
-      // Group-committed with the other writes of the moment: answered once it is on disk. A
-      // private channel's message commits with what it causes (reopened DMs, webhook events).
-      const insert = () =>
-        access.privateChannel === null || rules === undefined
-          ? storage.groupTransaction(async (tx) => {
-              await tx.messages.create(message);
-              if (poll !== null) await tx.polls.create(poll);
-              // A thread counts the message and wakes (its auto-archive starts again).
-              if (inThread) {
-                await options.threadRules?.posted(tx, {
-                  threadId: message.channelId,
-                  userId: message.authorId,
-                  nowMs: now,
-                });
-              }
-            })
-          : storage.transaction(async (tx) => {
-              await tx.messages.create(message);
-              if (poll !== null) await tx.polls.create(poll);
-              await rules.created(tx, { principal, access, message: record });
-            });
-      if (message.attachments.length === 0) await insert();
-      else await withUploads(uploads, insert);
-      const needsContext =
-        replied !== null || mentions.userIds.length > 0 || message.activity != null;
-      const context = needsContext
-        ? await loadMessageContext(storage, [record], {
-            links,
-            viewerId: principal.user.id,
-            reader: null,
-            knownUsers: [principal.user],
-            reactions: false,
-          })
-        : {
-            links,
-            users: new Map([[principal.user.id, principal.user]]),
-            reactions: new Map(),
-            referenced: new Map(),
-            reader: null,
-          };
-      const withNonce = nonce === null ? {} : { nonce };
-      const withPoll =
-        poll === null
-          ? context
-          : { ...context, polls: new Map([[messageId, serializePoll(poll, EMPTY_TALLY)]]) };
-      const wire = { ...serializeMessage(record, withPoll), ...withNonce };
-      // Announced once the message is committed (its batch is durable): published at once.
-      afterWrite(storage, {
-        type: 'MESSAGE_CREATE',
-        ...sendTo,
-        data: { ...wire, ...access.guildWire, ...access.memberWire() },
+      return store(principal, access, {
+        message,
+        poll,
+        uploads,
+        inThread,
+        replied,
+        mentionUserIds: mentions.userIds,
+        sendTo,
+        links,
       });
-      if (replied === null) return wire;
-      // The caller's own message is readable; its referenced_message follows the rule.
-      const reader = await contentReaderFor(storage, principal);
-      return { ...serializeMessage(record, { ...withPoll, reader }), ...withNonce };
     },
   };
 }
