@@ -1,8 +1,8 @@
 import { appendFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { inject } from 'vitest';
+import { join, relative } from 'node:path';
+import { expect, inject } from 'vitest';
 import { createApp, type App, type AppOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { generateIdTokenKeyPair, type IdTokenKeyPair } from '../../src/oauth/index.js';
@@ -75,11 +75,12 @@ const SHARED_DATABASE_SECRET_KEY = keyringOf(Buffer.alloc(32, 7));
 let testIdTokenKey: Promise<IdTokenKeyPair> | undefined;
 
 /**
- * Counts a createApp call of the run: a byte in this worker's file of the run's counters, which
- * globalSetup.ts adds up and prints at the end of the run.
+ * Counts a createApp call of the run: a line naming the test file in this worker's file of the
+ * run's counters, which globalSetup.ts adds up and prints at the end of the run.
  */
 export function countAppStart(): void {
-  appendFileSync(join(inject('runStatsDir'), `worker-${String(process.pid)}`), '.');
+  const file = relative(process.cwd(), expect.getState().testPath ?? 'unknown');
+  appendFileSync(join(inject('runStatsDir'), `worker-${String(process.pid)}`), `${file}\n`);
 }
 
 /** A disposable platform on port 0 with its own database and data folder. */
