@@ -171,16 +171,20 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return { app, baseUrl, close, [Symbol.asyncDispose]: close };
 }
 
-/** A developer with a session token, and an application with its bot. */
-export async function seedDeveloper(app: App, name = 'dev') {
+/**
+ * A developer with a session token, and an application with its bot (named `appName`,
+ * `<name> app` by default).
+ */
+export async function seedDeveloper(app: App, name = 'dev', appName = `${name} app`) {
   const session = await app.services.auth.register({
     email: `${name}@example.test`,
     username: name,
     password: 'correct horse battery',
   });
-  const created = await app.services.applications.create(session.user_id, { name: `${name} app` });
+  const created = await app.services.applications.create(session.user_id, { name: appName });
   return {
     userId: session.user_id,
+    username: name,
     userToken: session.token,
     applicationId: created.application.id,
     botUserId: created.bot.id,

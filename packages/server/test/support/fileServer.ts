@@ -1,0 +1,71 @@
+/**
+ * One server per test file and driver, and what each test seeds on it.
+ *
+ * A server costs a `createApp` (routes, migrations or a template copy, the gateway); a guild, an
+ * app or a person costs a few inserts. So the fixtures start their server once, before the first
+ * test of the `describe` block they are called in (a file's block per driver, inside
+ * `describeDrivers`), and each test seeds its own world with names no other test of the worker
+ * has ({@link uniqueName}): tests sharing a server stay independent, and any of them runs alone.
+ *
+ * @module
+ */
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { startTestServer, type TestServer, type TestServerOptions } from './testServer.js';
+
+let named = 0;
+
+/**
+ * `base` with a number no other call in this worker gave: a username, email local part or name
+ * that cannot collide with another test's on a shared server (`owner` → `owner_12`).
+ */
+export function uniqueName(base: string): string {
+  named += 1;
+  return `${base}_${String(named)}`;
+}
+
+export interface FileServer {
+  /** The server of this file and driver, started in `beforeAll`. */
+  readonly server: TestServer;
+}
+
+/**
+ * Starts a server with `options` before the enclosing block's first test (for its hooks and
+ * tests) and closes it after its last.
+ */
+export function useFileServer(options: TestServerOptions | (() => TestServerOptions)): FileServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(typeof options === 'function' ? options() : options);
+  });
+  afterAll(async () => {
+    const ended = server;
+    server = undefined;
+    await ended?.close();
+  });
+  return {
+    get server() {
+      if (server === undefined) throw new Error('no file server: outside its describe block');
+      return server;
+    },
+  };
+}
+
+/**
+ * Makes `make()` before each test of the enclosing block and `dispose` of it after; the getter
+ * returns this test's value.
+ */
+export function perTest<T>(make: () => Promise<T>, dispose?: (value: T) => Promise<void>): () => T {
+  let value: { current: T } | undefined;
+  beforeEach(async () => {
+    value = { current: await make() };
+  });
+  afterEach(async () => {
+    const ended = value;
+    value = undefined;
+    if (ended !== undefined) await dispose?.(ended.current);
+  });
+  return () => {
+    if (value === undefined) throw new Error('no per-test value: outside a test');
+    return value.current;
+  };
+}
