@@ -3,7 +3,6 @@
  * (installed), a second guild without that bot, another developer's app, Bearer tokens made on
  * demand, and a `call` that checks every answer against the OpenAPI document.
  */
-import { beforeAll } from 'vitest';
 import { generateToken, hashSecret } from '../../src/domain/credentials.js';
 import type { Driver } from './drivers.js';
 import { guildFixture, type GuildFixture } from './guildMembers.js';
@@ -24,24 +23,28 @@ interface State {
 
 export function useCommandFixture(driver: Driver) {
   const shared = useFileServer({ storage: driver });
-  let dispatches: State['dispatches'] | undefined;
-  beforeAll(async () => {
-    dispatches = await watchDispatches(shared.server);
-  });
-  const current = perTest(async (): Promise<State> => {
-    const { server } = shared;
-    const guild = await guildFixture(server, { botPermissions: 0n });
-    const bare = await server.app.services.guilds.create({
-      ownerId: guild.owner.userId,
-      name: 'No bot here',
-      channels: [{ name: 'general', type: 'text' }],
-    });
-    const other = await seedDeveloper(server.app, uniqueName('other'));
-    // The file's watch, holding what this test publishes from here on.
-    if (dispatches === undefined) throw new Error('the dispatch watch starts before the tests');
-    dispatches.seen.length = 0;
-    return { server, guild, bareGuildId: bare.guild.id, other, dispatches };
-  });
+  const current = perTest(
+    async (): Promise<State> => {
+      const { server } = shared;
+      const guild = await guildFixture(server, { botPermissions: 0n });
+      const bare = await server.app.services.guilds.create({
+        ownerId: guild.owner.userId,
+        name: 'No bot here',
+        channels: [{ name: 'general', type: 'text' }],
+      });
+      const other = await seedDeveloper(server.app, uniqueName('other'));
+      return {
+        server,
+        guild,
+        bareGuildId: bare.guild.id,
+        other,
+        dispatches: await watchDispatches(server),
+      };
+    },
+    ({ dispatches }) => {
+      dispatches.stop();
+    },
+  );
 
   /** A Bearer token of `userId` for the fixture's application (or another), with these scopes. */
   const bearer = async (userId: string, scopes: string[], applicationId?: string) => {

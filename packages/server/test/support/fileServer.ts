@@ -54,7 +54,10 @@ export function useFileServer(options: TestServerOptions | (() => TestServerOpti
  * Makes `make()` before each test of the enclosing block and `dispose` of it after; the getter
  * returns this test's value.
  */
-export function perTest<T>(make: () => Promise<T>, dispose?: (value: T) => Promise<void>): () => T {
+export function perTest<T>(
+  make: () => Promise<T>,
+  dispose?: (value: T) => void | Promise<void>,
+): () => T {
   let value: { current: T } | undefined;
   beforeEach(async () => {
     value = { current: await make() };

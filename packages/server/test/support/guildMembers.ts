@@ -32,6 +32,8 @@ export interface GuildFixture {
    * time (default: the clock's now).
    */
   join(name: string, options?: { roleIds?: string[]; joinedAt?: number }): Promise<Person>;
+  /** The owner, the bot and everyone joined since, by user id. */
+  userIds(): string[];
   /** How many audit log entries the guild has: a refused request must not add one. */
   auditCount(): Promise<number>;
   /**
@@ -69,6 +71,7 @@ export async function guildFixture(
     permissions: options.botPermissions,
   });
   const now = options.nowMs ?? (() => Date.now());
+  const userIds = [seed.userId, seed.botUserId];
   return {
     guildId: guild.id,
     owner: { userId: seed.userId, token: seed.userToken, username: seed.username },
@@ -94,8 +97,10 @@ export async function guildFixture(
         flags: 0,
         roleIds,
       });
+      userIds.push(session.user_id);
       return { userId: session.user_id, token: session.token, username };
     },
+    userIds: () => [...userIds],
     async auditCount() {
       return (await app.storage.auditLog.list(guild.id, { limit: 10_000 })).length;
     },

@@ -23,11 +23,15 @@ export interface RecordedDispatch extends DispatchEnvelope {
 /** Records every dispatch published from now on. */
 export async function recordDispatches(app: App) {
   const events: RecordedDispatch[] = [];
-  await app.bus.subscribe(ALL_DISPATCHES, (event) => {
+  const subscription = await app.bus.subscribe(ALL_DISPATCHES, (event) => {
     events.push({ type: event.type, ...(event.data as DispatchEnvelope) });
   });
   return {
     events,
+    /** Stops recording (a test's recorder on a server that outlives the test). */
+    stop: () => {
+      subscription.unsubscribe();
+    },
     /** Waits for the first dispatch of this type (delivery is asynchronous). */
     async next(type: string): Promise<RecordedDispatch> {
       return vi.waitFor(() => {
