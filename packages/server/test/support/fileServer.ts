@@ -72,3 +72,13 @@ export function perTest<T>(
     return value.current;
   };
 }
+
+/**
+ * Starts a test on a shared server's manual clock at `start`, or where the tests before it left
+ * the clock if that is later. A server's ids never go back in time, so a clock set back would
+ * mint ids dated after it: tests that read a message's age from its id (nonce windows, bulk
+ * deletes, a ban's delete_message_seconds) need the clock at or after the ids already minted.
+ */
+export function resumeClock(clock: { now(): number; set(ms: number): void }, start: number): void {
+  clock.set(Math.max(clock.now(), start));
+}
