@@ -73,12 +73,20 @@ export function perTest<T>(
   };
 }
 
+/** How far a shared clock moves between tests: past every rate limit window of the API. */
+const BETWEEN_TESTS_MS = 60 * 60_000;
+
 /**
- * Starts a test on a shared server's manual clock at `start`, or where the tests before it left
- * the clock if that is later. A server's ids never go back in time, so a clock set back would
- * mint ids dated after it: tests that read a message's age from its id (nonce windows, bulk
- * deletes, a ban's delete_message_seconds) need the clock at or after the ids already minted.
+ * Moves a shared server's manual clock to where the next test starts: an hour past where the
+ * tests before it left the clock, and not before `earliest`. So the rate limit windows of earlier
+ * tests (per address, like the token endpoint's) have passed, and the ids the server minted
+ * before are older than the clock: ids never go back in time, so a clock set back would mint
+ * ids dated after it, and tests that read an age from an id (nonce windows, bulk deletes, a ban's
+ * delete_message_seconds) would see the wrong one. For tests that assert no absolute time.
  */
-export function resumeClock(clock: { now(): number; set(ms: number): void }, start: number): void {
-  clock.set(Math.max(clock.now(), start));
+export function advanceToNextTest(
+  clock: { now(): number; set(ms: number): void },
+  earliest: number,
+): void {
+  clock.set(Math.max(clock.now() + BETWEEN_TESTS_MS, earliest));
 }

@@ -13,7 +13,7 @@ import { ALL_DISPATCHES, type DispatchEnvelope } from '../../src/events/dispatch
 import type { Driver } from './drivers.js';
 import { guildFixture, type GuildFixture } from './guildMembers.js';
 import { expectOpenApiResponse } from './openapi.js';
-import { perTest, resumeClock, useFileServer } from './fileServer.js';
+import { advanceToNextTest, perTest, useFileServer } from './fileServer.js';
 import { apiRequest } from './inject.js';
 
 export interface RecordedDispatch extends DispatchEnvelope {
@@ -138,7 +138,7 @@ export function useMessageFixture(driver: Driver) {
   const clock = manualClock(AFTER_SPLIT);
   const shared = useFileServer({ storage: driver, clock });
   const current = perTest(async () => {
-    resumeClock(clock, AFTER_SPLIT);
+    advanceToNextTest(clock, AFTER_SPLIT);
     const { server } = shared;
     const g = await guildFixture(server, {
       botPermissions: P.MANAGE_MESSAGES,
