@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { deconstructSnowflake, makeSnowflake } from '@guildhall/protocol';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startTestServer, type TestServer, type TestServerOptions } from './testServer.js';
 
@@ -21,6 +22,15 @@ let named = 0;
 export function uniqueName(base: string): string {
   named += 1;
   return `${base}_${String(named)}`;
+}
+
+/**
+ * What `auth.register` takes for a new person named after `name` (made unique: uniqueName), with
+ * the password the tests log in with.
+ */
+export function registration(name: string) {
+  const username = uniqueName(name);
+  return { email: `${username}@example.test`, username, password: 'correct horse battery' };
 }
 
 export interface FileServer {
@@ -89,4 +99,21 @@ export function advanceToNextTest(
   earliest: number,
 ): void {
   clock.set(Math.max(clock.now() + BETWEEN_TESTS_MS, earliest));
+}
+
+let fabricated = 0;
+
+/**
+ * An id a test makes for a row it stores itself: dated as `after` (an id of the server's, so
+ * it sorts with what was made then), on worker and process 31, which no test server mints with,
+ * and unique in this worker whatever the server mints (the file's tests share it).
+ */
+export function fabricatedId(after: string): string {
+  fabricated += 1;
+  return makeSnowflake({
+    timestampMs: deconstructSnowflake(after).timestampMs + Math.floor(fabricated / 4096),
+    workerId: 31,
+    processId: 31,
+    increment: fabricated % 4096,
+  });
 }
