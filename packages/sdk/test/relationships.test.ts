@@ -112,7 +112,7 @@ describeDrivers('SDK relationships ($driver)', (driver) => {
     const adaDeleted: [string, boolean][] = [];
     ada.setRelationshipDeletedCallback((userId, isDiscord) => adaDeleted.push([userId, isDiscord]));
 
-    await ada.sendDiscordFriendRequest('bob');
+    await ada.sendDiscordFriendRequest(bobP.user.username);
     await eventually(
       () => (types(bob, adaP.id)[0] === RelationshipType.PendingIncoming ? true : undefined),
       'the Discord request',
@@ -207,7 +207,7 @@ describeDrivers('SDK relationships ($driver)', (driver) => {
     const bob = await world().readyClient(bobP);
 
     await ada.sendDiscordFriendRequestById(bobP.id);
-    await ada.sendGameFriendRequest('bob');
+    await ada.sendGameFriendRequest(bobP.user.username);
     await eventually(
       () =>
         types(bob, adaP.id).join() ===
@@ -236,7 +236,7 @@ describeDrivers('SDK relationships ($driver)', (driver) => {
     );
     await bob.rejectGameFriendRequest(adaP.id);
     // The legacy tag form: discriminator "0".
-    await ada.sendDiscordFriendRequest('bob#0');
+    await ada.sendDiscordFriendRequest(`${bobP.user.username}#0`);
     await eventually(
       () => (types(ada, bobP.id)[0] === RelationshipType.PendingOutgoing ? true : undefined),
       'outgoing',

@@ -5,18 +5,23 @@
  * @module
  */
 import { expandScopes } from '../../server/src/oauth/index.js';
+import { uniqueName } from '../../server/test/support/fileServer.js';
 import { SdkError, type Client, type ErrorType } from '../src/node.js';
 import type { Player, SdkWorld } from './support.js';
 
-/** A registered person (platform-wide friends are theirs only) with an SDK token of the game. */
+/**
+ * A registered person named after `name` (made unique: uniqueName; platform-wide friends are
+ * theirs only) with an SDK token of the game.
+ */
 export async function fullPlayer(
   world: SdkWorld,
   name: string,
 ): Promise<Player & { session: string }> {
   const { app } = world.server;
+  const username = uniqueName(name);
   const session = await app.services.auth.register({
-    email: `${name}@example.test`,
-    username: name,
+    email: `${username}@example.test`,
+    username,
     password: 'correct horse battery',
   });
   const tokens = await app.services.oauth.issueTokens({

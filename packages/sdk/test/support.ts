@@ -1,15 +1,15 @@
 /**
- * The SDK tests' harness: a real Guildhall server on a loopback port (SQLite, or PostgreSQL with
- * describeDrivers), a developer with an application, players with provisional accounts minted by
+ * The SDK tests' harness: a real Guildhall server on a loopback port per file (SQLite, or
+ * PostgreSQL with describeDrivers), and per test a developer with an application, players with provisional accounts minted by
  * the application's bot, and SDK clients (the Node build) connected as those players.
  *
  * @module
  */
 import { afterEach, beforeEach } from 'vitest';
 import type { Driver } from '../../server/test/support/drivers.js';
+import { uniqueName, useFileServer } from '../../server/test/support/fileServer.js';
 import {
   seedDeveloper,
-  startTestServer,
   type TestServer,
   type TestServerOptions,
 } from '../../server/test/support/testServer.js';
@@ -49,23 +49,27 @@ export interface SdkWorld {
   ): Promise<{ status: number; body: T }>;
 }
 
-/** Registers a fresh server per test on the driver; read the world inside tests. */
+/**
+ * Registers a server per file on the driver (one per call's block), and per test a developer and
+ * the clients the test makes; read the world inside tests.
+ */
 export function useSdkWorld(
   driver: Driver = 'sqlite',
   serverOptions: TestServerOptions = {},
 ): () => SdkWorld {
   let world: SdkWorld | null = null;
   const clients: Client[] = [];
+  const shared = useFileServer({
+    storage: driver,
+    listen: true,
+    gateway: { identifiesPerBucket: 1000 },
+    ...serverOptions,
+  });
 
   beforeEach(async () => {
-    const server = await startTestServer({
-      storage: driver,
-      listen: true,
-      gateway: { identifiesPerBucket: 1000 },
-      ...serverOptions,
-    });
+    const { server } = shared;
     const apiBase = `${server.baseUrl}/api/v10`;
-    const dev = await seedDeveloper(server.app);
+    const dev = await seedDeveloper(server.app, uniqueName('dev'), 'dev app');
     const api: SdkWorld['api'] = async (method, path, options = {}) => {
       const response = await fetch(`${apiBase}${path}`, {
         method,
@@ -108,9 +112,8 @@ export function useSdkWorld(
     };
   });
 
-  afterEach(async () => {
+  afterEach(() => {
     for (const made of clients.splice(0)) made.disconnect();
-    await world?.server.close();
     world = null;
   });
 

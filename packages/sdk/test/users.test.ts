@@ -151,9 +151,9 @@ describe('SDK users: a full account', () => {
     ada.setUserUpdatedCallback((userId) => updated.push(userId));
     const me = ada.getCurrentUserV2();
     expect(me?.isProvisional()).toBe(false);
-    expect(me?.username()).toBe('ada');
+    expect(me?.username()).toBe(adaP.user.username);
     expect(me?.globalName()).toBeNull();
-    expect(me?.displayName()).toBe('ada');
+    expect(me?.displayName()).toBe(adaP.user.username);
     const changed = await world().api('PATCH', '/users/@me', {
       auth: adaP.session,
       json: { global_name: 'Ada L.', avatar: `data:image/png;base64,${PNG}` },

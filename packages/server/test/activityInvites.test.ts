@@ -11,6 +11,7 @@ import { expandScopes } from '../src/oauth/index.js';
 import { describeDrivers } from './support/drivers.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
 import { seedDeveloper } from './support/testServer.js';
+import { uniqueName } from './support/fileServer.js';
 import { apiRequest } from './support/inject.js';
 
 type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
@@ -20,8 +21,8 @@ describeDrivers('activity invites ($driver)', (driver) => {
   let game: Seed;
   let other: Seed;
   beforeEach(async () => {
-    game = await seedDeveloper(gw.server.app, 'game');
-    other = await seedDeveloper(gw.server.app, 'othergame');
+    game = await seedDeveloper(gw.server.app, uniqueName('game'));
+    other = await seedDeveloper(gw.server.app, uniqueName('othergame'));
   });
 
   const accessToken = async (userId: string, app: Seed = game, scopes = ['sdk.social_layer']) =>

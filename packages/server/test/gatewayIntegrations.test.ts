@@ -4,6 +4,7 @@ import type { GatewayClient } from './support/gatewayClient.js';
 import { describeDrivers } from './support/drivers.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
 import { seedDeveloper } from './support/testServer.js';
+import { uniqueName } from './support/fileServer.js';
 
 /**
  * INTEGRATION_CREATE, INTEGRATION_UPDATE, INTEGRATION_DELETE and GUILD_INTEGRATIONS_UPDATE on a
@@ -49,7 +50,7 @@ describeDrivers('integration events on the gateway ($driver)', (driver) => {
 
   it('a bot joining sends INTEGRATION_CREATE with its integration, then the guild update', async () => {
     const { withIntent, without } = await sessions();
-    const second = await seedDeveloper(gw.server.app, 'second');
+    const second = await seedDeveloper(gw.server.app, uniqueName('second'), 'second app');
     await gw.server.app.services.guilds.addBot({
       guildId: gw.guild.guildId,
       applicationId: second.applicationId,
@@ -135,7 +136,7 @@ describeDrivers('integration events on the gateway ($driver)', (driver) => {
     expect(await listed()).toEqual([]);
 
     // A second bot leaves by itself.
-    const second = await seedDeveloper(gw.server.app, 'second');
+    const second = await seedDeveloper(gw.server.app, uniqueName('second'), 'second app');
     await gw.server.app.services.guilds.addBot({
       guildId: gw.guild.guildId,
       applicationId: second.applicationId,

@@ -17,6 +17,7 @@ import { describeDrivers } from './support/drivers.js';
 import type { Frame, GatewayClient } from './support/gatewayClient.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
 import { seedDeveloper } from './support/testServer.js';
+import { uniqueName } from './support/fileServer.js';
 import { apiRequest } from './support/inject.js';
 
 type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
@@ -35,8 +36,8 @@ describeDrivers('lobby calls on the gateway ($driver)', (driver) => {
   let game: Seed;
   let other: Seed;
   beforeEach(async () => {
-    game = await seedDeveloper(gw.server.app, 'game');
-    other = await seedDeveloper(gw.server.app, 'other');
+    game = await seedDeveloper(gw.server.app, uniqueName('game'));
+    other = await seedDeveloper(gw.server.app, uniqueName('other'));
   });
 
   const after = (client: GatewayClient, match: (f: Frame) => boolean, seq: number) =>

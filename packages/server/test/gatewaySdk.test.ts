@@ -15,6 +15,7 @@ import { describeDrivers } from './support/drivers.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
 import type { Frame, GatewayClient } from './support/gatewayClient.js';
 import { seedDeveloper } from './support/testServer.js';
+import { uniqueName } from './support/fileServer.js';
 import { apiRequest } from './support/inject.js';
 
 type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
@@ -23,7 +24,7 @@ describeDrivers('SDK sessions ($driver)', (driver) => {
   const gw = useGatewayFixture({ driver });
   let game: Seed;
   beforeEach(async () => {
-    game = await seedDeveloper(gw.server.app, 'game');
+    game = await seedDeveloper(gw.server.app, uniqueName('game'));
   });
 
   /** An access token of the game for the user, with these scopes (expanded, as stored). */
@@ -81,9 +82,10 @@ describeDrivers('SDK sessions ($driver)', (driver) => {
   });
 
   it('joining a guild brings an SDK session no GUILD_CREATE', async () => {
+    const joiner = uniqueName('joiner');
     const { user_id: userId, token: sessionToken } = await gw.server.app.services.auth.register({
-      email: 'joiner@example.test',
-      username: 'joiner',
+      email: `${joiner}@example.test`,
+      username: joiner,
       password: 'correct horse battery',
     });
     // The SDK session first: the join visits the user's sessions in the order they came.

@@ -14,6 +14,7 @@ import { describeDrivers } from './support/drivers.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
 import type { Frame, GatewayClient } from './support/gatewayClient.js';
 import { seedDeveloper } from './support/testServer.js';
+import { uniqueName } from './support/fileServer.js';
 import { apiRequest } from './support/inject.js';
 
 type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
@@ -23,8 +24,8 @@ describeDrivers('SDK sessions scoped to their game ($driver)', (driver) => {
   let gameA: Seed;
   let gameB: Seed;
   beforeEach(async () => {
-    gameA = await seedDeveloper(gw.server.app, 'game-a');
-    gameB = await seedDeveloper(gw.server.app, 'game-b');
+    gameA = await seedDeveloper(gw.server.app, uniqueName('game_a'));
+    gameB = await seedDeveloper(gw.server.app, uniqueName('game_b'));
   });
 
   /** An SDK access token (sdk.social_layer) of the game for the user; the user now uses it. */

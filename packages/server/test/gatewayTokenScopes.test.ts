@@ -122,7 +122,7 @@ describeDrivers('gateway sessions read what their token reads ($driver)', (drive
       });
     }
     expect(social.ready).toMatchObject({ user: { email: null } });
-    expect(own.ready).toMatchObject({ user: { email: 'player@example.test' } });
+    expect(own.ready).toMatchObject({ user: { email: `${player.username}@example.test` } });
 
     // A DM message, a group DM and its message, a friend request, a change of the user.
     await send('POST', `/channels/${dmId}/messages`, {
@@ -177,7 +177,7 @@ describeDrivers('gateway sessions read what their token reads ($driver)', (drive
       client.next((f) => f.t === 'USER_UPDATE' && (f.d as { id?: unknown }).id === player.userId);
     expect((await renamed(own.client)).d).toMatchObject({
       global_name: 'Player',
-      email: 'player@example.test',
+      email: `${player.username}@example.test`,
       premium_type: 2,
     });
     for (const client of [presence.client, social.client]) {
@@ -194,8 +194,8 @@ describeDrivers('gateway sessions read what their token reads ($driver)', (drive
       expect(about(presence.client, type, dmId)).toEqual([]);
       expect(about(presence.client, type, groupId)).toEqual([]);
     }
-    expect(JSON.stringify(presence.client.frames)).not.toContain('player@example.test');
-    expect(JSON.stringify(social.client.frames)).not.toContain('player@example.test');
+    expect(JSON.stringify(presence.client.frames)).not.toContain(`${player.username}@example.test`);
+    expect(JSON.stringify(social.client.frames)).not.toContain(`${player.username}@example.test`);
   });
 
   it('a presence-only session gets no lobby event, as REST refuses it the lobby (50026)', async () => {

@@ -243,7 +243,7 @@ describeDrivers('real clients answer interactions ($driver)', (driver) => {
       const pressed = await dispatched(
         events,
         'MESSAGE_UPDATE',
-        (d) => d['content'] === 'pressed by ann',
+        (d) => d['content'] === `pressed by ${ann.username}`,
       );
       expect(pressed.data).toMatchObject({ id: (buttons.data as WireMessage).id, components: [] });
       expect(failures).toEqual([]);

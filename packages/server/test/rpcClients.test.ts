@@ -39,7 +39,7 @@ describeDrivers('RPC over IPC with real client libraries on $driver', (driver) =
       `${world.server.baseUrl}/api`;
     await withEnv('XDG_RUNTIME_DIR', world.dir, () => client.connect());
     expect(client.user?.id).toBe(player.userId);
-    expect(client.user?.username).toBe('ada');
+    expect(client.user?.username).toBe(world.player.username);
     expect(world.rpc.daemon.path).toBe(`${world.dir}/discord-ipc-0`);
 
     await client.login({ scopes: ['identify', 'rpc'] });
@@ -93,7 +93,7 @@ describeDrivers('RPC over IPC with real client libraries on $driver', (driver) =
     await withEnv('XDG_RUNTIME_DIR', world.dir, () =>
       client.login({ clientId: dev.applicationId }),
     );
-    expect(client.user).toMatchObject({ id: player.userId, username: 'ada' });
+    expect(client.user).toMatchObject({ id: player.userId, username: player.username });
 
     // The library's own exchange sends redirect_uri=undefined: the app's backend exchanges the
     // code itself, as docs/rpc.md shows.
@@ -278,9 +278,9 @@ describe('the RPC example of docs/rpc.md', () => {
     expect(ended.stderr).toBe('');
     expect(ended.code).toBe(0);
     expect(ended.stdout).toContain(
-      `• connected to the local client of ada (${world.player.userId})`,
+      `• connected to the local client of ${world.player.username} (${world.player.userId})`,
     );
-    expect(ended.stdout).toContain('• authenticated as ada for dev app');
+    expect(ended.stdout).toContain(`• authenticated as ${world.player.username} for dev app`);
     expect(ended.stdout.trimEnd().endsWith('• done')).toBe(true);
     const cleared = await world.playerPresence(shownAt + 1);
     expect(cleared.activities).toEqual([]);

@@ -52,7 +52,10 @@ describe('RPC framing on raw sockets', () => {
           api_endpoint: `//${new URL(world.server.baseUrl).host}/api`,
           environment: 'production',
         },
-        user: expect.objectContaining({ id: world.player.userId, username: 'ada' }) as unknown,
+        user: expect.objectContaining({
+          id: world.player.userId,
+          username: world.player.username,
+        }) as unknown,
       },
     });
     expect((await ipc.next((f) => f.op === Op.PONG)).data).toBe('beat-1');

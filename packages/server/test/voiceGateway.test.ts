@@ -24,7 +24,7 @@ describeDrivers('the voice gateway on $driver', (driver) => {
 
   /** Hello → Identify → Ready → Select Protocol → Session Description. */
   const connect = async (who: CallSeat) => {
-    const voice = await connectVoice(who.server.endpoint);
+    const voice = gw.track(await connectVoice(who.server.endpoint));
     await voice.op(VOp.HELLO);
     identify(voice, who);
     const ready = (await voice.op(VOp.READY)).d as { ssrc: number; ip: string; port: number };
@@ -46,7 +46,7 @@ describeDrivers('the voice gateway on $driver', (driver) => {
     expect(bot.server.guild_id).toBe(gw.guild.guildId);
     expect(bot.server.endpoint).toMatch(/^127\.0\.0\.1:\d+$/);
 
-    const voice = await connectVoice(bot.server.endpoint);
+    const voice = gw.track(await connectVoice(bot.server.endpoint));
     const hello = (await voice.op(VOp.HELLO)).d as { heartbeat_interval: number };
     expect(hello.heartbeat_interval).toBeGreaterThan(0);
     voice.send(VOp.HEARTBEAT, { t: 1234, seq_ack: -1 });
@@ -106,24 +106,24 @@ describeDrivers('the voice gateway on $driver', (driver) => {
     const channelId = await voiceChannel();
     const bot = await joinCall(gw.guild.bot.token, channelId);
 
-    const plain = await connectVoice(bot.server.endpoint);
+    const plain = gw.track(await connectVoice(bot.server.endpoint));
     identify(plain, bot, 0);
     const refused = await plain.closed;
     expect(refused.code).toBe(Close.E2EE_REQUIRED);
     expect(refused.reason).toMatch(/end-to-end encrypted/);
 
-    const forged = await connectVoice(bot.server.endpoint);
+    const forged = gw.track(await connectVoice(bot.server.endpoint));
     identify(forged, {
       ...bot,
       server: { ...bot.server, token: `${bot.server.token.slice(0, -2)}AA` },
     });
     expect((await forged.closed).code).toBe(Close.AUTHENTICATION_FAILED);
 
-    const someoneElse = await connectVoice(bot.server.endpoint);
+    const someoneElse = gw.track(await connectVoice(bot.server.endpoint));
     identify(someoneElse, { ...bot, userId: gw.guild.owner.userId });
     expect((await someoneElse.closed).code).toBe(Close.AUTHENTICATION_FAILED);
 
-    const early = await connectVoice(bot.server.endpoint);
+    const early = gw.track(await connectVoice(bot.server.endpoint));
     early.send(VOp.SELECT_PROTOCOL, {
       protocol: 'udp',
       data: { address: '1', port: 1, mode: 'x' },
@@ -139,7 +139,7 @@ describeDrivers('the voice gateway on $driver', (driver) => {
       self_deaf: false,
     });
     await bot.client.next((f) => f.t === 'VOICE_STATE_UPDATE' && (f.s ?? 0) > seen);
-    const stale = await connectVoice(bot.server.endpoint);
+    const stale = gw.track(await connectVoice(bot.server.endpoint));
     identify(stale, bot);
     expect((await stale.closed).code).toBe(Close.SESSION_NO_LONGER_VALID);
   });
@@ -147,7 +147,7 @@ describeDrivers('the voice gateway on $driver', (driver) => {
   it('refuses unknown modes (4016), opcodes (4001), malformed frames (4002) and other versions', async () => {
     const channelId = await voiceChannel();
     const bot = await joinCall(gw.guild.bot.token, channelId);
-    const voice = await connectVoice(bot.server.endpoint);
+    const voice = gw.track(await connectVoice(bot.server.endpoint));
     identify(voice, bot);
     await voice.op(VOp.READY);
     voice.send(VOp.SELECT_PROTOCOL, {
@@ -157,13 +157,13 @@ describeDrivers('the voice gateway on $driver', (driver) => {
     expect((await voice.closed).code).toBe(Close.UNKNOWN_ENCRYPTION_MODE);
 
     const again = await joinCall(gw.guild.bot.token, channelId);
-    const unknown = await connectVoice(again.server.endpoint);
+    const unknown = gw.track(await connectVoice(again.server.endpoint));
     identify(unknown, again);
     await unknown.op(VOp.READY);
     unknown.send(99, {});
     expect((await unknown.closed).code).toBe(Close.UNKNOWN_OPCODE);
 
-    const garbage = await connectVoice(again.server.endpoint);
+    const garbage = gw.track(await connectVoice(again.server.endpoint));
     garbage.raw.send('{"op": 0, "d": ');
     expect((await garbage.closed).code).toBe(Close.FAILED_TO_DECODE);
 
@@ -183,7 +183,7 @@ describeDrivers('the voice gateway on $driver', (driver) => {
     // While it is away someone joins: Clients Connect waits for the resume.
     const ca = await readFile(join(gw.server.app.config.dataDir, 'voice-tls', 'cert.pem'), 'utf8');
     const owner = await joinCall(gw.guild.owner.token, channelId);
-    const secure = await connectVoice(owner.server.endpoint, { tls: { ca } });
+    const secure = gw.track(await connectVoice(owner.server.endpoint, { tls: { ca } }));
     await secure.op(VOp.HELLO);
     identify(secure, owner);
     await secure.op(VOp.READY);
@@ -193,7 +193,7 @@ describeDrivers('the voice gateway on $driver', (driver) => {
     });
     await secure.op(VOp.SESSION_DESCRIPTION);
 
-    const back = await connectVoice(bot.server.endpoint);
+    const back = gw.track(await connectVoice(bot.server.endpoint));
     back.send(VOp.RESUME, {
       server_id: gw.guild.guildId,
       session_id: bot.sessionId,
@@ -212,7 +212,7 @@ describeDrivers('the voice gateway on $driver', (driver) => {
     expect(back.frames.filter((f) => f.op === VOp.SESSION_DESCRIPTION)).toHaveLength(0);
 
     // A resume naming a session the node does not hold is refused.
-    const stranger = await connectVoice(bot.server.endpoint);
+    const stranger = gw.track(await connectVoice(bot.server.endpoint));
     stranger.send(VOp.RESUME, {
       server_id: gw.guild.guildId,
       session_id: 'no-such-session',

@@ -103,7 +103,7 @@ describeDrivers('activity instances on $driver', (driver) => {
         guild_id: f.guild.guildId,
       },
       users: [owner.userId],
-      participants: [{ id: owner.userId, username: 'owner' }],
+      participants: [{ id: owner.userId, username: owner.username }],
       launched_by: owner.userId,
       ended: false,
     });

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeDrivers } from '../../test/support/drivers.js';
 import { REDIRECT, basic, useOAuthFixture } from '../../test/support/oauthFixture.js';
+import { uniqueName } from '../../test/support/fileServer.js';
 import { seedDeveloper } from '../../test/support/testServer.js';
 
 /**
@@ -54,7 +55,7 @@ describeDrivers('OAuth2 client settings on $driver', (driver) => {
   });
 
   it('a private bot is added by its owner only (JSON decision)', async () => {
-    const bob = await seedDeveloper(fx.server.app, 'bob');
+    const bob = await seedDeveloper(fx.server.app, uniqueName('bob'), 'bob app');
     const bobGuild = await guildOf(bob.userId);
     // Public (the default): anyone who manages a guild may add it.
     const publicInstall = await decide({ scope: 'bot', guild_id: bobGuild.id }, bob.userToken);
@@ -76,7 +77,7 @@ describeDrivers('OAuth2 client settings on $driver', (driver) => {
 
   it('a private bot is added by its owner only (consent page)', async () => {
     expect((await patchApp({ bot_public: false })).statusCode).toBe(200);
-    const bob = await seedDeveloper(fx.server.app, 'bob');
+    const bob = await seedDeveloper(fx.server.app, uniqueName('bob'), 'bob app');
     const guild = await guildOf(bob.userId);
     const query = new URLSearchParams({
       response_type: 'code',
@@ -165,7 +166,7 @@ describeDrivers('OAuth2 client settings on $driver', (driver) => {
     expect(poll.json()).toMatchObject({ error: 'unauthorized_client' });
 
     // A new application starts with the device flow off.
-    const bob = await seedDeveloper(fx.server.app, 'bob');
+    const bob = await seedDeveloper(fx.server.app, uniqueName('bob'), 'bob app');
     expect(
       (await fx.server.app.storage.applications.findById(bob.applicationId))?.deviceFlowEnabled,
     ).toBe(false);

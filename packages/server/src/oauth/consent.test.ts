@@ -9,6 +9,7 @@ import {
   useOAuthFixture,
   verifier,
 } from '../../test/support/oauthFixture.js';
+import { uniqueName } from '../../test/support/fileServer.js';
 import { seedDeveloper } from '../../test/support/testServer.js';
 
 /** The authorization endpoint: its consent page, redirects, bot installs and JSON decisions. */
@@ -36,7 +37,7 @@ describeDrivers('OAuth2 consent and redirects on $driver', (driver) => {
       url: '/oauth2/login',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({
-        login: 'ada',
+        login: fx.seed.username,
         password: 'correct horse battery',
         csrf_token: 'x',
       }).toString(),
@@ -48,7 +49,7 @@ describeDrivers('OAuth2 consent and redirects on $driver', (driver) => {
       url: '/oauth2/login',
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
       payload: new URLSearchParams({
-        login: 'ada',
+        login: fx.seed.username,
         password: 'correct horse battery',
         csrf_token: loginCsrf,
         next: `/oauth2/authorize?${query}`,
@@ -201,7 +202,7 @@ describeDrivers('OAuth2 consent and redirects on $driver', (driver) => {
     expect(authorization).toMatchObject({ integrationType: 0 });
 
     // Someone who cannot manage the guild cannot add a bot to it.
-    const bob = await seedDeveloper(fx.server.app, 'bob');
+    const bob = await seedDeveloper(fx.server.app, uniqueName('bob'), 'bob app');
     const refused = await decide({ scope: 'bot', guild_id: guild.id }, bob.userToken);
     expect(refused.statusCode).toBe(400);
   });

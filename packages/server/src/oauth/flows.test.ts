@@ -7,6 +7,7 @@ import {
   useOAuthFixture,
   verifier,
 } from '../../test/support/oauthFixture.js';
+import { uniqueName } from '../../test/support/fileServer.js';
 import { seedDeveloper } from '../../test/support/testServer.js';
 import { hashSecret } from '../domain/credentials.js';
 
@@ -104,7 +105,7 @@ describeDrivers('OAuth2 flows and refusals on $driver', (driver) => {
   });
 
   it("another app's tokens are refused", async () => {
-    const other = await seedDeveloper(fx.server.app, 'bob');
+    const other = await seedDeveloper(fx.server.app, uniqueName('bob'), 'bob app');
     const tokens = await exchange('identify');
     const refresh = await token(
       { grant_type: 'refresh_token', refresh_token: tokens.refresh_token },

@@ -1,8 +1,9 @@
 import * as client from 'openid-client';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
+import { uniqueName, useFileServer } from '../../test/support/fileServer.js';
 import { describeDrivers } from '../../test/support/drivers.js';
 import { expectOpenApiResponse } from '../../test/support/openapi.js';
-import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
+import { seedDeveloper, type TestServer } from '../../test/support/testServer.js';
 import { apiRequest } from '../../test/support/inject.js';
 
 const REDIRECT = 'http://127.0.0.1/callback';
@@ -27,9 +28,10 @@ describeDrivers('OAuth2 with openid-client on $driver', (driver) => {
   let seed: Seed;
   let config: client.Configuration;
 
+  const shared = useFileServer({ storage: driver, listen: true });
   beforeEach(async () => {
-    server = await startTestServer({ storage: driver, listen: true });
-    seed = await seedDeveloper(server.app, 'ada');
+    server = shared.server;
+    seed = await seedDeveloper(server.app, uniqueName('ada'), 'ada app');
     await server.app.storage.applications.update(seed.applicationId, { redirectUris: [REDIRECT] });
     await server.app.storage.users.update(seed.userId, { verified: true });
     config = await client.discovery(
@@ -41,9 +43,6 @@ describeDrivers('OAuth2 with openid-client on $driver', (driver) => {
       // eslint-disable-next-line @typescript-eslint/no-deprecated
       { execute: [client.allowInsecureRequests] },
     );
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   /** authorize → consent → callback URL, as a relying party would see it. */
@@ -101,14 +100,14 @@ describeDrivers('OAuth2 with openid-client on $driver', (driver) => {
       sub: seed.userId,
       aud: seed.applicationId,
       nonce,
-      email: 'ada@example.test',
+      email: `${seed.username}@example.test`,
       email_verified: true,
-      preferred_username: 'ada',
+      preferred_username: seed.username,
     });
     expect(typeof claims?.auth_time).toBe('number');
 
     const userinfo = await client.fetchUserInfo(config, tokens.access_token, seed.userId);
-    expect(userinfo).toMatchObject({ sub: seed.userId, email: 'ada@example.test' });
+    expect(userinfo).toMatchObject({ sub: seed.userId, email: `${seed.username}@example.test` });
     const bearer = { authorization: `Bearer ${tokens.access_token}` };
     const info = await server.app.http.inject({
       method: 'GET',

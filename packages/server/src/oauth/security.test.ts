@@ -2,6 +2,7 @@ import { PermissionFlags as P } from '@guildhall/protocol';
 import { expect, it } from 'vitest';
 import { describeDrivers } from '../../test/support/drivers.js';
 import { REDIRECT, basic, useOAuthFixture, verifier } from '../../test/support/oauthFixture.js';
+import { uniqueName } from '../../test/support/fileServer.js';
 import { seedDeveloper } from '../../test/support/testServer.js';
 
 /** Regression tests for the security review of the OAuth2 core (docs/oauth.md). */
@@ -131,7 +132,7 @@ describeDrivers('OAuth2 security review fixes on $driver', (driver) => {
 
   it("M3: another app's client cannot burn a code; a refused verifier does not burn it", async () => {
     const grant = await codeFor();
-    const other = await seedDeveloper(fx.server.app, 'eve');
+    const other = await seedDeveloper(fx.server.app, uniqueName('eve'), 'eve app');
     const foreign = await token(
       {
         grant_type: 'authorization_code',
@@ -214,7 +215,7 @@ describeDrivers('OAuth2 security review fixes on $driver', (driver) => {
       botUserId: null,
       flags: 0,
     });
-    const bob = await seedDeveloper(fx.server.app, 'bob');
+    const bob = await seedDeveloper(fx.server.app, uniqueName('bob'), 'bob app');
     await storage.members.add({
       guildId: guild.id,
       userId: bob.userId,
@@ -262,7 +263,7 @@ describeDrivers('OAuth2 security review fixes on $driver', (driver) => {
       botUserId: null,
       flags: 0,
     });
-    const bob = await seedDeveloper(fx.server.app, 'bob');
+    const bob = await seedDeveloper(fx.server.app, uniqueName('bob'), 'bob app');
     await fx.server.app.storage.members.add({
       guildId: guild.id,
       userId: bob.userId,
@@ -297,7 +298,7 @@ describeDrivers('OAuth2 security review fixes on $driver', (driver) => {
       url: '/oauth2/login',
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
       payload: new URLSearchParams({
-        login: 'ada',
+        login: fx.seed.username,
         password: 'correct horse battery',
         csrf_token: csrf,
         next: '/activate\r\nX-Injected: 1',

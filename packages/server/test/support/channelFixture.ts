@@ -1,17 +1,17 @@
 /**
- * The channel route test fixture: a server per test on one driver, its clock the day before
- * channel lists hide unviewable channels, and a guild (a text and a voice channel) owned by ada
+ * The channel route test fixture: a server per file and driver, its clock set back before each
+ * test to the day before channel lists hide unviewable channels, and per test a guild (a text and a voice channel) owned by ada
  * with her bot as administrator; bob's bot joins with the permissions a test gives it.
  *
  * @module
  */
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach } from 'vitest';
 import { manualClock } from '../../src/domain/clock.js';
 import { CHANNEL_LIST_VISIBILITY_FROM_MS } from '../../src/domain/permissions.js';
 import type { Driver } from './drivers.js';
 import { apiCall } from './guildApi.js';
-import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
+import { perTest, uniqueName, useFileServer } from './fileServer.js';
+import { seedDeveloper, type TestServer } from './testServer.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -37,20 +37,15 @@ interface State {
   voiceId: string;
 }
 
-/** Registers the per-test server of one driver; read its fields inside tests. */
+/** Registers the server of one driver and each test's guild; read its fields inside tests. */
 export function useChannelFixture(driver: Driver) {
   const clock = manualClock(CHANNEL_LIST_VISIBILITY_FROM_MS - DAY_MS);
-  let state: State | undefined;
-  const current = () => {
-    if (state === undefined) throw new Error('no channel server outside a test');
-    return state;
-  };
-
-  beforeEach(async () => {
+  const shared = useFileServer({ storage: driver, clock });
+  const current = perTest(async (): Promise<State> => {
     clock.set(CHANNEL_LIST_VISIBILITY_FROM_MS - DAY_MS);
-    const server = await startTestServer({ storage: driver, clock });
-    const ada = await seedDeveloper(server.app, 'ada');
-    const bob = await seedDeveloper(server.app, 'bob');
+    const { server } = shared;
+    const ada = await seedDeveloper(server.app, uniqueName('ada'), 'ada app');
+    const bob = await seedDeveloper(server.app, uniqueName('bob'), 'bob app');
     const created = await server.app.services.guilds.create({
       ownerId: ada.userId,
       name: 'Guild',
@@ -65,7 +60,7 @@ export function useChannelFixture(driver: Driver) {
       applicationId: ada.applicationId,
       permissions: P.ADMINISTRATOR,
     });
-    state = {
+    return {
       server,
       ada,
       bob,
@@ -74,11 +69,6 @@ export function useChannelFixture(driver: Driver) {
       textId: created.channels[0]?.id ?? '',
       voiceId: created.channels[1]?.id ?? '',
     };
-  });
-  afterEach(async () => {
-    const ended = state;
-    state = undefined;
-    await ended?.server.close();
   });
 
   const storage = () => current().server.app.storage;

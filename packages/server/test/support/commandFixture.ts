@@ -1,15 +1,15 @@
 /**
- * A server for the command route tests: a guild owned by a developer whose app's bot is in it
+ * The command route tests' server, one per file and driver, and per test: a guild owned by a developer whose app's bot is in it
  * (installed), a second guild without that bot, another developer's app, Bearer tokens made on
  * demand, and a `call` that checks every answer against the OpenAPI document.
  */
-import { afterEach, beforeEach } from 'vitest';
 import { generateToken, hashSecret } from '../../src/domain/credentials.js';
 import type { Driver } from './drivers.js';
 import { guildFixture, type GuildFixture } from './guildMembers.js';
 import { watchDispatches } from './invites.js';
 import { expectOpenApiResponse } from './openapi.js';
-import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
+import { perTest, uniqueName, useFileServer } from './fileServer.js';
+import { seedDeveloper, type TestServer } from './testServer.js';
 import { apiRequest } from './inject.js';
 
 interface State {
@@ -22,34 +22,29 @@ interface State {
 }
 
 export function useCommandFixture(driver: Driver) {
-  let state: State | undefined;
-  const current = () => {
-    if (state === undefined) throw new Error('no command server outside a test');
-    return state;
-  };
-
-  beforeEach(async () => {
-    const server = await startTestServer({ storage: driver });
-    const guild = await guildFixture(server, { botPermissions: 0n });
-    const bare = await server.app.services.guilds.create({
-      ownerId: guild.owner.userId,
-      name: 'No bot here',
-      channels: [{ name: 'general', type: 'text' }],
-    });
-    const other = await seedDeveloper(server.app, 'other');
-    state = {
-      server,
-      guild,
-      bareGuildId: bare.guild.id,
-      other,
-      dispatches: await watchDispatches(server),
-    };
-  });
-  afterEach(async () => {
-    const ended = state;
-    state = undefined;
-    await ended?.server.close();
-  });
+  const shared = useFileServer({ storage: driver });
+  const current = perTest(
+    async (): Promise<State> => {
+      const { server } = shared;
+      const guild = await guildFixture(server, { botPermissions: 0n });
+      const bare = await server.app.services.guilds.create({
+        ownerId: guild.owner.userId,
+        name: 'No bot here',
+        channels: [{ name: 'general', type: 'text' }],
+      });
+      const other = await seedDeveloper(server.app, uniqueName('other'));
+      return {
+        server,
+        guild,
+        bareGuildId: bare.guild.id,
+        other,
+        dispatches: await watchDispatches(server),
+      };
+    },
+    ({ dispatches }) => {
+      dispatches.stop();
+    },
+  );
 
   /** A Bearer token of `userId` for the fixture's application (or another), with these scopes. */
   const bearer = async (userId: string, scopes: string[], applicationId?: string) => {

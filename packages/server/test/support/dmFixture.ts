@@ -13,6 +13,7 @@ import type { App } from '../../src/app.js';
 import { hashSecret } from '../../src/domain/credentials.js';
 import { expandScopes } from '../../src/oauth/scopes.js';
 import type { Driver } from './drivers.js';
+import { uniqueName } from './fileServer.js';
 import { useMessageFixture } from './messageFixtures.js';
 import { expectOpenApiResponse } from './openapi.js';
 
@@ -59,14 +60,15 @@ export function useDmFixture(driver: Driver) {
   const fx = useMessageFixture(driver);
   let counter = 0;
 
-  /** A person in no guild. */
+  /** A person in no guild, named after `name` (made unique: uniqueName). */
   const outsider = async (name: string) => {
+    const username = uniqueName(name);
     const session = await fx.server.app.services.auth.register({
-      email: `${name}@example.test`,
-      username: name,
+      email: `${username}@example.test`,
+      username,
       password: 'correct horse battery',
     });
-    return { userId: session.user_id, token: session.token };
+    return { userId: session.user_id, token: session.token, username };
   };
 
   /** A Bearer token of the application for the user, with these scopes (expanded). */

@@ -1,5 +1,6 @@
 import { ChannelTypes, PERMISSION_ENFORCEMENT_DATES } from '@guildhall/protocol';
 import type { App } from '../../src/app.js';
+import { fabricatedId, uniqueName } from './fileServer.js';
 import { seedDeveloper } from './testServer.js';
 
 /** 2026-02-23: creating emoji, stickers and events moves to the CREATE_ permissions (spec). */
@@ -20,9 +21,9 @@ export const ROOMY_LIMITS = {
   invalidRequestLimit: { limit: 10_000, windowMs: 1000 },
 } as const;
 
-/** A guild owned by a person, with a text, a voice and a stage channel. */
+/** A guild owned by a new person, with a text, a voice and a stage channel. */
 export async function seedGuild(app: App) {
-  const owner = await seedDeveloper(app, 'owner');
+  const owner = await seedDeveloper(app, uniqueName('owner'), 'owner app');
   const created = await app.services.guilds.create({
     ownerId: owner.userId,
     name: 'Expressions',
@@ -33,10 +34,10 @@ export async function seedGuild(app: App) {
   });
   const [text, voice] = created.channels;
   if (text === undefined || voice === undefined) throw new TypeError('channels missing');
-  // Guild creation makes no stage channels; an id below the voice channel's can't be taken.
+  // Guild creation makes no stage channels: one with an id of the test's own.
   const stage = await app.storage.channels.create({
     ...voice,
-    id: String(BigInt(voice.id) - 1000n),
+    id: fabricatedId(voice.id),
     type: ChannelTypes.GUILD_STAGE_VOICE,
     name: 'Stage',
     position: 2,
@@ -56,7 +57,7 @@ export async function botWith(
   app: App,
   input: { guildId: string; name: string; permissions: bigint },
 ) {
-  const dev = await seedDeveloper(app, input.name);
+  const dev = await seedDeveloper(app, uniqueName(input.name), `${input.name} app`);
   await app.services.guilds.addBot({
     guildId: input.guildId,
     applicationId: dev.applicationId,
@@ -67,6 +68,6 @@ export async function botWith(
 
 /** A bot that is not in the guild. */
 export async function outsider(app: App) {
-  const dev = await seedDeveloper(app, 'stranger');
+  const dev = await seedDeveloper(app, uniqueName('stranger'), 'stranger app');
   return { auth: `Bot ${dev.botToken}`, userId: dev.botUserId };
 }

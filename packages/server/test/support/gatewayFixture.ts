@@ -1,12 +1,13 @@
 /**
- * The gateway test fixture: a listening server per test on one driver, on a manual clock, with a
- * guild whose owner added their bot (no permissions), a dispatcher to publish events on the bus,
- * and the gateway clients a test opens, terminated after it.
+ * The gateway test fixture: a listening server per file and driver (one per distinct settings),
+ * on a manual clock set back to the fixture's start before each test, and per test a guild whose
+ * owner added their bot (no permissions), a dispatcher to publish events on the bus, and the
+ * gateway clients the test opens, terminated after it.
  *
  * @module
  */
 import { GatewayIntentBits as I } from '@guildhall/protocol';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 import { manualClock } from '../../src/domain/clock.js';
 import { createBusDispatcher, type Dispatcher } from '../../src/events/dispatcher.js';
 import type { GatewayOptions } from '../../src/gateway/index.js';
@@ -39,10 +40,15 @@ export interface GatewayFixtureOptions extends GatewayServerSettings {
   /** The storage driver, SQLite by default (inside `describeDrivers` for both). */
   driver?: Driver;
   /**
-   * Each test starts its server itself with `start(settings)` (tests that differ in settings);
-   * by default the fixture starts it before each test.
+   * Each test starts itself with `start(settings)` (tests that differ in settings: tests with
+   * the same gateway and voice settings share a server); by default before each test.
    */
   manualStart?: boolean;
+}
+
+/** A client the fixture terminates after the test: a gateway or voice gateway client. */
+export interface TrackedClient {
+  raw: { terminate(): void };
 }
 
 /** An IDENTIFY's fields over the fixture's defaults (the bot's token, the GUILDS intent). */
@@ -55,12 +61,15 @@ export interface GatewayFixture {
   readonly clock: ManualClock;
   /** Publishes dispatches on the server's bus, as a service's transaction does after commit. */
   readonly events: Dispatcher;
-  /** Starts the server of this test (with `manualStart`), merging `settings` over the fixture's. */
+  /**
+   * Starts this test (with `manualStart`) on the server of `settings` merged over the fixture's,
+   * starting that server if it is the first test with them.
+   */
   start(settings?: GatewayServerSettings): Promise<void>;
   /** The server's gateway URL. */
   url(): string;
-  /** Keeps a client to terminate after the test. */
-  track<T extends GatewayClient>(client: T): T;
+  /** Keeps a client (of the main or the voice gateway) to terminate after the test. */
+  track<T extends TrackedClient>(client: T): T;
   /** A tracked connection, once HELLO arrived. */
   connect(options?: GatewayClientOptions): Promise<GatewayClient>;
   /** A tracked connection identified with `fields`, once READY arrived. */
@@ -77,20 +86,36 @@ export interface GatewayFixture {
   lastSeq(client: GatewayClient): number;
 }
 
-/** Registers the per-test gateway server, its guild and its clients; read its fields in tests. */
+/** A server of the fixture, and the settings it was started with. */
+interface StartedServer {
+  server: TestServer;
+  clock: ManualClock;
+  gateway: string;
+  voice: TestServerOptions['voice'];
+}
+
+/**
+ * Registers the gateway servers of the enclosing block (one per distinct gateway and voice
+ * settings, started on first use and closed after the block's last test), and per test a guild
+ * and the clients the test opens; read its fields in tests.
+ */
 export function useGatewayFixture(options: GatewayFixtureOptions = {}): GatewayFixture {
+  const servers: StartedServer[] = [];
   let state: { server: TestServer; guild: GuildFixture; clock: ManualClock } | undefined;
   let events: Dispatcher | undefined;
-  const clients: GatewayClient[] = [];
+  const clients: TrackedClient[] = [];
   const current = () => {
     if (state === undefined) throw new Error('no gateway server: outside a test, or not started');
     return state;
   };
 
-  const start = async (settings: GatewayServerSettings = {}) => {
-    if (state !== undefined) throw new Error('the gateway server of this test already started');
-    const clock = manualClock(settings.nowMs ?? options.nowMs ?? GATEWAY_FIXTURE_NOW);
+  /** The block's server with these settings, started now if there is none yet. */
+  const serverFor = async (settings: GatewayServerSettings) => {
+    const gateway = JSON.stringify({ ...options.gateway, ...settings.gateway });
     const voice = settings.voice ?? options.voice;
+    const found = servers.find((s) => s.gateway === gateway && s.voice === voice);
+    if (found !== undefined) return found;
+    const clock = manualClock(GATEWAY_FIXTURE_NOW);
     const server = await startTestServer({
       storage: options.driver ?? 'sqlite',
       listen: true,
@@ -98,6 +123,16 @@ export function useGatewayFixture(options: GatewayFixtureOptions = {}): GatewayF
       gateway: { ...options.gateway, ...settings.gateway },
       ...(voice === undefined ? {} : { voice }),
     });
+    const started = { server, clock, gateway, voice };
+    servers.push(started);
+    return started;
+  };
+
+  const start = async (settings: GatewayServerSettings = {}) => {
+    if (state !== undefined) throw new Error('the gateway server of this test already started');
+    const { server, clock } = await serverFor(settings);
+    // Each test starts at the same time; ids stay increasing whatever the clock does.
+    clock.set(settings.nowMs ?? options.nowMs ?? GATEWAY_FIXTURE_NOW);
     const guild = await guildFixture(server, { botPermissions: 0n, nowMs: () => clock.now() });
     state = { server, guild, clock };
   };
@@ -105,16 +140,22 @@ export function useGatewayFixture(options: GatewayFixtureOptions = {}): GatewayF
   beforeEach(async () => {
     if (options.manualStart !== true) await start();
   });
-  afterEach(async () => {
+  afterEach(() => {
     for (const client of clients.splice(0)) client.raw.terminate();
-    const ended = state;
+    // The test's sessions end rather than wait for a RESUME (and hold voice calls) on a server
+    // the next test shares.
+    if (state !== undefined) {
+      state.server.app.gateway.revoke({ tokenHashes: [], userIds: state.guild.userIds() });
+    }
     state = undefined;
     events = undefined;
-    await ended?.server.close();
+  });
+  afterAll(async () => {
+    for (const { server } of servers.splice(0)) await server.close();
   });
 
   const url = () => current().server.app.gatewayUrl();
-  const track = <T extends GatewayClient>(client: T) => {
+  const track = <T extends TrackedClient>(client: T) => {
     clients.push(client);
     return client;
   };

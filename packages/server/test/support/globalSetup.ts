@@ -6,7 +6,7 @@
  * the browser tests of packages/web, is looked for the same way (`inject('chromiumFailure')`).
  */
 import { randomBytes } from 'node:crypto';
-import { access, constants, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { access, constants, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -30,7 +30,7 @@ declare module 'vitest' {
     privateServersFailure: string | null;
     /** This run's id: the prefix of its reusable PostgreSQL schemas (postgres.ts). */
     runId: string;
-    /** A folder of this run's counters: test servers started, one file per worker (runStats.ts). */
+    /** A folder of this run's counters: test servers started, one file per worker (testServer.ts). */
     runStatsDir: string;
   }
 }
@@ -117,11 +117,30 @@ async function probePrivateServers(): Promise<string | null> {
   }
 }
 
-/** The test servers the workers started: a byte per start in a file per worker (testServer.ts). */
-async function countAppStarts(dir: string): Promise<number> {
-  let total = 0;
-  for (const file of await readdir(dir)) total += (await stat(join(dir, file))).size;
-  return total;
+/**
+ * The test servers the workers started, by test file: a line naming the file per start, in a file
+ * per worker (testServer.ts).
+ */
+async function countAppStarts(dir: string): Promise<Map<string, number>> {
+  const byFile = new Map<string, number>();
+  for (const worker of await readdir(dir)) {
+    for (const line of (await readFile(join(dir, worker), 'utf8')).split('\n')) {
+      if (line !== '') byFile.set(line, (byFile.get(line) ?? 0) + 1);
+    }
+  }
+  return byFile;
+}
+
+/** The count, and with GUILDHALL_TEST_SERVERS_BY_FILE=N the N test files that start the most. */
+function reportAppStarts(byFile: Map<string, number>): void {
+  let started = 0;
+  for (const count of byFile.values()) started += count;
+  if (started === 0) return;
+  process.stdout.write(`Test servers started (createApp calls): ${String(started)}\n`);
+  const top = Number(process.env['GUILDHALL_TEST_SERVERS_BY_FILE'] ?? 0);
+  const ranked = [...byFile].sort(([, a], [, b]) => b - a).slice(0, top);
+  for (const [file, count] of ranked)
+    process.stdout.write(`  ${String(count).padStart(5)}  ${file}\n`);
 }
 
 /** Drops what is left of the run's reusable schemas (each worker keeps a few to the end). */
@@ -211,9 +230,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     const started = await countAppStarts(runStatsDir);
     await rm(runStatsDir, { recursive: true, force: true });
-    if (started > 0) {
-      process.stdout.write(`Test servers started (createApp calls): ${String(started)}\n`);
-    }
+    reportAppStarts(started);
     if (postgresFailure === null) await dropPooledSchemas(runId);
   };
 }

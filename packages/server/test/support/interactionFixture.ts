@@ -1,18 +1,18 @@
 /**
- * The interactions test fixture: a listening server per test on one driver, on a manual clock,
+ * The interactions test fixture: a listening server per file and driver, on a manual clock,
  * with interaction timers the test fires itself (no waiting on the 3-second rule), a guild whose
  * owner added their app's bot, and helpers to register commands, invoke and open gateways.
  *
  * @module
  */
 import type { LightMyRequestResponse } from 'fastify';
-import { afterEach, beforeEach } from 'vitest';
 import { manualClock } from '../../src/domain/clock.js';
 import type { Driver } from './drivers.js';
 import { firedTimers } from './firedTimers.js';
 import { identifyGateway, type GatewayClient } from './gatewayClient.js';
 import { guildFixture, type GuildFixture } from './guildMembers.js';
-import { startTestServer, type TestServer } from './testServer.js';
+import { perTest, useFileServer } from './fileServer.js';
+import type { TestServer } from './testServer.js';
 import { apiRequest } from './inject.js';
 
 /** The fixture server's attachment limit (bytes per file). */
@@ -39,48 +39,48 @@ export interface InteractionFixture {
   gateway(token: string, intents?: number, extra?: Record<string, unknown>): Promise<GatewayClient>;
   /** The guild's first text channel. */
   channelId(): Promise<string>;
-  /** Interactions stored and not settled (none must be stored by a refused request). */
+  /**
+   * Interactions this test stored and not settled (none must be stored by a refused request).
+   */
   unsettled(): Promise<number>;
 }
 
-/** Registers the per-test server, guild and clients. */
-export function useInteractionFixture(driver: Driver): InteractionFixture {
-  let state:
-    | {
-        server: TestServer;
-        guild: GuildFixture;
-        clock: ReturnType<typeof manualClock>;
-        timers: ReturnType<typeof firedTimers>;
-      }
-    | undefined;
-  const clients: GatewayClient[] = [];
-  const current = () => {
-    if (state === undefined) throw new Error('no interactions server: outside a test');
-    return state;
-  };
+/** Every interaction of the server stored and not settled yet. */
+const overdue = (server: TestServer) =>
+  server.app.storage.interactions.listOverdue(Number.MAX_SAFE_INTEGER, 10_000);
 
-  beforeEach(async () => {
-    const clock = manualClock(INTERACTION_FIXTURE_NOW);
-    const timers = firedTimers();
-    const server = await startTestServer({
-      storage: driver,
-      listen: true,
-      clock,
-      // A small attachment limit, so a test can go over it.
-      config: { allowLocalWebhooks: true, maxAttachmentBytes: INTERACTION_FIXTURE_FILE_LIMIT },
-      // Two shards of a bot identify at once (separate buckets).
-      gateway: { maxConcurrency: 2 },
-      interactions: { timers: timers.timers },
-    });
-    const guild = await guildFixture(server, { botPermissions: 0n, nowMs: () => clock.now() });
-    state = { server, guild, clock, timers };
+/**
+ * Registers the file's server (one per driver: its clock is set back to the fixture's start
+ * before each test, its timers are the file's) and the test's guild and clients.
+ */
+export function useInteractionFixture(driver: Driver): InteractionFixture {
+  const clock = manualClock(INTERACTION_FIXTURE_NOW);
+  const timers = firedTimers();
+  const shared = useFileServer({
+    storage: driver,
+    listen: true,
+    clock,
+    // A small attachment limit, so a test can go over it.
+    config: { allowLocalWebhooks: true, maxAttachmentBytes: INTERACTION_FIXTURE_FILE_LIMIT },
+    // Two shards of a bot identify at once (separate buckets).
+    gateway: { maxConcurrency: 2 },
+    interactions: { timers: timers.timers },
   });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.raw.terminate();
-    const ended = state;
-    state = undefined;
-    await ended?.server.close();
-  });
+  const clients: GatewayClient[] = [];
+  const current = perTest(
+    async () => {
+      clock.set(INTERACTION_FIXTURE_NOW);
+      const { server } = shared;
+      const guild = await guildFixture(server, { botPermissions: 0n, nowMs: () => clock.now() });
+      // Interactions earlier tests left unsettled are theirs, not this test's.
+      const earlier = new Set((await overdue(server)).map((i) => i.id));
+      return { server, guild, earlier };
+    },
+    ({ server, guild }) => {
+      for (const client of clients.splice(0)) client.raw.terminate();
+      server.app.gateway.revoke({ tokenHashes: [], userIds: guild.userIds() });
+    },
+  );
 
   // eslint-disable-next-line max-params -- the verb, path, auth and body of one request
   const call: InteractionFixture['call'] = (method, path, auth, payload) =>
@@ -93,12 +93,8 @@ export function useInteractionFixture(driver: Driver): InteractionFixture {
     get guild() {
       return current().guild;
     },
-    get clock() {
-      return current().clock;
-    },
-    get timers() {
-      return current().timers;
-    },
+    clock,
+    timers,
     call,
     async command(body) {
       const { bot } = current().guild;
@@ -129,8 +125,8 @@ export function useInteractionFixture(driver: Driver): InteractionFixture {
       return text.id;
     },
     async unsettled() {
-      const storage = current().server.app.storage;
-      return (await storage.interactions.listOverdue(Number.MAX_SAFE_INTEGER, 1000)).length;
+      const { server, earlier } = current();
+      return (await overdue(server)).filter((i) => !earlier.has(i.id)).length;
     },
   };
 }

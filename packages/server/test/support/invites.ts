@@ -44,11 +44,15 @@ export interface SeenDispatch {
 /** Collects every dispatch published on the server's bus from now on. */
 export async function watchDispatches(server: TestServer) {
   const seen: SeenDispatch[] = [];
-  await server.app.bus.subscribe(ALL_DISPATCHES, (event, subject) => {
+  const subscription = await server.app.bus.subscribe(ALL_DISPATCHES, (event, subject) => {
     seen.push({ type: event.type, subject, envelope: event.data as DispatchEnvelope });
   });
   return {
     seen,
+    /** Stops watching (a test's watch on a server that outlives the test). */
+    stop: () => {
+      subscription.unsubscribe();
+    },
     /** Waits until a dispatch of this type arrives (the memory bus delivers asynchronously). */
     async next(type: string): Promise<SeenDispatch> {
       return vi.waitFor(() => {

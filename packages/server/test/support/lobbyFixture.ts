@@ -1,14 +1,14 @@
 /**
- * A server for the lobby route tests: a game developer (its app and bot), another developer's
- * app, three players with Bearer tokens of the game's app (sdk.social_layer), and a `call` that
+ * The lobby route tests' server, one per file and driver (its clock set back to START before each
+ * test), and per test a game developer (its app and bot), another developer's app, three players with Bearer tokens of the game's app (sdk.social_layer), and a `call` that
  * checks every answer against the OpenAPI document.
  */
-import { afterEach, beforeEach } from 'vitest';
 import { manualClock } from '../../src/domain/clock.js';
 import { generateToken, hashSecret } from '../../src/domain/credentials.js';
 import type { Driver } from './drivers.js';
 import { expectOpenApiResponse } from './openapi.js';
-import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
+import { perTest, uniqueName, useFileServer } from './fileServer.js';
+import { seedDeveloper, type TestServer } from './testServer.js';
 import { watchDispatches } from './invites.js';
 import { apiRequest } from './inject.js';
 
@@ -56,17 +56,16 @@ interface State {
   server: TestServer;
   dev: Awaited<ReturnType<typeof seedDeveloper>>;
   other: Awaited<ReturnType<typeof seedDeveloper>>;
-  players: Record<'ann' | 'bob' | 'cat', { id: string; session: string; bearer: string }>;
+  players: Record<
+    'ann' | 'bob' | 'cat',
+    { id: string; username: string; session: string; bearer: string }
+  >;
   dispatches: Awaited<ReturnType<typeof watchDispatches>>;
 }
 
 export function useLobbyFixture(driver: Driver) {
   const clock = manualClock(START);
-  let state: State | undefined;
-  const current = () => {
-    if (state === undefined) throw new Error('no lobby server outside a test');
-    return state;
-  };
+  const shared = useFileServer({ storage: driver, clock });
 
   /** A Bearer token of `userId` for the application, with these scopes. */
   const bearer = async (
@@ -88,35 +87,37 @@ export function useLobbyFixture(driver: Driver) {
     return `Bearer ${token}`;
   };
 
-  beforeEach(async () => {
-    clock.set(START);
-    const server = await startTestServer({ storage: driver, clock });
-    const dev = await seedDeveloper(server.app, 'gamedev');
-    const other = await seedDeveloper(server.app, 'otherdev');
-    const player = async (name: string) => {
-      const session = await server.app.services.auth.register({
-        email: `${name}@example.test`,
-        username: name,
-        password: 'correct horse battery',
-      });
-      return {
-        id: session.user_id,
-        session: session.token,
-        bearer: await bearer(server, session.user_id, { applicationId: dev.applicationId }),
+  const current = perTest(
+    async (): Promise<State> => {
+      clock.set(START);
+      const { server } = shared;
+      const dev = await seedDeveloper(server.app, uniqueName('gamedev'), 'gamedev app');
+      const other = await seedDeveloper(server.app, uniqueName('otherdev'), 'otherdev app');
+      const player = async (name: string) => {
+        const username = uniqueName(name);
+        const session = await server.app.services.auth.register({
+          email: `${username}@example.test`,
+          username,
+          password: 'correct horse battery',
+        });
+        return {
+          id: session.user_id,
+          username,
+          session: session.token,
+          bearer: await bearer(server, session.user_id, { applicationId: dev.applicationId }),
+        };
       };
-    };
-    const players = {
-      ann: await player('ann'),
-      bob: await player('bob'),
-      cat: await player('cat'),
-    };
-    state = { server, dev, other, players, dispatches: await watchDispatches(server) };
-  });
-  afterEach(async () => {
-    const ended = state;
-    state = undefined;
-    await ended?.server.close();
-  });
+      const players = {
+        ann: await player('ann'),
+        bob: await player('bob'),
+        cat: await player('cat'),
+      };
+      return { server, dev, other, players, dispatches: await watchDispatches(server) };
+    },
+    ({ dispatches }) => {
+      dispatches.stop();
+    },
+  );
 
   /**
    * One request: `route` is 'METHOD /path' (ids filled in); the answer is checked against the

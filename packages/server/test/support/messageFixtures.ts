@@ -6,14 +6,14 @@
  * @module
  */
 import { ERRORS, errorByCode, PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, expect, vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { App } from '../../src/app.js';
 import { manualClock } from '../../src/domain/clock.js';
 import { ALL_DISPATCHES, type DispatchEnvelope } from '../../src/events/dispatcher.js';
 import type { Driver } from './drivers.js';
 import { guildFixture, type GuildFixture } from './guildMembers.js';
 import { expectOpenApiResponse } from './openapi.js';
-import { startTestServer, type TestServer } from './testServer.js';
+import { advanceToNextTest, perTest, useFileServer } from './fileServer.js';
 import { apiRequest } from './inject.js';
 
 export interface RecordedDispatch extends DispatchEnvelope {
@@ -23,11 +23,15 @@ export interface RecordedDispatch extends DispatchEnvelope {
 /** Records every dispatch published from now on. */
 export async function recordDispatches(app: App) {
   const events: RecordedDispatch[] = [];
-  await app.bus.subscribe(ALL_DISPATCHES, (event) => {
+  const subscription = await app.bus.subscribe(ALL_DISPATCHES, (event) => {
     events.push({ type: event.type, ...(event.data as DispatchEnvelope) });
   });
   return {
     events,
+    /** Stops recording (a test's recorder on a server that outlives the test). */
+    stop: () => {
+      subscription.unsubscribe();
+    },
     /** Waits for the first dispatch of this type (delivery is asynchronous). */
     async next(type: string): Promise<RecordedDispatch> {
       return vi.waitFor(() => {
@@ -127,30 +131,20 @@ export interface WireMessage {
 export const AFTER_SPLIT = Date.UTC(2026, 5, 1);
 
 /**
- * The message route tests' server, per test on one driver: a guild whose bot holds
+ * The message route tests' server, per file and driver, and per test a guild whose bot holds
  * MANAGE_MESSAGES, its text channel, and the requests the tests make; read its fields in tests.
  */
 export function useMessageFixture(driver: Driver) {
   const clock = manualClock(AFTER_SPLIT);
-  let state: { server: TestServer; g: GuildFixture; channelId: string } | undefined;
-  const current = () => {
-    if (state === undefined) throw new Error('no message server outside a test');
-    return state;
-  };
-
-  beforeEach(async () => {
-    clock.set(AFTER_SPLIT);
-    const server = await startTestServer({ storage: driver, clock });
+  const shared = useFileServer({ storage: driver, clock });
+  const current = perTest(async () => {
+    advanceToNextTest(clock, AFTER_SPLIT);
+    const { server } = shared;
     const g = await guildFixture(server, {
       botPermissions: P.MANAGE_MESSAGES,
       nowMs: () => clock.now(),
     });
-    state = { server, g, channelId: await firstChannelId(server.app, g.guildId) };
-  });
-  afterEach(async () => {
-    const ended = state;
-    state = undefined;
-    await ended?.server.close();
+    return { server, g, channelId: await firstChannelId(server.app, g.guildId) };
   });
 
   const url = (suffix = '') => `/channels/${current().channelId}/messages${suffix}`;

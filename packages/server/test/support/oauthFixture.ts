@@ -1,14 +1,15 @@
 /**
- * The OAuth2 test fixture: a server per test on one driver, with a developer whose app has one
- * registered redirect URI (and the device flow on), and the requests every OAuth2 test makes (token, consent, codes).
+ * The OAuth2 test fixture: a server per file and driver, and per test a developer whose app has
+ * one registered redirect URI (and the device flow on), and the requests every OAuth2 test makes (token, consent, codes).
  * @module
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
-import { afterEach, beforeEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { manualClock } from '../../src/domain/clock.js';
 import type { Driver } from './drivers.js';
-import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
+import { advanceToNextTest, perTest, uniqueName, useFileServer } from './fileServer.js';
+import { seedDeveloper, type TestServer } from './testServer.js';
 import { apiRequest } from './inject.js';
 
 export const REDIRECT = 'https://app.example.test/callback';
@@ -36,20 +37,24 @@ export const tokenRequest = (
   });
 
 /**
- * Registers the per-test server of one driver (inside `describeDrivers`, which skips an
- * unreachable one); its fields are read inside tests.
+ * Registers the server of one driver (inside `describeDrivers`, which skips an unreachable one)
+ * and each test's developer; its fields are read inside tests.
  */
 export function useOAuthFixture(driver: Driver) {
   const clock = manualClock(Date.UTC(2026, 10, 22));
-  const state: { server?: TestServer; seed?: Seed } = {};
-  const server = (): TestServer => {
-    if (state.server === undefined) throw new Error('no server outside a test');
-    return state.server;
-  };
-  const seed = (): Seed => {
-    if (state.seed === undefined) throw new Error('no seed outside a test');
-    return state.seed;
-  };
+  const shared = useFileServer({ storage: driver, clock });
+  const current = perTest(async () => {
+    advanceToNextTest(clock, Date.UTC(2026, 10, 22));
+    const { server } = shared;
+    const seed = await seedDeveloper(server.app, uniqueName('ada'), 'ada app');
+    await server.app.storage.applications.update(seed.applicationId, {
+      redirectUris: [REDIRECT],
+      deviceFlowEnabled: true,
+    });
+    return { server, seed };
+  });
+  const server = (): TestServer => current().server;
+  const seed = (): Seed => current().seed;
   const inject = (options: InjectOptions) => server().app.http.inject(options);
   const token = (body: Record<string, string>, authorization?: string) =>
     tokenRequest(server(), body, authorization);
@@ -78,20 +83,6 @@ export function useOAuthFixture(driver: Driver) {
     return { code: location.searchParams.get('code') ?? '', verifier: v, location };
   };
 
-  beforeEach(async () => {
-    clock.set(Date.UTC(2026, 10, 22));
-    state.server = await startTestServer({ storage: driver, clock });
-    state.seed = await seedDeveloper(state.server.app, 'ada');
-    await state.server.app.storage.applications.update(state.seed.applicationId, {
-      redirectUris: [REDIRECT],
-      deviceFlowEnabled: true,
-    });
-  });
-  afterEach(async () => {
-    await state.server?.close();
-    delete state.server;
-    delete state.seed;
-  });
   return {
     clock,
     get server() {

@@ -1,6 +1,6 @@
 /**
- * The provisional account test fixture: a test OpenID provider for the file, and per test a server
- * on one driver (its clock at the real time, local OIDC issuers allowed, an operator token) with a
+ * The provisional account test fixture: a test OpenID provider and a server per file and driver
+ * (its clock at the real time, local OIDC issuers allowed, an operator token), and per test a
  * developer whose app subscribes to the authorization webhook events; and the requests the tests
  * make.
  *
@@ -13,6 +13,7 @@ import { hashSecret } from '../../src/domain/credentials.js';
 import type { ExternalCredential } from '../../src/oauth/provisional/identities.js';
 import type { Driver } from './drivers.js';
 import { startTestIdp, type TestIdp } from './oidcIdp.js';
+import { uniqueName, useFileServer } from './fileServer.js';
 import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
 import { apiRequest } from './inject.js';
 
@@ -37,14 +38,25 @@ interface State {
   dev: Awaited<ReturnType<typeof seedDeveloper>>;
 }
 
-/** Registers the provider and the per-test server of one driver; read its fields in tests. */
+/**
+ * Registers the provider and the server of one driver (both for the file), and each test's
+ * developer; read its fields in tests.
+ */
 export function useProvisionalFixture(driver: Driver) {
   let provider: TestIdp | undefined;
-  let state: State | undefined;
   const idpNow = () => {
     if (provider === undefined) throw new Error('no OpenID provider outside the tests');
     return provider;
   };
+  const clock = manualClock(Date.now());
+  const shared = useFileServer({
+    storage: driver,
+    clock,
+    config: { oidcAllowInsecureLocal: true, adminTokenHash: hashSecret(ADMIN_TOKEN) },
+  });
+  /** A server a test started for itself (restart), closed after it. */
+  let own: TestServer | undefined;
+  let state: State | undefined;
   const current = () => {
     if (state === undefined) throw new Error('no provisional server outside a test');
     return state;
@@ -57,13 +69,10 @@ export function useProvisionalFixture(driver: Driver) {
     await provider?.close();
   });
   beforeEach(async () => {
-    const clock = manualClock(Date.now());
-    const server = await startTestServer({
-      storage: driver,
-      clock,
-      config: { oidcAllowInsecureLocal: true, adminTokenHash: hashSecret(ADMIN_TOKEN) },
-    });
-    const dev = await seedDeveloper(server.app, 'gamedev');
+    // At the real time, as the provider's tokens are.
+    clock.set(Date.now());
+    const { server } = shared;
+    const dev = await seedDeveloper(server.app, uniqueName('gamedev'));
     // The app subscribes to APPLICATION_DEAUTHORIZED webhook events.
     await server.app.storage.applications.update(dev.applicationId, {
       eventWebhooksUrl: 'https://game.example.com/events',
@@ -73,9 +82,10 @@ export function useProvisionalFixture(driver: Driver) {
     state = { server, clock, dev };
   });
   afterEach(async () => {
-    const ended = state;
     state = undefined;
-    await ended?.server.close();
+    const ended = own;
+    own = undefined;
+    await ended?.close();
   });
 
   const call = (
@@ -110,14 +120,16 @@ export function useProvisionalFixture(driver: Driver) {
       },
     });
   const me = (accessToken: string) => call('GET', '/users/@me', { auth: `Bearer ${accessToken}` });
-  const person = async (name: string) =>
-    (
-      await current().server.app.services.auth.register({
-        email: `${name}@example.test`,
-        username: name,
-        password: 'correct horse battery',
-      })
-    ).user_id;
+  /** A new person named after `name` (made unique: uniqueName); their user id. */
+  const person = async (name: string) => {
+    const username = uniqueName(name);
+    const session = await current().server.app.services.auth.register({
+      email: `${username}@example.test`,
+      username,
+      password: 'correct horse battery',
+    });
+    return session.user_id;
+  };
   /** The merge extension as the code grant runs it: merge, then the grant's tokens. */
   const merge = (userId: string, credential: ExternalCredential) =>
     current().server.app.storage.transaction(async (tx) => {
@@ -172,14 +184,18 @@ export function useProvisionalFixture(driver: Driver) {
       return current().dev;
     },
     /**
-     * Replaces this test's server by one started with only `config` over the defaults (and a new
-     * developer, without webhook events), on the same clock.
+     * Moves this test to a server of its own started with only `config` over the defaults (and
+     * a new developer, without webhook events), on the same clock; closed after the test.
      */
     async restart(config: Partial<Config>) {
-      const { server, clock } = current();
-      await server.close();
-      const next = await startTestServer({ storage: driver, clock, config });
-      state = { server: next, clock, dev: await seedDeveloper(next.app, 'gamedev') };
+      const { clock: same } = current();
+      await own?.close();
+      own = await startTestServer({ storage: driver, clock: same, config });
+      state = {
+        server: own,
+        clock: same,
+        dev: await seedDeveloper(own.app, uniqueName('gamedev')),
+      };
     },
     call,
     bot,

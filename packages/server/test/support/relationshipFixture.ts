@@ -1,17 +1,17 @@
 /**
- * The relationship test fixture: per test a server on one driver (its clock set well after the
- * people's accounts were made, so no request is flagged as spam unless a test says so), a
- * developer with an application, two more people, and the requests the tests make.
+ * The relationship test fixture: a server per file and driver, and per test (its clock set well
+ * after the people's accounts were made, so no request is flagged as spam unless a test says so)
+ * a developer with an application, two more people, and the requests the tests make.
  *
  * @module
  */
-import { afterEach, beforeEach } from 'vitest';
 import { manualClock } from '../../src/domain/clock.js';
 import { generateToken, hashSecret } from '../../src/domain/credentials.js';
 import { DAY_MS } from '../../src/domain/time.js';
 import type { Driver } from './drivers.js';
 import { watchDispatches } from './invites.js';
-import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
+import { perTest, uniqueName, useFileServer } from './fileServer.js';
+import { seedDeveloper, type TestServer } from './testServer.js';
 import { apiRequest } from './inject.js';
 
 /** When the fixture's people register. */
@@ -34,13 +34,14 @@ interface State {
 }
 
 export function useRelationshipFixture(driver: Driver) {
-  let state: State | undefined;
-  const current = () => {
-    if (state === undefined) throw new Error('no relationship server outside a test');
-    return state;
-  };
+  const clock = manualClock(REGISTERED_AT);
+  const shared = useFileServer({ storage: driver, clock });
+  /** The dispatch watches this test opened, stopped after it. */
+  const watches: { stop(): void }[] = [];
 
-  const register = async (server: TestServer, username: string): Promise<Person> => {
+  /** A new person named after `name` (made unique: uniqueName). */
+  const register = async (server: TestServer, name: string): Promise<Person> => {
+    const username = uniqueName(name);
     const session = await server.app.services.auth.register({
       email: `${username}@example.test`,
       username,
@@ -57,23 +58,22 @@ export function useRelationshipFixture(driver: Driver) {
     return { userId: session.user_id, token: session.token, username };
   };
 
-  beforeEach(async () => {
-    const clock = manualClock(REGISTERED_AT);
-    const server = await startTestServer({ storage: driver, clock });
-    const dev = await seedDeveloper(server.app, 'dev');
-    await register(server, 'ada');
-    await register(server, 'bob');
-    clock.set(TESTS_AT);
-    // Sessions from registration have expired by now: log in again.
-    const ada = await logIn(server, 'ada');
-    const bob = await logIn(server, 'bob');
-    state = { server, clock, dev, ada, bob };
-  });
-  afterEach(async () => {
-    const ended = state;
-    state = undefined;
-    await ended?.server.close();
-  });
+  const current = perTest(
+    async (): Promise<State> => {
+      clock.set(REGISTERED_AT);
+      const { server } = shared;
+      const dev = await seedDeveloper(server.app, uniqueName('dev'), 'dev app');
+      const registered = { ada: await register(server, 'ada'), bob: await register(server, 'bob') };
+      clock.set(TESTS_AT);
+      // Sessions from registration have expired by now: log in again.
+      const ada = await logIn(server, registered.ada.username);
+      const bob = await logIn(server, registered.bob.username);
+      return { server, clock, dev, ada, bob };
+    },
+    () => {
+      for (const watch of watches.splice(0)) watch.stop();
+    },
+  );
 
   const call = (
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
@@ -122,10 +122,16 @@ export function useRelationshipFixture(driver: Driver) {
     get bob() {
       return current().bob;
     },
-    register: (username: string) => register(current().server, username),
+    /** A new person named after `name` (made unique: uniqueName). */
+    register: (name: string) => register(current().server, name),
     call,
     bearer,
     authorize,
-    watch: () => watchDispatches(current().server),
+    /** Watches the dispatches of the server from now to the end of the test. */
+    watch: async () => {
+      const watch = await watchDispatches(current().server);
+      watches.push(watch);
+      return watch;
+    },
   };
 }

@@ -1,6 +1,6 @@
 /**
- * The interaction response tests' server, per test on one driver: a guild with the app's bot and
- * a member, interactions as POST /interactions stores them (made here through storage with a
+ * The interaction response tests' server, per file and driver, and per test a guild with the
+ * app's bot and a member, interactions as POST /interactions stores them (made here through storage with a
  * known token, so a test picks each field), and the requests an app makes to answer them.
  *
  * @module
@@ -8,13 +8,13 @@
 import { randomBytes } from 'node:crypto';
 import { ERRORS, errorByCode, PermissionFlags as P } from '@guildhall/protocol';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterEach, beforeEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { manualClock } from '../../src/domain/clock.js';
 import { createSnowflakeGenerator } from '../../src/domain/snowflakes.js';
 import { hashSecret } from '../../src/domain/credentials.js';
 import type { InteractionRecord, NewInteraction } from '../../src/storage/index.js';
 import type { Driver } from './drivers.js';
-import { guildFixture, type GuildFixture, type Person } from './guildMembers.js';
+import { guildFixture } from './guildMembers.js';
 import {
   AFTER_SPLIT,
   firstChannelId,
@@ -23,7 +23,7 @@ import {
   type FilePart,
 } from './messageFixtures.js';
 import { expectOpenApiResponse } from './openapi.js';
-import { startTestServer, type TestServer } from './testServer.js';
+import { perTest, useFileServer } from './fileServer.js';
 import { apiRequest } from './inject.js';
 
 /** An interaction a test made: its record and its token. */
@@ -44,45 +44,31 @@ export function useRespondFixture(driver: Driver) {
   const clock = manualClock(AFTER_SPLIT);
   // A worker of its own: these ids never meet the server's.
   const nextId = createSnowflakeGenerator({ clock, workerId: 29 });
-  let state:
-    | {
-        server: TestServer;
-        g: GuildFixture;
-        channelId: string;
-        member: Person;
+  const shared = useFileServer({ storage: driver, clock });
+  const current = perTest(
+    async () => {
+      clock.set(AFTER_SPLIT);
+      const { server } = shared;
+      const g = await guildFixture(server, {
+        botPermissions: P.SEND_MESSAGES | P.VIEW_CHANNEL,
+        nowMs: () => clock.now(),
+      });
+      const member = await g.join('ann');
+      const me = await g.call('GET', '/users/@me', member.token);
+      return {
+        server,
+        g,
+        channelId: await firstChannelId(server.app, g.guildId),
+        member,
         /** The member as GET /users/@me answers: interactions carry this user object. */
-        memberUser: Record<string, unknown>;
-        dispatches: Awaited<ReturnType<typeof recordDispatches>>;
-      }
-    | undefined;
-  const current = () => {
-    if (state === undefined) throw new Error('no interaction server outside a test');
-    return state;
-  };
-
-  beforeEach(async () => {
-    clock.set(AFTER_SPLIT);
-    const server = await startTestServer({ storage: driver, clock });
-    const g = await guildFixture(server, {
-      botPermissions: P.SEND_MESSAGES | P.VIEW_CHANNEL,
-      nowMs: () => clock.now(),
-    });
-    const member = await g.join('ann');
-    const me = await g.call('GET', '/users/@me', member.token);
-    state = {
-      server,
-      g,
-      channelId: await firstChannelId(server.app, g.guildId),
-      member,
-      memberUser: me.json(),
-      dispatches: await recordDispatches(server.app),
-    };
-  });
-  afterEach(async () => {
-    const ended = state;
-    state = undefined;
-    await ended?.server.close();
-  });
+        memberUser: me.json<Record<string, unknown>>(),
+        dispatches: await recordDispatches(server.app),
+      };
+    },
+    ({ dispatches }) => {
+      dispatches.stop();
+    },
+  );
 
   /** Stores an interaction of `kind` by the member, unanswered, made now. */
   async function seed(kind: SeedKind): Promise<SeededInteraction> {

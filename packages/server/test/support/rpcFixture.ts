@@ -1,6 +1,6 @@
 /**
- * What the RPC tests share: a listening platform (SQLite or PostgreSQL), an application and its
- * developer, a player who runs the RPC daemon (`runRpc`, as `guildhall rpc` does) in a temporary
+ * What the RPC tests share: a listening platform (SQLite or PostgreSQL) per file and driver, and
+ * per test an application and its developer, a player who runs the RPC daemon (`runRpc`, as `guildhall rpc` does) in a temporary
  * socket folder, the player's friend watching presences on a real gateway WebSocket, and a raw
  * IPC socket client with its own frame parser.
  *
@@ -19,7 +19,8 @@ import {
 } from '../../src/rpc/index.js';
 import type { Driver } from './drivers.js';
 import { identifyGateway, type Frame, type GatewayClient } from './gatewayClient.js';
-import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
+import { uniqueName, useFileServer } from './fileServer.js';
+import { seedDeveloper, type TestServer } from './testServer.js';
 import { apiRequest } from './inject.js';
 
 export interface Person {
@@ -84,23 +85,25 @@ export interface DaemonSettings {
   WebSocket?: RunRpcOptions['WebSocket'];
 }
 
-/** Sets up the world before each test and tears it down after. */
+/**
+ * Starts the block's server (one per file and driver) and sets up the rest of the world before
+ * each test, torn down after it.
+ */
 export function useRpcWorld(driver: Driver, options: DaemonSettings = {}) {
   const world = {} as RpcWorld;
+  const shared = useFileServer({
+    storage: driver,
+    listen: true,
+    gateway: { identifiesPerBucket: 100 },
+  });
   const daemons: RunningRpc[] = [];
   /** What this test made, undone in reverse (only what was made, if a step failed). */
   const cleanups: (() => Promise<unknown>)[] = [];
   beforeEach(async () => {
-    world.server = await startTestServer({
-      storage: driver,
-      listen: true,
-      gateway: { identifiesPerBucket: 100 },
-    });
-    const server = world.server;
-    cleanups.push(() => server.close());
-    world.dev = await seedDeveloper(world.server.app, 'dev');
-    world.player = await register(world.server, 'ada');
-    world.friend = await register(world.server, 'bob');
+    world.server = shared.server;
+    world.dev = await seedDeveloper(world.server.app, uniqueName('dev'), 'dev app');
+    world.player = await register(world.server, uniqueName('ada'));
+    world.friend = await register(world.server, uniqueName('bob'));
     await befriend(world.server, world.player, world.friend);
     world.watcher = (
       await identifyGateway(world.server.app.gatewayUrl(), {

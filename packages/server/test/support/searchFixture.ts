@@ -1,17 +1,17 @@
 /**
- * The message search test fixture: a server per test on one driver with a guild whose bot may
+ * The message search test fixture: a server per file and driver, and per test a guild whose bot may
  * read the general channel (and holds MESSAGE_CONTENT), messages stored straight through the
  * repositories, and the search requests the tests make, each answer checked against the spec.
  *
  * @module
  */
 import { ApplicationFlags, PLATFORM_EPOCH_MS, PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { AttachmentRecord, NewMessage } from '../../src/storage/index.js';
 import type { Driver } from './drivers.js';
-import { guildFixture, type GuildFixture } from './guildMembers.js';
+import { guildFixture } from './guildMembers.js';
 import { expectOpenApiResponse } from './openapi.js';
-import { startTestServer, type TestServer } from './testServer.js';
+import { perTest, useFileServer } from './fileServer.js';
 
 export interface SearchBody {
   doing_deep_historical_index: boolean;
@@ -35,17 +35,12 @@ function queryString(query: Query): string {
   return text === '' ? '' : `?${text}`;
 }
 
-/** Registers the per-test server of one driver; read its fields inside tests. */
+/** Registers the server of one driver and each test's guild; read its fields inside tests. */
 export function useSearchFixture(driver: Driver) {
-  let state: { server: TestServer; g: GuildFixture; general: string } | undefined;
+  const shared = useFileServer({ storage: driver });
   let nextId = 0n;
-  const current = () => {
-    if (state === undefined) throw new Error('no search server outside a test');
-    return state;
-  };
-
-  beforeEach(async () => {
-    const server = await startTestServer({ storage: driver });
+  const current = perTest(async () => {
+    const { server } = shared;
     const g = await guildFixture(server, {
       botPermissions: P.VIEW_CHANNEL | P.READ_MESSAGE_HISTORY | P.SEND_MESSAGES,
     });
@@ -53,14 +48,10 @@ export function useSearchFixture(driver: Driver) {
       flags: ApplicationFlags.GATEWAY_MESSAGE_CONTENT,
     });
     const [channel] = await server.app.storage.channels.listByGuild(g.guildId);
-    state = { server, g, general: channel?.id ?? '' };
-    // Snowflake-shaped, rising: (ms since the platform epoch) << 22.
-    nextId = BigInt(Date.now() - PLATFORM_EPOCH_MS) << 22n;
-  });
-  afterEach(async () => {
-    const ended = state;
-    state = undefined;
-    await ended?.server.close();
+    // Snowflake-shaped, rising: (ms since the platform epoch) << 22, past the last test's.
+    const now = BigInt(Date.now() - PLATFORM_EPOCH_MS) << 22n;
+    nextId = nextId > now ? nextId : now;
+    return { server, g, general: channel?.id ?? '' };
   });
 
   const searchUrl = (query: Query = {}) =>

@@ -1,8 +1,8 @@
 import { appendFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { inject } from 'vitest';
+import { join, relative } from 'node:path';
+import { expect, inject } from 'vitest';
 import { createApp, type App, type AppOptions, type AppOverrides } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { generateIdTokenKeyPair, type IdTokenKeyPair } from '../../src/oauth/index.js';
@@ -73,11 +73,12 @@ const SHARED_DATABASE_SECRET_KEY = keyringOf(Buffer.alloc(32, 7));
 let testIdTokenKey: Promise<IdTokenKeyPair> | undefined;
 
 /**
- * Counts a createApp call of the run: a byte in this worker's file of the run's counters, which
- * globalSetup.ts adds up and prints at the end of the run.
+ * Counts a createApp call of the run: a line naming the test file in this worker's file of the
+ * run's counters, which globalSetup.ts adds up and prints at the end of the run.
  */
 export function countAppStart(): void {
-  appendFileSync(join(inject('runStatsDir'), `worker-${String(process.pid)}`), '.');
+  const file = relative(process.cwd(), expect.getState().testPath ?? 'unknown');
+  appendFileSync(join(inject('runStatsDir'), `worker-${String(process.pid)}`), `${file}\n`);
 }
 
 /** A disposable platform on port 0 with its own database and data folder. */
@@ -170,16 +171,20 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return { app, baseUrl, close, [Symbol.asyncDispose]: close };
 }
 
-/** A developer with a session token, and an application with its bot. */
-export async function seedDeveloper(app: App, name = 'dev') {
+/**
+ * A developer with a session token, and an application with its bot (named `appName`,
+ * `<name> app` by default).
+ */
+export async function seedDeveloper(app: App, name = 'dev', appName = `${name} app`) {
   const session = await app.services.auth.register({
     email: `${name}@example.test`,
     username: name,
     password: 'correct horse battery',
   });
-  const created = await app.services.applications.create(session.user_id, { name: `${name} app` });
+  const created = await app.services.applications.create(session.user_id, { name: appName });
   return {
     userId: session.user_id,
+    username: name,
     userToken: session.token,
     applicationId: created.application.id,
     botUserId: created.bot.id,

@@ -84,9 +84,10 @@ describeDrivers('provisional accounts on $driver', (driver) => {
       const token = (await botToken('perm')).json<TokenBody>().access_token;
       const credential = { type: 'DISCORD_BOT_ISSUED_ACCESS_TOKEN' as const, token };
       await expect(merge(full, credential)).rejects.toMatchObject({ code: 530017 });
+      const username = (await fx.server.app.storage.users.findById(full))?.username;
       const login = () =>
         call('POST', '/auth/login', {
-          payload: { login: 'perm_banned', password: 'correct horse battery' },
+          payload: { login: username, password: 'correct horse battery' },
         });
       expect((await login()).json()).toMatchObject({ code: 50035 });
       const unban = await call('DELETE', `/admin/users/${full}/ban`, admin);

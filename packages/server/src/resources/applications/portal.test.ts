@@ -1,9 +1,10 @@
 import { ApplicationFlags } from '@guildhall/protocol';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
+import { registration, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 
 /** A small review threshold, so the self-serve rule is reached with a handful of rows. */
 const THRESHOLD = 4;
@@ -12,15 +13,13 @@ describeDrivers('the portal settings of an application on $driver', (driver) => 
   let server: TestServer;
   let f: GuildFixture;
 
-  beforeEach(async () => {
-    server = await startTestServer({
-      storage: driver,
-      gateway: { privilegedIntentReviewThreshold: THRESHOLD },
-    });
-    f = await guildFixture(server, { botPermissions: 0n });
+  const shared = useFileServer({
+    storage: driver,
+    gateway: { privilegedIntentReviewThreshold: THRESHOLD },
   });
-  afterEach(async () => {
-    await server.close();
+  beforeEach(async () => {
+    server = shared.server;
+    f = await guildFixture(server, { botPermissions: 0n });
   });
 
   const appPath = () => `/applications/${f.bot.applicationId}`;
@@ -164,16 +163,8 @@ describeDrivers('the portal settings of an application on $driver', (driver) => 
         createdAt: Date.now(),
         updatedAt: Date.now(),
       });
-    const cy = await server.app.services.auth.register({
-      email: 'cy@example.test',
-      username: 'cy',
-      password: 'correct horse battery',
-    });
-    const dee = await server.app.services.auth.register({
-      email: 'dee@example.test',
-      username: 'dee',
-      password: 'correct horse battery',
-    });
+    const cy = await server.app.services.auth.register(registration('cy'));
+    const dee = await server.app.services.auth.register(registration('dee'));
     await install(ada.userId, 1); // also a member: counted once
     await install(cy.user_id, 1);
     await install(dee.user_id, 0); // a guild install is not a user install

@@ -1,25 +1,20 @@
-import { afterEach, beforeEach, expect, it, onTestFinished } from 'vitest';
+import { beforeEach, expect, it, onTestFinished } from 'vitest';
+import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { startInteractionEndpoint } from '../../../test/support/interactionEndpoint.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import {
-  seedDeveloper,
-  startTestServer,
-  type TestServer,
-} from '../../../test/support/testServer.js';
+import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
 import { apiRequest } from '../../../test/support/inject.js';
 
 describeDrivers('applications on $driver', (driver) => {
   let server: TestServer;
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
 
+  const shared = useFileServer({ storage: driver, config: { allowLocalWebhooks: true } });
   beforeEach(async () => {
     // Endpoint URLs on 127.0.0.1 (the interactions endpoint check below).
-    server = await startTestServer({ storage: driver, config: { allowLocalWebhooks: true } });
-    seed = await seedDeveloper(server.app, 'lin');
-  });
-  afterEach(async () => {
-    await server.close();
+    server = shared.server;
+    seed = await seedDeveloper(server.app, uniqueName('lin'), 'lin app');
   });
 
   type Method = 'GET' | 'PATCH' | 'POST';
@@ -41,7 +36,7 @@ describeDrivers('applications on $driver', (driver) => {
       name: 'lin app',
       flags: 0,
       flags_new: '0',
-      owner: { id: seed.userId, username: 'lin' },
+      owner: { id: seed.userId, username: seed.username },
       bot: { id: seed.botUserId, bot: true },
       approximate_guild_count: 0,
     });
@@ -114,7 +109,7 @@ describeDrivers('applications on $driver', (driver) => {
     expect(asUser.statusCode).toBe(403);
     expect(asUser.json()).toMatchObject({ code: 20002 });
 
-    const other = await seedDeveloper(server.app, 'mallory');
+    const other = await seedDeveloper(server.app, uniqueName('mallory'), 'mallory app');
     const foreign = await call('GET', `/applications/${seed.applicationId}`, other.userToken);
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json()).toMatchObject({ code: 10002 });

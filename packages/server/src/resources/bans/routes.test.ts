@@ -1,20 +1,19 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
+import { useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 
 describeDrivers('bans on $driver', (driver) => {
   let server: TestServer;
   let g: GuildFixture;
 
+  const shared = useFileServer({ storage: driver });
   beforeEach(async () => {
-    server = await startTestServer({ storage: driver });
+    server = shared.server;
     g = await guildFixture(server, { botPermissions: P.BAN_MEMBERS | P.MANAGE_GUILD });
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   const bans = () => server.app.storage.bans.list(g.guildId, { limit: 1000 });
@@ -42,7 +41,10 @@ describeDrivers('bans on $driver', (driver) => {
     const one = await g.call('GET', banUrl(mal.userId), g.bot.token);
     expect(one.statusCode).toBe(200);
     expectOpenApiResponse(one, 'GET', banUrl(mal.userId));
-    expect(one.json()).toMatchObject({ user: { id: mal.userId, username: 'mal' }, reason: 'spam' });
+    expect(one.json()).toMatchObject({
+      user: { id: mal.userId, username: mal.username },
+      reason: 'spam',
+    });
 
     // Banning again changes nothing.
     const again = await g.call('PUT', banUrl(mal.userId), { auth: g.bot.token, payload: {} });

@@ -1,14 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
 import { generateToken, hashSecret } from '../../domain/credentials.js';
 import type { ConnectionRecord } from '../../storage/index.js';
+import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import {
-  seedDeveloper,
-  startTestServer,
-  type TestServer,
-} from '../../../test/support/testServer.js';
+import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
 import { LEGACY_CONNECTIONS_HIDDEN_FROM_MS } from './rules.js';
 import { apiRequest } from '../../../test/support/inject.js';
 
@@ -21,13 +18,11 @@ describeDrivers('GET /users/@me/connections on $driver', (driver) => {
   let dev: Awaited<ReturnType<typeof seedDeveloper>>;
   const clock = manualClock(Date.UTC(2026, 0, 1));
 
+  const shared = useFileServer({ storage: driver, clock });
   beforeEach(async () => {
     clock.set(Date.UTC(2026, 0, 1));
-    server = await startTestServer({ storage: driver, clock });
-    dev = await seedDeveloper(server.app, 'dev');
-  });
-  afterEach(async () => {
-    await server.close();
+    server = shared.server;
+    dev = await seedDeveloper(server.app, uniqueName('dev'), 'dev app');
   });
 
   /** OAuth2 is another branch's: tokens with scopes are made through storage directly. */

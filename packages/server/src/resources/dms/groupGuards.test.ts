@@ -51,7 +51,7 @@ describeDrivers('group DM recipients, blocks and friends on $driver', (driver) =
       username,
       password: 'correct horse battery',
     });
-    return { userId: session.user_id, token: session.token };
+    return { userId: session.user_id, token: session.token, username };
   };
   /** A person per name, in order. */
   const cast = <const N extends readonly string[]>(...names: N) =>

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import { useProvisionalFixture, type TokenBody } from '../../../test/support/provisionalFixture.js';
+import { uniqueName } from '../../../test/support/fileServer.js';
 import { seedDeveloper } from '../../../test/support/testServer.js';
 
 const GAME_DM_EVENTS = [
@@ -28,11 +29,12 @@ describeDrivers('Social SDK DMs on $driver', (driver) => {
     const id = (await me(token)).json<{ id: string }>().id;
     return { id, auth: `Bearer ${token}` };
   };
-  /** A full account with a session. */
+  /** A full account with a session, named after `name`. */
   const person = async (name: string) => {
+    const username = uniqueName(name);
     const session = await fx.server.app.services.auth.register({
-      email: `${name}@example.test`,
-      username: name,
+      email: `${username}@example.test`,
+      username,
       password: 'correct horse battery',
     });
     return { id: session.user_id, auth: session.token };
@@ -115,7 +117,7 @@ describeDrivers('Social SDK DMs on $driver', (driver) => {
 
   it('keeps provisional accounts inside their game and checks the token', async () => {
     const a = await player('a');
-    const other = await seedDeveloper(fx.server.app, 'othergame');
+    const other = await seedDeveloper(fx.server.app, uniqueName('othergame'), 'othergame app');
     const stranger = (
       await call('POST', '/partner-sdk/token/bot', {
         auth: `Bot ${other.botToken}`,
@@ -231,7 +233,7 @@ describeDrivers('Social SDK DMs on $driver', (driver) => {
       expect(res.json(), target).toMatchObject({ code });
       expectOpenApiResponse(res, 'PUT', target);
     }
-    const other = await seedDeveloper(fx.server.app, 'othergame');
+    const other = await seedDeveloper(fx.server.app, uniqueName('othergame'), 'othergame app');
     const foreign = await call('PUT', path, {
       auth: `Bot ${other.botToken}`,
       payload: { action: 'show' },

@@ -1,13 +1,10 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
 import { generateToken, hashSecret } from '../../domain/credentials.js';
+import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import {
-  seedDeveloper,
-  startTestServer,
-  type TestServer,
-} from '../../../test/support/testServer.js';
+import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
 import {
   MAX_DYNAMIC_FIELDS,
   MAX_PROVIDER_ISSUED_USER_ID_LENGTH,
@@ -40,7 +37,7 @@ describeDrivers('game stats on $driver', (driver) => {
   let server: TestServer;
   let dev: Seed;
   let other: Seed;
-  let player: { userId: string; token: string };
+  let player: { userId: string; token: string; username: string };
   const clock = manualClock(Date.UTC(2026, 5, 1));
 
   const call = (
@@ -49,17 +46,21 @@ describeDrivers('game stats on $driver', (driver) => {
     auth: string,
     payload?: unknown,
   ) => apiRequest(server.app, request, { auth, payload });
+  /** A new person named after `name` (made unique: the file's tests share a server). */
   const register = async (name: string) => {
+    const username = uniqueName(name);
     const session = await server.app.services.auth.register({
-      email: `${name}@example.test`,
-      username: name,
+      email: `${username}@example.test`,
+      username,
       password: 'correct horse battery',
     });
-    return { userId: session.user_id, token: session.token };
+    return { userId: session.user_id, token: session.token, username };
   };
+  // Ids no snowflake of the server takes (the file's tests share it).
+  let grants = 0;
   const grant = (userId: string, applicationId: string, scopes: string[]) =>
     server.app.storage.oauth.upsertAuthorization({
-      id: String(BigInt(userId) + 7n),
+      id: String(7_000_000 + (grants += 1)),
       userId,
       applicationId,
       scopes,
@@ -84,16 +85,14 @@ describeDrivers('game stats on $driver', (driver) => {
   const write = (payload: unknown, external = 'player-123', user = player.userId) =>
     call(`PATCH ` + profilePath(dev.applicationId, user, external), bot(), payload);
 
+  const shared = useFileServer({ storage: driver, clock });
   beforeEach(async () => {
     clock.set(Date.UTC(2026, 5, 1));
-    server = await startTestServer({ storage: driver, clock });
-    dev = await seedDeveloper(server.app, 'gamedev');
-    other = await seedDeveloper(server.app, 'otherdev');
+    server = shared.server;
+    dev = await seedDeveloper(server.app, uniqueName('gamedev'), 'gamedev app');
+    other = await seedDeveloper(server.app, uniqueName('otherdev'), 'otherdev app');
     player = await register('player');
     await grant(player.userId, dev.applicationId, ['identify', 'application_identities.write']);
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   it('creates the identity on the first write (201), updates after (204), reads it back', async () => {
@@ -451,7 +450,7 @@ describeDrivers('game stats on $driver', (driver) => {
       provider_type: 'OIDC',
       provider_id: 'https://id.game.example',
       provider_issued_user_id: 'sub-1',
-      username: 'player',
+      username: player.username,
       metadata: null,
       data: null,
     });

@@ -327,7 +327,7 @@ describeDrivers('guild settings on $driver', (driver) => {
         username: name,
         password: 'correct horse battery',
       });
-      return { userId: session.user_id, token: session.token };
+      return { userId: session.user_id, token: session.token, username: name };
     };
     const ann = await register('applicant-ann');
     const bob = await register('applicant-bob');

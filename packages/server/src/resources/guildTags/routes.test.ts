@@ -1,7 +1,8 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
 import { generateToken, hashSecret } from '../../domain/credentials.js';
+import { registration, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import {
   guildFixture,
@@ -9,7 +10,7 @@ import {
   type Person,
 } from '../../../test/support/guildMembers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 
 const MINUTE = 60_000;
 
@@ -19,18 +20,16 @@ describeDrivers('guild tags and primary guilds on $driver', (driver) => {
   let member: Person;
   const clock = manualClock(Date.UTC(2026, 5, 1));
 
+  const shared = useFileServer({ storage: driver, clock });
   beforeEach(async () => {
     clock.set(Date.UTC(2026, 5, 1));
-    server = await startTestServer({ storage: driver, clock });
+    server = shared.server;
     guild = await guildFixture(server, {
       botPermissions: P.MANAGE_GUILD,
       nowMs: () => clock.now(),
     });
     member = await guild.join('member');
     clock.advance(MINUTE);
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   const tagPath = () => `/guilds/${guild.guildId}/tag`;
@@ -86,11 +85,7 @@ describeDrivers('guild tags and primary guilds on $driver', (driver) => {
   });
 
   it('refuses non-members and unknown guilds', async () => {
-    const outsider = await server.app.services.auth.register({
-      email: 'out@example.test',
-      username: 'outsider',
-      password: 'correct horse battery',
-    });
+    const outsider = await server.app.services.auth.register(registration('outsider'));
     expect((await setTag(outsider.token, { tag: 'X' })).json()).toMatchObject({ code: 50001 });
     const unknown = await guild.call('PUT', '/guilds/123456789012345678/tag', {
       auth: guild.owner.token,
@@ -195,11 +190,7 @@ describeDrivers('guild tags and primary guilds on $driver', (driver) => {
 
   it('refuses bad primary guild requests and changes nothing', async () => {
     await setTag(guild.owner.token, { tag: 'GH' });
-    const outsider = await server.app.services.auth.register({
-      email: 'out@example.test',
-      username: 'outsider',
-      password: 'correct horse battery',
-    });
+    const outsider = await server.app.services.auth.register(registration('outsider'));
     const notMember = await wear(outsider.token, { identity_guild_id: guild.guildId });
     expect(notMember.json()).toMatchObject({ code: 10007 });
     const unknown = await wear(member.token, { identity_guild_id: '123456789012345678' });

@@ -1,5 +1,6 @@
 import { AuditLogActions, ERRORS, PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
+import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import {
   apiCall,
@@ -7,11 +8,7 @@ import {
   expectUndocumentedGuildRoute,
 } from '../../../test/support/guildApi.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import {
-  seedDeveloper,
-  startTestServer,
-  type TestServer,
-} from '../../../test/support/testServer.js';
+import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
 
 const PNG_1X1 =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -24,14 +21,12 @@ describeDrivers('guilds on $driver', (driver) => {
   let bob: Awaited<ReturnType<typeof seedDeveloper>>;
   let call: ReturnType<typeof apiCall>;
 
+  const shared = useFileServer({ storage: driver });
   beforeEach(async () => {
-    server = await startTestServer({ storage: driver });
-    ada = await seedDeveloper(server.app, 'ada');
-    bob = await seedDeveloper(server.app, 'bob');
+    server = shared.server;
+    ada = await seedDeveloper(server.app, uniqueName('ada'), 'ada app');
+    bob = await seedDeveloper(server.app, uniqueName('bob'), 'bob app');
     call = apiCall(server.app);
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   /** A guild of ada's with her bot as administrator and bob's bot with `bobPermissions`. */
@@ -287,7 +282,7 @@ describeDrivers('guilds on $driver', (driver) => {
       expectOpenApiResponse(res, 'PATCH', `/guilds/${guildId}`);
     }
     // A member without MANAGE_GUILD.
-    const carol = await seedDeveloper(server.app, 'carol');
+    const carol = await seedDeveloper(server.app, uniqueName('carol'), 'carol app');
     await server.app.services.guilds.addBot({
       guildId,
       applicationId: carol.applicationId,

@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import { GatewayIntentBits as I, PermissionFlags as P } from '@guildhall/protocol';
 import { expect, it } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
-import { useInteractionFixture } from '../../../test/support/interactionFixture.js';
+import {
+  useInteractionFixture,
+  type InteractionFixture,
+} from '../../../test/support/interactionFixture.js';
 
 const ECHO = {
   name: 'echo',
@@ -20,10 +23,10 @@ const ANY_NUMBER = expect.any(Number) as unknown;
 const ANY_STRING = expect.any(String) as unknown;
 const ANYTHING = expect.anything() as unknown;
 
-describeDrivers('POST /interactions, delivered on the gateway: $driver', (driver) => {
-  const f = useInteractionFixture(driver);
-
-  const invokeEcho = async (
+/** Invokes the echo command as the guild's owner, with these options and fields. */
+const echoInvoker =
+  (f: InteractionFixture) =>
+  async (
     command: Record<string, unknown>,
     options: unknown[],
     extra: Record<string, unknown> = {},
@@ -38,6 +41,10 @@ describeDrivers('POST /interactions, delivered on the gateway: $driver', (driver
       data: { id: command['id'], name: 'echo', type: 1, options },
       ...extra,
     });
+
+describeDrivers('POST /interactions, delivered on the gateway: $driver', (driver) => {
+  const f = useInteractionFixture(driver);
+  const invokeEcho = echoInvoker(f);
 
   it('sends the complete interaction to the bot, and success to the user once answered', async () => {
     const command = await f.command(ECHO);
@@ -141,25 +148,6 @@ describeDrivers('POST /interactions, delivered on the gateway: $driver', (driver
     await expect(
       f.server.app.services.handleInteractionCallback(stored, { type: 5 }, []),
     ).rejects.toMatchObject({ code: 10062 });
-  });
-
-  it('fails what a stopped node left when the sweep finds it overdue', async () => {
-    const command = await f.command(ECHO);
-    const person = await f.gateway(f.guild.owner.token);
-    await invokeEcho(command, [{ name: 'text', type: 3, value: 'hi' }]);
-    // As after a restart: no timer of this node watches it, the row is past its deadline.
-    await f.server.app.services.interactionLifecycle.stop();
-    f.clock.advance(3_001);
-    expect(await f.server.app.services.interactionLifecycle.sweep()).toEqual({
-      failed: 1,
-      deleted: 0,
-    });
-    expect((await person.dispatch('INTERACTION_FAILURE')).d).toMatchObject({ nonce: 'nonce-1' });
-    f.clock.advance(15 * 60_000);
-    expect(await f.server.app.services.interactionLifecycle.sweep()).toEqual({
-      failed: 0,
-      deleted: 1,
-    });
   });
 
   it('refuses what the platform refuses, with its codes, and stores nothing', async () => {
@@ -341,5 +329,31 @@ describeDrivers('POST /interactions, delivered on the gateway: $driver', (driver
     const expected: string[][] = [['dm'], []];
     for (const guildId of [f.guild.guildId, other.id]) expected[shardOf(guildId)]?.push(guildId);
     expect(received).toEqual(expected);
+  });
+});
+
+// Stopping the node's interaction watch, and sweeping the whole database, need a server of their
+// own.
+describeDrivers('POST /interactions on a node that stopped: $driver', (driver) => {
+  const f = useInteractionFixture(driver);
+  const invokeEcho = echoInvoker(f);
+
+  it('fails what a stopped node left when the sweep finds it overdue', async () => {
+    const command = await f.command(ECHO);
+    const person = await f.gateway(f.guild.owner.token);
+    await invokeEcho(command, [{ name: 'text', type: 3, value: 'hi' }]);
+    // As after a restart: no timer of this node watches it, the row is past its deadline.
+    await f.server.app.services.interactionLifecycle.stop();
+    f.clock.advance(3_001);
+    expect(await f.server.app.services.interactionLifecycle.sweep()).toEqual({
+      failed: 1,
+      deleted: 0,
+    });
+    expect((await person.dispatch('INTERACTION_FAILURE')).d).toMatchObject({ nonce: 'nonce-1' });
+    f.clock.advance(15 * 60_000);
+    expect(await f.server.app.services.interactionLifecycle.sweep()).toEqual({
+      failed: 0,
+      deleted: 1,
+    });
   });
 });

@@ -1,12 +1,13 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
+import { fabricatedId, registration, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { watchDispatches } from '../../../test/support/invites.js';
 import { expectOpenApiResponse, getOpenApiValidator } from '../../../test/support/openapi.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 
 const START_MS = Date.UTC(2026, 2, 1);
 const DAY_S = 86_400;
@@ -39,18 +40,16 @@ describeDrivers('invites on $driver', (driver) => {
   let channelId: string;
   const clock = manualClock(START_MS);
 
+  const shared = useFileServer({ storage: driver, clock });
   beforeEach(async () => {
     clock.set(START_MS);
-    server = await startTestServer({ storage: driver, clock });
+    server = shared.server;
     g = await guildFixture(server, {
       botPermissions: P.CREATE_INSTANT_INVITE | P.MANAGE_CHANNELS | P.MANAGE_GUILD | P.MANAGE_ROLES,
       nowMs: () => clock.now(),
     });
     const [channel] = await server.app.storage.channels.listByGuild(g.guildId);
     channelId = channel?.id ?? '';
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   const createUrl = () => `/channels/${channelId}/invites`;
@@ -64,16 +63,12 @@ describeDrivers('invites on $driver', (driver) => {
   };
   /** A person outside the guild, with a session. */
   const stranger = async (name: string) => {
-    const session = await server.app.services.auth.register({
-      email: `${name}@example.test`,
-      username: name,
-      password: 'correct horse battery',
-    });
+    const session = await server.app.services.auth.register(registration(name));
     return { userId: session.user_id, token: session.token };
   };
   const makeRole = (name: string, position: number) =>
     server.app.storage.roles.create({
-      id: String(BigInt(g.guildId) + BigInt(position) * 7n + 1000n),
+      id: fabricatedId(g.guildId),
       guildId: g.guildId,
       name,
       permissions: 0n,
@@ -176,7 +171,7 @@ describeDrivers('invites on $driver', (driver) => {
       expectOpenApiResponse(res, 'POST', createUrl());
       expect(await g.auditCount()).toBe(1); // only the bot's BOT_ADD
       const category = await server.app.storage.channels.create({
-        id: String(BigInt(channelId) + 1n),
+        id: fabricatedId(channelId),
         guildId: g.guildId,
         type: 4,
         name: 'info',

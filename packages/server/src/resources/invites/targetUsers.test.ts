@@ -1,12 +1,13 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { beforeEach, expect, it, vi } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
+import { useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { multipartBody } from '../../../test/support/invites.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 import { MAX_TARGET_USERS_FILE_BYTES } from './csv.js';
 import { JobStatus } from './jobs.js';
 import { apiRequest } from '../../../test/support/inject.js';
@@ -33,9 +34,10 @@ describeDrivers('invite target users on $driver', (driver) => {
   let code: string;
   const clock = manualClock(START_MS);
 
+  const shared = useFileServer({ storage: driver, clock });
   beforeEach(async () => {
     clock.set(START_MS);
-    server = await startTestServer({ storage: driver, clock });
+    server = shared.server;
     g = await guildFixture(server, {
       botPermissions: P.CREATE_INSTANT_INVITE | P.MANAGE_GUILD,
       nowMs: () => clock.now(),
@@ -46,9 +48,6 @@ describeDrivers('invite target users on $driver', (driver) => {
       payload: { target_user_ids: ['1001', '1002'] },
     });
     code = res.json<{ code: string }>().code;
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   const base = () => `/invites/${code}/target-users`;

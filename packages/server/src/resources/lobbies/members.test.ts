@@ -28,9 +28,11 @@ describeDrivers('lobby members on $driver', (driver) => {
   const members = (lobbyId: string) => fx.app.storage.lobbies.listMembers(lobbyId);
 
   /** Puts the user in `count` lobbies of the game (straight into storage: the limit's setup). */
+  // Lobby ids of their own: the tests of the file share a server.
+  let filled = 0;
   const fillLobbies = async (userId: string, count: number) => {
     for (let i = 0; i < count; i++) {
-      const id = String(9_000_000 + i);
+      const id = String(9_000_000 + filled++);
       await fx.app.storage.lobbies.create({
         id,
         applicationId: fx.dev.applicationId,

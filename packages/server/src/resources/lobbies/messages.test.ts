@@ -59,7 +59,7 @@ describeDrivers('lobby messages on $driver', (driver) => {
         content: ' gg',
         lobby_id: lobbyId,
         channel_id: lobbyId,
-        author: { id: ann.id, username: 'ann' },
+        author: { id: ann.id, username: ann.username },
         lobby_member: { additional_name: 'Ace' },
         metadata: { emote: 'wave' },
         flags: 0,

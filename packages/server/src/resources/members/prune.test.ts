@@ -1,14 +1,11 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
+import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import {
-  seedDeveloper,
-  startTestServer,
-  type TestServer,
-} from '../../../test/support/testServer.js';
+import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
 
 const NOW = Date.UTC(2026, 5, 1);
 const DAY = 86_400_000;
@@ -19,9 +16,10 @@ describeDrivers('prune on $driver', (driver) => {
   const clock = manualClock(NOW);
   let roleId: string;
 
+  const shared = useFileServer({ storage: driver, clock });
   beforeEach(async () => {
     clock.set(NOW);
-    server = await startTestServer({ storage: driver, clock });
+    server = shared.server;
     g = await guildFixture(server, {
       botPermissions: P.MANAGE_GUILD | P.KICK_MEMBERS,
       nowMs: () => clock.now(),
@@ -37,9 +35,6 @@ describeDrivers('prune on $driver', (driver) => {
     await g.join('edge', { joinedAt: NOW - 7 * DAY });
     await g.join('new', { joinedAt: NOW });
     await g.join('oldrole', { joinedAt: NOW - 10 * DAY, roleIds: [roleId] });
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   const url = () => `/guilds/${g.guildId}/prune`;
@@ -211,7 +206,7 @@ describeDrivers('prune on $driver', (driver) => {
   });
 
   it('never prunes the owner, nor bots, even through their managed role', async () => {
-    const other = await seedDeveloper(server.app, 'otherdev');
+    const other = await seedDeveloper(server.app, uniqueName('otherdev'), 'otherdev app');
     await server.app.services.guilds.addBot({
       guildId: g.guildId,
       applicationId: other.applicationId,

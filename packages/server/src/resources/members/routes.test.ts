@@ -1,10 +1,11 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
+import { useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 import type { RoleWire } from '../roles/serialize.js';
 import type { MemberWire } from './serialize.js';
 
@@ -27,13 +28,11 @@ describeDrivers('members on $driver', (driver) => {
   let g: GuildFixture;
   const clock = manualClock(NOW);
 
+  const shared = useFileServer({ storage: driver, clock });
   beforeEach(async () => {
     clock.set(NOW);
-    server = await startTestServer({ storage: driver, clock });
+    server = shared.server;
     g = await guildFixture(server, { botPermissions: BOT_PERMISSIONS, nowMs: () => clock.now() });
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   const member = (userId: string) => server.app.storage.members.find(g.guildId, userId);
@@ -68,7 +67,7 @@ describeDrivers('members on $driver', (driver) => {
     expect(one.statusCode).toBe(200);
     expectOpenApiResponse(one, 'GET', url);
     expect(one.json()).toMatchObject({
-      user: { id: ann.userId, username: 'ann' },
+      user: { id: ann.userId, username: ann.username },
       nick: null,
       roles: [],
       joined_at: new Date(NOW).toISOString(),
@@ -111,7 +110,7 @@ describeDrivers('members on $driver', (driver) => {
     const carol = await g.join('carol');
     await server.app.storage.users.update(bob.userId, { globalName: 'Alpha Bob' });
     await server.app.storage.members.update(g.guildId, carol.userId, { nick: 'ALbatross' });
-    await g.join('a_b');
+    const ab = await g.join('a_b');
     const url = `/guilds/${g.guildId}/members/search`;
     const res = await g.call('GET', `${url}?query=AL&limit=10`, g.bot.token);
     expect(res.statusCode).toBe(200);
@@ -121,7 +120,7 @@ describeDrivers('members on $driver', (driver) => {
     );
     // LIKE wildcards in the query are taken literally.
     const literal = await g.call('GET', `${url}?query=a_&limit=10`, g.bot.token);
-    expect(literal.json<MemberWire[]>().map((m) => m.user.username)).toEqual(['a_b']);
+    expect(literal.json<MemberWire[]>().map((m) => m.user.username)).toEqual([ab.username]);
     const limited = await g.call('GET', `${url}?query=al`, g.bot.token);
     expect(limited.json()).toHaveLength(1);
     for (const query of ['', '?query=', `?query=${'x'.repeat(101)}`, '?query=a&limit=1001']) {

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
+import { useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import {
@@ -11,7 +12,7 @@ import {
   type FilePart,
 } from '../../../test/support/messageFixtures.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 
 interface WireAttachment {
   id: string;
@@ -32,13 +33,12 @@ describeDrivers('attachments on $driver', (driver) => {
   let g: GuildFixture;
   let channelId: string;
 
+  const shared = useFileServer({ storage: driver, config: { maxAttachmentBytes: MAX_BYTES } });
   beforeEach(async () => {
-    server = await startTestServer({ storage: driver, config: { maxAttachmentBytes: MAX_BYTES } });
+    server = shared.server;
     g = await guildFixture(server, { botPermissions: 0n });
     channelId = await firstChannelId(server.app, g.guildId);
-  });
-  afterEach(async () => {
-    await server.close();
+    blobsBefore = blobFiles();
   });
 
   const path = (suffix = '') => `/channels/${channelId}/messages${suffix}`;
@@ -54,10 +54,13 @@ describeDrivers('attachments on $driver', (driver) => {
     contentType: content.type ?? 'text/plain',
     data: content.data ?? 'hello',
   });
-  const storedBlobs = () => {
+  const blobFiles = () => {
     const dir = join(server.app.config.dataDir, 'blobs', 'attachments');
     return existsSync(dir) ? readdirSync(dir).filter((name) => !name.endsWith('.type')).length : 0;
   };
+  /** The attachment blobs this test stored (the file's tests share the server's folder). */
+  let blobsBefore = 0;
+  const storedBlobs = () => blobFiles() - blobsBefore;
   /** Fetches an attachment URL (path and signed query) from the CDN route. */
   const fetchCdn = (url: string) => {
     const parsed = new URL(url);

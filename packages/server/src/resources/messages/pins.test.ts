@@ -1,6 +1,7 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
+import { fabricatedId, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import {
@@ -9,7 +10,7 @@ import {
   recordDispatches,
 } from '../../../test/support/messageFixtures.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 
 interface PinPage {
   items: { pinned_at: string; message: { id: string; pinned: boolean; content: string } }[];
@@ -25,14 +26,12 @@ describeDrivers('pins on $driver', (driver) => {
   let channelId: string;
   const clock = manualClock(AFTER_SPLIT);
 
+  const shared = useFileServer({ storage: driver, clock });
   beforeEach(async () => {
     clock.set(AFTER_SPLIT);
-    server = await startTestServer({ storage: driver, clock });
+    server = shared.server;
     g = await guildFixture(server, { botPermissions: P.PIN_MESSAGES, nowMs: () => clock.now() });
     channelId = await firstChannelId(server.app, g.guildId);
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   const send = async (content: string) => {
@@ -195,7 +194,7 @@ describeDrivers('pins on $driver', (driver) => {
 
   it('at most 250 pins (30003)', async () => {
     const id = await send('one too many');
-    const rows = Array.from({ length: 250 }, (_, i) => String(BigInt(id) - BigInt(i + 1)));
+    const rows = Array.from({ length: 250 }, () => fabricatedId(id));
     for (const rowId of rows) {
       await server.app.storage.messages.create({
         id: rowId,

@@ -1,5 +1,6 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
+import { useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import {
@@ -8,7 +9,7 @@ import {
   recordDispatches,
 } from '../../../test/support/messageFixtures.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 
 interface WireReaction {
   emoji: { id: string | null; name: string | null };
@@ -27,8 +28,9 @@ describeDrivers('reactions on $driver', (driver) => {
   let channelId: string;
   let messageId: string;
 
+  const shared = useFileServer({ storage: driver });
   beforeEach(async () => {
-    server = await startTestServer({ storage: driver });
+    server = shared.server;
     g = await guildFixture(server, { botPermissions: P.MANAGE_MESSAGES });
     channelId = await firstChannelId(server.app, g.guildId);
     const res = await g.call('POST', `/channels/${channelId}/messages`, {
@@ -36,9 +38,6 @@ describeDrivers('reactions on $driver', (driver) => {
       payload: { content: 'react to me' },
     });
     messageId = res.json<{ id: string }>().id;
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   const base = () => `/channels/${channelId}/messages/${messageId}/reactions`;

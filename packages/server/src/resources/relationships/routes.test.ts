@@ -40,7 +40,7 @@ describeDrivers('platform relationships on $driver', (driver) => {
     expect(incoming).toEqual({
       id: f.ada.userId,
       type: 3,
-      user: expect.objectContaining({ id: f.ada.userId, username: 'ada' }) as unknown,
+      user: expect.objectContaining({ id: f.ada.userId, username: f.ada.username }) as unknown,
       nickname: null,
       is_spam_request: false,
       since: new Date(f.clock.now()).toISOString(),
@@ -78,19 +78,19 @@ describeDrivers('platform relationships on $driver', (driver) => {
 
   it('sends a request by username, and refuses unknown names, bots and friends', async () => {
     const send = (payload: unknown) => f.call('POST', BASE, { auth: f.ada.token, payload });
-    expect((await send({ username: 'bob', discriminator: null })).statusCode).toBe(204);
+    expect((await send({ username: f.bob.username, discriminator: null })).statusCode).toBe(204);
     expect(await types(f.bob.token)).toEqual([[f.ada.userId, 3]]);
     expectError(await send({ username: 'nobody' }), 80004);
-    expectError(await send({ username: 'bob', discriminator: '1234' }), 80004);
-    expectError(await send({ username: 'ada' }), 80003);
+    expectError(await send({ username: f.bob.username, discriminator: '1234' }), 80004);
+    expectError(await send({ username: f.ada.username }), 80003);
     const bot = await f.server.app.storage.users.findById(f.dev.botUserId);
     expectError(await send({ username: bot?.username }), 80004);
     await put(f.bob.token, f.ada.userId);
-    expectError(await send({ username: 'bob' }), 80007);
-    expectError(await send({ username: "bob' OR '1'='1" }), 80004);
-    expectError(await send({ username: 'bob\u202e' }), 80004);
+    expectError(await send({ username: f.bob.username }), 80007);
+    expectError(await send({ username: `${f.bob.username}' OR '1'='1` }), 80004);
+    expectError(await send({ username: `${f.bob.username}\u202e` }), 80004);
     expectError(await send({ username: 5 }), 50035);
-    expectError(await send({ username: 'bob', discriminator: {} }), 50035);
+    expectError(await send({ username: f.bob.username, discriminator: {} }), 50035);
     expectError(await send({}), 50035);
     expectError(await send({ username: 'x'.repeat(33) }), 50035);
   });

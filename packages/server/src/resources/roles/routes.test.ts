@@ -1,9 +1,10 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
+import { useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 import type { RoleWire } from './serialize.js';
 
 const PNG_1X1 =
@@ -13,12 +14,10 @@ describeDrivers('roles on $driver', (driver) => {
   let server: TestServer;
   let g: GuildFixture;
 
+  const shared = useFileServer({ storage: driver });
   beforeEach(async () => {
-    server = await startTestServer({ storage: driver });
+    server = shared.server;
     g = await guildFixture(server, { botPermissions: P.MANAGE_ROLES | P.SEND_MESSAGES });
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   const roles = () => server.app.storage.roles.listByGuild(g.guildId);

@@ -1,13 +1,10 @@
 import sharp from 'sharp';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { hashSecret } from '../../domain/credentials.js';
+import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import {
-  seedDeveloper,
-  startTestServer,
-  type TestServer,
-} from '../../../test/support/testServer.js';
+import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
 import { apiRequest } from '../../../test/support/inject.js';
 
 const PNG_1X1 =
@@ -17,12 +14,10 @@ describeDrivers('users on $driver', (driver) => {
   let server: TestServer;
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
 
+  const shared = useFileServer({ storage: driver });
   beforeEach(async () => {
-    server = await startTestServer({ storage: driver });
-    seed = await seedDeveloper(server.app, 'ada');
-  });
-  afterEach(async () => {
-    await server.close();
+    server = shared.server;
+    seed = await seedDeveloper(server.app, uniqueName('ada'), 'ada app');
   });
 
   const get = (url: string, authorization: string) =>
@@ -61,8 +56,8 @@ describeDrivers('users on $driver', (driver) => {
     expectOpenApiResponse(session, 'GET', '/users/@me');
     expect(session.json()).toMatchObject({
       id: seed.userId,
-      username: 'ada',
-      email: 'ada@example.test',
+      username: seed.username,
+      email: `${seed.username}@example.test`,
     });
     expect(session.json()).not.toHaveProperty('bot');
 
@@ -70,7 +65,7 @@ describeDrivers('users on $driver', (driver) => {
     expect(identify.statusCode).toBe(200);
     expect(identify.json()).toMatchObject({ id: seed.userId, email: null });
     const withEmail = await get('/users/@me', await bearer(['identify', 'email']));
-    expect(withEmail.json()).toMatchObject({ email: 'ada@example.test' });
+    expect(withEmail.json()).toMatchObject({ email: `${seed.username}@example.test` });
     const noIdentify = await get('/users/@me', await bearer(['guilds']));
     expect(noIdentify.statusCode).toBe(401);
   });
@@ -177,12 +172,14 @@ describeDrivers('users on $driver', (driver) => {
     });
     expectOpenApiResponse(badHuman, 'PATCH', '/users/@me');
 
-    await seedDeveloper(server.app, 'grace');
-    const taken = await patch({ username: 'grace' }, seed.userToken);
+    const grace = await seedDeveloper(server.app, uniqueName('grace'), 'grace app');
+    const taken = await patch({ username: grace.username }, seed.userToken);
     expect(taken.statusCode).toBe(400);
     expect(taken.json()).toMatchObject({
       errors: { username: { _errors: [{ code: 'USERNAME_ALREADY_TAKEN' }] } },
     });
-    expect((await get('/users/@me', seed.userToken)).json()).toMatchObject({ username: 'ada' });
+    expect((await get('/users/@me', seed.userToken)).json()).toMatchObject({
+      username: seed.username,
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
+import { useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import {
@@ -11,7 +12,7 @@ import {
   type WireMessage,
 } from '../../../test/support/messageFixtures.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 import { WEBHOOK_LIMITS } from './schemas.js';
 import { apiRequest } from '../../../test/support/inject.js';
 
@@ -35,9 +36,10 @@ describeDrivers('incoming webhook token routes on $driver', (driver) => {
   let channelId: string;
   let hook: Hook;
 
+  const shared = useFileServer({ storage: driver, clock });
   beforeEach(async () => {
     clock.set(AFTER_SPLIT);
-    server = await startTestServer({ storage: driver, clock });
+    server = shared.server;
     g = await guildFixture(server, { botPermissions: P.MANAGE_WEBHOOKS, nowMs: () => clock.now() });
     channelId = await firstChannelId(server.app, g.guildId);
     const res = await g.call('POST', `/channels/${channelId}/webhooks`, {
@@ -45,9 +47,6 @@ describeDrivers('incoming webhook token routes on $driver', (driver) => {
       payload: { name: 'Hook' },
     });
     hook = res.json<Hook>();
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   const tokenPath = (suffix = '') => `/webhooks/${hook.id}/${hook.token}${suffix}`;
