@@ -43,6 +43,7 @@ import type { EventBus } from './bus/index.js';
 import type { SharedState } from './sharedState/index.js';
 import { SECOND_MS, DAY_MS } from './domain/time.js';
 import { createSeedSwitch, systemEntropy } from './domain/seeded.js';
+import { takeSnapshot } from './control/reset.js';
 
 export type { App, AppOptions } from './appTypes.js';
 
@@ -394,9 +395,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     apiUrl: () => `${baseUrl()}${API_PREFIX}`,
     gatewayUrl,
     voice: voice === null ? null : { endpoint: () => voice.node.endpoint(), tls: voice.tls },
-    snapshot() {
-      return Promise.reject(new Error('snapshots are not built yet'));
-    },
+    snapshot: () => takeSnapshot({ storage, sharedState, authenticator, gateway }),
     withSeed: (source, work) => seeds.run(source, work),
     async close() {
       await gateway.close();

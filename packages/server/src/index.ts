@@ -15,6 +15,6 @@ export type {
   LoadedPerson,
   LoadedWorld,
 } from './control/worldTypes.js';
-export type { AppSnapshot } from './control/reset.js';
+export { SnapshotUnsupportedError, type AppSnapshot } from './control/reset.js';
 export type { Clock, Timers } from './domain/clock.js';
 export type { Storage } from './storage/index.js';
