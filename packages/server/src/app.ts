@@ -44,6 +44,7 @@ import type { SharedState } from './sharedState/index.js';
 import { SECOND_MS, DAY_MS } from './domain/time.js';
 import { createSeedSwitch, systemEntropy } from './domain/seeded.js';
 import { takeSnapshot } from './control/reset.js';
+import { createWorldState } from './control/worldState.js';
 
 export type { App, AppOptions } from './appTypes.js';
 
@@ -350,7 +351,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     });
   }
 
-  return {
+  const app: App = {
     config,
     http,
     storage,
@@ -396,6 +397,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     gatewayUrl,
     voice: voice === null ? null : { endpoint: () => voice.node.endpoint(), tls: voice.tls },
     snapshot: () => takeSnapshot({ storage, sharedState, authenticator, gateway }),
+    worlds: createWorldState(() => app),
     withSeed: (source, work) => seeds.run(source, work),
     async close() {
       await gateway.close();
@@ -423,4 +425,5 @@ export async function createApp(options: AppOptions): Promise<App> {
       });
     },
   };
+  return app;
 }

@@ -14,6 +14,7 @@ export type {
   LoadedLobby,
   LoadedPerson,
   LoadedWorld,
+  WorldState,
 } from './control/worldTypes.js';
 export { SnapshotUnsupportedError, type AppSnapshot } from './control/reset.js';
 export type { Clock, Timers } from './domain/clock.js';
