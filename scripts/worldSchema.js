@@ -6,7 +6,8 @@
  *   npx tsc -b && node scripts/worldSchema.js && npx prettier --write packages/server/world.schema.json
  */
 import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { worldJsonSchema } from '../packages/server/dist/control/worldSchema.js';
 
-const path = new URL('../packages/server/world.schema.json', import.meta.url);
+const path = fileURLToPath(import.meta.resolve('../packages/server/world.schema.json'));
 writeFileSync(path, `${JSON.stringify(worldJsonSchema(), null, 2)}\n`);

@@ -236,7 +236,7 @@ describe('world files', () => {
   });
 
   it('name each name that points at nothing, before anything is made', () => {
-    const dangling = () =>
+    const dangling = () => {
       checkWorldReferences(
         parseWorld({
           people: { ann: null },
@@ -245,6 +245,7 @@ describe('world files', () => {
           relationships: [{ from: 'ann', to: 'ann', type: 'friend' }],
         }),
       );
+    };
     expect(dangling).toThrow(/applications\.app\.owner: No person is named zed/);
     expect(dangling).toThrow(/guilds\.g\.members\.bo: No person is named bo/);
     expect(dangling).toThrow(/guilds\.g\.bots\.nope: No application is named nope/);
