@@ -40,6 +40,9 @@ import { leaseWorkerSlot, leasedIdGenerator } from './workerLease.js';
 import type { Logger } from 'pino';
 import { SECOND_MS, DAY_MS } from './domain/time.js';
 import { createLifecycle, type Lifecycle } from './domain/lifecycle.js';
+import { createSeedSwitch, systemEntropy } from './domain/seeded.js';
+import { takeSnapshot } from './control/reset.js';
+import { createWorldState } from './control/worldState.js';
 
 export type { App, AppOptions, AppOverrides } from './appTypes.js';
 
@@ -126,7 +129,12 @@ async function composeApp(
   lifecycle.add({ name: 'shared state', stop: () => sharedState.close() });
   const blobs = overrides.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
   const rateLimitStore = sharedState.rateLimits;
-  const ids = leasedIdGenerator(workerLease, clock);
+  // Ids and credentials follow a world's seed while it loads (App.withSeed), else clock and chance.
+  const seeds = createSeedSwitch({
+    ids: leasedIdGenerator(workerLease, clock),
+    entropy: systemEntropy,
+  });
+  const { ids } = seeds;
   const sessionTtlMs = config.sessionTtlDays * DAY_MS;
   const authenticator = createAuthenticator({
     storage,
@@ -213,6 +221,7 @@ async function composeApp(
   const services = createServices(
     {
       ...{ storage, clock, ids, blobs, authenticator, revocations, webhookEvents, secrets },
+      entropy: seeds.entropy,
       socialLimits: createSocialLimits({ storage, clock, store: rateLimitStore }),
     },
     {
@@ -412,7 +421,7 @@ async function composeApp(
   });
   await lifecycle.start();
 
-  return {
+  const app: App = {
     config,
     http,
     storage,
@@ -457,6 +466,10 @@ async function composeApp(
     apiUrl: () => `${baseUrl()}${API_PREFIX}`,
     gatewayUrl,
     voice: voice === null ? null : { endpoint: () => voice.node.endpoint(), tls: voice.tls },
+    snapshot: () => takeSnapshot({ storage, sharedState, authenticator, gateway }),
+    worlds: createWorldState(() => app),
+    withSeed: (source, work) => seeds.run(source, work),
     close: () => lifecycle.close(),
   };
+  return app;
 }

@@ -1,27 +1,24 @@
 /**
  * @module appDrivers: the drivers the config names (storage, bus, shared state), opened for the
- * composition root (app.ts). With app.ts, the only module that imports drivers.
+ * composition root (app.ts). With app.ts, the only module that imports drivers. The drivers a
+ * configuration does not name are never loaded: PostgreSQL, NATS and Redis (and their client
+ * libraries) are imported when the config asks for them, so a server on SQLite and memory
+ * starts without them.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { BusErrorHandler, EventBus } from './bus/index.js';
 import { MemoryBus } from './bus/memory/index.js';
-import { NatsHistoryError, NatsUnavailableError, createNatsBus } from './bus/nats/index.js';
 import { ConfigError, type Config } from './config.js';
 import type { Clock } from './domain/clock.js';
 import { ALL_DISPATCHES } from './events/dispatcher.js';
 import { REVOCATION_SUBJECT } from './events/revocations.js';
 import { withFallback, type SharedState } from './sharedState/index.js';
 import { createMemorySharedState } from './sharedState/memory/index.js';
-import {
-  RedisUnavailableError,
-  describeRedisUrl,
-  openRedisSharedState,
-} from './sharedState/redis/index.js';
 import type { Storage } from './storage/index.js';
-import { createPostgresStorage, describePostgresStartError } from './storage/postgres/index.js';
-import { createSqliteStorage } from './storage/sqlite/index.js';
+import { describePostgresStartError } from './storage/postgres/startErrors.js';
+import { createSqliteStorage, migratedSqliteTemplate } from './storage/sqlite/index.js';
 
 /** Opens the storage the config names: PostgreSQL for DATABASE_URL, else SQLite in the data folder. */
 export async function openStorage(
@@ -30,6 +27,7 @@ export async function openStorage(
 ): Promise<Storage> {
   const { databaseUrl } = config;
   if (databaseUrl !== null) {
+    const { createPostgresStorage } = await import('./storage/postgres/index.js');
     try {
       return await createPostgresStorage({
         connectionString: databaseUrl,
@@ -45,6 +43,22 @@ export async function openStorage(
   }
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   return createSqliteStorage({ filename: join(config.dataDir, 'guildhall.db') });
+}
+
+/**
+ * An empty database in memory (SQLite), for a server that keeps nothing (a test's). Opening one
+ * from a `template` ({@link memoryStorageTemplate}, made once) skips migrating it.
+ */
+export function openMemoryStorage(options: { template?: Buffer } = {}): Storage {
+  return createSqliteStorage({
+    filename: ':memory:',
+    ...(options.template === undefined ? {} : { template: options.template }),
+  });
+}
+
+/** A migrated empty database, serialized: the `template` of {@link openMemoryStorage}. */
+export function memoryStorageTemplate(): Buffer {
+  return migratedSqliteTemplate();
 }
 
 /**
@@ -68,6 +82,9 @@ export async function openBus(
           subjects: [ALL_DISPATCHES, REVOCATION_SUBJECT],
           keepMs: config.natsHistorySeconds * 1000,
         };
+  const { NatsHistoryError, NatsUnavailableError, createNatsBus } = await import(
+    './bus/nats/index.js'
+  );
   try {
     return await createNatsBus({
       servers: config.natsUrl,
@@ -105,6 +122,8 @@ export async function openSharedState(
   const { logger, clock } = options;
   const local = createMemorySharedState();
   if (config.redisUrl === null) return local;
+  const { RedisUnavailableError, describeRedisUrl, openRedisSharedState } =
+    await import('./sharedState/redis/index.js');
   let lastErrorLogMs = -Infinity;
   let redis: SharedState;
   try {

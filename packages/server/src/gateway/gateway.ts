@@ -113,6 +113,11 @@ export interface Gateway {
   sessionsOf(userId: string): readonly Session[];
   /** Ends every session opened or resumed with a revoked credential: close 4004, no RESUME. */
   revoke(revocation: Revocation): void;
+  /**
+   * Ends every session of this node (no RESUME: its client identifies again) and closes every
+   * connection with 4000, for a server returned to a snapshot (control/reset.ts).
+   */
+  endAll(): void;
   /** Sends op 7 RECONNECT to every session, closes every connection and stops. */
   close(): Promise<void>;
 }
@@ -305,6 +310,13 @@ export function createGateway(deps: GatewayDeps): Gateway {
     watches: (subject) => subscriptions.watches(subject),
     sessionsOf: (userId) => [...(registry.ofUser(userId) ?? [])],
     revoke: registry.revoke,
+    endAll() {
+      for (const session of [...registry.all()]) {
+        session.conn = null;
+        registry.drop(session);
+      }
+      for (const conn of connections.all) send.close(conn, DROPPED, 'Session ended.');
+    },
     async close() {
       state.closing = true;
       sweep.stop();
