@@ -36,7 +36,9 @@ const ENTRY = [
   'appSweeps.js',
   'appTypes.js',
   'cli/',
+  'control/',
   'demo.js',
+  'index.js',
   'main.js',
 ];
 const FEATURES = [
@@ -46,7 +48,6 @@ const FEATURES = [
   'activities/',
   'rpc/',
   'voice/',
-  'control/',
   ...ENTRY,
 ];
 /** The I/O layers, from the bottom up. */
@@ -180,14 +181,6 @@ export default tseslint.config(
     },
   },
   {
-    // The test controls stand over the features (they reach the gateway, deliveries, HTTP and
-    // the resources) and under the composition root, the only importer of control/.
-    files: ['packages/server/src/control/**/*.ts'],
-    rules: {
-      'no-restricted-imports': restrictImports(DEEP_RESOURCE_IMPORT, above(['rpc/', ...ENTRY])),
-    },
-  },
-  {
     // Activities reach the resources (message channel access) and delivery's URL policy.
     files: ['packages/server/src/activities/**/*.ts'],
     rules: {
@@ -203,6 +196,18 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrictImports(
         above([...IO, 'resources/', 'oauth/', 'delivery/', 'activities/', 'voice/', ...ENTRY]),
+      ),
+    },
+  },
+  {
+    // Test controls (worlds, reset, clock, faults): beside the composition root, which wires
+    // them in; they see the App's type and everything below it, never the root's other files
+    // nor the entry points.
+    files: ['packages/server/src/control/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        DEEP_RESOURCE_IMPORT,
+        above(['rpc/', ...ENTRY.filter((name) => name !== 'appTypes.js' && name !== 'control/')]),
       ),
     },
   },

@@ -43,6 +43,9 @@ import { leaseWorkerSlot, leasedIdGenerator, type WorkerLease } from './workerLe
 import type { EventBus } from './bus/index.js';
 import type { SharedState } from './sharedState/index.js';
 import { SECOND_MS, DAY_MS } from './domain/time.js';
+import { createSeedSwitch, systemEntropy } from './domain/seeded.js';
+import { takeSnapshot } from './control/reset.js';
+import { createWorldState } from './control/worldState.js';
 
 export type { App, AppOptions } from './appTypes.js';
 
@@ -114,7 +117,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
   const blobs = options.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
   const rateLimitStore = sharedState.rateLimits;
-  const ids = leasedIdGenerator(workerLease, clock);
+  // Ids and credentials follow a world's seed while it loads (App.withSeed), else clock and chance.
+  const seeds = createSeedSwitch({
+    ids: leasedIdGenerator(workerLease, clock),
+    entropy: systemEntropy,
+  });
+  const { ids } = seeds;
   const sessionTtlMs = config.sessionTtlDays * DAY_MS;
   const authenticator = createAuthenticator({
     storage,
@@ -185,6 +193,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const services = createServices(
     {
       ...{ storage, clock, ids, blobs, authenticator, revocations, webhookEvents, secrets },
+      entropy: seeds.entropy,
       socialLimits: createSocialLimits({ storage, clock, store: rateLimitStore }),
     },
     {
@@ -332,6 +341,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   // The faults and log hooked in, the controls' routes (docs/testing.md).
   let app: App | null = null;
+  const built = () => {
+    if (app === null) throw new Error('the app is not built yet');
+    return app;
+  };
   const attached = await attachAppControl({
     control,
     config,
@@ -340,10 +353,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     gateway,
     storage: dispatchingStorage(storage, events),
     revocations,
-    app: () => {
-      if (app === null) throw new Error('the app is not built yet');
-      return app;
-    },
+    app: built,
   });
   webhookEvents.start();
   // Interactions a stopped node left unanswered fail now; expired ones go (and every 30 s).
@@ -414,6 +424,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     apiUrl: () => `${baseUrl()}${API_PREFIX}`,
     gatewayUrl,
     voice: voice === null ? null : { endpoint: () => voice.node.endpoint(), tls: voice.tls },
+    snapshot: () => takeSnapshot({ storage, sharedState, authenticator, gateway }),
+    // A reset also takes back the faults, the clock and the log (appControl.ts).
+    worlds: attached.resetting(createWorldState(built)),
+    withSeed: (source, work) => seeds.run(source, work),
     async close() {
       await attached.close();
       await gateway.close();

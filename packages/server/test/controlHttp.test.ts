@@ -149,6 +149,43 @@ describeDrivers('the controls over HTTP ($driver)', (driver) => {
     expect(late.json()).toMatchObject({ code: 10062 });
   });
 
+  it('loads a world from YAML; a reset takes back faults, clock and log', async () => {
+    const load = await f.server.app.http.inject({
+      method: 'POST',
+      url: `${BASE}/worlds?seed=http`,
+      headers: { 'content-type': 'application/yaml' },
+      payload: 'people:\n  zed:\n    global_name: Zed\n',
+    });
+    if (driver === 'postgres') {
+      // A reset returns to a copy of SQLite in memory; PostgreSQL's state is not the process's.
+      expect(load.json()).toMatchObject({
+        errors: { reset: { _errors: [{ code: 'RESET_UNSUPPORTED' }] } },
+      });
+      return;
+    }
+    expectDocumented(load, 'POST', '/worlds');
+    expect(load.statusCode).toBe(201);
+    const world = load.json<{ seed: string; people: { zed: { id: string; token: string } } }>();
+    expect(world.seed).toBe('http');
+    expect((await f.call('GET', '/users/@me', world.people.zed.token)).json()).toMatchObject({
+      id: world.people.zed.id,
+    });
+    const bad = await control('POST', '/worlds', { payload: { people: { zed: { nope: 1 } } } });
+    expect(bad.json()).toMatchObject({
+      errors: { world: { _errors: [{ code: 'WORLD_INVALID' }] } },
+    });
+
+    f.control.faults.add({ kind: 'http', path: '/**', type: 'latency', ms: 0 });
+    await f.control.clock.freeze();
+    await f.control.clock.advance('1h');
+    expect((await control('POST', '/reset')).statusCode).toBe(204);
+    expect(f.control.faults.list()).toEqual([]);
+    expect(f.control.clock.state()).toMatchObject({ frozen: false });
+    expect(Math.abs(f.control.clock.state().offsetMs)).toBeLessThan(60_000);
+    expect(f.control.log.entries()).toEqual([]);
+    expect((await control('GET', '/worlds')).json()).toMatchObject({ worlds: [{ seed: 'http' }] });
+  });
+
   it('reads and clears the log of a bot', async () => {
     await f.call('GET', '/users/@me', f.guild.bot.token);
     const log = await control('GET', `/log?botId=${f.guild.bot.userId}&kind=http`);
