@@ -82,7 +82,7 @@ export async function attachAppControl<TServices>(deps: {
     gatewayNow: gatewayNowPort(deps.gateway),
     ...createTokenFaults({ storage: deps.storage, clock, revocations: deps.revocations }),
   });
-  registerHttpFaults(http, { faults, log, recording, clock });
+  registerHttpFaults(http, { faults, log, recording, clock, storage: deps.storage });
   const commands = deps.options.adminCommands;
   const serves = roleServes(config.role, 'api');
   const runToken = commands !== undefined && serves ? newRunToken() : null;

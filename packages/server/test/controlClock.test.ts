@@ -93,6 +93,11 @@ describeDrivers('the platform clock ($driver)', (driver) => {
       type: 5,
     });
     expect(deferred.statusCode).toBe(204);
+    // Made with the interaction's token alone, the callback is logged as the bot's app's.
+    const callbacks = f.control.log
+      .entries({ botId: f.guild.bot.applicationId, kind: 'http' })
+      .filter((entry) => entry.kind === 'http' && entry.route?.endsWith('/callback') === true);
+    expect(callbacks).toMatchObject([{ userId: null, status: 204, request: { type: 5 } }]);
     const followup = () =>
       f.call('POST', `/webhooks/${f.guild.bot.applicationId}/${token}`, undefined, {
         content: 'done',
