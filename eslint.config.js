@@ -28,6 +28,7 @@ const ALWAYS = [
 /** The features above `resources/`, and the entry points above everything. */
 const ENTRY = [
   'app.js',
+  'appControl.js',
   'appDrivers.js',
   'appRealtime.js',
   'appRoutes.js',
@@ -40,7 +41,15 @@ const ENTRY = [
   'index.js',
   'main.js',
 ];
-const FEATURES = ['oauth/', 'gateway/', 'delivery/', 'activities/', 'rpc/', 'voice/', ...ENTRY];
+const FEATURES = [
+  'oauth/',
+  'gateway/',
+  'delivery/',
+  'activities/',
+  'rpc/',
+  'voice/',
+  ...ENTRY,
+];
 /** The I/O layers, from the bottom up. */
 const IO = ['storage/', 'bus/', 'sharedState/', 'blobs/', 'events/', 'http/', 'logger.js'];
 
@@ -198,7 +207,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrictImports(
         DEEP_RESOURCE_IMPORT,
-        above(ENTRY.filter((name) => name !== 'appTypes.js' && name !== 'control/')),
+        above(['rpc/', ...ENTRY.filter((name) => name !== 'appTypes.js' && name !== 'control/')]),
       ),
     },
   },

@@ -8,6 +8,7 @@ import { createServices } from './appServices.js';
 import { appSweeps } from './appSweeps.js';
 import type { App, AppOptions } from './appTypes.js';
 import { activityOrigin } from './activities/proxyHost.js';
+import { attachAppControl, createAppControl } from './appControl.js';
 import { publicBaseUrl, roleServes, type Config } from './config.js';
 import { createWebhookEventsService } from './delivery/service.js';
 import { DEFAULT_DELIVERY_SETTINGS } from './delivery/worker.js';
@@ -103,7 +104,11 @@ async function composeApp(
 ): Promise<App> {
   const { logger } = options;
   const overrides = options.overrides ?? {};
-  const clock = overrides.clock ?? systemClock;
+  // Two clocks: the platform's, which every dated rule reads and a test moves (app.control), and
+  // the real one of what runs on the wire or between nodes (heartbeats, leases, the bus).
+  const wireClock = overrides.clock ?? systemClock;
+  const control = createAppControl({ config, base: overrides.clock, logger });
+  const clock = control.parts.clock;
   const storage = overrides.storage ?? (await openStorage(config, logger));
   lifecycle.add({ name: 'storage', stop: () => storage.close() });
   // Stored secrets are sealed (and checked to open) before anything serves them.
@@ -111,11 +116,11 @@ async function composeApp(
     box: secrets,
     keyring,
     source: keySource,
-  } = await openSecrets({ config, storage, logger }, clock);
+  } = await openSecrets({ config, storage, logger }, wireClock);
   // No two processes sharing the database mint ids with one worker slot.
   const workerLease = await leaseWorkerSlot({
     storage,
-    clock,
+    clock: wireClock,
     timers: overrides.workerLease?.timers ?? realTimers,
     logger,
     workerId: config.workerId,
@@ -125,7 +130,7 @@ async function composeApp(
   lifecycle.add({ name: 'worker lease', stop: () => workerLease.release() });
   const bus = overrides.bus ?? (await openBus(config, logger));
   lifecycle.add({ name: 'bus', stop: () => bus.close() });
-  const sharedState = await openSharedState(config, { logger, clock });
+  const sharedState = await openSharedState(config, { logger, clock: wireClock });
   lifecycle.add({ name: 'shared state', stop: () => sharedState.close() });
   const blobs = overrides.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
   const rateLimitStore = sharedState.rateLimits;
@@ -155,14 +160,14 @@ async function composeApp(
     : null;
   const events = createBusDispatcher({
     bus,
-    clock,
+    clock: wireClock,
     onError: (err, event) => {
       logger.error({ err, type: event.type, guildId: event.guildId }, 'dispatch not published');
     },
   });
   const revocations = createRevocations({
     bus,
-    clock,
+    clock: wireClock,
     onError: (err) => {
       logger.error({ err }, 'revocation not applied everywhere');
     },
@@ -197,7 +202,8 @@ async function composeApp(
     ids,
     logger,
     secrets,
-    timers: overrides.webhookDelivery?.timers ?? realTimers,
+    timers: overrides.webhookDelivery?.timers ?? clock.timers,
+    fault: control.deliveryFault,
     settings: {
       ...DEFAULT_DELIVERY_SETTINGS,
       allowLocal: config.allowLocalWebhooks,
@@ -251,15 +257,17 @@ async function composeApp(
       // The proxy host's origin for the app (--activity-host, the public URL's scheme and port).
       activityOrigin: (applicationId) => activityOrigin(config, listeningPort, applicationId),
       activityInvites: {
-        activitiesOf: (userId) => liveActivities({ store: sharedState.presences, clock }, userId),
+        activitiesOf: (userId) =>
+          liveActivities({ store: sharedState.presences, clock: wireClock }, userId),
       },
       presencesOf: async (userIds) =>
-        (await sharedState.presences.get(userIds, clock.now())) as Map<
+        (await sharedState.presences.get(userIds, wireClock.now())) as Map<
           string,
           { status: string; activities: readonly Record<string, unknown>[] }
         >,
       interactions: {
-        timers: overrides.interactions?.timers ?? realTimers,
+        timers: overrides.interactions?.timers ?? clock.timers,
+        deliveryFault: control.deliveryFault,
         allowLocal: config.allowLocalWebhooks,
         attachmentSizeLimit: config.maxAttachmentBytes,
         onError: (err, context) => {
@@ -325,6 +333,7 @@ async function composeApp(
     storage,
     blobs,
     clock,
+    wireClock,
     logger,
     services,
     secrets: { box: secrets, keyring, source: keySource },
@@ -378,8 +387,9 @@ async function composeApp(
   const gatewayUrl = () => config.gatewayUrl ?? `${baseUrl().replace(/^http/, 'ws')}/gateway`;
 
   const { voicePlacement, voice, gateway } = createAppRealtime({
-    ...{ config, overrides, storage, bus, clock, logger, keyring, metrics },
+    ...{ config, overrides, storage, bus, clock, wireClock, logger, keyring, metrics },
     ...{ authenticator, sessionStartLimit, sharedState, events, gatewayUrl, gatewayOptions },
+    gatewayHooks: control.gatewayHooks,
   });
   if (voice !== null) lifecycle.add({ name: 'voice node', stop: () => voice.node.close() });
   // Every node, API or gateway, applies every node's revocations (its cache, its sessions).
@@ -419,9 +429,27 @@ async function composeApp(
     baseUrl,
     gatewayUrl,
   });
+  // The faults and log hooked in, the controls' routes (docs/testing.md).
+  let app: App | null = null;
+  const built = () => {
+    if (app === null) throw new Error('the app is not built yet');
+    return app;
+  };
+  const attached = await attachAppControl({
+    control,
+    config,
+    options,
+    http,
+    gateway,
+    storage: dispatchingStorage(storage, events),
+    revocations,
+    app: built,
+  });
+  // The controls stop first (the last part added): their run file goes before the listener.
+  lifecycle.add({ name: 'controls', stop: () => attached.close() });
   await lifecycle.start();
 
-  const app: App = {
+  app = {
     config,
     http,
     storage,
@@ -431,6 +459,7 @@ async function composeApp(
     services: { ...services, provisional },
     gateway,
     voicePlacement,
+    control: { clock, faults: control.parts.faults, log: control.parts.log },
     async listen() {
       // A deep accept queue: thousands of gateway clients may connect at the same moment.
       await http.listen({ host: config.host, port: config.port, backlog: 4096 });
@@ -459,6 +488,7 @@ async function composeApp(
       }
       // Guilds whose messages predate their search index get it built in the background.
       searchIndexer.resume();
+      await attached.listened(base);
       return base;
     },
     baseUrl,
@@ -467,7 +497,8 @@ async function composeApp(
     gatewayUrl,
     voice: voice === null ? null : { endpoint: () => voice.node.endpoint(), tls: voice.tls },
     snapshot: () => takeSnapshot({ storage, sharedState, authenticator, gateway }),
-    worlds: createWorldState(() => app),
+    // A reset also takes back the faults, the clock and the log (appControl.ts).
+    worlds: attached.resetting(createWorldState(built)),
     withSeed: (source, work) => seeds.run(source, work),
     close: () => lifecycle.close(),
   };

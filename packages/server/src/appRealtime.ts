@@ -1,5 +1,6 @@
 import type { AppOverrides } from './appTypes.js';
 import { roleServes, type Config } from './config.js';
+import type { Clock } from './domain/clock.js';
 import type { SecretKeyring } from './domain/keyring.js';
 import {
   createDatabaseSessionStore,
@@ -7,6 +8,7 @@ import {
   storageSocialProviders,
   type Gateway,
   type GatewayDeps,
+  type GatewayHooks,
   type GatewayOptions,
 } from './gateway/index.js';
 import { clientAddressOf } from './http/server.js';
@@ -39,6 +41,10 @@ export function createAppRealtime(
     | 'gatewayUrl'
   > & {
     config: Config;
+    /** The real clock: heartbeats, node liveness, voice (the platform's is `clock`). */
+    wireClock: Clock;
+    /** What the test controls watch and bend in the gateway (appControl.ts). */
+    gatewayHooks: GatewayHooks;
     overrides: Pick<AppOverrides, 'voice' | 'gatewayTimers'>;
     gatewayOptions: GatewayOptions;
     sharedState: SharedState;
@@ -46,14 +52,14 @@ export function createAppRealtime(
     metrics: { addSource(lines: () => string[]): void };
   },
 ): AppRealtime {
-  const { config, overrides, gatewayOptions, sharedState, keyring, metrics } = deps;
+  const { config, overrides, gatewayOptions, sharedState, keyring, metrics, wireClock } = deps;
   const { storage, bus, clock, logger, authenticator, sessionStartLimit, events, gatewayUrl } =
     deps;
 
   // Which voice node serves each call; op 4 picks with it, voice nodes announce themselves.
   const voicePlacement = createVoicePlacement({
     store: sharedState.voiceNodes,
-    clock,
+    clock: wireClock,
     fallbackEndpoint: config.voiceEndpoint,
   });
   // The voice node (WebSocket and media relay on the voice port) of a process that serves voice.
@@ -63,7 +69,7 @@ export function createAppRealtime(
         config,
         storage,
         bus,
-        clock,
+        clock: wireClock,
         logger,
         tokens: voiceTokens,
         registry: voicePlacement,
@@ -79,6 +85,8 @@ export function createAppRealtime(
     storage,
     bus,
     clock,
+    wireClock,
+    hooks: deps.gatewayHooks,
     logger,
     authenticator,
     sessionStartLimit,
@@ -104,7 +112,7 @@ export function createAppRealtime(
             storage,
             keep: gatewayOptions.replayLimit,
             logger,
-            clock,
+            clock: wireClock,
             resumeWindowMs: gatewayOptions.resumeWindowMs,
           }),
         }

@@ -7,7 +7,7 @@ import {
   DEFAULT_BLOB_SWEEP_INTERVAL_MS,
   startBlobSweeper,
 } from './blobs/lifecycle.js';
-import { realTimers, type Clock } from './domain/clock.js';
+import { realTimers, type Clock, type Timers } from './domain/clock.js';
 import type { Component } from './domain/lifecycle.js';
 import type { SecretKeyring } from './domain/keyring.js';
 import type { SecretBox } from './domain/secretBox.js';
@@ -38,13 +38,17 @@ export function appSweeps(deps: {
   overrides: Pick<AppOverrides, 'blobSweep' | 'lobbySweep' | 'timedSweep'>;
   storage: Storage;
   blobs: BlobStore;
-  clock: Clock;
+  /** The platform clock, and the waits that follow it. */
+  clock: Clock & { timers: Timers };
+  /** The real clock (resealing runs on it). */
+  wireClock: Clock;
   logger: Logger;
   services: Pick<Services, 'threads' | 'polls'>;
   secrets: { box: SecretBox; keyring: SecretKeyring; source: string };
 }): Component[] {
   const { storage, blobs, clock, logger, services } = deps;
   const { blobSweep, lobbySweep, timedSweep } = deps.overrides;
+  const timers = clock.timers;
   const { box: secrets, keyring, source: keySource } = deps.secrets;
 
   // Blobs a crash left without their row, and abandoned uploads, go at start and every 6 h.
@@ -56,7 +60,7 @@ export function appSweeps(deps: {
             storage,
             blobs,
             clock,
-            timers: blobSweep?.timers ?? realTimers,
+            timers: blobSweep?.timers ?? timers,
             graceMs: blobSweep?.graceMs ?? DEFAULT_BLOB_GRACE_MS,
             intervalMs: DEFAULT_BLOB_SWEEP_INTERVAL_MS,
             onError: (err) => {
@@ -73,7 +77,7 @@ export function appSweeps(deps: {
           startLobbySweeper({
             storage,
             clock,
-            timers: lobbySweep?.timers ?? realTimers,
+            timers: lobbySweep?.timers ?? timers,
             onError: (err) => {
               logger.error({ err }, 'idle lobby sweep failed');
             },
@@ -91,7 +95,7 @@ export function appSweeps(deps: {
               (limit) => services.polls.endExpired(limit),
               ...expiredCredentialTasks({ storage, clock }),
             ],
-            timers: timedSweep?.timers ?? realTimers,
+            timers: timedSweep?.timers ?? timers,
             onError: (err) => {
               logger.error({ err }, 'thread, poll and credential sweep failed');
             },
@@ -105,7 +109,7 @@ export function appSweeps(deps: {
       box: secrets,
       keyring,
       source: keySource,
-      clock,
+      clock: deps.wireClock,
       timers: realTimers,
       logger,
     }),

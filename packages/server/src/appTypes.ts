@@ -3,7 +3,9 @@ import type { Logger } from 'pino';
 import type { ActivityProxyOptions } from './activities/proxyServer.js';
 import type { BlobStore } from './blobs/index.js';
 import type { Services } from './appServices.js';
+import type { AdminCommand } from './adminCommand.js';
 import type { Config } from './config.js';
+import type { Control } from './control/index.js';
 import type { DeliverySettings } from './delivery/worker.js';
 import type { Clock, Timers } from './domain/clock.js';
 import type { Gateway, GatewayOptions } from './gateway/index.js';
@@ -33,6 +35,12 @@ export interface AppOptions {
   resumeJobs?: boolean;
   /** Parts put in place of the production ones (tests, benches, one-shot commands). */
   overrides?: AppOverrides;
+  /**
+   * The operator commands (`guild add-bot`, `user create`, …) the server runs for a `guildhall`
+   * command on its data folder: given by `guildhall start`, which then also writes
+   * `<data-dir>/control.json` for them to find it (control/runFile.ts).
+   */
+  adminCommands?: readonly AdminCommand<Services & { provisional: ProvisionalService }>[];
 }
 
 /**
@@ -101,6 +109,12 @@ export interface App {
    * this process registers and heartbeats with it.
    */
   readonly voicePlacement: VoicePlacement;
+  /**
+   * The test controls (docs/testing.md): the platform clock a test freezes, sets and advances,
+   * the faults it injects, the log of what each bot did and was sent (recorded while the
+   * `control` setting is on).
+   */
+  readonly control: Control;
   /** Starts listening; resolves to the base URL (no /api). */
   listen(): Promise<string>;
   /** The base URL (the configured port until listening). */

@@ -1,6 +1,7 @@
 import { ApplicationFlags, parsePermissions, PermissionFlags } from '@guildhall/protocol';
 import type { AdminCommand } from '../adminCommand.js';
 import { createApp, type App } from '../app.js';
+import { runInRunningServer } from '../control/adminCommands.js';
 import { DEFAULT_BLOB_GRACE_MS, sweepOrphanBlobs } from '../blobs/lifecycle.js';
 import type { Config } from '../config.js';
 import { ZodError } from 'zod';
@@ -21,6 +22,7 @@ import type { Principal } from '../http/authenticator.js';
 import { PRIVILEGED_INTENT_FLAGS } from '../gateway/privileged.js';
 import { loginLinkUrls } from '../demo.js';
 import { fieldErrorSentences } from './usageErrors.js';
+import type { FieldErrorTree } from '@guildhall/protocol';
 
 const ADMIN_PROCESS_ID = 31;
 
@@ -236,6 +238,21 @@ export async function runAdminCommand(run: {
   io: { readStdin(): Promise<string> };
 }) {
   const { command, config, flags, io } = run;
+  // A server running on this data folder runs the command itself: its sessions see the change.
+  const remote = await runInRunningServer(config, {
+    command: command.name,
+    flags,
+    ...([...flags.keys()].some((name) => name.endsWith('-stdin'))
+      ? { stdin: await io.readStdin() }
+      : {}),
+  });
+  if (remote !== null) {
+    if (remote.ran) return remote.result;
+    if (remote.usage) throw new UsageError(remote.message);
+    const tree = remote.errors as FieldErrorTree | undefined;
+    const detail = tree === undefined ? [] : fieldErrorSentences(tree);
+    throw new UsageError([`${remote.message} (code ${String(remote.code)}).`, ...detail].join(' '));
+  }
   const app = await createApp(
     { ...config, logLevel: 'silent' },
     {

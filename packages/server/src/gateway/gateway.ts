@@ -14,6 +14,7 @@ import { GatewayCloseCodes as Close, GatewayOpcodes as Op } from '@guildhall/pro
 import type { Logger } from 'pino';
 import type { BusGap, EventBus } from '../bus/index.js';
 import { realTimers, type Timers } from '../domain/clock.js';
+import { performSessionAction, type GatewayHooks, type SessionAction } from './hooks.js';
 import type { Clock } from '../domain/clock.js';
 import {
   GUILD_SUBJECT_PREFIX,
@@ -59,7 +60,14 @@ const DROPPED = 4000;
 export interface GatewayDeps {
   storage: Storage;
   bus: EventBus;
+  /** The platform's clock: what dated rules read (member timeouts, dated rules, op 8's window). */
   clock: Clock;
+  /**
+   * The real clock of what the client drives over the wire: heartbeats, the identify deadline,
+   * the resume window, the identify queue, presences, sessions shared between nodes. Default:
+   * `clock`.
+   */
+  wireClock?: Clock;
   logger: Logger;
   authenticator: Pick<Authenticator, 'authenticate'>;
   sessionStartLimit: SessionStartLimit;
@@ -92,6 +100,8 @@ export interface GatewayDeps {
    * states only.
    */
   voice?: VoiceServers;
+  /** What a test harness watches and bends (gateway/hooks.ts, control/); absent: nothing. */
+  hooks?: GatewayHooks;
 }
 
 export interface Gateway {
@@ -113,6 +123,11 @@ export interface Gateway {
   sessionsOf(userId: string): readonly Session[];
   /** Ends every session opened or resumed with a revoked credential: close 4004, no RESUME. */
   revoke(revocation: Revocation): void;
+  /**
+   * Does `action` (op 7, op 9, a close) to each connected session `take` accepts, in the order
+   * they identified; how many it did it to.
+   */
+  act(take: (session: Session) => boolean, action: SessionAction): number;
   /**
    * Ends every session of this node (no RESUME: its client identifies again) and closes every
    * connection with 4000, for a server returned to a snapshot (control/reset.ts).
@@ -154,6 +169,7 @@ function invalidateWatchers(
 
 export function createGateway(deps: GatewayDeps): Gateway {
   const { storage, bus, clock, logger } = deps;
+  const wireClock = deps.wireClock ?? clock;
   const options: GatewayOptions = { ...DEFAULT_GATEWAY_OPTIONS, ...deps.options };
   const timers = deps.timers ?? realTimers;
   const social = socialProviders(deps.social);
@@ -164,10 +180,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
   // Each part is built after the parts it uses. The subjects' events go to the fan-out, which
   // reads the sessions that acquire the subjects: it is handed to them once built (below).
   const subscriptions = createSubjectSubscriptions({ bus });
-  const send = createSender({ options, sessionStore });
+  const hooks = deps.hooks ?? {};
+  const send = createSender({ options, sessionStore, hooks, clock: wireClock, timers });
   const presences = createPresences({
     store: deps.sharedState.presences,
-    clock,
+    clock: wireClock,
     timers,
     onError: (err) => {
       logger.warn({ err }, 'gateway: presences not refreshed');
@@ -182,6 +199,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const commandContext = (session: Session | null): CommandContext => ({
     storage,
     clock,
+    wireClock,
     events: deps.events,
     guild: (guildId) => guilds.get(guildId),
     friendIds: social.friendIds,
@@ -225,7 +243,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const handoff = createHandoff({
     storage,
     bus,
-    clock,
+    clock: wireClock,
     timers,
     sessionStore,
     registry,
@@ -236,6 +254,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const handshake = createHandshake({
     storage,
     clock,
+    wireClock,
+    hooks,
     timers,
     options,
     sessionStartLimit: deps.sessionStartLimit,
@@ -258,7 +278,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
       }),
   });
   const connections = createConnections({
-    clock,
+    clock: wireClock,
+    hooks,
     logger,
     options,
     send,
@@ -284,7 +305,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     },
   });
   const sweep = startSweep({
-    clock,
+    clock: wireClock,
     timers,
     options,
     connections: connections.all,
@@ -310,6 +331,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
     watches: (subject) => subscriptions.watches(subject),
     sessionsOf: (userId) => [...(registry.ofUser(userId) ?? [])],
     revoke: registry.revoke,
+    act(take, action) {
+      let done = 0;
+      for (const session of registry.all()) {
+        const conn = session.conn;
+        if (conn === null || !take(session)) continue;
+        performSessionAction({ send, registry, timers }, conn, action);
+        done++;
+      }
+      return done;
+    },
     endAll() {
       for (const session of [...registry.all()]) {
         session.conn = null;

@@ -54,6 +54,8 @@ export interface TestServerOptions {
   timedSweep?: AppOverrides['timedSweep'];
   /** Auto-moderation's stopwatch (tests spend its budget at will). */
   autoModeration?: AppOverrides['autoModeration'];
+  /** The operator commands the server runs for the CLI (and writes its run file for). */
+  adminCommands?: AppOptions['adminCommands'];
 }
 
 export interface TestServer extends AsyncDisposable {
@@ -157,6 +159,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       overrides,
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.processId === undefined ? {} : { processId: options.processId }),
+      ...(options.adminCommands ? { adminCommands: options.adminCommands } : {}),
     });
   } catch (err) {
     // createApp closed the storage it was given; what this fixture made goes too.
