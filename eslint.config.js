@@ -35,7 +35,9 @@ const ENTRY = [
   'appSweeps.js',
   'appTypes.js',
   'cli/',
+  'control/',
   'demo.js',
+  'index.js',
   'main.js',
 ];
 const FEATURES = ['oauth/', 'gateway/', 'delivery/', 'activities/', 'rpc/', 'voice/', ...ENTRY];
@@ -185,6 +187,18 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrictImports(
         above([...IO, 'resources/', 'oauth/', 'delivery/', 'activities/', 'voice/', ...ENTRY]),
+      ),
+    },
+  },
+  {
+    // Test controls (worlds, reset, clock, faults): beside the composition root, which wires
+    // them in; they see the App's type and everything below it, never the root's other files
+    // nor the entry points.
+    files: ['packages/server/src/control/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        DEEP_RESOURCE_IMPORT,
+        above(ENTRY.filter((name) => name !== 'appTypes.js' && name !== 'control/')),
       ),
     },
   },

@@ -42,6 +42,7 @@ import { leaseWorkerSlot, leasedIdGenerator, type WorkerLease } from './workerLe
 import type { EventBus } from './bus/index.js';
 import type { SharedState } from './sharedState/index.js';
 import { SECOND_MS, DAY_MS } from './domain/time.js';
+import { createSeedSwitch, systemEntropy } from './domain/seeded.js';
 
 export type { App, AppOptions } from './appTypes.js';
 
@@ -109,7 +110,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
   const blobs = options.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
   const rateLimitStore = sharedState.rateLimits;
-  const ids = leasedIdGenerator(workerLease, clock);
+  // Ids and credentials follow a world's seed while it loads (App.withSeed), else clock and chance.
+  const seeds = createSeedSwitch({
+    ids: leasedIdGenerator(workerLease, clock),
+    entropy: systemEntropy,
+  });
+  const { ids } = seeds;
   const sessionTtlMs = config.sessionTtlDays * DAY_MS;
   const authenticator = createAuthenticator({
     storage,
@@ -387,6 +393,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     apiUrl: () => `${baseUrl()}${API_PREFIX}`,
     gatewayUrl,
     voice: voice === null ? null : { endpoint: () => voice.node.endpoint(), tls: voice.tls },
+    snapshot() {
+      return Promise.reject(new Error('snapshots are not built yet'));
+    },
+    withSeed: (source, work) => seeds.run(source, work),
     async close() {
       await gateway.close();
       await voice?.node.close();

@@ -21,7 +21,7 @@ import {
 } from './sharedState/redis/index.js';
 import type { Storage } from './storage/index.js';
 import { createPostgresStorage } from './storage/postgres/index.js';
-import { createSqliteStorage } from './storage/sqlite/index.js';
+import { createSqliteStorage, migratedSqliteTemplate } from './storage/sqlite/index.js';
 
 /** Opens the storage the config names: PostgreSQL for DATABASE_URL, else SQLite in the data folder. */
 export async function openStorage(
@@ -39,6 +39,22 @@ export async function openStorage(
   }
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   return createSqliteStorage({ filename: join(config.dataDir, 'guildhall.db') });
+}
+
+/**
+ * An empty database in memory (SQLite), for a server that keeps nothing (a test's). Opening one
+ * from a `template` ({@link memoryStorageTemplate}, made once) skips migrating it.
+ */
+export function openMemoryStorage(options: { template?: Buffer } = {}): Storage {
+  return createSqliteStorage({
+    filename: ':memory:',
+    ...(options.template === undefined ? {} : { template: options.template }),
+  });
+}
+
+/** A migrated empty database, serialized: the `template` of {@link openMemoryStorage}. */
+export function memoryStorageTemplate(): Buffer {
+  return migratedSqliteTemplate();
 }
 
 /**

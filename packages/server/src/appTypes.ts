@@ -14,6 +14,8 @@ import type { Stopwatch } from './resources/autoModeration/index.js';
 import type { VoiceNodeWiring, VoiceTlsMaterial } from './voice/index.js';
 import type { VoicePlacement } from './voice/placement.js';
 import type { WorkerLeaseOptions } from './workerLease.js';
+import type { AppSnapshot } from './control/reset.js';
+import type { SeedSource } from './domain/seeded.js';
 import type { EventBus } from './bus/index.js';
 import type { Storage } from './storage/index.js';
 
@@ -99,5 +101,15 @@ export interface App {
   gatewayUrl(): string;
   /** The voice node this process serves (once listening, its endpoint), else null. */
   readonly voice: { endpoint(): string; tls(): VoiceTlsMaterial | null } | null;
+  /**
+   * Takes a point to return to (control/reset.ts): `restore()` brings back the database as it is
+   * now and forgets what the server learnt since (rate limits, sessions, cached credentials).
+   */
+  snapshot(): Promise<AppSnapshot>;
+  /**
+   * Runs `work` with the ids and credentials its services make drawn from `source` instead of
+   * the clock and randomness (a world's seed, control/world.ts); other work meanwhile is unaffected.
+   */
+  withSeed<T>(source: SeedSource, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
