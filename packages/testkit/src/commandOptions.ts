@@ -77,10 +77,9 @@ export interface BuiltOptions {
  */
 export function buildOptions(
   command: IndexedCommand,
-  path: readonly string[],
-  values: CommandOptions,
-  focused?: string,
+  submission: { path: readonly string[]; values: CommandOptions; focused?: string },
 ): BuiltOptions {
+  const { path, values, focused } = submission;
   const built: BuiltOptions = { options: [], files: [], attachments: [] };
   let defined = command.options ?? [];
   let target = built.options;
@@ -105,7 +104,7 @@ export function buildOptions(
     target.push({
       type: option.type,
       name,
-      value: submittedValue(command, option, value, built),
+      value: submittedValue(option, value, { command, built }),
       ...(focused === name ? { focused: true } : {}),
     });
   }
@@ -113,10 +112,9 @@ export function buildOptions(
 }
 
 function submittedValue(
-  command: IndexedCommand,
   option: DefinedOption,
   value: OptionValue,
-  built: BuiltOptions,
+  { command, built }: { command: IndexedCommand; built: BuiltOptions },
 ): string | number | boolean {
   const wrong = (expected: string) =>
     new TypeError(`/${command.name} option "${option.name}" takes ${expected}`);

@@ -127,7 +127,10 @@ export function buildModalSubmit(
       case ComponentType.ACTION_ROW:
         return { type: component.type, components: (component.components ?? []).map(answer) };
       default:
-        return { type: component.type, ...(component.id === undefined ? {} : { id: component.id }) };
+        return {
+          type: component.type,
+          ...(component.id === undefined ? {} : { id: component.id }),
+        };
     }
   });
   return {

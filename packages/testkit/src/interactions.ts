@@ -8,7 +8,14 @@
  */
 import type { APIChannel, APIMessage } from 'discord-api-types/v10';
 import { buildOptions, type CommandOptions, type IndexedCommand } from './commandOptions.js';
-import { buildModalSubmit, customIds, findComponent, type Component, type Modal, type ModalAnswer } from './components.js';
+import {
+  buildModalSubmit,
+  customIds,
+  findComponent,
+  type Component,
+  type Modal,
+  type ModalAnswer,
+} from './components.js';
 import { InteractionFailedError } from './errors.js';
 import type { WaitOptions } from './eventLog.js';
 import type { FileInput, RestClient } from './rest.js';
@@ -28,12 +35,18 @@ interface CommandIndex {
   application_commands: IndexedCommand[];
 }
 
-/** Which command: by type, and by app when two apps have one of that name. */
-export interface CommandChoice {
-  /** 1 slash (default), 2 user, 3 message. */
-  type?: 1 | 2 | 3;
-  /** The app, when several in the channel have a command of that name. */
-  applicationId?: string;
+/**
+ * A slash command: its path (its name, then a subcommand group and subcommand: `'config set'`),
+ * with the app when several in the channel have a command of that name.
+ */
+export type CommandChoice = string | { path: string; applicationId: string };
+
+/** A command looked up in a channel's index. */
+interface CommandQuery {
+  name: string;
+  /** 1 slash, 2 user, 3 message. */
+  type: 1 | 2 | 3;
+  applicationId?: string | undefined;
 }
 
 /** A message a person clicks in (an `APIMessage` will do). */
@@ -67,7 +80,13 @@ export class Interaction {
   readonly #messageId: string | undefined;
 
   /** @internal Made by the person's interaction methods. */
-  constructor(sent: { session: PersonSession; since: number; nonce: string; what: string; messageId?: string }) {
+  constructor(sent: {
+    session: PersonSession;
+    since: number;
+    nonce: string;
+    what: string;
+    messageId?: string;
+  }) {
     this.#session = sent.session;
     this.#since = sent.since;
     this.nonce = sent.nonce;
@@ -209,16 +228,15 @@ async function commandIndex(actor: InteractionActor, channelId: string): Promise
 async function findCommand(
   actor: InteractionActor,
   channelId: string,
-  name: string,
-  choice: CommandChoice,
+  query: CommandQuery,
 ): Promise<IndexedCommand> {
-  const type = choice.type ?? 1;
+  const { name, type, applicationId } = query;
   const index = await commandIndex(actor, channelId);
   const found = index.application_commands.filter(
     (c) =>
       c.name === name &&
       c.type === type &&
-      (choice.applicationId === undefined || c.application_id === choice.applicationId),
+      (applicationId === undefined || c.application_id === applicationId),
   );
   const [command] = found;
   if (command === undefined) {
@@ -229,24 +247,28 @@ async function findCommand(
     );
   }
   if (found.length > 1)
-    throw new TypeError(`several apps have "${name}" in channel ${channelId}: pass applicationId`);
+    throw new TypeError(`several apps have "${name}" in channel ${channelId}: name the app`);
   return command;
 }
 
-/**
- * Invokes a slash command: `path` is its name, then a subcommand group and subcommand
- * (`'config set'`); `options` by name, typed by the command's definition.
- */
+/** The words of a command path: the name, then subcommand group and subcommand. */
+const words = (path: string) => path.trim().split(/\s+/);
+
+/** Invokes a slash command with `options` by name, typed by the command's definition. */
 export async function slash(
   actor: InteractionActor,
   channelId: string,
-  path: string,
-  options: CommandOptions = {},
-  choice: Omit<CommandChoice, 'type'> = {},
+  invocation: { command: CommandChoice; options: CommandOptions },
 ): Promise<Interaction> {
-  const [name = '', ...subcommands] = path.trim().split(/\s+/);
-  const command = await findCommand(actor, channelId, name, { ...choice, type: 1 });
-  const built = buildOptions(command, subcommands, options);
+  const { command: choice, options } = invocation;
+  const path = typeof choice === 'string' ? choice : choice.path;
+  const [name = '', ...subcommands] = words(path);
+  const command = await findCommand(actor, channelId, {
+    name,
+    type: 1,
+    applicationId: typeof choice === 'string' ? undefined : choice.applicationId,
+  });
+  const built = buildOptions(command, { path: subcommands, values: options });
   return send(actor, {
     type: InteractionType.COMMAND,
     applicationId: command.application_id,
@@ -261,19 +283,18 @@ export async function slash(
 export async function autocomplete(
   actor: InteractionActor,
   channelId: string,
-  path: string,
-  options: CommandOptions & { readonly focused: string },
+  invocation: { path: string; options: CommandOptions & { readonly focused: string } },
 ): Promise<Interaction> {
-  const { focused, ...values } = options;
-  const [name = '', ...subcommands] = path.trim().split(/\s+/);
-  const command = await findCommand(actor, channelId, name, { type: 1 });
-  const built = buildOptions(command, subcommands, values, focused);
+  const { focused, ...values } = invocation.options;
+  const [name = '', ...subcommands] = words(invocation.path);
+  const command = await findCommand(actor, channelId, { name, type: 1 });
+  const built = buildOptions(command, { path: subcommands, values, focused });
   return send(actor, {
     type: InteractionType.AUTOCOMPLETE,
     applicationId: command.application_id,
     channelId,
     data: commandData(command, built),
-    what: `autocomplete of /${path} ${focused}`,
+    what: `autocomplete of /${invocation.path} ${focused}`,
   });
 }
 
@@ -281,19 +302,15 @@ export async function autocomplete(
 export async function contextCommand(
   actor: InteractionActor,
   channelId: string,
-  name: string,
-  target: { type: 2 | 3; id: string; applicationId?: string },
+  target: { name: string; type: 2 | 3; id: string },
 ): Promise<Interaction> {
-  const command = await findCommand(actor, channelId, name, {
-    type: target.type,
-    ...(target.applicationId === undefined ? {} : { applicationId: target.applicationId }),
-  });
+  const command = await findCommand(actor, channelId, { name: target.name, type: target.type });
   return send(actor, {
     type: InteractionType.COMMAND,
     applicationId: command.application_id,
     channelId,
     data: { id: command.id, name: command.name, type: command.type, target_id: target.id },
-    what: `"${name}" on ${target.id}`,
+    what: `"${target.name}" on ${target.id}`,
   });
 }
 
@@ -311,9 +328,9 @@ function commandData(command: IndexedCommand, built: ReturnType<typeof buildOpti
 export async function clickComponent(
   actor: InteractionActor,
   message: ClickedMessage,
-  customId: string,
-  values?: readonly string[],
+  choice: { customId: string; values?: readonly string[] },
 ): Promise<Interaction> {
+  const { customId, values } = choice;
   const components = message.components as Component[] | undefined;
   const component = findComponent(components, customId);
   if (component === null)
@@ -326,7 +343,9 @@ export async function clickComponent(
     const index = await commandIndex(actor, message.channel_id);
     applicationId = index.applications.find((a) => a.bot_id === message.author.id)?.id;
     if (applicationId === undefined)
-      throw new TypeError(`no app in channel ${message.channel_id} has ${message.author.id} as its bot`);
+      throw new TypeError(
+        `no app in channel ${message.channel_id} has ${message.author.id} as its bot`,
+      );
   }
   return send(actor, {
     type: InteractionType.COMPONENT,

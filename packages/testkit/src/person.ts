@@ -257,17 +257,12 @@ export class Person implements PersonIdentity {
   // Commands, components and modals
 
   /**
-   * Invokes a slash command from the channel's command picker: `path` is its name, then a
-   * subcommand group and subcommand (`'config set'`); `options` by name, typed as the command
-   * defines them (files for attachment options).
+   * Invokes a slash command from the channel's command picker: `command` is its name, then a
+   * subcommand group and subcommand (`'config set'`), or with the app `{path, applicationId}`;
+   * `options` by name, typed as the command defines them (files for attachment options).
    */
-  slash(
-    channelId: string,
-    path: string,
-    options: CommandOptions = {},
-    choice: Omit<CommandChoice, 'type'> = {},
-  ): Promise<Interaction> {
-    return slash(this, channelId, path, options, choice);
+  slash(channelId: string, command: CommandChoice, options: CommandOptions = {}) {
+    return slash(this, channelId, { command, options });
   }
 
   /** Autocomplete's choices while typing option `focused` of a slash command. */
@@ -276,28 +271,28 @@ export class Person implements PersonIdentity {
     path: string,
     options: CommandOptions & { readonly focused: string },
   ): Promise<{ name: string; value: string | number }[]> {
-    return (await autocomplete(this, channelId, path, options)).choices();
+    return (await autocomplete(this, channelId, { path, options })).choices();
   }
 
   /** Invokes a user command (context menu) on a user. */
   userCommand(channelId: string, name: string, user: string | { id: string }) {
     const id = typeof user === 'string' ? user : user.id;
-    return contextCommand(this, channelId, name, { type: 2, id });
+    return contextCommand(this, channelId, { name, type: 2, id });
   }
 
   /** Invokes a message command (context menu) on a message. */
   messageCommand(name: string, message: MessageRef): Promise<Interaction> {
-    return contextCommand(this, message.channel_id, name, { type: 3, id: message.id });
+    return contextCommand(this, message.channel_id, { name, type: 3, id: message.id });
   }
 
   /** Clicks a button of an app's message. */
   click(message: ClickedMessage, customId: string): Promise<Interaction> {
-    return clickComponent(this, message, customId);
+    return clickComponent(this, message, { customId });
   }
 
   /** Chooses values in a select menu of an app's message. */
   select(message: ClickedMessage, customId: string, values: readonly string[]) {
-    return clickComponent(this, message, customId, values);
+    return clickComponent(this, message, { customId, values });
   }
 
   /** Submits a modal an app showed (see {@link Interaction.modal}), answers by custom_id. */

@@ -61,7 +61,8 @@ export function createRestClient(apiUrl: string, authorization: string | null): 
         if (value !== undefined) url.searchParams.set(key, String(value));
       const headers: Record<string, string> = {};
       if (authorization !== null) headers['Authorization'] = authorization;
-      if (init.reason !== undefined) headers['X-Audit-Log-Reason'] = encodeURIComponent(init.reason);
+      if (init.reason !== undefined)
+        headers['X-Audit-Log-Reason'] = encodeURIComponent(init.reason);
       let body: string | FormData | undefined;
       if (init.files !== undefined && init.files.length > 0) {
         body = multipart(init.body, init.files, init.listFiles ?? true);
@@ -99,10 +100,10 @@ function multipart(payload: unknown, files: readonly FileInput[], listFiles: boo
   const body = { ...(payload as Record<string, unknown> | undefined) };
   if (listFiles)
     body['attachments'] ??= files.map((file, id) => ({
-    id,
-    filename: file.name,
-    ...(file.description === undefined ? {} : { description: file.description }),
-  }));
+      id,
+      filename: file.name,
+      ...(file.description === undefined ? {} : { description: file.description }),
+    }));
   form.set('payload_json', JSON.stringify(body));
   files.forEach((file, index) => {
     const bytes = typeof file.data === 'string' ? new TextEncoder().encode(file.data) : file.data;

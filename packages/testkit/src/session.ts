@@ -214,5 +214,5 @@ export function describeDispatch(dispatch: Dispatch): string {
     return `${dispatch.t} ${JSON.stringify(d['content'])} by ${author} in ${String(d['channel_id'])}`;
   }
   const id = d['id'] ?? d['message_id'] ?? d['channel_id'] ?? d['guild_id'];
-  return id === undefined ? dispatch.t : `${dispatch.t} ${String(id)}`;
+  return typeof id === 'string' ? `${dispatch.t} ${id}` : dispatch.t;
 }

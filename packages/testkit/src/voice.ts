@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { GatewayVoiceServerUpdateDispatchData, GatewayVoiceState } from 'discord-api-types/v10';
+import type { GatewayVoiceServerUpdateDispatchData, APIVoiceState } from 'discord-api-types/v10';
 import type { OpusCodec, VoiceConnection } from '@guildhall/social-sdk/voice';
 import { EventLog, type WaitOptions } from './eventLog.js';
 import type { PersonSession } from './session.js';
@@ -19,7 +19,7 @@ const FRAME_MS = 20;
 /** A person's seat in a call: where they are, and the way to its audio. */
 export interface VoiceSeat {
   /** Their voice state as the platform announced it. */
-  state: GatewayVoiceState;
+  state: APIVoiceState;
   /** The voice server the platform gave them (VOICE_SERVER_UPDATE). */
   server: GatewayVoiceServerUpdateDispatchData;
 }
@@ -41,7 +41,9 @@ export class VoiceCall {
   /** The seat the platform gave. */
   readonly seat: VoiceSeat;
   /** Audio frames heard, decoded, one entry per 20 ms frame. */
-  readonly heard = new EventLog<HeardAudio>((a) => `${String(a.pcm.length)} samples from ${a.userId}`);
+  readonly heard = new EventLog<HeardAudio>(
+    (a) => `${String(a.pcm.length)} samples from ${a.userId}`,
+  );
   readonly #session: PersonSession;
   readonly #userId: string;
   #audio: Promise<{ connection: VoiceConnection; codec: OpusCodec }> | null = null;
@@ -69,8 +71,8 @@ export class VoiceCall {
       this.#session.dispatches.events.some(
         (d) =>
           d.t === 'VOICE_STATE_UPDATE' &&
-          (d.d as GatewayVoiceState).user_id !== this.#userId &&
-          (d.d as GatewayVoiceState).channel_id === this.seat.state.channel_id,
+          (d.d as APIVoiceState).user_id !== this.#userId &&
+          (d.d as APIVoiceState).channel_id === this.seat.state.channel_id,
       );
     return new Promise<{ connection: VoiceConnection; codec: OpusCodec }>((resolve, reject) => {
       const connection = voice.openVoiceConnection({
@@ -113,7 +115,8 @@ export class VoiceCall {
       const frame = new Int16Array(PCM_FRAME_SAMPLES);
       frame.set(pcm.subarray(start, Math.min(start + PCM_FRAME_SAMPLES, pcm.length)));
       const sent = connection.sendOpus(codec.encode(frame));
-      if (sent !== 'sent') throw new Error(`the frame at sample ${String(start)} was not sent: ${sent}`);
+      if (sent !== 'sent')
+        throw new Error(`the frame at sample ${String(start)} was not sent: ${sent}`);
       await new Promise((resolve) => setTimeout(resolve, FRAME_MS));
     }
     connection.setSpeaking(false);
@@ -145,7 +148,7 @@ export class VoiceCall {
   }
 
   /** Leaves the channel (op 4 with no channel) and closes the audio; resolves once the platform says so. */
-  async leave(options: WaitOptions = {}): Promise<GatewayVoiceState> {
+  async leave(options: WaitOptions = {}): Promise<APIVoiceState> {
     const audio = this.#audio;
     this.#audio = null;
     if (audio !== null) (await audio.catch(() => null))?.connection.close();
@@ -160,11 +163,11 @@ export class VoiceCall {
       'VOICE_STATE_UPDATE leaving the channel',
       (d) =>
         d.t === 'VOICE_STATE_UPDATE' &&
-        (d.d as GatewayVoiceState).user_id === this.#userId &&
-        (d.d as GatewayVoiceState).channel_id === null,
+        (d.d as APIVoiceState).user_id === this.#userId &&
+        (d.d as APIVoiceState).channel_id === null,
       { ...options, since },
     );
-    return left.d as GatewayVoiceState;
+    return left.d as APIVoiceState;
   }
 }
 
@@ -188,8 +191,8 @@ export async function joinVoice(
       `VOICE_STATE_UPDATE in ${target.channelId}`,
       (d) =>
         d.t === 'VOICE_STATE_UPDATE' &&
-        (d.d as GatewayVoiceState).user_id === actor.id &&
-        (d.d as GatewayVoiceState).channel_id === target.channelId,
+        (d.d as APIVoiceState).user_id === actor.id &&
+        (d.d as APIVoiceState).channel_id === target.channelId,
       waits,
     ),
     session.dispatches.waitFor(
@@ -201,7 +204,7 @@ export async function joinVoice(
     ),
   ]);
   return new VoiceCall(session, actor.id, {
-    state: state.d as GatewayVoiceState,
+    state: state.d as APIVoiceState,
     server: server.d as GatewayVoiceServerUpdateDispatchData,
   });
 }

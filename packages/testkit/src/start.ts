@@ -1,0 +1,195 @@
+/**
+ * `startGuildhall`: the platform in this process on a free loopback port, SQLite in memory unless
+ * told otherwise, a world loaded, and the handle a test drives it with.
+ *
+ * @module
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createApp,
+  loadConfig,
+  loadWorld,
+  memoryStorageTemplate,
+  openMemoryStorage,
+  readWorldFile,
+  type App,
+  type AppSnapshot,
+  type Config,
+  type LoadedWorld,
+  type LogLevel,
+  type ParsedWorld,
+  type WorldFile,
+} from '@guildhall/server';
+import { People } from './people.js';
+
+/** How to start. Everything is optional: `startGuildhall()` is an empty platform. */
+export interface StartOptions {
+  /**
+   * The world to load: a world object, or the path of a world file (JSON or YAML). Without one
+   * the platform starts empty (load one later with {@link Guildhall.load}).
+   */
+  world?: WorldFile | string;
+  /** The seed ids and tokens follow (overrides the world's own `seed`). */
+  seed?: string;
+  /**
+   * A PostgreSQL database to use instead of SQLite in memory (`postgres://…`): give each kit a
+   * database of its own, which it migrates and fills.
+   */
+  databaseUrl?: string;
+  /** A NATS server for the bus (`nats://…`); the in-process bus otherwise. */
+  natsUrl?: string;
+  /** A Redis server for shared limits and presences (`redis://…`); in memory otherwise. */
+  redisUrl?: string;
+  /** The platform's log level (default `silent`). */
+  logLevel?: LogLevel;
+  /** Any other setting of `guildhall start` (docs/operations.md), by its `Config` name. */
+  config?: Partial<Config>;
+}
+
+/** A running platform and the controls a test drives it with. Close it (or `await using` it). */
+export interface Guildhall extends AsyncDisposable {
+  /** `http://127.0.0.1:<port>`: the web client, the portal and the CDN are served here. */
+  readonly baseUrl: string;
+  /** The `/api` base a client library takes (discord.js `rest.api`). */
+  readonly apiUrl: string;
+  /** Where images and attachments are served (discord.js `rest.cdn`). */
+  readonly cdnUrl: string;
+  /** The gateway's `ws://` URL (also what `GET /gateway/bot` answers). */
+  readonly gatewayUrl: string;
+  /** Ids and tokens of the loaded world, by the names the world gave them. */
+  readonly world: LoadedWorld;
+  /** The world's people, to act as. */
+  readonly people: People;
+  /** The platform itself, for what the kit does not wrap (its services, storage, config). */
+  readonly app: App;
+  /**
+   * Loads another world on top of what is there, and makes it the one {@link Guildhall.reset}
+   * returns to.
+   */
+  load(world: WorldFile | string, options?: { seed?: string }): Promise<LoadedWorld>;
+  /**
+   * Returns to the loaded world: the database as it was when the world loaded, gateway
+   * sessions closed, limits and presences forgotten, faults and the clock's changes gone.
+   */
+  reset(): Promise<void>;
+  /** Stops the platform and removes its data folder. */
+  close(): Promise<void>;
+}
+
+/** The migrated empty database, made once per process: later starts skip migrating. */
+let template: Buffer | undefined;
+
+const EMPTY_WORLD: LoadedWorld = {
+  seed: '',
+  people: {},
+  applications: {},
+  guilds: {},
+  lobbies: {},
+};
+
+/** The settings of a kit's platform: loopback, free ports, quiet, local deliveries allowed. */
+function kitConfig(dataDir: string, options: StartOptions): Config {
+  return {
+    ...loadConfig({}, []),
+    host: '127.0.0.1',
+    port: 0,
+    voicePort: 0,
+    voiceEndpoint: '127.0.0.1:0',
+    dataDir,
+    logLevel: options.logLevel ?? 'silent',
+    demo: false,
+    // The bots under test listen on loopback: their interaction endpoints and webhook targets.
+    allowLocalWebhooks: true,
+    ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
+    ...(options.natsUrl === undefined ? {} : { natsUrl: options.natsUrl }),
+    ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
+    ...options.config,
+  };
+}
+
+async function readWorld(world: WorldFile | string): Promise<WorldFile | ParsedWorld> {
+  return typeof world === 'string' ? readWorldFile(world) : world;
+}
+
+/**
+ * Starts the platform in this process on a free loopback port (SQLite in memory by default) and
+ * loads `options.world`.
+ *
+ * @example
+ * ```ts
+ * await using gh = await startGuildhall({ world: 'test/world.yaml' });
+ * const ann = gh.people.get('ann');
+ * await ann.send(gh.world.guilds.home.channels.general, 'hello');
+ * ```
+ */
+export async function startGuildhall(options: StartOptions = {}): Promise<Guildhall> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'guildhall-kit-'));
+  const config = kitConfig(dataDir, options);
+  let app: App;
+  try {
+    app = await createApp({
+      config,
+      ...(config.databaseUrl === null
+        ? { storage: openMemoryStorage({ template: (template ??= memoryStorageTemplate()) }) }
+        : {}),
+    });
+  } catch (err) {
+    await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+  try {
+    await app.listen();
+    return await handle(app, dataDir, options);
+  } catch (err) {
+    await app.close();
+    await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function handle(app: App, dataDir: string, options: StartOptions): Promise<Guildhall> {
+  const baseUrl = app.baseUrl();
+  const apiUrl = `${baseUrl}/api`;
+  const urls = { apiUrl, gatewayUrl: app.gatewayUrl() };
+  let world = EMPTY_WORLD;
+  const people = new People(urls, {});
+  let snapshot: AppSnapshot | null = null;
+  let closed: Promise<void> | null = null;
+
+  const load = async (source: WorldFile | string, seed = options.seed) => {
+    world = await loadWorld(app, await readWorld(source), seed === undefined ? {} : { seed });
+    people.forget(world.people);
+    snapshot = await app.snapshot();
+    return world;
+  };
+  if (options.world !== undefined) await load(options.world);
+  else snapshot = await app.snapshot();
+
+  const close = () =>
+    (closed ??= (async () => {
+      people.forget();
+      await app.close();
+      await rm(dataDir, { recursive: true, force: true });
+    })());
+
+  return {
+    baseUrl,
+    apiUrl,
+    cdnUrl: baseUrl,
+    gatewayUrl: urls.gatewayUrl,
+    get world() {
+      return world;
+    },
+    people,
+    app,
+    load: (source, loadOptions = {}) => load(source, loadOptions.seed ?? options.seed),
+    async reset() {
+      people.forget();
+      await snapshot?.restore();
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
