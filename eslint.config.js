@@ -40,7 +40,16 @@ const ENTRY = [
   'index.js',
   'main.js',
 ];
-const FEATURES = ['oauth/', 'gateway/', 'delivery/', 'activities/', 'rpc/', 'voice/', ...ENTRY];
+const FEATURES = [
+  'oauth/',
+  'gateway/',
+  'delivery/',
+  'activities/',
+  'rpc/',
+  'voice/',
+  'control/',
+  ...ENTRY,
+];
 /** The I/O layers, from the bottom up. */
 const IO = ['storage/', 'bus/', 'sharedState/', 'blobs/', 'events/', 'http/', 'logger.js'];
 
@@ -169,6 +178,14 @@ export default tseslint.config(
       'no-restricted-imports': restrictImports(
         above(['resources/', 'oauth/', 'gateway/', 'delivery/', 'activities/', 'rpc/', ...ENTRY]),
       ),
+    },
+  },
+  {
+    // The test controls stand over the features (they reach the gateway, deliveries, HTTP and
+    // the resources) and under the composition root, the only importer of control/.
+    files: ['packages/server/src/control/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictImports(DEEP_RESOURCE_IMPORT, above(['rpc/', ...ENTRY])),
     },
   },
   {

@@ -8,7 +8,8 @@ import { createServices } from './appServices.js';
 import { startAppSweeps } from './appSweeps.js';
 import type { App, AppOptions } from './appTypes.js';
 import { activityOrigin } from './activities/proxyHost.js';
-import { publicBaseUrl, roleServes, type Config } from './config.js';
+import { controlEnabled, publicBaseUrl, roleServes, type Config } from './config.js';
+import { createControl } from './control/index.js';
 import { createWebhookEventsService } from './delivery/service.js';
 import { DEFAULT_DELIVERY_SETTINGS } from './delivery/worker.js';
 import { realTimers, systemClock } from './domain/clock.js';
@@ -73,8 +74,18 @@ export async function rotateSecrets(
 /** The composition root: the only place that knows which drivers run. */
 export async function createApp(options: AppOptions): Promise<App> {
   const { config } = options;
-  const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
+  // Two clocks: the platform's, which every dated rule reads and a test moves (app.control), and
+  // the real one of what runs on the wire or between nodes (heartbeats, leases, the bus).
+  const wireClock = options.clock ?? systemClock;
+  const control = createControl({
+    ...(options.clock ? { base: options.clock } : {}),
+    recording: controlEnabled(config),
+    onError: (err) => {
+      logger.error({ err }, 'a wait fired by the platform clock failed');
+    },
+  });
+  const clock = control.clock;
   const storage = options.storage ?? (await openStorage(config, logger));
   let bus: EventBus | null = null;
   let secrets: SecretBox;
@@ -88,11 +99,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       box: secrets,
       keyring,
       source: keySource,
-    } = await openSecrets({ config, storage, logger }, clock));
+    } = await openSecrets({ config, storage, logger }, wireClock));
     // No two processes sharing the database mint ids with one worker slot.
     workerLease = await leaseWorkerSlot({
       storage,
-      clock,
+      clock: wireClock,
       timers: options.workerLease?.timers ?? realTimers,
       logger,
       workerId: config.workerId,
@@ -100,7 +111,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       ...(options.workerLease?.options ? { options: options.workerLease.options } : {}),
     });
     bus = options.bus ?? (await openBus(config, logger));
-    sharedState = await openSharedState(config, { logger, clock });
+    sharedState = await openSharedState(config, { logger, clock: wireClock });
   } catch (err) {
     // Nothing else holds the storage and bus yet: close them rather than leak connections.
     await bus?.close();
@@ -134,14 +145,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     : null;
   const events = createBusDispatcher({
     bus,
-    clock,
+    clock: wireClock,
     onError: (err, event) => {
       logger.error({ err, type: event.type, guildId: event.guildId }, 'dispatch not published');
     },
   });
   const revocations = createRevocations({
     bus,
-    clock,
+    clock: wireClock,
     onError: (err) => {
       logger.error({ err }, 'revocation not applied everywhere');
     },
@@ -168,7 +179,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ids,
     logger,
     secrets,
-    timers: options.webhookDelivery?.timers ?? realTimers,
+    timers: options.webhookDelivery?.timers ?? clock.timers,
     settings: {
       ...DEFAULT_DELIVERY_SETTINGS,
       allowLocal: config.allowLocalWebhooks,
@@ -214,15 +225,16 @@ export async function createApp(options: AppOptions): Promise<App> {
       // The proxy host's origin for the app (--activity-host, the public URL's scheme and port).
       activityOrigin: (applicationId) => activityOrigin(config, listeningPort, applicationId),
       activityInvites: {
-        activitiesOf: (userId) => liveActivities({ store: sharedState.presences, clock }, userId),
+        activitiesOf: (userId) =>
+          liveActivities({ store: sharedState.presences, clock: wireClock }, userId),
       },
       presencesOf: async (userIds) =>
-        (await sharedState.presences.get(userIds, clock.now())) as Map<
+        (await sharedState.presences.get(userIds, wireClock.now())) as Map<
           string,
           { status: string; activities: readonly Record<string, unknown>[] }
         >,
       interactions: {
-        timers: options.interactions?.timers ?? realTimers,
+        timers: options.interactions?.timers ?? clock.timers,
         allowLocal: config.allowLocalWebhooks,
         attachmentSizeLimit: config.maxAttachmentBytes,
         onError: (err, context) => {
@@ -286,7 +298,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const gatewayUrl = () => config.gatewayUrl ?? `${baseUrl().replace(/^http/, 'ws')}/gateway`;
 
   const { voicePlacement, voice, gateway } = createAppRealtime({
-    ...{ config, options, storage, bus, clock, logger, keyring, metrics },
+    ...{ config, options, storage, bus, clock, wireClock, logger, keyring, metrics },
     ...{ authenticator, sessionStartLimit, sharedState, events, gatewayUrl, gatewayOptions },
   });
   // Every node, API or gateway, applies every node's revocations (its cache, its sessions).
@@ -336,6 +348,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     storage,
     blobs,
     clock,
+    wireClock,
     logger,
     services,
     secrets: { box: secrets, keyring, source: keySource },
@@ -358,6 +371,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     services: { ...services, provisional },
     gateway,
     voicePlacement,
+    control: { clock, faults: control.faults, log: control.log },
     async listen() {
       // A deep accept queue: thousands of gateway clients may connect at the same moment.
       await http.listen({ host: config.host, port: config.port, backlog: 4096 });

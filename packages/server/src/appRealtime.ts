@@ -1,5 +1,6 @@
 import type { AppOptions } from './appTypes.js';
 import { roleServes, type Config } from './config.js';
+import type { Clock } from './domain/clock.js';
 import type { SecretKeyring } from './domain/keyring.js';
 import {
   createDatabaseSessionStore,
@@ -39,6 +40,8 @@ export function createAppRealtime(
     | 'gatewayUrl'
   > & {
     config: Config;
+    /** The real clock: heartbeats, node liveness, voice (the platform's is `clock`). */
+    wireClock: Clock;
     options: Pick<AppOptions, 'voice' | 'gatewayTimers'>;
     gatewayOptions: GatewayOptions;
     sharedState: SharedState;
@@ -46,14 +49,14 @@ export function createAppRealtime(
     metrics: { addSource(lines: () => string[]): void };
   },
 ): AppRealtime {
-  const { config, options, gatewayOptions, sharedState, keyring, metrics } = deps;
+  const { config, options, gatewayOptions, sharedState, keyring, metrics, wireClock } = deps;
   const { storage, bus, clock, logger, authenticator, sessionStartLimit, events, gatewayUrl } =
     deps;
 
   // Which voice node serves each call; op 4 picks with it, voice nodes announce themselves.
   const voicePlacement = createVoicePlacement({
     store: sharedState.voiceNodes,
-    clock,
+    clock: wireClock,
     fallbackEndpoint: config.voiceEndpoint,
   });
   // The voice node (WebSocket and media relay on the voice port) of a process that serves voice.
@@ -79,6 +82,7 @@ export function createAppRealtime(
     storage,
     bus,
     clock,
+    wireClock,
     logger,
     authenticator,
     sessionStartLimit,
@@ -104,7 +108,7 @@ export function createAppRealtime(
             storage,
             keep: gatewayOptions.replayLimit,
             logger,
-            clock,
+            clock: wireClock,
             resumeWindowMs: gatewayOptions.resumeWindowMs,
           }),
         }

@@ -7,7 +7,7 @@ import {
   DEFAULT_BLOB_SWEEP_INTERVAL_MS,
   startBlobSweeper,
 } from './blobs/lifecycle.js';
-import { realTimers, type Clock } from './domain/clock.js';
+import { realTimers, type Clock, type Timers } from './domain/clock.js';
 import type { SecretKeyring } from './domain/keyring.js';
 import type { SecretBox } from './domain/secretBox.js';
 import { startLobbySweeper } from './resources/lobbies/index.js';
@@ -30,12 +30,16 @@ export function startAppSweeps(deps: {
   options: Pick<AppOptions, 'blobSweep' | 'lobbySweep' | 'timedSweep'>;
   storage: Storage;
   blobs: BlobStore;
-  clock: Clock;
+  /** The platform clock, and the waits that follow it. */
+  clock: Clock & { timers: Timers };
+  /** The real clock (resealing runs on it). */
+  wireClock: Clock;
   logger: Logger;
   services: Pick<Services, 'threads' | 'polls'>;
   secrets: { box: SecretBox; keyring: SecretKeyring; source: string };
 }): AppSweeps {
   const { options, storage, blobs, clock, logger, services } = deps;
+  const timers = clock.timers;
   const { box: secrets, keyring, source: keySource } = deps.secrets;
 
   // Blobs a crash left without their row, and abandoned uploads, go at start and every 6 h.
@@ -46,7 +50,7 @@ export function startAppSweeps(deps: {
           storage,
           blobs,
           clock,
-          timers: options.blobSweep?.timers ?? realTimers,
+          timers: options.blobSweep?.timers ?? timers,
           graceMs: options.blobSweep?.graceMs ?? DEFAULT_BLOB_GRACE_MS,
           intervalMs: DEFAULT_BLOB_SWEEP_INTERVAL_MS,
           onError: (err) => {
@@ -61,7 +65,7 @@ export function startAppSweeps(deps: {
       : startLobbySweeper({
           storage,
           clock,
-          timers: options.lobbySweep?.timers ?? realTimers,
+          timers: options.lobbySweep?.timers ?? timers,
           onError: (err) => {
             logger.error({ err }, 'idle lobby sweep failed');
           },
@@ -77,7 +81,7 @@ export function startAppSweeps(deps: {
             (limit) => services.polls.endExpired(limit),
             ...expiredCredentialTasks({ storage, clock }),
           ],
-          timers: options.timedSweep?.timers ?? realTimers,
+          timers: options.timedSweep?.timers ?? timers,
           onError: (err) => {
             logger.error({ err }, 'thread, poll and credential sweep failed');
           },
@@ -89,7 +93,7 @@ export function startAppSweeps(deps: {
     box: secrets,
     keyring,
     source: keySource,
-    clock,
+    clock: deps.wireClock,
     timers: realTimers,
     logger,
   });

@@ -4,6 +4,7 @@ import type { ActivityProxyOptions } from './activities/proxyServer.js';
 import type { BlobStore } from './blobs/index.js';
 import type { Services } from './appServices.js';
 import type { Config } from './config.js';
+import type { Control } from './control/index.js';
 import type { DeliverySettings } from './delivery/worker.js';
 import type { Clock, Timers } from './domain/clock.js';
 import type { Gateway, GatewayOptions } from './gateway/index.js';
@@ -90,6 +91,12 @@ export interface App {
    * this process registers and heartbeats with it.
    */
   readonly voicePlacement: VoicePlacement;
+  /**
+   * The test controls (docs/testing.md): the platform clock a test freezes, sets and advances,
+   * the faults it injects, the log of what each bot did and was sent (recorded while the
+   * `control` setting is on).
+   */
+  readonly control: Control;
   /** Starts listening; resolves to the base URL (no /api). */
   listen(): Promise<string>;
   /** The base URL (the configured port until listening). */

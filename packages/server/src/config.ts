@@ -13,6 +13,7 @@ import {
 export {
   ConfigError,
   DEFAULT_WEB_DIR,
+  controlEnabled,
   LOG_LEVELS,
   SERVER_ROLES,
   roleServes,

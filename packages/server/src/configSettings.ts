@@ -266,6 +266,14 @@ export const SETTINGS = {
     defaultValue: null,
     parse: (raw: string) => (/^[\x21-\x7e]{32,512}$/.test(raw) ? hashSecret(raw) : undefined),
   },
+  control: {
+    env: 'GUILDHALL_CONTROL',
+    flag: '--control',
+    allowed:
+      'on, off or auto (the test controls under /_guildhall/v1/ and the request log, docs/testing.md; auto: on while the host is a loopback address)',
+    defaultValue: 'auto',
+    parse: (raw: string): boolean | 'auto' | undefined => (raw === 'auto' ? 'auto' : onOff(raw)),
+  },
   metricsTokenHash: {
     env: 'GUILDHALL_METRICS_TOKEN',
     flag: '--metrics-token',

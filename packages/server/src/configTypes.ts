@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { SecretKeyring } from './domain/keyring.js';
 import type { CorsOrigins } from './domain/corsOrigins.js';
+import { isLoopbackHost } from './domain/loopback.js';
 
 /** Everything the server reads from its environment, validated once at start. */
 export interface Config {
@@ -63,6 +64,12 @@ export interface Config {
   oidcAllowInsecureLocal: boolean;
   /** SHA-256 (hex) of the operator token of the /admin routes; null disables them. */
   adminTokenHash: string | null;
+  /**
+   * The test controls under `/_guildhall/v1/` (clock, faults, log, worlds) and the request log:
+   * on, off, or `auto`, on while the server listens on a loopback address (docs/testing.md).
+   * Served only to loopback clients, or with the admin token (`controlEnabled`).
+   */
+  control: boolean | 'auto';
   /**
    * SHA-256 (hex) of the bearer token GET /metrics requires. Null: /metrics is served only while
    * the server listens on a loopback address (docs/operations.md).
@@ -156,6 +163,11 @@ export type ServerPart = Exclude<ServerRole, 'all'>;
 /** Whether a process of `role` serves `part` (the HTTP API, the gateway, the voice node). */
 export function roleServes(role: ServerRole, part: ServerPart): boolean {
   return role === 'all' || role === part;
+}
+
+/** Whether the test controls are on: `control` on, or `auto` and the host a loopback address. */
+export function controlEnabled(config: Pick<Config, 'control' | 'host'>): boolean {
+  return config.control === 'auto' ? isLoopbackHost(config.host) : config.control;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -6,9 +6,14 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** Where background waits come from (delivery retries, blob sweeps); `schedule` returns a cancel function. */
+/**
+ * Where background waits come from (delivery retries, blob sweeps); `schedule` returns a cancel
+ * function. A wait may return the promise of the work it starts: the platform clock awaits it
+ * when a move of the clock fires the wait (control/clock.ts), so a test that advances the clock
+ * sees that work done.
+ */
 export interface Timers {
-  schedule(fn: () => void, ms: number): () => void;
+  schedule(fn: () => unknown, ms: number): () => void;
 }
 
 /** Timers on the event loop; they never keep the process alive. */

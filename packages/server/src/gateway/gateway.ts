@@ -59,7 +59,14 @@ const DROPPED = 4000;
 export interface GatewayDeps {
   storage: Storage;
   bus: EventBus;
+  /** The platform's clock: what dated rules read (member timeouts, dated rules, op 8's window). */
   clock: Clock;
+  /**
+   * The real clock of what the client drives over the wire: heartbeats, the identify deadline,
+   * the resume window, the identify queue, presences, sessions shared between nodes. Default:
+   * `clock`.
+   */
+  wireClock?: Clock;
   logger: Logger;
   authenticator: Pick<Authenticator, 'authenticate'>;
   sessionStartLimit: SessionStartLimit;

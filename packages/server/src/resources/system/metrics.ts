@@ -6,6 +6,7 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import { hashSecret } from '../../domain/credentials.js';
 import { ApiError, toErrorResponse } from '../../errors/index.js';
 import { SECOND_MS } from '../../domain/time.js';
+import { isLoopbackHost } from '../../domain/loopback.js';
 
 /** Upper bounds of the latency histogram, in seconds. */
 const BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5];
@@ -133,11 +134,6 @@ export interface MetricsAccess {
   tokenHash: string | null;
   /** The address the HTTP server listens on. */
   host: string;
-}
-
-/** Whether a listen address accepts loopback connections only. */
-export function isLoopbackHost(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /**

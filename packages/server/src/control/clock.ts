@@ -1,0 +1,139 @@
+/**
+ * @module control/clock: the platform's clock, which a test freezes, sets and advances, and the
+ * background waits that follow it.
+ *
+ * A wait is scheduled for a platform deadline (now + ms). While the clock runs, a real timer
+ * fires it when that much real time has passed; when the clock is set or advanced, every wait
+ * whose deadline it passed fires at once, in deadline order, and the others are timed again from
+ * the new time. While it is frozen only waits already due fire. A periodic wait fires once for
+ * a move, however many of its periods the move spans (it reschedules from the new time).
+ */
+import { realTimers, type Clock, type Timers } from '../domain/clock.js';
+import { durationMs, instantMs } from './duration.js';
+import type { ClockState, Instant, PlatformClock } from './types.js';
+
+interface Wait {
+  deadlineMs: number;
+  fn: () => unknown;
+  /** The real timer armed for it, if any. */
+  cancel: (() => void) | null;
+  done: boolean;
+}
+
+export interface PlatformClockDeps {
+  /** The real clock it runs with (tests pass their own). */
+  base?: Clock;
+  /** The real timers it arms (tests pass their own). */
+  baseTimers?: Timers;
+  /** Where a wait's failure goes (a wait's own errors are its own to handle). */
+  onError?: (err: unknown) => void;
+}
+
+export function createPlatformClock(deps: PlatformClockDeps = {}): PlatformClock {
+  const base = deps.base ?? { now: () => Date.now() };
+  const baseTimers = deps.baseTimers ?? realTimers;
+  const onError = deps.onError ?? (() => undefined);
+  let offsetMs = 0;
+  let frozenAtMs: number | null = null;
+  const waits = new Set<Wait>();
+
+  const now = () => frozenAtMs ?? base.now() + offsetMs;
+
+  const state = (): ClockState => {
+    const nowMs = now();
+    return {
+      nowMs,
+      now: new Date(nowMs).toISOString(),
+      frozen: frozenAtMs !== null,
+      offsetMs: nowMs - base.now(),
+    };
+  };
+
+  const fire = (wait: Wait): unknown => {
+    if (wait.done) return undefined;
+    wait.done = true;
+    waits.delete(wait);
+    wait.cancel?.();
+    wait.cancel = null;
+    try {
+      return wait.fn();
+    } catch (err) {
+      onError(err);
+      return undefined;
+    }
+  };
+
+  /** Times a wait's real timer from the platform's time: due now, later (running), or never. */
+  const arm = (wait: Wait) => {
+    wait.cancel?.();
+    wait.cancel = null;
+    const left = wait.deadlineMs - now();
+    if (left <= 0 || frozenAtMs === null) {
+      wait.cancel = baseTimers.schedule(() => void fire(wait), Math.max(0, left));
+    }
+  };
+
+  /** The clock moved: what is due fires (its work awaited), the rest is timed again. */
+  const moved = async (): Promise<ClockState> => {
+    const nowMs = now();
+    const due = [...waits]
+      .filter((wait) => wait.deadlineMs <= nowMs)
+      .sort((a, b) => a.deadlineMs - b.deadlineMs);
+    for (const wait of waits) if (wait.deadlineMs > nowMs) arm(wait);
+    const work = due.map((wait) => fire(wait));
+    const settled = await Promise.allSettled(work);
+    for (const result of settled) if (result.status === 'rejected') onError(result.reason);
+    return state();
+  };
+
+  const timers: Timers = {
+    schedule(fn, ms) {
+      const wait: Wait = { deadlineMs: now() + Math.max(0, ms), fn, cancel: null, done: false };
+      waits.add(wait);
+      arm(wait);
+      return () => {
+        wait.done = true;
+        waits.delete(wait);
+        wait.cancel?.();
+        wait.cancel = null;
+      };
+    },
+  };
+
+  const setTo = (ms: number) => {
+    if (frozenAtMs !== null) frozenAtMs = ms;
+    else offsetMs = ms - base.now();
+  };
+
+  return {
+    now,
+    state,
+    timers,
+    freeze(at?: Instant) {
+      const ms = at === undefined ? now() : instantMs(at);
+      frozenAtMs = ms;
+      return moved();
+    },
+    resume() {
+      if (frozenAtMs !== null) {
+        offsetMs = frozenAtMs - base.now();
+        frozenAtMs = null;
+        for (const wait of waits) arm(wait);
+      }
+      return state();
+    },
+    set(to) {
+      setTo(instantMs(to));
+      return moved();
+    },
+    advance(by) {
+      setTo(now() + durationMs(by));
+      return moved();
+    },
+    restore() {
+      offsetMs = 0;
+      frozenAtMs = null;
+      return moved();
+    },
+  };
+}
