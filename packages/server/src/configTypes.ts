@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SecretKeyring } from './domain/keyring.js';
 import type { CorsOrigins } from './domain/corsOrigins.js';
@@ -173,8 +175,17 @@ export function controlEnabled(config: Pick<Config, 'control' | 'host'>): boolea
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** packages/web/dist beside this package (configTypes.ts sits in src/, its .js in dist/). */
-export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
+/**
+ * The web build: `web/` inside an installed package (`npm pack` copies it there), else
+ * packages/web/dist beside this package in the repository (configTypes.ts sits in src/, its .js
+ * in dist/).
+ */
+export const DEFAULT_WEB_DIR =
+  [
+    fileURLToPath(new URL('../web', import.meta.url)),
+    fileURLToPath(new URL('../../web/dist', import.meta.url)),
+  ].find((dir) => existsSync(join(dir, 'index.html'))) ??
+  fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** A setting with a bad value: its message is one line naming the setting and what is allowed. */
 export class ConfigError extends Error {

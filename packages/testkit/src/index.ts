@@ -5,7 +5,20 @@
  *
  * @module
  */
-export { startGuildhall, type Guildhall, type StartOptions } from './start.js';
+export {
+  startGuildhall,
+  type Faults,
+  type Guildhall,
+  type PlatformClock,
+  type StartOptions,
+} from './start.js';
+export {
+  describeEntry,
+  waitForLogEntry,
+  type ControlLog,
+  type LogEntry,
+  type LogFilter,
+} from './observe.js';
 export { People } from './people.js';
 export {
   Person,

@@ -22,7 +22,17 @@ import {
   type ParsedWorld,
   type WorldFile,
 } from '@guildhall/server';
+import type { WaitOptions } from './eventLog.js';
+import { waitForLogEntry, type ControlLog, type LogEntry, type LogFilter } from './observe.js';
 import { People } from './people.js';
+
+/**
+ * The platform's clock (`app.control.clock`): freeze, set and advance it; every dated rule of
+ * the platform follows it (docs/testing.md#time).
+ */
+export type PlatformClock = App['control']['clock'];
+/** Faults injected on purpose (`app.control.faults`; docs/testing.md#faults). */
+export type Faults = App['control']['faults'];
 
 /** How to start. Everything is optional: `startGuildhall()` is an empty platform. */
 export interface StartOptions {
@@ -62,6 +72,21 @@ export interface Guildhall extends AsyncDisposable {
   readonly world: LoadedWorld;
   /** The world's people, to act as. */
   readonly people: People;
+  /** The platform's clock: `await gh.clock.advance('15m')`. */
+  readonly clock: PlatformClock;
+  /** Faults: `gh.faults.add({ kind: 'http', path: '/channels/*\/messages', type: 'rateLimit' })`. */
+  readonly faults: Faults;
+  /** What each bot (and person) did and was sent: requests, gateway commands, dispatches. */
+  readonly log: ControlLog;
+  /**
+   * The next log entry matching (from now, or among those kept with `includePast`): a bot's
+   * request, gateway command or a dispatch it was sent. `filter.botId` takes a bot's user id or
+   * its application's id.
+   */
+  waitForLog(
+    match: (entry: LogEntry) => boolean,
+    options?: WaitOptions & { filter?: LogFilter },
+  ): Promise<LogEntry>;
   /** The platform itself, for what the kit does not wrap (its services, storage, config). */
   readonly app: App;
   /**
@@ -102,6 +127,8 @@ function kitConfig(dataDir: string, options: StartOptions): Config {
     demo: false,
     // The bots under test listen on loopback: their interaction endpoints and webhook targets.
     allowLocalWebhooks: true,
+    // The clock, faults and the log of what each bot did, and their HTTP face (loopback only).
+    control: true,
     ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
     ...(options.natsUrl === undefined ? {} : { natsUrl: options.natsUrl }),
     ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
@@ -183,11 +210,23 @@ async function handle(app: App, dataDir: string, options: StartOptions): Promise
       return world;
     },
     people,
+    clock: app.control.clock,
+    faults: app.control.faults,
+    log: app.control.log,
+    waitForLog: (match, waitOptions = {}) =>
+      waitForLogEntry(
+        app.control.log,
+        { match, ...(waitOptions.filter === undefined ? {} : { filter: waitOptions.filter }) },
+        waitOptions,
+      ),
     app,
     load: (source, loadOptions = {}) => load(source, loadOptions.seed ?? options.seed),
     async reset() {
       people.forget();
+      app.control.faults.clear();
+      await app.control.clock.restore();
       await snapshot?.restore();
+      app.control.log.clear();
     },
     close,
     [Symbol.asyncDispose]: close,
