@@ -196,6 +196,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const services = createServices(
     {
       ...{ storage, clock, ids, blobs, authenticator, revocations, webhookEvents, secrets },
+      entropy: seeds.entropy,
       socialLimits: createSocialLimits({ storage, clock, store: rateLimitStore }),
     },
     {

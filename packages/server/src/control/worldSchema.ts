@@ -77,6 +77,12 @@ const Application = z.strictObject({
   event_webhooks_url: z.string().optional(),
   event_webhooks_types: z.array(z.string()).optional(),
   event_webhooks_status: z.number().int().optional(),
+  /** Application flags over those `intents` turns on. */
+  flags: z.number().int().optional(),
+  redirect_uris: z.array(z.string()).optional(),
+  bot_public: z.boolean().optional(),
+  bot_require_code_grant: z.boolean().optional(),
+  public_client: z.boolean().optional(),
   commands: z.record(WorldName, Command).optional(),
   skus: z.record(WorldName, Sku).optional(),
   entitlements: z.record(WorldName, Entitlement).optional(),
@@ -102,6 +108,7 @@ const Overwrite = z.strictObject({
   deny: Permissions.optional(),
 });
 
+/** A channel; the guild's channels are placed in the order the world lists them. */
 const Channel = z.strictObject({
   /** Absent: the channel's name in the world. */
   name: z.string().optional(),
@@ -110,7 +117,6 @@ const Channel = z.strictObject({
   parent: WorldName.optional(),
   topic: z.string().optional(),
   nsfw: z.boolean().optional(),
-  position: z.number().int().optional(),
   rate_limit_per_user: z.number().int().optional(),
   bitrate: z.number().int().optional(),
   user_limit: z.number().int().optional(),

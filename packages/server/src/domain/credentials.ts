@@ -1,4 +1,12 @@
-import { generateKeyPairSync, hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  hash,
+  randomBytes,
+  scrypt,
+  timingSafeEqual,
+} from 'node:crypto';
+import { systemEntropy, type Entropy } from './seeded.js';
 import { unixSeconds } from './time.js';
 
 /**
@@ -15,17 +23,22 @@ export function hashSecret(secret: string): string {
 
 /**
  * A token in the platform's three-part shape: the user id in base64, a timestamp, and 32 random
- * bytes. Libraries that read the bot's id from the first part keep working.
+ * bytes. Libraries that read the bot's id from the first part keep working. The bytes and the
+ * time come from `entropy` (a world's seed while it loads, domain/seeded.ts).
  */
-export function generateToken(userId: string, nowMs: number): string {
+export function generateToken(
+  userId: string,
+  nowMs: number,
+  entropy: Entropy = systemEntropy,
+): string {
   const idPart = Buffer.from(userId).toString('base64url');
-  const timePart = Buffer.from(unixSeconds(nowMs).toString(16), 'hex').toString('base64url');
-  return `${idPart}.${timePart}.${randomBytes(32).toString('base64url')}`;
+  const timePart = Buffer.from(unixSeconds(entropy.tokenTime(nowMs)).toString(16), 'hex');
+  return `${idPart}.${timePart.toString('base64url')}.${entropy.bytes(32).toString('base64url')}`;
 }
 
 /** A client secret: 32 random bytes, base64url. */
-export function generateClientSecret(): string {
-  return randomBytes(32).toString('base64url');
+export function generateClientSecret(entropy: Entropy = systemEntropy): string {
+  return entropy.bytes(32).toString('base64url');
 }
 
 /** scrypt's cost: N = 2^log2N, block size r, parallelism p. */
@@ -116,9 +129,23 @@ export function passwordNeedsRehash(stored: string, cost: ScryptCost): boolean {
   return parsed?.log2N !== cost.log2N || parsed.r !== cost.r || parsed.p !== cost.p;
 }
 
-/** An application's Ed25519 key pair: the public key as hex (`verify_key`), the private as PKCS#8. */
-export function generateSigningKeyPair(): { verifyKey: string; signingKey: string } {
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+/** PKCS#8's wrapping of a raw 32-byte Ed25519 private key (RFC 8410), before the key. */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+/**
+ * An application's Ed25519 key pair: the public key as hex (`verify_key`), the private as PKCS#8.
+ * The private key is 32 bytes of `entropy` (RFC 8032: any 32 bytes are a key).
+ */
+export function generateSigningKeyPair(entropy: Entropy = systemEntropy): {
+  verifyKey: string;
+  signingKey: string;
+} {
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, entropy.bytes(32)]),
+    format: 'der',
+    type: 'pkcs8',
+  });
+  const publicKey = createPublicKey(privateKey);
   const spki = publicKey.export({ format: 'der', type: 'spki' });
   return {
     // The raw 32-byte key is the tail of the SPKI encoding.

@@ -1,5 +1,6 @@
 import type { BlobStore } from '../blobs/index.js';
 import type { Clock } from '../domain/clock.js';
+import type { Entropy } from '../domain/seeded.js';
 import type { IdGenerator } from '../domain/snowflakes.js';
 import type { Revocations } from '../events/revocations.js';
 import type { Authenticator } from '../http/authenticator.js';
@@ -10,6 +11,8 @@ export interface ServiceDeps {
   storage: Storage;
   clock: Clock;
   ids: IdGenerator;
+  /** What tokens, secrets and keys are made from (absent: the system's randomness). */
+  entropy?: Entropy;
   blobs: BlobStore;
   /** Told when credentials or users change, so cached tokens never outlive them here. */
   authenticator: Pick<Authenticator, 'forgetToken' | 'forgetUser'>;

@@ -6,6 +6,6 @@ export {
 } from './eventWebhooks.js';
 export { registerApplicationRoutes } from './routes.js';
 export { registerAssetCdnRoutes } from './assets.js';
-export { CreateApplicationBody } from './schemas.js';
+export { CreateApplicationBody, ModifyOwnedApplicationBody } from './schemas.js';
 export { intentReview, type IntentReview } from './intentReview.js';
 export { createApplicationService, type ApplicationService } from './service.js';

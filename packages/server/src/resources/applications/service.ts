@@ -6,6 +6,7 @@ import {
   hashSecret,
 } from '../../domain/credentials.js';
 import { SEALED_AS, type SecretBox } from '../../domain/secretBox.js';
+import { systemEntropy, type Entropy } from '../../domain/seeded.js';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type {
@@ -41,8 +42,8 @@ export interface CreatedApplication {
 const MAX_DISCRIMINATOR = 9999;
 const DISCRIMINATOR_DIGITS = 4;
 
-function randomDiscriminator(): string {
-  return String(1 + Math.floor(Math.random() * MAX_DISCRIMINATOR)).padStart(
+function randomDiscriminator(entropy: Entropy): string {
+  return String(1 + (entropy.bytes(4).readUInt32BE(0) % MAX_DISCRIMINATOR)).padStart(
     DISCRIMINATOR_DIGITS,
     '0',
   );
@@ -67,6 +68,7 @@ export function createApplicationService(
   },
 ) {
   const { storage, clock, ids, blobs, revocations, secrets } = deps;
+  const entropy = deps.entropy ?? systemEntropy;
 
   const view = async (application: ApplicationRecord) => {
     const [owner, bot] = await Promise.all([
@@ -126,7 +128,7 @@ export function createApplicationService(
     application: ApplicationRecord,
     botUserId: string,
   ) => {
-    const token = generateToken(botUserId, clock.now());
+    const token = generateToken(botUserId, clock.now(), entropy);
     await tx.tokens.create({
       hash: hashSecret(token),
       kind: 'bot',
@@ -148,7 +150,7 @@ export function createApplicationService(
      * transaction.
      */
     async create(ownerId: string, input: CreateApplicationInput): Promise<CreatedApplication> {
-      const clientSecret = generateClientSecret();
+      const clientSecret = generateClientSecret(entropy);
       return storage.transaction(async (tx) => {
         const owner = await tx.users.findById(ownerId);
         if (owner === null || owner.bot) throw new ApiError('UNKNOWN_USER');
@@ -159,12 +161,12 @@ export function createApplicationService(
         const bot = await tx.users.create({
           id,
           username: input.name,
-          discriminator: randomDiscriminator(),
+          discriminator: randomDiscriminator(entropy),
           bot: true,
           verified: true,
           createdAt: now,
         });
-        const { verifyKey, signingKey } = generateSigningKeyPair();
+        const { verifyKey, signingKey } = generateSigningKeyPair(entropy);
         const application = await tx.applications.create({
           id,
           name: input.name,
@@ -287,7 +289,7 @@ export function createApplicationService(
     /** Replaces the client secret; the old one stops working at once. */
     async resetSecret(principal: Principal, applicationId: string) {
       const application = await ownedApplication(principal, applicationId);
-      const secret = generateClientSecret();
+      const secret = generateClientSecret(entropy);
       await storage.applications.update(application.id, { clientSecretHash: hashSecret(secret) });
       return { secret };
     },

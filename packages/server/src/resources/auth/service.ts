@@ -15,6 +15,7 @@ import { banActive } from '../../domain/bans.js';
 import { usernameTaken } from '../users/index.js';
 import type { LoginInput, LoginLinkInput, RegisterInput } from './schemas.js';
 import { HOUR_MS } from '../../domain/time.js';
+import { systemEntropy } from '../../domain/seeded.js';
 
 /**
  * How long a one-time login link works. The link is printed to a terminal (the start banner, the
@@ -37,12 +38,13 @@ export interface AuthSettings {
 /** Accounts of people: register, log in with a password, log out (here or everywhere). */
 export function createAuthService(deps: ServiceDeps, settings: AuthSettings) {
   const { storage, clock, ids, revocations } = deps;
+  const entropy = deps.entropy ?? systemEntropy;
   const { sessionTtlMs, passwordCost } = settings;
   // Checked against when the login is unknown, so that case costs as much as a wrong password.
   let dummyHash: Promise<string> | undefined;
 
   const issueSession = async (tx: Repositories, user: UserRecord) => {
-    const token = generateToken(user.id, clock.now());
+    const token = generateToken(user.id, clock.now(), entropy);
     await tx.tokens.create({
       hash: hashSecret(token),
       kind: 'session',
@@ -56,9 +58,13 @@ export function createAuthService(deps: ServiceDeps, settings: AuthSettings) {
   };
 
   return {
-    /** Creates a person's account and its first session. */
-    async register(input: RegisterInput) {
-      const passwordHash = await hashPassword(input.password, passwordCost);
+    /**
+     * Creates a person's account and its first session. A null password (a world's person,
+     * control/world.ts) makes an account that signs in only with its tokens and login links.
+     */
+    async register(input: Omit<RegisterInput, 'password'> & { password: string | null }) {
+      const passwordHash =
+        input.password === null ? null : await hashPassword(input.password, passwordCost);
       try {
         return await storage.transaction(async (tx) => {
           const user = await tx.users.create({

@@ -10,7 +10,7 @@ export {
   isCategory,
   type GuildChannelType,
 } from './rules.js';
-export { ChannelParams, GuildChannelTypeInput } from './schemas.js';
+export { ChannelParams, GuildChannelTypeInput, PutOverwriteBody } from './schemas.js';
 export {
   obfuscateChannel,
   overwritesByChannel,

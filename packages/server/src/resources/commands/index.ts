@@ -24,3 +24,4 @@ export {
   InteractionContext,
   OptionType,
 } from './limits.js';
+export { CreateCommandBody } from './schemas.js';

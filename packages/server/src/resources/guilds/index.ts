@@ -11,3 +11,5 @@ export {
 } from './service.js';
 export { LOCALES } from './schemas.js';
 export { announceGuildUpdate, guildDispatches } from './dispatch.js';
+export { CreateGuildBody } from './schemas.js';
+export { guildTemplate } from './create.js';

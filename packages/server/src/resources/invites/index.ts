@@ -2,3 +2,4 @@
 export { registerInviteRoutes } from './routes.js';
 export { createInviteService } from './service.js';
 export { issueInvite } from './issue.js';
+export { CreateInviteBody } from './schemas.js';

@@ -6,3 +6,4 @@ export { LOBBY_LIMITS, LobbyMemberFlags } from './schemas.js';
 export { serializeLobby, serializeLobbyMessage } from './serialize.js';
 export { viewOf as readLobbyView } from './shared.js';
 export { lobbyDispatches, lobbyVoiceStateWire } from './dispatch.js';
+export { CreateLobbyBody } from './schemas.js';

@@ -6,3 +6,4 @@ export { serializeMember, serializePartialMember, type MemberWire } from './seri
 export { createMemberService, type MemberRequest } from './service.js';
 export type { ProfileCheck } from './profile.js';
 export { memberDispatches } from './dispatch.js';
+export { ModifyMemberBody } from './schemas.js';

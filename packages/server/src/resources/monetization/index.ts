@@ -10,3 +10,4 @@ export {
 } from './serialize.js';
 export { MONETIZATION_COMMANDS } from './commands.js';
 export { assertPremiumSkus } from './premium.js';
+export { CreateSkuBody, CreateTestEntitlementBody, EntitlementOwnerTypes } from './schemas.js';

@@ -11,3 +11,4 @@ export {
   type RelationshipOptions,
   type RelationshipService,
 } from './service.js';
+export { PutRelationshipBody } from './schemas.js';
