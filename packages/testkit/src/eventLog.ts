@@ -19,10 +19,10 @@ export interface WaitOptions {
   /** Real milliseconds to wait (default 5000). */
   timeoutMs?: number;
   /**
-   * Whether an event that arrived before the wait began may match (default false: only what
-   * arrives from now on). Waits that follow an action the kit made start from that action.
+   * Only what arrived after this mark matches (a person's `mark()`, a log entry's `seq`). By
+   * default what already arrived matches too, so a wait may follow the action that causes it.
    */
-  includePast?: boolean;
+  since?: number;
 }
 
 interface Waiter<T> {
@@ -48,7 +48,7 @@ export class EventLog<T> {
     return this.#events;
   }
 
-  /** A mark to wait from: only events after it match (see {@link EventLog.waitFor}'s `since`). */
+  /** A mark to wait from: only events after it match ({@link WaitOptions.since}). */
   mark(): number {
     return this.#count;
   }
@@ -67,16 +67,13 @@ export class EventLog<T> {
   }
 
   /**
-   * The first event matching, from `since` (a {@link EventLog.mark}; default: now, or the start
-   * with `includePast`), waiting up to `timeoutMs`. `what` names the wait in a timeout's message.
+   * The first event matching, among those kept after `since` (a {@link EventLog.mark}; default:
+   * all kept), else the next to arrive within `timeoutMs`. `what` names the wait in a timeout's
+   * message.
    */
-  waitFor(
-    what: string,
-    match: (event: T) => boolean,
-    options: WaitOptions & { since?: number } = {},
-  ): Promise<T> {
+  waitFor(what: string, match: (event: T) => boolean, options: WaitOptions = {}): Promise<T> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
-    const since = options.since ?? (options.includePast === true ? 0 : this.#count);
+    const since = options.since ?? 0;
     const kept = this.#count - this.#events.length;
     const found = this.#events.slice(Math.max(0, since - kept)).find(match);
     if (found !== undefined) return Promise.resolve(found);

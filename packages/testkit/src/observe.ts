@@ -40,24 +40,23 @@ function matchesFilter(entry: LogEntry, filter: LogFilter): boolean {
 }
 
 /**
- * The first log entry matching `filter` and `match`: already kept when `includePast`, else from
- * now; waits up to `timeoutMs` (real time).
+ * The first log entry matching `filter` and `match` among those kept (after `options.since`, a
+ * `seq`), else the next to come within `timeoutMs` (real time).
  */
 export function waitForLogEntry(
   log: ControlLog,
   query: { filter?: LogFilter; match?: (entry: LogEntry) => boolean; what?: string },
   options: WaitOptions = {},
 ): Promise<LogEntry> {
-  const filter = query.filter ?? {};
+  const filter = {
+    ...query.filter,
+    ...(options.since === undefined ? {} : { since: options.since }),
+  };
   const match = query.match ?? (() => true);
   const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
-  const past = log.entries(filter);
-  const since = past.at(-1)?.seq ?? filter.since ?? -1;
-  if (options.includePast === true) {
-    const found = past.find(match);
-    if (found !== undefined) return Promise.resolve(found);
-  }
-  const startSeq = options.includePast === true ? (filter.since ?? -1) : since;
+  const found = log.entries(filter).find(match);
+  if (found !== undefined) return Promise.resolve(found);
+  const startSeq = filter.since ?? -1;
   return new Promise<LogEntry>((resolve, reject) => {
     const unsubscribe = log.subscribe((entry) => {
       if (!matchesFilter(entry, filter) || !match(entry)) return;

@@ -346,8 +346,8 @@ export class Person implements PersonIdentity {
   // Observing
 
   /**
-   * The next dispatch of this type the person's client receives that matches, from now (see
-   * {@link WaitOptions}). Opens the session first if needed.
+   * The first dispatch of this type the person's client received that matches, or the next to
+   * arrive (see {@link WaitOptions}). Opens the session first if needed.
    */
   async waitForDispatch<TData = unknown>(
     type: string,
@@ -363,12 +363,20 @@ export class Person implements PersonIdentity {
     return found.d as TData;
   }
 
-  /** The next message (MESSAGE_CREATE) the person sees that matches. */
+  /** The first message (MESSAGE_CREATE) the person saw that matches, or the next. */
   waitForMessage(
     match: (message: APIMessage) => boolean = () => true,
     options: WaitOptions = {},
   ): Promise<APIMessage> {
     return this.waitForDispatch<APIMessage>('MESSAGE_CREATE', match, options);
+  }
+
+  /**
+   * A mark in what the person's client received: `{ since: ann.mark() }` makes a wait match
+   * only what arrives after it (0 before {@link Person.connect}).
+   */
+  mark(): number {
+    return this.#session?.dispatches.mark() ?? 0;
   }
 
   /** Every dispatch the person's client received since {@link Person.connect}. */

@@ -79,9 +79,9 @@ export interface Guildhall extends AsyncDisposable {
   /** What each bot (and person) did and was sent: requests, gateway commands, dispatches. */
   readonly log: ControlLog;
   /**
-   * The next log entry matching (from now, or among those kept with `includePast`): a bot's
-   * request, gateway command or a dispatch it was sent. `filter.botId` takes a bot's user id or
-   * its application's id.
+   * The first log entry matching among those kept (after `since`, a `seq`), or the next to come:
+   * a bot's request, gateway command or a dispatch it was sent. `filter.botId` takes a bot's
+   * user id or its application's id.
    */
   waitForLog(
     match: (entry: LogEntry) => boolean,

@@ -135,7 +135,7 @@ export class VoiceCall {
         if (a.userId === userId) total += a.pcm.length;
         return total >= samples;
       },
-      { ...options, includePast: true },
+      options,
     );
     const frames = this.heard.events.filter((a) => a.userId === userId).map((a) => a.pcm);
     const out = new Int16Array(frames.reduce((n, f) => n + f.length, 0));
