@@ -104,7 +104,7 @@ export function buildOptions(
     target.push({
       type: option.type,
       name,
-      value: submittedValue(option, value, { command, built }),
+      value: submittedValue(option, value, { command, built, typing: focused === name }),
       ...(focused === name ? { focused: true } : {}),
     });
   }
@@ -114,8 +114,9 @@ export function buildOptions(
 function submittedValue(
   option: DefinedOption,
   value: OptionValue,
-  { command, built }: { command: IndexedCommand; built: BuiltOptions },
+  context: { command: IndexedCommand; built: BuiltOptions; typing: boolean },
 ): string | number | boolean {
+  const { command, built } = context;
   const wrong = (expected: string) =>
     new TypeError(`/${command.name} option "${option.name}" takes ${expected}`);
   switch (option.type) {
@@ -124,9 +125,9 @@ function submittedValue(
       return value;
     case OptionType.INTEGER:
     case OptionType.NUMBER:
-      // Autocomplete sends what is typed so far, which may be text.
-      if (typeof value !== 'number' && typeof value !== 'string') throw wrong('a number');
-      return value;
+      // Autocomplete sends what is typed so far in the focused option, which may be text.
+      if (typeof value === 'number' || (context.typing && typeof value === 'string')) return value;
+      throw wrong('a number');
     case OptionType.BOOLEAN:
       if (typeof value !== 'boolean') throw wrong('a boolean');
       return value;

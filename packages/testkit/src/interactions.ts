@@ -27,10 +27,12 @@ export interface InteractionActor {
   readonly rest: RestClient;
   connect(): Promise<PersonSession>;
   channel(channelId: string): Promise<APIChannel>;
+  /** The channel's command index, as last read unless `fresh` (the client keeps it too). */
+  commandIndex(channelId: string, fresh?: boolean): Promise<CommandIndex>;
 }
 
 /** The command index of a channel (`GET /channels/{id}/application-command-index`). */
-interface CommandIndex {
+export interface CommandIndex {
   applications: { id: string; name: string; bot_id?: string | null }[];
   application_commands: IndexedCommand[];
 }
@@ -220,10 +222,6 @@ async function send(actor: InteractionActor, sending: Sending): Promise<Interact
   });
 }
 
-async function commandIndex(actor: InteractionActor, channelId: string): Promise<CommandIndex> {
-  return actor.rest.request<CommandIndex>(`GET /channels/${channelId}/application-command-index`);
-}
-
 /** The command named `name` of `type` in the channel's index, or a TypeError saying what is. */
 async function findCommand(
   actor: InteractionActor,
@@ -231,13 +229,20 @@ async function findCommand(
   query: CommandQuery,
 ): Promise<IndexedCommand> {
   const { name, type, applicationId } = query;
-  const index = await commandIndex(actor, channelId);
-  const found = index.application_commands.filter(
-    (c) =>
-      c.name === name &&
-      c.type === type &&
-      (applicationId === undefined || c.application_id === applicationId),
-  );
+  const matching = (index: CommandIndex) =>
+    index.application_commands.filter(
+      (c) =>
+        c.name === name &&
+        c.type === type &&
+        (applicationId === undefined || c.application_id === applicationId),
+    );
+  let index = await actor.commandIndex(channelId);
+  let found = matching(index);
+  // Commands registered since the index was read: read it again, as the client does.
+  if (found.length === 0) {
+    index = await actor.commandIndex(channelId, true);
+    found = matching(index);
+  }
   const [command] = found;
   if (command === undefined) {
     const listed = index.application_commands.map((c) => `${c.name} (type ${String(c.type)})`);
@@ -340,7 +345,7 @@ export async function clickComponent(
   let applicationId = message.application_id;
   if (applicationId === undefined) {
     // A bot's own message names no application: the index maps its author to its app.
-    const index = await commandIndex(actor, message.channel_id);
+    const index = await actor.commandIndex(message.channel_id);
     applicationId = index.applications.find((a) => a.bot_id === message.author.id)?.id;
     if (applicationId === undefined)
       throw new TypeError(

@@ -18,6 +18,7 @@ import {
   submitModal,
   type ClickedMessage,
   type CommandChoice,
+  type CommandIndex,
   type Interaction,
 } from './interactions.js';
 import { createRestClient, type FileInput, type RestClient } from './rest.js';
@@ -97,6 +98,7 @@ export class Person implements PersonIdentity {
   readonly #urls: PlatformUrls;
   #session: PersonSession | null = null;
   readonly #channels = new Map<string, APIChannel>();
+  readonly #commandIndexes = new Map<string, CommandIndex>();
 
   constructor(identity: PersonIdentity, urls: PlatformUrls) {
     this.id = identity.id;
@@ -138,6 +140,20 @@ export class Person implements PersonIdentity {
     const channel = await this.rest.request<APIChannel>(`GET /channels/${channelId}`);
     this.#channels.set(channelId, channel);
     return channel;
+  }
+
+  /**
+   * The commands the person may use in a channel (`GET /channels/{id}/application-command-index`),
+   * as last read unless `fresh`.
+   */
+  async commandIndex(channelId: string, fresh = false): Promise<CommandIndex> {
+    const known = fresh ? undefined : this.#commandIndexes.get(channelId);
+    if (known !== undefined) return known;
+    const index = await this.rest.request<CommandIndex>(
+      `GET /channels/${channelId}/application-command-index`,
+    );
+    this.#commandIndexes.set(channelId, index);
+    return index;
   }
 
   // Messages

@@ -103,6 +103,9 @@ export interface Guildhall extends AsyncDisposable {
   close(): Promise<void>;
 }
 
+/** The default route bucket of a kit's platform (the platform's is 5 per 5 seconds). */
+export const KIT_DEFAULT_ROUTE_BUCKET = { limit: 1000, windowMs: 1000 } as const;
+
 /** The migrated empty database, made once per process: later starts skip migrating. */
 let template: Buffer | undefined;
 
@@ -129,6 +132,10 @@ function kitConfig(dataDir: string, options: StartOptions): Config {
     allowLocalWebhooks: true,
     // The clock, faults and the log of what each bot did, and their HTTP face (loopback only).
     control: true,
+    // Routes with a bucket of their own (a channel's message sends, reactions…) keep it; the
+    // default bucket of the others is wide, so a test's people never wait on it
+    // (docs/testing.md#rate-limits). Faults make 429s on purpose.
+    routeRateLimit: KIT_DEFAULT_ROUTE_BUCKET,
     ...(options.databaseUrl === undefined ? {} : { databaseUrl: options.databaseUrl }),
     ...(options.natsUrl === undefined ? {} : { natsUrl: options.natsUrl }),
     ...(options.redisUrl === undefined ? {} : { redisUrl: options.redisUrl }),
