@@ -28,6 +28,7 @@ const ALWAYS = [
 /** The features above `resources/`, and the entry points above everything. */
 const ENTRY = [
   'app.js',
+  'appControl.js',
   'appDrivers.js',
   'appRealtime.js',
   'appRoutes.js',

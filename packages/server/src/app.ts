@@ -8,8 +8,8 @@ import { createServices } from './appServices.js';
 import { startAppSweeps } from './appSweeps.js';
 import type { App, AppOptions } from './appTypes.js';
 import { activityOrigin } from './activities/proxyHost.js';
-import { controlEnabled, publicBaseUrl, roleServes, type Config } from './config.js';
-import { createControl } from './control/index.js';
+import { attachAppControl, createAppControl } from './appControl.js';
+import { publicBaseUrl, roleServes, type Config } from './config.js';
 import { createWebhookEventsService } from './delivery/service.js';
 import { DEFAULT_DELIVERY_SETTINGS } from './delivery/worker.js';
 import { realTimers, systemClock } from './domain/clock.js';
@@ -78,14 +78,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Two clocks: the platform's, which every dated rule reads and a test moves (app.control), and
   // the real one of what runs on the wire or between nodes (heartbeats, leases, the bus).
   const wireClock = options.clock ?? systemClock;
-  const control = createControl({
-    ...(options.clock ? { base: options.clock } : {}),
-    recording: controlEnabled(config),
-    onError: (err) => {
-      logger.error({ err }, 'a wait fired by the platform clock failed');
-    },
-  });
-  const clock = control.clock;
+  const control = createAppControl({ config, options, logger });
+  const clock = control.parts.clock;
   const storage = options.storage ?? (await openStorage(config, logger));
   let bus: EventBus | null = null;
   let secrets: SecretBox;
@@ -180,6 +174,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger,
     secrets,
     timers: options.webhookDelivery?.timers ?? clock.timers,
+    fault: control.deliveryFault,
     settings: {
       ...DEFAULT_DELIVERY_SETTINGS,
       allowLocal: config.allowLocalWebhooks,
@@ -236,6 +231,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         >,
       interactions: {
         timers: options.interactions?.timers ?? clock.timers,
+        deliveryFault: control.deliveryFault,
         allowLocal: config.allowLocalWebhooks,
         attachmentSizeLimit: config.maxAttachmentBytes,
         onError: (err, context) => {
@@ -301,6 +297,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { voicePlacement, voice, gateway } = createAppRealtime({
     ...{ config, options, storage, bus, clock, wireClock, logger, keyring, metrics },
     ...{ authenticator, sessionStartLimit, sharedState, events, gatewayUrl, gatewayOptions },
+    gatewayHooks: control.gatewayHooks,
   });
   // Every node, API or gateway, applies every node's revocations (its cache, its sessions).
   revocations.listen((revocation) => {
@@ -340,6 +337,21 @@ export async function createApp(options: AppOptions): Promise<App> {
     baseUrl,
     gatewayUrl,
   });
+  // The faults and log hooked in, the controls' routes (docs/testing.md).
+  let app: App | null = null;
+  const attached = await attachAppControl({
+    control,
+    config,
+    options,
+    http,
+    gateway,
+    storage: dispatchingStorage(storage, events),
+    revocations,
+    app: () => {
+      if (app === null) throw new Error('the app is not built yet');
+      return app;
+    },
+  });
   webhookEvents.start();
   // Interactions a stopped node left unanswered fail now; expired ones go (and every 30 s).
   services.interactionLifecycle.start();
@@ -362,7 +374,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     });
   }
 
-  return {
+  app = {
     config,
     http,
     storage,
@@ -372,7 +384,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     services: { ...services, provisional },
     gateway,
     voicePlacement,
-    control: { clock, faults: control.faults, log: control.log },
+    control: { clock, faults: control.parts.faults, log: control.parts.log },
     async listen() {
       // A deep accept queue: thousands of gateway clients may connect at the same moment.
       await http.listen({ host: config.host, port: config.port, backlog: 4096 });
@@ -401,6 +413,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       }
       // Guilds whose messages predate their search index get it built in the background.
       searchIndexer.resume();
+      await attached.listened(base);
       return base;
     },
     baseUrl,
@@ -413,6 +426,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     withSeed: (source, work) => seeds.run(source, work),
     async close() {
+      await attached.close();
       await gateway.close();
       await voice?.node.close();
       // Proxied activity WebSockets, like gateway sessions, would hold the listener open.
@@ -438,4 +452,5 @@ export async function createApp(options: AppOptions): Promise<App> {
       });
     },
   };
+  return app;
 }

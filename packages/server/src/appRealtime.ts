@@ -8,6 +8,7 @@ import {
   storageSocialProviders,
   type Gateway,
   type GatewayDeps,
+  type GatewayHooks,
   type GatewayOptions,
 } from './gateway/index.js';
 import { clientAddressOf } from './http/server.js';
@@ -42,6 +43,8 @@ export function createAppRealtime(
     config: Config;
     /** The real clock: heartbeats, node liveness, voice (the platform's is `clock`). */
     wireClock: Clock;
+    /** What the test controls watch and bend in the gateway (appControl.ts). */
+    gatewayHooks: GatewayHooks;
     options: Pick<AppOptions, 'voice' | 'gatewayTimers'>;
     gatewayOptions: GatewayOptions;
     sharedState: SharedState;
@@ -83,6 +86,7 @@ export function createAppRealtime(
     bus,
     clock,
     wireClock,
+    hooks: deps.gatewayHooks,
     logger,
     authenticator,
     sessionStartLimit,

@@ -86,6 +86,7 @@ import {
 } from './resources/threads/index.js';
 import type { Timers } from './domain/clock.js';
 import { createInteractionsEndpoint } from './delivery/interactionsEndpoint.js';
+import type { DeliveryFaultHook } from './delivery/faults.js';
 import { createActivityConfigService, createActivityInstanceService } from './activities/index.js';
 import {
   createInteractionLifecycle,
@@ -125,6 +126,8 @@ interface ServiceOptions {
     /** The largest file a user may upload, in bytes (`attachment_size_limit`). */
     attachmentSizeLimit: number;
     onError: (err: unknown, context: { interactionId?: string }) => void;
+    /** A test harness's failure to report instead of posting (delivery/faults.ts). */
+    deliveryFault?: DeliveryFaultHook;
   };
 }
 
@@ -199,6 +202,9 @@ export function createServices(
     clock: deps.clock,
     secrets: deps.secrets,
     allowLocal: options.interactions.allowLocal,
+    ...(options.interactions.deliveryFault
+      ? { fault: { hook: options.interactions.deliveryFault, timers: options.interactions.timers } }
+      : {}),
   });
   return {
     activityConfig,

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ActivityProxyOptions } from './activities/proxyServer.js';
 import type { BlobStore } from './blobs/index.js';
 import type { Services } from './appServices.js';
+import type { AdminCommand } from './adminCommand.js';
 import type { Config } from './config.js';
 import type { Control } from './control/index.js';
 import type { DeliverySettings } from './delivery/worker.js';
@@ -74,6 +75,12 @@ export interface AppOptions {
    * pass one key made once per run. Production leaves it out (a key is made for the database).
    */
   idTokenKey?: IdTokenKeyPair;
+  /**
+   * The operator commands (`guild add-bot`, `user create`, …) the server runs for a `guildhall`
+   * command on its data folder: given by `guildhall start`, which then also writes
+   * `<data-dir>/control.json` for them to find it (control/runFile.ts).
+   */
+  adminCommands?: readonly AdminCommand<Services & { provisional: ProvisionalService }>[];
 }
 
 /** The running platform, as main.ts, the CLI and tests see it. */

@@ -1,6 +1,7 @@
 import { parsePermissions, PermissionFlags } from '@guildhall/protocol';
 import type { AdminCommand } from '../adminCommand.js';
 import { createApp, type App } from '../app.js';
+import { runInRunningServer } from '../control/adminCommands.js';
 import { DEFAULT_BLOB_GRACE_MS, sweepOrphanBlobs } from '../blobs/lifecycle.js';
 import type { Config } from '../config.js';
 import { ZodError } from 'zod';
@@ -193,6 +194,20 @@ export async function runAdminCommand(run: {
   io: { readStdin(): Promise<string> };
 }) {
   const { command, config, flags, io } = run;
+  // A server running on this data folder runs the command itself: its sessions see the change.
+  const remote = await runInRunningServer(config, {
+    command: command.name,
+    flags,
+    ...([...flags.keys()].some((name) => name.endsWith('-stdin'))
+      ? { stdin: await io.readStdin() }
+      : {}),
+  });
+  if (remote !== null) {
+    if (remote.ran) return remote.result;
+    if (remote.usage) throw new UsageError(remote.message);
+    const detail = remote.errors === undefined ? '' : ` ${JSON.stringify(remote.errors)}`;
+    throw new UsageError(`${remote.message} (code ${String(remote.code)}).${detail}`);
+  }
   const app = await createApp({
     config: { ...config, logLevel: 'silent' },
     logger: createLogger('silent'),

@@ -96,7 +96,8 @@ async function start(request: StartRequest, env: Record<string, string | undefin
   let running: RunningRpc | null = null;
   // demo.json and uploaded files live here whichever database runs.
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const app = await createApp({ config });
+  // Operator commands run on this data folder reach this server (control/runFile.ts).
+  const app = await createApp({ config, adminCommands: ADMIN_COMMANDS });
   try {
     await app.listen();
     if (config.demo) {

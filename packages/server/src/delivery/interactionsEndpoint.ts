@@ -6,12 +6,13 @@
  * is the app's initial response. Every exchange is bounded (delivery/post.ts).
  */
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../domain/clock.js';
+import { realTimers, type Clock, type Timers } from '../domain/clock.js';
 import type { SecretBox } from '../domain/secretBox.js';
 import { unixSeconds } from '../domain/time.js';
 import { invalidField } from '../errors/index.js';
 import type { InteractionsEndpoint } from '../resources/interactions/index.js';
 import type { ApplicationRecord } from '../storage/index.js';
+import { failedOutcome, type DeliveryFaultHook } from './faults.js';
 import { postSignedForAnswer, signPayload, type AnsweredOutcome } from './post.js';
 import { openSigningKey } from './worker.js';
 
@@ -32,6 +33,11 @@ export interface EndpointSettings {
   secrets: SecretBox;
   /** Loopback and private addresses allowed (tests and local setups; delivery/urlPolicy.ts). */
   allowLocal: boolean;
+  /**
+   * A test harness's failure to report instead of posting an interaction (delivery/faults.ts),
+   * and the timers its timeout waits on (the platform clock's).
+   */
+  fault?: { hook: DeliveryFaultHook; timers: Timers };
 }
 
 /** Throws the platform's 50035 on `interactions_endpoint_url`. */
@@ -111,11 +117,24 @@ export function createInteractionsEndpoint(settings: EndpointSettings): Interact
     },
 
     /** POSTs an interaction (the JSON delivered, token included); the answer holds the response. */
-    deliver(
+    async deliver(
       application: ApplicationRecord,
       request: { url: string; body: string; timeoutMs: number },
     ) {
-      return post(application, request);
+      const failure = settings.fault?.hook('interactions', application.id) ?? null;
+      if (failure === null) return post(application, request);
+      const outcome = await failedOutcome(failure, {
+        timeoutMs: request.timeoutMs,
+        timers: settings.fault?.timers ?? realTimers,
+      });
+      return outcome.status === null
+        ? { ...outcome, durationMs: 0 }
+        : {
+            ...outcome,
+            contentType: 'application/json',
+            body: Buffer.from(JSON.stringify({ message: `${String(outcome.status)}: Failure` })),
+            durationMs: 0,
+          };
     },
   };
 }

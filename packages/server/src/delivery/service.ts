@@ -25,6 +25,7 @@ import {
 import type { SecretBox } from '../domain/secretBox.js';
 import { createDeliveryWorker, openSigningKey, type DeliverySettings } from './worker.js';
 import { unixSeconds } from '../domain/time.js';
+import type { DeliveryFaultHook } from './faults.js';
 
 export interface WebhookEventsDeps {
   storage: Storage;
@@ -34,6 +35,8 @@ export interface WebhookEventsDeps {
   secrets: SecretBox;
   timers: Timers;
   settings: DeliverySettings;
+  /** A test harness's failure to report instead of posting (delivery/faults.ts). */
+  fault?: DeliveryFaultHook;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

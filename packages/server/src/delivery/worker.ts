@@ -12,6 +12,7 @@ import { SEALED_AS, type SecretBox } from '../domain/secretBox.js';
 import type { ApplicationRecord, OutboxEventRecord, Storage } from '../storage/index.js';
 import { EventWebhooksStatuses } from '../resources/applications/index.js';
 import { WebhookPayloadTypes } from './webhookEvents.js';
+import { failedOutcome, type DeliveryFaultHook } from './faults.js';
 import { postSigned, type PostLimits, type PostOutcome } from './post.js';
 import { SECOND_MS, unixSeconds } from '../domain/time.js';
 
@@ -53,6 +54,8 @@ export interface DeliveryWorkerDeps {
   secrets: SecretBox;
   timers: Timers;
   settings: DeliverySettings;
+  /** A test harness's failure to report instead of posting (delivery/faults.ts). */
+  fault?: DeliveryFaultHook;
 }
 
 /** An app's Ed25519 private key (PKCS#8 DER, base64), opened from its sealed column. */
@@ -91,13 +94,20 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
           }
         : null;
     const disabled = target === null;
+    const failure =
+      target === null ? null : (deps.fault?.('webhookEvents', event.applicationId) ?? null);
     const outcome: PostOutcome =
       target === null
         ? { status: null, error: 'webhook events are disabled for the app', durationMs: 0 }
-        : await postSigned(
-            { ...target, timestamp: unixSeconds(startedAt), body: eventEnvelope(event) },
-            settings,
-          );
+        : failure !== null
+          ? {
+              ...(await failedOutcome(failure, { timeoutMs: settings.timeoutMs, timers })),
+              durationMs: 0,
+            }
+          : await postSigned(
+              { ...target, timestamp: unixSeconds(startedAt), body: eventEnvelope(event) },
+              settings,
+            );
     const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     const now = clock.now();
     const retryAt = Math.min(now + backoffMs(event.attempts, settings), event.giveUpAt);

@@ -21,10 +21,14 @@ import {
   type LoginFrame,
 } from './clientOps.js';
 import { FrameDecodeError, Transport, decodeFrame, type Encoding } from './frames.js';
+import type { GatewayHooks } from './hooks.js';
 import type { GatewayOptions } from './options.js';
 import { helloPayload } from './payloads.js';
 import type { Sender } from './send.js';
 import type { Connection, Session } from './session.js';
+
+/** The session a connection serves now (read afresh: a login sets it while awaited). */
+const sessionOf = (conn: Connection): Session | null => conn.session;
 
 const GATEWAY_PATH = /^\/gateway\/?(?:\?|$)/;
 const SUPPORTED_VERSIONS = new Set(['9', '10']);
@@ -45,7 +49,9 @@ export interface FrameHandlers {
 }
 
 export function createConnections(deps: {
+  /** The real clock: heartbeats, the client event budget, the identify deadline. */
   clock: Clock;
+  hooks: GatewayHooks;
   logger: Logger;
   options: GatewayOptions;
   send: Sender;
@@ -103,7 +109,9 @@ export function createConnections(deps: {
     const { op } = decoded;
     if (op === Op.HEARTBEAT) {
       conn.lastBeatAt = now;
-      send.control(conn, Op.HEARTBEAT_ACK, null);
+      if (deps.hooks.acknowledgeHeartbeat?.(conn.session) !== false) {
+        send.control(conn, Op.HEARTBEAT_ACK, null);
+      }
       return;
     }
     const parsed = ClientFrame.safeParse(decoded);
@@ -123,6 +131,8 @@ export function createConnections(deps: {
       } finally {
         conn.busy = false;
       }
+      const loggedIn = sessionOf(conn);
+      if (loggedIn !== null) deps.hooks.received?.(loggedIn, op, decoded.d);
       return;
     }
     const session = conn.session;
@@ -150,6 +160,7 @@ export function createConnections(deps: {
     // A connection's commands run one after another, in the order they came (heartbeats never
     // wait behind them): a presence and its clearing a moment later are stored and announced in
     // that order.
+    deps.hooks.received?.(session, op, decoded.d);
     const next = (commandQueues.get(conn) ?? Promise.resolve()).then(() =>
       handlers.command(conn, session, frame),
     );

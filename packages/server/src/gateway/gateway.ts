@@ -14,6 +14,7 @@ import { GatewayCloseCodes as Close, GatewayOpcodes as Op } from '@guildhall/pro
 import type { Logger } from 'pino';
 import type { BusGap, BusHandler, EventBus } from '../bus/index.js';
 import { realTimers, type Timers } from '../domain/clock.js';
+import { performSessionAction, type GatewayHooks, type SessionAction } from './hooks.js';
 import type { Clock } from '../domain/clock.js';
 import {
   GUILD_SUBJECT_PREFIX,
@@ -99,6 +100,8 @@ export interface GatewayDeps {
    * states only.
    */
   voice?: VoiceServers;
+  /** What a test harness watches and bends (gateway/hooks.ts, control/); absent: nothing. */
+  hooks?: GatewayHooks;
 }
 
 export interface Gateway {
@@ -120,12 +123,18 @@ export interface Gateway {
   sessionsOf(userId: string): readonly Session[];
   /** Ends every session opened or resumed with a revoked credential: close 4004, no RESUME. */
   revoke(revocation: Revocation): void;
+  /**
+   * Does `action` (op 7, op 9, a close) to each connected session `take` accepts, in the order
+   * they identified; how many it did it to.
+   */
+  act(take: (session: Session) => boolean, action: SessionAction): number;
   /** Sends op 7 RECONNECT to every session, closes every connection and stops. */
   close(): Promise<void>;
 }
 
 export function createGateway(deps: GatewayDeps): Gateway {
   const { storage, bus, clock, logger } = deps;
+  const wireClock = deps.wireClock ?? clock;
   const options: GatewayOptions = { ...DEFAULT_GATEWAY_OPTIONS, ...deps.options };
   const timers = deps.timers ?? realTimers;
   const social = socialProviders(deps.social);
@@ -141,11 +150,12 @@ export function createGateway(deps: GatewayDeps): Gateway {
       invalidateWatchers(subject, gap);
     },
   });
-  const send = createSender({ options, sessionStore });
+  const hooks = deps.hooks ?? {};
+  const send = createSender({ options, sessionStore, hooks, clock: wireClock, timers });
   // The registry is made below; the presence refresh asks it only once started.
   const presences = createPresences({
     store: deps.sharedState.presences,
-    clock,
+    clock: wireClock,
     timers,
     usersHere: () => registry.users(),
     onError: (err) => {
@@ -208,7 +218,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const handoff = createHandoff({
     storage,
     bus,
-    clock,
+    clock: wireClock,
     timers,
     sessionStore,
     registry,
@@ -233,7 +243,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
   });
 
   const connections = createConnections({
-    clock,
+    clock: wireClock,
+    hooks,
     logger,
     options,
     send,
@@ -261,6 +272,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const handshake = createHandshake({
     storage,
     clock,
+    wireClock,
+    hooks,
     timers,
     options,
     sessionStartLimit: deps.sessionStartLimit,
@@ -284,7 +297,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       }),
   });
   const sweep = startSweep({
-    clock,
+    clock: wireClock,
     timers,
     options,
     connections: connections.all,
@@ -310,6 +323,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
     watches: (subject) => subscriptions.watches(subject),
     sessionsOf: (userId) => [...(registry.ofUser(userId) ?? [])],
     revoke: registry.revoke,
+    act(take, action) {
+      let done = 0;
+      for (const session of registry.all()) {
+        const conn = session.conn;
+        if (conn === null || !take(session)) continue;
+        performSessionAction({ send, registry, timers }, conn, action);
+        done++;
+      }
+      return done;
+    },
     async close() {
       closing = true;
       sweep.stop();

@@ -8,6 +8,7 @@ import {
   GatewayCapabilities,
   GatewayCloseCodes as Close,
   GatewayOpcodes as Op,
+  canReconnect,
 } from '@guildhall/protocol';
 import type { Clock } from '../domain/clock.js';
 import {
@@ -25,6 +26,7 @@ import type { IdentifyPayload, PresenceUpdatePayload, ResumePayload } from './cl
 import { EncodedDispatch } from './frames.js';
 import type { GuildCreate } from './guildCreate.js';
 import type { Handoff } from './handoff.js';
+import { performSessionAction, type GatewayHooks } from './hooks.js';
 import { IdentifyQueue } from './identifyQueue.js';
 import type { Login } from './login.js';
 import {
@@ -56,8 +58,13 @@ function grantOf(principal: Principal): TokenGrant {
 
 export function createHandshake(deps: {
   storage: Storage;
+  /** The platform's clock (dated rules). */
   clock: Clock;
+  /** The real clock the identify queue paces IDENTIFYs by. */
+  wireClock: Clock;
   timers: Timers;
+  /** A test harness's answer to a login instead of READY or RESUMED (gateway/hooks.ts). */
+  hooks: GatewayHooks;
   options: GatewayOptions;
   sessionStartLimit: SessionStartLimit;
   identifyBuckets: IdentifyBuckets;
@@ -87,13 +94,37 @@ export function createHandshake(deps: {
   const { storage, clock, options, login, registry, send } = deps;
   const identifyQueue = new IdentifyQueue({
     buckets: deps.identifyBuckets,
-    clock,
+    clock: deps.wireClock,
     timers: deps.timers,
     perBucket: options.identifiesPerBucket,
   });
 
   const invalidSession = (conn: Connection, resumable: boolean) => {
     send.control(conn, Op.INVALID_SESSION, invalidSessionPayload(resumable));
+  };
+
+  /**
+   * A test harness answers this login (op 7, op 9 or a close) instead: done, and true. A RESUME
+   * so refused with a non-resumable op 9 or a final close ends its session.
+   */
+  const faultAnswered = (
+    conn: Connection,
+    kind: 'identify' | 'resume',
+    who: Pick<Principal, 'user' | 'applicationId'> & { sessionId: string | null },
+  ) => {
+    const action = deps.hooks.login?.(kind, {
+      userId: who.user.id,
+      applicationId: who.applicationId,
+      sessionId: who.sessionId,
+    });
+    if (action === undefined || action === null) return false;
+    performSessionAction({ send, registry, timers: deps.timers }, conn, action);
+    const ended =
+      (action.type === 'invalidSession' && !action.resumable) ||
+      (action.type === 'close' && !canReconnect(action.code));
+    const session = who.sessionId === null ? undefined : registry.get(who.sessionId);
+    if (ended && session !== undefined) registry.drop(session);
+    return true;
   };
 
   /**
@@ -170,6 +201,7 @@ export function createHandshake(deps: {
     const { principal, intents, shard, application, guildIds, sdk } = checked;
     const isApp = principal.user.bot;
     const userId = principal.user.id;
+    if (faultAnswered(conn, 'identify', { ...principal, sessionId: null })) return;
     if (isApp) {
       if (!(await deps.sessionStartLimit.spend(userId))) {
         invalidSession(conn, false);
@@ -267,6 +299,7 @@ export function createHandshake(deps: {
       send.close(conn, checked.refused.code, checked.refused.reason);
       return;
     }
+    if (faultAnswered(conn, 'resume', { ...principal, sessionId })) return;
     // The session goes on reading what its token read: another token (a refreshed one) must
     // read the same, or READY is to be built again for it. A session an older node saved has
     // no grant: a bot or session token (which read everything) may take it, a Bearer one not.

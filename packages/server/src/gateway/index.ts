@@ -6,3 +6,5 @@ export type { SocialProviders, WireObject } from './social.js';
 export { liveActivities } from './presences.js';
 export { storageSocialProviders } from './socialStorage.js';
 export type { VoiceServers } from './voiceCommand.js';
+export type { DispatchFate, GatewayHooks, LoginSubject, SessionAction } from './hooks.js';
+export type { Session } from './session.js';

@@ -5,7 +5,9 @@
  * limit). Compression is the connection's transport's (gateway/frames.ts).
  */
 import { GatewayCloseCodes as Close } from '@guildhall/protocol';
+import type { Clock, Timers } from '../domain/clock.js';
 import { controlFrame, type EncodedDispatch } from './frames.js';
+import type { GatewayHooks } from './hooks.js';
 import type { GatewayOptions } from './options.js';
 import type { Connection, DispatchSource, Session } from './session.js';
 import type { SessionStore } from './sessionStore.js';
@@ -29,13 +31,56 @@ export interface Sender {
   close(conn: Connection, code: number, reason?: string): void;
 }
 
+/** A frame kept back by a delay fault, and the earliest it may leave (real time, ms). */
+interface LateFrame {
+  conn: Connection;
+  frame: string | Buffer;
+  notBeforeMs: number;
+}
+
 export function createSender(deps: {
   options: Pick<GatewayOptions, 'replayLimit' | 'maxBufferedBytes'>;
   sessionStore: SessionStore;
+  /** What a test harness bends (gateway/hooks.ts): dropped and delayed dispatches. */
+  hooks?: GatewayHooks;
+  /** The real clock and timers delayed dispatches wait on. */
+  clock: Clock;
+  timers: Timers;
 }): Sender {
-  const { options, sessionStore } = deps;
+  const { options, sessionStore, hooks } = deps;
   const close = (conn: Connection, code: number, reason = '') => {
     conn.transport.close(code, reason);
+  };
+  /**
+   * Frames of sessions a delay fault holds back: they leave in order, each no sooner than its
+   * time, and a frame without a delay waits behind the delayed ones before it.
+   */
+  const late = new Map<Session, LateFrame[]>();
+  const flushLate = (session: Session) => {
+    const queue = late.get(session) ?? [];
+    const now = deps.clock.now();
+    let next = queue[0];
+    while (next !== undefined && next.notBeforeMs <= now) {
+      queue.shift();
+      if (next.conn.transport.open) next.conn.transport.send(next.frame);
+      next = queue[0];
+    }
+    if (next === undefined) late.delete(session);
+    else
+      deps.timers.schedule(() => {
+        flushLate(session);
+      }, next.notBeforeMs - now);
+  };
+  const sendLate = (session: Session, entry: LateFrame) => {
+    const queue = late.get(session);
+    if (queue !== undefined) {
+      queue.push(entry);
+      return;
+    }
+    late.set(session, [entry]);
+    deps.timers.schedule(() => {
+      flushLate(session);
+    }, entry.notBeforeMs - deps.clock.now());
   };
   const deliver = (
     session: Session,
@@ -46,6 +91,8 @@ export function createSender(deps: {
       session.held.push({ event, source });
       return;
     }
+    const fate = hooks?.dispatchFate?.(session, event.type) ?? 'send';
+    if (fate === 'drop') return;
     const seq = ++session.seq;
     // READY is never replayed (a RESUME starts after it), so idle sessions do not keep it.
     if (event.type !== 'READY') session.replay.push({ seq, event, source });
@@ -54,8 +101,15 @@ export function createSender(deps: {
       session.replay.splice(0, session.replay.length - options.replayLimit);
     }
     if (sessionStore.shared) sessionStore.record({ sessionId: session.id, seq, event, source });
+    hooks?.sent?.(session, { type: event.type, d: event.data, seq });
     const conn = session.conn;
     if (conn === null) return;
+    if (fate !== 'send' || late.has(session)) {
+      const delayMs = fate === 'send' ? 0 : fate.delayMs;
+      const frame = event.frame(conn.encoding, seq);
+      sendLate(session, { conn, frame, notBeforeMs: deps.clock.now() + delayMs });
+      return;
+    }
     conn.transport.send(event.frame(conn.encoding, seq));
     // A client that does not read: what it leaves queued is bounded (the READY burst and a
     // RESUME's replay, while busy, are let through whole; they are bounded by the session's own

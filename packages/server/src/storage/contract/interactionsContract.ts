@@ -194,4 +194,17 @@ export function describeInteractionsContract(makeStorage: () => Promise<StorageF
     expect(await storage.interactions.findById(live.id)).not.toBeNull();
     expect(await storage.interactions.deleteExpired(now)).toBe(0);
   });
+
+  it('expires a live token now by its hash alone, and leaves an ended one as it was', async () => {
+    const now = clock.now();
+    const live = interaction();
+    const ended = interaction({ expiresAt: now - 10 });
+    for (const made of [live, ended]) await storage.interactions.create(made);
+    expect(await storage.interactions.expireToken(live.tokenHash, now)).toBe(true);
+    expect((await storage.interactions.findById(live.id))?.expiresAt).toBe(now);
+    expect(await storage.interactions.expireToken(live.tokenHash, now)).toBe(false);
+    expect(await storage.interactions.expireToken(ended.tokenHash, now)).toBe(false);
+    expect((await storage.interactions.findById(ended.id))?.expiresAt).toBe(now - 10);
+    expect(await storage.interactions.expireToken('hash-none', now)).toBe(false);
+  });
 }

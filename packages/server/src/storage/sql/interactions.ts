@@ -149,6 +149,15 @@ export function createInteractionRepository(db: Kysely<Database>): InteractionRe
         .executeTakeFirst();
       return updated(result);
     },
+    async expireToken(tokenHash, at) {
+      const result = await db
+        .updateTable('interactions')
+        .set({ expires_at: at })
+        .where('token_hash', '=', tokenHash)
+        .where('expires_at', '>', at)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
     async deleteExpired(now) {
       const result = await db
         .deleteFrom('interactions')

@@ -80,6 +80,11 @@ export interface InteractionRepository {
    * forgotten already (a concurrent submit took it).
    */
   clearModal(id: string): Promise<boolean>;
+  /**
+   * Ends the token holding this hash at `at` (a test's "expired now"), of any application, if it
+   * is still live then; returns whether one was.
+   */
+  expireToken(tokenHash: string, at: number): Promise<boolean>;
   /** Deletes interactions whose token expired at or before `now`; returns how many. */
   deleteExpired(now: number): Promise<number>;
 }
