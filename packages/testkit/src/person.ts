@@ -21,7 +21,7 @@ import {
   type CommandIndex,
   type Interaction,
 } from './interactions.js';
-import { createRestClient, type FileInput, type RestClient } from './rest.js';
+import { createRestClient, type FileInput, type RequestInit, type RestClient } from './rest.js';
 import { PersonSession, type Dispatch } from './session.js';
 import { joinVoice, type VoiceCall } from './voice.js';
 
@@ -133,11 +133,20 @@ export class Person implements PersonIdentity {
     this.#session = null;
   }
 
+  /**
+   * A request as the person, once their client is connected: a person using the client has its
+   * gateway session open, so what their actions cause is seen by the waits.
+   */
+  async #request<T = unknown>(route: string, init?: RequestInit): Promise<T> {
+    await this.connect();
+    return this.rest.request<T>(route, init);
+  }
+
   /** A channel the person can see (`GET /channels/{id}`), remembered. */
   async channel(channelId: string): Promise<APIChannel> {
     const known = this.#channels.get(channelId);
     if (known !== undefined) return known;
-    const channel = await this.rest.request<APIChannel>(`GET /channels/${channelId}`);
+    const channel = await this.#request<APIChannel>(`GET /channels/${channelId}`);
     this.#channels.set(channelId, channel);
     return channel;
   }
@@ -149,7 +158,7 @@ export class Person implements PersonIdentity {
   async commandIndex(channelId: string, fresh = false): Promise<CommandIndex> {
     const known = fresh ? undefined : this.#commandIndexes.get(channelId);
     if (known !== undefined) return known;
-    const index = await this.rest.request<CommandIndex>(
+    const index = await this.#request<CommandIndex>(
       `GET /channels/${channelId}/application-command-index`,
     );
     this.#commandIndexes.set(channelId, index);
@@ -161,7 +170,7 @@ export class Person implements PersonIdentity {
   /** Sends a message (with attachments when `files` are given). */
   send(channelId: string, message: MessageInput): Promise<APIMessage> {
     const { files, ...body } = typeof message === 'string' ? { content: message } : message;
-    return this.rest.request<APIMessage>(`POST /channels/${channelId}/messages`, {
+    return this.#request<APIMessage>(`POST /channels/${channelId}/messages`, {
       body,
       ...(files === undefined ? {} : { files }),
     });
@@ -179,7 +188,7 @@ export class Person implements PersonIdentity {
   /** Edits one of the person's messages. */
   edit(message: MessageRef, edit: MessageInput): Promise<APIMessage> {
     const { files, ...body } = typeof edit === 'string' ? { content: edit } : edit;
-    return this.rest.request<APIMessage>(
+    return this.#request<APIMessage>(
       `PATCH /channels/${message.channel_id}/messages/${message.id}`,
       { body, ...(files === undefined ? {} : { files }) },
     );
@@ -187,53 +196,53 @@ export class Person implements PersonIdentity {
 
   /** Deletes a message (theirs, or another's with Manage Messages). */
   async delete(message: MessageRef): Promise<void> {
-    await this.rest.request(`DELETE /channels/${message.channel_id}/messages/${message.id}`);
+    await this.#request(`DELETE /channels/${message.channel_id}/messages/${message.id}`);
   }
 
   /** The channel's latest messages, newest first (`GET /channels/{id}/messages`). */
   messages(channelId: string, query: { limit?: number; before?: string } = {}) {
-    return this.rest.request<APIMessage[]>(`GET /channels/${channelId}/messages`, { query });
+    return this.#request<APIMessage[]>(`GET /channels/${channelId}/messages`, { query });
   }
 
   /** Adds the person's reaction. */
   async react(message: MessageRef, emoji: EmojiInput): Promise<void> {
-    await this.rest.request(`PUT ${reactionPath(message, emoji)}/@me`);
+    await this.#request(`PUT ${reactionPath(message, emoji)}/@me`);
   }
 
   /** Removes the person's reaction. */
   async unreact(message: MessageRef, emoji: EmojiInput): Promise<void> {
-    await this.rest.request(`DELETE ${reactionPath(message, emoji)}/@me`);
+    await this.#request(`DELETE ${reactionPath(message, emoji)}/@me`);
   }
 
   // Guilds and invites
 
   /** Accepts an invite (`POST /invites/{code}`): joins its guild or group DM. */
   acceptInvite(code: string): Promise<APIInvite> {
-    return this.rest.request<APIInvite>(`POST /invites/${encodeURIComponent(code)}`);
+    return this.#request<APIInvite>(`POST /invites/${encodeURIComponent(code)}`);
   }
 
   /** Makes an invite to a channel. */
   createInvite(channelId: string, options: { max_age?: number; max_uses?: number } = {}) {
-    return this.rest.request<APIInvite>(`POST /channels/${channelId}/invites`, { body: options });
+    return this.#request<APIInvite>(`POST /channels/${channelId}/invites`, { body: options });
   }
 
   /** Leaves a guild (`DELETE /users/@me/guilds/{id}`). */
   async leaveGuild(guildId: string): Promise<void> {
-    await this.rest.request(`DELETE /users/@me/guilds/${guildId}`);
+    await this.#request(`DELETE /users/@me/guilds/${guildId}`);
   }
 
   // DMs
 
   /** Opens (or finds) the DM with a user. */
   openDm(userId: string): Promise<APIChannel> {
-    return this.rest.request<APIChannel>('POST /users/@me/channels', {
+    return this.#request<APIChannel>('POST /users/@me/channels', {
       body: { recipient_id: userId },
     });
   }
 
   /** A group DM of the person and these users. */
   openGroupDm(userIds: readonly string[]): Promise<APIChannel> {
-    return this.rest.request<APIChannel>('POST /users/@me/channels', {
+    return this.#request<APIChannel>('POST /users/@me/channels', {
       body: { recipients: userIds },
     });
   }
@@ -247,27 +256,27 @@ export class Person implements PersonIdentity {
 
   /** Sends a friend request by username. */
   async sendFriendRequest(username: string): Promise<void> {
-    await this.rest.request('POST /users/@me/relationships', { body: { username } });
+    await this.#request('POST /users/@me/relationships', { body: { username } });
   }
 
   /** Accepts a friend request from a user, or asks them (by id). */
   async addFriend(userId: string): Promise<void> {
-    await this.rest.request(`PUT /users/@me/relationships/${userId}`, { body: {} });
+    await this.#request(`PUT /users/@me/relationships/${userId}`, { body: {} });
   }
 
   /** Removes a friend, cancels or ignores a request, or unblocks. */
   async removeRelationship(userId: string): Promise<void> {
-    await this.rest.request(`DELETE /users/@me/relationships/${userId}`);
+    await this.#request(`DELETE /users/@me/relationships/${userId}`);
   }
 
   /** Blocks a user. */
   async block(userId: string): Promise<void> {
-    await this.rest.request(`PUT /users/@me/relationships/${userId}`, { body: { type: 2 } });
+    await this.#request(`PUT /users/@me/relationships/${userId}`, { body: { type: 2 } });
   }
 
   /** The person's friends, requests and blocks. */
   relationships(): Promise<Relationship[]> {
-    return this.rest.request<Relationship[]>('GET /users/@me/relationships');
+    return this.#request<Relationship[]>('GET /users/@me/relationships');
   }
 
   // Commands, components and modals
@@ -347,14 +356,14 @@ export class Person implements PersonIdentity {
 
   /** Launches an app's activity in a channel, or joins the instance running there. */
   launchActivity(channelId: string, applicationId: string): Promise<ActivityInstance> {
-    return this.rest.request<ActivityInstance>(`POST /channels/${channelId}/activity-instances`, {
+    return this.#request<ActivityInstance>(`POST /channels/${channelId}/activity-instances`, {
       body: { application_id: applicationId },
     });
   }
 
   /** Leaves an activity instance. */
   async leaveActivity(instance: Pick<ActivityInstance, 'instance_id' | 'location'>) {
-    await this.rest.request(
+    await this.#request(
       `DELETE /channels/${instance.location.channel_id}/activity-instances/${instance.instance_id}/participants/@me`,
     );
   }
