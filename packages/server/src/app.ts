@@ -44,6 +44,8 @@ import type { EventBus } from './bus/index.js';
 import type { SharedState } from './sharedState/index.js';
 import { SECOND_MS, DAY_MS } from './domain/time.js';
 import { createSeedSwitch, systemEntropy } from './domain/seeded.js';
+import { takeSnapshot } from './control/reset.js';
+import { createWorldState } from './control/worldState.js';
 
 export type { App, AppOptions } from './appTypes.js';
 
@@ -339,6 +341,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   // The faults and log hooked in, the controls' routes (docs/testing.md).
   let app: App | null = null;
+  const builtApp = () => {
+    if (app === null) throw new Error('the app is not built yet');
+    return app;
+  };
   const attached = await attachAppControl({
     control,
     config,
@@ -347,10 +353,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     gateway,
     storage: dispatchingStorage(storage, events),
     revocations,
-    app: () => {
-      if (app === null) throw new Error('the app is not built yet');
-      return app;
-    },
+    app: builtApp,
   });
   webhookEvents.start();
   // Interactions a stopped node left unanswered fail now; expired ones go (and every 30 s).
@@ -421,9 +424,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     apiUrl: () => `${baseUrl()}${API_PREFIX}`,
     gatewayUrl,
     voice: voice === null ? null : { endpoint: () => voice.node.endpoint(), tls: voice.tls },
-    snapshot() {
-      return Promise.reject(new Error('snapshots are not built yet'));
-    },
+    snapshot: () => takeSnapshot({ storage, sharedState, authenticator, gateway }),
+    worlds: createWorldState(builtApp),
     withSeed: (source, work) => seeds.run(source, work),
     async close() {
       await attached.close();

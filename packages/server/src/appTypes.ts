@@ -17,6 +17,7 @@ import type { VoiceNodeWiring, VoiceTlsMaterial } from './voice/index.js';
 import type { VoicePlacement } from './voice/placement.js';
 import type { WorkerLeaseOptions } from './workerLease.js';
 import type { AppSnapshot } from './control/reset.js';
+import type { WorldState } from './control/worldTypes.js';
 import type { SeedSource } from './domain/seeded.js';
 import type { EventBus } from './bus/index.js';
 import type { Storage } from './storage/index.js';
@@ -120,6 +121,8 @@ export interface App {
    * now and forgets what the server learnt since (rate limits, sessions, cached credentials).
    */
   snapshot(): Promise<AppSnapshot>;
+  /** Worlds loaded into this server and the point reset() returns to (control/worldState.ts). */
+  readonly worlds: WorldState;
   /**
    * Runs `work` with the ids and credentials its services make drawn from `source` instead of
    * the clock and randomness (a world's seed, control/world.ts); other work meanwhile is unaffected.

@@ -1,8 +1,11 @@
 import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ApplicationFlags, ChannelTypes, PermissionFlags } from '@guildhall/protocol';
 import type { App } from './app.js';
+import { loadWorld } from './control/world.js';
+import { readWorldFile } from './control/worldFile.js';
 import { hashSecret } from './domain/credentials.js';
 import { PRIVILEGED_INTENT_FLAGS, type PrivilegedIntentName } from './gateway/privileged.js';
 
@@ -54,24 +57,48 @@ async function stillValid(app: App, demo: DemoInfo): Promise<boolean> {
   return bot !== null && user !== null && guild !== null && channel !== null && secretOk;
 }
 
-/** Makes the demo developer, app, bot and guild, or re-issues their secrets if they exist. */
+/** The demo world (worlds/demo.json): the demo developer, Demo Bot and Demo Guild. */
+export const DEMO_WORLD_FILE = fileURLToPath(new URL('../worlds/demo.json', import.meta.url));
+
+/**
+ * Makes the demo by loading the demo world, with a seed of its own for this data folder: the
+ * demo's tokens are secrets, not the same on every machine.
+ */
+async function loadDemoWorld(app: App): Promise<Omit<DemoInfo, 'api_url' | 'gateway_url'>> {
+  const world = await readWorldFile(DEMO_WORLD_FILE);
+  const loaded = await loadWorld(app, world, { seed: randomBytes(32).toString('base64url') });
+  const developer = loaded.people['demo'];
+  const bot = loaded.applications['demo-bot'];
+  const guild = loaded.guilds['demo'];
+  const channelId = guild?.channels['general'];
+  if (
+    developer === undefined ||
+    bot === undefined ||
+    guild === undefined ||
+    channelId === undefined
+  ) {
+    throw new Error(`${DEMO_WORLD_FILE} has no person demo, application demo-bot or guild demo`);
+  }
+  return {
+    application_id: bot.id,
+    client_secret: bot.clientSecret,
+    bot_token: bot.botToken,
+    guild_id: guild.id,
+    channel_id: channelId,
+    user_id: developer.id,
+    user_token: developer.token,
+  };
+}
+
+/**
+ * Makes the demo (the demo world) on a database without it, or re-issues the secrets of the
+ * one there (demo.json lost): a new session, bot token and client secret, the bot back in the
+ * guild.
+ */
 async function createDemo(app: App): Promise<Omit<DemoInfo, 'api_url' | 'gateway_url'>> {
   const { services, storage } = app;
-  const existing = await storage.users.findByUsername(DEMO_USERNAME);
-  const developer =
-    existing ??
-    (await storage.users.findById(
-      (
-        await services.auth.register({
-          email: 'demo@guildhall.localhost',
-          username: DEMO_USERNAME,
-          // Nobody logs in as the demo developer with a password: its session token is in demo.json.
-          password: randomBytes(32).toString('base64url'),
-          global_name: 'Demo Developer',
-        })
-      ).user_id,
-    ));
-  if (developer === null) throw new Error('the demo developer could not be created');
+  const developer = await storage.users.findByUsername(DEMO_USERNAME);
+  if (developer === null) return loadDemoWorld(app);
   const session = await services.auth.issueSession(developer);
   const principal = {
     kind: 'session' as const,
@@ -80,54 +107,29 @@ async function createDemo(app: App): Promise<Omit<DemoInfo, 'api_url' | 'gateway
     scopes: [],
     tokenHash: hashSecret(session.token),
   };
-
   const [ownedApp] = await storage.applications.listByOwner(developer.id);
-  let applicationId: string;
-  let botToken: string;
-  let clientSecret: string;
-  if (ownedApp === undefined) {
-    const created = await services.applications.create(developer.id, { name: 'Demo Bot' });
-    ({ botToken, clientSecret } = created);
-    applicationId = created.application.id;
-    // Only when the app is made: a developer who turned the intents off keeps them off.
-    await services.applications.modify(principal, applicationId, {
-      flags: Number(DEMO_APPLICATION_FLAGS),
-    });
-  } else {
-    applicationId = ownedApp.id;
-    botToken = (await services.applications.resetBotToken(principal, applicationId)).token;
-    clientSecret = (await services.applications.resetSecret(principal, applicationId)).secret;
-  }
-
   const [ownedGuild] = await storage.guilds.listForUser(developer.id);
-  const guild =
-    ownedGuild ??
-    (
-      await services.guilds.create({
-        ownerId: developer.id,
-        name: 'Demo Guild',
-        channels: [
-          { name: 'general', type: 'text' },
-          { name: 'bot-testing', type: 'text' },
-          { name: 'General', type: 'voice' },
-        ],
-      })
-    ).guild;
+  if (ownedApp === undefined || ownedGuild === undefined) {
+    throw new Error(
+      'this database has a demo person without its application or guild: start with an empty --data-dir, or --no-demo',
+    );
+  }
+  const botToken = (await services.applications.resetBotToken(principal, ownedApp.id)).token;
+  const clientSecret = (await services.applications.resetSecret(principal, ownedApp.id)).secret;
   await services.guilds.addBot({
-    guildId: guild.id,
-    applicationId,
+    guildId: ownedGuild.id,
+    applicationId: ownedApp.id,
     permissions: PermissionFlags.ADMINISTRATOR,
   });
-  const channel = (await storage.channels.listByGuild(guild.id)).find(
+  const channel = (await storage.channels.listByGuild(ownedGuild.id)).find(
     (c) => c.type === ChannelTypes.GUILD_TEXT,
   );
   if (channel === undefined) throw new Error('the demo guild has no text channel');
-
   return {
-    application_id: applicationId,
+    application_id: ownedApp.id,
     client_secret: clientSecret,
     bot_token: botToken,
-    guild_id: guild.id,
+    guild_id: ownedGuild.id,
     channel_id: channel.id,
     user_id: developer.id,
     user_token: session.token,

@@ -14,7 +14,8 @@ export type {
   LoadedLobby,
   LoadedPerson,
   LoadedWorld,
+  WorldState,
 } from './control/worldTypes.js';
-export type { AppSnapshot } from './control/reset.js';
+export { SnapshotUnsupportedError, type AppSnapshot } from './control/reset.js';
 export type { Clock, Timers } from './domain/clock.js';
 export type { Storage } from './storage/index.js';

@@ -5,7 +5,9 @@ import { createApp, type App } from '../app.js';
 import { CONFIG_HELP, ConfigError, loadConfig, roleServes } from '../config.js';
 import { demoBanner, ensureDemo, voiceLines, type VoiceBannerInfo } from '../demo.js';
 import { UsageError } from '../cliFlags.js';
+import { WorldError } from '../control/worldFile.js';
 import { parseCommandArgs } from './args.js';
+import { readWorldToStart, startWithWorld, worldBanner } from './worldStart.js';
 import { ADMIN_COMMANDS, runAdminCommand } from './commands.js';
 import { RPC_SUMMARY, RPC_USAGE, rpcHelp } from './rpcUsage.js';
 import {
@@ -28,9 +30,9 @@ export interface CliIo {
   ask?: Ask | undefined;
 }
 
-const START_USAGE = 'guildhall start [options] [--rpc] [--rpc-consent MODE]';
-/** The flags of `start` that are not settings (config.ts): they start the RPC daemon. */
-const START_RPC_FLAGS = ['rpc', 'rpc-consent'];
+const START_USAGE = 'guildhall start [options] [--world FILE] [--rpc] [--rpc-consent MODE]';
+/** The flags of `start` that are not settings (config.ts): a world, and the RPC daemon. */
+const START_FLAGS = ['world', 'rpc', 'rpc-consent'];
 
 function mainHelp(): string {
   return [
@@ -59,6 +61,12 @@ function startHelp(): string {
     'Options (a flag wins over its environment variable):',
     ...CONFIG_HELP,
     '',
+    'Worlds (docs/testing.md#worlds):',
+    '  --world FILE            Load the world FILE (JSON or YAML: people, guilds, applications…)',
+    '                          instead of the demo, and write its ids and tokens by name to',
+    '                          <data-dir>/world.json (mode 0600). A later start of the same data',
+    '                          folder reuses it. Example: --world packages/server/worlds/demo.json',
+    '',
     'RPC (docs/rpc.md):',
     '  --rpc                   Also serve RPC clients on a discord-ipc-N socket as the demo',
     '                          developer (as `guildhall rpc` does for any person).',
@@ -79,18 +87,20 @@ function voiceBanner(app: App): VoiceBannerInfo | null {
   };
 }
 
-/** `guildhall start`: the settings' flags, and `rpc` when `--rpc` was given. */
+/** `guildhall start`: the settings' flags, `--world`, and `rpc` when `--rpc` was given. */
 interface StartRequest {
   argv: readonly string[];
+  world: string | null;
   rpc: { consent: string | undefined } | null;
 }
 
 async function start(request: StartRequest, env: Record<string, string | undefined>, io: CliIo) {
-  const { argv, rpc } = request;
+  const { argv, rpc, world } = request;
   const config = loadConfig(env, argv);
-  if (rpc !== null && (!config.demo || !roleServes(config.role, 'api'))) {
+  const toLoad = world === null ? null : await readWorldToStart(world);
+  if (rpc !== null && (!config.demo || world !== null || !roleServes(config.role, 'api'))) {
     throw new UsageError(
-      '--rpc runs as the demo developer: it needs the demo (--demo on) and the API (--role all or api). For another person, run `guildhall rpc`.',
+      '--rpc runs as the demo developer: it needs the demo (--demo on, no --world) and the API (--role all or api). For another person, run `guildhall rpc`.',
     );
   }
   let running: RunningRpc | null = null;
@@ -100,7 +110,9 @@ async function start(request: StartRequest, env: Record<string, string | undefin
   const app = await createApp({ config, adminCommands: ADMIN_COMMANDS });
   try {
     await app.listen();
-    if (config.demo) {
+    if (toLoad !== null) {
+      io.stdout(worldBanner(app, await startWithWorld(app, toLoad)));
+    } else if (config.demo) {
       const { demo, created, privilegedIntents } = await ensureDemo(app);
       // A fresh one-time link each start (pages are served where the API is).
       const web = !roleServes(config.role, 'api')
@@ -177,8 +189,9 @@ export async function runCli(
       if (rpc === null && flags.has('rpc-consent')) {
         throw new UsageError('--rpc-consent goes with --rpc.');
       }
-      for (const name of START_RPC_FLAGS) flags.delete(name);
-      await start({ argv: normalised(flags), rpc }, env, io);
+      const world = flags.get('world') ?? null;
+      for (const name of START_FLAGS) flags.delete(name);
+      await start({ argv: normalised(flags), rpc, world }, env, io);
       return 0;
     }
     if (words[0] === 'rpc' && words.length === 1) {
@@ -226,7 +239,7 @@ export async function runCli(
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof UsageError) {
+    if (err instanceof ConfigError || err instanceof UsageError || err instanceof WorldError) {
       io.stderr(`guildhall: ${err.message}\n`);
       return 2;
     }

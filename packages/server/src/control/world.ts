@@ -10,12 +10,9 @@ import { loadLobbies } from './worldLobbies.js';
 import { loadPeople, loadRelationships } from './worldPeople.js';
 import { checkWorldReferences } from './worldRefs.js';
 import type { ParsedWorld, WorldFile } from './worldSchema.js';
-import type { LoadedWorld } from './worldTypes.js';
+import type { LoadedWorld, LoadWorldOptions } from './worldTypes.js';
 
-export interface LoadWorldOptions {
-  /** Overrides the world's own `seed` (default "guildhall"). */
-  seed?: string;
-}
+export type { LoadWorldOptions } from './worldTypes.js';
 
 /** The seed of a world that names none. */
 export const DEFAULT_WORLD_SEED = 'guildhall';

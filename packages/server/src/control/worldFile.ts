@@ -46,8 +46,7 @@ function issuesOf(issues: readonly z.core.$ZodIssue[]): WorldIssue[] {
       );
       return issuesOf(deepest.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })));
     }
-    const keys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
-    return [{ path: worldPath(issue.path), message: `${issue.message}${keys}` }];
+    return [{ path: worldPath(issue.path), message: issue.message }];
   });
 }
 

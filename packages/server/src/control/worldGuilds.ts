@@ -142,7 +142,7 @@ async function createGuild(
   const guildId = created.guild.id;
   const channels = Object.fromEntries(
     created.channels.map((channel, i): [string, string] => [
-      guild.channels === undefined ? channel.name : (channelKeys[i] ?? channel.name),
+      guild.channels === undefined ? (channel.name ?? channel.id) : (channelKeys[i] ?? channel.id),
       channel.id,
     ]),
   );

@@ -128,6 +128,11 @@ export interface Gateway {
    * they identified; how many it did it to.
    */
   act(take: (session: Session) => boolean, action: SessionAction): number;
+  /**
+   * Ends every session of this node (no RESUME: its client identifies again) and closes every
+   * connection with 4000, for a server returned to a snapshot (control/reset.ts).
+   */
+  endAll(): void;
   /** Sends op 7 RECONNECT to every session, closes every connection and stops. */
   close(): Promise<void>;
 }
@@ -332,6 +337,13 @@ export function createGateway(deps: GatewayDeps): Gateway {
         done++;
       }
       return done;
+    },
+    endAll() {
+      for (const session of [...registry.all()]) {
+        session.conn = null;
+        registry.drop(session);
+      }
+      for (const conn of connections.all) send.close(conn, DROPPED, 'Session ended.');
     },
     async close() {
       closing = true;

@@ -44,6 +44,8 @@ export interface Authenticator {
   forgetToken(tokenHash: string): void;
   /** Forgets every cached token of a user (after the user changes or is removed). */
   forgetUser(userId: string): void;
+  /** Forgets every cached token (a server returned to a snapshot, control/reset.ts). */
+  forgetAll(): void;
 }
 
 interface CacheEntry {
@@ -177,6 +179,10 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     forgetUser(userId) {
       generation++;
       for (const hash of [...(hashesByUser.get(userId) ?? [])]) drop(hash);
+    },
+    forgetAll() {
+      generation++;
+      for (const hash of [...cache.keys()]) drop(hash);
     },
   };
 }

@@ -144,6 +144,11 @@ export interface SharedState {
   readonly identifyBuckets: IdentifyBuckets;
   readonly presences: PresenceStore;
   readonly voiceNodes: VoiceNodeStore;
+  /**
+   * Forgets the rate-limit windows, identify buckets and presences (the voice nodes stay), for
+   * a server returned to a snapshot (control/reset.ts). Only this process's memory can.
+   */
+  clear?(): void;
   close(): Promise<void>;
 }
 

@@ -26,6 +26,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#sweepEvery = options.sweepEveryConsumes ?? 10_000;
   }
 
+  /** Forgets everything kept (a server returned to a snapshot). */
+  clear(): void {
+    this.#windows.clear();
+  }
+
   consume(key: string, limit: BucketLimit, nowMs: number): ConsumeResult {
     return this.#step({ key, limit, count: true }, nowMs);
   }

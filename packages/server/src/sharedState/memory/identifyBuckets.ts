@@ -13,6 +13,11 @@ interface Bucket {
 export class MemoryIdentifyBuckets implements IdentifyBuckets {
   readonly #buckets = new Map<string, Bucket>();
 
+  /** Forgets everything kept (a server returned to a snapshot). */
+  clear(): void {
+    this.#buckets.clear();
+  }
+
   reserve(key: string, quota: IdentifyQuota, nowMs: number): Promise<number> {
     let bucket = this.#buckets.get(key);
     if (bucket === undefined || bucket.windowStart + quota.windowMs <= nowMs) {

@@ -9,14 +9,22 @@ export { MemoryIdentifyBuckets, MemoryPresenceStore, MemoryRateLimitStore, Memor
 
 /** Limits, identify buckets and presences in this process's memory. */
 export function createMemorySharedState(options: { presenceTtlMs?: number } = {}): SharedState {
+  const rateLimits = new MemoryRateLimitStore();
+  const identifyBuckets = new MemoryIdentifyBuckets();
+  const presences = new MemoryPresenceStore(
+    options.presenceTtlMs === undefined ? {} : { ttlMs: options.presenceTtlMs },
+  );
   return {
     driver: 'memory',
-    rateLimits: new MemoryRateLimitStore(),
-    identifyBuckets: new MemoryIdentifyBuckets(),
-    presences: new MemoryPresenceStore(
-      options.presenceTtlMs === undefined ? {} : { ttlMs: options.presenceTtlMs },
-    ),
+    rateLimits,
+    identifyBuckets,
+    presences,
     voiceNodes: new MemoryVoiceNodeStore(),
+    clear() {
+      rateLimits.clear();
+      identifyBuckets.clear();
+      presences.clear();
+    },
     close: () => Promise.resolve(),
   };
 }

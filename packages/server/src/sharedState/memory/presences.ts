@@ -10,6 +10,11 @@ export class MemoryPresenceStore<T = unknown> implements PresenceStore<T> {
   readonly ttlMs: number;
   readonly #entries = new Map<string, Entry<T>>();
 
+  /** Forgets everything kept (a server returned to a snapshot). */
+  clear(): void {
+    this.#entries.clear();
+  }
+
   constructor(options: { ttlMs?: number } = {}) {
     this.ttlMs = options.ttlMs ?? DEFAULT_PRESENCE_TTL_MS;
   }

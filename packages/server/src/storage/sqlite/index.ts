@@ -1,4 +1,5 @@
 /** @module storage/sqlite: the embedded default driver (better-sqlite3, WAL). */
+import { rmSync, writeFileSync } from 'node:fs';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { MIGRATIONS_TABLE, loadMigrations } from '../migrations.js';
@@ -111,30 +112,74 @@ export function migratedSqliteTemplate(): Buffer {
   }
 }
 
+/** Opens a connection with the driver's settings (a file, `:memory:`, or a serialized image). */
+function openConnection(
+  source: string | Buffer,
+  options: { busyTimeoutMs: number; file: boolean },
+): SqliteDatabase.Database {
+  const raw = new SqliteDatabase(source);
+  raw.defaultSafeIntegers(true);
+  raw.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
+  if (options.file) enableWal(raw, options.busyTimeoutMs);
+  // FULL: a commit is on disk before it is acknowledged, so neither a crash nor a power cut loses it.
+  raw.pragma('synchronous = FULL');
+  raw.pragma('foreign_keys = ON');
+  return raw;
+}
+
+/** Runs `work` holding the storage's one connection: no transaction or batch runs meanwhile. */
+function exclusive<T>(db: Kysely<Database>, work: () => T): Promise<T> {
+  return db.connection().execute(() => Promise.resolve(work()));
+}
+
 /** Opens (creating if needed) a SQLite database and applies pending migrations. */
 export function createSqliteStorage(options: SqliteStorageOptions): Storage {
   const { busyTimeoutMs } = { ...DEFAULT_SQLITE_STORAGE_OPTIONS, ...options };
   if (options.template !== undefined && options.filename !== ':memory:') {
     throw new TypeError('a SQLite template is only for a database in memory');
   }
-  const raw = new SqliteDatabase(options.template ?? options.filename);
-  raw.defaultSafeIntegers(true);
-  raw.pragma(`busy_timeout = ${busyTimeoutMs}`);
-  if (options.filename !== ':memory:') enableWal(raw, busyTimeoutMs);
-  // FULL: a commit is on disk before it is acknowledged, so neither a crash nor a power cut loses it.
-  raw.pragma('synchronous = FULL');
-  raw.pragma('foreign_keys = ON');
+  const file = options.filename !== ':memory:';
+  let raw = openConnection(options.template ?? options.filename, { busyTimeoutMs, file });
   migrate(raw);
 
   const database = withStatementCache(raw);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   const batchDb = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  /** Puts a database with `image`'s contents in the place of the current one. */
+  const restore = (image: Buffer) => {
+    if (!file) {
+      const next = openConnection(image, { busyTimeoutMs, file });
+      database.swap(next).close();
+      raw = next;
+      return;
+    }
+    // A file: closed (its WAL checkpointed), rewritten whole, and opened again.
+    raw.close();
+    for (const suffix of ['-wal', '-shm']) rmSync(`${options.filename}${suffix}`, { force: true });
+    writeFileSync(options.filename, image);
+    raw = openConnection(options.filename, { busyTimeoutMs, file });
+    database.swap(raw);
+  };
   // Kysely closes the database only if it ran a query; close it here when it never did.
-  return createKyselyStorage(db, 'sqlite', {
+  const storage = createKyselyStorage(db, 'sqlite', {
     release: () => {
       if (raw.open) raw.close();
     },
     ...(options.groupCommit === undefined ? {} : { groupCommit: options.groupCommit }),
     openBatchConnection: heldConnectionBatches(db, batchDb),
   });
+  return {
+    ...storage,
+    snapshot: () =>
+      exclusive(db, () => {
+        const image = raw.serialize();
+        return {
+          bytes: image.length,
+          restore: () =>
+            exclusive(db, () => {
+              restore(image);
+            }),
+        };
+      }),
+  };
 }

@@ -12,11 +12,21 @@ export const STATEMENT_CACHE_SIZE = 1000;
  * twice: a fresh one is prepared instead.
  */
 export function withStatementCache(
-  db: BetterSqlite3.Database,
+  first: BetterSqlite3.Database,
   size = STATEMENT_CACHE_SIZE,
-): SqliteDatabase {
+): SqliteDatabase & {
+  /** Puts `next` in the place of the database (its statements forgotten); returns the old one. */
+  swap(next: BetterSqlite3.Database): BetterSqlite3.Database;
+} {
   const statements = new Map<string, BetterSqlite3.Statement>();
+  let db = first;
   return {
+    swap(next) {
+      const old = db;
+      statements.clear();
+      db = next;
+      return old;
+    },
     prepare(sql: string) {
       const cached = statements.get(sql);
       if (cached !== undefined && !cached.busy) {

@@ -124,8 +124,20 @@ export interface GroupCommitStats {
   readonly members: number;
 }
 
+/** The contents of a database at one moment, to go back to (Storage.snapshot). */
+export interface StorageSnapshot {
+  /** Replaces the database's contents with the snapshot's (its size in bytes, for reports). */
+  restore(): Promise<void>;
+  readonly bytes: number;
+}
+
 export interface Storage extends Repositories {
   readonly dialect: StorageDialect;
+  /**
+   * Takes the database's contents, between transactions (control/reset.ts, for tests). SQLite
+   * only: absent on drivers that cannot.
+   */
+  snapshot?(): Promise<StorageSnapshot>;
   /**
    * Runs `fn` in one database transaction: every write inside commits together or not at all.
    * Calls nested inside `fn` must use the repositories passed to it.
