@@ -21,6 +21,8 @@ export function benchConfig(dataDir) {
     GUILDHALL_LOG_LEVEL: 'warn',
     GUILDHALL_RATE_LIMITS: 'off',
     GUILDHALL_DEMO: 'off',
+    // The platform as deployed: without the test controls' request and dispatch log.
+    GUILDHALL_CONTROL: 'off',
   });
 }
 

@@ -69,7 +69,7 @@ export function createAppRealtime(
         config,
         storage,
         bus,
-        clock,
+        clock: wireClock,
         logger,
         tokens: voiceTokens,
         registry: voicePlacement,

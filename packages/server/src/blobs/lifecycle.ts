@@ -139,11 +139,12 @@ export function startBlobSweeper(deps: {
       () => undefined,
       deps.onError,
     );
-    void running.then(() => {
+    // The wait's work, which a clock that fires it awaits.
+    return running.then(() => {
       if (!stopped) cancel = deps.timers.schedule(run, deps.intervalMs);
     });
   };
-  run();
+  void run();
   return {
     async stop() {
       stopped = true;

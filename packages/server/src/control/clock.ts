@@ -5,8 +5,13 @@
  * A wait is scheduled for a platform deadline (now + ms). While the clock runs, a real timer
  * fires it when that much real time has passed; when the clock is set or advanced, every wait
  * whose deadline it passed fires at once, in deadline order, and the others are timed again from
- * the new time. While it is frozen only waits already due fire. A periodic wait fires once for
+ * the new time (set back, a wait has no longer left than it was scheduled for). While it is
+ * frozen only waits already due fire. A periodic wait fires once for
  * a move, however many of its periods the move spans (it reschedules from the new time).
+ *
+ * A wait may return the promise of its work; a move resolves once that work has settled, so a
+ * wait's work must not itself wait on this clock's timers (the webhook delivery loop, whose
+ * attempt may wait out a timeout fault on them, returns nothing).
  */
 import { realTimers, type Clock, type Timers } from '../domain/clock.js';
 import { durationMs, instantMs } from './duration.js';
@@ -14,6 +19,8 @@ import type { ClockState, Instant, PlatformClock } from './types.js';
 
 interface Wait {
   deadlineMs: number;
+  /** How long it was scheduled for. */
+  ms: number;
   fn: () => unknown;
   /** The real timer armed for it, if any. */
   cancel: (() => void) | null;
@@ -76,6 +83,9 @@ export function createPlatformClock(deps: PlatformClockDeps = {}): PlatformClock
   /** The clock moved: what is due fires (its work awaited), the rest is timed again. */
   const moved = async (): Promise<ClockState> => {
     const nowMs = now();
+    // Set back, a wait never has longer left than it was scheduled for (a sweep every minute
+    // stays every minute after a test restores the clock).
+    for (const wait of waits) wait.deadlineMs = Math.min(wait.deadlineMs, nowMs + wait.ms);
     const due = [...waits]
       .filter((wait) => wait.deadlineMs <= nowMs)
       .sort((a, b) => a.deadlineMs - b.deadlineMs);
@@ -88,7 +98,13 @@ export function createPlatformClock(deps: PlatformClockDeps = {}): PlatformClock
 
   const timers: Timers = {
     schedule(fn, ms) {
-      const wait: Wait = { deadlineMs: now() + Math.max(0, ms), fn, cancel: null, done: false };
+      const wait: Wait = {
+        deadlineMs: now() + Math.max(0, ms),
+        ms: Math.max(0, ms),
+        fn,
+        cancel: null,
+        done: false,
+      };
       waits.add(wait);
       arm(wait);
       return () => {
@@ -109,7 +125,7 @@ export function createPlatformClock(deps: PlatformClockDeps = {}): PlatformClock
     now,
     state,
     timers,
-    freeze(at?: Instant) {
+    async freeze(at?: Instant) {
       const ms = at === undefined ? now() : instantMs(at);
       frozenAtMs = ms;
       return moved();
@@ -122,15 +138,15 @@ export function createPlatformClock(deps: PlatformClockDeps = {}): PlatformClock
       }
       return state();
     },
-    set(to) {
+    async set(to) {
       setTo(instantMs(to));
       return moved();
     },
-    advance(by) {
+    async advance(by) {
       setTo(now() + durationMs(by));
       return moved();
     },
-    restore() {
+    async restore() {
       offsetMs = 0;
       frozenAtMs = null;
       return moved();

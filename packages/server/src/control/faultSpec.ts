@@ -27,7 +27,7 @@ const http = {
     .regex(/^[A-Za-z]{1,10}$/)
     .transform((m) => m.toUpperCase())
     .optional(),
-  path: z.string().regex(/^\/[\w\-.*~:/]*$/, "a path such as '/channels/*/messages'"),
+  path: z.string().regex(/^\/[\w\-.*~:@/]*$/, "a path such as '/channels/*/messages'"),
 };
 const gateway = {
   kind: z.literal('gateway'),

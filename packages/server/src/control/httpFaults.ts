@@ -1,7 +1,7 @@
 /**
  * @module control/httpFaults: HTTP faults and the request log, as two hooks on the Fastify
  * server. A fault is looked up once the request is admitted (its caller known, the platform's
- * own limits counted): latency first (each matching one waits, real time), then the first 429,
+ * own limits counted) and its body read: latency first (each matching one waits, real time), then the first 429,
  * server error or dropped connection. Every API request a user (or no one) makes is logged with
  * its route, status and bodies, when the controls record.
  */
@@ -150,7 +150,8 @@ export function registerHttpFaults(
         return;
     }
   };
-  http.addHook('onRequest', check);
+  // Once the body is read: the log shows what a faulted request carried.
+  http.addHook('preValidation', check);
 
   if (!deps.recording) return;
   // eslint-disable-next-line max-params -- Fastify's signature

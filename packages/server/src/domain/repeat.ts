@@ -26,13 +26,13 @@ export function startRepeatingPass(deps: {
     running = pass.catch(deps.onError);
     return pass;
   };
-  const run = () => {
-    void sweep()
+  /** One pass from the timer; its promise is the wait's work (a clock that fires it awaits it). */
+  const run = () =>
+    sweep()
       .catch(() => 0)
       .then(() => {
         if (!stopped) cancel = deps.timers.schedule(run, deps.intervalMs);
       });
-  };
   cancel = deps.timers.schedule(run, 0);
   return {
     sweep,

@@ -31,7 +31,10 @@ export interface CommandSession {
 
 export interface CommandContext {
   storage: Storage;
+  /** The platform's clock (member timeouts, dated rules, op 8's window). */
   clock: Clock;
+  /** The real clock: voice tokens, which voice nodes check on theirs. */
+  wireClock: Clock;
   events: Dispatcher;
   guild: (guildId: string) => GuildState | undefined;
   /** The user's friends, whose sessions receive the user's presence. */

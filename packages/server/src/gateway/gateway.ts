@@ -239,6 +239,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const commandContext = (session: Session | null): CommandContext => ({
     storage,
     clock,
+    wireClock,
     events: deps.events,
     guild: (guildId) => guilds.get(guildId),
     friendIds: social.friendIds,

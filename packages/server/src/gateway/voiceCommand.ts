@@ -169,7 +169,7 @@ export function createVoiceCommand(deps: { voice: VoiceServers | null }) {
                   guildId,
                   channelId,
                 },
-                { endpoint, nowMs, tokens: voice.tokens },
+                { endpoint, nowMs: ctx.wireClock.now(), tokens: voice.tokens },
               ),
             },
           ]
@@ -303,7 +303,7 @@ export function createVoiceCommand(deps: { voice: VoiceServers | null }) {
                   guildId: null,
                   channelId: lobbyId,
                 },
-                { endpoint, nowMs, tokens: voice.tokens },
+                { endpoint, nowMs: ctx.wireClock.now(), tokens: voice.tokens },
               ),
             },
           ]

@@ -101,10 +101,11 @@ export function createInteractionLifecycle(deps: {
     return { failed, deleted };
   };
 
+  /** One sweep from the timer; its promise is the wait's work (the platform clock awaits it). */
   const runSweep = () => {
     const pass = sweep();
     running = pass.catch(deps.onError);
-    void running.then(() => {
+    return running.then(() => {
       if (!stopped) {
         cancelSweep = timers.schedule(
           runSweep,
@@ -124,7 +125,7 @@ export function createInteractionLifecycle(deps: {
         interaction.id,
         timers.schedule(() => {
           pending.delete(interaction.id);
-          fail(interaction).catch(deps.onError);
+          return fail(interaction).catch(deps.onError);
         }, wait),
       );
     },
