@@ -10,12 +10,10 @@ import { join } from 'node:path';
 import {
   createApp,
   loadConfig,
-  loadWorld,
   memoryStorageTemplate,
   openMemoryStorage,
   readWorldFile,
   type App,
-  type AppSnapshot,
   type Config,
   type LoadedWorld,
   type LogLevel,
@@ -189,17 +187,19 @@ async function handle(app: App, dataDir: string, options: StartOptions): Promise
   const urls = { apiUrl, gatewayUrl: app.gatewayUrl() };
   let world = EMPTY_WORLD;
   const people = new People(urls, {});
-  let snapshot: AppSnapshot | null = null;
   let closed: Promise<void> | null = null;
+  /** Everyone the loaded worlds named (a later world's name wins). */
+  const everyone = () =>
+    Object.assign({}, ...app.worlds.loaded().map((w) => w.people)) as LoadedWorld['people'];
 
+  // `app.worlds` loads and marks the point a reset returns to, as the HTTP controls do.
   const load = async (source: WorldFile | string, seed = options.seed) => {
-    world = await loadWorld(app, await readWorld(source), seed === undefined ? {} : { seed });
-    people.forget(world.people);
-    snapshot = await app.snapshot();
+    world = await app.worlds.load(await readWorld(source), seed === undefined ? {} : { seed });
+    people.forget(everyone());
     return world;
   };
   if (options.world !== undefined) await load(options.world);
-  else snapshot = await app.snapshot();
+  else await app.worlds.mark();
 
   const close = () =>
     (closed ??= (async () => {
@@ -232,7 +232,7 @@ async function handle(app: App, dataDir: string, options: StartOptions): Promise
       people.forget();
       app.control.faults.clear();
       await app.control.clock.restore();
-      await snapshot?.restore();
+      await app.worlds.reset();
       app.control.log.clear();
     },
     close,
