@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SecretKeyring } from './domain/keyring.js';
 import type { CorsOrigins } from './domain/corsOrigins.js';
@@ -178,8 +180,17 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-/** packages/web/dist beside this package (configTypes.ts sits in src/, its .js in dist/). */
-export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
+/**
+ * The web build: `web/` inside an installed package (`npm pack` copies it there), else
+ * packages/web/dist beside this package in the repository (configTypes.ts sits in src/, its .js
+ * in dist/).
+ */
+export const DEFAULT_WEB_DIR =
+  [
+    fileURLToPath(new URL('../web', import.meta.url)),
+    fileURLToPath(new URL('../../web/dist', import.meta.url)),
+  ].find((dir) => existsSync(join(dir, 'index.html'))) ??
+  fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** A setting with a bad value: its message is one line naming the setting and what is allowed. */
 export class ConfigError extends Error {

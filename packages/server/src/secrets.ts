@@ -47,7 +47,9 @@ export interface LoadedKeyring {
 }
 
 function isErrno(err: unknown, code: string): boolean {
-  return err instanceof Error && (err as NodeJS.ErrnoException).code === code;
+  // Not `instanceof Error`: Node's own errors come from another realm when the server runs in a
+  // VM context (Jest's ES modules), and would never match.
+  return typeof err === 'object' && err !== null && (err as NodeJS.ErrnoException).code === code;
 }
 
 /** Writes `text` to a file of its own beside `path` (mode 0600, O_EXCL, synced); its name. */
