@@ -1,7 +1,5 @@
-import { join } from 'node:path';
 import { createActivityProxy, hostSplitServerFactory } from './activities/proxyServer.js';
-import { DiskBlobStore } from './blobs/index.js';
-import { openBus, openSharedState, openStorage } from './appDrivers.js';
+import { openBlobStore, openBus, openSharedState, openStorage } from './appDrivers.js';
 import { createAppRealtime } from './appRealtime.js';
 import { registerAppRoutes } from './appRoutes.js';
 import { createServices } from './appServices.js';
@@ -39,6 +37,7 @@ import type { SecretBox } from './domain/secretBox.js';
 import { rotateSecretKey, type RotationResult } from './secretRotation.js';
 import { openSecrets } from './secrets.js';
 import { leaseWorkerSlot, leasedIdGenerator, type WorkerLease } from './workerLease.js';
+import type { BlobStore } from './blobs/index.js';
 import type { EventBus } from './bus/index.js';
 import type { SharedState } from './sharedState/index.js';
 import { SECOND_MS, DAY_MS } from './domain/time.js';
@@ -81,6 +80,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   let keySource: string;
   let workerLease: WorkerLease | null = null;
   let sharedState: SharedState;
+  let blobs: BlobStore;
   try {
     // Stored secrets are sealed (and checked to open) before anything serves them.
     ({
@@ -100,6 +100,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     });
     bus = options.bus ?? (await openBus(config, logger));
     sharedState = await openSharedState(config, { logger, clock });
+    blobs = options.blobs ?? (await openBlobStore(config, logger));
   } catch (err) {
     // Nothing else holds the storage and bus yet: close them rather than leak connections.
     await bus?.close();
@@ -107,7 +108,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     await storage.close();
     throw err;
   }
-  const blobs = options.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
   const rateLimitStore = sharedState.rateLimits;
   const ids = leasedIdGenerator(workerLease, clock);
   const sessionTtlMs = config.sessionTtlDays * DAY_MS;
@@ -405,6 +405,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       await bus.close();
       await workerLease.release();
       await storage.close();
+      if (options.blobs === undefined) blobs.close?.();
       // Log lines still queued in the asynchronous destination reach the output.
       await new Promise<void>((resolve) => {
         logger.flush(() => {

@@ -157,6 +157,44 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the object storage settings, and refuses half a key pair', () => {
+    expect(loadConfig({})).toMatchObject({
+      blobBucket: null,
+      s3Region: 'us-east-1',
+      s3PathStyle: false,
+    });
+    const config = loadConfig(
+      {
+        GUILDHALL_BLOB_URL: 's3://guildhall-files/eu/prod/',
+        GUILDHALL_S3_ENDPOINT: 'http://minio.internal:9000/',
+        GUILDHALL_S3_ACCESS_KEY_ID: 'AKIA',
+        GUILDHALL_S3_SECRET_ACCESS_KEY: 'shh',
+      },
+      ['--s3-path-style', '--s3-region', 'eu-west-1'],
+    );
+    expect(config).toMatchObject({
+      blobBucket: { bucket: 'guildhall-files', prefix: 'eu/prod/' },
+      s3Endpoint: 'http://minio.internal:9000',
+      s3Region: 'eu-west-1',
+      s3AccessKeyId: 'AKIA',
+      s3SecretAccessKey: 'shh',
+      s3PathStyle: true,
+    });
+    expect(loadConfig({ GUILDHALL_BLOB_URL: 's3://files' }).blobBucket).toEqual({
+      bucket: 'files',
+      prefix: '',
+    });
+    for (const bad of ['files', 's3://A_B/x', 's3://ab', 's3://files/../up', 'https://files/x']) {
+      expect(() => loadConfig({ GUILDHALL_BLOB_URL: bad })).toThrow(
+        /^GUILDHALL_BLOB_URL must be s3:\/\/BUCKET\/PREFIX/,
+      );
+    }
+    expect(() => loadConfig({ GUILDHALL_S3_ACCESS_KEY_ID: 'AKIA' })).toThrow(
+      /^GUILDHALL_S3_ACCESS_KEY_ID and GUILDHALL_S3_SECRET_ACCESS_KEY must be set together/,
+    );
+    expect(CONFIG_HELP.join('\n')).toMatch(/--blob-url .*GUILDHALL_BLOB_URL .*s3:\/\/BUCKET/);
+  });
+
   it('builds the public URL from the listening address', () => {
     expect(publicBaseUrl({ publicUrl: null, host: '0.0.0.0' }, 1234)).toBe('http://127.0.0.1:1234');
     expect(publicBaseUrl({ publicUrl: null, host: '::1' }, 1)).toBe('http://[::1]:1');

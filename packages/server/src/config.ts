@@ -33,6 +33,7 @@ const HIDDEN: ReadonlySet<keyof Config> = new Set([
   'metricsTokenHash',
   'secretKey',
   'redisUrl',
+  's3SecretAccessKey',
 ] as const);
 
 /** A value fit to echo: a password in a URL is masked. */
@@ -83,6 +84,11 @@ export function loadConfig(
     config[key] = value;
   }
   const result = config as unknown as RawConfig;
+  if ((result.s3AccessKeyId === null) !== (result.s3SecretAccessKey === null)) {
+    throw new ConfigError(
+      "GUILDHALL_S3_ACCESS_KEY_ID and GUILDHALL_S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS SDK's own credentials).",
+    );
+  }
   return {
     ...result,
     ...voiceSettings(result),
