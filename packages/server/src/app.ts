@@ -43,6 +43,7 @@ import type { SharedState } from './sharedState/index.js';
 import { SECOND_MS, DAY_MS } from './domain/time.js';
 
 export type { App, AppOptions } from './appTypes.js';
+export { backupSqlite, checkSqliteBackup } from './appDrivers.js';
 
 /** The CPU time (user and system) this process has used, in ms. */
 const processCpuMs = () => {

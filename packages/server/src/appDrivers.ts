@@ -24,6 +24,9 @@ import type { Storage } from './storage/index.js';
 import { createPostgresStorage } from './storage/postgres/index.js';
 import { createSqliteStorage } from './storage/sqlite/index.js';
 
+/** `guildhall backup` and `restore` (cli/backupCommand.ts) copy and check the SQLite file. */
+export { backupSqlite, checkSqliteBackup } from './storage/sqlite/index.js';
+
 /** Opens the storage the config names: PostgreSQL for DATABASE_URL, else SQLite in the data folder. */
 export async function openStorage(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,

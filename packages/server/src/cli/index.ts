@@ -4,8 +4,18 @@ import { join } from 'node:path';
 import { createApp, type App } from '../app.js';
 import { CONFIG_HELP, ConfigError, loadConfig, roleServes } from '../config.js';
 import { demoBanner, ensureDemo, voiceLines, type VoiceBannerInfo } from '../demo.js';
-import { UsageError } from '../cliFlags.js';
+import { UsageError, requireFlag } from '../cliFlags.js';
 import { parseCommandArgs } from './args.js';
+import {
+  BACKUP_SUMMARY,
+  BACKUP_USAGE,
+  RESTORE_SUMMARY,
+  RESTORE_USAGE,
+  backupHelp,
+  restoreHelp,
+  runBackup,
+  runRestore,
+} from './backupCommand.js';
 import { ADMIN_COMMANDS, runAdminCommand } from './commands.js';
 import { RPC_SUMMARY, RPC_USAGE, rpcHelp } from './rpcUsage.js';
 import {
@@ -41,6 +51,8 @@ function mainHelp(): string {
     `  ${'rpc'.padEnd(16)} ${RPC_SUMMARY}`,
     ...ADMIN_COMMANDS.map((c) => `  ${c.name.padEnd(16)} ${c.summary}`),
     `  ${'secrets rotate'.padEnd(16)} ${SECRETS_ROTATE_SUMMARY}`,
+    `  ${'backup'.padEnd(16)} ${BACKUP_SUMMARY}`,
+    `  ${'restore'.padEnd(16)} ${RESTORE_SUMMARY}`,
     '',
     'Run `guildhall <command> --help` for its options. Every command reads the same settings:',
     ...CONFIG_HELP,
@@ -199,6 +211,20 @@ export async function runCli(
       flags.delete('stage');
       return await runSecretsRotate(loadConfig(env, normalised(flags)), { stage }, io);
     }
+    if ((words[0] === 'backup' || words[0] === 'restore') && words.length === 1) {
+      const backup = words[0] === 'backup';
+      const usage = backup ? BACKUP_USAGE : RESTORE_USAGE;
+      const flags = parseCommandArgs(words[0], argv.slice(1), usage);
+      if (flags.get('help') === 'true') {
+        io.stdout(`${(backup ? backupHelp : restoreHelp)(CONFIG_HELP)}\n`);
+        return 0;
+      }
+      const file = requireFlag(flags, backup ? 'to' : 'from', usage);
+      flags.delete(backup ? 'to' : 'from');
+      const config = loadConfig(env, normalised(flags));
+      io.stdout(`${await (backup ? runBackup : runRestore)(config, file)}\n`);
+      return 0;
+    }
     // Names have two words (`user create`) or three (`user connection add`).
     const command = ADMIN_COMMANDS.find(
       (c) => c.name === words.slice(0, c.name.split(' ').length).join(' '),
@@ -228,6 +254,10 @@ export async function runCli(
     if (err instanceof ConfigError || err instanceof UsageError) {
       io.stderr(`guildhall: ${err.message}\n`);
       return 2;
+    }
+    if (err instanceof Error && err.name === 'BackupError') {
+      io.stderr(`guildhall ${words[0] ?? ''}: ${err.message}\n`);
+      return 1;
     }
     // rpc/run.ts's RpcStartError (the module is loaded only for RPC).
     if (err instanceof Error && err.name === 'RpcStartError') {

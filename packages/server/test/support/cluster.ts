@@ -60,7 +60,11 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-function spawnNode(env: Record<string, string>): Promise<ClusterNode> {
+/**
+ * Starts `guildhall start` (the built CLI) with `env` alone, resolving once it says where it
+ * listens (GUILDHALL_DEMO=off: the one-line banner).
+ */
+export function spawnNode(env: Record<string, string>): Promise<ClusterNode> {
   // Only what the deployment sets: nothing of the test runner's environment leaks in.
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BUILT_MAIN, 'start'], {
     env: { PATH: process.env['PATH'] ?? '', ...env },

@@ -138,3 +138,4 @@ export function createSqliteStorage(options: SqliteStorageOptions): Storage {
     openBatchConnection: heldConnectionBatches(db, batchDb),
   });
 }
+export { backupSqlite, checkSqliteBackup } from './backup.js';
