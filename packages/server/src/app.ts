@@ -6,7 +6,7 @@ import { createServices } from './appServices.js';
 import { startAppSweeps } from './appSweeps.js';
 import type { App, AppOptions } from './appTypes.js';
 import { activityOrigin } from './activities/proxyHost.js';
-import { publicBaseUrl, roleServes, type Config } from './config.js';
+import { publicBaseUrl, roleServes, servesTls, type Config } from './config.js';
 import { createWebhookEventsService } from './delivery/service.js';
 import { DEFAULT_DELIVERY_SETTINGS } from './delivery/worker.js';
 import { realTimers, systemClock } from './domain/clock.js';
@@ -18,6 +18,7 @@ import { DEFAULT_GATEWAY_OPTIONS, liveActivities, type GatewayOptions } from './
 import { createAuthenticator } from './http/authenticator.js';
 import { createRateLimiter } from './http/rateLimit/index.js';
 import { clientAddressOf, createHttpServer } from './http/server.js';
+import { loadTls, type TlsMaterial } from './http/tlsCert.js';
 import { API_PREFIX } from './http/versioning.js';
 import { createLogger } from './logger.js';
 import { expandScopes } from './oauth/index.js';
@@ -44,6 +45,29 @@ import { SECOND_MS, DAY_MS } from './domain/time.js';
 
 export type { App, AppOptions } from './appTypes.js';
 export { backupSqlite, checkSqliteBackup } from './appDrivers.js';
+
+/**
+ * The API and gateway listener's certificate: the operator's (`--tls-cert`, `--tls-key`), or a
+ * development one in `<dataDir>/tls/` for loopback and the public URL's host (`--tls dev`).
+ */
+function loadApiTls(config: Config, nowMs: number): Promise<TlsMaterial> {
+  const host =
+    config.publicUrl === null
+      ? config.host === '0.0.0.0' || config.host === '::'
+        ? '127.0.0.1'
+        : config.host
+      : new URL(config.publicUrl).hostname;
+  return loadTls(
+    {
+      certFlag: '--tls-cert',
+      keyFlag: '--tls-key',
+      label: 'TLS',
+      devDir: 'tls',
+      commonName: 'Guildhall (development)',
+    },
+    { certPath: config.tlsCert, keyPath: config.tlsKey, dataDir: config.dataDir, host, nowMs },
+  );
+}
 
 /** The CPU time (user and system) this process has used, in ms. */
 const processCpuMs = () => {
@@ -74,6 +98,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
+  // Read (or made) before anything opens: unreadable files stop the start with one line.
+  const tls = servesTls(config) ? await loadApiTls(config, clock.now()) : null;
   const storage = options.storage ?? (await openStorage(config, logger));
   let bus: EventBus | null = null;
   let secrets: SecretBox;
@@ -268,7 +294,10 @@ export async function createApp(options: AppOptions): Promise<App> {
         ...(options.activityProxy ?? {}),
       });
   const http = createHttpServer({
-    ...(activityProxy ? { serverFactory: hostSplitServerFactory(activityProxy) } : {}),
+    ...(activityProxy
+      ? { serverFactory: hostSplitServerFactory(activityProxy, tls ?? undefined) }
+      : {}),
+    ...(tls === null ? {} : { tls }),
     logger,
     authenticator,
     rateLimiter,
@@ -368,6 +397,12 @@ export async function createApp(options: AppOptions): Promise<App> {
         await http.close();
         throw err;
       }
+      if (tls?.development === true) {
+        logger.info(
+          { url: base, certificate: tls.certPath },
+          'HTTPS and WSS use a development certificate: Node clients trust it with NODE_EXTRA_CA_CERTS',
+        );
+      }
       const voiceTls = voice?.tls();
       if (voiceTls?.development === true) {
         logger.info(
@@ -388,6 +423,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     apiUrl: () => `${baseUrl()}${API_PREFIX}`,
     gatewayUrl,
     voice: voice === null ? null : { endpoint: () => voice.node.endpoint(), tls: voice.tls },
+    tls: () => tls,
     async close() {
       await gateway.close();
       await voice?.node.close();

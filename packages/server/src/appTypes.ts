@@ -12,6 +12,7 @@ import type { IdTokenKeyPair } from './oauth/index.js';
 import type { ProvisionalService } from './oauth/provisional/service.js';
 import type { Stopwatch } from './resources/autoModeration/index.js';
 import type { VoiceNodeWiring, VoiceTlsMaterial } from './voice/index.js';
+import type { TlsMaterial } from './http/tlsCert.js';
 import type { VoicePlacement } from './voice/placement.js';
 import type { WorkerLeaseOptions } from './workerLease.js';
 import type { EventBus } from './bus/index.js';
@@ -99,5 +100,7 @@ export interface App {
   gatewayUrl(): string;
   /** The voice node this process serves (once listening, its endpoint), else null. */
   readonly voice: { endpoint(): string; tls(): VoiceTlsMaterial | null } | null;
+  /** The certificate HTTPS and WSS are served with, or null for plain HTTP. */
+  tls(): TlsMaterial | null;
   close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 /**
- * @module configDeploySettings: the settings of a deployment spread over machines: where blobs
- * live (an S3-compatible bucket). Part of the settings table (configSettings.ts).
+ * @module configDeploySettings: the settings of a deployment spread over machines: TLS on the
+ * API and gateway listener, and where blobs live (an S3-compatible bucket). Part of the settings
+ * table (configSettings.ts).
  */
 import type { BlobBucket, RawConfig, Setting } from './configTypes.js';
 import { onOff } from './configParsers.js';
@@ -24,6 +25,29 @@ export function parseBlobUrl(raw: string): BlobBucket | undefined {
 const nonEmpty = (raw: string) => (raw.length > 0 ? raw : undefined);
 
 export const DEPLOY_SETTINGS = {
+  tls: {
+    env: 'GUILDHALL_TLS',
+    flag: '--tls',
+    allowed:
+      'off or dev (dev: HTTPS and WSS with a development certificate made in <data-dir>/tls/; for your own, --tls-cert and --tls-key)',
+    defaultValue: 'off',
+    parse: (raw: string) => (raw === 'off' || raw === 'dev' ? raw : undefined),
+  },
+  tlsCert: {
+    env: 'GUILDHALL_TLS_CERT',
+    flag: '--tls-cert',
+    allowed:
+      'the path of a PEM certificate (chain) the API and gateway serve HTTPS and WSS with, with --tls-key',
+    defaultValue: null,
+    parse: nonEmpty,
+  },
+  tlsKey: {
+    env: 'GUILDHALL_TLS_KEY',
+    flag: '--tls-key',
+    allowed: 'the path of the PEM private key of --tls-cert',
+    defaultValue: null,
+    parse: nonEmpty,
+  },
   blobBucket: {
     env: 'GUILDHALL_BLOB_URL',
     flag: '--blob-url',
@@ -78,5 +102,5 @@ export const DEPLOY_SETTINGS = {
     parse: onOff,
   },
 } as const satisfies {
-  [K in keyof RawConfig & ('blobBucket' | `s3${string}`)]: Setting<RawConfig[K]>;
+  [K in keyof RawConfig & ('blobBucket' | `s3${string}` | `tls${string}`)]: Setting<RawConfig[K]>;
 };

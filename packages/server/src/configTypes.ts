@@ -126,6 +126,14 @@ export interface Config {
   /** The IPv4 address the voice gateway's Ready announces for media; default: the endpoint's host. */
   voicePublicIp: string;
   /**
+   * `dev`: the API and gateway listener serves HTTPS and WSS with a development certificate made
+   * at first start in `<dataDir>/tls/`; `off`: plain HTTP, unless tlsCert and tlsKey are set.
+   */
+  tls: 'off' | 'dev';
+  /** PEM certificate and key paths the API and gateway listener serves HTTPS and WSS with. */
+  tlsCert: string | null;
+  tlsKey: string | null;
+  /**
    * The bucket and key prefix blobs live in (GUILDHALL_BLOB_URL=s3://bucket/prefix), shared by
    * every node; null: the folder `<dataDir>/blobs` (docs/operations.md, Object storage).
    */

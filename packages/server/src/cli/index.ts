@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp, type App } from '../app.js';
 import { CONFIG_HELP, ConfigError, loadConfig, roleServes } from '../config.js';
-import { demoBanner, ensureDemo, voiceLines, type VoiceBannerInfo } from '../demo.js';
+import { demoBanner, ensureDemo, tlsLines, voiceLines, type VoiceBannerInfo } from '../demo.js';
 import { UsageError, requireFlag } from '../cliFlags.js';
 import { parseCommandArgs } from './args.js';
 import {
@@ -91,6 +91,12 @@ function voiceBanner(app: App): VoiceBannerInfo | null {
   };
 }
 
+/** The API's development certificate file, when it serves one (`--tls dev`). */
+function devCertificate(app: App): string | null {
+  const tls = app.tls();
+  return tls?.development === true ? tls.certPath : null;
+}
+
 /** `guildhall start`: the settings' flags, and `rpc` when `--rpc` was given. */
 interface StartRequest {
   argv: readonly string[];
@@ -125,6 +131,7 @@ async function start(request: StartRequest, env: Record<string, string | undefin
           privilegedIntents,
           web,
           voice: voiceBanner(app),
+          tlsCertificate: devCertificate(app),
         }),
       );
       if (!created) io.stdout('  (reusing the demo from an earlier start)\n');
@@ -136,7 +143,9 @@ async function start(request: StartRequest, env: Record<string, string | undefin
     } else {
       const serves = config.role === 'all' ? '' : ` as ${ROLE_NAMES[config.role]}`;
       const pages = roleServes(config.role, 'api') ? ` Web client: ${app.baseUrl()}/` : '';
-      const voice = voiceLines(voiceBanner(app)).map((line) => `${line.trim()}\n`);
+      const voice = [...tlsLines(devCertificate(app)), ...voiceLines(voiceBanner(app))].map(
+        (line) => `${line.trim()}\n`,
+      );
       io.stdout(
         `Guildhall is running${serves}.${pages} API: ${app.apiUrl()} Gateway: ${app.gatewayUrl()}\n${voice.join('')}`,
       );
