@@ -21,7 +21,7 @@ describeBlobStoreContract('folder', async () => {
 
 describeBlobStoreContract('S3', async () => {
   const server = await startS3Server();
-  const store = new S3BlobStore(server.settings());
+  const store = new S3BlobStore(server.settings(), { pageSize: 100 });
   const neighbour = new S3BlobStore(server.settings());
   return {
     store,

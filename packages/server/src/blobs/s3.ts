@@ -58,7 +58,11 @@ export class S3BlobStore implements BlobStore {
   readonly #bucket: string;
   readonly #prefix: string;
 
-  constructor(settings: S3BlobSettings) {
+  /** Keys a listing asks for at once (S3 gives 1000 at most; tests ask for fewer). */
+  readonly #pageSize: number;
+
+  constructor(settings: S3BlobSettings, options: { pageSize?: number } = {}) {
+    this.#pageSize = options.pageSize ?? 1000;
     this.#client = new S3Client({
       region: settings.region,
       forcePathStyle: settings.pathStyle,
@@ -192,7 +196,7 @@ export class S3BlobStore implements BlobStore {
     await this.#deleteObject(staged).catch(() => undefined);
   }
 
-  /** Every object under the prefix, page by page (ListObjectsV2 gives 1000 at most). */
+  /** Every object under the prefix, page by page (ListObjectsV2 gives 1000 at most a page). */
   async *#objects(prefix: string): AsyncIterable<{ key: string; modifiedAt: number }> {
     let token: string | undefined;
     do {
@@ -200,6 +204,7 @@ export class S3BlobStore implements BlobStore {
         new ListObjectsV2Command({
           Bucket: this.#bucket,
           Prefix: prefix,
+          MaxKeys: this.#pageSize,
           ...(token === undefined ? {} : { ContinuationToken: token }),
         }),
       );

@@ -4,7 +4,10 @@ import type { Repositories } from '../../storage/index.js';
 import type { BlobStore } from '../index.js';
 import { sweepOrphanBlobs } from '../lifecycle.js';
 
-/** A store, and another on the same service (another folder, another key prefix). */
+/**
+ * A store, and another on the same service (another folder, another key prefix). A store that
+ * lists page by page lists 100 keys a page, so that {@link MANY} keys take two.
+ */
 export interface BlobStoreFixture {
   store: BlobStore;
   neighbour: BlobStore;
@@ -14,8 +17,8 @@ export interface BlobStoreFixture {
 const HOUR_MS = 3_600_000;
 /** Larger than two parts of a multipart upload (5 MiB each), so a streamed file spans three. */
 const LARGE_BYTES = 11 * 1024 * 1024 + 7;
-/** Past one page of a listing (S3 lists 1000 keys a request). */
-const MANY = 1005;
+/** Past one page of a listing: the fixture's store lists at most 100 keys a request. */
+const MANY = 105;
 
 const text = (value: string) => ({ bytes: Buffer.from(value), contentType: 'text/plain' });
 
