@@ -19,9 +19,10 @@ const ALWAYS = [
       '**/bus/nats/*',
       '**/sharedState/memory/*',
       '**/sharedState/redis/*',
+      '**/blobs/s3*',
     ],
     message:
-      'Storage, bus and shared-state drivers are chosen only in appDrivers.ts: import the folder index.',
+      'Storage, bus, shared-state and blob drivers are chosen only in appDrivers.ts: import the folder index.',
   },
 ];
 
@@ -225,6 +226,8 @@ export default tseslint.config(
       'packages/server/src/config.ts',
       'packages/server/src/configSettings.ts',
       'packages/server/src/configTypes.ts',
+      'packages/server/src/configDeploySettings.ts',
+      'packages/server/src/configParsers.ts',
       'packages/server/src/cliFlags.ts',
     ],
     rules: {

@@ -1,7 +1,5 @@
-import { join } from 'node:path';
 import { createActivityProxy, hostSplitServerFactory } from './activities/proxyServer.js';
-import { DiskBlobStore } from './blobs/index.js';
-import { openBus, openSharedState, openStorage } from './appDrivers.js';
+import { openBlobStore, openBus, openSharedState, openStorage } from './appDrivers.js';
 import { createAppRealtime } from './appRealtime.js';
 import { registerAppRoutes } from './appRoutes.js';
 import { createServices } from './appServices.js';
@@ -9,7 +7,7 @@ import { appSweeps } from './appSweeps.js';
 import type { App, AppOptions } from './appTypes.js';
 import { activityOrigin } from './activities/proxyHost.js';
 import { attachAppControl, createAppControl } from './appControl.js';
-import { publicBaseUrl, roleServes, type Config } from './config.js';
+import { publicBaseUrl, roleServes, servesTls, type Config } from './config.js';
 import { createWebhookEventsService } from './delivery/service.js';
 import { DEFAULT_DELIVERY_SETTINGS } from './delivery/worker.js';
 import { realTimers, systemClock } from './domain/clock.js';
@@ -21,6 +19,7 @@ import { DEFAULT_GATEWAY_OPTIONS, liveActivities, type GatewayOptions } from './
 import { createAuthenticator } from './http/authenticator.js';
 import { createRateLimiter } from './http/rateLimit/index.js';
 import { clientAddressOf, createHttpServer } from './http/server.js';
+import { loadTls, type TlsMaterial } from './http/tlsCert.js';
 import { API_PREFIX } from './http/versioning.js';
 import { createConfiguredLogger, createLogger } from './logger.js';
 import { expandScopes } from './oauth/index.js';
@@ -46,6 +45,30 @@ import { takeSnapshot } from './control/reset.js';
 import { createWorldState } from './control/worldState.js';
 
 export type { App, AppOptions, AppOverrides } from './appTypes.js';
+export { backupSqlite, checkSqliteBackup } from './appDrivers.js';
+
+/**
+ * The API and gateway listener's certificate: the operator's (`--tls-cert`, `--tls-key`), or a
+ * development one in `<dataDir>/tls/` for loopback and the public URL's host (`--tls dev`).
+ */
+function loadApiTls(config: Config, nowMs: number): Promise<TlsMaterial> {
+  const host =
+    config.publicUrl === null
+      ? config.host === '0.0.0.0' || config.host === '::'
+        ? '127.0.0.1'
+        : config.host
+      : new URL(config.publicUrl).hostname;
+  return loadTls(
+    {
+      certFlag: '--tls-cert',
+      keyFlag: '--tls-key',
+      label: 'TLS',
+      devDir: 'tls',
+      commonName: 'Guildhall (development)',
+    },
+    { certPath: config.tlsCert, keyPath: config.tlsKey, dataDir: config.dataDir, host, nowMs },
+  );
+}
 
 /** The CPU time (user and system) this process has used, in ms. */
 const processCpuMs = () => {
@@ -109,6 +132,8 @@ async function composeApp(
   const wireClock = overrides.clock ?? systemClock;
   const control = createAppControl({ config, base: overrides.clock, logger });
   const clock = control.parts.clock;
+  // Read (or made) before anything opens: unreadable files stop the start with one line.
+  const tls = servesTls(config) ? await loadApiTls(config, wireClock.now()) : null;
   const storage = overrides.storage ?? (await openStorage(config, logger));
   lifecycle.add({ name: 'storage', stop: () => storage.close() });
   // Stored secrets are sealed (and checked to open) before anything serves them.
@@ -132,7 +157,15 @@ async function composeApp(
   lifecycle.add({ name: 'bus', stop: () => bus.close() });
   const sharedState = await openSharedState(config, { logger, clock: wireClock });
   lifecycle.add({ name: 'shared state', stop: () => sharedState.close() });
-  const blobs = overrides.blobs ?? new DiskBlobStore(join(config.dataDir, 'blobs'));
+  const blobs = overrides.blobs ?? (await openBlobStore(config, logger));
+  if (overrides.blobs === undefined) {
+    lifecycle.add({
+      name: 'blob store',
+      stop: () => {
+        blobs.close?.();
+      },
+    });
+  }
   const rateLimitStore = sharedState.rateLimits;
   // Ids and credentials follow a world's seed while it loads (App.withSeed), else clock and chance.
   const seeds = createSeedSwitch({
@@ -364,7 +397,10 @@ async function composeApp(
         ...(overrides.activityProxy ?? {}),
       });
   const http = createHttpServer({
-    ...(activityProxy ? { serverFactory: hostSplitServerFactory(activityProxy) } : {}),
+    ...(activityProxy
+      ? { serverFactory: hostSplitServerFactory(activityProxy, tls ?? undefined) }
+      : {}),
+    ...(tls === null ? {} : { tls }),
     logger,
     authenticator,
     rateLimiter,
@@ -475,6 +511,12 @@ async function composeApp(
         await http.close();
         throw err;
       }
+      if (tls?.development === true) {
+        logger.info(
+          { url: base, certificate: tls.certPath },
+          'HTTPS and WSS use a development certificate: Node clients trust it with NODE_EXTRA_CA_CERTS',
+        );
+      }
       const voiceTls = voice?.tls();
       if (voiceTls?.development === true) {
         logger.info(
@@ -500,6 +542,7 @@ async function composeApp(
     // A reset also takes back the faults, the clock and the log (appControl.ts).
     worlds: attached.resetting(createWorldState(built)),
     withSeed: (source, work) => seeds.run(source, work),
+    tls: () => tls,
     close: () => lifecycle.close(),
   };
   return app;

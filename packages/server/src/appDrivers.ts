@@ -1,13 +1,14 @@
 /**
- * @module appDrivers: the drivers the config names (storage, bus, shared state), opened for the
- * composition root (app.ts). With app.ts, the only module that imports drivers. The drivers a
- * configuration does not name are never loaded: PostgreSQL, NATS and Redis (and their client
- * libraries) are imported when the config asks for them, so a server on SQLite and memory
- * starts without them.
+ * @module appDrivers: the drivers the config names (storage, bus, shared state, blobs), opened
+ * for the composition root (app.ts). With app.ts, the only module that imports drivers. The
+ * drivers a configuration does not name are never loaded: PostgreSQL, NATS, Redis and S3 (and
+ * their client libraries) are imported when the config asks for them, so a server on SQLite and
+ * memory starts without them.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { DiskBlobStore, type BlobStore } from './blobs/index.js';
 import type { BusErrorHandler, EventBus } from './bus/index.js';
 import { MemoryBus } from './bus/memory/index.js';
 import { ConfigError, type Config } from './config.js';
@@ -19,6 +20,9 @@ import { createMemorySharedState } from './sharedState/memory/index.js';
 import type { Storage } from './storage/index.js';
 import { describePostgresStartError } from './storage/postgres/startErrors.js';
 import { createSqliteStorage, migratedSqliteTemplate } from './storage/sqlite/index.js';
+
+/** `guildhall backup` and `restore` (cli/backupCommand.ts) copy and check the SQLite file. */
+export { backupSqlite, checkSqliteBackup } from './storage/sqlite/index.js';
 
 /** Opens the storage the config names: PostgreSQL for DATABASE_URL, else SQLite in the data folder. */
 export async function openStorage(
@@ -156,5 +160,43 @@ export async function openSharedState(
     onRecovered: (servedByFallback) => {
       logger.info({ servedByFallback }, 'Redis answers again: limits are shared again');
     },
+  });
+}
+
+/**
+ * Opens the blob store the config names: an S3-compatible bucket for GUILDHALL_BLOB_URL (the
+ * AWS SDK loaded only then), else the folder `<dataDir>/blobs`.
+ */
+export async function openBlobStore(
+  config: Pick<
+    Config,
+    | 'dataDir'
+    | 'blobBucket'
+    | 's3Endpoint'
+    | 's3Region'
+    | 's3AccessKeyId'
+    | 's3SecretAccessKey'
+    | 's3PathStyle'
+  >,
+  logger: Logger,
+): Promise<BlobStore> {
+  if (config.blobBucket === null) return new DiskBlobStore(join(config.dataDir, 'blobs'));
+  const { S3BlobStore } = await import('./blobs/s3.js');
+  const { s3AccessKeyId: accessKeyId, s3SecretAccessKey: secretAccessKey } = config;
+  logger.info(
+    {
+      bucket: config.blobBucket.bucket,
+      prefix: config.blobBucket.prefix,
+      endpoint: config.s3Endpoint,
+    },
+    'uploaded files are kept in an S3-compatible bucket',
+  );
+  return new S3BlobStore({
+    ...config.blobBucket,
+    endpoint: config.s3Endpoint,
+    region: config.s3Region,
+    credentials:
+      accessKeyId === null || secretAccessKey === null ? null : { accessKeyId, secretAccessKey },
+    pathStyle: config.s3PathStyle,
   });
 }

@@ -14,6 +14,7 @@ import type { IdTokenKeyPair } from './oauth/index.js';
 import type { ProvisionalService } from './oauth/provisional/service.js';
 import type { Stopwatch } from './resources/autoModeration/index.js';
 import type { VoiceNodeWiring, VoiceTlsMaterial } from './voice/index.js';
+import type { TlsMaterial } from './http/tlsCert.js';
 import type { VoicePlacement } from './voice/placement.js';
 import type { WorkerLeaseOptions } from './workerLease.js';
 import type { AppSnapshot } from './control/reset.js';
@@ -138,5 +139,7 @@ export interface App {
    * the clock and randomness (a world's seed, control/world.ts); other work meanwhile is unaffected.
    */
   withSeed<T>(source: SeedSource, work: () => Promise<T>): Promise<T>;
+  /** The certificate HTTPS and WSS are served with, or null for plain HTTP. */
+  tls(): TlsMaterial | null;
   close(): Promise<void>;
 }

@@ -157,10 +157,68 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the object storage settings, and refuses half a key pair', () => {
+    expect(loadConfig({})).toMatchObject({
+      blobBucket: null,
+      s3Region: 'us-east-1',
+      s3PathStyle: false,
+    });
+    const config = loadConfig(
+      {
+        GUILDHALL_BLOB_URL: 's3://guildhall-files/eu/prod/',
+        GUILDHALL_S3_ENDPOINT: 'http://minio.internal:9000/',
+        GUILDHALL_S3_ACCESS_KEY_ID: 'AKIA',
+        GUILDHALL_S3_SECRET_ACCESS_KEY: 'shh',
+      },
+      ['--s3-path-style', '--s3-region', 'eu-west-1'],
+    );
+    expect(config).toMatchObject({
+      blobBucket: { bucket: 'guildhall-files', prefix: 'eu/prod/' },
+      s3Endpoint: 'http://minio.internal:9000',
+      s3Region: 'eu-west-1',
+      s3AccessKeyId: 'AKIA',
+      s3SecretAccessKey: 'shh',
+      s3PathStyle: true,
+    });
+    expect(loadConfig({ GUILDHALL_BLOB_URL: 's3://files' }).blobBucket).toEqual({
+      bucket: 'files',
+      prefix: '',
+    });
+    for (const bad of ['files', 's3://A_B/x', 's3://ab', 's3://files/../up', 'https://files/x']) {
+      expect(() => loadConfig({ GUILDHALL_BLOB_URL: bad })).toThrow(
+        /^GUILDHALL_BLOB_URL must be s3:\/\/BUCKET\/PREFIX/,
+      );
+    }
+    expect(() => loadConfig({ GUILDHALL_S3_ACCESS_KEY_ID: 'AKIA' })).toThrow(
+      /^GUILDHALL_S3_ACCESS_KEY_ID and GUILDHALL_S3_SECRET_ACCESS_KEY must be set together/,
+    );
+    expect(CONFIG_HELP.join('\n')).toMatch(/--blob-url .*GUILDHALL_BLOB_URL .*s3:\/\/BUCKET/);
+  });
+
+  it('reads the TLS settings: a development certificate or a pair of files', () => {
+    expect(loadConfig({})).toMatchObject({ tls: 'off', tlsCert: null, tlsKey: null });
+    const dev = loadConfig({}, ['--tls', 'dev']);
+    expect(dev.tls).toBe('dev');
+    expect(publicBaseUrl(dev, 8443)).toBe('https://127.0.0.1:8443');
+    const files = loadConfig({ GUILDHALL_TLS_CERT: '/etc/c.pem', GUILDHALL_TLS_KEY: '/etc/k.pem' });
+    expect(publicBaseUrl(files, 443)).toBe('https://127.0.0.1:443');
+    expect(() => loadConfig({}, ['--tls', 'on'])).toThrow(/^--tls must be off or dev/);
+    expect(() => loadConfig({ GUILDHALL_TLS_CERT: '/etc/c.pem' })).toThrow(
+      /^GUILDHALL_TLS_CERT and GUILDHALL_TLS_KEY must be set together/,
+    );
+    expect(() =>
+      loadConfig({ GUILDHALL_TLS: 'dev', GUILDHALL_TLS_CERT: 'c', GUILDHALL_TLS_KEY: 'k' }),
+    ).toThrow(/^GUILDHALL_TLS=dev makes a development certificate/);
+    expect(CONFIG_HELP.join('\n')).toMatch(/--tls-cert .*GUILDHALL_TLS_CERT/);
+  });
+
   it('builds the public URL from the listening address', () => {
-    expect(publicBaseUrl({ publicUrl: null, host: '0.0.0.0' }, 1234)).toBe('http://127.0.0.1:1234');
-    expect(publicBaseUrl({ publicUrl: null, host: '::1' }, 1)).toBe('http://[::1]:1');
-    expect(publicBaseUrl({ publicUrl: 'https://gh.example', host: '127.0.0.1' }, 1)).toBe(
+    const PLAIN = { tls: 'off', tlsCert: null } as const;
+    expect(publicBaseUrl({ ...PLAIN, publicUrl: null, host: '0.0.0.0' }, 1234)).toBe(
+      'http://127.0.0.1:1234',
+    );
+    expect(publicBaseUrl({ ...PLAIN, publicUrl: null, host: '::1' }, 1)).toBe('http://[::1]:1');
+    expect(publicBaseUrl({ ...PLAIN, publicUrl: 'https://gh.example', host: '127.0.0.1' }, 1)).toBe(
       'https://gh.example',
     );
   });

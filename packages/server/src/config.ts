@@ -35,6 +35,7 @@ const HIDDEN: ReadonlySet<keyof Config> = new Set([
   'metricsTokenHash',
   'secretKey',
   'redisUrl',
+  's3SecretAccessKey',
 ] as const);
 
 /** A value fit to echo: a password in a URL is masked. */
@@ -102,6 +103,19 @@ export function loadConfig(
     config[key] = value;
   }
   const result = config as unknown as RawConfig;
+  if ((result.tlsCert === null) !== (result.tlsKey === null)) {
+    throw new ConfigError('GUILDHALL_TLS_CERT and GUILDHALL_TLS_KEY must be set together.');
+  }
+  if (result.tlsCert !== null && result.tls === 'dev') {
+    throw new ConfigError(
+      'GUILDHALL_TLS=dev makes a development certificate: unset it to serve GUILDHALL_TLS_CERT.',
+    );
+  }
+  if ((result.s3AccessKeyId === null) !== (result.s3SecretAccessKey === null)) {
+    throw new ConfigError(
+      "GUILDHALL_S3_ACCESS_KEY_ID and GUILDHALL_S3_SECRET_ACCESS_KEY must be set together (or neither, for the AWS SDK's own credentials).",
+    );
+  }
   return {
     ...result,
     ...voiceSettings(result),
@@ -165,8 +179,17 @@ export function uploadLimitBytes(config: Pick<Config, 'maxUploadBytes' | 'maxAtt
 }
 
 /** The URL clients reach the HTTP API at (no trailing slash, no /api). */
-export function publicBaseUrl(config: Pick<Config, 'publicUrl' | 'host'>, port: number): string {
+/** Whether the API and gateway listener serves TLS (HTTPS and WSS). */
+export function servesTls(config: Pick<Config, 'tls' | 'tlsCert'>): boolean {
+  return config.tls === 'dev' || config.tlsCert !== null;
+}
+
+export function publicBaseUrl(
+  config: Pick<Config, 'publicUrl' | 'host' | 'tls' | 'tlsCert'>,
+  port: number,
+): string {
   if (config.publicUrl !== null) return config.publicUrl;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const scheme = servesTls(config) ? 'https' : 'http';
+  return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }

@@ -12,20 +12,10 @@ import {
   type Setting,
   type TrustProxy,
 } from './configTypes.js';
+import { integer, onOff } from './configParsers.js';
+import { DEPLOY_SETTINGS } from './configDeploySettings.js';
 
-export function integer(min: number, max: number) {
-  return (raw: string) => {
-    if (!/^\d+$/.test(raw)) return undefined;
-    const value = Number(raw);
-    return value >= min && value <= max ? value : undefined;
-  };
-}
-
-export function onOff(raw: string): boolean | undefined {
-  if (['on', 'true', '1', 'yes'].includes(raw.toLowerCase())) return true;
-  if (['off', 'false', '0', 'no'].includes(raw.toLowerCase())) return false;
-  return undefined;
-}
+export { integer, onOff } from './configParsers.js';
 
 /** The longest NATS subject prefix (a stream name is made of it). */
 const NATS_PREFIX_MAX_LENGTH = 64;
@@ -94,6 +84,7 @@ export const SETTINGS = {
     defaultValue: './data',
     parse: (raw: string) => (raw.length > 0 ? raw : undefined),
   },
+  ...DEPLOY_SETTINGS,
   databaseUrl: {
     env: 'DATABASE_URL',
     flag: '--database-url',

@@ -136,6 +136,27 @@ export interface Config {
   voiceEndpoint: string;
   /** The IPv4 address the voice gateway's Ready announces for media; default: the endpoint's host. */
   voicePublicIp: string;
+  /**
+   * `dev`: the API and gateway listener serves HTTPS and WSS with a development certificate made
+   * at first start in `<dataDir>/tls/`; `off`: plain HTTP, unless tlsCert and tlsKey are set.
+   */
+  tls: 'off' | 'dev';
+  /** PEM certificate and key paths the API and gateway listener serves HTTPS and WSS with. */
+  tlsCert: string | null;
+  tlsKey: string | null;
+  /**
+   * The bucket and key prefix blobs live in (GUILDHALL_BLOB_URL=s3://bucket/prefix), shared by
+   * every node; null: the folder `<dataDir>/blobs` (docs/operations.md, Object storage).
+   */
+  blobBucket: BlobBucket | null;
+  /** The S3-compatible service's URL; null: AWS's for the region. */
+  s3Endpoint: string | null;
+  s3Region: string;
+  /** The access key; null: the AWS SDK's own chain (AWS_ACCESS_KEY_ID, a profile, a role). */
+  s3AccessKeyId: string | null;
+  s3SecretAccessKey: string | null;
+  /** Path-style addressing (`endpoint/bucket/key`), which most self-hosted services need. */
+  s3PathStyle: boolean;
   /** PEM certificate and key paths of the voice WebSocket; null: self-signed in `<dataDir>/voice-tls/`. */
   voiceTlsCert: string | null;
   voiceTlsKey: string | null;
@@ -154,6 +175,12 @@ export interface Config {
 /** The settings whose default is worked out from others, as read before that. */
 export type DerivedSetting = 'voicePort' | 'voiceHost' | 'voiceEndpoint' | 'voicePublicIp';
 export type RawConfig = Omit<Config, DerivedSetting> & { [K in DerivedSetting]: Config[K] | null };
+
+/** A bucket of an S3-compatible service, and the prefix ('' or ending with '/') of every key. */
+export interface BlobBucket {
+  bucket: string;
+  prefix: string;
+}
 
 /** Fastify's trustProxy forms this config accepts. */
 export type TrustProxy = boolean | number | string[];

@@ -205,6 +205,15 @@ export function voiceLines(voice: VoiceBannerInfo | null): string[] {
   ];
 }
 
+/** The banner's line for a development certificate on the API and gateway (`--tls dev`). */
+export function tlsLines(developmentCertificate: string | null): string[] {
+  return developmentCertificate === null
+    ? []
+    : [
+        `  TLS:        development certificate; Node clients: NODE_EXTRA_CA_CERTS=${developmentCertificate}`,
+      ];
+}
+
 export function demoBanner(
   demo: DemoInfo,
   demoFile: string,
@@ -214,9 +223,11 @@ export function demoBanner(
     web?: { baseUrl: string; loginCode: string } | null;
     /** The voice node's endpoint, and its development certificate when it has one. */
     voice?: VoiceBannerInfo | null;
+    /** The API's development certificate (`--tls dev`), when it serves one. */
+    tlsCertificate?: string | null;
   } = {},
 ): string {
-  const { privilegedIntents = [], web = null, voice = null } = options;
+  const { privilegedIntents = [], web = null, voice = null, tlsCertificate = null } = options;
   const api = demo.api_url.replace(/\/v\d+$/, '');
   // Images (avatars, icons...) are at the root, as on the platform's CDN host.
   const cdn = api.replace(/\/api$/, '');
@@ -234,6 +245,7 @@ export function demoBanner(
     ...pages,
     `  API:        ${demo.api_url}`,
     `  Gateway:    ${demo.gateway_url}`,
+    ...tlsLines(tlsCertificate),
     ...voiceLines(voice),
     `  Bot token:  ${demo.bot_token}`,
     `  Guild:      ${demo.guild_id} (channel ${demo.channel_id})`,

@@ -4,10 +4,13 @@
  * PostgreSQL, NATS and Redis. Bots are connected to both gateway nodes while messages are posted
  * through both API nodes; one bot's requests split across the API nodes share one global rate
  * limit; a gateway node killed with SIGKILL mid-traffic has its sessions RESUME on the other,
- * and no bot misses a message.
+ * and no bot misses a message. Each process has a data folder of its own, as on machines that
+ * share none: uploaded files live in an S3-compatible bucket (a server this file starts), so a
+ * file posted through one node is served by every other.
  *
  * @module
  */
+import { randomBytes } from 'node:crypto';
 import { GatewayIntentBits as I, PermissionFlags as P } from '@guildhall/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
@@ -21,6 +24,7 @@ import {
   type GatewayClient,
 } from './support/gatewayClient.js';
 import { natsAvailable } from './support/nats.js';
+import { startS3Server, type TestS3Server } from './support/s3Server.js';
 import { TEST_DATABASE_URL, postgresAvailable } from './support/postgres.js';
 import { redisAvailable } from './support/redis.js';
 import { countAppStart, seedDeveloper } from './support/testServer.js';
@@ -41,6 +45,9 @@ interface Bot {
   userId: string;
 }
 
+/** The key every process (and the seeder) seals secrets with: they share no data folder. */
+const SECRET_KEY = randomBytes(32).toString('base64');
+
 /** The world, written to the cluster's schema before the processes start. */
 async function seed(cluster: Cluster) {
   const storage = await createPostgresStorage({
@@ -49,7 +56,12 @@ async function seed(cluster: Cluster) {
   });
   countAppStart();
   const app = await createApp(
-    { ...loadConfig({}), dataDir: cluster.dataDir, logLevel: 'silent', demo: false },
+    {
+      ...loadConfig({ GUILDHALL_SECRET_KEY: SECRET_KEY }),
+      dataDir: cluster.dataDir,
+      logLevel: 'silent',
+      demo: false,
+    },
     { overrides: { storage } },
   );
   try {
@@ -102,6 +114,7 @@ describe.skipIf(!postgresAvailable || !natsAvailable || !redisAvailable)(
   'two API and two gateway processes on PostgreSQL, NATS and Redis',
   () => {
     let cluster: Cluster | null = null;
+    let s3: TestS3Server | null = null;
     const views: BotView[] = [];
     /** The posting loops, stopped by the test or, when it fails midway, after it. */
     const flow = { on: true, done: Promise.resolve() };
@@ -112,14 +125,23 @@ describe.skipIf(!postgresAvailable || !natsAvailable || !redisAvailable)(
       for (const view of views.splice(0)) for (const c of view.connections) c.raw.terminate();
       await cluster?.close();
       cluster = null;
+      await s3?.close();
+      s3 = null;
     }, 60_000);
 
     it('shares the global limit, and a gateway killed mid-traffic loses no message', async () => {
-      cluster = await createCluster({
-        GUILDHALL_GLOBAL_RATE_LIMIT: String(GLOBAL_LIMIT),
-        // Only the global limit is tried here: each route's own bucket is out of the way.
-        GUILDHALL_ROUTE_RATE_LIMIT: '100000/1',
-      });
+      s3 = await startS3Server();
+      cluster = await createCluster(
+        {
+          GUILDHALL_GLOBAL_RATE_LIMIT: String(GLOBAL_LIMIT),
+          // Only the global limit is tried here: each route's own bucket is out of the way.
+          GUILDHALL_ROUTE_RATE_LIMIT: '100000/1',
+          GUILDHALL_SECRET_KEY: SECRET_KEY,
+          ...s3.env(),
+        },
+        undefined,
+        { dataDirPerNode: true },
+      );
       const world = await seed(cluster);
       const [apiA, apiB, gatewayA, gatewayB] = await Promise.all([
         cluster.start('api'),
@@ -150,6 +172,27 @@ describe.skipIf(!postgresAvailable || !natsAvailable || !redisAvailable)(
       }
       expect(statuses.filter((s) => s === 200)).toHaveLength(GLOBAL_LIMIT);
       expect(statuses.filter((s) => s === 429)).toHaveLength(2 * GLOBAL_LIMIT);
+
+      // A file posted through one API node is served by the other and by a gateway node.
+      const form = new FormData();
+      form.append('payload_json', JSON.stringify({ content: 'a file' }));
+      form.append('files[0]', new Blob(['shared bytes'], { type: 'text/plain' }), 'shared.txt');
+      const uploaded = await fetch(
+        `${apiA.apiUrl}/channels/${world.channelIds[0] ?? ''}/messages`,
+        {
+          method: 'POST',
+          headers: { authorization: world.bots[0]?.token ?? '' },
+          body: form,
+        },
+      );
+      expect(uploaded.status).toBe(200);
+      const { attachments } = (await uploaded.json()) as { attachments: { url: string }[] };
+      const path = new URL(attachments[0]?.url ?? '');
+      for (const node of [apiB, gatewayB]) {
+        const served = await fetch(new URL(`${path.pathname}${path.search}`, node.apiUrl));
+        expect(served.status).toBe(200);
+        expect(await served.text()).toBe('shared bytes');
+      }
 
       // Bots on both gateway nodes.
       const gatewayOf = (i: number) => (i < BOTS / 2 ? gatewayA : gatewayB);
@@ -237,6 +280,6 @@ describe.skipIf(!postgresAvailable || !natsAvailable || !redisAvailable)(
       }
       // The survivors were never disturbed.
       for (const node of [apiA, apiB, gatewayB]) expect(node.output()).not.toMatch(/"level":50/);
-    }, 60_000);
+    }, 90_000);
   },
 );

@@ -161,10 +161,13 @@ export async function startGuildhall(options: StartOptions = {}): Promise<Guildh
   const config = kitConfig(dataDir, options);
   let app: App;
   try {
-    app = await createApp({
-      config,
+    app = await createApp(config, {
       ...(config.databaseUrl === null
-        ? { storage: openMemoryStorage({ template: (template ??= memoryStorageTemplate()) }) }
+        ? {
+            overrides: {
+              storage: openMemoryStorage({ template: (template ??= memoryStorageTemplate()) }),
+            },
+          }
         : {}),
     });
   } catch (err) {

@@ -6,8 +6,7 @@
  * listening port when there is none), so one listener serves the API and every activity; the
  * proxy host tells them apart by the Host header (proxyServer.ts). Docs: docs/activities.md#the-proxy-host.
  */
-import type { Config } from '../config.js';
-import { publicBaseUrl } from '../config.js';
+import { publicBaseUrl, servesTls, type Config } from '../config.js';
 import { APPLICATION_ID_PLACEHOLDER } from '../domain/activityHost.js';
 
 export { DEFAULT_ACTIVITY_HOST, activityHostProblem } from '../domain/activityHost.js';
@@ -21,8 +20,10 @@ export function activitySuffix(config: Pick<Config, 'activityHost'>): string {
 }
 
 /** The scheme and `:port` part of every activity origin (the public URL's, else the listener's). */
-function schemeAndPort(config: Pick<Config, 'publicUrl'>, port: number) {
-  if (config.publicUrl === null) return { scheme: 'http:', port: `:${String(port)}` };
+function schemeAndPort(config: Pick<Config, 'publicUrl' | 'tls' | 'tlsCert'>, port: number) {
+  if (config.publicUrl === null) {
+    return { scheme: servesTls(config) ? 'https:' : 'http:', port: `:${String(port)}` };
+  }
   const url = new URL(config.publicUrl);
   return { scheme: url.protocol, port: url.port === '' ? '' : `:${url.port}` };
 }
@@ -33,7 +34,7 @@ function schemeAndPort(config: Pick<Config, 'publicUrl'>, port: number) {
  * URL's scheme and port (`http:` and `port` when the config has no public URL).
  */
 export function activityOrigin(
-  config: Pick<Config, 'activityHost' | 'publicUrl'>,
+  config: Pick<Config, 'activityHost' | 'publicUrl' | 'tls' | 'tlsCert'>,
   port: number,
   applicationId: string,
 ): string {
@@ -46,7 +47,7 @@ export function activityOrigin(
  * client's `frame-src`.
  */
 export function activityFrameSource(
-  config: Pick<Config, 'activityHost' | 'publicUrl'>,
+  config: Pick<Config, 'activityHost' | 'publicUrl' | 'tls' | 'tlsCert'>,
   port: number,
 ): string {
   const { scheme, port: portPart } = schemeAndPort(config, port);
@@ -85,7 +86,10 @@ export function matchActivityHost(suffix: string, header: string | undefined): A
  * or 127.0.0.1; both are listed. CSP has no syntax for IPv6 literals, so a client opened at an
  * `[::1]` address cannot frame activities (browsers ignore such a source).
  */
-export function clientOrigins(config: Pick<Config, 'publicUrl' | 'host'>, port: number): string[] {
+export function clientOrigins(
+  config: Pick<Config, 'publicUrl' | 'host' | 'tls' | 'tlsCert'>,
+  port: number,
+): string[] {
   const base = new URL(publicBaseUrl(config, port)).origin;
   if (config.publicUrl !== null) return [base];
   const loopbackListener = ['127.0.0.1', '::1', 'localhost', '0.0.0.0', '::'].includes(config.host);

@@ -7,6 +7,8 @@
  * (proxyHttp.ts, proxyWs.ts). Docs: docs/activities.md#the-proxy-host.
  */
 import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Server as HttpsServer } from 'node:https';
+import type { TlsOptions } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { publicBaseUrl, type Config } from '../config.js';
@@ -40,7 +42,13 @@ import { forwardUpgrade, type UpgradeRequest } from './proxyWs.js';
 export interface ActivityProxyOptions {
   config: Pick<
     Config,
-    'activityHost' | 'activityAllowLoopback' | 'activityMaxBodyBytes' | 'publicUrl' | 'host'
+    | 'activityHost'
+    | 'activityAllowLoopback'
+    | 'activityMaxBodyBytes'
+    | 'publicUrl'
+    | 'host'
+    | 'tls'
+    | 'tlsCert'
   >;
   /** Each application's URL mappings (`storage.activities`). */
   mappings: UrlMappingSource;
@@ -254,50 +262,41 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
 type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
 
 /**
- * An HTTP server that hands activity hosts' requests and upgrades to the proxy and everything
- * else to `handler` (Fastify's) and the server's other upgrade listeners (the gateway's).
- */
-export class HostSplitServer extends Server {
-  private readonly proxy: ActivityProxy;
-
-  constructor(proxy: ActivityProxy, handler: RequestHandler) {
-    super((request, response) => {
-      const match = proxy.match(request);
-      if (match.kind === 'api') handler(request, response);
-      else proxy.handleRequest(request, response, match);
-    });
-    this.proxy = proxy;
-    // With a listener, Node hands every upgrade to 'upgrade' (not 'request') even on a node
-    // without the gateway; one nobody else wants is closed.
-    this.on('upgrade', (_request: IncomingMessage, socket: Duplex) => {
-      if (this.listenerCount('upgrade') === 1) socket.destroy();
-    });
-  }
-
-  override emit(event: string | symbol, ...args: unknown[]): boolean {
-    if (event === 'upgrade') {
-      const [request, socket, head] = args as [IncomingMessage, Duplex, Buffer];
-      const match = this.proxy.match(request);
-      if (match.kind !== 'api') {
-        this.proxy.handleUpgrade({ req: request, socket, head }, match);
-        return true;
-      }
-    }
-    // Node's overloads name every event as a string; a symbol event passes through the same way.
-    return super.emit(event as string, ...args);
-  }
-}
-
-/**
  * Fastify's `serverFactory` for a listener shared with the proxy host: the server Fastify would
- * make, with the activity hosts split off.
+ * make (HTTPS with `tls`), whose activity hosts' requests and upgrades go to the proxy and
+ * everything else to `handler` (Fastify's) and the server's other upgrade listeners (the
+ * gateway's).
  */
-export function hostSplitServerFactory(proxy: ActivityProxy) {
+export function hostSplitServerFactory(proxy: ActivityProxy, tls?: TlsOptions) {
   return (
     handler: RequestHandler,
     options: { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number },
   ): Server => {
-    const server = new HostSplitServer(proxy, handler);
+    const split: RequestHandler = (request, response) => {
+      const match = proxy.match(request);
+      if (match.kind === 'api') handler(request, response);
+      else proxy.handleRequest(request, response, match);
+    };
+    // An HTTPS server is an HTTP server over TLS sockets: Fastify and the gateway use it alike.
+    const server = (tls === undefined ? new Server(split) : new HttpsServer(tls, split)) as Server;
+    // With a listener, Node hands every upgrade to 'upgrade' (not 'request') even on a node
+    // without the gateway; one nobody else wants is closed.
+    server.on('upgrade', (_request: IncomingMessage, socket: Duplex) => {
+      if (server.listenerCount('upgrade') === 1) socket.destroy();
+    });
+    const emit = server.emit.bind(server);
+    server.emit = ((event: string | symbol, ...args: unknown[]): boolean => {
+      if (event === 'upgrade') {
+        const [request, socket, head] = args as [IncomingMessage, Duplex, Buffer];
+        const match = proxy.match(request);
+        if (match.kind !== 'api') {
+          proxy.handleUpgrade({ req: request, socket, head }, match);
+          return true;
+        }
+      }
+      // Node's overloads name every event as a string; a symbol event passes through the same way.
+      return emit(event as string, ...args);
+    }) as Server['emit'];
     if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
     if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
     if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);

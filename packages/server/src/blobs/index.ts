@@ -1,6 +1,9 @@
-/** @module blobs: where uploaded files live (a disk folder by default), behind one interface. */
+/**
+ * @module blobs: where uploaded files live, behind one interface: a disk folder by default, or
+ * an S3-compatible bucket (`s3.ts`, loaded only when GUILDHALL_BLOB_URL names one).
+ */
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
@@ -9,6 +12,14 @@ import { pipeline } from 'node:stream/promises';
 export interface Blob {
   bytes: Buffer;
   contentType: string;
+}
+
+/** A stored blob opened for streaming out (a CDN route sends it without holding it whole). */
+export interface BlobStream {
+  stream: Readable;
+  contentType: string;
+  /** Its length in bytes. */
+  size: number;
 }
 
 /** A file streamed in but not yet under a key: committed once its row is written, else discarded. */
@@ -32,20 +43,31 @@ export interface BlobStore {
   put(key: string, blob: Blob): Promise<void>;
   /** The blob, or null when there is none under that key. */
   get(key: string): Promise<Blob | null>;
+  /** The blob as a stream, or null when there is none under that key. */
+  read(key: string): Promise<BlobStream | null>;
   /** Removes the blob under `key`; nothing happens when there is none. */
   delete(key: string): Promise<void>;
   /**
-   * Streams `source` into a temporary file, never holding it whole in memory. When the stream
-   * fails (a size limit, a closed connection) the file is removed and the error rethrown.
+   * Streams `source` into a temporary file (or object), never holding it whole in memory. When
+   * the stream fails (a size limit, a closed connection) the file is removed and the error
+   * rethrown.
    */
   stage(source: Readable): Promise<StagedBlob>;
   /** Every stored blob (not staged or half-written files). */
   list(): AsyncIterable<BlobEntry>;
   /** Removes staged and half-written files last written before `beforeMs`; returns how many. */
   removeTemporary(beforeMs: number): Promise<number>;
+  /** Lets go of connections (a store the app opened is closed with it). */
+  close?(): void;
 }
 
-const KEY = /^[a-z0-9_-]+(?:\/[A-Za-z0-9_.-]+)+$/;
+/** The form of every key: a lower-case kind, then path segments (`attachments/123`). */
+export const BLOB_KEY = /^[a-z0-9_-]+(?:\/[A-Za-z0-9_.-]+)+$/;
+
+/** Whether `key` names a blob (not a path that climbs out of the store). */
+export function isBlobKey(key: string): boolean {
+  return BLOB_KEY.test(key) && !key.includes('..');
+}
 /** Staged uploads wait here, beside the blobs, so a commit is a rename on one file system. */
 const STAGING = '.staging';
 const TEMPORARY = /\.[0-9a-f]{12}\.tmp(?:\.type)?$/;
@@ -66,7 +88,7 @@ export class DiskBlobStore implements BlobStore {
   }
 
   #path(key: string): string {
-    if (!KEY.test(key) || key.includes('..')) throw new TypeError(`invalid blob key: ${key}`);
+    if (!isBlobKey(key)) throw new TypeError(`invalid blob key: ${key}`);
     const path = resolve(join(this.#root, key));
     if (!path.startsWith(this.#root + sep)) throw new TypeError(`invalid blob key: ${key}`);
     return path;
@@ -90,6 +112,25 @@ export class DiskBlobStore implements BlobStore {
         readFile(`${path}.type`, 'utf8'),
       ]);
       return { bytes, contentType };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async read(key: string): Promise<BlobStream | null> {
+    const path = this.#path(key);
+    try {
+      // Opened first, so a blob deleted meanwhile still streams whole (or is not found at all).
+      const file = await open(path);
+      try {
+        const contentType = await readFile(`${path}.type`, 'utf8');
+        const { size } = await file.stat();
+        return { stream: file.createReadStream(), contentType, size };
+      } catch (err) {
+        await file.close();
+        throw err;
+      }
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
@@ -147,7 +188,7 @@ export class DiskBlobStore implements BlobStore {
     for (const entry of entries) {
       if (!entry.isFile() || entry.name.endsWith('.type') || TEMPORARY.test(entry.name)) continue;
       const key = relative(this.#root, join(entry.parentPath, entry.name)).split(sep).join('/');
-      if (key.startsWith(`${STAGING}/`) || !KEY.test(key)) continue;
+      if (key.startsWith(`${STAGING}/`) || !isBlobKey(key)) continue;
       const info = await stat(join(entry.parentPath, entry.name)).catch(() => null);
       if (info !== null) yield { key, modifiedAt: info.mtimeMs };
     }

@@ -3,12 +3,22 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp, type App } from '../app.js';
 import { CONFIG_HELP, ConfigError, OPERATOR_HELP, loadConfig, roleServes } from '../config.js';
-import { demoBanner, ensureDemo, voiceLines, type VoiceBannerInfo } from '../demo.js';
-import { UsageError } from '../cliFlags.js';
+import { demoBanner, ensureDemo, tlsLines, voiceLines, type VoiceBannerInfo } from '../demo.js';
+import { UsageError, requireFlag } from '../cliFlags.js';
 import { WorldError } from '../control/worldFile.js';
 import { parseCommandArgs } from './args.js';
 import { checkRole, listenFailure, runningLine } from './startup.js';
 import { readWorldToStart, startWithWorld, worldBanner } from './worldStart.js';
+import {
+  BACKUP_SUMMARY,
+  BACKUP_USAGE,
+  RESTORE_SUMMARY,
+  RESTORE_USAGE,
+  backupHelp,
+  restoreHelp,
+  runBackup,
+  runRestore,
+} from './backupCommand.js';
 import { ADMIN_COMMANDS, runAdminCommand } from './commands.js';
 import { RPC_SUMMARY, RPC_USAGE, rpcHelp } from './rpcUsage.js';
 import {
@@ -46,6 +56,8 @@ function mainHelp(): string {
     `  ${'rpc'.padEnd(16)} ${RPC_SUMMARY}`,
     ...ADMIN_COMMANDS.map((c) => `  ${c.name.padEnd(16)} ${c.summary}`),
     `  ${'secrets rotate'.padEnd(16)} ${SECRETS_ROTATE_SUMMARY}`,
+    `  ${'backup'.padEnd(16)} ${BACKUP_SUMMARY}`,
+    `  ${'restore'.padEnd(16)} ${RESTORE_SUMMARY}`,
     '',
     'Run `guildhall <command> --help` for its options. Every command reads the same settings:',
     ...CONFIG_HELP,
@@ -86,6 +98,12 @@ function voiceBanner(app: App): VoiceBannerInfo | null {
     endpoint: app.voice.endpoint(),
     developmentCertificate: tls?.development === true ? tls.certPath : null,
   };
+}
+
+/** The API's development certificate file, when it serves one (`--tls dev`). */
+function devCertificate(app: App): string | null {
+  const tls = app.tls();
+  return tls?.development === true ? tls.certPath : null;
 }
 
 /** `guildhall start`: the settings' flags, `--world`, and `rpc` when `--rpc` was given. */
@@ -134,6 +152,7 @@ async function start(request: StartRequest, env: Record<string, string | undefin
           privilegedIntents,
           web,
           voice: voiceBanner(app),
+          tlsCertificate: devCertificate(app),
         }),
       );
       if (!created) io.stdout('  (reusing the demo from an earlier start)\n');
@@ -144,7 +163,9 @@ async function start(request: StartRequest, env: Record<string, string | undefin
       }
     } else {
       const urls = { base: app.baseUrl(), api: app.apiUrl(), gateway: app.gatewayUrl() };
-      const voice = voiceLines(voiceBanner(app)).map((line) => `${line.trim()}\n`);
+      const voice = [...tlsLines(devCertificate(app)), ...voiceLines(voiceBanner(app))].map(
+        (line) => `${line.trim()}\n`,
+      );
       io.stdout(`${runningLine(config.role, urls)}\n${voice.join('')}`);
     }
   } catch (err) {
@@ -244,6 +265,20 @@ export async function runCli(
       flags.delete('stage');
       return await runSecretsRotate(loadConfig(env, normalised(flags)), { stage }, io);
     }
+    if ((words[0] === 'backup' || words[0] === 'restore') && words.length === 1) {
+      const backup = words[0] === 'backup';
+      const usage = backup ? BACKUP_USAGE : RESTORE_USAGE;
+      const flags = parseCommandArgs(words[0], argv.slice(1), usage);
+      if (flags.get('help') === 'true') {
+        io.stdout(`${(backup ? backupHelp : restoreHelp)(OPERATOR_HELP)}\n`);
+        return 0;
+      }
+      const file = requireFlag(flags, backup ? 'to' : 'from', usage);
+      flags.delete(backup ? 'to' : 'from');
+      const config = loadConfig(env, normalised(flags));
+      io.stdout(`${await (backup ? runBackup : runRestore)(config, file)}\n`);
+      return 0;
+    }
     // Names have two words (`user create`) or three (`user connection add`).
     const command = ADMIN_COMMANDS.find(
       (c) => c.name === words.slice(0, c.name.split(' ').length).join(' '),
@@ -284,6 +319,10 @@ export async function runCli(
     if (err instanceof ConfigError || err instanceof UsageError || err instanceof WorldError) {
       io.stderr(`guildhall: ${err.message}\n`);
       return 2;
+    }
+    if (err instanceof Error && err.name === 'BackupError') {
+      io.stderr(`guildhall ${words[0] ?? ''}: ${err.message}\n`);
+      return 1;
     }
     // rpc/run.ts's RpcStartError (the module is loaded only for RPC).
     if (err instanceof Error && err.name === 'RpcStartError') {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import { Server as HttpsServer } from 'node:https';
 import proxyAddr from '@fastify/proxy-addr';
 import Fastify, {
   type FastifyBaseLogger,
@@ -36,9 +37,26 @@ export interface HttpServerOptions {
   corsOrigins?: CorsOrigins;
   /**
    * Makes the listener (Fastify's serverFactory): the activity proxy host's, which splits its
-   * hosts off before Fastify (activities/proxyServer.ts). Absent: Fastify's own.
+   * hosts off before Fastify (activities/proxyServer.ts), HTTPS itself with `tls`. Absent:
+   * Fastify's own, or with `tls` an HTTPS server.
    */
   serverFactory?: FastifyServerFactory;
+  /** The certificate and key to serve HTTPS (and WSS) with; absent: plain HTTP. */
+  tls?: { cert: string; key: string };
+}
+
+/** Fastify's `serverFactory` for an HTTPS listener (an HTTP server over TLS sockets). */
+function httpsServerFactory(tls: { cert: string; key: string }) {
+  return (
+    handler: (request: IncomingMessage, response: ServerResponse) => void,
+    options: { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number },
+  ): HttpServer => {
+    const server = new HttpsServer(tls, handler) as unknown as HttpServer;
+    if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+    if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
+    return server;
+  };
 }
 
 const METHODS: HTTPMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -104,7 +122,13 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     },
     trustProxy: proxyTrust(options.trustProxy),
     return503OnClosing: true,
-    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
+    ...(options.serverFactory
+      ? { serverFactory: options.serverFactory }
+      : options.tls
+        ? { serverFactory: httpsServerFactory(options.tls) }
+        : {}),
+    // Only so Fastify's "listening at" line says https: the server is the factory's.
+    ...((options.tls ? { https: true } : {}) as object),
   });
 
   // Bodies are JSON, or form-encoded (OAuth2 token requests); plain text is refused with 50035.

@@ -5,15 +5,16 @@ import { fileURLToPath } from 'node:url';
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /**
- * Starts `support/<name>.ts` in a fresh Node process through tsx. The child resolves
+ * Starts `support/<name>.ts` in a fresh Node process through tsx (with `nodeFlags` before it). The child resolves
  * `@guildhall/protocol` to its sources (tsconfig.test.json), so no build is needed first.
  */
 export function spawnSupportScript(
   name: string,
   args: readonly string[],
+  nodeFlags: readonly string[] = [],
 ): ChildProcessWithoutNullStreams {
   const script = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
-  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  return spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script, ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, TSX_TSCONFIG_PATH: 'tsconfig.test.json' },
     stdio: 'pipe',

@@ -48,7 +48,10 @@ export interface Cluster {
   readonly schema: string;
   /** DATABASE_URL of the schema, for a seeder in the test. */
   readonly databaseUrl: string;
-  /** The data folder the processes share (uploaded files; a shared volume in a deployment). */
+  /**
+   * The data folder the processes share (uploaded files; a shared volume in a deployment), or
+   * with `dataDirPerNode` (blobs in object storage) the parent of each process's own.
+   */
   readonly dataDir: string;
   /** The environment every process gets (besides GUILDHALL_ROLE). */
   readonly env: Readonly<Record<string, string>>;
@@ -57,7 +60,11 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-function spawnNode(env: Record<string, string>): Promise<ClusterNode> {
+/**
+ * Starts `guildhall start` (the built CLI) with `env` alone, resolving once it says where it
+ * listens (GUILDHALL_DEMO=off: the one-line banner).
+ */
+export function spawnNode(env: Record<string, string>): Promise<ClusterNode> {
   // Only what the deployment sets: nothing of the test runner's environment leaks in.
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BUILT_MAIN, 'start'], {
     env: { PATH: process.env['PATH'] ?? '', ...env },
@@ -101,12 +108,14 @@ function spawnNode(env: Record<string, string>): Promise<ClusterNode> {
  * Makes a cluster's shared ground (the schema, created and migrated by the first process or the
  * test's seeder; a data folder) and returns what starts its processes. `env` adds settings
  * every process gets; `services`, servers of the test's own, replace the shared ones (what the
- * cluster made on them goes with them).
+ * cluster made on them goes with them); `dataDirPerNode` gives each process a data folder of its
+ * own, as on machines that share none (its blobs then in object storage, its secret key set).
  * @throws Error saying to build first when the CLI is not built.
  */
 export async function createCluster(
   env: Record<string, string> = {},
   services?: ClusterServices,
+  options: { dataDirPerNode?: boolean } = {},
 ): Promise<Cluster> {
   if (!existsSync(BUILT_MAIN)) {
     throw new Error(`${BUILT_MAIN} is missing: build first (npx tsc -b, or npm test).`);
@@ -131,13 +140,18 @@ export async function createCluster(
     ...env,
   };
   const nodes: ClusterNode[] = [];
+  let started = 0;
   return {
     schema,
     databaseUrl: url.toString(),
     dataDir,
     env: shared,
     async start(role, extraEnv = {}) {
-      const node = await spawnNode({ ...shared, ...extraEnv, GUILDHALL_ROLE: role });
+      const own: Record<string, string> =
+        options.dataDirPerNode === true
+          ? { GUILDHALL_DATA_DIR: join(dataDir, `node-${String(started++)}`) }
+          : {};
+      const node = await spawnNode({ ...shared, ...own, ...extraEnv, GUILDHALL_ROLE: role });
       nodes.push(node);
       return node;
     },

@@ -140,7 +140,7 @@ export function registerAppAttachmentCdnRoutes(
       if (found?.applicationId !== params.application_id || found.filename !== params.filename) {
         throw new ApiError('NOT_FOUND');
       }
-      const blob = await deps.blobs.get(appAttachmentKey(found.id));
+      const blob = await deps.blobs.read(appAttachmentKey(found.id));
       if (blob === null) throw new ApiError('NOT_FOUND');
       const filename = found.filename.replace(/[^A-Za-z0-9._-]/g, '_');
       return reply
@@ -148,7 +148,8 @@ export function registerAppAttachmentCdnRoutes(
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('content-disposition', `attachment; filename="${filename}"`)
-        .send(blob.bytes);
+        .header('content-length', blob.size)
+        .send(blob.stream);
     },
   );
 }

@@ -169,7 +169,7 @@ export function registerInteractionAttachmentRoutes(
         { resolved?: { attachments?: Record<string, { filename?: string }> } } | undefined;
       const listed = data?.resolved?.attachments?.[params.attachment_id];
       if (listed?.filename !== params.filename) throw new ApiError('NOT_FOUND');
-      const blob = await deps.blobs.get(
+      const blob = await deps.blobs.read(
         interactionAttachmentKey(params.interaction_id, params.attachment_id),
       );
       if (blob === null) throw new ApiError('NOT_FOUND');
@@ -180,7 +180,8 @@ export function registerInteractionAttachmentRoutes(
         .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('content-disposition', `attachment; filename="${filename}"`)
-        .send(blob.bytes);
+        .header('content-length', blob.size)
+        .send(blob.stream);
     },
   );
 }

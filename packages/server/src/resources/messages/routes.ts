@@ -284,7 +284,7 @@ export function registerAttachmentCdnRoutes(
       if (owner?.channelId !== params.channel_id || owner.filename !== params.filename) {
         throw new ApiError('NOT_FOUND');
       }
-      const blob = await deps.blobs.get(attachmentKey(params.attachment_id));
+      const blob = await deps.blobs.read(attachmentKey(params.attachment_id));
       if (blob === null) throw new ApiError('NOT_FOUND');
       const download = mustDownload(blob.contentType);
       const filename = params.filename.replace(/[^A-Za-z0-9._-]/g, '_');
@@ -297,7 +297,8 @@ export function registerAttachmentCdnRoutes(
           `${download ? 'attachment' : 'inline'}; filename="${filename}"`,
         )
         .header('cache-control', CDN_CACHE_CONTROL)
-        .send(blob.bytes);
+        .header('content-length', blob.size)
+        .send(blob.stream);
     },
   );
 }

@@ -183,3 +183,4 @@ export function createSqliteStorage(options: SqliteStorageOptions): Storage {
       }),
   };
 }
+export { backupSqlite, checkSqliteBackup } from './backup.js';
