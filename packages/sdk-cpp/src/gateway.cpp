@@ -80,13 +80,13 @@ void Gateway::start() {
 
 void Gateway::stop() {
   if (!thread_.joinable()) return;
-  push({Command::Stop, nullptr});
+  push(Command(Command::Stop));
   thread_.join();
 }
 
-void Gateway::connect() { push({Command::Connect, nullptr}); }
-void Gateway::disconnect() { push({Command::Disconnect, nullptr}); }
-void Gateway::setPresence(Json presence) { push({Command::Presence, std::move(presence)}); }
+void Gateway::connect() { push(Command(Command::Connect)); }
+void Gateway::disconnect() { push(Command(Command::Disconnect)); }
+void Gateway::setPresence(Json presence) { push(Command(Command::Presence, std::move(presence))); }
 
 void Gateway::push(Command command) {
   {
@@ -123,24 +123,7 @@ void Gateway::run() {
     if (count == 2 && fds[1].revents != 0 && socket_.open()) {
       std::vector<WebSocket::Message> messages;
       bool closed = socket_.readAvailable(messages) == WebSocket::ReadStatus::Closed;
-      uint64_t generation = generation_;
-      for (auto const& message : messages) {
-        // A message made the client drop this connection: the rest belong to it.
-        if (generation != generation_) break;
-        if (message.binary || core_->settings.gatewayCompression) {
-          bool broken = false;
-          auto text = zlib_.push(message.data, broken);
-          if (broken) {
-            core_->logger.warn("The gateway sent a frame that does not inflate; reconnecting.");
-            reconnect();
-            break;
-          }
-          if (text) onMessage(*text);
-        } else {
-          onMessage(message.data);
-        }
-      }
-      if (closed && generation == generation_) onClose(socket_.closeCode(), socket_.closeReason());
+      consume(messages, closed);
     }
     auto now = Clock::now();
     if (retryAt_ && *retryAt_ <= now) {
@@ -158,6 +141,27 @@ void Gateway::run() {
     }
   }
   if (socket_.open()) socket_.close(1000, "disconnect");
+}
+
+void Gateway::consume(std::vector<WebSocket::Message> const& messages, bool closed) {
+  uint64_t generation = generation_;
+  for (auto const& message : messages) {
+    // A message made the client drop this connection: the rest belong to it.
+    if (generation != generation_) return;
+    if (message.binary || core_->settings.gatewayCompression) {
+      bool broken = false;
+      auto text = zlib_.push(message.data, broken);
+      if (broken) {
+        core_->logger.warn("The gateway sent a frame that does not inflate; reconnecting.");
+        reconnect();
+        return;
+      }
+      if (text) onMessage(*text);
+    } else {
+      onMessage(message.data);
+    }
+  }
+  if (closed && generation == generation_) onClose(socket_.closeCode(), socket_.closeReason());
 }
 
 bool Gateway::handleCommands() {
@@ -227,10 +231,10 @@ void Gateway::begin() {
   request.path = "/gateway";
   request.auth = false;
   request.onRateLimitWait = [this](bool waiting) {
-    push({Command::HttpWait, nullptr, waiting});
+    push(Command(Command::HttpWait, nullptr, waiting));
   };
   worker_.request(std::move(request), [this](HttpOutcome outcome) {
-    Command command{Command::GatewayUrl, std::move(outcome.body), outcome.result.Successful()};
+    Command command(Command::GatewayUrl, std::move(outcome.body), outcome.result.Successful());
     command.text = outcome.result.Error();
     push(std::move(command));
   });
@@ -256,13 +260,18 @@ void Gateway::openSocket(std::string const& baseIn) {
   std::string url = base + "/?v=10&encoding=json";
   if (core_->settings.gatewayCompression) url += "&compress=zlib-stream";
   core_->logger.info("Connecting to the gateway at " + base);
+  core_->logger.verbose("Gateway URL: " + url);
   zlib_.reset();
   generation_ += 1;
   std::string error;
   if (!socket_.connect(url, core_->httpTimeoutMs.load(), error)) {
     core_->logger.warn("Could not open the gateway connection: " + error);
     retryLater(Client::Error::ConnectionFailed, 0);
+    return;
   }
+  std::vector<WebSocket::Message> early;
+  bool closed = socket_.readBuffered(early) == WebSocket::ReadStatus::Closed;
+  consume(early, closed);
 }
 
 void Gateway::onMessage(std::string const& text) {

@@ -45,9 +45,11 @@ class Gateway {
 
  private:
   struct Command {
-    enum Kind { Connect, Disconnect, Presence, GatewayUrl, HttpWait, Stop } kind;
+    enum Kind { Connect, Disconnect, Presence, GatewayUrl, HttpWait, Stop };
+    Command(Kind k, Json v = nullptr, bool f = false) : kind(k), value(std::move(v)), flag(f) {}
+    Kind kind;
     Json value;
-    bool flag = false;
+    bool flag;
     std::string text;
   };
   using Clock = std::chrono::steady_clock;
@@ -58,6 +60,8 @@ class Gateway {
   void begin();
   void openSocket(std::string const& base);
   void onGatewayUrl(Command const& command);
+  /// Handles what a read brought (`closed`: the connection ended after these messages).
+  void consume(std::vector<WebSocket::Message> const& messages, bool closed);
   void onMessage(std::string const& text);
   void onHello(int64_t intervalMs);
   void onDispatch(std::string const& type, Json const& data);

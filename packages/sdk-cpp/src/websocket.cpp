@@ -207,6 +207,15 @@ WebSocket::ReadStatus WebSocket::readAvailable(std::vector<Message>& out) {
   return ReadStatus::Open;
 }
 
+WebSocket::ReadStatus WebSocket::readBuffered(std::vector<Message>& out) {
+  if (easy_ == nullptr) return ReadStatus::Closed;
+  if (!parseFrames(out)) {
+    drop();
+    return ReadStatus::Closed;
+  }
+  return ReadStatus::Open;
+}
+
 bool WebSocket::parseFrames(std::vector<Message>& out) {
   for (;;) {
     if (buffer_.size() < 2) return true;

@@ -36,6 +36,9 @@ class WebSocket {
   /// Reads what has arrived; complete messages go to `out`. Closed when the peer closed (its
   /// close code in closeCode(), 1006 for a dropped connection) or the stream broke.
   ReadStatus readAvailable(std::vector<Message>& out);
+  /// The messages that came with the upgrade's answer (a server may send its first message in
+  /// the same packet): read them right after connect(), before waiting on the socket.
+  ReadStatus readBuffered(std::vector<Message>& out);
   uint16_t closeCode() const { return closeCode_; }
   std::string const& closeReason() const { return closeReason_; }
 
