@@ -87,7 +87,7 @@ function restrictImports(...patterns) {
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**'],
+    ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**', 'packages/sdk-cpp/build*/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,

@@ -14,7 +14,7 @@
 import { ChannelType } from './enums.js';
 import { validationError } from './errors.js';
 import type { ClientCore } from './core.js';
-import type { ChannelHistory } from './state.js';
+import { cacheAnswers, mergeIds } from './rules.js';
 import type { WireChannel, WireMessage, WireUser } from './wire.js';
 
 /** The platform's epoch (2015-01-01T00:00:00Z), for a snowflake's time. */
@@ -457,7 +457,7 @@ export class MessagesArea {
     const state = this.core.state;
     const channelId = this.#dmWith(recipientId);
     const cached = channelId === null ? undefined : state.histories.get(channelId);
-    if (cached !== undefined && (cached.ids.length >= limit || cached.complete)) {
+    if (cached !== undefined && cacheAnswers(cached, limit)) {
       this.core.logger.verbose(`${operation}: answered from the cache`);
       return this.#handles(cached.ids.slice(-limit));
     }
@@ -556,11 +556,4 @@ export class MessagesArea {
     }
     this.core.invoke(this.#deleted, messageId, channelId);
   }
-}
-
-/** A history with more ids: the union, oldest first, without duplicates. */
-function mergeIds(history: ChannelHistory, ids: readonly string[]): ChannelHistory {
-  const all = new Set(history.ids);
-  for (const id of ids) all.add(id);
-  return { ids: [...all].sort(bySnowflake), complete: history.complete };
 }

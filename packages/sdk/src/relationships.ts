@@ -9,10 +9,11 @@
  * @module
  */
 import type { ClientCore } from './core.js';
-import { RelationshipGroupType, RelationshipType, StatusType } from './enums.js';
+import { RelationshipGroupType, RelationshipType } from './enums.js';
 import { validationError } from './errors.js';
 import { checkUserId, isFriend, socialSync } from './presence.js';
-import { RelationshipHandle, UserHandle, isProvisionalUser, statusOf } from './users.js';
+import { compareFriends, friendGroup } from './rules.js';
+import { RelationshipHandle, UserHandle, isProvisionalUser } from './users.js';
 import type { WireRelationship } from './wire.js';
 
 /** `RelationshipHandle` is defined beside `UserHandle` (each hands out the other). */
@@ -39,25 +40,23 @@ const MAX_USERNAME_LENGTH = 32;
 /** Which group of the friends list a friend is in, or null for one who is not a friend. */
 function groupOf(core: ClientCore, userId: string): RelationshipGroupType | null {
   const pair = core.state.relationships.get(userId);
-  if (pair === undefined || !isFriend(pair)) return null;
-  const status = statusOf(core, userId);
-  if (status === StatusType.Offline || status === StatusType.Invisible) {
-    return RelationshipGroupType.Offline;
-  }
+  if (pair === undefined) return null;
   const applicationId = core.state.applicationId ?? core.applicationId;
-  const playing = (core.state.presences.get(userId)?.activities ?? []).some(
-    (activity) => applicationId !== null && activity.application_id === applicationId,
-  );
-  return playing ? RelationshipGroupType.OnlinePlayingGame : RelationshipGroupType.OnlineElsewhere;
+  const presence = core.state.presences.get(userId);
+  return friendGroup({
+    discord: (pair.discord?.type ?? RelationshipType.None) as RelationshipType,
+    game: (pair.game?.type ?? RelationshipType.None) as RelationshipType,
+    status: presence?.status ?? null,
+    playingThisGame: (presence?.activities ?? []).some(
+      (activity) => applicationId !== null && activity.application_id === applicationId,
+    ),
+  });
 }
-
-/** Display names compare without case or accents, then ids keep the order total. */
-const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
 function sortedGroup(core: ClientCore, group: RelationshipGroupType): string[] {
   const ids = [...core.state.relationships.keys()].filter((id) => groupOf(core, id) === group);
   const name = (id: string) => new UserHandle(core, id).displayName();
-  return ids.sort((a, b) => collator.compare(name(a), name(b)) || a.localeCompare(b));
+  return ids.sort((a, b) => compareFriends({ id: a, name: name(a) }, { id: b, name: name(b) }));
 }
 
 export class RelationshipsArea {
@@ -159,8 +158,8 @@ export class RelationshipsArea {
       const names = [user.username(), user.displayName()].map((n) => n.toLocaleLowerCase());
       if (names.some((name) => name.includes(needle))) found.push(user);
     }
-    return found.sort(
-      (a, b) => collator.compare(a.displayName(), b.displayName()) || a.id().localeCompare(b.id()),
+    return found.sort((a, b) =>
+      compareFriends({ id: a.id(), name: a.displayName() }, { id: b.id(), name: b.displayName() }),
     );
   }
 

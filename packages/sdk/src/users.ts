@@ -7,6 +7,7 @@ import type { ClientCore } from './core.js';
 import { RelationshipType, StatusType } from './enums.js';
 import { validationError } from './errors.js';
 import { Activity, checkUserId, socialSync } from './presence.js';
+import { statusFrom } from './rules.js';
 import type { WireUser } from './wire.js';
 
 /** `UserHandle::AvatarType`: the image formats of `avatarUrl`. */
@@ -63,15 +64,6 @@ export interface WireUserApplicationProfile {
 /** `Client::UserUpdatedCallback`: the user whose data or presence changed. */
 export type UserUpdatedCallback = (userId: string) => void;
 
-const STATUS_TYPES: Readonly<Record<string, StatusType>> = {
-  online: StatusType.Online,
-  idle: StatusType.Idle,
-  dnd: StatusType.Dnd,
-  invisible: StatusType.Invisible,
-  offline: StatusType.Offline,
-  streaming: StatusType.Streaming,
-};
-
 /** The profiles each client has read, by user id (`getUserApplicationProfilesNoLock`). */
 const profileCaches = new WeakMap<ClientCore, Map<string, WireUserApplicationProfile[]>>();
 
@@ -95,15 +87,11 @@ export function isProvisionalUser(user: WireUser): boolean {
 /** A user's status as the client knows it: a block, their presence, else offline. @internal */
 export function statusOf(core: ClientCore, userId: string): StatusType {
   const pair = core.state.relationships.get(userId);
-  if (
-    pair?.discord?.type === RelationshipType.Blocked ||
-    pair?.game?.type === RelationshipType.Blocked
-  ) {
-    return StatusType.Blocked;
-  }
-  const presence = core.state.presences.get(userId);
-  if (presence === undefined) return StatusType.Offline;
-  return STATUS_TYPES[presence.status] ?? StatusType.Unknown;
+  return statusFrom(
+    (pair?.discord?.type ?? RelationshipType.None) as RelationshipType,
+    (pair?.game?.type ?? RelationshipType.None) as RelationshipType,
+    core.state.presences.get(userId)?.status ?? null,
+  );
 }
 
 /**

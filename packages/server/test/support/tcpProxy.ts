@@ -14,8 +14,11 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-/** Forwards 127.0.0.1:<port> to 127.0.0.1:`targetPort`. */
-export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
+/**
+ * Forwards 127.0.0.1:<port> to 127.0.0.1:`targetPort`, read at each connection (a function when
+ * the target starts after the proxy: a server configured with the proxy's address).
+ */
+export async function startTcpProxy(targetPort: number | (() => number)): Promise<TcpProxy> {
   const open = new Set<Socket>();
   let down = false;
   const server = createServer((client) => {
@@ -23,7 +26,7 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
       client.resetAndDestroy();
       return;
     }
-    const upstream = connect(targetPort, '127.0.0.1');
+    const upstream = connect(typeof targetPort === 'number' ? targetPort : targetPort(), '127.0.0.1');
     open.add(client);
     open.add(upstream);
     const end = () => {
