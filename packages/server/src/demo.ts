@@ -35,7 +35,7 @@ export const DEMO_APPLICATION_FLAGS =
   ApplicationFlags.GATEWAY_GUILD_MEMBERS_LIMITED |
   ApplicationFlags.GATEWAY_MESSAGE_CONTENT_LIMITED;
 
-async function readDemoFile(path: string): Promise<DemoInfo | null> {
+export async function readDemoFile(path: string): Promise<DemoInfo | null> {
   try {
     return JSON.parse(await readFile(path, 'utf8')) as DemoInfo;
   } catch {

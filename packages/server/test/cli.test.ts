@@ -429,6 +429,16 @@ describe('guildhall start', () => {
                 const session = (await (await redeem()).json()) as { user_id?: string };
                 expect(session.user_id).toEqual(expect.any(String));
                 expect((await redeem()).status).toBe(400);
+                // `guildhall status` says it all again, with a fresh link made by this server.
+                const status = capture();
+                expect(await runCli(['status', '--data-dir', dataDir], {}, status.io)).toBe(0);
+                expect(status.out()).toContain(`  API:              ${base}/api/v10\n`);
+                expect(status.out()).toContain(`  Bot token:        ${demo.bot_token}\n`);
+                const fresh = new RegExp(`Log in: +${base}/login#code=([\\w-]+)\\n`).exec(
+                  status.out(),
+                )?.[1];
+                expect(fresh).toEqual(expect.any(String));
+                expect(fresh).not.toBe(code);
                 child.kill('SIGTERM');
                 child.once('exit', (code) => {
                   expect(code).toBe(0);

@@ -33,6 +33,14 @@ describe('guildhall --help', () => {
     },
   );
 
+  it('`guildhall status` with no server running says how to start one, exit code 1', async () => {
+    const { code, out, err } = await cli('status', '--data-dir', '/nonexistent/guildhall-data');
+    expect({ code, out }).toEqual({ code: 1, out: '' });
+    expect(err).toBe(
+      'guildhall status: no guildhall is running on /nonexistent/guildhall-data (no live /nonexistent/guildhall-data/control.json). Start one with `npm start` (or `guildhall start --data-dir /nonexistent/guildhall-data`).\n',
+    );
+  });
+
   it('a group without --help prints the list to stderr with exit code 2', async () => {
     const { code, out, err } = await cli('user');
     expect({ code, out }).toEqual({ code: 2, out: '' });

@@ -9,6 +9,7 @@ import { WorldError } from '../control/worldFile.js';
 import { parseCommandArgs } from './args.js';
 import { checkRole, listenFailure, runningLine } from './startup.js';
 import { readWorldToStart, startWithWorld, worldBanner } from './worldStart.js';
+import { NotRunningError, STATUS_SUMMARY, STATUS_USAGE, statusLines } from './statusCommand.js';
 import {
   BACKUP_SUMMARY,
   BACKUP_USAGE,
@@ -53,6 +54,7 @@ function mainHelp(): string {
     '',
     'Commands:',
     `  ${'start'.padEnd(16)} Run the platform (HTTP API) on 127.0.0.1:8080 with SQLite in ./data.`,
+    `  ${'status'.padEnd(16)} ${STATUS_SUMMARY}`,
     `  ${'rpc'.padEnd(16)} ${RPC_SUMMARY}`,
     ...ADMIN_COMMANDS.map((c) => `  ${c.name.padEnd(16)} ${c.summary}`),
     `  ${'secrets rotate'.padEnd(16)} ${SECRETS_ROTATE_SUMMARY}`,
@@ -254,6 +256,24 @@ export async function runCli(
       }
       const { runRpcCommand } = await import('./rpcCommand.js');
       return await runRpcCommand(flags, env, io);
+    }
+    if (words[0] === 'status' && words.length === 1) {
+      const flags = parseCommandArgs('status', argv.slice(1), STATUS_USAGE);
+      if (flags.get('help') === 'true') {
+        io.stdout(
+          `Usage: ${STATUS_USAGE}\n\n${STATUS_SUMMARY}\n\nWhere the data is:\n${OPERATOR_HELP.join('\n')}\n`,
+        );
+        return 0;
+      }
+      try {
+        const lines = await statusLines(loadConfig(env, normalised(flags)));
+        io.stdout(`${lines.join('\n')}\n`);
+        return 0;
+      } catch (err) {
+        if (!(err instanceof NotRunningError)) throw err;
+        io.stderr(`guildhall status: ${err.message}\n`);
+        return 1;
+      }
     }
     if (words[0] === 'secrets' && words[1] === 'rotate' && words.length === 2) {
       const flags = parseCommandArgs('secrets rotate', argv.slice(2), SECRETS_ROTATE_USAGE);
