@@ -206,7 +206,8 @@ export async function runRestore(config: Config, from: string): Promise<string> 
   let files = 0;
   try {
     const entries = readTar(createReadStream(source).pipe(createGunzip()))[Symbol.asyncIterator]();
-    const manifest = await readManifest((await entries.next()).value);
+    const first = await entries.next();
+    const manifest = await readManifest(first.done === true ? undefined : first.value);
     if (manifest === null) throw new BackupError(`${source} is not a guildhall backup.`);
     if (manifest.blobs === 'folder' && config.blobBucket !== null) {
       throw new BackupError(
