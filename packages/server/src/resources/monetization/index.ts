@@ -9,4 +9,3 @@ export {
   type EntitlementWire,
 } from './serialize.js';
 export { MONETIZATION_COMMANDS } from './commands.js';
-export { assertPremiumSkus } from './premium.js';
