@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { WINGS } from './scripts/wings.js';
 
 /** Imports no file anywhere may make. */
 const ALWAYS = [
@@ -68,16 +69,31 @@ function above(names, { fromRoot = false } = {}) {
 }
 
 const INDEX_ONLY = 'Import another resource through its index.ts (its public surface).';
-/** From outside `resources/`: `…/resources/<name>/<file>` other than the index. */
+/**
+ * The wing folders of `resources/` (scripts/wings.js), as a regex alternation. A resource lives
+ * in `resources/<wing>/<name>/`; the patterns below also read the flat `resources/<name>/`.
+ */
+const WING = WINGS.map(({ wing }) => wing).join('|');
+/**
+ * From outside `resources/`: `…/resources/[<wing>/]<name>/<file>` other than the index. The wing
+ * is taken whenever a folder follows it (a lookahead and a backreference, so it is not given
+ * back to read `<wing>/` as the resource).
+ */
 const DEEP_RESOURCE_IMPORT = {
-  regex: '(^|/)resources/[^/]+/(?!index\\.js$)',
+  regex: `(^|/)resources/(?=((?:${WING})/(?=[^/]+/))?)\\2[^/]+/(?!index\\.js$)`,
   message: INDEX_ONLY,
 };
-/** From a shared file directly in `resources/`: `./<name>/<file>` other than the index. */
-const DEEP_RESOURCE_IMPORT_FROM_ROOT = { regex: '^\\./[^/]+/(?!index\\.js$)', message: INDEX_ONLY };
-/** From inside `resources/<name>/`: `../<other>/<file>` other than the index. */
+/** From a shared file directly in `resources/`: `./[<wing>/]<name>/<file>` other than the index. */
+const DEEP_RESOURCE_IMPORT_FROM_ROOT = {
+  regex: `^\\./(?=((?:${WING})/(?=[^/]+/))?)\\1[^/]+/(?!index\\.js$)`,
+  message: INDEX_ONLY,
+};
+/**
+ * From inside a resource: `../<other>/<file>` (its wing's) or `../../<wing>/<other>/<file>`
+ * (another wing's) other than the index.
+ */
 const DEEP_SIBLING_RESOURCE_IMPORT = {
-  regex: '^\\.\\./[^./][^/]*/(?!index\\.js$)',
+  regex: `^\\.\\./(?:\\.\\./(?:${WING})/)?[^./][^/]*/(?!index\\.js$)`,
   message: INDEX_ONLY,
 };
 

@@ -20,6 +20,9 @@ const BATCH = 500;
 
 const IMAGE_EXTENSIONS = ['png', 'jpg', 'gif', 'webp'] as const;
 
+/** The blob key of an attachment's bytes. */
+export const attachmentKey = (attachmentId: string) => `attachments/${attachmentId}`;
+
 /** Every key an image hash may be stored under, `{prefix}/{hash}.{ext}` (none for null). */
 export function imageKeys(prefix: string, hash: string | null | undefined): string[] {
   return hash == null ? [] : IMAGE_EXTENSIONS.map((ext) => `${prefix}/${hash}.${ext}`);
@@ -73,7 +76,7 @@ export async function guildBlobKeys(tx: Repositories, guildId: string): Promise<
         : await tx.members.listByGuild(guildId, { limit: MEMBERS_PAGE, after: last });
   }
   return [
-    ...attachmentIds.map((id) => `attachments/${id}`),
+    ...attachmentIds.map(attachmentKey),
     ...emojis.map((emoji) => `emojis/${emoji.id}`),
     ...stickers.map((sticker) => `stickers/${sticker.id}`),
     ...imageKeys(`icons/${guildId}`, guild?.icon),

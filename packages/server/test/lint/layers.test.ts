@@ -59,6 +59,12 @@ const FORBIDDEN: [string, string][] = [
   ['blobs/index.ts', '../logger.js'],
   ['domain/clock.ts', '../storage/index.js'],
   ['errors/index.ts', '../../logger.js'],
+  // Resources in wings (resources/<wing>/<name>/): still only through an index.
+  ['resources/messaging/threads/service.ts', '../../guild/channels/service.js'],
+  ['resources/messaging/threads/service.ts', '../messages/create.js'],
+  ['resources/messaging/threads/service.ts', '../../../voice/index.js'],
+  ['resources/dispatches.ts', './guild/channels/serialize.js'],
+  ['gateway/gateway.ts', '../resources/kernel/users/serialize.js'],
 ];
 
 /** Imports the same files may make. */
@@ -77,6 +83,12 @@ const ALLOWED: [string, string][] = [
   ['resources/channels/service.ts', '../guilds/index.js'],
   ['resources/channels/service.ts', './serialize.js'],
   ['app.ts', './voice/index.js'],
+  ['resources/messaging/threads/service.ts', '../../guild/channels/index.js'],
+  ['resources/messaging/threads/service.ts', '../messages/index.js'],
+  ['resources/messaging/threads/service.ts', '../../../http/authenticator.js'],
+  ['resources/messaging/threads/service.ts', '../../deps.js'],
+  ['resources/dispatches.ts', './guild/channels/index.js'],
+  ['gateway/gateway.ts', '../resources/kernel/users/index.js'],
 ];
 
 describe('the layer rules (eslint.config.js)', () => {

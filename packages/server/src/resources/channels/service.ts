@@ -1,5 +1,4 @@
-import { freeBlobsAfterCommit } from '../../blobs/lifecycle.js';
-import { attachmentKey } from '../messages/index.js';
+import { attachmentKey, freeBlobsAfterCommit } from '../../blobs/lifecycle.js';
 import {
   AuditLogActions,
   ChannelTypes,

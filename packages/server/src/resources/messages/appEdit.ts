@@ -14,7 +14,7 @@ import { type MessageWire } from './serialize.js';
 import { type WebhookEditInput } from './schemas.js';
 import { embedsWire, type MessageHelpers } from './shared.js';
 import { validateMessageComponents } from '../components/index.js';
-import { assertPremiumSkus } from '../monetization/index.js';
+import { assertPremiumSkus } from './premium.js';
 import {
   APP_FLAGS,
   EDIT_FLAGS,

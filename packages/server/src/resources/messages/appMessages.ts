@@ -11,7 +11,7 @@ import { type MessageWire } from './serialize.js';
 import { MAX_ATTACHMENTS, type WebhookMessageInput } from './schemas.js';
 import { embedsWire, type MessageHelpers, type MessageServiceOptions } from './shared.js';
 import { validateMessageComponents } from '../components/index.js';
-import { assertPremiumSkus } from '../monetization/index.js';
+import { assertPremiumSkus } from './premium.js';
 import { createAppMessageEditing } from './appEdit.js';
 import {
   APP_FLAGS,

@@ -10,8 +10,7 @@ const SPOILER_PREFIX = 'SPOILER_';
 const ACTIVE_TYPES =
   /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml)/i;
 
-/** The blob key of an attachment's bytes. */
-export const attachmentKey = (attachmentId: string) => `attachments/${attachmentId}`;
+export { attachmentKey } from '../../blobs/lifecycle.js';
 
 /**
  * A filename fit for a URL path and a Content-Disposition header: the last path segment, with

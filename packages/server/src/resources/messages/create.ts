@@ -17,7 +17,7 @@ import { loadMessageContext, snapshotOf, type MessageWire } from './serialize.js
 import { MAX_ATTACHMENTS, type CreateMessageInput } from './schemas.js';
 import { newPoll } from './polls.js';
 import { componentsText, validateMessageComponents } from '../components/index.js';
-import { assertPremiumSkus } from '../monetization/index.js';
+import { assertPremiumSkus } from './premium.js';
 import {
   APP_SETTABLE_FLAGS,
   SETTABLE_FLAGS,

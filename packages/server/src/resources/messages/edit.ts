@@ -15,7 +15,7 @@ import { assertAllowedMentions, resolveMentions } from './mentions.js';
 import { dispatchPayload } from './views.js';
 import { type EditMessageInput } from './schemas.js';
 import { componentsText, validateMessageComponents } from '../components/index.js';
-import { assertPremiumSkus } from '../monetization/index.js';
+import { assertPremiumSkus } from './premium.js';
 import {
   APP_SETTABLE_FLAGS,
   EDITABLE_TYPES,
