@@ -7,15 +7,14 @@
  */
 import { Client as DiscordJsClient } from 'discord.js';
 import sharp from 'sharp';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { seedDeveloper, startTestServer, type TestServer } from './support/testServer.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { uniqueName, useFileServer } from './support/fileServer.js';
+import { seedDeveloper, type TestServer } from './support/testServer.js';
 
 let server: TestServer;
-beforeEach(async () => {
-  server = await startTestServer({ listen: true });
-});
-afterEach(async () => {
-  await server.close();
+const shared = useFileServer({ listen: true });
+beforeEach(() => {
+  server = shared.server;
 });
 
 const dataUri = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
@@ -40,7 +39,7 @@ async function fetchImage(url: string) {
 
 describe('discord.js image URLs', () => {
   it('user.displayAvatarURL() and guild.iconURL() on the rest.cdn base return the images', async () => {
-    const seed = await seedDeveloper(server.app);
+    const seed = await seedDeveloper(server.app, uniqueName('dev'), 'dev app');
     const avatar = await sharp({
       create: { width: 128, height: 128, channels: 3, background: '#808000' },
     })

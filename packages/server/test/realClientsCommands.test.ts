@@ -12,25 +12,24 @@ import {
   ApplicationCommandType,
 } from '@discordjs/core';
 import { DiscordAPIError, REST } from '@discordjs/rest';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { generateToken, hashSecret } from '../src/domain/credentials.js';
+import { useFileServer } from './support/fileServer.js';
 import { guildFixture, type GuildFixture } from './support/guildMembers.js';
-import { startTestServer, type TestServer } from './support/testServer.js';
+import { type TestServer } from './support/testServer.js';
 
 let server: TestServer;
 let fx: GuildFixture;
 let api: API;
 
+const shared = useFileServer({ listen: true });
 beforeEach(async () => {
-  server = await startTestServer({ listen: true });
+  server = shared.server;
   fx = await guildFixture(server, { botPermissions: 0n });
   const rest = new REST({ version: '10', api: `${server.baseUrl}/api` }).setToken(
     fx.bot.token.replace(/^Bot /, ''),
   );
   api = new API(rest);
-});
-afterEach(async () => {
-  await server.close();
 });
 
 describe('@discordjs/core application commands', () => {

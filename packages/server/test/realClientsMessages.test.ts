@@ -18,10 +18,11 @@ import {
   type SendableChannels,
 } from 'discord.js';
 import { Client as OceanicClient } from 'oceanic.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useFileServer } from './support/fileServer.js';
 import { guildFixture, type GuildFixture } from './support/guildMembers.js';
 import { once } from './support/realClients.js';
-import { startTestServer, type TestServer } from './support/testServer.js';
+import { type TestServer } from './support/testServer.js';
 
 let server: TestServer;
 let fx: GuildFixture;
@@ -30,14 +31,12 @@ let channelId: string;
 const api = () => `${server.baseUrl}/api`;
 const botToken = () => fx.bot.token.replace(/^Bot /, '');
 
+const shared = useFileServer({ listen: true, gateway: { identifiesPerBucket: 1000 } });
 beforeEach(async () => {
-  server = await startTestServer({ listen: true, gateway: { identifiesPerBucket: 1000 } });
+  server = shared.server;
   fx = await guildFixture(server, { botPermissions: 0n });
   const [channel] = await server.app.storage.channels.listByGuild(fx.guildId);
   channelId = channel?.id ?? '';
-});
-afterEach(async () => {
-  await server.close();
 });
 
 /** Runs `use` with a discord.js client logged in as the bot and the fixture's text channel. */

@@ -13,22 +13,21 @@ import {
   type VoiceConnectionState,
 } from '@discordjs/voice';
 import { Client, Events, GatewayIntentBits } from 'discord.js';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { loadKeyring } from '../src/secrets.js';
 import { createVoiceTokens } from '../src/voice/token.js';
+import { useFileServer } from './support/fileServer.js';
 import { guildFixture, type GuildFixture } from './support/guildMembers.js';
 import { once } from './support/realClients.js';
-import { startTestServer, type TestServer } from './support/testServer.js';
+import { type TestServer } from './support/testServer.js';
 
 let server: TestServer;
 let fx: GuildFixture;
 
+const shared = useFileServer({ listen: true, gateway: { identifiesPerBucket: 1000 } });
 beforeEach(async () => {
-  server = await startTestServer({ listen: true, gateway: { identifiesPerBucket: 1000 } });
+  server = shared.server;
   fx = await guildFixture(server, { botPermissions: 0n });
-});
-afterEach(async () => {
-  await server.close();
 });
 
 it('discord.js joins a voice channel: its adapter gets both dispatches and this voice node', async () => {

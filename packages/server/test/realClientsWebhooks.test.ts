@@ -14,10 +14,11 @@ import {
   type Message,
   type TextChannel,
 } from 'discord.js';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
+import { useFileServer } from './support/fileServer.js';
 import { guildFixture, type GuildFixture } from './support/guildMembers.js';
 import { once } from './support/realClients.js';
-import { startTestServer, type TestServer } from './support/testServer.js';
+import { type TestServer } from './support/testServer.js';
 
 let server: TestServer;
 let fx: GuildFixture;
@@ -25,14 +26,12 @@ let channelId: string;
 
 const api = () => `${server.baseUrl}/api`;
 
+const shared = useFileServer({ listen: true, gateway: { identifiesPerBucket: 1000 } });
 beforeEach(async () => {
-  server = await startTestServer({ listen: true, gateway: { identifiesPerBucket: 1000 } });
+  server = shared.server;
   fx = await guildFixture(server, { botPermissions: P.MANAGE_WEBHOOKS });
   const [channel] = await server.app.storage.channels.listByGuild(fx.guildId);
   channelId = channel?.id ?? '';
-});
-afterEach(async () => {
-  await server.close();
 });
 
 it('discord.js creates and lists webhooks; a WebhookClient sends, edits and deletes', async () => {

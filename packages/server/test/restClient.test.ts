@@ -1,7 +1,8 @@
 import { DiscordAPIError, REST, RESTEvents } from '@discordjs/rest';
 import { Routes, type APIUser, type RESTGetAPIGatewayBotResult } from 'discord-api-types/v10';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { seedDeveloper, startTestServer, type TestServer } from './support/testServer.js';
+import { uniqueName, useFileServer } from './support/fileServer.js';
+import { seedDeveloper, type TestServer } from './support/testServer.js';
 
 /** @discordjs/rest, the REST client of discord.js, against a real socket with only its base URL changed. */
 describe('@discordjs/rest as a client', () => {
@@ -9,20 +10,20 @@ describe('@discordjs/rest as a client', () => {
   let rest: REST;
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
 
+  const shared = useFileServer({
+    listen: true,
+    defaultRouteBucket: { limit: 2, windowMs: 1000 },
+  });
   beforeEach(async () => {
-    server = await startTestServer({
-      listen: true,
-      defaultRouteBucket: { limit: 2, windowMs: 1000 },
-    });
-    seed = await seedDeveloper(server.app, 'djs');
+    server = shared.server;
+    seed = await seedDeveloper(server.app, uniqueName('djs'), 'djs app');
     rest = new REST({ api: `${server.baseUrl}/api`, version: '10', retries: 0 }).setToken(
       seed.botToken,
     );
   });
-  afterEach(async () => {
+  afterEach(() => {
     rest.clearHashSweeper();
     rest.clearHandlerSweeper();
-    await server.close();
   });
 
   it('reads the current user and the gateway', async () => {

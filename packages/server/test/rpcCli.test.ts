@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { IpcOpcodes as Op } from '@guildhall/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type CliIo } from '../src/cli/index.js';
+import { uniqueName, useFileServer } from './support/fileServer.js';
 import { rawIpc } from './support/rpcFixture.js';
-import { seedDeveloper, startTestServer, type TestServer } from './support/testServer.js';
+import { seedDeveloper, type TestServer } from './support/testServer.js';
 
 /** A CLI io whose stop signal the test gives, and a wait for a line on stdout. */
 function controlledIo() {
@@ -62,13 +63,13 @@ describe('guildhall rpc', () => {
   let server: TestServer;
   let dir: string;
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
+  const shared = useFileServer({ listen: true, gateway: { identifiesPerBucket: 100 } });
   beforeEach(async () => {
-    server = await startTestServer({ listen: true, gateway: { identifiesPerBucket: 100 } });
-    seed = await seedDeveloper(server.app, 'ada');
+    server = shared.server;
+    seed = await seedDeveloper(server.app, uniqueName('ada'), 'ada app');
     dir = await mkdtemp(join(tmpdir(), 'guildhall-rpc-cli-'));
   });
   afterEach(async () => {
-    await server.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -95,7 +96,9 @@ describe('guildhall rpc', () => {
       env,
       c.io,
     );
-    const [line, path] = await c.printed(/RPC: listening on (\S+) for ada \(\d+\); consent: allow/);
+    const [line, path] = await c.printed(
+      new RegExp(`RPC: listening on (\\S+) for ${seed.username} \\(\\d+\\); consent: allow`),
+    );
     expect(path).toBe(join(dir, 'discord-ipc-0'));
     expect(line).toBeDefined();
     expect(c.err()).toContain(`warning: ${tokenFile} can be read by others (mode 644)`);
@@ -112,7 +115,7 @@ describe('guildhall rpc', () => {
     const login = await server.app.http.inject({
       method: 'POST',
       url: '/api/v10/auth/login',
-      payload: { login: 'ada@example.test', password: 'correct horse battery' },
+      payload: { login: `${seed.username}@example.test`, password: 'correct horse battery' },
     });
     const token = login.json<{ token: string }>().token;
     const tokenFile = join(dir, 'token');

@@ -2,7 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
+import { useFileServer } from '../../test/support/fileServer.js';
 import { describeDrivers } from '../../test/support/drivers.js';
 import { PNG_1X1 } from '../../test/support/expressionFixtures.js';
 import { guildFixture, type GuildFixture } from '../../test/support/guildMembers.js';
@@ -11,7 +12,7 @@ import {
   sendMultipart,
   type FilePart,
 } from '../../test/support/messageFixtures.js';
-import { startTestServer, type TestServer } from '../../test/support/testServer.js';
+import { type TestServer } from '../../test/support/testServer.js';
 import { manualClock } from '../domain/clock.js';
 import { SEALED_AS, createSecretBox } from '../domain/secretBox.js';
 import { createAttachmentSigner, ATTACHMENT_SECRET } from '../resources/messages/signedUrls.js';
@@ -33,14 +34,12 @@ describeDrivers('attachment URLs and blob lifecycle on $driver', (driver) => {
   let channelId: string;
   const clock = manualClock(Date.now());
 
+  const shared = useFileServer({ storage: driver, clock });
   beforeEach(async () => {
     clock.set(Date.now());
-    server = await startTestServer({ storage: driver, clock });
+    server = shared.server;
     g = await guildFixture(server, { botPermissions: ALL, nowMs: () => clock.now() });
     channelId = await firstChannelId(server.app, g.guildId);
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   const blobDir = () => join(server.app.config.dataDir, 'blobs');

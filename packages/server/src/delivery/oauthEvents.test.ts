@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { verifyKey } from 'discord-interactions';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { uniqueName, useFileServer } from '../../test/support/fileServer.js';
 import { describeDrivers } from '../../test/support/drivers.js';
-import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
+import { seedDeveloper, type TestServer } from '../../test/support/testServer.js';
 import {
   heldTimers,
   startWebhookReceiver,
@@ -17,14 +18,15 @@ describeDrivers('OAuth2 webhook events end to end on $driver', (driver) => {
   let receiver: WebhookReceiver;
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
 
+  const shared = useFileServer({
+    storage: driver,
+    config: { allowLocalWebhooks: true },
+    webhookDelivery: { timers: heldTimers },
+  });
   beforeEach(async () => {
     receiver = await startWebhookReceiver();
-    server = await startTestServer({
-      storage: driver,
-      config: { allowLocalWebhooks: true },
-      webhookDelivery: { timers: heldTimers },
-    });
-    seed = await seedDeveloper(server.app, 'ends');
+    server = shared.server;
+    seed = await seedDeveloper(server.app, uniqueName('ends'), 'ends app');
     const res = await server.app.http.inject({
       method: 'PATCH',
       url: `/api/v10/applications/${seed.applicationId}`,
@@ -39,7 +41,6 @@ describeDrivers('OAuth2 webhook events end to end on $driver', (driver) => {
     receiver.received.splice(0);
   });
   afterEach(async () => {
-    await server.close();
     await receiver.close();
   });
 

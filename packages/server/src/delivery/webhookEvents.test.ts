@@ -2,6 +2,7 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { verifyKey } from 'discord-interactions';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { describeDrivers } from '../../test/support/drivers.js';
+import { uniqueName, useFileServer } from '../../test/support/fileServer.js';
 import { expectOpenApiResponse } from '../../test/support/openapi.js';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
 import {
@@ -29,21 +30,21 @@ async function verified(request: ReceivedRequest, publicKey: string): Promise<bo
 describeDrivers('webhook events on $driver', (driver) => {
   let server: TestServer;
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
-  let clock: ReturnType<typeof manualClock>;
+  const clock = manualClock(START);
   const receivers: WebhookReceiver[] = [];
 
+  const shared = useFileServer({
+    storage: driver,
+    clock,
+    config: { allowLocalWebhooks: true },
+    webhookDelivery: { timers: heldTimers, settings: { timeoutMs: 300, random: () => 0.5 } },
+  });
   beforeEach(async () => {
-    clock = manualClock(START);
-    server = await startTestServer({
-      storage: driver,
-      clock,
-      config: { allowLocalWebhooks: true },
-      webhookDelivery: { timers: heldTimers, settings: { timeoutMs: 300, random: () => 0.5 } },
-    });
-    seed = await seedDeveloper(server.app, 'hook');
+    clock.set(START);
+    server = shared.server;
+    seed = await seedDeveloper(server.app, uniqueName('hook'), 'hook app');
   });
   afterEach(async () => {
-    await server.close();
     await Promise.all(receivers.splice(0).map((r) => r.close()));
   });
 
@@ -194,7 +195,9 @@ describeDrivers('webhook events on $driver', (driver) => {
       event: {
         type: 'APPLICATION_DEAUTHORIZED',
         timestamp: new Date(START).toISOString(),
-        data: { user: expect.objectContaining({ id: seed.userId, username: 'hook' }) as unknown },
+        data: {
+          user: expect.objectContaining({ id: seed.userId, username: seed.username }) as unknown,
+        },
       },
     });
 

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { InjectOptions } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { uniqueName, useFileServer } from '../../test/support/fileServer.js';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
 import { createLogger } from '../logger.js';
 
@@ -8,11 +9,11 @@ describe('HTTP plumbing', () => {
   let server: TestServer;
   let bot: string;
 
+  const shared = useFileServer({ config: { maxBodyBytes: 2048 } });
   beforeEach(async () => {
-    server = await startTestServer({ config: { maxBodyBytes: 2048 } });
-    bot = `Bot ${(await seedDeveloper(server.app)).botToken}`;
+    server = shared.server;
+    bot = `Bot ${(await seedDeveloper(server.app, uniqueName('dev'), 'dev app')).botToken}`;
   });
-  afterEach(() => server.close());
 
   const inject = (options: InjectOptions) => server.app.http.inject(options);
 

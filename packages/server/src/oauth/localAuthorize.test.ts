@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
+import { uniqueName, useFileServer } from '../../test/support/fileServer.js';
 import { describeDrivers } from '../../test/support/drivers.js';
-import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
+import { seedDeveloper, type TestServer } from '../../test/support/testServer.js';
 import { apiRequest } from '../../test/support/inject.js';
 
 type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
@@ -9,12 +10,10 @@ describeDrivers('local authorize (activities and RPC) on $driver', (driver) => {
   let server: TestServer;
   let seed: Seed;
 
+  const shared = useFileServer({ storage: driver });
   beforeEach(async () => {
-    server = await startTestServer({ storage: driver });
-    seed = await seedDeveloper(server.app, 'ada');
-  });
-  afterEach(async () => {
-    await server.close();
+    server = shared.server;
+    seed = await seedDeveloper(server.app, uniqueName('ada'), 'ada app');
   });
 
   const local = (

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { uniqueName, useFileServer } from '../../test/support/fileServer.js';
 import { describeDrivers } from '../../test/support/drivers.js';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
 import { apiRequest } from '../../test/support/inject.js';
@@ -46,12 +47,10 @@ describeDrivers('CDN images on $driver', (driver) => {
   let server: TestServer;
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
 
+  const shared = useFileServer({ storage: driver });
   beforeEach(async () => {
-    server = await startTestServer({ storage: driver });
-    seed = await seedDeveloper(server.app);
-  });
-  afterEach(async () => {
-    await server.close();
+    server = shared.server;
+    seed = await seedDeveloper(server.app, uniqueName('dev'), 'dev app');
   });
 
   const get = (url: string) => server.app.http.inject({ method: 'GET', url });
@@ -201,7 +200,7 @@ describe('CDN rate limits', () => {
       defaultRouteBucket: { limit: 2, windowMs: 60_000 },
       config: { globalRateLimitPerSecond: 5 },
     });
-    const seed = await seedDeveloper(server.app);
+    const seed = await seedDeveloper(server.app, uniqueName('dev'), 'dev app');
     const patch = await server.app.http.inject({
       method: 'PATCH',
       url: '/api/v10/users/@me',

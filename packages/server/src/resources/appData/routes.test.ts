@@ -1,5 +1,6 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { uniqueName } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import {
   GIF_1X1,
@@ -40,8 +41,8 @@ describeDrivers('application data and OAuth2 membership on $driver', (driver) =>
   beforeAll(async () => {
     server = await startTestServer({ storage: driver, ...ROOMY_LIMITS });
     call = apiCaller(server.app);
-    dev = await seedDeveloper(server.app, 'maker');
-    other = await seedDeveloper(server.app, 'other');
+    dev = await seedDeveloper(server.app, uniqueName('maker'), 'maker app');
+    other = await seedDeveloper(server.app, uniqueName('other'), 'other app');
     bot = `Bot ${dev.botToken}`;
   });
   afterAll(async () => {
@@ -228,7 +229,7 @@ describeDrivers('application data and OAuth2 membership on $driver', (driver) =>
       applicationId: dev.applicationId,
       permissions: P.CREATE_INSTANT_INVITE | P.MANAGE_NICKNAMES,
     });
-    const joiner = await seedDeveloper(server.app, 'joiner');
+    const joiner = await seedDeveloper(server.app, uniqueName('joiner'), 'joiner app');
     const path = `/guilds/${fx.guildId}/members/${joiner.userId}`;
     const wrongScope = await bearer(joiner.userId, dev.applicationId, ['identify']);
     const noJoin = await call('PUT', path, { auth: bot, body: { access_token: wrongScope } });

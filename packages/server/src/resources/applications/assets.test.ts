@@ -1,23 +1,18 @@
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { beforeEach, expect, it, vi } from 'vitest';
+import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { GIF_1X1, PNG_1X1 } from '../../../test/support/expressionFixtures.js';
-import {
-  seedDeveloper,
-  startTestServer,
-  type TestServer,
-} from '../../../test/support/testServer.js';
+import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
 import { MAX_APPLICATION_ASSETS } from './assets.js';
 
 describeDrivers('rich presence assets on $driver', (driver) => {
   let server: TestServer;
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
 
+  const shared = useFileServer({ storage: driver });
   beforeEach(async () => {
-    server = await startTestServer({ storage: driver });
-    seed = await seedDeveloper(server.app, 'ren');
-  });
-  afterEach(async () => {
-    await server.close();
+    server = shared.server;
+    seed = await seedDeveloper(server.app, uniqueName('ren'), 'ren app');
   });
 
   const request = (
@@ -101,7 +96,7 @@ describeDrivers('rich presence assets on $driver', (driver) => {
       errors: { name: { _errors: [{ code: 'APPLICATION_ASSET_NAME_TAKEN' }] } },
     });
 
-    const other = await seedDeveloper(server.app, 'mallory');
+    const other = await seedDeveloper(server.app, uniqueName('mallory'), 'mallory app');
     const foreign = await upload({ name: 'x', type: 1, image: PNG_1X1 }, other.userToken);
     expect(foreign.statusCode).toBe(404);
     expect(foreign.json()).toMatchObject({ code: 10002 });

@@ -1,5 +1,6 @@
 import { AuditLogActions, PermissionFlags } from '@guildhall/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import {
@@ -15,9 +16,10 @@ describeDrivers('audit log on $driver', (driver) => {
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
   let guildId: string;
 
+  const shared = useFileServer({ storage: driver });
   beforeEach(async () => {
-    server = await startTestServer({ storage: driver });
-    seed = await seedDeveloper(server.app, 'auditor');
+    server = shared.server;
+    seed = await seedDeveloper(server.app, uniqueName('auditor'), 'auditor app');
     ({
       guild: { id: guildId },
     } = await server.app.services.guilds.create({
@@ -52,9 +54,6 @@ describeDrivers('audit log on $driver', (driver) => {
         reason: null,
       });
     });
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   const list = (query: string, authorization = seed.userToken) =>
@@ -108,7 +107,7 @@ describeDrivers('audit log on $driver', (driver) => {
     expect(noPermission.json()).toEqual({ code: 50013, message: 'Missing Permissions' });
     expectOpenApiResponse(noPermission, 'GET', `/guilds/${guildId}/audit-logs`);
 
-    const outsider = await seedDeveloper(server.app, 'outsider');
+    const outsider = await seedDeveloper(server.app, uniqueName('outsider'), 'outsider app');
     expect((await list('', outsider.userToken)).json()).toMatchObject({ code: 50001 });
     const unknown = await server.app.http.inject({
       method: 'GET',
@@ -124,7 +123,7 @@ describeDrivers('audit log on $driver', (driver) => {
       'user_id',
     ]);
 
-    const viewer = await seedDeveloper(server.app, 'viewer');
+    const viewer = await seedDeveloper(server.app, uniqueName('viewer'), 'viewer app');
     await server.app.services.guilds.addBot({
       guildId,
       applicationId: viewer.applicationId,
@@ -138,7 +137,7 @@ describe('adding a bot', () => {
   it('writes BOT_ADD, and a banned bot stays out', async () => {
     const server = await startTestServer();
     try {
-      const seed = await seedDeveloper(server.app, 'botadder');
+      const seed = await seedDeveloper(server.app, uniqueName('botadder'), 'botadder app');
       const { guild } = await server.app.services.guilds.create({
         ownerId: seed.userId,
         name: 'Bots',
@@ -155,7 +154,7 @@ describe('adding a bot', () => {
       });
       expect(entry).toMatchObject({ userId: seed.userId, targetId: seed.botUserId });
 
-      const other = await seedDeveloper(server.app, 'bannedbot');
+      const other = await seedDeveloper(server.app, uniqueName('bannedbot'), 'bannedbot app');
       await server.app.storage.bans.create({
         guildId: guild.id,
         userId: other.botUserId,

@@ -3,6 +3,7 @@ import { manualClock } from '../../domain/clock.js';
 import { HOUR_MS } from '../../domain/time.js';
 import { createLogger } from '../../logger.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
+import { advanceToNextTest, uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { seedDeveloper, startTestServer } from '../../../test/support/testServer.js';
 import { apiRequest } from '../../../test/support/inject.js';
 
@@ -20,20 +21,35 @@ const INVALID = {
 
 /** POST /auth/login-link: a one-time link's code for a session (docs/web.md). */
 describeDrivers('one-time login links on $driver', (driver) => {
-  const start = async () => {
-    const clock = manualClock(NOW);
-    const lines: string[] = [];
-    const logger = createLogger('debug', { write: (line: string) => lines.push(line) });
-    const server = await startTestServer({ storage: driver, clock, logger });
+  const clock = manualClock(NOW);
+  const lines: string[] = [];
+  const logger = createLogger('debug', { write: (line: string) => lines.push(line) });
+  const shared = useFileServer({ storage: driver, clock, logger });
+  /**
+   * The file's server for one test: its clock an hour past the last test's (the login bucket
+   * afresh), its log from now on.
+   */
+  const start = () => {
+    advanceToNextTest(clock, NOW);
+    lines.length = 0;
+    const { server } = shared;
     const redeem = (payload: object) =>
       apiRequest(server.app, 'POST /auth/login-link', { payload });
-    return { server, clock, lines, redeem, [Symbol.asyncDispose]: () => server.close() };
+    const startedAt = clock.now();
+    return Promise.resolve({
+      server,
+      clock,
+      lines,
+      redeem,
+      startedAt,
+      [Symbol.asyncDispose]: () => Promise.resolve(),
+    });
   };
 
   it('logs in once with a fresh code, and never logs it', async () => {
     await using fx = await start();
     const { server, lines, redeem } = fx;
-    const dev = await seedDeveloper(server.app);
+    const dev = await seedDeveloper(server.app, uniqueName('dev'), 'dev app');
     const { code } = await server.app.services.auth.createLoginLink(dev.userId);
 
     const used = await redeem({ code });
@@ -45,7 +61,7 @@ describeDrivers('one-time login links on $driver', (driver) => {
       url: '/api/v10/users/@me',
       headers: { authorization: session.token },
     });
-    expect(me.json()).toMatchObject({ id: dev.userId, username: 'dev' });
+    expect(me.json()).toMatchObject({ id: dev.userId, username: dev.username });
 
     const again = await redeem({ code });
     expect(again.statusCode).toBe(400);
@@ -58,10 +74,10 @@ describeDrivers('one-time login links on $driver', (driver) => {
 
   it('refuses expired, unknown and malformed codes; a new link replaces the old', async () => {
     await using fx = await start();
-    const { server, clock, redeem } = fx;
-    const dev = await seedDeveloper(server.app);
+    const { server, clock, redeem, startedAt } = fx;
+    const dev = await seedDeveloper(server.app, uniqueName('dev'), 'dev app');
     const expired = await server.app.services.auth.createLoginLink(dev.userId);
-    expect(expired.expiresAt).toBe(NOW + HOUR_MS);
+    expect(expired.expiresAt).toBe(startedAt + HOUR_MS);
     clock.advance(HOUR_MS);
     expect((await redeem({ code: expired.code })).json()).toMatchObject(INVALID);
 
@@ -82,8 +98,8 @@ describeDrivers('one-time login links on $driver', (driver) => {
   it('of links made for one person at once, exactly one stays live', async () => {
     await using fx = await start();
     const { server, clock, redeem } = fx;
-    const dev = await seedDeveloper(server.app);
-    const other = await seedDeveloper(server.app, 'other');
+    const dev = await seedDeveloper(server.app, uniqueName('dev'), 'dev app');
+    const other = await seedDeveloper(server.app, uniqueName('other'), 'other app');
     const othersLink = await server.app.services.auth.createLoginLink(other.userId);
     const links = await Promise.all(
       Array.from({ length: 8 }, () => server.app.services.auth.createLoginLink(dev.userId)),
@@ -103,14 +119,14 @@ describeDrivers('one-time login links on $driver', (driver) => {
 
   it("refuses a banned person's link and uses it up: it does not work once the ban ends", async () => {
     await using fx = await start();
-    const { server, clock, redeem } = fx;
-    const dev = await seedDeveloper(server.app);
+    const { server, clock, redeem, startedAt } = fx;
+    const dev = await seedDeveloper(server.app, uniqueName('dev'), 'dev app');
     const { code } = await server.app.services.auth.createLoginLink(dev.userId);
     await server.app.storage.provisional.putBan({
       userId: dev.userId,
       reason: null,
-      expiresAt: NOW + 60_000,
-      createdAt: NOW,
+      expiresAt: startedAt + 60_000,
+      createdAt: startedAt,
     });
     expect((await redeem({ code })).json()).toMatchObject(INVALID);
     clock.advance(120_000);
@@ -120,7 +136,7 @@ describeDrivers('one-time login links on $driver', (driver) => {
   it('makes links for people only', async () => {
     await using fx = await start();
     const { server } = fx;
-    const dev = await seedDeveloper(server.app);
+    const dev = await seedDeveloper(server.app, uniqueName('dev'), 'dev app');
     await expect(server.app.services.auth.createLoginLink(dev.botUserId)).rejects.toMatchObject({
       code: 10013,
     });

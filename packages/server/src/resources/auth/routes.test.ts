@@ -1,34 +1,45 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../domain/credentials.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { manualClock } from '../../domain/clock.js';
+import { advanceToNextTest, uniqueName, useFileServer } from '../../../test/support/fileServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 import { apiRequest } from '../../../test/support/inject.js';
 
 describe('accounts: register, log in, log out', () => {
   let server: TestServer;
-  beforeEach(async () => {
-    server = await startTestServer();
+  // The tests share a server: each starts an hour after the last (its rate limits afresh).
+  const clock = manualClock(Date.now());
+  const shared = useFileServer({ clock });
+  beforeEach(() => {
+    advanceToNextTest(clock, Date.now());
+    server = shared.server;
   });
-  afterEach(() => server.close());
 
   const post = (url: string, payload: object, authorization?: string) =>
     apiRequest(server.app, `POST ${url}`, { auth: authorization, payload });
 
   it('registers, logs in by email or username, and logs out', async () => {
+    const kay = uniqueName('kay');
     const registered = await post('/auth/register', {
-      email: 'Kay@Example.test',
-      username: 'kay',
+      email: `${kay.replace('k', 'K')}@Example.test`,
+      username: kay,
       password: 'long enough password',
     });
     expect(registered.statusCode).toBe(201);
     const { token, user_id } = registered.json<{ token: string; user_id: string }>();
 
     const stored = await server.app.storage.users.findById(user_id);
-    expect(stored?.email).toBe('kay@example.test');
+    expect(stored?.email).toBe(`${kay}@example.test`);
     expect(stored?.passwordHash).toMatch(/^scrypt\$/);
     expect(await server.app.storage.tokens.findByHash(token)).toBeNull();
     expect(await server.app.storage.tokens.findByHash(hashSecret(token))).not.toBeNull();
 
-    for (const login of ['kay@example.test', 'KAY@example.test', 'kay', 'Kay']) {
+    for (const login of [
+      `${kay}@example.test`,
+      `${kay.toUpperCase()}@example.test`,
+      kay,
+      kay.replace('k', 'K'),
+    ]) {
       const res = await post('/auth/login', { login, password: 'long enough password' });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ user_id });
@@ -46,12 +57,13 @@ describe('accounts: register, log in, log out', () => {
   });
 
   it('gives the same answer for an unknown login and a wrong password', async () => {
+    const abc = uniqueName('abc');
     await post('/auth/register', {
-      email: 'a@example.test',
-      username: 'abc',
+      email: `${abc}@example.test`,
+      username: abc,
       password: 'long enough password',
     });
-    const wrong = await post('/auth/login', { login: 'abc', password: 'nope nope nope' });
+    const wrong = await post('/auth/login', { login: abc, password: 'nope nope nope' });
     const unknown = await post('/auth/login', { login: 'nobody', password: 'nope nope nope' });
     expect(wrong.statusCode).toBe(400);
     expect(unknown.statusCode).toBe(400);
@@ -63,22 +75,23 @@ describe('accounts: register, log in, log out', () => {
   });
 
   it('refuses a taken email or username, a short password and a malformed email', async () => {
+    const abc = uniqueName('abc');
     await post('/auth/register', {
-      email: 'a@example.test',
-      username: 'abc',
+      email: `${abc}@example.test`,
+      username: abc,
       password: 'long enough password',
     });
     const sameEmail = await post('/auth/register', {
-      email: 'A@example.test',
-      username: 'other',
+      email: `${abc.toUpperCase()}@example.test`,
+      username: uniqueName('other'),
       password: 'long enough password',
     });
     expect(sameEmail.json()).toMatchObject({
       errors: { email: { _errors: [{ code: 'EMAIL_ALREADY_REGISTERED' }] } },
     });
     const sameName = await post('/auth/register', {
-      email: 'b@example.test',
-      username: 'abc',
+      email: `${uniqueName('b')}@example.test`,
+      username: abc,
       password: 'long enough password',
     });
     expect(sameName.json()).toMatchObject({

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
+import { useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import {
   DAY_MS,
@@ -9,7 +10,7 @@ import {
   seedGuild,
 } from '../../../test/support/expressionFixtures.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 import { apiRequest } from '../../../test/support/inject.js';
 
 /**
@@ -21,13 +22,11 @@ describeDrivers('shared guild rules on $driver', (driver) => {
   let fx: Awaited<ReturnType<typeof seedGuild>>;
   const clock = manualClock(SPLIT_MS + DAY_MS);
 
+  const shared = useFileServer({ storage: driver, clock, ...ROOMY_LIMITS });
   beforeEach(async () => {
     clock.set(SPLIT_MS + DAY_MS);
-    server = await startTestServer({ storage: driver, clock, ...ROOMY_LIMITS });
+    server = shared.server;
     fx = await seedGuild(server.app);
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   const send = async (method: 'POST' | 'PATCH', path: string, body: unknown) => {

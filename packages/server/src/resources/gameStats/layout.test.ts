@@ -1,10 +1,7 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
+import { registration, uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
-import {
-  seedDeveloper,
-  startTestServer,
-  type TestServer,
-} from '../../../test/support/testServer.js';
+import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
 import { MAX_HIGHLIGHT_FIELDS, MAX_WIDGETS } from './layout.js';
 import { apiRequest } from '../../../test/support/inject.js';
 
@@ -39,12 +36,10 @@ describeDrivers('game-stats widget layouts on $driver', (driver) => {
   let server: TestServer;
   let dev: Awaited<ReturnType<typeof seedDeveloper>>;
 
+  const shared = useFileServer({ storage: driver });
   beforeEach(async () => {
-    server = await startTestServer({ storage: driver });
-    dev = await seedDeveloper(server.app, 'gamedev');
-  });
-  afterEach(async () => {
-    await server.close();
+    server = shared.server;
+    dev = await seedDeveloper(server.app, uniqueName('gamedev'), 'gamedev app');
   });
 
   const call = (
@@ -64,7 +59,7 @@ describeDrivers('game-stats widget layouts on $driver', (driver) => {
     expect(put.json()).toEqual(LAYOUT);
     expect((await call('GET', layoutPath(), { auth: dev.userToken })).json()).toEqual(LAYOUT);
 
-    const other = await seedDeveloper(server.app, 'rival');
+    const other = await seedDeveloper(server.app, uniqueName('rival'), 'rival app');
     const foreign = await call('PUT', layoutPath(), {
       auth: other.userToken,
       payload: { widgets: [] },
@@ -122,11 +117,7 @@ describeDrivers('game-stats widget layouts on $driver', (driver) => {
   });
 
   it("fills the layout with a player's stats", async () => {
-    const session = await server.app.services.auth.register({
-      email: 'player@example.test',
-      username: 'player',
-      password: 'correct horse battery',
-    });
+    const session = await server.app.services.auth.register(registration('player'));
     await server.app.storage.oauth.upsertAuthorization({
       id: String(BigInt(session.user_id) + 7n),
       userId: session.user_id,

@@ -1,10 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import {
-  seedDeveloper,
-  startTestServer,
-  type TestServer,
-} from '../../../test/support/testServer.js';
+import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
 import { createSessionStartLimit } from './sessionStartLimit.js';
 import { MemoryRateLimitStore } from '../../sharedState/memory/index.js';
 import { manualClock } from '../../domain/clock.js';
@@ -12,11 +9,11 @@ import { manualClock } from '../../domain/clock.js';
 describe('GET /gateway and /gateway/bot', () => {
   let server: TestServer;
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
+  const shared = useFileServer({ listen: true });
   beforeEach(async () => {
-    server = await startTestServer({ listen: true });
-    seed = await seedDeveloper(server.app);
+    server = shared.server;
+    seed = await seedDeveloper(server.app, uniqueName('dev'), 'dev app');
   });
-  afterEach(() => server.close());
 
   it('gives the WebSocket URL of this server to anyone', async () => {
     const res = await server.app.http.inject({ method: 'GET', url: '/api/v10/gateway' });

@@ -1,12 +1,9 @@
 import { ALL_PERMISSIONS, PermissionFlags as P } from '@guildhall/protocol';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
+import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
-import {
-  seedDeveloper,
-  startTestServer,
-  type TestServer,
-} from '../../../test/support/testServer.js';
+import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
 import { DiskBlobStore } from '../../blobs/index.js';
 import { manualClock } from '../../domain/clock.js';
 import { createSnowflakeGenerator } from '../../domain/snowflakes.js';
@@ -23,13 +20,11 @@ describeDrivers('my guilds service on $driver', (driver) => {
   let ada: Awaited<ReturnType<typeof seedDeveloper>>;
   let bob: Awaited<ReturnType<typeof seedDeveloper>>;
 
+  const shared = useFileServer({ storage: driver });
   beforeEach(async () => {
-    server = await startTestServer({ storage: driver });
-    ada = await seedDeveloper(server.app, 'ada');
-    bob = await seedDeveloper(server.app, 'bob');
-  });
-  afterEach(async () => {
-    await server.close();
+    server = shared.server;
+    ada = await seedDeveloper(server.app, uniqueName('ada'), 'ada app');
+    bob = await seedDeveloper(server.app, uniqueName('bob'), 'bob app');
   });
 
   /** The app's storage, counting repository calls and running `afterList` after the page read. */

@@ -1,10 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
-import {
-  seedDeveloper,
-  startTestServer,
-  type TestServer,
-} from '../../../test/support/testServer.js';
+import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
 import {
   heldTimers,
   startWebhookReceiver,
@@ -21,14 +18,15 @@ describeDrivers('lobby webhook events on $driver', (driver) => {
   let lobbyReceiver: WebhookReceiver;
   const clock = manualClock(Date.UTC(2026, 10, 24, 12));
 
+  const shared = useFileServer({
+    storage: driver,
+    clock,
+    config: { allowLocalWebhooks: true },
+    webhookDelivery: { timers: heldTimers, settings: { timeoutMs: 1000, random: () => 0.5 } },
+  });
   beforeEach(async () => {
-    server = await startTestServer({
-      storage: driver,
-      clock,
-      config: { allowLocalWebhooks: true },
-      webhookDelivery: { timers: heldTimers, settings: { timeoutMs: 1000, random: () => 0.5 } },
-    });
-    dev = await seedDeveloper(server.app, 'gamedev');
+    server = shared.server;
+    dev = await seedDeveloper(server.app, uniqueName('gamedev'), 'gamedev app');
     appReceiver = await startWebhookReceiver();
     lobbyReceiver = await startWebhookReceiver();
     await server.app.storage.applications.update(dev.applicationId, {
@@ -38,7 +36,6 @@ describeDrivers('lobby webhook events on $driver', (driver) => {
     });
   });
   afterEach(async () => {
-    await server.close();
     await appReceiver.close();
     await lobbyReceiver.close();
   });

@@ -1,19 +1,18 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
+import { useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 
 describeDrivers('deleting a role on $driver', (driver) => {
   let server: TestServer;
   let g: GuildFixture;
 
+  const shared = useFileServer({ storage: driver });
   beforeEach(async () => {
-    server = await startTestServer({ storage: driver });
+    server = shared.server;
     g = await guildFixture(server, { botPermissions: P.MANAGE_ROLES });
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   it('takes its channel overwrites and emoji restrictions with it', async () => {

@@ -1,6 +1,7 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { manualClock } from '../../domain/clock.js';
+import { registration, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { PNG_1X1 } from '../../../test/support/expressionFixtures.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
@@ -10,7 +11,7 @@ import {
   recordDispatches,
 } from '../../../test/support/messageFixtures.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 import { apiRequest } from '../../../test/support/inject.js';
 
 interface Webhook {
@@ -32,14 +33,12 @@ describeDrivers('webhook management on $driver', (driver) => {
   let g: GuildFixture;
   let channelId: string;
 
+  const shared = useFileServer({ storage: driver, clock });
   beforeEach(async () => {
     clock.set(AFTER_SPLIT);
-    server = await startTestServer({ storage: driver, clock });
+    server = shared.server;
     g = await guildFixture(server, { botPermissions: P.MANAGE_WEBHOOKS, nowMs: () => clock.now() });
     channelId = await firstChannelId(server.app, g.guildId);
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   /** Sends a request and validates its answer against openapi.json, whatever its status. */
@@ -280,11 +279,7 @@ describeDrivers('webhook management on $driver', (driver) => {
 
   /** A person in no guild of the fixture. */
   async function startStranger(): Promise<string> {
-    const session = await server.app.services.auth.register({
-      email: 'stranger@example.test',
-      username: 'stranger',
-      password: 'correct horse battery',
-    });
+    const session = await server.app.services.auth.register(registration('stranger'));
     return session.token;
   }
 });
