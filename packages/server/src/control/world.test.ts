@@ -70,10 +70,10 @@ describeDrivers('loadWorld on $driver', (driver) => {
   });
   afterAll(() => server.close());
 
-  const get = async (path: string, auth: string) => {
+  const get = async <T = Record<string, unknown>>(path: string, auth: string) => {
     const res = await apiRequest(server.app, `GET ${path}`, { auth });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json<Record<string, unknown> & Record<string, unknown>[]>();
+    return res.json<T>();
   };
   const person = (name: string) => world.people[name] ?? expect.fail(`no ${name}`);
   const helper = () => world.applications['helper'] ?? expect.fail('no helper');
@@ -93,8 +93,8 @@ describeDrivers('loadWorld on $driver', (driver) => {
   it('makes the guild with its roles, channels, overwrites, members and bot', async () => {
     const { id, channels, roles } = main();
     const auth = person('alice').token;
-    expect(await get(`/guilds/${id}`, auth)).toMatchObject({ name: 'Main Hall' });
-    const listed = (await get(`/guilds/${id}/channels`, auth)) as {
+    expect(await get<unknown>(`/guilds/${id}`, auth)).toMatchObject({ name: 'Main Hall' });
+    const listed = (await get<unknown>(`/guilds/${id}/channels`, auth)) as {
       id: string;
       name: string;
       type: number;
@@ -121,7 +121,7 @@ describeDrivers('loadWorld on $driver', (driver) => {
     );
     expect(listed.find((c) => c.id === channels['lounge'])?.type).toBe(2);
     const mods = (
-      (await get(`/guilds/${id}/roles`, auth)) as {
+      (await get<unknown>(`/guilds/${id}/roles`, auth)) as {
         id: string;
         permissions: string;
         color: number;
@@ -135,14 +135,14 @@ describeDrivers('loadWorld on $driver', (driver) => {
     });
     const bob = await get(`/guilds/${id}/members/${person('bob').id}`, auth);
     expect(bob).toMatchObject({ nick: 'Bobby', roles: [roles['mods']] });
-    const members = (await get(`/guilds/${id}/members?limit=10`, auth)) as {
+    const members = (await get<unknown>(`/guilds/${id}/members?limit=10`, auth)) as {
       user: { id: string };
     }[];
     expect(members.map((m) => m.user.id).sort()).toEqual(
       [person('alice').id, person('bob').id, person('carol').id, helper().botUserId].sort(),
     );
     // The invite they joined by is gone.
-    expect(await get(`/guilds/${id}/invites`, auth)).toEqual([]);
+    expect(await get<unknown>(`/guilds/${id}/invites`, auth)).toEqual([]);
   });
 
   it('makes the application: its bot token, intents, commands, SKU and entitlement', async () => {
@@ -153,19 +153,19 @@ describeDrivers('loadWorld on $driver', (driver) => {
       BigInt(app['flags'] as number) & ApplicationFlags.GATEWAY_MESSAGE_CONTENT_LIMITED,
     ).not.toBe(0n);
     expect(app['verify_key']).toBe(helper().publicKey);
-    const global = (await get(`/applications/${helper().id}/commands`, bot)) as {
+    const global = (await get<unknown>(`/applications/${helper().id}/commands`, bot)) as {
       id: string;
       name: string;
     }[];
     expect(global).toEqual([
       expect.objectContaining({ id: helper().commands['ping'], name: 'ping' }),
     ]);
-    const guildCommands = (await get(
+    const guildCommands = await get<{ id: string }[]>(
       `/applications/${helper().id}/guilds/${main().id}/commands`,
       bot,
-    )) as { id: string }[];
+    );
     expect(guildCommands.map((c) => c.id)).toEqual([helper().commands['here']]);
-    const entitlements = (await get(`/applications/${helper().id}/entitlements`, bot)) as {
+    const entitlements = (await get<unknown>(`/applications/${helper().id}/entitlements`, bot)) as {
       id: string;
       sku_id: string;
       user_id: string;
@@ -181,7 +181,10 @@ describeDrivers('loadWorld on $driver', (driver) => {
 
   it('makes friends, a pending request, a block and a lobby', async () => {
     const relationsOf = async (name: string) =>
-      (await get('/users/@me/relationships', person(name).token)) as { id: string; type: number }[];
+      (await get<unknown>('/users/@me/relationships', person(name).token)) as {
+        id: string;
+        type: number;
+      }[];
     expect(await relationsOf('alice')).toEqual([
       expect.objectContaining({ id: person('bob').id, type: 1 }),
     ]);

@@ -1,5 +1,5 @@
 /**
- * @module control/worldSchema: the shape of a world file (docs/testing.md#worlds). The world
+ * @module control/worldSchema: the shape of a world file (docs/worlds.md). The world
  * names everything (people, guilds, applications…) by keys of its own; the loader (world.ts)
  * turns those names into ids. The bodies a world passes to the API (a command, a role's
  * fields) are checked again by the resource's own schema when the world loads, with the same
@@ -244,7 +244,7 @@ export function worldJsonSchema(): Record<string, unknown> {
     ...z.toJSONSchema(WorldFileSchema, { io: 'input', unrepresentable: 'any' }),
     title: 'Guildhall world',
     description:
-      'People, guilds, applications, relationships and lobbies a Guildhall server starts with (docs/testing.md#worlds).',
+      'People, guilds, applications, relationships and lobbies a Guildhall server starts with (docs/worlds.md).',
   };
 }
 

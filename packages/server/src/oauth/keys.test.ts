@@ -74,4 +74,31 @@ describeDrivers('ID token signing key bootstrap on $driver', (driver) => {
     }
     expect((await storage.oauth.listSigningKeys()).length).toBe(1);
   });
+
+  it('makes the key at the first signature, inside the transaction that signs', async () => {
+    const storage = await node();
+    const clock = manualClock(Date.UTC(2026, 10, 22));
+    const secrets = createSecretBox(randomBytes(32));
+    const keys = createIdTokenKeys({
+      storage,
+      clock,
+      secrets,
+      initialKey: await generateIdTokenKeyPair(),
+    });
+    expect(await storage.oauth.listSigningKeys()).toEqual([]);
+    // A rolled-back first signature leaves no key behind, stored or kept.
+    const rollBack = new Error('rolled back');
+    await expect(
+      storage.transaction(async (tx) => {
+        await keys.sign({ sub: '1' }, tx);
+        throw rollBack;
+      }),
+    ).rejects.toBe(rollBack);
+    expect(await storage.oauth.listSigningKeys()).toEqual([]);
+    // On SQLite the transaction holds the one connection: the key is made through it.
+    const token = await storage.transaction((tx) => keys.sign({ sub: '2' }, tx));
+    expect((await storage.oauth.listSigningKeys()).length).toBe(1);
+    const verified = await jwtVerify(token, createLocalJWKSet(await keys.jwks()));
+    expect(verified.payload.sub).toBe('2');
+  });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CryptoKey, JWK, KeyObject } from 'jose';
 import type { Clock } from '../domain/clock.js';
 import { SEALED_AS, type SecretBox } from '../domain/secretBox.js';
-import type { Storage } from '../storage/index.js';
+import type { Repositories, OAuthSigningKeyRecord, Storage } from '../storage/index.js';
 
 export const ID_TOKEN_ALG = 'RS256';
 /** The size of the RSA keys ID tokens are signed with. */
@@ -48,14 +48,23 @@ export function createIdTokenKeys(deps: {
   initialKey?: IdTokenKeyPair | undefined;
 }) {
   let loaded: Promise<SigningKey[]> | undefined;
+  /** The keys once loaded outside a transaction (what every later signature uses). */
+  let ready: SigningKey[] | null = null;
 
-  const load = async (): Promise<SigningKey[]> => {
+  /**
+   * Reads the keys through `repos`, making one when there is none (`store` inserts it if still
+   * absent; the keys are read again, so a node that lost the race uses the winner's key).
+   */
+  const load = async (
+    repos: Pick<Repositories, 'oauth'>,
+    store: (record: OAuthSigningKeyRecord) => Promise<unknown>,
+  ): Promise<SigningKey[]> => {
     const { importJWK } = await import('jose');
-    let records = await deps.storage.oauth.listSigningKeys();
+    let records = await repos.oauth.listSigningKeys();
     if (records.length === 0) {
       const pair = deps.initialKey ?? (await generateIdTokenKeyPair());
       const kid = randomUUID();
-      const record = {
+      await store({
         kid,
         alg: ID_TOKEN_ALG,
         publicJwk: JSON.stringify({ ...pair.publicJwk, kid }),
@@ -64,10 +73,8 @@ export function createIdTokenKeys(deps: {
           SEALED_AS.idTokenSigningKey(kid),
         ),
         createdAt: deps.clock.now(),
-      };
-      // Insert if absent, then re-read: a node that lost the race uses the winner's key.
-      await deps.storage.transaction((tx) => tx.oauth.createSigningKeyIfNone(record));
-      records = await deps.storage.oauth.listSigningKeys();
+      });
+      records = await repos.oauth.listSigningKeys();
     }
     return Promise.all(
       records.map(async (record) => {
@@ -86,10 +93,15 @@ export function createIdTokenKeys(deps: {
   };
 
   const keys = () => {
-    loaded ??= load().catch((err: unknown) => {
-      loaded = undefined;
-      throw err;
-    });
+    loaded ??= load(deps.storage, (record) =>
+      deps.storage.transaction((tx) => tx.oauth.createSigningKeyIfNone(record)),
+    ).then(
+      (all) => (ready = all),
+      (err: unknown) => {
+        loaded = undefined;
+        throw err;
+      },
+    );
     return loaded;
   };
 
@@ -99,9 +111,18 @@ export function createIdTokenKeys(deps: {
       return { keys: (await keys()).map((key) => key.publicJwk) };
     },
 
-    /** Signs claims as a JWT with the newest key (`kid` in the header). */
-    async sign(claims: Record<string, unknown>): Promise<string> {
-      const all = await keys();
+    /**
+     * Signs claims as a JWT with the newest key (`kid` in the header). The key is made at the
+     * first use, not at start. Inside a transaction (`tx`), a first signature reads (or makes)
+     * the key through that transaction: SQLite has one connection, which the transaction holds.
+     * What it read is not kept (the transaction may roll back); the next use outside one keeps it.
+     */
+    async sign(claims: Record<string, unknown>, tx?: Pick<Repositories, 'oauth'>): Promise<string> {
+      const all =
+        ready ??
+        (tx === undefined
+          ? await keys()
+          : await load(tx, (record) => tx.oauth.createSigningKeyIfNone(record)));
       const key = all[all.length - 1];
       if (key === undefined) throw new Error('no ID token signing key');
       const { SignJWT } = await import('jose');

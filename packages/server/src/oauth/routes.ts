@@ -12,9 +12,7 @@ export async function registerOAuthRoutes(
   root: FastifyInstance,
   deps: OAuthRouteDeps,
 ): Promise<void> {
-  // The signing key is loaded (or made) now: signing inside a transaction must not need a second
-  // connection, which SQLite does not have.
-  await deps.keys.jwks();
+  // The signing key is made at its first use (oauth/keys.ts), not at start.
   const authorizePage = registerOAuthPages(root, deps);
   await registerOAuthApi(root, deps, authorizePage);
 }

@@ -97,23 +97,29 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
   const inTx = <T>(tx: Repositories | undefined, fn: (tx: Repositories) => Promise<T>) =>
     tx === undefined ? storage.transaction(fn) : fn(tx);
 
-  const idToken = async (input: {
-    user: UserRecord;
-    applicationId: string;
-    scopes: readonly string[];
-    nonce?: string | null | undefined;
-    authTime?: number | undefined;
-  }) => {
+  const idToken = async (
+    tx: Repositories,
+    input: {
+      user: UserRecord;
+      applicationId: string;
+      scopes: readonly string[];
+      nonce?: string | null | undefined;
+      authTime?: number | undefined;
+    },
+  ) => {
     const now = unixSeconds(clock.now());
-    return keys.sign({
-      ...profileClaims(input.user, input.scopes, issuer()),
-      iss: issuer(),
-      aud: input.applicationId,
-      iat: now,
-      exp: now + ACCESS_TOKEN_SECONDS,
-      ...(input.authTime === undefined ? {} : { auth_time: unixSeconds(input.authTime) }),
-      ...(input.nonce == null ? {} : { nonce: input.nonce }),
-    });
+    return keys.sign(
+      {
+        ...profileClaims(input.user, input.scopes, issuer()),
+        iss: issuer(),
+        aud: input.applicationId,
+        iat: now,
+        exp: now + ACCESS_TOKEN_SECONDS,
+        ...(input.authTime === undefined ? {} : { auth_time: unixSeconds(input.authTime) }),
+        ...(input.nonce == null ? {} : { nonce: input.nonce }),
+      },
+      tx,
+    );
   };
 
   const issue = async (tx: Repositories, input: IssueTokensInput) => {
@@ -173,7 +179,7 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
       body.refresh_token = refreshToken;
     }
     if (scopes.includes('openid')) {
-      body.id_token = await idToken({
+      body.id_token = await idToken(tx, {
         user,
         applicationId: input.applicationId,
         scopes,
