@@ -128,6 +128,7 @@ export default tseslint.config(
       'packages/server/src/config.ts',
       '**/*.test.ts',
       'packages/server/test/**',
+      'packages/testkit/test/**',
       'bench/**',
       'examples/**',
       '.ci/**',

@@ -35,7 +35,7 @@ export default defineConfig({
           name: 'node',
           // The server's and the SDK's tests, and the browser tests (Node drives Chromium).
           include: [
-            'packages/{protocol,server,sdk}/src/**/*.test.ts',
+            'packages/{protocol,server,sdk,testkit}/src/**/*.test.ts',
             'packages/*/test/**/*.test.ts',
           ],
         },

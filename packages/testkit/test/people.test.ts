@@ -9,9 +9,10 @@ import {
   WaitTimeoutError,
   startGuildhall,
   type Guildhall,
+  type WorldFile,
 } from '../src/index.js';
 
-const WORLD = {
+const WORLD: WorldFile = {
   people: { ann: null, bob: null, cat: null },
   guilds: {
     home: {
@@ -26,7 +27,7 @@ const WORLD = {
       members: { bob: null },
     },
   },
-} as const;
+};
 
 let gh: Guildhall;
 let general = '';
