@@ -1,26 +1,22 @@
 /**
  * @module appDrivers: the drivers the config names (storage, bus, shared state), opened for the
- * composition root (app.ts). With app.ts, the only module that imports drivers.
+ * composition root (app.ts). With app.ts, the only module that imports drivers. The drivers a
+ * configuration does not name are never loaded: PostgreSQL, NATS and Redis (and their client
+ * libraries) are imported when the config asks for them, so a server on SQLite and memory
+ * starts without them.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { BusErrorHandler, EventBus } from './bus/index.js';
 import { MemoryBus } from './bus/memory/index.js';
-import { NatsHistoryError, createNatsBus } from './bus/nats/index.js';
 import { ConfigError, type Config } from './config.js';
 import type { Clock } from './domain/clock.js';
 import { ALL_DISPATCHES } from './events/dispatcher.js';
 import { REVOCATION_SUBJECT } from './events/revocations.js';
 import { withFallback, type SharedState } from './sharedState/index.js';
 import { createMemorySharedState } from './sharedState/memory/index.js';
-import {
-  RedisUnavailableError,
-  describeRedisUrl,
-  openRedisSharedState,
-} from './sharedState/redis/index.js';
 import type { Storage } from './storage/index.js';
-import { createPostgresStorage } from './storage/postgres/index.js';
 import { createSqliteStorage, migratedSqliteTemplate } from './storage/sqlite/index.js';
 
 /** Opens the storage the config names: PostgreSQL for DATABASE_URL, else SQLite in the data folder. */
@@ -29,6 +25,7 @@ export async function openStorage(
   logger: Logger,
 ): Promise<Storage> {
   if (config.databaseUrl !== null) {
+    const { createPostgresStorage } = await import('./storage/postgres/index.js');
     return createPostgresStorage({
       connectionString: config.databaseUrl,
       // An idle connection dropped by the server is replaced on next use; it must not crash us.
@@ -78,6 +75,7 @@ export async function openBus(
           subjects: [ALL_DISPATCHES, REVOCATION_SUBJECT],
           keepMs: config.natsHistorySeconds * 1000,
         };
+  const { NatsHistoryError, createNatsBus } = await import('./bus/nats/index.js');
   try {
     return await createNatsBus({
       servers: config.natsUrl,
@@ -109,6 +107,8 @@ export async function openSharedState(
   const { logger, clock } = options;
   const local = createMemorySharedState();
   if (config.redisUrl === null) return local;
+  const { RedisUnavailableError, describeRedisUrl, openRedisSharedState } =
+    await import('./sharedState/redis/index.js');
   let lastErrorLogMs = -Infinity;
   let redis: SharedState;
   try {

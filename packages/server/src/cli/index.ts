@@ -61,7 +61,7 @@ function startHelp(): string {
     'Options (a flag wins over its environment variable):',
     ...CONFIG_HELP,
     '',
-    'Worlds (docs/testing.md#worlds):',
+    'Worlds (docs/worlds.md):',
     '  --world FILE            Load the world FILE (JSON or YAML: people, guilds, applications…)',
     '                          instead of the demo, and write its ids and tokens by name to',
     '                          <data-dir>/world.json (mode 0600). A later start of the same data',

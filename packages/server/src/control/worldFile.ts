@@ -16,9 +16,9 @@ export interface WorldIssue {
 export class WorldError extends Error {
   override readonly name = 'WorldError';
   readonly issues: readonly WorldIssue[];
-  constructor(issues: readonly WorldIssue[], source = 'the world') {
+  constructor(issues: readonly WorldIssue[], source?: string) {
     super(
-      `${source} is not a valid world: ${issues
+      `${source === undefined ? 'not a valid world' : `${source} is not a valid world`}: ${issues
         .map((issue) => `${issue.path === '' ? '(top)' : issue.path}: ${issue.message}`)
         .join('; ')}`,
     );
@@ -46,7 +46,12 @@ function issuesOf(issues: readonly z.core.$ZodIssue[]): WorldIssue[] {
       );
       return issuesOf(deepest.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })));
     }
-    return [{ path: worldPath(issue.path), message: issue.message }];
+    // A bad name (a record's key): the name's own rule says what is wrong with it.
+    const message =
+      issue.code === 'invalid_key'
+        ? issue.issues.map((inner) => inner.message).join('; ')
+        : issue.message;
+    return [{ path: worldPath(issue.path), message }];
   });
 }
 

@@ -1,5 +1,5 @@
 /**
- * @module control/worldSchema: the shape of a world file (docs/testing.md#worlds). The world
+ * @module control/worldSchema: the shape of a world file (docs/worlds.md). The world
  * names everything (people, guilds, applications…) by keys of its own; the loader (world.ts)
  * turns those names into ids. The bodies a world passes to the API (a command, a role's
  * fields) are checked again by the resource's own schema when the world loads, with the same
@@ -19,29 +19,54 @@ const Permissions = z.union([
 ]);
 
 const Person = z.strictObject({
-  /** The login name; by default the person's name in the world, in lower case. */
-  username: z.string().optional(),
+  username: z
+    .string()
+    .describe("The login name; by default the person's name in the world, in lower case.")
+    .optional(),
   global_name: z.string().optional(),
-  /** By default `<username>@world.guildhall.localhost`. */
-  email: z.string().optional(),
-  /** Absent: the person has no password and signs in with the token the world gives. */
-  password: z.string().optional(),
+  email: z.string().describe('By default `<username>@world.guildhall.localhost`.').optional(),
+  password: z
+    .string()
+    .describe('Absent: the person has no password and signs in with the token the world gives.')
+    .optional(),
 });
 
 const Command = z
   .looseObject({
-    /** Absent: the command's name in the world. */
-    name: z.string().optional(),
-    /** A guild of the world: a guild command there; absent, a global command. */
-    guild: WorldName.optional(),
+    name: z.string().describe("Absent: the command's name in the world.").optional(),
+    guild: WorldName.describe(
+      'A guild of the world: a guild command there; absent, a global command.',
+    ).optional(),
+    type: z
+      .union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)])
+      .describe('1 slash (the default), 2 user, 3 message, 4 primary entry point.')
+      .optional(),
+    description: z.string().optional(),
+    options: z
+      .array(
+        z.looseObject({
+          type: z.number().int(),
+          name: z.string(),
+          description: z.string().optional(),
+        }),
+      )
+      .describe('The options, as the API takes them.')
+      .optional(),
+    default_member_permissions: z.string().nullable().optional(),
+    contexts: z.array(z.number().int()).optional(),
+    integration_types: z.array(z.number().int()).optional(),
+    nsfw: z.boolean().optional(),
   })
-  .describe('A command as POST /applications/{id}/commands takes it (and `guild`).');
+  .describe(
+    'A command as POST /applications/{id}/commands takes it, checked by the same rules when the world loads.',
+  );
 
 const Sku = z.strictObject({
   name: z.string().optional(),
-  /** durable, consumable, subscription or subscription_group (or the type's number). */
   type: z.union([
-    z.enum(['durable', 'consumable', 'subscription', 'subscription_group']),
+    z
+      .enum(['durable', 'consumable', 'subscription', 'subscription_group'])
+      .describe("durable, consumable, subscription or subscription_group (or the type's number)."),
     z.number().int(),
   ]),
   slug: z.string().optional(),
@@ -51,10 +76,8 @@ const Sku = z.strictObject({
 const Entitlement = z
   .strictObject({
     sku: WorldName,
-    /** The person who owns it, or… */
-    user: WorldName.optional(),
-    /** …the guild that owns it. */
-    guild: WorldName.optional(),
+    user: WorldName.describe('The person who owns it, or…').optional(),
+    guild: WorldName.describe('…the guild that owns it.').optional(),
   })
   .refine((e) => (e.user === undefined) !== (e.guild === undefined), {
     message: 'An entitlement names a user or a guild, not both.',
@@ -64,21 +87,25 @@ const PRIVILEGED_INTENTS = ['GUILD_MEMBERS', 'GUILD_PRESENCES', 'MESSAGE_CONTENT
 export type WorldPrivilegedIntent = (typeof PRIVILEGED_INTENTS)[number];
 
 const Application = z.strictObject({
-  /** Absent: the application's name in the world. */
-  name: z.string().optional(),
-  /** The person who owns it (the developer). */
-  owner: WorldName,
+  name: z.string().describe("Absent: the application's name in the world.").optional(),
+  owner: WorldName.describe('The person who owns it (the developer).'),
   description: z.string().optional(),
-  /** Privileged intents turned on (their self-serve flags, as a developer does in the portal). */
-  intents: z.array(z.enum(PRIVILEGED_INTENTS)).optional(),
-  /** Where interactions are POSTed; it must answer the platform's PING when the world loads. */
-  interactions_endpoint_url: z.string().optional(),
-  /** Where webhook events are POSTed. */
-  event_webhooks_url: z.string().optional(),
+  intents: z
+    .array(z.enum(PRIVILEGED_INTENTS))
+    .describe(
+      'Privileged intents turned on (their self-serve flags, as a developer does in the portal).',
+    )
+    .optional(),
+  interactions_endpoint_url: z
+    .string()
+    .describe(
+      "Where interactions are POSTed; it must answer the platform's PING when the world loads.",
+    )
+    .optional(),
+  event_webhooks_url: z.string().describe('Where webhook events are POSTed.').optional(),
   event_webhooks_types: z.array(z.string()).optional(),
   event_webhooks_status: z.number().int().optional(),
-  /** Application flags over those `intents` turns on. */
-  flags: z.number().int().optional(),
+  flags: z.number().int().describe('Application flags over those `intents` turns on.').optional(),
   redirect_uris: z.array(z.string()).optional(),
   bot_public: z.boolean().optional(),
   bot_require_code_grant: z.boolean().optional(),
@@ -100,21 +127,17 @@ const CHANNEL_TYPES = [
 export type WorldChannelType = (typeof CHANNEL_TYPES)[number];
 
 const Overwrite = z.strictObject({
-  /** A role of the guild, `@everyone`, or… */
-  role: z.string().optional(),
-  /** …a person (or an application's bot) of the world. */
-  member: WorldName.optional(),
+  role: z.string().describe('A role of the guild, `@everyone`, or…').optional(),
+  member: WorldName.describe("…a person (or an application's bot) of the world.").optional(),
   allow: Permissions.optional(),
   deny: Permissions.optional(),
 });
 
 /** A channel; the guild's channels are placed in the order the world lists them. */
 const Channel = z.strictObject({
-  /** Absent: the channel's name in the world. */
-  name: z.string().optional(),
+  name: z.string().describe("Absent: the channel's name in the world.").optional(),
   type: z.union([z.enum(CHANNEL_TYPES), z.number().int()]).optional(),
-  /** A category of the same guild. */
-  parent: WorldName.optional(),
+  parent: WorldName.describe('A category of the same guild.').optional(),
   topic: z.string().optional(),
   nsfw: z.boolean().optional(),
   rate_limit_per_user: z.number().int().optional(),
@@ -133,35 +156,42 @@ const Role = z.strictObject({
 
 const Member = z.strictObject({
   nick: z.string().optional(),
-  /** Roles of the guild by their names in the world. */
-  roles: z.array(WorldName).optional(),
+  roles: z.array(WorldName).describe('Roles of the guild by their names in the world.').optional(),
 });
 
 const Bot = z.strictObject({
-  /** The permissions of the bot's managed role (as the install link grants them). */
-  permissions: Permissions.optional(),
+  permissions: Permissions.describe(
+    "The permissions of the bot's managed role (as the install link grants them).",
+  ).optional(),
 });
 
 const Guild = z.strictObject({
   name: z.string().optional(),
-  /** The person who owns it (a member with every permission). */
-  owner: WorldName,
+  owner: WorldName.describe('The person who owns it (a member with every permission).'),
   description: z.string().optional(),
   roles: z.record(WorldName, Role).optional(),
-  /** Absent: the guild has the channels a new guild has. */
-  channels: z.record(WorldName, Channel).optional(),
-  /** People who are members (the owner always is), with their nicknames and roles. */
-  members: z.record(WorldName, z.union([Member, z.null()])).optional(),
-  /** Applications whose bots are in the guild (installed with the `bot` scope). */
-  bots: z.record(WorldName, z.union([Bot, z.null()])).optional(),
+  channels: z
+    .record(WorldName, Channel)
+    .describe('Absent: the guild has the channels a new guild has.')
+    .optional(),
+  members: z
+    .record(WorldName, z.union([Member, z.null()]))
+    .describe('People who are members (the owner always is), with their nicknames and roles.')
+    .optional(),
+  bots: z
+    .record(WorldName, z.union([Bot, z.null()]))
+    .describe('Applications whose bots are in the guild (installed with the `bot` scope).')
+    .optional(),
 });
 
 const Relationship = z.strictObject({
-  /** The person who acts: sends the friend request or blocks. */
-  from: WorldName,
+  from: WorldName.describe('The person who acts: sends the friend request or blocks.'),
   to: WorldName,
-  /** friend: both agree; request: `from` asked, `to` has not answered; block: `from` blocks. */
-  type: z.enum(['friend', 'request', 'block']),
+  type: z
+    .enum(['friend', 'request', 'block'])
+    .describe(
+      'friend: both agree; request: `from` asked, `to` has not answered; block: `from` blocks.',
+    ),
 });
 
 const LobbyMember = z.strictObject({
@@ -178,16 +208,45 @@ const Lobby = z.strictObject({
 
 /** A world file (JSON or YAML): everything a test starts from, by name. */
 export const WorldFileSchema = z.strictObject({
-  /** The world file's schema (for editors); ignored by the loader. */
-  $schema: z.string().optional(),
-  /** Ids and tokens follow from it: the same world with the same seed has the same ids. */
-  seed: z.string().optional(),
-  people: z.record(WorldName, z.union([Person, z.null()])).optional(),
-  applications: z.record(WorldName, Application).optional(),
-  guilds: z.record(WorldName, Guild).optional(),
-  relationships: z.array(Relationship).optional(),
-  lobbies: z.record(WorldName, Lobby).optional(),
+  $schema: z
+    .string()
+    .describe("The world file's schema (for editors); ignored by the loader.")
+    .optional(),
+  seed: z
+    .string()
+    .describe('Ids and tokens follow from it: the same world with the same seed has the same ids.')
+    .optional(),
+  people: z
+    .record(WorldName, z.union([Person, z.null()]))
+    .describe('People by name: accounts with a session token each (null: all defaults).')
+    .optional(),
+  applications: z
+    .record(WorldName, Application)
+    .describe('Applications by name, each with its bot user and bot token.')
+    .optional(),
+  guilds: z.record(WorldName, Guild).describe('Guilds by name.').optional(),
+  relationships: z
+    .array(Relationship)
+    .describe('Friends, pending friend requests and blocks between people.')
+    .optional(),
+  lobbies: z
+    .record(WorldName, Lobby)
+    .describe('Social SDK lobbies by name, made by their applications.')
+    .optional(),
 });
+
+/**
+ * The world file's JSON Schema, for editors (`"$schema": "…/world.schema.json"`): what
+ * packages/server/world.schema.json holds (written by `node scripts/worldSchema.js`).
+ */
+export function worldJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(WorldFileSchema, { io: 'input', unrepresentable: 'any' }),
+    title: 'Guildhall world',
+    description:
+      'People, guilds, applications, relationships and lobbies a Guildhall server starts with (docs/worlds.md).',
+  };
+}
 
 export type WorldFile = z.input<typeof WorldFileSchema>;
 export type ParsedWorld = z.output<typeof WorldFileSchema>;

@@ -9,7 +9,6 @@
 import { readdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../errors/index.js';
 
@@ -149,6 +148,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   // Only the reply.sendFile decorator: the routes are ours, so none is wider than it should be.
   // The build holds Brotli and gzip copies of its text files (packages/web/scripts/compress.js),
   // sent to browsers that accept them: a page load moves a quarter of the bytes, compressed once.
+  const { default: fastifyStatic } = await import('@fastify/static');
   await app.register(fastifyStatic, { root: webDir, serve: false, preCompressed: true });
   let csp: { key: string; value: string } | null = null;
   const currentCsp = () => {

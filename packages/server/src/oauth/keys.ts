@@ -1,13 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  SignJWT,
-  exportJWK,
-  generateKeyPair,
-  importJWK,
-  type CryptoKey,
-  type JWK,
-  type KeyObject,
-} from 'jose';
+import type { CryptoKey, JWK, KeyObject } from 'jose';
 import type { Clock } from '../domain/clock.js';
 import { SEALED_AS, type SecretBox } from '../domain/secretBox.js';
 import type { Storage } from '../storage/index.js';
@@ -24,6 +16,8 @@ export interface IdTokenKeyPair {
 
 /** Makes an RS256 key pair for ID tokens (an RSA-2048 key: tens of milliseconds of CPU). */
 export async function generateIdTokenKeyPair(): Promise<IdTokenKeyPair> {
+  // jose is loaded with the first key: a server that signs no ID token never loads it.
+  const { exportJWK, generateKeyPair } = await import('jose');
   const { publicKey, privateKey } = await generateKeyPair(ID_TOKEN_ALG, {
     extractable: true,
     modulusLength: RSA_MODULUS_BITS,
@@ -56,6 +50,7 @@ export function createIdTokenKeys(deps: {
   let loaded: Promise<SigningKey[]> | undefined;
 
   const load = async (): Promise<SigningKey[]> => {
+    const { importJWK } = await import('jose');
     let records = await deps.storage.oauth.listSigningKeys();
     if (records.length === 0) {
       const pair = deps.initialKey ?? (await generateIdTokenKeyPair());
@@ -109,6 +104,7 @@ export function createIdTokenKeys(deps: {
       const all = await keys();
       const key = all[all.length - 1];
       if (key === undefined) throw new Error('no ID token signing key');
+      const { SignJWT } = await import('jose');
       return new SignJWT(claims)
         .setProtectedHeader({ alg: ID_TOKEN_ALG, kid: key.kid, typ: 'JWT' })
         .sign(key.privateKey);

@@ -4,7 +4,6 @@
  * the first request and kept in a bounded in-memory cache.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import sharp from 'sharp';
 import type { Blob, BlobStore } from '../blobs/index.js';
 import type { DecodedImage } from '../domain/imageDataUri.js';
 import { ApiError, invalidField } from '../errors/index.js';
@@ -62,12 +61,16 @@ const FORMAT_OF_TYPE: Record<DecodedImage['contentType'], ImageFormat> = {
   'image/gif': 'gif',
 };
 
+/** sharp (libvips), loaded at the first image: a server that converts none never loads it. */
+const loadSharp = async () => (await import('sharp')).default;
+
 /**
  * An uploaded image re-encoded in its own format: EXIF, XMP, ICC comments and every other
  * metadata dropped, the EXIF orientation applied to the pixels first, animation kept.
  * @returns null when sharp cannot decode it (a truncated file behind a valid signature, say).
  */
 export async function reencodeImage(image: DecodedImage): Promise<Buffer | null> {
+  const sharp = await loadSharp();
   try {
     return await sharp(image.bytes, { animated: true, limitInputPixels: MAX_INPUT_PIXELS })
       .autoOrient()
@@ -170,6 +173,7 @@ export function createCdnImages(deps: { blobs: BlobStore; cacheBytes?: number })
     original: Blob,
     target: { format: ImageFormat; size: number | undefined; animated: boolean },
   ): Promise<Blob> => {
+    const sharp = await loadSharp();
     await slot();
     try {
       let image = sharp(original.bytes, {

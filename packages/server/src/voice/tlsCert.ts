@@ -10,7 +10,6 @@ import { X509Certificate } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 import { ConfigError } from '../config.js';
 
 export const DEV_CERT_DIR = 'voice-tls';
@@ -95,6 +94,8 @@ export async function loadVoiceTls(options: {
       // An unreadable certificate is made again below.
     }
   }
+  // selfsigned (and its ASN.1 libraries) is loaded only to make a certificate.
+  const { generate } = await import('selfsigned');
   const made = await generate([{ name: 'commonName', value: 'Guildhall voice (development)' }], {
     keyType: 'ec',
     curve: 'P-256',

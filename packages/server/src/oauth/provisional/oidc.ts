@@ -1,14 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import {
-  createLocalJWKSet,
-  decodeJwt,
-  decodeProtectedHeader,
-  errors as joseErrors,
-  jwtVerify,
-  type JWTPayload,
-} from 'jose';
+import type { JWTPayload, ProtectedHeaderParameters } from 'jose';
 import { z } from 'zod';
 import { guardedLookup, webhookUrlProblem } from '../../delivery/urlPolicy.js';
 import type { Clock } from '../../domain/clock.js';
@@ -273,6 +266,7 @@ export function createOidcVerifier(options: {
   };
 
   const verifySignature = async (token: string, keys: ProviderKeys) => {
+    const { createLocalJWKSet, jwtVerify } = await import('jose');
     const result = await jwtVerify(token, createLocalJWKSet(keys.jwks), {
       algorithms: [...ALLOWED_ALGORITHMS],
       currentDate: new Date(clock.now()),
@@ -293,7 +287,9 @@ export function createOidcVerifier(options: {
     },
 
     async verify(token, provider) {
-      let header: ReturnType<typeof decodeProtectedHeader>;
+      // jose is loaded at the first token to verify: a server that sees none never loads it.
+      const { decodeJwt, decodeProtectedHeader, errors: joseErrors } = await import('jose');
+      let header: ProtectedHeaderParameters;
       let claims: JWTPayload;
       try {
         header = decodeProtectedHeader(token);
