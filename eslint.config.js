@@ -48,7 +48,6 @@ const FEATURES = [
   'activities/',
   'rpc/',
   'voice/',
-  'control/',
   ...ENTRY,
 ];
 /** The I/O layers, from the bottom up. */
@@ -183,14 +182,6 @@ export default tseslint.config(
     },
   },
   {
-    // The test controls stand over the features (they reach the gateway, deliveries, HTTP and
-    // the resources) and under the composition root, the only importer of control/.
-    files: ['packages/server/src/control/**/*.ts'],
-    rules: {
-      'no-restricted-imports': restrictImports(DEEP_RESOURCE_IMPORT, above(['rpc/', ...ENTRY])),
-    },
-  },
-  {
     // Activities reach the resources (message channel access) and delivery's URL policy.
     files: ['packages/server/src/activities/**/*.ts'],
     rules: {
@@ -217,7 +208,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrictImports(
         DEEP_RESOURCE_IMPORT,
-        above(ENTRY.filter((name) => name !== 'appTypes.js' && name !== 'control/')),
+        above(['rpc/', ...ENTRY.filter((name) => name !== 'appTypes.js' && name !== 'control/')]),
       ),
     },
   },

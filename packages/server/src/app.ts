@@ -341,7 +341,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   // The faults and log hooked in, the controls' routes (docs/testing.md).
   let app: App | null = null;
-  const builtApp = () => {
+  const built = () => {
     if (app === null) throw new Error('the app is not built yet');
     return app;
   };
@@ -353,7 +353,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     gateway,
     storage: dispatchingStorage(storage, events),
     revocations,
-    app: builtApp,
+    app: built,
   });
   webhookEvents.start();
   // Interactions a stopped node left unanswered fail now; expired ones go (and every 30 s).
@@ -425,7 +425,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     gatewayUrl,
     voice: voice === null ? null : { endpoint: () => voice.node.endpoint(), tls: voice.tls },
     snapshot: () => takeSnapshot({ storage, sharedState, authenticator, gateway }),
-    worlds: createWorldState(builtApp),
+    // A reset also takes back the faults, the clock and the log (appControl.ts).
+    worlds: attached.resetting(createWorldState(built)),
     withSeed: (source, work) => seeds.run(source, work),
     async close() {
       await attached.close();

@@ -15,6 +15,8 @@ import { deliveryFaultHook } from './control/deliveryFaults.js';
 import { createGatewayHooks, gatewayNowPort } from './control/gatewayFaults.js';
 import { registerHttpFaults } from './control/httpFaults.js';
 import { registerControlRoutes } from './control/routes.js';
+import { worldRoutes } from './control/routesWorlds.js';
+import type { WorldState } from './control/worldTypes.js';
 import { databaseIdentity, newRunToken, removeRunFile, writeRunFile } from './control/runFile.js';
 import { createTokenFaults } from './control/tokenFaults.js';
 import type { DeliveryFaultHook } from './delivery/faults.js';
@@ -54,6 +56,8 @@ export function createAppControl(deps: {
 export interface AttachedControl {
   listened(baseUrl: string): Promise<void>;
   close(): Promise<void>;
+  /** `worlds` whose reset also removes the faults, restores the clock and clears the log. */
+  resetting(worlds: WorldState): WorldState;
 }
 
 /**
@@ -70,7 +74,7 @@ export async function attachAppControl<TServices>(deps: {
   /** A storage whose transactions announce after commit (revocations). */
   storage: Storage;
   revocations: Pick<Revocations, 'revoke'>;
-  app: () => AdminContext<TServices>;
+  app: () => AdminContext<TServices> & { worlds: WorldState };
 }): Promise<AttachedControl> {
   const { control, config, http } = deps;
   const { clock, faults, log, recording } = control.parts;
@@ -78,12 +82,18 @@ export async function attachAppControl<TServices>(deps: {
     gatewayNow: gatewayNowPort(deps.gateway),
     ...createTokenFaults({ storage: deps.storage, clock, revocations: deps.revocations }),
   });
-  registerHttpFaults(http, { faults, log, recording, clock });
+  registerHttpFaults(http, { faults, log, recording, clock, storage: deps.storage });
   const commands = deps.options.adminCommands;
   const serves = roleServes(config.role, 'api');
   const runToken = commands !== undefined && serves ? newRunToken() : null;
   const access = { adminTokenHash: config.adminTokenHash, runToken: () => runToken };
-  if (controlEnabled(config)) await registerControlRoutes(http, { control: control.parts, access });
+  if (controlEnabled(config)) {
+    await registerControlRoutes(http, {
+      control: control.parts,
+      access,
+      extend: [worldRoutes(() => deps.app().worlds)],
+    });
+  }
   if (commands !== undefined && serves) {
     registerAdminCommandRoute(http, { commands, context: deps.app, access });
   }
@@ -100,5 +110,14 @@ export async function attachAppControl<TServices>(deps: {
     async close() {
       if (runToken !== null) await removeRunFile(config.dataDir, runToken);
     },
+    resetting: (worlds) => ({
+      ...worlds,
+      async reset() {
+        faults.clear();
+        await clock.restore();
+        log.clear();
+        await worlds.reset();
+      },
+    }),
   };
 }

@@ -104,9 +104,10 @@ export async function runInRunningServer(
   } catch {
     return null;
   }
-  // A server too old to know the route: the command runs on the database as before.
-  if (response.status === 404) return null;
-  const body = (await response.json()) as Record<string, unknown>;
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  // A server that does not know the route (404 with no error code of the platform's, as an
+  // unknown guild would have): the command runs on the database as before.
+  if (response.status === 404 && body['code'] === 0) return null;
   if (response.ok) return { ran: true, result: body['result'] };
   type FieldErrors = Record<string, { _errors?: { code: string; message: string }[] } | undefined>;
   const errors = body['errors'] as FieldErrors | undefined;

@@ -11,6 +11,7 @@ import { realTimers, type Clock, type Timers } from '../domain/clock.js';
 import { SECOND_MS } from '../domain/time.js';
 import { RateLimitedError } from '../errors/index.js';
 import { API_PREFIX } from '../http/versioning.js';
+import type { Storage } from '../storage/index.js';
 import type { FaultOf, FaultRegistry, FaultSubject } from './faults.js';
 import type { ControlLogWriter } from './log.js';
 
@@ -108,6 +109,8 @@ export function registerHttpFaults(
     clock: Clock;
     /** Real timers latency waits on. */
     timers?: Timers;
+    /** Where the log finds the application of a request made with an interaction's token. */
+    storage: Pick<Storage, 'interactions' | 'applications'>;
   },
 ): void {
   const { faults, log } = deps;
@@ -154,13 +157,32 @@ export function registerHttpFaults(
   http.addHook('preValidation', check);
 
   if (!deps.recording) return;
-  // eslint-disable-next-line max-params -- Fastify's signature
-  http.addHook('onSend', (request, reply, payload, done) => {
+  /**
+   * Whom a request concerns: its token's user and application, or, for a request made with an
+   * interaction's token (its callback, its followups), the interaction's application.
+   */
+  const concerns = async (request: FastifyRequest): Promise<FaultSubject> => {
+    if (request.principal !== null) return subjectOf(request);
+    const params = (request.params ?? {}) as Record<string, string | undefined>;
+    const interactionId = params['interaction_id'];
+    const webhookId = params['webhook_id'];
+    if (interactionId !== undefined && /^\d{1,20}$/.test(interactionId)) {
+      const interaction = await deps.storage.interactions.findById(interactionId);
+      return { userId: null, applicationId: interaction?.applicationId ?? null };
+    }
+    if (webhookId !== undefined && /^\d{1,20}$/.test(webhookId)) {
+      const application = await deps.storage.applications.findById(webhookId);
+      return { userId: null, applicationId: application?.id ?? null };
+    }
+    return { userId: null, applicationId: null };
+  };
+
+  http.addHook('onSend', async (request, reply, payload) => {
     if (request.url.startsWith('/api')) {
       const faultId = answeredBy.get(request);
       log.record({
         kind: 'http',
-        ...subjectOf(request),
+        ...(await concerns(request)),
         method: request.method,
         path: request.url.split('?', 1)[0] ?? '/',
         route: request.routeOptions.url ?? null,
@@ -170,6 +192,6 @@ export function registerHttpFaults(
         ...(faultId === undefined ? {} : { faultId }),
       });
     }
-    done(null, payload);
+    return payload;
   });
 }

@@ -260,6 +260,40 @@ export const CONTROL_OPENAPI = {
         responses: { '204': { description: 'Cleared.' } },
       }),
     },
+    '/worlds': {
+      get: op('listWorlds', 'The worlds loaded and not undone by a reset.', {
+        responses: {
+          '200': ok('The worlds, oldest first.', {
+            type: 'object',
+            required: ['worlds'],
+            properties: { worlds: { type: 'array', items: ref('LoadedWorld') } },
+          }),
+        },
+      }),
+      post: op(
+        'loadWorld',
+        'Load a world (JSON, or YAML with Content-Type: application/yaml); the state after it is the point reset returns to.',
+        {
+          responses: {
+            '201': ok('Its ids and tokens, by the names in the world.', ref('LoadedWorld')),
+          },
+          parameters: [{ name: 'seed', in: 'query', schema: { type: 'string' } }],
+          requestBody: body({ type: 'object', description: 'A world file (world.schema.json).' }),
+        },
+      ),
+    },
+    '/mark': {
+      post: op('markWorld', 'Make the state now the point reset returns to.', {
+        responses: { '204': { description: 'Marked.' } },
+      }),
+    },
+    '/reset': {
+      post: op(
+        'reset',
+        'Return to the last world loaded (or mark); faults removed, clock restored, log cleared.',
+        { responses: { '204': { description: 'Reset.' } } },
+      ),
+    },
     '/admin/commands': {
       post: op(
         'runAdminCommand',
@@ -334,6 +368,17 @@ export const CONTROL_OPENAPI = {
         },
       },
       LogEntry,
+      LoadedWorld: {
+        type: 'object',
+        required: ['seed', 'people', 'applications', 'guilds', 'lobbies'],
+        properties: {
+          seed: { type: 'string' },
+          people: { type: 'object' },
+          applications: { type: 'object' },
+          guilds: { type: 'object' },
+          lobbies: { type: 'object' },
+        },
+      },
       Error: {
         type: 'object',
         required: ['code', 'message'],

@@ -40,7 +40,7 @@ export interface ControlFixture {
 
 export function useControlFixture(
   driver: Driver,
-  options: Pick<TestServerOptions, 'gatewayTimers' | 'gateway'> = {},
+  options: Pick<TestServerOptions, 'gatewayTimers' | 'gateway' | 'config'> = {},
 ): ControlFixture {
   let state: { server: TestServer; guild: GuildFixture; person: Person; channelId: string } | null =
     null;
@@ -54,8 +54,8 @@ export function useControlFixture(
     const server = await startTestServer({
       storage: driver,
       listen: true,
-      config: { allowLocalWebhooks: true, control: true },
       ...options,
+      config: { allowLocalWebhooks: true, control: true, ...options.config },
     });
     const guild = await guildFixture(server, { botPermissions: P.ADMINISTRATOR });
     const person = await guild.join('ann');

@@ -201,6 +201,11 @@ function formatError(error: ErrorObject): string {
   return `${where} ${error.message ?? 'is invalid'} ${params} [${error.schemaPath}]`;
 }
 
+/** A validator of another OpenAPI 3.1 document (Guildhall's own controls, say). */
+export function createOpenApiValidator(document: unknown): OpenApiValidator {
+  return createValidator(document as OpenApiDocument);
+}
+
 function createValidator(document: OpenApiDocument): OpenApiValidator {
   const ajv = createAjv(document);
   const routes = buildRoutes(document);

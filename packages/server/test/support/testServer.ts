@@ -56,6 +56,8 @@ export interface TestServerOptions {
   timedSweep?: AppOptions['timedSweep'];
   /** Auto-moderation's stopwatch (tests spend its budget at will). */
   autoModeration?: AppOptions['autoModeration'];
+  /** The operator commands the server runs for the CLI (and writes its run file for). */
+  adminCommands?: AppOptions['adminCommands'];
 }
 
 export interface TestServer extends AsyncDisposable {
@@ -156,6 +158,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.activityProxy ? { activityProxy: options.activityProxy } : {}),
       ...(options.timedSweep === undefined ? {} : { timedSweep: options.timedSweep }),
       ...(options.autoModeration ? { autoModeration: options.autoModeration } : {}),
+      ...(options.adminCommands ? { adminCommands: options.adminCommands } : {}),
     });
   } catch (err) {
     // createApp closed the storage it was given; what this fixture made goes too.
