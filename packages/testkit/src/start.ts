@@ -242,9 +242,7 @@ async function handle(app: App, dataDir: string, options: StartOptions): Promise
     load: (source, loadOptions = {}) => load(source, loadOptions.seed ?? options.seed),
     async reset(resetOptions = {}) {
       people.forget();
-      app.control.faults.clear();
-      await app.control.clock.restore();
-      app.control.log.clear();
+      // The world's point, and with it the faults, the clock and the log (as POST /reset does).
       await app.worlds.reset();
       // The reset ended every session: a bot's library resumes (refused) and identifies again.
       const timeoutMs = resetOptions.timeoutMs ?? BOT_RETURN_TIMEOUT_MS;
