@@ -94,7 +94,7 @@ describeDrivers('loadWorld on $driver', (driver) => {
     const { id, channels, roles } = main();
     const auth = person('alice').token;
     expect(await get(`/guilds/${id}`, auth)).toMatchObject({ name: 'Main Hall' });
-    const listed = (await get(`/guilds/${id}/channels`, auth)) as {
+    const listed = (await get(`/guilds/${id}/channels`, auth)) as unknown as {
       id: string;
       name: string;
       type: number;
@@ -121,7 +121,7 @@ describeDrivers('loadWorld on $driver', (driver) => {
     );
     expect(listed.find((c) => c.id === channels['lounge'])?.type).toBe(2);
     const mods = (
-      (await get(`/guilds/${id}/roles`, auth)) as {
+      (await get(`/guilds/${id}/roles`, auth)) as unknown as {
         id: string;
         permissions: string;
         color: number;
@@ -135,7 +135,7 @@ describeDrivers('loadWorld on $driver', (driver) => {
     });
     const bob = await get(`/guilds/${id}/members/${person('bob').id}`, auth);
     expect(bob).toMatchObject({ nick: 'Bobby', roles: [roles['mods']] });
-    const members = (await get(`/guilds/${id}/members?limit=10`, auth)) as {
+    const members = (await get(`/guilds/${id}/members?limit=10`, auth)) as unknown as {
       user: { id: string };
     }[];
     expect(members.map((m) => m.user.id).sort()).toEqual(
@@ -153,7 +153,7 @@ describeDrivers('loadWorld on $driver', (driver) => {
       BigInt(app['flags'] as number) & ApplicationFlags.GATEWAY_MESSAGE_CONTENT_LIMITED,
     ).not.toBe(0n);
     expect(app['verify_key']).toBe(helper().publicKey);
-    const global = (await get(`/applications/${helper().id}/commands`, bot)) as {
+    const global = (await get(`/applications/${helper().id}/commands`, bot)) as unknown as {
       id: string;
       name: string;
     }[];
@@ -163,9 +163,12 @@ describeDrivers('loadWorld on $driver', (driver) => {
     const guildCommands = (await get(
       `/applications/${helper().id}/guilds/${main().id}/commands`,
       bot,
-    )) as { id: string }[];
+    )) as unknown as { id: string }[];
     expect(guildCommands.map((c) => c.id)).toEqual([helper().commands['here']]);
-    const entitlements = (await get(`/applications/${helper().id}/entitlements`, bot)) as {
+    const entitlements = (await get(
+      `/applications/${helper().id}/entitlements`,
+      bot,
+    )) as unknown as {
       id: string;
       sku_id: string;
       user_id: string;
@@ -181,7 +184,10 @@ describeDrivers('loadWorld on $driver', (driver) => {
 
   it('makes friends, a pending request, a block and a lobby', async () => {
     const relationsOf = async (name: string) =>
-      (await get('/users/@me/relationships', person(name).token)) as { id: string; type: number }[];
+      (await get('/users/@me/relationships', person(name).token)) as unknown as {
+        id: string;
+        type: number;
+      }[];
     expect(await relationsOf('alice')).toEqual([
       expect.objectContaining({ id: person('bob').id, type: 1 }),
     ]);

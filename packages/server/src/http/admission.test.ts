@@ -75,7 +75,12 @@ function serve(options: { globalPerSecond?: number } = {}) {
   });
   const app = createHttpServer({
     logger: createLogger('silent'),
-    authenticator: { ...authenticator, forgetToken: () => undefined, forgetUser: () => undefined },
+    authenticator: {
+      ...authenticator,
+      forgetToken: () => undefined,
+      forgetUser: () => undefined,
+      forgetAll: () => undefined,
+    },
     rateLimiter: createRateLimiter({
       store,
       clock,

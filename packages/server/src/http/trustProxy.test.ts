@@ -12,6 +12,7 @@ async function callerAddress(trustProxy: TrustProxy): Promise<string> {
       authenticateCached: () => null,
       forgetToken: () => undefined,
       forgetUser: () => undefined,
+      forgetAll: () => undefined,
     },
     rateLimiter: null,
     maxBodyBytes: 1024,
