@@ -41,15 +41,7 @@ const ENTRY = [
   'index.js',
   'main.js',
 ];
-const FEATURES = [
-  'oauth/',
-  'gateway/',
-  'delivery/',
-  'activities/',
-  'rpc/',
-  'voice/',
-  ...ENTRY,
-];
+const FEATURES = ['oauth/', 'gateway/', 'delivery/', 'activities/', 'rpc/', 'voice/', ...ENTRY];
 /** The I/O layers, from the bottom up. */
 const IO = ['storage/', 'bus/', 'sharedState/', 'blobs/', 'events/', 'http/', 'logger.js'];
 

@@ -72,7 +72,6 @@ async function seed({ databaseUrl, schema, dataDir, bots }) {
   const app = await createApp({
     config: loadConfig({
       GUILDHALL_DATA_DIR: dataDir,
-    GUILDHALL_CONTROL: 'off',
       GUILDHALL_LOG_LEVEL: 'silent',
       GUILDHALL_DEMO: 'off',
       GUILDHALL_CONTROL: 'off',
