@@ -43,15 +43,7 @@ const ENTRY = [
   'index.js',
   'main.js',
 ];
-const FEATURES = [
-  'oauth/',
-  'gateway/',
-  'delivery/',
-  'activities/',
-  'rpc/',
-  'voice/',
-  ...ENTRY,
-];
+const FEATURES = ['oauth/', 'gateway/', 'delivery/', 'activities/', 'rpc/', 'voice/', ...ENTRY];
 /** The I/O layers, from the bottom up. */
 const IO = ['storage/', 'bus/', 'sharedState/', 'blobs/', 'events/', 'http/', 'logger.js'];
 
@@ -144,6 +136,7 @@ export default tseslint.config(
       'packages/server/src/config.ts',
       '**/*.test.ts',
       'packages/server/test/**',
+      'packages/testkit/test/**',
       'bench/**',
       'examples/**',
       '.ci/**',

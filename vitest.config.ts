@@ -30,7 +30,12 @@ function testFiles(dir: string): string[] {
 const STARTS_A_SERVER =
   /startTestServer\(|useFileServer\(|use[A-Z]\w*(?:Fixture|World)\(|createApp\(/;
 
-const sources = ['packages/protocol/src', 'packages/server/src', 'packages/sdk/src'].flatMap(
+const sources = [
+  'packages/protocol/src',
+  'packages/server/src',
+  'packages/sdk/src',
+  'packages/testkit/src',
+].flatMap(
   testFiles,
 );
 /** The source tests that start a server: the API tests. The others are unit tests. */

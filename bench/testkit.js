@@ -16,6 +16,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
+import { clearInterval, setInterval } from 'node:timers';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -69,7 +70,7 @@ async function connectBot(kit) {
         ws.send(JSON.stringify({ op: 2, d: { token, intents: 1, properties: {} } }));
       } else if (frame.t === 'READY') resolve();
       else if (frame.t === 'INTERACTION_CREATE') {
-        void fetch(`${api}/interactions/${frame.d.id}/${frame.d.token}/callback`, {
+        void globalThis.fetch(`${api}/interactions/${frame.d.id}/${frame.d.token}/callback`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify({ type: 4, data: { content: 'pong' } }),
@@ -156,7 +157,8 @@ async function bareRoundTrips() {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const base = `http://127.0.0.1:${String(server.address().port)}`;
-  const post = (to, text) => fetch(base, { method: 'POST', body: JSON.stringify({ to, text }) });
+  const post = (to, text) =>
+    globalThis.fetch(base, { method: 'POST', body: JSON.stringify({ to, text }) });
   const person = new WebSocket(`${base.replace('http', 'ws')}/person`);
   const botSocket = new WebSocket(`${base.replace('http', 'ws')}/bot`);
   await Promise.all([once(person, 'open'), once(botSocket, 'open')]);

@@ -73,7 +73,6 @@ async function seed({ databaseUrl, schema, dataDir, bots }) {
   const app = await createApp(
     loadConfig({
       GUILDHALL_DATA_DIR: dataDir,
-    GUILDHALL_CONTROL: 'off',
       GUILDHALL_LOG_LEVEL: 'silent',
       GUILDHALL_DEMO: 'off',
       GUILDHALL_CONTROL: 'off',

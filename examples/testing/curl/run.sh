@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The HTTP controls with nothing but curl (docs/testing.md#http-controls): what a bot written in
-# Python, Go or Rust does from its own test suite. Starts a platform on a free port, freezes and
-# moves its clock, makes a route fail once, reads the log, and stops it.
+# Python, Go or Rust does from its own test suite. Starts a platform with the examples' world on a
+# free port, freezes and moves its clock, makes a route fail once, reads the log, resets to the
+# world, and stops it.
 #   GUILDHALL="npx guildhall" bash run.sh        (the default; in this repository:
 #   GUILDHALL="node packages/server/dist/main.js" bash examples/testing/curl/run.sh)
 set -euo pipefail
@@ -15,7 +16,8 @@ stop() {
 trap stop EXIT
 
 # Port 0: the platform picks a free port and prints it in its banner.
-$GUILDHALL start --port 0 --data-dir "$DATA" --log-level warn >"$DATA/out.log" 2>&1 &
+WORLD=$(cd "$(dirname "$0")/.." && pwd)/world.json
+$GUILDHALL start --world "$WORLD" --port 0 --data-dir "$DATA" --log-level warn >"$DATA/out.log" 2>&1 &
 PID=$!
 BASE=
 for _ in $(seq 200); do
@@ -26,8 +28,8 @@ done
 [ -n "$BASE" ] || { echo "the platform did not start:"; cat "$DATA/out.log"; exit 1; }
 CONTROL=$BASE/_guildhall/v1
 JSON=(-H 'Content-Type: application/json')
-# The demo bot's token (an empty data folder gets the demo; a world file names its own).
-BOT=$(sed -n 's/.*"bot_token": *"\([^"]*\)".*/\1/p' "$DATA/demo.json")
+# The world's ids and tokens, by its names: the first bot token is the greeter's.
+BOT=$(sed -n 's/.*"botToken": *"\([^"]*\)".*/\1/p' "$DATA/world.json" | head -n 1)
 
 echo "clock:   $(curl -fs "$CONTROL/clock")"
 curl -fs -X POST "$CONTROL/clock/freeze" >/dev/null
@@ -43,5 +45,7 @@ echo "GET /gateway/bot: $first, then $second"
 [ "$first" = 503 ] && [ "$second" = 200 ] || { echo "expected 503 then 200"; exit 1; }
 
 echo "log:     $(curl -fs "$CONTROL/log?kind=http&limit=2")"
-curl -fs -X DELETE "$CONTROL/faults"
+# Back to the world as loaded: its data, and the faults, clock and log of this run gone.
+curl -fs -X POST "$CONTROL/reset" >/dev/null
+echo "after reset: $(curl -fs "$CONTROL/clock")"
 echo "curl example: ok"

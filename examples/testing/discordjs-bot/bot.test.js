@@ -1,10 +1,11 @@
 // The discord.js bot's suite (docs/testing.md): one platform for the file, reset between tests,
 // people acting through the platform's routes, the bot as it runs in production.
+import { URL, fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { startGuildhall } from '@guildhall/testkit';
 import { startBot } from './bot.js';
 
-const WORLD = new URL('../world.json', import.meta.url).pathname;
+const WORLD = fileURLToPath(new URL('../world.json', import.meta.url));
 
 let gh;
 let bot;
@@ -18,9 +19,10 @@ beforeAll(async () => {
   bot = await startBot({ token: greeter.botToken, apiUrl: gh.apiUrl, cdnUrl: gh.cdnUrl });
 });
 
-// Back to the world before each test: messages, faults and the clock's moves gone. The bot's
-// session is closed by the reset; discord.js reconnects on its own, as it would in production.
-beforeEach(() => gh.reset());
+// Back to the world before each test: messages, faults and the clock's moves gone. The reset ends
+// the bot's session; discord.js identifies again on its own, as in production, and the reset
+// waits until it has.
+beforeEach(() => gh.reset({ waitForBots: [greeter.id] }));
 
 afterAll(async () => {
   bot?.destroy();
@@ -72,15 +74,20 @@ it('rides out a storm of 429s', async () => {
 
 it('resumes after the gateway asks it to reconnect, missing nothing', async () => {
   const ann = gh.people.get('ann');
+  const byBot = (text) => (m) => m.content === text && m.author.id === greeter.botUserId;
+  // The bot is up and answering before its connection is cut.
+  await ann.send(general, '!echo ready?');
+  await ann.waitForMessage(byBot('ready?'));
   gh.faults.add({ kind: 'gateway', type: 'reconnect', botId: greeter.id, times: 1 });
+  // Sent while the bot reconnects: RESUME replays it.
   await ann.send(general, '!echo still there?');
-  await ann.waitForMessage(
-    (m) => m.content === 'still there?' && m.author.id === greeter.botUserId,
-  );
-  const resume = await gh.waitForLog((e) => e.kind === 'gatewayCommand' && e.op === 6, {
+  const resumed = await gh.waitForLog((e) => e.kind === 'dispatch' && e.t === 'RESUMED', {
     filter: { botId: greeter.id },
+    timeoutMs: 20_000,
   });
-  expect(resume).toMatchObject({ op: 6 });
+  expect(resumed).toMatchObject({ t: 'RESUMED' });
+  const echo = await ann.waitForMessage(byBot('still there?'));
+  expect(echo.message_reference).toBeDefined();
 });
 
 it('cannot edit a reply once the clock has passed the token’s 15 minutes', async () => {

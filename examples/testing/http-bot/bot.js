@@ -1,5 +1,6 @@
 // An HTTP-interactions bot: the platform POSTs each interaction, signed with the app's key, and
 // the answer's body is the reply. Nothing here knows about Guildhall.
+import { Buffer } from 'node:buffer';
 import { createServer } from 'node:http';
 import { InteractionResponseType, InteractionType, verifyKey } from 'discord-interactions';
 

@@ -1,4 +1,5 @@
 // The kit with node:test (`node --test`): no dependency beyond the kit.
+import { URL, fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
 import { startGuildhall } from '@guildhall/testkit';
@@ -8,10 +9,10 @@ let gh;
 let bot;
 
 before(async () => {
-  gh = await startGuildhall({ world: new URL('../world.json', import.meta.url).pathname });
+  gh = await startGuildhall({ world: fileURLToPath(new URL('../world.json', import.meta.url)) });
   bot = await startBot({ token: gh.world.applications.greeter.botToken, apiUrl: gh.apiUrl });
 });
-beforeEach(() => gh.reset());
+beforeEach(() => gh.reset({ waitForBots: [gh.world.applications.greeter.id] }));
 after(async () => {
   bot?.destroy();
   await gh?.close();

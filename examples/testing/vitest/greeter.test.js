@@ -1,4 +1,5 @@
 // The kit with Vitest: one platform per file, a reset before each test.
+import { URL, fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { startGuildhall } from '@guildhall/testkit';
 import { startBot } from '../discordjs-bot/bot.js';
@@ -7,10 +8,10 @@ let gh;
 let bot;
 
 beforeAll(async () => {
-  gh = await startGuildhall({ world: new URL('../world.json', import.meta.url).pathname });
+  gh = await startGuildhall({ world: fileURLToPath(new URL('../world.json', import.meta.url)) });
   bot = await startBot({ token: gh.world.applications.greeter.botToken, apiUrl: gh.apiUrl });
 });
-beforeEach(() => gh.reset());
+beforeEach(() => gh.reset({ waitForBots: [gh.world.applications.greeter.id] }));
 afterAll(async () => {
   bot?.destroy();
   await gh?.close();

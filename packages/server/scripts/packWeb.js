@@ -4,7 +4,7 @@
 // Usage: node scripts/packWeb.js copy|remove
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
+import { URL, fileURLToPath } from 'node:url';
 
 const source = fileURLToPath(new URL('../../web/dist', import.meta.url));
 const target = fileURLToPath(new URL('../web', import.meta.url));

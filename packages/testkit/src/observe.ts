@@ -74,3 +74,41 @@ export function waitForLogEntry(
     }, timeoutMs);
   });
 }
+
+/**
+ * Waits until a bot's session is ready again: its READY, then a GUILD_CREATE for each guild the
+ * READY named (what a client library waits for before it calls itself ready).
+ */
+export async function waitForBotReady(
+  log: ControlLog,
+  botId: string,
+  options: WaitOptions = {},
+): Promise<void> {
+  const ready = await waitForLogEntry(
+    log,
+    {
+      filter: { botId, kind: 'dispatch' },
+      match: (entry) => entry.kind === 'dispatch' && entry.t === 'READY',
+      what: `READY of bot ${botId}`,
+    },
+    options,
+  );
+  if (ready.kind !== 'dispatch') return;
+  // The log keeps large payloads short: GUILD_CREATEs are counted, not named.
+  const expected = (ready.d as { guilds?: unknown[] } | null)?.guilds?.length ?? 0;
+  let seen = 0;
+  if (expected === 0) return;
+  await waitForLogEntry(
+    log,
+    {
+      filter: { botId, kind: 'dispatch', since: ready.seq },
+      match: (entry) => {
+        if (entry.kind !== 'dispatch' || entry.t !== 'GUILD_CREATE') return false;
+        if (entry.sessionId === ready.sessionId) seen += 1;
+        return seen >= expected;
+      },
+      what: `the ${String(expected)} GUILD_CREATEs of bot ${botId} after its READY`,
+    },
+    options,
+  );
+}

@@ -21,7 +21,13 @@ import {
   type WorldFile,
 } from '@guildhall/server';
 import type { WaitOptions } from './eventLog.js';
-import { waitForLogEntry, type ControlLog, type LogEntry, type LogFilter } from './observe.js';
+import {
+  waitForBotReady,
+  waitForLogEntry,
+  type ControlLog,
+  type LogEntry,
+  type LogFilter,
+} from './observe.js';
 import { People } from './people.js';
 
 /**
@@ -95,11 +101,17 @@ export interface Guildhall extends AsyncDisposable {
   /**
    * Returns to the loaded world: the database as it was when the world loaded, gateway
    * sessions closed, limits and presences forgotten, faults and the clock's changes gone.
+   * `waitForBots` (bot user ids or application ids) waits until each of those bots' client
+   * libraries has identified again (READY and its guilds), so the next test does not race their
+   * reconnect.
    */
-  reset(): Promise<void>;
+  reset(options?: { waitForBots?: readonly string[]; timeoutMs?: number }): Promise<void>;
   /** Stops the platform and removes its data folder. */
   close(): Promise<void>;
 }
+
+/** How long `reset({ waitForBots })` waits for each bot's READY by default (identifies queue). */
+const BOT_RETURN_TIMEOUT_MS = 30_000;
 
 /** The default route bucket of a kit's platform (the platform's is 5 per 5 seconds). */
 export const KIT_DEFAULT_ROUTE_BUCKET = { limit: 1000, windowMs: 1000 } as const;
@@ -231,12 +243,17 @@ async function handle(app: App, dataDir: string, options: StartOptions): Promise
       ),
     app,
     load: (source, loadOptions = {}) => load(source, loadOptions.seed ?? options.seed),
-    async reset() {
+    async reset(resetOptions = {}) {
       people.forget();
-      app.control.faults.clear();
-      await app.control.clock.restore();
+      // The world's point, and with it the faults, the clock and the log (as POST /reset does).
       await app.worlds.reset();
-      app.control.log.clear();
+      // The reset ended every session: a bot's library resumes (refused) and identifies again.
+      const timeoutMs = resetOptions.timeoutMs ?? BOT_RETURN_TIMEOUT_MS;
+      await Promise.all(
+        (resetOptions.waitForBots ?? []).map((botId) =>
+          waitForBotReady(app.control.log, botId, { timeoutMs }),
+        ),
+      );
     },
     close,
     [Symbol.asyncDispose]: close,

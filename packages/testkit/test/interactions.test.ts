@@ -10,11 +10,12 @@ import {
   startGuildhall,
   type Guildhall,
   type Person,
+  type WorldFile,
 } from '../src/index.js';
 import { connectRawBot, type RawBot } from './support/rawBot.js';
 
 const STRING = 3;
-const WORLD = {
+const WORLD: WorldFile = {
   people: { ann: null, bob: null },
   applications: {
     helper: {

@@ -9,9 +9,10 @@ import {
   WaitTimeoutError,
   startGuildhall,
   type Guildhall,
+  type WorldFile,
 } from '../src/index.js';
 
-const WORLD = {
+const WORLD: WorldFile = {
   people: { ann: null, bob: null, cat: null },
   guilds: {
     home: {
@@ -26,7 +27,7 @@ const WORLD = {
       members: { bob: null },
     },
   },
-} as const;
+};
 
 let gh: Guildhall;
 let general = '';
@@ -106,11 +107,10 @@ describe('messages', () => {
     const ann = gh.people.get('ann');
     const bob = gh.people.get('bob');
     await bob.connect();
-    const wait = bob.waitForMessage((m) => m.content === 'never sent', {
-      timeoutMs: 500,
-      since: bob.mark(),
-    });
+    const since = bob.mark();
     await ann.send(general, 'something else');
+    await bob.waitForMessage((m) => m.content === 'something else', { since });
+    const wait = bob.waitForMessage((m) => m.content === 'never sent', { timeoutMs: 500, since });
     const error: unknown = await wait.catch((err: unknown) => err);
     expect(error).toBeInstanceOf(WaitTimeoutError);
     expect((error as Error).message).toContain('no MESSAGE_CREATE seen by bob within 500 ms');

@@ -4,9 +4,9 @@
  * handle; `await using` closing it all.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startGuildhall, type Guildhall } from '../src/index.js';
+import { startGuildhall, type Guildhall, type WorldFile } from '../src/index.js';
 
-const WORLD = {
+const WORLD: WorldFile = {
   people: { ann: null },
   applications: { helper: { owner: 'ann' } },
   guilds: {

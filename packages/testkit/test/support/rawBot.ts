@@ -42,7 +42,9 @@ export async function connectRawBot(urls: { apiUrl: string; gatewayUrl: string }
     };
     if (frame.op === 10) {
       const interval = (frame.d as { heartbeat_interval: number }).heartbeat_interval;
-      heartbeat = setInterval(() => ws.send(JSON.stringify({ op: 1, d: null })), interval);
+      heartbeat = setInterval(() => {
+        ws.send(JSON.stringify({ op: 1, d: null }));
+      }, interval);
       ws.send(
         JSON.stringify({
           op: 2,

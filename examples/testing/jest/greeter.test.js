@@ -1,4 +1,5 @@
-// The kit with Jest (ES modules: run with `node --experimental-vm-modules`, see package.json).
+// The kit with Jest, as an ES module: run with `node --experimental-vm-modules` (docs/testing.md).
+import { URL, fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, expect, test } from '@jest/globals';
 import { startGuildhall } from '@guildhall/testkit';
 import { startBot } from '../discordjs-bot/bot.js';
@@ -7,10 +8,10 @@ let gh;
 let bot;
 
 beforeAll(async () => {
-  gh = await startGuildhall({ world: new URL('../world.json', import.meta.url).pathname });
+  gh = await startGuildhall({ world: fileURLToPath(new URL('../world.json', import.meta.url)) });
   bot = await startBot({ token: gh.world.applications.greeter.botToken, apiUrl: gh.apiUrl });
 });
-beforeEach(() => gh.reset());
+beforeEach(() => gh.reset({ waitForBots: [gh.world.applications.greeter.id] }));
 afterAll(async () => {
   bot?.destroy();
   await gh?.close();
