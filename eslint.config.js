@@ -75,7 +75,13 @@ function restrictImports(...patterns) {
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**', 'packages/sdk-cpp/build*/**'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'data/**',
+      'coverage/**',
+      'packages/sdk-cpp/build*/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
@@ -116,6 +122,7 @@ export default tseslint.config(
       'packages/server/src/config.ts',
       '**/*.test.ts',
       'packages/server/test/**',
+      'packages/sdk-cpp/test/**',
       'bench/**',
       'examples/**',
       '.ci/**',
