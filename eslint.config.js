@@ -95,7 +95,13 @@ function restrictImports(...patterns) {
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**', 'packages/sdk-cpp/build*/**'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'data/**',
+      'coverage/**',
+      'packages/sdk-cpp/build*/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
@@ -137,6 +143,7 @@ export default tseslint.config(
       '**/*.test.ts',
       'packages/server/test/**',
       'packages/testkit/test/**',
+      'packages/sdk-cpp/test/**',
       'bench/**',
       'examples/**',
       '.ci/**',

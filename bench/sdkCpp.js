@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { URL, fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startServer } from './support/childServer.js';
 import { integerReader, readOptions } from './support/options.js';
@@ -118,7 +118,7 @@ async function until(check, what) {
 }
 
 /** The TypeScript SDK's rows, measured as bench/sdk.js measures them. */
-async function measureTypeScript(sdk, apiUrl, tokens, rounds) {
+async function measureTypeScript(sdk, { apiUrl, tokens, rounds }) {
   const { Client, ClientStatus, AuthorizationTokenType } = sdk;
   const connect = async (token) => {
     const client = new Client({ apiBase: apiUrl });
@@ -164,7 +164,7 @@ async function measureTypeScript(sdk, apiUrl, tokens, rounds) {
   return { ready, dm };
 }
 
-function measureNative(binary, apiUrl, tokens, rounds) {
+function measureNative(binary, { apiUrl, tokens, rounds }) {
   return new Promise((resolve, reject) => {
     const child = spawn(binary, [String(tokens.players.length), String(rounds)]);
     let out = '';
@@ -211,19 +211,27 @@ async function run(options, sdk) {
         bob: await mint(),
       });
       progress('the TypeScript SDK: ready and DM round trips…');
-      const tsRows = await measureTypeScript(sdk, server.apiUrl, await tokensFor(), options.rounds);
+      const tsRows = await measureTypeScript(sdk, {
+        apiUrl: server.apiUrl,
+        tokens: await tokensFor(),
+        rounds: options.rounds,
+      });
       progress('the native SDK: ready and DM round trips…');
-      const cppRows = await measureNative(
-        native.binary,
-        server.apiUrl,
-        await tokensFor(),
-        options.rounds,
-      );
+      const cppRows = await measureNative(native.binary, {
+        apiUrl: server.apiUrl,
+        tokens: await tokensFor(),
+        rounds: options.rounds,
+      });
       return {
         storage: server.storage,
         players: options.players,
         rounds: options.rounds,
-        native: { ...native, binary: undefined, ready: summary(cppRows.ready), dm: summary(cppRows.dm) },
+        native: {
+          ...native,
+          binary: undefined,
+          ready: summary(cppRows.ready),
+          dm: summary(cppRows.dm),
+        },
         typescript: { ...ts, ready: summary(tsRows.ready), dm: summary(tsRows.dm) },
       };
     } finally {
@@ -270,7 +278,9 @@ async function main() {
   try {
     sdk = await import('../packages/sdk/dist/node.js');
   } catch (err) {
-    console.error(`The TypeScript SDK is not built (${err.message.split('\n')[0]}): run \`npm run build\` first.`);
+    console.error(
+      `The TypeScript SDK is not built (${err.message.split('\n')[0]}): run \`npm run build\` first.`,
+    );
     return 2;
   }
   const result = await run(options, sdk);

@@ -40,10 +40,14 @@ static void on_result(const platformpp_result* result, void* user_data) {
   }
 }
 
-static void on_id_result(const platformpp_result* result, uint64_t id, void* user_data) {
-  player* p = (player*)user_data;
+static void on_sent(const platformpp_result* result, uint64_t message_id, void* user_data) {
+  (void)message_id;
   on_result(result, user_data);
-  if (platformpp_result_successful(result) && id != 0 && p->lobby_id == 1) p->lobby_id = id;
+}
+
+static void on_joined(const platformpp_result* result, uint64_t lobby_id, void* user_data) {
+  on_result(result, user_data);
+  if (platformpp_result_successful(result)) ((player*)user_data)->lobby_id = lobby_id;
 }
 
 static void on_relationship(uint64_t user_id, int is_discord_update, void* user_data) {
@@ -109,7 +113,7 @@ static int a_got_reply(player* a, player* b) {
          strcmp(a->last_message, "hello back") == 0;
 }
 static int both_in_lobby(player* a, player* b) {
-  return a->lobby_id > 1 && b->lobby_id == a->lobby_id &&
+  return a->lobby_id != 0 && b->lobby_id == a->lobby_id &&
          a->member_added == platformpp_client_current_user_id(b->client);
 }
 static int b_heard_lobby(player* a, player* b) {
@@ -132,8 +136,8 @@ int main(void) {
     fprintf(stderr, "Set API_URL, TOKEN_A and TOKEN_B (two provisional players' tokens).\n");
     return 2;
   }
-  player a = {"ada", platformpp_client_create(api, NULL), 0, 0, 0, 1, 0, "", 0, 0, 0};
-  player b = {"bob", platformpp_client_create(api, NULL), 0, 0, 0, 1, 0, "", 0, 0, 0};
+  player a = {"ada", platformpp_client_create(api, NULL), 0, 0, 0, 0, 0, "", 0, 0, 0};
+  player b = {"bob", platformpp_client_create(api, NULL), 0, 0, 0, 0, 0, "", 0, 0, 0};
   player* both[2] = {&a, &b};
   for (int i = 0; i < 2; i++) {
     player* p = both[i];
@@ -157,24 +161,23 @@ int main(void) {
   }
   if (ok) {
     platformpp_client_send_user_message(a.client, platformpp_client_current_user_id(b.client),
-                                        "hello from C", on_id_result, &a);
+                                        "hello from C", on_sent, &a);
     ok = wait_until(b_got_dm, &a, &b, "the DM arrived");
   }
   if (ok) {
     platformpp_client_send_user_message(b.client, platformpp_client_current_user_id(a.client),
-                                        "hello back", on_id_result, &b);
+                                        "hello back", on_sent, &b);
     ok = wait_until(a_got_reply, &a, &b, "the reply arrived");
   }
   char secret[64];
   snprintf(secret, sizeof(secret), "c-social-%ld", (long)time(NULL));
   if (ok) {
-    platformpp_client_create_or_join_lobby(a.client, secret, on_id_result, &a);
-    platformpp_client_create_or_join_lobby(b.client, secret, on_id_result, &b);
+    platformpp_client_create_or_join_lobby(a.client, secret, on_joined, &a);
+    platformpp_client_create_or_join_lobby(b.client, secret, on_joined, &b);
     ok = wait_until(both_in_lobby, &a, &b, "both joined the lobby");
   }
   if (ok) {
-    platformpp_client_send_lobby_message(a.client, a.lobby_id, "meet at the gate", on_id_result,
-                                         &a);
+    platformpp_client_send_lobby_message(a.client, a.lobby_id, "meet at the gate", on_sent, &a);
     ok = wait_until(b_heard_lobby, &a, &b, "the lobby message arrived");
   }
   if (ok) {

@@ -9,6 +9,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <map>
 
 #include "auth.h"
@@ -90,11 +92,11 @@ struct AuthorizeSession : std::enable_shared_from_this<AuthorizeSession> {
   std::map<int, std::string> connections;
   std::optional<TimerId> timer;
   bool settled = false;
+  /// The worker the session runs on: alive whenever the session's code runs (on its thread). Not
+  /// reached through Core::net there, whose last reference must never be dropped on the worker.
+  Worker* worker_ = nullptr;
 
-  Worker* worker() {
-    auto net = core->net.lock();
-    return net ? &net->worker : nullptr;
-  }
+  Worker* worker() const { return worker_; }
 
   void begin() {
     listener = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -274,7 +276,10 @@ std::shared_ptr<AuthorizeSession> startAuthorize(
   session->port = port;
   session->path = std::move(path);
   session->done = std::move(done);
-  if (auto net = core->net.lock()) net->worker.post([session] { session->begin(); });
+  if (auto net = core->net.lock()) {
+    session->worker_ = &net->worker;
+    net->worker.post([session] { session->begin(); });
+  }
   return session;
 }
 

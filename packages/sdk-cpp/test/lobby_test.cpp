@@ -1,5 +1,8 @@
 // Lobbies against a real Guildhall: two players join one lobby by its secret (with metadata),
-// exchange lobby messages, read the history, and one leaves; the user's guilds.
+// exchange lobby messages, read the history, and one leaves; a guild channel linked to a lobby,
+// the user's guilds and their channels.
+#include <algorithm>
+
 #include "support.h"
 
 namespace {
@@ -108,18 +111,105 @@ TEST(Lobbies, JoinBySecretTalkAndLeave) {
   EXPECT_EQ(refused.ErrorCode(), 50001);
 }
 
-TEST(Lobbies, GuildsOfAPlayerWithoutAny) {
-  auto ada = provisional("Ada");
-  Client a = readyClient(ada.token);
+TEST(Lobbies, LinkedChannelsGuildsAndJoiningTheLinkedGuild) {
+  auto const& dee = nextPerson();
+  std::string deeToken = pkceLogin(dee);
+  auto guild = api("POST", "/guilds", dee.session, Json{{"name", "Raid night"}});
+  ASSERT_EQ(guild.status, 201) << guild.body.dump();
+  uint64_t guildId = std::stoull(guild.body.at("id").get<std::string>());
+  auto listed = api("GET", "/guilds/" + std::to_string(guildId) + "/channels", dee.session);
+  uint64_t general = 0;
+  for (auto const& channel : listed.body) {
+    if (channel.at("name") == "general") general = std::stoull(channel.at("id").get<std::string>());
+  }
+  ASSERT_NE(general, 0U);
+  auto bob = provisional("Bob");
+  Client d = readyClient(deeToken);
+  Client b = readyClient(bob.token);
+
   bool done = false;
-  std::vector<platformpp::GuildMinimal> guilds{platformpp::GuildMinimal()};
-  a.GetUserGuilds([&](ClientResult r, std::vector<platformpp::GuildMinimal> list) {
+  std::vector<platformpp::GuildMinimal> guilds;
+  d.GetUserGuilds([&](ClientResult r, std::vector<platformpp::GuildMinimal> list) {
     EXPECT_OK(r);
     guilds = list;
     done = true;
   });
   PUMP_UNTIL(done);
-  EXPECT_TRUE(guilds.empty());
+  ASSERT_EQ(guilds.size(), 1U);
+  EXPECT_EQ(guilds[0].Id(), guildId);
+  EXPECT_EQ(guilds[0].Name(), "Raid night");
+  done = false;
+  std::vector<platformpp::GuildChannel> channels;
+  d.GetGuildChannels(guildId, [&](ClientResult r, std::vector<platformpp::GuildChannel> list) {
+    EXPECT_OK(r);
+    channels = list;
+    done = true;
+  });
+  PUMP_UNTIL(done);
+  auto generalChannel = std::find_if(channels.begin(), channels.end(),
+                                     [&](auto const& c) { return c.Id() == general; });
+  ASSERT_NE(generalChannel, channels.end());
+  EXPECT_TRUE(generalChannel->IsLinkable());
+  EXPECT_FALSE(generalChannel->LinkedLobby().has_value());
+
+  std::string secretText = unique("guild-run");
+  uint64_t lobbyId = 0;
+  d.CreateOrJoinLobby(secretText, [&](ClientResult r, uint64_t id) {
+    EXPECT_OK(r);
+    lobbyId = id;
+  });
+  PUMP_UNTIL(lobbyId != 0);
+  uint64_t joined = 0;
+  b.CreateOrJoinLobby(secretText, [&](ClientResult, uint64_t id) { joined = id; });
+  PUMP_UNTIL(joined == lobbyId);
+  // Without CanLinkLobby the platform refuses; the game's backend grants it.
+  Caught unflagged;
+  d.LinkChannelToLobby(lobbyId, general, unflagged.callback());
+  PUMP_UNTIL(unflagged.done);
+  EXPECT_EQ(unflagged.result.Status(), 403);
+  EXPECT_EQ(unflagged.result.ErrorCode(), 50013);
+  std::vector<uint64_t> updated;
+  d.SetLobbyMemberUpdatedCallback([&](uint64_t, uint64_t member) { updated.push_back(member); });
+  auto granted = api("PUT",
+                     "/lobbies/" + std::to_string(lobbyId) + "/members/" + std::to_string(dee.id),
+                     "Bot " + world().botToken, Json{{"flags", 1}});
+  ASSERT_EQ(granted.status, 200) << granted.body.dump();
+  PUMP_UNTIL(!updated.empty() && updated.back() == dee.id);
+  EXPECT_TRUE(d.GetLobbyHandle(lobbyId)->GetLobbyMemberHandle(dee.id)->CanLinkLobby());
+
+  std::vector<uint64_t> bobSawUpdate;
+  b.SetLobbyUpdatedCallback([&](uint64_t id) { bobSawUpdate.push_back(id); });
+  Caught linked;
+  d.LinkChannelToLobby(lobbyId, general, linked.callback());
+  PUMP_UNTIL(linked.done);
+  ASSERT_OK(linked.result);
+  auto channel = d.GetLobbyHandle(lobbyId)->LinkedChannel();
+  ASSERT_TRUE(channel.has_value());
+  EXPECT_EQ(channel->Id(), general);
+  EXPECT_EQ(channel->Name(), "general");
+  EXPECT_EQ(channel->GuildId(), guildId);
+  PUMP_UNTIL(!bobSawUpdate.empty());
+  EXPECT_EQ(b.GetLobbyHandle(lobbyId)->LinkedChannel()->Id(), general);
+
+  // A provisional account cannot join a guild: the merge-required callback, and the code.
+  bool mergeRequired = false;
+  ClientResult refused;
+  done = false;
+  b.JoinLinkedLobbyGuild(
+      lobbyId, [&] { mergeRequired = true; },
+      [&](ClientResult r, std::string) {
+        refused = r;
+        done = true;
+      });
+  PUMP_UNTIL(done);
+  EXPECT_TRUE(mergeRequired);
+  EXPECT_EQ(refused.ErrorCode(), 50229);
+
+  Caught unlinked;
+  d.UnlinkChannelFromLobby(lobbyId, unlinked.callback());
+  PUMP_UNTIL(unlinked.done);
+  ASSERT_OK(unlinked.result);
+  EXPECT_FALSE(d.GetLobbyHandle(lobbyId)->LinkedChannel().has_value());
 }
 
 }  // namespace

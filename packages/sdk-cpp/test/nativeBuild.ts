@@ -17,6 +17,8 @@ export const ASAN_DIR = `${SDK_DIR}build-asan`;
 export const PREFIX_DIR = `${SDK_DIR}build/install`;
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../../examples/sdk-cpp', import.meta.url));
 export const EXAMPLES_BUILD_DIR = `${SDK_DIR}build-examples`;
+/** A build step on a busy 2-core machine (a clean sanitized build took 15 minutes on one). */
+const STEP_TIMEOUT_MS = 35 * 60_000;
 /** Two cores are what CI has. */
 const JOBS = '2';
 
@@ -46,6 +48,8 @@ export function missingToolchain(): string | null {
     : `missing ${missing.join(', ')}: apt-get install -y ${NATIVE_PACKAGES}`;
 }
 
+const DEFAULT_TIMEOUT_MS = 600_000;
+
 export interface Ran {
   code: number | null;
   output: string;
@@ -67,9 +71,9 @@ export function run(
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const timer = setTimeout(() => {
-      output += `\n[killed after ${String(options.timeoutMs)} ms]`;
+      output += `\n[killed after ${String(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)} ms]`;
       child.kill('SIGKILL');
-    }, options.timeoutMs ?? 600_000);
+    }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     child.on('error', (error) => {
       clearTimeout(timer);
       resolve({ code: -1, output: `${output}\n${error.message}` });
@@ -85,7 +89,10 @@ export function run(
 async function steps(list: [string, string[], string?][]): Promise<Ran> {
   let output = '';
   for (const [command, args, cwd] of list) {
-    const ran = await run(command, args, cwd === undefined ? {} : { cwd });
+    const ran = await run(command, args, {
+      timeoutMs: STEP_TIMEOUT_MS,
+      ...(cwd === undefined ? {} : { cwd }),
+    });
     output += `$ ${command} ${args.join(' ')}\n${ran.output}`;
     if (ran.code !== 0) return { code: ran.code, output };
   }
@@ -95,10 +102,7 @@ async function steps(list: [string, string[], string?][]): Promise<Ran> {
 /** The library (shared and static), the test binary, and the install into PREFIX_DIR. */
 export function buildLibrary(): Promise<Ran> {
   return steps([
-    [
-      'cmake',
-      ['-S', SDK_DIR, '-B', BUILD_DIR, '-DPLATFORMPP_TESTS=ON', '-DPLATFORMPP_WERROR=ON'],
-    ],
+    ['cmake', ['-S', SDK_DIR, '-B', BUILD_DIR, '-DPLATFORMPP_TESTS=ON', '-DPLATFORMPP_WERROR=ON']],
     ['cmake', ['--build', BUILD_DIR, '-j', JOBS]],
     ['cmake', ['--install', BUILD_DIR, '--prefix', PREFIX_DIR]],
   ]);
@@ -128,10 +132,7 @@ export function buildSanitized(): Promise<Ran> {
 /** The examples, an out-of-tree consumer of the installed package (find_package(platformpp)). */
 export function buildExamples(): Promise<Ran> {
   return steps([
-    [
-      'cmake',
-      ['-S', EXAMPLES_DIR, '-B', EXAMPLES_BUILD_DIR, `-DCMAKE_PREFIX_PATH=${PREFIX_DIR}`],
-    ],
+    ['cmake', ['-S', EXAMPLES_DIR, '-B', EXAMPLES_BUILD_DIR, `-DCMAKE_PREFIX_PATH=${PREFIX_DIR}`]],
     ['cmake', ['--build', EXAMPLES_BUILD_DIR, '-j', JOBS]],
   ]);
 }

@@ -47,7 +47,11 @@ function listenControl(proxy: TcpProxy): Promise<Server> {
     }
     res.writeHead(204).end();
   });
-  return new Promise((resolve) => control.listen(0, '127.0.0.1', () => resolve(control)));
+  return new Promise((resolve) => {
+    control.listen(0, '127.0.0.1', () => {
+      resolve(control);
+    });
+  });
 }
 
 export async function startNativeWorld(): Promise<NativeWorld> {
@@ -126,7 +130,11 @@ export async function startNativeWorld(): Promise<NativeWorld> {
       await server.close();
       await proxy.close();
       await idp.close();
-      await new Promise<void>((resolve) => control.close(() => resolve()));
+      await new Promise<void>((resolve) => {
+        control.close(() => {
+          resolve();
+        });
+      });
     },
   };
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import type { ClientCore } from './core.js';
-import { RelationshipType, StatusType } from './enums.js';
+import { RelationshipType, type StatusType } from './enums.js';
 import { validationError } from './errors.js';
 import { Activity, checkUserId, socialSync } from './presence.js';
 import { statusFrom } from './rules.js';

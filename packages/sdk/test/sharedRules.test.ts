@@ -68,22 +68,19 @@ describe('the rules shared with the native SDK', () => {
       discord: c.discord as RelationshipType,
       game: c.game as RelationshipType,
       status: c.status,
-      playingThisGame:
-        c.applicationId !== null && c.activityApplications.includes(c.applicationId),
+      playingThisGame: c.applicationId !== null && c.activityApplications.includes(c.applicationId),
     });
     expect(group).toBe(c.expect === null ? null : RelationshipGroupType[c.expect]);
   });
 
   it.each(fixture.guildChannels)('guild channels: $name', ({ channels, expect: order }) => {
-    const wire = channels.map(
-      (c): WireGuildChannel => ({
-        ...c,
-        name: c.id,
-        linkable: false,
-        viewable_and_writeable_by_all_members: false,
-        linked_lobby: null,
-      }),
-    );
+    const wire = channels.map((c): WireGuildChannel => ({
+      ...c,
+      name: c.id,
+      linkable: false,
+      viewable_and_writeable_by_all_members: false,
+      linked_lobby: null,
+    }));
     expect(sortGuildChannels(wire).map((c) => c.id)).toEqual(order);
   });
 

@@ -26,7 +26,10 @@ export async function startTcpProxy(targetPort: number | (() => number)): Promis
       client.resetAndDestroy();
       return;
     }
-    const upstream = connect(typeof targetPort === 'number' ? targetPort : targetPort(), '127.0.0.1');
+    const upstream = connect(
+      typeof targetPort === 'number' ? targetPort : targetPort(),
+      '127.0.0.1',
+    );
     open.add(client);
     open.add(upstream);
     const end = () => {
