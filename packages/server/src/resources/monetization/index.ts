@@ -9,5 +9,4 @@ export {
   type EntitlementWire,
 } from './serialize.js';
 export { MONETIZATION_COMMANDS } from './commands.js';
-export { assertPremiumSkus } from './premium.js';
 export { CreateSkuBody, CreateTestEntitlementBody, EntitlementOwnerTypes } from './schemas.js';
