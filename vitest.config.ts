@@ -35,9 +35,7 @@ const sources = [
   'packages/server/src',
   'packages/sdk/src',
   'packages/testkit/src',
-].flatMap(
-  testFiles,
-);
+].flatMap(testFiles);
 /** The source tests that start a server: the API tests. The others are unit tests. */
 const apiTests = sources.filter((file) => STARTS_A_SERVER.test(readFileSync(file, 'utf8')));
 

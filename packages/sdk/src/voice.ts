@@ -19,31 +19,31 @@
  * @module
  */
 
-import { AudioModeType,CallError,LoggingSeverity } from './enums.js';
+import { AudioModeType, CallError, LoggingSeverity } from './enums.js';
 import {
-AudioDeviceUnavailableError,
-type SdkError,
-validationError,
-VoiceNotAvailableError,
+  AudioDeviceUnavailableError,
+  type SdkError,
+  validationError,
+  VoiceNotAvailableError,
 } from './errors.js';
 import type { Call } from './call.js';
 import type { AudioCallbacks } from './callAudio.js';
 import { CallSession } from './callSession.js';
 import type { ClientCore } from './core.js';
-import { Logger,type LogCallback } from './log.js';
+import { Logger, type LogCallback } from './log.js';
 import {
-VoiceSettings,
-isSnowflake,
-isVolume,
-type DeviceChangeCallback,
-type NoAudioInputCallback,
-type ParticipantState,
-type VoiceParticipantChangedCallback,
-type VoiceSettingsInit,
-type VoiceSettingsUpdatedCallback,
+  VoiceSettings,
+  isSnowflake,
+  isVolume,
+  type DeviceChangeCallback,
+  type NoAudioInputCallback,
+  type ParticipantState,
+  type VoiceParticipantChangedCallback,
+  type VoiceSettingsInit,
+  type VoiceSettingsUpdatedCallback,
 } from './voiceValues.js';
 import type { VoiceModule } from './voiceTransport.js';
-import { lobbyVoiceServer,lobbyVoiceState } from './voiceEvents.js';
+import { lobbyVoiceServer, lobbyVoiceState } from './voiceEvents.js';
 
 export { Call } from './call.js';
 export { CALL_JOIN_TIMEOUT_MS } from './callSession.js';

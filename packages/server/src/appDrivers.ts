@@ -86,9 +86,8 @@ export async function openBus(
           subjects: [ALL_DISPATCHES, REVOCATION_SUBJECT],
           keepMs: config.natsHistorySeconds * 1000,
         };
-  const { NatsHistoryError, NatsUnavailableError, createNatsBus } = await import(
-    './bus/nats/index.js'
-  );
+  const { NatsHistoryError, NatsUnavailableError, createNatsBus } =
+    await import('./bus/nats/index.js');
   try {
     return await createNatsBus({
       servers: config.natsUrl,
