@@ -14,7 +14,8 @@ import { GatewayCloseCodes as Close, GatewayOpcodes as Op } from '@guildhall/pro
 import type { Logger } from 'pino';
 import type { BusGap, EventBus } from '../bus/index.js';
 import { realTimers, type Timers } from '../domain/clock.js';
-import { performSessionAction, type GatewayHooks, type SessionAction } from './hooks.js';
+import type { GatewayHooks, SessionAction } from './hooks.js';
+import { performSessionAction } from './sessionActions.js';
 import type { Clock } from '../domain/clock.js';
 import {
   GUILD_SUBJECT_PREFIX,

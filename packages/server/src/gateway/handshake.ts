@@ -26,7 +26,8 @@ import type { IdentifyPayload, PresenceUpdatePayload, ResumePayload } from './cl
 import { EncodedDispatch } from './frames.js';
 import type { GuildCreate } from './guildCreate.js';
 import type { Handoff } from './handoff.js';
-import { performSessionAction, type GatewayHooks } from './hooks.js';
+import type { GatewayHooks } from './hooks.js';
+import { performSessionAction } from './sessionActions.js';
 import { IdentifyQueue } from './identifyQueue.js';
 import type { Login } from './login.js';
 import {
