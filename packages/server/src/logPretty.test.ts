@@ -75,7 +75,9 @@ describe('pretty log lines', () => {
       },
     );
     let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
     try {
       const apiUrl = await new Promise<string>((resolve, reject) => {
         child.once('exit', (code) => reject(new Error(`exited ${String(code)}: ${stdout}`)));

@@ -92,7 +92,7 @@ describe('guildhall app create --intents', () => {
     );
     expect(created.code).toBe(0);
     expect(created.json()['privileged_intents']).toEqual(['GUILD_MEMBERS', 'MESSAGE_CONTENT']);
-    const storage = await createSqliteStorage({ filename: join(dataDir(), 'guildhall.db') });
+    const storage = createSqliteStorage({ filename: join(dataDir(), 'guildhall.db') });
     try {
       const application = await storage.applications.findById(
         created.json()['application_id'] as string,

@@ -1,12 +1,12 @@
 /**
- * The blob contract (contract/blobStoreContract.ts) on both stores: the folder, and S3 against
+ * The blob contract (blobStoreContract.ts) on both stores: the folder, and S3 against
  * an S3-compatible server this file starts (test/support/s3Server.ts), never skipped.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startS3Server } from '../../test/support/s3Server.js';
-import { describeBlobStoreContract } from './contract/blobStoreContract.js';
+import { describeBlobStoreContract } from './blobStoreContract.js';
 import { DiskBlobStore } from './index.js';
 import { S3BlobStore } from './s3.js';
 

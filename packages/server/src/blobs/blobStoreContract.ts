@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Repositories } from '../../storage/index.js';
-import type { BlobStore } from '../index.js';
-import { sweepOrphanBlobs } from '../lifecycle.js';
+import type { Repositories } from '../storage/index.js';
+import type { BlobStore } from './index.js';
+import { sweepOrphanBlobs } from './lifecycle.js';
 
 /**
  * A store, and another on the same service (another folder, another key prefix). A store that
