@@ -80,7 +80,9 @@ describe('pretty log lines', () => {
     });
     try {
       const apiUrl = await new Promise<string>((resolve, reject) => {
-        child.once('exit', (code) => reject(new Error(`exited ${String(code)}: ${stdout}`)));
+        child.once('exit', (code) => {
+          reject(new Error(`exited ${String(code)}: ${stdout}`));
+        });
         const poll = setInterval(() => {
           // The banner is one write: once its last part is there, all of it is.
           const match = /API:\s+(\S+)/.exec(stdout);
