@@ -172,6 +172,13 @@ async function writeDemoFile(path: string, demo: DemoInfo): Promise<void> {
 }
 
 /**
+ * What the banner's and `guildhall status`'s sign-in link does: one sign-in for every page
+ * (docs/web.md#one-sign-in).
+ */
+export const SIGN_IN_NOTE =
+  '(the web client, the developer portal and consent pages, as the demo developer; one use, within an hour)';
+
+/**
  * Where a login link's code logs in: the client's and the portal's login pages, with the code in
  * the fragment (#), which browsers never send to a server nor put in a Referer.
  */
@@ -235,9 +242,9 @@ export function demoBanner(
     web === null
       ? []
       : [
-          `  Web client:       ${web.baseUrl}/`,
-          `  Developer portal: ${loginLinkUrls(web.baseUrl, web.loginCode).portal_url}`,
-          '                    (logs in as the demo developer: one use, within an hour)',
+          `  Sign in:    ${loginLinkUrls(web.baseUrl, web.loginCode).client_url}`,
+          `              ${SIGN_IN_NOTE}`,
+          `  Portal:     ${web.baseUrl}/developers/applications`,
         ];
   return [
     '',

@@ -414,12 +414,11 @@ describe('guildhall start', () => {
                   headers: { authorization: `Bot ${demo.bot_token}` },
                 });
                 expect(res.status).toBe(200);
-                // The banner's one-time portal link logs in as the demo developer, once.
+                // The banner's one sign-in link logs in as the demo developer, once.
                 const base = demo.api_url.replace(/\/api\/v\d+$/, '');
-                expect(stdout).toContain(`Web client:       ${base}/\n`);
-                const code = new RegExp(
-                  `Developer portal: ${base}/developers/login#code=([\\w-]+)\\n`,
-                ).exec(stdout)?.[1];
+                const code = new RegExp(`Sign in: +${base}/login#code=([\\w-]+)\\n`).exec(
+                  stdout,
+                )?.[1];
                 const redeem = () =>
                   fetch(`${demo.api_url}/auth/login-link`, {
                     method: 'POST',
@@ -434,7 +433,7 @@ describe('guildhall start', () => {
                 expect(await runCli(['status', '--data-dir', dataDir], {}, status.io)).toBe(0);
                 expect(status.out()).toContain(`  API:              ${base}/api/v10\n`);
                 expect(status.out()).toContain(`  Bot token:        ${demo.bot_token}\n`);
-                const fresh = new RegExp(`Log in: +${base}/login#code=([\\w-]+)\\n`).exec(
+                const fresh = new RegExp(`Sign in: +${base}/login#code=([\\w-]+)\\n`).exec(
                   status.out(),
                 )?.[1];
                 expect(fresh).toEqual(expect.any(String));

@@ -89,11 +89,11 @@ describe('the demo application', () => {
     const banner = demoBanner(demo, 'demo.json', {
       web: { baseUrl: 'http://127.0.0.1:8080', loginCode: 'c0de' },
     });
-    expect(banner).toContain('\n  Web client:       http://127.0.0.1:8080/\n');
-    expect(banner).toContain(
-      '\n  Developer portal: http://127.0.0.1:8080/developers/login#code=c0de\n',
-    );
-    expect(demoBanner(demo, 'demo.json')).not.toContain('Developer portal');
+    // One link signs in everywhere: the client's login page takes it (and the portal shares it).
+    expect(banner).toContain('\n  Sign in:    http://127.0.0.1:8080/login#code=c0de\n');
+    expect(banner.match(/#code=/g)).toHaveLength(1);
+    expect(banner).toContain('\n  Portal:     http://127.0.0.1:8080/developers/applications\n');
+    expect(demoBanner(demo, 'demo.json')).not.toContain('Sign in');
 
     const voice = demoBanner(demo, 'demo.json', {
       voice: { endpoint: '127.0.0.1:8081', developmentCertificate: '/data/voice-tls/cert.pem' },

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { runInRunningServer } from '../control/adminCommands.js';
 import { processAlive, readRunFile } from '../control/runFile.js';
-import { readDemoFile } from '../demo.js';
+import { SIGN_IN_NOTE, readDemoFile } from '../demo.js';
 
 export const STATUS_USAGE = 'guildhall status';
 export const STATUS_SUMMARY =
@@ -29,7 +29,7 @@ export async function statusLines(config: Pick<Config, 'dataDir' | 'databaseUrl'
   const lines = [
     `Guildhall is running (process ${String(run.pid)}) on ${config.dataDir}.`,
     `  Web client:       ${run.url}/`,
-    `  Developer portal: ${run.url}/developers`,
+    `  Portal:           ${run.url}/developers/applications`,
     `  API:              ${run.url}/api/v10`,
   ];
   const demo = await readDemoFile(join(config.dataDir, 'demo.json'));
@@ -48,10 +48,7 @@ export async function statusLines(config: Pick<Config, 'dataDir' | 'databaseUrl'
   if (link?.ran === true) {
     const urls = link.result as { client_url?: string };
     if (typeof urls.client_url === 'string') {
-      lines.push(
-        `  Log in:           ${urls.client_url}`,
-        '                    (the web client and the portal, as the demo developer: one use, within an hour)',
-      );
+      lines.push(`  Sign in:          ${urls.client_url}`, `                    ${SIGN_IN_NOTE}`);
     }
   }
   lines.push(`  Everything above, for scripts: ${join(config.dataDir, 'demo.json')}`);
