@@ -134,7 +134,10 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
     (api, _opts, done) => {
       registerUserRoutes(api, services.users);
       registerApplicationRoutes(api, services.applications);
-      registerAuthRoutes(api, services.auth);
+      registerAuthRoutes(api, services.auth, {
+        baseUrl: deps.baseUrl,
+        authenticator: deps.authenticator,
+      });
       registerGatewayRoutes(api, { storage, sessionStartLimit, gatewayUrl });
       registerAuditLogRoutes(api, services.auditLog);
       registerGuildRoutes(api, services, { storage, blobs });

@@ -60,7 +60,7 @@ const NOT_RETURNED = new Set([
 export const VIA_TOKEN = 'guildhall-activities';
 
 /**
- * Cookie names the platform uses for itself (oauth/pageCookies.ts), with or without the
+ * Cookie names the platform uses for itself (http/pageCookies.ts), with or without the
  * `__Host-` or `__Secure-` prefix: never forwarded.
  */
 const PLATFORM_COOKIE = /^\s*(?:__Host-|__Secure-)?guildhall_/i;

@@ -1,5 +1,10 @@
+import type { FastifyRequest } from 'fastify';
+import { DAY_SECONDS } from '../domain/time.js';
+
 /**
- * @module oauth/pageCookies: the consent pages' cookies (docs/oauth.md#the-page). Over https
+ * @module http/pageCookies: the pages' cookies (docs/oauth.md#the-page). The session cookie is
+ * the one sign-in of the browser pages: the consent and device pages read it, and the web
+ * client's and portal's logins (`/auth/*`) set and clear it beside the token they keep. Over https
  * they carry the `__Host-` prefix, which a browser accepts only from this host, Secure, with
  * `Path=/` and no `Domain`: a page on a sibling host (an activity origin under the same parent
  * domain) cannot plant one. A request carrying one of them twice is refused (cookie tossing).
@@ -12,6 +17,9 @@ export const LOGIN_CSRF_COOKIE = 'guildhall_csrf';
 const HOST_PREFIX = '__Host-';
 /** Over plain http the CSRF cookie goes only to the login form. */
 const LOGIN_PATH = '/oauth2/login';
+
+/** The session cookie lasts a week (its token may outlive it: sessionTtlDays). */
+export const SESSION_COOKIE_MAX_AGE_SECONDS = 7 * DAY_SECONDS;
 
 /** The names and attributes of the page cookies for one request. */
 export interface PageCookies {
@@ -33,6 +41,11 @@ export function pageCookies(secure: boolean): PageCookies {
         csrfPath: '/',
       }
     : { secure, session: SESSION_COOKIE, csrf: LOGIN_CSRF_COOKIE, csrfPath: LOGIN_PATH };
+}
+
+/** The page cookies of a request: `__Host-` and Secure when it or the public URL is https. */
+export function pageCookiesOf(request: FastifyRequest, baseUrl: string): PageCookies {
+  return pageCookies(request.protocol === 'https' || baseUrl.startsWith('https:'));
 }
 
 /** Every value of each cookie in a Cookie header, in the order sent (names are case-sensitive). */
@@ -72,4 +85,14 @@ export function pageCookieHeader(
   const maxAge =
     options.maxAgeSeconds === undefined ? '' : `; Max-Age=${String(options.maxAgeSeconds)}`;
   return `${name}=${value}; Path=${options.path}; HttpOnly; SameSite=${options.sameSite}${maxAge}${options.secure ? '; Secure' : ''}`;
+}
+
+/** The Set-Cookie that signs the pages in with a session token (null: signs them out). */
+export function sessionCookieHeader(names: PageCookies, token: string | null): string {
+  return pageCookieHeader(names.session, token ?? '', {
+    path: '/',
+    sameSite: 'Lax',
+    secure: names.secure,
+    maxAgeSeconds: token === null ? 0 : SESSION_COOKIE_MAX_AGE_SECONDS,
+  });
 }

@@ -21,18 +21,17 @@ import {
 import {
   cookieValues,
   pageCookieHeader,
-  pageCookies,
+  pageCookiesOf,
   repeatedPageCookie,
+  sessionCookieHeader,
   type PageCookies,
-} from './pageCookies.js';
+} from '../http/pageCookies.js';
 import { readParams } from './params.js';
 import type { OAuthRouteDeps } from './routeDeps.js';
 import { SCOPES } from './scopes.js';
-import { DAY_SECONDS, MINUTE_MS } from '../domain/time.js';
+import { MINUTE_MS } from '../domain/time.js';
 
 const LOGIN_BUCKET: BucketLimit = { limit: 5, windowMs: MINUTE_MS };
-/** The consent page's session cookie lasts a week (its token may outlive it: sessionTtlDays). */
-const SESSION_COOKIE_MAX_AGE_SECONDS = 7 * DAY_SECONDS;
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -63,11 +62,6 @@ function safeNext(next: string | undefined): string {
 }
 
 type PageHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
-
-/** The page cookies of a request: `__Host-` and Secure when it or the public URL is https. */
-function cookieNamesOf(request: FastifyRequest, issuer: string): PageCookies {
-  return pageCookies(request.protocol === 'https' || issuer.startsWith('https:'));
-}
 
 /** The first value of a cookie the request carries. */
 function cookie(request: FastifyRequest, name: string): string | undefined {
@@ -103,7 +97,7 @@ function refusingRepeatedCookies(
  */
 export function registerOAuthPages(root: FastifyInstance, deps: OAuthRouteDeps) {
   const { storage, authenticator, flow, grants, issuer } = deps;
-  const cookieNames = (request: FastifyRequest) => cookieNamesOf(request, issuer());
+  const cookieNames = (request: FastifyRequest) => pageCookiesOf(request, issuer());
   const guarded = (handler: PageHandler) => refusingRepeatedCookies(cookieNames, handler);
 
   const sessionOf = async (request: FastifyRequest) => {
@@ -259,15 +253,7 @@ export function registerOAuthPages(root: FastifyInstance, deps: OAuthRouteDeps) 
         });
         return await reply
           .status(303)
-          .header(
-            'set-cookie',
-            pageCookieHeader(names.session, session.token, {
-              path: '/',
-              sameSite: 'Lax',
-              secure: names.secure,
-              maxAgeSeconds: SESSION_COOKIE_MAX_AGE_SECONDS,
-            }),
-          )
+          .header('set-cookie', sessionCookieHeader(names, session.token))
           .header('cache-control', 'no-store')
           .redirect(next);
       } catch (err) {

@@ -25,7 +25,11 @@ function useAuthForm(path: '/auth/login' | '/auth/register', home: string) {
     setFields({});
     setMessage(null);
     try {
-      const { token } = await api<{ token: string }>('POST', path, { body: data, auth: false });
+      const { token } = await api<{ token: string }>('POST', path, {
+        body: data,
+        auth: false,
+        cookies: true,
+      });
       setToken(token);
       // `~`: a path from the site's root, also inside the portal's nested router (/developers).
       navigate(`~${nextPath(home)}`, { replace: true });
@@ -76,6 +80,11 @@ export function LoginPage({ home, otherPath }: Props) {
         </button>
         <p>
           Need an account? <Link href={`~${otherPath}${location.search}`}>Register</Link>
+        </p>
+        <p className="auth-hint">
+          Running Guildhall yourself? <code>guildhall user login-link --user NAME</code> prints a
+          one-time link that signs you in here, in the portal and on consent pages; the start banner
+          prints one for the demo developer.
         </p>
       </form>
     </main>

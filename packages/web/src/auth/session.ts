@@ -29,7 +29,7 @@ export function useCurrentUser(): APIUser | null {
 /** Ends the session on the server (the token stops working everywhere it was used) and here. */
 export async function logout(): Promise<void> {
   try {
-    await api('POST', '/auth/logout');
+    await api('POST', '/auth/logout', { cookies: true });
   } finally {
     setToken(null);
   }

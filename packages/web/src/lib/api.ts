@@ -58,6 +58,11 @@ export interface RequestOptions {
   reason?: string;
   /** Whether to send the session token (default: when there is one). */
   auth?: boolean;
+  /**
+   * Whether the pages' session cookie goes and comes with it (docs/web.md#one-sign-in): only the
+   * sign-in and sign-out routes; every other request omits cookies.
+   */
+  cookies?: boolean;
   signal?: AbortSignal;
 }
 
@@ -116,7 +121,7 @@ export async function api<T>(
       headers,
       body,
       signal: options.signal,
-      credentials: 'omit',
+      credentials: options.cookies === true ? 'same-origin' : 'omit',
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;

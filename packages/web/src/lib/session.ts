@@ -1,7 +1,7 @@
 /**
  * The session token, kept as the platform's own web client keeps it: in localStorage under
- * `token`, sent as the bare `Authorization` header, never in a cookie (so no request the page does
- * not make itself carries it, and no CSRF). Pages react to login and logout through subscribe().
+ * `token`, sent as the bare `Authorization` header; the API never takes a cookie as authorization
+ * (so no request the page does not make itself acts for the person, and no CSRF). Pages react to login and logout through subscribe().
  */
 const KEY = 'token';
 const listeners = new Set<() => void>();

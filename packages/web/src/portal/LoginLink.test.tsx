@@ -93,11 +93,28 @@ describe('LoginLink', () => {
     expect(getToken()).toBeNull();
   });
 
-  it('shows the form at once without a code', () => {
-    const fetch = respond(500, {});
+  it("without a code, asks once for the page cookie's session and shows the form when there is none", async () => {
+    const fetch = vi.fn(() => Promise.resolve(new Response(null, { status: 204 })));
+    vi.stubGlobal('fetch', fetch);
     renderPortalLogin('/developers/login');
-    expect(screen.getByRole('form', { name: 'Log in' })).toBeDefined();
-    expect(screen.queryByRole('status')).toBeNull();
-    expect(fetch).not.toHaveBeenCalled();
+    expect(screen.getByRole('status').textContent).toBe('Checking your sign-in…');
+    expect(await screen.findByRole('form', { name: 'Log in' })).toBeDefined();
+    // No session is not an error to show.
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(fetch).toHaveBeenCalledTimes(1);
+    const [url, init] = (fetch.mock.calls[0] ?? []) as unknown as [string, RequestInit];
+    expect(url).toBe('/api/v10/auth/session');
+    expect(init.method).toBe('POST');
+    expect(init.credentials).toBe('same-origin');
+    expect(getToken()).toBeNull();
+  });
+
+  it("without a code, takes the page cookie's session and goes on", async () => {
+    respond(200, { token: 'cookie-session', user_id: '1' });
+    const memory = renderPortalLogin('/developers/login');
+    await vi.waitFor(() => {
+      expect(memory.history.at(-1)).toBe('/developers/applications');
+    });
+    expect(getToken()).toBe('cookie-session');
   });
 });

@@ -23,41 +23,67 @@ interface Props {
   children: ReactNode;
 }
 
+type Step = 'link' | 'session' | 'form';
+
+/** Trades a login link's code, or the page cookie's session, for a token. */
+async function signIn(code: string | null): Promise<{ token: string } | { error: string | null }> {
+  const options = { auth: false, cookies: true } as const;
+  try {
+    if (code !== null) {
+      return await api<{ token: string }>('POST', '/auth/login-link', {
+        ...options,
+        body: { code },
+      });
+    }
+    // 204: the cookie holds no session, and the form is the answer (no error to show).
+    const session = await api<{ token: string } | undefined>('POST', '/auth/session', {
+      ...options,
+      body: {},
+    });
+    return session ?? { error: null };
+  } catch (err) {
+    return { error: code === null ? null : messageOf(err) };
+  }
+}
+
 /**
- * A login page that first uses a one-time login link (`guildhall start` prints one for the demo
- * developer, `guildhall user login-link` makes one): it trades the `#code=` for a session with
- * POST /auth/login-link, then goes on to `?next=` or `home`. The code leaves the address bar at
- * once; when it does not work, the message and the normal form are shown.
+ * A login page that first tries the sign-ins the person already has (docs/web.md#one-sign-in):
+ * a one-time login link (`guildhall start` prints one for the demo developer, `guildhall user
+ * login-link` makes one), traded for a session with POST /auth/login-link, or else the session of
+ * the page cookie (set by a login on the consent pages, the client or the portal), asked for once
+ * with POST /auth/session. Then it goes on to `?next=` or `home`. The code leaves the address bar
+ * at once; when neither works, the normal form is shown (with the link's error, if it had one).
  */
 export function LoginLink({ home, children }: Props) {
   const [, navigate] = useLocation();
   const [code] = useState(() => loginLinkCode(location.hash));
+  const [step, setStep] = useState<Step>(code === null ? 'session' : 'link');
   const [error, setError] = useState<string | null>(null);
   // A code works once: the effect must not send it twice (StrictMode runs effects twice).
   const sent = useRef(false);
 
   useEffect(() => {
-    if (code === null || sent.current) return;
+    if (sent.current) return;
     sent.current = true;
     // Out of the address bar and the history entry before anything else can read or share it.
-    history.replaceState(history.state, '', location.pathname + location.search);
-    api<{ token: string }>('POST', '/auth/login-link', { body: { code }, auth: false }).then(
-      ({ token }) => {
-        setToken(token);
+    if (code !== null) history.replaceState(history.state, '', location.pathname + location.search);
+    void signIn(code).then((outcome) => {
+      if ('token' in outcome) {
+        setToken(outcome.token);
         // `~`: an absolute path, also from inside the portal's nested router.
         navigate(`~${nextPath(home)}`, { replace: true });
-      },
-      (err: unknown) => {
-        setError(messageOf(err));
-      },
-    );
+      } else {
+        setError(outcome.error);
+        setStep('form');
+      }
+    });
   }, [code, home, navigate]);
 
-  if (code !== null && error === null) {
+  if (step !== 'form') {
     return (
       <main className="auth-page">
         <p className="card auth-card" role="status">
-          Logging you in…
+          {step === 'link' ? 'Logging you in…' : 'Checking your sign-in…'}
         </p>
       </main>
     );

@@ -1,6 +1,7 @@
 /**
  * The served pages in a real browser: the CSP they are sent with holds (nothing the pages do
- * breaks it), and the one-time login link of the start banner logs the portal in.
+ * breaks it), the one-time login link of the start banner logs the portal in, and one sign-in
+ * carries across the client, the portal and the consent pages.
  *
  * @module
  */
@@ -82,6 +83,59 @@ describeBrowser('the served pages in Chromium', () => {
       expect(await inPage(second.page, "localStorage.getItem('token')")).toBeNull();
     } finally {
       await second.context.close();
+    }
+  });
+
+  it('one sign-in: the link signs the consent page in, and a consent-page login signs the client in', async () => {
+    const dev = await seedDeveloper(server.app, 'onesign', 'one sign app');
+    await server.app.storage.applications.update(dev.applicationId, {
+      redirectUris: ['http://127.0.0.1:1/callback'],
+    });
+    const consent = `${server.baseUrl}/oauth2/authorize?${new URLSearchParams({
+      response_type: 'code',
+      client_id: dev.applicationId,
+      scope: 'identify',
+      redirect_uri: 'http://127.0.0.1:1/callback',
+    }).toString()}`;
+    const { code } = await server.app.services.auth.createLoginLink(dev.userId);
+    const linked = await openPage(browser);
+    try {
+      // The banner's one link: the client's login page, then the portal and a consent page.
+      await linked.page.goto(`${server.baseUrl}/login#code=${code}`);
+      await linked.page.waitForURL(`${server.baseUrl}/channels/@me`);
+      await linked.page.goto(`${server.baseUrl}/developers/applications`);
+      await linked.page.getByText('one sign app').first().waitFor();
+      await linked.page.goto(consent);
+      await linked.page.getByRole('button', { name: 'Authorize' }).waitFor();
+      expect(await linked.page.getByLabel('Password').count()).toBe(0);
+      expect(linked.errors).toEqual([]);
+    } finally {
+      await linked.context.close();
+    }
+
+    const consentFirst = await openPage(browser);
+    try {
+      // Signed in on the consent page first: the client then needs no second login.
+      await consentFirst.page.goto(consent);
+      await consentFirst.page.getByLabel(/Email or username/).fill('onesign');
+      await consentFirst.page.getByLabel('Password').fill('correct horse battery');
+      await consentFirst.page.getByRole('button', { name: /Log in/ }).click();
+      await consentFirst.page.getByRole('button', { name: 'Authorize' }).waitFor();
+      await consentFirst.page.goto(`${server.baseUrl}/login`);
+      await consentFirst.page.waitForURL(`${server.baseUrl}/channels/@me`);
+      expect(await inPage(consentFirst.page, "localStorage.getItem('token')")).toEqual(
+        expect.any(String),
+      );
+      // Logging out of the client signs the consent page out too.
+      await inPage(
+        consentFirst.page,
+        "fetch('/api/v10/auth/logout', { method: 'POST', credentials: 'same-origin', headers: { Authorization: localStorage.getItem('token') } }).then((r) => r.status)",
+      );
+      await consentFirst.page.goto(consent);
+      await consentFirst.page.getByLabel('Password').waitFor();
+      expect(consentFirst.errors).toEqual([]);
+    } finally {
+      await consentFirst.context.close();
     }
   });
 });
