@@ -275,7 +275,9 @@ describe('guildhall admin commands', () => {
     expect(byId.client_url).not.toBe(link['client_url']);
     const unknown = await run('user', 'login-link', '--user', 'nobody');
     expect(unknown.code).toBe(2);
-    expect(unknown.err).toBe('guildhall: no person with id or username nobody.\n');
+    expect(unknown.err).toBe(
+      'guildhall: no person with id or username nobody. `guildhall user create` makes one.\n',
+    );
   });
 
   it('rotates the secret key: its steps on stderr, one line on stdout, the data still opens', async () => {

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { editDistance, nearestName } from '../src/cli/args.js';
 import { ADMIN_COMMANDS } from '../src/cli/commands.js';
 import { runCli } from '../src/cli/index.js';
+import { verifyPassword } from '../src/domain/credentials.js';
 import { createSqliteStorage } from '../src/storage/sqlite/index.js';
 import { capture, useCliDataDir } from './support/cliFixture.js';
 
@@ -122,5 +123,63 @@ describe('guildhall app create --intents', () => {
     expect(bad.err).toBe(
       'guildhall: --intents takes members, presences, message-content (comma-separated), not "guilds".\n',
     );
+  });
+});
+
+describe('guildhall user set-password', () => {
+  const { run, dataDir } = useCliDataDir('guildhall-password-');
+  const createUser = async () => {
+    const user = await run(
+      ...['user', 'create', '--username', 'linked', '--email', 'linked@example.test'],
+      ...['--password', 'the first password'],
+    );
+    return user.json()['user_id'] as string;
+  };
+  const storedHash = async (userId: string) => {
+    const storage = createSqliteStorage({ filename: join(dataDir(), 'guildhall.db') });
+    try {
+      return (await storage.users.findById(userId))?.passwordHash ?? '';
+    } finally {
+      await storage.close();
+    }
+  };
+
+  it("sets a person's password from a flag, or from stdin", async () => {
+    const userId = await createUser();
+    const set = await run('user', 'set-password', '--user', 'linked', '--password', 'a new one!');
+    expect({ code: set.code, out: set.json() }).toEqual({
+      code: 0,
+      out: { user_id: userId, username: 'linked', password_set: true },
+    });
+    expect(await verifyPassword('a new one!', await storedHash(userId))).toBe(true);
+
+    // From stdin (out of `ps` and shell history), its final newline not part of it.
+    const piped = capture('from stdin!\n');
+    const argv = ['user', 'set-password', '--user', userId, '--password-stdin'];
+    expect(await runCli([...argv, '--data-dir', dataDir()], {}, piped.io)).toBe(0);
+    const hash = await storedHash(userId);
+    expect(await verifyPassword('from stdin!', hash)).toBe(true);
+    expect(await verifyPassword('a new one!', hash)).toBe(false);
+  });
+
+  it('refuses a short password and an unknown person in one line each', async () => {
+    const userId = await createUser();
+    const short = await run('user', 'set-password', '--user', userId, '--password', 'short');
+    expect({ code: short.code, err: short.err }).toEqual({
+      code: 2,
+      err: 'guildhall: --password: Must be 8 or more in length.\n',
+    });
+    const nobody = await run(
+      'user',
+      'set-password',
+      '--user',
+      'nobody',
+      '--password',
+      'long enough',
+    );
+    expect({ code: nobody.code, err: nobody.err }).toEqual({
+      code: 2,
+      err: 'guildhall: no person with id or username nobody. `guildhall user create` makes one.\n',
+    });
   });
 });

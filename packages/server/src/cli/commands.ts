@@ -65,8 +65,23 @@ async function findPerson(storage: Storage, idOrName: string) {
   const user =
     (/^\d{1,20}$/.test(idOrName) ? await storage.users.findById(idOrName) : null) ??
     (await storage.users.findByUsername(idOrName.toLowerCase()));
-  if (user === null || user.bot) throw new UsageError(`no person with id or username ${idOrName}.`);
+  if (user === null || user.bot) {
+    throw new UsageError(
+      `no person with id or username ${idOrName}. \`guildhall user create\` makes one.`,
+    );
+  }
   return user;
+}
+
+/** `--password`, or `--password-stdin`, which keeps it out of `ps` and shell history. */
+async function passwordFlag(
+  flags: Map<string, string>,
+  io: { readStdin(): Promise<string> },
+  usage: string,
+): Promise<string> {
+  return flags.has('password-stdin')
+    ? (await io.readStdin()).replace(/\r?\n$/, '')
+    : requireFlag(flags, 'password', usage);
 }
 
 export const ADMIN_COMMANDS: AdminCommand<App['services']>[] = [
@@ -92,10 +107,7 @@ export const ADMIN_COMMANDS: AdminCommand<App['services']>[] = [
     async run(app, flags, io) {
       const usage = this.usage;
       const globalName = flags.get('global-name');
-      // --password-stdin keeps the password out of `ps` and shell history.
-      const password = flags.has('password-stdin')
-        ? (await io.readStdin()).replace(/\r?\n$/, '')
-        : requireFlag(flags, 'password', usage);
+      const password = await passwordFlag(flags, io, usage);
       const session = await app.services.auth.register(
         parseInput(RegisterBody, {
           username: requireFlag(flags, 'username', usage),
@@ -121,6 +133,19 @@ export const ADMIN_COMMANDS: AdminCommand<App['services']>[] = [
         ...loginLinkUrls(app.baseUrl(), code),
         expires_at: new Date(expiresAt).toISOString(),
       };
+    },
+  },
+  {
+    name: 'user set-password',
+    usage:
+      'guildhall user set-password --user USER_ID_OR_USERNAME (--password PASSWORD | --password-stdin)',
+    summary:
+      "Set a person's password (8 to 72 characters), e.g. the demo developer's, who signs in by links; sessions stay.",
+    async run(app, flags, io) {
+      const user = await findPerson(app.storage, requireFlag(flags, 'user', this.usage));
+      const password = await passwordFlag(flags, io, this.usage);
+      await app.services.auth.setPassword(user.id, password);
+      return { user_id: user.id, username: user.username, password_set: true };
     },
   },
   {

@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import { GlobalName, HumanUsername } from '../users/index.js';
 
+/** A new password: 8 to 72 characters. */
+const NewPassword = z.string().min(8).max(72);
+export const PasswordBody = z.object({ password: NewPassword });
+
 export const RegisterBody = z.object({
   email: z.email().max(254),
   username: HumanUsername,
-  password: z.string().min(8).max(72),
+  password: NewPassword,
   global_name: GlobalName.optional(),
 });
 export type RegisterInput = z.infer<typeof RegisterBody>;

@@ -13,7 +13,13 @@ import { StorageConflictError, type Repositories, type UserRecord } from '../../
 import type { ServiceDeps } from '../deps.js';
 import { banActive } from '../../domain/bans.js';
 import { usernameTaken } from '../users/index.js';
-import type { LoginInput, LoginLinkInput, RegisterInput } from './schemas.js';
+import { parseInput } from '../../http/validate.js';
+import {
+  PasswordBody,
+  type LoginInput,
+  type LoginLinkInput,
+  type RegisterInput,
+} from './schemas.js';
 import { HOUR_MS } from '../../domain/time.js';
 import { systemEntropy } from '../../domain/seeded.js';
 
@@ -162,6 +168,19 @@ export function createAuthService(deps: ServiceDeps, settings: AuthSettings) {
         throw loginLinkInvalid();
       }
       return storage.transaction((tx) => issueSession(tx, user));
+    },
+
+    /**
+     * Sets a person's password (an operator's `guildhall user set-password`): for one who signs in
+     * only by links, or who forgot theirs. Their sessions stay; a bot has no password.
+     */
+    async setPassword(userId: string, password: string) {
+      const user = await storage.users.findById(userId);
+      if (user === null || user.bot) throw new ApiError('UNKNOWN_USER');
+      const { password: checked } = parseInput(PasswordBody, { password });
+      await storage.users.update(user.id, {
+        passwordHash: await hashPassword(checked, passwordCost),
+      });
     },
 
     issueSession: (user: UserRecord) => storage.transaction((tx) => issueSession(tx, user)),
