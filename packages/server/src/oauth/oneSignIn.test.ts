@@ -61,20 +61,7 @@ describe('one sign-in across the client, the portal and the consent pages', () =
   });
 
   it("a consent-page login hands its session to the client, and only a person's session", async () => {
-    const anonymous = await fx.inject({ method: 'GET', url: consentUrl() });
-    const csrfCookie = cookieOf(anonymous.headers['set-cookie']).pair;
-    const csrf = /name="csrf_token" value="([^"]+)"/.exec(anonymous.body)?.[1] ?? '';
-    const login = await fx.inject({
-      method: 'POST',
-      url: '/oauth2/login',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
-      payload: new URLSearchParams({
-        login: fx.seed.username,
-        password: 'correct horse battery',
-        csrf_token: csrf,
-        next: consentUrl(),
-      }).toString(),
-    });
+    const login = await fx.pageLogin(consentUrl());
     expect(login.statusCode).toBe(303);
     const session = cookieOf(login.headers['set-cookie']).pair;
 

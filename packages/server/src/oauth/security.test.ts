@@ -287,23 +287,7 @@ describeDrivers('OAuth2 security review fixes on $driver', (driver) => {
   });
 
   it('L5: a login next with CR/LF falls back to /activate, not a 500', async () => {
-    const page = await inject({
-      method: 'GET',
-      url: `/oauth2/authorize?response_type=code&client_id=${fx.seed.applicationId}&scope=identify`,
-    });
-    const csrfCookie = String(page.headers['set-cookie']).split(';')[0] ?? '';
-    const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
-    const login = await inject({
-      method: 'POST',
-      url: '/oauth2/login',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
-      payload: new URLSearchParams({
-        login: fx.seed.username,
-        password: 'correct horse battery',
-        csrf_token: csrf,
-        next: '/activate\r\nX-Injected: 1',
-      }).toString(),
-    });
+    const login = await fx.pageLogin('/activate\r\nX-Injected: 1');
     expect(login.statusCode).toBe(303);
     expect(login.headers.location).toBe('/activate');
   });

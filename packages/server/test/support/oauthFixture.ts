@@ -83,6 +83,30 @@ export function useOAuthFixture(driver: Driver) {
     return { code: location.searchParams.get('code') ?? '', verifier: v, location };
   };
 
+  /**
+   * Logs the seed in on the consent pages' form, as a browser does: the page's CSRF cookie and
+   * field, then POST /oauth2/login with `next`. The login's answer (a 303 with the session cookie).
+   */
+  const pageLogin = async (next: string) => {
+    const page = await inject({
+      method: 'GET',
+      url: `/oauth2/authorize?response_type=code&client_id=${seed().applicationId}&scope=identify`,
+    });
+    const csrfCookie = String(page.headers['set-cookie']).split(';')[0] ?? '';
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+    return inject({
+      method: 'POST',
+      url: '/oauth2/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
+      payload: new URLSearchParams({
+        login: seed().username,
+        password: 'correct horse battery',
+        csrf_token: csrf,
+        next,
+      }).toString(),
+    });
+  };
+
   return {
     clock,
     get server() {
@@ -95,5 +119,6 @@ export function useOAuthFixture(driver: Driver) {
     token,
     decide,
     codeFor,
+    pageLogin,
   };
 }
