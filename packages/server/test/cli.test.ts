@@ -296,19 +296,20 @@ describe('guildhall admin commands', () => {
     expect(rotated.err.split('\n')).toEqual([
       expect.stringMatching(new RegExp(`^Keyring from ${keyFile}: key ${id} current\\.$`)),
       "Checked applications' signing keys: 1 open.",
-      'Checked ID token signing keys: 1 open.',
+      // Made on first use (no ID token was signed here); secretRotation.test.ts reseals one.
+      'Checked ID token signing keys: 0 open.',
       'Checked webhook tokens: 0 open.',
       'Checked server secrets: 1 open.',
       expect.stringMatching(new RegExp(`^Key ${id} made current in ${keyFile}\\.$`)),
       "Sealed applications' signing keys again: 1.",
-      'Sealed ID token signing keys again: 1.',
+      'Sealed ID token signing keys again: 0.',
       'Sealed webhook tokens again: 0.',
       'Sealed server secrets again: 1.',
       '',
     ]);
     expect(rotated.out).toMatch(
       new RegExp(
-        `^Rotated: key ${id} seals and signs now; 3 stored secrets sealed again; key ${id} opens and verifies until \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\. Restart every node to use ${keyFile}\\.\n$`,
+        `^Rotated: key ${id} seals and signs now; 2 stored secrets sealed again; key ${id} opens and verifies until \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\. Restart every node to use ${keyFile}\\.\n$`,
       ),
     );
     const after = await readFile(keyFile, 'utf8');
