@@ -17,13 +17,19 @@ import {
   type StorageTarget,
 } from './support/storageTarget.js';
 
-/** Commits to see before each kill; the deadline bounds the wait on a slow disk. */
+/**
+ * Commits to see before each kill; the deadline, counted from the first commit (a child's start
+ * takes seconds on a loaded machine), bounds the wait on a slow disk. The start has its own bound.
+ */
 const KILL_AFTER_COMMITS = 200;
 const KILL_DEADLINE_MS = 8_000;
+const START_DEADLINE_MS = 60_000;
 /** Fewer commits than this in a run and it proved too little to pass. */
 const MIN_COMMITS = 20;
 /** Writer runs per database, each killed, each reopening what the last one left. */
 const ROUNDS = 2;
+/** A test's bound: every round's start and writes, and the checks. */
+const ROUND_TIMEOUT_MS = ROUNDS * (START_DEADLINE_MS + KILL_DEADLINE_MS) + 20_000;
 
 /**
  * Runs the writer against the target until it has reported enough commits (or the deadline
@@ -38,8 +44,13 @@ async function writeThenKill(target: StorageTarget): Promise<string[]> {
   let firstLineAt = 0;
   let killTimer: NodeJS.Timeout | undefined;
   const kill = () => child.kill('SIGKILL');
+  let deadline = setTimeout(kill, START_DEADLINE_MS);
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    if (firstLineAt === 0) firstLineAt = performance.now();
+    if (firstLineAt === 0) {
+      firstLineAt = performance.now();
+      clearTimeout(deadline);
+      deadline = setTimeout(kill, KILL_DEADLINE_MS);
+    }
     // Only whole lines count: a line cut short by the kill was never fully reported.
     const lines = (pending + chunk).split('\n');
     pending = lines.pop() ?? '';
@@ -60,7 +71,6 @@ async function writeThenKill(target: StorageTarget): Promise<string[]> {
       killTimer = setTimeout(kill, Math.random() * 3 * msPerCommit);
     }
   });
-  const deadline = setTimeout(kill, KILL_DEADLINE_MS);
   try {
     const result = await collectChild(child);
     // Exiting by itself means the writer failed (its error is on stderr), not that it was killed.
@@ -127,16 +137,20 @@ describe('a process killed with SIGKILL in the middle of writes', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  it('loses no committed write and leaves no half-written change (SQLite)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'guildhall-crash-'));
-    cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const target: StorageTarget = { dialect: 'sqlite', filename: join(dir, 'guildhall.db') };
+  it(
+    'loses no committed write and leaves no half-written change (SQLite)',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'guildhall-crash-'));
+      cleanups.push(() => rm(dir, { recursive: true, force: true }));
+      const target: StorageTarget = { dialect: 'sqlite', filename: join(dir, 'guildhall.db') };
 
-    await crashRepeatedly(target);
-    expect(await queryTarget(target, 'PRAGMA integrity_check')).toEqual([
-      { integrity_check: 'ok' },
-    ]);
-  }, 30_000);
+      await crashRepeatedly(target);
+      expect(await queryTarget(target, 'PRAGMA integrity_check')).toEqual([
+        { integrity_check: 'ok' },
+      ]);
+    },
+    ROUND_TIMEOUT_MS,
+  );
 
   it.skipIf(!postgresAvailable)(
     'loses no committed write and leaves no half-written change (PostgreSQL)',
@@ -151,6 +165,6 @@ describe('a process killed with SIGKILL in the middle of writes', () => {
 
       await crashRepeatedly(target);
     },
-    30_000,
+    ROUND_TIMEOUT_MS,
   );
 });
