@@ -23,6 +23,8 @@ import {
 const run = promisify(execFile);
 /** Packing and installing ~180 packages offline takes a while on two cores. */
 const INSTALL_TIMEOUT_MS = 240_000;
+/** A server or compiler started in the project: seconds on a loaded two-core machine. */
+const CHILD_TIMEOUT_MS = 90_000;
 
 let root = '';
 let project = '';
@@ -81,38 +83,44 @@ describe('the packed packages, installed into an empty project', () => {
     }
   });
 
-  it('`npx guildhall start` serves the API, the gateway and the web client', async () => {
-    const help = await run('npx', ['--offline', 'guildhall', '--help'], { cwd: project });
-    expect(help.stdout).toContain('start');
-    const child = spawn(
-      'npx',
-      ['--offline', 'guildhall', 'start', '--port', '0', '--data-dir', join(root, 'data')],
-      { cwd: project, env: { ...process.env, GUILDHALL_LOG_LEVEL: 'warn' } },
-    );
-    try {
-      const base = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString('utf8');
-          const found = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v10/.exec(out);
-          if (found?.[1] !== undefined) resolve(found[1]);
+  it(
+    '`npx guildhall start` serves the API, the gateway and the web client',
+    async () => {
+      const help = await run('npx', ['--offline', 'guildhall', '--help'], { cwd: project });
+      expect(help.stdout).toContain('start');
+      // The bin npx ran above, started directly: a signal to npx does not reach its child, which
+      // would outlive the test.
+      const child = spawn(
+        join(project, 'node_modules', '.bin', 'guildhall'),
+        ['start', '--port', '0', '--data-dir', join(root, 'data')],
+        { cwd: project, env: { ...process.env, GUILDHALL_LOG_LEVEL: 'warn' } },
+      );
+      try {
+        const base = await new Promise<string>((resolve, reject) => {
+          let out = '';
+          child.stdout.on('data', (chunk: Buffer) => {
+            out += chunk.toString('utf8');
+            const found = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v10/.exec(out);
+            if (found?.[1] !== undefined) resolve(found[1]);
+          });
+          child.once('exit', (code) => {
+            reject(new Error(`guildhall start exited ${String(code)}: ${out}`));
+          });
         });
-        child.once('exit', (code) => {
-          reject(new Error(`guildhall start exited ${String(code)}: ${out}`));
-        });
-      });
-      expect((await fetch(`${base}/readyz`)).status).toBe(200);
-      const gateway = (await (await fetch(`${base}/api/v10/gateway`)).json()) as { url: string };
-      expect(gateway.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+/);
-      const page = await fetch(`${base}/`);
-      expect(page.status).toBe(200);
-      expect(await page.text()).toContain('<div id="root">');
-    } finally {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
-  });
+        expect((await fetch(`${base}/readyz`)).status).toBe(200);
+        const gateway = (await (await fetch(`${base}/api/v10/gateway`)).json()) as { url: string };
+        expect(gateway.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+/);
+        const page = await fetch(`${base}/`);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain('<div id="root">');
+      } finally {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+    CHILD_TIMEOUT_MS,
+  );
 
   it('imports the SDK in Node and its browser bundle', async () => {
     const out = await runInProject(
@@ -133,10 +141,12 @@ describe('the packed packages, installed into an empty project', () => {
     });
   });
 
-  it('starts the platform with the testkit and acts as a person', async () => {
-    const out = await runInProject(
-      'kit.mjs',
-      `import { startGuildhall } from '@guildhall/testkit';
+  it(
+    'starts the platform with the testkit and acts as a person',
+    async () => {
+      const out = await runInProject(
+        'kit.mjs',
+        `import { startGuildhall } from '@guildhall/testkit';
        // Plain Node 20 has no \`await using\`: close in finally (TypeScript and Node 24 have it).
        const gh = await startGuildhall({
          world: {
@@ -152,40 +162,46 @@ describe('the packed packages, installed into an empty project', () => {
        } finally {
          await gh.close();
        }`,
-    );
-    expect(JSON.parse(out)).toEqual({ content: 'hello from a package', author: 'ann' });
-  });
+      );
+      expect(JSON.parse(out)).toEqual({ content: 'hello from a package', author: 'ann' });
+    },
+    CHILD_TIMEOUT_MS,
+  );
 
-  it('gives TypeScript the types of each package', async () => {
-    await writeFile(
-      join(project, 'check.ts'),
-      `import { createApp, type LoadedWorld } from '@guildhall/server';
+  it(
+    'gives TypeScript the types of each package',
+    async () => {
+      await writeFile(
+        join(project, 'check.ts'),
+        `import { createApp, type LoadedWorld } from '@guildhall/server';
        import { Client } from '@guildhall/social-sdk';
        import { startGuildhall, type Guildhall } from '@guildhall/testkit';
        import { PermissionFlags } from '@guildhall/protocol';
        export const used: [typeof createApp, typeof Client, typeof startGuildhall] =
          [createApp, Client, startGuildhall];
        export type Used = [LoadedWorld, Guildhall, typeof PermissionFlags];`,
-    );
-    await writeFile(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          target: 'ES2022',
-          lib: ['ES2023', 'esnext.disposable', 'DOM'],
-          types: [],
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-        },
-        files: ['check.ts'],
-      }),
-    );
-    const tsc = join(REPO, 'node_modules/typescript/bin/tsc');
-    await expect(
-      run(process.execPath, [tsc, '-p', project], { cwd: project }),
-    ).resolves.toBeTruthy();
-  });
+      );
+      await writeFile(
+        join(project, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            target: 'ES2022',
+            lib: ['ES2023', 'esnext.disposable', 'DOM'],
+            types: [],
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+          },
+          files: ['check.ts'],
+        }),
+      );
+      const tsc = join(REPO, 'node_modules/typescript/bin/tsc');
+      await expect(
+        run(process.execPath, [tsc, '-p', project], { cwd: project }),
+      ).resolves.toBeTruthy();
+    },
+    CHILD_TIMEOUT_MS,
+  );
 });
