@@ -361,6 +361,8 @@ async function composeApp(
     clock,
   });
   const metrics = createMetrics();
+  // The webhook event worker's queued, delivered, retried and failed events.
+  metrics.addSource(() => webhookEvents.metricLines());
   for (const sweep of appSweeps({
     overrides,
     storage,
