@@ -229,7 +229,9 @@ export function createConnections(deps: {
       const sent = conn.transport.closedWith;
       deps.lifecycle.closed(
         conn,
-        sent === null ? { code, reason: reason.toString(), by: 'client' } : { ...sent, by: 'server' },
+        sent === null
+          ? { code, reason: reason.toString(), by: 'client' }
+          : { ...sent, by: 'server' },
       );
       connections.delete(conn);
       unidentified.remove(conn);

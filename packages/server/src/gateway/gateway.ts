@@ -238,6 +238,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     send,
     joinGuild,
     presences,
+    sent: () => lifecycle.stats.dispatchesSent,
   });
   subscriptions.deliverTo({
     handler: fanout.receive,

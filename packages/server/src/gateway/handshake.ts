@@ -4,11 +4,7 @@
  * what it missed.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  GatewayCapabilities,
-  GatewayCloseCodes as Close,
-  canReconnect,
-} from '@guildhall/protocol';
+import { GatewayCapabilities, GatewayCloseCodes as Close, canReconnect } from '@guildhall/protocol';
 import type { Clock } from '../domain/clock.js';
 import {
   currentUserView,

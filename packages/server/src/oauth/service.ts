@@ -208,10 +208,10 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
     const user = await tx.users.findById(input.userId);
     if (user !== null) {
       await deps.webhookEvents.enqueue(tx, {
-          type: 'APPLICATION_DEAUTHORIZED',
-          applicationId: input.applicationId,
-          data: await webhookEventData.APPLICATION_DEAUTHORIZED(tx, { user }),
-        });
+        type: 'APPLICATION_DEAUTHORIZED',
+        applicationId: input.applicationId,
+        data: await webhookEventData.APPLICATION_DEAUTHORIZED(tx, { user }),
+      });
     }
     return { revoked: true };
   };
@@ -245,15 +245,15 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
     });
     if (scopes.length === live.length) return;
     await deps.webhookEvents.enqueue(tx, {
-        applicationId: input.applicationId,
-        type: 'APPLICATION_AUTHORIZED',
-        data: await webhookEventData.APPLICATION_AUTHORIZED(tx, {
-          user: input.user,
-          scopes: input.scopes,
-          integrationType: input.integrationType,
-          ...(input.guild == null ? {} : { guild: input.guild }),
-        }),
-      });
+      applicationId: input.applicationId,
+      type: 'APPLICATION_AUTHORIZED',
+      data: await webhookEventData.APPLICATION_AUTHORIZED(tx, {
+        user: input.user,
+        scopes: input.scopes,
+        integrationType: input.integrationType,
+        ...(input.guild == null ? {} : { guild: input.guild }),
+      }),
+    });
   };
 
   return {
