@@ -45,26 +45,25 @@ export function deliveryMetricLines(stats: DeliveryStats): string[] {
   return [
     ...metricLines(
       'guildhall_webhook_events_queued_total',
-      'counter',
-      'Webhook events committed into the outbox.',
+      { type: 'counter', help: 'Webhook events committed into the outbox.' },
       stats.queued,
     ),
     ...metricLines(
       'guildhall_webhook_events_delivered_total',
-      'counter',
-      'Webhook events the app answered with 2xx.',
+      { type: 'counter', help: 'Webhook events the app answered with 2xx.' },
       stats.delivered,
     ),
     ...metricLines(
       'guildhall_webhook_events_retried_total',
-      'counter',
-      'Failed webhook event attempts scheduled again, by reason.',
+      { type: 'counter', help: 'Failed webhook event attempts scheduled again, by reason.' },
       stats.retried.entries(),
     ),
     ...metricLines(
       'guildhall_webhook_events_failed_total',
-      'counter',
-      'Webhook events given up (window closed or events disabled), by the reason of their last attempt.',
+      {
+        type: 'counter',
+        help: 'Webhook events given up (window closed or events disabled), by the reason of their last attempt.',
+      },
       stats.failed.entries(),
     ),
   ];

@@ -44,11 +44,10 @@ function header(name: string, type: 'counter' | 'gauge' | 'histogram', help: str
 /** A metric with one unlabelled value, or one value per label set. */
 export function metricLines(
   name: string,
-  type: 'counter' | 'gauge',
-  help: string,
+  meta: { type: 'counter' | 'gauge'; help: string },
   values: number | Iterable<[string, number]>,
 ): string[] {
-  const lines = header(name, type, help);
+  const lines = header(name, meta.type, meta.help);
   if (typeof values === 'number') {
     lines.push(`${name} ${values}`);
     return lines;

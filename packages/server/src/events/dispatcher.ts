@@ -111,8 +111,7 @@ export function createBusDispatcher(options: {
   const send = (
     subject: string,
     event: Dispatch,
-    data: DispatchEnvelope,
-    trace: string | undefined,
+    { data, trace }: { data: DispatchEnvelope; trace: string | undefined },
   ) => {
     const busEvent = { type: event.type, topic: subject, data, publishedAt: clock.now() };
     bus
@@ -137,8 +136,8 @@ export function createBusDispatcher(options: {
           ...(event.sessionId === undefined ? {} : { sessionId: event.sessionId }),
           data: event.data,
         };
-        if (event.guildId !== null) send(guildSubject(event.guildId), event, data, trace);
-        for (const userId of userIds) send(userSubject(userId), event, data, trace);
+        if (event.guildId !== null) send(guildSubject(event.guildId), event, { data, trace });
+        for (const userId of userIds) send(userSubject(userId), event, { data, trace });
       }
     },
   };

@@ -40,6 +40,12 @@ import { SECOND_MS } from '../domain/time.js';
 
 const SESSION_ID_BYTES = 16;
 
+/** A refused IDENTIFY or RESUME, and what its log line says of whom it concerned. */
+interface RefusedLogin {
+  kind: 'identify' | 'resume';
+  who: { userId?: string; sessionId?: string; shard?: readonly [number, number] };
+}
+
 /** What a session keeps of its token: its kind, application and scopes. */
 function grantOf(principal: Principal): TokenGrant {
   return {
@@ -92,26 +98,23 @@ export function createHandshake(deps: {
     perBucket: options.identifiesPerBucket,
   });
 
-  type Who = { userId?: string; sessionId?: string; shard?: readonly [number, number] };
   /** A login refused with a close: one line, then the close's. */
-  const refuseWithClose = (
-    conn: Connection,
-    kind: 'identify' | 'resume',
-    refusal: Refusal,
-    who: Who,
-  ) => {
-    lifecycle.loginRefused(kind, refusalReason(refusal.code), who);
+  const refuseWithClose = (conn: Connection, login: RefusedLogin, refusal: Refusal) => {
+    lifecycle.loginRefused(login.kind, refusalReason(refusal.code), login.who);
     send.close(conn, refusal.code, refusal.reason);
   };
   /** A login refused with INVALID_SESSION (not resumable): its line names the login. */
   const refuseWithInvalidSession = (
     conn: Connection,
-    kind: 'identify' | 'resume',
+    login: RefusedLogin,
     reason: RefusalReason,
-    who: Who,
   ) => {
-    lifecycle.loginRefused(kind, reason, { ...who, log: false });
-    send.invalidSession(conn, { resumable: false, reason, login: { kind, detail: who } });
+    lifecycle.loginRefused(login.kind, reason, { ...login.who, log: false });
+    send.invalidSession(conn, {
+      resumable: false,
+      reason,
+      login: { kind: login.kind, detail: login.who },
+    });
   };
 
   /**
@@ -214,7 +217,7 @@ export function createHandshake(deps: {
       shard: d.shard,
     });
     if (checked.refused !== null) {
-      refuseWithClose(conn, 'identify', checked.refused, {});
+      refuseWithClose(conn, { kind: 'identify', who: {} }, checked.refused);
       return;
     }
     const { principal, intents, shard, application, guildIds, sdk } = checked;
@@ -223,7 +226,11 @@ export function createHandshake(deps: {
     if (faultAnswered(conn, 'identify', { ...principal, sessionId: null })) return;
     if (isApp) {
       if (!(await deps.sessionStartLimit.spend(userId))) {
-        refuseWithInvalidSession(conn, 'identify', 'session_start_limit', { userId, shard });
+        refuseWithInvalidSession(
+          conn,
+          { kind: 'identify', who: { userId, shard } },
+          'session_start_limit',
+        );
         return;
       }
       const queuedAt = deps.wireClock.now();
@@ -299,7 +306,7 @@ export function createHandshake(deps: {
     // prove to be its user.
     const principal = await login.authenticate(d.token);
     if (!login.mayLogIn(principal)) {
-      refuseWithClose(conn, 'resume', login.AUTHENTICATION_FAILED, { sessionId });
+      refuseWithClose(conn, { kind: 'resume', who: { sessionId } }, login.AUTHENTICATION_FAILED);
       return;
     }
     const local = registry.get(sessionId);
@@ -309,18 +316,18 @@ export function createHandshake(deps: {
         : null;
     const found = local ?? stored;
     if (found === null) {
-      refuseWithInvalidSession(conn, 'resume', 'unknown_session', { sessionId });
+      refuseWithInvalidSession(conn, { kind: 'resume', who: { sessionId } }, 'unknown_session');
       return;
     }
     const who = { sessionId, shard: found.shard };
     if (found.userId !== principal.user.id) {
-      refuseWithClose(conn, 'resume', login.AUTHENTICATION_FAILED, who);
+      refuseWithClose(conn, { kind: 'resume', who }, login.AUTHENTICATION_FAILED);
       return;
     }
     // What IDENTIFY refuses now, RESUME refuses too (a privileged intent turned off since, say).
     const checked = await login.check(principal, { intents: found.intents, shard: found.shard });
     if (checked.refused !== null) {
-      refuseWithClose(conn, 'resume', checked.refused, who);
+      refuseWithClose(conn, { kind: 'resume', who }, checked.refused);
       return;
     }
     if (faultAnswered(conn, 'resume', { ...principal, sessionId })) return;
@@ -329,7 +336,7 @@ export function createHandshake(deps: {
     // no grant: a bot or session token (which read everything) may take it, a Bearer one not.
     const grant = grantOf(principal);
     if (found.grant === undefined ? grant.kind === 'bearer' : !sameGrant(found.grant, grant)) {
-      refuseWithInvalidSession(conn, 'resume', 'grant_changed', who);
+      refuseWithInvalidSession(conn, { kind: 'resume', who }, 'grant_changed');
       return;
     }
     const session =
@@ -343,18 +350,22 @@ export function createHandshake(deps: {
             grant,
           }));
     if (session === null) {
-      refuseWithInvalidSession(conn, 'resume', 'handoff_failed', who);
+      refuseWithInvalidSession(conn, { kind: 'resume', who }, 'handoff_failed');
       return;
     }
     registry.changeCredential(session, principal.tokenHash);
     const from = d.seq;
     if (from < 0 || from > session.seq) {
-      refuseWithClose(conn, 'resume', { code: Close.INVALID_SEQ, reason: 'Invalid seq.' }, who);
+      refuseWithClose(
+        conn,
+        { kind: 'resume', who },
+        { code: Close.INVALID_SEQ, reason: 'Invalid seq.' },
+      );
       return;
     }
     const oldest = session.replay[0]?.seq ?? session.seq + 1;
     if (from < oldest - 1) {
-      refuseWithInvalidSession(conn, 'resume', 'replay_expired', who);
+      refuseWithInvalidSession(conn, { kind: 'resume', who }, 'replay_expired');
       registry.drop(session);
       return;
     }

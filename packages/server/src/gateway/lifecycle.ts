@@ -22,18 +22,15 @@ export function refusalReason(code: number): string {
   return CLOSE_NAMES.get(code) ?? String(code);
 }
 
-/** Why an IDENTIFY or a RESUME was refused without a close code of its own. */
-export type RefusalReason =
-  | 'session_start_limit'
-  | 'unknown_session'
-  | 'grant_changed'
-  | 'handoff_failed'
-  | 'replay_expired'
-  | 'fault'
-  | string;
+/**
+ * Why an IDENTIFY or a RESUME was refused: a close code's name (refusalReason), or one of
+ * `session_start_limit`, `unknown_session`, `grant_changed`, `handoff_failed`, `replay_expired`,
+ * `fault` (a test harness's answer).
+ */
+export type RefusalReason = string;
 
-/** Why a session got INVALID_SESSION. */
-export type InvalidSessionReason = RefusalReason | 'bus_gap';
+/** Why a session got INVALID_SESSION: a refusal's reason, or `bus_gap`. */
+export type InvalidSessionReason = string;
 
 /** What an INVALID_SESSION answers, for its log line. */
 export interface InvalidSessionDetail {

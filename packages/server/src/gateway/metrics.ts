@@ -26,62 +26,67 @@ export function gatewayMetricLines(
   return [
     ...metricLines(
       'guildhall_gateway_connections',
-      'gauge',
-      'Open gateway WebSocket connections, identified or not.',
+      { type: 'gauge', help: 'Open gateway WebSocket connections, identified or not.' },
       connections,
     ),
     ...metricLines(
       'guildhall_gateway_sessions',
-      'gauge',
-      'Sessions served on an open connection, by encoding and compression.',
+      {
+        type: 'gauge',
+        help: 'Sessions served on an open connection, by encoding and compression.',
+      },
       connected.entries(),
     ),
     ...metricLines(
       'guildhall_gateway_sessions_resumable',
-      'gauge',
-      'Sessions without a connection, waiting for a RESUME.',
+      { type: 'gauge', help: 'Sessions without a connection, waiting for a RESUME.' },
       Math.max(0, live.sessions - attached),
     ),
     ...metricLines(
       'guildhall_gateway_queued_bytes',
-      'gauge',
-      'Bytes written to gateway connections and not yet taken by the network.',
+      {
+        type: 'gauge',
+        help: 'Bytes written to gateway connections and not yet taken by the network.',
+      },
       queuedBytes,
     ),
     ...metricLines(
       'guildhall_gateway_identifies_total',
-      'counter',
-      'IDENTIFYs, by result (ok, refused) and the reason of a refusal.',
+      { type: 'counter', help: 'IDENTIFYs, by result (ok, refused) and the reason of a refusal.' },
       stats.identifies.entries(),
     ),
     ...metricLines(
       'guildhall_gateway_resumes_total',
-      'counter',
-      'RESUMEs, by result (ok, refused) and the reason of a refusal.',
+      { type: 'counter', help: 'RESUMEs, by result (ok, refused) and the reason of a refusal.' },
       stats.resumes.entries(),
     ),
     ...metricLines(
       'guildhall_gateway_invalid_sessions_total',
-      'counter',
-      'INVALID_SESSION (op 9) sent, by whether it was resumable and why.',
+      {
+        type: 'counter',
+        help: 'INVALID_SESSION (op 9) sent, by whether it was resumable and why.',
+      },
       stats.invalidSessions.entries(),
     ),
     ...metricLines(
       'guildhall_gateway_dispatches_sent_total',
-      'counter',
-      'Dispatches written to a session connection.',
+      { type: 'counter', help: 'Dispatches written to a session connection.' },
       stats.dispatchesSent,
     ),
     ...metricLines(
       'guildhall_gateway_dispatches_dropped_total',
-      'counter',
-      'Dispatches not written, by reason (a fault, a connection already closing).',
+      {
+        type: 'counter',
+        help: 'Dispatches not written, by reason (a fault, a connection already closing).',
+      },
       stats.dispatchesDropped.entries(),
     ),
     ...metricLines(
       'guildhall_gateway_closes_total',
-      'counter',
-      'Gateway connections closed, by close code and by whom (server, client).',
+      {
+        type: 'counter',
+        help: 'Gateway connections closed, by close code and by whom (server, client).',
+      },
       stats.closes.entries(),
     ),
     ...stats.identifyWait.lines(
@@ -90,20 +95,23 @@ export function gatewayMetricLines(
     ),
     ...metricLines(
       'guildhall_gateway_takeovers_total',
-      'counter',
-      'Sessions resumed here that another node served, by whether that node answered (live) or had died (dead).',
+      {
+        type: 'counter',
+        help: 'Sessions resumed here that another node served, by whether that node answered (live) or had died (dead).',
+      },
       stats.takeovers.entries(),
     ),
     ...metricLines(
       'guildhall_gateway_history_replays_total',
-      'counter',
-      'Reads of the bus history for a session taken over from a dead node, by result (ok, no_history).',
+      {
+        type: 'counter',
+        help: 'Reads of the bus history for a session taken over from a dead node, by result (ok, no_history).',
+      },
       stats.historyReplays.entries(),
     ),
     ...metricLines(
       'guildhall_gateway_history_replayed_dispatches_total',
-      'counter',
-      'Dispatches those reads recovered for the sessions.',
+      { type: 'counter', help: 'Dispatches those reads recovered for the sessions.' },
       stats.historyReplayedDispatches,
     ),
   ];
