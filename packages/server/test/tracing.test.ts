@@ -3,10 +3,13 @@
  * message POSTed over HTTP to a server on NATS is traced by its request span, the trace travels
  * with the dispatch on the bus, and the gateway's span of that dispatch, which wrote it to the
  * bot's WebSocket, is a child of the request's span, in the trace the caller's `traceparent`
- * began. Spans go to an in-memory exporter.
+ * began. Spans go to an in-memory exporter. And with OTEL_EXPORTER_OTLP_ENDPOINT set, they are
+ * POSTed to `<endpoint>/v1/traces` (a collector on loopback).
  *
  * @module
  */
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { GatewayIntentBits as I } from '@guildhall/protocol';
@@ -84,5 +87,53 @@ describe.skipIf(!natsAvailable)('tracing on the NATS bus', () => {
     expect(dispatch?.spanContext().traceId).toBe(CALLER_TRACE_ID);
     expect(dispatch?.parentSpanContext?.spanId).toBe(request?.spanContext().spanId);
     expect(dispatch?.attributes['guildhall.gateway.dispatches_sent']).toBe(1);
+  });
+});
+
+/** A stand-in OTLP/HTTP collector on loopback: what was POSTed to it, by path. */
+async function startCollector() {
+  const received: { path: string; body: string }[] = [];
+  const server = createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', body: Buffer.concat(chunks).toString() });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${String(port)}`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      ),
+  };
+}
+
+describe('tracing to an OTLP collector', () => {
+  it('sends the spans of a request to <endpoint>/v1/traces, as service guildhall', async () => {
+    const collector = await startCollector();
+    try {
+      const server = await startTestServer({
+        listen: true,
+        config: { otlpEndpoint: collector.url },
+      });
+      const res = await fetch(`${server.baseUrl}/api/v10/gateway`);
+      expect(res.status).toBe(200);
+      // Closing the server flushes the batch of spans.
+      await server.close();
+      const traces = collector.received.filter((r) => r.path === '/v1/traces');
+      expect(traces.length).toBeGreaterThan(0);
+      const body = traces.map((t) => t.body).join('\n');
+      expect(body).toContain('GET /api/v10/gateway');
+      expect(body).toContain('guildhall');
+    } finally {
+      await collector.close();
+    }
   });
 });
