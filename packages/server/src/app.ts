@@ -4,7 +4,7 @@ import { createAppRealtime } from './appRealtime.js';
 import { registerAppRoutes } from './appRoutes.js';
 import { createServices } from './appServices.js';
 import { appSweeps } from './appSweeps.js';
-import type { App, AppOptions } from './appTypes.js';
+import type { App, AppOptions, AppOverrides } from './appTypes.js';
 import { activityOrigin } from './activities/proxyHost.js';
 import { attachAppControl, createAppControl } from './appControl.js';
 import { publicBaseUrl, roleServes, servesTls, type Config } from './config.js';
@@ -14,6 +14,9 @@ import { realTimers, systemClock } from './domain/clock.js';
 import { DEFAULT_SCRYPT_COST } from './domain/credentials.js';
 import { dispatchingStorage } from './events/afterCommit.js';
 import { createBusDispatcher } from './events/dispatcher.js';
+import { activeTraceparent } from './events/tracing.js';
+import { traceRequests } from './http/tracing.js';
+import { startTracing } from './tracing.js';
 import { createRevocations } from './events/revocations.js';
 import { DEFAULT_GATEWAY_OPTIONS, liveActivities, type GatewayOptions } from './gateway/index.js';
 import { createAuthenticator } from './http/authenticator.js';
@@ -120,6 +123,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   }
 }
 
+/** Tracing as the config (or a test's exporter) asks, or null: off, nothing loaded. */
+function startConfiguredTracing(config: Config, exporter: AppOverrides['traceExporter']) {
+  if (config.otlpEndpoint === null && exporter === undefined) return Promise.resolve(null);
+  return startTracing({
+    serviceName: 'guildhall',
+    ...(config.otlpEndpoint === null ? {} : { endpoint: config.otlpEndpoint }),
+    ...(exporter === undefined ? {} : { exporter }),
+  });
+}
+
 async function composeApp(
   config: Config,
   options: AppOptions & { logger: Logger },
@@ -134,6 +147,9 @@ async function composeApp(
   const clock = control.parts.clock;
   // Read (or made) before anything opens: unreadable files stop the start with one line.
   const tls = servesTls(config) ? await loadApiTls(config, wireClock.now()) : null;
+  // Tracing, when configured: only then is its SDK loaded (tracing.ts); stopped last.
+  const tracing = await startConfiguredTracing(config, overrides.traceExporter);
+  if (tracing !== null) lifecycle.add({ name: 'tracing', stop: () => tracing.shutdown() });
   const storage = overrides.storage ?? (await openStorage(config, logger));
   lifecycle.add({ name: 'storage', stop: () => storage.close() });
   // Stored secrets are sealed (and checked to open) before anything serves them.
@@ -194,6 +210,8 @@ async function composeApp(
   const events = createBusDispatcher({
     bus,
     clock: wireClock,
+    // A traced request's dispatches carry its trace to the gateway nodes.
+    ...(tracing === null ? {} : { traceparent: activeTraceparent }),
     onError: (err, event) => {
       logger.error({ err, type: event.type, guildId: event.guildId }, 'dispatch not published');
     },
@@ -361,6 +379,8 @@ async function composeApp(
     clock,
   });
   const metrics = createMetrics();
+  // The webhook event worker's queued, delivered, retried and failed events.
+  metrics.addSource(() => webhookEvents.metricLines());
   for (const sweep of appSweeps({
     overrides,
     storage,
@@ -409,6 +429,7 @@ async function composeApp(
     corsOrigins: config.corsOrigins,
   });
   instrument(http, metrics);
+  if (tracing !== null) traceRequests(http);
   lifecycle.add({ name: 'http', stop: () => http.close() });
   // Proxied activity WebSockets, like gateway sessions, would hold the listener open.
   if (activityProxy !== null) {

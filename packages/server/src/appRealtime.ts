@@ -118,5 +118,7 @@ export function createAppRealtime(
         }
       : {}),
   });
+  // Its sessions, logins, dispatches and closes go out with /metrics.
+  metrics.addSource(() => gateway.metricLines());
   return { voicePlacement, voice, gateway };
 }

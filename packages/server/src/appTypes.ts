@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from 'pino';
 import type { ActivityProxyOptions } from './activities/proxyServer.js';
 import type { BlobStore } from './blobs/index.js';
@@ -51,6 +52,8 @@ export interface AppOptions {
  */
 export interface AppOverrides {
   clock?: Clock;
+  /** Spans go to this exporter as they end (tests), tracing on whatever the config says. */
+  traceExporter?: SpanExporter;
   /** A storage to use instead of the one the config names (tests pass their own). */
   storage?: Storage;
   /** A bus to use instead of the one the config names. */

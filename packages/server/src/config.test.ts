@@ -157,6 +157,21 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads where traces go, off by default', () => {
+    expect(loadConfig({}).otlpEndpoint).toBeNull();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }).otlpEndpoint).toBe(
+      'http://127.0.0.1:4318',
+    );
+    expect(loadConfig({}, ['--otlp-endpoint', 'https://otel.internal']).otlpEndpoint).toBe(
+      'https://otel.internal',
+    );
+    for (const bad of ['127.0.0.1:4318', 'grpc://collector:4317']) {
+      expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: bad })).toThrow(
+        /^OTEL_EXPORTER_OTLP_ENDPOINT must be an http:\/\/ or https:\/\/ URL/,
+      );
+    }
+  });
+
   it('reads the object storage settings, and refuses half a key pair', () => {
     expect(loadConfig({})).toMatchObject({
       blobBucket: null,

@@ -1,7 +1,7 @@
 /**
  * @module configDeploySettings: the settings of a deployment spread over machines: TLS on the
- * API and gateway listener, and where blobs live (an S3-compatible bucket). Part of the settings
- * table (configSettings.ts).
+ * API and gateway listener, where blobs live (an S3-compatible bucket), and where traces go.
+ * Part of the settings table (configSettings.ts).
  */
 import type { BlobBucket, RawConfig, Setting } from './configTypes.js';
 import { onOff } from './configParsers.js';
@@ -101,6 +101,22 @@ export const DEPLOY_SETTINGS = {
     defaultValue: false,
     parse: onOff,
   },
+  otlpEndpoint: {
+    // The variable every OpenTelemetry exporter reads.
+    env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    flag: '--otlp-endpoint',
+    allowed:
+      'an http:// or https:// URL of an OTLP/HTTP collector, such as http://127.0.0.1:4318 (unset: no tracing)',
+    defaultValue: null,
+    parse: (raw: string) => {
+      const parsed = URL.canParse(raw) ? new URL(raw) : null;
+      return parsed !== null && (parsed.protocol === 'http:' || parsed.protocol === 'https:')
+        ? raw
+        : undefined;
+    },
+  },
 } as const satisfies {
-  [K in keyof RawConfig & ('blobBucket' | `s3${string}` | `tls${string}`)]: Setting<RawConfig[K]>;
+  [
+    K in keyof RawConfig & ('blobBucket' | `s3${string}` | `tls${string}` | 'otlpEndpoint')
+  ]: Setting<RawConfig[K]>;
 };

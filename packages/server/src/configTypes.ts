@@ -157,6 +157,11 @@ export interface Config {
   s3SecretAccessKey: string | null;
   /** Path-style addressing (`endpoint/bucket/key`), which most self-hosted services need. */
   s3PathStyle: boolean;
+  /**
+   * Where traces go (OTLP over HTTP: spans are POSTed to `<endpoint>/v1/traces`); null: no
+   * tracing, and the tracing SDK is never loaded (docs/operations.md, Tracing).
+   */
+  otlpEndpoint: string | null;
   /** PEM certificate and key paths of the voice WebSocket; null: self-signed in `<dataDir>/voice-tls/`. */
   voiceTlsCert: string | null;
   voiceTlsKey: string | null;

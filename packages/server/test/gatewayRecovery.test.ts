@@ -19,6 +19,7 @@ import type { EventBus } from '../src/bus/index.js';
 import { createNatsBus, historyStreamName } from '../src/bus/nats/index.js';
 import { loadConfig } from '../src/config.js';
 import { ALL_DISPATCHES, createBusDispatcher } from '../src/events/dispatcher.js';
+import { createLogger } from '../src/logger.js';
 import { createPostgresStorage } from '../src/storage/postgres/index.js';
 import { connectGateway, identifyGateway, type Frame } from './support/gatewayClient.js';
 import { guildFixture } from './support/guildMembers.js';
@@ -100,9 +101,18 @@ describe.skipIf(!postgresAvailable || !natsAvailable)('a gateway node that dies'
   let dataDir: string;
   let nodes: App[] = [];
   const buses: EventBus[] = [];
+  /** The log lines of the node taking the session over. */
+  let takingLog: { msg: string; sessionId?: string; recovered?: number | null }[] = [];
+  /** Samples of the taking node's /metrics. */
+  const metricOf = async (app: App, series: string) => {
+    const text = (await app.http.inject({ method: 'GET', url: '/metrics' })).body;
+    const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+    return line === undefined ? 0 : Number(line.slice(series.length + 1));
+  };
 
   beforeEach(async () => {
     schema = uniqueSchema('recovery');
+    takingLog = [];
     subjectPrefix = uniqueSubjectPrefix('recovery');
     dataDir = await mkdtemp(join(tmpdir(), 'guildhall-recovery-'));
   });
@@ -138,6 +148,13 @@ describe.skipIf(!postgresAvailable || !natsAvailable)('a gateway node that dies'
       const app = await createApp(config, {
         processId: i,
         overrides: { storage, bus, gateway: { identifiesPerBucket: 100 } },
+        ...(i === 1
+          ? {
+              logger: createLogger('info', {
+                write: (line: string) => takingLog.push(JSON.parse(line) as (typeof takingLog)[0]),
+              }),
+            }
+          : {}),
       });
       nodes.push(app);
       await app.listen();
@@ -194,12 +211,20 @@ describe.skipIf(!postgresAvailable || !natsAvailable)('a gateway node that dies'
       await traffic;
       return published;
     };
-    return { client, resumed, lastSeq, stop };
+    return { client, resumed, lastSeq, stop, taking, sessionId: ready.session_id };
   };
 
   it('resumes on another node with every dispatch, from the bus history', async () => {
-    const { client, resumed, lastSeq, stop } = await dieAndResume(true);
+    const { client, resumed, lastSeq, stop, taking, sessionId } = await dieAndResume(true);
     const at = (await resumed.dispatch('RESUMED', 10_000)).s ?? 0;
+    // One line says the session was taken over, with what the history gave back.
+    const takeovers = takingLog.filter(
+      (l) => l.msg === 'gateway: session taken over from a dead node',
+    );
+    expect(takeovers).toEqual([expect.objectContaining({ sessionId })]);
+    expect(takeovers[0]?.recovered).toBeGreaterThan(0);
+    expect(await metricOf(taking, 'guildhall_gateway_takeovers_total{from="dead"}')).toBe(1);
+    expect(await metricOf(taking, 'guildhall_gateway_history_replays_total{result="ok"}')).toBe(1);
     await resumed.next((f) => (f.s ?? 0) > at + 20, 10_000);
     const published = await stop();
     const last = `r${String(published - 1)}`;
@@ -222,8 +247,14 @@ describe.skipIf(!postgresAvailable || !natsAvailable)('a gateway node that dies'
   });
 
   it('without a history, a client that saw more than was stored identifies anew', async () => {
-    const { resumed, stop } = await dieAndResume(false);
+    const { resumed, stop, taking, sessionId } = await dieAndResume(false);
     expect((await resumed.next((f) => f.op === 9, 10_000)).d).toBe(false);
+    expect(takingLog.filter((l) => l.msg === 'gateway: invalid session')).toEqual([
+      expect.objectContaining({ sessionId, reason: 'handoff_failed' }),
+    ]);
+    expect(
+      await metricOf(taking, 'guildhall_gateway_history_replays_total{result="no_history"}'),
+    ).toBe(1);
     await stop();
   });
 });

@@ -7,8 +7,12 @@ import type { BusEvent } from './types.js';
 
 /** Encodes an event for the wire; throws `TypeError` for data JSON cannot carry (a bigint). */
 export function encodeEvent(event: BusEvent): string {
-  const { type, topic, data, publishedAt } = event;
-  return JSON.stringify({ type, topic, data, publishedAt });
+  const { type, topic, data, publishedAt, trace } = event;
+  return JSON.stringify(
+    trace === undefined
+      ? { type, topic, data, publishedAt }
+      : { type, topic, data, publishedAt, trace },
+  );
 }
 
 /** Decodes an event from the wire; throws for text that is not one (SyntaxError or TypeError). */
@@ -24,11 +28,13 @@ export function decodeEvent(text: string): BusEvent {
     'publishedAt' in value &&
     typeof value.publishedAt === 'number'
   ) {
+    const trace = (value as { trace?: unknown }).trace;
     return {
       type: value.type,
       topic: value.topic,
       data: (value as { data?: unknown }).data,
       publishedAt: value.publishedAt,
+      ...(typeof trace === 'string' ? { trace } : {}),
     };
   }
   throw new TypeError('not a bus event');

@@ -13,6 +13,11 @@ export interface BusEvent<TData = unknown> {
   data: TData;
   /** When it was published, epoch ms (from the injected clock). */
   publishedAt: number;
+  /**
+   * The trace it belongs to, as a W3C `traceparent` (the API request that caused it), carried
+   * to the subscribers; absent when tracing is off (docs/operations.md, Tracing).
+   */
+  trace?: string;
 }
 
 /**

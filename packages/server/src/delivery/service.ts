@@ -26,6 +26,8 @@ import type { SecretBox } from '../domain/secretBox.js';
 import { createDeliveryWorker, openSigningKey, type DeliverySettings } from './worker.js';
 import { unixSeconds } from '../domain/time.js';
 import type { DeliveryFaultHook } from './faults.js';
+import { createDeliveryStats, deliveryMetricLines } from './metrics.js';
+import { onCommit } from '../events/afterCommit.js';
 
 export interface WebhookEventsDeps {
   storage: Storage;
@@ -62,7 +64,8 @@ function serializeDelivery(event: OutboxEventRecord, attempts: readonly OutboxAt
 
 export function createWebhookEventsService(deps: WebhookEventsDeps) {
   const { storage, clock, ids, secrets, settings } = deps;
-  const worker = createDeliveryWorker(deps);
+  const stats = createDeliveryStats();
+  const worker = createDeliveryWorker({ ...deps, stats });
 
   return {
     /**
@@ -70,7 +73,11 @@ export function createWebhookEventsService(deps: WebhookEventsDeps) {
      * enabled URL or does not subscribe to the type.
      */
     async enqueue(tx: Repositories, event: WebhookEventInput): Promise<void> {
-      await enqueueWebhookEvent(tx, { ids, clock }, event);
+      if (!(await enqueueWebhookEvent(tx, { ids, clock }, event))) return;
+      // Counted once it is in the outbox for good.
+      onCommit(tx, () => {
+        stats.queued++;
+      });
     },
 
     /**
@@ -131,6 +138,8 @@ export function createWebhookEventsService(deps: WebhookEventsDeps) {
       );
     },
 
+    /** The worker's figures in Prometheus's text format (for /metrics). */
+    metricLines: () => deliveryMetricLines(stats),
     /** One delivery pass now (tests drive the worker with it). */
     deliverDue: worker.deliverDue,
     start: worker.start,

@@ -48,7 +48,7 @@ describeDrivers('webhook events on $driver', (driver) => {
     await Promise.all(receivers.splice(0).map((r) => r.close()));
   });
 
-  const receiver = async (answer?: (index: number) => ReceiverAnswer) => {
+  const receiver = async (answer?: (index: number, request: ReceivedRequest) => ReceiverAnswer) => {
     const started = await startWebhookReceiver(answer);
     receivers.push(started);
     return started;
@@ -327,6 +327,39 @@ describeDrivers('webhook events on $driver', (driver) => {
     expect(gaps.slice(0, 8)).toEqual([750, 1500, 3000, 6000, 12_000, 24_000, 48_000, 90_000]);
     expect(gaps.slice(8, -1).every((gap) => gap === 90_000)).toBe(true);
     expect(listed?.attempts.every((a) => a.http_status === 500)).toBe(true);
+  });
+
+  it('counts queued, delivered, retried and failed events on /metrics', async () => {
+    const scrape = async () =>
+      (await server.app.http.inject({ method: 'GET', url: '/metrics' })).body.split('\n');
+    const sample = (lines: string[], series: string) =>
+      Number(lines.find((l) => l.startsWith(`${series} `))?.slice(series.length + 1) ?? 0);
+    const before = await scrape();
+    // Request 0 is the PING; the first event gets a 500, then a 204; the second only 500s.
+    const app = await receiver((i, request) =>
+      i === 0 || (i > 1 && request.body.includes('APPLICATION_AUTHORIZED')) ? 204 : 500,
+    );
+    await subscribe(app);
+    await enqueue('APPLICATION_AUTHORIZED');
+    await enqueue('APPLICATION_DEAUTHORIZED');
+    const { deliverDue } = server.app.services.webhookEvents;
+    for (let i = 0; i < 40; i++) {
+      const pending = (await outbox()).filter((e) => e.status === 'pending');
+      if (pending.length === 0) break;
+      clock.set(Math.min(...pending.map((e) => e.nextAttemptAt)));
+      await deliverDue();
+    }
+    const after = await scrape();
+    const moved = (series: string) => sample(after, series) - sample(before, series);
+    expect(moved('guildhall_webhook_events_queued_total')).toBe(2);
+    expect(moved('guildhall_webhook_events_delivered_total')).toBe(1);
+    expect(moved('guildhall_webhook_events_failed_total{reason="status_5xx"}')).toBe(1);
+    const attempts = (await deliveries()).json<{ attempts: unknown[] }[]>();
+    const failedAttempts = attempts.reduce((sum, e) => sum + e.attempts.length, 0) - 2;
+    // Every 500 but the last of the failed event is retried.
+    expect(moved('guildhall_webhook_events_retried_total{reason="status_5xx"}')).toBe(
+      failedAttempts,
+    );
   });
 
   it('a timed-out delivery is recorded as an error and retried', async () => {

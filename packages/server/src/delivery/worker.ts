@@ -14,6 +14,7 @@ import { EventWebhooksStatuses } from '../resources/applications/index.js';
 import { WebhookPayloadTypes } from './webhookEvents.js';
 import { failedOutcome, type DeliveryFaultHook } from './faults.js';
 import { postSigned, type PostLimits, type PostOutcome } from './post.js';
+import { countAttempt, failureReason, type DeliveryStats } from './metrics.js';
 import { SECOND_MS, unixSeconds } from '../domain/time.js';
 
 /** How much longer than an attempt's timeout a claim holds its event. */
@@ -56,6 +57,8 @@ export interface DeliveryWorkerDeps {
   settings: DeliverySettings;
   /** A test harness's failure to report instead of posting (delivery/faults.ts). */
   fault?: DeliveryFaultHook;
+  /** Where each attempt's outcome is counted (delivery/metrics.ts). */
+  stats: DeliveryStats;
 }
 
 /** An app's Ed25519 private key (PKCS#8 DER, base64), opened from its sealed column. */
@@ -130,6 +133,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
         next,
       }),
     );
+    countAttempt(deps.stats, next.status, () => failureReason(outcome, disabled));
     // The log names the event and the outcome, never the body (it carries user data).
     logger[next.status === 'failed' ? 'warn' : 'debug'](
       {

@@ -25,6 +25,35 @@ describe('createBusDispatcher', () => {
     return { bus, seen, failures, dispatcher };
   };
 
+  it("carries the trace of the batch's request on every subject, and none without one", async () => {
+    const bus = new MemoryBus();
+    const seen: BusEvent[] = [];
+    await bus.subscribe(ALL_DISPATCHES, (event) => {
+      seen.push(event);
+    });
+    const traces = ['00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', undefined];
+    const traced = createBusDispatcher({
+      bus,
+      clock: manualClock(0),
+      onError: () => undefined,
+      traceparent: () => traces.shift(),
+    });
+    const event = { type: 'GUILD_MEMBER_ADD', guildId: '1', userIds: ['5'], data: {} };
+    traced.dispatch(event);
+    traced.dispatch(event);
+    createBusDispatcher({ bus, clock: manualClock(0), onError: () => undefined }).dispatch(event);
+    await bus.close();
+    expect(seen.map((e) => e.trace)).toEqual([
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(seen.some((e) => 'trace' in e && e.trace === undefined)).toBe(false);
+  });
+
   it('publishes a guild event once, on the guild subject, with its channel', async () => {
     const { bus, seen, dispatcher } = await setup();
     dispatcher.dispatch({

@@ -99,13 +99,23 @@ export function createBusDispatcher(options: {
   bus: EventBus;
   clock: Clock;
   onError: (err: unknown, event: Dispatch) => void;
+  /**
+   * The trace the dispatches belong to, as a `traceparent` (events/tracing.ts
+   * `activeTraceparent`), carried with each on the bus; absent when tracing is off.
+   */
+  traceparent?: () => string | undefined;
 }): Dispatcher {
   const { bus, clock, onError } = options;
   const node = randomBytes(NODE_ID_BYTES).toString('hex');
   let counter = 0;
-  const send = (subject: string, event: Dispatch, data: DispatchEnvelope) => {
+  const send = (
+    subject: string,
+    event: Dispatch,
+    { data, trace }: { data: DispatchEnvelope; trace: string | undefined },
+  ) => {
+    const busEvent = { type: event.type, topic: subject, data, publishedAt: clock.now() };
     bus
-      .publish(subject, { type: event.type, topic: subject, data, publishedAt: clock.now() })
+      .publish(subject, trace === undefined ? busEvent : { ...busEvent, trace })
       .catch((err: unknown) => {
         onError(err, event);
       });
@@ -113,6 +123,7 @@ export function createBusDispatcher(options: {
   return {
     dispatch(events) {
       const list: readonly Dispatch[] = isList(events) ? events : [events];
+      const trace = options.traceparent?.();
       for (const event of list) {
         const userIds = event.userIds ?? [];
         const data: DispatchEnvelope = {
@@ -125,8 +136,8 @@ export function createBusDispatcher(options: {
           ...(event.sessionId === undefined ? {} : { sessionId: event.sessionId }),
           data: event.data,
         };
-        if (event.guildId !== null) send(guildSubject(event.guildId), event, data);
-        for (const userId of userIds) send(userSubject(userId), event, data);
+        if (event.guildId !== null) send(guildSubject(event.guildId), event, { data, trace });
+        for (const userId of userIds) send(userSubject(userId), event, { data, trace });
       }
     },
   };

@@ -22,6 +22,7 @@ import {
 } from './clientOps.js';
 import { FrameDecodeError, Transport, decodeFrame, type Encoding } from './frames.js';
 import type { GatewayHooks } from './hooks.js';
+import type { Lifecycle } from './lifecycle.js';
 import type { GatewayOptions } from './options.js';
 import { helloPayload } from './payloads.js';
 import type { Sender } from './send.js';
@@ -54,6 +55,8 @@ export function createConnections(deps: {
   clock: Clock;
   hooks: GatewayHooks;
   logger: Logger;
+  /** Where each close is logged and counted. */
+  lifecycle: Pick<Lifecycle, 'closed'>;
   options: GatewayOptions;
   send: Sender;
   clientAddress: (request: IncomingMessage) => string;
@@ -222,7 +225,14 @@ export function createConnections(deps: {
       });
     });
     ws.on('error', () => undefined);
-    ws.on('close', (code: number) => {
+    ws.on('close', (code: number, reason: Buffer) => {
+      const sent = conn.transport.closedWith;
+      deps.lifecycle.closed(
+        conn,
+        sent === null
+          ? { code, reason: reason.toString(), by: 'client' }
+          : { ...sent, by: 'server' },
+      );
       connections.delete(conn);
       unidentified.remove(conn);
       conn.transport.dispose();

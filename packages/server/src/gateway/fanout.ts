@@ -16,6 +16,7 @@ import {
   type DispatchEnvelope,
 } from '../events/dispatcher.js';
 import type { Storage } from '../storage/index.js';
+import { inRemoteSpan } from '../events/tracing.js';
 import { EncodedDispatch } from './frames.js';
 import type { GuildCreate } from './guildCreate.js';
 import type { GuildDirectory } from './guildDirectory.js';
@@ -179,6 +180,8 @@ export function createFanout(deps: {
   send: Sender;
   joinGuild: GuildCreate;
   presences: Pick<Presences, 'get'>;
+  /** Dispatches written to connections so far (the span of a traced dispatch counts its own). */
+  sent: () => number;
 }) {
   const { storage, clock, logger, registry, guilds, send, joinGuild, presences } = deps;
 
@@ -281,13 +284,31 @@ export function createFanout(deps: {
     if (friendId !== null && watchers.length > 0) sendFriendPresence(watchers, friendId);
   };
 
-  /** Receives a dispatch of a subject this node watches. */
-  const receive = (event: BusEvent, subject: string) => {
+  const route = (event: BusEvent, subject: string) => {
     const dispatch = busDispatch(event);
     if (subject.startsWith(GUILD_SUBJECT_PREFIX)) onGuildDispatch(dispatch);
     else if (subject.startsWith(USER_SUBJECT_PREFIX)) {
       onUserDispatch(subject.slice(USER_SUBJECT_PREFIX.length), dispatch);
     }
+  };
+
+  /**
+   * Receives a dispatch of a subject this node watches. One that carries a trace (its request
+   * was traced, events/tracing.ts) is routed inside a span of that trace, which counts the
+   * dispatches written; without one, nothing of tracing runs.
+   */
+  const receive = (event: BusEvent, subject: string) => {
+    const traceparent = event.trace;
+    if (traceparent === undefined) {
+      route(event, subject);
+      return;
+    }
+    const attributes = { 'messaging.destination.name': subject, 'guildhall.dispatch': event.type };
+    inRemoteSpan(`gateway dispatch ${event.type}`, { traceparent, attributes }, (span) => {
+      const before = deps.sent();
+      route(event, subject);
+      span.setAttribute('guildhall.gateway.dispatches_sent', deps.sent() - before);
+    });
   };
 
   /**

@@ -148,7 +148,9 @@ const ONE_SHOT_OPTIONS = {
 export class Transport {
   private zlib: Deflate | DeflateRaw | null = null;
   /** `compress=zlib-stream` was asked for. */
-  private readonly zlibStream: boolean;
+  readonly zlibStream: boolean;
+  /** The close the server sent first (code and reason), or null: none yet. */
+  closedWith: { code: number; reason: string } | null = null;
   /** Whether the stream's zlib header has been sent. */
   private headerSent = false;
   private pending: Buffer[] = [];
@@ -255,6 +257,7 @@ export class Transport {
   }
 
   close(code: number, reason = ''): void {
+    if (this.closedWith === null && this.ws.readyState < 2) this.closedWith = { code, reason };
     if (this.flushing > 0) {
       this.closeAfterFlush = { code, reason };
       return;

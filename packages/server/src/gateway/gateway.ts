@@ -35,9 +35,10 @@ import { createGuildDirectory, type GuildDirectory } from './guildDirectory.js';
 import { createGuildJoin } from './guildCreate.js';
 import { createHandoff } from './handoff.js';
 import { createHandshake } from './handshake.js';
+import { createLifecycle } from './lifecycle.js';
+import { gatewayMetricLines } from './metrics.js';
 import { createLogin } from './login.js';
 import { DEFAULT_GATEWAY_OPTIONS, type GatewayOptions } from './options.js';
-import { invalidSessionPayload } from './payloads.js';
 import { createPresences } from './presences.js';
 import { createRecovery } from './recovery.js';
 import { createSessionRegistry, type SessionRegistry } from './registry.js';
@@ -114,6 +115,8 @@ export interface Gateway {
   connectionCount(): number;
   /** Identified sessions, connected or waiting for a RESUME. */
   sessionCount(): number;
+  /** The gateway's figures in Prometheus's text format (for /metrics). */
+  metricLines(): string[];
   /** Drops every connection without a word (sessions stay resumable); for tests of RESUME. */
   dropAll(code?: number): void;
   /** Asks every connection for a heartbeat now (op 1). */
@@ -164,7 +167,7 @@ function invalidateWatchers(
     if (conn === null) continue;
     // The connection stays open: the client may IDENTIFY on it again.
     conn.session = null;
-    send.control(conn, Op.INVALID_SESSION, invalidSessionPayload(false));
+    send.invalidSession(conn, { resumable: false, reason: 'bus_gap', session });
   }
 }
 
@@ -182,7 +185,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
   // reads the sessions that acquire the subjects: it is handed to them once built (below).
   const subscriptions = createSubjectSubscriptions({ bus });
   const hooks = deps.hooks ?? {};
-  const send = createSender({ options, sessionStore, hooks, clock: wireClock, timers });
+  const lifecycle = createLifecycle(logger);
+  const send = createSender({ options, sessionStore, hooks, clock: wireClock, timers, lifecycle });
   const presences = createPresences({
     store: deps.sharedState.presences,
     clock: wireClock,
@@ -234,6 +238,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     send,
     joinGuild,
     presences,
+    sent: () => lifecycle.stats.dispatchesSent,
   });
   subscriptions.deliverTo({
     handler: fanout.receive,
@@ -250,7 +255,14 @@ export function createGateway(deps: GatewayDeps): Gateway {
     registry,
     send,
     joinGuild,
-    recover: createRecovery({ history: bus.history, fanout }),
+    recover: createRecovery({
+      history: bus.history,
+      fanout,
+      replayed: (recovered) => {
+        lifecycle.historyReplayed(recovered);
+      },
+    }),
+    lifecycle,
   });
   const handshake = createHandshake({
     storage,
@@ -267,6 +279,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     registry,
     handoff,
     send,
+    lifecycle,
     joinGuild,
     holdGuilds: guilds.holdMany,
     closing,
@@ -282,6 +295,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     clock: wireClock,
     hooks,
     logger,
+    lifecycle,
     options,
     send,
     clientAddress:
@@ -323,6 +337,11 @@ export function createGateway(deps: GatewayDeps): Gateway {
     attach: connections.attach,
     connectionCount: () => connections.all.size,
     sessionCount: () => registry.size(),
+    metricLines: () =>
+      gatewayMetricLines(lifecycle.stats, {
+        connections: connections.all,
+        sessions: registry.size(),
+      }),
     dropAll(code = DROPPED) {
       for (const conn of connections.all) send.close(conn, code, 'Dropped.');
     },

@@ -26,6 +26,7 @@ import type { Sender } from './send.js';
 import { inShard, type HeldDispatch, type Session } from './session.js';
 import type { GatewayReplayEntry } from '../storage/index.js';
 import type { Recover } from './recovery.js';
+import type { Lifecycle } from './lifecycle.js';
 import type { LoadedSession, SessionStore } from './sessionStore.js';
 
 /** Where a node asks for a session another node serves (exported for tests). */
@@ -44,6 +45,8 @@ export function createHandoff(deps: {
   joinGuild: GuildCreate;
   /** What a session taken over from a node that died missed (gateway/recovery.ts). */
   recover: Recover;
+  /** Where a takeover is logged and counted. */
+  lifecycle: Pick<Lifecycle, 'takenOver'>;
 }) {
   const { storage, bus, clock, timers, sessionStore, registry, send, joinGuild } = deps;
   const nodeId = randomBytes(8).toString('hex');
@@ -116,7 +119,12 @@ export function createHandoff(deps: {
     const stored = new Set<string>();
     for (const entry of entries) if (entry.source !== null) stored.add(entry.source.id);
     const missed = await deps.recover(session, { stored: entries, savedAt });
-    if (missed === null) return resumeSeq > session.seq ? null : stored;
+    if (missed === null) {
+      if (resumeSeq > session.seq) return null;
+      deps.lifecycle.takenOver(session, { from: 'dead', recovered: null });
+      return stored;
+    }
+    deps.lifecycle.takenOver(session, { from: 'dead', recovered: missed.length });
     session.seq = Math.max(session.seq, resumeSeq);
     const recovered = new Set<string>();
     for (const held of missed) if (held.source !== null) recovered.add(held.source.id);
@@ -179,6 +187,7 @@ export function createHandoff(deps: {
           source: e.source,
         });
       }
+      if (sent !== null) deps.lifecycle.takenOver(session, { from: 'live', recovered: null });
       const skip =
         sent ?? (await takeOverFromDeadNode(session, { entries, savedAt, resumeSeq: resume.seq }));
       if (skip === null) {

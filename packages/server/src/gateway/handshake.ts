@@ -4,12 +4,7 @@
  * what it missed.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  GatewayCapabilities,
-  GatewayCloseCodes as Close,
-  GatewayOpcodes as Op,
-  canReconnect,
-} from '@guildhall/protocol';
+import { GatewayCapabilities, GatewayCloseCodes as Close, canReconnect } from '@guildhall/protocol';
 import type { Clock } from '../domain/clock.js';
 import {
   currentUserView,
@@ -27,15 +22,11 @@ import { EncodedDispatch } from './frames.js';
 import type { GuildCreate } from './guildCreate.js';
 import type { Handoff } from './handoff.js';
 import type { GatewayHooks } from './hooks.js';
+import { refusalReason, type Lifecycle, type RefusalReason } from './lifecycle.js';
 import { performSessionAction } from './sessionActions.js';
 import { IdentifyQueue } from './identifyQueue.js';
-import type { Login } from './login.js';
-import {
-  invalidSessionPayload,
-  readyPayload,
-  resumedPayload,
-  type ReadySocial,
-} from './payloads.js';
+import type { Login, Refusal } from './login.js';
+import { readyPayload, resumedPayload, type ReadySocial } from './payloads.js';
 import type { Presences } from './presences.js';
 import { friendPresenceWire } from './routing.js';
 import type { SocialProviders } from './social.js';
@@ -45,8 +36,15 @@ import type { Sender } from './send.js';
 import type { Connection, Session } from './session.js';
 import type { SessionStore } from './sessionStore.js';
 import type { Timers } from '../domain/clock.js';
+import { SECOND_MS } from '../domain/time.js';
 
 const SESSION_ID_BYTES = 16;
+
+/** A refused IDENTIFY or RESUME, and what its log line says of whom it concerned. */
+interface RefusedLogin {
+  kind: 'identify' | 'resume';
+  who: { userId?: string; sessionId?: string; shard?: readonly [number, number] };
+}
 
 /** What a session keeps of its token: its kind, application and scopes. */
 function grantOf(principal: Principal): TokenGrant {
@@ -75,6 +73,8 @@ export function createHandshake(deps: {
   registry: SessionRegistry;
   handoff: Handoff;
   send: Sender;
+  /** Where each IDENTIFY and RESUME, taken or refused, is logged and counted. */
+  lifecycle: Lifecycle;
   joinGuild: GuildCreate;
   /**
    * Holds guilds (their subjects watched) until the returned function is called: READY's joins
@@ -90,7 +90,7 @@ export function createHandshake(deps: {
   /** Sets a session's presence as op 3 does: IDENTIFY's `presence`, once READY is out. */
   setPresence: (session: Session, presence: PresenceUpdatePayload) => Promise<void>;
 }) {
-  const { storage, clock, options, login, registry, send } = deps;
+  const { storage, clock, options, login, registry, send, lifecycle } = deps;
   const identifyQueue = new IdentifyQueue({
     buckets: deps.identifyBuckets,
     clock: deps.wireClock,
@@ -98,8 +98,23 @@ export function createHandshake(deps: {
     perBucket: options.identifiesPerBucket,
   });
 
-  const invalidSession = (conn: Connection, resumable: boolean) => {
-    send.control(conn, Op.INVALID_SESSION, invalidSessionPayload(resumable));
+  /** A login refused with a close: one line, then the close's. */
+  const refuseWithClose = (conn: Connection, login: RefusedLogin, refusal: Refusal) => {
+    lifecycle.loginRefused(login.kind, refusalReason(refusal.code), login.who);
+    send.close(conn, refusal.code, refusal.reason);
+  };
+  /** A login refused with INVALID_SESSION (not resumable): its line names the login. */
+  const refuseWithInvalidSession = (
+    conn: Connection,
+    login: RefusedLogin,
+    reason: RefusalReason,
+  ) => {
+    lifecycle.loginRefused(login.kind, reason, { ...login.who, log: false });
+    send.invalidSession(conn, {
+      resumable: false,
+      reason,
+      login: { kind: login.kind, detail: login.who },
+    });
   };
 
   /**
@@ -117,6 +132,10 @@ export function createHandshake(deps: {
       sessionId: who.sessionId,
     });
     if (action === undefined || action === null) return false;
+    lifecycle.loginRefused(kind, 'fault', {
+      userId: who.user.id,
+      ...(who.sessionId === null ? {} : { sessionId: who.sessionId }),
+    });
     performSessionAction({ send, registry, timers: deps.timers }, conn, action);
     const ended =
       (action.type === 'invalidSession' && !action.resumable) ||
@@ -198,7 +217,7 @@ export function createHandshake(deps: {
       shard: d.shard,
     });
     if (checked.refused !== null) {
-      send.close(conn, checked.refused.code, checked.refused.reason);
+      refuseWithClose(conn, { kind: 'identify', who: {} }, checked.refused);
       return;
     }
     const { principal, intents, shard, application, guildIds, sdk } = checked;
@@ -207,10 +226,16 @@ export function createHandshake(deps: {
     if (faultAnswered(conn, 'identify', { ...principal, sessionId: null })) return;
     if (isApp) {
       if (!(await deps.sessionStartLimit.spend(userId))) {
-        invalidSession(conn, false);
+        refuseWithInvalidSession(
+          conn,
+          { kind: 'identify', who: { userId, shard } },
+          'session_start_limit',
+        );
         return;
       }
+      const queuedAt = deps.wireClock.now();
       await identifyQueue.acquire(`${userId}:${shard[0] % options.maxConcurrency}`);
+      lifecycle.identifyWaited((deps.wireClock.now() - queuedAt) / SECOND_MS);
     }
     if (!conn.transport.open || deps.closing()) return;
     if (d.compress && conn.encoding === 'json') conn.transport.compressPayloads = true;
@@ -243,6 +268,7 @@ export function createHandshake(deps: {
     };
     admit();
     conn.session = session;
+    lifecycle.identified(session, conn);
     const watchingUser = registry.register(session);
     deps.sessionStore.save(storedSession(session));
     // The user's and the guilds' subjects are watched before what READY and each GUILD_CREATE
@@ -280,7 +306,7 @@ export function createHandshake(deps: {
     // prove to be its user.
     const principal = await login.authenticate(d.token);
     if (!login.mayLogIn(principal)) {
-      send.close(conn, login.AUTHENTICATION_FAILED.code, login.AUTHENTICATION_FAILED.reason);
+      refuseWithClose(conn, { kind: 'resume', who: { sessionId } }, login.AUTHENTICATION_FAILED);
       return;
     }
     const local = registry.get(sessionId);
@@ -290,17 +316,18 @@ export function createHandshake(deps: {
         : null;
     const found = local ?? stored;
     if (found === null) {
-      invalidSession(conn, false);
+      refuseWithInvalidSession(conn, { kind: 'resume', who: { sessionId } }, 'unknown_session');
       return;
     }
+    const who = { sessionId, shard: found.shard };
     if (found.userId !== principal.user.id) {
-      send.close(conn, login.AUTHENTICATION_FAILED.code, login.AUTHENTICATION_FAILED.reason);
+      refuseWithClose(conn, { kind: 'resume', who }, login.AUTHENTICATION_FAILED);
       return;
     }
     // What IDENTIFY refuses now, RESUME refuses too (a privileged intent turned off since, say).
     const checked = await login.check(principal, { intents: found.intents, shard: found.shard });
     if (checked.refused !== null) {
-      send.close(conn, checked.refused.code, checked.refused.reason);
+      refuseWithClose(conn, { kind: 'resume', who }, checked.refused);
       return;
     }
     if (faultAnswered(conn, 'resume', { ...principal, sessionId })) return;
@@ -309,7 +336,7 @@ export function createHandshake(deps: {
     // no grant: a bot or session token (which read everything) may take it, a Bearer one not.
     const grant = grantOf(principal);
     if (found.grant === undefined ? grant.kind === 'bearer' : !sameGrant(found.grant, grant)) {
-      invalidSession(conn, false);
+      refuseWithInvalidSession(conn, { kind: 'resume', who }, 'grant_changed');
       return;
     }
     const session =
@@ -323,18 +350,22 @@ export function createHandshake(deps: {
             grant,
           }));
     if (session === null) {
-      invalidSession(conn, false);
+      refuseWithInvalidSession(conn, { kind: 'resume', who }, 'handoff_failed');
       return;
     }
     registry.changeCredential(session, principal.tokenHash);
     const from = d.seq;
     if (from < 0 || from > session.seq) {
-      send.close(conn, Close.INVALID_SEQ, 'Invalid seq.');
+      refuseWithClose(
+        conn,
+        { kind: 'resume', who },
+        { code: Close.INVALID_SEQ, reason: 'Invalid seq.' },
+      );
       return;
     }
     const oldest = session.replay[0]?.seq ?? session.seq + 1;
     if (from < oldest - 1) {
-      invalidSession(conn, false);
+      refuseWithInvalidSession(conn, { kind: 'resume', who }, 'replay_expired');
       registry.drop(session);
       return;
     }
@@ -347,9 +378,13 @@ export function createHandshake(deps: {
     admit();
     session.conn = conn;
     conn.session = session;
+    let replayed = 0;
     for (const entry of session.replay) {
-      if (entry.seq > from) conn.transport.send(entry.event.frame(conn.encoding, entry.seq));
+      if (entry.seq <= from) continue;
+      conn.transport.send(entry.event.frame(conn.encoding, entry.seq));
+      replayed++;
     }
+    lifecycle.resumed(session, { seq: from, replayed });
     send.deliver(session, new EncodedDispatch('RESUMED', resumedPayload()));
   };
 

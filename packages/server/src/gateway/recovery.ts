@@ -44,10 +44,15 @@ export type Recover = (
 export function createRecovery(deps: {
   history: EventHistory | null;
   fanout: Pick<Fanout, 'routeForSession'>;
+  /** Told of each read: how many dispatches it recovered, or null when the bus keeps none. */
+  replayed?: (recovered: number | null) => void;
 }): Recover {
   const { history, fanout } = deps;
   return async (session, { stored, savedAt }) => {
-    if (history === null) return null;
+    if (history === null) {
+      deps.replayed?.(null);
+      return null;
+    }
     const subjects = [
       userSubject(session.userId),
       ...[...session.guildIds].map((guildId) => guildSubject(guildId)),
@@ -64,6 +69,7 @@ export function createRecovery(deps: {
       storedIds.add(id);
       missed.push(...held);
     }
+    deps.replayed?.(missed.length);
     return missed;
   };
 }

@@ -4,11 +4,13 @@
  * another node); a connection that does not read what it is sent is closed (the slow-reader
  * limit). Compression is the connection's transport's (gateway/frames.ts).
  */
-import { GatewayCloseCodes as Close } from '@guildhall/protocol';
+import { GatewayCloseCodes as Close, GatewayOpcodes as Op } from '@guildhall/protocol';
 import type { Clock, Timers } from '../domain/clock.js';
 import { controlFrame, type EncodedDispatch } from './frames.js';
 import type { GatewayHooks } from './hooks.js';
+import type { InvalidSessionDetail, Lifecycle } from './lifecycle.js';
 import type { GatewayOptions } from './options.js';
+import { invalidSessionPayload } from './payloads.js';
 import type { Connection, DispatchSource, Session } from './session.js';
 import type { SessionStore } from './sessionStore.js';
 
@@ -26,10 +28,19 @@ export interface Sender {
     session: Session,
     options?: { first?: EncodedDispatch; skip?: ReadonlySet<string> },
   ): void;
-  /** Sends a frame that is not a dispatch (HELLO, HEARTBEAT_ACK, INVALID_SESSION, …). */
+  /** Sends a frame that is not a dispatch (HELLO, HEARTBEAT_ACK, …). */
   control(conn: Connection, op: number, d: unknown): void;
+  /**
+   * Sends INVALID_SESSION (op 9) and logs it with its reason; `session` is the one it concerns
+   * when the connection no longer names it.
+   */
+  invalidSession(conn: Connection, detail: InvalidSessionDetail): void;
   close(conn: Connection, code: number, reason?: string): void;
 }
+
+/** The labels of a dispatch not written: a fault dropped it, or its connection was closing. */
+const DROPPED_BY_FAULT = 'reason="fault"';
+const DROPPED_CLOSED = 'reason="connection_closed"';
 
 /** A frame kept back by a delay fault, and the earliest it may leave (real time, ms). */
 interface LateFrame {
@@ -46,8 +57,11 @@ export function createSender(deps: {
   /** The real clock and timers delayed dispatches wait on. */
   clock: Clock;
   timers: Timers;
+  /** Counts what is sent and dropped, and logs INVALID_SESSION (gateway/lifecycle.ts). */
+  lifecycle: Pick<Lifecycle, 'stats' | 'invalidSession'>;
 }): Sender {
   const { options, sessionStore, hooks } = deps;
+  const { stats } = deps.lifecycle;
   const close = (conn: Connection, code: number, reason = '') => {
     conn.transport.close(code, reason);
   };
@@ -92,7 +106,10 @@ export function createSender(deps: {
       return;
     }
     const fate = hooks?.dispatchFate?.(session, event.type) ?? 'send';
-    if (fate === 'drop') return;
+    if (fate === 'drop') {
+      stats.dispatchesDropped.add(DROPPED_BY_FAULT);
+      return;
+    }
     const seq = ++session.seq;
     // READY is never replayed (a RESUME starts after it), so idle sessions do not keep it.
     if (event.type !== 'READY') session.replay.push({ seq, event, source });
@@ -104,6 +121,11 @@ export function createSender(deps: {
     hooks?.sent?.(session, { type: event.type, d: event.data, seq });
     const conn = session.conn;
     if (conn === null) return;
+    if (!conn.transport.open) {
+      stats.dispatchesDropped.add(DROPPED_CLOSED);
+      return;
+    }
+    stats.dispatchesSent++;
     if (fate !== 'send' || late.has(session)) {
       const delayMs = fate === 'send' ? 0 : fate.delayMs;
       const frame = event.frame(conn.encoding, seq);
@@ -130,6 +152,12 @@ export function createSender(deps: {
     },
     control(conn, op, d) {
       conn.transport.send(controlFrame(conn.encoding, op, d));
+    },
+    invalidSession(conn, detail) {
+      deps.lifecycle.invalidSession(conn, detail);
+      conn.transport.send(
+        controlFrame(conn.encoding, Op.INVALID_SESSION, invalidSessionPayload(detail.resumable)),
+      );
     },
     close,
   };

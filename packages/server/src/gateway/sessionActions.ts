@@ -6,7 +6,6 @@
 import { GatewayOpcodes as Op, canReconnect } from '@guildhall/protocol';
 import type { Timers } from '../domain/clock.js';
 import type { SessionAction } from './hooks.js';
-import { invalidSessionPayload } from './payloads.js';
 import type { SessionRegistry } from './registry.js';
 import type { Sender } from './send.js';
 import type { Connection, Session } from './session.js';
@@ -41,7 +40,7 @@ export function performSessionAction(
       }, RECONNECT_GRACE_MS);
       return;
     case 'invalidSession':
-      send.control(conn, Op.INVALID_SESSION, invalidSessionPayload(action.resumable));
+      send.invalidSession(conn, { resumable: action.resumable, reason: 'fault' });
       if (!action.resumable) end(conn.session);
       return;
     case 'close':

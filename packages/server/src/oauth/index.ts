@@ -6,7 +6,7 @@ import type { GuildService } from '../resources/guilds/index.js';
 import { createAuthorizeFlow } from './authorize.js';
 import { createGrants } from './grants.js';
 import { createIdTokenKeys, type IdTokenKeyPair } from './keys.js';
-import { createOAuthCore } from './service.js';
+import { createOAuthCore, type OAuthCoreDeps } from './service.js';
 
 export { registerOAuthRoutes } from './routes.js';
 export { OAuthError } from './errors.js';
@@ -20,6 +20,7 @@ export { expandScopes, parseScopes } from './scopes.js';
  */
 export function createOAuth(
   deps: ServiceDeps & {
+    webhookEvents: OAuthCoreDeps['webhookEvents'];
     issuer: () => string;
     secrets: SecretBox;
     guilds: GuildService;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hashSecret } from '../domain/credentials.js';
-import { enqueueWebhookEvent, webhookEventData } from '../delivery/webhookEvents.js';
+import type { WebhookEventsService } from '../delivery/service.js';
+import { webhookEventData } from '../delivery/webhookEvents.js';
 import type { ServiceDeps } from '../resources/deps.js';
 import type { GuildRecord, IntegrationType, Repositories, UserRecord } from '../storage/index.js';
 import { OAuthError } from './errors.js';
@@ -51,6 +52,8 @@ export interface TokenResponse {
 }
 
 export interface OAuthCoreDeps extends ServiceDeps {
+  /** Where APPLICATION_AUTHORIZED and APPLICATION_DEAUTHORIZED are queued. */
+  webhookEvents: Pick<WebhookEventsService, 'enqueue'>;
   keys: IdTokenKeys;
   /** The public base URL: the ID token issuer. */
   issuer: () => string;
@@ -204,15 +207,11 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
     await tx.oauth.markRevoked(authorization.id, clock.now());
     const user = await tx.users.findById(input.userId);
     if (user !== null) {
-      await enqueueWebhookEvent(
-        tx,
-        { ids, clock },
-        {
-          type: 'APPLICATION_DEAUTHORIZED',
-          applicationId: input.applicationId,
-          data: await webhookEventData.APPLICATION_DEAUTHORIZED(tx, { user }),
-        },
-      );
+      await deps.webhookEvents.enqueue(tx, {
+        type: 'APPLICATION_DEAUTHORIZED',
+        applicationId: input.applicationId,
+        data: await webhookEventData.APPLICATION_DEAUTHORIZED(tx, { user }),
+      });
     }
     return { revoked: true };
   };
@@ -245,20 +244,16 @@ export function createOAuthCore(deps: OAuthCoreDeps) {
       updatedAt: now,
     });
     if (scopes.length === live.length) return;
-    await enqueueWebhookEvent(
-      tx,
-      { ids, clock },
-      {
-        applicationId: input.applicationId,
-        type: 'APPLICATION_AUTHORIZED',
-        data: await webhookEventData.APPLICATION_AUTHORIZED(tx, {
-          user: input.user,
-          scopes: input.scopes,
-          integrationType: input.integrationType,
-          ...(input.guild == null ? {} : { guild: input.guild }),
-        }),
-      },
-    );
+    await deps.webhookEvents.enqueue(tx, {
+      applicationId: input.applicationId,
+      type: 'APPLICATION_AUTHORIZED',
+      data: await webhookEventData.APPLICATION_AUTHORIZED(tx, {
+        user: input.user,
+        scopes: input.scopes,
+        integrationType: input.integrationType,
+        ...(input.guild == null ? {} : { guild: input.guild }),
+      }),
+    });
   };
 
   return {

@@ -54,6 +54,8 @@ export interface TestServerOptions {
   timedSweep?: AppOverrides['timedSweep'];
   /** Auto-moderation's stopwatch (tests spend its budget at will). */
   autoModeration?: AppOverrides['autoModeration'];
+  /** Traces every span to this exporter as it ends (tracing on, whatever the config says). */
+  traceExporter?: AppOverrides['traceExporter'];
   /** The operator commands the server runs for the CLI (and writes its run file for). */
   adminCommands?: AppOptions['adminCommands'];
 }
@@ -154,6 +156,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...(options.activityProxy ? { activityProxy: options.activityProxy } : {}),
       ...(options.timedSweep === undefined ? {} : { timedSweep: options.timedSweep }),
       ...(options.autoModeration ? { autoModeration: options.autoModeration } : {}),
+      ...(options.traceExporter ? { traceExporter: options.traceExporter } : {}),
     };
     app = await createApp(config, {
       overrides,

@@ -96,6 +96,24 @@ export function describeBusContract(
       expect(got[0]?.event.data).not.toBe(data);
     });
 
+    it("carries an event's trace context, and none when it has none", async () => {
+      const got: BusEvent[] = [];
+      const rec = recorder();
+      await bus.subscribe('guild.2.events', (e, subject) => {
+        got.push(e);
+        rec.handler(e, subject);
+      });
+      const trace = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+      await bus.publish('guild.2.events', { ...event('TRACED'), trace });
+      await bus.publish('guild.2.events', event('UNTRACED'));
+      await rec.waitFor(2);
+      expect(got.map((e) => [e.type, e.trace])).toEqual([
+        ['TRACED', trace],
+        ['UNTRACED', undefined],
+      ]);
+      expect('trace' in (got[1] ?? {})).toBe(false);
+    });
+
     it('delivers asynchronously: publish never runs subscriber code', async () => {
       const rec = recorder();
       await bus.subscribe('a', rec.handler);

@@ -6,6 +6,7 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import { hashSecret } from '../../domain/credentials.js';
 import { ApiError, toErrorResponse } from '../../errors/index.js';
 import { SECOND_MS } from '../../domain/time.js';
+import { escapeLabel } from '../../domain/metricText.js';
 import { isLoopbackHost } from '../../domain/loopback.js';
 
 /** Upper bounds of the latency histogram, in seconds. */
@@ -21,10 +22,6 @@ interface RouteStats {
   count: number;
 }
 
-function escapeLabel(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
-}
-
 /**
  * The process's metrics: Node's from prom-client, and HTTP request counts and latencies kept in
  * plain maps and written out only when scraped. prom-client hashes its label objects on every
@@ -38,7 +35,10 @@ export function createMetrics() {
   const sources: (() => string[])[] = [];
 
   return {
-    /** Adds exposition lines another part writes at each scrape (the voice node's). */
+    /**
+     * Adds exposition lines another part writes at each scrape (the voice node's, the gateway's,
+     * the webhook event worker's).
+     */
     addSource(lines: () => string[]) {
       sources.push(lines);
     },
