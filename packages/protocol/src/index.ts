@@ -12,6 +12,7 @@ export * from './errors.js';
 export * from './flags.js';
 export * from './gateway.js';
 export * from './messages.js';
+export * from './oauthScopes.js';
 export * from './permissions.js';
 export * from './snowflake.js';
 export * from './auditLog.js';

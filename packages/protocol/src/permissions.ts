@@ -71,6 +71,66 @@ export type PermissionName = keyof typeof PermissionFlags;
 
 const PERMISSION_NAMES = Object.keys(PermissionFlags) as PermissionName[];
 
+/**
+ * Every permission by the name people see in the platform's settings and consent screens
+ * ("Manage Server" for MANAGE_GUILD, "Timeout Members" for MODERATE_MEMBERS): the OAuth2 consent
+ * page, the portal's permission pickers and the client's role and channel settings show these.
+ */
+export const PERMISSION_LABELS: Readonly<Record<PermissionName, string>> = {
+  CREATE_INSTANT_INVITE: 'Create Invite',
+  KICK_MEMBERS: 'Kick Members',
+  BAN_MEMBERS: 'Ban Members',
+  ADMINISTRATOR: 'Administrator',
+  MANAGE_CHANNELS: 'Manage Channels',
+  MANAGE_GUILD: 'Manage Server',
+  ADD_REACTIONS: 'Add Reactions',
+  VIEW_AUDIT_LOG: 'View Audit Log',
+  PRIORITY_SPEAKER: 'Priority Speaker',
+  STREAM: 'Video',
+  VIEW_CHANNEL: 'View Channels',
+  SEND_MESSAGES: 'Send Messages',
+  SEND_TTS_MESSAGES: 'Send Text-to-Speech Messages',
+  MANAGE_MESSAGES: 'Manage Messages',
+  EMBED_LINKS: 'Embed Links',
+  ATTACH_FILES: 'Attach Files',
+  READ_MESSAGE_HISTORY: 'Read Message History',
+  MENTION_EVERYONE: 'Mention @everyone, @here and All Roles',
+  USE_EXTERNAL_EMOJIS: 'Use External Emoji',
+  VIEW_GUILD_INSIGHTS: 'View Server Insights',
+  CONNECT: 'Connect',
+  SPEAK: 'Speak',
+  MUTE_MEMBERS: 'Mute Members',
+  DEAFEN_MEMBERS: 'Deafen Members',
+  MOVE_MEMBERS: 'Move Members',
+  USE_VAD: 'Use Voice Activity',
+  CHANGE_NICKNAME: 'Change Nickname',
+  MANAGE_NICKNAMES: 'Manage Nicknames',
+  MANAGE_ROLES: 'Manage Roles',
+  MANAGE_WEBHOOKS: 'Manage Webhooks',
+  MANAGE_GUILD_EXPRESSIONS: 'Manage Expressions',
+  USE_APPLICATION_COMMANDS: 'Use Application Commands',
+  REQUEST_TO_SPEAK: 'Request to Speak',
+  MANAGE_EVENTS: 'Manage Events',
+  MANAGE_THREADS: 'Manage Threads',
+  CREATE_PUBLIC_THREADS: 'Create Public Threads',
+  CREATE_PRIVATE_THREADS: 'Create Private Threads',
+  USE_EXTERNAL_STICKERS: 'Use External Stickers',
+  SEND_MESSAGES_IN_THREADS: 'Send Messages in Threads',
+  USE_EMBEDDED_ACTIVITIES: 'Use Activities',
+  MODERATE_MEMBERS: 'Timeout Members',
+  VIEW_CREATOR_MONETIZATION_ANALYTICS: 'View Creator Monetization Analytics',
+  USE_SOUNDBOARD: 'Use Soundboard',
+  CREATE_GUILD_EXPRESSIONS: 'Create Expressions',
+  CREATE_EVENTS: 'Create Events',
+  USE_EXTERNAL_SOUNDS: 'Use External Sounds',
+  SEND_VOICE_MESSAGES: 'Send Voice Messages',
+  SET_VOICE_CHANNEL_STATUS: 'Set Voice Channel Status',
+  SEND_POLLS: 'Create Polls',
+  USE_EXTERNAL_APPS: 'Use External Apps',
+  PIN_MESSAGES: 'Pin Messages',
+  BYPASS_SLOWMODE: 'Bypass Slowmode',
+};
+
 /** Every known permission bit set: the OR of all {@link PermissionFlags}. */
 export const ALL_PERMISSIONS: bigint = PERMISSION_NAMES.reduce(
   (all, name) => all | PermissionFlags[name],

@@ -72,6 +72,8 @@ const PASSED_PARAMS = [
   'nonce',
   'permissions',
   'guild_id',
+  // Where the person came from (the consent page's link back at the end; never a redirect).
+  'return_to',
 ] as const;
 
 const PKCE_VALUE = /^[A-Za-z0-9._~-]{43,128}$/;

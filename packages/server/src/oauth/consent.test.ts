@@ -259,7 +259,7 @@ describeDrivers('OAuth2 consent and redirects on $driver', (driver) => {
     });
     expect(picker.statusCode).toBe(200);
     expect(picker.body).toContain('&lt;b&gt;Ada &amp; co&lt;/b&gt;');
-    expect(picker.body).toContain('SEND_MESSAGES');
+    expect(picker.body).toContain('<li>Send Messages</li>');
 
     const app = await inject({
       method: 'GET',

@@ -1,5 +1,4 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { PermissionFlags } from '@guildhall/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors/index.js';
 import type { BucketLimit } from '../http/rateLimit/index.js';
@@ -16,6 +15,8 @@ import {
   errorPage,
   loginPage,
   messagePage,
+  outcomePage,
+  returnTarget,
   type Page,
 } from './pages.js';
 import {
@@ -146,7 +147,6 @@ export function registerOAuthPages(root: FastifyInstance, deps: OAuthRouteDeps) 
         username: input.user.globalName ?? input.user.username,
         csrf: sessionCsrf(input.token, 'consent'),
         guilds,
-        permissionFlags: PermissionFlags,
       }),
     );
   };
@@ -161,6 +161,9 @@ export function registerOAuthPages(root: FastifyInstance, deps: OAuthRouteDeps) 
 
   const authorizePage = guarded(async (request, reply) => {
     const params = readParams(request.query);
+    // The page that sent the person here, for the link back at the end (first visit only).
+    const cameFrom = returnTarget(request.headers.referer);
+    if (params.return_to === undefined && cameFrom !== null) params.return_to = cameFrom;
     const validation = await validateAuthorize(storage, params);
     if (!validation.ok) {
       if (validation.redirectUri === null) return send(reply, errorPage(validation.error.message));
@@ -219,13 +222,18 @@ export function registerOAuthPages(root: FastifyInstance, deps: OAuthRouteDeps) 
           approve: params.decision === 'authorize',
           authTime: deps.clock.now(),
         });
-        return await redirectOrPage(reply, {
-          location: outcome.location,
-          message:
-            outcome.guild === null
-              ? 'You can close this window.'
-              : `${validation.request.application.name} was added to ${outcome.guild.name}.`,
-        });
+        if (outcome.location !== null) {
+          return await redirectOrPage(reply, { location: outcome.location, message: '' });
+        }
+        return await send(
+          reply,
+          outcomePage({
+            appName: validation.request.application.name,
+            approved: params.decision === 'authorize',
+            guild: outcome.guild,
+            returnTo: returnTarget(params.return_to),
+          }),
+        );
       } catch (err) {
         if (err instanceof OAuthError || err instanceof ApiError) {
           return send(reply, errorPage(err.message));

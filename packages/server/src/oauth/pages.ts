@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { GuildRecord } from '../storage/index.js';
 import type { AuthorizeRequest } from './authorize.js';
 import type { OAuthParams } from './params.js';
-import { SCOPES } from './scopes.js';
+import { PERMISSION_LABELS, permissionNames, scopeDescription } from '@guildhall/protocol';
 
 /** Escapes text for HTML element content and double-quoted attribute values. */
 export function escapeHtml(value: string): string {
@@ -21,15 +21,30 @@ export interface Page {
   headers: Record<string, string>;
 }
 
-const STYLE = `
-body{font-family:system-ui,sans-serif;background:#313338;color:#dbdee1;display:flex;justify-content:center;padding:3rem 1rem;margin:0}
-main{background:#2b2d31;border-radius:8px;padding:2rem;max-width:28rem;width:100%}
-h1{font-size:1.25rem;margin-top:0;color:#f2f3f5}ul{padding-left:1.25rem}li{margin:.25rem 0}
-label{display:block;margin:.75rem 0 .25rem}input,select{width:100%;box-sizing:border-box;padding:.5rem;border-radius:4px;border:1px solid #1e1f22;background:#1e1f22;color:#dbdee1}
+/**
+ * The theme of the web client and portal (packages/web/src/styles/app.css): the same custom
+ * properties and values, dark by default and light when the browser prefers it, so a person
+ * going from the portal to a consent page and back sees one site. consent.test.ts holds the two
+ * to the same values.
+ */
+export const THEME_CSS = `
+:root{color-scheme:dark;--bg:#1e1f22;--bg-raised:#2b2d31;--bg-input:#383a40;--bg-hover:#35373c;--text:#f2f3f5;--text-muted:#b5bac1;--accent:#5865f2;--accent-text:#ffffff;--danger:#f23f43;--danger-text:#ffb4b5;--danger-strong:#c41e22;--success:#23a55a;--warning:#f0b232;--border:#4e5058;--focus:#00a8fc;--radius:6px}
+@media (prefers-color-scheme: light){:root{color-scheme:light;--bg:#f2f3f5;--bg-raised:#ffffff;--bg-input:#e3e5e8;--bg-hover:#e8e9ec;--text:#060607;--text-muted:#4e5058;--accent:#4752c4;--danger:#c41e22;--danger-text:#a01619;--success:#1a7f45;--border:#c4c9ce;--focus:#0b5cad}}
+`;
+
+const STYLE = `${THEME_CSS}
+*{box-sizing:border-box}
+body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Noto Sans',sans-serif;font-size:16px;line-height:1.4;background:var(--bg);color:var(--text);display:flex;justify-content:center;padding:3rem 1rem;margin:0}
+main{background:var(--bg-raised);border:1px solid var(--border);border-radius:8px;padding:2rem;max-width:28rem;width:100%}
+h1{font-size:1.25rem;margin-top:0}ul{padding-left:1.25rem}li{margin:.25rem 0}a{color:var(--focus)}
+:focus-visible{outline:2px solid var(--focus);outline-offset:2px}
+label{display:block;margin:.75rem 0 .25rem;font-weight:600;font-size:.875rem}
+input,select{width:100%;padding:.45rem .6rem;border-radius:var(--radius);border:1px solid var(--border);background:var(--bg-input);color:inherit;font:inherit}
 .actions{display:flex;gap:.5rem;justify-content:flex-end;margin-top:1.5rem}
-button{padding:.6rem 1.2rem;border:0;border-radius:4px;cursor:pointer;font-weight:600}
-button.primary{background:#5865f2;color:#fff}button.secondary{background:#4e5058;color:#fff}
-.error{background:#3b2025;color:#f8b4b4;padding:.75rem;border-radius:4px}.muted{color:#949ba4;font-size:.875rem}
+button,.button{padding:.4rem .9rem;border:1px solid var(--border);border-radius:var(--radius);background:var(--bg-input);color:inherit;font:inherit;cursor:pointer;text-decoration:none}
+button:disabled{cursor:not-allowed;opacity:.6}
+button.primary,.button.primary{background:var(--accent);border-color:var(--accent);color:var(--accent-text)}
+.error{border:1px solid var(--danger);color:var(--danger-text);padding:.75rem;border-radius:var(--radius)}.muted{color:var(--text-muted);font-size:.875rem}
 `;
 
 /**
@@ -119,16 +134,9 @@ function scopeList(scopes: readonly string[]): string {
   return `<ul>${scopes
     .map(
       (scope) =>
-        `<li>${escapeHtml(SCOPES[scope] ?? scope)} <span class="muted">(${escapeHtml(scope)})</span></li>`,
+        `<li>${escapeHtml(scopeDescription(scope))} <span class="muted">(${escapeHtml(scope)})</span></li>`,
     )
     .join('')}</ul>`;
-}
-
-/** The names of the permission bits set in a bitset. */
-function permissionNames(bits: bigint, names: Readonly<Record<string, bigint>>): string[] {
-  return Object.entries(names)
-    .filter(([, bit]) => bit !== 0n && (bits & bit) === bit)
-    .map(([name]) => name);
 }
 
 /** The consent page: the app, what it asks for, the guild picker for a bot; Authorize, Cancel. */
@@ -137,7 +145,6 @@ export function consentPage(input: {
   username: string;
   csrf: string;
   guilds: readonly GuildRecord[];
-  permissionFlags: Readonly<Record<string, bigint>>;
 }): Page {
   const { request } = input;
   const appName = escapeHtml(request.application.name);
@@ -160,8 +167,8 @@ export function consentPage(input: {
     ? `<p>The bot will get these permissions:</p>${
         request.permissions === 0n
           ? '<p class="muted">No permissions.</p>'
-          : `<ul>${permissionNames(request.permissions, input.permissionFlags)
-              .map((name) => `<li>${escapeHtml(name)}</li>`)
+          : `<ul>${permissionNames(request.permissions)
+              .map((name) => `<li>${escapeHtml(PERMISSION_LABELS[name])}</li>`)
               .join('')}</ul>`
       }`
     : '';
@@ -176,6 +183,58 @@ ${guildPicker}${permissions}
 <div class="actions"><button class="secondary" type="submit" name="decision" value="cancel">Cancel</button>
 <button class="primary" type="submit" name="decision" value="authorize"${bot && input.guilds.length === 0 ? ' disabled' : ''}>Authorize</button></div>
 </form>`,
+  });
+}
+
+/**
+ * Where a consent page's closing link may lead: an http(s) URL (the page that sent the person to
+ * the consent page, as its Referer or the `return_to` carried with the form), never an OAuth2 page
+ * itself; null otherwise. It is only ever a link the person follows, never a redirect.
+ */
+export function returnTarget(value: string | undefined): string | null {
+  if (value === undefined || value.length > 2048) return null;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    if (url.username !== '' || url.password !== '') return null;
+    if (url.pathname.startsWith('/oauth2/') || url.pathname.startsWith('/activate')) return null;
+    return url.href;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The end of a bot install that has no redirect: added (or not), and a link on: to the server in
+ * the web client when the bot joined one, and back to where the person came from (or the client's
+ * home when that is unknown), on a denial too.
+ */
+export function outcomePage(input: {
+  appName: string;
+  approved: boolean;
+  guild: Pick<GuildRecord, 'id' | 'name'> | null;
+  returnTo: string | null;
+}): Page {
+  const appName = escapeHtml(input.appName);
+  const links: string[] = [];
+  if (input.approved && input.guild !== null) {
+    links.push(
+      `<a class="button primary" href="/channels/${escapeHtml(input.guild.id)}">Go to ${escapeHtml(input.guild.name)}</a>`,
+    );
+  }
+  links.push(
+    input.returnTo === null
+      ? '<a class="button" href="/channels/@me">Back to Guildhall</a>'
+      : `<a class="button" href="${escapeHtml(input.returnTo)}">Back to ${escapeHtml(new URL(input.returnTo).host)}</a>`,
+  );
+  const [title, text] = input.approved
+    ? input.guild === null
+      ? ['Authorized', `${appName} is authorized.`]
+      : [`${input.appName} was added`, `${appName} was added to ${escapeHtml(input.guild.name)}.`]
+    : ['Cancelled', `You cancelled: ${appName} was not authorized and nothing was shared.`];
+  return page({
+    title,
+    body: `<h1>${escapeHtml(title)}</h1><p>${text}</p><div class="actions">${links.join('')}</div>`,
   });
 }
 

@@ -31,6 +31,7 @@ const PARAM_NAMES = [
   'authorize',
   'external_auth_type',
   'external_auth_token',
+  'return_to',
 ] as const;
 
 export type OAuthParamName = (typeof PARAM_NAMES)[number];

@@ -2,6 +2,7 @@ import { Redirect, Route, Switch } from 'wouter';
 import { LoginPage, RegisterPage } from '../auth/AuthPages.js';
 import { useToken } from '../auth/session.js';
 import { LoginLink } from '../portal/LoginLink.js';
+import { PageTitle } from '../components/PageTitle.js';
 import { ClientProvider } from './context.js';
 import { Shell } from './Shell.js';
 import { InvitePage } from './invites/InvitePage.js';
@@ -18,14 +19,23 @@ export function ClientApp() {
   return (
     <Switch>
       <Route path="/login">
+        <PageTitle parts={['Log in']} />
         <LoginLink home="/channels/@me">
           <LoginPage home="/channels/@me" otherPath="/register" />
         </LoginLink>
       </Route>
       <Route path="/register">
+        <PageTitle parts={['Register']} />
         <RegisterPage home="/channels/@me" otherPath="/login" />
       </Route>
-      <Route path="/invite/:code">{(params) => <InvitePage code={params.code} />}</Route>
+      <Route path="/invite/:code">
+        {(params) => (
+          <>
+            <PageTitle parts={['Invite']} />
+            <InvitePage code={params.code} />
+          </>
+        )}
+      </Route>
       <Route>
         {token === null ? (
           <Redirect
@@ -36,6 +46,7 @@ export function ClientApp() {
           <Switch>
             {/* Settings a game's Social SDK opens: REST only, no gateway connection. */}
             <Route path="/settings/connected-games">
+              <PageTitle parts={['Connected Games', 'Settings']} />
               <ConnectedGamesSettings />
             </Route>
             <Route>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Redirect, useLocation, useRoute } from 'wouter';
 import type { APIChannel } from 'discord-api-types/v10';
 import { useClientState } from './context.js';
@@ -14,6 +14,15 @@ import { FriendsView, HomeSidebar } from './social/Home.js';
 import { ModalHost } from './apps/ModalHost.js';
 import { channelTitle } from './messages/names.js';
 import { ActivityDock } from './activities/ActivityFrame.js';
+import { useDocumentTitle } from '../components/PageTitle.js';
+import { useMediaQuery } from './ui/useMediaQuery.js';
+import type { MemberListToggle } from './channels/ChannelHeader.js';
+
+/**
+ * Below this width the member list starts hidden (the header's Member List button shows it), so
+ * the conversation and its composer keep a usable width. Matches `.guild-main` in chat.css.
+ */
+const NARROW = '(max-width: 1000px)';
 
 const EMPTY: string[] = [];
 
@@ -24,6 +33,33 @@ export function Shell() {
   const guildId = home ? null : inGuild ? guildParams.guildId : null;
   const channelId = home ? (homeParams.channelId ?? null) : (guildParams?.channelId ?? null);
   if (!home && !inGuild) return <Redirect to="/channels/@me" replace />;
+  return (
+    <>
+      <ShellTitle guildId={guildId} channelId={channelId} />
+      <ShellLayout guildId={guildId} channelId={channelId} />
+    </>
+  );
+}
+
+/**
+ * The tab's title for where the person is: "#general · Guild · Guildhall", "@ada · Guildhall"
+ * in a DM, "Friends · Guildhall" at home.
+ */
+function ShellTitle({ guildId, channelId }: { guildId: string | null; channelId: string | null }) {
+  const guildName = useClientState((s) => (guildId === null ? null : s.guilds[guildId]?.name));
+  const channel = useClientState((s) => (channelId === null ? undefined : s.channels[channelId]));
+  const meId = useClientState((s) => s.me?.id ?? null);
+  const place =
+    channel === undefined
+      ? guildId === null && channelId === null
+        ? 'Friends'
+        : null
+      : `${guildId === null ? '@' : '#'}${channelTitle(channel, meId)}`;
+  useDocumentTitle(place, guildName);
+  return null;
+}
+
+function ShellLayout({ guildId, channelId }: { guildId: string | null; channelId: string | null }) {
   return (
     <div className="client-shell">
       <GuildRail />
@@ -74,6 +110,16 @@ function GuildMain({ guildId, channelId }: { guildId: string; channelId: string 
     [ids, channels],
   );
   const channel = channelId === null ? undefined : channels[channelId];
+  const narrow = useMediaQuery(NARROW);
+  // The person's choice, once made, holds at any width; until then the width decides.
+  const [membersChosen, setMembersChosen] = useState<boolean | null>(null);
+  const membersShown = membersChosen ?? !narrow;
+  const memberToggle: MemberListToggle = {
+    shown: membersShown,
+    toggle: () => {
+      setMembersChosen(!membersShown);
+    },
+  };
   useEffect(() => {
     if (
       (channelId === null || (guild !== undefined && channel === undefined)) &&
@@ -86,21 +132,21 @@ function GuildMain({ guildId, channelId }: { guildId: string; channelId: string 
     return <p className="placeholder">{ready ? 'This server is not in your list.' : 'Loading…'}</p>;
   }
   return (
-    <div className="guild-main">
+    <div className={membersShown ? 'guild-main' : 'guild-main no-members'}>
       <div className="channel-column">
         {channel !== undefined && isText(channel) ? (
-          <ChannelView channelId={channel.id} />
+          <ChannelView channelId={channel.id} members={memberToggle} />
         ) : (
           <p className="placeholder">No text channel to show.</p>
         )}
       </div>
-      <MemberList guild={guild} channel={channel} />
+      {membersShown ? <MemberList guild={guild} channel={channel} /> : null}
     </div>
   );
 }
 
 /** One conversation: header and messages (guild text channel or DM). */
-function ChannelView({ channelId }: { channelId: string }) {
+function ChannelView({ channelId, members }: { channelId: string; members?: MemberListToggle }) {
   const channel = useClientState((s) => s.channels[channelId]);
   const ready = useClientState((s) => s.ready);
   const meId = useClientState((s) => s.me?.id ?? null);
@@ -109,7 +155,7 @@ function ChannelView({ channelId }: { channelId: string }) {
   }
   return (
     <section className="channel-view" aria-label={channelTitle(channel, meId)}>
-      <ChannelHeader channel={channel} />
+      <ChannelHeader channel={channel} members={members} />
       <MessagePane key={channelId} channelId={channelId} />
     </section>
   );

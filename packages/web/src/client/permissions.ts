@@ -10,6 +10,25 @@ import {
 const ALL = (1n << 64n) - 1n;
 
 /**
+ * A member's server-wide permissions: @everyone and the member's roles; ADMINISTRATOR and
+ * ownership grant everything. Only decides what the client offers: the API checks again.
+ */
+export function guildPermissions(input: {
+  guild: APIGuild;
+  member: Pick<APIGuildMember, 'roles'> | undefined;
+  userId: string;
+}): bigint {
+  const { guild, member, userId } = input;
+  if (guild.owner_id === userId) return ALL;
+  const held = new Set(member?.roles ?? []);
+  let base = 0n;
+  for (const role of guild.roles) {
+    if (role.id === guild.id || held.has(role.id)) base |= BigInt(role.permissions);
+  }
+  return (base & PermissionFlagsBits.Administrator) !== 0n ? ALL : base;
+}
+
+/**
  * A member's permissions in a channel, computed as the platform does: @everyone and the
  * member's roles, ADMINISTRATOR and ownership grant everything, then the channel's overwrites
  * (@everyone, roles, the member). Only decides what the client offers: the API checks again.
@@ -21,13 +40,9 @@ export function channelPermissions(input: {
   channel: APIChannel;
 }): bigint {
   const { guild, member, userId, channel } = input;
-  if (guild.owner_id === userId) return ALL;
+  const base = guildPermissions({ guild, member, userId });
+  if (base === ALL) return ALL;
   const held = new Set(member?.roles ?? []);
-  let base = 0n;
-  for (const role of guild.roles) {
-    if (role.id === guild.id || held.has(role.id)) base |= BigInt(role.permissions);
-  }
-  if ((base & PermissionFlagsBits.Administrator) !== 0n) return ALL;
   const overwrites =
     'permission_overwrites' in channel ? (channel.permission_overwrites ?? []) : [];
   let perms = base;

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, Redirect, Route, Switch, useLocation, useRoute } from 'wouter';
 import { api, errorMessage } from '../lib/api.js';
 import { FormError } from '../components/Field.js';
+import { PageTitle, PORTAL } from '../components/PageTitle.js';
 import { PortalHeader } from './PortalHeader.js';
 import { AppIcon } from './AppIcon.js';
 import { ApplicationProvider } from './context.js';
@@ -102,8 +103,9 @@ export function ApplicationLayout({ applicationId }: { applicationId: string }) 
           ) : (
             <ApplicationProvider value={{ app, setApp }}>
               <Switch>
-                {SECTIONS.map(({ path, Page }) => (
+                {SECTIONS.map(({ path, label, Page }) => (
                   <Route key={path} path={path}>
+                    <PageTitle parts={[label, app.name, PORTAL]} />
                     <Page key={app.id} />
                   </Route>
                 ))}

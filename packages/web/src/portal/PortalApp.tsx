@@ -4,6 +4,7 @@ import { useToken } from '../auth/session.js';
 import { ApplicationsPage } from './ApplicationsPage.js';
 import { ApplicationLayout } from './ApplicationLayout.js';
 import { LoginLink } from './LoginLink.js';
+import { PageTitle, PORTAL } from '../components/PageTitle.js';
 import '../styles/portal.css';
 
 /**
@@ -15,11 +16,13 @@ export function PortalApp() {
   return (
     <Switch>
       <Route path="/login">
+        <PageTitle parts={['Log in', PORTAL]} />
         <LoginLink home="/developers/applications">
           <LoginPage home="/developers/applications" otherPath="/developers/register" />
         </LoginLink>
       </Route>
       <Route path="/register">
+        <PageTitle parts={['Register', PORTAL]} />
         <RegisterPage home="/developers/applications" otherPath="/developers/login" />
       </Route>
       <Route>
@@ -31,6 +34,7 @@ export function PortalApp() {
         ) : (
           <Switch>
             <Route path="/applications">
+              <PageTitle parts={['Applications', PORTAL]} />
               <ApplicationsPage />
             </Route>
             <Route path="/applications/:applicationId" nest>

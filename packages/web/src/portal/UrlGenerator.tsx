@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { CopyField } from '../components/CopyField.js';
 import { authorizeUrl, needsRedirect } from './oauthUrl.js';
 import { PERMISSIONS, permissionsValue } from './permissions.js';
-import { OAUTH2_SCOPES } from './scopes.js';
+import { SCOPE_NAMES } from './scopes.js';
 
 /**
  * The OAuth2 URL generator: scopes, bot permissions (with `bot`), the installation context and a
@@ -42,7 +42,7 @@ export function UrlGenerator({
 
   const toggleScope = (scope: string, on: boolean) => {
     // Kept in the server's order, so the same choice always makes the same URL.
-    setScopes((current) => OAUTH2_SCOPES.filter((s) => (s === scope ? on : current.includes(s))));
+    setScopes((current) => SCOPE_NAMES.filter((s) => (s === scope ? on : current.includes(s))));
   };
 
   return (
@@ -51,7 +51,7 @@ export function UrlGenerator({
       <fieldset>
         <legend>Scopes</legend>
         <div className="checkbox-grid">
-          {OAUTH2_SCOPES.map((scope) => (
+          {SCOPE_NAMES.map((scope) => (
             <label key={scope} className="checkbox">
               <input
                 type="checkbox"

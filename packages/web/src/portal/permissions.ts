@@ -1,4 +1,4 @@
-import { PermissionFlagsBits } from 'discord-api-types/v10';
+import { PERMISSION_LABELS, PermissionFlags, type PermissionName } from '@guildhall/protocol';
 
 /** A bot permission the URL generator and the install settings offer. */
 export interface PermissionOption {
@@ -7,15 +7,11 @@ export interface PermissionOption {
   bit: bigint;
 }
 
-/** "ManageChannels" → "Manage Channels"; "SendTTSMessages" → "Send TTS Messages". */
-function words(name: string): string {
-  return name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
-}
-
-/** Every permission bit, lowest first (without the deprecated alias of one bit). */
-export const PERMISSIONS: readonly PermissionOption[] = Object.entries(PermissionFlagsBits)
-  .filter(([name]) => name !== 'ManageEmojisAndStickers')
-  .map(([name, bit]) => ({ name, label: words(name), bit }))
+/** Every permission bit, lowest first, by the name the platform shows. */
+export const PERMISSIONS: readonly PermissionOption[] = (
+  Object.entries(PermissionFlags) as [PermissionName, bigint][]
+)
+  .map(([name, bit]) => ({ name, label: PERMISSION_LABELS[name], bit }))
   .sort((a, b) => (a.bit < b.bit ? -1 : a.bit > b.bit ? 1 : 0));
 
 /** The decimal string of a set of permission names (the wire form). */

@@ -132,9 +132,13 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
 
       const dock = page.getByRole('region', { name: 'Activity: Tiles' });
       await dock.waitFor();
-      // AUTHORIZE: the consent for the scopes the activity asked for.
+      // AUTHORIZE: the consent for the scopes the activity asked for, in the server page's words.
       const consent = page.getByRole('dialog', { name: 'Tiles wants to access your account' });
-      await consent.getByText('rpc.activities.write').waitFor();
+      await consent
+        .getByRole('listitem')
+        .filter({ hasText: 'Update your activity through your running client' })
+        .getByText('(rpc.activities.write)')
+        .waitFor();
       await screenshot(page, 'activity-consent');
       await consent.getByRole('button', { name: 'Authorize' }).click();
 

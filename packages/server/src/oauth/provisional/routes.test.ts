@@ -60,6 +60,10 @@ describeDrivers('provisional accounts on $driver', (driver) => {
 
   describe('External Credentials Exchange (OIDC)', () => {
     it('saves the provider, then exchanges ID tokens for provisional tokens', async () => {
+      const providers = `/applications/${fx.dev.applicationId}/identity-providers`;
+      const none = await call('GET', providers, { auth: fx.dev.userToken });
+      expect(none.statusCode).toBe(200);
+      expect(none.json()).toEqual([]);
       const saved = await saveProvider();
       expect(saved.statusCode).toBe(200);
       expect(saved.json()).toMatchObject({ issuer: fx.idp.issuer, validation: 'strict' });
@@ -71,6 +75,9 @@ describeDrivers('provisional accounts on $driver', (driver) => {
         },
       );
       expect(read.json()).toMatchObject({ client_id: fx.idp.clientId });
+      expect((await call('GET', providers, { auth: fx.dev.userToken })).json()).toEqual([
+        { type: 'oidc', ...read.json<Record<string, unknown>>() },
+      ]);
 
       const res = await exchange('alice');
       expect(res.statusCode).toBe(200);

@@ -80,6 +80,16 @@ export function registerProvisionalRoutes(
     });
   });
 
+  // Every provider of the app, none saved being an empty list: what a settings page loads.
+  app.get('/applications/:application_id/identity-providers', SESSION, async (request) => {
+    const params = parseInput(ApplicationParams, request.params);
+    const provider = await provisional.findOidcProvider({
+      applicationId: params.application_id,
+      ownerId: principalOf(request).user.id,
+    });
+    return provider === null ? [] : [{ type: 'oidc', ...serializeProvider(provider) }];
+  });
+
   app.get('/applications/:application_id/identity-providers/oidc', SESSION, async (request) => {
     const params = parseInput(ApplicationParams, request.params);
     return serializeProvider(

@@ -68,6 +68,15 @@ export function createProvisionalService(deps: ProvisionalDeps) {
     authenticator.forgetUser(revokedUser);
   };
 
+  /** The owner's OpenID provider of an application, or null when none is saved. */
+  async function findOidcProvider(input: { applicationId: string; ownerId: string }) {
+    const application = /^\d{1,20}$/.test(input.applicationId)
+      ? await storage.applications.findById(input.applicationId)
+      : null;
+    if (application?.ownerId !== input.ownerId) throw new ApiError('UNKNOWN_APPLICATION');
+    return storage.provisional.findOidcProvider(application.id);
+  }
+
   return {
     authenticateClient,
 
@@ -103,12 +112,10 @@ export function createProvisionalService(deps: ProvisionalDeps) {
       return provider;
     },
 
+    findOidcProvider,
+
     async oidcProvider(input: { applicationId: string; ownerId: string }) {
-      const application = /^\d{1,20}$/.test(input.applicationId)
-        ? await storage.applications.findById(input.applicationId)
-        : null;
-      if (application?.ownerId !== input.ownerId) throw new ApiError('UNKNOWN_APPLICATION');
-      const provider = await storage.provisional.findOidcProvider(application.id);
+      const provider = await findOidcProvider(input);
       if (provider === null) throw new ApiError('OIDC_CONFIGURATION_NOT_FOUND');
       return provider;
     },

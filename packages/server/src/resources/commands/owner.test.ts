@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { useCommandFixture } from '../../../test/support/commandFixture.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
+import { apiRequest } from '../../../test/support/inject.js';
 
 /** The developer portal reads and deletes an app's commands with its owner's session. */
 describeDrivers("commands with the owner's session on $driver", (driver) => {
@@ -30,6 +31,28 @@ describeDrivers("commands with the owner's session on $driver", (driver) => {
       expect(deleted.statusCode).toBe(204);
       expect((await fx.call(`GET ${path}`, fx.bot)).json()).toEqual([]);
     }
+  });
+
+  it('lists the guild commands of every guild the bot is in, for the owner only', async () => {
+    const guildPath = `/applications/${fx.appId}/guilds/${fx.guild.guildId}/commands`;
+    // Guildhall's own route (the portal's), which the platform's OpenAPI document does not have.
+    const list = (auth: string) =>
+      apiRequest(fx.app, `GET /applications/${fx.appId}/guild-commands`, { auth });
+    expect((await list(owner())).json()).toEqual([]);
+    const made = await fx.call(`POST ${guildPath}`, fx.bot, {
+      payload: { name: 'tag', description: 'Tags things' },
+    });
+    expect(made.statusCode).toBe(201);
+    const res = await list(owner());
+    expect(res.statusCode).toBe(200);
+    const listed = res.json<{ guild: { id: string }; commands: { name: string }[] }[]>();
+    expect(listed.map((entry) => entry.guild.id)).toEqual([fx.guild.guildId]);
+    expect(listed[0]?.commands.map((c) => c.name)).toEqual(['tag']);
+    const stranger = await fx.guild.join('nosy');
+    const refused = await list(stranger.token);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 50001 });
+    expect((await list(fx.bot)).statusCode).toBe(403);
   });
 
   it("refuses another person's session, and a session's writes", async () => {

@@ -19,6 +19,8 @@ import type { CommandScope, CommandService } from './service.js';
 const APP = { config: { auth: ['bot', 'bearer'] } } as const;
 /** Reading and deleting commands also take the owner's session (the developer portal). */
 const APP_OR_OWNER = { config: { auth: ['bot', 'bearer', 'session'] } } as const;
+/** The owner's session only. */
+const OWNER = { config: { auth: ['session'] } } as const;
 
 const LOCALE_SET: ReadonlySet<string> = new Set(LOCALES);
 
@@ -89,6 +91,14 @@ export function registerCommandRoutes(app: FastifyInstance, commands: CommandSer
       return reply.status(204).send();
     });
   }
+
+  // Guildhall's portal: the app's guild commands across its bot's guilds, for its owner.
+  app.get('/applications/:application_id/guild-commands', OWNER, (request) =>
+    commands.listGuildCommands(
+      principalOf(request),
+      parseInput(AppParams, request.params).application_id,
+    ),
+  );
 
   app.get('/applications/:application_id/guilds/:guild_id/commands/permissions', APP, (request) => {
     const p = parseInput(GuildParams, request.params);

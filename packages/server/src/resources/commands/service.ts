@@ -131,6 +131,28 @@ export function createCommandService(deps: ServiceDeps) {
       return commands.map((command) => serializeCommand(command, view));
     },
 
+    /**
+     * The app's guild commands in every guild its bot is in, for its owner's session (the
+     * portal lists them beside the global ones): `[{guild: {id, name}, commands}]`, only the
+     * guilds where the app has some.
+     */
+    async listGuildCommands(principal: Principal, applicationId: string) {
+      await requireOwner(storage, principal, applicationId);
+      const application = await storage.applications.findById(applicationId);
+      if (application?.botUserId == null) return [];
+      const guilds = await storage.guilds.listForUser(application.botUserId);
+      const found = [];
+      for (const guild of guilds) {
+        const commands = await storage.commands.listByScope(applicationId, guild.id);
+        if (commands.length === 0) continue;
+        found.push({
+          guild: { id: guild.id, name: guild.name },
+          commands: commands.map((command) => serializeCommand(command)),
+        });
+      }
+      return found;
+    },
+
     async get(principal: Principal, scope: CommandScope, commandId: string) {
       const entered = await enter(storage, principal, scope);
       return serializeCommand(await findIn(storage, entered, commandId));

@@ -45,6 +45,30 @@ describeDrivers('POST /interactions/{id}/{token}/callback ($driver)', (driver) =
     });
   });
 
+  it('names the command with its subcommands in the message interaction, read back later', async () => {
+    const interaction = await f.seed({
+      type: 2,
+      options: [{ type: 2, name: 'tag', options: [{ type: 1, name: 'add', options: [] }] }],
+    });
+    const res = await f.callback(interaction, { type: 4, data: { content: 'added' } });
+    expect(res.statusCode, res.body).toBe(204);
+    const expected = {
+      id: interaction.id,
+      type: 2,
+      name: 'ping tag add',
+      user: { id: f.member.userId },
+    };
+    expect((await f.dispatches.next('MESSAGE_CREATE')).data).toMatchObject({
+      interaction: expected,
+    });
+    // A reload reads it from the stored message, beside its metadata.
+    const [stored] = (await f.channelMessages()) as unknown as Record<string, unknown>[];
+    expect(stored).toMatchObject({
+      interaction: expected,
+      interaction_metadata: { id: interaction.id, type: 2 },
+    });
+  });
+
   it('answers with_response=true with the callback response the OpenAPI document describes', async () => {
     const interaction = await f.seed({ type: 2 });
     const res = await f.callback(

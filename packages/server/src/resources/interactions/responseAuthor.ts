@@ -76,6 +76,46 @@ export function interactionMetadata(
   return metadata;
 }
 
+/** Option types 1 SUB_COMMAND and 2 SUB_COMMAND_GROUP, whose names join the command's. */
+const SUBCOMMAND_TYPES: ReadonlySet<unknown> = new Set([1, 2]);
+
+/** A slash command's full name as invoked: the command, then its subcommand group and subcommand. */
+function invokedName(data: Json): string | null {
+  const name = stringAt(data, 'name');
+  if (name === null) return null;
+  const parts = [name];
+  let options = data['options'];
+  while (Array.isArray(options)) {
+    const sub: unknown = options[0];
+    if (options.length !== 1 || typeof sub !== 'object' || sub === null) break;
+    const option = sub as Json;
+    const subName = stringAt(option, 'name');
+    if (!SUBCOMMAND_TYPES.has(option['type']) || subName === null) break;
+    parts.push(subName);
+    options = option['options'];
+  }
+  return parts.join(' ');
+}
+
+/**
+ * The deprecated message `interaction` (the platform's MessageInteraction) of a command's
+ * response: `{id, type, name, user}`, `name` with its subcommands ("tag add"). It is the only
+ * place a message names the command it answers (`interaction_metadata` does not); null for
+ * components and modals.
+ */
+export function messageInteraction(interaction: InteractionRecord): Json | null {
+  const data = objectAt(interaction.payload, 'data');
+  if (interaction.type !== InteractionTypes.APPLICATION_COMMAND || data === null) return null;
+  const name = invokedName(data);
+  if (name === null) return null;
+  return {
+    id: interaction.id,
+    type: interaction.type,
+    name,
+    user: invokingUser(interaction.payload),
+  };
+}
+
 /**
  * The message type of a response: 20 CHAT_INPUT_COMMAND for a slash (or entry point) command,
  * 23 CONTEXT_MENU_COMMAND for a user or message command, 0 DEFAULT for a component and for a
@@ -136,6 +176,7 @@ export function responseAuthor(
     interactionMetadata: interactionMetadata(interaction, {
       originalResponseMessageId: options.originalResponseMessageId ?? null,
     }),
+    interaction: messageInteraction(interaction),
     ephemeralUserId: interaction.userId,
     ...(options.loading === true ? { loading: true } : {}),
     ...(followup ? {} : { reference: targetReference(interaction) }),

@@ -17,6 +17,7 @@ describeDrivers('interaction and ephemeral messages on $driver', (driver) => {
     botUserId: fx.guild.bot.userId,
     type: 20,
     interactionMetadata: { id: '1', type: 2, user: { id: userId ?? '0' } },
+    interaction: null,
     ephemeralUserId: userId,
   });
 

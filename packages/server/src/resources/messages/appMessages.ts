@@ -136,6 +136,7 @@ export function createAppMessages(
         attachments: uploads.map((upload) => upload.attachment),
         components,
         interactionMetadata: byWebhook ? null : author.interactionMetadata,
+        interaction: byWebhook ? null : author.interaction,
         webhookAuthor: byWebhook ? { username: author.username, avatar: author.avatar } : null,
         ephemeralUserId,
       };

@@ -36,6 +36,8 @@ export type MessageAuthor =
       /** 20 CHAT_INPUT_COMMAND, 23 CONTEXT_MENU_COMMAND, 0 DEFAULT, 19 REPLY… */
       type: number;
       interactionMetadata: Record<string, unknown>;
+      /** The deprecated `interaction` of a command's response (its name), else null. */
+      interaction: Record<string, unknown> | null;
       /**
        * The user an ephemeral message (flag 64 in the input's flags) is for: the invoking user.
        * Only that user ever sees such a message; a flag 64 without it is refused.

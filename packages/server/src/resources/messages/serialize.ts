@@ -152,6 +152,7 @@ type MessageWireShape = Omit<
   | 'message_snapshots'
   | 'referenced_message'
   | 'interaction_metadata'
+  | 'interaction'
   | 'poll'
 > & {
   /** Checked by its serializer (polls.ts). */
@@ -159,6 +160,7 @@ type MessageWireShape = Omit<
   embeds: unknown[];
   components: unknown[];
   interaction_metadata?: Record<string, unknown>;
+  interaction?: Record<string, unknown>;
   message_snapshots?: unknown[];
   referenced_message?: MessageWireShape | null;
 };
@@ -244,6 +246,7 @@ function serializeOne(message: MessageRecord, context: MessageContext) {
     ...(message.interactionMetadata == null
       ? {}
       : { interaction_metadata: message.interactionMetadata }),
+    ...(message.interaction == null ? {} : { interaction: message.interaction }),
     ...activityFields(message, context),
     ...(message.metadata == null ? {} : { metadata: message.metadata }),
     ...(message.reference === null

@@ -31,7 +31,12 @@ export function resolveColors(
   const colors = input.colors ?? undefined;
   if (colors === undefined) {
     if (input.color === undefined) return undefined;
-    return { ...current, color: input.color ?? 0 };
+    // Only the colours: `current` may be the whole role, whose other fields are not ours to set.
+    return {
+      color: input.color ?? 0,
+      secondaryColor: current.secondaryColor,
+      tertiaryColor: current.tertiaryColor,
+    };
   }
   const secondary = colors.secondary_color ?? null;
   const tertiary = colors.tertiary_color ?? null;

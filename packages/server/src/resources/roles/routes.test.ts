@@ -181,12 +181,21 @@ describeDrivers('roles on $driver', (driver) => {
     const url = `/guilds/${g.guildId}/roles/${role.id}`;
     const byColor = await g.call('PATCH', url, {
       auth: g.bot.token,
-      payload: { color: 0xff0000, mentionable: true, unicode_emoji: '🎨' },
+      // With a name and permissions beside the colour: each is kept (the colour is not the role).
+      payload: {
+        name: 'Repainted',
+        permissions: String(P.VIEW_CHANNEL),
+        color: 0xff0000,
+        mentionable: true,
+        unicode_emoji: '🎨',
+      },
       reason: 'paint',
     });
     expect(byColor.statusCode).toBe(200);
     expectOpenApiResponse(byColor, 'PATCH', url);
     expect(byColor.json()).toMatchObject({
+      name: 'Repainted',
+      permissions: String(P.VIEW_CHANNEL),
       color: 0xff0000,
       colors: { primary_color: 0xff0000, secondary_color: null },
       mentionable: true,

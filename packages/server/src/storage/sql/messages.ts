@@ -78,9 +78,7 @@ function toMessage(
     // Only the messages that carry these fields have them (most messages have none).
     ...(row.activity === null ? {} : { activity: activityOf(row.activity) }),
     ...(row.components === null ? {} : { components: jsonList(row.components) ?? [] }),
-    ...(row.interaction_metadata === null
-      ? {}
-      : { interactionMetadata: JSON.parse(row.interaction_metadata) as Record<string, unknown> }),
+    ...(row.interaction_metadata === null ? {} : interactionOf(row.interaction_metadata)),
     ...(row.webhook_author === null
       ? {}
       : { webhookAuthor: JSON.parse(row.webhook_author) as WebhookAuthorRecord }),
@@ -88,6 +86,29 @@ function toMessage(
     ...(row.metadata == null
       ? {}
       : { metadata: JSON.parse(row.metadata) as Record<string, string> }),
+  };
+}
+
+/**
+ * The interaction_metadata column: the wire metadata alone, or with a command's deprecated
+ * `interaction` beside it as `{"metadata": …, "interaction": …}` (a metadata object always has
+ * an `id`, so the two read apart; rows stored before the second form hold the first).
+ */
+function interactionColumn(message: NewMessage): string | null {
+  if (message.interactionMetadata == null) return null;
+  return JSON.stringify(
+    message.interaction == null
+      ? message.interactionMetadata
+      : { metadata: message.interactionMetadata, interaction: message.interaction },
+  );
+}
+
+function interactionOf(value: string): Pick<MessageRecord, 'interactionMetadata' | 'interaction'> {
+  const parsed = JSON.parse(value) as Record<string, unknown>;
+  if ('id' in parsed) return { interactionMetadata: parsed };
+  return {
+    interactionMetadata: parsed['metadata'] as Record<string, unknown>,
+    interaction: parsed['interaction'] as Record<string, unknown>,
   };
 }
 
@@ -170,8 +191,7 @@ function messageRow(message: NewMessage): Insertable<MessagesTable> {
       message.components === undefined || message.components.length === 0
         ? null
         : JSON.stringify(message.components),
-    interaction_metadata:
-      message.interactionMetadata == null ? null : JSON.stringify(message.interactionMetadata),
+    interaction_metadata: interactionColumn(message),
     webhook_author: message.webhookAuthor == null ? null : JSON.stringify(message.webhookAuthor),
     ephemeral_user_id: message.ephemeralUserId ?? null,
     metadata: message.metadata == null ? null : JSON.stringify(message.metadata),

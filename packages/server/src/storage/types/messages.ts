@@ -59,6 +59,11 @@ export interface MessageRecord {
   components?: unknown[];
   /** The wire interaction_metadata of an interaction's response or followup, else absent/null. */
   interactionMetadata?: Record<string, unknown> | null;
+  /**
+   * The wire `interaction` (deprecated MessageInteraction: id, type, name, user) of a command's
+   * response, stored beside its metadata; absent/null otherwise and on messages stored before it.
+   */
+  interaction?: Record<string, unknown> | null;
   /** The name and avatar a webhook's message shows as its author (authorId is the webhook's id). */
   webhookAuthor?: WebhookAuthorRecord | null;
   /**

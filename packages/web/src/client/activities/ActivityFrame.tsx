@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { scopeDescription } from '@guildhall/protocol';
 import { Dialog } from '../../components/Dialog.js';
 import '../../styles/activities.css';
 import { errorMessage } from '../../lib/api.js';
@@ -257,7 +258,9 @@ function QuestionDialog({ question }: { question: Question }) {
     >
       <ul className="consent-scopes" aria-label="Permissions">
         {scopes.map((scope) => (
-          <li key={scope}>{scope}</li>
+          <li key={scope}>
+            {scopeDescription(scope)} <span className="consent-scope-name">({scope})</span>
+          </li>
         ))}
       </ul>
       <div className="dialog-actions">

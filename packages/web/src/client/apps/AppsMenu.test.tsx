@@ -4,7 +4,6 @@ import type { APIMessage } from 'discord-api-types/v10';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '../../lib/session.js';
 import { AppsMenuItems } from './AppsMenu.js';
-import { rememberInteraction } from './interactionLabels.js';
 import { InteractionHeader } from './MessageAppParts.js';
 import { ModalHost } from './ModalHost.js';
 import {
@@ -98,17 +97,18 @@ describe('AppsMenuItems', () => {
   });
 });
 
-describe('InteractionHeader of an interaction this client sent', () => {
-  it('names the command the invoker used', async () => {
+describe('InteractionHeader of a command response', () => {
+  it('names the command the invoker used, from the message', async () => {
     stubApi();
-    rememberInteraction('777', '/echo');
     const reply = {
       id: '601',
+      type: 20,
       channel_id: CHANNEL.id,
       author: BOB,
       content: 'echoed',
       flags: 0,
       interaction_metadata: { id: '777', type: 2, user: ME, authorizing_integration_owners: {} },
+      interaction: { id: '777', type: 2, name: 'echo', user: ME },
     };
     await renderClient(<InteractionHeader message={reply as unknown as APIMessage} />);
     expect(screen.getByText('Ann used /echo')).toBeDefined();

@@ -62,7 +62,6 @@ export function AppsMenuItems({
                 target_id: targetId,
                 ...(command.guild_id === undefined ? {} : { guild_id: command.guild_id }),
               },
-              label: command.name,
             }).then(
               ({ outcome }) => {
                 onDone();

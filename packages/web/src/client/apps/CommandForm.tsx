@@ -16,6 +16,7 @@ import {
   sendInteraction,
 } from './interactions.js';
 import { OptionField } from './OptionField.js';
+import { useFocusInvalid } from '../../components/useFocusInvalid.js';
 
 /** How long typing pauses before autocomplete asks the app (ms). */
 export const AUTOCOMPLETE_DEBOUNCE_MS = 300;
@@ -54,6 +55,7 @@ export function CommandForm({
   const formRef = useRef<HTMLDivElement>(null);
   const valuesRef = useRef(values);
   valuesRef.current = values;
+  const focusInvalid = useFocusInvalid(formRef, errors);
 
   // Only the answer to the latest autocomplete request is shown; older ones are stale.
   useEffect(() => {
@@ -107,7 +109,10 @@ export function CommandForm({
   const submit = async () => {
     const found = validateOptions(entry.options, values);
     setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    if (Object.keys(found).length > 0) {
+      focusInvalid();
+      return;
+    }
     const { data, files } = buildCommandData(entry, values);
     setStatus({ kind: 'sending' });
     setSuggestions(null);
@@ -118,7 +123,6 @@ export function CommandForm({
         channel,
         data,
         files,
-        label: `/${entry.label}`,
       });
       if (outcome === 'success') onDone();
       else setStatus({ kind: 'error', message: NO_RESPONSE });

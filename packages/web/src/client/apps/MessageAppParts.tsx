@@ -1,6 +1,7 @@
 import {
   InteractionType,
   MessageFlags,
+  MessageType,
   type APIChannel,
   type APIMessage,
   type APIUser,
@@ -10,7 +11,6 @@ import { useClient } from '../context.js';
 import type { ClientState } from '../state.js';
 import { ComponentNode } from './ComponentTree.js';
 import { guildIdOf } from './interactions.js';
-import { useInteractionLabel } from './interactionLabels.js';
 import { useComponentActions } from './useComponentActions.js';
 import '../../styles/apps.css';
 
@@ -92,16 +92,26 @@ const nameOf = (user: APIUser | undefined) =>
   user === undefined ? 'Someone' : (user.global_name ?? user.username);
 
 /**
- * The line above an app's response: "<user> used /<command>" (named when this client sent it;
- * the metadata carries no command name), and for an ephemeral message "Only you can see this"
- * with a Dismiss button that removes it here.
+ * What a response's header calls the command it answers: "/tag add" for a slash command, the
+ * name of a user or message command, from the message's `interaction` (the platform's
+ * MessageInteraction, stored with the message); "a command" when the message has none.
+ */
+function commandLabel(message: APIMessage): string {
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the one field naming the command
+  const name = message.interaction?.name;
+  if (name === undefined || name === '') return 'a command';
+  return message.type === MessageType.ContextMenuCommand ? name : `/${name}`;
+}
+
+/**
+ * The line above an app's response: "<user> used /<command>", and for an ephemeral message
+ * "Only you can see this" with a Dismiss button that removes it here.
  */
 export function InteractionHeader({ message }: { message: APIMessage }): React.JSX.Element | null {
   const { store } = useClient();
   const meta = message.interaction_metadata;
   const trigger =
     meta?.type === InteractionType.ModalSubmit ? meta.triggering_interaction_metadata : meta;
-  const label = useInteractionLabel(trigger?.id);
   const ephemeral = hasFlag(message, MessageFlags.Ephemeral);
   const command = trigger?.type === InteractionType.ApplicationCommand;
   if (!command && !ephemeral) return null;
@@ -109,7 +119,7 @@ export function InteractionHeader({ message }: { message: APIMessage }): React.J
     <div className="interaction-header">
       {command ? (
         <span>
-          {nameOf(meta?.user)} used {label ?? 'a command'}
+          {nameOf(meta?.user)} used {commandLabel(message)}
           {trigger.target_user === undefined ? '' : ` on ${nameOf(trigger.target_user)}`}
         </span>
       ) : null}

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ChannelType, ComponentType, type APIChannel } from 'discord-api-types/v10';
 import { Dialog } from '../../components/Dialog.js';
+import { useFocusInvalid } from '../../components/useFocusInvalid.js';
 import { errorMessage } from '../../lib/api.js';
 import { useClient } from '../context.js';
 import { Markdown } from '../messages/Markdown.js';
@@ -89,12 +90,17 @@ function AppModal({ modal, onClose }: { modal: ModalCreate; onClose: () => void 
   const [failure, setFailure] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const guildId = guildIdOf(channel) ?? null;
+  const formRef = useRef<HTMLFormElement>(null);
+  const focusInvalid = useFocusInvalid(formRef, errors);
 
   const submit = async () => {
     const found = validateModal(modal.components, answers);
     setErrors(found);
     setFailure(null);
-    if (Object.keys(found).length > 0) return;
+    if (Object.keys(found).length > 0) {
+      focusInvalid();
+      return;
+    }
     const { data, files } = buildModalSubmit(modal, answers);
     setSending(true);
     try {
@@ -126,6 +132,7 @@ function AppModal({ modal, onClose }: { modal: ModalCreate; onClose: () => void 
       className="app-modal"
     >
       <form
+        ref={formRef}
         noValidate
         onSubmit={(event) => {
           event.preventDefault();

@@ -9,7 +9,6 @@ import { api } from '../../lib/api.js';
 import type { GatewayClient } from '../../lib/gateway.js';
 import type { Store } from '../../lib/store.js';
 import type { ClientState } from '../state.js';
-import { rememberInteraction } from './interactionLabels.js';
 
 /** Interaction types a person sends. */
 export const InteractionKind = {
@@ -38,8 +37,6 @@ export interface InteractionRequest {
   messageId?: string;
   /** Files for attachment options and File Uploads: `files[n]`, named by `data.attachments`. */
   files?: File[];
-  /** What the response's header calls it ("/echo", "Quote"), remembered by interaction id. */
-  label?: string;
 }
 
 let counter = 0;
@@ -88,15 +85,12 @@ export const OUTCOME_TIMEOUT_MS = 15_000;
  * Waits for the outcome dispatch of `nonce`. Listening starts before the POST is sent, since the
  * app may answer before the POST's own answer arrives.
  */
-function awaitOutcome(gateway: GatewayClient, nonce: string, label: string | undefined) {
+function awaitOutcome(gateway: GatewayClient, nonce: string) {
   let stop: () => void = () => undefined;
   const outcome = new Promise<InteractionOutcome>((resolve) => {
     const mine = (data: unknown) => (data as { nonce?: unknown } | null)?.nonce === nonce;
     const offSuccess = gateway.on('INTERACTION_SUCCESS', (data) => {
-      if (!mine(data)) return;
-      const id = (data as { id?: unknown }).id;
-      if (label !== undefined && typeof id === 'string') rememberInteraction(id, label);
-      finish('success');
+      if (mine(data)) finish('success');
     });
     const offFailure = gateway.on('INTERACTION_FAILURE', (data) => {
       if (mine(data)) finish('failure');
@@ -140,7 +134,7 @@ export async function startInteraction(
 ): Promise<{ outcome: Promise<InteractionOutcome> }> {
   const sessionId = client.store.get().sessionId;
   if (sessionId === null) throw new Error('Not connected yet: try again in a moment.');
-  const waiting = awaitOutcome(client.gateway, nonce, request.label);
+  const waiting = awaitOutcome(client.gateway, nonce);
   try {
     await api<undefined>('POST', '/interactions', {
       body: interactionBody(request, sessionId, nonce),

@@ -6,8 +6,23 @@ import { PinsPanel } from '../messages/PinsPanel.js';
 import { channelTitle } from '../messages/names.js';
 import { ActivityLauncher, RunningActivities } from '../activities/ActivityLauncher.js';
 
-/** The conversation's name and topic, its pinned messages, and "Create Invite" in a guild. */
-export function ChannelHeader({ channel }: { channel: APIChannel }) {
+/** Whether a guild's member list is shown beside the conversation, and the switch. */
+export interface MemberListToggle {
+  shown: boolean;
+  toggle: () => void;
+}
+
+/**
+ * The conversation's name and topic, its pinned messages, and in a guild "Create Invite" and the
+ * member list's switch.
+ */
+export function ChannelHeader({
+  channel,
+  members,
+}: {
+  channel: APIChannel;
+  members?: MemberListToggle | undefined;
+}) {
   const meId = useClientState((s) => s.me?.id ?? null);
   const [inviting, setInviting] = useState(false);
   const [pinsOpen, setPinsOpen] = useState(false);
@@ -36,6 +51,11 @@ export function ChannelHeader({ channel }: { channel: APIChannel }) {
         >
           Pinned Messages
         </button>
+        {members === undefined ? null : (
+          <button type="button" aria-pressed={members.shown} onClick={members.toggle}>
+            Member List
+          </button>
+        )}
         {isPrivate ? (
           <ActivityLauncher channelId={channel.id} label="Activities in this conversation" />
         ) : (

@@ -1,9 +1,11 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'wouter';
-import type { APIChannel, APIGuild } from 'discord-api-types/v10';
+import { PermissionFlagsBits, type APIChannel, type APIGuild } from 'discord-api-types/v10';
 import { useClientState } from '../context.js';
 import { groupChannels, isVoice } from './order.js';
 import { VoiceChannelItem } from '../voice/VoiceChannelItem.js';
+import { RoleSettings } from '../guilds/RoleSettings.js';
+import { guildPermissions } from '../permissions.js';
 
 const EMPTY: string[] = [];
 
@@ -18,6 +20,13 @@ export function ChannelSidebar({
   const ids = useClientState((s) => s.guildChannelIds[guild.id] ?? EMPTY);
   const channels = useClientState((s) => s.channels);
   const [collapsed, setCollapsed] = useState<Record<string, boolean>>({});
+  const [rolesOpen, setRolesOpen] = useState(false);
+  const meId = useClientState((s) => s.me?.id ?? null);
+  const member = useClientState((s) => (meId === null ? undefined : s.members[guild.id]?.[meId]));
+  // Only what the person may do is offered; the API checks again.
+  const manageRoles =
+    meId !== null &&
+    (guildPermissions({ guild, member, userId: meId }) & PermissionFlagsBits.ManageRoles) !== 0n;
   const groups = useMemo(
     () =>
       groupChannels(ids.map((id) => channels[id]).filter((c): c is APIChannel => c !== undefined)),
@@ -25,7 +34,27 @@ export function ChannelSidebar({
   );
   return (
     <nav className="channel-sidebar" aria-label="Channels">
-      <h2 className="sidebar-guild-name">{guild.name}</h2>
+      <div className="sidebar-guild-header">
+        <h2 className="sidebar-guild-name">{guild.name}</h2>
+        {manageRoles ? (
+          <button
+            type="button"
+            onClick={() => {
+              setRolesOpen(true);
+            }}
+          >
+            Roles
+          </button>
+        ) : null}
+      </div>
+      {rolesOpen ? (
+        <RoleSettings
+          guildId={guild.id}
+          onClose={() => {
+            setRolesOpen(false);
+          }}
+        />
+      ) : null}
       {groups.map((group) => {
         const key = group.category?.id ?? '';
         const isCollapsed = collapsed[key] === true;

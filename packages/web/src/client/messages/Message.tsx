@@ -17,6 +17,7 @@ import { Markdown } from './Markdown.js';
 import { MessageMenu, type MessageAbilities } from './MessageMenu.js';
 import { displayName } from './names.js';
 import { Reactions, toggleReaction } from './Reactions.js';
+import { ReplyPreview } from './ReplyPreview.js';
 
 const TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -117,6 +118,7 @@ export const Message = memo(function Message({
         setMenuOpen(true);
       }}
     >
+      <ReplyPreview message={message} guild={guild} />
       <InteractionHeader message={message} />
       <header className="message-header">
         <span className="message-author" style={nameStyle(guild, member)}>

@@ -13,10 +13,26 @@ const TYPE_LABELS: Record<number, string> = {
   4: 'Entry Point',
 };
 
-/** The app's global commands (registered by its code), with delete. */
+/** The app's guild commands in one guild (GET /applications/{id}/guild-commands). */
+interface GuildCommands {
+  guild: { id: string; name: string };
+  commands: APIApplicationCommand[];
+}
+
+/** The route of a command: global, or in its guild. */
+const commandPath = (appId: string, command: APIApplicationCommand) =>
+  command.guild_id === undefined
+    ? `/applications/${appId}/commands/${command.id}`
+    : `/applications/${appId}/guilds/${command.guild_id}/commands/${command.id}`;
+
+/**
+ * The app's commands (registered by its code), with delete: the global ones, then the guild
+ * commands of each server its bot is in.
+ */
 export function CommandsPage() {
   const { app } = useApplication();
   const [commands, setCommands] = useState<APIApplicationCommand[] | null>(null);
+  const [guilds, setGuilds] = useState<GuildCommands[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<APIApplicationCommand | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
@@ -29,6 +45,11 @@ export function CommandsPage() {
     }).then(setCommands, (error: unknown) => {
       if (!controller.signal.aborted) setLoadError(errorMessage(error));
     });
+    api<GuildCommands[]>('GET', `/applications/${app.id}/guild-commands`, {
+      signal: controller.signal,
+    }).then(setGuilds, (error: unknown) => {
+      if (!controller.signal.aborted) setLoadError(errorMessage(error));
+    });
     return () => {
       controller.abort();
     };
@@ -38,8 +59,14 @@ export function CommandsPage() {
     setBusy(true);
     setDeleteError(null);
     try {
-      await api('DELETE', `/applications/${app.id}/commands/${command.id}`);
-      setCommands((list) => (list ?? []).filter((c) => c.id !== command.id));
+      await api('DELETE', commandPath(app.id, command));
+      setCommands((list) => list?.filter((c) => c.id !== command.id) ?? null);
+      setGuilds(
+        (list) =>
+          list
+            ?.map((g) => ({ ...g, commands: g.commands.filter((c) => c.id !== command.id) }))
+            .filter((g) => g.commands.length > 0) ?? null,
+      );
       setDeleting(null);
     } catch (error) {
       setDeleteError(errorMessage(error));
@@ -51,9 +78,11 @@ export function CommandsPage() {
   return (
     <div className="settings-form">
       <PageTitle title="Commands">
-        Global commands your app registered (PUT or POST /applications/{app.id}/commands with its
-        bot token).
+        Commands your app registered with its bot token: global ones (PUT or POST /applications/
+        {app.id}/commands), and guild ones in each server its bot is in (…/guilds/
+        {'{guild.id}'}/commands).
       </PageTitle>
+      <h2>Global Commands</h2>
       <FormError message={loadError} />
       {commands === null ? (
         loadError === null ? (
@@ -62,45 +91,32 @@ export function CommandsPage() {
       ) : commands.length === 0 ? (
         <p>No global commands yet.</p>
       ) : (
-        <table className="data-table">
-          <caption className="visually-hidden">Global commands</caption>
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col">Name</th>
-              <th scope="col">Description</th>
-              <th scope="col">Options</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {commands.map((command) => (
-              <tr key={command.id}>
-                <td>{TYPE_LABELS[command.type] ?? String(command.type)}</td>
-                <th scope="row" className="mono">
-                  {command.name}
-                </th>
-                <td>{command.description}</td>
-                <td>{command.options?.length ?? 0}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="danger"
-                    aria-label={`Delete ${command.name}`}
-                    onClick={() => {
-                      setDeleteError(null);
-                      setDeleting(command);
-                    }}
-                  >
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <CommandTable
+          caption="Global commands"
+          commands={commands}
+          onDelete={(command) => {
+            setDeleteError(null);
+            setDeleting(command);
+          }}
+        />
+      )}
+      <h2>Guild Commands</h2>
+      {guilds === null ? null : guilds.length === 0 ? (
+        <p>No guild commands yet.</p>
+      ) : (
+        guilds.map(({ guild, commands: inGuild }) => (
+          <section key={guild.id} aria-label={`Commands in ${guild.name}`}>
+            <h3>{guild.name}</h3>
+            <CommandTable
+              caption={`Commands in ${guild.name}`}
+              commands={inGuild}
+              onDelete={(command) => {
+                setDeleteError(null);
+                setDeleting(command);
+              }}
+            />
+          </section>
+        ))
       )}
       {deleting === null ? null : (
         <ConfirmDialog
@@ -116,5 +132,57 @@ export function CommandsPage() {
         />
       )}
     </div>
+  );
+}
+
+/** A table of commands, each with its Delete button. */
+function CommandTable({
+  caption,
+  commands,
+  onDelete,
+}: {
+  caption: string;
+  commands: APIApplicationCommand[];
+  onDelete: (command: APIApplicationCommand) => void;
+}) {
+  return (
+    <table className="data-table">
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Type</th>
+          <th scope="col">Name</th>
+          <th scope="col">Description</th>
+          <th scope="col">Options</th>
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {commands.map((command) => (
+          <tr key={command.id}>
+            <td>{TYPE_LABELS[command.type] ?? String(command.type)}</td>
+            <th scope="row" className="mono">
+              {command.name}
+            </th>
+            <td>{command.description}</td>
+            <td>{command.options?.length ?? 0}</td>
+            <td>
+              <button
+                type="button"
+                className="danger"
+                aria-label={`Delete ${command.name}`}
+                onClick={() => {
+                  onDelete(command);
+                }}
+              >
+                Delete
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -14,8 +14,8 @@ describe('SocialSdkPage', () => {
     const user = userEvent.setup();
     const app = makeApp();
     const fetch = stubFetch(
-      // No provider saved yet: an empty form, not an error.
-      () => json(400, { code: 530008, message: 'OIDC configuration not found' }),
+      // No provider saved yet: an empty list, an empty form.
+      () => json(200, []),
       () => json(200, { ...app, social_sdk_terms_accepted: true }),
       () =>
         json(400, {
@@ -33,6 +33,10 @@ describe('SocialSdkPage', () => {
     );
     await vi.waitFor(() => {
       expect(fetch).toHaveBeenCalledTimes(1);
+    });
+    expect(requestOf(fetch, 0)).toMatchObject({
+      method: 'GET',
+      url: `/api/v10/applications/${app.id}/identity-providers`,
     });
     expect(screen.queryByRole('alert')).toBeNull();
 

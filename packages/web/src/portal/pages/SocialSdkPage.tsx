@@ -1,5 +1,5 @@
 import { useEffect, useState, type SyntheticEvent } from 'react';
-import { api, ApiError, errorMessage } from '../../lib/api.js';
+import { api, errorMessage } from '../../lib/api.js';
 import { Field, FormError } from '../../components/Field.js';
 import { Toggle } from '../../components/Toggle.js';
 import { useApiForm } from '../../components/useApiForm.js';
@@ -103,18 +103,21 @@ function OidcProviderForm({ applicationId }: { applicationId: string }) {
 
   useEffect(() => {
     const controller = new AbortController();
-    api<OidcProvider>('GET', `/applications/${applicationId}/identity-providers/oidc`, {
-      signal: controller.signal,
-    }).then(
-      (found) => {
+    // The list answers [] when none is saved: the page makes no request that fails.
+    api<(OidcProvider & { type: string })[]>(
+      'GET',
+      `/applications/${applicationId}/identity-providers`,
+      { signal: controller.signal },
+    ).then(
+      (providers) => {
+        const found = providers.find((p) => p.type === 'oidc');
+        if (found === undefined) return;
         setProvider(found);
         setIssuer(found.issuer);
         setClientId(found.client_id);
       },
       (error: unknown) => {
-        // None saved yet (530008 on this GET): an empty form, not an error.
         if (controller.signal.aborted) return;
-        if (error instanceof ApiError && (error.code === 530008 || error.status === 404)) return;
         setLoadError(errorMessage(error));
       },
     );
