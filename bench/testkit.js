@@ -36,6 +36,10 @@ const WORLD = {
   },
 };
 
+const cpuMs = () => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+};
 const ms = async (fn) => {
   const started = performance.now();
   await fn();
@@ -109,20 +113,25 @@ await gh.close();
 
 // Warm starts: the next platforms of the process, each closed before the next.
 const warmStarts = [];
+const warmCpu = [];
 const closes = [];
 for (let i = 0; i < rounds; i += 1) {
   let kit;
+  const cpu = cpuMs();
   warmStarts.push(
     await ms(async () => {
       kit = await startGuildhall({ world: WORLD });
     }),
   );
+  warmCpu.push(cpuMs() - cpu);
   closes.push(await ms(() => kit.close()));
 }
 
 // Baselines.
 const bareStarts = [];
+const bareCpu = [];
 for (let i = 0; i < rounds; i += 1) {
+  const cpu = cpuMs();
   bareStarts.push(
     await ms(async () => {
       const app = Fastify({ logger: false });
@@ -131,6 +140,7 @@ for (let i = 0; i < rounds; i += 1) {
       await app.close();
     }),
   );
+  bareCpu.push(cpuMs() - cpu);
 }
 const source = new Database(':memory:');
 source.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT)');
@@ -184,6 +194,7 @@ const rows = [
   ['first start (import + start)', [firstImport + firstStart], bareStarts],
   ['  of which importing the kit', [firstImport], null],
   ['warm start', warmStarts, bareStarts],
+  ['  its CPU time', warmCpu, bareCpu],
   ['close', closes, null],
   ['reset()', resets, copies],
   ['person → bot → person', roundTrips, bareTrips],

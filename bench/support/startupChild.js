@@ -45,7 +45,9 @@ async function guildhall() {
   };
   const start = async () => {
     const t = performance.now();
-    const app = await server.createApp({ config, storage: server.openMemoryStorage({ template }) });
+    const app = await server.createApp(config, {
+      overrides: { storage: server.openMemoryStorage({ template }) },
+    });
     await app.listen();
     return { app, ms: performance.now() - t };
   };

@@ -524,9 +524,8 @@ async function composeApp(
       const port = typeof address === 'object' && address !== null ? address.port : config.port;
       base = publicBaseUrl(config, port);
       listeningPort = port;
-      let voiceEndpoint: string | undefined;
       try {
-        voiceEndpoint = await voice?.node.listen();
+        await voice?.node.listen();
       } catch (err) {
         // The voice port is taken (say): the API's listener does not stay open without it.
         await http.close();
@@ -536,13 +535,6 @@ async function composeApp(
         logger.info(
           { url: base, certificate: tls.certPath },
           'HTTPS and WSS use a development certificate: Node clients trust it with NODE_EXTRA_CA_CERTS',
-        );
-      }
-      const voiceTls = voice?.tls();
-      if (voiceTls?.development === true) {
-        logger.info(
-          { endpoint: voiceEndpoint, certificate: voiceTls.certPath },
-          'voice uses a development certificate: Node clients trust it with NODE_EXTRA_CA_CERTS',
         );
       }
       if (metricsListener !== null) {

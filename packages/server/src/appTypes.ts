@@ -128,8 +128,11 @@ export interface App {
   /** The API URL clients use (base URL + /api/v10). */
   apiUrl(): string;
   gatewayUrl(): string;
-  /** The voice node this process serves (once listening, its endpoint), else null. */
-  readonly voice: { endpoint(): string; tls(): VoiceTlsMaterial | null } | null;
+  /**
+   * The voice node this process serves (once listening, its endpoint), else null. Its TLS
+   * certificate is read or made on first use: the first TLS connection, or `tls()`.
+   */
+  readonly voice: { endpoint(): string; tls(): Promise<VoiceTlsMaterial> } | null;
   /**
    * Takes a point to return to (control/reset.ts): `restore()` brings back the database as it is
    * now and forgets what the server learnt since (rate limits, sessions, cached credentials).

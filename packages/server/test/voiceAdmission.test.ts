@@ -3,10 +3,13 @@
  * (http/unidentified.ts): at most a few open per client address, over TLS or not (more get HTTP
  * 429 before any WebSocket exists), identified ones not counted, and one that has not identified
  * in time closed with 4003. The node's periodic pass runs when the test fires it, on the clock the
- * test moves.
+ * test moves. Its development certificate is made at the first TLS connection, not at start.
  */
-import { readFile } from 'node:fs/promises';
+import { X509Certificate } from 'node:crypto';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { connect as connectTls } from 'node:tls';
 import { VoiceCloseCodes as Close, VoiceOpcodes as VOp } from '@guildhall/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_VOICE_NODE_OPTIONS } from '../src/voice/gateway.js';
@@ -26,11 +29,12 @@ describe('voice connections before Identify', () => {
   const { voiceChannel, joinCall, identify } = voiceCalls(gw);
   const opened: VoiceClient[] = [];
 
-  const endpoint = () => {
+  const voiceNode = () => {
     const voice = gw.server.app.voice;
     if (voice === null) throw new Error('no voice node');
-    return voice.endpoint();
+    return voice;
   };
+  const endpoint = () => voiceNode().endpoint();
   /** A voice connection, once Hello arrived; closed after the test. */
   const connect = async (options: Parameters<typeof connectVoice>[1] = {}) => {
     const voice = await connectVoice(endpoint(), options);
@@ -42,6 +46,20 @@ describe('voice connections before Identify', () => {
     for (const voice of opened.splice(0)) voice.raw.terminate();
   };
 
+  it('makes its development certificate at the first TLS connection, and serves it', async () => {
+    const certFile = join(gw.server.app.config.dataDir, 'voice-tls', 'cert.pem');
+    expect(existsSync(certFile)).toBe(false);
+    const [host = '', port = ''] = endpoint().split(/:(?=\d+$)/);
+    const socket = connectTls({ host, port: Number(port), rejectUnauthorized: false });
+    await once(socket, 'secureConnect');
+    const served = socket.getPeerCertificate().raw;
+    socket.destroy();
+    expect(existsSync(certFile)).toBe(true);
+    const { cert, development } = await voiceNode().tls();
+    expect(development).toBe(true);
+    expect(served.equals(new X509Certificate(cert).raw)).toBe(true);
+  });
+
   it('caps unidentified connections per address, TLS ones too; identified ones do not count', async () => {
     try {
       const channelId = await voiceChannel();
@@ -50,15 +68,13 @@ describe('voice connections before Identify', () => {
       const second = await connect();
       await expect(connectVoice(endpoint())).rejects.toThrow(/HTTP 429/);
       // TLS on the same port is the same client address.
-      const ca = await readFile(join(gw.server.app.config.dataDir, 'voice-tls', 'cert.pem'));
-      await expect(connectVoice(endpoint(), { tls: { ca: ca.toString() } })).rejects.toThrow(
-        /HTTP 429/,
-      );
+      const ca = (await voiceNode().tls()).cert;
+      await expect(connectVoice(endpoint(), { tls: { ca } })).rejects.toThrow(/HTTP 429/);
 
       // Identified, the first no longer counts: one more may open, and no more.
       identify(first, bot);
       await first.op(VOp.READY);
-      const third = await connect({ tls: { ca: ca.toString() } });
+      const third = await connect({ tls: { ca } });
       await expect(connectVoice(endpoint())).rejects.toThrow(/HTTP 429/);
 
       // A closed one frees its place.

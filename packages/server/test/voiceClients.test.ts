@@ -74,7 +74,7 @@ async function runBots(frequency: number, flag?: string) {
       env: {
         ...process.env,
         TSX_TSCONFIG_PATH: 'tsconfig.test.json',
-        NODE_EXTRA_CA_CERTS: voice.tls()?.certPath ?? '',
+        NODE_EXTRA_CA_CERTS: (await voice.tls()).certPath,
       },
       stdio: 'pipe',
     },

@@ -5,8 +5,6 @@
  * Resume, TLS on the same port, and a voice state that leaves the call closing its member (4014).
  * The full DAVE exchange and media run with real clients in voiceClients.test.ts.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import {
   VOICE_ENCRYPTION_MODES,
   VoiceCloseCodes as Close,
@@ -181,7 +179,10 @@ describeDrivers('the voice gateway on $driver', (driver) => {
     first.voice.raw.terminate();
 
     // While it is away someone joins: Clients Connect waits for the resume.
-    const ca = await readFile(join(gw.server.app.config.dataDir, 'voice-tls', 'cert.pem'), 'utf8');
+    const voice = gw.server.app.voice;
+    if (voice === null) throw new Error('no voice node');
+    // The development certificate is made on first use: here, before the first TLS connection.
+    const { cert: ca } = await voice.tls();
     const owner = await joinCall(gw.guild.owner.token, channelId);
     const secure = gw.track(await connectVoice(owner.server.endpoint, { tls: { ca } }));
     await secure.op(VOp.HELLO);

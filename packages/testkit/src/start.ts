@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,10 +128,18 @@ const EMPTY_WORLD: LoadedWorld = {
   lobbies: {},
 };
 
+/**
+ * The secret key stored secrets are sealed with, made once per process and kept in its memory:
+ * a kit's database lives no longer than its data folder, so a key file (written and synced to
+ * disk at each start) would outlive everything it seals.
+ */
+let secretKey: string | undefined;
+
 /** The settings of a kit's platform: loopback, free ports, quiet, local deliveries allowed. */
 function kitConfig(dataDir: string, options: StartOptions): Config {
+  secretKey ??= randomBytes(32).toString('base64');
   return {
-    ...loadConfig({}, []),
+    ...loadConfig({ GUILDHALL_SECRET_KEY: secretKey }, []),
     host: '127.0.0.1',
     port: 0,
     voicePort: 0,

@@ -92,13 +92,16 @@ function startHelp(): string {
   ].join('\n');
 }
 
-/** What the banner says of the app's voice node, if it runs one. */
-function voiceBanner(app: App): VoiceBannerInfo | null {
+/**
+ * What the banner says of the app's voice node, if it runs one (its certificate is read, or
+ * made, for it: the banner names the file clients trust).
+ */
+async function voiceBanner(app: App): Promise<VoiceBannerInfo | null> {
   if (app.voice === null) return null;
-  const tls = app.voice.tls();
+  const tls = await app.voice.tls();
   return {
     endpoint: app.voice.endpoint(),
-    developmentCertificate: tls?.development === true ? tls.certPath : null,
+    developmentCertificate: tls.development ? tls.certPath : null,
   };
 }
 
@@ -153,7 +156,7 @@ async function start(request: StartRequest, env: Record<string, string | undefin
         demoBanner(demo, join(config.dataDir, 'demo.json'), {
           privilegedIntents,
           web,
-          voice: voiceBanner(app),
+          voice: await voiceBanner(app),
           tlsCertificate: devCertificate(app),
         }),
       );
@@ -165,7 +168,7 @@ async function start(request: StartRequest, env: Record<string, string | undefin
       }
     } else {
       const urls = { base: app.baseUrl(), api: app.apiUrl(), gateway: app.gatewayUrl() };
-      const voice = [...tlsLines(devCertificate(app)), ...voiceLines(voiceBanner(app))].map(
+      const voice = [...tlsLines(devCertificate(app)), ...voiceLines(await voiceBanner(app))].map(
         (line) => `${line.trim()}\n`,
       );
       io.stdout(`${runningLine(config.role, urls)}\n${voice.join('')}`);

@@ -56,6 +56,30 @@ describe('HTTP plumbing', () => {
     expect(wrongMethod.headers.allow).toBe('GET');
   });
 
+  it('answers HEAD as the GET of its path: its status, headers and length, and no body', async () => {
+    const get = await inject({
+      method: 'GET',
+      url: '/api/v10/users/@me',
+      headers: { authorization: bot },
+    });
+    const head = await inject({
+      method: 'HEAD',
+      url: '/api/v10/users/@me',
+      headers: { authorization: bot },
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers['content-length']).toBe(String(get.rawPayload.length));
+    expect(head.headers['content-type']).toBe(get.headers['content-type']);
+    expect(head.headers['x-ratelimit-limit']).toBe(get.headers['x-ratelimit-limit']);
+    // Refused as the GET is: no token, an unknown path, a path without GET.
+    expect((await inject({ method: 'HEAD', url: '/api/v10/users/@me' })).statusCode).toBe(401);
+    expect((await inject({ method: 'HEAD', url: '/api/v10/nothing/here' })).statusCode).toBe(404);
+    const postOnly = await inject({ method: 'HEAD', url: '/api/v10/auth/login' });
+    expect(postOnly.statusCode).toBe(405);
+    expect(postOnly.body).toBe('');
+  });
+
   it('answers 401 for a missing, malformed, unknown or wrong-kind token', async () => {
     const headers = [
       undefined,

@@ -21,6 +21,7 @@ import { registerCors } from './cors.js';
 import type { Authenticator } from './authenticator.js';
 import type { RateLimiter } from './rateLimit/index.js';
 import './types.js';
+import { headOnSend, restoreHeadMethod, routeHeadAsGet } from './headRequests.js';
 import { assertNoNul } from './nulGuard.js';
 import { LazyRequestLogger, RequestLogController } from './requestLog.js';
 import { INVALID_VERSION_PATH, decodePathAscii, rewriteApiUrl } from './versioning.js';
@@ -113,7 +114,12 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
       new LazyRequestLogger(parent, bindings, childOptions),
     bodyLimit: options.maxBodyBytes,
     genReqId: requestIdGenerator(),
-    rewriteUrl: (req) => rewriteApiUrl(decodePathAscii(req.url ?? '/')),
+    rewriteUrl: (req) => {
+      routeHeadAsGet(req);
+      return rewriteApiUrl(decodePathAscii(req.url ?? '/'));
+    },
+    // HEAD is answered by each GET route (headRequests.ts), not by a route of its own.
+    exposeHeadRoutes: false,
     routerOptions: ROUTER_OPTIONS,
     // Malformed percent-encoding or an oversized path parameter: the platform's 404 body.
     frameworkErrors: (err, request, reply: FastifyReply) => {
@@ -162,6 +168,11 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
       if (METHODS.includes(method as HTTPMethod))
         routeTable.push([method as HTTPMethod, route.url]);
     }
+    if (methods.includes('GET')) {
+      // Last of its hooks, as a HEAD route's would be: the others see the body HEAD drops.
+      const own = route.onSend ?? [];
+      route.onSend = [...(Array.isArray(own) ? own : [own]), headOnSend];
+    }
     const limit = route.config.rateLimit;
     if (rateLimiter !== null && limit !== undefined && limit !== false && limit.account) {
       // After the body is parsed: the route counts attempts per account it names (login).
@@ -174,6 +185,9 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   });
 
   app.decorateRequest('principal', null);
+
+  // First of all: a HEAD request routed as a GET is HEAD again (headRequests.ts).
+  app.addHook('onRequest', restoreHeadMethod);
 
   // Preflights are answered before authentication and rate limits.
   registerCors(app, options.corsOrigins ?? null);

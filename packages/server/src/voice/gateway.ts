@@ -84,7 +84,10 @@ export function createVoiceNode(deps: VoiceNodeDeps): VoiceNode {
 
   return {
     async listen() {
-      listener = createDualListener(await deps.tls());
+      if (deps.tlsAtListen === true) await deps.tls();
+      listener = createDualListener(deps.tls, (err) => {
+        logger.error({ err }, 'voice TLS certificate not available: TLS connection dropped');
+      });
       listener.http.on('upgrade', onUpgrade);
       const opened = await listenBoth(listener, deps, options);
       node.relay = opened.relay;

@@ -61,26 +61,41 @@ function splitEndpoint(endpoint: string): { host: string; port: number } {
 }
 
 /**
- * A voice node from the config, not yet listening; and its TLS material once it listens (the
- * certificate is read, or made, then: a process that never listens makes none).
+ * A voice node from the config, not yet listening; and its TLS material, read or made on first
+ * use: the operator's files (`--voice-tls-cert`) when the node starts listening, so that
+ * unreadable ones stop the start; a development certificate at the first TLS connection or the
+ * first call of `tls()` (a node only ever reached over plain WebSocket, a test's, makes none).
  */
 export function openVoiceNode(wiring: VoiceNodeWiring): {
   node: VoiceNode;
-  tls: () => VoiceTlsMaterial | null;
+  tls: () => Promise<VoiceTlsMaterial>;
 } {
   const { config, clock, logger } = wiring;
   const advertised = splitEndpoint(config.voiceEndpoint);
-  let material: VoiceTlsMaterial | null = null;
-  const tls = async () => {
-    material = await loadVoiceTls({
+  let material: Promise<VoiceTlsMaterial> | undefined;
+  const tls = () =>
+    (material ??= loadVoiceTls({
       certPath: config.voiceTlsCert,
       keyPath: config.voiceTlsKey,
       dataDir: config.dataDir,
       host: advertised.host,
       nowMs: clock.now(),
-    });
-    return material;
-  };
+    }).then(
+      (loaded) => {
+        if (loaded.development) {
+          logger.info(
+            { endpoint: node.endpoint(), certificate: loaded.certPath },
+            'voice uses a development certificate: Node clients trust it with NODE_EXTRA_CA_CERTS',
+          );
+        }
+        return loaded;
+      },
+      (err: unknown) => {
+        // A certificate that could not be made is tried again at the next use.
+        material = undefined;
+        throw err;
+      },
+    ));
   const node = createVoiceNode({
     options: {
       ...DEFAULT_VOICE_NODE_OPTIONS,
@@ -93,6 +108,7 @@ export function openVoiceNode(wiring: VoiceNodeWiring): {
       ...wiring.tuning?.options,
     },
     tls,
+    tlsAtListen: config.voiceTlsCert !== null || config.voiceTlsKey !== null,
     clock,
     ...(wiring.tuning?.timers ? { timers: wiring.tuning.timers } : {}),
     ...(wiring.clientAddress ? { clientAddress: wiring.clientAddress } : {}),
@@ -114,7 +130,7 @@ export function openVoiceNode(wiring: VoiceNodeWiring): {
       new DaveCall({ channelId, clock, maxMembers: config.voiceMaxMembers }),
     ...(wiring.registry ? { registry: wiring.registry } : {}),
   });
-  return { node, tls: () => material };
+  return { node, tls };
 }
 
 /** The voice node's figures in Prometheus's text format (for /metrics). */

@@ -62,8 +62,13 @@ export const DEFAULT_VOICE_NODE_OPTIONS: VoiceNodeTuning = {
 
 export interface VoiceNodeDeps {
   options: VoiceNodeOptions;
-  /** The certificate and key the voice port serves, read (or made) when it starts listening. */
+  /**
+   * The certificate and key the voice port serves, read (or made) at the first TLS connection, or
+   * when it starts listening with `tlsAtListen`.
+   */
   tls: () => Promise<{ cert: string; key: string }>;
+  /** Whether the certificate is read before listening (the operator's files: errors stop it). */
+  tlsAtListen?: boolean;
   clock: Clock;
   /** Where the node's periodic pass waits (the event loop's timers by default). */
   timers?: Timers;
