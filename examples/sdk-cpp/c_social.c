@@ -112,6 +112,10 @@ static int a_got_reply(player* a, player* b) {
   return a->last_message_from == platformpp_client_current_user_id(b->client) &&
          strcmp(a->last_message, "hello back") == 0;
 }
+static int a_in_lobby(player* a, player* b) {
+  (void)b;
+  return a->lobby_id != 0;
+}
 static int both_in_lobby(player* a, player* b) {
   return a->lobby_id != 0 && b->lobby_id == a->lobby_id &&
          a->member_added == platformpp_client_current_user_id(b->client);
@@ -172,7 +176,11 @@ int main(void) {
   char secret[64];
   snprintf(secret, sizeof(secret), "c-social-%ld", (long)time(NULL));
   if (ok) {
+    /* Ada makes the lobby before Bob joins it: she then sees him added. */
     platformpp_client_create_or_join_lobby(a.client, secret, on_joined, &a);
+    ok = wait_until(a_in_lobby, &a, &b, "ada made the lobby");
+  }
+  if (ok) {
     platformpp_client_create_or_join_lobby(b.client, secret, on_joined, &b);
     ok = wait_until(both_in_lobby, &a, &b, "both joined the lobby");
   }

@@ -29,6 +29,9 @@ const SUITE_TIMEOUT_MS = 10 * 60_000;
 
 describe.skipIf(missing !== null && !CI)('the native Social SDK (C++ and C)', () => {
   let world: NativeWorld | null = null;
+  /** Whether this run built the library: the later tests never run a binary a failed build left. */
+  let libraryBuilt = false;
+  let examplesBuilt = false;
   const live = (): NativeWorld => {
     if (world === null) throw new Error('no server');
     return world;
@@ -61,6 +64,7 @@ describe.skipIf(missing !== null && !CI)('the native Social SDK (C++ and C)', ()
     async () => {
       const built = await buildLibrary();
       expect(built.code, built.output).toBe(0);
+      libraryBuilt = true;
       for (const file of [
         'lib/libplatformpp.so',
         'lib/libplatformpp.a',
@@ -78,6 +82,7 @@ describe.skipIf(missing !== null && !CI)('the native Social SDK (C++ and C)', ()
   it(
     'passes its GoogleTest suite against the server',
     async () => {
+      expect(libraryBuilt, 'the library built in this run').toBe(true);
       const ran = await run(`${BUILD_DIR}/test/platformpp_tests`, ['--gtest_color=no'], {
         env: { PLATFORMPP_TEST_WORLD: await live().forRun() },
         timeoutMs: SUITE_TIMEOUT_MS,
@@ -110,8 +115,10 @@ describe.skipIf(missing !== null && !CI)('the native Social SDK (C++ and C)', ()
   it(
     'builds the examples out of tree with find_package; the C program plays over the C API',
     async () => {
+      expect(libraryBuilt, 'the library built in this run').toBe(true);
       const built = await buildExamples();
       expect(built.code, built.output).toBe(0);
+      examplesBuilt = true;
       const ran = await run(`${EXAMPLES_BUILD_DIR}/c-social`, [], {
         env: {
           API_URL: live().apiBase,
@@ -127,6 +134,7 @@ describe.skipIf(missing !== null && !CI)('the native Social SDK (C++ and C)', ()
   );
 
   it('two console players: friends, presence, DMs and lobby chat', async () => {
+    expect(examplesBuilt, 'the examples built in this run').toBe(true);
     const args = ['--api', live().apiBase, '--bot-token', live().dev.botToken];
     const suffix = String(Date.now() % 100000);
     const ada = new ConsolePlayer(`${EXAMPLES_BUILD_DIR}/social-game`, `Ada${suffix}`, args);

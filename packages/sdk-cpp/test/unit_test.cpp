@@ -2,6 +2,9 @@
 // PKCE, and the value types' shapes (copyable, movable, operator bool, nullobj, setters).
 #include <zlib.h>
 
+#include <type_traits>
+#include <typeinfo>
+
 #include "encoding.h"
 #include "inflate.h"
 #include "log.h"
@@ -130,6 +133,54 @@ TEST(Shapes, ValueTypesAreCopyableMovableWithNullObjects) {
   EXPECT_FALSE(Client::nullobj);
   EXPECT_TRUE(platformpp::ClientResult().Successful());
   EXPECT_EQ(platformpp::ClientResult().ToString(), "OK");
+}
+
+/// Every public type: copyable and movable both ways, with `operator bool` and a null `nullobj`.
+template <typename... Types>
+void expectShapes() {
+  static_assert((std::is_copy_constructible_v<Types> && ...));
+  static_assert((std::is_copy_assignable_v<Types> && ...));
+  static_assert((std::is_nothrow_move_constructible_v<Types> && ...));
+  static_assert((std::is_move_assignable_v<Types> && ...));
+  static_assert((std::is_constructible_v<bool, Types const&> && ...));
+  static_assert((!std::is_convertible_v<Types const&, bool> && ...), "operator bool is explicit");
+  std::vector<std::pair<char const*, bool>> nulls{{typeid(Types).name(),
+                                                   static_cast<bool>(Types::nullobj)}...};
+  for (auto const& [name, holds] : nulls) EXPECT_FALSE(holds) << name << "::nullobj";
+}
+
+TEST(Shapes, EveryTypeHasTheSpecsShape) {
+  namespace pp = platformpp;
+  expectShapes<pp::ClientResult, pp::AuthorizationCodeChallenge, pp::AuthorizationCodeVerifier,
+               pp::AuthorizationArgs, pp::DeviceAuthorizationArgs, pp::ClientCreateOptions,
+               pp::GuildMinimal, pp::LinkedLobby, pp::GuildChannel, pp::LinkedChannel,
+               pp::UserMessageSummary, pp::VoiceSettings, pp::AudioDevice, pp::ActivityAssets,
+               pp::ActivityTimestamps, pp::ActivityParty, pp::ActivitySecrets, pp::ActivityButton,
+               pp::Activity, pp::ActivityInvite, pp::UserApplicationProfileHandle, pp::UserHandle,
+               pp::RelationshipHandle, pp::ChannelHandle, pp::MessageHandle,
+               pp::LobbyMemberHandle, pp::LobbyHandle, pp::Call, Client>();
+  // A value type made by its default constructor holds a valid object; its setters store.
+  pp::ClientCreateOptions options;
+  EXPECT_TRUE(options);
+  options.SetApiBase("http://127.0.0.1:9/api/v10");
+  options.SetCpuAffinityMask(3);
+  pp::ClientCreateOptions copied = options;
+  EXPECT_EQ(copied.ApiBase(), "http://127.0.0.1:9/api/v10");
+  EXPECT_EQ(copied.CpuAffinityMask().value_or(0), 3U);
+  pp::GuildChannel channel;
+  pp::LinkedLobby linked;
+  linked.SetLobbyId(7);
+  channel.SetLinkedLobby(linked);
+  channel.SetIsLinkable(true);
+  pp::GuildChannel movedChannel = std::move(channel);
+  EXPECT_TRUE(movedChannel.IsLinkable());
+  EXPECT_EQ(movedChannel.LinkedLobby()->LobbyId(), 7U);
+  pp::VoiceSettings voice;
+  voice.SetSelfMute(true);
+  EXPECT_TRUE(voice && voice.SelfMute());
+  pp::UserApplicationProfileHandle profile;
+  profile.SetUsername("ada");
+  EXPECT_EQ(pp::UserApplicationProfileHandle(profile).Username(), "ada");
 }
 
 }  // namespace
