@@ -169,11 +169,9 @@ describeBrowser('the journeys of a developer, in Chromium', () => {
       expect(installUrl).toContain('scope=bot');
       const joined = once(bot, Events.GuildCreate);
       await page.goto(installUrl);
-      // The consent page has its own (cookie) session: it asks who is authorizing.
-      await page.getByLabel('Email or username').fill('ada');
-      await page.getByLabel('Password').fill('correct horse battery');
-      await page.getByRole('button', { name: 'Log in' }).click();
+      // One sign-in: the consent page knows who registered in the portal, and asks no login.
       await page.getByLabel('Add to server').selectOption({ label: 'Ada’s Lab' });
+      expect(await page.getByLabel('Password').count()).toBe(0);
       await page.getByRole('button', { name: 'Authorize' }).click();
       await joined;
 
