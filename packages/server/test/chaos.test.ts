@@ -88,7 +88,7 @@ async function storedIds(databaseUrl: string, schema: string, channelId: string)
   }
 }
 
-const origin = (node: ClusterNode) => new URL(node.apiUrl).origin;
+const origin = (node: ClusterNode) => node.origin;
 
 describe.skipIf(!privateServersAvailable)('outages one after another under traffic', () => {
   let servers: { pg: PrivateServer; nats: PrivateServer; redis: PrivateServer } | null = null;

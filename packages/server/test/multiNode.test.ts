@@ -189,7 +189,7 @@ describe.skipIf(!postgresAvailable || !natsAvailable || !redisAvailable)(
       const { attachments } = (await uploaded.json()) as { attachments: { url: string }[] };
       const path = new URL(attachments[0]?.url ?? '');
       for (const node of [apiB, gatewayB]) {
-        const served = await fetch(new URL(`${path.pathname}${path.search}`, node.apiUrl));
+        const served = await fetch(new URL(`${path.pathname}${path.search}`, node.origin));
         expect(served.status).toBe(200);
         expect(await served.text()).toBe('shared bytes');
       }

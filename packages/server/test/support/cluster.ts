@@ -24,11 +24,22 @@ const START_TIMEOUT_MS = 60_000;
 /** How long a process may take to stop on SIGTERM before it is killed. */
 const STOP_TIMEOUT_MS = 10_000;
 
+/** The http(s) origin of an http or ws URL. */
+function httpOrigin(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.protocol === 'ws:') parsed.protocol = 'http:';
+  if (parsed.protocol === 'wss:') parsed.protocol = 'https:';
+  return parsed.origin;
+}
+
 /** One running process. */
 export interface ClusterNode {
   readonly role: 'api' | 'gateway' | 'all';
+  /** The API's URL, '' on a gateway node (its running line names only what it serves). */
   readonly apiUrl: string;
   readonly gatewayUrl: string;
+  /** Its own http origin (files, health checks): every node serves those, whatever its role. */
+  readonly origin: string;
   /** What it printed on stdout and stderr so far. */
   output(): string;
   /** Resolves with how it ended. */
@@ -88,10 +99,13 @@ export function spawnNode(env: Record<string, string>): Promise<ClusterNode> {
       const line = /Guildhall is running.*\n/.exec(output)?.[0];
       if (line === undefined) return;
       clearTimeout(timer);
+      const apiUrl = /API: (\S+)/.exec(line)?.[1] ?? '';
+      const gatewayUrl = /Gateway: (\S+)/.exec(line)?.[1] ?? '';
       resolve({
         role: env['GUILDHALL_ROLE'] as ClusterNode['role'],
-        apiUrl: /API: (\S+)/.exec(line)?.[1] ?? '',
-        gatewayUrl: /Gateway: (\S+)/.exec(line)?.[1] ?? '',
+        apiUrl,
+        gatewayUrl,
+        origin: httpOrigin(apiUrl === '' ? gatewayUrl : apiUrl),
         output: () => output,
         exited,
         kill: (signal) => child.kill(signal),
