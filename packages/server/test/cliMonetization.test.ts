@@ -84,7 +84,7 @@ describe('guildhall sku and subscription', () => {
       '--type',
       'durable',
     );
-    expect(again.err).toContain('SKU_SLUG_TAKEN');
+    expect(again.err).toContain('--slug: The application has a SKU with this slug already.');
     const badAction = await run(
       ...['subscription', 'update', '--app', dev.applicationId],
       ...['--subscription', subscription.id, '--action', 'fly'],
