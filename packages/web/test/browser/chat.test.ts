@@ -7,19 +7,11 @@
  *
  * @module
  */
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { identifyGateway, type GatewayClient } from '../../../server/test/support/gatewayClient.js';
-import { seedDeveloper, type TestServer } from '../../../server/test/support/testServer.js';
-import {
-  describeBrowser,
-  inPage,
-  launchBrowser,
-  openPage,
-  screenshot,
-  startWebServer,
-  type WatchedPage,
-} from './support.js';
+import { seedDeveloper } from '../../../server/test/support/testServer.js';
+import { describeBrowser, inPage, screenshot, useWebServer } from './support.js';
 
 /** VIEW_CHANNEL, SEND_MESSAGES and READ_MESSAGE_HISTORY. */
 const BOT_PERMISSIONS = (1n << 10n) | (1n << 11n) | (1n << 16n);
@@ -43,51 +35,21 @@ async function boxOf(locator: Locator): Promise<Box> {
 }
 
 describeBrowser('a guild channel in the web client', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startWebServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser.close();
-    await server.close();
-  });
+  const fx = useWebServer();
 
-  const api = async <T>(token: string, route: string, body?: unknown) => {
-    const [method = 'GET', path = '/'] = route.split(' ');
-    const response = await fetch(`${server.baseUrl}/api/v10${path}`, {
-      method,
-      headers: {
-        ...(token === '' ? {} : { Authorization: token }),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)} ${text}`);
-    return (text === '' ? undefined : JSON.parse(text)) as T;
-  };
+  const { api } = fx;
 
-  /** A client at `path`, logged in as the login page leaves it. */
-  async function openClient(token: string, path: string): Promise<WatchedPage> {
-    const watched = await openPage(browser);
-    await watched.context.addInitScript({
-      content: `localStorage.setItem('token', ${JSON.stringify(token)});`,
-    });
-    await watched.page.goto(`${server.baseUrl}${path}`);
-    return watched;
-  }
+  const openClient = (token: string, path: string) => fx.openAs(token, path);
 
   /** A guild with a text channel and the developer's bot, whose app has a guild command. */
   async function harbor(name: string) {
-    const seed = await seedDeveloper(server.app, name, 'Echo');
-    const { guild } = await server.app.services.guilds.create({
+    const seed = await seedDeveloper(fx.server.app, name, 'Echo');
+    const { guild } = await fx.server.app.services.guilds.create({
       ownerId: seed.userId,
       name: 'Harbor',
       channels: [{ name: 'general', type: 'text' }],
     });
-    await server.app.services.guilds.addBot({
+    await fx.server.app.services.guilds.addBot({
       guildId: guild.id,
       applicationId: seed.applicationId,
       permissions: BOT_PERMISSIONS,
@@ -123,7 +85,7 @@ describeBrowser('a guild channel in the web client', () => {
       content: 'Bring a coat',
       message_reference: { message_id: original.id },
     });
-    const identified = await identifyGateway(server.app.gatewayUrl(), {
+    const identified = await identifyGateway(fx.server.app.gatewayUrl(), {
       token: seed.botToken,
       intents: BOT_INTENTS,
     });
@@ -190,9 +152,9 @@ describeBrowser('a guild channel in the web client', () => {
       await expect.poll(() => page.title()).toBe('Friends · Guildhall');
       await page.getByRole('link', { name: 'Harbor' }).click();
       await expect.poll(() => page.title()).toBe('#general · Harbor · Guildhall');
-      await page.goto(`${server.baseUrl}/developers/applications`);
+      await page.goto(`${fx.server.baseUrl}/developers/applications`);
       await expect.poll(() => page.title()).toBe('Applications · Developer Portal · Guildhall');
-      await page.goto(`${server.baseUrl}/developers/applications/${seed.applicationId}/bot`);
+      await page.goto(`${fx.server.baseUrl}/developers/applications/${seed.applicationId}/bot`);
       await expect.poll(() => page.title()).toBe('Bot · Echo · Developer Portal · Guildhall');
       expect(guildId).not.toBe('');
       expect(watched.errors).toEqual([]);

@@ -5,42 +5,18 @@
  *
  * @module
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { seedDeveloper, type TestServer } from '../../../server/test/support/testServer.js';
-import {
-  describeBrowser,
-  launchBrowser,
-  openPage,
-  screenshot,
-  startWebServer,
-  type WatchedPage,
-} from './support.js';
+import { expect, it } from 'vitest';
+import { seedDeveloper } from '../../../server/test/support/testServer.js';
+import { describeBrowser, screenshot, useWebServer } from './support.js';
 
 describeBrowser('portal pages in Chromium', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startWebServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser.close();
-    await server.close();
-  });
+  const fx = useWebServer();
 
-  /** The portal at `path`, logged in as the login page leaves it. */
-  async function openPortal(token: string, path: string): Promise<WatchedPage> {
-    const watched = await openPage(browser);
-    await watched.context.addInitScript({
-      content: `localStorage.setItem('token', ${JSON.stringify(token)});`,
-    });
-    await watched.page.goto(`${server.baseUrl}/developers${path}`);
-    return watched;
-  }
+  /** The portal at `path`, signed in as the login page leaves it. */
+  const openPortal = (token: string, path: string) => fx.openAs(token, `/developers${path}`);
 
   it('shows the Social SDK page of an app without an OpenID provider, with no error', async () => {
-    const dev = await seedDeveloper(server.app, 'sdkdev', 'Lantern');
+    const dev = await seedDeveloper(fx.server.app, 'sdkdev', 'Lantern');
     const watched = await openPortal(
       dev.userToken,
       `/applications/${dev.applicationId}/social-sdk`,
@@ -60,19 +36,19 @@ describeBrowser('portal pages in Chromium', () => {
   });
 
   it('lists the guild commands of each server beside the global ones', async () => {
-    const dev = await seedDeveloper(server.app, 'cmddev', 'Tagger');
-    const { guild } = await server.app.services.guilds.create({
+    const dev = await seedDeveloper(fx.server.app, 'cmddev', 'Tagger');
+    const { guild } = await fx.server.app.services.guilds.create({
       ownerId: dev.userId,
       name: 'Harbor',
       channels: [{ name: 'general', type: 'text' }],
     });
-    await server.app.services.guilds.addBot({
+    await fx.server.app.services.guilds.addBot({
       guildId: guild.id,
       applicationId: dev.applicationId,
       permissions: 0n,
     });
     const put = await fetch(
-      `${server.baseUrl}/api/v10/applications/${dev.applicationId}/guilds/${guild.id}/commands`,
+      `${fx.server.baseUrl}/api/v10/applications/${dev.applicationId}/guilds/${guild.id}/commands`,
       {
         method: 'PUT',
         headers: { Authorization: `Bot ${dev.botToken}`, 'content-type': 'application/json' },

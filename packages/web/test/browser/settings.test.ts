@@ -6,17 +6,9 @@
  *
  * @module
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { seedDeveloper, type TestServer } from '../../../server/test/support/testServer.js';
-import {
-  describeBrowser,
-  launchBrowser,
-  openPage,
-  screenshot,
-  startWebServer,
-  type WatchedPage,
-} from './support.js';
+import { expect, it } from 'vitest';
+import { seedDeveloper } from '../../../server/test/support/testServer.js';
+import { describeBrowser, screenshot, useWebServer } from './support.js';
 
 /** KICK_MEMBERS and VIEW_CHANNEL. */
 const KICK_MEMBERS = 1n << 1n;
@@ -30,44 +22,15 @@ interface Role {
 }
 
 describeBrowser('server settings in the web client', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startWebServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser.close();
-    await server.close();
-  });
+  const fx = useWebServer();
 
-  const api = async <T>(token: string, route: string, body?: unknown) => {
-    const [method = 'GET', path = '/'] = route.split(' ');
-    const response = await fetch(`${server.baseUrl}/api/v10${path}`, {
-      method,
-      headers: {
-        Authorization: token,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)} ${text}`);
-    return (text === '' ? undefined : JSON.parse(text)) as T;
-  };
+  const { api } = fx;
 
-  async function openClient(token: string, path: string): Promise<WatchedPage> {
-    const watched = await openPage(browser);
-    await watched.context.addInitScript({
-      content: `localStorage.setItem('token', ${JSON.stringify(token)});`,
-    });
-    await watched.page.goto(`${server.baseUrl}${path}`);
-    return watched;
-  }
+  const openClient = (token: string, path: string) => fx.openAs(token, path);
 
   it('makes, edits and orders roles; a member without Manage Roles is not offered them', async () => {
-    const owner = await seedDeveloper(server.app, 'rolf');
-    const { guild } = await server.app.services.guilds.create({
+    const owner = await seedDeveloper(fx.server.app, 'rolf');
+    const { guild } = await fx.server.app.services.guilds.create({
       ownerId: owner.userId,
       name: 'Harbor',
       channels: [{ name: 'general', type: 'text' }],
@@ -117,7 +80,7 @@ describeBrowser('server settings in the web client', () => {
     }
 
     // A member with no Manage Roles sees no Roles button.
-    const { token } = await server.app.services.auth.register({
+    const { token } = await fx.server.app.services.auth.register({
       email: 'mia@example.test',
       username: 'mia',
       password: 'correct horse battery',

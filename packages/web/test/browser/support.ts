@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { describe, inject } from 'vitest';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
 import type { Config } from '../../../server/src/config.js';
 import { TEST_CHROMIUM_PATH } from '../../../server/test/support/serviceUrls.js';
 import { startTestServer, type TestServer } from '../../../server/test/support/testServer.js';
@@ -109,4 +109,60 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  */
 export function inPage(page: Page, expression: string): Promise<unknown> {
   return page.evaluate(expression);
+}
+
+/** The file's server and browser, and what the tests of a file share over them. */
+export interface WebFixture {
+  readonly server: TestServer;
+  readonly browser: Browser;
+  /** A JSON call to the API (`'POST /path'`) with a token ('' for none); throws on an error. */
+  api: <T>(token: string, route: string, body?: unknown) => Promise<T>;
+  /** A new page signed in with `token`, as the login page leaves it, opened at `path`. */
+  openAs: (token: string, path: string) => Promise<WatchedPage>;
+}
+
+/** One server and one browser for the file (before and after all its tests). */
+export function useWebServer(config: Partial<Config> = {}): WebFixture {
+  let started: { server: TestServer; browser: Browser } | undefined;
+  beforeAll(async () => {
+    started = { server: await startWebServer(config), browser: await launchBrowser() };
+  });
+  afterAll(async () => {
+    await started?.browser.close();
+    await started?.server.close();
+  });
+  const current = () => {
+    if (started === undefined) throw new Error('no web server: outside its describe block');
+    return started;
+  };
+  return {
+    get server() {
+      return current().server;
+    },
+    get browser() {
+      return current().browser;
+    },
+    api: async <T>(token: string, route: string, body?: unknown) => {
+      const [method = 'GET', path = '/'] = route.split(' ');
+      const response = await fetch(`${current().server.baseUrl}/api/v10${path}`, {
+        method,
+        headers: {
+          ...(token === '' ? {} : { Authorization: token }),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)} ${text}`);
+      return (text === '' ? undefined : JSON.parse(text)) as T;
+    },
+    openAs: async (token: string, path: string) => {
+      const watched = await openPage(current().browser);
+      await watched.context.addInitScript({
+        content: `localStorage.setItem('token', ${JSON.stringify(token)});`,
+      });
+      await watched.page.goto(`${current().server.baseUrl}${path}`);
+      return watched;
+    },
+  };
 }

@@ -7,18 +7,11 @@
  *
  * @module
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { identifyGateway, type GatewayClient } from '../../../server/test/support/gatewayClient.js';
-import { seedDeveloper, type TestServer } from '../../../server/test/support/testServer.js';
-import {
-  describeBrowser,
-  launchBrowser,
-  openPage,
-  screenshot,
-  startWebServer,
-  type WatchedPage,
-} from './support.js';
+import { seedDeveloper } from '../../../server/test/support/testServer.js';
+import { describeBrowser, screenshot, useWebServer } from './support.js';
 
 /** GUILDS and GUILD_VOICE_STATES: what a voice bot identifies with. */
 const BOT_INTENTS = (1 << 0) | (1 << 7);
@@ -28,49 +21,19 @@ const BOT_PERMISSIONS = (1n << 10n) | (1n << 20n) | (1n << 21n);
 const VOICE_STATE_UPDATE = 4;
 
 describeBrowser('voice channels in the web client', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startWebServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser.close();
-    await server.close();
-  });
+  const fx = useWebServer();
 
-  const api = async <T>(token: string, route: string, body?: unknown) => {
-    const [method = 'GET', path = '/'] = route.split(' ');
-    const response = await fetch(`${server.baseUrl}/api/v10${path}`, {
-      method,
-      headers: {
-        Authorization: token,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)} ${text}`);
-    return (text === '' ? undefined : JSON.parse(text)) as T;
-  };
+  const { api } = fx;
 
-  /** The owner's client at `path`, logged in as the login page leaves it. */
-  async function openClient(token: string, path: string): Promise<WatchedPage> {
-    const watched = await openPage(browser);
-    await watched.context.addInitScript({
-      content: `localStorage.setItem('token', ${JSON.stringify(token)});`,
-    });
-    await watched.page.goto(`${server.baseUrl}${path}`);
-    return watched;
-  }
+  const openClient = (token: string, path: string) => fx.openAs(token, path);
 
   /** The list of who is connected to a channel, by its accessible name. */
   const connected = (page: Page, channel: string) =>
     page.getByRole('list', { name: `Connected to ${channel}` });
 
   it('lists a bot that joins, moves and leaves, and says why the browser cannot join', async () => {
-    const seed = await seedDeveloper(server.app, 'host');
-    const { guild } = await server.app.services.guilds.create({
+    const seed = await seedDeveloper(fx.server.app, 'host');
+    const { guild } = await fx.server.app.services.guilds.create({
       ownerId: seed.userId,
       name: 'Game night',
       channels: [
@@ -82,7 +45,7 @@ describeBrowser('voice channels in the web client', () => {
       name: 'Town hall',
       type: 13,
     });
-    await server.app.services.guilds.addBot({
+    await fx.server.app.services.guilds.addBot({
       guildId: guild.id,
       applicationId: seed.applicationId,
       permissions: BOT_PERMISSIONS,
@@ -103,7 +66,7 @@ describeBrowser('voice channels in the web client', () => {
       await expect(connected(page, 'Lounge').count()).resolves.toBe(0);
 
       // The bot joins the Lounge, muted: the page lists it live, and the call's timer starts.
-      const identified = await identifyGateway(server.app.gatewayUrl(), {
+      const identified = await identifyGateway(fx.server.app.gatewayUrl(), {
         token: seed.botToken,
         intents: BOT_INTENTS,
       });
