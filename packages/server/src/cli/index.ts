@@ -105,6 +105,18 @@ async function voiceBanner(app: App): Promise<VoiceBannerInfo | null> {
   };
 }
 
+/**
+ * Waits for the log lines written so far (they go out in batches): the banner that follows is
+ * then the last thing on screen, not buried under a start-up line written a moment after it.
+ */
+function logsWritten(app: App): Promise<void> {
+  return new Promise((resolve) => {
+    app.logger.flush(() => {
+      resolve();
+    });
+  });
+}
+
 /** The API's development certificate file, when it serves one (`--tls dev`). */
 function devCertificate(app: App): string | null {
   const tls = app.tls();
@@ -143,7 +155,9 @@ async function start(request: StartRequest, env: Record<string, string | undefin
       throw listenFailure(err);
     });
     if (toLoad !== null) {
-      io.stdout(worldBanner(app, await startWithWorld(app, toLoad)));
+      const loaded = await startWithWorld(app, toLoad);
+      await logsWritten(app);
+      io.stdout(worldBanner(app, loaded));
     } else if (config.demo && roleServes(config.role, 'api')) {
       // The demo is made and announced where its API is served (an API or all-in-one process).
       const { demo, created, privilegedIntents } = await ensureDemo(app);
@@ -152,11 +166,13 @@ async function start(request: StartRequest, env: Record<string, string | undefin
         baseUrl: app.baseUrl(),
         loginCode: (await app.services.auth.createLoginLink(demo.user_id)).code,
       };
+      const voice = await voiceBanner(app);
+      await logsWritten(app);
       io.stdout(
         demoBanner(demo, join(config.dataDir, 'demo.json'), {
           privilegedIntents,
           web,
-          voice: await voiceBanner(app),
+          voice,
           tlsCertificate: devCertificate(app),
         }),
       );
@@ -171,6 +187,7 @@ async function start(request: StartRequest, env: Record<string, string | undefin
       const voice = [...tlsLines(devCertificate(app)), ...voiceLines(await voiceBanner(app))].map(
         (line) => `${line.trim()}\n`,
       );
+      await logsWritten(app);
       io.stdout(`${runningLine(config.role, urls)}\n${voice.join('')}`);
     }
   } catch (err) {
