@@ -174,8 +174,14 @@ TEST(Lobbies, LinkedChannelsGuildsAndJoiningTheLinkedGuild) {
                      "/lobbies/" + std::to_string(lobbyId) + "/members/" + std::to_string(dee.id),
                      "Bot " + world().botToken, Json{{"flags", 1}});
   ASSERT_EQ(granted.status, 200) << granted.body.dump();
-  PUMP_UNTIL(!updated.empty() && updated.back() == dee.id);
-  EXPECT_TRUE(d.GetLobbyHandle(lobbyId)->GetLobbyMemberHandle(dee.id)->CanLinkLobby());
+  // Another update of Dee (her join, say) may come first: wait for the one that grants it.
+  auto canLink = [&] {
+    auto deeLobby = d.GetLobbyHandle(lobbyId);
+    auto deeMember = deeLobby ? deeLobby->GetLobbyMemberHandle(dee.id) : std::nullopt;
+    return deeMember && deeMember->CanLinkLobby();
+  };
+  PUMP_UNTIL(canLink());
+  EXPECT_NE(std::find(updated.begin(), updated.end(), dee.id), updated.end());
 
   std::vector<uint64_t> bobSawUpdate;
   b.SetLobbyUpdatedCallback([&](uint64_t id) { bobSawUpdate.push_back(id); });

@@ -67,7 +67,11 @@ describe('examples/testing', () => {
   it(
     'node-test: its node:test suite passes',
     async () => {
-      const { stdout } = await example('node-test', process.execPath, ['--test']);
+      // TAP on every Node (from 23 the default reporter off a terminal is `spec`).
+      const { stdout } = await example('node-test', process.execPath, [
+        '--test',
+        '--test-reporter=tap',
+      ]);
       expect(stdout).toMatch(/# fail 0/);
       expect(stdout).toMatch(/# pass [1-9]/);
     },
