@@ -7,8 +7,10 @@ import type { LoadedPerson } from './worldTypes.js';
 
 /** The address a person of a world gets when the world gives none. */
 const WORLD_EMAIL_DOMAIN = 'world.guildhall.localhost';
-/** Stands in for the password of a person without one, only to check the rest of the body. */
-const CHECKED_PLACEHOLDER = 'placeholder-password';
+/** POST /auth/register's rules, with the password optional: a person may sign in by links only. */
+const WorldPersonBody = RegisterBody.extend({
+  password: RegisterBody.shape.password.optional(),
+});
 
 /** Registers each person (POST /auth/register's rules) with a session token. */
 export async function loadPeople(
@@ -20,18 +22,18 @@ export async function loadPeople(
     const path = ['people', name];
     const username = person?.username ?? name.toLowerCase();
     const body = bodyOf(
-      RegisterBody,
+      WorldPersonBody,
       {
         username,
         email: person?.email ?? `${username}@${WORLD_EMAIL_DOMAIN}`,
-        password: person?.password ?? CHECKED_PLACEHOLDER,
+        ...(person?.password === undefined ? {} : { password: person.password }),
         ...(person?.global_name === undefined ? {} : { global_name: person.global_name }),
       },
       path,
     );
     const session = await step(path, () =>
       seeded(context, `person:${name}`, () =>
-        context.app.services.auth.register({ ...body, password: person?.password ?? null }),
+        context.app.services.auth.register({ ...body, password: body.password ?? null }),
       ),
     );
     people[name] = { id: session.user_id, username: body.username, token: session.token };
