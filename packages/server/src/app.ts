@@ -15,6 +15,7 @@ import { DEFAULT_SCRYPT_COST } from './domain/credentials.js';
 import { dispatchingStorage } from './events/afterCommit.js';
 import { createBusDispatcher } from './events/dispatcher.js';
 import { activeTraceparent } from './events/tracing.js';
+import { closeListener } from './http/closeListener.js';
 import { traceRequests } from './http/tracing.js';
 import { startTracing } from './tracing.js';
 import { createRevocations } from './events/revocations.js';
@@ -430,7 +431,7 @@ async function composeApp(
   });
   instrument(http, metrics);
   if (tracing !== null) traceRequests(http);
-  lifecycle.add({ name: 'http', stop: () => http.close() });
+  lifecycle.add({ name: 'http', stop: () => closeListener(http.server, () => http.close()) });
   // Proxied activity WebSockets, like gateway sessions, would hold the listener open.
   if (activityProxy !== null) {
     lifecycle.add({
@@ -528,7 +529,7 @@ async function composeApp(
         await voice?.node.listen();
       } catch (err) {
         // The voice port is taken (say): the API's listener does not stay open without it.
-        await http.close();
+        await closeListener(http.server, () => http.close());
         throw err;
       }
       if (tls?.development === true) {

@@ -8,6 +8,7 @@ import { ApiError, toErrorResponse } from '../../errors/index.js';
 import { SECOND_MS } from '../../domain/time.js';
 import { escapeLabel } from '../../domain/metricText.js';
 import { isLoopbackHost } from '../../domain/loopback.js';
+import { closeListener, closeServer } from '../../http/closeListener.js';
 
 /** Upper bounds of the latency histogram, in seconds. */
 const BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5];
@@ -198,14 +199,7 @@ export function createMetricsListener(
       });
     },
     close(): Promise<void> {
-      if (!server.listening) return Promise.resolve();
-      server.closeAllConnections();
-      return new Promise((resolve, reject) => {
-        server.close((err) => {
-          if (err) reject(err);
-          else resolve();
-        });
-      });
+      return closeListener(server, () => closeServer(server), 0);
     },
   };
 }
