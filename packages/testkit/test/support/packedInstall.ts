@@ -9,14 +9,19 @@
  *   the tarballs by integrity, which the repository's own `npm install` left in npm's cache;
  * - better-sqlite3's install script (prebuild-install) finds its binary as a local prebuild
  *   made from the repository's compiled addon (same version, same Node ABI), as it would
- *   download one from its releases, instead of compiling SQLite again for two minutes.
+ *   download one from its releases, instead of compiling SQLite again for two minutes;
+ * - on a Node past the floor, where CI links the next better-sqlite3 major into node_modules
+ *   (.ci/nodes.sh, docs/node-versions.md), the project overrides the server's better-sqlite3 with
+ *   it, as docs/node-versions.md tells a deployment on that Node to: its lock entries come from
+ *   the lock npm wrote beside it, and it ships its own binaries (no install script).
  *
  * @module
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { lstat, mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -94,6 +99,32 @@ async function integrityOf(file: string): Promise<string> {
     .digest('base64')}`;
 }
 
+const SQLITE = 'node_modules/better-sqlite3';
+
+/**
+ * The better-sqlite3 linked in place of the repository's (.ci/nodes.sh `use_sqlite`): its lock
+ * entries as node would resolve them from the project's `node_modules/better-sqlite3`, its own
+ * dependencies nested under it. Null when node_modules holds the repository's own.
+ */
+async function linkedSqlite(): Promise<Record<string, LockEntry> | null> {
+  const linked = join(REPO, SQLITE);
+  if (!(await lstat(linked)).isSymbolicLink()) return null;
+  const modules = dirname(await realpath(linked));
+  const hidden = JSON.parse(await readFile(join(modules, '.package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockEntry>;
+  };
+  const entry = hidden.packages[SQLITE];
+  if (entry === undefined) throw new Error(`${modules}/.package-lock.json has no better-sqlite3`);
+  const entries: Record<string, LockEntry> = { [SQLITE]: entry };
+  for (const dep of Object.keys(entry.dependencies ?? {})) {
+    const found = hidden.packages[`node_modules/${dep}`];
+    if (found === undefined || Object.keys(found.dependencies ?? {}).length > 0)
+      throw new Error(`better-sqlite3's dependency ${dep} is missing or has its own: extend this`);
+    entries[`${SQLITE}/node_modules/${dep}`] = found;
+  }
+  return entries;
+}
+
 /**
  * Writes `package.json` and `package-lock.json` of a project depending on `tarballs`, with
  * every package they need at the version the repository has.
@@ -102,7 +133,8 @@ export async function writeProject(project: string, tarballs: Record<PackedName,
   const lock = JSON.parse(await readFile(join(REPO, 'package-lock.json'), 'utf8')) as {
     packages: Record<string, LockEntry>;
   };
-  const repoPackages = lock.packages;
+  const sqlite = await linkedSqlite();
+  const repoPackages = { ...lock.packages, ...sqlite };
   const entries: Record<string, LockEntry> = {};
   const visit = async (start: string, viaOptional: boolean): Promise<void> => {
     let location = start;
@@ -149,9 +181,11 @@ export async function writeProject(project: string, tarballs: Record<PackedName,
     await visit(`node_modules/${name}`, false);
   }
   const root = { name: 'guildhall-install-check', version: '1.0.0', dependencies };
+  const overrides =
+    sqlite === null ? {} : { overrides: { 'better-sqlite3': sqlite[SQLITE]?.version } };
   await writeFile(
     join(project, 'package.json'),
-    JSON.stringify({ ...root, private: true, type: 'module' }, null, 2),
+    JSON.stringify({ ...root, ...overrides, private: true, type: 'module' }, null, 2),
   );
   await writeFile(
     join(project, 'package-lock.json'),
@@ -169,7 +203,9 @@ export async function writeProject(project: string, tarballs: Record<PackedName,
  */
 export async function localPrebuilds(dir: string): Promise<Record<string, string>> {
   await mkdir(dir, { recursive: true });
-  const moduleDir = join(REPO, 'node_modules/better-sqlite3');
+  const moduleDir = join(REPO, SQLITE);
+  // A Node-API build (the next major) carries its binaries and has no install script.
+  if (!existsSync(join(moduleDir, 'build/Release/better_sqlite3.node'))) return {};
   const { version } = JSON.parse(await readFile(join(moduleDir, 'package.json'), 'utf8')) as {
     version: string;
   };
