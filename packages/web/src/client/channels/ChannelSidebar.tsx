@@ -4,8 +4,8 @@ import { PermissionFlagsBits, type APIChannel, type APIGuild } from 'discord-api
 import { useClientState } from '../context.js';
 import { groupChannels, isVoice } from './order.js';
 import { VoiceChannelItem } from '../voice/VoiceChannelItem.js';
-import { RoleSettings } from '../guilds/RoleSettings.js';
-import { guildPermissions } from '../permissions.js';
+import { SidebarHeader, useGuildPermissions } from './SidebarHeader.js';
+import { ChannelEditButton } from './ChannelEditButton.js';
 
 const EMPTY: string[] = [];
 
@@ -20,13 +20,8 @@ export function ChannelSidebar({
   const ids = useClientState((s) => s.guildChannelIds[guild.id] ?? EMPTY);
   const channels = useClientState((s) => s.channels);
   const [collapsed, setCollapsed] = useState<Record<string, boolean>>({});
-  const [rolesOpen, setRolesOpen] = useState(false);
-  const meId = useClientState((s) => s.me?.id ?? null);
-  const member = useClientState((s) => (meId === null ? undefined : s.members[guild.id]?.[meId]));
   // Only what the person may do is offered; the API checks again.
-  const manageRoles =
-    meId !== null &&
-    (guildPermissions({ guild, member, userId: meId }) & PermissionFlagsBits.ManageRoles) !== 0n;
+  const manageChannels = (useGuildPermissions(guild) & PermissionFlagsBits.ManageChannels) !== 0n;
   const groups = useMemo(
     () =>
       groupChannels(ids.map((id) => channels[id]).filter((c): c is APIChannel => c !== undefined)),
@@ -34,27 +29,7 @@ export function ChannelSidebar({
   );
   return (
     <nav className="channel-sidebar" aria-label="Channels">
-      <div className="sidebar-guild-header">
-        <h2 className="sidebar-guild-name">{guild.name}</h2>
-        {manageRoles ? (
-          <button
-            type="button"
-            onClick={() => {
-              setRolesOpen(true);
-            }}
-          >
-            Roles
-          </button>
-        ) : null}
-      </div>
-      {rolesOpen ? (
-        <RoleSettings
-          guildId={guild.id}
-          onClose={() => {
-            setRolesOpen(false);
-          }}
-        />
-      ) : null}
+      <SidebarHeader guild={guild} />
       {groups.map((group) => {
         const key = group.category?.id ?? '';
         const isCollapsed = collapsed[key] === true;
@@ -82,7 +57,14 @@ export function ChannelSidebar({
             <ul className="channel-list" id={listId}>
               {shown.map((channel) =>
                 isVoice(channel) ? (
-                  <VoiceChannelItem key={channel.id} guild={guild} channel={channel} />
+                  <VoiceChannelItem
+                    key={channel.id}
+                    guild={guild}
+                    channel={channel}
+                    settings={
+                      manageChannels ? <ChannelEditButton guild={guild} channel={channel} /> : null
+                    }
+                  />
                 ) : (
                   <li key={channel.id}>
                     <Link
@@ -96,6 +78,7 @@ export function ChannelSidebar({
                       </span>
                       {channel.name}
                     </Link>
+                    {manageChannels ? <ChannelEditButton guild={guild} channel={channel} /> : null}
                   </li>
                 ),
               )}

@@ -11,7 +11,7 @@ const hex = (color: number) => `#${(color === 0 ? 0x99aab5 : color).toString(16)
 
 /**
  * A server's roles, for a person who may manage them (MANAGE_ROLES; the API checks again):
- * create one, rename it, give it a colour and permissions, move it up or down. Every change is a
+ * create one, rename it, give it a colour and permissions, move it up or down, delete it. Every change is a
  * request to the API; the list follows the gateway's GUILD_ROLE_* events.
  */
 export function RoleSettings({ guildId, onClose }: { guildId: string; onClose: () => void }) {
@@ -155,6 +155,18 @@ function RoleEditor({
       setBusy(false);
     }
   };
+  // Deleting is one request; the list drops it on GUILD_ROLE_DELETE.
+  const remove = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api('DELETE', `/guilds/${guild.id}/roles/${role.id}`);
+      onDone();
+    } catch (e) {
+      setError(errorMessage(e));
+      setBusy(false);
+    }
+  };
   return (
     <form
       className="role-editor"
@@ -205,6 +217,11 @@ function RoleEditor({
         ))}
       </fieldset>
       <div className="dialog-actions">
+        {everyone || role.managed ? null : (
+          <button type="button" className="danger" disabled={busy} onClick={() => void remove()}>
+            Delete Role
+          </button>
+        )}
         <button type="button" onClick={onDone}>
           Cancel
         </button>

@@ -5,6 +5,15 @@ import { Menu } from '../ui/Menu.js';
 import { useClientState } from '../context.js';
 import { displayName } from '../messages/names.js';
 import { nameStyle } from './roleColor.js';
+import { memberActions, type MemberAction } from './moderation.js';
+import { MemberActionDialog } from './MemberActionDialog.js';
+
+const ACTION_LABELS: Record<MemberAction, string> = {
+  roles: 'Roles',
+  timeout: 'Timeout',
+  kick: 'Kick',
+  ban: 'Ban',
+};
 
 const STATUS_LABEL: Record<string, string> = {
   online: 'Online',
@@ -100,7 +109,12 @@ function MemberRow({
   channel: APIChannel | undefined;
 }) {
   const [open, setOpen] = useState(false);
+  const [acting, setActing] = useState<MemberAction | null>(null);
   const button = useRef<HTMLButtonElement>(null);
+  const meId = useClientState((s) => s.me?.id ?? '');
+  const me = useClientState((s) => s.members[guild.id]?.[meId]);
+  // Only what the person may do is offered; the API checks again.
+  const actions = memberActions({ guild, me, meId, target: row.member, targetId: row.user.id });
   const close = () => {
     setOpen(false);
     button.current?.focus();
@@ -154,8 +168,33 @@ function MemberRow({
               onDone={close}
             />
           )}
+          {actions.map((action) => (
+            <button
+              key={action}
+              type="button"
+              role="menuitem"
+              className={action === 'kick' || action === 'ban' ? 'danger-text' : undefined}
+              onClick={() => {
+                setOpen(false);
+                setActing(action);
+              }}
+            >
+              {ACTION_LABELS[action]}
+            </button>
+          ))}
         </Menu>
       ) : null}
+      {acting === null ? null : (
+        <MemberActionDialog
+          action={acting}
+          guild={guild}
+          target={row}
+          onClose={() => {
+            setActing(null);
+            button.current?.focus();
+          }}
+        />
+      )}
     </li>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { APIChannel, APIGuild } from 'discord-api-types/v10';
 import { useClientState } from '../context.js';
 import { SpeakerIcon } from '../ui/icons.js';
@@ -13,7 +13,16 @@ import { VoiceUnavailableDialog } from './VoiceUnavailableDialog.js';
  * connected, and its activities. The browser does not join the call (docs/web.md#voice):
  * the channel's button says why instead of sending op 4.
  */
-export function VoiceChannelItem({ guild, channel }: { guild: APIGuild; channel: APIChannel }) {
+export function VoiceChannelItem({
+  guild,
+  channel,
+  settings,
+}: {
+  guild: APIGuild;
+  channel: APIChannel;
+  /** The channel's Edit button, for those who may edit it. */
+  settings?: ReactNode;
+}) {
   const status = useClientState((s) => s.voiceStatuses[channel.id] ?? null);
   const [editing, setEditing] = useState(false);
   const [explaining, setExplaining] = useState(false);
@@ -35,6 +44,7 @@ export function VoiceChannelItem({ guild, channel }: { guild: APIGuild; channel:
         </span>
         {channel.name}
       </button>
+      {settings}
       <CallTimer channelId={channel.id} />
       {status === null || status === '' ? null : <p className="voice-status">{status}</p>}
       <VoiceMembers guildId={guild.id} channel={channel} />

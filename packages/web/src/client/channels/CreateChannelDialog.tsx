@@ -1,0 +1,119 @@
+import { useState, type SyntheticEvent } from 'react';
+import { useLocation } from 'wouter';
+import { ChannelType, type APIChannel, type APIGuild } from 'discord-api-types/v10';
+import { api, ApiError, errorMessage } from '../../lib/api.js';
+import { Field, FormError } from '../../components/Field.js';
+import { Dialog } from '../../components/Dialog.js';
+import { useClientState } from '../context.js';
+
+const EMPTY: string[] = [];
+
+/**
+ * "Create Channel": a text or voice channel, in a category or none (POST /guilds/{id}/channels);
+ * a text channel opens once made. The sidebar follows CHANNEL_CREATE.
+ */
+export function CreateChannelDialog({ guild, onClose }: { guild: APIGuild; onClose: () => void }) {
+  const [, navigate] = useLocation();
+  const ids = useClientState((s) => s.guildChannelIds[guild.id] ?? EMPTY);
+  const channels = useClientState((s) => s.channels);
+  const categories = ids
+    .map((id) => channels[id])
+    .filter((c): c is APIChannel => c?.type === ChannelType.GuildCategory);
+  const [name, setName] = useState('');
+  const [type, setType] = useState<ChannelType.GuildText | ChannelType.GuildVoice>(
+    ChannelType.GuildText,
+  );
+  const [parent, setParent] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const submit = async (event: SyntheticEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setBusy(true);
+    setFields({});
+    setMessage(null);
+    try {
+      const body = { name, type, ...(parent === '' ? {} : { parent_id: parent }) };
+      const channel = await api<APIChannel>('POST', `/guilds/${guild.id}/channels`, { body });
+      onClose();
+      if (channel.type === ChannelType.GuildText) navigate(`/channels/${guild.id}/${channel.id}`);
+    } catch (error) {
+      const found = error instanceof ApiError ? error.fieldErrors() : {};
+      setFields(found);
+      setMessage(Object.keys(found).length > 0 ? null : errorMessage(error));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog title="Create Channel" onClose={onClose}>
+      <form
+        onSubmit={(event) => {
+          void submit(event);
+        }}
+      >
+        <FormError message={message} />
+        <fieldset className="channel-type">
+          <legend>Channel type</legend>
+          <label>
+            <input
+              type="radio"
+              name="type"
+              checked={type === ChannelType.GuildText}
+              onChange={() => {
+                setType(ChannelType.GuildText);
+              }}
+            />{' '}
+            Text
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="type"
+              checked={type === ChannelType.GuildVoice}
+              onChange={() => {
+                setType(ChannelType.GuildVoice);
+              }}
+            />{' '}
+            Voice
+          </label>
+        </fieldset>
+        <Field
+          label="Channel name"
+          value={name}
+          required
+          maxLength={100}
+          error={fields['name']}
+          onChange={(event) => {
+            setName(event.target.value);
+          }}
+        />
+        {categories.length === 0 ? null : (
+          <label className="field">
+            Category{' '}
+            <select
+              value={parent}
+              onChange={(event) => {
+                setParent(event.target.value);
+              }}
+            >
+              <option value="">No category</option>
+              {categories.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <div className="dialog-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy || name.trim() === ''}>
+            Create Channel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
