@@ -7,14 +7,21 @@
  */
 import { createServer, type Server } from 'node:net';
 import { RpcCloseCodes } from '@guildhall/protocol';
-import { RpcConnection, type RateLimit } from './connection.js';
+import type { RpcConnection, RateLimit } from './connection.js';
+import { connectEvents, type DispatchSource } from './eventHub.js';
 import { MAX_FRAME_BYTES } from './framing.js';
+import { ipcConnection } from './ipcTransport.js';
+import type { LocalClient } from './localClient.js';
+import { VoiceStates } from './voiceStates.js';
 import { PlatformRequestError, type PlatformApi } from './platformApi.js';
 import { listenOnFreeSocket } from './socketPath.js';
 import type { ConsentDecider, RpcApplication, RpcClientConfig, RpcUser } from './types.js';
 
-/** What the daemon publishes through: the person's gateway session. */
-export interface ActivityPublisher {
+/**
+ * The person's gateway session (rpc/presenceLink.ts): what the daemon publishes through, hears
+ * events from, and moves the person's voice state and voice settings with.
+ */
+export interface ActivityPublisher extends DispatchSource, Omit<LocalClient, 'voice'> {
   setActivities(activities: Record<string, unknown>[]): void;
 }
 
@@ -41,6 +48,8 @@ export interface RpcDaemonLimits {
   maxConnections: number;
   /** How long a client may stay connected without a HANDSHAKE (then CLOSE 1003). */
   handshakeTimeoutMs: number;
+  /** How often an AUTHENTICATE token is checked again (a revoked one closes with 4003). */
+  authCheckMs: number;
 }
 
 export const DEFAULT_RPC_DAEMON_LIMITS = {
@@ -48,6 +57,7 @@ export const DEFAULT_RPC_DAEMON_LIMITS = {
   rateLimit: { frames: 60, windowMs: 10_000 },
   maxConnections: 32,
   handshakeTimeoutMs: 30_000,
+  authCheckMs: 60_000,
 } as const satisfies RpcDaemonLimits;
 
 export interface RpcDaemon {
@@ -103,10 +113,24 @@ export async function startRpcDaemon(options: RpcDaemonOptions): Promise<RpcDaem
   const { config, cdnBase } = clientConfigOf(options.api.apiBase);
   const live = new Set<RpcConnection>();
   const activities = new Map<RpcConnection, Record<string, unknown>>();
+  const link = options.publisher;
   const publish = () => {
-    options.publisher.setActivities([...activities.values()]);
+    link.setActivities([...activities.values()]);
   };
+  const local: LocalClient = {
+    voice: new VoiceStates(options.user.id),
+    sendVoiceState: (state) => link.sendVoiceState(state),
+    voiceSettings: () => link.voiceSettings(),
+    changeVoiceSettings: (change) => {
+      link.changeVoiceSettings(change);
+    },
+    sessionId: () => link.sessionId(),
+    activitiesOf: (userId) => link.activitiesOf(userId),
+  };
+  connectEvents({ source: link, local, personId: options.user.id, targets: () => live });
   const deps = {
+    local,
+    authCheckMs: limits.authCheckMs,
     api: options.api,
     user: options.user,
     config,
@@ -125,7 +149,7 @@ export async function startRpcDaemon(options: RpcDaemonOptions): Promise<RpcDaem
     now: options.now ?? Date.now,
   };
   const server: Server = createServer((socket) => {
-    const connection = new RpcConnection(socket, deps);
+    const connection = ipcConnection(socket, deps);
     live.add(connection);
     socket.once('close', () => {
       live.delete(connection);
