@@ -909,7 +909,7 @@ export class PresenceArea {
     const own = this.#ownApplication();
     const partyId = this.core.state.presences
       .get(id)
-      ?.activities?.find(
+      ?.activities.find(
         (a) => a.party?.id !== undefined && (own === null || a.application_id === own),
       )?.party?.id;
     if (partyId === undefined) {

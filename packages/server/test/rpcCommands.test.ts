@@ -163,7 +163,9 @@ describeDrivers('RPC commands and events with discord-rpc on $driver', (driver) 
     >;
     expect(channel).toMatchObject({ id: lounge, guild_id: guildId, name: 'Lounge', type: 2 });
     expect(channel['voice_states']).toEqual([
-      expect.objectContaining({ user: expect.objectContaining({ id: world.player.userId }) }),
+      expect.objectContaining({
+        user: expect.objectContaining({ id: world.player.userId }) as unknown,
+      }),
     ]);
     expect(await selected).toEqual({ channel_id: lounge, guild_id: guildId });
     expect(await created).toMatchObject({
@@ -275,7 +277,8 @@ describeDrivers('RPC commands and events with discord-rpc on $driver', (driver) 
     expect(request.user.id).toBe(world.friend.userId);
     await host.sendJoinInvite(world.friend.userId);
     await expect.poll(() => invites.length, { timeout: 10_000 }).toBe(1);
-    const invite = invites[0] as ActivityInvite;
+    const [invite] = invites;
+    if (invite === undefined) throw new Error('no invite');
     expect(invite.type()).toBe(ActivityActionTypes.Join);
     expect(invite.senderId()).toBe(world.player.userId);
     expect(await guest.acceptActivityInvite(invite)).toBe('ada-secret');
@@ -328,7 +331,8 @@ describeDrivers('RPC commands and events with discord-rpc on $driver', (driver) 
       )
       .toBe(true);
     await expect.poll(() => requests.length, { timeout: 10_000 }).toBeGreaterThan(0);
-    const request = requests[0] as ActivityInvite;
+    const [request] = requests;
+    if (request === undefined) throw new Error('no join request');
     expect(request.type()).toBe(ActivityActionTypes.JoinRequest);
     expect(request.senderId()).toBe(world.player.userId);
     const invited = nextEvent<Record<string, unknown>>(game, 'ACTIVITY_INVITE');

@@ -159,7 +159,7 @@ function volumeOf(io: Record<string, unknown> | null, name: string, max: number)
   if (io === null) return undefined;
   const device = io['device_id'];
   if (device !== undefined && device !== 'default') {
-    throw invalid(`${name}.device_id: the client has no audio device ${String(device)}.`);
+    throw invalid(`${name}.device_id: the client has no audio device ${JSON.stringify(device)}.`);
   }
   const volume = io['volume'];
   if (volume === undefined) return undefined;
@@ -186,10 +186,11 @@ function modeChange(mode: Record<string, unknown> | null): VoiceSettingsChange {
   const shortcut = mode['shortcut'];
   if (shortcut !== undefined) {
     const first = Array.isArray(shortcut) ? (shortcut[0] as { name?: unknown } | undefined) : null;
-    if (first === null || (first !== undefined && typeof first.name !== 'string')) {
+    const name = first?.name;
+    if (first === null || (first !== undefined && typeof name !== 'string')) {
       throw invalid('mode.shortcut must be a list of keys with names.');
     }
-    change.pttKey = first?.name === undefined ? null : String(first.name);
+    change.pttKey = typeof name === 'string' ? name : null;
   }
   return change;
 }

@@ -37,6 +37,19 @@ function record(value: unknown): Data {
     : {};
 }
 
+function sendTo(input: {
+  targets: Iterable<EventTarget>;
+  key: string;
+  evt: string;
+  data: unknown;
+  applicationId: unknown;
+}): void {
+  for (const target of input.targets) {
+    if (input.applicationId !== undefined && target.clientId !== input.applicationId) continue;
+    if (target.subscriptions.has(input.key)) target.dispatch(input.evt, input.data);
+  }
+}
+
 export function connectEvents(input: {
   source: DispatchSource;
   local: LocalClient;
@@ -44,11 +57,13 @@ export function connectEvents(input: {
   targets: () => Iterable<EventTarget>;
 }): void {
   const { source, local, personId } = input;
-  const send = (key: string, evt: string, data: unknown, applicationId?: unknown) => {
-    for (const target of input.targets()) {
-      if (applicationId !== undefined && target.clientId !== applicationId) continue;
-      if (target.subscriptions.has(key)) target.dispatch(evt, data);
-    }
+  /** Sends `evt` to the connections subscribed to `key`. */
+  const send = (key: string, evt: string, data: unknown) => {
+    sendTo({ targets: input.targets(), key, evt, data, applicationId: undefined });
+  };
+  /** Sends a game event to the connections of `applicationId` subscribed to it. */
+  const toGame = (evt: string, data: unknown, applicationId: unknown) => {
+    sendTo({ targets: input.targets(), key: evt, evt, data, applicationId });
   };
   let known = new Set<string>();
 
@@ -60,7 +75,7 @@ export function connectEvents(input: {
   });
   source.onDispatch('GUILD_CREATE', (d) => {
     const guild = record(d) as Data & { id: string };
-    local.voice.guildCreate(guild as Parameters<LocalClient['voice']['guildCreate']>[0]);
+    local.voice.guildCreate(guild);
     if (known.has(guild.id)) return;
     known.add(guild.id);
     send('GUILD_CREATE', 'GUILD_CREATE', { id: guild.id, name: guild['name'] });
@@ -99,8 +114,7 @@ export function connectEvents(input: {
     const shown = local
       .activitiesOf(String(author['id']))
       .find((a) => a['application_id'] === applicationId);
-    send(
-      'ACTIVITY_INVITE',
+    toGame(
       'ACTIVITY_INVITE',
       {
         user: author,
@@ -114,7 +128,7 @@ export function connectEvents(input: {
   });
   source.onDispatch('ACTIVITY_JOIN', (d) => {
     const join = record(d);
-    send('ACTIVITY_JOIN', 'ACTIVITY_JOIN', { secret: join['secret'] }, join['application_id']);
+    toGame('ACTIVITY_JOIN', { secret: join['secret'] }, join['application_id']);
   });
   source.onDispatch('ACTIVITY_JOIN_REQUEST', (d) => {
     const request = record(d);
@@ -132,11 +146,6 @@ export function connectEvents(input: {
   });
   source.onDispatch('AUTHORIZE_REQUEST', (d) => {
     const applicationId = record(d)['application_id'];
-    send(
-      'AUTHORIZE_REQUEST',
-      'AUTHORIZE_REQUEST',
-      { application_id: applicationId },
-      applicationId,
-    );
+    toGame('AUTHORIZE_REQUEST', { application_id: applicationId }, applicationId);
   });
 }
