@@ -15,6 +15,7 @@ import type { LocalClient } from './localClient.js';
 import { VoiceStates } from './voiceStates.js';
 import { PlatformRequestError, type PlatformApi } from './platformApi.js';
 import { listenOnFreeSocket } from './socketPath.js';
+import { RPC_WS_PORTS, listenWebSocket, wsConnection } from './wsTransport.js';
 import type { ConsentDecider, RpcApplication, RpcClientConfig, RpcUser } from './types.js';
 
 /**
@@ -37,6 +38,8 @@ export interface RpcDaemonOptions {
   limits?: Partial<RpcDaemonLimits>;
   now?: () => number;
   platform?: NodeJS.Platform;
+  /** The local WebSocket's ports, the first free one taken (default 6463–6472; [] for none). */
+  wsPorts?: readonly number[];
 }
 
 export interface RpcDaemonLimits {
@@ -63,6 +66,8 @@ export const DEFAULT_RPC_DAEMON_LIMITS = {
 export interface RpcDaemon {
   /** The socket (or pipe) path the daemon listens on. */
   readonly path: string;
+  /** The local WebSocket's port; null when none of its ports was free (or none was asked). */
+  readonly wsPort: number | null;
   /** How many clients are connected. */
   connections(): number;
   close(): Promise<void>;
@@ -148,20 +153,42 @@ export async function startRpcDaemon(options: RpcDaemonOptions): Promise<RpcDaem
     log: options.log,
     now: options.now ?? Date.now,
   };
-  const server: Server = createServer((socket) => {
-    const connection = ipcConnection(socket, deps);
+  const track = (connection: RpcConnection, closed: (done: () => void) => void) => {
     live.add(connection);
-    socket.once('close', () => {
+    closed(() => {
       live.delete(connection);
       if (activities.delete(connection)) publish();
     });
+  };
+  const server: Server = createServer((socket) => {
+    track(ipcConnection(socket, deps), (done) => socket.once('close', done));
   });
   server.maxConnections = limits.maxConnections;
   const path = await listenOnFreeSocket(server, options.env, options.platform);
+  const ports = options.wsPorts ?? RPC_WS_PORTS;
+  const ws = await listenWebSocket(ports, {
+    maxPayload: limits.maxFrameBytes,
+    onConnection: (socket, request) => {
+      if (live.size >= limits.maxConnections) {
+        // 1013: try again later.
+        socket.close(1013, 'Too many clients.');
+        return;
+      }
+      const connection = wsConnection(socket, request, deps);
+      if (connection !== null) track(connection, (done) => socket.once('close', done));
+    },
+  });
+  if (ws === null && ports.length > 0) {
+    options.log(
+      `rpc: ports ${ports[0]}–${ports.at(-1)} are all taken: the WebSocket transport is not served`,
+    );
+  }
   return {
     path,
+    wsPort: ws?.port ?? null,
     connections: () => live.size,
     close: async () => {
+      await ws?.close();
       for (const connection of live) {
         connection.close(RpcCloseCodes.CLOSE_NORMAL, 'The daemon is stopping.');
       }
