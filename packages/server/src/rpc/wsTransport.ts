@@ -53,7 +53,10 @@ export function wsConnection(
     let payload: unknown;
     try {
       if (isBinary) throw new TypeError('binary');
-      payload = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : String(data));
+      const text = Buffer.isBuffer(data)
+        ? data
+        : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]);
+      payload = JSON.parse(text.toString('utf8'));
     } catch {
       connection.close(RpcCloseCodes.INVALID_ENCODING, 'Messages must be JSON text.');
       return;
