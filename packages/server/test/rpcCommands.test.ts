@@ -3,8 +3,9 @@
  * against `guildhall rpc`: the voice commands on the daemon person's voice state and the SDK's
  * voice settings, SELECT_TEXT_CHANNEL, the voice events; activity join requests end to end
  * between an RPC game and a Social SDK game (ACTIVITY_JOIN_REQUEST, SEND_ACTIVITY_JOIN_INVITE,
- * CLOSE_ACTIVITY_REQUEST, SEND_ACTIVITY_JOIN_REQUEST, ACTIVITY_INVITE, ACTIVITY_JOIN); and a
- * token revoked after AUTHENTICATE closing the connection with 4003.
+ * CLOSE_ACTIVITY_REQUEST, SEND_ACTIVITY_JOIN_REQUEST, ACTIVITY_INVITE, ACTIVITY_JOIN); the
+ * Connected Game's AUTHORIZE_REQUEST; and a token revoked after AUTHENTICATE closing the
+ * connection with 4003.
  */
 import { Client as XhayperClient } from '@xhayper/discord-rpc';
 import DiscordRpc from 'discord-rpc';
@@ -244,6 +245,21 @@ describeDrivers('RPC commands and events with discord-rpc on $driver', (driver) 
     expect(
       await failure(ask('CLOSE_ACTIVITY_REQUEST', { user_id: world.friend.userId })),
     ).toMatchObject({ code: RpcErrorCodes.INVALID_PAYLOAD });
+    await client.destroy();
+  });
+
+  it('Connected Game: the person’s request to link reaches the game as AUTHORIZE_REQUEST', async () => {
+    const { client, ask, event } = await xhayperGame(null);
+    expect(await ask('SUBSCRIBE', {}, 'AUTHORIZE_REQUEST')).toEqual({ evt: 'AUTHORIZE_REQUEST' });
+    const asked = event('AUTHORIZE_REQUEST');
+    const sent = await apiRequest(
+      world.server.app,
+      `POST /users/@me/applications/${world.dev.applicationId}/authorize-request`,
+      { auth: world.player.token, payload: {} },
+    );
+    expect(sent.statusCode).toBe(204);
+    expect(await asked).toEqual({ application_id: world.dev.applicationId });
+    // The game then runs AUTHORIZE as usual (rpcClients.test.ts).
     await client.destroy();
   });
 
