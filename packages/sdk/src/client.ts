@@ -525,6 +525,16 @@ export class Client {
     return this.presence.sendActivityInvite(userId, content);
   }
 
+  /** Asks a user to let the player into their party; they get an invite of type JoinRequest. */
+  sendActivityJoinRequest(userId: string): Promise<void> {
+    return this.presence.sendActivityJoinRequest(userId);
+  }
+
+  /** Answers a join request (an invite of type JoinRequest) with an invite to the party. */
+  sendActivityJoinRequestReply(invite: ActivityInvite): Promise<void> {
+    return this.presence.sendActivityJoinRequestReply(invite);
+  }
+
   /** Accepts an invite; resolves with the party's join secret. */
   acceptActivityInvite(invite: ActivityInvite): Promise<string> {
     return this.presence.acceptActivityInvite(invite);

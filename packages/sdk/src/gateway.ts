@@ -60,6 +60,11 @@ const MAX_BACKOFF_MS = 30_000;
 
 export class Gateway {
   readonly #options: GatewayOptions;
+  /**
+   * The intents IDENTIFY asks for: none for a game (its user-addressed events come whatever the
+   * intents); a person's own client (the RPC daemon) asks for the guild events it relays.
+   */
+  intents = 0;
   #status: ClientStatus = ClientStatus.Disconnected;
   #socket: WebSocket | null = null;
   #sessionId: string | null = null;
@@ -233,7 +238,7 @@ export class Gateway {
     } else {
       this.#sendRaw(GatewayOp.Identify, {
         token,
-        intents: 0,
+        intents: this.intents,
         properties: this.#options.properties,
       });
     }

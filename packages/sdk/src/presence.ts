@@ -818,6 +818,24 @@ export class PresenceArea {
     core.on('ACTIVITY_JOIN', (data) => {
       this.#onJoin(data as WireActivityJoin);
     });
+    // Someone asks to join the player's party: an invite of type JoinRequest, answered with
+    // sendActivityJoinRequestReply.
+    core.on('ACTIVITY_JOIN_REQUEST', (data) => {
+      const request = data as { user: WireUser; application_id: string; party_id: string };
+      core.state.cacheUser(request.user);
+      core.invoke(
+        this.#inviteCreated,
+        ActivityInvite.of({
+          senderId: request.user.id,
+          channelId: '',
+          messageId: '',
+          type: ActivityActionTypes.JoinRequest,
+          applicationId: request.application_id,
+          partyId: request.party_id,
+          isValid: true,
+        }),
+      );
+    });
   }
 
   /**
@@ -879,6 +897,41 @@ export class PresenceArea {
     await this.core.http.request('POST', `/users/${id}/messages`, {
       json: { content, activity: { type: ActivityActionTypes.Join, party_id: partyId } },
     });
+  }
+
+  /**
+   * Asks a user to let the player into the party of their rich presence in this game
+   * (POST /users/@me/activities/{party_id}/join-request): they get an ActivityInvite of type
+   * JoinRequest, and answer with an invite. The client must see the party (a friend's presence).
+   */
+  async sendActivityJoinRequest(userId: string): Promise<void> {
+    const id = checkUserId('sendActivityJoinRequest', userId);
+    const own = this.#ownApplication();
+    const partyId = this.core.state.presences
+      .get(id)
+      ?.activities.find(
+        (a) => a.party?.id !== undefined && (own === null || a.application_id === own),
+      )?.party?.id;
+    if (partyId === undefined) {
+      throw validationError(
+        'sendActivityJoinRequest: the user is in no party of this game that the player can see.',
+      );
+    }
+    await this.core.http.request(
+      'POST',
+      `/users/@me/activities/${encodeURIComponent(partyId)}/join-request`,
+      { json: { user_id: id } },
+    );
+  }
+
+  /** Lets the sender of a join request in: an activity invite to the player's party. */
+  async sendActivityJoinRequestReply(invite: ActivityInvite): Promise<void> {
+    if (!(invite instanceof ActivityInvite) || invite.type() !== ActivityActionTypes.JoinRequest) {
+      throw validationError(
+        'sendActivityJoinRequestReply: pass the ActivityInvite of type JoinRequest received.',
+      );
+    }
+    await this.sendActivityInvite(invite.senderId(), '');
   }
 
   /**

@@ -1,11 +1,13 @@
 /**
  * Rich presence and activity invites through the SDK against a real server: what a friend's
  * client sees, party privacy changes, invites sent as DMs and accepted (with ACTIVITY_JOIN on the
- * player's other device), and the checks of Activity's setters.
+ * player's other device), join requests answered with an invite, and the checks of Activity's
+ * setters.
  */
 import { describe, expect, it } from 'vitest';
 import {
   Activity,
+  ActivityActionTypes,
   ActivityAssets,
   ActivityButton,
   ActivityInvite,
@@ -214,6 +216,33 @@ describeDrivers('SDK rich presence and invites ($driver)', (driver) => {
       status: 400,
       code: 50039,
     });
+  });
+
+  it('a join request: Bob asks, Ada’s game gets a JoinRequest invite and replies, Bob joins', async () => {
+    const { adaP, bobP, ada, bob } = await friends(world());
+    const adaInvites: ActivityInvite[] = [];
+    const bobInvites: ActivityInvite[] = [];
+    ada.setActivityInviteCreatedCallback((invite) => adaInvites.push(invite));
+    bob.setActivityInviteCreatedCallback((invite) => bobInvites.push(invite));
+    // No party seen yet: nothing to ask to join.
+    expect((await sdkError(bob.sendActivityJoinRequest(adaP.id))).type).toBe(
+      ErrorType.ValidationError,
+    );
+    await ada.updateRichPresence(partyActivity('party-9', ActivityPartyPrivacy.Private));
+    await eventually(() => seen(bob, adaP) ?? undefined, 'the party');
+    await bob.sendActivityJoinRequest(adaP.id);
+    const request = await eventually(() => adaInvites[0], 'the join request');
+    expect(request.type()).toBe(ActivityActionTypes.JoinRequest);
+    expect(request.senderId()).toBe(bobP.id);
+    expect(request.partyId()).toBe('party-9');
+    // Only a JoinRequest is answered this way.
+    expect((await sdkError(ada.sendActivityJoinRequestReply(new ActivityInvite()))).type).toBe(
+      ErrorType.ValidationError,
+    );
+    await ada.sendActivityJoinRequestReply(request);
+    const invite = await eventually(() => bobInvites[0], 'the invite');
+    expect(invite.type()).toBe(ActivityActionTypes.Join);
+    expect(await bob.acceptActivityInvite(invite)).toBe('secret-of-party-9');
   });
 
   it('a stranger joins a public party only', async () => {

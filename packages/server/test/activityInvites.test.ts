@@ -2,7 +2,7 @@
  * Accepting an activity invite (docs/social-presence.md#activity-invites): POST
  * /users/@me/activities/{party_id}/join answers the join secret of the inviter's current party
  * and sends ACTIVITY_JOIN to every SDK session of the accepting user in that game (their other
- * device), and to no other session. Through real WebSockets on both storage drivers.
+ * device) and to their own clients (the local client's RPC), and to no other session. Through real WebSockets on both storage drivers.
  *
  * @module
  */
@@ -67,8 +67,52 @@ describeDrivers('activity invites ($driver)', (driver) => {
             .code,
       )
       .not.toBe(50039);
-    return inviter;
+    return { ...inviter, game: client };
   };
+
+  const requestJoin = (authorization: string, partyId: string, hostId: string) =>
+    apiRequest(gw.server.app, `POST /users/@me/activities/${partyId}/join-request`, {
+      auth: authorization,
+      payload: { user_id: hostId },
+    });
+
+  it('a join request reaches the host’s game and own clients; strangers and bad parties are refused', async () => {
+    const inviter = await host(0);
+    const own = (await gw.identify({ token: inviter.token, intents: 0 })).client;
+    const friend = await gw.guild.join('asker');
+    const since = gw.clock.now();
+    const row = { applicationId: null, type: 1 as const, nickname: null, isSpamRequest: false };
+    const { relationships } = gw.server.app.storage;
+    await relationships.put({ ...row, userId: friend.userId, targetId: inviter.userId, since });
+    await relationships.put({ ...row, userId: inviter.userId, targetId: friend.userId, since });
+    const asked = await requestJoin(
+      `Bearer ${await accessToken(friend.userId)}`,
+      'party-1',
+      inviter.userId,
+    );
+    expect(asked.statusCode).toBe(204);
+    const expected = {
+      user: { id: friend.userId },
+      application_id: game.applicationId,
+      party_id: 'party-1',
+    };
+    for (const client of [inviter.game, own]) {
+      expect((await client.dispatch('ACTIVITY_JOIN_REQUEST')).d).toMatchObject(expected);
+    }
+    const stranger = `Bearer ${await accessToken((await gw.guild.join('nosy')).userId)}`;
+    expect((await requestJoin(stranger, 'party-1', inviter.userId)).json()).toMatchObject({
+      code: 50001,
+    });
+    expect((await requestJoin(stranger, 'party-9', inviter.userId)).json()).toMatchObject({
+      code: 50039,
+    });
+    const self = await requestJoin(
+      `Bearer ${await accessToken(inviter.userId)}`,
+      'party-1',
+      inviter.userId,
+    );
+    expect(self.json()).toMatchObject({ code: 50039 });
+  });
 
   it('answers the join secret and tells the user’s SDK sessions of the game, only them', async () => {
     const inviter = await host();
@@ -94,7 +138,8 @@ describeDrivers('activity invites ($driver)', (driver) => {
       channel_id: '123456789012345678',
       message_id: '123456789012345679',
     });
-    for (const client of [desktop, laptop]) {
+    // The game on each device, and the person's own client (its RPC daemon tells local games).
+    for (const client of [desktop, laptop, person]) {
       expect((await client.dispatch('ACTIVITY_JOIN')).d).toMatchObject(expected);
     }
     // A marker after it on every session: the others had their chance and got nothing.
@@ -104,7 +149,7 @@ describeDrivers('activity invites ($driver)', (driver) => {
       userIds: [guest.userId],
       data: { id: guest.userId },
     });
-    for (const client of [otherGame, person]) {
+    for (const client of [otherGame]) {
       await client.dispatch('USER_UPDATE');
       expect(client.frames.some((f) => f.t === 'ACTIVITY_JOIN')).toBe(false);
     }

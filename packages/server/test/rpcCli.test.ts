@@ -97,7 +97,9 @@ describe('guildhall rpc', () => {
       c.io,
     );
     const [line, path] = await c.printed(
-      new RegExp(`RPC: listening on (\\S+) for ${seed.username} \\(\\d+\\); consent: allow`),
+      new RegExp(
+        `RPC: listening on (\\S+)(?: and \\S+)? for ${seed.username} \\(\\d+\\); consent: allow`,
+      ),
     );
     expect(path).toBe(join(dir, 'discord-ipc-0'));
     expect(line).toBeDefined();
@@ -213,7 +215,9 @@ describe('guildhall start --rpc', () => {
       { XDG_RUNTIME_DIR: dir },
       c.io,
     );
-    const [, path] = await c.printed(/RPC: listening on (\S+) for demo \(\d+\); consent: deny/);
+    const [, path] = await c.printed(
+      /RPC: listening on (\S+)(?: and \S+)? for demo \(\d+\); consent: deny/,
+    );
     const demo = JSON.parse(await readFile(join(dataDir, 'demo.json'), 'utf8')) as {
       application_id: string;
       user_id: string;

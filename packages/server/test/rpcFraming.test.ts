@@ -182,7 +182,7 @@ describe('RPC framing on raw sockets', () => {
       nonce: 'n1',
       data: { code: RpcErrorCodes.INVALID_COMMAND, message: 'Unknown command NOT_A_COMMAND.' },
     });
-    expect(await ask('n2', { cmd: 'SELECT_VOICE_CHANNEL', args: {} })).toMatchObject({
+    expect(await ask('n2', { cmd: 'CAPTURE_SHORTCUT', args: {} })).toMatchObject({
       evt: 'ERROR',
       data: {
         code: RpcErrorCodes.INVALID_COMMAND,
@@ -402,9 +402,13 @@ describeDrivers('RPC commands that read storage on $driver', (driver) => {
       nonce: null,
       data: { guild: { id: guildId, name: 'Ada’s Hall', icon_url: null }, online: 0 },
     });
+    expect(await ask('s2', { cmd: 'SUBSCRIBE', evt: 'SPEAKING_START', args: {} })).toMatchObject({
+      evt: 'ERROR',
+      data: { code: RpcErrorCodes.INVALID_EVENT },
+    });
     expect(
-      await ask('s2', { cmd: 'SUBSCRIBE', evt: 'VOICE_STATE_CREATE', args: {} }),
-    ).toMatchObject({ evt: 'ERROR', data: { code: RpcErrorCodes.INVALID_EVENT } });
+      await ask('s3', { cmd: 'SUBSCRIBE', evt: 'VOICE_STATE_CREATE', args: {} }),
+    ).toMatchObject({ evt: 'ERROR', data: { code: RpcErrorCodes.INVALID_CHANNEL } });
     ipc.socket.destroy();
   });
 });

@@ -42,7 +42,8 @@ function apiBaseOrUsage(url: string): string {
 /** The startup line. */
 export function rpcBanner(running: RunningRpc, consent: ConsentMode): string {
   const { user, daemon } = running;
-  return `RPC: listening on ${daemon.path} for ${user.username} (${user.id}); consent: ${consent}. Clients find it through $XDG_RUNTIME_DIR/$TMPDIR (docs/rpc.md).\n`;
+  const ws = daemon.wsPort === null ? '' : ` and ws://127.0.0.1:${daemon.wsPort}`;
+  return `RPC: listening on ${daemon.path}${ws} for ${user.username} (${user.id}); consent: ${consent}. Clients find it through $XDG_RUNTIME_DIR/$TMPDIR (docs/rpc.md).\n`;
 }
 
 export interface RpcCommandIo {

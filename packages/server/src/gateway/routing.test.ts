@@ -42,11 +42,19 @@ describe('receivesUserDispatch: the app scope of user dispatches', () => {
     expect(receivesUserDispatch(person, lobby)).toBe(true);
   });
 
-  it('keeps ACTIVITY_JOIN to the game’s SDK sessions, by envelope or payload', () => {
+  it('keeps ACTIVITY_JOIN to the game’s SDK sessions and the person’s own clients', () => {
     const join = { type: 'ACTIVITY_JOIN', data: { application_id: 'A' } };
     expect(receivesUserDispatch(sdkOf('A'), join)).toBe(true);
     expect(receivesUserDispatch(sdkOf('B'), join)).toBe(false);
-    expect(receivesUserDispatch(person, { ...join, applicationId: 'A' })).toBe(false);
+    // The local client, whose RPC daemon passes it to the game.
+    expect(receivesUserDispatch(person, { ...join, applicationId: 'A' })).toBe(true);
+    for (const type of ['ACTIVITY_JOIN_REQUEST', 'AUTHORIZE_REQUEST']) {
+      expect(receivesUserDispatch(person, { type, data: {}, applicationId: 'A' })).toBe(true);
+      expect(receivesUserDispatch(sdkOf('B'), { type, data: {}, applicationId: 'A' })).toBe(false);
+    }
+    // A lobby call's voice events stay the game's.
+    const voice = { type: 'VOICE_SERVER_UPDATE', data: {}, applicationId: 'A' };
+    expect(receivesUserDispatch(person, voice)).toBe(false);
     expect(receivesUserDispatch(sdkOf('B'), { ...join, applicationId: 'B' })).toBe(true);
   });
 

@@ -66,6 +66,7 @@ import {
   GAME_USER_EVENTS,
   hasIntent,
   INVITE_EVENTS,
+  LOCAL_CLIENT_GAME_EVENTS,
   MANAGE_GUILD_EVENTS,
   OWN_MEMBER_EVENTS,
   personOnly,
@@ -335,8 +336,8 @@ export function routeGuildDispatch<S extends RoutedSession>(
  * intent of DM events; an SDK session is a user's game client and gets
  * every dispatch addressed to its user that its scopes read (DMs, relationships, lobbies,
  * friends' presences) whatever intents it sent. A dispatch scoped to a game (`applicationId`) reaches only that
- * game's SDK sessions and the user's own clients; a game's secret events (ACTIVITY_JOIN) only
- * its SDK sessions.
+ * game's SDK sessions and the user's own clients; a game's events (ACTIVITY_JOIN…) only its SDK
+ * sessions and, for the local client's RPC, the user's own (session token) clients.
  */
 export function receivesUserDispatch(
   session: RoutedSession,
@@ -347,6 +348,7 @@ export function receivesUserDispatch(
   if (GAME_USER_EVENTS.has(type)) {
     const applicationId =
       dispatch.applicationId ?? (data as { application_id?: unknown } | null)?.application_id;
+    if (session.grant.kind === 'session' && LOCAL_CLIENT_GAME_EVENTS.has(type)) return true;
     return session.sdk === true && session.applicationId === applicationId;
   }
   if (dispatch.applicationId !== undefined) {

@@ -28,9 +28,21 @@ export interface RoutedSession {
  */
 export const GAME_USER_EVENTS = new Set([
   'ACTIVITY_JOIN',
+  'ACTIVITY_JOIN_REQUEST',
   'AUTHORIZE_REQUEST',
   'VOICE_STATE_UPDATE',
   'VOICE_SERVER_UPDATE',
+]);
+
+/**
+ * The game events the person's own client (a session token: the local client whose RPC daemon
+ * passes them to the game, docs/rpc.md) receives too: the person joined a party, someone asks to
+ * join theirs, the person asked a game to link their account.
+ */
+export const LOCAL_CLIENT_GAME_EVENTS = new Set([
+  'ACTIVITY_JOIN',
+  'ACTIVITY_JOIN_REQUEST',
+  'AUTHORIZE_REQUEST',
 ]);
 
 /** Dispatches only people's own clients receive: never bots, never SDK (game) sessions. */

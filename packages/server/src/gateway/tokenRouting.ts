@@ -46,6 +46,7 @@ export const USER_EVENT_ACCESS: Readonly<Record<string, Access>> = {
   ...kind('relationships', ['RELATIONSHIP_ADD', 'RELATIONSHIP_UPDATE', 'RELATIONSHIP_REMOVE']),
   PRESENCE_UPDATE: 'presences',
   ACTIVITY_JOIN: 'activities',
+  ACTIVITY_JOIN_REQUEST: 'activities',
   ...kind('lobbies', [
     'LOBBY_CREATE',
     'LOBBY_UPDATE',

@@ -189,8 +189,9 @@ export async function registerOAuthApi(
       });
 
       // The Connected Game entry point: the person, in the web client, asks the game they are
-      // playing to link their account; AUTHORIZE_REQUEST reaches only their SDK sessions of that
-      // application (gateway/routing.ts), whose registerAuthorizeRequestCallback runs authorize().
+      // playing to link their account; AUTHORIZE_REQUEST reaches their SDK sessions of that
+      // application, whose registerAuthorizeRequestCallback runs authorize(), and their own
+      // clients, whose RPC daemon tells the game (gateway/routing.ts, docs/rpc.md).
       api.post<{ Params: { application_id: string } }>(
         '/users/@me/applications/:application_id/authorize-request',
         { config: { auth: ['session'] } },

@@ -1,7 +1,8 @@
 /**
  * The Connected Game entry point: a person, in the web client, asks a game they are playing to
  * link their account. AUTHORIZE_REQUEST goes to that person's SDK sessions of that application
- * only (gateway/routing.ts); the game's `registerAuthorizeRequestCallback` then starts
+ * and their own clients (gateway/routing.ts), whose RPC daemon passes it to the game's RPC
+ * connection (docs/rpc.md); the game's `registerAuthorizeRequestCallback` then starts
  * `authorize()`. Nothing is stored: a game that is not connected simply does not hear it.
  *
  * @module
@@ -13,7 +14,7 @@ import type { Storage } from '../storage/index.js';
 
 export function createAuthorizeRequests(deps: { storage: Storage }) {
   return {
-    /** Sends AUTHORIZE_REQUEST to the user's SDK sessions of the app; 10002 when there is none. */
+    /** Sends AUTHORIZE_REQUEST to the user's game sessions of the app; 10002 for no such app. */
     async request(userId: string, applicationId: string): Promise<void> {
       const application = isSnowflake(applicationId)
         ? await deps.storage.applications.findById(applicationId)

@@ -4,106 +4,44 @@
  * {@link RpcError}; the connection turns it into the `evt: "ERROR"` answer. Commands that read
  * the person's guilds and channels need an AUTHENTICATE with the `rpc` scope first (4006).
  */
-import { RpcErrorCodes, isSnowflake } from '@guildhall/protocol';
+import { RpcErrorCodes } from '@guildhall/protocol';
 import { Activity, dropEmpty } from '../gateway/clientOps.js';
-import { PlatformRequestError, type PlatformApi } from './platformApi.js';
-import { RpcError, type ConsentDecider, type RpcApplication, type RpcUser } from './types.js';
+import {
+  CHANNEL,
+  GUILD,
+  iconUrl,
+  idArg,
+  orInvalid,
+  readChannel,
+  readGuild,
+  requireAuth,
+  rpcChannel,
+  stringArg,
+  type Args,
+  type CommandContext,
+  type CommandResult,
+  type CommandSpec,
+  type Handler,
+  type WireChannel,
+  type WireGuild,
+} from './commandArgs.js';
+import { ACTIVITY_COMMANDS } from './commandsActivity.js';
+import { VOICE_COMMANDS } from './commandsVoice.js';
+import { PlatformRequestError } from './platformApi.js';
+import { subscribe, unsubscribe } from './subscriptions.js';
+import { RpcError, type RpcApplication, type RpcUser } from './types.js';
 
-/** An app's AUTHENTICATE: the token's scopes. */
-export interface RpcAuth {
-  scopes: string[];
-}
-
-/** What a command sees of its connection and of the daemon. */
-export interface CommandContext {
-  /** The handshake's client id, and its application. */
-  clientId: string;
-  application: RpcApplication;
-  api: PlatformApi;
-  user: RpcUser;
-  /** The CDN's base URL (icons). */
-  cdnBase: string;
-  consent: ConsentDecider;
-  auth: RpcAuth | null;
-  setAuth(auth: RpcAuth): void;
-  /** Publishes (or with null, clears) this connection's rich presence. */
-  setActivity(activity: Record<string, unknown> | null): void;
-  /** Sends a `cmd: "DISPATCH"` event to this connection. */
-  dispatch(evt: string, data: unknown): void;
-}
-
-/** A command's answer: its `data`, and the `evt` it names (SUBSCRIBE's). */
-export interface CommandResult {
-  data: unknown;
-  evt?: string | null;
-}
-
-type Args = Record<string, unknown>;
-type Handler = (ctx: CommandContext, args: Args, evt: string | null) => Promise<CommandResult>;
-
-interface CommandSpec {
-  /** Needs an AUTHENTICATE whose token holds this scope. */
-  scope?: string;
-  run: Handler;
-}
+export type { CommandContext, CommandResult, RpcAuth } from './commandArgs.js';
 
 /** Activity type 4, a custom status: the person's own, never an app's. */
 const CUSTOM_STATUS_TYPE = 4;
 
 /** Why a known platform command is refused, for the commands Guildhall's client has no part for. */
 const UNSUPPORTED: Readonly<Record<string, string>> = {
-  SELECT_VOICE_CHANNEL: 'voice is not carried over RPC by Guildhall',
-  GET_SELECTED_VOICE_CHANNEL: 'voice is not carried over RPC by Guildhall',
-  SELECT_TEXT_CHANNEL: 'the daemon has no window to switch channels in',
-  GET_VOICE_SETTINGS: 'voice is not carried over RPC by Guildhall',
-  SET_VOICE_SETTINGS: 'voice is not carried over RPC by Guildhall',
-  SET_CERTIFIED_DEVICES: 'voice is not carried over RPC by Guildhall',
-  SEND_ACTIVITY_JOIN_INVITE: 'activity invites are sent from the web client',
-  CLOSE_ACTIVITY_REQUEST: 'activity invites are sent from the web client',
-  SET_USER_VOICE_SETTINGS: 'voice is not carried over RPC by Guildhall',
+  SET_CERTIFIED_DEVICES: 'the daemon has no audio devices',
+  SET_USER_VOICE_SETTINGS: 'the daemon plays no audio to set a user’s volume in',
   CAPTURE_SHORTCUT: 'the daemon reads no keyboard',
 };
-
-function stringArg(args: Args, name: string): string {
-  const value = args[name];
-  if (typeof value !== 'string' || value === '') {
-    throw new RpcError(RpcErrorCodes.INVALID_PAYLOAD, `args.${name} must be a string.`);
-  }
-  return value;
-}
-
-/** What an id argument names, and the error code for a bad one. */
-interface IdKind {
-  arg: string;
-  code: RpcError['code'];
-  what: string;
-}
-const GUILD: IdKind = { arg: 'guild_id', code: RpcErrorCodes.INVALID_GUILD, what: 'guild' };
-const CHANNEL: IdKind = { arg: 'channel_id', code: RpcErrorCodes.INVALID_CHANNEL, what: 'channel' };
-
-function idArg(args: Args, kind: IdKind): string {
-  const value = args[kind.arg];
-  if (typeof value !== 'string' || !isSnowflake(value)) {
-    throw new RpcError(kind.code, `Invalid ${kind.what} id: ${String(value)}`);
-  }
-  return value;
-}
-
-function iconUrl(ctx: CommandContext, guild: { id: string; icon?: string | null }): string | null {
-  return guild.icon ? `${ctx.cdnBase}/icons/${guild.id}/${guild.icon}.png` : null;
-}
-
-/** A platform refusal of a guild or channel read, as the RPC error for it. */
-async function orInvalid<T>(request: Promise<T>, kind: IdKind): Promise<T> {
-  try {
-    return await request;
-  } catch (err) {
-    if (err instanceof PlatformRequestError && [400, 403, 404].includes(err.status)) {
-      throw new RpcError(kind.code, `Invalid ${kind.what} id`);
-    }
-    throw err;
-  }
-}
 
 // ── Rich presence ───────────────────────────────────────────────────────────────────────────
 
@@ -249,7 +187,7 @@ const authenticate: Handler = async (ctx, args) => {
   if (me.user?.id !== ctx.user.id) {
     throw new RpcError(RpcErrorCodes.INVALID_USER, 'The access token is for another user.');
   }
-  ctx.setAuth({ scopes: me.scopes });
+  ctx.setAuth({ scopes: me.scopes, accessToken: token });
   return {
     data: {
       user: me.user,
@@ -263,32 +201,11 @@ const authenticate: Handler = async (ctx, args) => {
 
 // ── Guilds and channels ─────────────────────────────────────────────────────────────────────
 
-interface WireGuild {
-  id: string;
-  name: string;
-  icon?: string | null;
-}
-interface WireChannel {
-  id: string;
-  name?: string | null;
-  type: number;
-  guild_id?: string;
-  topic?: string | null;
-  bitrate?: number;
-  user_limit?: number;
-  position?: number;
-}
-
 const getGuilds: Handler = async (ctx) => {
   const guilds = await ctx.api.get<WireGuild[]>('/users/@me/guilds');
   return {
     data: { guilds: guilds.map((g) => ({ id: g.id, name: g.name, icon_url: iconUrl(ctx, g) })) },
   };
-};
-
-const readGuild = async (ctx: CommandContext, args: Args): Promise<WireGuild> => {
-  const id = idArg(args, GUILD);
-  return orInvalid(ctx.api.get<WireGuild>(`/guilds/${id}`), GUILD);
 };
 
 const getGuild: Handler = async (ctx, args) => {
@@ -303,50 +220,8 @@ const getChannels: Handler = async (ctx, args) => {
 };
 
 const getChannel: Handler = async (ctx, args) => {
-  const id = idArg(args, CHANNEL);
-  const c = await orInvalid(ctx.api.get<WireChannel>(`/channels/${id}`), CHANNEL);
-  return {
-    data: {
-      id: c.id,
-      guild_id: c.guild_id ?? null,
-      name: c.name ?? '',
-      type: c.type,
-      topic: c.topic ?? null,
-      bitrate: c.bitrate ?? null,
-      user_limit: c.user_limit ?? null,
-      position: c.position ?? null,
-      voice_states: [],
-      messages: [],
-    },
-  };
-};
-
-// ── Events ──────────────────────────────────────────────────────────────────────────────────
-
-/**
- * SUBSCRIBE to GUILD_STATUS `{guild_id}`: answered, then the event once with `online` 0 (the
- * platform stopped counting online members; it never changes, so nothing follows).
- */
-const subscribe: Handler = async (ctx, args, evt) => {
-  if (evt !== 'GUILD_STATUS') {
-    throw new RpcError(RpcErrorCodes.INVALID_EVENT, `Unknown or unsupported event ${String(evt)}.`);
-  }
-  const guild = await readGuild(ctx, args);
-  queueMicrotask(() => {
-    ctx.dispatch('GUILD_STATUS', {
-      guild: { id: guild.id, name: guild.name, icon_url: iconUrl(ctx, guild) },
-      online: 0,
-    });
-  });
-  return { data: { evt }, evt };
-};
-
-const unsubscribe: Handler = async (ctx, args, evt) => {
-  if (evt !== 'GUILD_STATUS') {
-    throw new RpcError(RpcErrorCodes.INVALID_EVENT, `Unknown or unsupported event ${String(evt)}.`);
-  }
-  await readGuild(ctx, args);
-  return { data: { evt }, evt };
+  const channel = await readChannel(ctx, idArg(args, CHANNEL));
+  return { data: rpcChannel(ctx, channel) };
 };
 
 const COMMANDS: Readonly<Record<string, CommandSpec>> = {
@@ -357,8 +232,11 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
   GET_GUILD: { scope: 'rpc', run: getGuild },
   GET_CHANNELS: { scope: 'rpc', run: getChannels },
   GET_CHANNEL: { scope: 'rpc', run: getChannel },
-  SUBSCRIBE: { scope: 'rpc', run: subscribe },
-  UNSUBSCRIBE: { scope: 'rpc', run: unsubscribe },
+  // Each event says what it needs (rpc/subscriptions.ts).
+  SUBSCRIBE: { run: subscribe },
+  UNSUBSCRIBE: { run: unsubscribe },
+  ...VOICE_COMMANDS,
+  ...ACTIVITY_COMMANDS,
 };
 
 /** The commands the daemon answers, for the docs' table and the tests. */
@@ -378,19 +256,6 @@ export async function runCommand(
       why === undefined ? `Unknown command ${cmd}.` : `${cmd} is not supported: ${why}.`,
     );
   }
-  if (spec.scope !== undefined) {
-    if (ctx.auth === null) {
-      throw new RpcError(
-        RpcErrorCodes.INVALID_PERMISSIONS,
-        `${cmd} needs authentication: send AUTHENTICATE first.`,
-      );
-    }
-    if (!ctx.auth.scopes.includes(spec.scope)) {
-      throw new RpcError(
-        RpcErrorCodes.INVALID_PERMISSIONS,
-        `${cmd} needs the ${spec.scope} scope: AUTHORIZE with it.`,
-      );
-    }
-  }
+  if (spec.scope !== undefined) await requireAuth(ctx, cmd, spec.scope);
   return spec.run(ctx, args, evt);
 }

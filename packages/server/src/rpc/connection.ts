@@ -1,12 +1,12 @@
 /**
- * @module rpc/connection: one RPC client's socket. The first frame must be a HANDSHAKE
+ * @module rpc/connection: one RPC client, over either transport (rpc/ipcTransport.ts: frames on
+ * the socket; rpc/wsTransport.ts: the local WebSocket). The first frame must be a HANDSHAKE
  * `{v: 1, client_id}` naming an application (else CLOSE 4004 or 4000); READY follows. Then PING
  * is answered with PONG and the same payload, CLOSE ends the connection, and each FRAME is a
  * command answered with its `nonce`. A frame the daemon cannot read, a frame before the
  * handshake, or too many frames in a window close the connection with a CLOSE `{code, message}`
  * (docs/rpc.md, Close codes); the daemon's other connections go on.
  */
-import type { Socket } from 'node:net';
 import {
   IpcOpcodes,
   RPC_VERSION,
@@ -15,8 +15,10 @@ import {
   isSnowflake,
   type RpcErrorData,
 } from '@guildhall/protocol';
+import type { PendingJoinRequest } from './commandArgs.js';
 import { runCommand, type CommandContext, type RpcAuth } from './commands.js';
-import { FrameDecoder, FrameError, encodeFrame, type IpcFrame } from './framing.js';
+import type { IpcFrame, IpcOpcode } from './framing.js';
+import type { LocalClient } from './localClient.js';
 import { PlatformRequestError, type PlatformApi } from './platformApi.js';
 import {
   RpcError,
@@ -32,8 +34,19 @@ export interface RateLimit {
   windowMs: number;
 }
 
+/** How a connection's frames leave: the IPC socket or the WebSocket. */
+export interface RpcTransport {
+  send(op: IpcOpcode, payload: unknown): void;
+  /** Sends the close `{code, message}` and hangs up. */
+  close(code: number, message: string): void;
+}
+
 /** What every connection shares: the daemon's parts. */
 export interface ConnectionDeps {
+  /** The person's client: voice states, op 4, voice settings, presences. */
+  local: LocalClient;
+  /** How often an AUTHENTICATE token is checked again while the connection lives. */
+  authCheckMs: number;
   api: PlatformApi;
   user: RpcUser;
   config: RpcClientConfig;
@@ -57,26 +70,24 @@ export class RpcConnection {
   #clientId: string | null = null;
   #application: RpcApplication | null = null;
   #auth: RpcAuth | null = null;
-  readonly #decoder: FrameDecoder;
+  #authTimer: ReturnType<typeof setInterval> | null = null;
+  #activity: Record<string, unknown> | null = null;
   #windowStart = 0;
   #windowFrames = 0;
   /** Frames that arrived while the handshake's application lookup ran, handled after it. */
   readonly #waiting: IpcFrame[] = [];
   #handshakeTimer: ReturnType<typeof setTimeout> | null;
 
-  readonly socket: Socket;
+  readonly transport: RpcTransport;
   readonly deps: ConnectionDeps;
+  /** The events this client subscribed to (`EVT` or `EVT:id`). */
+  readonly subscriptions = new Set<string>();
+  /** The join requests this game heard of and has not answered. */
+  readonly joinRequests = new Map<string, PendingJoinRequest>();
 
-  constructor(socket: Socket, deps: ConnectionDeps) {
-    this.socket = socket;
+  constructor(transport: RpcTransport, deps: ConnectionDeps) {
+    this.transport = transport;
     this.deps = deps;
-    this.#decoder = new FrameDecoder(deps.maxFrameBytes);
-    socket.on('data', (chunk: Buffer) => {
-      this.#onData(chunk);
-    });
-    socket.on('error', () => {
-      // The close that follows ends the connection.
-    });
     this.#handshakeTimer = setTimeout(() => {
       this.close(RpcCloseCodes.CLOSE_UNSUPPORTED, 'No HANDSHAKE in time.');
     }, deps.handshakeTimeoutMs);
@@ -87,21 +98,18 @@ export class RpcConnection {
     return this.#clientId;
   }
 
-  #onData(chunk: Buffer): void {
-    if (this.#state === 'closed') return;
-    let frames: IpcFrame[];
-    try {
-      frames = this.#decoder.push(chunk);
-    } catch (err) {
-      if (!(err instanceof FrameError)) throw err;
-      this.close(err.closeCode, err.message);
-      return;
-    }
-    for (const frame of frames) {
-      if (!this.#counted()) return;
-      this.#onFrame(frame);
-      if (this.#isClosed()) return;
-    }
+  /** One frame from the transport; false once the connection is closed. */
+  receive(frame: IpcFrame): boolean {
+    if (this.#isClosed()) return false;
+    if (!this.#counted()) return false;
+    this.#onFrame(frame);
+    return !this.#isClosed();
+  }
+
+  /** Sends an event (`cmd: "DISPATCH"`) once the handshake is done. */
+  dispatch(evt: string, data: unknown): void {
+    if (this.#state !== 'ready') return;
+    this.#send(IpcOpcodes.FRAME, { cmd: 'DISPATCH', evt, nonce: null, data });
   }
 
   /** Counts a frame in the rate window; false (and the connection closed) past the limit. */
@@ -241,15 +249,49 @@ export class RpcConnection {
       consent: this.deps.consent,
       auth: this.#auth,
       setAuth: (auth) => {
-        this.#auth = auth;
+        this.#setAuth(auth);
       },
       setActivity: (activity) => {
-        if (!this.#isClosed()) this.deps.setActivity(this, activity);
+        if (this.#isClosed()) return;
+        this.#activity = activity;
+        this.deps.setActivity(this, activity);
       },
+      activity: () => this.#activity,
       dispatch: (dispatched, data) => {
-        this.#send(IpcOpcodes.FRAME, { cmd: 'DISPATCH', evt: dispatched, nonce: null, data });
+        this.dispatch(dispatched, data);
       },
+      local: this.deps.local,
+      subscriptions: this.subscriptions,
+      joinRequests: this.joinRequests,
+      verifyAuth: () => this.#verifyAuth(),
     };
+  }
+
+  #setAuth(auth: RpcAuth): void {
+    this.#auth = auth;
+    if (this.#authTimer !== null) return;
+    this.#authTimer = setInterval(() => {
+      this.#verifyAuth().catch(() => undefined);
+    }, this.deps.authCheckMs);
+    this.#authTimer.unref();
+  }
+
+  /**
+   * Asks the platform whether the AUTHENTICATE token still holds (GET /oauth2/@me): a token
+   * revoked since (the person removed the app, or it expired) closes the connection with 4003.
+   */
+  async #verifyAuth(): Promise<void> {
+    const auth = this.#auth;
+    if (auth === null) return;
+    try {
+      await this.deps.api.getAsBearer('/oauth2/@me', auth.accessToken);
+    } catch (err) {
+      if (err instanceof PlatformRequestError && err.status === 401) {
+        this.close(RpcCloseCodes.TOKEN_REVOKED, 'The access token was revoked.');
+        throw new RpcError(RpcErrorCodes.INVALID_TOKEN, 'The access token was revoked.');
+      }
+      throw err;
+    }
   }
 
   #answerError(cmd: string, nonce: string | null, error: RpcErrorData): void {
@@ -257,9 +299,9 @@ export class RpcConnection {
     this.#send(IpcOpcodes.FRAME, { cmd, evt: 'ERROR', nonce, data });
   }
 
-  #send(op: (typeof IpcOpcodes)[keyof typeof IpcOpcodes], payload: unknown): void {
-    if (this.#isClosed() || this.socket.destroyed) return;
-    this.socket.write(encodeFrame(op, payload));
+  #send(op: IpcOpcode, payload: unknown): void {
+    if (this.#isClosed()) return;
+    this.transport.send(op, payload);
   }
 
   #isClosed(): boolean {
@@ -271,16 +313,13 @@ export class RpcConnection {
     this.#handshakeTimer = null;
   }
 
-  /** Sends CLOSE `{code, message}` and ends the socket. */
+  /** Sends the close `{code, message}` and hangs up. */
   close(code: number, message: string): void {
     if (this.#isClosed()) return;
     this.#clearHandshakeTimer();
-    if (!this.socket.destroyed) {
-      // Destroyed once the CLOSE is written, whether or not the client hangs up its side.
-      this.socket.end(encodeFrame(IpcOpcodes.CLOSE, { code, message }), () => {
-        this.socket.destroy();
-      });
-    }
+    if (this.#authTimer !== null) clearInterval(this.#authTimer);
+    this.#authTimer = null;
+    this.transport.close(code, message);
     this.#state = 'closed';
     this.#waiting.length = 0;
   }

@@ -7,14 +7,22 @@
  */
 import { createServer, type Server } from 'node:net';
 import { RpcCloseCodes } from '@guildhall/protocol';
-import { RpcConnection, type RateLimit } from './connection.js';
+import type { RpcConnection, RateLimit } from './connection.js';
+import { connectEvents, type DispatchSource } from './eventHub.js';
 import { MAX_FRAME_BYTES } from './framing.js';
+import { ipcConnection } from './ipcTransport.js';
+import type { LocalClient } from './localClient.js';
+import { VoiceStates } from './voiceStates.js';
 import { PlatformRequestError, type PlatformApi } from './platformApi.js';
 import { listenOnFreeSocket } from './socketPath.js';
+import { RPC_WS_PORTS, listenWebSocket, wsConnection } from './wsTransport.js';
 import type { ConsentDecider, RpcApplication, RpcClientConfig, RpcUser } from './types.js';
 
-/** What the daemon publishes through: the person's gateway session. */
-export interface ActivityPublisher {
+/**
+ * The person's gateway session (rpc/presenceLink.ts): what the daemon publishes through, hears
+ * events from, and moves the person's voice state and voice settings with.
+ */
+export interface ActivityPublisher extends DispatchSource, Omit<LocalClient, 'voice'> {
   setActivities(activities: Record<string, unknown>[]): void;
 }
 
@@ -30,6 +38,8 @@ export interface RpcDaemonOptions {
   limits?: Partial<RpcDaemonLimits>;
   now?: () => number;
   platform?: NodeJS.Platform;
+  /** The local WebSocket's ports, the first free one taken (default 6463–6472; [] for none). */
+  wsPorts?: readonly number[];
 }
 
 export interface RpcDaemonLimits {
@@ -41,6 +51,8 @@ export interface RpcDaemonLimits {
   maxConnections: number;
   /** How long a client may stay connected without a HANDSHAKE (then CLOSE 1003). */
   handshakeTimeoutMs: number;
+  /** How often an AUTHENTICATE token is checked again (a revoked one closes with 4003). */
+  authCheckMs: number;
 }
 
 export const DEFAULT_RPC_DAEMON_LIMITS = {
@@ -48,11 +60,14 @@ export const DEFAULT_RPC_DAEMON_LIMITS = {
   rateLimit: { frames: 60, windowMs: 10_000 },
   maxConnections: 32,
   handshakeTimeoutMs: 30_000,
+  authCheckMs: 60_000,
 } as const satisfies RpcDaemonLimits;
 
 export interface RpcDaemon {
   /** The socket (or pipe) path the daemon listens on. */
   readonly path: string;
+  /** The local WebSocket's port; null when none of its ports was free (or none was asked). */
+  readonly wsPort: number | null;
   /** How many clients are connected. */
   connections(): number;
   close(): Promise<void>;
@@ -103,10 +118,24 @@ export async function startRpcDaemon(options: RpcDaemonOptions): Promise<RpcDaem
   const { config, cdnBase } = clientConfigOf(options.api.apiBase);
   const live = new Set<RpcConnection>();
   const activities = new Map<RpcConnection, Record<string, unknown>>();
+  const link = options.publisher;
   const publish = () => {
-    options.publisher.setActivities([...activities.values()]);
+    link.setActivities([...activities.values()]);
   };
+  const local: LocalClient = {
+    voice: new VoiceStates(options.user.id),
+    sendVoiceState: (state) => link.sendVoiceState(state),
+    voiceSettings: () => link.voiceSettings(),
+    changeVoiceSettings: (change) => {
+      link.changeVoiceSettings(change);
+    },
+    sessionId: () => link.sessionId(),
+    activitiesOf: (userId) => link.activitiesOf(userId),
+  };
+  connectEvents({ source: link, local, personId: options.user.id, targets: () => live });
   const deps = {
+    local,
+    authCheckMs: limits.authCheckMs,
     api: options.api,
     user: options.user,
     config,
@@ -124,20 +153,42 @@ export async function startRpcDaemon(options: RpcDaemonOptions): Promise<RpcDaem
     log: options.log,
     now: options.now ?? Date.now,
   };
-  const server: Server = createServer((socket) => {
-    const connection = new RpcConnection(socket, deps);
+  const track = (connection: RpcConnection, closed: (done: () => void) => void) => {
     live.add(connection);
-    socket.once('close', () => {
+    closed(() => {
       live.delete(connection);
       if (activities.delete(connection)) publish();
     });
+  };
+  const server: Server = createServer((socket) => {
+    track(ipcConnection(socket, deps), (done) => socket.once('close', done));
   });
   server.maxConnections = limits.maxConnections;
   const path = await listenOnFreeSocket(server, options.env, options.platform);
+  const ports = options.wsPorts ?? RPC_WS_PORTS;
+  const ws = await listenWebSocket(ports, {
+    maxPayload: limits.maxFrameBytes,
+    onConnection: (socket, request) => {
+      if (live.size >= limits.maxConnections) {
+        // 1013: try again later.
+        socket.close(1013, 'Too many clients.');
+        return;
+      }
+      const connection = wsConnection(socket, request, deps);
+      if (connection !== null) track(connection, (done) => socket.once('close', done));
+    },
+  });
+  if (ws === null && ports.length > 0) {
+    options.log(
+      `rpc: ports ${ports[0]}–${ports.at(-1)} are all taken: the WebSocket transport is not served`,
+    );
+  }
   return {
     path,
+    wsPort: ws?.port ?? null,
     connections: () => live.size,
     close: async () => {
+      await ws?.close();
       for (const connection of live) {
         connection.close(RpcCloseCodes.CLOSE_NORMAL, 'The daemon is stopping.');
       }

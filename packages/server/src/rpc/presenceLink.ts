@@ -5,7 +5,10 @@
  * and the backoff are the SDK's; this subclass adds only what the SDK does not offer a game:
  * publishing a whole list of activities (one per RPC client, each naming its application),
  * spaced out so that the gateway never holds two updates at once, and publishing it again
- * whenever the session becomes ready anew.
+ * whenever the session becomes ready anew. It also carries what the RPC commands and events need
+ * of the person's client: the dispatches it receives (it asks for the guild, voice state and DM
+ * intents a person's client has), op 4 for the person's voice state, and the SDK's voice
+ * settings (the same ones a game reads with `getVoiceSettings`).
  */
 import {
   AuthorizationTokenType,
@@ -13,8 +16,16 @@ import {
   ClientError,
   ClientStatus,
   LoggingSeverity,
+  type VoiceSettings,
   type WebSocketConstructor,
 } from '@guildhall/social-sdk';
+
+import type { VoiceSettingsChange, VoiceStateRequest } from './localClient.js';
+
+/** Gateway op 4, VOICE_STATE_UPDATE. */
+const VOICE_STATE_OP = 4;
+/** GUILDS | GUILD_VOICE_STATES | GUILD_MESSAGES | DIRECT_MESSAGES: what RPC clients hear of. */
+export const LOCAL_CLIENT_INTENTS = (1 << 0) | (1 << 7) | (1 << 9) | (1 << 12);
 
 /** Gateway op 3, PRESENCE_UPDATE. */
 const PRESENCE_UPDATE_OP = 3;
@@ -45,6 +56,7 @@ export type PublishedActivity = Record<string, unknown>;
 export class PresenceLink extends Client {
   #activities: PublishedActivity[] = [];
   #lastSentAt = Number.NEGATIVE_INFINITY;
+  #sessionId: string | null = null;
   #pending: ReturnType<typeof setTimeout> | null = null;
 
   readonly #linkOptions: PresenceLinkOptions;
@@ -57,6 +69,10 @@ export class PresenceLink extends Client {
         : { platform: { WebSocket: linkOptions.WebSocket } }),
     });
     this.#linkOptions = linkOptions;
+    this.core.gateway.intents = LOCAL_CLIENT_INTENTS;
+    this.core.on('READY', (data) => {
+      this.#sessionId = (data as { session_id?: string }).session_id ?? null;
+    });
     this.addLogCallback((message) => {
       linkOptions.log(`gateway: ${message}`);
     }, LoggingSeverity.Warning);
@@ -99,6 +115,37 @@ export class PresenceLink extends Client {
   setActivities(activities: PublishedActivity[]): void {
     this.#activities = activities;
     this.#schedule();
+  }
+
+  /** Calls `handler` with every `type` dispatch of the person's session. */
+  onDispatch(type: string, handler: (data: unknown) => void): void {
+    this.core.on(type, handler);
+  }
+
+  /** Sends op 4 (the person's voice state); false when the session is not connected. */
+  sendVoiceState(state: VoiceStateRequest): boolean {
+    return this.core.gateway.send(VOICE_STATE_OP, state);
+  }
+
+  /** The gateway session's id. */
+  sessionId(): string | null {
+    return this.#sessionId;
+  }
+
+  /** A user's activities as the session sees them (friends' presences). */
+  activitiesOf(userId: string): Record<string, unknown>[] {
+    const activities = this.core.state.presences.get(userId)?.activities ?? [];
+    return activities as unknown as Record<string, unknown>[];
+  }
+
+  /** The voice settings (the SDK's: `getVoiceSettings`). */
+  voiceSettings(): VoiceSettings {
+    return this.voice.getVoiceSettings();
+  }
+
+  /** Changes the voice settings; the settings callback hears of a change. */
+  changeVoiceSettings(change: VoiceSettingsChange): void {
+    this.voice.settingsChanged(change);
   }
 
   #schedule(): void {

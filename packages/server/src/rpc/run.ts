@@ -21,6 +21,8 @@ export interface RunRpcOptions {
   env: Record<string, string | undefined>;
   log: (line: string) => void;
   limits?: RpcDaemonOptions['limits'];
+  /** The local WebSocket's ports (default 6463–6472; [] serves IPC only). */
+  wsPorts?: readonly number[];
   /** The gateway's WebSocket constructor (tests). */
   WebSocket?: PresenceLinkOptions['WebSocket'];
 }
@@ -88,6 +90,7 @@ export async function runRpc(options: RunRpcOptions): Promise<RunningRpc> {
       env: options.env,
       log: options.log,
       ...(options.limits === undefined ? {} : { limits: options.limits }),
+      ...(options.wsPorts === undefined ? {} : { wsPorts: options.wsPorts }),
     });
   } catch (err) {
     link.stop();

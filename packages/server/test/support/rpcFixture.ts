@@ -83,6 +83,8 @@ export interface DaemonSettings {
   handshakeTimeoutMs?: number;
   /** The daemon's gateway WebSocket constructor. */
   WebSocket?: RunRpcOptions['WebSocket'];
+  /** The local WebSocket transport's ports (none unless asked: test files run side by side). */
+  wsPorts?: readonly number[];
 }
 
 /**
@@ -131,6 +133,7 @@ export function useRpcWorld(driver: Driver, options: DaemonSettings = {}) {
         env: { XDG_RUNTIME_DIR: world.dir },
         log: (line) => world.log.push(line),
         ...(more.WebSocket === undefined ? {} : { WebSocket: more.WebSocket }),
+        wsPorts: more.wsPorts ?? options.wsPorts ?? [],
         limits: {
           ...(frames === undefined ? {} : { rateLimit: { frames, windowMs: 60_000 } }),
           ...(more.handshakeTimeoutMs === undefined

@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
-import { AcceptActivityInviteBody, PartyIdParams } from './schemas.js';
+import { AcceptActivityInviteBody, ActivityJoinRequestBody, PartyIdParams } from './schemas.js';
 import type { ActivityInviteService } from './service.js';
 
-/** POST /users/@me/activities/{party_id}/join: people and SDK tokens; bots are refused. */
+/**
+ * POST /users/@me/activities/{party_id}/join and …/join-request: people and SDK tokens; bots are
+ * refused.
+ */
 export function registerActivityInviteRoutes(
   app: FastifyInstance,
   invites: ActivityInviteService,
@@ -18,5 +21,17 @@ export function registerActivityInviteRoutes(
         parseInput(PartyIdParams, request.params).party_id,
         parseInput(AcceptActivityInviteBody, request.body ?? {}),
       ),
+  );
+  app.post(
+    '/users/@me/activities/:party_id/join-request',
+    { config: { auth: ['session', 'bearer'] } },
+    async (request, reply) => {
+      await invites.requestJoin(
+        principalOf(request),
+        parseInput(PartyIdParams, request.params).party_id,
+        parseInput(ActivityJoinRequestBody, request.body ?? {}),
+      );
+      return reply.status(204).send();
+    },
   );
 }

@@ -8,7 +8,8 @@ import { ApiError } from '../../errors/index.js';
 import { afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { ServiceDeps } from '../deps.js';
-import type { AcceptActivityInviteBody } from './schemas.js';
+import { serializeUser } from '../users/index.js';
+import type { AcceptActivityInviteBody, ActivityJoinRequestBody } from './schemas.js';
 
 /** The scope a Bearer token needs to accept an invite (the Social SDK's scopes grant it). */
 export const ACTIVITIES_WRITE_SCOPE = 'activities.write';
@@ -71,7 +72,51 @@ export function createActivityInviteService(deps: ServiceDeps & ActivityInvitePo
     );
   };
 
+  /** The joinable party `partyId` of the host's current activity, in the caller's game. */
+  const hostParty = async (principal: Principal, hostId: string, partyId: string) => {
+    if (hostId === principal.user.id) throw new ApiError('INVALID_ACTIVITY_ACTION');
+    const scope = principal.kind === 'bearer' ? principal.applicationId : null;
+    const found = (await deps.activitiesOf(hostId))
+      .map((a) => joinable(a, partyId, scope))
+      .find((a) => a !== null);
+    if (found === undefined) throw new ApiError('INVALID_ACTIVITY_ACTION');
+    return found;
+  };
+
   return {
+    /**
+     * POST /users/@me/activities/{party_id}/join-request: asks the host (`user_id`) to let the
+     * caller into the party of their current activity. The party must be the host's, with a
+     * join secret (else 50039), and public or the host a friend (else 50001); the host's SDK
+     * sessions of the game and their own clients (the local client's RPC) receive
+     * ACTIVITY_JOIN_REQUEST `{user, application_id, party_id}`. The host answers by inviting
+     * the caller (a DM activity invite), which the caller then accepts as any invite.
+     */
+    async requestJoin(principal: Principal, partyId: string, body: ActivityJoinRequestBody) {
+      requireScope(principal, ACTIVITIES_WRITE_SCOPE);
+      const userId = principal.user.id;
+      const hostId = body.user_id;
+      const found = await hostParty(principal, hostId, partyId);
+      const friends = await storage.relationships.areFriends(userId, hostId, found.applicationId);
+      if (
+        !friends &&
+        (!found.public || (await storage.relationships.isBlockedEitherWay(userId, hostId)))
+      ) {
+        throw new ApiError('MISSING_ACCESS');
+      }
+      afterWrite(storage, {
+        type: 'ACTIVITY_JOIN_REQUEST',
+        guildId: null,
+        userIds: [hostId],
+        applicationId: found.applicationId,
+        data: {
+          user: serializeUser(principal.user),
+          application_id: found.applicationId,
+          party_id: partyId,
+        },
+      });
+    },
+
     /**
      * POST /users/@me/activities/{party_id}/join. An SDK token joins in its own game only; a
      * person's session token in the game of the inviter's activity. The inviter's activity must
@@ -85,12 +130,7 @@ export function createActivityInviteService(deps: ServiceDeps & ActivityInvitePo
       requireAccess(principal, 'activities');
       const userId = principal.user.id;
       const inviterId = body.user_id;
-      if (inviterId === userId) throw new ApiError('INVALID_ACTIVITY_ACTION');
-      const scope = principal.kind === 'bearer' ? principal.applicationId : null;
-      const found = (await deps.activitiesOf(inviterId))
-        .map((a) => joinable(a, partyId, scope))
-        .find((a) => a !== null);
-      if (found === undefined) throw new ApiError('INVALID_ACTIVITY_ACTION');
+      const found = await hostParty(principal, inviterId, partyId);
       const { applicationId, secret } = found;
       const allowed =
         found.public ||

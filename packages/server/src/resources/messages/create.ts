@@ -194,7 +194,9 @@ export function createMessagePosting(
         files.length === 0 &&
         components.length === 0 &&
         forwarded === null &&
-        poll === null
+        poll === null &&
+        // An activity invite needs no words: the invite is what it shows.
+        input.activity == null
       ) {
         throw new ApiError('CANNOT_SEND_EMPTY_MESSAGE');
       }
