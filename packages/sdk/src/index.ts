@@ -26,6 +26,7 @@ export * from './users.js';
 export * from './relationships.js';
 export * from './presence.js';
 export * from './messages.js';
+export { AdditionalContent, AdditionalContentType } from './messageContent.js';
 export * from './lobbies.js';
 export * from './guilds.js';
 export * from './launch.js';
