@@ -72,6 +72,7 @@ import {
   type LobbyUpdatedCallback,
   type ProvisionalUserMergeRequiredCallback,
 } from './lobbies.js';
+import { canOpenMessageInDiscord, openMessageInDiscord } from './messageLinks.js';
 import { GuildsArea, type GuildChannel, type GuildMinimal } from './guilds.js';
 import { TokenExpiry, type TokenExpirationCallback } from './tokenExpiry.js';
 import { LaunchArea } from './launch.js';
@@ -598,6 +599,22 @@ export class Client {
   /** A DM or lobby message the client has seen, or null. */
   getMessageHandle(messageId: string): MessageHandle | null {
     return this.messages.getMessageHandle(messageId);
+  }
+
+  /** Whether the message can be viewed in the web client (a DM the client holds). */
+  canOpenMessageInDiscord(messageId: string): boolean {
+    return canOpenMessageInDiscord(this.core, messageId);
+  }
+
+  /**
+   * Opens the message in the web client, at the message; resolves with the URL. A provisional
+   * player gets `provisionalUserMergeRequiredCallback` (link the account first) and a rejection.
+   */
+  openMessageInDiscord(
+    messageId: string,
+    provisionalUserMergeRequiredCallback: ProvisionalUserMergeRequiredCallback | null,
+  ): Promise<string> {
+    return openMessageInDiscord(this.core, messageId, provisionalUserMergeRequiredCallback);
   }
 
   /** A DM, group DM or lobby channel the client knows, or null. */

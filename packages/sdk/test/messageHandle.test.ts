@@ -4,7 +4,7 @@
  * person sends from the web client's routes, a DM's recipient.
  */
 import { expect, it } from 'vitest';
-import { AdditionalContentType } from '../src/node.js';
+import { AdditionalContentType, ErrorType, SdkError } from '../src/node.js';
 import { fullAccount } from './lobbiesAccounts.js';
 import { describeDrivers, eventually, useSdkWorld } from './support.js';
 
@@ -81,5 +81,48 @@ describeDrivers('SDK message handles ($driver)', (driver) => {
     const reply = await eves.sendUserMessage(sam.id, 'Docks!');
     expect(eves.getMessageHandle(reply)?.recipient()?.id()).toBe(sam.id);
     expect(eves.getMessageHandle(reply)?.additionalContent()).toBeNull();
+  });
+
+  it('opens a DM message in the web client at the message; not a lobby message, not while provisional', async () => {
+    const eve = await fullAccount(world(), 'eve_opens');
+    const sam = await fullAccount(world(), 'sam_opens');
+    await world().server.app.storage.relationships.setMessagePolicy(sam.id, 'everyone');
+    const opened: string[] = [];
+    const eves = await world().readyClient(eve, {
+      platform: {
+        openUrl: (url) => {
+          opened.push(url);
+          return Promise.resolve();
+        },
+      },
+    });
+    const id = await eves.sendUserMessage(sam.id, 'look at this in the client');
+    const channelId = eves.getMessageHandle(id)?.channelId() ?? '';
+    expect(eves.canOpenMessageInDiscord(id)).toBe(true);
+    const url = await eves.openMessageInDiscord(id, null);
+    expect(url).toBe(`${new URL(world().apiBase).origin}/channels/@me/${channelId}/${id}`);
+    expect(opened).toEqual([url]);
+
+    const ada = await world().player('Ada');
+    const adas = await world().readyClient(ada);
+    const lobbyId = await adas.createOrJoinLobby('open-room');
+    const inLobby = await adas.sendLobbyMessage(lobbyId, 'here');
+    expect(adas.canOpenMessageInDiscord(inLobby)).toBe(false);
+    expect(eves.canOpenMessageInDiscord('123')).toBe(false);
+    await expect(adas.openMessageInDiscord(inLobby, null)).rejects.toMatchObject({
+      type: ErrorType.ValidationError,
+    });
+
+    // A provisional player with a DM: the merge callback, and a rejection.
+    await world().server.app.storage.relationships.setMessagePolicy(eve.id, 'everyone');
+    const dm = await adas.sendUserMessage(eve.id, 'hi from the game');
+    expect(adas.canOpenMessageInDiscord(dm)).toBe(true);
+    let mergeAsked = 0;
+    await expect(
+      adas.openMessageInDiscord(dm, () => {
+        mergeAsked += 1;
+      }),
+    ).rejects.toBeInstanceOf(SdkError);
+    expect(mergeAsked).toBe(1);
   });
 });
