@@ -6,7 +6,7 @@
  * @module
  */
 import type { ClientCore } from './core.js';
-import type { CallInfoHandle } from './voiceValues.js';
+import { CallInfoHandle, VoiceStateHandle, type ParticipantState } from './voiceValues.js';
 
 type CallInfoReader = (lobbyId: string) => CallInfoHandle | null;
 
@@ -20,4 +20,18 @@ export function provideLobbyCallInfo(core: ClientCore, read: CallInfoReader): vo
 /** The lobby's ongoing call as the client sees it, or null when nobody is in one. */
 export function lobbyCallInfo(core: ClientCore, lobbyId: string): CallInfoHandle | null {
   return readers.get(core)?.(lobbyId) ?? null;
+}
+
+/** A lobby's call from the voice states the client has seen of it, null when nobody is in it. */
+export function callInfoOf(
+  lobbyId: string,
+  members: ReadonlyMap<string, ParticipantState> | undefined,
+): CallInfoHandle | null {
+  if (members === undefined || members.size === 0) return null;
+  return new CallInfoHandle({
+    channelId: lobbyId,
+    guildId: null,
+    participants: [...members.keys()],
+    voiceStates: new Map([...members].map(([id, state]) => [id, new VoiceStateHandle(state)])),
+  });
 }

@@ -31,11 +31,9 @@ import type { AudioCallbacks } from './callAudio.js';
 import { CallSession } from './callSession.js';
 import type { ClientCore } from './core.js';
 import { Logger, type LogCallback } from './log.js';
-import { provideLobbyCallInfo } from './lobbyCalls.js';
+import { callInfoOf, provideLobbyCallInfo } from './lobbyCalls.js';
 import {
-  CallInfoHandle,
   VoiceSettings,
-  VoiceStateHandle,
   isSnowflake,
   isVolume,
   type DeviceChangeCallback,
@@ -116,7 +114,7 @@ export class VoiceArea {
     core.on('VOICE_STATE_UPDATE', (data) => {
       this.#onVoiceState(data);
     });
-    provideLobbyCallInfo(core, (lobbyId) => this.#callInfo(lobbyId));
+    provideLobbyCallInfo(core, (lobbyId) => callInfoOf(lobbyId, this.#lobbyVoice.get(lobbyId)));
     core.on('VOICE_SERVER_UPDATE', (data) => {
       this.#onVoiceServer(data);
     });
@@ -264,18 +262,6 @@ export class VoiceArea {
 
   addVoiceLogCallback(callback: LogCallback, minSeverity: LoggingSeverity): void {
     this.logger.add(callback, minSeverity);
-  }
-
-  /** A lobby's call from the voice states the client has seen of it, null when empty. */
-  #callInfo(lobbyId: string): CallInfoHandle | null {
-    const members = this.#lobbyVoice.get(lobbyId);
-    if (members === undefined || members.size === 0) return null;
-    return new CallInfoHandle({
-      channelId: lobbyId,
-      guildId: null,
-      participants: [...members.keys()],
-      voiceStates: new Map([...members].map(([id, state]) => [id, new VoiceStateHandle(state)])),
-    });
   }
 
   #onVoiceState(data: unknown): void {
