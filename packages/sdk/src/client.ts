@@ -72,7 +72,9 @@ import {
   type LobbyUpdatedCallback,
   type ProvisionalUserMergeRequiredCallback,
 } from './lobbies.js';
+import { canOpenMessageInDiscord, openMessageInDiscord } from './messageLinks.js';
 import { GuildsArea, type GuildChannel, type GuildMinimal } from './guilds.js';
+import { TokenExpiry, type TokenExpirationCallback } from './tokenExpiry.js';
 import { LaunchArea } from './launch.js';
 import {
   VoiceArea,
@@ -127,6 +129,7 @@ export class Client {
   protected readonly guilds: GuildsArea;
   protected readonly launch: LaunchArea;
   protected readonly voice: VoiceArea;
+  protected readonly tokenExpiry: TokenExpiry;
   readonly #options: ClientOptions;
   #statusChanged: StatusChangedCallback | null = null;
 
@@ -166,6 +169,7 @@ export class Client {
     this.guilds = new GuildsArea(core);
     this.launch = new LaunchArea(core);
     this.voice = new VoiceArea(core);
+    this.tokenExpiry = new TokenExpiry(core);
     // After the areas' handlers: they compare a user before and after the update (presence.ts).
     core.on('USER_UPDATE', (data) => {
       const user = data as WireReady['user'];
@@ -224,7 +228,17 @@ export class Client {
     this.core.token = { type: tokenType, value: token };
     this.core.logger.secret(token);
     this.core.logger.info('Token updated.');
+    this.tokenExpiry.tokenChanged();
     return Promise.resolve();
+  }
+
+  /**
+   * Called once per Bearer token when it is about to expire (TOKEN_EXPIRY_NOTICE_MS before) or
+   * has expired: get a new one and hand it to `updateToken`. The expiry is read from the
+   * platform whenever the token changes; null stops the notices.
+   */
+  setTokenExpirationCallback(callback: TokenExpirationCallback | null): void {
+    this.tokenExpiry.setCallback(callback);
   }
 
   /** Sets the timeout of each HTTP request, in ms (default 30000). */
@@ -377,6 +391,14 @@ export class Client {
 
   removeAuthorizeRequestCallback(): void {
     this.auth.removeAuthorizeRequestCallback();
+  }
+
+  /**
+   * Sets a provisional account's display name (its global name, 1–32 characters); refused with
+   * 530010 for a full account, whose name is the person's own.
+   */
+  updateProvisionalAccountDisplayName(name: string): Promise<void> {
+    return this.users.updateProvisionalAccountDisplayName(name);
   }
 
   /** Whether the client holds a token (given with `updateToken`). */
@@ -587,6 +609,22 @@ export class Client {
   /** A DM or lobby message the client has seen, or null. */
   getMessageHandle(messageId: string): MessageHandle | null {
     return this.messages.getMessageHandle(messageId);
+  }
+
+  /** Whether the message can be viewed in the web client (a DM the client holds). */
+  canOpenMessageInDiscord(messageId: string): boolean {
+    return canOpenMessageInDiscord(this.core, messageId);
+  }
+
+  /**
+   * Opens the message in the web client, at the message; resolves with the URL. A provisional
+   * player gets `provisionalUserMergeRequiredCallback` (link the account first) and a rejection.
+   */
+  openMessageInDiscord(
+    messageId: string,
+    provisionalUserMergeRequiredCallback: ProvisionalUserMergeRequiredCallback | null,
+  ): Promise<string> {
+    return openMessageInDiscord(this.core, messageId, provisionalUserMergeRequiredCallback);
   }
 
   /** A DM, group DM or lobby channel the client knows, or null. */

@@ -229,3 +229,31 @@ export function enumToString(values: Readonly<Record<string, number>>, value: nu
   for (const [name, v] of Object.entries(values)) if (v === value) return name;
   return 'Unknown';
 }
+
+/**
+ * `ActivityGamePlatforms` (bit flags): where an activity's join invites can be accepted; the
+ * wire's `supported_platforms` names them.
+ */
+export const ActivityGamePlatforms = {
+  Desktop: 1,
+  Xbox: 2,
+  Samsung: 4,
+  IOS: 8,
+  Android: 16,
+  Embedded: 32,
+  PS4: 64,
+  PS5: 128,
+} as const;
+export type ActivityGamePlatforms = number;
+
+/** The wire names of `ActivityGamePlatforms`, in bit order. */
+export const ACTIVITY_GAME_PLATFORM_WIRE: readonly (readonly [number, string])[] = [
+  [ActivityGamePlatforms.Desktop, 'desktop'],
+  [ActivityGamePlatforms.Xbox, 'xbox'],
+  [ActivityGamePlatforms.Samsung, 'samsung'],
+  [ActivityGamePlatforms.IOS, 'ios'],
+  [ActivityGamePlatforms.Android, 'android'],
+  [ActivityGamePlatforms.Embedded, 'embedded'],
+  [ActivityGamePlatforms.PS4, 'ps4'],
+  [ActivityGamePlatforms.PS5, 'ps5'],
+];

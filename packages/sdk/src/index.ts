@@ -21,10 +21,12 @@ export type { Platform, AuthorizeRedirectRequest, AuthorizeRedirectResult } from
 export type * from './wire.js';
 export { SDK_VERSION } from './version.js';
 export * from './auth.js';
+export { TOKEN_EXPIRY_NOTICE_MS, type TokenExpirationCallback } from './tokenExpiry.js';
 export * from './users.js';
 export * from './relationships.js';
 export * from './presence.js';
 export * from './messages.js';
+export { AdditionalContent, AdditionalContentType } from './messageContent.js';
 export * from './lobbies.js';
 export * from './guilds.js';
 export * from './launch.js';

@@ -9,7 +9,15 @@ import { ErrorType } from './enums.js';
 import { SdkError, validationError } from './errors.js';
 import type { ClientCore } from './core.js';
 import { MessageHandle, requireContent, requireMetadata, requireSnowflake } from './messages.js';
-import type { WireChannel, WireLobby, WireLobbyMember, WireMessage, WireUser } from './wire.js';
+import { LobbyHandle } from './lobbyHandle.js';
+import type { WireLobby, WireLobbyMember, WireMessage } from './wire.js';
+
+export {
+  LOBBY_MEMBER_CAN_LINK,
+  LinkedChannel,
+  LobbyHandle,
+  LobbyMemberHandle,
+} from './lobbyHandle.js';
 
 /** The platform's lobby limits (docs/lobbies.md#rules). */
 export const LOBBY_LIMITS = {
@@ -23,8 +31,6 @@ export const LOBBY_LIMITS = {
   maxMessages: 200,
 } as const;
 
-/** The lobby member flag that lets a member link the lobby to a guild channel. */
-export const LOBBY_MEMBER_CAN_LINK = 1;
 /** The platform's "Invalid user type": a provisional account asked for a guild invite. */
 const INVALID_USER_TYPE = 50229;
 
@@ -35,116 +41,6 @@ export type LobbyMemberAddedCallback = (lobbyId: string, memberId: string) => vo
 export type LobbyMemberRemovedCallback = (lobbyId: string, memberId: string) => void;
 export type LobbyMemberUpdatedCallback = (lobbyId: string, memberId: string) => void;
 export type ProvisionalUserMergeRequiredCallback = () => void;
-
-/** The guild channel a lobby is linked to (`LinkedChannel`): a snapshot. */
-export class LinkedChannel {
-  readonly #id: string;
-  readonly #name: string;
-  readonly #guildId: string;
-
-  constructor(channel: WireChannel) {
-    this.#id = channel.id;
-    this.#name = channel.name ?? '';
-    this.#guildId = channel.guild_id ?? '';
-  }
-
-  id(): string {
-    return this.#id;
-  }
-
-  name(): string {
-    return this.#name;
-  }
-
-  guildId(): string {
-    return this.#guildId;
-  }
-}
-
-/** One member of a lobby (`LobbyMemberHandle`), read live from the cache. */
-export class LobbyMemberHandle {
-  readonly #core: ClientCore;
-  readonly #lobbyId: string;
-  readonly #id: string;
-
-  constructor(core: ClientCore, lobbyId: string, id: string) {
-    this.#core = core;
-    this.#lobbyId = lobbyId;
-    this.#id = id;
-  }
-
-  #member(): WireLobbyMember | undefined {
-    return this.#core.state.lobbies.get(this.#lobbyId)?.members.find((m) => m.id === this.#id);
-  }
-
-  id(): string {
-    return this.#id;
-  }
-
-  /** Whether the member may link the lobby to a guild channel (the CanLinkLobby flag). */
-  canLinkLobby(): boolean {
-    return ((this.#member()?.flags ?? 0) & LOBBY_MEMBER_CAN_LINK) !== 0;
-  }
-
-  /**
-   * Whether the member is connected to the lobby: the server's `connected` when it sends one.
-   * Guildhall's server does not report it (docs/lobbies.md), so this is false there.
-   */
-  connected(): boolean {
-    return this.#member()?.connected === true;
-  }
-
-  metadata(): Record<string, string> {
-    return { ...(this.#member()?.metadata ?? {}) };
-  }
-
-  /** The member's user as the cache knows it (null when the cache has not seen them). */
-  user(): WireUser | null {
-    return this.#core.state.users.get(this.#id) ?? this.#member()?.user ?? null;
-  }
-}
-
-/** A lobby the player is in (`LobbyHandle`), read live from the cache. */
-export class LobbyHandle {
-  readonly #core: ClientCore;
-  readonly #id: string;
-
-  constructor(core: ClientCore, id: string) {
-    this.#core = core;
-    this.#id = id;
-  }
-
-  #lobby(): WireLobby | undefined {
-    return this.#core.state.lobbies.get(this.#id);
-  }
-
-  id(): string {
-    return this.#id;
-  }
-
-  metadata(): Record<string, string> {
-    return { ...(this.#lobby()?.metadata ?? {}) };
-  }
-
-  lobbyMemberIds(): string[] {
-    return (this.#lobby()?.members ?? []).map((member) => member.id);
-  }
-
-  getLobbyMemberHandle(memberId: string): LobbyMemberHandle | null {
-    const found = this.#lobby()?.members.some((member) => member.id === memberId) ?? false;
-    return found ? new LobbyMemberHandle(this.#core, this.#id, memberId) : null;
-  }
-
-  lobbyMembers(): LobbyMemberHandle[] {
-    return this.lobbyMemberIds().map((id) => new LobbyMemberHandle(this.#core, this.#id, id));
-  }
-
-  /** The guild channel the lobby is linked to, or null. */
-  linkedChannel(): LinkedChannel | null {
-    const channel = this.#lobby()?.linked_channel;
-    return channel === undefined || channel === null ? null : new LinkedChannel(channel);
-  }
-}
 
 export class LobbiesArea {
   protected readonly core: ClientCore;

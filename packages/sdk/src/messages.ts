@@ -15,6 +15,9 @@ import { ChannelType } from './enums.js';
 import { validationError } from './errors.js';
 import type { ClientCore } from './core.js';
 import { cacheAnswers, mergeIds } from './rules.js';
+import { LobbyHandle } from './lobbyHandle.js';
+import { additionalContentOf, type AdditionalContent } from './messageContent.js';
+import { UserHandle } from './users.js';
 import type { WireChannel, WireMessage, WireUser } from './wire.js';
 
 /** The platform's epoch (2015-01-01T00:00:00Z), for a snowflake's time. */
@@ -201,6 +204,34 @@ export class MessageHandle {
   /** The lobby of a lobby message, else null. */
   lobbyId(): string | null {
     return this.#message()?.lobby_id ?? null;
+  }
+
+  /** The lobby of a lobby message the player is in, else null. */
+  lobby(): LobbyHandle | null {
+    const lobbyId = this.lobbyId();
+    return lobbyId !== null && this.#core.state.lobbies.has(lobbyId)
+      ? new LobbyHandle(this.#core, lobbyId)
+      : null;
+  }
+
+  /** For a DM: the user who is not the author, as a handle; else null (`recipientId()`). */
+  recipient(): UserHandle | null {
+    const id = this.recipientId();
+    return id === '' ? null : new UserHandle(this.#core, id);
+  }
+
+  /**
+   * The author's extra name in the lobby (a character name, say) that the game backend set on
+   * their membership when the message was sent; null for a DM or a member without one.
+   */
+  additionalName(): string | null {
+    return this.#message()?.lobby_member?.additional_name ?? null;
+  }
+
+  /** What the message carries besides text (attachments, a poll, …), or null when only text. */
+  additionalContent(): AdditionalContent | null {
+    const message = this.#message();
+    return message === undefined ? null : additionalContentOf(message);
   }
 
   /** When it was sent, in ms since the Unix epoch (from `timestamp`, else from its id). */

@@ -15,7 +15,9 @@
  */
 import type { ClientCore } from './core.js';
 import {
+  ACTIVITY_GAME_PLATFORM_WIRE,
   ActivityActionTypes,
+  ActivityGamePlatforms,
   ActivityPartyPrivacy,
   ActivityTypes,
   RelationshipType,
@@ -496,6 +498,8 @@ export class Activity {
   #party: ActivityParty | null = null;
   #secrets: ActivitySecrets | null = null;
   #buttons: ActivityButton[] = [];
+  #supportedPlatforms: ActivityGamePlatforms = ActivityGamePlatforms.Desktop;
+  #parentApplicationId: string | null = null;
 
   /**
    * The activity's name, 1–128 characters. Left empty, updateRichPresence uses the
@@ -581,6 +585,29 @@ export class Activity {
   setSecrets(value: ActivitySecrets | null): void {
     this.#secrets = value;
   }
+  /** Where the activity's join invites can be accepted (ActivityGamePlatforms flags; Desktop). */
+  supportedPlatforms(): ActivityGamePlatforms {
+    return this.#supportedPlatforms;
+  }
+  setSupportedPlatforms(value: ActivityGamePlatforms): void {
+    const all = ACTIVITY_GAME_PLATFORM_WIRE.reduce((bits, [bit]) => bits | bit, 0);
+    if (!Number.isInteger(value) || value <= 0 || (value & ~all) !== 0) {
+      throw validationError('Activity.setSupportedPlatforms: not a set of ActivityGamePlatforms.');
+    }
+    this.#supportedPlatforms = value;
+  }
+  /**
+   * The publisher's parent application of the game, for invites across a publisher's games;
+   * the platform keeps it only when the parent approved a link to this application.
+   */
+  parentApplicationId(): string | null {
+    return this.#parentApplicationId;
+  }
+  setParentApplicationId(value: string | null): void {
+    this.#parentApplicationId =
+      value === null ? null : checkUserId('Activity.setParentApplicationId', value);
+  }
+
   getButtons(): ActivityButton[] {
     return [...this.#buttons];
   }
@@ -619,6 +646,14 @@ export class Activity {
     if (this.#buttons.length > 0) {
       wire.buttons = this.#buttons.map((b) => ({ label: b.label(), url: b.url() }));
     }
+    if (this.#supportedPlatforms !== ActivityGamePlatforms.Desktop) {
+      wire.supported_platforms = ACTIVITY_GAME_PLATFORM_WIRE.filter(
+        ([bit]) => (this.#supportedPlatforms & bit) !== 0,
+      ).map(([, name]) => name);
+    }
+    if (this.#parentApplicationId !== null) {
+      wire.parent_application_id = this.#parentApplicationId;
+    }
     return wire;
   }
 
@@ -642,6 +677,11 @@ export class Activity {
       activity.#secrets = new ActivitySecrets();
       activity.#secrets.setJoin(wire.secrets.join);
     }
+    const platforms = ACTIVITY_GAME_PLATFORM_WIRE.filter(([, name]) =>
+      wire.supported_platforms?.includes(name),
+    ).reduce((bits, [bit]) => bits | bit, 0);
+    if (platforms !== 0) activity.#supportedPlatforms = platforms;
+    activity.#parentApplicationId = wire.parent_application_id ?? null;
     const urls = wire.metadata?.button_urls ?? [];
     activity.#buttons = (wire.buttons ?? []).map((button, index) =>
       typeof button === 'string'

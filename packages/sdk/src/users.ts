@@ -10,6 +10,9 @@ import { Activity, checkUserId, socialSync } from './presence.js';
 import { statusFrom } from './rules.js';
 import type { WireUser } from './wire.js';
 
+/** The longest global name (a provisional account's display name). */
+const MAX_DISPLAY_NAME_LENGTH = 32;
+
 /** `UserHandle::AvatarType`: the image formats of `avatarUrl`. */
 export const AvatarType = {
   Gif: 0,
@@ -346,6 +349,26 @@ export class UsersArea {
     );
     profileCache(this.core).set(id, profiles);
     return profiles.map((profile) => new UserApplicationProfileHandle(profile));
+  }
+
+  /**
+   * `PATCH /partner-sdk/provisional-accounts/@me`: the provisional account's global name. The
+   * platform's USER_UPDATE brings it to the client's sessions; the answer updates this one now.
+   */
+  async updateProvisionalAccountDisplayName(name: string): Promise<void> {
+    if (typeof name !== 'string' || name.length < 1 || name.length > MAX_DISPLAY_NAME_LENGTH) {
+      throw validationError(
+        `updateProvisionalAccountDisplayName: the name must be 1 to ${String(MAX_DISPLAY_NAME_LENGTH)} characters.`,
+      );
+    }
+    const user = await this.core.http.request<WireUser>(
+      'PATCH',
+      '/partner-sdk/provisional-accounts/@me',
+      { json: { global_name: name } },
+    );
+    this.core.state.cacheUser(user);
+    const me = this.core.state.currentUser;
+    if (me?.id === user.id) this.core.state.currentUser = { ...me, ...user };
   }
 
   /**

@@ -31,6 +31,7 @@ import type { AudioCallbacks } from './callAudio.js';
 import { CallSession } from './callSession.js';
 import type { ClientCore } from './core.js';
 import { Logger, type LogCallback } from './log.js';
+import { callInfoOf, provideLobbyCallInfo } from './lobbyCalls.js';
 import {
   VoiceSettings,
   isSnowflake,
@@ -113,6 +114,7 @@ export class VoiceArea {
     core.on('VOICE_STATE_UPDATE', (data) => {
       this.#onVoiceState(data);
     });
+    provideLobbyCallInfo(core, (lobbyId) => callInfoOf(lobbyId, this.#lobbyVoice.get(lobbyId)));
     core.on('VOICE_SERVER_UPDATE', (data) => {
       this.#onVoiceServer(data);
     });

@@ -33,6 +33,7 @@ export interface WireActivity {
   buttons?: (string | { label: string; url: string })[];
   metadata?: { button_urls?: string[] };
   supported_platforms?: string[];
+  parent_application_id?: string;
 }
 
 export interface WirePresence {

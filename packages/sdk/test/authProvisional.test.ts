@@ -8,12 +8,11 @@ import { startTestIdp, type TestIdp } from '../../server/test/support/oidcIdp.js
 import { ADMIN_TOKEN } from '../../server/test/support/provisionalFixture.js';
 import {
   AuthenticationExternalAuthType,
-  AuthorizationArgs,
   DeviceAuthorizationArgs,
   ErrorType,
   SdkError,
 } from '../src/node.js';
-import { consentAs, makePublicClient, person, type Person } from './authSupport.js';
+import { authorizeAs, makePublicClient, person } from './authSupport.js';
 import { describeDrivers, useSdkWorld, type SdkWorld } from './support.js';
 
 async function rejection(promise: Promise<unknown>): Promise<SdkError> {
@@ -42,19 +41,6 @@ const provider = (): TestIdp => {
 async function whoIs(world: SdkWorld, token: string): Promise<string | number> {
   const me = await world.api<{ id: string }>('GET', '/users/@me', { auth: `Bearer ${token}` });
   return me.status === 200 ? me.body.id : me.status;
-}
-
-/** The person authorizes the app (PKCE) through the client: the code, verifier and redirect. */
-async function authorizeAs(world: SdkWorld, who: Person) {
-  const consent = consentAs(world, who);
-  const client = await world.client(null, { platform: { openUrl: consent.openUrl } });
-  client.setApplicationId(world.dev.applicationId);
-  const verifier = await client.createAuthorizationCodeVerifier();
-  const args = new AuthorizationArgs();
-  args.setScopes(client.getDefaultCommunicationScopes());
-  args.setCodeChallenge(verifier.challenge());
-  const { code, redirectUri } = await client.authorize(args);
-  return { client, code, redirectUri, verifier: verifier.verifier() };
 }
 
 describeDrivers('SDK provisional accounts and linking ($driver)', (driver) => {

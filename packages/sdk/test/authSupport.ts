@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { AuthorizationArgs } from '../src/node.js';
 import type { SdkWorld } from './support.js';
 
 export const LOOPBACK_REDIRECT = 'http://127.0.0.1/callback';
@@ -72,4 +73,17 @@ export function consentAs(
     },
   };
   return consent;
+}
+
+/** The person authorizes the app (PKCE) through the client: the code, verifier and redirect. */
+export async function authorizeAs(world: SdkWorld, who: Person) {
+  const consent = consentAs(world, who);
+  const client = await world.client(null, { platform: { openUrl: consent.openUrl } });
+  client.setApplicationId(world.dev.applicationId);
+  const verifier = await client.createAuthorizationCodeVerifier();
+  const args = new AuthorizationArgs();
+  args.setScopes(client.getDefaultCommunicationScopes());
+  args.setCodeChallenge(verifier.challenge());
+  const { code, redirectUri } = await client.authorize(args);
+  return { client, code, redirectUri, verifier: verifier.verifier() };
 }

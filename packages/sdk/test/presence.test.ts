@@ -10,6 +10,7 @@ import {
   ActivityActionTypes,
   ActivityAssets,
   ActivityButton,
+  ActivityGamePlatforms,
   ActivityInvite,
   ActivityParty,
   ActivityPartyPrivacy,
@@ -243,6 +244,44 @@ describeDrivers('SDK rich presence and invites ($driver)', (driver) => {
     const invite = await eventually(() => bobInvites[0], 'the invite');
     expect(invite.type()).toBe(ActivityActionTypes.Join);
     expect(await bob.acceptActivityInvite(invite)).toBe('secret-of-party-9');
+  });
+
+  it('supported platforms, and a parent application only as the operator linked it', async () => {
+    const { adaP, ada, bob } = await friends(world());
+    const parent = await world().server.app.services.applications.create(world().dev.userId, {
+      name: 'publisher hub',
+    });
+    const parentId = parent.application.id;
+    const activity = partyActivity('party-p', ActivityPartyPrivacy.Public);
+    activity.setSupportedPlatforms(ActivityGamePlatforms.Desktop | ActivityGamePlatforms.Android);
+    activity.setParentApplicationId(parentId);
+    await ada.updateRichPresence(activity);
+    const shown = await eventually(
+      () => (seen(bob, adaP)?.party()?.id() === 'party-p' ? seen(bob, adaP) : undefined),
+      'Ada’s activity',
+    );
+    expect(shown?.supportedPlatforms()).toBe(
+      ActivityGamePlatforms.Desktop | ActivityGamePlatforms.Android,
+    );
+    // No approved link from that parent: the platform drops it.
+    expect(shown?.parentApplicationId()).toBeNull();
+
+    await world().server.app.services.provisional.linkChild(parentId, world().dev.applicationId);
+    activity.party()?.setId('party-q');
+    await ada.updateRichPresence(activity);
+    const linked = await eventually(
+      () => (seen(bob, adaP)?.party()?.id() === 'party-q' ? seen(bob, adaP) : undefined),
+      'the linked activity',
+    );
+    expect(linked?.parentApplicationId()).toBe(parentId);
+    expect(new Activity().supportedPlatforms()).toBe(ActivityGamePlatforms.Desktop);
+    expect(
+      thrown(() => {
+        activity.setSupportedPlatforms(0);
+      }),
+    ).toMatchObject({
+      type: ErrorType.ValidationError,
+    });
   });
 
   it('a stranger joins a public party only', async () => {

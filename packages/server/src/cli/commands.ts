@@ -14,6 +14,7 @@ import { requireFlag, UsageError } from '../cliFlags.js';
 import { createLogger } from '../logger.js';
 import { OAUTH_COMMANDS } from '../oauth/commands.js';
 import { PROVISIONAL_COMMANDS } from '../oauth/provisional/commands.js';
+import { TEST_IDENTITY_COMMANDS } from '../oauth/provisional/testCommands.js';
 import { SOCIAL_COMMANDS } from '../resources/socialLimits/index.js';
 import { MONETIZATION_COMMANDS } from '../resources/monetization/index.js';
 import type { NewChannel } from '../resources/guilds/index.js';
@@ -250,6 +251,7 @@ export const ADMIN_COMMANDS: AdminCommand<App['services']>[] = [
     },
   },
   ...PROVISIONAL_COMMANDS,
+  ...TEST_IDENTITY_COMMANDS,
   ...OAUTH_COMMANDS,
   ...SOCIAL_COMMANDS,
   ...MONETIZATION_COMMANDS,

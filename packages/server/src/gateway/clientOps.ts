@@ -93,6 +93,18 @@ const activityUrl = z.string().max(MAX_ACTIVITY_URL).refine(isHttpUrl);
 const unixMs = safeInt.refine((n) => n >= 0);
 const count = safeInt.refine((n) => n >= 0);
 
+/** The platforms of an activity's `supported_platforms`. */
+export const ACTIVITY_GAME_PLATFORMS = [
+  'desktop',
+  'xbox',
+  'samsung',
+  'ios',
+  'android',
+  'embedded',
+  'ps4',
+  'ps5',
+] as const;
+
 /**
  * One activity of op 3 (api-facts §10.8; the Social SDK's rich presence): what the platform
  * refuses fails the frame (close 4001, as any invalid op 3), unknown members are dropped.
@@ -146,6 +158,10 @@ export const Activity = z
       .optional(),
     instance: z.boolean().optional(),
     flags: count.optional(),
+    /** Where the game's join invites can be accepted (the SDK's ActivityGamePlatforms). */
+    supported_platforms: z.array(z.enum(ACTIVITY_GAME_PLATFORMS)).max(8).optional(),
+    /** The publisher's parent application: kept only when it approved a link to this one. */
+    parent_application_id: snowflake.optional(),
     buttons: z
       .array(
         z.object({

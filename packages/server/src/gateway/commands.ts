@@ -103,15 +103,28 @@ export function createCommands(deps: {
     // An SDK session's activities are its token's application's; a person's own client (the web
     // client hosting an activity, `guildhall rpc` for a native app) names the application, which
     // must exist; a bot names none.
-    const activities = input.d.activities.map((activity) => {
-      const rest: Record<string, unknown> = { ...activity };
-      delete rest['application_id'];
-      // A custom status is the user's, not the game's: it names no application.
-      if (activity.type === CUSTOM_STATUS_TYPE) return rest;
-      const applicationId =
-        session.sdk === true ? session.applicationId : named.get(activity.application_id ?? '');
-      return applicationId != null ? { ...rest, application_id: applicationId } : rest;
-    });
+    const activities = await Promise.all(
+      input.d.activities.map(async (activity) => {
+        const rest: Record<string, unknown> = { ...activity };
+        delete rest['application_id'];
+        delete rest['parent_application_id'];
+        // A custom status is the user's, not the game's: it names no application.
+        if (activity.type === CUSTOM_STATUS_TYPE) return rest;
+        const applicationId =
+          session.sdk === true ? session.applicationId : named.get(activity.application_id ?? '');
+        if (applicationId == null) return rest;
+        // A parent application only as the operator approved it (a publisher link).
+        const parent = activity.parent_application_id;
+        const linked =
+          parent !== undefined &&
+          (await ctx.storage.provisional.findLink(parent, applicationId)) !== null;
+        return {
+          ...rest,
+          application_id: applicationId,
+          ...(linked ? { parent_application_id: parent } : {}),
+        };
+      }),
+    );
     const privacy = await ctx.storage.gateway.profilePrivacy(session.userId);
     const shown = status === 'invisible' ? 'offline' : status;
     const clientStatus: Record<string, string> =

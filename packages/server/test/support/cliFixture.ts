@@ -34,13 +34,15 @@ export function useCliDataDir(prefix: string) {
   });
   afterEach(() => rm(dataDir, { recursive: true, force: true }));
 
-  /** Runs `guildhall <argv> --data-dir <the folder>`. */
-  const run = async (...argv: string[]) => {
-    const c = capture();
+  /** Runs `guildhall <argv> --data-dir <the folder>`, `stdin` on its standard input. */
+  const runWithStdin = async (stdin: string, ...argv: string[]) => {
+    const c = capture(stdin);
     const code = await runCli([...argv, '--data-dir', dataDir], {}, c.io);
     const out = c.out();
     return { code, out, err: c.err(), json: () => JSON.parse(out) as Record<string, unknown> };
   };
+  /** Runs `guildhall <argv> --data-dir <the folder>`. */
+  const run = (...argv: string[]) => runWithStdin('', ...argv);
 
   /** A user and an application of theirs, made with the commands; their ids. */
   const userAndApp = async (username: string, appName: string) => {
@@ -53,5 +55,5 @@ export function useCliDataDir(prefix: string) {
     return { userId, applicationId: app.json()['application_id'] as string };
   };
 
-  return { run, userAndApp, dataDir: () => dataDir };
+  return { run, runWithStdin, userAndApp, dataDir: () => dataDir };
 }

@@ -28,15 +28,17 @@ const EMPTY: string[] = [];
 
 /** The client's layout: server rail, channel column with the user panel, main column, members. */
 export function Shell() {
-  const [home, homeParams] = useRoute('/channels/@me/:channelId?');
+  // `/channels/@me/<dm>/<message>` opens the DM at that message (the SDK's OpenMessageInDiscord).
+  const [home, homeParams] = useRoute('/channels/@me/:channelId?/:messageId?');
   const [inGuild, guildParams] = useRoute('/channels/:guildId/:channelId?');
   const guildId = home ? null : inGuild ? guildParams.guildId : null;
   const channelId = home ? (homeParams.channelId ?? null) : (guildParams?.channelId ?? null);
+  const messageId = home ? (homeParams.messageId ?? null) : null;
   if (!home && !inGuild) return <Redirect to="/channels/@me" replace />;
   return (
     <>
       <ShellTitle guildId={guildId} channelId={channelId} />
-      <ShellLayout guildId={guildId} channelId={channelId} />
+      <ShellLayout guildId={guildId} channelId={channelId} messageId={messageId} />
     </>
   );
 }
@@ -59,7 +61,15 @@ function ShellTitle({ guildId, channelId }: { guildId: string | null; channelId:
   return null;
 }
 
-function ShellLayout({ guildId, channelId }: { guildId: string | null; channelId: string | null }) {
+function ShellLayout({
+  guildId,
+  channelId,
+  messageId,
+}: {
+  guildId: string | null;
+  channelId: string | null;
+  messageId: string | null;
+}) {
   return (
     <div className="client-shell">
       <GuildRail />
@@ -78,7 +88,7 @@ function ShellLayout({ guildId, channelId }: { guildId: string | null; channelId
           channelId === null ? (
             <FriendsView />
           ) : (
-            <ChannelView channelId={channelId} />
+            <ChannelView channelId={channelId} messageId={messageId} />
           )
         ) : (
           <GuildMain guildId={guildId} channelId={channelId} />
@@ -146,7 +156,16 @@ function GuildMain({ guildId, channelId }: { guildId: string; channelId: string 
 }
 
 /** One conversation: header and messages (guild text channel or DM). */
-function ChannelView({ channelId, members }: { channelId: string; members?: MemberListToggle }) {
+function ChannelView({
+  channelId,
+  members,
+  messageId = null,
+}: {
+  channelId: string;
+  members?: MemberListToggle;
+  /** A message to open the conversation at (scrolled to and focused once loaded). */
+  messageId?: string | null;
+}) {
   const channel = useClientState((s) => s.channels[channelId]);
   const ready = useClientState((s) => s.ready);
   const meId = useClientState((s) => s.me?.id ?? null);
@@ -156,7 +175,7 @@ function ChannelView({ channelId, members }: { channelId: string; members?: Memb
   return (
     <section className="channel-view" aria-label={channelTitle(channel, meId)}>
       <ChannelHeader channel={channel} members={members} />
-      <MessagePane key={channelId} channelId={channelId} />
+      <MessagePane key={channelId} channelId={channelId} focusId={messageId} />
     </section>
   );
 }

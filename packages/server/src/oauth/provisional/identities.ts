@@ -10,6 +10,7 @@ import type {
 } from '../../storage/index.js';
 import { unmergeRelationships } from '../../resources/relationships/index.js';
 import type { ProvisionalDeps } from './deps.js';
+import { PROVIDER_AUTH_TYPES, providerOf, verifyTestCredential } from './testIdentity.js';
 
 /**
  * The scope provisional tokens are granted, as the wire names it
@@ -35,8 +36,8 @@ export function createProvisionalIdentities(deps: ProvisionalDeps) {
 
   /**
    * Verifies an external credential for an application and names the identity it proves.
-   * Only OIDC (the application's provider) and DISCORD_BOT_ISSUED_ACCESS_TOKEN (our own
-   * provisional access tokens) can be verified here; the other providers need their servers.
+   * OIDC (the application's provider), DISCORD_BOT_ISSUED_ACCESS_TOKEN (our own provisional
+   * access tokens), and the other providers' credentials in test mode (testIdentity.ts).
    */
   const resolveIdentity = async (
     repos: Repositories,
@@ -66,9 +67,22 @@ export function createProvisionalIdentities(deps: ProvisionalDeps) {
       if (identity === undefined) throw new ApiError('INVALID_OAUTH2_ACCESS_TOKEN');
       return { key: identity, preferredName: null };
     }
-    // Steam, Epic, Unity, Apple and PlayStation tickets are verified by their providers'
-    // servers, which this platform is not configured to reach.
-    throw new ApiError('PROVISIONAL_ACCOUNTS_NOT_ENABLED');
+    // Steam, Epic, Unity, Apple and PlayStation: only in test mode (a key the developer
+    // registered); their production tickets need the providers' servers, never called here.
+    const provider = providerOf(credential.type);
+    const testKey =
+      provider === null ? null : await repos.provisional.findTestKey(application.id, provider);
+    if (testKey === null) throw new ApiError('PROVISIONAL_ACCOUNTS_NOT_ENABLED');
+    const verified = await verifyTestCredential(credential.token, testKey, clock);
+    return {
+      // One identity per provider: Epic's access and ID tokens name the same account.
+      key: {
+        applicationId: application.id,
+        authType: PROVIDER_AUTH_TYPES[testKey.provider][0] ?? credential.type,
+        subject: verified.subject,
+      },
+      preferredName: verified.preferredName,
+    };
   };
 
   /**

@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors/index.js';
 import { requireOperator } from '../../http/operator.js';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
-import type { OidcProviderRecord } from '../../storage/index.js';
+import type { IdentityTestKeyRecord, OidcProviderRecord } from '../../storage/index.js';
 import {
   AdminBanBody,
   AdminLinkParams,
@@ -13,8 +13,11 @@ import {
   ChildTokenBody,
   CredentialsBody,
   OidcProviderBody,
+  TestKeyBody,
+  TestProviderParams,
   UnmergeBotBody,
 } from './schemas.js';
+import { PROVIDER_AUTH_TYPES } from './testIdentity.js';
 import type { ProvisionalService } from './service.js';
 
 const PUBLIC = { config: { auth: 'none' } } as const;
@@ -27,6 +30,16 @@ function serializeProvider(provider: OidcProviderRecord) {
     client_id: provider.clientId,
     validation: provider.validation,
     updated_at: new Date(provider.updatedAt).toISOString(),
+  };
+}
+
+function serializeTestKey(key: IdentityTestKeyRecord) {
+  return {
+    type: key.provider,
+    mode: 'test' as const,
+    external_auth_types: PROVIDER_AUTH_TYPES[key.provider],
+    public_key: key.publicKey,
+    updated_at: new Date(key.updatedAt).toISOString(),
   };
 }
 
@@ -83,11 +96,13 @@ export function registerProvisionalRoutes(
   // Every provider of the app, none saved being an empty list: what a settings page loads.
   app.get('/applications/:application_id/identity-providers', SESSION, async (request) => {
     const params = parseInput(ApplicationParams, request.params);
-    const provider = await provisional.findOidcProvider({
-      applicationId: params.application_id,
-      ownerId: principalOf(request).user.id,
-    });
-    return provider === null ? [] : [{ type: 'oidc', ...serializeProvider(provider) }];
+    const owner = { applicationId: params.application_id, ownerId: principalOf(request).user.id };
+    const provider = await provisional.findOidcProvider(owner);
+    const testKeys = await provisional.listTestKeys(owner);
+    return [
+      ...(provider === null ? [] : [{ type: 'oidc', ...serializeProvider(provider) }]),
+      ...testKeys.map(serializeTestKey),
+    ];
   });
 
   app.get('/applications/:application_id/identity-providers/oidc', SESSION, async (request) => {
@@ -112,6 +127,42 @@ export function registerProvisionalRoutes(
         legacy: false,
       }),
     );
+  });
+
+  registerTestProviderRoutes(app, provisional);
+}
+
+/**
+ * The owner's test-mode providers (Steam, Epic Online Services, Unity, Apple, PlayStation): the
+ * public key their test credentials are signed with.
+ */
+function registerTestProviderRoutes(app: FastifyInstance, provisional: ProvisionalService): void {
+  const PATH = '/applications/:application_id/identity-providers/:provider';
+  const target = (request: FastifyRequest) => {
+    const params = parseInput(TestProviderParams, request.params);
+    return {
+      applicationId: params.application_id,
+      ownerId: principalOf(request).user.id,
+      provider: params.provider,
+    };
+  };
+
+  app.get(PATH, SESSION, async (request) =>
+    serializeTestKey(await provisional.findTestKey(target(request))),
+  );
+
+  app.put(PATH, SESSION, async (request) => {
+    const body = parseInput(TestKeyBody, request.body ?? {});
+    return serializeTestKey(
+      await provisional.saveTestKey({ ...target(request), publicKey: body.public_key }),
+    );
+  });
+
+  app.delete(PATH, SESSION, async (request, reply) => {
+    if (!(await provisional.deleteTestKey(target(request)))) {
+      throw new ApiError('PROVISIONAL_ACCOUNTS_NOT_ENABLED');
+    }
+    return reply.status(204).send();
   });
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Snowflake } from '../../http/schemas.js';
-import { EXTERNAL_AUTH_TYPES } from '../../storage/index.js';
+import { EXTERNAL_AUTH_TYPES, IDENTITY_PROVIDERS } from '../../storage/index.js';
 import { DAY_SECONDS } from '../../domain/time.js';
 
 /** The longest external user id (an OIDC subject, or an id a bot vouches for). */
@@ -41,6 +41,18 @@ export const OidcProviderBody = z.object({
 });
 
 export const ApplicationParams = z.object({ application_id: z.string() });
+
+export const TestProviderParams = z.object({
+  application_id: z.string(),
+  provider: z.enum(IDENTITY_PROVIDERS),
+});
+
+/** A provider in test mode: only `mode: "test"` exists; production needs the provider. */
+export const TestKeyBody = z.object({
+  mode: z.literal('test'),
+  /** SPKI PEM, at most a 4096-bit RSA key's size with room to spare. */
+  public_key: z.string().min(1).max(4096),
+});
 
 export const AdminUserParams = z.object({ user_id: Snowflake });
 

@@ -6,6 +6,7 @@ import type { ApplicationRecord, ExternalIdentityKey, Repositories } from '../..
 import { mergeRelationships } from '../../resources/relationships/index.js';
 import type { ProvisionalDeps } from './deps.js';
 import { createProvisionalIdentities, type ExternalCredential } from './identities.js';
+import { createTestProviderService } from './testProviders.js';
 import { SECOND_MS, unixSeconds } from '../../domain/time.js';
 
 function secretMatches(secret: string, hash: string): boolean {
@@ -78,6 +79,7 @@ export function createProvisionalService(deps: ProvisionalDeps) {
   }
 
   return {
+    ...createTestProviderService(deps),
     authenticateClient,
 
     /**

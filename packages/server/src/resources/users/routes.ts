@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
-import { ModifyCurrentUserBody, UserIdParams } from './schemas.js';
+import { ModifyCurrentUserBody, ProvisionalDisplayNameBody, UserIdParams } from './schemas.js';
 import type { UserService } from './service.js';
 
 const ANY = ['bot', 'bearer', 'session'] as const;
@@ -15,6 +15,13 @@ export function registerUserRoutes(app: FastifyInstance, users: UserService): vo
     users.modifyCurrent(
       principalOf(request),
       parseInput(ModifyCurrentUserBody, request.body ?? {}),
+    ),
+  );
+
+  app.patch('/partner-sdk/provisional-accounts/@me', { config: { auth: ['bearer'] } }, (request) =>
+    users.updateProvisionalDisplayName(
+      principalOf(request),
+      parseInput(ProvisionalDisplayNameBody, request.body ?? {}).global_name,
     ),
   );
 

@@ -47,4 +47,7 @@ export const ModifyCurrentUserBody = z.object({
 });
 export type ModifyCurrentUserInput = z.infer<typeof ModifyCurrentUserBody>;
 
+/** UpdateProvisionalAccountDisplayName: the global name a provisional account takes. */
+export const ProvisionalDisplayNameBody = z.object({ global_name: GlobalName });
+
 export const UserIdParams = z.object({ user_id: z.string() });

@@ -8,6 +8,7 @@ import type {
 } from '../types/provisional.js';
 import type { StorageDialect } from '../types/storage.js';
 import { bool, flag, id, idOrNull, int, intOrNull } from './rows.js';
+import { createIdentityTestKeyMethods } from './identityTestKeys.js';
 import type { ExternalIdentitiesTable } from './provisionalSchema.js';
 import type { Database } from './schema.js';
 
@@ -53,6 +54,7 @@ export function createProvisionalRepository(
       .where('subject', '=', key.subject);
 
   return {
+    ...createIdentityTestKeyMethods(db),
     async findIdentity(key) {
       const row = await identityQuery(key).executeTakeFirst();
       return row ? toIdentity(row) : null;

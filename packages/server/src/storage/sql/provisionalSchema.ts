@@ -31,6 +31,13 @@ export interface OidcProvidersTable {
   updated_at: Int;
 }
 
+export interface IdentityTestKeysTable {
+  application_id: Id;
+  provider: string;
+  public_key: string;
+  updated_at: Int;
+}
+
 export interface ApplicationLinksTable {
   parent_id: Id;
   child_id: Id;

@@ -446,6 +446,7 @@ export interface Database extends OAuthTables, Threads.ThreadTables, MessageSear
   external_identities: Provisional.ExternalIdentitiesTable;
   user_bans: Provisional.UserBansTable;
   oidc_providers: Provisional.OidcProvidersTable;
+  identity_test_keys: Provisional.IdentityTestKeysTable;
   application_links: Provisional.ApplicationLinksTable;
   messages: MessagesTable;
   message_attachments: MessageAttachmentsTable;

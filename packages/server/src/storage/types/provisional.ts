@@ -59,6 +59,24 @@ export interface OidcProviderRecord {
   updatedAt: number;
 }
 
+/**
+ * The external identity providers besides OpenID, as an application's settings name them
+ * (docs/provisional-accounts.md, Test identity providers).
+ */
+export const IDENTITY_PROVIDERS = ['steam', 'epic', 'unity', 'apple', 'playstation'] as const;
+export type IdentityProvider = (typeof IDENTITY_PROVIDERS)[number];
+
+/**
+ * A provider of an application in test mode: its credentials are JWTs signed with the private
+ * key of `publicKey` (an SPKI PEM the developer registered), not the provider's own tickets.
+ */
+export interface IdentityTestKeyRecord {
+  applicationId: string;
+  provider: IdentityProvider;
+  publicKey: string;
+  updatedAt: number;
+}
+
 export interface ApplicationLinkRecord {
   parentId: string;
   childId: string;
@@ -92,6 +110,16 @@ export interface ProvisionalRepository {
 
   findOidcProvider(applicationId: string): Promise<OidcProviderRecord | null>;
   putOidcProvider(provider: OidcProviderRecord): Promise<void>;
+
+  /** The test-mode providers of an application, in IDENTITY_PROVIDERS order. */
+  listTestKeys(applicationId: string): Promise<IdentityTestKeyRecord[]>;
+  findTestKey(
+    applicationId: string,
+    provider: IdentityProvider,
+  ): Promise<IdentityTestKeyRecord | null>;
+  /** Inserts, or replaces the application's key for that provider. */
+  putTestKey(key: IdentityTestKeyRecord): Promise<void>;
+  deleteTestKey(applicationId: string, provider: IdentityProvider): Promise<boolean>;
 
   /**
    * Brings an issued access token's expiry forward (child tokens expire with their parent), in

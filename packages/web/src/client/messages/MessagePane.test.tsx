@@ -43,6 +43,26 @@ describe('MessagePane', () => {
     expect(screen.getByText('This is the beginning of this conversation.')).toBeDefined();
   });
 
+  it('opened at a message (a link to it): scrolls to it and focuses it, not the newest', async () => {
+    stubHistory();
+    const scrolled: string[] = [];
+    // jsdom lays nothing out and has no scrollIntoView.
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this.getAttribute('data-message-id') ?? '');
+    };
+    try {
+      renderWithClient(<MessagePane channelId={CHANNEL_ID} focusId="400000000000000002" />);
+      const log = screen.getByRole('log', { name: 'Messages' });
+      await within(log).findByText('second');
+      const second = within(log).getAllByRole('article')[1];
+      expect(document.activeElement).toBe(second);
+      expect(second?.tabIndex).toBe(0);
+      expect(scrolled).toEqual(['400000000000000002']);
+    } finally {
+      delete (Element.prototype as Partial<Element>).scrollIntoView;
+    }
+  });
+
   it('is one Tab stop: the newest message, then arrow keys move between messages', async () => {
     stubHistory();
     const user = userEvent.setup();

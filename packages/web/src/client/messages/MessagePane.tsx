@@ -30,7 +30,14 @@ const NONE: PendingMessage[] = [];
  * messages, messages being sent, who is typing, and the composer (files may be dropped anywhere
  * on the pane).
  */
-export function MessagePane({ channelId }: { channelId: string }) {
+export function MessagePane({
+  channelId,
+  focusId = null,
+}: {
+  channelId: string;
+  /** A message to show: scrolled to and focused once it is in the loaded history. */
+  focusId?: string | null;
+}) {
   const { store } = useClient();
   const channel = useClientState((s) => s.channels[channelId]);
   const list = useClientState((s) => s.messages[channelId]);
@@ -105,6 +112,22 @@ export function MessagePane({ channelId }: { channelId: string }) {
       el.scrollTop = el.scrollHeight;
     }
   }, [list, pending]);
+
+  // Opened at a message (a link to it): once it is loaded, show it instead of the bottom.
+  const focused = useRef<string | null>(null);
+  const hasFocusTarget = focusId !== null && list?.ids.includes(focusId) === true;
+  useLayoutEffect(() => {
+    if (!hasFocusTarget || focused.current === focusId) return;
+    const target = scroller.current?.querySelector<HTMLElement>(
+      `article[data-message-id="${focusId}"]`,
+    );
+    if (target == null) return;
+    focused.current = focusId;
+    stick.current = false;
+    setActiveId(focusId);
+    target.scrollIntoView({ block: 'center' });
+    target.focus();
+  }, [focusId, hasFocusTarget]);
 
   // Images and embeds grow the list after it rendered: still follow the bottom if the user was there.
   useEffect(() => {
