@@ -28,6 +28,7 @@ import {
   type PresenceActivity,
 } from './frameProtocol.js';
 import { sdkChannel, sdkParticipant, sdkRelationships, sdkUser } from './sdkShapes.js';
+import { createStoreAbilities, type StoreQuestions } from './storeAbilities.js';
 
 /** The questions the frame may put to the person. */
 export interface FrameQuestions {
@@ -37,12 +38,15 @@ export interface FrameQuestions {
   externalLink(url: string): Promise<boolean>;
 }
 
+/** Every dialog a frame may open. */
+export type AllQuestions = FrameQuestions & StoreQuestions;
+
 export interface AbilityDeps {
   store: Store<ClientState>;
   gateway: GatewayClient;
   applicationId: string;
   instanceId: string;
-  ask: FrameQuestions;
+  ask: AllQuestions;
   /** The frame's size, for ORIENTATION_UPDATE. */
   frameSize: () => { width: number; height: number };
   log: (level: string, message: string) => void;
@@ -127,6 +131,7 @@ export function createAbilities(deps: AbilityDeps): FrameAbilities {
     return user;
   };
   return {
+    ...createStoreAbilities(deps),
     ready: () => {
       const user = me();
       return {
