@@ -9,7 +9,7 @@ import { askWith, QuestionDialog, type Question } from './FrameDialogs.js';
 import { FrameHost } from './frameProtocol.js';
 import { FRAME_ALLOW, FRAME_SANDBOX, frameUrl } from './frameUrl.js';
 import { frameClosed } from './state.js';
-import { sdkRelationships, sdkUser, sdkVoiceStates } from './sdkShapes.js';
+import { sdkGuildMember, sdkRelationships, sdkUser, sdkVoiceStates } from './sdkShapes.js';
 
 /** How many CAPTURE_LOG lines the console keeps. */
 const LOG_LINES = 200;
@@ -135,6 +135,15 @@ function ActivityFrame({ instance }: { instance: ActivityInstance }) {
     }
     seenRelationships.current = seen;
   }, [relationships, presences, store]);
+  // The person's member in the activity's guild (nickname, avatar).
+  const member = useClientState((s) =>
+    guildId === null || s.me === null ? undefined : s.members[guildId]?.[s.me.id],
+  );
+  useEffect(() => {
+    if (guildId !== null && member !== undefined) {
+      hostRef.current?.dispatch('CURRENT_GUILD_MEMBER_UPDATE', sdkGuildMember(guildId, member));
+    }
+  }, [member, guildId]);
   const me = useClientState((s) => s.me);
   useEffect(() => {
     if (me !== null) hostRef.current?.dispatch('CURRENT_USER_UPDATE', sdkUser(me));

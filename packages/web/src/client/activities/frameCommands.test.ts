@@ -5,7 +5,8 @@
  */
 import { Common } from '@discord/embedded-app-sdk';
 import { describe, expect, it } from 'vitest';
-import { CONTEXT, ENTITLEMENT, harness, ME, sdkParses, SKU } from './frameHarness.js';
+import { CONTEXT, ENTITLEMENT, harness, ME, ME_ANSWER, sdkParses, SKU } from './frameHarness.js';
+import { sdkGuildMember } from './sdkShapes.js';
 
 /** A harness past AUTHENTICATE with `identify`. */
 async function authenticated(
@@ -121,5 +122,33 @@ describe('config, hardware and quests', () => {
       success: false,
     });
     expect((await send('GET_QUEST'))['evt']).toBe('ERROR');
+  });
+});
+
+describe('events', () => {
+  it('CURRENT_GUILD_MEMBER_UPDATE: the activity guild only, with guilds.members.read', async () => {
+    const plain = await authenticated();
+    const refused = await plain.send(
+      'SUBSCRIBE',
+      { guild_id: CONTEXT.guildId },
+      'CURRENT_GUILD_MEMBER_UPDATE',
+    );
+    expect(refused['data']).toMatchObject({ code: 4006 });
+    const { send, host, posted } = await authenticated({
+      oauthMe: () => Promise.resolve({ ...ME_ANSWER, scopes: ['identify', 'guilds.members.read'] }),
+    });
+    const other = await send('SUBSCRIBE', { guild_id: '9' }, 'CURRENT_GUILD_MEMBER_UPDATE');
+    expect(other['data']).toMatchObject({ code: 4003 });
+    const ok = await send(
+      'SUBSCRIBE',
+      { guild_id: CONTEXT.guildId },
+      'CURRENT_GUILD_MEMBER_UPDATE',
+    );
+    expect(sdkParses(ok).data).toEqual({ evt: 'CURRENT_GUILD_MEMBER_UPDATE' });
+    const member = sdkGuildMember(CONTEXT.guildId, { user: { id: ME }, nick: 'Ada L.' });
+    host.dispatch('CURRENT_GUILD_MEMBER_UPDATE', member);
+    const event = posted.at(-1)?.[1];
+    expect(event).toMatchObject({ cmd: 'DISPATCH', evt: 'CURRENT_GUILD_MEMBER_UPDATE' });
+    expect(Common.GuildMemberRPC.parse(event?.['data'])).toEqual(member);
   });
 });

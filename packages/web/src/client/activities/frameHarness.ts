@@ -9,6 +9,7 @@ import { Responses } from '@discord/embedded-app-sdk';
 import {
   FrameHost,
   type FrameAbilities,
+  type FrameContext,
   type FrameMessage,
   type OAuthMe,
   type PresenceActivity,
@@ -56,7 +57,7 @@ export const ENTITLEMENT = {
   deleted: false,
 };
 
-export function harness(overrides: Partial<FrameAbilities> = {}, context = CONTEXT) {
+export function harness(overrides: Partial<FrameAbilities> = {}, context: FrameContext = CONTEXT) {
   const posted: FrameMessage[] = [];
   const presences: (PresenceActivity | null)[] = [];
   const logs: string[] = [];

@@ -463,6 +463,9 @@ export class FrameHost {
         'Only the activity channel may be watched',
       );
     }
+    if (evt === 'CURRENT_GUILD_MEMBER_UPDATE' && args['guild_id'] !== this.context.guildId) {
+      throw new FrameCommandError(RpcErrorCodes.INVALID_GUILD, 'Only the activity guild');
+    }
     this.subscriptions.set(evt, args);
     return { evt };
   }

@@ -243,3 +243,18 @@ export function sdkEntitlement(entitlement: WireEntitlement) {
     deleted: entitlement.deleted,
   };
 }
+
+/** CURRENT_GUILD_MEMBER_UPDATE's data: the person's member in the activity's guild. */
+export function sdkGuildMember(
+  guildId: string,
+  member: { user: { id: string }; nick?: string | null; avatar?: string | null },
+) {
+  return {
+    user_id: member.user.id,
+    nick: member.nick ?? null,
+    guild_id: guildId,
+    avatar: member.avatar ?? null,
+    avatar_decoration_data: null,
+    color_string: null,
+  };
+}
