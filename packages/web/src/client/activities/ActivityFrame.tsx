@@ -8,7 +8,7 @@ import { leaveActivity, type ActivityInstance } from './api.js';
 import { askWith, QuestionDialog, type Question } from './FrameDialogs.js';
 import { FrameHost } from './frameProtocol.js';
 import { FRAME_ALLOW, FRAME_SANDBOX, frameUrl } from './frameUrl.js';
-import { frameClosed } from './state.js';
+import { frameClosed, joinDelivered } from './state.js';
 import { sdkGuildMember, sdkRelationships, sdkUser, sdkVoiceStates } from './sdkShapes.js';
 
 /** How many CAPTURE_LOG lines the console keeps. */
@@ -144,6 +144,13 @@ function ActivityFrame({ instance }: { instance: ActivityInstance }) {
       hostRef.current?.dispatch('CURRENT_GUILD_MEMBER_UPDATE', sdkGuildMember(guildId, member));
     }
   }, [member, guildId]);
+  // An invite accepted while the frame is open (and subscribed): ACTIVITY_JOIN now.
+  const join = useClientState((s) => s.activities.joins[instance.application_id]);
+  useEffect(() => {
+    if (join !== undefined && hostRef.current?.dispatch('ACTIVITY_JOIN', join) === true) {
+      store.set((s) => ({ ...s, activities: joinDelivered(s.activities, join.applicationId) }));
+    }
+  }, [join, store]);
   const me = useClientState((s) => s.me);
   useEffect(() => {
     if (me !== null) hostRef.current?.dispatch('CURRENT_USER_UPDATE', sdkUser(me));

@@ -28,6 +28,7 @@ import {
   type PresenceActivity,
 } from './frameProtocol.js';
 import { sdkChannel, sdkParticipant, sdkRelationships, sdkUser } from './sdkShapes.js';
+import { joinDelivered } from './state.js';
 import { createStoreAbilities, type StoreQuestions } from './storeAbilities.js';
 
 /** The questions the frame may put to the person. */
@@ -116,6 +117,13 @@ function currentEvent(deps: AbilityDeps, evt: string): unknown {
   }
   // The client shows one activity, focused (FOCUSED 0; no picture-in-picture or grid).
   if (evt === 'ACTIVITY_LAYOUT_MODE_UPDATE') return { layout_mode: 0 };
+  if (evt === 'ACTIVITY_JOIN') {
+    // An invite the person accepted for this app, given once.
+    const join = deps.store.get().activities.joins[deps.applicationId];
+    if (join === undefined) return null;
+    deps.store.set((s) => ({ ...s, activities: joinDelivered(s.activities, deps.applicationId) }));
+    return join;
+  }
   if (evt === 'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE') {
     return { participants: participantsOf(deps.store.get(), instanceOf(deps)) };
   }

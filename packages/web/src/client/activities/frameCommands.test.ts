@@ -151,4 +151,16 @@ describe('events', () => {
     expect(event).toMatchObject({ cmd: 'DISPATCH', evt: 'CURRENT_GUILD_MEMBER_UPDATE' });
     expect(Common.GuildMemberRPC.parse(event?.['data'])).toEqual(member);
   });
+
+  it('ACTIVITY_JOIN: an accepted invite reaches the frame when it subscribes', async () => {
+    const join = { applicationId: CONTEXT.applicationId, secret: 's3cret' };
+    const { send, posted } = await authenticated({
+      currentEvent: (evt) => (evt === 'ACTIVITY_JOIN' ? join : null),
+    });
+    expect(sdkParses(await send('SUBSCRIBE', {}, 'ACTIVITY_JOIN')).data).toEqual({
+      evt: 'ACTIVITY_JOIN',
+    });
+    const event = posted.at(-1)?.[1];
+    expect(event).toMatchObject({ cmd: 'DISPATCH', evt: 'ACTIVITY_JOIN', data: join });
+  });
 });

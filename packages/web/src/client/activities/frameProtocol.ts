@@ -170,11 +170,15 @@ export class FrameHost {
     else if (opcode === FrameOpcodes.CLOSE) this.frameClosed(payload);
   }
 
-  /** Sends an event to the frame when it subscribed to it (and `matches` its args). */
-  dispatch(evt: string, data: unknown, matches: (args: Args) => boolean = () => true): void {
+  /**
+   * Sends an event to the frame when it subscribed to it (and `matches` its args); whether it
+   * was sent.
+   */
+  dispatch(evt: string, data: unknown, matches: (args: Args) => boolean = () => true): boolean {
     const args = this.subscriptions.get(evt);
-    if (this.state !== 'ready' || args === undefined || !matches(args)) return;
+    if (this.state !== 'ready' || args === undefined || !matches(args)) return false;
     this.post([FrameOpcodes.FRAME, { cmd: 'DISPATCH', evt, nonce: null, data }]);
+    return true;
   }
 
   /** The client closes the frame: its presence is cleared, nothing more is answered. */
