@@ -246,6 +246,19 @@ describeDrivers('activity instances on $driver', (driver) => {
     const unknownApp = await launch(voice, bob.token, '1');
     expect(unknownApp.json()).toMatchObject({ code: 10002 });
     await makeActivity();
+    // Supported platforms are enforced: an activity for phones only does not run in the web client.
+    const config = `/applications/${appId()}/embedded-activity-config`;
+    const mobile = await f.call('PATCH', config, f.guild.owner.token, {
+      supported_platforms: ['ios', 'android'],
+    });
+    expect(mobile.statusCode, mobile.body).toBe(200);
+    const phonesOnly = await launch(voice, bob.token);
+    expect(phonesOnly.statusCode).toBe(400);
+    expect(phonesOnly.json()).toMatchObject({
+      code: 50035,
+      errors: { application_id: { _errors: [{ code: 'ACTIVITY_PLATFORM_UNSUPPORTED' }] } },
+    });
+    await f.call('PATCH', config, f.guild.owner.token, { supported_platforms: ['web', 'ios'] });
 
     await deny(voice, bob.userId, P.USE_EMBEDDED_ACTIVITIES);
     expect((await launch(voice, bob.token)).json()).toMatchObject({ code: 50013 });

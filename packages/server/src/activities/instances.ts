@@ -241,6 +241,15 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
         'This application has no activity to launch.',
       );
     }
+    // Guildhall's client is the web client: an activity that does not list `web` cannot run.
+    const config = await repos.activities.findConfig(applicationId);
+    if (config !== null && !config.supportedPlatforms.includes('web')) {
+      throw invalidField(
+        ['application_id'],
+        'ACTIVITY_PLATFORM_UNSUPPORTED',
+        'This activity does not support the web platform.',
+      );
+    }
     return application;
   };
 
