@@ -16,7 +16,6 @@ import type { ClientState } from '../state.js';
 import { launchActivity } from './api.js';
 import { instanceUpdated, joinAccepted } from './state.js';
 
-
 /** The invite's image: the inviter's activity's own (an http(s) URL), else the app's cover. */
 export function inviteCover(
   state: ClientState,
@@ -46,7 +45,11 @@ export function ActivityInvite({ message }: { message: APIMessage }) {
   const [busy, setBusy] = useState(false);
   const app = message.application;
   const partyId = message.activity?.party_id;
-  if (message.activity?.type !== MessageActivityType.Join || app?.id === undefined || partyId === undefined) {
+  if (
+    message.activity?.type !== MessageActivityType.Join ||
+    app?.id === undefined ||
+    partyId === undefined
+  ) {
     return null;
   }
   const appId = app.id;
