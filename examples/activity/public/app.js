@@ -20,6 +20,38 @@ function renderParticipants(participants) {
   );
 }
 
+/** The store: the app's SKUs, each owned or with a Buy button (START_PURCHASE). */
+async function openStore(sdk) {
+  const { skus } = await sdk.commands.getSkus();
+  const { entitlements } = await sdk.commands.getEntitlements();
+  const owned = new Set(entitlements.map((entitlement) => entitlement.sku_id));
+  const render = () => {
+    document.getElementById('skus').replaceChildren(
+      ...skus.map((sku) => {
+        const item = document.createElement('li');
+        item.textContent = owned.has(sku.id) ? `${sku.name} (owned)` : sku.name;
+        if (!owned.has(sku.id)) {
+          const buy = document.createElement('button');
+          buy.textContent = `Buy ${sku.name}`;
+          buy.addEventListener('click', () => {
+            sdk.commands.startPurchase({ sku_id: sku.id }).catch((error) => {
+              show('status', `Purchase failed: ${error?.message ?? ''}`);
+            });
+          });
+          item.append(' ', buy);
+        }
+        return item;
+      }),
+    );
+  };
+  render();
+  // What the person buys arrives as ENTITLEMENT_CREATE.
+  await sdk.subscribe('ENTITLEMENT_CREATE', ({ entitlement }) => {
+    owned.add(entitlement.sku_id);
+    render();
+  });
+}
+
 async function main() {
   const { client_id: clientId } = await (await fetch('/.proxy/api/config')).json();
   const sdk = new DiscordSDK(clientId);
@@ -61,6 +93,7 @@ async function main() {
   await sdk.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', (event) => {
     renderParticipants(event.participants);
   });
+  await openStore(sdk);
   show('status', 'Playing');
 }
 

@@ -5,6 +5,7 @@ import { registerAppRoutes } from './appRoutes.js';
 import { createServices } from './appServices.js';
 import { appSweeps } from './appSweeps.js';
 import type { App, AppOptions, AppOverrides } from './appTypes.js';
+import { createParticipantWatch } from './activities/participantWatch.js';
 import { activityOrigin } from './activities/proxyHost.js';
 import { attachAppControl, createAppControl } from './appControl.js';
 import { publicBaseUrl, roleServes, servesTls, type Config } from './config.js';
@@ -394,6 +395,22 @@ async function composeApp(
   })) {
     lifecycle.add(sweep);
   }
+  // People leave activity instances when they leave the voice channel or the guild.
+  const participantWatch = createParticipantWatch({
+    bus,
+    storage,
+    instances: services.activityInstances,
+    onError: (err) => {
+      logger.warn({ err }, 'activity participant not taken out of an instance');
+    },
+  });
+  lifecycle.add({
+    name: 'activity participants',
+    start: () => participantWatch.start(),
+    stop: () => {
+      participantWatch.close();
+    },
+  });
   // /metrics is served by the main listener, or only by one of its own when configured.
   const metricsListener =
     config.metricsListen === null

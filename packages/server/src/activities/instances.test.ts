@@ -168,6 +168,54 @@ describeDrivers('activity instances on $driver', (driver) => {
     expect(updatesOf(bobGateway).length).toBeGreaterThanOrEqual(4);
   });
 
+  it('takes people out when they leave the voice channel or the guild', async () => {
+    await makeActivity();
+    const voice = await newChannel('Hangout', 2);
+    const text = await newChannel('games', 0);
+    const owner = f.guild.owner;
+    const dan = await f.guild.join('dan');
+    const ownerGateway = await f.gateway(owner.token, I.GUILDS | I.GUILD_VOICE_STATES);
+    const danGateway = await f.gateway(dan.token, I.GUILDS | I.GUILD_VOICE_STATES);
+    const voiceState = (channelId: string | null) => {
+      danGateway.send(4, {
+        guild_id: f.guild.guildId,
+        channel_id: channelId,
+        self_mute: false,
+        self_deaf: false,
+      });
+    };
+    voiceState(voice);
+    await danGateway.next(
+      (fr) =>
+        fr.t === 'VOICE_STATE_UPDATE' && (fr.d as { channel_id: string }).channel_id === voice,
+    );
+    expect((await launch(voice, owner.token)).statusCode).toBe(200);
+    const inVoice = (await launch(voice, dan.token)).json<ClientInstance>();
+    expect(inVoice.users).toEqual([owner.userId, dan.userId]);
+    const inText = (await launch(text, dan.token)).json<ClientInstance>();
+    expect(inText.users).toEqual([dan.userId]);
+
+    // Dan leaves the voice channel (op 4 with no channel): out of the voice channel's instance,
+    // still in the text channel's.
+    voiceState(null);
+    const left = await update(
+      ownerGateway,
+      (d) => d.instance_id === inVoice.instance_id && d.users.length === 1,
+    );
+    expect(left).toMatchObject({ users: [owner.userId], ended: false });
+    const listed = await f.call('GET', `/channels/${text}/activity-instances`, dan.token);
+    expect(listed.json<ClientInstance[]>().map((i) => i.users)).toEqual([[dan.userId]]);
+
+    // Dan leaves the guild: out of the text channel's instance too, which ends with him.
+    const gone = await f.call('DELETE', `/users/@me/guilds/${f.guild.guildId}`, dan.token);
+    expect(gone.statusCode, gone.body).toBe(204);
+    const ended = await update(
+      ownerGateway,
+      (d) => d.instance_id === inText.instance_id && d.ended,
+    );
+    expect(ended.users).toEqual([]);
+  });
+
   it('makes one instance of launches at once, and one end of leaves at once', async () => {
     await makeActivity();
     const voice = await newChannel('Lounge', 2);
@@ -198,6 +246,19 @@ describeDrivers('activity instances on $driver', (driver) => {
     const unknownApp = await launch(voice, bob.token, '1');
     expect(unknownApp.json()).toMatchObject({ code: 10002 });
     await makeActivity();
+    // Supported platforms are enforced: an activity for phones only does not run in the web client.
+    const config = `/applications/${appId()}/embedded-activity-config`;
+    const mobile = await f.call('PATCH', config, f.guild.owner.token, {
+      supported_platforms: ['ios', 'android'],
+    });
+    expect(mobile.statusCode, mobile.body).toBe(200);
+    const phonesOnly = await launch(voice, bob.token);
+    expect(phonesOnly.statusCode).toBe(400);
+    expect(phonesOnly.json()).toMatchObject({
+      code: 50035,
+      errors: { application_id: { _errors: [{ code: 'ACTIVITY_PLATFORM_UNSUPPORTED' }] } },
+    });
+    await f.call('PATCH', config, f.guild.owner.token, { supported_platforms: ['web', 'ios'] });
 
     await deny(voice, bob.userId, P.USE_EMBEDDED_ACTIVITIES);
     expect((await launch(voice, bob.token)).json()).toMatchObject({ code: 50013 });

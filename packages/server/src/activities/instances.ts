@@ -241,6 +241,15 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
         'This application has no activity to launch.',
       );
     }
+    // Guildhall's client is the web client: an activity that does not list `web` cannot run.
+    const config = await repos.activities.findConfig(applicationId);
+    if (config !== null && !config.supportedPlatforms.includes('web')) {
+      throw invalidField(
+        ['application_id'],
+        'ACTIVITY_PLATFORM_UNSUPPORTED',
+        'This activity does not support the web platform.',
+      );
+    }
     return application;
   };
 
@@ -257,6 +266,32 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
     return launchIn(tx, request);
   };
 
+  /**
+   * Takes the user out of the instance inside `tx` (404 when it is unknown, ended or of another
+   * channel; nothing when they were not in it); the last one out ends it. Announced on commit.
+   */
+  const leaveIn = async (
+    tx: Repositories,
+    request: { instanceId: string; userId: string; channelId: string },
+  ) => {
+    const { userId } = request;
+    const instance = await tx.activities.lockInstance(request.instanceId);
+    if (instance?.endedAt !== null || instance.channelId !== request.channelId) {
+      throw new ApiError('NOT_FOUND');
+    }
+    if (!(await tx.activities.removeParticipant(instance.id, userId))) return;
+    const now = clock.now();
+    const ended = await tx.activities.endIfEmpty(instance.id, now);
+    const current = ended ? { ...instance, endedAt: now } : instance;
+    const recipients =
+      instance.guildId === null
+        ? ((await tx.privateChannels.find(instance.channelId))?.recipients.map((r) => r.userId) ?? [
+            userId,
+          ])
+        : null;
+    await announce(tx, current, { recipients });
+  };
+
   return {
     launch,
     hasActivity,
@@ -271,24 +306,30 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
 
     /** DELETE …/activity-instances/{instance_id}/participants/@me: leave; the last one ends it. */
     async leave(principal: Principal, channelId: string, instanceId: string): Promise<void> {
-      const userId = principal.user.id;
-      await storage.transaction(async (tx) => {
-        const instance = await tx.activities.lockInstance(instanceId);
-        if (instance?.endedAt !== null || instance.channelId !== channelId) {
-          throw new ApiError('NOT_FOUND');
-        }
-        if (!(await tx.activities.removeParticipant(instance.id, userId))) return;
-        const now = clock.now();
-        const ended = await tx.activities.endIfEmpty(instance.id, now);
-        const current = ended ? { ...instance, endedAt: now } : instance;
-        const recipients =
-          instance.guildId === null
-            ? ((await tx.privateChannels.find(instance.channelId))?.recipients.map(
-                (r) => r.userId,
-              ) ?? [userId])
-            : null;
-        await announce(tx, current, { recipients });
-      });
+      await storage.transaction((tx) =>
+        leaveIn(tx, { instanceId, userId: principal.user.id, channelId }),
+      );
+    },
+
+    /**
+     * The user leaves every live instance `leaves` names, as with the leave route: when they
+     * leave its voice channel, its guild, or disconnect from voice (participantWatch.ts).
+     */
+    async leaveWhere(
+      userId: string,
+      leaves: (instance: ActivityInstanceRecord) => boolean | Promise<boolean>,
+    ): Promise<void> {
+      for (const instance of await storage.activities.listLiveInstancesOfUser(userId)) {
+        if (!(await leaves(instance))) continue;
+        // A leave or end since the listing is no error here: the user is out either way.
+        await storage
+          .transaction((tx) =>
+            leaveIn(tx, { instanceId: instance.id, userId, channelId: instance.channelId }),
+          )
+          .catch((error: unknown) => {
+            if (!(error instanceof ApiError && error.status === 404)) throw error;
+          });
+      }
     },
 
     /** GET /channels/{channel_id}/activity-instances: the live instances there. */

@@ -353,6 +353,10 @@ describe('the activity proxy host', () => {
       expect(answer.status).toBe(404);
       expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(answer.headers['content-security-policy']).toContain("default-src 'none'");
+      // The relay page on the activity origin frames the activity: 'self' lets the page show.
+      expect(answer.headers['content-security-policy']).toMatch(
+        /frame-ancestors http:\/\/127\.0\.0\.1:\d+ http:\/\/localhost:\d+ 'self'$/,
+      );
       expect(answer.body).toContain('404 Not Found');
     }
     expect(
@@ -408,6 +412,9 @@ describe('the activity proxy host', () => {
     fired.fire();
     const answer = await pending;
     expect(answer.status).toBe(504);
+    for (const page of [down, answer]) {
+      expect(page.headers['content-security-policy']).toMatch(/frame-ancestors [^;]* 'self'$/);
+    }
   });
 
   it('streams answers, and stops fetching when the browser goes away', async () => {

@@ -213,10 +213,13 @@ export function frameSecurityHeaders(context: FramePolicyContext): Record<string
   };
 }
 
-/** The headers of the proxy host's own pages (404, 502...): nothing runs, only the client frames. */
+/**
+ * The headers of the proxy host's own pages (404, 502...): nothing runs; the client frames them,
+ * through the frame relay on the activity origin ('self'), as it frames the activity.
+ */
 export function pageSecurityHeaders(context: FramePolicyContext): Record<string, string> {
   return {
-    'content-security-policy': `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors ${context.clientOrigins.join(' ')}`,
+    'content-security-policy': `default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors ${context.clientOrigins.join(' ')} 'self'`,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',

@@ -19,6 +19,8 @@ export interface PortalApplication {
   id: string;
   name: string;
   icon: string | null;
+  /** The cover image's hash, when the app has one (the platform leaves the field out). */
+  cover_image?: string;
   description: string;
   flags: number;
   verify_key: string;

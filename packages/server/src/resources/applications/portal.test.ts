@@ -3,6 +3,7 @@ import { beforeEach, expect, it } from 'vitest';
 import { registration, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
+import { PNG_1X1 } from '../../../test/support/expressionFixtures.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import { type TestServer } from '../../../test/support/testServer.js';
 
@@ -194,6 +195,38 @@ describeDrivers('the portal settings of an application on $driver', (driver) => 
     expect(off.statusCode).toBe(200);
     expect(off.json()).toMatchObject({ flags: 0 });
     expect((await patch({ flags: presence })).statusCode).toBe(400);
+  });
+
+  it('keeps a cover image, served beside the icon and shown on activity invites', async () => {
+    const res = await patch({ cover_image: PNG_1X1 });
+    expect(res.statusCode, res.body).toBe(200);
+    const cover = res.json<{ cover_image?: string }>().cover_image;
+    expect(cover).toMatch(/^[0-9a-f]{32}$/);
+    expect(await get()).toMatchObject({ cover_image: cover });
+    const image = await server.app.http.inject({
+      method: 'GET',
+      url: `/app-icons/${f.bot.applicationId}/${String(cover)}.png`,
+    });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/png');
+
+    // An invite to the app's activity carries it: what the invite shows.
+    const channel = await f.call('POST', `/guilds/${f.guildId}/channels`, {
+      auth: f.owner.token,
+      payload: { name: 'Lounge', type: 2 },
+    });
+    const invite = await f.call('POST', `/channels/${channel.json<{ id: string }>().id}/invites`, {
+      auth: f.owner.token,
+      payload: { target_type: 2, target_application_id: f.bot.applicationId },
+    });
+    expect(invite.statusCode, invite.body).toBe(200);
+    expect(invite.json()).toMatchObject({ target_application: { cover_image: cover } });
+
+    // null removes it; a bad image is 50035 on the field.
+    expect((await patch({ cover_image: null })).json()).not.toHaveProperty('cover_image');
+    const bad = await patch({ cover_image: 'data:image/png;base64,AAAA' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 50035, errors: { cover_image: {} } });
   });
 
   it('only the owner changes the settings', async () => {

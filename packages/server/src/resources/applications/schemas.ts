@@ -76,6 +76,8 @@ export const ModifyApplicationBody = z.object({
     .nullable()
     .optional(),
   icon: z.string().nullable().optional(),
+  /** An image data URI (as `icon`); null removes it. */
+  cover_image: z.string().nullable().optional(),
   flags: UInt31.nullable().optional(),
   interactions_endpoint_url: HttpUrl.nullable().optional(),
   event_webhooks_url: HttpUrl.nullable().optional(),

@@ -65,6 +65,7 @@ export function serializeApplication(view: ApplicationView) {
     id: application.id,
     name: application.name,
     icon: application.icon,
+    ...(application.coverImage === null ? {} : { cover_image: application.coverImage }),
     description: application.description,
     summary: '',
     type: null,

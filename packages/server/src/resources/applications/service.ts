@@ -271,6 +271,14 @@ export function createApplicationService(
           (hash, ext) => `app-icons/${application.id}/${hash}.${ext}`,
         );
       }
+      if (input.cover_image !== undefined) {
+        // The platform keeps the cover beside the icon, under app-icons/ (its CDN's layout).
+        patch.coverImage = await storeImage(
+          blobs,
+          { field: 'cover_image', value: input.cover_image },
+          (hash, ext) => `app-icons/${application.id}/${hash}.${ext}`,
+        );
+      }
       const updated = await storage.transaction(async (tx) => {
         // The gateway reads the setting at IDENTIFY (gateway/handshake.ts).
         if (obfuscation !== undefined) {

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
+import { PNG_1X1 } from '../../../test/support/expressionFixtures.js';
 import { useDmFixture, type DmChannel } from '../../../test/support/dmFixture.js';
 import { recordDispatches, type WireMessage } from '../../../test/support/messageFixtures.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
@@ -198,6 +199,12 @@ describeDrivers('DMs on $driver', (driver) => {
     expect(await dispatches.next('CHANNEL_DELETE')).toMatchObject({ userIds: [bob.userId] });
     expect((await fx.g.call('GET', '/users/@me/channels', bob.token)).json()).toEqual([]);
 
+    // The game's cover image: what the invite shows when its activity names none.
+    const covered = await fx.g.call('PATCH', `/applications/${fx.g.bot.applicationId}`, {
+      auth: fx.g.owner.token,
+      payload: { cover_image: PNG_1X1 },
+    });
+    const cover = covered.json<{ cover_image: string }>().cover_image;
     const invite = await fx.g.call('POST', messages(dm.id), {
       auth: ann.token,
       payload: {
@@ -210,7 +217,7 @@ describeDrivers('DMs on $driver', (driver) => {
     expect(invite.json()).toMatchObject({
       activity: { type: 1, party_id: 'party-1' },
       application_id: fx.g.bot.applicationId,
-      application: { id: fx.g.bot.applicationId, name: 'owner app' },
+      application: { id: fx.g.bot.applicationId, name: 'owner app', cover_image: cover },
     });
     const reopened = dispatches.ofType('CHANNEL_CREATE');
     expect(reopened.map((d) => d.userIds)).toEqual([[bob.userId]]);

@@ -109,6 +109,10 @@ export function serializeInvite(view: InviteView, shape: InviteShape) {
             id: view.targetApplication.id,
             name: view.targetApplication.name,
             icon: view.targetApplication.icon,
+            // What an activity invite shows: the app's cover image (the portal's upload).
+            ...(view.targetApplication.coverImage === null
+              ? {}
+              : { cover_image: view.targetApplication.coverImage }),
             description: view.targetApplication.description,
             type: null,
             verify_key: view.targetApplication.verifyKey,

@@ -91,6 +91,8 @@ export interface MessageApplicationWire {
   id: string;
   name: string;
   icon: string | null;
+  /** The application's cover image: what the invite shows when its activity names none. */
+  cover_image?: string;
   description: string;
 }
 
@@ -359,6 +361,7 @@ export async function loadMessageContext(
         id: found.id,
         name: found.name,
         icon: found.icon,
+        ...(found.coverImage === null ? {} : { cover_image: found.coverImage }),
         description: found.description,
       });
     }

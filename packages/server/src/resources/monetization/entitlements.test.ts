@@ -50,9 +50,18 @@ describeDrivers('SKUs and entitlements on $driver', (driver) => {
     expect(
       (await call(`PATCH ${skusPath}/1`, w.dev.userToken, { name: 'x' })).json(),
     ).toMatchObject({ code: 10027 });
-    const stranger = await call(`GET ${skusPath}`, w.player.token);
-    expect(stranger.statusCode).toBe(403);
-    expect(stranger.json()).toMatchObject({ code: 50001 });
+    // Another person sees the store: the SKUs on sale (AVAILABLE), as an activity lists them.
+    const hide = (flags: number) =>
+      call(`PATCH ${skusPath}/${w.skus.consumable.id}`, w.dev.userToken, { flags });
+    expect((await hide(0)).statusCode).toBe(200);
+    const store = await call(`GET ${skusPath}`, w.player.token);
+    expect(store.statusCode).toBe(200);
+    expect(store.json<{ id: string }[]>().map((sku) => sku.id)).toEqual([
+      w.skus.durable.id,
+      w.skus.subscription.id,
+      w.skus.guildSubscription.id,
+    ]);
+    expect((await hide(4)).statusCode).toBe(200);
     const botCreates = await call(`POST ${skusPath}`, w.bot, { name: 'Bot', type: 2 });
     expect(botCreates.statusCode).toBe(403);
   });

@@ -117,10 +117,18 @@ export function createMonetizationService(deps: MonetizationDeps) {
 
   return {
     /** GET /applications/{id}/skus: the application's bot or owner. */
+    /**
+     * GET /applications/{id}/skus: every SKU for the bot, the owner and the operator; the SKUs
+     * on sale (AVAILABLE) for any other person's session, as the client's store shows them.
+     */
     async listSkus(caller: Caller, applicationId: string) {
       const app = await findApplication(storage, applicationId);
+      const skus = await storage.skus.listByApplication(app.id);
+      if (caller.kind === 'session' && caller.user.id !== app.ownerId) {
+        return skus.filter((sku) => (sku.flags & SkuFlags.AVAILABLE) !== 0).map(serializeSku);
+      }
       requireDeveloper(caller, app);
-      return (await storage.skus.listByApplication(app.id)).map(serializeSku);
+      return skus.map(serializeSku);
     },
 
     /** POST /applications/{id}/skus: the owner (portal) or the operator (CLI). */

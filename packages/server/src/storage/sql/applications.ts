@@ -51,6 +51,7 @@ function toApplication(row: Selectable<ApplicationsTable>): ApplicationRecord {
     name: row.name,
     description: row.description,
     icon: row.icon,
+    coverImage: row.cover_image,
     ownerId: id(row.owner_id),
     botUserId: idOrNull(row.bot_user_id),
     flags: BigInt(row.flags),
@@ -85,6 +86,7 @@ function patchColumns(patch: ApplicationPatch) {
     name: patch.name,
     description: patch.description,
     icon: patch.icon,
+    cover_image: patch.coverImage,
     flags: patch.flags?.toString(),
     bot_public: patch.botPublic === undefined ? undefined : flag(patch.botPublic),
     bot_require_code_grant:
@@ -133,6 +135,7 @@ export function createApplicationRepository(db: Kysely<Database>): ApplicationRe
             name: app.name,
             description: app.description ?? '',
             icon: app.icon ?? null,
+            cover_image: app.coverImage ?? null,
             owner_id: app.ownerId,
             bot_user_id: app.botUserId,
             flags: (app.flags ?? 0n).toString(),

@@ -44,7 +44,10 @@ const OWNED_IMAGES: Record<string, readonly ImageColumn[]> = {
   icons: [{ table: 'guilds', column: 'icon' }],
   splashes: [{ table: 'guilds', column: 'splash' }],
   'role-icons': [{ table: 'roles', column: 'icon' }],
-  'app-icons': [{ table: 'applications', column: 'icon' }],
+  'app-icons': [
+    { table: 'applications', column: 'icon' },
+    { table: 'applications', column: 'cover_image' },
+  ],
 };
 
 /**

@@ -47,6 +47,7 @@ export interface ApplicationsTable {
   name: string;
   description: string;
   icon: string | null;
+  cover_image: string | null;
   owner_id: Id;
   bot_user_id: NullableId;
   flags: string;

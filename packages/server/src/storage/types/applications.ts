@@ -18,6 +18,8 @@ export interface ApplicationRecord {
   name: string;
   description: string;
   icon: string | null;
+  /** The cover image's hash (`app-icons/{id}/{hash}.{ext}` on the CDN): invites fall back to it. */
+  coverImage: string | null;
   ownerId: string;
   botUserId: string | null;
   /** The full flag bitset (bits beyond 30 included). */
@@ -71,6 +73,7 @@ export type NewApplication = Omit<
   | 'deviceFlowEnabled'
   | 'description'
   | 'icon'
+  | 'coverImage'
   | 'flags'
   | 'botPublic'
   | 'botRequireCodeGrant'
@@ -94,6 +97,7 @@ export type ApplicationPatch = Partial<
     | 'name'
     | 'description'
     | 'icon'
+    | 'coverImage'
     | 'flags'
     | 'botPublic'
     | 'botRequireCodeGrant'

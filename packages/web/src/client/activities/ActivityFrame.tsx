@@ -1,24 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
-import { scopeDescription } from '@guildhall/protocol';
-import { Dialog } from '../../components/Dialog.js';
 import '../../styles/activities.css';
 import { errorMessage } from '../../lib/api.js';
 import { useClient, useClientState } from '../context.js';
 import { createAbilities, participantsOf } from './abilities.js';
 import { loadShelfNames } from './ActivityLauncher.js';
-import { leaveActivity, type ActivityInstance, type LocalAuthorizeInfo } from './api.js';
+import { leaveActivity, type ActivityInstance } from './api.js';
+import { askWith, QuestionDialog, type Question } from './FrameDialogs.js';
 import { FrameHost } from './frameProtocol.js';
 import { FRAME_ALLOW, FRAME_SANDBOX, frameUrl } from './frameUrl.js';
-import { frameClosed } from './state.js';
-import { sdkRelationships, sdkUser, sdkVoiceStates } from './sdkShapes.js';
+import { frameClosed, joinDelivered } from './state.js';
+import { sdkGuildMember, sdkRelationships, sdkUser, sdkVoiceStates } from './sdkShapes.js';
 
 /** How many CAPTURE_LOG lines the console keeps. */
 const LOG_LINES = 200;
-
-/** A question the frame is waiting on the person for. */
-type Question =
-  | { kind: 'consent'; info: LocalAuthorizeInfo; answer: (yes: boolean) => void }
-  | { kind: 'link'; url: string; answer: (yes: boolean) => void };
 
 /** The open activity, above the channel view (nothing when none is open). */
 export function ActivityDock() {
@@ -54,27 +48,13 @@ function ActivityFrame({ instance }: { instance: ActivityInstance }) {
   }, [known, store, channelId]);
 
   useEffect(() => {
-    const ask = (kind: 'consent' | 'link', detail: LocalAuthorizeInfo | string) =>
-      new Promise<boolean>((resolve) => {
-        const answer = (yes: boolean) => {
-          setQuestion(null);
-          resolve(yes);
-        };
-        setQuestion(
-          kind === 'consent'
-            ? { kind, info: detail as LocalAuthorizeInfo, answer }
-            : { kind, url: detail as string, answer },
-        );
-      });
+    const ask = askWith(setQuestion);
     const abilities = createAbilities({
       store,
       gateway,
       applicationId: instance.application_id,
       instanceId,
-      ask: {
-        consent: (info) => ask('consent', info),
-        externalLink: (url) => ask('link', url),
-      },
+      ask,
       frameSize: () => ({
         width: iframe.current?.clientWidth ?? 0,
         height: iframe.current?.clientHeight ?? 0,
@@ -155,6 +135,22 @@ function ActivityFrame({ instance }: { instance: ActivityInstance }) {
     }
     seenRelationships.current = seen;
   }, [relationships, presences, store]);
+  // The person's member in the activity's guild (nickname, avatar).
+  const member = useClientState((s) =>
+    guildId === null || s.me === null ? undefined : s.members[guildId]?.[s.me.id],
+  );
+  useEffect(() => {
+    if (guildId !== null && member !== undefined) {
+      hostRef.current?.dispatch('CURRENT_GUILD_MEMBER_UPDATE', sdkGuildMember(guildId, member));
+    }
+  }, [member, guildId]);
+  // An invite accepted while the frame is open (and subscribed): ACTIVITY_JOIN now.
+  const join = useClientState((s) => s.activities.joins[instance.application_id]);
+  useEffect(() => {
+    if (join !== undefined && hostRef.current?.dispatch('ACTIVITY_JOIN', join) === true) {
+      store.set((s) => ({ ...s, activities: joinDelivered(s.activities, join.applicationId) }));
+    }
+  }, [join, store]);
   const me = useClientState((s) => s.me);
   useEffect(() => {
     if (me !== null) hostRef.current?.dispatch('CURRENT_USER_UPDATE', sdkUser(me));
@@ -216,67 +212,5 @@ function ActivityFrame({ instance }: { instance: ActivityInstance }) {
       )}
       {question === null ? null : <QuestionDialog question={question} />}
     </section>
-  );
-}
-
-function QuestionDialog({ question }: { question: Question }) {
-  const no = () => {
-    question.answer(false);
-  };
-  if (question.kind === 'link') {
-    return (
-      <Dialog
-        title="Leaving Guildhall"
-        description="The activity wants to open this link in a new tab:"
-        onClose={no}
-      >
-        <p className="external-link">{question.url}</p>
-        <div className="dialog-actions">
-          <button type="button" onClick={no}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
-              window.open(question.url, '_blank', 'noopener,noreferrer');
-              question.answer(true);
-            }}
-          >
-            Visit Site
-          </button>
-        </div>
-      </Dialog>
-    );
-  }
-  const { application, scopes } = question.info;
-  return (
-    <Dialog
-      title={`${application.name} wants to access your account`}
-      description="This will allow the developer of the activity to:"
-      onClose={no}
-    >
-      <ul className="consent-scopes" aria-label="Permissions">
-        {scopes.map((scope) => (
-          <li key={scope}>
-            {scopeDescription(scope)} <span className="consent-scope-name">({scope})</span>
-          </li>
-        ))}
-      </ul>
-      <div className="dialog-actions">
-        <button type="button" onClick={no}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
-            question.answer(true);
-          }}
-        >
-          Authorize
-        </button>
-      </div>
-    </Dialog>
   );
 }

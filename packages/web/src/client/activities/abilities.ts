@@ -28,6 +28,8 @@ import {
   type PresenceActivity,
 } from './frameProtocol.js';
 import { sdkChannel, sdkParticipant, sdkRelationships, sdkUser } from './sdkShapes.js';
+import { joinDelivered } from './state.js';
+import { createStoreAbilities, type StoreQuestions } from './storeAbilities.js';
 
 /** The questions the frame may put to the person. */
 export interface FrameQuestions {
@@ -37,12 +39,15 @@ export interface FrameQuestions {
   externalLink(url: string): Promise<boolean>;
 }
 
+/** Every dialog a frame may open. */
+export type AllQuestions = FrameQuestions & StoreQuestions;
+
 export interface AbilityDeps {
   store: Store<ClientState>;
   gateway: GatewayClient;
   applicationId: string;
   instanceId: string;
-  ask: FrameQuestions;
+  ask: AllQuestions;
   /** The frame's size, for ORIENTATION_UPDATE. */
   frameSize: () => { width: number; height: number };
   log: (level: string, message: string) => void;
@@ -112,6 +117,13 @@ function currentEvent(deps: AbilityDeps, evt: string): unknown {
   }
   // The client shows one activity, focused (FOCUSED 0; no picture-in-picture or grid).
   if (evt === 'ACTIVITY_LAYOUT_MODE_UPDATE') return { layout_mode: 0 };
+  if (evt === 'ACTIVITY_JOIN') {
+    // An invite the person accepted for this app, given once.
+    const join = deps.store.get().activities.joins[deps.applicationId];
+    if (join === undefined) return null;
+    deps.store.set((s) => ({ ...s, activities: joinDelivered(s.activities, deps.applicationId) }));
+    return join;
+  }
   if (evt === 'ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE') {
     return { participants: participantsOf(deps.store.get(), instanceOf(deps)) };
   }
@@ -127,6 +139,7 @@ export function createAbilities(deps: AbilityDeps): FrameAbilities {
     return user;
   };
   return {
+    ...createStoreAbilities(deps),
     ready: () => {
       const user = me();
       return {

@@ -189,3 +189,72 @@ export function sdkRelationships(state: ClientState) {
     };
   });
 }
+
+/** A SKU as the API answers it. */
+export interface WireSku {
+  id: string;
+  type: number;
+  application_id: string;
+  name: string;
+  flags: number;
+}
+
+/** An entitlement as the API answers it. */
+export interface WireEntitlement {
+  id: string;
+  sku_id: string;
+  application_id: string;
+  user_id: string;
+  type: number;
+  starts_at: string | null;
+  ends_at: string | null;
+  consumed?: boolean;
+  deleted: boolean;
+}
+
+/**
+ * A SKU in the SDK's shape. Guildhall takes no payments (every purchase is a test purchase), so
+ * the price is 0; SKUs have no release date.
+ */
+export function sdkSku(sku: WireSku) {
+  return {
+    id: sku.id,
+    name: sku.name,
+    type: sku.type,
+    price: { amount: 0, currency: 'usd' },
+    application_id: sku.application_id,
+    flags: sku.flags,
+    release_date: null,
+  };
+}
+
+/** An entitlement in the SDK's shape (no gift codes here: `gift_code_flags` 0). */
+export function sdkEntitlement(entitlement: WireEntitlement) {
+  return {
+    id: entitlement.id,
+    sku_id: entitlement.sku_id,
+    application_id: entitlement.application_id,
+    user_id: entitlement.user_id,
+    gift_code_flags: 0,
+    type: entitlement.type,
+    starts_at: entitlement.starts_at,
+    ends_at: entitlement.ends_at,
+    consumed: entitlement.consumed ?? false,
+    deleted: entitlement.deleted,
+  };
+}
+
+/** CURRENT_GUILD_MEMBER_UPDATE's data: the person's member in the activity's guild. */
+export function sdkGuildMember(
+  guildId: string,
+  member: { user: { id: string }; nick?: string | null; avatar?: string | null },
+) {
+  return {
+    user_id: member.user.id,
+    nick: member.nick ?? null,
+    guild_id: guildId,
+    avatar: member.avatar ?? null,
+    avatar_decoration_data: null,
+    color_string: null,
+  };
+}

@@ -17,6 +17,11 @@ export interface ActivitiesState {
   presence: PresenceActivity | null;
   /** Apps with an activity, as the shelves listed them (their names and icons). */
   applications: Record<string, ShelfApplication>;
+  /**
+   * Invites the person accepted (Join), by application id: the join secret ACTIVITY_JOIN gives
+   * the app's frame once it subscribes.
+   */
+  joins: Record<string, { applicationId: string; secret: string }>;
 }
 
 export const initialActivities: ActivitiesState = {
@@ -24,7 +29,24 @@ export const initialActivities: ActivitiesState = {
   open: null,
   presence: null,
   applications: {},
+  joins: {},
 };
+
+/** The person accepted an invite to the app: its frame gets ACTIVITY_JOIN with the secret. */
+export function joinAccepted(
+  state: ActivitiesState,
+  join: { applicationId: string; secret: string },
+): ActivitiesState {
+  return { ...state, joins: { ...state.joins, [join.applicationId]: join } };
+}
+
+/** The app's frame got its ACTIVITY_JOIN. */
+export function joinDelivered(state: ActivitiesState, applicationId: string): ActivitiesState {
+  const joins = Object.fromEntries(
+    Object.entries(state.joins).filter(([key]) => key !== applicationId),
+  );
+  return { ...state, joins };
+}
 
 /** A channel's shelf was read: its apps' names are known. */
 export function shelfLoaded(state: ActivitiesState, apps: ShelfApplication[]): ActivitiesState {

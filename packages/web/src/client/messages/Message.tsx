@@ -8,6 +8,7 @@ import {
 } from 'discord-api-types/v10';
 import { api, errorMessage } from '../../lib/api.js';
 import { useClient, useClientState } from '../context.js';
+import { ActivityInvite } from '../activities/ActivityInvite.js';
 import { InteractionHeader, MessageComponents } from '../apps/MessageAppParts.js';
 import { nameStyle } from '../members/roleColor.js';
 import { Attachments } from './Attachments.js';
@@ -152,6 +153,7 @@ export const Message = memo(function Message({
       )}
       <Attachments attachments={message.attachments} />
       <Embeds embeds={message.embeds} guildId={guild?.id ?? null} />
+      <ActivityInvite message={message} />
       <Reactions message={message} />
       <MessageComponents message={message} channel={channel} />
       <div

@@ -129,4 +129,28 @@ describe('GeneralPage', () => {
     await screen.findByText('All changes saved.');
     expect(screen.queryByRole('img', { name: 'New icon preview' })).toBeNull();
   });
+
+  it('uploads and removes a cover image', async () => {
+    const user = userEvent.setup({ applyAccept: false });
+    const app = makeApp();
+    const fetch = stubFetch(() => json(200, { ...app, cover_image: 'c0ffee' }));
+    render(
+      <AppHarness app={app}>
+        <GeneralPage />
+      </AppHarness>,
+    );
+    expect(screen.queryByRole('button', { name: 'Remove Cover Image' })).toBeNull();
+    const png = new File([new Uint8Array([137, 80, 78, 71])], 'cover.png', { type: 'image/png' });
+    await user.upload(screen.getByLabelText('Upload Cover Image'), png);
+    await screen.findByRole('img', { name: 'New cover image preview' });
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(requestOf(fetch, 0).body).toEqual({ cover_image: 'data:image/png;base64,iVBORw==' });
+    await screen.findByText('All changes saved.');
+    const shown = screen.getByRole<HTMLImageElement>('img', { name: 'Cover image' });
+    expect(shown.getAttribute('src')).toBe(`/app-icons/${app.id}/c0ffee.png?size=512`);
+
+    await user.click(screen.getByRole('button', { name: 'Remove Cover Image' }));
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(requestOf(fetch, 1).body).toEqual({ cover_image: null });
+  });
 });

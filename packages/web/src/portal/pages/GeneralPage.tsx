@@ -5,7 +5,8 @@ import { useApiForm } from '../../components/useApiForm.js';
 import { AppIcon } from '../AppIcon.js';
 import { patchApplication, useApplication } from '../context.js';
 import { PageTitle, SaveBar, TextAreaField, useDraft } from '../forms.js';
-import { changedFields, readAsDataUri, type PortalApplication } from '../model.js';
+import { changedFields, type PortalApplication } from '../model.js';
+import { CoverImage, ImagePicker } from './ImagePicker.js';
 import { checkAppName, checkMaxLength, checkOptionalUrl, collect } from '../validation.js';
 
 interface GeneralDraft {
@@ -44,13 +45,12 @@ function splitTags(text: string): string[] {
     .filter((tag) => tag !== '');
 }
 
-const ICON_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
-
 /** Name, icon, description, tags, ids and the two endpoint URLs the server checks. */
 export function GeneralPage() {
   const { app, setApp } = useApplication();
   const { base, draft, set, reset, dirty } = useDraft(draftOf(app));
   const [icon, setIcon] = useState<string | null | undefined>(undefined);
+  const [cover, setCover] = useState<string | null | undefined>(undefined);
   const [saved, setSaved] = useState(false);
   const form = useApiForm();
 
@@ -59,6 +59,7 @@ export function GeneralPage() {
     // Only what changed: an unchanged endpoint URL is not checked again, a rename is explicit.
     const body: Record<string, unknown> = changedFields(bodyOf(base), bodyOf(draft));
     if (icon !== undefined) body['icon'] = icon;
+    if (cover !== undefined) body['cover_image'] = cover;
     void form.submit(() => patchApplication(app.id, body), {
       validate: () => {
         const tags = splitTags(draft.tags);
@@ -80,6 +81,7 @@ export function GeneralPage() {
         setApp(updated);
         reset(draftOf(updated));
         setIcon(undefined);
+        setCover(undefined);
         setSaved(true);
       },
     });
@@ -93,6 +95,7 @@ export function GeneralPage() {
     'name',
     'description',
     'icon',
+    'cover_image',
     'tags',
     'tags.',
     'interactions_endpoint_url',
@@ -141,15 +144,35 @@ export function GeneralPage() {
             }}
           />
         </div>
-        <IconPicker
-          app={app}
-          pending={icon}
-          error={form.errors['icon']}
-          onPick={setIcon}
-          onRemove={() => {
-            setIcon(null);
-          }}
-        />
+        <div>
+          <ImagePicker
+            label="App Icon"
+            noun="Icon"
+            current={<AppIcon app={app} size={96} />}
+            cleared={<AppIcon app={{ ...app, icon: null }} size={96} />}
+            hasImage={app.icon !== null}
+            pending={icon}
+            error={form.errors['icon']}
+            onPick={setIcon}
+            onRemove={() => {
+              setIcon(null);
+            }}
+          />
+          <ImagePicker
+            label="Cover Image"
+            noun="Cover Image"
+            hint="Shown on invites to your activity or game when they name no image of their own."
+            current={<CoverImage app={app} />}
+            cleared={<CoverImage app={{ ...app, cover_image: undefined }} />}
+            hasImage={app.cover_image !== undefined}
+            pending={cover}
+            error={form.errors['cover_image']}
+            onPick={setCover}
+            onRemove={() => {
+              setCover(null);
+            }}
+          />
+        </div>
       </div>
       <CopyField label="Application ID" value={app.id} />
       <CopyField label="Public Key" value={app.verify_key} secret />
@@ -176,77 +199,16 @@ export function GeneralPage() {
         }}
       />
       <SaveBar
-        dirty={dirty || icon !== undefined}
+        dirty={dirty || icon !== undefined || cover !== undefined}
         busy={form.busy}
         saved={saved}
         onReset={() => {
           reset(base);
           setIcon(undefined);
+          setCover(undefined);
           form.reset();
         }}
       />
     </form>
-  );
-}
-
-function IconPicker({
-  app,
-  pending,
-  error,
-  onPick,
-  onRemove,
-}: {
-  app: PortalApplication;
-  /** A picked data URI, null to remove, undefined for no change. */
-  pending: string | null | undefined;
-  error: string | undefined;
-  onPick: (dataUri: string) => void;
-  onRemove: () => void;
-}) {
-  const [readError, setReadError] = useState<string | null>(null);
-  const message = error ?? readError ?? undefined;
-  return (
-    <div className="field icon-picker">
-      <span className="field-label">App Icon</span>
-      {pending === undefined ? (
-        <AppIcon app={app} size={96} />
-      ) : pending === null ? (
-        <AppIcon app={{ ...app, icon: null }} size={96} />
-      ) : (
-        <img className="app-icon" src={pending} alt="New icon preview" width={96} height={96} />
-      )}
-      <label className="button-like">
-        Upload Icon
-        <input
-          type="file"
-          className="visually-hidden"
-          accept={ICON_TYPES.join(',')}
-          aria-invalid={message === undefined ? undefined : true}
-          onChange={(event) => {
-            const file = event.target.files?.[0];
-            event.target.value = '';
-            if (file === undefined) return;
-            if (!ICON_TYPES.includes(file.type)) {
-              setReadError('The icon must be a PNG, JPEG, GIF or WebP image.');
-              return;
-            }
-            setReadError(null);
-            readAsDataUri(file).then(onPick, (failure: unknown) => {
-              setReadError(failure instanceof Error ? failure.message : String(failure));
-            });
-          }}
-        />
-      </label>
-      {app.icon !== null && pending !== null ? (
-        <button type="button" onClick={onRemove}>
-          Remove Icon
-        </button>
-      ) : null}
-      {message === undefined ? null : (
-        <p className="field-error" role="alert">
-          {message}
-        </p>
-      )}
-    </div>
   );
 }

@@ -1,0 +1,126 @@
+/**
+ * An activity's store in the web client, in Chromium: the example activity (the official
+ * embedded app SDK, unchanged) lists its app's SKUs (GET_SKUS_EMBEDDED) and the person's
+ * entitlements (GET_ENTITLEMENTS_EMBEDDED); Buy asks START_PURCHASE, the client shows its purchase
+ * dialog, a test purchase is made, and ENTITLEMENT_CREATE marks the SKU owned in the activity.
+ *
+ * @module
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { TestServer } from '../../../server/test/support/testServer.js';
+import { startActivityBackend } from '../../../../examples/activity/backend.js';
+import {
+  describeBrowser,
+  launchBrowser,
+  openPage,
+  screenshot,
+  startWebServer,
+  type WatchedPage,
+} from './support.js';
+
+describeBrowser("an activity's store in the web client", () => {
+  let server: TestServer;
+  let browser: Browser;
+  let backend: { port: number; close: () => Promise<void> } | null = null;
+  /** The app with the example activity (its developer's), and its activity origin. */
+  let appId = '';
+  let dev: { token: string; user_id: string };
+  beforeAll(async () => {
+    // The example backend listens on loopback: the proxy may reach it only with this switch.
+    server = await startWebServer({ activityAllowLoopback: true });
+    browser = await launchBrowser();
+    // A developer's app, with the example backend as its activity (the root URL mapping).
+    dev = await register('dev');
+    const created = await server.app.services.applications.create(dev.user_id, {
+      name: 'Tiles',
+    });
+    appId = created.application.id;
+    backend = await startActivityBackend({
+      clientId: appId,
+      clientSecret: created.clientSecret,
+      apiUrl: `${server.baseUrl}/api/v10`,
+      port: 0,
+    });
+    await api(dev.token, `PATCH /applications/${appId}/embedded-activity-config`, {
+      url_mappings: [{ prefix: '/', target: `127.0.0.1:${String(backend.port)}` }],
+    });
+  });
+  afterAll(async () => {
+    await browser.close();
+    await backend?.close();
+    await server.close();
+  });
+
+  const api = async <T>(token: string, route: string, body?: unknown) => {
+    const [method = 'GET', path = '/'] = route.split(' ');
+    const response = await fetch(`${server.baseUrl}/api/v10${path}`, {
+      method,
+      headers: {
+        Authorization: token,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)} ${text}`);
+    return (text === '' ? undefined : JSON.parse(text)) as T;
+  };
+
+  const register = (name: string) =>
+    server.app.services.auth.register({
+      email: `${name}@example.test`,
+      username: name,
+      password: 'correct horse battery',
+    });
+
+  /** A person's client at `path`, logged in as the login page leaves it. */
+  async function openClient(token: string, path: string): Promise<WatchedPage> {
+    const watched = await openPage(browser);
+    // The client's page only (init scripts run in every frame, the activity's too).
+    await watched.context.addInitScript({
+      content: `if (window === window.top) localStorage.setItem('token', ${JSON.stringify(token)});`,
+    });
+    await watched.page.goto(`${server.baseUrl}${path}`);
+    return watched;
+  }
+
+  it('buys a SKU: the purchase dialog, a test purchase, ENTITLEMENT_CREATE to the frame', async () => {
+    await api(dev.token, `POST /applications/${appId}/skus`, { name: 'Sword', type: 2 });
+    const eve = await register('eve');
+    const dm = await api<{ id: string }>(dev.token, 'POST /users/@me/channels', {
+      recipient_id: eve.user_id,
+    });
+    const watched = await openClient(dev.token, `/channels/@me/${dm.id}`);
+    try {
+      const { page } = watched;
+      await page.getByRole('textbox', { name: 'Message @eve' }).waitFor();
+      await api(dev.token, `POST /channels/${dm.id}/activity-instances`, {
+        application_id: appId,
+      });
+      await page
+        .getByRole('dialog', { name: 'Tiles wants to access your account' })
+        .getByRole('button', { name: 'Authorize' })
+        .click();
+      const activity = page.frameLocator('iframe.activity-frame').frameLocator('iframe');
+      await activity.getByText('Playing').waitFor();
+      // GET_SKUS_EMBEDDED and GET_ENTITLEMENTS_EMBEDDED: the Sword, not owned yet.
+      await activity.getByRole('button', { name: 'Buy Sword' }).click();
+      // START_PURCHASE: the client's purchase dialog; buying makes a test purchase.
+      const dialog = page.getByRole('dialog', { name: 'Buy Sword' });
+      await screenshot(page, 'activity-purchase');
+      await dialog.getByRole('button', { name: 'Buy' }).click();
+      // ENTITLEMENT_CREATE reached the activity.
+      await activity.getByText('Sword (owned)').waitFor();
+      const owned = await api<{ sku_id: string; user_id: string; type: number }[]>(
+        dev.token,
+        `GET /users/@me/applications/${appId}/entitlements`,
+      );
+      expect(owned).toMatchObject([{ user_id: dev.user_id, type: 4 }]);
+      expect(watched.cspViolations()).toEqual([]);
+      expect(watched.errors).toEqual([]);
+    } finally {
+      await watched.context.close();
+    }
+  });
+});
