@@ -5,7 +5,10 @@
  * only, with that member's ssrc in the header, removes the transport encryption with the
  * member's key, checks that what is left is still a DAVE frame (or the Opus silence frame), and
  * seals it again for every other member of the call with the receiver's key and nonce counter,
- * keeping the sender's RTP header. The DAVE layer is never opened: the relay holds no MLS key.
+ * keeping the sender's RTP header. Video (a member's stream ssrcs, its negotiated codecs' payload
+ * types) goes the same way a whole frame at a time, to the receivers that want it (op 15), once
+ * the frame proves to be a DAVE frame (videoFrames.ts). The DAVE layer is never opened: the relay
+ * holds no MLS key.
  * Nothing here throws on input from the wire; every refused datagram is counted in `stats()`.
  *
  * @module
@@ -24,6 +27,15 @@ import type { Clock } from '../../domain/clock.js';
 import { discoveryRequestSsrc, discoveryResponse, isDiscoveryRequest } from './ipDiscovery.js';
 import { classifyFrame, frameEnd, FrameKind } from './mediaFrame.js';
 import { ReplayWindow } from './replayWindow.js';
+import {
+  MAX_VIDEO_STREAMS,
+  VIDEO_RATE_FACTOR,
+  VideoFrameGate,
+  WANTS_EVERYTHING,
+  wantsVideo,
+  type SinkWants,
+  type VideoPacket,
+} from './videoFrames.js';
 import {
   DEFAULT_MEDIA_RELAY_OPTIONS,
   RELAY_DROP_REASONS,
@@ -80,6 +92,14 @@ interface Member {
   readonly replay: ReplayWindow;
   rateWindowStartMs: number;
   rateWindowPackets: number;
+  /** Its video streams' ssrcs (each stream's and its RTX's), given at Ready. */
+  readonly videoSsrcs: number[];
+  /** The RTP payload types of the video codecs it negotiated (Select Protocol). */
+  videoPayloadTypes: ReadonlySet<number>;
+  /** What it wants to receive (op 15). */
+  wants: SinkWants;
+  videoWindowStartMs: number;
+  videoWindowPackets: number;
 }
 
 const bindingKeyOf = (address: string, port: number): string => `${address}:${port}`;
@@ -100,6 +120,9 @@ export class MediaRelay {
   readonly #members = new Map<number, Member>();
   readonly #bindings = new Map<string, Member>();
   readonly #calls = new Map<string, Call>();
+  /** Video ssrcs → their member. */
+  readonly #videoOwners = new Map<number, Member>();
+  readonly #videoFrames = new VideoFrameGate();
   #packetsIn = 0;
   #packetsOut = 0;
   readonly #dropped = Object.fromEntries(RELAY_DROP_REASONS.map((r) => [r, 0])) as Record<
@@ -172,8 +195,7 @@ export class MediaRelay {
     if (call !== undefined && call.members.length >= this.#maxMembersPerCall) {
       throw new RangeError(`Call ${callId} has ${this.#maxMembersPerCall} members already.`);
     }
-    let ssrc = 0;
-    while (ssrc === 0 || this.#members.has(ssrc)) ssrc = randomBytes(4).readUInt32BE(0);
+    const ssrc = this.#freshSsrc();
     if (call === undefined) {
       call = { id: callId, members: [] };
       this.#calls.set(callId, call);
@@ -192,10 +214,61 @@ export class MediaRelay {
       replay: new ReplayWindow(),
       rateWindowStartMs: 0,
       rateWindowPackets: 0,
+      videoSsrcs: [],
+      videoPayloadTypes: new Set(),
+      wants: WANTS_EVERYTHING,
+      videoWindowStartMs: 0,
+      videoWindowPackets: 0,
     };
     call.members.push(member);
     this.#members.set(ssrc, member);
     return { ssrc };
+  }
+
+  /** A random ssrc, non-zero, held by no member nor stream. */
+  #freshSsrc(): number {
+    let ssrc = 0;
+    while (ssrc === 0 || this.#members.has(ssrc) || this.#videoOwners.has(ssrc)) {
+      ssrc = randomBytes(4).readUInt32BE(0);
+    }
+    return ssrc;
+  }
+
+  /**
+   * Gives the member `count` video streams (Identify's `streams`, answered in Ready), each an
+   * ssrc and an RTX ssrc of its own; at most {@link MAX_VIDEO_STREAMS}.
+   */
+  addStreams(ssrc: number, count: number): { ssrc: number; rtxSsrc: number }[] {
+    const member = this.#members.get(ssrc);
+    if (member === undefined) throw new TypeError(`No member with ssrc ${ssrc}.`);
+    if (member.videoSsrcs.length / 2 + count > MAX_VIDEO_STREAMS) {
+      throw new RangeError(`A member has at most ${MAX_VIDEO_STREAMS} video streams.`);
+    }
+    return Array.from({ length: count }, () => {
+      const pair = { ssrc: this.#freshSsrc(), rtxSsrc: 0 };
+      this.#videoOwners.set(pair.ssrc, member);
+      pair.rtxSsrc = this.#freshSsrc();
+      this.#videoOwners.set(pair.rtxSsrc, member);
+      member.videoSsrcs.push(pair.ssrc, pair.rtxSsrc);
+      return pair;
+    });
+  }
+
+  /** The member's video ssrcs (its streams' and their RTX's). */
+  videoSsrcsOf(ssrc: number): readonly number[] {
+    return this.#members.get(ssrc)?.videoSsrcs ?? [];
+  }
+
+  /** The RTP payload types of the member's video codecs (Select Protocol's `codecs`). */
+  setVideoPayloadTypes(ssrc: number, payloadTypes: readonly number[]): void {
+    const member = this.#members.get(ssrc);
+    if (member !== undefined) member.videoPayloadTypes = new Set(payloadTypes);
+  }
+
+  /** What the member wants to receive of others' video (op 15). Unknown ssrcs are ignored. */
+  setSinkWants(ssrc: number, wants: SinkWants): void {
+    const member = this.#members.get(ssrc);
+    if (member !== undefined) member.wants = wants;
   }
 
   /**
@@ -233,6 +306,10 @@ export class MediaRelay {
     if (member === undefined) return;
     this.#members.delete(ssrc);
     if (member.bindingKey !== null) this.#bindings.delete(member.bindingKey);
+    for (const video of member.videoSsrcs) {
+      this.#videoOwners.delete(video);
+      this.#videoFrames.forget(video);
+    }
     member.cipher = null;
     const { call } = member;
     const index = call.members.indexOf(member);
@@ -254,6 +331,7 @@ export class MediaRelay {
   close(): Promise<void> {
     this.#closed ??= new Promise((resolve) => {
       this.#members.clear();
+      this.#videoOwners.clear();
       this.#bindings.clear();
       this.#calls.clear();
       this.#socket.close(() => {
@@ -327,63 +405,122 @@ export class MediaRelay {
       this.#dropped.malformed += 1;
       return;
     }
-    if (((message[1] ?? 0) & 0x7f) !== RTP_OPUS_PAYLOAD_TYPE) {
+    const ssrc = message.readUInt32BE(8);
+    const payloadType = (message[1] ?? 0) & 0x7f;
+    const video = payloadType !== RTP_OPUS_PAYLOAD_TYPE;
+    const sender = video ? this.#videoOwners.get(ssrc) : this.#members.get(ssrc);
+    if (video && sender?.videoPayloadTypes.has(payloadType) !== true) {
       this.#dropped.notOpus += 1;
       return;
     }
-    const sender = this.#members.get(message.readUInt32BE(8));
     if (sender?.port !== remote.port || sender.address !== remote.address) {
       this.#dropped.unbound += 1;
       return;
     }
-    if (!this.#withinRate(sender)) {
-      this.#dropped.rateLimited += 1;
+    const payload = this.#open(sender, message, { headerBytes, video });
+    if (payload === null) return;
+    const header = message.subarray(0, headerBytes);
+    if (video) {
+      this.#onVideo(sender, { ssrc, header, payload: payload.bytes }, payload);
       return;
+    }
+    if (classifyFrame(payload.bytes, payload.start, payload.end) === FrameKind.REFUSED) {
+      this.#dropped.notE2ee += 1;
+      return;
+    }
+    for (const receiver of sender.call.members) {
+      if (receiver === sender || receiver.deaf) continue;
+      this.#forward(receiver, { header, payload: payload.bytes });
+    }
+  }
+
+  /**
+   * The sender's packet with the transport layer off (its frame within `[start, end)`), or null
+   * when refused (counted): over its rate, muted, no key, replayed, forged, malformed.
+   */
+  #open(
+    sender: Member,
+    message: Buffer,
+    q: { headerBytes: number; video: boolean },
+  ): { bytes: Buffer; start: number; end: number } | null {
+    if (!(q.video ? this.#withinVideoRate(sender) : this.#withinRate(sender))) {
+      this.#dropped.rateLimited += 1;
+      return null;
     }
     if (sender.muted) {
       this.#dropped.muted += 1;
-      return;
+      return null;
     }
     const cipher = sender.cipher;
     if (cipher === null) {
       this.#dropped.noKey += 1;
-      return;
+      return null;
     }
     const nonce = transportNonceOf(message);
     if (!sender.replay.fresh(nonce)) {
       this.#dropped.replay += 1;
-      return;
+      return null;
     }
-    const payload = cipher.open(message, headerBytes);
+    const payload = cipher.open(message, q.headerBytes);
     if (payload === null) {
       this.#dropped.decrypt += 1;
-      return;
+      return null;
     }
     // Only an authenticated packet moves the window: a forgery cannot push real ones out.
     sender.replay.accept(nonce);
-    const frameStart = rtpExtensionBodyBytes(message, headerBytes);
-    const end = frameStart <= payload.length ? frameEnd(message[0] ?? 0, payload, frameStart) : -1;
+    const start = rtpExtensionBodyBytes(message, q.headerBytes);
+    const end = start <= payload.length ? frameEnd(message[0] ?? 0, payload, start) : -1;
     if (end < 0) {
       this.#dropped.malformed += 1;
+      return null;
+    }
+    return { bytes: payload, start, end };
+  }
+
+  /** A video packet: held until its frame is whole, then the frame to whoever wants it. */
+  #onVideo(
+    sender: Member,
+    packet: VideoPacket & { ssrc: number },
+    range: { start: number; end: number },
+  ) {
+    const { ssrc } = packet;
+    const verdict = this.#videoFrames.push(
+      ssrc,
+      { header: packet.header, payload: packet.payload },
+      range,
+    );
+    if (verdict.kind === 'refused') {
+      this.#dropped[verdict.reason] += 1;
       return;
     }
-    if (classifyFrame(payload, frameStart, end) === FrameKind.REFUSED) {
-      this.#dropped.notE2ee += 1;
-      return;
-    }
-    const header = message.subarray(0, headerBytes);
+    if (verdict.kind === 'pending') return;
     for (const receiver of sender.call.members) {
-      if (receiver === sender || receiver.deaf || receiver.address === null) continue;
-      const receiverCipher = receiver.cipher;
-      if (receiverCipher === null) continue;
-      if (receiver.sendCounter >= MAX_TRANSPORT_NONCE) {
-        this.#dropped.nonceExhausted += 1;
-        continue;
-      }
-      receiver.sendCounter += 1;
-      this.#send(receiverCipher.seal(header, payload, receiver.sendCounter), receiver);
-      this.#packetsOut += 1;
+      if (receiver === sender || !wantsVideo(receiver.wants, ssrc)) continue;
+      for (const each of verdict.packets) this.#forward(receiver, each);
     }
+  }
+
+  /** Seals a packet for one receiver under its key and next nonce, keeping the sender's header. */
+  #forward(receiver: Member, packet: VideoPacket): void {
+    const receiverCipher = receiver.cipher;
+    if (receiver.address === null || receiverCipher === null) return;
+    if (receiver.sendCounter >= MAX_TRANSPORT_NONCE) {
+      this.#dropped.nonceExhausted += 1;
+      return;
+    }
+    receiver.sendCounter += 1;
+    this.#send(receiverCipher.seal(packet.header, packet.payload, receiver.sendCounter), receiver);
+    this.#packetsOut += 1;
+  }
+
+  #withinVideoRate(member: Member): boolean {
+    const now = this.#clock.now();
+    if (now - member.videoWindowStartMs >= RATE_WINDOW_MS || now < member.videoWindowStartMs) {
+      member.videoWindowStartMs = now;
+      member.videoWindowPackets = 0;
+    }
+    member.videoWindowPackets += 1;
+    return member.videoWindowPackets <= this.#maxPacketsPerSecond * VIDEO_RATE_FACTOR;
   }
 
   #withinRate(member: Member): boolean {
