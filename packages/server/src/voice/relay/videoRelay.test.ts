@@ -38,10 +38,10 @@ function videoPacket(
 /** A DAVE video frame cut in `parts` packets (the supplemental data and marker in the last). */
 function sendFrame(
   member: Member,
-  stream: { ssrc: number; payloadType?: number; timestamp: number },
+  stream: { ssrc: number; payloadType?: number; timestamp: number; parts?: number },
   frame: Buffer,
-  parts = 3,
 ): Buffer[] {
+  const parts = stream.parts ?? 3;
   const size = Math.ceil(frame.length / parts);
   const pieces = Array.from({ length: parts }, (_, i) => frame.subarray(i * size, (i + 1) * size));
   pieces.forEach((piece, i) => {
@@ -63,7 +63,7 @@ describe('MediaRelay: video', () => {
     const pieces = sendFrame(alice, { ssrc, timestamp: 9000 }, daveFrame(900));
     for (const receiver of [bob, carol]) {
       const got = [];
-      for (const _ of pieces) got.push(await receiver.endpoint.next());
+      while (got.length < pieces.length) got.push(await receiver.endpoint.next());
       expect(got.map((p) => opened(receiver, p))).toEqual(pieces.map((p) => Buffer.from(p)));
       expect(got.map((p) => p.readUInt32BE(8))).toEqual(pieces.map(() => ssrc));
       expect(got.map((p) => (p[1] ?? 0) & 0x7f)).toEqual(pieces.map(() => H264));
@@ -81,7 +81,7 @@ describe('MediaRelay: video', () => {
     const ssrc = camera?.ssrc ?? 0;
 
     sendFrame(alice, { ssrc, timestamp: 1 }, randomBytes(600)); // plaintext
-    sendFrame(alice, { ssrc, timestamp: 2 }, daveFrame(600), 1);
+    sendFrame(alice, { ssrc, timestamp: 2, parts: 1 }, daveFrame(600));
     alice.endpoint.send(videoPacket(alice, { ssrc, timestamp: 3, last: false }, randomBytes(40)));
     sendFrame(alice, { ssrc, timestamp: 4 }, daveFrame(300)); // cuts frame 3 short
     sendFrame(alice, { ssrc, timestamp: 5, payloadType: 96 }, daveFrame(300)); // not negotiated
@@ -93,7 +93,11 @@ describe('MediaRelay: video', () => {
     // Bob wants the screen only: the camera's frames are not sent to him.
     relay.setSinkWants(bob.ssrc, { any: 0, bySsrc: new Map([[screen?.ssrc ?? 0, 100]]) });
     sendFrame(alice, { ssrc, timestamp: 7 }, daveFrame(300));
-    const last = sendFrame(alice, { ssrc: screen?.ssrc ?? 0, timestamp: 8 }, daveFrame(300), 1);
+    const last = sendFrame(
+      alice,
+      { ssrc: screen?.ssrc ?? 0, timestamp: 8, parts: 1 },
+      daveFrame(300),
+    );
     const screenFrame = await bob.endpoint.next();
     expect(screenFrame.readUInt32BE(8)).toBe(screen?.ssrc);
     expect(opened(bob, screenFrame)).toEqual(Buffer.from(last[0] ?? []));
