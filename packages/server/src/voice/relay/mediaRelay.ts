@@ -26,12 +26,10 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.js';
 import { discoveryRequestSsrc, discoveryResponse, isDiscoveryRequest } from './ipDiscovery.js';
 import { classifyFrame, frameEnd, FrameKind } from './mediaFrame.js';
-import { ReplayWindow } from './replayWindow.js';
+import { RelayMembers, type Member } from './relayMembers.js';
 import {
-  MAX_VIDEO_STREAMS,
   VIDEO_RATE_FACTOR,
   VideoFrameGate,
-  WANTS_EVERYTHING,
   wantsVideo,
   type SinkWants,
   type VideoPacket,
@@ -70,40 +68,6 @@ function literalLookup(
   callback(null, address, 4);
 }
 
-interface Call {
-  readonly id: string;
-  readonly members: Member[];
-}
-
-interface Member {
-  readonly ssrc: number;
-  readonly userId: string;
-  readonly call: Call;
-  cipher: TransportCipher | null;
-  /** The bound remote address (null until IP discovery). */
-  address: string | null;
-  port: number;
-  bindingKey: string | null;
-  deaf: boolean;
-  /** Muted by the platform (server mute, stage audience): what it sends goes nowhere. */
-  muted: boolean;
-  /** The last nonce counter used toward this member under its key. */
-  sendCounter: number;
-  readonly replay: ReplayWindow;
-  rateWindowStartMs: number;
-  rateWindowPackets: number;
-  /** Its video streams' ssrcs (each stream's and its RTX's), given at Ready. */
-  readonly videoSsrcs: number[];
-  /** The RTP payload types of the video codecs it negotiated (Select Protocol). */
-  videoPayloadTypes: ReadonlySet<number>;
-  /** What it wants to receive (op 15). */
-  wants: SinkWants;
-  videoWindowStartMs: number;
-  videoWindowPackets: number;
-}
-
-const bindingKeyOf = (address: string, port: number): string => `${address}:${port}`;
-
 export class MediaRelay {
   /** The address Ready announces. */
   readonly ip: string;
@@ -114,14 +78,8 @@ export class MediaRelay {
   readonly #logger: Logger;
   readonly #clock: Clock;
   readonly #maxPacketBytes: number;
-  readonly #maxMembersPerCall: number;
-  readonly #maxMembers: number;
   readonly #maxPacketsPerSecond: number;
-  readonly #members = new Map<number, Member>();
-  readonly #bindings = new Map<string, Member>();
-  readonly #calls = new Map<string, Call>();
-  /** Video ssrcs → their member. */
-  readonly #videoOwners = new Map<number, Member>();
+  readonly #registry: RelayMembers;
   readonly #videoFrames = new VideoFrameGate();
   #packetsIn = 0;
   #packetsOut = 0;
@@ -138,9 +96,10 @@ export class MediaRelay {
     this.#logger = options.logger;
     this.#clock = options.clock;
     this.#maxPacketBytes = options.maxPacketBytes;
-    this.#maxMembersPerCall =
-      options.maxMembersPerCall ?? DEFAULT_MEDIA_RELAY_OPTIONS.maxMembersPerCall;
-    this.#maxMembers = options.maxMembers ?? DEFAULT_MEDIA_RELAY_OPTIONS.maxMembers;
+    this.#registry = new RelayMembers({
+      maxMembersPerCall: options.maxMembersPerCall ?? DEFAULT_MEDIA_RELAY_OPTIONS.maxMembersPerCall,
+      maxMembers: options.maxMembers ?? DEFAULT_MEDIA_RELAY_OPTIONS.maxMembers,
+    });
     this.#maxPacketsPerSecond =
       options.maxPacketsPerSecond ?? DEFAULT_MEDIA_RELAY_OPTIONS.maxPacketsPerSecond;
     socket.on('message', (message, remote) => {
@@ -188,86 +147,31 @@ export class MediaRelay {
 
   /** Adds a member to a call (at Ready) and gives it a fresh ssrc: random, non-zero, unique. */
   addMember(callId: string, userId: string): { ssrc: number } {
-    if (this.#members.size >= this.#maxMembers) {
-      throw new RangeError(`The media relay holds ${this.#maxMembers} members already.`);
-    }
-    let call = this.#calls.get(callId);
-    if (call !== undefined && call.members.length >= this.#maxMembersPerCall) {
-      throw new RangeError(`Call ${callId} has ${this.#maxMembersPerCall} members already.`);
-    }
-    const ssrc = this.#freshSsrc();
-    if (call === undefined) {
-      call = { id: callId, members: [] };
-      this.#calls.set(callId, call);
-    }
-    const member: Member = {
-      ssrc,
-      userId,
-      call,
-      cipher: null,
-      address: null,
-      port: 0,
-      bindingKey: null,
-      deaf: false,
-      muted: false,
-      sendCounter: 0,
-      replay: new ReplayWindow(),
-      rateWindowStartMs: 0,
-      rateWindowPackets: 0,
-      videoSsrcs: [],
-      videoPayloadTypes: new Set(),
-      wants: WANTS_EVERYTHING,
-      videoWindowStartMs: 0,
-      videoWindowPackets: 0,
-    };
-    call.members.push(member);
-    this.#members.set(ssrc, member);
-    return { ssrc };
-  }
-
-  /** A random ssrc, non-zero, held by no member nor stream. */
-  #freshSsrc(): number {
-    let ssrc = 0;
-    while (ssrc === 0 || this.#members.has(ssrc) || this.#videoOwners.has(ssrc)) {
-      ssrc = randomBytes(4).readUInt32BE(0);
-    }
-    return ssrc;
+    return { ssrc: this.#registry.add(callId, userId).ssrc };
   }
 
   /**
    * Gives the member `count` video streams (Identify's `streams`, answered in Ready), each an
-   * ssrc and an RTX ssrc of its own; at most {@link MAX_VIDEO_STREAMS}.
+   * ssrc and an RTX ssrc of its own; at most four (videoFrames.ts).
    */
   addStreams(ssrc: number, count: number): { ssrc: number; rtxSsrc: number }[] {
-    const member = this.#members.get(ssrc);
-    if (member === undefined) throw new TypeError(`No member with ssrc ${ssrc}.`);
-    if (member.videoSsrcs.length / 2 + count > MAX_VIDEO_STREAMS) {
-      throw new RangeError(`A member has at most ${MAX_VIDEO_STREAMS} video streams.`);
-    }
-    return Array.from({ length: count }, () => {
-      const pair = { ssrc: this.#freshSsrc(), rtxSsrc: 0 };
-      this.#videoOwners.set(pair.ssrc, member);
-      pair.rtxSsrc = this.#freshSsrc();
-      this.#videoOwners.set(pair.rtxSsrc, member);
-      member.videoSsrcs.push(pair.ssrc, pair.rtxSsrc);
-      return pair;
-    });
+    return this.#registry.addStreams(ssrc, count);
   }
 
   /** The member's video ssrcs (its streams' and their RTX's). */
   videoSsrcsOf(ssrc: number): readonly number[] {
-    return this.#members.get(ssrc)?.videoSsrcs ?? [];
+    return this.#registry.member(ssrc)?.videoSsrcs ?? [];
   }
 
   /** The RTP payload types of the member's video codecs (Select Protocol's `codecs`). */
   setVideoPayloadTypes(ssrc: number, payloadTypes: readonly number[]): void {
-    const member = this.#members.get(ssrc);
+    const member = this.#registry.member(ssrc);
     if (member !== undefined) member.videoPayloadTypes = new Set(payloadTypes);
   }
 
   /** What the member wants to receive of others' video (op 15). Unknown ssrcs are ignored. */
   setSinkWants(ssrc: number, wants: SinkWants): void {
-    const member = this.#members.get(ssrc);
+    const member = this.#registry.member(ssrc);
     if (member !== undefined) member.wants = wants;
   }
 
@@ -276,7 +180,7 @@ export class MediaRelay {
    * Description). Both directions start a new nonce sequence under it.
    */
   selectProtocol(ssrc: number, mode: VoiceEncryptionMode): { secretKey: Uint8Array } {
-    const member = this.#members.get(ssrc);
+    const member = this.#registry.member(ssrc);
     if (member === undefined) throw new TypeError(`No member with ssrc ${ssrc}.`);
     if (!VOICE_ENCRYPTION_MODES.includes(mode)) {
       throw new TypeError(`Unknown encryption mode "${mode as string}".`);
@@ -290,37 +194,25 @@ export class MediaRelay {
 
   /** A deafened member receives nothing (it may still send). Unknown ssrcs are ignored. */
   setDeaf(ssrc: number, deaf: boolean): void {
-    const member = this.#members.get(ssrc);
+    const member = this.#registry.member(ssrc);
     if (member !== undefined) member.deaf = deaf;
   }
 
   /** A muted member is heard by nobody (it still receives). Unknown ssrcs are ignored. */
   setMuted(ssrc: number, muted: boolean): void {
-    const member = this.#members.get(ssrc);
+    const member = this.#registry.member(ssrc);
     if (member !== undefined) member.muted = muted;
   }
 
   /** Removes a member and frees its address at once; a call goes with its last member. */
   removeMember(ssrc: number): void {
-    const member = this.#members.get(ssrc);
-    if (member === undefined) return;
-    this.#members.delete(ssrc);
-    if (member.bindingKey !== null) this.#bindings.delete(member.bindingKey);
-    for (const video of member.videoSsrcs) {
-      this.#videoOwners.delete(video);
-      this.#videoFrames.forget(video);
-    }
-    member.cipher = null;
-    const { call } = member;
-    const index = call.members.indexOf(member);
-    if (index !== -1) call.members.splice(index, 1);
-    if (call.members.length === 0) this.#calls.delete(call.id);
+    for (const video of this.#registry.remove(ssrc)) this.#videoFrames.forget(video);
   }
 
   stats(): MediaRelayStats {
     return {
-      calls: this.#calls.size,
-      members: this.#members.size,
+      calls: this.#registry.callCount(),
+      members: this.#registry.memberCount(),
       packetsIn: this.#packetsIn,
       packetsOut: this.#packetsOut,
       dropped: { ...this.#dropped },
@@ -330,10 +222,7 @@ export class MediaRelay {
   /** Closes the socket; members and calls are forgotten. */
   close(): Promise<void> {
     this.#closed ??= new Promise((resolve) => {
-      this.#members.clear();
-      this.#videoOwners.clear();
-      this.#bindings.clear();
-      this.#calls.clear();
+      this.#registry.clear();
       this.#socket.close(() => {
         resolve();
       });
@@ -360,21 +249,16 @@ export class MediaRelay {
       this.#dropped.malformed += 1;
       return;
     }
-    const member = this.#members.get(ssrc);
+    const member = this.#registry.member(ssrc);
     if (member === undefined) {
       this.#dropped.unknownSsrc += 1;
       return;
     }
     if (member.address === null) {
-      const key = bindingKeyOf(remote.address, remote.port);
-      if (this.#bindings.has(key)) {
+      if (!this.#registry.bind(member, remote)) {
         this.#dropped.addressInUse += 1;
         return;
       }
-      member.address = remote.address;
-      member.port = remote.port;
-      member.bindingKey = key;
-      this.#bindings.set(key, member);
     } else if (member.address !== remote.address || member.port !== remote.port) {
       this.#dropped.bindingRefused += 1;
       return;
@@ -387,7 +271,7 @@ export class MediaRelay {
   }
 
   #onKeepalive(message: Buffer, remote: RemoteInfo): void {
-    const member = this.#bindings.get(bindingKeyOf(remote.address, remote.port));
+    const member = this.#registry.boundTo(remote);
     if (member === undefined) {
       this.#dropped.unbound += 1;
       return;
@@ -408,7 +292,7 @@ export class MediaRelay {
     const ssrc = message.readUInt32BE(8);
     const payloadType = (message[1] ?? 0) & 0x7f;
     const video = payloadType !== RTP_OPUS_PAYLOAD_TYPE;
-    const sender = video ? this.#videoOwners.get(ssrc) : this.#members.get(ssrc);
+    const sender = video ? this.#registry.videoOwner(ssrc) : this.#registry.member(ssrc);
     if (video && sender?.videoPayloadTypes.has(payloadType) !== true) {
       this.#dropped.notOpus += 1;
       return;
