@@ -207,12 +207,14 @@ export function createServices(
       ? { fault: { hook: options.interactions.deliveryFault, timers: options.interactions.timers } }
       : {}),
   });
+  // DM and group-DM calls: op 4's lifecycle, the ringing routes, a group's removals.
+  const calls = createCallServices({ ...deps, links: options.links, region: LOCAL_REGION_ID });
   return {
     activityConfig,
     activityInstances,
     privateChannels,
     sdkDms: createSdkDmService(deps, { privateChannels, messages }),
-    groupRecipients: createGroupRecipientService(deps),
+    groupRecipients: createGroupRecipientService(deps, { calls: calls.lifecycle }),
     users: createUserService(deps),
     auth: createAuthService(deps, options.auth),
     applications: createApplicationService({
@@ -250,7 +252,7 @@ export function createServices(
     stickers: createStickerService(deps),
     scheduledEvents: createScheduledEventService(deps),
     voice: createVoiceServices(deps),
-    calls: createCallServices({ ...deps, links: options.links, region: LOCAL_REGION_ID }),
+    calls,
     soundboard: createSoundboardService(deps),
     appData: createAppDataServices({ ...deps, links: options.links }),
     invites: createInviteService(deps, { profileCheck }),

@@ -181,29 +181,44 @@ describeDrivers('DM calls on the gateway ($driver)', (driver) => {
     expect(await gw.server.app.storage.calls.findCall(dm)).toBeNull();
   });
 
-  it('rings a group DM, and ends its call with the last session', async () => {
-    const [ann, bob, cat] = [await person('ann'), await person('bob'), await person('cat')];
-    for (const other of [bob, cat]) {
+  it('rings a group DM; a session ending or a removal leaves it; the last leave ends it', async () => {
+    const [ann, bob, cat, dan] = [
+      await person('ann'),
+      await person('bob'),
+      await person('cat'),
+      await person('dan'),
+    ];
+    for (const other of [bob, cat, dan]) {
       await api(`PUT /users/@me/relationships/${other.id}`, ann.token, {});
       await api(`PUT /users/@me/relationships/${ann.id}`, other.token, {});
     }
     const group = await api('POST /users/@me/channels', ann.token, {
-      recipients: [bob.id, cat.id],
+      recipients: [bob.id, cat.id, dan.id],
     });
     expect(group.statusCode, group.body).toBe(200);
     const groupId = group.json<{ id: string }>().id;
-    const catSeen = gw.lastSeq(cat.client);
+    let danSeen = gw.lastSeq(dan.client);
     op4(ann, groupId);
-    const created = await after(cat.client, isType('CALL_CREATE'), catSeen);
-    expect((created.d as { ringing: string[] }).ringing.sort()).toEqual([bob.id, cat.id].sort());
-    op4(cat, groupId);
-    await after(cat.client, isType('VOICE_SERVER_UPDATE'), catSeen);
-    // Cat's session ends: her state goes; ann's session ends: the call goes.
-    const bobSeen = gw.lastSeq(bob.client);
+    const created = await after(dan.client, isType('CALL_CREATE'), danSeen);
+    expect((created.d as { ringing: string[] }).ringing.sort()).toEqual(
+      [bob.id, cat.id, dan.id].sort(),
+    );
+    for (const joiner of [cat, bob]) {
+      const seen = gw.lastSeq(joiner.client);
+      op4(joiner, groupId);
+      await after(joiner.client, isType('VOICE_SERVER_UPDATE'), seen);
+    }
+    // Cat's session ends: her state goes. Bob is removed from the group: his state goes.
+    danSeen = gw.lastSeq(dan.client);
     await cat.client.close();
-    await after(bob.client, voiceOf(cat.id, null), bobSeen);
-    await ann.client.close();
-    await after(bob.client, isType('CALL_DELETE'), bobSeen);
+    await after(dan.client, voiceOf(cat.id, null), danSeen);
+    const removed = await api(`DELETE /channels/${groupId}/recipients/${bob.id}`, ann.token);
+    expect(removed.statusCode, removed.body).toBe(204);
+    await after(dan.client, voiceOf(bob.id, null), danSeen);
+    expect(await gw.server.app.storage.calls.findVoiceState(bob.id)).toBeNull();
+    // Ann hangs up, the last one: the call ends.
+    op4(ann, null);
+    await after(dan.client, isType('CALL_DELETE'), danSeen);
     expect(await gw.server.app.storage.calls.listVoiceStates(groupId)).toEqual([]);
   });
 

@@ -153,15 +153,19 @@ export function createCallLifecycle(deps: CallLifecycleDeps) {
   }
 
   /**
-   * Ends the user's DM voice state (held by `sessionId`, when given): VOICE_STATE_UPDATE with
+   * Ends the user's DM voice state (held by `sessionId`, in `channelId`, when given): VOICE_STATE_UPDATE with
    * `channel_id: null` to the recipients and the user, and the call's end if it was the last.
    */
   async function leave(
     tx: Repositories,
-    q: { userId: string; nowMs: number; sessionId?: string },
+    q: { userId: string; nowMs: number; sessionId?: string; channelId?: string },
   ): Promise<boolean> {
     const state = await tx.calls.findVoiceState(q.userId);
-    if (state === null || (q.sessionId !== undefined && state.sessionId !== q.sessionId)) {
+    if (
+      state === null ||
+      (q.sessionId !== undefined && state.sessionId !== q.sessionId) ||
+      (q.channelId !== undefined && state.channelId !== q.channelId)
+    ) {
       return false;
     }
     await tx.calls.lock(state.channelId);
