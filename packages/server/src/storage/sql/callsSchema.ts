@@ -1,6 +1,6 @@
 import type { ColumnType } from 'kysely';
 
-/* The tables of migration 0037 (issue 33, DM calls); conventions as in schema.ts. */
+/* The tables of migration 0039 (issue 33, DM calls); conventions as in schema.ts. */
 type Id = ColumnType<string | bigint, string, string>;
 type Int = ColumnType<number | bigint | string, number, number>;
 

@@ -1,4 +1,4 @@
-/** DM and group-DM calls and their voice states (migration 0037). */
+/** DM and group-DM calls and their voice states (migration 0039). */
 
 /** A private channel's ongoing call. */
 export interface DmCallRecord {
