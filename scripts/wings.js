@@ -76,8 +76,16 @@ export const WINGS = [
   {
     wing: 'social',
     serves:
-      "the Social SDK's people: relationships, DMs, lobbies, limits, activity invites, game stats",
-    resources: ['relationships', 'dms', 'lobbies', 'socialLimits', 'activityInvites', 'gameStats'],
+      "the Social SDK's people: relationships, DMs and their calls, lobbies, limits, activity invites, game stats",
+    resources: [
+      'relationships',
+      'dms',
+      'calls',
+      'lobbies',
+      'socialLimits',
+      'activityInvites',
+      'gameStats',
+    ],
   },
   {
     wing: 'apps',

@@ -1,5 +1,5 @@
 /**
- * `Call`, the game's handle on a lobby's voice call: getters read the call's state (its life in
+ * `Call`, the game's handle on a lobby's (or a DM's) voice call: getters read the call's state (its life in
  * callSession.ts), setters act at once, and its audio goes through callAudio.ts.
  *
  * @module
@@ -33,7 +33,7 @@ export interface CallState {
 }
 
 /**
- * `Call`: the player's voice call in a lobby (`Client.startCall`). Its getters read the call's
+ * `Call`: the player's voice call in a lobby, a DM or a group DM (`Client.startCall`). Its getters read the call's
  * state; its setters act at once (self-mute and deafen are sent to the server with op 4).
  */
 export class Call {
@@ -60,11 +60,11 @@ export class Call {
     return enumToString(CallError, error);
   }
 
-  /** The lobby's id: a lobby call's channel. */
+  /** The call's channel: the lobby's id, or the DM's or group DM's. */
   getChannelId(): string {
     return this.#state.channelId;
   }
-  /** The voice server's `server_id` of the call: for a lobby call, the lobby's id. */
+  /** The voice server's `server_id` of the call: the lobby's id, or the DM's channel id. */
   getGuildId(): Promise<string> {
     return Promise.resolve(this.#state.channelId);
   }

@@ -816,8 +816,9 @@ export class Client {
   }
 
   /**
-   * Joins (or starts) the voice call of a lobby the player is in; resolves with the Call at once
-   * (status Joining), whose status callback follows it to Connected.
+   * Joins (or starts) the voice call of a lobby the player is in, or of one of the player's DMs
+   * or group DMs (by channel id; starting one rings its other recipients); resolves with the Call
+   * at once (status Joining), whose status callback follows it to Connected.
    */
   startCall(lobbyId: string): Promise<Call> {
     return this.voice.startCall('startCall', lobbyId, null);
@@ -838,7 +839,7 @@ export class Client {
     });
   }
 
-  /** Leaves a lobby's call (op 4 without a channel); the Call ends Disconnected. */
+  /** Leaves a lobby's or a DM's call (op 4 without a channel); the Call ends Disconnected. */
   endCall(channelId: string): Promise<void> {
     return this.#voice('endCall', () => {
       this.voice.endCall(channelId);

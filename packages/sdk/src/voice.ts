@@ -1,6 +1,7 @@
 /**
- * Voice: calls in lobbies (docs/sdk.md, Voice). A `Call` joins its lobby's call through the
- * gateway (op 4 with the lobby's id; the server answers VOICE_STATE_UPDATE and
+ * Voice: calls in lobbies and in the player's DMs and group DMs (docs/sdk.md, Voice). A `Call`
+ * joins its call through the gateway (op 4 with the lobby's or the channel's id; the server
+ * answers VOICE_STATE_UPDATE and
  * VOICE_SERVER_UPDATE), then connects to the voice server the platform's way
  * (`Platform.loadVoice`: in Node, `platform/nodeVoice.ts`). Its status follows the reference's
  * `Call::Status`: Joining (op 4 sent) → Connecting (VOICE_SERVER_UPDATE, the voice WebSocket
@@ -76,6 +77,9 @@ export type { OpusFrameInfo, OpusSendResult, VoiceConnectionStats } from './voic
 
 /** The gateway's op 4, Voice State Update. */
 const GATEWAY_VOICE_STATE_UPDATE = 4;
+/** Channel types whose calls the SDK joins besides lobbies: a DM and a group DM. */
+const CHANNEL_DM = 1;
+const CHANNEL_GROUP_DM = 3;
 
 /** The client's voice operations (the `Voice` section of `Client`). */
 export class VoiceArea {
@@ -94,7 +98,7 @@ export class VoiceArea {
     voiceSettingsUpdated: null,
   };
   readonly #calls = new Map<string, CallSession>();
-  /** Who is in each lobby's call (lobbies the player is in), from VOICE_STATE_UPDATE. */
+  /** Who is in each call (of lobbies the player is in, and of its DMs), from VOICE_STATE_UPDATE. */
   readonly #lobbyVoice = new Map<string, Map<string, ParticipantState>>();
   #settings: VoiceSettingsInit = {
     selfMute: false,
@@ -153,10 +157,22 @@ export class VoiceArea {
     if (reason !== null) throw new VoiceNotAvailableError(operation, reason);
   }
 
+  /** Whether `channelId` is one of the player's DMs or group DMs (their calls ring). */
+  #isPrivateChannel(channelId: string): boolean {
+    const type = this.core.state.channels.get(channelId)?.type;
+    return type === CHANNEL_DM || type === CHANNEL_GROUP_DM;
+  }
+
+  /**
+   * Joins the call of a lobby the player is in, or of one of the player's DMs or group DMs
+   * (starting it rings the other recipients).
+   */
   async startCall(operation: string, lobbyId: string, audio: AudioCallbacks | null): Promise<Call> {
     this.requireVoice(operation);
     if (!isSnowflake(lobbyId))
-      throw validationError(`${operation}: ${JSON.stringify(lobbyId)} is not a lobby id.`);
+      throw validationError(
+        `${operation}: ${JSON.stringify(lobbyId)} is not a lobby or channel id.`,
+      );
     if (
       audio !== null &&
       (typeof audio.received !== 'function' || typeof audio.captured !== 'function')
@@ -164,9 +180,9 @@ export class VoiceArea {
       throw validationError(`${operation}: both audio callbacks are required.`);
     }
     this.core.requireReady(operation);
-    if (!this.core.state.lobbies.has(lobbyId)) {
+    if (!this.core.state.lobbies.has(lobbyId) && !this.#isPrivateChannel(lobbyId)) {
       throw validationError(
-        `${operation}: the player is not a member of lobby ${lobbyId}; join it first (createOrJoinLobby).`,
+        `${operation}: ${lobbyId} is neither a lobby the player is a member of (createOrJoinLobby) nor one of the player's DMs or group DMs.`,
       );
     }
     const existing = this.#calls.get(lobbyId);
@@ -208,7 +224,7 @@ export class VoiceArea {
     return [...this.#calls.values()].map((session) => session.call);
   }
 
-  /** op 4 for a lobby call (channel null: leave). */
+  /** op 4 for a lobby's or a DM's call (channel null: leave). */
   sendVoiceState(lobbyId: string | null, selfMute: boolean, selfDeaf: boolean): void {
     const sent = this.core.gateway.send(GATEWAY_VOICE_STATE_UPDATE, {
       guild_id: null,
@@ -269,9 +285,12 @@ export class VoiceArea {
     if (parsed === null) return;
     const { userId, channelId, state, sessionId } = parsed;
     const self = userId === this.core.state.currentUser?.id;
-    // A user is in at most one lobby's call: out of every other.
+    // A user is in at most one lobby's call and one DM's call: out of every other of its kind.
+    const dm = channelId === null ? null : this.#isPrivateChannel(channelId);
     for (const [lobbyId, members] of this.#lobbyVoice) {
-      if (lobbyId === channelId || !members.delete(userId)) continue;
+      if (lobbyId === channelId || (dm !== null && this.#isPrivateChannel(lobbyId) !== dm))
+        continue;
+      if (!members.delete(userId)) continue;
       this.#calls.get(lobbyId)?.onVoiceState({ userId, state: null, sessionId: null, self });
       this.core.invoke(this.callbacks.voiceParticipantChanged, lobbyId, userId, false);
       if (members.size === 0) this.#lobbyVoice.delete(lobbyId);
@@ -282,7 +301,13 @@ export class VoiceArea {
       }
       return;
     }
-    if (!this.core.state.lobbies.has(channelId) && !this.#calls.has(channelId)) return;
+    if (
+      !this.core.state.lobbies.has(channelId) &&
+      !this.#isPrivateChannel(channelId) &&
+      !this.#calls.has(channelId)
+    ) {
+      return;
+    }
     let members = this.#lobbyVoice.get(channelId);
     if (members === undefined) {
       members = new Map();

@@ -465,6 +465,7 @@ async function composeApp(
     ...{ config, overrides, storage, bus, clock, wireClock, logger, keyring, metrics },
     ...{ authenticator, sessionStartLimit, sharedState, events, gatewayUrl, gatewayOptions },
     gatewayHooks: control.gatewayHooks,
+    calls: services.calls.lifecycle,
   });
   if (voice !== null) lifecycle.add({ name: 'voice node', stop: () => voice.node.close() });
   // Every node, API or gateway, applies every node's revocations (its cache, its sessions).

@@ -39,6 +39,7 @@ export function createAppRealtime(
     | 'sessionStartLimit'
     | 'events'
     | 'gatewayUrl'
+    | 'calls'
   > & {
     config: Config;
     /** The real clock: heartbeats, node liveness, voice (the platform's is `clock`). */
@@ -98,6 +99,8 @@ export function createAppRealtime(
     clientAddress: (request) => clientAddressOf(request, config.trustProxy),
     // What SDK sessions see of their user's social graph (gateway/social.ts).
     social: storageSocialProviders(storage),
+    // Op 4 naming a private channel: its call (resources/calls).
+    ...(deps.calls === undefined ? {} : { calls: deps.calls }),
     // Op 4's VOICE_SERVER_UPDATE: the voice node holding the call (else the least loaded; the
     // configured endpoint while none is listed) and a token every node checks with the key.
     voice: {

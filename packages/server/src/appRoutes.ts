@@ -64,6 +64,7 @@ import {
   registerSoundboardRoutes,
 } from './resources/soundboard/index.js';
 import { registerVoiceRoutes } from './resources/voice/index.js';
+import { registerCallRoutes } from './resources/calls/index.js';
 import {
   registerAppAttachmentCdnRoutes,
   registerAppDataRoutes,
@@ -150,6 +151,7 @@ export async function registerAppRoutes(http: FastifyInstance, deps: AppRouteDep
       registerStickerRoutes(api, services.stickers);
       registerScheduledEventRoutes(api, services.scheduledEvents);
       registerVoiceRoutes(api, { storage, clock: deps.clock, ...services.voice });
+      registerCallRoutes(api, services.calls);
       registerSoundboardRoutes(api, services.soundboard);
       registerAppDataRoutes(api, services.appData, {
         maxAttachmentBytes: config.maxAttachmentBytes,

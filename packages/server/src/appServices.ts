@@ -70,7 +70,8 @@ import { createScheduledEventService } from './resources/scheduledEvents/index.j
 import { createMessageSearchService, type SearchIndexer } from './resources/search/index.js';
 import { createStickerService } from './resources/stickers/index.js';
 import { createSoundboardService } from './resources/soundboard/index.js';
-import { createVoiceServices } from './resources/voice/index.js';
+import { LOCAL_REGION_ID, createVoiceServices } from './resources/voice/index.js';
+import { createCallServices } from './resources/calls/index.js';
 import { createAppDataServices } from './resources/appData/index.js';
 import { createUserService } from './resources/users/index.js';
 import { createRelationshipService } from './resources/relationships/index.js';
@@ -206,12 +207,14 @@ export function createServices(
       ? { fault: { hook: options.interactions.deliveryFault, timers: options.interactions.timers } }
       : {}),
   });
+  // DM and group-DM calls: op 4's lifecycle, the ringing routes, a group's removals.
+  const calls = createCallServices({ ...deps, links: options.links, region: LOCAL_REGION_ID });
   return {
     activityConfig,
     activityInstances,
     privateChannels,
     sdkDms: createSdkDmService(deps, { privateChannels, messages }),
-    groupRecipients: createGroupRecipientService(deps),
+    groupRecipients: createGroupRecipientService(deps, { calls: calls.lifecycle }),
     users: createUserService(deps),
     auth: createAuthService(deps, options.auth),
     applications: createApplicationService({
@@ -249,6 +252,7 @@ export function createServices(
     stickers: createStickerService(deps),
     scheduledEvents: createScheduledEventService(deps),
     voice: createVoiceServices(deps),
+    calls,
     soundboard: createSoundboardService(deps),
     appData: createAppDataServices({ ...deps, links: options.links }),
     invites: createInviteService(deps, { profileCheck }),

@@ -10,6 +10,7 @@ import {
 } from '@guildhall/protocol';
 import { serializeMember } from '../resources/members/index.js';
 import { serializeSound } from '../resources/soundboard/index.js';
+import type { CallLifecycle } from '../resources/calls/index.js';
 import type { RateLimitStore } from '../sharedState/index.js';
 import type { MemberRecord } from '../storage/index.js';
 import { MAX_QUERIED_MEMBERS } from './clientOps.js';
@@ -54,9 +55,11 @@ export function createCommands(deps: {
   rateLimits: RateLimitStore;
   /** The voice nodes op 4 sends sessions to; null: voice states only, no VOICE_SERVER_UPDATE. */
   voice?: VoiceServers | null;
+  /** DM and group-DM calls (resources/calls); absent: op 4 names guilds and lobbies only. */
+  calls?: CallLifecycle | null;
 }) {
   const { presences, rateLimits } = deps;
-  const voice = createVoiceCommand({ voice: deps.voice ?? null });
+  const voice = createVoiceCommand({ voice: deps.voice ?? null, calls: deps.calls ?? null });
 
   /**
    * The guilds a presence is announced in: the session's, or for an SDK session (which joins

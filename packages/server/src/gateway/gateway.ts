@@ -48,7 +48,8 @@ import type { Session } from './session.js';
 import { LOCAL_SESSION_STORE, type SessionStore } from './sessionStore.js';
 import { createSubjectSubscriptions } from '../bus/subscriptions.js';
 import { startSweep } from './sweep.js';
-import type { VoiceServers } from './voiceCommand.js';
+import type { CallLifecycle } from '../resources/calls/index.js';
+import type { VoiceServers } from './voiceServer.js';
 
 export type { Session } from './session.js';
 
@@ -102,6 +103,8 @@ export interface GatewayDeps {
    * states only.
    */
   voice?: VoiceServers;
+  /** DM and group-DM calls (op 4 naming a private channel); absent: none. */
+  calls?: CallLifecycle;
   /** What a test harness watches and bends (gateway/hooks.ts, control/); absent: nothing. */
   hooks?: GatewayHooks;
 }
@@ -200,6 +203,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     presences,
     rateLimits: deps.sharedState.rateLimits,
     voice: deps.voice ?? null,
+    calls: deps.calls ?? null,
   });
   const commandContext = (session: Session | null): CommandContext => ({
     storage,

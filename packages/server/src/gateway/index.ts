@@ -5,6 +5,6 @@ export { createDatabaseSessionStore, type SessionStore } from './sessionStore.js
 export type { SocialProviders, WireObject } from './social.js';
 export { liveActivities } from './presences.js';
 export { storageSocialProviders } from './socialStorage.js';
-export type { VoiceServers } from './voiceCommand.js';
+export type { VoiceServers } from './voiceServer.js';
 export type { DispatchFate, GatewayHooks, LoginSubject, SessionAction } from './hooks.js';
 export type { Session } from './session.js';

@@ -65,6 +65,7 @@ import {
   EPHEMERAL_MESSAGE_EVENTS,
   GAME_USER_EVENTS,
   hasIntent,
+  isPrivateCallDispatch,
   INVITE_EVENTS,
   LOCAL_CLIENT_GAME_EVENTS,
   MANAGE_GUILD_EVENTS,
@@ -341,11 +342,19 @@ export function routeGuildDispatch<S extends RoutedSession>(
  */
 export function receivesUserDispatch(
   session: RoutedSession,
-  dispatch: { type: string; data: unknown; applicationId?: string | undefined },
+  dispatch: {
+    type: string;
+    data: unknown;
+    applicationId?: string | undefined;
+    channelId?: string | null | undefined;
+  },
 ): boolean {
   const { type, data } = dispatch;
   if (personOnly(session, type) || !tokenReads(session.grant, dispatch)) return false;
-  if (GAME_USER_EVENTS.has(type)) {
+  // A private channel's call (its dispatches name the channel): never a bot's.
+  const privateCall = isPrivateCallDispatch(dispatch);
+  if (privateCall && session.isApp) return false;
+  if (GAME_USER_EVENTS.has(type) && !privateCall) {
     const applicationId =
       dispatch.applicationId ?? (data as { application_id?: unknown } | null)?.application_id;
     if (session.grant.kind === 'session' && LOCAL_CLIENT_GAME_EVENTS.has(type)) return true;

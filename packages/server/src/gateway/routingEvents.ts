@@ -24,7 +24,7 @@ export interface RoutedSession {
  * User-addressed dispatches of one game: only the user's SDK sessions of the application their
  * `application_id` names receive them (ACTIVITY_JOIN carries a join secret; AUTHORIZE_REQUEST
  * asks that game to start an authorization; the voice states and voice server of a lobby call,
- * the only user-addressed voice dispatches, belong to the game's own voice).
+ * that name no channel, belong to the game's own voice; a DM call's name its channel).
  */
 export const GAME_USER_EVENTS = new Set([
   'ACTIVITY_JOIN',
@@ -44,6 +44,21 @@ export const LOCAL_CLIENT_GAME_EVENTS = new Set([
   'ACTIVITY_JOIN_REQUEST',
   'AUTHORIZE_REQUEST',
 ]);
+
+/** The dispatches of a DM or group-DM call (resources/calls). */
+const CALL_EVENTS = new Set(['CALL_CREATE', 'CALL_UPDATE', 'CALL_DELETE']);
+
+/**
+ * Whether a user-addressed dispatch is a private channel's call's: CALL_*, or a voice state or
+ * voice server naming the channel (a lobby call's name none, and belong to the lobby's game).
+ */
+export function isPrivateCallDispatch(dispatch: {
+  type: string;
+  channelId?: string | null | undefined;
+}): boolean {
+  if (CALL_EVENTS.has(dispatch.type)) return true;
+  return GAME_USER_EVENTS.has(dispatch.type) && typeof dispatch.channelId === 'string';
+}
 
 /** Dispatches only people's own clients receive: never bots, never SDK (game) sessions. */
 const PERSON_EVENTS = new Set(['EMBEDDED_ACTIVITY_UPDATE']);

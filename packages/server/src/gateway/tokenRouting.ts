@@ -41,6 +41,9 @@ export const USER_EVENT_ACCESS: Readonly<Record<string, Access>> = {
     'CHANNEL_DELETE',
     'CHANNEL_RECIPIENT_ADD',
     'CHANNEL_RECIPIENT_REMOVE',
+    'CALL_CREATE',
+    'CALL_UPDATE',
+    'CALL_DELETE',
   ]),
   ...kind('dmMessages', DM_MESSAGE_EVENTS),
   ...kind('relationships', ['RELATIONSHIP_ADD', 'RELATIONSHIP_UPDATE', 'RELATIONSHIP_REMOVE']),
@@ -57,7 +60,7 @@ export const USER_EVENT_ACCESS: Readonly<Record<string, Access>> = {
     'LOBBY_MESSAGE_CREATE',
     'LOBBY_MESSAGE_UPDATE',
     'LOBBY_MESSAGE_DELETE',
-    // The user-addressed voice dispatches are a lobby call's.
+    // The user-addressed voice dispatches: a lobby call's, or a DM call's (social_layer has both).
     'VOICE_STATE_UPDATE',
     'VOICE_SERVER_UPDATE',
   ]),

@@ -13,73 +13,28 @@ import { mayAccess } from '../domain/tokenAccess.js';
 import type { Dispatch } from '../events/dispatcher.js';
 import { serializeMember } from '../resources/members/index.js';
 import { lobbyDispatches, lobbyVoiceStateWire } from '../resources/lobbies/index.js';
+import type { CallLifecycle } from '../resources/calls/index.js';
 import type { LobbyVoiceStateRecord, VoiceStateRecord } from '../storage/index.js';
-import type { VoiceTokens } from '../domain/voiceGrant.js';
 import type { VoiceStateUpdatePayload } from './clientOps.js';
 import { InvalidCommandError, type CommandContext, type CommandSession } from './commandContext.js';
 import type { GuildState } from './guildState.js';
+import { createDmCallCommand } from './dmCallCommand.js';
 import { voiceStateWire } from './voiceStates.js';
+import { needsServer, serverUpdate, type VoiceServers } from './voiceServer.js';
 
-/** Where the gateway sends a session that joins a call, and what it lets it in with. */
-export interface VoiceServers {
-  tokens: VoiceTokens;
-  /**
-   * The `host:port` of the voice node holding the call `callKey` (a voice channel's id, or a
-   * lobby's), or the node picked for it now.
-   */
-  endpointFor(callKey: string): Promise<string>;
-  /** The most members one lobby call may hold (a voice node's limit); a join past it is ignored. */
-  maxMembers?: number;
-}
+export type { VoiceServers };
 
 /** Whether a channel of the guild's cached state is a stage channel. */
 const isStage = (state: GuildState | undefined, channelId: string): boolean =>
   state?.channels.get(channelId)?.type === ChannelTypes.GUILD_STAGE_VOICE;
 
-/**
- * Whether the session needs (again) a voice server: it joined or moved, took the state over from
- * another session of its user, or repeated its state unchanged, which is how a client whose voice
- * connection dropped asks to rejoin. A mute or deafen in the same channel needs none.
- */
-function needsServer(
-  previous: Pick<
-    VoiceStateRecord,
-    'channelId' | 'sessionId' | 'selfMute' | 'selfDeaf' | 'selfVideo'
-  > | null,
-  next: Pick<VoiceStateRecord, 'channelId' | 'sessionId' | 'selfMute' | 'selfDeaf' | 'selfVideo'>,
-): boolean {
-  if (previous === null) return true;
-  if (previous.channelId !== next.channelId || previous.sessionId !== next.sessionId) return true;
-  return (
-    previous.selfMute === next.selfMute &&
-    previous.selfDeaf === next.selfDeaf &&
-    previous.selfVideo === next.selfVideo
-  );
-}
-
-export function createVoiceCommand(deps: { voice: VoiceServers | null }) {
+export function createVoiceCommand(deps: {
+  voice: VoiceServers | null;
+  /** DM and group-DM calls (resources/calls); null: op 4 names lobbies only. */
+  calls?: CallLifecycle | null;
+}) {
   const { voice } = deps;
-
-  /** VOICE_SERVER_UPDATE for one session, to follow its voice state on the same subject. */
-  const serverUpdate = (
-    grant: {
-      userId: string;
-      sessionId: string;
-      serverId: string;
-      guildId: string | null;
-      channelId: string;
-    },
-    wire: { endpoint: string; nowMs: number; tokens: VoiceTokens },
-  ): Pick<Dispatch, 'type' | 'sessionId' | 'data'> => ({
-    type: 'VOICE_SERVER_UPDATE',
-    sessionId: grant.sessionId,
-    data: {
-      token: wire.tokens.issue(grant, wire.nowMs),
-      guild_id: grant.guildId,
-      ...(grant.guildId === null ? { channel_id: grant.channelId } : {}),
-      endpoint: wire.endpoint,
-    },
-  });
+  const dm = createDmCallCommand({ voice, calls: deps.calls ?? null });
 
   async function guildVoiceStateUpdate(
     ctx: CommandContext,
@@ -316,7 +271,7 @@ export function createVoiceCommand(deps: { voice: VoiceServers | null }) {
    * if it had sent op 4 with `channel_id: null`: its guild voice states (VOICE_STATE_UPDATE and,
    * for an emptied channel, VOICE_CHANNEL_START_TIME_UPDATE to the guild) and its lobby calls.
    */
-  async function sessionEnded(ctx: CommandContext, sessionId: string) {
+  async function endSessionStates(ctx: CommandContext, sessionId: string) {
     const dispatches = await ctx.storage.transaction(async (tx) => {
       const out: Dispatch[] = [];
       for (const state of await tx.gateway.listVoiceStatesOfSession(sessionId)) {
@@ -364,17 +319,45 @@ export function createVoiceCommand(deps: { voice: VoiceServers | null }) {
     if (dispatches.length > 0) ctx.events.dispatch(dispatches);
   }
 
-  /** Op 4: a guild's voice channel, or (guild_id null) a lobby's call. */
+  /**
+   * Op 4 with `guild_id: null`: a private channel's call (its id), else a lobby's; `channel_id`
+   * null leaves the user's DM call and, from an SDK session, its lobby call.
+   */
+  async function callStateUpdate(
+    ctx: CommandContext,
+    input: { session: CommandSession; d: VoiceStateUpdatePayload },
+  ) {
+    const channelId = input.d.channel_id;
+    if (channelId === null) {
+      await dm.leave(ctx, input.session);
+      if (input.session.sdk === true) await lobbyVoiceStateUpdate(ctx, input);
+      return;
+    }
+    const record = await ctx.storage.privateChannels.find(channelId);
+    if (record !== null) {
+      await dm.join(ctx, { ...input, record });
+      return;
+    }
+    await lobbyVoiceStateUpdate(ctx, input);
+  }
+
+  /** Op 4: a guild's voice channel, or (guild_id null) a private channel's or a lobby's call. */
   async function voiceStateUpdate(
     ctx: CommandContext,
     input: { session: CommandSession; d: VoiceStateUpdatePayload },
   ) {
     return input.d.guild_id === null
-      ? lobbyVoiceStateUpdate(ctx, input)
+      ? callStateUpdate(ctx, input)
       : guildVoiceStateUpdate(ctx, {
           session: input.session,
           d: { ...input.d, guild_id: input.d.guild_id },
         });
+  }
+
+  /** A gateway session ended: its guild, lobby and DM calls end with it. */
+  async function sessionEnded(ctx: CommandContext, sessionId: string) {
+    await endSessionStates(ctx, sessionId);
+    await dm.sessionEnded(ctx, sessionId);
   }
 
   return { voiceStateUpdate, sessionEnded };

@@ -13,6 +13,7 @@ export * from './types/gameStats.js';
 export * from './types/guilds.js';
 export * from './types/invites.js';
 export * from './types/lobbies.js';
+export * from './types/calls.js';
 export * from './types/members.js';
 export * from './types/messages.js';
 export * from './types/oauth.js';

@@ -1,13 +1,13 @@
 /**
  * The voice node's view of the main gateway's voice states: at Identify and Resume a voice
- * session is let in only while the user's voice state (a guild's, or a lobby call's) names the
- * channel and the gateway session its token was issued for.
+ * session is let in only while the user's voice state (a guild's, a private channel's call or a
+ * lobby call's) names the channel and the gateway session its token was issued for.
  */
 import type { Storage } from '../storage/index.js';
 
 /** A user's voice state as the voice node needs it. */
 export interface CurrentVoiceState {
-  /** The voice channel, or the lobby id of a lobby call. */
+  /** The voice channel, the private channel of a DM call, or the lobby id of a lobby call. */
   channelId: string;
   /** The main gateway session holding the state (voice Identify's `session_id`). */
   sessionId: string;
@@ -20,11 +20,12 @@ export interface CurrentVoiceState {
 }
 
 /**
- * The user's voice state in `channelId` now: of the guild `guildId`, or of the lobby `channelId`
- * when `guildId` is null. Null when the user is not in that channel (or lobby call).
+ * The user's voice state in `channelId` now: of the guild `guildId`, or when `guildId` is null
+ * of the private channel's call `channelId` or of the lobby `channelId`. Null when the user is not
+ * in that channel (or call).
  */
 export async function currentVoiceState(
-  storage: Pick<Storage, 'gateway' | 'lobbies' | 'members'>,
+  storage: Pick<Storage, 'gateway' | 'lobbies' | 'members' | 'calls'>,
   q: { guildId: string | null; channelId: string; userId: string },
 ): Promise<CurrentVoiceState | null> {
   if (q.guildId !== null) {
@@ -35,6 +36,10 @@ export async function currentVoiceState(
       muted: state.suppress || member?.mute === true,
       deafened: state.selfDeaf || member?.deaf === true,
     });
+  }
+  const dm = await storage.calls.findVoiceState(q.userId);
+  if (dm?.channelId === q.channelId) {
+    return pick(dm, { muted: false, deafened: dm.selfDeaf });
   }
   const state = await storage.lobbies.findVoiceState(q.channelId, q.userId);
   return state === null

@@ -25,6 +25,7 @@ import {
 } from '@discordjs/voice';
 import { Client, Events, GatewayIntentBits, type Guild } from 'discord.js';
 import OpusScript from 'opusscript';
+import { CHANNELS, RATE, TONE_SECONDS, measure, toneFrames } from './tone.js';
 
 const [apiBase, speakerToken, listenerToken, guildId, channelId, frequencyArg, flag] =
   process.argv.slice(2);
@@ -39,11 +40,6 @@ if (
   throw new Error('usage: voiceBots apiBase speakerToken listenerToken guildId channelId hz');
 }
 const frequency = Number(frequencyArg);
-const RATE = 48_000;
-const CHANNELS = 2;
-const FRAME_SAMPLES = 960;
-/** Seconds of tone the speaker plays. */
-const TONE_SECONDS = 6;
 
 async function login(token: string): Promise<{ client: Client; guild: Guild }> {
   const client = new Client({
@@ -70,40 +66,6 @@ function join(guild: Guild, group: string, dave = true): VoiceConnection {
     selfMute: false,
     daveEncryption: dave,
   });
-}
-
-/** The tone as Opus frames of 20 ms. */
-function toneFrames(): Buffer[] {
-  const encoder = new OpusScript(RATE, CHANNELS, OpusScript.Application.AUDIO);
-  const frames: Buffer[] = [];
-  const total = (TONE_SECONDS * RATE) / FRAME_SAMPLES;
-  for (let f = 0; f < total; f++) {
-    const pcm = Buffer.alloc(FRAME_SAMPLES * CHANNELS * 2);
-    for (let i = 0; i < FRAME_SAMPLES; i++) {
-      const t = (f * FRAME_SAMPLES + i) / RATE;
-      const sample = Math.round(Math.sin(2 * Math.PI * frequency * t) * 12_000);
-      pcm.writeInt16LE(sample, i * 4);
-      pcm.writeInt16LE(sample, i * 4 + 2);
-    }
-    frames.push(Buffer.from(encoder.encode(pcm, FRAME_SAMPLES)));
-  }
-  encoder.delete();
-  return frames;
-}
-
-/** Zero crossings of the left channel, skipping each burst's first 100 ms (the decoder's start). */
-function measure(pcm: Buffer): { hz: number; seconds: number } {
-  const samples = pcm.length / 4;
-  const skip = RATE / 10;
-  let crossings = 0;
-  let previous = 0;
-  for (let i = skip; i < samples; i++) {
-    const value = pcm.readInt16LE(i * 4);
-    if ((previous < 0 && value >= 0) || (previous >= 0 && value < 0)) crossings++;
-    previous = value;
-  }
-  const seconds = (samples - skip) / RATE;
-  return { hz: seconds > 0 ? crossings / 2 / seconds : 0, seconds };
 }
 
 async function noDave(): Promise<void> {
@@ -160,7 +122,9 @@ async function tone(): Promise<void> {
   );
   const player = createAudioPlayer();
   said.subscribe(player);
-  player.play(createAudioResource(Readable.from(toneFrames()), { inputType: StreamType.Opus }));
+  player.play(
+    createAudioResource(Readable.from(toneFrames(frequency)), { inputType: StreamType.Opus }),
+  );
   await entersState(player, AudioPlayerStatus.Playing, 10_000);
   await entersState(player, AudioPlayerStatus.Idle, (TONE_SECONDS + 10) * 1000);
   await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 3_000))]);

@@ -5,6 +5,7 @@ import { afterCommit } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { Repositories } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
+import type { CallLifecycle } from '../calls/index.js';
 import { serializeUser } from '../users/index.js';
 import { announceToEach } from './events.js';
 import { assertMayGroupWith } from './policy.js';
@@ -44,7 +45,13 @@ export async function gdmTokenUser(
  * adds friends to a group DM they are in, as the client does. Only the owner removes. Nobody adds
  * across a block (50007). A DM is 50003.
  */
-export function createGroupRecipientService(deps: ServiceDeps) {
+export function createGroupRecipientService(
+  deps: ServiceDeps,
+  parts: {
+    /** A recipient removed from the group leaves its call (resources/calls). */
+    calls: Pick<CallLifecycle, 'leave'>;
+  },
+) {
   const { storage, clock } = deps;
 
   /**
@@ -130,6 +137,11 @@ export function createGroupRecipientService(deps: ServiceDeps) {
       const user = users.get(leaving.userId);
       const rest = record.recipients.filter((r) => r.userId !== leaving.userId);
       await storage.transaction(async (tx) => {
+        await parts.calls.leave(tx, {
+          userId: leaving.userId,
+          channelId: record.channel.id,
+          nowMs: clock.now(),
+        });
         await tx.privateChannels.removeRecipient(record.channel.id, leaving.userId);
         announceToEach(tx, { type: 'CHANNEL_DELETE', record, users, userIds: [leaving.userId] });
         if (user !== undefined && rest.length > 0) {

@@ -251,6 +251,14 @@ function serializeOne(message: MessageRecord, context: MessageContext) {
     ...(message.interaction == null ? {} : { interaction: message.interaction }),
     ...activityFields(message, context),
     ...(message.metadata == null ? {} : { metadata: message.metadata }),
+    ...(message.call == null
+      ? {}
+      : {
+          call: {
+            participants: message.call.participants,
+            ended_timestamp: message.call.endedAt === null ? null : iso(message.call.endedAt),
+          },
+        }),
     ...(message.reference === null
       ? {}
       : {

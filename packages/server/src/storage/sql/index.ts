@@ -19,6 +19,7 @@ import {
 import { createGuildRepository } from './guilds.js';
 import { createInviteRepository } from './invites.js';
 import { createLobbyRepository } from './lobbies.js';
+import { createCallRepository } from './calls.js';
 import { createWebhookRepository } from './webhooks.js';
 import { createMemberRepository } from './members.js';
 import { createOAuthRepository } from './oauth.js';
@@ -105,6 +106,7 @@ export function createRepositories(
     guildTags: createGuildTagRepository(db),
     lobbies: createLobbyRepository(db, context.dialect),
     privateChannels: createPrivateChannelRepository(db),
+    calls: createCallRepository(db, context.dialect),
     interactions: createInteractionRepository(db),
     commands: createCommandRepository(db, context.dialect),
     webhooks: createWebhookRepository(db),

@@ -9,6 +9,7 @@ import {
 import type {
   AttachmentRecord,
   MessageActivityRecord,
+  MessageCallRecord,
   MessageRecord,
   MessageRepository,
   NewMessage,
@@ -86,8 +87,18 @@ function toMessage(
     ...(row.metadata == null
       ? {}
       : { metadata: JSON.parse(row.metadata) as Record<string, string> }),
+    ...(row.call == null ? {} : { call: callOf(row.call) }),
   };
 }
+
+/** The call column: `{"participants": [ids], "ended_at": ms or null}`. */
+function callOf(value: string): MessageCallRecord {
+  const parsed = JSON.parse(value) as { participants: string[]; ended_at: number | null };
+  return { participants: parsed.participants, endedAt: parsed.ended_at };
+}
+
+const callColumn = (call: MessageCallRecord | null | undefined): string | null =>
+  call == null ? null : JSON.stringify({ participants: call.participants, ended_at: call.endedAt });
 
 /**
  * The interaction_metadata column: the wire metadata alone, or with a command's deprecated
@@ -195,6 +206,7 @@ function messageRow(message: NewMessage): Insertable<MessagesTable> {
     webhook_author: message.webhookAuthor == null ? null : JSON.stringify(message.webhookAuthor),
     ephemeral_user_id: message.ephemeralUserId ?? null,
     metadata: message.metadata == null ? null : JSON.stringify(message.metadata),
+    call: callColumn(message.call),
   };
 }
 
@@ -344,6 +356,7 @@ export function createMessageRepository(db: Kysely<Database>): MessageRepository
             : patch.components.length === 0
               ? null
               : JSON.stringify(patch.components),
+        call: patch.call === undefined ? undefined : callColumn(patch.call),
       };
       if (Object.values(columns).every((value) => value === undefined)) return;
       await db

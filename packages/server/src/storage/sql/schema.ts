@@ -10,6 +10,7 @@ import type * as VoiceExpressions from './voiceExpressionsSchema.js';
 import type * as GuildSettings from './guildSettingsSchema.js';
 import type * as Threads from './threadsSchema.js';
 import type { MessageSearchTables } from './messageSearchSchema.js';
+import type { CallTables } from './callsSchema.js';
 
 /*
  * Column types as both drivers return them: SQLite (safe integers on) gives bigint for every
@@ -378,6 +379,8 @@ export interface MessagesTable {
   ephemeral_user_id: NullableId;
   /** A game's metadata of an SDK DM (JSON object of strings), else NULL. */
   metadata: string | null;
+  /** A CALL message's call: `{"participants": [ids], "ended_at": ms or null}`, else NULL. */
+  call: string | null;
 }
 
 export interface MessageAttachmentsTable {
@@ -418,7 +421,8 @@ export interface WorkerLeasesTable {
   expires_at: Int;
 }
 
-export interface Database extends OAuthTables, Threads.ThreadTables, MessageSearchTables {
+export interface Database
+  extends OAuthTables, Threads.ThreadTables, MessageSearchTables, CallTables {
   server_secrets: ServerSecretsTable;
   worker_leases: WorkerLeasesTable;
   users: UsersTable;

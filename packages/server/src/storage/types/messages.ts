@@ -73,6 +73,16 @@ export interface MessageRecord {
   ephemeralUserId?: string | null;
   /** The metadata a game attached to a DM it sent (SendUserMessageWithMetadata), else absent. */
   metadata?: Record<string, string> | null;
+  /** A CALL message's (type 3) call: who joined and when it ended; absent on other messages. */
+  call?: MessageCallRecord | null;
+}
+
+/** The call a CALL message records. */
+export interface MessageCallRecord {
+  /** Everyone who joined, in the order they first joined. */
+  participants: string[];
+  /** Epoch ms the call ended; null while it goes on. */
+  endedAt: number | null;
 }
 
 /** A webhook message's author as shown: the webhook's name and avatar hash at send time. */
@@ -100,6 +110,7 @@ export type MessagePatch = Partial<
     | 'mentionUserIds'
     | 'mentionRoleIds'
     | 'components'
+    | 'call'
   >
 > & { editedAt?: number };
 

@@ -18,6 +18,7 @@ import type { ApplicationIdentityRepository, GuildTagRepository } from './gameSt
 import type { GuildRepository } from './guilds.js';
 import type { InviteRepository } from './invites.js';
 import type { LobbyRepository } from './lobbies.js';
+import type { CallRepository } from './calls.js';
 import type { BanRepository, MemberRepository, RoleRepository } from './members.js';
 import type { MessageRepository, ReactionRepository } from './messages.js';
 import type { OAuthRepository } from './oauth.js';
@@ -93,6 +94,7 @@ export interface Repositories {
   readonly guildTags: GuildTagRepository;
   readonly lobbies: LobbyRepository;
   readonly privateChannels: PrivateChannelRepository;
+  readonly calls: CallRepository;
   readonly interactions: InteractionRepository;
   readonly commands: CommandRepository;
   readonly webhooks: WebhookRepository;

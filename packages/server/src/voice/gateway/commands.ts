@@ -16,16 +16,20 @@ import { CLIENT_BINARY_OPS, SelectProtocolData, SpeakingData, isVoiceMode } from
 import type { Membership } from './membership.js';
 import { others, route, send } from './send.js';
 import { CloseError, parse, type Conn, type Member, type VoiceNodeState } from './state.js';
+import { chooseVideoCodec, createVideoCommands } from './video.js';
 
 export interface Commands {
   selectProtocol: (member: Member, raw: unknown) => void;
   speaking: (member: Member, raw: unknown) => void;
+  /** Ops 12, 15 and 16 (video.ts). */
+  video: ReturnType<typeof createVideoCommands>;
   /** A binary frame: `[opcode u8][payload]`, DAVE's only. */
   onBinary: (conn: Conn, data: Buffer) => void;
 }
 
 export function createCommands(node: VoiceNodeState, membership: Membership): Commands {
   const { disconnect } = membership;
+  const videoCommands = createVideoCommands(node);
 
   const selectProtocol = (member: Member, raw: unknown) => {
     const d = parse(SelectProtocolData, raw);
@@ -47,7 +51,7 @@ export function createCommands(node: VoiceNodeState, membership: Membership): Co
       secret_key: Array.from(secretKey),
       dave_protocol_version: DAVE_PROTOCOL_VERSION,
       audio_codec: 'opus',
-      video_codec: null,
+      video_codec: chooseVideoCodec(node, member, d.codecs),
       media_session_id: randomBytes(16).toString('hex'),
     });
     const present = others(member);
@@ -60,6 +64,7 @@ export function createCommands(node: VoiceNodeState, membership: Membership): Co
         send(member, Op.SPEAKING, other.speaking);
       }
     }
+    videoCommands.catchUp(member);
     try {
       route(member.call, member.call.dave.addMember(member.userId));
     } catch (err) {
@@ -94,5 +99,5 @@ export function createCommands(node: VoiceNodeState, membership: Membership): Co
     );
   };
 
-  return { selectProtocol, speaking, onBinary };
+  return { selectProtocol, speaking, video: videoCommands, onBinary };
 }

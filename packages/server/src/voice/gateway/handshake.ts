@@ -14,6 +14,7 @@ import { guildSubject, userSubject } from '../../events/dispatcher.js';
 import { IdentifyData, ResumeData } from '../frames.js';
 import { closeConn, type Membership } from './membership.js';
 import { send, sendUnsequenced, write } from './send.js';
+import { allocateStreams, readyStreams } from './video.js';
 import { CloseError, parse, type Conn, type Member, type VoiceNodeState } from './state.js';
 
 export interface Handshake {
@@ -98,7 +99,17 @@ function createIdentify(node: VoiceNodeState, membership: Membership): Handshake
         outbox: [],
         outboxBytes: 0,
         speaking: null,
+        streams: [],
+        video: null,
       };
+      try {
+        member.streams = allocateStreams(node, ssrc, d.streams);
+      } catch (err) {
+        relay.removeMember(ssrc);
+        endIfEmpty(call);
+        if (err instanceof RangeError) throw new CloseError(Close.BAD_REQUEST, err.message);
+        throw err;
+      }
       call.members.set(member.userId, member);
       held = false;
       conn.member = member;
@@ -112,6 +123,7 @@ function createIdentify(node: VoiceNodeState, membership: Membership): Handshake
         port: relay.port,
         modes: VOICE_ENCRYPTION_MODES,
         heartbeat_interval: options.heartbeatIntervalMs,
+        streams: readyStreams(member.streams),
         experiments: [],
       });
       relay.setDeaf(ssrc, state.deafened);

@@ -7,7 +7,7 @@
 import { VoiceCloseCodes as Close, VoiceOpcodes as Op } from '@guildhall/protocol';
 import type { RawData } from 'ws';
 import { DaveProtocolError } from '../dave/index.js';
-import { ClientFrame, HeartbeatData, IGNORED_CLIENT_OPS, TransitionData } from '../frames.js';
+import { ClientFrame, HeartbeatData, TransitionData } from '../frames.js';
 import type { Commands } from './commands.js';
 import type { Handshake } from './handshake.js';
 import { MAX_UNIDENTIFIED_FRAME, RATE_WINDOW_MS } from './limits.js';
@@ -83,8 +83,16 @@ export function createFrameHandler(
           ),
         );
         return;
+      case Op.VIDEO:
+        if (member.selected) commands.video.video(member, d);
+        return;
+      case Op.MEDIA_SINK_WANTS:
+        commands.video.sinkWants(member, d);
+        return;
+      case Op.VOICE_BACKEND_VERSION:
+        commands.video.backendVersion(member);
+        return;
       default:
-        if (IGNORED_CLIENT_OPS.has(op)) return;
         throw new CloseError(Close.UNKNOWN_OPCODE, `unknown opcode ${op}`);
     }
   };

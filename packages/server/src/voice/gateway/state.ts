@@ -31,6 +31,19 @@ export interface Member {
   outboxBytes: number;
   /** The member's last Speaking, as others are told it (sent to whoever joins later). */
   speaking: { user_id: string; ssrc: number; speaking: number } | null;
+  /** Its video streams (Identify's `streams`) with the ssrcs Ready gave them. */
+  streams: MemberStream[];
+  /** Its last op 12, as others are told it (sent to whoever joins later); null: none yet. */
+  video: Record<string, unknown> | null;
+}
+
+/** A video stream of a member (a camera or a screen) and its ssrcs. */
+export interface MemberStream {
+  type: 'video' | 'screen';
+  rid: string;
+  quality: number;
+  ssrc: number;
+  rtx_ssrc: number;
 }
 
 export interface Call {

@@ -19,8 +19,9 @@ export function createDispatchHandler(
   const { disconnect, endCall } = membership;
 
   /**
-   * A lobby voice state that names no call of this node may be the user's call in another game
-   * (one lobby call per user per application): the member goes only if its own state is gone.
+   * A voice state without a guild that names no call of this node may be the user's call in
+   * another game (one lobby call per user per application) or their DM call while they are in a
+   * lobby's: the member goes only if its own state is gone.
    */
   const recheckLobbyMember = (member: Member) => {
     const { call } = member;

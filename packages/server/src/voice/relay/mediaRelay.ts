@@ -5,7 +5,10 @@
  * only, with that member's ssrc in the header, removes the transport encryption with the
  * member's key, checks that what is left is still a DAVE frame (or the Opus silence frame), and
  * seals it again for every other member of the call with the receiver's key and nonce counter,
- * keeping the sender's RTP header. The DAVE layer is never opened: the relay holds no MLS key.
+ * keeping the sender's RTP header. Video (a member's stream ssrcs, its negotiated codecs' payload
+ * types) goes the same way a whole frame at a time, to the receivers that want it (op 15), once
+ * the frame proves to be a DAVE frame (videoFrames.ts). The DAVE layer is never opened: the relay
+ * holds no MLS key.
  * Nothing here throws on input from the wire; every refused datagram is counted in `stats()`.
  *
  * @module
@@ -23,7 +26,14 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../domain/clock.js';
 import { discoveryRequestSsrc, discoveryResponse, isDiscoveryRequest } from './ipDiscovery.js';
 import { classifyFrame, frameEnd, FrameKind } from './mediaFrame.js';
-import { ReplayWindow } from './replayWindow.js';
+import { RelayMembers, type Member } from './relayMembers.js';
+import {
+  VIDEO_RATE_FACTOR,
+  VideoFrameGate,
+  wantsVideo,
+  type SinkWants,
+  type VideoPacket,
+} from './videoFrames.js';
 import {
   DEFAULT_MEDIA_RELAY_OPTIONS,
   RELAY_DROP_REASONS,
@@ -58,32 +68,6 @@ function literalLookup(
   callback(null, address, 4);
 }
 
-interface Call {
-  readonly id: string;
-  readonly members: Member[];
-}
-
-interface Member {
-  readonly ssrc: number;
-  readonly userId: string;
-  readonly call: Call;
-  cipher: TransportCipher | null;
-  /** The bound remote address (null until IP discovery). */
-  address: string | null;
-  port: number;
-  bindingKey: string | null;
-  deaf: boolean;
-  /** Muted by the platform (server mute, stage audience): what it sends goes nowhere. */
-  muted: boolean;
-  /** The last nonce counter used toward this member under its key. */
-  sendCounter: number;
-  readonly replay: ReplayWindow;
-  rateWindowStartMs: number;
-  rateWindowPackets: number;
-}
-
-const bindingKeyOf = (address: string, port: number): string => `${address}:${port}`;
-
 export class MediaRelay {
   /** The address Ready announces. */
   readonly ip: string;
@@ -94,12 +78,9 @@ export class MediaRelay {
   readonly #logger: Logger;
   readonly #clock: Clock;
   readonly #maxPacketBytes: number;
-  readonly #maxMembersPerCall: number;
-  readonly #maxMembers: number;
   readonly #maxPacketsPerSecond: number;
-  readonly #members = new Map<number, Member>();
-  readonly #bindings = new Map<string, Member>();
-  readonly #calls = new Map<string, Call>();
+  readonly #registry: RelayMembers;
+  readonly #videoFrames = new VideoFrameGate();
   #packetsIn = 0;
   #packetsOut = 0;
   readonly #dropped = Object.fromEntries(RELAY_DROP_REASONS.map((r) => [r, 0])) as Record<
@@ -115,9 +96,10 @@ export class MediaRelay {
     this.#logger = options.logger;
     this.#clock = options.clock;
     this.#maxPacketBytes = options.maxPacketBytes;
-    this.#maxMembersPerCall =
-      options.maxMembersPerCall ?? DEFAULT_MEDIA_RELAY_OPTIONS.maxMembersPerCall;
-    this.#maxMembers = options.maxMembers ?? DEFAULT_MEDIA_RELAY_OPTIONS.maxMembers;
+    this.#registry = new RelayMembers({
+      maxMembersPerCall: options.maxMembersPerCall ?? DEFAULT_MEDIA_RELAY_OPTIONS.maxMembersPerCall,
+      maxMembers: options.maxMembers ?? DEFAULT_MEDIA_RELAY_OPTIONS.maxMembers,
+    });
     this.#maxPacketsPerSecond =
       options.maxPacketsPerSecond ?? DEFAULT_MEDIA_RELAY_OPTIONS.maxPacketsPerSecond;
     socket.on('message', (message, remote) => {
@@ -165,37 +147,32 @@ export class MediaRelay {
 
   /** Adds a member to a call (at Ready) and gives it a fresh ssrc: random, non-zero, unique. */
   addMember(callId: string, userId: string): { ssrc: number } {
-    if (this.#members.size >= this.#maxMembers) {
-      throw new RangeError(`The media relay holds ${this.#maxMembers} members already.`);
-    }
-    let call = this.#calls.get(callId);
-    if (call !== undefined && call.members.length >= this.#maxMembersPerCall) {
-      throw new RangeError(`Call ${callId} has ${this.#maxMembersPerCall} members already.`);
-    }
-    let ssrc = 0;
-    while (ssrc === 0 || this.#members.has(ssrc)) ssrc = randomBytes(4).readUInt32BE(0);
-    if (call === undefined) {
-      call = { id: callId, members: [] };
-      this.#calls.set(callId, call);
-    }
-    const member: Member = {
-      ssrc,
-      userId,
-      call,
-      cipher: null,
-      address: null,
-      port: 0,
-      bindingKey: null,
-      deaf: false,
-      muted: false,
-      sendCounter: 0,
-      replay: new ReplayWindow(),
-      rateWindowStartMs: 0,
-      rateWindowPackets: 0,
-    };
-    call.members.push(member);
-    this.#members.set(ssrc, member);
-    return { ssrc };
+    return { ssrc: this.#registry.add(callId, userId).ssrc };
+  }
+
+  /**
+   * Gives the member `count` video streams (Identify's `streams`, answered in Ready), each an
+   * ssrc and an RTX ssrc of its own; at most four (videoFrames.ts).
+   */
+  addStreams(ssrc: number, count: number): { ssrc: number; rtxSsrc: number }[] {
+    return this.#registry.addStreams(ssrc, count);
+  }
+
+  /** The member's video ssrcs (its streams' and their RTX's). */
+  videoSsrcsOf(ssrc: number): readonly number[] {
+    return this.#registry.member(ssrc)?.videoSsrcs ?? [];
+  }
+
+  /** The RTP payload types of the member's video codecs (Select Protocol's `codecs`). */
+  setVideoPayloadTypes(ssrc: number, payloadTypes: readonly number[]): void {
+    const member = this.#registry.member(ssrc);
+    if (member !== undefined) member.videoPayloadTypes = new Set(payloadTypes);
+  }
+
+  /** What the member wants to receive of others' video (op 15). Unknown ssrcs are ignored. */
+  setSinkWants(ssrc: number, wants: SinkWants): void {
+    const member = this.#registry.member(ssrc);
+    if (member !== undefined) member.wants = wants;
   }
 
   /**
@@ -203,7 +180,7 @@ export class MediaRelay {
    * Description). Both directions start a new nonce sequence under it.
    */
   selectProtocol(ssrc: number, mode: VoiceEncryptionMode): { secretKey: Uint8Array } {
-    const member = this.#members.get(ssrc);
+    const member = this.#registry.member(ssrc);
     if (member === undefined) throw new TypeError(`No member with ssrc ${ssrc}.`);
     if (!VOICE_ENCRYPTION_MODES.includes(mode)) {
       throw new TypeError(`Unknown encryption mode "${mode as string}".`);
@@ -217,33 +194,25 @@ export class MediaRelay {
 
   /** A deafened member receives nothing (it may still send). Unknown ssrcs are ignored. */
   setDeaf(ssrc: number, deaf: boolean): void {
-    const member = this.#members.get(ssrc);
+    const member = this.#registry.member(ssrc);
     if (member !== undefined) member.deaf = deaf;
   }
 
   /** A muted member is heard by nobody (it still receives). Unknown ssrcs are ignored. */
   setMuted(ssrc: number, muted: boolean): void {
-    const member = this.#members.get(ssrc);
+    const member = this.#registry.member(ssrc);
     if (member !== undefined) member.muted = muted;
   }
 
   /** Removes a member and frees its address at once; a call goes with its last member. */
   removeMember(ssrc: number): void {
-    const member = this.#members.get(ssrc);
-    if (member === undefined) return;
-    this.#members.delete(ssrc);
-    if (member.bindingKey !== null) this.#bindings.delete(member.bindingKey);
-    member.cipher = null;
-    const { call } = member;
-    const index = call.members.indexOf(member);
-    if (index !== -1) call.members.splice(index, 1);
-    if (call.members.length === 0) this.#calls.delete(call.id);
+    for (const video of this.#registry.remove(ssrc)) this.#videoFrames.forget(video);
   }
 
   stats(): MediaRelayStats {
     return {
-      calls: this.#calls.size,
-      members: this.#members.size,
+      calls: this.#registry.callCount(),
+      members: this.#registry.memberCount(),
       packetsIn: this.#packetsIn,
       packetsOut: this.#packetsOut,
       dropped: { ...this.#dropped },
@@ -253,9 +222,7 @@ export class MediaRelay {
   /** Closes the socket; members and calls are forgotten. */
   close(): Promise<void> {
     this.#closed ??= new Promise((resolve) => {
-      this.#members.clear();
-      this.#bindings.clear();
-      this.#calls.clear();
+      this.#registry.clear();
       this.#socket.close(() => {
         resolve();
       });
@@ -282,21 +249,16 @@ export class MediaRelay {
       this.#dropped.malformed += 1;
       return;
     }
-    const member = this.#members.get(ssrc);
+    const member = this.#registry.member(ssrc);
     if (member === undefined) {
       this.#dropped.unknownSsrc += 1;
       return;
     }
     if (member.address === null) {
-      const key = bindingKeyOf(remote.address, remote.port);
-      if (this.#bindings.has(key)) {
+      if (!this.#registry.bind(member, remote)) {
         this.#dropped.addressInUse += 1;
         return;
       }
-      member.address = remote.address;
-      member.port = remote.port;
-      member.bindingKey = key;
-      this.#bindings.set(key, member);
     } else if (member.address !== remote.address || member.port !== remote.port) {
       this.#dropped.bindingRefused += 1;
       return;
@@ -309,7 +271,7 @@ export class MediaRelay {
   }
 
   #onKeepalive(message: Buffer, remote: RemoteInfo): void {
-    const member = this.#bindings.get(bindingKeyOf(remote.address, remote.port));
+    const member = this.#registry.boundTo(remote);
     if (member === undefined) {
       this.#dropped.unbound += 1;
       return;
@@ -327,63 +289,122 @@ export class MediaRelay {
       this.#dropped.malformed += 1;
       return;
     }
-    if (((message[1] ?? 0) & 0x7f) !== RTP_OPUS_PAYLOAD_TYPE) {
+    const ssrc = message.readUInt32BE(8);
+    const payloadType = (message[1] ?? 0) & 0x7f;
+    const video = payloadType !== RTP_OPUS_PAYLOAD_TYPE;
+    const sender = video ? this.#registry.videoOwner(ssrc) : this.#registry.member(ssrc);
+    if (video && sender?.videoPayloadTypes.has(payloadType) !== true) {
       this.#dropped.notOpus += 1;
       return;
     }
-    const sender = this.#members.get(message.readUInt32BE(8));
     if (sender?.port !== remote.port || sender.address !== remote.address) {
       this.#dropped.unbound += 1;
       return;
     }
-    if (!this.#withinRate(sender)) {
-      this.#dropped.rateLimited += 1;
+    const payload = this.#open(sender, message, { headerBytes, video });
+    if (payload === null) return;
+    const header = message.subarray(0, headerBytes);
+    if (video) {
+      this.#onVideo(sender, { ssrc, header, payload: payload.bytes }, payload);
       return;
+    }
+    if (classifyFrame(payload.bytes, payload.start, payload.end) === FrameKind.REFUSED) {
+      this.#dropped.notE2ee += 1;
+      return;
+    }
+    for (const receiver of sender.call.members) {
+      if (receiver === sender || receiver.deaf) continue;
+      this.#forward(receiver, { header, payload: payload.bytes });
+    }
+  }
+
+  /**
+   * The sender's packet with the transport layer off (its frame within `[start, end)`), or null
+   * when refused (counted): over its rate, muted, no key, replayed, forged, malformed.
+   */
+  #open(
+    sender: Member,
+    message: Buffer,
+    q: { headerBytes: number; video: boolean },
+  ): { bytes: Buffer; start: number; end: number } | null {
+    if (!(q.video ? this.#withinVideoRate(sender) : this.#withinRate(sender))) {
+      this.#dropped.rateLimited += 1;
+      return null;
     }
     if (sender.muted) {
       this.#dropped.muted += 1;
-      return;
+      return null;
     }
     const cipher = sender.cipher;
     if (cipher === null) {
       this.#dropped.noKey += 1;
-      return;
+      return null;
     }
     const nonce = transportNonceOf(message);
     if (!sender.replay.fresh(nonce)) {
       this.#dropped.replay += 1;
-      return;
+      return null;
     }
-    const payload = cipher.open(message, headerBytes);
+    const payload = cipher.open(message, q.headerBytes);
     if (payload === null) {
       this.#dropped.decrypt += 1;
-      return;
+      return null;
     }
     // Only an authenticated packet moves the window: a forgery cannot push real ones out.
     sender.replay.accept(nonce);
-    const frameStart = rtpExtensionBodyBytes(message, headerBytes);
-    const end = frameStart <= payload.length ? frameEnd(message[0] ?? 0, payload, frameStart) : -1;
+    const start = rtpExtensionBodyBytes(message, q.headerBytes);
+    const end = start <= payload.length ? frameEnd(message[0] ?? 0, payload, start) : -1;
     if (end < 0) {
       this.#dropped.malformed += 1;
+      return null;
+    }
+    return { bytes: payload, start, end };
+  }
+
+  /** A video packet: held until its frame is whole, then the frame to whoever wants it. */
+  #onVideo(
+    sender: Member,
+    packet: VideoPacket & { ssrc: number },
+    range: { start: number; end: number },
+  ) {
+    const { ssrc } = packet;
+    const verdict = this.#videoFrames.push(
+      ssrc,
+      { header: packet.header, payload: packet.payload },
+      range,
+    );
+    if (verdict.kind === 'refused') {
+      this.#dropped[verdict.reason] += 1;
       return;
     }
-    if (classifyFrame(payload, frameStart, end) === FrameKind.REFUSED) {
-      this.#dropped.notE2ee += 1;
-      return;
-    }
-    const header = message.subarray(0, headerBytes);
+    if (verdict.kind === 'pending') return;
     for (const receiver of sender.call.members) {
-      if (receiver === sender || receiver.deaf || receiver.address === null) continue;
-      const receiverCipher = receiver.cipher;
-      if (receiverCipher === null) continue;
-      if (receiver.sendCounter >= MAX_TRANSPORT_NONCE) {
-        this.#dropped.nonceExhausted += 1;
-        continue;
-      }
-      receiver.sendCounter += 1;
-      this.#send(receiverCipher.seal(header, payload, receiver.sendCounter), receiver);
-      this.#packetsOut += 1;
+      if (receiver === sender || !wantsVideo(receiver.wants, ssrc)) continue;
+      for (const each of verdict.packets) this.#forward(receiver, each);
     }
+  }
+
+  /** Seals a packet for one receiver under its key and next nonce, keeping the sender's header. */
+  #forward(receiver: Member, packet: VideoPacket): void {
+    const receiverCipher = receiver.cipher;
+    if (receiver.address === null || receiverCipher === null) return;
+    if (receiver.sendCounter >= MAX_TRANSPORT_NONCE) {
+      this.#dropped.nonceExhausted += 1;
+      return;
+    }
+    receiver.sendCounter += 1;
+    this.#send(receiverCipher.seal(packet.header, packet.payload, receiver.sendCounter), receiver);
+    this.#packetsOut += 1;
+  }
+
+  #withinVideoRate(member: Member): boolean {
+    const now = this.#clock.now();
+    if (now - member.videoWindowStartMs >= RATE_WINDOW_MS || now < member.videoWindowStartMs) {
+      member.videoWindowStartMs = now;
+      member.videoWindowPackets = 0;
+    }
+    member.videoWindowPackets += 1;
+    return member.videoWindowPackets <= this.#maxPacketsPerSecond * VIDEO_RATE_FACTOR;
   }
 
   #withinRate(member: Member): boolean {

@@ -12,7 +12,10 @@ export const RELAY_DROP_REASONS = [
   'oversize',
   /** Not a discovery request, a keepalive or an `_rtpsize` RTP packet; or a bad length field. */
   'malformed',
-  /** RTP whose payload type is not Opus (RTCP, video). */
+  /**
+   * RTP whose payload type is not Opus on an audio ssrc, nor one of the member's negotiated video
+   * codecs on its video ssrc (RTCP, RTX).
+   */
   'notOpus',
   /** Discovery for an ssrc the relay does not hold. */
   'unknownSsrc',
@@ -34,6 +37,8 @@ export const RELAY_DROP_REASONS = [
   'decrypt',
   /** Decrypted, but not a DAVE frame nor the silence frame: plaintext media is never relayed. */
   'notE2ee',
+  /** A video frame cut short by the next one, or over the frame limits: it cannot be checked. */
+  'incompleteFrame',
   /** A receiver whose nonce counter is used up (it must select a protocol again). */
   'nonceExhausted',
   /** The socket refused to send. */

@@ -1,0 +1,31 @@
+import type { ColumnType } from 'kysely';
+
+/* The tables of migration 0039 (issue 33, DM calls); conventions as in schema.ts. */
+type Id = ColumnType<string | bigint, string, string>;
+type Int = ColumnType<number | bigint | string, number, number>;
+
+export interface DmCallsTable {
+  channel_id: Id;
+  message_id: Id;
+  region: string;
+  /** JSON array of user ids. */
+  ringing: string;
+  /** JSON array of user ids. */
+  participants: string;
+  started_at: Int;
+}
+
+export interface DmVoiceStatesTable {
+  user_id: Id;
+  channel_id: Id;
+  session_id: string;
+  self_mute: Int;
+  self_deaf: Int;
+  self_video: Int;
+  joined_at: Int;
+}
+
+export interface CallTables {
+  dm_calls: DmCallsTable;
+  dm_voice_states: DmVoiceStatesTable;
+}
