@@ -397,7 +397,7 @@ async function composeApp(
   }
   // People leave activity instances when they leave the voice channel or the guild.
   const participantWatch = createParticipantWatch({
-    bus,
+    events,
     storage,
     instances: services.activityInstances,
     onError: (err) => {
@@ -406,7 +406,9 @@ async function composeApp(
   });
   lifecycle.add({
     name: 'activity participants',
-    start: () => participantWatch.start(),
+    start: () => {
+      participantWatch.start();
+    },
     stop: () => {
       participantWatch.close();
     },

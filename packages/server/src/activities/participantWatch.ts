@@ -1,16 +1,16 @@
 /**
  * People leave activity instances without the leave route too, as on the platform: when they
  * leave the instance's voice channel (another channel, or none: a disconnect ends a session's
- * voice states), and when they leave its guild (left, kicked or banned). The watch reads the
- * guilds' dispatches on the bus (VOICE_STATE_UPDATE, GUILD_MEMBER_REMOVE) and has the instance
- * service take the person out, each leave announced as EMBEDDED_ACTIVITY_UPDATE. Several nodes
- * watching is harmless: a second leave of the same person changes nothing.
+ * voice states), and when they leave its guild (left, kicked or banned). The watch follows the
+ * dispatches its own process announces (VOICE_STATE_UPDATE, GUILD_MEMBER_REMOVE: each announced
+ * by the one node that made the change, `WatchedDispatcher`), so no node receives every guild's
+ * subject, and has the instance service take the person out, each leave announced as
+ * EMBEDDED_ACTIVITY_UPDATE.
  *
  * @module
  */
 import { ChannelTypes } from '@guildhall/protocol';
-import type { BusEvent, EventBus, Subscription } from '../bus/index.js';
-import { GUILD_SUBJECT_PREFIX, type DispatchEnvelope } from '../events/dispatcher.js';
+import type { Dispatch, WatchedDispatcher } from '../events/dispatcher.js';
 import type { Storage } from '../storage/index.js';
 import type { ActivityInstanceService } from './instances.js';
 
@@ -21,13 +21,13 @@ function text(value: unknown): string | null {
 }
 
 export function createParticipantWatch(deps: {
-  bus: EventBus;
+  events: WatchedDispatcher;
   storage: Storage;
   instances: ActivityInstanceService;
   onError: (err: unknown) => void;
 }) {
   const { storage, instances } = deps;
-  let subscription: Subscription | null = null;
+  let unwatch: (() => void) | null = null;
 
   /** Whether an instance runs in a voice channel (a text channel's needs no voice). */
   const inVoiceChannel = async (channelId: string) => {
@@ -35,11 +35,9 @@ export function createParticipantWatch(deps: {
     return channel !== null && VOICE_TYPES.has(channel.type);
   };
 
-  const handle = async (event: BusEvent) => {
-    // The bus carries the dispatch's envelope (events/dispatcher.ts); `data` is the wire's `d`.
-    const envelope = (event.data ?? {}) as Partial<DispatchEnvelope>;
-    const data = (envelope.data ?? {}) as Record<string, unknown>;
-    const guildId = text(data['guild_id']);
+  const handle = async (event: Dispatch) => {
+    const data = (event.data ?? {}) as Record<string, unknown>;
+    const guildId = event.guildId ?? text(data['guild_id']);
     if (guildId === null) return;
     if (event.type === 'VOICE_STATE_UPDATE') {
       const userId = text(data['user_id']);
@@ -60,14 +58,15 @@ export function createParticipantWatch(deps: {
   };
 
   return {
-    async start() {
-      subscription = await deps.bus.subscribe(`${GUILD_SUBJECT_PREFIX}*`, (event) =>
-        handle(event).catch(deps.onError),
-      );
+    start() {
+      unwatch ??= deps.events.watch((event) => {
+        if (event.type !== 'VOICE_STATE_UPDATE' && event.type !== 'GUILD_MEMBER_REMOVE') return;
+        handle(event).catch(deps.onError);
+      });
     },
     close() {
-      subscription?.unsubscribe();
-      subscription = null;
+      unwatch?.();
+      unwatch = null;
     },
   };
 }

@@ -47,6 +47,17 @@ export interface Dispatcher {
   dispatch(events: Dispatch | readonly Dispatch[]): void;
 }
 
+/**
+ * A dispatcher whose process can watch what it announces itself: each dispatch is announced by
+ * exactly one process, so a rule that follows dispatches (an activity participant leaving with
+ * their voice channel) runs once, where the change was made, without any node receiving every
+ * guild's subject from the bus.
+ */
+export interface WatchedDispatcher extends Dispatcher {
+  /** Calls `listener` with each dispatch this process announces from now on; returns the undo. */
+  watch(listener: (event: Dispatch) => void): () => void;
+}
+
 /** The envelope of a dispatch on the bus. */
 export interface DispatchEnvelope {
   /**
@@ -104,8 +115,9 @@ export function createBusDispatcher(options: {
    * `activeTraceparent`), carried with each on the bus; absent when tracing is off.
    */
   traceparent?: () => string | undefined;
-}): Dispatcher {
+}): WatchedDispatcher {
   const { bus, clock, onError } = options;
+  const watchers = new Set<(event: Dispatch) => void>();
   const node = randomBytes(NODE_ID_BYTES).toString('hex');
   let counter = 0;
   const send = (
@@ -138,7 +150,14 @@ export function createBusDispatcher(options: {
         };
         if (event.guildId !== null) send(guildSubject(event.guildId), event, { data, trace });
         for (const userId of userIds) send(userSubject(userId), event, { data, trace });
+        for (const watcher of watchers) watcher(event);
       }
+    },
+    watch(listener) {
+      watchers.add(listener);
+      return () => {
+        watchers.delete(listener);
+      };
     },
   };
 }
