@@ -140,10 +140,10 @@ describeBrowser('server settings in the web client', () => {
       await create.getByLabel('Channel name').fill('ops');
       await create.getByRole('button', { name: 'Create Channel' }).click();
       // A text channel opens once made.
-      await page.waitForURL(/\/channels\/\d+\/\d+$/);
+      await create.waitFor({ state: 'detached' });
       const ops = (await channels()).find((c) => c.name === 'ops');
       expect(ops).toMatchObject({ type: 0 });
-      expect(page.url()).toMatch(new RegExp(`/${ops?.id ?? 'none'}$`));
+      await page.waitForURL(new RegExp(`/channels/${guild.id}/${ops?.id ?? 'none'}$`));
 
       await page.getByRole('button', { name: 'Edit ops' }).click();
       const edit = page.getByRole('dialog', { name: 'Edit ops' });
