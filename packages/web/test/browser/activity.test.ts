@@ -8,44 +8,33 @@
  *
  * @module
  */
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { identifyGateway } from '../../../server/test/support/gatewayClient.js';
-import type { TestServer } from '../../../server/test/support/testServer.js';
 import { startActivityBackend } from '../../../../examples/activity/backend.js';
-import {
-  describeBrowser,
-  launchBrowser,
-  openPage,
-  screenshot,
-  startWebServer,
-  type WatchedPage,
-} from './support.js';
+import { describeBrowser, screenshot, useWebServer, type WatchedPage } from './support.js';
 
 /** Guilds, members, voice states, presences, DMs: what a person's client asks for. */
 const PERSON_INTENTS = (1 << 0) | (1 << 1) | (1 << 7) | (1 << 8) | (1 << 12);
 
 describeBrowser('an embedded-app-sdk activity in the web client', () => {
-  let server: TestServer;
-  let browser: Browser;
+  // The example backend listens on loopback: the proxy may reach it only with this switch.
+  const fx = useWebServer({ activityAllowLoopback: true });
+  const { api } = fx;
   let backend: { port: number; close: () => Promise<void> } | null = null;
   /** The app with the example activity (its developer's), and its activity origin. */
   let appId = '';
   let config: { activity_origin: string };
   beforeAll(async () => {
-    // The example backend listens on loopback: the proxy may reach it only with this switch.
-    server = await startWebServer({ activityAllowLoopback: true });
-    browser = await launchBrowser();
     // A developer's app, with the example backend as its activity (the root URL mapping).
     const dev = await register('dev');
-    const created = await server.app.services.applications.create(dev.user_id, {
+    const created = await fx.server.app.services.applications.create(dev.user_id, {
       name: 'Tiles',
     });
     appId = created.application.id;
     backend = await startActivityBackend({
       clientId: appId,
       clientSecret: created.clientSecret,
-      apiUrl: `${server.baseUrl}/api/v10`,
+      apiUrl: `${fx.server.baseUrl}/api/v10`,
       port: 0,
     });
     config = await api<{ activity_origin: string }>(
@@ -55,43 +44,17 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
     );
   });
   afterAll(async () => {
-    await browser.close();
     await backend?.close();
-    await server.close();
   });
 
-  const api = async <T>(token: string, route: string, body?: unknown) => {
-    const [method = 'GET', path = '/'] = route.split(' ');
-    const response = await fetch(`${server.baseUrl}/api/v10${path}`, {
-      method,
-      headers: {
-        Authorization: token,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)} ${text}`);
-    return (text === '' ? undefined : JSON.parse(text)) as T;
-  };
-
   const register = (name: string) =>
-    server.app.services.auth.register({
+    fx.server.app.services.auth.register({
       email: `${name}@example.test`,
       username: name,
       password: 'correct horse battery',
     });
 
-  /** A person's client at `path`, logged in as the login page leaves it. */
-  async function openClient(token: string, path: string): Promise<WatchedPage> {
-    const watched = await openPage(browser);
-    // The client's page only (init scripts run in every frame, the activity's too).
-    await watched.context.addInitScript({
-      content: `if (window === window.top) localStorage.setItem('token', ${JSON.stringify(token)});`,
-    });
-    await watched.page.goto(`${server.baseUrl}${path}`);
-    return watched;
-  }
+  const openClient = (token: string, path: string) => fx.openAs(token, path);
 
   it('launches, authorizes, authenticates and sets a presence a friend sees', async () => {
     const ada = await register('ada');
@@ -101,7 +64,7 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
     await api(bob.token, `PUT /users/@me/relationships/${ada.user_id}`, {});
 
     // Installed to Ada's account (what the consent page records for a user install).
-    await server.app.storage.oauth.upsertAuthorization({
+    await fx.server.app.storage.oauth.upsertAuthorization({
       id: String(BigInt(ada.user_id) + 7n),
       userId: ada.user_id,
       applicationId: appId,
@@ -118,7 +81,7 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
       type: 2,
     });
 
-    const { client: friend } = await identifyGateway(server.app.gatewayUrl(), {
+    const { client: friend } = await identifyGateway(fx.server.app.gatewayUrl(), {
       token: bob.token,
       intents: PERSON_INTENTS,
     });

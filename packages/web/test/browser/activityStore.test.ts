@@ -6,40 +6,29 @@
  *
  * @module
  */
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { TestServer } from '../../../server/test/support/testServer.js';
 import { startActivityBackend } from '../../../../examples/activity/backend.js';
-import {
-  describeBrowser,
-  launchBrowser,
-  openPage,
-  screenshot,
-  startWebServer,
-  type WatchedPage,
-} from './support.js';
+import { describeBrowser, screenshot, useWebServer } from './support.js';
 
 describeBrowser("an activity's store in the web client", () => {
-  let server: TestServer;
-  let browser: Browser;
+  // The example backend listens on loopback: the proxy may reach it only with this switch.
+  const fx = useWebServer({ activityAllowLoopback: true });
+  const { api } = fx;
   let backend: { port: number; close: () => Promise<void> } | null = null;
   /** The app with the example activity (its developer's), and its activity origin. */
   let appId = '';
   let dev: { token: string; user_id: string };
   beforeAll(async () => {
-    // The example backend listens on loopback: the proxy may reach it only with this switch.
-    server = await startWebServer({ activityAllowLoopback: true });
-    browser = await launchBrowser();
     // A developer's app, with the example backend as its activity (the root URL mapping).
     dev = await register('dev');
-    const created = await server.app.services.applications.create(dev.user_id, {
+    const created = await fx.server.app.services.applications.create(dev.user_id, {
       name: 'Tiles',
     });
     appId = created.application.id;
     backend = await startActivityBackend({
       clientId: appId,
       clientSecret: created.clientSecret,
-      apiUrl: `${server.baseUrl}/api/v10`,
+      apiUrl: `${fx.server.baseUrl}/api/v10`,
       port: 0,
     });
     await api(dev.token, `PATCH /applications/${appId}/embedded-activity-config`, {
@@ -47,43 +36,17 @@ describeBrowser("an activity's store in the web client", () => {
     });
   });
   afterAll(async () => {
-    await browser.close();
     await backend?.close();
-    await server.close();
   });
 
-  const api = async <T>(token: string, route: string, body?: unknown) => {
-    const [method = 'GET', path = '/'] = route.split(' ');
-    const response = await fetch(`${server.baseUrl}/api/v10${path}`, {
-      method,
-      headers: {
-        Authorization: token,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)} ${text}`);
-    return (text === '' ? undefined : JSON.parse(text)) as T;
-  };
-
   const register = (name: string) =>
-    server.app.services.auth.register({
+    fx.server.app.services.auth.register({
       email: `${name}@example.test`,
       username: name,
       password: 'correct horse battery',
     });
 
-  /** A person's client at `path`, logged in as the login page leaves it. */
-  async function openClient(token: string, path: string): Promise<WatchedPage> {
-    const watched = await openPage(browser);
-    // The client's page only (init scripts run in every frame, the activity's too).
-    await watched.context.addInitScript({
-      content: `if (window === window.top) localStorage.setItem('token', ${JSON.stringify(token)});`,
-    });
-    await watched.page.goto(`${server.baseUrl}${path}`);
-    return watched;
-  }
+  const openClient = (token: string, path: string) => fx.openAs(token, path);
 
   it('buys a SKU: the purchase dialog, a test purchase, ENTITLEMENT_CREATE to the frame', async () => {
     await api(dev.token, `POST /applications/${appId}/skus`, { name: 'Sword', type: 2 });

@@ -158,8 +158,9 @@ export function useWebServer(config: Partial<Config> = {}): WebFixture {
     },
     openAs: async (token: string, path: string) => {
       const watched = await openPage(current().browser);
+      // The client's page only: init scripts run in every frame, an activity's too.
       await watched.context.addInitScript({
-        content: `localStorage.setItem('token', ${JSON.stringify(token)});`,
+        content: `if (window === window.top) localStorage.setItem('token', ${JSON.stringify(token)});`,
       });
       await watched.page.goto(`${current().server.baseUrl}${path}`);
       return watched;
