@@ -13,22 +13,15 @@
  *
  * @module
  */
-import { Readable } from 'node:stream';
 import {
-  AudioPlayerStatus,
-  EndBehaviorType,
-  StreamType,
   VoiceConnectionStatus,
-  createAudioPlayer,
-  createAudioResource,
   entersState,
   joinVoiceChannel,
   type DiscordGatewayAdapterLibraryMethods,
   type VoiceConnection,
 } from '@discordjs/voice';
-import OpusScript from 'opusscript';
 import WebSocket from 'ws';
-import { CHANNELS, RATE, TONE_SECONDS, measure, toneFrames } from './tone.js';
+import { playAndHear } from './tone.js';
 
 const [gatewayUrl, callerToken, calleeToken, channelId, frequencyArg] = process.argv.slice(2);
 if (
@@ -138,36 +131,10 @@ async function call(): Promise<void> {
   const heard = join(callee, 'callee');
   await entersState(heard, VoiceConnectionStatus.Ready, 20_000);
   await transitioned;
-  const decoder = new OpusScript(RATE, CHANNELS, OpusScript.Application.AUDIO);
-  const pcm: Buffer[] = [];
-  let frames = 0;
-  let undecodable = 0;
-  const stream = heard.receiver.subscribe(caller.userId, {
-    end: { behavior: EndBehaviorType.AfterSilence, duration: 1_000 },
+  const { frames, undecodable, hz, seconds } = await playAndHear(said, heard, {
+    userId: caller.userId,
+    frequency,
   });
-  stream.on('data', (frame: Buffer) => {
-    frames++;
-    try {
-      pcm.push(Buffer.from(decoder.decode(frame)));
-    } catch {
-      undecodable++;
-    }
-  });
-  const ended = new Promise<void>((resolve) =>
-    stream.once('end', () => {
-      resolve();
-    }),
-  );
-  const player = createAudioPlayer();
-  said.subscribe(player);
-  player.play(
-    createAudioResource(Readable.from(toneFrames(frequency)), { inputType: StreamType.Opus }),
-  );
-  await entersState(player, AudioPlayerStatus.Playing, 10_000);
-  await entersState(player, AudioPlayerStatus.Idle, (TONE_SECONDS + 10) * 1000);
-  await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 3_000))]);
-  decoder.delete();
-  const { hz, seconds } = measure(Buffer.concat(pcm));
   // Both hang up: the call ends for the caller's session.
   const deleted = caller.next((f) => f.t === 'CALL_DELETE');
   heard.destroy();

@@ -4,6 +4,16 @@
  *
  * @module
  */
+import { Readable } from 'node:stream';
+import {
+  AudioPlayerStatus,
+  EndBehaviorType,
+  StreamType,
+  createAudioPlayer,
+  createAudioResource,
+  entersState,
+  type VoiceConnection,
+} from '@discordjs/voice';
 import OpusScript from 'opusscript';
 
 export const RATE = 48_000;
@@ -44,4 +54,47 @@ export function measure(pcm: Buffer): { hz: number; seconds: number } {
   }
   const seconds = (samples - skip) / RATE;
   return { hz: seconds > 0 ? crossings / 2 / seconds : 0, seconds };
+}
+
+/**
+ * Plays the tone on `said` and hears `speakerId` on `heard` until a second of silence: the Opus
+ * frames received, those that did not decode, and the frequency and length measured from the rest.
+ */
+export async function playAndHear(
+  said: VoiceConnection,
+  heard: VoiceConnection,
+  speaker: { userId: string; frequency: number },
+) {
+  const decoder = new OpusScript(RATE, CHANNELS, OpusScript.Application.AUDIO);
+  const pcm: Buffer[] = [];
+  let frames = 0;
+  let undecodable = 0;
+  const stream = heard.receiver.subscribe(speaker.userId, {
+    end: { behavior: EndBehaviorType.AfterSilence, duration: 1_000 },
+  });
+  stream.on('data', (frame: Buffer) => {
+    frames++;
+    try {
+      pcm.push(Buffer.from(decoder.decode(frame)));
+    } catch {
+      undecodable++;
+    }
+  });
+  const ended = new Promise<void>((resolve) =>
+    stream.once('end', () => {
+      resolve();
+    }),
+  );
+  const player = createAudioPlayer();
+  said.subscribe(player);
+  player.play(
+    createAudioResource(Readable.from(toneFrames(speaker.frequency)), {
+      inputType: StreamType.Opus,
+    }),
+  );
+  await entersState(player, AudioPlayerStatus.Playing, 10_000);
+  await entersState(player, AudioPlayerStatus.Idle, (TONE_SECONDS + 10) * 1000);
+  await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 3_000))]);
+  decoder.delete();
+  return { frames, undecodable, ...measure(Buffer.concat(pcm)) };
 }

@@ -11,21 +11,14 @@
  *
  * @module
  */
-import { Readable } from 'node:stream';
 import {
-  AudioPlayerStatus,
-  EndBehaviorType,
-  StreamType,
   VoiceConnectionStatus,
-  createAudioPlayer,
-  createAudioResource,
   entersState,
   joinVoiceChannel,
   type VoiceConnection,
 } from '@discordjs/voice';
 import { Client, Events, GatewayIntentBits, type Guild } from 'discord.js';
-import OpusScript from 'opusscript';
-import { CHANNELS, RATE, TONE_SECONDS, measure, toneFrames } from './tone.js';
+import { playAndHear } from './tone.js';
 
 const [apiBase, speakerToken, listenerToken, guildId, channelId, frequencyArg, flag] =
   process.argv.slice(2);
@@ -100,36 +93,10 @@ async function tone(): Promise<void> {
   await entersState(said, VoiceConnectionStatus.Ready, 20_000);
   await transitioned;
   const speakerId = speaker.client.user?.id ?? '';
-  const decoder = new OpusScript(RATE, CHANNELS, OpusScript.Application.AUDIO);
-  const pcm: Buffer[] = [];
-  let frames = 0;
-  let undecodable = 0;
-  const stream = heard.receiver.subscribe(speakerId, {
-    end: { behavior: EndBehaviorType.AfterSilence, duration: 1_000 },
+  const { frames, undecodable, hz, seconds } = await playAndHear(said, heard, {
+    userId: speakerId,
+    frequency,
   });
-  stream.on('data', (frame: Buffer) => {
-    frames++;
-    try {
-      pcm.push(Buffer.from(decoder.decode(frame)));
-    } catch {
-      undecodable++;
-    }
-  });
-  const ended = new Promise<void>((resolve) =>
-    stream.once('end', () => {
-      resolve();
-    }),
-  );
-  const player = createAudioPlayer();
-  said.subscribe(player);
-  player.play(
-    createAudioResource(Readable.from(toneFrames(frequency)), { inputType: StreamType.Opus }),
-  );
-  await entersState(player, AudioPlayerStatus.Playing, 10_000);
-  await entersState(player, AudioPlayerStatus.Idle, (TONE_SECONDS + 10) * 1000);
-  await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 3_000))]);
-  decoder.delete();
-  const { hz, seconds } = measure(Buffer.concat(pcm));
   said.destroy();
   heard.destroy();
   await speaker.client.destroy();
