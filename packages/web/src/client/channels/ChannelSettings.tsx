@@ -6,7 +6,8 @@ import {
   type APIGuildChannel,
 } from 'discord-api-types/v10';
 import { useLocation } from 'wouter';
-import { api, ApiError, errorMessage } from '../../lib/api.js';
+import { api } from '../../lib/api.js';
+import { useApiForm } from '../../components/useApiForm.js';
 import { Dialog } from '../../components/Dialog.js';
 import { Field, FormError } from '../../components/Field.js';
 import { ChannelPermissions } from './ChannelPermissions.js';
@@ -32,39 +33,22 @@ export function ChannelSettings({
   const [topic, setTopic] = useState(
     'topic' in channel && typeof channel.topic === 'string' ? channel.topic : '',
   );
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const run = async (action: () => Promise<unknown>, after: () => void) => {
-    setBusy(true);
-    setError(null);
-    setErrors({});
-    try {
-      await action();
-      after();
-    } catch (e) {
-      const fields = e instanceof ApiError ? e.fieldErrors() : {};
-      setErrors(fields);
-      setError(Object.keys(fields).length > 0 ? null : errorMessage(e));
-      setBusy(false);
-    }
-  };
+  const form = useApiForm();
   const save = () =>
-    run(
+    form.submit(
       () =>
         api<APIChannel>('PATCH', `/channels/${channel.id}`, {
           body: { name, ...(text ? { topic } : {}) },
         }),
-      onClose,
+      { onSuccess: onClose },
     );
   const remove = () =>
-    run(
-      () => api('DELETE', `/channels/${channel.id}`),
-      () => {
+    form.submit(() => api('DELETE', `/channels/${channel.id}`), {
+      onSuccess: () => {
         onClose();
         navigate(`/channels/${guild.id}`);
       },
-    );
+    });
   return (
     <Dialog title={`Edit ${channel.name}`} onClose={onClose} className="channel-settings">
       <form
@@ -74,11 +58,11 @@ export function ChannelSettings({
           void save();
         }}
       >
-        <FormError message={error} />
+        <FormError message={form.summary(['name', 'topic'])} />
         <Field
           label="Channel name"
           value={name}
-          error={errors['name']}
+          error={form.errors['name']}
           required
           maxLength={100}
           onChange={(event) => {
@@ -89,7 +73,7 @@ export function ChannelSettings({
           <Field
             label="Channel topic"
             value={topic}
-            error={errors['topic']}
+            error={form.errors['topic']}
             maxLength={1024}
             onChange={(event) => {
               setTopic(event.target.value);
@@ -97,10 +81,15 @@ export function ChannelSettings({
           />
         ) : null}
         <div className="dialog-actions">
-          <button type="button" className="danger" disabled={busy} onClick={() => void remove()}>
+          <button
+            type="button"
+            className="danger"
+            disabled={form.busy}
+            onClick={() => void remove()}
+          >
             Delete Channel
           </button>
-          <button type="submit" className="primary" disabled={busy}>
+          <button type="submit" className="primary" disabled={form.busy}>
             Save Changes
           </button>
         </div>

@@ -1,7 +1,8 @@
 import { useState, type SyntheticEvent } from 'react';
 import { useLocation } from 'wouter';
 import { ChannelType, type APIChannel, type APIGuild } from 'discord-api-types/v10';
-import { api, ApiError, errorMessage } from '../../lib/api.js';
+import { api } from '../../lib/api.js';
+import { useApiForm } from '../../components/useApiForm.js';
 import { Field, FormError } from '../../components/Field.js';
 import { Dialog } from '../../components/Dialog.js';
 import { useClientState } from '../context.js';
@@ -24,34 +25,21 @@ export function CreateChannelDialog({ guild, onClose }: { guild: APIGuild; onClo
     ChannelType.GuildText,
   );
   const [parent, setParent] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | null>(null);
-  const submit = async (event: SyntheticEvent<HTMLFormElement>) => {
+  const form = useApiForm();
+  const submit = (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setBusy(true);
-    setFields({});
-    setMessage(null);
-    try {
-      const body = { name, type, ...(parent === '' ? {} : { parent_id: parent }) };
-      const channel = await api<APIChannel>('POST', `/guilds/${guild.id}/channels`, { body });
-      onClose();
-      if (channel.type === ChannelType.GuildText) navigate(`/channels/${guild.id}/${channel.id}`);
-    } catch (error) {
-      const found = error instanceof ApiError ? error.fieldErrors() : {};
-      setFields(found);
-      setMessage(Object.keys(found).length > 0 ? null : errorMessage(error));
-      setBusy(false);
-    }
+    const body = { name, type, ...(parent === '' ? {} : { parent_id: parent }) };
+    void form.submit(() => api<APIChannel>('POST', `/guilds/${guild.id}/channels`, { body }), {
+      onSuccess: (channel) => {
+        onClose();
+        if (channel.type === ChannelType.GuildText) navigate(`/channels/${guild.id}/${channel.id}`);
+      },
+    });
   };
   return (
     <Dialog title="Create Channel" onClose={onClose}>
-      <form
-        onSubmit={(event) => {
-          void submit(event);
-        }}
-      >
-        <FormError message={message} />
+      <form onSubmit={submit}>
+        <FormError message={form.summary(['name'])} />
         <fieldset className="channel-type">
           <legend>Channel type</legend>
           <label>
@@ -82,7 +70,7 @@ export function CreateChannelDialog({ guild, onClose }: { guild: APIGuild; onClo
           value={name}
           required
           maxLength={100}
-          error={fields['name']}
+          error={form.errors['name']}
           onChange={(event) => {
             setName(event.target.value);
           }}
@@ -109,7 +97,7 @@ export function CreateChannelDialog({ guild, onClose }: { guild: APIGuild; onClo
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="primary" disabled={busy || name.trim() === ''}>
+          <button type="submit" className="primary" disabled={form.busy || name.trim() === ''}>
             Create Channel
           </button>
         </div>
