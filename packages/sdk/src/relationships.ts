@@ -11,7 +11,8 @@
 import type { ClientCore } from './core.js';
 import { RelationshipGroupType, RelationshipType } from './enums.js';
 import { validationError } from './errors.js';
-import { checkUserId, isFriend, socialSync } from './presence.js';
+import { checkUserId } from './presence.js';
+import { isFriend, socialSync } from './socialSync.js';
 import { compareFriends, friendGroup } from './rules.js';
 import { RelationshipHandle, UserHandle, isProvisionalUser } from './users.js';
 import type { WireRelationship } from './wire.js';

@@ -6,7 +6,8 @@
 import type { ClientCore } from './core.js';
 import { RelationshipType, type StatusType } from './enums.js';
 import { validationError } from './errors.js';
-import { Activity, checkUserId, socialSync } from './presence.js';
+import { Activity, checkUserId } from './presence.js';
+import { socialSync } from './socialSync.js';
 import { statusFrom } from './rules.js';
 import type { WireUser } from './wire.js';
 
