@@ -396,23 +396,16 @@ async function composeApp(
     lifecycle.add(sweep);
   }
   // People leave activity instances when they leave the voice channel or the guild.
-  const participantWatch = createParticipantWatch({
-    events,
-    storage,
-    instances: services.activityInstances,
-    onError: (err) => {
-      logger.warn({ err }, 'activity participant not taken out of an instance');
-    },
-  });
-  lifecycle.add({
-    name: 'activity participants',
-    start: () => {
-      participantWatch.start();
-    },
-    stop: () => {
-      participantWatch.close();
-    },
-  });
+  lifecycle.add(
+    createParticipantWatch({
+      events,
+      storage,
+      instances: services.activityInstances,
+      onError: (err) => {
+        logger.warn({ err }, 'activity participant not taken out of an instance');
+      },
+    }),
+  );
   // /metrics is served by the main listener, or only by one of its own when configured.
   const metricsListener =
     config.metricsListen === null

@@ -10,6 +10,7 @@
  * @module
  */
 import { ChannelTypes } from '@guildhall/protocol';
+import type { Component } from '../domain/lifecycle.js';
 import type { Dispatch, WatchedDispatcher } from '../events/dispatcher.js';
 import type { Storage } from '../storage/index.js';
 import type { ActivityInstanceService } from './instances.js';
@@ -20,12 +21,13 @@ function text(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
+/** The watch as a part of the app: it follows dispatches from its start to its stop. */
 export function createParticipantWatch(deps: {
   events: WatchedDispatcher;
   storage: Storage;
   instances: ActivityInstanceService;
   onError: (err: unknown) => void;
-}) {
+}): Component {
   const { storage, instances } = deps;
   let unwatch: (() => void) | null = null;
 
@@ -58,13 +60,14 @@ export function createParticipantWatch(deps: {
   };
 
   return {
+    name: 'activity participants',
     start() {
       unwatch ??= deps.events.watch((event) => {
         if (event.type !== 'VOICE_STATE_UPDATE' && event.type !== 'GUILD_MEMBER_REMOVE') return;
         handle(event).catch(deps.onError);
       });
     },
-    close() {
+    stop() {
       unwatch?.();
       unwatch = null;
     },
