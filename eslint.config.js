@@ -97,6 +97,7 @@ export default tseslint.config(
   {
     ignores: [
       '**/dist/**',
+      'packages/server/bundle*/**',
       '**/node_modules/**',
       'data/**',
       'coverage/**',

@@ -3,8 +3,9 @@
  * `@guildhall/server` in a fresh process, its first in-process start (SQLite in memory, ready to
  * serve: createApp and listen), warm starts after it, loading the demo world, returning to it
  * (`app.worlds.reset()`), and `guildhall start` on a data folder it has started on before (from
- * spawn to the banner). The bare baseline imports Fastify and better-sqlite3 and starts a server
- * with one route over a database in memory; `node -e` is the CLI's. Medians of `--rounds` fresh
+ * spawn to the banner), as the `guildhall` bin (the bundle) and from dist/main.js. The bare
+ * baseline imports Fastify and better-sqlite3 and starts a server with one route over a database
+ * in memory; `node -e` is the CLI's. Medians of `--rounds` fresh
  * processes (warm starts and resets: medians within each, then across).
  *
  *   npm run build && node bench/startup.js [--rounds 5] [--warm 10] [--resets 20]
@@ -22,7 +23,9 @@ import { integerReader, readOptions } from './support/options.js';
 
 const USAGE = 'Usage: node bench/startup.js [--rounds N] [--warm N] [--resets N]';
 const CHILD = fileURLToPath(import.meta.resolve('./support/startupChild.js'));
-const MAIN = fileURLToPath(import.meta.resolve('../packages/server/dist/main.js'));
+/** The `guildhall` bin (the bundle), and the same program as tsc compiled it, module by module. */
+const MAIN = fileURLToPath(import.meta.resolve('../packages/server/bundle/guildhall.js'));
+const UNBUNDLED = fileURLToPath(import.meta.resolve('../packages/server/dist/main.js'));
 
 const { options, exitCode } = readOptions((argv) => {
   const { values } = parseArgs({
@@ -95,9 +98,11 @@ async function main() {
     const cli = ['start', '--port', '0', '--voice-port', '0', '--data-dir', cliDir];
     await timeToMarker([MAIN, ...cli], 'Guildhall is running');
     const cliTimes = [];
+    const unbundledTimes = [];
     const nodeTimes = [];
     for (let round = 0; round < options.rounds; round += 1) {
       cliTimes.push(await timeToMarker([MAIN, ...cli], 'Guildhall is running'));
+      unbundledTimes.push(await timeToMarker([UNBUNDLED, ...cli], 'Guildhall is running'));
       nodeTimes.push(await timeToMarker(['-e', 'console.log("ready")'], 'ready'));
     }
     const of = (mode, pick) => median(rows[mode].map(pick));
@@ -134,6 +139,7 @@ async function main() {
         null,
       ),
       line('guildhall start (existing folder)', median(cliTimes), median(nodeTimes)),
+      line('  the same from dist/main.js', median(unbundledTimes), median(nodeTimes)),
     ]);
   } finally {
     await rm(dataDir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 /**
- * The processes of bench/multinode.js: `node packages/server/dist/main.js start` with
+ * The processes of bench/multinode.js: `node packages/server/bundle/guildhall.js start` with
  * GUILDHALL_ROLE api or gateway, configured by their environment alone (as docs/operations.md
  * runs them), on a PostgreSQL schema, NATS subject prefix and Redis key prefix of the run's own,
  * removed again by `close()`. The world (an owner, a guild with one text channel, bots in it) is
@@ -24,7 +24,7 @@ import { loadConfig } from '../../packages/server/dist/config.js';
 // eslint-disable-next-line no-restricted-imports -- a benchmark picks its driver, as app.ts does
 import { createPostgresStorage } from '../../packages/server/dist/storage/postgres/index.js';
 
-const MAIN = fileURLToPath(new URL('../../packages/server/dist/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../packages/server/bundle/guildhall.js', import.meta.url));
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 

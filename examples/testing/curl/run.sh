@@ -4,7 +4,7 @@
 # free port, freezes and moves its clock, makes a route fail once, reads the log, resets to the
 # world, and stops it.
 #   GUILDHALL="npx guildhall" bash run.sh        (the default; in this repository:
-#   GUILDHALL="node packages/server/dist/main.js" bash examples/testing/curl/run.sh)
+#   GUILDHALL="node packages/server/bundle/guildhall.js" bash examples/testing/curl/run.sh)
 set -euo pipefail
 GUILDHALL=${GUILDHALL:-npx guildhall}
 DATA=$(mktemp -d)

@@ -24,7 +24,7 @@ async function example(folder: string, command: string, args: string[]) {
         NO_COLOR: '1',
         FORCE_COLOR: '0',
         // The server as `npx guildhall` runs it, built from this repository.
-        GUILDHALL: `${process.execPath} ${join(REPO, 'packages/server/dist/main.js')}`,
+        GUILDHALL: `${process.execPath} ${join(REPO, 'packages/server/bundle/guildhall.js')}`,
       },
       timeout: EXAMPLE_TIMEOUT_MS,
       maxBuffer: 16 << 20,

@@ -23,7 +23,7 @@ export function worldRoutes(worlds: () => WorldState): (scope: FastifyInstance) 
       { parseAs: 'string' },
       async (_request: FastifyRequest, body: string) => {
         // The YAML parser is loaded with the first YAML world: a start that gets none skips it.
-        const { parse } = await import('yaml');
+        const { parse } = (await import('yaml')).default;
         try {
           return parse(body) as unknown;
         } catch (err) {

@@ -74,7 +74,7 @@ export async function readWorldFile(path: string): Promise<ParsedWorld> {
   let value: unknown;
   try {
     if (/\.ya?ml$/i.test(path)) {
-      const { parse } = await import('yaml');
+      const { parse } = (await import('yaml')).default;
       value = parse(text);
     } else {
       value = JSON.parse(text);

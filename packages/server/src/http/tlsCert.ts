@@ -110,7 +110,8 @@ export async function loadTls(
     }
   }
   // selfsigned (and its ASN.1 libraries) is loaded only to make a certificate.
-  const { generate } = await import('selfsigned');
+  // A CommonJS module: its exports are the import's default (so also in the CLI's bundle).
+  const { generate } = (await import('selfsigned')).default;
   const made = await generate([{ name: 'commonName', value: listener.commonName }], {
     keyType: 'ec',
     curve: 'P-256',

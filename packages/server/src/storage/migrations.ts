@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { StorageDialect } from './types/storage.js';
 
 export interface Migration {
@@ -7,8 +7,14 @@ export interface Migration {
   sql: string;
 }
 
-/** The migrations folder sits beside src/ and dist/, so this path holds for both. */
-const MIGRATIONS_ROOT = new URL('../../migrations/', import.meta.url);
+/**
+ * The migrations folder sits beside src/ and dist/ (this file is one folder below those) and
+ * beside bundle/, whose chunks sit flat in it (scripts/bundleCli.js).
+ */
+const MIGRATIONS_ROOT =
+  [new URL('../../migrations/', import.meta.url), new URL('../migrations/', import.meta.url)].find(
+    (url) => existsSync(url),
+  ) ?? new URL('../../migrations/', import.meta.url);
 
 /** The table both drivers keep their applied versions in. */
 export const MIGRATIONS_TABLE = 'guildhall_migrations';

@@ -1,6 +1,6 @@
 /**
  * Several `guildhall start` processes of one deployment for a test: the built CLI
- * (`node packages/server/dist/main.js start`, configured by its environment alone, as a container
+ * (`node packages/server/bundle/guildhall.js start`, configured by its environment alone, as a container
  * would be) on one PostgreSQL schema, one NATS subject prefix (and so one history stream) and one
  * Redis key prefix of the test's own, all removed again by {@link Cluster.close}.
  *
@@ -17,8 +17,11 @@ import { TEST_NATS_URL, deleteStream, uniqueSubjectPrefix } from './nats.js';
 import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from './postgres.js';
 import { TEST_REDIS_URL, deleteRedisPrefix, uniqueRedisPrefix } from './redis.js';
 
-/** The built CLI; `npm test` builds it first (`pretest`), as does `npx tsc -b`. */
-export const BUILT_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+/**
+ * The built CLI, as the package's `guildhall` bin runs it: `npm test` builds it first (`pretest`),
+ * and the test run's setup bundles it again when dist/ changed (`npx tsc -b` is then enough).
+ */
+export const BUILT_MAIN = fileURLToPath(new URL('../../bundle/guildhall.js', import.meta.url));
 /** How long a process may take to say where it listens (a loaded CI machine is slow). */
 const START_TIMEOUT_MS = 60_000;
 /** How long a process may take to stop on SIGTERM before it is killed. */
@@ -132,7 +135,7 @@ export async function createCluster(
   options: { dataDirPerNode?: boolean } = {},
 ): Promise<Cluster> {
   if (!existsSync(BUILT_MAIN)) {
-    throw new Error(`${BUILT_MAIN} is missing: build first (npx tsc -b, or npm test).`);
+    throw new Error(`${BUILT_MAIN} is missing: build first (npm run build, or npm test).`);
   }
   const schema = uniqueSchema('cluster');
   const natsPrefix = uniqueSubjectPrefix('cluster');

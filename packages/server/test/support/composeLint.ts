@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { CONFIG_ENV_NAMES, ConfigError, SERVER_ROLES, loadConfig } from '../../src/config.js';
 
 /** The command every Guildhall service runs: the package's `guildhall` bin, `start`. */
-export const GUILDHALL_COMMAND = ['node', 'packages/server/dist/main.js', 'start'];
+export const GUILDHALL_COMMAND = ['node', 'packages/server/bundle/guildhall.js', 'start'];
 /** What every node must agree on (docs/operations.md, Running several nodes). */
 const SHARED_SETTINGS = [
   'DATABASE_URL',

@@ -5,7 +5,9 @@
  * service fails the run; elsewhere its tests skip, and the reason is printed once. Chromium, for
  * the browser tests of packages/web, is looked for the same way (`inject('chromiumFailure')`).
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { access, constants, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -158,7 +160,19 @@ async function dropPooledSchemas(runId: string): Promise<void> {
   }
 }
 
+/**
+ * The `guildhall` executable the child-process tests run (packages/server/bundle, built from
+ * dist/ by scripts/bundleCli.js): made again when dist/ changed since, so a `tsc -b` between runs
+ * is enough. Without dist/ there is nothing to bundle; those tests then say to build.
+ */
+function refreshCliBundle(): void {
+  const script = new URL('../../scripts/bundleCli.js', import.meta.url);
+  if (!existsSync(new URL('../../dist/main.js', import.meta.url))) return;
+  execFileSync(process.execPath, [script.pathname], { stdio: 'inherit' });
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  refreshCliBundle();
   const [postgresFailure, natsFailure, redisFailure, chromiumFailure, privateServersFailure] =
     await Promise.all([
       probePostgres(),
