@@ -7,7 +7,7 @@ import type {
   WebhookEditInput,
   WebhookMessageInput,
 } from '../messages/index.js';
-import { assertWebhookName } from './service.js';
+import { assertWebhookName } from './names.js';
 
 /** The message id the interaction routes name an original response by. */
 export const ORIGINAL_MESSAGE = '@original';

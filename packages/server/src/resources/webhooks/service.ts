@@ -1,56 +1,30 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import {
-  AuditLogActions,
-  ChannelTypes,
-  PermissionFlags as P,
-  isSnowflake,
-} from '@guildhall/protocol';
-import { freeBlobs, imageKeys } from '../../blobs/lifecycle.js';
+import { AuditLogActions, PermissionFlags as P, isSnowflake } from '@guildhall/protocol';
 import { hashSecret } from '../../domain/credentials.js';
-import { hasAll } from '../../domain/permissions.js';
 import { SEALED_AS, type SecretBox } from '../../domain/secretBox.js';
 import { ApiError, invalidField } from '../../errors/index.js';
-import { afterCommit } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
-import type {
-  ChannelRecord,
-  Repositories,
-  WebhookPatch,
-  WebhookRecord,
-} from '../../storage/index.js';
+import type { Repositories, WebhookRecord } from '../../storage/index.js';
 import { WebhookTypes } from '../../storage/index.js';
 import { loadGuildAccess } from '../access/index.js';
-import { diffChanges, recordAudit, snapshotChanges } from '../auditLog/index.js';
+import { recordAudit, snapshotChanges } from '../auditLog/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { storeImage } from '../imageUploads.js';
-import { MESSAGE_CHANNEL_TYPES } from '../messages/index.js';
 import type { CreateWebhookInput, ModifyWebhookInput } from './schemas.js';
-import { WEBHOOK_LIMITS } from './schemas.js';
-import { serializeWebhook, type WebhookView, type WebhookWire } from './serialize.js';
+import { serializeWebhook, type WebhookWire } from './serialize.js';
+import {
+  assertPostable,
+  assertRoom,
+  auditView,
+  findWebhook,
+  managedChannel as managedChannelAt,
+} from './access.js';
+import { assertWebhookName } from './names.js';
+import { createWebhookViews } from './views.js';
+import { createWebhookWrites } from './writes.js';
 
 /** Random bytes of an incoming webhook's token (68 base64url characters, as the platform's). */
 const TOKEN_BYTES = 51;
-
-/** Substrings a webhook's name may not hold (case-insensitive), as on the platform. */
-const FORBIDDEN_NAME_PARTS = ['clyde', 'discord'];
-
-/**
- * Checks a webhook's (or an execute's) name: 50035 USERNAME_INVALID_CONTAINS at `field` when
- * it holds "clyde" or "discord" in any case.
- */
-export function assertWebhookName(field: string, name: string): void {
-  const lower = name.toLowerCase();
-  for (const part of FORBIDDEN_NAME_PARTS) {
-    if (lower.includes(part)) {
-      throw invalidField([field], 'USERNAME_INVALID_CONTAINS', `Username cannot contain "${part}"`);
-    }
-  }
-}
-
-/** Guild channels a webhook can post in (text-capable, not a DM). */
-const WEBHOOK_CHANNEL_TYPES = new Set(
-  [...MESSAGE_CHANNEL_TYPES].filter((t) => t !== ChannelTypes.DM && t !== ChannelTypes.GROUP_DM),
-);
 
 /** What the webhook service needs besides the common deps. */
 export interface WebhookServiceDeps extends ServiceDeps {
@@ -66,196 +40,10 @@ export interface WebhookServiceDeps extends ServiceDeps {
  */
 export function createWebhookService(deps: WebhookServiceDeps) {
   const { storage, clock, ids, blobs, secrets } = deps;
-
-  /** A guild channel the caller may manage webhooks of (VIEW_CHANNEL, then MANAGE_WEBHOOKS). */
-  const managedChannel = async (repos: Repositories, principal: Principal, channelId: string) => {
-    const channel = isSnowflake(channelId) ? await repos.channels.findById(channelId) : null;
-    if (channel === null) throw new ApiError('UNKNOWN_CHANNEL');
-    if (channel.guildId === null) throw new ApiError('CANNOT_EXECUTE_ON_DM');
-    const access = await loadGuildAccess(repos, {
-      guildId: channel.guildId,
-      userId: principal.user.id,
-      nowMs: clock.now(),
-    });
-    const permissions = access.inChannel(channel, await repos.overwrites.listByChannel(channel.id));
-    if (!hasAll(permissions, P.VIEW_CHANNEL)) throw new ApiError('MISSING_ACCESS');
-    if (!hasAll(permissions, P.MANAGE_WEBHOOKS)) throw new ApiError('MISSING_PERMISSIONS');
-    return channel;
-  };
-
-  const assertPostable = (channel: ChannelRecord) => {
-    if (!WEBHOOK_CHANNEL_TYPES.has(channel.type)) {
-      throw new ApiError('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
-    }
-  };
-
-  const assertRoom = async (repos: Repositories, channelId: string) => {
-    if ((await repos.webhooks.countByChannel(channelId)) >= WEBHOOK_LIMITS.maxPerChannel) {
-      throw new ApiError('MAX_WEBHOOKS');
-    }
-  };
-
-  /** The token of an incoming webhook, opened from its sealed copy. */
-  const tokenOf = (webhook: WebhookRecord): string | null =>
-    webhook.tokenSealed === null
-      ? null
-      : secrets.open(webhook.tokenSealed, SEALED_AS.webhookToken(webhook.id));
-
-  /**
-   * Webhooks as their managers see them: with the creator and an incoming webhook's token, but
-   * not the token of a webhook another application owns (whose messages may carry that app's
-   * interactive components).
-   */
-  const managerView = async (
-    repos: Repositories,
-    webhooks: readonly WebhookRecord[],
-    viewer: Principal,
-  ): Promise<WebhookWire[]> => {
-    const creatorIds = [
-      ...new Set(webhooks.flatMap((w) => (w.creatorId === null ? [] : [w.creatorId]))),
-    ];
-    const creators = new Map(
-      (creatorIds.length === 0 ? [] : await repos.users.findByIds(creatorIds)).map((u) => [
-        u.id,
-        u,
-      ]),
-    );
-    const baseUrl = deps.baseUrl();
-    // A follower webhook shows the guild and channel it follows, while they exist.
-    const sources = new Map<string, Pick<WebhookView, 'sourceGuild' | 'sourceChannel'>>();
-    for (const webhook of webhooks) {
-      if (webhook.sourceChannelId === null || webhook.sourceGuildId === null) continue;
-      const [guild, channel] = await Promise.all([
-        repos.guilds.findById(webhook.sourceGuildId),
-        repos.channels.findById(webhook.sourceChannelId),
-      ]);
-      sources.set(webhook.id, {
-        sourceGuild: guild,
-        sourceChannel: channel === null ? null : { id: channel.id, name: channel.name ?? '' },
-      });
-    }
-    return webhooks.map((webhook) =>
-      serializeWebhook(webhook, {
-        ...sources.get(webhook.id),
-        baseUrl,
-        token:
-          webhook.applicationId === null || webhook.applicationId === viewer.applicationId
-            ? tokenOf(webhook)
-            : null,
-        creator: webhook.creatorId === null ? null : (creators.get(webhook.creatorId) ?? null),
-      }),
-    );
-  };
-
-  const one = async (repos: Repositories, webhook: WebhookRecord, viewer: Principal) => {
-    const [wire] = await managerView(repos, [webhook], viewer);
-    if (wire === undefined) throw new ApiError('UNKNOWN_WEBHOOK');
-    return wire;
-  };
-
-  /** What an audit entry of a webhook shows, in the platform's keys. */
-  const auditView = (webhook: WebhookRecord) => ({
-    name: webhook.name,
-    type: webhook.type,
-    channel_id: webhook.channelId,
-    avatar_hash: webhook.avatar,
-    application_id: webhook.applicationId,
-  });
-
-  const findWebhook = async (repos: Repositories, webhookId: string) => {
-    const webhook = isSnowflake(webhookId) ? await repos.webhooks.findById(webhookId) : null;
-    if (webhook === null) throw new ApiError('UNKNOWN_WEBHOOK');
-    return webhook;
-  };
-
-  const announce = (
-    tx: Repositories,
-    webhook: { guildId: string },
-    channelIds: readonly string[],
-  ) => {
-    for (const channelId of new Set(channelIds)) {
-      afterCommit(tx, {
-        type: 'WEBHOOKS_UPDATE',
-        guildId: webhook.guildId,
-        channelId,
-        data: { guild_id: webhook.guildId, channel_id: channelId },
-      });
-    }
-  };
-
-  /** Writes a name/avatar/channel change; the old avatar's files go once it committed. */
-  const applyPatch = async (
-    webhook: WebhookRecord,
-    patch: WebhookPatch,
-    audit: { principal: Principal; reason: string | null } | null,
-  ) => {
-    const updated = await storage.transaction(async (tx) => {
-      const result = await tx.webhooks.update(webhook.id, patch);
-      if (result === null) throw new ApiError('UNKNOWN_WEBHOOK');
-      if (audit !== null) {
-        const changes = diffChanges(auditView(webhook), auditView(result));
-        if (changes.length > 0) {
-          await recordAudit(tx, ids, {
-            guildId: webhook.guildId,
-            userId: audit.principal.user.id,
-            targetId: webhook.id,
-            actionType: AuditLogActions.WEBHOOK_UPDATE,
-            changes,
-            options: null,
-            reason: audit.reason,
-          });
-        }
-      }
-      announce(tx, webhook, [webhook.channelId, result.channelId]);
-      return result;
-    });
-    if (patch.avatar !== undefined && patch.avatar !== webhook.avatar) {
-      await freeBlobs(storage, blobs, imageKeys(`avatars/${webhook.id}`, webhook.avatar));
-    }
-    return updated;
-  };
-
-  /** The name and avatar of a PATCH, checked; the avatar stored under the webhook's id. */
-  const namePatch = async (
-    webhook: WebhookRecord,
-    input: Pick<ModifyWebhookInput, 'name' | 'avatar'>,
-  ): Promise<WebhookPatch> => {
-    if (input.name !== undefined) assertWebhookName('name', input.name);
-    return {
-      ...(input.name === undefined ? {} : { name: input.name }),
-      ...(input.avatar === undefined
-        ? {}
-        : {
-            avatar: await storeImage(
-              blobs,
-              { field: 'avatar', value: input.avatar },
-              (hash, ext) => `avatars/${webhook.id}/${hash}.${ext}`,
-            ),
-          }),
-    };
-  };
-
-  const remove = async (
-    webhook: WebhookRecord,
-    audit: { principal: Principal; reason: string | null } | null,
-  ) => {
-    await storage.transaction(async (tx) => {
-      if (!(await tx.webhooks.delete(webhook.id))) throw new ApiError('UNKNOWN_WEBHOOK');
-      if (audit !== null) {
-        await recordAudit(tx, ids, {
-          guildId: webhook.guildId,
-          userId: audit.principal.user.id,
-          targetId: webhook.id,
-          actionType: AuditLogActions.WEBHOOK_DELETE,
-          changes: snapshotChanges(auditView(webhook), 'old'),
-          options: null,
-          reason: audit.reason,
-        });
-      }
-      announce(tx, webhook, [webhook.channelId]);
-    });
-    await freeBlobs(storage, blobs, imageKeys(`avatars/${webhook.id}`, webhook.avatar));
-  };
+  const { tokenOf, managerView, one } = createWebhookViews(deps);
+  const { applyPatch, namePatch, remove, announce } = createWebhookWrites(deps);
+  const managedChannel = (repos: Repositories, principal: Principal, channelId: string) =>
+    managedChannelAt(repos, principal, { channelId, nowMs: clock.now() });
 
   return {
     /**
