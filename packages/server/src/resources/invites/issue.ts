@@ -2,7 +2,7 @@ import { afterCommit } from '../../events/afterCommit.js';
 import type { InviteRecord, Repositories } from '../../storage/index.js';
 import { SECOND_MS } from '../../domain/time.js';
 import { serializeUser } from '../users/index.js';
-import { newCode } from './service.js';
+import { newCode } from './checks.js';
 
 /** INVITE_CREATE of an issued invite, as the invite service announces one it creates. */
 async function announce(tx: Repositories, invite: InviteRecord) {

@@ -1,64 +1,23 @@
-import { randomInt } from 'node:crypto';
-import {
-  ALL_PERMISSIONS,
-  AuditLogActions,
-  ChannelTypes,
-  PermissionFlags as P,
-} from '@guildhall/protocol';
+import { AuditLogActions, ChannelTypes, PermissionFlags as P } from '@guildhall/protocol';
 import { canManageInvites } from '../../domain/permissions.js';
 import { afterCommit } from '../../events/afterCommit.js';
-import { ApiError, invalidField } from '../../errors/index.js';
+import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
-import type { InviteRecord, Repositories } from '../../storage/index.js';
+import type { InviteRecord } from '../../storage/index.js';
 import { recordAudit } from '../auditLog/index.js';
 import { loadChannelAccess } from '../channels/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { type GuildAccess, accessLoader } from '../access/index.js';
+import { accessLoader } from '../access/index.js';
 import { MAX_GUILDS_PER_USER } from '../guilds/index.js';
 import { serializeMember, type ProfileCheck, memberDispatches } from '../members/index.js';
 import { createTargetUsersJobs } from './jobs.js';
 import { countInviteUse, findLiveInvite, isExpired } from './lookup.js';
-import {
-  DEFAULT_INVITE_AGE_SECONDS,
-  InviteTargetTypes,
-  type CreateInviteInput,
-} from './schemas.js';
-import {
-  serializeInvite,
-  type InviteShape,
-  type InviteView,
-  type InviteWire,
-} from './serialize.js';
+import { DEFAULT_INVITE_AGE_SECONDS, type CreateInviteInput } from './schemas.js';
+import { serializeInvite } from './serialize.js';
 import { createTargetUserOperations } from './targetUsers.js';
+import { assertInvitesOpen, checkRoles, checkTarget, newCode } from './checks.js';
+import { inviteCreatePayload, inviteDelete, viewOf, wireOf } from './views.js';
 import { SECOND_MS } from '../../domain/time.js';
-
-/**
- * Refuses invites to a guild whose invites are paused (40006): by its INVITES_DISABLED feature
- * or, until the time they name, by its incident actions (PUT /guilds/{id}/incident-actions).
- */
-async function assertInvitesOpen(tx: Repositories, guildId: string, nowMs: number): Promise<void> {
-  const [guild, incidents] = await Promise.all([
-    tx.guilds.findById(guildId),
-    tx.guildSettings.get(guildId, 'incident_actions'),
-  ]);
-  const until = incidents?.['invites_disabled_until'];
-  if (
-    guild?.features.includes('INVITES_DISABLED') === true ||
-    (typeof until === 'number' && until > nowMs)
-  ) {
-    throw new ApiError('FEATURE_TEMPORARILY_DISABLED');
-  }
-}
-
-const CODE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const CODE_LENGTH = 10;
-
-export function newCode(): string {
-  let code = '';
-  for (let i = 0; i < CODE_LENGTH; i++)
-    code += CODE_ALPHABET.charAt(randomInt(CODE_ALPHABET.length));
-  return code;
-}
 
 /** The options of an invite being created, after the body's defaults. */
 interface InviteSettings {
@@ -85,16 +44,6 @@ function sameSettings(invite: InviteRecord, settings: InviteSettings): boolean {
   );
 }
 
-/** INVITE_DELETE for an invite revoked or used up. */
-function inviteDelete(wire: InviteWire) {
-  return {
-    type: 'INVITE_DELETE',
-    guildId: wire.guild_id,
-    channelId: wire.channel.id,
-    data: { channel_id: wire.channel.id, guild_id: wire.guild_id, code: wire.code },
-  };
-}
-
 /** What a create carries beside its body: the uploaded file's ids and the audit reason. */
 export interface CreateInviteRequest {
   channelId: string;
@@ -117,35 +66,6 @@ export function createInviteService(deps: ServiceDeps, options: InviteServiceOpt
   const jobs = createTargetUsersJobs({ storage, clock });
   const accessFor = accessLoader(clock);
 
-  /** The guild, channel, inviter, roles and targets an invite object shows. */
-  const viewOf = async (repos: Repositories, invite: InviteRecord): Promise<InviteView> => {
-    const [guild, channel, inviter, roles, targetUser, targetApplication] = await Promise.all([
-      repos.guilds.findById(invite.guildId),
-      repos.channels.findById(invite.channelId),
-      invite.inviterId === null ? null : repos.users.findById(invite.inviterId),
-      invite.roleIds.length === 0 ? [] : repos.roles.listByGuild(invite.guildId),
-      invite.targetUserId === null ? null : repos.users.findById(invite.targetUserId),
-      invite.targetApplicationId === null
-        ? null
-        : repos.applications.findById(invite.targetApplicationId),
-    ]);
-    // Guild and channel deletion cascade to their invites, so both exist here.
-    if (guild === null || channel === null) throw new ApiError('UNKNOWN_INVITE');
-    const wanted = new Set(invite.roleIds);
-    return {
-      invite,
-      guild,
-      channel,
-      inviter,
-      roles: roles.filter((role) => wanted.has(role.id)),
-      targetUser,
-      targetApplication,
-    };
-  };
-
-  const wireOf = async (repos: Repositories, invite: InviteRecord, shape: InviteShape) =>
-    serializeInvite(await viewOf(repos, invite), shape);
-
   /** The listed invites that have not expired, with their metadata. */
   const liveWires = (invites: readonly InviteRecord[]) => {
     const now = clock.now();
@@ -155,72 +75,6 @@ export function createInviteService(deps: ServiceDeps, options: InviteServiceOpt
         .map((invite) => wireOf(storage, invite, { metadata: true })),
     );
   };
-
-  /** Checks role_ids: MANAGE_ROLES, roles of this guild, assignable, below the caller. */
-  const checkRoles = (access: GuildAccess, roleIds: readonly string[]) => {
-    if (roleIds.length === 0) return;
-    access.require(P.MANAGE_ROLES);
-    const byId = new Map(access.roles.map((role) => [role.id, role]));
-    for (const roleId of roleIds) {
-      const role = byId.get(roleId);
-      // @everyone (the guild's id) is everyone's already; it cannot be given.
-      if (role === undefined || role.id === access.guild.id) throw new ApiError('UNKNOWN_ROLE');
-      if (role.managed) throw new ApiError('MISSING_PERMISSIONS');
-      // Owner and administrators may give any role; others only roles below their highest.
-      if (access.permissions !== ALL_PERMISSIONS && !access.outranks(role)) {
-        throw new ApiError('MISSING_PERMISSIONS');
-      }
-    }
-  };
-
-  /** target_type needs its target: a user to stream (1) or an application (2). */
-  const checkTarget = async (repos: Repositories, input: CreateInviteInput) => {
-    const type = input.target_type ?? null;
-    const userId = input.target_user_id ?? null;
-    const applicationId = input.target_application_id ?? null;
-    if (type === InviteTargetTypes.STREAM) {
-      if (userId === null) {
-        throw invalidField(['target_user_id'], 'BASE_TYPE_REQUIRED', 'This field is required');
-      }
-      if ((await repos.users.findById(userId)) === null) throw new ApiError('UNKNOWN_USER');
-    }
-    if (type === InviteTargetTypes.EMBEDDED_APPLICATION) {
-      if (applicationId === null) {
-        throw invalidField(
-          ['target_application_id'],
-          'BASE_TYPE_REQUIRED',
-          'This field is required',
-        );
-      }
-      if ((await repos.applications.findById(applicationId)) === null) {
-        throw new ApiError('UNKNOWN_APPLICATION');
-      }
-    }
-    return {
-      targetType: type,
-      targetUserId: type === InviteTargetTypes.STREAM ? userId : null,
-      targetApplicationId: type === InviteTargetTypes.EMBEDDED_APPLICATION ? applicationId : null,
-    };
-  };
-
-  /** The INVITE_CREATE dispatch: the invite's metadata beside its code and places. */
-  const inviteCreatePayload = (invite: InviteRecord, wire: InviteWire) => ({
-    channel_id: invite.channelId,
-    guild_id: invite.guildId,
-    code: invite.code,
-    created_at: new Date(invite.createdAt).toISOString(),
-    expires_at: wire.expires_at,
-    ...(wire.inviter === undefined ? {} : { inviter: wire.inviter }),
-    max_age: invite.maxAge,
-    max_uses: invite.maxUses,
-    temporary: invite.temporary,
-    uses: invite.uses,
-    ...(wire.target_type === undefined ? {} : { target_type: wire.target_type }),
-    ...(wire.target_user === undefined ? {} : { target_user: wire.target_user }),
-    ...(wire.target_application === undefined
-      ? {}
-      : { target_application: wire.target_application }),
-  });
 
   return {
     /**
