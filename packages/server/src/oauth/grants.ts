@@ -1,53 +1,28 @@
-import { randomBytes, randomInt } from 'node:crypto';
 import { hashSecret } from '../domain/credentials.js';
 import {
   EXTERNAL_AUTH_TYPES,
-  type ApplicationRecord,
   type ExternalAuthType,
   type OAuthCodeRecord,
   type Repositories,
-  type UserRecord,
 } from '../storage/index.js';
 import { s256 } from './authorize.js';
 import { authenticateClient, readClientCredentials } from './clients.js';
 import { MAX_ECHOED_LENGTH, OAuthError } from './errors.js';
 import type { OAuthParams } from './params.js';
-import {
-  CODE_GRANTS,
-  REFRESHABLE_GRANTS,
-  grantScopeRefusal,
-  type ScopeGrant,
-} from './scopeGrants.js';
-import { scopeRefusal, expandScopes, parseScopes } from './scopes.js';
+import { CODE_GRANTS, REFRESHABLE_GRANTS } from './scopeGrants.js';
+import { expandScopes, parseScopes } from './scopes.js';
 import type { OAuthCore, OAuthCoreDeps, TokenResponse } from './service.js';
-import { SECOND_MS } from '../domain/time.js';
+import { DEVICE_CODE_GRANT, createDeviceFlow, requireDeviceFlow } from './deviceFlow.js';
+import {
+  required,
+  requireGrantable,
+  type ClientRequest,
+  type IssueAfterMerge,
+  type ProvisionalHooks,
+} from './grantChecks.js';
 import { MAX_EXTERNAL_AUTH_TOKEN_LENGTH } from './provisional/schemas.js';
 
-export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
-/** Device codes live 5 minutes and are polled every 5 seconds (docs/platform-notes.md#oauth2). */
-export const DEVICE_CODE_SECONDS = 300;
-export const DEVICE_POLL_SECONDS = 5;
-const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
 const PKCE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
-
-/**
- * What the provisional-accounts part adds to the grants (oauth/provisional/): the merge extension
- * of the authorization_code and device_code grants, and the deprecation of OIDC refreshes.
- */
-export interface ProvisionalHooks {
-  mergeProvisional(
-    tx: Repositories,
-    input: {
-      applicationId: string;
-      userId: string;
-      credential: { type: ExternalAuthType; token: string };
-    },
-  ): Promise<unknown>;
-  isOidcProvisional(
-    repos: Repositories,
-    input: { userId: string; applicationId: string },
-  ): Promise<boolean>;
-}
 
 /** A token endpoint answer: the body and any extra headers (Deprecation). */
 export interface TokenAnswer {
@@ -75,60 +50,12 @@ function mergeCredential(params: OAuthParams): { type: ExternalAuthType; token: 
   return { type: known, token };
 }
 
-/** Throws invalid_scope when one of `scopes` may not be carried by any of `grants`. */
-function requireGrantable(scopes: readonly string[], grants: readonly ScopeGrant[]): void {
-  const refusal = grantScopeRefusal(scopes, grants);
-  if (refusal !== null) throw refusal;
-}
-
-/** A request to one of the client-authenticated endpoints. */
-export interface ClientRequest {
-  authorization: string | undefined;
-  body: OAuthParams;
-}
-
-function required(params: OAuthParams, name: keyof OAuthParams): string {
-  const value = params[name];
-  if (value === undefined || value === '') {
-    throw new OAuthError('invalid_request', `${name} is required.`);
-  }
-  return value;
-}
-
-function userCode(): string {
-  let code = '';
-  for (let i = 0; i < 8; i++)
-    code += USER_CODE_ALPHABET.charAt(randomInt(USER_CODE_ALPHABET.length));
-  return `${code.slice(0, 4)}-${code.slice(4)}`;
-}
-
-/** Normalises what a person types: case and the dash do not matter. */
-export function normaliseUserCode(input: string): string {
-  const letters = input.toUpperCase().replace(/[^A-Z]/g, '');
-  return letters.length === 8 ? `${letters.slice(0, 4)}-${letters.slice(4)}` : letters;
-}
-
-/** The device grant is for the applications whose owner turned it on (`device_flow_enabled`). */
-function requireDeviceFlow(application: ApplicationRecord): void {
-  if (!application.deviceFlowEnabled) {
-    throw new OAuthError(
-      'unauthorized_client',
-      'The device flow is not enabled for this application.',
-    );
-  }
-}
-
-/** The token endpoint's grants, device authorization and revocation. */
+/** The token endpoint's grants, device authorization (deviceFlow.ts) and revocation. */
 export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
-  const { storage, clock, core, issuer } = deps;
+  const { storage, clock, core } = deps;
 
   /** Issues a grant's tokens, merging a provisional account first when the request asks to. */
-  const issueAfterMerge = (input: {
-    tx?: Repositories;
-    params: OAuthParams;
-    hooks: ProvisionalHooks | null;
-    issue: Omit<Parameters<OAuthCore['issueTokens']>[0], 'tx'>;
-  }): Promise<TokenResponse> => {
+  const issueAfterMerge: IssueAfterMerge = (input) => {
     const credential = mergeCredential(input.params);
     const run = async (tx: Repositories) => {
       if (credential !== null) {
@@ -145,6 +72,8 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
     };
     return input.tx === undefined ? storage.transaction(run) : run(input.tx);
   };
+
+  const device = createDeviceFlow({ ...deps, issueAfterMerge });
 
   const authorizationCode = async (
     client: { application: { id: string }; confidential: boolean },
@@ -286,55 +215,6 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
     });
   };
 
-  const deviceCode = async (
-    application: { id: string },
-    params: OAuthParams,
-    hooks: ProvisionalHooks | null,
-  ): Promise<TokenResponse> => {
-    const hash = hashSecret(required(params, 'device_code'));
-    const now = clock.now();
-    const record = await storage.oauth.findDeviceCode(hash);
-    if (record?.applicationId !== application.id) {
-      throw new OAuthError('invalid_grant', 'Invalid device code.');
-    }
-    if (record.status === 'used') throw new OAuthError('invalid_grant', 'Invalid device code.');
-    if (record.expiresAt <= now) {
-      throw new OAuthError('expired_token', 'The device code has expired.');
-    }
-    if (record.status === 'denied') {
-      throw new OAuthError('access_denied', 'The user denied the request.', { status: 400 });
-    }
-    if (record.status === 'pending') {
-      const early =
-        record.lastPolledAt !== null &&
-        now - record.lastPolledAt < record.intervalSeconds * SECOND_MS;
-      await storage.oauth.updateDeviceCode(hash, { lastPolledAt: now });
-      if (early) throw new OAuthError('slow_down', 'Polling too fast; wait the interval.');
-      throw new OAuthError('authorization_pending', 'The user has not answered yet.');
-    }
-    const userId = record.userId;
-    if (userId === null) throw new OAuthError('invalid_grant', 'Invalid device code.');
-    requireGrantable(record.scopes, ['device']);
-    return storage.transaction(async (tx) => {
-      // approved → used at most once, decided by the conditional UPDATE's row count.
-      if (!(await tx.oauth.markDeviceCodeUsed(hash))) {
-        throw new OAuthError('invalid_grant', 'Invalid device code.');
-      }
-      return issueAfterMerge({
-        tx,
-        params,
-        hooks,
-        issue: {
-          userId,
-          applicationId: application.id,
-          scopes: record.scopes,
-          refresh: true,
-          requireConsent: true,
-        },
-      });
-    });
-  };
-
   return {
     /** POST /oauth2/token. */
     async token(request: ClientRequest, hooks: ProvisionalHooks | null): Promise<TokenAnswer> {
@@ -379,77 +259,14 @@ export function createGrants(deps: OAuthCoreDeps & { core: OAuthCore }) {
           body = await clientCredentials(application, request.body);
           break;
         default:
-          body = await deviceCode(application, request.body, hooks);
+          body = await device.deviceCode(application, request.body, hooks);
       }
       return { body, headers };
     },
 
-    /** POST /oauth2/device/authorize (RFC 8628 §3.1). */
-    async deviceAuthorize(request: ClientRequest) {
-      const credentials = readClientCredentials(request.authorization, request.body);
-      const { application } = await authenticateClient(storage, credentials, {
-        publicAllowed: true,
-      });
-      requireDeviceFlow(application);
-      const requested = parseScopes(request.body.scope);
-      const refusal =
-        scopeRefusal(application, requested) ??
-        grantScopeRefusal(expandScopes(requested), ['device']);
-      if (refusal !== null) throw refusal;
-      const deviceCodeValue = randomBytes(32).toString('base64url');
-      const now = clock.now();
-      const code = userCode();
-      await storage.oauth.createDeviceCode({
-        hash: hashSecret(deviceCodeValue),
-        userCode: code,
-        applicationId: application.id,
-        scopes: expandScopes(requested),
-        status: 'pending',
-        userId: null,
-        createdAt: now,
-        expiresAt: now + DEVICE_CODE_SECONDS * SECOND_MS,
-        lastPolledAt: null,
-        intervalSeconds: DEVICE_POLL_SECONDS,
-      });
-      const verificationUri = `${issuer()}/activate`;
-      return {
-        device_code: deviceCodeValue,
-        user_code: code,
-        verification_uri: verificationUri,
-        verification_uri_complete: `${verificationUri}?user_code=${code}`,
-        expires_in: DEVICE_CODE_SECONDS,
-        interval: DEVICE_POLL_SECONDS,
-      };
-    },
-
-    /** The live device request a person typed the code of, or null. */
-    async findPendingDevice(input: string) {
-      const record = await storage.oauth.findDeviceCodeByUserCode(normaliseUserCode(input));
-      if (record?.status !== 'pending' || record.expiresAt <= clock.now()) return null;
-      const application = await storage.applications.findById(record.applicationId);
-      return application === null ? null : { record, application };
-    },
-
-    /** A person approves or denies a device request. */
-    async decideDevice(input: { user: UserRecord; userCode: string; approve: boolean }) {
-      const found = await this.findPendingDevice(input.userCode);
-      if (found === null) return false;
-      await storage.transaction(async (tx) => {
-        await tx.oauth.updateDeviceCode(found.record.hash, {
-          status: input.approve ? 'approved' : 'denied',
-          userId: input.user.id,
-        });
-        if (input.approve) {
-          await core.recordAuthorization(tx, {
-            user: input.user,
-            applicationId: found.application.id,
-            scopes: found.record.scopes,
-            integrationType: 1,
-          });
-        }
-      });
-      return true;
-    },
+    deviceAuthorize: device.deviceAuthorize,
+    findPendingDevice: device.findPendingDevice,
+    decideDevice: device.decideDevice,
 
     /** POST /oauth2/token/revoke (RFC 7009): any token of the authorization ends all of it. */
     async revoke(request: ClientRequest): Promise<void> {

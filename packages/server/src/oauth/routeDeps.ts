@@ -9,7 +9,8 @@ import type { ApplicationService } from '../resources/applications/index.js';
 import type { AuthService } from '../resources/auth/index.js';
 import type { Storage } from '../storage/index.js';
 import type { AuthorizeFlow } from './authorize.js';
-import type { Grants, ProvisionalHooks } from './grants.js';
+import type { Grants } from './grants.js';
+import type { ProvisionalHooks } from './grantChecks.js';
 import type { IdTokenKeys } from './keys.js';
 
 /** What the OAuth2 and OpenID Connect routes take from `createOAuth`. */

@@ -15,7 +15,7 @@ import { seedDeveloper, startTestServer, type TestServer } from '../../test/supp
 import { manualClock } from '../domain/clock.js';
 import { hashSecret } from '../domain/credentials.js';
 import { MINUTE_MS } from '../domain/time.js';
-import { DEVICE_CODE_GRANT } from './grants.js';
+import { DEVICE_CODE_GRANT } from './deviceFlow.js';
 import { SCOPE_GRANTS, SCOPE_GRANT_KINDS, type ScopeGrant } from './scopeGrants.js';
 import { SCOPES, SCOPE_EXPANSIONS } from './scopes.js';
 
