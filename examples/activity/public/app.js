@@ -2,7 +2,8 @@
 // The example activity's page (docs/activities.md#the-example-activity): the official embedded
 // app SDK, unchanged, from the backend's /sdk/ (its ESM build). It waits for READY, asks the
 // person to authorize it, has its backend exchange the code, authenticates with the access
-// token, sets the person's rich presence and lists the participants as they come and go.
+// token, sets the person's rich presence and lists the participants as they come and go; its
+// store sells the app's SKUs, and its moments upload a picture and share it.
 import { DiscordSDK } from '/sdk/index.mjs';
 
 const show = (id, text) => {
@@ -52,6 +53,37 @@ async function openStore(sdk) {
   });
 }
 
+/**
+ * Moments: a picture the person uploads through the client (INITIATE_IMAGE_UPLOAD), then shares
+ * in a conversation they pick (OPEN_SHARE_MOMENT_DIALOG).
+ */
+function openMoments(sdk) {
+  let imageUrl = null;
+  const share = document.getElementById('share');
+  document.getElementById('upload').addEventListener('click', () => {
+    sdk.commands.initiateImageUpload().then(
+      ({ image_url: url }) => {
+        imageUrl = url;
+        share.disabled = false;
+        show('picture', `uploaded: ${url}`);
+      },
+      (error) => {
+        show('picture', `not uploaded (${error?.message ?? 'failed'})`);
+      },
+    );
+  });
+  share.addEventListener('click', () => {
+    sdk.commands.openShareMomentDialog({ mediaUrl: imageUrl }).then(
+      () => {
+        show('picture', 'shared');
+      },
+      (error) => {
+        show('picture', `not shared (${error?.message ?? 'failed'})`);
+      },
+    );
+  });
+}
+
 async function main() {
   const { client_id: clientId } = await (await fetch('/.proxy/api/config')).json();
   const sdk = new DiscordSDK(clientId);
@@ -94,6 +126,7 @@ async function main() {
     renderParticipants(event.participants);
   });
   await openStore(sdk);
+  openMoments(sdk);
   show('status', 'Playing');
 }
 

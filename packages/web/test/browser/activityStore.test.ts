@@ -3,6 +3,8 @@
  * embedded app SDK, unchanged) lists its app's SKUs (GET_SKUS_EMBEDDED) and the person's
  * entitlements (GET_ENTITLEMENTS_EMBEDDED); Buy asks START_PURCHASE, the client shows its purchase
  * dialog, a test purchase is made, and ENTITLEMENT_CREATE marks the SKU owned in the activity.
+ * Its moments: a picture uploaded through the client (INITIATE_IMAGE_UPLOAD) and shared in a DM
+ * (OPEN_SHARE_MOMENT_DIALOG).
  *
  * @module
  */
@@ -86,4 +88,64 @@ describeBrowser("an activity's store in the web client", () => {
       await watched.context.close();
     }
   });
+
+  it('uploads a picture for the activity and shares it as a moment in a DM', async () => {
+    // Fay is no part of the app: the client uploads for her because she is in its instance.
+    const fay = await register('fay');
+    const dm = await api<{ id: string }>(fay.token, 'POST /users/@me/channels', {
+      recipient_id: dev.user_id,
+    });
+    const watched = await openClient(fay.token, `/channels/@me/${dm.id}`);
+    try {
+      const { page } = watched;
+      await page.getByRole('textbox', { name: 'Message @dev' }).waitFor();
+      await api(fay.token, `POST /channels/${dm.id}/activity-instances`, {
+        application_id: appId,
+      });
+      await page
+        .getByRole('dialog', { name: 'Tiles wants to access your account' })
+        .getByRole('button', { name: 'Authorize' })
+        .click();
+      const activity = page.frameLocator('iframe.activity-frame').frameLocator('iframe');
+      await activity.getByText('Playing').waitFor();
+      // INITIATE_IMAGE_UPLOAD: the client's dialog; Cancel is an error to the activity.
+      const upload = page.getByRole('dialog', { name: 'Upload an image' });
+      await activity.getByRole('button', { name: 'Upload a picture' }).click();
+      await upload.getByRole('button', { name: 'Cancel' }).click();
+      await activity.getByText('not uploaded (The upload was cancelled)').waitFor();
+      await activity.getByRole('button', { name: 'Upload a picture' }).click();
+      await upload.getByLabel('Image').setInputFiles({
+        name: 'moment.png',
+        mimeType: 'image/png',
+        buffer: PNG,
+      });
+      await upload.getByRole('button', { name: 'Upload' }).click();
+      await activity.getByText(/^uploaded: http/).waitFor();
+      const text = (await activity.locator('#picture').textContent()) ?? '';
+      const imageUrl = text.replace('uploaded: ', '');
+      const served = await fetch(imageUrl);
+      expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+      // OPEN_SHARE_MOMENT_DIALOG: Fay picks the DM; the link is sent there as her message.
+      await activity.getByRole('button', { name: 'Share it' }).click();
+      const share = page.getByRole('dialog', { name: 'Share' });
+      await share.getByLabel('Send to').selectOption({ label: '@dev' });
+      await share.getByRole('button', { name: 'Send' }).click();
+      await activity.getByText('shared', { exact: true }).waitFor();
+      const messages = await api<{ content: string; author: { id: string } }[]>(
+        fay.token,
+        `GET /channels/${dm.id}/messages`,
+      );
+      expect(messages[0]).toMatchObject({ content: imageUrl, author: { id: fay.user_id } });
+      expect(watched.cspViolations()).toEqual([]);
+      expect(watched.errors).toEqual([]);
+    } finally {
+      await watched.context.close();
+    }
+  });
 });
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);

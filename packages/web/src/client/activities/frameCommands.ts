@@ -1,13 +1,14 @@
 /**
  * The frame protocol's commands beyond the core (frameProtocol.ts): the store (SKUs,
- * entitlements, purchases), users, invites and sharing, the client's config, and the quest
- * commands, answered as the platform answers an app with no quests. Each answer has the shape
- * the SDK's zod schemas accept (`@discord/embedded-app-sdk` 2.5.0, src/schema, src/generated).
+ * entitlements, purchases), users, invites and sharing (links, images, moments), the client's
+ * config, and the quest commands, answered as the platform answers an app with no quests. Each
+ * answer has the shape the SDK's zod schemas accept (`@discord/embedded-app-sdk` 2.5.0,
+ * src/schema, src/generated).
  *
  * @module
  */
 import { RpcErrorCodes } from '@guildhall/protocol';
-import { FrameCommandError, invalid, stringArg, type Args } from './frameArgs.js';
+import { FrameCommandError, invalid, isExternalUrl, stringArg, type Args } from './frameArgs.js';
 
 /** A SKU as GET_SKUS_EMBEDDED lists it (the SDK's Sku). */
 export interface SdkSku {
@@ -59,6 +60,10 @@ export interface EmbeddedAbilities {
   shareLink(request: { message: string; customId: string | null }): Promise<ShareLinkResult>;
   /** Whether the browser renders with the GPU (a WebGL context can be had). */
   hardwareAcceleration(): boolean;
+  /** The image dialog and the upload: the image's URL, or null when the person cancels. */
+  uploadImage(): Promise<string | null>;
+  /** The moment dialog: the media's link sent where the person picks (or nowhere). */
+  shareMoment(mediaUrl: string): Promise<void>;
 }
 
 /** What a command may use of its frame. */
@@ -118,6 +123,24 @@ function shareLink(frame: CommandFrame, args: Args) {
   return frame.abilities.shareLink({ message, customId: boundedString(args, 'custom_id', 64) });
 }
 
+async function initiateImageUpload(frame: CommandFrame) {
+  const imageUrl = await frame.abilities.uploadImage();
+  // `{image_url}` is the only answer the SDK's schema takes: a cancel is an error.
+  if (imageUrl === null) {
+    throw new FrameCommandError(RpcErrorCodes.UNKNOWN_ERROR, 'The upload was cancelled');
+  }
+  return { image_url: imageUrl };
+}
+
+async function openShareMomentDialog(frame: CommandFrame, args: Args) {
+  const mediaUrl = boundedString(args, 'mediaUrl', 1024);
+  if (mediaUrl === null || !isExternalUrl(mediaUrl)) {
+    throw invalid('mediaUrl must be an http or https URL of at most 1024 characters');
+  }
+  await frame.abilities.shareMoment(mediaUrl);
+  return null;
+}
+
 function setConfig(_frame: CommandFrame, args: Args) {
   const pip = args['use_interactive_pip'];
   if (typeof pip !== 'boolean') throw invalid('use_interactive_pip must be a boolean');
@@ -141,6 +164,8 @@ export const EMBEDDED_COMMANDS: Record<string, Command> = {
   OPEN_INVITE_DIALOG: openInviteDialog,
   INVITE_USER_EMBEDDED: inviteUserEmbedded,
   SHARE_LINK: shareLink,
+  INITIATE_IMAGE_UPLOAD: initiateImageUpload,
+  OPEN_SHARE_MOMENT_DIALOG: openShareMomentDialog,
   SET_CONFIG: setConfig,
   ENCOURAGE_HW_ACCELERATION: (frame) => ({ enabled: frame.abilities.hardwareAcceleration() }),
   GET_QUEST: () => {

@@ -122,7 +122,9 @@ async function shareLink(
   return { success: how !== null, didCopyLink: how === 'copy', didSendMessage: how === 'send' };
 }
 
-export function createStoreAbilities(deps: StoreDeps): EmbeddedAbilities {
+export function createStoreAbilities(
+  deps: StoreDeps,
+): Omit<EmbeddedAbilities, 'uploadImage' | 'shareMoment'> {
   const { store, applicationId } = deps;
   return {
     skus: () => listSkus(deps),
