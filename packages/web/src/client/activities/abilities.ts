@@ -29,6 +29,7 @@ import {
 } from './frameProtocol.js';
 import { sdkChannel, sdkParticipant, sdkRelationships, sdkUser } from './sdkShapes.js';
 import { joinDelivered } from './state.js';
+import { shareInteraction } from './interactionAbilities.js';
 import { createMomentAbilities, type MomentQuestions } from './momentAbilities.js';
 import { createStoreAbilities, type StoreQuestions } from './storeAbilities.js';
 
@@ -142,6 +143,7 @@ export function createAbilities(deps: AbilityDeps): FrameAbilities {
   return {
     ...createStoreAbilities(deps),
     ...createMomentAbilities(deps),
+    shareInteraction: (request) => shareInteraction(deps, request),
     ready: () => {
       const user = me();
       return {

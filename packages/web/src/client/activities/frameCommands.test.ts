@@ -1,7 +1,7 @@
 /**
- * The store, user, invite, share, image, moment, config and quest commands of the frame protocol without a
- * browser: each answer parsed by the embedded app SDK's own schemas (as the SDK parses it), the
- * ENTITLEMENT_CREATE a purchase sends, and the refusals.
+ * The store, user, invite, share, image, moment, interaction, config and quest commands of the
+ * frame protocol without a browser: each answer parsed by the embedded app SDK's own schemas (as
+ * the SDK parses it), the ENTITLEMENT_CREATE a purchase sends, and the refusals.
  */
 import { Common } from '@discord/embedded-app-sdk';
 import { describe, expect, it } from 'vitest';
@@ -136,6 +136,33 @@ describe('images and moments', () => {
       expect(refused['data']).toMatchObject({ code: 4000 });
     }
     expect(shared).toHaveLength(1);
+  });
+});
+
+describe('SHARE_INTERACTION', () => {
+  it("runs the app's command with its options and answers whether the app answered", async () => {
+    const asked: unknown[] = [];
+    let answered = true;
+    const { send } = await authenticated({
+      shareInteraction: (request) => {
+        asked.push(request);
+        return Promise.resolve(answered);
+      },
+    });
+    const args = {
+      command: 'score post',
+      options: [{ name: 'points', value: '42' }],
+      content: 'Beat that',
+      require_launch_channel: true,
+    };
+    expect(sdkParses(await send('SHARE_INTERACTION', args)).data).toEqual({ success: true });
+    expect(asked).toEqual([{ command: 'score post', options: [{ name: 'points', value: '42' }] }]);
+    answered = false;
+    expect(sdkParses(await send('SHARE_INTERACTION', args)).data).toEqual({ success: false });
+    for (const bad of [{}, { command: 'a', options: [{ name: 'x', value: 1 }] }]) {
+      expect((await send('SHARE_INTERACTION', bad))['data']).toMatchObject({ code: 4000 });
+    }
+    expect(asked).toHaveLength(2);
   });
 });
 

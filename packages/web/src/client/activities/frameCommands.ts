@@ -8,7 +8,14 @@
  * @module
  */
 import { RpcErrorCodes } from '@guildhall/protocol';
-import { FrameCommandError, invalid, isExternalUrl, stringArg, type Args } from './frameArgs.js';
+import {
+  FrameCommandError,
+  invalid,
+  isExternalUrl,
+  isRecord,
+  stringArg,
+  type Args,
+} from './frameArgs.js';
 
 /** A SKU as GET_SKUS_EMBEDDED lists it (the SDK's Sku). */
 export interface SdkSku {
@@ -64,6 +71,11 @@ export interface EmbeddedAbilities {
   uploadImage(): Promise<string | null>;
   /** The moment dialog: the media's link sent where the person picks (or nowhere). */
   shareMoment(mediaUrl: string): Promise<void>;
+  /** Runs the app's command for the person in the activity's channel: whether it answered. */
+  shareInteraction(request: {
+    command: string;
+    options: { name: string; value: string }[];
+  }): Promise<boolean>;
 }
 
 /** What a command may use of its frame. */
@@ -141,6 +153,33 @@ async function openShareMomentDialog(frame: CommandFrame, args: Args) {
   return null;
 }
 
+/** SHARE_INTERACTION's options: `[{name, value}]`, both strings. */
+function interactionOptions(args: Args): { name: string; value: string }[] {
+  const raw = args['options'] ?? [];
+  const valid =
+    Array.isArray(raw) &&
+    raw.every(
+      (o) => isRecord(o) && typeof o['name'] === 'string' && typeof o['value'] === 'string',
+    );
+  if (!valid) throw invalid('options must be a list of {name, value} strings');
+  return (raw as { name: string; value: string }[]).map(({ name, value }) => ({ name, value }));
+}
+
+/**
+ * The app's command, run in the launch channel (which also meets `require_launch_channel`).
+ * `content`, `preview_image` and `components` are checked and not used (docs/activities.md).
+ */
+async function shareInteraction(frame: CommandFrame, args: Args) {
+  const command = boundedString(args, 'command', 100);
+  if (command === null || command.trim() === '') throw invalid('command must be a string');
+  boundedString(args, 'content', 2000);
+  const success = await frame.abilities.shareInteraction({
+    command: command.trim(),
+    options: interactionOptions(args),
+  });
+  return { success };
+}
+
 function setConfig(_frame: CommandFrame, args: Args) {
   const pip = args['use_interactive_pip'];
   if (typeof pip !== 'boolean') throw invalid('use_interactive_pip must be a boolean');
@@ -166,6 +205,7 @@ export const EMBEDDED_COMMANDS: Record<string, Command> = {
   SHARE_LINK: shareLink,
   INITIATE_IMAGE_UPLOAD: initiateImageUpload,
   OPEN_SHARE_MOMENT_DIALOG: openShareMomentDialog,
+  SHARE_INTERACTION: shareInteraction,
   SET_CONFIG: setConfig,
   ENCOURAGE_HW_ACCELERATION: (frame) => ({ enabled: frame.abilities.hardwareAcceleration() }),
   GET_QUEST: () => {

@@ -115,6 +115,7 @@ export function harness(overrides: Partial<FrameAbilities> = {}, context: FrameC
     hardwareAcceleration: () => true,
     uploadImage: () => Promise.resolve(IMAGE_URL),
     shareMoment: () => Promise.resolve(),
+    shareInteraction: () => Promise.resolve(true),
     ...overrides,
   };
   const host = new FrameHost({

@@ -54,7 +54,8 @@ function frameError(error: unknown): FrameCommandError {
   return new FrameCommandError(RpcErrorCodes.UNKNOWN_ERROR, message);
 }
 
-async function call<T>(request: () => Promise<T>): Promise<T> {
+/** An API request whose refusal is the frame's error (frameError). */
+export async function call<T>(request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (error) {
@@ -124,7 +125,7 @@ async function shareLink(
 
 export function createStoreAbilities(
   deps: StoreDeps,
-): Omit<EmbeddedAbilities, 'uploadImage' | 'shareMoment'> {
+): Omit<EmbeddedAbilities, 'uploadImage' | 'shareMoment' | 'shareInteraction'> {
   const { store, applicationId } = deps;
   return {
     skus: () => listSkus(deps),
