@@ -167,7 +167,7 @@ function interactionOptions(args: Args): { name: string; value: string }[] {
 
 /**
  * The app's command, run in the launch channel (which also meets `require_launch_channel`).
- * `content`, `preview_image` and `components` are checked and not used (docs/activities.md).
+ * `content` is checked; it, `preview_image` and `components` are not used (docs/activities.md).
  */
 async function shareInteraction(frame: CommandFrame, args: Args) {
   const command = boundedString(args, 'command', 100);
