@@ -3,7 +3,8 @@
 // app SDK, unchanged, from the backend's /sdk/ (its ESM build). It waits for READY, asks the
 // person to authorize it, has its backend exchange the code, authenticates with the access
 // token, sets the person's rich presence and lists the participants as they come and go; its
-// store sells the app's SKUs, and its moments upload a picture and share it.
+// store sells the app's SKUs, its moments upload a picture and share it, and it posts a score
+// with the app's /score command.
 import { DiscordSDK } from '/sdk/index.mjs';
 
 const show = (id, text) => {
@@ -84,6 +85,22 @@ function openMoments(sdk) {
   });
 }
 
+/** The app's `/score` command, run for the person in the activity's channel (SHARE_INTERACTION). */
+function openScore(sdk) {
+  document.getElementById('post-score').addEventListener('click', () => {
+    sdk.commands
+      .shareInteraction({ command: 'score', options: [{ name: 'points', value: '42' }] })
+      .then(
+        ({ success }) => {
+          show('score', success ? 'posted' : 'the app did not answer');
+        },
+        (error) => {
+          show('score', `not posted (${error?.message ?? 'failed'})`);
+        },
+      );
+  });
+}
+
 async function main() {
   const { client_id: clientId } = await (await fetch('/.proxy/api/config')).json();
   const sdk = new DiscordSDK(clientId);
@@ -127,6 +144,7 @@ async function main() {
   });
   await openStore(sdk);
   openMoments(sdk);
+  openScore(sdk);
   show('status', 'Playing');
 }
 
