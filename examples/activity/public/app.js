@@ -2,7 +2,9 @@
 // The example activity's page (docs/activities.md#the-example-activity): the official embedded
 // app SDK, unchanged, from the backend's /sdk/ (its ESM build). It waits for READY, asks the
 // person to authorize it, has its backend exchange the code, authenticates with the access
-// token, sets the person's rich presence and lists the participants as they come and go.
+// token, sets the person's rich presence and lists the participants as they come and go; its
+// store sells the app's SKUs, its moments upload a picture and share it, and it posts a score
+// with the app's /score command.
 import { DiscordSDK } from '/sdk/index.mjs';
 
 const show = (id, text) => {
@@ -52,6 +54,53 @@ async function openStore(sdk) {
   });
 }
 
+/**
+ * Moments: a picture the person uploads through the client (INITIATE_IMAGE_UPLOAD), then shares
+ * in a conversation they pick (OPEN_SHARE_MOMENT_DIALOG).
+ */
+function openMoments(sdk) {
+  let imageUrl = null;
+  const share = document.getElementById('share');
+  document.getElementById('upload').addEventListener('click', () => {
+    sdk.commands.initiateImageUpload().then(
+      ({ image_url: url }) => {
+        imageUrl = url;
+        share.disabled = false;
+        show('picture', `uploaded: ${url}`);
+      },
+      (error) => {
+        show('picture', `not uploaded (${error?.message ?? 'failed'})`);
+      },
+    );
+  });
+  share.addEventListener('click', () => {
+    sdk.commands.openShareMomentDialog({ mediaUrl: imageUrl }).then(
+      () => {
+        show('picture', 'shared');
+      },
+      (error) => {
+        show('picture', `not shared (${error?.message ?? 'failed'})`);
+      },
+    );
+  });
+}
+
+/** The app's `/score` command, run for the person in the activity's channel (SHARE_INTERACTION). */
+function openScore(sdk) {
+  document.getElementById('post-score').addEventListener('click', () => {
+    sdk.commands
+      .shareInteraction({ command: 'score', options: [{ name: 'points', value: '42' }] })
+      .then(
+        ({ success }) => {
+          show('score', success ? 'posted' : 'the app did not answer');
+        },
+        (error) => {
+          show('score', `not posted (${error?.message ?? 'failed'})`);
+        },
+      );
+  });
+}
+
 async function main() {
   const { client_id: clientId } = await (await fetch('/.proxy/api/config')).json();
   const sdk = new DiscordSDK(clientId);
@@ -94,6 +143,8 @@ async function main() {
     renderParticipants(event.participants);
   });
   await openStore(sdk);
+  openMoments(sdk);
+  openScore(sdk);
   show('status', 'Playing');
 }
 

@@ -54,6 +54,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   /** Files sent as multipart, `files[n]`, with `body` as `payload_json`. */
   files?: File[];
+  /** Instead: the one file alone, in this part (`file`), with no `payload_json`. */
+  fileField?: string;
   /** Sent as X-Audit-Log-Reason. */
   reason?: string;
   /** Whether to send the session token (default: when there is one). */
@@ -96,10 +98,15 @@ export async function api<T>(
   let body: BodyInit | undefined;
   if (options.files !== undefined && options.files.length > 0) {
     const form = new FormData();
-    form.append('payload_json', JSON.stringify(options.body ?? {}));
-    options.files.forEach((file, index) => {
-      form.append(`files[${index}]`, file, file.name);
-    });
+    const [first] = options.files;
+    if (options.fileField !== undefined && first !== undefined) {
+      form.append(options.fileField, first, first.name);
+    } else {
+      form.append('payload_json', JSON.stringify(options.body ?? {}));
+      options.files.forEach((file, index) => {
+        form.append(`files[${index}]`, file, file.name);
+      });
+    }
     body = form;
   } else if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';

@@ -70,4 +70,43 @@ describeDrivers('activity attachment uploads on $driver', (driver) => {
     expect(served.statusCode).toBe(200);
     expect(served.rawPayload.length).toBe(8 * MiB);
   });
+
+  it('takes the upload of a person in a live instance of the app, and no longer once they left', async () => {
+    const call = (token: string, request: string, payload: object = {}) => {
+      const [method, url] = request.split(' ') as ['POST' | 'PATCH' | 'DELETE', string];
+      return server.app.http.inject({
+        method,
+        url: `/api/v10${url}`,
+        headers: { authorization: token },
+        payload,
+      });
+    };
+    const config = `PATCH /applications/${dev.applicationId}/embedded-activity-config`;
+    const made = await call(dev.userToken, config, {
+      url_mappings: [{ prefix: '/', target: '127.0.0.1:5173' }],
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    // The stranger (no part of the app) launches it in a DM with its developer.
+    const dm = await call(stranger.userToken, 'POST /users/@me/channels', {
+      recipient_id: dev.userId,
+    });
+    const dmId = dm.json<{ id: string }>().id;
+    const upload = () =>
+      streamUpload(uploadUrl(), stranger.userToken, { bytes: 1024, field: 'file' });
+    expect((await upload()).status).toBe(404);
+    const launched = await call(stranger.userToken, `POST /channels/${dmId}/activity-instances`, {
+      application_id: dev.applicationId,
+    });
+    expect(launched.statusCode, launched.body).toBe(200);
+    const sent = await upload();
+    expect(sent.status, sent.body).toBe(200);
+    expect(JSON.parse(sent.body)).toMatchObject({ attachment: { size: 1024 } });
+    const instanceId = launched.json<{ instance_id: string }>().instance_id;
+    const left = await call(
+      stranger.userToken,
+      `DELETE /channels/${dmId}/activity-instances/${encodeURIComponent(instanceId)}/participants/@me`,
+    );
+    expect(left.statusCode, left.body).toBe(204);
+    expect((await upload()).status).toBe(404);
+  });
 });

@@ -29,10 +29,19 @@ export interface MeasuredBlob extends StagedBlob {
 }
 
 /**
- * The application a caller may upload for: its bot, its owner's session, or a Bearer token
- * granted to it. Anyone else, or an unknown id, is 10002.
+ * The application a caller may upload for: its bot, its owner's session, a Bearer token granted
+ * to it, or the session of a person taking part in one of its live activity instances (the
+ * client uploads for the activity: INITIATE_IMAGE_UPLOAD). Anyone else, or an unknown id, is
+ * 10002.
  */
 async function uploaderApplication(storage: Storage, principal: Principal, applicationId: string) {
+  if (principal.kind === 'session') {
+    const live = await storage.activities.listLiveInstancesOfUser(principal.user.id);
+    if (live.some((instance) => instance.applicationId === applicationId)) {
+      const app = await storage.applications.findById(applicationId);
+      if (app !== null) return app;
+    }
+  }
   if (principal.kind !== 'bearer') return ownApplication(storage, principal, applicationId);
   const app =
     principal.applicationId === applicationId

@@ -1,7 +1,8 @@
 /**
  * The dialogs an activity's frame opens in the client: the consent screen (AUTHORIZE), "Leaving
  * Guildhall" (OPEN_EXTERNAL_LINK), the purchase dialog (START_PURCHASE), the invite link
- * (OPEN_INVITE_DIALOG) and the share dialog (SHARE_LINK).
+ * (OPEN_INVITE_DIALOG), the share dialog (SHARE_LINK), and the image and moment dialogs
+ * (MomentDialogs.tsx).
  *
  * @module
  */
@@ -11,6 +12,12 @@ import { Dialog } from '../../components/Dialog.js';
 import type { AllQuestions } from './abilities.js';
 import type { LocalAuthorizeInfo } from './api.js';
 import type { SdkSku } from './frameCommands.js';
+import {
+  ImageUploadDialog,
+  ShareMomentDialog,
+  type ImageQuestion,
+  type MomentQuestion,
+} from './MomentDialogs.js';
 
 /** A question the frame is waiting on the person for. */
 export type Question =
@@ -23,7 +30,9 @@ export type Question =
       message: string;
       url: string;
       answer: (how: 'copy' | 'send' | null) => void;
-    };
+    }
+  | ImageQuestion
+  | MomentQuestion;
 
 /** The frame's questions, each shown with `show` until answered. */
 export function askWith(show: (question: Question | null) => void): AllQuestions {
@@ -45,6 +54,9 @@ export function askWith(show: (question: Question | null) => void): AllQuestions
     },
     share: (message, url) =>
       ask<'copy' | 'send' | null>((answer) => ({ kind: 'share', message, url, answer })),
+    imageUpload: (upload) => ask<string | null>((answer) => ({ kind: 'image', upload, answer })),
+    shareMoment: (mediaUrl, targets, send) =>
+      ask<boolean>((answer) => ({ kind: 'moment', mediaUrl, targets, send, answer })),
   };
 }
 
@@ -127,6 +139,8 @@ function ShareDialog({ question }: { question: Extract<Question, { kind: 'share'
 
 export function QuestionDialog({ question }: { question: Question }) {
   if (question.kind === 'share') return <ShareDialog question={question} />;
+  if (question.kind === 'image') return <ImageUploadDialog question={question} />;
+  if (question.kind === 'moment') return <ShareMomentDialog question={question} />;
   const no = () => {
     question.answer(false);
   };

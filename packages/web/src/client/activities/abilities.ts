@@ -29,6 +29,8 @@ import {
 } from './frameProtocol.js';
 import { sdkChannel, sdkParticipant, sdkRelationships, sdkUser } from './sdkShapes.js';
 import { joinDelivered } from './state.js';
+import { shareInteraction } from './interactionAbilities.js';
+import { createMomentAbilities, type MomentQuestions } from './momentAbilities.js';
 import { createStoreAbilities, type StoreQuestions } from './storeAbilities.js';
 
 /** The questions the frame may put to the person. */
@@ -40,7 +42,7 @@ export interface FrameQuestions {
 }
 
 /** Every dialog a frame may open. */
-export type AllQuestions = FrameQuestions & StoreQuestions;
+export type AllQuestions = FrameQuestions & StoreQuestions & MomentQuestions;
 
 export interface AbilityDeps {
   store: Store<ClientState>;
@@ -140,6 +142,8 @@ export function createAbilities(deps: AbilityDeps): FrameAbilities {
   };
   return {
     ...createStoreAbilities(deps),
+    ...createMomentAbilities(deps),
+    shareInteraction: (request) => shareInteraction(deps, request),
     ready: () => {
       const user = me();
       return {

@@ -1,11 +1,20 @@
 /**
- * The store, user, invite, share, config and quest commands of the frame protocol without a
- * browser: each answer parsed by the embedded app SDK's own schemas (as the SDK parses it), the
- * ENTITLEMENT_CREATE a purchase sends, and the refusals.
+ * The store, user, invite, share, image, moment, interaction, config and quest commands of the
+ * frame protocol without a browser: each answer parsed by the embedded app SDK's own schemas (as
+ * the SDK parses it), the ENTITLEMENT_CREATE a purchase sends, and the refusals.
  */
 import { Common } from '@discord/embedded-app-sdk';
 import { describe, expect, it } from 'vitest';
-import { CONTEXT, ENTITLEMENT, harness, ME, ME_ANSWER, sdkParses, SKU } from './frameHarness.js';
+import {
+  CONTEXT,
+  ENTITLEMENT,
+  harness,
+  IMAGE_URL,
+  ME,
+  ME_ANSWER,
+  sdkParses,
+  SKU,
+} from './frameHarness.js';
 import { sdkGuildMember } from './sdkShapes.js';
 
 /** A harness past AUTHENTICATE with `identify`. */
@@ -98,6 +107,62 @@ describe('users, invites and sharing', () => {
     expect((await send('SHARE_LINK', { message: 'x'.repeat(1001) }))['data']).toMatchObject({
       code: 4000,
     });
+  });
+});
+
+describe('images and moments', () => {
+  it('INITIATE_IMAGE_UPLOAD answers the image link; a cancel is an error', async () => {
+    const { send } = await authenticated();
+    const uploaded = await send('INITIATE_IMAGE_UPLOAD');
+    expect(sdkParses(uploaded).data).toEqual({ image_url: IMAGE_URL });
+    const cancelled = await authenticated({ uploadImage: () => Promise.resolve(null) });
+    const answer = await cancelled.send('INITIATE_IMAGE_UPLOAD');
+    expect(answer).toMatchObject({ evt: 'ERROR', data: { code: 1000 } });
+  });
+
+  it('OPEN_SHARE_MOMENT_DIALOG shares an http(s) link of at most 1024 characters', async () => {
+    const shared: string[] = [];
+    const { send } = await authenticated({
+      shareMoment: (mediaUrl) => {
+        shared.push(mediaUrl);
+        return Promise.resolve();
+      },
+    });
+    const moment = await send('OPEN_SHARE_MOMENT_DIALOG', { mediaUrl: IMAGE_URL });
+    expect(sdkParses(moment).data).toBeNull();
+    expect(shared).toEqual([IMAGE_URL]);
+    for (const mediaUrl of ['javascript:alert(1)', `${IMAGE_URL}&${'x'.repeat(1024)}`, 7]) {
+      const refused = await send('OPEN_SHARE_MOMENT_DIALOG', { mediaUrl });
+      expect(refused['data']).toMatchObject({ code: 4000 });
+    }
+    expect(shared).toHaveLength(1);
+  });
+});
+
+describe('SHARE_INTERACTION', () => {
+  it("runs the app's command with its options and answers whether the app answered", async () => {
+    const asked: unknown[] = [];
+    let answered = true;
+    const { send } = await authenticated({
+      shareInteraction: (request) => {
+        asked.push(request);
+        return Promise.resolve(answered);
+      },
+    });
+    const args = {
+      command: 'score post',
+      options: [{ name: 'points', value: '42' }],
+      content: 'Beat that',
+      require_launch_channel: true,
+    };
+    expect(sdkParses(await send('SHARE_INTERACTION', args)).data).toEqual({ success: true });
+    expect(asked).toEqual([{ command: 'score post', options: [{ name: 'points', value: '42' }] }]);
+    answered = false;
+    expect(sdkParses(await send('SHARE_INTERACTION', args)).data).toEqual({ success: false });
+    for (const bad of [{}, { command: 'a', options: [{ name: 'x', value: 1 }] }]) {
+      expect((await send('SHARE_INTERACTION', bad))['data']).toMatchObject({ code: 4000 });
+    }
+    expect(asked).toHaveLength(2);
   });
 });
 

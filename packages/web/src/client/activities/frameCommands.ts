@@ -1,13 +1,21 @@
 /**
  * The frame protocol's commands beyond the core (frameProtocol.ts): the store (SKUs,
- * entitlements, purchases), users, invites and sharing, the client's config, and the quest
- * commands, answered as the platform answers an app with no quests. Each answer has the shape
- * the SDK's zod schemas accept (`@discord/embedded-app-sdk` 2.5.0, src/schema, src/generated).
+ * entitlements, purchases), users, invites and sharing (links, images, moments), the client's
+ * config, and the quest commands, answered as the platform answers an app with no quests. Each
+ * answer has the shape the SDK's zod schemas accept (`@discord/embedded-app-sdk` 2.5.0,
+ * src/schema, src/generated).
  *
  * @module
  */
 import { RpcErrorCodes } from '@guildhall/protocol';
-import { FrameCommandError, invalid, stringArg, type Args } from './frameArgs.js';
+import {
+  FrameCommandError,
+  invalid,
+  isExternalUrl,
+  isRecord,
+  stringArg,
+  type Args,
+} from './frameArgs.js';
 
 /** A SKU as GET_SKUS_EMBEDDED lists it (the SDK's Sku). */
 export interface SdkSku {
@@ -59,6 +67,15 @@ export interface EmbeddedAbilities {
   shareLink(request: { message: string; customId: string | null }): Promise<ShareLinkResult>;
   /** Whether the browser renders with the GPU (a WebGL context can be had). */
   hardwareAcceleration(): boolean;
+  /** The image dialog and the upload: the image's URL, or null when the person cancels. */
+  uploadImage(): Promise<string | null>;
+  /** The moment dialog: the media's link sent where the person picks (or nowhere). */
+  shareMoment(mediaUrl: string): Promise<void>;
+  /** Runs the app's command for the person in the activity's channel: whether it answered. */
+  shareInteraction(request: {
+    command: string;
+    options: { name: string; value: string }[];
+  }): Promise<boolean>;
 }
 
 /** What a command may use of its frame. */
@@ -118,6 +135,51 @@ function shareLink(frame: CommandFrame, args: Args) {
   return frame.abilities.shareLink({ message, customId: boundedString(args, 'custom_id', 64) });
 }
 
+async function initiateImageUpload(frame: CommandFrame) {
+  const imageUrl = await frame.abilities.uploadImage();
+  // `{image_url}` is the only answer the SDK's schema takes: a cancel is an error.
+  if (imageUrl === null) {
+    throw new FrameCommandError(RpcErrorCodes.UNKNOWN_ERROR, 'The upload was cancelled');
+  }
+  return { image_url: imageUrl };
+}
+
+async function openShareMomentDialog(frame: CommandFrame, args: Args) {
+  const mediaUrl = boundedString(args, 'mediaUrl', 1024);
+  if (mediaUrl === null || !isExternalUrl(mediaUrl)) {
+    throw invalid('mediaUrl must be an http or https URL of at most 1024 characters');
+  }
+  await frame.abilities.shareMoment(mediaUrl);
+  return null;
+}
+
+/** SHARE_INTERACTION's options: `[{name, value}]`, both strings. */
+function interactionOptions(args: Args): { name: string; value: string }[] {
+  const raw = args['options'] ?? [];
+  const valid =
+    Array.isArray(raw) &&
+    raw.every(
+      (o) => isRecord(o) && typeof o['name'] === 'string' && typeof o['value'] === 'string',
+    );
+  if (!valid) throw invalid('options must be a list of {name, value} strings');
+  return (raw as { name: string; value: string }[]).map(({ name, value }) => ({ name, value }));
+}
+
+/**
+ * The app's command, run in the launch channel (which also meets `require_launch_channel`).
+ * `content` is checked; it, `preview_image` and `components` are not used (docs/activities.md).
+ */
+async function shareInteraction(frame: CommandFrame, args: Args) {
+  const command = boundedString(args, 'command', 100);
+  if (command === null || command.trim() === '') throw invalid('command must be a string');
+  boundedString(args, 'content', 2000);
+  const success = await frame.abilities.shareInteraction({
+    command: command.trim(),
+    options: interactionOptions(args),
+  });
+  return { success };
+}
+
 function setConfig(_frame: CommandFrame, args: Args) {
   const pip = args['use_interactive_pip'];
   if (typeof pip !== 'boolean') throw invalid('use_interactive_pip must be a boolean');
@@ -141,6 +203,9 @@ export const EMBEDDED_COMMANDS: Record<string, Command> = {
   OPEN_INVITE_DIALOG: openInviteDialog,
   INVITE_USER_EMBEDDED: inviteUserEmbedded,
   SHARE_LINK: shareLink,
+  INITIATE_IMAGE_UPLOAD: initiateImageUpload,
+  OPEN_SHARE_MOMENT_DIALOG: openShareMomentDialog,
+  SHARE_INTERACTION: shareInteraction,
   SET_CONFIG: setConfig,
   ENCOURAGE_HW_ACCELERATION: (frame) => ({ enabled: frame.abilities.hardwareAcceleration() }),
   GET_QUEST: () => {

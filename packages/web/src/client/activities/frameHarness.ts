@@ -57,6 +57,9 @@ export const ENTITLEMENT = {
   deleted: false,
 };
 
+/** The link an uploaded image gets (a signed attachment URL). */
+export const IMAGE_URL = `http://127.0.0.1:3000/app-attachments/${APP}/700000000000000007/a.png?ex=1`;
+
 export function harness(overrides: Partial<FrameAbilities> = {}, context: FrameContext = CONTEXT) {
   const posted: FrameMessage[] = [];
   const presences: (PresenceActivity | null)[] = [];
@@ -110,6 +113,9 @@ export function harness(overrides: Partial<FrameAbilities> = {}, context: FrameC
     inviteUser: () => Promise.resolve(),
     shareLink: () => Promise.resolve({ success: true, didCopyLink: true, didSendMessage: false }),
     hardwareAcceleration: () => true,
+    uploadImage: () => Promise.resolve(IMAGE_URL),
+    shareMoment: () => Promise.resolve(),
+    shareInteraction: () => Promise.resolve(true),
     ...overrides,
   };
   const host = new FrameHost({

@@ -54,7 +54,8 @@ function frameError(error: unknown): FrameCommandError {
   return new FrameCommandError(RpcErrorCodes.UNKNOWN_ERROR, message);
 }
 
-async function call<T>(request: () => Promise<T>): Promise<T> {
+/** An API request whose refusal is the frame's error (frameError). */
+export async function call<T>(request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (error) {
@@ -122,7 +123,9 @@ async function shareLink(
   return { success: how !== null, didCopyLink: how === 'copy', didSendMessage: how === 'send' };
 }
 
-export function createStoreAbilities(deps: StoreDeps): EmbeddedAbilities {
+export function createStoreAbilities(
+  deps: StoreDeps,
+): Omit<EmbeddedAbilities, 'uploadImage' | 'shareMoment' | 'shareInteraction'> {
   const { store, applicationId } = deps;
   return {
     skus: () => listSkus(deps),
