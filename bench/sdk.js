@@ -43,6 +43,10 @@ Options:
   --json            print the results as JSON instead of a table
   --help            print this help
 
+Environment:
+  BENCH_PROFILE=<dir>  write a CPU profile of the server child into <dir> (summarize it with
+                       node bench/support/cpuProfile.js <file>)
+
 Exit status: 0 when every player reached Ready and every message arrived, 1 otherwise.`;
 
 const RAISED_LIMIT = 1_000_000;
@@ -97,6 +101,10 @@ async function run(options, sdk) {
     GUILDHALL_ROUTE_RATE_LIMIT: `${RAISED_LIMIT}/1`,
   };
   const server = await startServer('guildhallServer.js', [join(dir, 'data')], {
+    // BENCH_PROFILE=<folder>: a CPU profile of the server child goes there.
+    execArgv: process.env.BENCH_PROFILE
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+      : [],
     env: { GUILDHALL_BENCH_SETTINGS: JSON.stringify(settings) },
     logFile: join(dir, 'server.log'),
   });
