@@ -138,33 +138,6 @@ const ONE_SHOT_OPTIONS = {
 };
 
 /**
- * Plain frames to one socket in one turn of the event loop (the dispatches of a group commit,
- * delivered from one bus drain): the first leaves at once, the next ones wait corked until the
- * turn ends and leave in one write, up to this many bytes held (far below the slow-reader limit).
- */
-const COALESCE_MAX_BYTES = 64 * 1024;
-
-/** The turn of the event loop plain sends are in, and the sockets corked until it ends. */
-const turn = { id: 0, scheduled: false, corked: [] as Duplex[] };
-
-function endTurn() {
-  turn.scheduled = false;
-  turn.id++;
-  const corked = turn.corked;
-  turn.corked = [];
-  for (const socket of corked) socket.uncork();
-}
-
-/** The current turn's id; its end (setImmediate) uncorks what it corked. */
-function currentTurn(): number {
-  if (!turn.scheduled) {
-    turn.scheduled = true;
-    setImmediate(endTurn);
-  }
-  return turn.id;
-}
-
-/**
  * How bytes reach one socket: plain, one zlib stream for the whole connection (`compress=
  * zlib-stream`: each message ends with a Z_SYNC_FLUSH, so with 00 00 ff ff), or each payload
  * deflated on its own (Identify `compress: true`).
@@ -190,9 +163,6 @@ export class Transport {
   /** The messages of this turn of the event loop, while the socket is corked for them. */
   private batch: { open: boolean; left: number } | null = null;
   private closeAfterFlush: { code: number; reason: string } | null = null;
-  /** The turn of this connection's last plain send, and whether it corked the socket then. */
-  private plainTurn = -1;
-  private corkedTurn = -1;
   /** Identify's `compress: true`: zlib-deflate each JSON payload. */
   compressPayloads = false;
 
@@ -286,18 +256,6 @@ export class Transport {
       this.ws.send(deflateSync(payload));
       return;
     }
-    const now = currentTurn();
-    if (this.plainTurn === now && this.corkedTurn !== now) {
-      // A second frame this turn: it and the next ones leave together when the turn ends.
-      this.corkedTurn = now;
-      this.socket.cork();
-      turn.corked.push(this.socket);
-    } else if (this.corkedTurn === now && this.socket.writableLength >= COALESCE_MAX_BYTES) {
-      this.corkedTurn = -1;
-      this.socket.uncork();
-      turn.corked.splice(turn.corked.indexOf(this.socket), 1);
-    }
-    this.plainTurn = now;
     // JSON frames go out as text, even when built as bytes.
     this.ws.send(payload, { binary: this.encoding === 'etf' && typeof payload !== 'string' });
   }
