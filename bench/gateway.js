@@ -119,6 +119,8 @@ async function startChild(file, args, execArgv = []) {
   const next = (type, timeoutMs = 600_000) =>
     new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${file}: no ${type}`)), timeoutMs);
+      // A round whose request failed never gets its arrivals: the wait must not keep us alive.
+      timer.unref();
       const onMessage = (message) => {
         if (message?.type !== type) return;
         clearTimeout(timer);
