@@ -23,7 +23,8 @@ For each session count, on Guildhall (SQLite, rate limits and identify limits of
   - memory: server RSS per idle session (after a full GC);
   - fan-out: the owner posts a message over HTTP (bare: POST /broadcast), time until the last
     session has its MESSAGE_CREATE, p50 and p99 over --rounds;
-  - sustained: --messages such messages with --inflight requests in flight; deliveries per second.
+  - sustained: --messages such messages with --inflight requests in flight; deliveries per second,
+    and the server process's CPU time (user + system) per delivery over that run.
 Then each Guildhall figure as a ratio to the bare one, against the aims.
 
 Options:
@@ -31,6 +32,10 @@ Options:
   --rounds <n>        fan-out rounds per target (default 30)
   --messages <n>      changes in the sustained run (default 100)
   --inflight <n>      HTTP requests in flight in the sustained run (default 4)
+  --client-processes <n>
+                      client processes the sessions are split over (default 1); times are
+                      taken on a clock the processes share, from the request to the last
+                      socket of any of them
   --modes <list>      plain, zlib-stream or both (default plain,zlib-stream)
   --json              print the results as JSON instead of tables
   --help              print this help
@@ -54,6 +59,7 @@ function parseOptions(argv) {
       rounds: { type: 'string', default: '30' },
       messages: { type: 'string', default: '100' },
       inflight: { type: 'string', default: '4' },
+      'client-processes': { type: 'string', default: '1' },
       modes: { type: 'string', default: 'plain,zlib-stream' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -75,6 +81,7 @@ function parseOptions(argv) {
     rounds: integer(values.rounds, 'rounds', [1, 10_000]),
     messages: integer(values.messages, 'messages', [1, 100_000]),
     inflight: integer(values.inflight, 'inflight', [1, 256]),
+    clientProcesses: integer(values['client-processes'], 'client-processes', [1, 16]),
     modes,
   };
 }
@@ -108,10 +115,26 @@ async function startChild(file, args, execArgv = []) {
       child.once('exit', onExit);
       if (message !== null) child.send(message);
     });
+  /** The next message of `type` the child sends unasked. */
+  const next = (type, timeoutMs = 600_000) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${file}: no ${type}`)), timeoutMs);
+      // A round whose request failed never gets its arrivals: the wait must not keep us alive.
+      timer.unref();
+      const onMessage = (message) => {
+        if (message?.type !== type) return;
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        if (message.error !== undefined) reject(new Error(`${file}: ${message.error}`));
+        else resolve(message);
+      };
+      child.on('message', onMessage);
+    });
   const ready = await ask(null, 60_000);
   return {
     ...ready,
     ask,
+    next,
     async stop(message = { type: 'stop' }) {
       if (child.exitCode !== null) return;
       if (child.connected) child.send(message);
@@ -127,6 +150,43 @@ function percentile(samples, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+/**
+ * Arms every client process for `count` texts containing `prefix`, sends `fire` from the first,
+ * and answers the time from its first request until the last socket of any process had them all.
+ */
+async function dispatchRound(clients, { prefix, count, fire }) {
+  const arrived = clients.map((c) => c.next('arrived'));
+  // Unawaited when the request fails: their later timeout is not an unhandled rejection.
+  for (const wait of arrived) wait.catch(() => undefined);
+  await Promise.all(clients.map((c) => c.ask({ type: 'arm', prefix, count })));
+  const { startAt } = await clients[0].ask(fire);
+  const ends = await Promise.all(arrived);
+  return { ms: Math.max(...ends.map((e) => e.at)) - startAt, sample: ends[0].sample };
+}
+
+async function measureLatency(clients, { rounds, trigger }) {
+  const samples = [];
+  let frame = null;
+  for (let round = 0; round < rounds; round += 1) {
+    const marker = `l${round}-${Date.now()}`;
+    const fire = { type: 'fireOnce', trigger, marker };
+    const { ms, sample } = await dispatchRound(clients, { prefix: marker, count: 1, fire });
+    samples.push(ms);
+    frame ??= sample.replace(marker, '{{marker}}');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return { samples, frame };
+}
+
+function throughput(clients, { messages, inflight, trigger }) {
+  const prefix = `t${Date.now()}`;
+  const fire = { type: 'fireMany', trigger, prefix, messages, inflight };
+  return dispatchRound(clients, { prefix, count: messages, fire });
+}
+
+/** `n` sessions split over `k` processes: the share of process `i`. */
+const shareOf = (n, k, i) => Math.floor(n / k) + (i < n % k ? 1 : 0);
+
 /** One target (guildhall or bare) in one mode with n sessions. */
 async function measure({ kind, mode, n, options, frame, dataDir }) {
   const server = await startChild(
@@ -140,16 +200,34 @@ async function measure({ kind, mode, n, options, frame, dataDir }) {
         : []),
     ],
   );
-  const clients = await startChild('gatewayClients.js', []);
+  const k = Math.min(options.clientProcesses, n);
+  const clients = await Promise.all(
+    Array.from({ length: k }, () => startChild('gatewayClients.js', [])),
+  );
   try {
     const { rss: rssBefore } = await server.ask({ type: 'rss' });
-    const storm = await clients.ask({
-      type: 'connect',
-      url: server.gatewayUrl,
-      n,
-      compress: mode === 'zlib-stream',
-      token: kind === 'guildhall' ? `Bot ${server.botToken}` : null,
-    });
+    const parts = await Promise.all(
+      clients.map((c, i) =>
+        c.ask({
+          type: 'connect',
+          url: server.gatewayUrl,
+          n: shareOf(n, k, i),
+          compress: mode === 'zlib-stream',
+          token: kind === 'guildhall' ? `Bot ${server.botToken}` : null,
+        }),
+      ),
+    );
+    const errors = {};
+    for (const part of parts) {
+      for (const [reason, count] of Object.entries(part.errors)) {
+        errors[reason] = (errors[reason] ?? 0) + count;
+      }
+    }
+    const storm = {
+      errors,
+      readyMs: Math.max(...parts.map((p) => p.readyMs)),
+      lastMs: Math.max(...parts.map((p) => p.lastMs)),
+    };
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const { rss: rssAfter } = await server.ask({ type: 'rss' });
     const failed = Object.values(storm.errors).reduce((a, b) => a + b, 0);
@@ -167,18 +245,21 @@ async function measure({ kind, mode, n, options, frame, dataDir }) {
     const problems = [];
     if (failed === 0) {
       // A failed step is reported with the others rather than ending the run.
-      const attempt = (label, message) =>
-        clients.ask(message).catch((err) => {
+      const attempt = (label, run) =>
+        run().catch((err) => {
           problems.push(`${label}: ${err.message}`);
           return null;
         });
-      latency = await attempt('fan-out', { type: 'latency', rounds: options.rounds, trigger });
-      sustained = await attempt('sustained', {
-        type: 'throughput',
-        messages: options.messages,
-        inflight: options.inflight,
-        trigger,
-      });
+      latency = await attempt('fan-out', () =>
+        measureLatency(clients, { rounds: options.rounds, trigger }),
+      );
+      const cpuBefore = await server.ask({ type: 'cpu' });
+      sustained = await attempt('sustained', () =>
+        throughput(clients, { messages: options.messages, inflight: options.inflight, trigger }),
+      );
+      const cpuAfter = await server.ask({ type: 'cpu' });
+      // The server's own CPU time per delivery: what contention on a shared machine moves least.
+      if (sustained !== null) sustained.cpuUs = cpuAfter.us - cpuBefore.us;
     }
     return {
       target: kind === 'guildhall' ? 'guildhall' : 'bare ws',
@@ -193,17 +274,19 @@ async function measure({ kind, mode, n, options, frame, dataDir }) {
       p99Ms: latency === null ? null : percentile(latency.samples, 99),
       deliveriesPerSecond:
         sustained === null ? null : (n * options.messages) / (sustained.ms / 1000),
+      serverCpuUsPerDelivery: sustained === null ? null : sustained.cpuUs / (n * options.messages),
       frame: latency?.frame ?? null,
       problems,
     };
   } finally {
-    await clients.stop({ type: 'close' });
+    await Promise.all(clients.map((c) => c.stop({ type: 'close' })));
     await server.stop();
   }
 }
 
 function checkFileLimit(sessions) {
-  const needed = 2 * Math.max(...sessions) + 200;
+  // The server holds every session's socket (each client process only its share).
+  const needed = Math.max(...sessions) + 200;
   let soft = Number.POSITIVE_INFINITY;
   try {
     const raw = execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim();
@@ -227,12 +310,12 @@ const fmt = (value, digits = 1) =>
 function report(results, options) {
   const lines = [];
   lines.push(
-    '| sessions | mode | target | failed | last READY ms | last ready ms | RSS KiB/session | p50 ms | p99 ms | deliveries/s |',
-    '| -------: | ---- | ------ | -----: | ------------: | ------------: | --------------: | -----: | -----: | -----------: |',
+    '| sessions | mode | target | failed | last READY ms | last ready ms | RSS KiB/session | p50 ms | p99 ms | deliveries/s | server CPU µs/delivery |',
+    '| -------: | ---- | ------ | -----: | ------------: | ------------: | --------------: | -----: | -----: | -----------: | ---------------------: |',
   );
   for (const r of results) {
     lines.push(
-      `| ${r.sessions} | ${r.mode} | ${r.target} | ${r.failedSessions} | ${r.target === 'guildhall' ? fmt(r.lastReadyMs, 0) : '—'} | ${fmt(r.lastSessionReadyMs, 0)} | ${fmt(r.rssPerSessionKiB)} | ${fmt(r.p50Ms)} | ${fmt(r.p99Ms)} | ${fmt(r.deliveriesPerSecond, 0)} |`,
+      `| ${r.sessions} | ${r.mode} | ${r.target} | ${r.failedSessions} | ${r.target === 'guildhall' ? fmt(r.lastReadyMs, 0) : '—'} | ${fmt(r.lastSessionReadyMs, 0)} | ${fmt(r.rssPerSessionKiB)} | ${fmt(r.p50Ms)} | ${fmt(r.p99Ms)} | ${fmt(r.deliveriesPerSecond, 0)} | ${fmt(r.serverCpuUsPerDelivery, 2)} |`,
     );
   }
   lines.push(

@@ -1,22 +1,25 @@
 /**
  * Child process of bench/gateway.js: the client side, in its own process so the server's event
  * loop is not shared with the sockets it serves. Holds N `ws` sockets (each with its own inflate
- * context under zlib-stream), and measures on its own clock, from the moment it sends the HTTP
- * request that causes a dispatch until the last socket has it. Commands arrive over IPC:
+ * context under zlib-stream), and measures from the moment the HTTP request that causes a
+ * dispatch is sent until the last socket has it. Commands arrive over IPC:
  *
  * - `connect {url, n, compress, token}`: opens all N at once; with a token each identifies when
  *   HELLO arrives. Answers when every socket is ready (GUILD_CREATE received, or the bare
  *   greeting) or failed: `{readyMs, lastMs, errors}`.
- * - `latency {rounds, trigger}`: one dispatch at a time; the time until the last socket has it.
- * - `throughput {messages, inflight, trigger}`: `messages` dispatches with `inflight` requests in
- *   flight; the time until every socket has all of them.
+ * - `arm {prefix, count}`: answers at once, then `arrived {at}` (a time every process on the
+ *   machine reads alike) when each of its sockets has `count` texts containing `prefix`.
+ * - `fireOnce {trigger, marker}`, `fireMany {trigger, prefix, messages, inflight}`: the HTTP
+ *   requests that cause the dispatches; answers `{startAt}` (same clock) once all are answered.
+ *
+ * The parent (bench/gateway.js) may split the sessions over several such processes: it arms them
+ * all, fires from one, and takes the last `arrived` of all as the end.
  */
 import { Buffer } from 'node:buffer';
 import console from 'node:console';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { clearTimeout, setTimeout } from 'node:timers';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { URL } from 'node:url';
 import { constants, createInflate } from 'node:zlib';
 import WebSocket from 'ws';
@@ -138,7 +141,7 @@ function arrivals(prefix, count) {
     let remaining = sockets.length;
     const timer = setTimeout(
       () => reject(new Error(`${remaining} sockets still waiting for ${prefix}`)),
-      120_000,
+      300_000,
     );
     for (const socket of sockets) {
       let seen = 0;
@@ -158,26 +161,31 @@ function arrivals(prefix, count) {
   });
 }
 
-async function latency({ rounds, trigger }) {
-  const samples = [];
-  let frame = null;
-  for (let round = 0; round < rounds; round += 1) {
-    const marker = `l${round}-${Date.now()}`;
-    const arrived = arrivals(marker, 1);
-    const start = performance.now();
-    await fire(trigger, marker);
-    const text = await arrived;
-    samples.push(performance.now() - start);
-    frame ??= text.replace(marker, '{{marker}}');
-    await sleep(20);
-  }
-  return { samples, frame };
+/** The time on a clock every process on the machine shares (ms since the epoch, sub-ms). */
+const now = () => performance.timeOrigin + performance.now();
+
+/**
+ * Arms this process's sockets for `count` texts containing `prefix`; once all have them it says
+ * so (`arrived`, with the time and one text) without being asked.
+ */
+function arm({ prefix, count }) {
+  arrivals(prefix, count).then(
+    (sample) => process.send({ type: 'arrived', at: now(), sample: sample.toString() }),
+    (err) => process.send({ type: 'arrived', error: String(err?.message ?? err) }),
+  );
+  return Promise.resolve({});
 }
 
-async function throughput({ messages, inflight, trigger }) {
-  const prefix = `t${Date.now()}`;
-  const arrived = arrivals(prefix, messages);
-  const start = performance.now();
+/** One dispatch: the request that causes it, from `startAt`. */
+async function fireOnce({ trigger, marker }) {
+  const startAt = now();
+  await fire(trigger, marker);
+  return { startAt };
+}
+
+/** `messages` dispatches (`prefix`-0, -1, …) with `inflight` requests in flight. */
+async function fireMany({ trigger, prefix, messages, inflight }) {
+  const startAt = now();
   let next = 0;
   const worker = async () => {
     while (next < messages) {
@@ -187,13 +195,12 @@ async function throughput({ messages, inflight, trigger }) {
     }
   };
   await Promise.all(Array.from({ length: inflight }, worker));
-  await arrived;
-  return { ms: performance.now() - start };
+  return { startAt };
 }
 
 process.on('disconnect', () => process.exit(1));
 process.on('message', (message) => {
-  const run = { connect, latency, throughput }[message?.type];
+  const run = { connect, arm, fireOnce, fireMany }[message?.type];
   if (message?.type === 'close') {
     for (const { ws } of sockets) ws.terminate();
     process.exit(0);

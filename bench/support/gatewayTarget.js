@@ -11,7 +11,8 @@
  *   Guildhall sent, with M in place of its nonce) to every socket: one serialization per message,
  *   or for `?compress=zlib-stream` sockets a deflate context each, as the gateway needs.
  *
- * Answers `{ type: 'rss' }` with the resident set size after a full collection, and stops on
+ * Answers `{ type: 'rss' }` with the resident set size after a full collection, `{ type: 'cpu' }`
+ * with the CPU time it has used (user + system, µs), and stops on
  * `{ type: 'stop' }`; exits if the parent goes away.
  */
 import { Buffer } from 'node:buffer';
@@ -146,6 +147,9 @@ process.on('message', (message) => {
     globalThis.gc?.();
     globalThis.gc?.();
     process.send({ type: 'rss', rss: process.memoryUsage().rss });
+  } else if (message?.type === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    process.send({ type: 'cpu', us: user + system });
   } else if (message?.type === 'stop') {
     target.close().then(
       () => process.exit(0),

@@ -13,7 +13,7 @@ import type { BusErrorHandler, EventBus } from './bus/index.js';
 import { MemoryBus } from './bus/memory/index.js';
 import { ConfigError, type Config } from './config.js';
 import type { Clock } from './domain/clock.js';
-import { ALL_DISPATCHES } from './events/dispatcher.js';
+import { ALL_DISPATCHES, ALL_VOICE_CALLS } from './events/dispatcher.js';
 import { REVOCATION_SUBJECT } from './events/revocations.js';
 import { withFallback, type SharedState } from './sharedState/index.js';
 import { createMemorySharedState } from './sharedState/memory/index.js';
@@ -83,7 +83,7 @@ export async function openBus(
     config.natsHistorySeconds === 0
       ? undefined
       : {
-          subjects: [ALL_DISPATCHES, REVOCATION_SUBJECT],
+          subjects: [ALL_DISPATCHES, ALL_VOICE_CALLS, REVOCATION_SUBJECT],
           keepMs: config.natsHistorySeconds * 1000,
         };
   const { NatsHistoryError, NatsUnavailableError, createNatsBus } =

@@ -38,6 +38,12 @@ export interface Dispatch<TData = unknown> {
    * Absent: every session the other rules allow.
    */
   sessionId?: string;
+  /**
+   * The private call (a lobby's id, a DM channel's id) whose voice node needs this dispatch (its
+   * voice states): published once more on the call's subject ({@link voiceCallSubject}), which a
+   * voice node watches instead of its members' whole user subjects.
+   */
+  voiceCall?: string;
   /** The wire payload (`d`), as the platform sends it to a session that may see all of it. */
   data: TData;
 }
@@ -87,6 +93,19 @@ export function userSubject(userId: string): string {
   return `${USER_SUBJECT_PREFIX}${userId}`;
 }
 
+/**
+ * The subject of a private call's voice dispatches (`Dispatch.voiceCall`): its voice states, once
+ * each, for the voice node holding the call. Outside `dispatch.>`: gateways never watch it.
+ */
+export function voiceCallSubject(callId: string): string {
+  return `${VOICE_CALL_SUBJECT_PREFIX}${callId}`;
+}
+
+/** The prefix of every private call's voice subject; the lobby or DM channel id follows it. */
+export const VOICE_CALL_SUBJECT_PREFIX = 'voice.call.';
+/** Every private call's voice subject (the bus history keeps them as it keeps dispatches). */
+export const ALL_VOICE_CALLS = 'voice.call.>';
+
 /** The prefix of every guild subject; the guild id follows it. */
 export const GUILD_SUBJECT_PREFIX = 'dispatch.guild.';
 /** The prefix of every user subject; the user id follows it. */
@@ -103,7 +122,8 @@ const NODE_ID_BYTES = 8;
 
 /**
  * Publishes dispatches on the bus: guild events on the guild's subject (and, when they name
- * users, on each of theirs too), user events on each user's. A publish failure goes to
+ * users, on each of theirs too), user events on each user's, a private call's voice states on
+ * the call's subject too. A publish failure goes to
  * `onError`; the caller's committed change stands.
  */
 export function createBusDispatcher(options: {
@@ -150,6 +170,9 @@ export function createBusDispatcher(options: {
         };
         if (event.guildId !== null) send(guildSubject(event.guildId), event, { data, trace });
         for (const userId of userIds) send(userSubject(userId), event, { data, trace });
+        if (event.voiceCall !== undefined) {
+          send(voiceCallSubject(event.voiceCall), event, { data, trace });
+        }
         for (const watcher of watchers) watcher(event);
       }
     },

@@ -39,10 +39,14 @@ export class EncodedDispatch {
   frame(encoding: Encoding, seq: number): string | Buffer {
     if (encoding === 'json') {
       // UTF-8 once per event; each session adds only its `s` (a copy, no re-encoding).
-      this.jsonPrefix ??= Buffer.from(
+      const prefix = (this.jsonPrefix ??= Buffer.from(
         `{"op":0,"t":${JSON.stringify(this.type)},"d":${this.json()},"s":`,
-      );
-      return Buffer.concat([this.jsonPrefix, Buffer.from(`${seq}}`)]);
+      ));
+      const tail = `${seq}}`;
+      const frame = Buffer.allocUnsafe(prefix.length + tail.length);
+      prefix.copy(frame, 0);
+      frame.write(tail, prefix.length, 'latin1');
+      return frame;
     }
     this.etfPrefix ??= Buffer.concat([
       Buffer.from([131]),

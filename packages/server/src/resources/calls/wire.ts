@@ -93,6 +93,8 @@ export const callDispatches = {
       type: 'VOICE_STATE_UPDATE',
       ...to,
       userIds: [...new Set([...(to.userIds ?? []), ...(options.extraUserIds ?? [])])],
+      // The voice node holding the call watches the call's subject, not each recipient's.
+      voiceCall: record.channel.id,
       data: dmVoiceStateWire(state, options.left === true ? null : record.channel.id),
     } satisfies Dispatch;
   },

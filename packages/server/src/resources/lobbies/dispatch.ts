@@ -104,11 +104,15 @@ export const lobbyDispatches = {
     lobby: Pick<LobbyRecord, 'id' | 'applicationId'>,
     to: { userIds: readonly string[]; state: LobbyVoiceStateRecord; left?: boolean },
   ): Dispatch {
-    return toUsers(
-      'VOICE_STATE_UPDATE',
-      { lobby, userIds: to.userIds },
-      lobbyVoiceStateWire(to.state, to.left === true ? null : lobby.id),
-    );
+    return {
+      ...toUsers(
+        'VOICE_STATE_UPDATE',
+        { lobby, userIds: to.userIds },
+        lobbyVoiceStateWire(to.state, to.left === true ? null : lobby.id),
+      ),
+      // The voice node holding the call watches the call's subject, not each member's.
+      voiceCall: lobby.id,
+    };
   },
   messageCreate(view: LobbyView, message: LobbyMessageWire): Dispatch {
     return toUsers('LOBBY_MESSAGE_CREATE', membersOf(view), message);

@@ -10,9 +10,8 @@ import {
   VoiceCloseCodes as Close,
   VoiceOpcodes as Op,
 } from '@guildhall/protocol';
-import { guildSubject, userSubject } from '../../events/dispatcher.js';
 import { IdentifyData, ResumeData } from '../frames.js';
-import { closeConn, type Membership } from './membership.js';
+import { callSubject, closeConn, type Membership } from './membership.js';
 import { send, sendUnsequenced, write } from './send.js';
 import { allocateStreams, readyStreams } from './video.js';
 import { CloseError, parse, type Conn, type Member, type VoiceNodeState } from './state.js';
@@ -48,8 +47,7 @@ function createIdentify(node: VoiceNodeState, membership: Membership): Handshake
         'calls are end-to-end encrypted only: offer max_dave_protocol_version >= 1 (DAVE)',
       );
     }
-    const subject =
-      grant.guildId !== null ? guildSubject(grant.guildId) : userSubject(grant.userId);
+    const subject = callSubject(grant);
     // Watch the voice states first, then check: no change slips between the two.
     await subscriptions.acquire(subject);
     let held = true;

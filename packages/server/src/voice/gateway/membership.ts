@@ -5,7 +5,7 @@
  * to what a WebSocket close allows.
  */
 import { VoiceCloseCodes as Close, VoiceOpcodes as Op } from '@guildhall/protocol';
-import { guildSubject, userSubject } from '../../events/dispatcher.js';
+import { guildSubject, voiceCallSubject } from '../../events/dispatcher.js';
 import { others, route, send } from './send.js';
 import type { Call, Conn, Member, VoiceNodeState } from './state.js';
 
@@ -18,8 +18,9 @@ export const closeConn = (conn: Conn, code: number, text: string) => {
   }
 };
 
-const callSubjects = (call: Call, userId: string) =>
-  call.guildId !== null ? guildSubject(call.guildId) : userSubject(userId);
+/** What a call's node watches: its guild's subject, or a private call's own voice subject. */
+export const callSubject = (call: Pick<Call, 'guildId' | 'channelId'>) =>
+  call.guildId !== null ? guildSubject(call.guildId) : voiceCallSubject(call.channelId);
 
 export interface Membership {
   /** A call ends with its last member; the next join may go to any node. */
@@ -52,7 +53,7 @@ export function createMembership(node: VoiceNodeState): Membership {
     if (call.members.get(member.userId) !== member) return;
     call.members.delete(member.userId);
     node.relay?.removeMember(member.ssrc);
-    subscriptions.release(callSubjects(call, member.userId));
+    subscriptions.release(callSubject(call));
     if (member.conn !== null) member.conn.member = null;
     if (member.selected) {
       for (const other of others(member)) {
