@@ -64,6 +64,8 @@ Options:
                      configuration measured (comma-separated):
                        logging      logs at warn, so no line per request
                        rate-limits  rate limits off (GUILDHALL_RATE_LIMITS=off)
+                       control      the test controls and their request log off
+                                    (GUILDHALL_CONTROL=off; on as shipped on a loopback host)
   --postgres <url>   the PostgreSQL database of the messages scenario; Guildhall makes its own
                      schema there and drops it afterwards (default $GUILDHALL_BENCH_DATABASE_URL,
                      else ${DEFAULT_POSTGRES_URL})
@@ -115,6 +117,10 @@ const VARIANTS = {
   'rate-limits': {
     name: 'guildhall, rate limits off',
     settings: { GUILDHALL_RATE_LIMITS: 'off' },
+  },
+  control: {
+    name: 'guildhall, controls off',
+    settings: { GUILDHALL_CONTROL: 'off' },
   },
 };
 

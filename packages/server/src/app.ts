@@ -34,6 +34,7 @@ import {
   DEFAULT_SESSION_START_LIMIT,
   createSessionStartLimit,
 } from './resources/gatewayInfo/index.js';
+import { createAutoModRuleCache } from './resources/autoModeration/index.js';
 import { loadAttachmentSigner } from './resources/messages/index.js';
 import { createSearchIndexer } from './resources/search/index.js';
 import { createSocialLimits } from './resources/socialLimits/index.js';
@@ -232,9 +233,13 @@ async function composeApp(
       revocations.close();
     },
   });
-  revocations.listen(({ tokenHashes, userIds }) => {
+  // Read on every guild message create, changed rarely: held here, dropped on every node when
+  // they change (the revocations carry the guilds).
+  const autoModRules = createAutoModRuleCache({ storage });
+  revocations.listen(({ tokenHashes, userIds, autoModGuildIds }) => {
     for (const hash of tokenHashes) authenticator.forgetToken(hash);
     for (const userId of userIds) authenticator.forgetUser(userId);
+    for (const guildId of autoModGuildIds) autoModRules.forget(guildId);
   });
   // Until listen() learns the real port, the configured one stands in (for app.inject()).
   let base = publicBaseUrl(config, config.port);
@@ -307,6 +312,7 @@ async function composeApp(
         wallClock: overrides.autoModeration?.stopwatch ?? (() => performance.now()),
         cpuClock: overrides.autoModeration?.stopwatch ?? processCpuMs,
       },
+      autoModRules,
       // The proxy host's origin for the app (--activity-host, the public URL's scheme and port).
       activityOrigin: (applicationId) => activityOrigin(config, listeningPort, applicationId),
       activityInvites: {
@@ -565,7 +571,7 @@ async function composeApp(
     apiUrl: () => `${baseUrl()}${API_PREFIX}`,
     gatewayUrl,
     voice: voice === null ? null : { endpoint: () => voice.node.endpoint(), tls: voice.tls },
-    snapshot: () => takeSnapshot({ storage, sharedState, authenticator, gateway }),
+    snapshot: () => takeSnapshot({ storage, sharedState, authenticator, autoModRules, gateway }),
     // A reset also takes back the faults, the clock and the log (appControl.ts).
     worlds: attached.resetting(createWorldState(built)),
     withSeed: (source, work) => seeds.run(source, work),

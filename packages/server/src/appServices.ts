@@ -13,6 +13,7 @@ import { createAuthService, type AuthSettings } from './resources/auth/index.js'
 import {
   createAutoModerationEnforcer,
   createAutoModerationService,
+  type AutoModRuleCache,
   type BudgetClocks,
 } from './resources/autoModeration/index.js';
 import { createBanService } from './resources/bans/index.js';
@@ -119,6 +120,8 @@ interface ServiceOptions {
   privilegedIntentReviewThreshold: number;
   /** The CPU budget auto-moderation checks a message (or a member's names) within. */
   autoModeration: BudgetClocks;
+  /** Each guild's auto-moderation rules, held by this node (dropped when they change). */
+  autoModRules: AutoModRuleCache;
   /** Interactions: their timers (tests fire them), limits, and where delivery errors go. */
   interactions: {
     timers: Timers;
@@ -162,6 +165,7 @@ export function createServices(
     ...deps,
     links: options.links,
     budget: options.autoModeration,
+    rules: options.autoModRules,
   });
   // A member's names are checked when they change and when the member joins.
   const profileCheck: ProfileCheck = (tx, request) => autoModeration.checkMember(tx, request);

@@ -62,6 +62,22 @@ describeDrivers('HTTP and delivery faults ($driver)', (driver) => {
     });
   });
 
+  it('logs a request as read: its body without secrets, the answer parsed', async () => {
+    const path = `/channels/${f.channelId()}/messages`;
+    const sent = await f.call('POST', path, f.guild.bot.token, { content: 'hi', token: 'hush' });
+    expect(sent.statusCode).toBe(200);
+    const [entry] = f.control.log
+      .entries({ botId: f.guild.bot.userId, kind: 'http' })
+      .filter((e) => e.kind === 'http' && e.path === `/api/v10${path}`);
+    expect(entry).toMatchObject({
+      method: 'POST',
+      status: 200,
+      request: { content: 'hi', token: '[redacted]' },
+      response: { id: sent.json<{ id: string }>().id, content: 'hi' },
+    });
+    expect(JSON.stringify(entry)).not.toContain('hush');
+  });
+
   it("sends each scope's headers and body, and counts what fired", async () => {
     const user = f.control.faults.add({
       kind: 'http',

@@ -13,6 +13,7 @@ import { RateLimitedError } from '../errors/index.js';
 import { API_PREFIX } from '../http/versioning.js';
 import type { Storage } from '../storage/index.js';
 import type { FaultOf, FaultRegistry, FaultSubject } from './faults.js';
+import type { LogEntry } from './types.js';
 import type { ControlLogWriter } from './log.js';
 
 type HttpFault = FaultOf<'http'>;
@@ -99,6 +100,13 @@ function loggedBody(body: unknown): unknown {
   );
 }
 
+/** An HTTP entry's bodies as the log shows them (parsed, secrets left out), once it is read. */
+function finishHttpEntry(entry: LogEntry): void {
+  if (entry.kind !== 'http') return;
+  entry.request = loggedBody(entry.request);
+  entry.response = loggedBody(entry.response);
+}
+
 export function registerHttpFaults(
   http: FastifyInstance,
   deps: {
@@ -118,7 +126,6 @@ export function registerHttpFaults(
   const answeredBy = new WeakMap<FastifyRequest, string>();
 
   const check = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!faults.any('http') || request.url.startsWith(CONTROL_PREFIX)) return;
     const path = faultPath(request.url);
     const found = faults.matching(
       'http',
@@ -153,45 +160,95 @@ export function registerHttpFaults(
         return;
     }
   };
-  // Once the body is read: the log shows what a faulted request carried.
-  http.addHook('preValidation', check);
+  // Once the body is read: the log shows what a faulted request carried. With no HTTP fault in
+  // force (nearly always) the hook answers at once, without a promise.
+  http.addHook('preValidation', (request, reply, done) => {
+    if (!faults.any('http') || request.url.startsWith(CONTROL_PREFIX)) {
+      done();
+      return;
+    }
+    check(request, reply).then(
+      () => {
+        done();
+      },
+      (err: unknown) => {
+        done(err as Error);
+      },
+    );
+  });
 
   if (!deps.recording) return;
   /**
    * Whom a request concerns: its token's user and application, or, for a request made with an
-   * interaction's token (its callback, its followups), the interaction's application.
+   * interaction's token (its callback, its followups), the interaction's application (a read).
    */
-  const concerns = async (request: FastifyRequest): Promise<FaultSubject> => {
+  const concerns = (request: FastifyRequest): FaultSubject | Promise<FaultSubject> => {
     if (request.principal !== null) return subjectOf(request);
     const params = (request.params ?? {}) as Record<string, string | undefined>;
     const interactionId = params['interaction_id'];
     const webhookId = params['webhook_id'];
     if (interactionId !== undefined && /^\d{1,20}$/.test(interactionId)) {
-      const interaction = await deps.storage.interactions.findById(interactionId);
-      return { userId: null, applicationId: interaction?.applicationId ?? null };
+      return deps.storage.interactions.findById(interactionId).then((interaction) => ({
+        userId: null,
+        applicationId: interaction?.applicationId ?? null,
+      }));
     }
     if (webhookId !== undefined && /^\d{1,20}$/.test(webhookId)) {
-      const application = await deps.storage.applications.findById(webhookId);
-      return { userId: null, applicationId: application?.id ?? null };
+      return deps.storage.applications
+        .findById(webhookId)
+        .then((application) => ({ userId: null, applicationId: application?.id ?? null }));
     }
     return { userId: null, applicationId: null };
   };
 
-  http.addHook('onSend', async (request, reply, payload) => {
-    if (request.url.startsWith('/api')) {
-      const faultId = answeredBy.get(request);
-      log.record({
+  /**
+   * The entry of an answered request. Its bodies are kept as they are (the parsed request, the
+   * answer's JSON text) and made into what the log shows only when someone reads it.
+   */
+  const record = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    { payload, subject }: { payload: unknown; subject: FaultSubject },
+  ) => {
+    const faultId = answeredBy.get(request);
+    log.record(
+      {
         kind: 'http',
-        ...(await concerns(request)),
+        userId: subject.userId,
+        applicationId: subject.applicationId,
         method: request.method,
         path: request.url.split('?', 1)[0] ?? '/',
         route: request.routeOptions.url ?? null,
         status: reply.statusCode,
-        request: loggedBody(request.body),
-        response: loggedBody(payload),
+        request: request.body,
+        // A stream or buffer is not held until the entry is read.
+        response: typeof payload === 'string' ? payload : loggedBody(payload),
         ...(faultId === undefined ? {} : { faultId }),
-      });
+      },
+      finishHttpEntry,
+    );
+  };
+
+  // eslint-disable-next-line max-params -- Fastify's signature; `done` spares a promise per answer
+  http.addHook('onSend', (request, reply, payload, done) => {
+    if (!request.url.startsWith('/api')) {
+      done(null, payload);
+      return;
     }
-    return payload;
+    const subject = concerns(request);
+    if (!(subject instanceof Promise)) {
+      record(request, reply, { payload, subject });
+      done(null, payload);
+      return;
+    }
+    subject.then(
+      (found) => {
+        record(request, reply, { payload, subject: found });
+        done(null, payload);
+      },
+      (err: unknown) => {
+        done(err as Error);
+      },
+    );
   });
 }

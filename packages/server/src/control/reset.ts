@@ -29,6 +29,8 @@ export interface ResetParts {
   storage: Pick<Storage, 'snapshot' | 'dialect'>;
   sharedState: Pick<SharedState, 'clear' | 'driver'>;
   authenticator: Pick<Authenticator, 'forgetAll'>;
+  /** The auto-moderation rules this node holds. */
+  autoModRules: { forgetAll(): void };
   gateway: Pick<Gateway, 'endAll'>;
 }
 
@@ -38,7 +40,7 @@ export interface ResetParts {
  *   to copy): tests that reset run on SQLite (in memory, the kit's default) and memory.
  */
 export async function takeSnapshot(parts: ResetParts): Promise<AppSnapshot> {
-  const { storage, sharedState, authenticator, gateway } = parts;
+  const { storage, sharedState, authenticator, autoModRules, gateway } = parts;
   if (storage.snapshot === undefined) {
     throw new SnapshotUnsupportedError(
       `a server on ${storage.dialect} cannot return to a snapshot: run it on SQLite (unset DATABASE_URL) to reset it`,
@@ -58,6 +60,7 @@ export async function takeSnapshot(parts: ResetParts): Promise<AppSnapshot> {
       gateway.endAll();
       await image.restore();
       authenticator.forgetAll();
+      autoModRules.forgetAll();
       clear.call(sharedState);
     },
   };

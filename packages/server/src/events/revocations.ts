@@ -5,14 +5,17 @@ import type { Repositories } from '../storage/index.js';
 import { onCommit } from './afterCommit.js';
 
 /**
- * What a revocation ends. Every node drops the named credentials from its auth cache and closes
- * (4004) the gateway sessions opened or resumed with them.
+ * What a revocation ends: what every node holds in memory about stored data that changed. Every
+ * node drops the named credentials from its auth cache and closes (4004) the gateway sessions
+ * opened or resumed with them, and drops its copy of the named guilds' auto-moderation rules.
  */
 export interface Revocation {
   /** SHA-256 hashes of tokens that no longer authenticate (a reset bot token, a logout…). */
   tokenHashes: readonly string[];
   /** Users every credential of whom ends (an operator ban, a deleted account). */
   userIds: readonly string[];
+  /** Guilds whose auto-moderation rules changed (a rule created, modified or deleted). */
+  autoModGuildIds: readonly string[];
 }
 
 /** The bus subject every API and gateway node listens on for revocations. */
@@ -77,8 +80,15 @@ export function createRevocations(options: {
       const full: Revocation = {
         tokenHashes: revocation.tokenHashes ?? [],
         userIds: revocation.userIds ?? [],
+        autoModGuildIds: revocation.autoModGuildIds ?? [],
       };
-      if (full.tokenHashes.length === 0 && full.userIds.length === 0) return;
+      if (
+        full.tokenHashes.length === 0 &&
+        full.userIds.length === 0 &&
+        full.autoModGuildIds.length === 0
+      ) {
+        return;
+      }
       onCommit(tx, () => {
         publish(full);
       });
@@ -91,7 +101,11 @@ export function createRevocations(options: {
         const data = event.data as Record<string, unknown> | null;
         // This node applied its own revocations before publishing them.
         if (data === null || typeof data !== 'object' || data['node'] === node) return;
-        apply({ tokenHashes: strings(data['tokenHashes']), userIds: strings(data['userIds']) });
+        apply({
+          tokenHashes: strings(data['tokenHashes']),
+          userIds: strings(data['userIds']),
+          autoModGuildIds: strings(data['autoModGuildIds']),
+        });
       });
     },
     close() {

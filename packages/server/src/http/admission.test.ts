@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../domain/clock.js';
+import { RateLimitedError } from '../errors/index.js';
 import { createLogger } from '../logger.js';
 import { MemoryRateLimitStore } from '../sharedState/memory/index.js';
 import type { RateLimitStore } from '../sharedState/index.js';
 import type { TokenKind, UserRecord } from '../storage/index.js';
+import { admitRequests } from './admission.js';
 import type { Authenticator, Principal } from './authenticator.js';
 import { createRateLimiter } from './rateLimit/index.js';
 import { createHttpServer } from './server.js';
@@ -171,5 +173,44 @@ describe('admission', () => {
     expect(refused.json()).toMatchObject({ global: true });
     clock.advance(1000);
     expect((await get('/bot', 'Bot good')).headers['x-ratelimit-remaining']).toBe('2');
+  });
+
+  it('admits a cached caller at once when the store answers at once, and refuses at once', async () => {
+    const { authenticator } = fakeAuthenticator({ 'Bot good': principalOf('bot', '42') });
+    await authenticator.authenticate('Bot good');
+    const limiter = createRateLimiter({
+      store: new MemoryRateLimitStore(),
+      clock: manualClock(NOW),
+      globalPerSecond: 100,
+      defaultBucket: { limit: 1, windowMs: 5000 },
+    });
+    const hook = admitRequests(authenticator, limiter);
+    const config = { auth: ['bot'], url: '/bot' };
+    // What the hook reads of Fastify's request and reply.
+    const attempt = () => {
+      const request = {
+        routeOptions: { config, url: '/bot' },
+        headers: { authorization: 'Bot good' },
+        principal: null,
+        method: 'GET',
+        ip: '192.0.2.1',
+        params: {},
+      };
+      const headers: Record<string, string>[] = [];
+      const reply = { headers: (h: Record<string, string>) => headers.push(h) };
+      let answered: { err: unknown } | null = null;
+      const done = (err?: unknown) => {
+        answered = { err };
+      };
+      (hook as unknown as (...args: unknown[]) => void)(request, reply, done);
+      // Read before any promise could settle: done must have been called already.
+      return { answered: answered as { err: unknown } | null, request, headers };
+    };
+    const first = attempt();
+    expect(first.answered).toEqual({ err: undefined });
+    expect(first.request.principal).toMatchObject({ user: { id: '42' } });
+    expect(first.headers[0]).toMatchObject({ 'x-ratelimit-remaining': '0' });
+    const second = attempt();
+    expect(second.answered?.err).toBeInstanceOf(RateLimitedError);
   });
 });

@@ -1,7 +1,14 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  onRequestHookHandler,
+} from 'fastify';
 import { ApiError } from '../errors/index.js';
-import type { Authenticator } from './authenticator.js';
+import type { Authenticator, Principal } from './authenticator.js';
 import type { RateLimiter } from './rateLimit/index.js';
+
+type Admit = (request: FastifyRequest, reply: FastifyReply) => void | Promise<void>;
 
 /**
  * The onRequest hook that lets a request in, before its body is read: who is calling (the route's
@@ -12,12 +19,69 @@ import type { RateLimiter } from './rateLimit/index.js';
  * the address's count is read by `rateLimiter.check` with the request's other limits, all in one
  * store call (one Redis round trip); it is read on its own, first, only when the token must be
  * looked up, or when the request is refused before `check` (401, 403, or no route to count it).
+ *
+ * A request whose token is cached, let in by a store that answers at once (the in-memory one),
+ * is admitted without a promise: the hook calls `done` before it returns.
  */
 export function admitRequests(
   authenticator: Pick<Authenticator, 'authenticate' | 'authenticateCached'>,
   rateLimiter: RateLimiter | null,
-): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
-  return async (request, reply) => {
+): onRequestHookHandler {
+  const admitLater = slowAdmission(authenticator, rateLimiter);
+
+  /** The common case at once; anything else (a lookup, a refusal) by `admitLater`. */
+  const admit: Admit = (request, reply) => {
+    const route = request.routeOptions;
+    const config = route.config;
+    const auth = config.auth;
+    if (auth !== undefined && auth !== 'none') {
+      const principal = authenticator.authenticateCached(request.headers.authorization);
+      if (principal === undefined || principal === null || !auth.includes(principal.kind)) {
+        return admitLater(request, reply, principal);
+      }
+      request.principal = principal;
+    }
+    const limiter = config.rateLimit === false ? null : rateLimiter;
+    if (limiter === null) return undefined;
+    return route.url !== undefined ? limiter.check(request, reply) : limiter.checkAddress(request);
+  };
+
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    let admitted: void | Promise<void>;
+    try {
+      admitted = admit(request, reply);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    if (admitted === undefined) {
+      done();
+      return;
+    }
+    admitted.then(
+      () => {
+        done();
+      },
+      (err: unknown) => {
+        done(err as Error);
+      },
+    );
+  };
+}
+
+/**
+ * Admission when the cache did not let the caller in at once: the token looked up, or the
+ * caller refused (the address's count read first, so a banned address gets its 429).
+ */
+function slowAdmission(
+  authenticator: Pick<Authenticator, 'authenticate'>,
+  rateLimiter: RateLimiter | null,
+) {
+  return async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    cached: Principal | null | undefined,
+  ): Promise<void> => {
     const config = request.routeOptions.config;
     const limiter = config.rateLimit === false ? null : rateLimiter;
     let addressChecked = false;
@@ -29,11 +93,10 @@ export function admitRequests(
 
     const auth = config.auth;
     if (auth !== undefined && auth !== 'none') {
-      const header = request.headers.authorization;
-      let principal = authenticator.authenticateCached(header);
+      let principal = cached;
       if (principal === undefined) {
         await checkAddress();
-        principal = await authenticator.authenticate(header);
+        principal = await authenticator.authenticate(request.headers.authorization);
       }
       if (principal === null) {
         await checkAddress();

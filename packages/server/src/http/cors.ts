@@ -61,17 +61,17 @@ export function registerCors(app: FastifyInstance, origins: CorsOrigins): void {
   if (origins === null) return;
   const varies = origins !== '*';
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'OPTIONS') return;
+  /** Answers a preflight (true), or leaves the request to its route (false). */
+  const answerPreflight = (request: FastifyRequest, reply: FastifyReply): boolean => {
     const path = pathOf(request);
-    if (!isApiPath(path) || isCookiePage(path)) return;
-    if (request.headers['access-control-request-method'] === undefined) return;
+    if (!isApiPath(path) || isCookiePage(path)) return false;
+    if (request.headers['access-control-request-method'] === undefined) return false;
     const allowed = allowedOrigin(origins, request.headers.origin);
     if (varies) void reply.header('vary', 'Origin');
     if (allowed === null) {
       // Not an origin of the setting: the browser refuses the request itself.
       void reply.status(204).send();
-      return reply;
+      return true;
     }
     void reply
       .status(204)
@@ -82,7 +82,13 @@ export function registerCors(app: FastifyInstance, origins: CorsOrigins): void {
         'access-control-max-age': String(PREFLIGHT_MAX_AGE_SECONDS),
       })
       .send();
-    return reply;
+    return true;
+  };
+
+  // A callback hook, so the requests that are not preflights (all but a few) make no promise. An
+  // answered preflight does not call `done`: Fastify's way to answer from a callback hook.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'OPTIONS' || !answerPreflight(request, reply)) done();
   });
 
   // eslint-disable-next-line max-params -- Fastify's signature; `done` spares a promise per answer

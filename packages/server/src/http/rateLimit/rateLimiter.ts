@@ -4,6 +4,7 @@ import type { Clock } from '../../domain/clock.js';
 import { RateLimitedError } from '../../errors/index.js';
 import type {
   BucketLimit,
+  ChainResult,
   ChainStep,
   ConsumeResult,
   RateLimitStore,
@@ -99,13 +100,17 @@ export interface RateLimiter {
    * may be refused, or cost a database read, before {@link RateLimiter.check} (which checks the
    * address too).
    */
-  checkAddress(request: FastifyRequest): Promise<void>;
+  checkAddress(request: FastifyRequest): void | Promise<void>;
   /**
    * Refuses an address or user who has collected too many 401, 403 and 429 answers, then counts
    * the request against the global limit and its route bucket, all in one store call; sets the
    * X-RateLimit-* headers, or throws RateLimitedError.
+   *
+   * Both answer at once (no promise; a refusal thrown at once) when the store does, as the
+   * in-memory one always does: on a request whose token is cached, the limiter is then the only
+   * step between its arrival and its route, and a promise per request cost a measurable share.
    */
-  check(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  check(request: FastifyRequest, reply: FastifyReply): void | Promise<void>;
   /** Counts the request against the account its body names, when its route says which. */
   checkAccount(request: FastifyRequest): Promise<void>;
   /**
@@ -228,11 +233,15 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     });
 
   return {
-    async checkAddress(request) {
+    checkAddress(request) {
       const now = clock.now();
-      const state = await store.peek(invalidKey(request), invalidLimit, now);
-      if (state.remaining > 0) return;
-      throw globalLimited(state.resetAtMs, now);
+      const settle = (state: ConsumeResult) => {
+        if (state.remaining <= 0) throw globalLimited(state.resetAtMs, now);
+      };
+      const state = store.peek(invalidKey(request), invalidLimit, now);
+      if (state instanceof Promise) return state.then(settle);
+      settle(state);
+      return undefined;
     },
 
     recordAnswer(request, statusCode) {
@@ -252,9 +261,9 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       })();
     },
 
-    async check(request, reply) {
+    check(request, reply) {
       const limits = limitsOf(request);
-      if (limits === null) return;
+      if (limits === null) return undefined;
       const now = clock.now();
       // Every limit of the request in one store call (one Redis round trip), in the order they
       // apply: the first refusal ends the chain, so a limit after it is neither read nor counted.
@@ -278,17 +287,23 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         const key = `r:${owner}:${route.bucket}:${route.major ?? ''}`;
         chain.push({ key, limit: route.limit, count: true, scope: 'route' });
       }
-      const { refusedAt, results } = await store.consumeChain(chain, now);
-      const [refusing, refused] = [chain[refusedAt], results[refusedAt]];
-      if (refusing !== undefined && refused !== undefined) {
-        throw refusing.scope === 'route' && route !== null
-          ? routeLimited(refused, route.bucket, { now, scope: route.shared ? 'shared' : 'user' })
-          : globalLimited(refused.resetAtMs, now);
-      }
-      const bucket = results.at(-1);
-      if (route !== null && bucket !== undefined) {
-        void reply.headers(rateLimitHeaders(bucket, route.bucket, now));
-      }
+      const settle = ({ refusedAt, results }: ChainResult) => {
+        const refusing = chain[refusedAt];
+        const refused = results[refusedAt];
+        if (refusing !== undefined && refused !== undefined) {
+          throw refusing.scope === 'route' && route !== null
+            ? routeLimited(refused, route.bucket, { now, scope: route.shared ? 'shared' : 'user' })
+            : globalLimited(refused.resetAtMs, now);
+        }
+        const bucket = results.at(-1);
+        if (route !== null && bucket !== undefined) {
+          void reply.headers(rateLimitHeaders(bucket, route.bucket, now));
+        }
+      };
+      const answer = store.consumeChain(chain, now);
+      if (answer instanceof Promise) return answer.then(settle);
+      settle(answer);
+      return undefined;
     },
 
     async checkAccount(request) {

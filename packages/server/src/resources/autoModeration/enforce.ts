@@ -35,6 +35,7 @@ import type { ServiceDeps } from '../deps.js';
 import { serializeMember, memberDispatches } from '../members/index.js';
 import { loadMessageContext, serializeMessage, type AttachmentLinks } from '../messages/index.js';
 import { startBudget, type BudgetClocks } from './budget.js';
+import type { AutoModRuleCache } from './ruleCache.js';
 import { executionDispatch } from './dispatch.js';
 import { scanText } from './keywords.js';
 import { createRuleMatchers } from './matchers.js';
@@ -60,7 +61,12 @@ export interface MessageCheck {
 }
 
 export function createAutoModerationEnforcer(
-  deps: ServiceDeps & { links: () => AttachmentLinks; budget: BudgetClocks },
+  deps: ServiceDeps & {
+    links: () => AttachmentLinks;
+    budget: BudgetClocks;
+    /** The guilds' rules as this node holds them (a message create reads no storage for them). */
+    rules: Pick<AutoModRuleCache, 'listByGuild'>;
+  },
 ) {
   const { storage, clock, ids } = deps;
   const matching = createRuleMatching({ clock });
@@ -240,7 +246,7 @@ export function createAutoModerationEnforcer(
       if ((check.member.flags & QUARANTINED_FLAG) !== 0) {
         throw new ApiError('AUTOMOD_MESSAGE_BLOCKED');
       }
-      const all = await storage.autoModRules.listByGuild(check.guildId);
+      const all = await deps.rules.listByGuild(check.guildId);
       matchers.retain(
         check.guildId,
         all.map((rule) => rule.id),

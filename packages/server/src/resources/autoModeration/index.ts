@@ -5,6 +5,7 @@ export {
   QUARANTINED_FLAG,
   type AutoModerationEnforcer,
 } from './enforce.js';
+export { createAutoModRuleCache, type AutoModRuleCache } from './ruleCache.js';
 export { registerAutoModerationRoutes } from './routes.js';
 export { createAutoModerationService, type AutoModerationService } from './service.js';
 export { serializeRule } from './serialize.js';

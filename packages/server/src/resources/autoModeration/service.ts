@@ -87,7 +87,11 @@ export function createAutoModerationService(
     budgetMs: number;
   },
 ) {
-  const { storage, clock, ids, budgetMs } = deps;
+  const { storage, clock, ids, budgetMs, revocations } = deps;
+  /** Every node's copy of the guild's rules is dropped once the change commits (ruleCache.ts). */
+  const rulesChanged = (tx: Repositories, guildId: string) => {
+    revocations.revoke(tx, { autoModGuildIds: [guildId] });
+  };
   const accessFor = accessLoader(clock);
 
   const findRule = async (repos: Repositories, guildId: string, ruleId: string) => {
@@ -182,6 +186,7 @@ export function createAutoModerationService(
         });
         const wire = serializeRule(rule);
         afterCommit(tx, ruleDispatch('AUTO_MODERATION_RULE_CREATE', wire));
+        rulesChanged(tx, access.guild.id);
         await recordAudit(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,
@@ -240,6 +245,7 @@ export function createAutoModerationService(
         const changes = diffChanges(auditView(rule), auditView(updated));
         if (changes.length > 0) {
           afterCommit(tx, ruleDispatch('AUTO_MODERATION_RULE_UPDATE', wire));
+          rulesChanged(tx, access.guild.id);
           await recordAudit(tx, ids, {
             guildId: access.guild.id,
             userId: principal.user.id,
@@ -260,6 +266,7 @@ export function createAutoModerationService(
         const rule = await findRule(tx, access.guild.id, request.ruleId);
         await tx.autoModRules.delete(access.guild.id, rule.id);
         afterCommit(tx, ruleDispatch('AUTO_MODERATION_RULE_DELETE', serializeRule(rule)));
+        rulesChanged(tx, access.guild.id);
         await recordAudit(tx, ids, {
           guildId: access.guild.id,
           userId: principal.user.id,

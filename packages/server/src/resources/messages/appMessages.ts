@@ -140,7 +140,7 @@ export function createAppMessages(
         webhookAuthor: byWebhook ? { username: author.username, avatar: author.avatar } : null,
         ephemeralUserId,
       };
-      const record: MessageRecord = { ...message, pinnedAt: null, editedAt: null };
+      const record: MessageRecord = { pinnedAt: null, editedAt: null, ...message };
       await withUploads(uploads, () =>
         storage.groupTransaction(async (tx) => {
           await tx.messages.create(message);

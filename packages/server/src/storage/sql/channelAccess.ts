@@ -179,8 +179,10 @@ export async function findAccessContext(
   const parameters = query.parameters.map((value) =>
     value === CHANNEL_ID ? request.channelId : value === USER_ID ? request.userId : value,
   );
+  // Named, not spread: properties after a leading spread take V8's slow path.
   const { rows } = await db.executeQuery<AccessRow>({
-    ...query,
+    query: query.query,
+    sql: query.sql,
     parameters,
     queryId: createQueryId(),
   });

@@ -227,7 +227,9 @@ export function createMessageRepository(db: Kysely<Database>): MessageRepository
       const row = messageRow(message);
       const values = Object.values(row);
       if (insertMessage !== undefined) {
-        await db.executeQuery({ ...insertMessage, parameters: values, queryId: createQueryId() });
+        // Named, not spread: properties after a leading spread take V8's slow path.
+        const { query, sql } = insertMessage;
+        await db.executeQuery({ query, sql, parameters: values, queryId: createQueryId() });
       } else {
         const compiled = db.insertInto('messages').values(row).compile();
         const same =
