@@ -5,14 +5,18 @@ import type { Repositories } from '../storage/index.js';
 import { onCommit } from './afterCommit.js';
 
 /**
- * What a revocation ends. Every node drops the named credentials from its auth cache and closes
- * (4004) the gateway sessions opened or resumed with them.
+ * What a revocation ends: what every node holds in memory that a change made on one node no
+ * longer allows. Every node drops the named credentials from its auth cache and closes (4004)
+ * the gateway sessions opened or resumed with them, and drops the named applications' URL
+ * mappings from its activity proxy host (activities/mappingCache.ts).
  */
 export interface Revocation {
   /** SHA-256 hashes of tokens that no longer authenticate (a reset bot token, a logout…). */
   tokenHashes: readonly string[];
   /** Users every credential of whom ends (an operator ban, a deleted account). */
   userIds: readonly string[];
+  /** Applications whose activity URL mappings changed: the proxy host reads them again. */
+  activityApplicationIds: readonly string[];
 }
 
 /** The bus subject every API and gateway node listens on for revocations. */
@@ -77,8 +81,10 @@ export function createRevocations(options: {
       const full: Revocation = {
         tokenHashes: revocation.tokenHashes ?? [],
         userIds: revocation.userIds ?? [],
+        activityApplicationIds: revocation.activityApplicationIds ?? [],
       };
-      if (full.tokenHashes.length === 0 && full.userIds.length === 0) return;
+      const ids = [full.tokenHashes, full.userIds, full.activityApplicationIds];
+      if (ids.every((list) => list.length === 0)) return;
       onCommit(tx, () => {
         publish(full);
       });
@@ -91,7 +97,11 @@ export function createRevocations(options: {
         const data = event.data as Record<string, unknown> | null;
         // This node applied its own revocations before publishing them.
         if (data === null || typeof data !== 'object' || data['node'] === node) return;
-        apply({ tokenHashes: strings(data['tokenHashes']), userIds: strings(data['userIds']) });
+        apply({
+          tokenHashes: strings(data['tokenHashes']),
+          userIds: strings(data['userIds']),
+          activityApplicationIds: strings(data['activityApplicationIds']),
+        });
       });
     },
     close() {

@@ -129,7 +129,7 @@ export interface Gateway {
   /** The sessions of a user (for voice state checks). */
   sessionsOf(userId: string): readonly Session[];
   /** Ends every session opened or resumed with a revoked credential: close 4004, no RESUME. */
-  revoke(revocation: Revocation): void;
+  revoke(revocation: Pick<Revocation, 'tokenHashes' | 'userIds'>): void;
   /**
    * Does `action` (op 7, op 9, a close) to each connected session `take` accepts, in the order
    * they identified; how many it did it to.

@@ -97,7 +97,7 @@ export function createSessionRegistry(deps: {
   };
 
   /** Ends every session opened or resumed with a revoked credential: close 4004, no RESUME. */
-  const revoke = (revocation: Revocation) => {
+  const revoke = (revocation: Pick<Revocation, 'tokenHashes' | 'userIds'>) => {
     const ended = new Set<Session>();
     for (const hash of revocation.tokenHashes) {
       for (const session of byCredential.get(hash) ?? []) ended.add(session);
