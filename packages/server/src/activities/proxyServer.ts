@@ -12,6 +12,7 @@ import type { TlsOptions } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { infoLineWriter } from '../logger.js';
 import { realTimers, systemClock, type Clock, type Timers } from '../domain/clock.js';
 import { createMappingCache } from './mappingCache.js';
 import { framingOf, type Framing } from './proxyFraming.js';
@@ -102,33 +103,38 @@ function hostHeaderCount(request: IncomingMessage): number {
   return count;
 }
 
+/** The fields of the one log line per request on an activity host. */
+const EXCHANGE_FIELDS = ['applicationId', 'method', 'path', 'statusCode', 'responseTime'] as const;
+
 /**
  * One line per request on an activity host when it completes, as the API's request log does;
  * the query is left out (it may carry an OAuth2 code).
  */
-function logExchange(
-  logger: Logger,
-  exchange: { request: IncomingMessage; response: ServerResponse; match: ActivityHostMatch },
-): void {
-  const { request, response, match } = exchange;
-  const started = performance.now();
-  response.once('close', () => {
-    logger.info(
-      {
+function exchangeLog(logger: Logger) {
+  const write = infoLineWriter(logger, 'activity request completed', EXCHANGE_FIELDS);
+  return (exchange: {
+    request: IncomingMessage;
+    response: ServerResponse;
+    match: ActivityHostMatch;
+  }) => {
+    const { request, response, match } = exchange;
+    const started = performance.now();
+    response.once('close', () => {
+      write({
         applicationId: match.kind === 'activity' ? match.applicationId : null,
-        method: request.method,
-        path: (request.url ?? '/').split('?', 1)[0],
+        method: request.method ?? null,
+        path: (request.url ?? '/').split('?', 1)[0] ?? '/',
         statusCode: response.headersSent ? response.statusCode : null,
         responseTime: Math.round((performance.now() - started) * 100) / 100,
-      },
-      'activity request completed',
-    );
-  });
+      });
+    });
+  };
 }
 
 export function createActivityProxy(options: ActivityProxyOptions): ActivityProxy {
   const { config, logger } = options;
   const suffix = activitySuffix(config);
+  const logExchange = exchangeLog(logger);
   const settings: ProxySettings = {
     allowLoopback: config.activityAllowLoopback,
     limits: {
@@ -257,7 +263,7 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
           sendRefusal(response, { refusal, headers, close: true });
         },
       });
-      logExchange(logger, { request, response, match });
+      logExchange({ request, response, match });
     },
     handleUpgrade(upgrade, match) {
       handle(upgrade.req, match, {
