@@ -430,6 +430,7 @@ async function composeApp(
     : createActivityProxy({
         config,
         mappings: storage.activities,
+        clock: wireClock,
         port: () => listeningPort,
         clientAddress: (request) => clientAddressOf(request, config.trustProxy),
         logger,
@@ -452,6 +453,12 @@ async function composeApp(
   lifecycle.add({ name: 'http', stop: () => closeListener(http.server, () => http.close()) });
   // Proxied activity WebSockets, like gateway sessions, would hold the listener open.
   if (activityProxy !== null) {
+    // An application's changed URL mappings, on any node, are read again here.
+    revocations.listen(({ activityApplicationIds }) => {
+      for (const applicationId of activityApplicationIds) {
+        activityProxy.forgetMappings(applicationId);
+      }
+    });
     lifecycle.add({
       name: 'activity proxy',
       stop: () => {
@@ -571,7 +578,8 @@ async function composeApp(
     apiUrl: () => `${baseUrl()}${API_PREFIX}`,
     gatewayUrl,
     voice: voice === null ? null : { endpoint: () => voice.node.endpoint(), tls: voice.tls },
-    snapshot: () => takeSnapshot({ storage, sharedState, authenticator, autoModRules, gateway }),
+    snapshot: () =>
+      takeSnapshot({ storage, sharedState, authenticator, autoModRules, gateway, activityProxy }),
     // A reset also takes back the faults, the clock and the log (appControl.ts).
     worlds: attached.resetting(createWorldState(built)),
     withSeed: (source, work) => seeds.run(source, work),

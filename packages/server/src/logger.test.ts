@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { seedDeveloper, startTestServer } from '../test/support/testServer.js';
-import { createLogger, requestLineWriter } from './logger.js';
+import { createLogger, infoLineWriter, requestLineWriter } from './logger.js';
 
 describe('logs', () => {
   it('never carry tokens, secrets or passwords, at any level', async () => {
@@ -122,6 +122,33 @@ describe('logs', () => {
     logger.level = 'warn';
     requestLineWriter(logger)(line);
     expect(lines).toHaveLength(4);
+  });
+
+  it("writes a fixed-shape info line as pino's own formatter would", () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => lines.push(line) });
+    const child = logger.child({ node: 'n1' });
+    const fields = {
+      applicationId: '123',
+      method: 'GET',
+      path: '/a "quoted"\\path é',
+      statusCode: null,
+      responseTime: 1.25,
+    };
+    const keys = ['applicationId', 'method', 'path', 'statusCode', 'responseTime'] as const;
+    infoLineWriter(child, 'activity request completed', keys)(fields);
+    child.info(fields, 'activity request completed');
+    const withoutTime = (text: string | undefined) => {
+      expect(JSON.parse(text ?? '')).toHaveProperty('time');
+      return text?.replace(/"time":\d+/, '"time":0');
+    };
+    expect(lines).toHaveLength(2);
+    expect(withoutTime(lines[0])).toBe(withoutTime(lines[1]));
+    logger.level = 'warn';
+    infoLineWriter(child, 'activity request completed', keys)(fields);
+    expect(lines).toHaveLength(2);
+    // A field that may hold a secret is never written unredacted.
+    expect(() => infoLineWriter(logger, 'x', ['token'])).toThrow(/secret/);
   });
 
   it("never carry a device flow's user_code or device_code", async () => {

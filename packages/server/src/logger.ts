@@ -127,6 +127,38 @@ export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
 }
 
 /**
+ * A writer of one fixed-shape `info` line: the JSON `logger.info(fields, msg)` writes (same level,
+ * time, bindings, the fields in `keys`' order, `msg`), formatted directly and handed to the
+ * logger's destination, as `requestLineWriter` does for the API's request line. For per-request
+ * lines whose fields are strings, numbers or null; a key that may name a secret
+ * (`REDACTED_KEYS`) is refused when the writer is made, since nothing is redacted here.
+ */
+export function infoLineWriter<K extends string>(
+  logger: Logger,
+  msg: string,
+  keys: readonly K[],
+): (fields: Readonly<Record<K, string | number | null>>) => void {
+  const sensitive = keys.find((key) => REDACTED_KEYS.has(key.toLowerCase()));
+  if (sensitive !== undefined) {
+    throw new Error(`log field ${sensitive} may hold a secret: write it with logger.info`);
+  }
+  const internals = logger as unknown as Record<symbol, unknown>;
+  const stream = internals[pino.symbols.streamSym] as DestinationStream;
+  const level = logger.levels.values['info'] ?? INFO_LEVEL;
+  const names = keys.map((key) => `,${JSON.stringify(key)}:`);
+  const tail = `,"msg":${JSON.stringify(msg)}}\n`;
+  return (fields) => {
+    if (!logger.isLevelEnabled('info')) return;
+    const bindings = internals[pino.symbols.chindingsSym] as string;
+    let line = `{"level":${level},"time":${Date.now()}${bindings}`;
+    keys.forEach((key, i) => {
+      line += `${names[i] ?? ''}${JSON.stringify(fields[key])}`;
+    });
+    stream.write(line + tail);
+  };
+}
+
+/**
  * The process logger (JSON lines; pipe through pino-pretty to read them by eye). Without a
  * destination it writes to standard output through an asynchronous destination
  * (logDestination.ts) that writes out what is left when the process exits.

@@ -8,6 +8,7 @@
 import { ApplicationFlags, isSnowflake } from '@guildhall/protocol';
 import { z } from 'zod';
 import { ApiError } from '../errors/index.js';
+import type { Revocations } from '../events/revocations.js';
 import type { Principal } from '../http/authenticator.js';
 import type {
   ActivityConfigRecord,
@@ -190,11 +191,13 @@ export interface ActivityConfigDeps {
   clock: { now(): number };
   /** The origin the app's activity is served from (the proxy host). */
   activityOrigin: (applicationId: string) => string;
+  /** Tells every node's proxy host that an application's URL mappings changed. */
+  revocations: Pick<Revocations, 'revoke'>;
 }
 
 /** The developer routes' service: read and change an owned application's activity config. */
 export function createActivityConfigService(deps: ActivityConfigDeps) {
-  const { storage, clock } = deps;
+  const { storage, clock, revocations } = deps;
 
   /** The application the caller's session owns; 10002 for any other, as the portal routes do. */
   const owned = async (repos: Repositories, principal: Principal, applicationId: string) => {
@@ -246,6 +249,8 @@ export function createActivityConfigService(deps: ActivityConfigDeps) {
         };
         await tx.activities.saveConfig(next);
         await syncFlag(tx, application, hasRootMapping(next.urlMappings));
+        // Every node's proxy host reads the mappings again once this commits.
+        revocations.revoke(tx, { activityApplicationIds: [application.id] });
         return view(next);
       });
     },

@@ -65,15 +65,26 @@ export const VIA_TOKEN = 'guildhall-activities';
  */
 const PLATFORM_COOKIE = /^\s*(?:__Host-|__Secure-)?guildhall_/i;
 
+const NO_TOKENS: ReadonlySet<string> = new Set();
+/** Connection header values seen, with their tokens: a handful of spellings come again and again. */
+const tokenMemo = new Map<string, ReadonlySet<string>>();
+const MAX_TOKEN_MEMO = 64;
+
 /** The header names a Connection header lists (also connection-specific). */
-function connectionTokens(headers: IncomingHttpHeaders): Set<string> {
-  const value = headers.connection ?? '';
-  return new Set(
+function connectionTokens(headers: IncomingHttpHeaders): ReadonlySet<string> {
+  const value = headers.connection;
+  if (value === undefined || value === '') return NO_TOKENS;
+  const held = tokenMemo.get(value);
+  if (held !== undefined) return held;
+  const tokens = new Set(
     value
       .split(',')
       .map((token) => token.trim().toLowerCase())
       .filter((token) => token !== ''),
   );
+  if (tokenMemo.size >= MAX_TOKEN_MEMO) tokenMemo.clear();
+  tokenMemo.set(value, tokens);
+  return tokens;
 }
 
 /** The Cookie header without the platform's cookies; undefined when nothing is left. */
@@ -104,13 +115,16 @@ export function forwardedRequestHeaders(
 ): OutgoingHttpHeaders {
   const listed = connectionTokens(headers);
   const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
+    const value = headers[name];
     if (value === undefined || NOT_FORWARDED.has(name) || listed.has(name)) continue;
     out[name] = value;
   }
-  const cookie = activityCookies(headers.cookie);
-  if (cookie === undefined) delete out.cookie;
-  else out.cookie = cookie;
+  if (headers.cookie !== undefined) {
+    const cookie = activityCookies(headers.cookie);
+    if (cookie === undefined) delete out.cookie;
+    else out.cookie = cookie;
+  }
   out.host = context.targetHost;
   out['x-forwarded-for'] = context.clientAddress;
   if (headers.host !== undefined) out['x-forwarded-host'] = headers.host;
@@ -147,7 +161,8 @@ export function returnedResponseHeaders(
 ): OutgoingHttpHeaders {
   const listed = connectionTokens(headers);
   const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
+    const value = headers[name];
     if (value === undefined || NOT_RETURNED.has(name) || listed.has(name)) continue;
     if (name === 'set-cookie') {
       const cookies = (Array.isArray(value) ? value : [value]).flatMap((cookie) => {

@@ -7,7 +7,7 @@
  * one to a mapping target's path, rewritten to its prefix); any other is a 502 page.
  */
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
-import { Transform, pipeline, type Duplex, type TransformCallback } from 'node:stream';
+import { Transform, type Duplex, type TransformCallback } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Timers } from '../domain/clock.js';
 import { forwardedRequestHeaders, returnedResponseHeaders } from './proxyHeaders.js';
@@ -208,6 +208,12 @@ export function forwardHttp(
     if (!complete) sent.destroy();
   });
 
+  // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 6.3): nothing
+  // to meter or stream.
+  if (!hasBody(req)) {
+    sent.end();
+    return;
+  }
   // Piped, not pipelined: a failed target must not destroy the browser's socket before the
   // page that says so is written.
   const body = meter(limits.maxBodyBytes, idle.touch);
@@ -215,6 +221,12 @@ export function forwardHttp(
     fail({ status: 413, reason: 'The request body is larger than the proxy forwards.' }, true);
   });
   req.pipe(body).pipe(sent);
+}
+
+/** Whether a request carries a body: a Transfer-Encoding, or a Content-Length above 0. */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 interface RelayHooks {
@@ -244,8 +256,13 @@ function relayResponse(
   }
   res.writeHead(status, { ...headers, ...request.frameHeaders });
   answer.on('data', hooks.idle.touch);
-  pipeline(answer, res, (err) => {
+  // Piped rather than pipelined (Node's pipeline makes an AbortController and, when done, a
+  // DOMException per call); the browser leaving ends the upstream request (forwardHttp), and an
+  // answer cut short ends the browser's.
+  answer.on('close', () => {
+    if (answer.complete) return;
     hooks.finish();
-    if (err) res.destroy();
+    res.destroy();
   });
+  answer.pipe(res);
 }

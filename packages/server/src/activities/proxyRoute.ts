@@ -70,6 +70,18 @@ function normalSegment(segment: string): string | null {
   return normal === '.' || normal === '..' ? null : normal;
 }
 
+/** A path already normal: segment characters only (no escape), no `.` or `..` segment. */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@]*)+$/;
+const DOT_SEGMENT = /\/\.\.?(?=\/|$)/;
+
+/** A request path with every segment normalized (`normalSegment`); null when refused. */
+function normalPath(rawPath: string): string | null {
+  // Most paths have nothing to normalize: they are taken as they are, segment by segment alike.
+  if (PLAIN_PATH.test(rawPath) && !DOT_SEGMENT.test(rawPath)) return rawPath;
+  const segments = rawPath.split('/').slice(1).map(normalSegment);
+  return segments.some((segment) => segment === null) ? null : `/${segments.join('/')}`;
+}
+
 /**
  * The request target's path (normalized, without `/.proxy`) and query, or why it is refused.
  */
@@ -82,14 +94,13 @@ export function requestPath(
   const queryAt = url.indexOf('?');
   const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
   const query = queryAt === -1 ? '' : url.slice(queryAt);
-  const segments = rawPath.split('/').slice(1).map(normalSegment);
-  if (segments.some((segment) => segment === null) || /[\s\\]/.test(query)) {
+  let path = normalPath(rawPath);
+  if (path === null || /[\s\\]/.test(query)) {
     return refuse(
       400,
       'The path has a segment the proxy does not forward (dots, encoded slashes).',
     );
   }
-  let path = `/${segments.join('/')}`;
   if (path === PROXY_PREFIX || path.startsWith(`${PROXY_PREFIX}/`)) {
     path = path.slice(PROXY_PREFIX.length) || '/';
   }
@@ -106,14 +117,22 @@ function covers(prefix: string, path: string): boolean {
   return prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
 }
 
-/** The mapping with the longest prefix covering the path, or null. */
-export function longestMapping(mappings: readonly UrlMapping[], path: string): UrlMapping | null {
-  let best: UrlMapping | null = null;
-  for (const mapping of mappings) {
-    if (!mapping.prefix.startsWith('/') || !covers(bare(mapping.prefix), path)) continue;
-    if (best === null || bare(mapping.prefix).length > bare(best.prefix).length) best = mapping;
+/** The item whose prefix (bare; null for none) is the longest covering the path, or null. */
+function longest<T>(items: readonly T[], prefixOf: (item: T) => string | null, path: string) {
+  let best: T | null = null;
+  let bestLength = -1;
+  for (const item of items) {
+    const prefix = prefixOf(item);
+    if (prefix === null || prefix.length <= bestLength || !covers(prefix, path)) continue;
+    best = item;
+    bestLength = prefix.length;
   }
   return best;
+}
+
+/** The mapping with the longest prefix covering the path, or null. */
+export function longestMapping(mappings: readonly UrlMapping[], path: string): UrlMapping | null {
+  return longest(mappings, (m) => (m.prefix.startsWith('/') ? bare(m.prefix) : null), path);
 }
 
 /** A mapping target: host name or [IPv6], an optional port, an optional path. */
@@ -166,27 +185,59 @@ export function parseTarget(target: string, activitySuffix: string): ProxyTarget
 }
 
 /**
- * Where a request on an application's activity origin goes: the target and the path to ask it
- * for, or the refusal (404 for no activity or no mapping, 400 for a path the proxy does not
- * forward, 502 for a mapping target it will not use).
+ * A URL mapping ready to route by: its prefix without the trailing slash ('' for the root
+ * mapping), its target parsed (null for one the proxy will not use). Made once per mapping set
+ * (the proxy keeps them with the mappings it holds in memory), not once per request.
  */
+export interface RoutableMapping {
+  prefix: string;
+  target: ProxyTarget | null;
+}
+
+/** An application's URL mappings made ready to route by; mappings without a '/' prefix left out. */
+export function routableMappings(
+  mappings: readonly UrlMapping[],
+  activitySuffix: string,
+): RoutableMapping[] {
+  return mappings
+    .filter((mapping) => mapping.prefix.startsWith('/'))
+    .map((mapping) => ({
+      prefix: bare(mapping.prefix),
+      target: parseTarget(mapping.target, activitySuffix),
+    }));
+}
+
+/**
+ * Where a request goes by routable mappings (`routableMappings`; null when the application has
+ * no activity): the target and the path to ask it for, or the refusal (404 for no activity or
+ * no mapping, 400 for a path the proxy does not forward, 502 for a mapping target it will not
+ * use).
+ */
+export function routeByMappings(mappings: readonly RoutableMapping[] | null, url: string): Route {
+  const request = requestPath(url);
+  if (!request.ok) return request;
+  if (mappings === null) return refuse(404, 'This application has no activity.');
+  const mapping = longest(mappings, (m) => m.prefix, request.path);
+  if (mapping === null) {
+    return refuse(404, 'No URL mapping of this activity covers this path.');
+  }
+  const { target } = mapping;
+  if (target === null) {
+    return refuse(502, "This URL mapping's target is not one the proxy connects to.");
+  }
+  const rest = request.path.slice(mapping.prefix.length);
+  const path = `${target.basePath}${rest}` || '/';
+  return { ok: true, target, prefix: mapping.prefix, path: `${path}${request.query}` };
+}
+
+/** `routeByMappings` of an application's stored URL mappings (null: no activity). */
 export function routeRequest(
   mappings: readonly UrlMapping[] | null,
   url: string,
   activitySuffix: string,
 ): Route {
-  const request = requestPath(url);
-  if (!request.ok) return request;
-  if (mappings === null) return refuse(404, 'This application has no activity.');
-  const mapping = longestMapping(mappings, request.path);
-  if (mapping === null) {
-    return refuse(404, 'No URL mapping of this activity covers this path.');
-  }
-  const target = parseTarget(mapping.target, activitySuffix);
-  if (target === null) {
-    return refuse(502, "This URL mapping's target is not one the proxy connects to.");
-  }
-  const rest = request.path.slice(bare(mapping.prefix).length);
-  const path = `${target.basePath}${rest}` || '/';
-  return { ok: true, target, prefix: bare(mapping.prefix), path: `${path}${request.query}` };
+  return routeByMappings(
+    mappings === null ? null : routableMappings(mappings, activitySuffix),
+    url,
+  );
 }

@@ -11,21 +11,13 @@ import { Server as HttpsServer } from 'node:https';
 import type { TlsOptions } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { publicBaseUrl, type Config } from '../config.js';
-import { realTimers, type Timers } from '../domain/clock.js';
-import {
-  cameThroughProxy,
-  frameSecurityHeaders,
-  pageSecurityHeaders,
-  type FramePolicyContext,
-} from './proxyHeaders.js';
-import {
-  activityOrigin,
-  activitySuffix,
-  clientOrigins,
-  matchActivityHost,
-  type ActivityHostMatch,
-} from './proxyHost.js';
+import type { Config } from '../config.js';
+import { infoLineWriter } from '../logger.js';
+import { realTimers, systemClock, type Clock, type Timers } from '../domain/clock.js';
+import { createMappingCache } from './mappingCache.js';
+import { framingOf, type Framing } from './proxyFraming.js';
+import { cameThroughProxy } from './proxyHeaders.js';
+import { activitySuffix, matchActivityHost, type ActivityHostMatch } from './proxyHost.js';
 import {
   DEFAULT_PROXY_LIMITS,
   forwardHttp,
@@ -35,7 +27,14 @@ import {
 } from './proxyHttp.js';
 import { serveFrameRelay } from './frameRelay.js';
 import { sendRefusal, writeRawRefusal } from './proxyPages.js';
-import { routeRequest, type Refusal, type UrlMappingSource } from './proxyRoute.js';
+import {
+  routableMappings,
+  routeByMappings,
+  type ProxyTarget,
+  type Refusal,
+  type RoutableMapping,
+  type UrlMappingSource,
+} from './proxyRoute.js';
 import { createAgents, literalAddressRefusal } from './proxyUpstream.js';
 import { forwardUpgrade, type UpgradeRequest } from './proxyWs.js';
 
@@ -50,8 +49,13 @@ export interface ActivityProxyOptions {
     | 'tls'
     | 'tlsCert'
   >;
-  /** Each application's URL mappings (`storage.activities`). */
+  /**
+   * Each application's URL mappings (`storage.activities`), held in memory once read
+   * (mappingCache.ts) until `forgetMappings` or their time is up.
+   */
   mappings: UrlMappingSource;
+  /** What the held mappings' age is read from. */
+  clock?: Pick<Clock, 'now'>;
   /** The port the server listens on (the configured one until it listens). */
   port: () => number;
   /** The browser's address under the server's trust-proxy rule. */
@@ -69,6 +73,11 @@ export interface ActivityProxy {
   handleRequest(request: IncomingMessage, response: ServerResponse, match: ActivityHostMatch): void;
   handleUpgrade(upgrade: UpgradeRequest, match: ActivityHostMatch): void;
   /**
+   * Drops the URL mappings held for an application (they changed: a revocation, on every
+   * node), or for every application without an argument (the database returned to a snapshot).
+   */
+  forgetMappings(applicationId?: string): void;
+  /**
    * Ends the proxied WebSockets (they would hold the listener open) and the pooled connections
    * to targets; called before the HTTP server closes.
    */
@@ -85,12 +94,6 @@ interface Outlet {
   refuse: (refusal: Refusal, headers: Record<string, string>) => void;
 }
 
-/** What a request on an activity origin needs before the mappings are read. */
-interface Checked {
-  applicationId: string | null;
-  policy: FramePolicyContext;
-}
-
 /** How many Host headers the request carried (Node keeps only the first). */
 function hostHeaderCount(request: IncomingMessage): number {
   let count = 0;
@@ -100,33 +103,38 @@ function hostHeaderCount(request: IncomingMessage): number {
   return count;
 }
 
+/** The fields of the one log line per request on an activity host. */
+const EXCHANGE_FIELDS = ['applicationId', 'method', 'path', 'statusCode', 'responseTime'] as const;
+
 /**
  * One line per request on an activity host when it completes, as the API's request log does;
  * the query is left out (it may carry an OAuth2 code).
  */
-function logExchange(
-  logger: Logger,
-  exchange: { request: IncomingMessage; response: ServerResponse; match: ActivityHostMatch },
-): void {
-  const { request, response, match } = exchange;
-  const started = performance.now();
-  response.once('close', () => {
-    logger.info(
-      {
+function exchangeLog(logger: Logger) {
+  const write = infoLineWriter(logger, 'activity request completed', EXCHANGE_FIELDS);
+  return (exchange: {
+    request: IncomingMessage;
+    response: ServerResponse;
+    match: ActivityHostMatch;
+  }) => {
+    const { request, response, match } = exchange;
+    const started = performance.now();
+    response.once('close', () => {
+      write({
         applicationId: match.kind === 'activity' ? match.applicationId : null,
-        method: request.method,
-        path: (request.url ?? '/').split('?', 1)[0],
+        method: request.method ?? null,
+        path: (request.url ?? '/').split('?', 1)[0] ?? '/',
         statusCode: response.headersSent ? response.statusCode : null,
         responseTime: Math.round((performance.now() - started) * 100) / 100,
-      },
-      'activity request completed',
-    );
-  });
+      });
+    });
+  };
 }
 
 export function createActivityProxy(options: ActivityProxyOptions): ActivityProxy {
   const { config, logger } = options;
   const suffix = activitySuffix(config);
+  const logExchange = exchangeLog(logger);
   const settings: ProxySettings = {
     allowLoopback: config.activityAllowLoopback,
     limits: {
@@ -140,13 +148,24 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
     logger,
   };
 
-  const policyOf = (applicationId: string | null): FramePolicyContext => {
-    const port = options.port();
-    return {
-      activityOrigin: activityOrigin(config, port, applicationId ?? 'unknown'),
-      clientOrigins: clientOrigins(config, port),
-      platformOrigin: new URL(publicBaseUrl(config, port)).origin,
-    };
+  const framing = framingOf(config, options.port);
+  // Each application's mappings, ready to route by, held in memory (mappingCache.ts).
+  const mappings = createMappingCache<RoutableMapping[] | null>({
+    read: async (applicationId) => {
+      const stored = await options.mappings.urlMappings(applicationId);
+      return stored === null ? null : routableMappings(stored, suffix);
+    },
+    clock: options.clock ?? systemClock,
+  });
+  // A held target's literal-address check, made once per target (mappings held are reused).
+  const refusals = new WeakMap<ProxyTarget, Refusal | null>();
+  const addressRefusal = (target: ProxyTarget) => {
+    let refusal = refusals.get(target);
+    if (refusal === undefined) {
+      refusal = literalAddressRefusal(target, settings.allowLoopback);
+      refusals.set(target, refusal);
+    }
+    return refusal;
   };
 
   /** The refusal of a request before any mapping is read, or null. */
@@ -166,55 +185,61 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
     return null;
   };
 
-  /** The route of a checked request: where to forward it, or why not. */
-  const resolve = async (
+  /** Where a checked request goes by its application's mappings, or why not. */
+  const resolve = (
     request: IncomingMessage,
-    checked: Checked,
-  ): Promise<ForwardRequest | Refusal> => {
-    const { applicationId, policy } = checked;
-    const mappings =
-      applicationId === null ? null : await options.mappings.urlMappings(applicationId);
-    const route = routeRequest(mappings, request.url ?? '/', suffix);
+    site: { applicationId: string | null; framing: Framing },
+    routes: readonly RoutableMapping[] | null,
+  ): ForwardRequest | Refusal => {
+    const { applicationId, framing: frame } = site;
+    const route = routeByMappings(routes, request.url ?? '/');
     if (!route.ok || applicationId === null) {
       return route.ok ? { status: 404, reason: 'No activity is served here.' } : route;
     }
-    const refused = literalAddressRefusal(route.target, settings.allowLoopback);
+    const refused = addressRefusal(route.target);
     if (refused !== null) return refused;
     return {
       applicationId,
-      activityOrigin: policy.activityOrigin,
+      activityOrigin: frame.policy.activityOrigin,
       target: route.target,
       prefix: route.prefix,
       path: route.path,
       clientAddress: options.clientAddress(request),
-      frameHeaders: frameSecurityHeaders(policy),
-      pageHeaders: pageSecurityHeaders(policy),
+      frameHeaders: frame.frameHeaders,
+      pageHeaders: frame.pageHeaders,
     };
   };
 
-  /** Checks and routes a request, then hands it on; refusals answered with `refuse`. */
+  /**
+   * Checks and routes a request, then hands it on; refusals answered with `refuse`. Mappings
+   * held in memory route at once; others are read first.
+   */
   const handle = (request: IncomingMessage, match: ActivityHostMatch, outlet: Outlet) => {
     const { forward, refuse } = outlet;
     const applicationId = match.kind === 'activity' ? match.applicationId : null;
-    const policy = policyOf(applicationId);
+    const site = { applicationId, framing: framing(applicationId) };
     const early = precheck(request, outlet.websocket);
     if (early !== null) {
-      refuse(early, pageSecurityHeaders(policy));
+      refuse(early, site.framing.pageHeaders);
       return;
     }
-    resolve(request, { applicationId, policy }).then(
-      (result) => {
-        if ('target' in result) forward(result);
-        else refuse(result, pageSecurityHeaders(policy));
-      },
-      (err: unknown) => {
-        logger.error({ err, applicationId }, 'activity proxy: URL mappings not read');
-        refuse(
-          { status: 502, reason: "This activity's settings could not be read." },
-          pageSecurityHeaders(policy),
-        );
-      },
-    );
+    const settle = (routes: readonly RoutableMapping[] | null) => {
+      const result = resolve(request, site, routes);
+      if ('target' in result) forward(result);
+      else refuse(result, site.framing.pageHeaders);
+    };
+    const held = applicationId === null ? null : mappings.cached(applicationId);
+    if (held !== undefined || applicationId === null) {
+      settle(held ?? null);
+      return;
+    }
+    mappings.get(applicationId).then(settle, (err: unknown) => {
+      logger.error({ err, applicationId }, 'activity proxy: URL mappings not read');
+      refuse(
+        { status: 502, reason: "This activity's settings could not be read." },
+        site.framing.pageHeaders,
+      );
+    });
   };
 
   return {
@@ -224,7 +249,7 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
       if (
         match.kind === 'activity' &&
         precheck(request, false) === null &&
-        serveFrameRelay(request, response, frameSecurityHeaders(policyOf(match.applicationId)))
+        serveFrameRelay(request, response, framing(match.applicationId).frameHeaders)
       ) {
         return;
       }
@@ -238,7 +263,7 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
           sendRefusal(response, { refusal, headers, close: true });
         },
       });
-      logExchange(logger, { request, response, match });
+      logExchange({ request, response, match });
     },
     handleUpgrade(upgrade, match) {
       handle(upgrade.req, match, {
@@ -250,6 +275,10 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
           writeRawRefusal(upgrade.socket, refusal, headers);
         },
       });
+    },
+    forgetMappings(applicationId) {
+      if (applicationId === undefined) mappings.forgetAll();
+      else mappings.forget(applicationId);
     },
     close() {
       for (const socket of settings.tunnels) socket.destroy();

@@ -2,6 +2,7 @@
  * @module control/reset: returning a running server to a point taken earlier (a loaded world),
  * for tests: the database's contents, and what the server keeps in memory about them.
  */
+import type { ActivityProxy } from '../activities/proxyServer.js';
 import type { Gateway } from '../gateway/index.js';
 import type { Authenticator } from '../http/authenticator.js';
 import type { SharedState } from '../sharedState/index.js';
@@ -11,8 +12,8 @@ import type { Storage } from '../storage/index.js';
 export interface AppSnapshot {
   /**
    * Returns the server to this point: the database as it was, rate limits, identify buckets and
-   * presences forgotten, cached credentials dropped, gateway sessions ended (their clients
-   * reconnect and identify again, seeing the world as it was).
+   * presences forgotten, cached credentials and activity URL mappings dropped, gateway sessions
+   * ended (their clients reconnect and identify again, seeing the world as it was).
    */
   restore(): Promise<void>;
   /** The database's size at this point, in bytes. */
@@ -32,6 +33,8 @@ export interface ResetParts {
   /** The auto-moderation rules this node holds. */
   autoModRules: { forgetAll(): void };
   gateway: Pick<Gateway, 'endAll'>;
+  /** The proxy host of an API node (its URL mappings held in memory), or null. */
+  activityProxy: Pick<ActivityProxy, 'forgetMappings'> | null;
 }
 
 /**
@@ -40,7 +43,7 @@ export interface ResetParts {
  *   to copy): tests that reset run on SQLite (in memory, the kit's default) and memory.
  */
 export async function takeSnapshot(parts: ResetParts): Promise<AppSnapshot> {
-  const { storage, sharedState, authenticator, autoModRules, gateway } = parts;
+  const { storage, sharedState, authenticator, autoModRules, gateway, activityProxy } = parts;
   if (storage.snapshot === undefined) {
     throw new SnapshotUnsupportedError(
       `a server on ${storage.dialect} cannot return to a snapshot: run it on SQLite (unset DATABASE_URL) to reset it`,
@@ -61,6 +64,7 @@ export async function takeSnapshot(parts: ResetParts): Promise<AppSnapshot> {
       await image.restore();
       authenticator.forgetAll();
       autoModRules.forgetAll();
+      activityProxy?.forgetMappings();
       clear.call(sharedState);
     },
   };

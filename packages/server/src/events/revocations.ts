@@ -5,9 +5,11 @@ import type { Repositories } from '../storage/index.js';
 import { onCommit } from './afterCommit.js';
 
 /**
- * What a revocation ends: what every node holds in memory about stored data that changed. Every
- * node drops the named credentials from its auth cache and closes (4004) the gateway sessions
- * opened or resumed with them, and drops its copy of the named guilds' auto-moderation rules.
+ * What a revocation ends: what every node holds in memory that a change made on one node no
+ * longer allows. Every node drops the named credentials from its auth cache and closes (4004)
+ * the gateway sessions opened or resumed with them, drops its copy of the named guilds'
+ * auto-moderation rules (resources/autoModeration/ruleCache.ts), and drops the named
+ * applications' URL mappings from its activity proxy host (activities/mappingCache.ts).
  */
 export interface Revocation {
   /** SHA-256 hashes of tokens that no longer authenticate (a reset bot token, a logout…). */
@@ -16,6 +18,8 @@ export interface Revocation {
   userIds: readonly string[];
   /** Guilds whose auto-moderation rules changed (a rule created, modified or deleted). */
   autoModGuildIds: readonly string[];
+  /** Applications whose activity URL mappings changed: the proxy host reads them again. */
+  activityApplicationIds: readonly string[];
 }
 
 /** The bus subject every API and gateway node listens on for revocations. */
@@ -81,14 +85,15 @@ export function createRevocations(options: {
         tokenHashes: revocation.tokenHashes ?? [],
         userIds: revocation.userIds ?? [],
         autoModGuildIds: revocation.autoModGuildIds ?? [],
+        activityApplicationIds: revocation.activityApplicationIds ?? [],
       };
-      if (
-        full.tokenHashes.length === 0 &&
-        full.userIds.length === 0 &&
-        full.autoModGuildIds.length === 0
-      ) {
-        return;
-      }
+      const ids = [
+        full.tokenHashes,
+        full.userIds,
+        full.autoModGuildIds,
+        full.activityApplicationIds,
+      ];
+      if (ids.every((list) => list.length === 0)) return;
       onCommit(tx, () => {
         publish(full);
       });
@@ -105,6 +110,7 @@ export function createRevocations(options: {
           tokenHashes: strings(data['tokenHashes']),
           userIds: strings(data['userIds']),
           autoModGuildIds: strings(data['autoModGuildIds']),
+          activityApplicationIds: strings(data['activityApplicationIds']),
         });
       });
     },

@@ -93,6 +93,9 @@ function proxyTrust(
  * same trust rule as Fastify's `request.ip`.
  */
 export function clientAddressOf(request: IncomingMessage, trust: TrustProxy): string {
+  // Trusting no proxy (the default), the address is the socket's peer: proxy-addr would parse
+  // X-Forwarded-For only to pass over it.
+  if (trust === false) return request.socket.remoteAddress ?? '';
   const rule = proxyTrust(trust);
   return proxyAddr(request, typeof rule === 'boolean' ? () => rule : rule);
 }
