@@ -216,6 +216,48 @@ describeDrivers('activity instances on $driver', (driver) => {
     expect(ended.users).toEqual([]);
   });
 
+  it('takes people out of text and DM instances when their last session ends', async () => {
+    await makeActivity();
+    const text = await newChannel('board-games', 0);
+    const owner = f.guild.owner;
+    const eve = await f.guild.join('eve');
+    const opened = await f.call('POST', '/users/@me/channels', owner.token, {
+      recipient_id: eve.userId,
+    });
+    const dm = opened.json<{ id: string }>().id;
+    const ownerGateway = await f.gateway(owner.token, I.GUILDS);
+    const first = await f.gateway(eve.token, I.GUILDS);
+    const second = await f.gateway(eve.token, I.GUILDS);
+    expect((await launch(text, owner.token)).statusCode).toBe(200);
+    const inText = (await launch(text, eve.token)).json<ClientInstance>();
+    const inDm = (await launch(dm, eve.token)).json<ClientInstance>();
+    expect(inText.users).toEqual([owner.userId, eve.userId]);
+    expect(inDm.users).toEqual([eve.userId]);
+
+    // One of her two sessions ends: she is still in both.
+    await first.close(1000);
+    const listed = await f.call('GET', `/channels/${text}/activity-instances`, owner.token);
+    expect(listed.json<ClientInstance[]>().map((i) => i.users)).toEqual([
+      [owner.userId, eve.userId],
+    ]);
+    // Her last one ends: she leaves both (after it, not before); the DM's instance ends.
+    const seen = Math.max(0, ...ownerGateway.frames.map((fr) => fr.s ?? 0));
+    await second.close(1000);
+    const leftText = await ownerGateway.next(
+      (fr) =>
+        fr.t === UPDATE &&
+        (fr.s ?? 0) > seen &&
+        (fr.d as ClientInstance).instance_id === inText.instance_id &&
+        (fr.d as ClientInstance).users.length === 1,
+    );
+    expect(leftText.d).toMatchObject({ users: [owner.userId], ended: false });
+    const endedDm = await update(
+      ownerGateway,
+      (d) => d.instance_id === inDm.instance_id && d.ended,
+    );
+    expect(endedDm.users).toEqual([]);
+  });
+
   it('makes one instance of launches at once, and one end of leaves at once', async () => {
     await makeActivity();
     const voice = await newChannel('Lounge', 2);
