@@ -258,6 +258,47 @@ describeDrivers('activity instances on $driver', (driver) => {
     expect(endedDm.users).toEqual([]);
   });
 
+  it('refuses an age-gated activity to a person not known to be allowed', async () => {
+    await makeActivity();
+    const gated = await f.call(
+      'PATCH',
+      `/applications/${appId()}/embedded-activity-config`,
+      f.guild.owner.token,
+      { requires_age_gate: true },
+    );
+    expect(gated.statusCode, gated.body).toBe(200);
+    const text = await newChannel('after-dark', 0);
+    const owner = f.guild.owner;
+    const fay = await f.guild.join('fay');
+    const users = f.server.app.storage.users;
+    try {
+      // Not known, then not allowed: refused, nothing launched.
+      for (const allowed of [null, false]) {
+        await users.setNsfwAllowed(owner.userId, allowed);
+        const refused = await launch(text, owner.token);
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json()).toEqual({ code: 20024, message: 'Under minimum age' });
+      }
+      expect(
+        (await f.call('GET', `/channels/${text}/activity-instances`, owner.token)).json(),
+      ).toEqual([]);
+      // Allowed: launched; Fay, not known, may not join it.
+      await users.setNsfwAllowed(owner.userId, true);
+      expect((await launch(text, owner.token)).statusCode).toBe(200);
+      expect((await launch(text, fay.token)).json()).toMatchObject({ code: 20024 });
+      await users.setNsfwAllowed(fay.userId, true);
+      expect((await launch(text, fay.token)).json<ClientInstance>().users).toEqual([
+        owner.userId,
+        fay.userId,
+      ]);
+    } finally {
+      await users.setNsfwAllowed(owner.userId, null);
+      await f.call('PATCH', `/applications/${appId()}/embedded-activity-config`, owner.token, {
+        requires_age_gate: false,
+      });
+    }
+  });
+
   it('makes one instance of launches at once, and one end of leaves at once', async () => {
     await makeActivity();
     const voice = await newChannel('Lounge', 2);
