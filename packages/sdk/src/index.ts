@@ -27,6 +27,7 @@ export * from './relationships.js';
 export * from './presence.js';
 export * from './messages.js';
 export { AdditionalContent, AdditionalContentType } from './messageContent.js';
+export { DISCLOSURE_CONTENT, DisclosureTypes } from './disclosure.js';
 export * from './lobbies.js';
 export * from './guilds.js';
 export * from './launch.js';

@@ -8,6 +8,7 @@
 import { ErrorType } from './enums.js';
 import { SdkError, validationError } from './errors.js';
 import type { ClientCore } from './core.js';
+import { discloseOnce } from './disclosure.js';
 import { MessageHandle, requireContent, requireMetadata, requireSnowflake } from './messages.js';
 import { LobbyHandle } from './lobbyHandle.js';
 import type { WireLobby, WireLobbyMember, WireMessage } from './wire.js';
@@ -229,6 +230,7 @@ export class LobbiesArea {
       { json: body },
     );
     this.#keepMessage(message);
+    discloseOnce(this.core, message);
     return message.id;
   }
 

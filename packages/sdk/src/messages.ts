@@ -14,6 +14,7 @@
 import { ChannelType } from './enums.js';
 import { validationError } from './errors.js';
 import type { ClientCore } from './core.js';
+import { DisclosureTypes, discloseOnce } from './disclosure.js';
 import { cacheAnswers, mergeIds } from './rules.js';
 import { LobbyHandle } from './lobbyHandle.js';
 import { additionalContentOf, type AdditionalContent } from './messageContent.js';
@@ -265,6 +266,15 @@ export class MessageHandle {
     return this.#message()?.application_id ?? null;
   }
 
+  /**
+   * `MessageDataVisibleOnDiscord` for the disclosure the client injected the first time the
+   * player's message would show in the platform's client (disclosure.ts); null for any other.
+   */
+  disclosureType(): DisclosureTypes | null {
+    const type = this.#message()?.disclosure_type;
+    return type === DisclosureTypes.MessageDataVisibleOnDiscord ? type : null;
+  }
+
   /** Whether a game (an SDK token) sent it. */
   sentFromGame(): boolean {
     return this.applicationId() !== null;
@@ -389,6 +399,7 @@ export class MessagesArea {
       { json: { content } },
     );
     this.#keepMessage(message);
+    discloseOnce(this.core, message, recipientId);
     return message.id;
   }
 
@@ -412,6 +423,7 @@ export class MessagesArea {
       { json: { content, metadata: checked } },
     );
     this.#keepMessage(message);
+    discloseOnce(this.core, message, recipientId);
     return message.id;
   }
 

@@ -83,6 +83,8 @@ export interface WireMessage {
   activity?: { type: number; party_id?: string };
   lobby_member?: { additional_name?: string };
   flags?: number;
+  /** Only on the disclosure the client injects itself (disclosure.ts), never from the server. */
+  disclosure_type?: number;
 }
 
 export interface WireLobbyMember {

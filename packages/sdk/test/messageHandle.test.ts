@@ -4,7 +4,13 @@
  * person sends from the web client's routes, a DM's recipient.
  */
 import { expect, it } from 'vitest';
-import { AdditionalContentType, ErrorType, SdkError } from '../src/node.js';
+import {
+  AdditionalContentType,
+  DISCLOSURE_CONTENT,
+  DisclosureTypes,
+  ErrorType,
+  SdkError,
+} from '../src/node.js';
 import { fullAccount } from './lobbiesAccounts.js';
 import { describeDrivers, eventually, useSdkWorld } from './support.js';
 
@@ -124,5 +130,38 @@ describeDrivers('SDK message handles ($driver)', (driver) => {
       }),
     ).rejects.toBeInstanceOf(SdkError);
     expect(mergeAsked).toBe(1);
+  });
+
+  it('injects the disclosure once, the first time a message will show in the client', async () => {
+    const eve = await fullAccount(world(), 'eve_disclosed');
+    await world().server.app.storage.relationships.setMessagePolicy(eve.id, 'everyone');
+    const ada = await world().player('Ada');
+    const bob = await world().player('Bob');
+    await world().server.app.storage.relationships.setMessagePolicy(bob.id, 'everyone');
+    const adas = await world().readyClient(ada);
+    const heard: string[] = [];
+    adas.setMessageCreatedCallback((id) => heard.push(id));
+    const disclosures = () =>
+      heard.filter(
+        (id) =>
+          adas.getMessageHandle(id)?.disclosureType() ===
+          DisclosureTypes.MessageDataVisibleOnDiscord,
+      );
+    // An unlinked lobby and a DM between two provisional players stay in the game: none.
+    const lobbyId = await adas.createOrJoinLobby('quiet-room');
+    const inLobby = await adas.sendLobbyMessage(lobbyId, 'here');
+    const toBob = await adas.sendUserMessage(bob.id, 'psst');
+    expect(adas.getMessageHandle(toBob)?.disclosureType()).toBeNull();
+    expect(adas.getMessageHandle(inLobby)?.disclosureType()).toBeNull();
+    expect(disclosures()).toEqual([]);
+    // A DM with a full account shows in the client: the disclosure comes in that DM, once.
+    const toEve = await adas.sendUserMessage(eve.id, 'hello there');
+    const [disclosure] = disclosures();
+    const handle = adas.getMessageHandle(disclosure ?? '');
+    expect(handle?.content()).toBe(DISCLOSURE_CONTENT);
+    expect(handle?.channelId()).toBe(adas.getMessageHandle(toEve)?.channelId());
+    expect(adas.getMessageHandle(toEve)?.disclosureType()).toBeNull();
+    await adas.sendUserMessage(eve.id, 'again');
+    expect(disclosures()).toHaveLength(1);
   });
 });

@@ -401,17 +401,17 @@ async function composeApp(
   })) {
     lifecycle.add(sweep);
   }
-  // People leave activity instances when they leave the voice channel or the guild.
-  lifecycle.add(
-    createParticipantWatch({
-      events,
-      storage,
-      instances: services.activityInstances,
-      onError: (err) => {
-        logger.warn({ err }, 'activity participant not taken out of an instance');
-      },
-    }),
-  );
+  // People leave activity instances when they leave the voice channel or the guild, or close
+  // their last gateway session (an instance outside voice).
+  const participantWatch = createParticipantWatch({
+    events,
+    storage,
+    instances: services.activityInstances,
+    onError: (err) => {
+      logger.warn({ err }, 'activity participant not taken out of an instance');
+    },
+  });
+  lifecycle.add(participantWatch);
   // /metrics is served by the main listener, or only by one of its own when configured.
   const metricsListener =
     config.metricsListen === null
@@ -474,6 +474,7 @@ async function composeApp(
     ...{ authenticator, sessionStartLimit, sharedState, events, gatewayUrl, gatewayOptions },
     gatewayHooks: control.gatewayHooks,
     calls: services.calls.lifecycle,
+    onPersonGone: participantWatch.personGone,
   });
   if (voice !== null) lifecycle.add({ name: 'voice node', stop: () => voice.node.close() });
   // Every node, API or gateway, applies every node's revocations (its cache, its sessions).

@@ -40,6 +40,7 @@ export function createAppRealtime(
     | 'events'
     | 'gatewayUrl'
     | 'calls'
+    | 'onPersonGone'
   > & {
     config: Config;
     /** The real clock: heartbeats, node liveness, voice (the platform's is `clock`). */
@@ -101,6 +102,8 @@ export function createAppRealtime(
     social: storageSocialProviders(storage),
     // Op 4 naming a private channel: its call (resources/calls).
     ...(deps.calls === undefined ? {} : { calls: deps.calls }),
+    // A person's last session ended: they leave the activities of text channels and DMs.
+    ...(deps.onPersonGone === undefined ? {} : { onPersonGone: deps.onPersonGone }),
     // Op 4's VOICE_SERVER_UPDATE: the voice node holding the call (else the least loaded; the
     // configured endpoint while none is listed) and a token every node checks with the key.
     voice: {

@@ -175,7 +175,9 @@ export function createServices(
     threadRules: threads,
     moderation: autoModeration,
   });
-  const privateChannels = createPrivateChannelService(deps);
+  // DM and group-DM calls: op 4's lifecycle, the ringing routes, a group's leaves and removals.
+  const calls = createCallServices({ ...deps, links: options.links, region: LOCAL_REGION_ID });
+  const privateChannels = createPrivateChannelService(deps, { calls: calls.lifecycle });
   // The 3-second rule and the endpoint check/delivery of interactions (resources/interactions).
   const interactionLifecycle = createInteractionLifecycle({
     storage: deps.storage,
@@ -211,8 +213,6 @@ export function createServices(
       ? { fault: { hook: options.interactions.deliveryFault, timers: options.interactions.timers } }
       : {}),
   });
-  // DM and group-DM calls: op 4's lifecycle, the ringing routes, a group's removals.
-  const calls = createCallServices({ ...deps, links: options.links, region: LOCAL_REGION_ID });
   return {
     activityConfig,
     activityInstances,

@@ -43,7 +43,7 @@ export function appSweeps(deps: {
   /** The real clock (resealing runs on it). */
   wireClock: Clock;
   logger: Logger;
-  services: Pick<Services, 'threads' | 'polls'>;
+  services: Pick<Services, 'threads' | 'polls' | 'calls'>;
   secrets: { box: SecretBox; keyring: SecretKeyring; source: string };
 }): Component[] {
   const { storage, blobs, clock, logger, services } = deps;
@@ -84,7 +84,8 @@ export function appSweeps(deps: {
           }),
         );
 
-  // Idle threads archive themselves, expired polls end and expired credentials go, every minute.
+  // Idle threads archive themselves, expired polls end, expired credentials go and calls that
+  // rang long enough stop ringing, every minute.
   const timedSweeper =
     timedSweep === false
       ? null
@@ -93,6 +94,7 @@ export function appSweeps(deps: {
             tasks: [
               (limit) => services.threads.archiveIdle(limit),
               (limit) => services.polls.endExpired(limit),
+              (limit) => services.calls.ringing.stopExpiredRinging(limit),
               ...expiredCredentialTasks({ storage, clock }),
             ],
             timers: timedSweep?.timers ?? timers,

@@ -11,6 +11,7 @@
  */
 import { GatewayIntentBits as I } from '@guildhall/protocol';
 import { expect, it } from 'vitest';
+import { RING_TIMEOUT_MS } from '../src/resources/calls/ringing.js';
 import { loadKeyring } from '../src/secrets.js';
 import { createVoiceTokens } from '../src/voice/token.js';
 import { currentVoiceState } from '../src/voice/voiceStates.js';
@@ -220,6 +221,96 @@ describeDrivers('DM calls on the gateway ($driver)', (driver) => {
     op4(ann, null);
     await after(dan.client, isType('CALL_DELETE'), danSeen);
     expect(await gw.server.app.storage.calls.listVoiceStates(groupId)).toEqual([]);
+  });
+
+  it('stops ringing once the call rang for the ring timeout', async () => {
+    const ann = await person('ann');
+    const bob = await person('bob');
+    const dm = await dmOf(ann, bob);
+    const bobSeen = gw.lastSeq(bob.client);
+    op4(ann, dm);
+    await after(bob.client, isType('CALL_CREATE'), bobSeen);
+    const { calls, services } = {
+      calls: gw.server.app.storage.calls,
+      services: gw.server.app.services,
+    };
+    // Just short of the timeout the sweep leaves it ringing; at the timeout it stops.
+    gw.clock.advance(RING_TIMEOUT_MS - 1);
+    await services.calls.ringing.stopExpiredRinging(100);
+    expect((await calls.findCall(dm))?.ringing).toEqual([bob.id]);
+    gw.clock.advance(1);
+    expect(await services.calls.ringing.stopExpiredRinging(100)).toBeGreaterThanOrEqual(1);
+    const stopped = await after(bob.client, isType('CALL_UPDATE'), bobSeen);
+    expect(stopped.d).toMatchObject({ channel_id: dm, ringing: [] });
+    expect((await calls.findCall(dm))?.ringing).toEqual([]);
+    op4(ann, null);
+    await after(bob.client, isType('CALL_DELETE'), bobSeen);
+  });
+
+  it("sends CALL_CREATE after READY for each call in progress in the person's DMs", async () => {
+    const ann = await person('ann');
+    const bob = await person('bob');
+    const eve = await person('eve');
+    const dm = await dmOf(ann, bob);
+    const bobSeen = gw.lastSeq(bob.client);
+    op4(ann, dm);
+    await after(bob.client, isType('CALL_CREATE'), bobSeen);
+    // Bob opens another client: after its READY, the call in his DM with ann.
+    const again = await gw.identify({ token: bob.token, intents: I.DIRECT_MESSAGES });
+    const created = await again.client.next(isType('CALL_CREATE'));
+    const ready = again.client.frames.find(isType('READY'));
+    expect(created.s ?? 0).toBeGreaterThan(ready?.s ?? 0);
+    expect(created.d).toMatchObject({
+      channel_id: dm,
+      ringing: [bob.id],
+      voice_states: [expect.objectContaining({ user_id: ann.id, channel_id: dm })],
+    });
+    // Eve, in no DM with a call, gets none.
+    const hers = await gw.identify({ token: eve.token, intents: I.DIRECT_MESSAGES });
+    hers.client.send(8, { guild_id: gw.guild.guildId, user_ids: [eve.id], nonce: 'after' });
+    await hers.client.next(isType('GUILD_MEMBERS_CHUNK'));
+    expect(hers.client.frames.some(isType('CALL_CREATE'))).toBe(false);
+    op4(ann, null);
+    await after(bob.client, isType('CALL_DELETE'), bobSeen);
+  });
+
+  it('ends a group DM call for whoever leaves the group, and with the group', async () => {
+    const [ann, bob, cat] = [await person('ann'), await person('bob'), await person('cat')];
+    for (const other of [bob, cat]) {
+      await api(`PUT /users/@me/relationships/${other.id}`, ann.token, {});
+      await api(`PUT /users/@me/relationships/${ann.id}`, other.token, {});
+    }
+    const group = await api('POST /users/@me/channels', ann.token, {
+      recipients: [bob.id, cat.id],
+    });
+    const groupId = group.json<{ id: string }>().id;
+    let bobSeen = gw.lastSeq(bob.client);
+    const catSeen = gw.lastSeq(cat.client);
+    op4(ann, groupId);
+    await after(bob.client, isType('CALL_CREATE'), bobSeen);
+    // Cat, rung, leaves the group: the call is gone for her; the others stop ringing her.
+    expect((await api(`DELETE /channels/${groupId}`, cat.token)).statusCode).toBe(200);
+    expect((await after(cat.client, isType('CALL_DELETE'), catSeen)).d).toEqual({
+      channel_id: groupId,
+    });
+    expect((await after(bob.client, isType('CALL_UPDATE'), bobSeen)).d).toMatchObject({
+      ringing: [bob.id],
+    });
+    // Bob joins, then leaves the group: out of the call, which is gone for him.
+    bobSeen = gw.lastSeq(bob.client);
+    op4(bob, groupId);
+    await after(bob.client, isType('VOICE_SERVER_UPDATE'), bobSeen);
+    const annSeen = gw.lastSeq(ann.client);
+    expect((await api(`DELETE /channels/${groupId}`, bob.token)).statusCode).toBe(200);
+    await after(ann.client, voiceOf(bob.id, null), annSeen);
+    await after(bob.client, isType('CALL_DELETE'), bobSeen);
+    // Ann, the last, leaves in the call: the group and its call end with a CALL_DELETE.
+    expect((await api(`DELETE /channels/${groupId}`, ann.token)).statusCode).toBe(200);
+    expect((await after(ann.client, isType('CALL_DELETE'), annSeen)).d).toEqual({
+      channel_id: groupId,
+    });
+    expect(await gw.server.app.storage.calls.findVoiceState(ann.id)).toBeNull();
+    expect(await gw.server.app.storage.calls.findCall(groupId)).toBeNull();
   });
 
   it('refuses a stranger, a bot and a blocked caller', async () => {

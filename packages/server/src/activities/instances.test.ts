@@ -216,6 +216,89 @@ describeDrivers('activity instances on $driver', (driver) => {
     expect(ended.users).toEqual([]);
   });
 
+  it('takes people out of text and DM instances when their last session ends', async () => {
+    await makeActivity();
+    const text = await newChannel('board-games', 0);
+    const owner = f.guild.owner;
+    const eve = await f.guild.join('eve');
+    const opened = await f.call('POST', '/users/@me/channels', owner.token, {
+      recipient_id: eve.userId,
+    });
+    const dm = opened.json<{ id: string }>().id;
+    const ownerGateway = await f.gateway(owner.token, I.GUILDS);
+    const first = await f.gateway(eve.token, I.GUILDS);
+    const second = await f.gateway(eve.token, I.GUILDS);
+    expect((await launch(text, owner.token)).statusCode).toBe(200);
+    const inText = (await launch(text, eve.token)).json<ClientInstance>();
+    const inDm = (await launch(dm, eve.token)).json<ClientInstance>();
+    expect(inText.users).toEqual([owner.userId, eve.userId]);
+    expect(inDm.users).toEqual([eve.userId]);
+
+    // One of her two sessions ends: she is still in both.
+    await first.close(1000);
+    const listed = await f.call('GET', `/channels/${text}/activity-instances`, owner.token);
+    expect(listed.json<ClientInstance[]>().map((i) => i.users)).toEqual([
+      [owner.userId, eve.userId],
+    ]);
+    // Her last one ends: she leaves both (after it, not before); the DM's instance ends.
+    const seen = Math.max(0, ...ownerGateway.frames.map((fr) => fr.s ?? 0));
+    await second.close(1000);
+    const leftText = await ownerGateway.next(
+      (fr) =>
+        fr.t === UPDATE &&
+        (fr.s ?? 0) > seen &&
+        (fr.d as ClientInstance).instance_id === inText.instance_id &&
+        (fr.d as ClientInstance).users.length === 1,
+    );
+    expect(leftText.d).toMatchObject({ users: [owner.userId], ended: false });
+    const endedDm = await update(
+      ownerGateway,
+      (d) => d.instance_id === inDm.instance_id && d.ended,
+    );
+    expect(endedDm.users).toEqual([]);
+  });
+
+  it('refuses an age-gated activity to a person not known to be allowed', async () => {
+    await makeActivity();
+    const gated = await f.call(
+      'PATCH',
+      `/applications/${appId()}/embedded-activity-config`,
+      f.guild.owner.token,
+      { requires_age_gate: true },
+    );
+    expect(gated.statusCode, gated.body).toBe(200);
+    const text = await newChannel('after-dark', 0);
+    const owner = f.guild.owner;
+    const fay = await f.guild.join('fay');
+    const users = f.server.app.storage.users;
+    try {
+      // Not known, then not allowed: refused, nothing launched.
+      for (const allowed of [null, false]) {
+        await users.setNsfwAllowed(owner.userId, allowed);
+        const refused = await launch(text, owner.token);
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json()).toEqual({ code: 20024, message: 'Under minimum age' });
+      }
+      expect(
+        (await f.call('GET', `/channels/${text}/activity-instances`, owner.token)).json(),
+      ).toEqual([]);
+      // Allowed: launched; Fay, not known, may not join it.
+      await users.setNsfwAllowed(owner.userId, true);
+      expect((await launch(text, owner.token)).statusCode).toBe(200);
+      expect((await launch(text, fay.token)).json()).toMatchObject({ code: 20024 });
+      await users.setNsfwAllowed(fay.userId, true);
+      expect((await launch(text, fay.token)).json<ClientInstance>().users).toEqual([
+        owner.userId,
+        fay.userId,
+      ]);
+    } finally {
+      await users.setNsfwAllowed(owner.userId, null);
+      await f.call('PATCH', `/applications/${appId()}/embedded-activity-config`, owner.token, {
+        requires_age_gate: false,
+      });
+    }
+  });
+
   it('makes one instance of launches at once, and one end of leaves at once', async () => {
     await makeActivity();
     const voice = await newChannel('Lounge', 2);

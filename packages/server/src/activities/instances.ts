@@ -230,8 +230,12 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
     throw new ApiError('NOT_FOUND');
   };
 
-  /** Refuses an application without an activity: 10002 unknown, 50035 not an activity. */
-  const requireActivity = async (repos: Repositories, applicationId: string) => {
+  /**
+   * Refuses an application without an activity (10002 unknown, 50035 not an activity), one
+   * without the web platform, and an age-gated one for a person not known to be allowed to see
+   * age-restricted content (403 20024).
+   */
+  const requireActivity = async (repos: Repositories, applicationId: string, userId: string) => {
     const application = await repos.applications.findById(applicationId);
     if (application === null) throw new ApiError('UNKNOWN_APPLICATION');
     if (!(await hasActivity(repos, applicationId))) {
@@ -250,6 +254,9 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
         'This activity does not support the web platform.',
       );
     }
+    if (config?.requiresAgeGate === true && (await repos.users.findNsfwAllowed(userId)) !== true) {
+      throw new ApiError('UNDER_MINIMUM_AGE');
+    }
     return application;
   };
 
@@ -262,7 +269,7 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
    */
   const launch = async (tx: Repositories, request: LaunchRequest) => {
     requireLaunchable(request.access);
-    await requireActivity(tx, request.applicationId);
+    await requireActivity(tx, request.applicationId, request.userId);
     return launchIn(tx, request);
   };
 

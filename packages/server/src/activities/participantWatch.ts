@@ -5,7 +5,9 @@
  * dispatches its own process announces (VOICE_STATE_UPDATE, GUILD_MEMBER_REMOVE: each announced
  * by the one node that made the change, `WatchedDispatcher`), so no node receives every guild's
  * subject, and has the instance service take the person out, each leave announced as
- * EMBEDDED_ACTIVITY_UPDATE.
+ * EMBEDDED_ACTIVITY_UPDATE. A text channel's or a DM's instance has no voice to lose: a person
+ * leaves those when their last gateway session ends (`personGone`, which the gateway calls once
+ * their presence went offline, not while another session of theirs remains on the node).
  *
  * @module
  */
@@ -27,7 +29,7 @@ export function createParticipantWatch(deps: {
   storage: Storage;
   instances: ActivityInstanceService;
   onError: (err: unknown) => void;
-}): Component {
+}): Component & { personGone: (userId: string) => void } {
   const { storage, instances } = deps;
   let unwatch: (() => void) | null = null;
 
@@ -61,6 +63,11 @@ export function createParticipantWatch(deps: {
 
   return {
     name: 'activity participants',
+    personGone(userId) {
+      instances
+        .leaveWhere(userId, async (instance) => !(await inVoiceChannel(instance.channelId)))
+        .catch(deps.onError);
+    },
     start() {
       unwatch ??= deps.events.watch((event) => {
         if (event.type !== 'VOICE_STATE_UPDATE' && event.type !== 'GUILD_MEMBER_REMOVE') return;

@@ -150,6 +150,31 @@ export const ADMIN_COMMANDS: AdminCommand<App['services']>[] = [
     },
   },
   {
+    name: 'user nsfw-allowed',
+    usage: 'guildhall user nsfw-allowed --user USER_ID_OR_USERNAME --value true|false|unknown',
+    summary:
+      "Set whether a person may see age-restricted content (nsfw_allowed): age-gated activities refuse anyone not 'true'.",
+    async run(app, flags) {
+      const user = await findPerson(app.storage, requireFlag(flags, 'user', this.usage));
+      // Not requireFlag: it reads `true` as a bare switch, and `true` is a value here.
+      const value = flags.get('value');
+      const allowed =
+        value === 'true'
+          ? true
+          : value === 'false'
+            ? false
+            : value === 'unknown'
+              ? null
+              : undefined;
+      if (allowed === undefined)
+        throw new UsageError(`--value is true, false or unknown.\n${this.usage}`);
+      await app.storage.users.setNsfwAllowed(user.id, allowed);
+      // Read back: what age-gated activities will see.
+      const stored = await app.storage.users.findNsfwAllowed(user.id);
+      return { user_id: user.id, username: user.username, nsfw_allowed: stored };
+    },
+  },
+  {
     name: 'app create',
     usage:
       'guildhall app create --owner USER_ID --name NAME [--intents members,presences,message-content]',

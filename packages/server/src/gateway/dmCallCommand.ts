@@ -11,11 +11,32 @@
 import { ChannelTypes } from '@guildhall/protocol';
 import { mayAccess } from '../domain/tokenAccess.js';
 import { dispatchingStorage } from '../events/afterCommit.js';
-import { dmVoiceStateWire, type CallLifecycle } from '../resources/calls/index.js';
-import type { PrivateChannelRecord } from '../storage/index.js';
+import { callsInProgress, dmVoiceStateWire, type CallLifecycle } from '../resources/calls/index.js';
+import type { PrivateChannelRecord, Storage } from '../storage/index.js';
 import type { VoiceStateUpdatePayload } from './clientOps.js';
 import { InvalidCommandError, type CommandContext, type CommandSession } from './commandContext.js';
+import { EncodedDispatch } from './frames.js';
+import type { ReadySocial } from './payloads.js';
+import type { Session } from './session.js';
 import { needsServer, serverUpdate, type VoiceServers } from './voiceServer.js';
+
+/**
+ * What follows a session's READY: a CALL_CREATE per call in progress in its user's DMs and group
+ * DMs. An SDK session's: in the DMs its READY shows; a bot's (no social graph) or a token's
+ * without DM access: none.
+ */
+export async function readyCalls(
+  storage: Storage,
+  session: Pick<Session, 'userId' | 'sdk' | 'grant'>,
+  social: ReadySocial | undefined,
+): Promise<EncodedDispatch[]> {
+  if (social === undefined) return [];
+  const dms = new Set(social.privateChannels.map((c) => (c as { id: string }).id));
+  const shown = (id: string) =>
+    session.sdk ? dms.has(id) : mayAccess(session.grant, 'dmChannels');
+  const calls = await callsInProgress(storage, session.userId, shown);
+  return calls.map((call) => new EncodedDispatch('CALL_CREATE', call));
+}
 
 export function createDmCallCommand(deps: {
   voice: VoiceServers | null;

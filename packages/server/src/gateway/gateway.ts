@@ -107,6 +107,11 @@ export interface GatewayDeps {
   calls?: CallLifecycle;
   /** What a test harness watches and bends (gateway/hooks.ts, control/); absent: nothing. */
   hooks?: GatewayHooks;
+  /**
+   * A person's last session on this node ended for good (not handed to another node), after
+   * their presence went offline: what else follows them out (activities/participantWatch.ts).
+   */
+  onPersonGone?: (userId: string) => void;
 }
 
 export interface Gateway {
@@ -225,6 +230,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       commands.personGone(commandContext(null), userId).catch((err: unknown) => {
         logger.warn({ err }, 'gateway: offline presence not announced');
       });
+      deps.onPersonGone?.(userId);
     },
     onSessionEnded: (session) => {
       commands.sessionEnded(commandContext(null), session.id).catch((err: unknown) => {

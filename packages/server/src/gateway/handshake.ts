@@ -18,6 +18,7 @@ import type { SessionStartLimit } from '../resources/gatewayInfo/index.js';
 import type { IdentifyBuckets } from '../sharedState/index.js';
 import type { ApplicationRecord, MemberRecord, Storage } from '../storage/index.js';
 import type { IdentifyPayload, PresenceUpdatePayload, ResumePayload } from './clientOps.js';
+import { readyCalls } from './dmCallCommand.js';
 import { EncodedDispatch } from './frames.js';
 import type { GuildCreate } from './guildCreate.js';
 import type { Handoff } from './handoff.js';
@@ -202,6 +203,9 @@ export function createHandshake(deps: {
         }),
       ),
     });
+    // A CALL_CREATE per call in progress in the person's DMs, as the platform sends after READY.
+    for (const call of await readyCalls(storage, session, input.social))
+      send.deliver(session, call);
     for (const member of members) {
       await deps.joinGuild(session, { guildId: member.guildId, self: member });
     }

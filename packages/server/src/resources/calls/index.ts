@@ -8,11 +8,18 @@ import { createRingingService } from './ringing.js';
 
 export { registerCallRoutes } from './routes.js';
 export { loadCallChannel, type RingingService } from './ringing.js';
-export { dmVoiceStateWire, callDispatches, type DmVoiceStateWire } from './wire.js';
+export {
+  dmVoiceStateWire,
+  callDispatches,
+  callsInProgress,
+  type DmVoiceStateWire,
+} from './wire.js';
 export type { CallJoin, CallLifecycle } from './lifecycle.js';
 
 /** The calls' services: the lifecycle the gateway runs, and the ringing the routes run. */
-export function createCallServices(deps: CallLifecycleDeps & { storage: Storage }) {
+export function createCallServices(
+  deps: CallLifecycleDeps & { storage: Storage; clock: { now(): number } },
+) {
   return { lifecycle: createCallLifecycle(deps), ringing: createRingingService(deps) };
 }
 

@@ -128,6 +128,7 @@ export function createCallLifecycle(deps: CallLifecycleDeps) {
       ringing,
       participants: [callerId],
       startedAt: nowMs,
+      rangAt: nowMs,
     };
     await tx.calls.putCall(call);
     return call;
@@ -236,7 +237,31 @@ export function createCallLifecycle(deps: CallLifecycleDeps) {
     return { previous, state, others, announce: callDispatches.voiceState(record, state) };
   }
 
-  return { join, leave };
+  /**
+   * `userId` stops being a recipient of `record` (left the group, or was removed): they leave its
+   * call (its end, with CALL_DELETE to everyone, if they were the last in it); a call going on
+   * without them stops ringing them (CALL_UPDATE to the others) and is a CALL_DELETE to them.
+   */
+  async function recipientLeaves(
+    tx: Repositories,
+    q: { record: PrivateChannelRecord; userId: string; nowMs: number },
+  ) {
+    const { record, userId } = q;
+    const channelId = record.channel.id;
+    await leave(tx, { userId, channelId, nowMs: q.nowMs });
+    await tx.calls.lock(channelId);
+    const call = await tx.calls.findCall(channelId);
+    if (call === null) return;
+    if (call.ringing.includes(userId)) {
+      const next = { ...call, ringing: call.ringing.filter((id) => id !== userId) };
+      await tx.calls.putCall(next);
+      const rest = { ...record, recipients: record.recipients.filter((r) => r.userId !== userId) };
+      afterCommit(tx, callDispatches.update(rest, next));
+    }
+    afterCommit(tx, { ...callDispatches.delete(record), userIds: [userId] });
+  }
+
+  return { join, leave, recipientLeaves };
 }
 
 export type CallLifecycle = ReturnType<typeof createCallLifecycle>;

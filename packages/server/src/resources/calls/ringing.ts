@@ -38,8 +38,14 @@ export async function loadCallChannel(
   return record;
 }
 
-export function createRingingService(deps: { storage: Storage }) {
-  const { storage } = deps;
+/**
+ * How long a call rings before it stops by itself (the platform's figure is not published):
+ * counted from the call's start, or from the last ring request that added someone.
+ */
+export const RING_TIMEOUT_MS = 60_000;
+
+export function createRingingService(deps: { storage: Storage; clock: { now(): number } }) {
+  const { storage, clock } = deps;
 
   return {
     /** Rings `recipients` (null: every other recipient it may) in the caller's call. */
@@ -64,7 +70,7 @@ export function createRingingService(deps: { storage: Storage }) {
         const wanted = await ringableRecipients(tx, { record, callerId: me, inCall }, recipients);
         const added = wanted.filter((id) => !call.ringing.includes(id));
         if (added.length === 0) return;
-        const next = { ...call, ringing: [...call.ringing, ...added] };
+        const next = { ...call, ringing: [...call.ringing, ...added], rangAt: clock.now() };
         await tx.calls.putCall(next);
         afterCommit(tx, callDispatches.update(record, next));
       });
@@ -96,6 +102,28 @@ export function createRingingService(deps: { storage: Storage }) {
         await tx.calls.putCall(next);
         afterCommit(tx, callDispatches.update(record, next));
       });
+    },
+
+    /**
+     * Stops the ringing of up to `limit` calls that rang for {@link RING_TIMEOUT_MS} (a
+     * CALL_UPDATE with an empty `ringing` each); returns how many (the timed sweep's task).
+     */
+    async stopExpiredRinging(limit: number): Promise<number> {
+      const cutoff = clock.now() - RING_TIMEOUT_MS;
+      const due = await storage.calls.listRingingSince(cutoff, limit);
+      for (const found of due) {
+        await storage.transaction(async (tx) => {
+          await tx.calls.lock(found.channelId);
+          const call = await tx.calls.findCall(found.channelId);
+          const record = await tx.privateChannels.find(found.channelId);
+          if (call === null || record === null) return;
+          if (call.ringing.length === 0 || call.rangAt > cutoff) return;
+          const next = { ...call, ringing: [] };
+          await tx.calls.putCall(next);
+          afterCommit(tx, callDispatches.update(record, next));
+        });
+      }
+      return due.length;
     },
 
     /** Whether the caller may ring anyone in the channel (`GET .../call`): `{ringable}`. */

@@ -9,6 +9,7 @@ import type {
   DmCallRecord,
   DmVoiceStateRecord,
   PrivateChannelRecord,
+  Repositories,
 } from '../../storage/index.js';
 
 /** A recipient's voice state in a private channel's call (channel_id null: it left). */
@@ -57,16 +58,40 @@ export function toRecipients(
   };
 }
 
+/** CALL_CREATE's payload: the call and its members' voice states. */
+function callCreateWire(call: DmCallRecord, states: readonly DmVoiceStateRecord[]) {
+  return {
+    ...callWire(call),
+    voice_states: states.map((s) => dmVoiceStateWire(s, s.channelId)),
+    embedded_activities: [],
+  };
+}
+
+/**
+ * The CALL_CREATE payloads of the calls in progress in the user's DMs and group DMs (those
+ * `shown` keeps): what a session gets after its READY, one per call, as on the platform.
+ */
+export async function callsInProgress(
+  repos: Pick<Repositories, 'calls'>,
+  userId: string,
+  shown: (channelId: string) => boolean,
+): Promise<ReturnType<typeof callCreateWire>[]> {
+  const calls = (await repos.calls.listCallsOfRecipient(userId)).filter((call) =>
+    shown(call.channelId),
+  );
+  return Promise.all(
+    calls.map(async (call) =>
+      callCreateWire(call, await repos.calls.listVoiceStates(call.channelId)),
+    ),
+  );
+}
+
 export const callDispatches = {
   create(record: PrivateChannelRecord, call: DmCallRecord, states: readonly DmVoiceStateRecord[]) {
     return {
       type: 'CALL_CREATE',
       ...toRecipients(record),
-      data: {
-        ...callWire(call),
-        voice_states: states.map((s) => dmVoiceStateWire(s, s.channelId)),
-        embedded_activities: [],
-      },
+      data: callCreateWire(call, states),
     } satisfies Dispatch;
   },
   update(record: PrivateChannelRecord, call: DmCallRecord) {

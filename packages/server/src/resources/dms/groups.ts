@@ -49,7 +49,7 @@ export function createGroupRecipientService(
   deps: ServiceDeps,
   parts: {
     /** A recipient removed from the group leaves its call (resources/calls). */
-    calls: Pick<CallLifecycle, 'leave'>;
+    calls: Pick<CallLifecycle, 'recipientLeaves'>;
   },
 ) {
   const { storage, clock } = deps;
@@ -137,9 +137,9 @@ export function createGroupRecipientService(
       const user = users.get(leaving.userId);
       const rest = record.recipients.filter((r) => r.userId !== leaving.userId);
       await storage.transaction(async (tx) => {
-        await parts.calls.leave(tx, {
+        await parts.calls.recipientLeaves(tx, {
+          record,
           userId: leaving.userId,
-          channelId: record.channel.id,
           nowMs: clock.now(),
         });
         await tx.privateChannels.removeRecipient(record.channel.id, leaving.userId);

@@ -9,6 +9,7 @@ import {
   type Repositories,
   type UserRecord,
 } from '../../storage/index.js';
+import type { CallLifecycle } from '../calls/index.js';
 import type { ServiceDeps } from '../deps.js';
 import { serializeUser } from '../users/index.js';
 import { announceToEach } from './events.js';
@@ -31,7 +32,13 @@ import { recipientUsers, serializePrivateChannel, type PrivateChannelWire } from
  * DMs and group DMs: open (get or create), list, get, close or leave. Messages in them go through
  * the message service, with the rules of rules.ts.
  */
-export function createPrivateChannelService(deps: ServiceDeps) {
+export function createPrivateChannelService(
+  deps: ServiceDeps,
+  parts: {
+    /** A recipient leaving a group DM leaves its call (resources/calls). */
+    calls: Pick<CallLifecycle, 'recipientLeaves'>;
+  },
+) {
   const { storage, clock, ids } = deps;
 
   const view = async (repos: Repositories, record: PrivateChannelRecord, viewerId: string) =>
@@ -307,6 +314,7 @@ export function createPrivateChannelService(deps: ServiceDeps) {
         if (record.channel.type === ChannelTypes.DM) {
           await tx.privateChannels.setOpen(record.channel.id, [me], false);
         } else {
+          await parts.calls.recipientLeaves(tx, { record, userId: me, nowMs: clock.now() });
           await tx.privateChannels.removeRecipient(record.channel.id, me);
           const rest = record.recipients.filter((r) => r.userId !== me);
           const next = rest[0];

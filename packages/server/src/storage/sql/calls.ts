@@ -13,6 +13,7 @@ function toCall(row: Selectable<DmCallsTable>): DmCallRecord {
     ringing: jsonArray(row.ringing),
     participants: jsonArray(row.participants),
     startedAt: int(row.started_at),
+    rangAt: int(row.rang_at),
   };
 }
 
@@ -50,11 +51,32 @@ export function createCallRepository(
         .executeTakeFirst();
       return row ? toCall(row) : null;
     },
+    async listCallsOfRecipient(userId) {
+      const rows = await db
+        .selectFrom('dm_calls')
+        .innerJoin('channel_recipients', 'channel_recipients.channel_id', 'dm_calls.channel_id')
+        .selectAll('dm_calls')
+        .where('channel_recipients.user_id', '=', userId)
+        .execute();
+      return rows.map(toCall);
+    },
+    async listRingingSince(rangAtOrBefore, limit) {
+      const rows = await db
+        .selectFrom('dm_calls')
+        .selectAll()
+        .where('ringing', '!=', '[]')
+        .where('rang_at', '<=', rangAtOrBefore)
+        .orderBy('rang_at')
+        .limit(limit)
+        .execute();
+      return rows.map(toCall);
+    },
     async putCall(call) {
       const values = {
         ringing: JSON.stringify(call.ringing),
         participants: JSON.stringify(call.participants),
         region: call.region,
+        rang_at: call.rangAt,
       };
       await db
         .insertInto('dm_calls')

@@ -1,6 +1,6 @@
 import type { ColumnType } from 'kysely';
 
-/* The tables of migration 0039 (issue 33, DM calls); conventions as in schema.ts. */
+/* The tables of migrations 0039 and 0040 (issue 33, DM calls); conventions as in schema.ts. */
 type Id = ColumnType<string | bigint, string, string>;
 type Int = ColumnType<number | bigint | string, number, number>;
 
@@ -13,6 +13,8 @@ export interface DmCallsTable {
   /** JSON array of user ids. */
   participants: string;
   started_at: Int;
+  /** When ringing last started (the call's start, or a ring request). */
+  rang_at: Int;
 }
 
 export interface DmVoiceStatesTable {

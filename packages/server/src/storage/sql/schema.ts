@@ -464,6 +464,7 @@ export interface Database
   gateway_nodes: GatewayNodesTable;
   gateway_replay: GatewayReplayTable;
   user_profile_privacy: UserProfilePrivacyTable;
+  user_nsfw_allowed: UserNsfwAllowedTable;
   relationships: Relationships.RelationshipsTable;
   user_message_privacy: Relationships.UserMessagePrivacyTable;
   application_identity_profiles: GameStats.ApplicationIdentityProfilesTable;
@@ -520,6 +521,12 @@ export interface DmModerationMetadataTable {
 export interface UserProfilePrivacyTable {
   user_id: Id;
   setting: string;
+}
+
+/** Migration 0041: whether a person may see age-restricted content (no row: not known). */
+export interface UserNsfwAllowedTable {
+  user_id: Id;
+  allowed: Int;
 }
 
 export interface VoiceStatesTable {

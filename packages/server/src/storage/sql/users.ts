@@ -136,5 +136,24 @@ export function createUserRepository(db: Kysely<Database>): UserRepository {
       const row = await selectUser(sql`users.id = ${userId}`);
       return row ? toUser(row) : null;
     },
+    async findNsfwAllowed(userId) {
+      const row = await db
+        .selectFrom('user_nsfw_allowed')
+        .select('allowed')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row === undefined ? null : bool(row.allowed);
+    },
+    async setNsfwAllowed(userId, allowed) {
+      if (allowed === null) {
+        await db.deleteFrom('user_nsfw_allowed').where('user_id', '=', userId).execute();
+        return;
+      }
+      await db
+        .insertInto('user_nsfw_allowed')
+        .values({ user_id: userId, allowed: flag(allowed) })
+        .onConflict((oc) => oc.column('user_id').doUpdateSet({ allowed: flag(allowed) }))
+        .execute();
+    },
   };
 }

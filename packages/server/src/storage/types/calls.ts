@@ -1,4 +1,4 @@
-/** DM and group-DM calls and their voice states (migration 0039). */
+/** DM and group-DM calls and their voice states (migrations 0039, 0040). */
 
 /** A private channel's ongoing call. */
 export interface DmCallRecord {
@@ -11,6 +11,8 @@ export interface DmCallRecord {
   /** Everyone who joined the call so far, in the order they first joined. */
   participants: string[];
   startedAt: number;
+  /** When ringing last started: the call's start, or a ring request that added someone. */
+  rangAt: number;
 }
 
 /** A recipient in its private channel's call, joined from one gateway session. */
@@ -28,6 +30,10 @@ export interface CallRepository {
   /** Serialises changes to one channel's call (PostgreSQL row lock on the channel). */
   lock(channelId: string): Promise<void>;
   findCall(channelId: string): Promise<DmCallRecord | null>;
+  /** The calls in progress in the private channels the user is a recipient of (any order). */
+  listCallsOfRecipient(userId: string): Promise<DmCallRecord[]>;
+  /** Up to `limit` calls ringing someone since `rangAtOrBefore` or earlier, oldest ring first. */
+  listRingingSince(rangAtOrBefore: number, limit: number): Promise<DmCallRecord[]>;
   /** Inserts the call or replaces its ringing and participants. */
   putCall(call: DmCallRecord): Promise<void>;
   deleteCall(channelId: string): Promise<void>;

@@ -57,6 +57,10 @@ export interface UserRepository {
   findByIds(ids: readonly string[]): Promise<UserRecord[]>;
   /** Applies the patch and returns the new record, or null when the user does not exist. */
   update(id: string, patch: UserPatch): Promise<UserRecord | null>;
+  /** Whether the person may see age-restricted content (`nsfw_allowed`); null: not known. */
+  findNsfwAllowed(userId: string): Promise<boolean | null>;
+  /** Sets it (null: not known again). */
+  setNsfwAllowed(userId: string, allowed: boolean | null): Promise<void>;
 }
 
 /** A user's connected account on another service (GET /users/@me/connections). */
