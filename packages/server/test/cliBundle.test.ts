@@ -33,7 +33,9 @@ function run(args: string[]): Promise<{ code: number | null; out: string }> {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
     child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, out }));
+    child.once('exit', (code) => {
+      resolve({ code, out });
+    });
   });
 }
 
@@ -99,7 +101,9 @@ async function startBin(
       out += d.toString();
       if (out.includes('Guildhall is running')) resolve();
     });
-    void exited.then((code) => reject(new Error(`exited ${String(code)} before ready: ${out}`)));
+    void exited.then((code) => {
+      reject(new Error(`exited ${String(code)} before ready: ${out}`));
+    });
   });
   return {
     out: () => out,
