@@ -54,25 +54,40 @@ describeBrowser("an activity's store in the web client", () => {
 
   const openClient = (token: string, path: string) => fx.openAs(token, path);
 
-  it('buys a SKU: the purchase dialog, a test purchase, ENTITLEMENT_CREATE to the frame', async () => {
-    await api(dev.token, `POST /applications/${appId}/skus`, { name: 'Sword', type: 2 });
-    const eve = await register('eve');
-    const dm = await api<{ id: string }>(dev.token, 'POST /users/@me/channels', {
-      recipient_id: eve.user_id,
+  /**
+   * Opens the person's DM with `other` in the client, launches the app's activity there and
+   * authorizes it: the DM, the page and the activity's frame, once it says Playing.
+   */
+  const playInDm = async (token: string, other: { id: string; name: string }) => {
+    const dm = await api<{ id: string }>(token, 'POST /users/@me/channels', {
+      recipient_id: other.id,
     });
-    const watched = await openClient(dev.token, `/channels/@me/${dm.id}`);
+    const watched = await openClient(token, `/channels/@me/${dm.id}`);
     try {
       const { page } = watched;
-      await page.getByRole('textbox', { name: 'Message @eve' }).waitFor();
-      await api(dev.token, `POST /channels/${dm.id}/activity-instances`, {
-        application_id: appId,
-      });
+      await page.getByRole('textbox', { name: `Message @${other.name}` }).waitFor();
+      await api(token, `POST /channels/${dm.id}/activity-instances`, { application_id: appId });
       await page
         .getByRole('dialog', { name: 'Tiles wants to access your account' })
         .getByRole('button', { name: 'Authorize' })
         .click();
       const activity = page.frameLocator('iframe.activity-frame').frameLocator('iframe');
       await activity.getByText('Playing').waitFor();
+      return { dm, watched, page, activity };
+    } catch (err) {
+      await watched.context.close();
+      throw err;
+    }
+  };
+
+  it('buys a SKU: the purchase dialog, a test purchase, ENTITLEMENT_CREATE to the frame', async () => {
+    await api(dev.token, `POST /applications/${appId}/skus`, { name: 'Sword', type: 2 });
+    const eve = await register('eve');
+    const { watched, page, activity } = await playInDm(dev.token, {
+      id: eve.user_id,
+      name: 'eve',
+    });
+    try {
       // GET_SKUS_EMBEDDED and GET_ENTITLEMENTS_EMBEDDED: the Sword, not owned yet.
       await activity.getByRole('button', { name: 'Buy Sword' }).click();
       // START_PURCHASE: the client's purchase dialog; buying makes a test purchase.
@@ -96,22 +111,11 @@ describeBrowser("an activity's store in the web client", () => {
   it('uploads a picture for the activity and shares it as a moment in a DM', async () => {
     // Fay is no part of the app: the client uploads for her because she is in its instance.
     const fay = await register('fay');
-    const dm = await api<{ id: string }>(fay.token, 'POST /users/@me/channels', {
-      recipient_id: dev.user_id,
+    const { dm, watched, page, activity } = await playInDm(fay.token, {
+      id: dev.user_id,
+      name: 'dev',
     });
-    const watched = await openClient(fay.token, `/channels/@me/${dm.id}`);
     try {
-      const { page } = watched;
-      await page.getByRole('textbox', { name: 'Message @dev' }).waitFor();
-      await api(fay.token, `POST /channels/${dm.id}/activity-instances`, {
-        application_id: appId,
-      });
-      await page
-        .getByRole('dialog', { name: 'Tiles wants to access your account' })
-        .getByRole('button', { name: 'Authorize' })
-        .click();
-      const activity = page.frameLocator('iframe.activity-frame').frameLocator('iframe');
-      await activity.getByText('Playing').waitFor();
       // INITIATE_IMAGE_UPLOAD: the client's dialog; Cancel is an error to the activity.
       const upload = page.getByRole('dialog', { name: 'Upload an image' });
       await activity.getByRole('button', { name: 'Upload a picture' }).click();
@@ -167,26 +171,15 @@ describeBrowser("an activity's store in the web client", () => {
       createdAt: Date.now(),
       updatedAt: Date.now(),
     });
-    const dm = await api<{ id: string }>(gus.token, 'POST /users/@me/channels', {
-      recipient_id: dev.user_id,
-    });
     const { client: gateway } = await identifyGateway(fx.server.app.gatewayUrl(), {
       token: botToken,
       intents: 0,
     });
-    const watched = await openClient(gus.token, `/channels/@me/${dm.id}`);
+    const { dm, watched, activity } = await playInDm(gus.token, {
+      id: dev.user_id,
+      name: 'dev',
+    });
     try {
-      const { page } = watched;
-      await page.getByRole('textbox', { name: 'Message @dev' }).waitFor();
-      await api(gus.token, `POST /channels/${dm.id}/activity-instances`, {
-        application_id: appId,
-      });
-      await page
-        .getByRole('dialog', { name: 'Tiles wants to access your account' })
-        .getByRole('button', { name: 'Authorize' })
-        .click();
-      const activity = page.frameLocator('iframe.activity-frame').frameLocator('iframe');
-      await activity.getByText('Playing').waitFor();
       const created = gateway.dispatch('INTERACTION_CREATE');
       await activity.getByRole('button', { name: 'Post my score' }).click();
       const interaction = (await created).d as {
