@@ -9,27 +9,20 @@
  */
 import { GatewayIntentBits as I } from '@guildhall/protocol';
 import { beforeEach, expect, it } from 'vitest';
-import { expandScopes } from '../src/oauth/index.js';
 import { loadKeyring } from '../src/secrets.js';
 import { createVoiceTokens } from '../src/voice/token.js';
 import { currentVoiceState } from '../src/voice/voiceStates.js';
 import { describeDrivers } from './support/drivers.js';
 import type { Frame, GatewayClient } from './support/gatewayClient.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
+import { sdkPlayer, type SdkPlayer } from './support/sdkPlayer.js';
 import { seedDeveloper } from './support/testServer.js';
 import { uniqueName } from './support/fileServer.js';
 import { apiRequest } from './support/inject.js';
 
 type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
 
-interface Player {
-  id: string;
-  /** The person's own session token (the web client's). */
-  personToken: string;
-  bearer: string;
-  client: GatewayClient;
-  sessionId: string;
-}
+type Player = SdkPlayer;
 
 describeDrivers('lobby calls on the gateway ($driver)', (driver) => {
   const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
@@ -49,17 +42,8 @@ describeDrivers('lobby calls on the gateway ($driver)', (driver) => {
   const isServer = (f: Frame) => f.t === 'VOICE_SERVER_UPDATE';
 
   /** A person with an SDK session of `app` (identified, READY received). */
-  async function player(name: string, app: Seed = game): Promise<Player> {
-    const { userId: id, token: personToken } = await gw.guild.join(name);
-    const { access_token: token } = await gw.server.app.services.oauth.issueTokens({
-      userId: id,
-      applicationId: app.applicationId,
-      scopes: expandScopes(['sdk.social_layer']),
-      refresh: false,
-    });
-    const { client, ready } = await gw.identify({ token, intents: 0 });
-    return { id, personToken, bearer: `Bearer ${token}`, client, sessionId: ready.session_id };
-  }
+  const player = (name: string, app: Seed = game): Promise<Player> =>
+    sdkPlayer(gw, name, app.applicationId);
 
   async function api(request: {
     method: 'POST' | 'DELETE';

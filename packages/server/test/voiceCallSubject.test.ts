@@ -12,21 +12,16 @@
 import { VoiceCloseCodes as Close, VoiceOpcodes as VOp } from '@guildhall/protocol';
 import { afterEach, expect, it } from 'vitest';
 import type { EventBus } from '../src/bus/index.js';
-import { expandScopes } from '../src/oauth/index.js';
 import { describeDrivers } from './support/drivers.js';
-import type { Frame, GatewayClient } from './support/gatewayClient.js';
+import type { Frame } from './support/gatewayClient.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
+import { sdkPlayer, type SdkPlayer } from './support/sdkPlayer.js';
 import { apiRequest } from './support/inject.js';
 import { uniqueName } from './support/fileServer.js';
 import { connectVoice, type VoiceClient } from './support/voiceClient.js';
 import { seedDeveloper } from './support/testServer.js';
 
-interface Player {
-  id: string;
-  bearer: string;
-  client: GatewayClient;
-  sessionId: string;
-}
+type Player = SdkPlayer;
 
 /** What the subscriptions made from now on receive: their subjects and the events' types. */
 function spySubscriptions(bus: EventBus) {
@@ -60,20 +55,8 @@ describeDrivers('the voice node of a lobby call ($driver)', (driver) => {
     for (const voice of voices.splice(0)) voice.raw.terminate();
   });
 
-  async function player(
-    game: Awaited<ReturnType<typeof seedDeveloper>>,
-    name: string,
-  ): Promise<Player> {
-    const { userId: id } = await gw.guild.join(name);
-    const { access_token: token } = await gw.server.app.services.oauth.issueTokens({
-      userId: id,
-      applicationId: game.applicationId,
-      scopes: expandScopes(['sdk.social_layer']),
-      refresh: false,
-    });
-    const { client, ready } = await gw.identify({ token, intents: 0 });
-    return { id, bearer: `Bearer ${token}`, client, sessionId: ready.session_id };
-  }
+  const player = (game: Awaited<ReturnType<typeof seedDeveloper>>, name: string) =>
+    sdkPlayer(gw, name, game.applicationId);
 
   const op4 = (p: Player, channelId: string | null, selfMute = false) => {
     p.client.send(4, {
