@@ -1,11 +1,12 @@
-import { createActivityProxy, hostSplitServerFactory } from './activities/proxyServer.js';
-import { openBlobStore, openBus, openSharedState, openStorage } from './appDrivers.js';
-import { createAppRealtime } from './appRealtime.js';
+import { hostSplitServerFactory } from './activities/proxyServer.js';
+import { createAppActivityProxy, watchActivityParticipants } from './appActivities.js';
+import { loadApiTls, openBlobStore, openBus, openSharedState, openStorage } from './appDrivers.js';
+import { createAppRealtime, gatewaySettings } from './appRealtime.js';
+import { createAppProvisional } from './appProvisional.js';
 import { registerAppRoutes } from './appRoutes.js';
 import { createServices } from './appServices.js';
 import { appSweeps } from './appSweeps.js';
 import type { App, AppOptions, AppOverrides } from './appTypes.js';
-import { createParticipantWatch } from './activities/participantWatch.js';
 import { activityOrigin } from './activities/proxyHost.js';
 import { attachAppControl, createAppControl } from './appControl.js';
 import { publicBaseUrl, roleServes, servesTls, type Config } from './config.js';
@@ -20,27 +21,18 @@ import { closeListener } from './http/closeListener.js';
 import { traceRequests } from './http/tracing.js';
 import { startTracing } from './tracing.js';
 import { createRevocations } from './events/revocations.js';
-import { DEFAULT_GATEWAY_OPTIONS, liveActivities, type GatewayOptions } from './gateway/index.js';
+import { DEFAULT_GATEWAY_OPTIONS, liveActivities } from './gateway/index.js';
 import { createAuthenticator } from './http/authenticator.js';
 import { createRateLimiter } from './http/rateLimit/index.js';
-import { clientAddressOf, createHttpServer } from './http/server.js';
-import { loadTls, type TlsMaterial } from './http/tlsCert.js';
+import { createHttpServer } from './http/server.js';
 import { API_PREFIX } from './http/versioning.js';
-import { createConfiguredLogger, createLogger } from './logger.js';
-import { expandScopes } from './oauth/index.js';
-import { createOidcVerifier } from './oauth/provisional/oidc.js';
-import { createProvisionalService } from './oauth/provisional/service.js';
-import {
-  DEFAULT_SESSION_START_LIMIT,
-  createSessionStartLimit,
-} from './resources/gatewayInfo/index.js';
+import { createConfiguredLogger } from './logger.js';
 import { createAutoModRuleCache } from './resources/autoModeration/index.js';
 import { loadAttachmentSigner } from './resources/messages/index.js';
 import { createSearchIndexer } from './resources/search/index.js';
 import { createSocialLimits } from './resources/socialLimits/index.js';
 import { createMetrics, createMetricsListener, instrument } from './resources/system/index.js';
 import { createCdnImages } from './resources/imageVariants.js';
-import { rotateSecretKey, type RotationResult } from './secretRotation.js';
 import { openSecrets } from './secrets.js';
 import { leaseWorkerSlot, leasedIdGenerator } from './workerLease.js';
 import type { Logger } from 'pino';
@@ -51,54 +43,18 @@ import { takeSnapshot } from './control/reset.js';
 import { createWorldState } from './control/worldState.js';
 
 export type { App, AppOptions, AppOverrides } from './appTypes.js';
-export { backupSqlite, checkSqliteBackup } from './appDrivers.js';
-
-/**
- * The API and gateway listener's certificate: the operator's (`--tls-cert`, `--tls-key`), or a
- * development one in `<dataDir>/tls/` for loopback and the public URL's host (`--tls dev`).
- */
-function loadApiTls(config: Config, nowMs: number): Promise<TlsMaterial> {
-  const host =
-    config.publicUrl === null
-      ? config.host === '0.0.0.0' || config.host === '::'
-        ? '127.0.0.1'
-        : config.host
-      : new URL(config.publicUrl).hostname;
-  return loadTls(
-    {
-      certFlag: '--tls-cert',
-      keyFlag: '--tls-key',
-      label: 'TLS',
-      devDir: 'tls',
-      commonName: 'Guildhall (development)',
-    },
-    { certPath: config.tlsCert, keyPath: config.tlsKey, dataDir: config.dataDir, host, nowMs },
-  );
-}
+export {
+  backupSqlite,
+  checkSqliteBackup,
+  rotateSecrets,
+  type RotationResult,
+} from './appDrivers.js';
 
 /** The CPU time (user and system) this process has used, in ms. */
 const processCpuMs = () => {
   const used = process.cpuUsage();
   return (used.user + used.system) / 1000;
 };
-
-export type { RotationResult };
-
-/**
- * `guildhall secrets rotate` against the configured database (secretRotation.ts): no server is
- * started, only the storage opened.
- */
-export async function rotateSecrets(
-  config: Config,
-  options: Pick<Parameters<typeof rotateSecretKey>[0], 'stage' | 'progress'>,
-): Promise<RotationResult> {
-  const storage = await openStorage(config, createLogger('silent'));
-  try {
-    return await rotateSecretKey({ config, storage, clock: systemClock, ...options });
-  } finally {
-    await storage.close();
-  }
-}
 
 /** The composition root: the only place that knows which drivers run. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
@@ -358,31 +314,12 @@ async function composeApp(
     // Background invite jobs stop (after their current batch) before the storage closes.
     stop: () => services.invites.close(),
   });
-  const provisional = createProvisionalService({
-    // Its revocations (bans, unlinks) wait for its transactions to commit.
-    storage: dispatchingStorage(storage, events),
-    ...{ clock, ids, blobs, authenticator, revocations, webhookEvents },
+  const provisional = createAppProvisional({
+    ...{ storage, events, clock, ids, blobs, authenticator, revocations, webhookEvents },
     oauth: services.oauth,
-    oidc: createOidcVerifier({ clock, allowInsecureLocal: config.oidcAllowInsecureLocal }),
-    expandScopes,
-    // Messages sent while provisional are not retrievable after a merge (spec, account linking).
-    onProvisionalAccountDeleted: async (tx, userId) => {
-      await tx.messages.deleteAllByUser(userId);
-      // Its DMs go with it (their other side keeps nothing); it leaves its group DMs.
-      await tx.privateChannels.deleteDmsOf(userId);
-    },
+    oidcAllowInsecureLocal: config.oidcAllowInsecureLocal,
   });
-  const gatewayOptions: GatewayOptions = {
-    ...DEFAULT_GATEWAY_OPTIONS,
-    identifyTimeoutMs: config.gatewayIdentifyTimeoutSeconds * SECOND_MS,
-    maxUnidentifiedPerAddress: config.gatewayMaxUnidentifiedPerAddress,
-    maxBufferedBytes: config.gatewayMaxBufferedBytes,
-    ...overrides.gateway,
-  };
-  const sessionStartLimit = createSessionStartLimit({
-    ...DEFAULT_SESSION_START_LIMIT,
-    totalPerDay: gatewayOptions.identifyPerDay,
-    maxConcurrency: gatewayOptions.maxConcurrency,
+  const { gatewayOptions, sessionStartLimit } = gatewaySettings(config, overrides, {
     store: rateLimitStore,
     clock,
   });
@@ -401,17 +338,10 @@ async function composeApp(
   })) {
     lifecycle.add(sweep);
   }
-  // People leave activity instances when they leave the voice channel or the guild, or close
-  // their last gateway session (an instance outside voice).
-  const participantWatch = createParticipantWatch({
-    events,
-    storage,
+  const participantWatch = watchActivityParticipants({
+    ...{ events, storage, logger, lifecycle },
     instances: services.activityInstances,
-    onError: (err) => {
-      logger.warn({ err }, 'activity participant not taken out of an instance');
-    },
   });
-  lifecycle.add(participantWatch);
   // /metrics is served by the main listener, or only by one of its own when configured.
   const metricsListener =
     config.metricsListen === null
@@ -425,17 +355,11 @@ async function composeApp(
   }
 
   // The activity proxy host shares every API listener; the Host header tells them apart.
-  const activityProxy = !roleServes(config.role, 'api')
-    ? null
-    : createActivityProxy({
-        config,
-        mappings: storage.activities,
-        clock: wireClock,
-        port: () => listeningPort,
-        clientAddress: (request) => clientAddressOf(request, config.trustProxy),
-        logger,
-        ...(overrides.activityProxy ?? {}),
-      });
+  const activityProxy = createAppActivityProxy({
+    ...{ config, overrides, storage, logger, revocations, lifecycle },
+    clock: wireClock,
+    port: () => listeningPort,
+  });
   const http = createHttpServer({
     ...(activityProxy
       ? { serverFactory: hostSplitServerFactory(activityProxy, tls ?? undefined) }
@@ -451,22 +375,6 @@ async function composeApp(
   instrument(http, metrics);
   if (tracing !== null) traceRequests(http);
   lifecycle.add({ name: 'http', stop: () => closeListener(http.server, () => http.close()) });
-  // Proxied activity WebSockets, like gateway sessions, would hold the listener open.
-  if (activityProxy !== null) {
-    // An application's changed URL mappings, on any node, are read again here.
-    revocations.listen(({ activityApplicationIds }) => {
-      for (const applicationId of activityApplicationIds) {
-        activityProxy.forgetMappings(applicationId);
-      }
-    });
-    lifecycle.add({
-      name: 'activity proxy',
-      stop: () => {
-        activityProxy.close();
-      },
-    });
-  }
-
   const gatewayUrl = () => config.gatewayUrl ?? `${baseUrl().replace(/^http/, 'ws')}/gateway`;
 
   const { voicePlacement, voice, gateway } = createAppRealtime({

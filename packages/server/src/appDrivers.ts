@@ -18,6 +18,10 @@ import { REVOCATION_SUBJECT } from './events/revocations.js';
 import { withFallback, type SharedState } from './sharedState/index.js';
 import { createMemorySharedState } from './sharedState/memory/index.js';
 import type { Storage } from './storage/index.js';
+import { loadTls, type TlsMaterial } from './http/tlsCert.js';
+import { createLogger } from './logger.js';
+import { rotateSecretKey, type RotationResult } from './secretRotation.js';
+import { systemClock } from './domain/clock.js';
 import { describePostgresStartError } from './storage/postgres/startErrors.js';
 import { createSqliteStorage, migratedSqliteTemplate } from './storage/sqlite/index.js';
 
@@ -198,4 +202,45 @@ export async function openBlobStore(
       accessKeyId === null || secretAccessKey === null ? null : { accessKeyId, secretAccessKey },
     pathStyle: config.s3PathStyle,
   });
+}
+
+/**
+ * The API and gateway listener's certificate: the operator's (`--tls-cert`, `--tls-key`), or a
+ * development one in `<dataDir>/tls/` for loopback and the public URL's host (`--tls dev`).
+ */
+export function loadApiTls(config: Config, nowMs: number): Promise<TlsMaterial> {
+  const host =
+    config.publicUrl === null
+      ? config.host === '0.0.0.0' || config.host === '::'
+        ? '127.0.0.1'
+        : config.host
+      : new URL(config.publicUrl).hostname;
+  return loadTls(
+    {
+      certFlag: '--tls-cert',
+      keyFlag: '--tls-key',
+      label: 'TLS',
+      devDir: 'tls',
+      commonName: 'Guildhall (development)',
+    },
+    { certPath: config.tlsCert, keyPath: config.tlsKey, dataDir: config.dataDir, host, nowMs },
+  );
+}
+
+export type { RotationResult };
+
+/**
+ * `guildhall secrets rotate` against the configured database (secretRotation.ts): no server is
+ * started, only the storage opened.
+ */
+export async function rotateSecrets(
+  config: Config,
+  options: Pick<Parameters<typeof rotateSecretKey>[0], 'stage' | 'progress'>,
+): Promise<RotationResult> {
+  const storage = await openStorage(config, createLogger('silent'));
+  try {
+    return await rotateSecretKey({ config, storage, clock: systemClock, ...options });
+  } finally {
+    await storage.close();
+  }
 }

@@ -3,6 +3,7 @@ import { roleServes, type Config } from './config.js';
 import type { Clock } from './domain/clock.js';
 import type { SecretKeyring } from './domain/keyring.js';
 import {
+  DEFAULT_GATEWAY_OPTIONS,
   createDatabaseSessionStore,
   createGateway,
   storageSocialProviders,
@@ -14,7 +15,12 @@ import {
 import { clientAddressOf } from './http/server.js';
 import { createVoiceTokens, openVoiceNode, voiceMetricLines } from './voice/index.js';
 import { createVoicePlacement, type VoicePlacement } from './voice/placement.js';
-import type { SharedState } from './sharedState/index.js';
+import type { RateLimitStore, SharedState } from './sharedState/index.js';
+import {
+  DEFAULT_SESSION_START_LIMIT,
+  createSessionStartLimit,
+} from './resources/gatewayInfo/index.js';
+import { SECOND_MS } from './domain/time.js';
 
 /** The real-time side of an app: voice placement, this process's voice node, the gateway. */
 export interface AppRealtime {
@@ -127,4 +133,29 @@ export function createAppRealtime(
   // Its sessions, logins, dispatches and closes go out with /metrics.
   metrics.addSource(() => gateway.metricLines());
   return { voicePlacement, voice, gateway };
+}
+
+/**
+ * The gateway's settings, from the configuration and a test's overrides, and the daily and
+ * concurrent session-start limit they set (kept in the shared rate-limit store).
+ */
+export function gatewaySettings(
+  config: Config,
+  overrides: Pick<AppOverrides, 'gateway'>,
+  limit: { store: RateLimitStore; clock: Clock },
+) {
+  const gatewayOptions: GatewayOptions = {
+    ...DEFAULT_GATEWAY_OPTIONS,
+    identifyTimeoutMs: config.gatewayIdentifyTimeoutSeconds * SECOND_MS,
+    maxUnidentifiedPerAddress: config.gatewayMaxUnidentifiedPerAddress,
+    maxBufferedBytes: config.gatewayMaxBufferedBytes,
+    ...overrides.gateway,
+  };
+  const sessionStartLimit = createSessionStartLimit({
+    ...DEFAULT_SESSION_START_LIMIT,
+    totalPerDay: gatewayOptions.identifyPerDay,
+    maxConcurrency: gatewayOptions.maxConcurrency,
+    ...limit,
+  });
+  return { gatewayOptions, sessionStartLimit };
 }
