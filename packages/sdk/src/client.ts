@@ -52,14 +52,12 @@ import {
   type ActivityJoinCallback,
   type ActivityJoinWithApplicationCallback,
 } from './presence.js';
+import type { ChannelHandle, MessageHandle, UserMessageSummary } from './messageHandle.js';
 import {
   MessagesArea,
-  type ChannelHandle,
   type MessageCreatedCallback,
   type MessageDeletedCallback,
-  type MessageHandle,
   type MessageUpdatedCallback,
-  type UserMessageSummary,
 } from './messages.js';
 import {
   LobbiesArea,

@@ -7,7 +7,7 @@
  */
 import { ChannelType } from './enums.js';
 import type { ClientCore } from './core.js';
-import { requireSnowflake } from './messages.js';
+import { requireSnowflake } from './messageChecks.js';
 
 /** A guild the player is in (`GuildMinimal`). */
 export class GuildMinimal {

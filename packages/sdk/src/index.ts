@@ -26,6 +26,8 @@ export * from './users.js';
 export * from './relationships.js';
 export * from './presence.js';
 export * from './messages.js';
+export * from './messageChecks.js';
+export * from './messageHandle.js';
 export { AdditionalContent, AdditionalContentType } from './messageContent.js';
 export { DISCLOSURE_CONTENT, DisclosureTypes } from './disclosure.js';
 export * from './lobbies.js';

@@ -9,7 +9,8 @@ import { ErrorType } from './enums.js';
 import { SdkError, validationError } from './errors.js';
 import type { ClientCore } from './core.js';
 import { discloseOnce } from './disclosure.js';
-import { MessageHandle, requireContent, requireMetadata, requireSnowflake } from './messages.js';
+import { requireContent, requireMetadata, requireSnowflake } from './messageChecks.js';
+import { MessageHandle } from './messageHandle.js';
 import { LobbyHandle } from './lobbyHandle.js';
 import type { WireLobby, WireLobbyMember, WireMessage } from './wire.js';
 

@@ -1,7 +1,7 @@
 /**
  * The lobby handles (`LobbyHandle`, `LobbyMemberHandle`, `LinkedChannel`): read live from the
  * client's cache. Apart from lobbies.ts (the area and its operations) so that a message's
- * `lobby()` reaches them without messages.ts and lobbies.ts importing each other.
+ * `lobby()` reaches them without messageHandle.ts and lobbies.ts importing each other.
  *
  * @module
  */
