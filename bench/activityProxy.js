@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { checkResponses, load } from './support/autocannon.js';
 import { startServer } from './support/childServer.js';
 import { integerReader, readOptions } from './support/options.js';
+import { median } from './support/stats.js';
 
 const USAGE = `Usage: node bench/activityProxy.js [options]   (npm run bench:activity-proxy builds first)
 
@@ -97,12 +98,6 @@ async function measure({ name, request, server }, options) {
     p99Ms: latencyUs.percentile(99) / 1000,
     serverCpuMicrosPerRequest: cpuMicros / result['2xx'],
   };
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** Each target's median figures over the rounds, in the targets' order. */
