@@ -1,12 +1,23 @@
 import { hostSplitServerFactory } from './activities/proxyServer.js';
-import { createAppActivityProxy, watchActivityParticipants } from './appActivities.js';
-import { loadApiTls, openBlobStore, openBus, openSharedState, openStorage } from './appDrivers.js';
+import {
+  activityProxyPart,
+  createAppActivityProxy,
+  watchActivityParticipants,
+} from './appActivities.js';
+import {
+  loadApiTls,
+  openBlobStore,
+  openBus,
+  openSharedState,
+  openStorage,
+  startConfiguredTracing,
+} from './appDrivers.js';
 import { createAppRealtime, gatewaySettings } from './appRealtime.js';
 import { createAppProvisional } from './appProvisional.js';
 import { registerAppRoutes } from './appRoutes.js';
 import { createServices } from './appServices.js';
 import { appSweeps } from './appSweeps.js';
-import type { App, AppOptions, AppOverrides } from './appTypes.js';
+import type { App, AppOptions } from './appTypes.js';
 import { activityOrigin } from './activities/proxyHost.js';
 import { attachAppControl, createAppControl } from './appControl.js';
 import { publicBaseUrl, roleServes, servesTls, type Config } from './config.js';
@@ -19,7 +30,6 @@ import { createBusDispatcher } from './events/dispatcher.js';
 import { activeTraceparent } from './events/tracing.js';
 import { closeListener } from './http/closeListener.js';
 import { traceRequests } from './http/tracing.js';
-import { startTracing } from './tracing.js';
 import { createRevocations } from './events/revocations.js';
 import { DEFAULT_GATEWAY_OPTIONS, liveActivities } from './gateway/index.js';
 import { createAuthenticator } from './http/authenticator.js';
@@ -80,16 +90,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await lifecycle.close().catch(() => undefined);
     throw err;
   }
-}
-
-/** Tracing as the config (or a test's exporter) asks, or null: off, nothing loaded. */
-function startConfiguredTracing(config: Config, exporter: AppOverrides['traceExporter']) {
-  if (config.otlpEndpoint === null && exporter === undefined) return Promise.resolve(null);
-  return startTracing({
-    serviceName: 'guildhall',
-    ...(config.otlpEndpoint === null ? {} : { endpoint: config.otlpEndpoint }),
-    ...(exporter === undefined ? {} : { exporter }),
-  });
 }
 
 async function composeApp(
@@ -356,7 +356,7 @@ async function composeApp(
 
   // The activity proxy host shares every API listener; the Host header tells them apart.
   const activityProxy = createAppActivityProxy({
-    ...{ config, overrides, storage, logger, revocations, lifecycle },
+    ...{ config, overrides, storage, logger, revocations },
     clock: wireClock,
     port: () => listeningPort,
   });
@@ -375,6 +375,7 @@ async function composeApp(
   instrument(http, metrics);
   if (tracing !== null) traceRequests(http);
   lifecycle.add({ name: 'http', stop: () => closeListener(http.server, () => http.close()) });
+  if (activityProxy !== null) lifecycle.add(activityProxyPart(activityProxy));
   const gatewayUrl = () => config.gatewayUrl ?? `${baseUrl().replace(/^http/, 'ws')}/gateway`;
 
   const { voicePlacement, voice, gateway } = createAppRealtime({

@@ -8,7 +8,7 @@ import { createActivityProxy, type ActivityProxy } from './activities/proxyServe
 import type { AppOverrides } from './appTypes.js';
 import { roleServes, type Config } from './config.js';
 import type { Clock } from './domain/clock.js';
-import type { Lifecycle } from './domain/lifecycle.js';
+import type { Component, Lifecycle } from './domain/lifecycle.js';
 import type { createRevocations } from './events/revocations.js';
 import { clientAddressOf } from './http/server.js';
 import type { Logger } from 'pino';
@@ -22,7 +22,6 @@ export interface AppActivityProxyDeps {
   clock: Clock;
   logger: Logger;
   revocations: Pick<ReturnType<typeof createRevocations>, 'listen'>;
-  lifecycle: Lifecycle;
   /** The port the API listens on, once it does. */
   port: () => number;
 }
@@ -30,8 +29,7 @@ export interface AppActivityProxyDeps {
 /**
  * The proxy host on a node that serves the API, else null. It shares every API listener (the
  * Host header tells them apart), drops an application's URL mappings when any node's revocation
- * names them, and closes its proxied WebSockets when the node stops, since they would hold the
- * listener open as gateway sessions do.
+ * names them; {@link activityProxyPart} stops it.
  */
 export function createAppActivityProxy(deps: AppActivityProxyDeps): ActivityProxy | null {
   const { config, revocations } = deps;
@@ -49,13 +47,20 @@ export function createAppActivityProxy(deps: AppActivityProxyDeps): ActivityProx
   revocations.listen(({ activityApplicationIds }) => {
     for (const applicationId of activityApplicationIds) proxy.forgetMappings(applicationId);
   });
-  deps.lifecycle.add({
+  return proxy;
+}
+
+/**
+ * The proxy host's part of the node's lifecycle: added after the HTTP listener's, so it stops
+ * first (parts stop in reverse) and its proxied WebSockets do not hold the listener open.
+ */
+export function activityProxyPart(proxy: ActivityProxy): Component {
+  return {
     name: 'activity proxy',
     stop: () => {
       proxy.close();
     },
-  });
-  return proxy;
+  };
 }
 
 /**

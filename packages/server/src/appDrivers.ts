@@ -18,6 +18,8 @@ import { REVOCATION_SUBJECT } from './events/revocations.js';
 import { withFallback, type SharedState } from './sharedState/index.js';
 import { createMemorySharedState } from './sharedState/memory/index.js';
 import type { Storage } from './storage/index.js';
+import { startTracing } from './tracing.js';
+import type { AppOverrides } from './appTypes.js';
 import { loadTls, type TlsMaterial } from './http/tlsCert.js';
 import { createLogger } from './logger.js';
 import { rotateSecretKey, type RotationResult } from './secretRotation.js';
@@ -243,4 +245,14 @@ export async function rotateSecrets(
   } finally {
     await storage.close();
   }
+}
+
+/** Tracing as the config (or a test's exporter) asks, or null: off, nothing loaded. */
+export function startConfiguredTracing(config: Config, exporter: AppOverrides['traceExporter']) {
+  if (config.otlpEndpoint === null && exporter === undefined) return Promise.resolve(null);
+  return startTracing({
+    serviceName: 'guildhall',
+    ...(config.otlpEndpoint === null ? {} : { endpoint: config.otlpEndpoint }),
+    ...(exporter === undefined ? {} : { exporter }),
+  });
 }
