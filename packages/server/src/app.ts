@@ -60,9 +60,14 @@ export {
   type RotationResult,
 } from './appDrivers.js';
 
-/** The CPU time (user and system) this process has used, in ms. */
+/**
+ * The CPU time (user and system) this thread has used, in ms, where Node can tell
+ * (`process.threadCpuUsage`, Node 23.9 and later); the whole process's before that, which also
+ * counts the garbage collector's helper threads.
+ */
+const threadCpuUsage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
 const processCpuMs = () => {
-  const used = process.cpuUsage();
+  const used = threadCpuUsage === undefined ? process.cpuUsage() : threadCpuUsage.call(process);
   return (used.user + used.system) / 1000;
 };
 
