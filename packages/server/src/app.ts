@@ -4,51 +4,26 @@ import {
   createAppActivityProxy,
   watchActivityParticipants,
 } from './appActivities.js';
-import {
-  loadApiTls,
-  openBlobStore,
-  openBus,
-  openSharedState,
-  openStorage,
-  startConfiguredTracing,
-} from './appDrivers.js';
+import { createAppCore } from './appCore.js';
+import { openFoundation } from './appFoundation.js';
 import { createAppRealtime, gatewaySettings } from './appRealtime.js';
+import { composeServices } from './appServiceWiring.js';
 import { createAppProvisional } from './appProvisional.js';
 import { registerAppRoutes } from './appRoutes.js';
-import { createServices } from './appServices.js';
 import { appSweeps } from './appSweeps.js';
 import type { App, AppOptions } from './appTypes.js';
-import { activityOrigin } from './activities/proxyHost.js';
-import { attachAppControl, createAppControl } from './appControl.js';
-import { publicBaseUrl, roleServes, servesTls, type Config } from './config.js';
-import { createWebhookEventsService } from './delivery/service.js';
-import { DEFAULT_DELIVERY_SETTINGS } from './delivery/worker.js';
-import { realTimers, systemClock } from './domain/clock.js';
-import { DEFAULT_SCRYPT_COST } from './domain/credentials.js';
+import { attachAppControl } from './appControl.js';
+import { publicBaseUrl, roleServes, type Config } from './config.js';
 import { dispatchingStorage } from './events/afterCommit.js';
-import { createBusDispatcher } from './events/dispatcher.js';
-import { activeTraceparent } from './events/tracing.js';
 import { closeListener } from './http/closeListener.js';
 import { traceRequests } from './http/tracing.js';
-import { createRevocations } from './events/revocations.js';
-import { DEFAULT_GATEWAY_OPTIONS, liveActivities } from './gateway/index.js';
-import { createAuthenticator } from './http/authenticator.js';
-import { createRateLimiter } from './http/rateLimit/index.js';
 import { createHttpServer } from './http/server.js';
 import { API_PREFIX } from './http/versioning.js';
 import { createConfiguredLogger } from './logger.js';
-import { createAutoModRuleCache } from './resources/autoModeration/index.js';
-import { loadAttachmentSigner } from './resources/messages/index.js';
-import { createSearchIndexer } from './resources/search/index.js';
-import { createSocialLimits } from './resources/socialLimits/index.js';
 import { createMetrics, createMetricsListener, instrument } from './resources/system/index.js';
 import { createCdnImages } from './resources/imageVariants.js';
-import { openSecrets } from './secrets.js';
-import { leaseWorkerSlot, leasedIdGenerator } from './workerLease.js';
 import type { Logger } from 'pino';
-import { SECOND_MS, DAY_MS } from './domain/time.js';
 import { createLifecycle, type Lifecycle } from './domain/lifecycle.js';
-import { createSeedSwitch, systemEntropy } from './domain/seeded.js';
 import { takeSnapshot } from './control/reset.js';
 import { createWorldState } from './control/worldState.js';
 
@@ -59,17 +34,6 @@ export {
   rotateSecrets,
   type RotationResult,
 } from './appDrivers.js';
-
-/**
- * The CPU time (user and system) this thread has used, in ms, where Node can tell
- * (`process.threadCpuUsage`, Node 23.9 and later); the whole process's before that, which also
- * counts the garbage collector's helper threads.
- */
-const threadCpuUsage = (process as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
-const processCpuMs = () => {
-  const used = threadCpuUsage === undefined ? process.cpuUsage() : threadCpuUsage.call(process);
-  return (used.user + used.system) / 1000;
-};
 
 /** The composition root: the only place that knows which drivers run. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
@@ -104,220 +68,21 @@ async function composeApp(
 ): Promise<App> {
   const { logger } = options;
   const overrides = options.overrides ?? {};
-  // Two clocks: the platform's, which every dated rule reads and a test moves (app.control), and
-  // the real one of what runs on the wire or between nodes (heartbeats, leases, the bus).
-  const wireClock = overrides.clock ?? systemClock;
-  const control = createAppControl({ config, base: overrides.clock, logger });
-  const clock = control.parts.clock;
-  // Read (or made) before anything opens: unreadable files stop the start with one line.
-  const tls = servesTls(config) ? await loadApiTls(config, wireClock.now()) : null;
-  // Tracing, when configured: only then is its SDK loaded (tracing.ts); stopped last.
-  const tracing = await startConfiguredTracing(config, overrides.traceExporter);
-  if (tracing !== null) lifecycle.add({ name: 'tracing', stop: () => tracing.shutdown() });
-  const storage = overrides.storage ?? (await openStorage(config, logger));
-  lifecycle.add({ name: 'storage', stop: () => storage.close() });
-  // Stored secrets are sealed (and checked to open) before anything serves them.
-  const {
-    box: secrets,
-    keyring,
-    source: keySource,
-  } = await openSecrets({ config, storage, logger }, wireClock);
-  // No two processes sharing the database mint ids with one worker slot.
-  const workerLease = await leaseWorkerSlot({
-    storage,
-    clock: wireClock,
-    timers: overrides.workerLease?.timers ?? realTimers,
-    logger,
-    workerId: config.workerId,
-    processId: options.processId ?? 0,
-    ...(overrides.workerLease?.options ? { options: overrides.workerLease.options } : {}),
-  });
-  lifecycle.add({ name: 'worker lease', stop: () => workerLease.release() });
-  const bus = overrides.bus ?? (await openBus(config, logger));
-  lifecycle.add({ name: 'bus', stop: () => bus.close() });
-  const sharedState = await openSharedState(config, { logger, clock: wireClock });
-  lifecycle.add({ name: 'shared state', stop: () => sharedState.close() });
-  const blobs = overrides.blobs ?? (await openBlobStore(config, logger));
-  if (overrides.blobs === undefined) {
-    lifecycle.add({
-      name: 'blob store',
-      stop: () => {
-        blobs.close?.();
-      },
-    });
-  }
+  const foundation = await openFoundation(config, options, lifecycle);
+  const { control, clock, wireClock, tls, tracing, storage, secrets, bus, sharedState, blobs } =
+    foundation;
+  const core = await createAppCore(config, { overrides, logger, lifecycle, foundation });
+  const { seeds, ids, authenticator, rateLimiter, events, revocations, webhookEvents } = core;
+  const { autoModRules, searchIndexer, signer } = core;
   const rateLimitStore = sharedState.rateLimits;
-  // Ids and credentials follow a world's seed while it loads (App.withSeed), else clock and chance.
-  const seeds = createSeedSwitch({
-    ids: leasedIdGenerator(workerLease, clock),
-    entropy: systemEntropy,
-  });
-  const { ids } = seeds;
-  const sessionTtlMs = config.sessionTtlDays * DAY_MS;
-  const authenticator = createAuthenticator({
-    storage,
-    clock,
-    cacheTtlMs: config.authCacheSeconds * SECOND_MS,
-    sessionTtlMs,
-  });
-  const rateLimiter = config.rateLimits
-    ? createRateLimiter({
-        store: rateLimitStore,
-        clock,
-        globalPerSecond: config.globalRateLimitPerSecond,
-        defaultBucket: overrides.defaultRouteBucket ?? config.routeRateLimit,
-        ...(overrides.invalidRequestLimit
-          ? { invalidRequests: overrides.invalidRequestLimit }
-          : {}),
-      })
-    : null;
-  const events = createBusDispatcher({
-    bus,
-    clock: wireClock,
-    // A traced request's dispatches carry its trace to the gateway nodes.
-    ...(tracing === null ? {} : { traceparent: activeTraceparent }),
-    onError: (err, event) => {
-      logger.error({ err, type: event.type, guildId: event.guildId }, 'dispatch not published');
-    },
-  });
-  const revocations = createRevocations({
-    bus,
-    clock: wireClock,
-    onError: (err) => {
-      logger.error({ err }, 'revocation not applied everywhere');
-    },
-  });
-  lifecycle.add({
-    name: 'revocations',
-    start: () => revocations.start(),
-    stop: () => {
-      revocations.close();
-    },
-  });
-  // Read on every guild message create, changed rarely: held here, dropped on every node when
-  // they change (the revocations carry the guilds).
-  const autoModRules = createAutoModRuleCache({ storage });
-  revocations.listen(({ tokenHashes, userIds, autoModGuildIds }) => {
-    for (const hash of tokenHashes) authenticator.forgetToken(hash);
-    for (const userId of userIds) authenticator.forgetUser(userId);
-    for (const guildId of autoModGuildIds) autoModRules.forget(guildId);
-  });
   // Until listen() learns the real port, the configured one stands in (for app.inject()).
   let base = publicBaseUrl(config, config.port);
   const baseUrl = () => base;
   // The port activity origins carry when there is no public URL (known once listening).
   let listeningPort = config.port;
-  const searchIndexer = createSearchIndexer({
-    storage,
-    clock,
-    onError: (err, guildId) => {
-      logger.error({ err, guildId }, 'search index backfill failed');
-    },
-  });
-  lifecycle.add({ name: 'search indexer', stop: () => searchIndexer.close() });
-  const webhookEvents = createWebhookEventsService({
-    storage,
-    clock,
-    ids,
-    logger,
-    secrets,
-    timers: overrides.webhookDelivery?.timers ?? clock.timers,
-    fault: control.deliveryFault,
-    settings: {
-      ...DEFAULT_DELIVERY_SETTINGS,
-      allowLocal: config.allowLocalWebhooks,
-      ...overrides.webhookDelivery?.settings,
-    },
-  });
-  lifecycle.add({
-    name: 'webhook events',
-    start: () => {
-      webhookEvents.start();
-    },
-    stop: () => webhookEvents.stop(),
-  });
-  const signer = await loadAttachmentSigner({
-    storage,
-    clock,
-    lifetimeMs: config.attachmentUrlSeconds * SECOND_MS,
-    secrets,
-  });
-  const links = () => ({ baseUrl: baseUrl(), signer });
-  const services = createServices(
-    {
-      ...{ storage, clock, ids, blobs, authenticator, revocations, webhookEvents, secrets },
-      entropy: seeds.entropy,
-      socialLimits: createSocialLimits({ storage, clock, store: rateLimitStore }),
-    },
-    {
-      events,
-      baseUrl,
-      links,
-      searchIndexer,
-      onCommitTaskError: (err) => {
-        logger.warn({ err }, 'blob not freed after commit (the sweep removes it)');
-      },
-      onLobbyMirrorError: (err, context) => {
-        logger.warn({ err, ...context }, 'lobby message not mirrored into its linked channel');
-      },
-      auth: {
-        sessionTtlMs,
-        passwordCost: { ...DEFAULT_SCRYPT_COST, log2N: config.passwordScryptLog2N },
-      },
-      idTokenKey: overrides.idTokenKey,
-      privilegedIntentReviewThreshold:
-        overrides.gateway?.privilegedIntentReviewThreshold ??
-        DEFAULT_GATEWAY_OPTIONS.privilegedIntentReviewThreshold,
-      autoModeration: {
-        budgetMs: config.autoModerationBudgetMs,
-        wallClock: overrides.autoModeration?.stopwatch ?? (() => performance.now()),
-        cpuClock: overrides.autoModeration?.stopwatch ?? processCpuMs,
-      },
-      autoModRules,
-      // The proxy host's origin for the app (--activity-host, the public URL's scheme and port).
-      activityOrigin: (applicationId) => activityOrigin(config, listeningPort, applicationId),
-      activityInvites: {
-        activitiesOf: (userId) =>
-          liveActivities({ store: sharedState.presences, clock: wireClock }, userId),
-      },
-      presencesOf: async (userIds) =>
-        (await sharedState.presences.get(userIds, wireClock.now())) as Map<
-          string,
-          { status: string; activities: readonly Record<string, unknown>[] }
-        >,
-      interactions: {
-        timers: overrides.interactions?.timers ?? clock.timers,
-        deliveryFault: control.deliveryFault,
-        allowLocal: config.allowLocalWebhooks,
-        attachmentSizeLimit: config.maxAttachmentBytes,
-        onError: (err, context) => {
-          logger.warn({ err, ...context }, 'interaction delivery failed');
-        },
-      },
-    },
-  );
-  // Interactions a stopped node left unanswered fail now; expired ones go (and every 30 s).
-  lifecycle.add({
-    name: 'interaction lifecycle',
-    start: () => {
-      services.interactionLifecycle.start();
-    },
-    stop: () => services.interactionLifecycle.stop(),
-  });
-  lifecycle.add({ name: 'interactions', stop: () => services.interactions.close() });
-  lifecycle.add({
-    name: 'invite jobs',
-    // Target-user jobs a stopped node left PROCESSING resume here (and on a timer while we run).
-    ...(options.resumeJobs === false
-      ? {}
-      : {
-          start: () =>
-            services.invites.resumeJobs((err) => {
-              logger.error({ err }, 'invite target-user jobs not resumed');
-            }),
-        }),
-    // Background invite jobs stop (after their current batch) before the storage closes.
-    stop: () => services.invites.close(),
+  const services = composeServices(config, {
+    ...{ options, lifecycle, foundation, core, baseUrl },
+    listeningPort: () => listeningPort,
   });
   const provisional = createAppProvisional({
     ...{ storage, events, clock, ids, blobs, authenticator, revocations, webhookEvents },
@@ -339,7 +104,7 @@ async function composeApp(
     wireClock,
     logger,
     services,
-    secrets: { box: secrets, keyring, source: keySource },
+    secrets,
   })) {
     lifecycle.add(sweep);
   }
@@ -384,7 +149,8 @@ async function composeApp(
   const gatewayUrl = () => config.gatewayUrl ?? `${baseUrl().replace(/^http/, 'ws')}/gateway`;
 
   const { voicePlacement, voice, gateway } = createAppRealtime({
-    ...{ config, overrides, storage, bus, clock, wireClock, logger, keyring, metrics },
+    ...{ config, overrides, storage, bus, clock, wireClock, logger, metrics },
+    keyring: secrets.keyring,
     ...{ authenticator, sessionStartLimit, sharedState, events, gatewayUrl, gatewayOptions },
     gatewayHooks: control.gatewayHooks,
     calls: services.calls.lifecycle,
