@@ -1,10 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const CI = process.env['CI'] === 'true';
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 const alias = {
   '@guildhall/protocol': fileURLToPath(
@@ -48,6 +50,34 @@ const cliWorkers = Number(
     Infinity,
 );
 const workers = (count: number) => Math.min(count, cliWorkers);
+
+/**
+ * Runs each project's longest files first, so that no long file starts last and holds the run
+ * while the other workers idle. How long a file takes comes from vitest's own cache of the last
+ * run on this checkout, else from `vitest.durations.json` (recorded from a CI run by
+ * `node scripts/testDurations.js`), which a clean clone has; files known to neither run first.
+ * Projects keep vitest's order (`sequence.groupOrder`).
+ */
+class LongestFirst extends BaseSequencer {
+  readonly #recorded: Record<string, number> = JSON.parse(
+    readFileSync(join(ROOT, 'vitest.durations.json'), 'utf8'),
+  ) as Record<string, number>;
+
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const byProject = new Map<string, TestSpecification[]>();
+    for (const file of await super.sort(files)) {
+      const group = byProject.get(file.project.name) ?? [];
+      group.push(file);
+      byProject.set(file.project.name, group);
+    }
+    const cost = (file: TestSpecification) => {
+      const path = relative(ROOT, file.moduleId).split(sep).join('/');
+      const cached = this.ctx.cache.getFileTestResults(`${file.project.name}:${path}`);
+      return cached?.duration ?? (this.#recorded[path] ?? Infinity) * 1000;
+    };
+    return [...byProject.values()].flatMap((group) => group.sort((a, b) => cost(b) - cost(a)));
+  }
+}
 
 /**
  * What every Node project shares. Test files of one worker share its module graph instead of
@@ -127,6 +157,7 @@ export default defineConfig({
     // the test servers the run started.
     globalSetup: ['packages/server/test/support/globalSetup.ts'],
     // CI reads the JSON report for its plain "N passed, N failed" line (.ci/run).
+    sequence: { sequencer: LongestFirst },
     reporters: CI ? ['default', ['json', { outputFile: '.vitest-results.json' }]] : ['default'],
     projects,
   },
