@@ -84,45 +84,50 @@ describe('health and metrics', () => {
 
 describe('who may read /metrics', () => {
   const TOKEN = 'metrics-token-0123456789abcdef0123456789';
+  /** What one server with `config` answers to each of `authorizations` (none: no header). */
   const read = async (
     config: { host: string; metricsTokenHash?: string | null },
-    authorization?: string,
+    authorizations: readonly (string | undefined)[] = [undefined],
   ) => {
-    const server = await startTestServer({ config });
-    try {
+    await using server = await startTestServer({ config });
+    const answers: { status: number; body: string }[] = [];
+    for (const authorization of authorizations) {
       const res = await server.app.http.inject({
         method: 'GET',
         url: '/metrics',
         headers: authorization === undefined ? {} : { authorization },
       });
-      return { status: res.statusCode, body: res.body };
-    } finally {
-      await server.close();
+      answers.push({ status: res.statusCode, body: res.body });
     }
+    return answers;
   };
 
   it('without a token, only a loopback listener serves it', async () => {
     for (const host of ['127.0.0.1', '::1', 'localhost']) {
-      expect((await read({ host })).status, host).toBe(200);
+      const [res] = await read({ host });
+      expect(res?.status, host).toBe(200);
     }
     for (const host of ['0.0.0.0', '::', '192.0.2.10']) {
-      const res = await read({ host });
-      expect(res.status, host).toBe(404);
-      expect(res.body).not.toContain('guildhall_http_requests_total');
+      const [res] = await read({ host });
+      expect(res?.status, host).toBe(404);
+      expect(res?.body).not.toContain('guildhall_http_requests_total');
     }
   });
 
   it('with a token, it needs Authorization: Bearer <token> on any address', async () => {
     const metricsTokenHash = hashSecret(TOKEN);
+    const wrongs = [undefined, `Bearer ${TOKEN}x`, `Bot ${TOKEN}`, 'Bearer '];
     for (const host of ['127.0.0.1', '0.0.0.0']) {
-      const ok = await read({ host, metricsTokenHash }, `Bearer ${TOKEN}`);
-      expect(ok.status, host).toBe(200);
-      expect(ok.body).toContain('guildhall_http_requests_total');
-      for (const wrong of [undefined, `Bearer ${TOKEN}x`, `Bot ${TOKEN}`, 'Bearer ']) {
-        const res = await read({ host, metricsTokenHash }, wrong);
-        expect(res.status, `${host} ${String(wrong)}`).toBe(401);
+      const [ok, ...refused] = await read({ host, metricsTokenHash }, [
+        `Bearer ${TOKEN}`,
+        ...wrongs,
+      ]);
+      expect(ok?.status, host).toBe(200);
+      expect(ok?.body).toContain('guildhall_http_requests_total');
+      refused.forEach((res, i) => {
+        expect(res.status, `${host} ${String(wrongs[i])}`).toBe(401);
         expect(JSON.parse(res.body)).toMatchObject({ code: 0, message: '401: Unauthorized' });
-      }
+      });
     }
   });
 });
