@@ -3,8 +3,8 @@
  * against `guildhall rpc`: the voice commands on the daemon person's voice state and the SDK's
  * voice settings, SELECT_TEXT_CHANNEL, the voice events; activity join requests end to end
  * between an RPC game and a Social SDK game (ACTIVITY_JOIN_REQUEST, SEND_ACTIVITY_JOIN_INVITE,
- * CLOSE_ACTIVITY_REQUEST, SEND_ACTIVITY_JOIN_REQUEST, ACTIVITY_INVITE, ACTIVITY_JOIN); the
- * Connected Game's AUTHORIZE_REQUEST; and a token revoked after AUTHENTICATE closing the
+ * CLOSE_ACTIVITY_REQUEST, SEND_ACTIVITY_JOIN_REQUEST, ACTIVITY_INVITE, ACTIVITY_JOIN);
+ * ACTIVITY_SPECTATE after the person's spectate of a friend's game; the Connected Game's AUTHORIZE_REQUEST; and a token revoked after AUTHENTICATE closing the
  * connection with 4003.
  */
 import { Client as XhayperClient } from '@xhayper/discord-rpc';
@@ -376,6 +376,42 @@ describeDrivers('RPC commands and events with discord-rpc on $driver', (driver) 
     expect(accepted.statusCode).toBe(200);
     expect(await joined).toEqual({ secret: 'bob-secret' });
     host.disconnect();
+    await game.destroy();
+  });
+
+  it('spectate: the person chooses to watch a friend’s game, theirs hears ACTIVITY_SPECTATE', async () => {
+    // The friend's own client publishes an activity of this game that can be spectated.
+    world.watcher.send(3, {
+      status: 'online',
+      since: null,
+      afk: false,
+      activities: [
+        {
+          name: 'Tiny Tanks',
+          type: 0,
+          application_id: world.dev.applicationId,
+          party: { id: 'party-bob' },
+          secrets: { spectate: 'bob-spectate' },
+        },
+      ],
+    });
+    const game = await rpcGame(world, null);
+    await game.subscribe('ACTIVITY_SPECTATE', {});
+    const spectating = nextEvent<{ secret: string }>(game, 'ACTIVITY_SPECTATE');
+    // The person's Spectate in the web client, once the friend's activity is stored.
+    await expect
+      .poll(
+        async () =>
+          (
+            await apiRequest(world.server.app, 'POST /users/@me/activities/party-bob/spectate', {
+              auth: world.player.token,
+              payload: { user_id: world.friend.userId },
+            })
+          ).statusCode,
+        { timeout: 10_000 },
+      )
+      .toBe(200);
+    expect(await spectating).toEqual({ secret: 'bob-spectate' });
     await game.destroy();
   });
 

@@ -44,7 +44,10 @@ export const TOKEN_ACCESS = {
   relationships: { bearer: 'relationships.read', bot: true },
   /** The friends' presences: READY's `presences`, PRESENCE_UPDATE without `guild_id`. */
   presences: { bearer: 'presences.read', bot: true },
-  /** The user's game activities: ACTIVITY_JOIN, the join of an accepted activity invite. */
+  /**
+   * The user's game activities: ACTIVITY_JOIN, the join of an accepted activity invite;
+   * ACTIVITY_SPECTATE, a friend's game the user chose to spectate.
+   */
   activities: { bearer: 'activities.read', bot: true },
   /** The game's lobbies, their members, messages and calls: /lobbies, LOBBY_*. */
   lobbies: { bearer: 'sdk.social_layer', bot: true },

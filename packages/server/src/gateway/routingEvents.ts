@@ -22,13 +22,15 @@ export interface RoutedSession {
 
 /**
  * User-addressed dispatches of one game: only the user's SDK sessions of the application their
- * `application_id` names receive them (ACTIVITY_JOIN carries a join secret; AUTHORIZE_REQUEST
+ * `application_id` names receive them (ACTIVITY_JOIN carries a join secret, ACTIVITY_SPECTATE a
+ * spectate secret; AUTHORIZE_REQUEST
  * asks that game to start an authorization; the voice states and voice server of a lobby call,
  * that name no channel, belong to the game's own voice; a DM call's name its channel).
  */
 export const GAME_USER_EVENTS = new Set([
   'ACTIVITY_JOIN',
   'ACTIVITY_JOIN_REQUEST',
+  'ACTIVITY_SPECTATE',
   'AUTHORIZE_REQUEST',
   'VOICE_STATE_UPDATE',
   'VOICE_SERVER_UPDATE',
@@ -37,11 +39,13 @@ export const GAME_USER_EVENTS = new Set([
 /**
  * The game events the person's own client (a session token: the local client whose RPC daemon
  * passes them to the game, docs/rpc.md) receives too: the person joined a party, someone asks to
- * join theirs, the person asked a game to link their account.
+ * join theirs, the person chose to spectate a friend's game, the person asked a game to link
+ * their account.
  */
 export const LOCAL_CLIENT_GAME_EVENTS = new Set([
   'ACTIVITY_JOIN',
   'ACTIVITY_JOIN_REQUEST',
+  'ACTIVITY_SPECTATE',
   'AUTHORIZE_REQUEST',
 ]);
 

@@ -50,6 +50,7 @@ export const USER_EVENT_ACCESS: Readonly<Record<string, Access>> = {
   PRESENCE_UPDATE: 'presences',
   ACTIVITY_JOIN: 'activities',
   ACTIVITY_JOIN_REQUEST: 'activities',
+  ACTIVITY_SPECTATE: 'activities',
   ...kind('lobbies', [
     'LOBBY_CREATE',
     'LOBBY_UPDATE',

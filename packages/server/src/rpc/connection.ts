@@ -16,7 +16,8 @@ import {
   type RpcErrorData,
 } from '@guildhall/protocol';
 import type { PendingJoinRequest } from './commandArgs.js';
-import { runCommand, type CommandContext, type RpcAuth } from './commands.js';
+import { runCommand, type CommandContext } from './commands.js';
+import { ConnectionAuth } from './connectionAuth.js';
 import type { IpcFrame, IpcOpcode } from './framing.js';
 import type { LocalClient } from './localClient.js';
 import { PlatformRequestError, type PlatformApi } from './platformApi.js';
@@ -69,14 +70,14 @@ export class RpcConnection {
   #state: State = 'handshake';
   #clientId: string | null = null;
   #application: RpcApplication | null = null;
-  #auth: RpcAuth | null = null;
-  #authTimer: ReturnType<typeof setInterval> | null = null;
   #activity: Record<string, unknown> | null = null;
   #windowStart = 0;
   #windowFrames = 0;
   /** Frames that arrived while the handshake's application lookup ran, handled after it. */
   readonly #waiting: IpcFrame[] = [];
   #handshakeTimer: ReturnType<typeof setTimeout> | null;
+  /** The AUTHENTICATE token, checked again while the connection lives. */
+  readonly #auth: ConnectionAuth;
 
   readonly transport: RpcTransport;
   readonly deps: ConnectionDeps;
@@ -88,6 +89,13 @@ export class RpcConnection {
   constructor(transport: RpcTransport, deps: ConnectionDeps) {
     this.transport = transport;
     this.deps = deps;
+    this.#auth = new ConnectionAuth({
+      api: deps.api,
+      authCheckMs: deps.authCheckMs,
+      close: (code, message) => {
+        this.close(code, message);
+      },
+    });
     this.#handshakeTimer = setTimeout(() => {
       this.close(RpcCloseCodes.CLOSE_UNSUPPORTED, 'No HANDSHAKE in time.');
     }, deps.handshakeTimeoutMs);
@@ -247,9 +255,9 @@ export class RpcConnection {
       user: this.deps.user,
       cdnBase: this.deps.cdnBase,
       consent: this.deps.consent,
-      auth: this.#auth,
+      auth: this.#auth.auth,
       setAuth: (auth) => {
-        this.#setAuth(auth);
+        this.#auth.set(auth);
       },
       setActivity: (activity) => {
         if (this.#isClosed()) return;
@@ -263,35 +271,8 @@ export class RpcConnection {
       local: this.deps.local,
       subscriptions: this.subscriptions,
       joinRequests: this.joinRequests,
-      verifyAuth: () => this.#verifyAuth(),
+      verifyAuth: () => this.#auth.verify(),
     };
-  }
-
-  #setAuth(auth: RpcAuth): void {
-    this.#auth = auth;
-    if (this.#authTimer !== null) return;
-    this.#authTimer = setInterval(() => {
-      this.#verifyAuth().catch(() => undefined);
-    }, this.deps.authCheckMs);
-    this.#authTimer.unref();
-  }
-
-  /**
-   * Asks the platform whether the AUTHENTICATE token still holds (GET /oauth2/@me): a token
-   * revoked since (the person removed the app, or it expired) closes the connection with 4003.
-   */
-  async #verifyAuth(): Promise<void> {
-    const auth = this.#auth;
-    if (auth === null) return;
-    try {
-      await this.deps.api.getAsBearer('/oauth2/@me', auth.accessToken);
-    } catch (err) {
-      if (err instanceof PlatformRequestError && err.status === 401) {
-        this.close(RpcCloseCodes.TOKEN_REVOKED, 'The access token was revoked.');
-        throw new RpcError(RpcErrorCodes.INVALID_TOKEN, 'The access token was revoked.');
-      }
-      throw err;
-    }
   }
 
   #answerError(cmd: string, nonce: string | null, error: RpcErrorData): void {
@@ -317,8 +298,7 @@ export class RpcConnection {
   close(code: number, message: string): void {
     if (this.#isClosed()) return;
     this.#clearHandshakeTimer();
-    if (this.#authTimer !== null) clearInterval(this.#authTimer);
-    this.#authTimer = null;
+    this.#auth.stop();
     this.transport.close(code, message);
     this.#state = 'closed';
     this.#waiting.length = 0;

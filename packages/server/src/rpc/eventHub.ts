@@ -1,9 +1,9 @@
 /**
  * @module rpc/eventHub: the events RPC clients subscribe to, from what the person's gateway
  * session receives (docs/rpc.md, Events). The person's guild, channel, message and voice events
- * go to the connections subscribed to them; the game events (ACTIVITY_JOIN, ACTIVITY_INVITE,
- * ACTIVITY_JOIN_REQUEST, AUTHORIZE_REQUEST) only to the connections of the application they
- * name. A join request is remembered on the connections told of it, for their answer.
+ * go to the connections subscribed to them; the game events (ACTIVITY_JOIN, ACTIVITY_SPECTATE,
+ * ACTIVITY_INVITE, ACTIVITY_JOIN_REQUEST, AUTHORIZE_REQUEST) only to the connections of the
+ * application they name. A join request is remembered on the connections told of it, for their answer.
  */
 import { rpcVoiceSettings } from './commandsVoice.js';
 import type { PendingJoinRequest } from './commandArgs.js';
@@ -129,6 +129,10 @@ export function connectEvents(input: {
   source.onDispatch('ACTIVITY_JOIN', (d) => {
     const join = record(d);
     toGame('ACTIVITY_JOIN', { secret: join['secret'] }, join['application_id']);
+  });
+  source.onDispatch('ACTIVITY_SPECTATE', (d) => {
+    const spectate = record(d);
+    toGame('ACTIVITY_SPECTATE', { secret: spectate['secret'] }, spectate['application_id']);
   });
   source.onDispatch('ACTIVITY_JOIN_REQUEST', (d) => {
     const request = record(d);

@@ -1,12 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../../http/server.js';
 import { parseInput } from '../../http/validate.js';
-import { AcceptActivityInviteBody, ActivityJoinRequestBody, PartyIdParams } from './schemas.js';
+import {
+  AcceptActivityInviteBody,
+  ActivityJoinRequestBody,
+  PartyIdParams,
+  SpectateActivityBody,
+} from './schemas.js';
 import type { ActivityInviteService } from './service.js';
 
 /**
- * POST /users/@me/activities/{party_id}/join and …/join-request: people and SDK tokens; bots are
- * refused.
+ * POST /users/@me/activities/{party_id}/join, …/join-request and …/spectate: people and SDK
+ * tokens; bots are refused.
  */
 export function registerActivityInviteRoutes(
   app: FastifyInstance,
@@ -33,5 +38,15 @@ export function registerActivityInviteRoutes(
       );
       return reply.status(204).send();
     },
+  );
+  app.post(
+    '/users/@me/activities/:party_id/spectate',
+    { config: { auth: ['session', 'bearer'] } },
+    (request) =>
+      invites.spectate(
+        principalOf(request),
+        parseInput(PartyIdParams, request.params).party_id,
+        parseInput(SpectateActivityBody, request.body ?? {}),
+      ),
   );
 }

@@ -18,7 +18,11 @@ export const AcceptActivityInviteBody = z.object({
 /** POST /users/@me/activities/{party_id}/join-request: the host whose party is asked into. */
 export const ActivityJoinRequestBody = z.object({ user_id: Snowflake });
 
+/** POST /users/@me/activities/{party_id}/spectate: the host whose activity is watched. */
+export const SpectateActivityBody = z.object({ user_id: Snowflake });
+
 export const PartyIdParams = z.object({ party_id: z.string().min(1).max(MAX_PARTY_ID) });
 
 export type AcceptActivityInviteBody = z.infer<typeof AcceptActivityInviteBody>;
 export type ActivityJoinRequestBody = z.infer<typeof ActivityJoinRequestBody>;
+export type SpectateActivityBody = z.infer<typeof SpectateActivityBody>;

@@ -2,6 +2,8 @@
  * Accepting an activity invite (docs/social-presence.md#activity-invites): the user asks to join
  * the party of another user's current activity, gets its join secret, and every SDK session of
  * theirs in that game receives ACTIVITY_JOIN with it (the game on another device joins too).
+ * Spectating (docs/rpc.md#spectate) is its counterpart with the spectate secret and
+ * ACTIVITY_SPECTATE.
  */
 import { requireAccess, requireScope } from '../access/index.js';
 import { ApiError } from '../../errors/index.js';
@@ -9,7 +11,11 @@ import { afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { ServiceDeps } from '../deps.js';
 import { serializeUser } from '../users/index.js';
-import type { AcceptActivityInviteBody, ActivityJoinRequestBody } from './schemas.js';
+import type {
+  AcceptActivityInviteBody,
+  ActivityJoinRequestBody,
+  SpectateActivityBody,
+} from './schemas.js';
 
 /** The scope a Bearer token needs to accept an invite (the Social SDK's scopes grant it). */
 export const ACTIVITIES_WRITE_SCOPE = 'activities.write';
@@ -31,16 +37,22 @@ function record(value: unknown): Record<string, unknown> | null {
     : null;
 }
 
-/** The joinable activity of a party: its id, its application and a join secret. */
-function joinable(activity: StoredActivity, partyId: string, applicationId: string | null) {
+/** Which secret of an activity an action hands out: joining its party, or spectating it. */
+type SecretKind = 'join' | 'spectate';
+
+/** The activity of a party holding that secret: its application, the secret, its privacy. */
+function withSecret(
+  activity: StoredActivity,
+  input: { partyId: string; applicationId: string | null; kind: SecretKind },
+) {
   const party = record(activity['party']);
-  const join = record(activity['secrets'])?.['join'];
+  const secret = record(activity['secrets'])?.[input.kind];
   const appId = activity['application_id'];
-  if (party?.['id'] !== partyId || typeof join !== 'string' || typeof appId !== 'string') {
+  if (party?.['id'] !== input.partyId || typeof secret !== 'string' || typeof appId !== 'string') {
     return null;
   }
-  if (applicationId !== null && appId !== applicationId) return null;
-  return { applicationId: appId, secret: join, public: party['privacy'] === PUBLIC_PARTY };
+  if (input.applicationId !== null && appId !== input.applicationId) return null;
+  return { applicationId: appId, secret, public: party['privacy'] === PUBLIC_PARTY };
 }
 
 export function createActivityInviteService(deps: ServiceDeps & ActivityInvitePorts) {
@@ -72,12 +84,19 @@ export function createActivityInviteService(deps: ServiceDeps & ActivityInvitePo
     );
   };
 
-  /** The joinable party `partyId` of the host's current activity, in the caller's game. */
-  const hostParty = async (principal: Principal, hostId: string, partyId: string) => {
+  /**
+   * The party `partyId` of the host's current activity, in the caller's game, holding the secret
+   * of `kind` (a join secret unless said).
+   */
+  const hostParty = async (
+    principal: Principal,
+    party: { hostId: string; partyId: string; kind?: SecretKind },
+  ) => {
+    const { hostId, partyId, kind = 'join' } = party;
     if (hostId === principal.user.id) throw new ApiError('INVALID_ACTIVITY_ACTION');
-    const scope = principal.kind === 'bearer' ? principal.applicationId : null;
+    const applicationId = principal.kind === 'bearer' ? principal.applicationId : null;
     const found = (await deps.activitiesOf(hostId))
-      .map((a) => joinable(a, partyId, scope))
+      .map((a) => withSecret(a, { partyId, applicationId, kind }))
       .find((a) => a !== null);
     if (found === undefined) throw new ApiError('INVALID_ACTIVITY_ACTION');
     return found;
@@ -96,7 +115,7 @@ export function createActivityInviteService(deps: ServiceDeps & ActivityInvitePo
       requireScope(principal, ACTIVITIES_WRITE_SCOPE);
       const userId = principal.user.id;
       const hostId = body.user_id;
-      const found = await hostParty(principal, hostId, partyId);
+      const found = await hostParty(principal, { hostId, partyId });
       const friends = await storage.relationships.areFriends(userId, hostId, found.applicationId);
       if (
         !friends &&
@@ -130,7 +149,7 @@ export function createActivityInviteService(deps: ServiceDeps & ActivityInvitePo
       requireAccess(principal, 'activities');
       const userId = principal.user.id;
       const inviterId = body.user_id;
-      const found = await hostParty(principal, inviterId, partyId);
+      const found = await hostParty(principal, { hostId: inviterId, partyId });
       const { applicationId, secret } = found;
       const allowed =
         found.public ||
@@ -154,6 +173,40 @@ export function createActivityInviteService(deps: ServiceDeps & ActivityInvitePo
         data: join,
       });
       return join;
+    },
+
+    /**
+     * POST /users/@me/activities/{party_id}/spectate (Guildhall's own path: the platform's is
+     * not public). The host's (`user_id`) activity must hold the party and a spectate secret
+     * (else 50039); the caller must be the host's friend or the party public, and neither block
+     * the other (else 50001). The answer is the spectate secret, which the caller's SDK sessions
+     * of the game and their own clients (the local client's RPC) receive as ACTIVITY_SPECTATE.
+     */
+    async spectate(principal: Principal, partyId: string, body: SpectateActivityBody) {
+      requireScope(principal, ACTIVITIES_WRITE_SCOPE);
+      requireAccess(principal, 'activities');
+      const userId = principal.user.id;
+      const hostId = body.user_id;
+      const found = await hostParty(principal, { hostId, partyId, kind: 'spectate' });
+      const { applicationId, secret } = found;
+      const allowed =
+        (found.public || (await storage.relationships.areFriends(userId, hostId, applicationId))) &&
+        !(await storage.relationships.isBlockedEitherWay(userId, hostId));
+      if (!allowed) throw new ApiError('MISSING_ACCESS');
+      const spectate = {
+        secret,
+        application_id: applicationId,
+        party_id: partyId,
+        user_id: hostId,
+      };
+      afterWrite(storage, {
+        type: 'ACTIVITY_SPECTATE',
+        guildId: null,
+        userIds: [userId],
+        applicationId,
+        data: spectate,
+      });
+      return spectate;
     },
   };
 }

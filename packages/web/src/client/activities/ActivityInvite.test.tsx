@@ -1,7 +1,8 @@
 /**
  * Activity invites in a conversation (jsdom): the card with the app's cover image (or the
  * inviter's own invite image), Join accepting the invite and launching the app's activity there,
- * the join secret kept for the frame's ACTIVITY_JOIN; a game without an activity is told apart.
+ * the join secret kept for the frame's ACTIVITY_JOIN; a game without an activity is told apart;
+ * Spectate beside Join when the inviter's activity can be spectated.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
@@ -117,6 +118,35 @@ describe('ActivityInvite', () => {
     expect((await screen.findByRole('status')).textContent).toContain(
       'Tiles on your device receives the invite',
     );
+  });
+
+  it("offers Spectate beside Join when the inviter's activity can be spectated", async () => {
+    const calls: [string, RequestInit][] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((url: string, init: RequestInit) => {
+        calls.push([url, init]);
+        return json(200, { secret: 'w', application_id: APP_ID, party_id: 'party-1' });
+      }),
+    );
+    const state = readyState();
+    const activity = { name: 'Tiles', type: 0, application_id: APP_ID, party: { id: 'party-1' } };
+    state.presences[BOB.id] = { status: 'online', activities: [activity] };
+    renderWithClient(<ActivityInvite message={invite()} />, state);
+    expect(screen.getByRole('button', { name: 'Join' })).not.toBeNull();
+    expect(screen.queryByRole('button', { name: 'Spectate' })).toBeNull();
+    cleanup();
+
+    // ActivityFlags.SPECTATE: the activity holds a spectate secret (never shown to others).
+    state.presences[BOB.id] = { status: 'online', activities: [{ ...activity, flags: 1 << 2 }] };
+    renderWithClient(<ActivityInvite message={invite()} />, state);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Spectate' }));
+    expect((await screen.findByRole('status')).textContent).toContain(
+      'Spectating: Tiles on your device receives it',
+    );
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.[0]).toBe('/api/v10/users/@me/activities/party-1/spectate');
+    expect(JSON.parse(calls[0]?.[1].body as string)).toEqual({ user_id: BOB.id });
   });
 
   it('is nothing for an ordinary message, and has no Join on your own invite', () => {

@@ -5,6 +5,9 @@
  * Join accepts the invite (`POST /users/@me/activities/{party_id}/join`, which also hands the
  * secret to the person's game sessions as ACTIVITY_JOIN); an application with an activity is then
  * launched (or joined) in the conversation, and its frame gets ACTIVITY_JOIN with the secret.
+ * When the inviter's activity can be spectated (its SPECTATE flag), **Spectate** beside Join
+ * asks to watch it (`POST /users/@me/activities/{party_id}/spectate`, docs/rpc.md#spectate): the
+ * person's game on their device gets ACTIVITY_SPECTATE with the spectate secret.
  *
  * @module
  */
@@ -16,21 +19,34 @@ import type { ClientState } from '../state.js';
 import { launchActivity } from './api.js';
 import { instanceUpdated, joinAccepted } from './state.js';
 
-/** The invite's image: the inviter's activity's own (an http(s) URL), else the app's cover. */
-export function inviteCover(
-  state: ClientState,
-  message: Pick<APIMessage, 'author' | 'activity' | 'application'>,
-): string | null {
-  const app = message.application;
+/** ActivityFlags.SPECTATE: the activity holds a spectate secret (never shown to others). */
+const SPECTATE_FLAG = 1 << 2;
+
+type InviteMessage = Pick<APIMessage, 'author' | 'activity' | 'application'>;
+
+/** The inviter's live activity the invite is to: this app's, with the invite's party. */
+function invitedActivity(state: ClientState, message: InviteMessage) {
+  const appId = message.application?.id;
   const partyId = message.activity?.party_id;
-  if (app?.id === undefined) return null;
   const activities = (state.presences[message.author.id]?.activities ?? []) as {
     application_id?: string;
     party?: { id?: string };
     assets?: Record<string, unknown>;
+    flags?: number;
   }[];
-  const activity = activities.find((a) => a.application_id === app.id && a.party?.id === partyId);
-  const own = activity?.assets?.['invite_cover_image'];
+  return activities.find((a) => a.application_id === appId && a.party?.id === partyId);
+}
+
+/** Whether the inviter's activity can be spectated: their friends see its SPECTATE flag. */
+export function canSpectate(state: ClientState, message: InviteMessage): boolean {
+  return ((invitedActivity(state, message)?.flags ?? 0) & SPECTATE_FLAG) !== 0;
+}
+
+/** The invite's image: the inviter's activity's own (an http(s) URL), else the app's cover. */
+export function inviteCover(state: ClientState, message: InviteMessage): string | null {
+  const app = message.application;
+  if (app?.id === undefined) return null;
+  const own = invitedActivity(state, message)?.assets?.['invite_cover_image'];
   if (typeof own === 'string' && /^https?:\/\//.test(own)) return own;
   return typeof app.cover_image === 'string'
     ? `/app-icons/${app.id}/${app.cover_image}.png?size=512`
@@ -41,6 +57,7 @@ export function ActivityInvite({ message }: { message: APIMessage }) {
   const { store } = useClient();
   const me = useClientState((s) => s.me);
   const cover = useClientState((s) => inviteCover(s, message));
+  const spectatable = useClientState((s) => canSpectate(s, message));
   const [status, setStatus] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const app = message.application;
@@ -93,6 +110,21 @@ export function ActivityInvite({ message }: { message: APIMessage }) {
     }
   };
 
+  const spectate = async () => {
+    setBusy(true);
+    setStatus(null);
+    try {
+      await api('POST', `/users/@me/activities/${encodeURIComponent(partyId)}/spectate`, {
+        body: { user_id: message.author.id },
+      });
+      setStatus(`Spectating: ${name} on your device receives it.`);
+    } catch (error) {
+      setStatus(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
     <section className="activity-invite" aria-label={`Invite to ${name}`}>
       {cover === null ? null : <img className="activity-invite-cover" src={cover} alt="" />}
@@ -112,6 +144,17 @@ export function ActivityInvite({ message }: { message: APIMessage }) {
           }}
         >
           Join
+        </button>
+      )}
+      {me?.id === message.author.id || !spectatable ? null : (
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => {
+            void spectate();
+          }}
+        >
+          Spectate
         </button>
       )}
       {status === null ? null : <p role="status">{status}</p>}
