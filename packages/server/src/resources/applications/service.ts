@@ -7,28 +7,17 @@ import {
 } from '../../domain/credentials.js';
 import { SEALED_AS, type SecretBox } from '../../domain/secretBox.js';
 import { systemEntropy, type Entropy } from '../../domain/seeded.js';
-import { ApiError, invalidField } from '../../errors/index.js';
+import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
-import type {
-  ApplicationPatch,
-  ApplicationRecord,
-  Repositories,
-  UserRecord,
-} from '../../storage/index.js';
+import type { ApplicationRecord, Repositories, UserRecord } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
-import {
-  SELF_SERVE_APPLICATION_FLAGS,
-  type CreateApplicationInput,
-  type ModifyApplicationInput,
-} from './schemas.js';
-import { eventWebhooksPatch, type VerifyEventWebhooksUrl } from './eventWebhooks.js';
+import type { CreateApplicationInput, ModifyApplicationInput } from './schemas.js';
+import type { VerifyEventWebhooksUrl } from './eventWebhooks.js';
 import type { InteractionsEndpoint } from '../interactions/index.js';
 import { serializeApplication } from './serialize.js';
-import { installPatch } from './install.js';
 import { createApplicationAssets } from './assets.js';
-import { intentReview } from './intentReview.js';
+import { createApplicationPatches } from './patch.js';
 import { announceIntegrationUpdates } from '../integrations/index.js';
-import { storeImage } from '../imageUploads.js';
 
 /** An application just made, with the two secrets that are shown once and stored only hashed. */
 export interface CreatedApplication {
@@ -69,6 +58,7 @@ export function createApplicationService(
 ) {
   const { storage, clock, ids, blobs, revocations, secrets } = deps;
   const entropy = deps.entropy ?? systemEntropy;
+  const patches = createApplicationPatches(deps);
 
   const view = async (application: ApplicationRecord) => {
     const [owner, bot] = await Promise.all([
@@ -103,24 +93,6 @@ export function createApplicationService(
         : principal.applicationId === application.id;
     if (!allowed) throw new ApiError('UNKNOWN_APPLICATION');
     return application;
-  };
-
-  /**
-   * The self-serve rule (intentReview.ts, the gateway's too): an app reaching fewer users than
-   * the review threshold turns its limited intent flags on itself; from the threshold, only a
-   * review does.
-   */
-  const requireSelfServeIntents = async (application: ApplicationRecord) => {
-    const threshold = deps.privilegedIntentReviewThreshold;
-    const { users, required } = await intentReview(storage, application.id, threshold);
-    if (!required) return;
-    throw invalidField(
-      ['flags'],
-      'PRIVILEGED_INTENTS_REVIEW_REQUIRED',
-      `This app reaches ${users} users (${deps.privilegedIntentReviewThreshold} or more): ` +
-        'privileged intents it does not have yet need a review. Apply for them with the ' +
-        'platform instead of turning them on here.',
-    );
   };
 
   const issueBotToken = async (
@@ -201,84 +173,7 @@ export function createApplicationService(
 
     async modify(principal: Principal, applicationId: string, input: ModifyApplicationInput) {
       const application = await ownedApplication(principal, applicationId);
-      const patch: ApplicationPatch = {};
-      if (input.description !== undefined) {
-        const description = input.description;
-        patch.description =
-          description === null
-            ? ''
-            : typeof description === 'string'
-              ? description
-              : description.default;
-      }
-      if (input.flags !== undefined) {
-        const requested = BigInt(input.flags ?? 0);
-        if ((requested & ~SELF_SERVE_APPLICATION_FLAGS) !== 0n) {
-          throw invalidField(
-            ['flags'],
-            'APPLICATION_FLAGS_INVALID',
-            'Only the limited gateway intent flags can be set.',
-          );
-        }
-        const turnedOn = requested & ~application.flags;
-        if (turnedOn !== 0n) await requireSelfServeIntents(application);
-        patch.flags = (application.flags & ~SELF_SERVE_APPLICATION_FLAGS) | requested;
-      }
-      const endpointUrl = input.interactions_endpoint_url;
-      if (endpointUrl !== undefined) {
-        // A new URL is kept only once it answers the checks; the same URL again is not checked.
-        if (endpointUrl !== null && endpointUrl !== application.interactionsEndpointUrl) {
-          await deps.interactionsEndpoint.verifyUrl(application, endpointUrl);
-        }
-        patch.interactionsEndpointUrl = endpointUrl;
-      }
-      Object.assign(
-        patch,
-        await eventWebhooksPatch(application, input, deps.webhookEvents.verifyUrl),
-      );
-      if (input.tags !== undefined) patch.tags = [...new Set(input.tags ?? [])];
-      Object.assign(patch, installPatch(input));
-      let obfuscation: boolean | undefined;
-      if (principal.kind === 'session') {
-        if (input.name !== undefined) patch.name = input.name;
-        obfuscation = input.private_channel_obfuscation;
-        if (input.social_sdk_terms_accepted !== undefined) {
-          patch.socialSdkTermsAccepted = input.social_sdk_terms_accepted;
-        }
-        if (input.connection_entrypoint_url !== undefined) {
-          patch.connectionEntrypointUrl = input.connection_entrypoint_url;
-        }
-        // Owner-only settings (ModifyOwnedApplicationBody); never from a bot token.
-        if (input.redirect_uris !== undefined) {
-          patch.redirectUris = [...new Set(input.redirect_uris ?? [])];
-        }
-        if (input.public_client !== undefined) patch.publicClient = input.public_client;
-        if (input.bot_public !== undefined) patch.botPublic = input.bot_public;
-        if (input.bot_require_code_grant !== undefined) {
-          patch.botRequireCodeGrant = input.bot_require_code_grant;
-        }
-        if (input.device_flow_enabled !== undefined) {
-          patch.deviceFlowEnabled = input.device_flow_enabled;
-        }
-        if (input.large_bot_sharding !== undefined) {
-          patch.largeBotSharding = input.large_bot_sharding;
-        }
-      }
-      if (input.icon !== undefined) {
-        patch.icon = await storeImage(
-          blobs,
-          { field: 'icon', value: input.icon },
-          (hash, ext) => `app-icons/${application.id}/${hash}.${ext}`,
-        );
-      }
-      if (input.cover_image !== undefined) {
-        // The platform keeps the cover beside the icon, under app-icons/ (its CDN's layout).
-        patch.coverImage = await storeImage(
-          blobs,
-          { field: 'cover_image', value: input.cover_image },
-          (hash, ext) => `app-icons/${application.id}/${hash}.${ext}`,
-        );
-      }
+      const { patch, obfuscation } = await patches.patchOf(principal, application, input);
       const updated = await storage.transaction(async (tx) => {
         // The gateway reads the setting at IDENTIFY (gateway/handshake.ts).
         if (obfuscation !== undefined) {

@@ -1,31 +1,31 @@
-import { attachmentKey, freeBlobsAfterCommit } from '../../blobs/lifecycle.js';
+/**
+ * The guild channel service: a channel's create and modify here; its reads in reads.ts, its
+ * deletion in deletion.ts.
+ */
 import {
   AuditLogActions,
   ChannelTypes,
   PermissionFlags as P,
   isVoiceChannelType,
 } from '@guildhall/protocol';
-import { CHANNEL_LIST_VISIBILITY_FROM_MS, hasAll } from '../../domain/permissions.js';
 import { invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
-import type {
-  ChannelRecord,
-  GuildRecord,
-  OverwriteRecord,
-  Repositories,
-} from '../../storage/index.js';
+import type { OverwriteRecord, Repositories } from '../../storage/index.js';
 import { recordAudit, diffChanges, snapshotChanges } from '../auditLog/index.js';
 import { afterCommit } from '../../events/afterCommit.js';
-import type { ServiceDeps } from '../deps.js';
-import { channelDispatches } from './dispatch.js';
 import { loadGuildAccess } from '../access/index.js';
 import { assertGrantable, assertOverwriteTargets, loadChannelAccess } from './access.js';
+import { createChannelDeletion, type ChannelServiceDeps } from './deletion.js';
+import { channelDispatches } from './dispatch.js';
 import { auditView, channelPatch, resolveParent } from './fields.js';
 import { overwritesDiffer, syncOverwrites } from './overwrites.js';
+import { createChannelReads } from './reads.js';
 import { DEFAULT_BITRATE, isThreadOnlyType } from './rules.js';
-import { groupTags, putTags } from './tags.js';
 import type { CreateChannelInput, ModifyChannelInput, OverwriteInputValue } from './schemas.js';
-import { obfuscateChannel, overwritesByChannel, serializeChannel } from './serialize.js';
+import { serializeChannel } from './serialize.js';
+import { putTags } from './tags.js';
+
+export type { ChannelServiceDeps } from './deletion.js';
 
 /** Text and announcement channels may become each other; no other type change exists. */
 const CONVERTIBLE = new Set<number>([ChannelTypes.GUILD_TEXT, ChannelTypes.GUILD_ANNOUNCEMENT]);
@@ -40,72 +40,15 @@ const toRecords = (channelId: string, overwrites: readonly OverwriteInputValue[]
   }));
 
 /** The guild channel routes: list, create, get, modify and delete. */
-/**
- * What the channel service needs beyond every service's deps: the GUILD_UPDATE a deleted channel
- * causes (`announceGuildUpdate` of `guilds/`). It is passed in because `guilds/` builds channels
- * and so imports `channels/`, not the other way round.
- */
-export interface ChannelServiceDeps extends ServiceDeps {
-  announceGuildUpdate: (tx: Repositories, guild: GuildRecord) => Promise<void>;
-}
-
 export function createChannelService(deps: ChannelServiceDeps) {
-  const { storage, clock, ids, announceGuildUpdate } = deps;
+  const { storage, clock, ids } = deps;
 
   const audit = (tx: Repositories, entry: Parameters<typeof recordAudit>[2]) =>
     recordAudit(tx, ids, entry);
 
   return {
-    /**
-     * GET /guilds/{id}/channels. From November 16, 2026 the channels the caller cannot view are
-     * omitted entirely (spec, Table A); a category stays while any of its channels is visible
-     * (docs/platform-notes.md#channel-obfuscation). Before that date every channel is listed, but
-     * one the caller cannot view is listed as the gateway's obfuscated channel, so it shows nothing
-     * more than that (no name, topic or last_message_id).
-     */
-    async list(principal: Principal, guildId: string) {
-      const nowMs = clock.now();
-      const access = await loadGuildAccess(storage, { guildId, userId: principal.user.id, nowMs });
-      const channels = await storage.channels.listByGuild(access.guild.id);
-      const byChannel = overwritesByChannel(
-        await storage.overwrites.listByChannels(channels.map((c) => c.id)),
-      );
-      const tagsByChannel = groupTags(
-        await storage.threads.listTags(
-          channels.filter((c) => isThreadOnlyType(c.type)).map((c) => c.id),
-        ),
-      );
-      const overwritesOf = (c: ChannelRecord) => byChannel.get(c.id) ?? [];
-      const tagsOf = (c: ChannelRecord) => tagsByChannel.get(c.id) ?? [];
-      const canView = (c: ChannelRecord) =>
-        hasAll(access.inChannel(c, overwritesOf(c)), P.VIEW_CHANNEL);
-      const parentsOfVisible = new Set(
-        channels.filter((c) => c.parentId !== null && canView(c)).map((c) => c.parentId),
-      );
-      const visible = (c: ChannelRecord) => canView(c) || parentsOfVisible.has(c.id);
-      if (nowMs >= CHANNEL_LIST_VISIBILITY_FROM_MS) {
-        return channels.filter(visible).map((c) => serializeChannel(c, overwritesOf(c), tagsOf(c)));
-      }
-      return channels.map((c) => {
-        const wire = serializeChannel(c, overwritesOf(c), tagsOf(c));
-        return visible(c) ? wire : obfuscateChannel(wire, access.guild.id);
-      });
-    },
-
-    /** GET /channels/{id}: VIEW_CHANNEL. */
-    async get(principal: Principal, channelId: string) {
-      const access = await loadChannelAccess(storage, {
-        channelId,
-        userId: principal.user.id,
-        nowMs: clock.now(),
-      });
-      access.require(0n);
-      return serializeChannel(
-        access.channel,
-        access.overwrites,
-        await storage.threads.listTags([access.channel.id]),
-      );
-    },
+    ...createChannelReads(deps),
+    ...createChannelDeletion(deps),
 
     /**
      * POST /guilds/{id}/channels: MANAGE_CHANNELS. A channel made under a category copies the
@@ -263,68 +206,6 @@ export function createChannelService(deps: ChannelServiceDeps) {
           );
         }
         return after;
-      });
-    },
-
-    /** DELETE /channels/{id}: MANAGE_CHANNELS; answers with the channel as it was. */
-    async delete(principal: Principal, channelId: string, reason: string | null) {
-      return storage.transaction(async (tx) => {
-        const access = await loadChannelAccess(tx, {
-          channelId,
-          userId: principal.user.id,
-          nowMs: clock.now(),
-        });
-        access.require(P.MANAGE_CHANNELS);
-        const { channel, guild } = access;
-        const wire = serializeChannel(channel, access.overwrites);
-        const g = guild.guild;
-        const children = (await tx.channels.listByGuild(g.id)).filter(
-          (c) => c.parentId === channel.id,
-        );
-        const attachmentIds = await tx.blobRefs.attachmentIds({ channelId: channel.id });
-        // Its threads go with it (their messages and members with them).
-        for (const archived of [false, true]) {
-          for (const thread of await tx.threads.listByParent(channel.id, { archived })) {
-            attachmentIds.push(
-              ...(await tx.blobRefs.attachmentIds({ channelId: thread.channel.id })),
-            );
-            await tx.channels.delete(thread.channel.id);
-          }
-        }
-        await tx.channels.delete(channel.id);
-        freeBlobsAfterCommit(tx, deps.blobs, attachmentIds.map(attachmentKey));
-        afterCommit(tx, channelDispatches.channel('CHANNEL_DELETE', wire));
-        // A deleted category's channels are left without a parent.
-        const childOverwrites = overwritesByChannel(
-          await tx.overwrites.listByChannels(children.map((c) => c.id)),
-        );
-        for (const child of children) {
-          const orphan = serializeChannel(
-            { ...child, parentId: null },
-            childOverwrites.get(child.id) ?? [],
-          );
-          afterCommit(tx, channelDispatches.channel('CHANNEL_UPDATE', orphan));
-        }
-        // The guild's settings stop pointing at a channel that is gone.
-        const cleared = {
-          ...(g.afkChannelId === channel.id ? { afkChannelId: null } : {}),
-          ...(g.systemChannelId === channel.id ? { systemChannelId: null } : {}),
-          ...(g.rulesChannelId === channel.id ? { rulesChannelId: null } : {}),
-          ...(g.publicUpdatesChannelId === channel.id ? { publicUpdatesChannelId: null } : {}),
-        };
-        if (Object.keys(cleared).length > 0) {
-          const updated = await tx.guilds.update(g.id, cleared);
-          if (updated !== null) await announceGuildUpdate(tx, updated);
-        }
-        await audit(tx, {
-          guildId: g.id,
-          userId: principal.user.id,
-          targetId: channel.id,
-          actionType: AuditLogActions.CHANNEL_DELETE,
-          changes: snapshotChanges(auditView(wire, { overwrites: true }), 'old'),
-          reason,
-        });
-        return wire;
       });
     },
   };

@@ -3,17 +3,22 @@
  * identities of a user in an application, and the application profiles other users see
  * (docs/social-stats.md).
  */
-import { isSnowflake } from '@guildhall/protocol';
 import { ApiError, invalidField } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import {
   GAME_STATS_PROVIDER_TYPE,
   StorageConflictError,
   type ApplicationIdentityProfileRecord,
-  type Repositories,
-  type UserRecord,
 } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
+import {
+  findApplication,
+  findUser,
+  ownApplication,
+  requireGrant,
+  requireOwnBot,
+  requireReader,
+} from './access.js';
 import { PROVIDER_TYPES, type ModifyProfileInput } from './schemas.js';
 import { EMPTY_LAYOUT, renderWidgets, storedLayout, type StatsLayout } from './layout.js';
 import {
@@ -23,16 +28,7 @@ import {
   type IdentityWire,
 } from './serialize.js';
 
-/**
- * The granted scopes that let an application write a user's stats: the scope itself, or a
- * Social SDK scope that stands for it (oauth/scopes.ts expands them at grant time; both are
- * accepted so an authorization stored either way counts).
- */
-export const STATS_WRITE_SCOPES: readonly string[] = [
-  'application_identities.write',
-  'sdk.social_layer_presence',
-  'sdk.social_layer',
-];
+export { STATS_WRITE_SCOPES } from './access.js';
 
 /** The 50035 of a write naming another provider_issued_user_id than the identity's. */
 function mismatch(): ApiError {
@@ -58,85 +54,15 @@ export type WriteResult =
 export function createGameStatsService(deps: ServiceDeps) {
   const { storage, clock } = deps;
 
-  const application = async (repos: Repositories, applicationId: string) => {
-    const app = isSnowflake(applicationId)
-      ? await repos.applications.findById(applicationId)
-      : null;
-    if (app === null) throw new ApiError('UNKNOWN_APPLICATION');
-    return app;
-  };
-
-  /** `@me` is the caller (people only); otherwise a known user. */
-  const user = async (
-    repos: Repositories,
-    principal: Principal,
-    userId: string,
-  ): Promise<UserRecord> => {
-    if (userId === '@me') {
-      if (principal.kind === 'bot') throw new ApiError('UNKNOWN_USER');
-      return principal.user;
-    }
-    const found = isSnowflake(userId) ? await repos.users.findById(userId) : null;
-    if (found === null) throw new ApiError('UNKNOWN_USER');
-    return found;
-  };
-
-  /** The application its owner manages with a session (the developer portal); else 10002. */
-  const ownApplication = async (principal: Principal, applicationId: string) => {
-    const app = await application(storage, applicationId);
-    if (principal.kind !== 'session' || app.ownerId !== principal.user.id) {
-      throw new ApiError('UNKNOWN_APPLICATION');
-    }
-    return app;
-  };
-
-  /** The application's own bot; another application's bot, or a person, is refused (50001). */
-  const requireOwnBot = (principal: Principal, applicationId: string) => {
-    if (principal.kind !== 'bot' || principal.applicationId !== applicationId) {
-      throw new ApiError('MISSING_ACCESS');
-    }
-  };
-
-  /**
-   * Reads of one user's identities: the application's bot, or the user themself (a session, or
-   * an OAuth2 token of that application).
-   */
-  const requireReader = (principal: Principal, applicationId: string, userId: string) => {
-    if (principal.kind === 'bot') {
-      requireOwnBot(principal, applicationId);
-      return;
-    }
-    if (principal.user.id !== userId) throw new ApiError('MISSING_ACCESS');
-    if (principal.kind === 'bearer' && principal.applicationId !== applicationId) {
-      throw new ApiError('MISSING_ACCESS');
-    }
-  };
-
-  /** Whether the user let the application write their stats (50026 otherwise). */
-  const requireGrant = async (repos: Repositories, applicationId: string, userId: string) => {
-    const authorization = await repos.oauth.findAuthorization(userId, applicationId);
-    if (
-      authorization !== null &&
-      authorization.revokedAt === null &&
-      authorization.scopes.some((scope) => STATS_WRITE_SCOPES.includes(scope))
-    ) {
-      return;
-    }
-    // A provisional account the application made holds the Social SDK scope by construction.
-    const identities = await repos.provisional.listIdentitiesOfUser(userId);
-    if (identities.some((identity) => identity.applicationId === applicationId)) return;
-    throw new ApiError('MISSING_OAUTH2_SCOPE');
-  };
-
   const writeOnce = (
     principal: Principal,
     params: { applicationId: string; userId: string; providerIssuedUserId: string },
     input: ModifyProfileInput,
   ) =>
     storage.transaction(async (tx): Promise<WriteResult> => {
-      const app = await application(tx, params.applicationId);
+      const app = await findApplication(tx, params.applicationId);
       requireOwnBot(principal, app.id);
-      const target = await user(tx, principal, params.userId);
+      const target = await findUser(tx, principal, params.userId);
       await requireGrant(tx, app.id, target.id);
       const now = clock.now();
       const existing = await tx.applicationIdentities.findProfile(app.id, target.id);
@@ -193,8 +119,8 @@ export function createGameStatsService(deps: ServiceDeps) {
       principal: Principal,
       params: { applicationId: string; userId: string; providerIssuedUserId: string },
     ) {
-      const app = await application(storage, params.applicationId);
-      const target = await user(storage, principal, params.userId);
+      const app = await findApplication(storage, params.applicationId);
+      const target = await findUser(storage, principal, params.userId);
       requireReader(principal, app.id, target.id);
       const profile = await storage.applicationIdentities.findProfile(app.id, target.id);
       if (profile === null) throw new ApiError('UNKNOWN_ACCOUNT');
@@ -204,14 +130,14 @@ export function createGameStatsService(deps: ServiceDeps) {
 
     /** GET /applications/{id}/game-stats/layout: the owner's widget layout (layout.ts). */
     async layout(principal: Principal, applicationId: string): Promise<StatsLayout> {
-      const app = await ownApplication(principal, applicationId);
+      const app = await ownApplication(storage, principal, applicationId);
       const stored = await storage.applicationIdentities.findStatsLayout(app.id);
       return stored === null ? EMPTY_LAYOUT : storedLayout(stored);
     },
 
     /** PUT /applications/{id}/game-stats/layout: replaces the layout whole. */
     async putLayout(principal: Principal, applicationId: string, layout: StatsLayout) {
-      const app = await ownApplication(principal, applicationId);
+      const app = await ownApplication(storage, principal, applicationId);
       await storage.applicationIdentities.putStatsLayout(app.id, layout, clock.now());
       return layout;
     },
@@ -221,8 +147,8 @@ export function createGameStatsService(deps: ServiceDeps) {
      * filled with the user's stats, for whoever may read those stats.
      */
     async widgets(principal: Principal, params: { userId: string; applicationId: string }) {
-      const app = await application(storage, params.applicationId);
-      const target = await user(storage, principal, params.userId);
+      const app = await findApplication(storage, params.applicationId);
+      const target = await findUser(storage, principal, params.userId);
       requireReader(principal, app.id, target.id);
       const [stored, profile] = await Promise.all([
         storage.applicationIdentities.findStatsLayout(app.id),
@@ -237,8 +163,8 @@ export function createGameStatsService(deps: ServiceDeps) {
       principal: Principal,
       params: { userId: string; applicationId: string },
     ): Promise<{ identities: IdentityWire[] }> {
-      const app = await application(storage, params.applicationId);
-      const target = await user(storage, principal, params.userId);
+      const app = await findApplication(storage, params.applicationId);
+      const target = await findUser(storage, principal, params.userId);
       requireReader(principal, app.id, target.id);
       const [profile, external] = await Promise.all([
         storage.applicationIdentities.findProfile(app.id, target.id),
@@ -260,7 +186,7 @@ export function createGameStatsService(deps: ServiceDeps) {
       params: { applicationId: string; providerType: string; providerIssuedUserId: string },
       providerId: string | undefined,
     ): Promise<IdentityWire> {
-      const app = await application(storage, params.applicationId);
+      const app = await findApplication(storage, params.applicationId);
       requireOwnBot(principal, app.id);
       const providerType = params.providerType.toUpperCase();
       if (!(PROVIDER_TYPES as readonly string[]).includes(providerType)) {
@@ -300,8 +226,8 @@ export function createGameStatsService(deps: ServiceDeps) {
       },
     ): Promise<void> {
       await storage.transaction(async (tx) => {
-        const app = await application(tx, params.applicationId);
-        const target = await user(tx, principal, params.userId);
+        const app = await findApplication(tx, params.applicationId);
+        const target = await findUser(tx, principal, params.userId);
         requireReader(principal, app.id, target.id);
         const providerType = params.providerType.toUpperCase();
         if (!(PROVIDER_TYPES as readonly string[]).includes(providerType)) {
@@ -323,7 +249,7 @@ export function createGameStatsService(deps: ServiceDeps) {
     async applicationProfiles(principal: Principal, userId: string) {
       const applicationId = principal.applicationId;
       if (applicationId === null) throw new ApiError('MISSING_ACCESS');
-      const target = await user(storage, principal, userId);
+      const target = await findUser(storage, principal, userId);
       const profiles = await storage.applicationIdentities.listUserApplicationProfiles(
         applicationId,
         [target.id],

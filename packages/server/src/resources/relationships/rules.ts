@@ -6,6 +6,9 @@ import {
   type UserRecord,
 } from '../../storage/index.js';
 
+/** null: platform-wide (Discord friends); an id: that application's game relationships. */
+export type RelationshipScope = string | null;
+
 /**
  * The OAuth2 scope a Bearer token needs to change relationships and the connected-games setting
  * (reading them is `relationships` of domain/tokenAccess.ts, `requireAccess`).

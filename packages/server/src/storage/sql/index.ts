@@ -51,10 +51,10 @@ import {
   createApplicationAttachmentRepository,
   createApplicationEmojiRepository,
   createRoleConnectionRepository,
-  createScheduledEventUserRepository,
   createSoundboardRepository,
   createStageInstanceRepository,
 } from './voiceExpressions.js';
+import { createScheduledEventUserRepository } from './scheduledEventUsers.js';
 import {
   createAutoModRuleRepository,
   createGuildSettingRepository,

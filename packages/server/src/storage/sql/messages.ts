@@ -1,18 +1,14 @@
 /**
  * The message repository on SQLite and PostgreSQL: its rows are read and written in
- * messageRows.ts, reactions live in reactions.ts.
+ * messageRows.ts, its attachments' own queries live in messageAttachments.ts, reactions in
+ * reactions.ts.
  */
 import { createQueryId, type CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import type { MessageRepository } from '../types/messages.js';
 import { flag, id, int } from './rows.js';
 import type { Database, MessagesTable } from './schema.js';
-import {
-  attachmentRow,
-  callColumn,
-  messageRow,
-  toAttachment,
-  withAttachments,
-} from './messageRows.js';
+import { createMessageAttachmentRepository } from './messageAttachments.js';
+import { attachmentRow, callColumn, messageRow, withAttachments } from './messageRows.js';
 
 export function createMessageRepository(db: Kysely<Database>): MessageRepository {
   /** Messages as channel reads see them: never an ephemeral one (only its user may see it). */
@@ -27,6 +23,8 @@ export function createMessageRepository(db: Kysely<Database>): MessageRepository
   let insertMessage: CompiledQuery | undefined;
 
   return {
+    ...createMessageAttachmentRepository(db),
+
     async create(message) {
       const row = messageRow(message);
       const values = Object.values(row);
@@ -72,14 +70,6 @@ export function createMessageRepository(db: Kysely<Database>): MessageRepository
       return message ?? null;
     },
 
-    async findAttachment(attachmentId) {
-      const row = await db
-        .selectFrom('message_attachments')
-        .selectAll()
-        .where('id', '=', attachmentId)
-        .executeTakeFirst();
-      return row === undefined ? null : toAttachment(row);
-    },
     async findByIds(messageIds) {
       if (messageIds.length === 0) return [];
       return load(
@@ -171,42 +161,6 @@ export function createMessageRepository(db: Kysely<Database>): MessageRepository
         .where('channel_id', '=', channelId)
         .where('id', '=', messageId)
         .execute();
-    },
-
-    async replaceAttachments(messageId, { kept, added }) {
-      const current = await db
-        .selectFrom('message_attachments')
-        .selectAll()
-        .where('message_id', '=', messageId)
-        .execute();
-      const keptIds = new Set(kept.map((attachment) => attachment.id));
-      const removed = current.map(toAttachment).filter((a) => !keptIds.has(a.id));
-      if (removed.length > 0) {
-        await db
-          .deleteFrom('message_attachments')
-          .where(
-            'id',
-            'in',
-            removed.map((a) => a.id),
-          )
-          .execute();
-      }
-      for (const attachment of kept) {
-        await db
-          .updateTable('message_attachments')
-          .set({
-            position: attachment.position,
-            description: attachment.description,
-            flags: attachment.flags,
-          })
-          .where('message_id', '=', messageId)
-          .where('id', '=', attachment.id)
-          .execute();
-      }
-      if (added.length > 0) {
-        await db.insertInto('message_attachments').values(added.map(attachmentRow)).execute();
-      }
-      return removed;
     },
 
     async delete(channelId, messageIds) {

@@ -1,24 +1,16 @@
+/**
+ * The OAuth repository on SQLite and PostgreSQL: authorizations, their tokens and the signing
+ * keys here; the grants in flight (authorization codes, device codes) in oauthCodes.ts.
+ */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type {
-  DeviceCodeStatus,
-  OAuthAuthorizationRecord,
-  OAuthCodeRecord,
-  OAuthDeviceCodeRecord,
-  OAuthRepository,
-  OAuthTokenKind,
-} from '../types/oauth.js';
+import type { OAuthAuthorizationRecord, OAuthRepository, OAuthTokenKind } from '../types/oauth.js';
 import type { StorageDialect } from '../types/storage.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import { deleteExpiredRows } from './tokens.js';
-import type {
-  OAuthAuthorizationsTable,
-  OAuthCodesTable,
-  OAuthDeviceCodesTable,
-} from './oauthSchema.js';
-import { id, idOrNull, int, intOrNull } from './rows.js';
+import { createOAuthCodeRepository } from './oauthCodes.js';
+import type { OAuthAuthorizationsTable } from './oauthSchema.js';
+import { id, int, intOrNull, splitScopes } from './rows.js';
 import type { Database } from './schema.js';
-
-const splitScopes = (scopes: string) => (scopes === '' ? [] : scopes.split(' '));
 
 function toAuthorization(row: Selectable<OAuthAuthorizationsTable>): OAuthAuthorizationRecord {
   return {
@@ -30,37 +22,6 @@ function toAuthorization(row: Selectable<OAuthAuthorizationsTable>): OAuthAuthor
     createdAt: int(row.created_at),
     updatedAt: int(row.updated_at),
     revokedAt: intOrNull(row.revoked_at),
-  };
-}
-
-function toCode(row: Selectable<OAuthCodesTable>): OAuthCodeRecord {
-  return {
-    hash: row.hash,
-    applicationId: id(row.application_id),
-    userId: id(row.user_id),
-    scopes: splitScopes(row.scopes),
-    redirectUri: row.redirect_uri,
-    codeChallenge: row.code_challenge,
-    nonce: row.nonce,
-    authTime: int(row.auth_time),
-    createdAt: int(row.created_at),
-    expiresAt: int(row.expires_at),
-    usedAt: intOrNull(row.used_at),
-  };
-}
-
-function toDeviceCode(row: Selectable<OAuthDeviceCodesTable>): OAuthDeviceCodeRecord {
-  return {
-    hash: row.hash,
-    userCode: row.user_code,
-    applicationId: id(row.application_id),
-    scopes: splitScopes(row.scopes),
-    status: row.status as DeviceCodeStatus,
-    userId: idOrNull(row.user_id),
-    createdAt: int(row.created_at),
-    expiresAt: int(row.expires_at),
-    lastPolledAt: intOrNull(row.last_polled_at),
-    intervalSeconds: int(row.interval_seconds),
   };
 }
 
@@ -76,16 +37,10 @@ export function createOAuthRepository(
       .executeTakeFirst();
     return row ? toAuthorization(row) : null;
   };
-  const findCode = async (hash: string) => {
-    const row = await db
-      .selectFrom('oauth_codes')
-      .selectAll()
-      .where('hash', '=', hash)
-      .executeTakeFirst();
-    return row ? toCode(row) : null;
-  };
 
   return {
+    ...createOAuthCodeRepository(db),
+
     async upsertAuthorization(authorization) {
       const scopes = authorization.scopes.join(' ');
       await db
@@ -136,19 +91,6 @@ export function createOAuthRepository(
         .$if(dialect === 'postgres', (q) => q.forUpdate())
         .executeTakeFirst();
       return row ? toAuthorization(row) : null;
-    },
-    async deleteGrantsInFlight(userId, applicationId) {
-      await db
-        .deleteFrom('oauth_codes')
-        .where('user_id', '=', userId)
-        .where('application_id', '=', applicationId)
-        .where('used_at', 'is', null)
-        .execute();
-      await db
-        .deleteFrom('oauth_device_codes')
-        .where('user_id', '=', userId)
-        .where('application_id', '=', applicationId)
-        .execute();
     },
     async listAuthorizationsForUser(userId) {
       const rows = await db
@@ -231,98 +173,6 @@ export function createOAuthRepository(
         .where('code_hash', '=', codeHash)
         .execute();
       return rows.map((r) => id(r.authorization_id));
-    },
-
-    async createCode(code) {
-      await conflictsAsStorageErrors(
-        db
-          .insertInto('oauth_codes')
-          .values({
-            hash: code.hash,
-            application_id: code.applicationId,
-            user_id: code.userId,
-            scopes: code.scopes.join(' '),
-            redirect_uri: code.redirectUri,
-            code_challenge: code.codeChallenge,
-            nonce: code.nonce,
-            auth_time: code.authTime,
-            created_at: code.createdAt,
-            expires_at: code.expiresAt,
-            used_at: code.usedAt,
-          })
-          .execute(),
-      );
-    },
-    async consumeCode(hash, { at, applicationId }) {
-      const code = await findCode(hash);
-      if (code?.applicationId !== applicationId) return null;
-      if (code.usedAt !== null) return code;
-      const result = await db
-        .updateTable('oauth_codes')
-        .set({ used_at: at })
-        .where('hash', '=', hash)
-        .where('application_id', '=', applicationId)
-        .where('used_at', 'is', null)
-        .executeTakeFirst();
-      // Someone else used it between the read and the update: it is a reuse.
-      return result.numUpdatedRows > 0n ? code : findCode(hash);
-    },
-
-    async createDeviceCode(code) {
-      await conflictsAsStorageErrors(
-        db
-          .insertInto('oauth_device_codes')
-          .values({
-            hash: code.hash,
-            user_code: code.userCode,
-            application_id: code.applicationId,
-            scopes: code.scopes.join(' '),
-            status: code.status,
-            user_id: code.userId,
-            created_at: code.createdAt,
-            expires_at: code.expiresAt,
-            last_polled_at: code.lastPolledAt,
-            interval_seconds: code.intervalSeconds,
-          })
-          .execute(),
-      );
-    },
-    async findDeviceCode(hash) {
-      const row = await db
-        .selectFrom('oauth_device_codes')
-        .selectAll()
-        .where('hash', '=', hash)
-        .executeTakeFirst();
-      return row ? toDeviceCode(row) : null;
-    },
-    async findDeviceCodeByUserCode(userCode) {
-      const row = await db
-        .selectFrom('oauth_device_codes')
-        .selectAll()
-        .where('user_code', '=', userCode)
-        .executeTakeFirst();
-      return row ? toDeviceCode(row) : null;
-    },
-    async updateDeviceCode(hash, patch) {
-      await db
-        .updateTable('oauth_device_codes')
-        .set({
-          status: patch.status,
-          user_id: patch.userId,
-          last_polled_at: patch.lastPolledAt,
-        })
-        .where('hash', '=', hash)
-        .execute();
-    },
-
-    async markDeviceCodeUsed(hash) {
-      const result = await db
-        .updateTable('oauth_device_codes')
-        .set({ status: 'used' })
-        .where('hash', '=', hash)
-        .where('status', '=', 'approved')
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
     },
 
     async listSigningKeys() {

@@ -28,3 +28,8 @@ export function jsonArray(value: string): string[] {
   const parsed: unknown = JSON.parse(value);
   return Array.isArray(parsed) ? parsed.map(String) : [];
 }
+
+/** A stored list of scopes, space-separated; '' is none. */
+export function splitScopes(scopes: string): string[] {
+  return scopes === '' ? [] : scopes.split(' ');
+}
