@@ -15,6 +15,7 @@ import {
 import { errorPage, loginPage, type Page } from './pages.js';
 import type { OAuthRouteDeps } from './routeDeps.js';
 
+/** Compares a form's token with the expected one in constant time. */
 export function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -26,11 +27,12 @@ export function sessionCsrf(sessionToken: string, purpose: string): string {
   return createHmac('sha256', sessionToken).update(`guildhall-form:${purpose}`).digest('base64url');
 }
 
+/** Answers with a rendered page. */
 export function send(reply: FastifyReply, rendered: Page) {
   return reply.status(rendered.status).headers(rendered.headers).send(rendered.html);
 }
 
-export type PageHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+type PageHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /** The first value of a cookie the request carries. */
 export function cookie(request: FastifyRequest, name: string): string | undefined {
@@ -41,7 +43,7 @@ export function cookie(request: FastifyRequest, name: string): string | undefine
  * A page handler that first refuses a request carrying a page cookie twice (400): another host
  * may have planted one (cookie tossing), and the server cannot tell which is its own.
  */
-export function refusingRepeatedCookies(
+function refusingRepeatedCookies(
   names: (request: FastifyRequest) => PageCookies,
   handler: PageHandler,
 ): PageHandler {
