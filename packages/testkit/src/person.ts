@@ -1,15 +1,15 @@
 /**
  * A person, driven through the platform's public routes with their session token, as the web
  * client does: messages, reactions, invites, guilds, DMs, friends, presence and activities here;
- * commands, components and modals in `interactions.ts`; voice in `voice.ts`. Every action resolves
- * with the platform's object and rejects with its error ({@link GuildhallApiError}).
+ * commands, components and modals in `interactions.ts`; voice in `voice.ts`; the session and its
+ * waits in `personClient.ts`. Every action resolves with the platform's object and rejects with
+ * its error ({@link GuildhallApiError}).
  *
  * @module
  */
 import type { APIChannel, APIInvite, APIMessage, APIUser } from 'discord-api-types/v10';
 import type { CommandOptions } from './commandOptions.js';
 import type { Modal, ModalAnswer } from './components.js';
-import type { WaitOptions } from './eventLog.js';
 import {
   autocomplete,
   clickComponent,
@@ -18,30 +18,18 @@ import {
   submitModal,
   type ClickedMessage,
   type CommandChoice,
-  type CommandIndex,
   type Interaction,
 } from './interactions.js';
-import { createRestClient, type FileInput, type RequestInit, type RestClient } from './rest.js';
-import { PersonSession, type Dispatch } from './session.js';
+import {
+  PersonClient,
+  requestConnected,
+  type PersonIdentity,
+  type PlatformUrls,
+} from './personClient.js';
+import type { FileInput, RequestInit } from './rest.js';
 import { joinVoice, type VoiceCall } from './voice.js';
 
-/** Who a person is: the ids and token the world gave them. */
-export interface PersonIdentity {
-  /** Their user id. */
-  id: string;
-  /** Their username. */
-  username: string;
-  /** Their session token (sent as `Authorization` as it is). */
-  token: string;
-}
-
-/** Where the platform is. */
-export interface PlatformUrls {
-  /** The `/api` base. */
-  apiUrl: string;
-  /** The gateway's `ws://` URL. */
-  gatewayUrl: string;
-}
+export type { PersonIdentity, PlatformUrls };
 
 /** A message to send: text, or the fields of `POST /channels/{id}/messages`. */
 export type MessageInput =
@@ -89,80 +77,10 @@ export interface PresenceInput {
 export type EmojiInput = string;
 
 /** The person side of the kit: actions and what their client sees. */
-export class Person implements PersonIdentity {
-  readonly id: string;
-  readonly username: string;
-  readonly token: string;
-  /** Requests as this person (routes the driver has no method for). */
-  readonly rest: RestClient;
-  readonly #urls: PlatformUrls;
-  #session: PersonSession | null = null;
-  readonly #channels = new Map<string, APIChannel>();
-  readonly #commandIndexes = new Map<string, CommandIndex>();
-
-  constructor(identity: PersonIdentity, urls: PlatformUrls) {
-    this.id = identity.id;
-    this.username = identity.username;
-    this.token = identity.token;
-    this.#urls = urls;
-    this.rest = createRestClient(urls.apiUrl, identity.token);
-  }
-
-  /** Where the platform is (for the interaction and voice drivers). */
-  get urls(): PlatformUrls {
-    return this.#urls;
-  }
-
-  /**
-   * Opens the person's gateway session (the web client's), if not open: what they see from then
-   * on is recorded for the waits. Actions that need it open it themselves.
-   */
-  async connect(): Promise<PersonSession> {
-    this.#session ??= await PersonSession.open(this.#urls.gatewayUrl, this.token);
-    return this.#session;
-  }
-
-  /** The open session, or null before {@link Person.connect}. */
-  get session(): PersonSession | null {
-    return this.#session;
-  }
-
-  /** Closes the gateway session (and with it any voice call of it). */
-  disconnect(): void {
-    this.#session?.close();
-    this.#session = null;
-  }
-
-  /**
-   * A request as the person, once their client is connected: a person using the client has its
-   * gateway session open, so what their actions cause is seen by the waits.
-   */
-  async #request<T = unknown>(route: string, init?: RequestInit): Promise<T> {
-    await this.connect();
-    return this.rest.request<T>(route, init);
-  }
-
-  /** A channel the person can see (`GET /channels/{id}`), remembered. */
-  async channel(channelId: string): Promise<APIChannel> {
-    const known = this.#channels.get(channelId);
-    if (known !== undefined) return known;
-    const channel = await this.#request<APIChannel>(`GET /channels/${channelId}`);
-    this.#channels.set(channelId, channel);
-    return channel;
-  }
-
-  /**
-   * The commands the person may use in a channel (`GET /channels/{id}/application-command-index`),
-   * as last read unless `fresh`.
-   */
-  async commandIndex(channelId: string, fresh = false): Promise<CommandIndex> {
-    const known = fresh ? undefined : this.#commandIndexes.get(channelId);
-    if (known !== undefined) return known;
-    const index = await this.#request<CommandIndex>(
-      `GET /channels/${channelId}/application-command-index`,
-    );
-    this.#commandIndexes.set(channelId, index);
-    return index;
+export class Person extends PersonClient {
+  /** A request as the person, once their client is connected. */
+  #request<T = unknown>(route: string, init?: RequestInit): Promise<T> {
+    return requestConnected<T>(this, route, init);
   }
 
   // Messages
@@ -366,47 +284,6 @@ export class Person implements PersonIdentity {
     await this.#request(
       `DELETE /channels/${instance.location.channel_id}/activity-instances/${instance.instance_id}/participants/@me`,
     );
-  }
-
-  // Observing
-
-  /**
-   * The first dispatch of this type the person's client received that matches, or the next to
-   * arrive (see {@link WaitOptions}). Opens the session first if needed.
-   */
-  async waitForDispatch<TData = unknown>(
-    type: string,
-    match: (data: TData) => boolean = () => true,
-    options: WaitOptions = {},
-  ): Promise<TData> {
-    const session = await this.connect();
-    const found = await session.dispatches.waitFor(
-      `${type} seen by ${this.username}`,
-      (d) => d.t === type && match(d.d as TData),
-      options,
-    );
-    return found.d as TData;
-  }
-
-  /** The first message (MESSAGE_CREATE) the person saw that matches, or the next. */
-  waitForMessage(
-    match: (message: APIMessage) => boolean = () => true,
-    options: WaitOptions = {},
-  ): Promise<APIMessage> {
-    return this.waitForDispatch<APIMessage>('MESSAGE_CREATE', match, options);
-  }
-
-  /**
-   * A mark in what the person's client received: `{ since: ann.mark() }` makes a wait match
-   * only what arrives after it (0 before {@link Person.connect}).
-   */
-  mark(): number {
-    return this.#session?.dispatches.mark() ?? 0;
-  }
-
-  /** Every dispatch the person's client received since {@link Person.connect}. */
-  get dispatches(): readonly Dispatch[] {
-    return this.#session?.dispatches.events ?? [];
   }
 }
 

@@ -1,38 +1,32 @@
 /**
  * @module gateway/handshake: IDENTIFY opens a session (READY, then a GUILD_CREATE per guild);
  * RESUME takes one back (from this node, or from another through the shared store) and replays
- * what it missed.
+ * what it missed (gateway/resume.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { GatewayCapabilities, GatewayCloseCodes as Close, canReconnect } from '@guildhall/protocol';
+import { GatewayCapabilities } from '@guildhall/protocol';
 import type { Clock } from '../domain/clock.js';
-import {
-  currentUserView,
-  mayAccess,
-  sameGrant,
-  type Access,
-  type TokenGrant,
-} from '../domain/tokenAccess.js';
-import type { Principal } from '../http/authenticator.js';
+import { currentUserView, mayAccess, type Access } from '../domain/tokenAccess.js';
 import type { SessionStartLimit } from '../resources/gatewayInfo/index.js';
 import type { IdentifyBuckets } from '../sharedState/index.js';
 import type { ApplicationRecord, MemberRecord, Storage } from '../storage/index.js';
-import type { IdentifyPayload, PresenceUpdatePayload, ResumePayload } from './clientOps.js';
+import type { IdentifyPayload, PresenceUpdatePayload } from './clientOps.js';
 import { readyCalls } from './dmCallCommand.js';
 import { EncodedDispatch } from './frames.js';
 import type { GuildCreate } from './guildCreate.js';
 import type { Handoff } from './handoff.js';
 import type { GatewayHooks } from './hooks.js';
-import { refusalReason, type Lifecycle, type RefusalReason } from './lifecycle.js';
-import { performSessionAction } from './sessionActions.js';
+import type { Lifecycle } from './lifecycle.js';
 import { IdentifyQueue } from './identifyQueue.js';
-import type { Login, Refusal } from './login.js';
-import { readyPayload, resumedPayload, type ReadySocial } from './payloads.js';
+import type { Login } from './login.js';
+import { createLoginRefusals, grantOf } from './loginRefusals.js';
+import { readyPayload, type ReadySocial } from './payloads.js';
 import type { Presences } from './presences.js';
 import { friendPresenceWire } from './routing.js';
 import type { SocialProviders } from './social.js';
 import { CHANNEL_OBFUSCATION_MANDATORY_FROM_MS, type GatewayOptions } from './options.js';
 import { storedSession, type SessionRegistry } from './registry.js';
+import { createResume } from './resume.js';
 import type { Sender } from './send.js';
 import type { Connection, Session } from './session.js';
 import type { SessionStore } from './sessionStore.js';
@@ -40,21 +34,6 @@ import type { Timers } from '../domain/clock.js';
 import { SECOND_MS } from '../domain/time.js';
 
 const SESSION_ID_BYTES = 16;
-
-/** A refused IDENTIFY or RESUME, and what its log line says of whom it concerned. */
-interface RefusedLogin {
-  kind: 'identify' | 'resume';
-  who: { userId?: string; sessionId?: string; shard?: readonly [number, number] };
-}
-
-/** What a session keeps of its token: its kind, application and scopes. */
-function grantOf(principal: Principal): TokenGrant {
-  return {
-    kind: principal.kind,
-    scopes: [...principal.scopes],
-    applicationId: principal.applicationId,
-  };
-}
 
 export function createHandshake(deps: {
   storage: Storage;
@@ -92,59 +71,15 @@ export function createHandshake(deps: {
   setPresence: (session: Session, presence: PresenceUpdatePayload) => Promise<void>;
 }) {
   const { storage, clock, options, login, registry, send, lifecycle } = deps;
+  const refusals = createLoginRefusals(deps);
+  const { refuseWithClose, refuseWithInvalidSession, faultAnswered } = refusals;
+  const resume = createResume({ ...deps, ...refusals });
   const identifyQueue = new IdentifyQueue({
     buckets: deps.identifyBuckets,
     clock: deps.wireClock,
     timers: deps.timers,
     perBucket: options.identifiesPerBucket,
   });
-
-  /** A login refused with a close: one line, then the close's. */
-  const refuseWithClose = (conn: Connection, login: RefusedLogin, refusal: Refusal) => {
-    lifecycle.loginRefused(login.kind, refusalReason(refusal.code), login.who);
-    send.close(conn, refusal.code, refusal.reason);
-  };
-  /** A login refused with INVALID_SESSION (not resumable): its line names the login. */
-  const refuseWithInvalidSession = (
-    conn: Connection,
-    login: RefusedLogin,
-    reason: RefusalReason,
-  ) => {
-    lifecycle.loginRefused(login.kind, reason, { ...login.who, log: false });
-    send.invalidSession(conn, {
-      resumable: false,
-      reason,
-      login: { kind: login.kind, detail: login.who },
-    });
-  };
-
-  /**
-   * A test harness answers this login (op 7, op 9 or a close) instead: done, and true. A RESUME
-   * so refused with a non-resumable op 9 or a final close ends its session.
-   */
-  const faultAnswered = (
-    conn: Connection,
-    kind: 'identify' | 'resume',
-    who: Pick<Principal, 'user' | 'applicationId'> & { sessionId: string | null },
-  ) => {
-    const action = deps.hooks.login?.(kind, {
-      userId: who.user.id,
-      applicationId: who.applicationId,
-      sessionId: who.sessionId,
-    });
-    if (action === undefined || action === null) return false;
-    lifecycle.loginRefused(kind, 'fault', {
-      userId: who.user.id,
-      ...(who.sessionId === null ? {} : { sessionId: who.sessionId }),
-    });
-    performSessionAction({ send, registry, timers: deps.timers }, conn, action);
-    const ended =
-      (action.type === 'invalidSession' && !action.resumable) ||
-      (action.type === 'close' && !canReconnect(action.code));
-    const session = who.sessionId === null ? undefined : registry.get(who.sessionId);
-    if (ended && session !== undefined) registry.drop(session);
-    return true;
-  };
 
   /**
    * What an SDK session's READY, or a person's own, shows of its user's social graph:
@@ -301,95 +236,6 @@ export function createHandshake(deps: {
     }
     // After READY, so the session's own PRESENCE_UPDATE (if it hears it) follows its READY.
     if (d.presence !== undefined) await deps.setPresence(session, d.presence);
-  };
-
-  /** RESUME on `conn`; `admit` as for {@link identify}. */
-  const resume = async (conn: Connection, d: ResumePayload, admit: () => void) => {
-    const sessionId = d.session_id;
-    // The token first: no session, here or on another node, is looked at for a caller who cannot
-    // prove to be its user.
-    const principal = await login.authenticate(d.token);
-    if (!login.mayLogIn(principal)) {
-      refuseWithClose(conn, { kind: 'resume', who: { sessionId } }, login.AUTHENTICATION_FAILED);
-      return;
-    }
-    const local = registry.get(sessionId);
-    const stored =
-      local === undefined && deps.sessionStore.shared && sessionId !== ''
-        ? await deps.sessionStore.load(sessionId)
-        : null;
-    const found = local ?? stored;
-    if (found === null) {
-      refuseWithInvalidSession(conn, { kind: 'resume', who: { sessionId } }, 'unknown_session');
-      return;
-    }
-    const who = { sessionId, shard: found.shard };
-    if (found.userId !== principal.user.id) {
-      refuseWithClose(conn, { kind: 'resume', who }, login.AUTHENTICATION_FAILED);
-      return;
-    }
-    // What IDENTIFY refuses now, RESUME refuses too (a privileged intent turned off since, say).
-    const checked = await login.check(principal, { intents: found.intents, shard: found.shard });
-    if (checked.refused !== null) {
-      refuseWithClose(conn, { kind: 'resume', who }, checked.refused);
-      return;
-    }
-    if (faultAnswered(conn, 'resume', { ...principal, sessionId })) return;
-    // The session goes on reading what its token read: another token (a refreshed one) must
-    // read the same, or READY is to be built again for it. A session an older node saved has
-    // no grant: a bot or session token (which read everything) may take it, a Bearer one not.
-    const grant = grantOf(principal);
-    if (found.grant === undefined ? grant.kind === 'bearer' : !sameGrant(found.grant, grant)) {
-      refuseWithInvalidSession(conn, { kind: 'resume', who }, 'grant_changed');
-      return;
-    }
-    const session =
-      local ??
-      (stored === null
-        ? null
-        : await deps.handoff.adopt(stored, {
-            seq: d.seq,
-            sdk: checked.sdk,
-            applicationId: principal.applicationId,
-            grant,
-          }));
-    if (session === null) {
-      refuseWithInvalidSession(conn, { kind: 'resume', who }, 'handoff_failed');
-      return;
-    }
-    registry.changeCredential(session, principal.tokenHash);
-    const from = d.seq;
-    if (from < 0 || from > session.seq) {
-      refuseWithClose(
-        conn,
-        { kind: 'resume', who },
-        { code: Close.INVALID_SEQ, reason: 'Invalid seq.' },
-      );
-      return;
-    }
-    const oldest = session.replay[0]?.seq ?? session.seq + 1;
-    if (from < oldest - 1) {
-      refuseWithInvalidSession(conn, { kind: 'resume', who }, 'replay_expired');
-      registry.drop(session);
-      return;
-    }
-    if (!conn.transport.open) return;
-    const previous = session.conn;
-    if (previous !== null && previous !== conn) {
-      previous.session = null;
-      send.close(previous, Close.UNKNOWN_ERROR, 'Session resumed elsewhere.');
-    }
-    admit();
-    session.conn = conn;
-    conn.session = session;
-    let replayed = 0;
-    for (const entry of session.replay) {
-      if (entry.seq <= from) continue;
-      conn.transport.send(entry.event.frame(conn.encoding, entry.seq));
-      replayed++;
-    }
-    lifecycle.resumed(session, { seq: from, replayed });
-    send.deliver(session, new EncodedDispatch('RESUMED', resumedPayload()));
   };
 
   return {

@@ -21,6 +21,7 @@ import { encodeEvent } from '../codec.js';
 import { BusClosedError, BusOverflowError } from '../errors.js';
 import type { BusErrorHandler } from '../types.js';
 import { LOST_SUBJECT } from './history.js';
+import { createOutboxQueue, type Entry } from './outboxQueue.js';
 
 /** The header that carries an event's id (JetStream's own duplicate detection reads it). */
 export const MSG_ID_HEADER = 'Nats-Msg-Id';
@@ -36,24 +37,6 @@ export interface OutboxLimits {
   ackTimeoutMs: number;
   /** How long to wait before trying again after a failed send, while connected, ms. */
   retryMs: number;
-}
-
-interface Entry {
-  /** The full NATS subject (with the prefix). */
-  readonly natsSubject: string;
-  /** The bus subject (without it), for a notice of its loss. */
-  readonly subject: string;
-  /** The encoded event; emptied once it is finished. */
-  payload: Uint8Array;
-  /** The payload's length, held until finished. */
-  readonly size: number;
-  readonly id: string;
-  /** Whether the history keeps it (JetStream acknowledges it). */
-  readonly kept: boolean;
-  attempt: number;
-  done: boolean;
-  readonly resolve: () => void;
-  readonly reject: (err: unknown) => void;
 }
 
 /** What a notice of dropped events says: the bus subjects, or null for any. */
@@ -93,16 +76,10 @@ export function createOutbox(deps: {
 }): Outbox {
   const { nc, js, subjectPrefix, limits, report } = deps;
   const encoder = new TextEncoder();
-  const released = new Uint8Array(0);
   const node = randomBytes(8).toString('hex');
   let counter = 0;
-  /** Unfinished events in call order, among finished ones; those before `head` are finished. */
-  let queue: Entry[] = [];
-  let head = 0;
-  /** How many entries of `queue` are finished (all before `head`, some after). */
-  let finished = 0;
-  let heldEvents = 0;
-  let heldBytes = 0;
+  const queue = createOutboxQueue();
+  const { finish, firstHeld } = queue;
   /** Whether an event is sent as soon as it is pushed. */
   let flowing = true;
   /** When the flow last stopped (a failure, the connection lost), epoch ms. */
@@ -110,35 +87,11 @@ export function createOutbox(deps: {
   let connected = true;
   let recovering: Promise<void> | null = null;
   let closed = false;
-  let drained: (() => void) | null = null;
   /** Subjects events were dropped on, for the next notice; null: too many to list. */
   let lost: Set<string> | null = new Set();
   let anyLost = false;
 
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
-
-  const advance = () => {
-    while (head < queue.length && queue[head]?.done === true) head++;
-    // Most of the queue finished (behind an older event still waiting, say): keep the rest only.
-    if (finished > 1024 && finished * 2 > queue.length) {
-      queue = queue.slice(head).filter((entry) => !entry.done);
-      head = 0;
-      finished = 0;
-    }
-    if (heldEvents === 0) drained?.();
-  };
-
-  const finish = (entry: Entry, err?: unknown) => {
-    if (entry.done) return;
-    entry.done = true;
-    entry.payload = released;
-    finished++;
-    heldEvents--;
-    heldBytes -= entry.size;
-    if (err === undefined) entry.resolve();
-    else entry.reject(err);
-    advance();
-  };
 
   /** Stops sending at once; what is held waits for the connection or a later try. */
   const stall = (err: unknown) => {
@@ -184,15 +137,6 @@ export function createOutbox(deps: {
       );
   };
 
-  /** The oldest event not yet taken. */
-  const firstHeld = (): Entry | undefined => {
-    for (let i = head; i < queue.length; i++) {
-      const entry = queue[i];
-      if (entry !== undefined && !entry.done) return entry;
-    }
-    return undefined;
-  };
-
   /** Read through a call: the connection may change while a round waits. */
   const isConnected = () => connected;
 
@@ -209,9 +153,9 @@ export function createOutbox(deps: {
       }
       if (!isConnected()) return;
       flowing = true;
-      // The rest in order (a copy: taking one may compact the queue). A send that fails stops
-      // the flow (stall): what follows waits for the next round.
-      const rest = queue.slice(head).filter((entry) => !entry.done);
+      // The rest in order. A send that fails stops the flow (stall): what follows waits for the
+      // next round.
+      const rest = queue.unfinished();
       const isFlowing = () => flowing;
       for (const next of rest) {
         if (!isFlowing()) break;
@@ -279,7 +223,7 @@ export function createOutbox(deps: {
   /** Drops the oldest held events past the bound; nothing while the flow goes (none is held). */
   const enforceBound = () => {
     if (flowing) return;
-    while (heldEvents > limits.maxHeldEvents || heldBytes > limits.maxHeldBytes) {
+    while (queue.overBound(limits)) {
       const oldest = firstHeld();
       if (oldest === undefined) return;
       drop(oldest);
@@ -302,9 +246,7 @@ export function createOutbox(deps: {
         resolve,
         reject,
       };
-      queue.push(entry);
-      heldEvents++;
-      heldBytes += entry.size;
+      queue.add(entry);
       enforceBound();
       if (flowing && !entry.done) void send(entry);
     });
@@ -322,20 +264,12 @@ export function createOutbox(deps: {
       connected = true;
       startRecovery(0);
     },
-    held: () => ({ events: heldEvents, bytes: heldBytes }),
+    held: queue.held,
     stalledSince: () => (flowing ? null : stoppedAt),
     async close(waitMs) {
-      if (heldEvents > 0) {
-        await Promise.race([
-          new Promise<void>((resolve) => {
-            drained = resolve;
-          }),
-          sleep(waitMs),
-        ]);
-      }
+      if (queue.held().events > 0) await Promise.race([queue.whenDrained(), sleep(waitMs)]);
       closed = true;
-      // A copy: each finish may compact the queue.
-      for (const entry of queue.slice(head)) {
+      for (const entry of queue.unfinished()) {
         finish(entry, new BusClosedError('the bus closed before NATS took the event'));
       }
     },

@@ -1,13 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import { banActive } from '../../domain/bans.js';
 import { hashSecret } from '../../domain/credentials.js';
-import { ApiError, invalidField } from '../../errors/index.js';
+import { ApiError } from '../../errors/index.js';
 import type { ApplicationRecord, ExternalIdentityKey, Repositories } from '../../storage/index.js';
 import { mergeRelationships } from '../../resources/relationships/index.js';
+import { createProvisionalBans } from './bans.js';
 import type { ProvisionalDeps } from './deps.js';
 import { createProvisionalIdentities, type ExternalCredential } from './identities.js';
+import { createPublisherLinks } from './publisherLinks.js';
 import { createTestProviderService } from './testProviders.js';
-import { SECOND_MS, unixSeconds } from '../../domain/time.js';
 
 function secretMatches(secret: string, hash: string): boolean {
   const given = Buffer.from(hashSecret(secret), 'hex');
@@ -22,7 +23,7 @@ function secretMatches(secret: string, hash: string): boolean {
  * and publisher-level child tokens.
  */
 export function createProvisionalService(deps: ProvisionalDeps) {
-  const { storage, clock, authenticator, revocations, oauth, oidc } = deps;
+  const { storage, clock, authenticator, revocations, oidc } = deps;
   const { resolveIdentity, isLinked, deleteProvisionalUser, provisionalTokens, detachIdentity } =
     createProvisionalIdentities(deps);
 
@@ -80,6 +81,8 @@ export function createProvisionalService(deps: ProvisionalDeps) {
 
   return {
     ...createTestProviderService(deps),
+    ...createProvisionalBans(deps, { detachIdentity }),
+    ...createPublisherLinks(deps, { authenticateClient, loadApplication }),
     authenticateClient,
 
     /**
@@ -235,112 +238,6 @@ export function createProvisionalService(deps: ProvisionalDeps) {
         authType: 'DISCORD_BOT_ISSUED_ACCESS_TOKEN',
         subject: externalUserId,
       });
-    },
-
-    /**
-     * An operator's ban: every token of the account is deleted, and each application identity it
-     * holds moves to a new cross-platform-restricted provisional account (APPLICATION_DEAUTHORIZED
-     * for each). `durationSeconds` null is permanent.
-     */
-    async ban(userId: string, input: { reason: string | null; durationSeconds: number | null }) {
-      const now = clock.now();
-      const result = await storage.transaction(async (tx) => {
-        const user = await tx.users.findById(userId);
-        if (user === null || user.bot) throw new ApiError('UNKNOWN_USER');
-        const ban = {
-          userId,
-          reason: input.reason,
-          expiresAt:
-            input.durationSeconds === null ? null : now + input.durationSeconds * SECOND_MS,
-          createdAt: now,
-        };
-        await tx.provisional.putBan(ban);
-        const moved: { applicationId: string; provisionalUserId: string }[] = [];
-        for (const identity of await tx.provisional.listIdentitiesOfUser(userId)) {
-          if (identity.provisional) continue;
-          const provisional = await detachIdentity(tx, identity, userId);
-          moved.push({ applicationId: identity.applicationId, provisionalUserId: provisional.id });
-        }
-        // Every other app's authorization too (refresh tokens included), then the sessions.
-        await oauth.revokeAllForUser({ tx, userId });
-        await tx.tokens.deleteFor({ userId, kind: 'session' });
-        await tx.tokens.deleteFor({ userId, kind: 'bearer' });
-        // Once committed, the account's gateway sessions close (4004) on every node.
-        revocations.revoke(tx, { userIds: [userId] });
-        return { ban, moved };
-      });
-      return result;
-    },
-
-    /** Lifts a ban; restricted provisional accounts made by it may merge again. */
-    async unban(userId: string): Promise<boolean> {
-      return storage.transaction((tx) => tx.provisional.deleteBan(userId));
-    },
-
-    /** Operator approval of a publisher link (parent → child). */
-    async linkChild(parentId: string, childId: string) {
-      if (parentId === childId) {
-        throw invalidField(
-          ['child_id'],
-          'BASE_TYPE_BAD_VALUE',
-          'A child must differ from its parent',
-        );
-      }
-      return storage.transaction(async (tx) => {
-        await loadApplication(tx, parentId);
-        await loadApplication(tx, childId);
-        const link = { parentId, childId, approvedAt: clock.now() };
-        await tx.provisional.putLink(link);
-        return link;
-      });
-    },
-
-    async unlinkChild(parentId: string, childId: string): Promise<boolean> {
-      return storage.transaction((tx) => tx.provisional.deleteLink(parentId, childId));
-    },
-
-    /**
-     * POST /partner-sdk/child-token: a parent application's access token for a child one of an
-     * approved link; no refresh token, and it expires when the parent token does.
-     */
-    async childToken(input: {
-      parentAccessToken: string;
-      childApplicationId: string;
-      parentClientSecret: string | undefined;
-    }) {
-      const now = clock.now();
-      const parent = await storage.tokens.findByHash(hashSecret(input.parentAccessToken));
-      if (
-        parent?.kind !== 'bearer' ||
-        parent.applicationId === null ||
-        parent.expiresAt === null ||
-        parent.expiresAt <= now
-      ) {
-        throw new ApiError('INVALID_OAUTH2_ACCESS_TOKEN');
-      }
-      await authenticateClient(parent.applicationId, input.parentClientSecret);
-      const link = /^\d{1,20}$/.test(input.childApplicationId)
-        ? await storage.provisional.findLink(parent.applicationId, input.childApplicationId)
-        : null;
-      if (link === null) throw new ApiError('UNKNOWN_APPLICATION');
-      const expiresAt = parent.expiresAt;
-      const body = await storage.transaction(async (tx) => {
-        const issued = await oauth.issueTokens({
-          tx,
-          userId: parent.userId,
-          applicationId: link.childId,
-          scopes: parent.scopes,
-          refresh: false,
-        });
-        await tx.provisional.limitTokenExpiry(hashSecret(issued.access_token), expiresAt);
-        return issued;
-      });
-      return {
-        access_token: body.access_token,
-        token_type: body.token_type,
-        expires_in: Math.max(0, unixSeconds(expiresAt - now)),
-        scope: body.scope,
-      };
     },
   };
 }

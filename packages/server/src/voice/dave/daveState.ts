@@ -1,10 +1,20 @@
 /**
- * The state a DaveCall keeps per member, leaf, batch of proposals and transition, and the small
- * pure helpers around it (daveCall.ts holds the rules).
+ * The state a DaveCall keeps per member, leaf, batch of proposals and transition, the messages
+ * it returns, and the small pure helpers around them (daveCall.ts, daveBatches.ts and
+ * daveTransitions.ts hold the rules).
  */
 import { DAVE_PROTOCOL_VERSION, VoiceOpcodes } from '@guildhall/protocol';
 import type { KeyPackage } from './mls.js';
 import { DaveProtocolError, TlsWriter, bytesEqual } from './tls.js';
+
+/** A message for the voice gateway to send, as JSON (`json` is the `d`) or as a binary frame. */
+export interface DaveMessage {
+  to: readonly string[];
+  op: number;
+  json?: unknown;
+  /** The payload after the opcode byte (the gateway adds the sequence number and opcode). */
+  binary?: Uint8Array;
+}
 
 export const OP = {
   EXECUTE_TRANSITION: VoiceOpcodes.DAVE_EXECUTE_TRANSITION,
