@@ -103,8 +103,8 @@ export class ActivityInvites {
   }
 
   /**
-   * An accept of this client is under way (`key`: `party\nuser`): its ACTIVITY_JOIN does not
-   * report the invite again. `false` when it failed.
+   * Marks an accept of this client (`key`: `party\nuser`) as under way, so that its ACTIVITY_JOIN
+   * does not report the invite again; `underWay` false: the accept failed.
    */
   accepting(key: string, underWay: boolean): void {
     if (underWay) this.#accepting.add(key);

@@ -35,6 +35,11 @@ export {
   ActivityTimestamps,
   checkUserId,
 } from './activityParts.js';
+export type {
+  ActivityInviteCallback,
+  ActivityJoinCallback,
+  ActivityJoinWithApplicationCallback,
+} from './activityInvites.js';
 import { ActivityActionTypes, StatusType } from './enums.js';
 import { notReadyError, validationError } from './errors.js';
 import type { WireActivity } from './wire.js';
@@ -44,11 +49,6 @@ const PRESENCE_UPDATE_OP = 3;
 /** A DM message's content (docs/messages.md). */
 const MAX_CONTENT = 2000;
 
-export type {
-  ActivityInviteCallback,
-  ActivityJoinCallback,
-  ActivityJoinWithApplicationCallback,
-} from './activityInvites.js';
 const WIRE_STATUS: Partial<Record<StatusType, string>> = {
   [StatusType.Online]: 'online',
   [StatusType.Idle]: 'idle',
