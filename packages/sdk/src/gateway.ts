@@ -2,11 +2,12 @@
  * The client's gateway connection: HELLO, IDENTIFY with the player's token, heartbeats with
  * zombie detection, RESUME after a drop (with backoff), a fresh IDENTIFY after 4007/4009 or an
  * INVALID_SESSION that cannot resume, and a stop on the close codes no retry can fix (4004: the
- * token was refused or revoked).
+ * token was refused or revoked). The heartbeat and the retry timers are gatewayTimers.ts.
  *
  * @module
  */
 import { ClientError, ClientStatus } from './enums.js';
+import { GatewayTimers } from './gatewayTimers.js';
 import type { Http } from './http.js';
 import type { Logger } from './log.js';
 
@@ -56,7 +57,24 @@ const FATAL_CLOSE_CODES: Readonly<Record<number, string>> = {
 const NEW_SESSION_CLOSE_CODES = new Set([4007, 4009]);
 /** A close the client makes to reconnect: not 1000/1001, which would end the session. */
 const RECONNECT_CLOSE_CODE = 4900;
-const MAX_BACKOFF_MS = 30_000;
+
+/** `GET /gateway`: where a new session connects. */
+async function gatewayUrl(http: Http): Promise<string> {
+  const { url } = await http.request<{ url: string }>('GET', '/gateway', { auth: 'none' });
+  return url;
+}
+
+/** Opens the WebSocket at `base`; null (logged) when the platform's WebSocket refuses it. */
+function openSocket(options: GatewayOptions, base: string): WebSocket | null {
+  const url = `${base.replace(/\/+$/, '')}/?v=10&encoding=json`;
+  options.logger.info(`Connecting to the gateway at ${base}`);
+  try {
+    return new options.WebSocket(url);
+  } catch (error) {
+    options.logger.warn(`Could not open the gateway connection: ${String(error)}`);
+    return null;
+  }
+}
 
 export class Gateway {
   readonly #options: GatewayOptions;
@@ -71,16 +89,21 @@ export class Gateway {
   #resumeUrl: string | null = null;
   #gatewayUrl: string | null = null;
   #seq: number | null = null;
-  #heartbeat: ReturnType<typeof setInterval> | null = null;
-  #firstBeat: ReturnType<typeof setTimeout> | null = null;
-  #retry: ReturnType<typeof setTimeout> | null = null;
-  #acked = true;
-  #attempts = 0;
+  readonly #timers: GatewayTimers;
   /** Set by disconnect(): the next close is the user's, not a failure. */
   #stopping = false;
 
   constructor(options: GatewayOptions) {
     this.#options = options;
+    this.#timers = new GatewayTimers(options.logger, {
+      beat: () => {
+        this.#sendRaw(GatewayOp.Heartbeat, this.#seq);
+      },
+      zombie: () => {
+        this.#reconnect();
+      },
+      open: () => void this.#open(),
+    });
   }
 
   get status(): ClientStatus {
@@ -96,7 +119,7 @@ export class Gateway {
   connect(): void {
     if (this.#status !== ClientStatus.Disconnected) return;
     this.#stopping = false;
-    this.#attempts = 0;
+    this.#timers.resetBackoff();
     this.#setStatus(ClientStatus.Connecting, ClientError.None, 0);
     void this.#open();
   }
@@ -105,7 +128,7 @@ export class Gateway {
   disconnect(): void {
     if (this.#status === ClientStatus.Disconnected) return;
     this.#stopping = true;
-    this.#clearTimers();
+    this.#timers.stop();
     this.#sessionId = null;
     this.#seq = null;
     const socket = this.#socket;
@@ -146,11 +169,7 @@ export class Gateway {
     let base = this.#sessionId !== null ? this.#resumeUrl : this.#gatewayUrl;
     if (base === null) {
       try {
-        const { url } = await this.#options.http.request<{ url: string }>('GET', '/gateway', {
-          auth: 'none',
-        });
-        this.#gatewayUrl = url;
-        base = url;
+        base = this.#gatewayUrl = await gatewayUrl(this.#options.http);
       } catch (error) {
         this.#options.logger.warn(`Could not get the gateway's address: ${String(error)}`);
         this.#retryLater(ClientError.ConnectionFailed, 0);
@@ -158,13 +177,8 @@ export class Gateway {
       }
     }
     if (this.#stopping) return;
-    const url = `${base.replace(/\/+$/, '')}/?v=10&encoding=json`;
-    this.#options.logger.info(`Connecting to the gateway at ${base}`);
-    let socket: WebSocket;
-    try {
-      socket = new this.#options.WebSocket(url);
-    } catch (error) {
-      this.#options.logger.warn(`Could not open the gateway connection: ${String(error)}`);
+    const socket = openSocket(this.#options, base);
+    if (socket === null) {
       this.#retryLater(ClientError.ConnectionFailed, 0);
       return;
     }
@@ -197,10 +211,10 @@ export class Gateway {
         this.#onHello((payload.d as { heartbeat_interval: number }).heartbeat_interval);
         return;
       case GatewayOp.HeartbeatAck:
-        this.#acked = true;
+        this.#timers.ack();
         return;
       case GatewayOp.Heartbeat:
-        this.#beat();
+        this.#timers.beat();
         return;
       case GatewayOp.Reconnect:
         this.#options.logger.info('The gateway asked for a reconnect; resuming.');
@@ -219,19 +233,7 @@ export class Gateway {
 
   #onHello(interval: number): void {
     this.#setStatus(ClientStatus.Connected, ClientError.None, 0);
-    this.#clearHeartbeat();
-    this.#acked = true;
-    this.#firstBeat = setTimeout(() => {
-      this.#beat();
-      this.#heartbeat = setInterval(() => {
-        if (!this.#acked) {
-          this.#options.logger.warn('No heartbeat ACK from the gateway; reconnecting.');
-          this.#reconnect();
-          return;
-        }
-        this.#beat();
-      }, interval);
-    }, interval * Math.random());
+    this.#timers.startHeartbeat(interval);
     const token = this.#options.token() ?? '';
     if (this.#sessionId !== null) {
       this.#sendRaw(GatewayOp.Resume, { token, session_id: this.#sessionId, seq: this.#seq });
@@ -249,13 +251,13 @@ export class Gateway {
       const ready = data as { session_id: string; resume_gateway_url?: string };
       this.#sessionId = ready.session_id;
       this.#resumeUrl = ready.resume_gateway_url ?? this.#gatewayUrl;
-      this.#attempts = 0;
+      this.#timers.resetBackoff();
       this.#options.onDispatch(type, data);
       this.#setStatus(ClientStatus.Ready, ClientError.None, 0);
       return;
     }
     if (type === 'RESUMED') {
-      this.#attempts = 0;
+      this.#timers.resetBackoff();
       this.#setStatus(ClientStatus.Ready, ClientError.None, 0);
       this.#options.onDispatch(type, data);
       return;
@@ -275,7 +277,7 @@ export class Gateway {
   }
 
   #onClose(code: number, reason: string): void {
-    this.#clearHeartbeat();
+    this.#timers.stopHeartbeat();
     this.#socket = null;
     if (this.#stopping) return;
     const fatal = FATAL_CLOSE_CODES[code];
@@ -300,50 +302,21 @@ export class Gateway {
   #reconnect(): void {
     const socket = this.#socket;
     this.#socket = null;
-    this.#clearHeartbeat();
+    this.#timers.stopHeartbeat();
     socket?.close(RECONNECT_CLOSE_CODE, 'reconnect');
     if (this.#stopping) return;
     this.#setStatus(ClientStatus.Reconnecting, ClientError.None, 0);
-    this.#retry = setTimeout(
-      () => {
-        this.#retry = null;
-        void this.#open();
-      },
-      250 + Math.random() * 750,
-    );
+    this.#timers.retrySoon();
   }
 
   #retryLater(error: ClientError, detail: number): void {
     if (this.#stopping) return;
     this.#setStatus(ClientStatus.Reconnecting, error, detail);
-    const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** this.#attempts) * (0.5 + Math.random() / 2);
-    this.#attempts += 1;
-    this.#retry = setTimeout(() => {
-      this.#retry = null;
-      void this.#open();
-    }, delay);
-  }
-
-  #beat(): void {
-    this.#acked = false;
-    this.#sendRaw(GatewayOp.Heartbeat, this.#seq);
+    this.#timers.retryLater();
   }
 
   #sendRaw(op: number, d: unknown): void {
     if (this.#socket?.readyState === 1) this.#socket.send(JSON.stringify({ op, d }));
-  }
-
-  #clearHeartbeat(): void {
-    if (this.#heartbeat !== null) clearInterval(this.#heartbeat);
-    if (this.#firstBeat !== null) clearTimeout(this.#firstBeat);
-    this.#heartbeat = null;
-    this.#firstBeat = null;
-  }
-
-  #clearTimers(): void {
-    this.#clearHeartbeat();
-    if (this.#retry !== null) clearTimeout(this.#retry);
-    this.#retry = null;
   }
 
   #setStatus(status: ClientStatus, error: ClientError, detail: number): void {

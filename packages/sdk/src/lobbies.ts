@@ -1,7 +1,7 @@
 /**
  * Lobbies: create or join by secret, leave, lobby messages, linked channels, and the lobby
  * callbacks. The lobbies the player is in live in `core.state.lobbies`, filled from READY and
- * kept by the LOBBY_* dispatches (docs/lobbies.md#events).
+ * kept by the LOBBY_* dispatches (docs/lobbies.md#events) in lobbyCache.ts.
  *
  * @module
  */
@@ -12,7 +12,16 @@ import { discloseOnce } from './disclosure.js';
 import { requireContent, requireMetadata, requireSnowflake } from './messageChecks.js';
 import { MessageHandle } from './messageHandle.js';
 import { LobbyHandle } from './lobbyHandle.js';
-import type { WireLobby, WireLobbyMember, WireMessage } from './wire.js';
+import {
+  LobbyCache,
+  type LobbyCreatedCallback,
+  type LobbyDeletedCallback,
+  type LobbyMemberAddedCallback,
+  type LobbyMemberRemovedCallback,
+  type LobbyMemberUpdatedCallback,
+  type LobbyUpdatedCallback,
+} from './lobbyCache.js';
+import type { WireLobby, WireMessage } from './wire.js';
 
 export {
   LOBBY_MEMBER_CAN_LINK,
@@ -20,6 +29,14 @@ export {
   LobbyHandle,
   LobbyMemberHandle,
 } from './lobbyHandle.js';
+export type {
+  LobbyCreatedCallback,
+  LobbyDeletedCallback,
+  LobbyMemberAddedCallback,
+  LobbyMemberRemovedCallback,
+  LobbyMemberUpdatedCallback,
+  LobbyUpdatedCallback,
+} from './lobbyCache.js';
 
 /** The platform's lobby limits (docs/lobbies.md#rules). */
 export const LOBBY_LIMITS = {
@@ -36,99 +53,40 @@ export const LOBBY_LIMITS = {
 /** The platform's "Invalid user type": a provisional account asked for a guild invite. */
 const INVALID_USER_TYPE = 50229;
 
-export type LobbyCreatedCallback = (lobbyId: string) => void;
-export type LobbyDeletedCallback = (lobbyId: string) => void;
-export type LobbyUpdatedCallback = (lobbyId: string) => void;
-export type LobbyMemberAddedCallback = (lobbyId: string, memberId: string) => void;
-export type LobbyMemberRemovedCallback = (lobbyId: string, memberId: string) => void;
-export type LobbyMemberUpdatedCallback = (lobbyId: string, memberId: string) => void;
 export type ProvisionalUserMergeRequiredCallback = () => void;
 
 export class LobbiesArea {
   protected readonly core: ClientCore;
-  #created: LobbyCreatedCallback | null = null;
-  #deleted: LobbyDeletedCallback | null = null;
-  #updated: LobbyUpdatedCallback | null = null;
-  #memberAdded: LobbyMemberAddedCallback | null = null;
-  #memberRemoved: LobbyMemberRemovedCallback | null = null;
-  #memberUpdated: LobbyMemberUpdatedCallback | null = null;
-  /** Lobbies whose LOBBY_CREATE (or READY) this session has seen: a later one is an update. */
-  readonly #announced = new Set<string>();
+  /** The lobbies kept from the dispatches, and the callbacks set below. */
+  readonly #cache: LobbyCache;
 
   constructor(core: ClientCore) {
     this.core = core;
-    const state = core.state;
-    core.on('READY', (data) => {
-      this.#announced.clear();
-      for (const lobby of (data as { lobbies?: WireLobby[] }).lobbies ?? []) {
-        this.#keep(lobby);
-        this.#announced.add(lobby.id);
-      }
-    });
-    core.on('LOBBY_CREATE', (data) => {
-      const lobby = data as WireLobby;
-      const known = this.#announced.has(lobby.id);
-      this.#announced.add(lobby.id);
-      this.#keep(lobby);
-      core.invoke(known ? this.#updated : this.#created, lobby.id);
-    });
-    core.on('LOBBY_UPDATE', (data) => {
-      const lobby = data as WireLobby;
-      this.#keep(lobby);
-      core.invoke(this.#updated, lobby.id);
-    });
-    core.on('LOBBY_DELETE', (data) => {
-      const { id } = data as { id: string };
-      this.#drop(id);
-    });
-    core.on('LOBBY_MEMBER_ADD', (data) => {
-      const { lobby_id: lobbyId, member } = data as { lobby_id: string; member: WireLobbyMember };
-      const lobby = state.lobbies.get(lobbyId);
-      if (lobby === undefined) return;
-      const added = !lobby.members.some((m) => m.id === member.id);
-      lobby.members = [...lobby.members.filter((m) => m.id !== member.id), member];
-      core.invoke(added ? this.#memberAdded : this.#memberUpdated, lobbyId, member.id);
-    });
-    core.on('LOBBY_MEMBER_UPDATE', (data) => {
-      const { lobby_id: lobbyId, member } = data as { lobby_id: string; member: WireLobbyMember };
-      const lobby = state.lobbies.get(lobbyId);
-      if (lobby === undefined) return;
-      lobby.members = lobby.members.map((m) => (m.id === member.id ? { ...m, ...member } : m));
-      core.invoke(this.#memberUpdated, lobbyId, member.id);
-    });
-    core.on('LOBBY_MEMBER_REMOVE', (data) => {
-      const { lobby_id: lobbyId, member } = data as { lobby_id: string; member: WireLobbyMember };
-      const lobby = state.lobbies.get(lobbyId);
-      if (lobby === undefined) return;
-      lobby.members = lobby.members.filter((m) => m.id !== member.id);
-      core.invoke(this.#memberRemoved, lobbyId, member.id);
-      // The player left or was removed: the lobby is no longer theirs to see.
-      if (member.id === state.currentUser?.id) this.#drop(lobbyId);
-    });
+    this.#cache = new LobbyCache(core);
   }
 
   setLobbyCreatedCallback(callback: LobbyCreatedCallback | null): void {
-    this.#created = callback;
+    this.#cache.callbacks.created = callback;
   }
 
   setLobbyDeletedCallback(callback: LobbyDeletedCallback | null): void {
-    this.#deleted = callback;
+    this.#cache.callbacks.deleted = callback;
   }
 
   setLobbyUpdatedCallback(callback: LobbyUpdatedCallback | null): void {
-    this.#updated = callback;
+    this.#cache.callbacks.updated = callback;
   }
 
   setLobbyMemberAddedCallback(callback: LobbyMemberAddedCallback | null): void {
-    this.#memberAdded = callback;
+    this.#cache.callbacks.memberAdded = callback;
   }
 
   setLobbyMemberRemovedCallback(callback: LobbyMemberRemovedCallback | null): void {
-    this.#memberRemoved = callback;
+    this.#cache.callbacks.memberRemoved = callback;
   }
 
   setLobbyMemberUpdatedCallback(callback: LobbyMemberUpdatedCallback | null): void {
-    this.#memberUpdated = callback;
+    this.#cache.callbacks.memberUpdated = callback;
   }
 
   /** `PUT /lobbies`: joins the application's lobby of this secret, or makes it. */
@@ -177,7 +135,7 @@ export class LobbiesArea {
     this.core.requireReady(operation);
     // The LOBBY_CREATE dispatch that follows runs the lobby-created callback.
     const lobby = await this.core.http.request<WireLobby>('PUT', '/lobbies', { json: body });
-    this.#keep(lobby);
+    this.#cache.keep(lobby);
     return lobby.id;
   }
 
@@ -187,7 +145,7 @@ export class LobbiesArea {
     requireSnowflake(operation, 'lobbyId', lobbyId);
     this.core.requireReady(operation);
     await this.core.http.request('DELETE', `/lobbies/${lobbyId}/members/@me`);
-    this.#drop(lobbyId);
+    this.#cache.drop(lobbyId);
   }
 
   getLobbyHandle(lobbyId: string): LobbyHandle | null {
@@ -230,7 +188,7 @@ export class LobbiesArea {
       `/lobbies/${lobbyId}/messages`,
       { json: body },
     );
-    this.#keepMessage(message);
+    this.#cache.keepMessage(message);
     discloseOnce(this.core, message);
     return message.id;
   }
@@ -251,7 +209,7 @@ export class LobbiesArea {
     const messages = await this.core.http.get<WireMessage[]>(`/lobbies/${lobbyId}/messages`, {
       limit,
     });
-    for (const message of messages) this.#keepMessage(message);
+    for (const message of messages) this.#cache.keepMessage(message);
     return messages.map((message) => new MessageHandle(this.core, message.id));
   }
 
@@ -281,7 +239,7 @@ export class LobbiesArea {
       `/lobbies/${lobbyId}/channel-linking`,
       { json: body },
     );
-    this.#keep(lobby);
+    this.#cache.keep(lobby);
   }
 
   /**
@@ -317,23 +275,5 @@ export class LobbiesArea {
     const url = `${this.core.webBase}/invite/${encodeURIComponent(code)}`;
     await this.core.platform.openUrl(url, this.core.logger);
     return url;
-  }
-
-  #keep(lobby: WireLobby): void {
-    const state = this.core.state;
-    state.lobbies.set(lobby.id, { ...lobby, members: [...lobby.members] });
-    for (const member of lobby.members) state.cacheUser(member.user);
-  }
-
-  #keepMessage(message: WireMessage): void {
-    const state = this.core.state;
-    const known = state.messages.get(message.id);
-    state.messages.set(message.id, known === undefined ? message : { ...known, ...message });
-    state.cacheUser(message.author);
-  }
-
-  #drop(lobbyId: string): void {
-    this.#announced.delete(lobbyId);
-    if (this.core.state.lobbies.delete(lobbyId)) this.core.invoke(this.#deleted, lobbyId);
   }
 }

@@ -7,7 +7,8 @@
  * history only grows from answers of the server (the newest messages of the channel) and from the
  * live MESSAGE_CREATE dispatches of the same gateway session; a RESUME replays what was missed,
  * and a new session (a READY) clears the whole state, the histories with it.
- * `getUserMessagesWithLimit` answers from it without a request when it holds enough.
+ * `getUserMessagesWithLimit` answers from it without a request when it holds enough; the
+ * dispatches keep it in messageCache.ts.
  *
  * @module
  */
@@ -17,6 +18,12 @@ import type { ClientCore } from './core.js';
 import { discloseOnce } from './disclosure.js';
 import { cacheAnswers, mergeIds } from './rules.js';
 import { requireContent, requireMetadata, requireSnowflake } from './messageChecks.js';
+import {
+  MessageCache,
+  type MessageCreatedCallback,
+  type MessageDeletedCallback,
+  type MessageUpdatedCallback,
+} from './messageCache.js';
 import { ChannelHandle, MessageHandle, UserMessageSummary } from './messageHandle.js';
 import type { WireChannel, WireMessage } from './wire.js';
 
@@ -25,9 +32,11 @@ const DM_PAGE_LIMIT = 100;
 /** The most messages one getUserMessagesWithLimit asks for. */
 export const MAX_USER_MESSAGES_LIMIT = 1000;
 
-export type MessageCreatedCallback = (messageId: string) => void;
-export type MessageUpdatedCallback = (messageId: string) => void;
-export type MessageDeletedCallback = (messageId: string, channelId: string) => void;
+export type {
+  MessageCreatedCallback,
+  MessageDeletedCallback,
+  MessageUpdatedCallback,
+} from './messageCache.js';
 
 const bySnowflake = (a: string, b: string): number => {
   const x = BigInt(a);
@@ -37,89 +46,24 @@ const bySnowflake = (a: string, b: string): number => {
 
 export class MessagesArea {
   protected readonly core: ClientCore;
-  #created: MessageCreatedCallback | null = null;
-  #updated: MessageUpdatedCallback | null = null;
-  #deleted: MessageDeletedCallback | null = null;
-  /** Ids deleted in this session: an answer that was under way when they went keeps them out. */
-  readonly #deletedIds = new Set<string>();
-  /** Counts gateway sessions: an answer that outlived its session does not fill the cache. */
-  #session = 0;
+  /** The cache kept from the dispatches, and the callbacks set below. */
+  readonly #cache: MessageCache;
 
   constructor(core: ClientCore) {
     this.core = core;
-    const state = core.state;
-    core.on('READY', (data) => {
-      this.#session += 1;
-      this.#deletedIds.clear();
-      for (const channel of (data as { private_channels?: WireChannel[] }).private_channels ?? []) {
-        this.#keepChannel(channel);
-      }
-    });
-    core.on('CHANNEL_CREATE', (data) => {
-      const channel = data as WireChannel;
-      if (channel.guild_id === undefined) this.#keepChannel(channel);
-    });
-    core.on('CHANNEL_UPDATE', (data) => {
-      const channel = data as WireChannel;
-      if (state.channels.has(channel.id)) this.#keepChannel(channel);
-    });
-    core.on('CHANNEL_DELETE', (data) => {
-      const { id } = data as { id: string };
-      state.channels.delete(id);
-      state.histories.delete(id);
-    });
-    core.on('MESSAGE_CREATE', (data) => {
-      const message = data as WireMessage & { guild_id?: string };
-      if (message.guild_id !== undefined) return;
-      this.#keepMessage(message);
-      const channel = state.channels.get(message.channel_id);
-      if (channel !== undefined) channel.last_message_id = message.id;
-      const history = state.histories.get(message.channel_id) ?? { ids: [], complete: false };
-      state.histories.set(message.channel_id, mergeIds(history, [message.id]));
-      core.invoke(this.#created, message.id);
-    });
-    core.on('MESSAGE_UPDATE', (data) => {
-      const patch = data as Partial<WireMessage> & { id: string; guild_id?: string };
-      if (patch.guild_id !== undefined) return;
-      this.#updateMessage(patch);
-    });
-    core.on('MESSAGE_DELETE', (data) => {
-      const {
-        id,
-        channel_id: channelId,
-        guild_id: guildId,
-      } = data as {
-        id: string;
-        channel_id: string;
-        guild_id?: string;
-      };
-      if (guildId !== undefined) return;
-      this.#forget(id, channelId);
-    });
-    core.on('LOBBY_MESSAGE_CREATE', (data) => {
-      const message = data as WireMessage;
-      this.#keepMessage(message);
-      core.invoke(this.#created, message.id);
-    });
-    core.on('LOBBY_MESSAGE_UPDATE', (data) => {
-      this.#updateMessage(data as WireMessage);
-    });
-    core.on('LOBBY_MESSAGE_DELETE', (data) => {
-      const { id, lobby_id: lobbyId } = data as { id: string; lobby_id: string };
-      this.#forget(id, lobbyId);
-    });
+    this.#cache = new MessageCache(core);
   }
 
   setMessageCreatedCallback(callback: MessageCreatedCallback | null): void {
-    this.#created = callback;
+    this.#cache.callbacks.created = callback;
   }
 
   setMessageUpdatedCallback(callback: MessageUpdatedCallback | null): void {
-    this.#updated = callback;
+    this.#cache.callbacks.updated = callback;
   }
 
   setMessageDeletedCallback(callback: MessageDeletedCallback | null): void {
-    this.#deleted = callback;
+    this.#cache.callbacks.deleted = callback;
   }
 
   /** `POST /users/{id}/messages`: the DM with the user (opened when needed) gets a message. */
@@ -133,7 +77,7 @@ export class MessagesArea {
       `/users/${recipientId}/messages`,
       { json: { content } },
     );
-    this.#keepMessage(message);
+    this.#cache.keepMessage(message);
     discloseOnce(this.core, message, recipientId);
     return message.id;
   }
@@ -157,7 +101,7 @@ export class MessagesArea {
       `/users/${recipientId}/messages`,
       { json: { content, metadata: checked } },
     );
-    this.#keepMessage(message);
+    this.#cache.keepMessage(message);
     discloseOnce(this.core, message, recipientId);
     return message.id;
   }
@@ -174,7 +118,7 @@ export class MessagesArea {
       `/users/${recipientId}/messages/${messageId}`,
       { json: { content } },
     );
-    this.#keepMessage(message);
+    this.#cache.keepMessage(message);
   }
 
   /** `DELETE /users/{id}/messages/{message}`: the author deletes a DM message. */
@@ -208,7 +152,7 @@ export class MessagesArea {
     const channels = await this.core.http.get<WireChannel[]>('/users/@me/channels');
     const summaries: UserMessageSummary[] = [];
     for (const channel of channels) {
-      this.#keepChannel(channel);
+      this.#cache.keepChannel(channel);
       const userId = channel.recipients?.[0]?.id;
       const last = channel.last_message_id;
       if (channel.type !== ChannelType.Dm || userId === undefined) continue;
@@ -239,7 +183,7 @@ export class MessagesArea {
       this.core.logger.verbose(`${operation}: answered from the cache`);
       return this.#handles(cached.ids.slice(-limit));
     }
-    const session = this.#session;
+    const session = this.#cache.session;
     const fetched: WireMessage[] = [];
     let before: string | undefined;
     let complete = false;
@@ -256,11 +200,12 @@ export class MessagesArea {
       }
       before = page[page.length - 1]?.id;
     }
-    for (const message of fetched) this.#keepMessage(message);
-    const ids = fetched.map((m) => m.id).filter((id) => !this.#deletedIds.has(id));
+    for (const message of fetched) this.#cache.keepMessage(message);
+    const ids = fetched.map((m) => m.id).filter((id) => !this.#cache.isDeleted(id));
     const fetchedChannel = fetched[0]?.channel_id ?? this.#dmWith(recipientId);
     // A new session began meanwhile: what it missed before its READY is not in this answer.
-    if (fetchedChannel === null || session !== this.#session) return this.#handles(ids.reverse());
+    if (fetchedChannel === null || session !== this.#cache.session)
+      return this.#handles(ids.reverse());
     const known = state.histories.get(fetchedChannel) ?? { ids: [], complete: false };
     const merged = mergeIds({ ids: known.ids, complete: known.complete || complete }, ids);
     state.histories.set(fetchedChannel, merged);
@@ -288,50 +233,5 @@ export class MessagesArea {
       else if (channel.application_id === app) return channel.id;
     }
     return platformDm;
-  }
-
-  #keepChannel(channel: WireChannel): void {
-    const state = this.core.state;
-    const known = state.channels.get(channel.id);
-    state.channels.set(channel.id, known === undefined ? channel : { ...known, ...channel });
-    for (const user of channel.recipients ?? []) state.cacheUser(user);
-  }
-
-  #keepMessage(message: WireMessage): void {
-    if (this.#deletedIds.has(message.id)) return;
-    const state = this.core.state;
-    const known = state.messages.get(message.id);
-    state.messages.set(message.id, known === undefined ? message : { ...known, ...message });
-    state.cacheUser(message.author);
-  }
-
-  #updateMessage(patch: Partial<WireMessage> & { id: string }): void {
-    const state = this.core.state;
-    const known = state.messages.get(patch.id);
-    if (known !== undefined) {
-      const next = { ...known, ...patch };
-      // A content edit clears the backend's moderation metadata (docs/social-dms.md).
-      if (patch.content !== undefined && patch.content !== known.content) {
-        delete next.moderation_metadata;
-      }
-      state.messages.set(patch.id, next);
-    } else if (patch.channel_id !== undefined && patch.author !== undefined) {
-      this.#keepMessage(patch as WireMessage);
-    }
-    this.core.invoke(this.#updated, patch.id);
-  }
-
-  #forget(messageId: string, channelId: string): void {
-    const state = this.core.state;
-    this.#deletedIds.add(messageId);
-    state.messages.delete(messageId);
-    const history = state.histories.get(channelId);
-    if (history !== undefined) {
-      state.histories.set(channelId, {
-        ids: history.ids.filter((id) => id !== messageId),
-        complete: history.complete,
-      });
-    }
-    this.core.invoke(this.#deleted, messageId, channelId);
   }
 }

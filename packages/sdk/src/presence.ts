@@ -8,14 +8,22 @@
  * itself: the status of setOnlineStatus (online by default) and the rich presence last set
  * (also one set before connecting). Until then the player shows offline to friends.
  *
- * This module also keeps `core.state`'s users, relationships and presences from READY and the
- * dispatches after it (`socialSync`), for the users and relationships areas.
+ * The invites received are kept in activityInvites.ts; `core.state`'s users, relationships and
+ * presences are kept from READY and the dispatches after it in socialSync.ts.
  *
  * @module
  */
 import type { ClientCore } from './core.js';
 import { Activity, ActivityInvite } from './activity.js';
 import { MAX_NAME, checkUserId } from './activityParts.js';
+import {
+  ActivityInvites,
+  ownApplication,
+  type ActivityInviteCallback,
+  type ActivityJoinCallback,
+  type ActivityJoinWithApplicationCallback,
+  type WireActivityJoin,
+} from './activityInvites.js';
 import { socialSync } from './socialSync.js';
 
 export * from './activity.js';
@@ -27,35 +35,19 @@ export {
   ActivityTimestamps,
   checkUserId,
 } from './activityParts.js';
+export type {
+  ActivityInviteCallback,
+  ActivityJoinCallback,
+  ActivityJoinWithApplicationCallback,
+} from './activityInvites.js';
 import { ActivityActionTypes, StatusType } from './enums.js';
 import { notReadyError, validationError } from './errors.js';
-import type { WireActivity, WireMessage, WireUser } from './wire.js';
+import type { WireActivity } from './wire.js';
 
 /** The gateway's presence update command. */
 const PRESENCE_UPDATE_OP = 3;
 /** A DM message's content (docs/messages.md). */
 const MAX_CONTENT = 2000;
-/** Received invites the client keeps watching (the newest ones). */
-const MAX_KEPT_INVITES = 200;
-
-export type ActivityInviteCallback = (invite: ActivityInvite) => void;
-/** `Client::ActivityJoinCallback`: the join secret of the party to join. */
-export type ActivityJoinCallback = (joinSecret: string) => void;
-/** `Client::ActivityJoinWithApplicationCallback`. */
-export type ActivityJoinWithApplicationCallback = (
-  applicationId: string,
-  joinSecret: string,
-) => void;
-
-/** The ACTIVITY_JOIN dispatch and the join route's answer. */
-interface WireActivityJoin {
-  secret: string;
-  application_id: string;
-  party_id: string;
-  user_id: string;
-  channel_id?: string;
-  message_id?: string;
-}
 
 const WIRE_STATUS: Partial<Record<StatusType, string>> = {
   [StatusType.Online]: 'online',
@@ -72,62 +64,19 @@ export class PresenceArea {
   /** The published activity (op 3 form, with its secrets), or null. */
   #activity: WireActivity | null = null;
   #applicationName: string | null = null;
-  #inviteCreated: ActivityInviteCallback | null = null;
-  #inviteUpdated: ActivityInviteCallback | null = null;
-  #join: ActivityJoinCallback | null = null;
-  #joinWithApplication: ActivityJoinWithApplicationCallback | null = null;
-  /** Invites received, by message id, with whether each is still valid. */
-  readonly #invites = new Map<string, ActivityInvite>();
-  /** Accepts this client made whose ACTIVITY_JOIN has not arrived: `party\nuser`. */
-  readonly #accepting = new Set<string>();
+  /** The invites received, and the invite and join callbacks set below. */
+  readonly #invites: ActivityInvites;
 
   constructor(core: ClientCore) {
     this.core = core;
-    const sync = socialSync(core);
     // After each READY the player is shown online (or the status set) with the rich presence
     // set before: the platform keeps no presence of a new session.
-    sync.ready.push(() => {
+    socialSync(core).ready.push(() => {
       queueMicrotask(() => {
         if (core.ready) this.#publish();
       });
     });
-    sync.presenceChanged.push((userId) => {
-      this.#revalidate(userId);
-    });
-    core.on('MESSAGE_CREATE', (data) => {
-      this.#onMessage(data as WireMessage & { application?: { id: string }; guild_id?: string });
-    });
-    core.on('MESSAGE_DELETE', (data) => {
-      const { id } = data as { id: string };
-      const invite = this.#invites.get(id);
-      if (invite === undefined) return;
-      this.#invites.delete(id);
-      if (invite.isValid()) {
-        invite.setIsValid(false);
-        core.invoke(this.#inviteUpdated, invite);
-      }
-    });
-    core.on('ACTIVITY_JOIN', (data) => {
-      this.#onJoin(data as WireActivityJoin);
-    });
-    // Someone asks to join the player's party: an invite of type JoinRequest, answered with
-    // sendActivityJoinRequestReply.
-    core.on('ACTIVITY_JOIN_REQUEST', (data) => {
-      const request = data as { user: WireUser; application_id: string; party_id: string };
-      core.state.cacheUser(request.user);
-      core.invoke(
-        this.#inviteCreated,
-        ActivityInvite.of({
-          senderId: request.user.id,
-          channelId: '',
-          messageId: '',
-          type: ActivityActionTypes.JoinRequest,
-          applicationId: request.application_id,
-          partyId: request.party_id,
-          isValid: true,
-        }),
-      );
-    });
+    this.#invites = new ActivityInvites(core);
   }
 
   /**
@@ -198,7 +147,7 @@ export class PresenceArea {
    */
   async sendActivityJoinRequest(userId: string): Promise<void> {
     const id = checkUserId('sendActivityJoinRequest', userId);
-    const own = this.#ownApplication();
+    const own = ownApplication(this.core);
     const partyId = this.core.state.presences
       .get(id)
       ?.activities.find(
@@ -241,7 +190,7 @@ export class PresenceArea {
       );
     }
     const key = `${invite.partyId()}\n${invite.senderId()}`;
-    this.#accepting.add(key);
+    this.#invites.accepting(key, true);
     try {
       const join = await this.core.http.request<WireActivityJoin>(
         'POST',
@@ -256,7 +205,7 @@ export class PresenceArea {
       );
       return join.secret;
     } catch (error) {
-      this.#accepting.delete(key);
+      this.#invites.accepting(key, false);
       throw error;
     }
   }
@@ -266,24 +215,24 @@ export class PresenceArea {
    * on another device (from ACTIVITY_JOIN; that invite carries what the accept named).
    */
   setActivityInviteCreatedCallback(callback: ActivityInviteCallback | null): void {
-    this.#inviteCreated = callback;
+    this.#invites.callbacks.inviteCreated = callback;
   }
 
   /** Called when a received invite's validity changes (the party went, the message was deleted). */
   setActivityInviteUpdatedCallback(callback: ActivityInviteCallback | null): void {
-    this.#inviteUpdated = callback;
+    this.#invites.callbacks.inviteUpdated = callback;
   }
 
   /** Called with the join secret when the player joins a party (accepted here or elsewhere). */
   setActivityJoinCallback(callback: ActivityJoinCallback | null): void {
-    this.#join = callback;
+    this.#invites.callbacks.join = callback;
   }
 
   /** As setActivityJoinCallback, with the party's application. */
   setActivityJoinWithApplicationCallback(
     callback: ActivityJoinWithApplicationCallback | null,
   ): void {
-    this.#joinWithApplication = callback;
+    this.#invites.callbacks.joinWithApplication = callback;
   }
 
   #publish(): void {
@@ -316,75 +265,5 @@ export class PresenceArea {
       this.#applicationName = me.application.name.slice(0, MAX_NAME);
     }
     return this.#applicationName;
-  }
-
-  #ownApplication(): string | null {
-    return this.core.state.applicationId ?? this.core.applicationId;
-  }
-
-  /** Whether the inviter's presence (when the client sees it) still shows the party. */
-  #stillValid(senderId: string, partyId: string, applicationId: string): boolean {
-    const presence = this.core.state.presences.get(senderId);
-    const pair = this.core.state.relationships.get(senderId);
-    const seen = presence !== undefined || pair?.discord?.type === 1 || pair?.game?.type === 1;
-    if (!seen) return true;
-    return (presence?.activities ?? []).some(
-      (a) => a.party?.id === partyId && a.application_id === applicationId,
-    );
-  }
-
-  #onMessage(message: WireMessage & { application?: { id: string }; guild_id?: string }): void {
-    if (message.activity?.party_id === undefined || message.guild_id !== undefined) return;
-    const me = this.core.state.currentUser;
-    if (me === null || message.author.id === me.id) return;
-    const applicationId = message.application_id ?? message.application?.id ?? '';
-    const own = this.#ownApplication();
-    if (own !== null && applicationId !== own) return;
-    const invite = ActivityInvite.of({
-      senderId: message.author.id,
-      channelId: message.channel_id,
-      messageId: message.id,
-      type: message.activity.type as ActivityActionTypes,
-      applicationId,
-      partyId: message.activity.party_id,
-      isValid: this.#stillValid(message.author.id, message.activity.party_id, applicationId),
-    });
-    this.#invites.set(message.id, invite);
-    if (this.#invites.size > MAX_KEPT_INVITES) {
-      const oldest = this.#invites.keys().next();
-      if (oldest.done !== true) this.#invites.delete(oldest.value);
-    }
-    this.core.invoke(this.#inviteCreated, invite);
-  }
-
-  #revalidate(userId: string): void {
-    for (const invite of this.#invites.values()) {
-      if (invite.senderId() !== userId) continue;
-      const valid = this.#stillValid(userId, invite.partyId(), invite.applicationId());
-      if (valid === invite.isValid()) continue;
-      invite.setIsValid(valid);
-      this.core.invoke(this.#inviteUpdated, invite);
-    }
-  }
-
-  #onJoin(join: WireActivityJoin): void {
-    const key = `${join.party_id}\n${join.user_id}`;
-    if (!this.#accepting.delete(key)) {
-      // Accepted on another device: the game hears of the invite it answered.
-      this.core.invoke(
-        this.#inviteCreated,
-        ActivityInvite.of({
-          senderId: join.user_id,
-          channelId: join.channel_id ?? '',
-          messageId: join.message_id ?? '',
-          type: ActivityActionTypes.Join,
-          applicationId: join.application_id,
-          partyId: join.party_id,
-          isValid: true,
-        }),
-      );
-    }
-    this.core.invoke(this.#join, join.secret);
-    this.core.invoke(this.#joinWithApplication, join.application_id, join.secret);
   }
 }

@@ -4,7 +4,8 @@
  *
  * The client keeps `core.state.relationships` (one `RelationshipPair` per user: the platform-wide
  * relationship and this game's) and `core.state.presences` from READY and the RELATIONSHIP_* and
- * PRESENCE_UPDATE dispatches after it; handles read through them.
+ * PRESENCE_UPDATE dispatches after it; handles read through them. The requests and the checks
+ * before them are relationshipRequests.ts.
  *
  * @module
  */
@@ -14,7 +15,14 @@ import { validationError } from './errors.js';
 import { checkUserId } from './presence.js';
 import { isFriend, socialSync } from './socialSync.js';
 import { compareFriends, friendGroup } from './rules.js';
-import { RelationshipHandle, UserHandle, isProvisionalUser } from './users.js';
+import {
+  DISCORD_BASE,
+  GAME_BASE,
+  PENDING_IN,
+  PENDING_OUT,
+  RelationshipRequests,
+} from './relationshipRequests.js';
+import { RelationshipHandle, UserHandle } from './users.js';
 import type { WireRelationship } from './wire.js';
 
 /** `RelationshipHandle` is defined beside `UserHandle` (each hands out the other). */
@@ -32,11 +40,6 @@ export type RelationshipDeletedCallback = (
 ) => void;
 /** `Client::RelationshipGroupsUpdatedCallback`: the user whose change altered the groups. */
 export type RelationshipGroupsUpdatedCallback = (userId: string) => void;
-
-const DISCORD_BASE = '/users/@me/relationships';
-const GAME_BASE = '/users/@me/game-relationships';
-/** The platform's usernames: 2–32 characters (a provisional account's is `provisional_<id>`). */
-const MAX_USERNAME_LENGTH = 32;
 
 /** Which group of the friends list a friend is in, or null for one who is not a friend. */
 function groupOf(core: ClientCore, userId: string): RelationshipGroupType | null {
@@ -65,11 +68,13 @@ export class RelationshipsArea {
   #created: RelationshipCreatedCallback | null = null;
   #deleted: RelationshipDeletedCallback | null = null;
   #groupsUpdated: RelationshipGroupsUpdatedCallback | null = null;
+  readonly #requests: RelationshipRequests;
   /** The groups as last computed: one line per group, ids in order. */
   #groups = '';
 
   constructor(core: ClientCore) {
     this.core = core;
+    this.#requests = new RelationshipRequests(core);
     const sync = socialSync(core);
     sync.graphChanged.push((userId) => {
       this.#recompute(userId);
@@ -184,76 +189,76 @@ export class RelationshipsArea {
 
   /** A platform-wide friend request by username: POST /users/@me/relationships. */
   async sendDiscordFriendRequest(username: string): Promise<void> {
-    await this.#byName('sendDiscordFriendRequest', DISCORD_BASE, username);
+    await this.#requests.byName('sendDiscordFriendRequest', DISCORD_BASE, username);
   }
 
   /** A platform-wide friend request by id: PUT /users/@me/relationships/{id}. */
   async sendDiscordFriendRequestById(userId: string): Promise<void> {
-    await this.#put('sendDiscordFriendRequestById', DISCORD_BASE, userId);
+    await this.#requests.put('sendDiscordFriendRequestById', DISCORD_BASE, userId);
   }
 
   /** A friend request in this game by username: POST /users/@me/game-relationships. */
   async sendGameFriendRequest(username: string): Promise<void> {
-    await this.#byName('sendGameFriendRequest', GAME_BASE, username);
+    await this.#requests.byName('sendGameFriendRequest', GAME_BASE, username);
   }
 
   /** A friend request in this game by id: PUT /users/@me/game-relationships/{id}. */
   async sendGameFriendRequestById(userId: string): Promise<void> {
-    await this.#put('sendGameFriendRequestById', GAME_BASE, userId);
+    await this.#requests.put('sendGameFriendRequestById', GAME_BASE, userId);
   }
 
   /** Accepts the user's platform-wide request (PUT); rejects when none is pending. */
   async acceptDiscordFriendRequest(userId: string): Promise<void> {
-    const id = this.#expect('acceptDiscordFriendRequest', userId, {
+    const id = this.#requests.expect('acceptDiscordFriendRequest', userId, {
       scope: 'discord',
       types: PENDING_IN,
     });
-    await this.#put('acceptDiscordFriendRequest', DISCORD_BASE, id);
+    await this.#requests.put('acceptDiscordFriendRequest', DISCORD_BASE, id);
   }
 
   /** Accepts the user's request in this game (PUT); rejects when none is pending. */
   async acceptGameFriendRequest(userId: string): Promise<void> {
-    const id = this.#expect('acceptGameFriendRequest', userId, {
+    const id = this.#requests.expect('acceptGameFriendRequest', userId, {
       scope: 'game',
       types: PENDING_IN,
     });
-    await this.#put('acceptGameFriendRequest', GAME_BASE, id);
+    await this.#requests.put('acceptGameFriendRequest', GAME_BASE, id);
   }
 
   /** Declines the user's platform-wide request (DELETE). */
   async rejectDiscordFriendRequest(userId: string): Promise<void> {
-    const id = this.#expect('rejectDiscordFriendRequest', userId, {
+    const id = this.#requests.expect('rejectDiscordFriendRequest', userId, {
       scope: 'discord',
       types: PENDING_IN,
     });
-    await this.#delete(DISCORD_BASE, id);
+    await this.#requests.delete(DISCORD_BASE, id);
   }
 
   /** Declines the user's request in this game (DELETE). */
   async rejectGameFriendRequest(userId: string): Promise<void> {
-    const id = this.#expect('rejectGameFriendRequest', userId, {
+    const id = this.#requests.expect('rejectGameFriendRequest', userId, {
       scope: 'game',
       types: PENDING_IN,
     });
-    await this.#delete(GAME_BASE, id);
+    await this.#requests.delete(GAME_BASE, id);
   }
 
   /** Withdraws the player's platform-wide request to the user (DELETE). */
   async cancelDiscordFriendRequest(userId: string): Promise<void> {
-    const id = this.#expect('cancelDiscordFriendRequest', userId, {
+    const id = this.#requests.expect('cancelDiscordFriendRequest', userId, {
       scope: 'discord',
       types: PENDING_OUT,
     });
-    await this.#delete(DISCORD_BASE, id);
+    await this.#requests.delete(DISCORD_BASE, id);
   }
 
   /** Withdraws the player's request in this game to the user (DELETE). */
   async cancelGameFriendRequest(userId: string): Promise<void> {
-    const id = this.#expect('cancelGameFriendRequest', userId, {
+    const id = this.#requests.expect('cancelGameFriendRequest', userId, {
       scope: 'game',
       types: PENDING_OUT,
     });
-    await this.#delete(GAME_BASE, id);
+    await this.#requests.delete(GAME_BASE, id);
   }
 
   /** Ends the friendship in both scopes (each DELETE the player has a friendship in). */
@@ -267,17 +272,17 @@ export class RelationshipsArea {
         `removeDiscordAndGameFriend: ${id} is not a friend of the player (getRelationshipHandle shows the relationship).`,
       );
     }
-    if (discord) await this.#delete(DISCORD_BASE, id);
-    if (game) await this.#delete(GAME_BASE, id);
+    if (discord) await this.#requests.delete(DISCORD_BASE, id);
+    if (game) await this.#requests.delete(GAME_BASE, id);
   }
 
   /** Ends the friendship in this game only (DELETE /users/@me/game-relationships/{id}). */
   async removeGameFriend(userId: string): Promise<void> {
-    const id = this.#expect('removeGameFriend', userId, {
+    const id = this.#requests.expect('removeGameFriend', userId, {
       scope: 'game',
       types: [RelationshipType.Friend],
     });
-    await this.#delete(GAME_BASE, id);
+    await this.#requests.delete(GAME_BASE, id);
   }
 
   /**
@@ -287,7 +292,7 @@ export class RelationshipsArea {
    */
   async blockUser(userId: string): Promise<void> {
     const id = checkUserId('blockUser', userId);
-    const base = this.#provisionalEither(id) ? GAME_BASE : DISCORD_BASE;
+    const base = this.#requests.provisionalEither(id) ? GAME_BASE : DISCORD_BASE;
     await this.core.http.request('PUT', `${base}/${id}`, {
       json: { type: RelationshipType.Blocked },
     });
@@ -302,64 +307,7 @@ export class RelationshipsArea {
     if (!discord && !game) {
       throw validationError(`unblockUser: the player does not block ${id}.`);
     }
-    if (discord) await this.#delete(DISCORD_BASE, id);
-    if (game) await this.#delete(GAME_BASE, id);
-  }
-
-  #provisionalEither(userId: string): boolean {
-    const me = this.core.state.currentUser;
-    const them = this.core.state.users.get(userId);
-    return (
-      (me !== null && isProvisionalUser(me)) || (them !== undefined && isProvisionalUser(them))
-    );
-  }
-
-  /** `username`, or `username#discriminator` (the platform's legacy tag form). */
-  async #byName(operation: string, base: string, username: string): Promise<void> {
-    if (typeof username !== 'string' || username.trim() === '') {
-      throw validationError(`${operation}: the username is empty.`);
-    }
-    const [plain = '', discriminator] = username.trim().split('#');
-    if (plain === '' || plain.length > MAX_USERNAME_LENGTH) {
-      throw validationError(
-        `${operation}: "${plain}" is not a username (1–${MAX_USERNAME_LENGTH} characters).`,
-      );
-    }
-    await this.core.http.request('POST', base, {
-      json: discriminator === undefined ? { username: plain } : { username: plain, discriminator },
-    });
-  }
-
-  async #put(operation: string, base: string, userId: string): Promise<void> {
-    const id = checkUserId(operation, userId);
-    await this.core.http.request('PUT', `${base}/${id}`, { json: {} });
-  }
-
-  async #delete(base: string, userId: string): Promise<void> {
-    await this.core.http.request('DELETE', `${base}/${userId}`);
-  }
-
-  /** Checks (in the client's state) that the relationship is of one of `types`. */
-  #expect(
-    operation: string,
-    userId: string,
-    { scope, types }: { scope: 'discord' | 'game'; types: readonly number[] },
-  ): string {
-    const id = checkUserId(operation, userId);
-    const type = this.core.state.relationships.get(id)?.[scope]?.type ?? RelationshipType.None;
-    if (!types.includes(type)) {
-      const what = types.includes(RelationshipType.PendingIncoming)
-        ? 'no friend request from'
-        : types.includes(RelationshipType.PendingOutgoing)
-          ? 'no friend request pending to'
-          : 'no friendship with';
-      throw validationError(
-        `${operation}: the player has ${what} ${id} ${scope === 'game' ? 'in this game' : 'platform-wide'} (getRelationshipHandle shows the relationship).`,
-      );
-    }
-    return id;
+    if (discord) await this.#requests.delete(DISCORD_BASE, id);
+    if (game) await this.#requests.delete(GAME_BASE, id);
   }
 }
-
-const PENDING_IN = [RelationshipType.PendingIncoming] as const;
-const PENDING_OUT = [RelationshipType.PendingOutgoing] as const;

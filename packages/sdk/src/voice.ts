@@ -15,7 +15,8 @@
  * has no voice; its operations reject with `VoiceNotAvailableError` saying why.
  *
  * Here: `VoiceArea`, the client's voice operations; a call's life is callSession.ts, the game's
- * handle on it call.ts, its audio callAudio.ts, the values and callback types voiceValues.ts.
+ * handle on it call.ts, its audio callAudio.ts, the values and callback types voiceValues.ts, who
+ * is in each call voiceRoster.ts.
  *
  * @module
  */
@@ -39,13 +40,13 @@ import {
   isVolume,
   type DeviceChangeCallback,
   type NoAudioInputCallback,
-  type ParticipantState,
   type VoiceParticipantChangedCallback,
   type VoiceSettingsInit,
   type VoiceSettingsUpdatedCallback,
 } from './voiceValues.js';
 import type { VoiceModule } from './voiceTransport.js';
-import { lobbyVoiceServer, lobbyVoiceState } from './voiceEvents.js';
+import { lobbyVoiceServer } from './voiceEvents.js';
+import { VoiceRoster } from './voiceRoster.js';
 
 export { Call } from './call.js';
 export { CALL_JOIN_TIMEOUT_MS } from './callSession.js';
@@ -77,9 +78,6 @@ export type { OpusFrameInfo, OpusSendResult, VoiceConnectionStats } from './voic
 
 /** The gateway's op 4, Voice State Update. */
 const GATEWAY_VOICE_STATE_UPDATE = 4;
-/** Channel types whose calls the SDK joins besides lobbies: a DM and a group DM. */
-const CHANNEL_DM = 1;
-const CHANNEL_GROUP_DM = 3;
 
 /** The client's voice operations (the `Voice` section of `Client`). */
 export class VoiceArea {
@@ -99,7 +97,7 @@ export class VoiceArea {
   };
   readonly #calls = new Map<string, CallSession>();
   /** Who is in each call (of lobbies the player is in, and of its DMs), from VOICE_STATE_UPDATE. */
-  readonly #lobbyVoice = new Map<string, Map<string, ParticipantState>>();
+  readonly #roster: VoiceRoster;
   #settings: VoiceSettingsInit = {
     selfMute: false,
     selfDeaf: false,
@@ -115,10 +113,10 @@ export class VoiceArea {
     this.logger.add((line, severity) => {
       core.logger.log(severity, line);
     }, LoggingSeverity.Verbose);
-    core.on('VOICE_STATE_UPDATE', (data) => {
-      this.#onVoiceState(data);
+    this.#roster = new VoiceRoster(core, this.#calls, (channelId, userId, joined) => {
+      core.invoke(this.callbacks.voiceParticipantChanged, channelId, userId, joined);
     });
-    provideLobbyCallInfo(core, (lobbyId) => callInfoOf(lobbyId, this.#lobbyVoice.get(lobbyId)));
+    provideLobbyCallInfo(core, (lobbyId) => callInfoOf(lobbyId, this.#roster.members(lobbyId)));
     core.on('VOICE_SERVER_UPDATE', (data) => {
       this.#onVoiceServer(data);
     });
@@ -126,7 +124,7 @@ export class VoiceArea {
       // A new gateway session: the server forgot the old session's voice states.
       for (const call of this.#calls.values())
         call.fail(CallError.SignalingUnexpectedClose, 0, 'the gateway session was replaced');
-      this.#lobbyVoice.clear();
+      this.#roster.clear();
     });
   }
 
@@ -157,12 +155,6 @@ export class VoiceArea {
     if (reason !== null) throw new VoiceNotAvailableError(operation, reason);
   }
 
-  /** Whether `channelId` is one of the player's DMs or group DMs (their calls ring). */
-  #isPrivateChannel(channelId: string): boolean {
-    const type = this.core.state.channels.get(channelId)?.type;
-    return type === CHANNEL_DM || type === CHANNEL_GROUP_DM;
-  }
-
   /**
    * Joins the call of a lobby the player is in, or of one of the player's DMs or group DMs
    * (starting it rings the other recipients).
@@ -180,7 +172,7 @@ export class VoiceArea {
       throw validationError(`${operation}: both audio callbacks are required.`);
     }
     this.core.requireReady(operation);
-    if (!this.core.state.lobbies.has(lobbyId) && !this.#isPrivateChannel(lobbyId)) {
+    if (!this.core.state.lobbies.has(lobbyId) && !this.#roster.isPrivateChannel(lobbyId)) {
       throw validationError(
         `${operation}: ${lobbyId} is neither a lobby the player is a member of (createOrJoinLobby) nor one of the player's DMs or group DMs.`,
       );
@@ -199,7 +191,7 @@ export class VoiceArea {
     const call = new CallSession(this, lobbyId, audio);
     this.#calls.set(lobbyId, call);
     // The participants already known (from other members' voice states) are the call's from the start.
-    for (const [userId, state] of this.#lobbyVoice.get(lobbyId) ?? [])
+    for (const [userId, state] of this.#roster.members(lobbyId) ?? [])
       call.onVoiceState({ userId, state, sessionId: null, self: false });
     call.join();
     return call.call;
@@ -278,45 +270,6 @@ export class VoiceArea {
 
   addVoiceLogCallback(callback: LogCallback, minSeverity: LoggingSeverity): void {
     this.logger.add(callback, minSeverity);
-  }
-
-  #onVoiceState(data: unknown): void {
-    const parsed = lobbyVoiceState(data);
-    if (parsed === null) return;
-    const { userId, channelId, state, sessionId } = parsed;
-    const self = userId === this.core.state.currentUser?.id;
-    // A user is in at most one lobby's call and one DM's call: out of every other of its kind.
-    const dm = channelId === null ? null : this.#isPrivateChannel(channelId);
-    for (const [lobbyId, members] of this.#lobbyVoice) {
-      if (lobbyId === channelId || (dm !== null && this.#isPrivateChannel(lobbyId) !== dm))
-        continue;
-      if (!members.delete(userId)) continue;
-      this.#calls.get(lobbyId)?.onVoiceState({ userId, state: null, sessionId: null, self });
-      this.core.invoke(this.callbacks.voiceParticipantChanged, lobbyId, userId, false);
-      if (members.size === 0) this.#lobbyVoice.delete(lobbyId);
-    }
-    if (channelId === null) {
-      for (const call of this.#calls.values()) {
-        call.onVoiceState({ userId, state: null, sessionId: null, self });
-      }
-      return;
-    }
-    if (
-      !this.core.state.lobbies.has(channelId) &&
-      !this.#isPrivateChannel(channelId) &&
-      !this.#calls.has(channelId)
-    ) {
-      return;
-    }
-    let members = this.#lobbyVoice.get(channelId);
-    if (members === undefined) {
-      members = new Map();
-      this.#lobbyVoice.set(channelId, members);
-    }
-    const added = !members.has(userId);
-    members.set(userId, state);
-    this.#calls.get(channelId)?.onVoiceState({ userId, state, sessionId, self });
-    if (added) this.core.invoke(this.callbacks.voiceParticipantChanged, channelId, userId, true);
   }
 
   #onVoiceServer(data: unknown): void {
