@@ -6,34 +6,14 @@
  *
  * @module
  */
-import { beforeEach, expect, it } from 'vitest';
-import { expandScopes } from '../src/oauth/index.js';
+import { expect, it } from 'vitest';
 import { describeDrivers } from './support/drivers.js';
-import { useGatewayFixture } from './support/gatewayFixture.js';
-import { seedDeveloper } from './support/testServer.js';
-import { uniqueName } from './support/fileServer.js';
+import { useActivityGames } from './support/activityParties.js';
 import { apiRequest } from './support/inject.js';
 
-type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
-
 describeDrivers('activity invites ($driver)', (driver) => {
-  const gw = useGatewayFixture({ driver });
-  let game: Seed;
-  let other: Seed;
-  beforeEach(async () => {
-    game = await seedDeveloper(gw.server.app, uniqueName('game'));
-    other = await seedDeveloper(gw.server.app, uniqueName('othergame'));
-  });
-
-  const accessToken = async (userId: string, app: Seed = game, scopes = ['sdk.social_layer']) =>
-    (
-      await gw.server.app.services.oauth.issueTokens({
-        userId,
-        applicationId: app.applicationId,
-        scopes: expandScopes(scopes),
-        refresh: false,
-      })
-    ).access_token;
+  const games = useActivityGames(driver);
+  const { gw, accessToken, befriend } = games;
 
   const join = (authorization: string, partyId: string, payload: Record<string, unknown>) =>
     apiRequest(gw.server.app, `POST /users/@me/activities/${partyId}/join`, {
@@ -42,14 +22,9 @@ describeDrivers('activity invites ($driver)', (driver) => {
     });
 
   /** The inviter in a party of the game (public unless said), with a join secret. */
-  const host = async (privacy = 1) => {
-    const inviter = await gw.guild.join('host');
-    const { client } = await gw.identify({ token: await accessToken(inviter.userId) });
-    client.send(3, {
-      status: 'online',
-      since: null,
-      afk: false,
-      activities: [
+  const host = (privacy = 1) =>
+    games.host(
+      [
         {
           name: 'Tiny Tanks',
           type: 0,
@@ -57,18 +32,8 @@ describeDrivers('activity invites ($driver)', (driver) => {
           secrets: { join: 'the-join-secret' },
         },
       ],
-    });
-    // Op 3 is stored a moment after it is sent: a third user probes until the party is there.
-    const probe = `Bearer ${await accessToken((await gw.guild.join('probe')).userId)}`;
-    await expect
-      .poll(
-        async () =>
-          (await join(probe, 'party-1', { user_id: inviter.userId })).json<{ code?: number }>()
-            .code,
-      )
-      .not.toBe(50039);
-    return { ...inviter, game: client };
-  };
+      'join',
+    );
 
   const requestJoin = (authorization: string, partyId: string, hostId: string) =>
     apiRequest(gw.server.app, `POST /users/@me/activities/${partyId}/join-request`, {
@@ -80,11 +45,7 @@ describeDrivers('activity invites ($driver)', (driver) => {
     const inviter = await host(0);
     const own = (await gw.identify({ token: inviter.token, intents: 0 })).client;
     const friend = await gw.guild.join('asker');
-    const since = gw.clock.now();
-    const row = { applicationId: null, type: 1 as const, nickname: null, isSpamRequest: false };
-    const { relationships } = gw.server.app.storage;
-    await relationships.put({ ...row, userId: friend.userId, targetId: inviter.userId, since });
-    await relationships.put({ ...row, userId: inviter.userId, targetId: friend.userId, since });
+    await befriend(friend.userId, inviter.userId);
     const asked = await requestJoin(
       `Bearer ${await accessToken(friend.userId)}`,
       'party-1',
@@ -93,7 +54,7 @@ describeDrivers('activity invites ($driver)', (driver) => {
     expect(asked.statusCode).toBe(204);
     const expected = {
       user: { id: friend.userId },
-      application_id: game.applicationId,
+      application_id: games.game.applicationId,
       party_id: 'party-1',
     };
     for (const client of [inviter.game, own]) {
@@ -120,7 +81,8 @@ describeDrivers('activity invites ($driver)', (driver) => {
     const token = await accessToken(guest.userId);
     const desktop = (await gw.identify({ token })).client;
     const laptop = (await gw.identify({ token: await accessToken(guest.userId) })).client;
-    const otherGame = (await gw.identify({ token: await accessToken(guest.userId, other) })).client;
+    const otherGame = (await gw.identify({ token: await accessToken(guest.userId, games.other) }))
+      .client;
     const person = (await gw.identify({ token: guest.token, intents: 0 })).client;
     const res = await join(`Bearer ${token}`, 'party-1', {
       user_id: inviter.userId,
@@ -129,7 +91,7 @@ describeDrivers('activity invites ($driver)', (driver) => {
     });
     const expected = {
       secret: 'the-join-secret',
-      application_id: game.applicationId,
+      application_id: games.game.applicationId,
       party_id: 'party-1',
       user_id: inviter.userId,
     };
@@ -162,9 +124,13 @@ describeDrivers('activity invites ($driver)', (driver) => {
     const missing = await join(`Bearer ${token}`, 'party-2', { user_id: inviter.userId });
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toMatchObject({ code: 50039 });
-    const elsewhere = await join(`Bearer ${await accessToken(guest.userId, other)}`, 'party-1', {
-      user_id: inviter.userId,
-    });
+    const elsewhere = await join(
+      `Bearer ${await accessToken(guest.userId, games.other)}`,
+      'party-1',
+      {
+        user_id: inviter.userId,
+      },
+    );
     expect(elsewhere.json()).toMatchObject({ code: 50039 });
     const closed = await join(`Bearer ${token}`, 'party-1', { user_id: inviter.userId });
     expect(closed.statusCode).toBe(403);
@@ -179,16 +145,20 @@ describeDrivers('activity invites ($driver)', (driver) => {
   it('a token that may not read activities gets no join secret, as the gateway sends it none', async () => {
     const inviter = await host();
     const guest = await gw.guild.join('writer');
-    const writeOnly = await accessToken(guest.userId, game, ['identify', 'activities.write']);
+    const writeOnly = await accessToken(guest.userId, games.game, ['identify', 'activities.write']);
     const refused = await join(`Bearer ${writeOnly}`, 'party-1', { user_id: inviter.userId });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ code: 50026 });
     expect(refused.body).not.toContain('the-join-secret');
     // With activities.read as well, the same public party answers its secret.
     const both = ['identify', 'activities.write', 'activities.read'];
-    const joined = await join(`Bearer ${await accessToken(guest.userId, game, both)}`, 'party-1', {
-      user_id: inviter.userId,
-    });
+    const joined = await join(
+      `Bearer ${await accessToken(guest.userId, games.game, both)}`,
+      'party-1',
+      {
+        user_id: inviter.userId,
+      },
+    );
     expect(joined.statusCode).toBe(200);
     expect(joined.json()).toMatchObject({ secret: 'the-join-secret' });
   });
@@ -196,11 +166,7 @@ describeDrivers('activity invites ($driver)', (driver) => {
   it('a friend of the inviter joins a private party, with a session token too', async () => {
     const inviter = await host(0);
     const friend = await gw.guild.join('friend');
-    const since = gw.clock.now();
-    const row = { applicationId: null, type: 1 as const, nickname: null, isSpamRequest: false };
-    const { relationships } = gw.server.app.storage;
-    await relationships.put({ ...row, userId: friend.userId, targetId: inviter.userId, since });
-    await relationships.put({ ...row, userId: inviter.userId, targetId: friend.userId, since });
+    await befriend(friend.userId, inviter.userId);
     const sdk = (await gw.identify({ token: await accessToken(friend.userId) })).client;
     const res = await join(friend.token, 'party-1', { user_id: inviter.userId });
     expect(res.statusCode).toBe(200);

@@ -8,37 +8,17 @@
  *
  * @module
  */
-import { beforeEach, expect, it } from 'vitest';
-import { expandScopes } from '../src/oauth/index.js';
+import { expect, it } from 'vitest';
 import { describeDrivers } from './support/drivers.js';
-import { useGatewayFixture } from './support/gatewayFixture.js';
-import { seedDeveloper } from './support/testServer.js';
-import { uniqueName } from './support/fileServer.js';
+import { useActivityGames } from './support/activityParties.js';
 import { apiRequest } from './support/inject.js';
-
-type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
 
 /** ActivityFlags.SPECTATE: the activity can be spectated. */
 const SPECTATE_FLAG = 1 << 2;
 
 describeDrivers('spectating an activity ($driver)', (driver) => {
-  const gw = useGatewayFixture({ driver });
-  let game: Seed;
-  let other: Seed;
-  beforeEach(async () => {
-    game = await seedDeveloper(gw.server.app, uniqueName('game'));
-    other = await seedDeveloper(gw.server.app, uniqueName('othergame'));
-  });
-
-  const accessToken = async (userId: string, app: Seed = game, scopes = ['sdk.social_layer']) =>
-    (
-      await gw.server.app.services.oauth.issueTokens({
-        userId,
-        applicationId: app.applicationId,
-        scopes: expandScopes(scopes),
-        refresh: false,
-      })
-    ).access_token;
+  const games = useActivityGames(driver);
+  const { gw, accessToken, befriend } = games;
 
   const spectate = (authorization: string, partyId: string, payload: Record<string, unknown>) =>
     apiRequest(gw.server.app, `POST /users/@me/activities/${partyId}/spectate`, {
@@ -46,26 +26,13 @@ describeDrivers('spectating an activity ($driver)', (driver) => {
       payload,
     });
 
-  const befriend = async (a: string, b: string) => {
-    const since = gw.clock.now();
-    const row = { applicationId: null, type: 1 as const, nickname: null, isSpamRequest: false };
-    const { relationships } = gw.server.app.storage;
-    await relationships.put({ ...row, userId: a, targetId: b, since });
-    await relationships.put({ ...row, userId: b, targetId: a, since });
-  };
-
   /**
    * The host in the game (party-1 public unless said, with a spectate secret; party-2 with a join
    * secret only), stored once a third user's spectate no longer misses the party.
    */
-  const host = async (privacy = 1) => {
-    const person = await gw.guild.join('host');
-    const { client } = await gw.identify({ token: await accessToken(person.userId) });
-    client.send(3, {
-      status: 'online',
-      since: null,
-      afk: false,
-      activities: [
+  const host = (privacy = 1) =>
+    games.host(
+      [
         {
           name: 'Tiny Tanks',
           type: 0,
@@ -79,24 +46,15 @@ describeDrivers('spectating an activity ($driver)', (driver) => {
           secrets: { join: 'the-join-secret' },
         },
       ],
-    });
-    const probe = `Bearer ${await accessToken((await gw.guild.join('probe')).userId)}`;
-    await expect
-      .poll(
-        async () =>
-          (await spectate(probe, 'party-1', { user_id: person.userId })).json<{ code?: number }>()
-            .code,
-      )
-      .not.toBe(50039);
-    return { ...person, game: client };
-  };
+      'spectate',
+    );
 
   it('a friend spectates: the secret answered, ACTIVITY_SPECTATE to their game and clients only', async () => {
     const hosting = await host(0);
     const friend = await gw.guild.join('friend');
     await befriend(friend.userId, hosting.userId);
     const sdk = (await gw.identify({ token: await accessToken(friend.userId) })).client;
-    const otherGame = (await gw.identify({ token: await accessToken(friend.userId, other) }))
+    const otherGame = (await gw.identify({ token: await accessToken(friend.userId, games.other) }))
       .client;
     const person = (await gw.identify({ token: friend.token, intents: 0 })).client;
     // The friend sees that the activity can be spectated, never its secret.
@@ -112,7 +70,7 @@ describeDrivers('spectating an activity ($driver)', (driver) => {
     const res = await spectate(friend.token, 'party-1', { user_id: hosting.userId });
     const expected = {
       secret: 'the-spectate-secret',
-      application_id: game.applicationId,
+      application_id: games.game.applicationId,
       party_id: 'party-1',
       user_id: hosting.userId,
     };
@@ -143,7 +101,7 @@ describeDrivers('spectating an activity ($driver)', (driver) => {
       expect(missing.json()).toMatchObject({ code: 50039 });
     }
     const elsewhere = await spectate(
-      `Bearer ${await accessToken(friend.userId, other)}`,
+      `Bearer ${await accessToken(friend.userId, games.other)}`,
       'party-1',
       body,
     );
@@ -182,7 +140,10 @@ describeDrivers('spectating an activity ($driver)', (driver) => {
     const hosting = await host(1);
     const stranger = await gw.guild.join('stranger');
     const body = { user_id: hosting.userId };
-    const writeOnly = await accessToken(stranger.userId, game, ['identify', 'activities.write']);
+    const writeOnly = await accessToken(stranger.userId, games.game, [
+      'identify',
+      'activities.write',
+    ]);
     const refused = await spectate(`Bearer ${writeOnly}`, 'party-1', body);
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ code: 50026 });
