@@ -16,6 +16,28 @@ import { recipientUsers, serializePrivateChannel } from './serialize.js';
 export function createPrivateChannelOpening(deps: Pick<ServiceDeps, 'storage' | 'clock' | 'ids'>) {
   const { storage, clock, ids } = deps;
 
+  /** A new DM or group DM's channel row: no guild, name, topic or limits of its own. */
+  const newPrivateChannel = (
+    type: typeof ChannelTypes.DM | typeof ChannelTypes.GROUP_DM,
+    applicationId: string | null,
+  ) => ({
+    id: ids(),
+    guildId: null,
+    type,
+    name: null,
+    position: 0,
+    parentId: null,
+    topic: null,
+    nsfw: false,
+    rateLimitPerUser: 0,
+    bitrate: null,
+    userLimit: null,
+    flags: 0,
+    lastMessageId: null,
+    createdAt: clock.now(),
+    applicationId,
+  });
+
   /** The DM of the caller and the user (scoped to `applicationId`), made when missing. */
   const openDm = async (
     principal: Principal,
@@ -46,23 +68,7 @@ export function createPrivateChannelOpening(deps: Pick<ServiceDeps, 'storage' | 
         }
         return existing;
       }
-      const channel = {
-        id: ids(),
-        guildId: null,
-        type: ChannelTypes.DM,
-        name: null,
-        position: 0,
-        parentId: null,
-        topic: null,
-        nsfw: false,
-        rateLimitPerUser: 0,
-        bitrate: null,
-        userLimit: null,
-        flags: 0,
-        lastMessageId: null,
-        createdAt: clock.now(),
-        applicationId,
-      };
+      const channel = newPrivateChannel(ChannelTypes.DM, applicationId);
       // The recipient sees the DM once its first message arrives (CHANNEL_CREATE then).
       const recipients = [
         { userId: me, nick: null, open: true },
@@ -123,23 +129,7 @@ export function createPrivateChannelOpening(deps: Pick<ServiceDeps, 'storage' | 
       throw new ApiError('INVALID_RECIPIENTS');
     }
     await assertMayGroupWith(storage, principal, members);
-    const channel = {
-      id: ids(),
-      guildId: null,
-      type: ChannelTypes.GROUP_DM,
-      name: null,
-      position: 0,
-      parentId: null,
-      topic: null,
-      nsfw: false,
-      rateLimitPerUser: 0,
-      bitrate: null,
-      userLimit: null,
-      flags: 0,
-      lastMessageId: null,
-      createdAt: clock.now(),
-      applicationId: input.applicationId,
-    };
+    const channel = newPrivateChannel(ChannelTypes.GROUP_DM, input.applicationId);
     const recipients = members.map((userId) => ({
       userId,
       nick: input.nicks[userId] ?? null,
