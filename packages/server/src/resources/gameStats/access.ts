@@ -7,6 +7,9 @@ import { isSnowflake } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { ApplicationRecord, Repositories, UserRecord } from '../../storage/index.js';
+import { findApplication } from '../access/index.js';
+
+export { findApplication };
 
 /**
  * The granted scopes that let an application write a user's stats: the scope itself, or a
@@ -18,16 +21,6 @@ export const STATS_WRITE_SCOPES: readonly string[] = [
   'sdk.social_layer_presence',
   'sdk.social_layer',
 ];
-
-/** The application of an id, or 10002. */
-export async function findApplication(
-  repos: Repositories,
-  applicationId: string,
-): Promise<ApplicationRecord> {
-  const app = isSnowflake(applicationId) ? await repos.applications.findById(applicationId) : null;
-  if (app === null) throw new ApiError('UNKNOWN_APPLICATION');
-  return app;
-}
 
 /** `@me` is the caller (people only); otherwise a known user. */
 export async function findUser(

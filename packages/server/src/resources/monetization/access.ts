@@ -3,10 +3,12 @@
  * developer portal), an OAuth2 token of the application (its user's own entitlements), and the
  * operator (the `guildhall sku …` commands).
  */
-import { isSnowflake } from '@guildhall/protocol';
 import { ApiError } from '../../errors/index.js';
 import type { Principal } from '../../http/authenticator.js';
-import type { ApplicationRecord, Repositories } from '../../storage/index.js';
+import type { ApplicationRecord } from '../../storage/index.js';
+import { findApplication } from '../access/index.js';
+
+export { findApplication };
 
 /** The operator at the command line: any application, no user of its own. */
 export const OPERATOR = { kind: 'operator' } as const;
@@ -14,15 +16,6 @@ export type Caller = Principal | typeof OPERATOR;
 
 /** The OAuth2 scope that lets a token read and consume its user's entitlements. */
 export const ENTITLEMENTS_SCOPE = 'applications.entitlements';
-
-export async function findApplication(
-  repos: Repositories,
-  applicationId: string,
-): Promise<ApplicationRecord> {
-  const app = isSnowflake(applicationId) ? await repos.applications.findById(applicationId) : null;
-  if (app === null) throw new ApiError('UNKNOWN_APPLICATION');
-  return app;
-}
 
 /** The application's bot, its owner's session, or the operator; anyone else 50001. */
 export function requireDeveloper(caller: Caller, app: ApplicationRecord): void {
