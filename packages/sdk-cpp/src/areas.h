@@ -12,7 +12,7 @@ namespace platformpp::detail {
 void installSocialSync(Core& core);
 /// AUTHORIZE_REQUEST (the Connected Game flow).
 void installAuthHandlers(Core& core);
-/// READY (the player's own presence), invites in DMs, ACTIVITY_JOIN.
+/// READY (the player's own presence), invites in DMs, ACTIVITY_JOIN, ACTIVITY_JOIN_REQUEST.
 void installPresence(Core& core);
 /// DM channels and messages, lobby messages.
 void installMessages(Core& core);
@@ -26,6 +26,9 @@ void revalidateInvites(Core& core, uint64_t userId, Events& events);
 /// The friends of one group, sorted (the shared rule, rules.h).
 std::vector<uint64_t> sortedGroup(Core const& core, RelationshipGroupType group);
 
+/// After the player's own message is sent (game thread, no lock held): injects the disclosure
+/// into its conversation the first time one will show in the platform's web client.
+void discloseOnce(Core& core, Json const& sent, uint64_t recipientId);
 void keepMessage(Core& core, Json const& message);
 void keepChannel(Core& core, Json const& channel);
 void keepLobby(Core& core, Json const& lobby);

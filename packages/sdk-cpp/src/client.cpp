@@ -182,6 +182,7 @@ void Client::UpdateToken(AuthorizationTokenType tokenType, std::string token,
   }
   impl_->core->setToken(tokenType, std::move(token));
   impl_->core->logger.info("Token updated.");
+  detail::tokenChanged(impl_->core);
   impl_->later(callback, detail::okResult());
 }
 

@@ -71,6 +71,8 @@ ClientResult validationError(std::string message);
 ClientResult notReadyError(std::string const& operation);
 /// Voice is not in the native SDK (until DAVE exists for it).
 ClientResult voiceUnavailable(std::string const& operation);
+/// The token changed (or the expiration callback did): its expiry is looked up afresh.
+void tokenChanged(std::shared_ptr<Core> const& core);
 /// Adds every area's dispatch handlers, in the order they must run (READY clears first).
 void installHandlers(Core& core);
 /// Registers a core with RunCallbacks.

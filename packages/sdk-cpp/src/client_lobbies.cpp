@@ -221,9 +221,12 @@ void Client::SendLobbyMessageWithMetadata(uint64_t lobbyId, std::string const& c
   impl_->request(std::move(request), [core, callback](detail::HttpOutcome outcome) {
     uint64_t id = 0;
     if (outcome.result.Successful()) {
-      std::lock_guard lock(core->mutex);
-      detail::keepMessage(*core, outcome.body);
-      id = detail::idAt(outcome.body, "id");
+      {
+        std::lock_guard lock(core->mutex);
+        detail::keepMessage(*core, outcome.body);
+        id = detail::idAt(outcome.body, "id");
+      }
+      detail::discloseOnce(*core, outcome.body, 0);
     }
     if (callback) callback(outcome.result, id);
   });

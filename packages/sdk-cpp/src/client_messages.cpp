@@ -1,8 +1,10 @@
-// Direct messages: send, edit, delete, summaries, and the local message cache; the message
-// callbacks of DMs and lobby messages (GetUserMessagesWithLimit is in client_history.cpp). The cache (state.histories, one entry per DM) holds ids
-// oldest first that are contiguous up to now: a history grows only from the server's answers
-// (the channel's newest messages) and from MESSAGE_CREATE of the same gateway session; a RESUME
-// replays what was missed and a new session (READY) clears it (the TypeScript SDK's rule).
+// Direct messages: send, edit, delete, summaries, opening one in the platform's web client, and
+// the local message cache; the message callbacks of DMs and lobby messages
+// (GetUserMessagesWithLimit is in client_history.cpp). The cache (state.histories, one entry per
+// DM) holds ids oldest first that are contiguous up to now: a history grows only from the
+// server's answers (the channel's newest messages) and from MESSAGE_CREATE of the same gateway
+// session; a RESUME replays what was missed and a new session (READY) clears it (the TypeScript
+// SDK's rule).
 #include "areas.h"
 #include "client_impl.h"
 #include "rules.h"
@@ -41,6 +43,19 @@ void updateMessage(detail::Core& core, Json const& patch, Events& events) {
     detail::keepMessage(core, patch);
   }
   core.fire(events, &Callbacks::messageUpdated, id);
+}
+
+/// A DM or group DM message the client holds (lock held): what the web client can show.
+bool openable(detail::Core const& core, uint64_t messageId) {
+  auto message = core.state.messages.find(messageId);
+  if (message == core.state.messages.end() || detail::idAt(message->second, "lobby_id") != 0) {
+    return false;
+  }
+  auto channel = core.state.channels.find(detail::idAt(message->second, "channel_id"));
+  if (channel == core.state.channels.end()) return false;
+  auto type = detail::intAt(channel->second, "type", -1);
+  return type == static_cast<int>(ChannelType::Dm) ||
+         type == static_cast<int>(ChannelType::GroupDm);
 }
 
 bool inGuild(Json const& data) { return data.contains("guild_id") && !data["guild_id"].is_null(); }
@@ -148,12 +163,15 @@ void Client::SendUserMessageWithMetadata(uint64_t recipientId, std::string const
   request.path = "/users/" + std::to_string(recipientId) + "/messages";
   request.json = body;
   auto core = impl_->core;
-  impl_->request(std::move(request), [core, callback](detail::HttpOutcome outcome) {
+  impl_->request(std::move(request), [core, recipientId, callback](detail::HttpOutcome outcome) {
     uint64_t id = 0;
     if (outcome.result.Successful()) {
-      std::lock_guard lock(core->mutex);
-      detail::keepMessage(*core, outcome.body);
-      id = detail::idAt(outcome.body, "id");
+      {
+        std::lock_guard lock(core->mutex);
+        detail::keepMessage(*core, outcome.body);
+        id = detail::idAt(outcome.body, "id");
+      }
+      detail::discloseOnce(*core, outcome.body, recipientId);
     }
     if (callback) callback(outcome.result, id);
   });
@@ -263,6 +281,50 @@ void Client::SetMessageUpdatedCallback(MessageUpdatedCallback callback) {
 
 void Client::SetMessageDeletedCallback(MessageDeletedCallback callback) {
   if (impl_) impl_->core->setCallback(&Callbacks::messageDeleted, std::move(callback));
+}
+
+bool Client::CanOpenMessageInDiscord(uint64_t messageId) const {
+  if (!impl_) return false;
+  std::lock_guard lock(impl_->core->mutex);
+  return openable(*impl_->core, messageId);
+}
+
+void Client::OpenMessageInDiscord(uint64_t messageId,
+                                  ProvisionalUserMergeRequiredCallback provisionalUserMergeRequired,
+                                  OpenMessageInDiscordCallback callback) {
+  if (!impl_) return;
+  std::string op = "OpenMessageInDiscord";
+  auto core = impl_->core;
+  uint64_t channelId = 0;
+  bool provisional = false;
+  {
+    std::lock_guard lock(core->mutex);
+    if (!openable(*core, messageId)) {
+      return impl_->later(callback, detail::validationError(
+                                        op + ": message " + std::to_string(messageId) +
+                                        " cannot be viewed in the web client (check "
+                                        "CanOpenMessageInDiscord)."));
+    }
+    channelId = detail::idAt(core->state.messages[messageId], "channel_id");
+    provisional = detail::isProvisionalUser(core->state.currentUser);
+  }
+  if (provisional) {
+    // A provisional account has no web client to open it in.
+    core->post([provisionalUserMergeRequired] {
+      if (provisionalUserMergeRequired) provisionalUserMergeRequired();
+    });
+    return impl_->later(callback,
+                        detail::validationError(op +
+                                                ": a provisional account has no web client; link "
+                                                "the player's account (Authorize, then "
+                                                "GetTokenFromProvisionalMerge) and try again."));
+  }
+  std::string url = core->settings.webBase + "/channels/@me/" + std::to_string(channelId) + "/" +
+                    std::to_string(messageId);
+  core->post([core, url, callback] {
+    core->openUrl(url);
+    if (callback) callback(detail::okResult());
+  });
 }
 
 }  // namespace platformpp

@@ -1,7 +1,9 @@
 // Rich presence and activity invites (docs/social-presence.md): UpdateRichPresence,
 // ClearRichPresence and SetOnlineStatus (gateway op 3, sent again after every READY: the platform
 // keeps no presence for a new session), invites sent as DMs with an `activity`, accepted with
-// POST /users/@me/activities/{party_id}/join, and the ACTIVITY_JOIN dispatch.
+// POST /users/@me/activities/{party_id}/join, and the ACTIVITY_JOIN dispatch. Join requests
+// (POST /users/@me/activities/{party_id}/join-request) reach the host's game as ActivityInvites
+// of type JoinRequest (ACTIVITY_JOIN_REQUEST), answered with an invite.
 #include "areas.h"
 #include "client_impl.h"
 #include "encoding.h"
@@ -122,6 +124,32 @@ void onJoin(detail::Core& core, Json const& join, Events& events) {
   core.fire(events, &Callbacks::activityJoinWithApplication, app, secret);
 }
 
+/// Someone asks to join the player's party: an invite of type JoinRequest, answered with
+/// SendActivityJoinRequestReply.
+void onJoinRequest(detail::Core& core, Json const& request, Events& events) {
+  core.state.cacheUser(detail::objectAt(request, "user"));
+  ActivityInvite invite;
+  invite.SetSenderId(detail::idAt(detail::objectAt(request, "user"), "id"));
+  invite.SetType(ActivityActionTypes::JoinRequest);
+  invite.SetApplicationId(detail::idAt(request, "application_id"));
+  invite.SetPartyId(detail::strAt(request, "party_id"));
+  core.fire(events, &Callbacks::activityInviteCreated, invite);
+}
+
+/// The party of the user's rich presence in this game that the client sees, or empty.
+std::string visiblePartyOf(detail::Core const& core, uint64_t userId) {
+  auto presence = core.state.presences.find(userId);
+  if (presence == core.state.presences.end()) return {};
+  uint64_t own = core.ownApplicationId();
+  for (auto const& activity : detail::arrayAt(presence->second, "activities")) {
+    std::string partyId = detail::strAt(detail::objectAt(activity, "party"), "id");
+    if (!partyId.empty() && (own == 0 || detail::idAt(activity, "application_id") == own)) {
+      return partyId;
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 namespace detail {
@@ -150,6 +178,9 @@ void installPresence(Core& core) {
     core.fire(events, &Callbacks::activityInviteUpdated, invite);
   });
   core.on("ACTIVITY_JOIN", [&core](Json const& join, Events& events) { onJoin(core, join, events); });
+  core.on("ACTIVITY_JOIN_REQUEST", [&core](Json const& request, Events& events) {
+    onJoinRequest(core, request, events);
+  });
 }
 
 }  // namespace detail
@@ -272,6 +303,42 @@ void Client::SendActivityInvite(uint64_t userId, std::string const& content,
   impl_->request(std::move(request), [callback](detail::HttpOutcome outcome) {
     if (callback) callback(outcome.result);
   });
+}
+
+void Client::SendActivityJoinRequest(uint64_t userId, SendActivityInviteCallback callback) {
+  if (!impl_) return;
+  if (auto refused = detail::checkId("SendActivityJoinRequest", "userId", userId)) {
+    return impl_->later(callback, detail::validationError(*refused));
+  }
+  std::string partyId;
+  {
+    std::lock_guard lock(impl_->core->mutex);
+    partyId = visiblePartyOf(*impl_->core, userId);
+  }
+  if (partyId.empty()) {
+    return impl_->later(callback,
+                        detail::validationError("SendActivityJoinRequest: the user is in no party "
+                                                "of this game that the player can see."));
+  }
+  detail::HttpRequest request;
+  request.method = "POST";
+  request.path = "/users/@me/activities/" + detail::percentEncode(partyId) + "/join-request";
+  request.json = Json{{"user_id", std::to_string(userId)}};
+  impl_->request(std::move(request), [callback](detail::HttpOutcome outcome) {
+    if (callback) callback(outcome.result);
+  });
+}
+
+void Client::SendActivityJoinRequestReply(ActivityInvite invite,
+                                          SendActivityInviteCallback callback) {
+  if (!impl_) return;
+  if (!invite || invite.Type() != ActivityActionTypes::JoinRequest) {
+    return impl_->later(callback,
+                        detail::validationError("SendActivityJoinRequestReply: pass the "
+                                                "ActivityInvite of type JoinRequest received."));
+  }
+  // Lets the sender in: an activity invite to the player's party.
+  SendActivityInvite(invite.SenderId(), "", std::move(callback));
 }
 
 void Client::AcceptActivityInvite(ActivityInvite invite, AcceptActivityInviteCallback callback) {

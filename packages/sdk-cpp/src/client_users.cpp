@@ -1,5 +1,6 @@
-// Users: the player, users the client knows, and user application profiles
-// (docs/social-stats.md).
+// Users: the player, users the client knows, user application profiles
+// (docs/social-stats.md), and a provisional account's display name
+// (docs/provisional-accounts.md).
 #include "areas.h"
 #include "client_impl.h"
 #include "wire.h"
@@ -9,6 +10,9 @@ namespace platformpp {
 using detail::Json;
 
 namespace {
+
+/// A display name (global_name): 1–32 characters.
+constexpr size_t kMaxDisplayName = 32;
 
 ExternalIdentityProviderType providerTypeOf(std::string const& wire) {
   if (wire == "OIDC") return ExternalIdentityProviderType::OIDC;
@@ -94,6 +98,34 @@ std::vector<UserApplicationProfileHandle> Client::GetUserApplicationProfilesNoLo
     uint64_t userId) const {
   if (!impl_) return {};
   return UserHandle(impl_->core, userId).UserApplicationProfiles();
+}
+
+void Client::UpdateProvisionalAccountDisplayName(
+    std::string const& name, UpdateProvisionalAccountDisplayNameCallback callback) {
+  if (!impl_) return;
+  size_t length = detail::utf16Length(name);
+  if (length < 1 || length > kMaxDisplayName) {
+    std::string refusal = "UpdateProvisionalAccountDisplayName: the name must be 1 to " +
+                          std::to_string(kMaxDisplayName) + " characters.";
+    return impl_->later(callback, detail::validationError(refusal));
+  }
+  detail::HttpRequest request;
+  request.method = "PATCH";
+  request.path = "/partner-sdk/provisional-accounts/@me";
+  request.json = Json{{"global_name", name}};
+  auto core = impl_->core;
+  impl_->request(std::move(request), [core, callback](detail::HttpOutcome outcome) {
+    if (outcome.result.Successful() && outcome.body.is_object()) {
+      // The player's new name shows at once (USER_UPDATE follows).
+      std::lock_guard lock(core->mutex);
+      core->state.cacheUser(outcome.body);
+      uint64_t id = detail::idAt(outcome.body, "id");
+      if (id != 0 && id == core->state.currentUserId()) {
+        detail::mergeInto(core->state.currentUser, outcome.body);
+      }
+    }
+    if (callback) callback(outcome.result);
+  });
 }
 
 void Client::OpenConnectedGamesSettingsInPlatform(ResultCallback callback) {

@@ -54,6 +54,12 @@ bool Core::hasToken() const {
   return token_.has_value();
 }
 
+std::optional<AuthorizationTokenType> Core::tokenType() const {
+  std::lock_guard lock(tokenMutex_);
+  if (!token_) return std::nullopt;
+  return token_->first;
+}
+
 std::string Core::authorization() const {
   std::lock_guard lock(tokenMutex_);
   if (!token_) return "";

@@ -49,6 +49,7 @@ struct Callbacks {
   Client::ActivityJoinWithApplicationCallback activityJoinWithApplication;
   Client::AuthorizeRequestCallback authorizeRequest;
   Client::OpenUrlCallback openUrl;
+  Client::TokenExpirationCallback tokenExpiration;
   Client::VoiceSettingsUpdatedCallback voiceSettingsUpdated;
   Client::VoiceParticipantChangedCallback voiceParticipantChanged;
 };
@@ -93,6 +94,8 @@ class Core : public std::enable_shared_from_this<Core> {
 
   void setToken(AuthorizationTokenType type, std::string value);
   bool hasToken() const;
+  /// The token's type, none without a token.
+  std::optional<AuthorizationTokenType> tokenType() const;
   /// The Authorization header value ("Bearer …", or the token itself), empty without a token.
   std::string authorization() const;
 

@@ -1,6 +1,4 @@
 // MessageHandle's getters: a DM or lobby message as the cache holds it.
-#include <cstdio>
-#include <ctime>
 
 #include "core.h"
 #include "platformpp/handles.h"
@@ -20,43 +18,6 @@ Json const* messageOf(detail::Core const& core, uint64_t id) {
   return found == core.state.messages.end() ? nullptr : &found->second;
 }
 
-/// days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
-int64_t daysFromCivil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  int64_t era = (y >= 0 ? y : y - 399) / 400;
-  auto yoe = static_cast<unsigned>(y - era * 400);
-  unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
-/// An ISO 8601 timestamp (2025-01-02T03:04:05.678+00:00) in Unix ms; 0 when it is not one.
-uint64_t parseTimestamp(std::string const& text) {
-  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, consumed = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day, &hour, &minute,
-                  &second, &consumed) != 6) {
-    return 0;
-  }
-  size_t at = static_cast<size_t>(consumed);
-  int64_t millis = 0;
-  if (at < text.size() && text[at] == '.') {
-    int64_t scale = 100;
-    for (++at; at < text.size() && text[at] >= '0' && text[at] <= '9'; ++at) {
-      millis += (text[at] - '0') * scale;
-      scale /= 10;
-    }
-  }
-  int64_t offsetMinutes = 0;
-  if (at < text.size() && (text[at] == '+' || text[at] == '-')) {
-    int oh = 0, om = 0;
-    if (std::sscanf(text.c_str() + at + 1, "%2d:%2d", &oh, &om) == 2) {
-      offsetMinutes = (text[at] == '+' ? 1 : -1) * (oh * 60 + om);
-    }
-  }
-  int64_t days = daysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
-  int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60;
-  return seconds < 0 ? 0 : static_cast<uint64_t>(seconds * 1000 + millis);
-}
 
 }  // namespace
 
@@ -127,13 +88,13 @@ std::optional<LobbyHandle> MessageHandle::Lobby() const {
 
 uint64_t MessageHandle::SentTimestamp() const {
   PLATFORMPP_MESSAGE(0);
-  if (uint64_t parsed = parseTimestamp(detail::strAt(*message, "timestamp"))) return parsed;
+  if (uint64_t parsed = detail::parseTimestamp(detail::strAt(*message, "timestamp"))) return parsed;
   return (id_ >> 22) + kPlatformEpochMs;
 }
 
 uint64_t MessageHandle::EditedTimestamp() const {
   PLATFORMPP_MESSAGE(0);
-  return parseTimestamp(detail::strAt(*message, "edited_timestamp"));
+  return detail::parseTimestamp(detail::strAt(*message, "edited_timestamp"));
 }
 
 std::unordered_map<std::string, std::string> MessageHandle::Metadata() const {
@@ -159,5 +120,14 @@ std::optional<uint64_t> MessageHandle::ApplicationId() const {
 }
 
 bool MessageHandle::SentFromGame() const { return ApplicationId().has_value(); }
+
+std::optional<DisclosureTypes> MessageHandle::DisclosureType() const {
+  PLATFORMPP_MESSAGE(std::nullopt);
+  auto constexpr visible = DisclosureTypes::MessageDataVisibleOnDiscord;
+  if (detail::intAt(*message, "disclosure_type", 0) != static_cast<int>(visible)) {
+    return std::nullopt;
+  }
+  return visible;
+}
 
 }  // namespace platformpp

@@ -68,6 +68,12 @@ struct AreaState {
   // users: profiles as last read; the deprecation warning once.
   std::unordered_map<uint64_t, std::vector<UserApplicationProfileHandle>> profiles;
   bool warnedGetCurrentUser = false;
+  // messages: whether this client injected its disclosure (once per client).
+  bool disclosed = false;
+  // token expiry: bumped when the token changes (an older token's notice does nothing), and the
+  // worker's timer of the current notice (0: none).
+  uint64_t tokenGeneration = 0;
+  uint64_t tokenTimer = 0;
 };
 
 }  // namespace platformpp::detail

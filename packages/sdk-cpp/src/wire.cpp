@@ -1,5 +1,8 @@
 #include "wire.h"
 
+#include <cstdio>
+#include <ctime>
+
 #include "rules.h"
 
 namespace platformpp::detail {
@@ -14,6 +17,12 @@ constexpr size_t kMaxButtonLabel = 32;
 constexpr size_t kMaxButtonUrl = 512;
 constexpr size_t kMetadataKeys = 25;
 constexpr size_t kMetadataValue = 1024;
+
+/// The wire names of ActivityGamePlatforms (op 3 `supported_platforms`), in bit order.
+constexpr std::pair<int32_t, char const*> kPlatformNames[] = {
+    {1, "desktop"}, {2, "xbox"},      {4, "samsung"}, {8, "ios"},
+    {16, "android"}, {32, "embedded"}, {64, "ps4"},   {128, "ps5"}};
+constexpr int32_t kAllPlatforms = 255;
 
 std::optional<std::string> checkText(std::string const& what,
                                      std::optional<std::string> const& value, size_t max) {
@@ -38,6 +47,16 @@ std::optional<std::string> checkUrl(std::string const& what,
 
 void put(Json& out, char const* key, std::optional<std::string> const& value) {
   if (value && !value->empty()) out[key] = *value;
+}
+
+/// days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
+int64_t daysFromCivil(int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  int64_t era = (y >= 0 ? y : y - 399) / 400;
+  auto yoe = static_cast<unsigned>(y - era * 400);
+  unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<int64_t>(doe) - 719468;
 }
 
 }  // namespace
@@ -138,6 +157,24 @@ std::optional<std::string> activityToWire(Activity const& activity, Json& out) {
     }
     out["buttons"] = list;
   }
+  auto platforms = static_cast<int32_t>(activity.SupportedPlatforms());
+  if (platforms <= 0 || (platforms & ~kAllPlatforms) != 0) {
+    return "Activity.SupportedPlatforms: " + std::to_string(platforms) +
+           " is not a set of ActivityGamePlatforms.";
+  }
+  if (platforms != static_cast<int32_t>(ActivityGamePlatforms::Desktop)) {
+    Json names = Json::array();
+    for (auto const& [bit, name] : kPlatformNames) {
+      if ((platforms & bit) != 0) names.push_back(name);
+    }
+    out["supported_platforms"] = names;
+  }
+  if (auto parent = activity.ParentApplicationId()) {
+    if ((refused = checkId("UpdateRichPresence", "Activity.ParentApplicationId", *parent))) {
+      return refused;
+    }
+    out["parent_application_id"] = std::to_string(*parent);
+  }
   return std::nullopt;
 }
 
@@ -154,6 +191,16 @@ Activity activityFromWire(Json const& wire) {
         static_cast<StatusDisplayTypes>(wire["status_display_type"].get<int>()));
   }
   if (uint64_t app = idAt(wire, "application_id")) activity.SetApplicationId(app);
+  int32_t platforms = 0;
+  for (auto const& name : arrayAt(wire, "supported_platforms")) {
+    for (auto const& [bit, known] : kPlatformNames) {
+      if (name.is_string() && name.get<std::string>() == known) platforms |= bit;
+    }
+  }
+  if (platforms != 0) activity.SetSupportedPlatforms(static_cast<ActivityGamePlatforms>(platforms));
+  if (uint64_t parent = idAt(wire, "parent_application_id")) {
+    activity.SetParentApplicationId(parent);
+  }
   if (wire.contains("assets")) {
     auto const& a = objectAt(wire, "assets");
     ActivityAssets assets;
@@ -289,6 +336,49 @@ bool isProvisionalUser(Json const& user) {
 std::string displayNameOf(Json const& user) {
   if (auto global = optStrAt(user, "global_name")) return *global;
   return strAt(user, "username");
+}
+
+/// An ISO 8601 timestamp (2025-01-02T03:04:05.678+00:00) in Unix ms; 0 when it is not one.
+uint64_t parseTimestamp(std::string const& text) {
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, consumed = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day, &hour, &minute,
+                  &second, &consumed) != 6) {
+    return 0;
+  }
+  size_t at = static_cast<size_t>(consumed);
+  int64_t millis = 0;
+  if (at < text.size() && text[at] == '.') {
+    int64_t scale = 100;
+    for (++at; at < text.size() && text[at] >= '0' && text[at] <= '9'; ++at) {
+      millis += (text[at] - '0') * scale;
+      scale /= 10;
+    }
+  }
+  int64_t offsetMinutes = 0;
+  if (at < text.size() && (text[at] == '+' || text[at] == '-')) {
+    int oh = 0, om = 0;
+    if (std::sscanf(text.c_str() + at + 1, "%2d:%2d", &oh, &om) == 2) {
+      offsetMinutes = (text[at] == '+' ? 1 : -1) * (oh * 60 + om);
+    }
+  }
+  int64_t days = daysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+  int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60;
+  return seconds < 0 ? 0 : static_cast<uint64_t>(seconds * 1000 + millis);
+}
+
+
+std::string isoTimestamp(uint64_t ms) {
+  std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  std::tm utc{};
+#ifdef _WIN32
+  gmtime_s(&utc, &seconds);
+#else
+  gmtime_r(&seconds, &utc);
+#endif
+  char text[40];
+  size_t length = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
+  std::snprintf(text + length, sizeof text - length, ".%03dZ", static_cast<int>(ms % 1000));
+  return text;
 }
 
 }  // namespace platformpp::detail

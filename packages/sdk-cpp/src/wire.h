@@ -44,5 +44,9 @@ bool playingApplication(SocialState const& state, uint64_t userId, uint64_t appl
 bool isProvisionalUser(Json const& user);
 /// The user's display name: global name, else username.
 std::string displayNameOf(Json const& user);
+/// An ISO 8601 timestamp (2025-01-02T03:04:05.678+00:00 or …Z) in Unix ms; 0 when it is not one.
+uint64_t parseTimestamp(std::string const& text);
+/// Unix ms as ISO 8601 in UTC with milliseconds (2025-01-02T03:04:05.678Z).
+std::string isoTimestamp(uint64_t ms);
 
 }  // namespace platformpp::detail

@@ -124,7 +124,9 @@ TEST(Social, FriendsPresenceAndDirectMessagesBetweenTwoPlayers) {
   PUMP_UNTIL(replied.done && !aInbox.empty());
   EXPECT_EQ(aInbox.front(), "hi Ada");
 
-  // The cache: both messages came through this session's gateway, so two are answered locally.
+  // The cache: both messages came through this session's gateway, and Ada's client added its
+  // disclosure to the DM (Bob's is a full account: her messages show in the web client), so three
+  // are answered locally.
   size_t answersBefore = cacheAnswers();
   std::vector<platformpp::MessageHandle> history;
   bool read = false;
@@ -137,15 +139,16 @@ TEST(Social, FriendsPresenceAndDirectMessagesBetweenTwoPlayers) {
     });
     return pump([&] { return read; });
   };
-  ASSERT_TRUE(readHistory(2));
-  ASSERT_EQ(history.size(), 2U);
+  ASSERT_TRUE(readHistory(3));
+  ASSERT_EQ(history.size(), 3U);
   EXPECT_EQ(history[0].Content(), "hi Ada");
   EXPECT_EQ(history[0].Metadata().at("emote"), "wave");
-  EXPECT_EQ(history[1].Content(), "hello Bob");
+  EXPECT_EQ(history[1].DisclosureType(), platformpp::DisclosureTypes::MessageDataVisibleOnDiscord);
+  EXPECT_EQ(history[2].Content(), "hello Bob");
   EXPECT_EQ(cacheAnswers(), answersBefore + 1);
   // More than the cache holds: the server is asked, and the whole conversation is then known.
   ASSERT_TRUE(readHistory(50));
-  EXPECT_EQ(history.size(), 2U);
+  EXPECT_EQ(history.size(), 3U) << "the server's two and the local disclosure";
   EXPECT_EQ(cacheAnswers(), answersBefore + 1);
   ASSERT_TRUE(readHistory(50));
   EXPECT_EQ(cacheAnswers(), answersBefore + 2);

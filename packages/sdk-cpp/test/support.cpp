@@ -28,6 +28,7 @@ World loadWorld() {
   w.botToken = json.at("botToken").get<std::string>();
   w.adminToken = json.at("adminToken").get<std::string>();
   w.childApplicationId = std::stoull(json.at("childApplicationId").get<std::string>());
+  w.parentApplicationId = std::stoull(json.at("parentApplicationId").get<std::string>());
   for (auto const& person : json.at("people")) {
     w.people.push_back({std::stoull(person.at("id").get<std::string>()),
                         person.at("session").get<std::string>()});
@@ -35,6 +36,7 @@ World loadWorld() {
   for (auto const& token : json.at("idTokens")) w.idTokens.push_back(token.get<std::string>());
   w.proxyControl = json.at("proxyControl").get<std::string>();
   w.rulesFixture = json.at("rulesFixture").get<std::string>();
+  w.expiringToken = json.at("expiringToken").get<std::string>();
   return w;
 }
 

@@ -32,6 +32,8 @@ struct World {
   std::string botToken;
   std::string adminToken;
   uint64_t childApplicationId = 0;
+  /// An application of the developer with no link to the game until a test makes one.
+  uint64_t parentApplicationId = 0;
   /// People registered for this run (a session each), used once each.
   std::vector<Person> people;
   /// OpenID Connect ID tokens of the app's identity provider, one subject each.
@@ -39,6 +41,8 @@ struct World {
   /// The TCP proxy in front of the gateway: POST {proxyControl}/cut and /restore.
   std::string proxyControl;
   std::string rulesFixture;
+  /// A provisional account's token that expires within the SDK's 5-minute notice.
+  std::string expiringToken;
 };
 
 World const& world();

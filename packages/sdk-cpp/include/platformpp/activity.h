@@ -164,6 +164,13 @@ class Activity {
   /// The player's own secrets; a received activity has none.
   std::optional<ActivitySecrets> const& Secrets() const { return secrets_; }
   void SetSecrets(std::optional<ActivitySecrets> value) { secrets_ = std::move(value); }
+  /// Where the activity's join invites can be accepted (ActivityGamePlatforms flags; Desktop).
+  ActivityGamePlatforms SupportedPlatforms() const { return supportedPlatforms_; }
+  void SetSupportedPlatforms(ActivityGamePlatforms value) { supportedPlatforms_ = value; }
+  /// The publisher's parent application of the game, for invites across a publisher's games;
+  /// the platform keeps it only when the parent approved a link to this application.
+  std::optional<uint64_t> ParentApplicationId() const { return parentApplicationId_; }
+  void SetParentApplicationId(std::optional<uint64_t> value) { parentApplicationId_ = value; }
   std::vector<ActivityButton> const& GetButtons() const { return buttons_; }
   /// Adds a link button; UpdateRichPresence refuses more than 2.
   void AddButton(ActivityButton button) { buttons_.push_back(std::move(button)); }
@@ -181,6 +188,8 @@ class Activity {
   std::optional<ActivityTimestamps> timestamps_;
   std::optional<ActivityParty> party_;
   std::optional<ActivitySecrets> secrets_;
+  ActivityGamePlatforms supportedPlatforms_ = ActivityGamePlatforms::Desktop;
+  std::optional<uint64_t> parentApplicationId_;
   std::vector<ActivityButton> buttons_;
 };
 

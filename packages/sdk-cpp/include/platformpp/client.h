@@ -62,6 +62,8 @@ class Client {
   using RevokeTokenCallback = ResultCallback;
   using UnmergeIntoProvisionalAccountCallback = ResultCallback;
   using AuthorizeRequestCallback = std::function<void()>;
+  using UpdateProvisionalAccountDisplayNameCallback = ResultCallback;
+  using TokenExpirationCallback = std::function<void()>;
   /// Native extension: shows a URL to the person (the authorize page, the device page, a guild
   /// invite); true when it was shown. Runs inside RunCallbacks.
   using OpenUrlCallback = std::function<bool(std::string const& url)>;
@@ -100,6 +102,7 @@ class Client {
   using GetLobbyMessagesCallback = UserMessagesWithLimitCallback;
   using LinkOrUnlinkChannelCallback = ResultCallback;
   using ProvisionalUserMergeRequiredCallback = std::function<void()>;
+  using OpenMessageInDiscordCallback = ResultCallback;
   using JoinLinkedLobbyGuildCallback =
       std::function<void(ClientResult result, std::string inviteUrl)>;
   using LobbyCreatedCallback = std::function<void(uint64_t lobbyId)>;
@@ -161,6 +164,10 @@ class Client {
   void SetHttpRequestTimeout(int32_t httpTimeoutInMilliseconds);
   /// Adds a log consumer at minSeverity and above. No token ever reaches one, at any level.
   void AddLogCallback(LogCallback callback, LoggingSeverity minSeverity);
+  /// Called once per Bearer token, 5 minutes before it expires (at once when less remains or the
+  /// platform refuses it): fetch a new token and UpdateToken. The expiry is read from
+  /// GET /oauth2/@me each time the token changes. An empty callback stops the notices.
+  void SetTokenExpirationCallback(TokenExpirationCallback callback);
   /// Native extension: how URLs are shown (default: the system browser, and an Info log line).
   void SetOpenUrlCallback(OpenUrlCallback callback);
 
@@ -195,6 +202,10 @@ class Client {
                                      UnmergeIntoProvisionalAccountCallback callback);
   void ExchangeChildToken(std::string const& parentApplicationToken, uint64_t childApplicationId,
                           ExchangeChildTokenCallback callback);
+  /// Renames the player's provisional account (1–32 characters); a full account's token is
+  /// refused with the platform's 530010.
+  void UpdateProvisionalAccountDisplayName(std::string const& name,
+                                           UpdateProvisionalAccountDisplayNameCallback callback);
   void RegisterAuthorizeRequestCallback(AuthorizeRequestCallback callback);
   void RemoveAuthorizeRequestCallback();
   void OpenConnectedGamesSettingsInPlatform(ResultCallback callback);
@@ -239,6 +250,11 @@ class Client {
   void SetOnlineStatus(StatusType status, UpdateStatusCallback callback);
   void SendActivityInvite(uint64_t userId, std::string const& content,
                           SendActivityInviteCallback callback);
+  /// Asks a user to let the player into the party of their rich presence in this game; they get
+  /// an ActivityInvite of type JoinRequest.
+  void SendActivityJoinRequest(uint64_t userId, SendActivityInviteCallback callback);
+  /// Answers a join request (the invite of type JoinRequest received) with an invite to the party.
+  void SendActivityJoinRequestReply(ActivityInvite invite, SendActivityInviteCallback callback);
   void AcceptActivityInvite(ActivityInvite invite, AcceptActivityInviteCallback callback);
   void SetActivityInviteCreatedCallback(ActivityInviteCallback callback);
   void SetActivityInviteUpdatedCallback(ActivityInviteCallback callback);
@@ -261,6 +277,14 @@ class Client {
   /// request, when it holds enough (docs/sdk-cpp.md, shared rules).
   void GetUserMessagesWithLimit(uint64_t recipientId, int32_t limit,
                                 UserMessagesWithLimitCallback callback);
+  /// Whether the message can be viewed in the platform's web client: a DM or group DM message
+  /// the client holds (not a lobby message, not a DM between two provisional accounts).
+  bool CanOpenMessageInDiscord(uint64_t messageId) const;
+  /// Opens <web base>/channels/@me/{channel}/{message} through the open-URL callback. A
+  /// provisional player gets provisionalUserMergeRequired (link the account first) and a refusal.
+  void OpenMessageInDiscord(uint64_t messageId,
+                            ProvisionalUserMergeRequiredCallback provisionalUserMergeRequired,
+                            OpenMessageInDiscordCallback callback);
   void SetMessageCreatedCallback(MessageCreatedCallback callback);
   void SetMessageUpdatedCallback(MessageUpdatedCallback callback);
   void SetMessageDeletedCallback(MessageDeletedCallback callback);

@@ -105,6 +105,27 @@ enum class ActivityPartyPrivacy : int32_t { Private = 0, Public = 1 };
 /// Which field the platform client shows after the user's name.
 enum class StatusDisplayTypes : int32_t { Name = 0, State = 1, Details = 2 };
 
+/// Where an activity's join invites can be accepted (bit flags: combine them with `|`).
+enum class ActivityGamePlatforms : int32_t {
+  Desktop = 1,
+  Xbox = 2,
+  Samsung = 4,
+  IOS = 8,
+  Android = 16,
+  Embedded = 32,
+  PS4 = 64,
+  PS5 = 128,
+};
+inline ActivityGamePlatforms operator|(ActivityGamePlatforms a, ActivityGamePlatforms b) {
+  return static_cast<ActivityGamePlatforms>(static_cast<int32_t>(a) | static_cast<int32_t>(b));
+}
+inline ActivityGamePlatforms operator&(ActivityGamePlatforms a, ActivityGamePlatforms b) {
+  return static_cast<ActivityGamePlatforms>(static_cast<int32_t>(a) & static_cast<int32_t>(b));
+}
+
+/// What a message the client injected discloses (MessageHandle::DisclosureType).
+enum class DisclosureTypes : int32_t { MessageDataVisibleOnDiscord = 3 };
+
 /// What an activity invite asks.
 enum class ActivityActionTypes : int32_t { Join = 1, JoinRequest = 5 };
 

@@ -167,6 +167,9 @@ class MessageHandle {
   /// The application whose SDK sent it (a sibling application's messages carry theirs).
   std::optional<uint64_t> ApplicationId() const;
   bool SentFromGame() const;
+  /// MessageDataVisibleOnDiscord for the disclosure the client injected the first time the
+  /// player's message would show in the platform's web client; none for any other message.
+  std::optional<DisclosureTypes> DisclosureType() const;
 
  private:
   std::shared_ptr<detail::Core> core_;
