@@ -8,7 +8,7 @@
  */
 import { expect, it } from 'vitest';
 import { describeDrivers } from './support/drivers.js';
-import { useActivityGames } from './support/activityParties.js';
+import { tinyTanks, useActivityGames } from './support/activityParties.js';
 import { apiRequest } from './support/inject.js';
 
 describeDrivers('activity invites ($driver)', (driver) => {
@@ -16,24 +16,11 @@ describeDrivers('activity invites ($driver)', (driver) => {
   const { gw, accessToken, befriend } = games;
 
   const join = (authorization: string, partyId: string, payload: Record<string, unknown>) =>
-    apiRequest(gw.server.app, `POST /users/@me/activities/${partyId}/join`, {
-      auth: authorization,
-      payload,
-    });
+    games.partyRequest('join', partyId, { auth: authorization, payload });
 
   /** The inviter in a party of the game (public unless said), with a join secret. */
   const host = (privacy = 1) =>
-    games.host(
-      [
-        {
-          name: 'Tiny Tanks',
-          type: 0,
-          party: { id: 'party-1', size: [1, 4], privacy },
-          secrets: { join: 'the-join-secret' },
-        },
-      ],
-      'join',
-    );
+    games.host([tinyTanks('party-1', privacy, { join: 'the-join-secret' })], 'join');
 
   const requestJoin = (authorization: string, partyId: string, hostId: string) =>
     apiRequest(gw.server.app, `POST /users/@me/activities/${partyId}/join-request`, {

@@ -10,8 +10,7 @@
  */
 import { expect, it } from 'vitest';
 import { describeDrivers } from './support/drivers.js';
-import { useActivityGames } from './support/activityParties.js';
-import { apiRequest } from './support/inject.js';
+import { tinyTanks, useActivityGames } from './support/activityParties.js';
 
 /** ActivityFlags.SPECTATE: the activity can be spectated. */
 const SPECTATE_FLAG = 1 << 2;
@@ -21,10 +20,7 @@ describeDrivers('spectating an activity ($driver)', (driver) => {
   const { gw, accessToken, befriend } = games;
 
   const spectate = (authorization: string, partyId: string, payload: Record<string, unknown>) =>
-    apiRequest(gw.server.app, `POST /users/@me/activities/${partyId}/spectate`, {
-      auth: authorization,
-      payload,
-    });
+    games.partyRequest('spectate', partyId, { auth: authorization, payload });
 
   /**
    * The host in the game (party-1 public unless said, with a spectate secret; party-2 with a join
@@ -33,18 +29,8 @@ describeDrivers('spectating an activity ($driver)', (driver) => {
   const host = (privacy = 1) =>
     games.host(
       [
-        {
-          name: 'Tiny Tanks',
-          type: 0,
-          party: { id: 'party-1', size: [1, 4], privacy },
-          secrets: { spectate: 'the-spectate-secret' },
-        },
-        {
-          name: 'Tiny Tanks',
-          type: 0,
-          party: { id: 'party-2', size: [1, 4], privacy: 1 },
-          secrets: { join: 'the-join-secret' },
-        },
+        tinyTanks('party-1', privacy, { spectate: 'the-spectate-secret' }),
+        tinyTanks('party-2', 1, { join: 'the-join-secret' }),
       ],
       'spectate',
     );

@@ -14,6 +14,15 @@ import { seedDeveloper } from './testServer.js';
 
 export type GameSeed = Awaited<ReturnType<typeof seedDeveloper>>;
 
+/** An activity of the test game in party `partyId` (of 4) with `secrets`. */
+export function tinyTanks(
+  partyId: string,
+  privacy: number,
+  secrets: Record<string, string>,
+): Record<string, unknown> {
+  return { name: 'Tiny Tanks', type: 0, party: { id: partyId, size: [1, 4], privacy }, secrets };
+}
+
 /** The gateway fixture with a game and another game seeded before each test. */
 export function useActivityGames(driver: 'sqlite' | 'postgres') {
   const gw = useGatewayFixture({ driver });
@@ -49,6 +58,13 @@ export function useActivityGames(driver: 'sqlite' | 'postgres') {
     await relationships.put({ ...row, userId: b, targetId: a, since });
   };
 
+  /** `POST /users/@me/activities/{partyId}/{route}` (`join`, `spectate`) with `payload`. */
+  const partyRequest = (
+    route: string,
+    partyId: string,
+    request: { auth: string; payload: Record<string, unknown> },
+  ) => apiRequest(gw.server.app, `POST /users/@me/activities/${partyId}/${route}`, request);
+
   /**
    * A new member "host" whose game session sets `activities` (op 3), returned once the server
    * holds them: op 3 is stored a moment after it is sent, so a third user asks `route` (`join`,
@@ -63,11 +79,13 @@ export function useActivityGames(driver: 'sqlite' | 'postgres') {
       .poll(
         async () =>
           (
-            await apiRequest(gw.server.app, `POST /users/@me/activities/party-1/${route}`, {
+            await partyRequest(route, 'party-1', {
               auth: probe,
               payload: { user_id: person.userId },
             })
-          ).json<{ code?: number }>().code,
+          ).json<{
+            code?: number;
+          }>().code,
       )
       .not.toBe(50039);
     return { ...person, game: client };
@@ -83,6 +101,7 @@ export function useActivityGames(driver: 'sqlite' | 'postgres') {
     },
     accessToken,
     befriend,
+    partyRequest,
     host,
   };
 }
