@@ -1,4 +1,5 @@
-import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { randomBytes, sign } from 'node:crypto';
+import { generateP256 } from './externalSender.js';
 import { DAVESession } from '@discordjs/voice';
 import type { DAVESession as DaveySession, MediaType } from '@snazzah/davey';
 import { describe, expect, it } from 'vitest';
@@ -453,25 +454,12 @@ describe('DaveCall with real DAVE clients', () => {
 });
 
 function randomPoint(): Uint8Array {
-  const jwk = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({
-    format: 'jwk',
-  });
-  return Buffer.concat([
-    Buffer.of(4),
-    Buffer.from(jwk.x ?? '', 'base64url'),
-    Buffer.from(jwk.y ?? '', 'base64url'),
-  ]);
+  return generateP256().publicPoint;
 }
 
 /** A DAVE key package built by hand (RFC 9420 §10, §7.2), signed with a fresh key. */
 function craftKeyPackage(userId: string, encryptionKey: Uint8Array): Uint8Array {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const jwk = publicKey.export({ format: 'jwk' });
-  const signatureKey = Buffer.concat([
-    Buffer.of(4),
-    Buffer.from(jwk.x ?? '', 'base64url'),
-    Buffer.from(jwk.y ?? '', 'base64url'),
-  ]);
+  const { privateKey, publicPoint: signatureKey } = generateP256();
   const signWithLabel = (label: string, content: Uint8Array): Uint8Array =>
     sign('sha256', signContent(label, content), { key: privateKey, dsaEncoding: 'der' });
   const u16s = (values: number[]) => (w: TlsWriter) => {

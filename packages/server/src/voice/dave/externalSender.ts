@@ -3,7 +3,7 @@
  * members in op 25, with which the server signs the Add and Remove proposals of op 27. It can
  * propose, never read: the key signs proposals and has no part in the group's secrets.
  */
-import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { createECDH, createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import {
   ContentType,
   CredentialType,
@@ -42,12 +42,8 @@ export class ExternalSender {
   }
 
   static generate(): ExternalSender {
-    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-    const jwk = publicKey.export({ format: 'jwk' });
-    const x = Buffer.from(jwk.x ?? '', 'base64url');
-    const y = Buffer.from(jwk.y ?? '', 'base64url');
-    if (x.length !== 32 || y.length !== 32) throw new Error('unexpected P-256 key export');
-    return new ExternalSender(privateKey, Buffer.concat([Buffer.of(0x04), x, y]));
+    const { privateKey, publicPoint } = generateP256();
+    return new ExternalSender(privateKey, publicPoint);
   }
 
   /** A proposal for the group `groupId` at `epoch`, signed as the group's external sender. */
@@ -107,4 +103,29 @@ export function revokePayload(refs: readonly Uint8Array[]): Uint8Array {
       for (const ref of refs) w.opaque(ref);
     })
     .finish();
+}
+
+/**
+ * A new P-256 key pair: the private key to sign with and the public key as its uncompressed
+ * point (0x04 || x || y). Made with ECDH and imported, not with `generateKeyPairSync` and a JWK
+ * export: on Node 20, a garbage collection during `export({ format: 'jwk' })` can finalize an
+ * earlier key generation job that waits on the lock the export holds, and the thread stops.
+ */
+export function generateP256(): { privateKey: KeyObject; publicPoint: Uint8Array } {
+  const ecdh = createECDH('prime256v1');
+  const publicPoint = ecdh.generateKeys();
+  const d = Buffer.alloc(32);
+  const scalar = ecdh.getPrivateKey();
+  scalar.copy(d, 32 - scalar.length);
+  const privateKey = createPrivateKey({
+    key: {
+      kty: 'EC',
+      crv: 'P-256',
+      d: d.toString('base64url'),
+      x: publicPoint.subarray(1, 33).toString('base64url'),
+      y: publicPoint.subarray(33, 65).toString('base64url'),
+    },
+    format: 'jwk',
+  });
+  return { privateKey, publicPoint: new Uint8Array(publicPoint) };
 }
