@@ -1,52 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { EventBus } from '../bus/index.js';
 import type { Clock } from '../domain/clock.js';
+import type { Dispatch } from '../domain/dispatch.js';
 
-/**
- * One gateway dispatch as a service announces it, after its transaction commits. The gateway
- * decides per session whether and how each session sees it (intents, VIEW_CHANNEL, MESSAGE_CONTENT,
- * obfuscation, presence privacy); services only say what happened and where.
- */
-export interface Dispatch<TData = unknown> {
-  /** The dispatch name, e.g. `MESSAGE_CREATE`. */
-  type: string;
-  /** The guild the event belongs to; null for events addressed only to users (USER_UPDATE, DMs). */
-  guildId: string | null;
-  /** The channel whose VIEW_CHANNEL gates the event, when one does. */
-  channelId?: string;
-  /**
-   * Users who receive the event directly, whatever their guilds (DM recipients, USER_UPDATE). On
-   * a guild event: the users it brings into the guild (GUILD_MEMBER_ADD's member), whose gateway
-   * nodes may not serve the guild yet and learn from it to join them.
-   */
-  userIds?: readonly string[];
-  /**
-   * The application (game) a user-addressed dispatch belongs to: a lobby's, a game DM's, a game
-   * relationship's. The user's SDK sessions of another application and bot sessions do not
-   * receive it (gateway/routing.ts). Absent: not scoped.
-   */
-  applicationId?: string;
-  /**
-   * A user-addressed dispatch one shard of a bot receives (INTERACTION_CREATE): only the
-   * session whose shard holds this guild, or shard 0 for `guildId: null` (a DM), as guild
-   * dispatches go to one shard. Absent: every session of the user.
-   */
-  shard?: { guildId: string | null };
-  /**
-   * The one session that receives it (VOICE_SERVER_UPDATE: the session that sent op 4). On the
-   * same subject as the dispatches before it, it reaches the session after them, in order.
-   * Absent: every session the other rules allow.
-   */
-  sessionId?: string;
-  /**
-   * The private call (a lobby's id, a DM channel's id) whose voice node needs this dispatch (its
-   * voice states): published once more on the call's subject ({@link voiceCallSubject}), which a
-   * voice node watches instead of its members' whole user subjects.
-   */
-  voiceCall?: string;
-  /** The wire payload (`d`), as the platform sends it to a session that may see all of it. */
-  data: TData;
-}
+export type { Dispatch } from '../domain/dispatch.js';
 
 /** Announces dispatches. Never throws and never waits for delivery. */
 export interface Dispatcher {
