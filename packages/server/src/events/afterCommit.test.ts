@@ -119,6 +119,43 @@ describe('afterCommit', () => {
     expect(batches.map((batch) => batch.map((e) => e.type))).toEqual([['A'], ['B']]);
     await storage.close();
   });
+
+  it("says what happens after a commit through each repositories' own commit scope", async () => {
+    const storage = createSqliteStorage({ filename: ':memory:' });
+    const { batches, dispatcher } = recorder();
+    const wrapped = dispatchingStorage(storage, dispatcher);
+    const ran: string[] = [];
+    const task = (name: string) => () => {
+      ran.push(name);
+      return Promise.resolve();
+    };
+    // A plain storage, in a transaction or not: nothing announced, no task, actions at once.
+    storage.commit.dispatch(event('plain'));
+    storage.commit.task(task('plain task'));
+    storage.commit.action(() => ran.push('plain action'));
+    await storage.transaction((tx) => {
+      tx.commit.dispatch(event('plain tx'));
+      tx.commit.task(task('plain tx task'));
+      tx.commit.action(() => ran.push('plain tx action'));
+      return Promise.resolve();
+    });
+    // The dispatching storage's own: published and run at once, no task.
+    wrapped.commit.dispatch(event('own'));
+    wrapped.commit.task(task('own task'));
+    wrapped.commit.action(() => ran.push('own action'));
+    expect(batches.map((batch) => batch.map((e) => e.type))).toEqual([['own']]);
+    // Its transactions: kept until the commit, then dispatches, actions, tasks.
+    await wrapped.transaction((tx) => {
+      tx.commit.task(task('tx task'));
+      tx.commit.action(() => ran.push('tx action'));
+      tx.commit.dispatch([event('tx 1'), event('tx 2')]);
+      expect(batches).toHaveLength(1);
+      return Promise.resolve();
+    });
+    expect(batches.map((batch) => batch.map((e) => e.type))).toEqual([['own'], ['tx 1', 'tx 2']]);
+    expect(ran).toEqual(['plain action', 'plain tx action', 'own action', 'tx action', 'tx task']);
+    await storage.close();
+  });
 });
 
 /** A fresh storage per driver, and how to dispose of it. */

@@ -1,22 +1,7 @@
-import type { Repositories, Storage } from '../storage/index.js';
+import type { CommitScope, CommitTask, Repositories, Storage } from '../storage/index.js';
 import type { Dispatch, Dispatcher } from './dispatcher.js';
 
-/** The dispatches each open transaction has announced, keyed by its repositories. */
-const pending = new WeakMap<Repositories, Dispatch[]>();
-/** What else each open transaction asked to run once it commits (revocations). */
-const commitActions = new WeakMap<Repositories, (() => void)[]>();
-
-/** Each dispatching storage's dispatcher, for what its own auto-committed statements write. */
-const autoCommitted = new WeakMap<Repositories, Dispatcher>();
-
-/** Work to do once a transaction commits, given repositories outside it. */
-export type CommitTask = (storage: Repositories) => Promise<void>;
-/** The tasks each open transaction has queued, keyed by its repositories. */
-const tasks = new WeakMap<Repositories, CommitTask[]>();
-
-function isList(events: Dispatch | readonly Dispatch[]): events is readonly Dispatch[] {
-  return Array.isArray(events);
-}
+export type { CommitTask } from '../storage/index.js';
 
 /**
  * Announces dispatches from inside a transaction: they are published, in the order announced,
@@ -24,14 +9,12 @@ function isList(events: Dispatch | readonly Dispatch[]): events is readonly Disp
  * (recordAudit included) call this with the transaction's repositories, so no dispatch can
  * describe a change that did not happen or arrive before the change is readable.
  *
- * Repositories outside a dispatching transaction (a storage used directly by the CLI or by
- * tests seeding data) announce nothing: only changes made through the services are events.
+ * Repositories outside a transaction announce nothing this way (a write of the storage's own
+ * uses {@link afterWrite}), nor do those of a plain storage (used directly by the CLI or by
+ * tests seeding data): only changes made through the services are events.
  */
 export function afterCommit(tx: Repositories, events: Dispatch | readonly Dispatch[]): void {
-  const list = pending.get(tx);
-  if (list === undefined) return;
-  if (isList(events)) list.push(...events);
-  else list.push(events);
+  if (tx.inTransaction) tx.commit.dispatch(events);
 }
 
 /**
@@ -42,19 +25,17 @@ export function afterCommit(tx: Repositories, events: Dispatch | readonly Dispat
  * extra round trips); other repositories announce nothing, as with {@link afterCommit}.
  */
 export function afterWrite(repos: Repositories, events: Dispatch | readonly Dispatch[]): void {
-  const dispatcher = autoCommitted.get(repos);
-  if (dispatcher === undefined) afterCommit(repos, events);
-  else dispatcher.dispatch(events);
+  repos.commit.dispatch(events);
 }
 
 /**
  * Queues work (freeing a deleted row's blob, say) to run once the transaction commits, and never
  * when it rolls back. The transaction resolves after its tasks ran; a task that fails is reported
  * to `onTaskError` and does not fail the change, which already happened (the blob sweep removes
- * what a failed or interrupted task left).
+ * what a failed or interrupted task left). Outside a dispatching transaction it is dropped.
  */
 export function afterCommitTask(tx: Repositories, task: CommitTask): void {
-  tasks.get(tx)?.push(task);
+  tx.commit.task(task);
 }
 
 /**
@@ -63,35 +44,59 @@ export function afterCommitTask(tx: Repositories, task: CommitTask): void {
  * run it at once.
  */
 export function onCommit(tx: Repositories, action: () => void): void {
-  const list = commitActions.get(tx);
-  if (list === undefined) action();
-  else list.push(action);
+  tx.commit.action(action);
+}
+
+/** What one run of a transaction body asked for after the commit, and the scope it asked with. */
+interface Collected {
+  readonly scope: CommitScope;
+  readonly announced: Dispatch[];
+  readonly queued: CommitTask[];
+  readonly actions: (() => void)[];
+}
+
+function collecting(): Collected {
+  const announced: Dispatch[] = [];
+  const queued: CommitTask[] = [];
+  const actions: (() => void)[] = [];
+  const scope: CommitScope = {
+    dispatch: (events) => {
+      if (isList(events)) announced.push(...events);
+      else announced.push(events);
+    },
+    task: (task) => {
+      queued.push(task);
+    },
+    action: (action) => {
+      actions.push(action);
+    },
+  };
+  return { scope, announced, queued, actions };
+}
+
+function isList(events: Dispatch | readonly Dispatch[]): events is readonly Dispatch[] {
+  return Array.isArray(events);
 }
 
 /**
  * Runs one transaction of a dispatching storage through `begin` (`transaction` or
- * `groupTransaction` of the storage below): collects what `fn` announces on its repositories and,
- * once `begin` resolves (its writes committed), publishes it, runs the commit actions and the
- * commit tasks. When `begin` rejects, none of it happens. A group member whose first run was
- * rolled back runs again: only what its last run announced counts.
+ * `groupTransaction` of the storage below): hands `fn` the transaction's repositories with a
+ * commit scope that collects what it announces and, once `begin` resolves (its writes
+ * committed), publishes it, runs the commit actions and the commit tasks. When `begin` rejects,
+ * none of it happens. A group member whose first run was rolled back runs again with a fresh
+ * scope: only what its last run announced counts.
  */
 async function collected<T>(
   begin: (fn: (tx: Repositories) => Promise<T>) => Promise<T>,
   fn: (tx: Repositories) => Promise<T>,
   after: { storage: Storage; dispatcher: Dispatcher; onTaskError: (err: unknown) => void },
 ): Promise<T> {
-  const announced: Dispatch[] = [];
-  const queued: CommitTask[] = [];
-  const actions: (() => void)[] = [];
+  let run = collecting();
   const result = await begin((tx) => {
-    announced.length = 0;
-    queued.length = 0;
-    actions.length = 0;
-    pending.set(tx, announced);
-    tasks.set(tx, queued);
-    commitActions.set(tx, actions);
-    return fn(tx);
+    run = collecting();
+    return fn({ ...tx, commit: run.scope });
   });
+  const { announced, actions, queued } = run;
   if (announced.length > 0) after.dispatcher.dispatch(announced);
   for (const action of actions) action();
   for (const task of queued) await task(after.storage).catch(after.onTaskError);
@@ -111,11 +116,18 @@ export function dispatchingStorage(
   onTaskError: (err: unknown) => void = () => undefined,
 ): Storage {
   const after = { storage, dispatcher, onTaskError };
-  const wrapped: Storage = {
+  return {
     ...storage,
+    commit: {
+      dispatch: (events) => {
+        dispatcher.dispatch(events);
+      },
+      task: () => undefined,
+      action: (action) => {
+        action();
+      },
+    },
     transaction: (fn) => collected((body) => storage.transaction(body), fn, after),
     groupTransaction: (fn) => collected((body) => storage.groupTransaction(body), fn, after),
   };
-  autoCommitted.set(wrapped, dispatcher);
-  return wrapped;
 }

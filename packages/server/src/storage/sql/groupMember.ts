@@ -62,16 +62,16 @@ function guardRepository(repository: object, turn: MemberTurn): object {
 }
 
 /**
- * A member's own repositories: a distinct object (what it announces with afterCommit is keyed
- * by it) whose calls stop working when the member's turn ends. Each repository is wrapped when
- * first used.
+ * A member's own repositories, whose calls stop working when the member's turn ends. Each
+ * repository is wrapped when first used. The commit scope is not a repository (it holds no
+ * connection) and is left as it is.
  */
 function memberRepositories(batch: Repositories, turn: MemberTurn): Repositories {
   const guarded = new Map<PropertyKey, object>();
   return new Proxy(batch, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property);
-      if (typeof value !== 'object' || value === null) return value;
+      if (typeof value !== 'object' || value === null || property === 'commit') return value;
       let repository = guarded.get(property);
       if (repository === undefined) {
         repository = guardRepository(value, turn);

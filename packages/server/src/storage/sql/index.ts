@@ -1,6 +1,6 @@
 /** @module storage/sql: the repositories both drivers share, written once over Kysely. */
 import { sql, type Kysely } from 'kysely';
-import type { Repositories, Storage, StorageDialect } from '../types/storage.js';
+import type { CommitScope, Repositories, Storage, StorageDialect } from '../types/storage.js';
 import { createApplicationAssetRepository, createApplicationRepository } from './applications.js';
 import { createAuditLogRepository } from './auditLog.js';
 import { createBanRepository } from './bans.js';
@@ -66,6 +66,18 @@ import { createPollRepository, createThreadRepository } from './threads.js';
 export type { Database } from './schema.js';
 export type { BatchConnection, GroupCommitOptions, OpenBatchConnection } from './groupCommit.js';
 
+/**
+ * The commit scope of a plain storage's repositories: nothing it writes is announced and its tasks
+ * are dropped (a dispatching storage, events/afterCommit.ts, gives its own); actions run at once.
+ */
+const ANNOUNCES_NOTHING: CommitScope = {
+  dispatch: () => undefined,
+  task: () => undefined,
+  action: (action) => {
+    action();
+  },
+};
+
 /** Builds every repository over one Kysely handle: the pool, or a transaction. */
 export function createRepositories(
   db: Kysely<Database>,
@@ -73,6 +85,7 @@ export function createRepositories(
 ): Repositories {
   return {
     inTransaction: context.inTransaction,
+    commit: ANNOUNCES_NOTHING,
     users: createUserRepository(db),
     applications: createApplicationRepository(db),
     applicationAssets: createApplicationAssetRepository(db),

@@ -4,6 +4,7 @@
  * camelCase domain records; each driver keeps its SQL and client types private.
  */
 
+import type { Dispatch } from '../../domain/dispatch.js';
 import type { ApplicationAssetRepository, ApplicationRepository } from './applications.js';
 import type { AuditLogRepository } from './auditLog.js';
 import type { BlobReferenceRepository } from './blobRefs.js';
@@ -56,10 +57,38 @@ import type {
 } from './guildSettings.js';
 import type { PollRepository, ThreadRepository } from './threads.js';
 
+/** Work to do once a transaction commits, given repositories outside it. */
+export type CommitTask = (storage: Repositories) => Promise<void>;
+
+/**
+ * What happens once the writes of a set of repositories are committed: the dispatches announcing
+ * them, the work they leave (a deleted row's blob to free), the actions they call for (a
+ * revocation). Each `Repositories` says it itself, as its `commit`:
+ *
+ * - inside a transaction of a dispatching storage (events/afterCommit.ts), all three are kept and
+ *   run once the transaction commits, in the order given: the dispatches published in one batch,
+ *   then the actions, then the tasks. A rollback drops them;
+ * - on a dispatching storage's own repositories, whose every statement commits by itself,
+ *   dispatches are published and actions run at once; tasks are dropped;
+ * - on a plain storage (the drivers' own, used directly by the CLI and by tests seeding data),
+ *   in a transaction or not, dispatches and tasks are dropped (only changes made through the
+ *   services are events) and actions run at once.
+ */
+export interface CommitScope {
+  /** Announces dispatches describing what these repositories wrote. */
+  dispatch(events: Dispatch | readonly Dispatch[]): void;
+  /** Queues work for after the commit; it gets repositories outside the transaction. */
+  task(task: CommitTask): void;
+  /** Calls for `action` once the writes are committed. */
+  action(action: () => void): void;
+}
+
 /** The repositories, as seen both outside and inside a transaction. */
 export interface Repositories {
   /** Whether these repositories run inside `Storage.transaction`. */
   readonly inTransaction: boolean;
+  /** What happens once their writes are committed (see {@link CommitScope}). */
+  readonly commit: CommitScope;
   readonly users: UserRepository;
   readonly applications: ApplicationRepository;
   readonly applicationAssets: ApplicationAssetRepository;
@@ -159,7 +188,7 @@ export interface Storage extends Repositories {
    *   later calls;
    * - it may run twice: when a neighbour fails, the batch is rolled back and the others run
    *   again (then each in a savepoint of its own). Only the last run's writes and announcements
-   *   count, so `fn` has no effect outside its repositories and `afterCommit`;
+   *   count, so `fn` has no effect outside its repositories and their `commit` scope;
    * - it shares its transaction with its neighbours, which on PostgreSQL run side by side on
    *   its connection: a row lock (`FOR UPDATE`) does not keep them out, as it keeps out other
    *   transactions. Writes that need that use {@link transaction}.
