@@ -74,6 +74,21 @@ function collecting(): Collected {
   return { scope, announced, queued, actions };
 }
 
+/**
+ * `tx` with `commit` as its commit scope: the same repositories, read through. A proxy rather than
+ * a copy: a group member's repositories are a proxy themselves, which wraps each repository when
+ * first read, and copying them all would wrap every one of them in each run.
+ */
+function withScope(tx: Repositories, commit: CommitScope): Repositories {
+  return new Proxy(tx, {
+    get(target, property) {
+      if (property === 'commit') return commit;
+      const value: unknown = Reflect.get(target, property);
+      return value;
+    },
+  });
+}
+
 function isList(events: Dispatch | readonly Dispatch[]): events is readonly Dispatch[] {
   return Array.isArray(events);
 }
@@ -94,7 +109,7 @@ async function collected<T>(
   let run = collecting();
   const result = await begin((tx) => {
     run = collecting();
-    return fn({ ...tx, commit: run.scope });
+    return fn(withScope(tx, run.scope));
   });
   const { announced, actions, queued } = run;
   if (announced.length > 0) after.dispatcher.dispatch(announced);
