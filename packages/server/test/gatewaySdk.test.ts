@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { ApplicationFlags, GatewayIntentBits as I } from '@guildhall/protocol';
+import { ActivityFlags, ApplicationFlags, GatewayIntentBits as I } from '@guildhall/protocol';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { expandScopes } from '../src/oauth/index.js';
 import { describeDrivers } from './support/drivers.js';
@@ -221,10 +221,16 @@ describeDrivers('SDK sessions ($driver)', (driver) => {
     ];
     alice.send(3, { status: 'dnd', since: null, afk: false, activities });
     const update = (await bob.dispatch('PRESENCE_UPDATE')).d as Record<string, unknown>;
+    // A public party carries both PARTY_PRIVACY flags (docs/platform-notes.md#activity-flags).
+    const publicParty =
+      ActivityFlags.PARTY_PRIVACY_FRIENDS | ActivityFlags.PARTY_PRIVACY_VOICE_CHANNEL;
     expect(update).toEqual({
       user: { id: aliceId },
       status: 'dnd',
-      activities: [activities[0], { ...activities[1], application_id: game.applicationId }],
+      activities: [
+        activities[0],
+        { ...activities[1], application_id: game.applicationId, flags: publicParty },
+      ],
       client_status: { desktop: 'dnd' },
     });
     expect((await bobDesktop.dispatch('PRESENCE_UPDATE')).d).toEqual(update);
@@ -535,10 +541,15 @@ describeDrivers('SDK sessions ($driver)', (driver) => {
       delete shown['secrets'];
       delete shown['buttons'];
       delete shown['details'];
+      // Its join secret and public party show as their flags.
       expect(update['activities']).toEqual([
         {
           ...shown,
           application_id: game.applicationId,
+          flags:
+            ActivityFlags.JOIN |
+            ActivityFlags.PARTY_PRIVACY_FRIENDS |
+            ActivityFlags.PARTY_PRIVACY_VOICE_CHANNEL,
           buttons: ['Watch'],
           metadata: { button_urls: ['https://game.example/watch'] },
         },

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Client as XhayperClient } from '@xhayper/discord-rpc';
 import WebSocket from 'ws';
 import DiscordRpc from 'discord-rpc';
+import { ActivityFlags } from '@guildhall/protocol';
 import { describe, expect, it } from 'vitest';
 import { describeDrivers } from './support/drivers.js';
 import { collectChild } from './support/children.js';
@@ -141,6 +142,36 @@ describeDrivers('RPC over IPC with real client libraries on $driver', (driver) =
     const cleared = world.watcher.frames.length;
     await client.clearActivity();
     expect((await world.playerPresence(cleared)).activities).toEqual([]);
+    await client.destroy();
+  });
+
+  it('discord-rpc: a joinable, spectatable instance shows as its flags, never its secrets', async () => {
+    const { dev } = world;
+    const client = new DiscordRpc.Client({ transport: 'ipc' });
+    client.on('error', () => undefined);
+    await withEnv('XDG_RUNTIME_DIR', world.dir, () =>
+      client.login({ clientId: dev.applicationId }),
+    );
+    const seen = world.watcher.frames.length;
+    const answer = (await client.setActivity({
+      details: 'Ranked',
+      partyId: 'party-1',
+      joinSecret: 'the-join-secret',
+      spectateSecret: 'the-spectate-secret',
+      instance: true,
+    })) as Record<string, unknown>;
+    // The game's own answer keeps its secrets and says what they make of the activity.
+    const flags = ActivityFlags.INSTANCE | ActivityFlags.JOIN | ActivityFlags.SPECTATE;
+    expect(answer).toMatchObject({
+      secrets: { join: 'the-join-secret', spectate: 'the-spectate-secret' },
+      instance: true,
+      flags,
+    });
+    const shown = await world.playerPresence(seen, (d) => d.activities.length > 0);
+    expect(shown.activities).toEqual([
+      expect.objectContaining({ details: 'Ranked', party: { id: 'party-1' }, flags }),
+    ]);
+    expect(JSON.stringify(shown)).not.toContain('secret');
     await client.destroy();
   });
 

@@ -3,6 +3,7 @@
  * announced when a person's last session ends. The presence is stored, then announced to the
  * guilds it shows in and to the person's friends.
  */
+import { withActivityFlags } from '@guildhall/protocol';
 import type { PresenceUpdatePayload } from './clientOps.js';
 import type { CommandContext, CommandSession } from './commandContext.js';
 import type { Presence, Presences } from './presences.js';
@@ -60,8 +61,11 @@ export function createPresenceCommand(deps: { presences: Presences }) {
     // An SDK session's activities are its token's application's; a person's own client (the web
     // client hosting an activity, `guildhall rpc` for a native app) names the application, which
     // must exist; a bot names none.
+    // Each activity's flags follow from what it holds (a join secret is JOIN, …), for everyone
+    // who sees it, its owner's sessions included.
     const activities = await Promise.all(
-      input.d.activities.map(async (activity) => {
+      input.d.activities.map(async (given) => {
+        const activity = withActivityFlags(given);
         const rest: Record<string, unknown> = { ...activity };
         delete rest['application_id'];
         delete rest['parent_application_id'];

@@ -26,26 +26,15 @@ export function newFriendOf(type: string, data: unknown): string | null {
     : null;
 }
 
-/** ActivityFlags.SPECTATE: the activity holds a spectate secret, so friends may spectate it. */
-export const SPECTATE_FLAG = 1 << 2;
-
-/** The activity's flags, with SPECTATE when it holds a spectate secret. */
-function flagsOf(activity: Record<string, unknown>): Record<string, unknown> {
-  const secrets = activity['secrets'] as Record<string, unknown> | undefined;
-  if (typeof secrets?.['spectate'] !== 'string') return {};
-  const flags = typeof activity['flags'] === 'number' ? activity['flags'] : 0;
-  return { flags: flags | SPECTATE_FLAG };
-}
-
 /**
  * An activity as other users see it: its `secrets` never (a join or spectate secret is handed
- * only to a user who joins or spectates, resources/activityInvites), a spectate secret shown as
- * the SPECTATE flag (the web client's Spectate button); its buttons as their labels, their URLs
- * in `metadata.button_urls`, as the platform sends them.
+ * only to a user who joins or spectates, resources/activityInvites), only the JOIN and SPECTATE
+ * flags op 3 set from them (gateway/presenceCommand.ts; the web client's Join and Spectate); its
+ * buttons as their labels, their URLs in `metadata.button_urls`, as the platform sends them.
  */
 export function activityWire(activity: Record<string, unknown>): Record<string, unknown> {
   if (activity['secrets'] === undefined && activity['buttons'] === undefined) return activity;
-  const rest = { ...activity, ...flagsOf(activity) };
+  const rest = { ...activity };
   delete rest['secrets'];
   delete rest['buttons'];
   const buttons = activity['buttons'];

@@ -4,7 +4,7 @@
  * {@link RpcError}; the connection turns it into the `evt: "ERROR"` answer. Commands that read
  * the person's guilds and channels need an AUTHENTICATE with the `rpc` scope first (4006).
  */
-import { RpcErrorCodes } from '@guildhall/protocol';
+import { RpcErrorCodes, withActivityFlags } from '@guildhall/protocol';
 import { Activity, dropEmpty } from '../gateway/clientOps.js';
 import {
   CHANNEL,
@@ -47,8 +47,9 @@ const UNSUPPORTED: Readonly<Record<string, string>> = {
 
 /**
  * SET_ACTIVITY `{pid, activity}`: the activity as op 3 takes it (its rules: gateway/clientOps.ts),
- * named after the application when it has no name, with the client's application id. Without an
- * activity it clears the connection's.
+ * named after the application when it has no name, with the client's application id and the
+ * flags its members make (JOIN for a join secret, …). Without an activity it clears the
+ * connection's.
  */
 const setActivity: Handler = (ctx, args) => {
   const pid = args['pid'];
@@ -73,7 +74,8 @@ const setActivity: Handler = (ctx, args) => {
       `args.activity is not a valid activity${field === '' ? '' : ` (${field})`}.`,
     );
   }
-  const activity = { ...parsed.data, application_id: ctx.clientId };
+  // Its flags as everyone will see them: from its secrets, instance and party (as op 3 sets them).
+  const activity = withActivityFlags({ ...parsed.data, application_id: ctx.clientId });
   ctx.setActivity(activity);
   return Promise.resolve({ data: activity });
 };

@@ -17,6 +17,9 @@ declare module 'discord-rpc' {
     partyId?: string;
     partySize?: number;
     partyMax?: number;
+    matchSecret?: string;
+    joinSecret?: string;
+    spectateSecret?: string;
     instance?: boolean;
   }
 
