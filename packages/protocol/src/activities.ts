@@ -42,12 +42,16 @@ const FLAG_BITS = 0x7fffffff;
 /** The members of an activity its flags follow from. */
 export interface FlaggedActivity {
   instance?: boolean | null | undefined;
-  party?: { privacy?: number | null | undefined } | null | undefined;
-  secrets?: { join?: string | null | undefined; spectate?: string | null | undefined } | null;
+  party?: { readonly [member: string]: unknown; privacy?: number | null | undefined } | null;
+  secrets?: {
+    readonly [member: string]: unknown;
+    join?: string | null | undefined;
+    spectate?: string | null | undefined;
+  } | null;
   flags?: number | null | undefined;
 }
 
-function present(text: string | null | undefined): boolean {
+function present(text: unknown): boolean {
   return typeof text === 'string' && text !== '';
 }
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { RpcErrorCodes } from '@guildhall/protocol';
+import { ActivityFlags, RpcErrorCodes, withActivityFlags } from '@guildhall/protocol';
 
 /** A rich presence as SET_ACTIVITY publishes it (gateway op 3's activity). */
 export interface PresenceActivity {
@@ -14,12 +14,16 @@ export interface PresenceActivity {
   application_id: string;
   created_at: number;
   state?: string;
+  state_url?: string;
   details?: string;
+  details_url?: string;
   timestamps?: { start?: number; end?: number };
   assets?: Record<string, string>;
   party?: { id?: string; size?: [number, number] };
   secrets?: Record<string, string>;
   instance?: boolean;
+  /** EMBEDDED, and what the activity holds (JOIN for a join secret, …): gateway op 3's rule. */
+  flags: number;
 }
 
 /** An error a command answers with (`evt: "ERROR"`). */
@@ -37,6 +41,8 @@ const ACTIVITY_TYPES = new Set([0, 2, 3, 5]);
 export const LOG_LEVELS = new Set(['log', 'warn', 'debug', 'info', 'error']);
 /** Rich presence text fields: 2 to 128 characters on the platform. */
 const TEXT_MAX = 128;
+/** `state_url`, `details_url` and the assets' URLs: http(s), at most this long (gateway op 3). */
+const URL_MAX = 256;
 
 export type Args = Record<string, unknown>;
 
@@ -71,6 +77,15 @@ function presenceText(value: unknown, name: string): string | undefined {
   return value;
 }
 
+/** A rich presence URL (state_url, details_url, the assets' URLs): http(s), ≤ 256 characters. */
+function presenceUrl(value: unknown, name: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || value.length > URL_MAX || !isExternalUrl(value)) {
+    throw invalid(`activity.${name} must be an http or https URL of at most ${URL_MAX} characters`);
+  }
+  return value;
+}
+
 function timestamps(value: unknown): PresenceActivity['timestamps'] {
   if (value === undefined || value === null) return undefined;
   if (!isRecord(value)) throw invalid('activity.timestamps must be an object');
@@ -86,12 +101,16 @@ function timestamps(value: unknown): PresenceActivity['timestamps'] {
   return out;
 }
 
+/** The members `keys` of an object of texts; those ending in `_url` are URLs. */
 function stringFields(value: unknown, name: string, keys: string[]): Record<string, string> {
   if (value === undefined || value === null) return {};
   if (!isRecord(value)) throw invalid(`activity.${name} must be an object`);
   const out: Record<string, string> = {};
   for (const key of keys) {
-    const text = presenceText(value[key], `${name}.${key}`);
+    const member = `${name}.${key}`;
+    const text = key.endsWith('_url')
+      ? presenceUrl(value[key], member)
+      : presenceText(value[key], member);
     if (text !== undefined) out[key] = text;
   }
   return out;
@@ -140,29 +159,38 @@ export function presenceFromArgs(
     type,
     application_id: app.id,
     created_at: nowMs,
+    flags: ActivityFlags.EMBEDDED,
   };
   const state = presenceText(raw['state'], 'state');
   if (state !== undefined) activity.state = state;
+  const stateUrl = presenceUrl(raw['state_url'], 'state_url');
+  if (stateUrl !== undefined) activity.state_url = stateUrl;
   const details = presenceText(raw['details'], 'details');
   if (details !== undefined) activity.details = details;
+  const detailsUrl = presenceUrl(raw['details_url'], 'details_url');
+  if (detailsUrl !== undefined) activity.details_url = detailsUrl;
   const times = timestamps(raw['timestamps']);
   if (times !== undefined) activity.timestamps = times;
   const assets = stringFields(raw['assets'], 'assets', [
     'large_image',
     'large_text',
+    'large_url',
     'small_image',
     'small_text',
+    'small_url',
   ]);
   if (Object.keys(assets).length > 0) activity.assets = assets;
   const group = party(raw['party']);
   if (group !== undefined) activity.party = group;
+  // The SDK's SET_ACTIVITY takes a join and a match secret, no spectate secret (embedded apps
+  // cannot be spectated).
   const secrets = stringFields(raw['secrets'], 'secrets', ['join', 'match']);
   if (Object.keys(secrets).length > 0) activity.secrets = secrets;
   if (raw['instance'] !== undefined && raw['instance'] !== null) {
     if (typeof raw['instance'] !== 'boolean') throw invalid('activity.instance must be a boolean');
     activity.instance = raw['instance'];
   }
-  return activity;
+  return withActivityFlags(activity);
 }
 
 /** Whether a URL may leave the client through OPEN_EXTERNAL_LINK: http(s) only. */

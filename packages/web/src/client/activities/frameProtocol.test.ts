@@ -3,6 +3,7 @@
  * the embedded app SDK's own response schemas, as the SDK validates them), scope checks and the
  * error codes.
  */
+import { ActivityFlags } from '@guildhall/protocol';
 import { describe, expect, it } from 'vitest';
 import { APP, CONTEXT, harness, ME, ME_ANSWER, sdkParses } from './frameHarness.js';
 import { FrameCommandError, presenceFromArgs } from './frameProtocol.js';
@@ -154,6 +155,8 @@ describe('commands', () => {
         details: 'Round 2',
         timestamps: { start: 5 },
         party: { size: [1, 4] },
+        // The activity of an embedded app (docs/platform-notes.md#activity-flags).
+        flags: ActivityFlags.EMBEDDED,
       },
     ]);
     // GET_RELATIONSHIPS needs relationships.read, which this token lacks.
@@ -309,6 +312,7 @@ describe('presenceFromArgs', () => {
       application_id: APP,
       created_at: 7,
       state: 's',
+      flags: ActivityFlags.EMBEDDED,
     });
     expect(presenceFromArgs(null, app, 7)).toBeNull();
   });
