@@ -2,8 +2,10 @@
  * Activity invites in a conversation (jsdom): the card with the app's cover image (or the
  * inviter's own invite image), Join accepting the invite and launching the app's activity there,
  * the join secret kept for the frame's ACTIVITY_JOIN; a game without an activity is told apart;
- * Spectate beside Join when the inviter's activity can be spectated.
+ * Join only while the inviter's activity can be joined (its JOIN flag) when this person sees
+ * it; Spectate beside Join when the inviter's activity can be spectated (its SPECTATE flag).
  */
+import { ActivityFlags } from '@guildhall/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -107,6 +109,8 @@ describe('ActivityInvite', () => {
           application_id: APP_ID,
           party: { id: 'party-1' },
           assets: { invite_cover_image: 'https://img.example/cover.png' },
+          // ActivityFlags.JOIN: the inviter's activity holds a join secret (never shown).
+          flags: ActivityFlags.JOIN,
         },
       ],
     };
@@ -130,7 +134,13 @@ describe('ActivityInvite', () => {
       }),
     );
     const state = readyState();
-    const activity = { name: 'Tiles', type: 0, application_id: APP_ID, party: { id: 'party-1' } };
+    const activity = {
+      name: 'Tiles',
+      type: 0,
+      application_id: APP_ID,
+      party: { id: 'party-1' },
+      flags: ActivityFlags.JOIN,
+    };
     state.presences[BOB.id] = { status: 'online', activities: [activity] };
     renderWithClient(<ActivityInvite message={invite()} />, state);
     expect(screen.getByRole('button', { name: 'Join' })).not.toBeNull();
@@ -138,7 +148,8 @@ describe('ActivityInvite', () => {
     cleanup();
 
     // ActivityFlags.SPECTATE: the activity holds a spectate secret (never shown to others).
-    state.presences[BOB.id] = { status: 'online', activities: [{ ...activity, flags: 1 << 2 }] };
+    const flags = ActivityFlags.JOIN | ActivityFlags.SPECTATE;
+    state.presences[BOB.id] = { status: 'online', activities: [{ ...activity, flags }] };
     renderWithClient(<ActivityInvite message={invite()} />, state);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Spectate' }));
     expect((await screen.findByRole('status')).textContent).toContain(
@@ -147,6 +158,27 @@ describe('ActivityInvite', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]?.[0]).toBe('/api/v10/users/@me/activities/party-1/spectate');
     expect(JSON.parse(calls[0]?.[1].body as string)).toEqual({ user_id: BOB.id });
+  });
+
+  it("offers Join unless the inviter's activity shows it cannot be joined (no JOIN flag)", () => {
+    const state = readyState();
+    const activity = { name: 'Tiles', type: 0, application_id: APP_ID, party: { id: 'party-1' } };
+    // The join secret is gone (no JOIN flag): the server would refuse the join, so no Join.
+    state.presences[BOB.id] = { status: 'online', activities: [activity] };
+    renderWithClient(<ActivityInvite message={invite()} />, state);
+    expect(screen.getByRole('region', { name: 'Invite to Tiles' })).not.toBeNull();
+    expect(screen.queryByRole('button', { name: 'Join' })).toBeNull();
+    cleanup();
+    state.presences[BOB.id] = {
+      status: 'online',
+      activities: [{ ...activity, flags: ActivityFlags.JOIN }],
+    };
+    renderWithClient(<ActivityInvite message={invite()} />, state);
+    expect(screen.getByRole('button', { name: 'Join' })).not.toBeNull();
+    cleanup();
+    // An inviter whose presence this person does not see: the server decides.
+    renderWithClient(<ActivityInvite message={invite()} />, readyState());
+    expect(screen.getByRole('button', { name: 'Join' })).not.toBeNull();
   });
 
   it('is nothing for an ordinary message, and has no Join on your own invite', () => {

@@ -1,10 +1,13 @@
 /**
  * An activity invite in a conversation (a message with `activity: {type: 1, party_id}` and its
  * `application`): who invites to what, the invite's cover image (the inviter's activity's
- * `assets.invite_cover_image`, else the application's cover image), and **Join** for the others.
- * Join accepts the invite (`POST /users/@me/activities/{party_id}/join`, which also hands the
- * secret to the person's game sessions as ACTIVITY_JOIN); an application with an activity is then
- * launched (or joined) in the conversation, and its frame gets ACTIVITY_JOIN with the secret.
+ * `assets.invite_cover_image`, else the application's cover image), and **Join** for the others
+ * while the party can be joined: when this person sees the inviter's activity, its JOIN flag (a
+ * join secret, never shown) must be there, else the join would be refused (50039); an inviter
+ * whose presence they do not see is left to the server. Join accepts the invite
+ * (`POST /users/@me/activities/{party_id}/join`, which also hands the secret to the person's game
+ * sessions as ACTIVITY_JOIN); an application with an activity is then launched (or joined) in the
+ * conversation, and its frame gets ACTIVITY_JOIN with the secret.
  * When the inviter's activity can be spectated (its SPECTATE flag), **Spectate** beside Join
  * asks to watch it (`POST /users/@me/activities/{party_id}/spectate`, docs/rpc.md#spectate): the
  * person's game on their device gets ACTIVITY_SPECTATE with the spectate secret.
@@ -12,15 +15,13 @@
  * @module
  */
 import { useState } from 'react';
+import { ActivityFlags } from '@guildhall/protocol';
 import { MessageActivityType, type APIMessage } from 'discord-api-types/v10';
 import { api, ApiError, errorMessage } from '../../lib/api.js';
 import { useClient, useClientState } from '../context.js';
 import type { ClientState } from '../state.js';
 import { launchActivity } from './api.js';
 import { instanceUpdated, joinAccepted } from './state.js';
-
-/** ActivityFlags.SPECTATE: the activity holds a spectate secret (never shown to others). */
-const SPECTATE_FLAG = 1 << 2;
 
 type InviteMessage = Pick<APIMessage, 'author' | 'activity' | 'application'>;
 
@@ -39,7 +40,16 @@ function invitedActivity(state: ClientState, message: InviteMessage) {
 
 /** Whether the inviter's activity can be spectated: their friends see its SPECTATE flag. */
 export function canSpectate(state: ClientState, message: InviteMessage): boolean {
-  return ((invitedActivity(state, message)?.flags ?? 0) & SPECTATE_FLAG) !== 0;
+  return ((invitedActivity(state, message)?.flags ?? 0) & ActivityFlags.SPECTATE) !== 0;
+}
+
+/**
+ * Whether to offer Join: the inviter's activity, when this person sees it, has the JOIN flag; an
+ * activity they do not see (not a friend, no shared guild) is the server's to check.
+ */
+export function canJoin(state: ClientState, message: InviteMessage): boolean {
+  const activity = invitedActivity(state, message);
+  return activity === undefined || ((activity.flags ?? 0) & ActivityFlags.JOIN) !== 0;
 }
 
 /** The invite's image: the inviter's activity's own (an http(s) URL), else the app's cover. */
@@ -58,6 +68,7 @@ export function ActivityInvite({ message }: { message: APIMessage }) {
   const me = useClientState((s) => s.me);
   const cover = useClientState((s) => inviteCover(s, message));
   const spectatable = useClientState((s) => canSpectate(s, message));
+  const joinable = useClientState((s) => canJoin(s, message));
   const [status, setStatus] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const app = message.application;
@@ -134,7 +145,7 @@ export function ActivityInvite({ message }: { message: APIMessage }) {
           : `${inviter} invites you to join`}{' '}
         <strong>{name}</strong>
       </p>
-      {me?.id === message.author.id ? null : (
+      {me?.id === message.author.id || !joinable ? null : (
         <button
           type="button"
           className="primary"
