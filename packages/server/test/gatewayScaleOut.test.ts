@@ -21,6 +21,7 @@ import { createPostgresStorage } from '../src/storage/postgres/index.js';
 import { createSqliteStorage } from '../src/storage/sqlite/index.js';
 import { connectGateway, identifyGateway, type GatewayClient } from './support/gatewayClient.js';
 import { historyStreamName } from '../src/bus/nats/index.js';
+import { BUILT_MAIN } from './support/cluster.js';
 import { TEST_NATS_URL, deleteStream, natsAvailable, uniqueSubjectPrefix } from './support/nats.js';
 import {
   TEST_DATABASE_URL,
@@ -31,7 +32,6 @@ import {
 import { countAppStart, seedDeveloper } from './support/testServer.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 interface Node {
   child: ChildProcessWithoutNullStreams;
@@ -40,11 +40,15 @@ interface Node {
   output: () => string;
 }
 
-/** Starts `guildhall start` with these flags; resolves once it says where it listens. */
+/**
+ * Starts `guildhall start` with these flags, the built CLI as `npx guildhall` runs it (it starts
+ * in a second where tsx compiling the sources takes several); resolves once it says where it
+ * listens.
+ */
 function startNode(args: readonly string[], env: Record<string, string>): Promise<Node> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start', ...args], {
+  const child = spawn(process.execPath, [BUILT_MAIN, 'start', ...args], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...env, TSX_TSCONFIG_PATH: 'tsconfig.test.json' },
+    env: { ...process.env, ...env },
     stdio: 'pipe',
   });
   let output = '';
