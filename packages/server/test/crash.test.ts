@@ -6,9 +6,9 @@ import { collectChild, spawnSupportScript } from './support/children.js';
 import { STATS_LINE_PREFIX, TOKENS_PER_USER, crashTokenHashes } from './support/crashWriter.js';
 import {
   TEST_DATABASE_URL,
-  dropSchema,
+  acquireSchema,
   postgresAvailable,
-  uniqueSchema,
+  releaseSchema,
 } from './support/postgres.js';
 import {
   openTarget,
@@ -161,8 +161,9 @@ describe('a process killed with SIGKILL in the middle of writes', () => {
   it.skipIf(!postgresAvailable)(
     'loses no committed write and leaves no half-written change (PostgreSQL)',
     async () => {
-      const schema = uniqueSchema('crash');
-      cleanups.push(() => dropSchema(schema));
+      // A migrated schema of the worker's pool (emptied again after), or a new one.
+      const schema = acquireSchema();
+      cleanups.push(() => releaseSchema(schema));
       const target: StorageTarget = {
         dialect: 'postgres',
         connectionString: TEST_DATABASE_URL,

@@ -25,9 +25,9 @@ import { BUILT_MAIN } from './support/cluster.js';
 import { TEST_NATS_URL, deleteStream, natsAvailable, uniqueSubjectPrefix } from './support/nats.js';
 import {
   TEST_DATABASE_URL,
-  dropSchema,
+  acquireSchema,
   postgresAvailable,
-  uniqueSchema,
+  releaseSchema,
 } from './support/postgres.js';
 import { countAppStart, seedDeveloper } from './support/testServer.js';
 
@@ -113,9 +113,10 @@ describe.each(TARGETS)('API and gateway processes over NATS on $driver', (target
       const env: Record<string, string> = {};
       let storage;
       if (target.driver === 'postgres') {
-        const schema = uniqueSchema('scale');
+        // A migrated schema of the worker's pool (emptied again after), or a new one.
+        const schema = acquireSchema();
         storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
-        cleanups.push(() => dropSchema(schema));
+        cleanups.push(() => releaseSchema(schema));
         const url = new URL(TEST_DATABASE_URL);
         url.searchParams.set('options', `-c search_path=${schema}`);
         env['DATABASE_URL'] = url.toString();
