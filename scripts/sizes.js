@@ -11,9 +11,17 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import process from 'node:process';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { sourceFiles } from './cycles.js';
+
+/**
+ * The compiler, loaded with `require`: an `import` of its 9 MB CommonJS file makes Node scan it
+ * for ES syntax and for its export names first, which costs more than loading it (this script
+ * runs in lint and several times in the tests).
+ * @type {typeof import('typescript')}
+ */
+const ts = createRequire(import.meta.url)('typescript');
 
 export const MAX_FILE_LINES = 500;
 /** A test suite's import of its runner. */

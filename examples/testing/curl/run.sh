@@ -17,7 +17,10 @@ trap stop EXIT
 
 # Port 0: the platform picks a free port and prints it in its banner.
 WORLD=$(cd "$(dirname "$0")/.." && pwd)/world.json
-$GUILDHALL start --world "$WORLD" --port 0 --data-dir "$DATA" --log-level warn >"$DATA/out.log" 2>&1 &
+# The log exists before the platform starts: the loop below reads it at once, and a busy machine
+# may not have run the background command's redirection yet (a sed of no file ends the script).
+: >"$DATA/out.log"
+$GUILDHALL start --world "$WORLD" --port 0 --data-dir "$DATA" --log-level warn >>"$DATA/out.log" 2>&1 &
 PID=$!
 BASE=
 for _ in $(seq 200); do

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { describeDrivers } from '../test/support/drivers.js';
 import { guildFixture } from '../test/support/guildMembers.js';
 import { firstChannelId } from '../test/support/messageFixtures.js';
-import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../test/support/postgres.js';
+import { TEST_DATABASE_URL, acquireSchema, releaseSchema } from '../test/support/postgres.js';
 import { startTestServer, type TestServer } from '../test/support/testServer.js';
 import { startWebhookReceiver } from '../test/support/webhookReceiver.js';
 import { UsageError } from './cliFlags.js';
@@ -43,12 +43,13 @@ describeDrivers('secret key rotation on $driver', (driver) => {
   beforeEach(async () => {
     clock.set(NOW);
     dataDir = await mkdtemp(join(tmpdir(), 'guildhall-rotate-'));
-    database = driver === 'postgres' ? uniqueSchema('rotate') : join(dataDir, 'guildhall.db');
+    // On PostgreSQL a migrated schema of the worker's pool, emptied again after the test.
+    database = driver === 'postgres' ? acquireSchema() : join(dataDir, 'guildhall.db');
   });
   afterEach(async () => {
     for (const server of servers.splice(0)) await server.close();
     for (const storage of storages.splice(0)) await storage.close();
-    if (driver === 'postgres') await dropSchema(database);
+    if (driver === 'postgres') await releaseSchema(database);
     await rm(dataDir, { recursive: true, force: true });
   });
 

@@ -6,7 +6,7 @@ import { verifyKey } from 'discord-interactions';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeDrivers } from '../test/support/drivers.js';
-import { dropSchema, uniqueSchema } from '../test/support/postgres.js';
+import { acquireSchema, releaseSchema } from '../test/support/postgres.js';
 import { seedDeveloper, startTestServer } from '../test/support/testServer.js';
 import { startWebhookReceiver } from '../test/support/webhookReceiver.js';
 import type { App } from './app.js';
@@ -104,12 +104,13 @@ describeDrivers('signing keys at rest on $driver', (driver) => {
 
   beforeEach(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'guildhall-sealed-'));
-    schema = uniqueSchema('sealed');
+    // On PostgreSQL a migrated schema of the worker's pool, emptied again after the test.
+    schema = driver === 'postgres' ? acquireSchema() : '';
   });
   afterEach(async () => {
     for (const app of running.splice(0)) await app.close();
     await rm(dataDir, { recursive: true, force: true });
-    if (driver === 'postgres') await dropSchema(schema);
+    if (driver === 'postgres') await releaseSchema(schema);
   });
 
   /** The same database and data folder each time, as a restarted server (or another node) finds them. */

@@ -2,9 +2,9 @@ import { deconstructSnowflake } from '@guildhall/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   TEST_DATABASE_URL,
-  dropSchema,
+  acquireSchema,
   postgresAvailable,
-  uniqueSchema,
+  releaseSchema,
 } from '../test/support/postgres.js';
 import { seedDeveloper, startTestServer, type TestServer } from '../test/support/testServer.js';
 import { ConfigError } from './config.js';
@@ -51,8 +51,9 @@ afterEach(async () => {
 });
 
 function postgres(): { schema: string; open: () => Promise<Storage> } {
-  const schema = uniqueSchema('lease');
-  cleanups.push(() => dropSchema(schema));
+  // A migrated schema of the worker's pool (emptied again after), or a new one.
+  const schema = acquireSchema();
+  cleanups.push(() => releaseSchema(schema));
   const open = async () => {
     const storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
     cleanups.push(() => storage.close());
@@ -121,9 +122,12 @@ describe.skipIf(!postgresAvailable)('leaseWorkerSlot on PostgreSQL', () => {
   it('refuses to start when every slot is leased', async () => {
     const { open } = postgres();
     const storage = await open();
-    for (const slot of LEASABLE_SLOTS) {
-      await storage.workerLeases.claim({ ...slot, holder: 'other', expiresAt: NOW + ttlMs }, NOW);
-    }
+    // All 960 claims at once, over the pool's connections: one after another they took seconds.
+    await Promise.all(
+      LEASABLE_SLOTS.map((slot) =>
+        storage.workerLeases.claim({ ...slot, holder: 'other', expiresAt: NOW + ttlMs }, NOW),
+      ),
+    );
     await expect(lease(storage, null)).rejects.toThrow(
       `No free snowflake worker id: all ${String(LEASABLE_SLOTS.length)} of this database are leased`,
     );
@@ -157,8 +161,8 @@ describe.skipIf(!postgresAvailable)('leaseWorkerSlot on PostgreSQL', () => {
 
 describe.skipIf(!postgresAvailable)('apps sharing one PostgreSQL database', () => {
   it('mint ids with different worker slots', async () => {
-    const schema = uniqueSchema('lease');
-    cleanups.push(() => dropSchema(schema));
+    const schema = acquireSchema();
+    cleanups.push(() => releaseSchema(schema));
     const servers: TestServer[] = [];
     cleanups.push(async () => {
       for (const server of servers.reverse()) await server.close();

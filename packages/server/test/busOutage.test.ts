@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeDrivers } from './support/drivers.js';
 import { identifyGateway, type Frame, type GatewayClient } from './support/gatewayClient.js';
 import { uniqueSubjectPrefix } from './support/nats.js';
-import { dropSchema, uniqueSchema } from './support/postgres.js';
+import { acquireSchema, releaseSchema } from './support/postgres.js';
 import {
   privateServersAvailable,
   startPrivateNats,
@@ -75,9 +75,10 @@ describeDrivers('the gateway across a NATS outage on $driver', (driver) => {
     const natsUrl = server().url;
     let database: string;
     if (driver === 'postgres') {
-      const schema = uniqueSchema('outage');
+      // A migrated schema of the worker's pool (emptied again after), or a new one.
+      const schema = acquireSchema();
       database = schema;
-      cleanup.push(() => dropSchema(schema));
+      cleanup.push(() => releaseSchema(schema));
     } else {
       const dir = await mkdtemp(join(tmpdir(), 'guildhall-outage-'));
       database = join(dir, 'guildhall.db');

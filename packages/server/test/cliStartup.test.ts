@@ -8,9 +8,8 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/index.js';
 import { capture, useCliDataDir } from './support/cliFixture.js';
+import { BUILT_MAIN } from './support/cluster.js';
 import { TEST_DATABASE_URL } from './support/postgres.js';
-
-const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {
@@ -93,16 +92,13 @@ describe('guildhall start: failures at start', () => {
 
   it('the process prints the line without a stack trace and exits 2', async () => {
     const port = await closedPort();
+    // The built CLI, as `npx guildhall start` runs it (tsx compiling the sources is slower).
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', MAIN, 'start', '--port', '0', '--no-demo', '--data-dir', dataDir()],
+      [BUILT_MAIN, 'start', '--port', '0', '--no-demo', '--data-dir', dataDir()],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: {
-          ...process.env,
-          TSX_TSCONFIG_PATH: 'tsconfig.test.json',
-          DATABASE_URL: `postgres://127.0.0.1:${port}/guildhall`,
-        },
+        env: { ...process.env, DATABASE_URL: `postgres://127.0.0.1:${port}/guildhall` },
       },
     );
     let stderr = '';

@@ -6,9 +6,9 @@ import { collectChild, spawnSupportScript } from './support/children.js';
 import { STATS_LINE_PREFIX, TOKENS_PER_USER, crashTokenHashes } from './support/crashWriter.js';
 import {
   TEST_DATABASE_URL,
-  dropSchema,
+  acquireSchema,
   postgresAvailable,
-  uniqueSchema,
+  releaseSchema,
 } from './support/postgres.js';
 import {
   openTarget,
@@ -28,6 +28,8 @@ const START_DEADLINE_MS = 60_000;
 const MIN_COMMITS = 20;
 /** Writer runs per database, each killed, each reopening what the last one left. */
 const ROUNDS = 2;
+/** PostgreSQL connections of the check after a crash. */
+const CHECK_CONNECTIONS = 8;
 /** A test's bound: every round's start and writes, and the checks. */
 const ROUND_TIMEOUT_MS = ROUNDS * (START_DEADLINE_MS + KILL_DEADLINE_MS) + 20_000;
 
@@ -94,18 +96,22 @@ async function expectCommittedAndWhole(
   target: StorageTarget,
   commits: { latest: readonly string[]; reported: readonly string[] },
 ): Promise<void> {
-  const storage = await openTarget(target);
+  // The lookups go out together, over several connections: one after another, the thousand or
+  // so of them took seconds on PostgreSQL.
+  const storage = await openTarget(target, { maxConnections: CHECK_CONNECTIONS });
   try {
-    for (const userId of commits.latest) {
-      expect(await storage.users.findById(userId), `user ${userId}`).toMatchObject({
-        username: `crash_${userId}`,
-      });
-      for (const hash of crashTokenHashes(userId)) {
-        expect(await storage.tokens.findByHash(hash), `token of ${userId}`).toMatchObject({
-          userId,
+    await Promise.all(
+      commits.latest.map(async (userId) => {
+        expect(await storage.users.findById(userId), `user ${userId}`).toMatchObject({
+          username: `crash_${userId}`,
         });
-      }
-    }
+        for (const hash of crashTokenHashes(userId)) {
+          expect(await storage.tokens.findByHash(hash), `token of ${userId}`).toMatchObject({
+            userId,
+          });
+        }
+      }),
+    );
   } finally {
     await storage.close();
   }
@@ -155,8 +161,9 @@ describe('a process killed with SIGKILL in the middle of writes', () => {
   it.skipIf(!postgresAvailable)(
     'loses no committed write and leaves no half-written change (PostgreSQL)',
     async () => {
-      const schema = uniqueSchema('crash');
-      cleanups.push(() => dropSchema(schema));
+      // A migrated schema of the worker's pool (emptied again after), or a new one.
+      const schema = acquireSchema();
+      cleanups.push(() => releaseSchema(schema));
       const target: StorageTarget = {
         dialect: 'postgres',
         connectionString: TEST_DATABASE_URL,

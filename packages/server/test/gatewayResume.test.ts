@@ -9,7 +9,7 @@ import { describeDrivers } from './support/drivers.js';
 import { connectGateway, identifyGateway } from './support/gatewayClient.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
 import { guildFixture } from './support/guildMembers.js';
-import { dropSchema, postgresAvailable, uniqueSchema } from './support/postgres.js';
+import { acquireSchema, postgresAvailable, releaseSchema } from './support/postgres.js';
 import { seedDeveloper, startTestServer, type TestServer } from './support/testServer.js';
 
 const SLOW_RELEASE_MS = 100;
@@ -133,13 +133,15 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
   let schema: string;
   let servers: TestServer[] = [];
 
+  // A migrated schema of the worker's pool, emptied again after the test: each test's nodes
+  // would otherwise migrate a new one first.
   beforeEach(() => {
-    schema = uniqueSchema('gw');
+    schema = acquireSchema();
   });
   afterEach(async () => {
     for (const server of servers) await server.close();
     servers = [];
-    await dropSchema(schema);
+    await releaseSchema(schema);
   });
 
   /**

@@ -14,7 +14,7 @@ import { hashSecret } from '../src/domain/credentials.js';
 import { keyringOf } from '../src/domain/keyring.js';
 import { connectGateway, identifyGateway, type GatewayClient } from './support/gatewayClient.js';
 import { natsAvailable, TEST_NATS_URL } from './support/nats.js';
-import { dropSchema, postgresAvailable, uniqueSchema } from './support/postgres.js';
+import { acquireSchema, postgresAvailable, releaseSchema } from './support/postgres.js';
 import { seedDeveloper, startTestServer, type TestServer } from './support/testServer.js';
 import { apiRequest } from './support/inject.js';
 
@@ -180,7 +180,8 @@ describe('revocation on one node (in-process bus)', () => {
 
 describe.skipIf(!postgresAvailable || !natsAvailable)('revocation across nodes', () => {
   it('a revocation on node A closes node B’s sessions and B refuses the token at once', async () => {
-    const schema = uniqueSchema('revoke');
+    // A migrated schema of the worker's pool (emptied again after), or a new one.
+    const schema = acquireSchema();
     try {
       const shared = {
         storage: 'postgres' as const,
@@ -222,12 +223,13 @@ describe.skipIf(!postgresAvailable || !natsAvailable)('revocation across nodes',
       expect((await me(b, `Bearer ${bearer.token}`)).statusCode).toBe(401);
     } finally {
       for (const server of servers.splice(0).reverse()) await server.close();
-      await dropSchema(schema);
+      await releaseSchema(schema);
     }
   });
 
   it('an operator ban and a deauthorization on node A end what node B holds', async () => {
-    const schema = uniqueSchema('revoke');
+    // A migrated schema of the worker's pool (emptied again after), or a new one.
+    const schema = acquireSchema();
     try {
       const shared = {
         storage: 'postgres' as const,
@@ -272,7 +274,7 @@ describe.skipIf(!postgresAvailable || !natsAvailable)('revocation across nodes',
       expect((await me(b, bystander.userToken)).statusCode).toBe(200);
     } finally {
       for (const server of servers.splice(0).reverse()) await server.close();
-      await dropSchema(schema);
+      await releaseSchema(schema);
     }
   });
 });

@@ -21,17 +21,17 @@ import { createPostgresStorage } from '../src/storage/postgres/index.js';
 import { createSqliteStorage } from '../src/storage/sqlite/index.js';
 import { connectGateway, identifyGateway, type GatewayClient } from './support/gatewayClient.js';
 import { historyStreamName } from '../src/bus/nats/index.js';
+import { BUILT_MAIN } from './support/cluster.js';
 import { TEST_NATS_URL, deleteStream, natsAvailable, uniqueSubjectPrefix } from './support/nats.js';
 import {
   TEST_DATABASE_URL,
-  dropSchema,
+  acquireSchema,
   postgresAvailable,
-  uniqueSchema,
+  releaseSchema,
 } from './support/postgres.js';
 import { countAppStart, seedDeveloper } from './support/testServer.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 interface Node {
   child: ChildProcessWithoutNullStreams;
@@ -40,11 +40,15 @@ interface Node {
   output: () => string;
 }
 
-/** Starts `guildhall start` with these flags; resolves once it says where it listens. */
+/**
+ * Starts `guildhall start` with these flags, the built CLI as `npx guildhall` runs it (it starts
+ * in a second where tsx compiling the sources takes several); resolves once it says where it
+ * listens.
+ */
 function startNode(args: readonly string[], env: Record<string, string>): Promise<Node> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start', ...args], {
+  const child = spawn(process.execPath, [BUILT_MAIN, 'start', ...args], {
     cwd: REPO_ROOT,
-    env: { ...process.env, ...env, TSX_TSCONFIG_PATH: 'tsconfig.test.json' },
+    env: { ...process.env, ...env },
     stdio: 'pipe',
   });
   let output = '';
@@ -109,9 +113,10 @@ describe.each(TARGETS)('API and gateway processes over NATS on $driver', (target
       const env: Record<string, string> = {};
       let storage;
       if (target.driver === 'postgres') {
-        const schema = uniqueSchema('scale');
+        // A migrated schema of the worker's pool (emptied again after), or a new one.
+        const schema = acquireSchema();
         storage = await createPostgresStorage({ connectionString: TEST_DATABASE_URL, schema });
-        cleanups.push(() => dropSchema(schema));
+        cleanups.push(() => releaseSchema(schema));
         const url = new URL(TEST_DATABASE_URL);
         url.searchParams.set('options', `-c search_path=${schema}`);
         env['DATABASE_URL'] = url.toString();

@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/index.js';
 import type { WorldRecord } from '../src/cli/worldStart.js';
 import { capture } from './support/cliFixture.js';
-
-const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
+import { BUILT_MAIN } from './support/cluster.js';
 
 const WORLD_YAML = `# yaml-language-server: $schema=../world.schema.json
 seed: cli-test
@@ -36,10 +35,10 @@ function startOnce(
   check: (stdout: string) => Promise<void>,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'start', ...args], {
+    // The built CLI, as `npx guildhall start` runs it: it starts in a second where tsx
+    // compiling the sources takes several.
+    const child = spawn(process.execPath, [BUILT_MAIN, 'start', ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      // Load @guildhall/protocol from source (tsconfig.test.json paths), not a stale dist.
-      env: { ...process.env, TSX_TSCONFIG_PATH: 'tsconfig.test.json' },
     });
     let stdout = '';
     let stderr = '';

@@ -2,11 +2,15 @@
  * Runs each example of examples/testing/ as its README says, each with its own runner in its own
  * process: the discord.js bot's and the HTTP bot's Vitest suites, the Vitest, Jest and node:test
  * suites, and the curl-only script. A failing example fails here with its output.
+ *
+ * The examples run side by side: each has a platform and a data folder of its own, and most of
+ * their time is waiting, not work (discord.js spaces a bot's identifies 5 s apart, and every
+ * test's reset makes the bot identify again), so one after another they took minutes.
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 
 const run = promisify(execFile);
 const REPO = new URL('../../../', import.meta.url).pathname;
@@ -38,11 +42,11 @@ async function example(folder: string, command: string, args: string[]) {
 const vitest = join(REPO, 'node_modules/vitest/vitest.mjs');
 const jest = join(REPO, 'node_modules/jest/bin/jest.js');
 
-describe('examples/testing', () => {
+describe.concurrent('examples/testing', () => {
   for (const folder of ['discordjs-bot', 'http-bot', 'vitest']) {
     it(
       `${folder}: its Vitest suite passes`,
-      async () => {
+      async ({ expect }) => {
         const { stdout } = await example(folder, process.execPath, [vitest, 'run']);
         expect(stdout).toMatch(/Tests\s+\d+ passed/);
         expect(stdout).not.toMatch(/failed/);
@@ -53,7 +57,7 @@ describe('examples/testing', () => {
 
   it(
     'jest: its Jest suite passes',
-    async () => {
+    async ({ expect }) => {
       const { stderr } = await example('jest', process.execPath, [
         '--experimental-vm-modules',
         jest,
@@ -66,7 +70,7 @@ describe('examples/testing', () => {
 
   it(
     'node-test: its node:test suite passes',
-    async () => {
+    async ({ expect }) => {
       // TAP on every Node (from 23 the default reporter off a terminal is `spec`).
       const { stdout } = await example('node-test', process.execPath, [
         '--test',
@@ -80,7 +84,7 @@ describe('examples/testing', () => {
 
   it(
     'curl: the HTTP controls with curl alone',
-    async () => {
+    async ({ expect }) => {
       const { stdout } = await example('curl', 'bash', ['run.sh']);
       expect(stdout).toContain('GET /gateway/bot: 503, then 200');
       expect(stdout).toContain('curl example: ok');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 
 const SCRIPT = fileURLToPath(new URL('../../../../scripts/cycles.js', import.meta.url));
 const run = promisify(execFile);
@@ -36,8 +36,12 @@ afterAll(async () => {
   await Promise.all(roots.map((root) => rm(root, { recursive: true, force: true })));
 });
 
-describe('scripts/cycles.js', () => {
-  it('reports a cycle held together by a type-only import, and `export … from`', async () => {
+// Each case is a checker process of its own, mostly loading the compiler and reading files: they
+// run side by side.
+describe.concurrent('scripts/cycles.js', () => {
+  it('reports a cycle held together by a type-only import, and `export … from`', async ({
+    expect,
+  }) => {
     const root = await workspace({
       'a/src/service.ts':
         "import type { Wire } from './wire.js';\nexport const f = (w: Wire) => w;\n",
@@ -52,7 +56,7 @@ describe('scripts/cycles.js', () => {
     expect(out).not.toContain('leaf.ts');
   });
 
-  it('reports a cycle among .tsx files and an `import()` type', async () => {
+  it('reports a cycle among .tsx files and an `import()` type', async ({ expect }) => {
     const root = await workspace({
       'web/src/Message.tsx':
         "import { Menu } from './Menu.js';\nexport const Message = () => <Menu />;\n",
@@ -65,7 +69,7 @@ describe('scripts/cycles.js', () => {
     expect(out).toContain('Message.tsx');
   });
 
-  it('passes an acyclic graph, tests left out', async () => {
+  it('passes an acyclic graph, tests left out', async ({ expect }) => {
     const root = await workspace({
       'a/src/service.ts':
         "import type { Wire } from './wire.js';\nexport const f = (w: Wire) => w;\n",
@@ -76,7 +80,7 @@ describe('scripts/cycles.js', () => {
     expect(await check(root)).toEqual({ code: 0, out: '' });
   });
 
-  it('finds no cycle in this repository', async () => {
+  it('finds no cycle in this repository', async ({ expect }) => {
     expect(await check(fileURLToPath(new URL('../../../..', import.meta.url)))).toEqual({
       code: 0,
       out: '',

@@ -28,14 +28,20 @@ export function parseTargetArgs(args: readonly string[]): StorageTarget {
   );
 }
 
-/** Opens the target through its driver, applying migrations as the server does at start. */
-export function openTarget(target: StorageTarget): Promise<Storage> {
+/**
+ * Opens the target through its driver, applying migrations as the server does at start, with
+ * `maxConnections` PostgreSQL connections (2 unless given).
+ */
+export function openTarget(
+  target: StorageTarget,
+  { maxConnections = 2 }: { maxConnections?: number } = {},
+): Promise<Storage> {
   return target.dialect === 'sqlite'
     ? Promise.resolve(createSqliteStorage({ filename: target.filename }))
     : createPostgresStorage({
         connectionString: target.connectionString,
         schema: target.schema,
-        maxConnections: 2,
+        maxConnections,
       });
 }
 

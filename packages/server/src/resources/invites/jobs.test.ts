@@ -8,7 +8,7 @@ import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture } from '../../../test/support/guildMembers.js';
 import { multipartBody } from '../../../test/support/invites.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import { TEST_DATABASE_URL, dropSchema, uniqueSchema } from '../../../test/support/postgres.js';
+import { TEST_DATABASE_URL, acquireSchema, releaseSchema } from '../../../test/support/postgres.js';
 import { createPostgresStorage } from '../../storage/postgres/index.js';
 import { createSqliteStorage } from '../../storage/sqlite/index.js';
 import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
@@ -57,7 +57,8 @@ describeDrivers('durable target-user jobs on $driver', (driver) => {
   beforeEach(async () => {
     clock.set(START_MS);
     dir = await mkdtemp(join(tmpdir(), 'guildhall-jobs-'));
-    database = driver === 'postgres' ? uniqueSchema('jobs') : join(dir, 'guildhall.db');
+    // On PostgreSQL a migrated schema of the worker's pool, emptied again after the test.
+    database = driver === 'postgres' ? acquireSchema() : join(dir, 'guildhall.db');
     const first = await open();
     const g = await guildFixture(first, {
       botPermissions: P.CREATE_INSTANT_INVITE | P.MANAGE_GUILD,
@@ -73,7 +74,7 @@ describeDrivers('durable target-user jobs on $driver', (driver) => {
   });
   afterEach(async () => {
     await stop();
-    if (driver === 'postgres') await dropSchema(database);
+    if (driver === 'postgres') await releaseSchema(database);
     await rm(dir, { recursive: true, force: true });
   });
 
