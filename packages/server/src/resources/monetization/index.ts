@@ -9,5 +9,4 @@ export {
   type EntitlementWire,
 } from './serialize.js';
 export { CreateSkuBody, CreateTestEntitlementBody, EntitlementOwnerTypes } from './schemas.js';
-export { MONETIZATION_COMMANDS } from './commands.js';
 export { monetizationModule } from './module.js';
