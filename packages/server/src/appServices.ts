@@ -1,4 +1,4 @@
-import { APP_MODULES } from './appModules.js';
+import { APP_MODULES, type Services } from './appModules.js';
 import type { WebhookEventsService } from './delivery/service.js';
 import type { SecretBox } from './domain/secretBox.js';
 import { dispatchingStorage } from './events/afterCommit.js';
@@ -68,7 +68,7 @@ export function createServices(
     socialLimits: SocialLimits;
   },
   options: ServiceOptions & { events: Dispatcher; onCommitTaskError: (err: unknown) => void },
-) {
+): Services {
   // Services announce dispatches only through their storage, once the change commits
   // (events/afterCommit.ts); they are not handed the dispatcher itself.
   const deps = {
