@@ -1,6 +1,6 @@
 /**
- * @module activities/module: activities: an application's activity config and the instances people
- * launch as the composition root plugs it in (resources/module.ts).
+ * @module activities/module: an application's activity config and the instances people launch,
+ * as the composition root plugs them in (resources/module.ts).
  */
 import { createActivityConfigService } from './config.js';
 import { createActivityInstanceService } from './instances.js';

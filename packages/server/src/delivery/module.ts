@@ -1,15 +1,14 @@
 /**
- * @module delivery/module: delivery: the event webhook worker's service and the interactions
- * endpoint as the composition root plugs it in (resources/module.ts).
+ * @module delivery/module: the event webhook worker's service and the interactions endpoint as
+ * the composition root plugs them in (resources/module.ts).
  */
 import type { DeliveryFaultHook } from './faults.js';
 import { createInteractionsEndpoint } from './interactionsEndpoint.js';
 import { registerWebhookEventRoutes } from './routes.js';
 import type { WebhookEventsService } from './service.js';
-import type { Timers } from '../domain/clock.js';
+import type { Clock, Timers } from '../domain/clock.js';
 import type { SecretBox } from '../domain/secretBox.js';
 import { resourceModule } from '../resources/module.js';
-import type { Clock } from '../domain/clock.js';
 
 const services = (root: {
   deps: { clock: Clock; secrets: SecretBox; webhookEvents: WebhookEventsService };

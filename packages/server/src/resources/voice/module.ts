@@ -3,10 +3,10 @@
  * it in (resources/module.ts).
  */
 import type { ServiceDeps } from '../deps.js';
-import { createStageInstanceService } from './stageInstances.js';
-import { createVoiceStateService } from './voiceStates.js';
 import { resourceModule } from '../module.js';
 import { registerVoiceRoutes } from './routes.js';
+import { createStageInstanceService } from './stageInstances.js';
+import { createVoiceStateService } from './voiceStates.js';
 
 /** The voice services the routes use. */
 export function createVoiceServices(deps: ServiceDeps) {
@@ -27,10 +27,7 @@ export const voiceModule = resourceModule({
   services,
   routes: (
     api,
-    ctx: { services: ReturnType<typeof services> } & Omit<
-      RouteDeps,
-      keyof ReturnType<typeof createVoiceServices>
-    >,
+    ctx: { services: ReturnType<typeof services> } & Omit<RouteDeps, keyof VoiceServices>,
   ) => {
     registerVoiceRoutes(api, { storage: ctx.storage, clock: ctx.clock, ...ctx.services.voice });
   },
