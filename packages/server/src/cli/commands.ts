@@ -1,6 +1,7 @@
 import { ApplicationFlags, parsePermissions, PermissionFlags } from '@guildhall/protocol';
 import type { AdminCommand } from '../adminCommand.js';
 import { createApp, type App } from '../app.js';
+import { APP_MODULES } from '../appModules.js';
 import { runInRunningServer } from '../control/adminCommands.js';
 import { DEFAULT_BLOB_GRACE_MS, sweepOrphanBlobs } from '../blobs/lifecycle.js';
 import type { Config } from '../config.js';
@@ -12,11 +13,6 @@ import { RegisterBody } from '../resources/auth/index.js';
 import { AddConnectionFlags } from '../resources/connections/index.js';
 import { requireFlag, UsageError } from '../cliFlags.js';
 import { createLogger } from '../logger.js';
-import { OAUTH_COMMANDS } from '../oauth/commands.js';
-import { PROVISIONAL_COMMANDS } from '../oauth/provisional/commands.js';
-import { TEST_IDENTITY_COMMANDS } from '../oauth/provisional/testCommands.js';
-import { SOCIAL_COMMANDS } from '../resources/socialLimits/index.js';
-import { MONETIZATION_COMMANDS } from '../resources/monetization/index.js';
 import type { NewChannel } from '../resources/guilds/index.js';
 import type { Storage, UserRecord } from '../storage/index.js';
 import type { Principal } from '../http/authenticator.js';
@@ -275,11 +271,8 @@ export const ADMIN_COMMANDS: AdminCommand<App['services']>[] = [
       );
     },
   },
-  ...PROVISIONAL_COMMANDS,
-  ...TEST_IDENTITY_COMMANDS,
-  ...OAUTH_COMMANDS,
-  ...SOCIAL_COMMANDS,
-  ...MONETIZATION_COMMANDS,
+  // The commands the modules bring (provisional accounts, OAuth2, social limits, monetization).
+  ...APP_MODULES.commands,
 ];
 
 /** Runs an admin command against the configured database and returns what it prints. */

@@ -4,3 +4,4 @@ export {
   type ActivityInvitePorts,
   type ActivityInviteService,
 } from './service.js';
+export { activityInvitesModule } from './module.js';

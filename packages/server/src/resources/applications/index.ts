@@ -9,3 +9,4 @@ export { registerAssetCdnRoutes } from './assets.js';
 export { CreateApplicationBody, ModifyOwnedApplicationBody } from './schemas.js';
 export { intentReview, type IntentReview } from './intentReview.js';
 export { createApplicationService, type ApplicationService } from './service.js';
+export { applicationsModule } from './module.js';

@@ -2,3 +2,4 @@
 export { diffChanges, snapshotChanges, type AuditChange } from './changes.js';
 export { registerAuditLogRoutes } from './routes.js';
 export { createAuditLogService, recordAudit, recordChanges } from './service.js';
+export { auditLogModule } from './module.js';

@@ -9,3 +9,4 @@ export { createAutoModRuleCache, type AutoModRuleCache } from './ruleCache.js';
 export { registerAutoModerationRoutes } from './routes.js';
 export { createAutoModerationService, type AutoModerationService } from './service.js';
 export { serializeRule } from './serialize.js';
+export { autoModerationModule } from './module.js';

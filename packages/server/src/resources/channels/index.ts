@@ -19,3 +19,4 @@ export {
 } from './serialize.js';
 export { createChannelService } from './service.js';
 export { createVoiceStatusService } from './voiceStatus.js';
+export { channelsModule } from './module.js';

@@ -25,3 +25,4 @@ export {
   OptionType,
 } from './limits.js';
 export { CreateCommandBody } from './schemas.js';
+export { commandsModule } from './module.js';

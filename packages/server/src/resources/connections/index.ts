@@ -2,3 +2,4 @@
 export { registerConnectionRoutes } from './routes.js';
 export { AddConnectionFlags } from './schemas.js';
 export { createConnectionService } from './service.js';
+export { connectionsModule } from './module.js';

@@ -5,3 +5,4 @@ export { createSdkDmService, type SdkDmService } from './sdk.js';
 export { createPrivateChannelService, type PrivateChannelService } from './service.js';
 export { recipientUsers, serializePrivateChannel } from './serialize.js';
 export { createGroupRecipientService, type GroupRecipientService } from './groups.js';
+export { dmRulesModule, dmsModule } from './module.js';

@@ -2,3 +2,4 @@
 export { registerGameStatsRoutes } from './routes.js';
 export { createGameStatsService, type GameStatsService } from './service.js';
 export { serializeUserApplicationProfile } from './serialize.js';
+export { gameStatsModule } from './module.js';

@@ -6,3 +6,4 @@ export {
   createSessionStartLimit,
   type SessionStartLimit,
 } from './sessionStartLimit.js';
+export { gatewayInfoModule } from './module.js';

@@ -6,3 +6,4 @@ export { registerGuildSettingsRoutes, type GuildSettingsRouteServices } from './
 export { createGuildSettingsService, type GuildSettingsService } from './settings.js';
 export { createWidgetService, type WidgetPorts, type WidgetPresence } from './widget.js';
 export { WIDGET_IMAGE_SIZES, renderWidgetImage } from './widgetImage.js';
+export { guildSettingsModule } from './module.js';

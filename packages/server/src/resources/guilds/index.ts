@@ -13,3 +13,4 @@ export { LOCALES } from './schemas.js';
 export { announceGuildUpdate, guildDispatches } from './dispatch.js';
 export { CreateGuildBody } from './schemas.js';
 export { guildTemplate } from './create.js';
+export { guildsModule } from './module.js';

@@ -24,3 +24,4 @@ export {
   type InteractionServiceDeps,
 } from './service.js';
 export { registerInteractionAttachmentRoutes } from './uploads.js';
+export { interactionsModule } from './module.js';

@@ -3,3 +3,4 @@ export { registerInviteRoutes } from './routes.js';
 export { createInviteService } from './service.js';
 export { issueInvite } from './issue.js';
 export { CreateInviteBody } from './schemas.js';
+export { invitesModule } from './module.js';

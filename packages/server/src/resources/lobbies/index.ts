@@ -7,3 +7,4 @@ export { serializeLobby, serializeLobbyMessage } from './serialize.js';
 export { viewOf as readLobbyView } from './shared.js';
 export { lobbyDispatches, lobbyVoiceStateWire } from './dispatch.js';
 export { CreateLobbyBody } from './schemas.js';
+export { lobbiesModule } from './module.js';

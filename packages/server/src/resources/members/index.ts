@@ -7,3 +7,4 @@ export { createMemberService, type MemberRequest } from './service.js';
 export type { ProfileCheck } from './profile.js';
 export { memberDispatches } from './dispatch.js';
 export { ModifyMemberBody } from './schemas.js';
+export { membersModule } from './module.js';

@@ -40,3 +40,4 @@ export {
 } from './schemas.js';
 export { loadMessageChannel } from './access.js';
 export { POLL_LIMITS, type PollWire } from './polls.js';
+export { messagesModule } from './module.js';

@@ -8,5 +8,5 @@ export {
   serializeSubscription,
   type EntitlementWire,
 } from './serialize.js';
-export { MONETIZATION_COMMANDS } from './commands.js';
 export { CreateSkuBody, CreateTestEntitlementBody, EntitlementOwnerTypes } from './schemas.js';
+export { monetizationModule } from './module.js';

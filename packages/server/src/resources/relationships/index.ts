@@ -12,3 +12,4 @@ export {
   type RelationshipService,
 } from './service.js';
 export { PutRelationshipBody } from './schemas.js';
+export { relationshipsModule } from './module.js';

@@ -2,3 +2,4 @@
 export { registerScheduledEventCdnRoutes, registerScheduledEventRoutes } from './routes.js';
 export { serializeScheduledEvent, type ScheduledEventWire } from './serialize.js';
 export { createScheduledEventService } from './service.js';
+export { scheduledEventsModule } from './module.js';

@@ -2,3 +2,4 @@
 export { createSearchIndexer, type SearchIndexer } from './indexer.js';
 export { registerMessageSearchRoutes } from './routes.js';
 export { createMessageSearchService } from './service.js';
+export { searchModule } from './module.js';

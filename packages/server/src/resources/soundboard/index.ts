@@ -4,3 +4,4 @@ export { DEFAULT_SOUNDS, serializeDefaultSound, silentMp3 } from './defaults.js'
 export { registerSoundboardCdnRoutes, registerSoundboardRoutes } from './routes.js';
 export { serializeSound, type SoundWire } from './serialize.js';
 export { createSoundboardService, decodeSound, type SoundboardService } from './service.js';
+export { soundboardModule } from './module.js';

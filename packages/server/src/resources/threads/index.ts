@@ -13,3 +13,4 @@ export { THREAD_LIMITS, THREAD_TYPES, isPrivateThread, isThreadType } from './ru
 export { serializeThread, serializeThreadMember, type ThreadWire } from './serialize.js';
 export { createThreadService, type ThreadService } from './service.js';
 export { startTimedSweeper, type TimedSweeper } from './sweep.js';
+export { threadsModule } from './module.js';

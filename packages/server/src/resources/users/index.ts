@@ -5,3 +5,4 @@ export { serializeUser, type CurrentUserWire, type UserWire } from './serialize.
 export { serializeCurrentUser, serializePrimaryGuild } from './serialize.js';
 export { createUserService } from './service.js';
 export { userDispatches } from './dispatch.js';
+export { usersModule } from './module.js';

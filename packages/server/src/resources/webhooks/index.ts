@@ -4,3 +4,4 @@ export { registerWebhookRoutes, type WebhookRouteDeps } from './routes.js';
 export { createWebhookService, type WebhookService } from './service.js';
 export { serializeWebhook, webhookUrl, type WebhookWire } from './serialize.js';
 export { WEBHOOK_LIMITS } from './schemas.js';
+export { webhooksModule } from './module.js';
