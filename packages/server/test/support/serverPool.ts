@@ -4,7 +4,8 @@
  * another) and never emptied.
  *
  * Which options can be shared: plain data (`storage`, `listen`, `config`, `gateway`,
- * `defaultRouteBucket`, `invalidRequestLimit`), compared by value, and a `clock`. Anything else
+ * `defaultRouteBucket`, `invalidRequestLimit`, `timedSweep: false`), compared by value, and a
+ * `clock`. Anything else
  * (timers, a logger, a bus, an exporter, hooks, a database or data folder, a process id, admin
  * commands) carries identity: such a server is the file's own ({@link poolKey} answers null).
  *
@@ -33,6 +34,8 @@ const PLAIN_OPTIONS = new Set([
   'gateway',
   'defaultRouteBucket',
   'invalidRequestLimit',
+  // Only as false (no sweep): its timers are identity.
+  'timedSweep',
 ]);
 
 /** Where a shared server's clock stands, and whose clock it reads. */
