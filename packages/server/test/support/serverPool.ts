@@ -5,9 +5,10 @@
  *
  * Which options can be shared: plain data (`storage`, `listen`, `config`, `gateway`,
  * `defaultRouteBucket`, `invalidRequestLimit`, `timedSweep: false`), compared by value, and a
- * `clock`. Anything else
- * (timers, a logger, a bus, an exporter, hooks, a database or data folder, a process id, admin
- * commands) carries identity: such a server is the file's own ({@link poolKey} answers null).
+ * `clock`. Anything else (timers, a logger, a bus, an exporter, hooks, a database or data folder,
+ * a process id, admin commands) carries identity: such a server is the file's own ({@link poolKey}
+ * answers null). A file whose tests read what the whole server holds opts out with
+ * `useFileServer(options, { shared: false })` (fileServer.ts).
  *
  * A shared server's clock is the holder's: it reads the clock of the file that holds it, and
  * keeps the last time it read between files. Ids never go back in time and rate-limit windows are
