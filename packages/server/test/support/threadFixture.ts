@@ -13,7 +13,8 @@ import type { Driver } from './drivers.js';
 import { guildFixture, type GuildFixture, type Person } from './guildMembers.js';
 import { recordDispatches } from './messageFixtures.js';
 import { expectSpecResponse } from './guildApi.js';
-import { startTestServer, type TestServer } from './testServer.js';
+import { useFileServer } from './fileServer.js';
+import type { TestServer } from './testServer.js';
 
 interface State {
   server: TestServer;
@@ -39,18 +40,20 @@ export function useThreadFixture(driver: Driver) {
     if (state === undefined) throw new Error('no thread server outside a test');
     return state;
   };
-  beforeAll(async () => {
+  const shared = useFileServer(() => {
     clock.set(Date.now());
-    const server = await startTestServer({ storage: driver, clock, timedSweep: false });
+    return { storage: driver, clock, timedSweep: false };
+  });
+  beforeAll(async () => {
+    const { server } = shared;
     const guild = await guildFixture(server, { botPermissions: P.ADMINISTRATOR });
     const carol = await guild.join('carol');
     const dave = await guild.join('dave');
     state = { server, guild, carol, dave, events: await recordDispatches(server.app) };
   });
-  afterAll(async () => {
-    const ended = state;
+  afterAll(() => {
+    state?.events.stop();
     state = undefined;
-    await ended?.server.close();
   });
 
   /** One request, its answer checked against the OpenAPI document. */
