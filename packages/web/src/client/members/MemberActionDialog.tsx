@@ -1,4 +1,4 @@
-import { useState, type SyntheticEvent } from 'react';
+import { useEffect, useState, type SyntheticEvent } from 'react';
 import type { APIGuild, APIGuildMember, APIUser } from 'discord-api-types/v10';
 import { api, errorMessage } from '../../lib/api.js';
 import { Dialog } from '../../components/Dialog.js';
@@ -61,13 +61,22 @@ function MemberRoles({
   const held = useClientState((s) => s.members[guild.id]?.[target.user.id]?.roles ?? []);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  // The box shows what was asked at once; the member's roles (the gateway's
+  // GUILD_MEMBER_UPDATE) take over once they agree, and a refusal puts the box back.
+  const [asked, setAsked] = useState<{ roleId: string; on: boolean } | null>(null);
+  const agreed = asked !== null && held.includes(asked.roleId) === asked.on;
+  useEffect(() => {
+    if (agreed) setAsked(null);
+  }, [agreed]);
   const toggle = (roleId: string, on: boolean) => {
     // One request at a time; the box stays focusable (a disabled one would drop the focus).
     if (busy !== null) return;
     setError(null);
     setBusy(roleId);
+    setAsked({ roleId, on });
     api(on ? 'PUT' : 'DELETE', `/guilds/${guild.id}/members/${target.user.id}/roles/${roleId}`)
       .catch((e: unknown) => {
+        setAsked(null);
         setError(errorMessage(e));
       })
       .finally(() => {
@@ -85,7 +94,7 @@ function MemberRoles({
           <label key={role.id}>
             <input
               type="checkbox"
-              checked={held.includes(role.id)}
+              checked={asked?.roleId === role.id ? asked.on : held.includes(role.id)}
               aria-busy={busy === role.id}
               onChange={(event) => {
                 toggle(role.id, event.target.checked);
