@@ -58,8 +58,18 @@ export class PresenceLink extends Client {
   #lastSentAt = Number.NEGATIVE_INFINITY;
   #sessionId: string | null = null;
   #pending: ReturnType<typeof setTimeout> | null = null;
+  #markReady: () => void = () => undefined;
 
   readonly #linkOptions: PresenceLinkOptions;
+
+  /**
+   * Resolves when the session is READY the first time: from then on the person's events (an
+   * AUTHORIZE_REQUEST, a join request) reach the RPC clients; before it they have nowhere to come
+   * from.
+   */
+  readonly ready = new Promise<void>((resolve) => {
+    this.#markReady = resolve;
+  });
 
   constructor(linkOptions: PresenceLinkOptions) {
     super({
@@ -78,6 +88,7 @@ export class PresenceLink extends Client {
     }, LoggingSeverity.Warning);
     this.setStatusChangedCallback((status, error, detail) => {
       if (status === ClientStatus.Ready) {
+        this.#markReady();
         // The SDK shows the new session online with its own (empty) rich presence right after
         // READY: that counts as the last update, and the RPC clients' activities follow it.
         this.#lastSentAt = Date.now();

@@ -32,6 +32,12 @@ export interface RunningRpc {
   user: RpcUser;
   /** Resolves with a reason when the session ends for good (token revoked). */
   fatal: Promise<string>;
+  /**
+   * Resolves once the person's gateway session is READY the first time. The daemon listens
+   * before that (the session opens in the background and retries while the gateway is away);
+   * the person's events that happen before it are not seen.
+   */
+  ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -100,6 +106,7 @@ export async function runRpc(options: RunRpcOptions): Promise<RunningRpc> {
     daemon,
     user,
     fatal,
+    ready: link.ready,
     close: async () => {
       await daemon.close();
       link.stop();

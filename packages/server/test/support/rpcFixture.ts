@@ -145,6 +145,8 @@ export function useRpcWorld(driver: Driver, options: DaemonSettings = {}) {
       return running;
     };
     world.rpc = await world.startDaemon();
+    // The person's own events reach the games only once the daemon's session is READY.
+    await Promise.race([world.rpc.ready, world.rpc.fatal]);
     world.playerPresence = async (seen, match = () => true) => {
       const frame = await world.watcher.next(
         (f: Frame) =>
