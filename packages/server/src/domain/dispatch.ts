@@ -145,18 +145,20 @@ export interface DispatchRoute {
 }
 
 /**
- * One gateway dispatch as a service announces it, after its transaction commits: a union over
- * the names `K`, so `{ type: 'MESSAGE_CREATE', data }` must carry the MESSAGE_CREATE payload and a
- * check of `type` narrows `data`.
+ * The name and payload of a dispatch: a union over the names `K`, so `{ type: 'MESSAGE_CREATE',
+ * data }` must carry the MESSAGE_CREATE payload and a check of `type` narrows `data`.
  */
-export type Dispatch<K extends DispatchName = DispatchName> = K extends DispatchName
-  ? DispatchRoute & {
+export type DispatchBody<K extends DispatchName = DispatchName> = K extends DispatchName
+  ? {
       /** The dispatch name, e.g. `MESSAGE_CREATE`. */
       type: K;
       /** The wire payload (`d`), as the platform sends it to a session that may see all of it. */
       data: DispatchPayloads[K];
     }
   : never;
+
+/** One gateway dispatch as a service announces it, after its transaction commits. */
+export type Dispatch<K extends DispatchName = DispatchName> = DispatchRoute & DispatchBody<K>;
 
 /** The payload of the dispatch named `K`. */
 export type DispatchData<K extends DispatchName> = DispatchPayloads[K];
