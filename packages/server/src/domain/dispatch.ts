@@ -52,7 +52,6 @@ export interface UnregisteredDispatchPayloads {
   LOBBY_MESSAGE_DELETE: unknown;
   LOBBY_MESSAGE_UPDATE: unknown;
   LOBBY_UPDATE: unknown;
-  MESSAGE_CREATE: unknown;
   MESSAGE_DELETE: unknown;
   MESSAGE_DELETE_BULK: unknown;
   MESSAGE_POLL_VOTE_ADD: unknown;
@@ -61,7 +60,6 @@ export interface UnregisteredDispatchPayloads {
   MESSAGE_REACTION_REMOVE: unknown;
   MESSAGE_REACTION_REMOVE_ALL: unknown;
   MESSAGE_REACTION_REMOVE_EMOJI: unknown;
-  MESSAGE_UPDATE: unknown;
   PRESENCE_UPDATE: unknown;
   STAGE_INSTANCE_CREATE: unknown;
   STAGE_INSTANCE_DELETE: unknown;

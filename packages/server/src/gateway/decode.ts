@@ -5,7 +5,7 @@
  * `data` by `type` (domain/dispatch.ts), never by string-keyed reads of an untyped object.
  */
 import type { BusEvent } from '../bus/index.js';
-import type { DispatchBody, DispatchName } from '../domain/dispatch.js';
+import type { DispatchBody, DispatchData, DispatchName } from '../domain/dispatch.js';
 import type { DispatchEnvelope } from '../events/dispatcher.js';
 import type { DispatchSource } from './session.js';
 
@@ -125,8 +125,14 @@ function isDispatchName(type: string): type is DispatchName {
   return Object.hasOwn(NAMES, type);
 }
 
-function isObject(value: unknown): value is object {
+/** Whether a payload read from JSON is an object (not an array nor a scalar). */
+function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `value` when it is an object, to read its fields as unknowns; else null. */
+export function asRecord(value: unknown): Record<string, unknown> | null {
+  return isObject(value) ? value : null;
 }
 
 /**
@@ -148,6 +154,27 @@ export type ReceivedBody =
 export function decodeBody(type: string, data: unknown): ReceivedBody {
   if (!isDispatchName(type) || !isObject(data)) return { known: false, type, data };
   return { known: true, body: { type, data } as DispatchBody };
+}
+
+/**
+ * A received dispatch's payload as a plain object, for the reads of names whose payloads are not
+ * registered yet (domain/dispatch.ts `UnregisteredDispatchPayloads`) and of whole payloads
+ * whatever their name (obfuscation copies a channel's fields).
+ */
+export function payloadRecord(received: ReceivedBody): Record<string, unknown> {
+  return asRecord(received.known ? received.body.data : received.data) ?? {};
+}
+
+/** The name of a received dispatch, known or not. */
+export function bodyType(received: ReceivedBody): string {
+  return received.known ? received.body.type : received.type;
+}
+
+/** The message a MESSAGE_CREATE or MESSAGE_UPDATE carries; null for any other dispatch. */
+export function messageOf(received: ReceivedBody): DispatchData<'MESSAGE_CREATE'> | null {
+  if (!received.known) return null;
+  const { body } = received;
+  return body.type === 'MESSAGE_CREATE' || body.type === 'MESSAGE_UPDATE' ? body.data : null;
 }
 
 /** A dispatch as the bus carries it: its envelope, its typed body and where it came from. */

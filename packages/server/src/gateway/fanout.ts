@@ -18,7 +18,7 @@ import {
 } from '../events/dispatcher.js';
 import type { Storage } from '../storage/index.js';
 import { inRemoteSpan } from '../events/tracing.js';
-import { busDispatch, type BusDispatch, type ReceivedBody } from './decode.js';
+import { asRecord, busDispatch, type BusDispatch } from './decode.js';
 import { EncodedDispatch } from './frames.js';
 import type { GuildCreate } from './guildCreate.js';
 import type { GuildDirectory } from './guildDirectory.js';
@@ -59,17 +59,6 @@ const SNAPSHOT_NEUTRAL_EVENTS = new Set([
   'VOICE_CHANNEL_STATUS_UPDATE',
   'VOICE_SERVER_UPDATE',
 ]);
-
-function asRecord(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
-}
-
-/** A received dispatch's payload as an object, for the reads that take one whatever its name. */
-function payloadRecord(received: ReceivedBody): Record<string, unknown> {
-  return asRecord(received.known ? received.body.data : received.data) ?? {};
-}
 
 /**
  * Keeps the guild's permission model current with one of its dispatches. The thread events'
@@ -196,7 +185,6 @@ export function createFanout(deps: {
   const onGuildDispatch = ({ type, envelope, received, source }: BusDispatch) => {
     const guildId = envelope.guildId;
     if (guildId === null) return;
-    const data = payloadRecord(received);
     const state = guilds.get(guildId);
     if (state === undefined) return;
     if (!SNAPSHOT_NEUTRAL_EVENTS.has(type)) {
@@ -205,7 +193,7 @@ export function createFanout(deps: {
     }
     const route = routeGuildDispatch(
       state,
-      { type, data, channelId: envelope.channelId },
+      { received, channelId: envelope.channelId },
       clock.now(),
     );
     if (received.known) applyToModel(state, received.body);
@@ -309,10 +297,9 @@ export function createFanout(deps: {
     }
     const state = envelope.guildId === null ? undefined : guilds.get(envelope.guildId);
     if (state?.sessions.has(session) !== true) return [];
-    const data = payloadRecord(received);
     const route = routeGuildDispatch(
       state,
-      { type, data, channelId: envelope.channelId },
+      { received, channelId: envelope.channelId },
       clock.now(),
     );
     const event = route.eventFor(session);

@@ -4,6 +4,7 @@
  * the users a thread membership dispatch is about, whether a session asked for an intent.
  */
 import type { TokenGrant } from '../domain/tokenAccess.js';
+import type { ReceivedBody } from './decode.js';
 import { scalarText } from './guildState.js';
 
 /** What the rules look at of a receiving session. */
@@ -82,9 +83,17 @@ export const VISIBILITY_EVENTS = new Set([
 ]);
 /** Dispatches only sessions that may manage the channel's invites receive. */
 export const INVITE_EVENTS = new Set(['INVITE_CREATE', 'INVITE_DELETE']);
-/** Dispatches about a member that reach the member's own sessions whatever their intents. */
-export const OWN_MEMBER_EVENTS = new Set(['GUILD_MEMBER_UPDATE', 'GUILD_MEMBER_REMOVE']);
-export const CONTENT_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE']);
+/**
+ * The member a GUILD_MEMBER_UPDATE or GUILD_MEMBER_REMOVE is about, whose own sessions receive it
+ * whatever their intents; null for any other dispatch.
+ */
+export function ownMemberOf(received: ReceivedBody): string | null {
+  if (!received.known) return null;
+  const { body } = received;
+  return body.type === 'GUILD_MEMBER_UPDATE' || body.type === 'GUILD_MEMBER_REMOVE'
+    ? body.data.user.id
+    : null;
+}
 /** Dispatches only sessions whose user has MANAGE_GUILD receive (auto-moderation). */
 export const MANAGE_GUILD_EVENTS = new Set([
   'AUTO_MODERATION_RULE_CREATE',

@@ -14,6 +14,7 @@ import type {
   WebhookAuthorRecord,
 } from '../../storage/index.js';
 import { mapComponentMedia, resolveComponentMedia } from '../components/index.js';
+import type { serializePartialMember } from '../members/index.js';
 import { serializeUser, type UserWire } from '../users/index.js';
 import type { WireShape } from '../wireShape.js';
 import { EMPTY_TALLY, serializePoll, type PollWire } from './polls.js';
@@ -402,4 +403,20 @@ export async function loadPolls(
     wires.set(poll.messageId, serializePoll(poll, tallies.get(poll.messageId) ?? EMPTY_TALLY));
   }
   return wires;
+}
+
+/**
+ * MESSAGE_CREATE and MESSAGE_UPDATE: the message as its reader sees it, with its guild's id in a
+ * guild and, on a create by a member, the author's partial member.
+ */
+export type MessageDispatchPayload = MessageWire & {
+  guild_id?: string;
+  member?: ReturnType<typeof serializePartialMember>;
+};
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    MESSAGE_CREATE: MessageDispatchPayload;
+    MESSAGE_UPDATE: MessageDispatchPayload;
+  }
 }
