@@ -32,10 +32,8 @@ export interface UnregisteredDispatchPayloads {
   GAME_DIRECT_MESSAGE_CREATE: unknown;
   GAME_DIRECT_MESSAGE_DELETE: unknown;
   GAME_DIRECT_MESSAGE_UPDATE: unknown;
-  GUILD_CREATE: unknown;
   GUILD_SCHEDULED_EVENT_USER_ADD: unknown;
   GUILD_SCHEDULED_EVENT_USER_REMOVE: unknown;
-  GUILD_SOUNDBOARD_SOUNDS_UPDATE: unknown;
   GUILD_SOUNDBOARD_SOUND_CREATE: unknown;
   GUILD_SOUNDBOARD_SOUND_DELETE: unknown;
   GUILD_SOUNDBOARD_SOUND_UPDATE: unknown;
@@ -67,12 +65,6 @@ export interface UnregisteredDispatchPayloads {
   SUBSCRIPTION_CREATE: unknown;
   SUBSCRIPTION_DELETE: unknown;
   SUBSCRIPTION_UPDATE: unknown;
-  THREAD_CREATE: unknown;
-  THREAD_DELETE: unknown;
-  THREAD_LIST_SYNC: unknown;
-  THREAD_MEMBERS_UPDATE: unknown;
-  THREAD_MEMBER_UPDATE: unknown;
-  THREAD_UPDATE: unknown;
   TYPING_START: unknown;
   VOICE_CHANNEL_EFFECT_SEND: unknown;
   VOICE_CHANNEL_START_TIME_UPDATE: unknown;

@@ -46,7 +46,6 @@ const NAMES: Readonly<Record<DispatchName, true>> = {
   GUILD_AUDIT_LOG_ENTRY_CREATE: true,
   GUILD_BAN_ADD: true,
   GUILD_BAN_REMOVE: true,
-  GUILD_CREATE: true,
   GUILD_DELETE: true,
   GUILD_EMOJIS_UPDATE: true,
   GUILD_INTEGRATIONS_UPDATE: true,
@@ -61,7 +60,6 @@ const NAMES: Readonly<Record<DispatchName, true>> = {
   GUILD_SCHEDULED_EVENT_UPDATE: true,
   GUILD_SCHEDULED_EVENT_USER_ADD: true,
   GUILD_SCHEDULED_EVENT_USER_REMOVE: true,
-  GUILD_SOUNDBOARD_SOUNDS_UPDATE: true,
   GUILD_SOUNDBOARD_SOUND_CREATE: true,
   GUILD_SOUNDBOARD_SOUND_DELETE: true,
   GUILD_SOUNDBOARD_SOUND_UPDATE: true,
@@ -107,7 +105,6 @@ const NAMES: Readonly<Record<DispatchName, true>> = {
   SUBSCRIPTION_UPDATE: true,
   THREAD_CREATE: true,
   THREAD_DELETE: true,
-  THREAD_LIST_SYNC: true,
   THREAD_MEMBERS_UPDATE: true,
   THREAD_MEMBER_UPDATE: true,
   THREAD_UPDATE: true,
@@ -131,7 +128,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** `value` when it is an object, to read its fields as unknowns; else null. */
-export function asRecord(value: unknown): Record<string, unknown> | null {
+function asRecord(value: unknown): Record<string, unknown> | null {
   return isObject(value) ? value : null;
 }
 

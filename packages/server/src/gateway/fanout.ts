@@ -18,11 +18,11 @@ import {
 } from '../events/dispatcher.js';
 import type { Storage } from '../storage/index.js';
 import { inRemoteSpan } from '../events/tracing.js';
-import { asRecord, busDispatch, type BusDispatch } from './decode.js';
+import { busDispatch, type BusDispatch } from './decode.js';
 import { EncodedDispatch } from './frames.js';
 import type { GuildCreate } from './guildCreate.js';
 import type { GuildDirectory } from './guildDirectory.js';
-import { scalarText, type GuildState } from './guildState.js';
+import type { GuildState } from './guildState.js';
 import type { Presences } from './presences.js';
 import type { SessionRegistry } from './registry.js';
 import {
@@ -60,11 +60,7 @@ const SNAPSHOT_NEUTRAL_EVENTS = new Set([
   'VOICE_SERVER_UPDATE',
 ]);
 
-/**
- * Keeps the guild's permission model current with one of its dispatches. The thread events'
- * payloads are not registered yet (domain/dispatch.ts `UnregisteredDispatchPayloads`): they are
- * read as objects.
- */
+/** Keeps the guild's permission model current with one of its dispatches. */
 function applyToModel(state: GuildState<Session>, body: DispatchBody) {
   if (body.type === 'GUILD_ROLE_CREATE' || body.type === 'GUILD_ROLE_UPDATE') {
     state.setRole(body.data.role);
@@ -90,19 +86,14 @@ function applyToModel(state: GuildState<Session>, body: DispatchBody) {
     }
     state.invalidate();
   } else if (body.type === 'THREAD_CREATE' || body.type === 'THREAD_UPDATE') {
-    state.setThread(asRecord(body.data) ?? {});
+    state.setThread(body.data);
   } else if (body.type === 'THREAD_DELETE') {
-    state.threads.delete(scalarText(asRecord(body.data)?.['id']));
+    state.threads.delete(body.data.id);
     state.invalidate();
   } else if (body.type === 'THREAD_MEMBERS_UPDATE') {
-    const data = asRecord(body.data) ?? {};
-    const added = Array.isArray(data['added_members'])
-      ? (data['added_members'] as Record<string, unknown>[]).map((m) => scalarText(m['user_id']))
-      : [];
-    const removed = Array.isArray(data['removed_member_ids'])
-      ? data['removed_member_ids'].map((id) => scalarText(id))
-      : [];
-    state.updateThreadMembers(scalarText(data['id']), added, removed);
+    const { data } = body;
+    const added = (data.added_members ?? []).map((m) => m.user_id);
+    state.updateThreadMembers(data.id, added, data.removed_member_ids ?? []);
   } else if (body.type === 'GUILD_MEMBER_UPDATE') {
     const { data } = body;
     const known = state.members.get(data.user.id);

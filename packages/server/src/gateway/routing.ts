@@ -191,7 +191,6 @@ export function routeGuildDispatch<S extends RoutedSession>(
 ) {
   const { received, channelId } = dispatch;
   const type = bodyType(received);
-  const data = payloadRecord(received);
   // Who could view the channel before the change (CHANNEL_DELETE of a hidden channel).
   const viewBefore = new Map<S, boolean>();
   if ((type === 'CHANNEL_DELETE' || type === 'THREAD_DELETE') && channelId !== null) {
@@ -206,7 +205,7 @@ export function routeGuildDispatch<S extends RoutedSession>(
   const required = intentFor(type, true);
   const subjectUserId = ownMemberOf(received);
   const invite = INVITE_EVENTS.has(type);
-  const threadMembers = threadMemberUsers(type, data);
+  const threadMembers = threadMemberUsers(received);
 
   /** What the session receives of the dispatch: null for nothing. */
   const eventFor = (session: S): EncodedDispatch | null => {

@@ -5,7 +5,6 @@
  */
 import type { TokenGrant } from '../domain/tokenAccess.js';
 import type { ReceivedBody } from './decode.js';
-import { scalarText } from './guildState.js';
 
 /** What the rules look at of a receiving session. */
 export interface RoutedSession {
@@ -114,19 +113,15 @@ export const CHANNEL_EVENTS = new Set(['CHANNEL_CREATE', 'CHANNEL_UPDATE']);
  * members (they receive it whatever their intents), THREAD_MEMBER_UPDATE's own user (only they
  * receive it). Null for other dispatches.
  */
-export function threadMemberUsers(type: string, data: Record<string, unknown>): Set<string> | null {
-  if (type === 'THREAD_MEMBER_UPDATE') return new Set([scalarText(data['user_id'])]);
-  if (type !== 'THREAD_MEMBERS_UPDATE') return null;
-  const users = new Set<string>();
-  if (Array.isArray(data['added_members'])) {
-    for (const m of data['added_members'] as Record<string, unknown>[]) {
-      users.add(scalarText(m['user_id']));
-    }
-  }
-  if (Array.isArray(data['removed_member_ids'])) {
-    for (const id of data['removed_member_ids']) users.add(scalarText(id));
-  }
-  return users;
+export function threadMemberUsers(received: ReceivedBody): Set<string> | null {
+  if (!received.known) return null;
+  const { body } = received;
+  if (body.type === 'THREAD_MEMBER_UPDATE') return new Set([body.data.user_id]);
+  if (body.type !== 'THREAD_MEMBERS_UPDATE') return null;
+  return new Set([
+    ...(body.data.added_members ?? []).map((m) => m.user_id),
+    ...(body.data.removed_member_ids ?? []),
+  ]);
 }
 
 /** Whether the session asked for the intent (0: none needed). */
