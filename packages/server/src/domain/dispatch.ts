@@ -34,9 +34,6 @@ export interface UnregisteredDispatchPayloads {
   GAME_DIRECT_MESSAGE_UPDATE: unknown;
   GUILD_SCHEDULED_EVENT_USER_ADD: unknown;
   GUILD_SCHEDULED_EVENT_USER_REMOVE: unknown;
-  GUILD_SOUNDBOARD_SOUND_CREATE: unknown;
-  GUILD_SOUNDBOARD_SOUND_DELETE: unknown;
-  GUILD_SOUNDBOARD_SOUND_UPDATE: unknown;
   INTERACTION_CREATE: unknown;
   INTERACTION_FAILURE: unknown;
   INTERACTION_MODAL_CREATE: unknown;
@@ -59,9 +56,6 @@ export interface UnregisteredDispatchPayloads {
   MESSAGE_REACTION_REMOVE_ALL: unknown;
   MESSAGE_REACTION_REMOVE_EMOJI: unknown;
   PRESENCE_UPDATE: unknown;
-  STAGE_INSTANCE_CREATE: unknown;
-  STAGE_INSTANCE_DELETE: unknown;
-  STAGE_INSTANCE_UPDATE: unknown;
   SUBSCRIPTION_CREATE: unknown;
   SUBSCRIPTION_DELETE: unknown;
   SUBSCRIPTION_UPDATE: unknown;

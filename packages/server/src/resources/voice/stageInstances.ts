@@ -193,3 +193,11 @@ export function createStageInstanceService(deps: ServiceDeps) {
 }
 
 export type StageInstanceService = ReturnType<typeof createStageInstanceService>;
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    STAGE_INSTANCE_CREATE: StageInstanceWire;
+    STAGE_INSTANCE_UPDATE: StageInstanceWire;
+    STAGE_INSTANCE_DELETE: StageInstanceWire;
+  }
+}
