@@ -47,8 +47,6 @@ export interface UnregisteredDispatchPayloads {
   LOBBY_MESSAGE_DELETE: unknown;
   LOBBY_MESSAGE_UPDATE: unknown;
   LOBBY_UPDATE: unknown;
-  MESSAGE_DELETE: unknown;
-  MESSAGE_DELETE_BULK: unknown;
   MESSAGE_POLL_VOTE_ADD: unknown;
   MESSAGE_POLL_VOTE_REMOVE: unknown;
   MESSAGE_REACTION_ADD: unknown;

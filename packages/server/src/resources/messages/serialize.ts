@@ -414,9 +414,25 @@ export type MessageDispatchPayload = MessageWire & {
   member?: ReturnType<typeof serializePartialMember>;
 };
 
+/** MESSAGE_DELETE: the message's id and where it was. */
+export interface MessageDeletePayload {
+  id: string;
+  channel_id: string;
+  guild_id?: string;
+}
+
+/** MESSAGE_DELETE_BULK: the ids of the messages deleted together in one channel. */
+export interface MessageDeleteBulkPayload {
+  ids: readonly string[];
+  channel_id: string;
+  guild_id?: string;
+}
+
 declare module '../../domain/dispatch.js' {
   interface DispatchPayloads {
     MESSAGE_CREATE: MessageDispatchPayload;
     MESSAGE_UPDATE: MessageDispatchPayload;
+    MESSAGE_DELETE: MessageDeletePayload;
+    MESSAGE_DELETE_BULK: MessageDeleteBulkPayload;
   }
 }
