@@ -22,7 +22,6 @@ export interface UnregisteredDispatchPayloads {
   CALL_CREATE: unknown;
   CALL_DELETE: unknown;
   CALL_UPDATE: unknown;
-  CHANNEL_PINS_UPDATE: unknown;
   CHANNEL_RECIPIENT_ADD: unknown;
   CHANNEL_RECIPIENT_REMOVE: unknown;
   EMBEDDED_ACTIVITY_UPDATE: unknown;
@@ -57,12 +56,10 @@ export interface UnregisteredDispatchPayloads {
   SUBSCRIPTION_CREATE: unknown;
   SUBSCRIPTION_DELETE: unknown;
   SUBSCRIPTION_UPDATE: unknown;
-  TYPING_START: unknown;
   VOICE_CHANNEL_EFFECT_SEND: unknown;
   VOICE_CHANNEL_START_TIME_UPDATE: unknown;
   VOICE_SERVER_UPDATE: unknown;
   VOICE_STATE_UPDATE: unknown;
-  WEBHOOKS_UPDATE: unknown;
 }
 
 /**

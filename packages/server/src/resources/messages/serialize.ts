@@ -428,8 +428,26 @@ export interface MessageDeleteBulkPayload {
   guild_id?: string;
 }
 
+/** CHANNEL_PINS_UPDATE: when the channel's newest pin was made, null when none is left. */
+export interface ChannelPinsUpdatePayload {
+  channel_id: string;
+  guild_id?: string;
+  last_pin_timestamp: string | null;
+}
+
+/** TYPING_START: who started typing where, with their partial member in a guild. */
+export interface TypingStartPayload {
+  channel_id: string;
+  guild_id?: string;
+  user_id: string;
+  timestamp: number;
+  member?: ReturnType<typeof serializePartialMember>;
+}
+
 declare module '../../domain/dispatch.js' {
   interface DispatchPayloads {
+    CHANNEL_PINS_UPDATE: ChannelPinsUpdatePayload;
+    TYPING_START: TypingStartPayload;
     MESSAGE_CREATE: MessageDispatchPayload;
     MESSAGE_UPDATE: MessageDispatchPayload;
     MESSAGE_DELETE: MessageDeletePayload;
