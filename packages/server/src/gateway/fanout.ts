@@ -213,7 +213,7 @@ export function createFanout(deps: {
     for (const [session, event] of route.visibilityChanges()) send.deliver(session, event, source);
   };
 
-  const onUserDispatch = (userId: string, { type, envelope, source }: BusDispatch) => {
+  const onUserDispatch = (userId: string, { type, envelope, received, source }: BusDispatch) => {
     // A guild's dispatch on a user's subject says the user joined: the guild's own subject
     // delivers it to the sessions in the guild.
     if (envelope.guildId !== null) {
@@ -234,7 +234,7 @@ export function createFanout(deps: {
       send.deliver(session, eventFor(session.grant), source);
       receivers.push(session);
     }
-    const friendId = newFriendOf(type, envelope.data);
+    const friendId = newFriendOf(received);
     // The friend's presence, to those whose token reads presences (as READY's `presences`).
     const watchers = receivers.filter((session) => mayAccess(session.grant, 'presences'));
     if (friendId !== null && watchers.length > 0) sendFriendPresence(watchers, friendId);
