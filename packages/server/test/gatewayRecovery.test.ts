@@ -18,7 +18,7 @@ import { createApp, type App } from '../src/app.js';
 import type { EventBus } from '../src/bus/index.js';
 import { createNatsBus, historyStreamName } from '../src/bus/nats/index.js';
 import { loadConfig } from '../src/config.js';
-import { ALL_DISPATCHES, createBusDispatcher } from '../src/events/dispatcher.js';
+import { ALL_DISPATCHES, createBusDispatcher, type AnyDispatch } from '../src/events/dispatcher.js';
 import { createLogger } from '../src/logger.js';
 import { createPostgresStorage } from '../src/storage/postgres/index.js';
 import { connectGateway, identifyGateway, type Frame } from './support/gatewayClient.js';
@@ -166,7 +166,7 @@ describe.skipIf(!postgresAvailable || !natsAvailable)('a gateway node that dies'
     // The API node's connection: it publishes on, whatever happens to the gateway nodes.
     const api = await natsBus(keepHistory);
     buses.push(api);
-    const events = createBusDispatcher({
+    const events = createBusDispatcher<AnyDispatch>({
       bus: api,
       clock: { now: () => Date.now() },
       onError: () => undefined,

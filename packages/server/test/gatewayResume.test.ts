@@ -2,7 +2,7 @@ import { ApplicationFlags, GatewayIntentBits as I } from '@guildhall/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventBus } from '../src/bus/index.js';
 import { MemoryBus } from '../src/bus/memory/index.js';
-import { createBusDispatcher } from '../src/events/dispatcher.js';
+import { createBusDispatcher, type AnyDispatch } from '../src/events/dispatcher.js';
 import { expandScopes } from '../src/oauth/index.js';
 import { SESSION_RELEASE_SUBJECT } from '../src/gateway/handoff.js';
 import { describeDrivers } from './support/drivers.js';
@@ -178,7 +178,7 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
     const firstNode = (await first.storage.gateway.findSession(ready.session_id))?.node;
     first.gateway.dropAll(4000);
     await client.closed;
-    const events = createBusDispatcher({
+    const events = createBusDispatcher<AnyDispatch>({
       bus,
       clock: { now: () => Date.now() },
       onError: () => undefined,
@@ -227,7 +227,7 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
       intents: I.GUILDS,
     });
     await client.dispatch('GUILD_CREATE');
-    const events = createBusDispatcher({
+    const events = createBusDispatcher<AnyDispatch>({
       bus,
       clock: { now: () => Date.now() },
       onError: () => undefined,
@@ -282,7 +282,7 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
     // The first node still serves the session: it was neither asked to let go nor closed.
     expect(first.gateway.sessionCount()).toBe(1);
     expect(second.gateway.sessionCount()).toBe(0);
-    const events = createBusDispatcher({
+    const events = createBusDispatcher<AnyDispatch>({
       bus,
       clock: { now: () => Date.now() },
       onError: () => undefined,
@@ -308,7 +308,7 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
     const seq = client.frames.at(-1)?.s ?? 0;
     first.gateway.dropAll(4000);
     await client.closed;
-    const events = createBusDispatcher({
+    const events = createBusDispatcher<AnyDispatch>({
       bus,
       clock: { now: () => Date.now() },
       onError: () => undefined,

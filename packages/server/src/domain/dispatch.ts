@@ -1,19 +1,92 @@
 /**
- * The gateway dispatch as a service announces it. A leaf, so the storage contract can carry what
- * a transaction announces (`CommitScope` in storage/types/storage.ts) and events/dispatcher.ts
- * can publish it.
+ * The gateway dispatch as a service announces it, typed by its name. A leaf, so the storage
+ * contract can carry what a transaction announces (`CommitScope` in storage/types/storage.ts),
+ * events/dispatcher.ts can publish it and the gateway can read it back (gateway/decode.ts).
  *
  * @module
  */
 
 /**
- * One gateway dispatch as a service announces it, after its transaction commits. The gateway
- * decides per session whether and how each session sees it (intents, VIEW_CHANNEL, MESSAGE_CONTENT,
- * obfuscation, presence privacy); services only say what happened and where.
+ * The names no resource has registered its payload for yet: they may be announced with any
+ * `data` (`unknown`), and the gateway reads them as it did before dispatches were typed. A name
+ * leaves this list when its resource registers it in `DispatchPayloads`.
  */
-export interface Dispatch<TData = unknown> {
-  /** The dispatch name, e.g. `MESSAGE_CREATE`. */
-  type: string;
+export interface UnregisteredDispatchPayloads {
+  ACTIVITY_JOIN: unknown;
+  ACTIVITY_JOIN_REQUEST: unknown;
+  ACTIVITY_SPECTATE: unknown;
+  APPLICATION_AUTHORIZED: unknown;
+  APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE: unknown;
+  APPLICATION_DEAUTHORIZED: unknown;
+  AUTHORIZE_REQUEST: unknown;
+  CALL_CREATE: unknown;
+  CALL_DELETE: unknown;
+  CALL_UPDATE: unknown;
+  CHANNEL_RECIPIENT_ADD: unknown;
+  CHANNEL_RECIPIENT_REMOVE: unknown;
+  EMBEDDED_ACTIVITY_UPDATE: unknown;
+  ENTITLEMENT_CREATE: unknown;
+  ENTITLEMENT_DELETE: unknown;
+  ENTITLEMENT_UPDATE: unknown;
+  GAME_DIRECT_MESSAGE_CREATE: unknown;
+  GAME_DIRECT_MESSAGE_DELETE: unknown;
+  GAME_DIRECT_MESSAGE_UPDATE: unknown;
+  GUILD_SCHEDULED_EVENT_USER_ADD: unknown;
+  GUILD_SCHEDULED_EVENT_USER_REMOVE: unknown;
+  INTERACTION_CREATE: unknown;
+  INTERACTION_FAILURE: unknown;
+  INTERACTION_MODAL_CREATE: unknown;
+  INTERACTION_SUCCESS: unknown;
+  LOBBY_CREATE: unknown;
+  LOBBY_DELETE: unknown;
+  LOBBY_MEMBER_ADD: unknown;
+  LOBBY_MEMBER_REMOVE: unknown;
+  LOBBY_MEMBER_UPDATE: unknown;
+  LOBBY_MESSAGE_CREATE: unknown;
+  LOBBY_MESSAGE_DELETE: unknown;
+  LOBBY_MESSAGE_UPDATE: unknown;
+  LOBBY_UPDATE: unknown;
+  MESSAGE_POLL_VOTE_ADD: unknown;
+  MESSAGE_POLL_VOTE_REMOVE: unknown;
+  MESSAGE_REACTION_ADD: unknown;
+  MESSAGE_REACTION_REMOVE: unknown;
+  MESSAGE_REACTION_REMOVE_ALL: unknown;
+  MESSAGE_REACTION_REMOVE_EMOJI: unknown;
+  PRESENCE_UPDATE: unknown;
+  SUBSCRIPTION_CREATE: unknown;
+  SUBSCRIPTION_DELETE: unknown;
+  SUBSCRIPTION_UPDATE: unknown;
+  VOICE_CHANNEL_EFFECT_SEND: unknown;
+  VOICE_CHANNEL_START_TIME_UPDATE: unknown;
+  VOICE_SERVER_UPDATE: unknown;
+  VOICE_STATE_UPDATE: unknown;
+}
+
+/**
+ * The payload (`d`) of each dispatch name, as the platform sends it to a session that may see all
+ * of it. Empty here: the resource that builds a dispatch registers its name and payload type from
+ * its own dispatch file by module augmentation, since this leaf may not import `resources/`:
+ *
+ *     declare module '../../domain/dispatch.js' {
+ *       interface DispatchPayloads { GUILD_BAN_ADD: BanPayload }
+ *     }
+ *
+ * Every file of the server's program is compiled together, so each registration holds wherever
+ * `Dispatch` is used: a service can only announce a registered name with its payload, and the
+ * gateway narrows a decoded dispatch's `data` by its `type`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- each resource adds its names
+export interface DispatchPayloads extends UnregisteredDispatchPayloads {}
+
+/** Every dispatch name a service may announce. */
+export type DispatchName = keyof DispatchPayloads;
+
+/**
+ * Where a dispatch goes, whatever its name. The gateway decides per session whether and how each
+ * session sees it (intents, VIEW_CHANNEL, MESSAGE_CONTENT, obfuscation, presence privacy);
+ * services only say what happened and where.
+ */
+export interface DispatchRoute {
   /** The guild the event belongs to; null for events addressed only to users (USER_UPDATE, DMs). */
   guildId: string | null;
   /** The channel whose VIEW_CHANNEL gates the event, when one does. */
@@ -48,6 +121,23 @@ export interface Dispatch<TData = unknown> {
    * voice node watches instead of its members' whole user subjects.
    */
   voiceCall?: string;
-  /** The wire payload (`d`), as the platform sends it to a session that may see all of it. */
-  data: TData;
 }
+
+/**
+ * The name and payload of a dispatch: a union over the names `K`, so `{ type: 'MESSAGE_CREATE',
+ * data }` must carry the MESSAGE_CREATE payload and a check of `type` narrows `data`.
+ */
+export type DispatchBody<K extends DispatchName = DispatchName> = K extends DispatchName
+  ? {
+      /** The dispatch name, e.g. `MESSAGE_CREATE`. */
+      type: K;
+      /** The wire payload (`d`), as the platform sends it to a session that may see all of it. */
+      data: DispatchPayloads[K];
+    }
+  : never;
+
+/** One gateway dispatch as a service announces it, after its transaction commits. */
+export type Dispatch<K extends DispatchName = DispatchName> = DispatchRoute & DispatchBody<K>;
+
+/** The payload of the dispatch named `K`. */
+export type DispatchData<K extends DispatchName> = DispatchPayloads[K];

@@ -5,7 +5,7 @@ import { manualClock } from '../domain/clock.js';
 import {
   ALL_DISPATCHES,
   createBusDispatcher,
-  type Dispatch,
+  type AnyDispatch,
   type DispatchEnvelope,
 } from './dispatcher.js';
 
@@ -16,8 +16,8 @@ describe('createBusDispatcher', () => {
     await bus.subscribe(ALL_DISPATCHES, (event, subject) => {
       seen.push({ subject, event });
     });
-    const failures: Dispatch[] = [];
-    const dispatcher = createBusDispatcher({
+    const failures: AnyDispatch[] = [];
+    const dispatcher = createBusDispatcher<AnyDispatch>({
       bus,
       clock: manualClock(1_700_000_000_000),
       onError: (_err, event) => failures.push(event),
@@ -32,7 +32,7 @@ describe('createBusDispatcher', () => {
       seen.push(event);
     });
     const traces = ['00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', undefined];
-    const traced = createBusDispatcher({
+    const traced = createBusDispatcher<AnyDispatch>({
       bus,
       clock: manualClock(0),
       onError: () => undefined,
@@ -41,7 +41,11 @@ describe('createBusDispatcher', () => {
     const event = { type: 'GUILD_MEMBER_ADD', guildId: '1', userIds: ['5'], data: {} };
     traced.dispatch(event);
     traced.dispatch(event);
-    createBusDispatcher({ bus, clock: manualClock(0), onError: () => undefined }).dispatch(event);
+    createBusDispatcher<AnyDispatch>({
+      bus,
+      clock: manualClock(0),
+      onError: () => undefined,
+    }).dispatch(event);
     await bus.close();
     expect(seen.map((e) => e.trace)).toEqual([
       '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',

@@ -1,13 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import type { EventBus } from '../bus/index.js';
 import type { Clock } from '../domain/clock.js';
-import type { Dispatch } from '../domain/dispatch.js';
+import type { Dispatch, DispatchRoute } from '../domain/dispatch.js';
 
 export type { Dispatch } from '../domain/dispatch.js';
 
+/**
+ * A dispatch of any name and payload, as any node may put it on the bus: what a test publishes
+ * when it plays another node (an older or newer one, or one whose payloads it leaves partial).
+ * The gateway decodes what it receives either way (gateway/decode.ts); services announce
+ * `Dispatch`, which this includes.
+ */
+export type AnyDispatch = DispatchRoute & { type: string; data: unknown };
+
 /** Announces dispatches. Never throws and never waits for delivery. */
-export interface Dispatcher {
-  dispatch(events: Dispatch | readonly Dispatch[]): void;
+export interface Dispatcher<D extends AnyDispatch = Dispatch> {
+  dispatch(events: D | readonly D[]): void;
 }
 
 /**
@@ -16,9 +24,9 @@ export interface Dispatcher {
  * their voice channel) runs once, where the change was made, without any node receiving every
  * guild's subject from the bus.
  */
-export interface WatchedDispatcher extends Dispatcher {
+export interface WatchedDispatcher<D extends AnyDispatch = Dispatch> extends Dispatcher<D> {
   /** Calls `listener` with each dispatch this process announces from now on; returns the undo. */
-  watch(listener: (event: Dispatch) => void): () => void;
+  watch(listener: (event: D) => void): () => void;
 }
 
 /** The envelope of a dispatch on the bus. */
@@ -71,7 +79,7 @@ export const USER_SUBJECT_PREFIX = 'dispatch.user.';
 /** Every dispatch subject, for a watcher of everything (tests, tools); gateways watch their own. */
 export const ALL_DISPATCHES = 'dispatch.>';
 
-function isList(events: Dispatch | readonly Dispatch[]): events is readonly Dispatch[] {
+function isList<D extends AnyDispatch>(events: D | readonly D[]): events is readonly D[] {
   return Array.isArray(events);
 }
 
@@ -83,23 +91,23 @@ const NODE_ID_BYTES = 8;
  * the call's subject too. A publish failure goes to
  * `onError`; the caller's committed change stands.
  */
-export function createBusDispatcher(options: {
+export function createBusDispatcher<D extends AnyDispatch = Dispatch>(options: {
   bus: EventBus;
   clock: Clock;
-  onError: (err: unknown, event: Dispatch) => void;
+  onError: (err: unknown, event: D) => void;
   /**
    * The trace the dispatches belong to, as a `traceparent` (events/tracing.ts
    * `activeTraceparent`), carried with each on the bus; absent when tracing is off.
    */
   traceparent?: () => string | undefined;
-}): WatchedDispatcher {
+}): WatchedDispatcher<D> {
   const { bus, clock, onError } = options;
-  const watchers = new Set<(event: Dispatch) => void>();
+  const watchers = new Set<(event: D) => void>();
   const node = randomBytes(NODE_ID_BYTES).toString('hex');
   let counter = 0;
   const send = (
     subject: string,
-    event: Dispatch,
+    event: D,
     { data, trace }: { data: DispatchEnvelope; trace: string | undefined },
   ) => {
     const busEvent = { type: event.type, topic: subject, data, publishedAt: clock.now() };
@@ -111,7 +119,7 @@ export function createBusDispatcher(options: {
   };
   return {
     dispatch(events) {
-      const list: readonly Dispatch[] = isList(events) ? events : [events];
+      const list: readonly D[] = isList(events) ? events : [events];
       const trace = options.traceparent?.();
       for (const event of list) {
         const userIds = event.userIds ?? [];

@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import type { BusEvent, KeptEvent } from '../bus/index.js';
 import type { Clock } from '../domain/clock.js';
+import type { DispatchBody } from '../domain/dispatch.js';
 import { mayAccess } from '../domain/tokenAccess.js';
 import {
   GUILD_SUBJECT_PREFIX,
@@ -17,10 +18,11 @@ import {
 } from '../events/dispatcher.js';
 import type { Storage } from '../storage/index.js';
 import { inRemoteSpan } from '../events/tracing.js';
+import { busDispatch, type BusDispatch } from './decode.js';
 import { EncodedDispatch } from './frames.js';
 import type { GuildCreate } from './guildCreate.js';
 import type { GuildDirectory } from './guildDirectory.js';
-import { scalarText, type GuildState } from './guildState.js';
+import type { GuildState } from './guildState.js';
 import type { Presences } from './presences.js';
 import type { SessionRegistry } from './registry.js';
 import {
@@ -58,101 +60,54 @@ const SNAPSHOT_NEUTRAL_EVENTS = new Set([
   'VOICE_SERVER_UPDATE',
 ]);
 
-/** A dispatch as the bus carries it, and where it came from. */
-interface BusDispatch {
-  type: string;
-  envelope: DispatchEnvelope;
-  source: DispatchSource;
-}
-
-function busDispatch(event: BusEvent): BusDispatch {
-  const envelope = event.data as DispatchEnvelope;
-  return {
-    type: event.type,
-    envelope,
-    source: { id: envelope.id, publishedAt: event.publishedAt },
-  };
-}
-
-function asRecord(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
-}
-
 /** Keeps the guild's permission model current with one of its dispatches. */
-function applyToModel(state: GuildState<Session>, type: string, data: Record<string, unknown>) {
-  switch (type) {
-    case 'GUILD_ROLE_CREATE':
-    case 'GUILD_ROLE_UPDATE': {
-      const role = asRecord(data['role']);
-      if (role !== null) state.setRole(role);
-      break;
-    }
-    case 'GUILD_ROLE_DELETE': {
-      const roleId = scalarText(data['role_id']);
-      state.roles.delete(roleId);
-      for (const [userId, member] of state.members) {
-        if (member.roleIds.includes(roleId)) {
-          state.members.set(userId, {
-            ...member,
-            roleIds: member.roleIds.filter((r) => r !== roleId),
-          });
-        }
-      }
-      state.invalidate();
-      break;
-    }
-    case 'CHANNEL_CREATE':
-    case 'CHANNEL_UPDATE':
-      state.setChannel(data);
-      break;
-    case 'CHANNEL_DELETE': {
-      const channelId = scalarText(data['id']);
-      state.channels.delete(channelId);
-      for (const thread of [...state.threads.values()]) {
-        if (thread.parentId === channelId) state.threads.delete(thread.id);
-      }
-      state.invalidate();
-      break;
-    }
-    case 'THREAD_CREATE':
-    case 'THREAD_UPDATE':
-      state.setThread(data);
-      break;
-    case 'THREAD_DELETE':
-      state.threads.delete(scalarText(data['id']));
-      state.invalidate();
-      break;
-    case 'THREAD_MEMBERS_UPDATE': {
-      const added = Array.isArray(data['added_members'])
-        ? (data['added_members'] as Record<string, unknown>[]).map((m) => scalarText(m['user_id']))
-        : [];
-      const removed = Array.isArray(data['removed_member_ids'])
-        ? data['removed_member_ids'].map((id) => scalarText(id))
-        : [];
-      state.updateThreadMembers(scalarText(data['id']), added, removed);
-      break;
-    }
-    case 'GUILD_MEMBER_UPDATE': {
-      const userId = scalarText(asRecord(data['user'])?.['id']);
-      const known = state.members.get(userId);
-      if (known !== undefined) {
-        const until = data['communication_disabled_until'];
-        state.setMember(userId, {
-          roleIds: Array.isArray(data['roles']) ? data['roles'].map(String) : known.roleIds,
-          communicationDisabledUntil: typeof until === 'string' ? Date.parse(until) : null,
-          joinedAt: known.joinedAt,
+function applyToModel(state: GuildState<Session>, body: DispatchBody) {
+  if (body.type === 'GUILD_ROLE_CREATE' || body.type === 'GUILD_ROLE_UPDATE') {
+    state.setRole(body.data.role);
+  } else if (body.type === 'GUILD_ROLE_DELETE') {
+    const roleId = body.data.role_id;
+    state.roles.delete(roleId);
+    for (const [userId, member] of state.members) {
+      if (member.roleIds.includes(roleId)) {
+        state.members.set(userId, {
+          ...member,
+          roleIds: member.roleIds.filter((r) => r !== roleId),
         });
       }
-      break;
     }
-    case 'GUILD_UPDATE':
-      if (typeof data['owner_id'] === 'string') state.ownerId = data['owner_id'];
-      state.invalidate();
-      break;
-    default:
-      break;
+    state.invalidate();
+  } else if (body.type === 'CHANNEL_CREATE' || body.type === 'CHANNEL_UPDATE') {
+    state.setChannel(body.data);
+  } else if (body.type === 'CHANNEL_DELETE') {
+    const channelId = body.data.id;
+    state.channels.delete(channelId);
+    for (const thread of [...state.threads.values()]) {
+      if (thread.parentId === channelId) state.threads.delete(thread.id);
+    }
+    state.invalidate();
+  } else if (body.type === 'THREAD_CREATE' || body.type === 'THREAD_UPDATE') {
+    state.setThread(body.data);
+  } else if (body.type === 'THREAD_DELETE') {
+    state.threads.delete(body.data.id);
+    state.invalidate();
+  } else if (body.type === 'THREAD_MEMBERS_UPDATE') {
+    const { data } = body;
+    const added = (data.added_members ?? []).map((m) => m.user_id);
+    state.updateThreadMembers(data.id, added, data.removed_member_ids ?? []);
+  } else if (body.type === 'GUILD_MEMBER_UPDATE') {
+    const { data } = body;
+    const known = state.members.get(data.user.id);
+    if (known !== undefined) {
+      const until = data.communication_disabled_until;
+      state.setMember(data.user.id, {
+        roleIds: data.roles,
+        communicationDisabledUntil: until === null ? null : Date.parse(until),
+        joinedAt: known.joinedAt,
+      });
+    }
+  } else if (body.type === 'GUILD_UPDATE') {
+    state.ownerId = body.data.owner_id;
+    state.invalidate();
   }
 }
 
@@ -218,10 +173,9 @@ export function createFanout(deps: {
     }
   };
 
-  const onGuildDispatch = ({ type, envelope, source }: BusDispatch) => {
+  const onGuildDispatch = ({ type, envelope, received, source }: BusDispatch) => {
     const guildId = envelope.guildId;
     if (guildId === null) return;
-    const data = asRecord(envelope.data) ?? {};
     const state = guilds.get(guildId);
     if (state === undefined) return;
     if (!SNAPSHOT_NEUTRAL_EVENTS.has(type)) {
@@ -230,12 +184,14 @@ export function createFanout(deps: {
     }
     const route = routeGuildDispatch(
       state,
-      { type, data, channelId: envelope.channelId },
+      { received, channelId: envelope.channelId },
       clock.now(),
     );
-    applyToModel(state, type, data);
+    if (received.known) applyToModel(state, received.body);
     const removedUserId =
-      type === 'GUILD_MEMBER_REMOVE' ? scalarText(asRecord(data['user'])?.['id']) : null;
+      received.known && received.body.type === 'GUILD_MEMBER_REMOVE'
+        ? received.body.data.user.id
+        : null;
     for (const session of [...state.sessions]) {
       if (!forSession(session, envelope)) continue;
       const event = route.eventFor(session);
@@ -257,7 +213,7 @@ export function createFanout(deps: {
     for (const [session, event] of route.visibilityChanges()) send.deliver(session, event, source);
   };
 
-  const onUserDispatch = (userId: string, { type, envelope, source }: BusDispatch) => {
+  const onUserDispatch = (userId: string, { type, envelope, received, source }: BusDispatch) => {
     // A guild's dispatch on a user's subject says the user joined: the guild's own subject
     // delivers it to the sessions in the guild.
     if (envelope.guildId !== null) {
@@ -278,7 +234,7 @@ export function createFanout(deps: {
       send.deliver(session, eventFor(session.grant), source);
       receivers.push(session);
     }
-    const friendId = newFriendOf(type, envelope.data);
+    const friendId = newFriendOf(received);
     // The friend's presence, to those whose token reads presences (as READY's `presences`).
     const watchers = receivers.filter((session) => mayAccess(session.grant, 'presences'));
     if (friendId !== null && watchers.length > 0) sendFriendPresence(watchers, friendId);
@@ -318,7 +274,7 @@ export function createFanout(deps: {
    * Joins and leaves are not replayed: the session is in the guilds it is in now.
    */
   const routeForSession = (session: Session, kept: KeptEvent): HeldDispatch[] => {
-    const { type, envelope, source } = busDispatch(kept.event);
+    const { type, envelope, received, source } = busDispatch(kept.event);
     if (!forSession(session, envelope)) return [];
     if (kept.subject.startsWith(USER_SUBJECT_PREFIX)) {
       if (
@@ -332,10 +288,9 @@ export function createFanout(deps: {
     }
     const state = envelope.guildId === null ? undefined : guilds.get(envelope.guildId);
     if (state?.sessions.has(session) !== true) return [];
-    const data = asRecord(envelope.data) ?? {};
     const route = routeGuildDispatch(
       state,
-      { type, data, channelId: envelope.channelId },
+      { received, channelId: envelope.channelId },
       clock.now(),
     );
     const event = route.eventFor(session);

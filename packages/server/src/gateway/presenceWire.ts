@@ -4,6 +4,7 @@
  * GUILD_MEMBERS_CHUNK), with custom status hidden per the user's profile privacy and an
  * activity's secrets never shown. The routing rules (gateway/routing.ts) re-export them.
  */
+import type { ReceivedBody } from './decode.js';
 import type { ProfilePrivacy } from '../storage/index.js';
 import type { Presence } from './presences.js';
 
@@ -18,12 +19,10 @@ const FRIEND_RELATIONSHIP = 1;
  * The friend a RELATIONSHIP_ADD makes (type 1), whose presence the receiving session gets right
  * after it (`friendPresenceWire`); null for any other dispatch.
  */
-export function newFriendOf(type: string, data: unknown): string | null {
-  if (type !== 'RELATIONSHIP_ADD') return null;
-  const relationship = data as { id?: unknown; type?: unknown } | null;
-  return relationship?.type === FRIEND_RELATIONSHIP && typeof relationship.id === 'string'
-    ? relationship.id
-    : null;
+export function newFriendOf(received: ReceivedBody): string | null {
+  if (!received.known || received.body.type !== 'RELATIONSHIP_ADD') return null;
+  const relationship = received.body.data;
+  return relationship.type === FRIEND_RELATIONSHIP ? relationship.id : null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decodeBody } from './decode.js';
 import { newFriendOf, receivesUserDispatch, type RoutedSession } from './routing.js';
 
 describe('receivesUserDispatch: the app scope of user dispatches', () => {
@@ -69,9 +70,9 @@ describe('receivesUserDispatch: the app scope of user dispatches', () => {
 
 describe('newFriendOf', () => {
   it('names the friend of a RELATIONSHIP_ADD of type 1 only', () => {
-    expect(newFriendOf('RELATIONSHIP_ADD', { id: '5', type: 1 })).toBe('5');
-    expect(newFriendOf('RELATIONSHIP_ADD', { id: '5', type: 3 })).toBeNull();
-    expect(newFriendOf('RELATIONSHIP_REMOVE', { id: '5', type: 1 })).toBeNull();
-    expect(newFriendOf('RELATIONSHIP_ADD', null)).toBeNull();
+    expect(newFriendOf(decodeBody('RELATIONSHIP_ADD', { id: '5', type: 1 }))).toBe('5');
+    expect(newFriendOf(decodeBody('RELATIONSHIP_ADD', { id: '5', type: 3 }))).toBeNull();
+    expect(newFriendOf(decodeBody('RELATIONSHIP_REMOVE', { id: '5', type: 1 }))).toBeNull();
+    expect(newFriendOf(decodeBody('RELATIONSHIP_ADD', null))).toBeNull();
   });
 });

@@ -55,13 +55,13 @@
 import { GatewayIntentBits as I, PermissionFlags as P } from '@guildhall/protocol';
 import { canReadMessageContent, withoutMessageContent } from '../domain/messageContent.js';
 import { canManageInvites } from '../domain/permissions.js';
+import { bodyType, messageOf, payloadRecord, type ReceivedBody } from './decode.js';
 import { EncodedDispatch } from './frames.js';
-import { obfuscateChannel, scalarText, type GuildSnapshot, type GuildState } from './guildState.js';
+import { obfuscateChannel, type GuildSnapshot, type GuildState } from './guildState.js';
 import { intentFor } from './intents.js';
 import { guildPresenceWire } from './presenceWire.js';
 import {
   CHANNEL_EVENTS,
-  CONTENT_EVENTS,
   EPHEMERAL_MESSAGE_EVENTS,
   GAME_USER_EVENTS,
   hasIntent,
@@ -69,7 +69,7 @@ import {
   INVITE_EVENTS,
   LOCAL_CLIENT_GAME_EVENTS,
   MANAGE_GUILD_EVENTS,
-  OWN_MEMBER_EVENTS,
+  ownMemberOf,
   personOnly,
   threadMemberUsers,
   VISIBILITY_EVENTS,
@@ -112,11 +112,9 @@ interface DispatchVariants {
   canRead(session: RoutedSession): boolean;
 }
 
-function dispatchVariants(
-  type: string,
-  data: Record<string, unknown>,
-  guildId: string,
-): DispatchVariants {
+function dispatchVariants(received: ReceivedBody, guildId: string): DispatchVariants {
+  const type = bodyType(received);
+  const data = payloadRecord(received);
   const full = new EncodedDispatch(type, data);
   const obfuscated = CHANNEL_EVENTS.has(type)
     ? lazy(type, () => obfuscateChannel(data, guildId))
@@ -129,21 +127,17 @@ function dispatchVariants(
       canRead: (session) => !session.isApp || (session.intents & I.MESSAGE_CONTENT) !== 0,
     };
   }
-  if (!CONTENT_EVENTS.has(type) || typeof data['content'] !== 'string') {
-    return { full, obfuscated, withoutContent: null, canRead: () => true };
-  }
-  const author = data['author'] as { id?: unknown } | undefined;
-  const authorId = typeof author?.id === 'string' ? author.id : '';
-  const mentions = Array.isArray(data['mentions'])
-    ? (data['mentions'] as { id?: unknown }[]).map((m) => String(m.id))
-    : [];
-  const message = { authorId, inDirectChannel: false, mentionedUserIds: mentions };
+  const wire = messageOf(received);
+  if (wire === null) return { full, obfuscated, withoutContent: null, canRead: () => true };
+  const message = {
+    authorId: wire.author.id,
+    inDirectChannel: false,
+    mentionedUserIds: wire.mentions.map((m) => m.id),
+  };
   return {
     full,
     obfuscated,
-    withoutContent: lazy(type, () =>
-      withoutMessageContent(data as unknown as Parameters<typeof withoutMessageContent>[0]),
-    ),
+    withoutContent: lazy(type, () => withoutMessageContent(wire)),
     canRead: (session) =>
       canReadMessageContent(
         {
@@ -192,10 +186,11 @@ function visibilityOf<S extends RoutedSession>(state: GuildState<S>, nowMs: numb
  */
 export function routeGuildDispatch<S extends RoutedSession>(
   state: GuildState<S>,
-  dispatch: { type: string; data: Record<string, unknown>; channelId: string | null },
+  dispatch: { received: ReceivedBody; channelId: string | null },
   nowMs: number,
 ) {
-  const { type, data, channelId } = dispatch;
+  const { received, channelId } = dispatch;
+  const type = bodyType(received);
   // Who could view the channel before the change (CHANNEL_DELETE of a hidden channel).
   const viewBefore = new Map<S, boolean>();
   if ((type === 'CHANNEL_DELETE' || type === 'THREAD_DELETE') && channelId !== null) {
@@ -206,13 +201,11 @@ export function routeGuildDispatch<S extends RoutedSession>(
     (VISIBILITY_EVENTS.has(type) || type === 'CHANNEL_UPDATE') && state.threads.size > 0
       ? threadVisibility(state, nowMs)
       : null;
-  const variants = dispatchVariants(type, data, state.id);
+  const variants = dispatchVariants(received, state.id);
   const required = intentFor(type, true);
-  const subjectUserId = OWN_MEMBER_EVENTS.has(type)
-    ? scalarText((data['user'] as Record<string, unknown> | undefined)?.['id'])
-    : null;
+  const subjectUserId = ownMemberOf(received);
   const invite = INVITE_EVENTS.has(type);
-  const threadMembers = threadMemberUsers(type, data);
+  const threadMembers = threadMemberUsers(received);
 
   /** What the session receives of the dispatch: null for nothing. */
   const eventFor = (session: S): EncodedDispatch | null => {

@@ -4,7 +4,7 @@
  * the users a thread membership dispatch is about, whether a session asked for an intent.
  */
 import type { TokenGrant } from '../domain/tokenAccess.js';
-import { scalarText } from './guildState.js';
+import type { ReceivedBody } from './decode.js';
 
 /** What the rules look at of a receiving session. */
 export interface RoutedSession {
@@ -82,9 +82,17 @@ export const VISIBILITY_EVENTS = new Set([
 ]);
 /** Dispatches only sessions that may manage the channel's invites receive. */
 export const INVITE_EVENTS = new Set(['INVITE_CREATE', 'INVITE_DELETE']);
-/** Dispatches about a member that reach the member's own sessions whatever their intents. */
-export const OWN_MEMBER_EVENTS = new Set(['GUILD_MEMBER_UPDATE', 'GUILD_MEMBER_REMOVE']);
-export const CONTENT_EVENTS = new Set(['MESSAGE_CREATE', 'MESSAGE_UPDATE']);
+/**
+ * The member a GUILD_MEMBER_UPDATE or GUILD_MEMBER_REMOVE is about, whose own sessions receive it
+ * whatever their intents; null for any other dispatch.
+ */
+export function ownMemberOf(received: ReceivedBody): string | null {
+  if (!received.known) return null;
+  const { body } = received;
+  return body.type === 'GUILD_MEMBER_UPDATE' || body.type === 'GUILD_MEMBER_REMOVE'
+    ? body.data.user.id
+    : null;
+}
 /** Dispatches only sessions whose user has MANAGE_GUILD receive (auto-moderation). */
 export const MANAGE_GUILD_EVENTS = new Set([
   'AUTO_MODERATION_RULE_CREATE',
@@ -105,19 +113,15 @@ export const CHANNEL_EVENTS = new Set(['CHANNEL_CREATE', 'CHANNEL_UPDATE']);
  * members (they receive it whatever their intents), THREAD_MEMBER_UPDATE's own user (only they
  * receive it). Null for other dispatches.
  */
-export function threadMemberUsers(type: string, data: Record<string, unknown>): Set<string> | null {
-  if (type === 'THREAD_MEMBER_UPDATE') return new Set([scalarText(data['user_id'])]);
-  if (type !== 'THREAD_MEMBERS_UPDATE') return null;
-  const users = new Set<string>();
-  if (Array.isArray(data['added_members'])) {
-    for (const m of data['added_members'] as Record<string, unknown>[]) {
-      users.add(scalarText(m['user_id']));
-    }
-  }
-  if (Array.isArray(data['removed_member_ids'])) {
-    for (const id of data['removed_member_ids']) users.add(scalarText(id));
-  }
-  return users;
+export function threadMemberUsers(received: ReceivedBody): Set<string> | null {
+  if (!received.known) return null;
+  const { body } = received;
+  if (body.type === 'THREAD_MEMBER_UPDATE') return new Set([body.data.user_id]);
+  if (body.type !== 'THREAD_MEMBERS_UPDATE') return null;
+  return new Set([
+    ...(body.data.added_members ?? []).map((m) => m.user_id),
+    ...(body.data.removed_member_ids ?? []),
+  ]);
 }
 
 /** Whether the session asked for the intent (0: none needed). */

@@ -151,7 +151,7 @@ export function createVoiceCommand(deps: {
         ),
       },
       ...server,
-      ...startTimes.map((t) => ({
+      ...startTimes.map((t): Dispatch<'VOICE_CHANNEL_START_TIME_UPDATE'> => ({
         type: 'VOICE_CHANNEL_START_TIME_UPDATE',
         guildId,
         channelId: t.id,

@@ -50,7 +50,7 @@ export const serverUpdate = (
     channelId: string;
   },
   wire: { endpoint: string; nowMs: number; tokens: VoiceTokens },
-): Pick<Dispatch, 'type' | 'sessionId' | 'data'> => ({
+): Pick<Dispatch<'VOICE_SERVER_UPDATE'>, 'type' | 'sessionId' | 'data'> => ({
   type: 'VOICE_SERVER_UPDATE',
   sessionId: grant.sessionId,
   data: {

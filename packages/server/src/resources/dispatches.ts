@@ -9,12 +9,16 @@
  *
  * @module
  */
-import type { Dispatch } from '../events/dispatcher.js';
+import type { DispatchRoute } from '../domain/dispatch.js';
 
-/** A dispatch whose name and payload are known at compile time. */
-export interface TypedDispatch<TType extends string, TData> extends Dispatch<TData> {
+/**
+ * A dispatch with its own name and payload type, as a builder returns it: what a resource
+ * registers in `DispatchPayloads` (domain/dispatch.ts) for the name, so it is a `Dispatch`.
+ */
+export type TypedDispatch<TType extends string, TData> = DispatchRoute & {
   type: TType;
-}
+  data: TData;
+};
 
 /** A dispatch to the sessions of one guild. */
 export const guildEvent = <TType extends string, TData>(

@@ -9,7 +9,11 @@
 import { GatewayIntentBits as I } from '@guildhall/protocol';
 import { afterAll, afterEach, beforeEach } from 'vitest';
 import { manualClock } from '../../src/domain/clock.js';
-import { createBusDispatcher, type Dispatcher } from '../../src/events/dispatcher.js';
+import {
+  createBusDispatcher,
+  type AnyDispatch,
+  type Dispatcher,
+} from '../../src/events/dispatcher.js';
 import type { GatewayOptions } from '../../src/gateway/index.js';
 import type { Driver } from './drivers.js';
 import {
@@ -59,8 +63,11 @@ export interface GatewayFixture {
   /** The guild, its owner and the bot. */
   readonly guild: GuildFixture;
   readonly clock: ManualClock;
-  /** Publishes dispatches on the server's bus, as a service's transaction does after commit. */
-  readonly events: Dispatcher;
+  /**
+   * Publishes dispatches on the server's bus, as a service's transaction does after commit, or as
+   * another node may (any name, payloads left partial): the gateway decodes either.
+   */
+  readonly events: Dispatcher<AnyDispatch>;
   /**
    * Starts this test (with `manualStart`) on the server of `settings` merged over the fixture's,
    * starting that server if it is the first test with them.
@@ -102,7 +109,7 @@ interface StartedServer {
 export function useGatewayFixture(options: GatewayFixtureOptions = {}): GatewayFixture {
   const servers: StartedServer[] = [];
   let state: { server: TestServer; guild: GuildFixture; clock: ManualClock } | undefined;
-  let events: Dispatcher | undefined;
+  let events: Dispatcher<AnyDispatch> | undefined;
   const clients: TrackedClient[] = [];
   const current = () => {
     if (state === undefined) throw new Error('no gateway server: outside a test, or not started');
@@ -181,7 +188,11 @@ export function useGatewayFixture(options: GatewayFixtureOptions = {}): GatewayF
     },
     get events() {
       const { server, clock } = current();
-      events ??= createBusDispatcher({ bus: server.app.bus, clock, onError: () => undefined });
+      events ??= createBusDispatcher<AnyDispatch>({
+        bus: server.app.bus,
+        clock,
+        onError: () => undefined,
+      });
       return events;
     },
     start,

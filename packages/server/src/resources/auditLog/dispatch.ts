@@ -36,3 +36,9 @@ export const auditLogDispatches = {
       guild_id: guildId,
     } satisfies AuditLogEntryDispatchShape),
 };
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    GUILD_AUDIT_LOG_ENTRY_CREATE: ReturnType<typeof auditLogDispatches.auditLogEntryCreate>['data'];
+  }
+}

@@ -34,3 +34,12 @@ export const executionDispatch = (execution: ActionExecutionWire): Dispatch => (
   guildId: execution.guild_id,
   data: execution satisfies ExecutionShape,
 });
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    AUTO_MODERATION_RULE_CREATE: RuleWire;
+    AUTO_MODERATION_RULE_UPDATE: RuleWire;
+    AUTO_MODERATION_RULE_DELETE: RuleWire;
+    AUTO_MODERATION_ACTION_EXECUTION: ActionExecutionWire;
+  }
+}

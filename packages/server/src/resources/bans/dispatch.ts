@@ -21,3 +21,10 @@ export const banDispatches = {
       user,
     } satisfies WireShape<GatewayGuildBanModifyDispatchData>),
 };
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    GUILD_BAN_ADD: ReturnType<typeof banDispatches.banAdd>['data'];
+    GUILD_BAN_REMOVE: ReturnType<typeof banDispatches.banRemove>['data'];
+  }
+}

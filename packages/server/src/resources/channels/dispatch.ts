@@ -32,3 +32,11 @@ export const channelDispatches = {
     channelId: channel.id,
   }),
 };
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    VOICE_CHANNEL_STATUS_UPDATE: ReturnType<
+      typeof channelDispatches.voiceChannelStatusUpdate
+    >['data'];
+  }
+}

@@ -16,3 +16,9 @@ export function permissionsUpdate(
     data: wire satisfies WireShape<GatewayApplicationCommandPermissionsUpdateDispatchData>,
   };
 }
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    APPLICATION_COMMAND_PERMISSIONS_UPDATE: CommandPermissionsWire;
+  }
+}

@@ -9,7 +9,22 @@ import type {
 import type { SocialWebhookEventType, SocialWebhookEvents } from '../deps.js';
 import { loadMessageContext, serializeMessage, type AttachmentLinks } from '../messages/index.js';
 import { provisionalApps } from './policy.js';
+import type { ChannelWire } from '../channels/index.js';
 import { recipientUsers, serializePrivateChannel } from './serialize.js';
+
+/**
+ * A channel event carries a guild channel (channels/dispatch.ts) or a private channel as one of
+ * its users sees it; registered here, where both shapes are known.
+ */
+type ChannelPayload = ChannelWire | ReturnType<typeof serializePrivateChannel>;
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    CHANNEL_CREATE: ChannelPayload;
+    CHANNEL_UPDATE: ChannelPayload;
+    CHANNEL_DELETE: ChannelPayload;
+  }
+}
 
 /**
  * The scope of a private channel's dispatches: a game DM's (application_id set) reach only its

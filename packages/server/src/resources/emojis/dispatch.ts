@@ -29,3 +29,9 @@ export async function announceEmojiList(tx: Repositories, guildId: string): Prom
     ),
   );
 }
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    GUILD_EMOJIS_UPDATE: ReturnType<typeof emojiDispatches.emojisUpdate>['data'];
+  }
+}

@@ -35,3 +35,10 @@ export const guildDispatches = {
 export async function announceGuildUpdate(tx: Repositories, guild: GuildRecord): Promise<void> {
   afterCommit(tx, guildDispatches.guildUpdate(await viewGuild(tx, guild)));
 }
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    GUILD_UPDATE: ReturnType<typeof guildDispatches.guildUpdate>['data'];
+    GUILD_DELETE: ReturnType<typeof guildDispatches.guildDelete>['data'];
+  }
+}

@@ -102,3 +102,14 @@ export async function announceBotLeft(
   const application = await tx.applications.findByBotUserId(user.id);
   if (application !== null) announceIntegrationDelete(tx, guildId, application);
 }
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    INTEGRATION_CREATE: ReturnType<typeof integrationDispatches.integrationCreate>['data'];
+    INTEGRATION_UPDATE: ReturnType<typeof integrationDispatches.integrationUpdate>['data'];
+    INTEGRATION_DELETE: ReturnType<typeof integrationDispatches.integrationDelete>['data'];
+    GUILD_INTEGRATIONS_UPDATE: ReturnType<
+      typeof integrationDispatches.guildIntegrationsUpdate
+    >['data'];
+  }
+}

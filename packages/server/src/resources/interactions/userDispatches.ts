@@ -10,7 +10,11 @@ import type { ApplicationRecord, InteractionRecord, Repositories } from '../../s
 import type { ModalRecord } from '../components/index.js';
 
 /** A dispatch to the invoking user's own sessions, scoped to the app. */
-function toInvoker(interaction: InteractionRecord, type: string, data: Record<string, unknown>) {
+function toInvoker(
+  interaction: InteractionRecord,
+  type: 'INTERACTION_MODAL_CREATE' | 'APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE',
+  data: Record<string, unknown>,
+) {
   return {
     type,
     guildId: null,

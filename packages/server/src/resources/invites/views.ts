@@ -3,6 +3,7 @@
  * the INVITE_CREATE and INVITE_DELETE payloads.
  */
 import { ApiError } from '../../errors/index.js';
+import type { TypedDispatch } from '../dispatches.js';
 import type { InviteRecord, Repositories } from '../../storage/index.js';
 import {
   serializeInvite,
@@ -58,8 +59,24 @@ export const inviteCreatePayload = (invite: InviteRecord, wire: InviteWire) => (
   ...(wire.target_application === undefined ? {} : { target_application: wire.target_application }),
 });
 
+/** The INVITE_DELETE payload: where the invite was and its code. */
+export interface InviteDeletePayload {
+  channel_id: string;
+  guild_id: string;
+  code: string;
+}
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    INVITE_CREATE: ReturnType<typeof inviteCreatePayload>;
+    INVITE_DELETE: InviteDeletePayload;
+  }
+}
+
 /** INVITE_DELETE for an invite revoked or used up. */
-export function inviteDelete(wire: InviteWire) {
+export function inviteDelete(
+  wire: InviteWire,
+): TypedDispatch<'INVITE_DELETE', InviteDeletePayload> {
   return {
     type: 'INVITE_DELETE',
     guildId: wire.guild_id,

@@ -12,9 +12,22 @@ import {
   type LobbyView,
 } from './serialize.js';
 
+/** The dispatches a lobby's members receive. */
+type LobbyDispatchName =
+  | 'LOBBY_CREATE'
+  | 'LOBBY_UPDATE'
+  | 'LOBBY_DELETE'
+  | 'LOBBY_MEMBER_ADD'
+  | 'LOBBY_MEMBER_UPDATE'
+  | 'LOBBY_MEMBER_REMOVE'
+  | 'LOBBY_MESSAGE_CREATE'
+  | 'LOBBY_MESSAGE_UPDATE'
+  | 'LOBBY_MESSAGE_DELETE'
+  | 'VOICE_STATE_UPDATE';
+
 /** A lobby's dispatch, scoped to the lobby's application (its game's SDK sessions). */
 const toUsers = (
-  type: string,
+  type: LobbyDispatchName,
   to: { lobby: { applicationId: string }; userIds: readonly string[] },
   data: Record<string, unknown>,
 ): Dispatch => ({

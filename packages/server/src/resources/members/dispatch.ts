@@ -35,3 +35,11 @@ export const memberDispatches = {
       user,
     } satisfies WireShape<GatewayGuildMemberRemoveDispatchData>),
 };
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    GUILD_MEMBER_ADD: ReturnType<typeof memberDispatches.memberAdd>['data'];
+    GUILD_MEMBER_UPDATE: ReturnType<typeof memberDispatches.memberUpdate>['data'];
+    GUILD_MEMBER_REMOVE: ReturnType<typeof memberDispatches.memberRemove>['data'];
+  }
+}

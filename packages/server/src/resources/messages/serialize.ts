@@ -14,6 +14,7 @@ import type {
   WebhookAuthorRecord,
 } from '../../storage/index.js';
 import { mapComponentMedia, resolveComponentMedia } from '../components/index.js';
+import type { serializePartialMember } from '../members/index.js';
 import { serializeUser, type UserWire } from '../users/index.js';
 import type { WireShape } from '../wireShape.js';
 import { EMPTY_TALLY, serializePoll, type PollWire } from './polls.js';
@@ -402,4 +403,54 @@ export async function loadPolls(
     wires.set(poll.messageId, serializePoll(poll, tallies.get(poll.messageId) ?? EMPTY_TALLY));
   }
   return wires;
+}
+
+/**
+ * MESSAGE_CREATE and MESSAGE_UPDATE: the message as its reader sees it, with its guild's id in a
+ * guild and, on a create by a member, the author's partial member.
+ */
+export type MessageDispatchPayload = MessageWire & {
+  guild_id?: string;
+  member?: ReturnType<typeof serializePartialMember>;
+};
+
+/** MESSAGE_DELETE: the message's id and where it was. */
+export interface MessageDeletePayload {
+  id: string;
+  channel_id: string;
+  guild_id?: string;
+}
+
+/** MESSAGE_DELETE_BULK: the ids of the messages deleted together in one channel. */
+export interface MessageDeleteBulkPayload {
+  ids: readonly string[];
+  channel_id: string;
+  guild_id?: string;
+}
+
+/** CHANNEL_PINS_UPDATE: when the channel's newest pin was made, null when none is left. */
+export interface ChannelPinsUpdatePayload {
+  channel_id: string;
+  guild_id?: string;
+  last_pin_timestamp: string | null;
+}
+
+/** TYPING_START: who started typing where, with their partial member in a guild. */
+export interface TypingStartPayload {
+  channel_id: string;
+  guild_id?: string;
+  user_id: string;
+  timestamp: number;
+  member?: ReturnType<typeof serializePartialMember>;
+}
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    CHANNEL_PINS_UPDATE: ChannelPinsUpdatePayload;
+    TYPING_START: TypingStartPayload;
+    MESSAGE_CREATE: MessageDispatchPayload;
+    MESSAGE_UPDATE: MessageDispatchPayload;
+    MESSAGE_DELETE: MessageDeletePayload;
+    MESSAGE_DELETE_BULK: MessageDeleteBulkPayload;
+  }
 }

@@ -3,6 +3,14 @@ import type { Dispatch } from '../../events/dispatcher.js';
 import type { RelationshipRecord, Repositories, UserRecord } from '../../storage/index.js';
 import { serializeRelationship, type RelationshipWire } from './serialize.js';
 
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    RELATIONSHIP_ADD: RelationshipWire;
+    RELATIONSHIP_UPDATE: RelationshipWire;
+    RELATIONSHIP_REMOVE: RelationshipWire;
+  }
+}
+
 /** The gateway dispatches of relationships, each to the one user whose row changed. */
 export const RelationshipEvents = {
   ADD: 'RELATIONSHIP_ADD',
@@ -20,7 +28,7 @@ export function buildRelationshipDispatch(
   type: RelationshipEventType,
   record: RelationshipRecord,
   target: UserRecord,
-): Dispatch<RelationshipWire> {
+): Dispatch<RelationshipEventType> {
   return {
     type,
     guildId: null,

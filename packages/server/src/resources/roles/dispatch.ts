@@ -30,3 +30,11 @@ export const roleDispatches = {
       role_id: roleId,
     } satisfies WireShape<GatewayGuildRoleDeleteDispatchData>),
 };
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    GUILD_ROLE_CREATE: ReturnType<typeof roleDispatches.roleCreate>['data'];
+    GUILD_ROLE_UPDATE: ReturnType<typeof roleDispatches.roleUpdate>['data'];
+    GUILD_ROLE_DELETE: ReturnType<typeof roleDispatches.roleDelete>['data'];
+  }
+}

@@ -26,3 +26,11 @@ export const scheduledEventDispatches = {
     data: event,
   }),
 };
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    GUILD_SCHEDULED_EVENT_CREATE: ScheduledEventWire;
+    GUILD_SCHEDULED_EVENT_UPDATE: ScheduledEventWire;
+    GUILD_SCHEDULED_EVENT_DELETE: ScheduledEventWire;
+  }
+}

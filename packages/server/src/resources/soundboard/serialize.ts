@@ -26,3 +26,11 @@ export const auditedSound = (sound: SoundboardSoundRecord) => ({
   emoji_id: sound.emojiId,
   emoji_name: sound.emojiName,
 });
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    GUILD_SOUNDBOARD_SOUND_CREATE: SoundWire;
+    GUILD_SOUNDBOARD_SOUND_UPDATE: SoundWire;
+    GUILD_SOUNDBOARD_SOUND_DELETE: { sound_id: string; guild_id: string };
+  }
+}

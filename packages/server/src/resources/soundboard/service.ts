@@ -93,7 +93,11 @@ export function createSoundboardService(deps: ServiceDeps) {
     }
   };
 
-  const announce = async (repos: Repositories, type: string, sound: SoundboardSoundRecord) => {
+  const announce = async (
+    repos: Repositories,
+    type: 'GUILD_SOUNDBOARD_SOUND_CREATE' | 'GUILD_SOUNDBOARD_SOUND_UPDATE',
+    sound: SoundboardSoundRecord,
+  ) => {
     const creator = sound.creatorId === null ? null : await repos.users.findById(sound.creatorId);
     afterCommit(repos, { type, guildId: sound.guildId, data: serializeSound(sound, creator) });
   };

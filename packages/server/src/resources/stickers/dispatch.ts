@@ -16,3 +16,9 @@ export const stickerDispatches = {
       stickers,
     } satisfies WireShape<GatewayGuildStickersUpdateDispatchData>),
 };
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    GUILD_STICKERS_UPDATE: ReturnType<typeof stickerDispatches.stickersUpdate>['data'];
+  }
+}

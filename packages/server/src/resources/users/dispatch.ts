@@ -20,3 +20,9 @@ export const userDispatches = {
     data: user satisfies WireShape<GatewayUserUpdateDispatchData>,
   }),
 };
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    USER_UPDATE: CurrentUserWire;
+  }
+}

@@ -53,7 +53,11 @@ export type StageInstanceWire = ReturnType<typeof serializeStageInstance>;
 
 const audited = (i: StageInstanceRecord) => ({ topic: i.topic, privacy_level: i.privacyLevel });
 
-function announce(tx: Repositories, type: string, instance: StageInstanceRecord) {
+/** The dispatches of a stage instance, each carrying the instance. */
+type StageInstanceEvent =
+  'STAGE_INSTANCE_CREATE' | 'STAGE_INSTANCE_UPDATE' | 'STAGE_INSTANCE_DELETE';
+
+function announce(tx: Repositories, type: StageInstanceEvent, instance: StageInstanceRecord) {
   afterCommit(tx, {
     type,
     guildId: instance.guildId,
@@ -189,3 +193,11 @@ export function createStageInstanceService(deps: ServiceDeps) {
 }
 
 export type StageInstanceService = ReturnType<typeof createStageInstanceService>;
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    STAGE_INSTANCE_CREATE: StageInstanceWire;
+    STAGE_INSTANCE_UPDATE: StageInstanceWire;
+    STAGE_INSTANCE_DELETE: StageInstanceWire;
+  }
+}

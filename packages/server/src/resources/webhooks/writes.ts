@@ -17,6 +17,13 @@ import type { ModifyWebhookInput } from './schemas.js';
 import { assertWebhookName } from './names.js';
 
 /** WEBHOOKS_UPDATE for each channel, once the transaction commits. */
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    /** A channel's webhooks changed; clients fetch them again. */
+    WEBHOOKS_UPDATE: { guild_id: string; channel_id: string };
+  }
+}
+
 function announce(
   tx: Repositories,
   webhook: { guildId: string },
