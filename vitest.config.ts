@@ -82,13 +82,9 @@ class LongestFirst extends BaseSequencer {
 /**
  * What every Node project shares. Test files of one worker share its module graph instead of
  * importing the server (Fastify, discord.js, kysely, sharp…) again for each of them: about 3 s
- * per file. Nothing in the tests mocks modules or keeps state in them that another file reads,
- * but for the test servers a worker's files share (packages/server/test/support/serverPool.ts),
- * which the environment closes as the worker stops.
+ * per file. Nothing in the tests mocks modules or keeps state in them that another file reads.
  */
 const node = {
-  // Node, and the worker's shared test servers closed as the worker stops.
-  environment: './packages/server/test/support/poolEnvironment.ts',
   testTimeout: 20_000,
   hookTimeout: 30_000,
   pool: 'forks',

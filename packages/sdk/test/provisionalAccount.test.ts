@@ -17,9 +17,7 @@ const DAY_MS = 24 * 3600 * 1000;
 
 describeDrivers('SDK provisional account upkeep ($driver)', (driver) => {
   const clock = manualClock(Date.now());
-  // A test sets the clock back a week before where the file starts it (ids would be dated after
-  // it on a server other files moved on): a server of its own.
-  const world = useSdkWorld(driver, { clock }, { shared: false });
+  const world = useSdkWorld(driver, { clock });
 
   it('updateProvisionalAccountDisplayName renames the player; refusals keep the codes', async () => {
     clock.set(Math.max(clock.now(), Date.now()));

@@ -7,11 +7,7 @@
  */
 import { afterEach, beforeEach } from 'vitest';
 import type { Driver } from '../../server/test/support/drivers.js';
-import {
-  uniqueName,
-  useFileServer,
-  type FileServerOptions,
-} from '../../server/test/support/fileServer.js';
+import { uniqueName, useFileServer } from '../../server/test/support/fileServer.js';
 import {
   seedDeveloper,
   type TestServer,
@@ -55,25 +51,20 @@ export interface SdkWorld {
 
 /**
  * Registers a server per file on the driver (one per call's block), and per test a developer and
- * the clients the test makes; read the world inside tests. `server.shared: false` for a server of
- * the file's own (fileServer.ts).
+ * the clients the test makes; read the world inside tests.
  */
 export function useSdkWorld(
   driver: Driver = 'sqlite',
   serverOptions: TestServerOptions = {},
-  server: FileServerOptions = {},
 ): () => SdkWorld {
   let world: SdkWorld | null = null;
   const clients: Client[] = [];
-  const shared = useFileServer(
-    {
-      storage: driver,
-      listen: true,
-      gateway: { identifiesPerBucket: 1000 },
-      ...serverOptions,
-    },
-    server,
-  );
+  const shared = useFileServer({
+    storage: driver,
+    listen: true,
+    gateway: { identifiesPerBucket: 1000 },
+    ...serverOptions,
+  });
 
   beforeEach(async () => {
     const { server } = shared;

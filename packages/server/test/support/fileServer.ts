@@ -7,18 +7,10 @@
  * `describeDrivers`), and each test seeds its own world with names no other test of the worker
  * has ({@link uniqueName}): tests sharing a server stay independent, and any of them runs alone.
  *
- * The worker's files share servers too (serverPool.ts): a file whose options are plain data and
- * maybe a clock gets a server an earlier file of the worker used with the same options, and hands
- * it back after its last test, never emptied. A file whose tests read what the whole server holds
- * (every user or guild, metrics, admin listings, the outbox, buckets per address, the gateway's
- * sessions) passes `{ shared: false }` and has a server of its own; so does a file whose
- * options carry identity (timers, a logger, a bus, a database...), without saying so.
- *
  * @module
  */
 import { deconstructSnowflake, makeSnowflake } from '@guildhall/protocol';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { acquirePooledServer, type PooledServer } from './serverPool.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './testServer.js';
 
 let named = 0;
@@ -46,38 +38,19 @@ export interface FileServer {
   readonly server: TestServer;
 }
 
-/** How a file's server is had. */
-export interface FileServerOptions {
-  /**
-   * Whether the server may be one the worker's other files share (serverPool.ts); true by
-   * default. False for a file whose tests read what the whole server holds.
-   */
-  shared?: boolean;
-}
-
 /**
- * Has a server with `options` before the enclosing block's first test (for its hooks and tests)
- * and lets go of it after its last: a shared one goes back to the worker's pool, the block's own
- * closes.
+ * Starts a server with `options` before the enclosing block's first test (for its hooks and
+ * tests) and closes it after its last.
  */
-export function useFileServer(
-  options: TestServerOptions | (() => TestServerOptions),
-  { shared = true }: FileServerOptions = {},
-): FileServer {
+export function useFileServer(options: TestServerOptions | (() => TestServerOptions)): FileServer {
   let server: TestServer | undefined;
-  let pooled: PooledServer | null = null;
   beforeAll(async () => {
-    const resolved = typeof options === 'function' ? options() : options;
-    pooled = shared ? await acquirePooledServer(resolved) : null;
-    server = pooled?.server ?? (await startTestServer(resolved));
+    server = await startTestServer(typeof options === 'function' ? options() : options);
   });
   afterAll(async () => {
     const ended = server;
-    const lease = pooled;
     server = undefined;
-    pooled = null;
-    if (lease !== null) await lease.release();
-    else await ended?.close();
+    await ended?.close();
   });
   return {
     get server() {

@@ -13,7 +13,7 @@ import { ALL_DISPATCHES, type DispatchEnvelope } from '../../src/events/dispatch
 import type { Driver } from './drivers.js';
 import { guildFixture, type GuildFixture } from './guildMembers.js';
 import { expectOpenApiResponse } from './openapi.js';
-import { advanceToNextTest, perTest, useFileServer, type FileServerOptions } from './fileServer.js';
+import { advanceToNextTest, perTest, useFileServer } from './fileServer.js';
 import { apiRequest } from './inject.js';
 
 export interface RecordedDispatch extends DispatchEnvelope {
@@ -133,11 +133,10 @@ export const AFTER_SPLIT = Date.UTC(2026, 5, 1);
 /**
  * The message route tests' server, per file and driver, and per test a guild whose bot holds
  * MANAGE_MESSAGES, its text channel, and the requests the tests make; read its fields in tests.
- * `server.shared: false` for a server of the file's own.
  */
-export function useMessageFixture(driver: Driver, server: FileServerOptions = {}) {
+export function useMessageFixture(driver: Driver) {
   const clock = manualClock(AFTER_SPLIT);
-  const shared = useFileServer({ storage: driver, clock }, server);
+  const shared = useFileServer({ storage: driver, clock });
   const current = perTest(async () => {
     advanceToNextTest(clock, AFTER_SPLIT);
     const { server } = shared;

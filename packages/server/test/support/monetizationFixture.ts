@@ -4,38 +4,45 @@
  * guild; `call` answers through Fastify and checks documented operations against the OpenAPI
  * document.
  */
+import { afterAll, beforeAll } from 'vitest';
 import { manualClock } from '../../src/domain/clock.js';
 import { generateToken, hashSecret } from '../../src/domain/credentials.js';
 import { expectOpenApiResponse, getOpenApiValidator } from './openapi.js';
 import { watchDispatches } from './invites.js';
-import { registration, uniqueName, useFileServer } from './fileServer.js';
-import { seedDeveloper } from './testServer.js';
+import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
 import { apiRequest } from './inject.js';
 
 export const START_MS = Date.UTC(2026, 10, 1);
 
 export function useMonetizationFixture(driver: 'sqlite' | 'postgres') {
   const clock = manualClock(START_MS);
-  const shared = useFileServer({ storage: driver, clock });
+  let server: TestServer;
   let counter = 0;
   const state = {
     get server() {
-      return shared.server;
+      return server;
     },
     clock,
   };
 
+  beforeAll(async () => {
+    server = await startTestServer({ storage: driver, clock });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
   /** `'METHOD /path'` with a token; documented operations are checked against the document. */
   const call = async (request: string, auth: string, payload?: unknown) => {
     const [method, url] = request.split(' ') as ['GET' | 'POST' | 'PATCH' | 'DELETE', string];
-    const res = await apiRequest(shared.server.app, request, { auth, payload });
+    const res = await apiRequest(server.app, request, { auth, payload });
     if (getOpenApiValidator().hasOperation(method, url)) expectOpenApiResponse(res, method, url);
     return res;
   };
 
   const bearer = async (userId: string, applicationId: string, scopes: string[]) => {
     const token = generateToken(userId, clock.now());
-    await shared.server.app.storage.tokens.create({
+    await server.app.storage.tokens.create({
       hash: hashSecret(token),
       kind: 'bearer',
       userId,
@@ -50,10 +57,14 @@ export function useMonetizationFixture(driver: 'sqlite' | 'postgres') {
   /** A developer, an app with durable, consumable and subscription SKUs, a player and a guild. */
   const world = async () => {
     counter += 1;
-    const dev = await seedDeveloper(shared.server.app, uniqueName('dev'));
-    const session = await shared.server.app.services.auth.register(registration('player'));
+    const dev = await seedDeveloper(server.app, `dev${String(counter)}`);
+    const session = await server.app.services.auth.register({
+      email: `player${String(counter)}@example.test`,
+      username: `player${String(counter)}`,
+      password: 'correct horse battery',
+    });
     const player = { userId: session.user_id, token: session.token };
-    const guild = await shared.server.app.services.guilds.create({
+    const guild = await server.app.services.guilds.create({
       ownerId: player.userId,
       name: `guild ${String(counter)}`,
       channels: [{ name: 'general', type: 'text' }],
@@ -79,7 +90,7 @@ export function useMonetizationFixture(driver: 'sqlite' | 'postgres') {
         'identify',
         'applications.entitlements',
       ]),
-      dispatches: await watchDispatches(shared.server),
+      dispatches: await watchDispatches(server),
     };
   };
 

@@ -13,7 +13,7 @@ import { hashSecret } from '../../src/domain/credentials.js';
 import type { ExternalCredential } from '../../src/oauth/provisional/identities.js';
 import type { Driver } from './drivers.js';
 import { startTestIdp, type TestIdp } from './oidcIdp.js';
-import { uniqueName, useFileServer, type FileServerOptions } from './fileServer.js';
+import { uniqueName, useFileServer } from './fileServer.js';
 import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
 import { apiRequest } from './inject.js';
 
@@ -40,23 +40,20 @@ interface State {
 
 /**
  * Registers the provider and the server of one driver (both for the file), and each test's
- * developer; read its fields in tests. `server.shared: false` for a server of the file's own.
+ * developer; read its fields in tests.
  */
-export function useProvisionalFixture(driver: Driver, server: FileServerOptions = {}) {
+export function useProvisionalFixture(driver: Driver) {
   let provider: TestIdp | undefined;
   const idpNow = () => {
     if (provider === undefined) throw new Error('no OpenID provider outside the tests');
     return provider;
   };
   const clock = manualClock(Date.now());
-  const shared = useFileServer(
-    {
-      storage: driver,
-      clock,
-      config: { oidcAllowInsecureLocal: true, adminTokenHash: hashSecret(ADMIN_TOKEN) },
-    },
-    server,
-  );
+  const shared = useFileServer({
+    storage: driver,
+    clock,
+    config: { oidcAllowInsecureLocal: true, adminTokenHash: hashSecret(ADMIN_TOKEN) },
+  });
   /** A server a test started for itself (restart), closed after it. */
   let own: TestServer | undefined;
   let state: State | undefined;

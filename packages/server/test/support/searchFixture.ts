@@ -11,7 +11,7 @@ import type { AttachmentRecord, NewMessage } from '../../src/storage/index.js';
 import type { Driver } from './drivers.js';
 import { guildFixture } from './guildMembers.js';
 import { expectOpenApiResponse } from './openapi.js';
-import { perTest, useFileServer, type FileServerOptions } from './fileServer.js';
+import { perTest, useFileServer } from './fileServer.js';
 
 export interface SearchBody {
   doing_deep_historical_index: boolean;
@@ -35,12 +35,9 @@ function queryString(query: Query): string {
   return text === '' ? '' : `?${text}`;
 }
 
-/**
- * Registers the server of one driver and each test's guild; read its fields inside tests.
- * `server.shared: false` for tests that read the index's state across guilds.
- */
-export function useSearchFixture(driver: Driver, server: FileServerOptions = {}) {
-  const shared = useFileServer({ storage: driver }, server);
+/** Registers the server of one driver and each test's guild; read its fields inside tests. */
+export function useSearchFixture(driver: Driver) {
+  const shared = useFileServer({ storage: driver });
   let nextId = 0n;
   const current = perTest(async () => {
     const { server } = shared;

@@ -13,8 +13,7 @@ import type { Driver } from './drivers.js';
 import { guildFixture, type GuildFixture, type Person } from './guildMembers.js';
 import { recordDispatches } from './messageFixtures.js';
 import { expectSpecResponse } from './guildApi.js';
-import { useFileServer } from './fileServer.js';
-import type { TestServer } from './testServer.js';
+import { startTestServer, type TestServer } from './testServer.js';
 
 interface State {
   server: TestServer;
@@ -40,20 +39,18 @@ export function useThreadFixture(driver: Driver) {
     if (state === undefined) throw new Error('no thread server outside a test');
     return state;
   };
-  const shared = useFileServer(() => {
-    clock.set(Date.now());
-    return { storage: driver, clock, timedSweep: false };
-  });
   beforeAll(async () => {
-    const { server } = shared;
+    clock.set(Date.now());
+    const server = await startTestServer({ storage: driver, clock, timedSweep: false });
     const guild = await guildFixture(server, { botPermissions: P.ADMINISTRATOR });
     const carol = await guild.join('carol');
     const dave = await guild.join('dave');
     state = { server, guild, carol, dave, events: await recordDispatches(server.app) };
   });
-  afterAll(() => {
-    state?.events.stop();
+  afterAll(async () => {
+    const ended = state;
     state = undefined;
+    await ended?.server.close();
   });
 
   /** One request, its answer checked against the OpenAPI document. */

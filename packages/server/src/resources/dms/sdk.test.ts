@@ -20,9 +20,7 @@ interface Message {
 }
 
 describeDrivers('Social SDK DMs on $driver', (driver) => {
-  // The pre-approval limit test sends 100 messages: on a server the worker's files shared, its
-  // count of a user's recent sends ran past the test's timeout. A server of its own.
-  const fx = useProvisionalFixture(driver, { shared: false });
+  const fx = useProvisionalFixture(driver);
   const { call, bot, botToken, me } = fx;
 
   /** A provisional account of the fixture's app: its Bearer header and user id. */

@@ -28,9 +28,7 @@ describeDrivers('members on $driver', (driver) => {
   let g: GuildFixture;
   const clock = manualClock(NOW);
 
-  // A test sets the clock back before where the file starts it (ids would be dated after it on
-  // a server other files moved on): a server of its own.
-  const shared = useFileServer({ storage: driver, clock }, { shared: false });
+  const shared = useFileServer({ storage: driver, clock });
   beforeEach(async () => {
     clock.set(NOW);
     server = shared.server;

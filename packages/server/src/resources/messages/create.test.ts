@@ -11,9 +11,7 @@ import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 
 /** POST /channels/{id}/messages: bodies, permissions, flags, mentions, nonces, replies, forwards, slowmode. */
 describeDrivers('creating messages on $driver', (driver) => {
-  // A test sets the clock back before where the file starts it (ids would be dated after it on
-  // a server other files moved on): a server of its own.
-  const fx = useMessageFixture(driver, { shared: false });
+  const fx = useMessageFixture(driver);
   const { clock, url, post, send, expectError } = fx;
 
   it('creates, reads and lists a message; MESSAGE_CREATE has guild_id and member', async () => {

@@ -26,9 +26,7 @@ describeDrivers('pins on $driver', (driver) => {
   let channelId: string;
   const clock = manualClock(AFTER_SPLIT);
 
-  // A test sets the clock back before where the file starts it (ids would be dated after it on
-  // a server other files moved on): a server of its own.
-  const shared = useFileServer({ storage: driver, clock }, { shared: false });
+  const shared = useFileServer({ storage: driver, clock });
   beforeEach(async () => {
     clock.set(AFTER_SPLIT);
     server = shared.server;

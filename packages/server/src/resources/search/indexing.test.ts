@@ -5,8 +5,7 @@ import { useSearchFixture, type SearchBody } from '../../../test/support/searchF
 
 /** The search index kept in step with messages, and built for guilds whose messages predate it. */
 describeDrivers('the message search index on $driver', (driver) => {
-  // The tests read which guilds wait for indexing, of the whole server: a server of its own.
-  const fx = useSearchFixture(driver, { shared: false });
+  const fx = useSearchFixture(driver);
   const { searchUrl, post, search, ids } = fx;
 
   it('keeps the index in step with creates, edits and deletes', async () => {

@@ -64,9 +64,7 @@ describeDrivers('guild stickers on $driver', (driver) => {
   let fx: Awaited<ReturnType<typeof seedGuild>>;
   const clock = manualClock(SPLIT_MS + DAY_MS);
 
-  // A test sets the clock back before where the file starts it (ids would be dated after it on
-  // a server other files moved on): a server of its own.
-  const shared = useFileServer({ storage: driver, clock, ...ROOMY_LIMITS }, { shared: false });
+  const shared = useFileServer({ storage: driver, clock, ...ROOMY_LIMITS });
   beforeEach(async () => {
     clock.set(SPLIT_MS + DAY_MS);
     server = shared.server;
