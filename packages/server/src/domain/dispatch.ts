@@ -37,15 +37,6 @@ export interface UnregisteredDispatchPayloads {
   INTERACTION_FAILURE: unknown;
   INTERACTION_MODAL_CREATE: unknown;
   INTERACTION_SUCCESS: unknown;
-  LOBBY_CREATE: unknown;
-  LOBBY_DELETE: unknown;
-  LOBBY_MEMBER_ADD: unknown;
-  LOBBY_MEMBER_REMOVE: unknown;
-  LOBBY_MEMBER_UPDATE: unknown;
-  LOBBY_MESSAGE_CREATE: unknown;
-  LOBBY_MESSAGE_DELETE: unknown;
-  LOBBY_MESSAGE_UPDATE: unknown;
-  LOBBY_UPDATE: unknown;
   MESSAGE_POLL_VOTE_ADD: unknown;
   MESSAGE_POLL_VOTE_REMOVE: unknown;
   MESSAGE_REACTION_ADD: unknown;

@@ -3,14 +3,39 @@
  * member gets its own removal, the members of a deleted lobby its deletion): no guild carries
  * them. Payloads never hold an application's moderation metadata nor its override URL.
  */
+import type { DispatchData } from '../../domain/dispatch.js';
 import type { Dispatch } from '../../events/dispatcher.js';
 import type { LobbyMemberRecord, LobbyRecord, LobbyVoiceStateRecord } from '../../storage/index.js';
+import type { TypedDispatch } from '../dispatches.js';
 import {
   serializeLobby,
   serializeLobbyMember,
+  type EditedLobbyMessageWire,
+  type LobbyMemberWire,
   type LobbyMessageWire,
   type LobbyView,
+  type LobbyWire,
 } from './serialize.js';
+
+/** A lobby member's change: the member and its lobby. */
+interface LobbyMemberChange {
+  lobby_id: string;
+  member: LobbyMemberWire;
+}
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    LOBBY_CREATE: LobbyWire;
+    LOBBY_UPDATE: LobbyWire;
+    LOBBY_DELETE: { id: string; reason: 'lobby_deleted' };
+    LOBBY_MEMBER_ADD: LobbyMemberChange;
+    LOBBY_MEMBER_UPDATE: LobbyMemberChange;
+    LOBBY_MEMBER_REMOVE: LobbyMemberChange;
+    LOBBY_MESSAGE_CREATE: LobbyMessageWire;
+    LOBBY_MESSAGE_UPDATE: EditedLobbyMessageWire;
+    LOBBY_MESSAGE_DELETE: { id: string; lobby_id: string };
+  }
+}
 
 /** The dispatches a lobby's members receive. */
 type LobbyDispatchName =
@@ -26,11 +51,11 @@ type LobbyDispatchName =
   | 'VOICE_STATE_UPDATE';
 
 /** A lobby's dispatch, scoped to the lobby's application (its game's SDK sessions). */
-const toUsers = (
-  type: LobbyDispatchName,
+const toUsers = <TType extends LobbyDispatchName>(
+  type: TType,
   to: { lobby: { applicationId: string }; userIds: readonly string[] },
-  data: Record<string, unknown>,
-): Dispatch => ({
+  data: DispatchData<TType>,
+): TypedDispatch<TType, DispatchData<TType>> => ({
   type,
   guildId: null,
   userIds: [...new Set(to.userIds)],
@@ -61,6 +86,9 @@ export function lobbyVoiceStateWire(
     request_to_speak_timestamp: null,
   };
 }
+
+/** A lobby call's voice state on the wire. */
+export type LobbyVoiceStateWire = ReturnType<typeof lobbyVoiceStateWire>;
 
 const memberIds = (view: LobbyView) => view.members.map((m) => m.userId);
 /** The lobby's current members, as the addressees of its dispatch. */
@@ -130,7 +158,7 @@ export const lobbyDispatches = {
   messageCreate(view: LobbyView, message: LobbyMessageWire): Dispatch {
     return toUsers('LOBBY_MESSAGE_CREATE', membersOf(view), message);
   },
-  messageUpdate(view: LobbyView, message: LobbyMessageWire): Dispatch {
+  messageUpdate(view: LobbyView, message: EditedLobbyMessageWire): Dispatch {
     return toUsers('LOBBY_MESSAGE_UPDATE', membersOf(view), message);
   },
   messageDelete(view: LobbyView, messageId: string): Dispatch {

@@ -5,6 +5,6 @@ export { startLobbySweeper, type LobbySweeper } from './sweep.js';
 export { LOBBY_LIMITS, LobbyMemberFlags } from './schemas.js';
 export { serializeLobby, serializeLobbyMessage } from './serialize.js';
 export { viewOf as readLobbyView } from './shared.js';
-export { lobbyDispatches, lobbyVoiceStateWire } from './dispatch.js';
+export { lobbyDispatches, lobbyVoiceStateWire, type LobbyVoiceStateWire } from './dispatch.js';
 export { CreateLobbyBody } from './schemas.js';
 export { lobbiesModule } from './module.js';

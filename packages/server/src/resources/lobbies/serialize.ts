@@ -97,3 +97,4 @@ export function serializeEditedLobbyMessage(message: LobbyMessageRecord, author:
     edited_timestamp: message.editedAt === null ? null : isoOf(message.editedAt),
   };
 }
+export type EditedLobbyMessageWire = ReturnType<typeof serializeEditedLobbyMessage>;
