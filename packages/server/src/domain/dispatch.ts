@@ -19,9 +19,6 @@ export interface UnregisteredDispatchPayloads {
   APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE: unknown;
   APPLICATION_DEAUTHORIZED: unknown;
   AUTHORIZE_REQUEST: unknown;
-  CALL_CREATE: unknown;
-  CALL_DELETE: unknown;
-  CALL_UPDATE: unknown;
   CHANNEL_RECIPIENT_ADD: unknown;
   CHANNEL_RECIPIENT_REMOVE: unknown;
   EMBEDDED_ACTIVITY_UPDATE: unknown;

@@ -45,6 +45,8 @@ export function callWire(call: DmCallRecord) {
   };
 }
 
+type CallWire = ReturnType<typeof callWire>;
+
 /** Where a private channel's call dispatches go: its recipients, in its game's scope. */
 export function toRecipients(
   record: PrivateChannelRecord,
@@ -58,6 +60,14 @@ export function toRecipients(
   };
 }
 
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    CALL_CREATE: CallCreateWire;
+    CALL_UPDATE: CallWire;
+    CALL_DELETE: { channel_id: string };
+  }
+}
+
 /** CALL_CREATE's payload: the call and its members' voice states. */
 function callCreateWire(call: DmCallRecord, states: readonly DmVoiceStateRecord[]) {
   return {
@@ -67,6 +77,8 @@ function callCreateWire(call: DmCallRecord, states: readonly DmVoiceStateRecord[
   };
 }
 
+type CallCreateWire = ReturnType<typeof callCreateWire>;
+
 /**
  * The CALL_CREATE payloads of the calls in progress in the user's DMs and group DMs (those
  * `shown` keeps): what a session gets after its READY, one per call, as on the platform.
@@ -75,7 +87,7 @@ export async function callsInProgress(
   repos: Pick<Repositories, 'calls'>,
   userId: string,
   shown: (channelId: string) => boolean,
-): Promise<ReturnType<typeof callCreateWire>[]> {
+): Promise<CallCreateWire[]> {
   const calls = (await repos.calls.listCallsOfRecipient(userId)).filter((call) =>
     shown(call.channelId),
   );
