@@ -47,7 +47,6 @@ export interface UnregisteredDispatchPayloads {
   VOICE_CHANNEL_EFFECT_SEND: unknown;
   VOICE_CHANNEL_START_TIME_UPDATE: unknown;
   VOICE_SERVER_UPDATE: unknown;
-  VOICE_STATE_UPDATE: unknown;
 }
 
 /**
