@@ -44,9 +44,6 @@ export interface UnregisteredDispatchPayloads {
   SUBSCRIPTION_CREATE: unknown;
   SUBSCRIPTION_DELETE: unknown;
   SUBSCRIPTION_UPDATE: unknown;
-  VOICE_CHANNEL_EFFECT_SEND: unknown;
-  VOICE_CHANNEL_START_TIME_UPDATE: unknown;
-  VOICE_SERVER_UPDATE: unknown;
 }
 
 /**

@@ -40,6 +40,24 @@ export function needsServer(
   );
 }
 
+/**
+ * VOICE_SERVER_UPDATE's payload: the voice token and endpoint of a guild's voice channel, or of a
+ * private call (a lobby's, a DM's), which has no guild and names its channel instead.
+ */
+export interface VoiceServerWire {
+  token: string;
+  guild_id: string | null;
+  /** A private call's channel (the lobby's or DM's id); absent for a guild's. */
+  channel_id?: string;
+  endpoint: string;
+}
+
+declare module '../domain/dispatch.js' {
+  interface DispatchPayloads {
+    VOICE_SERVER_UPDATE: VoiceServerWire;
+  }
+}
+
 /** VOICE_SERVER_UPDATE for one session, to follow its voice state on the same subject. */
 export const serverUpdate = (
   grant: {

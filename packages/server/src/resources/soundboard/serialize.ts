@@ -27,8 +27,22 @@ export const auditedSound = (sound: SoundboardSoundRecord) => ({
   emoji_name: sound.emojiName,
 });
 
+/** VOICE_CHANNEL_EFFECT_SEND's payload: a sound played in a voice channel (service.ts `send`). */
+export interface SoundEffectWire {
+  channel_id: string;
+  guild_id: string;
+  user_id: string;
+  sound_id: string;
+  sound_volume: number;
+  /** The sound's emoji, when it has one. */
+  emoji?: { id: string | null; name: string | null };
+  /** The guild the sound comes from, when the request named one. */
+  source_guild_id?: string;
+}
+
 declare module '../../domain/dispatch.js' {
   interface DispatchPayloads {
+    VOICE_CHANNEL_EFFECT_SEND: SoundEffectWire;
     GUILD_SOUNDBOARD_SOUND_CREATE: SoundWire;
     GUILD_SOUNDBOARD_SOUND_UPDATE: SoundWire;
     GUILD_SOUNDBOARD_SOUND_DELETE: { sound_id: string; guild_id: string };

@@ -39,3 +39,17 @@ export function voiceStateWire(
 }
 
 export type VoiceStateWire = ReturnType<typeof voiceStateWire>;
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    /**
+     * When a guild voice channel's call began, in unix seconds; null once the channel emptied
+     * (gateway/voiceCommand.ts, as op 4 moves a user).
+     */
+    VOICE_CHANNEL_START_TIME_UPDATE: {
+      id: string;
+      guild_id: string;
+      voice_start_time: number | null;
+    };
+  }
+}
