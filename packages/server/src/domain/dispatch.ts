@@ -46,12 +46,6 @@ export interface UnregisteredDispatchPayloads {
   LOBBY_MESSAGE_DELETE: unknown;
   LOBBY_MESSAGE_UPDATE: unknown;
   LOBBY_UPDATE: unknown;
-  MESSAGE_POLL_VOTE_ADD: unknown;
-  MESSAGE_POLL_VOTE_REMOVE: unknown;
-  MESSAGE_REACTION_ADD: unknown;
-  MESSAGE_REACTION_REMOVE: unknown;
-  MESSAGE_REACTION_REMOVE_ALL: unknown;
-  MESSAGE_REACTION_REMOVE_EMOJI: unknown;
   PRESENCE_UPDATE: unknown;
   SUBSCRIPTION_CREATE: unknown;
   SUBSCRIPTION_DELETE: unknown;
