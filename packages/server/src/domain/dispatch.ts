@@ -31,8 +31,6 @@ export interface UnregisteredDispatchPayloads {
   GAME_DIRECT_MESSAGE_CREATE: unknown;
   GAME_DIRECT_MESSAGE_DELETE: unknown;
   GAME_DIRECT_MESSAGE_UPDATE: unknown;
-  GUILD_SCHEDULED_EVENT_USER_ADD: unknown;
-  GUILD_SCHEDULED_EVENT_USER_REMOVE: unknown;
   INTERACTION_CREATE: unknown;
   INTERACTION_FAILURE: unknown;
   INTERACTION_MODAL_CREATE: unknown;
