@@ -22,8 +22,6 @@ export interface UnregisteredDispatchPayloads {
   CALL_CREATE: unknown;
   CALL_DELETE: unknown;
   CALL_UPDATE: unknown;
-  CHANNEL_RECIPIENT_ADD: unknown;
-  CHANNEL_RECIPIENT_REMOVE: unknown;
   EMBEDDED_ACTIVITY_UPDATE: unknown;
   ENTITLEMENT_CREATE: unknown;
   ENTITLEMENT_DELETE: unknown;
