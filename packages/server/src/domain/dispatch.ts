@@ -23,9 +23,6 @@ export interface UnregisteredDispatchPayloads {
   CALL_DELETE: unknown;
   CALL_UPDATE: unknown;
   EMBEDDED_ACTIVITY_UPDATE: unknown;
-  ENTITLEMENT_CREATE: unknown;
-  ENTITLEMENT_DELETE: unknown;
-  ENTITLEMENT_UPDATE: unknown;
   GAME_DIRECT_MESSAGE_CREATE: unknown;
   GAME_DIRECT_MESSAGE_DELETE: unknown;
   GAME_DIRECT_MESSAGE_UPDATE: unknown;
@@ -43,9 +40,6 @@ export interface UnregisteredDispatchPayloads {
   LOBBY_MESSAGE_UPDATE: unknown;
   LOBBY_UPDATE: unknown;
   PRESENCE_UPDATE: unknown;
-  SUBSCRIPTION_CREATE: unknown;
-  SUBSCRIPTION_DELETE: unknown;
-  SUBSCRIPTION_UPDATE: unknown;
   VOICE_CHANNEL_EFFECT_SEND: unknown;
   VOICE_CHANNEL_START_TIME_UPDATE: unknown;
   VOICE_SERVER_UPDATE: unknown;
