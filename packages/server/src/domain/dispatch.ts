@@ -16,7 +16,6 @@ export interface UnregisteredDispatchPayloads {
   ACTIVITY_JOIN_REQUEST: unknown;
   ACTIVITY_SPECTATE: unknown;
   APPLICATION_AUTHORIZED: unknown;
-  APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE: unknown;
   APPLICATION_DEAUTHORIZED: unknown;
   AUTHORIZE_REQUEST: unknown;
   CALL_CREATE: unknown;
@@ -27,9 +26,6 @@ export interface UnregisteredDispatchPayloads {
   GAME_DIRECT_MESSAGE_DELETE: unknown;
   GAME_DIRECT_MESSAGE_UPDATE: unknown;
   INTERACTION_CREATE: unknown;
-  INTERACTION_FAILURE: unknown;
-  INTERACTION_MODAL_CREATE: unknown;
-  INTERACTION_SUCCESS: unknown;
   LOBBY_CREATE: unknown;
   LOBBY_DELETE: unknown;
   LOBBY_MEMBER_ADD: unknown;
