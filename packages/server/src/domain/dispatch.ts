@@ -12,12 +12,8 @@
  * leaves this list when its resource registers it in `DispatchPayloads`.
  */
 export interface UnregisteredDispatchPayloads {
-  ACTIVITY_JOIN: unknown;
-  ACTIVITY_JOIN_REQUEST: unknown;
-  ACTIVITY_SPECTATE: unknown;
   APPLICATION_AUTHORIZED: unknown;
   APPLICATION_DEAUTHORIZED: unknown;
-  AUTHORIZE_REQUEST: unknown;
   CALL_CREATE: unknown;
   CALL_DELETE: unknown;
   CALL_UPDATE: unknown;
