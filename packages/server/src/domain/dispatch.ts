@@ -17,7 +17,6 @@ export interface UnregisteredDispatchPayloads {
   CALL_CREATE: unknown;
   CALL_DELETE: unknown;
   CALL_UPDATE: unknown;
-  EMBEDDED_ACTIVITY_UPDATE: unknown;
   GAME_DIRECT_MESSAGE_CREATE: unknown;
   GAME_DIRECT_MESSAGE_DELETE: unknown;
   GAME_DIRECT_MESSAGE_UPDATE: unknown;
