@@ -30,7 +30,6 @@ export interface UnregisteredDispatchPayloads {
   LOBBY_MESSAGE_DELETE: unknown;
   LOBBY_MESSAGE_UPDATE: unknown;
   LOBBY_UPDATE: unknown;
-  PRESENCE_UPDATE: unknown;
   VOICE_CHANNEL_EFFECT_SEND: unknown;
   VOICE_CHANNEL_START_TIME_UPDATE: unknown;
   VOICE_SERVER_UPDATE: unknown;
