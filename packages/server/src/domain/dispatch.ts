@@ -20,7 +20,6 @@ export interface UnregisteredDispatchPayloads {
   GAME_DIRECT_MESSAGE_CREATE: unknown;
   GAME_DIRECT_MESSAGE_DELETE: unknown;
   GAME_DIRECT_MESSAGE_UPDATE: unknown;
-  INTERACTION_CREATE: unknown;
   LOBBY_CREATE: unknown;
   LOBBY_DELETE: unknown;
   LOBBY_MEMBER_ADD: unknown;
