@@ -12,14 +12,9 @@
  * leaves this list when its resource registers it in `DispatchPayloads`.
  */
 export interface UnregisteredDispatchPayloads {
-  APPLICATION_AUTHORIZED: unknown;
-  APPLICATION_DEAUTHORIZED: unknown;
   CALL_CREATE: unknown;
   CALL_DELETE: unknown;
   CALL_UPDATE: unknown;
-  GAME_DIRECT_MESSAGE_CREATE: unknown;
-  GAME_DIRECT_MESSAGE_DELETE: unknown;
-  GAME_DIRECT_MESSAGE_UPDATE: unknown;
   LOBBY_CREATE: unknown;
   LOBBY_DELETE: unknown;
   LOBBY_MEMBER_ADD: unknown;
