@@ -74,6 +74,33 @@ export function serializeAppInstance(
   };
 }
 
+/** One participant of an instance as the client shows it: the user, with their guild nickname. */
+export interface InstanceParticipantWire {
+  id: string;
+  username: string;
+  global_name: string | null;
+  avatar: string | null;
+  discriminator: string;
+  nickname?: string;
+}
+
+/**
+ * The client's instance object: what the launch and join routes answer and EMBEDDED_ACTIVITY_UPDATE
+ * carries. `launched_by` is whose launch it reports; `ended` once the last participant left.
+ */
+export type ClientInstanceWire = ReturnType<typeof serializeAppInstance> & {
+  participants: InstanceParticipantWire[];
+  launched_by: string;
+  ended: boolean;
+  activity_origin: string;
+};
+
+declare module '../domain/dispatch.js' {
+  interface DispatchPayloads {
+    EMBEDDED_ACTIVITY_UPDATE: ClientInstanceWire;
+  }
+}
+
 export const LaunchBody = z.object({ application_id: Snowflake }).strict();
 export const ChannelParams = z.object({ channel_id: z.string() });
 export const LeaveParams = z.object({ channel_id: z.string(), instance_id: z.string() });
@@ -130,7 +157,7 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
     repos: Repositories,
     instance: ActivityInstanceRecord,
     launchedBy = instance.launchedBy,
-  ) => {
+  ): Promise<ClientInstanceWire> => {
     const participants = await repos.activities.listParticipants(instance.id);
     const userIds = participants.map((p) => p.userId);
     const [users, members] = await Promise.all([

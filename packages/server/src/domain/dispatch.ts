@@ -7,46 +7,6 @@
  */
 
 /**
- * The names no resource has registered its payload for yet: they may be announced with any
- * `data` (`unknown`), and the gateway reads them as it did before dispatches were typed. A name
- * leaves this list when its resource registers it in `DispatchPayloads`.
- */
-export interface UnregisteredDispatchPayloads {
-  ACTIVITY_JOIN: unknown;
-  ACTIVITY_JOIN_REQUEST: unknown;
-  ACTIVITY_SPECTATE: unknown;
-  APPLICATION_AUTHORIZED: unknown;
-  APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE: unknown;
-  APPLICATION_DEAUTHORIZED: unknown;
-  AUTHORIZE_REQUEST: unknown;
-  CHANNEL_RECIPIENT_ADD: unknown;
-  CHANNEL_RECIPIENT_REMOVE: unknown;
-  EMBEDDED_ACTIVITY_UPDATE: unknown;
-  ENTITLEMENT_CREATE: unknown;
-  ENTITLEMENT_DELETE: unknown;
-  ENTITLEMENT_UPDATE: unknown;
-  GAME_DIRECT_MESSAGE_CREATE: unknown;
-  GAME_DIRECT_MESSAGE_DELETE: unknown;
-  GAME_DIRECT_MESSAGE_UPDATE: unknown;
-  GUILD_SCHEDULED_EVENT_USER_ADD: unknown;
-  GUILD_SCHEDULED_EVENT_USER_REMOVE: unknown;
-  INTERACTION_CREATE: unknown;
-  INTERACTION_FAILURE: unknown;
-  INTERACTION_MODAL_CREATE: unknown;
-  INTERACTION_SUCCESS: unknown;
-  MESSAGE_POLL_VOTE_ADD: unknown;
-  MESSAGE_POLL_VOTE_REMOVE: unknown;
-  MESSAGE_REACTION_ADD: unknown;
-  MESSAGE_REACTION_REMOVE: unknown;
-  MESSAGE_REACTION_REMOVE_ALL: unknown;
-  MESSAGE_REACTION_REMOVE_EMOJI: unknown;
-  PRESENCE_UPDATE: unknown;
-  SUBSCRIPTION_CREATE: unknown;
-  SUBSCRIPTION_DELETE: unknown;
-  SUBSCRIPTION_UPDATE: unknown;
-}
-
-/**
  * The payload (`d`) of each dispatch name, as the platform sends it to a session that may see all
  * of it. Empty here: the resource that builds a dispatch registers its name and payload type from
  * its own dispatch file by module augmentation, since this leaf may not import `resources/`:
@@ -60,7 +20,7 @@ export interface UnregisteredDispatchPayloads {
  * gateway narrows a decoded dispatch's `data` by its `type`.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- each resource adds its names
-export interface DispatchPayloads extends UnregisteredDispatchPayloads {}
+export interface DispatchPayloads {}
 
 /** Every dispatch name a service may announce. */
 export type DispatchName = keyof DispatchPayloads;

@@ -18,10 +18,8 @@ const NAMES: Readonly<Record<DispatchName, true>> = {
   ACTIVITY_JOIN: true,
   ACTIVITY_JOIN_REQUEST: true,
   ACTIVITY_SPECTATE: true,
-  APPLICATION_AUTHORIZED: true,
   APPLICATION_COMMAND_AUTOCOMPLETE_RESPONSE: true,
   APPLICATION_COMMAND_PERMISSIONS_UPDATE: true,
-  APPLICATION_DEAUTHORIZED: true,
   AUTHORIZE_REQUEST: true,
   AUTO_MODERATION_ACTION_EXECUTION: true,
   AUTO_MODERATION_RULE_CREATE: true,
@@ -40,9 +38,6 @@ const NAMES: Readonly<Record<DispatchName, true>> = {
   ENTITLEMENT_CREATE: true,
   ENTITLEMENT_DELETE: true,
   ENTITLEMENT_UPDATE: true,
-  GAME_DIRECT_MESSAGE_CREATE: true,
-  GAME_DIRECT_MESSAGE_DELETE: true,
-  GAME_DIRECT_MESSAGE_UPDATE: true,
   GUILD_AUDIT_LOG_ENTRY_CREATE: true,
   GUILD_BAN_ADD: true,
   GUILD_BAN_REMOVE: true,
@@ -154,9 +149,9 @@ export function decodeBody(type: string, data: unknown): ReceivedBody {
 }
 
 /**
- * A received dispatch's payload as a plain object, for the reads of names whose payloads are not
- * registered yet (domain/dispatch.ts `UnregisteredDispatchPayloads`) and of whole payloads
- * whatever their name (obfuscation copies a channel's fields).
+ * A received dispatch's payload as a plain object, for the reads of whole payloads whatever their
+ * name (obfuscation copies a channel's fields) and of dispatches from a newer node whose names
+ * this one does not know.
  */
 export function payloadRecord(received: ReceivedBody): Record<string, unknown> {
   return asRecord(received.known ? received.body.data : received.data) ?? {};

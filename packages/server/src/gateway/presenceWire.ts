@@ -61,6 +61,24 @@ export function visibleActivities(
 }
 
 /**
+ * A presence on the wire: PRESENCE_UPDATE's payload (with `guild_id` in a guild, without it to
+ * friends) and the entries of READY's and GUILD_CREATE's `presences`.
+ */
+export interface PresenceWire {
+  user: { id: string };
+  guild_id?: string;
+  status: string;
+  activities: Record<string, unknown>[];
+  client_status: Record<string, string>;
+}
+
+declare module '../domain/dispatch.js' {
+  interface DispatchPayloads {
+    PRESENCE_UPDATE: PresenceWire;
+  }
+}
+
+/**
  * A user's presence as their friends see it (READY's `presences`, the PRESENCE_UPDATE without
  * `guild_id`): every activity, custom status included whatever the privacy setting, without
  * secrets; none while invisible or offline.
@@ -68,7 +86,7 @@ export function visibleActivities(
 export function friendPresenceWire(
   userId: string,
   presence: Presence | undefined,
-): Record<string, unknown> | null {
+): PresenceWire | null {
   if (presence === undefined || presence.status === 'invisible' || presence.status === 'offline') {
     return null;
   }
@@ -88,7 +106,7 @@ export function guildPresenceWire(
   userId: string,
   presence: Presence | undefined,
   memberCount: number,
-): Record<string, unknown> | null {
+): PresenceWire | null {
   if (presence === undefined || presence.status === 'invisible' || presence.status === 'offline') {
     return null;
   }

@@ -12,6 +12,17 @@ import { ApiError } from '../errors/index.js';
 import { afterWrite } from '../events/afterCommit.js';
 import type { Storage } from '../storage/index.js';
 
+/** AUTHORIZE_REQUEST: the game asked to start `authorize()`. */
+export interface AuthorizeRequestPayload {
+  application_id: string;
+}
+
+declare module '../domain/dispatch.js' {
+  interface DispatchPayloads {
+    AUTHORIZE_REQUEST: AuthorizeRequestPayload;
+  }
+}
+
 export function createAuthorizeRequests(deps: { storage: Storage }) {
   return {
     /** Sends AUTHORIZE_REQUEST to the user's game sessions of the app; 10002 for no such app. */

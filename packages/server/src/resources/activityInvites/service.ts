@@ -10,12 +10,41 @@ import { ApiError } from '../../errors/index.js';
 import { afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { ServiceDeps } from '../deps.js';
-import { serializeUser } from '../users/index.js';
+import { serializeUser, type UserWire } from '../users/index.js';
 import type {
   AcceptActivityInviteBody,
   ActivityJoinRequestBody,
   SpectateActivityBody,
 } from './schemas.js';
+
+/** ACTIVITY_JOIN_REQUEST: who asks to join the host's party of which game. */
+export interface ActivityJoinRequestPayload {
+  user: UserWire;
+  application_id: string;
+  party_id: string;
+}
+
+/** ACTIVITY_SPECTATE: the spectate secret of the host's (`user_id`) party. */
+export interface ActivitySpectatePayload {
+  secret: string;
+  application_id: string;
+  party_id: string;
+  user_id: string;
+}
+
+/** ACTIVITY_JOIN: the join secret of the inviter's (`user_id`) party, and the invite accepted. */
+export interface ActivityJoinPayload extends ActivitySpectatePayload {
+  channel_id?: string;
+  message_id?: string;
+}
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    ACTIVITY_JOIN: ActivityJoinPayload;
+    ACTIVITY_JOIN_REQUEST: ActivityJoinRequestPayload;
+    ACTIVITY_SPECTATE: ActivitySpectatePayload;
+  }
+}
 
 /** The scope a Bearer token needs to accept an invite (the Social SDK's scopes grant it). */
 export const ACTIVITIES_WRITE_SCOPE = 'activities.write';

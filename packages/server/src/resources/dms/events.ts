@@ -10,6 +10,7 @@ import type { SocialWebhookEventType, SocialWebhookEvents } from '../deps.js';
 import { loadMessageContext, serializeMessage, type AttachmentLinks } from '../messages/index.js';
 import { provisionalApps } from './policy.js';
 import type { ChannelWire } from '../channels/index.js';
+import type { UserWire } from '../users/index.js';
 import { recipientUsers, serializePrivateChannel } from './serialize.js';
 
 /**
@@ -18,8 +19,17 @@ import { recipientUsers, serializePrivateChannel } from './serialize.js';
  */
 type ChannelPayload = ChannelWire | ReturnType<typeof serializePrivateChannel>;
 
+/** CHANNEL_RECIPIENT_ADD and _REMOVE: a user joined or left a group DM (the nick it was given). */
+export interface ChannelRecipientPayload {
+  channel_id: string;
+  user: UserWire;
+  nick?: string;
+}
+
 declare module '../../domain/dispatch.js' {
   interface DispatchPayloads {
+    CHANNEL_RECIPIENT_ADD: ChannelRecipientPayload;
+    CHANNEL_RECIPIENT_REMOVE: ChannelRecipientPayload;
     CHANNEL_CREATE: ChannelPayload;
     CHANNEL_UPDATE: ChannelPayload;
     CHANNEL_DELETE: ChannelPayload;

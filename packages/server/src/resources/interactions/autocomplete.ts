@@ -8,7 +8,11 @@ import type { CallbackAutocompleteData } from './callbackSchemas.js';
 import type { z } from 'zod';
 import { OptionType } from '../commands/index.js';
 
-type Choice = NonNullable<z.infer<typeof CallbackAutocompleteData>['choices']>[number];
+/** One autocomplete choice as the app gave it. */
+export type AutocompleteChoice = NonNullable<
+  z.infer<typeof CallbackAutocompleteData>['choices']
+>[number];
+type Choice = AutocompleteChoice;
 
 interface DeliveredOption {
   type?: unknown;

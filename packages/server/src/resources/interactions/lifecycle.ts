@@ -22,6 +22,19 @@ export const INTERACTION_SWEEP_INTERVAL_MS = 30 * SECOND_MS;
 /** Interactions failed per sweep batch; a pass repeats until none are left. */
 const SWEEP_BATCH = 100;
 
+/** INTERACTION_SUCCESS and _FAILURE: which interaction (and the client's nonce) went how. */
+export interface InteractionOutcomePayload {
+  id: string;
+  nonce: string | null;
+}
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    INTERACTION_SUCCESS: InteractionOutcomePayload;
+    INTERACTION_FAILURE: InteractionOutcomePayload;
+  }
+}
+
 /** Tells the invoking user's sessions how the interaction went. */
 function outcomeDispatch(
   type: 'INTERACTION_SUCCESS' | 'INTERACTION_FAILURE',

@@ -120,3 +120,12 @@ export function withToken(interaction: InteractionWire, token: string) {
     Pick<APIBaseInteraction<InteractionType, unknown>, 'token'>
   >;
 }
+
+/** The interaction object with its token: INTERACTION_CREATE's payload. */
+export type DeliveredInteraction = ReturnType<typeof withToken>;
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    INTERACTION_CREATE: DeliveredInteraction;
+  }
+}

@@ -244,7 +244,8 @@ export function createInteractionService(deps: InteractionServiceDeps) {
       };
       const url = place.application.interactionsEndpointUrl;
       const botUserId = place.application.botUserId;
-      const delivered = JSON.stringify(withToken(payload, token));
+      const withItsToken = withToken(payload, token);
+      const delivered = JSON.stringify(withItsToken);
       // Files first: a stored interaction never names a file that is not there.
       const stored = await storeUploads(deps.blobs, { interactionId: id, uploads });
       await storage
@@ -263,7 +264,7 @@ export function createInteractionService(deps: InteractionServiceDeps) {
               guildId: null,
               userIds: [botUserId],
               shard: { guildId: access.guildId },
-              data: JSON.parse(delivered) as unknown,
+              data: withItsToken,
             });
           }
         })

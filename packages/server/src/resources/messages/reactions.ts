@@ -4,7 +4,7 @@ import { afterCommit, afterWrite } from '../../events/afterCommit.js';
 import type { Principal } from '../../http/authenticator.js';
 import type { MessageRecord, Repositories } from '../../storage/index.js';
 import type { ServiceDeps } from '../deps.js';
-import { serializeUser } from '../users/index.js';
+import { serializeUser, type UserWire } from '../users/index.js';
 import { isTimedOut, loadMessageChannel, type MessageChannelAccess } from './access.js';
 import { serializePartialMember } from '../members/index.js';
 
@@ -49,11 +49,54 @@ export async function parseEmoji(repos: Repositories, raw: string): Promise<Reac
   return { key: raw, id: null, name: raw, animated: false };
 }
 
-const emojiWire = (emoji: ReactionEmoji) => ({
+/** A reaction dispatch's emoji: `animated` only on a custom one. */
+export interface ReactionEmojiWire {
+  id: string | null;
+  name: string;
+  animated?: boolean;
+}
+
+const emojiWire = (emoji: ReactionEmoji): ReactionEmojiWire => ({
   id: emoji.id,
   name: emoji.name,
   ...(emoji.id === null ? {} : { animated: emoji.animated }),
 });
+
+/** Where a reaction dispatch happened: MESSAGE_REACTION_REMOVE_ALL's whole payload. */
+export interface ReactionBasePayload {
+  channel_id: string;
+  message_id: string;
+  guild_id?: string;
+}
+
+/** MESSAGE_REACTION_REMOVE: whose reaction left which message. */
+export interface ReactionRemovePayload extends ReactionBasePayload {
+  user_id: string;
+  emoji: ReactionEmojiWire;
+  burst: boolean;
+  type: number;
+}
+
+/** MESSAGE_REACTION_ADD: the reactor's partial member in a guild, the message's author. */
+export interface ReactionAddPayload extends ReactionRemovePayload {
+  member?: ReturnType<typeof serializePartialMember> & { user: UserWire };
+  message_author_id: string;
+  burst_colors: string[];
+}
+
+/** MESSAGE_REACTION_REMOVE_EMOJI: every reaction of one emoji left the message. */
+export interface ReactionRemoveEmojiPayload extends ReactionBasePayload {
+  emoji: ReactionEmojiWire;
+}
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    MESSAGE_REACTION_ADD: ReactionAddPayload;
+    MESSAGE_REACTION_REMOVE: ReactionRemovePayload;
+    MESSAGE_REACTION_REMOVE_ALL: ReactionBasePayload;
+    MESSAGE_REACTION_REMOVE_EMOJI: ReactionRemoveEmojiPayload;
+  }
+}
 
 export interface ReactionTarget {
   channelId: string;

@@ -11,7 +11,23 @@ import type {
   SubscriptionRecord,
 } from '../../storage/index.js';
 import type { SocialWebhookEvents } from '../deps.js';
-import { serializeEntitlement, serializeSubscription } from './serialize.js';
+import {
+  serializeEntitlement,
+  serializeSubscription,
+  type EntitlementWire,
+  type SubscriptionWire,
+} from './serialize.js';
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    ENTITLEMENT_CREATE: EntitlementWire;
+    ENTITLEMENT_UPDATE: EntitlementWire;
+    ENTITLEMENT_DELETE: EntitlementWire;
+    SUBSCRIPTION_CREATE: SubscriptionWire;
+    SUBSCRIPTION_UPDATE: SubscriptionWire;
+    SUBSCRIPTION_DELETE: SubscriptionWire;
+  }
+}
 
 export type EntitlementEvent = 'ENTITLEMENT_CREATE' | 'ENTITLEMENT_UPDATE' | 'ENTITLEMENT_DELETE';
 export type SubscriptionEvent =

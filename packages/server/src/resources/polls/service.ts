@@ -19,6 +19,22 @@ export interface PollServiceDeps extends ServiceDeps {
   links: () => AttachmentLinks;
 }
 
+/** MESSAGE_POLL_VOTE_ADD and _REMOVE: who voted for or withdrew which answer of which poll. */
+export interface PollVotePayload {
+  user_id: string;
+  channel_id: string;
+  message_id: string;
+  guild_id?: string;
+  answer_id: number;
+}
+
+declare module '../../domain/dispatch.js' {
+  interface DispatchPayloads {
+    MESSAGE_POLL_VOTE_ADD: PollVotePayload;
+    MESSAGE_POLL_VOTE_REMOVE: PollVotePayload;
+  }
+}
+
 /**
  * A vote dispatch's payload (MESSAGE_POLL_VOTE_ADD/REMOVE) in the channel of `access`, to `to`
  * (the channel's dispatch target by default).

@@ -27,8 +27,21 @@ export const scheduledEventDispatches = {
   }),
 };
 
+/**
+ * GUILD_SCHEDULED_EVENT_USER_ADD and _REMOVE: a user's interest in an event, or in one
+ * occurrence of a recurring event (its exception).
+ */
+export interface ScheduledEventUserPayload {
+  guild_scheduled_event_id: string;
+  user_id: string;
+  guild_id: string;
+  guild_scheduled_event_exception_id?: string;
+}
+
 declare module '../../domain/dispatch.js' {
   interface DispatchPayloads {
+    GUILD_SCHEDULED_EVENT_USER_ADD: ScheduledEventUserPayload;
+    GUILD_SCHEDULED_EVENT_USER_REMOVE: ScheduledEventUserPayload;
     GUILD_SCHEDULED_EVENT_CREATE: ScheduledEventWire;
     GUILD_SCHEDULED_EVENT_UPDATE: ScheduledEventWire;
     GUILD_SCHEDULED_EVENT_DELETE: ScheduledEventWire;
