@@ -40,7 +40,7 @@ export function createParticipantWatch(deps: {
   };
 
   const handle = async (event: Dispatch) => {
-    const data = (event.data ?? {}) as Record<string, unknown>;
+    const data = event.data as Record<string, unknown>;
     const guildId = event.guildId ?? text(data['guild_id']);
     if (guildId === null) return;
     if (event.type === 'VOICE_STATE_UPDATE') {
