@@ -1,6 +1,6 @@
 import { ApplicationFlags } from '@guildhall/protocol';
 import { beforeEach, expect, it } from 'vitest';
-import { registration, useFileServer } from '../../../test/support/fileServer.js';
+import { fabricatedId, registration, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { PNG_1X1 } from '../../../test/support/expressionFixtures.js';
@@ -156,7 +156,7 @@ describeDrivers('the portal settings of an application on $driver', (driver) => 
     await f.join('bob');
     const install = (userId: string, integrationType: 0 | 1) =>
       server.app.storage.oauth.upsertAuthorization({
-        id: `${Date.now()}${Math.floor(Math.random() * 1000)}`,
+        id: fabricatedId(f.bot.applicationId),
         userId,
         applicationId: f.bot.applicationId,
         scopes: ['applications.commands'],
