@@ -129,6 +129,22 @@ describe('the browser authorize popup', () => {
     await expect(aborted).rejects.toMatchObject({ type: ErrorType.Aborted });
   });
 
+  it('takes a code that arrives just after the popup is seen closed', async () => {
+    vi.useFakeTimers();
+    try {
+      const popup = { closed: false, close: vi.fn() };
+      const win = stubWindow(popup);
+      const pending = browserPlatform().authorizeRedirect(request());
+      // The callback page posted and closed itself; the poll sees it closed before the message.
+      popup.closed = true;
+      await vi.advanceTimersByTimeAsync(600);
+      win.post(message({ state: 'the-state', code: 'late-code' }));
+      await expect(pending).resolves.toMatchObject({ code: 'late-code' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a redirect URI on another origin is refused', async () => {
     stubWindow({ closed: false, close: vi.fn() });
     const req = { ...request(), redirectUri: 'https://elsewhere.example.test/callback.html' };

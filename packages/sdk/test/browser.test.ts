@@ -108,7 +108,15 @@ describeBrowser('the SDK browser example in Chromium', () => {
     await popup.getByRole('button', { name: 'Authorize' }).click();
     // callback.html hands the code to the page and closes the popup.
     await popupClosed;
-    await page.locator('#status', { hasText: 'Ready' }).waitFor();
+    // Ready; or the error line, which then says why (the token exchange, the gateway).
+    const refused = page
+      .locator('#login-error:not(:empty)')
+      .textContent()
+      .then((text) => {
+        throw new Error(`the page's login failed after the popup: ${text ?? ''}`);
+      });
+    refused.catch(() => undefined);
+    await Promise.race([page.locator('#status', { hasText: 'Ready' }).waitFor(), refused]);
     await page.locator('#me', { hasText: `@${username}` }).waitFor();
     return watched;
   }

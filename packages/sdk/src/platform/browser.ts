@@ -22,6 +22,12 @@ import {
 const MESSAGE_TYPE = 'guildhall-social-sdk:authorize';
 /** How often the popup is checked for having been closed by the person (ms). */
 const CLOSED_POLL_MS = 500;
+/**
+ * How long a closed popup may still hand its code over (ms). The callback page posts its message
+ * and then closes; the message and the closing reach this page by different task queues, so the
+ * poll can see the popup closed before the message it sent is delivered.
+ */
+const CLOSED_GRACE_MS = 1_000;
 const POPUP_FEATURES = 'popup,width=520,height=760';
 
 interface AuthorizeMessage {
@@ -110,10 +116,12 @@ function popupAuthorize(
   logger.verbose('The authorize popup is open.');
   return new Promise<AuthorizeRedirectResult>((resolve, reject) => {
     let settled = false;
+    let closedGrace: ReturnType<typeof setTimeout> | undefined;
     const finish = (outcome: { result: AuthorizeRedirectResult } | { error: SdkError }) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(closedGrace);
       clearInterval(closedPoll);
       globalThis.removeEventListener('message', onMessage);
       signal.removeEventListener('abort', onAbort);
@@ -151,14 +159,16 @@ function popupAuthorize(
       finish({ error: authorizeTimedOut(timeoutMs) });
     }, timeoutMs);
     const closedPoll = setInterval(() => {
-      if (popup.closed) {
+      if (!popup.closed || closedGrace !== undefined) return;
+      clearInterval(closedPoll);
+      closedGrace = setTimeout(() => {
         finish({
           error: new SdkError(
             'authorize: the authorization window was closed before it finished; call authorize() again to sign in.',
             { type: ErrorType.Aborted },
           ),
         });
-      }
+      }, CLOSED_GRACE_MS);
     }, CLOSED_POLL_MS);
     globalThis.addEventListener('message', onMessage);
     if (signal.aborted) onAbort();
