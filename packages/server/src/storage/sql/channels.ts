@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ChannelPatch, ChannelRecord, ChannelRepository } from '../types/channels.js';
 import type { StorageDialect } from '../types/storage.js';
-import { findAccessContext } from './channelAccess.js';
+import { findAccessContext, latestMessageId } from './channelAccess.js';
 import { conflictsAsStorageErrors } from './conflicts.js';
 import { bool, flag, id, idOrNull, int, intOrNull } from './rows.js';
 import type { ChannelsTable, Database } from './schema.js';
@@ -49,20 +49,10 @@ function patchColumns(patch: ChannelPatch) {
 
 /**
  * Channels with their `latest_message_id`: one seek on messages (channel_id, id), so posting a
- * message is one insert and never locks the channel's row. Guild and private channels alike.
+ * message is one insert and never locks the channel's row (channelAccess.ts, latestMessageId). Guild and private channels alike.
  */
 export function selectChannelsWithLatest(db: Kysely<Database>) {
-  return db
-    .selectFrom('channels')
-    .selectAll('channels')
-    .select((eb) =>
-      eb
-        .selectFrom('messages')
-        .select((sub) => sub.fn.max('messages.id').as('max_id'))
-        .whereRef('messages.channel_id', '=', 'channels.id')
-        .where('messages.ephemeral_user_id', 'is', null)
-        .as('latest_message_id'),
-    );
+  return db.selectFrom('channels').selectAll('channels').select(latestMessageId);
 }
 
 export function createChannelRepository(
