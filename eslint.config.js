@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { layersRule } from './scripts/layersRule.js';
 import { WINGS } from './scripts/wings.js';
 
 /** Imports no file anywhere may make. */
@@ -48,16 +49,12 @@ const FEATURES = ['oauth/', 'gateway/', 'delivery/', 'activities/', 'rpc/', 'voi
 const IO = ['storage/', 'bus/', 'sharedState/', 'blobs/', 'events/', 'http/', 'logger.js'];
 
 /**
- * An import of any of these top-level folders (`name/`) or files (`name.js`) of
- * `packages/server/src`, by relative path: `../name` from a folder (any depth), `./name` from a
- * file directly in `src/` (give those files their own block: `./name` elsewhere is a neighbour).
+ * The top-level folders (`name/`) or files (`name.js`) of `packages/server/src` a block's files
+ * may not import, checked on the resolved path by scripts/layersRule.js (`../voice/` from a
+ * resource's folder is the sibling resource, not the feature).
  */
-function above(names, { fromRoot = false } = {}) {
-  const escaped = names.map((name) => name.replace('.', '\\.'));
-  return {
-    regex: `^${fromRoot ? '\\./' : '(\\.\\./)+'}(${escaped.join('|')})`,
-    message: `This layer may not import ${names.join(', ')}: imports point down the layers (docs/architecture.md).`,
-  };
+function above(names) {
+  return { layers: names };
 }
 
 const INDEX_ONLY = 'Import another resource through its index.ts (its public surface).';
@@ -93,6 +90,23 @@ function restrictImports(...patterns) {
   return ['error', { patterns: [...ALWAYS, ...patterns] }];
 }
 
+/**
+ * A block's import rules: `patterns` for no-restricted-imports, and what {@link above} names for
+ * the layers rule (off when nothing is named, as a later block's override turns it off).
+ * @param {...({ layers: string[] } | Record<string, unknown>)} patterns
+ */
+function importRules(...patterns) {
+  const layers = patterns.flatMap((pattern) =>
+    Array.isArray(pattern.layers) ? pattern.layers : [],
+  );
+  return {
+    'no-restricted-imports': restrictImports(
+      ...patterns.filter((pattern) => !Array.isArray(pattern.layers)),
+    ),
+    'guildhall/layers': layers.length === 0 ? 'off' : ['error', { forbid: layers }],
+  };
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -117,6 +131,7 @@ export default tseslint.config(
     linterOptions: {
       reportUnusedDisableDirectives: 'error',
     },
+    plugins: { guildhall: { rules: { layers: layersRule } } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
@@ -126,7 +141,7 @@ export default tseslint.config(
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       'no-console': 'error',
       'max-params': ['error', 3],
-      'no-restricted-imports': restrictImports(),
+      ...importRules(),
       'no-restricted-properties': [
         'error',
         {
@@ -156,24 +171,24 @@ export default tseslint.config(
   // downwards, and another resource only through its index.ts.
   {
     files: ['packages/server/src/**/*.ts'],
-    rules: { 'no-restricted-imports': restrictImports(DEEP_RESOURCE_IMPORT) },
+    rules: { ...importRules(DEEP_RESOURCE_IMPORT) },
   },
   {
     files: ['packages/server/src/resources/*.ts'],
     rules: {
-      'no-restricted-imports': restrictImports(DEEP_RESOURCE_IMPORT_FROM_ROOT, above(FEATURES)),
+      ...importRules(DEEP_RESOURCE_IMPORT_FROM_ROOT, above(FEATURES)),
     },
   },
   {
     files: ['packages/server/src/resources/*/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrictImports(DEEP_SIBLING_RESOURCE_IMPORT, above(FEATURES)),
+      ...importRules(DEEP_SIBLING_RESOURCE_IMPORT, above(FEATURES)),
     },
   },
   {
     files: ['packages/server/src/delivery/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrictImports(
+      ...importRules(
         DEEP_RESOURCE_IMPORT,
         above(['oauth/', 'gateway/', 'activities/', 'rpc/', 'voice/', ...ENTRY]),
       ),
@@ -183,17 +198,14 @@ export default tseslint.config(
     // The features beside each other: the gateway and voice share only what lies below both.
     files: ['packages/server/src/oauth/**/*.ts', 'packages/server/src/gateway/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrictImports(
-        DEEP_RESOURCE_IMPORT,
-        above(['activities/', 'rpc/', 'voice/', ...ENTRY]),
-      ),
+      ...importRules(DEEP_RESOURCE_IMPORT, above(['activities/', 'rpc/', 'voice/', ...ENTRY])),
     },
   },
   {
     // Voice nodes: the bus, shared state and storage, never the main gateway nor the resources.
     files: ['packages/server/src/voice/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrictImports(
+      ...importRules(
         above(['resources/', 'oauth/', 'gateway/', 'delivery/', 'activities/', 'rpc/', ...ENTRY]),
       ),
     },
@@ -202,7 +214,7 @@ export default tseslint.config(
     // Activities reach the resources (message channel access) and delivery's URL policy.
     files: ['packages/server/src/activities/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrictImports(
+      ...importRules(
         DEEP_RESOURCE_IMPORT,
         above(['oauth/', 'gateway/', 'rpc/', 'voice/', ...ENTRY]),
       ),
@@ -212,7 +224,7 @@ export default tseslint.config(
     // The local RPC server speaks the gateway's activity schema and nothing else of the server.
     files: ['packages/server/src/rpc/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrictImports(
+      ...importRules(
         above([...IO, 'resources/', 'oauth/', 'delivery/', 'activities/', 'voice/', ...ENTRY]),
       ),
     },
@@ -223,7 +235,7 @@ export default tseslint.config(
     // nor the entry points.
     files: ['packages/server/src/control/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrictImports(
+      ...importRules(
         DEEP_RESOURCE_IMPORT,
         above(['rpc/', ...ENTRY.filter((name) => name !== 'appTypes.js' && name !== 'control/')]),
       ),
@@ -231,7 +243,7 @@ export default tseslint.config(
   },
   {
     files: ['packages/server/src/http/**/*.ts', 'packages/server/src/events/**/*.ts'],
-    rules: { 'no-restricted-imports': restrictImports(above(['resources/', ...FEATURES])) },
+    rules: { ...importRules(above(['resources/', ...FEATURES])) },
   },
   // The files directly in src/ below the entry points (their imports start with `./`).
   {
@@ -248,10 +260,8 @@ export default tseslint.config(
       'packages/server/src/cliFlags.ts',
     ],
     rules: {
-      'no-restricted-imports': restrictImports(
-        above([...IO.filter((name) => name !== 'logger.js'), 'resources/', ...FEATURES], {
-          fromRoot: true,
-        }),
+      ...importRules(
+        above([...IO.filter((name) => name !== 'logger.js'), 'resources/', ...FEATURES]),
       ),
     },
   },
@@ -263,10 +273,8 @@ export default tseslint.config(
       'packages/server/src/workerLease.ts',
     ],
     rules: {
-      'no-restricted-imports': restrictImports(
-        above([...IO.filter((name) => name !== 'storage/'), 'resources/', ...FEATURES], {
-          fromRoot: true,
-        }),
+      ...importRules(
+        above([...IO.filter((name) => name !== 'storage/'), 'resources/', ...FEATURES]),
       ),
     },
   },
@@ -274,17 +282,15 @@ export default tseslint.config(
     // The operator command's shape: a leaf the features and cli/ share, over storage/ and blobs/.
     files: ['packages/server/src/adminCommand.ts'],
     rules: {
-      'no-restricted-imports': restrictImports(
-        above(['bus/', 'sharedState/', 'events/', 'http/', 'resources/', ...FEATURES], {
-          fromRoot: true,
-        }),
+      ...importRules(
+        above(['bus/', 'sharedState/', 'events/', 'http/', 'resources/', ...FEATURES]),
       ),
     },
   },
   {
     files: ['packages/server/src/storage/**/*.ts', 'packages/server/src/bus/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrictImports(
+      ...importRules(
         above([
           'http/',
           'events/',
@@ -301,7 +307,7 @@ export default tseslint.config(
     // Shared limits and presences: infrastructure beside storage and bus, over domain/ only.
     files: ['packages/server/src/sharedState/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrictImports(
+      ...importRules(
         above([
           'storage/',
           'bus/',
@@ -319,16 +325,14 @@ export default tseslint.config(
     // Stored files are freed after a commit (events/afterCommit.ts), so blobs/ sits above events/.
     files: ['packages/server/src/blobs/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrictImports(
-        above(['http/', 'logger.js', 'resources/', ...FEATURES]),
-      ),
+      ...importRules(above(['http/', 'logger.js', 'resources/', ...FEATURES])),
     },
   },
   {
     // Pure rules: no I/O layer, nothing above them.
     files: ['packages/server/src/domain/**/*.ts', 'packages/server/src/errors/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrictImports(
+      ...importRules(
         above([
           'storage/',
           'bus/',
@@ -347,7 +351,7 @@ export default tseslint.config(
     // The wire vocabulary stands alone.
     files: ['packages/protocol/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrictImports({
+      ...importRules({
         regex: '(^@guildhall/server|(^|/)server/)',
         message: '@guildhall/protocol imports nothing from the server.',
       }),
@@ -361,7 +365,7 @@ export default tseslint.config(
       '**/*.test.ts',
       'packages/server/test/**',
     ],
-    rules: { 'no-restricted-imports': 'off' },
+    rules: { 'no-restricted-imports': 'off', 'guildhall/layers': 'off' },
   },
   {
     files: ['bench/**', 'examples/**', '.ci/**', 'packages/server/src/cli/**'],
@@ -425,7 +429,7 @@ export default tseslint.config(
       '**/*.test.ts',
     ],
     rules: {
-      'no-restricted-imports': restrictImports({
+      ...importRules({
         regex: '^(node:|ws$)',
         message: 'The SDK runs in browsers: Node-only modules belong in src/platform/node.ts.',
       }),
