@@ -5,6 +5,9 @@ import { memoryLocation } from 'wouter/memory-location';
 import { ApplicationProvider } from './context.js';
 import type { PortalApplication } from './model.js';
 
+/** A JSON Response: the web tests' one (test/fetch.ts). */
+export { json } from '../test/fetch.js';
+
 /** An application as GET /applications/{id} answers it, with `overrides`. */
 export function makeApp(overrides: Partial<PortalApplication> = {}): PortalApplication {
   return {
@@ -40,14 +43,6 @@ export function AppHarness({ app, children }: { app: PortalApplication; children
       <ApplicationProvider value={{ app: current, setApp }}>{children}</ApplicationProvider>
     </Router>
   );
-}
-
-/** A JSON Response. */
-export function json(status: number, body: unknown): Response {
-  return new Response(status === 204 ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
 }
 
 /**

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MessageActivityType, type APIMessage, type APIUser } from 'discord-api-types/v10';
+import { answerFetch, json } from '../../test/fetch.js';
 import { CHANNEL_ID, message, readyState, renderWithClient } from '../test/render.js';
 import { ActivityInvite } from './ActivityInvite.js';
 
@@ -37,34 +38,22 @@ function invite(extra: Partial<APIMessage> = {}): APIMessage {
   });
 }
 
-function json(status: number, body: unknown) {
-  return Promise.resolve(
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
-  );
-}
-
 describe('ActivityInvite', () => {
   it("shows the app's cover image and joins: the invite accepted, the activity launched", async () => {
-    const calls: [string, RequestInit][] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn((url: string, init: RequestInit) => {
-        calls.push([url, init]);
-        if (url.includes('/join')) {
-          return json(200, { secret: 's3cret', application_id: APP_ID, party_id: 'party-1' });
-        }
-        return json(200, {
-          application_id: APP_ID,
-          instance_id: `i-9-pc-${CHANNEL_ID}`,
-          launch_id: '9',
-          location: { id: `pc-${CHANNEL_ID}`, kind: 'pc', channel_id: CHANNEL_ID },
-          users: [],
-          participants: [],
-          launched_by: 'someone else',
-          ended: false,
-          activity_origin: 'http://x.activities.localhost',
-        });
-      }),
+    const calls = answerFetch((url) =>
+      url.includes('/join')
+        ? json(200, { secret: 's3cret', application_id: APP_ID, party_id: 'party-1' })
+        : json(200, {
+            application_id: APP_ID,
+            instance_id: `i-9-pc-${CHANNEL_ID}`,
+            launch_id: '9',
+            location: { id: `pc-${CHANNEL_ID}`, kind: 'pc', channel_id: CHANNEL_ID },
+            users: [],
+            participants: [],
+            launched_by: 'someone else',
+            ended: false,
+            activity_origin: 'http://x.activities.localhost',
+          }),
     );
     const m = invite();
     const { store, container } = renderWithClient(<ActivityInvite message={m} />, readyState());
@@ -91,13 +80,10 @@ describe('ActivityInvite', () => {
   });
 
   it("prefers the inviter's own invite image; a game without an activity is joined on its device", async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn((url: string) =>
-        url.includes('/join')
-          ? json(200, { secret: 's', application_id: APP_ID, party_id: 'party-1' })
-          : json(400, { code: 50035, message: 'Invalid Form Body' }),
-      ),
+    answerFetch((url) =>
+      url.includes('/join')
+        ? json(200, { secret: 's', application_id: APP_ID, party_id: 'party-1' })
+        : json(400, { code: 50035, message: 'Invalid Form Body' }),
     );
     const state = readyState();
     state.presences[BOB.id] = {
@@ -125,13 +111,8 @@ describe('ActivityInvite', () => {
   });
 
   it("offers Spectate beside Join when the inviter's activity can be spectated", async () => {
-    const calls: [string, RequestInit][] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn((url: string, init: RequestInit) => {
-        calls.push([url, init]);
-        return json(200, { secret: 'w', application_id: APP_ID, party_id: 'party-1' });
-      }),
+    const calls = answerFetch(() =>
+      json(200, { secret: 'w', application_id: APP_ID, party_id: 'party-1' }),
     );
     const state = readyState();
     const activity = {

@@ -8,6 +8,7 @@ import { cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { APIUser } from 'discord-api-types/v10';
 import { reduce } from '../state.js';
+import { answerFetch, json } from '../../test/fetch.js';
 import { GUILD_ID, guildCreate, readyState, renderWithClient } from '../test/render.js';
 import { MemberActionDialog } from './MemberActionDialog.js';
 
@@ -54,14 +55,8 @@ function rolesDialog() {
 
 describe('MemberActionDialog roles', () => {
   it('checks the box at once while the role is given, before the gateway says so', async () => {
-    const calls: [string, RequestInit][] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn((url: string, init: RequestInit) => {
-        calls.push([url, init]);
-        return new Promise<Response>(() => undefined);
-      }),
-    );
+    // The PUT stays in flight: only the dialog's own state can check the box.
+    const calls = answerFetch(() => new Promise<Response>(() => undefined));
     rolesDialog();
     const box = screen.getByRole('checkbox', { name: 'Crew' });
     expect((box as HTMLInputElement).checked).toBe(false);
@@ -73,17 +68,7 @@ describe('MemberActionDialog roles', () => {
   });
 
   it('puts the box back and says why when the role is refused', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(() =>
-        Promise.resolve(
-          new Response(JSON.stringify({ code: 50013, message: 'Missing Permissions' }), {
-            status: 403,
-            headers: { 'content-type': 'application/json' },
-          }),
-        ),
-      ),
-    );
+    answerFetch(() => json(403, { code: 50013, message: 'Missing Permissions' }));
     rolesDialog();
     const box = screen.getByRole('checkbox', { name: 'Crew' });
     await userEvent.setup().click(box);
