@@ -17,7 +17,7 @@ import type { Storage } from './storage/index.js';
 export interface AppActivityProxyDeps {
   config: Config;
   overrides: AppOverrides;
-  storage: Pick<Storage, 'activities'>;
+  storage: Pick<Storage, 'activities' | 'applications'>;
   /** The wire clock: proxy timeouts follow real time. */
   clock: Clock;
   logger: Logger;
@@ -37,6 +37,10 @@ export function createAppActivityProxy(deps: AppActivityProxyDeps): ActivityProx
   const proxy = createActivityProxy({
     config,
     mappings: deps.storage.activities,
+    verifyKeys: {
+      verifyKey: async (applicationId) =>
+        (await deps.storage.applications.findById(applicationId))?.verifyKey ?? null,
+    },
     clock: deps.clock,
     port: deps.port,
     clientAddress: (request) => clientAddressOf(request, config.trustProxy),

@@ -145,6 +145,36 @@ export function requireLaunchable(access: MessageChannelAccess): void {
   throw new ApiError('CANNOT_EXECUTE_ON_CHANNEL_TYPE');
 }
 
+/**
+ * Refuses an application without an activity (10002 unknown, 50035 not an activity), one
+ * without the web platform, and an age-gated one for a person not known to be allowed to see
+ * age-restricted content (403 20024).
+ */
+export async function requireActivity(repos: Repositories, applicationId: string, userId: string) {
+  const application = await repos.applications.findById(applicationId);
+  if (application === null) throw new ApiError('UNKNOWN_APPLICATION');
+  if (!(await hasActivity(repos, applicationId))) {
+    throw invalidField(
+      ['application_id'],
+      'APPLICATION_NOT_EMBEDDED',
+      'This application has no activity to launch.',
+    );
+  }
+  // Guildhall's client is the web client: an activity that does not list `web` cannot run.
+  const config = await repos.activities.findConfig(applicationId);
+  if (config !== null && !config.supportedPlatforms.includes('web')) {
+    throw invalidField(
+      ['application_id'],
+      'ACTIVITY_PLATFORM_UNSUPPORTED',
+      'This activity does not support the web platform.',
+    );
+  }
+  if (config?.requiresAgeGate === true && (await repos.users.findNsfwAllowed(userId)) !== true) {
+    throw new ApiError('UNDER_MINIMUM_AGE');
+  }
+  return application;
+}
+
 export function createActivityInstanceService(deps: ActivityInstanceDeps) {
   const { storage, clock, ids } = deps;
 
@@ -255,36 +285,6 @@ export function createActivityInstanceService(deps: ActivityInstanceDeps) {
       });
     }
     throw new ApiError('NOT_FOUND');
-  };
-
-  /**
-   * Refuses an application without an activity (10002 unknown, 50035 not an activity), one
-   * without the web platform, and an age-gated one for a person not known to be allowed to see
-   * age-restricted content (403 20024).
-   */
-  const requireActivity = async (repos: Repositories, applicationId: string, userId: string) => {
-    const application = await repos.applications.findById(applicationId);
-    if (application === null) throw new ApiError('UNKNOWN_APPLICATION');
-    if (!(await hasActivity(repos, applicationId))) {
-      throw invalidField(
-        ['application_id'],
-        'APPLICATION_NOT_EMBEDDED',
-        'This application has no activity to launch.',
-      );
-    }
-    // Guildhall's client is the web client: an activity that does not list `web` cannot run.
-    const config = await repos.activities.findConfig(applicationId);
-    if (config !== null && !config.supportedPlatforms.includes('web')) {
-      throw invalidField(
-        ['application_id'],
-        'ACTIVITY_PLATFORM_UNSUPPORTED',
-        'This activity does not support the web platform.',
-      );
-    }
-    if (config?.requiresAgeGate === true && (await repos.users.findNsfwAllowed(userId)) !== true) {
-      throw new ApiError('UNDER_MINIMUM_AGE');
-    }
-    return application;
   };
 
   const channelAccess = (repos: Repositories, principal: Principal, channelId: string) =>

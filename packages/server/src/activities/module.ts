@@ -4,13 +4,15 @@
  */
 import { createActivityConfigService } from './config.js';
 import { createActivityInstanceService } from './instances.js';
+import { createProxyTicketService } from './proxyTickets.js';
 import { registerActivityShelfRoutes } from './launchable.js';
 import { registerActivityRoutes } from './routes.js';
+import type { SecretBox } from '../domain/secretBox.js';
 import type { ServiceDeps } from '../resources/deps.js';
 import { resourceModule } from '../resources/module.js';
 
 const services = (root: {
-  deps: ServiceDeps;
+  deps: ServiceDeps & { secrets: SecretBox };
   activityOrigin: (applicationId: string) => string;
 }) => ({
   activityConfig: createActivityConfigService({
@@ -21,6 +23,7 @@ const services = (root: {
     ...root.deps,
     activityOrigin: root.activityOrigin,
   }),
+  proxyTickets: createProxyTicketService(root.deps),
 });
 
 export const activitiesModule = resourceModule({
@@ -36,6 +39,7 @@ export const activitiesModule = resourceModule({
     registerActivityRoutes(api, {
       config: ctx.services.activityConfig,
       instances: ctx.services.activityInstances,
+      proxyTickets: ctx.services.proxyTickets,
     });
   },
 });

@@ -1,12 +1,14 @@
 /**
  * @module activities/proxyHeaders: the headers the proxy host forwards and adds. Towards the
  * target: hop-by-hop headers dropped, Host rewritten to the target's, X-Forwarded-For/-Host/
- * -Proto and Via set, the platform's own cookies (`guildhall_*`) removed. Towards the browser:
+ * -Proto and Via set, the platform's own cookies (`guildhall_*`) removed, proxy authentication's
+ * headers set from a checked ticket only. Towards the browser:
  * hop-by-hop headers and the target's framing, CSP and transport policies dropped, cookies kept
  * to the activity's own host (no Domain attribute), and the platform's security headers and CSP
  * for activity frames added. Docs: docs/activities.md#the-proxy-host.
  */
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import { PROXY_AUTH_HEADERS } from './proxyTicket.js';
 
 /** Headers that belong to one connection (RFC 9110 7.6.1) and the client's own forwarding ones. */
 const NOT_FORWARDED = new Set([
@@ -29,6 +31,8 @@ const NOT_FORWARDED = new Set([
   'x-forwarded-proto',
   'x-forwarded-port',
   'x-real-ip',
+  // Proxy authentication (proxyAuth.ts): only the proxy host sets them, from a checked ticket.
+  ...PROXY_AUTH_HEADERS,
 ]);
 
 /**
@@ -106,6 +110,8 @@ export interface ForwardContext {
   proto: 'http' | 'https';
   /** A WebSocket upgrade: Connection and Upgrade are kept for it. */
   websocket: boolean;
+  /** Proxy authentication's signed headers for the request's ticket (proxyAuth.ts), or null. */
+  auth: Record<string, string> | null;
 }
 
 /** The request headers sent to the target. */
@@ -130,6 +136,7 @@ export function forwardedRequestHeaders(
   if (headers.host !== undefined) out['x-forwarded-host'] = headers.host;
   out['x-forwarded-proto'] = context.proto;
   out.via = `${headers.via === undefined ? '' : `${headers.via}, `}1.1 ${VIA_TOKEN}`;
+  if (context.auth !== null) Object.assign(out, context.auth);
   if (context.websocket) {
     out.connection = 'Upgrade';
     out.upgrade = 'websocket';

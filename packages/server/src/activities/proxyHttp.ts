@@ -52,6 +52,8 @@ export interface ForwardRequest {
   clientAddress: string;
   frameHeaders: Record<string, string>;
   pageHeaders: Record<string, string>;
+  /** Proxy authentication's headers for the request's ticket (proxyAuth.ts), or null. */
+  auth: Record<string, string> | null;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -174,6 +176,7 @@ export function forwardHttp(
       clientAddress: request.clientAddress,
       proto: request.activityOrigin.startsWith('https:') ? 'https' : 'http',
       websocket: false,
+      auth: request.auth,
     }),
     allowLoopback: settings.allowLoopback,
     agents: settings.agents,

@@ -209,7 +209,13 @@ describe('proxy headers', () => {
         via: '1.0 edge',
         accept: 'text/html',
       },
-      { targetHost: 'example.com', clientAddress: '10.0.0.9', proto: 'https', websocket: true },
+      {
+        targetHost: 'example.com',
+        clientAddress: '10.0.0.9',
+        proto: 'https',
+        websocket: true,
+        auth: null,
+      },
     );
     expect(out).toEqual({
       accept: 'text/html',

@@ -15,6 +15,7 @@ import type { Config } from '../config.js';
 import { infoLineWriter } from '../logger.js';
 import { realTimers, systemClock, type Clock, type Timers } from '../domain/clock.js';
 import { createMappingCache } from './mappingCache.js';
+import { createProxyAuthenticator, ticketOf, type VerifyKeySource } from './proxyAuth.js';
 import { framingOf, type Framing } from './proxyFraming.js';
 import { cameThroughProxy } from './proxyHeaders.js';
 import { activitySuffix, matchActivityHost, type ActivityHostMatch } from './proxyHost.js';
@@ -54,6 +55,8 @@ export interface ActivityProxyOptions {
    * (mappingCache.ts) until `forgetMappings` or their time is up.
    */
   mappings: UrlMappingSource;
+  /** The applications' public keys, which proxy tickets are checked with (proxyAuth.ts). */
+  verifyKeys: VerifyKeySource;
   /** What the held mappings' age is read from. */
   clock?: Pick<Clock, 'now'>;
   /** The port the server listens on (the configured one until it listens). */
@@ -157,6 +160,10 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
     },
     clock: options.clock ?? systemClock,
   });
+  const tickets = createProxyAuthenticator({
+    keys: options.verifyKeys,
+    clock: options.clock ?? systemClock,
+  });
   // A held target's literal-address check, made once per target (mappings held are reused).
   const refusals = new WeakMap<ProxyTarget, Refusal | null>();
   const addressRefusal = (target: ProxyTarget) => {
@@ -207,7 +214,39 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
       clientAddress: options.clientAddress(request),
       frameHeaders: frame.frameHeaders,
       pageHeaders: frame.pageHeaders,
+      auth: null,
     };
+  };
+
+  /**
+   * Forwards a routed request with proxy authentication's headers when it carries a good ticket
+   * (at once when its key and ticket are held); a key that cannot be read refuses it.
+   */
+  const authenticate = (request: IncomingMessage, to: ForwardRequest, outlet: Outlet) => {
+    const ticket = ticketOf(request.url ?? '/', request.headers.referer, to.activityOrigin);
+    if (ticket === null) {
+      outlet.forward(to);
+      return;
+    }
+    const headers = tickets.headersFor(to.applicationId, ticket);
+    if (!(headers instanceof Promise)) {
+      to.auth = headers;
+      outlet.forward(to);
+      return;
+    }
+    headers.then(
+      (checked) => {
+        to.auth = checked;
+        outlet.forward(to);
+      },
+      (err: unknown) => {
+        logger.error({ err, applicationId: to.applicationId }, 'activity proxy: key not read');
+        outlet.refuse(
+          { status: 502, reason: "This activity's settings could not be read." },
+          to.pageHeaders,
+        );
+      },
+    );
   };
 
   /**
@@ -215,7 +254,7 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
    * held in memory route at once; others are read first.
    */
   const handle = (request: IncomingMessage, match: ActivityHostMatch, outlet: Outlet) => {
-    const { forward, refuse } = outlet;
+    const { refuse } = outlet;
     const applicationId = match.kind === 'activity' ? match.applicationId : null;
     const site = { applicationId, framing: framing(applicationId) };
     const early = precheck(request, outlet.websocket);
@@ -225,7 +264,7 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
     }
     const settle = (routes: readonly RoutableMapping[] | null) => {
       const result = resolve(request, site, routes);
-      if ('target' in result) forward(result);
+      if ('target' in result) authenticate(request, result, outlet);
       else refuse(result, site.framing.pageHeaders);
     };
     const held = applicationId === null ? null : mappings.cached(applicationId);
@@ -277,8 +316,10 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
       });
     },
     forgetMappings(applicationId) {
-      if (applicationId === undefined) mappings.forgetAll();
-      else mappings.forget(applicationId);
+      if (applicationId === undefined) {
+        mappings.forgetAll();
+        tickets.forgetAll();
+      } else mappings.forget(applicationId);
     },
     close() {
       for (const socket of settings.tunnels) socket.destroy();

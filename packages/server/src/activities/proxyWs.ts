@@ -83,6 +83,7 @@ export function forwardUpgrade(
       clientAddress: request.clientAddress,
       proto: request.activityOrigin.startsWith('https:') ? 'https' : 'http',
       websocket: true,
+      auth: request.auth,
     }),
     allowLoopback: settings.allowLoopback,
     agents: null,

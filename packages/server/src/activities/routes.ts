@@ -2,7 +2,8 @@
  * @module activities/routes: the HTTP routes of activities (docs/activities.md). The
  * config is the developer portal's (the app owner's session); instances are launched, joined,
  * listed and left by people (session tokens); the app's backend reads one instance with its bot
- * token, as the platform's GET /applications/{id}/activity-instances/{instance_id}.
+ * token, as the platform's GET /applications/{id}/activity-instances/{instance_id}; people get
+ * the proxy host's tickets for the apps they may launch.
  */
 import type { FastifyInstance } from 'fastify';
 import { principalOf } from '../http/server.js';
@@ -15,15 +16,20 @@ import {
   LeaveParams,
   type ActivityInstanceService,
 } from './instances.js';
+import type { ProxyTicketService } from './proxyTickets.js';
 
 const SESSION = { config: { auth: ['session'] } } as const;
 const BOT = { config: { auth: ['bot'] } } as const;
 
 export function registerActivityRoutes(
   app: FastifyInstance,
-  services: { config: ActivityConfigService; instances: ActivityInstanceService },
+  services: {
+    config: ActivityConfigService;
+    instances: ActivityInstanceService;
+    proxyTickets: ProxyTicketService;
+  },
 ): void {
-  const { config, instances } = services;
+  const { config, instances, proxyTickets } = services;
 
   app.get('/applications/:application_id/embedded-activity-config', SESSION, (request) =>
     config.get(
@@ -60,6 +66,14 @@ export function registerActivityRoutes(
       await instances.leave(principalOf(request), params.channel_id, params.instance_id);
       return reply.status(204).send();
     },
+  );
+
+  // The client asks for the proxy host's ticket when it frames the app (proxyTickets.ts).
+  app.post('/applications/:application_id/proxy-tickets', SESSION, (request) =>
+    proxyTickets.issue(
+      principalOf(request),
+      parseInput(ActivityConfigParams, request.params).application_id,
+    ),
   );
 
   app.get('/applications/:application_id/activity-instances/:instance_id', BOT, (request) => {
