@@ -4,13 +4,16 @@
 // exchanges the code the page got from AUTHORIZE for an access token at /oauth2/token with the
 // client secret, which never leaves this process. The web client reaches it through the proxy
 // host (`http://<application id>.activities.localhost:<port>/`, the root URL mapping naming this
-// server), so the page calls it on its own origin: `/.proxy/api/token` or `/api/token`.
+// server), so the page calls it on its own origin: `/.proxy/api/token` or `/api/token`. With the
+// app's public key it also checks proxy authentication's signed headers, as the platform's
+// documentation shows (`/api/whoami`: who the proxy says the request is from).
 //
-//   CLIENT_ID=… CLIENT_SECRET=… API_URL=http://127.0.0.1:8080/api/v10 \
+//   CLIENT_ID=… CLIENT_SECRET=… PUBLIC_KEY=… API_URL=http://127.0.0.1:8080/api/v10 \
 //     node examples/activity/backend.js [--port 3000]
 import { Buffer } from 'node:buffer';
 import console from 'node:console';
 import { existsSync, readFileSync } from 'node:fs';
+import { createPublicKey, verify } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, normalize, sep } from 'node:path';
@@ -85,12 +88,45 @@ async function exchange(options, code) {
   return { status: response.status, body };
 }
 
+/**
+ * Who a request through the proxy comes from, checked as "Validating Proxy Request Headers" in
+ * the platform's documentation does: `{user_id}`, or `{error}` saying what failed.
+ */
+function proxyUser(publicKeyHex, headers) {
+  const signature = headers['x-signature-ed25519'];
+  const timestamp = headers['x-signature-timestamp'];
+  const payload = headers['x-discord-proxy-payload'];
+  if (!signature || !timestamp || !payload) return { error: 'no proxy authentication headers' };
+  const payloadBytes = Buffer.from(payload, 'base64');
+  let data;
+  try {
+    data = JSON.parse(payloadBytes.toString('utf-8'));
+  } catch {
+    return { error: 'invalid proxy payload' };
+  }
+  if (String(data.created_at) !== timestamp) return { error: 'invalid request timestamp' };
+  if (data.expires_at < Math.floor(Date.now() / 1000)) return { error: 'expired proxy token' };
+  const key = createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKeyHex, 'hex').toString('base64url') },
+    format: 'jwk',
+  });
+  if (!verify(null, payloadBytes, key, Buffer.from(signature, 'base64'))) {
+    return { error: 'invalid request signature' };
+  }
+  return { user_id: data.user_id };
+}
+
 async function handle(options, req, res) {
   const url = new URL(req.url ?? '/', 'http://activity.invalid');
   // The page may call its backend with or without the proxy's `/.proxy` prefix.
   const path = url.pathname.startsWith('/.proxy/') ? url.pathname.slice(7) : url.pathname;
   if (path === '/api/config' && req.method === 'GET') {
-    return sendJson(res, 200, { client_id: options.clientId });
+    return sendJson(res, 200, { client_id: options.clientId, checks_proxy: !!options.publicKey });
+  }
+  if (path === '/api/whoami' && req.method === 'GET') {
+    if (!options.publicKey) return sendJson(res, 404, { error: 'PUBLIC_KEY is not set' });
+    const who = proxyUser(options.publicKey, req.headers);
+    return sendJson(res, who.error === undefined ? 200 : 401, who);
   }
   if (path === '/api/token' && req.method === 'POST') {
     const body = await readJson(req);
@@ -114,7 +150,7 @@ async function handle(options, req, res) {
 
 /**
  * Starts the backend; resolves with its port and `close`.
- * @param {{clientId: string, clientSecret: string, apiUrl: string, port?: number, host?: string}} options
+ * @param {{clientId: string, clientSecret: string, apiUrl: string, publicKey?: string, port?: number, host?: string}} options
  */
 export function startActivityBackend(options) {
   const server = createServer((req, res) => {
@@ -137,12 +173,12 @@ export function startActivityBackend(options) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { CLIENT_ID, CLIENT_SECRET, API_URL } = process.env;
+  const { CLIENT_ID, CLIENT_SECRET, PUBLIC_KEY, API_URL } = process.env;
   const portArg = process.argv.indexOf('--port');
   const port = portArg === -1 ? 3000 : Number(process.argv[portArg + 1]);
   if (!CLIENT_ID || !CLIENT_SECRET || !Number.isInteger(port)) {
     console.error(
-      'Usage: CLIENT_ID=… CLIENT_SECRET=… [API_URL=http://127.0.0.1:8080/api/v10] ' +
+      'Usage: CLIENT_ID=… CLIENT_SECRET=… [PUBLIC_KEY=…] [API_URL=http://127.0.0.1:8080/api/v10] ' +
         'node examples/activity/backend.js [--port 3000]',
     );
     process.exit(2);
@@ -151,6 +187,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { port: bound } = await startActivityBackend({
     clientId: CLIENT_ID,
     clientSecret: CLIENT_SECRET,
+    publicKey: PUBLIC_KEY,
     apiUrl,
     port,
   });

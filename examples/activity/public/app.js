@@ -1,10 +1,12 @@
-/* global document, fetch */
+/* global document, fetch, history, location, URL */
 // The example activity's page (docs/activities.md#the-example-activity): the official embedded
 // app SDK, unchanged, from the backend's /sdk/ (its ESM build). It waits for READY, asks the
 // person to authorize it, has its backend exchange the code, authenticates with the access
 // token, sets the person's rich presence and lists the participants as they come and go; its
 // store sells the app's SKUs, its moments upload a picture and share it, and it posts a score
-// with the app's /score command.
+// with the app's /score command. Its backend says who the proxy host signed its requests for, and
+// a new proxy ticket (REQUEST_PROXY_TICKET_REFRESH) goes in the page's address, which its
+// requests carry as their Referer.
 import { DiscordSDK } from '/sdk/index.mjs';
 
 const show = (id, text) => {
@@ -101,8 +103,42 @@ function openScore(sdk) {
   });
 }
 
+/** Who the backend says the proxy signed this page's requests for. */
+async function whoAmI() {
+  const response = await fetch('/.proxy/api/whoami');
+  const body = await response.json();
+  return response.ok ? { userId: body.user_id } : { error: body.error };
+}
+
+/**
+ * Proxy authentication: the backend's answer, and on "expired proxy token" (or a click) a new
+ * ticket from the client, put in the page's address so that the next requests carry it.
+ */
+function openProxyCheck(sdk) {
+  const check = async (refreshed) => {
+    let who = await whoAmI();
+    if (who.error === 'expired proxy token' || refreshed) {
+      const { ticket } = await sdk.commands.requestProxyTicketRefresh();
+      const url = new URL(location.href);
+      url.searchParams.set('discord_proxy_ticket', ticket);
+      history.replaceState(history.state, '', url);
+      who = await whoAmI();
+      refreshed = true;
+    }
+    const note = refreshed ? ' (new ticket)' : '';
+    show('proxy', who.error === undefined ? `signed for ${who.userId}${note}` : who.error);
+  };
+  document.getElementById('refresh-ticket').addEventListener('click', () => {
+    check(true).catch((error) => {
+      show('proxy', `not refreshed (${error?.message ?? 'failed'})`);
+    });
+  });
+  return check(false);
+}
+
 async function main() {
-  const { client_id: clientId } = await (await fetch('/.proxy/api/config')).json();
+  const config = await (await fetch('/.proxy/api/config')).json();
+  const clientId = config.client_id;
   const sdk = new DiscordSDK(clientId);
   await sdk.ready();
   show('status', 'Ready');
@@ -142,6 +178,8 @@ async function main() {
   await sdk.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', (event) => {
     renderParticipants(event.participants);
   });
+  if (config.checks_proxy) await openProxyCheck(sdk);
+  else show('proxy', 'not checked (the backend has no PUBLIC_KEY)');
   await openStore(sdk);
   openMoments(sdk);
   openScore(sdk);

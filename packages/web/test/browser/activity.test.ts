@@ -3,8 +3,9 @@
  * build served by the example backend, examples/activity/) runs in the web client in Chromium:
  * a person launches it from a voice channel, the SDK completes the handshake, AUTHORIZE shows
  * the consent (clicked), the activity's backend exchanges the code behind the proxy host,
- * AUTHENTICATE, SET_ACTIVITY reaches a friend as PRESENCE_UPDATE, the participants are listed,
- * and leaving ends the instance. No console error, no CSP violation.
+ * AUTHENTICATE, the backend checks proxy authentication's signed headers (and again after
+ * REQUEST_PROXY_TICKET_REFRESH), SET_ACTIVITY reaches a friend as PRESENCE_UPDATE, the
+ * participants are listed, and leaving ends the instance. No console error, no CSP violation.
  *
  * @module
  */
@@ -31,9 +32,11 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
       name: 'Tiles',
     });
     appId = created.application.id;
+    const stored = await fx.server.app.storage.applications.findById(appId);
     backend = await startActivityBackend({
       clientId: appId,
       clientSecret: created.clientSecret,
+      publicKey: stored?.verifyKey ?? '',
       apiUrl: `${fx.server.baseUrl}/api/v10`,
       port: 0,
     });
@@ -113,6 +116,13 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
       await expect(activity.locator('#participants li').allTextContents()).resolves.toEqual([
         'ada',
       ]);
+      // Proxy authentication: the backend checked the signed headers the proxy host sent for the
+      // frame's ticket, then for a new one (REQUEST_PROXY_TICKET_REFRESH) in the page's address.
+      await expect(activity.locator('#proxy').textContent()).resolves.toBe(
+        `signed for ${ada.user_id}`,
+      );
+      await activity.getByRole('button', { name: 'New ticket' }).click();
+      await activity.getByText(`signed for ${ada.user_id} (new ticket)`).waitFor();
       await screenshot(page, 'activity-playing');
 
       // The frame is where the config says, and the activity is in it.

@@ -1,7 +1,7 @@
 /**
  * The activity dock in jsdom: messages are taken only from the frame's window on the activity
- * origin and answered only to that origin; AUTHORIZE shows the consent and sends the decision;
- * Leave Activity leaves.
+ * origin and answered only to that origin; the frame's address carries the proxy ticket;
+ * AUTHORIZE shows the consent and sends the decision; Leave Activity leaves.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
@@ -25,6 +25,7 @@ const INSTANCE: ActivityInstance = {
   ended: false,
   activity_origin: ORIGIN,
 };
+const TICKET = 'eyJhIjoxfQ.c2ln';
 const SHELF = {
   applications: [{ id: '500', name: 'Tiles', icon: null, description: '' }],
 };
@@ -37,6 +38,7 @@ afterEach(() => {
 function renderDock(routes: Parameters<typeof fakeApi>[0] = {}) {
   const calls = fakeApi({
     'GET /channels/2/activity-shelf': { status: 200, body: SHELF },
+    'POST /applications/500/proxy-tickets': { status: 200, body: { ticket: TICKET } },
     ...routes,
   });
   const rendered = renderInClient(<ActivityDock />, {
@@ -79,8 +81,19 @@ describe('ActivityDock', () => {
       channel_id: '2',
       platform: 'desktop',
       client_origin: window.location.origin,
+      discord_proxy_ticket: TICKET,
     });
     expect(iframe.getAttribute('sandbox')).not.toContain('allow-top-navigation');
+  });
+
+  it('frames the activity without a ticket when none can be had', async () => {
+    const { calls } = renderDock({
+      'POST /applications/500/proxy-tickets': { status: 400, body: { code: 50035 } },
+    });
+    const { iframe } = await frame();
+    expect(calls.some((c) => c.path === '/applications/500/proxy-tickets')).toBe(true);
+    expect(new URL(iframe.src).searchParams.has('discord_proxy_ticket')).toBe(false);
+    expect(new URL(iframe.src).searchParams.get('instance_id')).toBe(INSTANCE.instance_id);
   });
 
   it('answers only its frame on the activity origin, and only to that origin', async () => {
@@ -137,7 +150,9 @@ describe('ActivityDock', () => {
       );
     });
     // Not authorized before: the consent was shown, so no prompt=none on the decision.
-    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+    expect(
+      calls.find((c) => c.path === '/oauth2/authorize/local' && c.method === 'POST')?.body,
+    ).toEqual({
       client_id: '500',
       scope: 'identify',
       response_type: 'code',

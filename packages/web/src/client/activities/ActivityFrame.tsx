@@ -4,7 +4,7 @@ import { errorMessage } from '../../lib/api.js';
 import { useClient, useClientState } from '../context.js';
 import { createAbilities, participantsOf } from './abilities.js';
 import { loadShelfNames } from './ActivityLauncher.js';
-import { leaveActivity, type ActivityInstance } from './api.js';
+import { leaveActivity, proxyTicket, type ActivityInstance } from './api.js';
 import { askWith, QuestionDialog, type Question } from './FrameDialogs.js';
 import { FrameHost } from './frameProtocol.js';
 import { FRAME_ALLOW, FRAME_SANDBOX, frameUrl } from './frameUrl.js';
@@ -46,6 +46,24 @@ function ActivityFrame({ instance }: { instance: ActivityInstance }) {
   useEffect(() => {
     if (!known) loadShelfNames(store, channelId);
   }, [known, store, channelId]);
+  // The proxy ticket the frame's address carries; the frame opens once it is had (or refused:
+  // the activity then runs without proxy authentication).
+  const [ticket, setTicket] = useState<{ value: string | null } | null>(null);
+  const applicationId = instance.application_id;
+  useEffect(() => {
+    let current = true;
+    proxyTicket(applicationId).then(
+      (answer) => {
+        if (current) setTicket({ value: answer.ticket });
+      },
+      () => {
+        if (current) setTicket({ value: null });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [applicationId]);
 
   useEffect(() => {
     const ask = askWith(setQuestion);
@@ -195,15 +213,23 @@ function ActivityFrame({ instance }: { instance: ActivityInstance }) {
           {error}
         </p>
       )}
-      <iframe
-        ref={iframe}
-        className="activity-frame"
-        title={name}
-        src={frameUrl(instance, frameId, window.location.origin)}
-        sandbox={FRAME_SANDBOX}
-        allow={FRAME_ALLOW}
-        referrerPolicy="no-referrer"
-      />
+      {ticket === null ? (
+        <p className="activity-frame muted">Starting {name}…</p>
+      ) : (
+        <iframe
+          ref={iframe}
+          className="activity-frame"
+          title={name}
+          src={frameUrl(instance, {
+            frameId,
+            clientOrigin: window.location.origin,
+            ticket: ticket.value,
+          })}
+          sandbox={FRAME_SANDBOX}
+          allow={FRAME_ALLOW}
+          referrerPolicy="no-referrer"
+        />
+      )}
       {logs.length === 0 ? null : (
         <details className="activity-console">
           <summary>Console ({logs.length})</summary>

@@ -64,6 +64,14 @@ export function launchActivity(
   });
 }
 
+/**
+ * A proxy ticket for the app (`POST /applications/{id}/proxy-tickets`): what the frame's address
+ * carries so that the proxy host signs the activity's requests (docs/activities.md).
+ */
+export function proxyTicket(applicationId: string): Promise<{ ticket: string }> {
+  return api('POST', `/applications/${applicationId}/proxy-tickets`, { body: {} });
+}
+
 export function leaveActivity(channelId: string, instanceId: string): Promise<void> {
   return api('DELETE', `/channels/${channelId}/activity-instances/${instanceId}/participants/@me`);
 }

@@ -1,7 +1,7 @@
 /**
- * The store, user, invite, share, image, moment, interaction, config and quest commands of the
- * frame protocol without a browser: each answer parsed by the embedded app SDK's own schemas (as
- * the SDK parses it), the ENTITLEMENT_CREATE a purchase sends, and the refusals.
+ * The store, user, invite, share, image, moment, interaction, config, proxy ticket and quest
+ * commands of the frame protocol without a browser: each answer parsed by the embedded app SDK's
+ * own schemas (as the SDK parses it), the ENTITLEMENT_CREATE a purchase sends, and the refusals.
  */
 import { Common } from '@discord/embedded-app-sdk';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import {
   harness,
   IMAGE_URL,
   ME,
+  PROXY_TICKET,
   ME_ANSWER,
   sdkParses,
   SKU,
@@ -187,6 +188,18 @@ describe('config, hardware and quests', () => {
       success: false,
     });
     expect((await send('GET_QUEST'))['evt']).toBe('ERROR');
+  });
+
+  it('REQUEST_PROXY_TICKET_REFRESH answers a new ticket; a failure is 1000', async () => {
+    const { send } = await authenticated();
+    expect(sdkParses(await send('REQUEST_PROXY_TICKET_REFRESH')).data).toEqual({
+      ticket: PROXY_TICKET,
+    });
+    const failing = await authenticated({ proxyTicket: () => Promise.reject(new Error('down')) });
+    expect((await failing.send('REQUEST_PROXY_TICKET_REFRESH'))['data']).toEqual({
+      code: 1000,
+      message: 'Failed to create proxy ticket',
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The frame protocol's commands beyond the core (frameProtocol.ts): the store (SKUs,
  * entitlements, purchases), users, invites and sharing (links, images, moments), the client's
- * config, and the quest commands, answered as the platform answers an app with no quests. Each
+ * config, the proxy ticket, and the quest commands, answered as the platform answers an app with no quests. Each
  * answer has the shape the SDK's zod schemas accept (`@discord/embedded-app-sdk` 2.5.0,
  * src/schema, src/generated).
  *
@@ -65,6 +65,8 @@ export interface EmbeddedAbilities {
   inviteUser(userId: string, content: string | null): Promise<void>;
   /** The share dialog for a link to the activity with the app's message. */
   shareLink(request: { message: string; customId: string | null }): Promise<ShareLinkResult>;
+  /** A new proxy ticket for the person and the app (what the proxy host signs requests with). */
+  proxyTicket(): Promise<string>;
   /** Whether the browser renders with the GPU (a WebGL context can be had). */
   hardwareAcceleration(): boolean;
   /** The image dialog and the upload: the image's URL, or null when the person cancels. */
@@ -187,6 +189,15 @@ function setConfig(_frame: CommandFrame, args: Args) {
   return { use_interactive_pip: pip };
 }
 
+/** A new ticket, as the platform's client answers; any failure is its UNKNOWN_ERROR. */
+async function refreshProxyTicket(frame: CommandFrame) {
+  try {
+    return { ticket: await frame.abilities.proxyTicket() };
+  } catch {
+    throw new FrameCommandError(RpcErrorCodes.UNKNOWN_ERROR, 'Failed to create proxy ticket');
+  }
+}
+
 /** The quests of the app: it has none here, so nothing is enrolled and no timer starts. */
 function questId(args: Args): string {
   return stringArg(args, 'quest_id');
@@ -208,6 +219,7 @@ export const EMBEDDED_COMMANDS: Record<string, Command> = {
   SHARE_INTERACTION: shareInteraction,
   SET_CONFIG: setConfig,
   ENCOURAGE_HW_ACCELERATION: (frame) => ({ enabled: frame.abilities.hardwareAcceleration() }),
+  REQUEST_PROXY_TICKET_REFRESH: refreshProxyTicket,
   GET_QUEST: () => {
     throw new FrameCommandError(RpcErrorCodes.INVALID_PAYLOAD, 'The application has no quest');
   },

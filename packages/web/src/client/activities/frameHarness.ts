@@ -58,6 +58,8 @@ export const ENTITLEMENT = {
 };
 
 /** The link an uploaded image gets (a signed attachment URL). */
+/** The ticket REQUEST_PROXY_TICKET_REFRESH answers. */
+export const PROXY_TICKET = 'eyJ1c2VyX2lkIjoiMSJ9.c2lnbmF0dXJl';
 export const IMAGE_URL = `http://127.0.0.1:3000/app-attachments/${APP}/700000000000000007/a.png?ex=1`;
 
 export function harness(overrides: Partial<FrameAbilities> = {}, context: FrameContext = CONTEXT) {
@@ -113,6 +115,7 @@ export function harness(overrides: Partial<FrameAbilities> = {}, context: FrameC
     inviteUser: () => Promise.resolve(),
     shareLink: () => Promise.resolve({ success: true, didCopyLink: true, didSendMessage: false }),
     hardwareAcceleration: () => true,
+    proxyTicket: () => Promise.resolve(PROXY_TICKET),
     uploadImage: () => Promise.resolve(IMAGE_URL),
     shareMoment: () => Promise.resolve(),
     shareInteraction: () => Promise.resolve(true),

@@ -13,6 +13,7 @@ import type { Store } from '../../lib/store.js';
 import { inviteUrl } from '../invites/InviteDialog.js';
 import { openDm } from '../social/actions.js';
 import type { ClientState } from '../state.js';
+import { proxyTicket } from './api.js';
 import { FrameCommandError } from './frameArgs.js';
 import type {
   EmbeddedAbilities,
@@ -153,6 +154,7 @@ export function createStoreAbilities(
       );
     },
     shareLink: (request) => shareLink(deps, request),
+    proxyTicket: async () => (await proxyTicket(applicationId)).ticket,
     hardwareAcceleration,
   };
 }
