@@ -9,14 +9,19 @@ import { createPublicKey, verify } from 'node:crypto';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket, { WebSocketServer } from 'ws';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
 
-/** The backend: answers every request with the headers it got. */
+/** The backend: answers every request, and greets every WebSocket, with the headers it got. */
 function headersTarget(): Server {
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(req.headers));
   });
+  new WebSocketServer({ server }).on('connection', (ws, req) => {
+    ws.send(JSON.stringify(req.headers));
+  });
+  return server;
 }
 
 /**
@@ -155,6 +160,23 @@ describe('proxy tickets and proxy authentication', () => {
     const elsewhere = page.replace(origin(dev.applicationId), 'http://evil.test');
     const foreign = await viaProxy(dev.applicationId, '/api/score', { referer: elsewhere });
     expect(foreign['x-discord-proxy-payload']).toBeUndefined();
+  });
+
+  it('signs a WebSocket that names the ticket in its URL', async () => {
+    const ticket = await ticketFor(dev.applicationId);
+    const ws = new WebSocket(
+      `ws://127.0.0.1:${String(port)}/rt?discord_proxy_ticket=${encodeURIComponent(ticket)}`,
+      { headers: { host: `${dev.applicationId}.activities.localhost:${String(port)}` } },
+    );
+    const greeting = await new Promise<string>((resolve, reject) => {
+      ws.once('message', (data: Buffer) => {
+        resolve(data.toString());
+      });
+      ws.once('error', reject);
+    });
+    ws.close();
+    const seen = JSON.parse(greeting) as IncomingHttpHeaders;
+    expect(checkAsTheDocsDo(seen, publicKey, 0)).toMatchObject({ user_id: dev.userId });
   });
 
   it('never forwards headers it did not sign', async () => {
