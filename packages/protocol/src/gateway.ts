@@ -34,6 +34,18 @@ export const GatewayOpcodes = {
   REQUEST_CHANNEL_INFO: 43,
 } as const;
 
+/**
+ * Gateway opcodes of Guildhall's own, which the platform does not have: no client library sends
+ * them, and what they bring goes only to the sessions that ask (docs/gateway.md#guildhalls-own).
+ */
+export const GuildhallGatewayOpcodes = {
+  /**
+   * Send: follow who speaks in a guild voice channel (as SPEAKING_UPDATE dispatches), for a
+   * person's client that shows the channel without being in its call (an activity's frame).
+   */
+  SPEAKING_SUBSCRIBE: 1001,
+} as const;
+
 /** A gateway opcode: a value of {@link GatewayOpcodes}. */
 export type GatewayOpcode = (typeof GatewayOpcodes)[keyof typeof GatewayOpcodes];
 

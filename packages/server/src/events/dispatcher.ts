@@ -71,6 +71,29 @@ export const VOICE_CALL_SUBJECT_PREFIX = 'voice.call.';
 /** Every private call's voice subject (the bus history keeps them as it keeps dispatches). */
 export const ALL_VOICE_CALLS = 'voice.call.>';
 
+/**
+ * The subject of a guild's speaking feed: voice nodes publish on it who starts and stops
+ * speaking in the guild's calls, and a gateway node watches it while one of its sessions follows
+ * a channel there (Guildhall's op 1001, docs/gateway.md#guildhalls-own). Outside `dispatch.>`
+ * and the bus history: speaking is a moment's state, and a missed change is not replayed.
+ */
+export function speakingSubject(guildId: string): string {
+  return `${SPEAKING_SUBJECT_PREFIX}${guildId}`;
+}
+
+/** The prefix of every guild's speaking subject; the guild id follows it. */
+export const SPEAKING_SUBJECT_PREFIX = 'voice.speaking.';
+/** The bus event of a speaking change, and the dispatch a following session receives. */
+export const SPEAKING_UPDATE = 'SPEAKING_UPDATE';
+
+/** A speaking change: a member of the channel's call started (true) or stopped speaking. */
+export interface SpeakingUpdate {
+  guild_id: string;
+  channel_id: string;
+  user_id: string;
+  speaking: boolean;
+}
+
 /** The prefix of every guild subject; the guild id follows it. */
 export const GUILD_SUBJECT_PREFIX = 'dispatch.guild.';
 /** The prefix of every user subject; the user id follows it. */

@@ -11,7 +11,11 @@
  * Intents and shard stay unparsed here: their close codes (4013, 4010) come after the token is
  * checked, so the login rule parses them (gateway/login.ts).
  */
-import { GatewayOpcodes as Op, isSnowflake } from '@guildhall/protocol';
+import {
+  GatewayOpcodes as Op,
+  GuildhallGatewayOpcodes as GuildhallOp,
+  isSnowflake,
+} from '@guildhall/protocol';
 import { z } from 'zod';
 
 /**
@@ -246,6 +250,9 @@ const RequestChannelInfo = z.object({
   fields: z.array(z.enum(CHANNEL_INFO_FIELDS)),
 });
 
+/** Guildhall's op 1001: the guild voice channel to follow who speaks in, or none. */
+const SpeakingSubscribe = z.object({ guild_id: snowflake, channel_id: snowflake.nullable() });
+
 /** Every op a client may send, with its payload. */
 export const ClientFrame = z.discriminatedUnion('op', [
   z.object({ op: z.literal(Op.HEARTBEAT), d: z.unknown().optional() }),
@@ -256,6 +263,7 @@ export const ClientFrame = z.discriminatedUnion('op', [
   z.object({ op: z.literal(Op.REQUEST_GUILD_MEMBERS), d: RequestGuildMembers }),
   z.object({ op: z.literal(Op.REQUEST_SOUNDBOARD_SOUNDS), d: RequestSoundboardSounds }),
   z.object({ op: z.literal(Op.REQUEST_CHANNEL_INFO), d: RequestChannelInfo }),
+  z.object({ op: z.literal(GuildhallOp.SPEAKING_SUBSCRIBE), d: SpeakingSubscribe }),
 ]);
 
 export type ClientFrame = z.infer<typeof ClientFrame>;
@@ -264,6 +272,7 @@ export type ResumePayload = z.infer<typeof Resume>;
 export type PresenceUpdatePayload = z.infer<typeof PresenceUpdate>;
 export type VoiceStateUpdatePayload = z.infer<typeof VoiceStateUpdate>;
 export type RequestGuildMembersPayload = z.infer<typeof RequestGuildMembers>;
+export type SpeakingSubscribePayload = z.infer<typeof SpeakingSubscribe>;
 export type RequestChannelInfoPayload = z.infer<typeof RequestChannelInfo>;
 /** The frames that open or resume a session. */
 export type LoginFrame = Extract<ClientFrame, { op: typeof Op.IDENTIFY | typeof Op.RESUME }>;
@@ -273,10 +282,21 @@ export type CommandFrame = Exclude<
   { op: typeof Op.HEARTBEAT | typeof Op.IDENTIFY | typeof Op.RESUME }
 >;
 
+/** Guildhall's op 1001, which the node's speaking watch answers (gateway/speakingWatch.ts). */
+export type SpeakingSubscribeFrame = Extract<
+  CommandFrame,
+  { op: typeof GuildhallOp.SPEAKING_SUBSCRIBE }
+>;
+/** The platform's commands (gateway/commands.ts). */
+export type PlatformCommandFrame = Exclude<CommandFrame, SpeakingSubscribeFrame>;
+
 /** The ops of {@link ClientFrame}. */
 export const CLIENT_OPS: ReadonlySet<number> = new Set(
   ClientFrame.options.map((option) => option.shape.op.value),
 );
 
 /** The ops the protocol defines, sent or received. */
-export const KNOWN_OPS: ReadonlySet<number> = new Set(Object.values(Op));
+export const KNOWN_OPS: ReadonlySet<number> = new Set([
+  ...Object.values(Op),
+  ...Object.values(GuildhallOp),
+]);

@@ -15,7 +15,7 @@ import type { RateLimitStore } from '../sharedState/index.js';
 import type { MemberRecord } from '../storage/index.js';
 import { MAX_QUERIED_MEMBERS } from './clientOps.js';
 import type {
-  CommandFrame,
+  PlatformCommandFrame,
   RequestChannelInfoPayload,
   RequestGuildMembersPayload,
 } from './clientOps.js';
@@ -210,7 +210,10 @@ export function createCommands(deps: {
   }
 
   /** Runs one command frame. */
-  async function run(ctx: CommandContext, input: { session: CommandSession; frame: CommandFrame }) {
+  async function run(
+    ctx: CommandContext,
+    input: { session: CommandSession; frame: PlatformCommandFrame },
+  ) {
     const { session, frame } = input;
     switch (frame.op) {
       case Op.PRESENCE_UPDATE:

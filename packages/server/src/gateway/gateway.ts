@@ -10,7 +10,11 @@
  * - sweep.ts: heartbeats, the identify timeout and the resume window.
  */
 import type { IncomingMessage, Server } from 'node:http';
-import { GatewayCloseCodes as Close, GatewayOpcodes as Op } from '@guildhall/protocol';
+import {
+  GatewayCloseCodes as Close,
+  GatewayOpcodes as Op,
+  GuildhallGatewayOpcodes as GuildhallOp,
+} from '@guildhall/protocol';
 import type { Logger } from 'pino';
 import type { BusGap, EventBus } from '../bus/index.js';
 import { realTimers, type Timers } from '../domain/clock.js';
@@ -19,6 +23,7 @@ import { performSessionAction } from './sessionActions.js';
 import type { Clock } from '../domain/clock.js';
 import {
   GUILD_SUBJECT_PREFIX,
+  SPEAKING_SUBJECT_PREFIX,
   USER_SUBJECT_PREFIX,
   type Dispatcher,
 } from '../events/dispatcher.js';
@@ -42,6 +47,7 @@ import { DEFAULT_GATEWAY_OPTIONS, type GatewayOptions } from './options.js';
 import { createPresences } from './presences.js';
 import { createRecovery } from './recovery.js';
 import { createSessionRegistry, type SessionRegistry } from './registry.js';
+import { createSpeakingWatch } from './speakingWatch.js';
 import { createSender, type Sender } from './send.js';
 import { socialProviders, type SocialProviders } from './social.js';
 import type { Session } from './session.js';
@@ -204,6 +210,15 @@ export function createGateway(deps: GatewayDeps): Gateway {
     },
   });
   const guilds = createGuildDirectory({ storage, subscriptions, presences });
+  const speaking = createSpeakingWatch({
+    subscriptions,
+    guilds,
+    send,
+    clock,
+    onError: (err) => {
+      logger.warn({ err }, 'gateway: speaking feed not watched');
+    },
+  });
   const commands = createCommands({
     presences,
     rateLimits: deps.sharedState.rateLimits,
@@ -233,6 +248,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       deps.onPersonGone?.(userId);
     },
     onSessionEnded: (session) => {
+      speaking.forget(session);
       commands.sessionEnded(commandContext(null), session.id).catch((err: unknown) => {
         logger.warn({ err }, 'gateway: voice states of an ended session not ended');
       });
@@ -251,8 +267,13 @@ export function createGateway(deps: GatewayDeps): Gateway {
     sent: () => lifecycle.stats.dispatchesSent,
   });
   subscriptions.deliverTo({
-    handler: fanout.receive,
+    handler: (event, subject) => {
+      if (subject.startsWith(SPEAKING_SUBJECT_PREFIX)) speaking.receive(event);
+      else fanout.receive(event, subject);
+    },
     onGap: (subject, gap) => {
+      // A missed speaking change is not worth a session: the next one says who speaks.
+      if (subject.startsWith(SPEAKING_SUBJECT_PREFIX)) return;
       invalidateWatchers({ guilds, registry, send, logger }, subject, gap);
     },
   });
@@ -318,7 +339,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
           : handshake.resume(conn, frame.d, admit),
       async command(conn, session, frame) {
         try {
-          await commands.run(commandContext(session), { session, frame });
+          if (frame.op === GuildhallOp.SPEAKING_SUBSCRIBE) speaking.follow(session, frame.d);
+          else await commands.run(commandContext(session), { session, frame });
         } catch (err) {
           if (!(err instanceof InvalidCommandError)) throw err;
           send.close(conn, Close.UNKNOWN_OPCODE, 'Invalid payload for opcode.');

@@ -1,7 +1,7 @@
 /**
  * @module voice/gateway/commands: what an identified member sends. Select Protocol gets the
  * member its transport key and tells the call it is there (and joins it to the DAVE group);
- * Speaking goes to the others; DAVE's binary frames (key packages, commits with welcomes) go to
+ * Speaking goes to the others (and its changes to the guild's speaking feed, speakingFeed.ts); DAVE's binary frames (key packages, commits with welcomes) go to
  * the call's delivery service, whose messages are routed to the members they name.
  */
 import { randomBytes } from 'node:crypto';
@@ -15,6 +15,7 @@ import { DaveProtocolError } from '../dave/index.js';
 import { CLIENT_BINARY_OPS, SelectProtocolData, SpeakingData, isVoiceMode } from '../frames.js';
 import type { Membership } from './membership.js';
 import { others, route, send } from './send.js';
+import { announceSpeaking, isSpeaking } from './speakingFeed.js';
 import { CloseError, parse, type Conn, type Member, type VoiceNodeState } from './state.js';
 import { chooseVideoCodec, createVideoCommands } from './video.js';
 
@@ -77,8 +78,10 @@ export function createCommands(node: VoiceNodeState, membership: Membership): Co
     const d = parse(SpeakingData, raw);
     if (d.ssrc !== member.ssrc)
       throw new CloseError(Close.BAD_REQUEST, 'speaking names another ssrc');
+    const was = isSpeaking(member);
     member.speaking = { user_id: member.userId, ssrc: member.ssrc, speaking: d.speaking };
     for (const other of others(member)) send(other, Op.SPEAKING, member.speaking);
+    if (was !== isSpeaking(member)) announceSpeaking(node, member, !was);
   };
 
   const onBinary = (conn: Conn, data: Buffer) => {

@@ -7,6 +7,7 @@
 import { VoiceCloseCodes as Close, VoiceOpcodes as Op } from '@guildhall/protocol';
 import { guildSubject, voiceCallSubject } from '../../events/dispatcher.js';
 import { others, route, send } from './send.js';
+import { announceSpeaking, isSpeaking } from './speakingFeed.js';
 import type { Call, Conn, Member, VoiceNodeState } from './state.js';
 
 /** Tokens ordered for the close reason (a WebSocket reason is at most 123 bytes). */
@@ -61,6 +62,8 @@ export function createMembership(node: VoiceNodeState): Membership {
       }
     }
     route(call, call.dave.removeMember(member.userId));
+    // Out of the call, nobody hears them: a member who was speaking has stopped.
+    if (isSpeaking(member)) announceSpeaking(node, member, false);
     logger.info(
       { channelId: call.channelId, userId: member.userId, members: call.members.size, why },
       'voice member left',
