@@ -10,6 +10,7 @@ import { FrameHost } from './frameProtocol.js';
 import { FRAME_ALLOW, FRAME_SANDBOX, frameUrl } from './frameUrl.js';
 import { frameClosed, joinDelivered } from './state.js';
 import { sdkGuildMember, sdkRelationships, sdkUser, sdkVoiceStates } from './sdkShapes.js';
+import { followSpeaking } from './speakingFeed.js';
 
 /** How many CAPTURE_LOG lines the console keeps. */
 const LOG_LINES = 200;
@@ -137,6 +138,16 @@ function ActivityFrame({ instance }: { instance: ActivityInstance }) {
     }
     previous.current = seen;
   }, [voice, guildId, channelId, store]);
+
+  // Who speaks in the activity's voice channel (the gateway follows it: the client is in no call).
+  const channelType = useClientState((s) => s.channels[channelId]?.type);
+  useEffect(
+    () =>
+      followSpeaking(gateway, { guildId, channelId, channelType }, (evt, data) => {
+        hostRef.current?.dispatch(evt, data);
+      }),
+    [gateway, guildId, channelId, channelType],
+  );
 
   // The person's relationships (and their presences) and the person's own user.
   const relationships = useClientState((s) => s.relationships);
