@@ -402,9 +402,12 @@ describeDrivers('RPC commands that read storage on $driver', (driver) => {
       nonce: null,
       data: { guild: { id: guildId, name: 'Ada’s Hall', icon_url: null }, online: 0 },
     });
-    expect(await ask('s2', { cmd: 'SUBSCRIBE', evt: 'SPEAKING_START', args: {} })).toMatchObject({
+    expect(
+      await ask('s2', { cmd: 'SUBSCRIBE', evt: 'VOICE_CONNECTION_STATUS', args: {} }),
+    ).toMatchObject({ evt: 'ERROR', data: { code: RpcErrorCodes.INVALID_EVENT } });
+    expect(await ask('s4', { cmd: 'SUBSCRIBE', evt: 'SPEAKING_START', args: {} })).toMatchObject({
       evt: 'ERROR',
-      data: { code: RpcErrorCodes.INVALID_EVENT },
+      data: { code: RpcErrorCodes.INVALID_CHANNEL },
     });
     expect(
       await ask('s3', { cmd: 'SUBSCRIBE', evt: 'VOICE_STATE_CREATE', args: {} }),

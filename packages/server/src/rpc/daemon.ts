@@ -12,6 +12,7 @@ import { connectEvents, type DispatchSource } from './eventHub.js';
 import { MAX_FRAME_BYTES } from './framing.js';
 import { ipcConnection } from './ipcTransport.js';
 import type { LocalClient } from './localClient.js';
+import { createSpeakingFollow, type SpeakingTarget } from './speakingFollow.js';
 import { VoiceStates } from './voiceStates.js';
 import { PlatformRequestError, type PlatformApi } from './platformApi.js';
 import { listenOnFreeSocket } from './socketPath.js';
@@ -22,8 +23,10 @@ import type { ConsentDecider, RpcApplication, RpcClientConfig, RpcUser } from '.
  * The person's gateway session (rpc/presenceLink.ts): what the daemon publishes through, hears
  * events from, and moves the person's voice state and voice settings with.
  */
-export interface ActivityPublisher extends DispatchSource, Omit<LocalClient, 'voice'> {
+export interface ActivityPublisher extends DispatchSource, Omit<LocalClient, 'voice' | 'speaking'> {
   setActivities(activities: Record<string, unknown>[]): void;
+  /** Sends op 1001 (rpc/speakingFollow.ts). */
+  followSpeaking(target: SpeakingTarget): boolean;
 }
 
 export interface RpcDaemonOptions {
@@ -131,6 +134,12 @@ export async function startRpcDaemon(options: RpcDaemonOptions): Promise<RpcDaem
     },
     sessionId: () => link.sessionId(),
     activitiesOf: (userId) => link.activitiesOf(userId),
+    speaking: createSpeakingFollow({
+      send: (target) => {
+        link.followSpeaking(target);
+      },
+      held: () => live,
+    }),
   };
   connectEvents({ source: link, local, personId: options.user.id, targets: () => live });
   const deps = {
@@ -158,6 +167,7 @@ export async function startRpcDaemon(options: RpcDaemonOptions): Promise<RpcDaem
     closed(() => {
       live.delete(connection);
       if (activities.delete(connection)) publish();
+      local.speaking.changed();
     });
   };
   const server: Server = createServer((socket) => {

@@ -67,7 +67,18 @@ export function connectEvents(input: {
   };
   let known = new Set<string>();
 
+  source.onDispatch('RESUMED', () => {
+    local.speaking.resend();
+  });
+  // Who speaks in the followed channel (Guildhall's op 1001, rpc/speakingFollow.ts).
+  source.onDispatch('SPEAKING_UPDATE', (d) => {
+    const update = record(d);
+    const channelId = String(update['channel_id']);
+    const evt = update['speaking'] === true ? 'SPEAKING_START' : 'SPEAKING_STOP';
+    send(eventKey(evt, channelId), evt, { channel_id: channelId, user_id: update['user_id'] });
+  });
   source.onDispatch('READY', (d) => {
+    local.speaking.resend();
     local.voice.reset();
     known = new Set(
       ((record(d)['guilds'] as Data[] | undefined) ?? []).map((g) => String(g['id'])),

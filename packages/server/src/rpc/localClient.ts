@@ -1,9 +1,11 @@
 /**
  * @module rpc/localClient: what the RPC commands use of the person's client beside the API: the
- * voice states its gateway session sees, op 4 for the person's own voice state, and the voice
+ * voice states its gateway session sees, op 4 for the person's own voice state, the channel it
+ * follows for who speaks (op 1001), and the voice
  * settings (the Social SDK's, which the daemon's gateway client is: rpc/presenceLink.ts).
  */
 import type { AudioModeType, VoiceSettings } from '@guildhall/social-sdk';
+import type { SpeakingFollow } from './speakingFollow.js';
 import type { VoiceStates } from './voiceStates.js';
 
 /** A change of the SDK's voice settings. */
@@ -34,4 +36,6 @@ export interface LocalClient {
   activitiesOf(userId: string): Record<string, unknown>[];
   /** The gateway session's id (the voice state the daemon itself holds carries it). */
   sessionId(): string | null;
+  /** The voice channel the gateway session follows for SPEAKING events (speakingFollow.ts). */
+  speaking: SpeakingFollow;
 }

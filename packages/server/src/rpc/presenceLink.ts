@@ -20,7 +20,9 @@ import {
   type WebSocketConstructor,
 } from '@guildhall/social-sdk';
 
+import { GuildhallGatewayOpcodes } from '@guildhall/protocol';
 import type { VoiceSettingsChange, VoiceStateRequest } from './localClient.js';
+import type { SpeakingTarget } from './speakingFollow.js';
 
 /** Gateway op 4, VOICE_STATE_UPDATE. */
 const VOICE_STATE_OP = 4;
@@ -136,6 +138,11 @@ export class PresenceLink extends Client {
   /** Sends op 4 (the person's voice state); false when the session is not connected. */
   sendVoiceState(state: VoiceStateRequest): boolean {
     return this.core.gateway.send(VOICE_STATE_OP, state);
+  }
+
+  /** Sends Guildhall's op 1001 (who speaks in a channel); false when not connected. */
+  followSpeaking(target: SpeakingTarget): boolean {
+    return this.core.gateway.send(GuildhallGatewayOpcodes.SPEAKING_SUBSCRIBE, target);
   }
 
   /** The gateway session's id. */

@@ -44,6 +44,9 @@ const EVENTS: Readonly<Record<string, EventSpec>> = {
   MESSAGE_CREATE: PER_CHANNEL,
   MESSAGE_UPDATE: PER_CHANNEL,
   MESSAGE_DELETE: PER_CHANNEL,
+  // Followed through the gateway (op 1001), the daemon being in no call: rpc/speakingFollow.ts.
+  SPEAKING_START: PER_CHANNEL,
+  SPEAKING_STOP: PER_CHANNEL,
   ACTIVITY_JOIN: GAME,
   ACTIVITY_SPECTATE: GAME,
   ACTIVITY_JOIN_REQUEST: GAME,
@@ -54,8 +57,6 @@ const EVENTS: Readonly<Record<string, EventSpec>> = {
 
 /** Why a known platform event is refused. */
 const UNSUPPORTED_EVENTS: Readonly<Record<string, string>> = {
-  SPEAKING_START: 'the daemon carries no voice audio',
-  SPEAKING_STOP: 'the daemon carries no voice audio',
   VOICE_CONNECTION_STATUS: 'the daemon holds no voice connection',
   NOTIFICATION_CREATE: 'the daemon shows no notifications',
   CAPTURE_SHORTCUT_CHANGE: 'the daemon reads no keyboard',
@@ -82,17 +83,25 @@ async function checked(ctx: CommandContext, args: Args, evt: string | null) {
   if (spec.arg === null) return { evt, key: eventKey(evt), guild: null };
   const id = idArg(args, spec.arg);
   if (spec.arg === GUILD) return { evt, key: eventKey(evt, id), guild: await readGuild(ctx, args) };
-  await readChannel(ctx, id);
-  return { evt, key: eventKey(evt, id), guild: null };
+  const channel = await readChannel(ctx, id);
+  return { evt, key: eventKey(evt, id), guild: null, channel };
 }
+
+/** Whether an event is one of who speaks (followed through the gateway). */
+const isSpeaking = (evt: string) => evt === 'SPEAKING_START' || evt === 'SPEAKING_STOP';
 
 /**
  * SUBSCRIBE `evt` `{guild_id | channel_id}`: answered `{evt}`; the events follow. GUILD_STATUS
  * comes once at once with `online` 0 (the platform stopped counting online members).
  */
 export const subscribe: Handler = async (ctx, args, given) => {
-  const { evt, key, guild } = await checked(ctx, args, given);
+  const { evt, key, guild, channel } = await checked(ctx, args, given);
   ctx.subscriptions.add(key);
+  // A guild channel's speakers; a DM's call has no feed (its members are in the call).
+  const guildId = channel?.guild_id;
+  if (isSpeaking(evt) && channel !== undefined && guildId !== undefined) {
+    ctx.local.speaking.subscribed(channel.id, guildId);
+  }
   if (guild !== null) {
     queueMicrotask(() => {
       ctx.dispatch('GUILD_STATUS', {
@@ -107,5 +116,6 @@ export const subscribe: Handler = async (ctx, args, given) => {
 export const unsubscribe: Handler = async (ctx, args, given) => {
   const { evt, key } = await checked(ctx, args, given);
   ctx.subscriptions.delete(key);
+  if (isSpeaking(evt)) ctx.local.speaking.changed();
   return { data: { evt }, evt };
 };
