@@ -6,7 +6,7 @@
 // store sells the app's SKUs, its moments upload a picture and share it, and it posts a score
 // with the app's /score command. Its backend says who the proxy host signed its requests for, and
 // a new proxy ticket (REQUEST_PROXY_TICKET_REFRESH) goes in the page's address, which its
-// requests carry as their Referer.
+// requests carry as their Referer. It lists who speaks in its channel as they start and stop.
 import { DiscordSDK } from '/sdk/index.mjs';
 
 const show = (id, text) => {
@@ -103,6 +103,32 @@ function openScore(sdk) {
   });
 }
 
+/** Who speaks in the activity's channel: SPEAKING_START and SPEAKING_STOP (rpc.voice.read). */
+async function openSpeakers(sdk) {
+  const speaking = new Set();
+  const render = () => {
+    show('speaking', speaking.size === 0 ? 'nobody' : [...speaking].join(', '));
+  };
+  const args = { channel_id: sdk.channelId };
+  await sdk.subscribe(
+    'SPEAKING_START',
+    ({ user_id: userId }) => {
+      speaking.add(userId);
+      render();
+    },
+    args,
+  );
+  await sdk.subscribe(
+    'SPEAKING_STOP',
+    ({ user_id: userId }) => {
+      speaking.delete(userId);
+      render();
+    },
+    args,
+  );
+  render();
+}
+
 /** Who the backend says the proxy signed this page's requests for. */
 async function whoAmI() {
   const response = await fetch('/.proxy/api/whoami');
@@ -148,7 +174,7 @@ async function main() {
     response_type: 'code',
     state: '',
     prompt: 'none',
-    scope: ['identify', 'rpc.activities.write'],
+    scope: ['identify', 'rpc.activities.write', 'rpc.voice.read'],
   });
   show('status', 'Authorized');
   const response = await fetch('/.proxy/api/token', {
@@ -178,6 +204,7 @@ async function main() {
   await sdk.subscribe('ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE', (event) => {
     renderParticipants(event.participants);
   });
+  if (channel !== null) await openSpeakers(sdk);
   if (config.checks_proxy) await openProxyCheck(sdk);
   else show('proxy', 'not checked (the backend has no PUBLIC_KEY)');
   await openStore(sdk);

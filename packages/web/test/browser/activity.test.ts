@@ -4,13 +4,16 @@
  * a person launches it from a voice channel, the SDK completes the handshake, AUTHORIZE shows
  * the consent (clicked), the activity's backend exchanges the code behind the proxy host,
  * AUTHENTICATE, the backend checks proxy authentication's signed headers (and again after
- * REQUEST_PROXY_TICKET_REFRESH), SET_ACTIVITY reaches a friend as PRESENCE_UPDATE, the
+ * REQUEST_PROXY_TICKET_REFRESH), a member's speaking in the channel reaches it as SPEAKING_START
+ * and SPEAKING_STOP, SET_ACTIVITY reaches a friend as PRESENCE_UPDATE, the
  * participants are listed, and leaving ends the instance. No console error, no CSP violation.
  *
  * @module
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { identifyGateway } from '../../../server/test/support/gatewayClient.js';
+import { GatewayIntentBits as I, VoiceOpcodes as VOp } from '@guildhall/protocol';
+import { identifyGateway, type Frame } from '../../../server/test/support/gatewayClient.js';
+import { connectVoice, type VoiceClient } from '../../../server/test/support/voiceClient.js';
 import { startActivityBackend } from '../../../../examples/activity/backend.js';
 import { describeBrowser, screenshot, useWebServer, type WatchedPage } from './support.js';
 
@@ -58,6 +61,51 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
     });
 
   const openClient = (token: string, path: string) => fx.openAs(token, path);
+
+  /**
+   * A person in the call of `channelId` from a voice client of theirs (their own main gateway
+   * session and voice WebSocket), who can speak (voice op 5).
+   */
+  const inCall = async (token: string, guildId: string, channelId: string) => {
+    const { client, ready } = await identifyGateway(fx.server.app.gatewayUrl(), {
+      token,
+      intents: I.GUILDS | I.GUILD_VOICE_STATES,
+    });
+    client.send(4, {
+      guild_id: guildId,
+      channel_id: channelId,
+      self_mute: false,
+      self_deaf: false,
+    });
+    const server = (await client.next((f: Frame) => f.t === 'VOICE_SERVER_UPDATE')).d as {
+      token: string;
+      endpoint: string;
+    };
+    const voice: VoiceClient = await connectVoice(server.endpoint);
+    await voice.op(VOp.HELLO);
+    voice.send(VOp.IDENTIFY, {
+      server_id: guildId,
+      user_id: (ready['user'] as { id: string }).id,
+      session_id: ready.session_id,
+      token: server.token,
+      max_dave_protocol_version: 1,
+    });
+    const { ssrc } = (await voice.op(VOp.READY)).d as { ssrc: number };
+    voice.send(VOp.SELECT_PROTOCOL, {
+      protocol: 'udp',
+      data: { address: '127.0.0.1', port: 40_000, mode: 'aead_aes256_gcm_rtpsize' },
+    });
+    await voice.op(VOp.SESSION_DESCRIPTION);
+    return {
+      speak: (speaking: number) => {
+        voice.send(VOp.SPEAKING, { speaking, delay: 0, ssrc });
+      },
+      close: () => {
+        voice.raw.terminate();
+        client.raw.terminate();
+      },
+    };
+  };
 
   it('launches, authorizes, authenticates and sets a presence a friend sees', async () => {
     const ada = await register('ada');
@@ -123,6 +171,26 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
       );
       await activity.getByRole('button', { name: 'New ticket' }).click();
       await activity.getByText(`signed for ${ada.user_id} (new ticket)`).waitFor();
+
+      // Cy, in the server, talks in Lounge from his voice client: the activity hears
+      // SPEAKING_START and SPEAKING_STOP (the client follows the channel with op 1001).
+      const cy = await register('cy');
+      const cyInvite = await api<{ code: string }>(
+        ada.token,
+        `POST /channels/${voice.id}/invites`,
+        {},
+      );
+      await api(cy.token, `POST /invites/${cyInvite.code}`, {});
+      const talker = await inCall(cy.token, guild.id, voice.id);
+      try {
+        await expect(activity.locator('#speaking').textContent()).resolves.toBe('nobody');
+        talker.speak(1);
+        await activity.locator('#speaking', { hasText: cy.user_id }).waitFor();
+        talker.speak(0);
+        await activity.locator('#speaking', { hasText: 'nobody' }).waitFor();
+      } finally {
+        talker.close();
+      }
       await screenshot(page, 'activity-playing');
 
       // The frame is where the config says, and the activity is in it.
