@@ -16,18 +16,12 @@ import {
   ClientStatus,
   type ActivityInvite,
 } from '@guildhall/social-sdk';
-import {
-  GatewayIntentBits as I,
-  RpcCloseCodes,
-  RpcErrorCodes,
-  VoiceOpcodes as VOp,
-} from '@guildhall/protocol';
+import { RpcCloseCodes, RpcErrorCodes } from '@guildhall/protocol';
 import { expect, it } from 'vitest';
 import { expandScopes } from '../src/oauth/index.js';
 import { describeDrivers } from './support/drivers.js';
-import { identifyGateway, type Frame } from './support/gatewayClient.js';
 import { apiRequest } from './support/inject.js';
-import { connectVoice } from './support/voiceClient.js';
+import { joinCallAt, speakerIn } from './support/voiceCalls.js';
 import { rawIpc, useRpcWorld, withEnv, type Person, type RpcWorld } from './support/rpcFixture.js';
 
 /** The library's methods its type declarations leave out (its source: discord-rpc/src/client.js). */
@@ -244,38 +238,19 @@ describeDrivers('RPC commands and events with discord-rpc on $driver', (driver) 
     await ask('SUBSCRIBE', { channel_id: lounge }, 'SPEAKING_START');
     await ask('SUBSCRIBE', { channel_id: lounge }, 'SPEAKING_STOP');
     // The person speaks in Lounge from their voice client (another gateway session of theirs).
-    const { client: phone, ready } = await identifyGateway(world.server.app.gatewayUrl(), {
-      token: world.player.token,
-      intents: I.GUILDS | I.GUILD_VOICE_STATES,
+    const phone = await joinCallAt(world.server.app.gatewayUrl(), world.player.token, {
+      guildId,
+      channelId: lounge,
     });
-    phone.send(4, { guild_id: guildId, channel_id: lounge, self_mute: false, self_deaf: false });
-    const server = (await phone.next((f: Frame) => f.t === 'VOICE_SERVER_UPDATE')).d as {
-      token: string;
-      endpoint: string;
-    };
-    const voice = await connectVoice(server.endpoint);
-    await voice.op(VOp.HELLO);
-    voice.send(VOp.IDENTIFY, {
-      server_id: guildId,
-      user_id: world.player.userId,
-      session_id: ready.session_id,
-      token: server.token,
-      max_dave_protocol_version: 1,
-    });
-    const { ssrc } = (await voice.op(VOp.READY)).d as { ssrc: number };
-    voice.send(VOp.SELECT_PROTOCOL, {
-      protocol: 'udp',
-      data: { address: '127.0.0.1', port: 40_000, mode: 'aead_aes256_gcm_rtpsize' },
-    });
-    await voice.op(VOp.SESSION_DESCRIPTION);
+    const talker = await speakerIn(phone);
     const started = event('SPEAKING_START');
-    voice.send(VOp.SPEAKING, { speaking: 1, delay: 0, ssrc });
+    talker.speak(1);
     expect(await started).toEqual({ channel_id: lounge, user_id: world.player.userId });
     const stopped = event('SPEAKING_STOP');
-    voice.send(VOp.SPEAKING, { speaking: 0, delay: 0, ssrc });
+    talker.speak(0);
     expect(await stopped).toEqual({ channel_id: lounge, user_id: world.player.userId });
-    voice.raw.terminate();
-    phone.raw.terminate();
+    talker.voice.raw.terminate();
+    phone.client.raw.terminate();
     await client.destroy();
   });
 

@@ -10,36 +10,15 @@ import {
   GatewayIntentBits as I,
   GuildhallGatewayOpcodes as GuildhallOp,
   PermissionFlags as P,
-  VoiceOpcodes as VOp,
 } from '@guildhall/protocol';
 import { describe, expect, it } from 'vitest';
 import type { Frame, GatewayClient } from './support/gatewayClient.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
-import { connectVoice } from './support/voiceClient.js';
-import { voiceCalls, type CallSeat } from './support/voiceCalls.js';
+import { speakerIn, voiceCalls } from './support/voiceCalls.js';
 
 describe('who speaks, for a client not in the call (op 1001)', () => {
   const gw = useGatewayFixture({ driver: 'sqlite', gateway: { identifiesPerBucket: 1000 } });
-  const { voiceChannel, joinCall, identify } = voiceCalls(gw);
-
-  /** A member of the call, past Select Protocol: its Speaking reaches the node. */
-  const member = async (who: CallSeat) => {
-    const voice = gw.track(await connectVoice(who.server.endpoint));
-    await voice.op(VOp.HELLO);
-    identify(voice, who);
-    const ready = (await voice.op(VOp.READY)).d as { ssrc: number };
-    voice.send(VOp.SELECT_PROTOCOL, {
-      protocol: 'udp',
-      data: { address: '127.0.0.1', port: 40_000, mode: 'aead_aes256_gcm_rtpsize' },
-    });
-    await voice.op(VOp.SESSION_DESCRIPTION);
-    return {
-      voice,
-      speak: (speaking: number) => {
-        voice.send(VOp.SPEAKING, { speaking, delay: 0, ssrc: ready.ssrc });
-      },
-    };
-  };
+  const { voiceChannel, joinCall } = voiceCalls(gw);
 
   /** A person's session following `channelId` (null: nothing). */
   const follower = async (name: string, channelId: string | null) => {
@@ -74,7 +53,7 @@ describe('who speaks, for a client not in the call (op 1001)', () => {
       channel_id: null,
     });
     const owner = await joinCall(gw.guild.owner.token, channelId);
-    const speaker = await member(owner);
+    const speaker = await speakerIn(owner);
 
     const expected = (speaking: boolean) => ({
       guild_id: gw.guild.guildId,
@@ -97,7 +76,7 @@ describe('who speaks, for a client not in the call (op 1001)', () => {
     // Bea follows another channel and Cat nothing: in a call of Bea's channel, the first change
     // each of them could see is Bea's channel's, not the one before.
     const bot = await joinCall(gw.guild.bot.token, other);
-    const botSpeaker = await member(bot);
+    const botSpeaker = await speakerIn(bot);
     botSpeaker.speak(1);
     expect(await nextSpeaking(bea.client)).toMatchObject({ channel_id: other, speaking: true });
     const catFrames = cat.client.frames.filter((f) => f.t === 'SPEAKING_UPDATE');
@@ -108,7 +87,7 @@ describe('who speaks, for a client not in the call (op 1001)', () => {
     const channelId = await voiceChannel();
     const dee = await follower('dee', channelId);
     const owner = await joinCall(gw.guild.owner.token, channelId);
-    const speaker = await member(owner);
+    const speaker = await speakerIn(owner);
     speaker.speak(1);
     expect(await nextSpeaking(dee.client)).toMatchObject({ speaking: true });
     // CONNECT denied to Dee in the channel: the overwrite's CHANNEL_UPDATE reaches her node.

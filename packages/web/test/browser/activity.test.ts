@@ -11,9 +11,8 @@
  * @module
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { GatewayIntentBits as I, VoiceOpcodes as VOp } from '@guildhall/protocol';
-import { identifyGateway, type Frame } from '../../../server/test/support/gatewayClient.js';
-import { connectVoice, type VoiceClient } from '../../../server/test/support/voiceClient.js';
+import { identifyGateway } from '../../../server/test/support/gatewayClient.js';
+import { joinCallAt, speakerIn } from '../../../server/test/support/voiceCalls.js';
 import { startActivityBackend } from '../../../../examples/activity/backend.js';
 import { describeBrowser, screenshot, useWebServer, type WatchedPage } from './support.js';
 
@@ -62,47 +61,15 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
 
   const openClient = (token: string, path: string) => fx.openAs(token, path);
 
-  /**
-   * A person in the call of `channelId` from a voice client of theirs (their own main gateway
-   * session and voice WebSocket), who can speak (voice op 5).
-   */
+  /** A person in the call of `channelId` from a voice client of theirs, who can speak. */
   const inCall = async (token: string, guildId: string, channelId: string) => {
-    const { client, ready } = await identifyGateway(fx.server.app.gatewayUrl(), {
-      token,
-      intents: I.GUILDS | I.GUILD_VOICE_STATES,
-    });
-    client.send(4, {
-      guild_id: guildId,
-      channel_id: channelId,
-      self_mute: false,
-      self_deaf: false,
-    });
-    const server = (await client.next((f: Frame) => f.t === 'VOICE_SERVER_UPDATE')).d as {
-      token: string;
-      endpoint: string;
-    };
-    const voice: VoiceClient = await connectVoice(server.endpoint);
-    await voice.op(VOp.HELLO);
-    voice.send(VOp.IDENTIFY, {
-      server_id: guildId,
-      user_id: (ready['user'] as { id: string }).id,
-      session_id: ready.session_id,
-      token: server.token,
-      max_dave_protocol_version: 1,
-    });
-    const { ssrc } = (await voice.op(VOp.READY)).d as { ssrc: number };
-    voice.send(VOp.SELECT_PROTOCOL, {
-      protocol: 'udp',
-      data: { address: '127.0.0.1', port: 40_000, mode: 'aead_aes256_gcm_rtpsize' },
-    });
-    await voice.op(VOp.SESSION_DESCRIPTION);
+    const seat = await joinCallAt(fx.server.app.gatewayUrl(), token, { guildId, channelId });
+    const { voice, speak } = await speakerIn(seat);
     return {
-      speak: (speaking: number) => {
-        voice.send(VOp.SPEAKING, { speaking, delay: 0, ssrc });
-      },
+      speak,
       close: () => {
         voice.raw.terminate();
-        client.raw.terminate();
+        seat.client.raw.terminate();
       },
     };
   };
