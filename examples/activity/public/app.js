@@ -109,23 +109,18 @@ async function openSpeakers(sdk) {
   const render = () => {
     show('speaking', speaking.size === 0 ? 'nobody' : [...speaking].join(', '));
   };
-  const args = { channel_id: sdk.channelId };
-  await sdk.subscribe(
-    'SPEAKING_START',
-    ({ user_id: userId }) => {
-      speaking.add(userId);
-      render();
-    },
-    args,
-  );
-  await sdk.subscribe(
-    'SPEAKING_STOP',
-    ({ user_id: userId }) => {
-      speaking.delete(userId);
-      render();
-    },
-    args,
-  );
+  // Each event changes the set, then the list shows it.
+  const follow = (evt, change) =>
+    sdk.subscribe(
+      evt,
+      ({ user_id: userId }) => {
+        change(userId);
+        render();
+      },
+      { channel_id: sdk.channelId },
+    );
+  await follow('SPEAKING_START', (userId) => speaking.add(userId));
+  await follow('SPEAKING_STOP', (userId) => speaking.delete(userId));
   render();
 }
 
