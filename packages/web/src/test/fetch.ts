@@ -1,7 +1,8 @@
 /**
  * The network boundary of the web tests: `fetch` stubbed with answers the test gives, and the
  * requests it saw. The portal's tests take answers in order (portal/testing.tsx, `stubFetch`);
- * the client's answer by URL with {@link answerFetch}.
+ * the client's answer by URL with {@link answerFetch}, or by method and API path with
+ * client/social/testing.tsx's `fakeApi`, which is built on it.
  *
  * @module
  */

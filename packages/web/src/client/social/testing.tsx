@@ -3,12 +3,12 @@
  * component rendered in the client's context at a path.
  */
 import type { ReactNode } from 'react';
-import { vi } from 'vitest';
 import { render } from '@testing-library/react';
 import type { APIUser } from 'discord-api-types/v10';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { GatewayClient } from '../../lib/gateway.js';
+import { answerFetch, json } from '../../test/fetch.js';
 import { createStore } from '../../lib/store.js';
 import { ClientValueProvider } from '../context.js';
 import { initialState, type ClientState } from '../state.js';
@@ -57,7 +57,7 @@ export interface Answer {
  */
 export function fakeApi(routes: Record<string, Answer | (() => Answer)>) {
   const calls: { method: string; path: string; body: unknown }[] = [];
-  const fetch = vi.fn((url: string, init: RequestInit = {}) => {
+  answerFetch((url, init) => {
     const method = init.method ?? 'GET';
     const path = new URL(url, 'http://localhost').pathname.replace(/^\/api\/v10/, '');
     calls.push({
@@ -68,14 +68,8 @@ export function fakeApi(routes: Record<string, Answer | (() => Answer)>) {
     const route = routes[`${method} ${path}`];
     if (route === undefined) throw new Error(`unexpected ${method} ${path}`);
     const answer = typeof route === 'function' ? route() : route;
-    return Promise.resolve(
-      new Response(answer.status === 204 ? null : JSON.stringify(answer.body ?? {}), {
-        status: answer.status,
-        headers: { 'content-type': 'application/json' },
-      }),
-    );
+    return json(answer.status, answer.body ?? {});
   });
-  vi.stubGlobal('fetch', fetch);
   return calls;
 }
 
