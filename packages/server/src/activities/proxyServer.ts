@@ -87,6 +87,12 @@ export interface ActivityProxy {
   close(): void;
 }
 
+/** The answer when what an application's requests are routed or signed by cannot be read. */
+const SETTINGS_UNREAD: Refusal = {
+  status: 502,
+  reason: "This activity's settings could not be read.",
+};
+
 /** Methods forwarded to targets; TRACE and CONNECT never are. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -241,10 +247,7 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
       },
       (err: unknown) => {
         logger.error({ err, applicationId: to.applicationId }, 'activity proxy: key not read');
-        outlet.refuse(
-          { status: 502, reason: "This activity's settings could not be read." },
-          to.pageHeaders,
-        );
+        outlet.refuse(SETTINGS_UNREAD, to.pageHeaders);
       },
     );
   };
@@ -274,10 +277,7 @@ export function createActivityProxy(options: ActivityProxyOptions): ActivityProx
     }
     mappings.get(applicationId).then(settle, (err: unknown) => {
       logger.error({ err, applicationId }, 'activity proxy: URL mappings not read');
-      refuse(
-        { status: 502, reason: "This activity's settings could not be read." },
-        site.framing.pageHeaders,
-      );
+      refuse(SETTINGS_UNREAD, site.framing.pageHeaders);
     });
   };
 
