@@ -6,8 +6,10 @@
  */
 import { type AudioModeType, CallError, CallStatus, enumToString } from './enums.js';
 import type { CallAudio } from './callAudio.js';
+import type { CallVideo, VideoStartResult } from './callVideo.js';
 import {
   VoiceStateHandle,
+  noMediaYet,
   type CallCallbacks,
   type CallParticipantChangedCallback,
   type CallSpeakingStatusChangedCallback,
@@ -16,8 +18,17 @@ import {
   type OpusFrameReceivedCallback,
   type ParticipantState,
   type VADThresholdSettings,
+  type VideoFrameReceivedCallback,
+  type VideoStreamsChangedCallback,
 } from './voiceValues.js';
-import type { OpusSendResult, VoiceConnection, VoiceConnectionStats } from './voiceTransport.js';
+import type {
+  OpusSendResult,
+  VideoSendResult,
+  VideoStreamState,
+  VideoStreamType,
+  VoiceConnection,
+  VoiceConnectionStats,
+} from './voiceTransport.js';
 
 /** What a `Call` reads of its call's life (callSession.ts). */
 export interface CallState {
@@ -39,11 +50,13 @@ export interface CallState {
 export class Call {
   readonly #state: CallState;
   readonly #audio: CallAudio;
+  readonly #video: CallVideo;
 
   /** Made by `Client.startCall`; a game does not construct calls. */
-  constructor(state: CallState, audio: CallAudio) {
+  constructor(state: CallState, audio: CallAudio, video: CallVideo) {
     this.#state = state;
     this.#audio = audio;
+    this.#video = video;
   }
 
   /** The callbacks the setters below set. */
@@ -183,15 +196,55 @@ export class Call {
     return this.#audio.sendPcmFrame(pcm);
   }
 
+  // ── Node's video (Guildhall: the reference SDK's calls carry audio only) ──────────────────
+
+  /**
+   * Node: starts sending a stream, the camera (`video`, the default) or a shared screen
+   * (`screen`): the others hear of it (op 12, and for the camera the voice state's `self_video`
+   * in DM calls) and its frames can be sent. `ok`; or `notConnected` (not Connected yet), or
+   * `noVideoCodec` (the voice server agreed on no codec this SDK sends: it sends VP8).
+   */
+  startVideo(stream: VideoStreamType = 'video'): VideoStartResult {
+    return this.#video.set(stream, true);
+  }
+  /** Node: stops sending a stream (`startVideo`'s results). */
+  stopVideo(stream: VideoStreamType = 'video'): VideoStartResult {
+    return this.#video.set(stream, false);
+  }
+
+  /**
+   * Node: sends one encoded VP8 frame (a key frame now and then: there is no way to ask for one)
+   * of a started stream, at most MAX_VIDEO_FRAME_BYTES, DAVE- then transport-encrypted, cut into
+   * as many RTP packets as it needs. Pace the frames yourself. Says what became of it.
+   */
+  sendVideoFrame(frame: Uint8Array, stream: VideoStreamType = 'video'): VideoSendResult {
+    return this.#video.send(frame, stream);
+  }
+
+  /** Node: a participant's video streams, as they last said (empty before they did). */
+  getVideoStreams(userId: string): readonly VideoStreamState[] {
+    return this.#video.streamsOf(userId);
+  }
+
+  /**
+   * Node: whether the player receives a participant's video (op 15 asks the voice server not to
+   * send it; true by default).
+   */
+  setVideoWanted(userId: string, wanted: boolean): void {
+    this.#video.setWanted(userId, wanted);
+  }
+
+  /** Node: called with each participant's whole video frame, decrypted, as it was sent. */
+  setVideoFrameReceivedCallback(callback: VideoFrameReceivedCallback | null): void {
+    this.callbacks.videoFrameReceived = callback;
+  }
+  /** Node: called when a participant starts or stops one of its streams. */
+  setVideoStreamsChangedCallback(callback: VideoStreamsChangedCallback | null): void {
+    this.callbacks.videoStreamsChanged = callback;
+  }
+
   /** Node: the call's media counters and the DAVE epoch's privacy code. */
   getStats(): VoiceConnectionStats {
-    return (
-      this.#state.connection?.stats() ?? {
-        framesSent: 0,
-        framesReceived: 0,
-        packetsDropped: 0,
-        privacyCode: '',
-      }
-    );
+    return this.#state.connection?.stats() ?? { ...noMediaYet(), privacyCode: '' };
   }
 }

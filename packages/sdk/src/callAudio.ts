@@ -17,7 +17,7 @@ import {
   isSnowflake,
   isVolume,
   scale,
-  type OpusFrameReceivedCallback,
+  type CallCallbacks,
   type UserAudioCaptured,
   type UserAudioCapturedCallback,
   type UserAudioReceived,
@@ -41,7 +41,7 @@ export interface AudioCallbacks {
   captured: UserAudioCapturedCallback;
 }
 
-/** What a call's audio reads of the client's voice (VoiceArea) and of its call. */
+/** What a call's audio reads of the client's voice (VoiceArea). */
 export interface CallAudioHost {
   readonly core: ClientCore;
   readonly logger: Logger;
@@ -49,17 +49,22 @@ export interface CallAudioHost {
   readonly outputVolume: number;
   voiceModule(operation: string): Promise<VoiceModule>;
   settingsChanged(change: Partial<VoiceSettingsInit>): void;
+}
+
+/** What a call's media (its audio, and its video: callVideo.ts) read of the call (callSession.ts). */
+export interface CallMedia {
   /** The call's voice connection while it has one. */
-  connection(): VoiceConnection | null;
+  readonly connection: VoiceConnection | null;
   /** Whether media may flow: Connected, or Reconnecting. */
-  mediaUp(): boolean;
-  selfMute(): boolean;
-  selfDeaf(): boolean;
-  opusFrameReceived(): OpusFrameReceivedCallback | null;
+  readonly mediaUp: boolean;
+  readonly selfMute: boolean;
+  readonly selfDeaf: boolean;
+  readonly callbacks: CallCallbacks;
 }
 
 export class CallAudio {
   readonly #host: CallAudioHost;
+  readonly #call: CallMedia;
   readonly #pcm: AudioCallbacks | null;
   #audioMode: AudioModeType;
   #pttActive = false;
@@ -73,8 +78,13 @@ export class CallAudio {
   #speakingTimer: ReturnType<typeof setTimeout> | null = null;
   #codec: OpusCodec | null = null;
 
-  constructor(host: CallAudioHost, init: { audioMode: AudioModeType; pcm: AudioCallbacks | null }) {
+  constructor(
+    host: CallAudioHost,
+    call: CallMedia,
+    init: { audioMode: AudioModeType; pcm: AudioCallbacks | null },
+  ) {
     this.#host = host;
+    this.#call = call;
     this.#audioMode = init.audioMode;
     this.#pcm = init.pcm;
   }
@@ -192,7 +202,7 @@ export class CallAudio {
       );
     }
     const blocked = this.#gate();
-    const connection = this.#host.connection();
+    const connection = this.#call.connection;
     if (blocked !== null || connection === null) return blocked ?? 'notConnected';
     const result = connection.sendOpus(frame);
     if (result === 'sent') this.#armSpeakingIdle();
@@ -224,8 +234,8 @@ export class CallAudio {
 
   /** A participant's frame: delivered as Opus, and as PCM with the audio callbacks. */
   onFrame(userId: string, frame: Uint8Array, info: OpusFrameInfo): void {
-    if (this.#host.selfDeaf() || this.#localMutes.has(userId)) return;
-    this.#host.core.invoke(this.#host.opusFrameReceived(), userId, frame, info);
+    if (this.#call.selfDeaf || this.#localMutes.has(userId)) return;
+    this.#host.core.invoke(this.#call.callbacks.opusFrameReceived, userId, frame, info);
     if (this.#pcm === null) return;
     const pcm = this.#pcm;
     void this.#opus().then(
@@ -257,7 +267,7 @@ export class CallAudio {
   stopSpeaking(): void {
     if (this.#speakingTimer !== null) clearTimeout(this.#speakingTimer);
     this.#speakingTimer = null;
-    this.#host.connection()?.setSpeaking(false);
+    this.#call.connection?.setSpeaking(false);
   }
 
   /** The call ended: timers stopped, the codec released. */
@@ -272,8 +282,8 @@ export class CallAudio {
 
   /** Why a frame may not be sent now, or null. */
   #gate(): OpusSendResult | null {
-    if (this.#host.connection() === null || !this.#host.mediaUp()) return 'notConnected';
-    if (this.#host.selfMute()) return 'muted';
+    if (this.#call.connection === null || !this.#call.mediaUp) return 'notConnected';
+    if (this.#call.selfMute) return 'muted';
     if (this.#audioMode === AudioModeType.PTT && !this.#pttOpen) return 'pttInactive';
     return null;
   }
@@ -287,7 +297,7 @@ export class CallAudio {
     if (this.#speakingTimer !== null) clearTimeout(this.#speakingTimer);
     this.#speakingTimer = setTimeout(() => {
       this.#speakingTimer = null;
-      this.#host.connection()?.setSpeaking(false);
+      this.#call.connection?.setSpeaking(false);
     }, SPEAKING_IDLE_MS);
   }
 

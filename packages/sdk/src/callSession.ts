@@ -6,44 +6,44 @@
  * @module
  */
 import { Call } from './call.js';
-import { CallAudio, type AudioCallbacks } from './callAudio.js';
-import type { ClientCore } from './core.js';
+import { CallAudio, type AudioCallbacks, type CallAudioHost } from './callAudio.js';
+import { CallVideo } from './callVideo.js';
 import { CallError, CallStatus, enumToString } from './enums.js';
-import type { Logger } from './log.js';
-import type { CallCallbacks, ParticipantState, VoiceSettingsInit } from './voiceValues.js';
+import {
+  noCallbacks,
+  type CallCallbacks,
+  type ParticipantState,
+  type VoiceSettingsInit,
+} from './voiceValues.js';
 import type { VoiceConnection, VoiceModule } from './voiceTransport.js';
+
+/** What the player's voice state says of them (op 4). */
+export interface SelfState {
+  selfMute: boolean;
+  selfDeaf: boolean;
+  selfVideo: boolean;
+}
 
 /** How long a call waits for VOICE_SERVER_UPDATE after op 4 before it fails with JoinTimeout. */
 export const CALL_JOIN_TIMEOUT_MS = 10_000;
 
 /** What a call asks of the client's voice (VoiceArea). */
-export interface CallHost {
-  readonly core: ClientCore;
-  readonly logger: Logger;
+export interface CallHost extends CallAudioHost {
   readonly secure: boolean;
-  readonly inputVolume: number;
-  readonly outputVolume: number;
   settingsInit(): VoiceSettingsInit;
-  settingsChanged(change: Partial<VoiceSettingsInit>): void;
-  voiceModule(operation: string): Promise<VoiceModule>;
-  /** op 4 for a lobby call (channel null: leave). */
-  sendVoiceState(lobbyId: string | null, selfMute: boolean, selfDeaf: boolean): void;
+  /** op 4 for a lobby's or a DM's call (channel null: leave). */
+  sendVoiceState(lobbyId: string | null, self: SelfState): void;
 }
 
 export class CallSession {
   /** The game's handle on this call. */
   readonly call: Call;
   readonly channelId: string;
-  readonly callbacks: CallCallbacks = {
-    statusChanged: null,
-    participantChanged: null,
-    speakingStatusChanged: null,
-    voiceStateChanged: null,
-    opusFrameReceived: null,
-  };
+  readonly callbacks: CallCallbacks = noCallbacks();
   readonly participants = new Map<string, ParticipantState>();
   readonly #host: CallHost;
   readonly #audio: CallAudio;
+  readonly #video: CallVideo;
   #status: CallStatus = CallStatus.Disconnected;
   #error: CallError = CallError.None;
   #errorDetail = 0;
@@ -61,30 +61,11 @@ export class CallSession {
     const settings = host.settingsInit();
     this.#selfMute = settings.selfMute;
     this.#selfDeaf = settings.selfDeaf;
-    this.#audio = new CallAudio(
-      {
-        core: host.core,
-        logger: host.logger,
-        get inputVolume() {
-          return host.inputVolume;
-        },
-        get outputVolume() {
-          return host.outputVolume;
-        },
-        voiceModule: (operation) => host.voiceModule(operation),
-        settingsChanged: (change) => {
-          host.settingsChanged(change);
-        },
-        connection: () => this.#connection,
-        mediaUp: () =>
-          this.#status === CallStatus.Connected || this.#status === CallStatus.Reconnecting,
-        selfMute: () => this.#selfMute,
-        selfDeaf: () => this.#selfDeaf,
-        opusFrameReceived: () => this.callbacks.opusFrameReceived,
-      },
-      { audioMode: settings.audioMode, pcm },
-    );
-    this.call = new Call(this, this.#audio);
+    this.#audio = new CallAudio(host, this, { audioMode: settings.audioMode, pcm });
+    this.#video = new CallVideo(host.core, this, () => {
+      if (this.active) this.#host.sendVoiceState(this.channelId, this.#self);
+    });
+    this.call = new Call(this, this.#audio, this.#video);
   }
 
   get status(): CallStatus {
@@ -102,11 +83,19 @@ export class CallSession {
   get connection(): VoiceConnection | null {
     return this.#connection;
   }
+  get mediaUp(): boolean {
+    return this.#status === CallStatus.Connected || this.#status === CallStatus.Reconnecting;
+  }
   get active(): boolean {
     return this.#status !== CallStatus.Disconnected && this.#status !== CallStatus.Disconnecting;
   }
   get sessionId(): string | null {
     return this.#sessionId;
+  }
+
+  /** What op 4 says of the player now. */
+  get #self(): SelfState {
+    return { selfMute: this.#selfMute, selfDeaf: this.#selfDeaf, selfVideo: this.#video.camera };
   }
 
   /** Mute or deafen changed: kept, sent with op 4 while the call is on, and announced. */
@@ -117,14 +106,14 @@ export class CallSession {
     this.#selfMute = mute;
     this.#selfDeaf = deaf;
     if (mute) this.#audio.stopSpeaking();
-    if (this.active) this.#host.sendVoiceState(this.channelId, mute, deaf);
+    if (this.active) this.#host.sendVoiceState(this.channelId, this.#self);
     return Promise.resolve();
   }
 
   /** op 4 sent: Joining, and the wait for VOICE_SERVER_UPDATE. */
   join(): void {
     this.#setStatus(CallStatus.Joining, CallError.None, 0);
-    this.#host.sendVoiceState(this.channelId, this.#selfMute, this.#selfDeaf);
+    this.#host.sendVoiceState(this.channelId, this.#self);
     this.#joinTimer = setTimeout(() => {
       this.#joinTimer = null;
       if (this.#status !== CallStatus.Joining) return;
@@ -149,6 +138,7 @@ export class CallSession {
     if (state === null) {
       if (known === undefined) return;
       this.participants.delete(userId);
+      this.#video.forget(userId);
       this.#audio.forget(userId);
       this.#host.core.invoke(this.callbacks.participantChanged, userId, false);
       this.#connection?.participantsChanged();
@@ -161,7 +151,11 @@ export class CallSession {
     this.participants.set(userId, state);
     if (known === undefined)
       this.#host.core.invoke(this.callbacks.participantChanged, userId, true);
-    else if (known.selfMute !== state.selfMute || known.selfDeaf !== state.selfDeaf) {
+    else if (
+      known.selfMute !== state.selfMute ||
+      known.selfDeaf !== state.selfDeaf ||
+      known.selfVideo !== state.selfVideo
+    ) {
       this.#host.core.invoke(this.callbacks.voiceStateChanged, userId);
     }
   }
@@ -208,7 +202,7 @@ export class CallSession {
     if (error === CallError.None) this.#host.logger.info(words);
     else this.#host.logger.warn(words);
     this.#teardown();
-    this.#host.sendVoiceState(null, this.#selfMute, this.#selfDeaf);
+    this.#host.sendVoiceState(null, this.#self);
     this.#setStatus(CallStatus.Disconnected, error, detail);
   }
 
@@ -218,7 +212,7 @@ export class CallSession {
     this.#setStatus(CallStatus.Disconnecting, CallError.None, 0);
     this.#audio.stopSpeaking();
     this.#teardown();
-    this.#host.sendVoiceState(null, this.#selfMute, this.#selfDeaf);
+    this.#host.sendVoiceState(null, this.#self);
     this.#setStatus(CallStatus.Disconnected, CallError.None, 0);
   }
 
@@ -250,6 +244,12 @@ export class CallSession {
       frame: (user, frame, info) => {
         if (current()) this.#audio.onFrame(user, frame, info);
       },
+      videoStreams: (user, streams) => {
+        if (current()) this.#video.onStreams(user, streams);
+      },
+      videoFrame: (user, frame, info) => {
+        if (current()) this.#video.onFrame(user, frame, info);
+      },
     };
   }
 
@@ -258,6 +258,7 @@ export class CallSession {
     this.#joinTimer = null;
     this.#connection?.close();
     this.#connection = null;
+    this.#video.close();
     this.#audio.close();
   }
 

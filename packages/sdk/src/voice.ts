@@ -66,6 +66,9 @@ export {
   type DeviceChangeCallback,
   type NoAudioInputCallback,
   type OpusFrameReceivedCallback,
+  MAX_VIDEO_FRAME_BYTES,
+  type VideoFrameReceivedCallback,
+  type VideoStreamsChangedCallback,
   type UserAudioCaptured,
   type UserAudioCapturedCallback,
   type UserAudioReceived,
@@ -74,7 +77,15 @@ export {
   type VoiceSettingsInit,
   type VoiceSettingsUpdatedCallback,
 } from './voiceValues.js';
-export type { OpusFrameInfo, OpusSendResult, VoiceConnectionStats } from './voiceTransport.js';
+export type {
+  OpusFrameInfo,
+  OpusSendResult,
+  VideoFrameInfo,
+  VideoSendResult,
+  VideoStreamState,
+  VideoStreamType,
+  VoiceConnectionStats,
+} from './voiceTransport.js';
 
 /** The gateway's op 4, Voice State Update. */
 const GATEWAY_VOICE_STATE_UPDATE = 4;
@@ -217,13 +228,16 @@ export class VoiceArea {
   }
 
   /** op 4 for a lobby's or a DM's call (channel null: leave). */
-  sendVoiceState(lobbyId: string | null, selfMute: boolean, selfDeaf: boolean): void {
+  sendVoiceState(
+    lobbyId: string | null,
+    self: { selfMute: boolean; selfDeaf: boolean; selfVideo: boolean },
+  ): void {
     const sent = this.core.gateway.send(GATEWAY_VOICE_STATE_UPDATE, {
       guild_id: null,
       channel_id: lobbyId,
-      self_mute: selfMute,
-      self_deaf: selfDeaf,
-      self_video: false,
+      self_mute: self.selfMute,
+      self_deaf: self.selfDeaf,
+      self_video: lobbyId !== null && self.selfVideo,
     });
     if (!sent) this.logger.warn('The voice state could not be sent: the gateway is not connected.');
   }

@@ -25,7 +25,11 @@ export function lobbyVoiceState(data: unknown): LobbyVoiceState | null {
   return {
     userId,
     channelId,
-    state: { selfMute: d['self_mute'] === true, selfDeaf: d['self_deaf'] === true },
+    state: {
+      selfMute: d['self_mute'] === true,
+      selfDeaf: d['self_deaf'] === true,
+      selfVideo: d['self_video'] === true,
+    },
     sessionId: typeof d['session_id'] === 'string' ? d['session_id'] : null,
   };
 }

@@ -40,6 +40,26 @@ export interface OpusFrameInfo {
   timestamp: number;
 }
 
+/** A video stream a participant can send: a camera (`video`) or a shared screen (`screen`). */
+export type VideoStreamType = 'video' | 'screen';
+
+/** A participant's video stream as its op 12 (Video) describes it: whether it is being sent. */
+export interface VideoStreamState {
+  type: VideoStreamType;
+  active: boolean;
+}
+
+/** Metadata of a received video frame. */
+export interface VideoFrameInfo {
+  /** The stream's ssrc. */
+  ssrc: number;
+  stream: VideoStreamType;
+  /** The RTP timestamp (90 kHz) all the frame's packets carried. */
+  timestamp: number;
+  /** A VP8 key frame (decodable on its own). */
+  keyframe: boolean;
+}
+
 /** What a voice connection reports to its call. Each runs at most once per event. */
 export interface VoiceConnectionEvents {
   /** The voice WebSocket answered Identify with Ready (status SignalingConnected). */
@@ -61,6 +81,10 @@ export interface VoiceConnectionEvents {
   speaking(userId: string, speaking: boolean): void;
   /** One Opus frame of another member, transport- and DAVE-decrypted. */
   frame(userId: string, frame: Uint8Array, info: OpusFrameInfo): void;
+  /** Video (12) of another member: which of its streams it sends now. */
+  videoStreams(userId: string, streams: readonly VideoStreamState[]): void;
+  /** One whole video frame of another member, put together from its packets and decrypted. */
+  videoFrame(userId: string, frame: Uint8Array, info: VideoFrameInfo): void;
 }
 
 /**
@@ -70,10 +94,21 @@ export interface VoiceConnectionEvents {
  */
 export type OpusSendResult = 'sent' | 'muted' | 'pttInactive' | 'notConnected' | 'e2eePending';
 
+/**
+ * What `Call.sendVideoFrame` did with a frame: `sent`; or why not — `notStreaming` (the stream is
+ * not started: `Call.startVideo`), `notConnected`, `e2eePending`, `noVideoCodec` (the voice
+ * server agreed on no codec this SDK sends), `tooLarge` (over `MAX_VIDEO_FRAME_BYTES`).
+ */
+export type VideoSendResult =
+  'sent' | 'notStreaming' | 'notConnected' | 'e2eePending' | 'noVideoCodec' | 'tooLarge';
+
 /** Counters of a connection, for diagnostics and tests (`Call.getStats`). */
 export interface VoiceConnectionStats {
   framesSent: number;
   framesReceived: number;
+  /** Whole video frames sent and received (a frame spans several packets). */
+  videoFramesSent: number;
+  videoFramesReceived: number;
   /** Received packets dropped: unknown sender, failed transport or DAVE decryption, malformed. */
   packetsDropped: number;
   /** The DAVE epoch's voice privacy code (empty until the group is established). */
@@ -86,6 +121,15 @@ export interface VoiceConnection {
   /** Speaking (5): announces the start or end of the player's audio. */
   setSpeaking(speaking: boolean): void;
   stats(): VoiceConnectionStats;
+  /**
+   * Starts or stops sending a video stream (op 12 tells the others). False when the connection
+   * cannot: not connected yet, or no video codec was agreed.
+   */
+  setVideoActive(stream: VideoStreamType, active: boolean): boolean;
+  /** Sends one encoded video frame (VP8) of a started stream, over as many packets as it needs. */
+  sendVideo(stream: VideoStreamType, frame: Uint8Array): VideoSendResult;
+  /** Whether the player receives another member's video (op 15, Media Sink Wants). */
+  setVideoWanted(userId: string, wanted: boolean): void;
   /** The call's participants changed: someone leaving may leave the player alone (Connected). */
   participantsChanged(): void;
   /** Closes the WebSocket (1000) and the media socket; no event follows. */

@@ -5,7 +5,12 @@
  * @module
  */
 import type { AudioModeType, CallError, CallStatus } from './enums.js';
-import type { OpusFrameInfo } from './voiceTransport.js';
+import type {
+  OpusFrameInfo,
+  VideoFrameInfo,
+  VideoStreamState,
+  VoiceConnectionStats,
+} from './voiceTransport.js';
 
 /** An Opus packet is at most 1275 bytes (RFC 6716 §3.2.1). */
 export const MAX_OPUS_FRAME_BYTES = 1275;
@@ -80,10 +85,17 @@ export class VADThresholdSettings {
 export class VoiceStateHandle {
   readonly #selfMute: boolean;
   readonly #selfDeaf: boolean;
+  readonly #selfVideo: boolean;
 
-  constructor(init: { selfMute: boolean; selfDeaf: boolean }) {
+  constructor(init: { selfMute: boolean; selfDeaf: boolean; selfVideo?: boolean }) {
     this.#selfMute = init.selfMute;
     this.#selfDeaf = init.selfDeaf;
+    this.#selfVideo = init.selfVideo ?? false;
+  }
+
+  /** Node (Guildhall): whether the participant's camera is on (the voice state's `self_video`). */
+  selfVideo(): boolean {
+    return this.#selfVideo;
   }
 
   selfMute(): boolean {
@@ -186,6 +198,42 @@ export type OpusFrameReceivedCallback = (
 ) => void;
 
 /**
+ * Frame bytes per video packet: with the RTP header (12), the transport's tag and nonce (20) and
+ * VP8's payload descriptor (1), a packet stays under the 1,200 bytes WebRTC keeps to.
+ */
+export const VIDEO_CHUNK_BYTES = 1160;
+/** The most packets one video frame may span: the voice server's relay drops longer frames. */
+export const MAX_VIDEO_FRAME_PACKETS = 128;
+/**
+ * The biggest encoded frame `Call.sendVideoFrame` takes: what fits in the packets a frame may
+ * span, less room for DAVE's supplemental data (tag, nonce, unencrypted ranges, size, marker).
+ */
+export const MAX_VIDEO_FRAME_BYTES = MAX_VIDEO_FRAME_PACKETS * VIDEO_CHUNK_BYTES - 64;
+
+/** A call's media counters before anything was sent or received (`Call.getStats`). */
+export function noMediaYet(): Omit<VoiceConnectionStats, 'privacyCode'> {
+  return {
+    framesSent: 0,
+    framesReceived: 0,
+    videoFramesSent: 0,
+    videoFramesReceived: 0,
+    packetsDropped: 0,
+  };
+}
+
+/** Node: one participant's video frame (VP8), put together from its packets and decrypted. */
+export type VideoFrameReceivedCallback = (
+  userId: string,
+  frame: Uint8Array,
+  info: VideoFrameInfo,
+) => void;
+/** Node: a participant started or stopped one of its video streams (op 12). */
+export type VideoStreamsChangedCallback = (
+  userId: string,
+  streams: readonly VideoStreamState[],
+) => void;
+
+/**
  * Audio a participant sent (`startCallWithAudioCallbacks`): 16-bit PCM, 48 kHz, stereo
  * interleaved, decoded from their Opus frames and scaled by the output and participant volumes.
  * The reference SDK passes these as six arguments with an out-parameter; here they are one object.
@@ -230,12 +278,29 @@ export interface CallCallbacks {
   speakingStatusChanged: CallSpeakingStatusChangedCallback | null;
   voiceStateChanged: CallVoiceStateChangedCallback | null;
   opusFrameReceived: OpusFrameReceivedCallback | null;
+  videoFrameReceived: VideoFrameReceivedCallback | null;
+  videoStreamsChanged: VideoStreamsChangedCallback | null;
+}
+
+/** A call's callbacks before the game sets any. */
+export function noCallbacks(): CallCallbacks {
+  return {
+    statusChanged: null,
+    participantChanged: null,
+    speakingStatusChanged: null,
+    voiceStateChanged: null,
+    opusFrameReceived: null,
+    videoFrameReceived: null,
+    videoStreamsChanged: null,
+  };
 }
 
 /** A participant's voice state, from VOICE_STATE_UPDATE. */
 export interface ParticipantState {
   selfMute: boolean;
   selfDeaf: boolean;
+  /** The camera is on (`self_video`; a lobby call's is always false). */
+  selfVideo: boolean;
 }
 
 export function isSnowflake(value: unknown): value is string {

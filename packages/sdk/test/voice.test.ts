@@ -283,12 +283,24 @@ describe('SDK voice against a stand-in voice server', () => {
         session_id: 'main-session-1',
         token: 'voice-token-secret',
         max_dave_protocol_version: 1,
+        // A camera and a screen, whose ssrcs Ready gives (docs/sdk.md, Video and screen share).
+        video: true,
+        streams: [
+          { type: 'video', rid: '100', quality: 100 },
+          { type: 'screen', rid: '100', quality: 100 },
+        ],
       },
     ]);
     const select = voice.selects[0] as {
       protocol: string;
       data: { address: string; port: number; mode: string };
+      codecs: { name: string; type: string; payload_type: number }[];
     };
+    // Opus, and VP8: the one video codec the SDK packs.
+    expect(select.codecs.map((c) => [c.name, c.type, c.payload_type])).toEqual([
+      ['opus', 'audio', 120],
+      ['VP8', 'video', 103],
+    ]);
     expect(select.protocol).toBe('udp');
     expect(select.data.address).toBe('127.0.0.1');
     expect(select.data.port).toBe(voice.member()?.address?.port);

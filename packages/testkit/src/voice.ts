@@ -100,6 +100,9 @@ export class VoiceCall {
           frame: (userId, frame) => {
             this.heard.push({ userId, pcm: codec.decode(frame) });
           },
+          // A scripted person speaks and listens; others' video is not theirs to watch.
+          videoStreams: () => undefined,
+          videoFrame: () => undefined,
         },
       });
     });

@@ -7,8 +7,9 @@
  * → DAVE (`nodeVoiceDave.ts`) → media. Heartbeats (3/6) carry `seq_ack`, the last sequence number
  * the server sent; a dropped WebSocket resumes (7 → 9) keeping the media socket and the group.
  *
- * Here: `NodeVoiceConnection`, what the messages mean and the connection's phases; the WebSocket
- * is nodeVoiceSocket.ts, the media socket and the received packets nodeVoiceMedia.ts.
+ * Here: `NodeVoiceConnection`, what the messages mean and the connection's phases; the handshake's
+ * messages are nodeVoiceHandshake.ts, the WebSocket nodeVoiceSocket.ts, the media socket and the
+ * received packets nodeVoiceMedia.ts, video nodeVoiceVideo.ts.
  *
  * @module
  */
@@ -18,157 +19,28 @@ import type {
   OpenVoiceConnection,
   OpusCodec,
   OpusSendResult,
+  VideoSendResult,
+  VideoStreamType,
   VoiceModule,
   VoiceConnectOptions,
   VoiceConnection,
   VoiceConnectionStats,
 } from '../voiceTransport.js';
 import { DaveDriver, DaveOp } from './nodeVoiceDave.js';
-import {
-  MediaSocket,
-  VoiceReceiver,
-  randomBits,
-  readyAddress,
-  type Transport,
-} from './nodeVoiceMedia.js';
-import {
-  OPUS_SILENCE_FRAME,
-  RtpSender,
-  chooseTransportMode,
-  isSilenceFrame,
-  type TransportMode,
-} from './nodeVoiceRtp.js';
+import { closeFailure, greeting, resumable, sessionKeys, startDave } from './nodeVoiceHandshake.js';
+import { MediaSocket, VoiceReceiver, readyAddress, type Transport } from './nodeVoiceMedia.js';
+import { chooseTransportMode, type TransportMode } from './nodeVoiceRtp.js';
+import { MediaSender } from './nodeVoiceSend.js';
 import { VoiceOp, VoiceSocket } from './nodeVoiceSocket.js';
+import { OFFERED_CODECS } from './nodeVoiceVideo.js';
+import { noMediaYet } from '../voiceValues.js';
 
 export { VoiceOp } from './nodeVoiceSocket.js';
-
-/** Close codes after which the platform refused the player (`CallError.Forbidden`). */
-const FORBIDDEN_CLOSE_CODES = new Set([4003, 4004, 4014]);
-/** What the voice gateway's close codes mean (docs/voice.md), for the log line of an ended call. */
-const CLOSE_MEANINGS: Readonly<Record<number, string>> = {
-  4001: 'unknown opcode',
-  4002: 'a frame the server could not decode',
-  4003: 'not identified',
-  4004: 'the voice token was refused',
-  4005: 'identified twice',
-  4006: 'the session is no longer valid',
-  4009: 'heartbeats missed',
-  4011: 'server not found',
-  4012: 'unknown protocol',
-  4014: 'the voice state left the call (moved, kicked, or joined elsewhere)',
-  4015: 'the voice server crashed',
-  4016: 'unknown encryption mode',
-  4017: 'end-to-end encryption (DAVE) required',
-  4020: 'a malformed request',
-  4021: 'rate limited',
-  4022: 'the call is full',
-};
-/** The voice gateway requires a DAVE version this build does not offer. */
-const E2EE_REQUIRED_CLOSE_CODE = 4017;
-/** Close codes after which the session can be resumed (others end the call). */
-function resumable(code: number): boolean {
-  return code < 4000 || code === 4015;
-}
 
 const MAX_RESUME_ATTEMPTS = 5;
 
 type Phase =
   'opening' | 'identifying' | 'discovering' | 'selecting' | 'ready' | 'resuming' | 'closed';
-
-/** Why a close that cannot be resumed ended the call: the error and the words. */
-function closeFailure(code: number, reason: string, signaled: boolean): [CallError, string] {
-  const meaning = CLOSE_MEANINGS[code];
-  const said =
-    (meaning === undefined ? '' : `: ${meaning}`) +
-    (reason === '' ? '' : ` ("${reason.slice(0, 120)}")`);
-  if (code === E2EE_REQUIRED_CLOSE_CODE) {
-    return [
-      CallError.SignalingConnectionFailed,
-      `the voice server requires end-to-end encryption (DAVE) of a version this SDK does not offer (it offers v${DaveDriver.maxVersion}); close 4017${said}`,
-    ];
-  }
-  if (FORBIDDEN_CLOSE_CODES.has(code)) {
-    return [CallError.Forbidden, `the voice server refused the player (close ${code}${said})`];
-  }
-  return signaled
-    ? [CallError.SignalingUnexpectedClose, `the voice WebSocket closed (close ${code}${said})`]
-    : [
-        CallError.SignalingConnectionFailed,
-        `the voice WebSocket closed before Ready (close ${code}${said})`,
-      ];
-}
-
-/** What the connection sends when its WebSocket opens: Resume (`resumeSeq`), or Identify. */
-function greeting(
-  options: VoiceConnectOptions,
-  resumeSeq: number | null,
-): { op: number; d: Record<string, unknown> } {
-  const { serverId, sessionId, token } = options;
-  if (resumeSeq !== null) {
-    return {
-      op: VoiceOp.Resume,
-      d: { server_id: serverId, session_id: sessionId, token, seq_ack: resumeSeq },
-    };
-  }
-  return {
-    op: VoiceOp.Identify,
-    d: {
-      server_id: serverId,
-      user_id: options.userId,
-      session_id: sessionId,
-      token,
-      max_dave_protocol_version: DaveDriver.maxVersion,
-    },
-  };
-}
-
-/** The connection's DAVE session at `version`, speaking through its voice WebSocket. */
-function startDave(
-  options: VoiceConnectOptions,
-  socket: VoiceSocket,
-  { version, established }: { version: number; established: () => void },
-): DaveDriver {
-  return new DaveDriver({
-    userId: options.userId,
-    channelId: options.channelId,
-    version,
-    logger: options.logger,
-    send: {
-      json: (op, d) => {
-        socket.sendJson(op, d);
-      },
-      binary: (op, payload) => {
-        socket.sendBinary(op, payload);
-      },
-    },
-    onEstablished: established,
-  });
-}
-
-/** Session Description's (4) mode, key and DAVE version; or why it cannot be used. */
-function sessionKeys(
-  data: Record<string, unknown>,
-  pendingMode: TransportMode | null,
-): { mode: TransportMode; key: Uint8Array; daveVersion: number } | string {
-  const { mode, secret_key: secretKey, dave_protocol_version: daveVersion } = data;
-  if (
-    mode !== pendingMode ||
-    !Array.isArray(secretKey) ||
-    secretKey.length !== 32 ||
-    !secretKey.every((b) => Number.isInteger(b) && (b as number) >= 0 && (b as number) <= 255)
-  ) {
-    return 'the voice server sent a malformed Session Description';
-  }
-  if (!Number.isInteger(daveVersion) || (daveVersion as number) < 1) {
-    // Calls are end-to-end encrypted only: no audio goes out under transport encryption alone.
-    return 'the voice server offered no end-to-end encryption (DAVE version 0); Guildhall calls are end-to-end encrypted only';
-  }
-  return {
-    mode: mode as TransportMode,
-    key: Uint8Array.from(secretKey as number[]),
-    daveVersion: daveVersion as number,
-  };
-}
 
 export const openVoiceConnection: OpenVoiceConnection = (options) =>
   new NodeVoiceConnection(options);
@@ -208,22 +80,21 @@ class NodeVoiceConnection implements VoiceConnection {
   #pendingMode: TransportMode | null = null;
   #transport: Transport | null = null;
   #dave: DaveDriver | null = null;
+  #sender: MediaSender | null = null;
   readonly #receiver: VoiceReceiver;
   #signaled = false;
   #connected = false;
-  #speaking = false;
-  readonly #stats: Omit<VoiceConnectionStats, 'privacyCode'> = {
-    framesSent: 0,
-    framesReceived: 0,
-    packetsDropped: 0,
-  };
+  readonly #stats = noMediaYet();
 
   constructor(options: VoiceConnectOptions) {
     this.#options = options;
     options.logger.secret(options.token);
     this.#receiver = new VoiceReceiver(options, this.#stats, {
       transport: () => this.#transport,
-      decrypt: (userId, payload) => this.#dave?.decrypt(userId, payload) ?? null,
+      decrypt: (userId, payload, video) => this.#dave?.decrypt(userId, payload, video) ?? null,
+      sinkWants: (wants) => {
+        this.#socket.sendJson(VoiceOp.MediaSinkWants, wants);
+      },
       left: () => {
         this.#maybeConnected();
       },
@@ -251,29 +122,23 @@ class NodeVoiceConnection implements VoiceConnection {
   }
 
   sendOpus(frame: Uint8Array): OpusSendResult {
-    const media = this.#media;
-    const transport = this.#transport;
-    if (this.#phase === 'closed' || media === null || transport === null || !this.#connected) {
-      return 'notConnected';
-    }
-    const payload = this.#dave?.encrypt(frame) ?? null;
-    if (payload === null) return 'e2eePending';
-    if (!isSilenceFrame(frame)) this.setSpeaking(true);
-    media.send(transport.sender.packet(payload));
-    this.#stats.framesSent += 1;
-    return 'sent';
+    return this.#sender?.sendOpus(frame) ?? 'notConnected';
   }
 
   setSpeaking(speaking: boolean): void {
-    const media = this.#media;
-    if (this.#speaking === speaking || media === null || this.#transport === null) return;
-    this.#speaking = speaking;
-    const ssrc = media.address.ssrc;
-    this.#socket.sendJson(VoiceOp.Speaking, { speaking: speaking ? 1 : 0, delay: 0, ssrc });
-    if (!speaking) {
-      // The platform's clients end a burst with silence frames, so receivers stop interpolating.
-      for (let i = 0; i < 5; i += 1) this.sendOpus(OPUS_SILENCE_FRAME);
-    }
+    this.#sender?.setSpeaking(speaking);
+  }
+
+  setVideoActive(stream: VideoStreamType, active: boolean): boolean {
+    return this.#sender?.setVideoActive(stream, active) ?? false;
+  }
+
+  sendVideo(stream: VideoStreamType, frame: Uint8Array): VideoSendResult {
+    return this.#sender?.sendVideo(stream, frame) ?? 'notConnected';
+  }
+
+  setVideoWanted(userId: string, wanted: boolean): void {
+    this.#receiver.setVideoWanted(userId, wanted);
   }
 
   stats(): VoiceConnectionStats {
@@ -328,11 +193,12 @@ class NodeVoiceConnection implements VoiceConnection {
         if (this.#phase === 'resuming') {
           this.#phase = 'ready';
           this.#resumeAttempts = 0;
-          this.#speaking = false;
+          this.#sender?.resumed();
           this.#options.events.resumed();
         }
         break;
       case VoiceOp.Speaking:
+      case VoiceOp.Video:
       case VoiceOp.ClientsConnect:
       case VoiceOp.ClientDisconnect:
         this.#receiver.onJson(op, data);
@@ -383,6 +249,7 @@ class NodeVoiceConnection implements VoiceConnection {
     this.#socket.sendJson(VoiceOp.SelectProtocol, {
       protocol: 'udp',
       data: { address, port, mode },
+      codecs: OFFERED_CODECS,
     });
     this.#pendingMode = mode;
   }
@@ -395,14 +262,23 @@ class NodeVoiceConnection implements VoiceConnection {
       return;
     }
     const { mode, key } = keys;
-    const ssrc = this.#media.address.ssrc;
-    this.#transport = { mode, key, sender: new RtpSender({ ssrc, mode, key, random: randomBits }) };
+    this.#transport = { mode, key };
     this.#phase = 'ready';
-    this.#dave = startDave(this.#options, this.#socket, {
+    const dave = startDave(this.#options, this.#socket, {
       version: Math.min(keys.daveVersion, DaveDriver.maxVersion),
       established: () => {
         this.#maybeConnected();
       },
+    });
+    this.#dave = dave;
+    this.#sender = new MediaSender({
+      media: this.#media,
+      socket: this.#socket,
+      transport: this.#transport,
+      videoCodec: data['video_codec'],
+      dave,
+      connected: () => this.#connected && this.#phase !== 'closed',
+      stats: this.#stats,
     });
     this.#maybeConnected();
   }
@@ -441,5 +317,6 @@ class NodeVoiceConnection implements VoiceConnection {
     this.#dave?.close();
     this.#dave = null;
     this.#transport = null;
+    this.#sender = null;
   }
 }

@@ -31,8 +31,11 @@ export const DaveOp = {
 } as const;
 
 type DaveySession = InstanceType<typeof Davey.DAVESession>;
-/** davey's `MediaType.AUDIO` (its const enums are not reachable under isolated modules). */
+/** davey's `MediaType.AUDIO` and `VIDEO` (its const enums are not reachable under isolated modules). */
 const MEDIA_AUDIO = 0;
+const MEDIA_VIDEO = 1;
+/** davey's `Codec.VP8`: its frames keep their frame tag (and a key frame's header) in the clear. */
+const CODEC_VP8 = 2;
 /** Consecutive undecryptable frames (with no transition pending) before the group is rejoined. */
 const DECRYPT_FAILURE_TOLERANCE = 36;
 /** Pending transitions kept at most (each is a small entry; the gateway announces one at a time). */
@@ -152,15 +155,25 @@ export class DaveDriver {
     return this.#session.encryptOpus(Buffer.from(frame));
   }
 
-  /** The Opus frame of a member's DAVE frame, or null when it cannot be decrypted (dropped). */
-  decrypt(userId: string, frame: Uint8Array): Uint8Array | null {
-    if (isSilenceFrame(frame)) return frame;
+  /** A DAVE frame of a VP8 frame, or null while the group is not established. */
+  encryptVideo(frame: Uint8Array): Uint8Array | null {
+    if (!this.ready) return null;
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- davey's const enums
+    return this.#session.encrypt(MEDIA_VIDEO, CODEC_VP8, Buffer.from(frame));
+  }
+
+  /**
+   * The Opus frame (or with `video` the video frame) of a member's DAVE frame, or null when it
+   * cannot be decrypted (dropped).
+   */
+  decrypt(userId: string, frame: Uint8Array, video = false): Uint8Array | null {
+    if (!video && isSilenceFrame(frame)) return frame;
     if (!this.#session.ready) return null;
     try {
       const plain = this.#session.decrypt(
         userId,
         // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment -- davey's const enum
-        MEDIA_AUDIO,
+        video ? MEDIA_VIDEO : MEDIA_AUDIO,
         Buffer.from(frame),
       );
       this.#failures = 0;

@@ -1,8 +1,8 @@
 /**
  * The media side of a Node voice connection (nodeVoice.ts): the UDP media socket (Ready's address,
  * IP discovery, keepalives) and the other members as the media sees them (`VoiceReceiver`): who is
- * connected (Clients Connect/Disconnect), whose each ssrc is (Speaking), and their packets, held
- * until named, then decrypted and handed to the call.
+ * connected (Clients Connect/Disconnect), whose each ssrc is (Speaking for audio, Video for
+ * video), and their packets, held until named, then decrypted and handed to the call.
  *
  * @module
  */
@@ -12,12 +12,14 @@ import { isIPv4 } from 'node:net';
 import type { VoiceConnectOptions, VoiceConnectionStats } from '../voiceTransport.js';
 import { VoiceOp } from './nodeVoiceSocket.js';
 import {
+  RTP_OPUS_PAYLOAD_TYPE,
   openRtp,
   rtpSsrc,
   type OpenedRtp,
-  type RtpSender,
   type TransportMode,
 } from './nodeVoiceRtp.js';
+import { VP8_PAYLOAD_TYPE, readyStreams, type OwnStream } from './nodeVoiceVideo.js';
+import { VideoReceiver } from './nodeVoiceVideoReceive.js';
 
 const IP_DISCOVERY_BYTES = 74;
 const IP_DISCOVERY_TIMEOUT_MS = 5000;
@@ -29,8 +31,9 @@ const MAX_PACKET_BYTES = 2048;
 /** Known senders (ssrc → user) kept at most. */
 const MAX_SSRCS = 1024;
 /**
- * Packets of senders not yet named by Speaking (5), which travels over the WebSocket and may
- * arrive after a burst's first packets: held (authenticated) until it does, this many at most.
+ * Packets of senders not yet named by Speaking (5) or Video (12), which travel over the WebSocket
+ * and may arrive after a burst's first packets: held (authenticated) until they do, this many at
+ * most.
  */
 const MAX_HELD_SSRCS = 4;
 const MAX_HELD_PER_SSRC = 16;
@@ -41,24 +44,30 @@ export interface MediaAddress {
   ip: string;
   port: number;
   modes: string[];
+  /** The player's video streams, each with its ssrcs. */
+  streams: OwnStream[];
 }
 
 /** The transport encryption Session Description (4) set up. */
 export interface Transport {
   mode: TransportMode;
   key: Uint8Array;
-  sender: RtpSender;
 }
 
 /** The counts the receiving side keeps. */
-type ReceiveStats = Pick<VoiceConnectionStats, 'framesReceived' | 'packetsDropped'>;
+type ReceiveStats = Pick<
+  VoiceConnectionStats,
+  'framesReceived' | 'videoFramesReceived' | 'packetsDropped'
+>;
 
 /** What the received packets need from the connection. */
 export interface ReceiveHooks {
   /** The transport encryption, once set up. */
   transport: () => Transport | null;
-  /** DAVE's decryption of a sender's frame (null: it could not). */
-  decrypt: (userId: string, payload: Uint8Array) => Uint8Array | null;
+  /** DAVE's decryption of a sender's audio or video frame (null: it could not). */
+  decrypt: (userId: string, payload: Uint8Array, video: boolean) => Uint8Array | null;
+  /** Op 15 (Media Sink Wants) to send: what the player wants of the others' video. */
+  sinkWants: (wants: Record<string, number>) => void;
   /** A member disconnected from the voice server (Connected may now be due). */
   left: () => void;
 }
@@ -89,7 +98,13 @@ export function readyAddress(data: Record<string, unknown>): MediaAddress | null
     return null;
   }
   const offered = modes.filter((m): m is string => typeof m === 'string');
-  return { ssrc: ssrc as number, ip, port: port as number, modes: offered };
+  return {
+    ssrc: ssrc as number,
+    ip,
+    port: port as number,
+    modes: offered,
+    streams: readyStreams(data),
+  };
 }
 
 /** The other members of the call, and their packets. */
@@ -101,11 +116,15 @@ export class VoiceReceiver {
   readonly #clients = new Set<string>();
   readonly #ssrcUsers = new Map<number, string>();
   readonly #held = new Map<number, OpenedRtp[]>();
+  readonly video: VideoReceiver;
 
   constructor(options: VoiceConnectOptions, stats: ReceiveStats, hooks: ReceiveHooks) {
     this.#options = options;
     this.#stats = stats;
     this.#hooks = hooks;
+    this.video = new VideoReceiver(options.userId, () => {
+      this.#stats.packetsDropped += 1;
+    });
   }
 
   /** Whether anyone else is connected to the voice server. */
@@ -117,11 +136,19 @@ export class VoiceReceiver {
     return [...this.#clients];
   }
 
-  /** Speaking (5), Clients Connect (11) and Client Disconnect (13). */
+  /** Whether the player receives a member's video: op 15 when that changed what it wants. */
+  setVideoWanted(userId: string, wanted: boolean): void {
+    const wants = this.video.setWanted(userId, wanted);
+    if (wants !== null) this.#hooks.sinkWants(wants);
+  }
+
+  /** Speaking (5), Video (12), Clients Connect (11) and Client Disconnect (13). */
   onJson(op: number, data: Record<string, unknown>): void {
     const events = this.#options.events;
     if (op === VoiceOp.Speaking) {
       this.#onSpeaking(data);
+    } else if (op === VoiceOp.Video) {
+      this.#onVideo(data);
     } else if (op === VoiceOp.ClientsConnect) {
       const ids = Array.isArray(data['user_ids']) ? data['user_ids'].filter(isSnowflake) : [];
       const added = ids.filter((id) => id !== this.#options.userId && !this.#clients.has(id));
@@ -131,6 +158,7 @@ export class VoiceReceiver {
       const id = data['user_id'];
       if (isSnowflake(id) && this.#clients.delete(id)) {
         for (const [ssrc, user] of this.#ssrcUsers) if (user === id) this.#ssrcUsers.delete(ssrc);
+        this.video.forget(id);
         events.clients([id], false);
         this.#hooks.left();
       }
@@ -151,7 +179,12 @@ export class VoiceReceiver {
       this.#stats.packetsDropped += 1;
       return;
     }
-    const userId = this.#ssrcUsers.get(ssrc);
+    const video = opened.payloadType === VP8_PAYLOAD_TYPE;
+    if (!video && opened.payloadType !== RTP_OPUS_PAYLOAD_TYPE) {
+      this.#stats.packetsDropped += 1;
+      return;
+    }
+    const userId = video ? this.video.owner(ssrc) : this.#ssrcUsers.get(ssrc);
     if (userId !== undefined) {
       this.#deliver(userId, opened);
       return;
@@ -180,16 +213,34 @@ export class VoiceReceiver {
       this.#ssrcUsers.set(ssrc as number, userId);
     }
     this.#options.events.speaking(userId, typeof speaking === 'number' && speaking !== 0);
-    const held = this.#held.get(ssrc as number);
-    if (held !== undefined) {
-      this.#held.delete(ssrc as number);
-      for (const packet of held) this.#deliver(userId, packet);
-    }
+    this.#release(ssrc as number, userId);
+  }
+
+  /** Video (12) names a member's streams: the call hears what it sends, held packets go on. */
+  #onVideo(data: Record<string, unknown>): void {
+    const named = this.video.onVideo(data);
+    if (named === null) return;
+    // A member the player does not want: its new ssrcs are refused too.
+    if (this.video.unwanted(named.userId)) this.#hooks.sinkWants(this.video.sinkWants());
+    this.#options.events.videoStreams(named.userId, named.streams);
+    for (const ssrc of named.ssrcs) this.#release(ssrc, named.userId);
+  }
+
+  /** The packets held for an ssrc now named: to the call. */
+  #release(ssrc: number, userId: string): void {
+    const held = this.#held.get(ssrc);
+    if (held === undefined) return;
+    this.#held.delete(ssrc);
+    for (const packet of held) this.#deliver(userId, packet);
   }
 
   /** A sender's packet, DAVE-decrypted and handed to the call (or dropped, and counted). */
   #deliver(userId: string, opened: OpenedRtp): void {
-    const frame = this.#hooks.decrypt(userId, opened.payload);
+    if (opened.payloadType === VP8_PAYLOAD_TYPE) {
+      this.#deliverVideo(opened);
+      return;
+    }
+    const frame = this.#hooks.decrypt(userId, opened.payload, false);
     if (frame === null) {
       this.#stats.packetsDropped += 1;
       return;
@@ -199,6 +250,25 @@ export class VoiceReceiver {
       ssrc: opened.ssrc,
       sequence: opened.sequence,
       timestamp: opened.timestamp,
+    });
+  }
+
+  /** A video packet: once its frame is whole, the frame decrypted and handed to the call. */
+  #deliverVideo(opened: OpenedRtp): void {
+    const gathered = this.video.push(opened);
+    if (gathered === null) return;
+    const frame = this.#hooks.decrypt(gathered.userId, gathered.daveFrame, true);
+    if (frame === null) {
+      this.#stats.packetsDropped += 1;
+      return;
+    }
+    this.#stats.videoFramesReceived += 1;
+    this.#options.events.videoFrame(gathered.userId, frame, {
+      ssrc: gathered.ssrc,
+      stream: gathered.stream,
+      timestamp: gathered.timestamp,
+      // VP8's frame tag: P, its lowest bit, is 0 on a key frame (RFC 6386 §9.1).
+      keyframe: ((frame[0] ?? 1) & 0x01) === 0,
     });
   }
 }

@@ -1,9 +1,10 @@
 /**
- * The media packets of a Node voice connection: RTP (RFC 3550) carrying Opus, sealed with the
- * transport encryption chosen at Select Protocol (`aead_aes256_gcm_rtpsize` through node:crypto,
- * `aead_xchacha20_poly1305_rtpsize` through @noble/ciphers). In the `_rtpsize` modes the RTP
- * header (with an extension's 4-byte header, if any) is the additional data, and a 32-bit counter
- * after the ciphertext is the nonce's first 4 bytes, the rest zero.
+ * The media packets of a Node voice connection: RTP (RFC 3550) carrying Opus, or video packed by
+ * nodeVoiceVideo.ts, sealed with the transport encryption chosen at Select Protocol
+ * (`aead_aes256_gcm_rtpsize` through node:crypto, `aead_xchacha20_poly1305_rtpsize` through
+ * @noble/ciphers). In the `_rtpsize` modes the RTP header (with an extension's 4-byte header, if
+ * any) is the additional data, and a 32-bit counter after the ciphertext is the nonce's first 4
+ * bytes, the rest zero.
  *
  * @module
  */
@@ -85,38 +86,22 @@ function open(
   }
 }
 
-/** Seals the player's frames: one RTP sequence, timestamp and nonce counter per connection. */
-export class RtpSender {
-  readonly #ssrc: number;
+/**
+ * Seals the player's packets under the transport key: one nonce counter for all the connection's
+ * streams (audio, camera, screen), as the server keeps one replay window per member.
+ */
+export class TransportSealer {
   readonly #mode: TransportMode;
   readonly #key: Uint8Array;
-  #sequence: number;
-  #timestamp: number;
   #nonce = 0;
 
-  constructor(options: {
-    ssrc: number;
-    mode: TransportMode;
-    key: Uint8Array;
-    random: (bits: number) => number;
-  }) {
-    this.#ssrc = options.ssrc;
-    this.#mode = options.mode;
-    this.#key = options.key;
-    this.#sequence = options.random(16);
-    this.#timestamp = options.random(32);
+  constructor(mode: TransportMode, key: Uint8Array) {
+    this.#mode = mode;
+    this.#key = key;
   }
 
-  /** The next packet for a payload (a DAVE frame, or the silence frame). */
-  packet(payload: Uint8Array): Buffer {
-    const header = Buffer.alloc(HEADER_BYTES);
-    header[0] = 0x80;
-    header[1] = RTP_OPUS_PAYLOAD_TYPE;
-    header.writeUInt16BE(this.#sequence, 2);
-    header.writeUInt32BE(this.#timestamp, 4);
-    header.writeUInt32BE(this.#ssrc, 8);
-    this.#sequence = (this.#sequence + 1) & 0xffff;
-    this.#timestamp = (this.#timestamp + TIMESTAMP_STEP) >>> 0;
+  /** The packet of an RTP header and its payload: header, sealed payload, nonce counter. */
+  seal(header: Buffer, payload: Uint8Array): Buffer {
     this.#nonce = (this.#nonce + 1) >>> 0;
     const counter = Buffer.alloc(NONCE_COUNTER_BYTES);
     counter.writeUInt32BE(this.#nonce, 0);
@@ -125,21 +110,77 @@ export class RtpSender {
   }
 }
 
+/** One RTP stream of the player's (RFC 3550): its ssrc, payload type and sequence numbers. */
+export class RtpStream {
+  readonly ssrc: number;
+  readonly #payloadType: number;
+  readonly #sealer: TransportSealer;
+  #sequence: number;
+
+  constructor(options: {
+    ssrc: number;
+    payloadType: number;
+    sealer: TransportSealer;
+    random: (bits: number) => number;
+  }) {
+    this.ssrc = options.ssrc;
+    this.#payloadType = options.payloadType;
+    this.#sealer = options.sealer;
+    this.#sequence = options.random(16);
+  }
+
+  /** The next packet: `payload` at `timestamp`, the marker bit set when `marker`. */
+  packet(payload: Uint8Array, timestamp: number, marker = false): Buffer {
+    const header = Buffer.alloc(HEADER_BYTES);
+    header[0] = 0x80;
+    header[1] = (marker ? 0x80 : 0) | this.#payloadType;
+    header.writeUInt16BE(this.#sequence, 2);
+    header.writeUInt32BE(timestamp >>> 0, 4);
+    header.writeUInt32BE(this.ssrc, 8);
+    this.#sequence = (this.#sequence + 1) & 0xffff;
+    return this.#sealer.seal(header, payload);
+  }
+}
+
+/** The player's audio: one Opus frame per packet, the timestamp 20 ms further each time. */
+export class RtpSender {
+  readonly #stream: RtpStream;
+  #timestamp: number;
+
+  constructor(options: {
+    ssrc: number;
+    sealer: TransportSealer;
+    random: (bits: number) => number;
+  }) {
+    this.#stream = new RtpStream({ ...options, payloadType: RTP_OPUS_PAYLOAD_TYPE });
+    this.#timestamp = options.random(32);
+  }
+
+  /** The next packet for a payload (a DAVE frame, or the silence frame). */
+  packet(payload: Uint8Array): Buffer {
+    const packet = this.#stream.packet(payload, this.#timestamp);
+    this.#timestamp = (this.#timestamp + TIMESTAMP_STEP) >>> 0;
+    return packet;
+  }
+}
+
 export interface OpenedRtp {
   ssrc: number;
+  /** The RTP payload type: Opus, or the session's video codec. */
+  payloadType: number;
+  /** The marker bit: a video frame's last packet. */
+  marker: boolean;
   sequence: number;
   timestamp: number;
   /** The media frame (the DAVE frame, or silence), without extension data and padding. */
   payload: Uint8Array;
 }
 
-/** The ssrc of an RTP packet of Opus, or null for anything else (keepalives, other types). */
+/** The ssrc of a sealed RTP packet, or null for anything else (keepalive echoes and the like). */
 export function rtpSsrc(packet: Uint8Array): number | null {
   if (packet.length < HEADER_BYTES + TAG_BYTES + NONCE_COUNTER_BYTES) return null;
   const view = Buffer.from(packet.buffer, packet.byteOffset, packet.length);
-  if (view.readUInt8(0) >> 6 !== 2 || (view.readUInt8(1) & 0x7f) !== RTP_OPUS_PAYLOAD_TYPE) {
-    return null;
-  }
+  if (view.readUInt8(0) >> 6 !== 2) return null;
   return view.readUInt32BE(8);
 }
 
@@ -175,7 +216,15 @@ export function openRtp(
     if (4 * words > payload.length) return null;
     payload = payload.subarray(4 * words);
   }
-  return { ssrc, sequence: view.readUInt16BE(2), timestamp: view.readUInt32BE(4), payload };
+  const second = view.readUInt8(1);
+  return {
+    ssrc,
+    payloadType: second & 0x7f,
+    marker: (second & 0x80) !== 0,
+    sequence: view.readUInt16BE(2),
+    timestamp: view.readUInt32BE(4),
+    payload,
+  };
 }
 
 /** Whether a frame is the Opus silence frame. */

@@ -22,7 +22,9 @@ export const VoiceOp = {
   Hello: 8,
   Resumed: 9,
   ClientsConnect: 11,
+  Video: 12,
   ClientDisconnect: 13,
+  MediaSinkWants: 15,
 } as const;
 
 /** The biggest voice gateway message accepted (MLS welcomes of large calls are tens of KB). */
