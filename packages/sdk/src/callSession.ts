@@ -193,6 +193,7 @@ export class CallSession {
       events: this.#events(() => this.#connection === connection),
     });
     this.#connection = connection;
+    this.#video.attach(connection);
   }
 
   /** The call ended for a reason: its voice state is left and the status says why. */

@@ -10,6 +10,7 @@
 import type { CallMedia } from './callAudio.js';
 import type { ClientCore } from './core.js';
 import type {
+  VoiceConnection,
   VideoFrameInfo,
   VideoSendResult,
   VideoStreamState,
@@ -25,6 +26,8 @@ export class CallVideo {
   readonly #cameraChanged: () => void;
   /** The other participants' streams, as their op 12 last said. */
   readonly #streams = new Map<string, readonly VideoStreamState[]>();
+  /** Participants whose video the player does not want (each new connection is told). */
+  readonly #unwanted = new Set<string>();
   #camera = false;
 
   /** `cameraChanged`: the camera went on or off, for op 4's `self_video`. */
@@ -59,7 +62,22 @@ export class CallVideo {
   }
 
   setWanted(userId: string, wanted: boolean): void {
+    if (wanted) this.#unwanted.delete(userId);
+    else this.#unwanted.add(userId);
     this.#call.connection?.setVideoWanted(userId, wanted);
+  }
+
+  /**
+   * A new voice connection (the call's first, or another voice server's): it is told what the
+   * player does not want; the player's streams start stopped on it (the camera too, in op 4).
+   */
+  attach(connection: VoiceConnection): void {
+    for (const userId of this.#unwanted) connection.setVideoWanted(userId, false);
+    this.#streams.clear();
+    if (this.#camera) {
+      this.#camera = false;
+      this.#cameraChanged();
+    }
   }
 
   /** A participant's op 12: kept, and the game told. */
@@ -77,9 +95,10 @@ export class CallVideo {
     this.#streams.delete(userId);
   }
 
-  /** The connection ended: nothing is sent, and nothing known of the others. */
+  /** The call ended: nothing is sent, and nothing known of the others. */
   close(): void {
     this.#camera = false;
     this.#streams.clear();
+    this.#unwanted.clear();
   }
 }

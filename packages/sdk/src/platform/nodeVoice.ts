@@ -92,8 +92,9 @@ class NodeVoiceConnection implements VoiceConnection {
     this.#receiver = new VoiceReceiver(options, this.#stats, {
       transport: () => this.#transport,
       decrypt: (userId, payload, video) => this.#dave?.decrypt(userId, payload, video) ?? null,
+      // Said once the session is set up (op 15 before Identify would end it), and again then.
       sinkWants: (wants) => {
-        this.#socket.sendJson(VoiceOp.MediaSinkWants, wants);
+        if (this.#phase === 'ready') this.#socket.sendJson(VoiceOp.MediaSinkWants, wants);
       },
       left: () => {
         this.#maybeConnected();
@@ -194,6 +195,7 @@ class NodeVoiceConnection implements VoiceConnection {
           this.#phase = 'ready';
           this.#resumeAttempts = 0;
           this.#sender?.resumed();
+          this.#receiver.repeatWants();
           this.#options.events.resumed();
         }
         break;
@@ -280,18 +282,14 @@ class NodeVoiceConnection implements VoiceConnection {
       connected: () => this.#connected && this.#phase !== 'closed',
       stats: this.#stats,
     });
+    this.#receiver.repeatWants();
     this.#maybeConnected();
   }
 
   /** Connected once media can flow: the group is established, or nobody else is in the call. */
   #maybeConnected(): void {
-    if (
-      this.#connected ||
-      this.#phase === 'closed' ||
-      this.#transport === null ||
-      this.#dave === null
-    )
-      return;
+    // The transport and DAVE are set up together (Session Description).
+    if (this.#connected || this.#phase === 'closed' || this.#dave === null) return;
     if (!this.#dave.ready && (this.#receiver.hasClients || this.#options.othersInCall())) return;
     this.#connected = true;
     this.#options.events.connected();

@@ -18,6 +18,7 @@ import {
   type OpenedRtp,
   type TransportMode,
 } from './nodeVoiceRtp.js';
+import { MAX_VIDEO_FRAME_PACKETS } from '../voiceValues.js';
 import { VP8_PAYLOAD_TYPE, readyStreams, type OwnStream } from './nodeVoiceVideo.js';
 import { VideoReceiver } from './nodeVoiceVideoReceive.js';
 
@@ -36,7 +37,8 @@ const MAX_SSRCS = 1024;
  * most.
  */
 const MAX_HELD_SSRCS = 4;
-const MAX_HELD_PER_SSRC = 16;
+/** A key frame's packets (a video frame spans up to MAX_VIDEO_FRAME_PACKETS). */
+const MAX_HELD_PER_SSRC = MAX_VIDEO_FRAME_PACKETS;
 
 /** Where Ready (2) says to send media, and the transport encryptions it offers. */
 export interface MediaAddress {
@@ -140,6 +142,11 @@ export class VoiceReceiver {
   setVideoWanted(userId: string, wanted: boolean): void {
     const wants = this.video.setWanted(userId, wanted);
     if (wants !== null) this.#hooks.sinkWants(wants);
+  }
+
+  /** Says op 15 again (the voice WebSocket came back) when the player narrowed what it wants. */
+  repeatWants(): void {
+    if (this.video.narrowed) this.#hooks.sinkWants(this.video.sinkWants());
   }
 
   /** Speaking (5), Video (12), Clients Connect (11) and Client Disconnect (13). */

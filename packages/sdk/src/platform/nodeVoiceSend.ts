@@ -85,9 +85,13 @@ export class MediaSender {
     }
   }
 
-  /** Resumed: the server forgot the player was speaking. */
+  /**
+   * Resumed: the server forgot the player was speaking; what the player sends of video is said
+   * again (op 12 sent while the WebSocket was down was lost).
+   */
   resumed(): void {
     this.#speaking = false;
+    if (this.#video.sending) this.#deps.socket.sendJson(VoiceOp.Video, this.#video.videoPayload());
   }
 
   setVideoActive(stream: VideoStreamType, active: boolean): boolean {

@@ -96,6 +96,8 @@ interface SendingStream {
   own: OwnStream;
   active: boolean;
   rtp: RtpStream | null;
+  /** A random start for the stream's 90 kHz clock, and its last frame's timestamp. */
+  offset: number;
   timestamp: number;
 }
 
@@ -124,7 +126,7 @@ export class VideoSender {
     this.#audioSsrc = audioSsrc;
     this.#io = io;
     for (const own of streams) {
-      this.#streams.set(own.type, { own, active: false, rtp: null, timestamp: 0 });
+      this.#streams.set(own.type, { own, active: false, rtp: null, offset: 0, timestamp: 0 });
     }
   }
 
@@ -137,7 +139,8 @@ export class VideoSender {
     for (const stream of this.#streams.values()) {
       const { ssrc } = stream.own;
       stream.rtp = new RtpStream({ ssrc, payloadType: VP8_PAYLOAD_TYPE, sealer, random });
-      stream.timestamp = random(32);
+      stream.offset = random(32);
+      stream.timestamp = stream.offset;
     }
   }
 
@@ -153,6 +156,11 @@ export class VideoSender {
       this.#io.sendVideo(this.videoPayload());
     }
     return true;
+  }
+
+  /** Whether any stream is being sent. */
+  get sending(): boolean {
+    return [...this.#streams.values()].some((stream) => stream.active);
   }
 
   /** Op 12 as of now: the first sent stream (the camera before the screen) and every stream. */
@@ -188,9 +196,9 @@ export class VideoSender {
     const daveFrame = this.#io.encrypt(frame);
     if (daveFrame === null) return 'e2eePending';
     const payloads = vp8Payloads(daveFrame);
-    // Each frame a timestamp of its own, from the wall clock and always forward.
-    const now = Math.round(performance.now() * VIDEO_CLOCK_PER_MS);
-    stream.timestamp = Math.max(stream.timestamp + 1, now) >>> 0;
+    // Each frame a timestamp of its own: the 90 kHz clock, and always forward (it wraps).
+    const now = (stream.offset + Math.round(performance.now() * VIDEO_CLOCK_PER_MS)) >>> 0;
+    stream.timestamp = ((now - stream.timestamp) | 0) > 0 ? now : (stream.timestamp + 1) >>> 0;
     const { rtp, timestamp } = stream;
     payloads.forEach((payload, i) => {
       this.#io.sendPacket(rtp.packet(payload, timestamp, i === payloads.length - 1));

@@ -77,6 +77,72 @@ describe('received video frames', () => {
     expect(whole.at(-1)?.daveFrame.length).toBe(frame.length);
   });
 
+  it('refuses a frame no later than the last whole one: late, repeated or replayed', () => {
+    const { video, dropped } = receiver();
+    const one = Uint8Array.of(0x10, 1, 2, 3);
+    const at = (timestamp: number) => ({
+      ...nth(packetsOf(one, timestamp), 0),
+      sequence: timestamp & 0xffff,
+    });
+    expect(video.push(at(1000))).not.toBeNull();
+    expect(video.push(at(2000))).not.toBeNull();
+    expect(video.push(at(1000))).toBeNull();
+    expect(video.push(at(2000))).toBeNull();
+    expect(dropped()).toBe(2);
+    // RTP's timestamps wrap: half the 32-bit space behind is earlier, and past the wrap later.
+    expect(video.push(at(0xffff_f000))).toBeNull();
+    const wrapping = receiver().video;
+    expect(wrapping.push(at(0xffff_fff0))).not.toBeNull();
+    expect(wrapping.push(at(5))).not.toBeNull();
+    expect(wrapping.push(at(0xffff_fff8))).toBeNull();
+  });
+
+  it('keeps a frame in progress when op 12 lists its stream again', () => {
+    const { video } = receiver();
+    const packets = packetsOf(frame, 7000);
+    for (const p of packets.slice(0, 3)) expect(video.push(p)).toBeNull();
+    video.onVideo({
+      user_id: ADA,
+      streams: [
+        { type: 'video', ssrc: CAMERA, rtx_ssrc: CAMERA + 1, active: true },
+        { type: 'screen', ssrc: SCREEN, rtx_ssrc: SCREEN + 1, active: true },
+      ],
+    });
+    expect(video.push(nth(packets, 3))?.daveFrame.length).toBe(frame.length);
+  });
+
+  it('bounds what others may make it keep: streams, and bytes of unfinished frames', () => {
+    const { video, dropped } = receiver();
+    const streamsOf = (n: number) =>
+      [0, 1, 2, 3].map((i) => ({ type: 'video', ssrc: 10_000 + n * 4 + i, active: true }));
+    let named = 0;
+    for (let n = 0; n < 1500; n += 1) {
+      // Each lists a stream already known first, then new ones.
+      const listed = [{ type: 'video', ssrc: CAMERA, active: true }, ...streamsOf(n).slice(1)];
+      if (
+        video.onVideo({ user_id: String(1_400_000_000_000_000_000n + BigInt(n)), streams: listed })
+      ) {
+        named += 1;
+      }
+    }
+    // 4,096 streams at most: the two of Ada's, then three more for each of the first 1,364.
+    expect(named).toBe(1364);
+    // Unfinished frames on many streams: past 4 MiB in all, packets drop their frames.
+    const before = dropped();
+    let kept = 0;
+    for (let n = 0; n < 40; n += 1) {
+      const ssrc = 10_000 + n * 4 + 1;
+      const owner = video.owner(ssrc);
+      if (owner === undefined) continue;
+      const packets = packetsOf(new Uint8Array(140_000), 1, 0).map((p) => ({ ...p, ssrc }));
+      for (const p of packets.slice(0, -1)) video.push(p);
+      kept += 1;
+    }
+    // 40 frames of 140,000 bytes (121 packets each, under the frame's limits) are 5.6 MB.
+    expect(kept).toBe(40);
+    expect(dropped() - before).toBeGreaterThan(0);
+  });
+
   it('refuses packets of streams nobody named, and of members the player does not want', () => {
     const { video, dropped } = receiver();
     const stranger = { ...nth(packetsOf(frame, 1), 0), ssrc: 7777 };

@@ -13,13 +13,16 @@ import { MAX_VIDEO_FRAME_PACKETS } from '../voiceValues.js';
 
 /** The most bytes a received frame may gather (the relay's limit). */
 const MAX_FRAME_BYTES = 256 * 1024;
-/** Members whose streams are kept at most (as the audio side's known senders). */
-const MAX_SENDERS = 1024;
+/** The most bytes all unfinished frames may hold together; a packet past it drops its frame. */
+const MAX_GATHERING_BYTES = 4 * 1024 * 1024;
+/** Video streams of others kept at most (four per member: as the audio side's known senders). */
+const MAX_STREAMS = 4 * 1024;
 
-/** A video stream of another member. */
+/** A video stream of another member, and the timestamp of its last whole frame. */
 interface RemoteStream {
   userId: string;
   type: VideoStreamType;
+  lastFrame: number | null;
 }
 
 /** A frame being put together. */
@@ -75,6 +78,8 @@ export class VideoReceiver {
   readonly #selfId: string;
   readonly #streams = new Map<number, RemoteStream>();
   readonly #assemblies = new Map<number, Assembly>();
+  /** The bytes the unfinished frames hold. */
+  #gathering = 0;
   /** Members whose video the player does not want (op 15 names their ssrcs with 0). */
   readonly #unwanted = new Set<string>();
   readonly #dropped: () => void;
@@ -110,19 +115,38 @@ export class VideoReceiver {
       streams.push({ type, active: active === true });
       ssrcs.push(ssrc);
     }
-    if (!this.#streams.has(ssrcs[0] ?? -1) && this.#senders() >= MAX_SENDERS) return null;
-    this.forget(userId);
-    streams.forEach((s, i) => this.#streams.set(ssrcs[i] ?? 0, { userId, type: s.type }));
+    const added = ssrcs.filter((ssrc) => this.#streams.get(ssrc)?.userId !== userId);
+    if (this.#streams.size + added.length > MAX_STREAMS) return null;
+    // Streams it no longer lists go; those it still lists keep their frames in progress.
+    this.#drop(userId, (ssrc) => !ssrcs.includes(ssrc));
+    streams.forEach((s, i) => {
+      const ssrc = ssrcs[i] ?? 0;
+      const known = this.#streams.get(ssrc);
+      if (known?.userId === userId && known.type === s.type) return;
+      this.#dropAssembly(ssrc);
+      this.#streams.set(ssrc, { userId, type: s.type, lastFrame: null });
+    });
     return { userId, streams, ssrcs };
   }
 
   /** A member left: its streams and half-gathered frames go. */
   forget(userId: string): void {
+    this.#drop(userId, () => true);
+  }
+
+  #drop(userId: string, which: (ssrc: number) => boolean): void {
     for (const [ssrc, stream] of this.#streams) {
-      if (stream.userId !== userId) continue;
+      if (stream.userId !== userId || !which(ssrc)) continue;
       this.#streams.delete(ssrc);
-      this.#assemblies.delete(ssrc);
+      this.#dropAssembly(ssrc);
     }
+  }
+
+  #dropAssembly(ssrc: number): void {
+    const assembly = this.#assemblies.get(ssrc);
+    if (assembly === undefined) return;
+    this.#gathering -= assembly.bytes;
+    this.#assemblies.delete(ssrc);
   }
 
   /** Whether the player wants the member's video; op 15's payload when that changed it. */
@@ -142,6 +166,11 @@ export class VideoReceiver {
     return wants;
   }
 
+  /** Whether the player wants anyone's video not (op 15 has something to say). */
+  get narrowed(): boolean {
+    return this.#unwanted.size > 0;
+  }
+
   /** Whether the player does not want the member's video. */
   unwanted(userId: string): boolean {
     return this.#unwanted.has(userId);
@@ -159,14 +188,20 @@ export class VideoReceiver {
       this.#dropped();
       return null;
     }
-    const assembly = this.#assemblyFor(opened.ssrc, opened.timestamp);
+    const assembly = this.#assemblyFor(stream, opened.ssrc, opened.timestamp);
     if (assembly === null) return null;
     if (parsed.start) assembly.first = opened.sequence;
     if (opened.marker) assembly.last = opened.sequence;
-    if (!assembly.parts.has(opened.sequence)) assembly.bytes += parsed.chunk.length;
+    const size = assembly.parts.get(opened.sequence)?.length ?? 0;
     assembly.parts.set(opened.sequence, parsed.chunk);
-    if (assembly.parts.size > MAX_VIDEO_FRAME_PACKETS || assembly.bytes > MAX_FRAME_BYTES) {
-      this.#assemblies.delete(opened.ssrc);
+    assembly.bytes += parsed.chunk.length - size;
+    this.#gathering += parsed.chunk.length - size;
+    if (
+      assembly.parts.size > MAX_VIDEO_FRAME_PACKETS ||
+      assembly.bytes > MAX_FRAME_BYTES ||
+      this.#gathering > MAX_GATHERING_BYTES
+    ) {
+      this.#dropAssembly(opened.ssrc);
       this.#dropped();
       return null;
     }
@@ -174,7 +209,8 @@ export class VideoReceiver {
     if (first === null || last === null) return null;
     const count = ((last - first) & 0xffff) + 1;
     if (assembly.parts.size < count) return null;
-    this.#assemblies.delete(opened.ssrc);
+    this.#dropAssembly(opened.ssrc);
+    stream.lastFrame = opened.timestamp;
     const chunks: Uint8Array[] = [];
     for (let i = 0; i < count; i += 1) {
       const chunk = assembly.parts.get((first + i) & 0xffff);
@@ -193,25 +229,27 @@ export class VideoReceiver {
     };
   }
 
-  /** The frame of `timestamp` on `ssrc`: a later one drops the unfinished one before it. */
-  #assemblyFor(ssrc: number, timestamp: number): Assembly | null {
+  /**
+   * The frame of `timestamp` on `ssrc`: a later one drops the unfinished one before it, and a
+   * packet of a frame no later than the last whole one (late, repeated or replayed) is refused.
+   */
+  #assemblyFor(stream: RemoteStream, ssrc: number, timestamp: number): Assembly | null {
     const current = this.#assemblies.get(ssrc);
-    if (current !== undefined && current.timestamp !== timestamp) {
-      if (before(timestamp, current.timestamp)) {
-        // A late packet of a frame already given up on.
-        this.#dropped();
-        return null;
-      }
+    if (current?.timestamp === timestamp) return current;
+    const late =
+      (current !== undefined && before(timestamp, current.timestamp)) ||
+      (stream.lastFrame !== null && !before(stream.lastFrame, timestamp));
+    if (late) {
       this.#dropped();
-    } else if (current !== undefined) {
-      return current;
+      return null;
+    }
+    if (current !== undefined) {
+      // The next frame began before this one ended: this one can never be whole.
+      this.#dropAssembly(ssrc);
+      this.#dropped();
     }
     const fresh: Assembly = { timestamp, parts: new Map(), first: null, last: null, bytes: 0 };
     this.#assemblies.set(ssrc, fresh);
     return fresh;
-  }
-
-  #senders(): number {
-    return new Set([...this.#streams.values()].map((s) => s.userId)).size;
   }
 }
