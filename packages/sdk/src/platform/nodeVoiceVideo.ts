@@ -52,7 +52,8 @@ export interface OwnStream {
   rtxSsrc: number;
 }
 
-function isSsrc(value: unknown): value is number {
+/** Whether a value is an ssrc (a nonzero 32-bit unsigned integer). */
+export function isSsrc(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) > 0 && (value as number) <= 0xffffffff;
 }
 

@@ -10,6 +10,7 @@
 import type { VideoStreamState, VideoStreamType } from '../voiceTransport.js';
 import type { OpenedRtp } from './nodeVoiceRtp.js';
 import { MAX_VIDEO_FRAME_PACKETS } from '../voiceValues.js';
+import { isSsrc } from './nodeVoiceVideo.js';
 
 /** The most bytes a received frame may gather (the relay's limit). */
 const MAX_FRAME_BYTES = 256 * 1024;
@@ -41,10 +42,6 @@ export interface GatheredFrame {
   ssrc: number;
   timestamp: number;
   daveFrame: Uint8Array;
-}
-
-function isSsrc(value: unknown): value is number {
-  return Number.isInteger(value) && (value as number) > 0 && (value as number) <= 0xffffffff;
 }
 
 /**
