@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { uniqueName } from '../../server/test/support/fileServer.js';
 import type { Player, SdkWorld } from './support.js';
 
 const REDIRECT = 'http://127.0.0.1/callback';
@@ -18,9 +19,11 @@ export interface Person extends Player {
 /** Registers `name` and gets them an `openid sdk.social_layer` token of the developer's app. */
 export async function fullAccount(world: SdkWorld, name: string): Promise<Person> {
   const { app } = world.server;
+  // Unique in the worker: the server is shared with its other SDK files.
+  const username = uniqueName(name);
   const registered = await app.services.auth.register({
-    email: `${name}@example.test`,
-    username: name,
+    email: `${username}@example.test`,
+    username,
     password: 'correct horse battery',
   });
   await app.storage.applications.update(world.dev.applicationId, { redirectUris: [REDIRECT] });

@@ -50,8 +50,8 @@ export interface SdkWorld {
 }
 
 /**
- * Registers a server per file on the driver (one per call's block), and per test a developer and
- * the clients the test makes; read the world inside tests.
+ * Registers a server on the driver (one per call's block; the worker's SDK files share
+ * it), and per test a developer and the clients the test makes; read the world inside tests.
  */
 export function useSdkWorld(
   driver: Driver = 'sqlite',
@@ -59,12 +59,12 @@ export function useSdkWorld(
 ): () => SdkWorld {
   let world: SdkWorld | null = null;
   const clients: Client[] = [];
-  const shared = useFileServer({
-    storage: driver,
-    listen: true,
-    gateway: { identifiesPerBucket: 1000 },
-    ...serverOptions,
-  });
+  // Shared with the worker's other SDK files of the same settings: each test seeds its own
+  // developer and players.
+  const shared = useFileServer(
+    { storage: driver, listen: true, gateway: { identifiesPerBucket: 1000 }, ...serverOptions },
+    'sdk',
+  );
 
   beforeEach(async () => {
     const { server } = shared;

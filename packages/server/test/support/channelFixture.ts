@@ -1,16 +1,15 @@
 /**
- * The channel route test fixture: a server per file and driver, its clock set back before each
+ * The channel route test fixture: a server per driver (the worker's files share it), its clock set back before each
  * test to the day before channel lists hide unviewable channels, and per test a guild (a text and a voice channel) owned by ada
  * with her bot as administrator; bob's bot joins with the permissions a test gives it.
  *
  * @module
  */
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { manualClock } from '../../src/domain/clock.js';
 import { CHANNEL_LIST_VISIBILITY_FROM_MS } from '../../src/domain/permissions.js';
 import type { Driver } from './drivers.js';
 import { apiCall } from './guildApi.js';
-import { perTest, uniqueName, useFileServer } from './fileServer.js';
+import { perTest, sharedClock, uniqueName, useFileServer } from './fileServer.js';
 import { seedDeveloper, type TestServer } from './testServer.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -39,8 +38,8 @@ interface State {
 
 /** Registers the server of one driver and each test's guild; read its fields inside tests. */
 export function useChannelFixture(driver: Driver) {
-  const clock = manualClock(CHANNEL_LIST_VISIBILITY_FROM_MS - DAY_MS);
-  const shared = useFileServer({ storage: driver, clock });
+  const clock = sharedClock(`channel:${driver}`, CHANNEL_LIST_VISIBILITY_FROM_MS - DAY_MS);
+  const shared = useFileServer({ storage: driver, clock }, 'channel');
   const current = perTest(async (): Promise<State> => {
     clock.set(CHANNEL_LIST_VISIBILITY_FROM_MS - DAY_MS);
     const { server } = shared;

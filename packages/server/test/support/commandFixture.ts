@@ -1,5 +1,5 @@
 /**
- * The command route tests' server, one per file and driver, and per test: a guild owned by a developer whose app's bot is in it
+ * The command route tests' server, one per driver (the worker's files share it), and per test: a guild owned by a developer whose app's bot is in it
  * (installed), a second guild without that bot, another developer's app, Bearer tokens made on
  * demand, and a `call` that checks every answer against the OpenAPI document.
  */
@@ -22,7 +22,7 @@ interface State {
 }
 
 export function useCommandFixture(driver: Driver) {
-  const shared = useFileServer({ storage: driver });
+  const shared = useFileServer({ storage: driver }, 'command');
   const current = perTest(
     async (): Promise<State> => {
       const { server } = shared;

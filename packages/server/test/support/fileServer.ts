@@ -7,10 +7,16 @@
  * `describeDrivers`), and each test seeds its own world with names no other test of the worker
  * has ({@link uniqueName}): tests sharing a server stay independent, and any of them runs alone.
  *
+ * A fixture whose tests keep to that may go further and share its server with the worker's other
+ * files (`share`, {@link sharedServer}): the files of a worker run one after another in one
+ * process, so the next file of the same fixture, driver and settings borrows the server the last
+ * one started, and its clock ({@link sharedClock}).
+ *
  * @module
  */
 import { deconstructSnowflake, makeSnowflake } from '@guildhall/protocol';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { manualClock } from '../../src/domain/clock.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './testServer.js';
 
 let named = 0;
@@ -40,17 +46,25 @@ export interface FileServer {
 
 /**
  * Starts a server with `options` before the enclosing block's first test (for its hooks and
- * tests) and closes it after its last.
+ * tests) and closes it after its last. With `share` (a fixture's name), the server is the
+ * worker's for that name and these options ({@link sharedServer}): borrowed, and given back.
  */
-export function useFileServer(options: TestServerOptions | (() => TestServerOptions)): FileServer {
+export function useFileServer(
+  options: TestServerOptions | (() => TestServerOptions),
+  share?: string,
+): FileServer {
   let server: TestServer | undefined;
+  let giveBack: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    server = await startTestServer(typeof options === 'function' ? options() : options);
+    const settings = typeof options === 'function' ? options() : options;
+    ({ server, giveBack } =
+      share === undefined ? await ownServer(settings) : await sharedServer(share, settings));
   });
   afterAll(async () => {
-    const ended = server;
+    const done = giveBack;
     server = undefined;
-    await ended?.close();
+    giveBack = undefined;
+    await done?.();
   });
   return {
     get server() {
@@ -81,6 +95,122 @@ export function perTest<T>(
     if (value === undefined) throw new Error('no per-test value: outside a test');
     return value.current;
   };
+}
+
+/**
+ * Shared servers a worker keeps open for its next files, by driver; beyond them the least recently
+ * used closes. PostgreSQL's are few: each holds up to 10 of the database's 100 connections.
+ */
+const SHARED_SERVERS_KEPT = { sqlite: 4, postgres: 1 } as const;
+
+interface SharedEntry {
+  server: Promise<TestServer>;
+  driver: keyof typeof SHARED_SERVERS_KEPT;
+  /** The settings that are not data (a clock, timers): the same objects for every borrower. */
+  objects: Record<string, unknown>;
+  /** Blocks using it now (a file's nested blocks may share one). */
+  borrowers: number;
+  lastUsed: number;
+}
+
+const sharedServers = new Map<string, SharedEntry>();
+let sharedUses = 0;
+
+/** Whether a value is data only (JSON), so that equal settings make an equal server. */
+function plainData(value: unknown): boolean {
+  if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return true;
+  if (Array.isArray(value)) return value.every(plainData);
+  if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  return Object.values(value as Record<string, unknown>).every(
+    (each) => each === undefined || plainData(each),
+  );
+}
+
+/** A server of the file's own, closed when it is given back. */
+async function ownServer(
+  options: TestServerOptions,
+): Promise<{ server: TestServer; giveBack: () => Promise<void> }> {
+  const server = await startTestServer(options);
+  return { server, giveBack: () => server.close() };
+}
+
+/**
+ * The worker's server for `name` and these settings, started by the first file that asks and
+ * borrowed by the next ones, and the function that gives it back after the file's block. Settings
+ * that are data make the key; any other (a clock, timers, a logger) is shared only if it is the
+ * same object, made once per worker ({@link workerValue}): else the file gets a server of its own.
+ */
+export async function sharedServer(
+  name: string,
+  options: TestServerOptions,
+): Promise<{ server: TestServer; giveBack: () => Promise<void> }> {
+  const data: Record<string, unknown> = {};
+  const objects: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(options)) {
+    if (plainData(value)) data[field] = value;
+    else objects[field] = value;
+  }
+  const key = `${name} ${JSON.stringify(data)}`;
+  let entry = sharedServers.get(key);
+  const same = (e: SharedEntry) =>
+    Object.keys({ ...e.objects, ...objects }).every((f) => e.objects[f] === objects[f]);
+  // Objects of this file's own (its timers, say): a server of its own too.
+  if (entry !== undefined && !same(entry)) return ownServer(options);
+  if (entry === undefined) {
+    const driver = options.storage ?? 'sqlite';
+    entry = { server: startTestServer(options), driver, objects, borrowers: 0, lastUsed: 0 };
+    sharedServers.set(key, entry);
+  }
+  entry.borrowers += 1;
+  entry.lastUsed = ++sharedUses;
+  const borrowed = entry;
+  let server: TestServer;
+  try {
+    server = await borrowed.server;
+  } catch (err) {
+    sharedServers.delete(key);
+    throw err;
+  }
+  return {
+    server,
+    giveBack: async () => {
+      borrowed.borrowers -= 1;
+      await closeLeastUsed();
+    },
+  };
+}
+
+/** Closes the idle shared servers beyond the few kept of each driver, least recently used first. */
+async function closeLeastUsed(): Promise<void> {
+  for (const [driver, kept] of Object.entries(SHARED_SERVERS_KEPT)) {
+    const ofDriver = [...sharedServers].filter(([, entry]) => entry.driver === driver);
+    const idle = ofDriver
+      .filter(([, entry]) => entry.borrowers === 0)
+      .sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
+    for (const [key, entry] of idle.slice(0, Math.max(0, ofDriver.length - kept))) {
+      sharedServers.delete(key);
+      await (await entry.server).close();
+    }
+  }
+}
+
+const workerValues = new Map<string, unknown>();
+
+/**
+ * What `make` makes, once per worker and `key`: the objects a shared server is started with (its
+ * clock, its timers), the same for every file that borrows it.
+ */
+export function workerValue<T>(key: string, make: () => T): T {
+  if (!workerValues.has(key)) workerValues.set(key, make());
+  return workerValues.get(key) as T;
+}
+
+/**
+ * The worker's manual clock for `key` (a fixture and driver), made at `startMs` by the first file
+ * that asks: a shared server keeps one clock, which the next file's tests move on from.
+ */
+export function sharedClock(key: string, startMs: number): ReturnType<typeof manualClock> {
+  return workerValue(`clock ${key}`, () => manualClock(startMs));
 }
 
 /** How far a shared clock moves between tests: past every rate limit window of the API. */

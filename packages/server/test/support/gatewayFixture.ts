@@ -1,5 +1,6 @@
 /**
- * The gateway test fixture: a listening server per file and driver (one per distinct settings),
+ * The gateway test fixture: a listening server per driver and distinct settings (on SQLite, the
+ * worker's files share it),
  * on a manual clock set back to the fixture's start before each test, and per test a guild whose
  * owner added their bot (no permissions), a dispatcher to publish events on the bus, and the
  * gateway clients the test opens, terminated after it.
@@ -8,7 +9,7 @@
  */
 import { GatewayIntentBits as I } from '@guildhall/protocol';
 import { afterAll, afterEach, beforeEach } from 'vitest';
-import { manualClock } from '../../src/domain/clock.js';
+import type { manualClock } from '../../src/domain/clock.js';
 import {
   createBusDispatcher,
   type AnyDispatch,
@@ -23,7 +24,8 @@ import {
   type GatewayClientOptions,
 } from './gatewayClient.js';
 import { guildFixture, type GuildFixture } from './guildMembers.js';
-import { startTestServer, type TestServer, type TestServerOptions } from './testServer.js';
+import { sharedClock, sharedServer } from './fileServer.js';
+import type { TestServer, TestServerOptions } from './testServer.js';
 
 /** The clock's start unless a test names another: before channel obfuscation was mandatory. */
 export const GATEWAY_FIXTURE_NOW = Date.UTC(2026, 5, 1);
@@ -99,6 +101,7 @@ interface StartedServer {
   clock: ManualClock;
   gateway: string;
   voice: TestServerOptions['voice'];
+  giveBack: () => Promise<void>;
 }
 
 /**
@@ -116,21 +119,25 @@ export function useGatewayFixture(options: GatewayFixtureOptions = {}): GatewayF
     return state;
   };
 
-  /** The block's server with these settings, started now if there is none yet. */
+  /**
+   * The block's server with these settings: the worker's (shared with its other gateway files of
+   * the same driver and settings, on one clock), borrowed on first use.
+   */
   const serverFor = async (settings: GatewayServerSettings) => {
     const gateway = JSON.stringify({ ...options.gateway, ...settings.gateway });
     const voice = settings.voice ?? options.voice;
     const found = servers.find((s) => s.gateway === gateway && s.voice === voice);
     if (found !== undefined) return found;
-    const clock = manualClock(GATEWAY_FIXTURE_NOW);
-    const server = await startTestServer({
-      storage: options.driver ?? 'sqlite',
+    const driver = options.driver ?? 'sqlite';
+    const clock = sharedClock(`gateway:${driver} ${gateway}`, GATEWAY_FIXTURE_NOW);
+    const { server, giveBack } = await sharedServer('gateway', {
+      storage: driver,
       listen: true,
       clock,
       gateway: { ...options.gateway, ...settings.gateway },
       ...(voice === undefined ? {} : { voice }),
     });
-    const started = { server, clock, gateway, voice };
+    const started = { server, clock, gateway, voice, giveBack };
     servers.push(started);
     return started;
   };
@@ -158,7 +165,7 @@ export function useGatewayFixture(options: GatewayFixtureOptions = {}): GatewayF
     events = undefined;
   });
   afterAll(async () => {
-    for (const { server } of servers.splice(0)) await server.close();
+    for (const { giveBack } of servers.splice(0)) await giveBack();
   });
 
   const url = () => current().server.app.gatewayUrl();

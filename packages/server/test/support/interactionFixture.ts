@@ -1,5 +1,5 @@
 /**
- * The interactions test fixture: a listening server per file and driver, on a manual clock,
+ * The interactions test fixture: a listening server per driver (the worker's files share it), on a manual clock,
  * with interaction timers the test fires itself (no waiting on the 3-second rule), a guild whose
  * owner added their app's bot, and helpers to register commands, invoke and open gateways.
  *
@@ -11,7 +11,7 @@ import type { Driver } from './drivers.js';
 import { firedTimers } from './firedTimers.js';
 import { identifyGateway, type GatewayClient } from './gatewayClient.js';
 import { guildFixture, type GuildFixture } from './guildMembers.js';
-import { perTest, useFileServer } from './fileServer.js';
+import { perTest, sharedClock, useFileServer, workerValue } from './fileServer.js';
 import type { TestServer } from './testServer.js';
 import { apiRequest } from './inject.js';
 
@@ -53,19 +53,35 @@ const overdue = (server: TestServer) =>
  * Registers the file's server (one per driver: its clock is set back to the fixture's start
  * before each test, its timers are the file's) and the test's guild and clients.
  */
-export function useInteractionFixture(driver: Driver): InteractionFixture {
-  const clock = manualClock(INTERACTION_FIXTURE_NOW);
-  const timers = firedTimers();
-  const shared = useFileServer({
-    storage: driver,
-    listen: true,
-    clock,
-    // A small attachment limit, so a test can go over it.
-    config: { allowLocalWebhooks: true, maxAttachmentBytes: INTERACTION_FIXTURE_FILE_LIMIT },
-    // Two shards of a bot identify at once (separate buckets).
-    gateway: { maxConcurrency: 2 },
-    interactions: { timers: timers.timers },
-  });
+export function useInteractionFixture(
+  driver: Driver,
+  /** `own`: a server of the file's own, for tests that stop its parts or sweep all its rows. */
+  { own = false }: { own?: boolean } = {},
+): InteractionFixture {
+  // Shared with the worker's other files of the driver: one clock and one set of timers for it.
+  const worker = own
+    ? () => ({ clock: manualClock(INTERACTION_FIXTURE_NOW), timers: firedTimers() })
+    : () => ({
+        clock: sharedClock(`interaction:${driver}`, INTERACTION_FIXTURE_NOW),
+        timers: workerValue(`interaction timers:${driver}`, firedTimers),
+      });
+  const { clock, timers } = worker();
+  const interactions = own
+    ? { timers: timers.timers }
+    : workerValue(`interaction settings:${driver}`, () => ({ timers: timers.timers }));
+  const shared = useFileServer(
+    {
+      storage: driver,
+      listen: true,
+      clock,
+      // A small attachment limit, so a test can go over it.
+      config: { allowLocalWebhooks: true, maxAttachmentBytes: INTERACTION_FIXTURE_FILE_LIMIT },
+      // Two shards of a bot identify at once (separate buckets).
+      gateway: { maxConcurrency: 2 },
+      interactions,
+    },
+    own ? undefined : 'interaction',
+  );
   const clients: GatewayClient[] = [];
   const current = perTest(
     async () => {

@@ -1,13 +1,12 @@
 /**
- * The lobby route tests' server, one per file and driver (its clock set back to START before each
+ * The lobby route tests' server, one per driver (the worker's files share it) (its clock set back to START before each
  * test), and per test a game developer (its app and bot), another developer's app, three players with Bearer tokens of the game's app (sdk.social_layer), and a `call` that
  * checks every answer against the OpenAPI document.
  */
-import { manualClock } from '../../src/domain/clock.js';
 import { generateToken, hashSecret } from '../../src/domain/credentials.js';
 import type { Driver } from './drivers.js';
 import { expectOpenApiResponse } from './openapi.js';
-import { perTest, uniqueName, useFileServer } from './fileServer.js';
+import { perTest, sharedClock, uniqueName, useFileServer } from './fileServer.js';
 import { seedDeveloper, type TestServer } from './testServer.js';
 import { watchDispatches } from './invites.js';
 import { apiRequest } from './inject.js';
@@ -64,8 +63,8 @@ interface State {
 }
 
 export function useLobbyFixture(driver: Driver) {
-  const clock = manualClock(START);
-  const shared = useFileServer({ storage: driver, clock });
+  const clock = sharedClock(`lobby:${driver}`, START);
+  const shared = useFileServer({ storage: driver, clock }, 'lobby');
 
   /** A Bearer token of `userId` for the application, with these scopes. */
   const bearer = async (

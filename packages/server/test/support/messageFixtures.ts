@@ -8,12 +8,11 @@
 import { ERRORS, errorByCode, PermissionFlags as P } from '@guildhall/protocol';
 import { expect, vi } from 'vitest';
 import type { App } from '../../src/app.js';
-import { manualClock } from '../../src/domain/clock.js';
 import { ALL_DISPATCHES, type DispatchEnvelope } from '../../src/events/dispatcher.js';
 import type { Driver } from './drivers.js';
 import { guildFixture, type GuildFixture } from './guildMembers.js';
 import { expectOpenApiResponse } from './openapi.js';
-import { advanceToNextTest, perTest, useFileServer } from './fileServer.js';
+import { advanceToNextTest, perTest, sharedClock, useFileServer } from './fileServer.js';
 import { apiRequest } from './inject.js';
 
 export interface RecordedDispatch extends DispatchEnvelope {
@@ -131,12 +130,12 @@ export interface WireMessage {
 export const AFTER_SPLIT = Date.UTC(2026, 5, 1);
 
 /**
- * The message route tests' server, per file and driver, and per test a guild whose bot holds
+ * The message route tests' server, per driver (the worker's files share it), and per test a guild whose bot holds
  * MANAGE_MESSAGES, its text channel, and the requests the tests make; read its fields in tests.
  */
 export function useMessageFixture(driver: Driver) {
-  const clock = manualClock(AFTER_SPLIT);
-  const shared = useFileServer({ storage: driver, clock });
+  const clock = sharedClock(`message:${driver}`, AFTER_SPLIT);
+  const shared = useFileServer({ storage: driver, clock }, 'message');
   const current = perTest(async () => {
     advanceToNextTest(clock, AFTER_SPLIT);
     const { server } = shared;

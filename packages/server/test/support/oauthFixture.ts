@@ -1,14 +1,19 @@
 /**
- * The OAuth2 test fixture: a server per file and driver, and per test a developer whose app has
+ * The OAuth2 test fixture: a server per driver (the worker's files share it), and per test a developer whose app has
  * one registered redirect URI (and the device flow on), and the requests every OAuth2 test makes (token, consent, codes).
  * @module
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { expect } from 'vitest';
-import { manualClock } from '../../src/domain/clock.js';
 import type { Driver } from './drivers.js';
-import { advanceToNextTest, perTest, uniqueName, useFileServer } from './fileServer.js';
+import {
+  advanceToNextTest,
+  perTest,
+  sharedClock,
+  uniqueName,
+  useFileServer,
+} from './fileServer.js';
 import { seedDeveloper, type TestServer } from './testServer.js';
 import { apiRequest } from './inject.js';
 
@@ -41,8 +46,8 @@ export const tokenRequest = (
  * and each test's developer; its fields are read inside tests.
  */
 export function useOAuthFixture(driver: Driver) {
-  const clock = manualClock(Date.UTC(2026, 10, 22));
-  const shared = useFileServer({ storage: driver, clock });
+  const clock = sharedClock(`oauth:${driver}`, Date.UTC(2026, 10, 22));
+  const shared = useFileServer({ storage: driver, clock }, 'oauth');
   const current = perTest(async () => {
     advanceToNextTest(clock, Date.UTC(2026, 10, 22));
     const { server } = shared;

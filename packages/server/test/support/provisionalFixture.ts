@@ -1,5 +1,5 @@
 /**
- * The provisional account test fixture: a test OpenID provider and a server per file and driver
+ * The provisional account test fixture: a test OpenID provider and a server per driver (the worker's files share it)
  * (its clock at the real time, local OIDC issuers allowed, an operator token), and per test a
  * developer whose app subscribes to the authorization webhook events; and the requests the tests
  * make.
@@ -8,12 +8,12 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { Config } from '../../src/config.js';
-import { manualClock } from '../../src/domain/clock.js';
+import type { manualClock } from '../../src/domain/clock.js';
 import { hashSecret } from '../../src/domain/credentials.js';
 import type { ExternalCredential } from '../../src/oauth/provisional/identities.js';
 import type { Driver } from './drivers.js';
 import { startTestIdp, type TestIdp } from './oidcIdp.js';
-import { uniqueName, useFileServer } from './fileServer.js';
+import { sharedClock, uniqueName, useFileServer } from './fileServer.js';
 import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
 import { apiRequest } from './inject.js';
 
@@ -48,12 +48,15 @@ export function useProvisionalFixture(driver: Driver) {
     if (provider === undefined) throw new Error('no OpenID provider outside the tests');
     return provider;
   };
-  const clock = manualClock(Date.now());
-  const shared = useFileServer({
-    storage: driver,
-    clock,
-    config: { oidcAllowInsecureLocal: true, adminTokenHash: hashSecret(ADMIN_TOKEN) },
-  });
+  const clock = sharedClock(`provisional:${driver}`, Date.now());
+  const shared = useFileServer(
+    {
+      storage: driver,
+      clock,
+      config: { oidcAllowInsecureLocal: true, adminTokenHash: hashSecret(ADMIN_TOKEN) },
+    },
+    'provisional',
+  );
   /** A server a test started for itself (restart), closed after it. */
   let own: TestServer | undefined;
   let state: State | undefined;

@@ -1,16 +1,16 @@
 /**
- * The relationship test fixture: a server per file and driver, and per test (its clock set well
+ * The relationship test fixture: a server per driver (the worker's files share it), and per test (its clock set well
  * after the people's accounts were made, so no request is flagged as spam unless a test says so)
  * a developer with an application, two more people, and the requests the tests make.
  *
  * @module
  */
-import { manualClock } from '../../src/domain/clock.js';
+import type { manualClock } from '../../src/domain/clock.js';
 import { generateToken, hashSecret } from '../../src/domain/credentials.js';
 import { DAY_MS } from '../../src/domain/time.js';
 import type { Driver } from './drivers.js';
 import { watchDispatches } from './invites.js';
-import { perTest, uniqueName, useFileServer } from './fileServer.js';
+import { perTest, sharedClock, uniqueName, useFileServer } from './fileServer.js';
 import { seedDeveloper, type TestServer } from './testServer.js';
 import { apiRequest } from './inject.js';
 
@@ -34,8 +34,8 @@ interface State {
 }
 
 export function useRelationshipFixture(driver: Driver) {
-  const clock = manualClock(REGISTERED_AT);
-  const shared = useFileServer({ storage: driver, clock });
+  const clock = sharedClock(`relationship:${driver}`, REGISTERED_AT);
+  const shared = useFileServer({ storage: driver, clock }, 'relationship');
   /** The dispatch watches this test opened, stopped after it. */
   const watches: { stop(): void }[] = [];
 

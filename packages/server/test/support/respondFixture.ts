@@ -1,5 +1,5 @@
 /**
- * The interaction response tests' server, per file and driver, and per test a guild with the
+ * The interaction response tests' server, per driver (the worker's files share it), and per test a guild with the
  * app's bot and a member, interactions as POST /interactions stores them (made here through storage with a
  * known token, so a test picks each field), and the requests an app makes to answer them.
  *
@@ -9,7 +9,6 @@ import { randomBytes } from 'node:crypto';
 import { ERRORS, errorByCode, PermissionFlags as P } from '@guildhall/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { manualClock } from '../../src/domain/clock.js';
 import { createSnowflakeGenerator } from '../../src/domain/snowflakes.js';
 import { hashSecret } from '../../src/domain/credentials.js';
 import type { InteractionRecord, NewInteraction } from '../../src/storage/index.js';
@@ -23,7 +22,7 @@ import {
   type FilePart,
 } from './messageFixtures.js';
 import { expectOpenApiResponse } from './openapi.js';
-import { perTest, useFileServer } from './fileServer.js';
+import { perTest, sharedClock, useFileServer, workerValue } from './fileServer.js';
 import { apiRequest } from './inject.js';
 
 /** An interaction a test made: its record and its token. */
@@ -41,10 +40,13 @@ export type SeedKind =
   | { type: 5; customId: string; fromMessageId?: string };
 
 export function useRespondFixture(driver: Driver) {
-  const clock = manualClock(AFTER_SPLIT);
+  const clock = sharedClock(`respond:${driver}`, AFTER_SPLIT);
   // A worker of its own: these ids never meet the server's.
-  const nextId = createSnowflakeGenerator({ clock, workerId: 29 });
-  const shared = useFileServer({ storage: driver, clock });
+  // The ids of interactions it stores itself: one generator per worker, as the server is.
+  const nextId = workerValue(`respond ids:${driver}`, () =>
+    createSnowflakeGenerator({ clock, workerId: 29 }),
+  );
+  const shared = useFileServer({ storage: driver, clock }, 'respond');
   const current = perTest(
     async () => {
       clock.set(AFTER_SPLIT);

@@ -1,5 +1,5 @@
 /**
- * What the RPC tests share: a listening platform (SQLite or PostgreSQL) per file and driver, and
+ * What the RPC tests share: a listening platform (SQLite or PostgreSQL) per driver (the worker's files share it), and
  * per test an application and its developer, a player who runs the RPC daemon (`runRpc`, as `guildhall rpc` does) in a temporary
  * socket folder, the player's friend watching presences on a real gateway WebSocket, and a raw
  * IPC socket client with its own frame parser.
@@ -88,16 +88,19 @@ export interface DaemonSettings {
 }
 
 /**
- * Starts the block's server (one per file and driver) and sets up the rest of the world before
+ * Starts the block's server (one per driver; the worker's files share it) and sets up the rest of the world before
  * each test, torn down after it.
  */
 export function useRpcWorld(driver: Driver, options: DaemonSettings = {}) {
   const world = {} as RpcWorld;
-  const shared = useFileServer({
-    storage: driver,
-    listen: true,
-    gateway: { identifiesPerBucket: 100 },
-  });
+  const shared = useFileServer(
+    {
+      storage: driver,
+      listen: true,
+      gateway: { identifiesPerBucket: 100 },
+    },
+    'rpc',
+  );
   const daemons: RunningRpc[] = [];
   /** What this test made, undone in reverse (only what was made, if a step failed). */
   const cleanups: (() => Promise<unknown>)[] = [];

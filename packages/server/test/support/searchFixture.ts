@@ -1,5 +1,5 @@
 /**
- * The message search test fixture: a server per file and driver, and per test a guild whose bot may
+ * The message search test fixture: a server per driver (the worker's files share it), and per test a guild whose bot may
  * read the general channel (and holds MESSAGE_CONTENT), messages stored straight through the
  * repositories, and the search requests the tests make, each answer checked against the spec.
  *
@@ -37,7 +37,7 @@ function queryString(query: Query): string {
 
 /** Registers the server of one driver and each test's guild; read its fields inside tests. */
 export function useSearchFixture(driver: Driver) {
-  const shared = useFileServer({ storage: driver });
+  const shared = useFileServer({ storage: driver }, 'search');
   let nextId = 0n;
   const current = perTest(async () => {
     const { server } = shared;
