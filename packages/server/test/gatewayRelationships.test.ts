@@ -1,4 +1,5 @@
 import { GatewayIntentBits as I } from '@guildhall/protocol';
+import { uniqueName } from './support/fileServer.js';
 import { describe, expect, it } from 'vitest';
 import { useGatewayFixture } from './support/gatewayFixture.js';
 import { apiRequest } from './support/inject.js';
@@ -9,9 +10,10 @@ describe('gateway: relationship events reach the people they concern', () => {
   it('sends RELATIONSHIP_ADD, _UPDATE and _REMOVE to a session of each side', async () => {
     const { client } = await gw.identify({ token: gw.guild.owner.token, intents: I.GUILDS });
     const bot = await gw.identify({ token: gw.guild.bot.token, intents: I.GUILDS });
+    const friendName = uniqueName('friend');
     const other = await gw.server.app.services.auth.register({
-      email: 'friend@example.test',
-      username: 'friend',
+      email: `${friendName}@example.test`,
+      username: friendName,
       password: 'correct horse battery',
     });
     const call = (
@@ -26,7 +28,7 @@ describe('gateway: relationship events reach the people they concern', () => {
     expect(added.d).toMatchObject({
       id: other.user_id,
       type: 3,
-      user: { id: other.user_id, username: 'friend' },
+      user: { id: other.user_id, username: friendName },
       nickname: null,
       is_spam_request: true,
     });
@@ -49,9 +51,10 @@ describe('gateway: relationship events reach the people they concern', () => {
   });
 
   it("shows a person's friends and DMs in their session's READY, and a bot's none", async () => {
+    const palName = uniqueName('pal');
     const friend = await gw.server.app.services.auth.register({
-      email: 'pal@example.test',
-      username: 'pal',
+      email: `${palName}@example.test`,
+      username: palName,
       password: 'correct horse battery',
     });
     const owner = gw.guild.owner;
@@ -67,7 +70,7 @@ describe('gateway: relationship events reach the people they concern', () => {
 
     const { ready } = await gw.identify({ token: owner.token, intents: I.GUILDS });
     expect(ready['relationships']).toMatchObject([
-      { id: friend.user_id, type: 1, user: { username: 'pal' } },
+      { id: friend.user_id, type: 1, user: { username: palName } },
     ]);
     expect(ready['private_channels']).toMatchObject([
       { id: dmId, type: 1, recipients: [{ id: friend.user_id }] },

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { uniqueName } from './support/fileServer.js';
 import { GatewayIntentBits as I } from '@guildhall/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
@@ -221,7 +222,7 @@ describeDrivers('gateway sessions read what their token reads ($driver)', (drive
   it('a bot session keeps its DMs; its USER_UPDATE shows what GET /users/@me shows a bot', async () => {
     const bot = gw.guild.bot;
     await gw.server.app.storage.users.update(bot.userId, {
-      email: 'bot@example.test',
+      email: `${uniqueName('bot')}@example.test`,
       premiumType: 2,
     });
     const player = await gw.guild.join('player');

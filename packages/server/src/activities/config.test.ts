@@ -1,4 +1,5 @@
 import { ApplicationFlags } from '@guildhall/protocol';
+import { uniqueName } from '../../test/support/fileServer.js';
 import { expect, it } from 'vitest';
 import { describeDrivers } from '../../test/support/drivers.js';
 import { useInteractionFixture } from '../../test/support/interactionFixture.js';
@@ -144,7 +145,7 @@ describeDrivers('the embedded activity config on $driver', (driver) => {
   });
 
   it('is the owner’s alone: others, bots and unknown ids get the platform errors', async () => {
-    const other = await seedDeveloper(f.server.app, 'stranger');
+    const other = await seedDeveloper(f.server.app, uniqueName('stranger'));
     for (const res of [
       await f.call('GET', path(), other.userToken),
       await patch({ requires_age_gate: true }, other.userToken),

@@ -1,4 +1,5 @@
 import { GatewayIntentBits as I, PermissionFlags as P } from '@guildhall/protocol';
+import { uniqueName } from '../../test/support/fileServer.js';
 import { expect, it } from 'vitest';
 import { describeDrivers } from '../../test/support/drivers.js';
 import type { Frame, GatewayClient } from '../../test/support/gatewayClient.js';
@@ -369,7 +370,7 @@ describeDrivers('activity instances on $driver', (driver) => {
     }
     // A bot cannot launch; an outsider of the guild cannot either.
     expect((await launch(voice, f.guild.bot.token)).statusCode).toBe(403);
-    const stranger = await seedDeveloper(f.server.app, 'stranger');
+    const stranger = await seedDeveloper(f.server.app, uniqueName('stranger'));
     expect((await launch(voice, stranger.userToken)).json()).toMatchObject({ code: 50001 });
     expect(await f.server.app.storage.activities.listLiveInstances(voice)).toEqual([]);
   });
@@ -379,7 +380,7 @@ describeDrivers('activity instances on $driver', (driver) => {
     const text = await f.channelId();
     const launched = (await launch(text, f.guild.owner.token)).json<ClientInstance>();
     expect(launched.location).toMatchObject({ kind: 'gc', channel_id: text });
-    const other = await seedDeveloper(f.server.app, 'rival');
+    const other = await seedDeveloper(f.server.app, uniqueName('rival'));
     for (const res of [
       await appGet(launched.instance_id, `Bot ${other.botToken}`),
       await appGet(launched.instance_id, `Bot ${other.botToken}`, other.applicationId),

@@ -1,4 +1,5 @@
 import { ApplicationFlags } from '@guildhall/protocol';
+import { uniqueName } from '../../test/support/fileServer.js';
 import { beforeEach, expect, it } from 'vitest';
 import { describeDrivers } from '../../test/support/drivers.js';
 import { useInteractionFixture } from '../../test/support/interactionFixture.js';
@@ -47,9 +48,10 @@ describeDrivers('the activity shelf on $driver', (driver) => {
   it('lists the apps running in the channel, for those who may join them', async () => {
     const { owner } = f.guild;
     // An app no one installed in the guild, launched by its owner in a voice channel.
+    const devName = uniqueName('dev');
     const dev = await f.server.app.services.auth.register({
-      email: 'dev@example.test',
-      username: 'dev',
+      email: `${devName}@example.test`,
+      username: devName,
       password: 'correct horse battery',
     });
     const created = await f.server.app.services.applications.create(dev.user_id, {
@@ -93,9 +95,10 @@ describeDrivers('the activity shelf on $driver', (driver) => {
   it('refuses strangers, unknown channels and bot tokens', async () => {
     const { bot } = f.guild;
     await setEmbedded(bot.applicationId, true);
+    const strangerName = uniqueName('stranger');
     const stranger = await f.server.app.services.auth.register({
-      email: 'stranger@example.test',
-      username: 'stranger',
+      email: `${strangerName}@example.test`,
+      username: strangerName,
       password: 'correct horse battery',
     });
     const refused = await shelf(stranger.token);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { uniqueName } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import { useProvisionalFixture, type TokenBody } from '../../../test/support/provisionalFixture.js';
@@ -190,9 +191,10 @@ describeDrivers('provisional accounts on $driver', (driver) => {
 
   describe('OIDC provider settings', () => {
     it('are owner-only and checked on save; legacy ones keep working', async () => {
+      const strangerName = uniqueName('stranger');
       const stranger = await fx.server.app.services.auth.register({
-        email: 's@example.test',
-        username: 'stranger',
+        email: `${strangerName}@example.test`,
+        username: strangerName,
         password: 'correct horse battery',
       });
       const notOwner = await call(

@@ -1,4 +1,5 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
+import { uniqueName } from '../../../test/support/fileServer.js';
 import { expect, it } from 'vitest';
 import { useChannelFixture } from '../../../test/support/channelFixture.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
@@ -113,7 +114,7 @@ describeDrivers('channel overwrites on $driver', (driver) => {
     expectSpecResponse(unknown, 'PUT', `/channels/1234/permissions/${roleId}`);
     expect(await snapshot()).toEqual(before);
     // Without MANAGE_ROLES (adding the bot writes its own BOT_ADD entry first).
-    const carol = await seedDeveloper(fx.server.app, 'carol');
+    const carol = await seedDeveloper(fx.server.app, uniqueName('carol'));
     await fx.server.app.services.guilds.addBot({
       guildId: fx.guildId,
       applicationId: carol.applicationId,

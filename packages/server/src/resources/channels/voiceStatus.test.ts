@@ -1,4 +1,5 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
+import { uniqueName } from '../../../test/support/fileServer.js';
 import { expect, it } from 'vitest';
 import { useChannelFixture } from '../../../test/support/channelFixture.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
@@ -32,7 +33,7 @@ describeDrivers('channel voice status on $driver', (driver) => {
     expect(await snapshot()).toEqual(before);
     expect(await fx.server.app.storage.voiceStatus.find(fx.voiceId)).toBeNull();
 
-    const carol = await seedDeveloper(fx.server.app, 'carol');
+    const carol = await seedDeveloper(fx.server.app, uniqueName('carol'));
     await fx.server.app.services.guilds.addBot({
       guildId: fx.guildId,
       applicationId: carol.applicationId,

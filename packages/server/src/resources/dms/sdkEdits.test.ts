@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { uniqueName } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { useProvisionalFixture, type TokenBody } from '../../../test/support/provisionalFixture.js';
 
@@ -62,12 +63,14 @@ describeDrivers('Social SDK DM metadata, edits and deletes on $driver', (driver)
     });
     expect(notStrings.json()).toMatchObject({ code: 50035 });
     // A person's own client (a session) attaches none: it is a game's.
-    const person = async (name: string) =>
-      fx.server.app.services.auth.register({
-        email: `${name}@example.test`,
-        username: name,
+    const person = async (name: string) => {
+      const username = uniqueName(name);
+      return fx.server.app.services.auth.register({
+        email: `${username}@example.test`,
+        username,
         password: 'correct horse battery',
       });
+    };
     const ann = await person('ann');
     const ben = await person('ben');
     const dm = await call('POST', '/users/@me/channels', {

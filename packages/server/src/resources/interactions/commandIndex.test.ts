@@ -1,4 +1,5 @@
 import { GatewayIntentBits as I, PermissionFlags as P } from '@guildhall/protocol';
+import { uniqueName } from '../../../test/support/fileServer.js';
 import { beforeEach, expect, it } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import type { Person } from '../../../test/support/guildMembers.js';
@@ -141,7 +142,7 @@ describeDrivers('the application command index on $driver', (driver) => {
     expect(await names(ann, botDm)).toEqual(['both']);
 
     // Another developer's app, installed by Ann to her account only.
-    const other = await seedDeveloper(f.server.app, 'other');
+    const other = await seedDeveloper(f.server.app, uniqueName('other'));
     const made = await f.call(
       'POST',
       `/applications/${other.applicationId}/commands`,

@@ -335,7 +335,7 @@ describeDrivers('POST /interactions, delivered on the gateway: $driver', (driver
 // Stopping the node's interaction watch, and sweeping the whole database, need a server of their
 // own.
 describeDrivers('POST /interactions on a node that stopped: $driver', (driver) => {
-  const f = useInteractionFixture(driver);
+  const f = useInteractionFixture(driver, { own: true });
   const invokeEcho = echoInvoker(f);
 
   it('fails what a stopped node left when the sweep finds it overdue', async () => {

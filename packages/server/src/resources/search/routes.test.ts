@@ -1,4 +1,5 @@
 import { ApplicationFlags, PermissionFlags as P } from '@guildhall/protocol';
+import { uniqueName } from '../../../test/support/fileServer.js';
 import { expect, it } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
@@ -208,9 +209,10 @@ describeDrivers('message search on $driver', (driver) => {
 
   it('needs membership and, for apps, the MESSAGE_CONTENT intent', async () => {
     await post({ content: 'secret plans' });
+    const strangerName = uniqueName('stranger');
     const stranger = await fx.server.app.services.auth.register({
-      email: 'stranger@example.test',
-      username: 'stranger',
+      email: `${strangerName}@example.test`,
+      username: strangerName,
       password: 'correct horse battery',
     });
     expect((await refused({}, 50001, stranger.token)).statusCode).toBe(403);
