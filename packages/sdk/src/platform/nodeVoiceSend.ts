@@ -48,7 +48,8 @@ export class MediaSender {
     const { ssrc, streams } = deps.media.address;
     const sealer = new TransportSealer(deps.transport.mode, deps.transport.key);
     this.#audio = new RtpSender({ ssrc, sealer, random: randomBits });
-    this.#video = new VideoSender(ssrc, streams, {
+    const setup = { audioSsrc: ssrc, streams, codec: deps.videoCodec, sealer, random: randomBits };
+    this.#video = new VideoSender(setup, {
       connected: deps.connected,
       sendVideo: (payload) => {
         deps.socket.sendJson(VoiceOp.Video, payload);
@@ -61,7 +62,6 @@ export class MediaSender {
         deps.stats.videoFramesSent += 1;
       },
     });
-    this.#video.start(deps.videoCodec, sealer, randomBits);
   }
 
   sendOpus(frame: Uint8Array): OpusSendResult {

@@ -18,7 +18,9 @@ const random = (bits: number) => (bits === 16 ? 7 : 3_000_000_000);
 /** A sender with the transport set up, recording what it sends. */
 function sender(codec = 'VP8', connected = true) {
   const sent = { ops: [] as Record<string, unknown>[], packets: [] as Buffer[], frames: 0 };
-  const video = new VideoSender(2041, STREAMS, {
+  const sealer = new TransportSealer('aead_aes256_gcm_rtpsize', new Uint8Array(32));
+  const setup = { audioSsrc: 2041, streams: STREAMS, codec, sealer, random };
+  const video = new VideoSender(setup, {
     connected: () => connected,
     sendVideo: (payload) => sent.ops.push(payload),
     // A stand-in for DAVE: the frame with a marker, as DAVE's supplemental data ends one.
@@ -28,7 +30,6 @@ function sender(codec = 'VP8', connected = true) {
       sent.frames += 1;
     },
   });
-  video.start(codec, new TransportSealer('aead_aes256_gcm_rtpsize', new Uint8Array(32)), random);
   return { video, sent };
 }
 

@@ -96,7 +96,7 @@ export function vp8Payloads(frame: Uint8Array): Uint8Array[] {
 interface SendingStream {
   own: OwnStream;
   active: boolean;
-  rtp: RtpStream | null;
+  rtp: RtpStream;
   /** A random start for the stream's 90 kHz clock, and its last frame's timestamp. */
   offset: number;
   timestamp: number;
@@ -116,32 +116,33 @@ export interface VideoSenderIo {
   sent(): void;
 }
 
+/** What Ready and Session Description set up for the player's video. */
+export interface VideoSetup {
+  /** Ready's audio ssrc and streams. */
+  audioSsrc: number;
+  streams: readonly OwnStream[];
+  /** Session Description's `video_codec`: the streams can be sent if it is VP8. */
+  codec: unknown;
+  sealer: TransportSealer;
+  random: (bits: number) => number;
+}
+
 /** The player's video streams: which are sent (op 12), and their frames' packets. */
 export class VideoSender {
   readonly #audioSsrc: number;
   readonly #io: VideoSenderIo;
   readonly #streams = new Map<VideoStreamType, SendingStream>();
-  #codec: string | null = null;
+  readonly #vp8: boolean;
 
-  constructor(audioSsrc: number, streams: readonly OwnStream[], io: VideoSenderIo) {
-    this.#audioSsrc = audioSsrc;
+  constructor(setup: VideoSetup, io: VideoSenderIo) {
+    const { sealer, random } = setup;
+    this.#audioSsrc = setup.audioSsrc;
     this.#io = io;
-    for (const own of streams) {
-      this.#streams.set(own.type, { own, active: false, rtp: null, offset: 0, timestamp: 0 });
-    }
-  }
-
-  /**
-   * Session Description set the transport up and named the video codec (`video_codec`): the
-   * streams can be sent if it is VP8.
-   */
-  start(codec: unknown, sealer: TransportSealer, random: (bits: number) => number): void {
-    this.#codec = typeof codec === 'string' ? codec.toUpperCase() : null;
-    for (const stream of this.#streams.values()) {
-      const { ssrc } = stream.own;
-      stream.rtp = new RtpStream({ ssrc, payloadType: VP8_PAYLOAD_TYPE, sealer, random });
-      stream.offset = random(32);
-      stream.timestamp = stream.offset;
+    this.#vp8 = typeof setup.codec === 'string' && setup.codec.toUpperCase() === 'VP8';
+    for (const own of setup.streams) {
+      const rtp = new RtpStream({ ssrc: own.ssrc, payloadType: VP8_PAYLOAD_TYPE, sealer, random });
+      const offset = random(32);
+      this.#streams.set(own.type, { own, active: false, rtp, offset, timestamp: offset });
     }
   }
 
@@ -192,7 +193,7 @@ export class VideoSender {
     if (!this.#io.connected()) return 'notConnected';
     if (frame.length > MAX_VIDEO_FRAME_BYTES) return 'tooLarge';
     const stream = this.#sendable(type);
-    if (stream?.rtp == null) return 'noVideoCodec';
+    if (stream === null) return 'noVideoCodec';
     if (!stream.active) return 'notStreaming';
     const daveFrame = this.#io.encrypt(frame);
     if (daveFrame === null) return 'e2eePending';
@@ -208,9 +209,8 @@ export class VideoSender {
     return 'sent';
   }
 
-  /** The stream of `type` if frames can be sent on it: VP8 agreed, and an ssrc given. */
+  /** The stream of `type` if frames can be sent on it: VP8 agreed, and Ready gave it an ssrc. */
   #sendable(type: VideoStreamType): SendingStream | null {
-    const stream = this.#streams.get(type);
-    return this.#codec === 'VP8' && stream?.rtp != null ? stream : null;
+    return this.#vp8 ? (this.#streams.get(type) ?? null) : null;
   }
 }
