@@ -66,16 +66,21 @@ describe.skipIf(!ready)('voice servers across nodes (PostgreSQL, NATS, Redis)', 
     };
   };
 
-  it('sends a join on any node to the voice node holding the call, new calls to the idlest', async () => {
-    const start = deployment('voicenodes');
+  /** Two nodes of a deployment, a guild on node A and a voice channel named `channel` in it. */
+  const twoNodes = async (name: string, channel: string) => {
+    const start = deployment(name);
     const a = await start(1);
     const b = await start(2);
     const fx = await guildFixture(a, { botPermissions: 0n });
     const created = await fx.call('POST', `/guilds/${fx.guildId}/channels`, {
       auth: fx.owner.token,
-      payload: { name: 'voice', type: 2 },
+      payload: { name: channel, type: 2 },
     });
-    const channelId = created.json<{ id: string }>().id;
+    return { a, b, fx, channelId: created.json<{ id: string }>().id };
+  };
+
+  it('sends a join on any node to the voice node holding the call, new calls to the idlest', async () => {
+    const { a, b, fx, channelId } = await twoNodes('voicenodes', 'voice');
 
     // A voice node announces itself on node A's shared state (Redis).
     await a.app.voicePlacement.register('10.9.8.7:9000');
@@ -124,15 +129,7 @@ describe.skipIf(!ready)('voice servers across nodes (PostgreSQL, NATS, Redis)', 
   });
 
   it("carries a speaker in a call through node A to op 1001's follower on node B", async () => {
-    const start = deployment('speaking');
-    const a = await start(1);
-    const b = await start(2);
-    const fx = await guildFixture(a, { botPermissions: 0n });
-    const created = await fx.call('POST', `/guilds/${fx.guildId}/channels`, {
-      auth: fx.owner.token,
-      payload: { name: 'Lounge', type: 2 },
-    });
-    const channelId = created.json<{ id: string }>().id;
+    const { a, b, fx, channelId } = await twoNodes('speaking', 'Lounge');
 
     // Ann follows Lounge from node B (docs/gateway.md#guildhalls-own).
     const ann = await fx.join('ann');
