@@ -140,9 +140,13 @@ const projects: TestProjectInlineConfiguration[] = [
       // The pages' components, rendered in jsdom with Testing Library.
       include: ['packages/web/src/**/*.test.{ts,tsx}'],
       environment: 'jsdom',
+      setupFiles: ['packages/web/src/test/pageState.ts'],
       testTimeout: node.testTimeout,
       hookTimeout: node.hookTimeout,
       pool: node.pool,
+      // One module graph per worker, as for the Node projects; each file starts as a new page
+      // would (pageState.ts).
+      isolate: false,
       maxWorkers: workers(2),
       sequence: { groupOrder: 3 },
     },

@@ -88,7 +88,9 @@ export function readyState(): ClientState {
     0,
   );
   state = reduce(state, { t: 'GUILD_CREATE', d: guildCreate() }, 0);
-  return state;
+  // A copy of its own: what the reducer left untouched is initialState's, and a test that sets a
+  // presence on it would otherwise set it for every later test.
+  return structuredClone(state);
 }
 
 export function channel(): APIChannel {
