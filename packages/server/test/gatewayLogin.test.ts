@@ -1,6 +1,5 @@
 import { GatewayIntentBits as I } from '@guildhall/protocol';
-import { describe, expect, it } from 'vitest';
-import type { GatewayOptions } from '../src/gateway/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { connectGateway, type GatewayClientOptions } from './support/gatewayClient.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
 
@@ -8,11 +7,21 @@ const properties = { os: 'linux', browser: 'test', device: 'test' };
 
 describe('gateway before login', () => {
   const gw = useGatewayFixture({
-    manualStart: true,
-    // A short heartbeat makes the sweep run often; the long grace keeps 4009 out of the way.
-    gateway: { heartbeatIntervalMs: 100, heartbeatGraceMs: 600_000, identifiesPerBucket: 1000 },
+    gateway: {
+      // A short heartbeat makes the sweep run often; the long grace keeps 4009 out of the way.
+      heartbeatIntervalMs: 100,
+      heartbeatGraceMs: 600_000,
+      identifiesPerBucket: 1000,
+      // The limits of two tests, one server for all: no other test holds more than two
+      // connections before login at once, or reads so slowly that 256 KiB queue up.
+      maxUnidentifiedPerAddress: 2,
+      maxBufferedBytes: 256 * 1024,
+    },
   });
-  const setup = (gateway: Partial<GatewayOptions> = {}) => gw.start({ gateway });
+  // The cap counts this address's connections before login: the last test's are gone first.
+  beforeEach(async () => {
+    await expect.poll(() => gw.server.app.gateway.connectionCount()).toBe(0);
+  });
   const identified = async (options: GatewayClientOptions = {}) => {
     const { client } = await gw.identify({ token: gw.guild.bot.token, intents: I.GUILDS }, options);
     await client.dispatch('GUILD_CREATE');
@@ -20,7 +29,6 @@ describe('gateway before login', () => {
   };
 
   it('closes a connection that has not identified within 20 s with 4003', async () => {
-    await setup();
     const session = await identified();
     const early = await gw.connect();
     const late = await gw.connect();
@@ -39,7 +47,6 @@ describe('gateway before login', () => {
   });
 
   it('caps unidentified connections per address; identifying or leaving frees a place', async () => {
-    await setup({ maxUnidentifiedPerAddress: 2 });
     const first = await gw.connect();
     const second = await gw.connect();
     await expect(connectGateway(gw.url())).rejects.toThrow(/429/);
@@ -56,7 +63,6 @@ describe('gateway before login', () => {
   });
 
   it('closes a slow reader whose unread bytes pass the limit with 4008', async () => {
-    await setup({ maxBufferedBytes: 256 * 1024 });
     const reader = await identified();
     // The client stops reading; the server queues what the socket will not take.
     reader.raw.pause();
@@ -80,7 +86,6 @@ describe('gateway before login', () => {
   });
 
   it('zlib-stream: one stream from HELLO through READY, the context made at login', async () => {
-    await setup();
     const client = await gw.connect({ compress: 'zlib-stream' });
     // Frames before login (heartbeat ACK, INVALID_SESSION) and after are read as one stream.
     client.send(1, null);

@@ -1,11 +1,12 @@
 import { ApplicationFlags, GatewayIntentBits as I } from '@guildhall/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { EventBus } from '../src/bus/index.js';
 import { MemoryBus } from '../src/bus/memory/index.js';
 import { createBusDispatcher, type AnyDispatch } from '../src/events/dispatcher.js';
 import { expandScopes } from '../src/oauth/index.js';
 import { SESSION_RELEASE_SUBJECT } from '../src/gateway/handoff.js';
 import { describeDrivers } from './support/drivers.js';
+import { uniqueName } from './support/fileServer.js';
 import { connectGateway, identifyGateway } from './support/gatewayClient.js';
 import { useGatewayFixture } from './support/gatewayFixture.js';
 import { guildFixture } from './support/guildMembers.js';
@@ -130,41 +131,85 @@ describe('gateway shutdown', () => {
 });
 
 describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', () => {
-  let schema: string;
-  let servers: TestServer[] = [];
+  /** Two listening nodes sharing a PostgreSQL schema and a bus, and what closes them. */
+  interface Nodes {
+    bus: MemoryBus;
+    first: TestServer;
+    second: TestServer;
+    close(): Promise<void>;
+  }
 
-  // A migrated schema of the worker's pool, emptied again after the test: each test's nodes
-  // would otherwise migrate a new one first.
-  beforeEach(() => {
-    schema = acquireSchema();
-  });
+  /** Starts two nodes; `firstBus` wraps the bus as the first node sees it. */
+  const openNodes = async (firstBus: (bus: EventBus) => EventBus = (bus) => bus) => {
+    // A migrated schema of the worker's pool, emptied again after: the nodes would otherwise
+    // migrate a new one first.
+    const schema = acquireSchema();
+    const bus = new MemoryBus();
+    const servers: TestServer[] = [];
+    const close = async () => {
+      for (const server of servers) await server.close();
+      await releaseSchema(schema);
+    };
+    try {
+      for (let i = 0; i < 2; i++) {
+        servers.push(
+          await startTestServer({
+            storage: 'postgres',
+            database: schema,
+            bus: i === 0 ? firstBus(bus) : bus,
+            processId: i,
+            listen: true,
+            gateway: { identifiesPerBucket: 100 },
+          }),
+        );
+      }
+    } catch (err) {
+      await close();
+      throw err;
+    }
+    const [first, second] = servers as [TestServer, TestServer];
+    return { bus, first, second, close } satisfies Nodes;
+  };
+
+  // The block's pair, for the tests that take the bus as it is: started by the first of them.
+  let shared: Promise<Nodes> | undefined;
+  /** What ends the test: its sessions on the block's pair, or a pair of its own. */
+  let endTest: (() => void | Promise<void>) | undefined;
   afterEach(async () => {
-    for (const server of servers) await server.close();
-    servers = [];
-    await releaseSchema(schema);
+    const end = endTest;
+    endTest = undefined;
+    await end?.();
+  });
+  afterAll(async () => {
+    // A pair that failed to start has closed what it had started.
+    const nodes = await shared?.catch(() => undefined);
+    shared = undefined;
+    await nodes?.close();
   });
 
   /**
-   * Two nodes sharing PostgreSQL and a bus, listening, and a guild with a bot. `firstBus` wraps
-   * the bus as the first node sees it.
+   * The block's pair, or with `firstBus` a pair of the test's own whose first node sees the bus
+   * through it; and a guild of the test's own with a bot.
    */
-  const startNodes = async (firstBus: (bus: EventBus) => EventBus = (bus) => bus) => {
-    const bus = new MemoryBus();
-    for (let i = 0; i < 2; i++) {
-      servers.push(
-        await startTestServer({
-          storage: 'postgres',
-          database: schema,
-          bus: i === 0 ? firstBus(bus) : bus,
-          processId: i,
-          listen: true,
-          gateway: { identifiesPerBucket: 100 },
-        }),
-      );
+  const startNodes = async (firstBus?: (bus: EventBus) => EventBus) => {
+    let nodes: Nodes;
+    if (firstBus === undefined) {
+      nodes = await (shared ??= openNodes());
+    } else {
+      const own = await openNodes(firstBus);
+      endTest = own.close;
+      nodes = own;
     }
-    const [firstServer, secondServer] = servers as [TestServer, TestServer];
-    const fixture = await guildFixture(firstServer, { botPermissions: 0n });
-    return { bus, first: firstServer.app, second: secondServer.app, fixture };
+    const fixture = await guildFixture(nodes.first, { botPermissions: 0n });
+    if (firstBus === undefined) {
+      // This test's sessions end rather than wait for a RESUME: the next one counts the pair's.
+      endTest = () => {
+        for (const { app } of [nodes.first, nodes.second]) {
+          app.gateway.revoke({ tokenHashes: [], userIds: fixture.userIds() });
+        }
+      };
+    }
+    return { bus: nodes.bus, first: nodes.first.app, second: nodes.second.app, fixture };
   };
 
   it('resumes on another node sharing the database and the bus', async () => {
@@ -297,7 +342,7 @@ describe.skipIf(!postgresAvailable)('gateway resume across nodes (PostgreSQL)', 
   it('an SDK session resumes on another node: still no guild, still its game', async () => {
     const { bus, first, second, fixture } = await startNodes();
     const player = await fixture.join('player');
-    const seed = await seedDeveloper(first, 'game');
+    const seed = await seedDeveloper(first, uniqueName('game'));
     const { access_token: token } = await first.services.oauth.issueTokens({
       userId: player.userId,
       applicationId: seed.applicationId,

@@ -9,33 +9,34 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../src/domain/credentials.js';
 import { keyringOf } from '../src/domain/keyring.js';
+import { uniqueName, useFileServer } from './support/fileServer.js';
 import { connectGateway, identifyGateway, type GatewayClient } from './support/gatewayClient.js';
 import { natsAvailable, TEST_NATS_URL } from './support/nats.js';
 import { acquireSchema, postgresAvailable, releaseSchema } from './support/postgres.js';
-import { seedDeveloper, startTestServer, type TestServer } from './support/testServer.js';
+import {
+  seedDeveloper,
+  startTestServer,
+  type TestServer,
+  type TestServerOptions,
+} from './support/testServer.js';
 import { apiRequest } from './support/inject.js';
 
 const ADMIN_TOKEN = randomBytes(24).toString('hex');
 
-const servers: TestServer[] = [];
 const clients: GatewayClient[] = [];
-afterEach(async () => {
+afterEach(() => {
   for (const client of clients.splice(0)) client.raw.terminate();
-  for (const server of servers.splice(0).reverse()) await server.close();
 });
 
-async function node(options: Parameters<typeof startTestServer>[0] = {}) {
-  const server = await startTestServer({
-    listen: true,
-    ...options,
-    config: { adminTokenHash: hashSecret(ADMIN_TOKEN), ...options.config },
-  });
-  servers.push(server);
-  return server;
-}
+/** What every node of the file is started with: listening, with the operator's token. */
+const nodeOptions = (options: TestServerOptions = {}): TestServerOptions => ({
+  listen: true,
+  ...options,
+  config: { adminTokenHash: hashSecret(ADMIN_TOKEN), ...options.config },
+});
 
 const request = (server: TestServer, options: InjectOptions) => server.app.http.inject(options);
 
@@ -49,11 +50,18 @@ async function session(server: TestServer, token: string) {
 const me = (server: TestServer, authorization: string) =>
   apiRequest(server.app, 'GET /users/@me', { auth: authorization });
 
+let addresses = 0;
+
+/**
+ * Logs `name` in again, from an address no other login of the file came from: the tests share
+ * a server, and its login bucket is kept per address.
+ */
 const login = async (server: TestServer, name: string) => {
   const res = await request(server, {
     method: 'POST',
     url: '/api/v10/auth/login',
     payload: { login: name, password: 'correct horse battery' },
+    remoteAddress: `198.51.100.${String(++addresses)}`,
   });
   expect(res.statusCode).toBe(200);
   return res.json<{ token: string }>().token;
@@ -79,9 +87,12 @@ async function bearerToken(server: TestServer, seed: Awaited<ReturnType<typeof s
 }
 
 describe('revocation on one node (in-process bus)', () => {
+  // One server for the block: each test revokes what only its own people and apps hold.
+  const file = useFileServer(nodeOptions());
+
   it('a reset bot token closes its sessions with 4004 and cannot resume; other credentials stay', async () => {
-    const server = await node();
-    const seed = await seedDeveloper(server.app, 'resetter');
+    const { server } = file;
+    const seed = await seedDeveloper(server.app, uniqueName('resetter'));
     const opened = await identifyGateway(server.app.gatewayUrl(), {
       token: seed.botToken,
       intents: 0,
@@ -115,10 +126,10 @@ describe('revocation on one node (in-process bus)', () => {
   });
 
   it('a logout closes that token’s sessions; logging out everywhere closes the rest', async () => {
-    const server = await node();
-    const seed = await seedDeveloper(server.app, 'leaver');
-    const second = await login(server, 'leaver');
-    const third = await login(server, 'leaver');
+    const { server } = file;
+    const seed = await seedDeveloper(server.app, uniqueName('leaver'));
+    const second = await login(server, seed.username);
+    const third = await login(server, seed.username);
     const first = await session(server, seed.userToken);
     const other = await session(server, second);
     const bot = await session(server, seed.botToken);
@@ -148,11 +159,11 @@ describe('revocation on one node (in-process bus)', () => {
   });
 
   it('an operator ban closes every session of the account', async () => {
-    const server = await node();
-    const seed = await seedDeveloper(server.app, 'banned');
-    const other = await seedDeveloper(server.app, 'bystander');
+    const { server } = file;
+    const seed = await seedDeveloper(server.app, uniqueName('banned'));
+    const other = await seedDeveloper(server.app, uniqueName('bystander'));
     const first = await session(server, seed.userToken);
-    const second = await session(server, await login(server, 'banned'));
+    const second = await session(server, await login(server, seed.username));
     const bystander = await session(server, other.userToken);
 
     const ban = await request(server, {
@@ -169,8 +180,8 @@ describe('revocation on one node (in-process bus)', () => {
   });
 
   it('an OAuth2 revocation refuses the bearer token at once, though it was cached', async () => {
-    const server = await node();
-    const seed = await seedDeveloper(server.app, 'granter');
+    const { server } = file;
+    const seed = await seedDeveloper(server.app, uniqueName('granter'));
     const bearer = await bearerToken(server, seed);
     expect((await me(server, `Bearer ${bearer.token}`)).statusCode).toBe(200);
     expect((await bearer.revoke()).statusCode).toBe(200);
@@ -179,102 +190,105 @@ describe('revocation on one node (in-process bus)', () => {
 });
 
 describe.skipIf(!postgresAvailable || !natsAvailable)('revocation across nodes', () => {
-  it('a revocation on node A closes node B’s sessions and B refuses the token at once', async () => {
+  // One pair for the block: each test revokes what only its own people and apps hold.
+  let pair: { a: TestServer; b: TestServer } | undefined;
+  const cleanup: (() => Promise<void>)[] = [];
+  beforeAll(async () => {
     // A migrated schema of the worker's pool (emptied again after), or a new one.
     const schema = acquireSchema();
-    try {
-      const shared = {
-        storage: 'postgres' as const,
-        database: schema,
-        // Nodes sharing a database share the secret key too (docs/operations.md, Secret key).
-        config: { natsUrl: TEST_NATS_URL, secretKey: keyringOf(randomBytes(32)) },
-      };
-      const a = await node(shared);
-      const b = await node(shared);
-      const seed = await seedDeveloper(a.app, 'multinode');
-      const bearer = await bearerToken(a, seed);
-      // Node B has verified (and cached) each token before the revocations.
-      expect((await me(b, `Bot ${seed.botToken}`)).statusCode).toBe(200);
-      expect((await me(b, `Bearer ${bearer.token}`)).statusCode).toBe(200);
-      expect((await me(b, seed.userToken)).statusCode).toBe(200);
-      const bot = await session(b, seed.botToken);
-      const human = await session(b, seed.userToken);
+    cleanup.push(() => releaseSchema(schema));
+    const shared = nodeOptions({
+      storage: 'postgres',
+      database: schema,
+      // Nodes sharing a database share the secret key too (docs/operations.md, Secret key).
+      config: { natsUrl: TEST_NATS_URL, secretKey: keyringOf(randomBytes(32)) },
+    });
+    // Distinct process ids: the nodes mint ids in one database.
+    const open = async (processId: number) => {
+      const server = await startTestServer({ ...shared, processId });
+      cleanup.push(() => server.close());
+      return server;
+    };
+    pair = { a: await open(0), b: await open(1) };
+  });
+  afterAll(async () => {
+    pair = undefined;
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+  const nodes = () => {
+    if (pair === undefined) throw new Error('no nodes: outside their describe block');
+    return pair;
+  };
 
-      const reset = await request(a, {
-        method: 'POST',
-        url: `/api/v10/applications/${seed.applicationId}/bot/reset`,
-        headers: { authorization: seed.userToken },
-      });
-      expect(reset.statusCode).toBe(200);
-      expect((await bot.closed).code).toBe(4004);
-      expect((await me(b, `Bot ${seed.botToken}`)).statusCode).toBe(401);
+  it('a revocation on node A closes node B’s sessions and B refuses the token at once', async () => {
+    const { a, b } = nodes();
+    const seed = await seedDeveloper(a.app, uniqueName('multinode'));
+    const bearer = await bearerToken(a, seed);
+    // Node B has verified (and cached) each token before the revocations.
+    expect((await me(b, `Bot ${seed.botToken}`)).statusCode).toBe(200);
+    expect((await me(b, `Bearer ${bearer.token}`)).statusCode).toBe(200);
+    expect((await me(b, seed.userToken)).statusCode).toBe(200);
+    const bot = await session(b, seed.botToken);
+    const human = await session(b, seed.userToken);
 
-      // A's revocations reach B in the order A made them: once the logout's close arrives,
-      // the OAuth2 revocation before it has been applied too.
-      expect((await bearer.revoke()).statusCode).toBe(200);
-      const logout = await request(a, {
-        method: 'POST',
-        url: '/api/v10/auth/logout',
-        headers: { authorization: seed.userToken },
-      });
-      expect(logout.statusCode).toBe(204);
-      expect((await human.closed).code).toBe(4004);
-      expect((await me(b, seed.userToken)).statusCode).toBe(401);
-      expect((await me(b, `Bearer ${bearer.token}`)).statusCode).toBe(401);
-    } finally {
-      for (const server of servers.splice(0).reverse()) await server.close();
-      await releaseSchema(schema);
-    }
+    const reset = await request(a, {
+      method: 'POST',
+      url: `/api/v10/applications/${seed.applicationId}/bot/reset`,
+      headers: { authorization: seed.userToken },
+    });
+    expect(reset.statusCode).toBe(200);
+    expect((await bot.closed).code).toBe(4004);
+    expect((await me(b, `Bot ${seed.botToken}`)).statusCode).toBe(401);
+
+    // A's revocations reach B in the order A made them: once the logout's close arrives,
+    // the OAuth2 revocation before it has been applied too.
+    expect((await bearer.revoke()).statusCode).toBe(200);
+    const logout = await request(a, {
+      method: 'POST',
+      url: '/api/v10/auth/logout',
+      headers: { authorization: seed.userToken },
+    });
+    expect(logout.statusCode).toBe(204);
+    expect((await human.closed).code).toBe(4004);
+    expect((await me(b, seed.userToken)).statusCode).toBe(401);
+    expect((await me(b, `Bearer ${bearer.token}`)).statusCode).toBe(401);
   });
 
   it('an operator ban and a deauthorization on node A end what node B holds', async () => {
-    // A migrated schema of the worker's pool (emptied again after), or a new one.
-    const schema = acquireSchema();
-    try {
-      const shared = {
-        storage: 'postgres' as const,
-        database: schema,
-        config: { natsUrl: TEST_NATS_URL, secretKey: keyringOf(randomBytes(32)) },
-      };
-      const a = await node(shared);
-      const b = await node(shared);
-      const banned = await seedDeveloper(a.app, 'remoteban');
-      const granter = await seedDeveloper(a.app, 'remotegrant');
-      const bystander = await seedDeveloper(a.app, 'remotestay');
-      const second = await login(a, 'remoteban');
-      const bearer = await bearerToken(a, granter);
-      // Node B has verified (and cached) each credential, and serves sessions of both users.
-      for (const authorization of [banned.userToken, second, `Bearer ${bearer.token}`]) {
-        expect((await me(b, authorization)).statusCode).toBe(200);
-      }
-      const first = await session(b, banned.userToken);
-      const other = await session(b, second);
-      const stays = await session(b, bystander.userToken);
-
-      const ban = await request(a, {
-        method: 'PUT',
-        url: `/api/v10/admin/users/${banned.userId}/ban`,
-        headers: { authorization: `Admin ${ADMIN_TOKEN}` },
-        payload: { reason: 'spam' },
-      });
-      expect(ban.statusCode).toBe(200);
-      expect((await first.closed).code).toBe(4004);
-      expect((await other.closed).code).toBe(4004);
-      expect(b.app.gateway.sessionsOf(banned.userId)).toHaveLength(0);
-      expect((await me(b, banned.userToken)).statusCode).toBe(401);
-      expect((await me(b, second)).statusCode).toBe(401);
-
-      // The application's owner deauthorizes on A (RFC 7009 revoke): B drops the cached token as
-      // soon as the bus brings the revocation (A answered once it applied it itself).
-      expect((await bearer.revoke()).statusCode).toBe(200);
-      await expect
-        .poll(async () => (await me(b, `Bearer ${bearer.token}`)).statusCode, { timeout: 5000 })
-        .toBe(401);
-      expect(stays.raw.readyState).toBe(stays.raw.OPEN);
-      expect((await me(b, bystander.userToken)).statusCode).toBe(200);
-    } finally {
-      for (const server of servers.splice(0).reverse()) await server.close();
-      await releaseSchema(schema);
+    const { a, b } = nodes();
+    const banned = await seedDeveloper(a.app, uniqueName('remoteban'));
+    const granter = await seedDeveloper(a.app, uniqueName('remotegrant'));
+    const bystander = await seedDeveloper(a.app, uniqueName('remotestay'));
+    const second = await login(a, banned.username);
+    const bearer = await bearerToken(a, granter);
+    // Node B has verified (and cached) each credential, and serves sessions of both users.
+    for (const authorization of [banned.userToken, second, `Bearer ${bearer.token}`]) {
+      expect((await me(b, authorization)).statusCode).toBe(200);
     }
+    const first = await session(b, banned.userToken);
+    const other = await session(b, second);
+    const stays = await session(b, bystander.userToken);
+
+    const ban = await request(a, {
+      method: 'PUT',
+      url: `/api/v10/admin/users/${banned.userId}/ban`,
+      headers: { authorization: `Admin ${ADMIN_TOKEN}` },
+      payload: { reason: 'spam' },
+    });
+    expect(ban.statusCode).toBe(200);
+    expect((await first.closed).code).toBe(4004);
+    expect((await other.closed).code).toBe(4004);
+    expect(b.app.gateway.sessionsOf(banned.userId)).toHaveLength(0);
+    expect((await me(b, banned.userToken)).statusCode).toBe(401);
+    expect((await me(b, second)).statusCode).toBe(401);
+
+    // The application's owner deauthorizes on A (RFC 7009 revoke): B drops the cached token as
+    // soon as the bus brings the revocation (A answered once it applied it itself).
+    expect((await bearer.revoke()).statusCode).toBe(200);
+    await expect
+      .poll(async () => (await me(b, `Bearer ${bearer.token}`)).statusCode, { timeout: 5000 })
+      .toBe(401);
+    expect(stays.raw.readyState).toBe(stays.raw.OPEN);
+    expect((await me(b, bystander.userToken)).statusCode).toBe(200);
   });
 });

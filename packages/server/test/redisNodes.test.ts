@@ -10,13 +10,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApplicationFlags, GatewayIntentBits as I } from '@guildhall/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock, realTimers, type Timers } from '../src/domain/clock.js';
 import { IDENTIFY_WINDOW_MS } from '../src/gateway/identifyQueue.js';
 import { describeDrivers, type Driver } from './support/drivers.js';
+import { advanceToNextTest, uniqueName } from './support/fileServer.js';
 import { connectGateway, identifyGateway, type GatewayClient } from './support/gatewayClient.js';
 import { guildFixture, type GuildFixture } from './support/guildMembers.js';
-import { dropSchema, uniqueSchema } from './support/postgres.js';
+import { acquireSchema, releaseSchema } from './support/postgres.js';
 import {
   TEST_REDIS_URL,
   deleteRedisPrefix,
@@ -33,57 +34,89 @@ import { apiRequest } from './support/inject.js';
 
 const NOW = Date.UTC(2026, 10, 24, 12);
 
-/** Two nodes on one database and one Redis prefix; closes them and cleans up after each test. */
-function twoNodes(driver: Driver) {
-  const servers: TestServer[] = [];
-  let cleanup: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    for (const server of servers.splice(0).reverse()) await server.close();
-    for (const step of cleanup.splice(0)) await step();
-  });
-  return async (options: Omit<TestServerOptions, 'storage' | 'database'> = {}) => {
+/**
+ * Two nodes on one database and one Redis prefix, started before the block's first test and
+ * closed after its last (none when Redis is unreachable: the tests skip). The limits they share
+ * are kept per bot, address, guild or user, and each test has its own: they share the nodes.
+ */
+function useTwoNodes(driver: Driver, options: Omit<TestServerOptions, 'storage' | 'database'>) {
+  let nodes: { a: TestServer; b: TestServer } | undefined;
+  const cleanup: (() => Promise<void>)[] = [];
+  beforeAll(async () => {
+    if (!redisAvailable) return;
     const redisKeyPrefix = uniqueRedisPrefix('nodes');
+    cleanup.push(() => deleteRedisPrefix(redisKeyPrefix));
     let database: string;
     if (driver === 'postgres') {
-      database = uniqueSchema('nodes');
-      cleanup = [() => dropSchema(database)];
+      // A migrated schema of the worker's pool (emptied again after), or a new one.
+      const schema = acquireSchema();
+      database = schema;
+      cleanup.push(() => releaseSchema(schema));
     } else {
       const dir = await mkdtemp(join(tmpdir(), 'guildhall-nodes-'));
       database = join(dir, 'guildhall.db');
-      cleanup = [() => rm(dir, { recursive: true, force: true })];
+      cleanup.push(() => rm(dir, { recursive: true, force: true }));
     }
-    cleanup.push(() => deleteRedisPrefix(redisKeyPrefix));
-    const open = async () => {
+    // Distinct process ids: the nodes mint ids in one database.
+    const open = async (processId: number) => {
       const server = await startTestServer({
         ...options,
         storage: driver,
         database,
+        processId,
         config: { ...options.config, redisUrl: TEST_REDIS_URL, redisKeyPrefix },
       });
-      servers.push(server);
+      cleanup.push(() => server.close());
       return server;
     };
-    const a = await open();
-    const b = await open();
-    return { a, b };
+    nodes = { a: await open(0), b: await open(1) };
+  });
+  afterAll(async () => {
+    nodes = undefined;
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+  return () => {
+    if (nodes === undefined) throw new Error('no nodes: outside their describe block');
+    return nodes;
   };
 }
 
-const get = (server: TestServer, url: string, authorization: string) =>
-  apiRequest(server.app, `GET ${url}`, { auth: authorization });
+let addresses = 0;
+
+/**
+ * What sends the test's GETs (under /api/v10, as `authorization`), from a client address no other
+ * test of the file has (TEST-NET-2): its per-address counts are its own.
+ */
+const requester = () => {
+  const remoteAddress = `198.51.100.${String(++addresses)}`;
+  return (server: TestServer, url: string, auth: string) =>
+    apiRequest(server.app, `GET ${url}`, { auth, remoteAddress });
+};
 
 describeDrivers('HTTP limits across two nodes on $driver and Redis', (driver) => {
-  const nodes = twoNodes(driver);
+  const clock = manualClock(NOW);
+  // The limits of every test at once. Each test's bot and address are its own, so a limit it
+  // does not test stays out of reach: a route bucket of 3 and a global limit of 4 per bot, and
+  // 3 invalid requests per address (the tests' 429s count as invalid, each on its own address).
+  const nodes = useTwoNodes(driver, {
+    clock,
+    defaultRouteBucket: { limit: 3, windowMs: 5000 },
+    invalidRequestLimit: { limit: 3, windowMs: 600_000 },
+    config: { globalRateLimitPerSecond: 4 },
+  });
   beforeEach((ctx) => {
     if (!redisAvailable) ctx.skip();
+    advanceToNextTest(clock, NOW);
   });
 
   it('one route bucket: the headers count down across nodes, then 429', async () => {
-    const clock = manualClock(NOW);
-    const { a, b } = await nodes({ clock, defaultRouteBucket: { limit: 3, windowMs: 5000 } });
-    const { botToken } = await seedDeveloper(a.app);
+    const { a, b } = nodes();
+    const get = requester();
+    const { botToken } = await seedDeveloper(a.app, uniqueName('dev'));
     const answers = [];
-    for (const node of [a, b, a, b]) answers.push(await get(node, '/users/@me', `Bot ${botToken}`));
+    for (const node of [a, b, a, b]) {
+      answers.push(await get(node, '/users/@me', `Bot ${botToken}`));
+    }
     expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 429]);
     expect(answers.slice(0, 3).map((r) => r.headers['x-ratelimit-remaining'])).toEqual([
       '2',
@@ -96,11 +129,11 @@ describeDrivers('HTTP limits across two nodes on $driver and Redis', (driver) =>
   });
 
   it('one global limit: a bot’s requests split across nodes hit 429 at the shared limit', async () => {
-    const clock = manualClock(NOW);
-    const { a, b } = await nodes({ clock, config: { globalRateLimitPerSecond: 4 } });
-    const { botToken } = await seedDeveloper(a.app);
+    const { a, b } = nodes();
+    const get = requester();
+    const { botToken } = await seedDeveloper(a.app, uniqueName('dev'));
     const auth = `Bot ${botToken}`;
-    // Routes of their own (each with a wide bucket here): only the global limit is common.
+    // Routes of their own (a bucket each, not spent here): only the global limit is common.
     const calls = [
       () => get(a, '/users/@me', auth),
       () => get(b, '/applications/@me', auth),
@@ -119,8 +152,9 @@ describeDrivers('HTTP limits across two nodes on $driver and Redis', (driver) =>
   });
 
   it('one invalid-request count per address: 401s on one node refuse the address on the other', async () => {
-    const { a, b } = await nodes({ invalidRequestLimit: { limit: 3, windowMs: 600_000 } });
-    const { botToken } = await seedDeveloper(a.app);
+    const { a, b } = nodes();
+    const get = requester();
+    const { botToken } = await seedDeveloper(a.app, uniqueName('dev'));
     for (const node of [a, b, a]) {
       expect((await get(node, '/users/@me', 'Bot wrong')).statusCode).toBe(401);
     }
@@ -149,10 +183,35 @@ function holdIdentifyWaits() {
 }
 
 describe.skipIf(!redisAvailable)('the gateway across two nodes on Redis', () => {
-  const nodes = twoNodes('sqlite');
+  const clock = manualClock(NOW);
+  // One set of held waits for both nodes: only a wait for a later window lands in it.
+  const waits = holdIdentifyWaits();
+  const nodes = useTwoNodes('sqlite', {
+    clock,
+    listen: true,
+    gatewayTimers: waits.timers,
+    // One identify per bucket and window: the identify test queues its second one, the others
+    // identify their bot a window apart. Short heartbeats keep the sweep's turns shorter than
+    // an identify window; the long grace keeps 4009 away from sessions the clock passes by.
+    gateway: {
+      heartbeatIntervalMs: 2000,
+      heartbeatGraceMs: 600_000,
+      maxConcurrency: 1,
+      identifiesPerBucket: 1,
+    },
+  });
   const clients: GatewayClient[] = [];
+  /** The users whose sessions the test opened. */
+  const users: string[] = [];
+  beforeEach(() => {
+    advanceToNextTest(clock, NOW);
+  });
   afterEach(() => {
     for (const client of clients.splice(0)) client.raw.terminate();
+    // The test's sessions end rather than wait for a RESUME: the next test counts the sessions.
+    const userIds = users.splice(0);
+    const { a, b } = nodes();
+    for (const node of [a, b]) node.app.gateway.revoke({ tokenHashes: [], userIds });
   });
 
   const privileged = async (server: TestServer, fixture: GuildFixture) => {
@@ -164,17 +223,13 @@ describe.skipIf(!redisAvailable)('the gateway across two nodes on Redis', () => 
   const session = async (server: TestServer, token: string, intents: number) => {
     const { client, ready } = await identifyGateway(server.app.gatewayUrl(), { token, intents });
     clients.push(client);
+    users.push((ready['user'] as { id: string }).id);
     return { client, ready };
   };
 
   it('one identify bucket and one session start budget for both nodes', async () => {
-    const clock = manualClock(NOW);
-    // One set of held waits for both nodes: only a wait for a later window lands in it.
-    const waits = holdIdentifyWaits();
-    // Short heartbeats keep the sweep's turns shorter than an identify window.
-    const gateway = { heartbeatIntervalMs: 2000, maxConcurrency: 1, identifiesPerBucket: 1 };
-    const { a, b } = await nodes({ clock, listen: true, gateway, gatewayTimers: waits.timers });
-    const { botToken } = await seedDeveloper(a.app);
+    const { a, b } = nodes();
+    const { botToken } = await seedDeveloper(a.app, uniqueName('dev'));
     const token = `Bot ${botToken}`;
 
     await session(a, token, I.GUILDS);
@@ -193,7 +248,7 @@ describe.skipIf(!redisAvailable)('the gateway across two nodes on Redis', () => 
     await expect.poll(() => waits.held.length).toBe(1);
     expect(b.app.gateway.sessionCount()).toBe(0);
     // Both identifies were spent from the bot's one daily budget, as either node reports it.
-    const gatewayBot = (await get(b, '/gateway/bot', token)).json<{
+    const gatewayBot = (await apiRequest(b.app, 'GET /gateway/bot', { auth: token })).json<{
       session_start_limit: { total: number; remaining: number };
     }>();
     expect(gatewayBot.session_start_limit).toMatchObject({ total: 1000, remaining: 998 });
@@ -204,16 +259,13 @@ describe.skipIf(!redisAvailable)('the gateway across two nodes on Redis', () => 
   });
 
   it('the op 8 all-members window holds across nodes', async () => {
-    const clock = manualClock(NOW);
-    const { a, b } = await nodes({
-      clock,
-      listen: true,
-      gateway: { identifiesPerBucket: 1000 },
-    });
+    const { a, b } = nodes();
     const fixture = await guildFixture(a, { botPermissions: 0n, nowMs: () => clock.now() });
     await privileged(a, fixture);
     const intents = I.GUILDS | I.GUILD_MEMBERS;
     const onA = await session(a, fixture.bot.token, intents);
+    // The bot's second identify, a window after its first: one per window here.
+    clock.advance(IDENTIFY_WINDOW_MS);
     const onB = await session(b, fixture.bot.token, intents);
     await onA.client.dispatch('GUILD_CREATE');
     await onB.client.dispatch('GUILD_CREATE');
@@ -230,12 +282,7 @@ describe.skipIf(!redisAvailable)('the gateway across two nodes on Redis', () => 
   });
 
   it('a presence set on one node shows in a GUILD_CREATE built on the other', async () => {
-    const clock = manualClock(NOW);
-    const { a, b } = await nodes({
-      clock,
-      listen: true,
-      gateway: { identifiesPerBucket: 1000 },
-    });
+    const { a, b } = nodes();
     const fixture = await guildFixture(a, { botPermissions: 0n, nowMs: () => clock.now() });
     await privileged(a, fixture);
     const intents = I.GUILDS | I.GUILD_PRESENCES;
@@ -246,6 +293,8 @@ describe.skipIf(!redisAvailable)('the gateway across two nodes on Redis', () => 
     // A's own PRESENCE_UPDATE is sent once the presence is stored.
     await sender.client.dispatch('PRESENCE_UPDATE');
 
+    // The bot's second identify, a window after its first: one per window here.
+    clock.advance(IDENTIFY_WINDOW_MS);
     const viewer = await session(b, fixture.bot.token, intents);
     const created = (await viewer.client.dispatch('GUILD_CREATE')).d as {
       presences: { user: { id: string }; status: string; activities: unknown[] }[];

@@ -19,6 +19,8 @@ export interface ApiRequestOptions {
   payload?: unknown;
   /** Further headers (a multipart `content-type`, `x-audit-log-reason`, ...). */
   headers?: Record<string, string> | undefined;
+  /** The client's address (127.0.0.1 by default): a test's own, for limits kept per address. */
+  remoteAddress?: string | undefined;
 }
 
 /**
@@ -33,11 +35,12 @@ export function apiRequest(
   const space = request.indexOf(' ');
   const method = request.slice(0, space) as ApiMethod;
   const path = request.slice(space + 1);
-  const { auth, payload, headers = {} } = options;
+  const { auth, payload, headers = {}, remoteAddress } = options;
   return app.http.inject({
     method,
     url: `/api/v10${path}`,
     headers: { ...(auth === undefined ? {} : { authorization: auth }), ...headers },
     ...(payload === undefined ? {} : { payload: payload as object }),
+    ...(remoteAddress === undefined ? {} : { remoteAddress }),
   });
 }
