@@ -1,77 +1,84 @@
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
-import { seedDeveloper, startTestServer } from '../test/support/testServer.js';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { uniqueName, useFileServer } from '../test/support/fileServer.js';
+import { seedDeveloper } from '../test/support/testServer.js';
 import { createLogger, infoLineWriter, requestLineWriter } from './logger.js';
 
 describe('logs', () => {
+  // One server logging everything, at trace; each test reads what was written while it ran.
+  let written = '';
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      written += chunk.toString();
+      done();
+    },
+  });
+  /** What no line may carry, to the last one the server writes as it closes. */
+  const neverLogged: string[] = [];
+  // Registered before the server's own hooks, so it runs after the server has closed.
+  afterAll(() => {
+    for (const secret of neverLogged) expect(written).not.toContain(secret);
+  });
+  const shared = useFileServer({ logger: createLogger('trace', sink) });
+  let from = 0;
+  beforeEach(() => {
+    from = written.length;
+  });
+  /** What the server logged since this test began. */
+  const logged = () => written.slice(from);
+
   it('never carry tokens, secrets or passwords, at any level', async () => {
-    let output = '';
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        output += chunk.toString();
-        done();
-      },
-    });
-    const server = await startTestServer({ logger: createLogger('trace', sink) });
+    const { server } = shared;
     const secrets = ['correct horse battery', 'sekrit-code', 'pw-in-log', 'hdr-in-log'];
-    try {
-      const seed = await seedDeveloper(server.app, 'logme');
-      secrets.push(seed.botToken, seed.userToken, seed.clientSecret);
-      const inject = server.app.http.inject.bind(server.app.http);
-      await inject({
-        method: 'GET',
-        url: '/api/v10/users/@me',
-        headers: { authorization: `Bot ${seed.botToken}` },
-      });
-      await inject({
-        method: 'POST',
-        url: '/api/v10/auth/login',
-        payload: { login: 'logme', password: 'correct horse battery' },
-      });
-      await inject({
-        method: 'GET',
-        url: `/api/v10/gateway?code=sekrit-code&token=${seed.userToken}`,
-      });
-      server.app.logger.info(
-        {
-          token: seed.userToken,
-          client_secret: seed.clientSecret,
-          nested: { password: 'pw-in-log' },
-        },
-        'careless',
-      );
-    } finally {
-      await server.close();
-    }
+    const username = uniqueName('logme');
+    const seed = await seedDeveloper(server.app, username);
+    secrets.push(seed.botToken, seed.userToken, seed.clientSecret);
+    const inject = server.app.http.inject.bind(server.app.http);
+    await inject({
+      method: 'GET',
+      url: '/api/v10/users/@me',
+      headers: { authorization: `Bot ${seed.botToken}` },
+    });
+    await inject({
+      method: 'POST',
+      url: '/api/v10/auth/login',
+      payload: { login: username, password: 'correct horse battery' },
+    });
+    await inject({
+      method: 'GET',
+      url: `/api/v10/gateway?code=sekrit-code&token=${seed.userToken}`,
+    });
+    server.app.logger.info(
+      {
+        token: seed.userToken,
+        client_secret: seed.clientSecret,
+        nested: { password: 'pw-in-log' },
+      },
+      'careless',
+    );
+    const output = logged();
     expect(output).toContain('request completed');
     expect(output).toContain('[REDACTED]');
     expect(secrets).toHaveLength(7);
     for (const secret of secrets) expect(output).not.toContain(secret);
+    neverLogged.push(...secrets);
   });
 
   it('have one line per request, with its id, method, redacted URL, status and time', async () => {
-    let output = '';
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        output += chunk.toString();
-        done();
-      },
-    });
-    const server = await startTestServer({ logger: createLogger('info', sink) });
-    try {
-      const inject = server.app.http.inject.bind(server.app.http);
-      await inject({ method: 'GET', url: '/api/v10/gateway?token=sekrit-token' });
-      await inject({ method: 'GET', url: '/api/v10/users/@me' });
-      await inject({ method: 'POST', url: '/api/v10/interactions/1/sekrit-interaction/callback' });
-      await inject({ method: 'GET', url: '/api/v10/webhooks/1/sekrit-webhook?wait=true' });
-    } finally {
-      await server.close();
-    }
+    const { server } = shared;
+    const inject = server.app.http.inject.bind(server.app.http);
+    await inject({ method: 'GET', url: '/api/v10/gateway?token=sekrit-token' });
+    await inject({ method: 'GET', url: '/api/v10/users/@me' });
+    await inject({ method: 'POST', url: '/api/v10/interactions/1/sekrit-interaction/callback' });
+    await inject({ method: 'GET', url: '/api/v10/webhooks/1/sekrit-webhook?wait=true' });
+    const output = logged();
+    // The lines a logger at info writes (the server's, at trace, writes why a request was refused
+    // too, at debug).
     const lines = output
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((line) => line['reqId'] !== undefined);
+      .filter((line) => line['reqId'] !== undefined && Number(line['level']) >= 30);
     expect(lines).toEqual([
       expect.objectContaining({
         level: 30,
@@ -152,54 +159,45 @@ describe('logs', () => {
   });
 
   it("never carry a device flow's user_code or device_code", async () => {
-    let output = '';
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        output += chunk.toString();
-        done();
-      },
-    });
-    const server = await startTestServer({ logger: createLogger('trace', sink) });
+    const { server } = shared;
     const codes: string[] = [];
-    try {
-      const seed = await seedDeveloper(server.app, 'device');
-      await server.app.storage.applications.update(seed.applicationId, {
-        deviceFlowEnabled: true,
-      });
-      const inject = server.app.http.inject.bind(server.app.http);
-      const started = await inject({
-        method: 'POST',
-        url: '/api/v10/oauth2/device/authorize',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from(`${seed.applicationId}:${seed.clientSecret}`).toString('base64')}`,
-        },
-        payload: 'scope=identify',
-      });
-      expect(started.statusCode).toBe(200);
-      const device = started.json<{ user_code: string; device_code: string }>();
-      codes.push(device.user_code, device.user_code.replace('-', ''), device.device_code);
-      const cookie = `guildhall_session=${seed.userToken}`;
-      // The browser page with the code in its query, as verification_uri_complete sends it.
-      const page = await inject({
-        method: 'GET',
-        url: `/activate?user_code=${device.user_code}`,
-        headers: { cookie },
-      });
-      expect(page.statusCode).toBe(200);
-      const verified = await inject({
-        method: 'POST',
-        url: '/api/v10/oauth2/device/verify',
-        headers: { authorization: seed.userToken },
-        payload: { user_code: device.user_code, authorize: true },
-      });
-      expect(verified.statusCode).toBe(200);
-      server.app.logger.info({ user_code: device.user_code, device_code: device.device_code }, 'x');
-    } finally {
-      await server.close();
-    }
+    const seed = await seedDeveloper(server.app, uniqueName('device'));
+    await server.app.storage.applications.update(seed.applicationId, {
+      deviceFlowEnabled: true,
+    });
+    const inject = server.app.http.inject.bind(server.app.http);
+    const started = await inject({
+      method: 'POST',
+      url: '/api/v10/oauth2/device/authorize',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${seed.applicationId}:${seed.clientSecret}`).toString('base64')}`,
+      },
+      payload: 'scope=identify',
+    });
+    expect(started.statusCode).toBe(200);
+    const device = started.json<{ user_code: string; device_code: string }>();
+    codes.push(device.user_code, device.user_code.replace('-', ''), device.device_code);
+    const cookie = `guildhall_session=${seed.userToken}`;
+    // The browser page with the code in its query, as verification_uri_complete sends it.
+    const page = await inject({
+      method: 'GET',
+      url: `/activate?user_code=${device.user_code}`,
+      headers: { cookie },
+    });
+    expect(page.statusCode).toBe(200);
+    const verified = await inject({
+      method: 'POST',
+      url: '/api/v10/oauth2/device/verify',
+      headers: { authorization: seed.userToken },
+      payload: { user_code: device.user_code, authorize: true },
+    });
+    expect(verified.statusCode).toBe(200);
+    server.app.logger.info({ user_code: device.user_code, device_code: device.device_code }, 'x');
+    const output = logged();
     expect(output).toContain('/activate?user_code=[REDACTED]');
     expect(codes).toHaveLength(3);
     for (const code of codes) expect(output).not.toContain(code);
+    neverLogged.push(...codes);
   });
 });

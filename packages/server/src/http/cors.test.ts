@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
+import { uniqueName, useFileServer } from '../../test/support/fileServer.js';
 import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
 import { parseCorsOrigins } from '../domain/corsOrigins.js';
 import { apiRequest } from '../../test/support/inject.js';
@@ -7,19 +8,9 @@ import { apiRequest } from '../../test/support/inject.js';
 const GAME = 'https://game.example.test';
 
 describe('CORS for the API', () => {
-  let server: TestServer | null = null;
-  afterEach(async () => {
-    await server?.close();
-    server = null;
-  });
-
-  const start = async (corsOrigins?: '*' | readonly string[] | null) => {
-    server = await startTestServer({
-      storage: 'sqlite',
-      ...(corsOrigins === undefined ? {} : { config: { corsOrigins } }),
-    });
-    return { server, dev: await seedDeveloper(server.app) };
-  };
+  // The default setting's server; the tests of other settings start their own.
+  const byDefault = useFileServer({ storage: 'sqlite' });
+  const developer = (s: TestServer) => seedDeveloper(s.app, uniqueName('dev'), 'dev app');
 
   const preflight = (s: TestServer, url: string, origin = GAME) =>
     s.app.http.inject({
@@ -33,7 +24,8 @@ describe('CORS for the API', () => {
     });
 
   it('by default any origin may call the API with a token, without credentials', async () => {
-    const { server: s, dev } = await start();
+    const s = byDefault.server;
+    const dev = await developer(s);
     const pre = await preflight(s, '/api/v10/users/@me/channels');
     expect(pre.statusCode).toBe(204);
     expect(pre.headers).toMatchObject({
@@ -74,7 +66,8 @@ describe('CORS for the API', () => {
   });
 
   it('never on the cookie-based OAuth2 pages, nor outside /api', async () => {
-    const { server: s, dev } = await start();
+    const s = byDefault.server;
+    const dev = await developer(s);
     for (const url of ['/api/v10/oauth2/authorize', '/api/oauth2/authorize', '/oauth2/authorize']) {
       const pre = await preflight(s, url);
       expect(pre.headers['access-control-allow-origin'], url).toBeUndefined();
@@ -101,7 +94,11 @@ describe('CORS for the API', () => {
   });
 
   it('with a list, only those origins, and Vary: Origin', async () => {
-    const { server: s, dev } = await start([GAME, 'http://127.0.0.1:5173']);
+    await using s = await startTestServer({
+      storage: 'sqlite',
+      config: { corsOrigins: [GAME, 'http://127.0.0.1:5173'] },
+    });
+    const dev = await developer(s);
     const ok = await preflight(s, '/api/v10/users/@me', 'http://127.0.0.1:5173');
     expect(ok.statusCode).toBe(204);
     expect(ok.headers['access-control-allow-origin']).toBe('http://127.0.0.1:5173');
@@ -118,7 +115,7 @@ describe('CORS for the API', () => {
   });
 
   it('off: no CORS header anywhere', async () => {
-    const { server: s } = await start(null);
+    await using s = await startTestServer({ storage: 'sqlite', config: { corsOrigins: null } });
     const pre = await preflight(s, '/api/v10/users/@me');
     expect(pre.headers['access-control-allow-origin']).toBeUndefined();
     expect(pre.statusCode).not.toBe(204);

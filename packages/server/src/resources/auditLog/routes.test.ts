@@ -3,11 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fabricatedId, uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import {
-  seedDeveloper,
-  startTestServer,
-  type TestServer,
-} from '../../../test/support/testServer.js';
+import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
 import { recordAudit } from './service.js';
 import { apiRequest } from '../../../test/support/inject.js';
 
@@ -131,28 +127,25 @@ describeDrivers('audit log on $driver', (driver) => {
     });
     expect((await list('', `Bot ${viewer.botToken}`)).statusCode).toBe(200);
   });
-});
 
-describe('adding a bot', () => {
-  it('writes BOT_ADD, and a banned bot stays out', async () => {
-    const server = await startTestServer();
-    try {
-      const seed = await seedDeveloper(server.app, uniqueName('botadder'), 'botadder app');
+  describe('adding a bot', () => {
+    it('writes BOT_ADD, and a banned bot stays out', async () => {
+      const owner = await seedDeveloper(server.app, uniqueName('botadder'), 'botadder app');
       const { guild } = await server.app.services.guilds.create({
-        ownerId: seed.userId,
+        ownerId: owner.userId,
         name: 'Bots',
         channels: [],
       });
       await server.app.services.guilds.addBot({
         guildId: guild.id,
-        applicationId: seed.applicationId,
+        applicationId: owner.applicationId,
         permissions: 0n,
       });
       const [entry] = await server.app.storage.auditLog.list(guild.id, {
         actionType: AuditLogActions.BOT_ADD,
         limit: 10,
       });
-      expect(entry).toMatchObject({ userId: seed.userId, targetId: seed.botUserId });
+      expect(entry).toMatchObject({ userId: owner.userId, targetId: owner.botUserId });
 
       const other = await seedDeveloper(server.app, uniqueName('bannedbot'), 'bannedbot app');
       await server.app.storage.bans.create({
@@ -170,8 +163,6 @@ describe('adding a bot', () => {
         }),
       ).rejects.toMatchObject({ code: 40007 });
       expect(await server.app.storage.members.find(guild.id, other.botUserId)).toBeNull();
-    } finally {
-      await server.close();
-    }
+    });
   });
 });

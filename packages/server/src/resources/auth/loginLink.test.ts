@@ -4,7 +4,7 @@ import { HOUR_MS } from '../../domain/time.js';
 import { createLogger } from '../../logger.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { advanceToNextTest, uniqueName, useFileServer } from '../../../test/support/fileServer.js';
-import { seedDeveloper, startTestServer } from '../../../test/support/testServer.js';
+import { seedDeveloper } from '../../../test/support/testServer.js';
 import { apiRequest } from '../../../test/support/inject.js';
 
 const NOW = Date.UTC(2026, 10, 24, 13);
@@ -144,13 +144,13 @@ describeDrivers('one-time login links on $driver', (driver) => {
       code: 10013,
     });
   });
-});
 
-it('limits guesses like password logins: five a minute per address', async () => {
-  await using server = await startTestServer();
-  const redeem = () =>
-    apiRequest(server.app, 'POST /auth/login-link', { payload: { code: 'guess' } });
-  for (let i = 0; i < 5; i++) expect((await redeem()).statusCode).toBe(400);
-  const limited = await redeem();
-  expect(limited.statusCode).toBe(429);
+  it('limits guesses like password logins: five a minute per address', async () => {
+    await using fx = await start();
+    const { redeem } = fx;
+    const guess = () => redeem({ code: 'guess' });
+    for (let i = 0; i < 5; i++) expect((await guess()).statusCode).toBe(400);
+    const limited = await guess();
+    expect(limited.statusCode).toBe(429);
+  });
 });

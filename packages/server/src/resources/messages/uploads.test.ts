@@ -1,9 +1,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
-import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
+import { useFileServer } from '../../../test/support/fileServer.js';
+import { guildFixture } from '../../../test/support/guildMembers.js';
 import { firstChannelId, overwrite, sendMultipart } from '../../../test/support/messageFixtures.js';
 import { MiB, streamUpload } from '../../../test/support/streamUpload.js';
 import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
@@ -11,25 +12,20 @@ import { startTestServer, type TestServer } from '../../../test/support/testServ
 const PAYLOAD = { payload_json: '{"content":"big"}' };
 
 describeDrivers('uploads on $driver', (driver) => {
-  let server: TestServer;
-  let g: GuildFixture;
-  let channelId: string;
-
-  /** A listening server whose limits are `config`; the bot may post but not attach files. */
-  const start = async (config: { maxAttachmentBytes: number; maxUploadBytes: number }) => {
-    server = await startTestServer({ storage: driver, listen: true, config });
-    g = await guildFixture(server, { botPermissions: P.VIEW_CHANNEL | P.SEND_MESSAGES });
-    channelId = await firstChannelId(server.app, g.guildId);
-    // @everyone may attach files by default: an overwrite takes it from the bot here.
-    await overwrite(server.app, { channelId, userId: g.bot.userId, deny: P.ATTACH_FILES });
-  };
   /** Limits under which a 200 MiB file would be read in full if nothing refused it first. */
   const ROOMY = { maxAttachmentBytes: 256 * MiB, maxUploadBytes: 512 * MiB };
-  afterEach(async () => {
-    await server.close();
-  });
+  const roomy = useFileServer({ storage: driver, listen: true, config: ROOMY });
 
-  const blobFiles = () => {
+  /** A guild of its own on `server`, where its bot may post but not attach files. */
+  const seed = async (server: TestServer) => {
+    const g = await guildFixture(server, { botPermissions: P.VIEW_CHANNEL | P.SEND_MESSAGES });
+    const channelId = await firstChannelId(server.app, g.guildId);
+    // @everyone may attach files by default: an overwrite takes it from the bot here.
+    await overwrite(server.app, { channelId, userId: g.bot.userId, deny: P.ATTACH_FILES });
+    return { g, channelId };
+  };
+
+  const blobFiles = (server: TestServer) => {
     const root = join(server.app.config.dataDir, 'blobs');
     if (!existsSync(root)) return [];
     return readdirSync(root, { recursive: true, withFileTypes: true })
@@ -38,7 +34,10 @@ describeDrivers('uploads on $driver', (driver) => {
   };
 
   it('refuses a denied 200 MiB upload without the server holding it in memory', async () => {
-    await start(ROOMY);
+    const { server } = roomy;
+    const { g, channelId } = await seed(server);
+    // The server is the file's: the files it holds already.
+    const filesBefore = blobFiles(server);
     const before = process.memoryUsage();
     let peakRss = 0;
     let peakBuffers = 0;
@@ -59,11 +58,12 @@ describeDrivers('uploads on $driver', (driver) => {
     // A bound, not a timing: 200 MiB held anywhere would show here.
     expect(peakBuffers).toBeLessThan(64 * MiB);
     expect(peakRss).toBeLessThan(64 * MiB);
-    expect(blobFiles()).toEqual([]);
+    expect(blobFiles(server)).toEqual(filesBefore);
   });
 
   it('checks the right to post before reading the body', async () => {
-    await start(ROOMY);
+    const { server } = roomy;
+    const { g, channelId } = await seed(server);
     await overwrite(server.app, {
       channelId,
       userId: g.bot.userId,
@@ -75,8 +75,13 @@ describeDrivers('uploads on $driver', (driver) => {
     expect(JSON.parse(denied.body)).toMatchObject({ code: 50013 });
   });
 
+  // A server of its own: limits small enough to reach, which the roomy server's are not.
   it('caps what one request uploads in all with 40005, leaving no file', async () => {
-    await start({ maxAttachmentBytes: 4096, maxUploadBytes: 8192 });
+    await using server = await startTestServer({
+      storage: driver,
+      config: { maxAttachmentBytes: 4096, maxUploadBytes: 8192 },
+    });
+    const { g, channelId } = await seed(server);
     const files = [0, 1, 2].map((index) => ({
       field: `files[${String(index)}]`,
       filename: `part${String(index)}.bin`,
@@ -92,7 +97,7 @@ describeDrivers('uploads on $driver', (driver) => {
     });
     expect(tooMuch.statusCode, tooMuch.body).toBe(413);
     expect(tooMuch.json()).toMatchObject({ code: 40005 });
-    expect(blobFiles()).toEqual([]);
+    expect(blobFiles(server)).toEqual([]);
 
     const fits = await sendMultipart(server.app, {
       method: 'POST',
@@ -102,6 +107,6 @@ describeDrivers('uploads on $driver', (driver) => {
       files: files.slice(0, 2),
     });
     expect(fits.statusCode, fits.body).toBe(200);
-    expect(blobFiles().filter((name) => !name.endsWith('.type'))).toHaveLength(2);
+    expect(blobFiles(server).filter((name) => !name.endsWith('.type'))).toHaveLength(2);
   });
 });

@@ -1,15 +1,24 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useFileServer } from '../../../test/support/fileServer.js';
 import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
 import { hashSecret } from '../../domain/credentials.js';
 
-describe('health and metrics', () => {
-  let server: TestServer;
-  beforeEach(async () => {
-    server = await startTestServer();
-  });
-  afterEach(() => server.close());
+/**
+ * The server of the tests that leave it whole, on a loopback listener (the default, said here
+ * because the tests of who may read /metrics rely on it).
+ */
+const loopback = useFileServer({ config: { host: '127.0.0.1' } });
 
+/** The value of a series in a /metrics text (`name{labels}`), 0 while it has none. */
+function sample(text: string, series: string): number {
+  const line = text.split('\n').find((each) => each.startsWith(`${series} `));
+  return Number(line?.slice(series.length + 1) ?? 0);
+}
+
+describe('health and metrics', () => {
+  // These close the database or the bus: each on a server of its own.
   it('reports healthy while the database answers, 503 when it does not', async () => {
+    await using server = await startTestServer();
     const ok = await server.app.http.inject({ method: 'GET', url: '/healthz' });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ status: 'ok', storage: 'sqlite' });
@@ -19,6 +28,7 @@ describe('health and metrics', () => {
   });
 
   it('answers /livez while the process runs and /readyz while database and bus answer', async () => {
+    const { server } = loopback;
     const live = await server.app.http.inject({ method: 'GET', url: '/livez' });
     expect([live.statusCode, live.json()]).toEqual([200, { status: 'ok' }]);
     const ready = await server.app.http.inject({ method: 'GET', url: '/readyz' });
@@ -27,6 +37,7 @@ describe('health and metrics', () => {
   });
 
   it('answers /readyz 503 naming the bus when the bus is down; /livez stays 200', async () => {
+    await using server = await startTestServer();
     await server.app.bus.close();
     const ready = await server.app.http.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(503);
@@ -40,6 +51,7 @@ describe('health and metrics', () => {
   });
 
   it('answers /readyz 503 naming the database when it does not answer', async () => {
+    await using server = await startTestServer();
     await server.app.storage.close();
     const ready = await server.app.http.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(503);
@@ -50,6 +62,11 @@ describe('health and metrics', () => {
   });
 
   it('counts requests by route template and status, with a latency histogram', async () => {
+    const { server } = loopback;
+    const scrape = async () =>
+      (await server.app.http.inject({ method: 'GET', url: '/metrics' })).body;
+    // The server is the file's: what this test adds to its counters.
+    const before = await scrape();
     for (let i = 0; i < 3; i++)
       await server.app.http.inject({ method: 'GET', url: '/api/v9/gateway' });
     await server.app.http.inject({ method: 'GET', url: '/api/v10/users/123' });
@@ -57,21 +74,26 @@ describe('health and metrics', () => {
     const res = await server.app.http.inject({ method: 'GET', url: '/metrics' });
     expect(res.headers['content-type']).toContain('text/plain');
     const text = res.body;
-    expect(text).toContain(
-      'guildhall_http_requests_total{method="GET",route="/api/v10/gateway",status="200"} 3',
-    );
-    expect(text).toContain(
-      'guildhall_http_requests_total{method="GET",route="/api/v10/users/:user_id",status="401"} 1',
-    );
-    expect(text).toContain(
-      'guildhall_http_requests_total{method="GET",route="unmatched",status="404"} 1',
-    );
-    expect(text).toContain(
-      'guildhall_http_request_duration_seconds_bucket{method="GET",route="/api/v10/gateway",le="+Inf"} 3',
-    );
-    expect(text).toContain(
-      'guildhall_http_request_duration_seconds_count{method="GET",route="/api/v10/gateway"} 3',
-    );
+    const moved = (series: string) => sample(text, series) - sample(before, series);
+    expect(
+      moved('guildhall_http_requests_total{method="GET",route="/api/v10/gateway",status="200"}'),
+    ).toBe(3);
+    expect(
+      moved(
+        'guildhall_http_requests_total{method="GET",route="/api/v10/users/:user_id",status="401"}',
+      ),
+    ).toBe(1);
+    expect(
+      moved('guildhall_http_requests_total{method="GET",route="unmatched",status="404"}'),
+    ).toBe(1);
+    expect(
+      moved(
+        'guildhall_http_request_duration_seconds_bucket{method="GET",route="/api/v10/gateway",le="+Inf"}',
+      ),
+    ).toBe(3);
+    expect(
+      moved('guildhall_http_request_duration_seconds_count{method="GET",route="/api/v10/gateway"}'),
+    ).toBe(3);
     expect(text).toContain('guildhall_process_cpu_user_seconds_total');
     const buckets = [
       ...text.matchAll(
@@ -84,12 +106,8 @@ describe('health and metrics', () => {
 
 describe('who may read /metrics', () => {
   const TOKEN = 'metrics-token-0123456789abcdef0123456789';
-  /** What one server with `config` answers to each of `authorizations` (none: no header). */
-  const read = async (
-    config: { host: string; metricsTokenHash?: string | null },
-    authorizations: readonly (string | undefined)[] = [undefined],
-  ) => {
-    await using server = await startTestServer({ config });
+  /** What `server` answers to each of `authorizations` (none: no header). */
+  const answersOf = async (server: TestServer, authorizations: readonly (string | undefined)[]) => {
     const answers: { status: number; body: string }[] = [];
     for (const authorization of authorizations) {
       const res = await server.app.http.inject({
@@ -99,6 +117,21 @@ describe('who may read /metrics', () => {
       });
       answers.push({ status: res.statusCode, body: res.body });
     }
+    return answers;
+  };
+  /**
+   * What a server with `config` answers to each of `authorizations` (none: no header): the file's
+   * server for its own settings (loopback, no token), else one started with them (a listener's
+   * address and token are read at start).
+   */
+  const read = async (
+    config: { host: string; metricsTokenHash?: string | null },
+    authorizations: readonly (string | undefined)[] = [undefined],
+  ) => {
+    if (config.host === '127.0.0.1' && config.metricsTokenHash === undefined)
+      return answersOf(loopback.server, authorizations);
+    await using server = await startTestServer({ config });
+    const answers = await answersOf(server, authorizations);
     return answers;
   };
 
