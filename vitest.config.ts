@@ -30,7 +30,7 @@ function testFiles(dir: string): string[] {
  * (packages/server/test/support, one server per file and driver).
  */
 const STARTS_A_SERVER =
-  /startTestServer\(|useFileServer\(|use[A-Z]\w*(?:Fixture|World)\(|createApp\(/;
+  /startTestServer\(|useFileServer\(|use[A-Z]\w*(?:Fixture|World|Server)\(|createApp\(/;
 
 const sources = [
   'packages/protocol/src',

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyKey } from 'discord-interactions';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeDrivers } from '../test/support/drivers.js';
-import { guildFixture } from '../test/support/guildMembers.js';
+import { guildFixture, type GuildFixture } from '../test/support/guildMembers.js';
 import { firstChannelId } from '../test/support/messageFixtures.js';
 import { TEST_DATABASE_URL, acquireSchema, releaseSchema } from '../test/support/postgres.js';
 import { startTestServer, type TestServer } from '../test/support/testServer.js';
@@ -18,20 +19,54 @@ import { SEALED_AS, SecretBoxError, createSecretBox } from './domain/secretBox.j
 import { HOUR_MS } from './domain/time.js';
 import { rotateSecretKey } from './secretRotation.js';
 import { SECRET_KEY_FILE, sealStoredSecrets, startResealing } from './secrets.js';
+import { MIGRATIONS_TABLE } from './storage/migrations.js';
 import { createPostgresStorage } from './storage/postgres/index.js';
-import { createSqliteStorage } from './storage/sqlite/index.js';
+import { backupSqlite, createSqliteStorage } from './storage/sqlite/index.js';
 import { SEALED_COLUMNS, type SealedColumn, type Storage } from './storage/index.js';
 import { createLogger } from './logger.js';
 
 const NOW = Date.UTC(2026, 11, 5, 10);
-/** Tests that start two servers on one database (PostgreSQL migrations on a busy machine). */
+/** Tests that start a server on a copied database (PostgreSQL on a busy machine). */
 const TWO_STARTS_MS = 60_000;
+/** What the seeding server made: a guild with its owner and bot, and a webhook of the guild. */
+interface Seeded {
+  g: GuildFixture;
+  webhook: { id: string; token: string };
+}
 const SEALED_FOR: Record<SealedColumn, (rowKey: string) => string> = {
   'applications.signing_key': SEALED_AS.applicationSigningKey,
   'oauth_signing_keys.private_jwk': SEALED_AS.idTokenSigningKey,
   'webhooks.token_sealed': SEALED_AS.webhookToken,
   'server_secrets.value': SEALED_AS.serverSecret,
 };
+
+/**
+ * Makes schema `to` a copy of `from` (both migrated): every table but the migrations' emptied
+ * and given `from`'s rows, with triggers (foreign keys' included) off as releaseSchema has them.
+ */
+async function copySchemaRows(from: string, to: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SET LOCAL session_replication_role = replica');
+    await client.query(
+      `DO $$ DECLARE t text; BEGIN
+         FOR t IN SELECT tablename FROM pg_tables
+                  WHERE schemaname = '${from}' AND tablename <> '${MIGRATIONS_TABLE}' LOOP
+           EXECUTE format('DELETE FROM %I.%I', '${to}', t);
+           EXECUTE format('INSERT INTO %I.%I SELECT * FROM %I.%I', '${to}', t, '${from}', t);
+         END LOOP;
+       END $$`,
+    );
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    await client.end();
+  }
+}
 
 /** `guildhall secrets rotate` (secretRotation.ts) on every driver. */
 describeDrivers('secret key rotation on $driver', (driver) => {
@@ -40,6 +75,26 @@ describeDrivers('secret key rotation on $driver', (driver) => {
   const clock = manualClock(NOW);
   const servers: TestServer[] = [];
   const storages: Storage[] = [];
+  // What every test rotates: a database a server seeded and left, in a data folder whose key file
+  // it made, made once for the block. A rotation changes it: each test rotates a copy of its own.
+  let seededFolder: string;
+  let seededDatabase: string;
+  let seeded: Seeded;
+  beforeAll(async () => {
+    clock.set(NOW);
+    seededFolder = await mkdtemp(join(tmpdir(), 'guildhall-rotate-seeded-'));
+    seededDatabase = driver === 'postgres' ? acquireSchema() : join(seededFolder, 'guildhall.db');
+    const first = await serverOn({ database: seededDatabase, dataDir: seededFolder }, null);
+    try {
+      seeded = await seed(first);
+    } finally {
+      await first.close();
+    }
+  });
+  afterAll(async () => {
+    if (driver === 'postgres') await releaseSchema(seededDatabase);
+    await rm(seededFolder, { recursive: true, force: true });
+  });
   beforeEach(async () => {
     clock.set(NOW);
     dataDir = await mkdtemp(join(tmpdir(), 'guildhall-rotate-'));
@@ -54,20 +109,25 @@ describeDrivers('secret key rotation on $driver', (driver) => {
   });
 
   const keyFile = () => join(dataDir, SECRET_KEY_FILE);
-  const fileKeyring = async () => {
-    const parsed = parseKeyring(await readFile(keyFile(), 'utf8'));
+  const fileKeyring = async (path = keyFile()) => {
+    const parsed = parseKeyring(await readFile(path, 'utf8'));
     if (!('keyring' in parsed)) throw new Error(parsed.error);
     return parsed.keyring;
   };
-  /** A server on the database; `secretKey` null: the data folder's key file. */
-  const start = async (secretKey: SecretKeyring | null = null) => {
-    const server = await startTestServer({
+  /** A server on this database and data folder; `secretKey` null: the folder's key file. */
+  const serverOn = (
+    where: { database: string; dataDir: string },
+    secretKey: SecretKeyring | null,
+  ) =>
+    startTestServer({
       storage: driver,
-      database,
-      dataDir,
+      ...where,
       clock,
       config: { secretKey, allowLocalWebhooks: true },
     });
+  /** A server on the test's database and data folder, closed after the test. */
+  const start = async (secretKey: SecretKeyring | null = null) => {
+    const server = await serverOn({ database, dataDir }, secretKey);
     servers.push(server);
     return server;
   };
@@ -84,7 +144,7 @@ describeDrivers('secret key rotation on $driver', (driver) => {
     return storage;
   };
   /** An app (its signing key), the ID token key, a webhook (its token), the attachment secret. */
-  const seed = async (server: TestServer) => {
+  const seed = async (server: TestServer): Promise<Seeded> => {
     const g = await guildFixture(server, { botPermissions: 0n });
     const channelId = await firstChannelId(server.app, g.guildId);
     const hook = await g.call('POST', `/channels/${channelId}/webhooks`, {
@@ -96,12 +156,19 @@ describeDrivers('secret key rotation on $driver', (driver) => {
     const webhook = hook.json<{ id: string; token: string }>();
     return { g, webhook };
   };
-  /** A database a server (`secretKey` as for `start`) seeded and left, opened for the rotation. */
-  const seededAndStopped = async (secretKey: SecretKeyring | null = null) => {
-    const first = await start(secretKey);
-    const seeded = await seed(first);
-    await stop(first);
-    return { seeded, storage: await openStorage() };
+  /**
+   * The seeded database, copied as the test's own and opened for the rotation, with the key it is
+   * sealed with: in the test's data folder as the key file the seeding server made (`keyFile`), or
+   * for the test to set as GUILDHALL_SECRET_KEY.
+   */
+  const seededCopy = async (options: { keyFile: boolean }) => {
+    const made = join(seededFolder, SECRET_KEY_FILE);
+    if (options.keyFile) await copyFile(made, keyFile());
+    if (driver === 'sqlite') await backupSqlite(seededDatabase, database);
+    // A new schema of the pool is migrated as it opens, before the rows come.
+    const storage = await openStorage();
+    if (driver === 'postgres') await copySchemaRows(seededDatabase, database);
+    return { storage, key: (await fileKeyring(made)).current };
   };
   /** Every sealed value, opened with `keys` (it throws when one does not open). */
   const openedWith = async (storage: Storage, keys: SecretKeyring | Buffer) => {
@@ -129,7 +196,7 @@ describeDrivers('secret key rotation on $driver', (driver) => {
     return { result, lines };
   };
   /** The server still signs webhook events with the app's key, and opens the webhook's token. */
-  const expectServes = async (server: TestServer, seeded: Awaited<ReturnType<typeof seed>>) => {
+  const expectServes = async (server: TestServer, seeded: Seeded) => {
     const application = await server.app.storage.applications.findById(seeded.g.bot.applicationId);
     if (application === null) throw new Error('app missing');
     const receiver = await startWebhookReceiver();
@@ -154,7 +221,7 @@ describeDrivers('secret key rotation on $driver', (driver) => {
   it(
     'makes a new key current, seals everything with it, and the old one opens until it retires',
     async () => {
-      const { seeded, storage } = await seededAndStopped();
+      const { storage } = await seededCopy({ keyFile: true });
       const old = await fileKeyring();
       const plain = await openedWith(storage, old.current);
       expect(Object.keys(plain)).toHaveLength(4);
@@ -207,7 +274,7 @@ describeDrivers('secret key rotation on $driver', (driver) => {
   it(
     'stages a key every node learns first, then makes that key current',
     async () => {
-      const { seeded, storage } = await seededAndStopped();
+      const { storage } = await seededCopy({ keyFile: true });
       const old = await fileKeyring();
       const before = await storage.sealedValues.list('applications.signing_key', null, 10);
 
@@ -268,8 +335,8 @@ describeDrivers('secret key rotation on $driver', (driver) => {
   );
 
   it('with GUILDHALL_SECRET_KEY it makes the staged key current and names what to set', async () => {
-    const [k1, k2] = [randomBytes(32), randomBytes(32)];
-    const { storage } = await seededAndStopped(keyringOf(k1));
+    const { storage, key: k1 } = await seededCopy({ keyFile: false });
+    const k2 = randomBytes(32);
     const plain = await openedWith(storage, k1);
 
     const unstaged = rotate(storage, { secretKey: keyringOf(k1) });
@@ -289,7 +356,7 @@ describeDrivers('secret key rotation on $driver', (driver) => {
   });
 
   it('changes nothing when a stored secret does not open', async () => {
-    const { storage } = await seededAndStopped();
+    const { storage } = await seededCopy({ keyFile: true });
     const before = await openedWith(storage, (await fileKeyring()).current);
     const stranger = `${randomBytes(32).toString('base64')}\n`;
     await writeFile(keyFile(), stranger, { mode: 0o600 });
@@ -303,8 +370,8 @@ describeDrivers('secret key rotation on $driver', (driver) => {
   });
 
   it('seals again what a node still on the old key sealed, until the old key retires', async () => {
-    const [k1, k2] = [randomBytes(32), randomBytes(32)];
-    const { storage } = await seededAndStopped(keyringOf(k1));
+    const { storage, key: k1 } = await seededCopy({ keyFile: false });
+    const k2 = randomBytes(32);
     const rotated: SecretKeyring = {
       current: k2,
       next: null,

@@ -10,7 +10,7 @@ describeDrivers('local authorize (activities and RPC) on $driver', (driver) => {
   let server: TestServer;
   let seed: Seed;
 
-  const shared = useFileServer({ storage: driver });
+  const shared = useFileServer({ storage: driver }, 'api');
   beforeEach(async () => {
     server = shared.server;
     seed = await seedDeveloper(server.app, uniqueName('ada'), 'ada app');

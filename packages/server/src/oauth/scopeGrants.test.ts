@@ -2,8 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { describeDrivers } from '../../test/support/drivers.js';
+import {
+  advanceToNextTest,
+  sharedClock,
+  uniqueName,
+  useFileServer,
+} from '../../test/support/fileServer.js';
 import {
   REDIRECT,
   basic,
@@ -11,8 +17,7 @@ import {
   tokenRequest,
   verifier,
 } from '../../test/support/oauthFixture.js';
-import { seedDeveloper, startTestServer, type TestServer } from '../../test/support/testServer.js';
-import { manualClock } from '../domain/clock.js';
+import { seedDeveloper, type TestServer } from '../../test/support/testServer.js';
 import { hashSecret } from '../domain/credentials.js';
 import { MINUTE_MS } from '../domain/time.js';
 import { DEVICE_CODE_GRANT } from './deviceFlow.js';
@@ -71,7 +76,10 @@ describe('the scope table', () => {
  * issues a token with the scope; any other is refused with invalid_scope.
  */
 describeDrivers('every grant keeps to the scope table on $driver', (driver) => {
-  const clock = manualClock(Date.UTC(2026, 10, 22));
+  // The worker's server of the OAuth2 fixture (oauthFixture.ts: the same settings and clock),
+  // moved on from where its last test left it.
+  const clock = sharedClock(`oauth:${driver}`, Date.UTC(2026, 10, 22));
+  const shared = useFileServer({ storage: driver, clock }, 'oauth');
   let server: TestServer;
   /** A confidential application with every approval its scopes may need. */
   let owner: Seed;
@@ -81,10 +89,11 @@ describeDrivers('every grant keeps to the scope table on $driver', (driver) => {
   let person: Seed;
 
   beforeAll(async () => {
-    server = await startTestServer({ storage: driver, clock });
-    owner = await seedDeveloper(server.app, 'owner');
-    game = await seedDeveloper(server.app, 'game');
-    person = await seedDeveloper(server.app, 'mallory');
+    advanceToNextTest(clock, Date.UTC(2026, 10, 22));
+    server = shared.server;
+    owner = await seedDeveloper(server.app, uniqueName('owner'));
+    game = await seedDeveloper(server.app, uniqueName('game'));
+    person = await seedDeveloper(server.app, uniqueName('mallory'));
     const settings = {
       redirectUris: [REDIRECT],
       deviceFlowEnabled: true,
@@ -96,9 +105,6 @@ describeDrivers('every grant keeps to the scope table on $driver', (driver) => {
       ...settings,
       publicClient: true,
     });
-  });
-  afterAll(async () => {
-    await server.close();
   });
 
   const inject = (options: InjectOptions) => server.app.http.inject(options);
@@ -226,9 +232,11 @@ describeDrivers('every grant keeps to the scope table on $driver', (driver) => {
     const oauth = server.app.services.oauth;
     const storage = server.app.storage;
     const now = clock.now();
-    // A grant the person made before the table: a live authorization and a refresh token.
+    // Someone of this test's own (the rows check what the person's authorization holds).
+    const earlier = await seedDeveloper(server.app, uniqueName('earlier'));
+    // A grant they made before the table: a live authorization and a refresh token.
     const old = await oauth.issueTokens({
-      userId: person.userId,
+      userId: earlier.userId,
       applicationId: owner.applicationId,
       scopes: ['identify', 'applications.commands.update'],
       refresh: true,
@@ -250,7 +258,7 @@ describeDrivers('every grant keeps to the scope table on $driver', (driver) => {
     await storage.oauth.createCode({
       hash: hashSecret(code),
       applicationId: owner.applicationId,
-      userId: person.userId,
+      userId: earlier.userId,
       scopes: ['applications.commands.update'],
       redirectUri: REDIRECT,
       codeChallenge: null,
@@ -274,7 +282,7 @@ describeDrivers('every grant keeps to the scope table on $driver', (driver) => {
       applicationId: owner.applicationId,
       scopes: ['applications.store.update'],
       status: 'approved',
-      userId: person.userId,
+      userId: earlier.userId,
       createdAt: now,
       expiresAt: now + MINUTE_MS,
       lastPolledAt: null,

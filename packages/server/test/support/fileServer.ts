@@ -231,6 +231,66 @@ export function advanceToNextTest(
   clock.set(Math.max(clock.now() + BETWEEN_TESTS_MS, earliest));
 }
 
+/** A file's server on the worker's manual clock ({@link useClockedServer}). */
+export interface ClockedServer extends FileServer {
+  /** The worker's clock of the server: tests move it forward (advance, set later), never back. */
+  readonly clock: ReturnType<typeof manualClock>;
+  /** Where the clock stood when this test began: the test's "now" for the times it expects. */
+  readonly startedAt: number;
+}
+
+/**
+ * {@link useFileServer} on the worker's manual clock for `share` and the driver
+ * ({@link sharedClock}), so that the worker's files of the same settings borrow one server. Before
+ * the file and before each test the clock moves on ({@link advanceToNextTest}) to no earlier than
+ * `era.from`: tests read their start from `startedAt`, not from a fixed date. The API changes at
+ * some dates (a permission split, a rule that starts on a day): `era.until` is the first of those
+ * after `era.from` that the file's tests could meet, and a test that would begin or end past it
+ * fails rather than silently test the other side of it. A test that needs a time before the clock
+ * (the day before a split) cannot run on a shared server.
+ */
+export function useClockedServer(
+  options: Omit<TestServerOptions, 'clock'>,
+  share: string,
+  era: { from: number; until?: number },
+): ClockedServer {
+  const clock = sharedClock(`${share}:${options.storage ?? 'sqlite'}`, era.from);
+  const file = useFileServer({ ...options, clock }, share);
+  const checkEra = (when: string) => {
+    if (era.until !== undefined && clock.now() >= era.until) {
+      throw new Error(
+        `the worker's ${share} clock is past ${new Date(era.until).toISOString()} ${when}: ` +
+          'its files have moved it further than their tests may go',
+      );
+    }
+  };
+  let startedAt: number | undefined;
+  // What the file's own beforeAll seeds is made no earlier either.
+  beforeAll(() => {
+    advanceToNextTest(clock, era.from);
+    checkEra('as this file starts');
+  });
+  beforeEach(() => {
+    advanceToNextTest(clock, era.from);
+    checkEra('as this test starts');
+    startedAt = clock.now();
+  });
+  afterEach(() => {
+    startedAt = undefined;
+    checkEra('after this test');
+  });
+  return {
+    get server() {
+      return file.server;
+    },
+    clock,
+    get startedAt() {
+      if (startedAt === undefined) throw new Error('no test start: outside a test');
+      return startedAt;
+    },
+  };
+}
+
 let fabricated = 0;
 
 /**

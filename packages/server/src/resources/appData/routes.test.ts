@@ -1,19 +1,9 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { uniqueName } from '../../../test/support/fileServer.js';
+import { beforeAll, expect, it } from 'vitest';
+import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
-import {
-  GIF_1X1,
-  PNG_1X1,
-  ROOMY_LIMITS,
-  botWith,
-  seedGuild,
-} from '../../../test/support/expressionFixtures.js';
-import {
-  seedDeveloper,
-  startTestServer,
-  type TestServer,
-} from '../../../test/support/testServer.js';
+import { GIF_1X1, PNG_1X1, botWith, seedGuild } from '../../../test/support/expressionFixtures.js';
+import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
 import { apiCaller, collectDispatches } from '../../../test/support/voiceFixture.js';
 
 type Dev = Awaited<ReturnType<typeof seedDeveloper>>;
@@ -38,15 +28,15 @@ describeDrivers('application data and OAuth2 membership on $driver', (driver) =>
   let other: Dev;
   let bot: string;
 
+  // The worker's plain server (its route bucket is ROOMY_LIMITS' already, and these refusals are
+  // far from its invalid request limit): the file's tests share two developers of their own.
+  const shared = useFileServer({ storage: driver }, 'api');
   beforeAll(async () => {
-    server = await startTestServer({ storage: driver, ...ROOMY_LIMITS });
+    server = shared.server;
     call = apiCaller(server.app);
     dev = await seedDeveloper(server.app, uniqueName('maker'), 'maker app');
     other = await seedDeveloper(server.app, uniqueName('other'), 'other app');
     bot = `Bot ${dev.botToken}`;
-  });
-  afterAll(async () => {
-    await server.close();
   });
 
   /** A user's OAuth2 access token for `app` with `scopes`. */

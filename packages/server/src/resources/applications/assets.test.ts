@@ -1,5 +1,5 @@
 import { beforeEach, expect, it, vi } from 'vitest';
-import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
+import { fabricatedId, uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { GIF_1X1, PNG_1X1 } from '../../../test/support/expressionFixtures.js';
 import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
@@ -9,7 +9,7 @@ describeDrivers('rich presence assets on $driver', (driver) => {
   let server: TestServer;
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
 
-  const shared = useFileServer({ storage: driver });
+  const shared = useFileServer({ storage: driver }, 'api');
   beforeEach(async () => {
     server = shared.server;
     seed = await seedDeveloper(server.app, uniqueName('ren'), 'ren app');
@@ -120,7 +120,7 @@ describeDrivers('rich presence assets on $driver', (driver) => {
     const now = Date.now();
     for (let i = 1; i < MAX_APPLICATION_ASSETS; i += 1) {
       await server.app.storage.applicationAssets.create({
-        id: String(now * 1000 + i),
+        id: fabricatedId(seed.applicationId),
         applicationId: seed.applicationId,
         type: 1,
         name: `seeded_${i}`,

@@ -1,17 +1,17 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../domain/credentials.js';
-import { manualClock } from '../../domain/clock.js';
-import { advanceToNextTest, uniqueName, useFileServer } from '../../../test/support/fileServer.js';
+import { uniqueName, useClockedServer } from '../../../test/support/fileServer.js';
 import { type TestServer } from '../../../test/support/testServer.js';
 import { apiRequest } from '../../../test/support/inject.js';
 
 describe('accounts: register, log in, log out', () => {
   let server: TestServer;
-  // The tests share a server: each starts an hour after the last (its rate limits afresh).
-  const clock = manualClock(Date.now());
-  const shared = useFileServer({ clock });
+  // The worker's server of the clocked API files (SQLite): each test starts an hour after the
+  // last (its rate limits afresh). Accounts change at no date: any start will do.
+  const shared = useClockedServer({ storage: 'sqlite' }, 'api-clock', {
+    from: Date.UTC(2026, 5, 1),
+  });
   beforeEach(() => {
-    advanceToNextTest(clock, Date.now());
     server = shared.server;
   });
 

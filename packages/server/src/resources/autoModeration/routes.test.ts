@@ -1,5 +1,6 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
+import { useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import {
   guildFixture,
@@ -7,7 +8,7 @@ import {
   type Person,
 } from '../../../test/support/guildMembers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 
 describeDrivers('auto-moderation rules on $driver', (driver) => {
   let server: TestServer;
@@ -15,15 +16,14 @@ describeDrivers('auto-moderation rules on $driver', (driver) => {
   let member: Person;
   let channelId: string;
 
-  beforeAll(async () => {
-    server = await startTestServer({ storage: driver });
+  // The worker's plain server: each test makes a guild of its own on it.
+  const shared = useFileServer({ storage: driver }, 'api');
+  beforeEach(async () => {
+    server = shared.server;
     g = await guildFixture(server, { botPermissions: P.MANAGE_GUILD | P.MODERATE_MEMBERS });
     member = await g.join('mod-member');
     const [general] = await server.app.storage.channels.listByGuild(g.guildId);
     channelId = general?.id ?? '';
-  });
-  afterAll(async () => {
-    await server.close();
   });
 
   const rulesUrl = () => `/guilds/${g.guildId}/auto-moderation/rules`;

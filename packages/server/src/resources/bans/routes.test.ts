@@ -10,7 +10,7 @@ describeDrivers('bans on $driver', (driver) => {
   let server: TestServer;
   let g: GuildFixture;
 
-  const shared = useFileServer({ storage: driver });
+  const shared = useFileServer({ storage: driver }, 'api');
   beforeEach(async () => {
     server = shared.server;
     g = await guildFixture(server, { botPermissions: P.BAN_MEMBERS | P.MANAGE_GUILD });

@@ -1,5 +1,10 @@
 import { beforeEach, expect, it } from 'vitest';
-import { registration, uniqueName, useFileServer } from '../../../test/support/fileServer.js';
+import {
+  fabricatedId,
+  registration,
+  uniqueName,
+  useFileServer,
+} from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
 import { MAX_HIGHLIGHT_FIELDS, MAX_WIDGETS } from './layout.js';
@@ -36,7 +41,7 @@ describeDrivers('game-stats widget layouts on $driver', (driver) => {
   let server: TestServer;
   let dev: Awaited<ReturnType<typeof seedDeveloper>>;
 
-  const shared = useFileServer({ storage: driver });
+  const shared = useFileServer({ storage: driver }, 'api');
   beforeEach(async () => {
     server = shared.server;
     dev = await seedDeveloper(server.app, uniqueName('gamedev'), 'gamedev app');
@@ -119,7 +124,7 @@ describeDrivers('game-stats widget layouts on $driver', (driver) => {
   it("fills the layout with a player's stats", async () => {
     const session = await server.app.services.auth.register(registration('player'));
     await server.app.storage.oauth.upsertAuthorization({
-      id: String(BigInt(session.user_id) + 7n),
+      id: fabricatedId(session.user_id),
       userId: session.user_id,
       applicationId: dev.applicationId,
       scopes: ['application_identities.write'],

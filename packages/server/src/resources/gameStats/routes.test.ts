@@ -1,7 +1,7 @@
 import { beforeEach, expect, it } from 'vitest';
-import { manualClock } from '../../domain/clock.js';
 import { generateToken, hashSecret } from '../../domain/credentials.js';
-import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
+import { CHANNEL_LIST_VISIBILITY_FROM_MS } from '../../domain/permissions.js';
+import { fabricatedId, uniqueName, useClockedServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
@@ -38,7 +38,11 @@ describeDrivers('game stats on $driver', (driver) => {
   let dev: Seed;
   let other: Seed;
   let player: { userId: string; token: string; username: string };
-  const clock = manualClock(Date.UTC(2026, 5, 1));
+  const shared = useClockedServer({ storage: driver }, 'api-clock', {
+    from: Date.UTC(2026, 5, 1),
+    until: CHANNEL_LIST_VISIBILITY_FROM_MS,
+  });
+  const { clock } = shared;
 
   const call = (
     /** `'METHOD /path'`. */
@@ -56,11 +60,10 @@ describeDrivers('game stats on $driver', (driver) => {
     });
     return { userId: session.user_id, token: session.token, username };
   };
-  // Ids no snowflake of the server takes (the file's tests share it).
-  let grants = 0;
   const grant = (userId: string, applicationId: string, scopes: string[]) =>
     server.app.storage.oauth.upsertAuthorization({
-      id: String(7_000_000 + (grants += 1)),
+      // An id no snowflake of the server takes (the worker's files share it).
+      id: fabricatedId(userId),
       userId,
       applicationId,
       scopes,
@@ -85,9 +88,7 @@ describeDrivers('game stats on $driver', (driver) => {
   const write = (payload: unknown, external = 'player-123', user = player.userId) =>
     call(`PATCH ` + profilePath(dev.applicationId, user, external), bot(), payload);
 
-  const shared = useFileServer({ storage: driver, clock });
   beforeEach(async () => {
-    clock.set(Date.UTC(2026, 5, 1));
     server = shared.server;
     dev = await seedDeveloper(server.app, uniqueName('gamedev'), 'gamedev app');
     other = await seedDeveloper(server.app, uniqueName('otherdev'), 'otherdev app');

@@ -1,6 +1,7 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
 import { inflateSync } from 'node:zlib';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
+import { registration, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import {
   guildFixture,
@@ -8,7 +9,7 @@ import {
   type Person,
 } from '../../../test/support/guildMembers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 import { WIDGET_IMAGE_SIZES } from './index.js';
 
 describeDrivers('guild settings on $driver', (driver) => {
@@ -17,15 +18,14 @@ describeDrivers('guild settings on $driver', (driver) => {
   let member: Person;
   let general: string;
 
-  beforeAll(async () => {
-    server = await startTestServer({ storage: driver });
+  // The worker's plain server: each test makes a guild of its own on it.
+  const shared = useFileServer({ storage: driver }, 'api');
+  beforeEach(async () => {
+    server = shared.server;
     g = await guildFixture(server, { botPermissions: P.MANAGE_GUILD | P.KICK_MEMBERS });
     member = await g.join('plain');
     const [channel] = await server.app.storage.channels.listByGuild(g.guildId);
     general = channel?.id ?? '';
-  });
-  afterAll(async () => {
-    await server.close();
   });
 
   const url = (tail: string) => `/guilds/${g.guildId}${tail}`;
@@ -247,11 +247,7 @@ describeDrivers('guild settings on $driver', (driver) => {
       vanity_url_code: 'fixture',
     });
     // The vanity code works as an invite, counting its joins.
-    const joiner = await server.app.services.auth.register({
-      email: 'vanity@example.test',
-      username: 'vanity-joiner',
-      password: 'correct horse battery',
-    });
+    const joiner = await server.app.services.auth.register(registration('vanity-joiner'));
     const shown = await g.call('GET', '/invites/fixture', joiner.token);
     expect(shown.json()).toMatchObject({ code: 'fixture', guild: { id: g.guildId } });
     const joined = await g.call('POST', '/invites/fixture', joiner.token);

@@ -1,8 +1,8 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
 import { beforeEach, expect, it } from 'vitest';
-import { manualClock } from '../../domain/clock.js';
 import { generateToken, hashSecret } from '../../domain/credentials.js';
-import { registration, useFileServer } from '../../../test/support/fileServer.js';
+import { CHANNEL_LIST_VISIBILITY_FROM_MS } from '../../domain/permissions.js';
+import { registration, useClockedServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import {
   guildFixture,
@@ -18,11 +18,12 @@ describeDrivers('guild tags and primary guilds on $driver', (driver) => {
   let server: TestServer;
   let guild: GuildFixture;
   let member: Person;
-  const clock = manualClock(Date.UTC(2026, 5, 1));
-
-  const shared = useFileServer({ storage: driver, clock });
+  const shared = useClockedServer({ storage: driver }, 'api-clock', {
+    from: Date.UTC(2026, 5, 1),
+    until: CHANNEL_LIST_VISIBILITY_FROM_MS,
+  });
+  const { clock } = shared;
   beforeEach(async () => {
-    clock.set(Date.UTC(2026, 5, 1));
     server = shared.server;
     guild = await guildFixture(server, {
       botPermissions: P.MANAGE_GUILD,

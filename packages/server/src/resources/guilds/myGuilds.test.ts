@@ -1,7 +1,7 @@
 import { ALL_PERMISSIONS, PermissionFlags as P } from '@guildhall/protocol';
 import { join } from 'node:path';
 import { beforeEach, expect, it } from 'vitest';
-import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
+import { fabricatedId, uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
 import { DiskBlobStore } from '../../blobs/index.js';
@@ -20,7 +20,7 @@ describeDrivers('my guilds service on $driver', (driver) => {
   let ada: Awaited<ReturnType<typeof seedDeveloper>>;
   let bob: Awaited<ReturnType<typeof seedDeveloper>>;
 
-  const shared = useFileServer({ storage: driver });
+  const shared = useFileServer({ storage: driver }, 'api');
   beforeEach(async () => {
     server = shared.server;
     ada = await seedDeveloper(server.app, uniqueName('ada'), 'ada app');
@@ -86,7 +86,7 @@ describeDrivers('my guilds service on $driver', (driver) => {
       channels: [],
     });
     const kicker = await server.app.storage.roles.create({
-      id: createSnowflakeGenerator({ clock: manualClock(Date.now()), workerId: 4 })(),
+      id: fabricatedId(bobs.id),
       guildId: bobs.id,
       name: 'kicker',
       permissions: P.KICK_MEMBERS,

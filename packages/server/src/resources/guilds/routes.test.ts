@@ -21,7 +21,7 @@ describeDrivers('guilds on $driver', (driver) => {
   let bob: Awaited<ReturnType<typeof seedDeveloper>>;
   let call: ReturnType<typeof apiCall>;
 
-  const shared = useFileServer({ storage: driver });
+  const shared = useFileServer({ storage: driver }, 'api');
   beforeEach(async () => {
     server = shared.server;
     ada = await seedDeveloper(server.app, uniqueName('ada'), 'ada app');

@@ -1,15 +1,16 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
 import type { LightMyRequestResponse } from 'fastify';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { manualClock } from '../../domain/clock.js';
-import { fabricatedId, registration, useFileServer } from '../../../test/support/fileServer.js';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { CHANNEL_LIST_VISIBILITY_FROM_MS } from '../../domain/permissions.js';
+import { fabricatedId, registration, useClockedServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { watchDispatches } from '../../../test/support/invites.js';
 import { expectOpenApiResponse, getOpenApiValidator } from '../../../test/support/openapi.js';
 import { type TestServer } from '../../../test/support/testServer.js';
 
-const START_MS = Date.UTC(2026, 2, 1);
+/** The earliest a test starts at: after the permission splits. */
+const EARLIEST = Date.UTC(2026, 2, 1);
 const DAY_S = 86_400;
 
 interface InviteBody {
@@ -38,11 +39,12 @@ describeDrivers('invites on $driver', (driver) => {
   let server: TestServer;
   let g: GuildFixture;
   let channelId: string;
-  const clock = manualClock(START_MS);
-
-  const shared = useFileServer({ storage: driver, clock });
+  const shared = useClockedServer({ storage: driver }, 'api-clock', {
+    from: EARLIEST,
+    until: CHANNEL_LIST_VISIBILITY_FROM_MS,
+  });
+  const { clock } = shared;
   beforeEach(async () => {
-    clock.set(START_MS);
     server = shared.server;
     g = await guildFixture(server, {
       botPermissions: P.CREATE_INSTANT_INVITE | P.MANAGE_CHANNELS | P.MANAGE_GUILD | P.MANAGE_ROLES,
@@ -86,6 +88,7 @@ describeDrivers('invites on $driver', (driver) => {
   describe('POST /channels/{id}/invites', () => {
     it('creates an invite with its metadata, audits and dispatches it', async () => {
       const watch = await watchDispatches(server);
+      onTestFinished(watch.stop);
       const invite = await created({});
       expect(invite).toMatchObject({
         guild_id: g.guildId,
@@ -95,8 +98,8 @@ describeDrivers('invites on $driver', (driver) => {
         max_uses: 0,
         max_age: DAY_S,
         temporary: false,
-        created_at: new Date(START_MS).toISOString(),
-        expires_at: new Date(START_MS + DAY_S * 1000).toISOString(),
+        created_at: new Date(shared.startedAt).toISOString(),
+        expires_at: new Date(shared.startedAt + DAY_S * 1000).toISOString(),
         roles: [],
       });
       expect(invite.code).toMatch(/^[A-Za-z0-9]{10}$/);
@@ -280,6 +283,7 @@ describeDrivers('invites on $driver', (driver) => {
 
     it('revokes with MANAGE_CHANNELS or MANAGE_GUILD only', async () => {
       const watch = await watchDispatches(server);
+      onTestFinished(watch.stop);
       const invite = await created({});
       const url = `/invites/${invite.code}`;
       const mal = await g.join('mal');
@@ -340,6 +344,7 @@ describeDrivers('invites on $driver', (driver) => {
 
     it('joins the guild with the invite’s roles and counts the use', async () => {
       const watch = await watchDispatches(server);
+      onTestFinished(watch.stop);
       const low = await makeRole('low', 1);
       const invite = await created({ role_ids: [low.id] }, g.owner.token);
       const ann = await stranger('ann');
@@ -414,8 +419,10 @@ describeDrivers('invites on $driver', (driver) => {
       const invite = await created({});
       const ann = await stranger('ann');
       for (let i = 0; i < 100; i++) {
+        // Ids no snowflake of the server takes (the worker's files share it).
+        const guildId = fabricatedId(g.guildId);
         await server.app.storage.guilds.create({
-          id: String(9_000_000 + i),
+          id: guildId,
           name: `guild ${i}`,
           icon: null,
           description: null,
@@ -425,7 +432,7 @@ describeDrivers('invites on $driver', (driver) => {
           createdAt: clock.now(),
         });
         await server.app.storage.members.add({
-          guildId: String(9_000_000 + i),
+          guildId,
           userId: ann.userId,
           nick: null,
           joinedAt: clock.now(),

@@ -1,8 +1,8 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeEach, expect, it, vi } from 'vitest';
-import { manualClock } from '../../domain/clock.js';
-import { useFileServer } from '../../../test/support/fileServer.js';
+import { CHANNEL_LIST_VISIBILITY_FROM_MS } from '../../domain/permissions.js';
+import { fabricatedId, useClockedServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { multipartBody } from '../../../test/support/invites.js';
@@ -12,7 +12,8 @@ import { MAX_TARGET_USERS_FILE_BYTES } from './csv.js';
 import { JobStatus } from './jobs.js';
 import { apiRequest } from '../../../test/support/inject.js';
 
-const START_MS = Date.UTC(2026, 2, 1);
+/** The earliest a test starts at: after the permission splits. */
+const EARLIEST = Date.UTC(2026, 2, 1);
 
 interface JobStatusBody {
   status: number;
@@ -32,11 +33,12 @@ describeDrivers('invite target users on $driver', (driver) => {
   let server: TestServer;
   let g: GuildFixture;
   let code: string;
-  const clock = manualClock(START_MS);
-
-  const shared = useFileServer({ storage: driver, clock });
+  const shared = useClockedServer({ storage: driver }, 'api-clock', {
+    from: EARLIEST,
+    until: CHANNEL_LIST_VISIBILITY_FROM_MS,
+  });
+  const { clock } = shared;
   beforeEach(async () => {
-    clock.set(START_MS);
     server = shared.server;
     g = await guildFixture(server, {
       botPermissions: P.CREATE_INSTANT_INVITE | P.MANAGE_GUILD,
@@ -107,7 +109,7 @@ describeDrivers('invite target users on $driver', (driver) => {
     expect((await upload('1003\n', mal.token)).statusCode).toBe(403);
     // VIEW_AUDIT_LOG reads, but does not change.
     const auditor = await server.app.storage.roles.create({
-      id: '77',
+      id: fabricatedId(g.guildId),
       guildId: g.guildId,
       name: 'auditor',
       permissions: P.VIEW_AUDIT_LOG,
@@ -188,8 +190,8 @@ describeDrivers('invite target users on $driver', (driver) => {
       status: JobStatus.COMPLETED,
       total_users: 3,
       processed_users: 3,
-      created_at: new Date(START_MS).toISOString(),
-      completed_at: new Date(START_MS).toISOString(),
+      created_at: new Date(shared.startedAt).toISOString(),
+      completed_at: new Date(shared.startedAt).toISOString(),
       error_message: null,
     });
     expect(await listed()).toEqual(['3', '2001', '2002']);

@@ -1,24 +1,30 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
 import { beforeEach, expect, it } from 'vitest';
-import { manualClock } from '../../domain/clock.js';
-import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
+import { CHANNEL_LIST_VISIBILITY_FROM_MS } from '../../domain/permissions.js';
+import { uniqueName, useClockedServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
 
-const NOW = Date.UTC(2026, 5, 1);
+/** The earliest a test starts at: after the permission splits, before channel list visibility. */
+const EARLIEST = Date.UTC(2026, 5, 1);
 const DAY = 86_400_000;
 
 describeDrivers('prune on $driver', (driver) => {
   let server: TestServer;
   let g: GuildFixture;
-  const clock = manualClock(NOW);
   let roleId: string;
+  /** Where this test's clock began: the members' join times count back from it. */
+  let now: number;
 
-  const shared = useFileServer({ storage: driver, clock });
+  const shared = useClockedServer({ storage: driver }, 'api-clock', {
+    from: EARLIEST,
+    until: CHANNEL_LIST_VISIBILITY_FROM_MS,
+  });
+  const { clock } = shared;
   beforeEach(async () => {
-    clock.set(NOW);
+    now = shared.startedAt;
     server = shared.server;
     g = await guildFixture(server, {
       botPermissions: P.MANAGE_GUILD | P.KICK_MEMBERS,
@@ -31,10 +37,10 @@ describeDrivers('prune on $driver', (driver) => {
       })
     ).json<{ id: string }>().id;
     // Join times stand for last activity: 10 days ago, exactly 7 days ago, and today.
-    await g.join('old', { joinedAt: NOW - 10 * DAY });
-    await g.join('edge', { joinedAt: NOW - 7 * DAY });
-    await g.join('new', { joinedAt: NOW });
-    await g.join('oldrole', { joinedAt: NOW - 10 * DAY, roleIds: [roleId] });
+    await g.join('old', { joinedAt: now - 10 * DAY });
+    await g.join('edge', { joinedAt: now - 7 * DAY });
+    await g.join('new', { joinedAt: now });
+    await g.join('oldrole', { joinedAt: now - 10 * DAY, roleIds: [roleId] });
   });
 
   const url = () => `/guilds/${g.guildId}/prune`;
@@ -144,7 +150,7 @@ describeDrivers('prune on $driver', (driver) => {
   it('bad bodies and missing permissions prune nobody', async () => {
     const before = await members();
     const audits = await g.auditCount();
-    const pat = await g.join('pat', { joinedAt: NOW - 20 * DAY });
+    const pat = await g.join('pat', { joinedAt: now - 20 * DAY });
     for (const payload of [{ days: 31 }, { days: 'week' }, { compute_prune_count: 'no' }]) {
       const res = await g.call('POST', url(), { auth: g.bot.token, payload });
       expect(res.json(), JSON.stringify(payload)).toMatchObject({ code: 50035 });
@@ -180,8 +186,8 @@ describeDrivers('prune on $driver', (driver) => {
     const top = (await botTop())?.position ?? 0;
     await server.app.storage.roles.update(g.guildId, same, { position: top });
     await server.app.storage.roles.update(g.guildId, above, { position: top + 5 });
-    await g.join('peer', { joinedAt: NOW - 10 * DAY, roleIds: [same] });
-    await g.join('boss', { joinedAt: NOW - 10 * DAY, roleIds: [above] });
+    await g.join('peer', { joinedAt: now - 10 * DAY, roleIds: [same] });
+    await g.join('boss', { joinedAt: now - 10 * DAY, roleIds: [above] });
     const before = await members();
     const audits = await g.auditCount();
     for (const roleIds of [[same], [above], [roleId, above]]) {

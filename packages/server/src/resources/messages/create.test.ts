@@ -1,5 +1,5 @@
 import { PermissionFlags as P, snowflakeFromTimestamp } from '@guildhall/protocol';
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import {
   overwrite,
@@ -16,6 +16,7 @@ describeDrivers('creating messages on $driver', (driver) => {
 
   it('creates, reads and lists a message; MESSAGE_CREATE has guild_id and member', async () => {
     const dispatches = await recordDispatches(fx.server.app);
+    onTestFinished(dispatches.stop);
     const message = await send(fx.g.owner.token, {
       content: `hello <@${fx.g.bot.userId}>`,
       nonce: 'n1',

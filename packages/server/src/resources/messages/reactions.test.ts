@@ -1,6 +1,6 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { beforeEach, expect, it } from 'vitest';
-import { useFileServer } from '../../../test/support/fileServer.js';
+import { beforeEach, expect, it, onTestFinished } from 'vitest';
+import { fabricatedId, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import {
@@ -28,7 +28,7 @@ describeDrivers('reactions on $driver', (driver) => {
   let channelId: string;
   let messageId: string;
 
-  const shared = useFileServer({ storage: driver });
+  const shared = useFileServer({ storage: driver }, 'api');
   beforeEach(async () => {
     server = shared.server;
     g = await guildFixture(server, { botPermissions: P.MANAGE_MESSAGES });
@@ -58,6 +58,7 @@ describeDrivers('reactions on $driver', (driver) => {
 
   it('adds, counts, lists and removes own reactions with dispatches', async () => {
     const dispatches = await recordDispatches(server.app);
+    onTestFinished(dispatches.stop);
     const ann = await g.join('ann');
     for (const auth of [g.owner.token, ann.token, ann.token]) {
       const res = await g.call('PUT', `${base()}/${THUMBS}/@me`, auth);
@@ -121,7 +122,7 @@ describeDrivers('reactions on $driver', (driver) => {
 
   it('custom emoji by name:id; unknown ones are 10014', async () => {
     const emoji = await server.app.storage.emojis.create({
-      id: '1300000000000000000',
+      id: fabricatedId(messageId),
       guildId: g.guildId,
       name: 'party',
       creatorId: g.owner.userId,
@@ -143,6 +144,7 @@ describeDrivers('reactions on $driver', (driver) => {
 
   it('permissions: ADD_REACTIONS for a new emoji, MANAGE_MESSAGES to remove others', async () => {
     const dispatches = await recordDispatches(server.app);
+    onTestFinished(dispatches.stop);
     const ann = await g.join('ann');
     await overwrite(server.app, { channelId, userId: ann.userId, deny: P.ADD_REACTIONS });
     const path = `${base()}/${THUMBS}/@me`;

@@ -1,6 +1,6 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
 import { beforeEach, expect, it } from 'vitest';
-import { useFileServer } from '../../../test/support/fileServer.js';
+import { fabricatedId, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { type TestServer } from '../../../test/support/testServer.js';
@@ -9,7 +9,7 @@ describeDrivers('deleting a role on $driver', (driver) => {
   let server: TestServer;
   let g: GuildFixture;
 
-  const shared = useFileServer({ storage: driver });
+  const shared = useFileServer({ storage: driver }, 'api');
   beforeEach(async () => {
     server = shared.server;
     g = await guildFixture(server, { botPermissions: P.MANAGE_ROLES });
@@ -30,7 +30,7 @@ describeDrivers('deleting a role on $driver', (driver) => {
     });
     expect(put.statusCode).toBe(204);
     const emoji = await server.app.storage.emojis.create({
-      id: String(BigInt(role.id) + 1n),
+      id: fabricatedId(role.id),
       guildId: g.guildId,
       name: 'only_temp',
       creatorId: g.owner.userId,

@@ -14,7 +14,7 @@ describeDrivers('roles on $driver', (driver) => {
   let server: TestServer;
   let g: GuildFixture;
 
-  const shared = useFileServer({ storage: driver });
+  const shared = useFileServer({ storage: driver }, 'api');
   beforeEach(async () => {
     server = shared.server;
     g = await guildFixture(server, { botPermissions: P.MANAGE_ROLES | P.SEND_MESSAGES });

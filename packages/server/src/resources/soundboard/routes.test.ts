@@ -1,15 +1,10 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { manualClock } from '../../domain/clock.js';
+import { beforeAll, expect, it } from 'vitest';
+import { CHANNEL_LIST_VISIBILITY_FROM_MS } from '../../domain/permissions.js';
+import { useClockedServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
-import {
-  DAY_MS,
-  ROOMY_LIMITS,
-  SPLIT_MS,
-  botWith,
-  seedGuild,
-} from '../../../test/support/expressionFixtures.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { DAY_MS, SPLIT_MS, botWith, seedGuild } from '../../../test/support/expressionFixtures.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 import {
   apiCaller,
   collectDispatches,
@@ -31,16 +26,20 @@ describeDrivers('soundboard on $driver', (driver) => {
   let fx: Awaited<ReturnType<typeof seedGuild>>;
   let events: Awaited<ReturnType<typeof collectDispatches>>;
   let call: ReturnType<typeof apiCaller>;
-  const clock = manualClock(SPLIT_MS + DAY_MS);
+  // The worker's server of the clocked API files: its route bucket is ROOMY_LIMITS' already (the
+  // test server's default), and these refusals are far from its invalid request limit.
+  const shared = useClockedServer({ storage: driver }, 'api-clock', {
+    from: SPLIT_MS + DAY_MS,
+    until: CHANNEL_LIST_VISIBILITY_FROM_MS,
+  });
+  const { clock } = shared;
 
+  // The file's tests share a guild of their own: the last plays the sound the one before made.
   beforeAll(async () => {
-    server = await startTestServer({ storage: driver, clock, ...ROOMY_LIMITS });
+    server = shared.server;
     fx = await seedGuild(server.app);
     events = await collectDispatches(server.app);
     call = apiCaller(server.app);
-  });
-  afterAll(async () => {
-    await server.close();
   });
 
   const base = () => `/guilds/${fx.guildId}/soundboard-sounds`;

@@ -14,7 +14,7 @@ describeDrivers('users on $driver', (driver) => {
   let server: TestServer;
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
 
-  const shared = useFileServer({ storage: driver });
+  const shared = useFileServer({ storage: driver }, 'api');
   beforeEach(async () => {
     server = shared.server;
     seed = await seedDeveloper(server.app, uniqueName('ada'), 'ada app');
@@ -83,7 +83,7 @@ describeDrivers('users on $driver', (driver) => {
   });
 
   it('an expired OAuth2 token is refused', async () => {
-    const token = 'expired-token';
+    const token = uniqueName('expired-token');
     await server.app.storage.tokens.create({
       hash: hashSecret(token),
       kind: 'bearer',

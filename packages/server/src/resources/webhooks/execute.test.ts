@@ -1,7 +1,7 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { beforeEach, expect, it } from 'vitest';
-import { manualClock } from '../../domain/clock.js';
-import { useFileServer } from '../../../test/support/fileServer.js';
+import { beforeEach, expect, it, onTestFinished } from 'vitest';
+import { CHANNEL_LIST_VISIBILITY_FROM_MS } from '../../domain/permissions.js';
+import { useClockedServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import {
@@ -30,15 +30,17 @@ type WebhookMessage = WireMessage & {
 };
 
 describeDrivers('incoming webhook token routes on $driver', (driver) => {
-  const clock = manualClock(AFTER_SPLIT);
   let server: TestServer;
   let g: GuildFixture;
   let channelId: string;
   let hook: Hook;
 
-  const shared = useFileServer({ storage: driver, clock });
+  const shared = useClockedServer({ storage: driver }, 'api-clock', {
+    from: AFTER_SPLIT,
+    until: CHANNEL_LIST_VISIBILITY_FROM_MS,
+  });
+  const { clock } = shared;
   beforeEach(async () => {
-    clock.set(AFTER_SPLIT);
     server = shared.server;
     g = await guildFixture(server, { botPermissions: P.MANAGE_WEBHOOKS, nowMs: () => clock.now() });
     channelId = await firstChannelId(server.app, g.guildId);
@@ -97,6 +99,7 @@ describeDrivers('incoming webhook token routes on $driver', (driver) => {
 
   it('executes: 204 without wait, the message with it; then gets, edits and deletes it', async () => {
     const recorded = await recordDispatches(server.app);
+    onTestFinished(recorded.stop);
     const quiet = await send('POST', tokenPath(), {
       spec: SPEC,
       payload: { content: 'build passed' },

@@ -1,7 +1,7 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { beforeEach, expect, it } from 'vitest';
-import { manualClock } from '../../domain/clock.js';
-import { registration, useFileServer } from '../../../test/support/fileServer.js';
+import { beforeEach, expect, it, onTestFinished } from 'vitest';
+import { CHANNEL_LIST_VISIBILITY_FROM_MS } from '../../domain/permissions.js';
+import { registration, useClockedServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { PNG_1X1 } from '../../../test/support/expressionFixtures.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
@@ -28,14 +28,16 @@ interface Webhook {
 }
 
 describeDrivers('webhook management on $driver', (driver) => {
-  const clock = manualClock(AFTER_SPLIT);
   let server: TestServer;
   let g: GuildFixture;
   let channelId: string;
 
-  const shared = useFileServer({ storage: driver, clock });
+  const shared = useClockedServer({ storage: driver }, 'api-clock', {
+    from: AFTER_SPLIT,
+    until: CHANNEL_LIST_VISIBILITY_FROM_MS,
+  });
+  const { clock } = shared;
   beforeEach(async () => {
-    clock.set(AFTER_SPLIT);
     server = shared.server;
     g = await guildFixture(server, { botPermissions: P.MANAGE_WEBHOOKS, nowMs: () => clock.now() });
     channelId = await firstChannelId(server.app, g.guildId);
@@ -64,6 +66,7 @@ describeDrivers('webhook management on $driver', (driver) => {
 
   it('creates, lists, reads, modifies and deletes a webhook, audited and announced', async () => {
     const recorded = await recordDispatches(server.app);
+    onTestFinished(recorded.stop);
     const res = await send('POST', `/channels/${channelId}/webhooks`, {
       auth: g.owner.token,
       payload: { name: 'Deploys', avatar: PNG_1X1 },
@@ -153,6 +156,7 @@ describeDrivers('webhook management on $driver', (driver) => {
     });
     const otherId = made.json<{ id: string }>().id;
     const recorded = await recordDispatches(server.app);
+    onTestFinished(recorded.stop);
     const moved = await send('PATCH', `/webhooks/${hook.id}`, {
       auth: g.owner.token,
       payload: { channel_id: otherId },
