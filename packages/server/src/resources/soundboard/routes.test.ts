@@ -1,5 +1,5 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, beforeEach, expect, it } from 'vitest';
 import { CHANNEL_LIST_VISIBILITY_FROM_MS } from '../../domain/permissions.js';
 import { useClockedServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
@@ -34,12 +34,14 @@ describeDrivers('soundboard on $driver', (driver) => {
   });
   const { clock } = shared;
 
-  // The file's tests share a guild of their own: the last plays the sound the one before made.
   beforeAll(async () => {
     server = shared.server;
-    fx = await seedGuild(server.app);
     events = await collectDispatches(server.app);
     call = apiCaller(server.app);
+  });
+  // A guild of the test's own: a sound made, edited or deleted by one test is not another's.
+  beforeEach(async () => {
+    fx = await seedGuild(server.app);
   });
 
   const base = () => `/guilds/${fx.guildId}/soundboard-sounds`;
@@ -165,10 +167,12 @@ describeDrivers('soundboard on $driver', (driver) => {
     expect(quackFile.headers['content-type']).toBe('audio/mpeg');
     expect(readAudio(quackFile.rawPayload)?.durationSeconds).toBeGreaterThan(0.4);
 
-    const [sound] = await server.app.storage.soundboard.listByGuild(fx.guildId);
+    const made = await upload({ sound: dataUri('audio/mpeg', mp3(40)), emoji_name: '🔔' });
+    expect(made.statusCode).toBe(201);
+    const sound = made.json<Sound>();
     const send = (body: unknown, channelId = fx.voiceId, auth = fx.ownerAuth) =>
       call('POST', `/channels/${channelId}/send-soundboard-sound`, { auth, body });
-    const away = await send({ sound_id: sound?.id });
+    const away = await send({ sound_id: sound.sound_id });
     expect(away.json()).toMatchObject({ code: 40032 });
     await server.app.storage.gateway.putVoiceState({
       guildId: fx.guildId,
@@ -183,10 +187,12 @@ describeDrivers('soundboard on $driver', (driver) => {
       requestToSpeakAt: null,
     });
     await events.take();
-    expect((await send({ sound_id: sound?.id })).statusCode).toBe(204);
+    expect((await send({ sound_id: sound.sound_id })).statusCode).toBe(204);
     expect((await send({ sound_id: '1' })).statusCode).toBe(204);
     expect((await send({ sound_id: '99999' })).json()).toMatchObject({ code: 10097 });
-    expect((await send({ sound_id: sound?.id }, fx.textId)).json()).toMatchObject({ code: 50024 });
+    expect((await send({ sound_id: sound.sound_id }, fx.textId)).json()).toMatchObject({
+      code: 50024,
+    });
     expect((await send({})).json()).toMatchObject({ code: 50035, errors: { sound_id: {} } });
     const effects = (await events.take()).filter((e) => e.type === 'VOICE_CHANNEL_EFFECT_SEND');
     expect(effects.map((e) => [e.channelId, e.data])).toEqual([
@@ -196,7 +202,7 @@ describeDrivers('soundboard on $driver', (driver) => {
           channel_id: fx.voiceId,
           guild_id: fx.guildId,
           user_id: fx.owner.userId,
-          sound_id: sound?.id,
+          sound_id: sound.sound_id,
           sound_volume: 1,
           emoji: { id: null, name: '🔔' },
         },
