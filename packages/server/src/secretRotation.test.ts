@@ -3,12 +3,16 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyKey } from 'discord-interactions';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeDrivers } from '../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../test/support/guildMembers.js';
 import { firstChannelId } from '../test/support/messageFixtures.js';
-import { TEST_DATABASE_URL, acquireSchema, releaseSchema } from '../test/support/postgres.js';
+import {
+  TEST_DATABASE_URL,
+  acquireSchema,
+  copySchemaRows,
+  releaseSchema,
+} from '../test/support/postgres.js';
 import { startTestServer, type TestServer } from '../test/support/testServer.js';
 import { startWebhookReceiver } from '../test/support/webhookReceiver.js';
 import { UsageError } from './cliFlags.js';
@@ -19,7 +23,6 @@ import { SEALED_AS, SecretBoxError, createSecretBox } from './domain/secretBox.j
 import { HOUR_MS } from './domain/time.js';
 import { rotateSecretKey } from './secretRotation.js';
 import { SECRET_KEY_FILE, sealStoredSecrets, startResealing } from './secrets.js';
-import { MIGRATIONS_TABLE } from './storage/migrations.js';
 import { createPostgresStorage } from './storage/postgres/index.js';
 import { backupSqlite, createSqliteStorage } from './storage/sqlite/index.js';
 import { SEALED_COLUMNS, type SealedColumn, type Storage } from './storage/index.js';
@@ -39,34 +42,6 @@ const SEALED_FOR: Record<SealedColumn, (rowKey: string) => string> = {
   'webhooks.token_sealed': SEALED_AS.webhookToken,
   'server_secrets.value': SEALED_AS.serverSecret,
 };
-
-/**
- * Makes schema `to` a copy of `from` (both migrated): every table but the migrations' emptied
- * and given `from`'s rows, with triggers (foreign keys' included) off as releaseSchema has them.
- */
-async function copySchemaRows(from: string, to: string): Promise<void> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SET LOCAL session_replication_role = replica');
-    await client.query(
-      `DO $$ DECLARE t text; BEGIN
-         FOR t IN SELECT tablename FROM pg_tables
-                  WHERE schemaname = '${from}' AND tablename <> '${MIGRATIONS_TABLE}' LOOP
-           EXECUTE format('DELETE FROM %I.%I', '${to}', t);
-           EXECUTE format('INSERT INTO %I.%I SELECT * FROM %I.%I', '${to}', t, '${from}', t);
-         END LOOP;
-       END $$`,
-    );
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    await client.end();
-  }
-}
 
 /** `guildhall secrets rotate` (secretRotation.ts) on every driver. */
 describeDrivers('secret key rotation on $driver', (driver) => {

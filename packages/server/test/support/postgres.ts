@@ -36,29 +36,59 @@ export function acquireSchema(): string {
 }
 
 /**
- * Gives back a schema of {@link acquireSchema} once nothing uses it: every table but the
- * migrations' is emptied (as a fresh migrated schema), or the schema is dropped if that fails.
- * Triggers, foreign keys' included, are off for the deletes (session_replication_role).
+ * Empties every table of `schema` but the migrations' in one transaction and, given `from` (a
+ * schema of the same migrations), fills each with `from`'s rows. Triggers, foreign keys' included,
+ * are off meanwhile (session_replication_role), so the order of the tables does not matter.
+ */
+async function refillTables(client: pg.Client, schema: string, from?: string): Promise<void> {
+  const copy =
+    from === undefined
+      ? ''
+      : `EXECUTE format('INSERT INTO %I.%I SELECT * FROM %I.%I', '${schema}', t, '${from}', t);`;
+  await client.query('BEGIN');
+  await client.query('SET LOCAL session_replication_role = replica');
+  await client.query(
+    `DO $$ DECLARE t text; BEGIN
+       FOR t IN SELECT tablename FROM pg_tables
+                WHERE schemaname = '${schema}' AND tablename <> '${MIGRATIONS_TABLE}' LOOP
+         EXECUTE format('DELETE FROM %I.%I', '${schema}', t);
+         ${copy}
+       END LOOP;
+     END $$`,
+  );
+  await client.query('COMMIT');
+}
+
+/**
+ * Gives back a schema of {@link acquireSchema} once nothing uses it: its tables emptied (as a
+ * fresh migrated schema), or the schema dropped if that fails.
  */
 export async function releaseSchema(schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();
   try {
-    await client.query('BEGIN');
-    await client.query('SET LOCAL session_replication_role = replica');
-    await client.query(
-      `DO $$ DECLARE t text; BEGIN
-         FOR t IN SELECT tablename FROM pg_tables
-                  WHERE schemaname = '${schema}' AND tablename <> '${MIGRATIONS_TABLE}' LOOP
-           EXECUTE format('DELETE FROM %I.%I', '${schema}', t);
-         END LOOP;
-       END $$`,
-    );
-    await client.query('COMMIT');
+    await refillTables(client, schema);
     idleSchemas.push(schema);
   } catch {
     await client.query('ROLLBACK').catch(() => undefined);
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Makes schema `to` a copy of `from`'s rows (both migrated, as by {@link acquireSchema}): a test
+ * that changes a database a server seeded once changes a copy of its own.
+ */
+export async function copySchemaRows(from: string, to: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await refillTables(client, to, from);
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
   } finally {
     await client.end();
   }
