@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyKey } from 'discord-interactions';
 import { createLocalJWKSet, jwtVerify } from 'jose';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { describeDrivers } from '../test/support/drivers.js';
+import { uniqueName } from '../test/support/fileServer.js';
 import { acquireSchema, releaseSchema } from '../test/support/postgres.js';
 import { seedDeveloper, startTestServer } from '../test/support/testServer.js';
 import { startWebhookReceiver } from '../test/support/webhookReceiver.js';
@@ -15,6 +16,8 @@ import { manualClock } from './domain/clock.js';
 import { SEALED_AS, SecretBoxError, createSecretBox } from './domain/secretBox.js';
 import { keyringOf } from './domain/keyring.js';
 import { SECRET_KEY_FILE, loadKeyring, sealStoredSecrets } from './secrets.js';
+import type { Storage } from './storage/index.js';
+import { backupSqlite, createSqliteStorage } from './storage/sqlite/index.js';
 
 describe('the secret box', () => {
   const box = createSecretBox(randomBytes(32));
@@ -98,30 +101,35 @@ describe('the secret key', () => {
 });
 
 describeDrivers('signing keys at rest on $driver', (driver) => {
+  // The block's server: the first start on the block's database and data folder, without
+  // GUILDHALL_SECRET_KEY, so it made the folder's key file. Each test seeds its own developer on
+  // it; the starts a test needs after it are made on the block's database (nextDatabase).
   let dataDir: string;
   let schema: string;
+  let server: App | undefined;
   const running: App[] = [];
 
-  beforeEach(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'guildhall-sealed-'));
-    // On PostgreSQL a migrated schema of the worker's pool, emptied again after the test.
-    schema = driver === 'postgres' ? acquireSchema() : '';
-  });
-  afterEach(async () => {
-    for (const app of running.splice(0)) await app.close();
-    await rm(dataDir, { recursive: true, force: true });
-    if (driver === 'postgres') await releaseSchema(schema);
-  });
-
-  /** The same database and data folder each time, as a restarted server (or another node) finds them. */
-  const start = async (secretKey: Buffer | null) => {
+  /**
+   * A server on `database` with `secretKey` (null: the data folder's key file), in the block's
+   * data folder, as a restarted server (or another node) finds it, or in one of its own.
+   */
+  const open = async (
+    secretKey: Buffer | null,
+    database: string,
+    { ownFolder = false }: { ownFolder?: boolean } = {},
+  ) => {
     const { app } = await startTestServer({
       storage: driver,
-      database: driver === 'postgres' ? schema : join(dataDir, 'guildhall.db'),
-      dataDir,
+      database,
+      ...(ownFolder ? {} : { dataDir }),
       config: { allowLocalWebhooks: true, secretKey: secretKey && keyringOf(secretKey) },
       clock: manualClock(Date.UTC(2026, 10, 24)),
     });
+    return app;
+  };
+  /** A start of this test's, closed after it. */
+  const start = async (...args: Parameters<typeof open>) => {
+    const app = await open(...args);
     running.push(app);
     return app;
   };
@@ -129,11 +137,60 @@ describeDrivers('signing keys at rest on $driver', (driver) => {
     running.splice(running.indexOf(app), 1);
     await app.close();
   };
+  const blockServer = () => server ?? expect.fail('the block has no server');
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'guildhall-sealed-'));
+    // On PostgreSQL a migrated schema of the worker's pool, emptied again after the block.
+    schema = driver === 'postgres' ? acquireSchema() : '';
+    server = await open(null, driver === 'postgres' ? schema : join(dataDir, 'guildhall.db'));
+  });
+  afterEach(async () => {
+    for (const app of running.splice(0)) await app.close();
+  });
+  afterAll(async () => {
+    await server?.close();
+    server = undefined;
+    await rm(dataDir, { recursive: true, force: true });
+    if (driver === 'postgres') await releaseSchema(schema);
+  });
+
+  /**
+   * The block's database for another start, once `change` (given a storage on it) has changed it:
+   * on PostgreSQL the database itself, which nodes share; on SQLite, whose file one process
+   * serves, a copy of it made now, the block's server going on with the original.
+   */
+  const nextDatabase = async (change?: (storage: Storage) => Promise<void>) => {
+    if (driver === 'postgres') {
+      await change?.(blockServer().storage);
+      return schema;
+    }
+    const copy = join(dataDir, `${uniqueName('copy')}.db`);
+    await backupSqlite(join(dataDir, 'guildhall.db'), copy);
+    if (change !== undefined) {
+      const storage = createSqliteStorage({ filename: copy });
+      try {
+        await change(storage);
+      } finally {
+        await storage.close();
+      }
+    }
+    return copy;
+  };
+  /** The key of the data folder's key file, which the block's server made. */
+  const fileKey = async () =>
+    Buffer.from((await readFile(join(dataDir, SECRET_KEY_FILE), 'utf8')).trim(), 'base64');
+  /** A developer of this test's on the block's server, and the ID token key made. */
+  const seeded = async (name: string) => {
+    const seed = await seedDeveloper(blockServer(), uniqueName(name));
+    await blockServer().services.oauth.keys.jwks();
+    return seed;
+  };
 
   /** The stored rows: an app's signing key and the ID token key's private JWK. */
-  const storedKeys = async (app: App, applicationId: string) => {
-    const stored = await app.storage.applications.findById(applicationId);
-    const [oidc] = await app.storage.oauth.listSigningKeys();
+  const storedKeys = async (storage: Storage, applicationId: string) => {
+    const stored = await storage.applications.findById(applicationId);
+    const [oidc] = await storage.oauth.listSigningKeys();
     if (stored === null || oidc === undefined) throw new Error('keys missing');
     return { signingKey: stored.signingKey, verifyKey: stored.verifyKey, oidc };
   };
@@ -147,7 +204,7 @@ describeDrivers('signing keys at rest on $driver', (driver) => {
 
   /** Writes the keys back in plaintext, as a database from before sealing holds them. */
   const unseal = async (
-    app: App,
+    storage: Storage,
     keys: {
       seed: { applicationId: string };
       sealed: Awaited<ReturnType<typeof storedKeys>>;
@@ -155,11 +212,11 @@ describeDrivers('signing keys at rest on $driver', (driver) => {
     },
   ) => {
     const { seed, sealed, plain } = keys;
-    await app.storage.sealedValues.replace('applications.signing_key', seed.applicationId, {
+    await storage.sealedValues.replace('applications.signing_key', seed.applicationId, {
       from: sealed.signingKey,
       to: plain.signingKey,
     });
-    await app.storage.sealedValues.replace('oauth_signing_keys.private_jwk', sealed.oidc.kid, {
+    await storage.sealedValues.replace('oauth_signing_keys.private_jwk', sealed.oidc.kid, {
       from: sealed.oidc.privateJwk,
       to: plain.privateJwk,
     });
@@ -189,11 +246,9 @@ describeDrivers('signing keys at rest on $driver', (driver) => {
   };
 
   it('stores both kinds sealed, never the plaintext, and signs with them', async () => {
-    const key = randomBytes(32);
-    const app = await start(key);
-    const seed = await seedDeveloper(app, 'sealed');
-    await app.services.oauth.keys.jwks();
-    const stored = await storedKeys(app, seed.applicationId);
+    const key = await fileKey();
+    const seed = await seeded('sealed');
+    const stored = await storedKeys(blockServer().storage, seed.applicationId);
     const plain = opened(key, stored, seed.applicationId);
     // What was sealed is the app's real key pair and an RSA private JWK.
     const publicDer = createPublicKey(
@@ -215,23 +270,22 @@ describeDrivers('signing keys at rest on $driver', (driver) => {
       expect(sealed).not.toContain(secret);
       expect(sealed).not.toContain(secret.slice(8, 40));
     }
-    await expectSigning(app, seed.applicationId);
+    await expectSigning(blockServer(), seed.applicationId);
   });
 
   it('seals plaintext rows from before at the next start, once', async () => {
-    const key = randomBytes(32);
-    const before = await start(key);
-    const seed = await seedDeveloper(before, 'legacy');
-    await before.services.oauth.keys.jwks();
-    const sealed = await storedKeys(before, seed.applicationId);
+    const key = await fileKey();
+    const seed = await seeded('legacy');
+    const sealed = await storedKeys(blockServer().storage, seed.applicationId);
     const plain = opened(key, sealed, seed.applicationId);
     // As a database written before sealing holds them.
-    await unseal(before, { seed, sealed, plain });
-    expect((await storedKeys(before, seed.applicationId)).signingKey).toBe(plain.signingKey);
-    await stop(before);
+    const database = await nextDatabase(async (storage) => {
+      await unseal(storage, { seed, sealed, plain });
+      expect((await storedKeys(storage, seed.applicationId)).signingKey).toBe(plain.signingKey);
+    });
 
-    const after = await start(key);
-    const migrated = await storedKeys(after, seed.applicationId);
+    const after = await start(key, database);
+    const migrated = await storedKeys(after.storage, seed.applicationId);
     expect(migrated.signingKey).toMatch(/^v1:/);
     expect(migrated.oidc.privateJwk).toMatch(/^v1:/);
     expect(opened(key, migrated, seed.applicationId)).toEqual(plain);
@@ -242,14 +296,12 @@ describeDrivers('signing keys at rest on $driver', (driver) => {
       sealed: 0,
       resealed: 0,
     });
-    expect(await storedKeys(after, seed.applicationId)).toEqual(migrated);
+    expect(await storedKeys(after.storage, seed.applicationId)).toEqual(migrated);
   });
 
   it('a wrong key stops the start with one message saying what to do', async () => {
-    const first = await start(randomBytes(32));
-    await seedDeveloper(first, 'wrong');
-    await stop(first);
-    const failure = start(randomBytes(32));
+    await seeded('wrong');
+    const failure = start(randomBytes(32), await nextDatabase());
     await expect(failure).rejects.toBeInstanceOf(ConfigError);
     await expect(failure).rejects.toThrow(
       /^The stored signing key of application \d+ cannot be decrypted with the secret key from GUILDHALL_SECRET_KEY\. Set GUILDHALL_SECRET_KEY to the key the data was sealed with, or restore the data folder's secret\.key from a backup, then start again\.$/,
@@ -257,27 +309,25 @@ describeDrivers('signing keys at rest on $driver', (driver) => {
   });
 
   it('without GUILDHALL_SECRET_KEY the key file is made, kept 0600 and reused', async () => {
-    const first = await start(null);
-    const seed = await seedDeveloper(first, 'file');
-    await first.services.oauth.keys.jwks();
+    // The block's server was the first start, without it, in a data folder with no key file.
+    const seed = await seeded('file');
     const path = join(dataDir, SECRET_KEY_FILE);
     const text = await readFile(path, 'utf8');
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     opened(
       Buffer.from(text.trim(), 'base64'),
-      await storedKeys(first, seed.applicationId),
+      await storedKeys(blockServer().storage, seed.applicationId),
       seed.applicationId,
     );
-    await stop(first);
 
-    const again = await start(null);
+    const again = await start(null, await nextDatabase());
     expect(await readFile(path, 'utf8')).toBe(text);
     await expectSigning(again, seed.applicationId);
     await stop(again);
 
-    // A lost key file is not silently replaced by a new key that opens nothing.
-    await rm(path);
-    await expect(start(null)).rejects.toThrow(
+    // A lost key file (a data folder without one) is not silently replaced by a new key that
+    // opens nothing.
+    await expect(start(null, await nextDatabase(), { ownFolder: true })).rejects.toThrow(
       /cannot be decrypted with the secret key from .*secret\.key \(it was made by this start: the key file was missing\)\. Set GUILDHALL_SECRET_KEY/,
     );
   });
@@ -285,16 +335,23 @@ describeDrivers('signing keys at rest on $driver', (driver) => {
   it.skipIf(driver !== 'postgres')(
     'nodes starting together seal the same rows once and agree',
     async () => {
-      const key = randomBytes(32);
-      const first = await start(key);
-      const seed = await seedDeveloper(first, 'nodes');
-      await first.services.oauth.keys.jwks();
-      const plain = opened(key, await storedKeys(first, seed.applicationId), seed.applicationId);
-      const sealed = await storedKeys(first, seed.applicationId);
-      await unseal(first, { seed, sealed, plain });
-      await stop(first);
-      const nodes = await Promise.all([start(key), start(key), start(key)]);
-      const rows = await Promise.all(nodes.map((node) => storedKeys(node, seed.applicationId)));
+      const key = await fileKey();
+      const seed = await seeded('nodes');
+      const plain = opened(
+        key,
+        await storedKeys(blockServer().storage, seed.applicationId),
+        seed.applicationId,
+      );
+      const sealed = await storedKeys(blockServer().storage, seed.applicationId);
+      const database = await nextDatabase((storage) => unseal(storage, { seed, sealed, plain }));
+      const nodes = await Promise.all([
+        start(key, database),
+        start(key, database),
+        start(key, database),
+      ]);
+      const rows = await Promise.all(
+        nodes.map((node) => storedKeys(node.storage, seed.applicationId)),
+      );
       for (const row of rows) {
         expect(row).toEqual(rows[0]);
         expect(opened(key, row, seed.applicationId)).toEqual(plain);

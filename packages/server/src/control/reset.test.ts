@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { GatewayIntentBits } from '@guildhall/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identifyGateway, connectGateway } from '../../test/support/gatewayClient.js';
+import { useFileServer } from '../../test/support/fileServer.js';
 import { apiRequest } from '../../test/support/inject.js';
 import { postgresAvailable } from '../../test/support/postgres.js';
 import { startTestServer, type TestServer } from '../../test/support/testServer.js';
@@ -152,9 +153,11 @@ describe('reset on a SQLite file', () => {
 });
 
 describe.skipIf(!postgresAvailable)('reset on PostgreSQL', () => {
+  // A refused snapshot changes nothing: the worker's server of the API files serves.
+  const shared = useFileServer({ storage: 'postgres' }, 'api');
+
   it('is refused with a reason and what to do', async () => {
-    await using server = await startTestServer({ storage: 'postgres' });
-    const snapshot = server.app.snapshot();
+    const snapshot = shared.server.app.snapshot();
     await expect(snapshot).rejects.toThrow(SnapshotUnsupportedError);
     await expect(snapshot).rejects.toThrow(/on postgres .* run it on SQLite/);
   });
