@@ -9,19 +9,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { hashSecret } from '../src/domain/credentials.js';
 import { keyringOf } from '../src/domain/keyring.js';
 import { uniqueName, useFileServer } from './support/fileServer.js';
 import { connectGateway, identifyGateway, type GatewayClient } from './support/gatewayClient.js';
 import { natsAvailable, TEST_NATS_URL } from './support/nats.js';
-import { acquireSchema, postgresAvailable, releaseSchema } from './support/postgres.js';
-import {
-  seedDeveloper,
-  startTestServer,
-  type TestServer,
-  type TestServerOptions,
-} from './support/testServer.js';
+import { nodesDatabase, useNodePair } from './support/nodePair.js';
+import { postgresAvailable } from './support/postgres.js';
+import { seedDeveloper, type TestServer, type TestServerOptions } from './support/testServer.js';
 import { apiRequest } from './support/inject.js';
 
 const ADMIN_TOKEN = randomBytes(24).toString('hex');
@@ -191,34 +187,17 @@ describe('revocation on one node (in-process bus)', () => {
 
 describe.skipIf(!postgresAvailable || !natsAvailable)('revocation across nodes', () => {
   // One pair for the block: each test revokes what only its own people and apps hold.
-  let pair: { a: TestServer; b: TestServer } | undefined;
-  const cleanup: (() => Promise<void>)[] = [];
-  beforeAll(async () => {
-    // A migrated schema of the worker's pool (emptied again after), or a new one.
-    const schema = acquireSchema();
-    cleanup.push(() => releaseSchema(schema));
-    const shared = nodeOptions({
-      storage: 'postgres',
-      database: schema,
-      // Nodes sharing a database share the secret key too (docs/operations.md, Secret key).
-      config: { natsUrl: TEST_NATS_URL, secretKey: keyringOf(randomBytes(32)) },
-    });
-    // Distinct process ids: the nodes mint ids in one database.
-    const open = async (processId: number) => {
-      const server = await startTestServer({ ...shared, processId });
-      cleanup.push(() => server.close());
-      return server;
+  const nodes = useNodePair(async () => {
+    const database = await nodesDatabase('postgres');
+    return {
+      options: nodeOptions({
+        ...database.options,
+        // Nodes sharing a database share the secret key too (docs/operations.md, Secret key).
+        config: { natsUrl: TEST_NATS_URL, secretKey: keyringOf(randomBytes(32)) },
+      }),
+      cleanup: database.cleanup,
     };
-    pair = { a: await open(0), b: await open(1) };
   });
-  afterAll(async () => {
-    pair = undefined;
-    for (const step of cleanup.splice(0).reverse()) await step();
-  });
-  const nodes = () => {
-    if (pair === undefined) throw new Error('no nodes: outside their describe block');
-    return pair;
-  };
 
   it('a revocation on node A closes node B’s sessions and B refuses the token at once', async () => {
     const { a, b } = nodes();

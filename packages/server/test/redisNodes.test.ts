@@ -6,79 +6,45 @@
  *
  * @module
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ApplicationFlags, GatewayIntentBits as I } from '@guildhall/protocol';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock, realTimers, type Timers } from '../src/domain/clock.js';
 import { IDENTIFY_WINDOW_MS } from '../src/gateway/identifyQueue.js';
 import { describeDrivers, type Driver } from './support/drivers.js';
 import { advanceToNextTest, uniqueName } from './support/fileServer.js';
 import { connectGateway, identifyGateway, type GatewayClient } from './support/gatewayClient.js';
 import { guildFixture, type GuildFixture } from './support/guildMembers.js';
-import { acquireSchema, releaseSchema } from './support/postgres.js';
+import { nodesDatabase, useNodePair } from './support/nodePair.js';
 import {
   TEST_REDIS_URL,
   deleteRedisPrefix,
   redisAvailable,
   uniqueRedisPrefix,
 } from './support/redis.js';
-import {
-  seedDeveloper,
-  startTestServer,
-  type TestServer,
-  type TestServerOptions,
-} from './support/testServer.js';
+import { seedDeveloper, type TestServer, type TestServerOptions } from './support/testServer.js';
 import { apiRequest } from './support/inject.js';
 
 const NOW = Date.UTC(2026, 10, 24, 12);
 
 /**
- * Two nodes on one database and one Redis prefix, started before the block's first test and
- * closed after its last (none when Redis is unreachable: the tests skip). The limits they share
- * are kept per bot, address, guild or user, and each test has its own: they share the nodes.
+ * Two nodes on one database and one Redis prefix for the block (none when Redis is unreachable:
+ * the tests skip). The limits they share are kept per bot, address, guild or user, and each test
+ * has its own: they share the nodes.
  */
 function useTwoNodes(driver: Driver, options: Omit<TestServerOptions, 'storage' | 'database'>) {
-  let nodes: { a: TestServer; b: TestServer } | undefined;
-  const cleanup: (() => Promise<void>)[] = [];
-  beforeAll(async () => {
-    if (!redisAvailable) return;
+  return useNodePair(async () => {
+    if (!redisAvailable) return null;
     const redisKeyPrefix = uniqueRedisPrefix('nodes');
-    cleanup.push(() => deleteRedisPrefix(redisKeyPrefix));
-    let database: string;
-    if (driver === 'postgres') {
-      // A migrated schema of the worker's pool (emptied again after), or a new one.
-      const schema = acquireSchema();
-      database = schema;
-      cleanup.push(() => releaseSchema(schema));
-    } else {
-      const dir = await mkdtemp(join(tmpdir(), 'guildhall-nodes-'));
-      database = join(dir, 'guildhall.db');
-      cleanup.push(() => rm(dir, { recursive: true, force: true }));
-    }
-    // Distinct process ids: the nodes mint ids in one database.
-    const open = async (processId: number) => {
-      const server = await startTestServer({
+    const database = await nodesDatabase(driver);
+    return {
+      options: {
         ...options,
-        storage: driver,
-        database,
-        processId,
+        ...database.options,
         config: { ...options.config, redisUrl: TEST_REDIS_URL, redisKeyPrefix },
-      });
-      cleanup.push(() => server.close());
-      return server;
+      },
+      cleanup: [...database.cleanup, () => deleteRedisPrefix(redisKeyPrefix)],
     };
-    nodes = { a: await open(0), b: await open(1) };
   });
-  afterAll(async () => {
-    nodes = undefined;
-    for (const step of cleanup.splice(0).reverse()) await step();
-  });
-  return () => {
-    if (nodes === undefined) throw new Error('no nodes: outside their describe block');
-    return nodes;
-  };
 }
 
 let addresses = 0;

@@ -1,0 +1,71 @@
+/**
+ * Two nodes of one deployment for a block of tests: two servers on one database (and whatever
+ * else the block gives them to share: a bus, a Redis prefix), started before the block's first
+ * test and closed after its last. Each test keeps to its own people, apps and guilds, so the
+ * tests of a block share the pair.
+ *
+ * @module
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import type { Driver } from './drivers.js';
+import { acquireSchema, releaseSchema } from './postgres.js';
+import { startTestServer, type TestServer, type TestServerOptions } from './testServer.js';
+
+/** What a pair shares, and the steps that remove it once both nodes are closed. */
+export interface NodePairSetup {
+  options: TestServerOptions;
+  cleanup: (() => Promise<void>)[];
+}
+
+/**
+ * A database two nodes open together: a migrated schema of the worker's pool on PostgreSQL
+ * (emptied again after), a file in a temporary folder on SQLite.
+ */
+export async function nodesDatabase(driver: Driver): Promise<NodePairSetup> {
+  if (driver === 'postgres') {
+    const schema = acquireSchema();
+    return {
+      options: { storage: driver, database: schema },
+      cleanup: [() => releaseSchema(schema)],
+    };
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'guildhall-nodes-'));
+  return {
+    options: { storage: driver, database: join(dir, 'guildhall.db') },
+    cleanup: [() => rm(dir, { recursive: true, force: true })],
+  };
+}
+
+/**
+ * Starts nodes `a` and `b` with what `setup` makes (null: none, for a block whose tests skip)
+ * before the block's first test, and closes them, then removes what they shared, after its last.
+ * The nodes have process ids 0 and 1: they mint ids in one database.
+ */
+export function useNodePair(
+  setup: () => Promise<NodePairSetup | null>,
+): () => { a: TestServer; b: TestServer } {
+  let pair: { a: TestServer; b: TestServer } | undefined;
+  const cleanup: (() => Promise<void>)[] = [];
+  beforeAll(async () => {
+    const made = await setup();
+    if (made === null) return;
+    cleanup.push(...made.cleanup);
+    const open = async (processId: number) => {
+      const server = await startTestServer({ ...made.options, processId });
+      cleanup.push(() => server.close());
+      return server;
+    };
+    pair = { a: await open(0), b: await open(1) };
+  });
+  afterAll(async () => {
+    pair = undefined;
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+  return () => {
+    if (pair === undefined) throw new Error('no nodes: outside their describe block');
+    return pair;
+  };
+}
