@@ -20,7 +20,7 @@ describe('gateway before login', () => {
   });
   // The cap counts this address's connections before login: the last test's are gone first.
   beforeEach(async () => {
-    await expect.poll(() => gw.server.app.gateway.connectionCount()).toBe(0);
+    await expect.poll(() => gw.server.app.gateway.connectionCount(), { timeout: 10_000 }).toBe(0);
   });
   const identified = async (options: GatewayClientOptions = {}) => {
     const { client } = await gw.identify({ token: gw.guild.bot.token, intents: I.GUILDS }, options);

@@ -1,7 +1,7 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
 import { inflateSync } from 'node:zlib';
 import { beforeEach, expect, it } from 'vitest';
-import { registration, useFileServer } from '../../../test/support/fileServer.js';
+import { registration, uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import {
   guildFixture,
@@ -220,48 +220,46 @@ describeDrivers('guild settings on $driver', (driver) => {
 
     const preview = await checked('GET', url('/preview'), { auth: member.token });
     expect(preview.json()).toMatchObject({ id: g.guildId, approximate_member_count: 3 });
-    const outsider = await server.app.services.auth.register({
-      email: 'out@example.test',
-      username: 'outsider',
-      password: 'correct horse battery',
-    });
+    const outsider = await server.app.services.auth.register(registration('outsider'));
     const hidden = await checked('GET', url('/preview'), { auth: outsider.token });
     expect(hidden.json()).toMatchObject({ code: 10004 });
     await server.app.storage.guilds.update(g.guildId, { features: ['DISCOVERABLE'] });
     expect((await checked('GET', url('/preview'), { auth: outsider.token })).statusCode).toBe(200);
 
+    // A code of its own: vanity codes are unique on the (shared) server.
+    const code = uniqueName('fixture').replace('_', '-');
     const vanity = await checked('GET', url('/vanity-url'), { auth: g.bot.token });
     expect(vanity.json()).toEqual({ code: null, uses: 0 });
     const noFeature = await g.call('PATCH', url('/vanity-url'), {
       auth: g.bot.token,
-      payload: { code: 'fixture' },
+      payload: { code },
     });
     expect(noFeature.json()).toMatchObject({ code: 50013 });
     await server.app.storage.guilds.update(g.guildId, { features: ['DISCOVERABLE', 'VANITY_URL'] });
-    await g.call('PATCH', url('/vanity-url'), { auth: g.bot.token, payload: { code: 'fixture' } });
+    await g.call('PATCH', url('/vanity-url'), { auth: g.bot.token, payload: { code } });
     expect((await checked('GET', url('/vanity-url'), { auth: g.bot.token })).json()).toEqual({
-      code: 'fixture',
+      code,
       uses: 0,
     });
     expect((await checked('GET', url(''), { auth: g.bot.token })).json()).toMatchObject({
-      vanity_url_code: 'fixture',
+      vanity_url_code: code,
     });
     // The vanity code works as an invite, counting its joins.
     const joiner = await server.app.services.auth.register(registration('vanity-joiner'));
-    const shown = await g.call('GET', '/invites/fixture', joiner.token);
-    expect(shown.json()).toMatchObject({ code: 'fixture', guild: { id: g.guildId } });
-    const joined = await g.call('POST', '/invites/fixture', joiner.token);
+    const shown = await g.call('GET', `/invites/${code}`, joiner.token);
+    expect(shown.json()).toMatchObject({ code, guild: { id: g.guildId } });
+    const joined = await g.call('POST', `/invites/${code}`, joiner.token);
     expect(joined.statusCode).toBe(200);
     expect(await server.app.storage.members.find(g.guildId, joiner.user_id)).not.toBeNull();
     expect((await checked('GET', url('/vanity-url'), { auth: g.bot.token })).json()).toEqual({
-      code: 'fixture',
+      code,
       uses: 1,
     });
     const other = await app2Guild();
     await server.app.storage.guilds.update(other, { features: ['VANITY_URL'] });
     const taken = await g.call('PATCH', `/guilds/${other}/vanity-url`, {
       auth: g.owner.token,
-      payload: { code: 'fixture' },
+      payload: { code },
     });
     expect(taken.json()).toMatchObject({ code: 50020 });
     const badCode = await g.call('PATCH', url('/vanity-url'), {

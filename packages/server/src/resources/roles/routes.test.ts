@@ -1,6 +1,6 @@
 import { AuditLogActions, PermissionFlags as P } from '@guildhall/protocol';
 import { beforeEach, expect, it } from 'vitest';
-import { useFileServer } from '../../../test/support/fileServer.js';
+import { registration, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
@@ -94,11 +94,7 @@ describeDrivers('roles on $driver', (driver) => {
       expect(res.json()).toMatchObject({ code: 10011 });
       expectOpenApiResponse(res, 'GET', `/guilds/${g.guildId}/roles/123`);
     }
-    const stranger = await server.app.services.auth.register({
-      email: 'x@example.test',
-      username: 'stranger',
-      password: 'correct horse battery',
-    });
+    const stranger = await server.app.services.auth.register(registration('stranger'));
     const before = await roles();
     const audits = await g.auditCount();
     const outsider = await g.call('POST', `/guilds/${g.guildId}/roles`, {
