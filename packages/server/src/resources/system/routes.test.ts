@@ -17,7 +17,7 @@ function sample(text: string, series: string): number {
 
 describe('health and metrics', () => {
   // These close the database or the bus: each on a server of its own.
-  it('reports healthy while the database answers, 503 when it does not', async () => {
+  it('reports healthy while the database answers; /healthz and /readyz 503 when it does not', async () => {
     await using server = await startTestServer();
     const ok = await server.app.http.inject({ method: 'GET', url: '/healthz' });
     expect(ok.statusCode).toBe(200);
@@ -25,6 +25,12 @@ describe('health and metrics', () => {
     await server.app.storage.close();
     const down = await server.app.http.inject({ method: 'GET', url: '/healthz' });
     expect(down.statusCode).toBe(503);
+    const ready = await server.app.http.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toMatchObject({
+      checks: { database: 'unavailable' },
+      failed: ['database'],
+    });
   });
 
   it('answers /livez while the process runs and /readyz while database and bus answer', async () => {
@@ -48,17 +54,6 @@ describe('health and metrics', () => {
     });
     const live = await server.app.http.inject({ method: 'GET', url: '/livez' });
     expect(live.statusCode).toBe(200);
-  });
-
-  it('answers /readyz 503 naming the database when it does not answer', async () => {
-    await using server = await startTestServer();
-    await server.app.storage.close();
-    const ready = await server.app.http.inject({ method: 'GET', url: '/readyz' });
-    expect(ready.statusCode).toBe(503);
-    expect(ready.json()).toMatchObject({
-      checks: { database: 'unavailable' },
-      failed: ['database'],
-    });
   });
 
   it('counts requests by route template and status, with a latency histogram', async () => {
@@ -135,33 +130,29 @@ describe('who may read /metrics', () => {
     return answers;
   };
 
+  // Every kind of address is in metrics.test.ts; here one of each rule through a real server,
+  // whose address and token are read at start.
   it('without a token, only a loopback listener serves it', async () => {
-    for (const host of ['127.0.0.1', '::1', 'localhost']) {
-      const [res] = await read({ host });
-      expect(res?.status, host).toBe(200);
-    }
-    for (const host of ['0.0.0.0', '::', '192.0.2.10']) {
-      const [res] = await read({ host });
-      expect(res?.status, host).toBe(404);
-      expect(res?.body).not.toContain('guildhall_http_requests_total');
-    }
+    const [loopbackAnswer] = await read({ host: '127.0.0.1' });
+    expect(loopbackAnswer?.status).toBe(200);
+    const [wildcard] = await read({ host: '0.0.0.0' });
+    expect(wildcard?.status).toBe(404);
+    expect(wildcard?.body).not.toContain('guildhall_http_requests_total');
   });
 
   it('with a token, it needs Authorization: Bearer <token> on any address', async () => {
     const metricsTokenHash = hashSecret(TOKEN);
     const wrongs = [undefined, `Bearer ${TOKEN}x`, `Bot ${TOKEN}`, 'Bearer '];
-    for (const host of ['127.0.0.1', '0.0.0.0']) {
-      const [ok, ...refused] = await read({ host, metricsTokenHash }, [
-        `Bearer ${TOKEN}`,
-        ...wrongs,
-      ]);
-      expect(ok?.status, host).toBe(200);
-      expect(ok?.body).toContain('guildhall_http_requests_total');
-      refused.forEach((res, i) => {
-        expect(res.status, `${host} ${String(wrongs[i])}`).toBe(401);
-        expect(JSON.parse(res.body)).toMatchObject({ code: 0, message: '401: Unauthorized' });
-      });
-    }
+    const [ok, ...refused] = await read({ host: '0.0.0.0', metricsTokenHash }, [
+      `Bearer ${TOKEN}`,
+      ...wrongs,
+    ]);
+    expect(ok?.status).toBe(200);
+    expect(ok?.body).toContain('guildhall_http_requests_total');
+    refused.forEach((res, i) => {
+      expect(res.status, String(wrongs[i])).toBe(401);
+      expect(JSON.parse(res.body)).toMatchObject({ code: 0, message: '401: Unauthorized' });
+    });
   });
 });
 
