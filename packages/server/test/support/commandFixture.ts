@@ -22,7 +22,7 @@ interface State {
 }
 
 export function useCommandFixture(driver: Driver) {
-  const shared = useFileServer({ storage: driver }, 'command');
+  const shared = useFileServer({ storage: driver }, 'api');
   const current = perTest(
     async (): Promise<State> => {
       const { server } = shared;

@@ -37,7 +37,7 @@ function queryString(query: Query): string {
 
 /** Registers the server of one driver and each test's guild; read its fields inside tests. */
 export function useSearchFixture(driver: Driver) {
-  const shared = useFileServer({ storage: driver }, 'search');
+  const shared = useFileServer({ storage: driver }, 'api');
   let nextId = 0n;
   const current = perTest(async () => {
     const { server } = shared;
