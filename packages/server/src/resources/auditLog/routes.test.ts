@@ -12,7 +12,8 @@ describeDrivers('audit log on $driver', (driver) => {
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
   let guildId: string;
 
-  const shared = useFileServer({ storage: driver });
+  // The worker's plain server: each test makes a guild of its own on it.
+  const shared = useFileServer({ storage: driver }, 'api');
   beforeEach(async () => {
     server = shared.server;
     seed = await seedDeveloper(server.app, uniqueName('auditor'), 'auditor app');

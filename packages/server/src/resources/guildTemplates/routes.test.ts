@@ -1,20 +1,20 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
+import { useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
-import { startTestServer, type TestServer } from '../../../test/support/testServer.js';
+import { type TestServer } from '../../../test/support/testServer.js';
 
 describeDrivers('guild templates on $driver', (driver) => {
   let server: TestServer;
   let g: GuildFixture;
 
+  // The worker's plain server; the file's tests share a guild of their own on it.
+  const shared = useFileServer({ storage: driver }, 'api');
   beforeAll(async () => {
-    server = await startTestServer({ storage: driver });
+    server = shared.server;
     g = await guildFixture(server, { botPermissions: P.MANAGE_GUILD });
-  });
-  afterAll(async () => {
-    await server.close();
   });
 
   const call = async (
