@@ -20,7 +20,7 @@ export interface SeenDispatch {
 export async function collectDispatches(app: App) {
   const seen: SeenDispatch[] = [];
   let flushes = 0;
-  await app.bus.subscribe('dispatch.>', (event) => {
+  const subscription = await app.bus.subscribe('dispatch.>', (event) => {
     const envelope = event.data as DispatchEnvelope;
     seen.push({
       type: event.type,
@@ -30,6 +30,10 @@ export async function collectDispatches(app: App) {
     });
   });
   return {
+    /** Stops collecting (a file's collector on a server that outlives the file). */
+    stop: () => {
+      subscription.unsubscribe();
+    },
     async take(): Promise<SeenDispatch[]> {
       const marker = `flush-${String((flushes += 1))}`;
       const arrived = new Promise<void>((resolve) => {

@@ -1,5 +1,5 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it, onTestFinished } from 'vitest';
 import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { GIF_1X1, PNG_1X1, botWith, seedGuild } from '../../../test/support/expressionFixtures.js';
@@ -214,6 +214,7 @@ describeDrivers('application data and OAuth2 membership on $driver', (driver) =>
   it('adds a user with a guilds.join token and reads a member with guilds.members.read', async () => {
     const fx = await seedGuild(server.app);
     const events = await collectDispatches(server.app);
+    onTestFinished(events.stop);
     await server.app.services.guilds.addBot({
       guildId: fx.guildId,
       applicationId: dev.applicationId,

@@ -1,5 +1,5 @@
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { CHANNEL_LIST_VISIBILITY_FROM_MS } from '../../domain/permissions.js';
 import { useClockedServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
@@ -38,6 +38,10 @@ describeDrivers('soundboard on $driver', (driver) => {
     server = shared.server;
     events = await collectDispatches(server.app);
     call = apiCaller(server.app);
+  });
+  // The server outlives the file: its collector stops with the file.
+  afterAll(() => {
+    events.stop();
   });
   // A guild of the test's own: a sound made, edited or deleted by one test is not another's.
   beforeEach(async () => {
