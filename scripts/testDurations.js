@@ -24,11 +24,18 @@ try {
   );
   process.exit(1);
 }
+/**
+ * Files whose cost on a clean clone is not what a warm checkout records: the native SDK's file
+ * compiles the library twice when its build cache is empty (a few minutes) and not at all when it
+ * is warm. Left out, it runs first, as files unknown to the record do.
+ */
+const RUN_FIRST = new Set(['packages/sdk-cpp/test/native.test.ts']);
 /** @type {Record<string, number>} */
 const durations = {};
 for (const file of report.testResults) {
-  durations[relative(root, file.name).split('\\').join('/')] =
-    Math.round((file.endTime - file.startTime) / 100) / 10;
+  const path = relative(root, file.name).split('\\').join('/');
+  if (RUN_FIRST.has(path)) continue;
+  durations[path] = Math.round((file.endTime - file.startTime) / 100) / 10;
 }
 const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => (a < b ? -1 : 1)));
 writeFileSync(resolve(root, 'vitest.durations.json'), `${JSON.stringify(sorted, null, 2)}\n`);
