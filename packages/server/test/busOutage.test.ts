@@ -91,13 +91,10 @@ describeDrivers('the gateway across a NATS outage on $driver', (driver) => {
     };
     const api = await startTestServer({ storage: driver, database, config });
     servers.push(api);
-    // Identifies are not what these tests are about: a session identifying again after an
-    // INVALID_SESSION does not wait out the one-per-5-s bucket of its first IDENTIFY.
     const gateway = await startTestServer({
       storage: driver,
       database,
       listen: true,
-      gateway: { identifiesPerBucket: 100 },
       config: { ...config, natsUrl: options.gatewayNats ?? natsUrl },
     });
     servers.push(gateway);
