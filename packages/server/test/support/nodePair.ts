@@ -17,7 +17,16 @@ import { startTestServer, type TestServer, type TestServerOptions } from './test
 /** What a pair shares, and the steps that remove it once both nodes are closed. */
 export interface NodePairSetup {
   options: TestServerOptions;
+  /** What node `a` is started with besides `options` (a bus it sees through a wrapper). */
+  a?: TestServerOptions;
   cleanup: (() => Promise<void>)[];
+}
+
+/** Two nodes, and what closes them and removes what they shared. */
+export interface NodePair {
+  a: TestServer;
+  b: TestServer;
+  close: () => Promise<void>;
 }
 
 /**
@@ -40,29 +49,46 @@ export async function nodesDatabase(driver: Driver): Promise<NodePairSetup> {
 }
 
 /**
- * Starts nodes `a` and `b` with what `setup` makes (null: none, for a block whose tests skip)
- * before the block's first test, and closes them, then removes what they shared, after its last.
- * The nodes have process ids 0 and 1: they mint ids in one database.
+ * Starts nodes `a` and `b` with what `made` gives them: process ids 0 and 1, so that they mint
+ * ids in one database. `close` closes them, then removes what they shared; a pair that fails to
+ * start has done so before it throws.
+ */
+export async function openNodePair(made: NodePairSetup): Promise<NodePair> {
+  const cleanup = [...made.cleanup];
+  const close = async () => {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  };
+  const open = async (processId: number, own: TestServerOptions = {}) => {
+    const server = await startTestServer({ ...made.options, ...own, processId });
+    cleanup.push(() => server.close());
+    return server;
+  };
+  try {
+    const a = await open(0, made.a);
+    const b = await open(1);
+    return { a, b, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/**
+ * The block's pair ({@link openNodePair}) with what `setup` makes (null: none, for a block whose
+ * tests skip), started before the block's first test and closed after its last.
  */
 export function useNodePair(
   setup: () => Promise<NodePairSetup | null>,
 ): () => { a: TestServer; b: TestServer } {
-  let pair: { a: TestServer; b: TestServer } | undefined;
-  const cleanup: (() => Promise<void>)[] = [];
+  let pair: NodePair | undefined;
   beforeAll(async () => {
     const made = await setup();
-    if (made === null) return;
-    cleanup.push(...made.cleanup);
-    const open = async (processId: number) => {
-      const server = await startTestServer({ ...made.options, processId });
-      cleanup.push(() => server.close());
-      return server;
-    };
-    pair = { a: await open(0), b: await open(1) };
+    if (made !== null) pair = await openNodePair(made);
   });
   afterAll(async () => {
+    const closing = pair;
     pair = undefined;
-    for (const step of cleanup.splice(0).reverse()) await step();
+    await closing?.close();
   });
   return () => {
     if (pair === undefined) throw new Error('no nodes: outside their describe block');
