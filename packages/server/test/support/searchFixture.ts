@@ -35,10 +35,23 @@ function queryString(query: Query): string {
   return text === '' ? '' : `?${text}`;
 }
 
-/** Registers the server of one driver and each test's guild; read its fields inside tests. */
-export function useSearchFixture(driver: Driver) {
-  const shared = useFileServer({ storage: driver }, 'api');
+/**
+ * The worker and process bits of the ids the fixture makes for the rows it stores itself: 31 and
+ * 31, which no test server mints with (SQLite's mint with 0 and 0), so none of them is an id a
+ * server on the shared `api` server gives a later file's row.
+ */
+const FIXTURE_ID_BITS = (31n << 17n) | (31n << 12n);
+
+/**
+ * Registers the server of one driver and each test's guild; read its fields inside tests. The
+ * server is the worker's `api` one; `own`: a server of the file's own, for tests that make it
+ * listen or read what is pending across all its guilds.
+ */
+export function useSearchFixture(driver: Driver, { own = false }: { own?: boolean } = {}) {
+  const shared = useFileServer({ storage: driver }, own ? undefined : 'api');
   let nextId = 0n;
+  /** The next id of the fixture's: rising with `nextId` (ms << 22, and an increment). */
+  const idOf = (next: bigint) => (next | FIXTURE_ID_BITS).toString();
   const current = perTest(async () => {
     const { server } = shared;
     const g = await guildFixture(server, {
@@ -64,7 +77,7 @@ export function useSearchFixture(driver: Driver) {
     } = {},
   ) => {
     nextId += 1n << 22n;
-    const id = nextId.toString();
+    const id = idOf(nextId);
     const channelId = fields.channelId ?? current().general;
     await current().server.app.storage.messages.create({
       id,
@@ -94,7 +107,7 @@ export function useSearchFixture(driver: Driver) {
   const attachment = (filename: string, contentType: string) => {
     nextId += 1n;
     return {
-      id: nextId.toString(),
+      id: idOf(nextId),
       channelId: current().general,
       position: 0,
       filename,
@@ -109,7 +122,7 @@ export function useSearchFixture(driver: Driver) {
   const addChannel = async (name: string, nsfw = false) => {
     nextId += 1n << 22n;
     const channel = await current().server.app.storage.channels.create({
-      id: nextId.toString(),
+      id: idOf(nextId),
       guildId: current().g.guildId,
       type: 0,
       name,

@@ -5,7 +5,9 @@ import { useSearchFixture, type SearchBody } from '../../../test/support/searchF
 
 /** The search index kept in step with messages, and built for guilds whose messages predate it. */
 describeDrivers('the message search index on $driver', (driver) => {
-  const fx = useSearchFixture(driver);
+  // A server of the file's own: a test makes it listen, and pending backfills are read
+  // across all its guilds.
+  const fx = useSearchFixture(driver, { own: true });
   const { searchUrl, post, search, ids } = fx;
 
   it('keeps the index in step with creates, edits and deletes', async () => {
