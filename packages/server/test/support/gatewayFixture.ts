@@ -95,6 +95,9 @@ export interface GatewayFixture {
   lastSeq(client: GatewayClient): number;
 }
 
+/** IDENTIFYs per bucket and 5 s on the fixture's servers unless a file sets its own. */
+const FIXTURE_IDENTIFIES_PER_BUCKET = 1000;
+
 /** A server of the fixture, and the settings it was started with. */
 interface StartedServer {
   server: TestServer;
@@ -124,7 +127,14 @@ export function useGatewayFixture(options: GatewayFixtureOptions = {}): GatewayF
    * the same driver and settings, on one clock), borrowed on first use.
    */
   const serverFor = async (settings: GatewayServerSettings) => {
-    const gateway = JSON.stringify({ ...options.gateway, ...settings.gateway });
+    // The test server's roomy identify bucket said here too, so that files that leave it out and
+    // files that name it share one server.
+    const gatewaySettings = {
+      identifiesPerBucket: FIXTURE_IDENTIFIES_PER_BUCKET,
+      ...options.gateway,
+      ...settings.gateway,
+    };
+    const gateway = JSON.stringify(gatewaySettings);
     const voice = settings.voice ?? options.voice;
     const found = servers.find((s) => s.gateway === gateway && s.voice === voice);
     if (found !== undefined) return found;
@@ -134,7 +144,7 @@ export function useGatewayFixture(options: GatewayFixtureOptions = {}): GatewayF
       storage: driver,
       listen: true,
       clock,
-      gateway: { ...options.gateway, ...settings.gateway },
+      gateway: gatewaySettings,
       ...(voice === undefined ? {} : { voice }),
     });
     const started = { server, clock, gateway, voice, giveBack };
