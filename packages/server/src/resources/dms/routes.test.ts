@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { PNG_1X1 } from '../../../test/support/expressionFixtures.js';
 import { useDmFixture, type DmChannel } from '../../../test/support/dmFixture.js';
@@ -13,6 +13,7 @@ describeDrivers('DMs on $driver', (driver) => {
     const ann = await fx.g.join('ann');
     const bob = await fx.g.join('bob');
     const dispatches = await recordDispatches(fx.server.app);
+    onTestFinished(dispatches.stop);
     const dm = await openDm(ann.token, bob.userId);
     expect(dm).toMatchObject({ type: 1, last_message_id: null, recipients: [{ id: bob.userId }] });
     expect((await openDm(ann.token, bob.userId)).id).toBe(dm.id);
@@ -192,6 +193,7 @@ describeDrivers('DMs on $driver', (driver) => {
     const dm = await openDm(ann.token, bob.userId);
     await fx.g.call('POST', messages(dm.id), { auth: ann.token, payload: { content: 'one' } });
     const dispatches = await recordDispatches(fx.server.app);
+    onTestFinished(dispatches.stop);
     const closed = await fx.g.call('DELETE', `/channels/${dm.id}`, bob.token);
     expect(closed.statusCode).toBe(200);
     expectOpenApiResponse(closed, 'DELETE', `/channels/${dm.id}`);
@@ -270,6 +272,7 @@ describeDrivers('DMs on $driver', (driver) => {
     });
     expect(sent.statusCode, sent.body).toBe(200);
     const dispatches = await recordDispatches(fx.server.app);
+    onTestFinished(dispatches.stop);
     const renamed = await fx.g.call('PATCH', `/channels/${group.id}`, {
       auth: bob.token,
       payload: { name: 'raid night' },
@@ -320,6 +323,7 @@ describeDrivers('DMs on $driver', (driver) => {
     const group = created.json<DmChannel>();
     const path = (userId: string) => `/channels/${group.id}/recipients/${userId}`;
     const dispatches = await recordDispatches(fx.server.app);
+    onTestFinished(dispatches.stop);
 
     expectError(
       await fx.g.call('PUT', path(carl.userId), {

@@ -1,4 +1,4 @@
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import {
   recordDispatches,
@@ -36,6 +36,7 @@ describeDrivers('message components on $driver', (driver) => {
 
   it('a bot sends buttons and a select: stored, numbered, read back and dispatched', async () => {
     const dispatches = await recordDispatches(fx.server.app);
+    onTestFinished(dispatches.stop);
     const message = (await send(fx.g.bot.token, {
       content: 'Vote',
       components: [buttons, select],

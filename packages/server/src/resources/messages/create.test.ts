@@ -17,6 +17,7 @@ describeDrivers('creating messages on $driver', (driver) => {
   it('creates, reads and lists a message; MESSAGE_CREATE has guild_id and member', async () => {
     const dispatches = await recordDispatches(fx.server.app);
     onTestFinished(dispatches.stop);
+    onTestFinished(dispatches.stop);
     const message = await send(fx.g.owner.token, {
       content: `hello <@${fx.g.bot.userId}>`,
       nonce: 'n1',

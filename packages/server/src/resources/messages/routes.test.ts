@@ -4,7 +4,7 @@ import {
   PermissionFlags as P,
   snowflakeFromTimestamp,
 } from '@guildhall/protocol';
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import {
   overwrite,
@@ -65,6 +65,7 @@ describeDrivers('messages on $driver', (driver) => {
 
   it('edits: the author edits content; moderators only flags', async () => {
     const dispatches = await recordDispatches(fx.server.app);
+    onTestFinished(dispatches.stop);
     const message = await send(fx.g.owner.token, { content: 'v1' });
     const path = url(`/${message.id}`);
     clock.advance(1000);
@@ -120,6 +121,7 @@ describeDrivers('messages on $driver', (driver) => {
 
   it('deletes: the author, or MANAGE_MESSAGES (audited 72)', async () => {
     const dispatches = await recordDispatches(fx.server.app);
+    onTestFinished(dispatches.stop);
     const audits = await fx.g.auditCount();
     const ann = await fx.g.join('ann');
     const mine = await send(ann.token, { content: 'mine' });
@@ -158,6 +160,7 @@ describeDrivers('messages on $driver', (driver) => {
 
   it('bulk deletes 2–100 recent unique messages with MANAGE_MESSAGES', async () => {
     const dispatches = await recordDispatches(fx.server.app);
+    onTestFinished(dispatches.stop);
     const old = await send(fx.g.owner.token, { content: 'old' });
     clock.advance(15 * 24 * 60 * 60 * 1000);
     const a = await send(fx.g.owner.token, { content: 'a' });
@@ -227,6 +230,7 @@ describeDrivers('messages on $driver', (driver) => {
 
   it('typing announces TYPING_START', async () => {
     const dispatches = await recordDispatches(fx.server.app);
+    onTestFinished(dispatches.stop);
     const path = `/channels/${fx.channelId}/typing`;
     const res = await fx.g.call('POST', path, fx.g.owner.token);
     expect(res.statusCode).toBe(200);
@@ -253,6 +257,7 @@ describeDrivers('messages on $driver', (driver) => {
     const recent = await send(mal.token, { content: 'recent' });
     const others = await send(fx.g.owner.token, { content: 'stays' });
     const dispatches = await recordDispatches(fx.server.app);
+    onTestFinished(dispatches.stop);
     const res = await fx.g.call('PUT', `/guilds/${fx.g.guildId}/bans/${mal.userId}`, {
       auth: fx.g.owner.token,
       payload: { delete_message_seconds: 3600 },
