@@ -29,7 +29,7 @@ import {
   type Message,
 } from 'discord.js';
 import { InteractionResponseType } from 'discord-interactions';
-import { expect, it, vi } from 'vitest';
+import { expect, it, onTestFinished, vi } from 'vitest';
 import { describeDrivers } from './support/drivers.js';
 import type { Person } from './support/guildMembers.js';
 import { startInteractionEndpoint } from './support/interactionEndpoint.js';
@@ -171,7 +171,8 @@ describeDrivers('real clients answer interactions ($driver)', (driver) => {
       await client.login(botToken);
       await ready;
       const ann = await guild.join('ann');
-      const { events } = await recordDispatches(server.app);
+      const { events, stop } = await recordDispatches(server.app);
+      onTestFinished(stop);
 
       // reply
       await invoke(ann, command('ping'));
@@ -314,7 +315,8 @@ describeDrivers('real clients answer interactions ($driver)', (driver) => {
       await client.login(botToken);
       await ready;
       const ann = await guild.join('ann');
-      const { events } = await recordDispatches(server.app);
+      const { events, stop } = await recordDispatches(server.app);
+      onTestFinished(stop);
 
       await invoke(ann, {
         type: 4,
@@ -383,7 +385,8 @@ describeDrivers('real clients answer interactions ($driver)', (driver) => {
       expect(set.statusCode, set.body).toBe(200);
       const ping = await f.command({ name: 'hi', description: 'Say hi' });
       const ann = await guild.join('ann');
-      const { events } = await recordDispatches(f.server.app);
+      const { events, stop } = await recordDispatches(f.server.app);
+      onTestFinished(stop);
       await invoke(ann, { type: 2, data: { id: ping['id'], name: 'hi', type: 1, options: [] } });
       const message = await dispatched(
         events,
