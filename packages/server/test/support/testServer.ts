@@ -70,6 +70,13 @@ export interface TestServer extends AsyncDisposable {
 /** The secret key of test apps that share a database. */
 const SHARED_DATABASE_SECRET_KEY = keyringOf(Buffer.alloc(32, 7));
 
+/**
+ * PostgreSQL connections a test server's pools may hold (10 as shipped): the workers' servers,
+ * in use and kept idle for later files (fileServer.ts), share the database's 100, and a test
+ * sends a few requests at a time. Two of them are group commit's.
+ */
+const TEST_SERVER_CONNECTIONS = 5;
+
 /** IDENTIFYs a test server's buckets admit per 5 s, unless a test sets its own (1 as shipped). */
 const ROOMY_IDENTIFIES_PER_BUCKET = 1000;
 
@@ -128,6 +135,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       storage = await createPostgresStorage({
         connectionString: options.databaseUrl ?? TEST_DATABASE_URL,
         schema,
+        maxConnections: TEST_SERVER_CONNECTIONS,
       });
     } catch (err) {
       // Half migrated, maybe: not given back for reuse.
