@@ -100,7 +100,7 @@ export function perTest<T>(
 /**
  * Shared servers a worker keeps open for its next files, by driver; beyond them the least recently
  * used closes. A worker's files use a dozen settings, so fewer would close servers that a later
- * file asks for again. PostgreSQL's are fewer: each holds up to 10 of the database's 100
+ * file asks for again. PostgreSQL's are fewer: each holds up to 5 of the database's 100
  * connections while in use (pg lets an idle connection go after 10 s).
  */
 const SHARED_SERVERS_KEPT = { sqlite: 8, postgres: 3 } as const;
