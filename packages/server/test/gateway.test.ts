@@ -13,7 +13,7 @@ const BEFORE_OBFUSCATION = Date.UTC(2026, 5, 1);
 describe('gateway: connection, identify, READY and GUILD_CREATE', () => {
   const gw = useGatewayFixture({
     nowMs: BEFORE_OBFUSCATION,
-    gateway: { heartbeatIntervalMs: 1000, identifiesPerBucket: 100 },
+    gateway: { heartbeatIntervalMs: 1000 },
   });
 
   it('says HELLO with the heartbeat interval and ACKs heartbeats', async () => {

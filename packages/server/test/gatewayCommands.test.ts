@@ -8,7 +8,7 @@ import { GATEWAY_FIXTURE_NOW as NOW, useGatewayFixture } from './support/gateway
 const INTENTS = I.GUILDS | I.GUILD_MEMBERS | I.GUILD_PRESENCES | I.GUILD_VOICE_STATES;
 
 describeDrivers('gateway commands on $driver', (driver) => {
-  const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture({ driver });
   const session = (intents = INTENTS) => gw.session({ token: gw.guild.bot.token, intents });
   const after = (client: GatewayClient, type: string, seen: number) =>
     client.next((f: Frame) => f.t === type && (f.s ?? 0) > seen);

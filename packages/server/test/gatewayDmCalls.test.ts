@@ -29,7 +29,7 @@ interface Caller {
 }
 
 describeDrivers('DM calls on the gateway ($driver)', (driver) => {
-  const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture({ driver });
 
   const after = (client: GatewayClient, match: (f: Frame) => boolean, seq: number) =>
     client.next((f: Frame) => match(f) && (f.s ?? 0) > seq);

@@ -12,7 +12,7 @@ import { uniqueName } from './support/fileServer.js';
  * integration shows, and when the bot leaves by any route; only to GUILD_INTEGRATIONS sessions.
  */
 describeDrivers('integration events on the gateway ($driver)', (driver) => {
-  const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture({ driver });
 
   /** Two sessions of the owner: one with GUILD_INTEGRATIONS, one without. */
   const sessions = async () => {

@@ -25,7 +25,7 @@ type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
 type Player = SdkPlayer;
 
 describeDrivers('lobby calls on the gateway ($driver)', (driver) => {
-  const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture({ driver });
   let game: Seed;
   let other: Seed;
   beforeEach(async () => {

@@ -11,7 +11,7 @@ import { GATEWAY_FIXTURE_NOW as NOW, useGatewayFixture } from './support/gateway
 const VIEW = P.VIEW_CHANNEL.toString();
 
 describeDrivers('gateway privacy on $driver', (driver) => {
-  const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture({ driver });
   let generalId: string;
 
   beforeEach(async () => {

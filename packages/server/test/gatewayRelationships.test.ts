@@ -5,7 +5,7 @@ import { useGatewayFixture } from './support/gatewayFixture.js';
 import { apiRequest } from './support/inject.js';
 
 describe('gateway: relationship events reach the people they concern', () => {
-  const gw = useGatewayFixture({ gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture();
 
   it('sends RELATIONSHIP_ADD, _UPDATE and _REMOVE to a session of each side', async () => {
     const { client } = await gw.identify({ token: gw.guild.owner.token, intents: I.GUILDS });

@@ -23,7 +23,7 @@ const roleEvent = (guildId: string, id: string) => ({
 });
 
 describeDrivers('gateway resume on $driver', (driver) => {
-  const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000, replayLimit: 3 } });
+  const gw = useGatewayFixture({ driver, gateway: { replayLimit: 3 } });
   const start = () => gw.session({ token: gw.guild.bot.token, intents: I.GUILDS });
   const reconnect = () => gw.connect();
 

@@ -21,7 +21,7 @@ import { apiRequest } from './support/inject.js';
 type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
 
 describeDrivers('SDK sessions ($driver)', (driver) => {
-  const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture({ driver });
   let game: Seed;
   beforeEach(async () => {
     game = await seedDeveloper(gw.server.app, uniqueName('game'));

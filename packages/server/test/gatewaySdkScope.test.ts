@@ -20,7 +20,7 @@ import { apiRequest } from './support/inject.js';
 type Seed = Awaited<ReturnType<typeof seedDeveloper>>;
 
 describeDrivers('SDK sessions scoped to their game ($driver)', (driver) => {
-  const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture({ driver });
   let gameA: Seed;
   let gameB: Seed;
   beforeEach(async () => {

@@ -12,7 +12,7 @@ const VIEW = (1n << 10n).toString();
 const data = (frame: Frame) => frame.d as Record<string, unknown>;
 
 describe('gateway threads: GUILD_CREATE, private thread visibility, member updates', () => {
-  const gw = useGatewayFixture({ gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture();
 
   it('shows private threads and their messages to members only', async () => {
     const { guild } = gw;

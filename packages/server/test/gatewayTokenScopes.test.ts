@@ -22,7 +22,7 @@ const PRESENCE_ONLY = ['openid', 'sdk.social_layer_presence'];
 const SOCIAL_LAYER = ['openid', 'sdk.social_layer'];
 
 describeDrivers('gateway sessions read what their token reads ($driver)', (driver) => {
-  const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture({ driver });
 
   /** A Bearer token of the fixture's application for the user, with these scopes (expanded). */
   const bearer = async (userId: string, scopes: string[], applicationId?: string) =>

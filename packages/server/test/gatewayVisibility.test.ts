@@ -17,7 +17,7 @@ interface Channel {
 }
 
 describe('gateway visibility: VIEW_CHANNEL, obfuscation, MESSAGE_CONTENT', () => {
-  const gw = useGatewayFixture({ manualStart: true, gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture({ manualStart: true });
 
   const setup = async (nowMs: number) => {
     await gw.start({ nowMs });

@@ -9,7 +9,7 @@ const INTENTS = I.GUILDS | I.GUILD_VOICE_STATES | I.GUILD_EXPRESSIONS;
 
 /** The gateway's voice states and the REST voice routes change the same records (issue 18). */
 describeDrivers('voice on the gateway and REST on $driver', (driver) => {
-  const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture({ driver });
   const after = (client: GatewayClient, type: string, seen: number) =>
     client.next((f: Frame) => f.t === type && (f.s ?? 0) > seen);
 

@@ -17,7 +17,7 @@ import { useGatewayFixture } from './support/gatewayFixture.js';
 const INTENTS = I.GUILDS | I.GUILD_VOICE_STATES;
 
 describeDrivers('op 4 and VOICE_SERVER_UPDATE on $driver', (driver) => {
-  const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture({ driver });
   const after = (client: GatewayClient, type: string, seen: number) =>
     client.next((f: Frame) => f.t === type && (f.s ?? 0) > seen);
   /** The voice state and server dispatches a client received after `from` up to `to`. */

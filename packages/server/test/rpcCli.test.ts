@@ -63,7 +63,7 @@ describe('guildhall rpc', () => {
   let server: TestServer;
   let dir: string;
   let seed: Awaited<ReturnType<typeof seedDeveloper>>;
-  const shared = useFileServer({ listen: true, gateway: { identifiesPerBucket: 100 } });
+  const shared = useFileServer({ listen: true });
   beforeEach(async () => {
     server = shared.server;
     seed = await seedDeveloper(server.app, uniqueName('ada'), 'ada app');

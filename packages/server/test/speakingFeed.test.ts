@@ -17,7 +17,7 @@ import { useGatewayFixture } from './support/gatewayFixture.js';
 import { speakerIn, voiceCalls } from './support/voiceCalls.js';
 
 describe('who speaks, for a client not in the call (op 1001)', () => {
-  const gw = useGatewayFixture({ driver: 'sqlite', gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture({ driver: 'sqlite' });
   const { voiceChannel, joinCall } = voiceCalls(gw);
 
   /** A person's session following `channelId` (null: nothing). */

@@ -49,7 +49,7 @@ function spySubscriptions(bus: EventBus) {
 }
 
 describeDrivers('the voice node of a lobby call ($driver)', (driver) => {
-  const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture({ driver });
   const voices: VoiceClient[] = [];
   afterEach(() => {
     for (const voice of voices.splice(0)) voice.raw.terminate();

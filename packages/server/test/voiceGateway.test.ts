@@ -17,7 +17,7 @@ import { connectVoice } from './support/voiceClient.js';
 import { voiceCalls, type CallSeat } from './support/voiceCalls.js';
 
 describeDrivers('the voice gateway on $driver', (driver) => {
-  const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture({ driver });
   const { voiceChannel, joinCall, identify } = voiceCalls(gw);
 
   /** Hello → Identify → Ready → Select Protocol → Session Description. */

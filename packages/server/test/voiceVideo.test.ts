@@ -29,7 +29,7 @@ interface ReadyStream {
 }
 
 describeDrivers('video on the voice gateway ($driver)', (driver) => {
-  const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture({ driver });
   const { voiceChannel, joinCall } = voiceCalls(gw);
 
   /** Identify (with `streams`), Ready, Select Protocol (with codecs), Session Description. */

@@ -25,7 +25,7 @@ export function tinyTanks(
 
 /** The gateway fixture with a game and another game seeded before each test. */
 export function useActivityGames(driver: 'sqlite' | 'postgres') {
-  const gw = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
+  const gw = useGatewayFixture({ driver });
   let seeds: { game: GameSeed; other: GameSeed } | undefined;
   beforeEach(async () => {
     seeds = {

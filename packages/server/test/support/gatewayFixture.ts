@@ -25,7 +25,11 @@ import {
 } from './gatewayClient.js';
 import { guildFixture, type GuildFixture } from './guildMembers.js';
 import { sharedClock, sharedServer } from './fileServer.js';
-import type { TestServer, TestServerOptions } from './testServer.js';
+import {
+  ROOMY_IDENTIFIES_PER_BUCKET,
+  type TestServer,
+  type TestServerOptions,
+} from './testServer.js';
 
 /** The clock's start unless a test names another: before channel obfuscation was mandatory. */
 export const GATEWAY_FIXTURE_NOW = Date.UTC(2026, 5, 1);
@@ -95,9 +99,6 @@ export interface GatewayFixture {
   lastSeq(client: GatewayClient): number;
 }
 
-/** IDENTIFYs per bucket and 5 s on the fixture's servers unless a file sets its own. */
-const FIXTURE_IDENTIFIES_PER_BUCKET = 1000;
-
 /** A server of the fixture, and the settings it was started with. */
 interface StartedServer {
   server: TestServer;
@@ -130,7 +131,7 @@ export function useGatewayFixture(options: GatewayFixtureOptions = {}): GatewayF
     // The test server's roomy identify bucket said here too, so that files that leave it out and
     // files that name it share one server.
     const gatewaySettings = {
-      identifiesPerBucket: FIXTURE_IDENTIFIES_PER_BUCKET,
+      identifiesPerBucket: ROOMY_IDENTIFIES_PER_BUCKET,
       ...options.gateway,
       ...settings.gateway,
     };

@@ -97,7 +97,6 @@ export function useRpcWorld(driver: Driver, options: DaemonSettings = {}) {
     {
       storage: driver,
       listen: true,
-      gateway: { identifiesPerBucket: 100 },
     },
     'rpc',
   );

@@ -78,7 +78,7 @@ const SHARED_DATABASE_SECRET_KEY = keyringOf(Buffer.alloc(32, 7));
 const TEST_SERVER_CONNECTIONS = 5;
 
 /** IDENTIFYs a test server's buckets admit per 5 s, unless a test sets its own (1 as shipped). */
-const ROOMY_IDENTIFIES_PER_BUCKET = 1000;
+export const ROOMY_IDENTIFIES_PER_BUCKET = 1000;
 
 /**
  * The ID token signing key test servers store, made once per worker: making an RSA key for each

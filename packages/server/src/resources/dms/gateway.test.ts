@@ -4,7 +4,7 @@ import { describeDrivers } from '../../../test/support/drivers.js';
 import { useGatewayFixture } from '../../../test/support/gatewayFixture.js';
 
 describeDrivers('DMs over the gateway on $driver', (driver) => {
-  const fx = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
+  const fx = useGatewayFixture({ driver });
 
   it("a DM reaches the bot's session: CHANNEL_CREATE with the first message, then it", async () => {
     const { client } = await fx.identify({ intents: I.GUILDS | I.DIRECT_MESSAGES });

@@ -31,11 +31,7 @@ describeDrivers('group DM recipients, blocks and friends on $driver', (driver) =
   let people = 0;
 
   beforeAll(async () => {
-    server = await startTestServer({
-      storage: driver,
-      listen: true,
-      gateway: { identifiesPerBucket: 100 },
-    });
+    server = await startTestServer({ storage: driver, listen: true });
     g = await guildFixture(server, { botPermissions: 0n });
     rival = await seedDeveloper(server.app, 'rival');
   });

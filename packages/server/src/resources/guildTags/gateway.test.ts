@@ -5,7 +5,7 @@ import { useGatewayFixture } from '../../../test/support/gatewayFixture.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 
 describeDrivers('primary_guild on the gateway and on messages ($driver)', (driver) => {
-  const fx = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
+  const fx = useGatewayFixture({ driver });
 
   it('shows in READY, in USER_UPDATE and on message authors', async () => {
     const { guild } = fx;

@@ -8,7 +8,7 @@ import type { MessageAuthor } from './appMessages.js';
 const INTENTS = I.GUILDS | I.GUILD_MESSAGES | I.MESSAGE_CONTENT;
 
 describeDrivers('interaction and ephemeral messages on $driver', (driver) => {
-  const fx = useGatewayFixture({ driver, gateway: { identifiesPerBucket: 1000 } });
+  const fx = useGatewayFixture({ driver });
 
   /** An interaction's author for the fixture's bot, ephemeral to `userId` when flagged so. */
   const interactionAuthor = (userId: string | null): MessageAuthor => ({
