@@ -51,6 +51,24 @@ results_line() {
       failed += r.numFailedTests;
       skipped += r.numPendingTests + r.numTodoTests;
     }
+    // Each failed test by name, with the first lines of its error, just above the closing line: the
+    // part of the log that is read when the run is long.
+    for (const file of process.argv.slice(1)) {
+      const r = require(require("path").resolve(file));
+      for (const result of r.testResults ?? []) {
+        const tests = result.assertionResults ?? [];
+        if (result.status === "failed" && !tests.some((test) => test.status === "failed")) {
+          const where = require("path").relative(process.cwd(), result.name);
+          console.log(`failed in ${file}: ${where}\n    ${String(result.message).split("\n")[0]}`);
+        }
+        for (const test of tests) {
+          if (test.status !== "failed") continue;
+          const where = require("path").relative(process.cwd(), result.name);
+          const why = (test.failureMessages ?? []).join("\n").split("\n").slice(0, 4).join("\n    ");
+          console.log(`failed in ${file}: ${where} > ${test.fullName}\n    ${why}`);
+        }
+      }
+    }
     console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
   ' "$@"
 }
