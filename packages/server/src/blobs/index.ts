@@ -2,7 +2,6 @@
  * @module blobs: where uploaded files live, behind one interface: a disk folder by default, or
  * an S3-compatible bucket (`s3.ts`, loaded only when GUILDHALL_BLOB_URL names one).
  */
-import { createWriteStream } from 'node:fs';
 import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -154,8 +153,11 @@ export class DiskBlobStore implements BlobStore {
         done(null, chunk);
       },
     });
+    // Opened before the pipeline: a stream that opens its file itself may create it after a
+    // failed pipeline has already removed it, leaving a staged file nobody discards.
+    const file = await open(temp, 'wx', 0o600);
     try {
-      await pipeline(source, count, createWriteStream(temp, { mode: 0o600 }));
+      await pipeline(source, count, file.createWriteStream());
     } catch (err) {
       await rm(temp, { force: true });
       throw err;

@@ -3,8 +3,8 @@
  * deployment (its database, secret key and folder of files) in one gzipped tar, and `guildhall
  * restore --from FILE`, which unpacks one into an empty data folder (docs/operations.md, Backups).
  */
-import { createReadStream, createWriteStream, existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, mkdtemp, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -146,11 +146,10 @@ export async function runBackup(config: Config, to: string): Promise<string> {
       }
       yield TAR_END;
     };
-    await pipeline(
-      Readable.from(entries()),
-      createGzip(),
-      createWriteStream(partial, { mode: 0o600, flags: 'wx' }),
-    );
+    // Opened before the pipeline, so that a failure removes the partial file rather than race
+    // the stream's own open (a partial file left behind refuses the next backup).
+    const file = await open(partial, 'wx', 0o600);
+    await pipeline(Readable.from(entries()), createGzip(), file.createWriteStream());
     await rename(partial, target);
   } catch (err) {
     await rm(partial, { force: true });
@@ -219,7 +218,8 @@ export async function runRestore(config: Config, from: string): Promise<string> 
       const path = restoredPath(entry.name);
       if (path === null) throw new BackupError(`${source} holds an unexpected file: ${entry.name}`);
       await mkdir(dirname(join(work, path)), { recursive: true, mode: 0o700 });
-      await pipeline(entry.body, createWriteStream(join(work, path), { mode: 0o600 }));
+      const file = await open(join(work, path), 'w', 0o600);
+      await pipeline(entry.body, file.createWriteStream());
       if (path.startsWith('blobs/') && !path.endsWith('.type')) files += 1;
     }
     const problem = existsSync(join(work, DATABASE))
