@@ -6,42 +6,15 @@
  * @module
  */
 import { ERRORS, errorByCode, PermissionFlags as P } from '@guildhall/protocol';
-import { expect, vi } from 'vitest';
+import { expect } from 'vitest';
 import type { App } from '../../src/app.js';
-import { ALL_DISPATCHES, type DispatchEnvelope } from '../../src/events/dispatcher.js';
 import type { Driver } from './drivers.js';
 import { guildFixture, type GuildFixture } from './guildMembers.js';
 import { expectOpenApiResponse } from './openapi.js';
 import { advanceToNextTest, perTest, sharedClock, useFileServer } from './fileServer.js';
 import { apiRequest } from './inject.js';
 
-export interface RecordedDispatch extends DispatchEnvelope {
-  type: string;
-}
-
-/** Records every dispatch published from now on. */
-export async function recordDispatches(app: App) {
-  const events: RecordedDispatch[] = [];
-  const subscription = await app.bus.subscribe(ALL_DISPATCHES, (event) => {
-    events.push({ type: event.type, ...(event.data as DispatchEnvelope) });
-  });
-  return {
-    events,
-    /** Stops recording (a test's recorder on a server that outlives the test). */
-    stop: () => {
-      subscription.unsubscribe();
-    },
-    /** Waits for the first dispatch of this type (delivery is asynchronous). */
-    async next(type: string): Promise<RecordedDispatch> {
-      return vi.waitFor(() => {
-        const found = events.find((event) => event.type === type);
-        if (found === undefined) throw new Error(`no ${type} yet`);
-        return found;
-      });
-    },
-    ofType: (type: string) => events.filter((event) => event.type === type),
-  };
-}
+export { recordDispatches, type RecordedDispatch } from './dispatchRecorder.js';
 
 /** The guild's first text channel. */
 export async function firstChannelId(app: App, guildId: string): Promise<string> {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { manualClock } from '../../src/domain/clock.js';
 import { generateToken, hashSecret } from '../../src/domain/credentials.js';
 import { expectOpenApiResponse, getOpenApiValidator } from './openapi.js';
-import { watchDispatches } from './invites.js';
+import { recordDispatches } from './dispatchRecorder.js';
 import { seedDeveloper, startTestServer, type TestServer } from './testServer.js';
 import { apiRequest } from './inject.js';
 
@@ -90,7 +90,7 @@ export function useMonetizationFixture(driver: 'sqlite' | 'postgres') {
         'identify',
         'applications.entitlements',
       ]),
-      dispatches: await watchDispatches(server),
+      dispatches: await recordDispatches(server.app),
     };
   };
 

@@ -9,7 +9,7 @@ import type { manualClock } from '../../src/domain/clock.js';
 import { generateToken, hashSecret } from '../../src/domain/credentials.js';
 import { DAY_MS } from '../../src/domain/time.js';
 import type { Driver } from './drivers.js';
-import { watchDispatches } from './invites.js';
+import { recordDispatches } from './dispatchRecorder.js';
 import { perTest, sharedClock, uniqueName, useFileServer } from './fileServer.js';
 import { seedDeveloper, type TestServer } from './testServer.js';
 import { apiRequest } from './inject.js';
@@ -129,7 +129,7 @@ export function useRelationshipFixture(driver: Driver) {
     authorize,
     /** Watches the dispatches of the server from now to the end of the test. */
     watch: async () => {
-      const watch = await watchDispatches(current().server);
+      const watch = await recordDispatches(current().server.app);
       watches.push(watch);
       return watch;
     },

@@ -1,61 +1,12 @@
 /**
  * What the voice, stage and soundboard tests share (issue 18): a server per file with a guild
- * (text, voice and stage channels), requests validated against the OpenAPI document, the
- * dispatches the bus carried since the last look, and real MP3 and Ogg files to upload.
+ * (text, voice and stage channels), requests validated against the OpenAPI document, and real
+ * MP3 and Ogg files to upload (dispatches are recorded with dispatchRecorder.ts).
  */
 import type { App } from '../../src/app.js';
-import type { DispatchEnvelope } from '../../src/events/dispatcher.js';
 import { oggCrc } from '../../src/resources/soundboard/audio.js';
 import { expectOpenApiResponse } from './openapi.js';
 import { apiRequest } from './inject.js';
-
-export interface SeenDispatch {
-  type: string;
-  guildId: string | null;
-  channelId: string | null;
-  data: Record<string, unknown>;
-}
-
-/** Collects the bus's dispatches; `take()` answers those published so far and forgets them. */
-export async function collectDispatches(app: App) {
-  const seen: SeenDispatch[] = [];
-  let flushes = 0;
-  const subscription = await app.bus.subscribe('dispatch.>', (event) => {
-    const envelope = event.data as DispatchEnvelope;
-    seen.push({
-      type: event.type,
-      guildId: envelope.guildId,
-      channelId: envelope.channelId,
-      data: envelope.data as Record<string, unknown>,
-    });
-  });
-  return {
-    /** Stops collecting (a file's collector on a server that outlives the file). */
-    stop: () => {
-      subscription.unsubscribe();
-    },
-    async take(): Promise<SeenDispatch[]> {
-      const marker = `flush-${String((flushes += 1))}`;
-      const arrived = new Promise<void>((resolve) => {
-        const check = setInterval(() => {
-          if (seen.some((e) => e.type === marker)) {
-            clearInterval(check);
-            resolve();
-          }
-        }, 2);
-      });
-      await app.bus.publish('dispatch.test.flush', {
-        type: marker,
-        topic: 'dispatch.test.flush',
-        data: { guildId: null, channelId: null, userIds: [], data: {} },
-        publishedAt: Date.now(),
-      });
-      await arrived;
-      const index = seen.findIndex((e) => e.type === marker);
-      return seen.splice(0).slice(0, index);
-    },
-  };
-}
 
 /** What {@link apiCaller} sends besides the method and path. */
 export interface CallOptions {

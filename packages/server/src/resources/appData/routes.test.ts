@@ -4,7 +4,8 @@ import { uniqueName, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { GIF_1X1, PNG_1X1, botWith, seedGuild } from '../../../test/support/expressionFixtures.js';
 import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
-import { apiCaller, collectDispatches } from '../../../test/support/voiceFixture.js';
+import { recordDispatches } from '../../../test/support/dispatchRecorder.js';
+import { apiCaller } from '../../../test/support/voiceFixture.js';
 
 type Dev = Awaited<ReturnType<typeof seedDeveloper>>;
 
@@ -213,7 +214,7 @@ describeDrivers('application data and OAuth2 membership on $driver', (driver) =>
 
   it('adds a user with a guilds.join token and reads a member with guilds.members.read', async () => {
     const fx = await seedGuild(server.app);
-    const events = await collectDispatches(server.app);
+    const events = await recordDispatches(server.app);
     onTestFinished(events.stop);
     await server.app.services.guilds.addBot({
       guildId: fx.guildId,

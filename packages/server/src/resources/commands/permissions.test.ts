@@ -46,8 +46,8 @@ describeDrivers('application command permissions on $driver', (driver) => {
     expect(list.json()).toEqual([expected]);
 
     const dispatch = await fx.dispatches.next('APPLICATION_COMMAND_PERMISSIONS_UPDATE');
-    expect(dispatch.envelope.guildId).toBe(guildId);
-    expect(dispatch.envelope.data).toEqual(expected);
+    expect(dispatch.guildId).toBe(guildId);
+    expect(dispatch.data).toEqual(expected);
 
     const audit = await fx.app.storage.auditLog.list(guildId, {
       actionType: AuditLogActions.APPLICATION_COMMAND_PERMISSION_UPDATE,

@@ -5,7 +5,7 @@ import { CHANNEL_LIST_VISIBILITY_FROM_MS } from '../../domain/permissions.js';
 import { fabricatedId, registration, useClockedServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
-import { watchDispatches } from '../../../test/support/invites.js';
+import { recordDispatches } from '../../../test/support/dispatchRecorder.js';
 import { expectOpenApiResponse, getOpenApiValidator } from '../../../test/support/openapi.js';
 import { type TestServer } from '../../../test/support/testServer.js';
 
@@ -87,7 +87,7 @@ describeDrivers('invites on $driver', (driver) => {
 
   describe('POST /channels/{id}/invites', () => {
     it('creates an invite with its metadata, audits and dispatches it', async () => {
-      const watch = await watchDispatches(server);
+      const watch = await recordDispatches(server.app);
       onTestFinished(watch.stop);
       const invite = await created({});
       expect(invite).toMatchObject({
@@ -111,7 +111,7 @@ describeDrivers('invites on $driver', (driver) => {
       });
       const dispatch = await watch.next('INVITE_CREATE');
       expect(dispatch.subject).toBe(`dispatch.guild.${g.guildId}`);
-      expect(dispatch.envelope).toMatchObject({
+      expect(dispatch).toMatchObject({
         guildId: g.guildId,
         channelId,
         data: { code: invite.code, channel_id: channelId, guild_id: g.guildId, uses: 0 },
@@ -282,7 +282,7 @@ describeDrivers('invites on $driver', (driver) => {
     });
 
     it('revokes with MANAGE_CHANNELS or MANAGE_GUILD only', async () => {
-      const watch = await watchDispatches(server);
+      const watch = await recordDispatches(server.app);
       onTestFinished(watch.stop);
       const invite = await created({});
       const url = `/invites/${invite.code}`;
@@ -300,7 +300,7 @@ describeDrivers('invites on $driver', (driver) => {
       const [entry] = await audit(AuditLogActions.INVITE_DELETE);
       expect(entry).toMatchObject({ targetId: invite.code, reason: 'old' });
       const dispatch = await watch.next('INVITE_DELETE');
-      expect(dispatch.envelope.data).toEqual({
+      expect(dispatch.data).toEqual({
         channel_id: channelId,
         guild_id: g.guildId,
         code: invite.code,
@@ -343,7 +343,7 @@ describeDrivers('invites on $driver', (driver) => {
     };
 
     it('joins the guild with the invite’s roles and counts the use', async () => {
-      const watch = await watchDispatches(server);
+      const watch = await recordDispatches(server.app);
       onTestFinished(watch.stop);
       const low = await makeRole('low', 1);
       const invite = await created({ role_ids: [low.id] }, g.owner.token);
@@ -355,7 +355,7 @@ describeDrivers('invites on $driver', (driver) => {
       expect(member?.roleIds).toEqual([low.id]);
       expect((await server.app.storage.invites.find(invite.code))?.uses).toBe(1);
       const dispatch = await watch.next('GUILD_MEMBER_ADD');
-      expect(dispatch.envelope.data).toMatchObject({
+      expect(dispatch.data).toMatchObject({
         guild_id: g.guildId,
         user: { id: ann.userId },
         roles: [low.id],

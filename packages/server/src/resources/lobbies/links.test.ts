@@ -48,7 +48,7 @@ describeDrivers('lobby channel links and invites on $driver', (driver) => {
       guild_id: guildId,
     });
     const update = await fx.dispatches.next('LOBBY_UPDATE');
-    expect(update.envelope.data).toMatchObject({ linked_channel: { id: channelId } });
+    expect(update.data).toMatchObject({ linked_channel: { id: channelId } });
     expect(
       (await call(`GET /lobbies/${lobbyId}`, fx.bot())).json<LobbyBody>().linked_channel?.id,
     ).toBe(channelId);
@@ -97,7 +97,7 @@ describeDrivers('lobby channel links and invites on $driver', (driver) => {
     const second = await lobbyWith([{ id: ann.id, flags: 1 }]);
     expect((await link(first, ann.bearer, { channel_id: channelId })).statusCode).toBe(200);
     await fx.dispatches.next('LOBBY_UPDATE');
-    const seenBefore = fx.dispatches.seen.length;
+    const seenBefore = fx.dispatches.events.length;
     const linkedTo = async (lobbyId: string, auth = fx.bot()) =>
       (await call(`GET /lobbies/${lobbyId}`, auth)).json<LobbyBody>().linked_channel?.id;
     const alreadyLinked = {
@@ -128,8 +128,10 @@ describeDrivers('lobby channel links and invites on $driver', (driver) => {
     const moved = await link(second, ann.bearer, { channel_id: channelId });
     expect(moved.statusCode, moved.body).toBe(200);
     await vi.waitFor(() => {
-      const updates = fx.dispatches.seen.slice(seenBefore).filter((d) => d.type === 'LOBBY_UPDATE');
-      expect(updates.map((d) => (d.envelope.data as { id: string }).id)).toEqual([first, second]);
+      const updates = fx.dispatches.events
+        .slice(seenBefore)
+        .filter((d) => d.type === 'LOBBY_UPDATE');
+      expect(updates.map((d) => (d.data as { id: string }).id)).toEqual([first, second]);
     });
     expect(await linkedTo(second)).toBe(channelId);
   });
@@ -146,7 +148,7 @@ describeDrivers('lobby channel links and invites on $driver', (driver) => {
     expect(self.statusCode, self.body).toBe(200);
     const { code } = self.json<{ code: string }>();
     const announced = await fx.dispatches.next('INVITE_CREATE');
-    expect(announced.envelope.data).toMatchObject({ code, channel_id: channelId, max_uses: 1 });
+    expect(announced.data).toMatchObject({ code, channel_id: channelId, max_uses: 1 });
     const invite = await fx.app.storage.invites.find(code);
     expect(invite).toMatchObject({
       channelId,

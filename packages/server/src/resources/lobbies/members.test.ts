@@ -70,7 +70,7 @@ describeDrivers('lobby members on $driver', (driver) => {
         additional_name: 'Ace',
       });
       const add = await fx.dispatches.next('LOBBY_MEMBER_ADD');
-      expect(add.envelope.userIds).toEqual([ann.id]);
+      expect(add.userIds).toEqual([ann.id]);
       const kept = await put(lobbyId, ann.id, { flags: 1 });
       expect(kept.json<Member>()).toEqual({
         id: ann.id,
@@ -124,7 +124,7 @@ describeDrivers('lobby members on $driver', (driver) => {
       const lobbyId = await create([{ id: ann.id }, { id: bob.id }]);
       expect((await remove(lobbyId, ann.id)).statusCode).toBe(204);
       const removed = await fx.dispatches.next('LOBBY_MEMBER_REMOVE');
-      expect([...removed.envelope.userIds].sort()).toEqual([ann.id, bob.id].sort());
+      expect([...removed.userIds].sort()).toEqual([ann.id, bob.id].sort());
       expect((await remove(lobbyId, ann.id)).statusCode).toBe(204);
       expect((await remove(lobbyId, 'junk')).statusCode).toBe(204);
       expect((await remove('4242', ann.id)).json()).toMatchObject({ code: 10031 });

@@ -57,7 +57,7 @@ describeDrivers('lobby message edits and deletes on $driver', (driver) => {
         return { targetUrl: row.targetUrl, type, data };
       },
     );
-  const seen = (type: string) => fx.dispatches.seen.filter((d) => d.type === type);
+  const seen = (type: string) => fx.dispatches.events.filter((d) => d.type === type);
 
   describe('PATCH /lobbies/{id}/messages/{message}', () => {
     it('edits the author’s message: UPDATE to the members and by webhook, moderation cleared', async () => {
@@ -90,8 +90,8 @@ describeDrivers('lobby message edits and deletes on $driver', (driver) => {
       expect(edited).not.toHaveProperty('moderation_metadata');
 
       const dispatched = await fx.dispatches.next('LOBBY_MESSAGE_UPDATE');
-      expect([...dispatched.envelope.userIds].sort()).toEqual([ann.id, bob.id].sort());
-      expect(dispatched.envelope.data).toEqual(edited);
+      expect([...dispatched.userIds].sort()).toEqual([ann.id, bob.id].sort());
+      expect(dispatched.data).toEqual(edited);
       const update = (await outbox()).find((e) => e.type === 'LOBBY_MESSAGE_UPDATE');
       expect(update).toMatchObject({ targetUrl: 'https://lobby.example.com/hook', data: edited });
 
@@ -182,8 +182,8 @@ describeDrivers('lobby message edits and deletes on $driver', (driver) => {
       const res = await remove(target, ann.bearer);
       expect(res.statusCode, res.body).toBe(204);
       const dispatched = await fx.dispatches.next('LOBBY_MESSAGE_DELETE');
-      expect([...dispatched.envelope.userIds].sort()).toEqual([ann.id, bob.id].sort());
-      expect(dispatched.envelope.data).toEqual({ id: sent.id, lobby_id: lobbyId });
+      expect([...dispatched.userIds].sort()).toEqual([ann.id, bob.id].sort());
+      expect(dispatched.data).toEqual({ id: sent.id, lobby_id: lobbyId });
       expect(await outbox()).toEqual([
         {
           targetUrl: null,
@@ -210,7 +210,7 @@ describeDrivers('lobby message edits and deletes on $driver', (driver) => {
       });
       expect(await list(lobbyId, ann.bearer)).toHaveLength(1);
       expect((await remove(target, fx.bot())).statusCode).toBe(204);
-      expect((await fx.dispatches.next('LOBBY_MESSAGE_DELETE')).envelope.data).toEqual({
+      expect((await fx.dispatches.next('LOBBY_MESSAGE_DELETE')).data).toEqual({
         id: sent.id,
         lobby_id: lobbyId,
       });

@@ -66,8 +66,8 @@ describeDrivers('lobby messages on $driver', (driver) => {
         application_id: fx.dev.applicationId,
       });
       const dispatched = await fx.dispatches.next('LOBBY_MESSAGE_CREATE');
-      expect([...dispatched.envelope.userIds].sort()).toEqual([ann.id, bob.id].sort());
-      expect(dispatched.envelope.data).toEqual(message);
+      expect([...dispatched.userIds].sort()).toEqual([ann.id, bob.id].sort());
+      expect(dispatched.data).toEqual(message);
       const [event] = await outbox();
       expect(event).toMatchObject({ eventType: 'LOBBY_MESSAGE_CREATE', targetUrl: null });
       expect(JSON.parse(event?.event ?? '{}')).toMatchObject({
@@ -159,8 +159,8 @@ describeDrivers('lobby messages on $driver', (driver) => {
       expect(listed?.moderation_metadata).toEqual({ action: 'hide', reason: 'toxicity' });
       // No webhook event and no gateway dispatch for a metadata-only change.
       expect(await outbox()).toHaveLength(events);
-      expect(fx.dispatches.seen.filter((d) => d.type === 'LOBBY_MESSAGE_UPDATE')).toEqual([]);
-      expect(JSON.stringify(fx.dispatches.seen)).not.toContain('toxicity');
+      expect(fx.dispatches.events.filter((d) => d.type === 'LOBBY_MESSAGE_UPDATE')).toEqual([]);
+      expect(JSON.stringify(fx.dispatches.events)).not.toContain('toxicity');
       // Another application never sees or sets it.
       expect(
         (

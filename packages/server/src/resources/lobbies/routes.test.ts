@@ -50,10 +50,10 @@ describeDrivers('lobbies on $driver', (driver) => {
       ]);
       expect((await get(lobby.id)).json()).toEqual(lobby);
       const created = await fx.dispatches.next('LOBBY_CREATE');
-      expect([...created.envelope.userIds].sort()).toEqual([ann.id, bob.id].sort());
-      expect(created.envelope.guildId).toBeNull();
+      expect([...created.userIds].sort()).toEqual([ann.id, bob.id].sort());
+      expect(created.guildId).toBeNull();
       // Members never see the application's override URL.
-      expect(created.envelope.data).not.toHaveProperty('override_event_webhooks_url');
+      expect(created.data).not.toHaveProperty('override_event_webhooks_url');
     });
 
     it('keeps lobbies to their application: another app’s bot gets 10031 and changes nothing', async () => {
@@ -128,8 +128,8 @@ describeDrivers('lobbies on $driver', (driver) => {
       expect(memberIds(patched)).toEqual([bob.id, cat.id].sort());
       expect(patched.members.find((m) => m.id === bob.id)?.flags).toBe(1);
       const removed = await fx.dispatches.next('LOBBY_MEMBER_REMOVE');
-      expect(removed.envelope.data).toMatchObject({ lobby_id: lobby.id, member: { id: ann.id } });
-      expect(removed.envelope.userIds).toContain(ann.id);
+      expect(removed.data).toMatchObject({ lobby_id: lobby.id, member: { id: ann.id } });
+      expect(removed.userIds).toContain(ann.id);
       await fx.dispatches.next('LOBBY_UPDATE');
       const cleared = await call(`PATCH /lobbies/${lobby.id}`, fx.bot(), {
         metadata: null,
@@ -145,8 +145,8 @@ describeDrivers('lobbies on $driver', (driver) => {
       expect((await del()).statusCode).toBe(204);
       expect((await get(lobby.id)).statusCode).toBe(404);
       const deleted = await fx.dispatches.next('LOBBY_DELETE');
-      expect(deleted.envelope.userIds).toEqual([fx.players.ann.id]);
-      expect(deleted.envelope.data).toMatchObject({ id: lobby.id });
+      expect(deleted.userIds).toEqual([fx.players.ann.id]);
+      expect(deleted.data).toMatchObject({ id: lobby.id });
     });
   });
 
@@ -174,7 +174,7 @@ describeDrivers('lobbies on $driver', (driver) => {
       const again = await join(bob.bearer, { secret: 'room-1' });
       expect(again.json<LobbyBody>().members).toHaveLength(2);
       const added = await fx.dispatches.next('LOBBY_MEMBER_ADD');
-      expect(added.envelope.data).toMatchObject({ lobby_id: lobby.id });
+      expect(added.data).toMatchObject({ lobby_id: lobby.id });
       // Another application's same secret is another lobby.
       const otherAnn = await fx.bearerFor(ann.id, fx.other.applicationId);
       const elsewhere = await join(otherAnn, { secret: 'room-1' });

@@ -58,9 +58,9 @@ describeDrivers('subscriptions and test purchases on $driver', (driver) => {
 
     // The bot hears of it on the gateway (its user's subject), the app's URL by webhook event.
     const created = await w.dispatches.next('SUBSCRIPTION_CREATE');
-    expect(created.envelope.userIds).toEqual([w.dev.botUserId]);
-    expect(created.envelope.data).toEqual(subscription);
-    expect((await w.dispatches.next('ENTITLEMENT_CREATE')).envelope.data).toEqual(entitlement);
+    expect(created.userIds).toEqual([w.dev.botUserId]);
+    expect(created.data).toEqual(subscription);
+    expect((await w.dispatches.next('ENTITLEMENT_CREATE')).data).toEqual(entitlement);
 
     // Listing needs user_id from a bot; an OAuth2 token of the app sees its user's.
     const subs = `/skus/${w.skus.subscription.id}/subscriptions`;
@@ -127,10 +127,8 @@ describeDrivers('subscriptions and test purchases on $driver', (driver) => {
       'ENTITLEMENT_UPDATE', // resume: no end again
       'ENTITLEMENT_UPDATE', // cancel
     ]);
-    const updates = w.dispatches.seen.filter((d) => d.type === 'SUBSCRIPTION_UPDATE');
-    expect(updates.map((d) => (d.envelope.data as SubscriptionWire).status)).toEqual([
-      2, 0, 0, 2, 1,
-    ]);
+    const updates = w.dispatches.events.filter((d) => d.type === 'SUBSCRIPTION_UPDATE');
+    expect(updates.map((d) => (d.data as SubscriptionWire).status)).toEqual([2, 0, 0, 2, 1]);
   });
 
   it('end and delete; one-time purchases; guild subscriptions; who may use the flow', async () => {
@@ -155,7 +153,7 @@ describeDrivers('subscriptions and test purchases on $driver', (driver) => {
     const removed = await call(`DELETE ${app}/subscriptions/${subscription.id}`, w.dev.userToken);
     expect(removed.statusCode).toBe(204);
     await w.dispatches.next('SUBSCRIPTION_DELETE');
-    expect((await w.dispatches.next('ENTITLEMENT_DELETE')).envelope.data).toMatchObject({
+    expect((await w.dispatches.next('ENTITLEMENT_DELETE')).data).toMatchObject({
       id: entitlementId,
       deleted: true,
     });
@@ -187,8 +185,8 @@ describeDrivers('subscriptions and test purchases on $driver', (driver) => {
     expect(forGuild.statusCode).toBe(201);
     expect(forGuild.json()).toMatchObject({ entitlement: { guild_id: w.guildId } });
     // A guild's entitlement goes to the bot's shard of that guild, a user's to shard 0.
-    const creates = w.dispatches.seen.filter((d) => d.type === 'ENTITLEMENT_CREATE');
-    expect(creates.map((d) => d.envelope.shard)).toEqual([
+    const creates = w.dispatches.events.filter((d) => d.type === 'ENTITLEMENT_CREATE');
+    expect(creates.map((d) => d.shard)).toEqual([
       { guildId: null },
       { guildId: null },
       { guildId: w.guildId },

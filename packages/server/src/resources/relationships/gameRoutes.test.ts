@@ -146,7 +146,7 @@ describeDrivers('game relationships and provisional accounts on $driver', (drive
     expect(await relationships.listEveryScope(p1.userId)).toEqual([]);
     expect(await relationships.get(p2.userId, f.ada.userId, app)).toMatchObject({ type: 1 });
     const added = await watch.next('RELATIONSHIP_ADD');
-    expect(added.envelope.data).toMatchObject({ application_id: app, type: 1 });
+    expect(added.data).toMatchObject({ application_id: app, type: 1 });
 
     const unmerge = await f.call('POST', '/partner-sdk/provisional-accounts/unmerge/bot', {
       auth: `Bot ${f.dev.botToken}`,

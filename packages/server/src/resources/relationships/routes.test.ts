@@ -55,15 +55,15 @@ describeDrivers('platform relationships on $driver', (driver) => {
 
     await watch.next('RELATIONSHIP_ADD');
     const adds = await vi.waitFor(() => {
-      const seen = watch.seen.filter((d) => d.type === 'RELATIONSHIP_ADD');
+      const seen = watch.events.filter((d) => d.type === 'RELATIONSHIP_ADD');
       if (seen.length < 4) throw new Error('waiting');
       return seen;
     });
     const toAda = adds.filter((d) => d.subject === `dispatch.user.${f.ada.userId}`);
-    expect(toAda.map((d) => (d.envelope.data as Wire).type)).toEqual([4, 1]);
+    expect(toAda.map((d) => (d.data as Wire).type)).toEqual([4, 1]);
     const toBob = adds.filter((d) => d.subject === `dispatch.user.${f.bob.userId}`);
-    expect(toBob.map((d) => (d.envelope.data as Wire).type)).toEqual([3, 1]);
-    expect((toBob[1]?.envelope.data as Wire).user.id).toBe(f.ada.userId);
+    expect(toBob.map((d) => (d.data as Wire).type)).toEqual([3, 1]);
+    expect((toBob[1]?.data as Wire).user.id).toBe(f.ada.userId);
   });
 
   it('makes two crossing requests one friendship', async () => {
@@ -105,10 +105,10 @@ describeDrivers('platform relationships on $driver', (driver) => {
     const removed = await watch.next('RELATIONSHIP_REMOVE');
     const blocked = await watch.next('RELATIONSHIP_ADD');
     expect(blocked.subject).toBe(`dispatch.user.${f.ada.userId}`);
-    expect(blocked.envelope.data).toMatchObject({ id: f.bob.userId, type: 2 });
-    expect(watch.seen.filter((d) => d.type === 'RELATIONSHIP_REMOVE')).toHaveLength(1);
+    expect(blocked.data).toMatchObject({ id: f.bob.userId, type: 2 });
+    expect(watch.events.filter((d) => d.type === 'RELATIONSHIP_REMOVE')).toHaveLength(1);
     expect(removed.subject).toBe(`dispatch.user.${f.bob.userId}`);
-    expect(removed.envelope.data).toMatchObject({ id: f.ada.userId, type: 1 });
+    expect(removed.data).toMatchObject({ id: f.ada.userId, type: 1 });
 
     expectError(await put(f.bob.token, f.ada.userId), 80001);
     expectError(await put(f.ada.token, f.bob.userId), 80001);
@@ -183,7 +183,7 @@ describeDrivers('platform relationships on $driver', (driver) => {
     expect((await list(f.bob.token))[0]?.nickname).toBeNull();
     const update = await watch.next('RELATIONSHIP_UPDATE');
     expect(update.subject).toBe(`dispatch.user.${f.ada.userId}`);
-    expect(update.envelope.data).toMatchObject({ id: f.bob.userId, nickname: 'Bobby', type: 1 });
+    expect(update.data).toMatchObject({ id: f.bob.userId, nickname: 'Bobby', type: 1 });
     expectError(await patch({ nickname: 'x'.repeat(33) }), 50035);
     expectError(await patch({ nickname: 'a\u202eb' }), 50035);
     expectError(await patch({ nickname: 5 }), 50035);

@@ -5,14 +5,15 @@ import { uniqueName, useClockedServer } from '../../../test/support/fileServer.j
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { DAY_MS, SPLIT_MS, botWith, seedGuild } from '../../../test/support/expressionFixtures.js';
 import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
-import { apiCaller, collectDispatches } from '../../../test/support/voiceFixture.js';
+import { recordDispatches } from '../../../test/support/dispatchRecorder.js';
+import { apiCaller } from '../../../test/support/voiceFixture.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describeDrivers('scheduled event users and exceptions on $driver', (driver) => {
   let server: TestServer;
   let fx: Awaited<ReturnType<typeof seedGuild>>;
-  let events: Awaited<ReturnType<typeof collectDispatches>>;
+  let events: Awaited<ReturnType<typeof recordDispatches>>;
   let call: ReturnType<typeof apiCaller>;
   // The worker's server of the clocked API files: its route bucket is ROOMY_LIMITS' already (the
   // test server's default), and these refusals are far from its invalid request limit.
@@ -24,7 +25,7 @@ describeDrivers('scheduled event users and exceptions on $driver', (driver) => {
 
   beforeAll(async () => {
     server = shared.server;
-    events = await collectDispatches(server.app);
+    events = await recordDispatches(server.app);
     call = apiCaller(server.app);
   });
   // The server outlives the file: its collector stops with the file.
@@ -77,7 +78,7 @@ describeDrivers('scheduled event users and exceptions on $driver', (driver) => {
     const added = (await events.take()).filter((e) =>
       e.type.startsWith('GUILD_SCHEDULED_EVENT_USER'),
     );
-    expect(added.map((e) => [e.type, e.data['user_id']])).toEqual([
+    expect(added.map((e) => [e.type, (e.data as Record<string, unknown>)['user_id']])).toEqual([
       ['GUILD_SCHEDULED_EVENT_USER_ADD', ann.userId],
       ['GUILD_SCHEDULED_EVENT_USER_ADD', bob.userId],
     ]);
@@ -185,7 +186,10 @@ describeDrivers('scheduled event users and exceptions on $driver', (driver) => {
       (e) => e.type === 'GUILD_SCHEDULED_EVENT_USER_REMOVE',
     );
     expect(
-      removed.map((e) => [e.data['user_id'], e.data['guild_scheduled_event_exception_id']]),
+      removed.map((e) => [
+        (e.data as Record<string, unknown>)['user_id'],
+        (e.data as Record<string, unknown>)['guild_scheduled_event_exception_id'],
+      ]),
     ).toEqual([
       [bob.userId, exceptionId],
       [bob.userId, undefined],

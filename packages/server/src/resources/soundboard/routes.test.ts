@@ -5,13 +5,8 @@ import { useClockedServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { DAY_MS, SPLIT_MS, botWith, seedGuild } from '../../../test/support/expressionFixtures.js';
 import { type TestServer } from '../../../test/support/testServer.js';
-import {
-  apiCaller,
-  collectDispatches,
-  dataUri,
-  mp3,
-  oggOpus,
-} from '../../../test/support/voiceFixture.js';
+import { recordDispatches } from '../../../test/support/dispatchRecorder.js';
+import { apiCaller, dataUri, mp3, oggOpus } from '../../../test/support/voiceFixture.js';
 import { readAudio } from './audio.js';
 
 interface Sound {
@@ -24,7 +19,7 @@ interface Sound {
 describeDrivers('soundboard on $driver', (driver) => {
   let server: TestServer;
   let fx: Awaited<ReturnType<typeof seedGuild>>;
-  let events: Awaited<ReturnType<typeof collectDispatches>>;
+  let events: Awaited<ReturnType<typeof recordDispatches>>;
   let call: ReturnType<typeof apiCaller>;
   // The worker's server of the clocked API files: its route bucket is ROOMY_LIMITS' already (the
   // test server's default), and these refusals are far from its invalid request limit.
@@ -36,7 +31,7 @@ describeDrivers('soundboard on $driver', (driver) => {
 
   beforeAll(async () => {
     server = shared.server;
-    events = await collectDispatches(server.app);
+    events = await recordDispatches(server.app);
     call = apiCaller(server.app);
   });
   // The server outlives the file: its collector stops with the file.
@@ -143,7 +138,7 @@ describeDrivers('soundboard on $driver', (driver) => {
     expect(goneFile.statusCode).toBe(404);
 
     const seen = (await events.take()).filter((e) => e.type.startsWith('GUILD_SOUNDBOARD'));
-    expect(seen.map((e) => [e.type, e.data['sound_id']])).toEqual([
+    expect(seen.map((e) => [e.type, (e.data as Record<string, unknown>)['sound_id']])).toEqual([
       ['GUILD_SOUNDBOARD_SOUND_CREATE', sound.sound_id],
       ['GUILD_SOUNDBOARD_SOUND_CREATE', chime.sound_id],
       ['GUILD_SOUNDBOARD_SOUND_UPDATE', sound.sound_id],

@@ -11,12 +11,13 @@ import {
   seedGuild,
 } from '../../../test/support/expressionFixtures.js';
 import { type TestServer } from '../../../test/support/testServer.js';
-import { apiCaller, collectDispatches } from '../../../test/support/voiceFixture.js';
+import { recordDispatches } from '../../../test/support/dispatchRecorder.js';
+import { apiCaller } from '../../../test/support/voiceFixture.js';
 
 describeDrivers('voice regions, voice states and stage instances on $driver', (driver) => {
   let server: TestServer;
   let fx: Awaited<ReturnType<typeof seedGuild>>;
-  let collected: Awaited<ReturnType<typeof collectDispatches>>;
+  let collected: Awaited<ReturnType<typeof recordDispatches>>;
   let call: ReturnType<typeof apiCaller>;
   // The worker's server of the clocked API files: its route bucket is ROOMY_LIMITS' already (the
   // test server's default), and these refusals are far from its invalid request limit.
@@ -28,7 +29,7 @@ describeDrivers('voice regions, voice states and stage instances on $driver', (d
 
   beforeAll(async () => {
     server = shared.server;
-    collected = await collectDispatches(server.app);
+    collected = await recordDispatches(server.app);
     call = apiCaller(server.app);
   });
   // The server outlives the file: its collector stops with the file.
@@ -135,9 +136,9 @@ describeDrivers('voice regions, voice states and stage instances on $driver', (d
       body: { channel_id: fx.stageId, suppress: false },
     });
     expect(invited.statusCode).toBe(204);
-    expect((await events.take()).map((e) => [e.type, e.data['suppress']])).toEqual([
-      ['VOICE_STATE_UPDATE', false],
-    ]);
+    expect(
+      (await events.take()).map((e) => [e.type, (e.data as Record<string, unknown>)['suppress']]),
+    ).toEqual([['VOICE_STATE_UPDATE', false]]);
     const theirs = await call('GET', `/guilds/${fx.guildId}/voice-states/${listener.userId}`, {
       auth: fx.ownerAuth,
     });
