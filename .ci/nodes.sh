@@ -44,28 +44,24 @@ restore_sqlite() {
 # EXTRA_FAILED (runs that made no report) counted as failed.
 results_line() {
   node -e '
+    const path = require("path");
     let passed = 0, failed = Number(process.env.EXTRA_FAILED ?? 0), skipped = 0;
     for (const file of process.argv.slice(1)) {
-      const r = require(require("path").resolve(file));
+      const r = require(path.resolve(file));
       passed += r.numPassedTests;
       failed += r.numFailedTests;
       skipped += r.numPendingTests + r.numTodoTests;
-    }
-    // Each failed test by name, with the first lines of its error, just above the closing line: the
-    // part of the log that is read when the run is long.
-    for (const file of process.argv.slice(1)) {
-      const r = require(require("path").resolve(file));
+      // Each failed test by name, with the first lines of its error (or a file that failed with
+      // no test, as on an import error), above the closing line: the part of a long log read.
       for (const result of r.testResults ?? []) {
-        const tests = result.assertionResults ?? [];
-        if (result.status === "failed" && !tests.some((test) => test.status === "failed")) {
-          const where = require("path").relative(process.cwd(), result.name);
+        const where = path.relative(process.cwd(), result.name);
+        const tests = (result.assertionResults ?? []).filter((test) => test.status === "failed");
+        if (result.status === "failed" && tests.length === 0) {
           console.log(`failed in ${file}: ${where}\n    ${String(result.message).split("\n")[0]}`);
         }
         for (const test of tests) {
-          if (test.status !== "failed") continue;
-          const where = require("path").relative(process.cwd(), result.name);
-          const why = (test.failureMessages ?? []).join("\n").split("\n").slice(0, 4).join("\n    ");
-          console.log(`failed in ${file}: ${where} > ${test.fullName}\n    ${why}`);
+          const why = (test.failureMessages ?? []).join("\n").split("\n").slice(0, 4);
+          console.log(`failed in ${file}: ${where} > ${test.fullName}\n    ${why.join("\n    ")}`);
         }
       }
     }
