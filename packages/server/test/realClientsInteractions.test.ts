@@ -34,7 +34,7 @@ import { describeDrivers } from './support/drivers.js';
 import type { Person } from './support/guildMembers.js';
 import { startInteractionEndpoint } from './support/interactionEndpoint.js';
 import { useInteractionFixture } from './support/interactionFixture.js';
-import { recordDispatches, type RecordedDispatch } from './support/messageFixtures.js';
+import { recordDispatches, type RecordedDispatch } from './support/dispatchRecorder.js';
 import { once } from './support/realClients.js';
 
 /** Long enough for a slow CI machine; reaching it means the step never happened. */

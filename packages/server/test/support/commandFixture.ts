@@ -6,7 +6,7 @@
 import { generateToken, hashSecret } from '../../src/domain/credentials.js';
 import type { Driver } from './drivers.js';
 import { guildFixture, type GuildFixture } from './guildMembers.js';
-import { recordDispatches } from './dispatchRecorder.js';
+import { recordDispatches, type DispatchRecorder } from './dispatchRecorder.js';
 import { expectOpenApiResponse } from './openapi.js';
 import { perTest, uniqueName, useFileServer } from './fileServer.js';
 import { seedDeveloper, type TestServer } from './testServer.js';
@@ -18,7 +18,7 @@ interface State {
   /** A guild of the same owner without the app's bot. */
   bareGuildId: string;
   other: Awaited<ReturnType<typeof seedDeveloper>>;
-  dispatches: Awaited<ReturnType<typeof recordDispatches>>;
+  dispatches: DispatchRecorder;
 }
 
 export function useCommandFixture(driver: Driver) {

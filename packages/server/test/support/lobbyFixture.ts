@@ -8,7 +8,7 @@ import type { Driver } from './drivers.js';
 import { expectOpenApiResponse } from './openapi.js';
 import { perTest, sharedClock, uniqueName, useFileServer } from './fileServer.js';
 import { seedDeveloper, type TestServer } from './testServer.js';
-import { recordDispatches } from './dispatchRecorder.js';
+import { recordDispatches, type DispatchRecorder } from './dispatchRecorder.js';
 import { apiRequest } from './inject.js';
 
 export const START = Date.UTC(2026, 10, 24, 12);
@@ -59,7 +59,7 @@ interface State {
     'ann' | 'bob' | 'cat',
     { id: string; username: string; session: string; bearer: string }
   >;
-  dispatches: Awaited<ReturnType<typeof recordDispatches>>;
+  dispatches: DispatchRecorder;
 }
 
 export function useLobbyFixture(driver: Driver) {

@@ -1,6 +1,6 @@
 /**
  * Helpers for the message, attachment, reaction and pin tests: the guild's text channel,
- * recorded dispatches, multipart bodies and permission overwrites; and the fixture of the message
+ * multipart bodies and permission overwrites; and the fixture of the message
  * route tests.
  *
  * @module
@@ -13,8 +13,6 @@ import { guildFixture, type GuildFixture } from './guildMembers.js';
 import { expectOpenApiResponse } from './openapi.js';
 import { advanceToNextTest, perTest, sharedClock, useFileServer } from './fileServer.js';
 import { apiRequest } from './inject.js';
-
-export { recordDispatches, type RecordedDispatch } from './dispatchRecorder.js';
 
 /** The guild's first text channel. */
 export async function firstChannelId(app: App, guildId: string): Promise<string> {

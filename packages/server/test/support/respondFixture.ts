@@ -14,13 +14,8 @@ import { hashSecret } from '../../src/domain/credentials.js';
 import type { InteractionRecord, NewInteraction } from '../../src/storage/index.js';
 import type { Driver } from './drivers.js';
 import { guildFixture } from './guildMembers.js';
-import {
-  AFTER_SPLIT,
-  firstChannelId,
-  multipartBody,
-  recordDispatches,
-  type FilePart,
-} from './messageFixtures.js';
+import { AFTER_SPLIT, firstChannelId, multipartBody, type FilePart } from './messageFixtures.js';
+import { recordDispatches } from './dispatchRecorder.js';
 import { expectOpenApiResponse } from './openapi.js';
 import { perTest, sharedClock, useFileServer, workerValue } from './fileServer.js';
 import { apiRequest } from './inject.js';

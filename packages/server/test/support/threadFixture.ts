@@ -11,7 +11,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { manualClock } from '../../src/domain/clock.js';
 import type { Driver } from './drivers.js';
 import { guildFixture, type GuildFixture, type Person } from './guildMembers.js';
-import { recordDispatches } from './messageFixtures.js';
+import { recordDispatches, type DispatchRecorder } from './dispatchRecorder.js';
 import { expectSpecResponse } from './guildApi.js';
 import { startTestServer, type TestServer } from './testServer.js';
 
@@ -20,7 +20,7 @@ interface State {
   guild: GuildFixture;
   carol: Person;
   dave: Person;
-  events: Awaited<ReturnType<typeof recordDispatches>>;
+  events: DispatchRecorder;
 }
 
 export interface ThreadCall {

@@ -8,7 +8,8 @@ import {
   type GuildFixture,
   type Person,
 } from '../../../test/support/guildMembers.js';
-import { recordDispatches, type WireMessage } from '../../../test/support/messageFixtures.js';
+import { type WireMessage } from '../../../test/support/messageFixtures.js';
+import { recordDispatches } from '../../../test/support/dispatchRecorder.js';
 import {
   seedDeveloper,
   startTestServer,

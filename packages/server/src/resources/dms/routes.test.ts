@@ -2,7 +2,8 @@ import { expect, it, onTestFinished } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { PNG_1X1 } from '../../../test/support/expressionFixtures.js';
 import { useDmFixture, type DmChannel } from '../../../test/support/dmFixture.js';
-import { recordDispatches, type WireMessage } from '../../../test/support/messageFixtures.js';
+import { type WireMessage } from '../../../test/support/messageFixtures.js';
+import { recordDispatches } from '../../../test/support/dispatchRecorder.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 
 describeDrivers('DMs on $driver', (driver) => {

@@ -1,10 +1,7 @@
 import { expect, it, onTestFinished } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
-import {
-  recordDispatches,
-  sendMultipart,
-  useMessageFixture,
-} from '../../../test/support/messageFixtures.js';
+import { sendMultipart, useMessageFixture } from '../../../test/support/messageFixtures.js';
+import { recordDispatches } from '../../../test/support/dispatchRecorder.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 
 const V2 = 1 << 15;

@@ -3,10 +3,10 @@ import { expect, it, onTestFinished } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import {
   overwrite,
-  recordDispatches,
   useMessageFixture,
   type WireMessage,
 } from '../../../test/support/messageFixtures.js';
+import { recordDispatches } from '../../../test/support/dispatchRecorder.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 
 /** POST /channels/{id}/messages: bodies, permissions, flags, mentions, nonces, replies, forwards, slowmode. */
@@ -16,7 +16,6 @@ describeDrivers('creating messages on $driver', (driver) => {
 
   it('creates, reads and lists a message; MESSAGE_CREATE has guild_id and member', async () => {
     const dispatches = await recordDispatches(fx.server.app);
-    onTestFinished(dispatches.stop);
     onTestFinished(dispatches.stop);
     const message = await send(fx.g.owner.token, {
       content: `hello <@${fx.g.bot.userId}>`,

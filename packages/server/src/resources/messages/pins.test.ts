@@ -4,11 +4,8 @@ import { manualClock } from '../../domain/clock.js';
 import { fabricatedId, useFileServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
-import {
-  firstChannelId,
-  overwrite,
-  recordDispatches,
-} from '../../../test/support/messageFixtures.js';
+import { firstChannelId, overwrite } from '../../../test/support/messageFixtures.js';
+import { recordDispatches } from '../../../test/support/dispatchRecorder.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import { type TestServer } from '../../../test/support/testServer.js';
 

@@ -8,10 +8,10 @@ import { expect, it, onTestFinished } from 'vitest';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import {
   overwrite,
-  recordDispatches,
   useMessageFixture,
   type WireMessage,
 } from '../../../test/support/messageFixtures.js';
+import { recordDispatches } from '../../../test/support/dispatchRecorder.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 
 describeDrivers('messages on $driver', (driver) => {

@@ -5,7 +5,7 @@ import { uniqueName, useClockedServer } from '../../../test/support/fileServer.j
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { DAY_MS, SPLIT_MS, botWith, seedGuild } from '../../../test/support/expressionFixtures.js';
 import { seedDeveloper, type TestServer } from '../../../test/support/testServer.js';
-import { recordDispatches } from '../../../test/support/dispatchRecorder.js';
+import { recordDispatches, type DispatchRecorder } from '../../../test/support/dispatchRecorder.js';
 import { apiCaller } from '../../../test/support/voiceFixture.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -13,7 +13,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 describeDrivers('scheduled event users and exceptions on $driver', (driver) => {
   let server: TestServer;
   let fx: Awaited<ReturnType<typeof seedGuild>>;
-  let events: Awaited<ReturnType<typeof recordDispatches>>;
+  let events: DispatchRecorder;
   let call: ReturnType<typeof apiCaller>;
   // The worker's server of the clocked API files: its route bucket is ROOMY_LIMITS' already (the
   // test server's default), and these refusals are far from its invalid request limit.

@@ -5,7 +5,7 @@ import { useClockedServer } from '../../../test/support/fileServer.js';
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { DAY_MS, SPLIT_MS, botWith, seedGuild } from '../../../test/support/expressionFixtures.js';
 import { type TestServer } from '../../../test/support/testServer.js';
-import { recordDispatches } from '../../../test/support/dispatchRecorder.js';
+import { recordDispatches, type DispatchRecorder } from '../../../test/support/dispatchRecorder.js';
 import { apiCaller, dataUri, mp3, oggOpus } from '../../../test/support/voiceFixture.js';
 import { readAudio } from './audio.js';
 
@@ -19,7 +19,7 @@ interface Sound {
 describeDrivers('soundboard on $driver', (driver) => {
   let server: TestServer;
   let fx: Awaited<ReturnType<typeof seedGuild>>;
-  let events: Awaited<ReturnType<typeof recordDispatches>>;
+  let events: DispatchRecorder;
   let call: ReturnType<typeof apiCaller>;
   // The worker's server of the clocked API files: its route bucket is ROOMY_LIMITS' already (the
   // test server's default), and these refusals are far from its invalid request limit.

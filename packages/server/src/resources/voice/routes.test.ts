@@ -11,13 +11,13 @@ import {
   seedGuild,
 } from '../../../test/support/expressionFixtures.js';
 import { type TestServer } from '../../../test/support/testServer.js';
-import { recordDispatches } from '../../../test/support/dispatchRecorder.js';
+import { recordDispatches, type DispatchRecorder } from '../../../test/support/dispatchRecorder.js';
 import { apiCaller } from '../../../test/support/voiceFixture.js';
 
 describeDrivers('voice regions, voice states and stage instances on $driver', (driver) => {
   let server: TestServer;
   let fx: Awaited<ReturnType<typeof seedGuild>>;
-  let collected: Awaited<ReturnType<typeof recordDispatches>>;
+  let collected: DispatchRecorder;
   let call: ReturnType<typeof apiCaller>;
   // The worker's server of the clocked API files: its route bucket is ROOMY_LIMITS' already (the
   // test server's default), and these refusals are far from its invalid request limit.

@@ -8,9 +8,9 @@ import {
   AFTER_SPLIT,
   firstChannelId,
   multipartBody,
-  recordDispatches,
   type WireMessage,
 } from '../../../test/support/messageFixtures.js';
+import { recordDispatches } from '../../../test/support/dispatchRecorder.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import { type TestServer } from '../../../test/support/testServer.js';
 import { WEBHOOK_LIMITS } from './schemas.js';

@@ -5,11 +5,8 @@ import { registration, useClockedServer } from '../../../test/support/fileServer
 import { describeDrivers } from '../../../test/support/drivers.js';
 import { PNG_1X1 } from '../../../test/support/expressionFixtures.js';
 import { guildFixture, type GuildFixture } from '../../../test/support/guildMembers.js';
-import {
-  AFTER_SPLIT,
-  firstChannelId,
-  recordDispatches,
-} from '../../../test/support/messageFixtures.js';
+import { AFTER_SPLIT, firstChannelId } from '../../../test/support/messageFixtures.js';
+import { recordDispatches } from '../../../test/support/dispatchRecorder.js';
 import { expectOpenApiResponse } from '../../../test/support/openapi.js';
 import { type TestServer } from '../../../test/support/testServer.js';
 import { apiRequest } from '../../../test/support/inject.js';
