@@ -153,8 +153,9 @@ export class DiskBlobStore implements BlobStore {
         done(null, chunk);
       },
     });
-    // Opened before the pipeline: a stream that opens its file itself may create it after a
-    // failed pipeline has already removed it, leaving a staged file nobody discards.
+    // Opened before the pipeline, so the file exists before a byte flows and the `rm` after a
+    // failure removes it, whatever order the stream closes in (a stream that opened the file
+    // itself left staged files behind failed uploads under load).
     const file = await open(temp, 'wx', 0o600);
     try {
       await pipeline(source, count, file.createWriteStream());

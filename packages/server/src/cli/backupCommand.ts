@@ -146,8 +146,8 @@ export async function runBackup(config: Config, to: string): Promise<string> {
       }
       yield TAR_END;
     };
-    // Opened before the pipeline, so that a failure removes the partial file rather than race
-    // the stream's own open (a partial file left behind refuses the next backup).
+    // Opened before the pipeline, as blobs/index.ts stages uploads: the `rm` after a failure
+    // finds the partial file whatever the stream does (one left behind refuses the next backup).
     const file = await open(partial, 'wx', 0o600);
     await pipeline(Readable.from(entries()), createGzip(), file.createWriteStream());
     await rename(partial, target);
