@@ -1,3 +1,5 @@
+// First: Node's tick objects' shape held before the app's modules load (tickShape.ts).
+import './tickShape.js';
 import { hostSplitServerFactory } from './activities/proxyServer.js';
 import {
   activityProxyPart,

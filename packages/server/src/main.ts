@@ -2,8 +2,11 @@
 /**
  * The `guildhall` executable: the only module that reads process.env and process.argv.
  */
+// First and alone: Node's tick objects' shape held before the rest loads (tickShape.ts).
+import './tickShape.js';
 import { createInterface } from 'node:readline/promises';
-import { runCli } from './cli/index.js';
+
+const { runCli } = await import('./cli/index.js');
 
 /** One question on the terminal (RPC consent), when standard input is one. */
 async function ask(question: string): Promise<string | null> {
