@@ -15,8 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
-import { createApp } from '../packages/server/dist/app.js';
-import { loadConfig } from '../packages/server/dist/config.js';
+import { createApp, loadConfig } from './support/guildhallModules.js';
 import { botGuild, seedDeveloper } from './support/benchApp.js';
 
 const [route = 'users', requests = '4000', rounds = '5', concurrency = '50'] =

@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { PermissionFlags as P } from '@guildhall/protocol';
-import { createApp } from '../../packages/server/dist/app.js';
-import { loadConfig } from '../../packages/server/dist/config.js';
+import { createApp, loadConfig } from './guildhallModules.js';
 
 /** The configuration of a bench's app on 127.0.0.1 (port 0) with its data in `dataDir`. */
 export function benchConfig(dataDir) {

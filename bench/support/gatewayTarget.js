@@ -31,7 +31,7 @@ if ((kind !== 'guildhall' && kind !== 'bare') || arg === undefined || process.se
 }
 
 async function guildhall(dataDir) {
-  const { createApp } = await import('../../packages/server/dist/app.js');
+  const { createApp } = await import('./guildhallModules.js');
   const { benchConfig } = await import('./benchApp.js');
   const app = await createApp(benchConfig(dataDir), {
     overrides: {

@@ -9,14 +9,12 @@
  * `npm start` sends them, to standard output (the parent points it at a file). Talks to the
  * parent through childIpc.js.
  */
+// First: the app loads as the executable loads it (guildhallModules.js).
+import { createApp, loadConfig } from './guildhallModules.js';
 import console from 'node:console';
 import { randomBytes } from 'node:crypto';
 import process from 'node:process';
 import pg from 'pg';
-import { createApp } from '../../packages/server/dist/app.js';
-import { loadConfig } from '../../packages/server/dist/config.js';
-// eslint-disable-next-line no-restricted-imports -- a benchmark picks its driver, as app.ts does
-import { createPostgresStorage } from '../../packages/server/dist/storage/postgres/index.js';
 import { botGuild, seedDeveloper } from './benchApp.js';
 import { serveParent } from './childIpc.js';
 
@@ -45,10 +43,14 @@ const dropSchema = async () => {
     await client.end();
   }
 };
-const storage =
-  schema === null
-    ? undefined
-    : await createPostgresStorage({ connectionString: postgresUrl, schema, maxConnections: 10 });
+/** PostgreSQL storage in the run's schema; its driver loads only for a PostgreSQL run. */
+async function postgresStorage() {
+  // A benchmark picks its driver, as app.ts does.
+  const { createPostgresStorage } =
+    await import('../../packages/server/dist/storage/postgres/index.js');
+  return createPostgresStorage({ connectionString: postgresUrl, schema, maxConnections: 10 });
+}
+const storage = schema === null ? undefined : await postgresStorage();
 const app = await createApp(config, { overrides: storage === undefined ? {} : { storage } });
 
 const { developer, botToken, application, bot } = await seedDeveloper(app);

@@ -7,8 +7,7 @@
 import console from 'node:console';
 import { randomBytes } from 'node:crypto';
 import process from 'node:process';
-import { createApp } from '../../packages/server/dist/app.js';
-import { loadConfig } from '../../packages/server/dist/config.js';
+import { createApp, loadConfig } from './guildhallModules.js';
 import { serveParent } from './childIpc.js';
 
 const [dataDir, limits, redisPrefix] = process.argv.slice(2);
