@@ -8,8 +8,9 @@
  * collection that finds none alive frees those maps, and the next tick builds new ones. The
  * literal's inline caches, having seen one map and then another, turn megamorphic for good, and
  * from then on every tick defines its four properties through V8's runtime instead of the
- * optimized code: in a server that loads as much as this one, the collections of its start did
- * that, and the slow ticks cost about 5 µs of every HTTP request (`perf` samples under
+ * optimized code. Loaded from its compiled modules (dist/, as the benches and the tests load
+ * it), this server's start made such a collection every time it was checked, and the slow ticks
+ * cost about 5 µs of every HTTP request (`perf` samples under
  * `Runtime_DefineKeyedOwnPropertyInLiteral`, docs/benchmarks.md "Node's tick objects").
  *
  * One object of the same shape, held here, keeps those maps alive. It must exist before the
