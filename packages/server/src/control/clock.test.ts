@@ -61,6 +61,20 @@ describe('the platform clock', () => {
     await expect(clock.set('next tuesday')).rejects.toThrow(/not a moment/);
   });
 
+  it('reports its state from one reading of the real clock, even as it ticks', async () => {
+    // A real clock that moves a millisecond between any two readings, as a busy machine's does.
+    let ms = START;
+    const ticking = { now: () => ms++ };
+    const clock = createPlatformClock({ base: ticking, baseTimers: heldTimers().timers });
+    expect(clock.state().offsetMs).toBe(0);
+    await clock.advance('1d');
+    expect(clock.state().offsetMs).toBe(86_400_000);
+    await clock.restore();
+    expect(clock.state().offsetMs).toBe(0);
+    const state = clock.state();
+    expect(Date.parse(state.now)).toBe(state.nowMs);
+  });
+
   it('fires the waits a move passes, in deadline order, and awaits their work', async () => {
     const { clock } = setup();
     await clock.freeze();

@@ -47,12 +47,14 @@ export function createPlatformClock(deps: PlatformClockDeps = {}): PlatformClock
   const now = () => frozenAtMs ?? base.now() + offsetMs;
 
   const state = (): ClockState => {
-    const nowMs = now();
+    // One reading of the real clock: two could straddle a millisecond and report an offset of -1.
+    const baseMs = base.now();
+    const nowMs = frozenAtMs ?? baseMs + offsetMs;
     return {
       nowMs,
       now: new Date(nowMs).toISOString(),
       frozen: frozenAtMs !== null,
-      offsetMs: nowMs - base.now(),
+      offsetMs: nowMs - baseMs,
     };
   };
 
@@ -143,7 +145,10 @@ export function createPlatformClock(deps: PlatformClockDeps = {}): PlatformClock
       return moved();
     },
     async advance(by) {
-      setTo(now() + durationMs(by));
+      // By exactly `by`: the offset moves, not a new one read against the real clock.
+      const ms = durationMs(by);
+      if (frozenAtMs !== null) frozenAtMs += ms;
+      else offsetMs += ms;
       return moved();
     },
     async restore() {
