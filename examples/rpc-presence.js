@@ -76,8 +76,10 @@ async function main() {
   console.log('• activity set: friends see "Ranked match, Round 3 of 5"');
 
   if (!process.argv.includes('--once')) {
+    // Listening before saying so: a Ctrl-C that follows the line at once must find the handler.
+    const interrupted = new Promise((resolve) => process.once('SIGINT', resolve));
     console.log('• press Ctrl-C to clear it and leave');
-    await new Promise((resolve) => process.once('SIGINT', resolve));
+    await interrupted;
   }
   await client.user.clearActivity();
   await client.destroy();
