@@ -43,7 +43,7 @@ function tickSymbols(): { asyncId: symbol; triggerId: symbol } | null {
  * An object built like Node's tick objects (lib/internal/process/task_queues.js, `nextTick`):
  * the same literal form, so V8 gives it the same maps. Small integers, as Node's ids are.
  */
-export function tickShapedObject(): object | null {
+function tickShapedObject(): object | null {
   const symbols = tickSymbols();
   if (symbols === null) return null;
   const callback = () => undefined;

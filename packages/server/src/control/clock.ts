@@ -44,12 +44,14 @@ export function createPlatformClock(deps: PlatformClockDeps = {}): PlatformClock
   let frozenAtMs: number | null = null;
   const waits = new Set<Wait>();
 
-  const now = () => frozenAtMs ?? base.now() + offsetMs;
+  /** The platform's time at a reading of the real clock. */
+  const at = (baseMs: number) => frozenAtMs ?? baseMs + offsetMs;
+  const now = () => at(base.now());
 
   const state = (): ClockState => {
     // One reading of the real clock: two could straddle a millisecond and report an offset of -1.
     const baseMs = base.now();
-    const nowMs = frozenAtMs ?? baseMs + offsetMs;
+    const nowMs = at(baseMs);
     return {
       nowMs,
       now: new Date(nowMs).toISOString(),
