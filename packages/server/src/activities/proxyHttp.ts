@@ -4,7 +4,9 @@
  * must start within `responseMs` of the request body's end, and neither side may stall for
  * `idleMs`; a body over `maxBodyBytes` is refused with 413 (at once when Content-Length says so).
  * A redirect reaches the browser only when it stays on the activity origin (a relative one, or
- * one to a mapping target's path, rewritten to its prefix); any other is a 502 page.
+ * one to a mapping target's path, rewritten to its prefix); any other is a 502 page. Connections
+ * to targets are pooled; a request without a body whose pooled connection the target closed as
+ * it was reused goes again, once, on a new connection.
  */
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { Transform, type Duplex, type TransformCallback } from 'node:stream';
@@ -162,68 +164,94 @@ export function forwardHttp(
     fail({ status: 504, reason: "The activity's server stopped answering." }, true);
   });
   cleanups.push(idle.stop);
-  const cancelConnect = deadline(timers, limits.connectMs, () => {
-    fail({ status: 504, reason: "The activity's server did not accept the connection in time." });
-  });
-  cleanups.push(cancelConnect);
+  // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 6.3): nothing
+  // to meter or stream, and nothing lost if it must be sent again.
+  const bodyless = !hasBody(req);
 
-  upstream = openUpstream({
-    target: request.target,
-    method: req.method ?? 'GET',
-    path: request.path,
-    headers: forwardedRequestHeaders(req.headers, {
-      targetHost: request.target.hostHeader,
-      clientAddress: request.clientAddress,
-      proto: request.activityOrigin.startsWith('https:') ? 'https' : 'http',
-      websocket: false,
-      auth: request.auth,
-    }),
-    allowLoopback: settings.allowLoopback,
-    agents: settings.agents,
-    onConnected: cancelConnect,
-  });
-  const sent = upstream;
-  sent.on('error', (err) => {
-    fail(upstreamErrorRefusal(err));
-  });
-  // The answer must start within responseMs of the whole body having been sent; once it has,
-  // only stalls (the idle watch) end it.
-  let cancelResponse: () => void = () => undefined;
-  sent.on('finish', () => {
-    if (done) return;
-    cancelResponse = deadline(timers, limits.responseMs, () => {
-      fail({ status: 504, reason: "The activity's server did not answer in time." });
+  /** Sends the request to the target: on a pooled connection, or on a new one (`pooled` false). */
+  const send = (pooled: boolean) => {
+    const cancelConnect = deadline(timers, limits.connectMs, () => {
+      fail({ status: 504, reason: "The activity's server did not accept the connection in time." });
     });
-    cleanups.push(cancelResponse);
-  });
-  sent.on('response', (answer) => {
-    cancelResponse();
-    if (done) {
-      answer.resume();
+    cleanups.push(cancelConnect);
+    const sent = openUpstream({
+      target: request.target,
+      method: req.method ?? 'GET',
+      path: request.path,
+      headers: forwardedRequestHeaders(req.headers, {
+        targetHost: request.target.hostHeader,
+        clientAddress: request.clientAddress,
+        proto: request.activityOrigin.startsWith('https:') ? 'https' : 'http',
+        websocket: false,
+        auth: request.auth,
+      }),
+      allowLoopback: settings.allowLoopback,
+      agents: pooled ? settings.agents : null,
+      onConnected: cancelConnect,
+    });
+    upstream = sent;
+    let answered = false;
+    // The answer must start within responseMs of the whole body having been sent; once it has,
+    // only stalls (the idle watch) end it.
+    let cancelResponse: () => void = () => undefined;
+    sent.on('error', (err) => {
+      if (done) return;
+      if (pooled && bodyless && !answered && closedWhenReused(sent, err)) {
+        // The target closed this pooled connection as it was reused (its keep-alive ran out, a
+        // race no timeout on this side rules out): it read nothing, so the request goes again,
+        // once, on a new connection, as a browser does.
+        cancelConnect();
+        cancelResponse();
+        send(false);
+        return;
+      }
+      fail(upstreamErrorRefusal(err));
+    });
+    sent.on('finish', () => {
+      if (done) return;
+      cancelResponse = deadline(timers, limits.responseMs, () => {
+        fail({ status: 504, reason: "The activity's server did not answer in time." });
+      });
+      cleanups.push(cancelResponse);
+    });
+    sent.on('response', (answer) => {
+      answered = true;
+      cancelResponse();
+      if (done) {
+        answer.resume();
+        return;
+      }
+      relayResponse({ req, res, answer }, request, { idle, fail, finish });
+    });
+    if (bodyless) {
+      sent.end();
       return;
     }
-    relayResponse({ req, res, answer }, request, { idle, fail, finish });
-  });
+    // Piped, not pipelined: a failed target must not destroy the browser's socket before the
+    // page that says so is written.
+    const body = meter(limits.maxBodyBytes, idle.touch);
+    body.on('error', () => {
+      fail({ status: 413, reason: 'The request body is larger than the proxy forwards.' }, true);
+    });
+    req.pipe(body).pipe(sent);
+  };
+
   res.on('close', () => {
     // The answer is complete, or the browser went away: nothing more to fetch either way.
     const complete = res.writableFinished;
     if (!done) finish();
-    if (!complete) sent.destroy();
+    if (!complete) upstream?.destroy();
   });
+  send(true);
+}
 
-  // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 6.3): nothing
-  // to meter or stream.
-  if (!hasBody(req)) {
-    sent.end();
-    return;
-  }
-  // Piped, not pipelined: a failed target must not destroy the browser's socket before the
-  // page that says so is written.
-  const body = meter(limits.maxBodyBytes, idle.touch);
-  body.on('error', () => {
-    fail({ status: 413, reason: 'The request body is larger than the proxy forwards.' }, true);
-  });
-  req.pipe(body).pipe(sent);
+/**
+ * Whether a request failed because its pooled connection was closed by the target as it was
+ * reused: the reset or broken pipe of a socket that had served an earlier request.
+ */
+function closedWhenReused(sent: ClientRequest, err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return sent.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE');
 }
 
 /** Whether a request carries a body: a Transfer-Encoding, or a Content-Length above 0. */

@@ -41,7 +41,10 @@ export interface UpstreamRequest {
   path: string;
   headers: OutgoingHttpHeaders;
   allowLoopback: boolean;
-  /** Pooled connections (plain HTTP requests); none for WebSocket upgrades. */
+  /**
+   * Pooled connections (plain HTTP requests); none (a new connection) for WebSocket upgrades and
+   * for a request sent again because its pooled connection was closed (proxyHttp.ts).
+   */
   agents: { http: http.Agent; https: https.Agent } | null;
   /** Called once the connection is up and its peer checked (at once for a reused one). */
   onConnected: () => void;
