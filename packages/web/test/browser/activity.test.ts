@@ -14,7 +14,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { identifyGateway } from '../../../server/test/support/gatewayClient.js';
 import { joinCallAt, speakerIn } from '../../../server/test/support/voiceCalls.js';
 import { startActivityBackend } from '../../../../examples/activity/backend.js';
-import { describeBrowser, screenshot, useWebServer, type WatchedPage } from './support.js';
+import {
+  authorizeActivity,
+  describeBrowser,
+  screenshot,
+  useWebServer,
+  type WatchedPage,
+} from './support.js';
 
 /** Guilds, members, voice states, presences, DMs: what a person's client asks for. */
 const PERSON_INTENTS = (1 << 0) | (1 << 1) | (1 << 7) | (1 << 8) | (1 << 12);
@@ -196,10 +202,7 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
       const bobs = await openClient(bob.token, `/channels/${guild.id}`);
       others.push(bobs);
       await bobs.page.getByRole('button', { name: 'Join Tiles' }).click();
-      await bobs.page
-        .getByRole('dialog', { name: 'Tiles wants to access your account' })
-        .getByRole('button', { name: 'Authorize' })
-        .click();
+      await authorizeActivity(bobs, 'Tiles');
       const bobsActivity = bobs.page.frameLocator('iframe.activity-frame').frameLocator('iframe');
       await bobsActivity.getByText('Playing').waitFor();
       const both = ['ada', 'bob'];
@@ -277,10 +280,7 @@ describeBrowser('an embedded-app-sdk activity in the web client', () => {
       expect(frameSrc.searchParams.get('channel_id')).toBe(dm.id);
       // A DM has no guild: the SDK's guildId is null.
       expect(frameSrc.searchParams.has('guild_id')).toBe(false);
-      await page
-        .getByRole('dialog', { name: 'Tiles wants to access your account' })
-        .getByRole('button', { name: 'Authorize' })
-        .click();
+      await authorizeActivity(watched, 'Tiles');
       const activity = page.frameLocator('iframe.activity-frame').frameLocator('iframe');
       await activity.getByText('Playing').waitFor();
       await expect(activity.locator('#channel').textContent()).resolves.toBe(dm.id);

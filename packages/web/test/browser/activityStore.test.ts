@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startActivityBackend } from '../../../../examples/activity/backend.js';
 import { identifyGateway } from '../../../server/test/support/gatewayClient.js';
-import { describeBrowser, screenshot, useWebServer } from './support.js';
+import { authorizeActivity, describeBrowser, screenshot, useWebServer } from './support.js';
 
 describeBrowser("an activity's store in the web client", () => {
   // The example backend listens on loopback: the proxy may reach it only with this switch.
@@ -67,10 +67,7 @@ describeBrowser("an activity's store in the web client", () => {
       const { page } = watched;
       await page.getByRole('textbox', { name: `Message @${other.name}` }).waitFor();
       await api(token, `POST /channels/${dm.id}/activity-instances`, { application_id: appId });
-      await page
-        .getByRole('dialog', { name: 'Tiles wants to access your account' })
-        .getByRole('button', { name: 'Authorize' })
-        .click();
+      await authorizeActivity(watched, 'Tiles');
       const activity = page.frameLocator('iframe.activity-frame').frameLocator('iframe');
       await activity.getByText('Playing').waitFor();
       return { dm, watched, page, activity };

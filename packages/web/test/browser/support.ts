@@ -76,6 +76,8 @@ export interface WatchedPage {
   errors: string[];
   /** The console's Content-Security-Policy reports. */
   cspViolations: () => string[];
+  /** Requests of the page and its frames that failed or were answered 4xx or 5xx, in order. */
+  failedRequests: string[];
 }
 
 /** A fresh context (its own localStorage: its own session) and tab, watched for errors. */
@@ -89,10 +91,24 @@ export async function openPage(browser: Browser): Promise<WatchedPage> {
   page.on('pageerror', (error) => {
     errors.push(`uncaught: ${error.stack ?? error.message}`);
   });
+  const failedRequests: string[] = [];
+  page.on('requestfailed', (request) => {
+    failedRequests.push(
+      `${request.method()} ${request.url()}: ${request.failure()?.errorText ?? 'failed'}`,
+    );
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) {
+      failedRequests.push(
+        `${response.request().method()} ${response.url()}: ${String(response.status())}`,
+      );
+    }
+  });
   return {
     page,
     context,
     errors,
+    failedRequests,
     cspViolations: () => errors.filter((text) => /Content Security Policy/i.test(text)),
   };
 }
@@ -166,4 +182,33 @@ export function useWebServer(config: Partial<Config> = {}): WebFixture {
       return watched;
     },
   };
+}
+
+/**
+ * Clicks Authorize on an activity's consent dialog (its AUTHORIZE). When the dialog does not
+ * come, the error says what the example activity's page shows (its status line), what the
+ * console said and which requests failed, and a screenshot is kept (`failed-consent`).
+ */
+export async function authorizeActivity(watched: WatchedPage, appName: string): Promise<void> {
+  const { page } = watched;
+  try {
+    await page
+      .getByRole('dialog', { name: `${appName} wants to access your account` })
+      .getByRole('button', { name: 'Authorize' })
+      .click();
+  } catch (error) {
+    const status = await page
+      .frameLocator('iframe.activity-frame')
+      .frameLocator('iframe')
+      .locator('#status')
+      .textContent({ timeout: 2_000 })
+      .catch(() => 'no activity page');
+    await screenshot(page, 'failed-consent').catch(() => undefined);
+    const seen = [
+      `the activity's status: ${status ?? ''}`,
+      `console errors: ${JSON.stringify(watched.errors)}`,
+      `failed requests: ${JSON.stringify(watched.failedRequests)}`,
+    ];
+    throw new Error(`No consent dialog for ${appName}. ${seen.join('; ')}`, { cause: error });
+  }
 }
