@@ -8,7 +8,12 @@
  * to targets are pooled; a request without a body whose pooled connection the target closed as
  * it was reused goes again, once, on a new connection.
  */
-import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type {
+  ClientRequest,
+  IncomingMessage,
+  OutgoingHttpHeaders,
+  ServerResponse,
+} from 'node:http';
 import { Transform, type Duplex, type TransformCallback } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Timers } from '../domain/clock.js';
@@ -135,6 +140,21 @@ function idleWatch(timers: Timers, ms: number, onIdle: () => void) {
   };
 }
 
+/** The headers a request (or a WebSocket upgrade) is sent to its target with. */
+export function targetRequestHeaders(
+  req: IncomingMessage,
+  request: ForwardRequest,
+  websocket: boolean,
+): OutgoingHttpHeaders {
+  return forwardedRequestHeaders(req.headers, {
+    targetHost: request.target.hostHeader,
+    clientAddress: request.clientAddress,
+    proto: request.activityOrigin.startsWith('https:') ? 'https' : 'http',
+    websocket,
+    auth: request.auth,
+  });
+}
+
 /** Forwards one request and streams the answer back; never throws. */
 export function forwardHttp(
   exchange: { req: IncomingMessage; res: ServerResponse },
@@ -178,13 +198,7 @@ export function forwardHttp(
       target: request.target,
       method: req.method ?? 'GET',
       path: request.path,
-      headers: forwardedRequestHeaders(req.headers, {
-        targetHost: request.target.hostHeader,
-        clientAddress: request.clientAddress,
-        proto: request.activityOrigin.startsWith('https:') ? 'https' : 'http',
-        websocket: false,
-        auth: request.auth,
-      }),
+      headers: targetRequestHeaders(req, request, false),
       allowLoopback: settings.allowLoopback,
       agents: pooled ? settings.agents : null,
       onConnected: cancelConnect,

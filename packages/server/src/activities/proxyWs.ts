@@ -7,8 +7,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { forwardedRequestHeaders, returnedResponseHeaders } from './proxyHeaders.js';
-import type { ForwardRequest, ProxySettings } from './proxyHttp.js';
+import { returnedResponseHeaders } from './proxyHeaders.js';
+import { targetRequestHeaders, type ForwardRequest, type ProxySettings } from './proxyHttp.js';
 import { writeRawRefusal } from './proxyPages.js';
 import type { Refusal } from './proxyRoute.js';
 import { openUpstream, upstreamErrorRefusal } from './proxyUpstream.js';
@@ -78,13 +78,7 @@ export function forwardUpgrade(
     target: request.target,
     method: 'GET',
     path: request.path,
-    headers: forwardedRequestHeaders(req.headers, {
-      targetHost: request.target.hostHeader,
-      clientAddress: request.clientAddress,
-      proto: request.activityOrigin.startsWith('https:') ? 'https' : 'http',
-      websocket: true,
-      auth: request.auth,
-    }),
+    headers: targetRequestHeaders(req, request, true),
     allowLoopback: settings.allowLoopback,
     agents: null,
     onConnected: () => undefined,
